@@ -1,0 +1,1 @@
+from open_recorder import open_recorder  # noqa: F401  (records files opened during a block)
