@@ -1,0 +1,277 @@
+"""`LLMClient`: the one door from auditex to an LLM.
+
+Per call, in order: cache lookup, a slot of the concurrency bound, the budget check
+(before anything is sent), then attempts with exponential backoff and jitter on
+retryable failures (429, 5xx, timeouts, connection errors), honouring Retry-After,
+all inside `overall_time_limit_s`. Usage and cost of every answer go into `stats`.
+Errors are never cached. Cancellation propagates untouched.
+
+`complete_json` adds parsing and validation with exactly one repair round-trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+import re
+import time
+from typing import Any, Awaitable, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .cache import LLMCache
+from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
+from .pricing import cost_of, price_for
+from .provider import ChatRequest, ChatResponse, Message, Provider, Usage, make_provider
+from .settings import LLMSettings
+
+log = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+_BACKOFF_CAP_S = 60.0
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)(?:\n```|$)", re.DOTALL)
+REPAIR_INSTRUCTION = (
+    "Your previous answer could not be used: {problem}. "
+    "Answer again with the complete JSON only: no prose, no code fences, nothing after the JSON."
+)
+
+
+class RunStats(BaseModel):
+    calls: int = 0  # answers received from the server
+    cache_hits: int = 0
+    retries: int = 0
+    failures: int = 0  # complete()/complete_json() calls that ended in an LLMError
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    wall_s: float = 0.0  # from the first call's start to the last call's end
+
+    def summary(self) -> str:
+        return (
+            f"{self.calls} calls, {self.cache_hits} cache hits, {self.failures} failed, "
+            f"{self.input_tokens:,} input + {self.output_tokens:,} output tokens, "
+            f"${self.cost_usd:.4f}, {self.wall_s:.1f} s"
+        )
+
+
+def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
+    """What determines the answer, and nothing else: never the API key, nor `purpose`."""
+    material = {
+        "provider": settings.provider,
+        "model": settings.model,
+        "endpoint": None if settings.is_official else settings.endpoint,
+        "prompt_version": req.prompt_version,
+        "system": req.system,
+        "messages": [m.model_dump() for m in req.messages],
+        "json_mode": req.json_mode,
+        "temperature": req.temperature,
+        "max_output_tokens": req.max_output_tokens,
+    }
+    return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value in an answer, tolerating ```json fences and prose around it.
+
+    Raises ValueError naming what is wrong, in words fit to send back to the model.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError("the answer was empty")
+    candidates = [stripped, *(m.group(1).strip() for m in _FENCE.finditer(text))]
+    first_error: json.JSONDecodeError | None = None
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError as err:
+            first_error = first_error or err
+    start = min((i for i in (stripped.find("{"), stripped.find("[")) if i >= 0), default=-1)
+    if start >= 0:
+        try:
+            return json.JSONDecoder().raw_decode(stripped[start:])[0]
+        except json.JSONDecodeError as err:
+            first_error = err
+    raise ValueError(f"the answer is not valid JSON ({first_error.msg} at line {first_error.lineno} column {first_error.colno})")
+
+
+class LLMClient:
+    """Use as `async with LLMClient(settings, cache) as llm: await llm.complete(req)`."""
+
+    def __init__(self, settings: LLMSettings, cache: LLMCache | None = None) -> None:
+        self.settings = settings
+        self._cache = cache
+        self._provider: Provider | None = None
+        self._slots = asyncio.Semaphore(settings.concurrency)
+        self._stats = RunStats()
+        self._reserved_usd = 0.0  # worst-case cost of calls in flight
+        self._first_start: float | None = None
+        if settings.budget_usd is not None and price_for(settings.model, settings.prices) is None:
+            log.warning("No price known for model %s: its calls count as $0 and --budget cannot stop them.", settings.model)
+
+    @property
+    def stats(self) -> RunStats:
+        """A snapshot; counters keep running in the client."""
+        return self._stats.model_copy()
+
+    async def __aenter__(self) -> LLMClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._provider is not None:
+            await self._provider.aclose()
+            self._provider = None
+
+    async def complete(self, req: ChatRequest) -> ChatResponse:
+        response, key = await self._tracked(self._answer(req))
+        self._store(key, response)
+        return response
+
+    async def complete_json(self, req: ChatRequest, model_cls: type[M]) -> M:
+        """The answer parsed into `model_cls`, after at most one repair round-trip.
+
+        Raises BadResponse when the repaired answer is still unusable; callers report
+        the unit as failed. Answers are cached only once they validated, so a failed
+        unit is asked afresh on the next run.
+        """
+        return await self._tracked(self._json_answer(req.model_copy(update={"json_mode": True}), model_cls))
+
+    async def _json_answer(self, req: ChatRequest, model_cls: type[M]) -> M:
+        first, first_key = await self._answer(req)
+        try:
+            value = _parse(first, model_cls)
+        except ValueError as problem:
+            log.info("Asking again for valid JSON (%s): %s", req.purpose or "LLM call", problem)
+            repair = req.model_copy(
+                update={
+                    "messages": [
+                        *req.messages,
+                        Message(role="assistant", content=first.text or "(empty answer)"),
+                        Message(role="user", content=REPAIR_INSTRUCTION.format(problem=problem)),
+                    ]
+                }
+            )
+            second, second_key = await self._answer(repair)
+            try:
+                value = _parse(second, model_cls)
+            except ValueError as still:
+                what = f" for {req.purpose}" if req.purpose else ""
+                raise BadResponse(f"The LLM answer{what} was unusable even after one repair attempt: {still}.") from None
+            self._store(second_key, second)
+        self._store(first_key, first)
+        return value
+
+    async def _tracked(self, work: Awaitable[T]) -> T:
+        """Run one logical call, keeping wall time and counting failures."""
+        now = time.monotonic()
+        self._first_start = self._first_start or now
+        try:
+            return await work
+        except LLMError:
+            self._stats.failures += 1
+            raise
+        finally:
+            self._stats.wall_s = time.monotonic() - self._first_start
+
+    def _store(self, key: str, response: ChatResponse) -> None:
+        if self._cache is not None and not response.cached:
+            self._cache.put(key, response)
+
+    async def _answer(self, req: ChatRequest) -> tuple[ChatResponse, str]:
+        """The answer from the cache or the server (not yet stored), and its cache key."""
+        s = self.settings
+        req = req.model_copy(
+            update={
+                "max_output_tokens": req.max_output_tokens or s.max_output_tokens,
+                "temperature": s.temperature if req.temperature is None else req.temperature,
+            }
+        )
+        key = cache_key(s, req)
+        cached = self._cache.get(key) if self._cache is not None else None
+        if cached is not None:
+            self._stats.cache_hits += 1
+            return cached.model_copy(update={"cached": True, "cost_usd": 0.0}), key
+        async with self._slots:
+            estimate = cost_of(Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices)
+            self._reserve(estimate)
+            try:
+                response = await self._with_retries(req)
+            finally:
+                self._reserved_usd -= estimate
+        cost = cost_of(response.usage, s.model, s.prices)
+        self._stats.calls += 1
+        self._stats.input_tokens += response.usage.input_tokens
+        self._stats.output_tokens += response.usage.output_tokens
+        self._stats.cost_usd += cost
+        log.debug(
+            "%s: %d input + %d output tokens, $%.5f",
+            req.purpose or "LLM call", response.usage.input_tokens, response.usage.output_tokens, cost,
+        )
+        return response.model_copy(update={"cost_usd": cost}), key
+
+    def _reserve(self, estimate: float) -> None:
+        budget = self.settings.budget_usd
+        committed = self._stats.cost_usd + self._reserved_usd
+        if budget is not None and committed + estimate > budget:
+            raise BudgetExceeded(
+                f"Stopped before exceeding the budget of ${budget:.2f}: ${committed:.4f} is spent or committed "
+                f"and the next call could cost up to ${estimate:.4f}."
+            )
+        self._reserved_usd += estimate
+
+    async def _with_retries(self, req: ChatRequest) -> ChatResponse:
+        s = self.settings
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + s.overall_time_limit_s
+        attempt = 0
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    return await self._get_provider().complete(req)
+            except TimeoutError:
+                raise Timeout(self._out_of_time(req)) from None
+            except LLMError as err:
+                delay = max(_backoff(s.retry_base_s, attempt), err.retry_after_s or 0.0)
+                if not err.retryable or attempt >= s.max_retries or loop.time() + delay >= deadline:
+                    raise
+                log.warning("%s Retrying %s in %.1f s.", err, req.purpose or "the LLM call", delay)
+                self._stats.retries += 1
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    def _out_of_time(self, req: ChatRequest) -> str:
+        what = req.purpose or "the LLM call"
+        return f"Gave up on {what} after the overall time limit of {self.settings.overall_time_limit_s:g} s."
+
+    def _get_provider(self) -> Provider:
+        # Built on first need, so a fully cached run works without a key or a server.
+        if self._provider is None:
+            self._provider = make_provider(self.settings)
+        return self._provider
+
+
+def _backoff(base_s: float, attempt: int) -> float:
+    """Exponential with full jitter in [50%, 100%]: spreads retries of parallel calls."""
+    return min(_BACKOFF_CAP_S, base_s * 2**attempt) * random.uniform(0.5, 1.0)
+
+
+def _parse(response: ChatResponse, model_cls: type[M]) -> M:
+    """Raises ValueError saying what is wrong with the answer."""
+    try:
+        data = extract_json(response.text)
+    except ValueError as err:
+        if response.truncated:
+            raise ValueError("the answer was cut off at the output token limit; answer more briefly") from None
+        raise err from None
+    try:
+        return model_cls.model_validate(data)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'top level'}: {e['msg']}" for e in err.errors()[:5])
+        raise ValueError(f"the JSON does not match the expected schema ({problems})") from None

@@ -1,0 +1,223 @@
+"""One chat call over the wire: the request/response models and the two SDK adapters.
+
+A provider does exactly one attempt and raises only `LLMError`s; retries, caching,
+budget and concurrency live in `client.LLMClient`. The SDKs are imported when a
+provider is built, never at import time, so `auditex serve` starts fast and offline.
+SDK-level retries are off (`max_retries=0`) so that ours are the only ones.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import BadResponse, display_url, from_sdk_error
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from .settings import LLMSettings
+
+# Reasoning models reject any temperature but their default.
+_NO_TEMPERATURE_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    system: str = ""
+    messages: list[Message] = Field(min_length=1)
+    json_mode: bool = False
+    max_output_tokens: int | None = Field(default=None, ge=1, description="None = settings.max_output_tokens")
+    temperature: float | None = Field(default=None, ge=0, le=2, description="None = settings.temperature")
+    purpose: str = Field(default="", description="shown in logs and progress, not part of the cache key")
+    prompt_version: str = Field(default="", description="part of the cache key")
+
+    def estimated_input_tokens(self) -> int:
+        """About four characters per token: good enough to stop a budget early."""
+        chars = len(self.system) + sum(len(m.content) for m in self.messages)
+        return chars // 4 + 1
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class ChatResponse(BaseModel):
+    text: str
+    usage: Usage = Field(default_factory=Usage)
+    model: str
+    cached: bool = False
+    cost_usd: float = 0.0
+    truncated: bool = Field(default=False, description="the answer hit max_output_tokens")
+
+
+class Provider(Protocol):
+    async def complete(self, req: ChatRequest) -> ChatResponse:
+        """One attempt; `req` has max_output_tokens set. Raises only LLMError."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class _SDKProvider(ABC):
+    """What both adapters share: settings, the SDK module, and error translation."""
+
+    def __init__(self, settings: LLMSettings, sdk: ModuleType) -> None:
+        self._settings = settings
+        self._sdk = sdk
+
+    async def complete(self, req: ChatRequest) -> ChatResponse:
+        try:
+            return await (self._streamed(req) if self._settings.stream else self._plain(req))
+        # ValueError: a body that is not JSON, or not the expected shape.
+        except (self._sdk.APIError, ValueError) as exc:
+            s = self._settings
+            # `from None`: SDK messages may echo part of the key (OpenAI does on HTTP 401).
+            raise from_sdk_error(exc, self._sdk, self._where, s.key_env, s.secret) from None
+
+    @property
+    def _where(self) -> str:
+        return display_url(self._settings.endpoint)
+
+    @abstractmethod
+    async def _plain(self, req: ChatRequest) -> ChatResponse: ...
+
+    @abstractmethod
+    async def _streamed(self, req: ChatRequest) -> ChatResponse: ...
+
+
+class OpenAIProvider(_SDKProvider):
+    """Chat Completions, for OpenAI itself and every OpenAI-compatible server."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        import openai
+
+        super().__init__(settings, openai)
+        self._client = openai.AsyncOpenAI(
+            api_key=settings.key_for_sdk(), base_url=settings.endpoint, timeout=settings.timeout_s, max_retries=0
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _params(self, req: ChatRequest) -> dict[str, Any]:
+        s = self._settings
+        messages = [{"role": "system", "content": req.system}] if req.system else []
+        messages += [m.model_dump() for m in req.messages]
+        params: dict[str, Any] = {"model": s.model, "messages": messages}
+        # Official OpenAI wants max_completion_tokens (reasoning models reject max_tokens);
+        # compatible servers (Ollama, llama.cpp, older vLLM) know only max_tokens.
+        params["max_completion_tokens" if s.is_official else "max_tokens"] = req.max_output_tokens
+        if req.temperature is not None and not s.model.startswith(_NO_TEMPERATURE_PREFIXES):
+            params["temperature"] = req.temperature
+        wants_json_format = s.is_official if s.json_response_format is None else s.json_response_format
+        if req.json_mode and wants_json_format:
+            params["response_format"] = {"type": "json_object"}
+        return params
+
+    async def _plain(self, req: ChatRequest) -> ChatResponse:
+        reply = await self._client.chat.completions.create(**self._params(req))
+        if not reply.choices:
+            raise BadResponse(f"The LLM server at {self._where} sent an answer without choices.")
+        choice = reply.choices[0]
+        usage = Usage(input_tokens=reply.usage.prompt_tokens, output_tokens=reply.usage.completion_tokens) if reply.usage else Usage()
+        return ChatResponse(
+            text=choice.message.content or "",
+            usage=usage,
+            model=reply.model or self._settings.model,
+            truncated=choice.finish_reason == "length",
+        )
+
+    async def _streamed(self, req: ChatRequest) -> ChatResponse:
+        parts: list[str] = []
+        usage, model, finish = Usage(), self._settings.model, None
+        stream = await self._client.chat.completions.create(
+            **self._params(req), stream=True, stream_options={"include_usage": True}
+        )
+        async with stream:
+            async for chunk in stream:
+                model = chunk.model or model
+                if chunk.usage:  # the final chunk, thanks to include_usage
+                    usage = Usage(input_tokens=chunk.usage.prompt_tokens, output_tokens=chunk.usage.completion_tokens)
+                for choice in chunk.choices:
+                    if choice.delta and choice.delta.content:
+                        parts.append(choice.delta.content)
+                    finish = choice.finish_reason or finish
+        return ChatResponse(text="".join(parts), usage=usage, model=model, truncated=finish == "length")
+
+
+class AnthropicProvider(_SDKProvider):
+    """The Messages API. It takes no temperature in SDK 2.x, so none is sent."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        import anthropic
+
+        super().__init__(settings, anthropic)
+        # The SDK appends /v1/messages itself; accept a base URL given with /v1 too.
+        base_url = settings.endpoint.removesuffix("/v1")
+        self._client = anthropic.AsyncAnthropic(
+            api_key=settings.key_for_sdk(), base_url=base_url, timeout=settings.timeout_s, max_retries=0
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _params(self, req: ChatRequest) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            "model": self._settings.model,
+            "max_tokens": req.max_output_tokens,
+            "messages": [m.model_dump() for m in req.messages],
+        }
+        if req.system:
+            params["system"] = req.system
+        return params
+
+    async def _plain(self, req: ChatRequest) -> ChatResponse:
+        reply = await self._client.messages.create(**self._params(req))
+        return ChatResponse(
+            text="".join(block.text for block in reply.content if block.type == "text"),
+            usage=Usage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens),
+            model=reply.model or self._settings.model,
+            truncated=reply.stop_reason == "max_tokens",
+        )
+
+    async def _streamed(self, req: ChatRequest) -> ChatResponse:
+        parts: list[str] = []
+        input_tokens = output_tokens = 0
+        model, stop_reason = self._settings.model, None
+        stream = await self._client.messages.create(**self._params(req), stream=True)
+        async with stream:
+            async for event in stream:
+                if event.type == "message_start":
+                    model = event.message.model or model
+                    input_tokens = event.message.usage.input_tokens
+                    output_tokens = event.message.usage.output_tokens
+                elif event.type == "content_block_delta" and event.delta.type == "text_delta":
+                    parts.append(event.delta.text)
+                elif event.type == "message_delta":
+                    # message_delta carries cumulative counts.
+                    output_tokens = event.usage.output_tokens
+                    input_tokens = event.usage.input_tokens or input_tokens
+                    stop_reason = event.delta.stop_reason or stop_reason
+        return ChatResponse(
+            text="".join(parts),
+            usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
+            model=model,
+            truncated=stop_reason == "max_tokens",
+        )
+
+
+def make_provider(settings: LLMSettings) -> Provider:
+    """Raises MissingKey when the vendor needs a key and the environment has none."""
+    return AnthropicProvider(settings) if settings.provider == "anthropic" else OpenAIProvider(settings)

@@ -1,0 +1,116 @@
+"""How auditex reaches an LLM: provider, model, server, limits, budget.
+
+Everything here may come from flags, `.auditex.toml` or the LSP settings, except the
+API key: that comes from the environment only (`LLMSettings.from_env`), so it never
+lands in a config file, a cache key, a log line or an error message.
+
+Key lookup:
+- official OpenAI: OPENAI_API_KEY; official Anthropic: ANTHROPIC_API_KEY;
+- any other server (`base_url` set): AUDITEX_API_KEY, or no key at all. The official
+  keys are deliberately not sent to third-party servers.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal, Mapping
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+
+from .errors import MissingKey, display_url
+from .pricing import Price
+
+ProviderName = Literal["openai", "anthropic"]
+
+# Cheap, fast, JSON-capable models of each vendor; `--model` picks a stronger one.
+DEFAULT_MODELS: Mapping[ProviderName, str] = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+OFFICIAL_URLS: Mapping[ProviderName, str] = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+KEY_ENV: Mapping[ProviderName, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+LOCAL_KEY_ENV = "AUDITEX_API_KEY"
+# Sent to keyless local servers: the SDKs insist on some key.
+PLACEHOLDER_KEY = "not-needed"
+
+
+class LLMSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: ProviderName = "openai"
+    model: str = Field(default="", description="empty = DEFAULT_MODELS[provider]")
+    base_url: str | None = Field(default=None, description="None = the vendor's endpoint; else any compatible server")
+    api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+    timeout_s: float = Field(default=120.0, gt=0, description="how long the server may stay silent (per read)")
+    max_retries: int = Field(default=4, ge=0, description="retries after the first attempt")
+    retry_base_s: float = Field(default=1.0, ge=0, description="first backoff delay; doubles per retry")
+    overall_time_limit_s: float = Field(default=600.0, gt=0, description="per complete(), retries included")
+    concurrency: int = Field(default=8, ge=1)
+    budget_usd: float | None = Field(default=None, ge=0, description="None = unlimited")
+    stream: bool = False
+    temperature: float | None = Field(default=0.0, ge=0, le=2, description="None = the model's default")
+    max_output_tokens: int = Field(default=4096, ge=1)
+    json_response_format: bool | None = Field(
+        default=None, description="send OpenAI response_format=json_object; None = only to the official endpoint"
+    )
+    prices: dict[str, Price] = Field(default_factory=dict, description="overrides of pricing.DEFAULT_PRICES")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **fields: object) -> LLMSettings:
+        """Settings from `fields` (flags, config) with the API key taken from `env` (default: os.environ)."""
+        if "api_key" in fields:
+            raise ValueError(f"API keys come from the environment only ({', '.join(key_env_names())}).")
+        settings = cls(**fields)
+        key = (os.environ if env is None else env).get(settings.key_env)
+        return settings.model_copy(update={"api_key": SecretStr(key) if key else None})
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_model(cls, data: object) -> object:
+        if isinstance(data, dict) and not data.get("model"):
+            return {**data, "model": DEFAULT_MODELS.get(data.get("provider", "openai"), "")}
+        return data
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_base_url(cls, url: str | None) -> str | None:
+        if url is None or not url.strip():
+            return None
+        url = url.strip().rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"base_url must look like http://host:port/v1, got {display_url(url)!r}")
+        return url
+
+    @property
+    def is_official(self) -> bool:
+        """True when talking to the vendor itself rather than a compatible server."""
+        if self.base_url is None:
+            return True
+        return urlsplit(self.base_url).hostname == urlsplit(OFFICIAL_URLS[self.provider]).hostname
+
+    @property
+    def endpoint(self) -> str:
+        return self.base_url or OFFICIAL_URLS[self.provider]
+
+    @property
+    def key_env(self) -> str:
+        return KEY_ENV[self.provider] if self.is_official else LOCAL_KEY_ENV
+
+    def key_for_sdk(self) -> str:
+        """The key to hand to the SDK; raises MissingKey when the vendor needs one and none is set."""
+        if self.api_key is not None:
+            return self.api_key.get_secret_value()
+        if self.is_official:
+            raise MissingKey(
+                f"Set {self.key_env} in the environment to use the {self.provider} provider, "
+                f"or pass --base-url to use a local OpenAI-compatible server."
+            )
+        return PLACEHOLDER_KEY
+
+    @property
+    def secret(self) -> str | None:
+        """The raw key, only for redacting it out of server messages."""
+        return self.api_key.get_secret_value() if self.api_key is not None else None
+
+
+def key_env_names() -> list[str]:
+    return [*KEY_ENV.values(), LOCAL_KEY_ENV]

@@ -1,0 +1,347 @@
+"""A loopback LLM server that the real `openai` and `anthropic` SDKs talk to in tests.
+
+It speaks OpenAI `POST /v1/chat/completions` and Anthropic `POST /v1/messages`, plain
+and streamed (SSE), on 127.0.0.1 with a free port, and records every request.
+
+What it answers, in order: the scripted `Reply`s queued with `script(...)`, then
+`responder(request_body) -> str | Reply` (default: `{"findings": []}`). Faults are
+replies too: `Reply.rate_limited(retry_after="1")`, `Reply.server_error()`,
+`Reply.hang()`, `Reply.status(401, "...")`, `Reply.broken_body()`, and invalid or
+truncated JSON as plain text (`Reply('{"findings": [', truncated=True)`).
+
+Use the `llm_server` fixture, then `llm_server.settings("openai" | "anthropic", **overrides)`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from auditex.analyzers.llm.settings import LLMSettings
+
+LOOPBACK_KEY = "loopback-key"
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str = ""
+    http_status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    error_message: str = ""
+    hangs: bool = False  # never answer, until the server stops
+    raw_body: str | None = None  # sent verbatim with HTTP 200, for broken wire data
+    truncated: bool = False  # report finish_reason "length" / stop_reason "max_tokens"
+    input_tokens: int | None = None  # default: about chars / 4 of the request
+    output_tokens: int | None = None  # default: about chars / 4 of the text
+
+    @classmethod
+    def rate_limited(cls, retry_after: str | None = None) -> Reply:
+        headers = {"Retry-After": retry_after} if retry_after is not None else {}
+        return cls(http_status=429, headers=headers, error_message="Rate limit reached, slow down.")
+
+    @classmethod
+    def server_error(cls, code: int = 500) -> Reply:
+        return cls(http_status=code, error_message="The server had an error while processing your request.")
+
+    @classmethod
+    def status(cls, code: int, message: str) -> Reply:
+        return cls(http_status=code, error_message=message)
+
+    @classmethod
+    def hang(cls) -> Reply:
+        return cls(hangs=True)
+
+    @classmethod
+    def broken_body(cls) -> Reply:
+        return cls(raw_body="<html>this is not JSON")
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]  # lower-case names
+    body: dict[str, Any]
+
+    @property
+    def streamed(self) -> bool:
+        return bool(self.body.get("stream"))
+
+    @property
+    def prompt_text(self) -> str:
+        """System prompt and every message, joined: what the model was shown."""
+        system = self.body.get("system") or ""
+        return "\n".join([system, *(_content_text(m.get("content")) for m in self.body.get("messages", []))])
+
+
+Responder = Callable[[dict[str, Any]], "str | Reply"]
+
+
+class LoopbackLLMServer:
+    def __init__(self, latency_s: float = 0.0) -> None:
+        self.latency_s = latency_s
+        self.responder: Responder = lambda body: '{"findings": []}'
+        self._script: deque[Reply] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self.max_in_flight = 0
+        self._stopping = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="loopback-llm", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def base_url_openai(self) -> str:
+        return f"{self.base_url}/v1"
+
+    @property
+    def base_url_anthropic(self) -> str:
+        return self.base_url
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return len(self._requests)
+
+    def script(self, *replies: str | Reply) -> None:
+        """Queue answers for the next requests, in order; plain strings are answer texts."""
+        with self._lock:
+            self._script.extend(r if isinstance(r, Reply) else Reply(r) for r in replies)
+
+    def settings(self, provider: str = "openai", **overrides: Any) -> LLMSettings:
+        """Settings that point at this server, with test-sized timeouts and backoff."""
+        fields: dict[str, Any] = {
+            "provider": provider,
+            "model": "loopback-model",
+            "base_url": self.base_url_openai if provider == "openai" else self.base_url_anthropic,
+            "timeout_s": 5.0,
+            "max_retries": 2,
+            "retry_base_s": 0.01,
+            "overall_time_limit_s": 20.0,
+        }
+        env = {"AUDITEX_API_KEY": overrides.pop("api_key", LOOPBACK_KEY)}
+        return LLMSettings.from_env(env=env, **{**fields, **overrides})
+
+    def start(self) -> LoopbackLLMServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # releases hanging handlers
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    # Called from handler threads.
+
+    def _next_reply(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            self._requests.append(request)
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            scripted = self._script.popleft() if self._script else None
+        if scripted is not None:
+            return scripted
+        answer = self.responder(request.body)
+        return answer if isinstance(answer, Reply) else Reply(answer)
+
+    def _done(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, list):  # content blocks
+        return "".join(block.get("text", "") for block in content if isinstance(block, dict))
+    return content or ""
+
+
+def _tokens(text: str) -> int:
+    return len(text) // 4 + 1
+
+
+def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except json.JSONDecodeError:
+                body = {}
+            path = self.path.split("?")[0]
+            request = RecordedRequest(path, {k.lower(): v for k, v in self.headers.items()}, body)
+            wire = _WIRES.get(path)
+            if wire is None:
+                self._send_json(404, {"error": {"message": f"no route {path}", "type": "not_found"}})
+                return
+            reply = server._next_reply(request)
+            try:
+                self._answer(wire, request, reply)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout or cancellation): fine
+            finally:
+                server._done()
+
+        def _answer(self, wire: _Wire, request: RecordedRequest, reply: Reply) -> None:
+            if reply.hangs:
+                server._stopping.wait()
+                return
+            if server.latency_s:
+                time.sleep(server.latency_s)
+            if reply.raw_body is not None:
+                self._send(200, reply.raw_body.encode(), "application/json")
+                return
+            if reply.http_status != 200:
+                self._send_json(reply.http_status, wire.error(reply), reply.headers)
+                return
+            usage = (
+                reply.input_tokens if reply.input_tokens is not None else _tokens(request.prompt_text),
+                reply.output_tokens if reply.output_tokens is not None else _tokens(reply.text),
+            )
+            model = request.body.get("model", "loopback-model")
+            if not request.streamed:
+                self._send_json(200, wire.plain(reply, model, usage))
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            for event in wire.events(reply, model, usage, request.body):
+                self.wfile.write(event.encode())
+                self.wfile.flush()
+            self.close_connection = True
+
+        def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            self._send(status, json.dumps(payload).encode(), "application/json", headers)
+
+        def _send(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+def _chunks(text: str, size: int = 7) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+class _Wire(ABC):
+    """One wire protocol: plain body, SSE events and error body for a reply."""
+
+    @abstractmethod
+    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]: ...
+
+    @abstractmethod
+    def error(self, reply: Reply) -> dict[str, Any]: ...
+
+
+class _OpenAIWire(_Wire):
+    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]:
+        return {
+            "id": "chatcmpl-loopback",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply.text},
+                    "finish_reason": "length" if reply.truncated else "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+        }
+
+    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]:
+        base = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+            return f"data: {json.dumps({**base, 'choices': [{'index': 0, 'delta': delta, 'finish_reason': finish}]})}\n\n"
+
+        yield chunk({"role": "assistant", "content": ""})
+        for piece in _chunks(reply.text):
+            yield chunk({"content": piece})
+        yield chunk({}, "length" if reply.truncated else "stop")
+        if (body.get("stream_options") or {}).get("include_usage"):
+            final = {**base, "choices": [], "usage": self.plain(reply, model, usage)["usage"]}
+            yield f"data: {json.dumps(final)}\n\n"
+        yield "data: [DONE]\n\n"
+
+    def error(self, reply: Reply) -> dict[str, Any]:
+        kind = "rate_limit_exceeded" if reply.http_status == 429 else "server_error"
+        return {"error": {"message": reply.error_message, "type": kind, "param": None, "code": kind}}
+
+
+class _AnthropicWire(_Wire):
+    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]:
+        return {
+            "id": "msg_loopback",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": reply.text}],
+            "stop_reason": "max_tokens" if reply.truncated else "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+        }
+
+    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]:
+        def event(kind: str, data: dict[str, Any]) -> str:
+            return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
+
+        start = {**self.plain(reply, model, usage), "content": [], "stop_reason": None}
+        start["usage"] = {"input_tokens": usage[0], "output_tokens": 1}
+        yield event("message_start", {"message": start})
+        yield event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+        yield event("ping", {})
+        for piece in _chunks(reply.text):
+            yield event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": piece}})
+        yield event("content_block_stop", {"index": 0})
+        stop = "max_tokens" if reply.truncated else "end_turn"
+        yield event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": usage[1]}})
+        yield event("message_stop", {})
+
+    def error(self, reply: Reply) -> dict[str, Any]:
+        kind = {429: "rate_limit_error", 401: "authentication_error", 404: "not_found_error"}.get(reply.http_status, "api_error")
+        return {"type": "error", "error": {"type": kind, "message": reply.error_message}}
+
+
+_WIRES: dict[str, _Wire] = {"/v1/chat/completions": _OpenAIWire(), "/v1/messages": _AnthropicWire()}
+
+
+@pytest.fixture
+def llm_server() -> Iterator[LoopbackLLMServer]:
+    server = LoopbackLLMServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
