@@ -1,0 +1,167 @@
+import { Disposable, LogOutputChannel, ViewColumn, commands, window, workspace } from 'vscode';
+import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { createClient } from './client';
+import { contract } from './contract';
+import { resolveServerLaunch } from './serverLaunch';
+import { StatusBar } from './statusBar';
+
+/**
+ * Owns the running language client: starts and restarts it, and sends the
+ * server's commands. Restarts build a fresh client so changed
+ * `auditex.server.*` settings take effect.
+ */
+export class ServerSession implements Disposable {
+    private client: LanguageClient | undefined;
+    private clientResources: Disposable[] = [];
+    // Start and stop run one at a time, so a restart never races a start.
+    private queue: Promise<void> = Promise.resolve();
+
+    constructor(
+        private readonly output: LogOutputChannel,
+        private readonly statusBar: StatusBar,
+    ) {}
+
+    start(): Promise<void> {
+        return this.enqueue(() => this.doStart());
+    }
+
+    stop(): Promise<void> {
+        return this.enqueue(() => this.doStop());
+    }
+
+    restart(): Promise<void> {
+        return this.enqueue(async () => {
+            await this.doStop();
+            await this.doStart();
+        });
+    }
+
+    /**
+     * Runs a server command through workspace/executeCommand and presents its
+     * result: `markdown` opens beside the editor, `message` pops up. Failures
+     * are shown, never thrown, since callers are command handlers.
+     */
+    async runServerCommand(command: string, args: unknown[]): Promise<void> {
+        const client = this.client;
+        if (client === undefined || !client.isRunning()) {
+            void window.showErrorMessage('auditex: the language server is not running; run "auditex: Restart server" or see the auditex output.');
+            return;
+        }
+        let result: unknown;
+        try {
+            result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+        } catch (error) {
+            this.output.error(`${command} failed: ${message(error)}`);
+            void window.showErrorMessage(`auditex: ${command} failed: ${message(error)}`);
+            return;
+        }
+        await presentResult(result);
+    }
+
+    /** The URI of the active editor's document, spelled as the server expects it. */
+    activeDocumentUri(): string | undefined {
+        const uri = window.activeTextEditor?.document.uri;
+        return uri === undefined || this.client === undefined ? undefined : this.client.code2ProtocolConverter.asUri(uri);
+    }
+
+    dispose(): void {
+        void this.stop();
+    }
+
+    private enqueue(step: () => Promise<void>): Promise<void> {
+        const next = this.queue.then(step, step);
+        this.queue = next.catch(() => undefined);
+        return next;
+    }
+
+    private async doStart(): Promise<void> {
+        const settings = workspace.getConfiguration(contract.configurationSection);
+        let launch;
+        try {
+            launch = resolveServerLaunch(settings.get('server.command'), settings.get('server.pythonPath'));
+        } catch (error) {
+            this.fail(error);
+            return;
+        }
+        this.statusBar.update((status) => status.setServerState('starting'));
+        const { client, watchers } = createClient(launch, this.output, {
+            handleWorkDoneProgress: (token, params, next) => {
+                this.statusBar.update((status) => status.onProgress(token, params));
+                next(token, params);
+            },
+        });
+        this.client = client;
+        this.clientResources = [
+            ...watchers,
+            client.onNotification(contract.statusNotification.method, (params: unknown) => {
+                if (!this.statusBar.update((status) => status.setStatus(params))) {
+                    this.output.warn(`ignored a malformed ${contract.statusNotification.method} notification: ${JSON.stringify(params)}`);
+                }
+            }),
+            client.onDidChangeState(({ newState }) => {
+                this.statusBar.update((status) => status.setServerState(newState === State.Running ? 'running' : newState === State.Starting ? 'starting' : 'stopped'));
+            }),
+        ];
+        const program = [launch.command, ...launch.args].join(' ');
+        this.output.info(`starting the auditex language server: ${program}`);
+        try {
+            await client.start();
+        } catch (error) {
+            this.fail(new Error(`could not start "${program}": ${message(error)}. Install auditex in the environment of VS Code or set auditex.server.pythonPath.`));
+            return;
+        }
+        this.clientResources.push(...this.forwardServerCommands(client));
+    }
+
+    private async doStop(): Promise<void> {
+        const client = this.client;
+        this.client = undefined;
+        try {
+            if (client?.needsStop()) {
+                await client.stop();
+            }
+        } catch (error) {
+            this.output.error(`stopping the auditex language server failed: ${message(error)}`);
+        } finally {
+            this.clientResources.forEach((resource) => resource.dispose());
+            this.clientResources = [];
+            this.statusBar.update((status) => status.setServerState('stopped'));
+        }
+    }
+
+    /**
+     * Server commands the extension does not contribute itself (for example
+     * ones attached to code actions) still need a VS Code command to run.
+     */
+    private forwardServerCommands(client: LanguageClient): Disposable[] {
+        const advertised = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+        const owned = new Set(contract.clientCommands.map((command) => command.command));
+        return advertised
+            .filter((command) => !owned.has(command))
+            .map((command) => commands.registerCommand(command, (...args: unknown[]) => this.runServerCommand(command, args)));
+    }
+
+    private fail(error: unknown): void {
+        this.output.error(message(error));
+        this.statusBar.update((status) => status.setServerState('stopped'));
+        void window.showErrorMessage(`auditex: ${message(error)}`);
+    }
+}
+
+async function presentResult(result: unknown): Promise<void> {
+    if (typeof result !== 'object' || result === null) {
+        return;
+    }
+    const { markdown, message: text } = result as { markdown?: unknown; message?: unknown };
+    if (typeof markdown === 'string') {
+        const document = await workspace.openTextDocument({ language: 'markdown', content: markdown });
+        await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false });
+    }
+    if (typeof text === 'string' && text !== '') {
+        void window.showInformationMessage(`auditex: ${text}`);
+    }
+}
+
+function message(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}
