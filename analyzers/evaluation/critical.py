@@ -96,12 +96,12 @@ async def evaluate_checker(
         raise ValueError(f"k must be at least 1, got {k}")
     failures = 0
 
-    async def verdicts(paper: CheckedPaper, prompt_name: str, **context: str) -> list[bool]:
+    async def verdicts(checked: CheckedPaper, prompt_name: str, /, **context: str) -> list[bool]:
         nonlocal failures
         results = await asyncio.gather(
             *(
                 _panel_verdict(judges, rule, prompt_name, **_problem_fields(problem), **context)
-                for problem in top_k(paper.problems, k)
+                for problem in top_k(checked.problems, k)
             )
         )
         failures += sum(failed for _, failed in results)
