@@ -23,7 +23,7 @@ import tempfile
 import weakref
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
@@ -212,8 +212,8 @@ class _MeteredStream(io.RawIOBase):
 
 
 # Magic bytes of the compressed streams we unwrap before looking for a tar.
-_DECOMPRESSORS = {
-    b"\x1f\x8b": gzip.GzipFile,
+_DECOMPRESSORS: dict[bytes, Callable[[BinaryIO], BinaryIO]] = {
+    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw),
     b"BZh": bz2.BZ2File,
     b"\xfd7zXZ\x00": lzma.LZMAFile,
 }
@@ -255,12 +255,13 @@ class _Extractor:
                 "corrupt_archive",
                 f"The archive is damaged or truncated ({error}), so extraction stopped.",
             )
+        except NotImplementedError as error:  # a zip feature the stdlib cannot read
+            self._refuse(self._blamed(), "unsupported", f"The archive cannot be read ({error}).")
         except OSError as error:
-            self._refuse(
-                self._blamed(),
-                "unsupported",
-                f"The archive could not be extracted ({error.strerror or error}).",
-            )
+            if error.errno is None:  # decompressors report bad data as an OSError without errno
+                self._refuse(self._blamed(), "corrupt_archive", f"The archive is damaged ({error}), so extraction stopped.")
+            else:
+                self._refuse(self._blamed(), "unsupported", f"The archive could not be extracted ({error.strerror}).")
 
     def _blamed(self) -> str:
         return self.current if self.current is not None else self.archive.name
@@ -273,7 +274,7 @@ class _Extractor:
                 self._zip(raw)
                 return
             opener = next((o for m, o in _DECOMPRESSORS.items() if magic.startswith(m)), None)
-            source: BinaryIO = opener(fileobj=raw) if opener else raw  # type: ignore[operator]
+            source = opener(raw) if opener else raw
             stream = io.BufferedReader(_MeteredStream(source, self.budget), CHUNK)
             if _looks_like_tar(stream.peek(tarfile.BLOCKSIZE)[: tarfile.BLOCKSIZE]):
                 self._tar(stream)

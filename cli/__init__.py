@@ -1,0 +1,1 @@
+"""auditex.cli."""

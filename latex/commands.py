@@ -1,0 +1,124 @@
+"""What auditex knows about LaTeX commands: argument shapes and roles.
+
+pylatexenc only parses the arguments of macros it knows, so every command
+whose arguments matter to us is declared here once.
+"""
+
+from __future__ import annotations
+
+from pylatexenc import latexwalker, macrospec
+from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
+
+REF_COMMANDS = frozenset({
+    "ref", "eqref", "autoref", "cref", "Cref", "pageref", "nameref", "vref", "Vref", "cpageref", "Cpageref",
+    "subref", "labelcref", "crefrange", "Crefrange",
+})
+CITE_COMMANDS = frozenset({
+    "cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear", "citeyearpar", "parencite",
+    "textcite", "autocite", "autocites", "footcite", "nocite", "Citet", "Citep", "Cite", "Parencite", "Textcite",
+    "Autocite", "smartcite", "supercite", "citenum", "shortcite",
+})
+SECTION_LEVELS = {
+    "part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5, "subparagraph": 6,
+}
+INCLUDE_COMMANDS = frozenset({"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"})
+BIB_COMMANDS = frozenset({"bibliography", "addbibresource", "addglobalbib", "addsectionbib"})
+MACRO_DEFINITIONS = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd"})
+TEX_DEFINITIONS = frozenset({"def", "gdef", "edef", "xdef"})
+ACRONYM_COMMANDS = frozenset({"newacronym", "acrodef", "newacro", "acro", "DeclareAcronym"})
+# Commands whose argument is shown in a colour, size or not at all.
+STYLE_COMMANDS = frozenset({"textcolor", "color", "colorbox", "fontsize", "phantom", "hphantom", "vphantom", "resizebox", "scalebox", "transparent", "texttransparent"})
+FORMATTING_COMMANDS = frozenset({
+    "textbf", "textit", "emph", "texttt", "textsc", "textsf", "textrm", "textup", "textsl", "underline", "uline",
+    "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "mathcal", "mathbb", "boldsymbol", "bm", "text", "mbox",
+    "textnormal", "operatorname", "mathnormal", "hbox", "makebox", "fbox", "ensuremath", "textsuperscript",
+    "textsubscript", "mathbfit", "bf", "it", "small", "footnotesize", "scriptsize", "large", "Large", "cellcolor",
+    "rowcolor", "best", "second", "highlight", "hl", "ul",
+})
+FLOAT_TABLE_ENVIRONMENTS = frozenset({"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "deluxetable", "deluxetable*", "subtable"})
+TABULAR_ENVIRONMENTS = frozenset({"tabular", "tabular*", "tabularx", "tabulary", "longtable", "longtable*", "supertabular", "tblr", "tabu", "array", "NiceTabular"})
+FIGURE_ENVIRONMENTS = frozenset({"figure", "figure*", "wrapfigure", "subfigure", "SCfigure", "sidewaysfigure"})
+MATH_ENVIRONMENTS = frozenset({
+    "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "eqnarray*",
+    "displaymath", "math", "flalign", "flalign*", "alignat", "alignat*", "dmath", "dmath*",
+})
+ALGORITHM_ENVIRONMENTS = frozenset({"algorithm", "algorithm*", "algorithmic", "algorithm2e", "algorithmicx"})
+CODE_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minted", "Verbatim", "alltt", "comment"})
+THEOREM_ENVIRONMENTS = frozenset({
+    "theorem", "lemma", "corollary", "proposition", "definition", "remark", "example", "proof", "claim", "conjecture",
+    "assumption", "fact", "observation", "hypothesis", "axiom", "notation", "problem", "question",
+})
+
+_EXTRA_MACROS = {
+    # references and citations
+    **{name: "*{" for name in REF_COMMANDS},
+    "crefrange": "*{{", "Crefrange": "*{{",
+    **{name: "*[[{" for name in CITE_COMMANDS},
+    # structure and files
+    **{name: "*[{" for name in SECTION_LEVELS},
+    "input": "{", "include": "{", "subfile": "{", "import": "*{{", "subimport": "*{{",
+    "inputfrom": "{{", "subinputfrom": "{{", "includefrom": "{{", "subincludefrom": "{{",
+    "bibliography": "{", "addbibresource": "[{", "addglobalbib": "[{", "addsectionbib": "[{",
+    "bibitem": "[{", "caption": "*[{", "captionof": "*{[{", "footnote": "[{", "footnotetext": "[{",
+    "includegraphics": "*[[{", "label": "{", "appendix": "", "documentclass": "[{", "usepackage": "[{",
+    # definitions
+    "newcommand": "*{[[{", "renewcommand": "*{[[{", "providecommand": "*{[[{", "DeclareRobustCommand": "*{[[{",
+    "newrobustcmd": "*{[[{", "DeclareMathOperator": "*{{", "newtheorem": "*{[{[", "newenvironment": "*{[[{{",
+    "renewenvironment": "*{[[{{", "let": "{{", "global": "",
+    "newacronym": "[{{{", "acrodef": "{[{", "newacro": "{[{", "acro": "{[{", "DeclareAcronym": "{{",
+    **{name: "*{" for name in ("ac", "acs", "acl", "acf", "acp", "acsp", "aclp", "acfp", "gls", "Gls", "glspl", "Glspl", "acrshort", "acrlong", "acrfull")},
+    # styling that can hide text
+    "textcolor": "[{{", "color": "[{", "colorbox": "[{{", "fontsize": "{{", "phantom": "{", "hphantom": "{",
+    "vphantom": "{", "resizebox": "*{{{", "scalebox": "{[{", "transparent": "{", "texttransparent": "{{",
+    # tables
+    "multicolumn": "{{{", "multirow": "[{[{[{", "makecell": "[{", "cellcolor": "[{", "rowcolor": "[{",
+    "tablehead": "{", "colhead": "[{", "tablecaption": "{", "tablenum": "[{", "num": "[{", "SI": "[{[{",
+    "cmidrule": "[{", "cline": "{", "hl": "{", "ul": "{", "uline": "{", "underline": "{",
+    "href": "[{{", "hyperref": "[{",
+}
+
+
+def _build_context() -> macrospec.LatexContextDb:
+    # Only the categories we read: the non-ASCII specials category alone
+    # makes pylatexenc test dozens of specials at every token.
+    default = latexwalker.get_default_latex_context_db()
+    context = default.filter_context(keep_categories=["latex-base", "verbatim", "theorems", "enumitem", "natbib"])
+    context.add_context_category(
+        "auditex",
+        prepend=True,
+        macros=[macrospec.MacroSpec(name, args) for name, args in _EXTRA_MACROS.items()],
+        environments=[
+            macrospec.EnvironmentSpec("tabular", "{"), macrospec.EnvironmentSpec("tabular*", "{{"),
+            macrospec.EnvironmentSpec("tabularx", "{{"), macrospec.EnvironmentSpec("tabulary", "{{"),
+            macrospec.EnvironmentSpec("longtable", "[{"), macrospec.EnvironmentSpec("array", "[{"),
+            macrospec.EnvironmentSpec("deluxetable", "{"), macrospec.EnvironmentSpec("deluxetable*", "{"),
+            macrospec.EnvironmentSpec("wraptable", "[{{"), macrospec.EnvironmentSpec("wrapfigure", "[{[{"),
+            macrospec.EnvironmentSpec("subfigure", "[{"), macrospec.EnvironmentSpec("subtable", "[{"),
+            macrospec.EnvironmentSpec("minipage", "[[[{"), macrospec.EnvironmentSpec("NiceTabular", "{"),
+            macrospec.EnvironmentSpec("thebibliography", "{"),
+        ],
+    )
+    return context
+
+
+PARSE_CONTEXT = _build_context()
+_TEXT_CONTEXT = _text_context_db()
+# Escapes and spacing commands, whose latex2text entries are functions.
+_ESCAPED_TEXT = {"%": "%", "$": "$", "&": "&", "#": "#", "_": "_", "{": "{", "}": "}", ",": " ", ";": " ", ":": " ", " ": " ", "!": "", "\\": " ", "quad": " ", "qquad": " "}
+_SPECIAL_TEXT = {"~": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿", "&": " & "}
+
+
+def symbol_text(macro_name: str) -> str | None:
+    """Unicode text of an argument-less macro (\\alpha → α, \\% → %), if known."""
+    if macro_name in _ESCAPED_TEXT:
+        return _ESCAPED_TEXT[macro_name]
+    spec = _TEXT_CONTEXT.get_macro_spec(macro_name)
+    replacement = getattr(spec, "simplify_repl", None)
+    # Strings with %-placeholders are templates over arguments, not symbols.
+    if isinstance(replacement, str) and "%" not in replacement:
+        return replacement
+    return None
+
+
+def specials_text(chars: str) -> str:
+    return _SPECIAL_TEXT.get(chars, chars)

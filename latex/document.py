@@ -1,0 +1,62 @@
+"""One parsed file: its text, its chunks and what they contribute."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .chunks import split_chunks
+from .parse import ParsedChunk, parse_chunk
+from .source import SourceText, content_hash
+
+
+@dataclass(slots=True)
+class Document:
+    path: str  # project-relative POSIX path
+    source: SourceText
+    parsed: ParsedChunk
+    # Chunk hash → parse relative to the chunk; reused by the next version.
+    chunk_cache: dict[str, ParsedChunk] = field(repr=False, default_factory=dict)
+    read_problem: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.source.text
+
+    @property
+    def hash(self) -> str:
+        return self.source.hash
+
+
+def parse_document(path: str, text: str, previous: Document | None = None, read_problem: str | None = None) -> Document:
+    """Parse `text`, re-parsing only the chunks that `previous` did not have."""
+    old_cache = previous.chunk_cache if previous is not None else {}
+    cache: dict[str, ParsedChunk] = {}
+    parts: list[ParsedChunk] = []
+    for chunk in split_chunks(text):
+        key = content_hash(chunk.text)
+        parsed = cache.get(key) or old_cache.get(key)
+        if parsed is None:
+            parsed = parse_chunk(chunk.text)
+        cache[key] = parsed
+        parts.append(parsed.shifted(chunk.start))
+    return Document(path, SourceText(text), merge_chunks(parts), cache, read_problem)
+
+
+def merge_chunks(parts: list[ParsedChunk]) -> ParsedChunk:
+    merged = ParsedChunk()
+    for part in parts:
+        merged.blocks.extend(part.blocks)
+        merged.headings.extend(part.headings)
+        merged.labels.extend(part.labels)
+        merged.refs.extend(part.refs)
+        merged.cites.extend(part.cites)
+        merged.bibitems.extend(part.bibitems)
+        merged.includes.extend(part.includes)
+        merged.macros.extend(part.macros)
+        merged.theorem_environments.extend(part.theorem_environments)
+        merged.acronyms.extend(part.acronyms)
+        merged.styled.extend(part.styled)
+        merged.markers.extend(part.markers)
+        merged.problems.extend(part.problems)
+        merged.has_documentclass = merged.has_documentclass or part.has_documentclass
+    return merged

@@ -1,0 +1,176 @@
+"""The global memory: a project-wide index of definitions and claims.
+
+Built from the per-file parses (cached by content hash) and the manuscript;
+rebuilding it is a walk over already-parsed facts, never a re-parse.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from .bibliography import BibEntry, BibProblem
+from .manuscript import Manuscript, PlacedBlock
+from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
+from .numbers import NumberMention, find_numbers
+from .sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from .project import Project
+
+_INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
+_CLAIM_WORDS = re.compile(
+    r"\b(outperform\w*|better|best|higher|highest|lower|lowest|improv\w*|surpass\w*|state[- ]of[- ]the[- ]art|first|novel|superior|significant\w*|faster|fastest|larger|smaller|more|fewer|reduc\w*|increas\w*|beat\w*)\b",
+    re.I,
+)
+_CLAIM_SECTIONS = (SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.CONCLUSION)
+_PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
+
+
+@dataclass(slots=True)
+class LabelEntry:
+    key: str
+    file: str
+    start: int
+    end: int
+    kind: str
+
+
+@dataclass(slots=True)
+class NumberInContext:
+    mention: NumberMention
+    block: PlacedBlock
+    section_kind: SectionKind
+    section_title: str
+
+
+@dataclass(slots=True)
+class Claim:
+    text: str
+    block: PlacedBlock
+    plain_start: int
+    plain_end: int
+    section_kind: SectionKind
+    numbers: list[NumberMention] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Memory:
+    labels: dict[str, list[LabelEntry]]
+    refs: list[tuple[str, KeyUse]]
+    cites: list[tuple[str, KeyUse]]
+    bib_entries: dict[str, list[tuple[str, BibEntry]]]
+    bib_problems: list[tuple[str, BibProblem]]
+    bibitems: dict[str, list[tuple[str, KeyUse]]]
+    macros: list[tuple[str, MacroDef]]
+    acronyms: list[tuple[str, Acronym]]
+    inline_acronyms: list[tuple[PlacedBlock, Acronym]]
+    styled: list[tuple[str, StyledText]]
+    numbers: list[NumberInContext]
+    claims: list[Claim]
+    tables: list[PlacedBlock]
+    theorems: list[PlacedBlock]
+    manuscript: Manuscript
+
+    @property
+    def has_bibliography(self) -> bool:
+        return bool(self.bib_entries)
+
+    def digest(self, facet: str) -> str:
+        """A digest of one facet, positions included, for rule result caching."""
+        return self._digests[facet]
+
+    @cached_property
+    def _digests(self) -> dict[str, str]:
+        def digest(items) -> str:
+            return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
+
+        blocks = [(p.file, p.block.start, p.block.end, p.kind.value, p.section, p.block.plain.text) for p in self.manuscript.blocks]
+        return {
+            "labels": digest(sorted((k, e.file, e.start, e.kind) for k, v in self.labels.items() for e in v)),
+            "refs": digest(self.refs),
+            "cites": digest(self.cites),
+            "bibliography": digest((sorted((k, [(f, e.start) for f, e in v]) for k, v in self.bib_entries.items()), self.bib_problems, sorted(self.bibitems))),
+            "macros": digest(self.macros),
+            "acronyms": digest((self.acronyms, [(b.file, b.block.start, a) for b, a in self.inline_acronyms])),
+            "styled": digest(self.styled),
+            "blocks": digest(blocks),
+            "structure": digest([(s.id, s.kind.value, s.title, s.file, s.start) for s in self.manuscript.sections]),
+        }
+
+
+def build_memory(project: "Project") -> Memory:
+    manuscript = project.manuscript
+    labels: dict[str, list[LabelEntry]] = {}
+    refs, cites, macros, acronyms, styled = [], [], [], [], []
+    bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
+    for path in project.files:
+        parsed = project.documents[path].parsed
+        for label in parsed.labels:
+            labels.setdefault(label.key, []).append(LabelEntry(label.key, path, label.start, label.end, label.kind))
+        refs += [(path, ref) for ref in parsed.refs]
+        cites += [(path, cite) for cite in parsed.cites]
+        macros += [(path, macro) for macro in parsed.macros]
+        acronyms += [(path, acronym) for acronym in parsed.acronyms]
+        styled += [(path, text) for text in parsed.styled]
+        for item in parsed.bibitems:
+            bibitems.setdefault(item.key, []).append((path, item))
+    bib_entries: dict[str, list[tuple[str, BibEntry]]] = {}
+    bib_problems: list[tuple[str, BibProblem]] = []
+    for path in project.bibliography_files:
+        bibliography = project.bibliographies[path]
+        for entry in bibliography.entries:
+            bib_entries.setdefault(entry.key, []).append((path, entry))
+        bib_problems += [(path, problem) for problem in bibliography.problems]
+
+    numbers: list[NumberInContext] = []
+    claims: list[Claim] = []
+    inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
+    for placed in manuscript.blocks:
+        if placed.kind not in _PROSE_KINDS:
+            continue
+        section = manuscript.sections[placed.section]
+        plain = placed.block.plain
+        mentions = find_numbers(plain.text)
+        numbers += [NumberInContext(m, placed, section.kind, section.title) for m in mentions]
+        for match in _INLINE_ACRONYM.finditer(plain.text):
+            long_form = _trim_long_form(match.group(1), match.group(2))
+            if long_form:
+                start, end = plain.source_span(match.start(2), match.end(2))
+                inline_acronyms.append((placed, Acronym(match.group(2), long_form, start, end, "inline")))
+        if section.kind in _CLAIM_SECTIONS:
+            for mention_sentence, start, end in _sentences_with_claims(plain.text, mentions):
+                claims.append(Claim(mention_sentence, placed, start, end, section.kind,
+                                    [m for m in mentions if start <= m.plain_start < end]))
+    return Memory(
+        labels, refs, cites, bib_entries, bib_problems, bibitems, macros, acronyms, inline_acronyms, styled, numbers,
+        claims, [p for p in manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table is not None],
+        [p for p in manuscript.blocks if p.kind is BlockKind.THEOREM], manuscript,
+    )
+
+
+def _sentences_with_claims(text: str, mentions: list[NumberMention]):
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        has_number = any(start <= m.plain_start < end and not m.is_year for m in mentions)
+        if has_number or _CLAIM_WORDS.search(sentence):
+            yield sentence, start, end
+
+
+def _trim_long_form(candidate: str, short: str) -> str | None:
+    """Keep the last words of `candidate` whose initials spell the acronym."""
+    words = candidate.split()
+    letters = [c for c in short.rstrip("s") if c.isupper() or c.isdigit()]
+    if not letters or len(words) < 2 and len(letters) > 1:
+        return None
+    count = len(letters)
+    for size in range(min(len(words), count + 2), 0, -1):
+        tail = words[-size:]
+        initials = "".join(word[0].upper() for word in tail if word[0].isalnum())
+        parts_initials = "".join(part[0].upper() for word in tail for part in re.split(r"-", word) if part)
+        if initials == "".join(letters) or parts_initials == "".join(letters):
+            return " ".join(tail)
+    return None

@@ -1,0 +1,530 @@
+"""Parse one chunk of LaTeX into blocks, headings and semantic facts.
+
+Tolerant by construction: pylatexenc runs in tolerant mode, and anything it
+still raises (deep nesting blows the recursion limit) degrades the chunk to
+one raw paragraph plus a recorded problem. Parsing never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from pylatexenc import latexwalker as lw
+
+from . import commands as cmd
+from .model import (
+    Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, PlainText, StyledText,
+)
+from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
+from .tables import parse_table
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_LABEL_PREFIX_KINDS = {
+    "sec": "section", "ssec": "section", "subsec": "section", "chap": "section", "ch": "section", "app": "section",
+    "appendix": "section", "fig": "figure", "tab": "table", "tbl": "table", "eq": "equation", "eqn": "equation",
+    "thm": "theorem", "lem": "theorem", "lemma": "theorem", "prop": "theorem", "cor": "theorem", "def": "theorem",
+    "defn": "theorem", "alg": "algorithm", "algo": "algorithm",
+}
+_TRANSPARENT_ENVIRONMENTS = frozenset({
+    "center", "flushleft", "flushright", "minipage", "small", "footnotesize", "scriptsize", "itemize", "enumerate",
+    "description", "adjustbox", "resizebox", "landscape", "multicols", "quote", "quotation", "spacing", "singlespace",
+    "onehalfspace", "doublespace", "frame", "subequations", "savenotes", "threeparttable", "tablenotes", "sloppypar",
+    "frontmatter", "mainmatter", "backmatter", "raggedright", "titlepage",
+})
+_MAX_FLOW_DEPTH = 60
+
+
+@dataclass(slots=True)
+class ParsedChunk:
+    """Everything one chunk contributes; offsets relative to the chunk."""
+
+    blocks: list[Block] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    labels: list[KeyUse] = field(default_factory=list)
+    refs: list[KeyUse] = field(default_factory=list)
+    cites: list[KeyUse] = field(default_factory=list)
+    bibitems: list[KeyUse] = field(default_factory=list)
+    includes: list[IncludeSite] = field(default_factory=list)
+    macros: list[MacroDef] = field(default_factory=list)
+    theorem_environments: list[tuple[str, str]] = field(default_factory=list)
+    acronyms: list[Acronym] = field(default_factory=list)
+    styled: list[StyledText] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
+    problems: list[tuple[int, int, str]] = field(default_factory=list)
+    has_documentclass: bool = False
+
+    def shifted(self, delta: int) -> "ParsedChunk":
+        if delta == 0:
+            return self
+
+        def move(items):
+            return [replace(item, start=item.start + delta, end=item.end + delta) for item in items]
+
+        return ParsedChunk(
+            blocks=[_shift_block(block, delta) for block in self.blocks],
+            headings=move(self.headings), labels=move(self.labels), refs=move(self.refs), cites=move(self.cites),
+            bibitems=move(self.bibitems), includes=move(self.includes), macros=move(self.macros),
+            theorem_environments=self.theorem_environments, acronyms=move(self.acronyms), styled=move(self.styled),
+            markers=[Marker(marker.kind, marker.offset + delta) for marker in self.markers],
+            problems=[(start + delta, end + delta, message) for start, end, message in self.problems],
+            has_documentclass=self.has_documentclass,
+        )
+
+
+def _shift_block(block: Block, delta: int) -> Block:
+    return Block(
+        block.kind, block.start + delta, block.end + delta, block.plain.shifted(delta), block.environment,
+        block.labels, block.table.shifted(delta) if block.table else None,
+    )
+
+
+def parse_chunk(text: str) -> ParsedChunk:
+    result = ParsedChunk()
+    try:
+        walker = lw.LatexWalker(text, latex_context=cmd.PARSE_CONTEXT, tolerant_parsing=True)
+        nodes, _, _ = walker.get_latex_nodes()
+        _ChunkWalker(result).flow(nodes)
+        _collect_declarations(nodes, result)
+    except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError) as error:
+        # Keep whatever text there is: nothing is lost, and the author is told.
+        result = ParsedChunk()
+        builder = PlainBuilder()
+        builder.add(text, 0, len(text))
+        result.blocks.append(Block(BlockKind.PARAGRAPH, 0, len(text), builder.build()))
+        reason = "it is nested too deeply" if isinstance(error, RecursionError) else f"of {type(error).__name__}"
+        result.problems.append((0, min(len(text), 200), f"this passage could not be parsed because {reason}; it is read as plain text"))
+    result.blocks.sort(key=lambda block: block.start)
+    return result
+
+
+class _ChunkWalker:
+    def __init__(self, result: ParsedChunk) -> None:
+        self.result = result
+        self.renderer = InlineRenderer(on_macro=self._inline_macro)
+        self.paragraph: PlainBuilder | None = None
+        self.paragraph_start = 0
+        self.paragraph_end = 0
+        self.paragraph_labels: list[str] = []
+        self.environments: list[str] = []
+        self.depth = 0
+        self.after_heading = False
+
+    # Flow: top-level material that forms blocks.
+
+    def flow(self, nodes: list[lw.LatexNode]) -> None:
+        self.depth += 1
+        if self.depth > _MAX_FLOW_DEPTH:
+            raise RecursionError("environments nested too deeply")
+        index = 0
+        while index < len(nodes):
+            node = nodes[index]
+            if isinstance(node, lw.LatexCharsNode):
+                self._flow_chars(node)
+            elif isinstance(node, lw.LatexCommentNode):
+                pass
+            elif isinstance(node, lw.LatexMathNode) and node.displaytype == "display":
+                self.flush()
+                self._block(BlockKind.MATH, node, node.nodelist)
+            elif isinstance(node, lw.LatexEnvironmentNode):
+                self._flow_environment(node)
+            elif isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.TEX_DEFINITIONS:
+                index = self._tex_definition(node, nodes, index)
+
+            elif isinstance(node, lw.LatexMacroNode) and node.macroname == "label" and self.paragraph is None:
+                self._collect(node)  # a label after a heading belongs to the section
+            elif not (isinstance(node, lw.LatexMacroNode) and self._flow_macro(node)):
+                self._inline(node)
+            index += 1
+        self.flush()
+        self.depth -= 1
+
+    def _flow_chars(self, node: lw.LatexCharsNode) -> None:
+        position = 0
+        for blank in _BLANK_LINE.finditer(node.chars):
+            self._inline_text(node.chars[position:blank.start()], node.pos + position)
+            self.flush()
+            position = blank.end()
+        self._inline_text(node.chars[position:], node.pos + position)
+
+    def _inline_text(self, chars: str, start: int) -> None:
+        if not chars.strip():
+            if self.paragraph is not None:
+                self.paragraph.add(chars, start, start + len(chars))
+            return
+        self._ensure_paragraph(start)
+        self.paragraph.add(chars, start, start + len(chars))
+        self.paragraph_end = start + len(chars)
+
+    def _ensure_paragraph(self, start: int) -> None:
+        if self.paragraph is None:
+            self.paragraph = PlainBuilder()
+            self.paragraph_start = start
+            self.paragraph_labels = []
+
+    def _inline(self, node: lw.LatexNode) -> None:
+        self._ensure_paragraph(node.pos)
+        self.renderer.render_node(node, self.paragraph)
+        self.paragraph_end = max(self.paragraph_end, node.pos + node.len)
+
+    def flush(self) -> None:
+        paragraph = self.paragraph
+        self.paragraph = None
+        if paragraph is None:
+            return
+        plain = paragraph.build()
+        if plain.text.strip():
+            environment = self.environments[-1] if self.environments else None
+            kind = BlockKind.THEOREM if environment in cmd.THEOREM_ENVIRONMENTS else BlockKind.PARAGRAPH
+            self.result.blocks.append(Block(kind, self.paragraph_start, self.paragraph_end, plain, environment, self.paragraph_labels))
+            self.after_heading = False
+
+    def _block(self, kind: BlockKind, node: lw.LatexNode, content: list[lw.LatexNode], environment: str | None = None) -> Block:
+        builder = PlainBuilder()
+        labels_before = len(self.result.labels)
+        self.renderer.render(content, builder)
+        block = Block(kind, node.pos, node.pos + node.len, builder.build(), environment,
+                      [label.key for label in self.result.labels[labels_before:]])
+        self.result.blocks.append(block)
+        self.after_heading = False
+        return block
+
+    def _flow_environment(self, node: lw.LatexEnvironmentNode) -> None:
+        name = node.environmentname.strip()
+        start, end = node.pos, node.pos + node.len
+        if name == "document":
+            self.flush()
+            self.result.markers.append(Marker("begin_document", start))
+            self.flow(node.nodelist)
+            self.result.markers.append(Marker("end_document", end))
+            return
+        if name in cmd.CODE_ENVIRONMENTS:
+            self.flush()
+            builder = PlainBuilder()
+            builder.add(node.latex_verbatim(), start, end)
+            self.result.blocks.append(Block(BlockKind.CODE, start, end, builder.build(), name))
+            return
+        if name == "abstract":
+            self.flush()
+            self.result.headings.append(Heading(2, "Abstract", True, start, start + len("\\begin{abstract}")))
+            self._flow_inside(name, node)
+            self.result.markers.append(Marker("end_abstract", end))
+            return
+        if name == "thebibliography":
+            self.flush()
+            self.result.markers.append(Marker("thebibliography", start))
+            self._collect_within(node.nodelist)
+            return
+        if name in cmd.MATH_ENVIRONMENTS:
+            self.flush()
+            self._with_environment(name, lambda: self._block(BlockKind.MATH, node, node.nodelist, name))
+            return
+        if name in cmd.FLOAT_TABLE_ENVIRONMENTS or name in cmd.TABULAR_ENVIRONMENTS:
+            self.flush()
+            self._with_environment(name, lambda: self._table(node, name))
+            return
+        if name in cmd.FIGURE_ENVIRONMENTS:
+            self.flush()
+            self._with_environment(name, lambda: self._float(node, name, BlockKind.FIGURE))
+            return
+        if name in cmd.ALGORITHM_ENVIRONMENTS:
+            self.flush()
+            self._with_environment(name, lambda: self._float(node, name, BlockKind.ALGORITHM))
+            return
+        if name in ("comment",):
+            return
+        # Theorem-like and unknown environments keep their name, so that
+        # environments declared with \newtheorem elsewhere can be recognised.
+        self.flush()
+        self._flow_inside(name, node)
+
+    def _flow_inside(self, name: str, node: lw.LatexEnvironmentNode) -> None:
+        transparent = name in _TRANSPARENT_ENVIRONMENTS
+        if not transparent:
+            self.environments.append(name)
+        try:
+            self.flow(node.nodelist)
+        finally:
+            if not transparent:
+                self.environments.pop()
+
+    def _with_environment(self, name: str, action) -> None:
+        self.environments.append(name)
+        try:
+            action()
+        finally:
+            self.environments.pop()
+
+    def _float(self, node: lw.LatexEnvironmentNode, name: str, kind: BlockKind) -> Block:
+        body, captions = _split_captions(node.nodelist)
+        block = self._block(kind, node, body, name)
+        for caption in captions:
+            caption_block = self._block(BlockKind.CAPTION, caption, argument_nodes(_caption_argument(caption)), name)
+            block.labels.extend(caption_block.labels)
+        return block
+
+    def _table(self, node: lw.LatexEnvironmentNode, name: str) -> None:
+        block = self._float(node, name, BlockKind.TABLE)
+        captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
+        caption = captions[0].plain.text if captions else None
+        block.table = parse_table(node, self.renderer, caption=caption, label=block.labels[0] if block.labels else None)
+
+    # Macros seen in flow; returns True when fully handled.
+
+    def _flow_macro(self, node: lw.LatexMacroNode) -> bool:
+        name = node.macroname
+        if name in cmd.SECTION_LEVELS:
+            self.flush()
+            self._heading(node)
+            return True
+        if name in cmd.INCLUDE_COMMANDS or name in cmd.BIB_COMMANDS:
+            self.flush()
+            self._collect(node)
+            return True
+        if name == "appendix":
+            self.flush()
+            self.result.markers.append(Marker("appendix", node.pos))
+            return True
+        if name in ("par", "item", "bibitem"):
+            self.flush()
+            if name == "bibitem":
+                self._collect(node)
+            return name != "item"
+        return False
+
+    def _heading(self, node: lw.LatexMacroNode) -> None:
+        arguments = macro_arguments(node)
+        starred = bool(arguments and arguments[0] is not None)
+        title_node = arguments[-1] if arguments else None
+        if not (isinstance(title_node, lw.LatexGroupNode) and title_node.delimiters[0] == "{"):
+            return  # \let\origsection\section and friends: not a heading
+        builder = PlainBuilder()
+        self.renderer.render(argument_nodes(title_node), builder)
+        self.result.headings.append(Heading(cmd.SECTION_LEVELS[node.macroname], builder.build().text, starred, node.pos, node.pos + node.len))
+        self.after_heading = True
+
+    # Every macro anywhere passes through here (inline renderer callback).
+
+    def _inline_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> bool:
+        name = node.macroname
+        if name == "footnote" or name == "footnotetext":
+            content = macro_arguments(node)[-1] if macro_arguments(node) else None
+            self._block(BlockKind.FOOTNOTE, node, argument_nodes(content), name)
+            return True
+        if name in ("color", "fontsize") or name in cmd.SECTION_LEVELS:
+            return True  # declarations are collected by _collect_declarations
+        if name in cmd.STYLE_COMMANDS:
+            self._styled(node)
+            return False
+        return self._collect(node)
+
+    def _collect(self, node: lw.LatexMacroNode) -> bool:
+        """Record the facts a macro carries; True when it renders as nothing."""
+        name = node.macroname
+        arguments = macro_arguments(node)
+        if name == "label":
+            for key, start, end in _keys(arguments[-1] if arguments else None):
+                self.result.labels.append(KeyUse(name, key, start, end, self._label_kind(key)))
+                if self.paragraph is not None:
+                    self.paragraph_labels.append(key)
+            return True
+        if name in cmd.REF_COMMANDS:
+            for argument in arguments:
+                if isinstance(argument, lw.LatexGroupNode):
+                    self.result.refs.extend(KeyUse(name, key, start, end) for key, start, end in _keys(argument))
+            return False
+        if name in cmd.CITE_COMMANDS:
+            self.result.cites.extend(KeyUse(name, key, start, end) for key, start, end in _keys(arguments[-1] if arguments else None))
+            return False
+        if name == "bibitem":
+            self.result.bibitems.extend(KeyUse(name, key, start, end) for key, start, end in _keys(arguments[-1] if arguments else None))
+            return True
+        if name in cmd.INCLUDE_COMMANDS:
+            self._include(node, arguments)
+            return True
+        if name in cmd.BIB_COMMANDS:
+            for key, start, end in _keys(arguments[-1] if arguments else None):
+                self.result.includes.append(IncludeSite(name, key, start, end, "bib"))
+            if name == "bibliography":
+                self.result.markers.append(Marker("bibliography", node.pos))
+            return True
+        if name in cmd.MACRO_DEFINITIONS:
+            self._macro_definition(node, arguments)
+            return True
+        if name == "newtheorem":
+            environment = argument_text(arguments[1] if len(arguments) > 1 else None).strip()
+            title = argument_text(arguments[3] if len(arguments) > 3 else None).strip()
+            if environment:
+                self.result.theorem_environments.append((environment, title))
+            return True
+        if name in cmd.ACRONYM_COMMANDS:
+            self._acronym(node, arguments)
+            return True
+        if name == "documentclass":
+            self.result.has_documentclass = True
+            return True
+        return name in ("usepackage", "newenvironment", "renewenvironment", "includegraphics")
+
+    def _collect_within(self, nodes: list[lw.LatexNode]) -> None:
+        """Visit nodes for facts only (bibliography lists)."""
+        for node in nodes:
+            if isinstance(node, lw.LatexMacroNode):
+                self._collect(node)
+            elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
+                self._collect_within(node.nodelist)
+
+    def _label_kind(self, key: str) -> str:
+        for environment in reversed(self.environments):
+            if environment in cmd.FLOAT_TABLE_ENVIRONMENTS or environment in cmd.TABULAR_ENVIRONMENTS:
+                return "table"
+            if environment in cmd.FIGURE_ENVIRONMENTS:
+                return "figure"
+            if environment in cmd.MATH_ENVIRONMENTS:
+                return "equation"
+            if environment in cmd.ALGORITHM_ENVIRONMENTS:
+                return "algorithm"
+            if environment in cmd.THEOREM_ENVIRONMENTS:
+                return "theorem"
+        prefix = key.split(":", 1)[0].lower() if ":" in key else ""
+        if prefix in _LABEL_PREFIX_KINDS:
+            return _LABEL_PREFIX_KINDS[prefix]
+        if self.after_heading:
+            return "section"
+        if self.environments:
+            return "theorem"  # an unknown named environment is usually theorem-like
+        return "other"
+
+    def _include(self, node: lw.LatexMacroNode, arguments: list) -> None:
+        name = node.macroname
+        groups = [argument for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
+        if not groups:
+            return
+        target_node = groups[-1]
+        base_dir = argument_text(groups[0]).strip() if len(groups) > 1 else ""
+        target = argument_text(target_node).strip()
+        if target:
+            start, end = _inner_span(target_node)
+            self.result.includes.append(IncludeSite(name, target, start, end, "tex", base_dir))
+
+    def _macro_definition(self, node: lw.LatexMacroNode, arguments: list) -> None:
+        groups = [argument for argument in arguments if argument is not None]
+        if len(groups) < 2:
+            return
+        name_node = arguments[1]
+        name = argument_text(name_node).strip()
+        count = 0
+        if node.macroname != "DeclareMathOperator" and len(arguments) > 2 and arguments[2] is not None:
+            digits = argument_text(arguments[2]).strip()
+            count = int(digits) if digits.isdigit() else 0
+        body = argument_text(arguments[-1])
+        if name.startswith("\\"):
+            self.result.macros.append(MacroDef(node.macroname, name, count, body, node.pos, node.pos + node.len))
+
+    def _tex_definition(self, node: lw.LatexMacroNode, siblings: list[lw.LatexNode], index: int) -> int:
+        """\\def\\name#1#2{body}: pylatexenc sees a macro, parameter text and a group.
+
+        Returns the index of the last sibling the definition consumed.
+        """
+        if index + 1 >= len(siblings) or not isinstance(siblings[index + 1], lw.LatexMacroNode):
+            return index
+        name_node = siblings[index + 1]
+        for position in range(index + 2, min(index + 6, len(siblings))):
+            following = siblings[position]
+            if isinstance(following, lw.LatexGroupNode):
+                parameters = "".join(n.latex_verbatim() for n in siblings[index + 2: position])
+                self.result.macros.append(MacroDef(
+                    node.macroname, "\\" + name_node.macroname, parameters.count("#"), argument_text(following),
+                    node.pos, following.pos + following.len,
+                ))
+                return position
+        return index + 1
+
+    def _acronym(self, node: lw.LatexMacroNode, arguments: list) -> None:
+        texts = [argument_text(argument).strip() for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
+        if node.macroname == "DeclareAcronym" and len(texts) >= 2:
+            options = dict(
+                part.split("=", 1) for part in re.split(r",\s*(?![^{}]*\})", texts[1]) if "=" in part
+            )
+            short = options.get("short", "").strip(" {}")
+            long = options.get("long", "").strip(" {}")
+        elif node.macroname == "newacronym" and len(texts) >= 3:
+            short, long = texts[1], texts[2]
+        elif len(texts) >= 2:
+            optional = [argument_text(a).strip() for a in arguments if isinstance(a, lw.LatexGroupNode) is False and a is not None]
+            short, long = (optional[0] if optional else texts[0]), texts[-1]
+        else:
+            return
+        if short and long:
+            self.result.acronyms.append(Acronym(short, long, node.pos, node.pos + node.len, node.macroname))
+
+    def _styled(self, node: lw.LatexMacroNode) -> None:
+        arguments = macro_arguments(node)
+        groups = [argument for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
+        name = node.macroname
+        if name in ("phantom", "hphantom", "vphantom"):
+            style, content = name, groups[-1] if groups else None
+        elif name in ("textcolor", "colorbox", "texttransparent", "fontsize", "scalebox", "resizebox"):
+            style, content = argument_text(groups[0]).strip() if groups else "", groups[-1] if len(groups) > 1 else None
+        else:
+            return
+        builder = PlainBuilder()
+        InlineRenderer().render(argument_nodes(content), builder)
+        text = builder.build().text
+        if text.strip():
+            self.result.styled.append(StyledText(name, style, text, node.pos, node.pos + node.len))
+
+def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:
+    body: list[lw.LatexNode] = []
+    captions: list[lw.LatexMacroNode] = []
+    for node in nodes:
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+            captions.append(node)
+        else:
+            body.append(node)
+    return body, captions
+
+
+def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
+    arguments = macro_arguments(node)
+    return arguments[-1] if arguments else None
+
+
+def _inner_span(group: lw.LatexNode) -> tuple[int, int]:
+    if isinstance(group, lw.LatexGroupNode) and group.len >= 2:
+        return group.pos + 1, group.pos + group.len - 1
+    return group.pos, group.pos + group.len
+
+
+def _keys(group: lw.LatexNode | None) -> list[tuple[str, int, int]]:
+    """Comma-separated keys of an argument with the span of each key."""
+    if group is None:
+        return []
+    inner_start, _ = _inner_span(group)
+    raw = argument_text(group)
+    keys = []
+    for match in re.finditer(r"[^,\s][^,]*", raw):
+        key = match.group(0).rstrip()
+        if key:
+            keys.append((key, inner_start + match.start(), inner_start + match.start() + len(key)))
+    return keys
+
+
+def _collect_declarations(nodes: list[lw.LatexNode], result: ParsedChunk) -> None:
+    """\\color{white} or \\fontsize{..}{..}\\selectfont style the rest of their group."""
+    for index, node in enumerate(nodes):
+        if isinstance(node, lw.LatexMacroNode):
+            if node.macroname in ("color", "fontsize") and index + 1 < len(nodes):
+                groups = [a for a in macro_arguments(node) if isinstance(a, lw.LatexGroupNode)]
+                builder = PlainBuilder()
+                InlineRenderer().render(nodes[index + 1:], builder)
+                text = builder.build().text
+                if text.strip():
+                    style = argument_text(groups[0]).strip() if groups else ""
+                    last = nodes[-1]
+                    result.styled.append(StyledText(node.macroname, style, text, node.pos, last.pos + last.len))
+            for argument in macro_arguments(node):
+                if isinstance(argument, lw.LatexGroupNode):
+                    _collect_declarations(argument.nodelist, result)
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode, lw.LatexMathNode)):
+            _collect_declarations(node.nodelist, result)
+

@@ -1,0 +1,202 @@
+"""Render LaTeX nodes to a plain-text view that maps back to the source."""
+
+from __future__ import annotations
+
+from pylatexenc import latexwalker as lw
+
+from .commands import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
+from .model import PlainText
+
+# Commands that produce no visible text.
+SILENT_COMMANDS = frozenset({
+    "label", "hline", "toprule", "midrule", "bottomrule", "cline", "cmidrule", "addlinespace", "centering",
+    "vspace", "hspace", "noindent", "linebreak", "pagebreak", "newpage", "clearpage", "maketitle",
+    "small", "footnotesize", "scriptsize", "tiny", "large", "Large", "normalsize", "bfseries", "itshape",
+    "selectfont", "phantomsection", "vskip", "hskip", "smallskip", "medskip", "bigskip", "protect",
+    "index", "rowcolor", "cellcolor", "arraystretch", "setlength", "addcontentsline",
+    "FloatBarrier", "raggedright", "raggedleft", "par", "nonumber", "notag", "displaystyle", "textstyle",
+    "left", "right", "big", "Big", "bigg", "Bigg", "startdata", "enddata", "tablecomments", "specialrule",
+})
+
+
+class PlainBuilder:
+    """Accumulates plain text and its source segments, collapsing white space."""
+
+    __slots__ = ("parts", "segments", "length", "last_space")
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.segments: list[tuple[int, int, int, int]] = []
+        self.length = 0
+        self.last_space = True
+
+    def add(self, text: str, src_start: int, src_end: int) -> None:
+        """Append text rendered from source [src_start, src_end)."""
+        if not text:
+            return
+        if text.isspace():
+            self.space(src_start, src_end)
+            return
+        if len(text) == src_end - src_start and not any(ch in text for ch in "\n\t\r  "):
+            self._emit(text, src_start, src_end)
+            self.last_space = text[-1] == " "
+            return
+        # Collapse runs of white space inside, keeping 1:1 runs in between.
+        index = 0
+        one_to_one = len(text) == src_end - src_start
+        while index < len(text):
+            if text[index].isspace():
+                run_end = index
+                while run_end < len(text) and text[run_end].isspace():
+                    run_end += 1
+                if one_to_one:
+                    self.space(src_start + index, src_start + run_end)
+                else:
+                    self.space(src_start, src_end)
+                index = run_end
+                continue
+            run_end = index
+            while run_end < len(text) and not text[run_end].isspace():
+                run_end += 1
+            if one_to_one:
+                self._emit(text[index:run_end], src_start + index, src_start + run_end)
+            else:
+                self._emit(text[index:run_end], src_start, src_end)
+            self.last_space = False
+            index = run_end
+
+    def newline(self, src_start: int, src_end: int) -> None:
+        """A hard line break (table rows, \\\\), kept through collapsing."""
+        if self.parts and self.parts[-1] == " ":
+            self.parts.pop()
+            self.segments.pop()
+            self.length -= 1
+        if self.parts:
+            self._emit("\n", src_start, src_end)
+        self.last_space = True
+
+    def space(self, src_start: int, src_end: int) -> None:
+        if self.last_space:
+            return
+        self._emit(" ", src_start, src_end)
+        self.last_space = True
+
+    def _emit(self, text: str, src_start: int, src_end: int) -> None:
+        self.segments.append((self.length, self.length + len(text), src_start, src_end))
+        self.parts.append(text)
+        self.length += len(text)
+
+    def build(self) -> PlainText:
+        text = "".join(self.parts)
+        segments = self.segments
+        stripped = text.rstrip()
+        if len(stripped) < len(text):
+            text = stripped
+            segments = [segment for segment in segments if segment[0] < len(text)]
+        return PlainText(text, segments)
+
+
+def macro_arguments(node: lw.LatexMacroNode | lw.LatexEnvironmentNode) -> list[lw.LatexNode | None]:
+    parsed = node.nodeargd
+    if parsed is None or not getattr(parsed, "argnlist", None):
+        return []
+    return list(parsed.argnlist)
+
+
+def argument_text(node: lw.LatexNode | None) -> str:
+    """Raw LaTeX inside an argument, without its braces."""
+    if node is None:
+        return ""
+    if isinstance(node, lw.LatexGroupNode):
+        return "".join(child.latex_verbatim() for child in node.nodelist)
+    return node.latex_verbatim()
+
+
+def argument_nodes(node: lw.LatexNode | None) -> list[lw.LatexNode]:
+    if node is None:
+        return []
+    if isinstance(node, lw.LatexGroupNode):
+        return list(node.nodelist)
+    return [node]
+
+
+def last_mandatory_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
+    arguments = macro_arguments(node)
+    spec = getattr(node.nodeargd, "argspec", "") or ""
+    for kind, argument in zip(reversed(spec), reversed(arguments)):
+        if kind == "{" and argument is not None:
+            return argument
+    return None
+
+
+class InlineRenderer:
+    """Renders inline material; `on_macro` lets the caller see every macro."""
+
+    def __init__(self, on_macro=None) -> None:
+        self.on_macro = on_macro
+
+    def render(self, nodes: list[lw.LatexNode], out: PlainBuilder) -> None:
+        for node in nodes:
+            self.render_node(node, out)
+
+    def render_node(self, node: lw.LatexNode | None, out: PlainBuilder) -> None:
+        if node is None or isinstance(node, lw.LatexCommentNode):
+            return
+        start, end = node.pos, node.pos + node.len
+        if isinstance(node, lw.LatexCharsNode):
+            out.add(node.chars, start, end)
+        elif isinstance(node, lw.LatexGroupNode):
+            self.render(node.nodelist, out)
+        elif isinstance(node, lw.LatexMathNode):
+            self.render(node.nodelist, out)
+        elif isinstance(node, lw.LatexSpecialsNode):
+            out.add(specials_text(node.specials_chars), start, end)
+        elif isinstance(node, lw.LatexMacroNode):
+            self.render_macro(node, out)
+        elif isinstance(node, lw.LatexEnvironmentNode):
+            self.render(node.nodelist, out)
+
+    def render_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> None:
+        if self.on_macro is not None and self.on_macro(node, out):
+            return
+        name = node.macroname
+        start, end = node.pos, node.pos + node.len
+        if name in REF_COMMANDS or name in CITE_COMMANDS:
+            # Kept verbatim: readers (and LLMs) understand it, and quotes of
+            # it match the source exactly.
+            out.add(node.latex_verbatim().strip(), start, end)
+            out.last_space = False
+            return
+        if name in SILENT_COMMANDS:
+            return
+        if name in ("\\", "tabularnewline", "newline"):
+            out.newline(start, end)
+            return
+        if name in FORMATTING_COMMANDS or name in ("textcolor", "colorbox", "href", "multicolumn", "multirow", "makecell", "url", "caption", "footnote", "textsuperscript", "textsubscript", "SI", "num"):
+            content = last_mandatory_argument(node)
+            if content is not None:
+                self.render_node(content, out)
+                if name == "SI":
+                    arguments = macro_arguments(node)
+                    unit = arguments[-1] if arguments else None
+                    if unit is not None and unit is not content:
+                        out.space(end, end)
+                        self.render_node(unit, out)
+            return
+        arguments = macro_arguments(node)
+        if not arguments or all(argument is None for argument in arguments):
+            symbol = symbol_text(name)
+            if symbol is not None:
+                if symbol.isspace():
+                    out.space(start, end)
+                else:
+                    out.add(symbol, start, end)
+                    if node.latex_verbatim()[-1:].isspace():
+                        out.space(end, end)
+                return
+            if not arguments:
+                out.add(node.latex_verbatim().rstrip(), start, end)
+                return
+        for argument in arguments:
+            if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{":
+                self.render_node(argument, out)

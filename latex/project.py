@@ -1,0 +1,248 @@
+"""A LaTeX project: the include graph from a root file, its documents and bibliographies.
+
+Everything expensive is keyed by content hash: a document is re-parsed only
+when its text changed, and then only in the chunks that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from .bibliography import Bibliography, parse_bibliography
+from .document import Document, parse_document
+from .manuscript import Manuscript, build_manuscript
+from .memory import Memory, build_memory
+from .model import IncludeSite
+from .sandbox import ProjectRoot, ReadResult
+
+_SOURCE_SUFFIXES = (".tex", ".ltx")
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectProblem:
+    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, missing_bibliography
+    file: str
+    start: int
+    end: int
+    message: str
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Inclusion:
+    """An include site and the project file it resolved to (None: not followed)."""
+
+    file: str
+    site: IncludeSite
+    target: str | None
+
+
+@dataclass(slots=True)
+class ProjectChange:
+    changed_files: list[str] = field(default_factory=list)
+    changed_sections: list[str] = field(default_factory=list)
+    graph_changed: bool = False
+
+
+class Project:
+    """One root file and everything it reaches."""
+
+    def __init__(self, folder: Path, root_file: str, overlays: Mapping[str, str] | None = None,
+                 reader: Callable[[str], ReadResult] | None = None) -> None:
+        self.root = ProjectRoot(folder)
+        self.root_file = root_file
+        self.overlays: dict[str, str] = dict(overlays or {})
+        self._reader = reader or self.root.read
+        self.documents: dict[str, Document] = {}
+        self.bibliographies: dict[str, Bibliography] = {}
+        self.files: list[str] = []  # .tex files in include order, root first
+        self.bibliography_files: list[str] = []
+        self.inclusions: list[Inclusion] = []
+        self.problems: list[ProjectProblem] = []
+        self._walk()
+
+    # Reading
+
+    def _read(self, relative: str) -> ReadResult:
+        if relative in self.overlays:
+            return ReadResult(self.overlays[relative])
+        return self._reader(relative)
+
+    def _document(self, relative: str) -> Document:
+        current = self.documents.get(relative)
+        if current is not None:
+            return current
+        result = self._read(relative)
+        document = parse_document(relative, result.text, read_problem=result.problem)
+        self.documents[relative] = document
+        return document
+
+    def _bibliography(self, relative: str) -> Bibliography:
+        current = self.bibliographies.get(relative)
+        if current is None:
+            result = self._read(relative)
+            current = parse_bibliography(relative, result.text, result.problem)
+            self.bibliographies[relative] = current
+        return current
+
+    def _exists(self, relative: str) -> bool:
+        return relative in self.overlays or self.root.exists(relative)
+
+    # The include graph
+
+    def _walk(self) -> None:
+        files: list[str] = []
+        bibliography_files: list[str] = []
+        inclusions: list[Inclusion] = []
+        problems: list[ProjectProblem] = []
+        root_dir = str(PurePosixPath(self.root_file).parent)
+        root_dir = "" if root_dir == "." else root_dir
+
+        def visit(relative: str, stack: list[str]) -> None:
+            files.append(relative)
+            document = self._document(relative)
+            if document.read_problem:
+                problems.append(ProjectProblem("unreadable", relative, 0, 0, document.read_problem))
+            for start, end, message in document.parsed.problems:
+                problems.append(ProjectProblem("unparsable", relative, start, end, message))
+            here = str(PurePosixPath(relative).parent)
+            here = "" if here == "." else here
+            for site in document.parsed.includes:
+                if site.kind == "bib":
+                    target = self._resolve_bibliography(site, relative, root_dir, problems)
+                    if target and target not in bibliography_files:
+                        bibliography_files.append(target)
+                    inclusions.append(Inclusion(relative, site, target))
+                    continue
+                target = self._resolve_source(site, relative, here, root_dir, problems)
+                if target is not None and target in stack:
+                    problems.append(ProjectProblem(
+                        "include_cycle", relative, site.start, site.end,
+                        f"including '{site.target}' creates a cycle: {' → '.join([*stack[stack.index(target):], target])}",
+                        target,
+                    ))
+                    target = None
+                inclusions.append(Inclusion(relative, site, target))
+                if target is not None and target not in files:
+                    visit(target, [*stack, target])
+
+        visit(self.root_file, [self.root_file])
+        if not bibliography_files:
+            # arXiv sources often ship only the generated .bbl.
+            fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
+            if self._exists(fallback):
+                bibliography_files.append(fallback)
+        for bibliography in bibliography_files:
+            parsed = self._bibliography(bibliography)
+            if parsed.read_problem:
+                problems.append(ProjectProblem("unreadable", bibliography, 0, 0, parsed.read_problem))
+        self.files = files
+        self.bibliography_files = bibliography_files
+        self.inclusions = inclusions
+        self.problems = problems
+        # Forget documents no longer reachable, and cached views of the old graph.
+        self.documents = {path: self.documents[path] for path in files}
+        self.bibliographies = {path: self.bibliographies[path] for path in bibliography_files}
+        self.__dict__.pop("manuscript", None)
+        self.__dict__.pop("memory", None)
+
+    def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str,
+                        problems: list[ProjectProblem]) -> str | None:
+        if site.command in ("import", "inputfrom", "includefrom"):
+            bases = [str(PurePosixPath(root_dir) / site.base_dir)]
+        elif site.command in ("subimport", "subinputfrom", "subincludefrom"):
+            bases = [str(PurePosixPath(here) / site.base_dir)]
+        elif site.command == "subfile":
+            bases = [here, root_dir]
+        else:
+            # LaTeX resolves \input against the directory it runs in (the
+            # root's); many authors also rely on the including file's folder.
+            bases = [root_dir, here]
+        name = site.target
+        has_suffix = PurePosixPath(name).suffix != ""
+        names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in _SOURCE_SUFFIXES else [f"{name}.tex", name]
+        refusal = None
+        tried: list[str] = []
+        for base in dict.fromkeys(bases):
+            for candidate in names:
+                resolution = self.root.resolve(candidate, "" if base in ("", ".") else base)
+                if resolution.refusal:
+                    refusal = refusal or resolution.refusal
+                    continue
+                tried.append(resolution.relative)
+                if self._exists(resolution.relative):
+                    return resolution.relative
+        if refusal:
+            problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target))
+        else:
+            problems.append(ProjectProblem("missing_file", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{tried[0] if tried else site.target}' in the project", site.target))
+        return None
+
+    def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str,
+                              problems: list[ProjectProblem]) -> str | None:
+        name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
+        resolution = self.root.resolve(name, root_dir)
+        if resolution.refusal:
+            problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {resolution.refusal}; it was not read", site.target))
+            return None
+        if self._exists(resolution.relative):
+            return resolution.relative
+        fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
+        if self._exists(fallback):
+            return fallback
+        problems.append(ProjectProblem("missing_bibliography", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{resolution.relative}' in the project", site.target))
+        return None
+
+    # Updates
+
+    def update(self, relative: str, text: str | None = None) -> ProjectChange:
+        """Take a new text for a file (None: re-read from disk, or it was deleted)."""
+        old_sections = {section.id: section.hash for section in self.manuscript.sections}
+        change = ProjectChange()
+        if text is None:
+            self.overlays.pop(relative, None)
+        else:
+            self.overlays[relative] = text
+        if relative in self.bibliographies:
+            result = self._read(relative)
+            if result.text != self.bibliographies[relative].source.text:
+                self.bibliographies[relative] = parse_bibliography(relative, result.text, result.problem)
+                change.changed_files.append(relative)
+        previous = self.documents.get(relative)
+        if previous is not None:
+            result = self._read(relative)
+            if result.text != previous.text or result.problem != previous.read_problem:
+                self.documents[relative] = parse_document(relative, result.text, previous, result.problem)
+                change.changed_files.append(relative)
+                change.graph_changed = _include_signature(previous) != _include_signature(self.documents[relative])
+        elif relative.endswith(_SOURCE_SUFFIXES + (".bib", ".bbl")):
+            # A file the graph names but could not find may just have appeared.
+            change.graph_changed = any(problem.target is not None for problem in self.problems) or relative.endswith(".bbl")
+        if change.graph_changed:
+            self._walk()
+        else:
+            self.__dict__.pop("manuscript", None)
+            self.__dict__.pop("memory", None)
+        if change.changed_files or change.graph_changed:
+            new_sections = {section.id: section.hash for section in self.manuscript.sections}
+            change.changed_sections = [sid for sid, digest in new_sections.items() if old_sections.get(sid) != digest]
+            change.changed_sections += [sid for sid in old_sections if sid not in new_sections]
+        return change
+
+    def contains(self, relative: str) -> bool:
+        return relative in self.documents or relative in self.bibliographies
+
+    @cached_property
+    def manuscript(self) -> Manuscript:
+        return build_manuscript(self)
+
+    @cached_property
+    def memory(self) -> Memory:
+        return build_memory(self)
+
+
+def _include_signature(document: Document) -> tuple:
+    return tuple((site.command, site.target, site.base_dir, site.kind) for site in document.parsed.includes)

@@ -1,0 +1,112 @@
+"""Reading files of a project without ever leaving the project root.
+
+A submitted manuscript is untrusted: `\\input{/etc/passwd}`, `../../secret` or
+a symlink pointing outside must be refused before anything is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+# A single source file larger than this is almost certainly not prose
+# (generated data, a binary dump); it is read truncated and reported.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where an include points: a project-relative path, or why it is refused."""
+
+    relative: str | None
+    refusal: str | None = None
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    text: str
+    problem: str | None = None
+
+
+class ProjectRoot:
+    """The folder a project may read from; every path is checked against it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder.resolve()
+
+    def relative(self, path: Path) -> str | None:
+        """Project-relative POSIX path of an absolute path inside the root."""
+        try:
+            return path.resolve().relative_to(self.folder).as_posix()
+        except (ValueError, OSError, RuntimeError):
+            return None
+
+    def absolute(self, relative: str) -> Path:
+        return self.folder / relative
+
+    def resolve(self, name: str, base_dir: str = "") -> Resolution:
+        """Resolve `name` as written in the source, relative to `base_dir`.
+
+        Refuses absolute paths, `..` escapes and symlinks leaving the root,
+        without opening anything outside it.
+        """
+        name = name.strip()
+        if not name:
+            return Resolution(None, "the path is empty")
+        if name.startswith(("/", "\\", "~")) or (len(name) > 1 and name[1] == ":"):
+            return Resolution(None, f"'{name}' is an absolute path outside the project")
+        joined = PurePosixPath(base_dir) / name.replace("\\", "/")
+        parts: list[str] = []
+        for part in joined.parts:
+            if part == "..":
+                if not parts:
+                    return Resolution(None, f"'{name}' points outside the project root")
+                parts.pop()
+            elif part not in (".", ""):
+                parts.append(part)
+        relative = "/".join(parts)
+        candidate = self.folder / relative
+        # A symlink anywhere on the way may lead out; realpath only follows
+        # links, it reads no file content.
+        real = Path(os.path.realpath(candidate))
+        if real != self.folder and self.folder not in real.parents:
+            return Resolution(None, f"'{name}' is a link that leads outside the project")
+        return Resolution(relative)
+
+    def exists(self, relative: str) -> bool:
+        return self.absolute(relative).is_file()
+
+    def read(self, relative: str) -> ReadResult:
+        """Read a project file as text; never raises, never leaves the root."""
+        resolution = self.resolve(relative)
+        if resolution.refusal or resolution.relative is None:
+            return ReadResult("", resolution.refusal)
+        path = self.absolute(resolution.relative)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as error:
+            return ReadResult("", f"cannot read '{relative}': {error.strerror or error}")
+        return decode(data, relative)
+
+
+def decode(data: bytes, name: str) -> ReadResult:
+    """Decode bytes as UTF-8, keeping every character that can be kept."""
+    problem = None
+    if len(data) > MAX_FILE_BYTES:
+        data = data[:MAX_FILE_BYTES]
+        problem = f"'{name}' is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; only the start was read"
+    if b"\x00" in data:
+        data = data.replace(b"\x00", b"")
+        problem = problem or f"'{name}' contains NUL bytes; they were ignored"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # Old manuscripts are often Latin-1; keep the text readable rather
+        # than dropping it, and say so once.
+        text = data.decode("utf-8", errors="replace")
+        problem = problem or f"'{name}' is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return ReadResult(text, problem)

@@ -1,0 +1,42 @@
+"""Sentence boundaries in plain text, aware of abbreviations and decimals."""
+
+from __future__ import annotations
+
+import re
+
+_ABBREVIATIONS = (
+    "e.g", "i.e", "et al", "etc", "vs", "cf", "Fig", "Figs", "Eq", "Eqs", "Tab", "Sec", "Secs", "Ref", "Refs", "resp",
+    "approx", "No", "Dr", "Prof", "Mr", "Ms", "St", "Thm", "Lem", "Def", "Prop", "Cor", "App", "Alg", "w.r.t", "a.k.a",
+)
+_BOUNDARY = re.compile(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
+_ABBREVIATION_END = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence in `text`, trimmed of outer white space."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        end = match.start() + 1
+        if text[match.start()] == "." and _ABBREVIATION_END.search(text[max(0, match.start() - 8):match.start()]):
+            continue
+        _append(text, start, end, spans)
+        start = match.end()
+    _append(text, start, len(text), spans)
+    return spans
+
+
+def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def sentence_at(text: str, index: int) -> tuple[int, int]:
+    for start, end in sentence_spans(text):
+        if start <= index < end:
+            return start, end
+    return 0, len(text)

@@ -1,0 +1,72 @@
+"""Source text with offset ↔ LSP position conversion.
+
+Offsets are Python string indices (code points). LSP positions are 0-based
+lines and UTF-16 code units, which differ from code points for characters
+outside the BMP (emoji, some math alphanumerics).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from functools import cached_property
+
+
+def content_hash(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+class SourceText:
+    """A file's text plus the line table needed to convert offsets."""
+
+    __slots__ = ("text", "__dict__")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def hash(self) -> str:
+        return content_hash(self.text)
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        starts = [0]
+        find = self.text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        return starts
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """(line, UTF-16 character) of a code-point offset."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        start = self.line_starts[line]
+        segment = self.text[start:offset]
+        if segment.isascii():
+            return line, len(segment)
+        return line, len(segment.encode("utf-16-le", "surrogatepass")) // 2
+
+    def offset(self, line: int, character: int) -> int:
+        """Code-point offset of an LSP (line, UTF-16 character) position, clamped."""
+        if line < 0:
+            return 0
+        if line >= len(self.line_starts):
+            return len(self.text)
+        start = self.line_starts[line]
+        end = self.line_starts[line + 1] - 1 if line + 1 < len(self.line_starts) else len(self.text)
+        units = 0
+        for index in range(start, end):
+            if units >= character:
+                return index
+            units += 2 if ord(self.text[index]) > 0xFFFF else 1
+        return end
+
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line]
+        end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")

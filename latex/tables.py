@@ -1,0 +1,173 @@
+"""Tables as grids of cells, with numbers read through their decoration.
+
+`93.4`, `\\textbf{93.4}`, `93.4$\\pm$0.2`, `93.4\\%`, `1.2e-3` and `--` are all
+read; `\\multicolumn`, `\\multirow` and rules are tolerated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylatexenc import latexwalker as lw
+
+from .commands import TABULAR_ENVIRONMENTS
+from .model import Cell, Table
+from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
+
+_ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
+_RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidrule", "hhline", "specialrule", "addlinespace", "Xhline"})
+_BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
+_UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
+_NUMBER = re.compile(
+    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]([-−+]?\d+)|\s?[×x]\s?10\^\{?([-−]?\d+)\}?)?"
+)
+_SPREAD = re.compile(r"^\s*(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+
+
+def parse_table(node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption: str | None = None,
+                label: str | None = None) -> Table | None:
+    tabular = node if _is_tabular(node) else _find_tabular(node.nodelist)
+    if tabular is None:
+        return None
+    rows_nodes, header_rows = _split_rows(tabular.nodelist)
+    rows: list[list[Cell]] = []
+    for nodes_of_row in rows_nodes:
+        row_index = len(rows)
+        cells: list[Cell] = []
+        column = 0
+        for nodes_of_cell in nodes_of_row:
+            cell = _cell(nodes_of_cell, renderer, row_index, column)
+            cells.append(cell)
+            column += cell.column_span
+        if any(cell.text for cell in cells):
+            for position, cell in enumerate(cells):
+                cell.row = len(rows)
+            rows.append(cells)
+    if not rows:
+        return None
+    return Table(rows, node.pos, node.pos + node.len, node.environmentname, max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1), caption, label)
+
+
+def _is_tabular(node: lw.LatexNode) -> bool:
+    return isinstance(node, lw.LatexEnvironmentNode) and (
+        node.environmentname in TABULAR_ENVIRONMENTS or node.environmentname.startswith("deluxetable")
+    )
+
+
+def _find_tabular(nodes: list[lw.LatexNode]) -> lw.LatexEnvironmentNode | None:
+    for node in nodes:
+        if _is_tabular(node):
+            return node
+        children: list[lw.LatexNode] = []
+        if isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
+            children = node.nodelist
+        elif isinstance(node, lw.LatexMacroNode):
+            children = [child for argument in macro_arguments(node) for child in argument_nodes(argument)]
+        found = _find_tabular(children) if children else None
+        if found is not None:
+            return found
+    return None
+
+
+def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int]:
+    """Rows of cells of nodes; also how many rows precede the first inner rule."""
+    rows: list[list[list[lw.LatexNode]]] = []
+    row: list[list[lw.LatexNode]] = [[]]
+    header_rows = 0
+    for node in _flatten_cells(nodes):
+        if isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
+            row.append([])
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
+            rows.append(row)
+            row = [[]]
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES:
+            completed = sum(1 for r in rows if _has_content(r))
+            if header_rows == 0 and completed > 0 and node.macroname not in ("bottomrule",):
+                header_rows = completed
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname == "tablehead":
+            # deluxetable: the header is the argument of \tablehead.
+            head_rows, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
+            rows.extend(head_rows if head_rows else [])
+            header_rows = len([r for r in rows if _has_content(r)])
+        else:
+            row[-1].append(node)
+    if _has_content(row):
+        rows.append(row)
+    return rows, header_rows or 1
+
+
+def _flatten_cells(nodes: list[lw.LatexNode]):
+    """Yield nodes, descending into bare groups that only wrap cells."""
+    for node in nodes:
+        if isinstance(node, lw.LatexCommentNode):
+            continue
+        yield node
+
+
+def _has_content(row: list[list[lw.LatexNode]]) -> bool:
+    return any(
+        not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip())
+        for cell in row for node in cell
+    )
+
+
+def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column: int) -> Cell:
+    span = 1
+    content = nodes
+    for node in nodes:
+        if isinstance(node, lw.LatexMacroNode) and node.macroname == "multicolumn":
+            arguments = macro_arguments(node)
+            count = argument_text(arguments[0]).strip() if arguments else "1"
+            span = int(count) if count.isdigit() else 1
+    meaningful = [n for n in nodes if not (isinstance(n, lw.LatexCharsNode) and not n.chars.strip())]
+    builder = PlainBuilder()
+    renderer.render(content, builder)
+    text = builder.build().text.strip()
+    if meaningful:
+        start, end = meaningful[0].pos, meaningful[-1].pos + meaningful[-1].len
+    else:
+        start = end = nodes[0].pos if nodes else 0
+    macros = set(_macro_names(nodes))
+    cell = Cell(row, column, text, start, end, column_span=span, bold=bool(macros & _BOLD), underline=bool(macros & _UNDERLINE))
+    _read_number(cell)
+    return cell
+
+
+def _macro_names(nodes: list[lw.LatexNode]):
+    for node in nodes:
+        if isinstance(node, lw.LatexMacroNode):
+            yield node.macroname
+            for argument in macro_arguments(node):
+                yield from _macro_names(argument_nodes(argument))
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode, lw.LatexEnvironmentNode)):
+            yield from _macro_names(node.nodelist)
+
+
+def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
+    """(value, decimals, spread, percent) of the first number in a cell text."""
+    match = _NUMBER.search(text)
+    if match is None:
+        return None
+    sign, digits, exponent, times_ten = match.groups()
+    before = text[: match.start()].strip()
+    if re.search(r"[A-Za-z]{2,}", before):
+        return None  # "BERT-base 110" is a label, not a number cell
+    value = float(digits.replace(",", ""))
+    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    if sign in ("-", "−", "–"):
+        value = -value
+    power = exponent or times_ten
+    if power:
+        value *= 10 ** int(power.replace("−", "-"))
+    rest = text[match.end():]
+    spread_match = _SPREAD.match(rest)
+    spread = float(spread_match.group(1)) if spread_match else None
+    percent = "%" in rest[:3]
+    return value, decimals, spread, percent
+
+
+def _read_number(cell: Cell) -> None:
+    number = read_number(cell.text)
+    if number is None:
+        return
+    cell.value, cell.decimals, cell.spread, cell.percent = number
