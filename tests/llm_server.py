@@ -96,7 +96,10 @@ class LoopbackLLMServer:
         self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="loopback-llm", daemon=True)
+        # A short poll interval keeps stop() (and so every fixture teardown) fast.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="loopback-llm", daemon=True
+        )
 
     @property
     def base_url(self) -> str:
