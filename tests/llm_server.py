@@ -9,7 +9,8 @@ replies too: `Reply.rate_limited(retry_after="1")`, `Reply.server_error()`,
 `Reply.hang()`, `Reply.status(401, "...")`, `Reply.broken_body()`, and invalid or
 truncated JSON as plain text (`Reply('{"findings": [', truncated=True)`).
 
-Use the `llm_server` fixture, then `llm_server.settings("openai" | "anthropic", **overrides)`.
+Use the `llm_server` fixture, then `llm_server.settings("openai" | "anthropic", **overrides)`;
+benchmarks use `with LoopbackLLMServer(latency_s=0.2) as server: ...` directly.
 """
 
 from __future__ import annotations
@@ -146,6 +147,12 @@ class LoopbackLLMServer:
     def start(self) -> LoopbackLLMServer:
         self._thread.start()
         return self
+
+    def __enter__(self) -> LoopbackLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
 
     def stop(self) -> None:
         self._stopping.set()  # releases hanging handlers
@@ -343,8 +350,5 @@ _WIRES: dict[str, _Wire] = {"/v1/chat/completions": _OpenAIWire(), "/v1/messages
 
 @pytest.fixture
 def llm_server() -> Iterator[LoopbackLLMServer]:
-    server = LoopbackLLMServer().start()
-    try:
+    with LoopbackLLMServer() as server:
         yield server
-    finally:
-        server.stop()

@@ -304,12 +304,9 @@ async def test_api_key_never_leaks(llm_server: LoopbackLLMServer, tmp_path, capl
 
 
 async def test_concurrency_bound_is_respected(tmp_path) -> None:
-    server = LoopbackLLMServer(latency_s=0.1).start()
-    try:
+    with LoopbackLLMServer(latency_s=0.1) as server:
         async with LLMClient(server.settings("openai", concurrency=3)) as llm:
             await asyncio.gather(*(llm.complete(ask(f"section {i}")) for i in range(9)))
-    finally:
-        server.stop()
     assert server.request_count == 9
     assert server.max_in_flight == 3
 
