@@ -1,6 +1,5 @@
 import { FileSystemWatcher, LogOutputChannel, workspace } from 'vscode';
 import {
-    DocumentSelector,
     DynamicFeature,
     ExecuteCommandRequest,
     LanguageClient,
@@ -12,7 +11,8 @@ import {
 import { contract } from './contract';
 import { ServerLaunch } from './serverLaunch';
 
-const DOCUMENT_SELECTOR: DocumentSelector = [
+// Untyped on purpose: the plain filters fit both vscode's and the protocol's DocumentSelector.
+export const DOCUMENT_SELECTOR = [
     { scheme: 'file', language: 'latex' },
     { scheme: 'file', language: 'tex' },
     { scheme: 'file', language: 'bibtex' },

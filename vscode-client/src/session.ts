@@ -1,8 +1,8 @@
-import { Disposable, LogOutputChannel, ViewColumn, commands, window, workspace } from 'vscode';
+import { Disposable, LogOutputChannel, ViewColumn, commands, languages, window, workspace } from 'vscode';
 import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
-import { createClient } from './client';
+import { DOCUMENT_SELECTOR, createClient } from './client';
 import { contract } from './contract';
-import { resolveServerLaunch } from './serverLaunch';
+import { ServerLaunch, resolveServerLaunch } from './serverLaunch';
 import { StatusBar } from './statusBar';
 
 /**
@@ -10,7 +10,7 @@ import { StatusBar } from './statusBar';
  * server's commands. Restarts build a fresh client so changed
  * `auditex.server.*` settings take effect.
  */
-export class ServerSession implements Disposable {
+export class ServerSession {
     private client: LanguageClient | undefined;
     private clientResources: Disposable[] = [];
     // Start and stop run one at a time, so a restart never races a start.
@@ -58,14 +58,13 @@ export class ServerSession implements Disposable {
         await presentResult(result);
     }
 
-    /** The URI of the active editor's document, spelled as the server expects it. */
+    /** The URI of the active editor's document if the server handles it, spelled as the server expects it. */
     activeDocumentUri(): string | undefined {
-        const uri = window.activeTextEditor?.document.uri;
-        return uri === undefined || this.client === undefined ? undefined : this.client.code2ProtocolConverter.asUri(uri);
-    }
-
-    dispose(): void {
-        void this.stop();
+        const document = window.activeTextEditor?.document;
+        if (document === undefined || this.client === undefined || languages.match(DOCUMENT_SELECTOR, document) === 0) {
+            return undefined;
+        }
+        return this.client.code2ProtocolConverter.asUri(document.uri);
     }
 
     private enqueue(step: () => Promise<void>): Promise<void> {
@@ -76,7 +75,7 @@ export class ServerSession implements Disposable {
 
     private async doStart(): Promise<void> {
         const settings = workspace.getConfiguration(contract.configurationSection);
-        let launch;
+        let launch: ServerLaunch;
         try {
             launch = resolveServerLaunch(settings.get('server.command'), settings.get('server.pythonPath'));
         } catch (error) {

@@ -138,7 +138,7 @@ function parseStatus(value: unknown): StatusParams | undefined {
     if (typeof state !== 'string' || !isAnalysisState(state) || findings === null || message === null || costUsd === null) {
         return undefined;
     }
-    return { state, findings, message, costUsd } as StatusParams;
+    return { state, findings, message, costUsd };
 }
 
 function isAnalysisState(state: string): state is AnalysisState {
