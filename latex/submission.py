@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
@@ -37,20 +37,18 @@ COMMON_ROOT_NAMES = ("main.tex", "ms.tex", "paper.tex")
 # \documentclass sits in the first lines and long preambles stay far below this.
 ROOT_SNIFF_BYTES = 1 * MIB
 
-REFUSAL_KINDS = frozenset(
-    {
-        "absolute_path",
-        "path_traversal",
-        "symlink",
-        "hardlink",
-        "device",
-        "too_large",
-        "too_many_files",
-        "compression_ratio",
-        "corrupt_archive",
-        "unsupported",
-    }
-)
+RefusalKind = Literal[
+    "absolute_path",
+    "path_traversal",
+    "symlink",
+    "hardlink",
+    "device",
+    "too_large",
+    "too_many_files",
+    "compression_ratio",
+    "corrupt_archive",
+    "unsupported",
+]
 
 
 class ExtractionLimits(BaseModel):
@@ -73,7 +71,7 @@ class Refusal:
 
     member: str
     reason: str
-    kind: str
+    kind: RefusalKind
 
 
 class Submission:
@@ -157,7 +155,7 @@ def find_root_file(folder: Path) -> tuple[Path | None, list[Path]]:
 class _LimitExceeded(Exception):
     """A limit was crossed; `fatal` stops the whole extraction, else only the member."""
 
-    def __init__(self, kind: str, reason: str, *, fatal: bool) -> None:
+    def __init__(self, kind: RefusalKind, reason: str, *, fatal: bool) -> None:
         super().__init__(reason)
         self.kind = kind
         self.reason = reason
@@ -225,8 +223,19 @@ _CORRUPTION_ERRORS = (
     zlib.error,
     lzma.LZMAError,
     gzip.BadGzipFile,
-    ValueError,
 )
+
+# Refusal reasons, one sentence each.
+_ABSOLUTE = "The member has an absolute path, which would land outside the extraction folder."
+_TRAVERSAL = "The member climbs out of the extraction folder with '..'."
+_CONTROL_CHARACTERS = "The member name contains control characters, which no LaTeX source needs."
+_SYMLINK = "The member is a symbolic link{link}, which could expose files outside the submission."
+_HARDLINK = "The member is a hard link to '{link}', which could alias files outside the submission."
+_DEVICE = "The member is a device, FIFO or socket, which has no place in a LaTeX source."
+_SPECIAL_ENTRY = "The member is a special tar entry that no LaTeX source needs."
+_NOT_AN_ARCHIVE = "The file is neither a folder, a .tex file, nor a tar, zip or gzip archive."
+_CORRUPT = "The archive is damaged or truncated ({error}), so extraction stopped."
+_SPECIAL_FILE_TYPES = {stat.S_IFCHR, stat.S_IFBLK, stat.S_IFIFO, stat.S_IFSOCK}
 
 
 class _Extractor:
@@ -248,23 +257,20 @@ class _Extractor:
         try:
             self._extract()
         except _LimitExceeded as stop:
-            self._refuse(self._blamed(), stop.kind, stop.reason)
+            self._stop(stop.kind, stop.reason)
         except _CORRUPTION_ERRORS as error:
-            self._refuse(
-                self._blamed(),
-                "corrupt_archive",
-                f"The archive is damaged or truncated ({error}), so extraction stopped.",
-            )
+            self._stop("corrupt_archive", _CORRUPT.format(error=error))
         except NotImplementedError as error:  # a zip feature the stdlib cannot read
-            self._refuse(self._blamed(), "unsupported", f"The archive cannot be read ({error}).")
+            self._stop("unsupported", f"The archive cannot be read ({error}).")
         except OSError as error:
             if error.errno is None:  # decompressors report bad data as an OSError without errno
-                self._refuse(self._blamed(), "corrupt_archive", f"The archive is damaged ({error}), so extraction stopped.")
+                self._stop("corrupt_archive", _CORRUPT.format(error=error))
             else:
-                self._refuse(self._blamed(), "unsupported", f"The archive could not be extracted ({error.strerror}).")
+                self._stop("unsupported", f"The archive could not be extracted ({error.strerror}).")
 
-    def _blamed(self) -> str:
-        return self.current if self.current is not None else self.archive.name
+    def _stop(self, kind: RefusalKind, reason: str) -> None:
+        """Refuse the member in progress, or the archive itself between members."""
+        self._refuse(self.current if self.current is not None else self.archive.name, kind, reason)
 
     def _extract(self) -> None:
         with self.archive.open("rb") as raw:
@@ -281,11 +287,7 @@ class _Extractor:
             elif opener is not None:
                 self._single_file(stream)
             else:
-                self._refuse(
-                    self.archive.name,
-                    "unsupported",
-                    "The file is neither a folder, a .tex file, nor a tar, zip or gzip archive.",
-                )
+                self._refuse(self.archive.name, "unsupported", _NOT_AN_ARCHIVE)
 
     # -- formats ---------------------------------------------------------
 
@@ -304,17 +306,18 @@ class _Extractor:
         if member.isdir():
             self._make_folder(name, target)
         elif member.issym():
-            self._refuse(name, "symlink", f"The member is a symbolic link (to '{_printable(member.linkname)}'), which could expose files outside the submission.")
+            link = f" to '{_printable(member.linkname)}'"
+            self._refuse(name, "symlink", _SYMLINK.format(link=link))
         elif member.islnk():
-            self._refuse(name, "hardlink", f"The member is a hard link (to '{_printable(member.linkname)}'), which could alias files outside the submission.")
+            self._refuse(name, "hardlink", _HARDLINK.format(link=_printable(member.linkname)))
         elif member.ischr() or member.isblk() or member.isfifo():
-            self._refuse(name, "device", _DEVICE_REASON)
+            self._refuse(name, "device", _DEVICE)
         elif member.isreg() and not member.issparse():
             source = tar.extractfile(member)
             assert source is not None  # a regular member always has data
             self._write_file(name, target, source, compressed_size=None)
         else:
-            self._refuse(name, "unsupported", "The member is a special tar entry that a LaTeX source never needs.")
+            self._refuse(name, "unsupported", _SPECIAL_ENTRY)
 
     def _zip(self, raw: BinaryIO) -> None:
         with zipfile.ZipFile(raw) as archive:
@@ -331,9 +334,9 @@ class _Extractor:
         if info.is_dir():
             self._make_folder(name, target)
         elif stat.S_ISLNK(mode):
-            self._refuse(name, "symlink", "The member is a symbolic link, which could expose files outside the submission.")
-        elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-            self._refuse(name, "device", _DEVICE_REASON)
+            self._refuse(name, "symlink", _SYMLINK.format(link=""))
+        elif stat.S_IFMT(mode) in _SPECIAL_FILE_TYPES:
+            self._refuse(name, "device", _DEVICE)
         else:
             # A zip keeps a central index, so one unreadable member need not stop the others.
             try:
@@ -365,14 +368,14 @@ class _Extractor:
             )
         posix = name.replace("\\", "/")  # archives made on Windows separate with backslashes
         if posix.startswith("/") or re.match(r"[A-Za-z]:/", posix):
-            self._refuse(name, "absolute_path", "The member has an absolute path, which would land outside the extraction folder.")
+            self._refuse(name, "absolute_path", _ABSOLUTE)
             return None
         parts = [part for part in PurePosixPath(posix).parts if part != "."]
         if ".." in parts:
-            self._refuse(name, "path_traversal", "The member climbs out of the extraction folder with '..'.")
+            self._refuse(name, "path_traversal", _TRAVERSAL)
             return None
         if not posix.isprintable():
-            self._refuse(name, "unsupported", "The member name contains control characters, which a LaTeX source never needs.")
+            self._refuse(name, "unsupported", _CONTROL_CHARACTERS)
             return None
         return self.folder.joinpath(*parts) if parts else None
 
@@ -430,11 +433,8 @@ class _Extractor:
                 )
             sink.write(chunk)
 
-    def _refuse(self, member: str, kind: str, reason: str) -> None:
+    def _refuse(self, member: str, kind: RefusalKind, reason: str) -> None:
         self.refusals.append(Refusal(_printable(member), reason, kind))
-
-
-_DEVICE_REASON = "The member is a device, FIFO or socket, which has no place in a LaTeX source."
 
 
 def _looks_like_tar(block: bytes) -> bool:
@@ -457,9 +457,9 @@ def _root_candidates(folder: Path) -> Iterator[Path]:
         subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d != "__MACOSX")
         for name in sorted(files):
             path = Path(directory, name)
-            if name.lower().endswith(".tex") and not name.startswith("._") and not path.is_symlink():
-                if _is_root_source(path):
-                    yield path
+            is_source = name.lower().endswith(".tex") and not name.startswith("._")
+            if is_source and not path.is_symlink() and _is_root_source(path):
+                yield path
 
 
 _COMMENT = re.compile(rb"(?<!\\)%.*")

@@ -22,13 +22,16 @@ ROOT_TEX = b"\\documentclass{article}\n\\begin{document}\nHello.\n\\end{document
 INPUT_TEX = b"\\section{Intro}\nSome text.\n"
 ZEROS_50MB = bytes(50 * 1024 * 1024)
 
-Entry = tuple[str, bytes]
 
 
 # -- archive builders ----------------------------------------------------------
 
 
-def tar_entry(name: str, data: bytes = b"", kind: bytes = tarfile.REGTYPE, **fields) -> tuple[tarfile.TarInfo, bytes]:
+TarEntry = tuple[tarfile.TarInfo, bytes]
+ZipEntry = tuple[zipfile.ZipInfo, bytes]
+
+
+def tar_entry(name: str, data: bytes = b"", kind: bytes = tarfile.REGTYPE, **fields) -> TarEntry:
     info = tarfile.TarInfo(name)
     info.type = kind
     info.size = len(data) if kind == tarfile.REGTYPE else 0
@@ -37,14 +40,14 @@ def tar_entry(name: str, data: bytes = b"", kind: bytes = tarfile.REGTYPE, **fie
     return info, data
 
 
-def make_tar(path: Path, entries: list[tuple[tarfile.TarInfo, bytes]], mode: str = "w:gz") -> Path:
+def make_tar(path: Path, entries: list[TarEntry], mode: str = "w:gz") -> Path:
     with tarfile.open(path, mode, format=tarfile.GNU_FORMAT) as tar:
         for info, data in entries:
             tar.addfile(info, io.BytesIO(data) if info.isreg() else None)
     return path
 
 
-def zip_entry(name: str, data: bytes = b"", unix_mode: int | None = None) -> tuple[zipfile.ZipInfo, bytes]:
+def zip_entry(name: str, data: bytes = b"", unix_mode: int | None = None) -> ZipEntry:
     info = zipfile.ZipInfo(name)
     info.compress_type = zipfile.ZIP_DEFLATED
     if unix_mode is not None:
@@ -53,14 +56,14 @@ def zip_entry(name: str, data: bytes = b"", unix_mode: int | None = None) -> tup
     return info, data
 
 
-def make_zip(path: Path, entries: list[tuple[zipfile.ZipInfo, bytes]]) -> Path:
+def make_zip(path: Path, entries: list[ZipEntry]) -> Path:
     with zipfile.ZipFile(path, "w") as archive:
         for info, data in entries:
             archive.writestr(info, data)
     return path
 
 
-def make_archive(path: Path, fmt: str, files: list[Entry]) -> Path:
+def make_archive(path: Path, fmt: str, files: list[tuple[str, bytes]]) -> Path:
     """The same regular files as a tar.gz or a zip."""
     if fmt == "zip":
         return make_zip(path.with_suffix(".zip"), [zip_entry(n, d) for n, d in files])
@@ -100,7 +103,8 @@ def kinds(submission: Submission) -> list[str]:
 
 
 def extracted(submission: Submission) -> set[str]:
-    return {p.relative_to(submission.folder).as_posix() for p in submission.folder.rglob("*") if p.is_file()}
+    folder = submission.folder
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
 
 
 # -- hostile names --------------------------------------------------------------
@@ -122,7 +126,11 @@ def test_zip_slip_members_are_refused_and_the_rest_extracted(tmp_path, open_chec
     submission = open_checked(archive)
 
     assert kinds(submission) == ["path_traversal"] * 3
-    assert [r.member for r in submission.refusals] == ["../evil.tex", "sub/../../evil2.tex", "..\\evil3.tex"]
+    assert [r.member for r in submission.refusals] == [
+        "../evil.tex",
+        "sub/../../evil2.tex",
+        "..\\evil3.tex",
+    ]
     assert extracted(submission) == {"main.tex", "sections/intro.tex"}
     assert submission.root_file == submission.folder / "main.tex"
 
@@ -131,7 +139,9 @@ def test_zip_slip_members_are_refused_and_the_rest_extracted(tmp_path, open_chec
 def test_absolute_member_paths_are_refused(tmp_path, open_checked, fmt):
     target = tmp_path / "abs.tex"
     archive = make_archive(
-        tmp_path / "absolute", fmt, [(str(target), b"evil"), ("C:\\abs.tex", b"evil"), ("main.tex", ROOT_TEX)]
+        tmp_path / "absolute",
+        fmt,
+        [(str(target), b"evil"), ("C:\\abs.tex", b"evil"), ("main.tex", ROOT_TEX)],
     )
     submission = open_checked(archive)
 
@@ -143,7 +153,8 @@ def test_absolute_member_paths_are_refused(tmp_path, open_checked, fmt):
 
 
 def test_control_characters_in_names_are_refused_and_never_printed(tmp_path, open_checked):
-    archive = make_archive(tmp_path / "ansi", "tar.gz", [("evil\x1b[2J.tex", b"x"), ("main.tex", ROOT_TEX)])
+    files = [("evil\x1b[2J.tex", b"x"), ("main.tex", ROOT_TEX)]
+    archive = make_archive(tmp_path / "ansi", "tar.gz", files)
     submission = open_checked(archive)
 
     assert kinds(submission) == ["unsupported"]
@@ -174,7 +185,10 @@ def test_tar_symlink_to_etc_is_refused_and_never_followed(tmp_path, open_checked
 def test_zip_symlink_is_refused(tmp_path, open_checked):
     archive = make_zip(
         tmp_path / "symlink.zip",
-        [zip_entry("etc", b"/etc", unix_mode=stat.S_IFLNK | 0o777), zip_entry("main.tex", ROOT_TEX, unix_mode=stat.S_IFREG | 0o644)],
+        [
+            zip_entry("etc", b"/etc", unix_mode=stat.S_IFLNK | 0o777),
+            zip_entry("main.tex", ROOT_TEX, unix_mode=stat.S_IFREG | 0o644),
+        ],
     )
     submission = open_checked(archive)
 
@@ -232,7 +246,7 @@ def test_unknown_tar_entry_types_are_refused(tmp_path, open_checked):
 
 
 def test_extracted_files_lose_their_permission_bits(tmp_path, open_checked):
-    archive = make_tar(tmp_path / "modes.tar.gz", [tar_entry("run.sh", b"rm -rf ~", mode=0o4777), tar_entry("main.tex", ROOT_TEX)])
+    archive = make_tar(tmp_path / "modes.tar.gz", [tar_entry("run.sh", b"rm -rf ~", mode=0o4777)])
     submission = open_checked(archive)
 
     assert stat.S_IMODE((submission.folder / "run.sh").stat().st_mode) == 0o600
@@ -244,7 +258,11 @@ def test_extracted_files_lose_their_permission_bits(tmp_path, open_checked):
 def test_zip_bomb_member_is_refused_by_its_ratio_and_the_rest_extracted(tmp_path, open_checked):
     archive = make_zip(
         tmp_path / "bomb.zip",
-        [zip_entry("main.tex", ROOT_TEX), zip_entry("bomb.tex", ZEROS_50MB), zip_entry("after.tex", INPUT_TEX)],
+        [
+            zip_entry("main.tex", ROOT_TEX),
+            zip_entry("bomb.tex", ZEROS_50MB),
+            zip_entry("after.tex", INPUT_TEX),
+        ],
     )
     submission = open_checked(archive)
 
@@ -254,7 +272,8 @@ def test_zip_bomb_member_is_refused_by_its_ratio_and_the_rest_extracted(tmp_path
 
 
 def test_tar_gz_bomb_stops_extraction_by_the_overall_ratio(tmp_path, open_checked):
-    archive = make_tar(tmp_path / "bomb.tar.gz", [tar_entry("main.tex", ROOT_TEX), tar_entry("bomb.tex", ZEROS_50MB)])
+    entries = [tar_entry("main.tex", ROOT_TEX), tar_entry("bomb.tex", ZEROS_50MB)]
+    archive = make_tar(tmp_path / "bomb.tar.gz", entries)
     submission = open_checked(archive)
 
     assert kinds(submission) == ["compression_ratio"]
@@ -262,12 +281,24 @@ def test_tar_gz_bomb_stops_extraction_by_the_overall_ratio(tmp_path, open_checke
     assert extracted(submission) == {"main.tex"}
 
 
+def test_a_gzipped_single_file_bomb_is_stopped(tmp_path, open_checked):
+    archive = tmp_path / "2101.00003.gz"
+    archive.write_bytes(gzip.compress(ZEROS_50MB))
+
+    submission = open_checked(archive)
+
+    assert kinds(submission) == ["compression_ratio"]
+    assert submission.refusals[0].member == "2101.00003.tex"
+    assert extracted(submission) == set()
+
+
 def test_a_zip_header_that_lies_about_the_size_is_caught(tmp_path, open_checked):
-    data = bytearray(make_zip(tmp_path / "liar.zip", [zip_entry("big.tex", bytes(5 * 1024 * 1024)), zip_entry("main.tex", ROOT_TEX)]).read_bytes())
+    archive = tmp_path / "liar.zip"
+    make_zip(archive, [zip_entry("big.tex", bytes(5 * 1024 * 1024)), zip_entry("main.tex", ROOT_TEX)])
+    data = bytearray(archive.read_bytes())
     # Claim 1000 bytes for big.tex in both the local header and the central directory.
     struct.pack_into("<I", data, 22, 1000)
     struct.pack_into("<I", data, data.index(b"PK\x01\x02") + 24, 1000)
-    archive = tmp_path / "liar.zip"
     archive.write_bytes(bytes(data))
 
     submission = open_checked(archive)
@@ -278,9 +309,10 @@ def test_a_zip_header_that_lies_about_the_size_is_caught(tmp_path, open_checked)
 
 
 @pytest.mark.parametrize("fmt", ["zip", "tar.gz"])
-def test_a_file_past_the_single_file_limit_is_refused_and_the_rest_extracted(tmp_path, open_checked, fmt):
+def test_a_file_past_the_single_file_limit_is_refused_and_the_rest_kept(tmp_path, open_checked, fmt):
     files = [("main.tex", ROOT_TEX), ("big.dat", os.urandom(6000)), ("after.tex", INPUT_TEX)]
-    submission = open_checked(make_archive(tmp_path / "big", fmt, files), ExtractionLimits(max_file_bytes=5000))
+    limits = ExtractionLimits(max_file_bytes=5000)
+    submission = open_checked(make_archive(tmp_path / "big", fmt, files), limits)
 
     assert kinds(submission) == ["too_large"]
     assert submission.refusals[0].member == "big.dat"
@@ -292,7 +324,8 @@ def test_a_file_past_the_single_file_limit_is_refused_and_the_rest_extracted(tmp
 def test_the_total_size_limit_stops_extraction(tmp_path, open_checked, fmt):
     # Incompressible, so only the size limit can fire; tar is charged as its stream is read.
     files = [("main.tex", ROOT_TEX)] + [(f"{n}.dat", os.urandom(300_000)) for n in "abcde"]
-    submission = open_checked(make_archive(tmp_path / "total", fmt, files), ExtractionLimits(max_total_bytes=1_000_000))
+    limits = ExtractionLimits(max_total_bytes=1_000_000)
+    submission = open_checked(make_archive(tmp_path / "total", fmt, files), limits)
 
     assert kinds(submission) == ["too_large"]
     assert "total size limit" in submission.refusals[0].reason
@@ -320,7 +353,8 @@ def test_twenty_thousand_tiny_files_are_refused_quickly_by_the_count(tmp_path, o
 
 
 def test_truncated_tar_gz_keeps_complete_members_and_drops_the_partial_one(tmp_path, open_checked):
-    whole = make_tar(tmp_path / "whole.tar.gz", [tar_entry("main.tex", ROOT_TEX), tar_entry("figure.png", os.urandom(200_000))])
+    entries = [tar_entry("main.tex", ROOT_TEX), tar_entry("figure.png", os.urandom(200_000))]
+    whole = make_tar(tmp_path / "whole.tar.gz", entries)
     archive = tmp_path / "cut.tar.gz"
     archive.write_bytes(whole.read_bytes()[:120_000])
 
@@ -367,7 +401,11 @@ def test_a_file_that_is_no_archive_is_unsupported(tmp_path, open_checked):
 
 @pytest.mark.parametrize(
     "archive_name, tex_name",
-    [("2101.00001.gz", "2101.00001.tex"), ("2101.00001", "2101.00001.tex"), ("paper.tex.gz", "paper.tex")],
+    [
+        ("2101.00001.gz", "2101.00001.tex"),
+        ("2101.00001", "2101.00001.tex"),
+        ("paper.tex.gz", "paper.tex"),
+    ],
 )
 def test_gzipped_single_tex_from_arxiv(tmp_path, open_checked, archive_name, tex_name):
     archive = tmp_path / archive_name
@@ -380,8 +418,9 @@ def test_gzipped_single_tex_from_arxiv(tmp_path, open_checked, archive_name, tex
     assert submission.root_file.read_bytes() == ROOT_TEX
 
 
-def test_arxiv_tarball_without_extension_is_sniffed(tmp_path, open_checked):
-    archive = make_tar(tmp_path / "2101.00002", [tar_entry("ms.tex", ROOT_TEX)])
+@pytest.mark.parametrize("mode", ["w:gz", "w:bz2", "w:xz", "w"])
+def test_arxiv_tarball_without_extension_is_sniffed(tmp_path, open_checked, mode):
+    archive = make_tar(tmp_path / "2101.00002", [tar_entry("ms.tex", ROOT_TEX)], mode=mode)
 
     submission = open_checked(archive)
 
@@ -389,7 +428,7 @@ def test_arxiv_tarball_without_extension_is_sniffed(tmp_path, open_checked):
     assert submission.root_file == submission.folder / "ms.tex"
 
 
-def test_zip_with_nested_folder_finds_main_and_names_files_relative_to_the_archive(tmp_path, open_checked):
+def test_zip_with_nested_folder_finds_main_and_names_it_relative(tmp_path, open_checked):
     archive = make_zip(
         tmp_path / "paper.zip",
         [
@@ -419,7 +458,9 @@ def test_tar_with_several_root_candidates_picks_deterministically(tmp_path, open
             tar_entry("old/paper.tex", ROOT_TEX),
         ],
     )
-    unnamed = make_tar(tmp_path / "unnamed.tar", [tar_entry("b.tex", ROOT_TEX), tar_entry("a.tex", ROOT_TEX)], mode="w")
+    unnamed = make_tar(
+        tmp_path / "unnamed.tar", [tar_entry("b.tex", ROOT_TEX), tar_entry("a.tex", ROOT_TEX)], mode="w"
+    )
 
     submission = open_checked(archive)
     without_common_name = open_checked(unnamed)
@@ -432,7 +473,8 @@ def test_tar_with_several_root_candidates_picks_deterministically(tmp_path, open
 
 
 def test_a_member_that_collides_with_a_file_is_refused(tmp_path, open_checked):
-    archive = make_archive(tmp_path / "clash", "tar.gz", [("main.tex", ROOT_TEX), ("main.tex/inner.tex", b"x")])
+    files = [("main.tex", ROOT_TEX), ("main.tex/inner.tex", b"x")]
+    archive = make_archive(tmp_path / "clash", "tar.gz", files)
 
     submission = open_checked(archive)
 
