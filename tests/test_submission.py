@@ -281,6 +281,18 @@ def test_tar_gz_bomb_stops_extraction_by_the_overall_ratio(tmp_path, open_checke
     assert extracted(submission) == {"main.tex"}
 
 
+def test_a_bomb_hidden_in_tar_headers_is_metered_too(tmp_path, open_checked):
+    # A 20 MB member name: tarfile would read it into memory before we see the member.
+    entries = [tar_entry("main.tex", ROOT_TEX), tar_entry("n" * (20 * 1024 * 1024), b"x")]
+    archive = make_tar(tmp_path / "names.tar.gz", entries)
+
+    submission = open_checked(archive)
+
+    assert kinds(submission) == ["compression_ratio"]
+    assert submission.refusals[0].member == "names.tar.gz"
+    assert extracted(submission) == {"main.tex"}
+
+
 def test_a_gzipped_single_file_bomb_is_stopped(tmp_path, open_checked):
     archive = tmp_path / "2101.00003.gz"
     archive.write_bytes(gzip.compress(ZEROS_50MB))
