@@ -63,6 +63,8 @@ def parse_bibliography(path: str, text: str, read_problem: str | None = None) ->
     problems = []
     for block in library.failed_blocks:
         start, end = _block_span(source, block.start_line, block.raw)
+        if isinstance(block, DuplicateBlockKeyBlock) and block.raw.lstrip().lower().startswith("@string"):
+            continue  # a repeated @string abbreviation is harmless
         if isinstance(block, DuplicateBlockKeyBlock):
             problems.append(BibProblem("duplicate", block.key, start, end, f"bibliography key '{block.key}' is defined more than once"))
         elif isinstance(block, ParsingFailedBlock):

@@ -57,7 +57,7 @@ class Claim:
     numbers: list[NumberMention] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass
 class Memory:
     labels: dict[str, list[LabelEntry]]
     refs: list[tuple[str, KeyUse]]

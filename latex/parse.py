@@ -267,7 +267,8 @@ class _ChunkWalker:
         block = self._float(node, name, BlockKind.TABLE)
         captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
         caption = captions[0].plain.text if captions else None
-        block.table = parse_table(node, self.renderer, caption=caption, label=block.labels[0] if block.labels else None)
+        # A plain renderer: the cells' facts were collected when the body was rendered.
+        block.table = parse_table(node, InlineRenderer(), caption=caption, label=block.labels[0] if block.labels else None)
 
     # Macros seen in flow; returns True when fully handled.
 

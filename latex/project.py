@@ -160,7 +160,7 @@ class Project:
         else:
             # LaTeX resolves \input against the directory it runs in (the
             # root's); many authors also rely on the including file's folder.
-            bases = [root_dir, here]
+            bases = [root_dir, here, ""]
         name = site.target
         has_suffix = PurePosixPath(name).suffix != ""
         names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in _SOURCE_SUFFIXES else [f"{name}.tex", name]

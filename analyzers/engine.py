@@ -1,0 +1,147 @@
+"""The rule engine: runs enabled rules, caches their results by what they read.
+
+A project-scope rule's result is a pure function of the memory facets it
+declares, so it is reused while their digests are unchanged. A section-scope
+rule's result is keyed by the section's content and position, so an edit
+re-runs it only on the section it touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..latex.project import Project
+from .config import Config
+from .context import RuleContext
+from .dismissals import Dismissals
+from .finding import Finding, Severity
+from .registry import Registry, Rule, Scope, default_registry
+from .suppression import is_suppressed, suppressed_lines
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CheckStats:
+    rules_run: int = 0
+    rules_cached: int = 0
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+
+class Engine:
+    def __init__(self, registry: Registry | None = None, config: Config | None = None,
+                 dismissals: Dismissals | None = None) -> None:
+        self.registry = registry or default_registry()
+        self.config = config or Config()
+        self.dismissals = dismissals
+        self._cache: dict[tuple, list[Finding]] = {}
+        self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
+        self.last_stats = CheckStats()
+
+    def configure(self, config: Config) -> None:
+        self.config = config
+
+    @property
+    def enabled_rules(self) -> list[Rule]:
+        return self.registry.select(self.config.rules.select, self.config.rules.ignore)
+
+    def check(self, project: Project) -> list[Finding]:
+        started = time.perf_counter()
+        stats = CheckStats()
+        live_keys: set[tuple] = set()
+        findings: list[Finding] = []
+        for rule in self.enabled_rules:
+            for key, run in self._units(project, rule):
+                live_keys.add(key)
+                cached = self._cache.get(key)
+                if cached is None:
+                    cached = self._run(rule, run, stats)
+                    self._cache[key] = cached
+                    stats.rules_run += 1
+                else:
+                    stats.rules_cached += 1
+                findings.extend(cached)
+        # Results of units that no longer exist would only grow the cache.
+        self._cache = {key: value for key, value in self._cache.items() if key in live_keys}
+        result = self._finish(project, findings)
+        stats.seconds = time.perf_counter() - started
+        self.last_stats = stats
+        return result
+
+    def _units(self, project: Project, rule: Rule):
+        memory = project.memory
+        facets = tuple(memory.digest(facet) if facet in _MEMORY_FACETS else _project_digest(project, facet) for facet in rule.reads)
+        context = RuleContext(project, rule, self.config)
+        if rule.scope is Scope.PROJECT:
+            yield (rule.code, project.root_file, facets), lambda: list(rule.check(context))
+            return
+        for section in project.manuscript.sections:
+            positions = tuple((placed.file, placed.block.start) for placed in section.blocks)
+            key = (rule.code, project.root_file, section.id, section.hash, hash(positions), facets)
+            yield key, (lambda section=section: list(rule.check(context, section)))
+
+    def _run(self, rule: Rule, run, stats: CheckStats) -> list[Finding]:
+        try:
+            return run()
+        except Exception:  # a rule bug must not take the audit down
+            log.exception("rule %s failed", rule.code)
+            stats.failures.append(rule.code)
+            return []
+
+    def _finish(self, project: Project, findings: list[Finding]) -> list[Finding]:
+        result: list[Finding] = []
+        seen: Counter[str] = Counter()
+        for finding in sorted(findings, key=_position_key):
+            if self.config.is_excluded(finding.file):
+                continue
+            if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
+                continue
+            severity = self.config.severity_for(finding.code, finding.severity)
+            finding = finding.with_fingerprint()
+            seen[finding.fingerprint] += 1
+            if seen[finding.fingerprint] > 1:
+                # Same identity twice in a file: keep both, distinguishably.
+                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{seen[finding.fingerprint]}"})
+            if severity is not finding.severity:
+                finding = finding.model_copy(update={"severity": severity})
+            if self.dismissals is not None and self.dismissals.is_dismissed(finding.fingerprint):
+                continue
+            result.append(finding)
+        return result
+
+    def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:
+        if file in project.documents:
+            source = project.documents[file].source
+        elif file in project.bibliographies:
+            source = project.bibliographies[file].source
+        else:
+            return {}
+        cached = self._suppressions.get(file)
+        if cached is None or cached[0] != source.hash:
+            cached = (source.hash, suppressed_lines(source))
+            self._suppressions[file] = cached
+        return cached[1]
+
+
+_MEMORY_FACETS = frozenset({"labels", "refs", "cites", "bibliography", "macros", "acronyms", "styled", "blocks", "structure"})
+
+
+def _project_digest(project: Project, facet: str) -> str:
+    if facet == "problems":
+        return hashlib.blake2b(repr(project.problems).encode(), digest_size=12).hexdigest()
+    # "comments" and anything else file-level: the text of every file.
+    basis = [(path, document.hash) for path, document in project.documents.items()]
+    return hashlib.blake2b(repr(basis).encode(), digest_size=12).hexdigest()
+
+
+def _position_key(finding: Finding) -> tuple:
+    return (finding.file, finding.range.start.line, finding.range.start.character, finding.code, finding.message)
+
+
+def severity_at_least(finding: Finding, threshold: Severity) -> bool:
+    return finding.severity.rank >= threshold.rank

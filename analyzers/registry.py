@@ -1,0 +1,115 @@
+"""Rules, their stable codes, and the registry that selects them.
+
+A rule is a small function over the project's semantic index, declared with
+`@rule(...)`. Its docstring follows ruff's shape (What it does / Why is this
+bad? / Example / Use instead / Fix safety) and is what `auditex rule CODE`
+prints.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from .finding import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from .context import RuleContext
+
+
+class Scope(str, Enum):
+    PROJECT = "project"  # runs once over the whole memory
+    SECTION = "section"  # runs per section, cached by the section's content
+
+
+# The facets of the memory a rule may read; see latex.memory.Memory.digest.
+FACETS = frozenset({"labels", "refs", "cites", "bibliography", "macros", "acronyms", "styled", "blocks", "structure", "problems", "comments"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    category: Category
+    severity: Severity
+    scope: Scope
+    reads: tuple[str, ...]
+    check: Callable[..., Iterable[Finding]]
+    # Diagnostics of this rule mark code the author may delete (LSP "Unnecessary").
+    unnecessary: bool = False
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        for line in self.doc.splitlines():
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                return stripped
+        return self.name
+
+
+def rule(code: str, name: str, category: Category, severity: Severity, *, reads: Iterable[str],
+         scope: Scope = Scope.PROJECT, unnecessary: bool = False) -> Callable[[Callable[..., Iterable[Finding]]], Rule]:
+    reads = tuple(reads)
+    unknown = set(reads) - FACETS
+    if unknown:
+        raise ValueError(f"rule {code} reads unknown facets {sorted(unknown)}")
+
+    def register(check: Callable[..., Iterable[Finding]]) -> Rule:
+        if not check.__doc__ or "## What it does" not in check.__doc__:
+            raise ValueError(f"rule {code} needs a docstring with '## What it does'")
+        return Rule(code, name, category, severity, scope, reads, check, unnecessary)
+
+    return register
+
+
+def rules_in(*modules: types.ModuleType) -> Iterator[Rule]:
+    for module in modules:
+        for value in vars(module).values():
+            if isinstance(value, Rule):
+                yield value
+
+
+class Registry:
+    def __init__(self, rules: Iterable[Rule]) -> None:
+        self._rules: dict[str, Rule] = {}
+        for item in rules:
+            if item.code in self._rules:
+                raise ValueError(f"two rules share code {item.code}")
+            self._rules[item.code] = item
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(sorted(self._rules.values(), key=lambda item: item.code))
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def get(self, code_or_name: str) -> Rule | None:
+        key = code_or_name.strip()
+        found = self._rules.get(key.upper())
+        if found is not None:
+            return found
+        return next((item for item in self._rules.values() if item.name == key.lower()), None)
+
+    def select(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
+        """Rules whose code starts with a selected prefix and no ignored one (ruff-style)."""
+        selected = [s.upper() for s in select] or [""]
+        ignored = [s.upper() for s in ignore]
+        return [
+            item for item in self
+            if any(item.code.startswith(prefix) for prefix in selected)
+            and not any(item.code.startswith(prefix) for prefix in ignored)
+        ]
+
+
+def default_registry() -> Registry:
+    from .rules import ALL_RULES
+
+    return Registry(ALL_RULES)

@@ -1,0 +1,88 @@
+"""INC: the project's file graph."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..context import RuleContext
+from ..finding import Category, Finding, Severity
+from ..registry import rule
+
+
+def _problems(ctx: RuleContext, *kinds: str) -> Iterator[Finding]:
+    for problem in ctx.project.problems:
+        if problem.kind in kinds:
+            yield ctx.report(problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{problem.target or problem.start}")
+
+
+@rule("INC001", "missing-include", Category.LATEX, Severity.WARNING, reads=("problems",))
+def missing_include(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags `\\input`, `\\include`, `\\subfile`, `\\import` and bibliography commands whose file is not in the project.
+
+    ## Why is this bad?
+    The compiled paper silently lacks that part, or the build fails; a reviewer reading the
+    sources cannot see what the authors saw. Generated files (`vc.tex`, `version.tex`) are
+    common culprits in arXiv sources.
+
+    ## Example
+    ```latex
+    \\input{sections/results}   % sections/results.tex does not exist
+    ```
+    """
+    yield from _problems(ctx, "missing_file", "missing_bibliography")
+
+
+@rule("INC002", "include-cycle", Category.LATEX, Severity.ERROR, reads=("problems",))
+def include_cycle(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags an include that leads back to a file already being included.
+
+    ## Why is this bad?
+    LaTeX recurses until it runs out of memory or the input stack overflows.
+
+    ## Example
+    ```latex
+    % a.tex
+    \\input{b}
+    % b.tex
+    \\input{a}
+    ```
+    """
+    yield from _problems(ctx, "include_cycle")
+
+
+@rule("INC003", "path-outside-project", Category.LATEX, Severity.ERROR, reads=("problems",))
+def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags includes and bibliographies that point outside the project folder: absolute
+    paths, `../` escapes and symbolic links. auditex refuses to read them.
+
+    ## Why is this bad?
+    The manuscript does not build from its own sources, and a submitted archive that reads
+    `/etc/passwd` or `~/.ssh` is hostile. Nothing outside the project ever reaches a report
+    or an LLM prompt.
+
+    ## Example
+    ```latex
+    \\input{/etc/passwd}
+    \\bibliography{../../secrets}
+    ```
+    """
+    yield from _problems(ctx, "outside_root")
+
+
+@rule("INC004", "unreadable-source", Category.LATEX, Severity.WARNING, reads=("problems",))
+def unreadable_source(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags project files that could not be read cleanly: invalid UTF-8, NUL bytes, files too
+    large, or passages the parser could only read as plain text.
+
+    ## Why is this bad?
+    Findings in those places may be incomplete; the author should know which parts auditex
+    could not fully see.
+
+    ## Example
+    A Latin-1 encoded `intro.tex` with `é` stored as byte 0xE9.
+    """
+    yield from _problems(ctx, "unreadable", "unparsable")

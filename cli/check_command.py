@@ -1,0 +1,65 @@
+"""`auditex check PATH`: the deterministic, offline audit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..analyzers.check import InputError, check_path
+from ..analyzers.engine import severity_at_least
+from ..analyzers.finding import Severity
+from ..analyzers.registry import default_registry
+from .formats import to_json, to_markdown, to_sarif, to_text
+
+FORMATS = ("text", "json", "sarif", "markdown")
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    parser.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout")
+    parser.add_argument("--fail-on", choices=[s.value for s in Severity] + ["never"], default="warning",
+                        help="exit 1 when a finding is at or above this severity (default: warning)")
+    parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("check", help="run the deterministic rules (offline, instant)",
+                                   description="Run every deterministic rule on a LaTeX project.")
+    parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
+    add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    try:
+        result = check_path(arguments.path, arguments.project_root)
+    except InputError as error:
+        print(f"auditex: error: {error}", file=sys.stderr)
+        return 2
+    for problem in result.config.problems:
+        print(f"auditex: warning: {problem}", file=sys.stderr)
+    emit_report(arguments, result.findings, result.roots[0] if result.roots else "")
+    return exit_code(result.findings, arguments.fail_on)
+
+
+def emit_report(arguments: argparse.Namespace, findings, root: str, title: str = "auditex report") -> None:
+    if arguments.format == "json":
+        text = to_json(findings, root)
+    elif arguments.format == "sarif":
+        text = to_sarif(findings, default_registry())
+    elif arguments.format == "markdown":
+        text = to_markdown(findings, title)
+    else:
+        text = to_text(findings)
+    if arguments.output:
+        arguments.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def exit_code(findings, fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    threshold = Severity(fail_on)
+    return 1 if any(severity_at_least(f, threshold) for f in findings) else 0

@@ -1,0 +1,33 @@
+"""`auditex rules` and `auditex rule CODE`: the rule catalogue."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..analyzers.registry import default_registry
+
+
+def register(subparsers) -> None:
+    listing = subparsers.add_parser("rules", help="list every rule")
+    listing.set_defaults(run=run_rules)
+    single = subparsers.add_parser("rule", help="explain one rule")
+    single.add_argument("code", help="a rule code (REF001) or name (undefined-reference)")
+    single.set_defaults(run=run_rule)
+
+
+def run_rules(arguments: argparse.Namespace) -> int:
+    for rule in default_registry():
+        print(f"{rule.code:8} {rule.severity.value:12} {rule.category.value:22} {rule.name}: {rule.summary}")
+    return 0
+
+
+def run_rule(arguments: argparse.Namespace) -> int:
+    rule = default_registry().get(arguments.code)
+    if rule is None:
+        print(f"auditex: error: no rule '{arguments.code}'; `auditex rules` lists them", file=sys.stderr)
+        return 2
+    print(f"# {rule.code} {rule.name}\n")
+    print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}\n")
+    print(rule.doc)
+    return 0

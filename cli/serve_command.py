@@ -1,0 +1,17 @@
+"""`auditex serve`: the language server over stdio."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="run the language server (LSP over stdio)")
+    parser.add_argument("--stdio", action="store_true", help="accepted for editor compatibility; stdio is the default")
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    from ..server.main import serve  # the server is loaded only when serving
+
+    return serve()
