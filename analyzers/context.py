@@ -9,7 +9,7 @@ from ..latex.memory import Memory
 from ..latex.project import Project
 from ..latex.source import SourceText
 from .config import Config
-from .finding import Finding, Fix, Range, Related, TextEdit
+from .finding import Finding, Fix, Range, Related, Severity, TextEdit
 from .registry import Rule
 
 
@@ -51,9 +51,10 @@ class RuleContext:
 
     def report(self, file: str, start: int, end: int, message: str, *, identity: str = "",
                related: list[Related] | None = None, fixes: list[Fix] | None = None,
-               confidence: float = 1.0, explanation: str | None = None, section: str | None = None) -> Finding:
+               confidence: float = 1.0, explanation: str | None = None, section: str | None = None,
+               severity: Severity | None = None) -> Finding:
         return Finding(
-            code=self.rule.code, category=self.rule.category, severity=self.rule.severity, message=message,
+            code=self.rule.code, category=self.rule.category, severity=severity or self.rule.severity, message=message,
             file=file, range=self.range(file, start, end), related=related or [], confidence=confidence,
             fixes=fixes or [], explanation=explanation, identity=identity or message, section=section,
         )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .bibliography import BibEntry, BibProblem
 from .manuscript import Manuscript, PlacedBlock
+from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -107,11 +108,14 @@ def build_memory(project: "Project") -> Memory:
     labels: dict[str, list[LabelEntry]] = {}
     refs, cites, macros, acronyms, styled = [], [], [], [], []
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
+    wrappers = _key_wrappers(macro for path in project.files for macro in project.documents[path].parsed.macros)
     for path in project.files:
-        parsed = project.documents[path].parsed
-        for label in parsed.labels:
+        document = project.documents[path]
+        parsed = document.parsed
+        for label in [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]:
             labels.setdefault(label.key, []).append(LabelEntry(label.key, path, label.start, label.end, label.kind))
-        refs += [(path, ref) for ref in parsed.refs]
+        refs += [(path, _rewrapped(ref, wrappers)) for ref in parsed.refs]
+        refs += [(path, ref) for ref in _wrapped_uses(document.text, wrappers, "ref")]
         cites += [(path, cite) for cite in parsed.cites]
         macros += [(path, macro) for macro in parsed.macros]
         acronyms += [(path, acronym) for acronym in parsed.acronyms]
@@ -150,6 +154,58 @@ def build_memory(project: "Project") -> Memory:
         claims, [p for p in manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table is not None],
         [p for p in manuscript.blocks if p.kind is BlockKind.THEOREM], manuscript,
     )
+
+
+_WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
+
+
+def _key_wrappers(macros) -> dict[str, tuple[str, str, str]]:
+    """User macros that wrap \\label or \\ref: name → (label|ref, key prefix, key suffix).
+
+    Papers write `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}` and even
+    `\\renewcommand{\\eqref}[1]{\\ref{eq:#1}}`; keys must be read through them.
+    """
+    direct: dict[str, tuple[str, str, str]] = {}
+    for macro in macros:
+        match = _WRAPPED_KEY.search(macro.body) if macro.arguments == 1 else None
+        if match:
+            direct[macro.name.lstrip("\\")] = (match.group(1), match.group(2), match.group(3))
+    wrappers = {}
+    for name, (inner, prefix, suffix) in direct.items():
+        # \eqalt{#1} → \eqref{#1} → \ref{eq:#1}: follow the chain, a few steps at most.
+        for _ in range(4):
+            if inner == name or inner not in direct:
+                break
+            inner, inner_prefix, inner_suffix = direct[inner]
+            prefix, suffix = inner_prefix + prefix, suffix + inner_suffix
+        wrappers[name] = ("label" if inner == "label" else "ref", prefix, suffix)
+    return wrappers
+
+
+def _wrapped_uses(text: str, wrappers: dict[str, tuple[str, str, str]], kind: str) -> list[KeyUse]:
+    """Uses of wrapper macros unknown to the parser, found in the raw text."""
+    names = [name for name, (wrapped, _, _) in wrappers.items() if wrapped == kind and name not in _PARSED_REF_COMMANDS]
+    if not names:
+        return []
+    pattern = re.compile(r"(?<!\\)\\(" + "|".join(re.escape(n) for n in names) + r")\s*\{([^{}]*)\}")
+    uses = []
+    for match in pattern.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if re.search(r"(?<!\\)%", text[line_start:match.start()]):
+            continue  # commented out
+        _, prefix, suffix = wrappers[match.group(1)]
+        uses.append(KeyUse(match.group(1), f"{prefix}{match.group(2).strip()}{suffix}", match.start(2), match.end(2),
+                           "equation" if "eq" in prefix else ""))
+    return uses
+
+
+def _rewrapped(ref: KeyUse, wrappers: dict[str, tuple[str, str, str]]) -> KeyUse:
+    """A built-in \\ref-like command the paper redefined to add a key prefix."""
+    wrapper = wrappers.get(ref.command)
+    if wrapper is None or wrapper[0] != "ref":
+        return ref
+    _, prefix, suffix = wrapper
+    return KeyUse(ref.command, f"{prefix}{ref.key}{suffix}", ref.start, ref.end, ref.kind)
 
 
 def _sentences_with_claims(text: str, mentions: list[NumberMention]):

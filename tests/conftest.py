@@ -1,2 +1,17 @@
 from open_recorder import open_recorder  # noqa: F401  (records files opened during a block)
 from llm_server import llm_server  # noqa: F401  (reusable loopback LLM fixture)
+
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS_PAPERS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    """The shared corpus of real papers (read-only); skips where it is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is absent (a user's clone): real-paper tests skipped")
+    return CORPUS

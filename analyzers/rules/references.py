@@ -11,7 +11,7 @@ from ..finding import Category, Finding, Severity
 from ..registry import rule
 
 
-@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs"))
+@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems"))
 def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags `\\ref`, `\\eqref`, `\\autoref`, `\\cref`, `\\pageref` and friends whose key no `\\label` defines.
@@ -33,8 +33,14 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     The fix replaces the key with the closest existing label; it is safe only when that
     label is clearly the intended one, so it is offered, never applied automatically.
+
+    When an included file is missing (a generated `main.labels`), the label may live
+    there: the finding is then information that says so.
     """
     labels = list(ctx.memory.labels)
+    missing = [p.target for p in ctx.project.problems if p.kind == "missing_file" and p.target]
+    severity = Severity.INFORMATION if missing else None
+    unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
     for file, ref in ctx.memory.refs:
         if ref.key in ctx.memory.labels or "#" in ref.key:
             continue
@@ -43,8 +49,8 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
         if closest:
             fixes.append(ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90))
         suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
-        yield ctx.report(file, ref.start, ref.end, f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{suggestion}",
-                         identity=f"{ref.key}", fixes=fixes)
+        yield ctx.report(file, ref.start, ref.end, f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{suggestion}{unknown_source}",
+                         identity=f"{ref.key}", fixes=fixes, severity=severity)
 
 
 @rule("REF002", "duplicate-label", Category.LATEX, Severity.ERROR, reads=("labels",))
