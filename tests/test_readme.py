@@ -1,0 +1,37 @@
+"""The README's two set-up commands are the ones the project really runs."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```sh\n(.+?)\n```", text)
+
+
+def test_readme_opens_with_exactly_two_setup_commands():
+    commands = _readme_commands()
+    assert len(commands) >= 2
+    assert "auditex check examples/paper" in commands[0]
+    assert "pytest" in commands[1] and ".[test]" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert _readme_commands()[1] in ci.splitlines()
+
+
+def test_example_paper_check_finds_the_planted_errors():
+    result = subprocess.run(
+        [sys.executable, "-m", "auditex.cli.main", "check", str(ROOT / "examples" / "paper"), "--format", "json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 1, result.stderr
+    import json
+
+    codes = {finding["code"] for finding in json.loads(result.stdout)["findings"]}
+    assert {"REF001", "CIT001"} <= codes
