@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 from .. import __version__
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.registry import Registry
+from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
 
 JSON_VERSION = 1
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
@@ -20,14 +20,6 @@ def to_text(findings: list[Finding]) -> str:
     ]
     lines.append(summary_line(findings))
     return "\n".join(lines) + "\n"
-
-
-def summary_line(findings: list[Finding]) -> str:
-    if not findings:
-        return "No findings."
-    counts = Counter(f.severity for f in findings)
-    parts = [f"{counts[s]} {s.value}{'s' if counts[s] != 1 and s is not Severity.INFORMATION else ''}" for s in Severity if counts[s]]
-    return f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({', '.join(parts)})."
 
 
 def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> str:
@@ -98,25 +90,3 @@ def _sarif_region(range_) -> dict:
 
 def _sarif_location(file: str, range_) -> dict:
     return {"physicalLocation": {"artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"}, "region": _sarif_region(range_)}}
-
-
-def to_markdown(findings: list[Finding], title: str = "auditex report") -> str:
-    lines = [f"# {title}", "", summary_line(findings), ""]
-    by_severity = {s: [f for f in findings if f.severity is s] for s in Severity}
-    for severity, group in by_severity.items():
-        if not group:
-            continue
-        lines += [f"## {severity.value.capitalize()} ({len(group)})", ""]
-        for f in group:
-            location = f"`{f.file}:{f.range.start.line + 1}`"
-            lines.append(f"- **{f.code}** {location}: {_escape(f.message)}")
-            if f.explanation:
-                lines.append(f"  - {_escape(f.explanation)}")
-            for related in f.related:
-                lines.append(f"  - see `{related.file}:{related.range.start.line + 1}`: {_escape(related.message)}")
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _escape(text: str) -> str:
-    return text.replace("\n", " ").replace("|", "\\|")
