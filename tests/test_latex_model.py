@@ -1,0 +1,181 @@
+"""The manuscript model: discovery, parsing, structure, tables, memory, incrementality."""
+
+from pathlib import Path
+
+import pytest
+
+from auditex.latex.discovery import find_roots, magic_root
+from auditex.latex.model import BlockKind, SectionKind
+from auditex.latex.project import Project
+from auditex.latex.sandbox import ProjectRoot
+from auditex.latex.source import SourceText
+from helpers import document, make_project, write_project
+
+
+def test_positions_are_utf16_and_round_trip():
+    source = SourceText("a😀b\nxé😀y\n")
+    offset = source.text.index("y")
+    assert source.position(offset) == (1, 4)  # x, é, 😀 (2 units)
+    assert source.offset(1, 4) == offset
+    assert source.position(source.text.index("b")) == (0, 3)
+
+
+def test_root_discovery_prefers_main_and_reads_magic_comment(tmp_path):
+    write_project(tmp_path, {
+        "main.tex": document("x"),
+        "z/other.tex": document("y"),
+        "sections/a.tex": "%!TEX root = ../main.tex\n\\section{A}",
+    })
+    assert find_roots(ProjectRoot(tmp_path))[0] == "main.tex"
+    assert magic_root((tmp_path / "sections/a.tex").read_text()) == "../main.tex"
+
+
+def test_include_graph_follows_every_include_form(tmp_path):
+    project = make_project(tmp_path, {
+        "main.tex": document("\\input{a}\n\\include{b}\n\\subfile{c.tex}\n\\import{sub/}{d}\n\\bibliography{refs,more}"),
+        "a.tex": "\\section{A}\\label{sec:a}", "b.tex": "B text", "c.tex": "C text",
+        "sub/d.tex": "\\subimport{deeper/}{e}", "sub/deeper/e.tex": "E text",
+        "refs.bib": "@article{k1, title={T}}", "more.bib": "@book{k2, title={U}}",
+    })
+    assert project.files == ["main.tex", "a.tex", "b.tex", "c.tex", "sub/d.tex", "sub/deeper/e.tex"]
+    assert project.bibliography_files == ["refs.bib", "more.bib"]
+    assert set(project.memory.bib_entries) == {"k1", "k2"}
+    assert not project.problems
+
+
+def test_missing_cycle_and_outside_paths_become_problems_without_reading(tmp_path):
+    outside = tmp_path / "secret.tex"
+    outside.write_text("SECRET")
+    folder = tmp_path / "paper"
+    (folder).mkdir()
+    (folder / "link.tex").symlink_to(outside)
+    project = make_project(folder, {
+        "main.tex": document("\\input{a}\\input{missing}\\input{/etc/passwd}\\input{../secret}\\input{link}\\bibliography{../../x}"),
+        "a.tex": "\\input{main}",
+    })
+    kinds = sorted(p.kind for p in project.problems)
+    assert kinds == ["include_cycle", "missing_file", "outside_root", "outside_root", "outside_root", "outside_root"]
+    assert all("SECRET" not in d.text for d in project.documents.values())
+    assert "link.tex" not in project.documents
+
+
+def test_bbl_is_used_when_no_bib_ships(tmp_path):
+    project = make_project(tmp_path, {
+        "main.tex": document("\\cite{a}\\bibliography{refs}"),
+        "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author.\n\\end{thebibliography}",
+    })
+    assert project.bibliography_files == ["main.bbl"]
+    assert "a" in project.memory.bib_entries
+    assert not project.problems
+
+
+def test_sections_kinds_blocks_and_plain_text_map_back(tmp_path):
+    body = r"""\begin{abstract}We reach 93.4\% accuracy.\end{abstract}
+\section{Introduction}
+Large Language Models (LLMs) are \textbf{large}.\footnote{A note.}
+\section{Method}\label{sec:method}
+\begin{equation} x = \alpha \label{eq:x}\end{equation}
+\begin{theorem}\label{thm:main} All is well. \end{theorem}
+\section{Experiments}
+\begin{figure}\centering\caption{A figure.}\label{fig:a}\end{figure}
+\begin{algorithm}Step one.\end{algorithm}
+\appendix
+\section{Proofs}
+Proof text.
+"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    manuscript = project.manuscript
+    kinds = [s.kind for s in manuscript.sections if s.title]
+    assert kinds == [SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.METHOD, SectionKind.EXPERIMENTS, SectionKind.APPENDIX]
+    block_kinds = {p.kind for p in manuscript.blocks}
+    assert {BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.MATH, BlockKind.THEOREM, BlockKind.FIGURE, BlockKind.CAPTION, BlockKind.ALGORITHM} <= block_kinds
+    labels = project.memory.labels
+    assert labels["sec:method"][0].kind == "section"
+    assert labels["eq:x"][0].kind == "equation"
+    assert labels["thm:main"][0].kind == "theorem"
+    assert labels["fig:a"][0].kind == "figure"
+    paragraph = next(p for p in manuscript.blocks if "Large Language" in p.block.plain.text)
+    text = paragraph.block.plain.text
+    assert "\\textbf" not in text and "large." in text
+    start, end = paragraph.block.plain.source_span(text.index("large"), text.index("large") + 5)
+    assert project.documents["main.tex"].text[start:end] == "large"
+    assert any(a.short == "LLMs" and a.long == "Large Language Models" for _, a in project.memory.inline_acronyms)
+
+
+def test_tables_read_numbers_through_decoration(tmp_path):
+    table = r"""\begin{table}\caption{Results}\label{tab:r}
+\begin{tabular}{lccc}\toprule
+Method & Acc $\uparrow$ & Err $\downarrow$ & X \\ \midrule
+A & \textbf{93.4} & 1.2e-3 & -- \\
+B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
+\multicolumn{2}{c}{Avg} & \multirow{1}{*}{4.0} & 3 \\
+\bottomrule\end{tabular}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(table)})
+    grid = project.memory.tables[0].block.table
+    assert grid.label == "tab:r" and grid.caption == "Results" and grid.header_rows == 1
+    a, b, avg = grid.rows[1], grid.rows[2], grid.rows[3]
+    assert (a[1].value, a[1].bold) == (93.4, True)
+    assert a[2].value == pytest.approx(1.2e-3)
+    assert a[3].value is None
+    assert (b[1].value, b[1].spread) == (93.4, 0.2)
+    assert b[2].percent and b[3].underline
+    assert avg[0].column_span == 2 and avg[1].column == 2 and avg[1].value == 4.0
+    assert grid.column_header(1) == "Acc ↑"
+    source = project.documents["main.tex"].text
+    assert source[a[1].start:a[1].end] == "\\textbf{93.4}"
+
+
+def test_memory_records_macros_citations_numbers_and_claims(tmp_path):
+    body = r"""\begin{abstract}Our method improves accuracy by 12.3\% over the best baseline.\end{abstract}
+\section{Results} We train for 30 epochs with 5 seeds \citep[p.~3]{a,b} and \citet*{c}. See Table~\ref{tab:x}.
+"""
+    project = make_project(tmp_path, {"main.tex": document(body, "\\newcommand{\\ours}{Ours}\n\\DeclareMathOperator{\\argmax}{arg\\,max}\n\\def\\foo#1{[#1]}")})
+    memory = project.memory
+    assert [m.name for _, m in memory.macros] == ["\\ours", "\\argmax", "\\foo"]
+    assert [c.key for _, c in memory.cites] == ["a", "b", "c"]
+    values = [n.mention.value for n in memory.numbers]
+    assert 12.3 in values and 30 in values and 5 in values
+    assert any("12.3" in claim.text for claim in memory.claims)
+
+
+def test_update_reparses_only_the_changed_file_and_reports_changed_sections(tmp_path):
+    project = make_project(tmp_path, {
+        "main.tex": document("\\input{a}\n\\input{b}"),
+        "a.tex": "\\section{A}\nFirst text.\n\n" + "Filler paragraph.\n\n" * 50,
+        "b.tex": "\\section{B}\nSecond text.",
+    })
+    untouched = project.documents["a.tex"]
+    old_b = project.documents["b.tex"]
+    change = project.update("b.tex", "\\section{B}\nSecond text changed.")
+    assert change.changed_files == ["b.tex"]
+    assert change.changed_sections == ["b.tex#B"]
+    assert project.documents["a.tex"] is untouched
+    reused = set(old_b.chunk_cache) & set(project.documents["b.tex"].chunk_cache)
+    assert reused == set()  # one chunk, changed
+    # Editing one paragraph of a long file re-parses only its chunk.
+    text = project.documents["a.tex"].text.replace("First text.", "First text!")
+    before = set(project.documents["a.tex"].chunk_cache)
+    project.update("a.tex", text)
+    after = set(project.documents["a.tex"].chunk_cache)
+    assert len(after - before) == 1 and len(before & after) == len(before) - 1
+
+
+def test_update_follows_new_includes_and_files_appearing(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document("\\input{later}")})
+    assert project.problems[0].kind == "missing_file"
+    (tmp_path / "later.tex").write_text("\\section{Later}\\label{sec:l}")
+    change = project.update("later.tex")
+    assert change.graph_changed and "later.tex" in project.files and not project.problems
+    assert "sec:l" in project.memory.labels
+
+
+def test_comments_are_not_content(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document("Text % \\label{hidden} 42\n\\% not a comment 7")})
+    assert "hidden" not in project.memory.labels
+    assert [n.mention.value for n in project.memory.numbers] == [7]
+
+
+def test_invalid_utf8_and_nul_bytes_are_read_with_a_problem(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document("\\input{latin}"), "latin.tex": b"caf\xe9 \x00ok"})
+    assert "caf\ufffd" in project.documents["latin.tex"].text
+    assert any(p.kind == "unreadable" for p in project.problems)
