@@ -1,0 +1,134 @@
+"""Rule engine, suppressions, config, dismissals and the `auditex check` contract."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from auditex.analyzers.check import check_path
+from auditex.analyzers.config import load_config
+from auditex.analyzers.dismissals import Dismissals
+from auditex.analyzers.engine import Engine
+from auditex.analyzers.registry import default_registry
+from auditex.cli.main import main
+from auditex.latex.project import Project
+from helpers import document, write_project
+
+BROKEN = {
+    "main.tex": document("\\section{A}\\label{sec:a}\\label{sec:a}\nSee \\ref{sec:b} and \\cite{knuth84,missing}.\n\\bibliography{refs}"),
+    "refs.bib": "@book{knuth84, title={TeX}}\n@book{unused, title={U}}\n@misc{bad, title = {unclosed\n",
+}
+
+
+def codes(findings):
+    return sorted(f.code for f in findings)
+
+
+def test_first_rules_fire_with_fixes_and_related(tmp_path):
+    write_project(tmp_path, BROKEN)
+    findings = check_path(tmp_path).findings
+    assert {"REF001", "REF002", "CIT001", "CIT003", "CIT004"} <= set(codes(findings))
+    undefined = next(f for f in findings if f.code == "REF001")
+    assert undefined.fixes and undefined.fixes[0].edits[0].new_text == "sec:a"
+    duplicate = next(f for f in findings if f.code == "REF002")
+    assert duplicate.related and duplicate.related[0].message.startswith("first definition")
+
+
+def test_every_rule_is_documented_in_ruff_shape():
+    registry = default_registry()
+    assert len(registry) >= 12
+    for rule in registry:
+        assert rule.doc.startswith("## What it does"), rule.code
+        assert "## Why is this bad?" in rule.doc and "## Example" in rule.doc, rule.code
+        assert registry.get(rule.name) is rule
+
+
+def test_suppression_comments_same_line_and_line_above(tmp_path):
+    write_project(tmp_path, {
+        "main.tex": document("\\ref{x1} % auditex: ignore[REF001]\n% auditex: ignore\n\\ref{x2}\n\\ref{x3} % auditex: ignore[CIT001]\n\\ref{x4}"),
+    })
+    lines = [f.range.start.line for f in check_path(tmp_path).findings if f.code == "REF001"]
+    assert lines == [6, 7]  # x3 (other code suppressed) and x4
+
+
+def test_config_selects_ignores_overrides_and_excludes(tmp_path):
+    write_project(tmp_path, {**BROKEN, ".auditex.toml": '[rules]\nignore = ["CIT"]\nseverity = { REF001 = "warning" }\nexclude = ["other/*"]\n'})
+    findings = check_path(tmp_path).findings
+    assert not any(f.code.startswith("CIT") for f in findings)
+    assert next(f for f in findings if f.code == "REF001").severity.value == "warning"
+    broken = tmp_path / "x"
+    write_project(broken, {**BROKEN, ".auditex.toml": "[rules\nnot toml"})
+    config = load_config(broken)
+    assert config.problems and "could not be read" in config.problems[0]
+
+
+def test_dismissed_findings_stay_hidden_and_can_be_restored(tmp_path):
+    write_project(tmp_path, BROKEN)
+    finding = next(f for f in check_path(tmp_path).findings if f.code == "REF001")
+    Dismissals(tmp_path).dismiss(finding.fingerprint, finding.code, finding.file, finding.message)
+    assert finding.fingerprint not in {f.fingerprint for f in check_path(tmp_path).findings}
+    assert Dismissals(tmp_path).restore(finding.fingerprint)
+    assert finding.fingerprint in {f.fingerprint for f in check_path(tmp_path).findings}
+
+
+def test_fingerprints_survive_edits_elsewhere(tmp_path):
+    write_project(tmp_path, BROKEN)
+    before = {f.code: f.fingerprint for f in check_path(tmp_path).findings}
+    main = tmp_path / "main.tex"
+    main.write_text("% a new first line\n\nSome new paragraph.\n\n" + main.read_text())
+    after = {f.code: f.fingerprint for f in check_path(tmp_path).findings}
+    assert before["REF001"] == after["REF001"] and before["CIT001"] == after["CIT001"]
+
+
+def test_engine_reuses_rule_results_until_what_they_read_changes(tmp_path):
+    write_project(tmp_path, BROKEN)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    first = engine.check(project)
+    assert engine.last_stats.rules_cached == 0
+    again = engine.check(project)
+    assert engine.last_stats.rules_run == 0 and again == first
+    project.update("refs.bib", "@book{knuth84, title={TeX}}\n@book{missing, title={M}}\n")
+    engine.check(project)
+    assert 0 < engine.last_stats.rules_run < len(engine.enabled_rules)
+    assert not any(f.code == "CIT001" for f in engine.check(project))
+
+
+def test_check_text_json_sarif_markdown_and_exit_codes(tmp_path, capsys):
+    write_project(tmp_path, BROKEN)
+    assert main(["check", str(tmp_path)]) == 1
+    text = capsys.readouterr().out
+    assert "main.tex:5:10: error REF001" in text
+    assert main(["check", str(tmp_path), "--format", "json", "--fail-on", "never"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["version"] == 1 and payload["root"] == "main.tex"
+    finding = payload["findings"][0]
+    assert set(finding) >= {"code", "category", "severity", "message", "file", "range", "related", "source", "confidence", "fingerprint", "fixes"}
+    assert main(["check", str(tmp_path), "--format", "sarif", "--fail-on", "error"]) == 1
+    sarif = json.loads(capsys.readouterr().out)
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+    assert main(["check", str(tmp_path), "--format", "markdown", "--fail-on", "never"]) == 0
+    assert capsys.readouterr().out.startswith("# auditex report")
+    assert main(["check", str(tmp_path / "nope")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_rule_and_rules_commands(capsys):
+    assert main(["rule", "REF001"]) == 0
+    assert "## What it does" in capsys.readouterr().out
+    assert main(["rules"]) == 0
+    assert "REF001" in capsys.readouterr().out
+    assert main(["rule", "NOPE999"]) == 2
+
+
+def test_sarif_validates_against_the_schema_shape(tmp_path):
+    write_project(tmp_path, BROKEN)
+    out = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--format", "sarif"],
+                         capture_output=True, text=True, timeout=120)
+    sarif = json.loads(out.stdout)
+    run = sarif["runs"][0]
+    rule_ids = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    for result in run["results"]:
+        assert rule_ids[result["ruleIndex"]] == result["ruleId"]
+        assert result["level"] in {"error", "warning", "note", "none"}
+        assert result["partialFingerprints"]["auditex/v1"]
