@@ -19,8 +19,9 @@ _RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidr
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = re.compile(
-    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]([-−+]?\d+)|\s?[×x]\s?10\^\{?([-−]?\d+)\}?)?"
+    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s?[×x]\s?10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
 )
+_LEADING_MACROS = re.compile(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _SPREAD = re.compile(r"^\s*(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
@@ -80,7 +81,7 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
             rows.append(row)
             row = [[]]
-        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES:
+        elif isinstance(node, lw.LatexMacroNode) and _is_rule(node.macroname):
             completed = sum(1 for r in rows if _has_content(r))
             if header_rows == 0 and completed > 0 and node.macroname not in ("bottomrule",):
                 header_rows = completed
@@ -94,6 +95,11 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
     if _has_content(row):
         rows.append(row)
     return rows, header_rows or 1
+
+
+def _is_rule(name: str) -> bool:
+    # Papers define their own rules (\\shline, \\thickhline); any *line or *rule but \\newline counts.
+    return name in _RULES or (name.endswith(("line", "rule")) and name != "newline" and name not in _UNDERLINE)
 
 
 def _flatten_cells(nodes: list[lw.LatexNode]):
@@ -128,9 +134,15 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))
-    cell = Cell(row, column, text, start, end, column_span=span, bold=bool(macros & _BOLD), underline=bool(macros & _UNDERLINE))
+    cell = Cell(row, column, text, start, end, column_span=span, bold=_marks(macros, _BOLD, "best", "first"),
+                underline=_marks(macros, _UNDERLINE, "second"))
     _read_number(cell)
     return cell
+
+
+def _marks(macros: set[str], names: frozenset[str], *fragments: str) -> bool:
+    """A known highlight macro, or a paper's own one named like it (\\tablefirst, \\secondbest)."""
+    return bool(macros & names) or any(fragment in macro.lower() for macro in macros for fragment in fragments)
 
 
 def _macro_names(nodes: list[lw.LatexNode]):
@@ -145,6 +157,7 @@ def _macro_names(nodes: list[lw.LatexNode]):
 
 def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     """(value, decimals, spread, percent) of the first number in a cell text."""
+    text = _LEADING_MACROS.sub("", text)  # "\\tablefirst4.19": an unexpanded highlight macro
     match = _NUMBER.search(text)
     if match is None:
         return None

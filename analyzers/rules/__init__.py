@@ -1,6 +1,6 @@
 """Every rule auditex ships, grouped by family (one module per family)."""
 
 from ..registry import rules_in
-from . import citations, includes, references
+from . import citations, counts, hidden_text, includes, numbers, references, statistics, tables
 
-ALL_RULES = tuple(rules_in(references, citations, includes))
+ALL_RULES = tuple(rules_in(hidden_text, references, citations, includes, numbers, tables, counts, statistics))

@@ -1,0 +1,1 @@
+"""CNT: a stated count ("five datasets") against the things actually listed."""
