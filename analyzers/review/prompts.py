@@ -1,0 +1,41 @@
+"""The review prompts (`prompts/review_<name>.md`): data files with a version header.
+
+A file starts with `<!-- version: N · where it comes from -->`, then `# System` and
+`# User` parts with `{name}` placeholders. The version goes into the LLM cache
+key, so editing a prompt and bumping its version re-asks the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ..evaluation.judge import JudgePrompt
+
+_VERSION = re.compile(r"<!--\s*version:\s*(\w+)")
+_HTML_COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ReviewPrompt:
+    name: str
+    version: str
+    template: JudgePrompt
+
+    def render(self, **values: str) -> tuple[str, str]:
+        return self.template.render(**values)
+
+
+@cache
+def load_review_prompt(name: str) -> ReviewPrompt:
+    text = resources.files("auditex.prompts").joinpath(f"review_{name}.md").read_text(encoding="utf-8")
+    version = _VERSION.search(text)
+    if version is None:
+        raise ValueError(f"prompt review_{name}.md has no '<!-- version: N -->' header")
+    system, separator, user = _HTML_COMMENT.sub("", text).partition("# User\n")
+    if not separator:
+        raise ValueError(f"prompt review_{name}.md has no '# User' part")
+    template = JudgePrompt(system=system.removeprefix("# System\n").strip(), user=user.strip())
+    return ReviewPrompt(name=name, version=f"review_{name}/{version.group(1)}", template=template)

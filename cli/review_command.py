@@ -1,0 +1,88 @@
+"""`auditex review PATH`: the error-aware review (PaperAudit-Review), as Markdown or JSON.
+
+Also home of the LLM flags that every LLM-backed command shares (`add_llm_options`,
+`llm_settings`), so `bench` reads them the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from ..analyzers.check import InputError, open_projects
+from ..analyzers.config import load_config
+from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.settings import DEFAULT_MODELS, LLMSettings
+from ..analyzers.review import run_review
+from ..analyzers.review.scholarly import SEARCH_NAMES, make_search
+
+EXIT_OK, EXIT_INCOMPLETE = 0, 2
+DETECTION_MODES = ("none", "fast", "standard", "deep")
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("LLM")
+    group.add_argument("--provider", choices=sorted(DEFAULT_MODELS), default="openai", help="API flavour (default: openai)")
+    group.add_argument("--model", default="", help="model name (default: a small model of the provider)")
+    group.add_argument("--base-url", help="an OpenAI- or Anthropic-compatible server instead of the vendor's")
+    group.add_argument("--budget", type=float, metavar="USD", help="stop before spending more than this")
+    group.add_argument("--no-cache", action="store_true", help="ask the model again instead of reusing cached answers")
+
+
+def llm_settings(arguments: argparse.Namespace) -> LLMSettings:
+    """Settings from the flags, the key from the environment; ValueError names a bad flag."""
+    return LLMSettings.from_env(provider=arguments.provider, model=arguments.model, base_url=arguments.base_url,
+                                budget_usd=arguments.budget)
+
+
+def llm_cache(arguments: argparse.Namespace) -> LLMCache | None:
+    return None if arguments.no_cache else LLMCache()
+
+
+def print_progress(stage: str, done: int, total: int) -> None:
+    print(f"auditex: review: {stage} ({done}/{total})", file=sys.stderr)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("review", help="write an error-aware peer review (LLM)",
+                                   description="Write a PaperAudit-style review: memory, baseline review, integrity and "
+                                               "novelty reports, then a minimal-edit refinement.")
+    parser.add_argument("path", type=Path, help="a .tex file or a project folder")
+    parser.add_argument("--mode", choices=DETECTION_MODES, default="standard",
+                        help="detection mode for the integrity report; none = deterministic rules only (default: standard)")
+    parser.add_argument("--format", choices=("markdown", "json"), default="markdown", help="output format (default: markdown)")
+    parser.add_argument("--output", "-o", type=Path, help="write the review to FILE instead of stdout")
+    parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
+    parser.add_argument("--related-work", choices=SEARCH_NAMES, default="auto",
+                        help="scholarly search for the novelty report (default: auto = Semantic Scholar, then OpenAlex)")
+    parser.add_argument("--related-work-url", help="base URL of a mirror of the chosen scholarly service")
+    add_llm_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(arguments: argparse.Namespace) -> int:
+    try:
+        folder, projects = open_projects(arguments.path, arguments.project_root)
+        settings = llm_settings(arguments)
+        search = make_search(arguments.related_work, arguments.related_work_url)
+    except (InputError, ValueError) as error:
+        print(f"auditex: error: {error}", file=sys.stderr)
+        return 2
+    project = projects[0]
+    if len(projects) > 1:
+        print(f"auditex: warning: {len(projects)} root files found; reviewing {project.root_file}", file=sys.stderr)
+    review = asyncio.run(run_review(project, settings, arguments.mode, cache=llm_cache(arguments), search=search,
+                                    config=load_config(folder), on_progress=print_progress))
+    text = json.dumps(review.to_json(), indent=2, ensure_ascii=False) + "\n" if arguments.format == "json" else review.markdown
+    if arguments.output:
+        arguments.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    print(f"auditex: {review.stats.summary()}", file=sys.stderr)
+    if review.stopped:
+        print(f"auditex: error: {review.stopped}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    return EXIT_OK
