@@ -17,10 +17,10 @@ from ..analyzers.config import load_config
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.settings import DEFAULT_MODELS, LLMSettings
 from ..analyzers.review import run_review
+from ..analyzers.review.workflow import NO_DETECTION_MODE
 from ..analyzers.review.scholarly import SEARCH_NAMES, make_search
 
 EXIT_OK, EXIT_INCOMPLETE = 0, 2
-DETECTION_MODES = ("none", "fast", "standard", "deep")
 
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +51,9 @@ def register(subparsers) -> None:
                                    description="Write a PaperAudit-style review: memory, baseline review, integrity and "
                                                "novelty reports, then a minimal-edit refinement.")
     parser.add_argument("path", type=Path, help="a .tex file or a project folder")
-    parser.add_argument("--mode", choices=DETECTION_MODES, default="standard",
-                        help="detection mode for the integrity report; none = deterministic rules only (default: standard)")
+    parser.add_argument("--mode", default="standard",
+                        help="detection mode for the integrity report (see `auditex audit`), or none for the "
+                             "deterministic rules only (default: standard)")
     parser.add_argument("--format", choices=("markdown", "json"), default="markdown", help="output format (default: markdown)")
     parser.add_argument("--output", "-o", type=Path, help="write the review to FILE instead of stdout")
     parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
@@ -63,8 +64,16 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+def check_mode(mode: str) -> None:
+    from ..analyzers.llm.audit import MODES  # loaded on use: `auditex serve` starts without it
+
+    if mode not in (*MODES, NO_DETECTION_MODE):
+        raise ValueError(f"unknown mode '{mode}'; choose one of {', '.join((*MODES, NO_DETECTION_MODE))}")
+
+
 def run(arguments: argparse.Namespace) -> int:
     try:
+        check_mode(arguments.mode)
         folder, projects = open_projects(arguments.path, arguments.project_root)
         settings = llm_settings(arguments)
         search = make_search(arguments.related_work, arguments.related_work_url)

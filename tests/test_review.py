@@ -36,6 +36,9 @@ The paper proposes sparse widgets (Abstract) and reports 91.2% accuracy (Table 1
 - Confidence (5): 3 - short paper (Section 3)
 """
 REFINED = BASELINE.replace("- Overall (10): 5", "- Overall (10): 4")
+DETECTED = json.dumps({"findings": [{
+    "type": "Claim Distortion", "section_location": "Abstract", "error_location": "They are 2x faster.",
+    "explanation": "The 2x speed-up is never measured anywhere in the paper.", "confidence": 0.9}]})
 NOVELTY = "# Innovation & Motivation Report\n1. Authors' Claimed Contribution: sparse widgets (Introduction)."
 
 
@@ -50,7 +53,7 @@ def scripted_reviewer(body: dict) -> str:
         return REFINED
     if "experienced reviewer for top-tier" in prompt:
         return BASELINE
-    raise AssertionError("unexpected prompt")
+    return DETECTED  # every detection unit of the audit
 
 
 def prompts_sent(server: LoopbackLLMServer) -> list[str]:
@@ -176,3 +179,26 @@ async def test_a_hanging_call_is_cancelled_mid_flight(llm_server: LoopbackLLMSer
 def test_review_of_a_missing_path_is_a_clear_error(tmp_path: Path, capsys) -> None:
     assert main(["review", str(tmp_path / "nope"), "--related-work", "none"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_standard_mode_puts_llm_findings_in_the_integrity_report(
+    llm_server: LoopbackLLMServer, tmp_path: Path, provider: str, capsys
+) -> None:
+    llm_server.responder = scripted_reviewer
+    project = write_project(tmp_path / "paper")
+    code = main(["review", str(project), "--format", "json", "--related-work", "none", *llm_flags(llm_server, provider)])
+    assert code == 0, capsys.readouterr().err
+    review = json.loads(capsys.readouterr().out)
+    llm_findings = [f for f in review["integrity"]["findings"] if f["source"] == "llm"]
+    assert llm_findings and all(f["category"] == "claim_distortion" for f in llm_findings)
+    assert "REF001" in {f["code"] for f in review["integrity"]["findings"]}
+    refine_prompt = next(p for p in prompts_sent(llm_server) if "REFINE an existing baseline review" in p)
+    assert "never measured" in refine_prompt
+    assert review["stats"]["calls"] > 3  # the review's three calls plus the audit's
+
+
+def test_unknown_mode_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    project = write_project(tmp_path / "paper")
+    assert main(["review", str(project), "--mode", "thorough", "--related-work", "none"]) == 2
+    assert "unknown mode 'thorough'" in capsys.readouterr().err

@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -32,6 +32,9 @@ from .paper import paper_text, paper_title, section_titles
 from .prompts import load_review_prompt
 from .scholarly import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .structure import StructuredReview, parse_review
+
+if TYPE_CHECKING:
+    from ..llm.audit import AuditResult
 
 STAGES = ("memory", "baseline", "integrity", "novelty", "refine")
 NO_DETECTION_MODE = "none"  # deterministic findings only
@@ -159,8 +162,18 @@ async def run_review(
 
         async def integrity() -> None:
             nonlocal audit_stats
-            review.findings, audit_stats = await _integrity_findings(project, settings, mode, llm.stats, cache, config, cancel)
-            review.integrity = integrity_report(review.findings, mode)
+            review.findings = Engine(config=config).check(project)
+            if mode == NO_DETECTION_MODE:
+                review.integrity = integrity_report(review.findings, mode)
+                return
+            result = await _audit(project, settings, mode, llm.stats, cache, cancel, review.findings)
+            review.findings, audit_stats = list(result.findings), result.stats
+            failed = [f"{failure.label}: {failure.message}" for failure in result.failed_units]
+            review.integrity = integrity_report(review.findings, mode, failed)
+            if result.cancelled:
+                raise ReviewStopped("The review was cancelled.")
+            if result.budget_stop:
+                raise ReviewStopped(result.budget_stop)
 
         async def novelty() -> None:
             review.novelty = await _novelty(project, review.memory, search, ask)
@@ -215,37 +228,34 @@ def _combined(review_stats: RunStats, audit_stats: RunStats, wall_s: float) -> R
 # --- stage 3: integrity ------------------------------------------------------------
 
 
-async def _integrity_findings(
+async def _audit(
     project: Project,
     settings: LLMSettings,
     mode: str,
     spent: RunStats,
     cache: LLMCache | None,
-    config: Config | None,
     cancel: asyncio.Event | None,
-) -> tuple[list[Finding], RunStats]:
-    findings = Engine(config=config).check(project)
-    if mode == NO_DETECTION_MODE:
-        return findings, RunStats()
-    from ..llm.audit import run_audit  # the detection modes: imported when a review needs them
+    deterministic: list[Finding],
+) -> AuditResult:
+    from ..llm.audit import run_audit  # the detection modes load only when a review uses them
 
-    if settings.budget_usd is not None:  # the audit spends from what the review has left
+    if settings.budget_usd is not None:  # the audit spends what the review has left
         settings = settings.model_copy(update={"budget_usd": max(0.0, settings.budget_usd - spent.cost_usd)})
-    result = await run_audit(project, settings, mode, cache=cache, cancel=cancel, deterministic=findings)
-    return list(result.findings), result.stats
+    return await run_audit(project, settings, mode, cache=cache, cancel=cancel, deterministic=deterministic)  # type: ignore[arg-type]
 
 
-def integrity_report(findings: list[Finding], mode: str) -> str:
+def integrity_report(findings: list[Finding], mode: str, failed_units: list[str] | None = None) -> str:
     """Table 26's report built from findings: severity-ordered, anchored, hints left out."""
+    failures = "".join(f"\n> Not checked: {failure}" for failure in failed_units or [])
     shown = sorted((f for f in findings if f.severity is not Severity.HINT), key=lambda f: -f.severity.rank)
     source = "deterministic checks" if mode == NO_DETECTION_MODE else f"deterministic checks and the {mode} detection mode"
     if not shown:
-        return f"# Integrity Report\n\nNo integrity-related or consistency issues were found by the {source}.\n"
+        return f"# Integrity Report\n\nNo integrity-related or consistency issues were found by the {source}.\n{failures}\n"
     hidden = len(findings) - len(shown)
     body = to_markdown(shown, title="Integrity Report")
     note = f"Issues found by the {source}" + (f" ({hidden} style hint(s) left out)." if hidden else ".")
     heading, _, rest = body.partition("\n")
-    return f"{heading}\n\n{note}\n{rest}"
+    return f"{heading}\n\n{note}\n{failures}\n{rest}"
 
 
 # --- stage 4: motivation and novelty ------------------------------------------------
