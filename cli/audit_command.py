@@ -1,0 +1,122 @@
+"""`auditex audit PATH --mode fast|standard|deep|critical`: the LLM audit.
+
+Deterministic findings are always part of the report. Provider, model and server
+come from the flags, else `[llm]` in `.auditex.toml`, else the defaults; the API key
+comes from the environment only. Progress goes to stderr, and so does the closing
+account of calls, cache hits, tokens, cost and wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..analyzers.check import InputError, check_path
+from ..analyzers.llm.audit import MODES, AuditResult, run_audit
+from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.client import RunStats
+from ..analyzers.llm.errors import LLMError
+from ..analyzers.llm.settings import LLMSettings
+from .check_command import add_output_options, emit_report, exit_code
+
+# Settings a config file may give; the key never (LLMSettings.from_env refuses it).
+_CONFIGURABLE = set(LLMSettings.model_fields) - {"api_key"}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("audit", help="audit with an LLM (PaperAudit fast/standard/deep, critical)",
+                                   description="Run the deterministic rules and an LLM audit of a LaTeX project.")
+    parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
+    parser.add_argument("--mode", choices=MODES, default="standard", help="detection depth (default: standard)")
+    add_llm_options(parser)
+    parser.add_argument("--refresh", action="store_true", help="review every section against the current paper memory")
+    parser.add_argument("--top-k", type=int, default=5, help="critical mode: how many problems to ask for (default: 5)")
+    add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--provider", choices=["openai", "anthropic"], help="LLM API (default: openai)")
+    parser.add_argument("--model", help="model name (default: a small model of the provider)")
+    parser.add_argument("--base-url", help="an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)")
+    parser.add_argument("--budget", type=float, metavar="USD", help="stop before the run would cost more than this")
+    parser.add_argument("--concurrency", type=int, help="LLM calls in flight at once (default: 8)")
+    parser.add_argument("--stream", action="store_true", default=None, help="stream answers")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache")
+
+
+def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:
+    """Flags over `[llm]` config over defaults; raises ValueError with a readable message."""
+    fields = {key: value for key, value in config_llm.items() if key in _CONFIGURABLE}
+    flags = {"provider": arguments.provider, "model": arguments.model, "base_url": arguments.base_url,
+             "budget_usd": arguments.budget, "concurrency": arguments.concurrency, "stream": arguments.stream}
+    fields.update({key: value for key, value in flags.items() if value is not None})
+    try:
+        return LLMSettings.from_env(**fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise ValueError(f"invalid LLM setting {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
+
+def run(arguments: argparse.Namespace) -> int:
+    try:
+        checked = check_path(arguments.path, arguments.project_root)
+        settings = llm_settings(arguments, checked.config.llm)
+    except (InputError, ValueError) as error:
+        print(f"auditex: error: {error}", file=sys.stderr)
+        return 2
+    for problem in checked.config.problems:
+        print(f"auditex: warning: {problem}", file=sys.stderr)
+    cache = None if arguments.no_cache else LLMCache()
+    try:
+        results = asyncio.run(_audit_all(checked.projects, checked.findings, settings, cache, arguments))
+    except LLMError as error:
+        print(f"auditex: error: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if cache is not None:
+            cache.close()
+    findings = {f.fingerprint: f for result in results for f in result.findings}
+    ordered = sorted(findings.values(), key=lambda f: (f.file, f.range.start.line, f.range.start.character, f.code))
+    _report_run(results)
+    emit_report(arguments, ordered, checked.roots[0] if checked.roots else "", title=f"auditex {arguments.mode} audit")
+    return exit_code(ordered, arguments.fail_on)
+
+
+async def _audit_all(projects, deterministic, settings: LLMSettings, cache: LLMCache | None,
+                     arguments: argparse.Namespace) -> list[AuditResult]:
+    console = Console(stderr=True)
+    results = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as progress:
+        for project in projects:
+            task = progress.add_task(f"{arguments.mode} audit of {project.root_file}", total=None)
+
+            def advance(done: int, total: int, label: str, task=task) -> None:
+                progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
+
+            own = [f for f in deterministic if project.contains(f.file)]
+            results.append(await run_audit(project, settings, arguments.mode, cache=cache, on_progress=advance,
+                                           deterministic=own, refresh=arguments.refresh, critical_k=arguments.top_k))
+    return results
+
+
+def _report_run(results: list[AuditResult]) -> None:
+    for result in results:
+        for failure in result.failed_units:
+            print(f"auditex: warning: {failure.label} failed: {failure.message}", file=sys.stderr)
+        if result.budget_stop:
+            print(f"auditex: warning: {result.budget_stop}", file=sys.stderr)
+        print(f"auditex: {result.summary()}", file=sys.stderr)
+    if len(results) > 1:
+        total = RunStats()
+        for result in results:
+            for name in RunStats.model_fields:
+                setattr(total, name, getattr(total, name) + getattr(result.stats, name))
+        print(f"auditex: total: {total.summary()}.", file=sys.stderr)

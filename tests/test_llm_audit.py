@@ -1,0 +1,449 @@
+"""The LLM audit end to end: every mode through the CLI and `run_audit`, against the loopback server.
+
+The paper below and the scripted "model" `answer` drive every test; nothing is mocked:
+the real SDKs talk HTTP to `tests/llm_server.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from llm_server import LoopbackLLMServer, Reply
+
+from auditex.analyzers.check import open_projects
+from auditex.analyzers.finding import Category, Source
+from auditex.analyzers.llm.audit import AuditResult, run_audit
+from auditex.analyzers.llm.cache import LLMCache
+from auditex.analyzers.llm.errors import MissingKey
+from auditex.analyzers.llm.pricing import Price
+from auditex.cli.main import main
+
+MAIN = r"""\documentclass{article}
+\begin{document}
+\begin{abstract}
+We present \textbf{FastNet}, which improves accuracy by 12.5\% on ImageNet over all prior methods.
+\end{abstract}
+\section{Introduction}
+Image classification is a core task. FastNet is the first method to ever reach 90\% top-1 accuracy.
+We describe the method in Section~\ref{sec:method}.
+\section{Method}\label{sec:method}
+FastNet stacks ten residual blocks and is trained with a learning rate of 0.1 for 90 epochs.
+The loss is the cross entropy between predictions and labels.
+\section{Experiments}
+On ImageNet, FastNet reaches 85.1\% top-1 accuracy while the best baseline reaches 84.9\%.
+We train every baseline for 30 epochs only.
+\section{Conclusion}
+FastNet is a revolutionary advance that solves image classification.
+\end{document}
+"""
+
+CLAIM = "FastNet is the first method to ever reach 90% top-1 accuracy."
+RESULT = "On ImageNet, FastNet reaches 85.1% top-1 accuracy while the best baseline reaches 84.9%."
+PROTOCOL = "We train every baseline for 30 epochs only."
+HYPE = "FastNet is a revolutionary advance that solves image classification."
+
+
+def write_paper(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "main.tex").write_text(MAIN, encoding="utf-8")
+    return folder
+
+
+def finding(kind: str, quote: str, section: str, confidence: float = 0.9, fix: str = "", evidence: list | None = None) -> dict:
+    return {
+        "type": kind,
+        "section_location": section,
+        "error_location": quote,
+        "evidence": evidence if evidence is not None else [{"block_index": None, "quote": quote}],
+        "explanation": f"The {section} says something the paper does not support. More detail follows.",
+        "confidence": confidence,
+        "proposed_fix": fix,
+    }
+
+
+def role(body: dict[str, Any]) -> str:
+    """Which prompt a request carries, read from its system text."""
+    text = json.dumps(body)
+    for marker, name in (("review planner", "planner"), ("evidence retriever", "retriever"), ("specialist reviewer", "specialist"),
+                         ("adjudication reviewer", "merge"), ("scientific summarizer", "memory"), ("focusing on one target section", "section"),
+                         ("Please check the attached paper", "critical"), ("read the entire manuscript", "fast")):
+        if marker in text:
+            return name
+    return "unknown"
+
+
+def target_section(body: dict[str, Any]) -> str:
+    text = json.dumps(body)
+    marker = "Target section: "
+    return text.split(marker, 1)[1].split("\\n", 1)[0] if marker in text else ""
+
+
+def answer(body: dict[str, Any]) -> str:
+    """A plausible model: one finding per reviewed section, a plan, a merge that keeps everything."""
+    kind = role(body)
+    if kind == "memory":
+        return "# Section\nDescribes what the section states, with its numbers."
+    if kind == "planner":
+        return json.dumps({"tasks": [
+            {"task_id": "T1", "focus_sections": ["Abstract", "Experiments"], "goal": "Check the headline number", "risk_dimension": "evidence_manipulation"},
+            {"task_id": "T2", "focus_sections": ["Experiments"], "goal": "Check baselines", "risk_dimension": "EP", "hints": ["epochs"]},
+        ]})
+    if kind == "merge":
+        # Both specialists reported the protocol flaw: one merged finding, quoting no span of its own.
+        merged = {**finding("experiment_protocol", "", "Experiments"), "merged_from": [0, 1]}
+        return json.dumps({"findings": [merged]})
+    if kind == "critical":
+        return json.dumps([{"Problem": "Baselines are under-trained", "Location": f'Section 3, "{PROTOCOL}"', "Explanation": "Unfair comparison."}])
+    if kind == "specialist":
+        return json.dumps({"findings": [finding("experiment_protocol", PROTOCOL, "Experiments")]})
+    section = target_section(body)
+    if kind == "section":
+        quotes = {"Introduction": ("claim_distortion", CLAIM), "Experiments": ("experiment_protocol", PROTOCOL),
+                  "Conclusion": ("rhetoric_bias", HYPE)}
+        if section not in quotes:
+            return json.dumps({"findings": []})
+        kind_name, quote = quotes[section]
+        return json.dumps({"findings": [finding(kind_name, quote, section)]})
+    return json.dumps({"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]})
+
+
+# Fixtures
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    return write_paper(tmp_path / "paper")
+
+
+@pytest.fixture
+def scripted(llm_server: LoopbackLLMServer) -> LoopbackLLMServer:
+    llm_server.responder = answer
+    return llm_server
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A private user cache dir and the loopback key, as a user's shell would have them."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUDITEX_API_KEY", "loopback-key")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    return tmp_path / "cache"
+
+
+def project_of(folder: Path):
+    return open_projects(folder)[1][0]
+
+
+def audit(project, server: LoopbackLLMServer, mode: str, cache: LLMCache | None = None, **options: Any) -> AuditResult:
+    settings = server.settings(options.pop("provider", "openai"), **options.pop("settings", {}))
+    return asyncio.run(run_audit(project, settings, mode, cache=cache, deterministic=options.pop("deterministic", []), **options))
+
+
+def cli(server: LoopbackLLMServer, paper: Path, *extra: str, provider: str = "openai", capsys=None) -> tuple[int, dict, str]:
+    url = server.base_url_openai if provider == "openai" else server.base_url_anthropic
+    code = main(["audit", str(paper), "--provider", provider, "--model", "loopback-model", "--base-url", url,
+                 "--format", "json", "--fail-on", "never", *extra])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out) if captured.out.strip() else {}, captured.err
+
+
+# Every mode through the CLI, both wire protocols, plain and streamed
+
+
+EXPECTED = {
+    "fast": {("LLM-CD", CLAIM), ("LLM-EP", PROTOCOL)},
+    "standard": {("LLM-CD", CLAIM), ("LLM-EP", PROTOCOL), ("LLM-RB", HYPE)},
+    "deep": {("LLM-EP", PROTOCOL)},
+    "critical": {("LLM-CRIT", PROTOCOL)},
+}
+
+
+@pytest.mark.parametrize("mode", list(EXPECTED))
+@pytest.mark.parametrize("provider, stream", [("openai", False), ("anthropic", True), ("openai", True)])
+def test_every_mode_through_the_cli(scripted, paper, cli_env, capsys, mode, provider, stream):
+    extra = ["--mode", mode] + (["--stream"] if stream else [])
+    code, report, err = cli(scripted, paper, *extra, provider=provider, capsys=capsys)
+    assert code == 0, err
+    text = (paper / "main.tex").read_text()
+    llm = [f for f in report["findings"] if f["source"] == "llm"]
+    got = set()
+    for f in llm:
+        assert f["anchored"] is True
+        start, end = f["range"]["start"], f["range"]["end"]
+        assert start["line"] == end["line"]
+        line = text.splitlines()[start["line"]]
+        got.add((f["code"], line[start["character"] : end["character"]].replace("\\%", "%")))
+    assert got == EXPECTED[mode]
+    paths = {r.path for r in scripted.requests}
+    assert paths == {"/v1/chat/completions" if provider == "openai" else "/v1/messages"}
+    assert all(r.streamed == stream for r in scripted.requests)
+    assert "calls" in err and "cache hits" in err and "tokens" in err and "$" in err
+
+
+def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cli_env, capsys):
+    cli(scripted, paper, "--mode", "fast", capsys=capsys)
+    prompt = scripted.requests[0].prompt_text
+    body = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
+    blocks = [json.loads(line) for line in body.splitlines()]
+    assert {"Abstract", "Introduction", "Method", "Experiments", "Conclusion"} <= {b["section"] for b in blocks}
+    assert [b["index"] for b in blocks] == sorted(b["index"] for b in blocks)
+    assert any(PROTOCOL in b["text"] for b in blocks)
+    assert "DATA" in prompt and "never instructions" in prompt
+
+
+def test_rerun_of_an_unchanged_paper_makes_no_calls(scripted, paper, cli_env, capsys):
+    first_code, first, _ = cli(scripted, paper, "--mode", "standard", capsys=capsys)
+    sent = scripted.request_count
+    assert sent > 0
+    code, again, err = cli(scripted, paper, "--mode", "standard", capsys=capsys)
+    assert scripted.request_count == sent
+    assert "0 calls" in err
+    assert {f["fingerprint"] for f in again["findings"]} == {f["fingerprint"] for f in first["findings"]}
+
+
+def test_deterministic_findings_are_kept_and_passed_as_already_known(scripted, tmp_path, cli_env, capsys):
+    folder = write_paper(tmp_path / "broken")
+    main_tex = folder / "main.tex"
+    main_tex.write_text(main_tex.read_text().replace(r"Section~\ref{sec:method}", r"Section~\ref{sec:missing}"))
+    code, report, err = cli(scripted, folder, "--mode", "fast", capsys=capsys)
+    rules = [f for f in report["findings"] if f["source"] == "rule"]
+    assert rules, "the broken reference must be reported by the rules"
+    prompt = scripted.requests[0].prompt_text
+    known = prompt.split("ALREADY KNOWN (do not report again):", 1)[1].split("<paper>", 1)[0]
+    assert any(f["message"][:30] in known for f in rules)
+
+
+# Incremental policy
+
+
+def test_an_edit_in_one_section_resends_only_that_sections_units(scripted, paper, tmp_path):
+    project = project_of(paper)
+    cache = LLMCache(tmp_path / "llm-cache")
+    first = audit(project, scripted, "standard", cache)
+    sent = scripted.request_count
+    assert sent == 2 * len([s for s in project.manuscript.sections if s.blocks])
+    edited = MAIN.replace("ten residual blocks", "twelve residual blocks")
+    project.update("main.tex", edited)
+    second = audit(project, scripted, "standard", cache)
+    new = scripted.requests[sent:]
+    assert sorted(role(r.body) for r in new) == ["memory", "section"]
+    assert all("twelve residual blocks" in r.prompt_text for r in new)
+    assert target_section(new[1].body if role(new[1].body) == "section" else new[0].body) == "Method"
+    assert second.stats.calls == 2
+    untouched = {f.fingerprint for f in first.llm_findings}
+    assert untouched == {f.fingerprint for f in second.llm_findings}
+    # A no-op re-run after the edit costs nothing either.
+    audit(project, scripted, "standard", cache)
+    assert scripted.request_count == sent + 2
+    cache.close()
+
+
+def test_refresh_reviews_every_section_against_the_new_memory(scripted, paper, tmp_path):
+    project = project_of(paper)
+    cache = LLMCache(tmp_path / "llm-cache")
+    audit(project, scripted, "standard", cache)
+    sent = scripted.request_count
+    project.update("main.tex", MAIN.replace("ten residual blocks", "twelve residual blocks"))
+    audit(project, scripted, "standard", cache, refresh=True)
+    sections = len([s for s in project.manuscript.sections if s.blocks])
+    assert scripted.request_count - sent == 1 + sections
+    cache.close()
+
+
+def test_deep_mode_reuses_plan_and_untouched_tasks(scripted, paper, tmp_path):
+    project = project_of(paper)
+    cache = LLMCache(tmp_path / "llm-cache")
+    audit(project, scripted, "deep", cache)
+    sent = scripted.request_count
+    assert sorted(role(r.body) for r in scripted.requests) == ["merge", "planner", "specialist", "specialist"]
+    project.update("main.tex", MAIN.replace("cross entropy", "hinge loss"))  # Method: in no task's focus
+    audit(project, scripted, "deep", cache)
+    assert scripted.request_count == sent
+    cache.close()
+
+
+# Budget, cancellation, failures
+
+
+def test_budget_stops_before_it_is_exceeded(scripted, paper):
+    project = project_of(paper)
+    prices = {"loopback-model": Price(input_per_mtok=1000.0, output_per_mtok=1000.0)}
+    result = audit(project, scripted, "standard", settings={"budget_usd": 0.5, "prices": prices, "max_output_tokens": 50, "concurrency": 1})
+    assert result.budget_stop and "budget" in result.budget_stop
+    assert result.stats.cost_usd <= 0.5
+    assert result.failed_units and scripted.request_count < result.units
+    assert "Stopped before exceeding the budget" in result.failed_units[-1].message
+
+
+def test_cancellation_returns_what_finished(scripted, paper):
+    project = project_of(paper)
+    scripted.responder = lambda body: Reply.hang() if role(body) == "section" and target_section(body) == "Conclusion" else answer(body)
+
+    async def go() -> AuditResult:
+        cancel = asyncio.Event()
+        published: list[int] = []
+
+        def on_findings(findings) -> None:
+            published.append(len(findings))
+            if len(findings) >= 2:
+                cancel.set()
+
+        settings = scripted.settings(timeout_s=30)
+        return await asyncio.wait_for(
+            run_audit(project, settings, "standard", cancel=cancel, on_findings=on_findings, deterministic=[]), 10)
+
+    result = asyncio.run(go())
+    assert result.cancelled
+    assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}
+
+
+def test_cancelling_the_task_propagates(scripted, paper):
+    project = project_of(paper)
+    scripted.responder = lambda body: Reply.hang()
+
+    async def go() -> None:
+        task = asyncio.create_task(run_audit(project, scripted.settings(timeout_s=30), "fast", deterministic=[]))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(go(), 10))
+
+
+FAULTS = {
+    "429 with Retry-After": ([Reply.rate_limited(retry_after="0")], "retried"),
+    "500": ([Reply.server_error()], "retried"),
+    "truncated JSON": ([Reply('{"findings": [{"type": "claim', truncated=True)], "repaired"),
+    "invalid JSON": ([Reply("Sure! Here are the findings: none really")], "repaired"),
+    "invalid JSON twice": ([Reply("not json"), Reply("still not json")], "failed"),
+    "hang": ([Reply.hang()], "failed"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_every_fault_leaves_a_completed_run(scripted, paper, fault):
+    project = project_of(paper)
+    replies, outcome = FAULTS[fault]
+    scripted.script(*replies)
+    result = audit(project, scripted, "fast", settings={"timeout_s": 0.5, "max_retries": 0 if fault == "hang" else 2})
+    if outcome == "failed":
+        assert [u.unit for u in result.failed_units] == ["fast:1"]
+        assert result.llm_findings == []
+        assert result.failed_units[0].message
+    else:
+        assert result.failed_units == []
+        assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}
+    if outcome == "retried":
+        assert result.stats.retries == 1
+    if "JSON" in fault:
+        repair = scripted.requests[1].body["messages"][-1]["content"]
+        assert "could not be used" in repair
+
+
+def test_a_failed_unit_does_not_stop_the_other_sections(scripted, paper):
+    project = project_of(paper)
+    scripted.responder = lambda body: "no json here" if target_section(body) == "Experiments" else answer(body)
+    result = audit(project, scripted, "standard")
+    assert [u.label for u in result.failed_units] == ["review of Experiments"]
+    assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-RB"}
+
+
+def test_missing_key_is_one_sentence_and_exit_2(paper, cli_env, capsys, monkeypatch):
+    code = main(["audit", str(paper), "--provider", "anthropic", "--no-cache", "--mode", "fast"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip().splitlines()[-1] == (
+        "auditex: error: Set ANTHROPIC_API_KEY in the environment to use the anthropic provider, "
+        "or pass --base-url to use a local OpenAI-compatible server.")
+    assert "Traceback" not in err
+
+
+def test_unreachable_server_is_one_sentence_and_exit_2(paper, cli_env, capsys):
+    (paper / ".auditex.toml").write_text("[llm]\nmax_retries = 0\ntimeout_s = 2\n")
+    code = main(["audit", str(paper), "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "--mode", "fast"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Could not reach http://127.0.0.1:9/v1" in err and "Traceback" not in err
+
+
+def test_bad_base_url_is_a_usage_error(paper, cli_env, capsys):
+    code = main(["audit", str(paper), "--base-url", "ftp://nowhere", "--mode", "fast"])
+    assert code == 2
+    assert "base_url must look like" in capsys.readouterr().err
+
+
+# Mapping answers to findings
+
+
+def test_unsupported_quotes_are_dropped_and_counted(scripted, paper):
+    project = project_of(paper)
+    invented = finding("evidence_manipulation", "Our model was evaluated on 14 hospitals in Norway during 2019.", "Experiments")
+    scripted.script(json.dumps({"findings": [invented, finding("claim_distortion", CLAIM, "Introduction")]}))
+    result = audit(project, scripted, "fast")
+    assert [f.code for f in result.llm_findings] == ["LLM-CD"]
+    assert [u.error_location for u in result.unsupported] == [invented["error_location"]]
+    assert "1 unsupported dropped" in result.summary()
+
+
+def test_unanchorable_finding_stays_at_section_level(scripted, paper):
+    project = project_of(paper)
+    vague = finding("method_logic", "", "Method", evidence=[])
+    scripted.script(json.dumps({"findings": [vague]}))
+    result = audit(project, scripted, "fast")
+    [kept] = result.llm_findings
+    assert kept.anchored is False and kept.section == "Method"
+    assert result.unanchored == 1
+    line = MAIN.splitlines()[kept.range.start.line]
+    assert line.startswith(r"\section{Method}")
+
+
+def test_llm_findings_repeating_a_rule_are_dropped(scripted, paper):
+    project = project_of(paper)
+    first = audit(project, scripted, "fast")
+    rule_like = first.llm_findings[0].model_copy(update={"source": Source.RULE, "code": "XYZ001", "fingerprint": ""})
+    second = audit(project, scripted, "fast", deterministic=[rule_like])
+    assert second.repeated == 1
+    assert len(second.llm_findings) == len(first.llm_findings) - 1
+    assert rule_like in second.findings
+
+
+def test_proposed_fix_is_a_fix_only_when_it_replaces_the_quoted_span(scripted, paper):
+    project = project_of(paper)
+    quote = "We train every baseline for 30 epochs only."
+    verbatim = finding("experiment_protocol", quote, "Experiments", fix=f'Replace "{quote}" with "We train every baseline for 90 epochs."')
+    advice = finding("claim_distortion", CLAIM, "Introduction", fix="Cite evidence for the 90% claim or drop it.")
+    scripted.script(json.dumps({"findings": [verbatim, advice]}))
+    result = audit(project, scripted, "fast")
+    by_code = {f.code: f for f in result.llm_findings}
+    [fix] = by_code["LLM-EP"].fixes
+    assert fix.edits[0].new_text == "We train every baseline for 90 epochs."
+    assert fix.safe is False
+    assert by_code["LLM-CD"].fixes == []
+    assert "Proposed fix: Cite evidence" in by_code["LLM-CD"].explanation
+
+
+def test_severity_follows_type_and_confidence(scripted, paper):
+    project = project_of(paper)
+    scripted.script(json.dumps({"findings": [
+        finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
+        finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
+        finding("rhetoric_bias", HYPE, "Conclusion", confidence=0.99),
+    ]}))
+    result = audit(project, scripted, "fast")
+    severity = {f.code: f.severity.value for f in result.llm_findings}
+    assert severity == {"LLM-CD": "warning", "LLM-EP": "hint", "LLM-RB": "information"}
+    assert all(f.category in Category for f in result.llm_findings)
+
+
+def test_fingerprints_survive_edits_elsewhere(scripted, paper):
+    project = project_of(paper)
+    before = {f.code: f.fingerprint for f in audit(project, scripted, "fast").llm_findings}
+    project.update("main.tex", MAIN.replace("Image classification is a core task.", "Image classification is a core task in vision.\n\nIt matters."))
+    after = {f.code: f.fingerprint for f in audit(project, scripted, "fast").llm_findings}
+    assert before == after
