@@ -1,8 +1,4 @@
-"""`auditex review PATH`: the error-aware review (PaperAudit-Review), as Markdown or JSON.
-
-Also home of the LLM flags that every LLM-backed command shares (`add_llm_options`,
-`llm_settings`), so `bench` reads them the same way.
-"""
+"""`auditex review PATH`: the error-aware review (PaperAudit-Review), as Markdown or JSON."""
 
 from __future__ import annotations
 
@@ -15,31 +11,12 @@ from pathlib import Path
 from ..analyzers.check import InputError, open_projects
 from ..analyzers.config import load_config
 from ..analyzers.llm.cache import LLMCache
-from ..analyzers.llm.settings import DEFAULT_MODELS, LLMSettings
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
 from ..analyzers.review.scholarly import SEARCH_NAMES, make_search
+from .audit_command import add_llm_options, llm_settings
 
 EXIT_OK, EXIT_INCOMPLETE = 0, 2
-
-
-def add_llm_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("LLM")
-    group.add_argument("--provider", choices=sorted(DEFAULT_MODELS), default="openai", help="API flavour (default: openai)")
-    group.add_argument("--model", default="", help="model name (default: a small model of the provider)")
-    group.add_argument("--base-url", help="an OpenAI- or Anthropic-compatible server instead of the vendor's")
-    group.add_argument("--budget", type=float, metavar="USD", help="stop before spending more than this")
-    group.add_argument("--no-cache", action="store_true", help="ask the model again instead of reusing cached answers")
-
-
-def llm_settings(arguments: argparse.Namespace) -> LLMSettings:
-    """Settings from the flags, the key from the environment; ValueError names a bad flag."""
-    return LLMSettings.from_env(provider=arguments.provider, model=arguments.model, base_url=arguments.base_url,
-                                budget_usd=arguments.budget)
-
-
-def llm_cache(arguments: argparse.Namespace) -> LLMCache | None:
-    return None if arguments.no_cache else LLMCache()
 
 
 def print_progress(stage: str, done: int, total: int) -> None:
@@ -75,7 +52,8 @@ def run(arguments: argparse.Namespace) -> int:
     try:
         check_mode(arguments.mode)
         folder, projects = open_projects(arguments.path, arguments.project_root)
-        settings = llm_settings(arguments)
+        config = load_config(folder)
+        settings = llm_settings(arguments, config.llm)
         search = make_search(arguments.related_work, arguments.related_work_url)
     except (InputError, ValueError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
@@ -83,8 +61,13 @@ def run(arguments: argparse.Namespace) -> int:
     project = projects[0]
     if len(projects) > 1:
         print(f"auditex: warning: {len(projects)} root files found; reviewing {project.root_file}", file=sys.stderr)
-    review = asyncio.run(run_review(project, settings, arguments.mode, cache=llm_cache(arguments), search=search,
-                                    config=load_config(folder), on_progress=print_progress))
+    cache = None if arguments.no_cache else LLMCache()
+    try:
+        review = asyncio.run(run_review(project, settings, arguments.mode, cache=cache, search=search, config=config,
+                                        on_progress=print_progress))
+    finally:
+        if cache is not None:
+            cache.close()
     text = json.dumps(review.to_json(), indent=2, ensure_ascii=False) + "\n" if arguments.format == "json" else review.markdown
     if arguments.output:
         arguments.output.write_text(text, encoding="utf-8")
