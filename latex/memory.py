@@ -103,7 +103,28 @@ class Memory:
         }
 
 
-def build_memory(project: "Project") -> Memory:
+@dataclass(frozen=True, slots=True)
+class _BlockFacts:
+    """What the memory derives from one block's text alone; reused while the text is unchanged."""
+
+    mentions: list[NumberMention]
+    acronyms: list[tuple[str, str, int, int]]  # short, long, plain span of the short form
+    claim_spans: list[tuple[int, int]]
+
+
+def _block_facts(text: str) -> _BlockFacts:
+    mentions = find_numbers(text)
+    acronyms = []
+    for match in _INLINE_ACRONYM.finditer(text):
+        long_form = _trim_long_form(match.group(1), match.group(2))
+        if long_form:
+            acronyms.append((match.group(2), long_form, match.start(2), match.end(2)))
+    claim_spans = [(start, end) for _, start, end in _sentences_with_claims(text, mentions)]
+    return _BlockFacts(mentions, acronyms, claim_spans)
+
+
+def build_memory(project: "Project", block_facts_cache: dict | None = None) -> Memory:
+    """The memory of `project`; `block_facts_cache` carries per-block results between builds."""
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     refs, cites, macros, acronyms, styled = [], [], [], [], []
@@ -133,22 +154,26 @@ def build_memory(project: "Project") -> Memory:
     numbers: list[NumberInContext] = []
     claims: list[Claim] = []
     inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
+    previous = block_facts_cache if block_facts_cache is not None else {}
+    live: dict[str, _BlockFacts] = {}
     for placed in manuscript.blocks:
         if placed.kind not in _PROSE_KINDS:
             continue
         section = manuscript.sections[placed.section]
         plain = placed.block.plain
-        mentions = find_numbers(plain.text)
-        numbers += [NumberInContext(m, placed, section.kind, section.title) for m in mentions]
-        for match in _INLINE_ACRONYM.finditer(plain.text):
-            long_form = _trim_long_form(match.group(1), match.group(2))
-            if long_form:
-                start, end = plain.source_span(match.start(2), match.end(2))
-                inline_acronyms.append((placed, Acronym(match.group(2), long_form, start, end, "inline")))
+        facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
+        live[plain.text] = facts
+        numbers += [NumberInContext(m, placed, section.kind, section.title) for m in facts.mentions]
+        for short, long_form, plain_start, plain_end in facts.acronyms:
+            start, end = plain.source_span(plain_start, plain_end)
+            inline_acronyms.append((placed, Acronym(short, long_form, start, end, "inline")))
         if section.kind in _CLAIM_SECTIONS:
-            for mention_sentence, start, end in _sentences_with_claims(plain.text, mentions):
-                claims.append(Claim(mention_sentence, placed, start, end, section.kind,
-                                    [m for m in mentions if start <= m.plain_start < end]))
+            for start, end in facts.claim_spans:
+                claims.append(Claim(plain.text[start:end], placed, start, end, section.kind,
+                                    [m for m in facts.mentions if start <= m.plain_start < end]))
+    if block_facts_cache is not None:
+        block_facts_cache.clear()
+        block_facts_cache.update(live)
     return Memory(
         labels, refs, cites, bib_entries, bib_problems, bibitems, macros, acronyms, inline_acronyms, styled, numbers,
         claims, [p for p in manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table is not None],

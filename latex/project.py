@@ -62,6 +62,7 @@ class Project:
         self.bibliography_files: list[str] = []
         self.inclusions: list[Inclusion] = []
         self.problems: list[ProjectProblem] = []
+        self._block_facts: dict = {}  # block text → derived facts, kept between memory builds
         self._walk()
 
     # Reading
@@ -241,7 +242,7 @@ class Project:
 
     @cached_property
     def memory(self) -> Memory:
-        return build_memory(self)
+        return build_memory(self, self._block_facts)
 
 
 def _include_signature(document: Document) -> tuple:
