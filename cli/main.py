@@ -12,10 +12,10 @@ import logging
 import sys
 
 from .. import __version__
-from . import audit_command, check_command, inject_command, review_command, rules_command, serve_command, verify_revision_command
+from . import audit_command, bench_command, check_command, inject_command, review_command, rules_command, serve_command, verify_revision_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-COMMANDS = (check_command, audit_command, rules_command, serve_command, review_command, inject_command, verify_revision_command)
+COMMANDS = (check_command, audit_command, rules_command, serve_command, review_command, inject_command, verify_revision_command, bench_command)
 
 
 class _Parser(argparse.ArgumentParser):
