@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..latex.discovery import find_roots, project_folder_for, root_for_file
-from ..latex.project import Project
+from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
+from ..latex.submission import Submission, open_submission
 from .config import Config, load_config
 from .dismissals import Dismissals
 from .engine import Engine
@@ -27,7 +28,8 @@ class CheckResult:
     config: Config = field(default_factory=Config)
 
 
-def open_projects(path: Path, folder: Path | None = None) -> tuple[Path, list[Project]]:
+def open_projects(path: Path, folder: Path | None = None,
+                  external_problems: list[ProjectProblem] | None = None) -> tuple[Path, list[Project]]:
     """The project folder and one Project per independent root file under `path`."""
     if not path.exists():
         raise InputError(f"'{path}' does not exist")
@@ -48,14 +50,47 @@ def open_projects(path: Path, folder: Path | None = None) -> tuple[Path, list[Pr
     for candidate in roots:
         if candidate in covered:
             continue  # a second "root" that the main one includes (a subfile)
-        project = Project(folder, candidate)
+        project = Project(folder, candidate, external_problems=external_problems)
         covered.update(project.files)
         projects.append(project)
     return folder, projects
 
 
-def check_path(path: Path, folder: Path | None = None, config: Config | None = None) -> CheckResult:
-    folder, projects = open_projects(path, folder)
+def is_submission_archive(path: Path) -> bool:
+    return path.is_file() and path.suffix.lower() not in (".tex", ".ltx", ".bib")
+
+
+def open_input(path: Path) -> Submission:
+    """A folder, a .tex file or a submitted archive, extracted safely to a private folder."""
+    try:
+        return open_submission(path)
+    except FileNotFoundError:
+        raise InputError(f"'{path}' does not exist") from None
+
+
+def refusal_problems(submission: Submission) -> list[ProjectProblem]:
+    return [ProjectProblem("archive_refusal", refusal.member, 0, 0, f"{refusal.reason} ({refusal.kind.replace('_', ' ')})", refusal.member)
+            for refusal in submission.refusals]
+
+
+def check_submission(path: Path, config: Config | None = None) -> CheckResult:
+    """Check an archive as a reviewer would: extracted safely, security findings first."""
+    with open_input(path) as submission:
+        if submission.root_file is None:
+            problems = "; ".join(r.reason for r in submission.refusals[:3])
+            raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
+        result = check_path(submission.root_file, submission.folder, config, refusal_problems(submission))
+    result.findings.sort(key=lambda f: not f.code.startswith(LEADING_CODES))
+    return result
+
+
+# Hidden instructions and unsafe archive members lead a reviewer's report.
+LEADING_CODES = ("SEC", "SUB", "INC003")
+
+
+def check_path(path: Path, folder: Path | None = None, config: Config | None = None,
+               external_problems: list[ProjectProblem] | None = None) -> CheckResult:
+    folder, projects = open_projects(path, folder, external_problems)
     config = config or load_config(folder)
     engine = Engine(config=config, dismissals=Dismissals(folder))
     findings: dict[str, Finding] = {}

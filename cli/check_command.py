@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError, check_path
+from ..analyzers.check import InputError, check_path, check_submission, is_submission_archive
 from ..analyzers.engine import severity_at_least
 from ..analyzers.finding import Severity
 from ..analyzers.registry import default_registry
@@ -33,7 +33,10 @@ def register(subparsers) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     try:
-        result = check_path(arguments.path, arguments.project_root)
+        if is_submission_archive(arguments.path):
+            result = check_submission(arguments.path)
+        else:
+            result = check_path(arguments.path, arguments.project_root)
     except InputError as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2

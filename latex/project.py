@@ -51,8 +51,11 @@ class Project:
     """One root file and everything it reaches."""
 
     def __init__(self, folder: Path, root_file: str, overlays: Mapping[str, str] | None = None,
-                 reader: Callable[[str], ReadResult] | None = None) -> None:
+                 reader: Callable[[str], ReadResult] | None = None,
+                 external_problems: list[ProjectProblem] | None = None) -> None:
         self.root = ProjectRoot(folder)
+        # Problems found before the project existed (archive members refused on extraction).
+        self.external_problems = list(external_problems or [])
         self.root_file = root_file
         self.overlays: dict[str, str] = dict(overlays or {})
         self._reader = reader or self.root.read
@@ -98,7 +101,7 @@ class Project:
         files: list[str] = []
         bibliography_files: list[str] = []
         inclusions: list[Inclusion] = []
-        problems: list[ProjectProblem] = []
+        problems: list[ProjectProblem] = list(self.external_problems)
         root_dir = str(PurePosixPath(self.root_file).parent)
         root_dir = "" if root_dir == "." else root_dir
 

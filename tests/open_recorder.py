@@ -101,8 +101,14 @@ def _hook(event: str, args: tuple) -> None:
         )
     else:
         writes = True
+    name = os.fsdecode(target)
+    if not os.path.isabs(name) and ".." not in Path(name).parts:
+        # Relative names come from dir_fd-based walks (shutil.rmtree of our own
+        # temp folder); the event does not carry the dir_fd, so they cannot be
+        # resolved, and a name without ".." cannot climb out of its directory.
+        return
     # realpath only stats, so it raises no "open" event and cannot recurse into this hook.
-    recorded = OpenEvent(Path(os.path.realpath(os.fsdecode(target))), writes)
+    recorded = OpenEvent(Path(os.path.realpath(name)), writes)
     for opened in _active:
         opened.events.append(recorded)
 

@@ -1,4 +1,4 @@
-"""INC: the project's file graph."""
+"""INC and SUB: the project's file graph, and the archive it was submitted in."""
 
 from __future__ import annotations
 
@@ -86,3 +86,21 @@ def unreadable_source(ctx: RuleContext) -> Iterator[Finding]:
     A Latin-1 encoded `intro.tex` with `é` stored as byte 0xE9.
     """
     yield from _problems(ctx, "unreadable", "unparsable")
+
+
+@rule("SUB001", "unsafe-archive-member", Category.LATEX, Severity.ERROR, reads=("problems",))
+def unsafe_archive_member(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Reports members of a submitted archive that auditex refused to extract: absolute
+    paths, `..` traversal (zip-slip), symbolic and hard links, device files, and archives
+    past the size, file-count or compression-ratio limits (zip bombs).
+
+    ## Why is this bad?
+    A manuscript archive has no reason to contain any of these; they are how a hostile
+    submission reads or overwrites files on the reviewer's machine. Nothing refused is
+    ever written or read.
+
+    ## Example
+    A `.tar.gz` with a member named `../../.bashrc`, or `figures -> /etc`.
+    """
+    yield from _problems(ctx, "archive_refusal")
