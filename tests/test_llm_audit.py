@@ -18,7 +18,6 @@ from auditex.analyzers.check import open_projects
 from auditex.analyzers.finding import Category, Source
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.llm.cache import LLMCache
-from auditex.analyzers.llm.errors import MissingKey
 from auditex.analyzers.llm.pricing import Price
 from auditex.cli.main import main
 
@@ -42,7 +41,6 @@ FastNet is a revolutionary advance that solves image classification.
 """
 
 CLAIM = "FastNet is the first method to ever reach 90% top-1 accuracy."
-RESULT = "On ImageNet, FastNet reaches 85.1% top-1 accuracy while the best baseline reaches 84.9%."
 PROTOCOL = "We train every baseline for 30 epochs only."
 HYPE = "FastNet is a revolutionary advance that solves image classification."
 

@@ -27,7 +27,7 @@ from ...latex.project import Project
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .prompts import error_type
 from .schema import Evidence, LLMFinding
-from .units import block_text, section_label
+from .units import section_label
 
 _MARKUP = [
     (re.compile(r"\\(?:cite\w*|ref|eqref|autoref|cref|Cref|label|footnote)\*?(?:\[[^\]]*\])*\{[^}]*\}"), ""),

@@ -15,7 +15,6 @@ What re-runs after an edit is in `incremental`.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
@@ -28,7 +27,7 @@ from .anchoring import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
 from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
-from .units import Unit, block_text, known_lines, outline, paper_lines, preview_lines, reviewable_blocks, reviewable_sections, section_label
+from .units import Unit, block_text, data_line, known_lines, outline, paper_lines, preview_lines, reviewable_blocks, reviewable_sections, section_label
 
 if TYPE_CHECKING:
     from .audit import AuditRun, Mode
@@ -241,7 +240,7 @@ async def adjudicate(run: AuditRun, candidates: list[tuple[LLMFinding, Section]]
         {"number": n, **finding.model_dump(mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"})}
         for n, (finding, _) in enumerate(candidates)
     ]
-    request = run.request(unit, candidates="\n".join(json.dumps(item, ensure_ascii=False) for item in listing).replace("</", "<\\/"))
+    request = run.request(unit, candidates="\n".join(data_line(item) for item in listing))
     merged = await run.ask_json(unit, request, MergeAnswer)
     if merged is None:
         return

@@ -2,8 +2,9 @@
 
 The paper reaches a model only through `paper_lines`: one JSON object per line,
 `{"index", "section", "text"}`, placed between `<paper>` tags by the templates.
-JSON escaping keeps a block from ending its own string, and `</` is escaped so no
-block can close the tag: the manuscript stays data, never instructions.
+JSON escaping keeps a block from ending its own string, and `<` before a letter or
+`/` is written `\u003c`, so no block can open or close a tag: the manuscript stays
+data, never instructions.
 
 `index` is `PlacedBlock.index`, the global reading-order index that answers quote
 back as `block_index` and that anchoring resolves.
@@ -12,6 +13,7 @@ back as `block_index` and that anchoring resolves.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -25,6 +27,7 @@ _SKIPPED_KINDS = (SectionKind.REFERENCES,)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
 MAX_KNOWN = 60
+_TAG_START = re.compile(r"<(?=[/A-Za-z])")
 
 
 @dataclass
@@ -62,6 +65,11 @@ def reviewable_blocks(manuscript: Manuscript) -> list[PlacedBlock]:
     return [placed for section in reviewable_sections(manuscript) for placed in section.blocks if block_text(placed)]
 
 
+def data_line(record: dict) -> str:
+    """One JSON line that cannot open or close a delimiter tag."""
+    return _TAG_START.sub(r"\\u003c", json.dumps(record, ensure_ascii=False))
+
+
 def paper_lines(manuscript: Manuscript, blocks: Iterable[PlacedBlock]) -> str:
     lines = []
     for placed in blocks:
@@ -69,7 +77,7 @@ def paper_lines(manuscript: Manuscript, blocks: Iterable[PlacedBlock]) -> str:
         if not text:
             continue
         record = {"index": placed.index, "section": section_label(manuscript.sections[placed.section]), "text": text}
-        lines.append(json.dumps(record, ensure_ascii=False).replace("</", "<\\/"))
+        lines.append(data_line(record))
     return "\n".join(lines)
 
 
@@ -90,7 +98,7 @@ def preview_lines(manuscript: Manuscript, chars: int = 240) -> str:
     for placed in firsts:
         text = block_text(placed)
         record = {"index": placed.index, "section": section_label(manuscript.sections[placed.section]), "text": text[:chars]}
-        lines.append(json.dumps(record, ensure_ascii=False).replace("</", "<\\/"))
+        lines.append(data_line(record))
     return "\n".join(lines)
 
 
