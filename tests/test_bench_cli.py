@@ -145,3 +145,26 @@ def test_bad_dataset_is_a_clear_error(tmp_path: Path, capsys) -> None:
     bad = _write(tmp_path / "flaws.json", [{"error_id": "a"}])
     assert main(["bench", "flaws", str(bad)]) == 2
     assert "ground_truth" in capsys.readouterr().err
+
+
+def test_critical_hit_rate_and_precision_at_k(llm_server: LoopbackLLMServer, tmp_path: Path, capsys) -> None:
+    data = _write(tmp_path / "critical.json", [
+        {"paper_id": "a", "retraction_comment": "Lemma 2 is false.", "paper_text": "paper a",
+         "problems": [{"title": "Typo in Table 1"}, {"title": "Lemma 2 does not hold"}]},
+        {"paper_id": "b", "retraction_comment": "Data leak.", "paper_text": "paper b",
+         "problems": [{"title": "Test data leaks into training"}]},
+    ])
+
+    def judge(body: dict) -> str:
+        prompt = json.dumps(body)
+        if "critical problem in it" in prompt:  # true-positive judge: only the typo is not a real problem
+            return "No" if "Typo" in prompt else "Yes"
+        return "Yes" if ("Lemma 2 does not hold" in prompt or "leaks" in prompt) else "No"
+
+    llm_server.responder = judge
+    at_1 = _bench(capsys, "critical", str(data), "-k", "1", *_llm_flags(llm_server, "openai"))
+    # k=1: paper a's first problem is the typo (no hit, not a true positive); paper b hits.
+    assert (at_1["hit_rate"], at_1["average_precision"]) == (0.5, 0.5)
+    at_2 = _bench(capsys, "critical", str(data), "-k", "2", *_llm_flags(llm_server, "openai"))
+    # k=2: both papers hit; precision a = 1/2, b = 1/1, mean 0.75.
+    assert (at_2["hit_rate"], at_2["average_precision"]) == (1.0, 0.75)
