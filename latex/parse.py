@@ -312,7 +312,7 @@ class _ChunkWalker:
             content = macro_arguments(node)[-1] if macro_arguments(node) else None
             self._block(BlockKind.FOOTNOTE, node, argument_nodes(content), name)
             return True
-        if name in ("color", "fontsize") or name in cmd.SECTION_LEVELS:
+        if name in ("color", "fontsize", "transparent") or name in cmd.SECTION_LEVELS:
             return True  # declarations are collected by _collect_declarations
         if name in cmd.STYLE_COMMANDS:
             self._styled(node)
@@ -514,7 +514,7 @@ def _collect_declarations(nodes: list[lw.LatexNode], result: ParsedChunk) -> Non
     """\\color{white} or \\fontsize{..}{..}\\selectfont style the rest of their group."""
     for index, node in enumerate(nodes):
         if isinstance(node, lw.LatexMacroNode):
-            if node.macroname in ("color", "fontsize") and index + 1 < len(nodes):
+            if node.macroname in ("color", "fontsize", "transparent") and index + 1 < len(nodes):
                 groups = [a for a in macro_arguments(node) if isinstance(a, lw.LatexGroupNode)]
                 builder = PlainBuilder()
                 InlineRenderer().render(nodes[index + 1:], builder)

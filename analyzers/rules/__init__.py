@@ -1,6 +1,6 @@
 """Every rule auditex ships, grouped by family (one module per family)."""
 
 from ..registry import rules_in
-from . import citations, counts, hidden_text, includes, numbers, references, statistics, tables
+from . import citations, counts, disclosures, hidden_text, includes, notation, numbers, references, rhetoric, statistics, tables
 
-ALL_RULES = tuple(rules_in(hidden_text, references, citations, includes, numbers, tables, counts, statistics))
+ALL_RULES = tuple(rules_in(hidden_text, references, citations, includes, numbers, tables, counts, statistics, notation, disclosures, rhetoric))

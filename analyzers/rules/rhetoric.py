@@ -1,0 +1,125 @@
+"""RHE: claims worded stronger than their evidence. Hints only, and few per paper.
+
+Users of AI reviewers complain most about nitpicks, so these rules skip every
+hedged, cited or quantified use and report at most a handful per paper.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...latex.manuscript import PlacedBlock
+from ...latex.model import BlockKind, SectionKind
+from ...latex.sentences import sentence_spans
+from ..context import RuleContext
+from ..finding import Category, Finding, Severity
+from ..registry import rule
+
+MAX_PER_PAPER = 3
+_PROSE = (BlockKind.PARAGRAPH,)
+_QUIET_SECTIONS = (SectionKind.RELATED_WORK, SectionKind.REFERENCES, SectionKind.FRONT, SectionKind.APPENDIX)
+_PRIORITY = re.compile(
+    r"\b(?:(?:we|this|ours)\s+(?:is|are|was|were|present|propose|introduce|provide|offer)\s+(?:the\s+)?first\s+(?:to|time|attempt)\b|"
+    r"the\s+first\s+(?:method|approach|work|framework|model|paper|study|system|algorithm|technique)s?\s+(?:to|that|which|for)\b|"
+    r"(?:achiev\w*|set\w*|establish\w*|reach\w*|obtain\w*|attain\w*|yield\w*)\s+(?:a\s+|the\s+)?(?:new\s+)?state[- ]of[- ]the[- ]art|"
+    r"unprecedented|groundbreaking|revolutioni[sz]\w*)",
+    re.I,
+)
+_HEDGED = re.compile(
+    r"to\s+(?:the\s+best\s+of\s+)?our\s+(?:knowledge|understanding)|as\s+far\s+as\s+we\s+know|one\s+of\s+the\s+first|"
+    r"among\s+the\s+first|we\s+believe|arguably|\\cite|\\ref|\\cref|\\autoref|Table|Fig|\d",
+    re.I,
+)
+_SIGNIFICANTLY = re.compile(
+    r"\b(?:significantly|statistically\s+significant(?:ly)?)\s+(?:\w+\s+)?(?:outperform\w*|improv\w*|better|higher|lower|reduc\w*|increas\w*|"
+    r"faster|surpass\w*|exceed\w*|boost\w*|enhanc\w*|superior|beat\w*)",
+    re.I,
+)
+_TEST_REPORTED = re.compile(
+    r"(?<![\w.])p\s*[<=≤]\s*0?\.\d|p-values?|t-tests?|Wilcoxon|Mann[- ]Whitney|ANOVA|bootstrap\w*|permutation test|"
+    r"confidence intervals?|standard errors?|significance (?:level|test)|statistical(?:ly)? tests?|χ\^?2|chi-squared|McNemar",
+    re.I,
+)
+
+
+@rule("RHE001", "unsupported-priority-claim", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"))
+def unsupported_priority_claim(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Marks unqualified priority and superlative claims ("we are the first", "achieves a new
+    state-of-the-art", "unprecedented") in a sentence with no hedge, citation or number to
+    back it. At most three per paper.
+
+    ## Why is this bad?
+    Priority claims are the first thing reviewers check and the easiest to refute with one
+    earlier paper; unsupported superlatives read as salesmanship.
+
+    ## Example
+    ```latex
+    We are the first to align actions with language tokens.
+    ```
+
+    ## Use instead
+    ```latex
+    To our knowledge, we are the first to align actions with language tokens.
+    ```
+
+    ## Fix safety
+    No fix: the right qualification depends on the claim.
+    """
+    yield from _quiet(_claims(ctx, _PRIORITY, "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence"))
+
+
+@rule("RHE002", "significance-without-test", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"))
+def significance_without_test(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Marks "significantly better/outperforms/improves" when the paper reports no statistical
+    test anywhere (no p-value, test name, confidence interval or standard error). At most
+    three per paper.
+
+    ## Why is this bad?
+    "Significantly" promises a statistical test; without one, readers cannot tell a real
+    effect from seed noise.
+
+    ## Example
+    ```latex
+    Our method significantly outperforms the baselines.
+    ```
+
+    ## Use instead
+    ```latex
+    Our method outperforms the baselines by 3.1 points (paired t-test, p < .01).
+    ```
+
+    ## Fix safety
+    No fix: either report the test or drop the word.
+    """
+    if any(_TEST_REPORTED.search(placed.block.plain.text) for placed in ctx.manuscript.blocks):
+        return
+    yield from _quiet(_claims(ctx, _SIGNIFICANTLY, "'{}' but the paper reports no statistical test", hedge=None))
+
+
+def _claims(ctx: RuleContext, pattern: re.Pattern, message: str, hedge: re.Pattern | None = _HEDGED) -> Iterator[Finding]:
+    for placed in ctx.manuscript.blocks:
+        if placed.kind not in _PROSE or ctx.section_of(placed).kind in _QUIET_SECTIONS:
+            continue
+        text = placed.block.plain.text
+        if pattern.search(text) is None:
+            continue
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            match = pattern.search(sentence)
+            if match is None or hedge is not None and hedge.search(sentence):
+                continue
+            yield _report(ctx, placed, start + match.start(), start + match.end(), message.format(" ".join(match.group(0).split())))
+
+
+def _report(ctx: RuleContext, placed: PlacedBlock, start: int, end: int, message: str) -> Finding:
+    return ctx.report_block(placed, start, end, message, identity=placed.block.plain.text[start:end].lower())
+
+
+def _quiet(findings: Iterator[Finding]) -> Iterator[Finding]:
+    for count, finding in enumerate(findings):
+        if count == MAX_PER_PAPER:
+            return
+        yield finding
