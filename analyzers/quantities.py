@@ -10,12 +10,11 @@ and "is it one mistyped digit away from a cell?" is a handful of lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Cell, Table
-from ..latex.numbers import NumberMention
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
@@ -124,7 +123,7 @@ class TableIndex:
         written = spelled(value, decimals)
         found: list[CellAt] = []
         seen: set[int] = set()
-        for variant in _digit_variants(written):
+        for variant in digit_variants(written):
             for at in self._by_exact.get(variant, ()):
                 if id(at) not in seen:
                     seen.add(id(at))
@@ -144,7 +143,8 @@ def _spellings(value: float, decimals: int) -> set[str]:
     return spellings
 
 
-def _digit_variants(written: str) -> Iterator[str]:
+def digit_variants(written: str) -> Iterator[str]:
+    """Spellings one mistyped digit (or one swap of neighbours) away."""
     digits = [i for i, char in enumerate(written) if char.isdigit()]
     for i in digits:
         for replacement in "0123456789":
@@ -153,19 +153,3 @@ def _digit_variants(written: str) -> Iterator[str]:
     for a, b in zip(digits, digits[1:]):
         if b == a + 1 and written[a] != written[b]:
             yield written[:a] + written[b] + written[a] + written[b + 1:]
-
-
-def mention_key(mention: NumberMention) -> tuple[float, int]:
-    """The value as it should be compared with cells (percent signs dropped)."""
-    return mention.value, mention.decimals
-
-
-def words_near(mention: NumberMention, window: int = 60) -> set[str]:
-    """Content words close to a mention inside its sentence."""
-    start = max(0, mention.plain_start - mention.sentence_start - window)
-    end = mention.plain_end - mention.sentence_start + window
-    return name_words(mention.sentence[start:end])
-
-
-def shares_words(words: set[str], texts: Iterable[str]) -> bool:
-    return any(words & name_words(text) for text in texts)

@@ -131,6 +131,11 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
     text = builder.build().text.strip()
     if meaningful:
         start, end = meaningful[0].pos, meaningful[-1].pos + meaningful[-1].len
+        first, last = meaningful[0], meaningful[-1]
+        if isinstance(first, lw.LatexCharsNode):  # the cell starts at its text, not at the space after "&"
+            start += len(first.chars) - len(first.chars.lstrip())
+        if isinstance(last, lw.LatexCharsNode):
+            end -= len(last.chars) - len(last.chars.rstrip())
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))

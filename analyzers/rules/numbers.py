@@ -9,7 +9,7 @@ from ...latex.memory import NumberInContext
 from ...latex.numbers import find_numbers
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, name_words, referenced_labels, spelled
+from ..quantities import CellAt, TableIndex, digit_variants, name_words, referenced_labels, spelled
 from ..registry import rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
@@ -94,3 +94,83 @@ def _anchored_cell(number: NumberInContext, index: TableIndex) -> CellAt | None:
             anchored.append(candidate)
     values = {candidate.cell.value for candidate in anchored}
     return anchored[0] if len(values) == 1 else None
+
+
+@rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"))
+def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags two statements of the same quantity, in different paragraphs, whose values differ
+    by one digit: "improves by 12.3%" in the abstract, "improves by 12.8%" in the results.
+    Two statements count as the same quantity when the words around the numbers agree
+    (at least three shared content words, most of them) and they name the same setting:
+    the same capitalised names (datasets, models, stages). Different learning rates for
+    different datasets are therefore left alone. Numbers that a table holds are NUM001's.
+
+    ## Why is this bad?
+    The reader cannot tell which value is true, and a headline number that drifts between
+    abstract and results is how inflated claims slip through review. PaperAudit files this
+    as context misalignment: two parts of the paper disagree.
+
+    ## Example
+    ```latex
+    \\begin{abstract} ... improves accuracy on ImageNet by 12.3\\% ... \\end{abstract}
+    ... our method improves accuracy on ImageNet by 12.8\\% ...
+    ```
+
+    ## Use instead
+    State the same value (or say why they differ: another split, another seed).
+    """
+    index = TableIndex(ctx.memory.tables)
+    seen: dict[tuple[str, int, bool], list[tuple[NumberInContext, set[str], set[str]]]] = {}
+    for number in ctx.memory.numbers:
+        mention = number.mention
+        if not _headline(number) or index.agreeing(mention.value, mention.decimals):
+            continue
+        window, names = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
+        if len(window) < 3:
+            continue
+        written = spelled(mention.value, mention.decimals)
+        bucket = seen.setdefault((mention.unit, mention.decimals, mention.value < 0), [])
+        variants = set(digit_variants(written))
+        for other, other_window, other_names in bucket:
+            if other.block is number.block or spelled(other.mention.value, other.mention.decimals) not in variants:
+                continue
+            shared = window & other_window
+            if len(shared) >= 3 and len(shared) * 3 >= 2 * min(len(window), len(other_window)) and names == other_names:
+                yield ctx.report_block(
+                    number.block, mention.plain_start, mention.plain_end,
+                    f"{mention.text} here, but {other.mention.text} for the same quantity in {other.section_title or other.section_kind.value}",
+                    identity=f"{mention.text} {other.mention.text} {' '.join(sorted(shared))}",
+                    related=[ctx.related_block(other.block, other.mention.plain_start, other.mention.plain_end,
+                                               f"the other statement: {other.mention.text}")],
+                )
+                break
+        bucket.append((number, window, names))
+
+
+_DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
+_NAMED_BEFORE = re.compile(r"(?:\b[A-Z][a-z]+|~)\s*$")  # "Lemma 4.5", "Exercise~1.5": an identifier
+
+
+def _headline(number: NumberInContext) -> bool:
+    """A result-like quantity in running prose: 12.3%, 0.85, 48.66; not a figure coordinate or a lemma number."""
+    mention = number.mention
+    if mention.is_year or number.block.kind.value != "paragraph" or _DRAWING.search(mention.sentence):
+        return False
+    if not (mention.percent or mention.decimals >= 2 or (mention.decimals >= 1 and abs(mention.value) >= 10)):
+        return False
+    before = mention.sentence[max(0, mention.plain_start - mention.sentence_start - 12):mention.plain_start - mention.sentence_start]
+    return not _NAMED_BEFORE.search(before)
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d")
+
+
+def _window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str], set[str]]:
+    """Content words within `size` words of a number, and the capitalised names there (the setting)."""
+    before = [w for w in _TOKEN.findall(sentence[:start]) if not w.isdigit()][-size:]
+    after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
+    words = before + after
+    content = name_words(" ".join(words))
+    names = {w for w in words if w[0].isupper() and w.lower() not in {"we", "our", "the", "this", "in", "on", "table", "figure"}}
+    return content, names

@@ -52,6 +52,11 @@ class _Grid:
                     return cell.text
         return ""
 
+    def groups(self) -> list[range]:
+        """Column ranges under a spanning header cell ("CIFAR-10N" over its four columns)."""
+        return [range(cell.column, cell.column + cell.column_span)
+                for row in self.table.rows[: self.table.header_rows] for cell in row if cell.column_span > 1]
+
     def numeric(self, row: int, column: int) -> Cell | None:
         cell = self.cells.get((row, column))
         return cell if cell is not None and cell.value is not None and cell.column_span == 1 else None
@@ -94,7 +99,7 @@ def table_aggregate_mismatch(ctx: RuleContext) -> Iterator[Finding]:
             if _AGGREGATE.match(grid.own_header(column)):
                 others = [c for c in columns if c != column and not _AGGREGATE.match(grid.own_header(c))]
                 line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
-                yield from _check_line(ctx, placed, line, column_wise=False)
+                yield from _check_line(ctx, placed, line, column_wise=False, groups=grid.groups())
         for row in rows:
             if _AGGREGATE.match(grid.table.row_header(row)):
                 others = [r for r in rows if r != row and not _AGGREGATE.match(grid.table.row_header(r))]
@@ -103,13 +108,13 @@ def table_aggregate_mismatch(ctx: RuleContext) -> Iterator[Finding]:
 
 
 def _check_line(ctx: RuleContext, placed: PlacedBlock, line: list[tuple[Cell | None, list[Cell | None]]],
-                column_wise: bool) -> Iterator[Finding]:
+                column_wise: bool, groups: list[range] = ()) -> Iterator[Finding]:
     """Check every aggregate cell of one Avg column (or row); trust the line only if most of it adds up."""
     verdicts = []
     for total, peers in line:
         present = [cell for cell in peers if cell is not None]
         if total is not None and len(present) >= 2:
-            verdicts.append((total, present, _adds_up(total, present, column_wise)))
+            verdicts.append((total, present, _adds_up(total, present, column_wise, groups)))
     matches = sum(1 for *_, ok in verdicts if ok)
     wrong = [(total, peers) for total, peers, ok in verdicts if not ok]
     if not wrong or matches == 0 or len(wrong) > max(1, matches // 2):
@@ -118,22 +123,24 @@ def _check_line(ctx: RuleContext, placed: PlacedBlock, line: list[tuple[Cell | N
         yield _report_aggregate(ctx, placed, total, peers, column_wise)
 
 
-def _runs(total: Cell, peers: list[Cell], column_wise: bool) -> list[list[Cell]]:
-    """Adjacent runs of cells beside the aggregate, the longest last."""
+def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]) -> list[list[Cell]]:
+    """The cells an aggregate may cover: all, all on one side (dropping at most half, for a leading
+    "Params" column), or one spanning header group; the preferred candidate first."""
     position = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
     before = [cell for cell in peers if position(cell) < position(total)]
     after = [cell for cell in peers if position(cell) > position(total)]
-    return [before[-size:] for size in range(2, len(before) + 1)] + [after[:size] for size in range(2, len(after) + 1)] + [peers]
+    runs = [before[drop:] for drop in range(0, len(before) // 2)]
+    runs += [after[: len(after) - drop] for drop in range(0, len(after) // 2)]
+    runs += [[cell for cell in peers if position(cell) in group] for group in groups]
+    return [run for run in runs + [peers] if len(run) >= 2]
 
 
-def _adds_up(total: Cell, peers: list[Cell], column_wise: bool) -> bool:
-    return any(_summarises(total, run) for run in _runs(total, peers, column_wise))
+def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]) -> bool:
+    return any(_summarises(total, run) for run in _runs(total, peers, column_wise, groups))
 
 
 def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, total: Cell, peers: list[Cell], column_wise: bool) -> Finding:
-    position = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
-    before = [cell for cell in peers if position(cell) < position(total)]
-    chosen = before if len(before) >= 2 else peers
+    chosen = _runs(total, peers, column_wise, [])[0]
     mean = sum(cell.value for cell in chosen) / len(chosen)  # type: ignore[misc]
     table = placed.block.table
     where = f"row {table.row_header(total.row)}" if not column_wise else f"column {_Grid.of(table).own_header(total.column)}"
