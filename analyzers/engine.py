@@ -19,7 +19,7 @@ from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
 from .finding import Finding, Severity
-from .registry import Registry, Rule, Scope, default_registry
+from .registry import FACETS, Registry, Rule, Scope, default_registry
 from .suppression import is_suppressed, suppressed_lines
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class Engine:
 
     def _run(self, rule: Rule, run, stats: CheckStats) -> list[Finding]:
         try:
-            return run()
+            return [finding.with_fingerprint() for finding in run()]
         except Exception:  # a rule bug must not take the audit down
             log.exception("rule %s failed", rule.code)
             stats.failures.append(rule.code)
@@ -102,7 +102,6 @@ class Engine:
             if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
                 continue
             severity = self.config.severity_for(finding.code, finding.severity)
-            finding = finding.with_fingerprint()
             seen[finding.fingerprint] += 1
             if seen[finding.fingerprint] > 1:
                 # Same identity twice in a file: keep both, distinguishably.
@@ -128,7 +127,8 @@ class Engine:
         return cached[1]
 
 
-_MEMORY_FACETS = frozenset({"labels", "refs", "cites", "bibliography", "macros", "acronyms", "styled", "blocks", "structure"})
+# Facets the memory digests itself; the others are digested from the project's files.
+_MEMORY_FACETS = FACETS - {"problems", "comments"}
 
 
 def _project_digest(project: Project, facet: str) -> str:

@@ -27,7 +27,7 @@ class Scope(str, Enum):
 
 
 # The facets of the memory a rule may read; see latex.memory.Memory.digest.
-FACETS = frozenset({"labels", "refs", "cites", "bibliography", "macros", "acronyms", "styled", "blocks", "structure", "problems", "comments"})
+FACETS = frozenset({"labels", "refs", "cites", "ref_keys", "cite_keys", "bibliography", "macros", "acronyms", "styled", "blocks", "structure", "problems", "comments"})
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,9 @@ class Memory:
             "labels": digest(sorted((k, e.file, e.start, e.kind) for k, v in self.labels.items() for e in v)),
             "refs": digest(self.refs),
             "cites": digest(self.cites),
+            # Which keys are used, without where: enough for "unused" rules.
+            "ref_keys": digest(sorted({ref.key for _, ref in self.refs})),
+            "cite_keys": digest(sorted({cite.key for _, cite in self.cites})),
             "bibliography": digest((sorted((k, [(f, e.start) for f, e in v]) for k, v in self.bib_entries.items()), self.bib_problems, sorted(self.bibitems))),
             "macros": digest(self.macros),
             "acronyms": digest((self.acronyms, [(b.file, b.block.start, a) for b, a in self.inline_acronyms])),

@@ -97,7 +97,7 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
             yield ctx.report(file, problem.start, problem.end, problem.message, identity=f"{problem.start}")
 
 
-@rule("CIT004", "unused-bibliography-entry", Category.LATEX, Severity.HINT, reads=("cites", "bibliography"), unnecessary=True)
+@rule("CIT004", "unused-bibliography-entry", Category.LATEX, Severity.HINT, reads=("cite_keys", "bibliography"), unnecessary=True)
 def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Marks `.bib` entries that the manuscript never cites.

@@ -81,7 +81,7 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-@rule("REF003", "unused-label", Category.LATEX, Severity.HINT, reads=("labels", "refs"), unnecessary=True)
+@rule("REF003", "unused-label", Category.LATEX, Severity.HINT, reads=("labels", "ref_keys"), unnecessary=True)
 def unused_label(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Marks labels that no reference in the project uses.
