@@ -1,0 +1,93 @@
+"""NOT rules: redefined macros, symbol ranges, acronyms."""
+
+from auditex.analyzers.engine import Engine
+from auditex.analyzers.registry import Registry, rules_in
+from auditex.analyzers.rules import notation
+
+from helpers import make_project
+
+
+def run(tmp_path, files):
+    project = make_project(tmp_path, files)
+    return [(f.code, f.range.start.line, f.message) for f in Engine(registry=Registry(rules_in(notation))).check(project)]
+
+
+def paper(body, preamble=""):
+    return f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+
+
+def test_macro_redefined_after_use(tmp_path):
+    preamble = "\\newcommand{\\loss}{\\mathcal{L}}"
+    body = "\\section{Method}\nWe minimise $\\loss$.\n\n\\renewcommand{\\loss}{\\ell}\nThen $\\loss$.\n"
+    found = run(tmp_path, {"main.tex": paper(body, preamble)})
+    assert [(code, line) for code, line, _ in found] == [("NOT001", 6)]
+    assert "'\\mathcal{L}'" in found[0][2] and "'\\ell'" in found[0][2]
+
+
+def test_macro_redefinitions_that_are_fine(tmp_path):
+    preamble = (
+        "\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}\n"
+        "\\input{macros}\n"
+        "\\newcommand{\\pdata}{p_{data}}\n\\renewcommand{\\pdata}{p_{\\mathcal{D}}}\n"  # adjusted before any use
+        "\\newcommand{\\todo}[1]{\\textbf{#1}}\n"
+        "\\renewcommand{\\arraystretch}{1.2}\n"
+        "\\newcommand{\\R}{\\mathbb{R}}\n\\providecommand{\\R}{R}\n"
+    )
+    body = (
+        "\\section{Method}\n$x \\in \\R$, $\\pdata$ \\todo{fix} \\eqlabel{a}\n\n"
+        "\\renewcommand{\\todo}[1]{}\n"  # switching notes off
+        "\\def\\premise{A}\\premise\n\n\\def\\premise{B}\\premise\n\n\\def\\premise{C}\\premise\n"  # TeX local variable
+    )
+    files = {"main.tex": paper(body, preamble), "macros.tex": "\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}\n"}
+    assert [code for code, _, _ in run(tmp_path, files) if code == "NOT001"] == []
+
+
+def test_conflicting_ranges(tmp_path):
+    body = (
+        "\\section{Method}\nThe reward $r \\in [-1, 1]$ and $0 \\le \\lambda \\le 1$ and $\\hat{r} \\in [0,1]$.\n\n"
+        "\\section{Appendix}\nWe assume $r \\in [0, 1]$ and $\\lambda \\in [0,1]$, with $Q < \\frac{1}{2}$ and $0 < Q < 1/2$.\n"
+    )
+    found = run(tmp_path, {"main.tex": paper(body)})
+    assert [(code, line) for code, line, _ in found] == [("NOT002", 7)]
+    assert "[0, 1] here but [-1, 1] earlier" in found[0][2]
+
+
+def test_two_ranges_in_one_paragraph_are_a_contrast(tmp_path):
+    body = "\\section{Fit}\nOne map sends $x \\in [-1,1]$ and the other $x \\in [1,2]$.\n"
+    assert run(tmp_path, {"main.tex": paper(body)}) == []
+
+
+def test_acronym_expansions(tmp_path):
+    body = (
+        "\\section{Intro}\nReinforcement learning (RL) is used. Large Language Models (LLMs) and large language model (LLM).\n\n"
+        "Graph neural networks (GNNs) and graph-neural network (GNN).\n\n"
+        "\\section{More}\nRepresentation learning (RL) differs.\n"
+    )
+    found = run(tmp_path, {"main.tex": paper(body)})
+    assert [(code, line) for code, line, _ in found if code == "NOT003"] == [("NOT003", 9)]
+
+
+def test_formal_acronyms_conflict(tmp_path):
+    preamble = "\\newacronym{nn}{NN}{neural network}\n\\newacronym{nn2}{NN}{nearest neighbour}"
+    found = run(tmp_path, {"main.tex": paper("Text.", preamble)})
+    assert [code for code, _, _ in found] == ["NOT003"]
+
+
+def test_acronym_used_before_definition(tmp_path):
+    body = (
+        "\\begin{abstract}We study KTO.\\end{abstract}\n"
+        "\\section{Introduction}\nWe use KTO throughout. Kahneman-Tversky optimisation (KTO) is simple.\n\n"
+        "KTO works. KTO again.\n"
+    )
+    found = run(tmp_path, {"main.tex": paper(body)})
+    assert [(code, line) for code, line, _ in found] == [("NOT004", 5)]
+
+
+def test_undefined_acronym_is_a_quiet_hint(tmp_path):
+    body = (
+        "\\section{Method}\nWe fine-tune with XYZ here.\n\nXYZ converges. The GPU runs XYZ.\n\n"
+        "BERT~\\cite{devlin} helps. BERT is used. BERT again.\n\nWe use ABC and ABC.\n"
+    )
+    found = run(tmp_path, {"main.tex": paper(body)})
+    assert [(code, message) for code, _, message in found] == [("NOT005", "XYZ is used 3 times but never defined")]
+    assert Registry(rules_in(notation)).get("NOT005").severity.value == "hint"

@@ -1,0 +1,64 @@
+"""STAT rules: recomputed p-values, GRIM, CI vs p, breakdowns."""
+
+import pytest
+
+from auditex.analyzers.engine import Engine
+from auditex.analyzers.registry import Registry, rules_in
+from auditex.analyzers.rules import statistics
+
+from helpers import document, make_project
+
+
+def codes(tmp_path, body):
+    project = make_project(tmp_path, {"main.tex": document("\\section{Results}\n" + body)})
+    return [(f.code, f.message) for f in Engine(registry=Registry(rules_in(statistics))).check(project)]
+
+
+@pytest.mark.parametrize("body", [
+    "The effect held, $t(28) = 2.20$, $p = .036$.",
+    "$F(2, 45) = 3.1, p = 0.055$ overall.",
+    "$\\chi^2(1) = 4.2$, $p = .04$ here.",
+    "$\\chi^{2}(3, N=100) = 12.1$, $p = .007$ here.",
+    "$r(48) = .32$, $p = .024$ here.",
+    "$z = 1.96$, $p = .05$ here.",
+    "$t(40) = -5.1$, $p < .001$ here.",
+    "$t(40) = 5.1$, $p = 8.7 \\times 10^{-6}$ here.",
+    "A one-tailed test gave $t(28) = 1.80$, $p = .041$.",
+    "$t(28) = 2.20$, $d = 0.81$, $p = .036$.",
+])
+def test_consistent_statistics_pass(tmp_path, body):
+    assert codes(tmp_path, body) == []
+
+
+def test_inconsistent_p_is_a_warning(tmp_path):
+    found = codes(tmp_path, "$r(48) = .32$, $p < .001$ and $t(40) = 5.1$, $p = 3.2 \\times 10^{-4}$.")
+    assert [code for code, _ in found] == ["STAT001", "STAT001"]
+    assert "r(48) = .32 gives p = .024" in found[0][1]
+
+
+def test_reversed_significance_is_an_error(tmp_path):
+    found = codes(tmp_path, "Typo: $t(28) = 2.20$, $p = .36$. Flip: $F(2, 45) = 1.10$, $p < .05$.")
+    assert [code for code, _ in found] == ["STAT002", "STAT002"]
+    assert "reverses its significance" in found[1][1] and "F(2, 45) = 1.10" in found[1][1]
+
+
+def test_grim(tmp_path):
+    bad = codes(tmp_path, "Participants rated it on a 5-point scale ($M = 3.47$, $SD = 1.2$, $N = 20$).")
+    assert bad == [("STAT003", bad[0][1])] and "3.45 and 3.50" in bad[0][1]
+    assert codes(tmp_path, "Participants rated it on a 5-point scale ($M = 3.45$, $N = 20$).") == []
+    # Not integer data: accuracy means can take any value.
+    assert codes(tmp_path, "The mean accuracy was $M = 3.47$ over $N = 20$ runs.") == []
+
+
+def test_confidence_interval_against_p(tmp_path):
+    found = codes(tmp_path, "A difference of 0.3 (95\\% CI [0.1, 0.5], $p = .21$).")
+    assert [code for code, _ in found] == ["STAT004"]
+    assert codes(tmp_path, "A difference (95\\% CI [-0.2, 0.5], p = .6). OR 1.4 (95\\% CI [1.1, 1.8], p = .01).") == []
+    assert [c for c, _ in codes(tmp_path, "An odds ratio of 1.2 (95\\% CI [0.8, 1.6], p = .01).")] == ["STAT004"]
+
+
+def test_breakdown_percentages(tmp_path):
+    found = codes(tmp_path, "Annotators were students, engineers and researchers (45\\%, 35\\% and 25\\%, respectively).")
+    assert [code for code, _ in found] == ["STAT005"] and "105%" in found[0][1]
+    assert codes(tmp_path, "The data were split into 50\\%, 30\\% and 20\\% for training.") == []
+    assert codes(tmp_path, "Accuracy rose from 45\\% to 35\\% and 25\\% compared with the baseline.") == []
