@@ -19,7 +19,7 @@ VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minte
 TARGET_CHUNK_CHARS = 2000
 
 _TOKEN = re.compile(
-    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?:\n|(?=\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b))",
+    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?:\n|(?=\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b))",
 )
 
 

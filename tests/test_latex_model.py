@@ -179,3 +179,14 @@ def test_invalid_utf8_and_nul_bytes_are_read_with_a_problem(tmp_path):
     project = make_project(tmp_path, {"main.tex": document("\\input{latin}"), "latin.tex": b"caf\xe9 \x00ok"})
     assert "caf\ufffd" in project.documents["latin.tex"].text
     assert any(p.kind == "unreadable" for p in project.problems)
+
+
+def test_chunks_are_lossless_and_ignore_braces_in_verbatim():
+    from auditex.latex.chunks import split_chunks
+
+    filler = "Some words here.\n\n" * 200
+    text = "\\verb|{| text\n\n" + filler + "\\begin{verbatim}\n{{{\n\n\\end{verbatim}\n\n" + filler + "\\section{S}\nEnd."
+    chunks = split_chunks(text)
+    assert "".join(chunk.text for chunk in chunks) == text
+    assert len(chunks) >= 3  # unbalanced braces in \verb and verbatim did not glue the rest together
+    assert any(chunk.text.startswith("\\section{S}") for chunk in chunks)
