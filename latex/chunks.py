@@ -19,7 +19,7 @@ VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minte
 TARGET_CHUNK_CHARS = 2000
 
 _TOKEN = re.compile(
-    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?:\n|(?=\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b))",
+    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
 )
 
 
@@ -67,7 +67,7 @@ def split_chunks(text: str) -> list[Chunk]:
             brace_depth = max(0, brace_depth - 1)
         elif token.startswith("\n") and brace_depth == 0 and not environments:
             boundary = match.start() + 1
-            before_heading = not token.endswith("\n")
+            before_heading = text.startswith("\\", match.end())
             if before_heading or boundary - chunk_start >= TARGET_CHUNK_CHARS:
                 if boundary > chunk_start:
                     chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
