@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .chunks import split_chunks
 from .parse import ParsedChunk, parse_chunk
@@ -44,19 +44,9 @@ def parse_document(path: str, text: str, previous: Document | None = None, read_
 
 def merge_chunks(parts: list[ParsedChunk]) -> ParsedChunk:
     merged = ParsedChunk()
+    list_fields = [item.name for item in fields(ParsedChunk) if item.name != "has_documentclass"]
     for part in parts:
-        merged.blocks.extend(part.blocks)
-        merged.headings.extend(part.headings)
-        merged.labels.extend(part.labels)
-        merged.refs.extend(part.refs)
-        merged.cites.extend(part.cites)
-        merged.bibitems.extend(part.bibitems)
-        merged.includes.extend(part.includes)
-        merged.macros.extend(part.macros)
-        merged.theorem_environments.extend(part.theorem_environments)
-        merged.acronyms.extend(part.acronyms)
-        merged.styled.extend(part.styled)
-        merged.markers.extend(part.markers)
-        merged.problems.extend(part.problems)
+        for name in list_fields:
+            getattr(merged, name).extend(getattr(part, name))
         merged.has_documentclass = merged.has_documentclass or part.has_documentclass
     return merged

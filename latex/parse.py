@@ -308,9 +308,9 @@ class _ChunkWalker:
 
     def _inline_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> bool:
         name = node.macroname
-        if name == "footnote" or name == "footnotetext":
-            content = macro_arguments(node)[-1] if macro_arguments(node) else None
-            self._block(BlockKind.FOOTNOTE, node, argument_nodes(content), name)
+        if name in ("footnote", "footnotetext"):
+            arguments = macro_arguments(node)
+            self._block(BlockKind.FOOTNOTE, node, argument_nodes(arguments[-1] if arguments else None), name)
             return True
         if name in ("color", "fontsize", "transparent") or name in cmd.SECTION_LEVELS:
             return True  # declarations are collected by _collect_declarations
@@ -451,7 +451,7 @@ class _ChunkWalker:
         elif node.macroname == "newacronym" and len(texts) >= 3:
             short, long = texts[1], texts[2]
         elif len(texts) >= 2:
-            optional = [argument_text(a).strip() for a in arguments if isinstance(a, lw.LatexGroupNode) is False and a is not None]
+            optional = [argument_text(a).strip() for a in arguments if a is not None and not isinstance(a, lw.LatexGroupNode)]
             short, long = (optional[0] if optional else texts[0]), texts[-1]
         else:
             return
