@@ -15,6 +15,7 @@ as a finding.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -27,7 +28,7 @@ from ...latex.project import Project
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .prompts import error_type
 from .schema import Evidence, LLMFinding
-from .units import section_label
+from .units import block_at, section_label
 
 _MARKUP = [
     (re.compile(r"\\(?:cite\w*|ref|eqref|autoref|cref|Cref|label|footnote)\*?(?:\[[^\]]*\])*\{[^}]*\}"), ""),
@@ -44,16 +45,40 @@ _BLOCK_RANGE = re.compile(r"^\s*blocks?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*$", re.I
 
 
 def strip_markup(text: str) -> str:
+    return _stripped(text, list(range(len(text))))[0]
+
+
+def _stripped(text: str, where: list[int]) -> tuple[str, list[int]]:
+    """`text` without LaTeX markup, keeping for each character its index in the original."""
     for pattern, replacement in _MARKUP:
-        text = pattern.sub(replacement, text)
-    return text
+        parts: list[str] = []
+        kept: list[int] = []
+        last = 0
+        for match in pattern.finditer(text):
+            parts.append(text[last : match.start()])
+            kept += where[last : match.start()]
+            if replacement == " ":
+                parts.append(" ")
+                kept.append(where[match.start()])
+            elif replacement:  # the command's argument or the escaped character survives
+                parts.append(match.group(1))
+                kept += where[match.start(1) : match.end(1)]
+            last = match.end()
+        parts.append(text[last:])
+        kept += where[last:]
+        text, where = "".join(parts), kept
+    return text, where
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
-    """Folded text and, per folded character, its index in `text`."""
+    """Markup stripped and characters folded, with, per folded character, its index in `text`.
+
+    Applied alike to block text and quotes, so either may carry markup the other lacks.
+    """
+    stripped, origin = _stripped(text, list(range(len(text))))
     out: list[str] = []
     where: list[int] = []
-    for index, char in enumerate(text.translate(_FOLD)):
+    for index, char in zip(origin, stripped.translate(_FOLD)):
         if char in _DROPPED:
             continue
         if char.isspace():
@@ -69,7 +94,7 @@ def normalise(text: str) -> tuple[str, list[int]]:
 
 
 def normalised_key(text: str) -> str:
-    return normalise(strip_markup(text))[0]
+    return normalise(text)[0]
 
 
 @dataclass(frozen=True)
@@ -114,6 +139,9 @@ class Anchorer:
             self._blocks.append(entry)
             self._by_index[placed.index] = entry
         self._folded = [entry.folded for entry in self._blocks]
+        # Every block's text joined once, so a lookup is one C-speed find, not a loop over blocks.
+        self._plain_joined, self._plain_starts = _joined([entry.plain for entry in self._blocks])
+        self._folded_joined, self._folded_starts = _joined(self._folded)
 
     def anchor(self, quote: str, block_hint: int | None = None) -> Anchor | None | Literal[False]:
         """The quote's source range; None when it cannot be pinned down; False when the paper does not contain it."""
@@ -130,23 +158,28 @@ class Anchorer:
         if ranged:
             return self._block_range(int(ranged.group(1)), int(ranged.group(2) or ranged.group(1)))
         hinted = [self._by_index[block_hint]] if block_hint in self._by_index else []
-        candidates = hinted + [entry for entry in self._blocks if entry not in hinted]
-        for entry in candidates:
+        for entry in hinted:
             position = entry.plain.find(quote)
             if position >= 0:
                 return self._from_plain(entry, position, position + len(quote), "exact", quote)
-        for entry in candidates:
-            text = self.project.documents[entry.placed.file].text
-            position = text.find(quote, entry.placed.block.start, entry.placed.block.end)
+        found = _find(self._plain_joined, self._plain_starts, quote)
+        if found is not None:
+            entry = self._blocks[found[0]]
+            return self._from_plain(entry, found[1], found[1] + len(quote), "exact", quote)
+        for file, document in self.project.documents.items():
+            position = document.text.find(quote)
             if position >= 0:
-                return Anchor(entry.placed.file, position, position + len(quote), entry.placed, "source", True)
+                return Anchor(file, position, position + len(quote), block_at(self.project, file, position), "source", True)
         folded = normalised_key(quote)
         if not folded:
             return None
-        for entry in candidates:
+        for entry in hinted:
             position = entry.folded.find(folded)
             if position >= 0:
                 return self._from_folded(entry, position, position + len(folded), "normalised", quote)
+        found = _find(self._folded_joined, self._folded_starts, folded)
+        if found is not None:
+            return self._from_folded(self._blocks[found[0]], found[1], found[1] + len(folded), "normalised", quote)
         return self._fuzzy(folded, quote, hinted)
 
     def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | None | Literal[False]:
@@ -182,6 +215,23 @@ class Anchorer:
         src_start, src_end = entry.placed.block.plain.source_span(start, end)
         text = self.project.documents[entry.placed.file].text
         return Anchor(entry.placed.file, src_start, src_end, entry.placed, method, text[src_start:src_end] == quote)
+
+
+def _joined(texts: list[str]) -> tuple[str, list[int]]:
+    starts, offset = [], 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text) + 1
+    return "\x00".join(texts), starts
+
+
+def _find(joined: str, starts: list[int], needle: str) -> tuple[int, int] | None:
+    """(block number, offset in that block) of the first occurrence; never across blocks (\x00)."""
+    position = joined.find(needle)
+    if position < 0 or "\x00" in needle:
+        return None
+    block = bisect.bisect_right(starts, position) - 1
+    return block, position - starts[block]
 
 
 class SeverityPolicy(BaseModel):

@@ -147,11 +147,15 @@ class AuditRun:
             self._progress(unit.label)
         return None
 
-    def publish(self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None) -> list[Finding]:
-        """Anchor, de-duplicate and keep the answers; tell the listener. Returns what was kept."""
+    async def publish(self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None) -> list[Finding]:
+        """Anchor, de-duplicate and keep the answers; tell the listener. Returns what was kept.
+
+        Anchoring a long paper's quotes takes a while: it runs in a worker thread so calls in
+        flight are not starved (and timed out) meanwhile.
+        """
         kept = []
-        for answer in answers:
-            located = self.mapper.locate(answer, fallback, code)
+        located_all = await asyncio.to_thread(lambda: [self.mapper.locate(answer, fallback, code) for answer in answers])
+        for answer, located in zip(answers, located_all):
             if located.finding is None:
                 self.unsupported.append(answer)
                 continue

@@ -75,7 +75,7 @@ async def fast(run: AuditRun) -> None:
         known = known_lines(run.project, run.deterministic, None if len(chunks) == 1 else blocks)
         answer = await run.ask_json(unit, run.request(unit, paper=paper_lines(manuscript, blocks), known=known), FindingsAnswer)
         if answer is not None:
-            run.publish(answer.findings, sections[0])
+            await run.publish(answer.findings, sections[0])
 
     await asyncio.gather(*(review(n, chunk) for n, chunk in enumerate(chunks, 1)))
 
@@ -162,7 +162,7 @@ async def standard(run: AuditRun) -> None:
 
         answer = await with_basis(run, unit, own, memory, ask)
         if answer is not None:
-            run.publish(answer.findings, section)
+            await run.publish(answer.findings, section)
 
     await asyncio.gather(*(review(s) for s in sections))
 
@@ -219,7 +219,7 @@ async def deep(run: AuditRun) -> None:
         answer = await run.ask_json(unit, request, FindingsAnswer)
         if answer is not None:
             candidates.extend((finding, focus[0]) for finding in answer.findings)
-            run.publish(answer.findings, focus[0])
+            await run.publish(answer.findings, focus[0])
 
     await asyncio.gather(*(specialise(n, t) for n, t in enumerate(tasks, 1)))
     if len(candidates) > 1:
@@ -250,7 +250,7 @@ async def adjudicate(run: AuditRun, candidates: list[tuple[LLMFinding, Section]]
         sources = [candidates[n] for n in finding.merged_from if 0 <= n < len(candidates)]
         evidence = [e for source, _ in sources for e in source.evidence]
         adjudicated = LLMFinding.model_validate({**finding.model_dump(), "evidence": [e.model_dump() for e in evidence]})
-        run.publish([adjudicated], sources[0][1] if sources else None)
+        await run.publish([adjudicated], sources[0][1] if sources else None)
 
 
 # Critical
@@ -273,4 +273,4 @@ async def critical(run: AuditRun, k: int) -> None:
             explanation=f"{problem.problem.rstrip('.')}. {problem.explanation}".strip(),
             confidence=0.8,
         ))
-    run.publish(findings, None, code=CRITICAL_CODE)
+    await run.publish(findings, None, code=CRITICAL_CODE)
