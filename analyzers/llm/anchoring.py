@@ -158,14 +158,9 @@ class Anchorer:
         if ranged:
             return self._block_range(int(ranged.group(1)), int(ranged.group(2) or ranged.group(1)))
         hinted = [self._by_index[block_hint]] if block_hint in self._by_index else []
-        for entry in hinted:
-            position = entry.plain.find(quote)
-            if position >= 0:
-                return self._from_plain(entry, position, position + len(quote), "exact", quote)
-        found = _find(self._plain_joined, self._plain_starts, quote)
+        found = self._lookup(quote, hinted, folded=False)
         if found is not None:
-            entry = self._blocks[found[0]]
-            return self._from_plain(entry, found[1], found[1] + len(quote), "exact", quote)
+            return self._from_plain(found[0], found[1], found[1] + len(quote), "exact", quote)
         for file, document in self.project.documents.items():
             position = document.text.find(quote)
             if position >= 0:
@@ -173,14 +168,20 @@ class Anchorer:
         folded = normalised_key(quote)
         if not folded:
             return None
-        for entry in hinted:
-            position = entry.folded.find(folded)
-            if position >= 0:
-                return self._from_folded(entry, position, position + len(folded), "normalised", quote)
-        found = _find(self._folded_joined, self._folded_starts, folded)
+        found = self._lookup(folded, hinted, folded=True)
         if found is not None:
-            return self._from_folded(self._blocks[found[0]], found[1], found[1] + len(folded), "normalised", quote)
+            return self._from_folded(found[0], found[1], found[1] + len(folded), "normalised", quote)
         return self._fuzzy(folded, quote, hinted)
+
+    def _lookup(self, needle: str, hinted: list[_BlockIndex], folded: bool) -> tuple[_BlockIndex, int] | None:
+        """The hinted block first, then the first block of the paper containing `needle`."""
+        for entry in hinted:
+            position = (entry.folded if folded else entry.plain).find(needle)
+            if position >= 0:
+                return entry, position
+        joined, starts = (self._folded_joined, self._folded_starts) if folded else (self._plain_joined, self._plain_starts)
+        found = _find(joined, starts, needle)
+        return (self._blocks[found[0]], found[1]) if found is not None else None
 
     def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | None | Literal[False]:
         best = process.extract(folded, self._folded, scorer=fuzz.partial_ratio, limit=3)
