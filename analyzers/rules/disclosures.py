@@ -131,10 +131,10 @@ def missing_ethics_statement(ctx: RuleContext) -> Iterator[Finding]:
     Switch it off for venues without an ethics requirement:
     `[rules] ignore = ["DIS003"]` in `.auditex.toml`.
     """
-    mentions = [
-        (placed, match) for placed in _text_blocks(ctx, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES))
-        for match in _HUMAN_SUBJECTS.finditer(placed.block.plain.text)
-    ]
+    blocks = list(_text_blocks(ctx, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES)))
+    if not _HUMAN_SUBJECTS.search("\n".join(placed.block.plain.text for placed in blocks)):
+        return  # one pass over the joined text settles the common case
+    mentions = [(placed, match) for placed in blocks for match in _HUMAN_SUBJECTS.finditer(placed.block.plain.text)]
     if len(mentions) < _MIN_HUMAN_MENTIONS:
         return
     if any(section.kind is SectionKind.ETHICS for section in ctx.manuscript.sections) or _any_text(ctx, _ETHICS):
@@ -157,7 +157,7 @@ def _text_blocks(ctx: RuleContext, only: tuple[SectionKind, ...] = (), skip: tup
 
 
 def _any_text(ctx: RuleContext, pattern: re.Pattern, only: tuple[SectionKind, ...] = (), skip: tuple[SectionKind, ...] = ()) -> bool:
-    return any(pattern.search(placed.block.plain.text) for placed in _text_blocks(ctx, only, skip))
+    return pattern.search("\n".join(placed.block.plain.text for placed in _text_blocks(ctx, only, skip))) is not None
 
 
 def _last_section(sections: list[Section], kinds: tuple[SectionKind, ...]) -> Section | None:

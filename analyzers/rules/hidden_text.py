@@ -6,6 +6,7 @@ submission, so their codes sort first and they are errors.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -42,6 +43,14 @@ _INJECTION = re.compile(
     r")",
     re.I,
 )
+# Every injection pattern contains one of these; str.find over them is far cheaper than the
+# full pattern over a 2 MB book, so the pattern only runs in windows around them.
+_INJECTION_ANCHORS = (
+    "ignore", "disregard", "forget", "override", "positive", "favorable", "favourable", "glowing", "excellent",
+    "strong accept", "this paper", "the paper", "this submission", "the submission", "this manuscript",
+    "the manuscript", "this work", "the work", "recommend", "do not", " ai", "llm", "language model",
+)
+_ANCHOR_WINDOW = 160
 _QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
 _QUOTE_WINDOW = 120
 
@@ -126,26 +135,48 @@ def reviewer_prompt_injection(ctx: RuleContext) -> Iterator[Finding]:
     code_spans = _code_spans(ctx)
     for file, document in ctx.project.documents.items():
         text = document.source.text
-        for match in _INJECTION.finditer(text):
+        for match in _injections(text):
             comment = _in_comment(text, match.start())
             if not comment and (_quoted(text, match.start()) or _inside(code_spans.get(file, ()), match.start())):
                 continue
             where = "in a comment" if comment else "in the text"
             hits.setdefault((file, document.source.line_of(match.start())), []).append((match.start(), match.end(), match.group(0), where))
-    # Phrases split by markup (`ignore \textbf{previous} instructions`) only match the plain view.
-    for placed in ctx.manuscript.blocks:
-        if placed.kind is BlockKind.CODE:
-            continue
+    # Phrases split by markup (`ignore \textbf{previous} instructions`) only match the plain view,
+    # searched as one joined text so the anchors are found in one pass.
+    blocks = [placed for placed in ctx.manuscript.blocks if placed.kind is not BlockKind.CODE]
+    offsets, position = [], 0
+    for placed in blocks:
+        offsets.append(position)
+        position += len(placed.block.plain.text) + 1
+    joined = "\n".join(placed.block.plain.text for placed in blocks)
+    for match in _injections(joined):
+        index = bisect.bisect_right(offsets, match.start()) - 1
+        placed, base = blocks[index], offsets[index]
         plain = placed.block.plain.text
-        for match in _INJECTION.finditer(plain):
-            start, end = placed.block.plain.source_span(match.start(), match.end())
-            line = ctx.source(placed.file).line_of(start)
-            if (placed.file, line) not in hits and not _quoted(plain, match.start()):
-                hits[(placed.file, line)] = [(start, end, match.group(0), "in the text")]
+        if match.end() - base > len(plain) or _quoted(plain, match.start() - base):
+            continue
+        start, end = placed.block.plain.source_span(match.start() - base, match.end() - base)
+        line = ctx.source(placed.file).line_of(start)
+        if (placed.file, line) not in hits:
+            hits[(placed.file, line)] = [(start, end, match.group(0), "in the text")]
     for (file, _), matches in hits.items():
         phrases = "\", \"".join(" ".join(phrase.split()) for _, _, phrase, _ in matches)
         yield ctx.report(file, matches[0][0], matches[-1][1], f"instruction aimed at an AI reviewer {matches[0][3]}: \"{phrases}\"",
                          identity=phrases.lower())
+
+
+def _injections(text: str) -> list[re.Match]:
+    lowered = text.lower()
+    found: dict[int, re.Match] = {}
+    for anchor in _INJECTION_ANCHORS:
+        position = lowered.find(anchor)
+        while position != -1:
+            start, end = max(0, position - _ANCHOR_WINDOW), min(len(text), position + _ANCHOR_WINDOW)
+            for match in _INJECTION.finditer(text, start, end):
+                if match.start() <= position < match.end():
+                    found.setdefault(match.start(), match)
+            position = lowered.find(anchor, position + len(anchor))
+    return [found[start] for start in sorted(found)]
 
 
 def _invisibility(command: str, style: str, white_names: set[str]) -> str | None:

@@ -67,7 +67,8 @@ def unsupported_priority_claim(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: the right qualification depends on the claim.
     """
-    yield from _quiet(_claims(ctx, _PRIORITY, "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence"))
+    yield from _quiet(_claims(ctx, _PRIORITY, ("first", "state", "unprecedented", "groundbreaking", "revolution"),
+                              "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence"))
 
 
 @rule("RHE002", "significance-without-test", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"))
@@ -94,17 +95,20 @@ def significance_without_test(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: either report the test or drop the word.
     """
-    if any(_TEST_REPORTED.search(placed.block.plain.text) for placed in ctx.manuscript.blocks):
-        return
-    yield from _quiet(_claims(ctx, _SIGNIFICANTLY, "'{}' but the paper reports no statistical test", hedge=None))
+    claims = list(_quiet(_claims(ctx, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None)))
+    if claims and not any(_TEST_REPORTED.search(placed.block.plain.text) for placed in ctx.manuscript.blocks):
+        yield from claims
 
 
-def _claims(ctx: RuleContext, pattern: re.Pattern, message: str, hedge: re.Pattern | None = _HEDGED) -> Iterator[Finding]:
+def _claims(ctx: RuleContext, pattern: re.Pattern, keywords: tuple[str, ...], message: str,
+            hedge: re.Pattern | None = _HEDGED) -> Iterator[Finding]:
+    """Findings for sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
     for placed in ctx.manuscript.blocks:
         if placed.kind not in _PROSE or ctx.section_of(placed).kind in _QUIET_SECTIONS:
             continue
         text = placed.block.plain.text
-        if pattern.search(text) is None:
+        lowered = text.lower()
+        if not any(keyword in lowered for keyword in keywords) or pattern.search(text) is None:
             continue
         for start, end in sentence_spans(text):
             sentence = text[start:end]
