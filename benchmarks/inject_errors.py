@@ -33,6 +33,7 @@ from auditex.analyzers.config import Config, RulesConfig
 from auditex.analyzers.finding import Finding, Severity
 from auditex.analyzers.quantities import TableIndex, name_words, referenced_labels, spelled
 from auditex.analyzers.registry import default_registry
+from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _AGGREGATE, direction
 from auditex.latex.manuscript import PlacedBlock
 from auditex.latex.model import SectionKind
@@ -75,9 +76,9 @@ def _replace(project: Project, file: str, start: int, end: int, new: str, what: 
 
 
 def _bump(digits: str) -> str:
-    """Change the leading digit by one: 38.66 → 48.66, 9.5 → 8.5."""
+    """Change the leading non-zero digit: 38.66 → 48.66, 0.95 → 0.75."""
     for i, char in enumerate(digits):
-        if char.isdigit():
+        if char.isdigit() and char != "0":
             new = str(int(char) + 1) if char not in "89" else str(int(char) - 2)
             if i == 0 and new == "0":
                 new = "2"
@@ -136,23 +137,23 @@ def plant_prose_vs_table(project: Project) -> Edit | None:
 
 
 def plant_same_quantity(project: Project) -> Edit | None:
-    """Change the second of two prose statements of the same number (not a table value)."""
+    """Change the second of two prose statements of the same result-like number (not a table value),
+    made in similar words (two content words shared near the numbers)."""
     index = TableIndex(project.memory.tables)
-    seen: dict[str, PlacedBlock] = {}
+    seen: dict[str, list[tuple[PlacedBlock, set[str]]]] = {}
     for number in project.memory.numbers:
         mention = number.mention
-        if mention.is_year or not (mention.decimals >= 1 or mention.percent) or index.agreeing(mention.value, mention.decimals):
+        if not _headline(number) or index.agreeing(mention.value, mention.decimals):
             continue
-        key = mention.text
-        first = seen.setdefault(key, number.block)
-        if first is number.block:
-            continue
-        start, end, written = _source_of(project, number.block, mention.plain_start, mention.plain_end)
-        digits = re.match(r"[\d.]+", written)
-        if digits is None:
-            continue
-        new = _bump(digits.group(0))
-        return _replace(project, number.block.file, start, start + digits.end(), new, f"second statement {digits.group(0)} → {new}")
+        words, _ = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
+        earlier = seen.setdefault(mention.text, [])
+        if any(block is not number.block and len(words & other) >= 2 for block, other in earlier):
+            start, end, written = _source_of(project, number.block, mention.plain_start, mention.plain_end)
+            digits = re.match(r"[\d.]+", written)
+            if digits:
+                new = _bump(digits.group(0))
+                return _replace(project, number.block.file, start, start + digits.end(), new, f"second statement {digits.group(0)} → {new}")
+        earlier.append((number.block, words))
     return None
 
 
@@ -195,6 +196,8 @@ def plant_best_marker(project: Project) -> Edit | None:
                 continue
             marked = bold[0]
             command = re.search(r"\\textbf\{", text[marked.start:marked.end])
+            if re.search(r"\\[A-Za-z]*(?:best|first)", text[marked.start:marked.end]):
+                continue  # a second highlight macro would keep the cell marked
             worst = min(cells, key=lambda c: sense * c.value)  # type: ignore[operator]
             if command is None or worst.value == marked.value or worst.start < marked.end and worst.end > marked.start:
                 continue
@@ -223,7 +226,8 @@ def plant_arithmetic(project: Project) -> Edit | None:
         text = project.documents[file].source.text
         for match in _ARROW_DELTA.finditer(text):
             start, end = match.span(4)
-            new = _bump(match.group(4))
+            # +3 on the leading digit: a one-unit change of a rounded integer delta is within rounding.
+            new = _bump(_bump(_bump(match.group(4))))
             return _replace(project, file, start, end, new, f"delta {match.group(4)} → {new} in '{match.group(0)[:50]}'")
         for match in _FROM_TO.finditer(text):
             window = text[max(0, match.start() - 120):match.end() + 120]
@@ -241,10 +245,8 @@ _COUNT = re.compile(r"\b(" + "|".join(_COUNT_WORDS) + r")\s+([a-z]+s)\s*(?::|\(|
 def plant_count(project: Project) -> Edit | None:
     """Change a count word that announces an enumeration: "three datasets: A, B and C"."""
     for file in project.files:
-        text = project.documents[file].source.text
+        text = re.sub(r"(?<!\\)%.*", lambda m: " " * len(m.group(0)), project.documents[file].source.text)
         for match in _COUNT.finditer(text):
-            if text[max(0, match.start() - 1)] == "%":
-                continue
             word = match.group(1)
             index = _COUNT_WORDS.index(word.lower())
             new = _COUNT_WORDS[index + 1] if index + 1 < len(_COUNT_WORDS) else _COUNT_WORDS[index - 1]
@@ -274,6 +276,11 @@ _INITIAL_WORDS = {c: w for c, w in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     "Orthogonal Partial Quantized Recurrent Sparse Temporal Unified Variational Weighted Cross Yielding Zonal").split())}
 
 
+_SECOND_WORDS = {c: w for c, w in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    "Attention Bayesian Contrastive Diffusion Embedding Feature Graph Hierarchical Inference Joint Knowledge Learning "
+    "Memory Network Optimisation Policy Query Retrieval System Transformer Update Vector Walk Xor Yield Zoom").split())}
+
+
 def plant_acronym(project: Project) -> Edit | None:
     """Redefine an acronym the paper defines, with another expansion, later in the text (inserted)."""
     memory = project.memory
@@ -284,7 +291,7 @@ def plant_acronym(project: Project) -> Edit | None:
     letters = [c for c in acronym.short if c.isupper()]
     if not letters:
         return None
-    expansion = " ".join(_INITIAL_WORDS[c] for c in letters)
+    expansion = " ".join(_INITIAL_WORDS[c] if i % 2 == 0 else _SECOND_WORDS[c] for i, c in enumerate(letters))
     if expansion.lower() == acronym.long.lower():
         return None
     placed = _late_paragraph(project, (SectionKind.EXPERIMENTS, SectionKind.RESULTS, SectionKind.DISCUSSION, SectionKind.CONCLUSION))

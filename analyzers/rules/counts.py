@@ -1,1 +1,131 @@
 """CNT: a stated count ("five datasets") against the things actually listed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..context import RuleContext
+from ..finding import Category, Finding, Severity
+from ..registry import rule
+
+COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+_ANNOUNCE = re.compile(
+    r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?)",
+    re.IGNORECASE)
+_COMMENT = re.compile(r"(?<!\\)%.*")
+_LIST = re.compile(r"\s*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
+_MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
+_VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
+
+
+@rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
+def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
+    steps:" followed by a list) when the enumeration has another number of items. Items are
+    counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
+    or from a short comma-separated list closed by "and"/"or". Open lists ("such as",
+    "including", "e.g.") are left alone.
+
+    ## Why is this bad?
+    A count that disagrees with its own list means a dataset, baseline or step was added or
+    dropped without the text following; readers and reviewers take the count as the scope of
+    the evaluation, so it is a claim distortion.
+
+    ## Example
+    ```latex
+    We evaluate on five datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
+    ```
+
+    ## Use instead
+    ```latex
+    We evaluate on four datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
+    ```
+
+    ## Fix safety
+    The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
+    """
+    for file in ctx.project.files:
+        text = _COMMENT.sub(lambda match: " " * len(match.group(0)), ctx.source(file).text)
+        for match in _ANNOUNCE.finditer(text):
+            word = match.group(1)
+            stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
+            counted = _count_items(text, match.end())
+            if counted is None or counted == stated:
+                continue
+            fixes = []
+            if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
+                spelled = COUNT_WORDS[counted - 2]
+                spelled = spelled.capitalize() if word[0].isupper() else spelled
+                fixes.append(ctx.fix(f"Write '{spelled}'", ctx.edit(file, *match.span(1), spelled)))
+            yield ctx.report(
+                file, *match.span(1),
+                f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
+                identity=f"{match.group(0)} {counted}", fixes=fixes,
+            )
+
+
+def _count_items(text: str, start: int) -> int | None:
+    """Items of the enumeration that starts at `start`, or None when it is not countable."""
+    listing = _LIST.match(text, start)
+    if listing:
+        return _count_list(text, listing.end(), listing.group(1))
+    paragraph = text[start:_paragraph_end(text, start)]
+    if re.match(r"\s*\((?:1|i|a)\)", paragraph):
+        return _sequential_markers(paragraph)
+    sentence = text[start:_sentence_end(text, start)]
+    if _VAGUE.search(sentence) or "\\item" in sentence:
+        return None
+    # "A, B, C, and D": short items, the last one right after and/or.
+    plain = re.sub(r"\\(?:cite\w*|ref|cref|autoref|eqref|label)\*?(?:\[[^\]]*\])?\{[^}]*\}|~|\$[^$]*\$|\([^)]*\)", "", sentence)
+    plain = re.sub(r"\\[A-Za-z]+|[{}]", " ", plain)
+    joined = re.search(r"\b(?:and|or)\b([^,;]*)", plain)
+    if joined is None:
+        return None
+    parts = [p.strip() for p in re.split(r",|;|\band\b|\bor\b", plain[:joined.end()]) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) > 5 for p in parts):
+        return None
+    return len(parts)
+
+
+_NEXT = {
+    **{str(n): str(n + 1) for n in range(1, 20)},
+    **dict(zip(["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"], ["ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"])),
+    **dict(zip("abcdefg", "bcdefgh")),
+}
+
+
+def _sequential_markers(paragraph: str) -> int:
+    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…) from the start of the paragraph."""
+    expected, count = None, 0
+    for marker in _MARKERS.findall(paragraph):
+        label = marker[1:-1]
+        if expected is None or label == expected:
+            count += 1
+            expected = _NEXT.get(label)
+    return count
+
+
+def _paragraph_end(text: str, start: int) -> int:
+    match = re.compile(r"\n\s*\n|\\end\{").search(text, start)
+    return match.start() if match else len(text)
+
+
+def _sentence_end(text: str, start: int) -> int:
+    match = re.compile(r"\.(?:\s|$)|\n\s*\n").search(text, start)
+    return match.start() if match else len(text)
+
+
+def _count_list(text: str, start: int, environment: str) -> int | None:
+    depth, items = 0, 0
+    for token in re.finditer(r"\\begin\{(\w+)\}|\\end\{(\w+)\}|\\item\b", text[start:]):
+        if token.group(1) in ("itemize", "enumerate", "description", "compactitem", "compactenum"):
+            depth += 1
+        elif token.group(2):
+            if depth == 0:
+                return items if token.group(2) == environment else None
+            depth -= 1
+        elif token.group(0) == "\\item" and depth == 0:
+            items += 1
+    return None

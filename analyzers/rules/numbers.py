@@ -9,7 +9,7 @@ from ...latex.memory import NumberInContext
 from ...latex.numbers import find_numbers
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, digit_variants, name_words, referenced_labels, spelled
+from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, referenced_labels, slack, spelled
 from ..registry import rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
@@ -81,8 +81,8 @@ def _anchored_cell(number: NumberInContext, index: TableIndex) -> CellAt | None:
     if not candidates:
         return None
     # A cell whose own value the sentence also states is being compared with, not copied.
-    stated = {spelled(other.value, other.decimals) for other in find_numbers(mention.sentence)}
-    candidates = [c for c in candidates if spelled(c.cell.value, c.cell.decimals) not in stated]  # type: ignore[arg-type]
+    stated = [other for other in find_numbers(mention.sentence) if other.plain_start != mention.plain_start - mention.sentence_start]
+    candidates = [c for c in candidates if not any(agrees(other.value, other.decimals, c.cell.value) for other in stated)]  # type: ignore[arg-type]
     refs = referenced_labels(mention.sentence)
     words = name_words(mention.sentence)
     anchored = []
@@ -167,10 +167,88 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d")
 
 
 def _window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str], set[str]]:
-    """Content words within `size` words of a number, and the capitalised names there (the setting)."""
+    """Content words within `size` words of a number, and the capitalised names of its sentence (the setting)."""
     before = [w for w in _TOKEN.findall(sentence[:start]) if not w.isdigit()][-size:]
     after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
-    words = before + after
-    content = name_words(" ".join(words))
-    names = {w for w in words if w[0].isupper() and w.lower() not in {"we", "our", "the", "this", "in", "on", "table", "figure"}}
+    content = name_words(" ".join(before + after))
+    names = {w for w in _TOKEN.findall(sentence)[1:] if w[0].isupper() and w.lower() not in _NOT_NAMES}
     return content, names
+
+
+_NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
+
+
+_NUM = r"([-−]?\d+(?:\.\d+)?)\s*%?"
+_CHANGE = re.compile(
+    r"(?:from\s+)?" + _NUM + r"\s*(?:→|->|to)\s*" + _NUM + r"[^()\d]{0,40}?\(\s*([+\-−])\s*(\d+(?:\.\d+)?)\s*(%|pp|points?)?\s*\)"
+    r"|from\s+" + _NUM + r"\s*to\s*" + _NUM + r"[^.\d]{0,40}?\b(?:by|of)\s+([+\-−]?)(\d+(?:\.\d+)?)\s*(%|pp|points?|×|x\b)?",
+)
+
+
+@rule("NUM003", "arithmetic-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
+def arithmetic_claim_mismatch(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Recomputes stated changes: "from A to B (+C)", "A → B (+C)" (in prose and in table
+    cells) and "from A to B, an improvement of C%". C must equal B − A (absolute), or
+    (B − A) / A as a percentage (relative), or B / A for "×", within the rounding of every
+    number involved.
+
+    ## Why is this bad?
+    A delta that does not follow from its own end points inflates (or hides) the effect the
+    reader takes away; the numbers are all there, so reviewers expect them to agree.
+
+    ## Example
+    ```latex
+    accuracy rises from 68 to 72 (+6)
+    ```
+
+    ## Use instead
+    ```latex
+    accuracy rises from 68 to 72 (+4)
+    ```
+    """
+    for number_block, text, locate in _arithmetic_texts(ctx):
+        for match in _CHANGE.finditer(text):
+            groups = match.groups()
+            first, second, sign, delta, unit = groups[:5] if groups[0] is not None else groups[5:]
+            if _consistent(first, second, sign, delta, unit or ""):
+                continue
+            start, end = match.span(4) if groups[0] is not None else match.span(9)
+            yield locate(start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
+                                     f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}")
+
+
+def _arithmetic_texts(ctx: RuleContext):
+    """(block, text, report(start, end, message)) for prose paragraphs and table cells."""
+    for number_block in ctx.manuscript.blocks:
+        if number_block.kind.value in ("paragraph", "caption", "footnote"):
+            def locate(start, end, message, placed=number_block):
+                return ctx.report_block(placed, start, end, message, identity=message)
+            yield number_block, number_block.block.plain.text, locate
+    for placed in ctx.memory.tables:
+        for row in placed.block.table.rows:  # type: ignore[union-attr]
+            for cell in row:
+                if "→" in cell.text or "->" in cell.text:
+                    def locate(start, end, message, placed=placed, cell=cell):
+                        return ctx.report(placed.file, cell.start, cell.end, message, identity=message)
+                    yield placed, cell.text, locate
+
+
+def _number(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def _places(*texts: str) -> int:
+    return max(len(text.split(".", 1)[1]) if "." in text else 0 for text in texts)
+
+
+def _consistent(first: str, second: str, sign: str, delta: str, unit: str) -> bool:
+    a, b = _number(first), _number(second)
+    c = _number(delta) * (-1 if sign in ("-", "−") else 1)
+    rounding = slack(_places(first)) + slack(_places(second))
+    tolerance = slack(_places(delta)) + rounding
+    if unit in ("×", "x"):
+        return a != 0 and abs(b / a - abs(c)) <= tolerance + rounding / abs(a) * max(1.0, abs(b / a))
+    absolute = abs((b - a) - c) <= tolerance or (not sign and abs(abs(b - a) - c) <= tolerance)
+    relative = a != 0 and abs(abs((b - a) / a * 100) - abs(c)) <= slack(_places(delta)) + 100 * rounding / abs(a)
+    return absolute or (unit == "%" and relative) or (not sign and relative)

@@ -1,0 +1,74 @@
+"""NUM rules on small LaTeX projects: prose vs table, same quantity, arithmetic claims."""
+
+from pathlib import Path
+
+from auditex.analyzers.check import check_path
+
+TABLE = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Method & AlpacaEval & MT-Bench \\ \midrule
+Baseline & 30.12 & 6.10 \\
+Ours & 38.66 & 7.25 \\ \bottomrule
+\end{tabular}
+\caption{Main results.}\label{tab:main}
+\end{table}
+"""
+
+
+def findings(tmp_path: Path, body: str, code: str):
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n")
+    return [f for f in check_path(tmp_path).findings if f.code == code]
+
+
+def test_prose_number_contradicting_its_table_cell(tmp_path):
+    found = findings(tmp_path, "\\section{Results}\nOurs reaches 48.66 on AlpacaEval (Table~\\ref{tab:main}).\n" + TABLE, "NUM001")
+    assert len(found) == 1
+    finding = found[0]
+    assert "48.66" in finding.message and "38.66" in finding.message and "Ours" in finding.message
+    assert finding.range.start.line == 3
+    assert finding.related and finding.related[0].range.start.line > 3
+    assert finding.fixes and finding.fixes[0].edits[0].new_text == "38.66" and not finding.fixes[0].safe
+
+
+def test_rounded_prose_number_and_other_settings_are_fine(tmp_path):
+    body = ("\\section{Results}\nOurs reaches 38.7 on AlpacaEval and 7.25 on MT-Bench (Table~\\ref{tab:main}), "
+            "while on our private set it scores 48.66.\n" + TABLE)
+    assert findings(tmp_path, body, "NUM001") == []
+
+
+def test_number_tied_to_no_table_is_not_matched(tmp_path):
+    body = "\\section{Results}\nThe learning rate of 38.67 was chosen by a sweep.\n" + TABLE
+    assert findings(tmp_path, body, "NUM001") == []
+
+
+def test_fraction_cell_matches_percentage_in_text(tmp_path):
+    table = TABLE.replace("38.66", "0.3866")
+    body = "\\section{Results}\nOurs reaches 38.66\\% on AlpacaEval (Table~\\ref{tab:main}).\n" + table
+    assert findings(tmp_path, body, "NUM001") == []
+
+
+def test_same_quantity_with_two_values(tmp_path):
+    body = ("\\begin{abstract}Our method improves accuracy on ImageNet by 12.3\\% over the strong baseline.\\end{abstract}\n"
+            "\\section{Results}\nIn short, the method improves accuracy on ImageNet by 12.8\\% over the strong baseline.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "12.8%" in found[0].message and "12.3%" in found[0].message
+    assert found[0].related[0].range.start.line == 2
+
+
+def test_same_words_for_different_datasets_are_not_the_same_quantity(tmp_path):
+    body = ("\\section{Setup}\nWe train on CIFAR with a learning rate of 0.01 for the whole schedule.\n\n"
+            "On ImageNet we train with a learning rate of 0.02 for the whole schedule.\n")
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_arithmetic_claim_that_does_not_follow(tmp_path):
+    body = "\\section{Results}\nSuccess rises from 68.0 to 72.0 (+6.0) with the new action space.\n"
+    found = findings(tmp_path, body, "NUM003")
+    assert len(found) == 1 and "+4.0" in found[0].message
+
+
+def test_arithmetic_claims_absolute_and_relative_that_agree(tmp_path):
+    body = ("\\section{Results}\nSuccess rises from 68.0 to 72.0 (+4.0). Accuracy improves from 40.0\\% to 50.0\\%, "
+            "a relative improvement of 25\\%. Error drops from 10.0 to 8.0 (-2.0).\n")
+    assert findings(tmp_path, body, "NUM003") == []
