@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,19 +75,30 @@ def refusal_problems(submission: Submission) -> list[ProjectProblem]:
             for refusal in submission.refusals]
 
 
-def check_submission(path: Path, config: Config | None = None) -> CheckResult:
-    """Check an archive as a reviewer would: extracted safely, security findings first."""
+@contextmanager
+def checked_input(path: Path, project_root: Path | None = None, config: Config | None = None) -> Iterator[CheckResult]:
+    """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
+
+    An archive is checked as a reviewer would: extracted safely to a private
+    folder (removed afterwards), its refused members reported.
+    """
+    if not is_submission_archive(path):
+        yield check_path(path, project_root, config)
+        return
     with open_input(path) as submission:
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
-        result = check_path(submission.root_file, submission.folder, config, refusal_problems(submission))
-    result.findings.sort(key=lambda f: not f.code.startswith(LEADING_CODES))
-    return result
+        yield check_path(submission.root_file, submission.folder, config, refusal_problems(submission))
 
 
-# Hidden instructions and unsafe archive members lead a reviewer's report.
+# Hidden instructions, unsafe archive members and reads outside the project lead every report.
 LEADING_CODES = ("SEC", "SUB", "INC003")
+
+
+def report_order(finding: Finding) -> tuple:
+    start = finding.range.start
+    return (not finding.code.startswith(LEADING_CODES), finding.file, start.line, start.character, finding.code)
 
 
 def check_path(path: Path, folder: Path | None = None, config: Config | None = None,
@@ -98,5 +111,5 @@ def check_path(path: Path, folder: Path | None = None, config: Config | None = N
         for finding in engine.check(project):
             # Files shared by two roots (a supplement) are reported once.
             findings.setdefault(finding.fingerprint, finding)
-    ordered = sorted(findings.values(), key=lambda f: (f.file, f.range.start.line, f.range.start.character, f.code))
+    ordered = sorted(findings.values(), key=report_order)
     return CheckResult(folder, [p.root_file for p in projects], ordered, projects, config)

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..analyzers.check import InputError, check_path
+from ..analyzers.check import CheckResult, InputError, checked_input, report_order
 from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
@@ -66,26 +66,29 @@ def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings
 
 def run(arguments: argparse.Namespace) -> int:
     try:
-        checked = check_path(arguments.path, arguments.project_root)
-        settings = llm_settings(arguments, checked.config.llm)
-    except (InputError, ValueError) as error:
+        with checked_input(arguments.path, arguments.project_root) as checked:
+            # An archive stays extracted while the audit reads it.
+            return _audit(arguments, checked)
+    except (InputError, ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+
+
+def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
+    settings = llm_settings(arguments, checked.config.llm)
     for problem in checked.config.problems:
         print(f"auditex: warning: {problem}", file=sys.stderr)
     cache = None if arguments.no_cache else LLMCache()
     try:
         results = asyncio.run(_audit_all(checked.projects, checked.findings, settings, cache, arguments))
-    except LLMError as error:
-        print(f"auditex: error: {error}", file=sys.stderr)
-        return 2
     finally:
         if cache is not None:
             cache.close()
     findings = {f.fingerprint: f for result in results for f in result.findings}
-    ordered = sorted(findings.values(), key=lambda f: (f.file, f.range.start.line, f.range.start.character, f.code))
+    ordered = sorted(findings.values(), key=report_order)
     _report_run(results)
-    emit_report(arguments, ordered, checked.roots[0] if checked.roots else "", title=f"auditex {arguments.mode} audit")
+    emit_report(arguments, ordered, checked.roots[0] if checked.roots else "", title=f"auditex {arguments.mode} audit",
+                extra={"run": _run_summary(results)})
     return exit_code(ordered, arguments.fail_on)
 
 
@@ -120,3 +123,14 @@ def _report_run(results: list[AuditResult]) -> None:
             for name in RunStats.model_fields:
                 setattr(total, name, getattr(total, name) + getattr(result.stats, name))
         print(f"auditex: total: {total.summary()}.", file=sys.stderr)
+
+
+def _run_summary(results: list[AuditResult]) -> dict:
+    """The run's account for the JSON report: what it cost and what did not work."""
+    return {
+        "stats": [result.stats.model_dump() for result in results],
+        "failed_units": [{"unit": f.unit, "label": f.label, "message": f.message} for r in results for f in r.failed_units],
+        "unanchored": sum(r.unanchored for r in results),
+        "unsupported": sum(len(r.unsupported) for r in results),
+        "cancelled": any(r.cancelled for r in results),
+    }

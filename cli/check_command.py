@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError, check_path, check_submission, is_submission_archive
+from ..analyzers.check import InputError, checked_input
 from ..analyzers.engine import severity_at_least
 from ..analyzers.finding import Severity
 from ..analyzers.registry import default_registry
@@ -33,10 +33,8 @@ def register(subparsers) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     try:
-        if is_submission_archive(arguments.path):
-            result = check_submission(arguments.path)
-        else:
-            result = check_path(arguments.path, arguments.project_root)
+        with checked_input(arguments.path, arguments.project_root) as result:
+            pass  # the report needs only the findings, not the extracted files
     except InputError as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
@@ -46,9 +44,10 @@ def run(arguments: argparse.Namespace) -> int:
     return exit_code(result.findings, arguments.fail_on)
 
 
-def emit_report(arguments: argparse.Namespace, findings, root: str, title: str = "auditex report") -> None:
+def emit_report(arguments: argparse.Namespace, findings, root: str, title: str = "auditex report",
+                extra: dict | None = None) -> None:
     if arguments.format == "json":
-        text = to_json(findings, root)
+        text = to_json(findings, root, extra)
     elif arguments.format == "sarif":
         text = to_sarif(findings, default_registry())
     elif arguments.format == "markdown":

@@ -8,8 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError, open_projects
-from ..analyzers.config import load_config
+from ..analyzers.check import CheckResult, InputError, checked_input
+from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
@@ -27,7 +27,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("review", help="write an error-aware peer review (LLM)",
                                    description="Write a PaperAudit-style review: memory, baseline review, integrity and "
                                                "novelty reports, then a minimal-edit refinement.")
-    parser.add_argument("path", type=Path, help="a .tex file or a project folder")
+    parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument("--mode", default="standard",
                         help="detection mode for the integrity report (see `auditex audit`), or none for the "
                              "deterministic rules only (default: standard)")
@@ -51,13 +51,19 @@ def check_mode(mode: str) -> None:
 def run(arguments: argparse.Namespace) -> int:
     try:
         check_mode(arguments.mode)
-        folder, projects = open_projects(arguments.path, arguments.project_root)
-        config = load_config(folder)
-        settings = llm_settings(arguments, config.llm)
-        search = make_search(arguments.related_work, arguments.related_work_url)
-    except (InputError, ValueError) as error:
+        with checked_input(arguments.path, arguments.project_root) as checked:
+            # An archive stays extracted while the review reads it.
+            return _review(arguments, checked)
+    except (InputError, ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+
+
+def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
+    config = checked.config
+    settings = llm_settings(arguments, config.llm)
+    search = make_search(arguments.related_work, arguments.related_work_url)
+    projects = checked.projects
     project = projects[0]
     if len(projects) > 1:
         print(f"auditex: warning: {len(projects)} root files found; reviewing {project.root_file}", file=sys.stderr)

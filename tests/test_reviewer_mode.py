@@ -1,12 +1,14 @@
 """Reviewer mode: a hostile submitted archive is checked without leaving its folder."""
 
 import io
+import sys
 import json
 import tarfile
 import tempfile
 from pathlib import Path
 
-from auditex.analyzers.check import check_submission
+import auditex.prompts
+from auditex.analyzers.check import checked_input
 from auditex.cli.main import main
 from helpers import document
 
@@ -39,8 +41,8 @@ def hostile_archive(folder: Path) -> Path:
 def test_hostile_archive_is_refused_reported_and_nothing_outside_is_opened(tmp_path, open_recorder):
     archive = hostile_archive(tmp_path)
     tempfile.gettempdir()  # tempfile probes /tmp once per process; not the code under test
-    with open_recorder() as opened:
-        result = check_submission(archive)
+    with open_recorder() as opened, checked_input(archive) as result:
+        pass
     codes = [f.code for f in result.findings]
     assert codes.count("SUB001") == 3  # traversal, absolute path, symlink
     assert codes.count("INC003") == 3  # /etc/passwd, ../../../etc/hostname, ../../outside.bib
@@ -60,3 +62,37 @@ def test_cli_checks_archives_and_names_files_relative_to_them(tmp_path, capsys):
     files = {finding["file"] for finding in payload["findings"]}
     assert "paper/main.tex" in files
     assert not any(str(tmp_path) in name or name.startswith("/") and name != "/tmp/absolute.tex" for name in files)
+
+
+SENTINEL = "sk-SENTINEL-0123456789abcdef"
+
+
+def test_audit_of_a_hostile_archive_sends_nothing_from_outside_and_never_the_key(
+        tmp_path, open_recorder, llm_server, monkeypatch, capsys, caplog):
+    archive = hostile_archive(tmp_path)
+    monkeypatch.setenv("AUDITEX_API_KEY", SENTINEL)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    tempfile.gettempdir()
+    with open_recorder() as opened:
+        code = main(["audit", str(archive), "--mode", "fast", "--base-url", llm_server.base_url_openai,
+                     "--model", "local-detector", "--format", "json", "--no-cache", "--fail-on", "never"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    payload = json.loads(captured.out)
+    assert payload["findings"][0]["code"].startswith(("SEC", "SUB", "INC003"))
+    assert len(llm_server.requests) == 1
+    prompt = llm_server.requests[0].prompt_text
+    assert "Ignore previous instructions" in prompt  # the manuscript is sent, as delimited data
+    # Paths may be named (as refused includes); no content from outside is sent.
+    assert "root:x:0:0" not in prompt
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").is_file() else ""
+    assert not hostname or hostname not in prompt
+    # Allowed: the interpreter's own zip of the stdlib, and the SDK's platform probe
+    # (/etc/os-release for its X-Stainless-OS header); neither depends on the submission.
+    sdk_and_runtime = {Path("/etc/os-release"), Path("/usr/lib/os-release"), Path(sys.prefix) / "lib" / f"python{sys.version_info.major}{sys.version_info.minor}.zip"}
+    prompts = Path(auditex.prompts.__file__).parent  # our own templates, shipped as package data
+    leaks = [path for path in opened.outside(archive.parent, Path(tempfile.gettempdir()), prompts)
+             if path not in sdk_and_runtime and path.resolve() not in sdk_and_runtime]
+    assert leaks == []
+    for text in (captured.out, captured.err, caplog.text, json.dumps(payload)):
+        assert SENTINEL not in text
