@@ -85,6 +85,13 @@ class RecordedRequest:
 Responder = Callable[[dict[str, Any]], "str | Reply"]
 
 
+class _BurstServer(ThreadingHTTPServer):
+    # The default listen backlog of 5 makes a burst of 8 concurrent calls wait
+    # for SYN retries, which would distort concurrency benchmarks.
+    request_queue_size = 64
+    daemon_threads = True
+
+
 class LoopbackLLMServer:
     def __init__(self, latency_s: float = 0.0) -> None:
         self.latency_s = latency_s
@@ -95,7 +102,7 @@ class LoopbackLLMServer:
         self._in_flight = 0
         self.max_in_flight = 0
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd = _BurstServer(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
         # A short poll interval keeps stop() (and so every fixture teardown) fast.
         self._thread = threading.Thread(
