@@ -136,7 +136,9 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
             if other.block is number.block or spelled(other.mention.value, other.mention.decimals) not in variants:
                 continue
             shared = window & other_window
-            if len(shared) >= 3 and len(shared) * 3 >= 2 * min(len(window), len(other_window)) and names == other_names:
+            # Same setting: the sentences' capitalised names (datasets, models) overlap, or neither has any.
+            same_setting = bool(names & other_names) or not (names or other_names)
+            if len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other_window)) and same_setting:
                 yield ctx.report_block(
                     number.block, mention.plain_start, mention.plain_end,
                     f"{mention.text} here, but {other.mention.text} for the same quantity in {other.section_title or other.section_kind.value}",
