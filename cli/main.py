@@ -1,21 +1,27 @@
 """`auditex`: the command-line entry point.
 
 Each command lives in its own module with `register(subparsers)`; this file
-only assembles them. Exit codes: 0 clean, 1 findings at or above --fail-on,
-2 usage or input error.
+only assembles them, importing just the module of the command being run so
+that `auditex check` does not pay for the LLM and benchmark stacks. Exit
+codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 
 from .. import __version__
-from . import audit_command, bench_command, check_command, inject_command, review_command, rules_command, serve_command, verify_revision_command
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-COMMANDS = (check_command, audit_command, rules_command, serve_command, review_command, inject_command, verify_revision_command, bench_command)
+# Command name → the module that registers it.
+COMMANDS = {
+    "check": "check_command", "audit": "audit_command", "review": "review_command", "serve": "serve_command",
+    "rules": "rules_command", "rule": "rules_command", "bench": "bench_command", "inject": "inject_command",
+    "verify-revision": "verify_revision_command",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,18 +31,22 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with `argv`, only the named command's module is imported."""
     parser = _Parser(prog="auditex", description="Audit LaTeX research manuscripts like a careful reviewer.")
     parser.add_argument("--version", action="version", version=f"auditex {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for command in COMMANDS:
-        command.register(subparsers)
+    requested = next((argument for argument in argv or [] if not argument.startswith("-")), None)
+    modules = [COMMANDS[requested]] if requested in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for module in modules:
+        importlib.import_module(f".{module}", __package__).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     arguments = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if arguments.verbose else logging.WARNING, stream=sys.stderr,
                         format="auditex: %(levelname)s: %(message)s")
