@@ -5,9 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from review_fixtures import MAIN_TEX, write_project
+from review_fixtures import MAIN_TEX
+from review_fixtures import write_project as write_fixture
 
 from auditex.cli.main import main
+
+
+def write_project(folder: Path, main: str = MAIN_TEX) -> Path:
+    """The review fixture, with only the reference rules on: these tests are about matching."""
+    write_fixture(folder, main)
+    (folder / ".auditex.toml").write_text('[rules]\nselect = ["REF", "CIT"]\n', encoding="utf-8")
+    return folder
 
 
 def _versions(tmp_path: Path) -> tuple[Path, Path]:
