@@ -18,6 +18,8 @@ from ..latex.model import Cell, Table
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
+# Macros that survive into plain text but name nothing: references, citations, spacing.
+_NOT_A_NAME = re.compile(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
 _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
 _GENERIC = frozenset({
@@ -46,8 +48,10 @@ def spelled(value: float, decimals: int) -> str:
 
 
 def name_words(text: str) -> set[str]:
-    """Distinctive lower-case words of a header or caption (macros dropped)."""
-    return {word.lower() for word in _WORD.findall(_MACRO.sub(" ", text)) if len(word) > 1} - _GENERIC
+    """Distinctive lower-case words of a header or caption. A user macro that names a method
+    ("\\method{} reaches …" against a row "\\method") is a word of its own, backslash kept."""
+    macros = {macro.lower() for macro in _MACRO.findall(text) if not _NOT_A_NAME.match(macro)}
+    return ({word.lower() for word in _WORD.findall(_MACRO.sub(" ", text)) if len(word) > 1} - _GENERIC) | macros
 
 
 def referenced_labels(text: str) -> set[str]:

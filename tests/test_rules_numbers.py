@@ -72,3 +72,13 @@ def test_arithmetic_claims_absolute_and_relative_that_agree(tmp_path):
     body = ("\\section{Results}\nSuccess rises from 68.0 to 72.0 (+4.0). Accuracy improves from 40.0\\% to 50.0\\%, "
             "a relative improvement of 25\\%. Error drops from 10.0 to 8.0 (-2.0).\n")
     assert findings(tmp_path, body, "NUM003") == []
+
+
+def test_row_named_by_a_user_macro_ties_prose_to_the_table(tmp_path):
+    body = ("\\newcommand{\\method}{SparseProbe}\n"
+            "On GLUE-Probe, \\method{} reaches 83.2\\% accuracy, while the dense probe reaches 77.1\\%.\n"
+            "\\begin{table}\\centering\\begin{tabular}{lcc}\\toprule\nMethod & GLUE-Probe & SentEval \\\\ \\midrule\n"
+            "Dense probe & 77.1 & 70.4 \\\\\n\\method{} & 81.2 & 74.9 \\\\ \\bottomrule\n\\end{tabular}\\caption{Accuracy.}\\end{table}\n")
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "83.2" in found[0].message and "81.2" in found[0].message
+    assert findings(tmp_path, body.replace("83.2", "81.2"), "NUM001") == []

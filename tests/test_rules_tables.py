@@ -55,3 +55,35 @@ def test_lower_is_better_from_the_metric_name(tmp_path):
 def test_bold_without_a_known_direction_or_per_group_is_left_alone(tmp_path):
     rows = "Base & \\textbf{1.0} & 2.0 & 3.0 & 2.0 \\\\\nOurs & 0.5 & 1.0 & 1.5 & 1.0 \\\\\n"
     assert findings(tmp_path, rows, "TAB002", header="Method & Params & B & C & Avg", caption="Sizes.") == []
+
+
+BEST_TABLE = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Method & CIFAR-10 & CIFAR-100 \\ \midrule
+Baseline & 91.3 & 70.1 \\
+Other & 88.0 & 71.5 \\
+\method{} (ours) & 90.8 & 71.9 \\ \bottomrule
+\end{tabular}
+\caption{Accuracy.}\label{tab:main}
+\end{table}
+"""
+
+
+def best_claims(tmp_path: Path, prose: str) -> list:
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\newcommand{\\method}{SparseProbe}\n\\begin{document}\n"
+                                       + prose + "\n" + BEST_TABLE + "\\end{document}\n")
+    return [f for f in check_path(tmp_path).findings if f.code == "TAB003"]
+
+
+def test_best_claim_contradicted_by_the_cited_table(tmp_path):
+    found = best_claims(tmp_path, "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).")
+    assert len(found) == 1 and "91.3" in found[0].message and "Baseline" in found[0].message
+    assert found[0].category.value == "claim_distortion" or "claim" in str(found[0].category).lower()
+    assert found[0].range.start.line == 3 and found[0].related[0].range.start.line == 8  # the better cell
+
+
+def test_best_claim_that_holds_or_is_scoped_is_left_alone(tmp_path):
+    assert best_claims(tmp_path, "Our method obtains the best CIFAR-100 accuracy in Table~\\ref{tab:main}.") == []
+    assert best_claims(tmp_path, "Other is the best of the baselines on CIFAR-100 (Table~\\ref{tab:main}).") == []
+    assert best_claims(tmp_path, "\\method{} achieves the highest accuracy on CIFAR-10.") == []  # no table cited

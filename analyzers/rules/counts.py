@@ -11,8 +11,12 @@ from ..registry import rule
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
-    r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?)",
+    r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
+    r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|In\s+the\s+first)\b))",
     re.IGNORECASE)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_START = re.compile(r"(?:^|[.:;]\s+|\n\s*)(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b|"
+                            r"(?:^|[.:;]\s+|\n\s*)(Finally|Lastly)\b")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"\s*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
@@ -51,7 +55,7 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
         for match in _ANNOUNCE.finditer(text):
             word = match.group(1)
             stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
-            counted = _count_items(text, match.end())
+            counted = _count_items(text, match.end(), match.group(0)[-1])
             if counted is None or counted == stated:
                 continue
             fixes = []
@@ -66,8 +70,12 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-def _count_items(text: str, start: int) -> int | None:
+def _count_items(text: str, start: int, opener: str) -> int | None:
     """Items of the enumeration that starts at `start`, or None when it is not countable."""
+    if opener == "(":
+        return _parenthesised(text, start)
+    if opener.isspace():
+        return _ordinals(text[start:_paragraph_end(text, start)])
     listing = _LIST.match(text, start)
     if listing:
         return _count_list(text, listing.end(), listing.group(1))
@@ -87,6 +95,27 @@ def _count_items(text: str, start: int) -> int | None:
     if len(parts) < 2 or any(len(p.split()) > 5 for p in parts):
         return None
     return len(parts)
+
+
+def _parenthesised(text: str, start: int) -> int | None:
+    """Items of "(A, B, and C)": commas and a closing and/or separate them."""
+    close = text.find(")", start)
+    inside = text[start:close] if 0 <= close - start <= 200 else ""
+    if not inside or _VAGUE.search(inside) or re.search(r"\\(?:cite|ref)|\(", inside):
+        return None
+    parts = [p.strip() for p in re.split(r",|;|\band\b|\bor\b", inside) if p.strip()]
+    return len(parts) if len(parts) >= 2 and all(len(p.split()) <= 5 for p in parts) else None
+
+
+def _ordinals(paragraph: str) -> int | None:
+    """Items of "First, … Second, … Third, …" (a closing "Finally," counts as the next one)."""
+    count = 0
+    for match in _ORDINAL_START.finditer(paragraph):
+        if match.group(1) and _ORDINALS.index(match.group(1).lower()) == count:
+            count += 1
+        elif match.group(2) and count >= 2:
+            return count + 1
+    return count if count >= 2 else None
 
 
 _NEXT = {

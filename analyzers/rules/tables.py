@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...latex.manuscript import PlacedBlock
 from ...latex.model import Cell, Table
+from ...latex.sentences import sentence_spans
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..quantities import CellAt, TableIndex, body_cells, name_words, referenced_labels, slack, spelled
@@ -234,3 +235,104 @@ def bold_not_best(ctx: RuleContext) -> Iterator[Finding]:
                 identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
                 related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
             )
+
+
+_SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
+# A superlative scoped to a subset ("the best among the baselines", "second best") claims no overall win.
+_SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
+                     r"not|no|nor|fails?|close\s+to|comparable|competitive)\b", re.IGNORECASE)
+_OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+
+
+@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
+def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags a sentence that claims a method achieves the best (highest, lowest,
+    state-of-the-art) value on a metric while the table it cites shows another row better.
+    The sentence must reference the table (`\\ref{tab:…}`), name the method as written in a
+    row header (user macros such as `\\method` count as names; "our method" matches a row
+    marked "Ours") and name the column (metric or dataset). The direction comes from ↑/↓ or
+    the metric's name, else from the claim's own word ("highest", "lowest"). Claims scoped
+    to a subset ("best among the baselines", "second best") are left alone.
+
+    ## Why is this bad?
+    "X achieves the best accuracy" is the sentence reviewers quote. When the cited table
+    shows a competitor ahead, the claim overstates the evidence: PaperAudit files it as
+    claim distortion.
+
+    ## Example
+    ```latex
+    Ours achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).
+    % tab:main: Baseline & 91.3 \\\\ Ours & 90.8 \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    Ours is within 0.5 points of the best accuracy on CIFAR-10 (Table~\\ref{tab:main}).
+    ```
+    """
+    index = TableIndex(ctx.memory.tables)
+    if not index.by_label:
+        return
+    for placed in ctx.manuscript.blocks:
+        if placed.kind.value != "paragraph":
+            continue
+        plain = placed.block.plain.text
+        if not _SUPERLATIVE.search(plain):
+            continue
+        for start, end in sentence_spans(plain):
+            sentence = plain[start:end]
+            claim = _SUPERLATIVE.search(sentence)
+            if claim is None or _SCOPED.search(sentence):
+                continue
+            for label in referenced_labels(sentence):
+                table_block = index.by_label.get(label)
+                if table_block is None:
+                    continue
+                found = _contradicted(table_block, sentence, claim.group(1).lower())
+                if found is None:
+                    continue
+                claimed, better, header = found
+                table = table_block.block.table
+                yield ctx.report_block(
+                    placed, start + claim.start(), start + claim.end(),
+                    f"the text claims the {claim.group(1).lower()} {header} for {' '.join(table.row_header(claimed.row).split())}"  # type: ignore[union-attr]
+                    f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(table.row_header(better.row).split())}",  # type: ignore[union-attr]
+                    identity=f"{label} {header} {claimed.text} {better.text}",
+                    related=[ctx.related(table_block.file, better.start, better.end, f"better value {better.text}"),
+                             ctx.related(table_block.file, claimed.start, claimed.end, f"claimed value {claimed.text}")],
+                )
+                break
+
+
+def _contradicted(placed: PlacedBlock, sentence: str, word: str) -> tuple[Cell, Cell, str] | None:
+    """(the claimed row's best cell, a better cell of another row, the column's header), or None."""
+    table = placed.block.table
+    grid = _Grid.of(table)  # type: ignore[arg-type]
+    words = name_words(sentence)
+    ours = bool(_OURS.search(sentence))
+    rows = [row for row in grid.body_rows() if not _REFERENCE_ROW.search(table.row_header(row))]  # type: ignore[union-attr]
+    claimed_rows = {row for row in rows if _names_row(table.row_header(row), words, ours)}  # type: ignore[union-attr]
+    if not claimed_rows or len(claimed_rows) == len(rows):
+        return None
+    for column in grid.columns():
+        header = " ".join(grid.own_header(column).split())
+        if not words & (name_words(header) | name_words(table.column_header(column))):  # type: ignore[union-attr]
+            continue
+        sense = direction(table.column_header(column), table.caption) or {"highest": 1, "lowest": -1}.get(word, 0)  # type: ignore[union-attr]
+        cells = [cell for row in rows if (cell := grid.numeric(row, column))]
+        mine = [cell for cell in cells if cell.row in claimed_rows]
+        if not sense or not mine:
+            continue
+        claimed = max(mine, key=lambda cell: sense * cell.value)  # type: ignore[operator]
+        others = [cell for cell in cells if cell.row not in claimed_rows]
+        better = max(others, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
+        if better is not None and sense * (better.value - claimed.value) > slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
+            return claimed, better, header.replace("↑", "").replace("↓", "").strip()
+    return None
+
+
+def _names_row(header: str, words: set[str], ours: bool) -> bool:
+    """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
+    names = name_words(header)
+    return bool(names) and names <= words or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
