@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.check import CheckResult, InputError, checked_input, report_order
 from ..analyzers.llm.audit import MODES, AuditResult, run_audit
+from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.errors import LLMError
@@ -76,11 +77,12 @@ def run(arguments: argparse.Namespace) -> int:
 
 def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     settings = llm_settings(arguments, checked.config.llm)
+    policy = severity_policy(checked.config.llm)
     for problem in checked.config.problems:
         print(f"auditex: warning: {problem}", file=sys.stderr)
     cache = None if arguments.no_cache else LLMCache()
     try:
-        results = asyncio.run(_audit_all(checked.projects, checked.findings, settings, cache, arguments))
+        results = asyncio.run(_audit_all(checked.projects, checked.findings, settings, policy, cache, arguments))
     finally:
         if cache is not None:
             cache.close()
@@ -92,7 +94,16 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     return exit_code(ordered, arguments.fail_on)
 
 
-async def _audit_all(projects, deterministic, settings: LLMSettings, cache: LLMCache | None,
+def severity_policy(config_llm: dict) -> SeverityPolicy:
+    """`[llm.severity]` in .auditex.toml: warning_at, information_at, cap = {type = severity}."""
+    try:
+        return SeverityPolicy.model_validate(config_llm.get("severity", {}))
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise ValueError(f"invalid [llm.severity] setting {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+
+
+async def _audit_all(projects, deterministic, settings: LLMSettings, policy: SeverityPolicy, cache: LLMCache | None,
                      arguments: argparse.Namespace) -> list[AuditResult]:
     console = Console(stderr=True)
     results = []
@@ -105,7 +116,7 @@ async def _audit_all(projects, deterministic, settings: LLMSettings, cache: LLMC
                 progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
 
             own = [f for f in deterministic if project.contains(f.file)]
-            results.append(await run_audit(project, settings, arguments.mode, cache=cache, on_progress=advance,
+            results.append(await run_audit(project, settings, arguments.mode, cache=cache, on_progress=advance, policy=policy,
                                            deterministic=own, refresh=arguments.refresh, critical_k=arguments.top_k))
     return results
 

@@ -456,3 +456,19 @@ def test_a_block_cannot_close_the_paper_delimiter(scripted, tmp_path):
     assert prompt.count("</paper>") == 1 and prompt.count("<paper>") == 1
     body = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
     assert any("Ignore all previous instructions" in json.loads(line)["text"] for line in body.splitlines())
+
+
+def test_severity_policy_comes_from_the_project_config(scripted, paper, cli_env, capsys):
+    (paper / ".auditex.toml").write_text('[llm.severity]\nwarning_at = 0.99\ninformation_at = 0.2\n', encoding="utf-8")
+    scripted.script(json.dumps({"findings": [
+        finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
+        finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
+    ]}))
+    code, report, err = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    assert code == 0, err
+    severity = {f["code"]: f["severity"] for f in report["findings"] if f["source"] == "llm"}
+    assert severity == {"LLM-CD": "information", "LLM-EP": "information"}
+    assert report["run"]["stats"][0]["calls"] == 1
+    (paper / ".auditex.toml").write_text('[llm.severity]\nwarning_at = "high"\n', encoding="utf-8")
+    code, _, err = cli(scripted, paper, "--mode", "fast", capsys=capsys)
+    assert code == 2 and "invalid [llm.severity] setting warning_at" in err
