@@ -58,6 +58,21 @@ def referenced_labels(text: str) -> set[str]:
     return {key.strip() for match in _REF.finditer(text) for key in match.group(1).split(",")}
 
 
+def tie(cell: "CellAt", sentence: str, paragraph: str) -> int:
+    """How firmly a sentence points at a cell: 2 when it names the cell's row and column, 1 when it
+    references the cell's table (or its paragraph does) and names the row or the column (or the
+    sentence cites that table alone), 0 when nothing ties them."""
+    row, column = cell.headers()
+    words = name_words(sentence)
+    named_row, named_column = bool(words & name_words(row)), bool(words & name_words(column))
+    if named_row and named_column:
+        return 2
+    refs = referenced_labels(sentence)
+    if cell.label in refs and (named_row or named_column or len(refs) == 1):
+        return 1
+    return 1 if (named_row or named_column) and cell.label in referenced_labels(paragraph) else 0
+
+
 @dataclass(slots=True)
 class CellAt:
     """A numeric cell with the table it sits in."""

@@ -33,7 +33,7 @@ from pathlib import Path
 from auditex.analyzers.check import check_path, open_projects
 from auditex.analyzers.config import Config, RulesConfig
 from auditex.analyzers.finding import Finding, Severity
-from auditex.analyzers.quantities import CellAt, TableIndex, name_words, referenced_labels, spelled
+from auditex.analyzers.quantities import TableIndex, body_cells, referenced_labels, spelled, tie
 from auditex.analyzers.registry import default_registry
 from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _AGGREGATE, _adds_up, _Grid, direction
@@ -119,13 +119,6 @@ def _late_paragraphs(project: Project, kinds: tuple[SectionKind, ...]) -> list[P
 # ---------------------------------------------------------------- planters (one per kind)
 
 
-def _tied(sentence: str, cell: CellAt) -> bool:
-    """The sentence names the cell's table (\\ref) or both its row and its column."""
-    row, column = cell.headers()
-    words = name_words(sentence)
-    return cell.label in referenced_labels(sentence) or bool(words & name_words(row) and words & name_words(column))
-
-
 def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
     """Change a prose number that a table also holds, in a sentence tied to that table."""
     index = TableIndex(project.memory.tables)
@@ -134,7 +127,7 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
         if mention.is_year or mention.decimals < 1:
             continue
         cells = index.agreeing(mention.value, mention.decimals)
-        if len({id(c.placed) for c in cells}) != 1 or not _tied(mention.sentence, cells[0]):
+        if len({id(c.placed) for c in cells}) != 1 or not tie(cells[0], mention.sentence, number.block.block.plain.text):
             continue
         start, end, written = _source_of(project, number.block, mention.plain_start, mention.plain_end)
         digits = re.match(r"[\d.]+", written)
@@ -143,6 +136,25 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
         new = _bump(digits.group(0))
         yield _replace(project, number.block.file, start, start + digits.end(), new,
                        f"{digits.group(0)} → {new} (table says {cells[0].cell.text})")
+
+
+def plant_table_quote(project: Project) -> Iterator[Edit]:
+    """Quote a table cell in the prose with one digit changed (inserted after the paragraph citing the
+    table): "On MMLU, Ours reaches 48.66 (Table~\\ref{tab:main})." where the cell holds 38.66."""
+    paragraphs = _prose_blocks(project)
+    for placed in project.memory.tables:
+        table = placed.block.table
+        label = table.label or (placed.block.labels[0] if placed.block.labels else "")  # type: ignore[union-attr]
+        citing = [p for p in paragraphs if label and label in referenced_labels(p.block.plain.text)]
+        grid = _Grid.of(table)  # type: ignore[arg-type]
+        for cell in body_cells(table):  # type: ignore[arg-type]
+            column = " ".join(grid.own_header(cell.column).replace("↑", "").replace("↓", "").split())
+            row = " ".join(table.row_header(cell.row).split())  # type: ignore[union-attr]
+            if not citing or cell.value is None or cell.decimals < 1 or not (_NAME.fullmatch(column) and _NAME.fullmatch(row)):
+                continue
+            changed = _bump(spelled(cell.value, cell.decimals))
+            yield _append_to_paragraph(project, citing[0], f"On {column}, {row} reaches {changed} (Table~\\ref{{{label}}}).",
+                                       f"inserted quote {changed} of the cell {cell.text}")
 
 
 def plant_same_quantity(project: Project) -> Iterator[Edit]:
@@ -223,6 +235,7 @@ def plant_best_marker(project: Project) -> Iterator[Edit]:
                        {text.count("\n", 0, at)}, f"bold moved from {marked.text} to {worse[0].text}")
 
 
+_NAME = re.compile(r"\\[A-Za-z]+(?:\{\})?|[A-Za-z][\w .+-]{1,30}")  # a header safe to write back into the source
 _CLAIMS = ("{row} achieves the {best} {column} (Table~\\ref{{{label}}}).",
            "As Table~\\ref{{{label}}} shows, {row} obtains the {best} {column} of all methods.",
            "{row} yields the {best} {column} in Table~\\ref{{{label}}}.")
@@ -243,12 +256,12 @@ def plant_best_claim(project: Project) -> Iterator[Edit]:
             sense = direction(table.column_header(column), table.caption)  # type: ignore[union-attr]
             header = " ".join(grid.own_header(column).replace("↑", "").replace("↓", "").split())
             cells = [c for r in grid.body_rows() if (c := grid.numeric(r, column))]
-            if not sense or len(cells) < 3 or not re.fullmatch(r"[A-Za-z][\w .@()-]{0,30}", header):
+            if not sense or len(cells) < 3 or not _NAME.fullmatch(header):
                 continue
             best = max(c.value for c in cells)  if sense > 0 else min(c.value for c in cells)  # type: ignore[type-var]
             for cell in cells:
                 row = " ".join(table.row_header(cell.row).split())  # type: ignore[union-attr]
-                if cell.value == best or not re.fullmatch(r"(?:\\[A-Za-z]+(?:\{\})?|[A-Za-z][\w .+-]{1,30})", row):
+                if cell.value == best or not _NAME.fullmatch(row):
                     continue
                 claim = _CLAIMS[(cell.row + column) % len(_CLAIMS)].format(
                     row=row, column=header, label=label, best="highest" if sense > 0 else "lowest")
@@ -357,6 +370,7 @@ def plant_hidden_instruction(project: Project) -> Iterator[Edit]:
 
 PLANTERS: dict[str, Callable[[Project], Iterator[Edit]]] = {
     "prose_vs_table": plant_prose_vs_table,
+    "table_quote": plant_table_quote,
     "same_quantity": plant_same_quantity,
     "aggregate": plant_aggregate,
     "best_marker": plant_best_marker,

@@ -56,7 +56,7 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
             word = match.group(1)
             stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
             counted = _count_items(text, match.end(), match.group(0)[-1])
-            if counted is None or counted == stated:
+            if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
                 continue
             fixes = []
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):

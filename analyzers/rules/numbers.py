@@ -9,7 +9,7 @@ from ...latex.memory import NumberInContext
 from ...latex.numbers import find_numbers
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, referenced_labels, slack, spelled
+from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, referenced_labels, slack, spelled, tie
 from ..registry import rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
@@ -51,8 +51,6 @@ def prose_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
         mention = number.mention
         if mention.is_year or not (mention.decimals >= 1 or (mention.percent and mention.value >= 10)):
             continue
-        if index.agreeing(mention.value, mention.decimals):
-            continue
         cell = _anchored_cell(number, index)
         if cell is None:
             continue
@@ -80,18 +78,16 @@ def _anchored_cell(number: NumberInContext, index: TableIndex) -> CellAt | None:
     candidates = index.one_digit_away(mention.value, mention.decimals)
     if not candidates:
         return None
+    if index.agreeing(mention.value, mention.decimals):
+        return None  # a correct quote of some cell: too often of the one meant
+    paragraph = number.block.block.plain.text
+    refs = referenced_labels(mention.sentence)
     # A cell whose own value the sentence also states is being compared with, not copied.
     stated = [other for other in find_numbers(mention.sentence) if other.plain_start != mention.plain_start - mention.sentence_start]
     candidates = [c for c in candidates if not any(agrees(other.value, other.decimals, c.cell.value) for other in stated)]  # type: ignore[arg-type]
-    refs = referenced_labels(mention.sentence)
-    words = name_words(mention.sentence)
-    anchored = []
-    for candidate in candidates:
-        row, column = candidate.headers()
-        if candidate.label in refs and (words & name_words(row) or words & name_words(column) or len(refs) == 1):
-            anchored.append(candidate)
-        elif words & name_words(row) and words & name_words(column):
-            anchored.append(candidate)
+    # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts.
+    anchored = [candidate for candidate in candidates if tie(candidate, mention.sentence, paragraph)
+                and (mention.decimals or candidate.label in refs)]
     values = {candidate.cell.value for candidate in anchored}
     return anchored[0] if len(values) == 1 else None
 
