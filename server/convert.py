@@ -1,0 +1,79 @@
+"""Findings as LSP values: diagnostics and hover text.
+
+Findings already carry 0-based LSP positions (line, UTF-16 character), so
+conversion is a pure mapping; only file paths become URIs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from ..analyzers.finding import Finding, Range, Severity
+from ..analyzers.registry import Registry
+
+SOURCE = "auditex"
+_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: lsp.DiagnosticSeverity.Information,
+    Severity.HINT: lsp.DiagnosticSeverity.Hint,
+}
+
+
+def uri_of(folder: Path, file: str) -> str:
+    return (folder / file).as_uri()
+
+
+def lsp_range(range_: Range) -> lsp.Range:
+    return lsp.Range(
+        start=lsp.Position(line=range_.start.line, character=range_.start.character),
+        end=lsp.Position(line=range_.end.line, character=range_.end.character),
+    )
+
+
+def diagnostic(finding: Finding, folder: Path, registry: Registry) -> lsp.Diagnostic:
+    rule = registry.get(finding.code)
+    related = [
+        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri_of(folder, item.file), range=lsp_range(item.range)), message=item.message)
+        for item in finding.related
+    ]
+    return lsp.Diagnostic(
+        range=lsp_range(finding.range),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        source=SOURCE,
+        related_information=related or None,
+        tags=[lsp.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
+        # Lets a client hand the finding back (code actions, dismiss) unambiguously.
+        data={"fingerprint": finding.fingerprint},
+    )
+
+
+def contains(range_: Range, line: int, character: int) -> bool:
+    start, end = range_.start, range_.end
+    return (start.line, start.character) <= (line, character) <= (end.line, end.character)
+
+
+def overlaps(range_: Range, other: lsp.Range) -> bool:
+    return (range_.start.line, range_.start.character) <= (other.end.line, other.end.character) \
+        and (other.start.line, other.start.character) <= (range_.end.line, range_.end.character)
+
+
+def hover_markdown(findings: list[Finding], registry: Registry) -> str:
+    """The explanation, the evidence (related locations) and the rule summary of each finding."""
+    parts: list[str] = []
+    for finding in findings:
+        lines = [f"**{finding.code}** ({finding.severity.value}): {finding.message}"]
+        if finding.explanation:
+            lines += ["", finding.explanation]
+        if finding.related:
+            lines += ["", "Evidence:"]
+            lines += [f"- `{item.file}:{item.range.start.line + 1}`: {item.message}" for item in finding.related]
+        rule = registry.get(finding.code)
+        if rule is not None:
+            lines += ["", f"*{rule.name}*: {rule.summary}"]
+        parts.append("\n".join(lines))
+    return "\n\n---\n\n".join(parts)

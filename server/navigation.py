@@ -1,0 +1,115 @@
+"""Go-to-definition, find-references and the outline, from a project's memory.
+
+Keys link both ways: \\ref ↔ \\label and \\cite ↔ bibliography entry (or \\bibitem).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lsprotocol import types as lsp
+
+from ..latex.project import Project
+from ..latex.source import SourceText
+
+
+@dataclass(frozen=True)
+class Span:
+    file: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class KeyAt:
+    """The key under the cursor: a label/ref key or a citation/bib key."""
+
+    family: str  # "label" or "cite"
+    key: str
+
+
+def source_of(project: Project, file: str) -> SourceText | None:
+    if file in project.documents:
+        return project.documents[file].source
+    if file in project.bibliographies:
+        return project.bibliographies[file].source
+    return None
+
+
+def key_at(project: Project, file: str, offset: int) -> KeyAt | None:
+    memory = project.memory
+    for where, use in memory.refs:
+        if where == file and use.start <= offset <= use.end:
+            return KeyAt("label", use.key)
+    for key, entries in memory.labels.items():
+        if any(entry.file == file and entry.start <= offset <= entry.end for entry in entries):
+            return KeyAt("label", key)
+    for where, use in memory.cites:
+        if where == file and use.start <= offset <= use.end:
+            return KeyAt("cite", use.key)
+    for key, entries in memory.bib_entries.items():
+        if any(where == file and entry.start <= offset <= entry.end for where, entry in entries):
+            return KeyAt("cite", key)
+    for key, items in memory.bibitems.items():
+        if any(where == file and use.start <= offset <= use.end for where, use in items):
+            return KeyAt("cite", key)
+    return None
+
+
+def definitions(project: Project, key: KeyAt) -> list[Span]:
+    memory = project.memory
+    if key.family == "label":
+        return [Span(entry.file, entry.start, entry.end) for entry in memory.labels.get(key.key, [])]
+    spans = [Span(where, entry.start, entry.end) for where, entry in memory.bib_entries.get(key.key, [])]
+    spans += [Span(where, use.start, use.end) for where, use in memory.bibitems.get(key.key, [])]
+    return spans
+
+
+def references(project: Project, key: KeyAt, include_declaration: bool) -> list[Span]:
+    memory = project.memory
+    uses = memory.refs if key.family == "label" else memory.cites
+    spans = [Span(where, use.start, use.end) for where, use in uses if use.key == key.key]
+    return (definitions(project, key) if include_declaration else []) + spans
+
+
+def location(project: Project, span: Span) -> lsp.Location | None:
+    source = source_of(project, span.file)
+    if source is None:
+        return None
+    return lsp.Location(uri=(project.root.folder / span.file).as_uri(), range=span_range(source, span.start, span.end))
+
+
+def span_range(source: SourceText, start: int, end: int) -> lsp.Range:
+    (start_line, start_char), (end_line, end_char) = source.position(start), source.position(end)
+    return lsp.Range(start=lsp.Position(line=start_line, character=start_char), end=lsp.Position(line=end_line, character=end_char))
+
+
+def outline(project: Project, file: str) -> list[lsp.DocumentSymbol]:
+    """Sections of a .tex file, nested by level; entries of a bibliography."""
+    if file in project.bibliographies:
+        bibliography = project.bibliographies[file]
+        return [
+            lsp.DocumentSymbol(name=entry.key, detail=entry.entry_type, kind=lsp.SymbolKind.Key,
+                               range=span_range(bibliography.source, entry.start, entry.end),
+                               selection_range=span_range(bibliography.source, entry.start, entry.end))
+            for entry in bibliography.entries
+        ]
+    document = project.documents.get(file)
+    if document is None:
+        return []
+    headings = sorted(document.parsed.headings, key=lambda heading: heading.start)
+    roots: list[lsp.DocumentSymbol] = []
+    stack: list[tuple[int, lsp.DocumentSymbol]] = []
+    for index, heading in enumerate(headings):
+        # A section runs to the next heading of the same or a higher level.
+        end = next((later.start for later in headings[index + 1:] if later.level <= heading.level), len(document.text))
+        symbol = lsp.DocumentSymbol(
+            name=heading.title or "(untitled)", kind=lsp.SymbolKind.Namespace if heading.level <= 1 else lsp.SymbolKind.Module,
+            range=span_range(document.source, heading.start, max(end, heading.end)),
+            selection_range=span_range(document.source, heading.start, heading.end), children=[],
+        )
+        while stack and stack[-1][0] >= heading.level:
+            stack.pop()
+        (stack[-1][1].children if stack else roots).append(symbol)
+        stack.append((heading.level, symbol))
+    return roots
