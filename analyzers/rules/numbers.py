@@ -117,7 +117,9 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
     State the same value (or say why they differ: another split, another seed).
     """
     index = TableIndex(ctx.memory.tables)
-    seen: dict[tuple[str, int, bool], list[tuple[NumberInContext, set[str], set[str]]]] = {}
+    # Statements seen so far, by how their value is written: a number is compared only
+    # with the few statements one digit away, never with every earlier number.
+    seen: dict[tuple[str, int, bool, str], list[tuple[NumberInContext, set[str], set[str]]]] = {}
     for number in ctx.memory.numbers:
         mention = number.mention
         if not _headline(number) or index.agreeing(mention.value, mention.decimals):
@@ -125,11 +127,11 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
         window, names = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
         if len(window) < 3:
             continue
+        kind = (mention.unit, mention.decimals, mention.value < 0)
         written = spelled(mention.value, mention.decimals)
-        bucket = seen.setdefault((mention.unit, mention.decimals, mention.value < 0), [])
-        variants = set(digit_variants(written))
-        for other, other_window, other_names in bucket:
-            if other.block is number.block or spelled(other.mention.value, other.mention.decimals) not in variants:
+        candidates = (entry for variant in set(digit_variants(written)) for entry in seen.get((*kind, variant), ()))
+        for other, other_window, other_names in candidates:
+            if other.block is number.block:
                 continue
             shared = window & other_window
             # Same setting: the sentences' capitalised names (datasets, models) overlap, or neither has any.
@@ -143,7 +145,7 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
                                                f"the other statement: {other.mention.text}")],
                 )
                 break
-        bucket.append((number, window, names))
+        seen.setdefault((*kind, written), []).append((number, window, names))
 
 
 _DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
