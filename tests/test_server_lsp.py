@@ -282,6 +282,7 @@ async def test_commands(paper: Path):
         tokens = [token for token, reports in client.progress_reports.items() if reports]
         assert tokens and [type(value).__name__ for value in client.progress_reports[tokens[-1]]][0::len(client.progress_reports[tokens[-1]]) - 1] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
         assert any(getattr(value, "percentage", None) == 100 for value in client.progress_reports[tokens[-1]])
+        assert (client.statuses[-1].state, client.statuses[-1].findings) == ("idle", 4)
 
 
 def big_workspace(folder: Path, roots: int = 30) -> None:
