@@ -73,6 +73,13 @@ def tie(cell: "CellAt", sentence: str, paragraph: str) -> int:
     return 1 if (named_row or named_column) and cell.label in referenced_labels(paragraph) else 0
 
 
+def named_share(words: set[str], header: str) -> float:
+    """The share of a header's distinctive words that `words` contains: "tt Hadronic" names the
+    row "tt Hadronic" fully (1.0) and the row "tt Dileptonic" half (0.5)."""
+    own = name_words(header)
+    return len(words & own) / len(own) if own else 0.0
+
+
 @dataclass(slots=True)
 class CellAt:
     """A numeric cell with the table it sits in."""

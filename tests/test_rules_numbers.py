@@ -82,3 +82,47 @@ def test_row_named_by_a_user_macro_ties_prose_to_the_table(tmp_path):
     found = findings(tmp_path, body, "NUM001")
     assert len(found) == 1 and "83.2" in found[0].message and "81.2" in found[0].message
     assert findings(tmp_path, body.replace("83.2", "81.2"), "NUM001") == []
+
+
+HYPER = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Setting & CIFAR-10 & SVHN \\ \midrule
+Learning Rate & 0.5 & 0.7 \\
+Weight Decay & 0.2 & 0.1 \\ \bottomrule
+\end{tabular}
+\caption{Hyper-parameters.}\label{tab:hyper}
+\end{table}
+"""
+
+
+def test_cell_named_by_row_and_column_outvotes_cells_of_other_values(tmp_path):
+    # 0.6 is one digit from 0.5 (Learning Rate, CIFAR-10), 0.7 (SVHN) and 0.2 (Weight Decay): the sentence names one.
+    body = "\\section{Setup}\nOn CIFAR-10, the learning rate is 0.6 (Table~\\ref{tab:hyper}).\n" + HYPER
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "says 0.5" in found[0].message and "Learning Rate" in found[0].message
+
+
+def test_cells_named_equally_with_different_values_stay_ambiguous(tmp_path):
+    # The sentence names the row of 0.5 and of 0.7 and no column: which cell is meant is unclear.
+    body = "\\section{Setup}\nThe learning rate is 0.6 (Table~\\ref{tab:hyper}).\n" + HYPER
+    assert findings(tmp_path, body, "NUM001") == []
+
+
+def test_value_of_a_cell_in_another_row_does_not_hide_a_mistyped_quote(tmp_path):
+    # 0.1 is a cell (Weight Decay, SVHN), but the sentence names Learning Rate and CIFAR-10, whose cell is 0.5.
+    body = "\\section{Setup}\nOn CIFAR-10, the learning rate is 0.1 (Table~\\ref{tab:hyper}).\n" + HYPER
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "says 0.5" in found[0].message
+
+
+def test_value_of_a_cell_with_a_partly_named_header_is_a_quote(tmp_path):
+    # "rate" names the row "Step Rate" only in part: 0.1 may well be the weight decay someone meant.
+    table = HYPER.replace("Learning Rate", "Step Rate").replace("0.2", "0.33")
+    partly = "\\section{Setup}\nOn CIFAR-10, the rate is 0.1 (Table~\\ref{tab:hyper}).\n" + table
+    assert findings(tmp_path, partly, "NUM001") == []
+    fully = partly.replace("the rate", "the step rate")
+    assert len(findings(tmp_path, fully, "NUM001")) == 1
+    # A value that the named row and column hold is a correct quote.
+    correct = "\\section{Setup}\nOn SVHN, the weight decay is 0.1 and the learning rate 0.7 (Table~\\ref{tab:hyper}).\n" + HYPER
+    assert findings(tmp_path, correct, "NUM001") == []

@@ -9,7 +9,7 @@ from ...latex.memory import NumberInContext
 from ...latex.numbers import find_numbers
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, referenced_labels, slack, spelled, tie
+from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, named_share, referenced_labels, slack, spelled, tie
 from ..registry import rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
@@ -18,11 +18,14 @@ _DIGITS = re.compile(r"[-−]?[\d.,]+")
 @rule("NUM001", "prose-contradicts-table", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "structure"))
 def prose_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags a number in the prose that is one digit away from a table cell it talks about,
-    while no table holds the number itself. The sentence must tie the number to the cell:
-    it references the table (`\\ref{tab:…}`), or it names both the cell's row (method) and
-    its column (dataset, metric). Rounding is allowed: 93.4 in the text matches 93.42 in
-    the table, and 48.66% matches a fraction cell 0.4866.
+    Flags a number in the prose that is one digit away from a table cell it talks about.
+    The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
+    or it names both the cell's row (method) and its column (dataset, metric). When several
+    cells are one digit away, the one whose row and column headers the sentence names in
+    full is meant. A number that some cell holds is taken as a correct quote, unless the
+    sentence names the row and the column of the mistyped cell in full and of no cell holding
+    the number. Rounding is allowed: 93.4 in the text matches 93.42 in the table, and 48.66%
+    matches a fraction cell 0.4866.
 
     ## Why is this bad?
     The reader quotes the sentence, the reviewer checks the table. A narrative number that
@@ -78,18 +81,30 @@ def _anchored_cell(number: NumberInContext, index: TableIndex) -> CellAt | None:
     candidates = index.one_digit_away(mention.value, mention.decimals)
     if not candidates:
         return None
-    if index.agreeing(mention.value, mention.decimals):
-        return None  # a correct quote of some cell: too often of the one meant
-    paragraph = number.block.block.plain.text
-    refs = referenced_labels(mention.sentence)
+    sentence, paragraph = mention.sentence, number.block.block.plain.text
+    # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
+    # names the row and the column of another cell and of none that holds the number.
+    quoted = index.agreeing(mention.value, mention.decimals)
+    if any(tie(cell, sentence, paragraph) == 2 for cell in quoted):
+        return None
+    refs = referenced_labels(sentence)
     # A cell whose own value the sentence also states is being compared with, not copied.
-    stated = [other for other in find_numbers(mention.sentence) if other.plain_start != mention.plain_start - mention.sentence_start]
+    stated = [other for other in find_numbers(sentence) if other.plain_start != mention.plain_start - mention.sentence_start]
     candidates = [c for c in candidates if not any(agrees(other.value, other.decimals, c.cell.value) for other in stated)]  # type: ignore[arg-type]
     # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts.
-    anchored = [candidate for candidate in candidates if tie(candidate, mention.sentence, paragraph)
-                and (mention.decimals or candidate.label in refs)]
-    values = {candidate.cell.value for candidate in anchored}
-    return anchored[0] if len(values) == 1 else None
+    anchored = [c for c in candidates if tie(c, sentence, paragraph) and (mention.decimals or c.label in refs)]
+    if not anchored:
+        return None
+    # The cells whose row and column headers the sentence names most fully outvote the others;
+    # a quote of some other cell only when the sentence names the row and the column of these.
+    words = name_words(sentence)
+    named = {id(c): sum(named_share(words, header) == 1 for header in c.headers()) for c in anchored}
+    most = max(named.values())
+    chosen = [c for c in anchored if named[id(c)] == most]
+    if len({c.cell.value for c in chosen}) != 1 or (quoted and most < 2):
+        return None
+    # Of equal cells, the one in the cited table, else in the sentence's own section.
+    return min(chosen, key=lambda c: (c.label not in refs, c.placed.section != number.block.section))
 
 
 @rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"))
