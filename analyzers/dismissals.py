@@ -5,7 +5,6 @@ A plain JSON file in the project: easy to read, diff, commit or delete to undo.
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime, timezone
 from pathlib import Path

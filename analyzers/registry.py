@@ -13,12 +13,8 @@ import types
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from .finding import Category, Finding, Severity
-
-if TYPE_CHECKING:
-    from .context import RuleContext
 
 
 class Scope(str, Enum):

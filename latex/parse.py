@@ -14,7 +14,7 @@ from pylatexenc import latexwalker as lw
 
 from . import commands as cmd
 from .model import (
-    Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, PlainText, StyledText,
+    Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, StyledText,
 )
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .tables import parse_table

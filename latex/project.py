@@ -210,18 +210,30 @@ class Project:
             self.overlays.pop(relative, None)
         else:
             self.overlays[relative] = text
+        exists = self._exists(relative)
         if relative in self.bibliographies:
-            result = self._read(relative)
-            if result.text != self.bibliographies[relative].source.text:
-                self.bibliographies[relative] = parse_bibliography(relative, result.text, result.problem)
-                change.changed_files.append(relative)
+            if not exists:
+                change.graph_changed = True  # deleted: the walk reports it missing
+            else:
+                result = self._read(relative)
+                if result.text != self.bibliographies[relative].source.text:
+                    self.bibliographies[relative] = parse_bibliography(relative, result.text, result.problem)
+                    change.changed_files.append(relative)
         previous = self.documents.get(relative)
         if previous is not None:
-            result = self._read(relative)
-            if result.text != previous.text or result.problem != previous.read_problem:
+            result = self._read(relative) if exists else None
+            if result is None:
+                change.graph_changed = True  # deleted: the walk reports it missing
+                change.changed_files.append(relative)
+            elif result.text != previous.text or result.problem != previous.read_problem:
                 self.documents[relative] = parse_document(relative, result.text, previous, result.problem)
                 change.changed_files.append(relative)
-                change.graph_changed = _include_signature(previous) != _include_signature(self.documents[relative])
+                # Problems (a read problem, a passage that no longer parses) are gathered by the walk.
+                change.graph_changed = (
+                    _include_signature(previous) != _include_signature(self.documents[relative])
+                    or result.problem != previous.read_problem
+                    or previous.parsed.problems != self.documents[relative].parsed.problems
+                )
         elif relative.endswith(_SOURCE_SUFFIXES + (".bib", ".bbl")):
             # A file the graph names but could not find may just have appeared.
             change.graph_changed = any(problem.target is not None for problem in self.problems) or relative.endswith(".bbl")

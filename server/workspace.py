@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..analyzers.check import InputError, open_projects
+from ..analyzers.check import InputError, open_projects, report_order
 from ..analyzers.config import CONFIG_FILE, Config, load_config
 from ..analyzers.dismissals import Dismissals
 from ..analyzers.engine import Engine
@@ -93,18 +93,9 @@ class FolderState:
             self.reload_config()
             return
         for state in self.projects:
-            before = _read_problem(state.project, relative)
             change = state.project.update(relative, text)
             if change.changed_files or change.graph_changed:
                 state.dirty = True
-            if state.project.contains(relative) and (_read_problem(state.project, relative) != before or not self._exists(relative)):
-                # Project.update keeps the include graph's problems (a missing
-                # file, an unreadable one) from the last walk; walk it afresh.
-                state.project = Project(self.folder, state.project.root_file, overlays=state.project.overlays)
-                state.dirty = True
-
-    def _exists(self, relative: str) -> bool:
-        return any(relative in state.project.overlays for state in self.projects) or self.root.exists(relative)
 
     def check(self, is_stale: Callable[[], bool] = lambda: False) -> bool:
         """Re-check the projects that changed; False when a newer edit interrupted."""
@@ -137,7 +128,7 @@ class FolderState:
             for finding in state.findings:
                 unique.setdefault(finding.fingerprint, finding)
         result: dict[str, list[Finding]] = {file: [] for file in self.files()}
-        for finding in sorted(unique.values(), key=_order):
+        for finding in sorted(unique.values(), key=report_order):
             result.setdefault(finding.file, []).append(finding)
         return result
 
@@ -158,15 +149,6 @@ def merge_settings(config: Config, settings: dict[str, Any]) -> Config:
         overrides["severity"] = {**config.rules.severity, **rules["severity"]}
     llm = {key: value for key, value in (settings.get("llm") or {}).items() if value not in (None, "")}
     return config.merged({"rules": overrides, "llm": llm})
-
-
-def _read_problem(project: Project, relative: str) -> str | None:
-    item = project.documents.get(relative) or project.bibliographies.get(relative)
-    return item.read_problem if item is not None else None
-
-
-def _order(finding: Finding) -> tuple:
-    return (finding.file, finding.range.start.line, finding.range.start.character, finding.code)
 
 
 class Workspace:

@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 from auditex.analyzers.check import check_path
 from auditex.analyzers.config import load_config

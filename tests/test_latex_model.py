@@ -1,12 +1,10 @@
 """The manuscript model: discovery, parsing, structure, tables, memory, incrementality."""
 
-from pathlib import Path
 
 import pytest
 
 from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
-from auditex.latex.project import Project
 from auditex.latex.sandbox import ProjectRoot
 from auditex.latex.source import SourceText
 from helpers import document, make_project, write_project
@@ -190,3 +188,17 @@ def test_chunks_are_lossless_and_ignore_braces_in_verbatim():
     assert "".join(chunk.text for chunk in chunks) == text
     assert len(chunks) >= 3  # unbalanced braces in \verb and verbatim did not glue the rest together
     assert any(chunk.text.startswith("\\section{S}") for chunk in chunks)
+
+
+def test_update_reports_deleted_and_undecodable_files(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document("\\input{a}\\bibliography{refs}"), "a.tex": "A text.", "refs.bib": "@book{k, title={T}}"})
+    assert not project.problems
+    (tmp_path / "a.tex").write_bytes(b"caf\xe9")
+    project.update("a.tex")
+    assert [p.kind for p in project.problems] == ["unreadable"]
+    (tmp_path / "a.tex").unlink()
+    project.update("a.tex")
+    assert [p.kind for p in project.problems] == ["missing_file"] and "a.tex" not in project.documents
+    (tmp_path / "refs.bib").unlink()
+    project.update("refs.bib")
+    assert sorted(p.kind for p in project.problems) == ["missing_bibliography", "missing_file"]

@@ -37,7 +37,7 @@ _CI = re.compile(
     rf"95\s*%\s*(?:CI|C\.I\.|confidence interval)\s*[:=,]?\s*[\[(]\s*(?P<lo>{_NUMBER})\s*(?:,|;|to|–|—|-)\s*(?P<hi>{_NUMBER})\s*[\])]"
 )
 _RATIO = re.compile(r"\b(?:OR|RR|HR|IRR|odds|hazard|risk ratio|rate ratio|ratio)\b", re.I)
-_MEAN = re.compile(rf"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
+_MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
 _SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
 _INTEGER_DATA = re.compile(r"likert|rating|rated|\d+-point|point scale|responses?|answers?|counts?|integer|items?|score[sd]? (?:from|on|between)", re.I)
 _BREAKDOWN = re.compile(
