@@ -89,10 +89,10 @@ _PATCH_KEYS = ("edits", "patches", "ground_truth")
 def load_paperaudit_paper(path: Path, patches_path: Path | None = None) -> PaperAuditPaper:
     """Read one paper: a JSON object with `content` blocks and its patches under
     `edits`/`patches`/`ground_truth`, or in a separate patches file."""
-    data = _read_json(path)
+    data = read_json(path)
     if not isinstance(data, dict) or "content" not in data:
         raise DatasetError(f"{path}: expected a JSON object with a 'content' list of blocks")
-    patch_source = _read_json(patches_path) if patches_path else data
+    patch_source = read_json(patches_path) if patches_path else data
     if isinstance(patch_source, dict):
         patches = next((patch_source[key] for key in _PATCH_KEYS if key in patch_source), [])
     else:
@@ -112,7 +112,8 @@ def load_paperaudit_dir(directory: Path) -> list[PaperAuditPaper]:
     return [load_paperaudit_paper(path) for path in sorted(directory.glob("*.json"))]
 
 
-def _read_json(path: Path) -> object:
+def read_json(path: Path) -> object:
+    """A dataset file's JSON; any problem is a DatasetError naming the file."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:

@@ -19,7 +19,6 @@ A prediction is `{"quote", "explanation", "title", "type", "section", "rank"}` (
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 from collections.abc import Sequence
@@ -41,7 +40,7 @@ from .critical import CheckedPaper, evaluate_checker
 from .flaws import FlawsCase, evaluate_flaws
 from .judge import TextCompleter
 from .localisation import LocalisationResult, SourceRange, localisation_recall
-from .paperaudit import ContentBlock, DatasetError, PaperAuditPaper, evaluate_paperaudit, load_paperaudit_dir
+from .paperaudit import ContentBlock, DatasetError, PaperAuditPaper, evaluate_paperaudit, load_paperaudit_dir, read_json
 from .predictions import Prediction
 from .surgical import RevisionTriplet, revision_sensitivity
 
@@ -56,15 +55,6 @@ def client_completer(llm: LLMClient, purpose: str = "benchmark judge") -> TextCo
         return (await llm.complete(request)).text
 
     return complete
-
-
-def _read(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DatasetError(f"{path}: cannot read ({error.strerror})") from None
-    except json.JSONDecodeError as error:
-        raise DatasetError(f"{path}: not valid JSON (line {error.lineno}: {error.msg})") from None
 
 
 def _validated(adapter: TypeAdapter, data: Any, path: Path) -> Any:
@@ -90,13 +80,13 @@ def _plain(value: Any) -> Any:
 
 
 async def bench_flaws(data: Path, completer: TextCompleter | None = None) -> dict:
-    cases = _validated(TypeAdapter(list[FlawsCase]), _read(data), data)
+    cases = _validated(TypeAdapter(list[FlawsCase]), read_json(data), data)
     report = await evaluate_flaws(cases, completer)
     return {"benchmark": "flaws", **_plain(report)}
 
 
 async def bench_agentic(data: Path, completer: TextCompleter | None = None, seed: int = 0) -> dict:
-    raw = _read(data)
+    raw = read_json(data)
     if not isinstance(raw, dict):
         raise DatasetError(f"{data}: expected an object with 'perturbations' and 'comments'")
     perturbations = _validated(TypeAdapter(list[Perturbation]), raw.get("perturbations", []), data)
@@ -106,13 +96,13 @@ async def bench_agentic(data: Path, completer: TextCompleter | None = None, seed
 
 
 async def bench_critical(data: Path, completer: TextCompleter, k: int = 5) -> dict:
-    papers = _validated(TypeAdapter(list[CheckedPaper]), _read(data), data)
+    papers = _validated(TypeAdapter(list[CheckedPaper]), read_json(data), data)
     report = await evaluate_checker(papers, [completer], k=k)
     return {"benchmark": "critical", **_plain(report)}
 
 
 async def bench_surgical(data: Path) -> dict:
-    triplets = _validated(TypeAdapter(list[RevisionTriplet]), _read(data), data)
+    triplets = _validated(TypeAdapter(list[RevisionTriplet]), read_json(data), data)
     return {"benchmark": "surgical", "categories": _plain(revision_sensitivity(triplets))}
 
 
@@ -162,7 +152,7 @@ async def bench_paperaudit(
 ) -> dict:
     papers = load_paperaudit_dir(data)
     if predictions is not None:
-        by_paper = _validated(_PREDICTIONS, _read(predictions), predictions)
+        by_paper = _validated(_PREDICTIONS, read_json(predictions), predictions)
     elif settings is not None:
         by_paper = {paper.paper_id: await _detect(paper, settings, mode, cache) for paper in papers}
     else:
@@ -173,7 +163,7 @@ async def bench_paperaudit(
 
 
 def _manifest_ranges(manifest: Path) -> list[SourceRange]:
-    data = _read(manifest)
+    data = read_json(manifest)
     try:
         return [SourceRange.of(e["file"], e["range"]["start"]["line"], e["range"]["start"]["character"],
                                e["range"]["end"]["line"], e["range"]["end"]["character"]) for e in data["edits"]]
