@@ -13,7 +13,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -22,12 +21,10 @@ from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
+from ..analyzers.llm.config import settings_from_config, severity_policy
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.settings import LLMSettings
 from .check_command import add_output_options, emit_report, exit_code
-
-# Settings a config file may give; the key never (LLMSettings.from_env refuses it).
-_CONFIGURABLE = set(LLMSettings.model_fields) - {"api_key"}
 
 
 def register(subparsers) -> None:
@@ -54,15 +51,8 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
 
 def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:
     """Flags over `[llm]` config over defaults; raises ValueError with a readable message."""
-    fields = {key: value for key, value in config_llm.items() if key in _CONFIGURABLE}
-    flags = {"provider": arguments.provider, "model": arguments.model, "base_url": arguments.base_url,
-             "budget_usd": arguments.budget, "concurrency": arguments.concurrency, "stream": arguments.stream}
-    fields.update({key: value for key, value in flags.items() if value is not None})
-    try:
-        return LLMSettings.from_env(**fields)
-    except ValidationError as error:
-        first = error.errors()[0]
-        raise ValueError(f"invalid LLM setting {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    return settings_from_config(config_llm, provider=arguments.provider, model=arguments.model, base_url=arguments.base_url,
+                                budget_usd=arguments.budget, concurrency=arguments.concurrency, stream=arguments.stream)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -92,15 +82,6 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     emit_report(arguments, ordered, checked.roots[0] if checked.roots else "", title=f"auditex {arguments.mode} audit",
                 extra={"run": _run_summary(results)})
     return exit_code(ordered, arguments.fail_on)
-
-
-def severity_policy(config_llm: dict) -> SeverityPolicy:
-    """`[llm.severity]` in .auditex.toml: warning_at, information_at, cap = {type = severity}."""
-    try:
-        return SeverityPolicy.model_validate(config_llm.get("severity", {}))
-    except ValidationError as error:
-        first = error.errors()[0]
-        raise ValueError(f"invalid [llm.severity] setting {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
 
 
 async def _audit_all(projects, deterministic, settings: LLMSettings, policy: SeverityPolicy, cache: LLMCache | None,
