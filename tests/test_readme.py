@@ -34,4 +34,4 @@ def test_example_paper_check_finds_the_planted_errors():
     import json
 
     codes = {finding["code"] for finding in json.loads(result.stdout)["findings"]}
-    assert {"REF001", "CIT001"} <= codes
+    assert {"REF001", "CIT001", "NUM001", "TAB001"} <= codes
