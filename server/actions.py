@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding, Fix
 from ..analyzers.suppression import suppression_comment
-from .convert import lsp_range, uri_of
+from .convert import LLM_SOURCE, lsp_range, uri_of
 
 DISMISS_COMMAND = "auditex.dismiss"
 _TABLE_HEADER = re.compile(r"^\s*\[[^\]\n]*\]\s*(?:#.*)?$", re.MULTILINE)
@@ -21,10 +21,13 @@ _IGNORE = re.compile(r"^[ \t]*ignore[ \t]*=[ \t]*\[[^\]]*\][^\n]*", re.MULTILINE
 
 
 def fix_action(fix: Fix, diagnostic: lsp.Diagnostic, folder: Path) -> lsp.CodeAction:
+    """A finding's fix as an edit. An LLM finding has one only when its proposal replaces the
+    quoted span verbatim (see analyzers/llm/anchoring); any other advice stays in the hover."""
     changes: dict[str, list[lsp.TextEdit]] = {}
     for edit in fix.edits:
         changes.setdefault(uri_of(folder, edit.file), []).append(lsp.TextEdit(range=lsp_range(edit.range), new_text=edit.new_text))
-    return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+    title = f"Apply proposed fix: {fix.title}" if diagnostic.source == LLM_SOURCE else fix.title
+    return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
                           edit=lsp.WorkspaceEdit(changes=changes), is_preferred=fix.safe)
 
 

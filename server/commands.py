@@ -8,12 +8,17 @@ annotations of command handlers at call time, and main.py imports this module.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
+from pygls.uris import to_fs_path
 
 from ..analyzers.report import to_markdown
+from . import llm
 from .actions import DISMISS_COMMAND
 
 if TYPE_CHECKING:
@@ -23,7 +28,9 @@ CHECK_PROJECT = "auditex.checkProject"
 AUDIT = "auditex.audit"
 SHOW_REPORT = "auditex.showReport"
 REVIEW = "auditex.review"
-AUDIT_MODES = ("fast", "standard", "deep")
+log = logging.getLogger(__name__)
+# The id of the request being handled (set by main._Protocol), to hear of its $/cancelRequest.
+REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("auditex_request_id", default=None)
 
 
 class WorkDone:
@@ -32,8 +39,12 @@ class WorkDone:
     def __init__(self, server: "AuditexServer", title: str) -> None:
         self.server, self.title = server, title
         self.token: str | None = None
+        self.cancel = asyncio.Event()  # set when the client cancels the progress
 
     async def __aenter__(self) -> "WorkDone":
+        request = self.server.protocol._request_futures.get(REQUEST_ID.get())
+        if request is not None:  # $/cancelRequest cancels pygls' future of the request, not this task
+            request.add_done_callback(lambda future: future.cancelled() and self.cancel.set())
         if self.server.client_capabilities.window and self.server.client_capabilities.window.work_done_progress:
             token = f"auditex-{uuid.uuid4()}"
             try:
@@ -41,6 +52,7 @@ class WorkDone:
             except Exception:  # the client said no: work without a progress bar
                 return self
             self.token = token
+            self.server.work_done_progress.tokens[token].add_done_callback(lambda future: future.cancelled() and self.cancel.set())
             self.server.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0))
         return self
 
@@ -51,8 +63,7 @@ class WorkDone:
 
     @property
     def cancelled(self) -> bool:
-        future = self.server.work_done_progress.tokens.get(self.token) if self.token else None
-        return future is not None and future.cancelled()
+        return self.cancel.is_set()
 
     async def __aexit__(self, kind, error, traceback) -> None:
         if self.token is not None:
@@ -63,6 +74,12 @@ class WorkDone:
 
 def _argument(arguments: tuple[Any, ...]) -> dict[str, Any]:
     return arguments[0] if arguments and isinstance(arguments[0], dict) else {}
+
+
+def _uri_path(argument: dict[str, Any]) -> Path | None:
+    uri = argument.get("uri")
+    path = to_fs_path(uri) if isinstance(uri, str) else None
+    return Path(path) if path else None
 
 
 async def check_project(ls, *arguments: Any) -> dict[str, str]:
@@ -82,7 +99,7 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
                 progress.report(done, len(steps), state.project.root_file)
                 await ls.run(folder.check_one, state)
             progress.report(len(steps), len(steps), "publishing")
-            ls.publish(await ls.run(ls.workspace_state.diagnostics))
+            ls.publish(await ls.run(ls.diagnostics))
     finally:
         ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()))
     total = sum(len(findings) for findings in ls.published.values())
@@ -90,14 +107,86 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
 
 
 async def audit(ls, *arguments: Any) -> dict[str, str]:
-    mode = _argument(arguments).get("mode", "standard")
-    if mode not in AUDIT_MODES:
-        return {"message": f"auditex: unknown audit mode '{mode}'; use one of {', '.join(AUDIT_MODES)}."}
-    # The LLM pipeline plugs in here: when auditex.analyzers.llm.audit exposes
-    # `async run_audit(...)`, run it per root under WorkDone (as check_project
-    # does), merge its findings into the folder's and publish.
-    return {"message": f"auditex: the LLM audit ({mode}) is not available yet in this version; "
-                       "the deterministic checks are running live (auditex: Check project)."}
+    """The LLM audit of the folder holding `uri` (else of every folder), findings published as units finish."""
+    argument = _argument(arguments)
+    mode = argument.get("mode") or "standard"
+    if mode not in llm.AUDIT_MODES:
+        return {"message": f"auditex: unknown audit mode '{mode}'; use one of {', '.join(llm.AUDIT_MODES)}."}
+    await ls.ready.wait()
+    folders = await ls.run(llm.folders_for, ls.workspace_state, _uri_path(argument))
+    if not folders:
+        return {"message": "auditex: no LaTeX project to audit here."}
+    if any(state.folder in ls.llm.running for state, _ in folders):
+        return {"message": "auditex: an audit of this folder is already running."}
+    from ..analyzers.llm.audit import run_audit
+    from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.llm.config import severity_policy
+    from ..analyzers.llm.errors import LLMError
+
+    settings = None
+    results = []
+    running = {state.folder for state, _ in folders}
+    ls.llm.running |= running
+    ls.status("auditing", message=f"{mode} audit", costUsd=0.0)
+    cache = LLMCache()
+    try:
+        async with WorkDone(ls, f"auditex: {mode} audit") as progress:
+            for state, relative in folders:
+                settings = llm.llm_settings(state.config.llm)
+                policy = severity_policy(state.config.llm)
+                for snapshot in await ls.run(llm.snapshots, state, relative):
+                    project = await llm.private_project(state, snapshot)
+                    results.append(await _audit_project(ls, state.folder, project, snapshot, mode, settings, policy,
+                                                        cache, progress, run_audit))
+                    if progress.cancelled:
+                        break
+        message = llm.audit_message(results)
+    except (LLMError, ValueError) as error:
+        message = f"auditex: the {mode} audit stopped: {error}"
+        llm.show_message(ls, llm.redacted(message, settings))
+    except Exception as error:  # a bug must cost one audit, not the server
+        log.exception("audit failed")
+        message = f"auditex: the {mode} audit failed: {error}"
+        llm.show_message(ls, llm.redacted(message, settings))
+    finally:
+        cache.close()
+        ls.llm.running -= running
+    ls.publish(await ls.run(ls.diagnostics))
+    message = llm.redacted(message, settings)
+    cost = sum(result.stats.cost_usd for result in results)
+    ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()), message=message, costUsd=cost)
+    return {"message": message}
+
+
+async def _audit_project(ls, folder, project, snapshot, mode, settings, policy, cache, progress: WorkDone, run_audit):
+    """One root's audit; the folder's kept findings grow as units finish, and are replaced
+    by this run's only when it completed (a cancelled or failing run keeps the earlier ones)."""
+    previous = ls.llm.findings_of(folder, snapshot.root)
+
+    def on_progress(done: int, total: int, label: str) -> None:
+        progress.report(done, total, label or f"{mode} audit")
+        ls.status("auditing", message=f"{mode} audit: {done}/{total} units")
+
+    def on_findings(findings) -> None:
+        ls.llm.keep(folder, snapshot.root, {**previous, **llm.anchored(project, findings)})
+        _publish_soon(ls)
+
+    result = await run_audit(project, settings, mode, cache=cache, on_progress=on_progress, on_findings=on_findings,
+                             cancel=progress.cancel, deterministic=snapshot.rule_findings, policy=policy)
+    complete = not result.cancelled and not result.failed_units
+    ls.llm.keep(folder, snapshot.root, {**({} if complete else previous), **llm.anchored(project, result.llm_findings)})
+    return result
+
+
+def _publish_soon(ls) -> None:
+    """Publish partial results once the analysis thread is free; bursts of units make one publish."""
+    if ls.llm.publishing is not None and not ls.llm.publishing.done():
+        return
+
+    async def publish() -> None:
+        ls.publish(await ls.run(ls.diagnostics))
+
+    ls.llm.publishing = asyncio.ensure_future(publish())
 
 
 async def show_report(ls, *arguments: Any) -> dict[str, str]:
@@ -111,8 +200,54 @@ async def show_report(ls, *arguments: Any) -> dict[str, str]:
 
 
 async def review(ls, *arguments: Any) -> dict[str, str]:
-    return {"message": "auditex: the reviewer-style review is not available yet in this version; "
-                       "use auditex: Show report for the current findings."}
+    """The error-aware review of the project holding `uri` (else the first), as Markdown."""
+    argument = _argument(arguments)
+    mode = argument.get("mode") or "standard"
+    if mode not in llm.REVIEW_MODES:
+        return {"message": f"auditex: unknown review mode '{mode}'; use one of {', '.join(llm.REVIEW_MODES)}."}
+    await ls.ready.wait()
+    folders = await ls.run(llm.folders_for, ls.workspace_state, _uri_path(argument))
+    if not folders:
+        return {"message": "auditex: no LaTeX project to review here."}
+    state, relative = folders[0]
+    snapshots = await ls.run(llm.snapshots, state, relative)
+    if not snapshots:
+        return {"message": "auditex: no root file (\\documentclass) found to review."}
+    from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.review import run_review
+    from ..analyzers.review.scholarly import make_search
+
+    settings = None
+    cache = LLMCache()
+    ls.status("auditing", message="review")
+    try:
+        settings = llm.llm_settings(state.config.llm)
+        search = llm.related_work(state.config.llm, make_search)
+        project = await llm.private_project(state, snapshots[0])
+        async with WorkDone(ls, "auditex: review") as progress:
+            def on_progress(stage: str, done: int, total: int) -> None:
+                progress.report(done, total, stage)
+                ls.status("auditing", message=f"review: {stage}")
+
+            result = await run_review(project, settings, mode, cache=cache, search=search, config=state.config,
+                                      on_progress=on_progress, cancel=progress.cancel)
+    except ValueError as error:
+        message = llm.redacted(f"auditex: the review cannot start: {error}", settings)
+        llm.show_message(ls, message)
+        return {"message": message}
+    except Exception as error:  # a bug must cost one review, not the server
+        log.exception("review failed")
+        message = llm.redacted(f"auditex: the review failed: {error}", settings)
+        llm.show_message(ls, message)
+        return {"message": message}
+    finally:
+        cache.close()
+        ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()))
+    message = f"auditex: review of {project.root_file}: {result.stats.summary()}."
+    if result.stopped:
+        message = f"auditex: the review is incomplete: {result.stopped}"
+        llm.show_message(ls, llm.redacted(message, settings), lsp.MessageType.Warning)
+    return {"markdown": llm.redacted(result.markdown, settings), "message": llm.redacted(message, settings)}
 
 
 async def dismiss(ls, *arguments: Any) -> dict[str, str]:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from ..analyzers.finding import Finding, Range, Severity
+from ..analyzers.finding import Finding, Range, Severity, Source
 from ..analyzers.registry import Registry
 
 SOURCE = "auditex"
+LLM_SOURCE = "auditex (LLM)"
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,
@@ -44,11 +45,11 @@ def diagnostic(finding: Finding, folder: Path, registry: Registry) -> lsp.Diagno
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
-        source=SOURCE,
+        source=LLM_SOURCE if finding.source is Source.LLM else SOURCE,
         related_information=related or None,
         tags=[lsp.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
         # Lets a client hand the finding back (code actions, dismiss) unambiguously.
-        data={"fingerprint": finding.fingerprint},
+        data={"fingerprint": finding.fingerprint, "source": finding.source.value},
     )
 
 
@@ -63,15 +64,22 @@ def overlaps(range_: Range, other: lsp.Range) -> bool:
 
 
 def hover_markdown(findings: list[Finding], registry: Registry) -> str:
-    """The explanation, the evidence (related locations) and the rule summary of each finding."""
+    """The explanation, the evidence (related locations) and the rule summary of each finding;
+    for an LLM finding, its type, confidence and proposed fix (a code action when it is verbatim)."""
     parts: list[str] = []
     for finding in findings:
         lines = [f"**{finding.code}** ({finding.severity.value}): {finding.message}"]
+        if finding.source is Source.LLM:
+            where = f", {finding.section}" if finding.section else ""
+            unanchored = "; not pinned to a quote" if not finding.anchored else ""
+            lines += ["", f"*LLM finding: {finding.category.value.replace('_', ' ')}, confidence {finding.confidence:.2f}{where}{unanchored}*"]
         if finding.explanation:
             lines += ["", finding.explanation]
         if finding.related:
             lines += ["", "Evidence:"]
             lines += [f"- `{item.file}:{item.range.start.line + 1}`: {item.message}" for item in finding.related]
+        if finding.source is Source.LLM and finding.fixes:
+            lines += ["", *(f"Proposed fix: {fix.title} (code action “Apply proposed fix”)" for fix in finding.fixes)]
         rule = registry.get(finding.code)
         if rule is not None:
             lines += ["", f"*{rule.name}*: {rule.summary}"]

@@ -31,6 +31,7 @@ from ..analyzers.finding import Finding
 from ..analyzers.registry import default_registry
 from . import actions, commands, convert, navigation
 from .debounce import DEFAULT_DELAY_MS, Debouncer
+from .llm import LLMState
 from .watch import WATCH_GLOBS, FolderWatcher, is_watched
 from .workspace import FolderState, Workspace
 
@@ -47,6 +48,14 @@ class _Protocol(LanguageServerProtocol):
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
         return (yield from super().lsp_initialize(params))
+
+    def _handle_request(self, msg_id, method_name, params):
+        # Command handlers run as tasks of their own; the id tells them of a $/cancelRequest.
+        token = commands.REQUEST_ID.set(msg_id)
+        try:
+            return super()._handle_request(msg_id, method_name, params)
+        finally:
+            commands.REQUEST_ID.reset(token)
 
     def structure_message(self, data: dict[str, Any]):
         try:
@@ -76,6 +85,7 @@ class AuditexServer(LanguageServer):
         self._touched: set[str] = set()  # URIs edited since their last publish
         self.published: dict[str, list[Finding]] = {}  # what the client currently shows
         self.folder_of_uri: dict[str, Path] = {}
+        self.llm = LLMState()  # the last LLM audit's findings, per folder
 
     def report_server_error(self, error: Exception, source) -> None:
         # Malformed messages are the client's problem: log them, no pop-ups.
@@ -87,6 +97,8 @@ class AuditexServer(LanguageServer):
         return await asyncio.get_running_loop().run_in_executor(self.analysis, function, *arguments)
 
     def status(self, state: str, **extra: Any) -> None:
+        if state == "idle" and self.llm.running:  # a check finished while an audit goes on
+            state = "auditing"
         self.protocol.notify(STATUS, {"state": state, **extra})
 
     # Edits and disk changes
@@ -117,7 +129,11 @@ class AuditexServer(LanguageServer):
         self.workspace_state.apply(changes)
         if not self.workspace_state.check(is_stale):
             return None
-        return self.workspace_state.diagnostics()
+        return self.diagnostics()
+
+    def diagnostics(self) -> dict[str, tuple[Path, list[Finding]]]:
+        """Rule findings with the LLM findings that still hold (analysis thread)."""
+        return self.llm.merged(self.workspace_state)
 
     def publish(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         """Send what changed since the last publish (and every edited file), [] for files gone."""
@@ -135,7 +151,7 @@ class AuditexServer(LanguageServer):
 
     async def check_now(self) -> None:
         """Re-check whatever is dirty and publish, outside the debounce (commands)."""
-        self.publish(await self.run(lambda: (self.workspace_state.check(), self.workspace_state.diagnostics())[1]))
+        self.publish(await self.run(lambda: (self.workspace_state.check(), self.diagnostics())[1]))
 
     # Settings
 
