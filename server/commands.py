@@ -121,7 +121,7 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     from ..analyzers.llm.audit import run_audit
     from ..analyzers.llm.cache import LLMCache
     from ..analyzers.llm.config import severity_policy
-    from ..analyzers.llm.errors import LLMError
+    from ..analyzers.llm.errors import LLMError, MissingKey
 
     settings = None
     results = []
@@ -141,6 +141,10 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
                     if progress.cancelled:
                         break
         message = llm.audit_message(results)
+    except MissingKey:
+        message = (f"auditex: the {mode} audit needs {settings.key_env} in the editor's environment, or the setting "
+                   "auditex.llm.baseUrl pointing at a local OpenAI-compatible server.")
+        llm.show_message(ls, message)
     except (LLMError, ValueError) as error:
         message = f"auditex: the {mode} audit stopped: {error}"
         llm.show_message(ls, llm.redacted(message, settings))

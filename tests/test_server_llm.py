@@ -39,7 +39,9 @@ def model(llm_server: LoopbackLLMServer) -> LoopbackLLMServer:
 async def session(folder: Path, server: LoopbackLLMServer, **llm: object):
     client = make_test_lsp_client()
     client.set_configuration({"debounceMs": 20, "rules": {"enabled": ["REF", "CIT"]},
-                              "llm": {"baseUrl": server.base_url_openai, "model": "loopback-model", **llm}}, section="auditex")
+                              "llm": {"baseUrl": server.base_url_openai, "model": "loopback-model",
+                                      # any LLMSettings field passes through the editor settings
+                                      "timeout_s": 5.0, "max_retries": 1, "retry_base_s": 0.01, **llm}}, section="auditex")
     client.statuses = []
     client.feature(lsp.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
     client.feature("auditex/status")(lambda params: client.statuses.append(params))
