@@ -6,6 +6,7 @@ import ast
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -36,6 +37,10 @@ def vscode_capabilities(watch_files: bool = True) -> lsp.ClientCapabilities:
     return capabilities
 
 
+# No API key reaches these servers: an audit must answer that it needs one, never call a real API.
+SERVER_ENV = {name: value for name, value in os.environ.items()
+              if name not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AUDITEX_API_KEY")}
+
 # Rules other than these are added by other work; the tests pin what they look at.
 SELECTED = ["REF", "CIT", "INC"]
 
@@ -47,7 +52,7 @@ async def session(folder: Path, capabilities: lsp.ClientCapabilities | None = No
     client.statuses = []
     client.feature(lsp.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
     client.feature("auditex/status")(lambda params: client.statuses.append(params))
-    await client.start_io(*SERVER)
+    await client.start_io(*SERVER, env=SERVER_ENV)
     try:
         await client.initialize_session(lsp.InitializeParams(
             capabilities=capabilities or vscode_capabilities(), root_uri=folder.as_uri(),
@@ -276,7 +281,7 @@ async def test_commands(paper: Path):
             command="auditex.showReport", arguments=[{"uri": (paper / "main.tex").as_uri()}]))
         assert "REF001" in report["markdown"] and "Found 4 findings" in report["markdown"]
         audit = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.audit", arguments=[{"mode": "fast"}]))
-        assert "not available yet" in audit["message"]
+        assert "OPENAI_API_KEY" in audit["message"]
         checked = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.checkProject", arguments=[{}]))
         assert "4 findings in 2 root files" in checked["message"]
         tokens = [token for token, reports in client.progress_reports.items() if reports]
@@ -348,7 +353,7 @@ class RawConnection:
 
 
 async def test_malformed_requests_get_errors_and_the_server_lives(paper: Path):
-    process = await asyncio.create_subprocess_exec(*SERVER, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    process = await asyncio.create_subprocess_exec(*SERVER, env=SERVER_ENV, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                                                    stderr=asyncio.subprocess.DEVNULL)
     raw = RawConnection(process)
     try:
@@ -363,7 +368,7 @@ async def test_malformed_requests_get_errors_and_the_server_lives(paper: Path):
         assert "error" in await raw.response(4)
         raw.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": "file:///nowhere.tex"}, "contentChanges": "x"}})
         raw.send({"id": 5, "method": "workspace/executeCommand", "params": {"command": "auditex.audit", "arguments": ["not an object"]}})
-        assert "not available yet" in (await raw.response(5))["result"]["message"]
+        assert "OPENAI_API_KEY" in (await raw.response(5))["result"]["message"]
         raw.send({"id": 6, "method": "workspace/executeCommand", "params": {"command": "auditex.dismiss", "arguments": [{"uri": 3}]}})
         assert "nothing was dismissed" in (await raw.response(6))["result"]["message"]
         raw.send({"id": 7, "method": "workspace/executeCommand", "params": {"command": "auditex.showReport", "arguments": [{}]}})
