@@ -65,6 +65,8 @@ class Project:
         self.bibliography_files: list[str] = []
         self.inclusions: list[Inclusion] = []
         self.problems: list[ProjectProblem] = []
+        # Paths the walk looked for and did not find: only their appearance can change the graph.
+        self._missing: set[str] = set()
         self._block_facts: dict = {}  # block text → derived facts, kept between memory builds
         self._walk()
 
@@ -95,6 +97,13 @@ class Project:
     def _exists(self, relative: str) -> bool:
         return relative in self.overlays or self.root.exists(relative)
 
+    def _look_for(self, relative: str) -> bool:
+        """Whether a file the walk wants exists; a missing one is remembered."""
+        found = self._exists(relative)
+        if not found:
+            self._missing.add(relative)
+        return found
+
     # The include graph
 
     def _walk(self) -> None:
@@ -102,6 +111,7 @@ class Project:
         bibliography_files: list[str] = []
         inclusions: list[Inclusion] = []
         problems: list[ProjectProblem] = list(self.external_problems)
+        self._missing = set()
         root_dir = str(PurePosixPath(self.root_file).parent)
         root_dir = "" if root_dir == "." else root_dir
 
@@ -137,7 +147,7 @@ class Project:
         if not bibliography_files:
             # arXiv sources often ship only the generated .bbl.
             fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
-            if self._exists(fallback):
+            if self._look_for(fallback):
                 bibliography_files.append(fallback)
         for bibliography in bibliography_files:
             parsed = self._bibliography(bibliography)
@@ -177,7 +187,7 @@ class Project:
                     refusal = refusal or resolution.refusal
                     continue
                 tried.append(resolution.relative)
-                if self._exists(resolution.relative):
+                if self._look_for(resolution.relative):
                     return resolution.relative
         if refusal:
             problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target))
@@ -192,10 +202,10 @@ class Project:
         if resolution.refusal:
             problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {resolution.refusal}; it was not read", site.target))
             return None
-        if self._exists(resolution.relative):
+        if self._look_for(resolution.relative):
             return resolution.relative
         fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
-        if self._exists(fallback):
+        if self._look_for(fallback):
             return fallback
         problems.append(ProjectProblem("missing_bibliography", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{resolution.relative}' in the project", site.target))
         return None
@@ -235,8 +245,8 @@ class Project:
                     or previous.parsed.problems != self.documents[relative].parsed.problems
                 )
         elif relative.endswith(_SOURCE_SUFFIXES + (".bib", ".bbl")):
-            # A file the graph names but could not find may just have appeared.
-            change.graph_changed = any(problem.target is not None for problem in self.problems) or relative.endswith(".bbl")
+            # A file the walk looked for and could not find may just have appeared.
+            change.graph_changed = change.graph_changed or relative in self._missing
         if change.graph_changed:
             self._walk()
         else:
