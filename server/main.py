@@ -16,6 +16,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +29,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding
-from ..analyzers.registry import default_registry
+from ..analyzers.registry import Registry, default_registry
 from . import actions, commands, convert, navigation
 from .debounce import DEFAULT_DELAY_MS, Debouncer
 from .llm import LLMState
@@ -72,8 +73,6 @@ class AuditexServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("auditex", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
                          protocol_cls=_Protocol)
-        self.registry = default_registry()
-        self.workspace_state = Workspace(self.registry)
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="auditex-analysis")
         self.debouncer = Debouncer()
         self.ready = asyncio.Event()
@@ -86,6 +85,15 @@ class AuditexServer(LanguageServer):
         self.published: dict[str, list[Finding]] = {}  # what the client currently shows
         self.folder_of_uri: dict[str, Path] = {}
         self.llm = LLMState()  # the last LLM audit's findings, per folder
+
+    # Built on first use, after `initialize` is answered: importing every rule costs start-up time.
+    @cached_property
+    def registry(self) -> Registry:
+        return default_registry()
+
+    @cached_property
+    def workspace_state(self) -> Workspace:
+        return Workspace(self.registry)
 
     def report_server_error(self, error: Exception, source) -> None:
         # Malformed messages are the client's problem: log them, no pop-ups.
