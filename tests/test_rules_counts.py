@@ -44,3 +44,30 @@ def test_ordinal_and_parenthesised_enumerations_are_counted(tmp_path):
     found = sorted((f.range.start.line, f.message) for f in check_path(tmp_path).findings if f.code == "CNT001")
     assert [line for line, _ in found] == [2, 4]
     assert "but 3 follow" in found[0][1] and "but 3 follow" in found[1][1]
+
+
+def test_emphasised_and_joined_ordinals_are_counted(tmp_path):
+    body = ("We make three observations:\n{\\em First}, A holds.\n{\\em Second}, B holds.\n\n"
+            "Integration requires three steps.\nFirst, we translate.\nAnd second, we reconstruct.\n\n"
+            "We prove it in three steps.\nThe first step treats points.\nFor the second step we take any point.\n\n"
+            "We make two remarks:\n\\emph{First}, C.\n\\emph{Second}, D.\n")
+    found = findings(tmp_path, body)
+    assert [f.range.start.line for f in found] == [2, 6, 10]
+    assert all("but 2 follow" in f.message for f in found)
+
+
+def test_ordinal_run_goes_on_in_a_later_paragraph_of_the_same_section(tmp_path):
+    body = ("It is useful to have three facts in mind.\nFirst, levels are upward-closed.\n\n"
+            "\\begin{lem}A lemma.\\end{lem}\n\nSecond, the stratification is not degenerate.\n")
+    found = findings(tmp_path, body)
+    assert len(found) == 1 and "but 2 follow" in found[0].message
+    assert findings(tmp_path, body.replace("three facts", "two facts")) == []
+
+
+def test_ordinal_run_stops_at_a_new_section_and_at_the_stated_count(tmp_path):
+    crossing = ("It is useful to have two facts in mind.\nFirst, levels are upward-closed.\n\n"
+                "\\section{Next}\nSecond, something unrelated.\n")
+    assert findings(tmp_path, crossing) == []  # one ordinal in reach: not countable
+    enough = ("Our method has two stages. First, it encodes. Second, it decodes.\n\n"
+              "Third, an unrelated paragraph starts with an ordinal.\n")
+    assert findings(tmp_path, enough) == []

@@ -12,11 +12,18 @@ from ..registry import rule
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
     r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
-    r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|In\s+the\s+first)\b))",
+    r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
     re.IGNORECASE)
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_ORDINAL_START = re.compile(r"(?:^|[.:;]\s+|\n\s*)(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b|"
-                            r"(?:^|[.:;]\s+|\n\s*)(Finally|Lastly)\b")
+_START = r"(?:^|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
+_EMPHASIS = r"(?:\{\\(?:em|it|bf)\s+|\\(?:emph|textit|textbf|textsc|underline)\{)?"  # "{\em First}", "\textbf{First}"
+_ORDINAL_START = re.compile(
+    _START + _EMPHASIS + r"(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b"
+    # "And second, …", "The first step …", "For the second step …"
+    r"|" + _START + r"(?:And|Then|The|For\s+the|In\s+the)\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b"
+    r"|" + _START + r"(Finally|Lastly)\b")
+_FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
+_SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"\s*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
@@ -29,8 +36,10 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
     steps:" followed by a list) when the enumeration has another number of items. Items are
     counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
-    or from a short comma-separated list closed by "and"/"or". Open lists ("such as",
-    "including", "e.g.") are left alone.
+    from ordinals ("First, … Second, …", "{\\em First}", "And second, …", "The first step …
+    For the second step …", in later paragraphs of the same section too while the run is
+    shorter than the count), or from a short comma-separated list closed by "and"/"or". Open
+    lists ("such as", "including", "e.g.") are left alone.
 
     ## Why is this bad?
     A count that disagrees with its own list means a dataset, baseline or step was added or
@@ -55,7 +64,7 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
         for match in _ANNOUNCE.finditer(text):
             word = match.group(1)
             stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
-            counted = _count_items(text, match.end(), match.group(0)[-1])
+            counted = _count_items(text, match.end(), match.group(0)[-1], stated)
             if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
                 continue
             fixes = []
@@ -70,12 +79,12 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
             )
 
 
-def _count_items(text: str, start: int, opener: str) -> int | None:
+def _count_items(text: str, start: int, opener: str, stated: int) -> int | None:
     """Items of the enumeration that starts at `start`, or None when it is not countable."""
     if opener == "(":
         return _parenthesised(text, start)
-    if opener.isspace():
-        return _ordinals(text[start:_paragraph_end(text, start)])
+    if opener.isspace() or _FIRST.match(text, start):
+        return _ordinals(text, start, stated)
     listing = _LIST.match(text, start)
     if listing:
         return _count_list(text, listing.end(), listing.group(1))
@@ -107,14 +116,25 @@ def _parenthesised(text: str, start: int) -> int | None:
     return len(parts) if len(parts) >= 2 and all(len(p.split()) <= 5 for p in parts) else None
 
 
-def _ordinals(paragraph: str) -> int | None:
-    """Items of "First, … Second, … Third, …" (a closing "Finally," counts as the next one)."""
+def _ordinals(text: str, start: int, stated: int) -> int | None:
+    """Items of "First, … Second, … Third, …" (a closing "Finally," counts as the next one). A run
+    shorter than `stated` goes on in a later paragraph of the same section that opens with the next
+    ordinal: "two facts. First, … [a lemma and its proof] … Second, …"."""
     count = 0
-    for match in _ORDINAL_START.finditer(paragraph):
-        if match.group(1) and _ORDINALS.index(match.group(1).lower()) == count:
-            count += 1
-        elif match.group(2) and count >= 2:
-            return count + 1
+    while True:
+        end = _paragraph_end(text, start)
+        for match in _ORDINAL_START.finditer(text[start:end]):
+            ordinal = match.group(1) or match.group(2)
+            if ordinal and _ORDINALS.index(ordinal.lower()) == count:
+                count += 1
+            elif match.group(3) and count >= 2:
+                return count + 1
+        if not 0 < count < min(stated, len(_ORDINALS)):
+            break
+        following = re.compile(r"\n[ \t]*\n\s*(" + _EMPHASIS + _ORDINALS[count].capitalize() + r"\b)").search(text, end, end + 3000)
+        if following is None or _SECTIONING.search(text, end, following.start()):
+            break
+        start = following.start(1)
     return count if count >= 2 else None
 
 
