@@ -12,6 +12,10 @@ from .config import Config
 from .finding import Finding, Fix, Range, Related, Severity, TextEdit
 from .registry import Rule
 
+# Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),
+# so re-running a project rule after an edit re-reads only the edited blocks.
+TEXT_CACHE_SIZE = 8192
+
 
 @dataclass
 class RuleContext:

@@ -89,7 +89,9 @@ class Memory:
         def digest(items) -> str:
             return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
 
-        blocks = [(p.file, p.block.start, p.block.end, p.kind.value, p.section, p.block.plain.text) for p in self.manuscript.blocks]
+        # Section hashes already digest the blocks' texts; add only where each block sits.
+        blocks = ([s.hash for s in self.manuscript.sections],
+                  [(p.file, p.block.start, p.block.end, p.kind, p.section) for p in self.manuscript.blocks])
         return {
             "labels": digest(sorted((k, e.file, e.start, e.kind) for k, v in self.labels.items() for e in v)),
             "refs": digest(self.refs),
@@ -127,19 +129,29 @@ def _block_facts(text: str) -> _BlockFacts:
 
 
 def build_memory(project: "Project", block_facts_cache: dict | None = None) -> Memory:
-    """The memory of `project`; `block_facts_cache` carries per-block results between builds."""
+    """The memory of `project`; `block_facts_cache` carries results between builds.
+
+    It maps a block's text to its `_BlockFacts`, and (file hash, key wrappers) to
+    that file's wrapped label and ref uses; only what the current build used is kept.
+    """
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     refs, cites, macros, acronyms, styled = [], [], [], [], []
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
     wrappers = _key_wrappers(macro for path in project.files for macro in project.documents[path].parsed.macros)
+    previous = block_facts_cache if block_facts_cache is not None else {}
+    live: dict = {}
     for path in project.files:
         document = project.documents[path]
         parsed = document.parsed
-        for label in [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]:
+        # Scanning raw text for wrapper macros is per file: reuse it while the file and the wrappers are unchanged.
+        key = (document.hash, tuple(sorted(wrappers.items())))
+        wrapped = live.get(key) or previous.get(key) or (_wrapped_uses(document.text, wrappers, "label"), _wrapped_uses(document.text, wrappers, "ref"))
+        live[key] = wrapped
+        for label in [*parsed.labels, *wrapped[0]]:
             labels.setdefault(label.key, []).append(LabelEntry(label.key, path, label.start, label.end, label.kind))
         refs += [(path, _rewrapped(ref, wrappers)) for ref in parsed.refs]
-        refs += [(path, ref) for ref in _wrapped_uses(document.text, wrappers, "ref")]
+        refs += [(path, ref) for ref in wrapped[1]]
         cites += [(path, cite) for cite in parsed.cites]
         macros += [(path, macro) for macro in parsed.macros]
         acronyms += [(path, acronym) for acronym in parsed.acronyms]
@@ -157,8 +169,6 @@ def build_memory(project: "Project", block_facts_cache: dict | None = None) -> M
     numbers: list[NumberInContext] = []
     claims: list[Claim] = []
     inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
-    previous = block_facts_cache if block_facts_cache is not None else {}
-    live: dict[str, _BlockFacts] = {}
     for placed in manuscript.blocks:
         if placed.kind not in _PROSE_KINDS:
             continue

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 
@@ -131,10 +132,8 @@ def missing_ethics_statement(ctx: RuleContext) -> Iterator[Finding]:
     Switch it off for venues without an ethics requirement:
     `[rules] ignore = ["DIS003"]` in `.auditex.toml`.
     """
-    blocks = list(_text_blocks(ctx, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES)))
-    if not _HUMAN_SUBJECTS.search("\n".join(placed.block.plain.text for placed in blocks)):
-        return  # one pass over the joined text settles the common case
-    mentions = [(placed, match) for placed in blocks for match in _HUMAN_SUBJECTS.finditer(placed.block.plain.text)]
+    blocks = _text_blocks(ctx, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES))
+    mentions = [(placed, match) for placed in blocks for match in _matches(_HUMAN_SUBJECTS, placed.block.plain.text)]
     if len(mentions) < _MIN_HUMAN_MENTIONS:
         return
     if any(section.kind is SectionKind.ETHICS for section in ctx.manuscript.sections) or _any_text(ctx, _ETHICS):
@@ -157,7 +156,13 @@ def _text_blocks(ctx: RuleContext, only: tuple[SectionKind, ...] = (), skip: tup
 
 
 def _any_text(ctx: RuleContext, pattern: re.Pattern, only: tuple[SectionKind, ...] = (), skip: tuple[SectionKind, ...] = ()) -> bool:
-    return pattern.search("\n".join(placed.block.plain.text for placed in _text_blocks(ctx, only, skip))) is not None
+    return any(_matches(pattern, placed.block.plain.text) for placed in _text_blocks(ctx, only, skip))
+
+
+@lru_cache(maxsize=4 * TEXT_CACHE_SIZE)
+def _matches(pattern: re.Pattern, text: str) -> tuple[re.Match, ...]:
+    """Cached by block text: after an edit only the edited block is searched again."""
+    return tuple(pattern.finditer(text))
 
 
 def _last_section(sections: list[Section], kinds: tuple[SectionKind, ...]) -> Section | None:

@@ -6,12 +6,12 @@ submission, so their codes sort first and they are errors.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...latex.model import BlockKind
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 
@@ -135,37 +135,31 @@ def reviewer_prompt_injection(ctx: RuleContext) -> Iterator[Finding]:
     code_spans = _code_spans(ctx)
     for file, document in ctx.project.documents.items():
         text = document.source.text
-        for match in _injections(text):
+        for match in _file_injections(text):
             comment = _in_comment(text, match.start())
             if not comment and (_quoted(text, match.start()) or _inside(code_spans.get(file, ()), match.start())):
                 continue
             where = "in a comment" if comment else "in the text"
             hits.setdefault((file, document.source.line_of(match.start())), []).append((match.start(), match.end(), match.group(0), where))
-    # Phrases split by markup (`ignore \textbf{previous} instructions`) only match the plain view,
-    # searched as one joined text so the anchors are found in one pass.
-    blocks = [placed for placed in ctx.manuscript.blocks if placed.kind is not BlockKind.CODE]
-    offsets, position = [], 0
-    for placed in blocks:
-        offsets.append(position)
-        position += len(placed.block.plain.text) + 1
-    joined = "\n".join(placed.block.plain.text for placed in blocks)
-    for match in _injections(joined):
-        index = bisect.bisect_right(offsets, match.start()) - 1
-        placed, base = blocks[index], offsets[index]
-        plain = placed.block.plain.text
-        if match.end() - base > len(plain) or _quoted(plain, match.start() - base):
+    # Phrases split by markup (`ignore \textbf{previous} instructions`) only match the plain view.
+    for placed in ctx.manuscript.blocks:
+        if placed.kind is BlockKind.CODE:
             continue
-        start, end = placed.block.plain.source_span(match.start() - base, match.end() - base)
-        line = ctx.source(placed.file).line_of(start)
-        if (placed.file, line) not in hits:
-            hits[(placed.file, line)] = [(start, end, match.group(0), "in the text")]
+        plain = placed.block.plain.text
+        for match in _block_injections(plain):
+            if _quoted(plain, match.start()):
+                continue
+            start, end = placed.block.plain.source_span(match.start(), match.end())
+            line = ctx.source(placed.file).line_of(start)
+            if (placed.file, line) not in hits:
+                hits[(placed.file, line)] = [(start, end, match.group(0), "in the text")]
     for (file, _), matches in hits.items():
         phrases = "\", \"".join(" ".join(phrase.split()) for _, _, phrase, _ in matches)
         yield ctx.report(file, matches[0][0], matches[-1][1], f"instruction aimed at an AI reviewer {matches[0][3]}: \"{phrases}\"",
                          identity=phrases.lower())
 
 
-def _injections(text: str) -> list[re.Match]:
+def _injections(text: str) -> tuple[re.Match, ...]:
     lowered = text.lower()
     found: dict[int, re.Match] = {}
     for anchor in _INJECTION_ANCHORS:
@@ -176,7 +170,12 @@ def _injections(text: str) -> list[re.Match]:
                 if match.start() <= position < match.end():
                     found.setdefault(match.start(), match)
             position = lowered.find(anchor, position + len(anchor))
-    return [found[start] for start in sorted(found)]
+    return tuple(found[start] for start in sorted(found))
+
+
+# Cached by text: an edit re-scans one file and one block. Whole files are few but large.
+_file_injections = lru_cache(maxsize=64)(_injections)
+_block_injections = lru_cache(maxsize=TEXT_CACHE_SIZE)(_injections)
 
 
 def _invisibility(command: str, style: str, white_names: set[str]) -> str | None:

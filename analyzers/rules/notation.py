@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
 from ...latex.manuscript import PlacedBlock
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 
@@ -226,15 +227,13 @@ def acronym_used_before_definition(ctx: RuleContext) -> Iterator[Finding]:
     for placed in _body_prose(ctx):
         if not pending:
             return
-        text = placed.block.plain.text
-        for match in _ACRONYM_WORD.finditer(text):
-            short = match.group(1)
+        for short, start, end, _ in _acronym_words(placed.block.plain.text):
             if short not in pending or short in _WELL_KNOWN:
                 continue
             defined_in, acronym = pending.pop(short)
-            if (placed.index, placed.block.plain.source_offset(match.start())) < (defined_in.index, acronym.start):
+            if (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start):
                 yield ctx.report_block(
-                    placed, match.start(), match.end(), f"{short} is used here before its definition",
+                    placed, start, end, f"{short} is used here before its definition",
                     identity=short, related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
                 )
 
@@ -267,17 +266,16 @@ def undefined_acronym(ctx: RuleContext) -> Iterator[Finding]:
     uses: dict[str, list[tuple[PlacedBlock, int, int]]] = {}
     exempt: set[str] = set()
     for placed in ctx.manuscript.blocks:
-        text = placed.block.plain.text
+        words = _acronym_words(placed.block.plain.text)
         if placed.kind not in _PROSE or not _is_body(ctx, placed):
-            exempt.update(match.group(1) for match in _ACRONYM_WORD.finditer(text))
+            exempt.update(short for short, _, _, _ in words)
             continue
-        for match in _ACRONYM_WORD.finditer(text):
-            short = match.group(1)
+        for short, start, end, named in words:
             if short in defined or short in _WELL_KNOWN or len(short) > 6:
                 continue
-            if _NAMED.match(text, match.end()):
+            if named:
                 exempt.add(short)
-            uses.setdefault(short, []).append((placed, match.start(), match.end()))
+            uses.setdefault(short, []).append((placed, start, end))
     candidates = [
         (short, places) for short, places in uses.items()
         if short not in exempt and len(places) >= _MIN_UNDEFINED_USES and len({p.index for p, _, _ in places}) > 1
@@ -373,6 +371,13 @@ def _same_expansion(first: str, second: str) -> bool:
     return a == b or a.endswith(" " + b) or b.endswith(" " + a) or fuzz.ratio(a, b) >= 85
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
+    """Acronym-like words of a block: (word, start, end, named next to a citation or parenthesis)."""
+    return tuple((match.group(1), match.start(), match.end(), _NAMED.match(text, match.end()) is not None)
+                 for match in _ACRONYM_WORD.finditer(text))
+
+
 def _glossary_entries(ctx: RuleContext) -> set[str]:
     entries: set[str] = set()
     for document in ctx.project.documents.values():
@@ -383,7 +388,12 @@ def _glossary_entries(ctx: RuleContext) -> set[str]:
 
 def _is_body(ctx: RuleContext, placed: PlacedBlock) -> bool:
     section = ctx.section_of(placed)
-    return section.kind not in (SectionKind.FRONT, SectionKind.ABSTRACT, SectionKind.REFERENCES) and not _NOT_BODY_TITLES.search(section.title)
+    return _is_body_section(section.kind, section.title)
+
+
+@lru_cache(maxsize=1024)
+def _is_body_section(kind: SectionKind, title: str) -> bool:
+    return kind not in (SectionKind.FRONT, SectionKind.ABSTRACT, SectionKind.REFERENCES) and not _NOT_BODY_TITLES.search(title)
 
 
 def _body_prose(ctx: RuleContext) -> Iterator[PlacedBlock]:

@@ -10,11 +10,12 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock
 from ...latex.model import BlockKind
 from ...latex.sentences import sentence_spans
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 
@@ -297,15 +298,24 @@ def _checked_tests(ctx: RuleContext) -> Iterator[tuple[PlacedBlock, ReportedTest
         text = placed.block.plain.text
         if "p" not in text or "=" not in text:
             continue
-        one_tailed = _ONE_TAILED.search(text) is not None
-        for reported in _reported_tests(text):
-            computed = _p_range(reported)
-            if computed is None:
-                continue
-            low, high = computed
-            if one_tailed and not _consistent(reported, low, high):
-                low, high = low / 2, high / 2
-            yield placed, reported, (low, high)
+        for reported, p_range in _block_tests(text):
+            yield placed, reported, p_range
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _block_tests(text: str) -> tuple[tuple[ReportedTest, tuple[float, float]], ...]:
+    """The tests a block reports with the p range each implies; cached by text, so an edit re-reads one block."""
+    one_tailed = _ONE_TAILED.search(text) is not None
+    tests = []
+    for reported in _reported_tests(text):
+        computed = _p_range(reported)
+        if computed is None:
+            continue
+        low, high = computed
+        if one_tailed and not _consistent(reported, low, high):
+            low, high = low / 2, high / 2
+        tests.append((reported, (low, high)))
+    return tuple(tests)
 
 
 def _reported_tests(text: str) -> Iterator[ReportedTest]:
