@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock
 from ...latex.model import BlockKind, SectionKind
 from ...latex.sentences import sentence_spans
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 
@@ -106,16 +107,24 @@ def _claims(ctx: RuleContext, pattern: re.Pattern, keywords: tuple[str, ...], me
     for placed in ctx.manuscript.blocks:
         if placed.kind not in _PROSE or ctx.section_of(placed).kind in _QUIET_SECTIONS:
             continue
-        text = placed.block.plain.text
-        lowered = text.lower()
-        if not any(keyword in lowered for keyword in keywords) or pattern.search(text) is None:
-            continue
-        for start, end in sentence_spans(text):
-            sentence = text[start:end]
-            match = pattern.search(sentence)
-            if match is None or hedge is not None and hedge.search(sentence):
-                continue
-            yield _report(ctx, placed, start + match.start(), start + match.end(), message.format(" ".join(match.group(0).split())))
+        for start, end in _claim_spans(placed.block.plain.text, pattern, keywords, hedge):
+            claim = placed.block.plain.text[start:end]
+            yield _report(ctx, placed, start, end, message.format(" ".join(claim.split())))
+
+
+@lru_cache(maxsize=2 * TEXT_CACHE_SIZE)
+def _claim_spans(text: str, pattern: re.Pattern, keywords: tuple[str, ...], hedge: re.Pattern | None) -> tuple[tuple[int, int], ...]:
+    """Where a block's unhedged sentences match `pattern`; cached by text."""
+    lowered = text.lower()
+    if not any(keyword in lowered for keyword in keywords) or pattern.search(text) is None:
+        return ()
+    spans = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        match = pattern.search(sentence)
+        if match is not None and (hedge is None or not hedge.search(sentence)):
+            spans.append((start + match.start(), start + match.end()))
+    return tuple(spans)
 
 
 def _report(ctx: RuleContext, placed: PlacedBlock, start: int, end: int, message: str) -> Finding:
