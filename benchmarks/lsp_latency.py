@@ -26,7 +26,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 
 
-async def start(folder: Path, debounce_ms: int = 0):
+async def start(folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = ()):
     client = LanguageClient(converter_factory=default_converter)
     published: asyncio.Queue = asyncio.Queue()
 
@@ -35,7 +35,7 @@ async def start(folder: Path, debounce_ms: int = 0):
         published.put_nowait((time.perf_counter(), params.uri))
 
     client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(on_publish)
-    client.feature(lsp.WORKSPACE_CONFIGURATION)(lambda params: [{"debounceMs": debounce_ms}] * len(params.items))
+    client.feature(lsp.WORKSPACE_CONFIGURATION)(lambda params: [{"debounceMs": debounce_ms, "rules": {"disabled": list(disabled)}}] * len(params.items))
     for method in (lsp.CLIENT_REGISTER_CAPABILITY, lsp.WINDOW_WORK_DONE_PROGRESS_CREATE, lsp.WINDOW_LOG_MESSAGE, lsp.PROGRESS, "auditex/status"):
         client.feature(method)(lambda params: None)
     await client.start_io(*SERVER)
@@ -88,10 +88,11 @@ async def main() -> None:
     parser.add_argument("--paper", default="hott_book")
     parser.add_argument("--file", default="basics.tex")
     parser.add_argument("--edits", type=int, default=100)
+    parser.add_argument("--no-rules", nargs="*", default=[], help="rule code prefixes to disable (to measure their cost)")
     arguments = parser.parse_args()
     folder = paper_copy(arguments.paper)
     started = time.perf_counter()
-    client, published = await start(folder)
+    client, published = await start(folder, disabled=tuple(arguments.no_rules))
     path = folder / arguments.file
     await wait_for_uri(published, path.as_uri(), timeout=300)
     ready = time.perf_counter() - started
