@@ -126,3 +126,35 @@ def test_value_of_a_cell_with_a_partly_named_header_is_a_quote(tmp_path):
     # A value that the named row and column hold is a correct quote.
     correct = "\\section{Setup}\nOn SVHN, the weight decay is 0.1 and the learning rate 0.7 (Table~\\ref{tab:hyper}).\n" + HYPER
     assert findings(tmp_path, correct, "NUM001") == []
+
+
+def test_statement_naming_no_setting_matches_one_that_names_one(tmp_path):
+    # "Student" names no setting the other sentence contradicts: the other sentence names none.
+    body = ("\\section{Statistics}\nSo the 95\\% confidence level confidence interval covers the true value.\n\n"
+            "To construct a 75\\% confidence level central confidence interval, use the Student distribution.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "75%" in found[0].message and "95%" in found[0].message
+
+
+def test_citations_and_the_quantity_acronym_name_no_setting(tmp_path):
+    body = ("\\section{Method}\nWe set 95\\% credibility level (CL) upper limits on the cross section.\n\n"
+            "\\section{Results}\nNo excess is seen, so 75\\% credibility level upper limits, competitive with "
+            "published limits~\\cite{EXOT-2017-32} in \\Cref{fig:limits}, are set.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "75%" in found[0].message
+
+
+def test_two_shared_words_count_when_one_is_a_shared_name(tmp_path):
+    body = ("\\section{Results}\nOn ML-45 our agent sets a new state of the art, compared to 79\\% from DualMind~\\cite{wei2023}.\n\n"
+            "\\section{Prior work}\nDualMind~\\cite{wei2023} achieves 89\\% success rate on ML-45.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "89%" in found[0].message
+    # Without the shared name the two words around the numbers are not enough.
+    assert findings(tmp_path, body.replace("DualMind", "the agent"), "NUM002") == []
+
+
+def test_function_words_do_not_make_two_quantities_the_same(tmp_path):
+    body = ("\\begin{abstract}CoFie reduces the shape error by 48\\% and 56\\% on novel instances of both training and "
+            "unseen shape categories.\\end{abstract}\n\\section{Introduction}\nResults show that our model outperforms "
+            "prior arts, reducing the chamfer distance by 50\\% on instances from both seen and unseen categories.\n")
+    assert findings(tmp_path, body, "NUM002") == []

@@ -112,10 +112,13 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags two statements of the same quantity, in different paragraphs, whose values differ
     by one digit: "improves by 12.3%" in the abstract, "improves by 12.8%" in the results.
-    Two statements count as the same quantity when the words around the numbers agree
-    (at least three shared content words, most of them) and they name the same setting:
-    the same capitalised names (datasets, models, stages). Different learning rates for
-    different datasets are therefore left alone. Numbers that a table holds are NUM001's.
+    Two statements count as the same quantity when the words around the numbers agree (at
+    least three shared content words, most of them; or two, one of them a name both sentences
+    use: "79% from DualMind" and "DualMind achieves 89%") and they do not name different
+    settings: their capitalised names (datasets, models, stages) overlap, or one sentence
+    names none. Function words, citations, references and an acronym of the quantity itself
+    ("credibility level (CL)") do not count. Different learning rates for different datasets
+    are therefore left alone. Numbers that a table holds are NUM001's.
 
     ## Why is this bad?
     The reader cannot tell which value is true, and a headline number that drifts between
@@ -149,9 +152,13 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
             if other.block is number.block:
                 continue
             shared = window & other_window
-            # Same setting: the sentences' capitalised names (datasets, models) overlap, or neither has any.
-            same_setting = bool(names & other_names) or not (names or other_names)
-            if len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other_window)) and same_setting:
+            common = names & other_names
+            # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
+            same_setting = bool(common) or not (names and other_names)
+            # Same quantity: most words around the numbers agree, or two do and one of them is a shared name ("at the 95% CL").
+            same_quantity = (len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other_window))) or (
+                len(shared) >= 2 and any(name.lower() in shared for name in common))
+            if same_quantity and same_setting:
                 yield ctx.report_block(
                     number.block, mention.plain_start, mention.plain_end,
                     f"{mention.text} here, but {other.mention.text} for the same quantity in {other.section_title or other.section_kind.value}",
@@ -185,12 +192,23 @@ def _window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str
     """Content words within `size` words of a number, and the capitalised names of its sentence (the setting)."""
     before = [w for w in _TOKEN.findall(sentence[:start]) if not w.isdigit()][-size:]
     after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
-    content = name_words(" ".join(before + after))
-    names = {w for w in _TOKEN.findall(sentence)[1:] if w[0].isupper() and w.lower() not in _NOT_NAMES}
+    content = name_words(" ".join(before + after)) - _FUNCTION_WORDS
+    words = _TOKEN.findall(_POINTER.sub(" ", sentence))
+    initials = {"".join(w[0] for w in words[i:i + 2]).lower() for i in range(len(words) - 1)}
+    # The first word is a name only when it is not an ordinary capitalised word ("DualMind achieves …", not "Results show …").
+    # A name that abbreviates two words of the sentence ("credibility level (CL)") names the quantity, not a setting.
+    names = {w for i, w in enumerate(words) if w[0].isupper() and w.lower() not in _NOT_NAMES
+             and not (i == 0 and _ORDINARY.fullmatch(w)) and not (w.isupper() and w.lower() in initials)}
     return content, names
 
 
 _NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
+_ORDINARY = re.compile(r"[A-Z][a-z]*")
+# Words that surround any number and say nothing about which quantity it is.
+_FUNCTION_WORDS = frozenset({"a", "an", "at", "as", "by", "of", "on", "in", "to", "is", "are", "was", "were", "be", "that",
+                             "this", "these", "it", "its", "which", "so", "we", "from", "or", "than", "about", "over"})
+# References and citations point elsewhere; their keys and commands name no setting.
+_POINTER = re.compile(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
 
 
 _NUM = r"([-−]?\d+(?:\.\d+)?)\s*%?"
