@@ -64,6 +64,8 @@ class Manuscript:
     sections: list[Section]
     blocks: list[PlacedBlock]
     theorem_environments: dict[str, str]
+    # A digest of everything the manuscript is a function of: the files' texts and where includes led.
+    basis: str = ""
 
     def section_of(self, placed: PlacedBlock) -> Section:
         return self.sections[placed.section]
@@ -81,7 +83,13 @@ def build_manuscript(project: "Project") -> Manuscript:
     }
     builder = _Builder(theorem_environments)
     builder.walk(project, project.root_file, set())
-    return builder.finish()
+    manuscript = builder.finish()
+    basis = hashlib.blake2b(digest_size=12)
+    for path in project.files:
+        basis.update(f"{path}\x1f{project.documents[path].hash}\x1e".encode("utf-8", "surrogatepass"))
+    basis.update(repr([(inclusion.file, inclusion.site.start, inclusion.target) for inclusion in project.inclusions]).encode("utf-8", "surrogatepass"))
+    manuscript.basis = basis.hexdigest()
+    return manuscript
 
 
 class _Builder:

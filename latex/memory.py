@@ -89,9 +89,6 @@ class Memory:
         def digest(items) -> str:
             return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
 
-        # Section hashes already digest the blocks' texts; add only where each block sits.
-        blocks = ([s.hash for s in self.manuscript.sections],
-                  [(p.file, p.block.start, p.block.end, p.kind, p.section) for p in self.manuscript.blocks])
         return {
             "labels": digest(sorted((k, e.file, e.start, e.kind) for k, v in self.labels.items() for e in v)),
             "refs": digest(self.refs),
@@ -103,7 +100,8 @@ class Memory:
             "macros": digest(self.macros),
             "acronyms": digest((self.acronyms, [(b.file, b.block.start, a) for b, a in self.inline_acronyms])),
             "styled": digest(self.styled),
-            "blocks": digest(blocks),
+            # The blocks, their positions and sections are a function of the files' texts and the include graph.
+            "blocks": self.manuscript.basis,
             "structure": digest([(s.id, s.kind.value, s.title, s.file, s.start) for s in self.manuscript.sections]),
         }
 

@@ -249,7 +249,7 @@ class Project:
             change.graph_changed = change.graph_changed or relative in self._missing
         if change.graph_changed:
             self._walk()
-        else:
+        elif change.changed_files:
             self.__dict__.pop("manuscript", None)
             self.__dict__.pop("memory", None)
         if change.changed_files or change.graph_changed:
