@@ -10,6 +10,7 @@ are never published.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import threading
@@ -259,6 +260,9 @@ def build_server() -> AuditexServer:
         ls.ready.set()
         await ls.start_watching([state.folder for state in ls.workspace_state.folders.values()])
         await ls.check_now()
+        # The parsed projects live as long as the server: keep the cyclic GC from re-scanning
+        # them, which otherwise adds ~100 ms to every few keystrokes on a book-sized project.
+        gc.freeze()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: AuditexServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
