@@ -74,15 +74,18 @@ class Engine:
         return result
 
     def _units(self, project: Project, rule: Rule):
-        memory = project.memory
-        facets = tuple(memory.digest(facet) if facet in _MEMORY_FACETS else _project_digest(project, facet) for facet in rule.reads)
         context = RuleContext(project, rule, self.config)
         if rule.scope is Scope.PROJECT:
+            facets = tuple(_digest(project, facet) for facet in rule.reads)
             yield (rule.code, project.root_file, facets), lambda: list(rule.check(context))
             return
+        # A section rule reads its own section's blocks and kind: those go into its key, not the
+        # project-wide "blocks"/"structure" digests that any edit anywhere changes.
+        facets = tuple(_digest(project, facet) for facet in rule.reads if facet not in _SECTION_FACETS)
         for section in project.manuscript.sections:
-            positions = tuple((placed.file, placed.block.start) for placed in section.blocks)
-            key = (rule.code, project.root_file, section.id, section.hash, hash(positions), facets)
+            positions = tuple((placed.file, placed.block.start, placed.block.end, project.documents[placed.file].source.line_of(placed.block.start))
+                              for placed in section.blocks)
+            key = (rule.code, project.root_file, section.id, section.hash, section.kind, section.in_appendix, hash(positions), facets)
             yield key, (lambda section=section: list(rule.check(context, section)))
 
     def _run(self, rule: Rule, run, stats: CheckStats) -> list[Finding]:
@@ -131,7 +134,12 @@ class Engine:
 _MEMORY_FACETS = FACETS - {"problems", "comments"}
 
 
-def _project_digest(project: Project, facet: str) -> str:
+_SECTION_FACETS = frozenset({"blocks", "structure"})
+
+
+def _digest(project: Project, facet: str) -> str:
+    if facet in _MEMORY_FACETS:
+        return project.memory.digest(facet)
     if facet == "problems":
         return hashlib.blake2b(repr(project.problems).encode(), digest_size=12).hexdigest()
     # "comments" and anything else file-level: the text of every file.

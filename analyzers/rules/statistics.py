@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...latex.manuscript import PlacedBlock
+from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..registry import Scope, rule
 
 ALPHA = 0.05
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
@@ -76,8 +76,8 @@ class ReportedTest:
         return self.p <= ALPHA
 
 
-@rule("STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def inconsistent_p_value(ctx: RuleContext) -> Iterator[Finding]:
+@rule("STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the p-value of every reported `t(df)`, `F(df1, df2)`, `χ²(df)`, `r(df)` and
     `z` statistic (statcheck style) and flags a reported p that the statistic cannot give,
@@ -100,15 +100,15 @@ def inconsistent_p_value(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: either number may be the wrong one.
     """
-    for placed, reported, computed in _checked_tests(ctx):
+    for placed, reported, computed in _checked_tests(section.blocks):
         low, high = computed
         if _consistent(reported, low, high) or _decision_error(reported, low, high):
             continue
         yield ctx.report_block(placed, reported.start, reported.end, _message(reported, low, high), identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}")
 
 
-@rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",))
-def significance_reversed(ctx: RuleContext) -> Iterator[Finding]:
+@rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",), scope=Scope.SECTION)
+def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a reported p-value whose side of the 0.05 threshold differs from the p-value its
     own test statistic gives (a statcheck "decision error").
@@ -130,7 +130,7 @@ def significance_reversed(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: either number may be the wrong one.
     """
-    for placed, reported, computed in _checked_tests(ctx):
+    for placed, reported, computed in _checked_tests(section.blocks):
         low, high = computed
         if _decision_error(reported, low, high):
             yield ctx.report_block(placed, reported.start, reported.end,
@@ -138,8 +138,8 @@ def significance_reversed(ctx: RuleContext) -> Iterator[Finding]:
                                    identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}")
 
 
-@rule("STAT003", "grim-inconsistent-mean", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def grim_inconsistent_mean(ctx: RuleContext) -> Iterator[Finding]:
+@rule("STAT003", "grim-inconsistent-mean", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def grim_inconsistent_mean(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Applies the GRIM test to a mean of integer data (Likert ratings, counts, item scores)
     reported with its sample size: the mean of N integers is a multiple of 1/N, so with two
@@ -165,7 +165,7 @@ def grim_inconsistent_mean(ctx: RuleContext) -> Iterator[Finding]:
     Only sentences that say the data are integer (ratings, Likert, points, counts, items)
     are tested; multi-item scales can make a mean legitimately finer than 1/N.
     """
-    for placed in _prose(ctx):
+    for placed in _prose(section.blocks):
         text = placed.block.plain.text
         if "=" not in text:
             continue
@@ -188,8 +188,8 @@ def grim_inconsistent_mean(ctx: RuleContext) -> Iterator[Finding]:
                 )
 
 
-@rule("STAT004", "confidence-interval-contradicts-p", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def confidence_interval_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
+@rule("STAT004", "confidence-interval-contradicts-p", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a 95% confidence interval reported with a p-value when the two disagree: the
     interval excludes the null value (0, or 1 for ratios) but p > .05, or it contains the
@@ -212,7 +212,7 @@ def confidence_interval_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: either the interval or the p-value is wrong.
     """
-    for placed in _prose(ctx):
+    for placed in _prose(section.blocks):
         text = placed.block.plain.text
         if "95" not in text:
             continue
@@ -289,12 +289,12 @@ def breakdown_not_100_percent(ctx: RuleContext) -> Iterator[Finding]:
 # Shared parsing.
 
 
-def _prose(ctx: RuleContext) -> Iterator[PlacedBlock]:
-    return (placed for placed in ctx.manuscript.blocks if placed.kind in _PROSE)
+def _prose(blocks: list[PlacedBlock]) -> Iterator[PlacedBlock]:
+    return (placed for placed in blocks if placed.kind in _PROSE)
 
 
-def _checked_tests(ctx: RuleContext) -> Iterator[tuple[PlacedBlock, ReportedTest, tuple[float, float]]]:
-    for placed in _prose(ctx):
+def _checked_tests(blocks: list[PlacedBlock]) -> Iterator[tuple[PlacedBlock, ReportedTest, tuple[float, float]]]:
+    for placed in _prose(blocks):
         text = placed.block.plain.text
         if "p" not in text or "=" not in text:
             continue
