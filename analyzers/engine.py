@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..latex.manuscript import Section
 from ..latex.project import Project
 from .config import Config
 from .context import RuleContext
@@ -55,8 +56,9 @@ class Engine:
         stats = CheckStats()
         live_keys: set[tuple] = set()
         findings: list[Finding] = []
+        section_keys: list[tuple] = []  # filled on the first section-scope rule, shared by the others
         for rule in self.enabled_rules:
-            for key, run in self._units(project, rule):
+            for key, run in self._units(project, rule, section_keys):
                 live_keys.add(key)
                 cached = self._cache.get(key)
                 if cached is None:
@@ -73,7 +75,7 @@ class Engine:
         self.last_stats = stats
         return result
 
-    def _units(self, project: Project, rule: Rule):
+    def _units(self, project: Project, rule: Rule, section_keys: list[tuple]):
         context = RuleContext(project, rule, self.config)
         if rule.scope is Scope.PROJECT:
             facets = tuple(_digest(project, facet) for facet in rule.reads)
@@ -82,11 +84,10 @@ class Engine:
         # A section rule reads its own section's blocks and kind: those go into its key, not the
         # project-wide "blocks"/"structure" digests that any edit anywhere changes.
         facets = tuple(_digest(project, facet) for facet in rule.reads if facet not in _SECTION_FACETS)
-        for section in project.manuscript.sections:
-            positions = tuple((placed.file, placed.block.start, placed.block.end, project.documents[placed.file].source.line_of(placed.block.start))
-                              for placed in section.blocks)
-            key = (rule.code, project.root_file, section.id, section.hash, section.kind, section.in_appendix, hash(positions), facets)
-            yield key, (lambda section=section: list(rule.check(context, section)))
+        if not section_keys:
+            section_keys += [(section, _section_key(project, section)) for section in project.manuscript.sections]
+        for section, section_key in section_keys:
+            yield (rule.code, project.root_file, section_key, facets), (lambda section=section: list(rule.check(context, section)))
 
     def _run(self, rule: Rule, run, stats: CheckStats) -> list[Finding]:
         try:
@@ -135,6 +136,13 @@ _MEMORY_FACETS = FACETS - {"problems", "comments"}
 
 
 _SECTION_FACETS = frozenset({"blocks", "structure"})
+
+
+def _section_key(project: Project, section: Section) -> tuple:
+    """What a section rule's findings depend on: the section's text and kind, and where its blocks sit."""
+    positions = tuple((placed.file, placed.block.start, placed.block.end, project.documents[placed.file].source.line_of(placed.block.start))
+                      for placed in section.blocks)
+    return (section.id, section.hash, section.kind, section.in_appendix, hash(positions))
 
 
 def _digest(project: Project, facet: str) -> str:
