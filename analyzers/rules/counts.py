@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
@@ -60,13 +61,8 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
     for file in ctx.project.files:
-        text = _COMMENT.sub(lambda match: " " * len(match.group(0)), ctx.source(file).text)
-        for match in _ANNOUNCE.finditer(text):
+        for match, stated, counted in _mismatches(ctx.source(file).text):
             word = match.group(1)
-            stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
-            counted = _count_items(text, match.end(), match.group(0)[-1], stated)
-            if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
-                continue
             fixes = []
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
                 spelled = COUNT_WORDS[counted - 2]
@@ -77,6 +73,21 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
                 f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
                 identity=f"{match.group(0)} {counted}", fixes=fixes,
             )
+
+
+@lru_cache(maxsize=64)
+def _mismatches(source: str) -> tuple[tuple[re.Match, int, int], ...]:
+    """(announcement, stated, counted) where a file's counts disagree; cached by text, so an edit re-reads one file."""
+    text = _COMMENT.sub(lambda match: " " * len(match.group(0)), source)
+    found = []
+    for match in _ANNOUNCE.finditer(text):
+        word = match.group(1)
+        stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
+        counted = _count_items(text, match.end(), match.group(0)[-1], stated)
+        if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
+            continue
+        found.append((match, stated, counted))
+    return tuple(found)
 
 
 def _count_items(text: str, start: int, opener: str, stated: int) -> int | None:

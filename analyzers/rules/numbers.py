@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...latex.memory import NumberInContext
 from ...latex.numbers import find_numbers
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, named_share, referenced_labels, slack, spelled, tie
 from ..registry import rule
@@ -241,14 +242,23 @@ def arithmetic_claim_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     ```
     """
     for number_block, text, locate in _arithmetic_texts(ctx):
-        for match in _CHANGE.finditer(text):
-            groups = match.groups()
-            first, second, sign, delta, unit = groups[:5] if groups[0] is not None else groups[5:]
-            if _consistent(first, second, sign, delta, unit or ""):
-                continue
-            start, end = match.span(4) if groups[0] is not None else match.span(9)
-            yield locate(start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
-                                     f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}")
+        for start, end, message in _wrong_changes(text):
+            yield locate(start, end, message)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _wrong_changes(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, message) of the stated changes in `text` that do not add up; cached by text."""
+    wrong = []
+    for match in _CHANGE.finditer(text):
+        groups = match.groups()
+        first, second, sign, delta, unit = groups[:5] if groups[0] is not None else groups[5:]
+        if _consistent(first, second, sign, delta, unit or ""):
+            continue
+        start, end = match.span(4) if groups[0] is not None else match.span(9)
+        wrong.append((start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
+                                  f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}"))
+    return tuple(wrong)
 
 
 def _arithmetic_texts(ctx: RuleContext):

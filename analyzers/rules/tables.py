@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock
 from ...latex.model import Cell, Table
 from ...latex.sentences import sentence_spans
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..quantities import CellAt, TableIndex, body_cells, name_words, referenced_labels, slack, spelled
 from ..registry import rule
@@ -244,6 +245,12 @@ _SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)
 _OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _has_superlative(text: str) -> bool:
+    """Cached by block text: the pre-filter is most of this rule's time on a book."""
+    return _SUPERLATIVE.search(text) is not None
+
+
 @rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
 def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
@@ -278,7 +285,7 @@ def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
         if placed.kind.value != "paragraph":
             continue
         plain = placed.block.plain.text
-        if not _SUPERLATIVE.search(plain):
+        if not _has_superlative(plain):
             continue
         for start, end in sentence_spans(plain):
             sentence = plain[start:end]
