@@ -131,3 +131,25 @@ def test_sarif_validates_against_the_schema_shape(tmp_path):
         assert rule_ids[result["ruleIndex"]] == result["ruleId"]
         assert result["level"] in {"error", "warning", "note", "none"}
         assert result["partialFingerprints"]["auditex/v1"]
+
+
+def test_an_edit_reruns_section_rules_only_on_its_section_and_matches_a_cold_check(tmp_path):
+    from auditex.analyzers.registry import Scope
+
+    sections = "".join(f"\\section{{Part {i}}}\nWe found $t(28) = 2.20$, $p = .036$ in run {i}.\n\n" for i in range(6))
+    write_project(tmp_path, {"main.tex": document(sections)})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    section_rules = sum(1 for rule in engine.enabled_rules if rule.scope is Scope.SECTION)
+    assert section_rules > 0
+    text = project.documents["main.tex"].text.replace("in run 3.", "in run 3, $p = .9$ was wrong: $t(28) = 2.20$, $p = .9$.")
+    project.update("main.tex", text)
+    incremental = engine.check(project)
+    project_rules = len(engine.enabled_rules) - section_rules
+    # Only the edited section (and, at most, every project rule) ran again.
+    assert engine.last_stats.rules_run <= section_rules + project_rules
+    assert engine.last_stats.rules_cached >= section_rules * 5
+    (tmp_path / "main.tex").write_text(text)
+    assert incremental == Engine().check(Project(tmp_path, "main.tex"))
+    assert any(f.code.startswith("STAT") for f in incremental)
