@@ -247,7 +247,9 @@ class Project:
         elif relative.endswith(_SOURCE_SUFFIXES + (".bib", ".bbl")):
             # A file the walk looked for and could not find may just have appeared.
             change.graph_changed = change.graph_changed or relative in self._missing
-        if change.graph_changed:
+        # An edited source file moves its include sites and problems: the walk
+        # (over cached parses, no re-parsing) puts them where they now are.
+        if change.graph_changed or relative in change.changed_files and relative in self.documents:
             self._walk()
         elif change.changed_files:
             self.__dict__.pop("manuscript", None)

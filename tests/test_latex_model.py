@@ -202,3 +202,14 @@ def test_update_reports_deleted_and_undecodable_files(tmp_path):
     (tmp_path / "refs.bib").unlink()
     project.update("refs.bib")
     assert sorted(p.kind for p in project.problems) == ["missing_bibliography", "missing_file"]
+
+
+def test_an_edit_above_an_include_keeps_its_blocks_and_moves_its_problems(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document("\\section{A}\nText.\n\n\\input{part}\n\n\\input{gone}"),
+                                      "part.tex": "\\begin{table}\\begin{tabular}{cc} 1 & 2 \\\\ \\end{tabular}\\end{table}"})
+    before = [p.file for p in project.manuscript.blocks]
+    text = project.documents["main.tex"].text.replace("Text.", "Text that grew by a sentence.")
+    project.update("main.tex", text)
+    assert [p.file for p in project.manuscript.blocks] == before and "part.tex" in before
+    problem = next(p for p in project.problems if p.kind == "missing_file")
+    assert text[problem.start:problem.end] == "gone"
