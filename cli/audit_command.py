@@ -16,15 +16,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..analyzers.check import CheckResult, InputError, checked_input, report_order
+from ..analyzers.check import CheckResult, report_order
 from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.config import settings_from_config, severity_policy
-from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.settings import LLMSettings
-from .check_command import add_output_options, emit_report, exit_code
+from .check_command import add_output_options, emit_report, exit_code, run_on_input
 
 
 def register(subparsers) -> None:
@@ -56,13 +55,7 @@ def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings
 
 
 def run(arguments: argparse.Namespace) -> int:
-    try:
-        with checked_input(arguments.path, arguments.project_root) as checked:
-            # An archive stays extracted while the audit reads it.
-            return _audit(arguments, checked)
-    except (InputError, ValueError, LLMError) as error:
-        print(f"auditex: error: {error}", file=sys.stderr)
-        return 2
+    return run_on_input(arguments, _audit)
 
 
 def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:

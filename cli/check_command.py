@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from ..analyzers.check import InputError, checked_input
+from ..analyzers.check import CheckResult, InputError, checked_input
+from ..analyzers.llm.errors import LLMError
 from ..analyzers.engine import severity_at_least
 from ..analyzers.finding import Severity
 from ..analyzers.registry import default_registry
@@ -31,13 +33,24 @@ def register(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def run(arguments: argparse.Namespace) -> int:
+def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, CheckResult], int]) -> int:
+    """Run a command's `body` on the checked PATH; an archive stays extracted meanwhile.
+
+    Input, setting and LLM errors are one sentence on stderr and exit code 2.
+    """
     try:
-        with checked_input(arguments.path, arguments.project_root) as result:
-            pass  # the report needs only the findings, not the extracted files
-    except InputError as error:
+        with checked_input(arguments.path, arguments.project_root) as checked:
+            return body(arguments, checked)
+    except (InputError, ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+
+
+def run(arguments: argparse.Namespace) -> int:
+    return run_on_input(arguments, _report)
+
+
+def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
     for problem in result.config.problems:
         print(f"auditex: warning: {problem}", file=sys.stderr)
     emit_report(arguments, result.findings, result.roots[0] if result.roots else "")

@@ -8,13 +8,13 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.check import CheckResult, InputError, checked_input
-from ..analyzers.llm.errors import LLMError
+from ..analyzers.check import CheckResult
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
 from ..analyzers.review.scholarly import SEARCH_NAMES, make_search
 from .audit_command import add_llm_options, llm_settings
+from .check_command import run_on_input
 
 EXIT_OK, EXIT_INCOMPLETE = 0, 2
 
@@ -51,12 +51,10 @@ def check_mode(mode: str) -> None:
 def run(arguments: argparse.Namespace) -> int:
     try:
         check_mode(arguments.mode)
-        with checked_input(arguments.path, arguments.project_root) as checked:
-            # An archive stays extracted while the review reads it.
-            return _review(arguments, checked)
-    except (InputError, ValueError, LLMError) as error:
+    except ValueError as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+    return run_on_input(arguments, _review)
 
 
 def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
