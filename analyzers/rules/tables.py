@@ -12,7 +12,7 @@ from ...latex.model import Cell, Table
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, body_cells, name_words, referenced_labels, slack, spelled
+from ..quantities import TableIndex, name_words, referenced_labels, slack, spelled
 from ..registry import rule
 
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total"), not a method ("Mean-Teacher").
