@@ -61,9 +61,6 @@ class Range(BaseModel):
     def of(cls, start_line: int, start_char: int, end_line: int, end_char: int) -> "Range":
         return cls(start=Position(line=start_line, character=start_char), end=Position(line=end_line, character=end_char))
 
-    def overlaps_line(self, line: int) -> bool:
-        return self.start.line <= line <= self.end.line
-
 
 class Related(BaseModel):
     """The other side of a contradiction (or any supporting evidence)."""

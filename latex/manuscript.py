@@ -67,15 +67,6 @@ class Manuscript:
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
 
-    def section_of(self, placed: PlacedBlock) -> Section:
-        return self.sections[placed.section]
-
-    def sections_of_kind(self, *kinds: SectionKind) -> list[Section]:
-        return [section for section in self.sections if section.kind in kinds]
-
-    def blocks_in(self, file: str) -> list[PlacedBlock]:
-        return [placed for placed in self.blocks if placed.file == file]
-
 
 def build_manuscript(project: "Project") -> Manuscript:
     theorem_environments = {

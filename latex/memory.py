@@ -76,10 +76,6 @@ class Memory:
     theorems: list[PlacedBlock]
     manuscript: Manuscript
 
-    @property
-    def has_bibliography(self) -> bool:
-        return bool(self.bib_entries)
-
     def digest(self, facet: str) -> str:
         """A digest of one facet, positions included, for rule result caching."""
         return self._digests[facet]

@@ -33,10 +33,3 @@ def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> No
         end -= 1
     if end > start:
         spans.append((start, end))
-
-
-def sentence_at(text: str, index: int) -> tuple[int, int]:
-    for start, end in sentence_spans(text):
-        if start <= index < end:
-            return start, end
-    return 0, len(text)
