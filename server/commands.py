@@ -106,16 +106,25 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
     return {"message": f"auditex: {total} finding{'s' if total != 1 else ''} in {len(steps)} root file{'s' if len(steps) != 1 else ''}."}
 
 
-async def audit(ls, *arguments: Any) -> dict[str, str]:
-    """The LLM audit of the folder holding `uri` (else of every folder), findings published as units finish."""
+async def _llm_target(ls, arguments: tuple, verb: str, modes) -> tuple[str, list] | dict[str, str]:
+    """(mode, folders) an LLM command runs on, or the message explaining why it cannot run."""
     argument = _argument(arguments)
     mode = argument.get("mode") or "standard"
-    if mode not in llm.AUDIT_MODES:
-        return {"message": f"auditex: unknown audit mode '{mode}'; use one of {', '.join(llm.AUDIT_MODES)}."}
+    if mode not in modes:
+        return {"message": f"auditex: unknown {verb} mode '{mode}'; use one of {', '.join(modes)}."}
     await ls.ready.wait()
     folders = await ls.run(llm.folders_for, ls.workspace_state, _uri_path(argument))
     if not folders:
-        return {"message": "auditex: no LaTeX project to audit here."}
+        return {"message": f"auditex: no LaTeX project to {verb} here."}
+    return mode, folders
+
+
+async def audit(ls, *arguments: Any) -> dict[str, str]:
+    """The LLM audit of the folder holding `uri` (else of every folder), findings published as units finish."""
+    target = await _llm_target(ls, arguments, "audit", llm.AUDIT_MODES)
+    if isinstance(target, dict):
+        return target
+    mode, folders = target
     if any(state.folder in ls.llm.running for state, _ in folders):
         return {"message": "auditex: an audit of this folder is already running."}
     from ..analyzers.llm.audit import run_audit
@@ -205,14 +214,10 @@ async def show_report(ls, *arguments: Any) -> dict[str, str]:
 
 async def review(ls, *arguments: Any) -> dict[str, str]:
     """The error-aware review of the project holding `uri` (else the first), as Markdown."""
-    argument = _argument(arguments)
-    mode = argument.get("mode") or "standard"
-    if mode not in llm.REVIEW_MODES:
-        return {"message": f"auditex: unknown review mode '{mode}'; use one of {', '.join(llm.REVIEW_MODES)}."}
-    await ls.ready.wait()
-    folders = await ls.run(llm.folders_for, ls.workspace_state, _uri_path(argument))
-    if not folders:
-        return {"message": "auditex: no LaTeX project to review here."}
+    target = await _llm_target(ls, arguments, "review", llm.REVIEW_MODES)
+    if isinstance(target, dict):
+        return target
+    mode, folders = target
     state, relative = folders[0]
     snapshots = await ls.run(llm.snapshots, state, relative)
     if not snapshots:
