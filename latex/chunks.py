@@ -4,11 +4,13 @@ pylatexenc parses about 200 KB/s, too slow to re-parse a 190 KB chapter on
 every keystroke. A chunk ends at a blank line (or before a sectioning
 command) that is outside every group and environment, so a chunk parses the
 same alone as in context. Chunks are cached by content hash: an edit
-re-parses only the chunk it touches.
+re-parses only the chunk it touches, and `resplit_chunks` re-scans only the
+chunks around the edit.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import NamedTuple
 
@@ -18,9 +20,16 @@ VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minte
 # degrades to larger chunks, which is still correct, only slower.
 TARGET_CHUNK_CHARS = 2000
 
+# Only the boundary token contains a line break, and only at its start (an
+# environment name never spans lines), so no token reaches over a boundary
+# except through white space: what decides a cut lies before it, in the white
+# space after it, and in the few characters after that (_LOOKAHEAD).
 _TOKEN = re.compile(
-    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
+    r"\\begin\s*\{([^{}\n]*)\}|\\end\s*\{([^{}\n]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
 )
+_WHITE_SPACE = re.compile(r"\s*")
+# Longer than `\subsubsection` plus the word boundary, and `{lstlisting}` after `\end`.
+_LOOKAHEAD = 32
 
 
 class Chunk(NamedTuple):
@@ -29,12 +38,54 @@ class Chunk(NamedTuple):
 
 
 def split_chunks(text: str) -> list[Chunk]:
+    return _scan(text, 0, {})[0]
+
+
+class Resplit(NamedTuple):
+    """The chunks of an edited text: `old[:kept] + scanned + old[resumed:]` moved by `delta`."""
+
+    old: list[Chunk]
+    kept: int
+    scanned: list[Chunk]
+    resumed: int
+    delta: int
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        moved = [Chunk(chunk.start + self.delta, chunk.text) for chunk in self.old[self.resumed:]]
+        return self.old[:self.kept] + self.scanned + moved
+
+
+def resplit_chunks(old_text: str, old_chunks: list[Chunk], text: str) -> Resplit:
+    """`split_chunks(text)` given the chunks of `old_text`, re-scanning only around the edit.
+
+    A boundary is a point where the scanner state is clean, so the scan can
+    start at any old boundary the edit cannot influence, and can stop at the
+    first new boundary, past the edit, where an old one was: from there on
+    the text and thus the chunks are the old ones, moved by the length change.
+    """
+    prefix = _common_prefix(old_text, text)
+    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
+    delta = len(text) - len(old_text)
+    # The last old boundary whose cut depends on unchanged text only (see _TOKEN).
+    kept = bisect.bisect_right(old_chunks, prefix - _LOOKAHEAD, key=lambda chunk: chunk.start) - 1
+    while kept > 0 and _WHITE_SPACE.match(old_text, old_chunks[kept].start - 1).end() + _LOOKAHEAD > prefix:
+        kept -= 1
+    kept = max(kept, 0)
+    first_unchanged = bisect.bisect_left(old_chunks, len(old_text) - suffix, key=lambda chunk: chunk.start)
+    resume_at = {old_chunks[index].start + delta: index for index in range(first_unchanged, len(old_chunks))}
+    scanned, resumed = _scan(text, old_chunks[kept].start if old_chunks else 0, resume_at)
+    return Resplit(old_chunks, kept, scanned, len(old_chunks) if resumed is None else resumed, delta)
+
+
+def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk], int | None]:
+    """Chunks from `start`, a boundary, until a cut at a key of `resume_at` (then also its value)."""
     chunks: list[Chunk] = []
-    chunk_start = 0
+    chunk_start = start
     brace_depth = 0
     environments: list[str] = []
     verbatim_end: re.Pattern[str] | None = None
-    position = 0
+    position = start
     length = len(text)
     while position < length:
         if verbatim_end is not None:
@@ -72,6 +123,32 @@ def split_chunks(text: str) -> list[Chunk]:
                 if boundary > chunk_start:
                     chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
                     chunk_start = boundary
+                    if boundary in resume_at:
+                        return chunks, resume_at[boundary]
     if chunk_start < length or not chunks:
         chunks.append(Chunk(chunk_start, text[chunk_start:]))
-    return chunks
+    return chunks, None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix, by halving: slice comparisons are memcmp."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix, at most `limit`."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle:len(a) - low] == b[len(b) - middle:len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

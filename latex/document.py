@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from itertools import chain
+from operator import attrgetter
 
-from .chunks import split_chunks
+from .chunks import Chunk, resplit_chunks, split_chunks
 from .parse import ParsedChunk, parse_chunk
 from .source import SourceText, content_hash
+
+_MERGED_FIELDS = [(item.name, attrgetter(item.name)) for item in fields(ParsedChunk) if item.name != "has_documentclass"]
 
 
 @dataclass(slots=True)
@@ -17,8 +21,10 @@ class Document:
     # Chunk hash → parse relative to the chunk; reused by the next version.
     chunk_cache: dict[str, ParsedChunk] = field(repr=False, default_factory=dict)
     read_problem: str | None = None
-    # (chunk hash, offset) → the parse shifted to where the chunk sits: chunks before an edit keep theirs.
-    placed_cache: dict[tuple[str, int], ParsedChunk] = field(repr=False, default_factory=dict)
+    # The text's chunks and, one per chunk, its hash and its parse placed where it sits: the next
+    # version re-scans only around its edit, keeps the parses before it and moves those after it.
+    chunks: list[Chunk] = field(repr=False, default_factory=list)
+    placed: list[tuple[str, ParsedChunk]] = field(repr=False, default_factory=list)
 
     @property
     def text(self) -> str:
@@ -32,31 +38,33 @@ class Document:
 def parse_document(path: str, text: str, previous: Document | None = None, read_problem: str | None = None) -> Document:
     """Parse `text`, re-parsing only the chunks that `previous` did not have."""
     old_cache = previous.chunk_cache if previous is not None else {}
-    old_placed = previous.placed_cache if previous is not None else {}
     cache: dict[str, ParsedChunk] = {}
-    placed: dict[tuple[str, int], ParsedChunk] = {}
-    parts: list[ParsedChunk] = []
-    for chunk in split_chunks(text):
+
+    def place(chunk: Chunk) -> tuple[str, ParsedChunk]:
         key = content_hash(chunk.text)
-        part = old_placed.get((key, chunk.start))
-        if part is None:
-            parsed = cache.get(key) or old_cache.get(key)
-            if parsed is None:
-                parsed = parse_chunk(chunk.text)
-            cache[key] = parsed
-            part = parsed.shifted(chunk.start)
-        else:
-            cache[key] = old_cache[key]
-        placed[(key, chunk.start)] = part
-        parts.append(part)
-    return Document(path, SourceText(text), merge_chunks(parts), cache, read_problem, placed)
+        relative = cache.get(key) or old_cache.get(key) or parse_chunk(chunk.text)
+        cache[key] = relative
+        return key, relative.shifted(chunk.start)
+
+    if previous is None or not previous.placed:
+        chunks = split_chunks(text)
+        placed = [place(chunk) for chunk in chunks]
+    else:
+        resplit = resplit_chunks(previous.text, previous.chunks, text)
+        chunks = resplit.chunks
+        placed = [
+            *previous.placed[:resplit.kept],
+            *(place(chunk) for chunk in resplit.scanned),
+            *((key, part.shifted(resplit.delta)) for key, part in previous.placed[resplit.resumed:]),
+        ]
+        for key, _ in placed:
+            if key not in cache:
+                cache[key] = old_cache[key]
+    return Document(path, SourceText(text), merge_chunks([part for _, part in placed]), cache, read_problem, chunks, placed)
 
 
 def merge_chunks(parts: list[ParsedChunk]) -> ParsedChunk:
-    merged = ParsedChunk()
-    list_fields = [item.name for item in fields(ParsedChunk) if item.name != "has_documentclass"]
-    for part in parts:
-        for name in list_fields:
-            getattr(merged, name).extend(getattr(part, name))
-        merged.has_documentclass = merged.has_documentclass or part.has_documentclass
+    merged = ParsedChunk(has_documentclass=any(part.has_documentclass for part in parts))
+    for name, of in _MERGED_FIELDS:
+        setattr(merged, name, list(chain.from_iterable(map(of, parts))))
     return merged

@@ -45,13 +45,15 @@ class PlainText:
     """A plain-text view of LaTeX that maps back to the source.
 
     `segments` are (plain_start, plain_end, src_start, src_end) runs in plain
-    order. A run as long in plain text as in source maps 1:1; any other run
-    (a macro rendered as a symbol, collapsed white space) maps each of its
-    characters to the whole source span.
+    order, their source offsets relative to `offset`. A run as long in plain
+    text as in source maps 1:1; any other run (a macro rendered as a symbol,
+    collapsed white space) maps each of its characters to the whole source span.
     """
 
     text: str
     segments: list[tuple[int, int, int, int]]
+    # Moving a view (a chunk's parse placed in its file) changes only this: the segments are shared.
+    offset: int = 0
 
     def _segment(self, index: int) -> tuple[int, int, int, int] | None:
         if not self.segments:
@@ -71,13 +73,13 @@ class PlainText:
         plain_start, plain_end, src_start, src_end = last
         one_to_one = plain_end - plain_start == src_end - src_start
         source_end = src_start + min(max(end - plain_start, 0), src_end - src_start) if one_to_one else src_end
-        return source_start, max(source_start, source_end)
+        return self.offset + source_start, self.offset + max(source_start, source_end)
 
     def source_offset(self, index: int) -> int:
         return self.source_span(index, index + 1)[0]
 
     def shifted(self, delta: int) -> "PlainText":
-        return PlainText(self.text, [(a, b, s + delta, e + delta) for a, b, s, e in self.segments])
+        return PlainText(self.text, self.segments, self.offset + delta)
 
 
 @dataclass(slots=True)

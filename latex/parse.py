@@ -8,7 +8,9 @@ one raw paragraph plus a recorded problem. Parsing never raises.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from functools import cache
+from operator import attrgetter
 
 from pylatexenc import latexwalker as lw
 
@@ -55,17 +57,16 @@ class ParsedChunk:
     has_documentclass: bool = False
 
     def shifted(self, delta: int) -> "ParsedChunk":
+        """The same facts `delta` characters later; runs on every chunk after an edit, so it is lean."""
         if delta == 0:
             return self
-
-        def move(items):
-            return [replace(item, start=item.start + delta, end=item.end + delta) for item in items]
-
         return ParsedChunk(
             blocks=[_shift_block(block, delta) for block in self.blocks],
-            headings=move(self.headings), labels=move(self.labels), refs=move(self.refs), cites=move(self.cites),
-            bibitems=move(self.bibitems), includes=move(self.includes), macros=move(self.macros),
-            theorem_environments=self.theorem_environments, acronyms=move(self.acronyms), styled=move(self.styled),
+            headings=_moved(self.headings, delta), labels=_moved(self.labels, delta), refs=_moved(self.refs, delta),
+            cites=_moved(self.cites, delta), bibitems=_moved(self.bibitems, delta),
+            includes=_moved(self.includes, delta), macros=_moved(self.macros, delta),
+            theorem_environments=self.theorem_environments, acronyms=_moved(self.acronyms, delta),
+            styled=_moved(self.styled, delta),
             markers=[Marker(marker.kind, marker.offset + delta) for marker in self.markers],
             problems=[(start + delta, end + delta, message) for start, end, message in self.problems],
             has_documentclass=self.has_documentclass,
@@ -77,6 +78,25 @@ def _shift_block(block: Block, delta: int) -> Block:
         block.kind, block.start + delta, block.end + delta, block.plain.shifted(delta), block.environment,
         block.labels, block.table.shifted(delta) if block.table else None,
     )
+
+
+@cache
+def _start_end_layout(kind: type) -> tuple[attrgetter, int, int]:
+    """A getter of all fields of a dataclass with start and end, and their positions."""
+    names = [item.name for item in fields(kind)]
+    return attrgetter(*names), names.index("start"), names.index("end")
+
+
+def _moved(items: list, delta: int) -> list:
+    """Copies of start/end dataclasses moved by `delta`; dataclasses.replace is 3x slower."""
+    moved = []
+    for item in items:
+        values_of, start, end = _start_end_layout(type(item))
+        values = list(values_of(item))
+        values[start] += delta
+        values[end] += delta
+        moved.append(type(item)(*values))
+    return moved
 
 
 def parse_chunk(text: str) -> ParsedChunk:
