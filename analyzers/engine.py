@@ -2,8 +2,11 @@
 
 A project-scope rule's result is a pure function of the memory facets it
 declares, so it is reused while their digests are unchanged. A section-scope
-rule's result is keyed by the section's content and position, so an edit
-re-runs it only on the section it touched.
+rule's result is keyed by the section's text and where it sits (line and
+column, not offset), so typing re-runs it on the edited section only; a
+section rule that combines its sections' parts re-runs just the combine.
+Digests carry positions as (line, column) for the same reason: text typed on
+one line moves nothing on the others.
 """
 
 from __future__ import annotations
@@ -12,10 +15,13 @@ import hashlib
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..latex.manuscript import Section
 from ..latex.project import Project
+from ..latex.source import content_hash
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
@@ -40,8 +46,10 @@ class Engine:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.dismissals = dismissals
-        self._cache: dict[tuple, list[Finding]] = {}
+        self._cache: dict[tuple, list[Any]] = {}  # unit key → its findings (a section's part, for combining rules)
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
+        # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
+        self._run_keys: dict[tuple[str, int, int], tuple] = {}
         self.last_stats = CheckStats()
 
     def configure(self, config: Config) -> None:
@@ -53,49 +61,17 @@ class Engine:
 
     def check(self, project: Project) -> list[Finding]:
         started = time.perf_counter()
-        stats = CheckStats()
-        live_keys: set[tuple] = set()
+        run = _Run(self, project)
         findings: list[Finding] = []
-        section_keys: list[tuple] = []  # filled on the first section-scope rule, shared by the others
         for rule in self.enabled_rules:
-            for key, run in self._units(project, rule, section_keys):
-                live_keys.add(key)
-                cached = self._cache.get(key)
-                if cached is None:
-                    cached = self._run(rule, run, stats)
-                    self._cache[key] = cached
-                    stats.rules_run += 1
-                else:
-                    stats.rules_cached += 1
-                findings.extend(cached)
-        # Results of units that no longer exist would only grow the cache.
-        self._cache = {key: value for key, value in self._cache.items() if key in live_keys}
+            findings += run.findings_of(rule)
+        # Results of units that no longer exist would only grow the caches.
+        self._cache = {key: value for key, value in self._cache.items() if key in run.live_keys}
+        self._run_keys = run.run_keys
         result = self._finish(project, findings)
-        stats.seconds = time.perf_counter() - started
-        self.last_stats = stats
+        run.stats.seconds = time.perf_counter() - started
+        self.last_stats = run.stats
         return result
-
-    def _units(self, project: Project, rule: Rule, section_keys: list[tuple]):
-        context = RuleContext(project, rule, self.config)
-        if rule.scope is Scope.PROJECT:
-            facets = tuple(_digest(project, facet) for facet in rule.reads)
-            yield (rule.code, project.root_file, facets), lambda: list(rule.check(context))
-            return
-        # A section rule reads its own section's blocks and kind: those go into its key, not the
-        # project-wide "blocks"/"structure" digests that any edit anywhere changes.
-        facets = tuple(_digest(project, facet) for facet in rule.reads if facet not in _SECTION_FACETS)
-        if not section_keys:
-            section_keys += [(section, _section_key(project, section)) for section in project.manuscript.sections]
-        for section, section_key in section_keys:
-            yield (rule.code, project.root_file, section_key, facets), (lambda section=section: list(rule.check(context, section)))
-
-    def _run(self, rule: Rule, run, stats: CheckStats) -> list[Finding]:
-        try:
-            return [finding.with_fingerprint() for finding in run()]
-        except Exception:  # a rule bug must not take the audit down
-            log.exception("rule %s failed", rule.code)
-            stats.failures.append(rule.code)
-            return []
 
     def _finish(self, project: Project, findings: list[Finding]) -> list[Finding]:
         result: list[Finding] = []
@@ -131,25 +107,93 @@ class Engine:
         return cached[1]
 
 
+class _Run:
+    """One check of one project: which cached units it used, and the section keys it computed once."""
+
+    def __init__(self, engine: Engine, project: Project) -> None:
+        self.engine = engine
+        self.project = project
+        self.stats = CheckStats()
+        self.live_keys: set[tuple] = set()
+        self.run_keys: dict[tuple[str, int, int], tuple] = {}
+        self._sections: list[tuple[Section, tuple]] | None = None
+
+    def findings_of(self, rule: Rule) -> list[Finding]:
+        context = RuleContext(self.project, rule, self.engine.config)
+        root = self.project.root_file
+        # A section rule reads its own section's blocks and kind: those go into its key, not the
+        # project-wide "blocks"/"structure" digests that any edit anywhere changes.
+        facets = tuple(_digest(self.project, facet) for facet in rule.reads
+                       if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
+        if rule.scope is Scope.PROJECT:
+            return self.cached(rule, (rule.code, root, facets), lambda: _fingerprinted(rule.check(context)))
+        sections = self.sections()
+        if rule.combine is None:
+            return [finding for section, key in sections
+                    for finding in self.cached(rule, (rule.code, root, key, facets), lambda section=section: _fingerprinted(rule.check(context, section)))]
+        parts = [(section, self.cached(rule, (rule.code, root, key, facets), lambda section=section: list(rule.check(context, section))))
+                 for section, key in sections]
+        every_key = tuple(key for _, key in sections)
+        return self.cached(rule, (rule.code, root, "combine", every_key, facets), lambda: _fingerprinted(rule.combine(context, parts)))
+
+    def cached(self, rule: Rule, key: tuple, compute: Callable[[], list[Any]]) -> list[Any]:
+        self.live_keys.add(key)
+        value = self.engine._cache.get(key)
+        if value is not None:
+            self.stats.rules_cached += 1
+            return value
+        try:
+            value = compute()
+        except Exception:  # a rule bug must not take the audit down
+            log.exception("rule %s failed", rule.code)
+            self.stats.failures.append(rule.code)
+            value = []
+        self.stats.rules_run += 1
+        self.engine._cache[key] = value
+        return value
+
+    def sections(self) -> list[tuple[Section, tuple]]:
+        if self._sections is None:
+            self._sections = [(section, self.section_key(section)) for section in self.project.manuscript.sections]
+        return self._sections
+
+    def section_key(self, section: Section) -> tuple:
+        """What a section rule's findings depend on: the section's raw text and where each run
+        of it starts (line, UTF-16 column), its blocks within that text, its heading and kind."""
+        runs = []
+        origin: dict[str, int] = {}
+        for run in section.runs:
+            source = self.project.documents[run.file].source
+            origin.setdefault(run.file, run.start)
+            cache_key = (source.hash, run.start, run.end)
+            key = self.engine._run_keys.get(cache_key) or self.run_keys.get(cache_key)
+            if key is None:
+                key = (run.file, source.position(run.start), content_hash(source.text[run.start:run.end]))
+            self.run_keys[cache_key] = key
+            runs.append(key)
+        blocks = tuple((placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind)
+                       for placed in section.blocks)
+        return (section.id, section.title, section.level, section.kind, section.in_appendix, tuple(runs), hash(blocks))
+
+
+def _fingerprinted(findings) -> list[Finding]:
+    return [finding.with_fingerprint() for finding in findings]
+
+
 # Facets the memory digests itself; the others are digested from the project's files.
 _MEMORY_FACETS = FACETS - {"problems", "comments"}
 
 
-_SECTION_FACETS = frozenset({"blocks", "structure"})
-
-
-def _section_key(project: Project, section: Section) -> tuple:
-    """What a section rule's findings depend on: the section's text and kind, and where its blocks sit."""
-    positions = tuple((placed.file, placed.block.start, placed.block.end, project.documents[placed.file].source.line_of(placed.block.start))
-                      for placed in section.blocks)
-    return (section.id, section.hash, section.kind, section.in_appendix, hash(positions))
+# What a section's key already covers: its blocks, its place in the structure, its raw text.
+_SECTION_FACETS = frozenset({"blocks", "structure", "comments"})
 
 
 def _digest(project: Project, facet: str) -> str:
     if facet in _MEMORY_FACETS:
         return project.memory.digest(facet)
     if facet == "problems":
-        return hashlib.blake2b(repr(project.problems).encode(), digest_size=12).hexdigest()
+        memory = project.memory
+        return hashlib.blake2b(repr([memory.stable(problem.file, problem) for problem in project.problems]).encode(), digest_size=12).hexdigest()
     # "comments" and anything else file-level: the text of every file.
     basis = [(path, document.hash) for path, document in project.documents.items()]
     return hashlib.blake2b(repr(basis).encode(), digest_size=12).hexdigest()

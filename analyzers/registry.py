@@ -19,7 +19,7 @@ from .finding import Category, Finding, Severity
 
 class Scope(str, Enum):
     PROJECT = "project"  # runs once over the whole memory
-    SECTION = "section"  # runs per section, cached by the section's content
+    SECTION = "section"  # runs per section, cached by the section's content and place
 
 
 # The facets of the memory a rule may read; see latex.memory.Memory.digest.
@@ -37,6 +37,11 @@ class Rule:
     check: Callable[..., Iterable[Finding]]
     # Diagnostics of this rule mark code the author may delete (LSP "Unnecessary").
     unnecessary: bool = False
+    # A section rule that needs the whole paper: `check(ctx, section)` returns what the section
+    # contributes (cached per section), `combine(ctx, [(section, part), ...])` the findings.
+    # Parts are reused for a section that moved within its lines, so they must hold no raw
+    # offsets: ranges (ctx.range/report/related) only.
+    combine: Callable[..., Iterable[Finding]] | None = None
 
     @property
     def doc(self) -> str:
@@ -52,16 +57,19 @@ class Rule:
 
 
 def rule(code: str, name: str, category: Category, severity: Severity, *, reads: Iterable[str],
-         scope: Scope = Scope.PROJECT, unnecessary: bool = False) -> Callable[[Callable[..., Iterable[Finding]]], Rule]:
+         scope: Scope = Scope.PROJECT, unnecessary: bool = False,
+         combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Finding]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS
     if unknown:
         raise ValueError(f"rule {code} reads unknown facets {sorted(unknown)}")
+    if combine is not None and scope is not Scope.SECTION:
+        raise ValueError(f"rule {code}: only a section rule combines its sections' parts")
 
     def register(check: Callable[..., Iterable[Finding]]) -> Rule:
         if not check.__doc__ or "## What it does" not in check.__doc__:
             raise ValueError(f"rule {code} needs a docstring with '## What it does'")
-        return Rule(code, name, category, severity, scope, reads, check, unnecessary)
+        return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine)
 
     return register
 

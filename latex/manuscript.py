@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .model import Block, BlockKind, Heading, SectionKind
 
@@ -45,6 +45,14 @@ class PlacedBlock:
     kind: BlockKind  # the block's kind, with project-declared theorem environments applied
 
 
+class SourceRun(NamedTuple):
+    """A stretch of one file's raw text: [start, end)."""
+
+    file: str
+    start: int
+    end: int
+
+
 @dataclass(slots=True)
 class Section:
     id: str  # stable across edits elsewhere: file, title and occurrence
@@ -57,6 +65,9 @@ class Section:
     blocks: list[PlacedBlock] = field(default_factory=list)
     hash: str = ""
     in_appendix: bool = False
+    # The raw text that belongs to the section, comments and preamble included. The runs of all
+    # sections tile every reached file, so a rule that reads raw text section by section misses nothing.
+    runs: list[SourceRun] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -91,9 +102,11 @@ class _Builder:
         self.seen_titles: dict[tuple[str, str], int] = {}
         self.in_appendix = False
         self.parent_kinds: dict[int, SectionKind] = {}
+        self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
 
     def walk(self, project: "Project", path: str, visited: set[str]) -> None:
         visited.add(path)
+        self.run = (path, 0)
         parsed = project.documents[path].parsed
         targets = {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
         events: list[tuple[int, int, object]] = []
@@ -112,10 +125,25 @@ class _Builder:
             else:
                 target = targets.get((item.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
+                    self.close_run(item.end)
                     self.walk(project, target, visited)
+                    self.run = (path, item.end)
+        length = len(project.documents[path].text)
+        self.close_run(length)
         current = self.sections[-1]
         if current.file == path:
-            current.end = max(current.end, len(project.documents[path].text))
+            current.end = max(current.end, length)
+
+    def close_run(self, end: int) -> None:
+        """Give the current section the walked file's text up to `end`."""
+        path, start = self.run
+        if end > start:
+            self.sections[-1].runs.append(SourceRun(path, start, end))
+        self.run = (path, max(start, end))
+
+    def open_section(self, section: Section) -> None:
+        self.close_run(section.start)
+        self.sections.append(section)
 
     def heading(self, path: str, heading: Heading) -> None:
         own_kind = section_kind_for(heading.title)
@@ -131,7 +159,7 @@ class _Builder:
         occurrence = self.seen_titles.get((path, heading.title), 0)
         self.seen_titles[(path, heading.title)] = occurrence + 1
         section_id = f"{path}#{heading.title}" + (f"#{occurrence + 1}" if occurrence else "")
-        self.sections.append(Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix))
+        self.open_section(Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix))
 
     def marker(self, path: str, marker) -> None:
         if marker.kind == "appendix":
@@ -139,7 +167,7 @@ class _Builder:
         elif marker.kind in ("bibliography", "thebibliography"):
             self.heading(path, Heading(2, "References", True, marker.offset, marker.offset))
         elif marker.kind == "end_abstract" and self.sections[-1].kind is SectionKind.ABSTRACT:
-            self.sections.append(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
+            self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
 
     def block(self, path: str, block: Block) -> None:
         kind = block.kind
@@ -156,8 +184,10 @@ class _Builder:
     def finish(self) -> Manuscript:
         sections = self.sections
         if not sections[0].blocks and len(sections) > 1:
-            # Drop the empty front matter, re-pointing block section indices.
+            # Drop the empty front matter (its text, the preamble, goes to the first section),
+            # re-pointing block section indices.
             sections = sections[1:]
+            sections[0].runs[:0] = self.sections[0].runs
             for placed in self.blocks:
                 placed.section -= 1
         for section in sections:

@@ -18,6 +18,7 @@ from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
+from .source import SourceText
 
 if TYPE_CHECKING:
     from .project import Project
@@ -76,30 +77,77 @@ class Memory:
     theorems: list[PlacedBlock]
     manuscript: Manuscript
 
+    sources: dict[str, SourceText]  # every file's text, for positions
+    # Facet → file → the items it contributes, and file → what they are a function of: digests are
+    # taken per file and reused, so a keystroke re-digests one file.
+    file_items: dict[str, dict[str, list]]
+    versions: dict[str, tuple]
+    cache: MemoryCache
+
     def digest(self, facet: str) -> str:
-        """A digest of one facet, positions included, for rule result caching."""
+        """A digest of one facet, for rule result caching.
+
+        Positions enter as (line, column): typing on one line leaves the digests of
+        everything on other lines, and the findings cached on them, unchanged.
+        """
         return self._digests[facet]
+
+    def stable(self, path: str, item) -> tuple:
+        """`item` (a slots dataclass with start and end offsets in `path`) with its
+        offsets replaced by line, column and length."""
+        return stable_item(self.sources.get(path), path, item)
 
     @cached_property
     def _digests(self) -> dict[str, str]:
-        def digest(items) -> str:
-            return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
+        previous, live = self.cache.digests, {}
 
-        return {
-            "labels": digest(sorted((k, e.file, e.start, e.kind) for k, v in self.labels.items() for e in v)),
-            "refs": digest(self.refs),
-            "cites": digest(self.cites),
+        def per_file(facet: str) -> str:
+            parts = []
+            for path, items in self.file_items[facet].items():
+                key = (facet, path, self.versions[path])
+                value = live.get(key) or previous.get(key) or _digest([self.stable(path, item) for item in items])
+                live[key] = value
+                parts.append((path, value))
+            return _digest(parts)
+
+        digests = {
+            "labels": per_file("labels"),
+            "refs": per_file("refs"),
+            "cites": per_file("cites"),
             # Which keys are used, without where: enough for "unused" rules.
-            "ref_keys": digest(sorted({ref.key for _, ref in self.refs})),
-            "cite_keys": digest(sorted({cite.key for _, cite in self.cites})),
-            "bibliography": digest((sorted((k, [(f, e.start) for f, e in v]) for k, v in self.bib_entries.items()), self.bib_problems, sorted(self.bibitems))),
-            "macros": digest(self.macros),
-            "acronyms": digest((self.acronyms, [(b.file, b.block.start, a) for b, a in self.inline_acronyms])),
-            "styled": digest(self.styled),
+            "ref_keys": _digest(sorted({ref.key for _, ref in self.refs})),
+            "cite_keys": _digest(sorted({cite.key for _, cite in self.cites})),
+            "bibliography": _digest((per_file("bib_entries"), per_file("bib_problems"), per_file("bibitems"))),
+            "macros": per_file("macros"),
+            "acronyms": _digest((per_file("acronyms"), per_file("inline_acronyms"))),
+            "styled": per_file("styled"),
             # The blocks, their positions and sections are a function of the files' texts and the include graph.
             "blocks": self.manuscript.basis,
-            "structure": digest([(s.id, s.kind.value, s.title, s.file, s.start) for s in self.manuscript.sections]),
+            "structure": _digest([(s.id, s.kind.value, s.title, s.file, self.sources[s.file].position(s.start) if s.file in self.sources else s.start)
+                                  for s in self.manuscript.sections]),
         }
+        self.cache.digests = live
+        return digests
+
+
+@dataclass
+class MemoryCache:
+    """What one memory build hands to the next, keyed by content; each build keeps only what it used."""
+
+    derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file hash, wrappers) → wrapped key uses
+    digests: dict = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
+
+
+def _digest(items) -> str:
+    return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
+
+
+def stable_item(source: SourceText | None, path: str, item) -> tuple:
+    """A slots dataclass with `start`/`end` offsets as (path, line, column, length, other fields)."""
+    values = tuple(getattr(item, name) for name in item.__slots__ if name not in ("start", "end"))
+    if source is None:
+        return (path, item.start, item.end, *values)
+    return (path, *source.position(item.start), item.end - item.start, *values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,43 +170,52 @@ def _block_facts(text: str) -> _BlockFacts:
     return _BlockFacts(mentions, acronyms, claim_spans)
 
 
-def build_memory(project: "Project", block_facts_cache: dict | None = None) -> Memory:
-    """The memory of `project`; `block_facts_cache` carries results between builds.
-
-    It maps a block's text to its `_BlockFacts`, and (file hash, key wrappers) to
-    that file's wrapped label and ref uses; only what the current build used is kept.
-    """
+def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory:
+    """The memory of `project`; `cache` carries derived facts and digests between builds."""
+    cache = cache if cache is not None else MemoryCache()
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     refs, cites, macros, acronyms, styled = [], [], [], [], []
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
+    file_items: dict[str, dict[str, list]] = {facet: {} for facet in _FILE_FACETS}
+    versions: dict[str, tuple] = {}
     wrappers = _key_wrappers(macro for path in project.files for macro in project.documents[path].parsed.macros)
-    previous = block_facts_cache if block_facts_cache is not None else {}
-    live: dict = {}
+    wrappers_key = tuple(sorted(wrappers.items()))
+    theorems_key = tuple(sorted(manuscript.theorem_environments))
+    previous, live = cache.derived, {}
     for path in project.files:
         document = project.documents[path]
         parsed = document.parsed
+        versions[path] = (document.hash, wrappers_key, theorems_key)
         # Scanning raw text for wrapper macros is per file: reuse it while the file and the wrappers are unchanged.
-        key = (document.hash, tuple(sorted(wrappers.items())))
+        key = (document.hash, wrappers_key)
         wrapped = live.get(key) or previous.get(key) or (_wrapped_uses(document.text, wrappers, "label"), _wrapped_uses(document.text, wrappers, "ref"))
         live[key] = wrapped
-        for label in [*parsed.labels, *wrapped[0]]:
+        file_labels = [*parsed.labels, *wrapped[0]]
+        file_refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *wrapped[1]]
+        for label in file_labels:
             labels.setdefault(label.key, []).append(LabelEntry(label.key, path, label.start, label.end, label.kind))
-        refs += [(path, _rewrapped(ref, wrappers)) for ref in parsed.refs]
-        refs += [(path, ref) for ref in wrapped[1]]
+        refs += [(path, ref) for ref in file_refs]
         cites += [(path, cite) for cite in parsed.cites]
         macros += [(path, macro) for macro in parsed.macros]
         acronyms += [(path, acronym) for acronym in parsed.acronyms]
         styled += [(path, text) for text in parsed.styled]
         for item in parsed.bibitems:
             bibitems.setdefault(item.key, []).append((path, item))
+        for facet, items in (("labels", file_labels), ("refs", file_refs), ("cites", parsed.cites), ("macros", parsed.macros),
+                             ("acronyms", parsed.acronyms), ("styled", parsed.styled), ("bibitems", parsed.bibitems)):
+            file_items[facet][path] = items
+        file_items["inline_acronyms"][path] = []
     bib_entries: dict[str, list[tuple[str, BibEntry]]] = {}
     bib_problems: list[tuple[str, BibProblem]] = []
     for path in project.bibliography_files:
         bibliography = project.bibliographies[path]
+        versions[path] = (bibliography.source.hash,)
         for entry in bibliography.entries:
             bib_entries.setdefault(entry.key, []).append((path, entry))
         bib_problems += [(path, problem) for problem in bibliography.problems]
+        file_items["bib_entries"][path] = bibliography.entries
+        file_items["bib_problems"][path] = bibliography.problems
 
     numbers: list[NumberInContext] = []
     claims: list[Claim] = []
@@ -173,19 +230,25 @@ def build_memory(project: "Project", block_facts_cache: dict | None = None) -> M
         numbers += [NumberInContext(m, placed, section.kind, section.title) for m in facts.mentions]
         for short, long_form, plain_start, plain_end in facts.acronyms:
             start, end = plain.source_span(plain_start, plain_end)
-            inline_acronyms.append((placed, Acronym(short, long_form, start, end, "inline")))
+            acronym = Acronym(short, long_form, start, end, "inline")
+            inline_acronyms.append((placed, acronym))
+            file_items["inline_acronyms"][placed.file].append(acronym)
         if section.kind in _CLAIM_SECTIONS:
             for start, end in facts.claim_spans:
                 claims.append(Claim(plain.text[start:end], placed, start, end, section.kind,
                                     [m for m in facts.mentions if start <= m.plain_start < end]))
-    if block_facts_cache is not None:
-        block_facts_cache.clear()
-        block_facts_cache.update(live)
+    cache.derived = live
+    sources = {path: project.documents[path].source for path in project.files}
+    sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
     return Memory(
         labels, refs, cites, bib_entries, bib_problems, bibitems, macros, acronyms, inline_acronyms, styled, numbers,
         claims, [p for p in manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table is not None],
-        [p for p in manuscript.blocks if p.kind is BlockKind.THEOREM], manuscript,
+        [p for p in manuscript.blocks if p.kind is BlockKind.THEOREM], manuscript, sources, file_items, versions, cache,
     )
+
+
+# The facets digested file by file (see Memory._digests).
+_FILE_FACETS = ("labels", "refs", "cites", "macros", "acronyms", "styled", "bibitems", "inline_acronyms", "bib_entries", "bib_problems")
 
 
 _WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")

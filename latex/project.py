@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from .bibliography import Bibliography, parse_bibliography
 from .document import Document, parse_document
 from .manuscript import Manuscript, build_manuscript
-from .memory import Memory, build_memory
+from .memory import Memory, MemoryCache, build_memory
 from .model import IncludeSite
 from .sandbox import ProjectRoot, ReadResult
 
@@ -67,7 +67,7 @@ class Project:
         self.problems: list[ProjectProblem] = []
         # Paths the walk looked for and did not find: only their appearance can change the graph.
         self._missing: set[str] = set()
-        self._block_facts: dict = {}  # block text → derived facts, kept between memory builds
+        self._memory_cache = MemoryCache()  # derived facts and digests, kept between memory builds
         self._walk()
 
     # Reading
@@ -269,7 +269,7 @@ class Project:
 
     @cached_property
     def memory(self) -> Memory:
-        return build_memory(self, self._block_facts)
+        return build_memory(self, self._memory_cache)
 
 
 def _include_signature(document: Document) -> tuple:
