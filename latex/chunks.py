@@ -20,16 +20,17 @@ VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minte
 # degrades to larger chunks, which is still correct, only slower.
 TARGET_CHUNK_CHARS = 2000
 
-# Only the boundary token contains a line break, and only at its start (an
-# environment name never spans lines), so no token reaches over a boundary
-# except through white space: what decides a cut lies before it, in the white
-# space after it, and in the few characters after that (_LOOKAHEAD).
+# No token reaches over a cut except through white space (a `\begin{` whose name runs
+# into the text after a cut would have left its brace open, so there would be no cut):
+# what decides a cut lies before it, in the white space after it, and in the few
+# characters after that (_LOOKAHEAD).
 _TOKEN = re.compile(
-    r"\\begin\s*\{([^{}\n]*)\}|\\end\s*\{([^{}\n]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
+    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
 )
 _WHITE_SPACE = re.compile(r"\s*")
-# Longer than `\subsubsection` plus the word boundary, and `{lstlisting}` after `\end`.
-_LOOKAHEAD = 32
+# What a token reads past white space: `\subsubsection` and the character deciding its word
+# boundary (15), or `{lstlisting}` after `\end` (12).
+_LOOKAHEAD = 16
 
 
 class Chunk(NamedTuple):
