@@ -94,7 +94,7 @@ class Memory:
 
     def stable(self, path: str, item) -> tuple:
         """`item` (a slots dataclass with start and end offsets in `path`) with its
-        offsets replaced by line, column and length."""
+        offsets replaced by line, column and the text they span."""
         return stable_item(self.sources.get(path), path, item)
 
     @cached_property
@@ -143,11 +143,11 @@ def _digest(items) -> str:
 
 
 def stable_item(source: SourceText | None, path: str, item) -> tuple:
-    """A slots dataclass with `start`/`end` offsets as (path, line, column, length, other fields)."""
+    """A slots dataclass with its `start`/`end` offsets as (path, line, column, the text they span, other fields)."""
     values = tuple(getattr(item, name) for name in item.__slots__ if name not in ("start", "end"))
     if source is None:
         return (path, item.start, item.end, *values)
-    return (path, *source.position(item.start), item.end - item.start, *values)
+    return (path, *source.position(item.start), source.text[item.start:item.end], *values)
 
 
 @dataclass(frozen=True, slots=True)

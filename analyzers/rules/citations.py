@@ -94,7 +94,7 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     """
     for file, problem in ctx.memory.bib_problems:
         if problem.kind == "unparsable":
-            yield ctx.report(file, problem.start, problem.end, problem.message, identity=f"{problem.start}")
+            yield ctx.report(file, problem.start, problem.end, problem.message, identity=problem.message)
 
 
 @rule("CIT004", "unused-bibliography-entry", Category.LATEX, Severity.HINT, reads=("cite_keys", "bibliography"), unnecessary=True)

@@ -12,7 +12,9 @@ from ..registry import rule
 def _problems(ctx: RuleContext, *kinds: str) -> Iterator[Finding]:
     for problem in ctx.project.problems:
         if problem.kind in kinds:
-            yield ctx.report(problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{problem.target or problem.start}")
+            # The identity is what the problem is about, never where: a fingerprint survives edits above it.
+            about = problem.target or ctx.source(problem.file).text[problem.start:problem.end] or problem.message
+            yield ctx.report(problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{about}")
 
 
 @rule("INC001", "missing-include", Category.LATEX, Severity.WARNING, reads=("problems",))
