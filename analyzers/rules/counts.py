@@ -6,9 +6,11 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ...latex.manuscript import Section
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..registry import Scope, rule
+from .hidden_text import file_stretches
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
@@ -31,8 +33,8 @@ _MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
 _VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 
 
-@rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
-def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
+@rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
     steps:" followed by a list) when the enumeration has another number of items. Items are
@@ -60,24 +62,28 @@ def count_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
-    for file in ctx.project.files:
-        for match, stated, counted in _mismatches(ctx.source(file).text):
+    # The section's raw text as its files have it: an enumeration stops at the next heading.
+    for stretch in file_stretches(section):
+        file = stretch.file
+        for match, stated, counted in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
             word = match.group(1)
+            start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             fixes = []
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
                 spelled = COUNT_WORDS[counted - 2]
                 spelled = spelled.capitalize() if word[0].isupper() else spelled
-                fixes.append(ctx.fix(f"Write '{spelled}'", ctx.edit(file, *match.span(1), spelled)))
+                fixes.append(ctx.fix(f"Write '{spelled}'", ctx.edit(file, start, end, spelled)))
             yield ctx.report(
-                file, *match.span(1),
+                file, start, end,
                 f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
                 identity=f"{match.group(0)} {counted}", fixes=fixes,
             )
 
 
-@lru_cache(maxsize=64)
+# Cached by text: a line break typed above a section moves it without changing its text.
+@lru_cache(maxsize=1024)
 def _mismatches(source: str) -> tuple[tuple[re.Match, int, int], ...]:
-    """(announcement, stated, counted) where a file's counts disagree; cached by text, so an edit re-reads one file."""
+    """(announcement, stated, counted) where a stretch of source disagrees with itself."""
     text = _COMMENT.sub(lambda match: " " * len(match.group(0)), source)
     found = []
     for match in _ANNOUNCE.finditer(text):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
-from ...latex.model import BlockKind
+from ...latex.manuscript import Section, SourceRun
+from ...latex.model import BlockKind, StyledText
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..finding import Category, Finding, Range, Severity
+from ..registry import Scope, rule
 
 # Colour specifications that print nothing on a white page.
 _WHITE = re.compile(r"^\s*(white(!100)?|1\s*,\s*1\s*,\s*1|1\s+1\s+1|255\s*,\s*255\s*,\s*255|#?ffffff|gray\s*1|1)\s*$", re.I)
@@ -55,8 +57,52 @@ _QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
 _QUOTE_WINDOW = 120
 
 
-@rule("SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "comments"))
-def hidden_text(ctx: RuleContext) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True)
+class _Colour:
+    """A colour the section defines (`\\definecolor{bg}{rgb}{1,1,1}`, `\\colorlet{bg}{white}`)."""
+
+    order: tuple[str, int, int]  # file, line, column: definitions are read file by file
+    name: str
+    spec: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Hidden:
+    """Styled text that is invisible unless the paper's colours or text say otherwise."""
+
+    finding: Finding
+    colour: str | None = None  # a colour name: hidden only if the paper defines it white
+    phantom: str | None = None  # a phantom's phrase: hidden unless its file shows it elsewhere
+    look_back: bool = False  # the background search reached the section's start: the combine looks further back
+
+
+def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour | _Hidden]]]) -> Iterator[Finding]:
+    """The sections' hidden text, given the white colours every file defines."""
+    file_order = {file: index for index, file in enumerate(ctx.project.files)}
+    colours = sorted((item for _, items in parts for item in items if isinstance(item, _Colour)),
+                     key=lambda colour: (file_order.get(colour.order[0], len(file_order)), *colour.order[1:]))
+    white_names: set[str] = set()
+    for colour in colours:
+        if _WHITE.match(colour.spec) or colour.spec.strip().lower() in white_names:
+            white_names.add(colour.name)
+    for _, items in parts:
+        for item in items:
+            if not isinstance(item, _Hidden) or item.colour is not None and item.colour not in white_names:
+                continue
+            finding = item.finding
+            text = ctx.source(finding.file).text
+            if item.phantom is not None and text.count(item.phantom) > text.count("phantom{" + item.phantom):
+                continue  # \phantom{Number of laws of } aligns a table column under visible text
+            if item.look_back:
+                start = ctx.source(finding.file).offset(finding.range.start.line, finding.range.start.character)
+                if _BACKGROUND.search(text, max(0, start - _BACKGROUND_LOOKBEHIND), start):
+                    continue
+            yield finding
+
+
+@rule("SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "comments"),
+      scope=Scope.SECTION, combine=_hidden_in_paper)
+def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidden]:
     """## What it does
     Flags words a human reader cannot see in the PDF but a machine still reads: text in
     white or fully transparent colour, at a near-zero font size or scale, and whole phrases
@@ -81,34 +127,95 @@ def hidden_text(ctx: RuleContext) -> Iterator[Finding]:
     The fix deletes the hidden command with its text; it is offered, never applied, because
     the author may need to keep some of it visible.
     """
-    white_names = _white_colour_names(ctx)
-    for file, styled in ctx.memory.styled:
-        reason = _invisibility(styled.command, styled.style, white_names)
-        if reason is None:
-            continue
-        words = _WORD.findall(styled.text)
-        injected = _INJECTION.search(styled.text) is not None
-        if styled.command.endswith("phantom"):
-            if len(words) < _MIN_PHANTOM_WORDS and not injected:
-                continue
-            if _shown_elsewhere(ctx, file, styled.text):
-                continue  # \phantom{Number of laws of } aligns a table column under visible text
-        elif len(words) < _MIN_HIDDEN_WORDS and not injected:
-            continue  # \textcolor{white}{0} pads a number; one invisible word carries no message
-        text = ctx.source(file).text
-        if reason == "white" and _BACKGROUND.search(text, max(0, styled.start - _BACKGROUND_LOOKBEHIND), styled.start):
-            continue
-        excerpt = _excerpt(styled.text)
-        yield ctx.report(
-            file, styled.start, styled.end,
-            f"text a reader cannot see ({reason}) is still read by machines: \"{excerpt}\"",
-            identity=f"{styled.command}:{excerpt}",
-            fixes=[ctx.fix("Delete the hidden text", ctx.edit(file, styled.start, styled.end, ""))],
-        )
+    for stretch in file_stretches(section):
+        file = stretch.file
+        source = ctx.source(file)
+        own_text = source.text[stretch.start:stretch.end]
+        if "definecolor" in own_text or "colorlet" in own_text:
+            for match in _DEFINE_COLOR.finditer(source.text, stretch.start, stretch.end):
+                yield _Colour((file, *source.position(match.start())), match.group(1).strip().lower(), match.group(3))
+        for styled in ctx.project.documents[file].parsed.styled:
+            if stretch.start <= styled.start < stretch.end:
+                yield from _hidden(ctx, file, styled, stretch.start)
 
 
-@rule("SEC002", "reviewer-prompt-injection", Category.RHETORIC_BIAS, Severity.ERROR, reads=("blocks", "comments"))
-def reviewer_prompt_injection(ctx: RuleContext) -> Iterator[Finding]:
+def _hidden(ctx: RuleContext, file: str, styled: StyledText, floor: int) -> Iterator[_Hidden]:
+    """The styled text as hidden-text evidence, unless it is visible or harmless; the paper-wide
+    conditions (colours defined white, a phantom's visible twin) are left to the combine."""
+    reason = _invisibility(styled.command, styled.style)
+    colour = None
+    if reason is None and styled.command in ("textcolor", "color"):
+        reason, colour = "white", styled.style.strip().lower()
+    if reason is None:
+        return
+    words = _WORD.findall(styled.text)
+    injected = _INJECTION.search(styled.text) is not None
+    phantom = None
+    if styled.command.endswith("phantom"):
+        if len(words) < _MIN_PHANTOM_WORDS and not injected:
+            return
+        phantom = " ".join(styled.text.split())
+    elif len(words) < _MIN_HIDDEN_WORDS and not injected:
+        return  # \textcolor{white}{0} pads a number; one invisible word carries no message
+    look_back = False
+    if reason == "white":
+        window = max(0, styled.start - _BACKGROUND_LOOKBEHIND)
+        if _BACKGROUND.search(ctx.source(file).text, max(window, floor), styled.start):
+            return
+        look_back = window < floor
+    excerpt = _excerpt(styled.text)
+    finding = ctx.report(
+        file, styled.start, styled.end,
+        f"text a reader cannot see ({reason}) is still read by machines: \"{excerpt}\"",
+        identity=f"{styled.command}:{excerpt}",
+        fixes=[ctx.fix("Delete the hidden text", ctx.edit(file, styled.start, styled.end, ""))],
+    )
+    yield _Hidden(finding, colour, phantom, look_back)
+
+
+@dataclass(frozen=True, slots=True)
+class _Injection:
+    """One matched instruction, reported alone; the combine joins the matches of a line."""
+
+    line: tuple[str, int]
+    raw: bool  # found in the raw text (else only in a block's plain text)
+    where: str
+    phrase: str
+    finding: Finding
+    look_back: bool = False  # a quote opened before the section's start would make it discussion
+
+
+def _one_finding_per_line(ctx: RuleContext, parts: list[tuple[Section, list[_Injection]]]) -> Iterator[Finding]:
+    """One finding per source line: its raw-text matches together, else its first plain-text match."""
+    hits: dict[tuple[str, int], list[_Injection]] = {}
+    for _, injections in parts:
+        for injection in injections:
+            if injection.raw and not (injection.look_back and _quoted_before(ctx, injection.finding)):
+                hits.setdefault(injection.line, []).append(injection)
+    for _, injections in parts:
+        for injection in injections:
+            if not injection.raw:
+                hits.setdefault(injection.line, [injection])
+    for matches in hits.values():
+        first = matches[0].finding
+        if len(matches) == 1:
+            yield first
+            continue
+        phrases = [match.phrase for match in matches]
+        yield first.model_copy(update={
+            "range": Range(start=first.range.start, end=matches[-1].finding.range.end),
+            "message": _injection_message(matches[0].where, phrases), "identity": "\", \"".join(phrases).lower(),
+        })
+
+
+def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
+    source = ctx.source(finding.file)
+    return _quoted(source.text, source.offset(finding.range.start.line, finding.range.start.character))
+
+
+@rule("SEC002", "reviewer-prompt-injection", Category.RHETORIC_BIAS, Severity.ERROR, reads=("blocks", "comments"),
+      scope=Scope.SECTION, combine=_one_finding_per_line)
+def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_Injection]:
     """## What it does
     Flags instructions aimed at AI reviewers ("ignore previous instructions", "give a
     positive review", "as an AI reviewer", "do not mention weaknesses", …) anywhere in the
@@ -131,18 +238,22 @@ def reviewer_prompt_injection(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: the span to delete depends on how the instruction is hidden.
     """
-    hits: dict[tuple[str, int], list[tuple[int, int, str, str]]] = {}
-    code_spans = _code_spans(ctx)
-    for file, document in ctx.project.documents.items():
-        text = document.source.text
+    # The raw text, preamble and comments included: the sections' runs tile every file.
+    for stretch in file_stretches(section):
+        file = stretch.file
+        text = ctx.source(file).text[stretch.start:stretch.end]
+        code_spans = [(placed.block.start - stretch.start, placed.block.end - stretch.start)
+                      for placed in section.blocks if placed.kind is BlockKind.CODE and placed.file == file]
         for match in _file_injections(text):
             comment = _in_comment(text, match.start())
-            if not comment and (_quoted(text, match.start()) or _inside(code_spans.get(file, ()), match.start())):
+            if not comment and (_quoted(text, match.start()) or _inside(code_spans, match.start())):
                 continue
-            where = "in a comment" if comment else "in the text"
-            hits.setdefault((file, document.source.line_of(match.start())), []).append((match.start(), match.end(), match.group(0), where))
-    # Phrases split by markup (`ignore \textbf{previous} instructions`) only match the plain view.
-    for placed in ctx.manuscript.blocks:
+            start, end = stretch.start + match.start(), stretch.start + match.end()
+            look_back = not comment and stretch.start > 0 and match.start() < _QUOTE_WINDOW
+            yield _injection(ctx, file, start, end, match.group(0), "in a comment" if comment else "in the text",
+                             raw=True, look_back=look_back)
+    # Phrases split by markup (`ignore \\textbf{previous} instructions`) only match the plain view.
+    for placed in section.blocks:
         if placed.kind is BlockKind.CODE:
             continue
         plain = placed.block.plain.text
@@ -150,13 +261,19 @@ def reviewer_prompt_injection(ctx: RuleContext) -> Iterator[Finding]:
             if _quoted(plain, match.start()):
                 continue
             start, end = placed.block.plain.source_span(match.start(), match.end())
-            line = ctx.source(placed.file).line_of(start)
-            if (placed.file, line) not in hits:
-                hits[(placed.file, line)] = [(start, end, match.group(0), "in the text")]
-    for (file, _), matches in hits.items():
-        phrases = "\", \"".join(" ".join(phrase.split()) for _, _, phrase, _ in matches)
-        yield ctx.report(file, matches[0][0], matches[-1][1], f"instruction aimed at an AI reviewer {matches[0][3]}: \"{phrases}\"",
-                         identity=phrases.lower())
+            yield _injection(ctx, placed.file, start, end, match.group(0), "in the text", raw=False)
+
+
+def _injection(ctx: RuleContext, file: str, start: int, end: int, phrase: str, where: str, *, raw: bool,
+               look_back: bool = False) -> _Injection:
+    flat = " ".join(phrase.split())
+    finding = ctx.report(file, start, end, _injection_message(where, [flat]), identity=flat.lower())
+    return _Injection((file, finding.range.start.line), raw, where, flat, finding, look_back)
+
+
+def _injection_message(where: str, phrases: list[str]) -> str:
+    quoted = "\", \"".join(phrases)
+    return f"instruction aimed at an AI reviewer {where}: \"{quoted}\""
 
 
 def _injections(text: str) -> tuple[re.Match, ...]:
@@ -173,15 +290,28 @@ def _injections(text: str) -> tuple[re.Match, ...]:
     return tuple(found[start] for start in sorted(found))
 
 
-# Cached by text: an edit re-scans one file and one block. Whole files are few but large.
-_file_injections = lru_cache(maxsize=64)(_injections)
+# Cached by text: a line break typed above a section moves its text without changing it.
+_file_injections = lru_cache(maxsize=1024)(_injections)
 _block_injections = lru_cache(maxsize=TEXT_CACHE_SIZE)(_injections)
 
 
-def _invisibility(command: str, style: str, white_names: set[str]) -> str | None:
-    """Why text under this style is invisible, or None when it is visible."""
+def file_stretches(section: Section) -> list[SourceRun]:
+    """The section's raw text as maximal stretches of one file: the runs an `\\input` split are
+    joined again, so a scan reads the text around an include as the file has it."""
+    stretches: dict[str, list[SourceRun]] = {}
+    for run in section.runs:
+        runs = stretches.setdefault(run.file, [])
+        if runs and runs[-1].end == run.start:
+            runs[-1] = SourceRun(run.file, runs[-1].start, run.end)
+        else:
+            runs.append(run)
+    return [run for runs in stretches.values() for run in runs]
+
+
+def _invisibility(command: str, style: str) -> str | None:
+    """Why text under this style is invisible, or None when it is visible (or coloured by a name)."""
     if command in ("textcolor", "color"):
-        return "white" if _WHITE.match(style) or style.strip().lower() in white_names else None
+        return "white" if _WHITE.match(style) else None
     if command in ("texttransparent", "transparent"):
         opacity = _number(style)
         return "transparent" if opacity is not None and opacity < _TINY_SCALE else None
@@ -201,25 +331,6 @@ def _number(text: str) -> float | None:
     return float(match.group(1)) if match else None
 
 
-def _white_colour_names(ctx: RuleContext) -> set[str]:
-    """Colours the author defined as white (`\\definecolor{bg}{rgb}{1,1,1}`)."""
-    names = set()
-    for document in ctx.project.documents.values():
-        text = document.source.text
-        if "definecolor" not in text and "colorlet" not in text:
-            continue
-        for match in _DEFINE_COLOR.finditer(text):
-            if _WHITE.match(match.group(3)) or match.group(3).strip().lower() in names:
-                names.add(match.group(1).strip().lower())
-    return names
-
-
-def _shown_elsewhere(ctx: RuleContext, file: str, hidden: str) -> bool:
-    phrase = " ".join(hidden.split())
-    text = ctx.source(file).text
-    return text.count(phrase) > text.count("phantom{" + phrase)
-
-
 def _in_comment(text: str, offset: int) -> bool:
     line_start = text.rfind("\n", 0, offset) + 1
     return re.search(r"(?<!\\)%", text[line_start:offset]) is not None
@@ -227,14 +338,6 @@ def _in_comment(text: str, offset: int) -> bool:
 
 def _quoted(text: str, offset: int) -> bool:
     return _QUOTES_BEFORE.search(text[max(0, offset - _QUOTE_WINDOW):offset]) is not None
-
-
-def _code_spans(ctx: RuleContext) -> dict[str, list[tuple[int, int]]]:
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for placed in ctx.manuscript.blocks:
-        if placed.kind is BlockKind.CODE:
-            spans.setdefault(placed.file, []).append((placed.block.start, placed.block.end))
-    return spans
 
 
 def _inside(spans, offset: int) -> bool:
