@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...latex.manuscript import PlacedBlock
-from ...latex.model import Cell, Table
+from ...latex.manuscript import PlacedBlock, Section
+from ...latex.model import BlockKind, Cell, Table
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Severity
-from ..quantities import TableIndex, name_words, referenced_labels, slack, spelled
-from ..registry import rule
+from ..finding import Category, Finding, Related, Severity
+from ..quantities import name_words, referenced_labels, slack, spelled
+from ..registry import Scope, rule
 
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total"), not a method ("Mean-Teacher").
 _AGGREGATE = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.]*(acc\.?|accuracy|score|\(%\)|%)?[\W_]*$",
@@ -64,8 +64,8 @@ class _Grid:
         return cell if cell is not None and cell.value is not None and cell.column_span == 1 else None
 
 
-@rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def table_aggregate_mismatch(ctx: RuleContext) -> Iterator[Finding]:
+@rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the cells of an Avg / Average / Mean / Overall / Total / Sum row or column
     and flags one that equals neither the mean nor the sum of the cells it summarises.
@@ -94,7 +94,7 @@ def table_aggregate_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     the average may be weighted or cover other columns, and a wrong average may mean a
     wrong cell.
     """
-    for placed in ctx.memory.tables:
+    for placed in _tables(section):
         grid = _Grid.of(placed.block.table)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         for column in columns:
@@ -107,6 +107,11 @@ def table_aggregate_mismatch(ctx: RuleContext) -> Iterator[Finding]:
                 others = [r for r in rows if r != row and not _AGGREGATE.match(grid.table.row_header(r))]
                 line = [(grid.numeric(row, column), [grid.numeric(r, column) for r in others]) for column in columns]
                 yield from _check_line(ctx, placed, line, column_wise=True)
+
+
+def _tables(section: Section) -> list[PlacedBlock]:
+    """The section's parsed tables (what the memory lists as tables, section by section)."""
+    return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
 def _check_line(ctx: RuleContext, placed: PlacedBlock, line: list[tuple[Cell | None, list[Cell | None]]],
@@ -184,8 +189,8 @@ def direction(header: str, caption: str | None) -> int:
     return 0
 
 
-@rule("TAB002", "bold-not-best", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
-def bold_not_best(ctx: RuleContext) -> Iterator[Finding]:
+@rule("TAB002", "bold-not-best", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a bold (or `\\best`-style highlighted) cell that is not the best value of its
     column. The direction comes from ↑/↓ in the header, else from the metric's name in the
@@ -211,7 +216,7 @@ def bold_not_best(ctx: RuleContext) -> Iterator[Finding]:
     Ours & 79.5 \\\\
     ```
     """
-    for placed in ctx.memory.tables:
+    for placed in _tables(section):
         table = placed.block.table
         grid = _Grid.of(table)  # type: ignore[arg-type]
         for column in grid.columns():
@@ -251,8 +256,59 @@ def _has_superlative(text: str) -> bool:
     return _SUPERLATIVE.search(text) is not None
 
 
-@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
-def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True, eq=False)
+class _LabelledTable:
+    """A table a claim can cite. Its cells' offsets count from where the block started when it was
+    read; `origin` (line, column) says where it starts now."""
+
+    labels: tuple[str, ...]
+    table: Table
+    file: str
+    origin: tuple[int, int]
+    block_start: int
+
+    def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
+        shift = ctx.source(self.file).offset(*self.origin) - self.block_start
+        return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _BestClaim:
+    """A sentence claiming the best value and citing tables; `finding` is its anchor."""
+
+    labels: tuple[str, ...]
+    sentence: str
+    word: str
+    finding: Finding
+
+
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
+    """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
+    by_label = {label: item for _, items in parts for item in items if isinstance(item, _LabelledTable) for label in item.labels}
+    for _, items in parts:
+        for claim in items:
+            if not isinstance(claim, _BestClaim):
+                continue
+            for label in claim.labels:
+                cited = by_label.get(label)
+                found = _contradicted(cited.table, claim.sentence, claim.word) if cited is not None else None
+                if found is None:
+                    continue
+                claimed, better, header = found
+                table = cited.table
+                yield claim.finding.model_copy(update={
+                    "message": f"the text claims the {claim.word} {header} for {' '.join(table.row_header(claimed.row).split())}"
+                               f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(table.row_header(better.row).split())}",
+                    "identity": f"{label} {header} {claimed.text} {better.text}",
+                    "related": [cited.related(ctx, better, f"better value {better.text}"),
+                                cited.related(ctx, claimed, f"claimed value {claimed.text}")],
+                })
+                break
+
+
+@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",),
+      scope=Scope.SECTION, combine=_claims_against_tables)
+def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
     """## What it does
     Flags a sentence that claims a method achieves the best (highest, lowest,
     state-of-the-art) value on a metric while the table it cites shows another row better.
@@ -278,10 +334,12 @@ def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
     Ours is within 0.5 points of the best accuracy on CIFAR-10 (Table~\\ref{tab:main}).
     ```
     """
-    index = TableIndex(ctx.memory.tables)
-    if not index.by_label:
-        return
-    for placed in ctx.manuscript.blocks:
+    for placed in _tables(section):
+        labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
+        if labels:
+            origin = ctx.source(placed.file).position(placed.block.start)
+            yield _LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+    for placed in section.blocks:
         if placed.kind.value != "paragraph":
             continue
         plain = placed.block.plain.text
@@ -292,41 +350,26 @@ def best_claim_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
             claim = _SUPERLATIVE.search(sentence)
             if claim is None or _SCOPED.search(sentence):
                 continue
-            for label in referenced_labels(sentence):
-                table_block = index.by_label.get(label)
-                if table_block is None:
-                    continue
-                found = _contradicted(table_block, sentence, claim.group(1).lower())
-                if found is None:
-                    continue
-                claimed, better, header = found
-                table = table_block.block.table
-                yield ctx.report_block(
-                    placed, start + claim.start(), start + claim.end(),
-                    f"the text claims the {claim.group(1).lower()} {header} for {' '.join(table.row_header(claimed.row).split())}"  # type: ignore[union-attr]
-                    f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(table.row_header(better.row).split())}",  # type: ignore[union-attr]
-                    identity=f"{label} {header} {claimed.text} {better.text}",
-                    related=[ctx.related(table_block.file, better.start, better.end, f"better value {better.text}"),
-                             ctx.related(table_block.file, claimed.start, claimed.end, f"claimed value {claimed.text}")],
-                )
-                break
+            labels = tuple(referenced_labels(sentence))
+            if labels:
+                anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
+                yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
 
 
-def _contradicted(placed: PlacedBlock, sentence: str, word: str) -> tuple[Cell, Cell, str] | None:
+def _contradicted(table: Table, sentence: str, word: str) -> tuple[Cell, Cell, str] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header), or None."""
-    table = placed.block.table
-    grid = _Grid.of(table)  # type: ignore[arg-type]
+    grid = _Grid.of(table)
     words = name_words(sentence)
     ours = bool(_OURS.search(sentence))
-    rows = [row for row in grid.body_rows() if not _REFERENCE_ROW.search(table.row_header(row))]  # type: ignore[union-attr]
-    claimed_rows = {row for row in rows if _names_row(table.row_header(row), words, ours)}  # type: ignore[union-attr]
+    rows = [row for row in grid.body_rows() if not _REFERENCE_ROW.search(table.row_header(row))]
+    claimed_rows = {row for row in rows if _names_row(table.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     for column in grid.columns():
         header = " ".join(grid.own_header(column).split())
-        if not words & (name_words(header) | name_words(table.column_header(column))):  # type: ignore[union-attr]
+        if not words & (name_words(header) | name_words(table.column_header(column))):
             continue
-        sense = direction(table.column_header(column), table.caption) or {"highest": 1, "lowest": -1}.get(word, 0)  # type: ignore[union-attr]
+        sense = direction(table.column_header(column), table.caption) or {"highest": 1, "lowest": -1}.get(word, 0)
         cells = [cell for row in rows if (cell := grid.numeric(row, column))]
         mine = [cell for cell in cells if cell.row in claimed_rows]
         if not sense or not mine:
