@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind
+from ...latex.numbers import NumberMention, find_numbers
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
@@ -21,6 +22,8 @@ from ..registry import Scope, rule
 
 ALPHA = 0.05
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
+# The blocks whose numbers the memory collects: prose and theorem statements.
+_NUMBERED = (*_PROSE, BlockKind.THEOREM)
 _NUMBER = r"[-−–]?\s?(?:\d+(?:\.\d*)?|\.\d+)"
 _P_VALUE = (
     r"(?<![\w.])p\s*(?P<cmp><=|>=|[<>=≤≥⩽⩾])\s*(?P<p>(?:\d*\.\d+|\d+)(?:\s*(?:[×x·]|\\times|\\cdot)\s*10\^\{?[-−]\d+\}?|[eE][-−]\d+)?)"
@@ -239,8 +242,8 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
                 )
 
 
-@rule("STAT005", "breakdown-not-100-percent", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def breakdown_not_100_percent(ctx: RuleContext) -> Iterator[Finding]:
+@rule("STAT005", "breakdown-not-100-percent", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def breakdown_not_100_percent(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a sentence that breaks a whole into three or more percentages ("split into 45%,
     30% and 20%", "…, respectively") whose sum is not 100 within rounding: above 100 always,
@@ -263,27 +266,35 @@ def breakdown_not_100_percent(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: any share may be the wrong one.
     """
-    by_sentence: dict[tuple[int, int], list] = {}
-    for item in ctx.memory.numbers:
-        mention = item.mention
-        if mention.percent and not mention.is_year:
-            by_sentence.setdefault((item.block.index, mention.sentence_start), []).append(item)
-    for items in by_sentence.values():
-        if len(items) < 3:
+    for placed in section.blocks:
+        if placed.kind not in _NUMBERED:
             continue
-        sentence = items[0].mention.sentence
-        if not _BREAKDOWN.search(sentence) or _NOT_A_BREAKDOWN.search(sentence):
-            continue
-        values = [item.mention.value for item in items]
-        if any(not 0 <= value <= 100 for value in values):
-            continue
-        total = sum(values)
-        tolerance = sum(0.5 * 10 ** -item.mention.decimals for item in items) + 1e-9
-        if 100 + tolerance < total <= 100 + _MAX_BREAKDOWN_EXCESS or 95 <= total < 100 - tolerance:
-            first, last = items[0].mention, items[-1].mention
-            shares = ", ".join(f"{item.mention.text}" for item in items)
-            yield ctx.report_block(items[0].block, first.plain_start, last.plain_end,
-                                   f"the shares {shares} sum to {total:g}%, not 100%", identity=shares)
+        by_sentence: dict[int, list[NumberMention]] = {}
+        for mention in _percentages(placed.block.plain.text):
+            by_sentence.setdefault(mention.sentence_start, []).append(mention)
+        for mentions in by_sentence.values():
+            if len(mentions) < 3:
+                continue
+            sentence = mentions[0].sentence
+            if not _BREAKDOWN.search(sentence) or _NOT_A_BREAKDOWN.search(sentence):
+                continue
+            values = [mention.value for mention in mentions]
+            if any(not 0 <= value <= 100 for value in values):
+                continue
+            total = sum(values)
+            tolerance = sum(0.5 * 10 ** -mention.decimals for mention in mentions) + 1e-9
+            if 100 + tolerance < total <= 100 + _MAX_BREAKDOWN_EXCESS or 95 <= total < 100 - tolerance:
+                shares = ", ".join(mention.text for mention in mentions)
+                yield ctx.report_block(placed, mentions[0].plain_start, mentions[-1].plain_end,
+                                       f"the shares {shares} sum to {total:g}%, not 100%", identity=shares)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _percentages(text: str) -> tuple[NumberMention, ...]:
+    """The percentages of a block's plain text (years aside), as the memory's number mentions."""
+    if "%" not in text and "percent" not in text:
+        return ()
+    return tuple(mention for mention in find_numbers(text) if mention.percent and not mention.is_year)
 
 
 # Shared parsing.
