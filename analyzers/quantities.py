@@ -10,8 +10,10 @@ and "is it one mistyped digit away from a cell?" is a handful of lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Cell, Table
@@ -58,26 +60,43 @@ def referenced_labels(text: str) -> set[str]:
     return {key.strip() for match in _REF.finditer(text) for key in match.group(1).split(",")}
 
 
-def tie(cell: "CellAt", sentence: str, paragraph: str) -> int:
-    """How firmly a sentence points at a cell: 2 when it names the cell's row and column, 1 when it
-    references the cell's table (or its paragraph does) and names the row or the column (or the
-    sentence cites that table alone), 0 when nothing ties them."""
+@dataclass(frozen=True, slots=True)
+class Pointing:
+    """What ties a sentence to table cells: its distinctive words, the labels it references,
+    and the labels its paragraph references."""
+
+    words: frozenset[str]
+    refs: frozenset[str]
+    paragraph_refs: frozenset[str]
+
+    @classmethod
+    def of(cls, sentence: str, paragraph: str) -> Pointing:
+        return cls(frozenset(name_words(sentence)), frozenset(referenced_labels(sentence)), frozenset(referenced_labels(paragraph)))
+
+
+def tie(cell: CellAt, sentence: str, paragraph: str) -> int:
+    """How firmly a sentence points at a cell (see `tie_words`)."""
     row, column = cell.headers()
-    words = name_words(sentence)
-    named_row, named_column = bool(words & name_words(row)), bool(words & name_words(column))
+    return tie_words(Pointing.of(sentence, paragraph), cell.label, name_words(row), name_words(column))
+
+
+def tie_words(pointing: Pointing, label: str, row_words: AbstractSet[str], column_words: AbstractSet[str]) -> int:
+    """How firmly a sentence points at a cell of table `label` with these header words: 2 when it
+    names the cell's row and column, 1 when it references the cell's table (or its paragraph does)
+    and names the row or the column (or the sentence cites that table alone), 0 when nothing ties them."""
+    words, refs = pointing.words, pointing.refs
+    named_row, named_column = bool(words & row_words), bool(words & column_words)
     if named_row and named_column:
         return 2
-    refs = referenced_labels(sentence)
-    if cell.label in refs and (named_row or named_column or len(refs) == 1):
+    if label in refs and (named_row or named_column or len(refs) == 1):
         return 1
-    return 1 if (named_row or named_column) and cell.label in referenced_labels(paragraph) else 0
+    return 1 if (named_row or named_column) and label in pointing.paragraph_refs else 0
 
 
-def named_share(words: set[str], header: str) -> float:
-    """The share of a header's distinctive words that `words` contains: "tt Hadronic" names the
-    row "tt Hadronic" fully (1.0) and the row "tt Dileptonic" half (0.5)."""
-    own = name_words(header)
-    return len(words & own) / len(own) if own else 0.0
+def named_share(words: AbstractSet[str], header_words: AbstractSet[str]) -> float:
+    """The share of a header's distinctive words (`name_words(header)`) that `words` contains:
+    "tt Hadronic" names the row "tt Hadronic" fully (1.0) and the row "tt Dileptonic" half (0.5)."""
+    return len(words & header_words) / len(header_words) if header_words else 0.0
 
 
 @dataclass(slots=True)
@@ -110,12 +129,47 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
+T = TypeVar("T")
+
+
+class CellIndex(Generic[T]):
+    """Items (cells) keyed by the spellings of their values: `rounded_spellings` for "does a cell
+    hold this number?", `exact_spellings` for "is a cell one mistyped digit away?"."""
+
+    def __init__(self) -> None:
+        self._by_spelling: dict[str, list[T]] = {}
+        self._by_exact: dict[str, list[T]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._by_exact)
+
+    def add(self, item: T, rounded: Iterable[str], exact: Iterable[str]) -> None:
+        for spelling in rounded:
+            self._by_spelling.setdefault(spelling, []).append(item)
+        for spelling in exact:
+            self._by_exact.setdefault(spelling, []).append(item)
+
+    def agreeing(self, spellings: Iterable[str]) -> list[T]:
+        """Items holding a value written as one of `spellings` (see `agreeing_spellings`)."""
+        return [item for written in spellings for item in self._by_spelling.get(written, ())]
+
+    def one_digit_away(self, variants: Iterable[str]) -> list[T]:
+        """Items written exactly as one of `variants` (see `digit_variants`), each once."""
+        found: list[T] = []
+        seen: set[int] = set()
+        for variant in variants:
+            for item in self._by_exact.get(variant, ()):
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    found.append(item)
+        return found
+
+
 @dataclass
 class TableIndex:
     tables: list[PlacedBlock]
     by_label: dict[str, PlacedBlock] = field(default_factory=dict)
-    _by_spelling: dict[str, list[CellAt]] = field(default_factory=dict)
-    _by_exact: dict[str, list[CellAt]] = field(default_factory=dict)
+    cells: CellIndex[CellAt] = field(default_factory=CellIndex)
 
     def __post_init__(self) -> None:
         for placed in self.tables:
@@ -126,35 +180,16 @@ class TableIndex:
                 if label:
                     self.by_label[label] = placed
             for cell in body_cells(table):
-                if cell.value is None:
-                    continue
-                at = CellAt(placed, cell)
-                for spelling in _spellings(cell.value, cell.decimals):
-                    self._by_spelling.setdefault(spelling, []).append(at)
-                for spelling in {spelled(cell.value, cell.decimals), spelled(cell.value * 100, max(cell.decimals - 2, 0))}:
-                    self._by_exact.setdefault(spelling, []).append(at)
+                if cell.value is not None:
+                    self.cells.add(CellAt(placed, cell), rounded_spellings(cell.value, cell.decimals), exact_spellings(cell.value, cell.decimals))
 
     def agreeing(self, value: float, decimals: int) -> list[CellAt]:
         """Cells this prose number could be a rounding of ("0.80" also matches a cell written "0.8")."""
-        found: list[CellAt] = []
-        for places in range(decimals, -1, -1):
-            written = spelled(value, places)
-            if places < decimals and abs(float(written) - value) > 1e-9:
-                break
-            found += self._by_spelling.get(written, [])
-        return found
+        return self.cells.agreeing(agreeing_spellings(value, decimals))
 
     def one_digit_away(self, value: float, decimals: int) -> list[CellAt]:
         """Cells written with the same precision that differ in exactly one digit (or two swapped ones)."""
-        written = spelled(value, decimals)
-        found: list[CellAt] = []
-        seen: set[int] = set()
-        for variant in digit_variants(written):
-            for at in self._by_exact.get(variant, ()):
-                if id(at) not in seen:
-                    seen.add(id(at))
-                    found.append(at)
-        return found
+        return self.cells.one_digit_away(digit_variants(spelled(value, decimals)))
 
 
 def body_cells(table: Table) -> Iterator[Cell]:
@@ -162,10 +197,27 @@ def body_cells(table: Table) -> Iterator[Cell]:
         yield from row
 
 
-def _spellings(value: float, decimals: int) -> set[str]:
+def rounded_spellings(value: float, decimals: int) -> set[str]:
+    """How a cell's value may be quoted: rounded to fewer places, a fraction also as a percentage."""
     spellings = {spelled(value, places) for places in range(decimals, -1, -1)}
     if abs(value) <= 1 and decimals >= 2:  # a fraction cell read as a percentage
         spellings |= {spelled(value * 100, places) for places in range(decimals - 2, -1, -1)}
+    return spellings
+
+
+def exact_spellings(value: float, decimals: int) -> set[str]:
+    """A cell's value as written, and as the percentage of a fraction."""
+    return {spelled(value, decimals), spelled(value * 100, max(decimals - 2, 0))}
+
+
+def agreeing_spellings(value: float, decimals: int) -> list[str]:
+    """The spellings of a prose number a cell it rounds would share ("0.80" also "0.8")."""
+    spellings: list[str] = []
+    for places in range(decimals, -1, -1):
+        written = spelled(value, places)
+        if places < decimals and abs(float(written) - value) > 1e-9:
+            break
+        spellings.append(written)
     return spellings
 
 

@@ -4,20 +4,131 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
+from ...latex.manuscript import PlacedBlock, Section
 from ...latex.memory import NumberInContext
-from ...latex.numbers import find_numbers
+from ...latex.model import BlockKind, Cell, Table
+from ...latex.numbers import NumberMention, find_numbers
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Severity
-from ..quantities import CellAt, TableIndex, agrees, digit_variants, name_words, named_share, referenced_labels, slack, spelled, tie
-from ..registry import rule
+from ..finding import Category, Finding, Fix, Range, Related, Severity, TextEdit
+from ..quantities import (
+    CellAt,
+    CellIndex,
+    Pointing,
+    agreeing_spellings,
+    agrees,
+    body_cells,
+    digit_variants,
+    exact_spellings,
+    name_words,
+    named_share,
+    rounded_spellings,
+    slack,
+    spelled,
+    tie_words,
+)
+from ..registry import Scope, rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
+# The blocks whose numbers the memory lists (its `numbers`): prose, footnotes, captions, theorems.
+_PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
 
-@rule("NUM001", "prose-contradicts-table", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "structure"))
-def prose_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
+def _numbers(section: Section) -> Iterator[NumberInContext]:
+    """The section's numbers, as the memory lists them."""
+    for placed in section.blocks:
+        if placed.kind in _PROSE_KINDS:
+            for mention in _mentions(placed.block.plain.text):
+                yield NumberInContext(mention, placed, section.kind, section.title)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _mentions(text: str) -> list[NumberMention]:
+    """Cached by text: a keystroke re-reads one block of the edited section."""
+    return find_numbers(text)
+
+
+def _tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
+    """The section's tables, as the memory lists them (its `tables`)."""
+    for placed in section.blocks:
+        if placed.kind is BlockKind.TABLE and placed.block.table is not None:
+            yield placed, placed.block.table
+
+
+def _cells(section: Section) -> Iterator[tuple[PlacedBlock, Cell, float]]:
+    """The numeric body cells of the section's tables, with their values."""
+    for placed, table in _tables(section):
+        for cell in body_cells(table):
+            if cell.value is not None:
+                yield placed, cell, cell.value
+
+
+@dataclass(frozen=True, slots=True)
+class _TableCell:
+    """A numeric table cell as NUM001 compares it, without its table."""
+
+    value: float
+    text: str
+    label: str  # of its table
+    row_words: frozenset[str]  # name_words of its row header
+    column_words: frozenset[str]
+    describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
+    related: Related  # the cell, for a finding on a prose number
+    rounded: frozenset[str]  # rounded_spellings of its value
+    exact: frozenset[str]  # exact_spellings
+
+
+@dataclass(frozen=True, slots=True)
+class _Quote:
+    """A prose number that may quote a table cell, with what ties its sentence to cells and the
+    finding it becomes (message, related cell and fix filled in once the cell is known)."""
+
+    value: float
+    decimals: int
+    text: str
+    pointing: Pointing
+    stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
+    agreeing: tuple[str, ...]  # agreeing_spellings
+    variants: tuple[str, ...]  # digit_variants of the number as written
+    finding: Finding
+    digits: Range  # where the fix writes the table's value
+
+
+class _Figures(NamedTuple):
+    """What a section gives NUM001: its tables' numeric cells and its prose numbers."""
+
+    cells: tuple[_TableCell, ...]
+    quotes: tuple[_Quote, ...]
+
+
+def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]]) -> Iterator[Finding]:
+    index: CellIndex[tuple[int, _TableCell]] = CellIndex()
+    for place, (_, (figures,)) in enumerate(parts):
+        for cell in figures.cells:
+            index.add((place, cell), cell.rounded, cell.exact)
+    if not index:
+        return
+    for place, (_, (figures,)) in enumerate(parts):
+        for quote in figures.quotes:
+            cell = _anchored_cell(quote, place, index)
+            if cell is None:
+                continue
+            told = spelled(cell.value if not _as_percent(quote.value, cell) else cell.value * 100, quote.decimals)
+            edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
+            yield quote.finding.model_copy(update={
+                "message": f"text says {quote.text}, {cell.describe} says {cell.text}",
+                "identity": f"{quote.text} {cell.label} {cell.text}",
+                "related": [cell.related],
+                "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
+            })
+
+
+@rule("NUM001", "prose-contradicts-table", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_contradictions)
+def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures]:
     """## What it does
     Flags a number in the prose that is one digit away from a table cell it talks about.
     The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
@@ -48,68 +159,132 @@ def prose_contradicts_table(ctx: RuleContext) -> Iterator[Finding]:
     The fix writes the table's value into the sentence. It is unsafe: the table may be the
     side that is wrong.
     """
-    index = TableIndex(ctx.memory.tables)
-    if not index.tables:
-        return
-    for number in ctx.memory.numbers:
-        mention = number.mention
-        if mention.is_year or not (mention.decimals >= 1 or (mention.percent and mention.value >= 10)):
-            continue
-        cell = _anchored_cell(number, index)
-        if cell is None:
-            continue
-        told = spelled(cell.cell.value if not _as_percent(mention.value, cell) else cell.cell.value * 100, mention.decimals)
-        digits = _DIGITS.match(mention.text)
-        length = digits.end() if digits else len(mention.text)
-        start, end = number.block.block.plain.source_span(mention.plain_start, mention.plain_start + length)
-        fix = ctx.fix(f"Write the table's value {told}", ctx.edit(number.block.file, start, end, ("-" if mention.value < 0 else "") + told))
-        yield ctx.report_block(
-            number.block, mention.plain_start, mention.plain_end,
-            f"text says {mention.text}, {cell.describe()} says {cell.cell.text}",
-            identity=f"{mention.text} {cell.label} {cell.cell.text}",
-            related=[ctx.related(cell.placed.file, cell.cell.start, cell.cell.end, f"the table's value {cell.cell.text}")],
-            fixes=[fix],
-        )
+    cells = tuple(_table_cell(ctx, placed, cell, value) for placed, cell, value in _cells(section))
+    return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
 
 
-def _as_percent(value: float, cell: CellAt) -> bool:
-    return cell.cell.value is not None and abs(cell.cell.value) <= 1 < abs(value)
+def _may_quote(mention: NumberMention) -> bool:
+    return not mention.is_year and (mention.decimals >= 1 or (mention.percent and mention.value >= 10))
 
 
-def _anchored_cell(number: NumberInContext, index: TableIndex) -> CellAt | None:
-    """The one cell this number is a mistyped copy of, if the sentence ties them together."""
-    mention = number.mention
-    candidates = index.one_digit_away(mention.value, mention.decimals)
+def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
+    at = CellAt(placed, cell)
+    row, column = at.headers()
+    return _TableCell(value, cell.text, at.label, frozenset(name_words(row)), frozenset(name_words(column)), at.describe(),
+                      ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
+                      frozenset(rounded_spellings(value, cell.decimals)), frozenset(exact_spellings(value, cell.decimals)))
+
+
+def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
+    mention, placed = number.mention, number.block
+    sentence = mention.sentence
+    stated = tuple((other.value, other.decimals) for other in _mentions(sentence)
+                   if other.plain_start != mention.plain_start - mention.sentence_start)
+    digits = _DIGITS.match(mention.text)
+    length = digits.end() if digits else len(mention.text)
+    start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
+    return _Quote(mention.value, mention.decimals, mention.text, Pointing.of(sentence, placed.block.plain.text), stated,
+                  tuple(agreeing_spellings(mention.value, mention.decimals)),
+                  tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
+                  ctx.report_block(placed, mention.plain_start, mention.plain_end, ""), ctx.range(placed.file, start, end))
+
+
+def _as_percent(value: float, cell: _TableCell) -> bool:
+    return abs(cell.value) <= 1 < abs(value)
+
+
+def _tie(quote: _Quote, cell: _TableCell) -> int:
+    return tie_words(quote.pointing, cell.label, cell.row_words, cell.column_words)
+
+
+def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> _TableCell | None:
+    """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them together."""
+    candidates = index.one_digit_away(quote.variants)
     if not candidates:
         return None
-    sentence, paragraph = mention.sentence, number.block.block.plain.text
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
     # names the row and the column of another cell and of none that holds the number.
-    quoted = index.agreeing(mention.value, mention.decimals)
-    if any(tie(cell, sentence, paragraph) == 2 for cell in quoted):
+    quoted = index.agreeing(quote.agreeing)
+    if any(_tie(quote, cell) == 2 for _, cell in quoted):
         return None
-    refs = referenced_labels(sentence)
+    refs = quote.pointing.refs
     # A cell whose own value the sentence also states is being compared with, not copied.
-    stated = [other for other in find_numbers(sentence) if other.plain_start != mention.plain_start - mention.sentence_start]
-    candidates = [c for c in candidates if not any(agrees(other.value, other.decimals, c.cell.value) for other in stated)]  # type: ignore[arg-type]
+    candidates = [(at, c) for at, c in candidates if not any(agrees(value, decimals, c.value) for value, decimals in quote.stated)]
     # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts.
-    anchored = [c for c in candidates if tie(c, sentence, paragraph) and (mention.decimals or c.label in refs)]
+    anchored = [(at, c) for at, c in candidates if _tie(quote, c) and (quote.decimals or c.label in refs)]
     if not anchored:
         return None
     # The cells whose row and column headers the sentence names most fully outvote the others;
     # a quote of some other cell only when the sentence names the row and the column of these.
-    words = name_words(sentence)
-    named = {id(c): sum(named_share(words, header) == 1 for header in c.headers()) for c in anchored}
-    most = max(named.values())
-    chosen = [c for c in anchored if named[id(c)] == most]
-    if len({c.cell.value for c in chosen}) != 1 or (quoted and most < 2):
+    words = quote.pointing.words
+    named = [sum(named_share(words, header) == 1 for header in (c.row_words, c.column_words)) for _, c in anchored]
+    most = max(named)
+    chosen = [item for item, count in zip(anchored, named) if count == most]
+    if len({c.value for _, c in chosen}) != 1 or (quoted and most < 2):
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
-    return min(chosen, key=lambda c: (c.label not in refs, c.placed.section != number.block.section))
+    return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))[1]
 
 
-@rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"))
-def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """A result-like prose number with the words around it, and the finding it becomes when an
+    earlier statement of the same quantity says otherwise (message and related filled in then)."""
+
+    kind: tuple[str, int, bool]  # unit, decimals, negative
+    written: str
+    variants: tuple[str, ...]  # spellings one digit away
+    agreeing: tuple[str, ...]  # agreeing_spellings: a table cell with one of these holds the number
+    block: int  # the block's place in its section
+    window: frozenset[str]
+    names: frozenset[str]
+    text: str
+    where: str  # its section's title or kind
+    finding: Finding
+    related: Related  # this statement, for the later one's finding
+
+
+class _Statements(NamedTuple):
+    """What a section gives NUM002: how its tables' cells may be quoted, and its result-like numbers."""
+
+    table_spellings: frozenset[str]
+    statements: tuple[_Statement, ...]
+
+
+def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
+    table_spellings = frozenset().union(*(part.table_spellings for _, (part,) in parts))
+    # Statements seen so far, by how their value is written: a number is compared only
+    # with the few statements one digit away, never with every earlier number.
+    seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement]]] = {}
+    for place, (_, (part,)) in enumerate(parts):
+        for statement in part.statements:
+            if any(spelling in table_spellings for spelling in statement.agreeing):
+                continue  # a table's number: NUM001's
+            window, names = statement.window, statement.names
+            candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
+            for other_place, other in candidates:
+                if other_place == place and other.block == statement.block:
+                    continue
+                shared = window & other.window
+                common = names & other.names
+                # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
+                same_setting = bool(common) or not (names and other.names)
+                # Same quantity: most words around the numbers agree, or two do and one of them is a shared name ("at the 95% CL").
+                same_quantity = (len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other.window))) or (
+                    len(shared) >= 2 and any(name.lower() in shared for name in common))
+                if same_quantity and same_setting:
+                    yield statement.finding.model_copy(update={
+                        "message": f"{statement.text} here, but {other.text} for the same quantity in {other.where}",
+                        "identity": f"{statement.text} {other.text} {' '.join(sorted(shared))}",
+                        "related": [other.related],
+                    })
+                    break
+            seen.setdefault((*statement.kind, statement.written), []).append((place, statement))
+
+
+@rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_disagreements)
+def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statements]:
     """## What it does
     Flags two statements of the same quantity, in different paragraphs, whose values differ
     by one digit: "improves by 12.3%" in the abstract, "improves by 12.8%" in the results.
@@ -135,40 +310,24 @@ def same_quantity_two_values(ctx: RuleContext) -> Iterator[Finding]:
     ## Use instead
     State the same value (or say why they differ: another split, another seed).
     """
-    index = TableIndex(ctx.memory.tables)
-    # Statements seen so far, by how their value is written: a number is compared only
-    # with the few statements one digit away, never with every earlier number.
-    seen: dict[tuple[str, int, bool, str], list[tuple[NumberInContext, set[str], set[str]]]] = {}
-    for number in ctx.memory.numbers:
-        mention = number.mention
-        if not _headline(number) or index.agreeing(mention.value, mention.decimals):
+    statements = []
+    for number in _numbers(section):
+        mention, placed = number.mention, number.block
+        if not _headline(number):
             continue
         window, names = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
         if len(window) < 3:
             continue
-        kind = (mention.unit, mention.decimals, mention.value < 0)
         written = spelled(mention.value, mention.decimals)
-        candidates = (entry for variant in set(digit_variants(written)) for entry in seen.get((*kind, variant), ()))
-        for other, other_window, other_names in candidates:
-            if other.block is number.block:
-                continue
-            shared = window & other_window
-            common = names & other_names
-            # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
-            same_setting = bool(common) or not (names and other_names)
-            # Same quantity: most words around the numbers agree, or two do and one of them is a shared name ("at the 95% CL").
-            same_quantity = (len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other_window))) or (
-                len(shared) >= 2 and any(name.lower() in shared for name in common))
-            if same_quantity and same_setting:
-                yield ctx.report_block(
-                    number.block, mention.plain_start, mention.plain_end,
-                    f"{mention.text} here, but {other.mention.text} for the same quantity in {other.section_title or other.section_kind.value}",
-                    identity=f"{mention.text} {other.mention.text} {' '.join(sorted(shared))}",
-                    related=[ctx.related_block(other.block, other.mention.plain_start, other.mention.plain_end,
-                                               f"the other statement: {other.mention.text}")],
-                )
-                break
-        seen.setdefault((*kind, written), []).append((number, window, names))
+        statements.append(_Statement(
+            (mention.unit, mention.decimals, mention.value < 0), written, tuple(set(digit_variants(written))),
+            tuple(agreeing_spellings(mention.value, mention.decimals)), placed.index - section.blocks[0].index,
+            frozenset(window), frozenset(names), mention.text, section.title or section.kind.value,
+            ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
+            ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
+        ))
+    table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in rounded_spellings(value, cell.decimals))
+    return [_Statements(table_spellings, tuple(statements))]
 
 
 _DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
@@ -219,8 +378,8 @@ _CHANGE = re.compile(
 )
 
 
-@rule("NUM003", "arithmetic-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def arithmetic_claim_mismatch(ctx: RuleContext) -> Iterator[Finding]:
+@rule("NUM003", "arithmetic-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def arithmetic_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes stated changes: "from A to B (+C)", "A → B (+C)" (in prose and in table
     cells) and "from A to B, an improvement of C%". C must equal B − A (absolute), or
@@ -241,9 +400,14 @@ def arithmetic_claim_mismatch(ctx: RuleContext) -> Iterator[Finding]:
     accuracy rises from 68 to 72 (+4)
     ```
     """
-    for number_block, text, locate in _arithmetic_texts(ctx):
-        for start, end, message in _wrong_changes(text):
-            yield locate(start, end, message)
+    for placed in section.blocks:
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE):
+            for start, end, message in _wrong_changes(placed.block.plain.text):
+                yield ctx.report_block(placed, start, end, message, identity=message)
+    for placed, table in _tables(section):
+        for cell in (cell for row in table.rows for cell in row if "→" in cell.text or "->" in cell.text):
+            for _, _, message in _wrong_changes(cell.text):
+                yield ctx.report(placed.file, cell.start, cell.end, message, identity=message)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -259,22 +423,6 @@ def _wrong_changes(text: str) -> tuple[tuple[int, int, str], ...]:
         wrong.append((start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
                                   f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}"))
     return tuple(wrong)
-
-
-def _arithmetic_texts(ctx: RuleContext):
-    """(block, text, report(start, end, message)) for prose paragraphs and table cells."""
-    for number_block in ctx.manuscript.blocks:
-        if number_block.kind.value in ("paragraph", "caption", "footnote"):
-            def locate(start, end, message, placed=number_block):
-                return ctx.report_block(placed, start, end, message, identity=message)
-            yield number_block, number_block.block.plain.text, locate
-    for placed in ctx.memory.tables:
-        for row in placed.block.table.rows:  # type: ignore[union-attr]
-            for cell in row:
-                if "→" in cell.text or "->" in cell.text:
-                    def locate(start, end, message, placed=placed, cell=cell):
-                        return ctx.report(placed.file, cell.start, cell.end, message, identity=message)
-                    yield placed, cell.text, locate
 
 
 def _number(text: str) -> float:
