@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
-from ...latex.manuscript import PlacedBlock
+from ...latex.manuscript import PlacedBlock, Section, SourceRun
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..finding import Category, Finding, Related, Severity
+from ..registry import Scope, rule
 
 # A macro is the author's own when one of these introduces it; \providecommand never overrides.
 _INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd", "def", "gdef", "edef", "xdef"})
@@ -49,20 +49,91 @@ _MIN_UNDEFINED_USES = 3
 _NAMED = re.compile(r"s?[\s~]*(?:\\cite|\()")
 
 
-@dataclass(frozen=True, slots=True)
-class Domain:
+# Section rules hand their combine parts that hold ranges (findings, pointers), never raw offsets.
+
+
+class _Redefinition(NamedTuple):
+    """A macro's second definition with a new meaning: a finding if the text used the first one."""
+
+    name: str
+    first_file: str
+    first: MacroDef
+    file: str
+    later: MacroDef
+
+
+class _MacroPlaces(NamedTuple):
+    """Where a section's blocks sit around the redefinitions (one entry per _Redefinition), and
+    its first block using each redefined macro; block positions are indices within the section."""
+
+    # Per redefinition: its last block of the redefining file that starts before the
+    # redefinition, and its first block of that file.
+    cuts: tuple[tuple[int | None, int | None], ...]
+    uses: dict[str, tuple[int, Related]]
+
+
+class _Range(NamedTuple):
+    """A numeric range a section gives a symbol."""
+
     key: str  # the symbol as written in the source, accents included
     symbol: str
     low: float
     high: float
     text: str
-    placed: PlacedBlock
-    start: int
-    end: int
+    block: int  # index of the block within its section
+    finding: Finding  # reported here if an earlier range differs; the combine writes the message
+    first: Related  # points here when this is the symbol's first range
 
 
-@rule("NOT001", "macro-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("macros", "blocks"))
-def macro_redefined(ctx: RuleContext) -> Iterator[Finding]:
+class _AcronymUse(NamedTuple):
+    """The first use of an inline-defined acronym in a section's body prose."""
+
+    short: str
+    before_definition: bool | None  # None: the definition is in another section
+    finding: Finding
+
+
+class _AcronymOrder(NamedTuple):
+    defined: frozenset[str]  # acronyms whose first inline definition is in the section
+    first_uses: list[_AcronymUse]
+
+
+class _AcronymTally(NamedTuple):
+    uses: int
+    blocks: int
+    first: Finding  # on the first use; the combine writes the paper-wide count into the message
+
+
+class _AcronymUses(NamedTuple):
+    tallies: dict[str, _AcronymTally]  # in order of first use
+    exempt: frozenset[str]  # named next to a citation, or outside body prose
+    # Per source run: its file, whether it holds a glossary package command, the entries it declares.
+    glossary: tuple[tuple[str, bool, frozenset[str]], ...]
+
+
+def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_MacroPlaces]]]) -> Iterator[Finding]:
+    places = [(ordinal, part) for ordinal, (_, section_parts) in enumerate(parts) for part in section_parts]
+    reported: set[str] = set()
+    for number, redefinition in enumerate(_redefinitions(ctx)):
+        if redefinition.name in reported:
+            continue
+        cut = _reading_cut(places, number)
+        used = _first_use_before(places, redefinition.name, cut) if cut is not None else None
+        if used is None:
+            continue
+        reported.add(redefinition.name)
+        name, first, later = redefinition.name, redefinition.first, redefinition.later
+        yield ctx.report(
+            redefinition.file, later.start, later.end,
+            f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
+            identity=f"{name}:{_body(later.body)}",
+            related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of {name}"), used],
+        )
+
+
+@rule("NOT001", "macro-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("macros", "blocks"),
+      scope=Scope.SECTION, combine=_redefinitions_after_use)
+def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces]:
     """## What it does
     Flags a macro the author defined (`\\newcommand`, `\\def`, `\\DeclareMathOperator`) and
     later redefines with a different body (`\\renewcommand`, `\\def`) after the text has
@@ -92,33 +163,45 @@ def macro_redefined(ctx: RuleContext) -> Iterator[Finding]:
     text uses the macro (template macro files adjusted in the preamble), and switching a
     macro off with an empty body (`\\renewcommand{\\todo}[1]{}`).
     """
-    definitions: dict[str, list[tuple[str, MacroDef]]] = {}
-    for file, macro in ctx.memory.macros:
-        if macro.command != "providecommand":
-            definitions.setdefault(macro.name, []).append((file, macro))
-    order = _ReadingOrder(ctx)
-    for name, entries in definitions.items():
-        first_file, first = entries[0]
-        if len(entries) > _MAX_DEFINITIONS or first.command not in _INTRODUCES or not _body(first.body):
-            continue
-        for file, later in entries[1:]:
-            if later.command not in _OVERRIDES or not _body(later.body) or _body(later.body) == _body(first.body):
-                continue
-            used_at = order.first_use(name, before=order.index(file, later.start))
-            if used_at is None:
-                continue
-            yield ctx.report(
-                file, later.start, later.end,
-                f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
-                identity=f"{name}:{_body(later.body)}",
-                related=[ctx.related(first_file, first.start, first.end, f"first definition of {name}"),
-                         ctx.related_block(used_at, 0, 0, f"{name} used with its first meaning")],
-            )
-            break
+    redefinitions = _redefinitions(ctx)
+    if not redefinitions:
+        return
+    cuts = []
+    for redefinition in redefinitions:
+        of_file = [number for number, placed in enumerate(section.blocks) if placed.file == redefinition.file]
+        before = [number for number in of_file if section.blocks[number].block.start < redefinition.later.start]
+        cuts.append((before[-1] if before else None, of_file[0] if of_file else None))
+    uses = {}
+    for name in dict.fromkeys(redefinition.name for redefinition in redefinitions):
+        pattern = _macro_use(name)
+        for number, placed in enumerate(section.blocks):
+            if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end):
+                uses[name] = (number, ctx.related_block(placed, 0, 0, f"{name} used with its first meaning"))
+                break
+    yield _MacroPlaces(tuple(cuts), uses)
 
 
-@rule("NOT002", "conflicting-symbol-domain", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",))
-def conflicting_symbol_domain(ctx: RuleContext) -> Iterator[Finding]:
+def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range]]]) -> Iterator[Finding]:
+    first_by_symbol: dict[str, tuple[int, _Range]] = {}
+    reported: set[str] = set()
+    for ordinal, (_, ranges) in enumerate(parts):
+        for stated in ranges:
+            first_ordinal, first = first_by_symbol.setdefault(stated.key, (ordinal, stated))
+            if stated.key in reported or (first.low, first.high) == (stated.low, stated.high):
+                continue
+            if (first_ordinal, first.block) == (ordinal, stated.block):
+                continue  # one paragraph giving two ranges contrasts them on purpose
+            reported.add(stated.key)
+            yield stated.finding.model_copy(update={
+                "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
+                "identity": f"{stated.key}:{stated.text}:{first.text}",
+                "related": [first.first],
+            })
+
+
+@rule("NOT002", "conflicting-symbol-domain", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",),
+      scope=Scope.SECTION, combine=_conflicting_ranges)
+def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_Range]:
     """## What it does
     Flags a symbol given two different numeric ranges, such as `$r \\in [-1,1]$` in the
     method and `$r \\in [0,1]$` in the appendix (`0 \\le r \\le 1` counts as `[0,1]`).
@@ -143,21 +226,25 @@ def conflicting_symbol_domain(ctx: RuleContext) -> Iterator[Finding]:
     of the symbol (`\\hat r` and `r` are different symbols). Two ranges in one paragraph are
     taken as a deliberate contrast and not flagged.
     """
-    first_by_symbol: dict[str, Domain] = {}
-    reported: set[str] = set()
-    for domain in _domains(ctx):
-        first = first_by_symbol.setdefault(domain.key, domain)
-        if domain.key in reported or (first.low, first.high) == (domain.low, domain.high):
+    for number, placed in enumerate(section.blocks):
+        if placed.kind not in _MATH_BLOCKS:
             continue
-        if domain.placed.index == first.placed.index:
-            continue  # one paragraph giving two ranges contrasts them on purpose
-        reported.add(domain.key)
-        yield ctx.report_block(
-            domain.placed, domain.start, domain.end,
-            f"{domain.symbol} is given the range {domain.text} here but {first.text} earlier",
-            identity=f"{domain.key}:{domain.text}:{first.text}",
-            related=[ctx.related_block(first.placed, first.start, first.end, f"{first.symbol} first given the range {first.text}")],
-        )
+        text = placed.block.plain.text
+        if "∈" not in text and "≤" not in text and "<" not in text:
+            continue
+        source = ctx.source(placed.file).text
+        for pattern in (_DOMAIN, _SANDWICH):
+            for match in pattern.finditer(text):
+                low, high = _number(match.group("lo")), _number(match.group("hi"))
+                if low >= high or not _literal(placed, source, match, "lo") or not _literal(placed, source, match, "hi"):
+                    continue
+                symbol = match.group("symbol")
+                start, _ = placed.block.plain.source_span(match.start("symbol"), match.end("symbol"))
+                accent = _ACCENT.search(source, max(0, start - 20), start)
+                key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
+                shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
+                yield _Range(key, symbol, low, high, shown, number, ctx.report_block(placed, match.start(), match.end(), ""),
+                             ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"))
 
 
 @rule("NOT003", "acronym-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("acronyms",))
@@ -198,8 +285,23 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
         )
 
 
-@rule("NOT004", "acronym-used-before-definition", Category.CONTEXT_MISALIGNMENT, Severity.INFORMATION, reads=("acronyms", "blocks", "structure"))
-def acronym_used_before_definition(ctx: RuleContext) -> Iterator[Finding]:
+def _uses_before_definition(ctx: RuleContext, parts: list[tuple[Section, list[_AcronymOrder]]]) -> Iterator[Finding]:
+    defined: set[str] = set()  # defined in the sections read so far
+    seen: set[str] = set()
+    for _, section_parts in parts:
+        for part in section_parts:
+            for use in part.first_uses:
+                if use.short in seen:
+                    continue
+                seen.add(use.short)
+                if use.before_definition if use.before_definition is not None else use.short not in defined:
+                    yield use.finding
+            defined |= part.defined
+
+
+@rule("NOT004", "acronym-used-before-definition", Category.CONTEXT_MISALIGNMENT, Severity.INFORMATION, reads=("acronyms", "blocks", "structure"),
+      scope=Scope.SECTION, combine=_uses_before_definition)
+def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterator[_AcronymOrder]:
     """## What it does
     Flags an acronym that the body text uses before the sentence that defines it
     inline ("… large language models (LLMs) …"). The title and abstract are exempt, since
@@ -224,22 +326,55 @@ def acronym_used_before_definition(ctx: RuleContext) -> Iterator[Finding]:
         first_definition.setdefault(_singular(acronym.short), (placed, acronym))
     formal = {_singular(acronym.short) for _, acronym in ctx.memory.acronyms}
     pending = {short: definition for short, definition in first_definition.items() if short not in formal}
-    for placed in _body_prose(ctx):
-        if not pending:
-            return
+    defined_here = frozenset(short for short, (placed, _) in pending.items() if ctx.section_of(placed) is section)
+    first_uses: list[_AcronymUse] = []
+    seen: set[str] = set()
+    for placed in _body_prose(section):
         for short, start, end, _ in _acronym_words(placed.block.plain.text):
-            if short not in pending or short in _WELL_KNOWN:
+            if short not in pending or short in _WELL_KNOWN or short in seen:
                 continue
-            defined_in, acronym = pending.pop(short)
-            if (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start):
-                yield ctx.report_block(
-                    placed, start, end, f"{short} is used here before its definition",
-                    identity=short, related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
-                )
+            seen.add(short)
+            defined_in, acronym = pending[short]
+            before = None
+            if short in defined_here:
+                before = (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start)
+            first_uses.append(_AcronymUse(short, before, ctx.report_block(
+                placed, start, end, f"{short} is used here before its definition",
+                identity=short, related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
+            )))
+    yield _AcronymOrder(defined_here, first_uses)
 
 
-@rule("NOT005", "undefined-acronym", Category.CONTEXT_MISALIGNMENT, Severity.HINT, reads=("acronyms", "blocks", "structure"))
-def undefined_acronym(ctx: RuleContext) -> Iterator[Finding]:
+def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_AcronymUses]]]) -> Iterator[Finding]:
+    totals: dict[str, list] = {}  # short → [uses, blocks, first finding], in order of first use
+    exempt: set[str] = set()
+    glossary_files: set[str] = set()
+    glossary: dict[str, set[str]] = {}
+    for _, section_parts in parts:
+        for part in section_parts:
+            exempt |= part.exempt
+            for file, package, entries in part.glossary:
+                if package:
+                    glossary_files.add(file)
+                glossary.setdefault(file, set()).update(entries)
+            for short, tally in part.tallies.items():
+                total = totals.setdefault(short, [0, 0, tally.first])
+                total[0] += tally.uses
+                total[1] += tally.blocks
+    # Glossary entries count in a file that uses the glossaries package commands.
+    declared = {short for file in glossary_files for short in glossary.get(file, ())}
+    candidates = [
+        (short, uses, first) for short, (uses, blocks, first) in totals.items()
+        if short not in exempt and short not in declared and uses >= _MIN_UNDEFINED_USES and blocks > 1
+    ]
+    candidates.sort(key=lambda item: -item[1])
+    for short, uses, first in candidates[:_MAX_UNDEFINED_REPORTS]:
+        yield first.model_copy(update={"message": f"{short} is used {uses} times but never defined"})
+
+
+@rule("NOT005", "undefined-acronym", Category.CONTEXT_MISALIGNMENT, Severity.HINT, reads=("acronyms", "blocks", "structure"),
+      scope=Scope.SECTION, combine=_most_used_undefined)
+def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUses]:
     """## What it does
     Marks an acronym the body text uses repeatedly but never expands, neither inline
     ("large language model (LLM)") nor with an acronym package. Widely known acronyms
@@ -262,12 +397,13 @@ def undefined_acronym(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: only the author knows the expansion.
     """
-    defined = {_singular(a.short) for _, a in _acronym_definitions(ctx)} | _glossary_entries(ctx)
+    defined = {_singular(a.short) for _, a in _acronym_definitions(ctx)}
+    body = _is_body_section(section.kind, section.title)
     uses: dict[str, list[tuple[PlacedBlock, int, int]]] = {}
     exempt: set[str] = set()
-    for placed in ctx.manuscript.blocks:
+    for placed in section.blocks:
         words = _acronym_words(placed.block.plain.text)
-        if placed.kind not in _PROSE or not _is_body(ctx, placed):
+        if placed.kind not in _PROSE or not body:
             exempt.update(short for short, _, _, _ in words)
             continue
         for short, start, end, named in words:
@@ -276,69 +412,59 @@ def undefined_acronym(ctx: RuleContext) -> Iterator[Finding]:
             if named:
                 exempt.add(short)
             uses.setdefault(short, []).append((placed, start, end))
-    candidates = [
-        (short, places) for short, places in uses.items()
-        if short not in exempt and len(places) >= _MIN_UNDEFINED_USES and len({p.index for p, _, _ in places}) > 1
-    ]
-    candidates.sort(key=lambda item: -len(item[1]))
-    for short, places in candidates[:_MAX_UNDEFINED_REPORTS]:
-        placed, start, end = places[0]
-        yield ctx.report_block(placed, start, end, f"{short} is used {len(places)} times but never defined", identity=short)
+    tallies = {
+        short: _AcronymTally(len(places), len({placed.index for placed, _, _ in places}),
+                             ctx.report_block(places[0][0], places[0][1], places[0][2], "", identity=short))
+        for short, places in uses.items()
+    }
+    glossary = tuple(entry for entry in (_glossary_entries(ctx, run) for run in section.runs) if entry is not None)
+    yield _AcronymUses(tallies, frozenset(exempt), glossary)
 
 
 # Helpers.
 
 
-class _ReadingOrder:
-    """Positions of source offsets among the manuscript blocks, in reading order."""
+def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
+    """Redefinitions with a new meaning of macros the author introduced, in the memory's order."""
+    definitions: dict[str, list[tuple[str, MacroDef]]] = {}
+    for file, macro in ctx.memory.macros:
+        if macro.command != "providecommand":
+            definitions.setdefault(macro.name, []).append((file, macro))
+    redefinitions = []
+    for name, entries in definitions.items():
+        first_file, first = entries[0]
+        if not 1 < len(entries) <= _MAX_DEFINITIONS or first.command not in _INTRODUCES or not _body(first.body):
+            continue
+        for file, later in entries[1:]:
+            if later.command in _OVERRIDES and _body(later.body) and _body(later.body) != _body(first.body):
+                redefinitions.append(_Redefinition(name, first_file, first, file, later))
+    return redefinitions
 
-    def __init__(self, ctx: RuleContext) -> None:
-        self.ctx = ctx
-        self.blocks = ctx.manuscript.blocks
-        self.by_file: dict[str, list[PlacedBlock]] = {}
-        for placed in self.blocks:
-            self.by_file.setdefault(placed.file, []).append(placed)
 
-    def index(self, file: str, offset: int) -> int:
-        """How many blocks come before this offset; a file without text counts as the preamble."""
-        before = [placed.index for placed in self.by_file.get(file, ()) if placed.block.start < offset]
-        if before:
-            return max(before) + 1
-        following = self.by_file.get(file)
-        return following[0].index if following else 0
+def _reading_cut(places: list[tuple[int, _MacroPlaces]], number: int) -> tuple[int, int] | None:
+    """Where redefinition `number` falls in reading order, as (section ordinal, block index):
+    after the last block of its file that starts before it, else before the file's first block."""
+    after = [(ordinal, part.cuts[number][0] + 1) for ordinal, part in places if part.cuts[number][0] is not None]
+    if after:
+        return after[-1]
+    return next(((ordinal, part.cuts[number][1]) for ordinal, part in places if part.cuts[number][1] is not None), None)
 
-    def first_use(self, name: str, before: int) -> PlacedBlock | None:
-        pattern = re.compile(re.escape(name) + r"(?![A-Za-z@])")
-        for placed in self.blocks[:before]:
-            source = self.ctx.source(placed.file).text
-            if pattern.search(source, placed.block.start, placed.block.end):
-                return placed
-        return None
+
+def _first_use_before(places: list[tuple[int, _MacroPlaces]], name: str, cut: tuple[int, int]) -> Related | None:
+    for ordinal, part in places:
+        use = part.uses.get(name)
+        if use is not None and (ordinal, use[0]) < cut:
+            return use[1]
+    return None
+
+
+@lru_cache(maxsize=256)
+def _macro_use(name: str) -> re.Pattern:
+    return re.compile(re.escape(name) + r"(?![A-Za-z@])")
 
 
 def _body(body: str) -> str:
     return re.sub(r"\s+", "", body)
-
-
-def _domains(ctx: RuleContext) -> Iterator[Domain]:
-    for placed in ctx.manuscript.blocks:
-        if placed.kind not in _MATH_BLOCKS:
-            continue
-        text = placed.block.plain.text
-        if "∈" not in text and "≤" not in text and "<" not in text:
-            continue
-        source = ctx.source(placed.file).text
-        for pattern in (_DOMAIN, _SANDWICH):
-            for match in pattern.finditer(text):
-                low, high = _number(match.group("lo")), _number(match.group("hi"))
-                if low >= high or not _literal(placed, source, match, "lo") or not _literal(placed, source, match, "hi"):
-                    continue
-                symbol = match.group("symbol")
-                start, _ = placed.block.plain.source_span(match.start("symbol"), match.end("symbol"))
-                accent = _ACCENT.search(source, max(0, start - 20), start)
-                key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
-                shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
-                yield Domain(key, symbol, low, high, shown, placed, match.start(), match.end())
 
 
 def _literal(placed: PlacedBlock, source: str, match: re.Match, group: str) -> bool:
@@ -378,17 +504,14 @@ def _acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
                  for match in _ACRONYM_WORD.finditer(text))
 
 
-def _glossary_entries(ctx: RuleContext) -> set[str]:
-    entries: set[str] = set()
-    for document in ctx.project.documents.values():
-        if "glossaryentry" in document.source.text or "newabbreviation" in document.source.text:
-            entries.update(_singular(match.group(1).strip()) for match in _GLOSSARY_ENTRY.finditer(document.source.text))
-    return entries
-
-
-def _is_body(ctx: RuleContext, placed: PlacedBlock) -> bool:
-    section = ctx.section_of(placed)
-    return _is_body_section(section.kind, section.title)
+def _glossary_entries(ctx: RuleContext, run: SourceRun) -> tuple[str, bool, frozenset[str]] | None:
+    """The glossary entries a run declares, and whether it uses the glossaries package's own commands."""
+    text = ctx.source(run.file).text
+    package = text.find("glossaryentry", run.start, run.end) >= 0 or text.find("newabbreviation", run.start, run.end) >= 0
+    if not package and text.find("newacronym", run.start, run.end) < 0:
+        return None
+    entries = frozenset(_singular(match.group(1).strip()) for match in _GLOSSARY_ENTRY.finditer(text, run.start, run.end))
+    return run.file, package, entries
 
 
 @lru_cache(maxsize=1024)
@@ -396,7 +519,6 @@ def _is_body_section(kind: SectionKind, title: str) -> bool:
     return kind not in (SectionKind.FRONT, SectionKind.ABSTRACT, SectionKind.REFERENCES) and not _NOT_BODY_TITLES.search(title)
 
 
-def _body_prose(ctx: RuleContext) -> Iterator[PlacedBlock]:
-    for placed in ctx.manuscript.blocks:
-        if placed.kind in _PROSE and _is_body(ctx, placed):
-            yield placed
+def _body_prose(section: Section) -> Iterator[PlacedBlock]:
+    if _is_body_section(section.kind, section.title):
+        yield from (placed for placed in section.blocks if placed.kind in _PROSE)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
-from ...latex.manuscript import PlacedBlock
+from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..registry import Scope, rule
 
 MAX_PER_PAPER = 3
 _PROSE = (BlockKind.PARAGRAPH,)
@@ -44,8 +45,13 @@ _TEST_REPORTED = re.compile(
 )
 
 
-@rule("RHE001", "unsupported-priority-claim", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"))
-def unsupported_priority_claim(ctx: RuleContext) -> Iterator[Finding]:
+def _first_claims(ctx: RuleContext, parts: list[tuple[Section, list[Finding]]]) -> Iterator[Finding]:
+    yield from _quiet(finding for _, claims in parts for finding in claims)
+
+
+@rule("RHE001", "unsupported-priority-claim", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_first_claims)
+def unsupported_priority_claim(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Marks unqualified priority and superlative claims ("we are the first", "achieves a new
     state-of-the-art", "unprecedented") in a sentence with no hedge, citation or number to
@@ -68,12 +74,27 @@ def unsupported_priority_claim(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: the right qualification depends on the claim.
     """
-    yield from _quiet(_claims(ctx, _PRIORITY, ("first", "state", "unprecedented", "groundbreaking", "revolution"),
+    # The paper's first claims are among its sections' first claims.
+    yield from _quiet(_claims(ctx, section, _PRIORITY, ("first", "state", "unprecedented", "groundbreaking", "revolution"),
                               "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence"))
 
 
-@rule("RHE002", "significance-without-test", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"))
-def significance_without_test(ctx: RuleContext) -> Iterator[Finding]:
+class _Significance(NamedTuple):
+    """What a section adds to RHE002: whether it reports a test, and its first "significantly" claims."""
+
+    test_reported: bool
+    claims: list[Finding]
+
+
+def _significance_unless_tested(ctx: RuleContext, parts: list[tuple[Section, list[_Significance]]]) -> Iterator[Finding]:
+    sections = [part for _, section_parts in parts for part in section_parts]
+    if not any(part.test_reported for part in sections):
+        yield from _quiet(finding for part in sections for finding in part.claims)
+
+
+@rule("RHE002", "significance-without-test", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_significance_unless_tested)
+def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_Significance]:
     """## What it does
     Marks "significantly better/outperforms/improves" when the paper reports no statistical
     test anywhere (no p-value, test name, confidence interval or standard error). At most
@@ -96,16 +117,17 @@ def significance_without_test(ctx: RuleContext) -> Iterator[Finding]:
     ## Fix safety
     No fix: either report the test or drop the word.
     """
-    claims = list(_quiet(_claims(ctx, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None)))
-    if claims and not any(_TEST_REPORTED.search(placed.block.plain.text) for placed in ctx.manuscript.blocks):
-        yield from claims
+    claims = list(_quiet(_claims(ctx, section, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None)))
+    yield _Significance(any(_reports_test(placed.block.plain.text) for placed in section.blocks), claims)
 
 
-def _claims(ctx: RuleContext, pattern: re.Pattern, keywords: tuple[str, ...], message: str,
+def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern, keywords: tuple[str, ...], message: str,
             hedge: re.Pattern | None = _HEDGED) -> Iterator[Finding]:
-    """Findings for sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
-    for placed in ctx.manuscript.blocks:
-        if placed.kind not in _PROSE or ctx.section_of(placed).kind in _QUIET_SECTIONS:
+    """Findings for the section's sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
+    if section.kind in _QUIET_SECTIONS:
+        return
+    for placed in section.blocks:
+        if placed.kind not in _PROSE:
             continue
         for start, end in _claim_spans(placed.block.plain.text, pattern, keywords, hedge):
             claim = placed.block.plain.text[start:end]
@@ -125,6 +147,11 @@ def _claim_spans(text: str, pattern: re.Pattern, keywords: tuple[str, ...], hedg
         if match is not None and (hedge is None or not hedge.search(sentence)):
             spans.append((start + match.start(), start + match.end()))
     return tuple(spans)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _reports_test(text: str) -> bool:
+    return _TEST_REPORTED.search(text) is not None
 
 
 def _report(ctx: RuleContext, placed: PlacedBlock, start: int, end: int, message: str) -> Finding:
