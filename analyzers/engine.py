@@ -50,6 +50,8 @@ class Engine:
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
         # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
+        # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
+        self._section_keys: dict[int, tuple[Section, str]] = {}
         self.last_stats = CheckStats()
 
     def configure(self, config: Config) -> None:
@@ -68,6 +70,7 @@ class Engine:
         # Results of units that no longer exist would only grow the caches.
         self._cache = {key: value for key, value in self._cache.items() if key in run.live_keys}
         self._run_keys = run.run_keys
+        self._section_keys = run.section_keys
         result = self._finish(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
@@ -116,15 +119,16 @@ class _Run:
         self.stats = CheckStats()
         self.live_keys: set[tuple] = set()
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
-        self._sections: list[tuple[Section, tuple]] | None = None
+        self.section_keys: dict[int, tuple[Section, str]] = {}
+        self._sections: list[tuple[Section, str]] | None = None
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
         root = self.project.root_file
         # A section rule reads its own section's blocks and kind: those go into its key, not the
         # project-wide "blocks"/"structure" digests that any edit anywhere changes.
-        facets = tuple(_digest(self.project, facet) for facet in rule.reads
-                       if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
+        facets = "|".join(_digest(self.project, facet) for facet in rule.reads
+                          if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
         if rule.scope is Scope.PROJECT:
             return self.cached(rule, (rule.code, root, facets), lambda: _fingerprinted(rule.check(context)))
         sections = self.sections()
@@ -133,8 +137,8 @@ class _Run:
                     for finding in self.cached(rule, (rule.code, root, key, facets), lambda section=section: _fingerprinted(rule.check(context, section)))]
         parts = [(section, self.cached(rule, (rule.code, root, key, facets), lambda section=section: list(rule.check(context, section))))
                  for section, key in sections]
-        every_key = tuple(key for _, key in sections)
-        return self.cached(rule, (rule.code, root, "combine", every_key, facets), lambda: _fingerprinted(rule.combine(context, parts)))
+        every_key = _hashed([key for _, key in sections])
+        return self.cached(rule, (rule.code, root, "combine" + every_key, facets), lambda: _fingerprinted(rule.combine(context, parts)))
 
     def cached(self, rule: Rule, key: tuple, compute: Callable[[], list[Any]]) -> list[Any]:
         self.live_keys.add(key)
@@ -152,12 +156,19 @@ class _Run:
         self.engine._cache[key] = value
         return value
 
-    def sections(self) -> list[tuple[Section, tuple]]:
+    def sections(self) -> list[tuple[Section, str]]:
         if self._sections is None:
-            self._sections = [(section, self.section_key(section)) for section in self.project.manuscript.sections]
+            # The manuscript hands on the Section objects an edit did not touch: their keys stand.
+            previous = self.engine._section_keys
+            self._sections = []
+            for section in self.project.manuscript.sections:
+                known = previous.get(id(section))
+                key = known[1] if known is not None and known[0] is section else self.section_key(section)
+                self.section_keys[id(section)] = (section, key)
+                self._sections.append((section, key))
         return self._sections
 
-    def section_key(self, section: Section) -> tuple:
+    def section_key(self, section: Section) -> str:
         """What a section rule's findings depend on: the section's raw text and where each run
         of it starts (line, UTF-16 column), its blocks within that text, its heading and kind."""
         runs = []
@@ -171,9 +182,13 @@ class _Run:
                 key = (run.file, source.position(run.start), content_hash(source.text[run.start:run.end]))
             self.run_keys[cache_key] = key
             runs.append(key)
-        blocks = tuple((placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind)
-                       for placed in section.blocks)
-        return (section.id, section.title, section.level, section.kind, section.in_appendix, tuple(runs), hash(blocks))
+        blocks = [(placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
+                  for placed in section.blocks]
+        return _hashed((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
+
+
+def _hashed(value) -> str:
+    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _fingerprinted(findings) -> list[Finding]:

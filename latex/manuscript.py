@@ -70,6 +70,15 @@ class Section:
     runs: list[SourceRun] = field(default_factory=list)
 
 
+class FileLayout(NamedTuple):
+    """What the walk saw in one file: the shape of its events (headings, markers, blocks,
+    includes, without positions), their offsets, and the file's length."""
+
+    shape: tuple
+    offsets: tuple[int, ...]
+    length: int
+
+
 @dataclass(slots=True)
 class Manuscript:
     sections: list[Section]
@@ -77,15 +86,23 @@ class Manuscript:
     theorem_environments: dict[str, str]
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
+    layouts: dict[str, FileLayout] = field(default_factory=dict)
 
 
-def build_manuscript(project: "Project") -> Manuscript:
+def build_manuscript(project: "Project", previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
+    """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
+    that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
+    every file; the result is the same."""
     theorem_environments = {
         name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments
     }
-    builder = _Builder(theorem_environments)
-    builder.walk(project, project.root_file, set())
-    manuscript = builder.finish()
+    manuscript = None
+    if previous is not None and edited is not None and previous.theorem_environments == theorem_environments:
+        manuscript = _moved(project, previous, edited)
+    if manuscript is None:
+        builder = _Builder(theorem_environments)
+        builder.walk(project, project.root_file, set())
+        manuscript = builder.finish()
     basis = hashlib.blake2b(digest_size=12)
     for path in project.files:
         basis.update(f"{path}\x1f{project.documents[path].hash}\x1e".encode("utf-8", "surrogatepass"))
@@ -103,18 +120,14 @@ class _Builder:
         self.in_appendix = False
         self.parent_kinds: dict[int, SectionKind] = {}
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
+        self.layouts: dict[str, FileLayout] = {}
 
     def walk(self, project: "Project", path: str, visited: set[str]) -> None:
         visited.add(path)
         self.run = (path, 0)
-        parsed = project.documents[path].parsed
-        targets = {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
-        events: list[tuple[int, int, object]] = []
-        events += [(heading.start, 0, heading) for heading in parsed.headings]
-        events += [(marker.offset, 1, marker) for marker in parsed.markers]
-        events += [(block.start, 2, block) for block in parsed.blocks]
-        events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
-        events.sort(key=lambda event: (event[0], event[1]))
+        targets = _targets(project, path)
+        events = _events(project.documents[path].parsed)
+        self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
                 self.heading(path, item)
@@ -191,10 +204,102 @@ class _Builder:
             for placed in self.blocks:
                 placed.section -= 1
         for section in sections:
-            digest = hashlib.blake2b(digest_size=12)
-            digest.update(section.title.encode("utf-8", "replace"))
-            for placed in section.blocks:
-                digest.update(b"\x1f")
-                digest.update(placed.block.plain.text.encode("utf-8", "replace"))
-            section.hash = digest.hexdigest()
-        return Manuscript(sections, self.blocks, self.theorem_environments)
+            section.hash = _section_hash(section)
+        return Manuscript(sections, self.blocks, self.theorem_environments, layouts=self.layouts)
+
+
+def _section_hash(section: Section) -> str:
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(section.title.encode("utf-8", "replace"))
+    for placed in section.blocks:
+        digest.update(b"\x1f")
+        digest.update(placed.block.plain.text.encode("utf-8", "replace"))
+    return digest.hexdigest()
+
+
+def _targets(project: "Project", path: str) -> dict[tuple[int, str], str | None]:
+    return {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
+
+
+def _events(parsed) -> list[tuple[int, int, object]]:
+    """A file's headings, markers, blocks and source includes in reading order."""
+    events: list[tuple[int, int, object]] = []
+    events += [(heading.start, 0, heading) for heading in parsed.headings]
+    events += [(marker.offset, 1, marker) for marker in parsed.markers]
+    events += [(block.start, 2, block) for block in parsed.blocks]
+    events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
+    events.sort(key=lambda event: (event[0], event[1]))
+    return events
+
+
+def _layout(events: list[tuple[int, int, object]], targets: dict, length: int) -> FileLayout:
+    shape = []
+    offsets: list[int] = []
+    for _, order, item in events:
+        if order == 0:
+            shape.append((0, item.level, item.title))
+            offsets += (item.start, item.end)
+        elif order == 1:
+            shape.append((1, item.kind))
+            offsets.append(item.offset)
+        elif order == 2:
+            shape.append((2, item.kind, item.environment))
+            offsets += (item.start, item.end)
+        else:
+            shape.append((3, targets.get((item.start, "tex"))))
+            offsets += (item.start, item.end)
+    return FileLayout(tuple(shape), tuple(offsets), length)
+
+
+def _moved(project: "Project", previous: Manuscript, edited: str) -> Manuscript | None:
+    """`previous` with the blocks of `edited` replaced by their new versions, when the edit kept
+    the file's shape: then every section, block index and section membership is unchanged and
+    only offsets in that file moved. None when the shape changed (a full walk is needed)."""
+    old = previous.layouts.get(edited)
+    document = project.documents.get(edited)
+    if old is None or document is None:
+        return None
+    events = _events(document.parsed)
+    new = _layout(events, _targets(project, edited), len(document.text))
+    if new.shape != old.shape:
+        return None
+    moved = {0: 0, old.length: new.length}
+    for before, after in zip(old.offsets, new.offsets):
+        if moved.setdefault(before, after) != after:
+            return None  # two places that coincided no longer do
+    new_blocks = iter([item for _, order, item in events if order == 2])
+    replaced: dict[int, PlacedBlock] = {}
+    blocks = []
+    for placed in previous.blocks:
+        if placed.file == edited:
+            new_placed = PlacedBlock(edited, next(new_blocks), placed.section, placed.index, placed.kind)
+            replaced[id(placed)] = new_placed
+            placed = new_placed
+        blocks.append(placed)
+    sections = []
+    for section in previous.sections:
+        touched = section.file == edited or any(run.file == edited for run in section.runs) or any(id(placed) in replaced for placed in section.blocks)
+        if not touched:
+            sections.append(section)
+            continue
+        start, end = section.start, section.end
+        if section.file == edited:
+            if start not in moved or end not in moved:
+                return None
+            start, end = moved[start], moved[end]
+        section_blocks = [replaced.get(id(placed), placed) for placed in section.blocks]
+        if not section.file:  # the front matter ends where its last block does
+            end = max([0, *(placed.block.end for placed in section_blocks)])
+        runs = []
+        for run in section.runs:
+            if run.file == edited:
+                if run.start not in moved or run.end not in moved:
+                    return None
+                run = SourceRun(edited, moved[run.start], moved[run.end])
+            runs.append(run)
+        copy = Section(section.id, section.title, section.level, section.kind, section.file, start, end, section_blocks,
+                       section.hash, section.in_appendix, runs)
+        copy.hash = _section_hash(copy)
+        sections.append(copy)
+    layouts = {**previous.layouts, edited: new}
+    return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts)

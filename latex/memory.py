@@ -10,7 +10,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
 from .manuscript import Manuscript, PlacedBlock
@@ -134,7 +134,8 @@ class Memory:
 class MemoryCache:
     """What one memory build hands to the next, keyed by content; each build keeps only what it used."""
 
-    derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file hash, wrappers) → wrapped key uses
+    derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
+    blocks: dict = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
     digests: dict = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
 
 
@@ -170,12 +171,33 @@ def _block_facts(text: str) -> _BlockFacts:
     return _BlockFacts(mentions, acronyms, claim_spans)
 
 
+@dataclass(slots=True)
+class _FileFacts:
+    """What one file contributes to the memory, given the key wrappers; reused while both are unchanged."""
+
+    labels: list[KeyUse]  # parsed and read through wrappers
+    refs: list[KeyUse]
+    label_entries: list[LabelEntry]
+    pairs: dict[str, list[tuple[str, Any]]]  # refs, cites, macros, acronyms, styled as (file, item)
+
+
+@dataclass(slots=True)
+class _BlockContribution:
+    """What one placed block contributes; reused while the manuscript keeps the same PlacedBlock."""
+
+    placed: PlacedBlock
+    section: tuple[SectionKind, str]
+    numbers: list[NumberInContext]
+    acronyms: list[Acronym]
+    claims: list[Claim]
+
+
 def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory:
     """The memory of `project`; `cache` carries derived facts and digests between builds."""
     cache = cache if cache is not None else MemoryCache()
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
-    refs, cites, macros, acronyms, styled = [], [], [], [], []
+    pairs: dict[str, list] = {facet: [] for facet in _PAIRED_FACETS}
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
     file_items: dict[str, dict[str, list]] = {facet: {} for facet in _FILE_FACETS}
     versions: dict[str, tuple] = {}
@@ -187,22 +209,16 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
         document = project.documents[path]
         parsed = document.parsed
         versions[path] = (document.hash, wrappers_key, theorems_key)
-        # Scanning raw text for wrapper macros is per file: reuse it while the file and the wrappers are unchanged.
-        key = (document.hash, wrappers_key)
-        wrapped = live.get(key) or previous.get(key) or (_wrapped_uses(document.text, wrappers, "label"), _wrapped_uses(document.text, wrappers, "ref"))
-        live[key] = wrapped
-        file_labels = [*parsed.labels, *wrapped[0]]
-        file_refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *wrapped[1]]
-        for label in file_labels:
-            labels.setdefault(label.key, []).append(LabelEntry(label.key, path, label.start, label.end, label.kind))
-        refs += [(path, ref) for ref in file_refs]
-        cites += [(path, cite) for cite in parsed.cites]
-        macros += [(path, macro) for macro in parsed.macros]
-        acronyms += [(path, acronym) for acronym in parsed.acronyms]
-        styled += [(path, text) for text in parsed.styled]
+        key = (path, document.hash, wrappers_key)
+        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers)
+        live[key] = facts
+        for entry in facts.label_entries:
+            labels.setdefault(entry.key, []).append(entry)
+        for facet in _PAIRED_FACETS:
+            pairs[facet] += facts.pairs[facet]
         for item in parsed.bibitems:
             bibitems.setdefault(item.key, []).append((path, item))
-        for facet, items in (("labels", file_labels), ("refs", file_refs), ("cites", parsed.cites), ("macros", parsed.macros),
+        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", parsed.cites), ("macros", parsed.macros),
                              ("acronyms", parsed.acronyms), ("styled", parsed.styled), ("bibitems", parsed.bibitems)):
             file_items[facet][path] = items
         file_items["inline_acronyms"][path] = []
@@ -220,31 +236,63 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
     numbers: list[NumberInContext] = []
     claims: list[Claim] = []
     inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
+    tables: list[PlacedBlock] = []
+    theorems: list[PlacedBlock] = []
+    previous_blocks, live_blocks = cache.blocks, {}
+    sections = manuscript.sections
     for placed in manuscript.blocks:
-        if placed.kind not in _PROSE_KINDS:
+        kind = placed.kind
+        if kind is BlockKind.TABLE and placed.block.table is not None:
+            tables.append(placed)
+        elif kind is BlockKind.THEOREM:
+            theorems.append(placed)
+        if kind not in _PROSE_KINDS:
             continue
-        section = manuscript.sections[placed.section]
-        plain = placed.block.plain
-        facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
-        live[plain.text] = facts
-        numbers += [NumberInContext(m, placed, section.kind, section.title) for m in facts.mentions]
-        for short, long_form, plain_start, plain_end in facts.acronyms:
-            start, end = plain.source_span(plain_start, plain_end)
-            acronym = Acronym(short, long_form, start, end, "inline")
-            inline_acronyms.append((placed, acronym))
-            file_items["inline_acronyms"][placed.file].append(acronym)
-        if section.kind in _CLAIM_SECTIONS:
-            for start, end in facts.claim_spans:
-                claims.append(Claim(plain.text[start:end], placed, start, end, section.kind,
-                                    [m for m in facts.mentions if start <= m.plain_start < end]))
-    cache.derived = live
+        section = sections[placed.section]
+        contribution = previous_blocks.get(id(placed))
+        if contribution is None or contribution.placed is not placed or contribution.section != (section.kind, section.title):
+            contribution = _contribution(placed, section.kind, section.title, live, previous)
+        live_blocks[id(placed)] = contribution
+        numbers += contribution.numbers
+        if contribution.claims:
+            claims += contribution.claims
+        if contribution.acronyms:
+            inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
+            file_items["inline_acronyms"][placed.file] += contribution.acronyms
+    cache.derived, cache.blocks = live, live_blocks
     sources = {path: project.documents[path].source for path in project.files}
     sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
     return Memory(
-        labels, refs, cites, bib_entries, bib_problems, bibitems, macros, acronyms, inline_acronyms, styled, numbers,
-        claims, [p for p in manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table is not None],
-        [p for p in manuscript.blocks if p.kind is BlockKind.THEOREM], manuscript, sources, file_items, versions, cache,
+        labels, pairs["refs"], pairs["cites"], bib_entries, bib_problems, bibitems, pairs["macros"], pairs["acronyms"],
+        inline_acronyms, pairs["styled"], numbers, claims, tables, theorems, manuscript, sources, file_items, versions, cache,
     )
+
+
+_PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
+
+
+def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]]) -> _FileFacts:
+    parsed = document.parsed
+    labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
+    refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
+    entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
+    items = {"refs": refs, "cites": parsed.cites, "macros": parsed.macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
+    return _FileFacts(labels, refs, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS})
+
+
+def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict, previous: dict) -> _BlockContribution:
+    plain = placed.block.plain
+    facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
+    live[plain.text] = facts
+    acronyms = []
+    for short, long_form, plain_start, plain_end in facts.acronyms:
+        start, end = plain.source_span(plain_start, plain_end)
+        acronyms.append(Acronym(short, long_form, start, end, "inline"))
+    claims = []
+    if kind in _CLAIM_SECTIONS:
+        claims = [Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
+                  for start, end in facts.claim_spans]
+    return _BlockContribution(placed, (kind, title), [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
 
 
 # The facets digested file by file (see Memory._digests).
@@ -279,18 +327,22 @@ def _key_wrappers(macros) -> dict[str, tuple[str, str, str]]:
 
 def _wrapped_uses(text: str, wrappers: dict[str, tuple[str, str, str]], kind: str) -> list[KeyUse]:
     """Uses of wrapper macros unknown to the parser, found in the raw text."""
-    names = [name for name, (wrapped, _, _) in wrappers.items() if wrapped == kind and name not in _PARSED_REF_COMMANDS]
-    if not names:
-        return []
-    pattern = re.compile(r"(?<!\\)\\(" + "|".join(re.escape(n) for n in names) + r")\s*\{([^{}]*)\}")
     uses = []
-    for match in pattern.finditer(text):
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        if re.search(r"(?<!\\)%", text[line_start:match.start()]):
-            continue  # commented out
-        _, prefix, suffix = wrappers[match.group(1)]
-        uses.append(KeyUse(match.group(1), f"{prefix}{match.group(2).strip()}{suffix}", match.start(2), match.end(2),
-                           "equation" if "eq" in prefix else ""))
+    for name, (wrapped, prefix, suffix) in wrappers.items():
+        if wrapped != kind or name in _PARSED_REF_COMMANDS:
+            continue
+        # str.find runs at memchr speed; a regex with a look-behind would test every position.
+        pattern = re.compile(r"\\" + re.escape(name) + r"\s*\{([^{}]*)\}")
+        position = text.find("\\" + name)
+        while position != -1:
+            match = pattern.match(text, position)
+            line_start = text.rfind("\n", 0, position) + 1
+            escaped = position > 0 and text[position - 1] == "\\"
+            if match and not escaped and not re.search(r"(?<!\\)%", text[line_start:position]):  # not commented out
+                uses.append(KeyUse(name, f"{prefix}{match.group(1).strip()}{suffix}", match.start(1), match.end(1),
+                                   "equation" if "eq" in prefix else ""))
+            position = text.find("\\" + name, position + 1)
+    uses.sort(key=lambda use: use.start)
     return uses
 
 

@@ -68,6 +68,8 @@ class Project:
         # Paths the walk looked for and did not find: only their appearance can change the graph.
         self._missing: set[str] = set()
         self._memory_cache = MemoryCache()  # derived facts and digests, kept between memory builds
+        # The manuscript before an edit that changed one source file's text only, and that file.
+        self._edited_since: tuple[Manuscript, str] | None = None
         self._walk()
 
     # Reading
@@ -214,7 +216,8 @@ class Project:
 
     def update(self, relative: str, text: str | None = None) -> ProjectChange:
         """Take a new text for a file (None: re-read from disk, or it was deleted)."""
-        old_sections = {section.id: section.hash for section in self.manuscript.sections}
+        previous_manuscript = self.manuscript
+        old_sections = {section.id: section.hash for section in previous_manuscript.sections}
         change = ProjectChange()
         if text is None:
             self.overlays.pop(relative, None)
@@ -251,6 +254,8 @@ class Project:
         # (over cached parses, no re-parsing) puts them where they now are.
         if change.graph_changed or relative in change.changed_files and relative in self.documents:
             self._walk()
+            if not change.graph_changed and relative in self.documents:
+                self._edited_since = (previous_manuscript, relative)
         elif change.changed_files:
             self.__dict__.pop("manuscript", None)
             self.__dict__.pop("memory", None)
@@ -265,7 +270,9 @@ class Project:
 
     @cached_property
     def manuscript(self) -> Manuscript:
-        return build_manuscript(self)
+        previous, edited = self._edited_since or (None, None)
+        self._edited_since = None
+        return build_manuscript(self, previous, edited)
 
     @cached_property
     def memory(self) -> Memory:
