@@ -46,7 +46,9 @@ class Engine:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.dismissals = dismissals
-        self._cache: dict[tuple, list[Any]] = {}  # unit key → its findings (a section's part, for combining rules)
+        # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
+        # (or a section's parts, for a combining rule).
+        self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
         # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
@@ -67,8 +69,8 @@ class Engine:
         findings: list[Finding] = []
         for rule in self.enabled_rules:
             findings += run.findings_of(rule)
-        # Results of units that no longer exist would only grow the caches.
-        self._cache = {key: value for key, value in self._cache.items() if key in run.live_keys}
+        # Only what this check used is kept: results of units that no longer exist would only grow the caches.
+        self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
         result = self._finish(project, findings)
@@ -110,6 +112,31 @@ class Engine:
         return cached[1]
 
 
+class _Units:
+    """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not."""
+
+    def __init__(self, rule: Rule, stats: CheckStats, previous: dict[str, list[Any]]) -> None:
+        self.rule = rule
+        self.stats = stats
+        self.previous = previous
+        self.current: dict[str, list[Any]] = {}
+
+    def get(self, unit: str, compute: Callable[[], list[Any]]) -> list[Any]:
+        value = self.previous.get(unit)
+        if value is not None:
+            self.stats.rules_cached += 1
+        else:
+            try:
+                value = compute()
+            except Exception:  # a rule bug must not take the audit down
+                log.exception("rule %s failed", self.rule.code)
+                self.stats.failures.append(self.rule.code)
+                value = []
+            self.stats.rules_run += 1
+        self.current[unit] = value
+        return value
+
+
 class _Run:
     """One check of one project: which cached units it used, and the section keys it computed once."""
 
@@ -117,44 +144,33 @@ class _Run:
         self.engine = engine
         self.project = project
         self.stats = CheckStats()
-        self.live_keys: set[tuple] = set()
+        self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
-        root = self.project.root_file
         # A section rule reads its own section's blocks and kind: those go into its key, not the
         # project-wide "blocks"/"structure" digests that any edit anywhere changes.
         facets = "|".join(_digest(self.project, facet) for facet in rule.reads
                           if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
+        units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
-            return self.cached(rule, (rule.code, root, facets), lambda: _fingerprinted(rule.check(context)))
+            return units.get("project", lambda: _fingerprinted(rule.check(context)))
         sections = self.sections()
         if rule.combine is None:
             return [finding for section, key in sections
-                    for finding in self.cached(rule, (rule.code, root, key, facets), lambda section=section: _fingerprinted(rule.check(context, section)))]
-        parts = [(section, self.cached(rule, (rule.code, root, key, facets), lambda section=section: list(rule.check(context, section))))
-                 for section, key in sections]
-        every_key = _hashed([key for _, key in sections])
-        return self.cached(rule, (rule.code, root, "combine" + every_key, facets), lambda: _fingerprinted(rule.combine(context, parts)))
+                    for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))]
+        parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
+        return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
 
-    def cached(self, rule: Rule, key: tuple, compute: Callable[[], list[Any]]) -> list[Any]:
-        self.live_keys.add(key)
-        value = self.engine._cache.get(key)
-        if value is not None:
-            self.stats.rules_cached += 1
-            return value
-        try:
-            value = compute()
-        except Exception:  # a rule bug must not take the audit down
-            log.exception("rule %s failed", rule.code)
-            self.stats.failures.append(rule.code)
-            value = []
-        self.stats.rules_run += 1
-        self.engine._cache[key] = value
-        return value
+    def units(self, rule: Rule, facets: str) -> _Units:
+        """The rule's cached results under these facet digests; those this check uses are kept."""
+        key = (self.project.root_file, rule.code, facets)
+        units = _Units(rule, self.stats, self.engine._units.get(key, {}))
+        self.units_used[key] = units.current
+        return units
 
     def sections(self) -> list[tuple[Section, str]]:
         if self._sections is None:
