@@ -17,8 +17,11 @@ from typing import NamedTuple
 # Environments whose body is not LaTeX; braces inside them do not count.
 VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minted", "comment", "Verbatim", "alltt"})
 # Chunks never grow past this while they are balanced; an unbalanced file
-# degrades to larger chunks, which is still correct, only slower.
-TARGET_CHUNK_CHARS = 2000
+# degrades to larger chunks, which is still correct, only slower. Small: an
+# edit re-parses its chunk (on hott_book/basics.tex 2000 made that ~3.5 KB,
+# 250 makes it ~0.4 KB) and a cold parse is no slower; below this, long
+# environments bound the chunks anyway and more chunks only cost moving them.
+TARGET_CHUNK_CHARS = 250
 
 # No token reaches over a cut except through white space (a `\begin{` whose name runs
 # into the text after a cut would have left its brace open, so there would be no cut):
@@ -65,9 +68,9 @@ def resplit_chunks(old_text: str, old_chunks: list[Chunk], text: str) -> Resplit
     first new boundary, past the edit, where an old one was: from there on
     the text and thus the chunks are the old ones, moved by the length change.
     """
-    prefix = _common_prefix(old_text, text)
-    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
     delta = len(text) - len(old_text)
+    prefix = _common_prefix(old_chunks, text)
+    suffix = min(_common_suffix(old_chunks, text, delta), min(len(old_text), len(text)) - prefix)
     # The last old boundary whose cut depends on unchanged text only (see _TOKEN).
     kept = bisect.bisect_right(old_chunks, prefix - _LOOKAHEAD, key=lambda chunk: chunk.start) - 1
     while kept > 0 and _WHITE_SPACE.match(old_text, old_chunks[kept].start - 1).end() + _LOOKAHEAD > prefix:
@@ -131,24 +134,32 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
     return chunks, None
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """Length of the common prefix, by halving: slice comparisons are memcmp."""
+def _common_prefix(old_chunks: list[Chunk], text: str) -> int:
+    """Length of the text the old chunks and `text` start with; whole chunks compare without copies."""
+    for chunk in old_chunks:
+        if not text.startswith(chunk.text, chunk.start):
+            return chunk.start + _common_prefix_length(chunk.text, text[chunk.start:chunk.start + len(chunk.text)])
+    return sum(len(chunk.text) for chunk in old_chunks)
+
+
+def _common_suffix(old_chunks: list[Chunk], text: str, delta: int) -> int:
+    """Length of the text the old chunks and `text` end with."""
+    end = len(text)
+    for chunk in reversed(old_chunks):
+        start = chunk.start + delta
+        if start < 0 or not text.startswith(chunk.text, start):
+            same = text[max(start, 0):end]
+            return len(text) - end + _common_prefix_length(chunk.text[::-1], same[::-1])
+        end = start
+    return len(text) - end
+
+
+def _common_prefix_length(a: str, b: str) -> int:
+    """By halving: slice comparisons are memcmp."""
     low, high = 0, min(len(a), len(b))
     while low < high:
         middle = (low + high + 1) // 2
         if a[low:middle] == b[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """Length of the common suffix, at most `limit`."""
-    low, high = 0, limit
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[len(a) - middle:len(a) - low] == b[len(b) - middle:len(b) - low]:
             low = middle
         else:
             high = middle - 1
