@@ -276,9 +276,10 @@ def _moved(project: "Project", previous: Manuscript, edited: str) -> Manuscript 
             replaced[id(placed)] = new_placed
             placed = new_placed
         blocks.append(placed)
+    holding_blocks = {placed.section for placed in replaced.values()}
     sections = []
-    for section in previous.sections:
-        touched = section.file == edited or any(run.file == edited for run in section.runs) or any(id(placed) in replaced for placed in section.blocks)
+    for index, section in enumerate(previous.sections):
+        touched = index in holding_blocks or section.file == edited or any(run.file == edited for run in section.runs)
         if not touched:
             sections.append(section)
             continue

@@ -16,7 +16,7 @@ from .document import Document, parse_document
 from .manuscript import Manuscript, build_manuscript
 from .memory import Memory, MemoryCache, build_memory
 from .model import IncludeSite
-from .sandbox import ProjectRoot, ReadResult
+from .sandbox import ProjectRoot, ReadResult, Resolution
 
 _SOURCE_SUFFIXES = (".tex", ".ltx")
 
@@ -68,6 +68,9 @@ class Project:
         # Paths the walk looked for and did not find: only their appearance can change the graph.
         self._missing: set[str] = set()
         self._memory_cache = MemoryCache()  # derived facts and digests, kept between memory builds
+        # What the walk learnt from the disk (existence, resolved paths): typing re-walks the
+        # include graph, and must not stat every include each time.
+        self._disk: dict[tuple, object] = {}
         # The manuscript before an edit that changed one source file's text only, and that file.
         self._edited_since: tuple[Manuscript, str] | None = None
         self._walk()
@@ -97,7 +100,19 @@ class Project:
         return current
 
     def _exists(self, relative: str) -> bool:
-        return relative in self.overlays or self.root.exists(relative)
+        if relative in self.overlays:
+            return True
+        found = self._disk.get(("exists", relative))
+        if found is None:
+            found = self._disk[("exists", relative)] = self.root.exists(relative)
+        return found
+
+    def _resolve(self, name: str, base: str) -> Resolution:
+        """`ProjectRoot.resolve`, remembered until the disk may have changed (see update)."""
+        resolution = self._disk.get(("resolve", name, base))
+        if resolution is None:
+            resolution = self._disk[("resolve", name, base)] = self.root.resolve(name, base)
+        return resolution
 
     def _look_for(self, relative: str) -> bool:
         """Whether a file the walk wants exists; a missing one is remembered."""
@@ -184,7 +199,7 @@ class Project:
         tried: list[str] = []
         for base in dict.fromkeys(bases):
             for candidate in names:
-                resolution = self.root.resolve(candidate, "" if base in ("", ".") else base)
+                resolution = self._resolve(candidate, "" if base in ("", ".") else base)
                 if resolution.refusal:
                     refusal = refusal or resolution.refusal
                     continue
@@ -200,7 +215,7 @@ class Project:
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str,
                               problems: list[ProjectProblem]) -> str | None:
         name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
-        resolution = self.root.resolve(name, root_dir)
+        resolution = self._resolve(name, root_dir)
         if resolution.refusal:
             problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {resolution.refusal}; it was not read", site.target))
             return None
@@ -219,6 +234,8 @@ class Project:
         previous_manuscript = self.manuscript
         old_sections = {section.id: section.hash for section in previous_manuscript.sections}
         change = ProjectChange()
+        if text is None or not self.contains(relative):
+            self._disk.clear()  # read from disk, or a file the project does not know yet
         if text is None:
             self.overlays.pop(relative, None)
         else:
