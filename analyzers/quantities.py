@@ -10,7 +10,7 @@ and "is it one mistyped digit away from a cell?" is a handful of lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -153,8 +153,10 @@ class CellIndex(Generic[T]):
         """Items holding a value written as one of `spellings` (see `agreeing_spellings`)."""
         return [item for written in spellings for item in self._by_spelling.get(written, ())]
 
-    def one_digit_away(self, variants: Iterable[str]) -> list[T]:
+    def one_digit_away(self, variants: Collection[str]) -> list[T]:
         """Items written exactly as one of `variants` (see `digit_variants`), each once."""
+        if self._by_exact.keys().isdisjoint(variants):  # the common case, without a Python-level loop
+            return []
         found: list[T] = []
         seen: set[int] = set()
         for variant in variants:
@@ -189,7 +191,7 @@ class TableIndex:
 
     def one_digit_away(self, value: float, decimals: int) -> list[CellAt]:
         """Cells written with the same precision that differ in exactly one digit (or two swapped ones)."""
-        return self.cells.one_digit_away(digit_variants(spelled(value, decimals)))
+        return self.cells.one_digit_away(tuple(digit_variants(spelled(value, decimals))))
 
 
 def body_cells(table: Table) -> Iterator[Cell]:

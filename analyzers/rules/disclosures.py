@@ -12,14 +12,15 @@ ignore = ["DIS002"]   # this venue does not ask for compute resources
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
-from ..registry import rule
+from ..registry import Scope, rule
 
 _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.TABLE)
 _EMPIRICAL_SECTIONS = (SectionKind.EXPERIMENTS, SectionKind.RESULTS)
@@ -44,8 +45,36 @@ _ETHICS = re.compile(
 _MIN_HUMAN_MENTIONS = 2
 
 
-@rule("DIS001", "missing-limitations", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"))
-def missing_limitations(ctx: RuleContext) -> Iterator[Finding]:
+def _finder(pattern: re.Pattern) -> Callable[[str], tuple[re.Match, ...]]:
+    """`pattern`'s matches in a block's text, cached by the text: a keystroke searches only the
+    edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup."""
+    @lru_cache(maxsize=TEXT_CACHE_SIZE)
+    def matches(text: str) -> tuple[re.Match, ...]:
+        return tuple(pattern.finditer(text))
+    return matches
+
+
+_limitations_in, _training_in, _compute_in, _human_subjects_in, _ethics_in = map(_finder, (_LIMITATIONS, _TRAINING, _COMPUTE, _HUMAN_SUBJECTS, _ETHICS))
+
+
+class _Limitations(NamedTuple):
+    empirical: bool
+    discussed: bool  # a limitations section, heading or sentence
+    closing: bool  # a conclusion or discussion
+    anchor: Finding | None  # at the heading of a closing or empirical section
+
+
+def _no_limitations(ctx: RuleContext, parts: list[tuple[Section, list[_Limitations]]]) -> Iterator[Finding]:
+    evidence = [part for _, (part,) in parts]
+    if not any(part.empirical for part in evidence) or any(part.discussed for part in evidence):
+        return
+    anchors = [part.anchor for part in evidence if part.closing] or [part.anchor for part in evidence if part.empirical]
+    yield anchors[-1]
+
+
+@rule("DIS001", "missing-limitations", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_no_limitations)
+def missing_limitations(ctx: RuleContext, section: Section) -> list[_Limitations]:
     """## What it does
     Notes an empirical paper (one with an experiments or results section) that has no
     limitations section and no sentence discussing a limitation, shortcoming or failure case.
@@ -66,19 +95,31 @@ def missing_limitations(ctx: RuleContext) -> Iterator[Finding]:
     Switch it off for venues that do not ask for limitations:
     `[rules] ignore = ["DIS001"]` in `.auditex.toml`.
     """
-    sections = ctx.manuscript.sections
-    if not any(section.kind in _EMPIRICAL_SECTIONS for section in sections):
-        return
-    if any(section.kind is SectionKind.LIMITATIONS or _LIMITATIONS.search(section.title) for section in sections):
-        return
-    if _any_text(ctx, _LIMITATIONS, skip=(SectionKind.RELATED_WORK,)):
-        return
-    anchor = _last_section(sections, (SectionKind.CONCLUSION, SectionKind.DISCUSSION)) or _last_section(sections, _EMPIRICAL_SECTIONS)
-    yield _report_at_heading(ctx, anchor, "the paper does not discuss its limitations (no limitations section or paragraph)")
+    empirical = section.kind in _EMPIRICAL_SECTIONS
+    closing = section.kind in (SectionKind.CONCLUSION, SectionKind.DISCUSSION)
+    discussed = (section.kind is SectionKind.LIMITATIONS or bool(_LIMITATIONS.search(section.title))
+                 or _any_text(section, _limitations_in, skip=(SectionKind.RELATED_WORK,)))
+    anchor = (_report_at_heading(ctx, section, "the paper does not discuss its limitations (no limitations section or paragraph)")
+              if empirical or closing else None)
+    return [_Limitations(empirical, discussed, closing, anchor)]
 
 
-@rule("DIS002", "missing-compute-resources", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"))
-def missing_compute_resources(ctx: RuleContext) -> Iterator[Finding]:
+class _Compute(NamedTuple):
+    trains: bool  # an empirical or method section that trains, fine-tunes or simulates
+    states_compute: bool
+    anchor: Finding | None  # at the heading of an empirical section
+
+
+def _no_compute(ctx: RuleContext, parts: list[tuple[Section, list[_Compute]]]) -> Iterator[Finding]:
+    evidence = [part for _, (part,) in parts]
+    anchors = [part.anchor for part in evidence if part.anchor is not None]
+    if anchors and any(part.trains for part in evidence) and not any(part.states_compute for part in evidence):
+        yield anchors[0]
+
+
+@rule("DIS002", "missing-compute-resources", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_no_compute)
+def missing_compute_resources(ctx: RuleContext, section: Section) -> list[_Compute]:
     """## What it does
     Notes an empirical paper that trains, fine-tunes or simulates but never states the
     compute it used (hardware such as GPUs or CPUs, or run time in hours).
@@ -99,17 +140,27 @@ def missing_compute_resources(ctx: RuleContext) -> Iterator[Finding]:
     Switch it off for venues that do not ask for compute resources:
     `[rules] ignore = ["DIS002"]` in `.auditex.toml`.
     """
-    sections = ctx.manuscript.sections
-    empirical = [section for section in sections if section.kind in _EMPIRICAL_SECTIONS]
-    if not empirical or not _any_text(ctx, _TRAINING, only=_EMPIRICAL_SECTIONS + (SectionKind.METHOD,)):
-        return
-    if _any_text(ctx, _COMPUTE):
-        return
-    yield _report_at_heading(ctx, empirical[0], "the experiments do not state the compute used (hardware, run time)")
+    anchor = (_report_at_heading(ctx, section, "the experiments do not state the compute used (hardware, run time)")
+              if section.kind in _EMPIRICAL_SECTIONS else None)
+    return [_Compute(_any_text(section, _training_in, only=_EMPIRICAL_SECTIONS + (SectionKind.METHOD,)), _any_text(section, _compute_in), anchor)]
 
 
-@rule("DIS003", "missing-ethics-statement", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"))
-def missing_ethics_statement(ctx: RuleContext) -> Iterator[Finding]:
+class _Ethics(NamedTuple):
+    human_subjects: int  # mentions of human subjects or personal data
+    first: Finding | None  # at the first of them
+    statement: bool  # an ethics section or a sentence on approval, consent, anonymisation
+
+
+def _no_ethics(ctx: RuleContext, parts: list[tuple[Section, list[_Ethics]]]) -> Iterator[Finding]:
+    evidence = [part for _, (part,) in parts]
+    if sum(part.human_subjects for part in evidence) < _MIN_HUMAN_MENTIONS or any(part.statement for part in evidence):
+        return
+    yield next(part.first for part in evidence if part.first is not None)
+
+
+@rule("DIS003", "missing-ethics-statement", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
+      scope=Scope.SECTION, combine=_no_ethics)
+def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics]:
     """## What it does
     Notes a paper that involves human subjects or personal data (participants,
     crowdworkers, a user study, patients, personal data) but says nothing about ethics
@@ -132,47 +183,38 @@ def missing_ethics_statement(ctx: RuleContext) -> Iterator[Finding]:
     Switch it off for venues without an ethics requirement:
     `[rules] ignore = ["DIS003"]` in `.auditex.toml`.
     """
-    blocks = _text_blocks(ctx, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES))
-    mentions = [(placed, match) for placed in blocks for match in _matches(_HUMAN_SUBJECTS, placed.block.plain.text)]
-    if len(mentions) < _MIN_HUMAN_MENTIONS:
-        return
-    if any(section.kind is SectionKind.ETHICS for section in ctx.manuscript.sections) or _any_text(ctx, _ETHICS):
-        return
-    placed, match = mentions[0]
-    yield ctx.report_block(
-        placed, match.start(), match.end(),
-        f"the paper involves human subjects or personal data ('{match.group(0)}') but states no ethics approval or consent",
-        identity="ethics",
-    )
+    blocks = _text_blocks(section, skip=(SectionKind.RELATED_WORK, SectionKind.REFERENCES))
+    mentions = [(placed, match) for placed in blocks for match in _human_subjects_in(placed.block.plain.text)]
+    first = None
+    if mentions:
+        placed, match = mentions[0]
+        first = ctx.report_block(
+            placed, match.start(), match.end(),
+            f"the paper involves human subjects or personal data ('{match.group(0)}') but states no ethics approval or consent",
+            identity="ethics",
+        )
+    return [_Ethics(len(mentions), first, section.kind is SectionKind.ETHICS or _any_text(section, _ethics_in))]
 
 
-def _text_blocks(ctx: RuleContext, only: tuple[SectionKind, ...] = (), skip: tuple[SectionKind, ...] = ()) -> Iterator[PlacedBlock]:
-    for placed in ctx.manuscript.blocks:
-        if placed.kind not in _TEXT_KINDS:
-            continue
-        kind = ctx.section_of(placed).kind
-        if (not only or kind in only) and kind not in skip:
+def _text_blocks(section: Section, only: tuple[SectionKind, ...] = (), skip: tuple[SectionKind, ...] = ()) -> Iterator[PlacedBlock]:
+    if (only and section.kind not in only) or section.kind in skip:
+        return
+    for placed in section.blocks:
+        if placed.kind in _TEXT_KINDS:
             yield placed
 
 
-def _any_text(ctx: RuleContext, pattern: re.Pattern, only: tuple[SectionKind, ...] = (), skip: tuple[SectionKind, ...] = ()) -> bool:
-    return any(_matches(pattern, placed.block.plain.text) for placed in _text_blocks(ctx, only, skip))
-
-
-@lru_cache(maxsize=4 * TEXT_CACHE_SIZE)
-def _matches(pattern: re.Pattern, text: str) -> tuple[re.Match, ...]:
-    """Cached by block text: after an edit only the edited block is searched again."""
-    return tuple(pattern.finditer(text))
-
-
-def _last_section(sections: list[Section], kinds: tuple[SectionKind, ...]) -> Section | None:
-    matching = [section for section in sections if section.kind in kinds]
-    return matching[-1] if matching else None
+def _any_text(section: Section, find: Callable[[str], tuple[re.Match, ...]], only: tuple[SectionKind, ...] = (),
+              skip: tuple[SectionKind, ...] = ()) -> bool:
+    return any(find(placed.block.plain.text) for placed in _text_blocks(section, only, skip))
 
 
 def _report_at_heading(ctx: RuleContext, section: Section, message: str) -> Finding:
+    """A finding on the section's heading line (as far as the section's own text reaches)."""
     text = ctx.source(section.file).text
     line_end = text.find("\n", section.start)
     end = line_end if line_end != -1 else len(text)
+    # Text past the section's own run (after an \\input on the heading line) is not in its key.
+    end = next((min(end, run.end) for run in section.runs if run.file == section.file and run.start <= section.start < run.end), end)
     return ctx.report(section.file, section.start, end, message, identity=ctx.rule.code,
                       section=section.title or section.kind.value)

@@ -97,7 +97,8 @@ class _Quote:
     digits: Range  # where the fix writes the table's value
 
 
-class _Figures(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
+class _Figures:
     """What a section gives NUM001: its tables' numeric cells and its prose numbers."""
 
     cells: tuple[_TableCell, ...]
@@ -105,13 +106,11 @@ class _Figures(NamedTuple):
 
 
 def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]]) -> Iterator[Finding]:
-    index: CellIndex[tuple[int, _TableCell]] = CellIndex()
-    for place, (_, (figures,)) in enumerate(parts):
-        for cell in figures.cells:
-            index.add((place, cell), cell.rounded, cell.exact)
+    figures_of = [figures for _, (figures,) in parts]
+    index = _cell_index(tuple((place, figures) for place, figures in enumerate(figures_of) if figures.cells))
     if not index:
         return
-    for place, (_, (figures,)) in enumerate(parts):
+    for place, figures in enumerate(figures_of):
         for quote in figures.quotes:
             cell = _anchored_cell(quote, place, index)
             if cell is None:
@@ -124,6 +123,16 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                 "related": [cell.related],
                 "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
             })
+
+
+@lru_cache(maxsize=2)
+def _cell_index(tables: tuple[tuple[int, _Figures], ...]) -> CellIndex[tuple[int, _TableCell]]:
+    """Every table cell by its spellings, with the place of its section; rebuilt only when a section with a table changed."""
+    index: CellIndex[tuple[int, _TableCell]] = CellIndex()
+    for place, figures in tables:
+        for cell in figures.cells:
+            index.add((place, cell), cell.rounded, cell.exact)
+    return index
 
 
 @rule("NUM001", "prose-contradicts-table", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "structure"),
@@ -252,7 +261,7 @@ class _Statements(NamedTuple):
 
 
 def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
-    table_spellings = frozenset().union(*(part.table_spellings for _, (part,) in parts))
+    table_spellings = _union(tuple(part.table_spellings for _, (part,) in parts if part.table_spellings))
     # Statements seen so far, by how their value is written: a number is compared only
     # with the few statements one digit away, never with every earlier number.
     seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement]]] = {}
@@ -280,6 +289,12 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                     })
                     break
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement))
+
+
+@lru_cache(maxsize=2)
+def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
+    """Rebuilt only when a section with a table changed: unchanged parts are the same sets, compared by identity."""
+    return frozenset().union(*spellings)
 
 
 @rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"),
