@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from ...latex.manuscript import Section
-from ..context import RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import Scope, rule
 from .hidden_text import file_stretches
@@ -25,6 +25,9 @@ _ORDINAL_START = re.compile(
     # "And second, …", "The first step …", "For the second step …"
     r"|" + _START + r"(?:And|Then|The|For\s+the|In\s+the)\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b"
     r"|" + _START + r"(Finally|Lastly)\b")
+# Where _ANNOUNCE can start: a count before a space (or the paragraph's end; the space may follow it).
+_HEAD = re.compile(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
+_HEAD_ANY_CASE = re.compile(_HEAD.pattern, re.IGNORECASE)
 _FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _COMMENT = re.compile(r"(?<!\\)%.*")
@@ -80,20 +83,41 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             )
 
 
-# Cached by text: a line break typed above a section moves it without changing its text.
-@lru_cache(maxsize=1024)
-def _mismatches(source: str) -> tuple[tuple[re.Match, int, int], ...]:
+def _mismatches(source: str) -> list[tuple[re.Match, int, int]]:
     """(announcement, stated, counted) where a stretch of source disagrees with itself."""
-    text = _COMMENT.sub(lambda match: " " * len(match.group(0)), source)
-    found = []
-    for match in _ANNOUNCE.finditer(text):
+    # Comments and where announcements may start are found paragraph by paragraph, cached by
+    # text: typing re-reads one paragraph, and the full pattern runs only at those places.
+    blanked, candidates, offset = [], [], 0
+    for paragraph in source.split("\n\n"):
+        text, heads = _paragraph_scan(paragraph)
+        blanked.append(text)
+        candidates += [offset + head for head in heads]
+        offset += len(paragraph) + 2
+    text = "\n\n".join(blanked)
+    found, scanned = [], 0
+    for candidate in candidates:
+        match = _ANNOUNCE.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
+        if match is None:
+            continue
+        scanned = match.end()
         word = match.group(1)
+        if not word.isdigit() and word.lower() not in COUNT_WORDS:
+            continue  # "ſix": the case-blind pattern matches letters that are not the word
         stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
         counted = _count_items(text, match.end(), match.group(0)[-1], stated)
         if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
             continue
         found.append((match, stated, counted))
-    return tuple(found)
+    return found
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _paragraph_scan(paragraph: str) -> tuple[str, tuple[int, ...]]:
+    """The paragraph with its comments blanked, and where a count word or a digit starts a word."""
+    text = _COMMENT.sub(lambda match: " " * len(match.group(0)), paragraph) if "%" in paragraph else paragraph
+    if text.isascii():  # lower-case ASCII matches the case-blind pattern, and far faster
+        return text, tuple(match.start() for match in _HEAD.finditer(text.lower()))
+    return text, tuple(match.start() for match in _HEAD_ANY_CASE.finditer(text))
 
 
 def _count_items(text: str, start: int, opener: str, stated: int) -> int | None:

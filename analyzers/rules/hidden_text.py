@@ -277,17 +277,37 @@ def _injection_message(where: str, phrases: list[str]) -> str:
 
 
 def _injections(text: str) -> tuple[re.Match, ...]:
-    lowered = text.lower()
     found: dict[int, re.Match] = {}
-    for anchor in _INJECTION_ANCHORS:
-        position = lowered.find(anchor)
-        while position != -1:
-            start, end = max(0, position - _ANCHOR_WINDOW), min(len(text), position + _ANCHOR_WINDOW)
-            for match in _INJECTION.finditer(text, start, end):
-                if match.start() <= position < match.end():
-                    found.setdefault(match.start(), match)
-            position = lowered.find(anchor, position + len(anchor))
+    for position in _anchor_positions(text):
+        start, end = max(0, position - _ANCHOR_WINDOW), min(len(text), position + _ANCHOR_WINDOW)
+        for match in _INJECTION.finditer(text, start, end):
+            if match.start() <= position < match.end():
+                found.setdefault(match.start(), match)
     return tuple(found[start] for start in sorted(found))
+
+
+def _anchor_positions(text: str) -> list[int]:
+    """Where the anchors occur, anchor by anchor. No anchor spans a blank line, so they are found
+    paragraph by paragraph, cached by text: typing re-reads one paragraph."""
+    occurrences: list[tuple[int, int]] = []
+    offset = 0
+    for paragraph in text.split("\n\n"):
+        occurrences += [(anchor, offset + position) for anchor, position in _paragraph_anchors(paragraph)]
+        offset += len(paragraph) + 2
+    occurrences.sort()
+    return [position for _, position in occurrences]
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _paragraph_anchors(paragraph: str) -> tuple[tuple[int, int], ...]:
+    lowered = paragraph.lower()
+    found = []
+    for anchor, word in enumerate(_INJECTION_ANCHORS):
+        position = lowered.find(word)
+        while position != -1:
+            found.append((anchor, position))
+            position = lowered.find(word, position + len(word))
+    return tuple(found)
 
 
 # Cached by text: a line break typed above a section moves its text without changing it.
