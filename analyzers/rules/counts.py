@@ -10,7 +10,7 @@ from ...latex.manuscript import Section
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import Scope, rule
-from .hidden_text import file_stretches
+from .hidden_text import file_stretches, paragraphs
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
@@ -87,12 +87,11 @@ def _mismatches(source: str) -> list[tuple[re.Match, int, int]]:
     """(announcement, stated, counted) where a stretch of source disagrees with itself."""
     # Comments and where announcements may start are found paragraph by paragraph, cached by
     # text: typing re-reads one paragraph, and the full pattern runs only at those places.
-    blanked, candidates, offset = [], [], 0
-    for paragraph in source.split("\n\n"):
+    blanked, candidates = [], []
+    for offset, paragraph in paragraphs(source):
         text, heads = _paragraph_scan(paragraph)
         blanked.append(text)
         candidates += [offset + head for head in heads]
-        offset += len(paragraph) + 2
     text = "\n\n".join(blanked)
     found, scanned = [], 0
     for candidate in candidates:
@@ -113,7 +112,7 @@ def _mismatches(source: str) -> list[tuple[re.Match, int, int]]:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _paragraph_scan(paragraph: str) -> tuple[str, tuple[int, ...]]:
-    """The paragraph with its comments blanked, and where a count word or a digit starts a word."""
+    """The paragraph with its comments blanked, and where a count (a word or a number) starts a word."""
     text = _COMMENT.sub(lambda match: " " * len(match.group(0)), paragraph) if "%" in paragraph else paragraph
     if text.isascii():  # lower-case ASCII matches the case-blind pattern, and far faster
         return text, tuple(match.start() for match in _HEAD.finditer(text.lower()))

@@ -289,12 +289,8 @@ def _injections(text: str) -> tuple[re.Match, ...]:
 def _anchor_positions(text: str) -> list[int]:
     """Where the anchors occur, anchor by anchor. No anchor spans a blank line, so they are found
     paragraph by paragraph, cached by text: typing re-reads one paragraph."""
-    occurrences: list[tuple[int, int]] = []
-    offset = 0
-    for paragraph in text.split("\n\n"):
-        occurrences += [(anchor, offset + position) for anchor, position in _paragraph_anchors(paragraph)]
-        offset += len(paragraph) + 2
-    occurrences.sort()
+    occurrences = sorted((anchor, offset + position) for offset, paragraph in paragraphs(text)
+                         for anchor, position in _paragraph_anchors(paragraph))
     return [position for _, position in occurrences]
 
 
@@ -326,6 +322,14 @@ def file_stretches(section: Section) -> list[SourceRun]:
         else:
             runs.append(run)
     return [run for runs in stretches.values() for run in runs]
+
+
+def paragraphs(text: str) -> Iterator[tuple[int, str]]:
+    """The text's blank-line-separated pieces ("\\n\\n" splits) with their offsets: what per-paragraph caches key on."""
+    offset = 0
+    for paragraph in text.split("\n\n"):
+        yield offset, paragraph
+        offset += len(paragraph) + 2
 
 
 def _invisibility(command: str, style: str) -> str | None:
