@@ -87,3 +87,13 @@ def test_best_claim_that_holds_or_is_scoped_is_left_alone(tmp_path):
     assert best_claims(tmp_path, "Our method obtains the best CIFAR-100 accuracy in Table~\\ref{tab:main}.") == []
     assert best_claims(tmp_path, "Other is the best of the baselines on CIFAR-100 (Table~\\ref{tab:main}).") == []
     assert best_claims(tmp_path, "\\method{} achieves the highest accuracy on CIFAR-10.") == []  # no table cited
+
+
+def test_best_claim_checks_a_table_in_another_file_and_section(tmp_path):
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\newcommand{\\method}{Ours}\n\\begin{document}\n\\section{Introduction}\n"
+        "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).\n\\input{results}\n\\end{document}\n")
+    (tmp_path / "results.tex").write_text("\\section{Results}\n" + BEST_TABLE)
+    found = [f for f in check_path(tmp_path).findings if f.code == "TAB003"]
+    assert [(f.file, f.range.start.line) for f in found] == [("main.tex", 4)]
+    assert found[0].related[0].file == "results.tex" and "91.3" in found[0].related[0].message
