@@ -113,6 +113,8 @@ class _AcronymUses(NamedTuple):
 
 def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_MacroPlaces]]]) -> Iterator[Finding]:
     places = [(ordinal, part) for ordinal, (_, section_parts) in enumerate(parts) for part in section_parts]
+    if not places:
+        return  # no redefinitions
     reported: set[str] = set()
     for number, redefinition in enumerate(_redefinitions(ctx)):
         if redefinition.name in reported:
