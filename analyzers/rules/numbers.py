@@ -242,7 +242,7 @@ class _Statement:
 
     kind: tuple[str, int, bool]  # unit, decimals, negative
     written: str
-    variants: tuple[str, ...]  # spellings one digit away
+    variants: tuple[str, ...]  # spellings one digit away, in a fixed order: which earlier statement is named must not depend on hashing
     agreeing: tuple[str, ...]  # agreeing_spellings: a table cell with one of these holds the number
     block: int  # the block's place in its section
     window: frozenset[str]
@@ -335,7 +335,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
             continue
         written = spelled(mention.value, mention.decimals)
         statements.append(_Statement(
-            (mention.unit, mention.decimals, mention.value < 0), written, tuple(set(digit_variants(written))),
+            (mention.unit, mention.decimals, mention.value < 0), written, tuple(dict.fromkeys(digit_variants(written))),
             tuple(agreeing_spellings(mention.value, mention.decimals)), placed.index - section.blocks[0].index,
             frozenset(window), frozenset(names), mention.text, section.title or section.kind.value,
             ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
