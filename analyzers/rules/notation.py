@@ -49,7 +49,8 @@ _MIN_UNDEFINED_USES = 3
 _NAMED = re.compile(r"s?[\s~]*(?:\\cite|\()")
 
 
-# Section rules hand their combine parts that hold ranges (findings, pointers), never raw offsets.
+# What the section rules hand their combine. A part is reused while its section's text only moved,
+# so it holds ranges (findings, pointers) and block indices within the section, never raw offsets.
 
 
 class _Redefinition(NamedTuple):
