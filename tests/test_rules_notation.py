@@ -91,3 +91,29 @@ def test_undefined_acronym_is_a_quiet_hint(tmp_path):
     found = run(tmp_path, {"main.tex": paper(body)})
     assert [(code, message) for code, _, message in found] == [("NOT005", "XYZ is used 3 times but never defined")]
     assert Registry(rules_in(notation)).get("NOT005").severity.value == "hint"
+
+
+def test_paper_wide_checks_join_their_sections(tmp_path):
+    # Each rule sees the paper section by section; what it reports depends on the whole reading order.
+    body = (
+        "\\section{Introduction}\nWe use KTO and XYZ; see $\\loss$ and $r \\in [-1, 1]$.\n\n"
+        "\\section{Method}\nKahneman-Tversky optimisation (KTO) and XYZ. Then FBB.\n\n"
+        "\\input{later}\n"
+    )
+    later = (
+        "\\section{Results}\nXYZ wins. Fused block builders (FBB) help.\n\n"
+        "\\renewcommand{\\loss}{\\ell}\nWe assume $r \\in [0, 1]$.\n"
+    )
+    found = run(tmp_path, {"main.tex": paper(body, "\\newcommand{\\loss}{\\mathcal{L}}"), "later.tex": later})
+    assert found == [
+        ("NOT001", 3, "\\loss was defined as '\\mathcal{L}' and is redefined here as '\\ell' after the text used it"),
+        ("NOT002", 4, "r is given the range [0, 1] here but [-1, 1] earlier"),
+        ("NOT004", 4, "KTO is used here before its definition"),
+        ("NOT005", 4, "XYZ is used 3 times but never defined"),
+        ("NOT004", 7, "FBB is used here before its definition"),
+    ]
+
+
+def test_a_redefinition_before_any_use_in_a_later_section_passes(tmp_path):
+    body = "\\section{Method}\nPlain text.\n\n\\renewcommand{\\loss}{\\ell}\n\\section{Results}\nWe minimise $\\loss$.\n"
+    assert run(tmp_path, {"main.tex": paper(body, "\\newcommand{\\loss}{\\mathcal{L}}")}) == []

@@ -41,3 +41,15 @@ def test_significantly_without_any_test(tmp_path):
 def test_significantly_with_a_reported_test_passes(tmp_path):
     body = "Our method significantly outperforms the baselines (paired t-test, $p < .01$)."
     assert found(tmp_path, body) == []
+
+
+def test_the_paper_wide_cap_keeps_the_first_claims_across_sections(tmp_path):
+    claims = ("Gains are unprecedented.", "We are the first to plan.", "A groundbreaking idea.", "It revolutionizes parsing.")
+    body = "".join(f"\\section{{Part {number}}}\n{claim}\n\n" for number, claim in enumerate(claims))
+    results = found(tmp_path, body)
+    assert [message.split("'")[1] for _, message in results] == ["unprecedented", "We are the first to", "groundbreaking"]
+
+
+def test_a_test_reported_in_a_later_section_covers_earlier_claims(tmp_path):
+    body = "Our method significantly outperforms the baselines.\n\n\\section{Appendix: statistics}\nA paired t-test was run.\n"
+    assert found(tmp_path, body) == []
