@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
@@ -15,6 +16,14 @@ from .registry import Rule
 # Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),
 # so re-running a project rule after an edit re-reads only the edited blocks.
 TEXT_CACHE_SIZE = 8192
+
+
+def paragraphs(text: str) -> Iterator[tuple[int, str]]:
+    """The text's blank-line-separated pieces ("\\n\\n" splits) with their offsets: what per-paragraph caches key on."""
+    offset = 0
+    for paragraph in text.split("\n\n"):
+        yield offset, paragraph
+        offset += len(paragraph) + 2
 
 
 @dataclass

@@ -69,6 +69,18 @@ class Section:
     # sections tile every reached file, so a rule that reads raw text section by section misses nothing.
     runs: list[SourceRun] = field(default_factory=list)
 
+    def stretches(self) -> list[SourceRun]:
+        """The section's raw text as maximal stretches of one file: the runs an `\\input` split are
+        joined again, so a scan reads the text around an include as the file has it."""
+        stretches: dict[str, list[SourceRun]] = {}
+        for run in self.runs:
+            runs = stretches.setdefault(run.file, [])
+            if runs and runs[-1].end == run.start:
+                runs[-1] = SourceRun(run.file, runs[-1].start, run.end)
+            else:
+                runs.append(run)
+        return [run for runs in stretches.values() for run in runs]
+
 
 class FileLayout(NamedTuple):
     """What the walk saw in one file: the shape of its events (headings, markers, blocks,

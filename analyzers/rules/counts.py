@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from ...latex.manuscript import Section
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
 from ..finding import Category, Finding, Severity
 from ..registry import Scope, rule
-from .hidden_text import file_stretches, paragraphs
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
@@ -66,7 +65,7 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
     # The section's raw text as its files have it: an enumeration stops at the next heading.
-    for stretch in file_stretches(section):
+    for stretch in section.stretches():
         file = stretch.file
         for match, stated, counted in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
             word = match.group(1)

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...latex.manuscript import Section, SourceRun
+from ...latex.manuscript import Section
 from ...latex.model import BlockKind, StyledText
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
 from ..finding import Category, Finding, Range, Severity
 from ..registry import Scope, rule
 
@@ -127,7 +127,7 @@ def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidde
     The fix deletes the hidden command with its text; it is offered, never applied, because
     the author may need to keep some of it visible.
     """
-    for stretch in file_stretches(section):
+    for stretch in section.stretches():
         file = stretch.file
         source = ctx.source(file)
         own_text = source.text[stretch.start:stretch.end]
@@ -239,7 +239,7 @@ def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_I
     No fix: the span to delete depends on how the instruction is hidden.
     """
     # The raw text, preamble and comments included: the sections' runs tile every file.
-    for stretch in file_stretches(section):
+    for stretch in section.stretches():
         file = stretch.file
         text = ctx.source(file).text[stretch.start:stretch.end]
         code_spans = [(placed.block.start - stretch.start, placed.block.end - stretch.start)
@@ -309,27 +309,6 @@ def _paragraph_anchors(paragraph: str) -> tuple[tuple[int, int], ...]:
 # Cached by text: a line break typed above a section moves its text without changing it.
 _file_injections = lru_cache(maxsize=1024)(_injections)
 _block_injections = lru_cache(maxsize=TEXT_CACHE_SIZE)(_injections)
-
-
-def file_stretches(section: Section) -> list[SourceRun]:
-    """The section's raw text as maximal stretches of one file: the runs an `\\input` split are
-    joined again, so a scan reads the text around an include as the file has it."""
-    stretches: dict[str, list[SourceRun]] = {}
-    for run in section.runs:
-        runs = stretches.setdefault(run.file, [])
-        if runs and runs[-1].end == run.start:
-            runs[-1] = SourceRun(run.file, runs[-1].start, run.end)
-        else:
-            runs.append(run)
-    return [run for runs in stretches.values() for run in runs]
-
-
-def paragraphs(text: str) -> Iterator[tuple[int, str]]:
-    """The text's blank-line-separated pieces ("\\n\\n" splits) with their offsets: what per-paragraph caches key on."""
-    offset = 0
-    for paragraph in text.split("\n\n"):
-        yield offset, paragraph
-        offset += len(paragraph) + 2
 
 
 def _invisibility(command: str, style: str) -> str | None:
