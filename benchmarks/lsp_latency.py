@@ -88,6 +88,7 @@ async def main() -> None:
     parser.add_argument("--paper", default="hott_book")
     parser.add_argument("--file", default="basics.tex")
     parser.add_argument("--edits", type=int, default=100)
+    parser.add_argument("--keys", default="abcdefghij", help="the characters typed, in turn (e.g. 'ab\\n' to press Enter every third key)")
     parser.add_argument("--no-rules", nargs="*", default=[], help="rule code prefixes to disable (to measure their cost)")
     arguments = parser.parse_args()
     folder = paper_copy(arguments.paper)
@@ -100,9 +101,13 @@ async def main() -> None:
     uri, lines = open_document(client, path)
     await wait_for_uri(published, uri)
     line = prose_line(lines)
+    keys = arguments.keys.encode().decode("unicode_escape")
     latencies = []
+    character = 0
     for index in range(arguments.edits):
-        sent = type_at(client, uri, index + 2, line, index, "abcdefghij"[index % 10])
+        key = keys[index % len(keys)]
+        sent = type_at(client, uri, index + 2, line, character, key)
+        line, character = (line + 1, 0) if key == "\n" else (line, character + 1)
         latencies.append((await wait_for_uri(published, uri)) - sent)
     await client.shutdown_session()
     await client.stop()
