@@ -76,7 +76,6 @@ class Memory:
     tables: list[PlacedBlock]
     theorems: list[PlacedBlock]
     manuscript: Manuscript
-
     sources: dict[str, SourceText]  # every file's text, for positions
     # Facet → file → the items it contributes, and file → what they are a function of: digests are
     # taken per file and reused, so a keystroke re-digests one file.
