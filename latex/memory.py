@@ -186,6 +186,7 @@ class _BlockContribution:
 
     placed: PlacedBlock
     section: tuple[SectionKind, str]
+    facts: _BlockFacts  # kept alive in the text-keyed cache while the block is reused
     numbers: list[NumberInContext]
     acronyms: list[Acronym]
     claims: list[Claim]
@@ -251,6 +252,8 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
         contribution = previous_blocks.get(id(placed))
         if contribution is None or contribution.placed is not placed or contribution.section != (section.kind, section.title):
             contribution = _contribution(placed, section.kind, section.title, live, previous)
+        else:
+            live[placed.block.plain.text] = contribution.facts
         live_blocks[id(placed)] = contribution
         numbers += contribution.numbers
         if contribution.claims:
@@ -291,7 +294,7 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict
     if kind in _CLAIM_SECTIONS:
         claims = [Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
                   for start, end in facts.claim_spans]
-    return _BlockContribution(placed, (kind, title), [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
+    return _BlockContribution(placed, (kind, title), facts, [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
 
 
 # The facets digested file by file (see Memory._digests).

@@ -45,3 +45,25 @@ def test_moved_manuscript_equals_a_fresh_walk(tmp_path, seed):
         # Sections the edit did not touch are shared with the previous manuscript when it was moved.
         moved += any(section is old for section, old in zip(after.sections, before.sections))
     assert moved > 10
+
+
+def test_block_facts_survive_moved_manuscripts(tmp_path, monkeypatch):
+    """Typing reuses each block's memory contribution; a later full walk (a new paragraph) must
+    still find the unchanged blocks' facts in the cache instead of re-reading every block."""
+    from auditex.latex import memory
+
+    write_project(tmp_path, FILES)
+    project = Project(tmp_path, "main.tex")
+    project.memory
+    text = FILES["sections/results.tex"]
+    for step in range(3):  # keystrokes: the manuscript is moved, contributions reused
+        text = text.replace("compares", "compares" + "x" * (step + 1), 1)
+        project.update("sections/results.tex", text)
+        project.memory
+    read: list[str] = []
+    original = memory._block_facts
+    monkeypatch.setattr(memory, "_block_facts", lambda plain: read.append(plain) or original(plain))
+    text = text.replace("On GLUE-Probe,", "\n\nOn GLUE-Probe,", 1)  # a new paragraph: a full walk
+    project.update("sections/results.tex", text)
+    project.memory
+    assert read and all("GLUE-Probe" in plain or "compares" in plain for plain in read), read
