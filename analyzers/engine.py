@@ -86,7 +86,7 @@ class Engine:
                 continue
             if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
                 continue
-            severity = self.config.severity_for(finding.code, finding.severity)
+            severity = self.config.severity_for(finding.code, finding.calibrated_severity())
             seen[finding.fingerprint] += 1
             if seen[finding.fingerprint] > 1:
                 # Same identity twice in a file: keep both, distinguishably.

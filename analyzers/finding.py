@@ -26,6 +26,10 @@ class Severity(str, Enum):
 
 _SEVERITY_RANK = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFORMATION: 1, Severity.HINT: 0}
 
+# A rule finding whose confidence is below this informs and never warns: a false warning costs
+# more than a missed hint. Each rule's docs (## Confidence) say how its confidence is computed.
+CONFIDENT = 0.7
+
 
 class Category(str, Enum):
     """The eight PaperAudit error types (Table 9), plus markup integrity."""
@@ -103,6 +107,12 @@ class Finding(BaseModel):
     # Words that identify the finding independently of its position; the
     # engine folds them into the fingerprint so it survives edits elsewhere.
     identity: str = Field(default="", exclude=True)
+
+    def calibrated_severity(self) -> Severity:
+        """The severity the evidence supports: a rule unsure of a warning or error reports information."""
+        if self.source is Source.RULE and self.confidence < CONFIDENT and self.severity.rank > Severity.INFORMATION.rank:
+            return Severity.INFORMATION
+        return self.severity
 
     def with_fingerprint(self) -> "Finding":
         if self.fingerprint:

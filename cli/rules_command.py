@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..analyzers.finding import CONFIDENT
 from ..analyzers.registry import default_registry
 
 
@@ -28,6 +29,7 @@ def run_rule(arguments: argparse.Namespace) -> int:
         print(f"auditex: error: no rule '{arguments.code}'; `auditex rules` lists them", file=sys.stderr)
         return 2
     print(f"# {rule.code} {rule.name}\n")
-    print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}\n")
+    print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}")
+    print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
     print(rule.doc)
     return 0
