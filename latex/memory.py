@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
 from .manuscript import Manuscript, PlacedBlock
 from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
+from .conditionals import branch_paths, path_at
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -178,6 +179,7 @@ class _FileFacts:
     refs: list[KeyUse]
     label_entries: list[LabelEntry]
     pairs: dict[str, list[tuple[str, Any]]]  # refs, cites, macros, acronyms, styled as (file, item)
+    macros: list[MacroDef]  # with the conditional branch each sits in
 
 
 @dataclass(slots=True)
@@ -218,7 +220,7 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
             pairs[facet] += facts.pairs[facet]
         for item in parsed.bibitems:
             bibitems.setdefault(item.key, []).append((path, item))
-        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", parsed.cites), ("macros", parsed.macros),
+        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", parsed.cites), ("macros", facts.macros),
                              ("acronyms", parsed.acronyms), ("styled", parsed.styled), ("bibitems", parsed.bibitems)):
             file_items[facet][path] = items
         file_items["inline_acronyms"][path] = []
@@ -278,8 +280,17 @@ def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]]) 
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
-    items = {"refs": refs, "cites": parsed.cites, "macros": parsed.macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
-    return _FileFacts(labels, refs, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS})
+    macros = _with_branches(document.text, parsed.macros)
+    items = {"refs": refs, "cites": parsed.cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
+    return _FileFacts(labels, refs, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
+
+
+def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
+    """The definitions with the conditional branches they sit in (\\ifdraft … \\else … \\fi)."""
+    if not macros:
+        return macros
+    starts, paths = branch_paths(text)
+    return [replace(macro, branch=path_at(starts, paths, macro.start)) for macro in macros]
 
 
 def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict, previous: dict) -> _BlockContribution:

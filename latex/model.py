@@ -180,6 +180,9 @@ class MacroDef:
     body: str
     start: int
     end: int
+    # The conditionals around the definition: (ordinal of the conditional in the file, branch
+    # number, conditionals.NEVER for a branch TeX never takes), outermost first.
+    branch: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(slots=True)

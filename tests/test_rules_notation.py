@@ -117,3 +117,93 @@ def test_paper_wide_checks_join_their_sections(tmp_path):
 def test_a_redefinition_before_any_use_in_a_later_section_passes(tmp_path):
     body = "\\section{Method}\nPlain text.\n\n\\renewcommand{\\loss}{\\ell}\n\\section{Results}\nWe minimise $\\loss$.\n"
     assert run(tmp_path, {"main.tex": paper(body, "\\newcommand{\\loss}{\\mathcal{L}}")}) == []
+
+
+def test_definitions_in_the_branches_of_a_conditional_are_alternatives(tmp_path):
+    preamble = (
+        "\\newif\\ifcomments\n\\commentstrue\n"
+        "\\ifcomments\\newcommand{\\note}[1]{\\textcolor{blue}{#1}}\\else\\newcommand{\\note}[1]{}\\fi\n"
+        "\\newif\\ifdraft\n"
+        "\\ifdraft\n\\newcommand{\\dist}{\\mathcal{D}}\n\\else\n\\newcommand{\\dist}{P}\n\\fi\n"
+        "\\makeatletter\n\\if@twocolumn\\newcommand{\\wide}{2}\\else\\newcommand{\\wide}{1}\\fi\n\\makeatother\n"
+        "\\ifx\\foo\\undefined\\newcommand{\\foo}{F}\\else\\renewcommand{\\foo}{G}\\fi\n"
+        "\\ifdefined\\bar\\renewcommand{\\bar}{B}\\else\\newcommand{\\bar}{C}\\fi\n"
+        "\\iffalse\n\\newcommand{\\loss}{\\ell}\n\\fi\n\\newcommand{\\loss}{\\mathcal{L}}\n"
+        "\\ifbool{final}{\\newcommand{\\data}{X}}{\\newcommand{\\data}{Y}}\n"
+        "\\IfFileExists{mine.sty}{\\newcommand{\\model}{M}}{\\newcommand{\\model}{N}}\n"
+    )
+    body = "\\section{Method}\n$\\dist, \\wide, \\foo, \\bar, \\loss, \\data, \\model$ \\note{x}\n"
+    assert run(tmp_path, {"main.tex": paper(body, preamble)}) == []
+
+
+def test_switching_a_highlight_macro_off_is_not_a_change_of_notation(tmp_path):
+    preamble = (
+        "\\newcommand{\\new}[1]{\\textcolor{red}{#1}}\n"
+        "\\newcommand{\\replace}[2]{\\sout{#1}\\textcolor{blue}{#2}}\n"
+        "\\newcommand{\\hi}[1]{{\\color{red}#1}}\n"
+    )
+    body = (
+        "\\section{Method}\n\\new{A} \\replace{B}{C} \\hi{D}\n\n"
+        "\\renewcommand{\\new}[1]{#1}\n\\renewcommand{\\replace}[2]{#2}\n\\renewcommand{\\hi}[1]{{\\color{blue}#1}}\n"
+        "\\new{E} \\replace{F}{G} \\hi{H}\n"
+    )
+    assert run(tmp_path, {"main.tex": paper(body, preamble)}) == []
+
+
+def test_a_body_redefinition_after_use_is_caught_beside_conditional_definitions(tmp_path):
+    # A conditional preamble does not hide a slip in the body: both branches are replaced.
+    preamble = "\\newif\\ifdraft\n\\ifdraft\\newcommand{\\dist}{\\mathcal{D}}\\else\\newcommand{\\dist}{\\mathbb{D}}\\fi\n"
+    body = "\\section{Method}\nSamples from $\\dist$.\n\n\\section{Appendix}\n\\renewcommand{\\dist}{P}\nAgain $\\dist$.\n"
+    found = run(tmp_path, {"main.tex": paper(body, preamble)})
+    assert [(code, line) for code, line, _ in found] == [("NOT001", 9)]
+
+
+def test_an_acronym_defined_again_with_other_words_is_caught(tmp_path):
+    body = (
+        "\\section{Method}\nWe use a Simple Recurrent Unit (SRU) and a graph neural network (GNN).\n\n"
+        "\\section{Results}\nThe Adaptive Recurrent Unit (SRU) is fast. The Hierarchical Attention Network (GNN) is slow. "
+        "Our Best Model (SRU) wins.\n\n"
+        "The Simple Recurrent Units (SRUs) and the Recurrent Model (XYZ) are cited.\n"
+    )
+    found = [(code, line, message) for code, line, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    assert [(line, message) for _, line, message in found] == [
+        (7, "SRU is expanded as 'Adaptive Recurrent Unit' here but as 'Simple Recurrent Unit' earlier"),
+        (7, "GNN is expanded as 'Hierarchical Attention Network' here but as 'graph neural network' earlier"),
+    ]
+
+
+def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
+    body = (
+        "\\section{Frequentist intervals}\nA confidence level (CL) confidence interval (CI) covers the true value.\n\n"
+        "\\section{Bayesian intervals}\nA credibility level (CL) credible interval (CI) holds it with probability.\n\n"
+        "\\section{Terms}\nWe write TS for a test statistic (TS), unlike a time series (TS) elsewhere.\n\n"
+        "\\section{Energy}\nWe study carbon-free electricity (CFE).\n\nLater, carbon-free energy (CFE) matters.\n"
+    )
+    project = make_project(tmp_path, {"main.tex": paper(body)})
+    found = [f for f in Engine(registry=Registry(rules_in(notation))).check(project) if f.code == "NOT003"]
+    assert sorted((f.message.split()[0], f.severity.value) for f in found) == [
+        ("CFE", "warning"), ("CI", "information"), ("CL", "information"), ("TS", "information"),
+    ]
+
+
+def test_ranges_of_quantified_local_symbols_are_information(tmp_path):
+    body = (
+        "\\section{Theory}\nSuppose there exists $\\delta \\in (0,1)$ such that the rate holds.\n\n"
+        "\\section{Proofs}\n\\begin{proof}\nFix $\\eta > 0, \\delta \\in (0, 0.1)$. Then the event holds.\n\\end{proof}\n\n"
+        "\\section{Method}\nThe weight $w \\in [0, 1]$ is learned.\n\n\\section{Appendix}\nHere $w \\in [-1, 1]$.\n"
+    )
+    project = make_project(tmp_path, {"main.tex": paper(body)})
+    found = [(f.message, f.severity.value) for f in Engine(registry=Registry(rules_in(notation))).check(project) if f.code == "NOT002"]
+    assert found == [
+        ("δ is given the range [0, 0.1] here but [0, 1] earlier", "information"),
+        ("w is given the range [-1, 1] here but [0, 1] earlier", "warning"),
+    ]
+
+
+def test_an_expansion_with_one_word_swapped_is_a_redefinition(tmp_path):
+    body = (
+        "\\section{Method}\nWe use a simple recurrent unit (SRU) and a neural network (NN).\n\n"
+        "\\section{Results}\nThe adaptive recurrent unit (SRU) is fast. We train a network (NN) and our network (NN).\n"
+    )
+    found = [message for code, _, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    assert found == ["SRU is expanded as 'adaptive recurrent unit' here but as 'simple recurrent unit' earlier"]

@@ -62,3 +62,23 @@ def test_breakdown_percentages(tmp_path):
     assert [code for code, _ in found] == ["STAT005"] and "105%" in found[0][1]
     assert codes(tmp_path, "The data were split into 50\\%, 30\\% and 20\\% for training.") == []
     assert codes(tmp_path, "Accuracy rose from 45\\% to 35\\% and 25\\% compared with the baseline.") == []
+
+
+def severities(tmp_path, body):
+    project = make_project(tmp_path, {"main.tex": document("\\section{Results}\n" + body)})
+    return [(f.code, f.severity.value) for f in Engine(registry=Registry(rules_in(statistics))).check(project)]
+
+
+def test_a_p_value_a_reading_explains_is_information(tmp_path):
+    # z = 1.834 gives p = .067: ".06" is it truncated, not rounded; t(28) = 1.80 gives .041 one-tailed.
+    assert severities(tmp_path, "A marginal effect ($z=1.834, p=0.06$).") == [("STAT001", "information")]
+    assert severities(tmp_path, "The effect was reliable, $t(28) = 1.80$, $p = .041$.") == [("STAT002", "information")]
+    # No reading explains these: warnings (STAT001) and errors (STAT002).
+    assert severities(tmp_path, "A marginal effect ($z=1.834, p=0.09$).") == [("STAT001", "warning")]
+    assert severities(tmp_path, "Typo: $t(28) = 2.20$, $p = .36$.") == [("STAT002", "error")]
+
+
+def test_evidence_sets_the_confidence_of_grim_and_breakdowns(tmp_path):
+    assert severities(tmp_path, "Participants rated it on a 5-point scale ($M = 3.47$, $N = 20$).") == [("STAT003", "warning")]
+    assert severities(tmp_path, "Participants rated the 6 items on a 5-point scale ($M = 3.47$, $N = 20$).") == [("STAT003", "information")]
+    assert severities(tmp_path, "They were students, engineers and others (45\\%, 30\\% and 22\\%, respectively).") == [("STAT005", "information")]

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
+from ...latex.conditionals import NEVER
 from ...latex.manuscript import PlacedBlock, Section, SourceRun
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
 from ..context import TEXT_CACHE_SIZE, RuleContext
@@ -20,6 +21,13 @@ _INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustComm
 # \def over \def is the TeX idiom for a local variable (`\def\premise{…}` before each display).
 _OVERRIDES = frozenset({"renewcommand", "newcommand", "DeclareRobustCommand"})
 _MAX_DEFINITIONS = 2  # a macro defined more often than this is a deliberate variable
+# What is left of a body that only passes its arguments on: #1, braces, spacing and no-ops.
+_PASS_THROUGH = re.compile(r"#\d|[{}\s]|\\(?:relax|ignorespaces|unskip|xspace|leavevmode|@gobble)(?![A-Za-z@])")
+# Highlighting: colour (with its colour argument), underlining, striking out, emphasis.
+_MARKUP = re.compile(
+    r"\\(?:textcolor|color|colorbox|sethlcolor)\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}"
+    r"|\\(?:hl|sout|xout|st|uline|ul|uwave|underline|textbf|emph|textit|bfseries|itshape)(?![A-Za-z@])"
+)
 
 _NUMBER = r"-?\s?(?:\d+(?:\.\d+)?|\.\d+)"
 _SYMBOL = r"(?<![\w\\^_])(?P<symbol>[A-Za-zα-ωΑ-Ω](?:_\{?[\w,]+\}?)?)"
@@ -28,6 +36,9 @@ _DOMAIN = re.compile(
 )
 _SANDWICH = re.compile(rf"(?<![\w.])(?P<lo>{_NUMBER})\s*[≤<]\s*{_SYMBOL}\s*[≤<]\s*(?P<hi>{_NUMBER})(?![\w.^_/])")
 _ACCENT = re.compile(r"\\(?:hat|widehat|tilde|widetilde|bar|overline|vec|dot|ddot|check|mathbf|bm|boldsymbol|mathcal|mathbb|mathrm|mathsf|mathfrak)\s*\{?\s*$")
+# A range bound to one statement: "for all x ∈ [0,1]", "Fix δ ∈ (0,0.1)", "there exists δ ∈ (0,1)".
+_QUANTIFIED = re.compile(r"(?<!\w)(?:for\s+(?:all|any|every|each|some)|there\s+(?:exists?|is)|exists?|[Ff]ix(?:ed)?|[Cc]hoose|[Pp]ick|[Gg]iven|∀|∃)(?!\w)[^.;:]*$")
+_LOCAL_PENALTY = 0.2
 _MATH_BLOCKS = (BlockKind.PARAGRAPH, BlockKind.MATH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 
@@ -41,10 +52,16 @@ LLM LLMs GPT BERT SGD ADAM SVM PCA KL MSE MAE RMSE IID IOU IoU ROC AUC FPS SOTA 
 GPL NASA NSF NIH ERC DFT FFT ODE PDE SDE MCMC MAP MLE EM RL TD DQN PPO VQA OCR ASR TTS LHC CERN ATLAS CMS QCD QED
 CUDA NA DBLP ORCID ARXIV LLC INC CDF PDF USB LED LCD SSD HDD NVIDIA AMD IBM AWS README FAQ TODO
 """.split())
+_PARENTHESISED = re.compile(r"\((?=[A-Z])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?)\)")
+_CONNECTORS = frozenset("of for and the in on to with via a an by from".split())
+_MAX_EXPANSION_WORDS = 8
+# Words that make "a network (NN)" a mention of "neural network (NN)", not another expansion.
+_NOT_A_TERM = _CONNECTORS | frozenset("our this that these those their its each every any such same proposed above following new".split())
 _GLOSSARY_ENTRY = re.compile(r"\\(?:newglossaryentry|newabbreviation|newacronym)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
 _NOT_BODY_TITLES = re.compile(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
 _MAX_UNDEFINED_REPORTS = 3
 _MIN_UNDEFINED_USES = 3
+_MANY_UNDEFINED_USES = 5
 # "BERT~\cite{…}", "BERT (Devlin et al.)": a cited method or dataset is named, not abbreviated.
 _NAMED = re.compile(r"s?[\s~]*(?:\\cite|\()")
 
@@ -70,7 +87,7 @@ class _MacroPlaces(NamedTuple):
     # Per redefinition: its last block of the redefining file that starts before the
     # redefinition, and its first block of that file.
     cuts: tuple[tuple[int | None, int | None], ...]
-    uses: dict[str, tuple[int, Related]]
+    uses: dict[str, tuple[int, Related, int]]  # first block using the macro, a pointer there, its last block
 
 
 class _Range(NamedTuple):
@@ -82,6 +99,7 @@ class _Range(NamedTuple):
     high: float
     text: str
     block: int  # index of the block within its section
+    local: bool  # bound by a quantifier ("for all", "fix", "there exists") or a theorem's hypothesis
     finding: Finding  # reported here if an earlier range differs; the combine writes the message
     first: Related  # points here when this is the symbol's first range
 
@@ -126,11 +144,14 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
             continue
         reported.add(redefinition.name)
         name, first, later = redefinition.name, redefinition.first, redefinition.later
+        # Both meanings in print (a use in the redefining block or later) is the evidence of a change.
+        after = any((ordinal, part.uses[name][2]) >= (cut[0], cut[1] - 1) for ordinal, part in places if name in part.uses)
         yield ctx.report(
             redefinition.file, later.start, later.end,
             f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
             identity=f"{name}:{_body(later.body)}",
             related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of {name}"), used],
+            confidence=0.9 if after else 0.5,
         )
 
 
@@ -163,8 +184,17 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces
     Not flagged: `\\providecommand`, redefinitions of commands the project never defined
     (`\\renewcommand{\\arraystretch}`), identical bodies (a wrapper such as
     `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}` defined in two files), redefinitions before the
-    text uses the macro (template macro files adjusted in the preamble), and switching a
-    macro off with an empty body (`\\renewcommand{\\todo}[1]{}`).
+    text uses the macro (template macro files adjusted in the preamble), switching a
+    macro off with an empty body (`\\renewcommand{\\todo}[1]{}`) or an identity body
+    (`\\renewcommand{\\new}[1]{#1}` for `\\textcolor{red}{#1}`), recolouring a highlight, and
+    definitions in the branches of a conditional (`\\ifdraft … \\else … \\fi`, `\\iffalse`,
+    `\\if@twocolumn`, `\\ifx\\foo\\undefined`, `\\ifdefined`, `\\ifbool{…}{…}{…}`,
+    `\\IfFileExists{…}{…}{…}`), which are alternatives, not a redefinition.
+
+    ## Confidence
+    0.9 when the text prints both meanings: a use before the redefinition and one in its
+    paragraph or after it. 0.5 (information) when no use follows, so the second meaning is
+    never printed.
     """
     redefinitions = _redefinitions(ctx)
     if not redefinitions:
@@ -177,10 +207,11 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces
     uses = {}
     for name in dict.fromkeys(redefinition.name for redefinition in redefinitions):
         pattern = _macro_use(name)
-        for number, placed in enumerate(section.blocks):
-            if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end):
-                uses[name] = (number, ctx.related_block(placed, 0, 0, f"{name} used with its first meaning"))
-                break
+        using = [number for number, placed in enumerate(section.blocks)
+                 if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end)]
+        if using:
+            related = ctx.related_block(section.blocks[using[0]], 0, 0, f"{name} used with its first meaning")
+            uses[name] = (using[0], related, using[-1])
     yield _MacroPlaces(tuple(cuts), uses)
 
 
@@ -199,6 +230,7 @@ def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range
                 "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
                 "identity": f"{stated.key}:{stated.text}:{first.text}",
                 "related": [first.first],
+                "confidence": 0.85 - _LOCAL_PENALTY * (first.local + stated.local),
             })
 
 
@@ -228,6 +260,12 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
     Only numeric endpoints are compared and open vs closed ends are ignored; accents are part
     of the symbol (`\\hat r` and `r` are different symbols). Two ranges in one paragraph are
     taken as a deliberate contrast and not flagged.
+
+    ## Confidence
+    0.85 for two ranges stated as the symbol's domain; minus 0.2 for each range that is local
+    to one statement: bound by a quantifier ("for all", "there exists", "fix", "given") or
+    inside a theorem or proof, where the same letter is often a fresh variable. A local range
+    against a global one lands at 0.65, two local ones at 0.45: information, not warnings.
     """
     for number, placed in enumerate(section.blocks):
         if placed.kind not in _MATH_BLOCKS:
@@ -246,16 +284,26 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
                 accent = _ACCENT.search(source, max(0, start - 20), start)
                 key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
                 shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
-                yield _Range(key, symbol, low, high, shown, number, ctx.report_block(placed, match.start(), match.end(), ""),
+                local = placed.kind is BlockKind.THEOREM or _QUANTIFIED.search(text, max(0, match.start() - 40), match.start()) is not None
+                yield _Range(key, symbol, low, high, shown, number, local, ctx.report_block(placed, match.start(), match.end(), ""),
                              ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"))
 
 
-@rule("NOT003", "acronym-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("acronyms",))
+class _AcronymDefinition(NamedTuple):
+    file: str
+    acronym: Acronym
+    block: int | None  # reading-order index of its block; None for a package command
+    spelled: bool  # the expansion's initials spell the acronym
+
+
+@rule("NOT003", "acronym-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("acronyms", "blocks"))
 def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags an acronym defined twice with different expansions, whether through
     `\\newacronym`/`\\acro`/`\\DeclareAcronym` or inline ("Large Language Model (LLM)").
-    Case, hyphens and plurals do not count as differences.
+    Once an acronym is defined, a later capitalised phrase in front of it counts as a definition
+    even when its initials do not spell it ("Adaptive Recurrent Unit (SRU)" after "Simple
+    Recurrent Unit (SRU)"). Case, hyphens and plurals do not count as differences.
 
     ## Why is this bad?
     "NN" cannot be both "neural network" and "nearest neighbour" in one paper; the reader
@@ -271,20 +319,39 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix safety
     No fix: which expansion is intended is the author's call.
+
+    ## Confidence
+    0.9 when both definitions are explicit (a package command, or words whose initials spell
+    the acronym); 0.8 when the later one is a capitalised phrase that does not spell it. 0.5
+    (information) for a deliberate contrast: both expansions in one paragraph ("confidence
+    level (CL) … unlike a credibility level (CL)"), or a paragraph that redefines two or more
+    acronyms that were first defined together (the same terms restated for another paradigm).
     """
-    first_by_short: dict[str, tuple[str, Acronym]] = {}
-    reported: set[str] = set()
-    for file, acronym in _acronym_definitions(ctx):
-        short = _singular(acronym.short)
-        first = first_by_short.setdefault(short, (file, acronym))
-        if short in reported or _same_expansion(first[1].long, acronym.long):
-            continue
-        reported.add(short)
+    definitions = _all_acronym_definitions(ctx)
+    first_by_short: dict[str, _AcronymDefinition] = {}
+    conflicts: dict[str, tuple[_AcronymDefinition, _AcronymDefinition]] = {}  # the first conflict per acronym
+    for definition in definitions:
+        short = _singular(definition.acronym.short)
+        first = first_by_short.setdefault(short, definition)
+        if short not in conflicts and not _same_expansion(first.acronym.long, definition.acronym.long):
+            conflicts[short] = (definition, first)
+    # Redefinitions per block, and the blocks their first definitions share.
+    by_block: dict[int, list[int | None]] = {}
+    for later, first in conflicts.values():
+        if later.block is not None:
+            by_block.setdefault(later.block, []).append(first.block)
+    for later, first in conflicts.values():
+        acronym, short = later.acronym, _singular(later.acronym.short)
+        firsts = by_block.get(later.block, []) if later.block is not None else []
+        parallel = len(firsts) > 1 and len(set(firsts)) == 1 and firsts[0] is not None
+        contrast = later.block is not None and later.block == first.block
+        confidence = 0.5 if contrast or parallel else 0.9 if later.spelled else 0.8
         yield ctx.report(
-            file, acronym.start, acronym.end,
-            f"{acronym.short} is expanded as '{acronym.long}' here but as '{first[1].long}' earlier",
+            later.file, acronym.start, acronym.end,
+            f"{acronym.short} is expanded as '{acronym.long}' here but as '{first.acronym.long}' earlier",
             identity=f"{short}:{acronym.long.lower()}",
-            related=[ctx.related(first[0], first[1].start, first[1].end, f"{short} first defined as '{first[1].long}'")],
+            related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f"{short} first defined as '{first.acronym.long}'")],
+            confidence=confidence,
         )
 
 
@@ -323,6 +390,10 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
 
     ## Fix safety
     No fix: moving a definition rewrites two sentences.
+
+    ## Confidence
+    0.9 when the use and the definition are in one section (their order is exact); 0.8 when
+    the definition is in a later section.
     """
     first_definition: dict[str, tuple[PlacedBlock, Acronym]] = {}
     for placed, acronym in ctx.memory.inline_acronyms:
@@ -344,6 +415,7 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
             first_uses.append(_AcronymUse(short, before, ctx.report_block(
                 placed, start, end, f"{short} is used here before its definition",
                 identity=short, related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
+                confidence=0.9 if before is not None else 0.8,
             )))
     yield _AcronymOrder(defined_here, first_uses)
 
@@ -372,7 +444,8 @@ def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_Acro
     ]
     candidates.sort(key=lambda item: -item[1])
     for short, uses, first in candidates[:_MAX_UNDEFINED_REPORTS]:
-        yield first.model_copy(update={"message": f"{short} is used {uses} times but never defined"})
+        yield first.model_copy(update={"message": f"{short} is used {uses} times but never defined",
+                                       "confidence": 0.8 if uses >= _MANY_UNDEFINED_USES else 0.6})
 
 
 @rule("NOT005", "undefined-acronym", Category.CONTEXT_MISALIGNMENT, Severity.HINT, reads=("acronyms", "blocks", "structure"),
@@ -399,6 +472,10 @@ def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUs
 
     ## Fix safety
     No fix: only the author knows the expansion.
+
+    ## Confidence
+    0.8 for an acronym used five times or more, 0.6 below: a short form used only a few
+    times may be a name the reader knows from the cited work.
     """
     defined = {_singular(a.short) for _, a in _acronym_definitions(ctx)}
     body = _is_body_section(section.kind, section.title)
@@ -431,17 +508,42 @@ def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
     """Redefinitions with a new meaning of macros the author introduced, in the memory's order."""
     definitions: dict[str, list[tuple[str, MacroDef]]] = {}
     for file, macro in ctx.memory.macros:
-        if macro.command != "providecommand":
+        if macro.command != "providecommand" and not any(branch == NEVER for _, branch in macro.branch):
             definitions.setdefault(macro.name, []).append((file, macro))
     redefinitions = []
     for name, entries in definitions.items():
         first_file, first = entries[0]
-        if not 1 < len(entries) <= _MAX_DEFINITIONS or first.command not in _INTRODUCES or not _body(first.body):
+        if len(entries) < 2 or _settings(entries) > _MAX_DEFINITIONS or first.command not in _INTRODUCES:
             continue
-        for file, later in entries[1:]:
-            if later.command in _OVERRIDES and _body(later.body) and _body(later.body) != _body(first.body):
-                redefinitions.append(_Redefinition(name, first_file, first, file, later))
+        for number, (file, later) in enumerate(entries[1:], start=1):
+            if later.command not in _OVERRIDES:
+                continue
+            # The definitions `later` always replaces: not those of another branch of its conditional.
+            replaced = [(earlier_file, earlier) for earlier_file, earlier in entries[:number]
+                        if _replaces(earlier_file, earlier.branch, file, later.branch)]
+            bodies = [later.body, *(earlier.body for _, earlier in replaced)]
+            if replaced and len({_body(body) for body in bodies}) == len(bodies) and not _markup_switch(bodies):
+                redefinitions.append(_Redefinition(name, *replaced[0], file, later))
     return redefinitions
+
+
+def _settings(entries: list[tuple[str, MacroDef]]) -> int:
+    """How many times a macro is set, the branches of one conditional counting once."""
+    return len({(file, macro.branch[0][0]) if macro.branch else (file, -index) for index, (file, macro) in enumerate(entries)})
+
+
+def _replaces(earlier_file: str, earlier: tuple[tuple[int, int], ...], file: str, later: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a definition in branch `later` runs wherever the one in `earlier` ran: it sits
+    outside every conditional, or in the same branches of the same file."""
+    return not later or file == earlier_file and earlier[:len(later)] == later
+
+
+def _markup_switch(bodies: list[str]) -> bool:
+    """Bodies that only show or hide their arguments (`{}`, `#1`, `\\textcolor{red}{#1}`): a
+    review-markup macro switched on or off, not a change of notation."""
+    passing = [not _PASS_THROUGH.sub("", body) for body in bodies]
+    marking = [not _PASS_THROUGH.sub("", _MARKUP.sub("", body)) for body in bodies]
+    return any(passing) or all(marking)
 
 
 def _reading_cut(places: list[tuple[int, _MacroPlaces]], number: int) -> tuple[int, int] | None:
@@ -484,6 +586,74 @@ def _acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
     yield from ctx.memory.acronyms
     for placed, acronym in ctx.memory.inline_acronyms:
         yield placed.file, acronym
+
+
+def _all_acronym_definitions(ctx: RuleContext) -> list[_AcronymDefinition]:
+    """Package definitions, then the body's in reading order: inline ones, and phrases before an
+    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
+    definitions = [_AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.memory.acronyms]
+    inline: dict[int, list[Acronym]] = {}
+    for placed, acronym in ctx.memory.inline_acronyms:
+        inline.setdefault(placed.index, []).append(acronym)
+    expansions: dict[str, str] = {}  # the first expansion of each defined acronym
+    for acronym in [definition.acronym for definition in definitions] + [a for acronyms in inline.values() for a in acronyms]:
+        expansions.setdefault(_singular(acronym.short), acronym.long)
+    for placed in ctx.memory.manuscript.blocks:
+        spelled = inline.get(placed.index, [])
+        found = [_AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
+        if placed.kind in _PROSE or placed.kind is BlockKind.CAPTION:
+            starts = {acronym.start for acronym in spelled}
+            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
+                first = expansions.get(_singular(short))
+                long = _unspelled_expansion(short, words, first) if first else None
+                start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
+                if long and start not in starts:
+                    found.append(_AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
+        definitions += sorted(found, key=lambda definition: definition.acronym.start)
+    return definitions
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _parenthesised(text: str) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """Acronyms in parentheses with the words right before them in their clause: (short, words, plain span of short)."""
+    found = []
+    for match in _PARENTHESISED.finditer(text):
+        words = text[max(0, match.start() - 120):match.start()].split()[-_MAX_EXPANSION_WORDS:]
+        clause = list(words)
+        for position in range(len(words) - 1, -1, -1):
+            if not re.fullmatch(r"[\w-]+", words[position]):
+                clause = words[position + 1:]
+                break
+        found.append((match.group(1), tuple(clause), match.start(1), match.end(1)))
+    return tuple(found)
+
+
+def _unspelled_expansion(short: str, words: tuple[str, ...], first: str) -> str | None:
+    """The expansion `words` give an already defined acronym without spelling it: as many capitalised
+    words as it has capitals, small connecting words aside ("Adaptive Recurrent Unit (SRU)"), or the
+    first expansion with one word swapped ("adaptive recurrent unit" for "simple recurrent unit")."""
+    wanted = sum(1 for character in _singular(short) if character.isupper() or character.isdigit())
+    taken: list[str] = []
+    content = 0
+    for word in reversed(words):
+        if content == wanted:
+            break
+        if word.lower() in _CONNECTORS and content:
+            taken.append(word)
+        elif word[0].isupper():
+            taken.append(word)
+            content += 1
+        else:
+            break
+    if content == wanted and wanted > 1:
+        return " ".join(reversed(taken))
+    expected = first.split()
+    if 1 < len(expected) <= len(words):
+        tail = words[-len(expected):]
+        swapped = [word for word, other in zip(tail, expected) if _normal_expansion(word) != _normal_expansion(other)]
+        if len(swapped) == 1 and swapped[0].lower() not in _NOT_A_TERM:
+            return " ".join(tail)
+    return None
 
 
 def _singular(short: str) -> str:

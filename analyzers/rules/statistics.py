@@ -51,6 +51,7 @@ _BREAKDOWN = re.compile(
 )
 _NOT_A_BREAKDOWN = re.compile(r"±|\b(?:improv\w*|increas\w*|decreas\w*|reduc\w*|accura\w*|than|vs\.?|versus|outperform\w*|gain\w*|drop\w*|error|rate)\b", re.I)
 _MAX_BREAKDOWN_EXCESS = 20.0
+_MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +103,19 @@ def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding
 
     ## Fix safety
     No fix: either number may be the wrong one.
+
+    ## Confidence
+    0.95 for an exact recomputation that no reading explains. 0.6 (information) when one
+    explains it: the reported p is the recomputed one truncated rather than rounded to its
+    digits (p = .06 for .067), or the statistic fits a one-tailed test the text does not announce.
     """
     for placed, reported, computed in _checked_tests(section.blocks):
         low, high = computed
         if _consistent(reported, low, high) or _decision_error(reported, low, high):
             continue
-        yield ctx.report_block(placed, reported.start, reported.end, _message(reported, low, high), identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}")
+        yield ctx.report_block(placed, reported.start, reported.end, _message(reported, low, high),
+                               identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
+                               confidence=_test_confidence(reported, low, high))
 
 
 @rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",), scope=Scope.SECTION)
@@ -132,13 +140,18 @@ def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Findin
 
     ## Fix safety
     No fix: either number may be the wrong one.
+
+    ## Confidence
+    As STAT001: 0.95 for an exact recomputation, 0.6 when a truncated p or an unannounced
+    one-tailed test explains the reported value.
     """
     for placed, reported, computed in _checked_tests(section.blocks):
         low, high = computed
         if _decision_error(reported, low, high):
             yield ctx.report_block(placed, reported.start, reported.end,
                                    _message(reported, low, high) + ", which reverses its significance at .05",
-                                   identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}")
+                                   identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
+                                   confidence=_test_confidence(reported, low, high))
 
 
 @rule("STAT003", "grim-inconsistent-mean", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
@@ -167,6 +180,10 @@ def grim_inconsistent_mean(ctx: RuleContext, section: Section) -> Iterator[Findi
     ## Options
     Only sentences that say the data are integer (ratings, Likert, points, counts, items)
     are tested; multi-item scales can make a mean legitimately finer than 1/N.
+
+    ## Confidence
+    0.85; 0.6 (information) when the sentence speaks of items, subscales or composites: a
+    mean over several items per person is a multiple of 1/(N × items), not of 1/N.
     """
     for placed in _prose(section.blocks):
         text = placed.block.plain.text
@@ -187,7 +204,7 @@ def grim_inconsistent_mean(ctx: RuleContext, section: Section) -> Iterator[Findi
                     placed, start + match.start("mean"), start + match.end("mean"),
                     f"a mean of {mean} is impossible for {n} integer values (GRIM): the nearest possible means are "
                     f"{_grim_neighbours(float(mean), decimals, n)}",
-                    identity=f"{mean}/{n}",
+                    identity=f"{mean}/{n}", confidence=0.6 if _MULTI_ITEM.search(sentence) else 0.85,
                 )
 
 
@@ -214,6 +231,10 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
 
     ## Fix safety
     No fix: either the interval or the p-value is wrong.
+
+    ## Confidence
+    0.85 when the p-value follows the interval (the same estimate); 0.65 (information) when
+    the nearest p-value comes before it and may belong to another estimate.
     """
     for placed in _prose(section.blocks):
         text = placed.block.plain.text
@@ -239,6 +260,7 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
                     f"but the text reports p {comparison} {p_match.group('p')}",
                     identity=f"{interval.group(0)} p{comparison}{p_match.group('p')}",
                     related=[ctx.related_block(placed, p_match.start(), p_match.end(), "the reported p-value")],
+                    confidence=0.85 if p_match.start() > interval.start() else 0.65,
                 )
 
 
@@ -265,6 +287,10 @@ def breakdown_not_100_percent(ctx: RuleContext, section: Section) -> Iterator[Fi
 
     ## Fix safety
     No fix: any share may be the wrong one.
+
+    ## Confidence
+    0.85 for shares above 100%; 0.65 (information) for shares a little below, where an
+    unnamed remainder ("other", missing answers) may explain the gap.
     """
     for placed in section.blocks:
         if placed.kind not in _NUMBERED:
@@ -286,7 +312,8 @@ def breakdown_not_100_percent(ctx: RuleContext, section: Section) -> Iterator[Fi
             if 100 + tolerance < total <= 100 + _MAX_BREAKDOWN_EXCESS or 95 <= total < 100 - tolerance:
                 shares = ", ".join(mention.text for mention in mentions)
                 yield ctx.report_block(placed, mentions[0].plain_start, mentions[-1].plain_end,
-                                       f"the shares {shares} sum to {total:g}%, not 100%", identity=shares)
+                                       f"the shares {shares} sum to {total:g}%, not 100%", identity=shares,
+                                       confidence=0.85 if total > 100 else 0.65)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -387,6 +414,13 @@ def _consistent(reported: ReportedTest, low: float, high: float) -> bool:
     if comparison in (">", "≥", "⩾", ">="):
         return high >= p
     return low <= p + reported.p_half and high >= p - reported.p_half
+
+
+def _test_confidence(reported: ReportedTest, low: float, high: float) -> float:
+    """0.6 when a reading explains the reported p (truncated digits, an unannounced one tail), else 0.95."""
+    truncated = reported.comparison == "=" and low < reported.p + 2 * reported.p_half and high >= reported.p
+    one_tailed = reported.test in ("t", "r", "z") and _consistent(reported, low / 2, high / 2)
+    return 0.6 if truncated or one_tailed else 0.95
 
 
 def _decision_error(reported: ReportedTest, low: float, high: float) -> bool:

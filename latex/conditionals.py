@@ -1,0 +1,123 @@
+"""Which branch of which conditional a position of a LaTeX source sits in.
+
+Two macro definitions in the two branches of `\\ifdraft … \\else … \\fi` (or in the true and false
+arguments of `\\ifbool{draft}{…}{…}`) are alternatives TeX chooses between, not a redefinition.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+# A branch TeX never takes (the body of \iffalse, the \else of \iftrue).
+NEVER = -1
+
+# Conditionals that take their branches as brace arguments: etoolbox, ifthen and the kernel's.
+_BRACED = frozenset("""
+ifthenelse ifbool ifboolexpr ifboolexpe iftoggle notbool nottoggle ifdef ifundef ifcsdef ifcsundef ifdefmacro ifcsmacro
+ifdefparam ifcsparam ifdefprotected ifdefltxprotect ifdefempty ifcsempty ifdefvoid ifcsvoid ifdefequal ifcsequal
+ifdefstring ifcsstring ifdefstrequal ifcsstrequal ifdefcounter ifltxcounter ifdeflength ifdefdimen ifstrequal
+ifstrempty ifblank ifnumcomp ifnumequal ifnumgreater ifnumless ifnumodd ifdimcomp ifdimequal ifdimgreater ifdimless
+ifinlist ifinlistcs ifentrycited
+""".split())
+_PRIMITIVES = frozenset("if ifx ifnum ifdim ifcat ifodd ifcase ifdefined ifcsname iffalse iftrue ifmmode ifvmode ifhmode ifinner ifvoid ifhbox ifvbox ifeof".split())
+_MAX_BRANCH_ARGUMENTS = 5
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+# A name that declares or aliases a conditional is not one: \newif\ifdraft, \let\ifdraft\iftrue, \def\ifempty#1{…}.
+_DECLARATION = re.compile(
+    r"\\(?P<command>newif|[gex]?def|providecommand|newcommand|renewcommand)[ \t]*\{?[ \t]*\\(?P<name>(?:if|If|@if)[A-Za-z@]*)"
+    r"|\\(?:global\s*\\)?let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+"
+)
+_TOKEN = re.compile(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
+
+
+def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
+    """The conditional path of every stretch of `text`: starts of the stretches, and for each the
+    (ordinal of the conditional in the text, branch number) pairs enclosing it, outermost first."""
+    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), text)
+    declarations = list(_DECLARATION.finditer(masked))
+    declared = [(match.start(), match.end()) for match in declarations]
+    switches = {match.group("name") for match in declarations if match.group("command") == "newif"}
+    stack: list[list[int]] = []  # [ordinal, branch, never-taken branch]
+    braced: list[tuple[int, int, int, int]] = []  # (start, end, ordinal, argument number) of braced branches
+    starts, paths = [0], [()]
+    ordinal = 0
+    for token in _TOKEN.finditer(masked):
+        if any(start <= token.start() < end for start, end in declared):
+            continue
+        name = token.group("name")
+        if name in ("else", "or"):
+            if stack:
+                stack[-1][1] += 1
+        elif name == "fi":
+            if stack:
+                stack.pop()
+        elif _braced(name, switches, masked, token.end()):
+            ordinal += 1
+            for number, (start, end) in enumerate(_brace_arguments(masked, token.end())):
+                braced.append((start, end, ordinal, number))
+            continue
+        else:
+            ordinal += 1
+            never = 0 if name == "iffalse" else 1 if name == "iftrue" else None
+            stack.append([ordinal, 0, never])
+        starts.append(token.end())
+        paths.append(tuple((entry[0], NEVER if entry[1] == entry[2] else entry[1]) for entry in stack))
+    if not braced:
+        return starts, paths
+    # Braced branches add their own level to every stretch they cover.
+    cuts = sorted({*starts, *(start for start, _, _, _ in braced), *(end for _, end, _, _ in braced)})
+    merged = []
+    for cut in cuts:
+        enclosing = tuple((ordinal, number) for start, end, ordinal, number in braced if start <= cut < end)
+        merged.append(paths[bisect_right(starts, cut) - 1] + enclosing)
+    return cuts, merged
+
+
+def _braced(name: str, switches: set[str], text: str, position: int) -> bool:
+    """Whether the conditional takes its branches as brace arguments (\\ifbool{draft}{…}{…}):
+    a known one, or an unknown \\ifX directly followed by a brace that no \\newif declared."""
+    if name in _BRACED or name.startswith(("If", "@if")) or name in ("notbool", "nottoggle"):
+        return True
+    return name not in switches and name not in _PRIMITIVES and text[position:position + 1] == "{"
+
+
+def path_at(starts: list[int], paths: list[tuple[tuple[int, int], ...]], offset: int) -> tuple[tuple[int, int], ...]:
+    return paths[bisect_right(starts, offset) - 1]
+
+
+def _brace_arguments(text: str, position: int) -> list[tuple[int, int]]:
+    """Spans of the brace groups (and single control sequences, \\ifdef\\x{…}{…}) that follow `position`."""
+    arguments = []
+    while len(arguments) < _MAX_BRANCH_ARGUMENTS:
+        while position < len(text) and text[position] in " \t\n":
+            position += 1
+        if position >= len(text):
+            break
+        if text[position] == "{":
+            end = _group_end(text, position)
+            if end is None:
+                break
+            arguments.append((position, end))
+            position = end
+        elif text[position] == "\\" and not arguments:
+            control = re.match(r"\\[A-Za-z@]+", text[position:])
+            if control is None:
+                break
+            position += control.end()
+        else:
+            break
+    return arguments
+
+
+def _group_end(text: str, start: int) -> int | None:
+    depth = 0
+    for position in range(start, len(text)):
+        character = text[position]
+        if character == "{" and text[position - 1] != "\\":
+            depth += 1
+        elif character == "}" and text[position - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return position + 1
+    return None
