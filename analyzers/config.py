@@ -40,6 +40,7 @@ class Config(BaseModel):
     rules: RulesConfig = Field(default_factory=RulesConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
     llm: dict[str, Any] = Field(default_factory=dict)
+    online: dict[str, Any] = Field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/verify.py)
     # Problems found while loading, reported as findings rather than raised.
     problems: list[str] = Field(default_factory=list, exclude=True)
 

@@ -61,6 +61,11 @@ class Engine:
 
     @property
     def enabled_rules(self) -> list[Rule]:
+        """The selected offline rules (online ones run in the verification pass, never here)."""
+        return [rule for rule in self.selected_rules if rule.scope is not Scope.ONLINE]
+
+    @property
+    def selected_rules(self) -> list[Rule]:
         return self.registry.select(self.config.rules.select, self.config.rules.ignore)
 
     def check(self, project: Project) -> list[Finding]:
@@ -77,6 +82,11 @@ class Engine:
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
+
+    def apply_policy(self, project: Project, findings: list[Finding]) -> list[Finding]:
+        """Findings from outside the rule loop (online verification) through the same exclusions,
+        suppression comments, severity overrides and dismissals as rule findings."""
+        return self._finish(project, _fingerprinted(findings))
 
     def _finish(self, project: Project, findings: list[Finding]) -> list[Finding]:
         result: list[Finding] = []

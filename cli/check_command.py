@@ -29,6 +29,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("check", help="run the deterministic rules (offline, instant)",
                                    description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
+    parser.add_argument("--online", action="store_true",
+                        help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
+                             "(sends reference metadata only, never manuscript text)")
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -53,8 +56,43 @@ def run(arguments: argparse.Namespace) -> int:
 def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
     for problem in result.config.problems:
         print(f"auditex: warning: {problem}", file=sys.stderr)
-    emit_report(arguments, result.findings, result.roots[0] if result.roots else "")
-    return exit_code(result.findings, arguments.fail_on)
+    findings, extra = result.findings, None
+    if getattr(arguments, "online", False):
+        findings, summary = verify_online(result)
+        print(f"auditex: {summary.line()}", file=sys.stderr)
+        extra = {"references": summary.as_dict()}
+    emit_report(arguments, findings, result.roots[0] if result.roots else "", extra=extra)
+    return exit_code(findings, arguments.fail_on)
+
+
+def verify_online(result: CheckResult):
+    """The offline findings plus the BIB findings of every project (the network is imported only here)."""
+    import asyncio
+
+    from ..analyzers.check import report_order
+    from ..analyzers.dismissals import Dismissals
+    from ..analyzers.engine import Engine
+    from ..analyzers.verification import OnlineChecker, Summary
+
+    checker = OnlineChecker()
+    engine = Engine(checker.registry, result.config, Dismissals(result.folder))
+    unique = {finding.fingerprint: finding for finding in result.findings}
+    total = Summary()
+
+    async def run_all() -> None:
+        for project in result.projects:
+            findings, summary = await checker.check(project, result.config, engine)
+            for finding in findings:
+                unique.setdefault(finding.fingerprint, finding)
+            for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
+                setattr(total, name, getattr(total, name) + getattr(summary, name))
+            total.reasons += summary.reasons
+
+    try:
+        asyncio.run(run_all())
+    finally:
+        checker.cache.close()
+    return sorted(unique.values(), key=report_order), total
 
 
 def emit_report(arguments: argparse.Namespace, findings, root: str, title: str = "auditex report",

@@ -1,0 +1,1 @@
+"""Scholarly services: one client layer for reference verification and the review's related-work search."""

@@ -1,0 +1,212 @@
+"""The one HTTP layer every scholarly service goes through (httpx, async).
+
+It is a polite client: a per-host rate limit and concurrency cap, retries with
+exponential backoff that honour `Retry-After`, an overall time budget after which
+nothing more is asked, and a request counter (the tests and the benchmark read it).
+Whatever goes wrong (unreachable, refused, rate limited past the retries, a body
+that is not what the service documents, the budget spent) becomes `ServiceUnavailable`
+with one sentence: the caller then counts the question as unanswered, never as
+"not found".
+
+Only what the caller passes is sent: reference metadata (a DOI, an arXiv id, a title
+and an author's surname). Nothing here knows about manuscripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+USER_AGENT = "auditex (reference verification; https://github.com/auditex)"
+
+
+class ServiceUnavailable(Exception):
+    """A service could not answer; `str(error)` says why in one sentence."""
+
+
+class NotFound(Exception):
+    """The service answered that it has no such record (HTTP 404)."""
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """How often one host may be asked: at least `interval_s` between request starts, at most `concurrency` at once."""
+
+    interval_s: float = 0.0
+    concurrency: int = 4
+
+
+@dataclass
+class _HostState:
+    policy: HostPolicy
+    semaphore: asyncio.Semaphore
+    lock: asyncio.Lock
+    next_start: float = 0.0
+    down: str | None = None  # why the host gave up on us this run: later requests fail at once
+
+
+@dataclass
+class RequestStats:
+    requests: int = 0
+    retries: int = 0
+    by_host: dict[str, int] = field(default_factory=dict)
+
+
+class HttpClient:
+    """An async HTTP client shared by the services of one run (one event loop); `policies`: base URL prefix → its rate."""
+
+    def __init__(self, policies: Mapping[str, HostPolicy] | None = None, *, timeout_s: float = 15.0,
+                 retries: int = 3, backoff_s: float = 0.5, max_retry_after_s: float = 30.0,
+                 budget_s: float | None = None, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.policies = dict(policies or {})
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.max_retry_after_s = max_retry_after_s
+        self.deadline = time.monotonic() + budget_s if budget_s is not None else None
+        self.stats = RequestStats()
+        self._hosts: dict[str, _HostState] = {}
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+
+    async def __aenter__(self) -> HttpClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=self.timeout_s, transport=self._transport, follow_redirects=True,
+                                             headers={"User-Agent": USER_AGENT},
+                                             limits=httpx.Limits(max_connections=64, max_keepalive_connections=32))
+        return self._client
+
+    def remaining_s(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def _host(self, url: str) -> _HostState:
+        """The rate-limit state of the service `url` belongs to: the longest policy prefix, else its host."""
+        prefix = max((p for p in self.policies if url.startswith(p)), key=len, default=None)
+        name = prefix or urlsplit(url).netloc
+        state = self._hosts.get(name)
+        if state is None:
+            policy = self.policies.get(prefix, HostPolicy()) if prefix else HostPolicy()
+            state = _HostState(policy, asyncio.Semaphore(max(1, policy.concurrency)), asyncio.Lock())
+            self._hosts[name] = state
+        return state
+
+    async def _wait_turn(self, state: _HostState) -> None:
+        async with state.lock:
+            now = time.monotonic()
+            wait = state.next_start - now
+            state.next_start = max(now, state.next_start) + state.policy.interval_s
+        if wait > 0:
+            self._check_budget(wait, "")
+            await asyncio.sleep(wait)
+
+    def _check_budget(self, wait: float, name: str) -> None:
+        remaining = self.remaining_s()
+        if remaining is not None and wait >= remaining:
+            raise ServiceUnavailable(f"{name or 'the service'} was not asked: the time budget for online checks is spent.")
+
+    async def get_json(self, name: str, url: str, params: Mapping[str, Any] | None = None,
+                       headers: Mapping[str, str] | None = None) -> Any:
+        response = await self.request(name, "GET", url, params=params, headers=headers)
+        return _json(name, response)
+
+    async def post_json(self, name: str, url: str, body: Any, params: Mapping[str, Any] | None = None,
+                        headers: Mapping[str, str] | None = None) -> Any:
+        response = await self.request(name, "POST", url, params=params, headers=headers, json_body=body)
+        return _json(name, response)
+
+    async def get_text(self, name: str, url: str, params: Mapping[str, Any] | None = None) -> str:
+        response = await self.request(name, "GET", url, params=params)
+        return response.text
+
+    async def request(self, name: str, method: str, url: str, *, params: Mapping[str, Any] | None = None,
+                      headers: Mapping[str, str] | None = None, json_body: Any = None) -> httpx.Response:
+        """One request with the host's rate limit and retries; 404 raises NotFound, anything else failing ServiceUnavailable."""
+        state = self._host(url)
+        attempt = 0
+        while True:
+            if state.down is not None:
+                raise ServiceUnavailable(state.down)
+            self._check_budget(0, name)
+            async with state.semaphore:
+                await self._wait_turn(state)
+                self._check_budget(0, name)
+                remaining = self.remaining_s()
+                timeout = self.timeout_s if remaining is None else max(0.1, min(self.timeout_s, remaining))
+                self.stats.requests += 1
+                host = urlsplit(url).netloc
+                self.stats.by_host[host] = self.stats.by_host.get(host, 0) + 1
+                try:
+                    response = await self.client.request(method, url, params=dict(params or {}), headers=dict(headers or {}),
+                                                         json=json_body, timeout=timeout)
+                except httpx.TimeoutException:
+                    failure, retry_after = f"{name} did not answer in time.", None
+                except httpx.HTTPError as error:
+                    failure, retry_after = f"{name} is unreachable ({type(error).__name__}).", None
+                else:
+                    if response.status_code == 404:
+                        raise NotFound(f"{name} has no such record.")
+                    if response.status_code < 400:
+                        return response
+                    retry_after = _retry_after(response.headers.get("Retry-After"))
+                    if response.status_code == 429:
+                        failure = f"{name} rate limited the check (HTTP 429)."
+                    elif response.status_code >= 500 or response.status_code == 408:
+                        failure = f"{name} failed (HTTP {response.status_code})."
+                    else:
+                        raise ServiceUnavailable(f"{name} refused the request (HTTP {response.status_code}).")
+                    if retry_after is not None:
+                        # Everyone waiting on this host waits too: the service asked for a pause.
+                        state.next_start = max(state.next_start, time.monotonic() + min(retry_after, self.max_retry_after_s))
+            if attempt >= self.retries or (retry_after or 0) > self.max_retry_after_s:
+                # Unreachable, failing or rate limiting past the retries: not asked again this run.
+                state.down = failure
+                raise ServiceUnavailable(failure)
+            wait = retry_after if retry_after is not None else self.backoff_s * (2 ** attempt)
+            self._check_budget(wait, name)
+            attempt += 1
+            self.stats.retries += 1
+            if retry_after is None:
+                await asyncio.sleep(wait)
+
+
+def _json(name: str, response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+        raise ServiceUnavailable(f"{name} answered with something that is not JSON.") from None
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds or as an HTTP date; None when absent or unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())

@@ -1,0 +1,183 @@
+"""The references a manuscript cites, as the metadata verification may send (no manuscript text).
+
+A `.bib` entry gives its fields; a `\\bibitem` (in the `.tex` or a `.bbl`) gives formatted
+text, split at `\\newblock` into authors, title and the rest (what natbib and BibTeX styles
+write), or guessed from its sentences otherwise. LaTeX is turned into text first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+from ...latex.project import Project
+from .arxiv import bare_id
+from .service import clean_doi, is_preprint_venue
+from .work import Reference
+
+_TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+_YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;}\"']+)")
+_NEXT_ITEM = re.compile(r"\\bibitem\b|\\end\s*\{thebibliography\}")
+
+
+@dataclass(frozen=True)
+class Cited:
+    """One cited entry: what is sent (`reference`) and where findings go."""
+
+    reference: Reference
+    file: str  # the .bib, .bbl or .tex holding the entry
+    start: int  # the entry head's offsets in that file
+    end: int
+    cites: tuple[tuple[str, int, int], ...] = ()  # each \cite of it: (file, start, end)
+    is_bib: bool = False  # a .bib entry: "Replace with verified metadata" can rewrite it
+    digest: str = field(default="")  # the reference's content: a verdict is reused while it is unchanged
+
+
+@lru_cache(maxsize=16384)
+def to_text(latex: str) -> str:
+    if "\\" not in latex and "{" not in latex and "$" not in latex and "~" not in latex:
+        return " ".join(latex.split())
+    try:
+        text = _TO_TEXT.latex_to_text(latex)
+    except Exception:  # pylatexenc on broken input: keep the letters
+        text = re.sub(r"[{}\\]", "", latex)
+    return " ".join(text.replace("~", " ").split())
+
+
+def split_authors(value: str) -> tuple[list[str], bool]:
+    """BibTeX `author` (names joined by `and` at brace depth 0) → ["First Last", ...], and whether it ends in "others"."""
+    names, depth, current, i = [], 0, [], 0
+    while i < len(value):
+        char = value[i]
+        depth += char == "{"
+        depth -= char == "}"
+        if depth == 0 and value[i:i + 5].lower() == " and " :
+            names.append("".join(current))
+            current = []
+            i += 5
+            continue
+        current.append(char)
+        i += 1
+    names.append("".join(current))
+    result, more = [], False
+    for name in (to_text(n).strip() for n in names):
+        if not name:
+            continue
+        if name.lower() in ("others", "et al.", "et al"):
+            more = True
+            continue
+        if "," in name:
+            last, first = name.split(",", 1)
+            name = f"{first.strip()} {last.strip()}".strip()
+        result.append(name)
+    return result, more
+
+
+def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
+    lower = {name.lower(): value for name, value in fields.items()}
+    authors, more = split_authors(lower.get("author", "") or lower.get("editor", ""))
+    year_match = _YEAR.search(lower.get("year", "") or lower.get("date", ""))
+    venue = to_text(lower.get("journal", "") or lower.get("journaltitle", "") or lower.get("booktitle", "")
+                    or (lower.get("howpublished", "") if "http" not in lower.get("howpublished", "") else ""))
+    doi = clean_doi(lower.get("doi", ""))
+    if not doi:
+        match = _DOI.search(lower.get("url", "")) if "doi.org" in lower.get("url", "") else None
+        doi = clean_doi(match.group(1)) if match else ""
+    arxiv = ""
+    eprint_type = (lower.get("archiveprefix", "") or lower.get("eprinttype", "")).lower()
+    if lower.get("eprint") and (eprint_type == "arxiv" or not eprint_type):
+        arxiv = bare_id(lower["eprint"])
+    for name in ("journal", "url", "note", "howpublished", "volume"):
+        if not arxiv and "arxiv" in lower.get(name, "").lower():
+            arxiv = bare_id(lower[name])
+    where = " ".join(lower.get(name, "") for name in ("journal", "journaltitle", "booktitle", "howpublished", "publisher", "note", "institution"))
+    preprint = is_preprint_venue(venue) or (not venue and (bool(arxiv) or is_preprint_venue(where)))
+    return Reference(key=key, title=to_text(lower.get("title", "")).strip(" ."), authors=authors, more_authors=more,
+                     year=int(year_match.group(1)) if year_match else None, venue=venue, doi=doi, arxiv=arxiv,
+                     is_preprint=preprint)
+
+
+def from_bibitem(key: str, latex: str) -> Reference:
+    """A formatted `\\bibitem`: authors, title and the rest at `\\newblock`, else guessed from its sentences."""
+    blocks = [to_text(block).strip() for block in re.split(r"\\newblock\b", latex)]
+    blocks = [block for block in blocks if block]
+    text = " ".join(blocks)
+    if len(blocks) >= 2:
+        author_text, title, rest = blocks[0], blocks[1], " ".join(blocks[2:])
+    else:
+        parts = [p.strip() for p in re.split(r"(?<![A-Z])(?<!\b[A-Z][a-z])\.\s+", text) if p.strip()]
+        quoted = re.search(r"[“\"](.+?)[”\"]", text)
+        if quoted:
+            title = quoted.group(1)
+            author_text, rest = text[:quoted.start()], text[quoted.end():]
+        elif len(parts) >= 2:
+            author_text, title, rest = parts[0], parts[1], " ".join(parts[2:])
+        else:
+            author_text, title, rest = "", "", text
+    title = re.sub(r",\s*(1[6-9]\d\d|20\d\d)[a-z]?\.?$", "", title).strip(" .,")
+    author_text = re.sub(r"\(\d{4}\)", "", author_text).strip(" .")
+    more = bool(re.search(r"\bet al\b|\bothers\b", author_text))
+    names = [n.strip() for n in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*", author_text) if n.strip()]
+    names = [n for n in names if not re.fullmatch(r"(et al\.?|others|Jr\.?)", n)]
+    if names and all(len(n.replace(".", "").split()) == 1 for n in names) and len(names) % 2 == 0 and any(len(n) <= 3 for n in names[1::2]):
+        names = [f"{first} {last}" for last, first in zip(names[::2], names[1::2])]  # "Smith, J., Jones, K."
+    years = [int(y) for y in _YEAR.findall(rest) or _YEAR.findall(text)]
+    doi_match = _DOI.search(latex)
+    arxiv = bare_id(text) if "arxiv" in text.lower() else ""
+    venue = rest
+    return Reference(key=key, title=title, authors=names, more_authors=more, year=years[-1] if years else None,
+                     venue="", doi=clean_doi(doi_match.group(1)) if doi_match else "", arxiv=arxiv,
+                     is_preprint=is_preprint_venue(venue) and not re.search(r"\bIn\b", venue))
+
+
+def cited_references(project: Project) -> list[Cited]:
+    """Every entry the manuscript cites (every entry under `\\nocite{*}`), each once, .bib before \\bibitem."""
+    memory = project.memory
+    cites: dict[str, list[tuple[str, int, int]]] = {}
+    for file, use in memory.cites:
+        cites.setdefault(use.key, []).append((file, use.start, use.end))
+    keys = list(cites)
+    if "*" in cites:
+        keys += [key for key in [*memory.bib_entries, *memory.bibitems] if key not in cites]
+    result = []
+    for key in dict.fromkeys(keys):
+        if key == "*":
+            continue
+        places = tuple(cites.get(key, ()))
+        bib = memory.bib_entries.get(key)
+        if bib:
+            file, entry = bib[0]
+            if file.endswith(".bib"):
+                reference = from_bib(key, entry.entry_type, entry.fields)
+                result.append(Cited(reference, file, entry.start, entry.end, places, True, _digest(reference)))
+                continue
+        item = memory.bibitems.get(key)
+        if item:
+            file, use = item[0]
+            text = _item_text(project, file, use.end)
+            if text is not None:
+                reference = from_bibitem(key, text)
+                result.append(Cited(reference, file, use.start, use.end, places, False, _digest(reference)))
+    return result
+
+
+def _item_text(project: Project, file: str, after_key: int) -> str | None:
+    if file in project.documents:
+        text = project.documents[file].source.text
+    elif file in project.bibliographies:
+        text = project.bibliographies[file].source.text
+    else:
+        return None
+    close = text.find("}", after_key)
+    start = close + 1 if close != -1 and close - after_key < 3 else after_key
+    following = _NEXT_ITEM.search(text, start)
+    return text[start:following.start() if following else min(len(text), start + 2000)]
+
+
+def _digest(reference: Reference) -> str:
+    return hashlib.blake2b(reference.model_dump_json().encode(), digest_size=12).hexdigest()

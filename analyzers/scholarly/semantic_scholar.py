@@ -1,0 +1,100 @@
+"""Semantic Scholar Graph API: `GET /paper/search/match`, `GET /paper/search`, `GET /paper/{DOI:x|ARXIV:x}`, `POST /paper/batch`.
+
+Without a key (`SEMANTIC_SCHOLAR_API_KEY`) it allows one request a second, so it is
+asked last and in batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .cache import MISSING
+from .service import Service, as_year, clean_doi, dump, is_preprint_venue, works
+from .work import Reference, Work
+
+FIELDS = "title,year,authors,venue,externalIds,publicationTypes,journal,publicationVenue"
+BATCH = 500
+
+
+class SemanticScholar(Service):
+    name = "Semantic Scholar"
+    url_env = "AUDITEX_S2_URL"
+    default_url = "https://api.semanticscholar.org/graph/v1"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        key = self.env.get("SEMANTIC_SCHOLAR_API_KEY")
+        return {"x-api-key": key} if key else {}
+
+    async def match(self, reference: Reference) -> list[Work]:
+        async def fetch() -> Any:
+            body = await self.http.get_json(self.name, f"{self.base_url}/paper/search/match",
+                                            {"query": reference.title, "fields": FIELDS}, self.headers)
+            data = body.get("data") if isinstance(body, dict) else None
+            if not isinstance(data, list):
+                raise self.unexpected()
+            return dump([work for item in data if (work := self.work(item)) is not None])
+
+        return works(await self.cached("match", reference.title, fetch))
+
+    search = match
+
+    async def search_raw(self, query: str, limit: int, fields: str) -> list[Any]:
+        """`/paper/search` answers as sent (the review reads abstracts and URLs)."""
+        async def fetch() -> Any:
+            body = await self.http.get_json(self.name, f"{self.base_url}/paper/search",
+                                            {"query": query, "limit": limit, "fields": fields}, self.headers)
+            data = body.get("data", []) if isinstance(body, dict) else None
+            if not isinstance(data, list):
+                raise self.unexpected()
+            return data
+
+        return list(await self.cached("search", f"{limit}\x1f{fields}\x1f{query}", fetch) or [])
+
+    async def paper(self, identifier: str) -> Work | None:
+        """`identifier` is `DOI:…` or `ARXIV:…`."""
+        async def fetch() -> Any:
+            body = await self.http.get_json(self.name, f"{self.base_url}/paper/{identifier}", {"fields": FIELDS}, self.headers)
+            work = self.work(body)
+            if work is None:
+                raise self.unexpected()
+            return dump([work])
+
+        found = works(await self.cached("paper", identifier, fetch))
+        return found[0] if found else None
+
+    async def batch(self, identifiers: Sequence[str]) -> dict[str, Work | None]:
+        answers: dict[str, Work | None] = {}
+        missing = []
+        for identifier in dict.fromkeys(identifiers):
+            value = self.recall("paper", identifier)
+            if value is MISSING:
+                missing.append(identifier)
+            else:
+                answers[identifier] = (works(value) or [None])[0]
+        for start in range(0, len(missing), BATCH):
+            chunk = missing[start:start + BATCH]
+            body = await self.http.post_json(self.name, f"{self.base_url}/paper/batch", {"ids": chunk}, {"fields": FIELDS}, self.headers)
+            if not isinstance(body, list) or len(body) != len(chunk):
+                raise self.unexpected()
+            for identifier, item in zip(chunk, body):
+                work = self.work(item)
+                self.remember("paper", identifier, dump([work]) if work else None)
+                answers[identifier] = work
+        return answers
+
+    def work(self, item: Any) -> Work | None:
+        if not isinstance(item, dict) or not item.get("title"):
+            return None
+        external = item.get("externalIds") if isinstance(item.get("externalIds"), dict) else {}
+        journal = item.get("journal") if isinstance(item.get("journal"), dict) else {}
+        venue_info = item.get("publicationVenue") if isinstance(item.get("publicationVenue"), dict) else {}
+        venue = str(item.get("venue") or venue_info.get("name") or journal.get("name") or "")
+        preprint = not venue or is_preprint_venue(venue)
+        published = "" if preprint else venue
+        return Work(source=self.name, title=str(item["title"]), year=as_year(item.get("year")), venue=venue,
+                    authors=[str(a["name"]) for a in item.get("authors") or [] if isinstance(a, dict) and a.get("name")],
+                    doi=clean_doi(str(external.get("DOI") or "")), arxiv=str(external.get("ArXiv") or "").lower(),
+                    is_preprint=preprint, published_venue=published,
+                    url=f"https://www.semanticscholar.org/paper/{item.get('paperId')}" if item.get("paperId") else "")

@@ -1,0 +1,285 @@
+"""Reference verification: every cited reference resolved against the indexes, one verdict each.
+
+Resolution follows `order` (default: the DOI, then the arXiv id, then a title and
+first-author search). DOIs are looked up 50 to a request (OpenAlex `filter=doi:`), arXiv
+ids in one `id_list` request, preprints' published versions in one Semantic Scholar
+`/paper/batch`; a search asks one index at a time (the first chosen by a stable hash of
+the reference, weighted by each index's rate limit, so a long bibliography spreads over
+them) and stops at the first candidate that matches. A reference is "not found" only
+when at least two indexes answered and none had a match; when fewer answered it is
+"unchecked", never "not found".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import matching
+from .arxiv import ArXiv
+from .cache import AnswerCache
+from .crossref import Crossref
+from .dblp import DBLP
+from .http import HostPolicy, HttpClient, ServiceUnavailable
+from .openalex import OpenAlex
+from .semantic_scholar import SemanticScholar
+from .service import Service, is_preprint_venue
+from .work import Reference, Work
+
+Step = Literal["doi", "arxiv", "search"]
+SearchName = Literal["openalex", "crossref", "dblp", "semantic-scholar"]
+Status = Literal["verified", "mismatch", "not_found", "unchecked"]
+
+
+class OnlineSettings(BaseModel):
+    """`[online]` in `.auditex.toml`."""
+
+    model_config = ConfigDict(extra="forbid")
+    order: list[Step] = Field(default_factory=lambda: ["doi", "arxiv", "search"])
+    search: list[SearchName] = Field(default_factory=lambda: ["openalex", "crossref", "dblp", "semantic-scholar"])
+    budget_s: float = Field(default=120.0, gt=0)  # the whole run; what is left unasked is "unchecked"
+    concurrency: int = Field(default=16, ge=1, le=64)
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any] | None) -> tuple[OnlineSettings, str | None]:
+        try:
+            return cls.model_validate(dict(table or {})), None
+        except ValidationError as error:
+            first = error.errors()[0]
+            return cls(), f"[online] {'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid value')}"
+
+
+class MismatchModel(BaseModel):
+    field: str
+    cited: str
+    found: str
+    detail: str = ""
+
+
+class Verdict(BaseModel):
+    key: str
+    status: Status
+    work: Work | None = None  # the index record that matched
+    mismatches: list[MismatchModel] = Field(default_factory=list)
+    identifier_problem: str = ""  # BIB003: the DOI / arXiv id does not resolve or names another work
+    retracted_by: str = ""  # BIB004: which index says so
+    published: Work | None = None  # BIB005: the peer-reviewed version of a cited preprint
+    answered: list[str] = Field(default_factory=list)  # indexes that answered the search
+    unavailable: list[str] = Field(default_factory=list)  # "service: why"
+
+    @property
+    def checked(self) -> bool:
+        return self.status != "unchecked"
+
+
+def default_policies(services: Sequence[Service], env: Mapping[str, str]) -> dict[str, HostPolicy]:
+    """Each service's polite rate: arXiv 1 request / 3 s, Semantic Scholar 1 / s without a key."""
+    result = {}
+    for service in services:
+        if isinstance(service, ArXiv):
+            policy = HostPolicy(3.0, 1)
+        elif isinstance(service, SemanticScholar):
+            policy = HostPolicy(0.2 if env.get("SEMANTIC_SCHOLAR_API_KEY") else 1.0, 1)
+        elif isinstance(service, OpenAlex):
+            policy = HostPolicy(0.1, 4)
+        elif isinstance(service, Crossref):
+            policy = HostPolicy(0.1, 3) if env.get("CROSSREF_MAILTO") else HostPolicy(0.2, 1)
+        else:  # DBLP publishes no number; it answers 429 with Retry-After past its limit
+            policy = HostPolicy(0.5, 1)
+        result[service.base_url + "/"] = policy
+    return result
+
+
+class Verifier:
+    """The services of one run, sharing one HTTP client, one cache and one time budget."""
+
+    def __init__(self, settings: OnlineSettings | None = None, cache: AnswerCache | None = None,
+                 env: Mapping[str, str] | None = None, policies: Mapping[str, HostPolicy] | None = None,
+                 retries: int = 3, timeout_s: float = 15.0, backoff_s: float = 0.5) -> None:
+        import os
+
+        self.settings = settings or OnlineSettings()
+        self.env = os.environ if env is None else env
+        self.cache = cache
+        self.http = HttpClient(budget_s=self.settings.budget_s, retries=retries, timeout_s=timeout_s, backoff_s=backoff_s)
+        self.crossref = Crossref(self.http, cache, self.env)
+        self.openalex = OpenAlex(self.http, cache, self.env)
+        self.arxiv = ArXiv(self.http, cache, self.env)
+        self.s2 = SemanticScholar(self.http, cache, self.env)
+        self.dblp = DBLP(self.http, cache, self.env)
+        services: list[Service] = [self.crossref, self.openalex, self.arxiv, self.s2, self.dblp]
+        self.http.policies = {**default_policies(services, self.env), **(policies or {})}
+        named: dict[str, Any] = {"openalex": self.openalex, "crossref": self.crossref, "dblp": self.dblp, "semantic-scholar": self.s2}
+        self.searchers = [named[name] for name in self.settings.search]
+        # How much of the search load each index takes first: its allowed requests per second.
+        self._weights = [max(1, round(1 / max(self.http.policies[s.base_url + "/"].interval_s, 0.05))) for s in self.searchers]
+
+    @property
+    def requests(self) -> int:
+        return self.http.stats.requests
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def __aenter__(self) -> Verifier:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def verify(self, references: Sequence[Reference], on_verdict: Callable[[Verdict], None] | None = None) -> list[Verdict]:
+        """A verdict per reference, in order; `on_verdict` hears each as soon as it is known."""
+        order = self.settings.order
+        by_doi: dict[str, Work | None] | str = {}
+        by_arxiv: dict[str, Work | None] | str = {}
+        s2_batch: dict[str, Work | None] = {}
+        dois = [r.doi for r in references if r.doi] if "doi" in order else []
+        ids = [r.arxiv for r in references if r.arxiv] if "arxiv" in order else []
+        preprint_ids = [f"ARXIV:{r.arxiv}" for r in references if r.arxiv and r.is_preprint]
+
+        async def doi_batch() -> None:
+            nonlocal by_doi
+            try:
+                by_doi = await self.openalex.lookup_dois(dois) if dois else {}
+            except ServiceUnavailable as error:
+                by_doi = str(error)
+
+        async def arxiv_batch() -> None:
+            nonlocal by_arxiv
+            try:
+                by_arxiv = await self.arxiv.lookup_ids(ids) if ids else {}
+            except ServiceUnavailable as error:
+                by_arxiv = str(error)
+
+        async def s2_preprints() -> None:
+            nonlocal s2_batch
+            try:
+                s2_batch = await self.s2.batch(preprint_ids) if preprint_ids else {}
+            except ServiceUnavailable:
+                s2_batch = {}
+
+        await asyncio.gather(doi_batch(), arxiv_batch(), s2_preprints())
+        gate = asyncio.Semaphore(self.settings.concurrency)
+
+        async def one(reference: Reference) -> Verdict:
+            async with gate:
+                verdict = await self._resolve(reference, by_doi, by_arxiv, s2_batch)
+            if on_verdict is not None:
+                on_verdict(verdict)
+            return verdict
+
+        return list(await asyncio.gather(*(one(reference) for reference in references)))
+
+    async def _resolve(self, reference: Reference, by_doi: dict[str, Work | None] | str,
+                       by_arxiv: dict[str, Work | None] | str, s2_batch: dict[str, Work | None]) -> Verdict:
+        found: Work | None = None
+        problems: list[str] = []
+        unavailable: list[str] = []
+        answered: list[str] = []
+        candidates: list[Work] = []
+        for step in self.settings.order:
+            if found is not None:
+                break
+            if step == "doi" and reference.doi:
+                work, why = await self._doi(reference.doi, by_doi)
+                if why:
+                    unavailable.append(why)
+                elif work is None:
+                    problems.append(f"DOI {reference.doi} does not resolve (neither OpenAlex nor Crossref knows it)")
+                elif not reference.title or matching.score(reference, work) > 0:
+                    found = work
+                else:
+                    problems.append(f"DOI {reference.doi} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
+            elif step == "arxiv" and reference.arxiv:
+                if isinstance(by_arxiv, str):
+                    unavailable.append(by_arxiv)
+                    continue
+                work = by_arxiv.get(reference.arxiv)
+                if work is None:
+                    problems.append(f"arXiv id {reference.arxiv} does not resolve")
+                elif not reference.title or matching.score(reference, work) > 0:
+                    found = work
+                else:
+                    problems.append(f"arXiv id {reference.arxiv} is a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
+            elif step == "search" and reference.title:
+                for service in self._search_order(reference):
+                    try:
+                        answer = await service.search(reference)
+                    except ServiceUnavailable as error:
+                        unavailable.append(str(error))
+                        continue
+                    answered.append(service.name)
+                    candidates += answer
+                    found = matching.best(reference, answer)
+                    if found is not None:
+                        break
+        if found is None:
+            status: Status = "not_found" if len(answered) >= 2 else "unchecked"
+            return Verdict(key=reference.key, status=status, identifier_problem="; ".join(problems), answered=answered,
+                           unavailable=unavailable)
+        retracted_by = await self._retraction(found)
+        published = self._published(reference, found, candidates, s2_batch)
+        found_mismatches = [MismatchModel(**vars(m)) for m in matching.mismatches(reference, found)]
+        return Verdict(key=reference.key, status="mismatch" if found_mismatches else "verified", work=found,
+                       mismatches=found_mismatches, identifier_problem="; ".join(problems), retracted_by=retracted_by,
+                       published=published, answered=answered, unavailable=unavailable)
+
+    def _search_order(self, reference: Reference) -> list[Any]:
+        """Every search index once, starting at one picked by a stable hash weighted by the indexes' rates."""
+        if not self.searchers:
+            return []
+        digest = int(hashlib.blake2b(f"{reference.key}\x1f{reference.title}".encode(), digest_size=8).hexdigest(), 16)
+        point = digest % sum(self._weights)
+        first = 0
+        for index, weight in enumerate(self._weights):
+            if point < weight:
+                first = index
+                break
+            point -= weight
+        # Semantic Scholar without a key allows one request a second: it is only ever a later resort.
+        rotated = self.searchers[first:] + self.searchers[:first]
+        return sorted(rotated, key=lambda service: service is self.s2)
+
+    async def _doi(self, doi: str, by_doi: dict[str, Work | None] | str) -> tuple[Work | None, str]:
+        """The DOI's work; (None, "") when OpenAlex and Crossref both say there is none, (None, why) when one could not say."""
+        reasons = [by_doi] if isinstance(by_doi, str) else []
+        if not isinstance(by_doi, str) and by_doi.get(doi) is not None:
+            return by_doi[doi], ""
+        try:
+            work = await self.crossref.lookup_doi(doi)
+        except ServiceUnavailable as error:
+            reasons.append(str(error))
+            return None, " ".join(reasons)
+        return work, " ".join(reasons) if work is None else ""
+
+    async def _retraction(self, work: Work) -> str:
+        if work.is_retracted:
+            return work.source
+        if work.source in ("OpenAlex", "Crossref") or not work.doi:
+            return ""
+        try:
+            record = await self.openalex.lookup_doi(work.doi)
+        except ServiceUnavailable:
+            return ""
+        return record.source if record is not None and record.is_retracted else ""
+
+    def _published(self, reference: Reference, found: Work, candidates: list[Work], s2_batch: dict[str, Work | None]) -> Work | None:
+        if not reference.is_preprint:
+            return None
+        if not found.is_preprint and found.venue and not is_preprint_venue(found.venue):
+            return found
+        if found.published_venue or found.published_doi:
+            # The index knows the version of record only by name: its year is not the preprint's.
+            return found.model_copy(update={"venue": found.published_venue or found.venue, "doi": found.published_doi or found.doi, "year": None})
+        s2 = s2_batch.get(f"ARXIV:{reference.arxiv}") if reference.arxiv else None
+        if s2 is not None and s2.published_venue:
+            return s2
+        for candidate in candidates:
+            if not candidate.is_preprint and candidate.venue and not is_preprint_venue(candidate.venue) \
+                    and matching.title_score(reference.title, candidate.title) >= matching.MATCH:
+                return candidate
+        return None

@@ -1,0 +1,40 @@
+"""What crosses the network boundary: a reference as cited (what may be sent) and a work as an index knows it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Reference(BaseModel):
+    """One cited bibliography entry, reduced to the metadata auditex may send to an index.
+
+    Never manuscript text: only these fields leave the machine (and only the DOI, the
+    arXiv id, the title and the first author's surname are actually put in a query).
+    """
+
+    key: str
+    title: str = ""
+    authors: list[str] = Field(default_factory=list)  # as cited, "First Last" order
+    more_authors: bool = False  # the list ends with "and others" / "et al."
+    year: int | None = None
+    venue: str = ""
+    doi: str = ""
+    arxiv: str = ""
+    is_preprint: bool = False  # cited as an arXiv/bioRxiv/… preprint
+
+
+class Work(BaseModel):
+    """A candidate an index returned, in one shape for every service."""
+
+    source: str  # the service that returned it
+    title: str = ""
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str = ""
+    doi: str = ""
+    arxiv: str = ""
+    is_retracted: bool = False
+    is_preprint: bool = False  # an arXiv/bioRxiv/SSRN record, CoRR in DBLP, a "posted-content" in Crossref
+    published_venue: str = ""  # for a preprint: where its peer-reviewed version appeared, when the index knows
+    published_doi: str = ""
+    url: str = ""

@@ -1,0 +1,138 @@
+"""The online verification pass: cited references resolved against scholarly indexes, the
+verdicts turned into BIB findings by the online rules (analyzers/rules/verification.py).
+
+It runs only when asked (`auditex check --online`, the `auditex.online` setting) and apart
+from the offline engine: the engine never waits on the network. Its findings go through the
+engine's policy (rule selection, `[rules] severity`, exclusions, `% auditex: ignore[BIB001]`,
+dismissals) exactly like rule findings. Verdicts are remembered per reference content, so
+editing one `.bib` entry re-resolves only that entry (and the answer cache makes a re-run of
+an unchanged bibliography cost no request at all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..latex.project import Project
+from .config import Config
+from .context import RuleContext
+from .engine import Engine
+from .finding import Finding
+from .registry import Registry, Rule, Scope, default_registry
+from .scholarly.cache import AnswerCache
+from .scholarly.references import Cited, cited_references
+from .scholarly.verify import OnlineSettings, Verdict, Verifier
+
+
+@dataclass
+class Summary:
+    """What the run's summary line reports."""
+
+    cited: int = 0
+    verified: int = 0
+    with_findings: int = 0
+    not_found: int = 0
+    unchecked: int = 0
+    requests: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        text = (f"references: {self.cited} checked online, {self.verified} verified, {self.with_findings} with findings, "
+                f"{self.not_found} not found, {self.unchecked} unchecked ({self.requests} requests)")
+        if self.reasons:
+            text += "; unchecked because " + "; ".join(dict.fromkeys(self.reasons[:3]))
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"cited": self.cited, "verified": self.verified, "with_findings": self.with_findings,
+                "not_found": self.not_found, "unchecked": self.unchecked, "requests": self.requests}
+
+
+def online_rules(registry: Registry, config: Config) -> list[Rule]:
+    return [rule for rule in registry.select(config.rules.select, config.rules.ignore) if rule.scope is Scope.ONLINE]
+
+
+def settings_of(config: Config) -> tuple[OnlineSettings, str | None]:
+    return OnlineSettings.from_config(config.online)
+
+
+def findings_for(project: Project, config: Config, rules: Iterable[Rule], pairs: Iterable[tuple[Cited, Verdict]],
+                 at_cites: bool = False) -> list[Finding]:
+    """The online rules' findings on each entry (and, in the editor, on each `\\cite` of it)."""
+    findings: list[Finding] = []
+    pairs = list(pairs)
+    for rule in rules:
+        context = RuleContext(project, rule, config)
+        for cited, verdict in pairs:
+            for finding in rule.check(context, cited, verdict):
+                findings.append(finding)
+                if at_cites:
+                    findings += _on_cites(context, cited, finding)
+    return findings
+
+
+def _on_cites(context: RuleContext, cited: Cited, finding: Finding) -> list[Finding]:
+    entry = context.related(cited.file, cited.start, cited.end, f"the entry '{cited.reference.key}'")
+    return [finding.model_copy(update={"file": file, "range": context.range(file, start, end), "related": [entry],
+                                        "fixes": [], "identity": f"{finding.identity}@cite{index}", "fingerprint": ""})
+            for index, (file, start, end) in enumerate(cited.cites)]
+
+
+class OnlineChecker:
+    """Verifies projects' references; remembers verdicts per reference content across runs (the server keeps one)."""
+
+    def __init__(self, registry: Registry | None = None, cache: AnswerCache | None = None, env: dict[str, str] | None = None,
+                 policies: dict[str, Any] | None = None, backoff_s: float = 0.5) -> None:
+        self.registry = registry or default_registry()
+        self.cache = cache if cache is not None else AnswerCache()
+        self.env = env
+        self.policies = policies
+        self.backoff_s = backoff_s
+        self.verdicts: dict[str, Verdict] = {}  # reference digest → verdict (checked ones only)
+        self.requests = 0
+
+    async def check(self, project: Project, config: Config, engine: Engine | None = None, at_cites: bool = False,
+                    on_findings: Callable[[list[Finding]], None] | None = None, cited: list[Cited] | None = None) -> tuple[list[Finding], Summary]:
+        """BIB findings of `project`, through the engine's policy; `on_findings` hears the findings so far as verdicts arrive."""
+        engine = engine or Engine(self.registry, config)
+        rules = online_rules(self.registry, config)
+        summary = Summary()
+        if not rules:
+            return [], summary
+        cited = cited if cited is not None else cited_references(project)
+        settings, problem = settings_of(config)
+        if problem:
+            summary.reasons.append(problem)
+        summary.cited = len(cited)
+        known = {c.digest: self.verdicts[c.digest] for c in cited if c.digest in self.verdicts}
+        todo = [c for c in cited if c.digest not in known]
+        by_key = {c.reference.key: c for c in todo}
+        done: list[tuple[Cited, Verdict]] = [(c, known[c.digest]) for c in cited if c.digest in known]
+
+        def heard(verdict: Verdict) -> None:
+            done.append((by_key[verdict.key], verdict))
+            if on_findings is not None:
+                on_findings(engine.apply_policy(project, findings_for(project, config, rules, done, at_cites)))
+
+        if todo:
+            async with Verifier(settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s) as verifier:
+                await verifier.verify([c.reference for c in todo], heard)
+                summary.requests = verifier.requests
+            self.requests += summary.requests
+        for item, verdict in done:
+            if verdict.checked:
+                self.verdicts[item.digest] = verdict
+        findings = engine.apply_policy(project, findings_for(project, config, rules, done, at_cites))
+        flagged = {f.identity.rsplit(":", 1)[0] for f in findings}
+        for item, verdict in done:
+            if verdict.status == "unchecked":
+                summary.unchecked += 1
+                summary.reasons += verdict.unavailable[:1]
+            elif verdict.status == "not_found":
+                summary.not_found += 1
+            elif item.reference.key not in flagged:
+                summary.verified += 1
+        summary.with_findings = len({key for key in flagged if key in {c.reference.key for c in cited}})
+        return findings, summary
