@@ -38,29 +38,35 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
     declarations = list(_DECLARATION.finditer(masked))
     declared = [(match.start(), match.end()) for match in declarations]
     switches = {match.group("name") for match in declarations if match.group("command") == "newif"}
+    tokens = [token for token in _TOKEN.finditer(masked) if not any(start <= token.start() < end for start, end in declared)]
+    kinds = [_kind(token.group("name"), switches, masked, token.end()) for token in tokens]
+    # An \\ifX nobody declared here is a switch declared elsewhere only if the \\fi's need it:
+    # `\\ifb` is often the unit macro for inverse femtobarns.
+    closing = sum(kind == "fi" for kind in kinds)
+    unknown_open = closing > sum(kind == "open" for kind in kinds)
     stack: list[list[int]] = []  # [ordinal, branch, never-taken branch]
     braced: list[tuple[int, int, int, int]] = []  # (start, end, ordinal, argument number) of braced branches
     starts, paths = [0], [()]
     ordinal = 0
-    for token in _TOKEN.finditer(masked):
-        if any(start <= token.start() < end for start, end in declared):
-            continue
+    for token, kind in zip(tokens, kinds):
         name = token.group("name")
-        if name in ("else", "or"):
+        if kind == "else":
             if stack:
                 stack[-1][1] += 1
-        elif name == "fi":
+        elif kind == "fi":
             if stack:
                 stack.pop()
-        elif _braced(name, switches, masked, token.end()):
+        elif kind == "braced":
             ordinal += 1
             for number, (start, end) in enumerate(_brace_arguments(masked, token.end())):
                 braced.append((start, end, ordinal, number))
             continue
-        else:
+        elif kind == "open" or unknown_open:
             ordinal += 1
             never = 0 if name == "iffalse" else 1 if name == "iftrue" else None
             stack.append([ordinal, 0, never])
+        else:
+            continue
         starts.append(token.end())
         paths.append(tuple((entry[0], NEVER if entry[1] == entry[2] else entry[1]) for entry in stack))
     if not braced:
@@ -74,12 +80,16 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
     return cuts, merged
 
 
-def _braced(name: str, switches: set[str], text: str, position: int) -> bool:
-    """Whether the conditional takes its branches as brace arguments (\\ifbool{draft}{…}{…}):
-    a known one, or an unknown \\ifX directly followed by a brace that no \\newif declared."""
+def _kind(name: str, switches: set[str], text: str, position: int) -> str:
+    """else (\\else, \\or), fi, braced (\\ifbool{draft}{…}{…}: a known one, or an \\ifX directly
+    followed by a brace that no \\newif declared), open (a primitive or declared conditional), or unknown."""
+    if name in ("else", "or", "fi"):
+        return "fi" if name == "fi" else "else"
     if name in _BRACED or name.startswith(("If", "@if")) or name in ("notbool", "nottoggle"):
-        return True
-    return name not in switches and name not in _PRIMITIVES and text[position:position + 1] == "{"
+        return "braced"
+    if name in switches or name in _PRIMITIVES or name.startswith("if@"):
+        return "open"
+    return "braced" if text[position:position + 1] == "{" else "unknown"
 
 
 def path_at(starts: list[int], paths: list[tuple[tuple[int, int], ...]], offset: int) -> tuple[tuple[int, int], ...]:

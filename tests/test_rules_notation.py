@@ -120,20 +120,25 @@ def test_a_redefinition_before_any_use_in_a_later_section_passes(tmp_path):
 
 
 def test_definitions_in_the_branches_of_a_conditional_are_alternatives(tmp_path):
-    preamble = (
-        "\\newif\\ifcomments\n\\commentstrue\n"
-        "\\ifcomments\\newcommand{\\note}[1]{\\textcolor{blue}{#1}}\\else\\newcommand{\\note}[1]{}\\fi\n"
-        "\\newif\\ifdraft\n"
+    # Definitions in the body, after the text used the macros: only the branches keep them apart.
+    definitions = (
+        "\\ifcomments\\newcommand{\\note}[1]{\\textcolor{blue}{#1}}\\else\\newcommand{\\note}[1]{[#1]}\\fi\n"
         "\\ifdraft\n\\newcommand{\\dist}{\\mathcal{D}}\n\\else\n\\newcommand{\\dist}{P}\n\\fi\n"
         "\\makeatletter\n\\if@twocolumn\\newcommand{\\wide}{2}\\else\\newcommand{\\wide}{1}\\fi\n\\makeatother\n"
         "\\ifx\\foo\\undefined\\newcommand{\\foo}{F}\\else\\renewcommand{\\foo}{G}\\fi\n"
-        "\\ifdefined\\bar\\renewcommand{\\bar}{B}\\else\\newcommand{\\bar}{C}\\fi\n"
-        "\\iffalse\n\\newcommand{\\loss}{\\ell}\n\\fi\n\\newcommand{\\loss}{\\mathcal{L}}\n"
+        "\\ifdefined\\baz\\renewcommand{\\baz}{B}\\else\\newcommand{\\baz}{C}\\fi\n"
+        "\\newcommand{\\loss}{\\mathcal{L}}\n\\iffalse\n\\renewcommand{\\loss}{\\ell}\n\\fi\n"
         "\\ifbool{final}{\\newcommand{\\data}{X}}{\\newcommand{\\data}{Y}}\n"
         "\\IfFileExists{mine.sty}{\\newcommand{\\model}{M}}{\\newcommand{\\model}{N}}\n"
     )
-    body = "\\section{Method}\n$\\dist, \\wide, \\foo, \\bar, \\loss, \\data, \\model$ \\note{x}\n"
+    uses = "$\\dist, \\wide, \\foo, \\baz, \\loss, \\data, \\model$ \\note{x}\n"
+    body = f"\\section{{Method}}\n{uses}\n{definitions}\nAgain {uses}"
+    preamble = "\\newif\\ifcomments\n\\newif\\ifdraft\n"
     assert run(tmp_path, {"main.tex": paper(body, preamble)}) == []
+    # The same definitions outside any conditional are redefinitions.
+    plain = definitions.replace("\\else", "").replace("\\iffalse", "").replace("\\ifcomments", "").replace("\\ifdraft", "")
+    found = run(tmp_path, {"main.tex": paper(f"\\section{{Method}}\n{uses}\n{plain}\nAgain {uses}", preamble)})
+    assert {message.split()[0] for code, _, message in found if code == "NOT001"} >= {"\\dist", "\\note", "\\loss"}
 
 
 def test_switching_a_highlight_macro_off_is_not_a_change_of_notation(tmp_path):
@@ -152,10 +157,22 @@ def test_switching_a_highlight_macro_off_is_not_a_change_of_notation(tmp_path):
 
 def test_a_body_redefinition_after_use_is_caught_beside_conditional_definitions(tmp_path):
     # A conditional preamble does not hide a slip in the body: both branches are replaced.
-    preamble = "\\newif\\ifdraft\n\\ifdraft\\newcommand{\\dist}{\\mathcal{D}}\\else\\newcommand{\\dist}{\\mathbb{D}}\\fi\n"
-    body = "\\section{Method}\nSamples from $\\dist$.\n\n\\section{Appendix}\n\\renewcommand{\\dist}{P}\nAgain $\\dist$.\n"
+    # \\ifb (inverse femtobarns) is a unit macro, not a conditional: it opens no branch.
+    preamble = (
+        "\\newif\\ifdraft\n\\ifdraft\\newcommand{\\dist}{\\mathcal{D}}\\else\\newcommand{\\dist}{\\mathbb{D}}\\fi\n"
+        "\\newcommand{\\ifb}{\\mathrm{fb}^{-1}}\n"
+    )
+    body = "\\section{Method}\nSamples from $\\dist$ in $36~\\ifb$.\n\n\\section{Appendix}\n\\renewcommand{\\dist}{P}\nAgain $\\dist$.\n"
     found = run(tmp_path, {"main.tex": paper(body, preamble)})
-    assert [(code, line) for code, line, _ in found] == [("NOT001", 9)]
+    assert [(code, line) for code, line, _ in found] == [("NOT001", 10)]
+
+
+def test_a_switch_declared_in_another_file_still_makes_branches(tmp_path):
+    macros = "\\ifcomments\n\\newcommand{\\note}[1]{\\textbf{#1}}\n\\else\n\\newcommand{\\note}[1]{(#1)}\n\\fi\n"
+    main = paper("\\section{Method}\nText \\note{a}.\n\n\\input{macros}\n\nMore \\note{b}.\n", "\\newif\\ifcomments")
+    assert run(tmp_path, {"main.tex": main, "macros.tex": macros}) == []
+    found = run(tmp_path, {"main.tex": main, "macros.tex": macros.replace("\\ifcomments", "").replace("\\else", "")})
+    assert [code for code, _, _ in found] == ["NOT001"]
 
 
 def test_an_acronym_defined_again_with_other_words_is_caught(tmp_path):
@@ -207,3 +224,16 @@ def test_an_expansion_with_one_word_swapped_is_a_redefinition(tmp_path):
     )
     found = [message for code, _, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
     assert found == ["SRU is expanded as 'adaptive recurrent unit' here but as 'simple recurrent unit' earlier"]
+
+
+def test_each_other_expansion_is_reported_once(tmp_path):
+    body = (
+        "\\section{Intro}\nWe build on carbon-free electricity (CFE).\n\n"
+        "\\section{Method}\nWe study carbon-free energy (CFE).\n\nAgain Carbon-Free Energy (CFE).\n\n"
+        "\\section{Results}\nThe Cascaded Feature Extractor (CFE) differs.\n"
+    )
+    found = [message for code, _, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    assert found == [
+        "CFE is expanded as 'carbon-free energy' here but as 'carbon-free electricity' earlier",
+        "CFE is expanded as 'Cascaded Feature Extractor' here but as 'carbon-free electricity' earlier",
+    ]

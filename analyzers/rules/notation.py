@@ -303,7 +303,9 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     `\\newacronym`/`\\acro`/`\\DeclareAcronym` or inline ("Large Language Model (LLM)").
     Once an acronym is defined, a later capitalised phrase in front of it counts as a definition
     even when its initials do not spell it ("Adaptive Recurrent Unit (SRU)" after "Simple
-    Recurrent Unit (SRU)"). Case, hyphens and plurals do not count as differences.
+    Recurrent Unit (SRU)"), and so does the first expansion with one word swapped ("adaptive
+    recurrent unit (SRU)"). Case, hyphens and plurals do not count as differences; each other
+    expansion is reported once, where it first appears.
 
     ## Why is this bad?
     "NN" cannot be both "neural network" and "nearest neighbour" in one paper; the reader
@@ -329,18 +331,21 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     """
     definitions = _all_acronym_definitions(ctx)
     first_by_short: dict[str, _AcronymDefinition] = {}
-    conflicts: dict[str, tuple[_AcronymDefinition, _AcronymDefinition]] = {}  # the first conflict per acronym
+    expansions: dict[str, list[str]] = {}  # per acronym: its first expansion and each other one, met once
+    conflicts: list[tuple[_AcronymDefinition, _AcronymDefinition]] = []
     for definition in definitions:
         short = _singular(definition.acronym.short)
         first = first_by_short.setdefault(short, definition)
-        if short not in conflicts and not _same_expansion(first.acronym.long, definition.acronym.long):
-            conflicts[short] = (definition, first)
+        known = expansions.setdefault(short, [first.acronym.long])
+        if not any(_same_expansion(long, definition.acronym.long) for long in known):
+            known.append(definition.acronym.long)
+            conflicts.append((definition, first))
     # Redefinitions per block, and the blocks their first definitions share.
     by_block: dict[int, list[int | None]] = {}
-    for later, first in conflicts.values():
+    for later, first in conflicts:
         if later.block is not None:
             by_block.setdefault(later.block, []).append(first.block)
-    for later, first in conflicts.values():
+    for later, first in conflicts:
         acronym, short = later.acronym, _singular(later.acronym.short)
         firsts = by_block.get(later.block, []) if later.block is not None else []
         parallel = len(firsts) > 1 and len(set(firsts)) == 1 and firsts[0] is not None
@@ -645,7 +650,7 @@ def _unspelled_expansion(short: str, words: tuple[str, ...], first: str) -> str 
             content += 1
         else:
             break
-    if content == wanted and wanted > 1:
+    if content == wanted and wanted > 1 and taken[-1].lower() not in _NOT_A_TERM:  # not "Our Best Model (SRU)"
         return " ".join(reversed(taken))
     expected = first.split()
     if 1 < len(expected) <= len(words):
