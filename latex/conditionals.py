@@ -28,6 +28,7 @@ _DECLARATION = re.compile(
     r"\\(?P<command>newif|[gex]?def|providecommand|newcommand|renewcommand)[ \t]*\{?[ \t]*\\(?P<name>(?:if|If|@if)[A-Za-z@]*)"
     r"|\\(?:global\s*\\)?let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+"
 )
+_CONTROL_SEQUENCE = re.compile(r"\\[A-Za-z@]+")
 _TOKEN = re.compile(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
 
 
@@ -40,8 +41,8 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
     switches = {match.group("name") for match in declarations if match.group("command") == "newif"}
     tokens = [token for token in _TOKEN.finditer(masked) if not any(start <= token.start() < end for start, end in declared)]
     kinds = [_kind(token.group("name"), switches, masked, token.end()) for token in tokens]
-    # An \\ifX nobody declared here is a switch declared elsewhere only if the \\fi's need it:
-    # `\\ifb` is often the unit macro for inverse femtobarns.
+    # An \ifX nobody declared here is a switch declared elsewhere only if the \fi's need it:
+    # `\ifb` is often the unit macro for inverse femtobarns.
     closing = sum(kind == "fi" for kind in kinds)
     unknown_open = closing > sum(kind == "open" for kind in kinds)
     stack: list[list[int]] = []  # [ordinal, branch, never-taken branch]
@@ -111,10 +112,10 @@ def _brace_arguments(text: str, position: int) -> list[tuple[int, int]]:
             arguments.append((position, end))
             position = end
         elif text[position] == "\\" and not arguments:
-            control = re.match(r"\\[A-Za-z@]+", text[position:])
+            control = _CONTROL_SEQUENCE.match(text, position)
             if control is None:
                 break
-            position += control.end()
+            position = control.end()
         else:
             break
     return arguments
