@@ -1,14 +1,14 @@
 """Plant one error per copy of a corpus paper and measure what the rules catch.
 
-For each paper and each kind of error, the injector copies the paper to a
-temporary folder, makes one edit (the kinds below), runs the deterministic
-check in-process, and compares with the clean paper:
+For each paper and each kind of error, the injector makes one edit (the kinds
+below), re-checks the paper in-process (incrementally, or from a copy on disk
+with --cold), and compares with the clean paper:
 
 - hit: a finding new to the injected copy whose range, or one of its related
   locations, is on an edited line;
 - new: the number of new warning-or-above findings in the injected copy.
 
-    python benchmarks/inject_errors.py [--corpus DIR] [--papers a,b] [--kinds k1,k2] [--timing]
+    python benchmarks/inject_errors.py [--corpus DIR] [--papers a,b] [--kinds k1,k2] [--cold] [--timing]
 
 `--kinds slips` plants the slips shaped like an author's (SLIPS), reported together on an
 "author slips" line as well as per kind.
@@ -31,11 +31,14 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditex.analyzers.check import check_path, open_projects
+from auditex.analyzers.check import CheckResult, check_path, open_projects
 from auditex.analyzers.config import Config, RulesConfig
+from auditex.analyzers.dismissals import Dismissals
+from auditex.analyzers.engine import Engine
 from auditex.analyzers.finding import Finding, Severity
 from auditex.analyzers.quantities import TableIndex, body_cells, referenced_labels, spelled, tie
 from auditex.analyzers.registry import default_registry
@@ -592,24 +595,60 @@ def sites(project: Project, kind: str, per_paper: int, seed: int, paper: str) ->
     return candidates[:per_paper]
 
 
-def measure_paper(paper: Path, kinds: list[str], per_paper: int = 5, seed: int = 0) -> list[Outcome]:
+@contextmanager
+def _checker(paper: Path, clean: CheckResult, cold: bool) -> Iterator[Callable[[str, str], list[Finding]]]:
+    """A function checking the paper with one file's text replaced, the paper restored after each call.
+    By default the clean check's projects take the text as an overlay (`Project.update`) and one engine
+    re-checks what changed, as the language server does; `cold` writes a copy and runs `check_path` on it."""
+    if cold:
+        with tempfile.TemporaryDirectory(prefix="auditex-inject-") as tmp:
+            copy = Path(tmp) / paper.name
+            shutil.copytree(paper, copy)
+
+            def on_disk(file: str, text: str) -> list[Finding]:
+                original = (copy / file).read_text(encoding="utf-8")
+                (copy / file).write_text(text, encoding="utf-8")
+                try:
+                    return check_path(copy).findings
+                finally:
+                    (copy / file).write_text(original, encoding="utf-8")  # one error per copy
+
+            yield on_disk
+        return
+    engine = Engine(config=clean.config, dismissals=Dismissals(clean.folder))
+
+    def findings() -> list[Finding]:
+        found: dict[str, Finding] = {}
+        for project in clean.projects:
+            for finding in engine.check(project):
+                found.setdefault(finding.fingerprint, finding)  # a file shared by two roots is reported once
+        return list(found.values())
+
+    def in_memory(file: str, text: str) -> list[Finding]:
+        owners = [project for project in clean.projects if project.contains(file)]
+        for project in owners:
+            project.update(file, text)
+        try:
+            return findings()
+        finally:
+            for project in owners:
+                project.update(file, None)  # back to the file on disk
+
+    findings()  # the engine's caches hold the clean paper
+    yield in_memory
+
+
+def measure_paper(paper: Path, kinds: list[str], per_paper: int = 5, seed: int = 0, cold: bool = False) -> list[Outcome]:
     clean = check_path(paper)
     clean_keys = {_key(f) for f in clean.findings}
     _, projects = open_projects(paper)
     project = projects[0]
     outcomes = []
-    with tempfile.TemporaryDirectory(prefix="auditex-inject-") as tmp:
-        copy = Path(tmp) / paper.name
-        shutil.copytree(paper, copy)
+    with _checker(paper, clean, cold) as check:
         for kind in kinds:
             for edit in sites(project, kind, per_paper, seed, paper.name):
-                original = (copy / edit.file).read_text(encoding="utf-8")
-                (copy / edit.file).write_text(edit.apply(project.documents[edit.file].source.text), encoding="utf-8")
-                try:
-                    injected = check_path(copy)
-                finally:
-                    (copy / edit.file).write_text(original, encoding="utf-8")  # one error per copy
-                new = [f for f in injected.findings if _key(f) not in clean_keys]
+                injected = check(edit.file, edit.apply(project.documents[edit.file].source.text))
+                new = [f for f in injected if _key(f) not in clean_keys]
                 hitting = [f for f in new if _on_lines(f, edit.file, edit.lines)]
                 serious = [f for f in new if f.severity in SERIOUS]
                 outcomes.append(Outcome(paper.name, kind, edit.what, bool(hitting), any(f.severity in SERIOUS for f in hitting), len(serious),
@@ -648,6 +687,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-paper", type=int, default=5, help="sites per paper and kind, one copy each (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the site sample (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="papers measured in parallel processes")
+    parser.add_argument("--cold", action="store_true", help="check each planted copy from disk with check_path (slower; "
+                        "the default re-checks in memory, incrementally)")
     parser.add_argument("--timing", action="store_true", help="also time cold checks with and without the issue-4 rules")
     parser.add_argument("--verbose", "-v", action="store_true", help="print every planted edit and what hit it")
     args = parser.parse_args(argv)
@@ -664,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     outcomes: list[Outcome] = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        runs = [pool.submit(measure_paper, paper, kinds, args.per_paper, args.seed) for paper in papers]
+        runs = [pool.submit(measure_paper, paper, kinds, args.per_paper, args.seed, args.cold) for paper in papers]
         for run in runs:
             results = run.result()
             outcomes += results
