@@ -98,3 +98,13 @@ def test_the_summary_reports_each_slip_and_the_author_slips_line(tmp_path, capsy
     table = capsys.readouterr().out
     assert all(f"\n{kind} " in table for kind in inject.SLIPS)
     assert "\nauthor slips " in table and "\ntotal " not in table  # the alias names a slip kind, counted once
+
+
+def test_in_memory_rechecks_measure_what_cold_checks_of_a_copy_measure(tmp_path):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "main.tex").write_text(PAPER.replace("PROOF", PROOF))
+    kinds = ["table_aggregate", "acronym_other_initials", "macro_renewed", "label_in_optional"]
+    in_memory = inject.measure_paper(paper, kinds, per_paper=2)
+    assert in_memory == inject.measure_paper(paper, kinds, per_paper=2, cold=True)
+    assert (paper / "main.tex").read_text() == PAPER.replace("PROOF", PROOF)  # the paper itself is never written
