@@ -6,6 +6,8 @@ whose arguments matter to us is declared here once.
 
 from __future__ import annotations
 
+import re
+
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
 
@@ -13,11 +15,23 @@ REF_COMMANDS = frozenset({
     "ref", "eqref", "autoref", "cref", "Cref", "pageref", "nameref", "vref", "Vref", "cpageref", "Cpageref",
     "subref", "labelcref", "crefrange", "Crefrange",
 })
-CITE_COMMANDS = frozenset({
-    "cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear", "citeyearpar", "parencite",
-    "textcite", "autocite", "autocites", "footcite", "nocite", "Citet", "Citep", "Cite", "Parencite", "Textcite",
-    "Autocite", "smartcite", "supercite", "citenum", "shortcite",
+# \cite-like commands of LaTeX, natbib, biblatex and apacite (and the ACL/ICML/ACM styles' own):
+# [pre][post]{keys}, with apacite's <prenote> first.
+_SINGLE_CITE_COMMANDS = frozenset({
+    "cite", "Cite", "nocite", "citep", "citet", "Citep", "Citet", "citealp", "citealt", "Citealp", "Citealt", "citeauthor",
+    "Citeauthor", "citefullauthor", "citeyear", "citeyearpar", "citenum", "citen", "citeposs", "newcite", "yrcite",
+    "parencite", "Parencite", "textcite", "Textcite", "autocite", "Autocite", "footcite", "footcitetext", "smartcite",
+    "Smartcite", "supercite", "fullcite", "footfullcite", "citetitle", "Citetitle", "citedate", "citeurl",
+    "citeA", "citeNP", "citeANP", "citeauthorNP", "citeyearNP", "citeN", "shortcite", "shortciteA", "shortciteNP",
+    "shortciteANP", "shortciteN", "shortciteauthor", "shortciteauthorNP", "fullciteA", "fullciteNP", "fullciteauthor",
+    "fullciteauthorNP", "nocitemeta", "citeasnoun", "possessivecite", "citeonline",
 })
+# biblatex's multi-citations: (pre)(post) for the whole list, then [pre][post]{keys} repeated.
+MULTICITE_COMMANDS = frozenset({
+    "cites", "Cites", "parencites", "Parencites", "footcites", "footcitetexts", "smartcites", "Smartcites", "textcites",
+    "Textcites", "supercites", "autocites", "Autocites",
+})
+CITE_COMMANDS = _SINGLE_CITE_COMMANDS | MULTICITE_COMMANDS
 SECTION_LEVELS = {
     "part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5, "subparagraph": 6,
 }
@@ -53,10 +67,9 @@ _EXTRA_MACROS = {
     # references and citations
     **{name: "*{" for name in REF_COMMANDS},
     "crefrange": "*{{", "Crefrange": "*{{",
-    **{name: "*[[{" for name in CITE_COMMANDS},
     # structure and files
     **{name: "*[{" for name in SECTION_LEVELS},
-    "input": "{", "include": "{", "subfile": "{", "import": "*{{", "subimport": "*{{",
+    "include": "{", "subfile": "{", "import": "*{{", "subimport": "*{{",
     "inputfrom": "{{", "subinputfrom": "{{", "includefrom": "{{", "subincludefrom": "{{",
     "bibliography": "{", "addbibresource": "[{", "addglobalbib": "[{", "addsectionbib": "[{",
     "bibitem": "[{", "caption": "*[{", "captionof": "*{[{", "footnote": "[{", "footnotetext": "[{",
@@ -78,6 +91,96 @@ _EXTRA_MACROS = {
 }
 
 
+class CitationArgsParser(macrospec.MacroStandardArgsParser):
+    """Arguments of a citation command: `*`, apacite's `<prenote>`, biblatex's multi-citation
+    `(pre)(post)` and repeated `[pre][post]{keys}`, and `[pre][post]{keys}`.
+
+    The parsed `argspec` has one character per argument (`*<([{`), so `{` marks every key list.
+    """
+
+    def __init__(self, multicite: bool) -> None:
+        super().__init__(argspec="*[[{")
+        self.multicite = multicite
+
+    def parse_args(self, w, pos, parsing_state=None):
+        parsing_state = parsing_state or w.make_parsing_state()
+        spec, arguments = "", []
+        position = pos
+
+        def take(kind: str, found) -> bool:
+            nonlocal spec, position
+            if found is None:
+                return False
+            node, start, length = found
+            spec += kind
+            arguments.append(node)
+            position = start + length
+            return True
+
+        take("*", _star(w, position, parsing_state))
+        take("<", _delimited(w, position, "<", ">", parsing_state))
+        if self.multicite:
+            for _ in range(2):
+                take("(", _delimited(w, position, "(", ")", parsing_state))
+        while True:
+            for _ in range(2):
+                take("[", _delimited(w, position, "[", "]", parsing_state))
+            if not take("{", _delimited(w, position, "{", "}", parsing_state)) or not self.multicite:
+                break
+            if w.s[position:position + 1] not in ("[", "{"):
+                break  # a group after a space is more likely text than one more key list
+        return macrospec.ParsedMacroArgs(argspec=spec, argnlist=arguments), pos, position - pos
+
+
+def _star(w, position: int, parsing_state):
+    try:
+        token = w.get_token(position, parsing_state=parsing_state)
+    except latexwalker.LatexWalkerEndOfStream:
+        return None
+    if token.tok == "char" and token.arg.startswith("*"):
+        return w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state, chars="*", pos=token.pos, len=1), token.pos, 1
+    return None
+
+
+def _delimited(w, position: int, opening: str, closing: str, parsing_state):
+    """The group `opening … closing` that starts at `position` (after spaces), or None."""
+    try:
+        token = w.get_token(position, include_brace_chars=[(opening, closing)], environments=False, parsing_state=parsing_state)
+    except latexwalker.LatexWalkerEndOfStream:
+        return None
+    if token.tok != "brace_open" or token.arg != opening:
+        return None
+    node, start, length = w.get_latex_braced_group(token.pos, brace_type=opening, parsing_state=parsing_state)
+    # Tolerant parsing runs an unclosed group to the end of the text: better read no argument.
+    return (node, start, length) if w.s[start + length - 1:start + length] == closing else None
+
+
+class InputArgsParser(macrospec.MacroStandardArgsParser):
+    """`\\input{file}`, and TeX's own `\\input file.tex`, whose name ends at a space, `%` or `\\`."""
+
+    def __init__(self) -> None:
+        super().__init__(argspec="{")
+
+    def parse_args(self, w, pos, parsing_state=None):
+        parsing_state = parsing_state or w.make_parsing_state()
+        bare = None if _delimited(w, pos, "{", "}", parsing_state) else _BARE_FILE_NAME.match(w.s, pos)
+        if bare is None:
+            return super().parse_args(w, pos, parsing_state)
+        name = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=bare.group(1), pos=bare.start(1), len=len(bare.group(1)))
+        return macrospec.ParsedMacroArgs(argspec="{", argnlist=[name]), pos, bare.end(1) - pos
+
+
+_BARE_FILE_NAME = re.compile(r"[ \t]*([^\s%{}\\]+)")
+
+
+def citation_key_arguments(node: latexwalker.LatexMacroNode) -> list[latexwalker.LatexGroupNode]:
+    """The `{keys}` arguments of a citation command (several for biblatex's `\\cites`)."""
+    parsed = node.nodeargd
+    if parsed is None:
+        return []
+    return [argument for kind, argument in zip(parsed.argspec, parsed.argnlist) if kind == "{" and argument is not None]
+
+
 def _build_context() -> macrospec.LatexContextDb:
     # Only the categories we read: the non-ASCII specials category alone
     # makes pylatexenc test dozens of specials at every token.
@@ -86,7 +189,11 @@ def _build_context() -> macrospec.LatexContextDb:
     context.add_context_category(
         "auditex",
         prepend=True,
-        macros=[macrospec.MacroSpec(name, args) for name, args in _EXTRA_MACROS.items()],
+        macros=[
+            *(macrospec.MacroSpec(name, args) for name, args in _EXTRA_MACROS.items()),
+            macrospec.MacroSpec("input", args_parser=InputArgsParser()),
+            *(macrospec.MacroSpec(name, args_parser=CitationArgsParser(multicite=name in MULTICITE_COMMANDS)) for name in CITE_COMMANDS),
+        ],
         environments=[
             macrospec.EnvironmentSpec("tabular", "{"), macrospec.EnvironmentSpec("tabular*", "{{"),
             macrospec.EnvironmentSpec("tabularx", "{{"), macrospec.EnvironmentSpec("tabulary", "{{"),

@@ -370,7 +370,8 @@ class _ChunkWalker:
                     self.result.refs.extend(KeyUse(name, key, start, end) for key, start, end in _keys(argument))
             return False
         if name in cmd.CITE_COMMANDS:
-            self.result.cites.extend(KeyUse(name, key, start, end) for key, start, end in _keys(arguments[-1] if arguments else None))
+            for keys in cmd.citation_key_arguments(node):
+                self.result.cites.extend(KeyUse(name, key, start, end) for key, start, end in _keys(keys))
             return False
         if name == "bibitem":
             self.result.bibitems.extend(KeyUse(name, key, start, end) for key, start, end in _keys(arguments[-1] if arguments else None))
@@ -399,7 +400,12 @@ class _ChunkWalker:
         if name == "documentclass":
             self.result.has_documentclass = True
             return True
-        return name in ("usepackage", "newenvironment", "renewenvironment", "includegraphics")
+        if name == "usepackage":
+            # A package of the project's own may load the bibliography (\addbibresource in a .sty).
+            for package, start, end in _keys(arguments[-1] if arguments else None):
+                self.result.includes.append(IncludeSite(name, package, start, end, "package"))
+            return True
+        return name in ("newenvironment", "renewenvironment", "includegraphics")
 
     def _collect_within(self, nodes: list[lw.LatexNode]) -> None:
         """Visit nodes for facts only (bibliography lists)."""
@@ -432,10 +438,10 @@ class _ChunkWalker:
 
     def _include(self, node: lw.LatexMacroNode, arguments: list) -> None:
         name = node.macroname
-        groups = [argument for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
+        groups = [argument for argument in arguments if isinstance(argument, (lw.LatexGroupNode, lw.LatexCharsNode))]
         if not groups:
             return
-        target_node = groups[-1]
+        target_node = groups[-1]  # a bare name for TeX's `\input file.tex`
         base_dir = argument_text(groups[0]).strip() if len(groups) > 1 else ""
         target = argument_text(target_node).strip()
         if target:

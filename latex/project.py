@@ -142,6 +142,12 @@ class Project:
             here = str(PurePosixPath(relative).parent)
             here = "" if here == "." else here
             for site in document.parsed.includes:
+                if site.kind == "package":
+                    for package, bibliography_site in self._package_bibliographies(site, root_dir):
+                        target = self._resolve_bibliography(bibliography_site, package, root_dir, problems)
+                        if target and target not in bibliography_files:
+                            bibliography_files.append(target)
+                    continue
                 if site.kind == "bib":
                     target = self._resolve_bibliography(site, relative, root_dir, problems)
                     if target and target not in bibliography_files:
@@ -211,6 +217,14 @@ class Project:
         else:
             problems.append(ProjectProblem("missing_file", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{tried[0] if tried else site.target}' in the project", site.target))
         return None
+
+    def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
+        """The bibliography commands of a package the project ships (`\\usepackage{assets/main}`)."""
+        resolution = self._resolve(f"{site.target}.sty", root_dir)
+        if resolution.refusal or not self._exists(resolution.relative):
+            return []  # a package of the TeX distribution
+        package = self._document(resolution.relative)
+        return [(resolution.relative, include) for include in package.parsed.includes if include.kind == "bib"]
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str,
                               problems: list[ProjectProblem]) -> str | None:

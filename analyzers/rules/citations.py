@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from rapidfuzz import process
 
+from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
@@ -15,15 +16,31 @@ def _known_keys(ctx: RuleContext) -> set[str]:
     return set(ctx.memory.bib_entries) | set(ctx.memory.bibitems)
 
 
-@rule("CIT001", "undefined-citation", Category.REFERENCE_FABRICATION, Severity.ERROR, reads=("cites", "bibliography"))
+def _cited_keys(ctx: RuleContext) -> set[str]:
+    return {cite.key for _, cite in ctx.memory.cites}
+
+
+def _is_cited(key: str, cited: set[str]) -> bool:
+    return key in cited or "*" in cited  # \nocite{*} puts every entry in the bibliography
+
+
+def _missing_bibliography_files(ctx: RuleContext) -> list[str]:
+    targets = [problem.target for problem in ctx.project.problems if problem.kind == "missing_bibliography" and problem.target]
+    return [target if target.endswith(".bib") else f"{target}.bib" for target in targets]
+
+
+@rule("CIT001", "undefined-citation", Category.REFERENCE_FABRICATION, Severity.ERROR, reads=("cites", "bibliography", "problems"))
 def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags `\\cite`-like keys (`\\citep`, `\\citet`, `\\parencite`, `\\textcite`, `\\autocite`, …)
-    that no bibliography entry or `\\bibitem` defines.
+    Flags `\\cite`-like keys (natbib's `\\citep`, `\\citet`, …; biblatex's `\\parencite`, `\\textcite`,
+    `\\autocite`, the multi-citations `\\cites(pre)(post)[pre][post]{a}{b}`, …; apacite's
+    `\\cite<e.g.>[p.~3]{a}`, `\\citeA`, `\\citeNP`, …) that no bibliography entry or `\\bibitem` defines.
+    A key that matches an entry only up to letter case is reported as a case mismatch.
 
     ## Why is this bad?
     The reader sees "[?]" and cannot check the source behind the claim; an invented or
-    mistyped reference is exactly what reviewers flag as fabricated support.
+    mistyped reference is exactly what reviewers flag as fabricated support. BibTeX stops
+    with a "case mismatch" error on a key whose case differs, and biber does not find it.
 
     ## Example
     ```latex
@@ -37,55 +54,93 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Fix safety
     The fix changes the key to the closest bibliography key; check that it is the same work.
+
+    When a named `.bib` file is missing from the project, the key may be defined there: the
+    finding is then information that says so. An entry BibTeX reads despite a slip (a repeated
+    field, a syntax error after its key) counts as defined; CIT003 and CIT006 report the slip.
     """
     known = _known_keys(ctx)
     if not known:
         return  # no bibliography at all is reported once, by CIT005
+    missing = _missing_bibliography_files(ctx)
+    severity = Severity.INFORMATION if missing else None
+    unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
     choices = sorted(known)
+    by_lowercase = {key.lower(): key for key in choices}
     for file, cite in ctx.memory.cites:
         if cite.key in known or cite.key == "*":
             continue
-        closest = process.extractOne(cite.key, choices, score_cutoff=75)
-        fixes = [ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, cite.start, cite.end, closest[0]), safe=False)] if closest else []
-        suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
-        yield ctx.report(file, cite.start, cite.end, f"citation key '{cite.key}' is not in the bibliography{suggestion}",
-                         identity=cite.key, fixes=fixes)
+        same_but_case = by_lowercase.get(cite.key.lower())
+        if same_but_case:
+            closest, message = same_but_case, f"citation key '{cite.key}' differs only in letter case from the bibliography key '{same_but_case}'"
+        else:
+            match = process.extractOne(cite.key, choices, score_cutoff=75)
+            closest = match[0] if match else None
+            suggestion = f"; did you mean '{closest}'?" if closest else ""
+            message = f"citation key '{cite.key}' is not in the bibliography{suggestion}{unknown_source}"
+        fixes = [ctx.fix(f"Change to '{closest}'", ctx.edit(file, cite.start, cite.end, closest), safe=False)] if closest else []
+        yield ctx.report(file, cite.start, cite.end, message, identity=cite.key, fixes=fixes,
+                         severity=None if same_but_case else severity)
 
 
-@rule("CIT002", "duplicate-bibliography-key", Category.LATEX, Severity.WARNING, reads=("bibliography",))
+@rule("CIT002", "duplicate-bibliography-key", Category.LATEX, Severity.WARNING, reads=("cite_keys", "bibliography"))
 def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a bibliography key defined twice, in one `.bib` file or across several.
 
     ## Why is this bad?
-    BibTeX keeps one of the two entries, possibly not the one the author checked.
+    BibTeX silently keeps the first entry, possibly not the one the author checked. That
+    matters when the paper cites the key and the two entries differ (their type or a printed
+    field, compared after normalising spacing and field-name case): a warning that names the
+    differing fields. A duplicate the paper does not cite, or two identical copies (common in
+    a shared library exported from a reference manager), is only a hint.
 
     ## Example
     ```bibtex
-    @article{smith2020, title={A}}
-    @inproceedings{smith2020, title={B}}
+    @article{smith2020, title={A}, year={2020}}
+    @inproceedings{smith2020, title={A}, year={2021}}
     ```
     """
-    for file, problem in ctx.memory.bib_problems:
-        if problem.kind == "duplicate":
-            yield ctx.report(file, problem.start, problem.end, problem.message, identity=problem.key or "")
+    cited = _cited_keys(ctx)
     for key, places in ctx.memory.bib_entries.items():
-        files = {file for file, _ in places}
-        if len(places) > 1 and len(files) > 1:
-            first_file, first = places[0]
-            for file, entry in places[1:]:
-                if file != first_file:
-                    yield ctx.report(file, entry.start, entry.end, f"bibliography key '{key}' is also defined in {first_file}",
-                                     identity=key, related=[ctx.related(first_file, first.start, first.end, "first definition")])
+        if len(places) < 2:
+            continue
+        first_file, first = places[0]
+        for file, entry in places[1:]:
+            differing = _differing_fields(first, entry)
+            matters = bool(differing) and _is_cited(key, cited)
+            where = f"in {first_file}" if file != first_file else f"on line {ctx.source(first_file).line_of(first.start) + 1}"
+            if matters:
+                message = (f"bibliography key '{key}' is defined again with different {', '.join(differing)}; "
+                           f"BibTeX keeps the first definition ({where}), which the paper cites")
+            else:
+                why = "an identical copy" if not differing else "the paper does not cite it"
+                message = f"bibliography key '{key}' is also defined {where} ({why})"
+            yield ctx.report(file, entry.start, entry.end, message, identity=key,
+                             severity=None if matters else Severity.HINT,
+                             related=[ctx.related(first_file, first.start, first.end, "first definition, the one BibTeX keeps")])
+
+
+def _differing_fields(first: BibEntry, second: BibEntry) -> list[str]:
+    """Names of what differs between two entries as a reference shows them (empty when identical)."""
+    if first.content() == second.content():
+        return []
+    differing = ["entry type"] if first.entry_type.lower() != second.entry_type.lower() else []
+    names = sorted({name for name in (*first.fields, *second.fields) if is_printed_field(name)})
+    differing += [name for name in names if " ".join(first.fields.get(name, "").split()) != " ".join(second.fields.get(name, "").split())]
+    return [f"'{name}'" if name != "entry type" else name for name in differing]
 
 
 @rule("CIT003", "unparsable-bibliography-entry", Category.LATEX, Severity.WARNING, reads=("bibliography",))
 def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags `.bib` entries that cannot be parsed (an unclosed brace, a missing comma).
+    Flags `.bib` entries that cannot be parsed (an unclosed brace, a missing comma), saying
+    what the parser expected and on which line it gave up.
 
     ## Why is this bad?
-    BibTeX skips or garbles the entry, and every citation of it breaks.
+    BibTeX reports an error and drops the rest of the entry: fields after the slip are lost,
+    and the next entry may be swallowed. The entry itself still counts as defined for CIT001
+    when its key could be read, as it does for BibTeX.
 
     ## Example
     ```bibtex
@@ -94,7 +149,7 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     """
     for file, problem in ctx.memory.bib_problems:
         if problem.kind == "unparsable":
-            yield ctx.report(file, problem.start, problem.end, problem.message, identity=problem.message)
+            yield ctx.report(file, problem.start, problem.end, problem.message, identity=problem.key or problem.message)
 
 
 @rule("CIT004", "unused-bibliography-entry", Category.LATEX, Severity.HINT, reads=("cite_keys", "bibliography"), unnecessary=True)
@@ -111,7 +166,7 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     @article{old2001, ...}   % never \\cite'd
     ```
     """
-    cited = {cite.key for _, cite in ctx.memory.cites}
+    cited = _cited_keys(ctx)
     if "*" in cited:
         return
     for key, places in ctx.memory.bib_entries.items():
@@ -122,14 +177,16 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.report(file, entry.start, entry.end, f"bibliography entry '{key}' is never cited", identity=key)
 
 
-@rule("CIT005", "missing-bibliography", Category.REFERENCE_FABRICATION, Severity.WARNING, reads=("cites", "bibliography"))
+@rule("CIT005", "missing-bibliography", Category.REFERENCE_FABRICATION, Severity.WARNING, reads=("cites", "bibliography", "problems"))
 def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a manuscript that cites works but has no bibliography auditex can read
     (no `.bib`, no `.bbl`, no `thebibliography`).
 
     ## Why is this bad?
-    No citation can be checked; every reference of the paper is unverifiable.
+    No citation can be checked; every reference of the paper is unverifiable. When no
+    `\\bibliography`, `\\addbibresource` or `thebibliography` exists at all, the compiled paper
+    shows "[?]" for every citation and has no reference list.
 
     ## Example
     ```latex
@@ -139,6 +196,40 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     if _known_keys(ctx) or not ctx.memory.cites:
         return
     file, first = ctx.memory.cites[0]
-    yield ctx.report(file, first.start, first.end,
-                     f"the manuscript cites {len(ctx.memory.cites)} keys but no bibliography (.bib, .bbl or thebibliography) was found",
-                     identity="missing-bibliography")
+    count = len({cite.key for _, cite in ctx.memory.cites})
+    missing = _missing_bibliography_files(ctx)
+    reason = (f"its bibliography '{missing[0]}' is not in the project and no .bbl was found" if missing else
+              "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found")
+    yield ctx.report(file, first.start, first.end, f"the manuscript cites {count} keys but {reason}", identity="missing-bibliography")
+
+
+@rule("CIT006", "repeated-bibliography-field", Category.LATEX, Severity.WARNING, reads=("cite_keys", "bibliography"))
+def repeated_bibliography_field(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags a `.bib` entry that gives the same field twice (`year` or `doi` repeated, or `Year`
+    and `year`), saying which field and in which entry.
+
+    ## Why is this bad?
+    BibTeX only warns in its log ("I'm ignoring x's extra "year" field") and keeps the first
+    value, so a corrected value added below the old one never reaches the paper. That is a
+    warning when the paper cites the entry, the copies differ and the field is one a style
+    prints; otherwise (same value, bookkeeping fields like `keywords` or `annote`, an entry
+    the paper does not cite) the reference is unaffected and it is a hint.
+
+    ## Example
+    ```bibtex
+    @article{smith2020, title={A}, year={2019}, year={2020}}
+    ```
+
+    ## Use instead
+    ```bibtex
+    @article{smith2020, title={A}, year={2020}}
+    ```
+    """
+    cited = _cited_keys(ctx)
+    for file, problem in ctx.memory.bib_problems:
+        if problem.kind != "repeated_field":
+            continue
+        matters = problem.differs and is_printed_field(problem.field) and _is_cited(problem.key or "", cited)
+        yield ctx.report(file, problem.start, problem.end, problem.message, identity=f"{problem.key}:{problem.field}",
+                         severity=None if matters else Severity.HINT)
