@@ -173,7 +173,7 @@ def _unparsable_message(source: SourceText, block: ParsingFailedBlock, head: re.
         first = (block.raw or "").strip().splitlines()
         return f"{what} could not be parsed: {first[0][:60] if first else 'empty entry'}"
     where = f" (line {source.line_of(where_index) + 1})" if isinstance(where_index, int) else ""
-    reason = reason.strip().rstrip(".").replace("field-value", "field value")
+    reason = reason.strip().rstrip(".").replace("field-value", "field value").replace("after entry key", "after a field name")
     return f"{what} could not be parsed{where}: {reason[0].lower()}{reason[1:]}"
 
 

@@ -111,7 +111,8 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
             matters = bool(differing) and _is_cited(key, cited)
             where = f"in {first_file}" if file != first_file else f"on line {ctx.source(first_file).line_of(first.start) + 1}"
             if matters:
-                message = (f"bibliography key '{key}' is defined again with different {', '.join(differing)}; "
+                named = ", ".join(differing[:4]) + (f" and {len(differing) - 4} more fields" if len(differing) > 4 else "")
+                message = (f"bibliography key '{key}' is defined again with different {named}; "
                            f"BibTeX keeps the first definition ({where}), which the paper cites")
             else:
                 why = "an identical copy" if not differing else "the paper does not cite it"
