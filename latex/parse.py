@@ -35,6 +35,8 @@ _TRANSPARENT_ENVIRONMENTS = frozenset({
     "frontmatter", "mainmatter", "backmatter", "raggedright", "titlepage",
 })
 _MAX_FLOW_DEPTH = 60
+# Commands whose arguments are templates or declarations, not text: keys in them are not uses.
+_DEFINING_COMMANDS = cmd.MACRO_DEFINITIONS | {"newenvironment", "renewenvironment", "newtheorem"}
 
 
 @dataclass(slots=True)
@@ -119,7 +121,11 @@ def parse_chunk(text: str) -> ParsedChunk:
     try:
         walker = lw.LatexWalker(text, latex_context=cmd.PARSE_CONTEXT, tolerant_parsing=True)
         nodes, _, _ = walker.get_latex_nodes()
-        _ChunkWalker(result).flow(nodes)
+        chunk_walker = _ChunkWalker(result)
+        chunk_walker.flow(nodes)
+        chunk_walker.collect_unrendered(nodes)
+        for uses in (result.labels, result.refs, result.cites):
+            uses.sort(key=attrgetter("start"))
         _collect_declarations(nodes, result)
     except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError) as error:
         # Keep whatever text there is: nothing is lost, and the author is told.
@@ -144,6 +150,8 @@ class _ChunkWalker:
         self.environments: list[str] = []
         self.depth = 0
         self.after_heading = False
+        self.keyed_nodes: set[int] = set()  # ids of the \label, \ref and \cite nodes already collected
+        self.definition_bodies: set[int] = set()  # ids of \def bodies: templates, not uses
 
     # Flow: top-level material that forms blocks.
 
@@ -358,6 +366,10 @@ class _ChunkWalker:
         """Record the facts a macro carries; True when it renders as nothing."""
         name = node.macroname
         arguments = macro_arguments(node)
+        if name == "label" or name in cmd.REF_COMMANDS or name in cmd.CITE_COMMANDS:
+            if id(node) in self.keyed_nodes:
+                return name == "label"
+            self.keyed_nodes.add(id(node))
         if name == "label":
             for key, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.labels.append(KeyUse(name, key, start, end, self._label_kind(key)))
@@ -406,6 +418,36 @@ class _ChunkWalker:
                 self.result.includes.append(IncludeSite(name, package, start, end, "package"))
             return True
         return name in ("newenvironment", "renewenvironment", "includegraphics")
+
+    def collect_unrendered(self, nodes: list[lw.LatexNode]) -> None:
+        """Collect the labels, references and citations the flow did not render, wherever the parser put
+        them: optional arguments (`\\section[short]{…}`, `\\caption[…]`, `\\item[…]`), the arguments of
+        environments (`\\begin{proof}[Proof of \\cref{…}]`) and of commands rendered in part.
+
+        Definitions (`\\newcommand`, `\\def`) hold templates, and code and comments hold no LaTeX.
+        """
+        self.after_heading = False
+        for node in nodes:
+            if node is None or id(node) in self.definition_bodies:
+                continue
+            if isinstance(node, lw.LatexMacroNode):
+                name = node.macroname
+                if name == "label" or name in cmd.REF_COMMANDS or name in cmd.CITE_COMMANDS:
+                    self._collect(node)
+                    if name in cmd.CITE_COMMANDS:
+                        keys = {id(argument) for argument in cmd.citation_key_arguments(node)}
+                        self.collect_unrendered([a for a in macro_arguments(node) if id(a) not in keys])  # notes: `[see \ref{…}]`
+                elif name not in _DEFINING_COMMANDS:
+                    self.collect_unrendered(macro_arguments(node))
+            elif isinstance(node, lw.LatexEnvironmentNode):
+                name = node.environmentname.strip()
+                if name not in cmd.CODE_ENVIRONMENTS:
+                    self.environments.append(name)
+                    self.collect_unrendered(macro_arguments(node))
+                    self.collect_unrendered(node.nodelist)
+                    self.environments.pop()
+            elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode)):
+                self.collect_unrendered(node.nodelist)
 
     def _collect_within(self, nodes: list[lw.LatexNode]) -> None:
         """Visit nodes for facts only (bibliography lists)."""
@@ -473,6 +515,7 @@ class _ChunkWalker:
         for position in range(index + 2, min(index + 6, len(siblings))):
             following = siblings[position]
             if isinstance(following, lw.LatexGroupNode):
+                self.definition_bodies.add(id(following))
                 parameters = "".join(n.latex_verbatim() for n in siblings[index + 2: position])
                 self.result.macros.append(MacroDef(
                     node.macroname, "\\" + name_node.macroname, parameters.count("#"), argument_text(following),

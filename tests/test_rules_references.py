@@ -1,0 +1,55 @@
+"""REF001-REF003 and INC001: labels and references wherever the parser puts them, and missing inputs."""
+
+from pathlib import Path
+
+import pytest
+
+from auditex.analyzers.check import check_path
+
+# Each position a reference can hide in; KEY marks the reference.
+OPTIONAL_ARGUMENT_POSITIONS = {
+    "proof name": "\\begin{proof}[Proof of \\Cref{KEY}]\nTrivial.\n\\end{proof}\n",
+    "theorem name": "\\begin{theorem}[see \\cite{knuth} and \\ref{KEY}]\nTrue.\n\\end{theorem}\n",
+    "short section title": "\\section[Short \\ref{KEY}]{A long title}\nText.\n",
+    "short caption": "\\begin{figure}\\caption[Short \\ref{KEY}]{Long.}\\label{fig:f}\\end{figure}\n",
+    "item label": "\\begin{description}\\item[\\ref{KEY}] Text.\\end{description}\n",
+    "footnote mark": "Text\\footnote[3]{See \\ref{KEY}.}.\n",
+    "citation note": "As shown \\citep[see \\ref{KEY}]{knuth}.\n",
+}
+LEMMA = "\\begin{lemma}\\label{lem:x}\nA lemma.\n\\end{lemma}\n"
+
+
+def findings(tmp_path: Path, body: str, code: str) -> list:
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\begin{document}\n" + body + "\n\\end{document}\n"
+    )
+    return [f for f in check_path(tmp_path).findings if f.code == code]
+
+
+@pytest.mark.parametrize("position", OPTIONAL_ARGUMENT_POSITIONS)
+def test_misspelled_reference_in_an_optional_argument_is_caught(tmp_path, position):
+    found = findings(tmp_path, LEMMA + OPTIONAL_ARGUMENT_POSITIONS[position].replace("KEY", "lem:y"), "REF001")
+    assert len(found) == 1 and "{lem:y} refers to a label that is not defined" in found[0].message
+    assert "did you mean 'lem:x'" in found[0].message
+
+
+@pytest.mark.parametrize("position", OPTIONAL_ARGUMENT_POSITIONS)
+def test_correct_reference_in_an_optional_argument_is_a_use(tmp_path, position):
+    body = LEMMA + OPTIONAL_ARGUMENT_POSITIONS[position].replace("KEY", "lem:x")
+    assert findings(tmp_path, body, "REF001") == []
+    # The only reference to lem:x sits in the optional argument: the label is used.
+    assert [f for f in findings(tmp_path, body, "REF003") if "'lem:x'" in f.message] == []
+
+
+def test_label_in_an_optional_argument_is_a_definition(tmp_path):
+    body = ("\\begin{lemma}[Bound \\label{lem:bound}]\nA lemma.\n\\end{lemma}\n"
+            "\\section[Short\\label{sec:s}]{Long}\nBy Lemma~\\ref{lem:bound} and Section~\\ref{sec:s}.\n")
+    assert findings(tmp_path, body, "REF001") == []
+    assert findings(tmp_path, body + "\\label{lem:bound}\n", "REF002") != []
+
+
+def test_templates_in_definitions_are_not_uses(tmp_path):
+    body = ("\\newcommand{\\seeproof}{\\ref{lem:nowhere}}\n\\def\\seealso{\\ref{lem:elsewhere}}\n"
+            "\\begin{verbatim}\\ref{lem:code}\\end{verbatim}\nText.\n")
+    assert findings(tmp_path, body, "REF001") == []
