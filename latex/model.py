@@ -107,6 +107,9 @@ class Table:
     header_rows: int = 1
     caption: str | None = None
     label: str | None = None
+    # (row, macro) for each rule drawn above a row (row == len(rows) below the last), and each lone
+    # argument-less macro there: an author's rule (\shline) once its definition is known.
+    rules: tuple[tuple[int, str], ...] = ()
 
     def column_header(self, column: int) -> str:
         parts = [
@@ -121,7 +124,8 @@ class Table:
 
     def shifted(self, delta: int) -> "Table":
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
-        return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label)
+        return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label,
+                     self.rules)
 
 
 def _shift_cell(cell: Cell, delta: int) -> Cell:

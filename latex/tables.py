@@ -15,7 +15,15 @@ from .model import Cell, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
-_RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidrule", "hhline", "specialrule", "addlinespace", "Xhline"})
+_RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidrule", "hhline", "specialrule", "addlinespace", "Xhline",
+                    "noalign", "cdashline", "hdashline"})
+# The arguments of the rules that take some ([ optional, ( trim, { mandatory), read off the source so
+# that "\\toprule[1.5pt]" or "\\cmidrule(lr){2-3}" leaves no "[1.5pt]" or "(lr)2-3" in the next cell.
+_RULE_ARGUMENTS = {"toprule": "[", "midrule": "[", "bottomrule": "[", "cmidrule": "[({", "cline": "{", "specialrule": "{{{",
+                   "addlinespace": "[", "Xhline": "{", "hhline": "{", "noalign": "{", "cdashline": "{", "hdashline": "["}
+_ARGUMENT = {"[": r"\s*\[[^\]]*\]", "(": r"\s*\([^)]*\)", "{": r"\s*\{(?:[^{}]|\{[^{}]*\})*\}"}
+# A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
+_DRAWS_RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])")
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = re.compile(
@@ -30,23 +38,25 @@ def parse_table(node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption
     tabular = node if _is_tabular(node) else _find_tabular(node.nodelist)
     if tabular is None:
         return None
-    rows_nodes, header_rows = _split_rows(tabular.nodelist)
+    rows_nodes, header_rows, raw_rules = _split_rows(tabular.nodelist)
     rows: list[list[Cell]] = []
+    kept_before: list[int] = []  # how many rows are kept before each raw row
     for nodes_of_row in rows_nodes:
-        row_index = len(rows)
+        kept_before.append(len(rows))
         cells: list[Cell] = []
         column = 0
         for nodes_of_cell in nodes_of_row:
-            cell = _cell(nodes_of_cell, renderer, row_index, column)
+            cell = _cell(nodes_of_cell, renderer, len(rows), column)
             cells.append(cell)
             column += cell.column_span
         if any(cell.text for cell in cells):
-            for position, cell in enumerate(cells):
-                cell.row = len(rows)
             rows.append(cells)
     if not rows:
         return None
-    return Table(rows, node.pos, node.pos + node.len, node.environmentname, max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1), caption, label)
+    kept_before.append(len(rows))
+    rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
+    return Table(rows, node.pos, node.pos + node.len, node.environmentname, max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1),
+                 caption, label, rules)
 
 
 def _is_tabular(node: lw.LatexNode) -> bool:
@@ -70,34 +80,80 @@ def _find_tabular(nodes: list[lw.LatexNode]) -> lw.LatexEnvironmentNode | None:
     return None
 
 
-def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int]:
-    """Rows of cells of nodes; also how many rows precede the first inner rule."""
+def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int, list[tuple[int, str]]]:
+    """Rows of cells of nodes; how many rows precede the first inner rule; and (raw row, macro) for
+    each rule, and each lone argument-less macro, that stands before a row's content."""
     rows: list[list[list[lw.LatexNode]]] = []
     row: list[list[lw.LatexNode]] = [[]]
     header_rows = 0
+    rules: list[tuple[int, str]] = []
+    skip_to = -1  # the end of a rule's arguments
     for node in _flatten_cells(nodes):
+        if node.pos + node.len <= skip_to:
+            continue
+        if node.pos < skip_to:  # text that starts inside the arguments: keep what follows them
+            node = _chars_from(node, skip_to)
         if isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
             row.append([])
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
             rows.append(row)
             row = [[]]
-        elif isinstance(node, lw.LatexMacroNode) and _is_rule(node.macroname):
+        elif isinstance(node, lw.LatexMacroNode) and is_rule(name := _rule_name(node.macroname)):
+            rules.append((len(rows), name))
+            skip_to = _rule_end(node, name)
             completed = sum(1 for r in rows if _has_content(r))
-            if header_rows == 0 and completed > 0 and node.macroname not in ("bottomrule",):
+            if header_rows == 0 and completed > 0 and name != "bottomrule":
                 header_rows = completed
         elif isinstance(node, lw.LatexMacroNode) and node.macroname == "tablehead":
             # deluxetable: the header is the argument of \tablehead.
-            head_rows, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
+            head_rows, _, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
             rows.extend(head_rows if head_rows else [])
             header_rows = len([r for r in rows if _has_content(r)])
         else:
+            if isinstance(node, lw.LatexMacroNode) and not _has_content(row) and not macro_arguments(node):
+                rules.append((len(rows), node.macroname))  # perhaps the author's own rule
             row[-1].append(node)
     if _has_content(row):
         rows.append(row)
-    return rows, header_rows or 1
+    return rows, header_rows or 1, rules
 
 
-def _is_rule(name: str) -> bool:
+def _rule_name(macroname: str) -> str:
+    """"cmidrule" from pylatexenc's "cmidrule(" (it reads a parenthesis into the name)."""
+    return macroname.rstrip("(")
+
+
+def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
+    """Where the rule's arguments end in the source (the node may not hold them all)."""
+    source = node.parsing_state.s
+    end = node.pos + 1 + len(name)
+    for kind in _RULE_ARGUMENTS.get(name, ""):
+        if match := re.compile(_ARGUMENT[kind]).match(source, end):
+            end = match.end()
+    return max(end, node.pos + node.len)
+
+
+def _chars_from(node: lw.LatexNode, start: int) -> lw.LatexNode:
+    if not isinstance(node, lw.LatexCharsNode):
+        return node
+    rest = node.chars[start - node.pos:]
+    return lw.LatexCharsNode(parsing_state=node.parsing_state, chars=rest, pos=start, len=len(rest))
+
+
+def rule_macros(definitions) -> frozenset[str]:
+    """Names (without backslash) of the author's macros whose body draws a rule, directly or
+    through another such macro: `\\newcommand\\shline{\\noalign{…}\\hline…}`, `\\def\\sep{\\midrule}`."""
+    bodies = {definition.name.lstrip("\\"): definition.body for definition in definitions if definition.name.startswith("\\")}
+    found = {name for name, body in bodies.items() if _DRAWS_RULE.search(body)}
+    while True:
+        more = {name for name, body in bodies.items() if name not in found
+                and any(re.search(rf"\\{re.escape(other)}(?![A-Za-z])", body) for other in found)}
+        if not more:
+            return frozenset(found)
+        found |= more
+
+
+def is_rule(name: str) -> bool:
     # Papers define their own rules (\\shline, \\thickhline); any *line or *rule but \\newline counts.
     return name in _RULES or (name.endswith(("line", "rule")) and name != "newline" and name not in _UNDERLINE)
 

@@ -97,3 +97,149 @@ def test_best_claim_checks_a_table_in_another_file_and_section(tmp_path):
     found = [f for f in check_path(tmp_path).findings if f.code == "TAB003"]
     assert [(f.file, f.range.start.line) for f in found] == [("main.tex", 4)]
     assert found[0].related[0].file == "results.tex" and "91.3" in found[0].related[0].message
+
+
+def table_findings(tmp_path: Path, body: str, code: str, preamble: str = "", prose: str = "") -> list:
+    """Findings of `code` on a document holding one tabular `body` (with its header and rules)."""
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n" + preamble + "\\begin{document}\n" + prose + "\n\\begin{table}\\centering\n"
+        + body + "\\caption{Results.}\\label{tab:g}\n\\end{table}\n\\end{document}\n")
+    return [f for f in check_path(tmp_path).findings if f.code == code]
+
+
+def warnings(found: list) -> list:
+    return [f for f in found if f.severity.value in ("warning", "error")]
+
+
+# Shape 4: bold marks the best of a group of rows; a row set apart by a rule or a ✓/✗ column is higher.
+RULE_GROUPS = r"""\begin{tabular}{lc}\toprule
+Method & Acc.~$\uparrow$ \\ \midrule
+Large model & 90.0 \\ \midrule
+Base & 70.0 \\
+Other & 72.0 \\
+Ours & \textbf{75.0} \\ \bottomrule
+\end{tabular}
+"""
+
+
+def test_bold_best_of_its_rule_group_is_information_not_a_warning(tmp_path):
+    found = table_findings(tmp_path, RULE_GROUPS, "TAB002")
+    assert len(found) == 1 and found[0].confidence < 0.7 and warnings(found) == []
+    assert "another group" in found[0].message
+
+
+def test_bold_beaten_within_its_own_group_is_a_warning(tmp_path):
+    found = table_findings(tmp_path, RULE_GROUPS.replace("Other & 72.0", "Other & 78.0"), "TAB002")
+    assert len(warnings(found)) == 1 and "78.0" in found[0].message and found[0].confidence == 1.0
+
+
+def test_lone_ours_row_below_better_baselines_is_still_a_warning(tmp_path):
+    body = RULE_GROUPS.replace("Large model & 90.0 \\\\ \\midrule\n", "").replace(
+        "Other & 72.0 \\\\\nOurs", "Other & 78.0 \\\\ \\midrule\nOurs")
+    found = table_findings(tmp_path, body, "TAB002")
+    assert len(warnings(found)) == 1 and "78.0" in found[0].message
+
+
+MARK_GROUPS = r"""\begin{tabular}{lcc}\toprule
+Method & Extra data & Acc.~$\uparrow$ \\ \midrule
+A (w/ pretraining) & \cmark & 88.0 \\
+B & \xmark & 70.0 \\
+C & \xmark & 72.0 \\
+Ours & \xmark & \textbf{75.0} \\ \bottomrule
+\end{tabular}
+"""
+
+
+def test_rows_set_apart_by_a_check_mark_column_are_another_group(tmp_path):
+    found = table_findings(tmp_path, MARK_GROUPS, "TAB002", preamble="\\newcommand{\\cmark}{Y}\\newcommand{\\xmark}{N}\n")
+    assert warnings(found) == [] and len(found) == 1
+
+
+def test_bold_in_several_groups_is_judged_in_each(tmp_path):
+    body = r"""\begin{tabular}{lc}\toprule
+Method & Acc.~$\uparrow$ \\ \midrule
+Small A & 60.0 \\
+Small B & \textbf{65.0} \\ \midrule
+Large A & \textbf{80.0} \\
+Large B & 84.0 \\ \bottomrule
+\end{tabular}
+"""
+    found = warnings(table_findings(tmp_path, body, "TAB002"))
+    assert len(found) == 1 and "80.0" in found[0].message and "84.0" in found[0].message
+    assert table_findings(tmp_path, body.replace("Large B & 84.0", "Large B & 74.0"), "TAB002") == []
+
+
+def test_teacher_row_named_in_any_text_column_is_a_reference(tmp_path):
+    body = r"""\begin{tabular}{llc}\toprule
+Model & Role & mAP~$\uparrow$ \\ \midrule
+R101 & Teacher & 73.6 \\
+R50 & KD student & \textbf{62.7} \\
+R18 & KD student & 60.1 \\ \bottomrule
+\end{tabular}
+"""
+    assert table_findings(tmp_path, body, "TAB002") == []
+
+
+# The table model: the author's rule macros and the arguments of rules.
+def test_average_in_a_table_ruled_with_author_macros_is_checked(tmp_path):
+    preamble = ("\\newcommand{\\sep}{\\specialrule{.1em}{.05em}{.05em}}\n"
+                "\\def\\thick{\\noalign{\\global\\arrayrulewidth1pt}\\hline\\noalign{\\global\\arrayrulewidth0.4pt}}\n")
+    body = r"""\begin{tabular}{lcccc}\thick
+ & \multicolumn{4}{c}{Accuracy} \\
+Method & A & B & C & Avg \\ \sep
+Base & 70.0 & 80.0 & 90.0 & 80.0 \\
+Other & 71.2 & 80.4 & 89.9 & 83.5 \\
+Ours & 75.0 & 85.0 & 95.0 & 85.0 \\ \thick
+\end{tabular}
+"""
+    found = warnings(table_findings(tmp_path, body, "TAB001", preamble=preamble))
+    assert len(found) == 1 and "row Other" in found[0].message and "80.5" in found[0].message
+    assert table_findings(tmp_path, body.replace("83.5", "80.5"), "TAB001", preamble=preamble) == []
+
+
+def test_rule_arguments_do_not_leak_into_the_next_row(tmp_path):
+    body = r"""\begin{tabular}{lccc}\toprule[1.5pt]
+Method & A & B & C \\ \cmidrule(lr){2-4}
+Base & 70.0 & 80.0 & 90.0 \\
+Ours & 74.0 & 84.0 & 94.0 \\ \specialrule{1pt}{2pt}{2pt}
+Average & 72.0 & 82.0 & 99.0 \\ \bottomrule
+\end{tabular}
+"""
+    found = warnings(table_findings(tmp_path, body, "TAB001"))
+    assert len(found) == 1 and "99.0" in found[0].message and "92.0" in found[0].message
+
+
+# A derived column: "Imp. ×" is Ours / Baseline row by row, and so is its Average.
+def test_average_of_a_ratio_column_may_be_the_ratio_of_the_averages(tmp_path):
+    body = r"""\begin{tabular}{lccc}\toprule
+Project & Ours & Baseline & Imp. \\ \midrule
+A & 0.804 & 0.117 & 6.8$\times$ \\
+B & 0.237 & 0.148 & 1.6$\times$ \\
+C & 0.435 & 0.409 & 1.0$\times$ \\
+D & 0.300 & 0.100 & 3.0$\times$ \\ \midrule
+Average & 0.444 & 0.194 & 2.3$\times$ \\ \bottomrule
+\end{tabular}
+"""
+    assert table_findings(tmp_path, body, "TAB001") == []
+    found = warnings(table_findings(tmp_path, body.replace("& 2.3$", "& 2.9$"), "TAB001"))  # neither ratio nor mean
+    assert len(found) == 1 and "2.9" in found[0].message
+
+
+# Shape 5: comparisons that claim no win, and "state-of-the-art methods" naming the competitors.
+def test_comparable_to_the_state_of_the_art_is_not_a_best_claim(tmp_path):
+    for prose in ("\\method{} performs comparably to state-of-the-art methods on CIFAR-10 (Table~\\ref{tab:main}).",
+                  "\\method{} is competitive with the best method on CIFAR-10 (Table~\\ref{tab:main}).",
+                  "On CIFAR-10, \\method{} is on par with the best (Table~\\ref{tab:main}).",
+                  "We compare \\method{} with state-of-the-art methods such as Baseline on CIFAR-10 (Table~\\ref{tab:main}).",
+                  "To the best of our knowledge, \\method{} is the first to report CIFAR-10 (Table~\\ref{tab:main})."):
+        assert best_claims(tmp_path, prose) == [], prose
+    found = best_claims(tmp_path, "\\method{} achieves state-of-the-art accuracy on CIFAR-10 (Table~\\ref{tab:main}).")
+    assert len(found) == 1 and "91.3" in found[0].message
+
+
+def test_confidence_follows_the_evidence(tmp_path):
+    claim = best_claims(tmp_path, "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).")
+    assert claim[0].confidence == 0.85  # the direction from the caption ("Accuracy."), the row named by its macro
+    rows = "Base & 1.0$\\pm$0.4 & 2.0 & 3.0 & 2.0 \\\\\nOurs & \\textbf{1.2$\\pm$0.3} & 1.0 & 1.5 & 1.0 \\\\\n"
+    bold = findings(tmp_path, rows, "TAB002", caption="Test error of each method.")
+    assert len(bold) == 1 and bold[0].confidence == round(0.85 * 0.85, 3)  # caption direction, gap within ±

@@ -9,10 +9,11 @@ from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, Table
+from ...latex.tables import is_rule, rule_macros
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Related, Severity
-from ..quantities import name_words, referenced_labels, slack, spelled
+from ..quantities import agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total"), not a method ("Mean-Teacher").
@@ -24,31 +25,64 @@ _HIGHER = re.compile(
 _LOWER = re.compile(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|lpips|chamfer|cd|latency|"
     r"wer|cer|distance|regret)\b", re.IGNORECASE)
-# Rows that are references, not competitors: nobody bolds the oracle.
-_REFERENCE_ROW = re.compile(r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|supervised|random|chance|topline)\b",
-                            re.IGNORECASE)
+# Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
+_REFERENCE_ROW = re.compile(
+    r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
+    r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b", re.IGNORECASE)
+# A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
+_MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
+_UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
+# Evidence weights for a finding's confidence.
+_DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
+_SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
+_WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
+_OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
 
 @dataclass(slots=True)
 class _Grid:
-    """A table's cells addressed by (row, column), header rows excluded from `body`."""
+    """A table's cells addressed by (row, column), header rows excluded from `body`. The author's
+    own rule macros (`\\shline`) count as rules: they end the header and split the body into groups."""
 
     table: Table
     cells: dict[tuple[int, int], Cell]
+    header_rows: int
+    rule_rows: list[int]  # rows a rule is drawn above
+    author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
 
     @classmethod
-    def of(cls, table: Table) -> "_Grid":
-        return cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row})
+    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> "_Grid":
+        author_rules: dict[int, list[str]] = {}
+        for row, name in table.rules:
+            if name in rule_macros:
+                author_rules.setdefault(row, []).append(name)
+        rule_rows = sorted({row for row, name in table.rules if is_rule(name) or name in rule_macros})
+        header_rows = table.header_rows
+        if author_rules:  # the header ends at the first inner rule, the author's included
+            inner = [row for row in rule_rows if 0 < row < len(table.rows)]
+            header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
+        return cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row}, header_rows, rule_rows, author_rules)
 
     def body_rows(self) -> range:
-        return range(self.table.header_rows, len(self.table.rows))
+        return range(self.header_rows, len(self.table.rows))
 
     def columns(self) -> range:
         return range(1, max((cell.column + cell.column_span for row in self.table.rows for cell in row), default=1))
 
+    def row_header(self, row: int) -> str:
+        """The row's first cell, without an author's rule macro written before it."""
+        text = self.table.row_header(row)
+        for name in self.author_rules.get(row, ()):
+            text = re.sub(rf"^\s*\\{re.escape(name)}", "", text)
+        return text.strip()
+
+    def column_header(self, column: int) -> str:
+        return " ".join(cell.text for row in self.table.rows[: self.header_rows] for cell in row
+                        if cell.column <= column < cell.column + cell.column_span and cell.text)
+
     def own_header(self, column: int) -> str:
         """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)"."""
-        for row in reversed(self.table.rows[: self.table.header_rows]):
+        for row in reversed(self.table.rows[: self.header_rows]):
             for cell in row:
                 if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
                     return cell.text
@@ -57,14 +91,40 @@ class _Grid:
     def groups(self) -> list[range]:
         """Column ranges under a spanning header cell ("CIFAR-10N" over its four columns)."""
         return [range(cell.column, cell.column + cell.column_span)
-                for row in self.table.rows[: self.table.header_rows] for cell in row if cell.column_span > 1]
+                for row in self.table.rows[: self.header_rows] for cell in row if cell.column_span > 1]
 
     def numeric(self, row: int, column: int) -> Cell | None:
         cell = self.cells.get((row, column))
         return cell if cell is not None and cell.value is not None and cell.column_span == 1 else None
 
+    def is_reference(self, row: int) -> bool:
+        """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
+        return any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]) \
+            or bool(_REFERENCE_ROW.search(self.row_header(row)))
 
-@rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+    def row_set(self, row: int) -> tuple[int, tuple[str, ...]]:
+        """Which group a body row belongs to: the rules above it, and its ✓/✗ marks."""
+        rules = sum(1 for ruled in self.rule_rows if self.header_rows < ruled <= row)
+        marks = tuple(" ".join(cell.text.split()) for column in self._mark_columns() if (cell := self.cells.get((row, column))))
+        return rules, marks
+
+    def _mark_columns(self) -> list[int]:
+        columns = []
+        for column in self.columns():
+            texts = [cell.text for row in self.body_rows() if (cell := self.cells.get((row, column)))]
+            marked = [text for text in texts if _MARK.match(text)]
+            if len(marked) >= 2 and all(_MARK.match(text) or _UNMARKED.match(text) for text in texts):
+                columns.append(column)
+        return columns
+
+
+def _rule_macros(ctx: RuleContext) -> frozenset[str]:
+    """The author's macros that draw table rules (`\\newcommand\\shline{…\\hline…}`)."""
+    return rule_macros(macro for _, macro in ctx.memory.macros)
+
+
+@rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"),
+      scope=Scope.SECTION)
 def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the cells of an Avg / Average / Mean / Overall / Total / Sum row or column
@@ -72,6 +132,10 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
     Rounding of every cell is allowed for, `±std` parts are ignored, bold and `%` are read
     through, and empty cells are skipped. Because an average often covers only some of the
     columns, every run of adjacent cells next to the aggregate is tried before flagging.
+    In a derived column (an "Imp. ×" or "Δ" column whose cells are the ratio or difference
+    of two other columns, row by row), the aggregate row may hold that ratio or difference
+    of its own aggregates instead. Tables ruled with the author's own macros
+    (`\\newcommand\\shline{…\\hline…}`) are split into header and body like any other.
 
     ## Why is this bad?
     An altered average is the cheapest way to inflate a result: readers look at the last
@@ -89,24 +153,33 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
     Ours   & 80.0 & 90.0 & 85.0 \\\\
     ```
 
+    ## Confidence
+    0.95 for a header that names the kind (Avg, Average, Mean, Total, Sum), times 0.8 for
+    "Overall" (often a pooled figure, not a mean of the cells shown); times 0.8 when only one
+    other aggregate of the same line adds up (little evidence the line is a plain mean); times
+    0.85 for a near miss (within twice the rounding allowance). Below 0.7 the finding is
+    information.
+
     ## Fix safety
     The fix writes the recomputed mean of all the cells beside the aggregate. It is unsafe:
     the average may be weighted or cover other columns, and a wrong average may mean a
     wrong cell.
     """
+    rule_macros = _rule_macros(ctx)
     for placed in _tables(section):
-        grid = _Grid.of(placed.block.table)  # type: ignore[arg-type]
+        grid = _Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         for column in columns:
             if _AGGREGATE.match(grid.own_header(column)):
                 others = [c for c in columns if c != column and not _AGGREGATE.match(grid.own_header(c))]
                 line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
-                yield from _check_line(ctx, placed, line, column_wise=False, groups=grid.groups())
+                yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups())
         for row in rows:
-            if _AGGREGATE.match(grid.table.row_header(row)):
-                others = [r for r in rows if r != row and not _AGGREGATE.match(grid.table.row_header(r))]
-                line = [(grid.numeric(row, column), [grid.numeric(r, column) for r in others]) for column in columns]
-                yield from _check_line(ctx, placed, line, column_wise=True)
+            if _AGGREGATE.match(grid.row_header(row)):
+                others = [r for r in rows if r != row and not _AGGREGATE.match(grid.row_header(r))]
+                line = [(grid.numeric(row, column), [grid.numeric(r, column) for r in others]) for column in columns
+                        if not _derived_agrees(grid, row, column, others)]
+                yield from _check_line(ctx, placed, grid, line, column_wise=True)
 
 
 def _tables(section: Section) -> list[PlacedBlock]:
@@ -114,7 +187,7 @@ def _tables(section: Section) -> list[PlacedBlock]:
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
-def _check_line(ctx: RuleContext, placed: PlacedBlock, line: list[tuple[Cell | None, list[Cell | None]]],
+def _check_line(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, line: list[tuple[Cell | None, list[Cell | None]]],
                 column_wise: bool, groups: list[range] = ()) -> Iterator[Finding]:
     """Check every aggregate cell of one Avg column (or row); trust the line only if most of it adds up."""
     verdicts = []
@@ -127,7 +200,46 @@ def _check_line(ctx: RuleContext, placed: PlacedBlock, line: list[tuple[Cell | N
     if not wrong or matches == 0 or len(wrong) > max(1, matches // 2):
         return  # an "Avg" that never adds up is weighted, or is not an aggregate at all
     for total, peers in wrong:
-        yield _report_aggregate(ctx, placed, total, peers, column_wise)
+        yield _report_aggregate(ctx, placed, grid, total, peers, column_wise, matches)
+
+
+# How a derived column's cell follows from two other cells of its row.
+_DERIVATIONS = {
+    "ratio": lambda a, b: a / b if b else None,
+    "difference": lambda a, b: a - b,
+    "relative": lambda a, b: (a - b) / b * 100 if b else None,
+}
+
+
+def _derived_agrees(grid: _Grid, aggregate_row: int, column: int, rows: list[int]) -> bool:
+    """The aggregate row's cell in `column` is the ratio, difference or relative change of two of
+    its own cells, as the column's cells are of theirs in (nearly) every row: "Imp. ×" = Ours / Baseline."""
+    total = grid.numeric(aggregate_row, column)
+    if total is None:
+        return False
+    columns = [c for c in grid.columns() if c != column]
+    for name, derive in _DERIVATIONS.items():
+        for a in columns:
+            for b in columns:
+                if a != b and _follows(grid, aggregate_row, column, a, b, derive) \
+                        and _column_follows(grid, rows, column, a, b, derive):
+                    return True
+    return False
+
+
+def _follows(grid: _Grid, row: int, column: int, a: int, b: int, derive) -> bool:
+    cell, left, right = grid.numeric(row, column), grid.numeric(row, a), grid.numeric(row, b)
+    if cell is None or left is None or right is None:
+        return False
+    value = derive(left.value, right.value)
+    return value is not None and agrees(cell.value, cell.decimals, value)  # type: ignore[arg-type]
+
+
+def _column_follows(grid: _Grid, rows: list[int], column: int, a: int, b: int, derive) -> bool:
+    """At least two rows, and four in five of those with the three cells, follow the derivation."""
+    checked = [row for row in rows if grid.numeric(row, column) and grid.numeric(row, a) and grid.numeric(row, b)]
+    held = sum(1 for row in checked if _follows(grid, row, column, a, b, derive))
+    return held >= 2 and held * 5 >= len(checked) * 4
 
 
 def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]) -> list[list[Cell]]:
@@ -146,11 +258,13 @@ def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: list[ran
     return any(_summarises(total, run) for run in _runs(total, peers, column_wise, groups))
 
 
-def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, total: Cell, peers: list[Cell], column_wise: bool) -> Finding:
+def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total: Cell, peers: list[Cell], column_wise: bool,
+                      matches: int) -> Finding:
     chosen = _runs(total, peers, column_wise, [])[0]
     mean = sum(cell.value for cell in chosen) / len(chosen)  # type: ignore[misc]
     table = placed.block.table
-    where = f"row {table.row_header(total.row)}" if not column_wise else f"column {_Grid.of(table).own_header(total.column)}"
+    header = grid.row_header(total.row) if not column_wise else grid.own_header(total.column)
+    where = f"row {header}" if not column_wise else f"column {header}"
     name = f"Table {table.label}" if table.label else "a table"
     recomputed = spelled(mean, total.decimals)
     return ctx.report(
@@ -160,7 +274,23 @@ def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, total: Cell, peers:
         identity=f"{table.label} {total.text} {recomputed}",
         related=[ctx.related(placed.file, chosen[0].start, chosen[-1].end, "the cells it summarises")],
         fixes=[ctx.fix(f"Write the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed))],
+        confidence=_aggregate_confidence(header, total, chosen, matches),
     )
+
+
+def _aggregate_confidence(header: str, total: Cell, chosen: list[Cell], matches: int) -> float:
+    """See TAB001's "## Confidence"."""
+    confidence = 0.95
+    if re.match(r"^\W*overall\b", header, re.IGNORECASE):
+        confidence *= 0.8
+    if matches < 2:
+        confidence *= 0.8
+    values = [cell.value for cell in chosen]
+    allowance = slack(total.decimals) + max(slack(cell.decimals) for cell in chosen)
+    miss = min(abs(sum(values) / len(values) - total.value), abs(sum(values) - total.value))  # type: ignore[arg-type, operator]
+    if miss <= 2 * allowance:
+        confidence *= 0.85
+    return round(confidence, 3)
 
 
 def _summarises(total: Cell, run: list[Cell]) -> bool:
@@ -180,24 +310,44 @@ def _number_span(ctx: RuleContext, file: str, cell: Cell) -> tuple[int, int]:
 
 def direction(header: str, caption: str | None) -> int:
     """+1 when higher is better, -1 when lower is better, 0 when the table does not say."""
-    for text in (header, caption or ""):
+    return _direction(header, caption)[0]
+
+
+def _direction(header: str, caption: str | None) -> tuple[int, str]:
+    """The direction and where it was read: "arrow" (↑/↓ in the header), "header" (the metric's
+    name in the header) or "caption"; (0, "") when the table does not say."""
+    arrows = (bool(re.search(r"↑|\\uparrow", header)), bool(re.search(r"↓|\\downarrow", header)))
+    if arrows[0] != arrows[1]:
+        return (1 if arrows[0] else -1), "arrow"
+    for text, where in ((header, "header"), (caption or "", "caption")):
         higher, lower = bool(_HIGHER.search(text)), bool(_LOWER.search(text))
         if higher != lower:
-            return 1 if higher else -1
+            return (1 if higher else -1), where
         if higher and lower:
-            return 0
-    return 0
+            return 0, ""
+    return 0, ""
 
 
-@rule("TAB002", "bold-not-best", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def _spread_overlaps(first: Cell, second: Cell) -> bool:
+    """The gap between two `mean ± std` cells is within their spreads."""
+    spreads = [cell.spread for cell in (first, second) if cell.spread is not None]
+    return bool(spreads) and abs(first.value - second.value) <= max(spreads)  # type: ignore[operator]
+
+
+@rule("TAB002", "bold-not-best", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
 def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a bold (or `\\best`-style highlighted) cell that is not the best value of its
     column. The direction comes from ↑/↓ in the header, else from the metric's name in the
     header or caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
-    FID, distances are lower-better. Columns whose direction is unknown, columns with
-    several different bold values (best per group), and oracle / random / human rows are
-    left alone.
+    FID, distances are lower-better. Columns whose direction is unknown, and oracle / teacher
+    / upper-bound / random / human / extra-data rows (named in any text cell) are left alone.
+
+    Bold often marks the best of a group of rows: the rows between two rules (`\\midrule`,
+    `\\hline`, `\\cline`, `\\addlinespace`, the author's own rule macros), or the rows with the
+    same marks in a ✓/✗ column ("uses extra data"). When a column has bold in several groups,
+    each group is judged on its own; several different bold values within one group are left
+    alone.
 
     ## Why is this bad?
     Bold is a claim: "this is the best result". A bold that sits on a worse number moves
@@ -215,38 +365,85 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     Baseline & \\textbf{81.2} \\\\
     Ours & 79.5 \\\\
     ```
+
+    ## Confidence
+    1.0 when the better row is in the bold cell's own group and ↑/↓ gives the direction;
+    times 0.95 when the direction comes from the metric's name in the header, 0.85 from the
+    caption; times 0.85 when the gap is within the cells' ± spreads; times 0.6 when the bold
+    cell is the best of its own group (of two rows or more, or set apart by a ✓/✗ column) and
+    only a row of another group is better: bold may mark the best of its group, so the
+    finding is information.
     """
+    rule_macros = _rule_macros(ctx)
     for placed in _tables(section):
         table = placed.block.table
-        grid = _Grid.of(table)  # type: ignore[arg-type]
+        grid = _Grid.of(table, rule_macros)  # type: ignore[arg-type]
         for column in grid.columns():
-            sense = direction(grid.table.column_header(column), table.caption)  # type: ignore[union-attr]
+            sense, source = _direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
             if not sense:
                 continue
-            cells = [cell for row in grid.body_rows() if (cell := grid.numeric(row, column))
-                     and not _REFERENCE_ROW.search(grid.table.row_header(row))]
+            cells = [cell for row in grid.body_rows() if (cell := grid.numeric(row, column)) and not grid.is_reference(row)]
             bold = [cell for cell in cells if cell.bold]
-            if not bold or len(bold) * 2 > len(cells) or len({cell.value for cell in bold}) > 1:
+            if not bold or len(bold) * 2 > len(cells):
                 continue
-            best = max(cells, key=lambda cell: sense * cell.value)  # type: ignore[operator]
-            marked = bold[0]
-            margin = slack(min(marked.decimals, best.decimals))
-            if sense * (best.value - marked.value) <= margin:  # type: ignore[operator]
-                continue
-            header = " ".join(grid.own_header(column).split()) or f"column {column + 1}"
-            yield ctx.report(
-                placed.file, marked.start, marked.end,
-                f"{marked.text} is marked best in column {header}, but row {table.row_header(best.row)} has "  # type: ignore[union-attr]
-                f"{best.text} ({'higher' if sense > 0 else 'lower'} is better)",
-                identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
-                related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
-            )
+            by_set: dict[tuple, list[Cell]] = {}
+            for cell in cells:
+                by_set.setdefault(grid.row_set(cell.row), []).append(cell)
+            marked_sets = [members for members in by_set.values() if any(cell.bold for cell in members)]
+            for members in marked_sets:
+                marked = [cell for cell in members if cell.bold]
+                if len({cell.value for cell in marked}) > 1:
+                    continue  # several bold values in one group: per sub-setting, not one best
+                # Bold in one group only claims the best of the column; bold in several, of each group.
+                found = _better(marked[0], members, cells if len(marked_sets) == 1 else members, sense, grid)
+                if found is not None:
+                    yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
+
+
+def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: int, grid: _Grid) -> tuple[Cell, bool] | None:
+    """A cell better than the bold one beyond rounding, from its own group first; and whether
+    only another group beats it while it is the best of a group of its own (set apart)."""
+    def beats(cell: Cell) -> bool:
+        return sense * (cell.value - marked.value) > slack(min(marked.decimals, cell.decimals))  # type: ignore[operator]
+
+    best_within = max(members, key=lambda cell: sense * cell.value)  # type: ignore[operator]
+    if beats(best_within):
+        return best_within, False
+    best = max(candidates, key=lambda cell: sense * cell.value)  # type: ignore[operator]
+    if not beats(best):
+        return None
+    set_apart = len(members) >= 2 or grid.row_set(best.row)[1] != grid.row_set(marked.row)[1]
+    return best, set_apart
+
+
+def _report_bold(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, column: int, marked: Cell, best: Cell, set_apart: bool,
+                 sense: int, source: str) -> Finding:
+    table = placed.block.table
+    header = " ".join(grid.own_header(column).split()) or f"column {column + 1}"
+    confidence = _DIRECTION_WEIGHT[source] * (_WITHIN_SPREAD if _spread_overlaps(marked, best) else 1.0) * (_SET_APART if set_apart else 1.0)
+    group = " (in another group of rows)" if set_apart else ""
+    return ctx.report(
+        placed.file, marked.start, marked.end,
+        f"{marked.text} is marked best in column {header}, but row {grid.row_header(best.row)}{group} has "
+        f"{best.text} ({'higher' if sense > 0 else 'lower'} is better)",
+        identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
+        related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
+        confidence=round(confidence, 3),
+    )
 
 
 _SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
-# A superlative scoped to a subset ("the best among the baselines", "second best") claims no overall win.
+# A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
+# win ("performs comparably to state-of-the-art methods", "on par with the best"), or a phrase that is no claim
+# ("to the best of our knowledge").
 _SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
-                     r"not|no|nor|fails?|close\s+to|comparable|competitive)\b", re.IGNORECASE)
+                     r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
+                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
+                     re.IGNORECASE)
+# "state-of-the-art methods" names the competitors, not a result.
+_SOTA_COMPETITORS = re.compile(r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
+                               r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
+                               r"trackers?|architectures?|networks?|frameworks?)\b", re.IGNORECASE)
 _OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
@@ -284,6 +481,7 @@ class _BestClaim:
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
     """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
+    rule_macros = _rule_macros(ctx)
     by_label = {label: item for _, items in parts for item in items if isinstance(item, _LabelledTable) for label in item.labels}
     for _, items in parts:
         for claim in items:
@@ -291,22 +489,22 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_La
                 continue
             for label in claim.labels:
                 cited = by_label.get(label)
-                found = _contradicted(cited.table, claim.sentence, claim.word) if cited is not None else None
+                found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros) if cited is not None else None
                 if found is None:
                     continue
-                claimed, better, header = found
-                table = cited.table
+                claimed, better, header, grid, confidence = found
                 yield claim.finding.model_copy(update={
-                    "message": f"the text claims the {claim.word} {header} for {' '.join(table.row_header(claimed.row).split())}"
-                               f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(table.row_header(better.row).split())}",
+                    "message": f"the text claims the {claim.word} {header} for {' '.join(grid.row_header(claimed.row).split())}"
+                               f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(grid.row_header(better.row).split())}",
                     "identity": f"{label} {header} {claimed.text} {better.text}",
                     "related": [cited.related(ctx, better, f"better value {better.text}"),
                                 cited.related(ctx, claimed, f"claimed value {claimed.text}")],
+                    "confidence": confidence,
                 })
                 break
 
 
-@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",),
+@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks", "macros"),
       scope=Scope.SECTION, combine=_claims_against_tables)
 def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
     """## What it does
@@ -316,7 +514,10 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     row header (user macros such as `\\method` count as names; "our method" matches a row
     marked "Ours") and name the column (metric or dataset). The direction comes from ↑/↓ or
     the metric's name, else from the claim's own word ("highest", "lowest"). Claims scoped
-    to a subset ("best among the baselines", "second best") are left alone.
+    to a subset ("best among the baselines", "second best"), comparisons that claim no win
+    ("performs comparably to state-of-the-art methods", "competitive with", "on par with",
+    "close to the best"), "state-of-the-art methods" naming the competitors, and "to the best
+    of our knowledge" are left alone; so are oracle, teacher and extra-data rows.
 
     ## Why is this bad?
     "X achieves the best accuracy" is the sentence reviewers quote. When the cited table
@@ -333,6 +534,13 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     ```latex
     Ours is within 0.5 points of the best accuracy on CIFAR-10 (Table~\\ref{tab:main}).
     ```
+
+    ## Confidence
+    1.0 when the sentence names the row by its own words and ↑/↓ in the column header gives
+    the direction; times 0.95 when the metric's name in the header gives it, 0.85 the
+    caption, 0.7 only the claim's word ("highest"); times 0.9 when "our method" is read as
+    the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
+    when a ✓/✗ column sets the better row apart (another setting).
     """
     for placed in _tables(section):
         labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
@@ -347,7 +555,9 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
             continue
         for start, end in sentence_spans(plain):
             sentence = plain[start:end]
-            claim = _SUPERLATIVE.search(sentence)
+            competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+            claim = next((match for match in _SUPERLATIVE.finditer(sentence)
+                          if not any(left <= match.start() < right for left, right in competitors)), None)
             if claim is None or _SCOPED.search(sentence):
                 continue
             labels = tuple(referenced_labels(sentence))
@@ -356,20 +566,24 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
                 yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
 
 
-def _contradicted(table: Table, sentence: str, word: str) -> tuple[Cell, Cell, str] | None:
-    """(the claimed row's best cell, a better cell of another row, the column's header), or None."""
-    grid = _Grid.of(table)
+def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, _Grid, float] | None:
+    """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
+    the confidence), or None."""
+    grid = _Grid.of(table, rule_macros)
     words = name_words(sentence)
     ours = bool(_OURS.search(sentence))
-    rows = [row for row in grid.body_rows() if not _REFERENCE_ROW.search(table.row_header(row))]
-    claimed_rows = {row for row in rows if _names_row(table.row_header(row), words, ours)}
+    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    named = {row for row in rows if _names_row(grid.row_header(row), words, False)}
+    claimed_rows = named | {row for row in rows if _names_row(grid.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     for column in grid.columns():
         header = " ".join(grid.own_header(column).split())
-        if not words & (name_words(header) | name_words(table.column_header(column))):
+        if not words & (name_words(header) | name_words(grid.column_header(column))):
             continue
-        sense = direction(table.column_header(column), table.caption) or {"highest": 1, "lowest": -1}.get(word, 0)
+        sense, source = _direction(grid.column_header(column), table.caption)
+        if not sense:
+            sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
         cells = [cell for row in rows if (cell := grid.numeric(row, column))]
         mine = [cell for cell in cells if cell.row in claimed_rows]
         if not sense or not mine:
@@ -378,7 +592,10 @@ def _contradicted(table: Table, sentence: str, word: str) -> tuple[Cell, Cell, s
         others = [cell for cell in cells if cell.row not in claimed_rows]
         better = max(others, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
         if better is not None and sense * (better.value - claimed.value) > slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
-            return claimed, better, header.replace("↑", "").replace("↓", "").strip()
+            confidence = _DIRECTION_WEIGHT[source] * (1.0 if named else _OURS_WEIGHT) \
+                * (_WITHIN_SPREAD if _spread_overlaps(claimed, better) else 1.0) \
+                * (_SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+            return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
     return None
 
 
