@@ -177,6 +177,7 @@ class _FileFacts:
 
     labels: list[KeyUse]  # parsed and read through wrappers
     refs: list[KeyUse]
+    cites: list[KeyUse]
     label_entries: list[LabelEntry]
     pairs: dict[str, list[tuple[str, Any]]]  # refs, cites, macros, acronyms, styled as (file, item)
     macros: list[MacroDef]  # with the conditional branch each sits in
@@ -204,7 +205,8 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
     file_items: dict[str, dict[str, list]] = {facet: {} for facet in _FILE_FACETS}
     versions: dict[str, tuple] = {}
     wrappers = _key_wrappers(macro for path in project.files for macro in project.documents[path].parsed.macros)
-    wrappers_key = tuple(sorted(wrappers.items()))
+    excluded = _excluded_environments(project)
+    wrappers_key = (tuple(sorted(wrappers.items())), excluded)  # what reading a file's keys depends on
     theorems_key = tuple(sorted(manuscript.theorem_environments))
     previous, live = cache.derived, {}
     for path in project.files:
@@ -212,7 +214,7 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
         parsed = document.parsed
         versions[path] = (document.hash, wrappers_key, theorems_key)
         key = (path, document.hash, wrappers_key)
-        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers)
+        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, excluded)
         live[key] = facts
         for entry in facts.label_entries:
             labels.setdefault(entry.key, []).append(entry)
@@ -220,7 +222,7 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
             pairs[facet] += facts.pairs[facet]
         for item in parsed.bibitems:
             bibitems.setdefault(item.key, []).append((path, item))
-        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", parsed.cites), ("macros", facts.macros),
+        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", facts.cites), ("macros", facts.macros),
                              ("acronyms", parsed.acronyms), ("styled", parsed.styled), ("bibitems", parsed.bibitems)):
             file_items[facet][path] = items
         file_items["inline_acronyms"][path] = []
@@ -275,14 +277,34 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
 _PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
-def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]]) -> _FileFacts:
+def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]], excluded: tuple[str, ...]) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
+    cites = parsed.cites
+    if excluded:
+        spans = _excluded_spans(document.text, excluded)
+        labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in spans)] for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)
-    items = {"refs": refs, "cites": parsed.cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
-    return _FileFacts(labels, refs, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
+    items = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
+    return _FileFacts(labels, refs, cites, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
+
+
+_EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
+
+
+def _excluded_environments(project: "Project") -> tuple[str, ...]:
+    """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
+    root per venue switch the venue's text with them, so their labels and references are not this root's."""
+    texts = (project.documents[path].text for path in project.files)
+    names = {name.strip() for text in texts if "excludecomment" in text for name in _EXCLUDE_COMMENT.findall(text)}
+    return tuple(sorted(names))
+
+
+def _excluded_spans(text: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, names)) + r")\}.*?\\end\{\1\}", re.S)
+    return [match.span() for match in pattern.finditer(text)]
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:

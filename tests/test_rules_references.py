@@ -53,3 +53,33 @@ def test_templates_in_definitions_are_not_uses(tmp_path):
     body = ("\\newcommand{\\seeproof}{\\ref{lem:nowhere}}\n\\def\\seealso{\\ref{lem:elsewhere}}\n"
             "\\begin{verbatim}\\ref{lem:code}\\end{verbatim}\nText.\n")
     assert findings(tmp_path, body, "REF001") == []
+
+
+def test_key_given_to_a_command_we_do_not_read_is_information(tmp_path):
+    # \mylisting's class sets `label={#3}`; a listing's `label=` option; and a code line in a listing.
+    body = ("\\mylisting{python}{code/mpm.py}{lst:mpm}\n"
+            "\\begin{lstlisting}[label=lst:loop, caption=Loop]\nfor x in y: pass\n\\end{lstlisting}\n"
+            "See \\cref{lst:mpm}, \\cref{lst:loop} and Lines~\\ref{ln:start}--\\ref{ln:end}.\n\n"
+            "% \\label{fig:gone}\nFigure~\\ref{fig:gone} and \\hyperref[sec:typo]{there}, Section~\\ref{sec:typo}.\n")
+    found = {f.message.split("}")[0].split("{")[-1]: f for f in findings(tmp_path, body, "REF001")}
+    assert sorted(found) == ["fig:gone", "ln:end", "ln:start", "lst:loop", "lst:mpm", "sec:typo"]
+    information = sorted(key for key, f in found.items() if f.severity.value == "information")
+    assert information == ["ln:end", "ln:start", "lst:loop", "lst:mpm"]
+    assert "appears at main.tex:6" in found["lst:mpm"].message
+    # A commented-out label, and a key that only other references use, stay errors.
+    assert found["fig:gone"].severity.value == found["sec:typo"].severity.value == "error"
+
+
+def test_text_of_an_excluded_venue_is_not_this_roots(tmp_path):
+    # One root per venue: the comment package drops the other venue's text, labels and references.
+    (tmp_path / "shared.tex").write_text(
+        "\\begin{long}\n\\begin{equation}x\\label{eq:bound}\\end{equation}\nSee Appendix~\\ref{app:proof}.\n\\end{long}\n"
+        "\\begin{short}\n\\begin{equation}y\\label{eq:bound}\\end{equation}\n\\end{short}\nBy \\eqref{eq:bound}.\n")
+    (tmp_path / "long.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{long}\\excludecomment{short}\n"
+        "\\begin{document}\n\\input{shared}\n\\appendix\\section{Proof}\\label{app:proof}\n\\end{document}\n")
+    (tmp_path / "short.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{short}\\excludecomment{long}\n"
+        "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n")
+    found = [f for f in check_path(tmp_path).findings if f.code in ("REF001", "REF002")]
+    assert [(f.code, f.file, f.message.split(" refers")[0]) for f in found] == [("REF001", "short.tex", "\\ref{app:typo}")]

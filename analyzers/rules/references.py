@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from rapidfuzz import process
@@ -11,7 +12,7 @@ from ..finding import Category, Finding, Severity
 from ..registry import rule
 
 
-@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems"))
+@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems", "comments"))
 def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags `\\ref`, `\\eqref`, `\\autoref`, `\\cref`, `\\pageref` and friends whose key no `\\label` defines.
@@ -36,11 +37,19 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
 
     When an included file is missing (a generated `main.labels`), the label may live
     there: the finding is then information that says so.
+
+    ## Confidence
+    Full when the key appears nowhere else. Lowered below the warning threshold (information) when
+    the label may be defined where auditex does not read: the key is passed to a command elsewhere
+    (`\\mylisting{…}{lst:mpm}` whose class sets `label={#5}`, `[label=lst:x]` of a listing), or the
+    reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
+    to LaTeX.
     """
     labels = list(ctx.memory.labels)
     missing = [p.target for p in ctx.project.problems if p.kind == "missing_file" and p.target]
     severity = Severity.INFORMATION if missing else None
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
+    uses = {(file, ref.start) for file, ref in ctx.memory.refs}
     for file, ref in ctx.memory.refs:
         if ref.key in ctx.memory.labels or "#" in ref.key:
             continue
@@ -49,8 +58,40 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
         if closest:
             fixes.append(ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90))
         suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
-        yield ctx.report(file, ref.start, ref.end, f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{suggestion}{unknown_source}",
-                         identity=f"{ref.key}", fixes=fixes, severity=severity)
+        confidence, unread = 1.0, ""
+        mention = _mention_outside_references(ctx, ref.key, uses)
+        if mention:
+            line = ctx.source(mention[0]).position(mention[1])[0] + 1
+            confidence, unread = 0.5, f" (the key appears at {mention[0]}:{line}, perhaps in a command that defines it)"
+        elif _CODE_LINE_BEFORE.search(ctx.source(file).text, max(0, ref.start - 60), ref.start):
+            confidence, unread = 0.5, " (a code line: its label may sit inside a listing)"
+        yield ctx.report(file, ref.start, ref.end,
+                         f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{suggestion}{unknown_source}{unread}",
+                         identity=f"{ref.key}", fixes=fixes, severity=severity, confidence=confidence)
+
+
+# "Line~\ref{", "Lines \ref{a}--\ref{", "lines~\ref{a} to \ref{": the reference names a code line.
+_CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
+# A use of a key by a reference command we may not know (\hyperref[key], \zcref{key}): not a definition.
+_REFERENCE_BEFORE = re.compile(r"\\\w*ref\w*\*?\s*[\[{](?:[^{}\[\]]*,)?\s*$")
+
+
+def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str, int]]) -> tuple[str, int] | None:
+    """Where `key` stands as a whole argument or option value (`{key}`, `label=key`) outside the
+    references and comments: a command auditex does not read may define it there."""
+    for path in ctx.project.files:
+        text = ctx.source(path).text
+        position = text.find(key)
+        while position != -1:
+            end = position + len(key)
+            before, after = text[max(0, position - 20):position].rstrip()[-1:], text[end:end + 20].lstrip()[:1]
+            line_start = text.rfind("\n", 0, position) + 1
+            if (before in ("{", "=", ",") and after in ("}", ",", "]") and (path, position) not in uses
+                    and not re.search(r"(?<!\\)%", text[line_start:position])
+                    and not _REFERENCE_BEFORE.search(text, max(line_start, position - 80), position)):
+                return path, position
+            position = text.find(key, end)
+    return None
 
 
 @rule("REF002", "duplicate-label", Category.LATEX, Severity.ERROR, reads=("labels",))
