@@ -337,17 +337,23 @@ _FILE_FACETS = ("labels", "refs", "cites", "macros", "acronyms", "styled", "bibi
 _WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
 
 
+# A body whose last command is a bare \label (comments aside): `\alglinelabel{key}` labels.
+_ENDS_WITH_LABEL = re.compile(r"\\label\s*(?:%[^\n]*\s*)*$")
+
+
 def _key_wrappers(macros) -> dict[str, tuple[str, str, str]]:
     """User macros that wrap \\label or \\ref: name → (label|ref, key prefix, key suffix).
 
-    Papers write `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}` and even
-    `\\renewcommand{\\eqref}[1]{\\ref{eq:#1}}`; keys must be read through them.
+    Papers write `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}`, `\\newcommand{\\alglinelabel}{\\refstepcounter{…}\\label}`
+    and even `\\renewcommand{\\eqref}[1]{\\ref{eq:#1}}`; keys must be read through them.
     """
     direct: dict[str, tuple[str, str, str]] = {}
     for macro in macros:
         match = _WRAPPED_KEY.search(macro.body) if macro.arguments == 1 else None
         if match:
             direct[macro.name.lstrip("\\")] = (match.group(1), match.group(2), match.group(3))
+        elif macro.arguments == 0 and _ENDS_WITH_LABEL.search(macro.body):
+            direct[macro.name.lstrip("\\")] = ("label", "", "")  # \refstepcounter{…}\label: the key follows the use
     wrappers = {}
     for name, (inner, prefix, suffix) in direct.items():
         # \eqalt{#1} → \eqref{#1} → \ref{eq:#1}: follow the chain, a few steps at most.

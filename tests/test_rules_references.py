@@ -83,3 +83,17 @@ def test_text_of_an_excluded_venue_is_not_this_roots(tmp_path):
         "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n")
     found = [f for f in check_path(tmp_path).findings if f.code in ("REF001", "REF002")]
     assert [(f.code, f.file, f.message.split(" refers")[0]) for f in found] == [("REF001", "short.tex", "\\ref{app:typo}")]
+
+
+def test_macro_that_ends_in_a_bare_label_defines_the_key_that_follows(tmp_path):
+    body = ("\\newcommand{\\alglinelabel}{%\n  \\refstepcounter{line}% count\n  \\label% the key follows\n}\n"
+            "Step one \\alglinelabel{alg:step}.\n\nSee line~\\ref{alg:step} and line~\\ref{alg:stpe}.\n")
+    assert [f.message.split("}")[0] for f in findings(tmp_path, body, "REF001")] == ["\\ref{alg:stpe"]
+
+
+def test_label_of_a_loaded_package(tmp_path):
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\usepackage{fancyhdr,lastpage}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
+                                       "\\begin{document}\nText.\n\\end{document}\n")
+    assert [f for f in check_path(tmp_path).findings if f.code == "REF001"] == []
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n")
+    assert [f.code for f in check_path(tmp_path).findings if f.code == "REF001"] == ["REF001"]

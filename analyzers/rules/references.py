@@ -35,6 +35,8 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     The fix replaces the key with the closest existing label; it is safe only when that
     label is clearly the intended one, so it is offered, never applied automatically.
 
+    Labels that a loaded package defines (`LastPage` of lastpage) are known.
+
     When an included file is missing (a generated `main.labels`), the label may live
     there: the finding is then information that says so.
 
@@ -50,8 +52,9 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     severity = Severity.INFORMATION if missing else None
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
     uses = {(file, ref.start) for file, ref in ctx.memory.refs}
+    packages = {site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"}
     for file, ref in ctx.memory.refs:
-        if ref.key in ctx.memory.labels or "#" in ref.key:
+        if ref.key in ctx.memory.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
             continue
         fixes = []
         closest = process.extractOne(ref.key, labels, score_cutoff=70) if labels else None
@@ -70,6 +73,8 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
                          identity=f"{ref.key}", fixes=fixes, severity=severity, confidence=confidence)
 
 
+# Labels a package defines at the end of the document: \pageref{LastPage} with lastpage.
+_PACKAGE_LABELS = {"LastPage": "lastpage", "VeryLastPage": "lastpage", "TotPages": "totpages"}
 # "Line~\ref{", "Lines \ref{a}--\ref{", "lines~\ref{a} to \ref{": the reference names a code line.
 _CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
 # A use of a key by a reference command we may not know (\hyperref[key], \zcref{key}): not a definition.
