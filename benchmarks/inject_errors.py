@@ -195,9 +195,9 @@ def plant_cited_table_number(project: Project) -> Iterator[Edit]:
         if not _stated_quantity(number):
             continue
         cited = {index.by_label[label].block.start for label in referenced_labels(mention.sentence) if label in index.by_label}
-        # An integer ties to a cell of the same value, not to one it could be a rounding of ("10" and 10.5).
+        # An integer quotes a cell written as that integer, not one it could round ("95% confidence" and 95.0 ± 0.8).
         cells = [c for c in index.agreeing(mention.value, mention.decimals) if c.placed.block.start in cited
-                 and (mention.decimals or mention.percent or c.cell.value == mention.value)]
+                 and (mention.decimals or (c.cell.decimals == 0 and c.cell.value == mention.value))]
         if cells and (edit := _changed_number(project, number, f"{{old}} → {{new}} (the cited {cells[0].describe()} holds {cells[0].cell.text})")):
             yield edit
 
@@ -264,9 +264,10 @@ def _cell_number(project: Project, placed: PlacedBlock, cell: Cell) -> tuple[int
     return (at, written) if at >= 0 else None
 
 
-# What a reader calls an aggregate: a header that starts with one of these words ("Avg.", "Mean F1", "Total (s)").
+# What a reader calls an aggregate: a header that starts with one of these words ("Avg.", "Mean F1", "Total (pb)"),
+# not a label that introduces a group of rows ("mean: θ" over the parameters of a mean model).
 # Written here, not taken from TAB001, so the sample does not inherit what the rule's own pattern leaves out.
-_AGGREGATE_NAME = re.compile(r"^\W*(?:avg|average|mean|overall|total|sum)\b(?!-)", re.IGNORECASE)
+_AGGREGATE_NAME = re.compile(r"^\W*(?:avg|average|mean|overall|total|sum)\b(?![-:])", re.IGNORECASE)
 
 
 def plant_table_aggregate(project: Project) -> Iterator[Edit]:
