@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .bibliography import BibEntry, BibProblem
 from .manuscript import Manuscript, PlacedBlock
 from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
-from .conditionals import branch_paths, path_at
+from .conditionals import NEVER, branch_paths, path_at
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -282,9 +282,9 @@ def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]], 
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
-    if excluded:
-        spans = _excluded_spans(document.text, excluded)
-        labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in spans)] for uses in (labels, refs, cites))
+    dead = _dead_spans(document.text, excluded)
+    if dead:
+        labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)
     items = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
@@ -302,9 +302,19 @@ def _excluded_environments(project: "Project") -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _excluded_spans(text: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
-    pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, names)) + r")\}.*?\\end\{\1\}", re.S)
-    return [match.span() for match in pattern.finditer(text)]
+def _dead_spans(text: str, excluded: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Stretches TeX never reads: branches of `\\iffalse … \\fi` (and `\\else` of `\\iftrue`), and
+    environments the comment package excludes."""
+    spans = []
+    if "\\iffalse" in text or "\\iftrue" in text:
+        starts, paths = branch_paths(text)
+        for index, path in enumerate(paths):
+            if any(branch == NEVER for _, branch in path):
+                spans.append((starts[index], starts[index + 1] if index + 1 < len(starts) else len(text)))
+    if excluded:
+        pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
+        spans += [match.span() for match in pattern.finditer(text)]
+    return spans
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:

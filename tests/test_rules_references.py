@@ -19,12 +19,12 @@ OPTIONAL_ARGUMENT_POSITIONS = {
 LEMMA = "\\begin{lemma}\\label{lem:x}\nA lemma.\n\\end{lemma}\n"
 
 
-def findings(tmp_path: Path, body: str, code: str) -> list:
+def findings(tmp_path: Path, body: str, *codes: str) -> list:
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
         "\\begin{document}\n" + body + "\n\\end{document}\n"
     )
-    return [f for f in check_path(tmp_path).findings if f.code == code]
+    return [f for f in check_path(tmp_path).findings if f.code in codes]
 
 
 @pytest.mark.parametrize("position", OPTIONAL_ARGUMENT_POSITIONS)
@@ -97,3 +97,12 @@ def test_label_of_a_loaded_package(tmp_path):
     assert [f for f in check_path(tmp_path).findings if f.code == "REF001"] == []
     (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n")
     assert [f.code for f in check_path(tmp_path).findings if f.code == "REF001"] == ["REF001"]
+
+
+def test_labels_and_references_in_iffalse_are_not_read(tmp_path):
+    body = ("\\section{Fault tolerance}\\label{sec:failure}\nSee Section~\\ref{sec:failure}.\n"
+            "\\iffalse\n\\subsection{Old draft}\\label{sec:failure}\nSee \\ref{sec:gone}.\n\\fi\n"
+            "\\iftrue\nKept.\\label{sec:kept}\n\\else\n\\label{sec:kept}\n\\fi\nSee \\ref{sec:kept} and \\ref{sec:typo}.\n")
+    found = [(f.code, f.message.split(" refers")[0]) for f in findings(tmp_path, body, "REF001", "REF002")]
+    assert found == [("REF001", "\\ref{sec:typo}")]
+
