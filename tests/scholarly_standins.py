@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 SERVICES = ("crossref", "openalex", "arxiv", "s2", "dblp")
 ENV = {"crossref": "AUDITEX_CROSSREF_URL", "openalex": "AUDITEX_OPENALEX_URL", "arxiv": "AUDITEX_ARXIV_URL",
@@ -149,8 +149,10 @@ class StandIns:
         return next((w for w in self._in(service) if w.doi and w.doi.lower() == doi.lower()), None)
 
     def _ranked(self, service: str, text: str, cutoff: float) -> list[StandInWork]:
-        scored = [(fuzz.token_set_ratio(text.lower(), work.title.lower()), work) for work in self._in(service)]
-        return [work for score, work in sorted(scored, key=lambda item: -item[0]) if score >= cutoff]
+        works = self._in(service)
+        ranked = process.extract(text.lower(), [work.title.lower() for work in works], scorer=fuzz.token_set_ratio,
+                                 limit=20, score_cutoff=cutoff)
+        return [works[index] for _, _, index in ranked]
 
     # Crossref: /works/{doi}, /works?query.bibliographic=&rows=
 

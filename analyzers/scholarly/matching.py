@@ -69,11 +69,22 @@ def score(reference: Reference, work: Work) -> float:
 
 
 def best(reference: Reference, candidates: list[Work]) -> Work | None:
+    """The matching candidate that agrees most: title first, then first author and year (two works
+    may share a title: "Deep learning" is a Nature review and a book), the published version first."""
     scored = [(score(reference, work), work) for work in candidates]
     scored = [(value, work) for value, work in scored if value > 0]
     if not scored:
         return None
-    return max(scored, key=lambda item: (item[0], not item[1].is_preprint))[1]
+    return max(scored, key=lambda item: (round(item[0], 2), _agreement(reference, item[1]), not item[1].is_preprint))[1]
+
+
+def _agreement(reference: Reference, work: Work) -> int:
+    agree = 0
+    if reference.authors and work.authors and same_surname(surname(reference.authors[0]), surname(work.authors[0])):
+        agree += 2
+    if reference.year and work.year and abs(reference.year - work.year) <= 1:
+        agree += 1
+    return agree
 
 
 @dataclass(frozen=True)
@@ -99,8 +110,8 @@ def mismatches(reference: Reference, work: Work) -> list[Mismatch]:
 def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
     cited = [surname(name) for name in reference.authors if surname(name) not in ("others", "al")]
     found = [surname(name) for name in work.authors]
-    if not cited or not found:
-        return []
+    if not cited or not found or _corporate(reference.authors) or _corporate(work.authors):
+        return []  # "OpenAI", "The Pandas Development Team": no surnames to compare
     if not same_surname(cited[0], found[0]) and not any(same_surname(cited[0], other) for other in found[:1]):
         return [Mismatch("authors", _names(reference.authors), _names(work.authors), f"first author {reference.authors[0]}, found {work.authors[0]}")]
     missing = [name for name, key in zip(work.authors, found) if not any(same_surname(key, other) for other in cited)]
@@ -117,6 +128,10 @@ def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
             parts.append("not an author of the found work: " + ", ".join(extra[:3]))
         return [Mismatch("authors", _names(reference.authors), _names(work.authors), "; ".join(parts))]
     return []
+
+
+def _corporate(names: list[str]) -> bool:
+    return len(names) == 1 and (len(names[0].split()) == 1 or bool(re.search(r"\b(team|group|consortium|collaboration|project|inc|ltd|foundation|association|society|organization|committee)\b", names[0], re.IGNORECASE)))
 
 
 def _names(names: list[str]) -> str:

@@ -22,6 +22,7 @@ from .work import Reference
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;}\"']+)")
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _NEXT_ITEM = re.compile(r"\\bibitem\b|\\end\s*\{thebibliography\}")
 
 
@@ -56,10 +57,11 @@ def split_authors(value: str) -> tuple[list[str], bool]:
         char = value[i]
         depth += char == "{"
         depth -= char == "}"
-        if depth == 0 and value[i:i + 5].lower() == " and " :
+        separator = _AND.match(value, i) if depth == 0 and char.isspace() else None
+        if separator is not None:
             names.append("".join(current))
             current = []
-            i += 5
+            i = separator.end()
             continue
         current.append(char)
         i += 1
