@@ -141,9 +141,10 @@ def _chars_from(node: lw.LatexNode, start: int) -> lw.LatexNode:
 
 
 def rule_macros(definitions) -> frozenset[str]:
-    """Names (without backslash) of the author's macros whose body draws a rule, directly or
+    """Names (without backslash) of the author's argument-less macros whose body draws a rule, directly or
     through another such macro: `\\newcommand\\shline{\\noalign{…}\\hline…}`, `\\def\\sep{\\midrule}`."""
-    bodies = {definition.name.lstrip("\\"): definition.body for definition in definitions if definition.name.startswith("\\")}
+    bodies = {definition.name.lstrip("\\"): definition.body for definition in definitions
+              if definition.name.startswith("\\") and not definition.arguments}
     found = {name for name, body in bodies.items() if _DRAWS_RULE.search(body)}
     while True:
         more = {name for name, body in bodies.items() if name not in found

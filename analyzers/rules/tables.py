@@ -49,6 +49,7 @@ class _Grid:
     header_rows: int
     rule_rows: list[int]  # rows a rule is drawn above
     author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
+    mark_columns: list[int]  # ✓/✗ columns
 
     @classmethod
     def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> "_Grid":
@@ -61,7 +62,9 @@ class _Grid:
         if author_rules:  # the header ends at the first inner rule, the author's included
             inner = [row for row in rule_rows if 0 < row < len(table.rows)]
             header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
-        return cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row}, header_rows, rule_rows, author_rules)
+        grid = cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row}, header_rows, rule_rows, author_rules, [])
+        grid.mark_columns = grid._marked_columns()
+        return grid
 
     def body_rows(self) -> range:
         return range(self.header_rows, len(self.table.rows))
@@ -105,10 +108,10 @@ class _Grid:
     def row_set(self, row: int) -> tuple[int, tuple[str, ...]]:
         """Which group a body row belongs to: the rules above it, and its ✓/✗ marks."""
         rules = sum(1 for ruled in self.rule_rows if self.header_rows < ruled <= row)
-        marks = tuple(" ".join(cell.text.split()) for column in self._mark_columns() if (cell := self.cells.get((row, column))))
+        marks = tuple(" ".join(cell.text.split()) for column in self.mark_columns if (cell := self.cells.get((row, column))))
         return rules, marks
 
-    def _mark_columns(self) -> list[int]:
+    def _marked_columns(self) -> list[int]:
         columns = []
         for column in self.columns():
             texts = [cell.text for row in self.body_rows() if (cell := self.cells.get((row, column)))]
