@@ -71,3 +71,107 @@ def test_ordinal_run_stops_at_a_new_section_and_at_the_stated_count(tmp_path):
     enough = ("Our method has two stages. First, it encodes. Second, it decodes.\n\n"
               "Third, an unrelated paragraph starts with an ordinal.\n")
     assert findings(tmp_path, enough) == []
+
+
+def warnings(tmp_path: Path, body: str) -> list:
+    """CNT001 findings confident enough to warn (the rest are information)."""
+    return [f for f in findings(tmp_path, body) if f.severity.value == "warning"]
+
+
+def test_an_item_that_carries_a_count_adds_it(tmp_path):
+    body = ("We compare three conditions: two retrieval approaches and a plain prompt.\n\n"
+            "In total, it distinguishes 12 markers: 6 on the template, 2 on the hoop, 3 on stickers, and 1 on the sensor.\n")
+    assert findings(tmp_path, body) == []
+    wrong = findings(tmp_path, "We compare four conditions: two retrieval approaches and a plain prompt.\n")
+    assert len(wrong) == 1 and "but 3 follow" in wrong[0].message
+
+
+def test_a_number_inside_a_name_is_not_a_count(tmp_path):
+    body = ("We report the Spin-0 estimators (A, B, and C).\n\n"
+            "We fine-tune GPT-4 models: small, medium, and large.\n\n"
+            "Consumers have access to palette~2 technologies, i.e., storage, wind and solar.\n\n"
+            "Results for the Llama 2 models (7B, 13B, and 70B) follow.\n")
+    assert findings(tmp_path, body) == []
+    # The true positive: a count of depths that lists five.
+    depths = findings(tmp_path, "Samples were taken at six depths (0, 50, 150, 300, and 500 m).\n")
+    assert len(depths) == 1 and "but 5 follow" in depths[0].message and depths[0].severity.value == "warning"
+
+
+def test_finally_after_a_complete_ordinal_run_wraps_up(tmp_path):
+    body = ("The model is trained in two phases. In the first phase, we pretrain. In the second phase, "
+            "we fine-tune. Finally, we evaluate on held-out data.\n\n"
+            "It can be extended in at least three ways. First, to A. Second, to B. Third, to C. "
+            "Finally, an adjacent question remains open.\n")
+    assert findings(tmp_path, body) == []
+    short = findings(tmp_path, "The pipeline has four steps. First, we parse. Second, we check. Finally, we report.\n")
+    assert len(short) == 1 and "but 3 follow" in short[0].message
+
+
+def test_an_ordinal_run_picked_up_in_a_later_paragraph_only_informs(tmp_path):
+    body = ("It is useful to have three facts in mind.\nFirst, levels are upward-closed.\n\n"
+            "\\begin{lem}A lemma.\\end{lem}\n\nSecond, the stratification is not degenerate.\n")
+    found = findings(tmp_path, body)
+    assert len(found) == 1 and found[0].severity.value == "information" and found[0].confidence < 0.7
+
+
+def test_formulas_are_items_split_at_top_level_commas(tmp_path):
+    body = ("The integral is small on each of four pieces: \\((-\\infty,-h]\\), \\((-h,h)\\), \\([h,t-h]\\), and \\((t-h,\\infty)\\).\n\n"
+            "We compare four tests: $A,B,C$ test and the score test.\n\n"
+            "We use three variables: $x_1, \\dots, x_n$ and $y$.\n")
+    assert findings(tmp_path, body) == []
+    wrong = findings(tmp_path, "We compare five tests: $A,B,C$ test and the score test.\n")
+    assert len(wrong) == 1 and "but 4 follow" in wrong[0].message
+
+
+def test_and_inside_one_item_does_not_split_it(tmp_path):
+    body = ("We train with just two classes (i.e., comments with and without technical debt).\n\n"
+            "We study two effects: the gap between A and B, and the drift.\n\n"
+            "We run two stages: pre- and post-training, and evaluation.\n")
+    assert findings(tmp_path, body) == []
+
+
+def test_an_item_marked_as_an_extra_is_not_counted(tmp_path):
+    body = ("We model and compare two procurement strategies:\n\\begin{itemize}\n\\item annual matching;\n"
+            "\\item hourly matching;\n\\item For benchmarking, we also model a reference case.\n\\end{itemize}\n")
+    assert findings(tmp_path, body) == []
+    three = body.replace("For benchmarking, we also model a", "a")
+    assert len(warnings(tmp_path, three)) == 1
+
+
+def test_a_list_that_goes_on_in_the_next_sentence_is_left_alone(tmp_path):
+    body = ("We use three datasets: MNIST and SVHN. We also use CIFAR-10.\n\n"
+            "We use three datasets: MNIST and SVHN. The third one is CIFAR-10.\n")
+    assert findings(tmp_path, body) == []
+    assert len(warnings(tmp_path, "We use three datasets: MNIST and SVHN. Both are small.\n")) == 1
+
+
+def test_a_list_that_may_name_something_else_only_informs(tmp_path):
+    partitive = "Profiles help on three of the four large datasets (VP, OQA, and HK), but not on DICES.\n"
+    assert findings(tmp_path, partitive) == []
+    owner = ("Conditions are varied for the tasks with two nouns (\\emph{NounPP}, \\emph{Gender}, "
+             "\\emph{Successive} and \\emph{Nested}).\n")
+    found = findings(tmp_path, owner)
+    assert len(found) == 1 and found[0].severity.value == "information"
+
+
+def test_confidence_follows_the_evidence(tmp_path):
+    listing = "The protocol has three steps:\n\\begin{itemize}\n\\item one\n\\item two\n\\end{itemize}\n"
+    inline = "We evaluate on five datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.\n"
+    ordinals = "Our method has three stages. First, it encodes. Second, it decodes.\n"
+    many = "We evaluate on seven datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.\n"
+    caption = ("\\begin{table}\\caption{Results on five datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.}"
+               "\\begin{tabular}{c}a\\end{tabular}\\end{table}\n")
+    confidence = {name: findings(tmp_path, body)[0].confidence
+                  for name, body in [("listing", listing), ("inline", inline), ("ordinals", ordinals),
+                                     ("many", many), ("caption", caption)]}
+    assert confidence["listing"] > confidence["inline"] > confidence["ordinals"] >= 0.7
+    assert confidence["many"] < 0.7 and confidence["caption"] < confidence["inline"]
+
+
+def test_ordinals_right_after_the_colon_and_across_a_comment_line(tmp_path):
+    body = ("Stickers were developed for three reasons: First, the clearance is low.\n"
+            "%A commented-out line.\n"
+            "Second, we wanted to save drawing.\n")
+    found = findings(tmp_path, body)
+    assert len(found) == 1 and "but 2 follow" in found[0].message and found[0].severity.value == "warning"
+    assert findings(tmp_path, body.replace("three reasons", "two reasons")) == []

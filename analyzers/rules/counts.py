@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import NamedTuple
 
 from ...latex.manuscript import Section
 from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
@@ -17,7 +18,7 @@ _ANNOUNCE = re.compile(
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
     re.IGNORECASE)
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_START = r"(?:^|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
+_START = r"(?:^\s*|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
 _EMPHASIS = r"(?:\{\\(?:em|it|bf)\s+|\\(?:emph|textit|textbf|textsc|underline)\{)?"  # "{\em First}", "\textbf{First}"
 _ORDINAL_START = re.compile(
     _START + _EMPHASIS + r"(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b"
@@ -33,6 +34,33 @@ _COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"\s*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
 _VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
+# The word before a count, and what comes before that word.
+_WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
+# "three of the four datasets (A, B and C)": the list may enumerate either count.
+_PARTITIVE = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
+# "tasks with two nouns (A, B, C)": the parenthesis may name the tasks, not the nouns.
+_OWNER_BEFORE = re.compile(r"\b(?:with|without|having|containing)\s+(?:only\s+|exactly\s+|just\s+)?$", re.IGNORECASE)
+_FLOAT = re.compile(r"\\(begin|end)\{(?:table|figure|tabular)\w*\*?\}")
+_MATH = re.compile(r"\$([^$]*)\$|\\\((.*?)\\\)", re.DOTALL)
+_ELLIPSIS = re.compile(r"\\[lc]?dots\b|\.\.\.")
+# An item that is not one of the counted things: "For benchmarking, we also model a reference case".
+_EXTRA_ITEM = re.compile(
+    r"\b(?:also|additionally|in addition|as an? (?:baseline|reference|benchmark)|for (?:comparison|benchmarking|reference))\b",
+    re.IGNORECASE)
+# A sentence that goes on with the list: "The third is C.", "We also use C."
+_CONTINUED = re.compile(r"\s*(?:\S+\s+){0,5}?(?:also|another|additionally|in addition)\b", re.IGNORECASE)
+# Words after which "and"/"or" joins words inside one item: "with and without debt", "between A and B".
+_DANGLING = re.compile(r"(?:\b(?:with|without|before|after|within|inside|outside|above|below|over|under|pre|post|"
+                       r"during|from|to|into|in|on|off|of)|-)$", re.IGNORECASE)
+_PAIRING = re.compile(r"\b(?:between|both|either)\b", re.IGNORECASE)
+_NUMBER_WORDS = ("one",) + COUNT_WORDS
+_ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]", re.IGNORECASE)
+
+
+class Enumeration(NamedTuple):
+    """Items counted after an announcement, and how surely they were told apart (0..1)."""
+    count: int
+    confidence: float
 
 
 @rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
@@ -43,8 +71,12 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
     from ordinals ("First, … Second, …", "{\\em First}", "And second, …", "The first step …
     For the second step …", in later paragraphs of the same section too while the run is
-    shorter than the count), or from a short comma-separated list closed by "and"/"or". Open
-    lists ("such as", "including", "e.g.") are left alone.
+    shorter than the count), or from a short comma-separated list closed by "and"/"or". An
+    item that carries its own count adds that count ("three conditions: two baselines and
+    ours"); a "Finally," after the ordinals is an item only while the run is short of the
+    count (otherwise it wraps up). Open lists ("such as", "including", "e.g.", "\\dots"), a
+    number inside a name ("Spin-0 estimators", "GPT-4 models", "palette~2 technologies") and
+    a list that goes on in the next sentence ("We also use C.") are left alone.
 
     ## Why is this bad?
     A count that disagrees with its own list means a dataset, baseline or step was added or
@@ -61,14 +93,25 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     We evaluate on four datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
     ```
 
+    ## Confidence
+    From how the items were told apart: 0.95 for a list environment right after the count,
+    0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
+    items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences ("First,
+    … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
+    paragraph. Minus 0.1 when an item carries its own count or its parentheses were set
+    aside, when the list sits in a table or figure, and for each item beyond one that the
+    counts differ by (a slip is usually one item; many means the parse likely went wrong).
+    At most 0.5 when the list may enumerate something else: "tasks with two nouns (A, B, C)"
+    or "three of the four datasets (A, B, C)". Below 0.7 the finding is information.
+
     ## Fix safety
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
     # The section's raw text as its files have it: an enumeration stops at the next heading.
     for stretch in section.stretches():
         file = stretch.file
-        for match, stated, counted in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
-            word = match.group(1)
+        for match, stated, found in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
+            word, counted = match.group(1), found.count
             start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             fixes = []
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
@@ -78,12 +121,12 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             yield ctx.report(
                 file, start, end,
                 f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
-                identity=f"{match.group(0)} {counted}", fixes=fixes,
+                identity=f"{match.group(0)} {counted}", fixes=fixes, confidence=round(found.confidence, 2),
             )
 
 
-def _mismatches(source: str) -> list[tuple[re.Match, int, int]]:
-    """(announcement, stated, counted) where a stretch of source disagrees with itself."""
+def _mismatches(source: str) -> list[tuple[re.Match, int, Enumeration]]:
+    """(announcement, stated, enumeration) where a stretch of source disagrees with itself."""
     # Comments and where announcements may start are found paragraph by paragraph, cached by
     # text: typing re-reads one paragraph, and the full pattern runs only at those places.
     blanked, candidates = [], []
@@ -101,80 +144,203 @@ def _mismatches(source: str) -> list[tuple[re.Match, int, int]]:
         word = match.group(1)
         if not word.isdigit() and word.lower() not in COUNT_WORDS:
             continue  # "ſix": the case-blind pattern matches letters that are not the word
-        stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
-        counted = _count_items(text, match.end(), match.group(0)[-1], stated)
-        if counted is None or counted == stated or (match.group(0)[-1] == "(" and stated > 10):
+        before = text[max(0, match.start() - 60):match.start()]
+        if _in_name(before):
             continue
-        found.append((match, stated, counted))
+        stated = _number(word)
+        opener = match.group(0)[-1]
+        enumeration = _count_items(text, match.end(), opener, stated)
+        if enumeration is None or enumeration.count == stated or (opener == "(" and stated > 10):
+            continue
+        confidence = enumeration.confidence - 0.1 * min(abs(enumeration.count - stated) - 1, 2)
+        if _in_float(text, match.start()):
+            confidence -= 0.1
+        subset = _PARTITIVE.search(before)
+        if subset:
+            if _number(subset.group(1)) == enumeration.count:
+                continue
+            confidence = min(confidence, 0.5)
+        if opener == "(" and _OWNER_BEFORE.search(before):
+            confidence = min(confidence, 0.5)
+        found.append((match, stated, enumeration._replace(confidence=confidence)))
     return found
+
+
+def _in_name(before: str) -> bool:
+    """Whether the count after `before` is part of a name: "Spin-0", "GPT-4", "palette~2", "v1.2",
+    "LLaMA 2", or a capitalised word mid-sentence ("in Study 2 participants")."""
+    if before[-1:] in ("-", "~", "_", ".", "/"):
+        return True
+    words = _WORD_BEFORE.search(before)
+    if words is None:
+        return False
+    word = words.group(2).strip()
+    if any(char.isupper() for char in word[1:]):
+        return True
+    return word[0].isupper() and not re.search(r"[.!?:]$", words.group(1)) and words.group(1) != ""
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.index(word.lower()) + 1
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _paragraph_scan(paragraph: str) -> tuple[str, tuple[int, ...]]:
     """The paragraph with its comments blanked, and where a count (a word or a number) starts a word."""
-    text = _COMMENT.sub(lambda match: " " * len(match.group(0)), paragraph) if "%" in paragraph else paragraph
+    # The "%" stays: a line holding only a comment does not end a paragraph.
+    text = _COMMENT.sub(lambda match: "%" + " " * (len(match.group(0)) - 1), paragraph) if "%" in paragraph else paragraph
     if text.isascii():  # lower-case ASCII matches the case-blind pattern, and far faster
         return text, tuple(match.start() for match in _HEAD.finditer(text.lower()))
     return text, tuple(match.start() for match in _HEAD_ANY_CASE.finditer(text))
 
 
-def _count_items(text: str, start: int, opener: str, stated: int) -> int | None:
+def _in_float(text: str, at: int) -> bool:
+    """Whether `at` lies in a table, figure or tabular: captions and cells are terse and often elliptic."""
+    inside = False
+    for match in _FLOAT.finditer(text, 0, at):
+        inside = match.group(1) == "begin"
+    return inside
+
+
+def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration | None:
     """Items of the enumeration that starts at `start`, or None when it is not countable."""
     if opener == "(":
-        return _parenthesised(text, start)
+        return _parenthesised(text, start, stated)
     if opener.isspace() or _FIRST.match(text, start):
         return _ordinals(text, start, stated)
     listing = _LIST.match(text, start)
     if listing:
-        return _count_list(text, listing.end(), listing.group(1))
+        return _count_list(text, listing.end(), listing.group(1), stated)
     paragraph = text[start:_paragraph_end(text, start)]
     if re.match(r"\s*\((?:1|i|a)\)", paragraph):
-        return _sequential_markers(paragraph)
-    sentence = text[start:_sentence_end(text, start)]
+        return Enumeration(_sequential_markers(paragraph), 0.9)
+    end = _sentence_end(text, start)
+    sentence = text[start:end]
     if _VAGUE.search(sentence) or "\\item" in sentence:
         return None
     # "A, B, C, and D": short items, the last one right after and/or.
-    plain = re.sub(r"\\(?:cite\w*|ref|cref|autoref|eqref|label)\*?(?:\[[^\]]*\])?\{[^}]*\}|~|\$[^$]*\$|\([^)]*\)", "", sentence)
-    plain = re.sub(r"\\[A-Za-z]+|[{}]", " ", plain)
-    joined = re.search(r"\b(?:and|or)\b([^,;]*)", plain)
-    if joined is None:
+    plain, aside = _plain(sentence)
+    if plain is None:
         return None
-    parts = [p.strip() for p in re.split(r",|;|\band\b|\bor\b", plain[:joined.end()]) if p.strip()]
-    if len(parts) < 2 or any(len(p.split()) > 5 for p in parts):
+    items, closed = _items(plain)
+    if not closed:
         return None
-    return len(parts)
+    enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75)
+    if enumeration is None or (enumeration.count < stated and _continues(text, end, enumeration.count)):
+        return None
+    return enumeration._replace(confidence=enumeration.confidence - 0.1 * aside)
 
 
-def _parenthesised(text: str, start: int) -> int | None:
+def _plain(fragment: str) -> tuple[str | None, bool]:
+    """The fragment as words: references and macros dropped, each formula one word per top-level
+    comma ("$\\alpha, \\beta$" lists two), parentheses set aside (and whether there were any).
+    None when a formula trails off ("$x_1, \\dots, x_n$"): an open list."""
+    plain = re.sub(r"\\(?:cite\w*|ref|cref|Cref|autoref|eqref|label)\*?(?:\[[^\]]*\])?\{[^}]*\}|~", " ", fragment)
+    formulas = [match.group(1) if match.group(1) is not None else match.group(2) for match in _MATH.finditer(plain)]
+    if any(_ELLIPSIS.search(formula) for formula in formulas) or _ELLIPSIS.search(_MATH.sub("", plain)):
+        return None, False
+    plain = _MATH.sub(lambda match: ", ".join(["formula"] * len(_top_level_parts(match.group(1) or match.group(2) or ""))), plain)
+    stripped = plain
+    while True:  # innermost first: "(a (b) c)"
+        shorter = re.sub(r"\([^()]*\)", "", stripped)
+        if shorter == stripped:
+            break
+        stripped = shorter
+    return re.sub(r"\\[A-Za-z]+|[{}]", " ", stripped), stripped != plain
+
+
+def _top_level_parts(formula: str) -> list[str]:
+    """A formula split at commas outside brackets: "(-\\infty, h]" is one part, "a, b" two."""
+    parts, depth, current = [], 0, ""
+    for char in formula:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth <= 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [part for part in parts + [current] if part.strip()] or [formula]
+
+
+def _items(plain: str) -> tuple[list[str], bool]:
+    """The items of "A, B and C", up to the one after the closing "and"/"or", and whether there was
+    one. An "and"/"or" inside one item stays there: "with and without debt", "pre- and
+    post-training", "the gap between A and B"."""
+    pieces = re.split(r"(,|;|\band\b|\bor\b)", plain)
+    items, joining, closing, paired = [], False, False, False
+    for index in range(0, len(pieces), 2):
+        piece = pieces[index].strip()
+        if joining:
+            items[-1] += " " + piece
+        elif piece:
+            items.append(piece)
+            paired = False
+            if closing:
+                return items, True
+        separator = pieces[index + 1] if index + 1 < len(pieces) else ""
+        pairing = not paired and bool(items) and bool(_PAIRING.search(items[-1]))  # "between" takes one "and"
+        joining = separator in ("and", "or") and bool(items) and (pairing or bool(_DANGLING.search(items[-1])))
+        paired = paired or (joining and pairing)
+        closing = separator in ("and", "or") and not joining
+    return items, False
+
+
+def _weigh(items: list[str], stated: int, confidence: float) -> Enumeration | None:
+    """The count of short items, where an item that carries a count may add it: "two baselines and
+    ours" is three, "6 on the template, 2 on the hoop" eight. Either reading that makes `stated`
+    agrees with it; None for fewer than two items or long ones."""
+    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
+        return None
+    weights = []
+    for item in items:
+        carried = _ITEM_COUNT.match(item)
+        weights.append(_number(carried.group(1)) if carried else 1)
+    if weights == [1] * len(weights) or stated == len(items):
+        return Enumeration(len(items), confidence)
+    # Large numbers are amounts ("100 training and 50 test images"), not counts of things.
+    return Enumeration(sum(weights) if max(weights) <= 12 else len(items), confidence - 0.1)
+
+
+def _continues(text: str, end: int, counted: int) -> bool:
+    """Whether the sentence after an inline list goes on with it: "… A and B. The third is C."."""
+    following = text[end + 1:_sentence_end(text, end + 1)]
+    later = r"\b(?:" + "|".join(_ORDINALS[counted:]) + r")\b" if counted < len(_ORDINALS) else None
+    return bool(_CONTINUED.match(following) or (later and re.search(later, following, re.IGNORECASE)))
+
+
+def _parenthesised(text: str, start: int, stated: int) -> Enumeration | None:
     """Items of "(A, B, and C)": commas and a closing and/or separate them."""
     close = text.find(")", start)
     inside = text[start:close] if 0 <= close - start <= 200 else ""
     if not inside or _VAGUE.search(inside) or re.search(r"\\(?:cite|ref)|\(", inside):
         return None
-    parts = [p.strip() for p in re.split(r",|;|\band\b|\bor\b", inside) if p.strip()]
-    return len(parts) if len(parts) >= 2 and all(len(p.split()) <= 5 for p in parts) else None
+    inside = re.sub(r"^\s*(?:i\.e\.|that is|namely),?", "", inside)  # "(i.e., A and B)" names the items all the same
+    plain, _ = _plain(inside)
+    return _weigh(_items(plain)[0], stated, 0.85) if plain is not None else None
 
 
-def _ordinals(text: str, start: int, stated: int) -> int | None:
-    """Items of "First, … Second, … Third, …" (a closing "Finally," counts as the next one). A run
-    shorter than `stated` goes on in a later paragraph of the same section that opens with the next
-    ordinal: "two facts. First, … [a lemma and its proof] … Second, …"."""
-    count = 0
+def _ordinals(text: str, start: int, stated: int) -> Enumeration | None:
+    """Items of "First, … Second, … Third, …". A closing "Finally," is one more item while the run
+    is short of `stated`, and a wrap-up otherwise. A run shorter than `stated` goes on in a later
+    paragraph of the same section that opens with the next ordinal: "two facts. First, … [a lemma
+    and its proof] … Second, …"; that reach makes the count less sure."""
+    count, confidence = 0, 0.75
     while True:
         end = _paragraph_end(text, start)
         for match in _ORDINAL_START.finditer(text[start:end]):
             ordinal = match.group(1) or match.group(2)
             if ordinal and _ORDINALS.index(ordinal.lower()) == count:
                 count += 1
-            elif match.group(3) and count >= 2:
-                return count + 1
+            elif match.group(3) and 2 <= count < stated:
+                return Enumeration(count + 1, confidence)
         if not 0 < count < min(stated, len(_ORDINALS)):
             break
         following = re.compile(r"\n[ \t]*\n\s*(" + _EMPHASIS + _ORDINALS[count].capitalize() + r"\b)").search(text, end, end + 3000)
         if following is None or _SECTIONING.search(text, end, following.start()):
             break
-        start = following.start(1)
-    return count if count >= 2 else None
+        start, confidence = following.start(1), 0.6
+    return Enumeration(count, confidence) if count >= 2 else None
 
 
 _NEXT = {
@@ -201,19 +367,28 @@ def _paragraph_end(text: str, start: int) -> int:
 
 
 def _sentence_end(text: str, start: int) -> int:
-    match = re.compile(r"\.(?:\s|$)|\n\s*\n").search(text, start)
+    match = re.compile(r"\.(?:\s|$|\})|\n\s*\n").search(text, start)  # "\caption{… C.}" ends there
     return match.start() if match else len(text)
 
 
-def _count_list(text: str, start: int, environment: str) -> int | None:
-    depth, items = 0, 0
+def _count_list(text: str, start: int, environment: str, stated: int) -> Enumeration | None:
+    """Top-level `\\item`s of the list; items that say they are extras ("For benchmarking, we also
+    model a reference case") are not among the announced things when leaving them out makes the count."""
+    depth, item_starts, item_ends = 0, [], []  # an item ends where the next one (or the list) does
     for token in re.finditer(r"\\begin\{(\w+)\}|\\end\{(\w+)\}|\\item\b", text[start:]):
         if token.group(1) in ("itemize", "enumerate", "description", "compactitem", "compactenum"):
             depth += 1
         elif token.group(2):
             if depth == 0:
-                return items if token.group(2) == environment else None
+                if token.group(2) != environment:
+                    return None
+                item_ends.append(start + token.start())
+                extras = sum(bool(_EXTRA_ITEM.search(text, begin, min(end, begin + 100)))
+                             for begin, end in zip(item_starts, item_ends[1:]))
+                items = len(item_starts)
+                return Enumeration(stated if items - extras == stated else items, 0.95)
             depth -= 1
         elif token.group(0) == "\\item" and depth == 0:
-            items += 1
+            item_ends.append(start + token.start())
+            item_starts.append(start + token.end())
     return None
