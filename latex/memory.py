@@ -204,9 +204,10 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
     file_items: dict[str, dict[str, list]] = {facet: {} for facet in _FILE_FACETS}
     versions: dict[str, tuple] = {}
-    wrappers = _key_wrappers(macro for path in project.files for macro in project.documents[path].parsed.macros)
-    excluded = _excluded_environments(project)
-    wrappers_key = (tuple(sorted(wrappers.items())), excluded)  # what reading a file's keys depends on
+    all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
+    wrappers = _key_wrappers(all_macros)
+    unread = (_excluded_environments(project), _discarding_macros(all_macros))
+    wrappers_key = (tuple(sorted(wrappers.items())), unread)  # what reading a file's keys depends on
     theorems_key = tuple(sorted(manuscript.theorem_environments))
     previous, live = cache.derived, {}
     for path in project.files:
@@ -214,7 +215,7 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
         parsed = document.parsed
         versions[path] = (document.hash, wrappers_key, theorems_key)
         key = (path, document.hash, wrappers_key)
-        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, excluded)
+        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread)
         live[key] = facts
         for entry in facts.label_entries:
             labels.setdefault(entry.key, []).append(entry)
@@ -277,12 +278,13 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
 _PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
-def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]], excluded: tuple[str, ...]) -> _FileFacts:
+def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]],
+                unread: tuple[tuple[str, ...], tuple[str, ...]]) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
-    dead = _dead_spans(document.text, excluded)
+    dead = _dead_spans(document.text, *unread)
     if dead:
         labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
@@ -302,9 +304,26 @@ def _excluded_environments(project: "Project") -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _dead_spans(text: str, excluded: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Stretches TeX never reads: branches of `\\iffalse … \\fi` (and `\\else` of `\\iftrue`), and
-    environments the comment package excludes."""
+def _discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
+    """Macros that typeset none of their arguments: draft notes switched off (`\\newcommand{\\note}[1]{}`),
+    and those that pass their arguments only to such macros (`\\newcommand{\\amit}[1]{\\note{Amit: #1}}`)."""
+    definitions: dict[str, list[MacroDef]] = {}
+    for macro in macros:
+        definitions.setdefault(macro.name.lstrip("\\"), []).append(macro)
+    discarding: set[str] = set()
+    for _ in range(3):  # a chain of a few wrappers at most
+        calls = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}") if discarding else None
+        found = {name for name, versions in definitions.items()
+                 if all(version.arguments > 0 and "#" not in (calls.sub("", version.body) if calls else version.body) for version in versions)}
+        if found == discarding:
+            break
+        discarding = found
+    return tuple(sorted(discarding))
+
+
+def _dead_spans(text: str, excluded: tuple[str, ...], discarding: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Stretches TeX never reads: branches of `\\iffalse … \\fi` (and `\\else` of `\\iftrue`),
+    environments the comment package excludes, and the arguments of macros that discard them."""
     spans = []
     if "\\iffalse" in text or "\\iftrue" in text:
         starts, paths = branch_paths(text)
@@ -313,6 +332,9 @@ def _dead_spans(text: str, excluded: tuple[str, ...]) -> list[tuple[int, int]]:
                 spans.append((starts[index], starts[index + 1] if index + 1 < len(starts) else len(text)))
     if excluded:
         pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
+        spans += [match.span() for match in pattern.finditer(text)]
+    if discarding and any("\\" + name in text for name in discarding):
+        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
         spans += [match.span() for match in pattern.finditer(text)]
     return spans
 

@@ -106,3 +106,11 @@ def test_labels_and_references_in_iffalse_are_not_read(tmp_path):
     found = [(f.code, f.message.split(" refers")[0]) for f in findings(tmp_path, body, "REF001", "REF002")]
     assert found == [("REF001", "\\ref{sec:typo}")]
 
+
+
+def test_references_in_notes_switched_off_are_not_read(tmp_path):
+    body = ("\\newcommand{\\note}[1]{}\n\\newcommand{\\amit}[1]{ {\\note{\\color{purple} Amit: #1}} }\n"
+            "\\newcommand{\\shown}[1]{\\textit{#1}}\n"
+            "Text.\\amit{We can keep Figure~\\ref{fig:old} and \\cite{gone}.} \\note{See \\ref{fig:older}.}\n"
+            "\\shown{See \\ref{fig:typo}.}\n")
+    assert [f.message.split(" refers")[0] for f in findings(tmp_path, body, "REF001")] == ["\\ref{fig:typo}"]
