@@ -175,6 +175,8 @@ def _in_name(before: str) -> bool:
     if words is None:
         return False
     word = words.group(2).strip()
+    if not re.fullmatch(r"[A-Za-z][\w-]*", word):  # "\section{Results} Three datasets": not a name
+        return False
     if any(char.isupper() for char in word[1:]):
         return True
     return word[0].isupper() and not re.search(r"[.!?:]$", words.group(1)) and words.group(1) != ""
