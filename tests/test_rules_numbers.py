@@ -158,3 +158,141 @@ def test_function_words_do_not_make_two_quantities_the_same(tmp_path):
             "unseen shape categories.\\end{abstract}\n\\section{Introduction}\nResults show that our model outperforms "
             "prior arts, reducing the chamfer distance by 50\\% on instances from both seen and unseen categories.\n")
     assert findings(tmp_path, body, "NUM002") == []
+
+
+def warnings(found):
+    return [f for f in found if f.severity.value in ("warning", "error")]
+
+
+def test_a_list_of_values_is_a_grid_not_a_quote_of_a_cell(tmp_path):
+    # Shape 2: a hyper-parameter set or list is never tied to a cell, nor restated.
+    grid = ("\\section{Setup}\nOn CIFAR-10 the learning rate is searched over $\\{0.1, 0.3, 0.6, 0.9\\}$ "
+            "(Table~\\ref{tab:hyper}).\n" + HYPER)
+    assert findings(tmp_path, grid, "NUM001") == []
+    listed = "\\section{Setup}\nOn CIFAR-10 the learning rate is one of 0.6, 0.8 and 0.9 (Table~\\ref{tab:hyper}).\n" + HYPER
+    assert findings(tmp_path, listed, "NUM001") == []
+    single = "\\section{Setup}\nOn CIFAR-10 the learning rate is 0.6 (Table~\\ref{tab:hyper}).\n" + HYPER
+    assert len(warnings(findings(tmp_path, single, "NUM001"))) == 1
+    # Results listed with "respectively" are quotes.
+    results = ("\\section{Results}\nBaseline and Ours reach 30.12 and 48.66 on AlpacaEval, respectively "
+               "(Table~\\ref{tab:main}).\n" + TABLE)
+    assert ["48.66" in f.message for f in findings(tmp_path, results, "NUM001")] == [True]
+
+
+def test_a_swept_parameter_is_not_a_restated_quantity(tmp_path):
+    body = ("\\section{Setup}\nWe sweep the dropout rate of the encoder over $p \\in \\{0.15, 0.25, 0.35\\}$ in all runs.\n\n"
+            "\\section{Results}\nThe dropout rate of the encoder is 0.45 in all runs of the final model.\n")
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_grid_descriptions_are_not_arithmetic_claims(tmp_path):
+    # Shape 9a: "from A to B by steps of C" spans a grid; it claims no change.
+    body = ("\\section{Setup}\nThe speed goes from 0.5 to 3 m/s by steps of 0.05. The width varies from 1 to 9 mm "
+            "by 2 mm. The load ranges from 10 to 50 N in increments of 5 N.\n")
+    assert findings(tmp_path, body, "NUM003") == []
+    claim = "\\section{Results}\nAccuracy goes from 40.0 to 50.0 by 20.0 points.\n"
+    assert len(warnings(findings(tmp_path, claim, "NUM003"))) == 1
+
+
+def test_an_arithmetic_claim_about_another_quantity_further_on_is_information(tmp_path):
+    body = "\\section{Results}\nTraining from 10 to 20 epochs improves accuracy by 3 points.\n"
+    found = findings(tmp_path, body, "NUM003")
+    assert len(found) == 1 and found[0].severity.value == "information" and found[0].confidence < 0.7
+
+
+def test_significance_levels_and_bounds_are_not_results(tmp_path):
+    # Thresholds and bounds: "p < 0.05" in one analysis and "p < 0.01" in another are two choices, not a slip.
+    body = ("\\section{Analysis}\nEffects were considered significant at $p < 0.05$ for the main reading time analysis.\n\n"
+            "\\section{Control}\nEffects were considered significant at $p < 0.01$ for the control reading time analysis.\n\n"
+            "We used a significance level of 0.05 for the main reading time comparisons.\n\n"
+            "We used a significance level of 0.01 for the control reading time comparisons.\n")
+    assert warnings(findings(tmp_path, body, "NUM002")) == []
+
+
+def test_targets_parameters_and_distribution_arguments_are_settings(tmp_path):
+    body = ("\\section{Scenarios}\nFor an 80\\% CFE target, participating consumers procure less capacity than under the RES policy.\n\n"
+            "\\section{Results}\nA CFE target of 90\\% yields lower emissions, and participating consumers procure less capacity.\n\n"
+            "The Bayes factors favour the effect under the Normal(0, 0.05) prior on the slopes of the model.\n\n"
+            "The Bayes factors favour the effect under the Normal(0, 0.01) prior on the slopes of the model.\n\n"
+            "Runs use ${\\lambda = 0.005}$ as the smallest regularization parameter value here.\n\n"
+            "Runs use ${\\lambda = 0.025}$ as the largest regularization parameter value here.\n")
+    assert warnings(findings(tmp_path, body, "NUM002")) == []
+
+
+def test_ranges_approximations_and_versions_are_not_restated_values(tmp_path):
+    body = ("\\section{Results}\nThe ECO and CCOT trackers achieve 15\\%-20\\% higher precision than ours on OTB100.\n\n"
+            "The precision of the ECO and CCOT trackers dropped about 10\\% on OTB100 without deep features.\n\n"
+            "We ran a Bayesian ANOVA with three conditions in JASP (0.16.3) with a default uniform prior.\n\n"
+            "We ran a Bayesian ANOVA with three conditions in JASP (0.13.1.0) with a default cauchy prior.\n")
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_a_name_next_to_one_number_only_names_another_condition(tmp_path):
+    # "FaRM/YCSB" next to 40% names a workload the first sentence never mentions: information, not a warning.
+    body = ("\\section{Key-value store}\nIn a uniform workload, FaRM delivers 50\\% throughput of the new system.\n\n"
+            "With few writes, FaRM/YCSB delivers 40\\% throughput of the new system with two keys per transaction.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert found and warnings(found) == []
+
+
+def test_a_rise_and_a_fall_are_two_quantities(tmp_path):
+    body = ("\\section{Results}\nThe KV lookup throughput of the store improves by 12.5\\% with batching.\n\n"
+            "The KV lookup throughput of the store drops by 13.5\\% with reordering.\n")
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_confidence_of_a_quote_follows_its_tie_and_its_digits(tmp_path):
+    # Cited table, row named, four figures: a warning.
+    strong = "\\section{Results}\nOurs reaches 48.66 on AlpacaEval (Table~\\ref{tab:main}).\n" + TABLE
+    found = findings(tmp_path, strong, "NUM001")
+    assert len(found) == 1 and found[0].confidence >= 0.9 and found[0].severity.value == "warning"
+    # Only the paragraph cites the table, and 38.8 is one unit off 38.7 in its last place (two roundings): information.
+    weak = ("\\section{Results}\nOverall, the AlpacaEval score is 38.8 on average over all prompts. "
+            "Per-method scores are in Table~\\ref{tab:main}.\n" + TABLE.replace("38.66", "38.7"))
+    found = findings(tmp_path, weak, "NUM001")
+    assert len(found) == 1 and found[0].confidence < 0.7 and found[0].severity.value == "information"
+
+
+def test_ordinary_header_words_without_a_reference_are_a_weak_tie(tmp_path):
+    table = (r"\begin{table}\centering\begin{tabular}{lcc}\toprule" "\n"
+             r"Stitch & Trace & Insulation \\ \midrule" "\n" r"Width & 1.0 mm & 1.8 mm \\ \bottomrule" "\n"
+             r"\end{tabular}\caption{Stitches.}\label{tab:stitches}\end{table}" "\n")
+    body = "\\section{Tests}\n" + table + "\\section{Insulation}\nA stitch of 1.5 mm width insulates a conductive trace.\n"
+    assert warnings(findings(tmp_path, body, "NUM001")) == []
+
+
+def test_a_plain_number_is_not_the_percentage_of_a_fraction_cell(tmp_path):
+    table = TABLE.replace("6.10", "0.0195")
+    body = "\\section{Results}\nWe compare with EPOS 1.99 and the Baseline on MT-Bench (Table~\\ref{tab:main}).\n" + table
+    assert findings(tmp_path, body, "NUM001") == []
+    assert len(findings(tmp_path, body.replace("EPOS 1.99", "a rate of 1.99\\%"), "NUM001")) == 1
+
+
+def test_a_figure_cited_next_to_the_table_leaves_the_table_cited_alone(tmp_path):
+    # Slip: a number of a sentence citing its table changed by one digit, the sentence also citing a figure.
+    table = TABLE.replace("Ours & 38.66", "Average & 2.3")
+    body = ("\\section{Results}\nWe see from Table~\\ref{tab:main} and Figure~\\ref{fig:f1} that our approach "
+            "outperforms the patterns by 3.3 times.\n" + table)
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and found[0].severity.value == "warning" and "2.3" in found[0].message
+
+
+def test_abstract_number_restated_in_the_body(tmp_path):
+    # Slip: the abstract's copy of a count changed; the body restates it with the same words.
+    body = ("\\begin{abstract}Results: We identified 67 studies containing 196 unique evaluations across LMICs.\\end{abstract}\n"
+            "\\section{Results}\nOut of the 57 unique studies identified, 14 included both perspectives.\n\n"
+            "Our implementation ran at 340 fps for OTB100 and at 416 fps for UAV123.\n")
+    found = findings(tmp_path, body, "NUM002")
+    assert [(f.severity.value, f.range.start.line, f.related[0].range.start.line) for f in found] == [("warning", 4, 2)]
+    assert "67" in found[0].message and "57" in found[0].message
+    # Counts in two body sentences vary with what they describe: not compared.
+    assert findings(tmp_path, body.replace("\\begin{abstract}", "\\section{Intro}").replace("\\end{abstract}", ""), "NUM002") == []
+
+
+def test_abstract_number_that_a_table_holds_is_compared_with_the_body(tmp_path):
+    # The body quotes the table (48.66); the abstract's copy is the slip, and the finding lands there.
+    body = ("\\begin{abstract}On AlpacaEval, our model reaches a win rate of 58.66\\% against the baseline.\\end{abstract}\n"
+            "\\section{Results}\nOn AlpacaEval, our model reaches a win rate of 38.66\\% against the baseline (Table~\\ref{tab:main}).\n"
+            + TABLE)
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and found[0].range.start.line == 2 and found[0].severity.value == "warning"

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.memory import NumberInContext
-from ...latex.model import BlockKind, Cell, Table
-from ...latex.numbers import NumberMention, find_numbers
+from ...latex.model import BlockKind, Cell, SectionKind, Table
+from ...latex.numbers import NumberMention, Role, find_numbers
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Fix, Range, Related, Severity, TextEdit
 from ..quantities import (
@@ -75,6 +75,7 @@ class _TableCell:
     label: str  # of its table
     row_words: frozenset[str]  # name_words of its row header
     column_words: frozenset[str]
+    named: bool  # its row or column header is a name ("AlpacaEval", "FCOS-3D", "\\method"), not an ordinary word ("Width")
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
     related: Related  # the cell, for a finding on a prose number
     rounded: frozenset[str]  # rounded_spellings of its value
@@ -88,9 +89,11 @@ class _Quote:
 
     value: float
     decimals: int
+    percent: bool
     text: str
     pointing: Pointing
     stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
+    role: Role
     agreeing: tuple[str, ...]  # agreeing_spellings
     variants: tuple[str, ...]  # digit_variants of the number as written
     finding: Finding
@@ -110,18 +113,24 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
     index = _cell_index(tuple((place, figures) for place, figures in enumerate(figures_of) if figures.cells))
     if not index:
         return
+    tables = frozenset(cell.label for figures in figures_of for cell in figures.cells)
     for place, figures in enumerate(figures_of):
         for quote in figures.quotes:
-            cell = _anchored_cell(quote, place, index)
-            if cell is None:
+            # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
+            pointing = quote.pointing
+            quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables, pointing.paragraph_refs & tables))
+            anchored = _anchored_cell(quote, place, index)
+            if anchored is None:
                 continue
-            told = spelled(cell.value if not _as_percent(quote.value, cell) else cell.value * 100, quote.decimals)
+            cell_place, cell = anchored
+            told = _told(quote, cell)
             edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
             yield quote.finding.model_copy(update={
                 "message": f"text says {quote.text}, {cell.describe} says {cell.text}",
                 "identity": f"{quote.text} {cell.label} {cell.text}",
                 "related": [cell.related],
                 "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
+                "confidence": _quote_confidence(quote, cell, told, cell_place == place, _corroborated(quote, cell, index)),
             })
 
 
@@ -146,7 +155,10 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     full is meant. A number that some cell holds is taken as a correct quote, unless the
     sentence names the row and the column of the mistyped cell in full and of no cell holding
     the number. Rounding is allowed: 93.4 in the text matches 93.42 in the table, and 48.66%
-    matches a fraction cell 0.4866.
+    matches a fraction cell 0.4866 (a plain 48.66 does not). Only references to tables tie:
+    a sentence citing a table and a figure cites that table alone. A number that is one of a
+    list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
+    a sweep) quotes no cell; results listed with "respectively" do.
 
     ## Why is this bad?
     The reader quotes the sentence, the reviewer checks the table. A narrative number that
@@ -167,19 +179,38 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     ## Fix safety
     The fix writes the table's value into the sentence. It is unsafe: the table may be the
     side that is wrong.
+
+    ## Confidence
+    From the tie: 0.9 when the sentence cites the cell's table and names its row or column in
+    full, 0.8 when it cites the table alone, 0.8 when it names the row and the column in full
+    without a reference and one of them is a name ("AlpacaEval", "FCOS-3D", `\\method`), else
+    0.6 (only its paragraph cites the table; or the headers are ordinary words like "Width").
+    Then from the digits: +0.1 for a number of four or more significant figures (13.96), −0.1
+    for one of two or fewer (0.7, 85%), which are one digit from many values by chance; −0.15
+    when a number of two or more figures differs by one unit in its last place (85.9 and 85.8:
+    two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
+    71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
+    section; +0.1 when another decimal of the sentence quotes the same table. Below 0.7 the
+    finding is information.
     """
     cells = tuple(_table_cell(ctx, placed, cell, value) for placed, cell, value in _cells(section))
     return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
 
 
+# A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
+_NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
+
+
 def _may_quote(mention: NumberMention) -> bool:
-    return not mention.is_year and (mention.decimals >= 1 or (mention.percent and mention.value >= 10))
+    """A number that may quote one cell: not a year, not one of a list of values (a grid, a sweep)."""
+    return not mention.is_year and mention.role is not Role.LISTED and (mention.decimals >= 1 or (mention.percent and mention.value >= 10))
 
 
 def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
     at = CellAt(placed, cell)
     row, column = at.headers()
-    return _TableCell(value, cell.text, at.label, frozenset(name_words(row)), frozenset(name_words(column)), at.describe(),
+    return _TableCell(value, cell.text, at.label, frozenset(name_words(row)), frozenset(name_words(column)),
+                      bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)), at.describe(),
                       ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
                       frozenset(rounded_spellings(value, cell.decimals)), frozenset(exact_spellings(value, cell.decimals)))
 
@@ -192,23 +223,29 @@ def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
     digits = _DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
-    return _Quote(mention.value, mention.decimals, mention.text, Pointing.of(sentence, placed.block.plain.text), stated,
+    return _Quote(mention.value, mention.decimals, mention.percent, mention.text, Pointing.of(sentence, placed.block.plain.text),
+                  stated, mention.role,
                   tuple(agreeing_spellings(mention.value, mention.decimals)),
                   tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
                   ctx.report_block(placed, mention.plain_start, mention.plain_end, ""), ctx.range(placed.file, start, end))
 
 
-def _as_percent(value: float, cell: _TableCell) -> bool:
-    return abs(cell.value) <= 1 < abs(value)
+def _told(quote: _Quote, cell: _TableCell) -> str:
+    """The cell's value as the sentence would write it: as a percentage when that is the spelling one digit away."""
+    plain, percent = spelled(cell.value, quote.decimals), spelled(cell.value * 100, quote.decimals)
+    return percent if abs(cell.value) <= 1 < abs(quote.value) and percent in quote.variants and plain not in quote.variants else plain
 
 
 def _tie(quote: _Quote, cell: _TableCell) -> int:
     return tie_words(quote.pointing, cell.label, cell.row_words, cell.column_words)
 
 
-def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> _TableCell | None:
-    """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them together."""
-    candidates = index.one_digit_away(quote.variants)
+def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> tuple[int, _TableCell] | None:
+    """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
+    together, with the place of the cell's section."""
+    # A fraction cell (0.0195) is one digit from a percentage (1.99%), not from a plain 1.99.
+    candidates = [(at, c) for at, c in index.one_digit_away(quote.variants)
+                  if quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)]
     if not candidates:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
@@ -232,13 +269,61 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     if len({c.value for _, c in chosen}) != 1 or (quoted and most < 2):
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
-    return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))[1]
+    return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
+
+
+def _quote_confidence(quote: _Quote, cell: _TableCell, told: str, near: bool, corroborated: bool) -> float:
+    """How sure the tie and the digits make NUM001 (see its ## Confidence)."""
+    cited = cell.label in quote.pointing.refs
+    named = [named_share(quote.pointing.words, header) == 1 for header in (cell.row_words, cell.column_words)]
+    # Without a reference, ordinary header words ("Width", "Trace") are named by many sentences about other things.
+    confidence = (0.9 if any(named) else 0.8) if cited else 0.8 if all(named) and cell.named else 0.6
+    written = spelled(quote.value, quote.decimals)
+    confidence += _figures_evidence(written)
+    if _figures(written) >= 2 and _last_place_apart(written, told):
+        confidence -= 0.15
+    if quote.role in (Role.RANGE, Role.BOUND, Role.APPROXIMATE):
+        confidence -= 0.2
+    if not cited and not near:
+        confidence -= 0.1
+    if corroborated:
+        confidence += 0.1
+    return _clamped(confidence)
+
+
+def _corroborated(quote: _Quote, cell: _TableCell, index: CellIndex[tuple[int, _TableCell]]) -> bool:
+    """Another number of the sentence quotes a cell of the same table: the sentence is about that table."""
+    return any(other.label == cell.label for value, decimals in quote.stated if decimals
+               for _, other in index.agreeing(agreeing_spellings(value, decimals)))
+
+
+def _figures(written: str) -> int:
+    """Significant figures as written: "13.96" 4, "0.50" 2, "0.05" 1, "85" 2, "40" 1."""
+    whole, _, fraction = written.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    return len(digits if fraction else digits.rstrip("0"))
+
+
+def _figures_evidence(written: str) -> float:
+    """A number of many figures is rarely one digit from another by chance; one of one or two often is."""
+    figures = _figures(written)
+    return 0.1 if figures >= 4 else -0.1 if figures <= 2 else 0.0
+
+
+def _last_place_apart(written: str, other: str) -> bool:
+    """"85.9" and "85.8": one unit apart in the last place, as two roundings of one value can be."""
+    return (len(written) == len(other) and written[:-1] == other[:-1] and written[-1:].isdigit() and other[-1:].isdigit()
+            and abs(int(written[-1]) - int(other[-1])) == 1)
+
+
+def _clamped(confidence: float) -> float:
+    return round(min(0.95, max(0.1, confidence)), 2)
 
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
-    """A result-like prose number with the words around it, and the finding it becomes when an
-    earlier statement of the same quantity says otherwise (message and related filled in then)."""
+    """A result-like prose number with the words around it, and the finding it becomes when another
+    statement of the same quantity says otherwise (message, related and confidence filled in then)."""
 
     kind: tuple[str, int, bool]  # unit, decimals, negative
     written: str
@@ -246,11 +331,17 @@ class _Statement:
     agreeing: tuple[str, ...]  # agreeing_spellings: a table cell with one of these holds the number
     block: int  # the block's place in its section
     window: frozenset[str]
-    names: frozenset[str]
+    names: frozenset[str]  # the capitalised names of its sentence
+    near_names: frozenset[str]  # those within its window
+    direction: int  # +1 a rise ("improves by"), -1 a fall ("drops"), 0 a level
+    role: Role
+    counted: bool  # an integer before what it counts ("57 studies", "340 fps"): compared with the abstract only
+    follows: frozenset[str]  # the stems of the two words after the number ("studies containing", "fps for")
+    abstract: bool
     text: str
     where: str  # its section's title or kind
     finding: Finding
-    related: Related  # this statement, for the later one's finding
+    related: Related  # this statement, for the other one's finding
 
 
 class _Statements(NamedTuple):
@@ -264,31 +355,69 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
     table_spellings = _union(tuple(part.table_spellings for _, (part,) in parts if part.table_spellings))
     # Statements seen so far, by how their value is written: a number is compared only
     # with the few statements one digit away, never with every earlier number.
-    seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement]]] = {}
+    seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement, bool]]] = {}
     for place, (_, (part,)) in enumerate(parts):
         for statement in part.statements:
-            if any(spelling in table_spellings for spelling in statement.agreeing):
-                continue  # a table's number: NUM001's
-            window, names = statement.window, statement.names
+            in_table = any(spelling in table_spellings for spelling in statement.agreeing)
             candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
-            for other_place, other in candidates:
+            for other_place, other, other_in_table in candidates:
                 if other_place == place and other.block == statement.block:
                     continue
-                shared = window & other.window
-                common = names & other.names
-                # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
-                same_setting = bool(common) or not (names and other.names)
-                # Same quantity: most words around the numbers agree, or two do and one of them is a shared name ("at the 95% CL").
-                same_quantity = (len(shared) >= 3 and len(shared) * 2 >= min(len(window), len(other.window))) or (
-                    len(shared) >= 2 and any(name.lower() in shared for name in common))
-                if same_quantity and same_setting:
-                    yield statement.finding.model_copy(update={
-                        "message": f"{statement.text} here, but {other.text} for the same quantity in {other.where}",
-                        "identity": f"{statement.text} {other.text} {' '.join(sorted(shared))}",
-                        "related": [other.related],
-                    })
-                    break
-            seen.setdefault((*statement.kind, statement.written), []).append((place, statement))
+                # A number a table holds is NUM001's, but the abstract restates results without citing
+                # their table: there only the copy that no table holds can be the slip.
+                if (in_table and other_in_table) if statement.abstract or other.abstract else (in_table or other_in_table):
+                    continue
+                confidence = _same_quantity(statement, other) if _comparable(statement, other) else None
+                if confidence is None:
+                    continue
+                slip, told = (other, statement) if in_table else (statement, other)
+                shared = sorted(statement.window & other.window)
+                yield slip.finding.model_copy(update={
+                    "message": f"{slip.text} here, but {told.text} for the same quantity in {told.where}",
+                    "identity": f"{slip.text} {told.text} {' '.join(shared)}",
+                    "related": [told.related],
+                    "confidence": confidence,
+                })
+                break
+            seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
+
+
+def _comparable(statement: _Statement, other: _Statement) -> bool:
+    """A bound ("> 70%") is restated as a bound, a count ("57 studies") with what it counts; the abstract's
+    summary is where either is restated, elsewhere bounds and counts vary with what they describe."""
+    abstract = statement.abstract or other.abstract
+    if (statement.role is Role.BOUND) != (other.role is Role.BOUND) or (statement.role is Role.BOUND and not abstract):
+        return False
+    return not (statement.counted or other.counted) or (abstract and bool(statement.follows & other.follows))
+
+
+def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
+    """The confidence that two statements state the same quantity (see NUM002's ## Confidence), or None when
+    their words or settings say they do not."""
+    shared = statement.window & other.window
+    common = statement.names & other.names
+    abstract = statement.abstract or other.abstract
+    # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
+    if not (common or not (statement.names and other.names)):
+        return None
+    # A rise and a fall are two quantities, whatever the words around them.
+    if statement.direction * other.direction < 0:
+        return None
+    # Same quantity: most words around the numbers agree, or two do and one of them is a shared name
+    # ("at the 95% CL"), or two do and one statement is the abstract's summary of the other.
+    most = len(shared) >= 3 and len(shared) * 2 >= min(len(statement.window), len(other.window))
+    if not (most or (len(shared) >= 2 and (abstract or any(name.lower() in shared for name in common)))):
+        return None
+    confidence = (0.6 + 0.15 * abstract + 0.1 * most + 0.1 * bool(common) + 0.1 * bool(statement.follows & other.follows)
+                  + _figures_evidence(statement.written))
+    if {statement.role, other.role} & {Role.SETTING, Role.APPROXIMATE}:
+        confidence -= 0.25
+    if (statement.direction == 0) != (other.direction == 0):  # a change and a level
+        confidence -= 0.2
+    # A name next to one number that the other sentence never mentions sets another setting ("FaRM/YCSB").
+    if statement.near_names - other.names or other.near_names - statement.names:
+        confidence -= 0.15
+    return _clamped(confidence)
 
 
 @lru_cache(maxsize=2)
@@ -308,8 +437,18 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     use: "79% from DualMind" and "DualMind achieves 89%") and they do not name different
     settings: their capitalised names (datasets, models, stages) overlap, or one sentence
     names none. Function words, citations, references and an acronym of the quantity itself
-    ("credibility level (CL)") do not count. Different learning rates for different datasets
-    are therefore left alone. Numbers that a table holds are NUM001's.
+    ("credibility level (CL)") do not count, and endings do not ("preserving", "preservation").
+    Different learning rates for different datasets are therefore left alone, and so are a
+    rise and a fall ("improves by 12%", "drops by 13%").
+
+    Only numbers that state a quantity are compared: not one of a list or set of values, not
+    an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
+    ("> 70%", "p < .05", "above 85%") is compared with a bound, and only against the abstract;
+    so is a count before what it counts ("57 studies", "340 fps"), when the words after the two
+    numbers share what is counted. The abstract restates results in its own words: against
+    it two shared words suffice. Numbers that a table holds are NUM001's, except against the
+    abstract, which quotes them without citing the table: there the copy that no table holds
+    is reported.
 
     ## Why is this bad?
     The reader cannot tell which value is true, and a headline number that drifts between
@@ -324,20 +463,39 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
 
     ## Use instead
     State the same value (or say why they differ: another split, another seed).
+
+    ## Confidence
+    0.6, +0.15 when one statement is the abstract's, +0.1 when most words around the numbers
+    agree (three or more), +0.1 when the sentences share a name (dataset, model), +0.1 when
+    the same word follows both numbers; +0.1 for four or more significant figures, −0.1 for
+    two or fewer (round values like 40% or 85% coincide by chance). Lowered by 0.25 when either
+    number is a setting or an approximation (a value given to a parameter, "λ = 0.005",
+    "Normal(0, 0.05)", "a target of 90%", "95% confidence level", "steps of 0.05", "targets
+    like 80%"; "about 10%"), by 0.2 when one states a change and the other a level, and by
+    0.15 when a name next to one number is absent from the other sentence (another workload,
+    another dataset). Below 0.7 the finding is information.
     """
     statements = []
     for number in _numbers(section):
         mention, placed = number.mention, number.block
-        if not _headline(number):
+        counted = _counted(number)
+        # One of a list, an end of a range: neither states the quantity itself.
+        if not (counted or _headline(number)) or mention.role in (Role.LISTED, Role.RANGE):
             continue
-        window, names = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
-        if len(window) < 3:
+        start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
+        words, names = _window(mention.sentence, start, end)
+        if len(words) < 3:
             continue
+        window = {_stem(word) for word in words}
+        after = _FOLLOWING.match(mention.sentence, end)
+        follows = frozenset(_stem(word.lower()) for word in after.groups() if word) if after else frozenset()
         written = spelled(mention.value, mention.decimals)
         statements.append(_Statement(
             (mention.unit, mention.decimals, mention.value < 0), written, tuple(dict.fromkeys(digit_variants(written))),
             tuple(agreeing_spellings(mention.value, mention.decimals)), placed.index - section.blocks[0].index,
-            frozenset(window), frozenset(names), mention.text, section.title or section.kind.value,
+            frozenset(window), frozenset(names), frozenset(name for name in names if name.lower() in words),
+            _direction(words), mention.role, counted, follows, section.kind is SectionKind.ABSTRACT,
+            mention.text, section.title or section.kind.value,
             ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
             ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
         ))
@@ -360,6 +518,27 @@ def _headline(number: NumberInContext) -> bool:
     return not _NAMED_BEFORE.search(before)
 
 
+_COUNTED_AFTER = re.compile(r"\s*[a-z]")
+_FOLLOWING = re.compile(r"\s*(?:of\s+)?([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+
+
+def _counted(number: NumberInContext) -> bool:
+    """An integer of 10 or more before the lower-case word it counts or measures ("57 studies", "340 fps", "80M messages")."""
+    mention = number.mention
+    if mention.is_year or mention.decimals or mention.percent or abs(mention.value) < 10 or number.block.kind.value != "paragraph":
+        return False
+    at, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
+    return bool(_COUNTED_AFTER.match(mention.sentence, end)) and not _NAMED_BEFORE.search(mention.sentence[max(0, at - 12):at])
+
+
+# Endings that vary between restatements of one quantity ("preserving", "preservation"; "compressed", "compresses").
+_SUFFIX = re.compile(r"(?:ations?|ions?|ments?|ings?|ed|es|e|(?<!s)s|ly)$")
+
+
+def _stem(word: str) -> str:
+    return _SUFFIX.sub("", word) if len(word) > 4 else word
+
+
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d")
 
 
@@ -377,11 +556,23 @@ def _window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str
     return content, names
 
 
+_RISE = frozenset({"higher", "increase", "increases", "increased", "improve", "improves", "improved", "improvement", "gain",
+                   "gains", "rise", "rises", "rose", "raises", "boost", "boosts", "more", "faster", "better", "speedup", "up"})
+_FALL = frozenset({"lower", "decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "reduction", "drop", "drops",
+                   "dropped", "decline", "declines", "fall", "falls", "fell", "less", "fewer", "slower", "worse", "down",
+                   "degrades", "degraded", "degradation", "plummets", "cuts", "saves"})
+
+
+def _direction(window: set[str]) -> int:
+    """+1 when the words around a number speak of a rise, -1 of a fall, 0 of a level (or of both)."""
+    return bool(window & _RISE) - bool(window & _FALL)
+
+
 _NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
 _ORDINARY = re.compile(r"[A-Z][a-z]*")
 # Words that surround any number and say nothing about which quantity it is.
 _FUNCTION_WORDS = frozenset({"a", "an", "at", "as", "by", "of", "on", "in", "to", "is", "are", "was", "were", "be", "that",
-                             "this", "these", "it", "its", "which", "so", "we", "from", "or", "than", "about", "over"})
+                             "this", "these", "it", "its", "which", "so", "we", "from", "or", "than", "about", "over", "both", "each"})
 # References and citations point elsewhere; their keys and commands name no setting.
 _POINTER = re.compile(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
 
@@ -410,33 +601,53 @@ def arithmetic_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fi
     accuracy rises from 68 to 72 (+6)
     ```
 
+    Grid descriptions claim no change: "from 0.5 to 3 m/s by steps of 0.05", "in increments
+    of", "ranging from 1 to 9 by 2".
+
     ## Use instead
     ```latex
     accuracy rises from 68 to 72 (+4)
     ```
+
+    ## Confidence
+    0.9 for "A → B (+C)" and "from A to B (+C)", and for "from A to B by C" with C within a few
+    words of B; 0.6 (information) when "by C" comes further on, where it may measure another
+    quantity ("from 10 to 20 epochs improves accuracy by 3 points").
     """
     for placed in section.blocks:
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE):
-            for start, end, message in _wrong_changes(placed.block.plain.text):
-                yield ctx.report_block(placed, start, end, message, identity=message)
+            for start, end, message, confidence in _wrong_changes(placed.block.plain.text):
+                yield ctx.report_block(placed, start, end, message, identity=message, confidence=confidence)
     for placed, table in _tables(section):
         for cell in (cell for row in table.rows for cell in row if "→" in cell.text or "->" in cell.text):
-            for _, _, message in _wrong_changes(cell.text):
-                yield ctx.report(placed.file, cell.start, cell.end, message, identity=message)
+            for _, _, message, confidence in _wrong_changes(cell.text):
+                yield ctx.report(placed.file, cell.start, cell.end, message, identity=message, confidence=confidence)
+
+
+# "from 0.5 to 3 m/s by steps of 0.05", "ranging from 1 to 9 in increments of 2": a grid, not a change.
+_GRID = re.compile(r"\b(?:steps?|increments?|intervals?|spacing|resolution)\b", re.IGNORECASE)
+_SPAN_BEFORE = re.compile(r"\b(?:rang\w*|var(?:y|ies|ied|ying)|sweep\w*|spann?\w*|grid)\b[^.;]{0,30}$", re.IGNORECASE)
+_NEAR = 15  # characters between "from A to B" and "by C" that still keep C about the same quantity
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _wrong_changes(text: str) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, message) of the stated changes in `text` that do not add up; cached by text."""
+def _wrong_changes(text: str) -> tuple[tuple[int, int, str, float], ...]:
+    """(start, end, message, confidence) of the stated changes in `text` that do not add up; cached by text."""
     wrong = []
     for match in _CHANGE.finditer(text):
         groups = match.groups()
-        first, second, sign, delta, unit = groups[:5] if groups[0] is not None else groups[5:]
+        bracketed = groups[0] is not None
+        if _GRID.search(match.group(0)) or _SPAN_BEFORE.search(text[max(0, match.start() - 40):match.start()]):
+            continue
+        first, second, sign, delta, unit = groups[:5] if bracketed else groups[5:]
         if _consistent(first, second, sign, delta, unit or ""):
             continue
-        start, end = match.span(4) if groups[0] is not None else match.span(9)
+        start, end = match.span(4) if bracketed else match.span(9)
+        # "(+C)" right after the end points states their change; a "by C" further on may measure another quantity.
+        confidence = 0.9 if bracketed or start - match.end(7) <= _NEAR else 0.6
         wrong.append((start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
-                                  f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}"))
+                                  f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}",
+                      confidence))
     return tuple(wrong)
 
 
