@@ -243,3 +243,15 @@ def test_confidence_follows_the_evidence(tmp_path):
     rows = "Base & 1.0$\\pm$0.4 & 2.0 & 3.0 & 2.0 \\\\\nOurs & \\textbf{1.2$\\pm$0.3} & 1.0 & 1.5 & 1.0 \\\\\n"
     bold = findings(tmp_path, rows, "TAB002", caption="Test error of each method.")
     assert len(bold) == 1 and bold[0].confidence == round(0.85 * 0.85, 3)  # caption direction, gap within ±
+
+
+def test_aggregate_header_with_a_unit_or_scope_in_parentheses(tmp_path):
+    body = r"""\begin{tabular}{lccc}\toprule
+Energy & ggF & VBF & Total~(pb) \\ \midrule
+13 & 48.6 & 3.78 & 52.38 \\ \addlinespace[0.3em]
+14 & 54.7 & 4.28 & 68.98 \\
+15 & 60.1 & 4.90 & 65.00 \\ \bottomrule
+\end{tabular}
+"""
+    found = warnings(table_findings(tmp_path, body, "TAB001"))
+    assert len(found) == 1 and "68.98" in found[0].message and "58.98" in found[0].message

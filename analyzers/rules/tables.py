@@ -16,8 +16,9 @@ from ..finding import Category, Finding, Related, Severity
 from ..quantities import agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
-# The whole header names the aggregate ("Avg.", "Mean acc.", "Total"), not a method ("Mean-Teacher").
-_AGGREGATE = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.]*(acc\.?|accuracy|score|\(%\)|%)?[\W_]*$",
+# The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
+# "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
+_AGGREGATE = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$",
                         re.IGNORECASE)
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
