@@ -21,7 +21,7 @@ _RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidr
 # that "\\toprule[1.5pt]" or "\\cmidrule(lr){2-3}" leaves no "[1.5pt]" or "(lr)2-3" in the next cell.
 _RULE_ARGUMENTS = {"toprule": "[", "midrule": "[", "bottomrule": "[", "cmidrule": "[({", "cline": "{", "specialrule": "{{{",
                    "addlinespace": "[", "Xhline": "{", "hhline": "{", "noalign": "{", "cdashline": "{", "hdashline": "["}
-_ARGUMENT = {"[": r"\s*\[[^\]]*\]", "(": r"\s*\([^)]*\)", "{": r"\s*\{(?:[^{}]|\{[^{}]*\})*\}"}
+_ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
 _DRAWS_RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])")
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
@@ -128,7 +128,7 @@ def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
     source = node.parsing_state.s
     end = node.pos + 1 + len(name)
     for kind in _RULE_ARGUMENTS.get(name, ""):
-        if match := re.compile(_ARGUMENT[kind]).match(source, end):
+        if match := _ARGUMENT[kind].match(source, end):
             end = match.end()
     return max(end, node.pos + node.len)
 
