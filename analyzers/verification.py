@@ -24,6 +24,7 @@ from .registry import Registry, Rule, Scope, default_registry
 from .scholarly.cache import AnswerCache
 from .scholarly.references import Cited, cited_references
 from .scholarly.verify import OnlineSettings, Verdict, Verifier
+from .scholarly.work import Reference
 
 
 @dataclass
@@ -93,6 +94,31 @@ class OnlineChecker:
         self.verdicts: dict[str, Verdict] = {}  # reference digest → verdict (checked ones only)
         self.requests = 0
 
+    def pending(self, cited: Iterable[Cited]) -> list[Cited]:
+        """The cited references without a verdict yet (one per content)."""
+        return list({c.digest: c for c in cited if c.digest not in self.verdicts}.values())
+
+    async def resolve(self, references: list[Reference], settings: OnlineSettings,
+                      on_verdict: Callable[[Verdict], None] | None = None) -> tuple[list[Verdict], int]:
+        """Ask the indexes about `references` (the network part); returns the verdicts and the requests made."""
+        if not references:
+            return [], 0
+        async with Verifier(settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s) as verifier:
+            verdicts = await verifier.verify(references, on_verdict)
+            requests = verifier.requests
+        self.requests += requests
+        return verdicts, requests
+
+    def remember(self, cited: Cited, verdict: Verdict) -> None:
+        if verdict.checked:  # an unchecked reference is asked again next time
+            self.verdicts[cited.digest] = verdict
+
+    def findings(self, project: Project, config: Config, engine: Engine, cited: list[Cited], at_cites: bool = False) -> list[Finding]:
+        """The BIB findings of the references that have a verdict, through the engine's policy (no network)."""
+        rules = online_rules(self.registry, config)
+        pairs = [(c, self.verdicts[c.digest]) for c in cited if c.digest in self.verdicts]
+        return engine.apply_policy(project, findings_for(project, config, rules, pairs, at_cites)) if rules else []
+
     async def check(self, project: Project, config: Config, engine: Engine | None = None, at_cites: bool = False,
                     on_findings: Callable[[list[Finding]], None] | None = None, cited: list[Cited] | None = None) -> tuple[list[Finding], Summary]:
         """BIB findings of `project`, through the engine's policy; `on_findings` hears the findings so far as verdicts arrive."""
@@ -117,13 +143,9 @@ class OnlineChecker:
                 on_findings(engine.apply_policy(project, findings_for(project, config, rules, done, at_cites)))
 
         if todo:
-            async with Verifier(settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s) as verifier:
-                await verifier.verify([c.reference for c in todo], heard)
-                summary.requests = verifier.requests
-            self.requests += summary.requests
+            _, summary.requests = await self.resolve([c.reference for c in todo], settings, heard)
         for item, verdict in done:
-            if verdict.checked:
-                self.verdicts[item.digest] = verdict
+            self.remember(item, verdict)
         findings = engine.apply_policy(project, findings_for(project, config, rules, done, at_cites))
         flagged = {f.identity.rsplit(":", 1)[0] for f in findings}
         for item, verdict in done:

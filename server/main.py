@@ -34,6 +34,7 @@ from ..analyzers.registry import Registry, default_registry
 from . import actions, commands, convert, navigation
 from .debounce import DEFAULT_DELAY_MS, Debouncer
 from .llm import LLMState
+from .online import OnlineState
 from .watch import WATCH_GLOBS, FolderWatcher, is_watched
 from .workspace import FolderState, Workspace
 
@@ -86,6 +87,7 @@ class AuditexServer(LanguageServer):
         self.published: dict[str, list[Finding]] = {}  # what the client currently shows
         self.folder_of_uri: dict[str, Path] = {}
         self.llm = LLMState()  # the last LLM audit's findings, per folder
+        self.online = OnlineState()  # reference verification verdicts (auditex.online)
 
     # Built on first use, after `initialize` is answered: importing every rule costs start-up time.
     @cached_property
@@ -142,8 +144,8 @@ class AuditexServer(LanguageServer):
         return self.diagnostics()
 
     def diagnostics(self) -> dict[str, tuple[Path, list[Finding]]]:
-        """Rule findings with the LLM findings that still hold (analysis thread)."""
-        return self.llm.merged(self.workspace_state)
+        """Rule findings with the LLM findings that still hold and the online BIB findings (analysis thread)."""
+        return self.online.merged(self.workspace_state, self.llm.merged(self.workspace_state))
 
     def publish(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         """Send what changed since the last publish (and every edited file), [] for files gone."""
@@ -158,6 +160,7 @@ class AuditexServer(LanguageServer):
                 diagnostics_ = [convert.diagnostic(finding, folder, self.registry) for finding in findings]
                 self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics_))
         self.status("idle", findings=sum(len(findings) for findings in self.published.values()))
+        self.online.kick(self)  # verify new references in the background, if auditex.online
 
     async def check_now(self) -> None:
         """Re-check whatever is dirty and publish, outside the debounce (commands)."""

@@ -1,0 +1,153 @@
+"""Reference verification in the editor (`auditex.online`, off by default).
+
+After diagnostics are published, a background task collects the cited references that
+have no verdict yet (on the analysis thread, which owns the projects), asks the
+scholarly indexes on the event loop (async HTTP: the loop keeps answering, the other
+diagnostics never wait) with a cancellable progress, and re-publishes as verdicts arrive.
+BIB findings are recomputed from the verdicts against the current text at every publish,
+on the `.bib` entry and on each `\\cite` of it, through the folder's rule policy.
+
+The network stack is imported on first use: `auditex serve` starts without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..analyzers.finding import Finding
+from .workspace import FolderState, Workspace
+
+if TYPE_CHECKING:
+    from ..analyzers.verification import OnlineChecker
+
+log = logging.getLogger(__name__)
+Diagnostics = dict[str, tuple[Path, list[Finding]]]
+PUBLISH_EVERY_S = 0.5
+
+
+def enabled(state: FolderState) -> bool:
+    return state.settings.get("online") is True
+
+
+@dataclass
+class OnlineState:
+    checker: OnlineChecker | None = None
+    task: asyncio.Task | None = None
+    wanted: bool = False
+    running: bool = False
+    failed: set[str] = field(default_factory=set)  # digests asked this session without an answer
+
+    def get_checker(self) -> OnlineChecker:
+        if self.checker is None:
+            from ..analyzers.verification import OnlineChecker
+
+            self.checker = OnlineChecker()
+        return self.checker
+
+    def merged(self, workspace: Workspace, diagnostics: Diagnostics) -> Diagnostics:
+        """Add the BIB findings of the online folders (analysis thread)."""
+        if self.checker is None or not self.checker.verdicts:
+            return diagnostics
+        from ..analyzers.scholarly.references import cited_references
+
+        for folder, state in workspace.folders.items():
+            if not enabled(state):
+                continue
+            for project_state in state.projects:
+                project = project_state.project
+                findings = self.checker.findings(project, state.config, project_state.engine, cited_references(project), at_cites=True)
+                for finding in findings:
+                    uri = (folder / finding.file).as_uri()
+                    shown = diagnostics.get(uri, (folder, []))[1]
+                    if all(other.fingerprint != finding.fingerprint for other in shown):
+                        diagnostics[uri] = (folder, [*shown, finding])
+        return diagnostics
+
+    def kick(self, server: Any) -> None:
+        """Something was published: verify what is new, in the background (event loop)."""
+        if not any(enabled(state) for state in server.workspace_state.folders.values()):
+            return
+        self.wanted = True
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run(server))
+
+    async def _run(self, server: Any) -> None:
+        from .commands import WorkDone
+
+        checker = self.get_checker()
+        while self.wanted:
+            self.wanted = False
+            batches = await server.run(self._pending, server.workspace_state, checker)
+            batches = [(settings, cited) for settings, cited in batches if cited]
+            if not batches:
+                continue
+            total = sum(len(cited) for _, cited in batches)
+            done = 0
+            self.running = True
+            try:
+                async with WorkDone(server, "auditex: verifying references") as progress:
+                    publisher = _Publisher(server)
+                    for settings, cited in batches:
+                        by_key = {c.reference.key: c for c in cited}
+
+                        def heard(verdict, by_key=by_key) -> None:
+                            nonlocal done
+                            done += 1
+                            item = by_key.get(verdict.key)
+                            if item is not None:
+                                checker.remember(item, verdict)
+                                if not verdict.checked:
+                                    self.failed.add(item.digest)
+                            progress.report(done, total, f"{done}/{total} references")
+                            publisher.soon()
+
+                        task = asyncio.ensure_future(checker.resolve([c.reference for c in cited], settings, heard))
+                        while not task.done():
+                            await asyncio.wait({task}, timeout=0.2)
+                            if progress.cancelled:
+                                task.cancel()
+                        if task.cancelled() or progress.cancelled:
+                            break
+                        verdicts, requests = task.result()
+                        log.info("auditex: %d references verified online (%d requests)", len(verdicts), requests)
+                    await publisher.now()
+            except Exception:  # the network must cost the verification, never the server
+                log.exception("reference verification failed")
+            finally:
+                self.running = False
+
+    def _pending(self, workspace: Workspace, checker: OnlineChecker) -> list[tuple[Any, list[Any]]]:
+        """Per online folder: its [online] settings and the cited references without a verdict (analysis thread)."""
+        from ..analyzers.scholarly.references import cited_references
+        from ..analyzers.verification import settings_of
+
+        result = []
+        for state in workspace.folders.values():
+            if not enabled(state):
+                continue
+            cited = [c for project_state in state.projects for c in cited_references(project_state.project)]
+            pending = [c for c in checker.pending(cited) if c.digest not in self.failed]
+            result.append((settings_of(state.config)[0], pending))
+        return result
+
+
+class _Publisher:
+    """Re-publishes at most every PUBLISH_EVERY_S while verdicts arrive."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.handle: asyncio.TimerHandle | None = None
+
+    def soon(self) -> None:
+        if self.handle is None:
+            self.handle = asyncio.get_running_loop().call_later(PUBLISH_EVERY_S, lambda: asyncio.ensure_future(self.now()))
+
+    async def now(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        self.server.publish(await self.server.run(self.server.diagnostics))
