@@ -114,3 +114,16 @@ def test_references_in_notes_switched_off_are_not_read(tmp_path):
             "Text.\\amit{We can keep Figure~\\ref{fig:old} and \\cite{gone}.} \\note{See \\ref{fig:older}.}\n"
             "\\shown{See \\ref{fig:typo}.}\n")
     assert [f.message.split(" refers")[0] for f in findings(tmp_path, body, "REF001")] == ["\\ref{fig:typo}"]
+
+
+def test_label_in_a_file_another_root_includes(tmp_path):
+    (tmp_path / "body.tex").write_text("See Appendix~\\ref{app:proof} and \\ref{app:typo}.\n")
+    (tmp_path / "appendix.tex").write_text("\\section{Proof}\\label{app:proof}\n")
+    (tmp_path / "long.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n")
+    (tmp_path / "short.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n")
+    found = sorted(f.message for f in check_path(tmp_path).findings if f.code == "REF001")
+    assert len(found) == 2 and found[0].startswith("\\ref{app:proof} refers to a label that is not defined in the build of short.tex (appendix.tex defines it")
+    assert found[1].startswith("\\ref{app:typo} refers to a label that is not defined")
+    # With xr, the short paper reads the long one's labels.
+    (tmp_path / "short.tex").write_text("\\documentclass{article}\n\\usepackage{xr}\n\\externaldocument{long}\n\\begin{document}\n\\input{body}\n\\end{document}\n")
+    assert [f.message.split(" refers")[0] for f in check_path(tmp_path).findings if f.code == "REF001"] == ["\\ref{app:typo}"]

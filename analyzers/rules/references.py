@@ -35,6 +35,9 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     The fix replaces the key with the closest existing label; it is safe only when that
     label is clearly the intended one, so it is offered, never applied automatically.
 
+    A label that another root of the folder includes (a venue variant's appendix) is named, with the
+    file that defines it; with xr's `\\externaldocument` it is defined.
+
     Labels that a loaded package defines (`LastPage` of lastpage) are known.
 
     When an included file is missing (a generated `main.labels`), the label may live
@@ -52,12 +55,17 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     severity = Severity.INFORMATION if missing else None
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
     uses = {(file, ref.start) for file, ref in ctx.memory.refs}
+    undefined = {ref.key for _, ref in ctx.memory.refs if ref.key not in ctx.memory.labels}
+    elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
+    external = _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) if elsewhere else None
     packages = {site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"}
     for file, ref in ctx.memory.refs:
         if ref.key in ctx.memory.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
             continue
+        if ref.key in elsewhere and external:
+            continue  # xr's \externaldocument reads the labels of the other document's build
         fixes = []
-        closest = process.extractOne(ref.key, labels, score_cutoff=70) if labels else None
+        closest = process.extractOne(ref.key, labels, score_cutoff=70) if labels and ref.key not in elsewhere else None
         if closest:
             fixes.append(ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90))
         suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
@@ -68,8 +76,11 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
             confidence, unread = 0.5, f" (the key appears at {mention[0]}:{line}, perhaps in a command that defines it)"
         elif _CODE_LINE_BEFORE.search(ctx.source(file).text, max(0, ref.start - 60), ref.start):
             confidence, unread = 0.5, " (a code line: its label may sit inside a listing)"
+        elif ref.key in elsewhere:
+            # Several roots share this file: the label exists, in a file this root does not include.
+            unread = f" in the build of {ctx.project.root_file} ({elsewhere[ref.key]} defines it, and {ctx.project.root_file} does not include that file)"
         yield ctx.report(file, ref.start, ref.end,
-                         f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{suggestion}{unknown_source}{unread}",
+                         f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}{suggestion}{unknown_source}",
                          identity=f"{ref.key}", fixes=fixes, severity=severity, confidence=confidence)
 
 
@@ -79,6 +90,25 @@ _PACKAGE_LABELS = {"LastPage": "lastpage", "VeryLastPage": "lastpage", "TotPages
 _CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
 # A use of a key by a reference command we may not know (\hyperref[key], \zcref{key}): not a definition.
 _REFERENCE_BEFORE = re.compile(r"\\\w*ref\w*\*?\s*[\[{](?:[^{}\[\]]*,)?\s*$")
+
+
+_EXTERNAL_DOCUMENT = re.compile(r"^[^%\n]*\\externaldocument\s*(?:\[[^\]]*\])?\s*\{", re.M)
+_LABEL = re.compile(r"^[^%\n]*?\\label\s*\{([^{}]+)\}", re.M)
+
+
+def _labels_outside_the_build(ctx: RuleContext, keys: set[str]) -> dict[str, str]:
+    """Which of `keys` the other .tex files of the folder label (another root's appendix), and where."""
+    found: dict[str, str] = {}
+    folder = ctx.project.root.folder
+    for path in sorted(folder.rglob("*.tex")):
+        relative = path.relative_to(folder).as_posix()
+        if relative in ctx.project.documents:
+            continue
+        text = ctx.project.root.read(relative).text
+        for match in _LABEL.finditer(text):
+            if match.group(1).strip() in keys:
+                found.setdefault(match.group(1).strip(), relative)
+    return found
 
 
 def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str, int]]) -> tuple[str, int] | None:
