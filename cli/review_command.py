@@ -12,7 +12,7 @@ from ..analyzers.check import CheckResult
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
-from ..analyzers.review.scholarly import SEARCH_NAMES, make_search
+from ..analyzers.scholarly.related import SEARCH_NAMES, make_search
 from .audit_command import add_llm_options, llm_settings
 from .check_command import run_on_input
 

@@ -224,7 +224,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
         return {"message": "auditex: no root file (\\documentclass) found to review."}
     from ..analyzers.llm.cache import LLMCache
     from ..analyzers.review import run_review
-    from ..analyzers.review.scholarly import make_search
+    from ..analyzers.scholarly.related import make_search
 
     settings = None
     cache = LLMCache()

@@ -14,7 +14,7 @@ from review_fixtures import ScholarlyServer, write_project
 
 from auditex.analyzers.check import open_projects
 from auditex.analyzers.review import run_review
-from auditex.analyzers.review.scholarly import SemanticScholar
+from auditex.analyzers.scholarly.related import SemanticScholarSearch as SemanticScholar
 from auditex.cli.main import main
 
 MEMORY = "# Global Summary\nThe paper proposes sparse widgets; accuracy 91.2%.\n# Introduction\nWidgets matter."

@@ -30,7 +30,7 @@ from ..llm.settings import LLMSettings
 from ..report import to_markdown
 from .paper import paper_text, paper_title, section_titles
 from .prompts import load_review_prompt
-from .scholarly import RelatedWork, ScholarlySearch, ScholarlyUnavailable
+from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .structure import StructuredReview, parse_review
 
 if TYPE_CHECKING:
