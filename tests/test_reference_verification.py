@@ -189,6 +189,16 @@ def test_doi_of_another_work_and_a_doi_that_does_not_resolve(tmp_path, cache) ->
     assert "does not resolve" in by_key["nodoi"].message
 
 
+def test_a_doi_falls_back_to_semantic_scholar_when_openalex_and_crossref_are_down(tmp_path, cache) -> None:
+    entries = {"he": "@inproceedings{he,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n"
+                     "  year = {2016},\n  doi = {10.1038/nature14539}\n}\n"}
+    with StandIns(LIBRARY) as stand_ins:
+        findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache, unreachable=("openalex", "crossref"))
+        asked = [path for service, path, _ in stand_ins.requests if service == "s2"]
+    assert "/graph/v1/paper/DOI:10.1038/nature14539" in asked
+    assert any(f.code == "BIB003" and "resolves to a different work: “Deep learning”" in f.message for f in findings)
+
+
 def test_arxiv_id_of_another_work(tmp_path, cache) -> None:
     entries = {"a": "@misc{a,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n  eprint = {1706.03762},\n"
                     "  archivePrefix = {arXiv},\n  year = {2016}\n}\n"}

@@ -253,7 +253,12 @@ class Verifier:
             work = await self.crossref.lookup_doi(doi)
         except ServiceUnavailable as error:
             reasons.append(str(error))
-            return None, " ".join(reasons)
+            try:  # the last resort for a DOI: Semantic Scholar's /paper/DOI:…
+                work = await self.s2.paper(f"DOI:{doi}")
+            except ServiceUnavailable as also:
+                reasons.append(str(also))
+                return None, " ".join(reasons)
+            return work, " ".join(reasons) if work is None else ""
         return work, " ".join(reasons) if work is None else ""
 
     async def _retraction(self, work: Work) -> str:
