@@ -503,6 +503,17 @@ class _ChunkWalker:
         body = argument_text(arguments[-1])
         if name.startswith("\\"):
             self.result.macros.append(MacroDef(node.macroname, name, count, body, node.pos, node.pos + node.len))
+        self._bibliographies_within(argument_nodes(arguments[-1]))
+
+    def _bibliographies_within(self, nodes: list[lw.LatexNode]) -> None:
+        """\\newcommand{\\refs}{\\bibliography{refs}}: the files a macro body names are the project's too."""
+        for node in nodes:
+            if isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.BIB_COMMANDS:
+                arguments = macro_arguments(node)
+                self.result.includes.extend(IncludeSite(node.macroname, key, start, end, "bib")
+                                            for key, start, end in _keys(arguments[-1] if arguments else None) if "#" not in key)
+            elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
+                self._bibliographies_within(node.nodelist)
 
     def _tex_definition(self, node: lw.LatexMacroNode, siblings: list[lw.LatexNode], index: int) -> int:
         """\\def\\name#1#2{body}: pylatexenc sees a macro, parameter text and a group.

@@ -181,3 +181,14 @@ def test_bibliography_input_without_braces(tmp_path):
     found = [f for f in check_path(tmp_path).findings if f.code.startswith("CIT")]
     assert not serious(found, "CIT005")
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
+
+
+def test_bibliography_named_inside_a_macro(tmp_path):
+    write_project(tmp_path, {
+        "main.tex": document("\\cite{a} and \\cite{b}\n\\refs", "\\newcommand{\\refs}{\\bibliographystyle{plain}\\bibliography{refs}}\n"
+                             "\\newcommand{\\bib}[1]{\\bibliography{#1}}"),
+        "refs.bib": "@misc{a, title={A}}\n",
+    })
+    found = [f for f in check_path(tmp_path).findings if f.code.startswith(("CIT", "INC"))]
+    assert not serious(found, "CIT005") and not serious(found, "INC001")  # `#1` is no file name
+    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
