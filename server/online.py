@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 Diagnostics = dict[str, tuple[Path, list[Finding]]]
 PUBLISH_EVERY_S = 0.5
+RETRY_UNCHECKED_S = 600.0  # a reference no index could answer for is asked again after this
 
 
 def enabled(state: FolderState) -> bool:
@@ -39,7 +41,7 @@ class OnlineState:
     task: asyncio.Task | None = None
     wanted: bool = False
     running: bool = False
-    failed: set[str] = field(default_factory=set)  # digests asked this session without an answer
+    failed: dict[str, float] = field(default_factory=dict)  # digest → when it was asked without an answer
 
     def get_checker(self) -> OnlineChecker:
         if self.checker is None:
@@ -101,7 +103,7 @@ class OnlineState:
                             if item is not None:
                                 checker.remember(item, verdict)
                                 if not verdict.checked:
-                                    self.failed.add(item.digest)
+                                    self.failed[item.digest] = time.monotonic()
                             progress.report(done, total, f"{done}/{total} references")
                             publisher.soon()
 
@@ -130,7 +132,8 @@ class OnlineState:
             if not enabled(state):
                 continue
             cited = [c for project_state in state.projects for c in cited_references(project_state.project)]
-            pending = [c for c in checker.pending(cited) if c.digest not in self.failed]
+            now = time.monotonic()
+            pending = [c for c in checker.pending(cited) if now - self.failed.get(c.digest, -RETRY_UNCHECKED_S) >= RETRY_UNCHECKED_S]
             result.append((settings_of(state.config)[0], pending))
         return result
 

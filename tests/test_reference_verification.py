@@ -442,3 +442,19 @@ def test_service_errors_are_one_sentence(cache) -> None:
         return ""
 
     assert asyncio.run(run()).startswith("DBLP is unreachable")
+
+
+def test_cache_lifetimes_found_30_days_not_found_1_day_errors_never(tmp_path, cache) -> None:
+    entries = {**BIB, "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"}
+    with StandIns(LIBRARY, faults={"dblp": Fault(503)}) as stand_ins:
+        verify(project(tmp_path, entries), stand_ins, cache)
+    now = time.time()
+    lifetimes = {}
+    for key in cache.cache.iterkeys():
+        _, expires = cache.cache.get(key, expire_time=True)
+        service, kind, query = key.split("\x1f", 2)
+        lifetimes[(service, "quantum" in query.lower())] = round((expires - now) / 86400)
+    assert lifetimes[("OpenAlex", False)] == 30  # the DOI batch and the found search
+    assert lifetimes[("Crossref", True)] == 1  # candidates, but not the work: kept like a "not found"
+    assert lifetimes[("OpenAlex", True)] == 1
+    assert not any(service == "DBLP" for service, _ in lifetimes)  # its errors were never cached

@@ -52,9 +52,11 @@ class AnswerCache:
             self.hits += 1
         return value
 
-    def put(self, key: str, value: Any) -> None:
-        empty = value is None or value == [] or value == {}
-        self.cache.set(key, value, expire=NOT_FOUND_TTL_S if empty else FOUND_TTL_S)
+    def put(self, key: str, value: Any, found: bool | None = None) -> None:
+        """Keep an answer: 30 days when it holds the work, 1 day when not (`found` None: judged by emptiness)."""
+        if found is None:
+            found = not (value is None or value == [] or value == {})
+        self.cache.set(key, value, expire=FOUND_TTL_S if found else NOT_FOUND_TTL_S)
 
     def close(self) -> None:
         if self._cache is not None:

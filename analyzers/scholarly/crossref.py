@@ -30,8 +30,11 @@ class Crossref(Service):
         found = works(await self.cached("doi", doi, fetch))
         return found[0] if found else None
 
+    def search_key(self, reference: Reference) -> tuple[str, str]:
+        return "search", " ".join(part for part in (reference.title, _surname(reference)) if part)
+
     async def search(self, reference: Reference, rows: int = 5) -> list[Work]:
-        query = " ".join(part for part in (reference.title, _surname(reference)) if part)
+        query = self.search_key(reference)[1]
 
         async def fetch() -> Any:
             body = await self.http.get_json(self.name, f"{self.base_url}/works",

@@ -59,8 +59,11 @@ class OpenAlex(Service):
         found = works(await self.cached("doi", doi, fetch))
         return found[0] if found else None
 
-    async def search(self, reference: Reference, rows: int = 5) -> list[Work]:
-        return await self.search_text(reference.title, rows)
+    def search_key(self, reference: Reference) -> tuple[str, str]:
+        return "search", f"5\x1f{reference.title}"
+
+    async def search(self, reference: Reference) -> list[Work]:
+        return await self.search_text(reference.title, 5)
 
     async def search_text(self, query: str, rows: int = 5) -> list[Work]:
         async def fetch() -> Any:

@@ -40,6 +40,9 @@ class SemanticScholar(Service):
 
     search = match
 
+    def search_key(self, reference: Reference) -> tuple[str, str]:
+        return "match", reference.title
+
     async def search_raw(self, query: str, limit: int, fields: str) -> list[Any]:
         """`/paper/search` answers as sent (the review reads abstracts and URLs)."""
         async def fetch() -> Any:

@@ -51,6 +51,17 @@ class Service:
         if self.cache is not None:
             self.cache.put(self.key(kind, query), value)
 
+    def demote(self, kind: str, query: str) -> None:
+        """An answer that held candidates but not the work asked about lives only as long as a "not found"."""
+        if self.cache is not None:
+            value = self.cache.get(self.key(kind, query))
+            if value is not MISSING:
+                self.cache.put(self.key(kind, query), value, found=False)
+
+    def search_key(self, reference: Any) -> tuple[str, str]:
+        """The cache (kind, query) of this service's search for `reference`."""
+        return "search", reference.title
+
     def recall(self, kind: str, query: str) -> Any:
         return self.cache.get(self.key(kind, query)) if self.cache is not None else MISSING
 

@@ -217,6 +217,7 @@ class Verifier:
                     found = matching.best(reference, answer)
                     if found is not None:
                         break
+                    service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
         if found is None:
             status: Status = "not_found" if len(answered) >= 2 else "unchecked"
             return Verdict(key=reference.key, status=status, identifier_problem="; ".join(problems), answered=answered,
