@@ -291,9 +291,27 @@ def test_mailto_and_key_come_from_the_environment(tmp_path, cache) -> None:
     with StandIns(LIBRARY) as stand_ins:
         env = {**stand_ins.environment(), "OPENALEX_MAILTO": "me@example.org", "CROSSREF_MAILTO": "me@example.org"}
         checker = OnlineChecker(cache=cache, env=env, policies=fast(stand_ins))
-        verify(project(tmp_path, {"vaswani2017": BIB["vaswani2017"]}), stand_ins, cache, checker)
-        [query] = [query for service, _, query in stand_ins.requests if service == "openalex"] or [None]
-    assert query is None or query.get("mailto") == ["me@example.org"]
+        verify(project(tmp_path, {"he2016": BIB["he2016"]}), stand_ins, cache, checker)
+        [query] = [query for service, _, query in stand_ins.requests if service == "openalex"]
+    assert query["mailto"] == ["me@example.org"] and query["filter"] == ["doi:10.1109/cvpr.2016.90"]
+    headers = {}
+    with StandIns(LIBRARY) as stand_ins:
+        original = stand_ins._handle
+
+        def spy(handler, body):
+            headers.update({k.lower(): v for k, v in handler.headers.items()})
+            original(handler, body)
+
+        stand_ins._handle = spy
+        env = {**stand_ins.environment(), "SEMANTIC_SCHOLAR_API_KEY": "s2-key"}
+        settings = OnlineSettings(search=["semantic-scholar"])
+
+        async def run():
+            async with Verifier(settings, None, env, fast(stand_ins)) as verifier:
+                return await verifier.verify([from_bib("v", "misc", {"title": "Attention Is All You Need"})])
+
+        [verdict] = asyncio.run(run())
+    assert verdict.status == "verified" and headers.get("x-api-key") == "s2-key"
 
 
 # The cache and incrementality
