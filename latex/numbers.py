@@ -55,7 +55,7 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 _BOUND_BEFORE = re.compile(
-    r"(?:\b(?:above|below|beyond|over|under|exceed\w*|at\s+(?:least|most)|up\s+to"
+    r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
     r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower)\s+than)"
     r"|[<>≤≥⩽⩾≪≫])\s*$",
     re.IGNORECASE,
@@ -72,7 +72,7 @@ _SETTING_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _SETTING_AFTER = re.compile(
-    r"^\s*(?:[\w-]+\s+)?(?:thresholds?|cut-?offs?|targets?|levels?|(?:significance|confidence|credib\w*)\s+(?:levels?|intervals?)|CL|CI)\b",
+    r"^[\s~]*(?:[\w-]+[\s~]+)?(?:thresholds?|cut-?offs?|targets?|levels?|(?:significance|confidence|credib\w*)\s+(?:levels?|intervals?)|CL|CI)\b",
     re.IGNORECASE,
 )
 

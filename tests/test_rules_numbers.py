@@ -210,8 +210,9 @@ def test_significance_levels_and_bounds_are_not_results(tmp_path):
 
 
 def test_targets_parameters_and_distribution_arguments_are_settings(tmp_path):
-    body = ("\\section{Scenarios}\nFor an 80\\% CFE target, participating consumers procure less capacity than under the RES policy.\n\n"
+    body = ("\\section{Scenarios}\nFor an 80\\%~CFE target, participating consumers procure less capacity than under the RES policy.\n\n"
             "\\section{Results}\nA CFE target of 90\\% yields lower emissions, and participating consumers procure less capacity.\n\n"
+            "Emissions fall further when the CFE target surpasses 85\\% and participating consumers procure less capacity.\n\n"
             "The Bayes factors favour the effect under the Normal(0, 0.05) prior on the slopes of the model.\n\n"
             "The Bayes factors favour the effect under the Normal(0, 0.01) prior on the slopes of the model.\n\n"
             "Runs use ${\\lambda = 0.005}$ as the smallest regularization parameter value here.\n\n"
