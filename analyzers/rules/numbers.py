@@ -356,12 +356,14 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
     # Statements seen so far, by how their value is written: a number is compared only
     # with the few statements one digit away, never with every earlier number.
     seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement, bool]]] = {}
+    # The abstract's statements already contradicted: the body's several restatements of one slip make one finding.
+    contradicted: set[int] = set()
     for place, (_, (part,)) in enumerate(parts):
         for statement in part.statements:
             in_table = any(spelling in table_spellings for spelling in statement.agreeing)
             candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
             for other_place, other, other_in_table in candidates:
-                if other_place == place and other.block == statement.block:
+                if (other_place == place and other.block == statement.block) or id(other) in contradicted:
                     continue
                 # A number a table holds is NUM001's, but the abstract restates results without citing
                 # their table: there only the copy that no table holds can be the slip.
@@ -378,6 +380,8 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                     "related": [told.related],
                     "confidence": confidence,
                 })
+                if other.abstract:
+                    contradicted.add(id(other))
                 break
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
 
