@@ -465,6 +465,9 @@ def _in_body(project: Project, file: str, offset: int) -> bool:
     return any(p.file == file and p.block.start <= offset < p.block.end for p in project.manuscript.blocks)
 
 
+_HIGHLIGHT = re.compile(r"\\(?:text)?colou?r\b")
+
+
 def plant_macro_renewed(project: Project) -> Iterator[Edit]:
     """Redefine an author macro of the preamble (\\newcommand, used in two paragraphs or more) with another
     body: `\\renewcommand` is appended to the first paragraph that uses it, so a later paragraph reads the
@@ -474,8 +477,8 @@ def plant_macro_renewed(project: Project) -> Iterator[Edit]:
     definitions = Counter(macro.name for _, macro in project.memory.macros)
     for file, macro in project.memory.macros:
         if (macro.command != "newcommand" or definitions[macro.name] > 1 or "@" in macro.name
-                or not re.sub(r"#\d|\s", "", macro.body) or _in_body(project, file, macro.start)):
-            continue  # an empty or pass-through body (a switched-off highlight) defines no notation
+                or not re.sub(r"#\d|[\s{}]", "", macro.body) or _HIGHLIGHT.search(macro.body) or _in_body(project, file, macro.start)):
+            continue  # an empty or pass-through body (a switched-off highlight), or a colour highlight, defines no notation
         use = re.compile(re.escape(macro.name) + r"(?![A-Za-z@])")
         using = [p for p in paragraphs if use.search(sources[p.file], p.block.start, p.block.end)]
         if len(using) >= 2:
