@@ -31,7 +31,7 @@ _HEAD_ANY_CASE = re.compile(_HEAD.pattern, re.IGNORECASE)
 _FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _COMMENT = re.compile(r"(?<!\\)%.*")
-_LIST = re.compile(r"\s*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
+_LIST = re.compile(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
 _VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
