@@ -10,7 +10,7 @@ from pathlib import Path
 from ..latex.discovery import find_roots, project_folder_for, root_for_file
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
-from ..latex.submission import Submission, open_submission
+from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .config import Config, load_config
 from .dismissals import Dismissals
 from .engine import Engine
@@ -62,10 +62,10 @@ def is_submission_archive(path: Path) -> bool:
     return path.is_file() and path.suffix.lower() not in (".tex", ".ltx", ".bib")
 
 
-def open_input(path: Path) -> Submission:
+def open_input(path: Path, limits: ExtractionLimits | None = None) -> Submission:
     """A folder, a .tex file or a submitted archive, extracted safely to a private folder."""
     try:
-        return open_submission(path)
+        return open_submission(path, limits)
     except FileNotFoundError:
         raise InputError(f"'{path}' does not exist") from None
 
@@ -76,7 +76,8 @@ def refusal_problems(submission: Submission) -> list[ProjectProblem]:
 
 
 @contextmanager
-def checked_input(path: Path, project_root: Path | None = None, config: Config | None = None) -> Iterator[CheckResult]:
+def checked_input(path: Path, project_root: Path | None = None, config: Config | None = None,
+                  limits: ExtractionLimits | None = None) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
     An archive is checked as a reviewer would: extracted safely to a private
@@ -85,7 +86,7 @@ def checked_input(path: Path, project_root: Path | None = None, config: Config |
     if not is_submission_archive(path):
         yield check_path(path, project_root, config)
         return
-    with open_input(path) as submission:
+    with open_input(path, limits) as submission:
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))

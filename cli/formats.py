@@ -22,11 +22,16 @@ def to_text(findings: list[Finding]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> str:
+def json_contract(findings: list[Finding], root: str, extra: dict | None = None) -> dict:
+    """The JSON report as data: `auditex check --format json` prints it, `auditex batch` keeps one per line."""
     payload = {"version": JSON_VERSION, "root": root, "findings": [f.contract() for f in findings]}
     if extra:
         payload.update(extra)
-    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    return payload
+
+
+def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> str:
+    return json.dumps(json_contract(findings, root, extra), indent=2, ensure_ascii=False) + "\n"
 
 
 def to_sarif(findings: list[Finding], registry: Registry) -> str:

@@ -20,7 +20,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 COMMANDS = {
     "check": "check_command", "audit": "audit_command", "review": "review_command", "serve": "serve_command",
     "rules": "rules_command", "rule": "rules_command", "bench": "bench_command", "inject": "inject_command",
-    "verify-revision": "verify_revision_command",
+    "verify-revision": "verify_revision_command", "batch": "batch_command",
 }
 
 

@@ -1,0 +1,160 @@
+"""The results folder: one record file per submission, merged at the end.
+
+    results/records/<key>.json   one per submission, written atomically (temporary file, then rename)
+    results/findings.jsonl       every current submission's record, one line each, ordered by id
+    results/summary.md           counts per rule, submissions to look at, failures, throughput
+    results/sarif/<id>.sarif     with --sarif, one SARIF log per checked submission
+
+A record's key hashes the submission id, its content hash and the run's options, so a
+re-run finds the work already done, redoes a submission whose bytes changed, and never
+reads a half-written record: a worker killed mid-write leaves at most a temporary file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .task import TaskSpec
+
+RECORDS = "records"
+FINDINGS = "findings.jsonl"
+SUMMARY = "summary.md"
+SARIF = "sarif"
+# Codes a chair reads first: hidden text or injections, references that do not exist or were retracted.
+_SEC_PREFIX = "SEC"
+_WATCHED_CODES = ("BIB004", "BIB001")
+_ERROR_PREFIXES = ("REF", "CIT")
+
+
+def record_key(spec: TaskSpec, options: dict) -> str:
+    material = json.dumps({"id": spec.id, "content": spec.content_hash, "options": options}, sort_keys=True)
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+@dataclass
+class Throughput:
+    """What this run did, for the summary."""
+
+    engine: str
+    workers: int
+    checked: int
+    resumed: int
+    wall_s: float
+
+    def line(self) -> str:
+        rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
+        return (f"{self.checked} submissions checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
+                f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
+                f"{self.resumed} already done in an earlier run")
+
+
+class ResultStore:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.records = out / RECORDS
+        self.records.mkdir(parents=True, exist_ok=True)
+
+    def load(self, key: str) -> dict | None:
+        """The record saved under `key`, or None (an unreadable file counts as not done)."""
+        try:
+            return json.loads((self.records / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def save(self, key: str, record: dict) -> None:
+        write_atomically(self.records / f"{key}.json", json.dumps(record, ensure_ascii=False))
+
+    def merge(self, keys: dict[str, str]) -> list[dict]:
+        """Write findings.jsonl from the records of `keys` (id → key); returns the records, by id."""
+        merged = [record for id_ in sorted(keys) if (record := self.load(keys[id_])) is not None]
+        write_atomically(self.out / FINDINGS, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in merged))
+        return merged
+
+    def write_summary(self, records: list[dict], throughput: Throughput) -> None:
+        write_atomically(self.out / SUMMARY, summary_markdown(records, throughput))
+
+    def write_sarif(self, records: list[dict]) -> int:
+        from ..analyzers.finding import Finding
+        from ..analyzers.registry import default_registry
+        from ..cli.formats import to_sarif
+
+        folder = self.out / SARIF
+        folder.mkdir(exist_ok=True)
+        registry = default_registry()
+        written = 0
+        for record in records:
+            if record["status"] != "ok":
+                continue
+            findings = [Finding.model_validate(f) for f in record["findings"]]
+            write_atomically(folder / f"{file_name(record['id'])}.sarif", to_sarif(findings, registry))
+            written += 1
+        return written
+
+
+def write_atomically(path: Path, text: str) -> None:
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def file_name(submission_id: str) -> str:
+    """A file name for a submission id; ids that had to change get a short hash so two never collide."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", submission_id).lstrip(".") or "submission"
+    if safe == submission_id:
+        return safe
+    return f"{safe}-{hashlib.sha256(submission_id.encode()).hexdigest()[:8]}"
+
+
+def summary_markdown(records: list[dict], throughput: Throughput) -> str:
+    statuses = Counter(r["status"] for r in records)
+    ok = [r for r in records if r["status"] == "ok"]
+    lines = ["# auditex batch summary", "",
+             f"{len(records)} submissions: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.", "",
+             f"Throughput: {throughput.line()}.", ""]
+    lines += _rule_counts(ok)
+    lines += _watch_list("Hidden text or instructions (SEC)", ok, lambda f: f["code"].startswith(_SEC_PREFIX))
+    for code in _WATCHED_CODES:
+        lines += _watch_list(f"{code}", ok, lambda f, code=code: f["code"] == code)
+    lines += _watch_list("Reference and citation errors (REF, CIT)", ok,
+                         lambda f: f["code"].startswith(_ERROR_PREFIXES) and f["severity"] == "error")
+    failures = [r for r in records if r["status"] != "ok"]
+    lines += [f"## Failures ({len(failures)})", ""]
+    lines += [f"- `{r['id']}` ({r['status'].replace('_', ' ')}): {_one_line(r['reason'] or '')}" for r in failures] or ["None."]
+    return "\n".join(lines) + "\n"
+
+
+def _rule_counts(records: list[dict]) -> list[str]:
+    findings = Counter(f["code"] for r in records for f in r["findings"])
+    submissions = Counter(code for r in records for code in {f["code"] for f in r["findings"]})
+    lines = ["## Findings per rule", ""]
+    if not findings:
+        return lines + ["No findings.", ""]
+    lines += ["| rule | findings | submissions |", "| --- | ---: | ---: |"]
+    lines += [f"| {code} | {findings[code]} | {submissions[code]} |" for code in sorted(findings)]
+    return lines + [""]
+
+
+def _watch_list(title: str, records: list[dict], wanted) -> list[str]:
+    hits = [(r["id"], Counter(f["code"] for f in r["findings"] if wanted(f))) for r in records]
+    hits = [(id_, codes) for id_, codes in hits if codes]
+    lines = [f"## {title}: {len(hits)} submission{'s' if len(hits) != 1 else ''}", ""]
+    lines += [f"- `{id_}`: " + ", ".join(f"{code} ×{n}" for code, n in sorted(codes.items())) for id_, codes in hits] or ["None."]
+    return lines + [""]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

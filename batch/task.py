@@ -1,0 +1,202 @@
+"""One submission's work, run inside a worker process (local pool or Ray): `run_task(spec) -> record`.
+
+The record is the submission's line in findings.jsonl: the JSON contract of
+`auditex check --format json` (plus `references` with --online and `run` with an LLM
+mode), the submission id, its content hash, `status` (ok, failed, timed_out), the
+reason of a failure, and timings. Whatever the submission does, `run_task` returns a
+record: a bad archive, a parse that runs out of memory or time, or a bug in a rule
+costs this submission only. The limits:
+- extracted size: the sandbox's `ExtractionLimits`, scaled to `extracted_mb`;
+- memory: `RLIMIT_DATA` of the worker, set to what it uses now plus `memory_mb`
+  (private memory only, so a Ray worker's shared object store does not count);
+- time: a timer signal after `time_s`; the engine kills a worker that does not
+  answer shortly after (a tight loop in C never sees the signal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import resource
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
+
+from ..analyzers.check import InputError, checked_input, report_order
+from ..analyzers.llm.errors import LLMError
+from ..latex.submission import MIB, ExtractionLimits
+
+Status = Literal["ok", "failed", "timed_out"]
+PAGE_BYTES = resource.getpagesize()
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    time_s: PositiveFloat = 300.0
+    memory_mb: PositiveInt = 2048
+    extracted_mb: PositiveInt = 200
+
+    @property
+    def hard_time_s(self) -> float:
+        """When the engine stops waiting and kills the worker: the timer had its chance."""
+        return self.time_s * 1.2 + 10.0
+
+    def extraction(self) -> ExtractionLimits:
+        total = self.extracted_mb * MIB
+        return ExtractionLimits(max_total_bytes=total, max_file_bytes=min(total, ExtractionLimits().max_file_bytes))
+
+
+class TaskSpec(BaseModel):
+    """Everything a worker needs for one submission; plain data, so it crosses process and machine."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    path: str
+    content_hash: str
+    limits: Limits = Field(default_factory=Limits)
+    online: bool = False
+    mode: str | None = None  # an LLM audit mode, run interactively in the worker
+    llm: dict[str, Any] = Field(default_factory=dict)  # LLMSettings fields, never the key (read in the worker)
+
+
+class SubmissionTimedOut(BaseException):
+    """The time limit passed; a BaseException so no `except Exception` on the way swallows it."""
+
+
+def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str, float] | None = None) -> dict:
+    return {"id": spec.id, "content_hash": spec.content_hash, "status": status, "reason": reason,
+            "version": None, "root": None, "findings": [], "timings": timings or {}}
+
+
+def run_task(spec: TaskSpec) -> dict:
+    """The submission's record; never raises for anything the submission does."""
+    started = time.monotonic()
+    timings: dict[str, float] = {}
+    try:
+        with memory_limit(spec.limits.memory_mb), time_limit(spec.limits.time_s):
+            record = _check(spec, timings)
+    except SubmissionTimedOut:
+        record = failed_record(spec, "timed_out", f"the check took longer than the time limit of {spec.limits.time_s:g} s")
+    except MemoryError:
+        record = failed_record(spec, "failed", f"the check needed more than the memory limit of {spec.limits.memory_mb} MB")
+    except InputError as error:
+        record = failed_record(spec, "failed", str(error))
+    except (ValueError, LLMError) as error:  # a bad setting or a run-ending LLM error
+        record = failed_record(spec, "failed", str(error))
+    except RecursionError:
+        record = failed_record(spec, "failed", "the submission nests too deeply to be read")
+    except Exception as error:  # a bug must cost this submission only, and say what it was
+        record = failed_record(spec, "failed", f"internal error: {type(error).__name__}: {error}")
+    gc.collect()  # what the submission left behind goes now, not during the next one
+    record["timings"] = {**timings, "total_s": round(time.monotonic() - started, 3), "rss_mb": resident_mb()}
+    return record
+
+
+def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
+    from ..cli.formats import json_contract
+
+    clock = time.monotonic()
+    with checked_input(Path(spec.path), limits=spec.limits.extraction()) as result:
+        findings, extra = result.findings, {}
+        timings["check_s"] = _lap(clock)
+        if spec.online:
+            from ..cli.check_command import verify_online
+
+            clock = time.monotonic()
+            findings, summary = verify_online(result)
+            extra["references"] = summary.as_dict()
+            timings["online_s"] = _lap(clock)
+        if spec.mode is not None:
+            clock = time.monotonic()
+            findings, extra["run"] = asyncio.run(_audit(spec, result, findings))
+            timings["audit_s"] = _lap(clock)
+        contract = json_contract(findings, result.roots[0] if result.roots else "", extra)
+    return {"id": spec.id, "content_hash": spec.content_hash, "status": "ok", "reason": None, **contract}
+
+
+async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
+    """The interactive LLM audit of every project, with the shared answer cache."""
+    from ..analyzers.llm.audit import run_audit
+    from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.llm.config import severity_policy
+    from ..analyzers.llm.settings import LLMSettings
+    from ..cli.audit_command import _run_summary
+
+    settings = LLMSettings.from_env(**spec.llm)
+    cache = LLMCache()
+    try:
+        audits = [await run_audit(project, settings, spec.mode, cache=cache, policy=severity_policy(result.config.llm),
+                                  deterministic=[f for f in findings if project.contains(f.file)])
+                  for project in result.projects]
+    finally:
+        cache.close()
+    merged = {f.fingerprint: f for f in findings}
+    for audit in audits:
+        for finding in audit.findings:
+            merged.setdefault(finding.fingerprint, finding)
+    return sorted(merged.values(), key=report_order), _run_summary(audits)
+
+
+def _lap(since: float) -> float:
+    return round(time.monotonic() - since, 3)
+
+
+def resident_mb() -> float:
+    """The worker's resident memory now (not its peak), in MB."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return round(int(statm.read().split()[1]) * PAGE_BYTES / MIB, 1)
+    except OSError:
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _data_bytes() -> int:
+    """The private data the process holds now (VmData), the figure RLIMIT_DATA is charged against."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+@contextmanager
+def memory_limit(megabytes: int) -> Iterator[None]:
+    """Let the submission allocate `megabytes` more private memory; past that, MemoryError."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    wanted = _data_bytes() + megabytes * MIB
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise SubmissionTimedOut after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame) -> None:
+        raise SubmissionTimedOut()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
