@@ -50,12 +50,12 @@ def _tar(path: Path, members: list[tuple[str, bytes]], mode: str = "w:gz") -> Pa
     return path
 
 
-def zip_bomb(path: Path) -> Path:
-    """A zip whose only member unpacks to 300 MB of zeros: nothing to check, one failed line."""
+def zip_bomb(path: Path, megabytes: int = 300) -> Path:
+    """A zip whose only member unpacks to `megabytes` of zeros: nothing to check, one failed line."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         with archive.open("main.tex", "w", force_zip64=True) as member:
             block = b"\0" * MIB
-            for _ in range(300):
+            for _ in range(megabytes):
                 member.write(block)
     return path
 
@@ -64,14 +64,14 @@ def path_traversal(path: Path) -> Path:
     return _tar(path, [("main.tex", ROOT_TEX), ("../../escaped.tex", b"\\section{Out}\n"), ("/etc/owned.tex", b"x")])
 
 
-def huge_file(path: Path) -> Path:
-    """An uncompressed tar with a 60 MB data file beside the paper: over the single-file limit."""
+def huge_file(path: Path, megabytes: int = 60) -> Path:
+    """An uncompressed tar with a `megabytes` data file beside the paper: over the default 50 MB single-file limit."""
     with tarfile.open(path, "w") as tar:
         info = tarfile.TarInfo("main.tex")
         info.size = len(ROOT_TEX)
         tar.addfile(info, io.BytesIO(ROOT_TEX))
         info = tarfile.TarInfo("data/table.tex")
-        info.size = 60 * MIB
+        info.size = megabytes * MIB
         tar.addfile(info, io.BytesIO(os.urandom(info.size)))
     return path
 
