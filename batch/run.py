@@ -52,17 +52,22 @@ class BatchOutcome:
     throughput: Throughput
 
 
+LLMPhase = Callable[[ResultStore, dict[str, tuple[TaskSpec, str]]], None]  # (store, id → (spec, record key))
+
+
 def run_batch(source: Path, out: Path, engine: Engine, options: BatchOptions,
-              on_progress: OnProgress | None = None, llm_phase: Callable[[ResultStore, dict[str, str]], None] | None = None) -> BatchOutcome:
+              on_progress: OnProgress | None = None, llm_phase: LLMPhase | None = None) -> BatchOutcome:
     """Check every submission of `source` not yet done into `out`; returns every current record."""
     entries = list_submissions(source)
     store = ResultStore(out)
     started = time.monotonic()
     keys: dict[str, str] = {}
+    specs: dict[str, tuple[TaskSpec, str]] = {}
     todo: list[TaskSpec] = []
     for entry in entries:
         spec = _spec(entry, options)
         keys[spec.id] = key = record_key(spec, options.fingerprint())
+        specs[spec.id] = (spec, key)
         saved = store.load(key)
         if saved is None or (options.retry_failed and saved["status"] != "ok"):
             todo.append(spec)
@@ -81,7 +86,7 @@ def run_batch(source: Path, out: Path, engine: Engine, options: BatchOptions,
     if todo:
         engine.run(todo, save)
     if llm_phase is not None:
-        llm_phase(store, keys)
+        llm_phase(store, specs)
     records = store.merge(keys)
     throughput = Throughput(engine.name, engine.workers, len(todo), resumed, time.monotonic() - started)
     store.write_summary(records, throughput)

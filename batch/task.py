@@ -122,21 +122,26 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
 
 
 async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
-    """The interactive LLM audit of every project, with the shared answer cache."""
-    from ..analyzers.llm.audit import run_audit
+    """The interactive LLM audit, with the shared answer cache."""
     from ..analyzers.llm.cache import LLMCache
-    from ..analyzers.llm.config import severity_policy
     from ..analyzers.llm.settings import LLMSettings
-    from ..cli.audit_command import _run_summary
 
-    settings = LLMSettings.from_env(**spec.llm)
     cache = LLMCache()
     try:
-        audits = [await run_audit(project, settings, spec.mode, cache=cache, policy=severity_policy(result.config.llm),
-                                  deterministic=[f for f in findings if project.contains(f.file)])
-                  for project in result.projects]
+        return await audit_projects(result, findings, LLMSettings.from_env(**spec.llm), spec.mode, cache)
     finally:
         cache.close()
+
+
+async def audit_projects(result, findings: list, settings, mode: str, cache, provider=None) -> tuple[list, dict]:
+    """Every project's LLM audit: the findings so far merged with the audits', and the run's account for the record."""
+    from ..analyzers.llm.audit import run_audit
+    from ..analyzers.llm.config import severity_policy
+    from ..cli.audit_command import _run_summary
+
+    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm), provider=provider,
+                              deterministic=[f for f in findings if project.contains(f.file)])
+              for project in result.projects]
     merged = {f.fingerprint: f for f in findings}
     for audit in audits:
         for finding in audit.findings:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..analyzers.llm.audit import MODES
+from ..analyzers.llm.errors import LLMError
 from ..batch.results import FINDINGS, SUMMARY
 from ..batch.run import BatchOptions, run_batch
 from ..batch.task import Limits
@@ -50,7 +51,7 @@ def run(arguments: argparse.Namespace) -> int:
         options = _options(arguments)
         engine = _engine(arguments)
         llm_phase = _llm_phase(arguments, options) if arguments.llm_batch else None
-    except ValueError as error:
+    except (ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     console = Console(stderr=True)
@@ -104,4 +105,4 @@ def _engine(arguments: argparse.Namespace):
 def _llm_phase(arguments: argparse.Namespace, options: BatchOptions):
     from ..batch.llm_phase import LLMBatchPhase
 
-    return LLMBatchPhase(options, no_cache=arguments.no_cache)
+    return LLMBatchPhase(options.mode, options.llm, no_cache=arguments.no_cache)

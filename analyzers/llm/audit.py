@@ -34,7 +34,7 @@ from .client import LLMClient, RunStats
 from .errors import BudgetExceeded, LLMError, MissingKey, Rejected, Unreachable
 from .incremental import ReviewBasis
 from .prompts import load
-from .provider import ChatRequest, Message
+from .provider import ChatRequest, Message, Provider
 from .schema import LLMFinding
 from .settings import LLMSettings
 from .units import Unit
@@ -208,12 +208,14 @@ async def run_audit(
     policy: SeverityPolicy | None = None,
     refresh: bool = False,
     critical_k: int = 5,
+    provider: Provider | None = None,
 ) -> AuditResult:
     """Audit `project` with the LLM in `mode`; raises LLMError only for run-ending problems.
 
     `deterministic`: the rule findings (None: run the Engine with the project's config).
     `cancel`: set it to stop; the result then holds what finished, with `cancelled=True`.
     `on_findings` receives every LLM finding so far whenever a unit adds some.
+    `provider`: where the calls go instead of the settings' SDK (a provider batch, say).
     """
     from . import modes  # modes needs AuditRun from here
 
@@ -225,7 +227,7 @@ async def run_audit(
     basis = ReviewBasis(cache.directory if cache is not None else None)
     started = time.monotonic()
     cancelled = False
-    async with LLMClient(settings, cache) as client:
+    async with LLMClient(settings, cache, provider) as client:
         run = AuditRun(project, client, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
         work = asyncio.ensure_future(modes.run_mode(run, mode, critical_k=critical_k))
         waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None

@@ -102,10 +102,11 @@ def extract_json(text: str) -> Any:
 class LLMClient:
     """Use as `async with LLMClient(settings, cache) as llm: await llm.complete(req)`."""
 
-    def __init__(self, settings: LLMSettings, cache: LLMCache | None = None) -> None:
+    def __init__(self, settings: LLMSettings, cache: LLMCache | None = None, provider: Provider | None = None) -> None:
+        """`provider`: the wire to use instead of the settings' SDK (`auditex batch --llm-batch` passes one)."""
         self.settings = settings
         self._cache = cache
-        self._provider: Provider | None = None
+        self._provider: Provider | None = provider
         self._slots = asyncio.Semaphore(settings.concurrency)
         self._stats = RunStats()
         self._reserved_usd = 0.0  # worst-case cost of calls in flight
@@ -205,6 +206,9 @@ class LLMClient:
                 response = await self._with_retries(req)
             finally:
                 self._reserved_usd -= estimate
+        if response.cached:  # a provider batch answered an identical call of another audit: paid there
+            self._stats.cache_hits += 1
+            return response.model_copy(update={"cost_usd": 0.0}), key
         cost = cost_of(response.usage, s.model, s.prices)
         self._stats.calls += 1
         self._stats.input_tokens += response.usage.input_tokens

@@ -9,7 +9,7 @@ SDK-level retries are off (`max_retries=0`) so that ours are the only ones.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from .settings import LLMSettings
+
+T = TypeVar("T")
 
 # Reasoning models reject any temperature but their default.
 _NO_TEMPERATURE_PREFIXES = ("o1", "o3", "o4", "gpt-5")
@@ -78,13 +80,28 @@ class _SDKProvider(ABC):
         self._sdk = sdk
 
     async def complete(self, req: ChatRequest) -> ChatResponse:
+        return await self.guarded(self._streamed(req) if self._settings.stream else self._plain(req))
+
+    async def guarded(self, work: Awaitable[T]) -> T:
+        """Await a call of the SDK client, its errors translated into LLMErrors (also for batch calls)."""
         try:
-            return await (self._streamed(req) if self._settings.stream else self._plain(req))
+            return await work
         # ValueError: a body that is not JSON, or not the expected shape.
         except (self._sdk.APIError, ValueError) as exc:
             s = self._settings
             # `from None`: SDK messages may echo part of the key (OpenAI does on HTTP 401).
             raise from_sdk_error(exc, self._sdk, self._where, s.key_env, s.secret) from None
+
+    @property
+    def sdk_client(self) -> Any:
+        return self._client
+
+    def request_body(self, req: ChatRequest) -> dict[str, Any]:
+        """The request's JSON body as this API takes it (also one line of a provider batch)."""
+        return self._params(req)
+
+    @abstractmethod
+    def _params(self, req: ChatRequest) -> dict[str, Any]: ...
 
     @property
     def _where(self) -> str:
@@ -127,7 +144,10 @@ class OpenAIProvider(_SDKProvider):
         return params
 
     async def _plain(self, req: ChatRequest) -> ChatResponse:
-        reply = await self._client.chat.completions.create(**self._params(req))
+        return self.answer_of(await self._client.chat.completions.create(**self._params(req)))
+
+    def answer_of(self, reply: Any) -> ChatResponse:
+        """A ChatCompletion (from a call or a batch's output file) as a ChatResponse."""
         if not reply.choices:
             raise BadResponse(f"The LLM server at {self._where} sent an answer without choices.")
         choice = reply.choices[0]
@@ -184,7 +204,10 @@ class AnthropicProvider(_SDKProvider):
         return params
 
     async def _plain(self, req: ChatRequest) -> ChatResponse:
-        reply = await self._client.messages.create(**self._params(req))
+        return self.answer_of(await self._client.messages.create(**self._params(req)))
+
+    def answer_of(self, reply: Any) -> ChatResponse:
+        """A Message (from a call or a batch's results) as a ChatResponse."""
         return ChatResponse(
             text="".join(block.text for block in reply.content if block.type == "text"),
             usage=Usage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens),

@@ -1,0 +1,109 @@
+"""`--llm-batch`: after the checks, the LLM audit of every checked submission through a provider batch.
+
+The workers check the submissions (deterministic, and online with --online); this phase
+then reopens each checked submission not yet audited, in the main process, and runs
+its audit with calls that go out as provider batches (`llm_batch`). At most
+`open_submissions` are open at once, so memory stays bounded on a large venue. Each
+audited record is saved at once: an interruption loses only the audits in flight, and
+their batches are collected, not sent again, on the re-run.
+
+Costs are priced at the batch rate: half the interactive price of the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from ..analyzers.check import InputError, checked_input
+from ..analyzers.finding import Finding
+from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.errors import LLMError
+from ..analyzers.llm.pricing import Price, price_for
+from ..analyzers.llm.provider import make_provider
+from ..analyzers.llm.settings import LLMSettings
+from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
+from .results import ResultStore
+from .task import TaskSpec, audit_projects
+
+BATCH_PRICE_FACTOR = 0.5
+# A batch may take its whole 24 h window; a call waits that long, and then some, before giving up.
+BATCH_CALL_LIMIT_S = 26 * 3600.0
+# Calls waiting for one round at once: every audit in flight may have all its units waiting.
+BATCH_CONCURRENCY = 100_000
+
+
+def batch_settings(settings: LLMSettings) -> LLMSettings:
+    """The settings for batched calls: batch prices, no streaming, room to wait for the batch."""
+    prices = dict(settings.prices)
+    price = price_for(settings.model, prices)
+    if price is not None:
+        prices[settings.model] = Price(input_per_mtok=price.input_per_mtok * BATCH_PRICE_FACTOR,
+                                       output_per_mtok=price.output_per_mtok * BATCH_PRICE_FACTOR)
+    return settings.model_copy(update={"prices": prices, "stream": False, "concurrency": BATCH_CONCURRENCY,
+                                       "overall_time_limit_s": BATCH_CALL_LIMIT_S})
+
+
+class LLMBatchPhase:
+    def __init__(self, mode: str, llm: dict, *, no_cache: bool = False, poll_s: float = 30.0, settle_s: float = 2.0,
+                 open_submissions: int = 32, env: dict[str, str] | None = None) -> None:
+        """Raises LLMError (a missing key) or ValueError (a bad setting) before any work starts."""
+        self.mode = mode
+        self.settings = batch_settings(LLMSettings.from_env(env, **llm))
+        self.settings.key_for_sdk()
+        self.no_cache = no_cache
+        self.poll_s = poll_s
+        self.settle_s = settle_s
+        self.open_submissions = open_submissions
+        self.collector: BatchCollector | None = None
+
+    def __call__(self, store: ResultStore, specs: dict[str, tuple[TaskSpec, str]]) -> None:
+        asyncio.run(self.audit(store, specs))
+
+    async def audit(self, store: ResultStore, specs: dict[str, tuple[TaskSpec, str]]) -> None:
+        todo = [(spec, key, record) for spec, key in specs.values()
+                if (record := store.load(key)) is not None and record["status"] == "ok" and "run" not in record]
+        if not todo:
+            return
+        provider = make_provider(self.settings)
+        self.collector = collector = BatchCollector(backend_for(provider, self.settings), BatchState(store.out / STATE_FILE, self.settings.provider),
+                                                    poll_s=self.poll_s, settle_s=self.settle_s)
+        batched = BatchProvider(collector, self.settings)
+        cache = None if self.no_cache else LLMCache()
+        slots = asyncio.Semaphore(self.open_submissions)
+        sender = asyncio.create_task(collector.serve())
+
+        async def one(spec: TaskSpec, key: str, record: dict) -> None:
+            async with slots:
+                store.save(key, await self._audited(spec, record, batched, cache))
+
+        try:
+            await asyncio.gather(*(one(*item) for item in todo))
+        finally:
+            sender.cancel()
+            await provider.aclose()
+            if cache is not None:
+                cache.close()
+
+    async def _audited(self, spec: TaskSpec, record: dict, provider: BatchProvider, cache: LLMCache | None) -> dict:
+        """The record with the audit's findings and account, or failed with the reason."""
+        from ..cli.formats import json_contract
+
+        started = time.monotonic()
+        opened = checked_input(Path(spec.path), limits=spec.limits.extraction())
+        try:
+            # Parsing a paper takes a while: off the loop, so the collector keeps polling meanwhile.
+            result = await asyncio.to_thread(opened.__enter__)
+            try:
+                known = [Finding.model_validate(f) for f in record["findings"]]
+                findings, run = await audit_projects(result, known, self.settings, self.mode, cache, provider)
+            finally:
+                await asyncio.to_thread(opened.__exit__, None, None, None)
+        except (InputError, LLMError, ValueError) as error:
+            updated = {**record, "status": "failed", "reason": f"LLM audit: {error}", "findings": []}
+        else:
+            extra = {name: record[name] for name in ("references",) if name in record}
+            updated = {**record, **json_contract(findings, record["root"], {**extra, "run": run})}
+        updated["timings"] = {**record["timings"], "audit_s": round(time.monotonic() - started, 3)}
+        return updated

@@ -1,0 +1,119 @@
+"""`auditex batch --llm-batch`: the audit's calls through the OpenAI and Anthropic batch APIs (loopback stand-ins)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from llm_batch_server import LoopbackBatchServer, batch_server  # noqa: F401  (fixture)
+from llm_server import Reply
+
+from auditex.analyzers.llm.pricing import DEFAULT_PRICES
+from auditex.batch.llm_batch import STATE_FILE
+from auditex.batch.llm_phase import LLMBatchPhase
+from auditex.batch.pool import LocalPool
+from auditex.batch.run import BatchOptions, run_batch
+from helpers import write_project
+from sample_paper import FILES
+
+CLAIM = "is significantly better than the dense baseline"
+
+
+@pytest.fixture
+def venue(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a private answer cache
+    folder = tmp_path / "venue"
+    write_project(folder / "paper-a", FILES)
+    write_project(folder / "paper-b", {**FILES, "main.tex": FILES["main.tex"].replace("81.2", "82.4")})
+    return folder
+
+
+def claim_finding(body: dict) -> str:
+    return json.dumps({"findings": [{
+        "type": "claim_distortion", "section_location": "Abstract", "error_location": CLAIM,
+        "evidence": [{"block_index": None, "quote": CLAIM}],
+        "explanation": "The abstract claims a significant gain that no test supports.", "confidence": 0.9, "proposed_fix": ""}]})
+
+
+def batch_run(venue: Path, out: Path, server: LoopbackBatchServer, provider: str, mode: str = "fast", interrupt_after_s: float | None = None):
+    options = BatchOptions(mode=mode, llm=server.llm_options(provider), llm_batch=True)
+    phase = LLMBatchPhase(mode, options.llm, poll_s=0.02, settle_s=0.2, env=server.env())
+    if interrupt_after_s is None:
+        return run_batch(venue, out, LocalPool(1), options, llm_phase=phase), phase
+    interrupted = lambda store, specs: asyncio.run(asyncio.wait_for(phase.audit(store, specs), interrupt_after_s))  # noqa: E731
+    with pytest.raises(TimeoutError):
+        run_batch(venue, out, LocalPool(1), options, llm_phase=interrupted)
+    return None, phase
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_the_audit_goes_out_as_one_batch_at_half_price_and_is_cached(venue, tmp_path, batch_server, provider):
+    batch_server.responder = claim_finding
+    outcome, phase = batch_run(venue, tmp_path / "out", batch_server, provider)
+    [batch_id] = batch_server.batch_ids(provider)
+    custom_ids = [custom_id for custom_id, _ in batch_server.batches[batch_id]["requests"]]
+    assert len(custom_ids) == 2 and all(len(c) == 64 for c in custom_ids) and len(set(custom_ids)) == 2
+    assert phase.collector.submitted == [batch_id]
+
+    price = DEFAULT_PRICES[batch_server.llm_options(provider)["model"]]
+    for record in outcome.records:
+        assert record["status"] == "ok" and "audit_s" in record["timings"]
+        [stats] = record["run"]["stats"]
+        assert (stats["calls"], stats["cache_hits"]) == (1, 0)
+        interactive = (stats["input_tokens"] * price.input_per_mtok + stats["output_tokens"] * price.output_per_mtok) / 1e6
+        assert stats["cost_usd"] == pytest.approx(interactive / 2)
+        llm = [f for f in record["findings"] if f["source"] == "llm"]
+        assert [f["category"] for f in llm] == ["claim_distortion"]
+        assert any(f["code"].startswith("SEC") for f in record["findings"])  # the checks' findings stay
+    assert json.loads((tmp_path / "out" / STATE_FILE).read_text())["batches"][0]["id"] == batch_id
+
+    again, _ = batch_run(venue, tmp_path / "again", batch_server, provider)
+    assert batch_server.batch_ids(provider) == [batch_id]  # every answer came from the cache
+    assert all(r["run"]["stats"][0]["cache_hits"] == 1 and r["run"]["stats"][0]["calls"] == 0 for r in again.records)
+
+
+def test_an_interrupted_run_collects_its_batch_instead_of_sending_it_again(venue, tmp_path, batch_server):
+    batch_server.held.set()
+    out = tmp_path / "out"
+    batch_run(venue, out, batch_server, "openai", interrupt_after_s=1.5)
+    [batch_id] = batch_server.batch_ids("openai")
+    assert not (out / "findings.jsonl").exists()  # the run stopped before merging
+    assert json.loads((out / STATE_FILE).read_text())["batches"][0]["id"] == batch_id
+
+    batch_server.held.clear()
+    outcome, phase = batch_run(venue, out, batch_server, "openai")
+    assert batch_server.batch_ids("openai") == [batch_id]
+    assert (phase.collector.resumed, phase.collector.submitted) == ([batch_id], [])
+    assert len(batch_server.answered) == 2
+    assert all(r["status"] == "ok" and r["run"]["stats"][0]["calls"] == 1 for r in outcome.records)
+
+
+def test_a_failed_request_is_asked_again_in_the_next_batch(venue, tmp_path, batch_server):
+    failures = iter([Reply.server_error()])
+    batch_server.responder = lambda body: next(failures, '{"findings": []}')
+    outcome, phase = batch_run(venue, tmp_path / "out", batch_server, "anthropic")
+    assert len(phase.collector.submitted) == 2
+    assert [len(batch_server.batches[b]["requests"]) for b in phase.collector.submitted] == [2, 1]
+    assert sorted(r["run"]["stats"][0]["retries"] for r in outcome.records) == [0, 1]
+    assert all(r["status"] == "ok" and not r["run"]["failed_units"] for r in outcome.records)
+
+
+def test_standard_mode_sends_one_batch_per_round(venue, tmp_path, batch_server):
+    outcome, phase = batch_run(venue, tmp_path / "out", batch_server, "openai", mode="standard")
+    memories, reviews = (batch_server.batches[b]["requests"] for b in phase.collector.submitted)
+    assert all("summarizer" in json.dumps(body) for _, body in memories)
+    assert all("focusing on one target section" in json.dumps(body) for _, body in reviews)
+    assert all(r["status"] == "ok" and not r["run"]["failed_units"] for r in outcome.records)
+    # The two papers share most sections: an identical call is sent once, and paid once.
+    stats = [r["run"]["stats"][0] for r in outcome.records]
+    assert sum(s["calls"] for s in stats) == len(memories) + len(reviews)
+    assert sum(s["calls"] + s["cache_hits"] for s in stats) > len(memories) + len(reviews)
+
+
+def test_llm_batch_needs_a_key_before_any_work(tmp_path):
+    from auditex.analyzers.llm.errors import MissingKey
+
+    with pytest.raises(MissingKey):
+        LLMBatchPhase("fast", {"provider": "anthropic"}, env={})
