@@ -94,10 +94,13 @@ class LocalPool:
             while queue or any(w.spec is not None for w in pool):
                 for index, worker in enumerate(pool):
                     if worker.spec is None and queue:
+                        if not worker.process.is_alive():  # it died after its last answer: no task's fault
+                            worker.kill()
+                            pool[index] = worker = _Worker(self._context)
                         spec, attempt = queue.popleft()
                         try:
                             worker.give(spec, attempt)
-                        except OSError:  # it died while idle: replace it, keep the task
+                        except OSError:  # it died just now, before taking the task: keep the task
                             queue.appendleft((spec, attempt))
                             worker.kill()
                             pool[index] = _Worker(self._context)

@@ -175,3 +175,16 @@ def test_ray_in_local_mode_writes_the_same_records_as_the_pool(venue, tmp_path):
     ray = run_batch(venue, tmp_path / "ray", RayEngine("local", 2), BatchOptions())
     assert ray.throughput.engine == "ray"
     assert venue_kit.comparable(ray.records) == venue_kit.comparable(pool.records)
+
+
+def test_mode_runs_the_interactive_audit_in_each_worker(venue, tmp_path, llm_server, monkeypatch):
+    from llm_server import LOOPBACK_KEY
+
+    monkeypatch.setenv("AUDITEX_API_KEY", LOOPBACK_KEY)  # the workers read the key from their environment
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    llm = llm_server.settings("openai").model_dump(exclude={"api_key"})
+    options = BatchOptions(mode="fast", llm=llm)
+    lines = {r["id"]: r for r in run_batch(venue, tmp_path / "out", LocalPool(2), options).records}
+    assert llm_server.request_count == 3  # one fast pass per paper; the bomb has none
+    assert lines["paper-a"]["run"]["stats"][0]["calls"] == 1 and "audit_s" in lines["paper-a"]["timings"]
+    assert lines["bomb.zip"]["status"] == "failed"
