@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import signal
+import statistics
 import sys
 import tarfile
 import threading
@@ -173,29 +174,12 @@ def comparable(records: list[dict]) -> list[str]:
                   for r in records)
 
 
-def main() -> int:
+def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sample_size: int) -> dict[str, dict]:
+    """The single-worker rate, then the pool over the venue with one worker killed; returns the records by id."""
     from auditex.batch.pool import LocalPool
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--venue", type=Path, default=Path("/tmp/auditex-venue"))
-    parser.add_argument("--size", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--sample", type=int, default=60, help="submissions in the single-worker run")
-    parser.add_argument("--ray-size", type=int, help="submissions in the Ray run (default: all)")
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
-    parser.add_argument("--reuse", action="store_true", help="keep an existing venue of the right size")
-    arguments = parser.parse_args()
-    venue, scratch = arguments.venue, arguments.venue.parent / f"{arguments.venue.name}-results"
-    scratch.mkdir(exist_ok=True)
-
-    started = time.monotonic()
-    if not (arguments.reuse and venue.is_dir() and len(os.listdir(venue)) == arguments.size):
-        make_venue(venue, arguments.size, arguments.corpus)
-    names = sorted(os.listdir(venue))
-    print(f"venue: {len(names)} submissions in {venue} ({time.monotonic() - started:.0f} s to make)")
-
-    step = max(1, len(names) // arguments.sample)
-    sample = listing(venue, names[::step][: arguments.sample], scratch / "sample.txt")
+    step = max(1, len(names) // sample_size)
+    sample = listing(venue, names[::step][:sample_size], scratch / "sample.txt")
     single = run(sample, scratch / "single", LocalPool(1)).throughput
     single_rate = single.checked / single.wall_s
     print(f"single worker: {single.line()}")
@@ -212,7 +196,7 @@ def main() -> int:
             killed.append(spec.id)
             threading.Timer(0.3, os.kill, (pid, signal.SIGKILL)).start()
 
-    pool = LocalPool(arguments.workers)
+    pool = LocalPool(workers)
     pool_run = pool.run
     pool.run = lambda specs, on_record: pool_run(specs, on_record, on_start)
     outcome = run(venue, scratch / "pool", pool, lambda done, total, record: record and order.append(record["id"]))
@@ -220,35 +204,66 @@ def main() -> int:
     lines = (scratch / "pool" / "findings.jsonl").read_text().count("\n")
     by_id = {r["id"]: r for r in records}
     statuses = {s: sum(r["status"] == s for r in records) for s in ("ok", "failed", "timed_out")}
-    print(f"{arguments.workers} workers: {outcome.throughput.line()}")
+    print(f"{workers} workers: {outcome.throughput.line()}")
     print(f"  lines: {lines} for {len(names)} submissions; lost: {len(set(names) - set(by_id))}; statuses: {statuses}")
     if killed:
         print(f"  killed a worker 0.3 s into {killed[0]}: started {starts[killed[0]]} times, its line says {by_id[killed[0]]['status']}")
-    efficiency = (outcome.throughput.checked / outcome.throughput.wall_s) / (arguments.workers * single_rate)
-    print(f"  throughput: {efficiency:.0%} of {arguments.workers} x the single-worker rate (target >= 90%)")
+    efficiency = (outcome.throughput.checked / outcome.throughput.wall_s) / (workers * single_rate)
+    print(f"  throughput: {efficiency:.0%} of {workers} x the single-worker rate (target >= 90%)")
     for pid in sorted(set(pids[i] for i in order)):
         mine = [by_id[i]["timings"]["rss_mb"] for i in order if pids.get(i) == pid and "rss_mb" in by_id[i]["timings"]]
         early = [by_id[i]["timings"]["rss_mb"] for i in order[:100] if pids.get(i) == pid and "rss_mb" in by_id[i]["timings"]]
-        if early and len(mine) > len(early):
-            print(f"  worker {pid}: RSS {early[-1]:.0f} MB after the first 100, {mine[-1]:.0f} MB after {len(mine)} of its own "
-                  f"({mine[-1] / early[-1] - 1:+.0%}; target within 20%)")
+        if len(early) >= 10 and len(mine) > len(early):
+            at_100, at_end = statistics.median(early[-25:]), statistics.median(mine[-25:])
+            print(f"  worker {pid}: RSS {early[-1]:.0f} MB after the first 100 submissions, {mine[-1]:.0f} MB after its "
+                  f"{len(mine)} ({mine[-1] / early[-1] - 1:+.0%}); medians of its last 25 then and now {at_100:.0f} and "
+                  f"{at_end:.0f} MB ({at_end / at_100 - 1:+.0%}; target within 20%)")
     failures = {r["id"]: r["reason"] for r in records if r["status"] != "ok"}
     print("  failed:", json.dumps(failures, indent=1)[:3000])
+    return by_id
 
+
+def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size: int | None, by_id: dict[str, dict]) -> None:
     try:
         from auditex.batch.ray_engine import RayEngine
 
-        engine = RayEngine("local", arguments.workers)
+        engine = RayEngine("local", workers)
     except ValueError as error:
         print(f"ray: skipped ({error})")
-        return 0
-    subset = names[: arguments.ray_size] if arguments.ray_size else names
-    ray_venue = listing(venue, subset, scratch / "ray.txt") if arguments.ray_size else venue
+        return
+    subset = names[:size] if size else names
+    ray_venue = listing(venue, subset, scratch / "ray.txt") if size else venue
     ray = run(ray_venue, scratch / "ray", engine)
     expected = [by_id[name] for name in subset]
-    got = ray.records
     print(f"ray local: {ray.throughput.line()}")
-    print(f"  records equal to the pool's, timings aside: {comparable(got) == comparable(expected)} ({len(got)} compared)")
+    print(f"  records equal to the pool's, timings aside: {comparable(ray.records) == comparable(expected)} "
+          f"({len(ray.records)} compared)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--venue", type=Path, default=Path("/tmp/auditex-venue"))
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sample", type=int, default=60, help="submissions in the single-worker run")
+    parser.add_argument("--ray-size", type=int, help="submissions in the Ray run (default: all)")
+    parser.add_argument("--ray-only", action="store_true", help="compare Ray with the pool results of an earlier run")
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--reuse", action="store_true", help="keep an existing venue of the right size")
+    arguments = parser.parse_args()
+    venue, scratch = arguments.venue, arguments.venue.parent / f"{arguments.venue.name}-results"
+    scratch.mkdir(exist_ok=True)
+
+    started = time.monotonic()
+    if not ((arguments.reuse or arguments.ray_only) and venue.is_dir() and len(os.listdir(venue)) == arguments.size):
+        make_venue(venue, arguments.size, arguments.corpus)
+    names = sorted(os.listdir(venue))
+    print(f"venue: {len(names)} submissions in {venue} ({time.monotonic() - started:.0f} s to make)")
+    if arguments.ray_only:
+        by_id = {r["id"]: r for r in map(json.loads, (scratch / "pool" / "findings.jsonl").read_text().splitlines())}
+    else:
+        by_id = measure_pool(venue, names, scratch, arguments.workers, arguments.sample)
+    compare_ray(venue, names, scratch, arguments.workers, arguments.ray_size, by_id)
     return 0
 
 
