@@ -29,7 +29,7 @@ SUMMARY = "summary.md"
 SARIF = "sarif"
 # Codes a chair reads first: hidden text or injections, references that do not exist or were retracted.
 _SEC_PREFIX = "SEC"
-_WATCHED_CODES = ("BIB004", "BIB001")
+_WATCHED_CODES = {"BIB004": "Retracted references (BIB004)", "BIB001": "References no index knows (BIB001)"}
 _ERROR_PREFIXES = ("REF", "CIT")
 
 
@@ -127,8 +127,8 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
              f"Throughput: {throughput.line()}.", ""]
     lines += _rule_counts(ok)
     lines += _watch_list("Hidden text or instructions (SEC)", ok, lambda f: f["code"].startswith(_SEC_PREFIX))
-    for code in _WATCHED_CODES:
-        lines += _watch_list(f"{code}", ok, lambda f, code=code: f["code"] == code)
+    for code, title in _WATCHED_CODES.items():
+        lines += _watch_list(title, ok, lambda f, code=code: f["code"] == code)
     lines += _watch_list("Reference and citation errors (REF, CIT)", ok,
                          lambda f: f["code"].startswith(_ERROR_PREFIXES) and f["severity"] == "error")
     failures = [r for r in records if r["status"] != "ok"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def _listed(listing: Path) -> list[Entry]:
 def content_hash(path: Path) -> str:
     """SHA-256 of a submission's bytes; for a folder, of every file's relative name and bytes.
 
-    Symbolic links are hashed by their target text, never followed. A path that cannot
+    Symbolic links are hashed by their target text, never followed; FIFOs and devices by
+    their kind, never opened. A path that cannot
     be read hashes to the reason, so a re-run after it is fixed checks it again.
     """
     digest = hashlib.sha256()
@@ -73,16 +75,24 @@ def content_hash(path: Path) -> str:
                 for name in sorted(files):
                     file = Path(directory, name)
                     digest.update(file.relative_to(path).as_posix().encode("utf-8", "surrogateescape") + b"\0")
-                    if file.is_symlink():
-                        digest.update(b"link:" + os.readlink(file).encode("utf-8", "surrogateescape"))
-                    else:
-                        _hash_file(file, digest)
+                    _hash_member(file, digest)
                     digest.update(b"\0")
         else:
-            _hash_file(path, digest)
+            _hash_member(path, digest)
     except OSError as error:
         digest.update(f"unreadable: {error}".encode())
     return digest.hexdigest()
+
+
+def _hash_member(path: Path, digest) -> None:
+    """A regular file by its bytes; a link by its target text; a FIFO or device only by its kind (opening one may block)."""
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        digest.update(b"link:" + os.readlink(path).encode("utf-8", "surrogateescape"))
+    elif not stat.S_ISREG(mode):
+        digest.update(f"special:{stat.S_IFMT(mode)}".encode())
+    else:
+        _hash_file(path, digest)
 
 
 def _hash_file(path: Path, digest) -> None:

@@ -188,3 +188,11 @@ def test_mode_runs_the_interactive_audit_in_each_worker(venue, tmp_path, llm_ser
     assert llm_server.request_count == 3  # one fast pass per paper; the bomb has none
     assert lines["paper-a"]["run"]["stats"][0]["calls"] == 1 and "audit_s" in lines["paper-a"]["timings"]
     assert lines["bomb.zip"]["status"] == "failed"
+
+
+def test_a_fifo_in_a_submission_does_not_block_the_hash_and_the_time_limit_ends_its_check(venue):
+    os.mkfifo(venue / "paper-a" / "pipe.tex")
+    assert content_hash(venue / "paper-a") != content_hash(venue / "paper-c.tex")
+    # Reading the folder opens the FIFO, which blocks in the kernel; the timer still ends the check.
+    record = run_task(_spec(venue / "paper-a", time_s=1))
+    assert record["status"] == "timed_out" and record["timings"]["total_s"] < 10
