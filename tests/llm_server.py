@@ -93,7 +93,7 @@ class RecordedRequest:
     @property
     def prompt_parts(self) -> list[str]:
         """The system prompt, then each message's text."""
-        return [_content_text(self.body.get("system")), *(_content_text(m.get("content")) for m in self.body.get("messages", []))]
+        return [_content_text(content) for content in _contents(self.body)]
 
     @property
     def model(self) -> str:
@@ -190,8 +190,7 @@ class AnthropicPromptCache(PromptCache):
         """Where each marked block ends, as offsets into `RecordedRequest.prompt_text`."""
         ends: list[int] = []
         position = 0
-        parts = [body.get("system"), *(m.get("content") for m in body.get("messages", []))]
-        for number, content in enumerate(parts):
+        for number, content in enumerate(_contents(body)):
             position += number > 0  # the newline joining the parts
             for block in content if isinstance(content, list) else [{"text": content or ""}]:
                 position += len(block.get("text", ""))
@@ -334,6 +333,12 @@ class LoopbackLLMServer:
     def _done(self) -> None:
         with self._lock:
             self._in_flight -= 1
+
+
+def _contents(body: dict[str, Any]) -> list[Any]:
+    """The prompt's parts in order: Anthropic's system field, then the messages (OpenAI's system is one)."""
+    system = [body["system"]] if body.get("system") is not None else []
+    return system + [m.get("content") for m in body.get("messages", [])]
 
 
 def _content_text(content: Any) -> str:

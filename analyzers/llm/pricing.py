@@ -50,7 +50,7 @@ class Price(BaseModel):
 
 
 def _openai(base: float, cached: float, output: float) -> Price:
-    return Price(input_per_mtok=base, cached_input_per_mtok=cached, output_per_mtok=output)
+    return Price(input_per_mtok=base, cached_input_per_mtok=cached, cache_write_per_mtok=base, output_per_mtok=output)
 
 
 def _anthropic(base: float, output: float) -> Price:
