@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import sys
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -128,6 +129,7 @@ def main() -> None:
     anthropic_min = next((v for k, v in ANTHROPIC_MIN_TOKENS.items() if models["anthropic"].startswith(k)), 1024)
     totals = {provider: dict.fromkeys(WAYS, 0.0) for provider in models}
     tokens = {provider: 0 for provider in models}
+    per_paper: dict[str, list[tuple[float, float, str]]] = {provider: [] for provider in models}  # (shared %, tok/KB, paper)
     kilobytes = 0.0
     print(f"models: {models['openai']} (OpenAI), {models['anthropic']} (Anthropic, cache from {anthropic_min} tokens)")
     print(f"{'paper':28} {'KB':>5} {'sect':>4} {'provider':9} {'calls':>5} {'input tok':>10} {'tok/KB':>6} "
@@ -144,6 +146,7 @@ def main() -> None:
                 for way in WAYS:
                     totals[provider][way] += r[way]
                 tokens[provider] += r["input"]
+                per_paper[provider].append((100 * r["shared"] / r["no cache"], r["input"] / size, name))
                 failed = f"  ({r['failed']} units failed)" if r["failed"] else ""
                 print(f"{name:28} {size:5.0f} {len(reviewable_sections(project.manuscript)):4} {provider:9} {r['calls']:5} "
                       f"{r['input']:10,} {r['input'] / size:6.0f} {r['read']:9,} {r['written']:8,} {r['no cache']:10.4f} "
@@ -155,6 +158,11 @@ def main() -> None:
               f"${total['unshared']:.4f} unshared, ${total['shared']:.4f} shared = "
               f"{100 * total['shared'] / total['no cache']:.1f}% of no cache, "
               f"{100 * total['shared'] / total['unshared']:.1f}% of unshared (target <= 45%)")
+        rows = per_paper[provider]
+        worst = max(rows)
+        print(f"{'':9} per paper: shared % median {statistics.median(r[0] for r in rows):.1f}%, worst {worst[0]:.1f}% "
+              f"({worst[2]}), {sum(r[0] <= 45 for r in rows)} of {len(rows)} papers <= 45%; "
+              f"input tokens per KB median {statistics.median(r[1] for r in rows):.0f}")
 
 
 if __name__ == "__main__":
