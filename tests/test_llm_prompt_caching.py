@@ -112,6 +112,25 @@ def test_anthropic_requests_mark_the_system_prompt_and_the_shared_part_as_breakp
             assert isinstance(content, str)
 
 
+def test_deep_specialists_open_with_the_system_prompt_then_their_task_and_evidence(llm_server, tmp_path):
+    def model(body: dict[str, Any]) -> str:
+        if "review planner" in json.dumps(body):
+            return json.dumps({"tasks": [{"task_id": f"T{n}", "focus_sections": [name], "goal": f"Check {name}",
+                                          "risk_dimension": "experiment_protocol"} for n, name in enumerate(SECTIONS[:3], 1)]})
+        return json.dumps({"findings": []})
+
+    llm_server.responder = model
+    project = make_project(tmp_path / "paper", {"main.tex": document(paper_body())})
+    asyncio.run(run_audit(project, llm_server.settings("anthropic"), "deep", deterministic=[]))
+    specialists = [r for r in llm_server.requests if "specialist reviewer" in r.prompt_text]
+    assert len(specialists) == 3
+    system = prompts_.load("specialist").system
+    for request in specialists:
+        own = request.prompt_text.removeprefix(system + "\n")
+        assert own != request.prompt_text and own.startswith("TASK:\nGoal: Check ")
+        assert own.index("RETRIEVED EVIDENCE") < own.index("ALREADY KNOWN") < own.index("LOCAL BLOCKS")
+
+
 def test_both_wire_layouts_show_the_model_the_same_text(llm_server):
     request = ask("Per-call text.", shared="Shared memory.")
     texts = []
