@@ -113,9 +113,10 @@ class AuditRun:
         return self.client.settings
 
     def request(self, unit: Unit, **values: str) -> ChatRequest:
+        """The unit's call: system prompt, then what the mode's calls share, then the unit's own text."""
         prompt = load(unit.kind)
-        system, user = prompt.render(**values)
-        return ChatRequest(system=system, messages=[Message(role="user", content=user)], purpose=unit.label,
+        system, shared, user = prompt.render(**values)
+        return ChatRequest(system=system, shared=shared, messages=[Message(role="user", content=user)], purpose=unit.label,
                            prompt_version=prompt.version)
 
     def plan(self, count: int) -> None:
