@@ -434,11 +434,12 @@ def _report_bold(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, column: int
 
 _SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
 # A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
-# win ("performs comparably to state-of-the-art methods", "on par with the best"), or a phrase that is no claim
+# win ("performs comparably to state-of-the-art methods", "on par with the best", "within 0.5 points of the best"), or a phrase that is no claim
 # ("to the best of our knowledge").
 _SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
                      r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
-                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
+                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
+                     r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
                      re.IGNORECASE)
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = re.compile(r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
