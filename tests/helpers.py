@@ -1,4 +1,4 @@
-"""Small helpers to write LaTeX projects in tests."""
+"""Helpers to write LaTeX projects in tests and to run rules on them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from auditex.analyzers.check import check_path
+from auditex.analyzers.finding import Finding
 from auditex.latex.project import Project
 
 
@@ -29,6 +31,13 @@ def make_project(folder: Path, files: dict[str, str | bytes], root: str = "main.
 
 def document(body: str, preamble: str = "") -> str:
     return f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+
+
+def rule_findings(folder: Path, files: dict[str, str | bytes] | str, *codes: str) -> list[Finding]:
+    """What `auditex check` reports, in report order, on a project written from `files` (a string
+    is the whole main.tex), kept to the codes that start with one of `codes` (all when none)."""
+    write_project(folder, {"main.tex": files} if isinstance(files, str) else files)
+    return [finding for finding in check_path(folder).findings if finding.code.startswith(codes or ("",))]
 
 
 # Rule fixtures (tests/rules/<CODE>/*.tex): the format is described in tests/rules/README.md.

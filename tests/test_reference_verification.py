@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from scholarly_standins import ADAM, ATTENTION, LIBRARY, RESNET, RETRACTED, SERVICES, Fault, StandIns, StandInWork
+from scholarly_standins import LIBRARY, RETRACTED, SERVICES, Fault, StandIns, StandInWork
 
 from auditex.analyzers.config import load_config
 from auditex.analyzers.scholarly.cache import AnswerCache

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
+from helpers import rule_findings
 
 TABLE = r"""
 \begin{table}\centering
@@ -17,8 +17,7 @@ Ours & 38.66 & 7.25 \\ \bottomrule
 
 
 def findings(tmp_path: Path, body: str, code: str):
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == code]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n", code)
 
 
 def test_prose_number_contradicting_its_table_cell(tmp_path):
