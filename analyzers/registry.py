@@ -107,13 +107,13 @@ class Registry:
 
     def select(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
         """Rules whose code starts with a selected prefix and no ignored one (ruff-style)."""
-        selected = [s.upper() for s in select] or [""]
-        ignored = [s.upper() for s in ignore]
-        return [
-            item for item in self
-            if any(item.code.startswith(prefix) for prefix in selected)
-            and not any(item.code.startswith(prefix) for prefix in ignored)
-        ]
+        return [item for item in self if is_selected(item.code, select, ignore)]
+
+
+def is_selected(code: str, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> bool:
+    """Whether `code` starts with a selected prefix (any, when none is) and with no ignored one."""
+    selected = tuple(prefix.upper() for prefix in select) or ("",)
+    return code.startswith(selected) and not code.startswith(tuple(prefix.upper() for prefix in ignore))
 
 
 def default_registry() -> Registry:
