@@ -7,7 +7,8 @@ dismissals mean the same everywhere. The steps, in order:
 
 1. exclude: findings in `[rules] exclude` files are dropped;
 2. select/ignore: findings whose code is not selected, or is ignored, are dropped (rules
-   that are not selected do not even run; this catches the LLM and online codes);
+   that are not selected do not even run; this catches the LLM and online codes). A
+   selection of rules alone leaves the LLM codes be: they are selected only by an `LLM` prefix;
 3. suppression: `% auditex: ignore[CODE]` on the finding's line or the line above;
 4. severity: the evidence's (`Finding.calibrated_severity`), then `[rules] severity`;
 5. de-duplication: a second finding with one fingerprint gets a numbered one;
@@ -33,6 +34,7 @@ from .suppression import is_suppressed, suppressed_lines
 
 # Hidden instructions, unsafe archive members and reads outside the project lead every report.
 LEADING_CODES = ("SEC", "SUB", "INC003")
+LLM_PREFIX = "LLM"
 
 
 def report_order(finding: Finding) -> tuple:
@@ -62,10 +64,12 @@ class Policy:
     def apply(self, project: Project, findings: Iterable[Finding]) -> list[Finding]:
         """`findings` of `project` as the user sees them, in `report_order`."""
         rules = self.config.rules
+        names_llm = any(prefix.upper().startswith(LLM_PREFIX) for prefix in rules.select)
         result: list[Finding] = []
         seen: Counter[str] = Counter()
         for finding in sorted((finding.with_fingerprint() for finding in findings), key=report_order):
-            if self.config.is_excluded(finding.file) or not is_selected(finding.code, rules.select, rules.ignore):
+            select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
+            if self.config.is_excluded(finding.file) or not is_selected(finding.code, select, rules.ignore):
                 continue
             if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
                 continue
