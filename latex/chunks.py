@@ -135,20 +135,25 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
 
 
 def unclosed_brace(text: str) -> int | None:
-    """Where the outermost `{` that is never closed opens (comments, `\\{` and verbatim skipped); None when all close."""
+    """Where the outermost `{` that is never closed opens (comments, `\\{`, verbatim and `\\iffalse`
+    blocks skipped: TeX does not count braces there); None when all close."""
     opened: list[int] = []
     position = 0
+    skipping = 0  # depth of \iffalse … \fi
     while (match := _TOKEN.search(text, position)) is not None:
         position = match.end()
-        name = match.group(1)
+        token, name = match.group(0), match.group(1)
+        if skipping or token == "\\iffalse":
+            skipping += 1 if token.startswith("\\if") else -1 if token == "\\fi" else 0
+            continue
         if name is not None and name.strip() in VERBATIM_ENVIRONMENTS:
             end = _verbatim_end(name.strip()).search(text, position)
             if end is None:
                 break
             position = end.end()
-        elif match.group(0) == "{":
+        elif token == "{":
             opened.append(match.start())
-        elif match.group(0) == "}" and opened:
+        elif token == "}" and opened:
             opened.pop()
     return opened[0] if opened else None
 
