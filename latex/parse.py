@@ -15,6 +15,7 @@ from operator import attrgetter
 from pylatexenc import latexwalker as lw
 
 from . import commands as cmd
+from .chunks import unclosed_brace
 from .model import (
     Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, StyledText,
 )
@@ -135,6 +136,9 @@ def parse_chunk(text: str) -> ParsedChunk:
         result.blocks.append(Block(BlockKind.PARAGRAPH, 0, len(text), builder.build()))
         reason = "it is nested too deeply" if isinstance(error, RecursionError) else f"of {type(error).__name__}"
         result.problems.append((0, min(len(text), 200), f"this passage could not be parsed because {reason}; it is read as plain text"))
+    unclosed = unclosed_brace(text)
+    if unclosed is not None:
+        result.problems.append((unclosed, unclosed + 1, "this '{' is never closed, so everything after it is read as one group"))
     result.blocks.sort(key=lambda block: block.start)
     return result
 

@@ -18,6 +18,7 @@ import pytest
 from scholarly_standins import LIBRARY, RETRACTED, SERVICES, Fault, StandIns, StandInWork
 
 from auditex.analyzers.config import load_config
+from auditex.analyzers.policy import Policy
 from auditex.analyzers.scholarly.cache import AnswerCache
 from auditex.analyzers.scholarly.http import HostPolicy, HttpClient, ServiceUnavailable
 from auditex.analyzers.scholarly.references import cited_references, from_bib, from_bibitem
@@ -57,9 +58,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def verify(folder: Path, stand_ins: StandIns, cache: AnswerCache | None, checker: OnlineChecker | None = None, **env_options):
     checker = checker or OnlineChecker(cache=cache, env=stand_ins.environment(**env_options), policies=fast(stand_ins), backoff_s=0.01)
-    config = load_config(folder)
     built = Project(folder, "main.tex")
-    findings, summary = asyncio.run(checker.check(built, config))
+    findings, summary = asyncio.run(checker.check(built, Policy(load_config(folder))))
     return findings, summary, checker
 
 
