@@ -23,7 +23,7 @@ _SOURCE_SUFFIXES = (".tex", ".ltx")
 
 @dataclass(frozen=True, slots=True)
 class ProjectProblem:
-    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, missing_bibliography
+    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
     file: str
     start: int
     end: int
@@ -138,8 +138,8 @@ class Project:
             if document.read_problem:
                 at = _replaced_at(document.text)
                 problems.append(ProjectProblem("unreadable", relative, at, at + (at < len(document.text)), document.read_problem))
-            for start, end, message in document.parsed.problems:
-                problems.append(ProjectProblem("unparsable", relative, start, end, message))
+            for start, end, kind, message in document.parsed.problems:
+                problems.append(ProjectProblem(kind, relative, start, end, message))
             here = str(PurePosixPath(relative).parent)
             here = "" if here == "." else here
             for site in document.parsed.includes:
