@@ -11,10 +11,11 @@ from ..latex.discovery import find_roots, project_folder_for, root_for_file
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
 from ..latex.submission import ExtractionLimits, Submission, open_submission
-from .config import Config, load_config
+from .config import Config, RuleOptions, load_config
 from .dismissals import Dismissals
 from .engine import Engine
 from .finding import Finding
+from .policy import distinct
 
 
 class InputError(Exception):
@@ -76,7 +77,7 @@ def refusal_problems(submission: Submission) -> list[ProjectProblem]:
 
 
 @contextmanager
-def checked_input(path: Path, project_root: Path | None = None, config: Config | None = None,
+def checked_input(path: Path, project_root: Path | None = None, options: RuleOptions | None = None,
                   limits: ExtractionLimits | None = None) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
@@ -84,33 +85,23 @@ def checked_input(path: Path, project_root: Path | None = None, config: Config |
     folder (removed afterwards), its refused members reported.
     """
     if not is_submission_archive(path):
-        yield check_path(path, project_root, config)
+        yield check_path(path, project_root, options=options)
         return
     with open_input(path, limits) as submission:
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
-        yield check_path(submission.root_file, submission.folder, config, refusal_problems(submission))
-
-
-# Hidden instructions, unsafe archive members and reads outside the project lead every report.
-LEADING_CODES = ("SEC", "SUB", "INC003")
-
-
-def report_order(finding: Finding) -> tuple:
-    start = finding.range.start
-    return (not finding.code.startswith(LEADING_CODES), finding.file, start.line, start.character, finding.code)
+        yield check_path(submission.root_file, submission.folder, external_problems=refusal_problems(submission), options=options)
 
 
 def check_path(path: Path, folder: Path | None = None, config: Config | None = None,
-               external_problems: list[ProjectProblem] | None = None) -> CheckResult:
+               external_problems: list[ProjectProblem] | None = None, options: RuleOptions | None = None) -> CheckResult:
+    """Check `path` under `config` (default: the folder's `.auditex.toml`, ConfigError when it is invalid)
+    with the command line's `options` on top."""
     folder, projects = open_projects(path, folder, external_problems)
-    config = config or load_config(folder)
+    config = config or load_config(folder, strict=True)
+    if options is not None:
+        config = config.with_options(options)
     engine = Engine(config=config, dismissals=Dismissals(folder))
-    findings: dict[str, Finding] = {}
-    for project in projects:
-        for finding in engine.check(project):
-            # Files shared by two roots (a supplement) are reported once.
-            findings.setdefault(finding.fingerprint, finding)
-    ordered = sorted(findings.values(), key=report_order)
-    return CheckResult(folder, [p.root_file for p in projects], ordered, projects, config)
+    findings = distinct(finding for project in projects for finding in engine.check(project))
+    return CheckResult(folder, [p.root_file for p in projects], findings, projects, engine.config)

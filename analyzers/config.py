@@ -6,6 +6,7 @@ select = ["REF", "CIT", "NUM"]   # code prefixes to run (default: all)
 ignore = ["RHE001"]              # code prefixes never to run
 severity = { DIS001 = "hint" }   # per-code severity override
 exclude = ["old/*.tex"]          # files whose findings are dropped
+min-severity = "information"     # findings below this are dropped
 
 [llm]
 provider = "openai"
@@ -15,8 +16,10 @@ model = "gpt-4o-mini"
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +30,30 @@ from .finding import Severity
 CONFIG_FILE = ".auditex.toml"
 
 
+class ConfigError(ValueError):
+    """`.auditex.toml` is unreadable or invalid; the message names the key and a likely fix."""
+
+
 class RulesConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
     select: list[str] = Field(default_factory=list)
     ignore: list[str] = Field(default_factory=list)
     severity: dict[str, Severity] = Field(default_factory=dict)
     exclude: list[str] = Field(default_factory=list)
+    min_severity: Severity | None = Field(default=None, alias="min-severity")
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """`--select`, `--ignore` and `--min-severity`: the command line's word on `[rules]`."""
+
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    min_severity: Severity | None = None
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="forbid")
     rules: RulesConfig = Field(default_factory=RulesConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
     llm: dict[str, Any] = Field(default_factory=dict)
@@ -49,6 +66,15 @@ class Config(BaseModel):
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
+
+    def with_options(self, options: "RuleOptions") -> "Config":
+        """This config with command-line options on top: `select` replaces, `ignore` adds, `min_severity` replaces."""
+        rules = self.rules.model_copy(update={
+            "select": options.select if options.select is not None else self.rules.select,
+            "ignore": [*self.rules.ignore, *options.ignore],
+            "min_severity": options.min_severity or self.rules.min_severity,
+        })
+        return self.model_copy(update={"rules": rules})
 
     def merged(self, overrides: dict[str, Any]) -> "Config":
         """This config with editor settings on top (lists replace, tables merge)."""
@@ -64,22 +90,42 @@ class Config(BaseModel):
         return merged
 
 
-def load_config(folder: Path) -> Config:
-    """Read `.auditex.toml`; a broken file yields defaults plus a problem, never an exception."""
+def load_config(folder: Path, strict: bool = False) -> Config:
+    """Read `.auditex.toml`. A broken file raises ConfigError when `strict` (the CLI: a usage
+    error); otherwise (the editor, mid-typing) it yields defaults plus a problem."""
     path = folder / CONFIG_FILE
     if not path.is_file():
         return Config()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        return Config(problems=[f"{CONFIG_FILE} could not be read: {error}"])
-    try:
         return Config.model_validate(data)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        problem = f"{CONFIG_FILE} could not be read: {error}"
     except ValidationError as error:
-        return Config(problems=[f"{CONFIG_FILE} is invalid: {_first_error(error)}"])
+        problem = f"{CONFIG_FILE} is invalid: {_first_error(error)}"
+    if strict:
+        raise ConfigError(problem)
+    return Config(problems=[problem])
 
 
 def _first_error(error: ValidationError) -> str:
+    """The first error as the user wrote it: the key's table and name, and what was probably meant."""
     first = error.errors()[0]
-    location = ".".join(str(part) for part in first.get("loc", ()))
-    return f"{location}: {first.get('msg', 'invalid value')}"
+    location = [str(part) for part in first.get("loc", ())]
+    key = location[-1] if location else ""
+    if first.get("type") == "extra_forbidden":
+        model = RulesConfig if location[:1] == ["rules"] else Config
+        known = [field.alias or name for name, field in model.model_fields.items() if name != "problems"]
+        where = f"key '{key}' in [{'.'.join(location[:-1])}]" if len(location) > 1 else f"table [{key}]"
+        return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"
+    if first.get("type") == "enum":
+        value = str(first.get("input"))
+        return (f"{'.'.join(location)}: '{value}' is not a severity{did_you_mean(value.lower(), [s.value for s in Severity])}; "
+                f"use one of {', '.join(s.value for s in Severity)}")
+    return f"{'.'.join(location)}: {first.get('msg', 'invalid value')}"
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """' (did you mean 'x'?)' for the closest choice, or '' when none is close."""
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

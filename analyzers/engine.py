@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,9 +24,9 @@ from ..latex.source import content_hash
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
-from .finding import Finding, Severity
+from .finding import Finding
+from .policy import Policy
 from .registry import FACETS, Registry, Rule, Scope, default_registry
-from .suppression import is_suppressed, suppressed_lines
 
 log = logging.getLogger(__name__)
 
@@ -45,19 +44,15 @@ class Engine:
                  dismissals: Dismissals | None = None) -> None:
         self.registry = registry or default_registry()
         self.config = config or Config()
-        self.dismissals = dismissals
+        self.policy = Policy(self.config, dismissals)
         # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
         # (or a section's parts, for a combining rule).
         self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
-        self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
         # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
         # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, str]] = {}
         self.last_stats = CheckStats()
-
-    def configure(self, config: Config) -> None:
-        self.config = config
 
     @property
     def enabled_rules(self) -> list[Rule]:
@@ -78,48 +73,10 @@ class Engine:
         self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
-        result = self._finish(project, findings)
+        result = self.policy.apply(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
-
-    def apply_policy(self, project: Project, findings: list[Finding]) -> list[Finding]:
-        """Findings from outside the rule loop (online verification) through the same exclusions,
-        suppression comments, severity overrides and dismissals as rule findings."""
-        return self._finish(project, _fingerprinted(findings))
-
-    def _finish(self, project: Project, findings: list[Finding]) -> list[Finding]:
-        result: list[Finding] = []
-        seen: Counter[str] = Counter()
-        for finding in sorted(findings, key=_position_key):
-            if self.config.is_excluded(finding.file):
-                continue
-            if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
-                continue
-            severity = self.config.severity_for(finding.code, finding.calibrated_severity())
-            seen[finding.fingerprint] += 1
-            if seen[finding.fingerprint] > 1:
-                # Same identity twice in a file: keep both, distinguishably.
-                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{seen[finding.fingerprint]}"})
-            if severity is not finding.severity:
-                finding = finding.model_copy(update={"severity": severity})
-            if self.dismissals is not None and self.dismissals.is_dismissed(finding.fingerprint):
-                continue
-            result.append(finding)
-        return result
-
-    def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:
-        if file in project.documents:
-            source = project.documents[file].source
-        elif file in project.bibliographies:
-            source = project.bibliographies[file].source
-        else:
-            return {}
-        cached = self._suppressions.get(file)
-        if cached is None or cached[0] != source.hash:
-            cached = (source.hash, suppressed_lines(source))
-            self._suppressions[file] = cached
-        return cached[1]
 
 
 class _Units:
@@ -239,10 +196,3 @@ def _digest(project: Project, facet: str) -> str:
     basis = [(path, document.hash) for path, document in project.documents.items()]
     return hashlib.blake2b(repr(basis).encode(), digest_size=12).hexdigest()
 
-
-def _position_key(finding: Finding) -> tuple:
-    return (finding.file, finding.range.start.line, finding.range.start.character, finding.code, finding.message)
-
-
-def severity_at_least(finding: Finding, threshold: Severity) -> bool:
-    return finding.severity.rank >= threshold.rank

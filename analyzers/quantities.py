@@ -24,6 +24,10 @@ _MACRO = re.compile(r"\\[A-Za-z@]+")
 _NOT_A_NAME = re.compile(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
 _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
+# The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
+# "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
+AGGREGATE_HEADER = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$",
+                              re.IGNORECASE)
 _GENERIC = frozenset({
     "method", "methods", "model", "models", "ours", "our", "the", "and", "avg", "average", "mean", "std", "results",
     "result", "dataset", "datasets", "metric", "metrics", "baseline", "baselines", "best", "all", "total", "acc",

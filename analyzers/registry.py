@@ -9,6 +9,7 @@ prints.
 from __future__ import annotations
 
 import inspect
+import re
 import types
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -52,11 +53,19 @@ class Rule:
 
     @property
     def summary(self) -> str:
+        """The first sentence of "What it does" (the whole of it, across its wrapped lines)."""
+        paragraph = []
         for line in self.doc.splitlines():
             stripped = line.strip()
-            if stripped and not stripped.startswith("#"):
-                return stripped
-        return self.name
+            if stripped.startswith("#") or (not stripped and paragraph):
+                if paragraph:
+                    break
+                continue
+            if stripped:
+                paragraph.append(stripped)
+        text = " ".join(paragraph)
+        end = re.search(r"(?<!e\.g)(?<!i\.e)\.(\s|$)", text)
+        return text[:end.start() + 1] if end else text or self.name
 
 
 def rule(code: str, name: str, category: Category, severity: Severity, *, reads: Iterable[str],
@@ -107,13 +116,13 @@ class Registry:
 
     def select(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> list[Rule]:
         """Rules whose code starts with a selected prefix and no ignored one (ruff-style)."""
-        selected = [s.upper() for s in select] or [""]
-        ignored = [s.upper() for s in ignore]
-        return [
-            item for item in self
-            if any(item.code.startswith(prefix) for prefix in selected)
-            and not any(item.code.startswith(prefix) for prefix in ignored)
-        ]
+        return [item for item in self if is_selected(item.code, select, ignore)]
+
+
+def is_selected(code: str, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> bool:
+    """Whether `code` starts with a selected prefix (any, when none is) and with no ignored one."""
+    selected = tuple(prefix.upper() for prefix in select) or ("",)
+    return code.startswith(selected) and not code.startswith(tuple(prefix.upper() for prefix in ignore))
 
 
 def default_registry() -> Registry:

@@ -3,8 +3,8 @@ verdicts turned into BIB findings by the online rules (analyzers/rules/verificat
 
 It runs only when asked (`auditex check --online`, the `auditex.online` setting) and apart
 from the offline engine: the engine never waits on the network. Its findings go through the
-engine's policy (rule selection, `[rules] severity`, exclusions, `% auditex: ignore[BIB001]`,
-dismissals) exactly like rule findings. Verdicts are remembered per reference content, so
+findings policy (analyzers/policy.py: rule selection, `[rules] severity`, exclusions,
+`% auditex: ignore[BIB001]`, dismissals) exactly like rule findings. Verdicts are remembered per reference content, so
 editing one `.bib` entry re-resolves only that entry (and the answer cache makes a re-run of
 an unchanged bibliography cost no request at all).
 """
@@ -18,8 +18,8 @@ from typing import Any
 from ..latex.project import Project
 from .config import Config
 from .context import RuleContext
-from .engine import Engine
 from .finding import Finding
+from .policy import Policy
 from .registry import Registry, Rule, Scope, default_registry
 from .scholarly.cache import AnswerCache
 from .scholarly.references import Cited, cited_references
@@ -113,16 +113,17 @@ class OnlineChecker:
         if verdict.checked:  # an unchecked reference is asked again next time
             self.verdicts[cited.digest] = verdict
 
-    def findings(self, project: Project, config: Config, engine: Engine, cited: list[Cited], at_cites: bool = False) -> list[Finding]:
-        """The BIB findings of the references that have a verdict, through the engine's policy (no network)."""
+    def findings(self, project: Project, policy: Policy, cited: list[Cited], at_cites: bool = False) -> list[Finding]:
+        """The BIB findings of the references that have a verdict, through the policy (no network)."""
+        config = policy.config
         rules = online_rules(self.registry, config)
         pairs = [(c, self.verdicts[c.digest]) for c in cited if c.digest in self.verdicts]
-        return engine.apply_policy(project, findings_for(project, config, rules, pairs, at_cites)) if rules else []
+        return policy.apply(project, findings_for(project, config, rules, pairs, at_cites)) if rules else []
 
-    async def check(self, project: Project, config: Config, engine: Engine | None = None, at_cites: bool = False,
+    async def check(self, project: Project, policy: Policy, at_cites: bool = False,
                     on_findings: Callable[[list[Finding]], None] | None = None, cited: list[Cited] | None = None) -> tuple[list[Finding], Summary]:
-        """BIB findings of `project`, through the engine's policy; `on_findings` hears the findings so far as verdicts arrive."""
-        engine = engine or Engine(self.registry, config)
+        """BIB findings of `project`, through the policy; `on_findings` hears the findings so far as verdicts arrive."""
+        config = policy.config
         rules = online_rules(self.registry, config)
         summary = Summary()
         if not rules:
@@ -140,13 +141,13 @@ class OnlineChecker:
         def heard(verdict: Verdict) -> None:
             done.append((by_key[verdict.key], verdict))
             if on_findings is not None:
-                on_findings(engine.apply_policy(project, findings_for(project, config, rules, done, at_cites)))
+                on_findings(policy.apply(project, findings_for(project, config, rules, done, at_cites)))
 
         if todo:
             _, summary.requests = await self.resolve([c.reference for c in todo], settings, heard)
         for item, verdict in done:
             self.remember(item, verdict)
-        findings = engine.apply_policy(project, findings_for(project, config, rules, done, at_cites))
+        findings = policy.apply(project, findings_for(project, config, rules, done, at_cites))
         flagged = {f.identity.rsplit(":", 1)[0] for f in findings}
         for item, verdict in done:
             if verdict.status == "unchecked":

@@ -194,7 +194,11 @@ class BatchCollector:
                 except TimeoutError:
                     break
             waiting, self._waiting = self._waiting, {}
-            await self._round(waiting)
+            try:
+                await self._round(waiting)
+            except Exception as error:  # a bug or an unreadable answer must fail these calls, not strand them
+                log.exception("A batch round failed")
+                _settle(waiting, waiting, {}, BadResponse(f"The batch could not be sent or read ({type(error).__name__}: {error})."))
 
     async def _round(self, waiting: dict[str, tuple[ChatRequest, list[asyncio.Future]]]) -> None:
         keys = set(waiting)
@@ -254,6 +258,8 @@ def _settle(keys, waiting, answers: dict[str, Answer], missing: LLMError) -> Non
 
 class BatchProvider:
     """A `Provider` whose calls wait for the collector's next batch."""
+
+    sends_together = True  # LLMClient then sends calls sharing a prompt prefix at once, not the first alone
 
     def __init__(self, collector: BatchCollector, settings: LLMSettings) -> None:
         self.collector = collector

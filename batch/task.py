@@ -27,7 +27,7 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
-from ..analyzers.check import InputError, checked_input, report_order
+from ..analyzers.check import InputError, checked_input
 from ..analyzers.llm.errors import LLMError
 from ..latex.submission import MIB, ExtractionLimits
 
@@ -137,16 +137,15 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
     """Every project's LLM audit: the findings so far merged with the audits', and the run's account for the record."""
     from ..analyzers.llm.audit import run_audit
     from ..analyzers.llm.config import severity_policy
+    from ..analyzers.policy import Policy, distinct
     from ..cli.audit_command import _run_summary
 
-    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm), provider=provider,
+    finding_policy = Policy.of_folder(result.folder, result.config)
+    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm),
+                              finding_policy=finding_policy, provider=provider,
                               deterministic=[f for f in findings if project.contains(f.file)])
               for project in result.projects]
-    merged = {f.fingerprint: f for f in findings}
-    for audit in audits:
-        for finding in audit.findings:
-            merged.setdefault(finding.fingerprint, finding)
-    return sorted(merged.values(), key=report_order), _run_summary(audits)
+    return distinct([*findings, *(finding for audit in audits for finding in audit.findings)]), _run_summary(audits, None)
 
 
 def _lap(since: float) -> float:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from scholarly_standins import SERVICES, StandIns, StandInWork  # noqa: E402
 
 from auditex.analyzers.check import open_projects  # noqa: E402
-from auditex.analyzers.config import Config  # noqa: E402
+from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.scholarly.cache import AnswerCache  # noqa: E402
 from auditex.analyzers.scholarly.http import HostPolicy  # noqa: E402
 from auditex.analyzers.scholarly.references import Cited, cited_references  # noqa: E402
@@ -75,7 +75,7 @@ def fast_policies(stand_ins: StandIns) -> dict[str, HostPolicy]:
 async def check_projects(checker: OnlineChecker, projects: list[tuple[Project, list[Cited]]]):
     results = []
     for project, cited in projects:
-        results.append(await checker.check(project, Config(), cited=cited))
+        results.append(await checker.check(project, Policy(), cited=cited))
     return results
 
 

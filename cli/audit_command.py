@@ -3,7 +3,8 @@
 Deterministic findings are always part of the report. Provider, model and server
 come from the flags, else `[llm]` in `.auditex.toml`, else the defaults; the API key
 comes from the environment only. Progress goes to stderr, and so does the closing
-account of calls, cache hits, tokens, cost and wall time.
+account of calls, cache hits, tokens, cost and wall time. When the LLM part fails as a
+whole, the deterministic findings are still reported, and the exit code is 3.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..analyzers.check import CheckResult, report_order
+from ..analyzers.check import CheckResult
 from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.config import settings_from_config, severity_policy
+from ..analyzers.llm.errors import LLMError, MissingKey
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.policy import Policy, distinct
 from .check_command import add_output_options, emit_report, exit_code, run_on_input
+
+EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
 
 
 def register(subparsers) -> None:
@@ -61,38 +66,46 @@ def run(arguments: argparse.Namespace) -> int:
 def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     settings = llm_settings(arguments, checked.config.llm)
     policy = severity_policy(checked.config.llm)
-    for problem in checked.config.problems:
-        print(f"auditex: warning: {problem}", file=sys.stderr)
     cache = None if arguments.no_cache else LLMCache()
+    results: list[AuditResult] = []
+    failure = None
     try:
-        results = asyncio.run(_audit_all(checked.projects, checked.findings, settings, policy, cache, arguments))
+        asyncio.run(_audit_all(checked, settings, policy, cache, arguments, results))
+    except MissingKey:
+        raise  # a setup error, before any work: exit 2
+    except LLMError as error:  # the offline findings stand; the report says what is missing
+        failure = str(error)
     finally:
         if cache is not None:
             cache.close()
-    findings = {f.fingerprint: f for result in results for f in result.findings}
-    ordered = sorted(findings.values(), key=report_order)
     _report_run(results)
-    emit_report(arguments, ordered, checked.roots[0] if checked.roots else "", title=f"auditex {arguments.mode} audit",
-                extra={"run": _run_summary(results)})
-    return exit_code(ordered, arguments.fail_on)
+    findings = distinct([*checked.findings, *(f for result in results for f in result.findings)])
+    title = f"auditex {arguments.mode} audit"
+    if failure is not None:
+        print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only",
+              file=sys.stderr)
+        title += " (LLM part failed: deterministic findings only)"
+    emit_report(arguments, checked, findings, title=title, extra={"run": _run_summary(results, failure)})
+    return EXIT_LLM_FAILED if failure is not None else exit_code(findings, arguments.fail_on)
 
 
-async def _audit_all(projects, deterministic, settings: LLMSettings, policy: SeverityPolicy, cache: LLMCache | None,
-                     arguments: argparse.Namespace) -> list[AuditResult]:
+async def _audit_all(checked: CheckResult, settings: LLMSettings, policy: SeverityPolicy, cache: LLMCache | None,
+                     arguments: argparse.Namespace, results: list[AuditResult]) -> None:
+    """Audit each root; `results` holds each finished one, so a failure keeps the earlier roots' findings."""
     console = Console(stderr=True)
-    results = []
+    finding_policy = Policy.of_folder(checked.folder, checked.config)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as progress:
-        for project in projects:
+        for project in checked.projects:
             task = progress.add_task(f"{arguments.mode} audit of {project.root_file}", total=None)
 
             def advance(done: int, total: int, label: str, task=task) -> None:
                 progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
 
-            own = [f for f in deterministic if project.contains(f.file)]
+            own = [f for f in checked.findings if project.contains(f.file)]
             results.append(await run_audit(project, settings, arguments.mode, cache=cache, on_progress=advance, policy=policy,
-                                           deterministic=own, refresh=arguments.refresh, critical_k=arguments.top_k))
-    return results
+                                           finding_policy=finding_policy, deterministic=own, refresh=arguments.refresh,
+                                           critical_k=arguments.top_k))
 
 
 def _report_run(results: list[AuditResult]) -> None:
@@ -110,9 +123,10 @@ def _report_run(results: list[AuditResult]) -> None:
         print(f"auditex: total: {total.summary()}.", file=sys.stderr)
 
 
-def _run_summary(results: list[AuditResult]) -> dict:
+def _run_summary(results: list[AuditResult], failure: str | None) -> dict:
     """The run's account for the JSON report: what it cost and what did not work."""
     return {
+        "llm_failed": failure,
         "stats": [result.stats.model_dump() for result in results],
         "failed_units": [{"unit": f.unit, "label": f.label, "message": f.message} for r in results for f in r.failed_units],
         "unanchored": sum(r.unanchored for r in results),

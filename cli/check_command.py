@@ -7,22 +7,34 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analyzers.check import CheckResult, InputError, checked_input
+from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive
+from ..analyzers.config import RuleOptions
+from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.errors import LLMError
-from ..analyzers.engine import severity_at_least
-from ..analyzers.finding import Severity
+from ..analyzers.policy import at_least, distinct
 from ..analyzers.registry import default_registry
-from .formats import to_json, to_markdown, to_sarif, to_text
+from .formats import Paths, to_json, to_markdown, to_sarif, text_report, unknown_codes, write_output
 
 FORMATS = ("text", "json", "sarif", "markdown")
+SEVERITIES = [s.value for s in Severity]
 
 
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    parser.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout")
-    parser.add_argument("--fail-on", choices=[s.value for s in Severity] + ["never"], default="warning",
+    parser.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout (folders are created)")
+    parser.add_argument("--fail-on", choices=[*SEVERITIES, "never"], default="warning",
                         help="exit 1 when a finding is at or above this severity (default: warning)")
+    parser.add_argument("--select", type=_codes, metavar="CODES",
+                        help="only these code prefixes, comma-separated (replaces [rules] select)")
+    parser.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
+                        help="never these code prefixes, comma-separated (adds to [rules] ignore)")
+    parser.add_argument("--min-severity", choices=SEVERITIES, help="drop findings below this severity")
+    parser.add_argument("--hints", action="store_true", help="text output: show hints too (hidden by default)")
     parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
+
+
+def _codes(value: str) -> list[str]:
+    return [code.strip().upper() for code in value.split(",") if code.strip()]
 
 
 def register(subparsers) -> None:
@@ -39,10 +51,14 @@ def register(subparsers) -> None:
 def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, CheckResult], int]) -> int:
     """Run a command's `body` on the checked PATH; an archive stays extracted meanwhile.
 
-    Input, setting and LLM errors are one sentence on stderr and exit code 2.
+    Input, configuration, setting and LLM errors are one sentence on stderr and exit code 2.
     """
+    options = RuleOptions(select=getattr(arguments, "select", None), ignore=getattr(arguments, "ignore", []),
+                          min_severity=Severity(arguments.min_severity) if getattr(arguments, "min_severity", None) else None)
     try:
-        with checked_input(arguments.path, arguments.project_root) as checked:
+        with checked_input(arguments.path, arguments.project_root, options) as checked:
+            for problem in [*checked.config.problems, *unknown_codes(checked.config)]:
+                print(f"auditex: warning: {problem}", file=sys.stderr)
             return body(arguments, checked)
     except (InputError, ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
@@ -54,14 +70,12 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
-    for problem in result.config.problems:
-        print(f"auditex: warning: {problem}", file=sys.stderr)
     findings, extra = result.findings, None
     if getattr(arguments, "online", False):
         findings, summary = verify_online(result)
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
-    emit_report(arguments, findings, result.roots[0] if result.roots else "", extra=extra)
+    emit_report(arguments, result, findings, extra=extra)
     return exit_code(findings, arguments.fail_on)
 
 
@@ -69,21 +83,18 @@ def verify_online(result: CheckResult):
     """The offline findings plus the BIB findings of every project (the network is imported only here)."""
     import asyncio
 
-    from ..analyzers.check import report_order
-    from ..analyzers.dismissals import Dismissals
-    from ..analyzers.engine import Engine
+    from ..analyzers.policy import Policy
     from ..analyzers.verification import OnlineChecker, Summary
 
     checker = OnlineChecker()
-    engine = Engine(checker.registry, result.config, Dismissals(result.folder))
-    unique = {finding.fingerprint: finding for finding in result.findings}
+    policy = Policy.of_folder(result.folder, result.config)
+    found = list(result.findings)
     total = Summary()
 
     async def run_all() -> None:
         for project in result.projects:
-            findings, summary = await checker.check(project, result.config, engine)
-            for finding in findings:
-                unique.setdefault(finding.fingerprint, finding)
+            findings, summary = await checker.check(project, policy)
+            found.extend(findings)
             for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
                 setattr(total, name, getattr(total, name) + getattr(summary, name))
             total.reasons += summary.reasons
@@ -92,27 +103,29 @@ def verify_online(result: CheckResult):
         asyncio.run(run_all())
     finally:
         checker.cache.close()
-    return sorted(unique.values(), key=report_order), total
+    return distinct(found), total
 
 
-def emit_report(arguments: argparse.Namespace, findings, root: str, title: str = "auditex report",
-                extra: dict | None = None) -> None:
+def emit_report(arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding],
+                title: str = "auditex report", extra: dict | None = None) -> None:
+    # Paths relative to where the command ran, so that they open from there; an extracted
+    # archive's are kept as in the archive.
+    folder = None if is_submission_archive(arguments.path) else checked.folder
+    paths = Paths(folder)
     if arguments.format == "json":
-        text = to_json(findings, root, extra)
+        text = to_json(findings, checked.roots[0] if checked.roots else "", {"roots": checked.roots, **(extra or {})})
     elif arguments.format == "sarif":
-        text = to_sarif(findings, default_registry())
+        text = to_sarif(findings, default_registry(), Paths(folder, inside=True))
     elif arguments.format == "markdown":
         text = to_markdown(findings, title)
     else:
-        text = to_text(findings)
-    if arguments.output:
-        arguments.output.write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+        hints = arguments.hints or arguments.min_severity == Severity.HINT.value
+        text = text_report(findings, [paths(root) for root in checked.roots], paths, hints)
+    write_output(arguments.output, text)
 
 
-def exit_code(findings, fail_on: str) -> int:
+def exit_code(findings: list[Finding], fail_on: str) -> int:
     if fail_on == "never":
         return 0
     threshold = Severity(fail_on)
-    return 1 if any(severity_at_least(f, threshold) for f in findings) else 0
+    return 1 if any(at_least(f, threshold) for f in findings) else 0

@@ -3,23 +3,98 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
 
 from .. import __version__
+from ..analyzers.check import InputError
+from ..analyzers.config import Config
 from ..analyzers.finding import Finding, Severity
-from ..analyzers.registry import Registry
+from ..analyzers.llm.codes import llm_codes
+from ..analyzers.policy import severity_order
+from ..analyzers.policy import unknown_codes as unknown_in
+from ..analyzers.registry import Registry, default_registry
 from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
 
 JSON_VERSION = 1
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
 
 
-def to_text(findings: list[Finding]) -> str:
+class Paths:
+    """How reports write a project file: relative to the current directory (so a terminal or an
+    editor opens it from where the command ran), or as in the project when `folder` is None.
+    With `inside`, a project outside the current directory keeps project-relative paths, based
+    at the project folder (SARIF: its URIs must not climb out of %SRCROOT%)."""
+
+    def __init__(self, folder: Path | None, inside: bool = False) -> None:
+        self.prefix, self.base = ".", folder
+        if folder is not None:
+            relative = Path(os.path.relpath(folder, Path.cwd())).as_posix()
+            if not (inside and relative.startswith("..")):
+                self.prefix, self.base = relative, Path.cwd()
+
+    def __call__(self, file: str) -> str:
+        return file if self.prefix == "." else f"{self.prefix}/{file}"
+
+    def base_uri(self) -> str:
+        """SARIF's %SRCROOT%: the folder the paths are relative to."""
+        return self.base.resolve().as_uri() + "/" if self.base is not None else "file:///"
+
+
+def to_text(findings: list[Finding], path: Paths | None = None) -> str:
+    path = path or Paths(None)
     lines = [
-        f"{f.file}:{f.range.start.line + 1}:{f.range.start.character + 1}: {f.severity.value} {f.code} {f.message}"
+        f"{path(f.file)}:{f.range.start.line + 1}:{f.range.start.character + 1}: {f.severity.value} {f.code} {f.message}"
         for f in findings
     ]
     lines.append(summary_line(findings))
     return "\n".join(lines) + "\n"
+
+
+def text_report(findings: list[Finding], roots: list[str], path: Paths, hints: bool) -> str:
+    """The text report: most severe first, hints only when asked, a count per code, the root files checked."""
+    shown = sorted((f for f in findings if hints or f.severity is not Severity.HINT), key=severity_order)
+    lines = to_text(shown, path).splitlines()[:-1]
+    if shown:
+        lines += ["", *rule_counts(shown)]
+    lines += ["", f"Checked {', '.join(roots) or 'no root file'}."]
+    hidden = len(findings) - len(shown)
+    note = f" {hidden} hint{'s' if hidden != 1 else ''} not shown (--hints shows them)." if hidden else ""
+    lines.append(summary_line(findings) + note)
+    return "\n".join(lines) + "\n"
+
+
+def rule_counts(findings: list[Finding]) -> list[str]:
+    """One line per code, most frequent first: count, code, severity, name."""
+    counts = Counter(f.code for f in findings)
+    severities = {f.code: f.severity.value for f in findings}
+    names = code_names()
+    width = len(str(max(counts.values())))
+    return [f"{count:>{width}}  {code:9} {severities[code]:11} {names.get(code, '')}".rstrip()
+            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def code_names() -> dict[str, str]:
+    """Every code auditex reports (rules, LLM types) → its name."""
+    return {**{rule.code: rule.name for rule in default_registry()}, **{code.code: code.name for code in llm_codes().values()}}
+
+
+def unknown_codes(config: Config) -> list[str]:
+    return unknown_in(config, code_names())
+
+
+def write_output(output: Path | None, text: str) -> None:
+    """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write the report to '{output}': {error.strerror or error}") from None
 
 
 def json_contract(findings: list[Finding], root: str, extra: dict | None = None) -> dict:
@@ -34,17 +109,22 @@ def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> st
     return json.dumps(json_contract(findings, root, extra), indent=2, ensure_ascii=False) + "\n"
 
 
-def to_sarif(findings: list[Finding], registry: Registry) -> str:
+def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = None) -> str:
+    path = path or Paths(None)
     used = sorted({f.code for f in findings})
+    described = llm_codes()
     rules = []
     for code in used:
-        rule = registry.get(code)
+        rule, llm = registry.get(code), described.get(code)
+        name = rule.name if rule else llm.name if llm else code
+        summary = rule.summary if rule else llm.definition if llm else code
+        doc = rule.doc if rule else summary
         rules.append({
             "id": code,
-            "name": rule.name if rule else code,
-            "shortDescription": {"text": rule.summary if rule else code},
-            "fullDescription": {"text": rule.doc if rule else code},
-            "help": {"text": rule.doc if rule else code, "markdown": rule.doc if rule else code},
+            "name": name,
+            "shortDescription": {"text": summary},
+            "fullDescription": {"text": doc},
+            "help": {"text": doc, "markdown": doc},
             "properties": {"category": rule.category.value if rule else "llm"},
         })
     index = {code: position for position, code in enumerate(used)}
@@ -55,20 +135,20 @@ def to_sarif(findings: list[Finding], registry: Registry) -> str:
             "ruleIndex": index[f.code],
             "level": _SARIF_LEVEL[f.severity],
             "message": {"text": f.message},
-            "locations": [_sarif_location(f.file, f.range)],
+            "locations": [_sarif_location(path(f.file), f.range)],
             "partialFingerprints": {"auditex/v1": f.fingerprint},
             "properties": {"category": f.category.value, "source": f.source.value, "confidence": f.confidence},
         }
         if f.related:
             result["relatedLocations"] = [
-                {**_sarif_location(r.file, r.range), "id": position, "message": {"text": r.message}}
+                {**_sarif_location(path(r.file), r.range), "id": position, "message": {"text": r.message}}
                 for position, r in enumerate(f.related)
             ]
         if f.fixes:
             result["fixes"] = [{
                 "description": {"text": fix.title},
                 "artifactChanges": [{
-                    "artifactLocation": {"uri": edit.file, "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": {"uri": path(edit.file), "uriBaseId": "%SRCROOT%"},
                     "replacements": [{"deletedRegion": _sarif_region(edit.range), "insertedContent": {"text": edit.new_text}}],
                 } for edit in fix.edits],
             } for fix in f.fixes]
@@ -78,7 +158,7 @@ def to_sarif(findings: list[Finding], registry: Registry) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "auditex", "version": __version__, "informationUri": "https://github.com/auditex/auditex", "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": "file:///"}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
             "columnKind": "utf16CodeUnits",
             "results": results,
         }],

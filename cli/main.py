@@ -3,7 +3,8 @@
 Each command lives in its own module with `register(subparsers)`; this file
 only assembles them, importing just the module of the command being run so
 that `auditex check` does not pay for the LLM and benchmark stacks. Exit
-codes: 0 clean, 1 findings at or above --fail-on, 2 usage or input error.
+codes: 0 clean, 1 findings at or above --fail-on, 2 usage, input or configuration
+error, 3 `audit`'s LLM part failed (the offline findings are still reported).
 """
 
 from __future__ import annotations

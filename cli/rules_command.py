@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..analyzers.finding import CONFIDENT
+from ..analyzers.llm.codes import LLMCode, llm_codes
 from ..analyzers.registry import default_registry
 
 
@@ -20,12 +21,18 @@ def register(subparsers) -> None:
 def run_rules(arguments: argparse.Namespace) -> int:
     for rule in default_registry():
         print(f"{rule.code:8} {rule.severity.value:12} {rule.category.value:22} {rule.name}: {rule.summary}")
+    for code in llm_codes().values():
+        print(f"{code.code:8} {'(confidence)':12} {code.category.value if code.category else 'any':22} {code.name} (LLM, `auditex audit`)")
     return 0
 
 
 def run_rule(arguments: argparse.Namespace) -> int:
     rule = default_registry().get(arguments.code)
     if rule is None:
+        llm = llm_codes().get(arguments.code.strip().upper())
+        if llm is not None:
+            print(llm_doc(llm))
+            return 0
         print(f"auditex: error: no rule '{arguments.code}'; `auditex rules` lists them", file=sys.stderr)
         return 2
     print(f"# {rule.code} {rule.name}\n")
@@ -33,3 +40,22 @@ def run_rule(arguments: argparse.Namespace) -> int:
     print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
     print(rule.doc)
     return 0
+
+
+def llm_doc(code: LLMCode) -> str:
+    category = code.category.value if code.category else "the type the model names"
+    return f"""# {code.code} {code.name} (LLM)
+
+Category: {category} · found by `auditex audit` (and `auditex.audit` in the editor), never by `auditex check`.
+
+## What it does
+{code.definition}
+
+## Severity
+From the model's confidence, per `[llm.severity]` in `.auditex.toml`: warning at 0.8 and above,
+information at 0.5, hint below; rhetoric bias is capped at information. A finding whose quote is
+not in the paper is dropped.
+
+## Options
+Like rule codes: `[rules] ignore = ["{code.code}"]`, `--ignore {code.code}`, `[rules] severity`,
+and `% auditex: ignore[{code.code}]` on the line or the line above."""

@@ -107,7 +107,7 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
         if match.group(1) is not None:
             name = match.group(1).strip()
             if name in VERBATIM_ENVIRONMENTS:
-                verbatim_end = re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
+                verbatim_end = _verbatim_end(name)
             elif name != "document":
                 environments.append(name)
         elif match.group(2) is not None:
@@ -132,6 +132,34 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
     if chunk_start < length or not chunks:
         chunks.append(Chunk(chunk_start, text[chunk_start:]))
     return chunks, None
+
+
+def unclosed_brace(text: str) -> int | None:
+    """Where the outermost `{` that is never closed opens (comments, `\\{`, verbatim and `\\iffalse`
+    blocks skipped: TeX does not count braces there); None when all close."""
+    opened: list[int] = []
+    position = 0
+    skipping = 0  # depth of \iffalse … \fi
+    while (match := _TOKEN.search(text, position)) is not None:
+        position = match.end()
+        token, name = match.group(0), match.group(1)
+        if skipping or token == "\\iffalse":
+            skipping += 1 if token.startswith("\\if") else -1 if token == "\\fi" else 0
+            continue
+        if name is not None and name.strip() in VERBATIM_ENVIRONMENTS:
+            end = _verbatim_end(name.strip()).search(text, position)
+            if end is None:
+                break
+            position = end.end()
+        elif token == "{":
+            opened.append(match.start())
+        elif token == "}" and opened:
+            opened.pop()
+    return opened[0] if opened else None
+
+
+def _verbatim_end(name: str) -> re.Pattern[str]:
+    return re.compile(r"\\end\s*\{" + re.escape(name) + r"\}")
 
 
 def _common_prefix(old_chunks: list[Chunk], text: str) -> int:

@@ -84,7 +84,7 @@ _EXTRA_MACROS = {
     "textcolor": "[{{", "color": "[{", "colorbox": "[{{", "fontsize": "{{", "phantom": "{", "hphantom": "{",
     "vphantom": "{", "resizebox": "*{{{", "scalebox": "{[{", "transparent": "{", "texttransparent": "{{",
     # tables
-    "multicolumn": "{{{", "multirow": "[{[{[{", "makecell": "[{", "cellcolor": "[{", "rowcolor": "[{",
+    "multicolumn": "{{{", "multirow": "[{[{[{", "makecell": "[{", "thead": "[{", "cellcolor": "[{", "rowcolor": "[{",
     "tablehead": "{", "colhead": "[{", "tablecaption": "{", "tablenum": "[{", "num": "[{", "SI": "[{[{",
     "cmidrule": "[{", "cline": "{", "hl": "{", "ul": "{", "uline": "{", "underline": "{",
     "href": "[{{", "hyperref": "[{",

@@ -15,6 +15,7 @@ from operator import attrgetter
 from pylatexenc import latexwalker as lw
 
 from . import commands as cmd
+from .chunks import unclosed_brace
 from .model import (
     Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, StyledText,
 )
@@ -55,7 +56,7 @@ class ParsedChunk:
     acronyms: list[Acronym] = field(default_factory=list)
     styled: list[StyledText] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)
-    problems: list[tuple[int, int, str]] = field(default_factory=list)
+    problems: list[tuple[int, int, str, str]] = field(default_factory=list)  # start, end, kind, message
     has_documentclass: bool = False
 
     def shifted(self, delta: int) -> "ParsedChunk":
@@ -107,7 +108,7 @@ _MOVERS = [
     {
         "blocks": _shift_blocks,
         "markers": lambda markers, delta: [Marker(marker.kind, marker.offset + delta) for marker in markers],
-        "problems": lambda problems, delta: [(start + delta, end + delta, message) for start, end, message in problems],
+        "problems": lambda problems, delta: [(start + delta, end + delta, kind, message) for start, end, kind, message in problems],
         "theorem_environments": None,
         "has_documentclass": None,
     }.get(item.name, _moved)
@@ -134,7 +135,11 @@ def parse_chunk(text: str) -> ParsedChunk:
         builder.add(text, 0, len(text))
         result.blocks.append(Block(BlockKind.PARAGRAPH, 0, len(text), builder.build()))
         reason = "it is nested too deeply" if isinstance(error, RecursionError) else f"of {type(error).__name__}"
-        result.problems.append((0, min(len(text), 200), f"this passage could not be parsed because {reason}; it is read as plain text"))
+        result.problems.append((0, min(len(text), 200), "unparsable", f"this passage could not be parsed because {reason}; it is read as plain text"))
+    unclosed = unclosed_brace(text)
+    if unclosed is not None:
+        # The author's slip, not the parser's: TeX itself stops with "\\end occurred inside a group".
+        result.problems.append((unclosed, unclosed + 1, "unbalanced", "this '{' is never closed, so everything after it is read as one group"))
     result.blocks.sort(key=lambda block: block.start)
     return result
 

@@ -172,7 +172,7 @@ class InlineRenderer:
         if name in ("\\", "tabularnewline", "newline"):
             out.newline(start, end)
             return
-        if name in FORMATTING_COMMANDS or name in ("textcolor", "colorbox", "href", "multicolumn", "multirow", "makecell", "url", "caption", "footnote", "textsuperscript", "textsubscript", "SI", "num"):
+        if name in FORMATTING_COMMANDS or name in ("textcolor", "colorbox", "href", "multicolumn", "multirow", "makecell", "thead", "url", "caption", "footnote", "textsuperscript", "textsubscript", "SI", "num"):
             content = last_mandatory_argument(node)
             if content is not None:
                 self.render_node(content, out)

@@ -23,7 +23,7 @@ _SOURCE_SUFFIXES = (".tex", ".ltx")
 
 @dataclass(frozen=True, slots=True)
 class ProjectProblem:
-    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, missing_bibliography
+    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
     file: str
     start: int
     end: int
@@ -136,9 +136,10 @@ class Project:
             files.append(relative)
             document = self._document(relative)
             if document.read_problem:
-                problems.append(ProjectProblem("unreadable", relative, 0, 0, document.read_problem))
-            for start, end, message in document.parsed.problems:
-                problems.append(ProjectProblem("unparsable", relative, start, end, message))
+                at = _replaced_at(document.text)
+                problems.append(ProjectProblem("unreadable", relative, at, at + (at < len(document.text)), document.read_problem))
+            for start, end, kind, message in document.parsed.problems:
+                problems.append(ProjectProblem(kind, relative, start, end, message))
             here = str(PurePosixPath(relative).parent)
             here = "" if here == "." else here
             for site in document.parsed.includes:
@@ -175,7 +176,8 @@ class Project:
         for bibliography in bibliography_files:
             parsed = self._bibliography(bibliography)
             if parsed.read_problem:
-                problems.append(ProjectProblem("unreadable", bibliography, 0, 0, parsed.read_problem))
+                at = _replaced_at(parsed.source.text)
+                problems.append(ProjectProblem("unreadable", bibliography, at, at + (at < len(parsed.source.text)), parsed.read_problem))
         self.files = files
         self.bibliography_files = bibliography_files
         self.inclusions = inclusions
@@ -312,3 +314,8 @@ class Project:
 
 def _include_signature(document: Document) -> tuple:
     return tuple((site.command, site.target, site.base_dir, site.kind) for site in document.parsed.includes)
+
+
+def _replaced_at(text: str) -> int:
+    """Where a file's first undecodable byte was replaced (U+FFFD); 0 when none was."""
+    return max(text.find("\ufffd"), 0)

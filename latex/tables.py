@@ -24,12 +24,14 @@ _RULE_ARGUMENTS = {"toprule": "[", "midrule": "[", "bottomrule": "[", "cmidrule"
 _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
 _DRAWS_RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])")
+_PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = re.compile(
     r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s?[×x]\s?10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
 )
 _LEADING_MACROS = re.compile(r"^(?:\s*\\[A-Za-z@]+\*?)+")
+_VERSION_GOES_ON = re.compile(r"\.\d")  # after "3.3": "3.3.2" is a version
 _SPREAD = re.compile(r"^\s*(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
@@ -55,8 +57,22 @@ def parse_table(node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption
         return None
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
+    header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
     return Table(rows, node.pos, node.pos + node.len, node.environmentname, max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1),
                  caption, label, rules)
+
+
+def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
+    """A partial rule under spanning headers (`\\cmidrule{2-4}`) ends the header only when numbers follow it;
+    a row of words after it ("Ours & Baseline") is a second header row, which runs to the next rule."""
+    while True:
+        at_end = {name for at, name in rules if at == header_rows}
+        later = [at for at, name in rules if at > header_rows and name != "bottomrule"]
+        if not at_end or not at_end <= _PARTIAL_RULES or not later:
+            return header_rows
+        if any(cell.value is not None for row in rows[header_rows:later[0]] for cell in row):
+            return header_rows
+        header_rows = later[0]
 
 
 def _is_tabular(node: lw.LatexNode) -> bool:
@@ -235,6 +251,8 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     if power:
         value *= 10 ** int(power.replace("−", "-"))
     rest = text[match.end():]
+    if _VERSION_GOES_ON.match(rest):
+        return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
     spread_match = _SPREAD.match(rest)
     spread = float(spread_match.group(1)) if spread_match else None
     percent = "%" in rest[:3]

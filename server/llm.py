@@ -5,8 +5,8 @@ An audit reads a private copy of each project (the live ones belong to the analy
 thread), so every LLM finding is anchored to the text the audit read. Each of its
 ranges is remembered relative to its section (id and content hash): when the section
 is unchanged the range moves with it, when it changed the finding is dropped, and an
-undo brings it back. Suppression comments, dismissals and `[rules] ignore` apply to
-LLM findings as to rule findings, so the usual code actions work on them too.
+undo brings it back. The findings policy (analyzers/policy.py) applies to LLM findings as to
+rule findings, so suppression comments, `[rules]` and the usual code actions work on them too.
 
 The LLM stack is imported on first use: `auditex serve` starts without it.
 """
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from ..analyzers.finding import Finding, Range, Source
-from ..analyzers.suppression import is_suppressed, suppressed_lines
+from ..analyzers.policy import distinct, report_order
 from ..latex.manuscript import Section
 from ..latex.project import Project
 from .workspace import FolderState, Workspace
@@ -92,7 +92,7 @@ class LLMState:
                     continue
                 shown = diagnostics[uri][1]
                 if not any(_same(finding, other) for other in shown):
-                    diagnostics[uri] = (folder, [*shown, finding])
+                    diagnostics[uri] = (folder, sorted([*shown, finding], key=report_order))
         return diagnostics
 
 
@@ -139,25 +139,19 @@ def _origin(section: Section, file: str) -> int | None:
 
 
 def _current(state: FolderState, roots: dict[str, dict[str, KeptFinding]]) -> list[Finding]:
-    """The kept findings that still hold in the folder's current text, moved with their sections."""
-    projects = {project_state.project.root_file: project_state.project for project_state in state.projects}
-    result: dict[str, Finding] = {}
-    suppressions: dict[str, dict[int, frozenset[str]]] = {}
-    ignored = tuple(code.upper() for code in state.config.rules.ignore)
+    """The kept findings that still hold in the folder's current text, moved with their sections,
+    through the folder's policy (suppression comments, `[rules]`, dismissals) as rule findings are."""
+    projects = {project_state.project.root_file: project_state for project_state in state.projects}
+    result: list[Finding] = []
     for root, kept in roots.items():
-        project = projects.get(root)
-        if project is None:
+        project_state = projects.get(root)
+        if project_state is None:
             continue
+        project = project_state.project
         sections = {section.id: section for section in project.manuscript.sections}
-        for item in kept.values():
-            finding = _relocated(project, sections, item)
-            if finding is None or finding.code.startswith(ignored) or state.dismissals.is_dismissed(finding.fingerprint):
-                continue
-            if finding.file not in suppressions:
-                suppressions[finding.file] = suppressed_lines(project.documents[finding.file].source)
-            if not is_suppressed(finding.code, finding.range.start.line, suppressions[finding.file]):
-                result.setdefault(finding.fingerprint, finding)
-    return sorted(result.values(), key=lambda f: (f.file, f.range.start.line, f.range.start.character, f.code))
+        relocated = [finding for finding in (_relocated(project, sections, item) for item in kept.values()) if finding is not None]
+        result += project_state.engine.policy.apply(project, relocated)
+    return distinct(result)
 
 
 def _relocated(project: Project, sections: dict[str, Section], item: KeptFinding) -> Finding | None:

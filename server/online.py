@@ -61,7 +61,7 @@ class OnlineState:
                 continue
             for project_state in state.projects:
                 project = project_state.project
-                findings = self.checker.findings(project, state.config, project_state.engine, cited_references(project), at_cites=True)
+                findings = self.checker.findings(project, project_state.engine.policy, cited_references(project), at_cites=True)
                 for finding in findings:
                     uri = (folder / finding.file).as_uri()
                     shown = diagnostics.get(uri, (folder, []))[1]

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..analyzers.check import InputError, open_projects, report_order
+from ..analyzers.check import InputError, open_projects
 from ..analyzers.config import CONFIG_FILE, Config, load_config
 from ..analyzers.dismissals import Dismissals
 from ..analyzers.engine import Engine
 from ..analyzers.finding import Finding
+from ..analyzers.policy import distinct
 from ..analyzers.registry import Registry
 from ..latex.discovery import project_folder_for, root_for_file
 from ..latex.project import Project
@@ -123,12 +124,8 @@ class FolderState:
 
     def findings_by_file(self) -> dict[str, list[Finding]]:
         """Every project file (clean ones with []) → its findings, each finding once."""
-        unique: dict[str, Finding] = {}
-        for state in self.projects:
-            for finding in state.findings:
-                unique.setdefault(finding.fingerprint, finding)
         result: dict[str, list[Finding]] = {file: [] for file in self.files()}
-        for finding in sorted(unique.values(), key=report_order):
+        for finding in distinct(finding for state in self.projects for finding in state.findings):
             result.setdefault(finding.file, []).append(finding)
         return result
 

@@ -22,7 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterator
 
 import pytest
-from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, _AnthropicWire, _OpenAIWire, _tokens
+from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, TokenUsage, _AnthropicWire, _OpenAIWire
+from llm_server import _usage as _interactive_usage
 
 
 _ISO = "2026-01-01T00:00:00Z"
@@ -96,8 +97,9 @@ class LoopbackBatchServer:
         return answer if isinstance(answer, Reply) else Reply(answer)
 
 
-def _usage(body: dict[str, Any], reply: Reply) -> tuple[int, int]:
-    return _tokens(RecordedRequest("", {}, body).prompt_text), _tokens(reply.text)
+def _usage(body: dict[str, Any], reply: Reply) -> TokenUsage:
+    """One token per four characters, as the interactive stand-in counts; no prompt caching in a batch here."""
+    return _interactive_usage(RecordedRequest("", {}, body), reply, (0, 0))
 
 
 def _openai_batch(server: LoopbackBatchServer, batch_id: str, batch: dict[str, Any]) -> dict[str, Any]:

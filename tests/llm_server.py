@@ -11,14 +11,21 @@ truncated JSON as plain text (`Reply('{"findings": [', truncated=True)`).
 
 Use the `llm_server` fixture, then `llm_server.settings("openai" | "anthropic", **overrides)`;
 benchmarks use `with LoopbackLLMServer(latency_s=0.2) as server: ...` directly.
+
+Usage counts one token per four characters of the prompt text, and reports prompt
+caching the way each provider does (`OpenAIPromptCache`, `AnthropicPromptCache`). A
+prompt is looked up when its request arrives and is cached once its answer begins, as
+with the real services, so calls sent together do not hit each other's prefix.
 """
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import json
-from abc import ABC, abstractmethod
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,6 +49,9 @@ class Reply:
     truncated: bool = False  # report finish_reason "length" / stop_reason "max_tokens"
     input_tokens: int | None = None  # default: about chars / 4 of the request
     output_tokens: int | None = None  # default: about chars / 4 of the text
+    # Of input_tokens; with input_tokens given they default to 0, else to what the prompt cache holds.
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
 
     @classmethod
     def rate_limited(cls, retry_after: str | None = None) -> Reply:
@@ -78,8 +88,16 @@ class RecordedRequest:
     @property
     def prompt_text(self) -> str:
         """System prompt and every message, joined: what the model was shown."""
-        system = self.body.get("system") or ""
-        return "\n".join([system, *(_content_text(m.get("content")) for m in self.body.get("messages", []))])
+        return "\n".join(self.prompt_parts)
+
+    @property
+    def prompt_parts(self) -> list[str]:
+        """The system prompt, then each message's text."""
+        return [_content_text(content) for content in _contents(self.body)]
+
+    @property
+    def model(self) -> str:
+        return self.body.get("model", "loopback-model")
 
 
 Responder = Callable[[dict[str, Any]], "str | Reply"]
@@ -92,9 +110,137 @@ class _BurstServer(ThreadingHTTPServer):
     daemon_threads = True
 
 
+@dataclass(frozen=True)
+class TokenUsage:
+    input: int  # the whole prompt, cached parts included
+    output: int
+    cache_read: int = 0
+    cache_write: int = 0
+
+
+def _prefix_tokens(chars: int) -> int:
+    return chars // 4
+
+
+class PromptCache(ABC):
+    """A provider's prompt cache: what a prompt reads from it and writes to it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    @abstractmethod
+    def lookup(self, request: RecordedRequest) -> tuple[int, int]:
+        """(tokens read, tokens written) for this prompt, as the provider would count them."""
+
+    @abstractmethod
+    def remember(self, request: RecordedRequest) -> None:
+        """The prompt's answer has begun: its prefixes are cached from now on."""
+
+    @abstractmethod
+    def clear(self) -> None: ...
+
+
+class OpenAIPromptCache(PromptCache):
+    """Automatic caching: the longest prefix shared with an earlier prompt to the same model,
+    counted from 1024 tokens on, in steps of 128 tokens; no writes are billed."""
+
+    MIN_TOKENS = 1024
+    STEP = 128
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._prompts: dict[str, list[str]] = {}  # model -> earlier prompts, sorted
+
+    def lookup(self, request: RecordedRequest) -> tuple[int, int]:
+        prompt = request.prompt_text
+        with self._lock:
+            seen = self._prompts.get(request.model, [])
+            at = bisect.bisect_left(seen, prompt)
+            # The longest common prefix with any sorted string is with a neighbour.
+            shared = max((_common_prefix(prompt, seen[i]) for i in (at - 1, at) if 0 <= i < len(seen)), default=0)
+        tokens = _prefix_tokens(shared)
+        return (tokens // self.STEP * self.STEP if tokens >= self.MIN_TOKENS else 0), 0
+
+    def remember(self, request: RecordedRequest) -> None:
+        with self._lock:
+            bisect.insort(self._prompts.setdefault(request.model, []), request.prompt_text)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._prompts.clear()
+
+
+class AnthropicPromptCache(PromptCache):
+    """Caching at `cache_control` breakpoints only (system blocks, then message blocks, in order).
+
+    The longest breakpoint prefix already cached is read; the prefixes up to the later
+    breakpoints are written. A prefix shorter than `min_tokens` (1024 to 4096 by model)
+    is neither read nor written. More than four breakpoints is a request error.
+    """
+
+    MAX_BREAKPOINTS = 4
+
+    def __init__(self, min_tokens: int = 1024) -> None:
+        super().__init__()
+        self.min_tokens = min_tokens
+        self._prefixes: set[str] = set()
+
+    @staticmethod
+    def breakpoints(body: dict[str, Any]) -> list[int]:
+        """Where each marked block ends, as offsets into `RecordedRequest.prompt_text`."""
+        ends: list[int] = []
+        position = 0
+        for number, content in enumerate(_contents(body)):
+            position += number > 0  # the newline joining the parts
+            for block in content if isinstance(content, list) else [{"text": content or ""}]:
+                position += len(block.get("text", ""))
+                if block.get("cache_control"):
+                    ends.append(position)
+        return ends
+
+    def _keys(self, request: RecordedRequest) -> list[tuple[int, str]]:
+        prompt = request.prompt_text
+        return [
+            (_prefix_tokens(end), hashlib.sha256(f"{request.model}\x1f{prompt[:end]}".encode()).hexdigest())
+            for end in self.breakpoints(request.body)
+            if _prefix_tokens(end) >= self.min_tokens
+        ]
+
+    def lookup(self, request: RecordedRequest) -> tuple[int, int]:
+        keys = self._keys(request)
+        with self._lock:
+            read = next((tokens for tokens, key in reversed(keys) if key in self._prefixes), 0)
+        written = keys[-1][0] - read if keys else 0
+        return read, written
+
+    def remember(self, request: RecordedRequest) -> None:
+        keys = self._keys(request)
+        with self._lock:
+            self._prefixes.update(key for _, key in keys)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._prefixes.clear()
+
+
+def _common_prefix(a: str, b: str) -> int:
+    low, high = 0, min(len(a), len(b))
+    while low < high:  # the longest length where the prefixes agree, by halving
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 class LoopbackLLMServer:
-    def __init__(self, latency_s: float = 0.0) -> None:
+    def __init__(self, latency_s: float = 0.0, anthropic_min_cache_tokens: int = 1024) -> None:
         self.latency_s = latency_s
+        self.prompt_caches: dict[str, PromptCache] = {
+            "/v1/chat/completions": OpenAIPromptCache(),
+            "/v1/messages": AnthropicPromptCache(anthropic_min_cache_tokens),
+        }
         self.responder: Responder = lambda body: '{"findings": []}'
         self._script: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
@@ -131,6 +277,10 @@ class LoopbackLLMServer:
     def request_count(self) -> int:
         with self._lock:
             return len(self._requests)
+
+    def clear_prompt_caches(self) -> None:
+        for cache in self.prompt_caches.values():
+            cache.clear()
 
     def script(self, *replies: str | Reply) -> None:
         """Queue answers for the next requests, in order; plain strings are answer texts."""
@@ -185,6 +335,12 @@ class LoopbackLLMServer:
             self._in_flight -= 1
 
 
+def _contents(body: dict[str, Any]) -> list[Any]:
+    """The prompt's parts in order: Anthropic's system field, then the messages (OpenAI's system is one)."""
+    system = [body["system"]] if body.get("system") is not None else []
+    return system + [m.get("content") for m in body.get("messages", [])]
+
+
 def _content_text(content: Any) -> str:
     if isinstance(content, list):  # content blocks
         return "".join(block.get("text", "") for block in content if isinstance(block, dict))
@@ -193,6 +349,16 @@ def _content_text(content: Any) -> str:
 
 def _tokens(text: str) -> int:
     return len(text) // 4 + 1
+
+
+def _usage(request: RecordedRequest, reply: Reply, cached: tuple[int, int]) -> TokenUsage:
+    output = reply.output_tokens if reply.output_tokens is not None else _tokens(reply.text)
+    if reply.input_tokens is not None:  # scripted counts
+        return TokenUsage(reply.input_tokens, output, reply.cache_read_tokens or 0, reply.cache_write_tokens or 0)
+    read, written = cached
+    return TokenUsage(_tokens(request.prompt_text), output,
+                      read if reply.cache_read_tokens is None else reply.cache_read_tokens,
+                      written if reply.cache_write_tokens is None else reply.cache_write_tokens)
 
 
 def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
@@ -224,6 +390,12 @@ def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
             if reply.hangs:
                 server._stopping.wait()
                 return
+            invalid = wire.invalid(request)
+            if invalid:
+                self._send_json(400, wire.error(Reply.status(400, invalid)))
+                return
+            prompt_cache = server.prompt_caches[request.path]
+            cached = prompt_cache.lookup(request)  # on arrival: a prefix answered meanwhile is not read
             if server.latency_s:
                 time.sleep(server.latency_s)
             if reply.raw_body is not None:
@@ -232,11 +404,9 @@ def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
             if reply.http_status != 200:
                 self._send_json(reply.http_status, wire.error(reply), reply.headers)
                 return
-            usage = (
-                reply.input_tokens if reply.input_tokens is not None else _tokens(request.prompt_text),
-                reply.output_tokens if reply.output_tokens is not None else _tokens(reply.text),
-            )
-            model = request.body.get("model", "loopback-model")
+            usage = _usage(request, reply, cached)
+            prompt_cache.remember(request)
+            model = request.model
             if not request.streamed:
                 self._send_json(200, wire.plain(reply, model, usage))
                 return
@@ -271,18 +441,22 @@ def _chunks(text: str, size: int = 7) -> list[str]:
 class _Wire(ABC):
     """One wire protocol: plain body, SSE events and error body for a reply."""
 
-    @abstractmethod
-    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]: ...
+    def invalid(self, request: RecordedRequest) -> str:
+        """Why the service would refuse the request with HTTP 400; empty when it would not."""
+        return ""
 
     @abstractmethod
-    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]: ...
+    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def events(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any]) -> Iterator[str]: ...
 
     @abstractmethod
     def error(self, reply: Reply) -> dict[str, Any]: ...
 
 
 class _OpenAIWire(_Wire):
-    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]:
+    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]:
         return {
             "id": "chatcmpl-loopback",
             "object": "chat.completion",
@@ -295,10 +469,15 @@ class _OpenAIWire(_Wire):
                     "finish_reason": "length" if reply.truncated else "stop",
                 }
             ],
-            "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
+            "usage": {
+                "prompt_tokens": usage.input,
+                "completion_tokens": usage.output,
+                "total_tokens": usage.input + usage.output,
+                "prompt_tokens_details": {"cached_tokens": usage.cache_read, "audio_tokens": 0},
+            },
         }
 
-    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]:
+    def events(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any]) -> Iterator[str]:
         base = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
@@ -319,7 +498,23 @@ class _OpenAIWire(_Wire):
 
 
 class _AnthropicWire(_Wire):
-    def plain(self, reply: Reply, model: str, usage: tuple[int, int]) -> dict[str, Any]:
+    def invalid(self, request: RecordedRequest) -> str:
+        marked = len(AnthropicPromptCache.breakpoints(request.body))
+        if marked > AnthropicPromptCache.MAX_BREAKPOINTS:
+            return f"A maximum of {AnthropicPromptCache.MAX_BREAKPOINTS} blocks with cache_control may be provided. Found {marked}."
+        return ""
+
+    @staticmethod
+    def _usage(usage: TokenUsage, output: int) -> dict[str, int]:
+        """The Messages API counts cache reads and writes apart from input_tokens."""
+        return {
+            "input_tokens": usage.input - usage.cache_read - usage.cache_write,
+            "cache_creation_input_tokens": usage.cache_write,
+            "cache_read_input_tokens": usage.cache_read,
+            "output_tokens": output,
+        }
+
+    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]:
         return {
             "id": "msg_loopback",
             "type": "message",
@@ -328,15 +523,15 @@ class _AnthropicWire(_Wire):
             "content": [{"type": "text", "text": reply.text}],
             "stop_reason": "max_tokens" if reply.truncated else "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": usage[0], "output_tokens": usage[1]},
+            "usage": self._usage(usage, usage.output),
         }
 
-    def events(self, reply: Reply, model: str, usage: tuple[int, int], body: dict[str, Any]) -> Iterator[str]:
+    def events(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any]) -> Iterator[str]:
         def event(kind: str, data: dict[str, Any]) -> str:
             return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
 
         start = {**self.plain(reply, model, usage), "content": [], "stop_reason": None}
-        start["usage"] = {"input_tokens": usage[0], "output_tokens": 1}
+        start["usage"] = self._usage(usage, 1)
         yield event("message_start", {"message": start})
         yield event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
         yield event("ping", {})
@@ -344,11 +539,12 @@ class _AnthropicWire(_Wire):
             yield event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": piece}})
         yield event("content_block_stop", {"index": 0})
         stop = "max_tokens" if reply.truncated else "end_turn"
-        yield event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": usage[1]}})
+        yield event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": usage.output}})
         yield event("message_stop", {})
 
     def error(self, reply: Reply) -> dict[str, Any]:
-        kind = {429: "rate_limit_error", 401: "authentication_error", 404: "not_found_error"}.get(reply.http_status, "api_error")
+        kind = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error"}.get(
+            reply.http_status, "api_error")
         return {"type": "error", "error": {"type": kind, "message": reply.error_message}}
 
 

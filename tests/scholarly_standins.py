@@ -327,3 +327,16 @@ def _dblp_info(work: StandInWork) -> dict:
             **({"doi": work.doi} if work.doi else {}),
             "ee": f"https://arxiv.org/abs/{work.arxiv}" if work.preprint and work.arxiv else f"https://doi.org/{work.doi}",
             "url": f"https://dblp.org/rec/x/{work.ident}"}
+
+
+# Well-known works: the library of the reference verification tests and the BIB rule fixtures.
+ATTENTION = StandInWork("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"], 2017,
+                        "Advances in Neural Information Processing Systems", arxiv="1706.03762")
+RESNET = StandInWork("Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"], 2016,
+                     "IEEE Conference on Computer Vision and Pattern Recognition", doi="10.1109/cvpr.2016.90")
+DEEP = StandInWork("Deep learning", ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], 2015, "Nature", doi="10.1038/nature14539")
+RETRACTED = StandInWork("Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children",
+                        ["Andrew Wakefield", "Simon Murch"], 1998, "The Lancet", doi="10.1016/s0140-6736(97)11096-0", retracted=True)
+ADAM = StandInWork("Adam: A Method for Stochastic Optimization", ["Diederik P. Kingma", "Jimmy Ba"], 2014, arxiv="1412.6980",
+                   preprint=True, published_venue="International Conference on Learning Representations")
+LIBRARY = [ATTENTION, RESNET, DEEP, RETRACTED, ADAM]

@@ -153,3 +153,81 @@ def test_an_edit_reruns_section_rules_only_on_its_section_and_matches_a_cold_che
     (tmp_path / "main.tex").write_text(text)
     assert incremental == Engine().check(Project(tmp_path, "main.tex"))
     assert any(f.code.startswith("STAT") for f in incremental)
+
+
+# What a new user hit (issue 13, item 7)
+
+
+def test_an_invalid_config_is_a_usage_error_with_a_suggestion(tmp_path, capsys):
+    write_project(tmp_path, BROKEN)
+    for toml, expected in (('[rules]\nselct = ["REF"]\n', "did you mean 'select'?"),
+                           ('[rulez]\nignore = ["REF"]\n', "did you mean 'rules'?"),
+                           ('[rules]\nseverity = { REF001 = "hnt" }\n', "did you mean 'hint'?")):
+        (tmp_path / ".auditex.toml").write_text(toml, encoding="utf-8")
+        assert main(["check", str(tmp_path)]) == 2
+        captured = capsys.readouterr()
+        assert expected in captured.err and captured.out == ""
+    (tmp_path / ".auditex.toml").write_text('[rules]\nignore = ["REF01", "RHE", "LLM-EP"]\n', encoding="utf-8")
+    assert main(["check", str(tmp_path), "--fail-on", "never"]) == 0
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 1 and "unknown code 'REF01' in ignore" in warnings[0] and "did you mean 'REF001'?" in warnings[0]
+
+
+def test_command_line_select_ignore_and_min_severity_filter_like_the_config(tmp_path, capsys):
+    write_project(tmp_path, BROKEN)
+    everything = {f.code for f in check_path(tmp_path).findings}
+    assert {"REF001", "CIT001"} <= everything
+    main(["check", str(tmp_path), "--format", "json", "--select", "REF,CIT", "--ignore", "CIT"])
+    assert {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]} == {c for c in everything if c.startswith("REF")}
+    main(["check", str(tmp_path), "--format", "json", "--min-severity", "error"])
+    assert {f["severity"] for f in json.loads(capsys.readouterr().out)["findings"]} == {"error"}
+
+
+def test_text_hides_hints_unless_asked_and_ends_with_counts_per_code(tmp_path, capsys, monkeypatch):
+    write_project(tmp_path / "paper", BROKEN)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "paper", "--fail-on", "never"])
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert " hint " not in text and "not shown (--hints shows them)" in lines[-1]
+    assert "Checked paper/main.tex." in lines
+    severities = [line.split(": ", 1)[1].split()[0] for line in lines if line.startswith("paper/")]
+    assert severities == sorted(severities, key=["error", "warning", "information"].index)
+    assert any(line.split()[1:3] == ["REF001", "error"] for line in lines if line[:1].strip().isdigit() or line.startswith(" "))
+    main(["check", "paper", "--hints", "--fail-on", "never"])
+    assert " hint " in capsys.readouterr().out
+    main(["check", "paper", "--format", "sarif", "--fail-on", "never"])
+    sarif = json.loads(capsys.readouterr().out)["runs"][0]
+    assert sarif["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    assert sarif["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("paper/")
+
+
+def test_output_into_a_missing_folder_creates_it_and_an_unwritable_one_is_a_usage_error(tmp_path, capsys):
+    write_project(tmp_path / "paper", BROKEN)
+    report = tmp_path / "out" / "deep" / "report.json"
+    assert main(["check", str(tmp_path / "paper"), "--format", "json", "-o", str(report), "--fail-on", "never"]) == 0
+    assert json.loads(report.read_text())["findings"]
+    (tmp_path / "file").write_text("")
+    assert main(["check", str(tmp_path / "paper"), "-o", str(tmp_path / "file" / "report.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the report" in err and "Traceback" not in err
+
+
+def test_llm_codes_are_documented(capsys):
+    assert main(["rule", "LLM-CD"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# LLM-CD Claim Distortion") and "ignore[LLM-CD]" in out
+    main(["rules"])
+    listing = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("LLM-EP") for line in listing)
+    assert all(line.rstrip().endswith((".", ")")) for line in listing)  # whole sentences
+
+
+def test_latin1_and_unclosed_brace_are_located(tmp_path):
+    write_project(tmp_path, {"main.tex": "\\documentclass{article}\n\\begin{document}\n\\section{Intro\nText.\n\\end{document}\n"})
+    brace = next(f for f in check_path(tmp_path).findings if "never closed" in f.message)
+    assert (brace.range.start.line, brace.range.start.character) == (2, 8)
+    (tmp_path / "main.tex").write_bytes(b"\\documentclass{article}\n\\begin{document}\nCaf\xe9.\n\\end{document}\n")
+    latin = next(f for f in check_path(tmp_path).findings if f.code == "INC004")
+    assert (latin.range.start.line, latin.range.start.character) == (2, 3)
+    assert "line 3, column 4" in latin.message and "re-save the file as UTF-8" in latin.message

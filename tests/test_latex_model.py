@@ -123,6 +123,17 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert source[a[1].start:a[1].end] == "\\textbf{93.4}"
 
 
+def test_a_version_cell_holds_no_value(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lcc}\toprule
+Project & Version & F1 \\ \midrule
+Hibernate & 3.3.2 GA & 0.744 \\
+JMeter & 2.10 & 0.731 \\ \bottomrule\end{tabular}\caption{Projects}\label{tab:p}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).memory.tables[0].block.table
+    hibernate, jmeter = grid.rows[1], grid.rows[2]
+    assert hibernate[1].value is None and hibernate[2].value == 0.744
+    assert jmeter[1].value == 2.1  # a plain decimal may still be a version; one dot alone cannot tell
+
+
 def test_memory_records_macros_citations_numbers_and_claims(tmp_path):
     body = r"""\begin{abstract}Our method improves accuracy by 12.3\% over the best baseline.\end{abstract}
 \section{Results} We train for 30 epochs with 5 seeds \citep[p.~3]{a,b} and \citet*{c}. See Table~\ref{tab:x}.
@@ -213,3 +224,16 @@ def test_an_edit_above_an_include_keeps_its_blocks_and_moves_its_problems(tmp_pa
     assert [p.file for p in project.manuscript.blocks] == before and "part.tex" in before
     problem = next(p for p in project.problems if p.kind == "missing_file")
     assert text[problem.start:problem.end] == "gone"
+
+
+def test_a_second_header_row_under_partial_rules_belongs_to_the_header(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lcccc}\toprule
+& \multicolumn{2}{c}{Design} & \multicolumn{2}{c}{Requirement} \\ \cmidrule{2-3} \cmidrule{4-5}
+Project & \thead{Ours} & \thead{Patterns} & Ours & Patterns \\ \midrule
+Ant & 0.517 & 0.237 & 0.154 & 0.000 \\ \bottomrule\end{tabular}\caption{F1}\label{tab:f1}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).memory.tables[0].block.table
+    assert grid.header_rows == 2 and grid.column_header(1) == "Design Ours" and grid.row_header(2) == "Ant"
+    # Numbers right under the partial rule: the header is the first row.
+    numbers_follow = table.replace("Project & \\thead{Ours} & \\thead{Patterns} & Ours & Patterns \\\\ \\midrule\n", "")
+    grid = make_project(tmp_path, {"main.tex": document(numbers_follow)}).memory.tables[0].block.table
+    assert grid.header_rows == 1 and grid.row_header(1) == "Ant"

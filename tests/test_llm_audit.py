@@ -15,6 +15,7 @@ import pytest
 from llm_server import LoopbackLLMServer, Reply
 
 from auditex.analyzers.check import open_projects
+from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.finding import Category, Source
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.llm.cache import LLMCache
@@ -352,6 +353,41 @@ def test_a_failed_unit_does_not_stop_the_other_sections(scripted, paper):
     assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-RB"}
 
 
+# The findings policy applies to LLM findings as to rule findings (issue 13: they used to pass)
+
+
+def llm_codes_reported(report: dict) -> set[str]:
+    return {f["code"] for f in report["findings"] if f["source"] == "llm"}
+
+
+def test_audit_hides_llm_findings_suppressed_by_a_comment_on_the_line_above(scripted, paper, cli_env, capsys):
+    text = (paper / "main.tex").read_text()
+    (paper / "main.tex").write_text(text.replace(PROTOCOL.replace("%", "\\%"), "% auditex: ignore[LLM-EP]\n" + PROTOCOL), encoding="utf-8")
+    code, report, err = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    assert code == 0, err
+    assert llm_codes_reported(report) == {"LLM-CD"}
+
+
+def test_audit_hides_llm_codes_the_config_or_the_command_line_ignores(scripted, paper, cli_env, capsys):
+    (paper / ".auditex.toml").write_text('[rules]\nignore = ["LLM-EP"]\n', encoding="utf-8")
+    _, report, _ = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    assert llm_codes_reported(report) == {"LLM-CD"}
+    (paper / ".auditex.toml").unlink()
+    _, report, _ = cli(scripted, paper, "--mode", "fast", "--no-cache", "--ignore", "LLM-CD", capsys=capsys)
+    assert llm_codes_reported(report) == {"LLM-EP"}
+    _, report, _ = cli(scripted, paper, "--mode", "fast", "--no-cache", "--min-severity", "error", capsys=capsys)
+    assert report["findings"] == []
+
+
+def test_audit_hides_dismissed_llm_findings_and_applies_severity_overrides(scripted, paper, cli_env, capsys):
+    _, report, _ = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    protocol = next(f for f in report["findings"] if f["code"] == "LLM-EP")
+    Dismissals(paper).dismiss(protocol["fingerprint"], protocol["code"], protocol["file"], protocol["message"])
+    (paper / ".auditex.toml").write_text('[rules]\nseverity = { LLM-CD = "error" }\n', encoding="utf-8")
+    _, report, _ = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    assert [(f["code"], f["severity"]) for f in report["findings"] if f["source"] == "llm"] == [("LLM-CD", "error")]
+
+
 def test_missing_key_is_one_sentence_and_exit_2(paper, cli_env, capsys, monkeypatch):
     code = main(["audit", str(paper), "--provider", "anthropic", "--no-cache", "--mode", "fast"])
     err = capsys.readouterr().err
@@ -362,12 +398,18 @@ def test_missing_key_is_one_sentence_and_exit_2(paper, cli_env, capsys, monkeypa
     assert "Traceback" not in err
 
 
-def test_unreachable_server_is_one_sentence_and_exit_2(paper, cli_env, capsys):
+def test_unreachable_server_keeps_the_offline_findings_and_exits_3(paper, cli_env, capsys):
     (paper / ".auditex.toml").write_text("[llm]\nmax_retries = 0\ntimeout_s = 2\n")
-    code = main(["audit", str(paper), "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "--mode", "fast"])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "Could not reach http://127.0.0.1:9/v1" in err and "Traceback" not in err
+    offline = main(["check", str(paper), "--format", "json", "--fail-on", "never"])
+    expected = [f["fingerprint"] for f in json.loads(capsys.readouterr().out)["findings"]]
+    code = main(["audit", str(paper), "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "--mode", "fast", "--format", "json"])
+    captured = capsys.readouterr()
+    assert (offline, code) == (0, 3)
+    assert "Could not reach http://127.0.0.1:9/v1" in captured.err and "Traceback" not in captured.err
+    assert "the LLM audit failed" in captured.err
+    report = json.loads(captured.out)
+    assert expected and [f["fingerprint"] for f in report["findings"]] == expected
+    assert "Could not reach" in report["run"]["llm_failed"]
 
 
 def test_bad_base_url_is_a_usage_error(paper, cli_env, capsys):
@@ -408,7 +450,7 @@ def test_llm_findings_repeating_a_rule_are_dropped(scripted, paper):
     second = audit(project, scripted, "fast", deterministic=[rule_like])
     assert second.repeated == 1
     assert len(second.llm_findings) == len(first.llm_findings) - 1
-    assert rule_like in second.findings
+    assert rule_like.with_fingerprint() in second.findings  # through the findings policy, which fingerprints it
 
 
 def test_proposed_fix_is_a_fix_only_when_it_replaces_the_quoted_span(scripted, paper):

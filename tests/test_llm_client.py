@@ -70,7 +70,7 @@ async def test_plain_and_streamed_answers_record_usage_and_cost(llm_server: Loop
         assert sent.headers["authorization"] == "Bearer loopback-key"
     else:
         assert sent.path == "/v1/messages"
-        assert sent.body["system"] == "You are a careful reviewer."
+        assert sent.body["system"] == [{"type": "text", "text": "You are a careful reviewer.", "cache_control": {"type": "ephemeral"}}]
         assert sent.body["messages"] == [{"role": "user", "content": "Review this section. Answer in JSON."}]
         # Older SDKs send x-api-key, newer ones a bearer token.
         assert "loopback-key" in (sent.headers.get("x-api-key"), sent.headers.get("authorization", "").removeprefix("Bearer "))

@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-from scholarly_standins import SERVICES, Fault, StandIns, StandInWork
+from scholarly_standins import LIBRARY, RETRACTED, SERVICES, Fault, StandIns, StandInWork
 
 from auditex.analyzers.config import load_config
+from auditex.analyzers.policy import Policy
 from auditex.analyzers.scholarly.cache import AnswerCache
 from auditex.analyzers.scholarly.http import HostPolicy, HttpClient, ServiceUnavailable
 from auditex.analyzers.scholarly.references import cited_references, from_bib, from_bibitem
@@ -25,16 +26,6 @@ from auditex.analyzers.scholarly.verify import OnlineSettings, Verifier, default
 from auditex.analyzers.verification import OnlineChecker
 from auditex.latex.project import Project
 
-ATTENTION = StandInWork("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"], 2017,
-                        "Advances in Neural Information Processing Systems", arxiv="1706.03762")
-RESNET = StandInWork("Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"], 2016,
-                     "IEEE Conference on Computer Vision and Pattern Recognition", doi="10.1109/cvpr.2016.90")
-DEEP = StandInWork("Deep learning", ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], 2015, "Nature", doi="10.1038/nature14539")
-RETRACTED = StandInWork("Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children",
-                        ["Andrew Wakefield", "Simon Murch"], 1998, "The Lancet", doi="10.1016/s0140-6736(97)11096-0", retracted=True)
-ADAM = StandInWork("Adam: A Method for Stochastic Optimization", ["Diederik P. Kingma", "Jimmy Ba"], 2014, arxiv="1412.6980",
-                   preprint=True, published_venue="International Conference on Learning Representations")
-LIBRARY = [ATTENTION, RESNET, DEEP, RETRACTED, ADAM]
 
 BIB = {
     "vaswani2017": "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n"
@@ -67,9 +58,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 def verify(folder: Path, stand_ins: StandIns, cache: AnswerCache | None, checker: OnlineChecker | None = None, **env_options):
     checker = checker or OnlineChecker(cache=cache, env=stand_ins.environment(**env_options), policies=fast(stand_ins), backoff_s=0.01)
-    config = load_config(folder)
     built = Project(folder, "main.tex")
-    findings, summary = asyncio.run(checker.check(built, config))
+    findings, summary = asyncio.run(checker.check(built, Policy(load_config(folder))))
     return findings, summary, checker
 
 

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Severity
-from tests.helpers import document, write_project
+
+from helpers import document, rule_findings
 
 SERIOUS = (Severity.ERROR, Severity.WARNING)
 
@@ -13,8 +13,7 @@ def findings(tmp_path: Path, body: str, bib: str | None, prefix: str = "CIT", pr
     files = {"main.tex": document(body + ("\n\\bibliography{refs}" if bib is not None else ""), preamble)}
     if bib is not None:
         files["refs.bib"] = bib
-    write_project(tmp_path, files)
-    return [f for f in check_path(tmp_path).findings if f.code.startswith(prefix)]
+    return rule_findings(tmp_path, files, prefix)
 
 
 def serious(found: list, code: str) -> list:
@@ -116,12 +115,11 @@ def test_cited_duplicate_with_different_content_is_a_warning(tmp_path):
 
 
 def test_duplicate_across_files_compares_content_too(tmp_path):
-    write_project(tmp_path, {
+    found = rule_findings(tmp_path, {
         "main.tex": document("\\cite{k} \\cite{j}\n\\bibliography{a,b}"),
         "a.bib": "@misc{k, title={K}}\n@misc{j, title={J}}\n",
         "b.bib": "@misc{k, title = {K}}\n@misc{j, title={J2}}\n",
-    })
-    found = [f for f in check_path(tmp_path).findings if f.code == "CIT002"]
+    }, "CIT002")
     assert [(f.file, f.message.split("'")[1]) for f in found if f.severity is Severity.WARNING] == [("b.bib", "j")]
     assert [f.message.split("'")[1] for f in found if f.severity is Severity.HINT] == ["k"]
 
@@ -141,9 +139,8 @@ def test_case_mismatch_is_an_error_that_says_so(tmp_path):
 
 
 def test_key_maybe_in_a_missing_bib_file_is_information(tmp_path):
-    write_project(tmp_path, {"main.tex": document("\\cite{mine} \\cite{theirs}\n\\bibliography{anthology,custom}"),
-                             "custom.bib": "@misc{mine, title={M}}\n"})
-    found = [f for f in check_path(tmp_path).findings if f.code == "CIT001"]
+    found = rule_findings(tmp_path, {"main.tex": document("\\cite{mine} \\cite{theirs}\n\\bibliography{anthology,custom}"),
+                                     "custom.bib": "@misc{mine, title={M}}\n"}, "CIT001")
     assert len(found) == 1 and found[0].severity is Severity.INFORMATION and "anthology.bib" in found[0].message
 
 
@@ -157,38 +154,35 @@ def test_citations_without_any_bibliography(tmp_path):
 def test_thebibliography_or_a_bbl_is_a_bibliography(tmp_path):
     body = "\\cite{a}\n\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}"
     assert findings(tmp_path, body, None) == []
-    write_project(tmp_path / "bbl", {"main.tex": document("\\cite{a}\n\\bibliography{gone}"),
-                                     "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}\n"})
-    assert not serious([f for f in check_path(tmp_path / "bbl").findings if f.code.startswith("CIT")], "CIT005")
+    found = rule_findings(tmp_path / "bbl", {"main.tex": document("\\cite{a}\n\\bibliography{gone}"),
+                                             "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}\n"}, "CIT")
+    assert not serious(found, "CIT005")
 
 
 def test_bibliography_loaded_by_a_package_of_the_project(tmp_path):
-    write_project(tmp_path, {
+    found = rule_findings(tmp_path, {
         "main.tex": document("\\cite{a} and \\cite{b}", "\\usepackage{amsmath,assets/main}"),
         "assets/main.sty": "\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage[style=vancouver]{biblatex}\n\\addbibresource{assets/ref.bib}\n",
         "assets/ref.bib": "@misc{a, title={A}}\n",
-    })
-    found = [f for f in check_path(tmp_path).findings if f.code.startswith("CIT")]
+    }, "CIT")
     assert not serious(found, "CIT005")
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_input_without_braces(tmp_path):
-    write_project(tmp_path, {
+    found = rule_findings(tmp_path, {
         "main.tex": document("\\cite{a} and \\cite{b}\n\\input bib.tex% the list\n"),
         "bib.tex": "\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n",
-    })
-    found = [f for f in check_path(tmp_path).findings if f.code.startswith("CIT")]
+    }, "CIT")
     assert not serious(found, "CIT005")
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_named_inside_a_macro(tmp_path):
-    write_project(tmp_path, {
+    found = rule_findings(tmp_path, {
         "main.tex": document("\\cite{a} and \\cite{b}\n\\refs", "\\newcommand{\\refs}{\\bibliographystyle{plain}\\bibliography{refs}}\n"
                              "\\newcommand{\\bib}[1]{\\bibliography{#1}}"),
         "refs.bib": "@misc{a, title={A}}\n",
-    })
-    found = [f for f in check_path(tmp_path).findings if f.code.startswith(("CIT", "INC"))]
+    }, "CIT", "INC")
     assert not serious(found, "CIT005") and not serious(found, "INC001")  # `#1` is no file name
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]

@@ -2,12 +2,11 @@
 
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
+from helpers import rule_findings
 
 
 def findings(tmp_path: Path, body: str) -> list:
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == "CNT001"]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n", "CNT001")
 
 
 def test_inline_enumeration_shorter_than_its_count(tmp_path):
@@ -32,16 +31,16 @@ def test_matching_and_open_enumerations_are_fine(tmp_path):
 
 
 def test_ordinal_and_parenthesised_enumerations_are_counted(tmp_path):
-    from auditex.analyzers.check import check_path
-    (tmp_path / "main.tex").write_text(
+    found = rule_findings(
+        tmp_path,
         "\\documentclass{article}\n\\begin{document}\n"
         "We make four contributions. First, we build A. Second, we test B. Third, we release C.\n\n"
         "We use four datasets (MNIST, SVHN, and CIFAR-10) here.\n\n"
         "Our method has two stages. First, it encodes. Second, it decodes.\n\n"
         "We use three datasets (MNIST, SVHN, and CIFAR-10) here.\n\n"
         "The pipeline has three steps. First, we parse. Second, we check. Finally, we report.\n\n"
-        "We consider five indicators (including the ones above).\n\\end{document}\n")
-    found = sorted((f.range.start.line, f.message) for f in check_path(tmp_path).findings if f.code == "CNT001")
+        "We consider five indicators (including the ones above).\n\\end{document}\n", "CNT001")
+    found = sorted((f.range.start.line, f.message) for f in found)
     assert [line for line, _ in found] == [2, 4]
     assert "but 3 follow" in found[0][1] and "but 3 follow" in found[1][1]
 

@@ -1,11 +1,6 @@
 """DIS rules: limitations, compute resources, ethics statements."""
 
-from auditex.analyzers.check import check_path
-from auditex.analyzers.engine import Engine
-from auditex.analyzers.registry import Registry, rules_in
-from auditex.analyzers.rules import disclosures
-
-from helpers import document, make_project, write_project
+from helpers import document, rule_findings
 
 BARE = (
     "\\section{Introduction}\nWe propose a method.\n\n"
@@ -21,26 +16,20 @@ COMPLETE = (
 )
 
 
-def codes(tmp_path, body):
-    project = make_project(tmp_path, {"main.tex": document(body)})
-    found = Engine(registry=Registry(rules_in(disclosures))).check(project)
-    assert all(f.severity.value == "information" and f.category.value == "ethical_omission" for f in found)
-    return [f.code for f in found]
-
-
 def test_missing_disclosures_are_noted_once_each(tmp_path):
-    assert sorted(codes(tmp_path, BARE)) == ["DIS001", "DIS002", "DIS003"]
+    found = rule_findings(tmp_path, document(BARE), "DIS")
+    assert sorted(f.code for f in found) == ["DIS001", "DIS002", "DIS003"]
+    assert all(f.severity.value == "information" and f.category.value == "ethical_omission" for f in found)
 
 
 def test_complete_paper_passes(tmp_path):
-    assert codes(tmp_path, COMPLETE) == []
+    assert rule_findings(tmp_path, document(COMPLETE), "DIS") == []
 
 
 def test_non_empirical_paper_needs_no_limitations_or_compute(tmp_path):
-    assert codes(tmp_path, "\\section{Introduction}\nWe prove a theorem.\n\n\\section{Proof}\nIt holds.\n") == []
+    assert rule_findings(tmp_path, document("\\section{Introduction}\nWe prove a theorem.\n\n\\section{Proof}\nIt holds.\n"), "DIS") == []
 
 
 def test_a_venue_turns_a_disclosure_off_in_config(tmp_path):
-    write_project(tmp_path, {"main.tex": document(BARE), ".auditex.toml": '[rules]\nignore = ["DIS002"]\n'})
-    found = {f.code for f in check_path(tmp_path / "main.tex").findings if f.code.startswith("DIS")}
-    assert found == {"DIS001", "DIS003"}
+    found = rule_findings(tmp_path, {"main.tex": document(BARE), ".auditex.toml": '[rules]\nignore = ["DIS002"]\n'}, "DIS")
+    assert {f.code for f in found} == {"DIS001", "DIS003"}

@@ -1,25 +1,19 @@
 """NOT rules: redefined macros, symbol ranges, acronyms."""
 
-from auditex.analyzers.engine import Engine
-from auditex.analyzers.registry import Registry, rules_in
-from auditex.analyzers.rules import notation
+from auditex.analyzers.registry import default_registry
 
-from helpers import make_project
+from helpers import document, rule_findings
 
 
 def run(tmp_path, files):
-    project = make_project(tmp_path, files)
-    return [(f.code, f.range.start.line, f.message) for f in Engine(registry=Registry(rules_in(notation))).check(project)]
-
-
-def paper(body, preamble=""):
-    return f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    """(code, line, message) of each NOT finding, in report order."""
+    return [(f.code, f.range.start.line, f.message) for f in rule_findings(tmp_path, files, "NOT")]
 
 
 def test_macro_redefined_after_use(tmp_path):
     preamble = "\\newcommand{\\loss}{\\mathcal{L}}"
     body = "\\section{Method}\nWe minimise $\\loss$.\n\n\\renewcommand{\\loss}{\\ell}\nThen $\\loss$.\n"
-    found = run(tmp_path, {"main.tex": paper(body, preamble)})
+    found = run(tmp_path, {"main.tex": document(body, preamble)})
     assert [(code, line) for code, line, _ in found] == [("NOT001", 6)]
     assert "'\\mathcal{L}'" in found[0][2] and "'\\ell'" in found[0][2]
 
@@ -38,7 +32,7 @@ def test_macro_redefinitions_that_are_fine(tmp_path):
         "\\renewcommand{\\todo}[1]{}\n"  # switching notes off
         "\\def\\premise{A}\\premise\n\n\\def\\premise{B}\\premise\n\n\\def\\premise{C}\\premise\n"  # TeX local variable
     )
-    files = {"main.tex": paper(body, preamble), "macros.tex": "\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}\n"}
+    files = {"main.tex": document(body, preamble), "macros.tex": "\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}\n"}
     assert [code for code, _, _ in run(tmp_path, files) if code == "NOT001"] == []
 
 
@@ -47,14 +41,14 @@ def test_conflicting_ranges(tmp_path):
         "\\section{Method}\nThe reward $r \\in [-1, 1]$ and $0 \\le \\lambda \\le 1$ and $\\hat{r} \\in [0,1]$.\n\n"
         "\\section{Appendix}\nWe assume $r \\in [0, 1]$ and $\\lambda \\in [0,1]$, with $Q < \\frac{1}{2}$ and $0 < Q < 1/2$.\n"
     )
-    found = run(tmp_path, {"main.tex": paper(body)})
+    found = run(tmp_path, {"main.tex": document(body)})
     assert [(code, line) for code, line, _ in found] == [("NOT002", 7)]
     assert "[0, 1] here but [-1, 1] earlier" in found[0][2]
 
 
 def test_two_ranges_in_one_paragraph_are_a_contrast(tmp_path):
     body = "\\section{Fit}\nOne map sends $x \\in [-1,1]$ and the other $x \\in [1,2]$.\n"
-    assert run(tmp_path, {"main.tex": paper(body)}) == []
+    assert run(tmp_path, {"main.tex": document(body)}) == []
 
 
 def test_acronym_expansions(tmp_path):
@@ -63,13 +57,13 @@ def test_acronym_expansions(tmp_path):
         "Graph neural networks (GNNs) and graph-neural network (GNN).\n\n"
         "\\section{More}\nRepresentation learning (RL) differs.\n"
     )
-    found = run(tmp_path, {"main.tex": paper(body)})
+    found = run(tmp_path, {"main.tex": document(body)})
     assert [(code, line) for code, line, _ in found if code == "NOT003"] == [("NOT003", 9)]
 
 
 def test_formal_acronyms_conflict(tmp_path):
     preamble = "\\newacronym{nn}{NN}{neural network}\n\\newacronym{nn2}{NN}{nearest neighbour}"
-    found = run(tmp_path, {"main.tex": paper("Text.", preamble)})
+    found = run(tmp_path, {"main.tex": document("Text.", preamble)})
     assert [code for code, _, _ in found] == ["NOT003"]
 
 
@@ -79,7 +73,7 @@ def test_acronym_used_before_definition(tmp_path):
         "\\section{Introduction}\nWe use KTO throughout. Kahneman-Tversky optimisation (KTO) is simple.\n\n"
         "KTO works. KTO again.\n"
     )
-    found = run(tmp_path, {"main.tex": paper(body)})
+    found = run(tmp_path, {"main.tex": document(body)})
     assert [(code, line) for code, line, _ in found] == [("NOT004", 5)]
 
 
@@ -88,9 +82,9 @@ def test_undefined_acronym_is_a_quiet_hint(tmp_path):
         "\\section{Method}\nWe fine-tune with XYZ here.\n\nXYZ converges. The GPU runs XYZ.\n\n"
         "BERT~\\cite{devlin} helps. BERT is used. BERT again.\n\nWe use ABC and ABC.\n"
     )
-    found = run(tmp_path, {"main.tex": paper(body)})
+    found = run(tmp_path, {"main.tex": document(body)})
     assert [(code, message) for code, _, message in found] == [("NOT005", "XYZ is used 3 times but never defined")]
-    assert Registry(rules_in(notation)).get("NOT005").severity.value == "hint"
+    assert default_registry().get("NOT005").severity.value == "hint"
 
 
 def test_paper_wide_checks_join_their_sections(tmp_path):
@@ -104,7 +98,7 @@ def test_paper_wide_checks_join_their_sections(tmp_path):
         "\\section{Results}\nXYZ wins. Fused block builders (FBB) help.\n\n"
         "\\renewcommand{\\loss}{\\ell}\nWe assume $r \\in [0, 1]$.\n"
     )
-    found = run(tmp_path, {"main.tex": paper(body, "\\newcommand{\\loss}{\\mathcal{L}}"), "later.tex": later})
+    found = run(tmp_path, {"main.tex": document(body, "\\newcommand{\\loss}{\\mathcal{L}}"), "later.tex": later})
     assert found == [
         ("NOT001", 3, "\\loss was defined as '\\mathcal{L}' and is redefined here as '\\ell' after the text used it"),
         ("NOT002", 4, "r is given the range [0, 1] here but [-1, 1] earlier"),
@@ -116,7 +110,7 @@ def test_paper_wide_checks_join_their_sections(tmp_path):
 
 def test_a_redefinition_before_any_use_in_a_later_section_passes(tmp_path):
     body = "\\section{Method}\nPlain text.\n\n\\renewcommand{\\loss}{\\ell}\n\\section{Results}\nWe minimise $\\loss$.\n"
-    assert run(tmp_path, {"main.tex": paper(body, "\\newcommand{\\loss}{\\mathcal{L}}")}) == []
+    assert run(tmp_path, {"main.tex": document(body, "\\newcommand{\\loss}{\\mathcal{L}}")}) == []
 
 
 def test_definitions_in_the_branches_of_a_conditional_are_alternatives(tmp_path):
@@ -134,10 +128,10 @@ def test_definitions_in_the_branches_of_a_conditional_are_alternatives(tmp_path)
     uses = "$\\dist, \\wide, \\foo, \\baz, \\loss, \\data, \\model$ \\note{x}\n"
     body = f"\\section{{Method}}\n{uses}\n{definitions}\nAgain {uses}"
     preamble = "\\newif\\ifcomments\n\\newif\\ifdraft\n"
-    assert run(tmp_path, {"main.tex": paper(body, preamble)}) == []
+    assert run(tmp_path, {"main.tex": document(body, preamble)}) == []
     # The same definitions outside any conditional are redefinitions.
     plain = definitions.replace("\\else", "").replace("\\iffalse", "").replace("\\ifcomments", "").replace("\\ifdraft", "")
-    found = run(tmp_path, {"main.tex": paper(f"\\section{{Method}}\n{uses}\n{plain}\nAgain {uses}", preamble)})
+    found = run(tmp_path, {"main.tex": document(f"\\section{{Method}}\n{uses}\n{plain}\nAgain {uses}", preamble)})
     assert {message.split()[0] for code, _, message in found if code == "NOT001"} >= {"\\dist", "\\note", "\\loss"}
 
 
@@ -152,7 +146,7 @@ def test_switching_a_highlight_macro_off_is_not_a_change_of_notation(tmp_path):
         "\\renewcommand{\\new}[1]{#1}\n\\renewcommand{\\replace}[2]{#2}\n\\renewcommand{\\hi}[1]{{\\color{blue}#1}}\n"
         "\\new{E} \\replace{F}{G} \\hi{H}\n"
     )
-    assert run(tmp_path, {"main.tex": paper(body, preamble)}) == []
+    assert run(tmp_path, {"main.tex": document(body, preamble)}) == []
 
 
 def test_a_body_redefinition_after_use_is_caught_beside_conditional_definitions(tmp_path):
@@ -163,13 +157,13 @@ def test_a_body_redefinition_after_use_is_caught_beside_conditional_definitions(
         "\\newcommand{\\ifb}{\\mathrm{fb}^{-1}}\n"
     )
     body = "\\section{Method}\nSamples from $\\dist$ in $36~\\ifb$.\n\n\\section{Appendix}\n\\renewcommand{\\dist}{P}\nAgain $\\dist$.\n"
-    found = run(tmp_path, {"main.tex": paper(body, preamble)})
+    found = run(tmp_path, {"main.tex": document(body, preamble)})
     assert [(code, line) for code, line, _ in found] == [("NOT001", 10)]
 
 
 def test_a_switch_declared_in_another_file_still_makes_branches(tmp_path):
     macros = "\\ifcomments\n\\newcommand{\\note}[1]{\\textbf{#1}}\n\\else\n\\newcommand{\\note}[1]{(#1)}\n\\fi\n"
-    main = paper("\\section{Method}\nText \\note{a}.\n\n\\input{macros}\n\nMore \\note{b}.\n", "\\newif\\ifcomments")
+    main = document("\\section{Method}\nText \\note{a}.\n\n\\input{macros}\n\nMore \\note{b}.\n", "\\newif\\ifcomments")
     assert run(tmp_path, {"main.tex": main, "macros.tex": macros}) == []
     found = run(tmp_path, {"main.tex": main, "macros.tex": macros.replace("\\ifcomments", "").replace("\\else", "")})
     assert [code for code, _, _ in found] == ["NOT001"]
@@ -182,7 +176,7 @@ def test_an_acronym_defined_again_with_other_words_is_caught(tmp_path):
         "Our Best Model (SRU) wins.\n\n"
         "The Simple Recurrent Units (SRUs) and the Recurrent Model (XYZ) are cited.\n"
     )
-    found = [(code, line, message) for code, line, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    found = [(code, line, message) for code, line, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
     assert [(line, message) for _, line, message in found] == [
         (7, "SRU is expanded as 'Adaptive Recurrent Unit' here but as 'Simple Recurrent Unit' earlier"),
         (7, "GNN is expanded as 'Hierarchical Attention Network' here but as 'graph neural network' earlier"),
@@ -196,8 +190,7 @@ def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
         "\\section{Terms}\nWe write TS for a test statistic (TS), unlike a time series (TS) elsewhere.\n\n"
         "\\section{Energy}\nWe study carbon-free electricity (CFE).\n\nLater, carbon-free energy (CFE) matters.\n"
     )
-    project = make_project(tmp_path, {"main.tex": paper(body)})
-    found = [f for f in Engine(registry=Registry(rules_in(notation))).check(project) if f.code == "NOT003"]
+    found = rule_findings(tmp_path, {"main.tex": document(body)}, "NOT003")
     assert sorted((f.message.split()[0], f.severity.value) for f in found) == [
         ("CFE", "warning"), ("CI", "information"), ("CL", "information"), ("TS", "information"),
     ]
@@ -209,8 +202,7 @@ def test_ranges_of_quantified_local_symbols_are_information(tmp_path):
         "\\section{Proofs}\n\\begin{proof}\nFix $\\eta > 0, \\delta \\in (0, 0.1)$. Then the event holds.\n\\end{proof}\n\n"
         "\\section{Method}\nThe weight $w \\in [0, 1]$ is learned.\n\n\\section{Appendix}\nHere $w \\in [-1, 1]$.\n"
     )
-    project = make_project(tmp_path, {"main.tex": paper(body)})
-    found = [(f.message, f.severity.value) for f in Engine(registry=Registry(rules_in(notation))).check(project) if f.code == "NOT002"]
+    found = [(f.message, f.severity.value) for f in rule_findings(tmp_path, {"main.tex": document(body)}, "NOT002")]
     assert found == [
         ("δ is given the range [0, 0.1] here but [0, 1] earlier", "information"),
         ("w is given the range [-1, 1] here but [0, 1] earlier", "warning"),
@@ -222,7 +214,7 @@ def test_an_expansion_with_one_word_swapped_is_a_redefinition(tmp_path):
         "\\section{Method}\nWe use a simple recurrent unit (SRU) and a neural network (NN).\n\n"
         "\\section{Results}\nThe adaptive recurrent unit (SRU) is fast. We train a network (NN) and our network (NN).\n"
     )
-    found = [message for code, _, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
     assert found == ["SRU is expanded as 'adaptive recurrent unit' here but as 'simple recurrent unit' earlier"]
 
 
@@ -232,7 +224,7 @@ def test_each_other_expansion_is_reported_once(tmp_path):
         "\\section{Method}\nWe study carbon-free energy (CFE).\n\nAgain Carbon-Free Energy (CFE).\n\n"
         "\\section{Results}\nThe Cascaded Feature Extractor (CFE) differs.\n"
     )
-    found = [message for code, _, message in run(tmp_path, {"main.tex": paper(body)}) if code == "NOT003"]
+    found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
     assert found == [
         "CFE is expanded as 'carbon-free energy' here but as 'carbon-free electricity' earlier",
         "CFE is expanded as 'Cascaded Feature Extractor' here but as 'carbon-free electricity' earlier",

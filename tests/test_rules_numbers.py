@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
+from helpers import rule_findings
 
 TABLE = r"""
 \begin{table}\centering
@@ -17,8 +17,7 @@ Ours & 38.66 & 7.25 \\ \bottomrule
 
 
 def findings(tmp_path: Path, body: str, code: str):
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == code]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\begin{document}\n" + body + "\n\\end{document}\n", code)
 
 
 def test_prose_number_contradicting_its_table_cell(tmp_path):
@@ -298,3 +297,30 @@ def test_abstract_number_that_a_table_holds_is_compared_with_the_body(tmp_path):
             + TABLE)
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and found[0].range.start.line == 2 and found[0].severity.value == "warning"
+
+
+SPEEDUPS = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Project & F1 & Improvement \\ \midrule
+\textbf{Ant} & 0.517 & 2.1$\times$ \\
+\textbf{Hibernate} & 0.744 & 3.2$\times$ \\
+\textbf{JMeter} & 0.731 & 3.7$\times$ \\ \midrule
+\textbf{Average} & 0.620 & 2.3$\times$ \\ \bottomrule
+\end{tabular}
+\caption{Improvement per project.}\label{tab:speedup}
+\end{table}
+"""
+
+
+def test_on_average_names_the_average_row(tmp_path):
+    # 3.3 is one digit from 2.3 (Average), 3.2 and 3.7: "on average" says which cell is meant.
+    body = "\\section{Results}\nOn average, our approach improves the F1 by 3.3 times (Table~\\ref{tab:speedup}).\n" + SPEEDUPS
+    found = warnings(findings(tmp_path, body, "NUM001"))
+    assert len(found) == 1 and "says 2.3" in found[0].message and "Average" in found[0].message
+    # Without the aggregate the three cells stay equally likely.
+    body = "\\section{Results}\nOur approach improves the F1 by 3.3 times (Table~\\ref{tab:speedup}).\n" + SPEEDUPS
+    assert findings(tmp_path, body, "NUM001") == []
+    # The right average is a quote.
+    body = "\\section{Results}\nOn average, our approach improves the F1 by 2.3 times (Table~\\ref{tab:speedup}).\n" + SPEEDUPS
+    assert findings(tmp_path, body, "NUM001") == []

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from auditex.analyzers.check import check_path
+from helpers import rule_findings
 
 # Each position a reference can hide in; KEY marks the reference.
 OPTIONAL_ARGUMENT_POSITIONS = {
@@ -20,11 +20,8 @@ LEMMA = "\\begin{lemma}\\label{lem:x}\nA lemma.\n\\end{lemma}\n"
 
 
 def findings(tmp_path: Path, body: str, *codes: str) -> list:
-    (tmp_path / "main.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
-        "\\begin{document}\n" + body + "\n\\end{document}\n"
-    )
-    return [f for f in check_path(tmp_path).findings if f.code in codes]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
+                         "\\begin{document}\n" + body + "\n\\end{document}\n", *codes)
 
 
 @pytest.mark.parametrize("position", OPTIONAL_ARGUMENT_POSITIONS)
@@ -72,16 +69,14 @@ def test_key_given_to_a_command_we_do_not_read_is_information(tmp_path):
 
 def test_text_of_an_excluded_venue_is_not_this_roots(tmp_path):
     # One root per venue: the comment package drops the other venue's text, labels and references.
-    (tmp_path / "shared.tex").write_text(
-        "\\begin{long}\n\\begin{equation}x\\label{eq:bound}\\end{equation}\nSee Appendix~\\ref{app:proof}.\n\\end{long}\n"
-        "\\begin{short}\n\\begin{equation}y\\label{eq:bound}\\end{equation}\n\\end{short}\nBy \\eqref{eq:bound}.\n")
-    (tmp_path / "long.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{long}\\excludecomment{short}\n"
-        "\\begin{document}\n\\input{shared}\n\\appendix\\section{Proof}\\label{app:proof}\n\\end{document}\n")
-    (tmp_path / "short.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{short}\\excludecomment{long}\n"
-        "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n")
-    found = [f for f in check_path(tmp_path).findings if f.code in ("REF001", "REF002")]
+    found = rule_findings(tmp_path, {
+        "shared.tex": "\\begin{long}\n\\begin{equation}x\\label{eq:bound}\\end{equation}\nSee Appendix~\\ref{app:proof}.\n\\end{long}\n"
+                      "\\begin{short}\n\\begin{equation}y\\label{eq:bound}\\end{equation}\n\\end{short}\nBy \\eqref{eq:bound}.\n",
+        "long.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{long}\\excludecomment{short}\n"
+                    "\\begin{document}\n\\input{shared}\n\\appendix\\section{Proof}\\label{app:proof}\n\\end{document}\n",
+        "short.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{short}\\excludecomment{long}\n"
+                     "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n",
+    }, "REF001", "REF002")
     assert [(f.code, f.file, f.message.split(" refers")[0]) for f in found] == [("REF001", "short.tex", "\\ref{app:typo}")]
 
 
@@ -92,11 +87,10 @@ def test_macro_that_ends_in_a_bare_label_defines_the_key_that_follows(tmp_path):
 
 
 def test_label_of_a_loaded_package(tmp_path):
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\usepackage{fancyhdr,lastpage}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
-                                       "\\begin{document}\nText.\n\\end{document}\n")
-    assert [f for f in check_path(tmp_path).findings if f.code == "REF001"] == []
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n")
-    assert [f.code for f in check_path(tmp_path).findings if f.code == "REF001"] == ["REF001"]
+    assert rule_findings(tmp_path, "\\documentclass{article}\n\\usepackage{fancyhdr,lastpage}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
+                                   "\\begin{document}\nText.\n\\end{document}\n", "REF001") == []
+    found = rule_findings(tmp_path, "\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n", "REF001")
+    assert [f.code for f in found] == ["REF001"]
 
 
 def test_labels_and_references_in_iffalse_are_not_read(tmp_path):
@@ -117,13 +111,14 @@ def test_references_in_notes_switched_off_are_not_read(tmp_path):
 
 
 def test_label_in_a_file_another_root_includes(tmp_path):
-    (tmp_path / "body.tex").write_text("See Appendix~\\ref{app:proof} and \\ref{app:typo}.\n")
-    (tmp_path / "appendix.tex").write_text("\\section{Proof}\\label{app:proof}\n")
-    (tmp_path / "long.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n")
-    (tmp_path / "short.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n")
-    found = sorted(f.message for f in check_path(tmp_path).findings if f.code == "REF001")
+    found = sorted(f.message for f in rule_findings(tmp_path, {
+        "body.tex": "See Appendix~\\ref{app:proof} and \\ref{app:typo}.\n",
+        "appendix.tex": "\\section{Proof}\\label{app:proof}\n",
+        "long.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n",
+        "short.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n",
+    }, "REF001"))
     assert len(found) == 2 and found[0].startswith("\\ref{app:proof} refers to a label that is not defined in the build of short.tex (appendix.tex defines it")
     assert found[1].startswith("\\ref{app:typo} refers to a label that is not defined")
     # With xr, the short paper reads the long one's labels.
-    (tmp_path / "short.tex").write_text("\\documentclass{article}\n\\usepackage{xr}\n\\externaldocument{long}\n\\begin{document}\n\\input{body}\n\\end{document}\n")
-    assert [f.message.split(" refers")[0] for f in check_path(tmp_path).findings if f.code == "REF001"] == ["\\ref{app:typo}"]
+    short = "\\documentclass{article}\n\\usepackage{xr}\n\\externaldocument{long}\n\\begin{document}\n\\input{body}\n\\end{document}\n"
+    assert [f.message.split(" refers")[0] for f in rule_findings(tmp_path, {"short.tex": short}, "REF001")] == ["\\ref{app:typo}"]

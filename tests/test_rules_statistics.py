@@ -2,16 +2,12 @@
 
 import pytest
 
-from auditex.analyzers.engine import Engine
-from auditex.analyzers.registry import Registry, rules_in
-from auditex.analyzers.rules import statistics
-
-from helpers import document, make_project
+from helpers import document, rule_findings
 
 
-def codes(tmp_path, body):
-    project = make_project(tmp_path, {"main.tex": document("\\section{Results}\n" + body)})
-    return [(f.code, f.message) for f in Engine(registry=Registry(rules_in(statistics))).check(project)]
+def reported(tmp_path, body):
+    """The STAT findings on a Results section holding `body`."""
+    return rule_findings(tmp_path, document("\\section{Results}\n" + body), "STAT")
 
 
 @pytest.mark.parametrize("body", [
@@ -27,46 +23,45 @@ def codes(tmp_path, body):
     "$t(28) = 2.20$, $d = 0.81$, $p = .036$.",
 ])
 def test_consistent_statistics_pass(tmp_path, body):
-    assert codes(tmp_path, body) == []
+    assert reported(tmp_path, body) == []
 
 
 def test_inconsistent_p_is_a_warning(tmp_path):
-    found = codes(tmp_path, "$r(48) = .32$, $p < .001$ and $t(40) = 5.1$, $p = 3.2 \\times 10^{-4}$.")
-    assert [code for code, _ in found] == ["STAT001", "STAT001"]
-    assert "r(48) = .32 gives p = .024" in found[0][1]
+    found = reported(tmp_path, "$r(48) = .32$, $p < .001$ and $t(40) = 5.1$, $p = 3.2 \\times 10^{-4}$.")
+    assert [f.code for f in found] == ["STAT001", "STAT001"]
+    assert "r(48) = .32 gives p = .024" in found[0].message
 
 
 def test_reversed_significance_is_an_error(tmp_path):
-    found = codes(tmp_path, "Typo: $t(28) = 2.20$, $p = .36$. Flip: $F(2, 45) = 1.10$, $p < .05$.")
-    assert [code for code, _ in found] == ["STAT002", "STAT002"]
-    assert "reverses its significance" in found[1][1] and "F(2, 45) = 1.10" in found[1][1]
+    found = reported(tmp_path, "Typo: $t(28) = 2.20$, $p = .36$. Flip: $F(2, 45) = 1.10$, $p < .05$.")
+    assert [f.code for f in found] == ["STAT002", "STAT002"]
+    assert "reverses its significance" in found[1].message and "F(2, 45) = 1.10" in found[1].message
 
 
 def test_grim(tmp_path):
-    bad = codes(tmp_path, "Participants rated it on a 5-point scale ($M = 3.47$, $SD = 1.2$, $N = 20$).")
-    assert bad == [("STAT003", bad[0][1])] and "3.45 and 3.50" in bad[0][1]
-    assert codes(tmp_path, "Participants rated it on a 5-point scale ($M = 3.45$, $N = 20$).") == []
+    bad = reported(tmp_path, "Participants rated it on a 5-point scale ($M = 3.47$, $SD = 1.2$, $N = 20$).")
+    assert [f.code for f in bad] == ["STAT003"] and "3.45 and 3.50" in bad[0].message
+    assert reported(tmp_path, "Participants rated it on a 5-point scale ($M = 3.45$, $N = 20$).") == []
     # Not integer data: accuracy means can take any value.
-    assert codes(tmp_path, "The mean accuracy was $M = 3.47$ over $N = 20$ runs.") == []
+    assert reported(tmp_path, "The mean accuracy was $M = 3.47$ over $N = 20$ runs.") == []
 
 
 def test_confidence_interval_against_p(tmp_path):
-    found = codes(tmp_path, "A difference of 0.3 (95\\% CI [0.1, 0.5], $p = .21$).")
-    assert [code for code, _ in found] == ["STAT004"]
-    assert codes(tmp_path, "A difference (95\\% CI [-0.2, 0.5], p = .6). OR 1.4 (95\\% CI [1.1, 1.8], p = .01).") == []
-    assert [c for c, _ in codes(tmp_path, "An odds ratio of 1.2 (95\\% CI [0.8, 1.6], p = .01).")] == ["STAT004"]
+    found = reported(tmp_path, "A difference of 0.3 (95\\% CI [0.1, 0.5], $p = .21$).")
+    assert [f.code for f in found] == ["STAT004"]
+    assert reported(tmp_path, "A difference (95\\% CI [-0.2, 0.5], p = .6). OR 1.4 (95\\% CI [1.1, 1.8], p = .01).") == []
+    assert [f.code for f in reported(tmp_path, "An odds ratio of 1.2 (95\\% CI [0.8, 1.6], p = .01).")] == ["STAT004"]
 
 
 def test_breakdown_percentages(tmp_path):
-    found = codes(tmp_path, "Annotators were students, engineers and researchers (45\\%, 35\\% and 25\\%, respectively).")
-    assert [code for code, _ in found] == ["STAT005"] and "105%" in found[0][1]
-    assert codes(tmp_path, "The data were split into 50\\%, 30\\% and 20\\% for training.") == []
-    assert codes(tmp_path, "Accuracy rose from 45\\% to 35\\% and 25\\% compared with the baseline.") == []
+    found = reported(tmp_path, "Annotators were students, engineers and researchers (45\\%, 35\\% and 25\\%, respectively).")
+    assert [f.code for f in found] == ["STAT005"] and "105%" in found[0].message
+    assert reported(tmp_path, "The data were split into 50\\%, 30\\% and 20\\% for training.") == []
+    assert reported(tmp_path, "Accuracy rose from 45\\% to 35\\% and 25\\% compared with the baseline.") == []
 
 
 def severities(tmp_path, body):
-    project = make_project(tmp_path, {"main.tex": document("\\section{Results}\n" + body)})
-    return [(f.code, f.severity.value) for f in Engine(registry=Registry(rules_in(statistics))).check(project)]
+    return [(f.code, f.severity.value) for f in reported(tmp_path, body)]
 
 
 def test_a_p_value_a_reading_explains_is_information(tmp_path):

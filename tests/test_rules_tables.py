@@ -2,14 +2,13 @@
 
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
+from helpers import rule_findings
 
 
 def findings(tmp_path: Path, rows: str, code: str, header: str = r"Method & A & B & C & Avg", caption: str = "Accuracy.") -> list:
     table = ("\\begin{table}\\centering\n\\begin{tabular}{lcccc}\\toprule\n" + header + " \\\\ \\midrule\n" + rows
              + "\\bottomrule\n\\end{tabular}\n\\caption{" + caption + "}\\label{tab:t}\n\\end{table}\n")
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + table + "\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == code]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\begin{document}\n" + table + "\\end{document}\n", code)
 
 
 GOOD = ("Base & 70.0 & 80.0 & 90.0 & 80.0 \\\\\n"
@@ -71,9 +70,8 @@ Other & 88.0 & 71.5 \\
 
 
 def best_claims(tmp_path: Path, prose: str) -> list:
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\newcommand{\\method}{SparseProbe}\n\\begin{document}\n"
-                                       + prose + "\n" + BEST_TABLE + "\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == "TAB003"]
+    return rule_findings(tmp_path, "\\documentclass{article}\n\\newcommand{\\method}{SparseProbe}\n\\begin{document}\n"
+                         + prose + "\n" + BEST_TABLE + "\\end{document}\n", "TAB003")
 
 
 def test_best_claim_contradicted_by_the_cited_table(tmp_path):
@@ -90,21 +88,19 @@ def test_best_claim_that_holds_or_is_scoped_is_left_alone(tmp_path):
 
 
 def test_best_claim_checks_a_table_in_another_file_and_section(tmp_path):
-    (tmp_path / "main.tex").write_text(
-        "\\documentclass{article}\n\\newcommand{\\method}{Ours}\n\\begin{document}\n\\section{Introduction}\n"
-        "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).\n\\input{results}\n\\end{document}\n")
-    (tmp_path / "results.tex").write_text("\\section{Results}\n" + BEST_TABLE)
-    found = [f for f in check_path(tmp_path).findings if f.code == "TAB003"]
+    found = rule_findings(tmp_path, {
+        "main.tex": "\\documentclass{article}\n\\newcommand{\\method}{Ours}\n\\begin{document}\n\\section{Introduction}\n"
+                    "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).\n\\input{results}\n\\end{document}\n",
+        "results.tex": "\\section{Results}\n" + BEST_TABLE,
+    }, "TAB003")
     assert [(f.file, f.range.start.line) for f in found] == [("main.tex", 4)]
     assert found[0].related[0].file == "results.tex" and "91.3" in found[0].related[0].message
 
 
 def table_findings(tmp_path: Path, body: str, code: str, preamble: str = "", prose: str = "") -> list:
     """Findings of `code` on a document holding one tabular `body` (with its header and rules)."""
-    (tmp_path / "main.tex").write_text(
-        "\\documentclass{article}\n" + preamble + "\\begin{document}\n" + prose + "\n\\begin{table}\\centering\n"
-        + body + "\\caption{Results.}\\label{tab:g}\n\\end{table}\n\\end{document}\n")
-    return [f for f in check_path(tmp_path).findings if f.code == code]
+    return rule_findings(tmp_path, "\\documentclass{article}\n" + preamble + "\\begin{document}\n" + prose + "\n\\begin{table}\\centering\n"
+                         + body + "\\caption{Results.}\\label{tab:g}\n\\end{table}\n\\end{document}\n", code)
 
 
 def warnings(found: list) -> list:

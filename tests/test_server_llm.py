@@ -142,6 +142,21 @@ async def test_audit_publishes_llm_diagnostics_kept_on_unchanged_sections(paper,
         await until(lambda: PROTOCOL in llm_diagnostics(client, paper), what="the finding back after undo")
 
 
+
+@pytest.mark.parametrize("how", ["comment", "config"])
+async def test_audit_in_the_editor_hides_llm_findings_the_user_suppressed(paper, model, how):
+    if how == "comment":
+        (paper / "main.tex").write_text(MAIN.replace(PROTOCOL, "% auditex: ignore[LLM-EP]\n" + PROTOCOL), encoding="utf-8")
+    else:
+        (paper / ".auditex.toml").write_text('[rules]\nignore = ["LLM-EP"]\n', encoding="utf-8")
+    async with session(paper, model) as client:
+        uri = (paper / "main.tex").as_uri()
+        reply = await run(client, "auditex.audit", mode="standard", uri=uri)
+        assert "3 LLM findings" in reply["message"]  # found, then hidden by the policy
+        codes = await until(lambda: {str(d.code) for d in client.diagnostics.get(uri, []) if d.source == "auditex (LLM)"} or None,
+                            what="LLM diagnostics")
+        assert codes == {"LLM-CD", "LLM-RB"}
+
 async def test_verbatim_fix_is_a_code_action_and_other_advice_is_in_the_hover(paper, model):
     better = "FastNet is an advance in image classification."
     model.responder = lambda body: json.dumps({"findings": [

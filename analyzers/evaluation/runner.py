@@ -30,6 +30,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ...latex.project import Project
 from ..check import check_path
+from ..finding import Source
 from ..llm.cache import LLMCache
 from ..llm.client import LLMClient
 from ..llm.provider import ChatRequest, Message
@@ -134,7 +135,8 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
         project = Project(Path(folder), "paper.tex")
         result = await run_audit(project, settings, mode, cache=cache)  # type: ignore[arg-type]
         predictions = []
-        for rank, finding in enumerate(result.llm_findings):
+        shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
+        for rank, finding in enumerate(shown):
             source = project.documents[finding.file].source
             start = source.offset(finding.range.start.line, finding.range.start.character)
             end = source.offset(finding.range.end.line, finding.range.end.character)

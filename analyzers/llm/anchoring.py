@@ -26,6 +26,7 @@ from rapidfuzz import fuzz, process
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.project import Project
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
+from .codes import code_for
 from .prompts import error_type
 from .schema import Evidence, LLMFinding
 from .units import block_at, section_label
@@ -251,13 +252,6 @@ class SeverityPolicy(BaseModel):
             severity = Severity.HINT
         cap = self.cap.get(category)
         return cap if cap is not None and severity.rank > cap.rank else severity
-
-
-CRITICAL_CODE = "LLM-CRIT"
-
-
-def code_for(category: Category) -> str:
-    return f"LLM-{error_type(category).abbreviation}"
 
 
 @dataclass

@@ -25,9 +25,9 @@ from pydantic import BaseModel
 
 from ...latex.manuscript import Section
 from ...latex.project import Project
-from ..config import load_config
 from ..engine import Engine
 from ..finding import Finding, Source
+from ..policy import Policy, report_order
 from .anchoring import Anchorer, AnchorStats, FindingMapper, SeverityPolicy
 from .cache import LLMCache
 from .client import LLMClient, RunStats
@@ -61,8 +61,8 @@ class UnitFailure:
 @dataclass
 class AuditResult:
     mode: Mode
-    findings: list[Finding]  # deterministic + LLM, in file order
-    llm_findings: list[Finding]
+    findings: list[Finding]  # deterministic + LLM through the findings policy, in report order
+    llm_findings: list[Finding]  # as anchored, before the policy (the editor applies it as the text changes)
     stats: RunStats
     failed_units: list[UnitFailure] = field(default_factory=list)
     units: int = 0  # LLM units attempted (cached ones included)
@@ -113,9 +113,10 @@ class AuditRun:
         return self.client.settings
 
     def request(self, unit: Unit, **values: str) -> ChatRequest:
+        """The unit's call: system prompt, then what the mode's calls share, then the unit's own text."""
         prompt = load(unit.kind)
-        system, user = prompt.render(**values)
-        return ChatRequest(system=system, messages=[Message(role="user", content=user)], purpose=unit.label,
+        system, shared, user = prompt.render(**values)
+        return ChatRequest(system=system, shared=shared, messages=[Message(role="user", content=user)], purpose=unit.label,
                            prompt_version=prompt.version)
 
     def plan(self, count: int) -> None:
@@ -177,7 +178,7 @@ class AuditRun:
             self.findings.pop(finding.fingerprint, None)
 
     def llm_findings(self) -> list[Finding]:
-        return sorted(self.findings.values(), key=_order)
+        return sorted(self.findings.values(), key=report_order)
 
     def _progress(self, label: str) -> None:
         if self._on_progress is not None:
@@ -191,10 +192,6 @@ def _repeats(finding: Finding, known: Finding) -> bool:
     return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (a.end.line, a.end.character)
 
 
-def _order(finding: Finding) -> tuple:
-    return (finding.file, finding.range.start.line, finding.range.start.character, finding.code)
-
-
 async def run_audit(
     project: Project,
     settings: LLMSettings,
@@ -206,13 +203,15 @@ async def run_audit(
     cancel: asyncio.Event | None = None,
     deterministic: list[Finding] | None = None,
     policy: SeverityPolicy | None = None,
+    finding_policy: Policy | None = None,
     refresh: bool = False,
     critical_k: int = 5,
     provider: Provider | None = None,
 ) -> AuditResult:
     """Audit `project` with the LLM in `mode`; raises LLMError only for run-ending problems.
 
-    `deterministic`: the rule findings (None: run the Engine with the project's config).
+    `finding_policy`: what the result's findings go through (None: the project folder's config and dismissals).
+    `deterministic`: the rule findings (None: run the Engine under that policy).
     `cancel`: set it to stop; the result then holds what finished, with `cancelled=True`.
     `on_findings` receives every LLM finding so far whenever a unit adds some.
     `provider`: where the calls go instead of the settings' SDK (a provider batch, say).
@@ -221,8 +220,9 @@ async def run_audit(
 
     if mode not in MODES:
         raise ValueError(f"unknown audit mode {mode!r}; use one of {', '.join(MODES)}")
+    finding_policy = finding_policy or Policy.of_folder(project.root.folder)
     if deterministic is None:
-        deterministic = Engine(config=load_config(project.root.folder)).check(project)
+        deterministic = Engine(config=finding_policy.config, dismissals=finding_policy.dismissals).check(project)
     deterministic = [f for f in deterministic if f.source is Source.RULE]
     basis = ReviewBasis(cache.directory if cache is not None else None)
     started = time.monotonic()
@@ -252,7 +252,7 @@ async def run_audit(
     llm = run.llm_findings()
     return AuditResult(
         mode=mode,
-        findings=sorted(deterministic + llm, key=_order),
+        findings=finding_policy.apply(project, deterministic + llm),
         llm_findings=llm,
         stats=stats,
         failed_units=run.failed,

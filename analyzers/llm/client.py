@@ -1,10 +1,15 @@
 """`LLMClient`: the one door from auditex to an LLM.
 
-Per call, in order: cache lookup, a slot of the concurrency bound, the budget check
-(before anything is sent), then attempts with exponential backoff and jitter on
-retryable failures (429, 5xx, timeouts, connection errors), honouring Retry-After,
-all inside `overall_time_limit_s`. Usage and cost of every answer go into `stats`.
-Errors are never cached. Cancellation propagates untouched.
+Per call, in order: cache lookup, the wait for the provider's prompt cache (below), a
+slot of the concurrency bound, the budget check (before anything is sent), then attempts
+with exponential backoff and jitter on retryable failures (429, 5xx, timeouts, connection
+errors), honouring Retry-After, all inside `overall_time_limit_s`. Usage and cost of
+every answer go into `stats`. Errors are never cached. Cancellation propagates untouched.
+
+A provider's prompt cache holds a prefix only once a call that sent it has been
+answered; calls sent alongside it pay full price. So the first call with a given
+cacheable prefix (system prompt and shared part) goes alone, and the others sharing that
+prefix wait for its answer before they are sent.
 
 `complete_json` adds parsing and validation with exactly one repair round-trip.
 """
@@ -34,6 +39,8 @@ M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
 
 _BACKOFF_CAP_S = 60.0
+# No provider caches a shorter prefix (OpenAI: 1024 tokens; Anthropic: 1024 to 4096 by model).
+MIN_CACHEABLE_PREFIX_TOKENS = 1024
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)(?:\n```|$)", re.DOTALL)
 REPAIR_INSTRUCTION = (
     "Your previous answer could not be used: {problem}. "
@@ -46,17 +53,30 @@ class RunStats(BaseModel):
     cache_hits: int = 0
     retries: int = 0
     failures: int = 0  # complete()/complete_json() calls that ended in an LLMError
-    input_tokens: int = 0
+    input_tokens: int = 0  # cached prompt tokens included
+    cache_read_tokens: int = 0  # input tokens read from the provider's prompt cache
+    cache_write_tokens: int = 0  # input tokens written to it
     output_tokens: int = 0
     cost_usd: float = 0.0
     wall_s: float = 0.0  # from the first call's start to the last call's end
 
     def summary(self) -> str:
+        cached = ""
+        if self.cache_read_tokens or self.cache_write_tokens:
+            cached = f" ({self.cache_read_tokens:,} read from and {self.cache_write_tokens:,} written to the provider's prompt cache)"
         return (
             f"{self.calls} calls, {self.cache_hits} cache hits, {self.failures} failed, "
-            f"{self.input_tokens:,} input + {self.output_tokens:,} output tokens, "
+            f"{self.input_tokens:,} input{cached} + {self.output_tokens:,} output tokens, "
             f"${self.cost_usd:.4f}, {self.wall_s:.1f} s"
         )
+
+    def add(self, usage: Usage, cost: float) -> None:
+        self.calls += 1
+        self.input_tokens += usage.input_tokens
+        self.cache_read_tokens += usage.cache_read_tokens
+        self.cache_write_tokens += usage.cache_write_tokens
+        self.output_tokens += usage.output_tokens
+        self.cost_usd += cost
 
 
 def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
@@ -72,6 +92,8 @@ def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
         "temperature": req.temperature,
         "max_output_tokens": req.max_output_tokens,
     }
+    if req.shared:  # only then: requests without one keep the keys they always had
+        material["shared"] = req.shared
     return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -110,6 +132,7 @@ class LLMClient:
         self._slots = asyncio.Semaphore(settings.concurrency)
         self._stats = RunStats()
         self._reserved_usd = 0.0  # worst-case cost of calls in flight
+        self._prefix_sent: dict[str, asyncio.Event] = {}  # prefix digest -> set once its first call is answered
         self._first_start: float | None = None
         if settings.budget_usd is not None and price_for(settings.model, settings.prices) is None:
             log.warning("No price known for model %s: its calls count as $0 and --budget cannot stop them.", settings.model)
@@ -199,26 +222,42 @@ class LLMClient:
         if cached is not None:
             self._stats.cache_hits += 1
             return cached.model_copy(update={"cached": True, "cost_usd": 0.0}), key
-        async with self._slots:
-            estimate = cost_of(Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices)
-            self._reserve(estimate)
-            try:
-                response = await self._with_retries(req)
-            finally:
-                self._reserved_usd -= estimate
+        first_of_prefix = await self._await_cached_prefix(req)
+        try:
+            async with self._slots:
+                # Worst case: no part of the prompt comes from the provider's cache.
+                estimate = cost_of(Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices)
+                self._reserve(estimate)
+                try:
+                    response = await self._with_retries(req)
+                finally:
+                    self._reserved_usd -= estimate
+        finally:
+            if first_of_prefix is not None:
+                first_of_prefix.set()
         if response.cached:  # a provider batch answered an identical call of another audit: paid there
             self._stats.cache_hits += 1
             return response.model_copy(update={"cost_usd": 0.0}), key
         cost = cost_of(response.usage, s.model, s.prices)
-        self._stats.calls += 1
-        self._stats.input_tokens += response.usage.input_tokens
-        self._stats.output_tokens += response.usage.output_tokens
-        self._stats.cost_usd += cost
+        self._stats.add(response.usage, cost)
         log.debug(
-            "%s: %d input + %d output tokens, $%.5f",
-            req.purpose or "LLM call", response.usage.input_tokens, response.usage.output_tokens, cost,
+            "%s: %d input (%d cached) + %d output tokens, $%.5f", req.purpose or "LLM call",
+            response.usage.input_tokens, response.usage.cache_read_tokens, response.usage.output_tokens, cost,
         )
         return response.model_copy(update={"cost_usd": cost}), key
+
+    async def _await_cached_prefix(self, req: ChatRequest) -> asyncio.Event | None:
+        """Wait while another call sends this prefix first; the first call gets the event to set."""
+        # A provider batch sends all waiting calls at once: holding some back would cost them a whole round.
+        if req.estimated_prefix_tokens() < MIN_CACHEABLE_PREFIX_TOKENS or getattr(self._provider, "sends_together", False):
+            return None
+        digest = req.prefix_digest()
+        sent = self._prefix_sent.get(digest)
+        if sent is None:
+            self._prefix_sent[digest] = asyncio.Event()
+            return self._prefix_sent[digest]
+        await sent.wait()
+        return None
 
     def _reserve(self, estimate: float) -> None:
         budget = self.settings.budget_usd

@@ -23,7 +23,7 @@ from rapidfuzz import fuzz, process
 
 from ...latex.manuscript import Manuscript, Section
 from ..finding import Category
-from .anchoring import CRITICAL_CODE
+from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
 from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task

@@ -1,8 +1,18 @@
-"""What a call costs: USD per million input/output tokens, per model.
+"""What a call costs: USD per million tokens, per model, with the providers' prompt-cache rates.
 
-The default table holds list prices of common OpenAI and Anthropic models (checked late
-2025; prices change, so users can override any row in their settings). A model that is
-not in the table, such as a local one behind `--base-url`, costs 0.
+The one price table of auditex. Each row gives the base input rate, the rate of input
+tokens read from the provider's prompt cache, the rate of input tokens written to it,
+and the output rate (list prices checked late 2025; prices change, so users can override
+any row in their settings, `[llm.prices]`).
+
+- OpenAI caches a repeated prompt prefix by itself and bills the cached tokens at the
+  model's cached-input rate: 50% of the base rate for gpt-4o, 25% for gpt-4.1, o3 and
+  o4-mini, 10% for gpt-5. Writing the cache costs nothing extra.
+- Anthropic caches a prefix only up to a `cache_control` breakpoint: a cache read costs
+  0.1x the base input rate, a cache write (5-minute cache) 1.25x.
+
+A row given without cache rates (an override for a local model) bills cached tokens at the
+base rate. A model that is not in the table, such as a local one behind `--base-url`, costs 0.
 """
 
 from __future__ import annotations
@@ -14,6 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .provider import Usage
 
+ANTHROPIC_CACHE_READ = 0.1
+ANTHROPIC_CACHE_WRITE = 1.25
+
 
 class Price(BaseModel):
     """USD per 1,000,000 tokens."""
@@ -22,31 +35,51 @@ class Price(BaseModel):
 
     input_per_mtok: float = Field(ge=0)
     output_per_mtok: float = Field(ge=0)
+    cached_input_per_mtok: float | None = Field(default=None, ge=0, description="None = input_per_mtok")
+    cache_write_per_mtok: float | None = Field(default=None, ge=0, description="None = input_per_mtok")
+
+    def input_cost(self, usage: Usage) -> float:
+        """What the prompt of one call is billed, cache reads and writes at their own rates."""
+        cached = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
+        written = self.input_per_mtok if self.cache_write_per_mtok is None else self.cache_write_per_mtok
+        return (usage.uncached_input_tokens * self.input_per_mtok + usage.cache_read_tokens * cached
+                + usage.cache_write_tokens * written) / 1_000_000
+
+    def output_cost(self, usage: Usage) -> float:
+        return usage.output_tokens * self.output_per_mtok / 1_000_000
+
+
+def _openai(base: float, cached: float, output: float) -> Price:
+    return Price(input_per_mtok=base, cached_input_per_mtok=cached, cache_write_per_mtok=base, output_per_mtok=output)
+
+
+def _anthropic(base: float, output: float) -> Price:
+    return Price(input_per_mtok=base, cached_input_per_mtok=round(base * ANTHROPIC_CACHE_READ, 6),
+                 cache_write_per_mtok=round(base * ANTHROPIC_CACHE_WRITE, 6), output_per_mtok=output)
 
 
 DEFAULT_PRICES: Mapping[str, Price] = MappingProxyType(
     {
-        name: Price(input_per_mtok=inp, output_per_mtok=out)
-        for name, (inp, out) in {
-            "gpt-5": (1.25, 10.0),
-            "gpt-5-mini": (0.25, 2.0),
-            "gpt-5-nano": (0.05, 0.40),
-            "gpt-4.1": (2.0, 8.0),
-            "gpt-4.1-mini": (0.40, 1.60),
-            "gpt-4.1-nano": (0.10, 0.40),
-            "gpt-4o": (2.50, 10.0),
-            "gpt-4o-mini": (0.15, 0.60),
-            "o3": (2.0, 8.0),
-            "o4-mini": (1.10, 4.40),
-            "claude-opus-4-5": (5.0, 25.0),
-            "claude-opus-4-1": (15.0, 75.0),
-            "claude-opus-4": (15.0, 75.0),
-            "claude-sonnet-4-5": (3.0, 15.0),
-            "claude-sonnet-4": (3.0, 15.0),
-            "claude-3-7-sonnet": (3.0, 15.0),
-            "claude-haiku-4-5": (1.0, 5.0),
-            "claude-3-5-haiku": (0.80, 4.0),
-        }.items()
+        # OpenAI: input, cached input, output
+        "gpt-5": _openai(1.25, 0.125, 10.0),
+        "gpt-5-mini": _openai(0.25, 0.025, 2.0),
+        "gpt-5-nano": _openai(0.05, 0.005, 0.40),
+        "gpt-4.1": _openai(2.0, 0.50, 8.0),
+        "gpt-4.1-mini": _openai(0.40, 0.10, 1.60),
+        "gpt-4.1-nano": _openai(0.10, 0.025, 0.40),
+        "gpt-4o": _openai(2.50, 1.25, 10.0),
+        "gpt-4o-mini": _openai(0.15, 0.075, 0.60),
+        "o3": _openai(2.0, 0.50, 8.0),
+        "o4-mini": _openai(1.10, 0.275, 4.40),
+        # Anthropic: input, output (cache read 0.1x and write 1.25x of input)
+        "claude-opus-4-5": _anthropic(5.0, 25.0),
+        "claude-opus-4-1": _anthropic(15.0, 75.0),
+        "claude-opus-4": _anthropic(15.0, 75.0),
+        "claude-sonnet-4-5": _anthropic(3.0, 15.0),
+        "claude-sonnet-4": _anthropic(3.0, 15.0),
+        "claude-3-7-sonnet": _anthropic(3.0, 15.0),
+        "claude-haiku-4-5": _anthropic(1.0, 5.0),
+        "claude-3-5-haiku": _anthropic(0.80, 4.0),
     }
 )
 
@@ -66,6 +99,4 @@ def price_for(model: str, overrides: Mapping[str, Price] | None = None) -> Price
 
 def cost_of(usage: Usage, model: str, overrides: Mapping[str, Price] | None = None) -> float:
     price = price_for(model, overrides)
-    if price is None:
-        return 0.0
-    return (usage.input_tokens * price.input_per_mtok + usage.output_tokens * price.output_per_mtok) / 1_000_000
+    return 0.0 if price is None else price.input_cost(usage) + price.output_cost(usage)

@@ -1,9 +1,13 @@
 """Detection prompt templates, loaded from the `auditex.prompts` data files.
 
 A template `prompts/detect_<name>.md` starts with a header comment naming its
-version, then a `# System` and a `# User` part. `{{placeholder}}`s are filled in
-one pass, so braces in the paper (or in the JSON schemas) are never expanded.
-Shared parts: `{{rules}}` (detection_rules.md), `{{error_types}}` (error_types.json,
+version, then a `# System` part, an optional `# Shared` part and a `# User` part.
+`# Shared` holds what every call of a mode repeats byte for byte (the paper memory):
+it is sent right after the system prompt, ahead of the per-call `# User` text, so
+providers can serve the whole prefix from their prompt cache (see `provider`).
+`{{placeholder}}`s are filled in one pass, so braces in the paper (or in the JSON
+schemas) are never expanded.
+Parts common to the templates: `{{rules}}` (detection_rules.md), `{{error_types}}` (error_types.json,
 PaperAudit Table 9) and `{{schema}}` (the template's schema_*.json).
 
 `Prompt.version` is "<name>/<header version>/<hash of every file used>", and goes
@@ -51,11 +55,12 @@ class Prompt:
     name: str
     version: str
     system: str
+    shared: str
     user: str
 
-    def render(self, **values: str) -> tuple[str, str]:
-        """(system, user) with the unit's values filled in; a missing value is a bug, so it raises."""
-        return _fill(self.system, values, self.name), _fill(self.user, values, self.name)
+    def render(self, **values: str) -> tuple[str, str, str]:
+        """(system, shared, user) with the unit's values filled in; a missing value is a bug, so it raises."""
+        return tuple(_fill(part, values, self.name) for part in (self.system, self.shared, self.user))
 
 
 def _read(filename: str) -> str:
@@ -76,7 +81,7 @@ def error_type(category: Category) -> ErrorType:
 
 @cache
 def load(name: str) -> Prompt:
-    """The template `detect_<name>.md` with its shared parts filled in."""
+    """The template `detect_<name>.md` with the parts common to all templates filled in."""
     filename = f"detect_{name}.md"
     raw = _read(filename)
     header = _HEADER.match(raw.lstrip())
@@ -84,22 +89,23 @@ def load(name: str) -> Prompt:
     if version is None:
         raise ValueError(f"prompt {filename} has no '<!-- ... version: N -->' header")
     body = _HEADER.sub("", raw, count=1).strip()
-    system, separator, user = body.partition("# User\n")
+    head, separator, user = body.partition("# User\n")
     if not separator:
         raise ValueError(f"prompt {filename} has no '# User' part")
+    system, _, shared_part = head.partition("# Shared\n")
     used = [raw, _read("detection_rules.md"), _read("error_types.json")]
-    shared = {
+    common = {
         "rules": _HEADER.sub("", _read("detection_rules.md")).strip(),
         "error_types": "\n".join(f"- {t.category.value}: {t.definition}" for t in error_types()),
     }
     if name in _SCHEMAS:
         schema = _read(_SCHEMAS[name])
-        shared["schema"] = schema.strip()
+        common["schema"] = schema.strip()
         used.append(schema)
     digest = hashlib.sha256("\x1f".join(used).encode()).hexdigest()[:12]
-    system = _fill(system.removeprefix("# System\n"), shared, name, partial=True)
-    user = _fill(user, shared, name, partial=True)
-    return Prompt(name, f"{name}/{version.group(1)}/{digest}", system.strip(), user.strip())
+    system, shared, user = (_fill(part, common, name, partial=True).strip()
+                            for part in (system.removeprefix("# System\n"), shared_part, user))
+    return Prompt(name, f"{name}/{version.group(1)}/{digest}", system, shared, user)
 
 
 def _fill(template: str, values: dict[str, str], name: str, partial: bool = False) -> str:

@@ -4,14 +4,21 @@ A provider does exactly one attempt and raises only `LLMError`s; retries, cachin
 budget and concurrency live in `client.LLMClient`. The SDKs are imported when a
 provider is built, never at import time, so `auditex serve` starts fast and offline.
 SDK-level retries are off (`max_retries=0`) so that ours are the only ones.
+
+Prompt caching: a request is laid out as the system prompt, then `shared` (the part of
+the first user turn that the run's other calls repeat byte for byte, such as the paper
+memory), then the per-call text. OpenAI caches such a repeated prefix by itself; for
+Anthropic the system prompt and `shared` each end in a `cache_control` breakpoint (two
+of the four the Messages API allows). Both report the cached tokens in `Usage`.
 """
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Awaitable, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import BadResponse, display_url, from_sdk_error
 
@@ -24,6 +31,9 @@ T = TypeVar("T")
 
 # Reasoning models reject any temperature but their default.
 _NO_TEMPERATURE_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+# Ends the shared part of the first user turn, so both wire layouts show the model the same text.
+SHARED_END = "\n\n"
+_CACHE_BREAKPOINT = {"type": "ephemeral"}
 
 
 class Message(BaseModel):
@@ -37,6 +47,7 @@ class ChatRequest(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     system: str = ""
+    shared: str = Field(default="", description="the start of the first user turn, repeated verbatim by other calls")
     messages: list[Message] = Field(min_length=1)
     json_mode: bool = False
     max_output_tokens: int | None = Field(default=None, ge=1, description="None = settings.max_output_tokens")
@@ -44,15 +55,41 @@ class ChatRequest(BaseModel):
     purpose: str = Field(default="", description="shown in logs and progress, not part of the cache key")
     prompt_version: str = Field(default="", description="part of the cache key")
 
+    @model_validator(mode="after")
+    def _shared_opens_a_user_turn(self) -> ChatRequest:
+        if self.shared and self.messages[0].role != "user":
+            raise ValueError("a shared prefix must lead a user turn")
+        return self
+
     def estimated_input_tokens(self) -> int:
         """About four characters per token: good enough to stop a budget early."""
-        chars = len(self.system) + sum(len(m.content) for m in self.messages)
+        chars = len(self.system) + len(self.shared) + sum(len(m.content) for m in self.messages)
         return chars // 4 + 1
+
+    def estimated_prefix_tokens(self) -> int:
+        return (len(self.system) + len(self.shared)) // 4
+
+    def prefix_digest(self) -> str:
+        """Names the cacheable prefix (system prompt and shared part)."""
+        return hashlib.sha256(f"{self.system}\x1f{self.shared}".encode()).hexdigest()[:32]
+
+    def text_messages(self) -> list[dict[str, str]]:
+        """The messages as plain text, the shared part leading the first one."""
+        messages = [m.model_dump() for m in self.messages]
+        if self.shared:
+            messages[0]["content"] = self.shared + SHARED_END + messages[0]["content"]
+        return messages
 
 
 class Usage(BaseModel):
-    input_tokens: int = 0
+    input_tokens: int = Field(default=0, description="the whole prompt, cached parts included")
     output_tokens: int = 0
+    cache_read_tokens: int = Field(default=0, description="of input_tokens: read from the provider's prompt cache")
+    cache_write_tokens: int = Field(default=0, description="of input_tokens: written to it (Anthropic bills these extra)")
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        return max(0, self.input_tokens - self.cache_read_tokens - self.cache_write_tokens)
 
 
 class ChatResponse(BaseModel):
@@ -131,8 +168,11 @@ class OpenAIProvider(_SDKProvider):
     def _params(self, req: ChatRequest) -> dict[str, Any]:
         s = self._settings
         messages = [{"role": "system", "content": req.system}] if req.system else []
-        messages += [m.model_dump() for m in req.messages]
+        messages += req.text_messages()
         params: dict[str, Any] = {"model": s.model, "messages": messages}
+        if s.is_official:
+            # Routes calls with one prefix to the same cache; compatible servers may reject it.
+            params["prompt_cache_key"] = req.prefix_digest()
         # Official OpenAI wants max_completion_tokens (reasoning models reject max_tokens);
         # compatible servers (Ollama, llama.cpp, older vLLM) know only max_tokens.
         params["max_completion_tokens" if s.is_official else "max_tokens"] = req.max_output_tokens
@@ -151,10 +191,9 @@ class OpenAIProvider(_SDKProvider):
         if not reply.choices:
             raise BadResponse(f"The LLM server at {self._where} sent an answer without choices.")
         choice = reply.choices[0]
-        usage = Usage(input_tokens=reply.usage.prompt_tokens, output_tokens=reply.usage.completion_tokens) if reply.usage else Usage()
         return ChatResponse(
             text=choice.message.content or "",
-            usage=usage,
+            usage=_openai_usage(reply.usage),
             model=reply.model or self._settings.model,
             truncated=choice.finish_reason == "length",
         )
@@ -169,7 +208,7 @@ class OpenAIProvider(_SDKProvider):
             async for chunk in stream:
                 model = chunk.model or model
                 if chunk.usage:  # the final chunk, thanks to include_usage
-                    usage = Usage(input_tokens=chunk.usage.prompt_tokens, output_tokens=chunk.usage.completion_tokens)
+                    usage = _openai_usage(chunk.usage)
                 for choice in chunk.choices:
                     if choice.delta and choice.delta.content:
                         parts.append(choice.delta.content)
@@ -194,13 +233,14 @@ class AnthropicProvider(_SDKProvider):
         await self._client.close()
 
     def _params(self, req: ChatRequest) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "model": self._settings.model,
-            "max_tokens": req.max_output_tokens,
-            "messages": [m.model_dump() for m in req.messages],
-        }
+        """The prefix's blocks end in cache breakpoints: at most two, the API allows four."""
+        messages: list[dict[str, Any]] = [m.model_dump() for m in req.messages]
+        if req.shared:
+            first = {"type": "text", "text": messages[0]["content"]}
+            messages[0]["content"] = [_cached_text(req.shared + SHARED_END), first]
+        params: dict[str, Any] = {"model": self._settings.model, "max_tokens": req.max_output_tokens, "messages": messages}
         if req.system:
-            params["system"] = req.system
+            params["system"] = [_cached_text(req.system)]
         return params
 
     async def _plain(self, req: ChatRequest) -> ChatResponse:
@@ -210,35 +250,54 @@ class AnthropicProvider(_SDKProvider):
         """A Message (from a call or a batch's results) as a ChatResponse."""
         return ChatResponse(
             text="".join(block.text for block in reply.content if block.type == "text"),
-            usage=Usage(input_tokens=reply.usage.input_tokens, output_tokens=reply.usage.output_tokens),
+            usage=_anthropic_usage(reply.usage.model_dump()),
             model=reply.model or self._settings.model,
             truncated=reply.stop_reason == "max_tokens",
         )
 
     async def _streamed(self, req: ChatRequest) -> ChatResponse:
         parts: list[str] = []
-        input_tokens = output_tokens = 0
+        counts: dict[str, Any] = {}
         model, stop_reason = self._settings.model, None
         stream = await self._client.messages.create(**self._params(req), stream=True)
         async with stream:
             async for event in stream:
                 if event.type == "message_start":
                     model = event.message.model or model
-                    input_tokens = event.message.usage.input_tokens
-                    output_tokens = event.message.usage.output_tokens
+                    counts = event.message.usage.model_dump()
                 elif event.type == "content_block_delta" and event.delta.type == "text_delta":
                     parts.append(event.delta.text)
                 elif event.type == "message_delta":
-                    # message_delta carries cumulative counts.
-                    output_tokens = event.usage.output_tokens
-                    input_tokens = event.usage.input_tokens or input_tokens
+                    # message_delta carries cumulative counts, the input ones only sometimes.
+                    counts.update({key: value for key, value in event.usage.model_dump().items() if value is not None})
                     stop_reason = event.delta.stop_reason or stop_reason
         return ChatResponse(
             text="".join(parts),
-            usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
+            usage=_anthropic_usage(counts),
             model=model,
             truncated=stop_reason == "max_tokens",
         )
+
+
+def _cached_text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text, "cache_control": _CACHE_BREAKPOINT}
+
+
+def _openai_usage(usage: Any) -> Usage:
+    """Chat Completions counts cached tokens inside prompt_tokens."""
+    if usage is None:
+        return Usage()
+    details = usage.prompt_tokens_details
+    cached = (details.cached_tokens or 0) if details is not None else 0
+    return Usage(input_tokens=usage.prompt_tokens, output_tokens=usage.completion_tokens, cache_read_tokens=cached)
+
+
+def _anthropic_usage(counts: dict[str, Any]) -> Usage:
+    """The Messages API counts cache reads and writes apart from input_tokens."""
+    read = counts.get("cache_read_input_tokens") or 0
+    written = counts.get("cache_creation_input_tokens") or 0
+    return Usage(input_tokens=(counts.get("input_tokens") or 0) + read + written, output_tokens=counts.get("output_tokens") or 0,
+                 cache_read_tokens=read, cache_write_tokens=written)
 
 
 def make_provider(settings: LLMSettings) -> Provider:

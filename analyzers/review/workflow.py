@@ -22,6 +22,7 @@ from ...latex.project import Project
 from ..config import Config
 from ..engine import Engine
 from ..finding import Finding, Severity
+from ..policy import Policy, severity_order
 from ..llm.cache import LLMCache
 from ..llm.client import LLMClient, RunStats
 from ..llm.errors import LLMError
@@ -142,6 +143,7 @@ async def run_review(
 ) -> Review:
     """The error-aware review of `project`; `search=None` means no related-work search."""
     review = Review(title=paper_title(project), mode=mode)
+    policy = Policy.of_folder(project.root.folder, config)
     started = time.monotonic()
     audit_stats = RunStats()
     paper = paper_text(project)
@@ -162,11 +164,11 @@ async def run_review(
 
         async def integrity() -> None:
             nonlocal audit_stats
-            review.findings = Engine(config=config).check(project)
+            review.findings = Engine(config=policy.config, dismissals=policy.dismissals).check(project)
             if mode == NO_DETECTION_MODE:
                 review.integrity = integrity_report(review.findings, mode)
                 return
-            result = await _audit(project, settings, mode, llm.stats, cache, cancel, review.findings)
+            result = await _audit(project, settings, mode, llm.stats, cache, cancel, review.findings, policy)
             review.findings, audit_stats = list(result.findings), result.stats
             failed = [f"{failure.label}: {failure.message}" for failure in result.failed_units]
             review.integrity = integrity_report(review.findings, mode, failed)
@@ -236,18 +238,20 @@ async def _audit(
     cache: LLMCache | None,
     cancel: asyncio.Event | None,
     deterministic: list[Finding],
+    policy: Policy,
 ) -> AuditResult:
     from ..llm.audit import run_audit  # the detection modes load only when a review uses them
 
     if settings.budget_usd is not None:  # the audit spends what the review has left
         settings = settings.model_copy(update={"budget_usd": max(0.0, settings.budget_usd - spent.cost_usd)})
-    return await run_audit(project, settings, mode, cache=cache, cancel=cancel, deterministic=deterministic)  # type: ignore[arg-type]
+    return await run_audit(project, settings, mode, cache=cache, cancel=cancel, deterministic=deterministic,  # type: ignore[arg-type]
+                           finding_policy=policy)
 
 
 def integrity_report(findings: list[Finding], mode: str, failed_units: list[str] | None = None) -> str:
     """Table 26's report built from findings: severity-ordered, anchored, hints left out."""
     failures = "".join(f"\n> Not checked: {failure}" for failure in failed_units or [])
-    shown = sorted((f for f in findings if f.severity is not Severity.HINT), key=lambda f: -f.severity.rank)
+    shown = sorted((f for f in findings if f.severity is not Severity.HINT), key=severity_order)
     source = "deterministic checks" if mode == NO_DETECTION_MODE else f"deterministic checks and the {mode} detection mode"
     if not shown:
         return f"# Integrity Report\n\nNo integrity-related or consistency issues were found by the {source}.\n{failures}\n"

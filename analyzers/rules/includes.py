@@ -87,7 +87,7 @@ def unreadable_source(ctx: RuleContext) -> Iterator[Finding]:
     ## Example
     A Latin-1 encoded `intro.tex` with `é` stored as byte 0xE9.
     """
-    yield from _problems(ctx, "unreadable", "unparsable")
+    yield from _problems(ctx, "unreadable", "unparsable", "unbalanced")
 
 
 @rule("SUB001", "unsafe-archive-member", Category.LATEX, Severity.ERROR, reads=("problems",))

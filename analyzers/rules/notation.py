@@ -387,7 +387,7 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
 
     ## Example
     ```latex
-    \\section{Introduction} LLMs are popular. Large language models (LLMs) ...
+    \\section{Introduction} VLMs are popular. Vision-language models (VLMs) ...
     ```
 
     ## Use instead
@@ -457,8 +457,9 @@ def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_Acro
       scope=Scope.SECTION, combine=_most_used_undefined)
 def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUses]:
     """## What it does
-    Marks an acronym the body text uses repeatedly but never expands, neither inline
-    ("large language model (LLM)") nor with an acronym package. Widely known acronyms
+    Marks an acronym the body text uses repeatedly (three times or more, in more than one
+    paragraph) but never expands, neither inline ("large language model (LLM)") nor with an
+    acronym package. Widely known acronyms
     (GPU, URL, PDF, CNN, …), names that appear next to a citation (a cited method or
     dataset) and names in tables are skipped.
 

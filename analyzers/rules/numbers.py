@@ -17,6 +17,7 @@ from ..finding import Category, Finding, Fix, Range, Related, Severity, TextEdit
 from ..quantities import (
     CellAt,
     CellIndex,
+    AGGREGATE_HEADER,
     Pointing,
     agreeing_spellings,
     agrees,
@@ -76,6 +77,7 @@ class _TableCell:
     row_words: frozenset[str]  # name_words of its row header
     column_words: frozenset[str]
     named: bool  # its row or column header is a name ("AlpacaEval", "FCOS-3D", "\\method"), not an ordinary word ("Width")
+    aggregate: bool  # its row or column header is an aggregate ("Average", "Mean", "Total")
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
     related: Related  # the cell, for a finding on a prose number
     rounded: frozenset[str]  # rounded_spellings of its value
@@ -94,6 +96,7 @@ class _Quote:
     pointing: Pointing
     stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
     role: Role
+    aggregate: bool  # the sentence speaks of an aggregate ("on average", "overall"): it names an Average row or column
     agreeing: tuple[str, ...]  # agreeing_spellings
     variants: tuple[str, ...]  # digit_variants of the number as written
     finding: Finding
@@ -152,7 +155,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
     or it names both the cell's row (method) and its column (dataset, metric). When several
     cells are one digit away, the one whose row and column headers the sentence names in
-    full is meant. A number that some cell holds is taken as a correct quote, unless the
+    full is meant; "on average", "overall" or "in total" names an Average, Mean or Total row or
+    column. A number that some cell holds is taken as a correct quote, unless the
     sentence names the row and the column of the mistyped cell in full and of no cell holding
     the number. Rounding is allowed: 93.4 in the text matches 93.42 in the table, and 48.66%
     matches a fraction cell 0.4866 (a plain 48.66 does not). Only references to tables tie:
@@ -197,6 +201,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
 
 
+# "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
+_SPEAKS_OF_AGGREGATE = re.compile(r"\b(?:averag\w*|mean|overall|in total)\b", re.IGNORECASE)
 # A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
 _NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
 
@@ -210,7 +216,8 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
     at = CellAt(placed, cell)
     row, column = at.headers()
     return _TableCell(value, cell.text, at.label, frozenset(name_words(row)), frozenset(name_words(column)),
-                      bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)), at.describe(),
+                      bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
+                      bool(AGGREGATE_HEADER.match(row) or AGGREGATE_HEADER.match(column)), at.describe(),
                       ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
                       frozenset(rounded_spellings(value, cell.decimals)), frozenset(exact_spellings(value, cell.decimals)))
 
@@ -224,7 +231,7 @@ def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
     return _Quote(mention.value, mention.decimals, mention.percent, mention.text, Pointing.of(sentence, placed.block.plain.text),
-                  stated, mention.role,
+                  stated, mention.role, bool(_SPEAKS_OF_AGGREGATE.search(sentence)),
                   tuple(agreeing_spellings(mention.value, mention.decimals)),
                   tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
                   ctx.report_block(placed, mention.plain_start, mention.plain_end, ""), ctx.range(placed.file, start, end))
@@ -262,8 +269,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         return None
     # The cells whose row and column headers the sentence names most fully outvote the others;
     # a quote of some other cell only when the sentence names the row and the column of these.
-    words = quote.pointing.words
-    named = [sum(named_share(words, header) == 1 for header in (c.row_words, c.column_words)) for _, c in anchored]
+    named = [_headers_named(quote, c) for _, c in anchored]
     most = max(named)
     chosen = [item for item, count in zip(anchored, named) if count == most]
     if len({c.value for _, c in chosen}) != 1 or (quoted and most < 2):
@@ -272,12 +278,18 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
 
 
+def _headers_named(quote: _Quote, cell: _TableCell) -> int:
+    """How many of the cell's two headers the sentence names in full; "on average" names an Average row or column."""
+    named = sum(named_share(quote.pointing.words, header) == 1 for header in (cell.row_words, cell.column_words))
+    return min(2, named + (quote.aggregate and cell.aggregate))
+
+
 def _quote_confidence(quote: _Quote, cell: _TableCell, told: str, near: bool, corroborated: bool) -> float:
     """How sure the tie and the digits make NUM001 (see its ## Confidence)."""
     cited = cell.label in quote.pointing.refs
-    named = [named_share(quote.pointing.words, header) == 1 for header in (cell.row_words, cell.column_words)]
+    named = _headers_named(quote, cell)
     # Without a reference, ordinary header words ("Width", "Trace") are named by many sentences about other things.
-    confidence = (0.9 if any(named) else 0.8) if cited else 0.8 if all(named) and cell.named else 0.6
+    confidence = (0.9 if named else 0.8) if cited else 0.8 if named == 2 and cell.named else 0.6
     written = spelled(quote.value, quote.decimals)
     confidence += _figures_evidence(written)
     if _figures(written) >= 2 and _last_place_apart(written, told):

@@ -86,6 +86,7 @@ def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding
     Recomputes the p-value of every reported `t(df)`, `F(df1, df2)`, `χ²(df)`, `r(df)` and
     `z` statistic (statcheck style) and flags a reported p that the statistic cannot give,
     allowing for the rounding of both numbers and for one-tailed tests the text announces.
+    A reported p on the other side of .05 than the recomputed one is STAT002.
 
     ## Why is this bad?
     A p-value that does not follow from its own test statistic is a typo at best and a
@@ -93,7 +94,7 @@ def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding
 
     ## Example
     ```latex
-    The effect was reliable, $t(28) = 2.20$, $p = .36$.
+    The effect was reliable, $t(28) = 2.20$, $p = .026$.
     ```
 
     ## Use instead

@@ -13,13 +13,9 @@ from ...latex.tables import is_rule, rule_macros
 from ...latex.sentences import sentence_spans
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Related, Severity
-from ..quantities import agrees, name_words, referenced_labels, slack, spelled
+from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
-# The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
-# "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
-_AGGREGATE = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$",
-                        re.IGNORECASE)
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
     r"top-?[15]|ndcg|hit|reward|return|score)\b", re.IGNORECASE)
@@ -174,13 +170,13 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
         grid = _Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         for column in columns:
-            if _AGGREGATE.match(grid.own_header(column)):
-                others = [c for c in columns if c != column and not _AGGREGATE.match(grid.own_header(c))]
+            if AGGREGATE_HEADER.match(grid.own_header(column)):
+                others = [c for c in columns if c != column and not AGGREGATE_HEADER.match(grid.own_header(c))]
                 line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
                 yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups())
         for row in rows:
-            if _AGGREGATE.match(grid.row_header(row)):
-                others = [r for r in rows if r != row and not _AGGREGATE.match(grid.row_header(r))]
+            if AGGREGATE_HEADER.match(grid.row_header(row)):
+                others = [r for r in rows if r != row and not AGGREGATE_HEADER.match(grid.row_header(r))]
                 line = [(grid.numeric(row, column), [grid.numeric(r, column) for r in others]) for column in columns
                         if not _derived_agrees(grid, row, column, others)]
                 yield from _check_line(ctx, placed, grid, line, column_wise=True)
@@ -438,11 +434,12 @@ def _report_bold(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, column: int
 
 _SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
 # A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
-# win ("performs comparably to state-of-the-art methods", "on par with the best"), or a phrase that is no claim
+# win ("performs comparably to state-of-the-art methods", "on par with the best", "within 0.5 points of the best"), or a phrase that is no claim
 # ("to the best of our knowledge").
 _SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
                      r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
-                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
+                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
+                     r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
                      re.IGNORECASE)
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = re.compile(r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"

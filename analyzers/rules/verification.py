@@ -131,7 +131,8 @@ def reference_metadata_mismatch(ctx: RuleContext, cited: Cited, verdict: Verdict
     for mismatch in verdict.mismatches:
         found = f" ({mismatch.detail})" if mismatch.detail else ""
         confidence = 1.0 if cited.is_bib or mismatch.field in ("year", "venue") else GUESSED
-        yield _report(ctx, cited, f"'{cited.reference.key}': the {mismatch.field} differs from {work.source}{found}: "
+        verb = "differ" if mismatch.field == "authors" else "differs"
+        yield _report(ctx, cited, f"'{cited.reference.key}': the {mismatch.field} {verb} from {work.source}{found}: "
                                   f"cited “{mismatch.cited}”, found “{mismatch.found}”", mismatch.field,
                       severity=_SEVERITY[mismatch.field], fixes=[fix for fix in fixes if fix is not None], confidence=confidence)
 

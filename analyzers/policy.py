@@ -1,0 +1,125 @@
+"""The findings policy: what the user sees of what the detectors found, and in which order.
+
+Rule findings, LLM findings and online BIB findings all pass through `Policy.apply`, in the
+engine, the editor's LLM merge, `audit`, `review`, `bench` and reference verification, so
+that `.auditex.toml`, the command-line options, `% auditex: ignore[CODE]` comments and
+dismissals mean the same everywhere. The steps, in order:
+
+1. exclude: findings in `[rules] exclude` files are dropped;
+2. select/ignore: findings whose code is not selected, or is ignored, are dropped (rules
+   that are not selected do not even run; this catches the LLM and online codes). A
+   selection of rules alone leaves the LLM codes be: they are selected only by an `LLM` prefix;
+3. suppression: `% auditex: ignore[CODE]` on the finding's line or the line above;
+4. severity: the evidence's (`Finding.calibrated_severity`), then `[rules] severity`;
+5. de-duplication: a second finding with one fingerprint gets a numbered one;
+6. dismissals (`.auditex/dismissed.json`);
+7. `min-severity`: findings below it are dropped (their fingerprints are already numbered,
+   so filtering never renumbers what is shown).
+
+`report_order` is the one order every output uses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..latex.project import Project
+from .config import Config, did_you_mean, load_config
+from .dismissals import Dismissals
+from .finding import Finding, Severity
+from .registry import is_selected
+from .suppression import is_suppressed, suppressed_lines
+
+# Hidden instructions, unsafe archive members and reads outside the project lead every report.
+LEADING_CODES = ("SEC", "SUB", "INC003")
+LLM_PREFIX = "LLM"
+
+
+def report_order(finding: Finding) -> tuple:
+    """Leading codes first, then by file and position; code and message break ties."""
+    start = finding.range.start
+    return (not finding.code.startswith(LEADING_CODES), finding.file, start.line, start.character, finding.code, finding.message)
+
+
+def severity_order(finding: Finding) -> tuple:
+    """Most severe first, then `report_order`: the text report's order."""
+    return (-finding.severity.rank, *report_order(finding))
+
+
+class Policy:
+    """One folder's policy: its config and dismissals, and the suppression comments of its files."""
+
+    def __init__(self, config: Config | None = None, dismissals: Dismissals | None = None) -> None:
+        self.config = config or Config()
+        self.dismissals = dismissals
+        self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
+
+    @classmethod
+    def of_folder(cls, folder: Path, config: Config | None = None) -> "Policy":
+        """The policy a project folder declares: `.auditex.toml` (unless `config` is given) and its dismissals."""
+        return cls(config or load_config(folder), Dismissals(folder))
+
+    def apply(self, project: Project, findings: Iterable[Finding]) -> list[Finding]:
+        """`findings` of `project` as the user sees them, in `report_order`."""
+        rules = self.config.rules
+        names_llm = any(prefix.upper().startswith(LLM_PREFIX) for prefix in rules.select)
+        result: list[Finding] = []
+        seen: Counter[str] = Counter()
+        for finding in sorted((finding.with_fingerprint() for finding in findings), key=report_order):
+            select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
+            if self.config.is_excluded(finding.file) or not is_selected(finding.code, select, rules.ignore):
+                continue
+            if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
+                continue
+            severity = self.config.severity_for(finding.code, finding.calibrated_severity())
+            seen[finding.fingerprint] += 1
+            if seen[finding.fingerprint] > 1:
+                # Same identity twice in a file: keep both, distinguishably.
+                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{seen[finding.fingerprint]}"})
+            if severity is not finding.severity:
+                finding = finding.model_copy(update={"severity": severity})
+            if self.dismissals is not None and self.dismissals.is_dismissed(finding.fingerprint):
+                continue
+            if rules.min_severity is not None and finding.severity.rank < rules.min_severity.rank:
+                continue
+            result.append(finding)
+        return result
+
+    def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:
+        if file in project.documents:
+            source = project.documents[file].source
+        elif file in project.bibliographies:
+            source = project.bibliographies[file].source
+        else:
+            return {}
+        cached = self._suppressions.get(file)
+        if cached is None or cached[0] != source.hash:
+            cached = (source.hash, suppressed_lines(source))
+            self._suppressions[file] = cached
+        return cached[1]
+
+
+def distinct(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings of several projects of one folder, each once (shared files), in `report_order`."""
+    unique: dict[str, Finding] = {}
+    for finding in findings:
+        unique.setdefault(finding.fingerprint, finding)
+    return sorted(unique.values(), key=report_order)
+
+
+def at_least(finding: Finding, threshold: Severity) -> bool:
+    return finding.severity.rank >= threshold.rank
+
+
+def unknown_codes(config: Config, known: Iterable[str]) -> list[str]:
+    """Warnings for `[rules]` codes (select, ignore, severity) that name no known code: likely typos."""
+    known = list(known)
+    warnings = []
+    for key, codes in (("select", config.rules.select), ("ignore", config.rules.ignore), ("severity", config.rules.severity)):
+        for code in codes:
+            if not any(name.startswith(code.upper()) for name in known):
+                warnings.append(f"unknown code '{code}' in {key}: no code starts with it{did_you_mean(code.upper(), known)}; "
+                                "`auditex rules` lists them")
+    return warnings
