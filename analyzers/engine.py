@@ -6,7 +6,9 @@ rule's result is keyed by the section's text and where it sits (line and
 column, not offset), so typing re-runs it on the edited section only; a
 section rule that combines its sections' parts re-runs just the combine.
 Digests carry positions as (line, column) for the same reason: text typed on
-one line moves nothing on the others.
+one line moves nothing on the others. With an AnalysisCache, results missing
+from memory are looked up on disk under the same keys, and `save` keeps the
+ones a check computed for the next run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from ..latex.manuscript import Section
 from ..latex.project import Project
 from ..latex.source import content_hash
+from .analysis_cache import AnalysisCache
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
@@ -42,10 +45,11 @@ class CheckStats:
 
 class Engine:
     def __init__(self, registry: Registry | None = None, config: Config | None = None,
-                 dismissals: Dismissals | None = None) -> None:
+                 dismissals: Dismissals | None = None, cache: AnalysisCache | None = None) -> None:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.dismissals = dismissals
+        self.cache = cache
         # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
         # (or a section's parts, for a combining rule).
         self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
@@ -54,6 +58,8 @@ class Engine:
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
         # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, str]] = {}
+        # The results the last check computed under each key, for `save`.
+        self._unsaved: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         self.last_stats = CheckStats()
 
     def configure(self, config: Config) -> None:
@@ -78,10 +84,18 @@ class Engine:
         self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
+        self._unsaved = {key: run.units_used[key] for key in run.computed}
         result = self._finish(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
+
+    def save(self) -> None:
+        """Keep the results the last check computed in the analysis cache, for the next run."""
+        if self.cache is not None:
+            for key, units in self._unsaved.items():
+                self.cache.save_units(key, units)
+        self._unsaved = {}
 
     def apply_policy(self, project: Project, findings: list[Finding]) -> list[Finding]:
         """Findings from outside the rule loop (online verification) through the same exclusions,
@@ -130,6 +144,7 @@ class _Units:
         self.stats = stats
         self.previous = previous
         self.current: dict[str, list[Any]] = {}
+        self.computed = False
 
     def get(self, unit: str, compute: Callable[[], list[Any]]) -> list[Any]:
         value = self.previous.get(unit)
@@ -143,6 +158,7 @@ class _Units:
                 self.stats.failures.append(self.rule.code)
                 value = []
             self.stats.rules_run += 1
+            self.computed = True
         self.current[unit] = value
         return value
 
@@ -155,6 +171,7 @@ class _Run:
         self.project = project
         self.stats = CheckStats()
         self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
+        self._units: list[tuple[tuple[str, str, str], _Units]] = []
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
@@ -176,11 +193,21 @@ class _Run:
         return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
 
     def units(self, rule: Rule, facets: str) -> _Units:
-        """The rule's cached results under these facet digests; those this check uses are kept."""
+        """The rule's cached results under these facet digests (from memory, else from the
+        analysis cache); those this check uses are kept."""
         key = (self.project.root_file, rule.code, facets)
-        units = _Units(rule, self.stats, self.engine._units.get(key, {}))
+        previous = self.engine._units.get(key)
+        if previous is None:
+            previous = self.engine.cache.load_units(key) if self.engine.cache is not None else {}
+        units = _Units(rule, self.stats, previous)
         self.units_used[key] = units.current
+        self._units.append((key, units))
         return units
+
+    @property
+    def computed(self) -> list[tuple[str, str, str]]:
+        """The keys under which this check computed some result."""
+        return [key for key, units in self._units if units.computed]
 
     def sections(self) -> list[tuple[Section, str]]:
         if self._sections is None:

@@ -45,11 +45,11 @@ def _run_pattern(latex_context) -> re.Pattern[str]:
     """Characters that are text whatever follows them.
 
     Not a control sequence, comment, brace or math shift, not the start of a
-    special (`&`, `~`, `--`), and no line break: two of them end a paragraph,
-    which pylatexenc decides while skipping white space. A run starts with a
-    non-space for the same reason; spaces inside it join the text as they would.
+    special (`&`), and no two line breaks in a row: those end a paragraph,
+    which pylatexenc decides while skipping white space. Other white space
+    joins the text node as it would.
     """
     specials = {chars[0] for category in latex_context.category_list
                 for chars in latex_context.d[category]["specials"]}
     excluded = re.escape("".join(sorted({"\\", "%", "{", "}", "$", *specials})))
-    return re.compile(rf"[^\s{excluded}][^\n{excluded}]*")
+    return re.compile(rf"(?:[^\n{excluded}]|\n(?!\n))+")
