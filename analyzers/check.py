@@ -84,7 +84,7 @@ def refusal_problems(submission: Submission) -> list[ProjectProblem]:
 
 @contextmanager
 def checked_input(path: Path, project_root: Path | None = None, config: Config | None = None,
-                  use_cache: bool = True) -> Iterator[CheckResult]:
+                  use_cache: bool = True, progress: Callable[[str], None] | None = None) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
     An archive is checked as a reviewer would: extracted safely to a private
@@ -92,13 +92,14 @@ def checked_input(path: Path, project_root: Path | None = None, config: Config |
     kept in the analysis cache.
     """
     if not is_submission_archive(path):
-        yield check_path(path, project_root, config, use_cache=use_cache)
+        yield check_path(path, project_root, config, use_cache=use_cache, progress=progress)
         return
     with open_input(path) as submission:
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
-        yield check_path(submission.root_file, submission.folder, config, refusal_problems(submission), use_cache=False)
+        yield check_path(submission.root_file, submission.folder, config, refusal_problems(submission), use_cache=False,
+                         progress=progress)
 
 
 # Hidden instructions, unsafe archive members and reads outside the project lead every report.
@@ -118,9 +119,7 @@ def check_path(path: Path, folder: Path | None = None, config: Config | None = N
     folder = project_folder(path, folder)
     cache = AnalysisCache(folder) if use_cache and not cache_disabled() else None
     # Files are parsed in worker processes where that pays; they stop when the check is done.
-    with ChunkParser(cache, workers=None) as parser:
-        if progress:
-            progress("parsing")
+    with ChunkParser(cache, workers=None, progress=progress) as parser:
         folder, projects = open_projects(path, folder, external_problems, parser)
         config = config or load_config(folder)
         engine = Engine(config=config, dismissals=Dismissals(folder), cache=cache)

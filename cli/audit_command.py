@@ -45,7 +45,7 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=float, metavar="USD", help="stop before the run would cost more than this")
     parser.add_argument("--concurrency", type=int, help="LLM calls in flight at once (default: 8)")
     parser.add_argument("--stream", action="store_true", default=None, help="stream answers")
-    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache or the analysis cache")
 
 
 def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:

@@ -13,6 +13,7 @@ from ..analyzers.engine import severity_at_least
 from ..analyzers.finding import Severity
 from ..analyzers.registry import default_registry
 from .formats import to_json, to_markdown, to_sarif, to_text
+from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")
 
@@ -29,6 +30,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("check", help="run the deterministic rules (offline, instant)",
                                    description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the analysis cache (parses and rule results kept between runs)")
     parser.add_argument("--online", action="store_true",
                         help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
                              "(sends reference metadata only, never manuscript text)")
@@ -39,14 +42,20 @@ def register(subparsers) -> None:
 def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, CheckResult], int]) -> int:
     """Run a command's `body` on the checked PATH; an archive stays extracted meanwhile.
 
-    Input, setting and LLM errors are one sentence on stderr and exit code 2.
+    Input, setting and LLM errors are one sentence on stderr and exit code 2. A check that
+    takes more than a second shows a progress line on a terminal's stderr.
     """
+    progress = ProgressLine()
     try:
-        with checked_input(arguments.path, arguments.project_root) as checked:
+        with checked_input(arguments.path, arguments.project_root, use_cache=not arguments.no_cache, progress=progress) as checked:
+            progress.close()
             return body(arguments, checked)
     except (InputError, ValueError, LLMError) as error:
+        progress.close()
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
 
 
 def run(arguments: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
@@ -34,13 +35,15 @@ class Store(Protocol):
 class ChunkParser:
     """Parses chunks, reusing a store's parses and spreading large batches over `workers` processes.
 
-    `workers=None` uses every core; 1 parses in this process only. Close it (or use it as a
-    context manager) to stop the workers.
+    `workers=None` uses every core; 1 parses in this process only. `progress` hears which file
+    is being parsed. Close it (or use it as a context manager) to stop the workers.
     """
 
-    def __init__(self, store: Store | None = None, workers: int | None = None) -> None:
+    def __init__(self, store: Store | None = None, workers: int | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.workers = max(1, workers if workers is not None else len(os.sched_getaffinity(0)))
+        self.progress = progress
         self._pool: ProcessPoolExecutor | None = None
 
     def known(self, path: str) -> dict[str, ParsedChunk]:
@@ -50,8 +53,10 @@ class ChunkParser:
         if self.store is not None:
             self.store.save("parses", path, parses)
 
-    def parse(self, texts: dict[str, str]) -> dict[str, ParsedChunk]:
-        """Content hash → parse, for each chunk text."""
+    def parse(self, texts: dict[str, str], path: str) -> dict[str, ParsedChunk]:
+        """Content hash → parse, for each chunk text (of the file `path`)."""
+        if self.progress is not None and texts:
+            self.progress(f"parsing {path}")
         if self.workers == 1 or sum(map(len, texts.values())) < PARALLEL_MIN_CHARS:
             return {key: parse_chunk(text) for key, text in texts.items()}
         keys, batches = _batches(texts)

@@ -55,7 +55,7 @@ def parse_document(path: str, text: str, previous: Document | None = None, read_
             known = parser.known(path)
             cache.update((key, known[key]) for key in missing if key in known)
             missing = {key: text for key, text in missing.items() if key not in cache}
-        cache.update(parser.parse(missing))
+        cache.update(parser.parse(missing, path))
         if missing and previous is None:
             parser.keep(path, cache)
         return [(key, cache[key].shifted(chunk.start)) for key, chunk in zip(keys, chunks)]
