@@ -26,8 +26,8 @@ from ..analyzers.llm.settings import LLMSettings
 from .check_command import add_output_options, emit_report, exit_code, run_on_input
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("audit", help="audit with an LLM (PaperAudit fast/standard/deep, critical)",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("audit", help=commands["audit"][1],
                                    description="Run the deterministic rules and an LLM audit of a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument("--mode", choices=MODES, default="standard", help="detection depth (default: standard)")

@@ -26,8 +26,8 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("check", help="run the deterministic rules (offline, instant)",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("check", help=commands["check"][1],
                                    description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument("--no-cache", action="store_true",
