@@ -88,14 +88,14 @@ class AnalysisCache:
     def save(self, kind: str, path: str, values: dict) -> None:
         self._set((kind, self.folder, path), values)
 
-    def load_units(self, key: tuple[str, str, str]) -> dict[str, list[Any]]:
-        """A rule's results by unit under (root file, rule code, facet digests)."""
+    def load_units(self, key: tuple[str, ...]) -> dict[str, list[Any]]:
+        """A rule's results by unit under (root file, rule code, facet digests, …)."""
         units = self._get(("units", self.folder, *key))
         if not isinstance(units, dict) or not all(isinstance(value, list) for value in units.values()):
             return {}
         return units
 
-    def save_units(self, key: tuple[str, str, str], units: dict[str, list[Any]]) -> None:
+    def save_units(self, key: tuple[str, ...], units: dict[str, list[Any]]) -> None:
         self._set(("units", self.folder, *key), units)
 
     # Storage

@@ -58,8 +58,9 @@ class Engine:
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
         # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, str]] = {}
-        # The results the last check computed under each key, for `save`.
-        self._unsaved: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
+        # The results the last check computed under their analysis cache keys, for `save`.
+        self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
+        self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         self.last_stats = CheckStats()
 
     def configure(self, config: Config) -> None:
@@ -84,7 +85,8 @@ class Engine:
         self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
-        self._unsaved = {key: run.units_used[key] for key in run.computed}
+        self._unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
+        self._checked_roots.add(project.root_file)
         result = self._finish(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
@@ -171,7 +173,8 @@ class _Run:
         self.project = project
         self.stats = CheckStats()
         self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
-        self._units: list[tuple[tuple[str, str, str], _Units]] = []
+        self._units: list[tuple[tuple[str, str, str], Rule, _Units]] = []
+        self._files_digest: str | None = None
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
@@ -198,16 +201,38 @@ class _Run:
         key = (self.project.root_file, rule.code, facets)
         previous = self.engine._units.get(key)
         if previous is None:
-            previous = self.engine.cache.load_units(key) if self.engine.cache is not None else {}
+            first_check = self.project.root_file not in self.engine._checked_roots
+            cache = self.engine.cache
+            previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
         units = _Units(rule, self.stats, previous)
         self.units_used[key] = units.current
-        self._units.append((key, units))
+        self._units.append((key, rule, units))
         return units
 
     @property
-    def computed(self) -> list[tuple[str, str, str]]:
-        """The keys under which this check computed some result."""
-        return [key for key, units in self._units if units.computed]
+    def computed(self) -> list[tuple[tuple[str, str, str], Rule]]:
+        """The keys (and rules) under which this check computed some result."""
+        return [(key, rule) for key, rule, units in self._units if units.computed]
+
+    def disk_key(self, key: tuple[str, str, str], rule: Rule) -> tuple[str, ...]:
+        """A unit's key in the analysis cache. A project rule may read more than its facets (the
+        folder's other roots, a file's text): on disk, its key also holds every source file."""
+        return (*key, self.files_digest()) if rule.scope is Scope.PROJECT else key
+
+    def files_digest(self) -> str:
+        """The project's texts and the size and time of every other .tex file in its folder."""
+        if self._files_digest is None:
+            project = self.project
+            texts = [(path, document.hash) for path, document in project.documents.items()]
+            texts += [(path, bibliography.source.hash) for path, bibliography in project.bibliographies.items()]
+            others = []
+            for path in sorted(project.root.folder.rglob("*.tex")):
+                relative = path.relative_to(project.root.folder).as_posix()
+                if relative not in project.documents and path.is_file():
+                    status = path.stat()
+                    others.append((relative, status.st_size, status.st_mtime_ns))
+            self._files_digest = _hashed((texts, others))
+        return self._files_digest
 
     def sections(self) -> list[tuple[Section, str]]:
         if self._sections is None:
