@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import find_roots, project_folder_for, root_for_file
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
 from ..latex.submission import ExtractionLimits, Submission, open_submission
+from .analysis_cache import AnalysisCache, cache_disabled
 from .config import Config, RuleOptions, load_config
 from .dismissals import Dismissals
 from .engine import Engine
@@ -31,12 +33,17 @@ class CheckResult:
     config: Config = field(default_factory=Config)
 
 
-def open_projects(path: Path, folder: Path | None = None,
-                  external_problems: list[ProjectProblem] | None = None) -> tuple[Path, list[Project]]:
-    """The project folder and one Project per independent root file under `path`."""
+def project_folder(path: Path, folder: Path | None = None) -> Path:
+    """The folder auditex may read for `path`: `folder` when given, else detected."""
     if not path.exists():
         raise InputError(f"'{path}' does not exist")
-    folder = (folder or project_folder_for(path)).resolve()
+    return (folder or project_folder_for(path)).resolve()
+
+
+def open_projects(path: Path, folder: Path | None = None, external_problems: list[ProjectProblem] | None = None,
+                  parser: ChunkParser | None = None) -> tuple[Path, list[Project]]:
+    """The project folder and one Project per independent root file under `path`."""
+    folder = project_folder(path, folder)
     root = ProjectRoot(folder)
     if path.is_file():
         relative = root.relative(path)
@@ -53,7 +60,7 @@ def open_projects(path: Path, folder: Path | None = None,
     for candidate in roots:
         if candidate in covered:
             continue  # a second "root" that the main one includes (a subfile)
-        project = Project(folder, candidate, external_problems=external_problems)
+        project = Project(folder, candidate, external_problems=external_problems, parser=parser)
         covered.update(project.files)
         projects.append(project)
     return folder, projects
@@ -78,30 +85,44 @@ def refusal_problems(submission: Submission) -> list[ProjectProblem]:
 
 @contextmanager
 def checked_input(path: Path, project_root: Path | None = None, options: RuleOptions | None = None,
-                  limits: ExtractionLimits | None = None) -> Iterator[CheckResult]:
+                  limits: ExtractionLimits | None = None, use_cache: bool = True,
+                  progress: Callable[[str], None] | None = None) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
     An archive is checked as a reviewer would: extracted safely to a private
-    folder (removed afterwards), its refused members reported.
+    folder (removed afterwards), its refused members reported, and nothing of it
+    kept in the analysis cache.
     """
     if not is_submission_archive(path):
-        yield check_path(path, project_root, options=options)
+        yield check_path(path, project_root, options=options, use_cache=use_cache, progress=progress)
         return
     with open_input(path, limits) as submission:
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
-        yield check_path(submission.root_file, submission.folder, external_problems=refusal_problems(submission), options=options)
+        yield check_path(submission.root_file, submission.folder, external_problems=refusal_problems(submission), options=options,
+                         use_cache=False, progress=progress)
 
 
 def check_path(path: Path, folder: Path | None = None, config: Config | None = None,
-               external_problems: list[ProjectProblem] | None = None, options: RuleOptions | None = None) -> CheckResult:
-    """Check `path` under `config` (default: the folder's `.auditex.toml`, ConfigError when it is invalid)
-    with the command line's `options` on top."""
-    folder, projects = open_projects(path, folder, external_problems)
-    config = config or load_config(folder, strict=True)
-    if options is not None:
-        config = config.with_options(options)
-    engine = Engine(config=config, dismissals=Dismissals(folder))
-    findings = distinct(finding for project in projects for finding in engine.check(project))
-    return CheckResult(folder, [p.root_file for p in projects], findings, projects, engine.config)
+               external_problems: list[ProjectProblem] | None = None, options: RuleOptions | None = None,
+               use_cache: bool = True, progress: Callable[[str], None] | None = None) -> CheckResult:
+    """Check every project under `path` under `config` (default: the folder's `.auditex.toml`, ConfigError
+    when it is invalid) with the command line's `options` on top; `use_cache` reads and keeps results in
+    the analysis cache (unless AUDITEX_NO_CACHE is set), `progress` hears what is being done."""
+    folder = project_folder(path, folder)
+    cache = AnalysisCache(folder) if use_cache and not cache_disabled() else None
+    # Files are parsed in worker processes where that pays; they stop when the check is done.
+    with ChunkParser(cache, workers=None, progress=progress) as parser:
+        folder, projects = open_projects(path, folder, external_problems, parser)
+        config = config or load_config(folder, strict=True)
+        if options is not None:
+            config = config.with_options(options)
+        engine = Engine(config=config, dismissals=Dismissals(folder), cache=cache)
+        checked: list[Finding] = []
+        for number, project in enumerate(projects, 1):
+            if progress:
+                progress(f"checking {project.root_file}" + (f" ({number}/{len(projects)})" if len(projects) > 1 else ""))
+            checked += engine.check(project)
+            engine.save()
+    return CheckResult(folder, [p.root_file for p in projects], distinct(checked), projects, engine.config)

@@ -6,7 +6,9 @@ rule's result is keyed by the section's text and where it sits (line and
 column, not offset), so typing re-runs it on the edited section only; a
 section rule that combines its sections' parts re-runs just the combine.
 Digests carry positions as (line, column) for the same reason: text typed on
-one line moves nothing on the others.
+one line moves nothing on the others. With an AnalysisCache, results missing
+from memory are looked up on disk under the same keys, and `save` keeps the
+ones a check computed for the next run.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from ..latex.manuscript import Section
 from ..latex.project import Project
 from ..latex.source import content_hash
+from .analysis_cache import AnalysisCache
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
@@ -41,10 +44,11 @@ class CheckStats:
 
 class Engine:
     def __init__(self, registry: Registry | None = None, config: Config | None = None,
-                 dismissals: Dismissals | None = None) -> None:
+                 dismissals: Dismissals | None = None, cache: AnalysisCache | None = None) -> None:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.policy = Policy(self.config, dismissals)
+        self.cache = cache
         # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
         # (or a section's parts, for a combining rule).
         self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
@@ -52,6 +56,9 @@ class Engine:
         self._run_keys: dict[tuple[str, int, int], tuple] = {}
         # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, str]] = {}
+        # The results the last check computed under their analysis cache keys, for `save`.
+        self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
+        self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         self.last_stats = CheckStats()
 
     @property
@@ -73,10 +80,19 @@ class Engine:
         self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
+        self._unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
+        self._checked_roots.add(project.root_file)
         result = self.policy.apply(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
+
+    def save(self) -> None:
+        """Keep the results the last check computed in the analysis cache, for the next run."""
+        if self.cache is not None:
+            for key, units in self._unsaved.items():
+                self.cache.save_units(key, units)
+        self._unsaved = {}
 
 
 class _Units:
@@ -87,6 +103,7 @@ class _Units:
         self.stats = stats
         self.previous = previous
         self.current: dict[str, list[Any]] = {}
+        self.computed = False
 
     def get(self, unit: str, compute: Callable[[], list[Any]]) -> list[Any]:
         value = self.previous.get(unit)
@@ -100,6 +117,7 @@ class _Units:
                 self.stats.failures.append(self.rule.code)
                 value = []
             self.stats.rules_run += 1
+            self.computed = True
         self.current[unit] = value
         return value
 
@@ -112,6 +130,8 @@ class _Run:
         self.project = project
         self.stats = CheckStats()
         self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
+        self._units: list[tuple[tuple[str, str, str], Rule, _Units]] = []
+        self._files_digest: str | None = None
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
@@ -133,11 +153,43 @@ class _Run:
         return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
 
     def units(self, rule: Rule, facets: str) -> _Units:
-        """The rule's cached results under these facet digests; those this check uses are kept."""
+        """The rule's cached results under these facet digests (from memory, else from the
+        analysis cache); those this check uses are kept."""
         key = (self.project.root_file, rule.code, facets)
-        units = _Units(rule, self.stats, self.engine._units.get(key, {}))
+        previous = self.engine._units.get(key)
+        if previous is None:
+            first_check = self.project.root_file not in self.engine._checked_roots
+            cache = self.engine.cache
+            previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
+        units = _Units(rule, self.stats, previous)
         self.units_used[key] = units.current
+        self._units.append((key, rule, units))
         return units
+
+    @property
+    def computed(self) -> list[tuple[tuple[str, str, str], Rule]]:
+        """The keys (and rules) under which this check computed some result."""
+        return [(key, rule) for key, rule, units in self._units if units.computed]
+
+    def disk_key(self, key: tuple[str, str, str], rule: Rule) -> tuple[str, ...]:
+        """A unit's key in the analysis cache. A project rule may read more than its facets (the
+        folder's other roots, a file's text): on disk, its key also holds every source file."""
+        return (*key, self.files_digest()) if rule.scope is Scope.PROJECT else key
+
+    def files_digest(self) -> str:
+        """The project's texts and the size and time of every other .tex file in its folder."""
+        if self._files_digest is None:
+            project = self.project
+            texts = [(path, document.hash) for path, document in project.documents.items()]
+            texts += [(path, bibliography.source.hash) for path, bibliography in project.bibliographies.items()]
+            others = []
+            for path in sorted(project.root.folder.rglob("*.tex")):
+                relative = path.relative_to(project.root.folder).as_posix()
+                if relative not in project.documents and path.is_file():
+                    status = path.stat()
+                    others.append((relative, status.st_size, status.st_mtime_ns))
+            self._files_digest = _hashed((texts, others))
+        return self._files_digest
 
     def sections(self) -> list[tuple[Section, str]]:
         if self._sections is None:

@@ -31,8 +31,8 @@ from .check_command import add_output_options, emit_report, exit_code, run_on_in
 EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("audit", help="audit with an LLM (PaperAudit fast/standard/deep, critical)",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("audit", help=commands["audit"][1],
                                    description="Run the deterministic rules and an LLM audit of a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument("--mode", choices=MODES, default="standard", help="detection depth (default: standard)")
@@ -50,7 +50,7 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=float, metavar="USD", help="stop before the run would cost more than this")
     parser.add_argument("--concurrency", type=int, help="LLM calls in flight at once (default: 8)")
     parser.add_argument("--stream", action="store_true", default=None, help="stream answers")
-    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache or the analysis cache")
 
 
 def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:

@@ -18,9 +18,9 @@ from ..batch.venue import VenueError
 from .audit_command import add_llm_options
 
 
-def register(subparsers) -> None:
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
-        "batch", help="check a venue's submissions (resumable; local workers or Ray)",
+        "batch", help=commands["batch"][1],
         description="Check every submission of a venue in reviewer mode: INPUT is a folder of submissions "
                     "(archives or folders) or a text file listing them, one per line. A re-run skips what is done.")
     parser.add_argument("input", type=Path, help="a folder of submissions, or a file listing their paths")

@@ -19,8 +19,8 @@ from .audit_command import add_llm_options, llm_settings
 NEEDS_JUDGE = ("paperaudit", "critical")  # the others use a judge only with --judge
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("bench", help="score detections with a benchmark's metric",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("bench", help=commands["bench"][1],
                                    description="Run a seed benchmark's metric on a dataset (see "
                                                "auditex.analyzers.evaluation.runner for the data formats).")
     parser.add_argument("benchmark", choices=runner.BENCHMARKS)

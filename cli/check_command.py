@@ -14,6 +14,7 @@ from ..analyzers.llm.errors import LLMError
 from ..analyzers.policy import at_least, distinct
 from ..analyzers.registry import default_registry
 from .formats import Paths, to_json, to_markdown, to_sarif, text_report, unknown_codes, write_output
+from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")
 SEVERITIES = [s.value for s in Severity]
@@ -37,10 +38,12 @@ def _codes(value: str) -> list[str]:
     return [code.strip().upper() for code in value.split(",") if code.strip()]
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("check", help="run the deterministic rules (offline, instant)",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("check", help=commands["check"][1],
                                    description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the analysis cache (parses and rule results kept between runs)")
     parser.add_argument("--online", action="store_true",
                         help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
                              "(sends reference metadata only, never manuscript text)")
@@ -51,18 +54,25 @@ def register(subparsers) -> None:
 def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, CheckResult], int]) -> int:
     """Run a command's `body` on the checked PATH; an archive stays extracted meanwhile.
 
-    Input, configuration, setting and LLM errors are one sentence on stderr and exit code 2.
+    Input, configuration, setting and LLM errors are one sentence on stderr and exit code 2. A check
+    that takes more than a second shows a progress line on a terminal's stderr.
     """
     options = RuleOptions(select=getattr(arguments, "select", None), ignore=getattr(arguments, "ignore", []),
                           min_severity=Severity(arguments.min_severity) if getattr(arguments, "min_severity", None) else None)
+    progress = ProgressLine()
     try:
-        with checked_input(arguments.path, arguments.project_root, options) as checked:
+        with checked_input(arguments.path, arguments.project_root, options, use_cache=not getattr(arguments, "no_cache", False),
+                           progress=progress) as checked:
+            progress.close()
             for problem in [*checked.config.problems, *unknown_codes(checked.config)]:
                 print(f"auditex: warning: {problem}", file=sys.stderr)
             return body(arguments, checked)
     except (InputError, ValueError, LLMError) as error:
+        progress.close()
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
 
 
 def run(arguments: argparse.Namespace) -> int:

@@ -10,8 +10,8 @@ from ..analyzers.check import InputError
 from ..analyzers.review.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("inject", help="apply PaperAudit-style error patches to a copy of a project",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("inject", help=commands["inject"][1],
                                    description="Copy a LaTeX project and apply JSON edit patches (target_find -> "
                                                f"replacement) to the copy; the ground truth goes to DIR/{MANIFEST_NAME}.")
     parser.add_argument("path", type=Path, help="a .tex file or a project folder")

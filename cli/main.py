@@ -1,10 +1,11 @@
 """`auditex`: the command-line entry point.
 
-Each command lives in its own module with `register(subparsers)`; this file
+Each command lives in its own module with `register(subparsers, COMMANDS)`; this file
 only assembles them, importing just the module of the command being run so
-that `auditex check` does not pay for the LLM and benchmark stacks. Exit
-codes: 0 clean, 1 findings at or above --fail-on, 2 usage, input or configuration
-error, 3 `audit`'s LLM part failed (the offline findings are still reported).
+that `auditex check` does not pay for the LLM and benchmark stacks, and none
+for `--version` or the command list of `--help`. Exit codes: 0 clean, 1 findings
+at or above --fail-on, 2 usage, input or configuration error, 3 `audit`'s LLM part
+failed (the offline findings are still reported).
 """
 
 from __future__ import annotations
@@ -17,11 +18,18 @@ import sys
 from .. import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-# Command name → the module that registers it.
+# Command name → the module that registers it, and its line in `auditex --help`.
 COMMANDS = {
-    "check": "check_command", "audit": "audit_command", "review": "review_command", "serve": "serve_command",
-    "rules": "rules_command", "rule": "rules_command", "bench": "bench_command", "inject": "inject_command",
-    "verify-revision": "verify_revision_command", "batch": "batch_command",
+    "check": ("check_command", "run the deterministic rules (offline, instant)"),
+    "audit": ("audit_command", "audit with an LLM (PaperAudit fast/standard/deep, critical)"),
+    "review": ("review_command", "write an error-aware peer review (LLM)"),
+    "serve": ("serve_command", "run the language server (LSP over stdio)"),
+    "rules": ("rules_command", "list every rule"),
+    "rule": ("rules_command", "explain one rule"),
+    "bench": ("bench_command", "score detections with a benchmark's metric"),
+    "inject": ("inject_command", "apply PaperAudit-style error patches to a copy of a project"),
+    "verify-revision": ("verify_revision_command", "compare the findings of two versions of a manuscript"),
+    "batch": ("batch_command", "check a venue's submissions (resumable; local workers or Ray)"),
 }
 
 
@@ -39,9 +47,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     requested = next((argument for argument in argv or [] if not argument.startswith("-")), None)
-    modules = [COMMANDS[requested]] if requested in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
-    for module in modules:
-        importlib.import_module(f".{module}", __package__).register(subparsers)
+    if requested in COMMANDS:
+        importlib.import_module(f".{COMMANDS[requested][0]}", __package__).register(subparsers, COMMANDS)
+    else:  # the command list only: each command's own options are read when it is named
+        for name, (_, summary) in COMMANDS.items():
+            subparsers.add_parser(name, help=summary)
     return parser
 
 

@@ -23,8 +23,8 @@ def print_progress(stage: str, done: int, total: int) -> None:
     print(f"auditex: review: {stage} ({done}/{total})", file=sys.stderr)
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("review", help="write an error-aware peer review (LLM)",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("review", help=commands["review"][1],
                                    description="Write a PaperAudit-style review: memory, baseline review, integrity and "
                                                "novelty reports, then a minimal-edit refinement.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")

@@ -10,10 +10,10 @@ from ..analyzers.llm.codes import LLMCode, llm_codes
 from ..analyzers.registry import default_registry
 
 
-def register(subparsers) -> None:
-    listing = subparsers.add_parser("rules", help="list every rule")
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    listing = subparsers.add_parser("rules", help=commands["rules"][1])
     listing.set_defaults(run=run_rules)
-    single = subparsers.add_parser("rule", help="explain one rule")
+    single = subparsers.add_parser("rule", help=commands["rule"][1])
     single.add_argument("code", help="a rule code (REF001) or name (undefined-reference)")
     single.set_defaults(run=run_rule)
 

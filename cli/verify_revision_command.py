@@ -15,8 +15,8 @@ from .formats import JSON_VERSION, to_text
 GROUPS = ("resolved", "persisting", "new")
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("verify-revision", help="compare the findings of two versions of a manuscript",
+def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+    parser = subparsers.add_parser("verify-revision", help=commands["verify-revision"][1],
                                    description="Run the deterministic checks on OLD and NEW and report which findings "
                                                "were resolved, which persist and which are new (exit 1 if any are new).")
     parser.add_argument("old", type=Path, help="the earlier version (a .tex file or a project folder)")

@@ -6,8 +6,9 @@ from dataclasses import dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
 
+from .chunk_parser import ChunkParser
 from .chunks import Chunk, resplit_chunks, split_chunks
-from .parse import ParsedChunk, parse_chunk
+from .parse import ParsedChunk
 from .source import SourceText, content_hash
 
 _MERGED_FIELDS = [(item.name, attrgetter(item.name)) for item in fields(ParsedChunk) if item.name != "has_documentclass"]
@@ -35,26 +36,39 @@ class Document:
         return self.source.hash
 
 
-def parse_document(path: str, text: str, previous: Document | None = None, read_problem: str | None = None) -> Document:
-    """Parse `text`, re-parsing only the chunks that `previous` did not have."""
+def parse_document(path: str, text: str, previous: Document | None = None, read_problem: str | None = None,
+                   parser: ChunkParser | None = None) -> Document:
+    """Parse `text`, re-parsing only the chunks that `previous` did not have.
+
+    Without `previous`, the `parser`'s store supplies the parses an earlier run kept
+    of this file's chunks, and it keeps the new ones.
+    """
+    parser = parser or ChunkParser(workers=1)
     old_cache = previous.chunk_cache if previous is not None else {}
     cache: dict[str, ParsedChunk] = {}
 
-    def place(chunk: Chunk) -> tuple[str, ParsedChunk]:
-        key = content_hash(chunk.text)
-        relative = cache.get(key) or old_cache.get(key) or parse_chunk(chunk.text)
-        cache[key] = relative
-        return key, relative.shifted(chunk.start)
+    def placed_all(chunks: list[Chunk]) -> list[tuple[str, ParsedChunk]]:
+        keys = [content_hash(chunk.text) for chunk in chunks]
+        missing = {key: chunk.text for key, chunk in zip(keys, chunks) if key not in old_cache}
+        cache.update((key, old_cache[key]) for key in keys if key in old_cache)
+        if missing and previous is None:
+            known = parser.known(path)
+            cache.update((key, known[key]) for key in missing if key in known)
+            missing = {key: text for key, text in missing.items() if key not in cache}
+        cache.update(parser.parse(missing, path))
+        if missing and previous is None:
+            parser.keep(path, cache)
+        return [(key, cache[key].shifted(chunk.start)) for key, chunk in zip(keys, chunks)]
 
     if previous is None or not previous.placed:
         chunks = split_chunks(text)
-        placed = [place(chunk) for chunk in chunks]
+        placed = placed_all(chunks)
     else:
         resplit = resplit_chunks(previous.text, previous.chunks, text)
         chunks = resplit.chunks
         placed = [
             *previous.placed[:resplit.kept],
-            *(place(chunk) for chunk in resplit.scanned),
+            *placed_all(resplit.scanned),
             *((key, part.shifted(resplit.delta)) for key, part in previous.placed[resplit.resumed:]),
         ]
         for key, _ in placed:

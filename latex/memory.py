@@ -22,6 +22,7 @@ from .sentences import sentence_spans
 from .source import SourceText
 
 if TYPE_CHECKING:
+    from .chunk_parser import Store
     from .project import Project
 
 _INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
@@ -195,9 +196,13 @@ class _BlockContribution:
     claims: list[Claim]
 
 
-def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory:
-    """The memory of `project`; `cache` carries derived facts and digests between builds."""
+def build_memory(project: "Project", cache: MemoryCache | None = None, store: "Store | None" = None) -> Memory:
+    """The memory of `project`; `cache` carries derived facts and digests between builds.
+
+    A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
+    """
     cache = cache if cache is not None else MemoryCache()
+    first_build = not cache.blocks
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     pairs: dict[str, list] = {facet: [] for facet in _PAIRED_FACETS}
@@ -244,6 +249,10 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
     tables: list[PlacedBlock] = []
     theorems: list[PlacedBlock] = []
     previous_blocks, live_blocks = cache.blocks, {}
+    if first_build and store is not None:
+        previous = {text: facts for path in project.files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
+        previous.update(cache.derived)
+    new_facts_in: set[str] = set()  # the files with blocks whose facts this build derived
     sections = manuscript.sections
     for placed in manuscript.blocks:
         kind = placed.kind
@@ -256,6 +265,8 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
         section = sections[placed.section]
         contribution = previous_blocks.get(id(placed))
         if contribution is None or contribution.placed is not placed or contribution.section != (section.kind, section.title):
+            if placed.block.plain.text not in live and placed.block.plain.text not in previous:
+                new_facts_in.add(placed.file)
             contribution = _contribution(placed, section.kind, section.title, live, previous)
         else:
             live[placed.block.plain.text] = contribution.facts
@@ -267,6 +278,10 @@ def build_memory(project: "Project", cache: MemoryCache | None = None) -> Memory
             inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
             file_items["inline_acronyms"][placed.file] += contribution.acronyms
     cache.derived, cache.blocks = live, live_blocks
+    if first_build and store is not None:
+        for path in new_facts_in:
+            texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
+            store.save("block_facts", path, {text: live[text] for text in texts})
     sources = {path: project.documents[path].source for path in project.files}
     sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
     return Memory(

@@ -21,6 +21,7 @@ from .model import (
 )
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .tables import parse_table
+from .walker import RunWalker
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LABEL_PREFIX_KINDS = {
@@ -120,7 +121,7 @@ _FIELD_VALUES = attrgetter(*[item.name for item in fields(ParsedChunk)])
 def parse_chunk(text: str) -> ParsedChunk:
     result = ParsedChunk()
     try:
-        walker = lw.LatexWalker(text, latex_context=cmd.PARSE_CONTEXT, tolerant_parsing=True)
+        walker = RunWalker(text, cmd.PARSE_CONTEXT, tolerant_parsing=True)
         nodes, _, _ = walker.get_latex_nodes()
         chunk_walker = _ChunkWalker(result)
         chunk_walker.flow(nodes)

@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from .bibliography import Bibliography, parse_bibliography
+from .chunk_parser import ChunkParser
 from .document import Document, parse_document
 from .manuscript import Manuscript, build_manuscript
 from .memory import Memory, MemoryCache, build_memory
@@ -52,8 +53,10 @@ class Project:
 
     def __init__(self, folder: Path, root_file: str, overlays: Mapping[str, str] | None = None,
                  reader: Callable[[str], ReadResult] | None = None,
-                 external_problems: list[ProjectProblem] | None = None) -> None:
+                 external_problems: list[ProjectProblem] | None = None, parser: ChunkParser | None = None) -> None:
         self.root = ProjectRoot(folder)
+        # Parses files: with the parses kept by earlier runs, in worker processes when that pays.
+        self.parser = parser or ChunkParser(workers=1)
         # Problems found before the project existed (archive members refused on extraction).
         self.external_problems = list(external_problems or [])
         self.root_file = root_file
@@ -87,7 +90,7 @@ class Project:
         if current is not None:
             return current
         result = self._read(relative)
-        document = parse_document(relative, result.text, read_problem=result.problem)
+        document = parse_document(relative, result.text, read_problem=result.problem, parser=self.parser)
         self.documents[relative] = document
         return document
 
@@ -272,7 +275,7 @@ class Project:
                 change.graph_changed = True  # deleted: the walk reports it missing
                 change.changed_files.append(relative)
             elif result.text != previous.text or result.problem != previous.read_problem:
-                self.documents[relative] = parse_document(relative, result.text, previous, result.problem)
+                self.documents[relative] = parse_document(relative, result.text, previous, result.problem, self.parser)
                 change.changed_files.append(relative)
                 # Problems (a read problem, a passage that no longer parses) are gathered by the walk.
                 change.graph_changed = (
@@ -309,7 +312,7 @@ class Project:
 
     @cached_property
     def memory(self) -> Memory:
-        return build_memory(self, self._memory_cache)
+        return build_memory(self, self._memory_cache, self.parser.store)
 
 
 def _include_signature(document: Document) -> tuple:

@@ -4,7 +4,10 @@ Everything here runs on the single analysis thread (see main.py), so no locks:
 the event loop hands it batches of changed texts and reads back findings.
 A folder's findings are computed exactly as `check_path(folder)` computes them
 (one Engine per root, findings of shared files reported once), which is what
-makes live diagnostics equal to a cold `auditex check`.
+makes live diagnostics equal to a cold `auditex check`. Like the CLI, a folder
+reads the analysis cache (unless AUDITEX_NO_CACHE is set): reopening a project
+reuses the parses and results its first check kept there. Later checks, one
+per edit, keep nothing on disk, so typing never waits for it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..analyzers.analysis_cache import AnalysisCache, cache_disabled
 from ..analyzers.check import InputError, open_projects
 from ..analyzers.config import CONFIG_FILE, Config, load_config
 from ..analyzers.dismissals import Dismissals
@@ -22,6 +26,7 @@ from ..analyzers.engine import Engine
 from ..analyzers.finding import Finding
 from ..analyzers.policy import distinct
 from ..analyzers.registry import Registry
+from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import project_folder_for, root_for_file
 from ..latex.project import Project
 from ..latex.sandbox import ProjectRoot
@@ -36,6 +41,7 @@ class ProjectState:
     engine: Engine
     findings: list[Finding] = field(default_factory=list)
     dirty: bool = True
+    saved: bool = False  # whether a check's results went to the analysis cache
 
 
 class FolderState:
@@ -47,6 +53,9 @@ class FolderState:
         self.registry = registry
         self.settings = settings
         self.dismissals = Dismissals(folder)
+        self.cache = None if cache_disabled() else AnalysisCache(folder)
+        # One process: the server's analysis thread must not fork.
+        self.parser = ChunkParser(self.cache, workers=1)
         self.config = Config()
         self.projects: list[ProjectState] = []
         self.reload_config()
@@ -65,7 +74,7 @@ class FolderState:
     def discover(self, overlays: dict[str, str]) -> None:
         """(Re)build the projects from the root files on disk, with the editor's texts on top."""
         try:
-            _, projects = open_projects(self.folder, self.folder)
+            _, projects = open_projects(self.folder, self.folder, parser=self.parser)
         except InputError:
             projects = []  # a folder without a root file; opened files add theirs
         self.projects = [ProjectState(project, self._engine()) for project in projects]
@@ -74,7 +83,7 @@ class FolderState:
             self.ensure_project(relative, text)
 
     def _engine(self) -> Engine:
-        return Engine(self.registry, self.config, self.dismissals)
+        return Engine(self.registry, self.config, self.dismissals, self.cache)
 
     def ensure_project(self, relative: str, text: str | None) -> None:
         """Give an opened source file that no project reaches a project of its own root."""
@@ -83,7 +92,7 @@ class FolderState:
         main = root_for_file(self.root, relative) or relative
         if any(state.project.root_file == main for state in self.projects):
             return
-        project = Project(self.folder, main, overlays={relative: text} if text is not None else None)
+        project = Project(self.folder, main, overlays={relative: text} if text is not None else None, parser=self.parser)
         self.projects.append(ProjectState(project, self._engine()))
 
     # Changes
@@ -110,6 +119,9 @@ class FolderState:
     def check_one(self, state: ProjectState) -> None:
         state.findings = state.engine.check(state.project)
         state.dirty = False
+        if not state.saved:
+            state.engine.save()
+            state.saved = True
 
     def invalidate(self) -> None:
         for state in self.projects:

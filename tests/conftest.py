@@ -15,3 +15,18 @@ def corpus_dir() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is absent (a user's clone): real-paper tests skipped")
     return CORPUS
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache_dir(tmp_path_factory) -> Path:
+    """Every test (and every auditex process a test starts) caches in a temporary folder, never the user's."""
+    import os
+
+    folder = tmp_path_factory.mktemp("auditex-cache")
+    previous = os.environ.get("AUDITEX_CACHE_DIR")
+    os.environ["AUDITEX_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("AUDITEX_CACHE_DIR", None)
+    else:
+        os.environ["AUDITEX_CACHE_DIR"] = previous

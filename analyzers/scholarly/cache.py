@@ -7,24 +7,20 @@ unreachable service is asked again next time. The folder is the user cache direc
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import diskcache
-import platformdirs
+
+from ..analysis_cache import cache_root
 
 FOUND_TTL_S = 30 * 24 * 3600
 NOT_FOUND_TTL_S = 24 * 3600
-CACHE_ENV = "AUDITEX_CACHE_DIR"
 _MISSING = object()
 
 
 def cache_folder(env: dict[str, str] | None = None) -> Path:
-    env = dict(os.environ) if env is None else env
-    base = env.get(CACHE_ENV)
-    root = Path(base) if base else Path(platformdirs.user_cache_dir("auditex"))
-    return root / "scholarly"
+    return cache_root(env) / "scholarly"
 
 
 class AnswerCache:

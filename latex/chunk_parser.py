@@ -1,0 +1,104 @@
+"""Parsing the chunks a document has no parse of: from earlier runs, or in worker processes.
+
+A chunk's parse is a pure function of its text, so parses kept by an earlier
+run (in a `Store`, keyed by the chunk's content hash) stand as they are.
+What is left is parsed here; a large remainder is spread over worker
+processes when the machine has several cores, since pylatexenc parses about
+0.5 MB/s on one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Protocol
+
+from .parse import ParsedChunk, parse_chunk
+
+# Below this much text to parse, sending chunks to workers and their parses back costs more than it saves.
+PARALLEL_MIN_CHARS = 60_000
+# Chunks per task: enough to amortise a round trip, few enough to keep the workers evenly busy.
+_BATCH_CHARS = 20_000
+
+
+class Store(Protocol):
+    """What a file's text yields, kept between runs: for a kind ("parses": chunk content hash →
+    parse; "block_facts": block text → facts), a mapping from content to a pure function of it."""
+
+    def load(self, kind: str, path: str, value_type: type) -> dict: ...
+
+    def save(self, kind: str, path: str, values: dict) -> None: ...
+
+
+class ChunkParser:
+    """Parses chunks, reusing a store's parses and spreading large batches over `workers` processes.
+
+    `workers=None` uses every core; 1 parses in this process only. `progress` hears which file
+    is being parsed. Close it (or use it as a context manager) to stop the workers.
+    """
+
+    def __init__(self, store: Store | None = None, workers: int | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
+        self.store = store
+        self.workers = max(1, workers if workers is not None else len(os.sched_getaffinity(0)))
+        self.progress = progress
+        self._pool: ProcessPoolExecutor | None = None
+
+    def known(self, path: str) -> dict[str, ParsedChunk]:
+        return self.store.load("parses", path, ParsedChunk) if self.store is not None else {}
+
+    def keep(self, path: str, parses: dict[str, ParsedChunk]) -> None:
+        if self.store is not None:
+            self.store.save("parses", path, parses)
+
+    def parse(self, texts: dict[str, str], path: str) -> dict[str, ParsedChunk]:
+        """Content hash → parse, for each chunk text (of the file `path`)."""
+        if self.progress is not None and texts:
+            self.progress(f"parsing {path}")
+        if self.workers == 1 or sum(map(len, texts.values())) < PARALLEL_MIN_CHARS:
+            return {key: parse_chunk(text) for key, text in texts.items()}
+        keys, batches = _batches(texts)
+        parsed: dict[str, ParsedChunk] = {}
+        for batch_keys, results in zip(keys, self._workers().map(_parse_batch, batches)):
+            parsed.update(zip(batch_keys, results))
+        return parsed
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # fork: a worker starts with the parser already imported.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"))
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the workers; later parses run in this process."""
+        self.workers = 1
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> "ChunkParser":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+
+def _batches(texts: dict[str, str]) -> tuple[list[list[str]], list[list[str]]]:
+    keys: list[list[str]] = [[]]
+    batches: list[list[str]] = [[]]
+    size = 0
+    for key, text in texts.items():
+        if size >= _BATCH_CHARS:
+            keys.append([])
+            batches.append([])
+            size = 0
+        keys[-1].append(key)
+        batches[-1].append(text)
+        size += len(text)
+    return keys, batches
+
+
+def _parse_batch(texts: list[str]) -> list[ParsedChunk]:
+    return [parse_chunk(text) for text in texts]
