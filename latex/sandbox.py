@@ -7,6 +7,7 @@ a symlink pointing outside must be refused before anything is opened.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -84,7 +85,10 @@ class ProjectRoot:
             return ReadResult("", resolution.refusal)
         path = self.absolute(resolution.relative)
         try:
-            with open(path, "rb") as handle:
+            # Non-blocking: opening a FIFO planted in a submission must not wait for a writer.
+            with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    return ReadResult("", f"'{relative}' is not a regular file (a pipe, device or socket); it is not read")
                 data = handle.read(MAX_FILE_BYTES + 1)
         except OSError as error:
             return ReadResult("", f"cannot read '{relative}': {error.strerror or error}")

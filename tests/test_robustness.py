@@ -51,3 +51,16 @@ def test_five_megabyte_file_is_checked_in_bounded_time(tmp_path):
     Engine().check(project)
     assert len(project.documents["main.tex"].text) > 4_900_000
     assert time.perf_counter() - started < 240
+
+
+def test_a_pipe_in_the_project_is_reported_not_waited_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    write_project(tmp_path, {"main.tex": document("\\input{notes}\nText.")})
+    os.mkfifo(tmp_path / "notes.tex")  # no writer ever comes: opening it for reading would block
+    checked = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--no-cache", "--format", "json"],
+                             capture_output=True, text=True, timeout=60)
+    # Discovery reads every .tex file for a \\documentclass: the pipe is skipped, and \\input finds no file to read.
+    assert checked.returncode == 1 and "no file 'notes.tex'" in checked.stdout
