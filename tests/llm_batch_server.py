@@ -18,18 +18,25 @@ import threading
 import time
 from email.parser import BytesParser
 from email.policy import HTTP
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Callable, Iterator
 
 import pytest
-from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, TokenUsage, _AnthropicWire, _OpenAIWire
+from llm_server import (
+    LOOPBACK_KEY,
+    RecordedRequest,
+    Reply,
+    TokenUsage,
+    _AnthropicWire,
+    _OpenAIWire,
+)
 from llm_server import _usage as _interactive_usage
-
+from loopback import LoopbackServer
 
 _ISO = "2026-01-01T00:00:00Z"
 
 
-class LoopbackBatchServer:
+class LoopbackBatchServer(LoopbackServer):
     def __init__(self) -> None:
         self.responder: Callable[[dict[str, Any]], str | Reply] = lambda body: '{"findings": []}'
         self.held = threading.Event()
@@ -38,19 +45,12 @@ class LoopbackBatchServer:
         self.answered: list[dict[str, Any]] = []  # every request body processed, in order
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        self._listen(_handler(self))
 
     def llm_options(self, provider: str, **overrides: Any) -> dict[str, Any]:
         """LLMSettings fields pointing here (the key comes from `env()`)."""
         return {"provider": provider, "model": "gpt-4.1-mini" if provider == "openai" else "claude-haiku-4-5",
-                "base_url": f"{self.base_url}/v1" if provider == "openai" else self.base_url,
+                "base_url": f"{self.url}/v1" if provider == "openai" else self.url,
                 "timeout_s": 5.0, "retry_base_s": 0.01, **overrides}
 
     @staticmethod
@@ -60,15 +60,6 @@ class LoopbackBatchServer:
     def batch_ids(self, provider: str) -> list[str]:
         with self._lock:
             return [id_ for id_, batch in self.batches.items() if batch["provider"] == provider]
-
-    def __enter__(self) -> LoopbackBatchServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
 
     # Called from handler threads.
 
@@ -134,7 +125,7 @@ def _anthropic_batch(server: LoopbackBatchServer, batch_id: str, batch: dict[str
             "request_counts": {"processing": 0 if ended else total, "succeeded": total if ended else 0, "errored": 0,
                                "canceled": 0, "expired": 0},
             "ended_at": _ISO if ended else None, "created_at": _ISO, "expires_at": _ISO, "cancel_initiated_at": None,
-            "archived_at": None, "results_url": f"{server.base_url}/v1/messages/batches/{batch_id}/results" if ended else None}
+            "archived_at": None, "results_url": f"{server.url}/v1/messages/batches/{batch_id}/results" if ended else None}
 
 
 def _anthropic_results(batch: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from loopback import LoopbackServer
 
 MAIN_TEX = r"""\documentclass{article}
 \title{Sparse Widgets for Fast Inference}
@@ -90,7 +91,7 @@ OPENALEX_ANSWER = {
 }
 
 
-class ScholarlyServer:
+class ScholarlyServer(LoopbackServer):
     """Answers /graph/v1/paper/search and /works like the real services; records the queries."""
 
     def __init__(self, status: int = 200) -> None:
@@ -113,19 +114,5 @@ class ScholarlyServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self._listen(Handler)
 
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> ScholarlyServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)

@@ -16,10 +16,11 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, unquote, urlsplit
 from xml.sax.saxutils import escape
 
+from loopback import LoopbackServer
 from rapidfuzz import fuzz, process
 
 SERVICES = ("crossref", "openalex", "arxiv", "s2", "dblp")
@@ -52,7 +53,7 @@ class Fault:
 
 
 @dataclass
-class StandIns:
+class StandIns(LoopbackServer):
     works: list[StandInWork] = field(default_factory=list)
     latency_s: float = 0.0
     faults: dict[str, Fault] = field(default_factory=dict)
@@ -77,31 +78,15 @@ class StandIns:
                 length = int(self.headers.get("Content-Length") or 0)
                 owner._handle(self, self.rfile.read(length))
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self._listen(Handler)
 
     # Life
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
 
     def environment(self, only: tuple[str, ...] = SERVICES, unreachable: tuple[str, ...] = ()) -> dict[str, str]:
         env = {ENV[name]: f"{self.url}/{name}" + ("/graph/v1" if name == "s2" else "") for name in only}
         for name in unreachable:
             env[ENV[name]] = "http://127.0.0.1:9"  # the discard port: connection refused
         return env
-
-    def __enter__(self) -> StandIns:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
 
     def count(self, service: str | None = None) -> int:
         return sum(1 for name, _, _ in self.requests if service is None or name == service)
