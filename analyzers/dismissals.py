@@ -6,7 +6,7 @@ A plain JSON file in the project: easy to read, diff, commit or delete to undo.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -52,7 +52,7 @@ class Dismissals:
     def dismiss(self, fingerprint: str, code: str, file: str, message: str) -> None:
         self._items[fingerprint] = Dismissal(
             fingerprint=fingerprint, code=code, file=file, message=message,
-            dismissed_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            dismissed_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
         self._save()
 

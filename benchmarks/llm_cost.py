@@ -123,7 +123,7 @@ def main() -> None:
         sys.exit(f"The corpus is missing at {CORPUS}.")
     names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
     models = {"openai": arguments.openai_model, "anthropic": arguments.anthropic_model}
-    for provider, model in models.items():
+    for model in models.values():
         if price_for(model) is None:
             sys.exit(f"No price is known for {model}.")
     anthropic_min = next((v for k, v in ANTHROPIC_MIN_TOKENS.items() if models["anthropic"].startswith(k)), 1024)

@@ -123,12 +123,11 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
         elif token.startswith("\n") and brace_depth == 0 and not environments:
             boundary = match.start() + 1
             before_heading = text.startswith("\\", match.end())
-            if before_heading or boundary - chunk_start >= TARGET_CHUNK_CHARS:
-                if boundary > chunk_start:
-                    chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
-                    chunk_start = boundary
-                    if boundary in resume_at:
-                        return chunks, resume_at[boundary]
+            if (before_heading or boundary - chunk_start >= TARGET_CHUNK_CHARS) and boundary > chunk_start:
+                chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
+                chunk_start = boundary
+                if boundary in resume_at:
+                    return chunks, resume_at[boundary]
     if chunk_start < length or not chunks:
         chunks.append(Chunk(chunk_start, text[chunk_start:]))
     return chunks, None

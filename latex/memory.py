@@ -455,7 +455,7 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
     """Keep the last words of `candidate` whose initials spell the acronym."""
     words = candidate.split()
     letters = [c for c in short.rstrip("s") if c.isupper() or c.isdigit()]
-    if not letters or len(words) < 2 and len(letters) > 1:
+    if not letters or (len(words) < 2 and len(letters) > 1):
         return None
     count = len(letters)
     for size in range(min(len(words), count + 2), 0, -1):

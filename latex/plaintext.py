@@ -22,7 +22,7 @@ SILENT_COMMANDS = frozenset({
 class PlainBuilder:
     """Accumulates plain text and its source segments, collapsing white space."""
 
-    __slots__ = ("parts", "segments", "length", "last_space")
+    __slots__ = ("last_space", "length", "parts", "segments")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -145,9 +145,7 @@ class InlineRenderer:
         start, end = node.pos, node.pos + node.len
         if isinstance(node, lw.LatexCharsNode):
             out.add(node.chars, start, end)
-        elif isinstance(node, lw.LatexGroupNode):
-            self.render(node.nodelist, out)
-        elif isinstance(node, lw.LatexMathNode):
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode)):
             self.render(node.nodelist, out)
         elif isinstance(node, lw.LatexSpecialsNode):
             out.add(specials_text(node.specials_chars), start, end)

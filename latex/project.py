@@ -288,7 +288,7 @@ class Project:
             change.graph_changed = change.graph_changed or relative in self._missing
         # An edited source file moves its include sites and problems: the walk
         # (over cached parses, no re-parsing) puts them where they now are.
-        if change.graph_changed or relative in change.changed_files and relative in self.documents:
+        if change.graph_changed or (relative in change.changed_files and relative in self.documents):
             self._walk()
             if not change.graph_changed and relative in self.documents:
                 self._edited_since = (previous_manuscript, relative)

@@ -460,7 +460,7 @@ def test_cache_lifetimes_found_30_days_not_found_1_day_errors_never(tmp_path, ca
     lifetimes = {}
     for key in cache.cache.iterkeys():
         _, expires = cache.cache.get(key, expire_time=True)
-        service, kind, query = key.split("\x1f", 2)
+        service, _kind, query = key.split("\x1f", 2)
         lifetimes[(service, "quantum" in query.lower())] = round((expires - now) / 86400)
     assert lifetimes[("OpenAlex", False)] == 30  # the DOI batch and the found search
     assert lifetimes[("Crossref", True)] == 1  # candidates, but not the work: kept like a "not found"

@@ -61,7 +61,7 @@ def test_cli_checks_archives_and_names_files_relative_to_them(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     files = {finding["file"] for finding in payload["findings"]}
     assert "paper/main.tex" in files
-    assert not any(str(tmp_path) in name or name.startswith("/") and name != "/tmp/absolute.tex" for name in files)
+    assert not any(str(tmp_path) in name or (name.startswith("/") and name != "/tmp/absolute.tex") for name in files)
 
 
 SENTINEL = "sk-SENTINEL-0123456789abcdef"

@@ -144,7 +144,7 @@ class Anchorer:
         self._plain_joined, self._plain_starts = _joined([entry.plain for entry in self._blocks])
         self._folded_joined, self._folded_starts = _joined(self._folded)
 
-    def anchor(self, quote: str, block_hint: int | None = None) -> Anchor | None | Literal[False]:
+    def anchor(self, quote: str, block_hint: int | None = None) -> Anchor | Literal[False] | None:
         """The quote's source range; None when it cannot be pinned down; False when the paper does not contain it."""
         self.stats.quotes += 1
         result = self._anchor(quote.strip().strip('"“”'), block_hint)
@@ -154,7 +154,7 @@ class Anchorer:
             self.stats.by_method[result.method] = self.stats.by_method.get(result.method, 0) + 1
         return result
 
-    def _anchor(self, quote: str, block_hint: int | None) -> Anchor | None | Literal[False]:
+    def _anchor(self, quote: str, block_hint: int | None) -> Anchor | Literal[False] | None:
         ranged = _BLOCK_RANGE.match(quote)
         if ranged:
             return self._block_range(int(ranged.group(1)), int(ranged.group(2) or ranged.group(1)))
@@ -184,7 +184,7 @@ class Anchorer:
         found = _find(joined, starts, needle)
         return (self._blocks[found[0]], found[1]) if found is not None else None
 
-    def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | None | Literal[False]:
+    def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | Literal[False] | None:
         best = process.extract(folded, self._folded, scorer=fuzz.partial_ratio, limit=3)
         choices = [self._blocks[i] for _, score, i in best if score >= self.fuzzy_threshold]
         choices = [entry for entry in hinted if entry in choices] + choices

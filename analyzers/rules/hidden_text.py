@@ -87,7 +87,7 @@ def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour |
             white_names.add(colour.name)
     for _, items in parts:
         for item in items:
-            if not isinstance(item, _Hidden) or item.colour is not None and item.colour not in white_names:
+            if not isinstance(item, _Hidden) or (item.colour is not None and item.colour not in white_names):
                 continue
             finding = item.finding
             text = ctx.source(finding.file).text

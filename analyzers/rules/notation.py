@@ -518,7 +518,7 @@ def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
             definitions.setdefault(macro.name, []).append((file, macro))
     redefinitions = []
     for name, entries in definitions.items():
-        first_file, first = entries[0]
+        _first_file, first = entries[0]
         if len(entries) < 2 or _settings(entries) > _MAX_DEFINITIONS or first.command not in _INTRODUCES:
             continue
         for number, (file, later) in enumerate(entries[1:], start=1):
@@ -541,7 +541,7 @@ def _settings(entries: list[tuple[str, MacroDef]]) -> int:
 def _replaces(earlier_file: str, earlier: tuple[tuple[int, int], ...], file: str, later: tuple[tuple[int, int], ...]) -> bool:
     """Whether a definition in branch `later` runs wherever the one in `earlier` ran: it sits
     outside every conditional, or in the same branches of the same file."""
-    return not later or file == earlier_file and earlier[:len(later)] == later
+    return not later or (file == earlier_file and earlier[:len(later)] == later)
 
 
 def _markup_switch(bodies: list[str]) -> bool:

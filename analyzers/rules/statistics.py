@@ -251,9 +251,9 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             excludes = low > null or high < null
             margin = 10 ** -_decimals(interval.group("lo"))
             inside = low + margin < null < high - margin
-            says_significant = comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA or comparison == "=" and p <= 0.04
-            says_not = comparison in (">", "≥", "⩾", ">=") and p >= ALPHA or comparison == "=" and p >= 0.06
-            if excludes and says_not or inside and says_significant:
+            says_significant = (comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA) or (comparison == "=" and p <= 0.04)
+            says_not = (comparison in (">", "≥", "⩾", ">=") and p >= ALPHA) or (comparison == "=" and p >= 0.06)
+            if (excludes and says_not) or (inside and says_significant):
                 verdict = "excludes" if excludes else "contains"
                 yield ctx.report_block(
                     placed, interval.start(), p_match.end() if p_match.start() > interval.start() else interval.end(),
@@ -363,7 +363,7 @@ def _reported_tests(text: str) -> Iterator[ReportedTest]:
         test = "χ²" if test[0] in "χcX" else test.lower() if test in ("Z",) else test
         df1 = float(match.group("df1")) if match.group("df1") else None
         df2 = float(match.group("df2")) if match.group("df2") else None
-        if test in ("t", "r", "χ²") and (df1 is None or df2 is not None) or test == "F" and df2 is None:
+        if (test in ("t", "r", "χ²") and (df1 is None or df2 is not None)) or (test == "F" and df2 is None):
             continue
         if test == "z" and df1 is not None:
             continue

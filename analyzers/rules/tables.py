@@ -218,7 +218,7 @@ def _derived_agrees(grid: _Grid, aggregate_row: int, column: int, rows: list[int
     if total is None:
         return False
     columns = [c for c in grid.columns() if c != column]
-    for name, derive in _DERIVATIONS.items():
+    for derive in _DERIVATIONS.values():
         for a in columns:
             for b in columns:
                 if a != b and _follows(grid, aggregate_row, column, a, b, derive) \
@@ -603,4 +603,4 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
 def _names_row(header: str, words: set[str], ours: bool) -> bool:
     """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
     names = name_words(header)
-    return bool(names) and names <= words or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
+    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
