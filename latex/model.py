@@ -70,6 +70,7 @@ class PlainText:
         one_to_one = plain_end - plain_start == src_end - src_start
         source_start = src_start + min(start - plain_start, src_end - src_start) if one_to_one else src_start
         last = self._segment(max(end - 1, start))
+        assert last is not None  # there are segments: the first was found
         plain_start, plain_end, src_start, src_end = last
         one_to_one = plain_end - plain_start == src_end - src_start
         source_end = src_start + min(max(end - plain_start, 0), src_end - src_start) if one_to_one else src_end
