@@ -6,6 +6,7 @@ A plain JSON file in the project: easy to read, diff, commit or delete to undo.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import datetime, UTC
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class Dismissals:
     def is_dismissed(self, fingerprint: str) -> bool:
         return fingerprint in self._items
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Dismissal]:
         return iter(self._items.values())
 
     def dismiss(self, fingerprint: str, code: str, file: str, message: str) -> None:

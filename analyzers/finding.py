@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import Enum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -121,6 +122,6 @@ class Finding(BaseModel):
         digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
         return self.model_copy(update={"fingerprint": digest})
 
-    def contract(self) -> dict:
+    def contract(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (`auditex check --format json`)."""
         return self.model_dump(mode="json", exclude={"identity"}, exclude_none=True)

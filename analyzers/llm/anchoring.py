@@ -98,13 +98,16 @@ def normalised_key(text: str) -> str:
     return normalise(text)[0]
 
 
+AnchorMethod = Literal["exact", "source", "normalised", "fuzzy", "block"]
+
+
 @dataclass(frozen=True)
 class Anchor:
     file: str
     start: int  # source offsets
     end: int
     block: PlacedBlock | None
-    method: Literal["exact", "source", "normalised", "fuzzy", "block"]
+    method: AnchorMethod
     verbatim: bool  # the source range reads exactly the quote: safe to replace
 
 
@@ -208,12 +211,12 @@ class Anchorer:
         return Anchor(entries[0].placed.file, entries[0].placed.block.start, entries[-1].placed.block.end,
                       entries[0].placed, "block", False)
 
-    def _from_folded(self, entry: _BlockIndex, start: int, end: int, method: str, quote: str) -> Anchor:
+    def _from_folded(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         plain_start = entry.folded_at[start]
         plain_end = entry.folded_at[end - 1] + 1 if end > start else plain_start
         return self._from_plain(entry, plain_start, plain_end, method, quote)
 
-    def _from_plain(self, entry: _BlockIndex, start: int, end: int, method: str, quote: str) -> Anchor:
+    def _from_plain(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         src_start, src_end = entry.placed.block.plain.source_span(start, end)
         text = self.project.documents[entry.placed.file].text
         return Anchor(entry.placed.file, src_start, src_end, entry.placed, method, text[src_start:src_end] == quote)

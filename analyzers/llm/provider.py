@@ -112,6 +112,8 @@ class Provider(Protocol):
 class _SDKProvider(ABC):
     """What both adapters share: settings, the SDK module, and error translation."""
 
+    _client: Any  # the SDK's async client, made by each adapter
+
     def __init__(self, settings: LLMSettings, sdk: ModuleType) -> None:
         self._settings = settings
         self._sdk = sdk

@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -102,7 +102,7 @@ class Review:
         lines += ["---", "", f"_{self.mode} mode · {self.stats.summary()}_", ""]
         return "\n".join(lines)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         structured = self.structured
         return {
             "title": self.title,
