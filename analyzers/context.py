@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.memory import Memory

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, TypeAdapter, ValidationError

@@ -63,7 +63,7 @@ class Range(BaseModel):
     end: Position
 
     @classmethod
-    def of(cls, start_line: int, start_char: int, end_line: int, end_char: int) -> "Range":
+    def of(cls, start_line: int, start_char: int, end_line: int, end_char: int) -> Range:
         return cls(start=Position(line=start_line, character=start_char), end=Position(line=end_line, character=end_char))
 
 
@@ -115,7 +115,7 @@ class Finding(BaseModel):
             return Severity.INFORMATION
         return self.severity
 
-    def with_fingerprint(self) -> "Finding":
+    def with_fingerprint(self) -> Finding:
         if self.fingerprint:
             return self
         basis = "\x1f".join((self.code, self.file, self.identity or self.message))

@@ -57,7 +57,7 @@ class Policy:
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
 
     @classmethod
-    def of_folder(cls, folder: Path, config: Config | None = None) -> "Policy":
+    def of_folder(cls, folder: Path, config: Config | None = None) -> Policy:
         """The policy a project folder declares: `.auditex.toml` (unless `config` is given) and its dismissals."""
         return cls(config or load_config(folder), Dismissals(folder))
 

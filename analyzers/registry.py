@@ -12,9 +12,9 @@ import inspect
 import re
 import types
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .finding import Category, Finding, Severity
 

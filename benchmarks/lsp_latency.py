@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pytest_lsp import client_capabilities
 from pygls.protocol import default_converter
+from pytest_lsp import client_capabilities
 from pytest_lsp.client import LanguageClient
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

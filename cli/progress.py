@@ -55,7 +55,7 @@ class ProgressLine:
                 self._status.stop()
                 self._status = None
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         return self
 
     def __exit__(self, *_exc) -> None:

@@ -78,7 +78,7 @@ class ChunkParser:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
-    def __enter__(self) -> "ChunkParser":
+    def __enter__(self) -> ChunkParser:
         return self
 
     def __exit__(self, *_exc: object) -> None:

@@ -102,7 +102,7 @@ class Manuscript:
     layouts: dict[str, FileLayout] = field(default_factory=dict)
 
 
-def build_manuscript(project: "Project", previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
+def build_manuscript(project: Project, previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
     """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same."""
@@ -135,7 +135,7 @@ class _Builder:
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
 
-    def walk(self, project: "Project", path: str, visited: set[str]) -> None:
+    def walk(self, project: Project, path: str, visited: set[str]) -> None:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
@@ -232,7 +232,7 @@ def _section_hash(section: Section) -> str:
     return digest.hexdigest()
 
 
-def _targets(project: "Project", path: str) -> dict[tuple[int, str], str | None]:
+def _targets(project: Project, path: str) -> dict[tuple[int, str], str | None]:
     return {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
 
 
@@ -274,7 +274,7 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
     return FileLayout(tuple(shape), tuple(offsets), length)
 
 
-def _moved(project: "Project", previous: Manuscript, edited: str) -> Manuscript | None:
+def _moved(project: Project, previous: Manuscript, edited: str) -> Manuscript | None:
     """`previous` with the blocks of `edited` replaced by their new versions, when the edit kept
     the file's shape: then every section, block index and section membership is unchanged and
     only offsets in that file moved. None when the shape changed (a full walk is needed)."""

@@ -14,9 +14,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
-from .manuscript import Manuscript, PlacedBlock
 from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .conditionals import NEVER, branch_paths, path_at
+from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -204,7 +204,7 @@ class _BlockContribution:
     claims: list[Claim]
 
 
-def build_memory(project: "Project", cache: MemoryCache | None = None, store: "Store | None" = None) -> Memory:
+def build_memory(project: Project, cache: MemoryCache | None = None, store: Store | None = None) -> Memory:
     """The memory of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
@@ -321,7 +321,7 @@ def _file_facts(path: str, document: Document, wrappers: dict[str, tuple[str, st
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
-def _excluded_environments(project: "Project") -> tuple[str, ...]:
+def _excluded_environments(project: Project) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
     texts = (project.documents[path].text for path in project.files)

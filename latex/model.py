@@ -79,7 +79,7 @@ class PlainText:
     def source_offset(self, index: int) -> int:
         return self.source_span(index, index + 1)[0]
 
-    def shifted(self, delta: int) -> "PlainText":
+    def shifted(self, delta: int) -> PlainText:
         return PlainText(self.text, self.segments, self.offset + delta)
 
 
@@ -123,7 +123,7 @@ class Table:
         cells = self.rows[row]
         return cells[0].text if cells else ""
 
-    def shifted(self, delta: int) -> "Table":
+    def shifted(self, delta: int) -> Table:
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
         return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label,
                      self.rules)

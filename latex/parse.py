@@ -19,7 +19,15 @@ from pylatexenc import latexwalker as lw
 from . import commands as cmd
 from .chunks import unclosed_brace
 from .model import (
-    Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, StyledText,
+    Acronym,
+    Block,
+    BlockKind,
+    Heading,
+    IncludeSite,
+    KeyUse,
+    MacroDef,
+    Marker,
+    StyledText,
 )
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .tables import parse_table
@@ -62,7 +70,7 @@ class ParsedChunk:
     problems: list[tuple[int, int, str, str]] = field(default_factory=list)  # start, end, kind, message
     has_documentclass: bool = False
 
-    def shifted(self, delta: int) -> "ParsedChunk":
+    def shifted(self, delta: int) -> ParsedChunk:
         """The same facts `delta` characters later.
 
         Runs on every chunk after an edit, so it skips empty fields and shares what holds no offset;

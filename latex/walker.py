@@ -20,7 +20,6 @@ from typing import Any
 
 from pylatexenc import latexwalker
 
-
 _NOT_GIVEN = object()
 
 

@@ -36,12 +36,12 @@ REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("auditex_reques
 class WorkDone:
     """A server-initiated, cancellable $/progress with percentages."""
 
-    def __init__(self, server: "AuditexServer", title: str) -> None:
+    def __init__(self, server: AuditexServer, title: str) -> None:
         self.server, self.title = server, title
         self.token: str | None = None
         self.cancel = asyncio.Event()  # set when the client cancels the progress
 
-    async def __aenter__(self) -> "WorkDone":
+    async def __aenter__(self) -> WorkDone:
         request = self.server.protocol._request_futures.get(REQUEST_ID.get())
         if request is not None:  # $/cancelRequest cancels pygls' future of the request, not this task
             request.add_done_callback(lambda future: self.cancel.set() if future.cancelled() else None)
@@ -277,7 +277,7 @@ async def dismiss(ls, *arguments: Any) -> dict[str, str]:
     return {"message": f"auditex: dismissed {finding.code} (undo by removing it from {folder.dismissals.path.relative_to(folder.folder)})."}
 
 
-def register(server: "AuditexServer") -> None:
+def register(server: AuditexServer) -> None:
     for name, handler in ((CHECK_PROJECT, check_project), (AUDIT, audit), (SHOW_REPORT, show_report),
                           (REVIEW, review), (DISMISS_COMMAND, dismiss)):
         server.command(name)(handler)

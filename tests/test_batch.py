@@ -11,14 +11,14 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from helpers import write_project
+from sample_paper import FILES
 
 from auditex.batch.pool import LocalPool
 from auditex.batch.run import BatchOptions, run_batch
 from auditex.batch.task import Limits, TaskSpec, run_task
 from auditex.batch.venue import VenueError, content_hash, list_submissions
 from auditex.cli.main import main
-from helpers import write_project
-from sample_paper import FILES
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "batch_venue.py"
 _SPEC = importlib.util.spec_from_file_location("batch_venue", _SCRIPT)

@@ -9,6 +9,7 @@ import socket
 import time
 
 import pytest
+from llm_server import LoopbackLLMServer, Reply
 from pydantic import BaseModel
 
 from auditex.analyzers.llm.cache import LLMCache
@@ -27,7 +28,6 @@ from auditex.analyzers.llm.errors import (
 from auditex.analyzers.llm.pricing import Price, cost_of, price_for
 from auditex.analyzers.llm.provider import ChatRequest, Message, Usage
 from auditex.analyzers.llm.settings import LLMSettings
-from llm_server import LoopbackLLMServer, Reply
 
 SENTINEL = "sk-SENTINEL-123"
 

@@ -26,7 +26,6 @@ from auditex.analyzers.scholarly.verify import OnlineSettings, Verifier, default
 from auditex.analyzers.verification import OnlineChecker
 from auditex.latex.project import Project
 
-
 BIB = {
     "vaswani2017": "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n"
                    "  booktitle = {NeurIPS},\n  year = {2017}\n}\n",

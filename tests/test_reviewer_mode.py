@@ -1,16 +1,17 @@
 """Reviewer mode: a hostile submitted archive is checked without leaving its folder."""
 
 import io
-import sys
 import json
+import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
+from helpers import document
+
 import auditex.prompts
 from auditex.analyzers.check import checked_input
 from auditex.cli.main import main
-from helpers import document
 
 HOSTILE_MAIN = document(
     "\\section{Intro}\nWe improve accuracy.\n"

@@ -23,7 +23,8 @@ import logging
 import random
 import re
 import time
-from typing import Any, Awaitable, TypeVar
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 

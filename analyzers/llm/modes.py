@@ -28,7 +28,18 @@ from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
 from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
-from .units import Unit, block_text, data_line, known_lines, outline, paper_lines, preview_lines, reviewable_blocks, reviewable_sections, section_label
+from .units import (
+    Unit,
+    block_text,
+    data_line,
+    known_lines,
+    outline,
+    paper_lines,
+    preview_lines,
+    reviewable_blocks,
+    reviewable_sections,
+    section_label,
+)
 
 if TYPE_CHECKING:
     from .audit import AuditRun, Mode

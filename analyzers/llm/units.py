@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import SectionKind

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, Table
-from ...latex.tables import is_rule, rule_macros
 from ...latex.sentences import sentence_spans
+from ...latex.tables import is_rule, rule_macros
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Related, Severity
 from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
@@ -49,7 +49,7 @@ class _Grid:
     mark_columns: list[int]  # ✓/✗ columns
 
     @classmethod
-    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> "_Grid":
+    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> _Grid:
         author_rules: dict[int, list[str]] = {}
         for row, name in table.rules:
             if name in rule_macros:
