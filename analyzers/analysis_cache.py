@@ -78,14 +78,14 @@ class AnalysisCache:
 
     # The two kinds of entries
 
-    def load(self, kind: str, path: str, value_type: type) -> dict:
+    def load(self, kind: str, path: str, value_type: type) -> dict[str, Any]:
         """What an earlier run kept of one file (see latex.chunk_parser.Store)."""
         values = self._get((kind, self.folder, path))
         if not isinstance(values, dict) or not all(isinstance(value, value_type) for value in values.values()):
             return {}
         return values
 
-    def save(self, kind: str, path: str, values: dict) -> None:
+    def save(self, kind: str, path: str, values: dict[str, Any]) -> None:
         self._set((kind, self.folder, path), values)
 
     def load_units(self, key: tuple[str, ...]) -> dict[str, list[Any]]:
@@ -130,6 +130,8 @@ class AnalysisCache:
             log.warning("could not write the analysis cache at %s (%s)", self.directory, type(error).__name__)
 
     def _drop(self, key: str) -> None:
+        if self._store is None:
+            return
         try:
             self._store.delete(key)
         except Exception:

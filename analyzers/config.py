@@ -67,7 +67,7 @@ class Config(BaseModel):
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
 
-    def with_options(self, options: "RuleOptions") -> "Config":
+    def with_options(self, options: RuleOptions) -> Config:
         """This config with command-line options on top: `select` replaces, `ignore` adds, `min_severity` replaces."""
         rules = self.rules.model_copy(update={
             "select": options.select if options.select is not None else self.rules.select,
@@ -76,7 +76,7 @@ class Config(BaseModel):
         })
         return self.model_copy(update={"rules": rules})
 
-    def merged(self, overrides: dict[str, Any]) -> "Config":
+    def merged(self, overrides: dict[str, Any]) -> Config:
         """This config with editor settings on top (lists replace, tables merge)."""
         data = self.model_dump()
         for section, values in overrides.items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.memory import Memory
@@ -72,7 +73,7 @@ class RuleContext:
             fixes=fixes or [], explanation=explanation, identity=identity or message, section=section,
         )
 
-    def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs) -> Finding:
+    def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:
         """Report on a span of a block's plain text, mapped back to the source."""
         start, end = placed.block.plain.source_span(plain_start, plain_end)
         section = self.manuscript.sections[placed.section]

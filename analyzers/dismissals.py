@@ -6,7 +6,8 @@ A plain JSON file in the project: easy to read, diff, commit or delete to undo.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -46,13 +47,13 @@ class Dismissals:
     def is_dismissed(self, fingerprint: str) -> bool:
         return fingerprint in self._items
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Dismissal]:
         return iter(self._items.values())
 
     def dismiss(self, fingerprint: str, code: str, file: str, message: str) -> None:
         self._items[fingerprint] = Dismissal(
             fingerprint=fingerprint, code=code, file=file, message=message,
-            dismissed_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            dismissed_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
         self._save()
 

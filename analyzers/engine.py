@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,8 @@ from .policy import Policy
 from .registry import FACETS, Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)
+# A section's source run as its key holds it: file, (line, column) of its start, content hash.
+_RunKey = tuple[str, tuple[int, int], str]
 
 
 @dataclass
@@ -53,7 +55,7 @@ class Engine:
         # (or a section's parts, for a combining rule).
         self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
-        self._run_keys: dict[tuple[str, int, int], tuple] = {}
+        self._run_keys: dict[tuple[str, int, int], _RunKey] = {}
         # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, str]] = {}
         # The results the last check computed under their analysis cache keys, for `save`.
@@ -105,7 +107,7 @@ class _Units:
         self.current: dict[str, list[Any]] = {}
         self.computed = False
 
-    def get(self, unit: str, compute: Callable[[], list[Any]]) -> list[Any]:
+    def get(self, unit: str, compute: Callable[..., list[Any]]) -> list[Any]:  # lambdas binding their section
         value = self.previous.get(unit)
         if value is not None:
             self.stats.rules_cached += 1
@@ -132,7 +134,7 @@ class _Run:
         self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         self._units: list[tuple[tuple[str, str, str], Rule, _Units]] = []
         self._files_digest: str | None = None
-        self.run_keys: dict[tuple[str, int, int], tuple] = {}
+        self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
 
@@ -146,11 +148,12 @@ class _Run:
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
         sections = self.sections()
-        if rule.combine is None:
+        combine = rule.combine
+        if combine is None:
             return [finding for section, key in sections
                     for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))]
         parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
-        return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
+        return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(combine(context, parts)))
 
     def units(self, rule: Rule, facets: str) -> _Units:
         """The rule's cached results under these facet digests (from memory, else from the
@@ -222,11 +225,11 @@ class _Run:
         return _hashed((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
 
 
-def _hashed(value) -> str:
+def _hashed(value: object) -> str:
     return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _fingerprinted(findings) -> list[Finding]:
+def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:
     return [finding.with_fingerprint() for finding in findings]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from enum import Enum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -62,7 +63,7 @@ class Range(BaseModel):
     end: Position
 
     @classmethod
-    def of(cls, start_line: int, start_char: int, end_line: int, end_char: int) -> "Range":
+    def of(cls, start_line: int, start_char: int, end_line: int, end_char: int) -> Range:
         return cls(start=Position(line=start_line, character=start_char), end=Position(line=end_line, character=end_char))
 
 
@@ -114,13 +115,13 @@ class Finding(BaseModel):
             return Severity.INFORMATION
         return self.severity
 
-    def with_fingerprint(self) -> "Finding":
+    def with_fingerprint(self) -> Finding:
         if self.fingerprint:
             return self
         basis = "\x1f".join((self.code, self.file, self.identity or self.message))
         digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
         return self.model_copy(update={"fingerprint": digest})
 
-    def contract(self) -> dict:
+    def contract(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (`auditex check --format json`)."""
         return self.model_dump(mode="json", exclude={"identity"}, exclude_none=True)

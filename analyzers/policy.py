@@ -37,13 +37,13 @@ LEADING_CODES = ("SEC", "SUB", "INC003")
 LLM_PREFIX = "LLM"
 
 
-def report_order(finding: Finding) -> tuple:
+def report_order(finding: Finding) -> tuple[bool, str, int, int, str, str]:
     """Leading codes first, then by file and position; code and message break ties."""
     start = finding.range.start
     return (not finding.code.startswith(LEADING_CODES), finding.file, start.line, start.character, finding.code, finding.message)
 
 
-def severity_order(finding: Finding) -> tuple:
+def severity_order(finding: Finding) -> tuple[object, ...]:
     """Most severe first, then `report_order`: the text report's order."""
     return (-finding.severity.rank, *report_order(finding))
 
@@ -57,7 +57,7 @@ class Policy:
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
 
     @classmethod
-    def of_folder(cls, folder: Path, config: Config | None = None) -> "Policy":
+    def of_folder(cls, folder: Path, config: Config | None = None) -> Policy:
         """The policy a project folder declares: `.auditex.toml` (unless `config` is given) and its dismissals."""
         return cls(config or load_config(folder), Dismissals(folder))
 

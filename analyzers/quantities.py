@@ -9,6 +9,7 @@ and "is it one mistyped digit away from a cell?" is a handful of lookups.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable, Iterator
 from collections.abc import Set as AbstractSet
@@ -234,6 +235,6 @@ def digit_variants(written: str) -> Iterator[str]:
         for replacement in "0123456789":
             if replacement != written[i] and not (i == 0 and replacement == "0" and len(digits) > 1 and written[1:2] != "."):
                 yield written[:i] + replacement + written[i + 1:]
-    for a, b in zip(digits, digits[1:]):
+    for a, b in itertools.pairwise(digits):
         if b == a + 1 and written[a] != written[b]:
             yield written[:a] + written[b] + written[a] + written[b + 1:]

@@ -14,6 +14,7 @@ import types
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .finding import Category, Finding, Severity
 
@@ -38,7 +39,7 @@ class Rule:
     severity: Severity
     scope: Scope
     reads: tuple[str, ...]
-    check: Callable[..., Iterable[Finding]]
+    check: Callable[..., Iterable[Any]]  # findings; a combining rule's check yields its parts
     # Diagnostics of this rule mark code the author may delete (LSP "Unnecessary").
     unnecessary: bool = False
     # A section rule that needs the whole paper: `check(ctx, section)` returns what the section
@@ -54,7 +55,7 @@ class Rule:
     @property
     def summary(self) -> str:
         """The first sentence of "What it does" (the whole of it, across its wrapped lines)."""
-        paragraph = []
+        paragraph: list[str] = []
         for line in self.doc.splitlines():
             stripped = line.strip()
             if stripped.startswith("#") or (not stripped and paragraph):
@@ -70,7 +71,7 @@ class Rule:
 
 def rule(code: str, name: str, category: Category, severity: Severity, *, reads: Iterable[str],
          scope: Scope = Scope.PROJECT, unnecessary: bool = False,
-         combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Finding]]], Rule]:
+         combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS
     if unknown:
@@ -78,7 +79,7 @@ def rule(code: str, name: str, category: Category, severity: Severity, *, reads:
     if combine is not None and scope is not Scope.SECTION:
         raise ValueError(f"rule {code}: only a section rule combines its sections' parts")
 
-    def register(check: Callable[..., Iterable[Finding]]) -> Rule:
+    def register(check: Callable[..., Iterable[Any]]) -> Rule:
         if not check.__doc__ or "## What it does" not in check.__doc__:
             raise ValueError(f"rule {code} needs a docstring with '## What it does'")
         return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine)

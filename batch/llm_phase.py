@@ -39,8 +39,8 @@ def batch_settings(settings: LLMSettings) -> LLMSettings:
     prices = dict(settings.prices)
     price = price_for(settings.model, prices)
     if price is not None:
-        prices[settings.model] = Price(**{name: None if rate is None else rate * BATCH_PRICE_FACTOR
-                                          for name, rate in price.model_dump().items()})
+        prices[settings.model] = Price.model_validate({name: None if rate is None else rate * BATCH_PRICE_FACTOR
+                                                       for name, rate in price.model_dump().items()})
     return settings.model_copy(update={"prices": prices, "stream": False, "concurrency": BATCH_CONCURRENCY,
                                        "overall_time_limit_s": BATCH_CALL_LIMIT_S})
 

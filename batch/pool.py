@@ -106,6 +106,7 @@ class LocalPool:
                             pool[index] = _Worker(self._context)
                             continue
                         if on_start is not None:
+                            assert worker.process.pid is not None  # the worker is running
                             on_start(spec, worker.process.pid)
                 busy = [w for w in pool if w.spec is not None]
                 wait([w.connection for w in busy] + [w.process.sentinel for w in busy], _POLL_S)

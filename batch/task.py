@@ -21,9 +21,10 @@ import resource
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
@@ -128,6 +129,7 @@ async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
 
     cache = LLMCache()
     try:
+        assert spec.mode is not None  # _check audits only with a mode
         return await audit_projects(result, findings, LLMSettings.from_env(**spec.llm), spec.mode, cache)
     finally:
         cache.close()
@@ -141,7 +143,7 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
     from ..cli.audit_command import _run_summary
 
     finding_policy = Policy.of_folder(result.folder, result.config)
-    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm),
+    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm),  # type: ignore[arg-type]  # the CLI checked the mode
                               finding_policy=finding_policy, provider=provider,
                               deterministic=[f for f in findings if project.contains(f.file)])
               for project in result.projects]

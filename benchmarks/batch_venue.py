@@ -53,11 +53,10 @@ def _tar(path: Path, members: list[tuple[str, bytes]], mode: str = "w:gz") -> Pa
 
 def zip_bomb(path: Path, megabytes: int = 300) -> Path:
     """A zip whose only member unpacks to `megabytes` of zeros: nothing to check, one failed line."""
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        with archive.open("main.tex", "w", force_zip64=True) as member:
-            block = b"\0" * MIB
-            for _ in range(megabytes):
-                member.write(block)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive, archive.open("main.tex", "w", force_zip64=True) as member:
+        block = b"\0" * MIB
+        for _ in range(megabytes):
+            member.write(block)
     return path
 
 

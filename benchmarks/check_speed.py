@@ -37,7 +37,7 @@ def measure_one(folder: Path, ignore: list[str]) -> dict:
     text = project.documents[target].text
     position = text.find("\n\n", len(text) // 2) if "\n\n" in text[len(text) // 2:] else len(text) // 2
     timings = []
-    for step in range(5):
+    for _ in range(5):
         text = text[:position] + "x" + text[position:]
         started = time.perf_counter()
         project.update(target, text)

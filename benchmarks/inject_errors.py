@@ -232,9 +232,10 @@ def plant_same_quantity(project: Project) -> Iterator[Edit]:
             continue
         words = _context_words(number)
         earlier = seen.setdefault(mention.text, [])
-        if any(block is not number.block and len(words & other) >= _SHARED for block, other in earlier):
-            if edit := _changed_number(project, number, "second statement {old} → {new}"):
-                yield edit
+        if any(block is not number.block and len(words & other) >= _SHARED for block, other in earlier) and (
+            edit := _changed_number(project, number, "second statement {old} → {new}")
+        ):
+            yield edit
         earlier.append((number.block, words))
 
 
@@ -252,9 +253,10 @@ def plant_abstract_restated(project: Project) -> Iterator[Edit]:
             restated.setdefault(number.mention.text, []).append(_context_words(number))
     for number in abstract:
         words = _context_words(number)
-        if any(len(words & other) >= _SHARED for other in restated.get(number.mention.text, ())):
-            if edit := _changed_number(project, number, "abstract {old} → {new} (the body restates {old})"):
-                yield edit
+        if any(len(words & other) >= _SHARED for other in restated.get(number.mention.text, ())) and (
+            edit := _changed_number(project, number, "abstract {old} → {new} (the body restates {old})")
+        ):
+            yield edit
 
 
 def _cell_number(project: Project, placed: PlacedBlock, cell: Cell) -> tuple[int, str] | None:

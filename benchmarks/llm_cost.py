@@ -30,9 +30,9 @@ import asyncio
 import json
 import statistics
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -123,7 +123,7 @@ def main() -> None:
         sys.exit(f"The corpus is missing at {CORPUS}.")
     names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
     models = {"openai": arguments.openai_model, "anthropic": arguments.anthropic_model}
-    for provider, model in models.items():
+    for model in models.values():
         if price_for(model) is None:
             sys.exit(f"No price is known for {model}.")
     anthropic_min = next((v for k, v in ANTHROPIC_MIN_TOKENS.items() if models["anthropic"].startswith(k)), 1024)

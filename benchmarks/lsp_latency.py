@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from lsprotocol import types as lsp
-from pytest_lsp import client_capabilities
 from pygls.protocol import default_converter
+from pytest_lsp import client_capabilities
 from pytest_lsp.client import LanguageClient
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -113,7 +113,7 @@ async def main() -> None:
     await client.stop()
     shutil.rmtree(folder.parent, ignore_errors=True)
     latencies_ms = sorted(1000 * value for value in latencies)
-    p95 = latencies_ms[max(0, int(round(0.95 * len(latencies_ms))) - 1)]
+    p95 = latencies_ms[max(0, round(0.95 * len(latencies_ms)) - 1)]
     print("| paper | file | edits | first diagnostics (s) | p50 (ms) | p95 (ms) | max (ms) |")
     print("|---|---|---|---|---|---|---|")
     print(f"| {arguments.paper} | {arguments.file} ({size_kb} KB) | {len(latencies_ms)} | {ready:.1f} | "

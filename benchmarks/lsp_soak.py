@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from lsp_latency import open_document, paper_copy, prose_line, start, type_at, wait_for_uri  # noqa: E402
+from lsp_latency import open_document, paper_copy, prose_line, start, type_at, wait_for_uri
 
-from auditex.analyzers.check import check_path  # noqa: E402
+from auditex.analyzers.check import check_path
 
 
 def rss_mb(pid: int) -> float:
@@ -68,7 +68,7 @@ async def main() -> None:
     while True:  # the last analysis: wait for a quiet period without publishes
         try:
             await asyncio.wait_for(published.get(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             break
     alive = client._server.returncode is None
     rss_end = rss_mb(pid)

@@ -197,7 +197,7 @@ def planted(corpus: Path, per_kind: int) -> None:
         with StandIns(works) as stand_ins:
             cache = AnswerCache(Path(folder) / "cache")
             checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins))
-            [(findings, summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
+            [(findings, _summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
             cache.close()
     codes: dict[str, set[str]] = {}
     for finding in findings:
@@ -250,7 +250,7 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
                 checker = OnlineChecker(cache=cache, env=stand_ins.environment())  # the polite default rate limits
                 before = stand_ins.count()
                 started = time.perf_counter()
-                [(findings, summary)] = asyncio.run(check_projects(checker, [(project, cited)]))
+                [(_findings, summary)] = asyncio.run(check_projects(checker, [(project, cited)]))
                 timings.append((time.perf_counter() - started, stand_ins.count() - before, summary))
                 cache.close()
             by_service = {name: stand_ins.count(name) for name in SERVICES}

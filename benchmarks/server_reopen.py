@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_latency import paper_copy, start, wait_for_uri  # noqa: E402
+from lsp_latency import paper_copy, start, wait_for_uri
 
 
 async def one_start(folder: Path, target: Path) -> tuple[float, float]:

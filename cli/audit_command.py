@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..analyzers.check import CheckResult
-from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.anchoring import SeverityPolicy
+from ..analyzers.llm.audit import MODES, AuditResult, run_audit
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.config import settings_from_config, severity_policy

@@ -105,4 +105,5 @@ def _engine(arguments: argparse.Namespace):
 def _llm_phase(arguments: argparse.Namespace, options: BatchOptions):
     from ..batch.llm_phase import LLMBatchPhase
 
+    assert options.mode is not None  # --llm-batch needs --mode (checked above)
     return LLMBatchPhase(options.mode, options.llm, no_cache=arguments.no_cache)

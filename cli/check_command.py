@@ -13,7 +13,7 @@ from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.policy import at_least, distinct
 from ..analyzers.registry import default_registry
-from .formats import Paths, to_json, to_markdown, to_sarif, text_report, unknown_codes, write_output
+from .formats import Paths, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")

@@ -14,6 +14,7 @@ import argparse
 import importlib
 import logging
 import sys
+from typing import NoReturn
 
 from .. import __version__
 
@@ -34,7 +35,7 @@ COMMANDS = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 too; keep one clear line
+    def error(self, message: str) -> NoReturn:  # argparse exits 2 too; keep one clear line
         self.print_usage(sys.stderr)
         print(f"auditex: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

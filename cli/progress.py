@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.status import Status
 
 SHOW_AFTER_S = 1.0
 
@@ -19,7 +22,7 @@ class ProgressLine:
     def __init__(self, stream: TextIO | None = None, delay: float = SHOW_AFTER_S) -> None:
         self.stream = stream or sys.stderr
         self.message = "checking"
-        self._status = None
+        self._status: Status | None = None
         self._lock = threading.Lock()
         self._closed = False
         self._timer: threading.Timer | None = None
@@ -52,7 +55,7 @@ class ProgressLine:
                 self._status.stop()
                 self._status = None
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         return self
 
     def __exit__(self, *_exc) -> None:

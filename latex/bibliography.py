@@ -63,7 +63,7 @@ class BibEntry:
     entry_type: str = ""
     fields: dict[str, str] = field(default_factory=dict)  # names lowercased; the first of repeated fields (BibTeX's)
 
-    def content(self) -> tuple:
+    def content(self) -> tuple[str, tuple[tuple[str, str], ...]]:
         """What the reference shows: its type and printed fields, normalised."""
         return (self.entry_type.lower(), tuple(sorted((name, " ".join(value.split())) for name, value in self.fields.items() if is_printed_field(name))))
 
@@ -97,7 +97,7 @@ def parse_bibliography(path: str, text: str, read_problem: str | None = None) ->
     if path.endswith(".bbl"):
         return _parse_bbl(path, source, read_problem)
     try:
-        library = bibtexparser.parse_string(text)
+        library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]  # exported, but bibtexparser has no __all__
     except Exception as error:  # the parser is third-party; a file must never crash us
         problem = BibProblem("unparsable", None, 0, min(len(text), 80), f"the bibliography could not be parsed ({type(error).__name__})")
         return Bibliography(path, source, [], [problem], read_problem)
@@ -165,7 +165,7 @@ def _short(value: str, limit: int = 40) -> str:
     return f"'{value}'" if len(value) <= limit else f"'{value[:limit]}…'"
 
 
-def _unparsable_message(source: SourceText, block: ParsingFailedBlock, head: re.Match | None) -> str:
+def _unparsable_message(source: SourceText, block: ParsingFailedBlock, head: re.Match[str] | None) -> str:
     what = f"bibliography entry '{head.group(2)}'" if head else "this bibliography entry"
     reason = getattr(block.error, "abort_reason", "") or str(block.error)
     where_index = getattr(block.error, "end_index", None)

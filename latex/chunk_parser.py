@@ -13,7 +13,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 
 from .parse import ParsedChunk, parse_chunk
 
@@ -27,9 +27,9 @@ class Store(Protocol):
     """What a file's text yields, kept between runs: for a kind ("parses": chunk content hash →
     parse; "block_facts": block text → facts), a mapping from content to a pure function of it."""
 
-    def load(self, kind: str, path: str, value_type: type) -> dict: ...
+    def load(self, kind: str, path: str, value_type: type) -> dict[str, Any]: ...
 
-    def save(self, kind: str, path: str, values: dict) -> None: ...
+    def save(self, kind: str, path: str, values: dict[str, Any]) -> None: ...
 
 
 class ChunkParser:
@@ -78,10 +78,10 @@ class ChunkParser:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
-    def __enter__(self) -> "ChunkParser":
+    def __enter__(self) -> ChunkParser:
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()
 
 

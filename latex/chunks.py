@@ -73,7 +73,7 @@ def resplit_chunks(old_text: str, old_chunks: list[Chunk], text: str) -> Resplit
     suffix = min(_common_suffix(old_chunks, text, delta), min(len(old_text), len(text)) - prefix)
     # The last old boundary whose cut depends on unchanged text only (see _TOKEN).
     kept = bisect.bisect_right(old_chunks, prefix - _LOOKAHEAD, key=lambda chunk: chunk.start) - 1
-    while kept > 0 and _WHITE_SPACE.match(old_text, old_chunks[kept].start - 1).end() + _LOOKAHEAD > prefix:
+    while kept > 0 and _white_space_end(old_text, old_chunks[kept].start - 1) + _LOOKAHEAD > prefix:
         kept -= 1
     kept = max(kept, 0)
     first_unchanged = bisect.bisect_left(old_chunks, len(old_text) - suffix, key=lambda chunk: chunk.start)
@@ -123,16 +123,22 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
         elif token.startswith("\n") and brace_depth == 0 and not environments:
             boundary = match.start() + 1
             before_heading = text.startswith("\\", match.end())
-            if before_heading or boundary - chunk_start >= TARGET_CHUNK_CHARS:
-                if boundary > chunk_start:
-                    chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
-                    chunk_start = boundary
-                    if boundary in resume_at:
-                        return chunks, resume_at[boundary]
+            if (before_heading or boundary - chunk_start >= TARGET_CHUNK_CHARS) and boundary > chunk_start:
+                chunks.append(Chunk(chunk_start, text[chunk_start:boundary]))
+                chunk_start = boundary
+                if boundary in resume_at:
+                    return chunks, resume_at[boundary]
     if chunk_start < length or not chunks:
         chunks.append(Chunk(chunk_start, text[chunk_start:]))
     return chunks, None
 
+
+
+def _white_space_end(text: str, position: int) -> int:
+    """Where the white space from `position` ends (_WHITE_SPACE matches everywhere)."""
+    match = _WHITE_SPACE.match(text, position)
+    assert match is not None
+    return match.end()
 
 def unclosed_brace(text: str) -> int | None:
     """Where the outermost `{` that is never closed opens (comments, `\\{`, verbatim and `\\iffalse`

@@ -7,6 +7,7 @@ whose arguments matter to us is declared here once.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
@@ -91,7 +92,11 @@ _EXTRA_MACROS = {
 }
 
 
-class CitationArgsParser(macrospec.MacroStandardArgsParser):
+# A parsed argument: its node, where it starts and how long it is.
+_Group = tuple[Any, int, int]
+
+
+class CitationArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
     """Arguments of a citation command: `*`, apacite's `<prenote>`, biblatex's multi-citation
     `(pre)(post)` and repeated `[pre][post]{keys}`, and `[pre][post]{keys}`.
 
@@ -102,12 +107,12 @@ class CitationArgsParser(macrospec.MacroStandardArgsParser):
         super().__init__(argspec="*[[{")
         self.multicite = multicite
 
-    def parse_args(self, w, pos, parsing_state=None):
+    def parse_args(self, w: Any, pos: int, parsing_state: Any = None) -> tuple[Any, int, int]:
         parsing_state = parsing_state or w.make_parsing_state()
         spec, arguments = "", []
         position = pos
 
-        def take(kind: str, found) -> bool:
+        def take(kind: str, found: _Group | None) -> bool:
             nonlocal spec, position
             if found is None:
                 return False
@@ -132,7 +137,7 @@ class CitationArgsParser(macrospec.MacroStandardArgsParser):
         return macrospec.ParsedMacroArgs(argspec=spec, argnlist=arguments), pos, position - pos
 
 
-def _star(w, position: int, parsing_state):
+def _star(w: Any, position: int, parsing_state: Any) -> _Group | None:
     try:
         token = w.get_token(position, parsing_state=parsing_state)
     except latexwalker.LatexWalkerEndOfStream:
@@ -142,7 +147,7 @@ def _star(w, position: int, parsing_state):
     return None
 
 
-def _delimited(w, position: int, opening: str, closing: str, parsing_state):
+def _delimited(w: Any, position: int, opening: str, closing: str, parsing_state: Any) -> _Group | None:
     """The group `opening … closing` that starts at `position` (after spaces), or None."""
     try:
         token = w.get_token(position, include_brace_chars=[(opening, closing)], environments=False, parsing_state=parsing_state)
@@ -155,17 +160,18 @@ def _delimited(w, position: int, opening: str, closing: str, parsing_state):
     return (node, start, length) if w.s[start + length - 1:start + length] == closing else None
 
 
-class InputArgsParser(macrospec.MacroStandardArgsParser):
+class InputArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
     """`\\input{file}`, and TeX's own `\\input file.tex`, whose name ends at a space, `%` or `\\`."""
 
     def __init__(self) -> None:
         super().__init__(argspec="{")
 
-    def parse_args(self, w, pos, parsing_state=None):
+    def parse_args(self, w: Any, pos: int, parsing_state: Any = None) -> tuple[Any, int, int]:
         parsing_state = parsing_state or w.make_parsing_state()
         bare = None if _delimited(w, pos, "{", "}", parsing_state) else _BARE_FILE_NAME.match(w.s, pos)
         if bare is None:
-            return super().parse_args(w, pos, parsing_state)
+            braced: _Group = super().parse_args(w, pos, parsing_state)
+            return braced
         name = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=bare.group(1), pos=bare.start(1), len=len(bare.group(1)))
         return macrospec.ParsedMacroArgs(argspec="{", argnlist=[name]), pos, bare.end(1) - pos
 

@@ -45,9 +45,10 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
     # `\ifb` is often the unit macro for inverse femtobarns.
     closing = sum(kind == "fi" for kind in kinds)
     unknown_open = closing > sum(kind == "open" for kind in kinds)
-    stack: list[list[int]] = []  # [ordinal, branch, never-taken branch]
+    stack: list[list[int]] = []  # [ordinal, branch, never-taken branch or -1]
     braced: list[tuple[int, int, int, int]] = []  # (start, end, ordinal, argument number) of braced branches
-    starts, paths = [0], [()]
+    starts: list[int] = [0]
+    paths: list[tuple[tuple[int, int], ...]] = [()]
     ordinal = 0
     for token, kind in zip(tokens, kinds):
         name = token.group("name")
@@ -64,7 +65,7 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
             continue
         elif kind == "open" or unknown_open:
             ordinal += 1
-            never = 0 if name == "iffalse" else 1 if name == "iftrue" else None
+            never = 0 if name == "iffalse" else 1 if name == "iftrue" else -1
             stack.append([ordinal, 0, never])
         else:
             continue
@@ -99,7 +100,7 @@ def path_at(starts: list[int], paths: list[tuple[tuple[int, int], ...]], offset:
 
 def _brace_arguments(text: str, position: int) -> list[tuple[int, int]]:
     """Spans of the brace groups (and single control sequences, \\ifdef\\x{…}{…}) that follow `position`."""
-    arguments = []
+    arguments: list[tuple[int, int]] = []
     while len(arguments) < _MAX_BRANCH_ARGUMENTS:
         while position < len(text) and text[position] in " \t\n":
             position += 1

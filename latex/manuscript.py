@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from .model import Block, BlockKind, Heading, SectionKind
+from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
 
 if TYPE_CHECKING:
+    from .parse import ParsedChunk
     from .project import Project
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
@@ -86,7 +87,7 @@ class FileLayout(NamedTuple):
     """What the walk saw in one file: the shape of its events (headings, markers, blocks,
     includes, without positions), their offsets, and the file's length."""
 
-    shape: tuple
+    shape: tuple[tuple[object, ...], ...]
     offsets: tuple[int, ...]
     length: int
 
@@ -101,7 +102,7 @@ class Manuscript:
     layouts: dict[str, FileLayout] = field(default_factory=dict)
 
 
-def build_manuscript(project: "Project", previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
+def build_manuscript(project: Project, previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
     """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same."""
@@ -134,7 +135,7 @@ class _Builder:
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
 
-    def walk(self, project: "Project", path: str, visited: set[str]) -> None:
+    def walk(self, project: Project, path: str, visited: set[str]) -> None:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
@@ -142,17 +143,18 @@ class _Builder:
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
-                self.heading(path, item)
+                self.heading(path, cast(Heading, item))
             elif order == 1:
-                self.marker(path, item)
+                self.marker(path, cast(Marker, item))
             elif order == 2:
-                self.block(path, item)
+                self.block(path, cast(Block, item))
             else:
-                target = targets.get((item.start, "tex"))
+                site = cast(IncludeSite, item)
+                target = targets.get((site.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
-                    self.close_run(item.end)
+                    self.close_run(site.end)
                     self.walk(project, target, visited)
-                    self.run = (path, item.end)
+                    self.run = (path, site.end)
         length = len(project.documents[path].text)
         self.close_run(length)
         current = self.sections[-1]
@@ -173,6 +175,7 @@ class _Builder:
     def heading(self, path: str, heading: Heading) -> None:
         own_kind = section_kind_for(heading.title)
         parent_kind = next((self.parent_kinds[level] for level in sorted(self.parent_kinds, reverse=True) if level < heading.level), None)
+        kind: SectionKind
         if own_kind is SectionKind.ABSTRACT or own_kind is SectionKind.REFERENCES:
             kind = own_kind
         elif self.in_appendix and heading.level <= 2 and own_kind not in (SectionKind.LIMITATIONS, SectionKind.ETHICS):
@@ -186,7 +189,7 @@ class _Builder:
         section_id = f"{path}#{heading.title}" + (f"#{occurrence + 1}" if occurrence else "")
         self.open_section(Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix))
 
-    def marker(self, path: str, marker) -> None:
+    def marker(self, path: str, marker: Marker) -> None:
         if marker.kind == "appendix":
             self.in_appendix = True
         elif marker.kind in ("bibliography", "thebibliography"):
@@ -229,13 +232,17 @@ def _section_hash(section: Section) -> str:
     return digest.hexdigest()
 
 
-def _targets(project: "Project", path: str) -> dict[tuple[int, str], str | None]:
+def _targets(project: Project, path: str) -> dict[tuple[int, str], str | None]:
     return {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
 
 
-def _events(parsed) -> list[tuple[int, int, object]]:
+# (offset, order, item): order 0 is a Heading, 1 a Marker, 2 a Block, 3 an IncludeSite.
+_Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
+
+
+def _events(parsed: ParsedChunk) -> list[_Event]:
     """A file's headings, markers, blocks and source includes in reading order."""
-    events: list[tuple[int, int, object]] = []
+    events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings]
     events += [(marker.offset, 1, marker) for marker in parsed.markers]
     events += [(block.start, 2, block) for block in parsed.blocks]
@@ -244,26 +251,30 @@ def _events(parsed) -> list[tuple[int, int, object]]:
     return events
 
 
-def _layout(events: list[tuple[int, int, object]], targets: dict, length: int) -> FileLayout:
-    shape = []
+def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], length: int) -> FileLayout:
+    shape: list[tuple[object, ...]] = []
     offsets: list[int] = []
     for _, order, item in events:
         if order == 0:
-            shape.append((0, item.level, item.title))
-            offsets += (item.start, item.end)
+            heading = cast(Heading, item)
+            shape.append((0, heading.level, heading.title))
+            offsets += (heading.start, heading.end)
         elif order == 1:
-            shape.append((1, item.kind))
-            offsets.append(item.offset)
+            marker = cast(Marker, item)
+            shape.append((1, marker.kind))
+            offsets.append(marker.offset)
         elif order == 2:
-            shape.append((2, item.kind, item.environment))
-            offsets += (item.start, item.end)
+            block = cast(Block, item)
+            shape.append((2, block.kind, block.environment))
+            offsets += (block.start, block.end)
         else:
-            shape.append((3, targets.get((item.start, "tex"))))
-            offsets += (item.start, item.end)
+            site = cast(IncludeSite, item)
+            shape.append((3, targets.get((site.start, "tex"))))
+            offsets += (site.start, site.end)
     return FileLayout(tuple(shape), tuple(offsets), length)
 
 
-def _moved(project: "Project", previous: Manuscript, edited: str) -> Manuscript | None:
+def _moved(project: Project, previous: Manuscript, edited: str) -> Manuscript | None:
     """`previous` with the blocks of `edited` replaced by their new versions, when the edit kept
     the file's shape: then every section, block index and section membership is unchanged and
     only offsets in that file moved. None when the shape changed (a full walk is needed)."""
@@ -279,7 +290,7 @@ def _moved(project: "Project", previous: Manuscript, edited: str) -> Manuscript 
     for before, after in zip(old.offsets, new.offsets):
         if moved.setdefault(before, after) != after:
             return None  # two places that coincided no longer do
-    new_blocks = iter([item for _, order, item in events if order == 2])
+    new_blocks = iter([cast(Block, item) for _, order, item in events if order == 2])
     replaced: dict[int, PlacedBlock] = {}
     blocks = []
     for placed in previous.blocks:

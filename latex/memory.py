@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
-from .manuscript import Manuscript, PlacedBlock
 from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .conditionals import NEVER, branch_paths, path_at
+from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -23,6 +24,7 @@ from .source import SourceText
 
 if TYPE_CHECKING:
     from .chunk_parser import Store
+    from .document import Document
     from .project import Project
 
 _INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
@@ -81,8 +83,8 @@ class Memory:
     sources: dict[str, SourceText]  # every file's text, for positions
     # Facet → file → the items it contributes, and file → what they are a function of: digests are
     # taken per file and reused, so a keystroke re-digests one file.
-    file_items: dict[str, dict[str, list]]
-    versions: dict[str, tuple]
+    file_items: dict[str, dict[str, list[Any]]]
+    versions: dict[str, _Version]
     cache: MemoryCache
 
     def digest(self, facet: str) -> str:
@@ -93,14 +95,15 @@ class Memory:
         """
         return self._digests[facet]
 
-    def stable(self, path: str, item) -> tuple:
+    def stable(self, path: str, item: Any) -> tuple[object, ...]:
         """`item` (a slots dataclass with start and end offsets in `path`) with its
         offsets replaced by line, column and the text they span."""
         return stable_item(self.sources.get(path), path, item)
 
     @cached_property
     def _digests(self) -> dict[str, str]:
-        previous, live = self.cache.digests, {}
+        previous = self.cache.digests
+        live: dict[_DigestKey, str] = {}
 
         def per_file(facet: str) -> str:
             parts = []
@@ -135,16 +138,21 @@ class Memory:
 class MemoryCache:
     """What one memory build hands to the next, keyed by content; each build keeps only what it used."""
 
-    derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
-    blocks: dict = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
-    digests: dict = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
+    derived: dict[object, Any] = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
+    blocks: dict[int, _BlockContribution] = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
+    digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
 
 
-def _digest(items) -> str:
+# What a file's items are a function of (its content hash first); with a facet and file it keys a digest.
+_Version = tuple[object, ...]
+_DigestKey = tuple[str, str, _Version]
+
+
+def _digest(items: object) -> str:
     return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
 
 
-def stable_item(source: SourceText | None, path: str, item) -> tuple:
+def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object, ...]:
     """A slots dataclass with its `start`/`end` offsets as (path, line, column, the text they span, other fields)."""
     values = tuple(getattr(item, name) for name in item.__slots__ if name not in ("start", "end"))
     if source is None:
@@ -196,7 +204,7 @@ class _BlockContribution:
     claims: list[Claim]
 
 
-def build_memory(project: "Project", cache: MemoryCache | None = None, store: "Store | None" = None) -> Memory:
+def build_memory(project: Project, cache: MemoryCache | None = None, store: Store | None = None) -> Memory:
     """The memory of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
@@ -205,16 +213,17 @@ def build_memory(project: "Project", cache: MemoryCache | None = None, store: "S
     first_build = not cache.blocks
     manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
-    pairs: dict[str, list] = {facet: [] for facet in _PAIRED_FACETS}
+    pairs: dict[str, list[tuple[str, Any]]] = {facet: [] for facet in _PAIRED_FACETS}
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
-    file_items: dict[str, dict[str, list]] = {facet: {} for facet in _FILE_FACETS}
-    versions: dict[str, tuple] = {}
+    file_items: dict[str, dict[str, list[Any]]] = {facet: {} for facet in _FILE_FACETS}
+    versions: dict[str, _Version] = {}
     all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
     wrappers = _key_wrappers(all_macros)
     unread = (_excluded_environments(project), _discarding_macros(all_macros))
     wrappers_key = (tuple(sorted(wrappers.items())), unread)  # what reading a file's keys depends on
     theorems_key = tuple(sorted(manuscript.theorem_environments))
-    previous, live = cache.derived, {}
+    previous = cache.derived
+    live: dict[object, Any] = {}
     for path in project.files:
         document = project.documents[path]
         parsed = document.parsed
@@ -248,7 +257,8 @@ def build_memory(project: "Project", cache: MemoryCache | None = None, store: "S
     inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
     tables: list[PlacedBlock] = []
     theorems: list[PlacedBlock] = []
-    previous_blocks, live_blocks = cache.blocks, {}
+    previous_blocks = cache.blocks
+    live_blocks: dict[int, _BlockContribution] = {}
     if first_build and store is not None:
         previous = {text: facts for path in project.files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
         previous.update(cache.derived)
@@ -293,7 +303,7 @@ def build_memory(project: "Project", cache: MemoryCache | None = None, store: "S
 _PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
-def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]],
+def _file_facts(path: str, document: Document, wrappers: dict[str, tuple[str, str, str]],
                 unread: tuple[tuple[str, ...], tuple[str, ...]]) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
@@ -304,14 +314,14 @@ def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]],
         labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)
-    items = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
+    items: dict[str, list[Any]] = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
     return _FileFacts(labels, refs, cites, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
 
 
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
-def _excluded_environments(project: "Project") -> tuple[str, ...]:
+def _excluded_environments(project: Project) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
     texts = (project.documents[path].text for path in project.files)
@@ -362,7 +372,7 @@ def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
     return [replace(macro, branch=path_at(starts, paths, macro.start)) for macro in macros]
 
 
-def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict, previous: dict) -> _BlockContribution:
+def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict[object, Any], previous: dict[object, Any]) -> _BlockContribution:
     plain = placed.block.plain
     facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
     live[plain.text] = facts
@@ -388,7 +398,7 @@ _WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([
 _ENDS_WITH_LABEL = re.compile(r"\\label\s*(?:%[^\n]*\s*)*$")
 
 
-def _key_wrappers(macros) -> dict[str, tuple[str, str, str]]:
+def _key_wrappers(macros: Iterable[MacroDef]) -> dict[str, tuple[str, str, str]]:
     """User macros that wrap \\label or \\ref: name → (label|ref, key prefix, key suffix).
 
     Papers write `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}`, `\\newcommand{\\alglinelabel}{\\refstepcounter{…}\\label}`
@@ -443,7 +453,7 @@ def _rewrapped(ref: KeyUse, wrappers: dict[str, tuple[str, str, str]]) -> KeyUse
     return KeyUse(ref.command, f"{prefix}{ref.key}{suffix}", ref.start, ref.end, ref.kind)
 
 
-def _sentences_with_claims(text: str, mentions: list[NumberMention]):
+def _sentences_with_claims(text: str, mentions: list[NumberMention]) -> Iterator[tuple[str, int, int]]:
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         has_number = any(start <= m.plain_start < end and not m.is_year for m in mentions)
@@ -455,7 +465,7 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
     """Keep the last words of `candidate` whose initials spell the acronym."""
     words = candidate.split()
     letters = [c for c in short.rstrip("s") if c.isupper() or c.isdigit()]
-    if not letters or len(words) < 2 and len(letters) > 1:
+    if not letters or (len(words) < 2 and len(letters) > 1):
         return None
     count = len(letters)
     for size in range(min(len(words), count + 2), 0, -1):

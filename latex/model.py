@@ -70,6 +70,7 @@ class PlainText:
         one_to_one = plain_end - plain_start == src_end - src_start
         source_start = src_start + min(start - plain_start, src_end - src_start) if one_to_one else src_start
         last = self._segment(max(end - 1, start))
+        assert last is not None  # there are segments: the first was found
         plain_start, plain_end, src_start, src_end = last
         one_to_one = plain_end - plain_start == src_end - src_start
         source_end = src_start + min(max(end - plain_start, 0), src_end - src_start) if one_to_one else src_end
@@ -78,7 +79,7 @@ class PlainText:
     def source_offset(self, index: int) -> int:
         return self.source_span(index, index + 1)[0]
 
-    def shifted(self, delta: int) -> "PlainText":
+    def shifted(self, delta: int) -> PlainText:
         return PlainText(self.text, self.segments, self.offset + delta)
 
 
@@ -122,7 +123,7 @@ class Table:
         cells = self.rows[row]
         return cells[0].text if cells else ""
 
-    def shifted(self, delta: int) -> "Table":
+    def shifted(self, delta: int) -> Table:
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
         return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label,
                      self.rules)

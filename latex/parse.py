@@ -8,16 +8,26 @@ one raw paragraph plus a recorded problem. Parsing never raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cache
 from operator import attrgetter
+from typing import Any
 
 from pylatexenc import latexwalker as lw
 
 from . import commands as cmd
 from .chunks import unclosed_brace
 from .model import (
-    Acronym, Block, BlockKind, Heading, IncludeSite, KeyUse, MacroDef, Marker, StyledText,
+    Acronym,
+    Block,
+    BlockKind,
+    Heading,
+    IncludeSite,
+    KeyUse,
+    MacroDef,
+    Marker,
+    StyledText,
 )
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .tables import parse_table
@@ -60,7 +70,7 @@ class ParsedChunk:
     problems: list[tuple[int, int, str, str]] = field(default_factory=list)  # start, end, kind, message
     has_documentclass: bool = False
 
-    def shifted(self, delta: int) -> "ParsedChunk":
+    def shifted(self, delta: int) -> ParsedChunk:
         """The same facts `delta` characters later.
 
         Runs on every chunk after an edit, so it skips empty fields and shares what holds no offset;
@@ -81,13 +91,13 @@ def _shift_blocks(blocks: list[Block], delta: int) -> list[Block]:
     ]
 
 
-def _moved(items: list, delta: int) -> list:
+def _moved(items: list[Any], delta: int) -> list[Any]:
     """Copies of dataclasses (all of one type) with `start` and `end` moved by `delta`.
 
     dataclasses.replace is three times slower.
     """
-    values_of, start, end = _start_end_layout(type(items[0]))
-    kind = type(items[0])
+    kind: type = type(items[0])
+    values_of, start, end = _start_end_layout(kind)
     moved = []
     for item in items:
         values = list(values_of(item))
@@ -98,14 +108,14 @@ def _moved(items: list, delta: int) -> list:
 
 
 @cache
-def _start_end_layout(kind: type) -> tuple[attrgetter, int, int]:
+def _start_end_layout(kind: type) -> tuple[attrgetter[Any], int, int]:
     """A getter of all fields of a dataclass, and where its start and end are among them."""
     names = [item.name for item in fields(kind)]
     return attrgetter(*names), names.index("start"), names.index("end")
 
 
 # One per field of ParsedChunk, in order: how to move its value; None shares it (it holds no offset).
-_MOVERS = [
+_MOVERS: list[Callable[[Any, int], Any] | None] = [
     {
         "blocks": _shift_blocks,
         "markers": lambda markers, delta: [Marker(marker.kind, marker.offset + delta) for marker in markers],
@@ -201,19 +211,18 @@ class _ChunkWalker:
             if self.paragraph is not None:
                 self.paragraph.add(chars, start, start + len(chars))
             return
-        self._ensure_paragraph(start)
-        self.paragraph.add(chars, start, start + len(chars))
+        self._ensure_paragraph(start).add(chars, start, start + len(chars))
         self.paragraph_end = start + len(chars)
 
-    def _ensure_paragraph(self, start: int) -> None:
+    def _ensure_paragraph(self, start: int) -> PlainBuilder:
         if self.paragraph is None:
             self.paragraph = PlainBuilder()
             self.paragraph_start = start
             self.paragraph_labels = []
+        return self.paragraph
 
     def _inline(self, node: lw.LatexNode) -> None:
-        self._ensure_paragraph(node.pos)
-        self.renderer.render_node(node, self.paragraph)
+        self.renderer.render_node(node, self._ensure_paragraph(node.pos))
         self.paragraph_end = max(self.paragraph_end, node.pos + node.len)
 
     def flush(self) -> None:
@@ -297,7 +306,7 @@ class _ChunkWalker:
             if not transparent:
                 self.environments.pop()
 
-    def _with_environment(self, name: str, action) -> None:
+    def _with_environment(self, name: str, action: Callable[[], object]) -> None:
         self.environments.append(name)
         try:
             action()
@@ -322,7 +331,7 @@ class _ChunkWalker:
     # Macros seen in flow; returns True when fully handled.
 
     def _flow_macro(self, node: lw.LatexMacroNode) -> bool:
-        name = node.macroname
+        name: str = node.macroname
         if name in cmd.SECTION_LEVELS:
             self.flush()
             self._heading(node)
@@ -356,7 +365,7 @@ class _ChunkWalker:
     # Every macro anywhere passes through here (inline renderer callback).
 
     def _inline_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> bool:
-        name = node.macroname
+        name: str = node.macroname
         if name in ("footnote", "footnotetext"):
             arguments = macro_arguments(node)
             self._block(BlockKind.FOOTNOTE, node, argument_nodes(arguments[-1] if arguments else None), name)
@@ -370,7 +379,7 @@ class _ChunkWalker:
 
     def _collect(self, node: lw.LatexMacroNode) -> bool:
         """Record the facts a macro carries; True when it renders as nothing."""
-        name = node.macroname
+        name: str = node.macroname
         arguments = macro_arguments(node)
         if name == "label" or name in cmd.REF_COMMANDS or name in cmd.CITE_COMMANDS:
             if id(node) in self.keyed_nodes:
@@ -484,8 +493,8 @@ class _ChunkWalker:
             return "theorem"  # an unknown named environment is usually theorem-like
         return "other"
 
-    def _include(self, node: lw.LatexMacroNode, arguments: list) -> None:
-        name = node.macroname
+    def _include(self, node: lw.LatexMacroNode, arguments: list[lw.LatexNode | None]) -> None:
+        name: str = node.macroname
         groups = [argument for argument in arguments if isinstance(argument, (lw.LatexGroupNode, lw.LatexCharsNode))]
         if not groups:
             return
@@ -496,7 +505,7 @@ class _ChunkWalker:
             start, end = _inner_span(target_node)
             self.result.includes.append(IncludeSite(name, target, start, end, "tex", base_dir))
 
-    def _macro_definition(self, node: lw.LatexMacroNode, arguments: list) -> None:
+    def _macro_definition(self, node: lw.LatexMacroNode, arguments: list[lw.LatexNode | None]) -> None:
         groups = [argument for argument in arguments if argument is not None]
         if len(groups) < 2:
             return
@@ -541,7 +550,7 @@ class _ChunkWalker:
                 return position
         return index + 1
 
-    def _acronym(self, node: lw.LatexMacroNode, arguments: list) -> None:
+    def _acronym(self, node: lw.LatexMacroNode, arguments: list[lw.LatexNode | None]) -> None:
         texts = [argument_text(argument).strip() for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
         if node.macroname == "DeclareAcronym" and len(texts) >= 2:
             options = dict(
@@ -562,7 +571,7 @@ class _ChunkWalker:
     def _styled(self, node: lw.LatexMacroNode) -> None:
         arguments = macro_arguments(node)
         groups = [argument for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
-        name = node.macroname
+        name: str = node.macroname
         if name in ("phantom", "hphantom", "vphantom"):
             style, content = name, groups[-1] if groups else None
         elif name in ("textcolor", "colorbox", "texttransparent", "fontsize", "scalebox", "resizebox"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pylatexenc import latexwalker as lw
 
 from .commands import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
@@ -22,7 +24,7 @@ SILENT_COMMANDS = frozenset({
 class PlainBuilder:
     """Accumulates plain text and its source segments, collapsing white space."""
 
-    __slots__ = ("parts", "segments", "length", "last_space")
+    __slots__ = ("last_space", "length", "parts", "segments")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -109,7 +111,8 @@ def argument_text(node: lw.LatexNode | None) -> str:
         return ""
     if isinstance(node, lw.LatexGroupNode):
         return "".join(child.latex_verbatim() for child in node.nodelist)
-    return node.latex_verbatim()
+    verbatim: str = node.latex_verbatim()
+    return verbatim
 
 
 def argument_nodes(node: lw.LatexNode | None) -> list[lw.LatexNode]:
@@ -132,7 +135,7 @@ def last_mandatory_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
 class InlineRenderer:
     """Renders inline material; `on_macro` lets the caller see every macro."""
 
-    def __init__(self, on_macro=None) -> None:
+    def __init__(self, on_macro: Callable[[lw.LatexMacroNode, PlainBuilder], bool] | None = None) -> None:
         self.on_macro = on_macro
 
     def render(self, nodes: list[lw.LatexNode], out: PlainBuilder) -> None:
@@ -145,9 +148,7 @@ class InlineRenderer:
         start, end = node.pos, node.pos + node.len
         if isinstance(node, lw.LatexCharsNode):
             out.add(node.chars, start, end)
-        elif isinstance(node, lw.LatexGroupNode):
-            self.render(node.nodelist, out)
-        elif isinstance(node, lw.LatexMathNode):
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode)):
             self.render(node.nodelist, out)
         elif isinstance(node, lw.LatexSpecialsNode):
             out.add(specials_text(node.specials_chars), start, end)

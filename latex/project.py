@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from .bibliography import Bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
@@ -73,7 +74,7 @@ class Project:
         self._memory_cache = MemoryCache()  # derived facts and digests, kept between memory builds
         # What the walk learnt from the disk (existence, resolved paths): typing re-walks the
         # include graph, and must not stat every include each time.
-        self._disk: dict[tuple, object] = {}
+        self._disk: dict[tuple[str, ...], Any] = {}  # ("exists", path) → bool; ("resolve", name, base) → Resolution
         # The manuscript before an edit that changed one source file's text only, and that file.
         self._edited_since: tuple[Manuscript, str] | None = None
         self._walk()
@@ -211,7 +212,7 @@ class Project:
         for base in dict.fromkeys(bases):
             for candidate in names:
                 resolution = self._resolve(candidate, "" if base in ("", ".") else base)
-                if resolution.refusal:
+                if resolution.relative is None:
                     refusal = refusal or resolution.refusal
                     continue
                 tried.append(resolution.relative)
@@ -226,7 +227,7 @@ class Project:
     def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
         """The bibliography commands of a package the project ships (`\\usepackage{assets/main}`)."""
         resolution = self._resolve(f"{site.target}.sty", root_dir)
-        if resolution.refusal or not self._exists(resolution.relative):
+        if resolution.relative is None or not self._exists(resolution.relative):
             return []  # a package of the TeX distribution
         package = self._document(resolution.relative)
         return [(resolution.relative, include) for include in package.parsed.includes if include.kind == "bib"]
@@ -235,7 +236,7 @@ class Project:
                               problems: list[ProjectProblem]) -> str | None:
         name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
         resolution = self._resolve(name, root_dir)
-        if resolution.refusal:
+        if resolution.relative is None:
             problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {resolution.refusal}; it was not read", site.target))
             return None
         if self._look_for(resolution.relative):
@@ -264,9 +265,9 @@ class Project:
             if not exists:
                 change.graph_changed = True  # deleted: the walk reports it missing
             else:
-                result = self._read(relative)
-                if result.text != self.bibliographies[relative].source.text:
-                    self.bibliographies[relative] = parse_bibliography(relative, result.text, result.problem)
+                read = self._read(relative)
+                if read.text != self.bibliographies[relative].source.text:
+                    self.bibliographies[relative] = parse_bibliography(relative, read.text, read.problem)
                     change.changed_files.append(relative)
         previous = self.documents.get(relative)
         if previous is not None:
@@ -288,7 +289,7 @@ class Project:
             change.graph_changed = change.graph_changed or relative in self._missing
         # An edited source file moves its include sites and problems: the walk
         # (over cached parses, no re-parsing) puts them where they now are.
-        if change.graph_changed or relative in change.changed_files and relative in self.documents:
+        if change.graph_changed or (relative in change.changed_files and relative in self.documents):
             self._walk()
             if not change.graph_changed and relative in self.documents:
                 self._edited_since = (previous_manuscript, relative)
@@ -315,7 +316,7 @@ class Project:
         return build_memory(self, self._memory_cache, self.parser.store)
 
 
-def _include_signature(document: Document) -> tuple:
+def _include_signature(document: Document) -> tuple[tuple[str, str, str, str], ...]:
     return tuple((site.command, site.target, site.base_dir, site.kind) for site in document.parsed.includes)
 
 

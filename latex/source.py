@@ -19,7 +19,7 @@ def content_hash(text: str) -> str:
 class SourceText:
     """A file's text plus the line table needed to convert offsets."""
 
-    __slots__ = ("text", "__dict__")
+    __slots__ = ("__dict__", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text

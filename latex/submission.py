@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Literal
+from typing import IO, BinaryIO, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
@@ -195,7 +195,7 @@ class _Budget:
 class _MeteredStream(io.RawIOBase):
     """A decompressed stream whose every byte is charged to the budget as it is read."""
 
-    def __init__(self, source: BinaryIO, budget: _Budget) -> None:
+    def __init__(self, source: IO[bytes], budget: _Budget) -> None:
         self._source = source
         self._budget = budget
 
@@ -210,8 +210,8 @@ class _MeteredStream(io.RawIOBase):
 
 
 # Magic bytes of the compressed streams we unwrap before looking for a tar.
-_DECOMPRESSORS: dict[bytes, Callable[[BinaryIO], BinaryIO]] = {
-    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw),
+_DECOMPRESSORS: dict[bytes, Callable[[BinaryIO], IO[bytes]]] = {
+    b"\x1f\x8b": lambda raw: cast(IO[bytes], gzip.GzipFile(fileobj=raw)),  # typeshed: BZ2File is an IO[bytes], GzipFile not
     b"BZh": bz2.BZ2File,
     b"\xfd7zXZ\x00": lzma.LZMAFile,
 }
@@ -386,7 +386,7 @@ class _Extractor:
             self._refuse(name, "unsupported", f"The folder cannot be created ({error.strerror}).")
 
     def _write_file(
-        self, name: str, target: Path, source: BinaryIO, *, compressed_size: int | None
+        self, name: str, target: Path, source: IO[bytes], *, compressed_size: int | None
     ) -> None:
         """Copy a member's bytes under the per-file limits; a partial file never stays on disk."""
         try:
@@ -406,7 +406,7 @@ class _Extractor:
                 raise
             self._refuse(name, error.kind, error.reason)
 
-    def _copy(self, source: BinaryIO, sink: BinaryIO, compressed_size: int | None) -> None:
+    def _copy(self, source: IO[bytes], sink: BinaryIO, compressed_size: int | None) -> None:
         limits = self.limits
         written = 0
         while chunk := source.read(CHUNK):

@@ -7,11 +7,12 @@ read; `\\multicolumn`, `\\multirow` and rules are tolerated.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from pylatexenc import latexwalker as lw
 
 from .commands import TABULAR_ENVIRONMENTS
-from .model import Cell, Table
+from .model import Cell, MacroDef, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
@@ -142,11 +143,12 @@ def _rule_name(macroname: str) -> str:
 def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
     """Where the rule's arguments end in the source (the node may not hold them all)."""
     source = node.parsing_state.s
-    end = node.pos + 1 + len(name)
+    end: int = node.pos + 1 + len(name)
     for kind in _RULE_ARGUMENTS.get(name, ""):
         if match := _ARGUMENT[kind].match(source, end):
             end = match.end()
-    return max(end, node.pos + node.len)
+    node_end: int = node.pos + node.len
+    return max(end, node_end)
 
 
 def _chars_from(node: lw.LatexNode, start: int) -> lw.LatexNode:
@@ -156,7 +158,7 @@ def _chars_from(node: lw.LatexNode, start: int) -> lw.LatexNode:
     return lw.LatexCharsNode(parsing_state=node.parsing_state, chars=rest, pos=start, len=len(rest))
 
 
-def rule_macros(definitions) -> frozenset[str]:
+def rule_macros(definitions: Iterable[MacroDef]) -> frozenset[str]:
     """Names (without backslash) of the author's argument-less macros whose body draws a rule, directly or
     through another such macro: `\\newcommand\\shline{\\noalign{…}\\hline…}`, `\\def\\sep{\\midrule}`."""
     bodies = {definition.name.lstrip("\\"): definition.body for definition in definitions
@@ -175,7 +177,7 @@ def is_rule(name: str) -> bool:
     return name in _RULES or (name.endswith(("line", "rule")) and name != "newline" and name not in _UNDERLINE)
 
 
-def _flatten_cells(nodes: list[lw.LatexNode]):
+def _flatten_cells(nodes: list[lw.LatexNode]) -> Iterator[lw.LatexNode]:
     """Yield nodes, descending into bare groups that only wrap cells."""
     for node in nodes:
         if isinstance(node, lw.LatexCommentNode):
@@ -223,7 +225,7 @@ def _marks(macros: set[str], names: frozenset[str], *fragments: str) -> bool:
     return bool(macros & names) or any(fragment in macro.lower() for macro in macros for fragment in fragments)
 
 
-def _macro_names(nodes: list[lw.LatexNode]):
+def _macro_names(nodes: list[lw.LatexNode]) -> Iterator[str]:
     for node in nodes:
         if isinstance(node, lw.LatexMacroNode):
             yield node.macroname

@@ -16,21 +16,21 @@ alike, and rejects any text token the same way whatever its length).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pylatexenc import latexwalker
-
 
 _NOT_GIVEN = object()
 
 
-class RunWalker(latexwalker.LatexWalker):
-    def __init__(self, s: str, latex_context, **flags) -> None:
+class RunWalker(latexwalker.LatexWalker):  # type: ignore[misc]  # pylatexenc ships no types
+    def __init__(self, s: str, latex_context: Any, **flags: Any) -> None:
         super().__init__(s, latex_context=latex_context, **flags)
         self._context = latex_context
         self._run = _run_pattern(latex_context)
 
-    def get_token(self, pos, include_brace_chars=_NOT_GIVEN, environments=True, keep_inline_math=None,
-                  parsing_state=None, **kwargs):
+    def get_token(self, pos: int, include_brace_chars: Any = _NOT_GIVEN, environments: bool = True, keep_inline_math: Any = None,
+                  parsing_state: Any = None, **kwargs: Any) -> Any:
         if include_brace_chars is _NOT_GIVEN:
             include_brace_chars = None
         elif (include_brace_chars is None and parsing_state is not None and environments and not kwargs
@@ -41,7 +41,7 @@ class RunWalker(latexwalker.LatexWalker):
         return super().get_token(pos, include_brace_chars, environments, keep_inline_math, parsing_state, **kwargs)
 
 
-def _run_pattern(latex_context) -> re.Pattern[str]:
+def _run_pattern(latex_context: Any) -> re.Pattern[str]:
     """Characters that are text whatever follows them.
 
     Not a control sequence, comment, brace or math shift, not the start of a

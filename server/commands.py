@@ -36,15 +36,15 @@ REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("auditex_reques
 class WorkDone:
     """A server-initiated, cancellable $/progress with percentages."""
 
-    def __init__(self, server: "AuditexServer", title: str) -> None:
+    def __init__(self, server: AuditexServer, title: str) -> None:
         self.server, self.title = server, title
         self.token: str | None = None
         self.cancel = asyncio.Event()  # set when the client cancels the progress
 
-    async def __aenter__(self) -> "WorkDone":
+    async def __aenter__(self) -> WorkDone:
         request = self.server.protocol._request_futures.get(REQUEST_ID.get())
         if request is not None:  # $/cancelRequest cancels pygls' future of the request, not this task
-            request.add_done_callback(lambda future: future.cancelled() and self.cancel.set())
+            request.add_done_callback(lambda future: self.cancel.set() if future.cancelled() else None)
         if self.server.client_capabilities.window and self.server.client_capabilities.window.work_done_progress:
             token = f"auditex-{uuid.uuid4()}"
             try:
@@ -52,7 +52,7 @@ class WorkDone:
             except Exception:  # the client said no: work without a progress bar
                 return self
             self.token = token
-            self.server.work_done_progress.tokens[token].add_done_callback(lambda future: future.cancelled() and self.cancel.set())
+            self.server.work_done_progress.tokens[token].add_done_callback(lambda future: self.cancel.set() if future.cancelled() else None)
             self.server.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0))
         return self
 
@@ -151,6 +151,7 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
                         break
         message = llm.audit_message(results)
     except MissingKey:
+        assert settings is not None  # the key is asked for by an audit, after its settings were read
         message = (f"auditex: the {mode} audit needs {settings.key_env} in the editor's environment, or the setting "
                    "auditex.llm.baseUrl pointing at a local OpenAI-compatible server.")
         llm.show_message(ls, message)
@@ -276,7 +277,7 @@ async def dismiss(ls, *arguments: Any) -> dict[str, str]:
     return {"message": f"auditex: dismissed {finding.code} (undo by removing it from {folder.dismissals.path.relative_to(folder.folder)})."}
 
 
-def register(server: "AuditexServer") -> None:
+def register(server: AuditexServer) -> None:
     for name, handler in ((CHECK_PROJECT, check_project), (AUDIT, audit), (SHOW_REPORT, show_report),
                           (REVIEW, review), (DISMISS_COMMAND, dismiss)):
         server.command(name)(handler)

@@ -210,7 +210,7 @@ def _same(finding: Finding, other: Finding) -> bool:
 # Settings
 
 
-def llm_settings(config_llm: dict[str, Any]) -> "LLMSettings":
+def llm_settings(config_llm: dict[str, Any]) -> LLMSettings:
     """`[llm]` of the folder's config (editor settings already merged in); ValueError when invalid."""
     from ..analyzers.llm.config import settings_from_config
 
@@ -224,7 +224,7 @@ def related_work(config_llm: dict[str, Any], make_search):
     return make_search(name) if name in ("auto", "semantic-scholar", "openalex") else None
 
 
-def redacted(message: str, settings: "LLMSettings | None") -> str:
+def redacted(message: str, settings: LLMSettings | None) -> str:
     secret = settings.secret if settings is not None else None
     return message.replace(secret, "[redacted]") if secret else message
 
@@ -263,7 +263,7 @@ def folders_for(workspace: Workspace, path: Path | None) -> list[tuple[FolderSta
     return [(state, None) for state in workspace.folders.values()]
 
 
-def audit_message(results: list["AuditResult"]) -> str:
+def audit_message(results: list[AuditResult]) -> str:
     if not results:
         return "auditex: no LaTeX project to audit."
     parts = [result.summary() + (f" {result.budget_stop}" if result.budget_stop else "") for result in results]

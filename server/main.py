@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -425,7 +425,7 @@ def _locations(state: FolderState, relative: str, position: lsp.Position, find) 
 class _ClientLogHandler(logging.Handler):
     """Forwards log records to window/logMessage, from any thread."""
 
-    _TYPES = {logging.ERROR: lsp.MessageType.Error, logging.WARNING: lsp.MessageType.Warning, logging.INFO: lsp.MessageType.Info}
+    _TYPES: ClassVar[dict[int, lsp.MessageType]] = {logging.ERROR: lsp.MessageType.Error, logging.WARNING: lsp.MessageType.Warning, logging.INFO: lsp.MessageType.Info}
 
     def __init__(self, server: AuditexServer, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(logging.INFO)

@@ -6,6 +6,7 @@ Keys link both ways: \\ref ↔ \\label and \\cite ↔ bibliography entry (or \\b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from lsprotocol import types as lsp
 
@@ -47,8 +48,8 @@ def key_at(project: Project, file: str, offset: int) -> KeyAt | None:
     for where, use in memory.cites:
         if where == file and use.start <= offset <= use.end:
             return KeyAt("cite", use.key)
-    for key, entries in memory.bib_entries.items():
-        if any(where == file and entry.start <= offset <= entry.end for where, entry in entries):
+    for key, placed_entries in memory.bib_entries.items():
+        if any(where == file and entry.start <= offset <= entry.end for where, entry in placed_entries):
             return KeyAt("cite", key)
     for key, items in memory.bibitems.items():
         if any(where == file and use.start <= offset <= use.end for where, use in items):
@@ -110,6 +111,6 @@ def outline(project: Project, file: str) -> list[lsp.DocumentSymbol]:
         )
         while stack and stack[-1][0] >= heading.level:
             stack.pop()
-        (stack[-1][1].children if stack else roots).append(symbol)
+        (cast(list[lsp.DocumentSymbol], stack[-1][1].children) if stack else roots).append(symbol)  # children=[] above
         stack.append((heading.level, symbol))
     return roots

@@ -96,7 +96,7 @@ class OnlineState:
                     for settings, cited in batches:
                         by_key = {c.reference.key: c for c in cited}
 
-                        def heard(verdict, by_key=by_key) -> None:
+                        def heard(verdict, by_key=by_key, total=total, publisher=publisher) -> None:
                             nonlocal done
                             done += 1
                             item = by_key.get(verdict.key)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..analyzers.config import CONFIG_FILE
 from .workspace import WATCHED_SUFFIXES
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import ObservedWatch
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +26,7 @@ def is_watched(path: Path) -> bool:
 class FolderWatcher:
     """Calls `on_change(path)` (from the observer's thread) for watched files that change."""
 
-    def __init__(self, on_change: Callable[[Path], None]) -> None:
+    def __init__(self, on_change: Callable[[Path], object]) -> None:
         from watchdog.events import FileSystemEventHandler
         from watchdog.observers import Observer
 
@@ -40,7 +44,7 @@ class FolderWatcher:
         self._handler = Handler()
         self._observer = Observer()
         self._observer.daemon = True
-        self._watches: dict[Path, object] = {}
+        self._watches: dict[Path, ObservedWatch] = {}
 
     def watch(self, folder: Path) -> None:
         if folder in self._watches:

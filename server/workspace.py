@@ -187,8 +187,7 @@ class Workspace:
 
     def locate(self, path: Path, create: bool = False) -> tuple[FolderState, str] | None:
         """The folder holding `path` (the innermost) and the path relative to it."""
-        candidates = [(state, state.root.relative(path)) for state in self.folders.values()]
-        candidates = [(state, relative) for state, relative in candidates if relative is not None]
+        candidates = [(state, relative) for state in self.folders.values() if (relative := state.root.relative(path)) is not None]
         if candidates:
             return max(candidates, key=lambda item: len(item[0].folder.parts))
         if not create:

@@ -1,9 +1,8 @@
-from open_recorder import open_recorder  # noqa: F401  (records files opened during a block)
-from llm_server import llm_server  # noqa: F401  (reusable loopback LLM fixture)
-
 from pathlib import Path
 
 import pytest
+from llm_server import llm_server  # noqa: F401  (reusable loopback LLM fixture)
+from open_recorder import open_recorder  # noqa: F401  (records files opened during a block)
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CORPUS_PAPERS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []

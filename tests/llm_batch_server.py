@@ -16,20 +16,14 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator
 from email.parser import BytesParser
 from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
-from llm_server import (
-    LOOPBACK_KEY,
-    RecordedRequest,
-    Reply,
-    TokenUsage,
-    _AnthropicWire,
-    _OpenAIWire,
-)
+from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, TokenUsage, _AnthropicWire, _OpenAIWire
 from llm_server import _usage as _interactive_usage
 from loopback import LoopbackServer
 

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from auditex.analyzers.analysis_cache import AnalysisCache
 from auditex.analyzers.check import check_path

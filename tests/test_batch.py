@@ -11,14 +11,14 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from helpers import write_project
+from sample_paper import FILES
 
 from auditex.batch.pool import LocalPool
 from auditex.batch.run import BatchOptions, run_batch
 from auditex.batch.task import Limits, TaskSpec, run_task
 from auditex.batch.venue import VenueError, content_hash, list_submissions
 from auditex.cli.main import main
-from helpers import write_project
-from sample_paper import FILES
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "batch_venue.py"
 _SPEC = importlib.util.spec_from_file_location("batch_venue", _SCRIPT)
@@ -145,12 +145,12 @@ def test_a_killed_worker_is_retried_once_then_its_submission_fails(venue):
         records: dict[str, dict] = {}
         starts: list[str] = []
 
-        def kill(spec: TaskSpec, pid: int) -> None:
+        def kill(spec: TaskSpec, pid: int, starts: list[str] = starts, kills: int = kills) -> None:
             starts.append(spec.id)
             if spec.id == "paper-a" and starts.count("paper-a") <= kills:
                 os.kill(pid, signal.SIGKILL)  # mid-task: the worker already holds the spec
 
-        LocalPool(2).run(specs, lambda spec, record: records.setdefault(spec.id, record), kill)
+        LocalPool(2).run(specs, lambda spec, record, records=records: records.setdefault(spec.id, record), kill)
         assert sorted(records) == ["paper-a", "paper-c.tex"]
         assert starts.count("paper-a") == 2
         assert records["paper-a"]["status"] == expected

@@ -7,16 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import write_project
 from llm_batch_server import LoopbackBatchServer, batch_server  # noqa: F401  (fixture)
 from llm_server import Reply
+from sample_paper import FILES
 
 from auditex.analyzers.llm.pricing import DEFAULT_PRICES
 from auditex.batch.llm_batch import STATE_FILE
 from auditex.batch.llm_phase import LLMBatchPhase
 from auditex.batch.pool import LocalPool
 from auditex.batch.run import BatchOptions, run_batch
-from helpers import write_project
-from sample_paper import FILES
 
 CLAIM = "is significantly better than the dense baseline"
 

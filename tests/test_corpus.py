@@ -3,11 +3,11 @@
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS_PAPERS
+from corpus_ledger import FALSE_PER_PAPER, draft, load_ledger, serious
 
 from auditex.analyzers.check import check_path
 from auditex.latex.project import Project
-from conftest import CORPUS_PAPERS
-from corpus_ledger import FALSE_PER_PAPER, draft, load_ledger, serious
 
 
 def _shipped(folder: Path, target: str) -> bool:

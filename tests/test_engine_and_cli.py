@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from helpers import document, write_project
+
 from auditex.analyzers.check import check_path
 from auditex.analyzers.config import load_config
 from auditex.analyzers.dismissals import Dismissals
@@ -11,7 +13,6 @@ from auditex.analyzers.engine import Engine
 from auditex.analyzers.registry import default_registry
 from auditex.cli.main import main
 from auditex.latex.project import Project
-from helpers import document, write_project
 
 BROKEN = {
     "main.tex": document("\\section{A}\\label{sec:a}\\label{sec:a}\nSee \\ref{sec:b} and \\cite{knuth84,missing}.\n\\bibliography{refs}"),

@@ -14,12 +14,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import write_project
+from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine
 from auditex.latex.project import Project
-
-from helpers import write_project
-from sample_paper import FILES, RESULTS, random_edit
 
 
 def _dumped(findings) -> list[dict]:

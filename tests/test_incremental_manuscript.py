@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import write_project
+from sample_paper import FILES, random_edit
 
 from auditex.latex.manuscript import Manuscript, build_manuscript
 from auditex.latex.project import Project
-
-from helpers import write_project
-from sample_paper import FILES, random_edit
 
 
 def _described(manuscript: Manuscript) -> tuple:

@@ -6,13 +6,13 @@ import random
 from contextlib import contextmanager
 
 import pytest
+from helpers import document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditex.latex import chunks
 from auditex.latex.chunks import resplit_chunks, split_chunks
 from auditex.latex.document import parse_document
-from helpers import document
 
 FRAGMENTS = [
     "word ", "text.", "\n", "\n\n", "\n  \n", " \t", "{", "}", "\\{", "\\}", "\\begin{proof}", "\\end{proof}",

@@ -2,12 +2,12 @@
 
 
 import pytest
+from helpers import document, make_project, write_project
 
 from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
 from auditex.latex.sandbox import ProjectRoot
 from auditex.latex.source import SourceText
-from helpers import document, make_project, write_project
 
 
 def test_positions_are_utf16_and_round_trip():

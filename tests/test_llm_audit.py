@@ -196,10 +196,10 @@ def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cl
 
 
 def test_rerun_of_an_unchanged_paper_makes_no_calls(scripted, paper, cli_env, capsys):
-    first_code, first, _ = cli(scripted, paper, "--mode", "standard", capsys=capsys)
+    _first_code, first, _ = cli(scripted, paper, "--mode", "standard", capsys=capsys)
     sent = scripted.request_count
     assert sent > 0
-    code, again, err = cli(scripted, paper, "--mode", "standard", capsys=capsys)
+    _code, again, err = cli(scripted, paper, "--mode", "standard", capsys=capsys)
     assert scripted.request_count == sent
     assert "0 calls" in err
     assert {f["fingerprint"] for f in again["findings"]} == {f["fingerprint"] for f in first["findings"]}
@@ -209,7 +209,7 @@ def test_deterministic_findings_are_kept_and_passed_as_already_known(scripted, t
     folder = write_paper(tmp_path / "broken")
     main_tex = folder / "main.tex"
     main_tex.write_text(main_tex.read_text().replace(r"Section~\ref{sec:method}", r"Section~\ref{sec:missing}"))
-    code, report, err = cli(scripted, folder, "--mode", "fast", capsys=capsys)
+    _code, report, _err = cli(scripted, folder, "--mode", "fast", capsys=capsys)
     rules = [f for f in report["findings"] if f["source"] == "rule"]
     assert rules, "the broken reference must be reported by the rules"
     prompt = scripted.requests[0].prompt_text

@@ -9,6 +9,7 @@ import socket
 import time
 
 import pytest
+from llm_server import LoopbackLLMServer, Reply
 from pydantic import BaseModel
 
 from auditex.analyzers.llm.cache import LLMCache
@@ -27,7 +28,6 @@ from auditex.analyzers.llm.errors import (
 from auditex.analyzers.llm.pricing import Price, cost_of, price_for
 from auditex.analyzers.llm.provider import ChatRequest, Message, Usage
 from auditex.analyzers.llm.settings import LLMSettings
-from llm_server import LoopbackLLMServer, Reply
 
 SENTINEL = "sk-SENTINEL-123"
 
@@ -178,7 +178,7 @@ async def test_invalid_json_gets_exactly_one_repair(llm_server: LoopbackLLMServe
     async with LLMClient(llm_server.settings(provider), cache) as llm:
         parsed = await llm.complete_json(ask(), Findings)
     assert parsed == Findings(findings=[{"type": "numeric"}])
-    first, repair = llm_server.requests
+    _first, repair = llm_server.requests
     assert repair.body["messages"][-2] == {"role": "assistant", "content": "Sure! Here you go: {findings: none"}
     assert "not valid JSON" in repair.body["messages"][-1]["content"]
     assert REPAIR_INSTRUCTION.split(":")[0] in repair.body["messages"][-1]["content"]

@@ -172,7 +172,8 @@ def test_openai_reports_a_repeated_prefix_as_cached_in_128_token_steps(llm_serve
     first, second = ask("First question."), ask("Second question, not the first.")
     [cold, warm], stats = asyncio.run(complete_in_turn(settings, first, second))
     assert (cold.cache_read_tokens, cold.cache_write_tokens) == (0, 0)
-    shared_tokens = len(os.path.commonprefix([llm_server.requests[0].prompt_text, llm_server.requests[1].prompt_text])) // 4
+    prompts = [llm_server.requests[0].prompt_text, llm_server.requests[1].prompt_text]
+    shared_tokens = len(os.path.commonprefix(prompts)) // 4  # noqa: RUF071 (two prompts' shared characters, not a path)
     assert warm.cache_read_tokens == shared_tokens // 128 * 128 > 1024
     assert warm.cache_write_tokens == 0
     price = price_for("gpt-4.1-mini")

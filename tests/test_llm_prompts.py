@@ -41,7 +41,7 @@ def test_the_eight_error_types_are_the_paperaudit_categories():
 
 
 def test_render_fills_once_and_never_expands_the_paper():
-    system, shared, user = prompts.load("fast").render(paper='{"text": "{{known}} and {braces}"}', known="(none)")
+    _system, _shared, user = prompts.load("fast").render(paper='{"text": "{{known}} and {braces}"}', known="(none)")
     assert '{"text": "{{known}} and {braces}"}' in user
     with pytest.raises(KeyError):
         prompts.load("fast").render(paper="x")

@@ -25,6 +25,15 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert _readme_commands()[1] in ci.splitlines()
 
 
+def test_ci_runs_the_readme_static_checks():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    static_checks = re.search(r"## Static checks\n.*?```sh\n(.+?)\n```", text, re.DOTALL)
+    assert static_checks is not None
+    for line in static_checks.group(1).splitlines():
+        assert line in ci
+
+
 def test_example_paper_check_finds_the_planted_errors():
     result = subprocess.run(
         [sys.executable, "-m", "auditex.cli.main", "check", str(ROOT / "examples" / "paper"), "--format", "json"],

@@ -26,7 +26,6 @@ from auditex.analyzers.scholarly.verify import OnlineSettings, Verifier, default
 from auditex.analyzers.verification import OnlineChecker
 from auditex.latex.project import Project
 
-
 BIB = {
     "vaswani2017": "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n"
                    "  booktitle = {NeurIPS},\n  year = {2017}\n}\n",
@@ -460,7 +459,7 @@ def test_cache_lifetimes_found_30_days_not_found_1_day_errors_never(tmp_path, ca
     lifetimes = {}
     for key in cache.cache.iterkeys():
         _, expires = cache.cache.get(key, expire_time=True)
-        service, kind, query = key.split("\x1f", 2)
+        service, _kind, query = key.split("\x1f", 2)
         lifetimes[(service, "quantum" in query.lower())] = round((expires - now) / 86400)
     assert lifetimes[("OpenAlex", False)] == 30  # the DOI batch and the found search
     assert lifetimes[("Crossref", True)] == 1  # candidates, but not the work: kept like a "not found"

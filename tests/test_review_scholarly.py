@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from review_fixtures import ScholarlyServer
 
+from auditex.analyzers.review.structure import parse_review
 from auditex.analyzers.scholarly.related import FirstAvailable, ScholarlyUnavailable, abstract_from_inverted_index, make_search
 from auditex.analyzers.scholarly.related import OpenAlexSearch as OpenAlex
 from auditex.analyzers.scholarly.related import SemanticScholarSearch as SemanticScholar
-from auditex.analyzers.review.structure import parse_review
 
 
 async def test_semantic_scholar_reads_the_graph_api_search_answer() -> None:

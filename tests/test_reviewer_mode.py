@@ -1,16 +1,17 @@
 """Reviewer mode: a hostile submitted archive is checked without leaving its folder."""
 
 import io
-import sys
 import json
+import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
+from helpers import document
+
 import auditex.prompts
 from auditex.analyzers.check import checked_input
 from auditex.cli.main import main
-from helpers import document
 
 HOSTILE_MAIN = document(
     "\\section{Intro}\nWe improve accuracy.\n"
@@ -61,7 +62,7 @@ def test_cli_checks_archives_and_names_files_relative_to_them(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     files = {finding["file"] for finding in payload["findings"]}
     assert "paper/main.tex" in files
-    assert not any(str(tmp_path) in name or name.startswith("/") and name != "/tmp/absolute.tex" for name in files)
+    assert not any(str(tmp_path) in name or (name.startswith("/") and name != "/tmp/absolute.tex") for name in files)
 
 
 SENTINEL = "sk-SENTINEL-0123456789abcdef"

@@ -2,13 +2,13 @@
 
 import time
 
+from helpers import document, write_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditex.analyzers.engine import Engine
 from auditex.latex.document import parse_document
 from auditex.latex.project import Project
-from helpers import document, write_project
 
 FRAGMENTS = [
     "\\section{", "}", "{", "\\begin{table}", "\\end{tabular}", "\\begin{itemize}", "&", "\\\\", "$", "$$", "\\[",

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from auditex.analyzers.finding import Severity
-
 from helpers import document, rule_findings
+
+from auditex.analyzers.finding import Severity
 
 SERIOUS = (Severity.ERROR, Severity.WARNING)
 

@@ -1,8 +1,8 @@
 """NOT rules: redefined macros, symbol ranges, acronyms."""
 
-from auditex.analyzers.registry import default_registry
-
 from helpers import document, rule_findings
+
+from auditex.analyzers.registry import default_registry
 
 
 def run(tmp_path, files):

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from helpers import rule_findings
 
 # Each position a reference can hide in; KEY marks the reference.

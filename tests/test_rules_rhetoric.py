@@ -2,7 +2,6 @@
 
 from helpers import document, rule_findings
 
-
 INTRODUCTION = "\\section{Introduction}\n"
 
 

@@ -1,7 +1,6 @@
 """STAT rules: recomputed p-values, GRIM, CI vs p, breakdowns."""
 
 import pytest
-
 from helpers import document, rule_findings
 
 

@@ -77,7 +77,7 @@ async def test_online_findings_arrive_in_the_background_on_the_entry_and_each_ci
                 context=lsp.CodeActionContext(diagnostics=[year])))
             replace = next(a for a in actions if a.title.startswith("Replace with verified metadata"))
             assert "year: 2015" in replace.title and not replace.is_preferred
-            [edit] = [e for e in replace.edit.changes[refs] if e.new_text == "2015"]
+            [_edit] = [e for e in replace.edit.changes[refs] if e.new_text == "2015"]
             asked = stand_ins.count()
             assert asked > 0
             # Editing main.tex asks nothing more: the verdicts stand.

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -92,10 +92,10 @@ def parse_yes_no(text: str) -> bool | None:
             return verdict
     final = _FINAL_ANSWER.findall(text)
     if final:
-        return final[-1].lower() == "yes"
+        return bool(final[-1].lower() == "yes")
     words = {w.lower() for w in _WORD_YES_NO.findall(text)}
     if len(words) == 1:
-        return words.pop() == "yes"
+        return bool(words.pop() == "yes")
     return None
 
 
@@ -117,7 +117,7 @@ def parse_score(text: str, low: int, high: int) -> int | None:
 _CODE_FENCE = re.compile(r"```(?:json)?", re.IGNORECASE)
 
 
-def parse_json_object(text: str) -> dict | None:
+def parse_json_object(text: str) -> dict[str, Any] | None:
     """The first JSON object in the text, tolerating code fences and chatter around it."""
     cleaned = _CODE_FENCE.sub("", text)
     decoder = json.JSONDecoder()

@@ -28,14 +28,14 @@ class SourceRange:
     end: SourcePosition
 
     @classmethod
-    def of(cls, file: str, start_line: int, start_char: int, end_line: int, end_char: int) -> "SourceRange":
+    def of(cls, file: str, start_line: int, start_char: int, end_line: int, end_char: int) -> SourceRange:
         start, end = SourcePosition(start_line, start_char), SourcePosition(end_line, end_char)
         if end < start:
             raise ValueError(f"{file}: range ends ({end_line}:{end_char}) before it starts ({start_line}:{start_char})")
         return cls(file, start, end)
 
     @classmethod
-    def from_finding(cls, finding: Finding) -> "SourceRange":
+    def from_finding(cls, finding: Finding) -> SourceRange:
         r = finding.range
         return cls.of(finding.file, r.start.line, r.start.character, r.end.line, r.end.character)
 
@@ -66,7 +66,7 @@ class LocalisationResult:
     def recall(self) -> float:
         return self.located / self.total if self.total else 0.0
 
-    def __add__(self, other: "LocalisationResult") -> "LocalisationResult":
+    def __add__(self, other: LocalisationResult) -> LocalisationResult:
         return LocalisationResult(self.located + other.located, self.total + other.total)
 
 

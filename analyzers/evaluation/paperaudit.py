@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -94,7 +95,7 @@ def load_paperaudit_paper(path: Path, patches_path: Path | None = None) -> Paper
         raise DatasetError(f"{path}: expected a JSON object with a 'content' list of blocks")
     patch_source = read_json(patches_path) if patches_path else data
     if isinstance(patch_source, dict):
-        patches = next((patch_source[key] for key in _PATCH_KEYS if key in patch_source), [])
+        patches: Any = next((patch_source[key] for key in _PATCH_KEYS if key in patch_source), [])
     else:
         patches = patch_source
     try:
@@ -157,7 +158,7 @@ def parse_matching(text: str, n_errors: int, n_findings: int) -> Matching | None
     return Matching(frozenset(errors), frozenset(findings))
 
 
-def _is_index(value: object, size: int) -> bool:
+def _is_index(value: object, size: int) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 

@@ -23,7 +23,7 @@ class Prediction:
     rank: int = 0  # 0 is the most important; equal ranks keep their input order
 
     @classmethod
-    def from_finding(cls, finding: Finding, quote: str = "", rank: int = 0) -> "Prediction":
+    def from_finding(cls, finding: Finding, quote: str = "", rank: int = 0) -> Prediction:
         return cls(
             quote=quote,
             explanation=finding.explanation or finding.message,

@@ -58,7 +58,7 @@ def client_completer(llm: LLMClient, purpose: str = "benchmark judge") -> TextCo
     return complete
 
 
-def _validated(adapter: TypeAdapter, data: Any, path: Path) -> Any:
+def _validated(adapter: TypeAdapter[Any], data: Any, path: Path) -> Any:
     try:
         return adapter.validate_python(data)
     except ValidationError as error:
@@ -80,13 +80,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-async def bench_flaws(data: Path, completer: TextCompleter | None = None) -> dict:
+async def bench_flaws(data: Path, completer: TextCompleter | None = None) -> dict[str, Any]:
     cases = _validated(TypeAdapter(list[FlawsCase]), read_json(data), data)
     report = await evaluate_flaws(cases, completer)
     return {"benchmark": "flaws", **_plain(report)}
 
 
-async def bench_agentic(data: Path, completer: TextCompleter | None = None, seed: int = 0) -> dict:
+async def bench_agentic(data: Path, completer: TextCompleter | None = None, seed: int = 0) -> dict[str, Any]:
     raw = read_json(data)
     if not isinstance(raw, dict):
         raise DatasetError(f"{data}: expected an object with 'perturbations' and 'comments'")
@@ -96,13 +96,13 @@ async def bench_agentic(data: Path, completer: TextCompleter | None = None, seed
     return {"benchmark": "agentic", **_plain(report)}
 
 
-async def bench_critical(data: Path, completer: TextCompleter, k: int = 5) -> dict:
+async def bench_critical(data: Path, completer: TextCompleter, k: int = 5) -> dict[str, Any]:
     papers = _validated(TypeAdapter(list[CheckedPaper]), read_json(data), data)
     report = await evaluate_checker(papers, [completer], k=k)
     return {"benchmark": "critical", **_plain(report)}
 
 
-async def bench_surgical(data: Path) -> dict:
+async def bench_surgical(data: Path) -> dict[str, Any]:
     triplets = _validated(TypeAdapter(list[RevisionTriplet]), read_json(data), data)
     return {"benchmark": "surgical", "categories": _plain(revision_sensitivity(triplets))}
 
@@ -151,7 +151,7 @@ async def bench_paperaudit(
     settings: LLMSettings | None = None,
     mode: str = "standard",
     cache: LLMCache | None = None,
-) -> dict:
+) -> dict[str, Any]:
     papers = load_paperaudit_dir(data)
     if predictions is not None:
         by_paper = _validated(_PREDICTIONS, read_json(predictions), predictions)
@@ -165,7 +165,7 @@ async def bench_paperaudit(
 
 
 def _manifest_ranges(manifest: Path) -> list[SourceRange]:
-    data = read_json(manifest)
+    data: Any = read_json(manifest)  # checked by the lookups below
     try:
         return [SourceRange.of(e["file"], e["range"]["start"]["line"], e["range"]["start"]["character"],
                                e["range"]["end"]["line"], e["range"]["end"]["character"]) for e in data["edits"]]
@@ -173,7 +173,7 @@ def _manifest_ranges(manifest: Path) -> list[SourceRange]:
         raise DatasetError(f"{manifest}: not an auditex inject manifest ({error})") from None
 
 
-async def bench_localisation(data: Path) -> dict:
+async def bench_localisation(data: Path) -> dict[str, Any]:
     """Deterministic findings of each injected copy against its manifest's edited ranges."""
     manifests = [data / MANIFEST_NAME] if (data / MANIFEST_NAME).is_file() else sorted(data.glob(f"*/{MANIFEST_NAME}"))
     if not manifests:

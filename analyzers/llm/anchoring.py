@@ -98,13 +98,16 @@ def normalised_key(text: str) -> str:
     return normalise(text)[0]
 
 
+AnchorMethod = Literal["exact", "source", "normalised", "fuzzy", "block"]
+
+
 @dataclass(frozen=True)
 class Anchor:
     file: str
     start: int  # source offsets
     end: int
     block: PlacedBlock | None
-    method: Literal["exact", "source", "normalised", "fuzzy", "block"]
+    method: AnchorMethod
     verbatim: bool  # the source range reads exactly the quote: safe to replace
 
 
@@ -144,7 +147,7 @@ class Anchorer:
         self._plain_joined, self._plain_starts = _joined([entry.plain for entry in self._blocks])
         self._folded_joined, self._folded_starts = _joined(self._folded)
 
-    def anchor(self, quote: str, block_hint: int | None = None) -> Anchor | None | Literal[False]:
+    def anchor(self, quote: str, block_hint: int | None = None) -> Anchor | Literal[False] | None:
         """The quote's source range; None when it cannot be pinned down; False when the paper does not contain it."""
         self.stats.quotes += 1
         result = self._anchor(quote.strip().strip('"“”'), block_hint)
@@ -154,7 +157,7 @@ class Anchorer:
             self.stats.by_method[result.method] = self.stats.by_method.get(result.method, 0) + 1
         return result
 
-    def _anchor(self, quote: str, block_hint: int | None) -> Anchor | None | Literal[False]:
+    def _anchor(self, quote: str, block_hint: int | None) -> Anchor | Literal[False] | None:
         ranged = _BLOCK_RANGE.match(quote)
         if ranged:
             return self._block_range(int(ranged.group(1)), int(ranged.group(2) or ranged.group(1)))
@@ -184,7 +187,7 @@ class Anchorer:
         found = _find(joined, starts, needle)
         return (self._blocks[found[0]], found[1]) if found is not None else None
 
-    def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | None | Literal[False]:
+    def _fuzzy(self, folded: str, quote: str, hinted: list[_BlockIndex]) -> Anchor | Literal[False] | None:
         best = process.extract(folded, self._folded, scorer=fuzz.partial_ratio, limit=3)
         choices = [self._blocks[i] for _, score, i in best if score >= self.fuzzy_threshold]
         choices = [entry for entry in hinted if entry in choices] + choices
@@ -208,12 +211,12 @@ class Anchorer:
         return Anchor(entries[0].placed.file, entries[0].placed.block.start, entries[-1].placed.block.end,
                       entries[0].placed, "block", False)
 
-    def _from_folded(self, entry: _BlockIndex, start: int, end: int, method: str, quote: str) -> Anchor:
+    def _from_folded(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         plain_start = entry.folded_at[start]
         plain_end = entry.folded_at[end - 1] + 1 if end > start else plain_start
         return self._from_plain(entry, plain_start, plain_end, method, quote)
 
-    def _from_plain(self, entry: _BlockIndex, start: int, end: int, method: str, quote: str) -> Anchor:
+    def _from_plain(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         src_start, src_end = entry.placed.block.plain.source_span(start, end)
         text = self.project.documents[entry.placed.file].text
         return Anchor(entry.placed.file, src_start, src_end, entry.placed, method, text[src_start:src_end] == quote)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 Mode = Literal["fast", "standard", "deep", "critical"]
 MODES: tuple[Mode, ...] = ("fast", "standard", "deep", "critical")
 M = TypeVar("M", bound=BaseModel)
+A = TypeVar("A")
 ProgressCallback = Callable[[int, int, str], None]  # (units done, units known, what just finished)
 FindingsCallback = Callable[[list[Finding]], None]  # every LLM finding so far (replace, do not append)
 
@@ -131,7 +133,7 @@ class AuditRun:
         response = await self._ask(unit, self.client.complete(request))
         return None if response is None else response.text.strip()
 
-    async def _ask(self, unit: Unit, call: Awaitable) -> object | None:
+    async def _ask(self, unit: Unit, call: Awaitable[A]) -> A | None:
         """The answer, or None after recording the unit as failed. Fatal errors propagate."""
         try:
             return await call

@@ -23,7 +23,8 @@ import logging
 import random
 import re
 import time
-from typing import Any, Awaitable, TypeVar
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -118,6 +119,7 @@ def extract_json(text: str) -> Any:
             return json.JSONDecoder().raw_decode(stripped[start:])[0]
         except json.JSONDecodeError as err:
             first_error = err
+    assert first_error is not None  # the stripped text was tried first
     raise ValueError(f"the answer is not valid JSON ({first_error.msg} at line {first_error.lineno} column {first_error.colno})")
 
 
@@ -226,6 +228,7 @@ class LLMClient:
         try:
             async with self._slots:
                 # Worst case: no part of the prompt comes from the provider's cache.
+                assert req.max_output_tokens is not None  # the copy above sets it
                 estimate = cost_of(Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices)
                 self._reserve(estimate)
                 try:
@@ -302,7 +305,7 @@ class LLMClient:
 
 def _backoff(base_s: float, attempt: int) -> float:
     """Exponential with full jitter in [50%, 100%]: spreads retries of parallel calls."""
-    return min(_BACKOFF_CAP_S, base_s * 2**attempt) * random.uniform(0.5, 1.0)
+    return min(_BACKOFF_CAP_S, base_s * 2.0**attempt) * random.uniform(0.5, 1.0)
 
 
 def _parse(response: ChatResponse, model_cls: type[M]) -> M:

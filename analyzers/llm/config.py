@@ -5,7 +5,8 @@ Shared by the CLI commands and the language server, so both read a config the sa
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import ValidationError
 

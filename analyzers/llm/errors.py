@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import email.utils
 import time
+from collections.abc import Mapping
 from types import ModuleType
-from typing import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from rapidfuzz import fuzz, process
 
@@ -27,11 +28,23 @@ from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
 from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
-from .units import Unit, block_text, data_line, known_lines, outline, paper_lines, preview_lines, reviewable_blocks, reviewable_sections, section_label
+from .units import (
+    Unit,
+    block_text,
+    data_line,
+    known_lines,
+    outline,
+    paper_lines,
+    preview_lines,
+    reviewable_blocks,
+    reviewable_sections,
+    section_label,
+)
 
 if TYPE_CHECKING:
     from .audit import AuditRun, Mode
 
+A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
 RETRIEVE_ABOVE_CHARS = 16_000  # focus slices larger than this go through the LLM retriever
 MAX_TASKS = 12
@@ -131,7 +144,7 @@ def global_memory(run: AuditRun, sections: list[Section], memories: dict[str, st
     return "\n\n".join(parts)
 
 
-async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, ask):
+async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, ask: Callable[[str], Awaitable[A | None]]) -> A | None:
     """Run `ask(context)` with the context this unit was last run with, when its own input is unchanged."""
     key = ReviewBasis.key(run.settings, load(unit.kind).version, unit.id, own_input)
     remembered = None if run.refresh else run.basis.recall(key)
@@ -156,7 +169,7 @@ async def standard(run: AuditRun) -> None:
         known = known_lines(run.project, run.deterministic, section.blocks)
         own = "\x1f".join((section_label(section), known, paper))
 
-        async def ask(context: str):
+        async def ask(context: str) -> FindingsAnswer | None:
             request = run.request(unit, section=section_label(section), memory=context, known=known, paper=paper)
             return await run.ask_json(unit, request, FindingsAnswer)
 
@@ -188,7 +201,7 @@ async def deep(run: AuditRun) -> None:
     own = outline(manuscript)
     preview = preview_lines(manuscript)
 
-    async def ask_plan(context: str):
+    async def ask_plan(context: str) -> PlanAnswer | None:
         return await run.ask_json(planner, run.request(planner, outline=own, paper=context), PlanAnswer)
 
     plan = await with_basis(run, planner, own, preview, ask_plan)

@@ -17,8 +17,8 @@ base rate. A model that is not in the table, such as a local one behind `--base-
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 

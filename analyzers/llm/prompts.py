@@ -60,7 +60,7 @@ class Prompt:
 
     def render(self, **values: str) -> tuple[str, str, str]:
         """(system, shared, user) with the unit's values filled in; a missing value is a bug, so it raises."""
-        return tuple(_fill(part, values, self.name) for part in (self.system, self.shared, self.user))
+        return _fill(self.system, values, self.name), _fill(self.shared, values, self.name), _fill(self.user, values, self.name)
 
 
 def _read(filename: str) -> str:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Awaitable, Literal, Protocol, TypeVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -111,6 +112,8 @@ class Provider(Protocol):
 
 class _SDKProvider(ABC):
     """What both adapters share: settings, the SDK module, and error translation."""
+
+    _client: Any  # the SDK's async client, made by each adapter
 
     def __init__(self, settings: LLMSettings, sdk: ModuleType) -> None:
         self._settings = settings

@@ -13,7 +13,8 @@ Key lookup:
 from __future__ import annotations
 
 import os
-from typing import Literal, Mapping
+from collections.abc import Mapping
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
@@ -54,7 +55,7 @@ class LLMSettings(BaseModel):
     prices: dict[str, Price] = Field(default_factory=dict, description="overrides of pricing.DEFAULT_PRICES")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **fields: object) -> LLMSettings:
+    def from_env(cls, env: Mapping[str, str] | None = None, **fields: Any) -> LLMSettings:
         """Settings from `fields` (flags, config) with the API key taken from `env` (default: os.environ)."""
         if "api_key" in fields:
             raise ValueError(f"API keys come from the environment only ({', '.join(key_env_names())}).")

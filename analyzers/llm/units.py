@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any
 
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import SectionKind
@@ -65,7 +66,7 @@ def reviewable_blocks(manuscript: Manuscript) -> list[PlacedBlock]:
     return [placed for section in reviewable_sections(manuscript) for placed in section.blocks if block_text(placed)]
 
 
-def data_line(record: dict) -> str:
+def data_line(record: dict[str, Any]) -> str:
     """One JSON line that cannot open or close a delimiter tag."""
     return _TAG_START.sub(r"\\u003c", json.dumps(record, ensure_ascii=False))
 

@@ -15,6 +15,7 @@ import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -55,7 +56,7 @@ class InjectionResult:
     edits: list[InjectedEdit] = field(default_factory=list)
     unmatched: list[UnmatchedPatch] = field(default_factory=list)
 
-    def manifest(self) -> dict:
+    def manifest(self) -> dict[str, Any]:
         return {
             "version": MANIFEST_VERSION,
             "source": str(self.source),

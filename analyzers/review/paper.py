@@ -10,8 +10,8 @@ import re
 
 from ...latex.model import SectionKind
 from ...latex.project import Project
-from ..scholarly.references import to_text
 from ..llm.units import block_text, paper_lines, reviewable_blocks, reviewable_sections, section_label
+from ..scholarly.references import to_text
 
 
 def paper_text(project: Project) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..check import check_path
 from ..finding import Finding
@@ -20,7 +21,7 @@ class RevisionComparison:
     persisting: list[Finding]
     new: list[Finding]
 
-    def contract(self) -> dict[str, list[dict]]:
+    def contract(self) -> dict[str, list[dict[str, Any]]]:
         return {name: [f.contract() for f in getattr(self, name)] for name in ("resolved", "persisting", "new")}
 
 

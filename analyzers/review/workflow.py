@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -22,16 +22,16 @@ from ...latex.project import Project
 from ..config import Config
 from ..engine import Engine
 from ..finding import Finding, Severity
-from ..policy import Policy, severity_order
 from ..llm.cache import LLMCache
 from ..llm.client import LLMClient, RunStats
 from ..llm.errors import LLMError
 from ..llm.provider import ChatRequest, Message
 from ..llm.settings import LLMSettings
+from ..policy import Policy, severity_order
 from ..report import to_markdown
+from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .paper import paper_text, paper_title, section_titles
 from .prompts import load_review_prompt
-from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .structure import StructuredReview, parse_review
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class Review:
         lines += ["---", "", f"_{self.mode} mode · {self.stats.summary()}_", ""]
         return "\n".join(lines)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         structured = self.structured
         return {
             "title": self.title,

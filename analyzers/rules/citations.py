@@ -71,6 +71,7 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
         if cite.key in known or cite.key == "*":
             continue
         same_but_case = by_lowercase.get(cite.key.lower())
+        closest: str | None
         if same_but_case:
             closest, message = same_but_case, f"citation key '{cite.key}' differs only in letter case from the bibliography key '{same_but_case}'"
         else:

@@ -59,7 +59,7 @@ _ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]
 
 class Enumeration(NamedTuple):
     """Items counted after an announcement, and how surely they were told apart (0..1)."""
-    count: int
+    counted: int
     confidence: float
 
 
@@ -111,7 +111,7 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     for stretch in section.stretches():
         file = stretch.file
         for match, stated, found in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
-            word, counted = match.group(1), found.count
+            word, counted = match.group(1), found.counted
             start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             fixes = []
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
@@ -125,7 +125,7 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             )
 
 
-def _mismatches(source: str) -> list[tuple[re.Match, int, Enumeration]]:
+def _mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
     """(announcement, stated, enumeration) where a stretch of source disagrees with itself."""
     # Comments and where announcements may start are found paragraph by paragraph, cached by
     # text: typing re-reads one paragraph, and the full pattern runs only at those places.
@@ -150,14 +150,14 @@ def _mismatches(source: str) -> list[tuple[re.Match, int, Enumeration]]:
         stated = _number(word)
         opener = match.group(0)[-1]
         enumeration = _count_items(text, match.end(), opener, stated)
-        if enumeration is None or enumeration.count == stated or (opener == "(" and stated > 10):
+        if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
             continue
-        confidence = enumeration.confidence - 0.1 * min(abs(enumeration.count - stated) - 1, 2)
+        confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
         if _in_float(text, match.start()):
             confidence -= 0.1
         subset = _PARTITIVE.search(before)
         if subset:
-            if _number(subset.group(1)) == enumeration.count:
+            if _number(subset.group(1)) == enumeration.counted:
                 continue
             confidence = min(confidence, 0.5)
         if opener == "(" and _OWNER_BEFORE.search(before):
@@ -228,7 +228,7 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if not closed:
         return None
     enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75)
-    if enumeration is None or (enumeration.count < stated and _continues(text, end, enumeration.count)):
+    if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
         return None
     return enumeration._replace(confidence=enumeration.confidence - 0.1 * aside)
 
@@ -270,7 +270,8 @@ def _items(plain: str) -> tuple[list[str], bool]:
     one. An "and"/"or" inside one item stays there: "with and without debt", "pre- and
     post-training", "the gap between A and B"."""
     pieces = re.split(r"(,|;|\band\b|\bor\b)", plain)
-    items, joining, closing, paired = [], False, False, False
+    items: list[str] = []
+    joining = closing = paired = False
     for index in range(0, len(pieces), 2):
         piece = pieces[index].strip()
         if joining:
@@ -376,7 +377,7 @@ def _sentence_end(text: str, start: int) -> int:
 def _count_list(text: str, start: int, environment: str, stated: int) -> Enumeration | None:
     """Top-level `\\item`s of the list; items that say they are extras ("For benchmarking, we also
     model a reference case") are not among the announced things when leaving them out makes the count."""
-    depth, item_starts, item_ends = 0, [], []  # an item ends where the next one (or the list) does
+    depth, item_starts, item_ends = 0, list[int](), list[int]()  # an item ends where the next one (or the list) does
     for token in re.finditer(r"\\begin\{(\w+)\}|\\end\{(\w+)\}|\\item\b", text[start:]):
         if token.group(1) in ("itemize", "enumerate", "description", "compactitem", "compactenum"):
             depth += 1

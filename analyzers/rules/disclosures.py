@@ -45,11 +45,11 @@ _ETHICS = re.compile(
 _MIN_HUMAN_MENTIONS = 2
 
 
-def _finder(pattern: re.Pattern) -> Callable[[str], tuple[re.Match, ...]]:
+def _finder(pattern: re.Pattern[str]) -> Callable[[str], tuple[re.Match[str], ...]]:
     """`pattern`'s matches in a block's text, cached by the text: a keystroke searches only the
     edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup."""
     @lru_cache(maxsize=TEXT_CACHE_SIZE)
-    def matches(text: str) -> tuple[re.Match, ...]:
+    def matches(text: str) -> tuple[re.Match[str], ...]:
         return tuple(pattern.finditer(text))
     return matches
 
@@ -69,7 +69,9 @@ def _no_limitations(ctx: RuleContext, parts: list[tuple[Section, list[_Limitatio
     if not any(part.empirical for part in evidence) or any(part.discussed for part in evidence):
         return
     anchors = [part.anchor for part in evidence if part.closing] or [part.anchor for part in evidence if part.empirical]
-    yield anchors[-1]
+    anchor = anchors[-1]
+    assert anchor is not None  # closing and empirical sections carry one
+    yield anchor
 
 
 @rule("DIS001", "missing-limitations", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
@@ -204,7 +206,7 @@ def _text_blocks(section: Section, only: tuple[SectionKind, ...] = (), skip: tup
             yield placed
 
 
-def _any_text(section: Section, find: Callable[[str], tuple[re.Match, ...]], only: tuple[SectionKind, ...] = (),
+def _any_text(section: Section, find: Callable[[str], tuple[re.Match[str], ...]], only: tuple[SectionKind, ...] = (),
               skip: tuple[SectionKind, ...] = ()) -> bool:
     return any(find(placed.block.plain.text) for placed in _text_blocks(section, only, skip))
 

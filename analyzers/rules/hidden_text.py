@@ -7,7 +7,7 @@ submission, so their codes sort first and they are errors.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -87,7 +87,7 @@ def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour |
             white_names.add(colour.name)
     for _, items in parts:
         for item in items:
-            if not isinstance(item, _Hidden) or item.colour is not None and item.colour not in white_names:
+            if not isinstance(item, _Hidden) or (item.colour is not None and item.colour not in white_names):
                 continue
             finding = item.finding
             text = ctx.source(finding.file).text
@@ -276,8 +276,8 @@ def _injection_message(where: str, phrases: list[str]) -> str:
     return f"instruction aimed at an AI reviewer {where}: \"{quoted}\""
 
 
-def _injections(text: str) -> tuple[re.Match, ...]:
-    found: dict[int, re.Match] = {}
+def _injections(text: str) -> tuple[re.Match[str], ...]:
+    found: dict[int, re.Match[str]] = {}
     for position in _anchor_positions(text):
         start, end = max(0, position - _ANCHOR_WINDOW), min(len(text), position + _ANCHOR_WINDOW)
         for match in _INJECTION.finditer(text, start, end):
@@ -343,7 +343,7 @@ def _quoted(text: str, offset: int) -> bool:
     return _QUOTES_BEFORE.search(text[max(0, offset - _QUOTE_WINDOW):offset]) is not None
 
 
-def _inside(spans, offset: int) -> bool:
+def _inside(spans: Iterable[tuple[int, int]], offset: int) -> bool:
     return any(start <= offset < end for start, end in spans)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
 
@@ -139,7 +139,9 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
         if redefinition.name in reported:
             continue
         cut = _reading_cut(places, number)
-        used = _first_use_before(places, redefinition.name, cut) if cut is not None else None
+        if cut is None:
+            continue
+        used = _first_use_before(places, redefinition.name, cut)
         if used is None:
             continue
         reported.add(redefinition.name)
@@ -426,7 +428,7 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
 
 
 def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_AcronymUses]]]) -> Iterator[Finding]:
-    totals: dict[str, list] = {}  # short → [uses, blocks, first finding], in order of first use
+    totals: dict[str, list[Any]] = {}  # short → [uses, blocks, first finding], in order of first use
     exempt: set[str] = set()
     glossary_files: set[str] = set()
     glossary: dict[str, set[str]] = {}
@@ -518,7 +520,7 @@ def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
             definitions.setdefault(macro.name, []).append((file, macro))
     redefinitions = []
     for name, entries in definitions.items():
-        first_file, first = entries[0]
+        _first_file, first = entries[0]
         if len(entries) < 2 or _settings(entries) > _MAX_DEFINITIONS or first.command not in _INTRODUCES:
             continue
         for number, (file, later) in enumerate(entries[1:], start=1):
@@ -541,7 +543,7 @@ def _settings(entries: list[tuple[str, MacroDef]]) -> int:
 def _replaces(earlier_file: str, earlier: tuple[tuple[int, int], ...], file: str, later: tuple[tuple[int, int], ...]) -> bool:
     """Whether a definition in branch `later` runs wherever the one in `earlier` ran: it sits
     outside every conditional, or in the same branches of the same file."""
-    return not later or file == earlier_file and earlier[:len(later)] == later
+    return not later or (file == earlier_file and earlier[:len(later)] == later)
 
 
 def _markup_switch(bodies: list[str]) -> bool:
@@ -555,10 +557,10 @@ def _markup_switch(bodies: list[str]) -> bool:
 def _reading_cut(places: list[tuple[int, _MacroPlaces]], number: int) -> tuple[int, int] | None:
     """Where redefinition `number` falls in reading order, as (section ordinal, block index):
     after the last block of its file that starts before it, else before the file's first block."""
-    after = [(ordinal, part.cuts[number][0] + 1) for ordinal, part in places if part.cuts[number][0] is not None]
+    after = [(ordinal, last + 1) for ordinal, part in places if (last := part.cuts[number][0]) is not None]
     if after:
         return after[-1]
-    return next(((ordinal, part.cuts[number][1]) for ordinal, part in places if part.cuts[number][1] is not None), None)
+    return next(((ordinal, first) for ordinal, part in places if (first := part.cuts[number][1]) is not None), None)
 
 
 def _first_use_before(places: list[tuple[int, _MacroPlaces]], name: str, cut: tuple[int, int]) -> Related | None:
@@ -570,7 +572,7 @@ def _first_use_before(places: list[tuple[int, _MacroPlaces]], name: str, cut: tu
 
 
 @lru_cache(maxsize=256)
-def _macro_use(name: str) -> re.Pattern:
+def _macro_use(name: str) -> re.Pattern[str]:
     return re.compile(re.escape(name) + r"(?![A-Za-z@])")
 
 
@@ -578,7 +580,7 @@ def _body(body: str) -> str:
     return re.sub(r"\s+", "", body)
 
 
-def _literal(placed: PlacedBlock, source: str, match: re.Match, group: str) -> bool:
+def _literal(placed: PlacedBlock, source: str, match: re.Match[str], group: str) -> bool:
     """The number is typed as digits, not rendered from a macro such as \\frac{1}{2}."""
     start, end = placed.block.plain.source_span(match.start(group), match.end(group))
     return source[start:end].replace(" ", "") == match.group(group).replace(" ", "")

@@ -15,9 +15,9 @@ from ...latex.numbers import NumberMention, Role, find_numbers
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Fix, Range, Related, Severity, TextEdit
 from ..quantities import (
+    AGGREGATE_HEADER,
     CellAt,
     CellIndex,
-    AGGREGATE_HEADER,
     Pointing,
     agreeing_spellings,
     agrees,

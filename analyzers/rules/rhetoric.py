@@ -121,8 +121,8 @@ def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_S
     yield _Significance(any(_reports_test(placed.block.plain.text) for placed in section.blocks), claims)
 
 
-def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern, keywords: tuple[str, ...], message: str,
-            hedge: re.Pattern | None = _HEDGED) -> Iterator[Finding]:
+def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern[str], keywords: tuple[str, ...], message: str,
+            hedge: re.Pattern[str] | None = _HEDGED) -> Iterator[Finding]:
     """Findings for the section's sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
     if section.kind in _QUIET_SECTIONS:
         return
@@ -135,7 +135,7 @@ def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern, keywords: t
 
 
 @lru_cache(maxsize=2 * TEXT_CACHE_SIZE)
-def _claim_spans(text: str, pattern: re.Pattern, keywords: tuple[str, ...], hedge: re.Pattern | None) -> tuple[tuple[int, int], ...]:
+def _claim_spans(text: str, pattern: re.Pattern[str], keywords: tuple[str, ...], hedge: re.Pattern[str] | None) -> tuple[tuple[int, int], ...]:
     """Where a block's unhedged sentences match `pattern`; cached by text."""
     lowered = text.lower()
     if not any(keyword in lowered for keyword in keywords) or pattern.search(text) is None:

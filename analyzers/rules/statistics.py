@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -248,12 +248,13 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             low, high = _to_float(interval.group("lo")), _to_float(interval.group("hi"))
             null = 1.0 if _RATIO.search(text[max(0, interval.start() - 80):interval.start()]) else 0.0
             p, comparison = _p_value(p_match.group("p")), p_match.group("cmp")
+            assert p is not None  # every number _P_VALUE matches parses
             excludes = low > null or high < null
             margin = 10 ** -_decimals(interval.group("lo"))
             inside = low + margin < null < high - margin
-            says_significant = comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA or comparison == "=" and p <= 0.04
-            says_not = comparison in (">", "≥", "⩾", ">=") and p >= ALPHA or comparison == "=" and p >= 0.06
-            if excludes and says_not or inside and says_significant:
+            says_significant = (comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA) or (comparison == "=" and p <= 0.04)
+            says_not = (comparison in (">", "≥", "⩾", ">=") and p >= ALPHA) or (comparison == "=" and p >= 0.06)
+            if (excludes and says_not) or (inside and says_significant):
                 verdict = "excludes" if excludes else "contains"
                 yield ctx.report_block(
                     placed, interval.start(), p_match.end() if p_match.start() > interval.start() else interval.end(),
@@ -363,7 +364,7 @@ def _reported_tests(text: str) -> Iterator[ReportedTest]:
         test = "χ²" if test[0] in "χcX" else test.lower() if test in ("Z",) else test
         df1 = float(match.group("df1")) if match.group("df1") else None
         df2 = float(match.group("df2")) if match.group("df2") else None
-        if test in ("t", "r", "χ²") and (df1 is None or df2 is not None) or test == "F" and df2 is None:
+        if (test in ("t", "r", "χ²") and (df1 is None or df2 is not None)) or (test == "F" and df2 is None):
             continue
         if test == "z" and df1 is not None:
             continue
@@ -392,7 +393,7 @@ def _p_range(reported: ReportedTest) -> tuple[float, float] | None:
     return p_of(high_stat), p_of(low_stat)
 
 
-def _p_function(reported: ReportedTest):
+def _p_function(reported: ReportedTest) -> Callable[[float], float]:
     # scipy.special holds the distribution functions without the import cost of scipy.stats.
     from scipy import special
 
@@ -404,6 +405,7 @@ def _p_function(reported: ReportedTest):
         return lambda value: float(special.chdtrc(reported.df1, value))
     if reported.test == "r":
         df = reported.df1
+        assert df is not None  # _reported_tests keeps only r tests with their df
         return lambda value: 2 * float(special.stdtr(df, -value * math.sqrt(df / (1 - value * value))))
     return lambda value: 2 * float(special.ndtr(-value))
 
@@ -442,7 +444,7 @@ def _format_p(p: float) -> str:
     return f"{p:.3f}".lstrip("0") if p < 1 else f"{p:.3f}"
 
 
-def _nearest_p(text: str, start: int, end: int) -> re.Match | None:
+def _nearest_p(text: str, start: int, end: int) -> re.Match[str] | None:
     after = _P_ALONE.search(text, end, min(len(text), end + 60))
     if after:
         return after

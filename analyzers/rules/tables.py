@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, Table
-from ...latex.tables import is_rule, rule_macros
 from ...latex.sentences import sentence_spans
+from ...latex.tables import is_rule, rule_macros
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Related, Severity
 from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
@@ -49,7 +49,7 @@ class _Grid:
     mark_columns: list[int]  # ✓/✗ columns
 
     @classmethod
-    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> "_Grid":
+    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> _Grid:
         author_rules: dict[int, list[str]] = {}
         for row, name in table.rules:
             if name in rule_macros:
@@ -188,7 +188,7 @@ def _tables(section: Section) -> list[PlacedBlock]:
 
 
 def _check_line(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, line: list[tuple[Cell | None, list[Cell | None]]],
-                column_wise: bool, groups: list[range] = ()) -> Iterator[Finding]:
+                column_wise: bool, groups: Sequence[range] = ()) -> Iterator[Finding]:
     """Check every aggregate cell of one Avg column (or row); trust the line only if most of it adds up."""
     verdicts = []
     for total, peers in line:
@@ -199,12 +199,13 @@ def _check_line(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, line: list[t
     wrong = [(total, peers) for total, peers, ok in verdicts if not ok]
     if not wrong or matches == 0 or len(wrong) > max(1, matches // 2):
         return  # an "Avg" that never adds up is weighted, or is not an aggregate at all
-    for total, peers in wrong:
-        yield _report_aggregate(ctx, placed, grid, total, peers, column_wise, matches)
+    for aggregate, cells in wrong:
+        yield _report_aggregate(ctx, placed, grid, aggregate, cells, column_wise, matches)
 
 
 # How a derived column's cell follows from two other cells of its row.
-_DERIVATIONS = {
+_Derivation = Callable[[float, float], float | None]
+_DERIVATIONS: dict[str, _Derivation] = {
     "ratio": lambda a, b: a / b if b else None,
     "difference": lambda a, b: a - b,
     "relative": lambda a, b: (a - b) / b * 100 if b else None,
@@ -218,7 +219,7 @@ def _derived_agrees(grid: _Grid, aggregate_row: int, column: int, rows: list[int
     if total is None:
         return False
     columns = [c for c in grid.columns() if c != column]
-    for name, derive in _DERIVATIONS.items():
+    for derive in _DERIVATIONS.values():
         for a in columns:
             for b in columns:
                 if a != b and _follows(grid, aggregate_row, column, a, b, derive) \
@@ -227,25 +228,25 @@ def _derived_agrees(grid: _Grid, aggregate_row: int, column: int, rows: list[int
     return False
 
 
-def _follows(grid: _Grid, row: int, column: int, a: int, b: int, derive) -> bool:
+def _follows(grid: _Grid, row: int, column: int, a: int, b: int, derive: _Derivation) -> bool:
     cell, left, right = grid.numeric(row, column), grid.numeric(row, a), grid.numeric(row, b)
     if cell is None or left is None or right is None:
         return False
-    value = derive(left.value, right.value)
+    value = derive(left.value, right.value)  # type: ignore[arg-type]  # numeric() cells have a value
     return value is not None and agrees(cell.value, cell.decimals, value)  # type: ignore[arg-type]
 
 
-def _column_follows(grid: _Grid, rows: list[int], column: int, a: int, b: int, derive) -> bool:
+def _column_follows(grid: _Grid, rows: list[int], column: int, a: int, b: int, derive: _Derivation) -> bool:
     """At least two rows, and four in five of those with the three cells, follow the derivation."""
     checked = [row for row in rows if grid.numeric(row, column) and grid.numeric(row, a) and grid.numeric(row, b)]
     held = sum(1 for row in checked if _follows(grid, row, column, a, b, derive))
     return held >= 2 and held * 5 >= len(checked) * 4
 
 
-def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]) -> list[list[Cell]]:
+def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> list[list[Cell]]:
     """The cells an aggregate may cover: all, all on one side (dropping at most half, for a leading
     "Params" column), or one spanning header group; the preferred candidate first."""
-    position = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
+    position: Callable[[Cell], int] = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
     before = [cell for cell in peers if position(cell) < position(total)]
     after = [cell for cell in peers if position(cell) > position(total)]
     runs = [before[drop:] for drop in range(0, len(before) // 2)]
@@ -254,7 +255,7 @@ def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]
     return [run for run in runs + [peers] if len(run) >= 2]
 
 
-def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: list[range]) -> bool:
+def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> bool:
     return any(_summarises(total, run) for run in _runs(total, peers, column_wise, groups))
 
 
@@ -263,6 +264,7 @@ def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total:
     chosen = _runs(total, peers, column_wise, [])[0]
     mean = sum(cell.value for cell in chosen) / len(chosen)  # type: ignore[misc]
     table = placed.block.table
+    assert table is not None  # only table blocks are checked
     header = grid.row_header(total.row) if not column_wise else grid.own_header(total.column)
     where = f"row {header}" if not column_wise else f"column {header}"
     name = f"Table {table.label}" if table.label else "a table"
@@ -386,7 +388,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             bold = [cell for cell in cells if cell.bold]
             if not bold or len(bold) * 2 > len(cells):
                 continue
-            by_set: dict[tuple, list[Cell]] = {}
+            by_set: dict[tuple[int, tuple[str, ...]], list[Cell]] = {}
             for cell in cells:
                 by_set.setdefault(grid.row_set(cell.row), []).append(cell)
             marked_sets = [members for members in by_set.values() if any(cell.bold for cell in members)]
@@ -490,7 +492,9 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_La
                 continue
             for label in claim.labels:
                 cited = by_label.get(label)
-                found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros) if cited is not None else None
+                if cited is None:
+                    continue
+                found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
                 if found is None:
                     continue
                 claimed, better, header, grid, confidence = found
@@ -603,4 +607,4 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
 def _names_row(header: str, words: set[str], ours: bool) -> bool:
     """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
     names = name_words(header)
-    return bool(names) and names <= words or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
+    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))

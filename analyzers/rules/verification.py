@@ -10,8 +10,8 @@ first author's surname), never manuscript text.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..context import RuleContext
 from ..finding import Category, Finding, Fix, Severity
@@ -45,13 +45,16 @@ _HOW = """
 """
 
 
-def _documented(check):
+_Check = TypeVar("_Check", bound=Callable[..., object])
+
+
+def _documented(check: _Check) -> _Check:
     """Every BIB rule's docs end with how matching works and what is sent."""
     check.__doc__ = inspect.cleandoc(check.__doc__ or "") + "\n\n" + inspect.cleandoc(_HOW)
     return check
 
 
-def _report(ctx: RuleContext, cited: Cited, message: str, identity: str, **kwargs) -> Finding:
+def _report(ctx: RuleContext, cited: Cited, message: str, identity: str, **kwargs: Any) -> Finding:
     related = [ctx.related(file, start, end, f"\\cite of '{cited.reference.key}'") for file, start, end in cited.cites[:5]]
     return ctx.report(cited.file, cited.start, cited.end, message, identity=f"{cited.reference.key}:{identity}", related=related, **kwargs)
 

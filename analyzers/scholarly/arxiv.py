@@ -35,7 +35,7 @@ class ArXiv(Service):
             if value is MISSING:
                 missing.append(arxiv_id)
             else:
-                answers[arxiv_id] = (works(value) or [None])[0]
+                answers[arxiv_id] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
             chunk = missing[start:start + BATCH]
             text = await self.http.get_text(self.name, f"{self.base_url}/api/query",

@@ -71,7 +71,7 @@ class Crossref(Service):
         venue = containers[0] if isinstance(containers, list) and containers else ""
         retracted = any(isinstance(update, dict) and str(update.get("type", "")).lower() == "retraction"
                         for update in item.get("updated-by") or [])
-        relation = item.get("relation") if isinstance(item.get("relation"), dict) else {}
+        relation = value if isinstance(value := item.get("relation"), dict) else {}
         published = next((str(r.get("id")) for r in relation.get("is-preprint-of") or [] if isinstance(r, dict) and r.get("id")), "")
         preprint = item.get("type") == "posted-content" or item.get("subtype") == "preprint"
         return Work(source=self.name, title=str(title), authors=authors, year=year, venue=str(venue),

@@ -37,7 +37,7 @@ class OpenAlex(Service):
             if value is MISSING:
                 missing.append(doi)
             else:
-                answers[doi] = (works(value) or [None])[0]
+                answers[doi] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
             chunk = missing[start:start + BATCH]
             results = await self._results({"filter": "doi:" + "|".join(chunk), "per-page": BATCH})
@@ -96,7 +96,7 @@ class OpenAlex(Service):
             if source.get("type") in ("journal", "conference") and not is_preprint_venue(str(source.get("display_name") or "")):
                 published = str(source.get("display_name") or "")
                 break
-        ids = item.get("ids") if isinstance(item.get("ids"), dict) else {}
+        ids = value if isinstance(value := item.get("ids"), dict) else {}
         arxiv = ""
         for location in item.get("locations") or []:
             landing = str((location or {}).get("landing_page_url") or "") if isinstance(location, dict) else ""

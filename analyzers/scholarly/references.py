@@ -52,7 +52,9 @@ def to_text(latex: str) -> str:
 
 def split_authors(value: str) -> tuple[list[str], bool]:
     """BibTeX `author` (names joined by `and` at brace depth 0) → ["First Last", ...], and whether it ends in "others"."""
-    names, depth, current, i = [], 0, [], 0
+    names: list[str] = []
+    current: list[str] = []
+    depth = i = 0
     while i < len(value):
         char = value[i]
         depth += char == "{"

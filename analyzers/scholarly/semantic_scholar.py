@@ -75,7 +75,7 @@ class SemanticScholar(Service):
             if value is MISSING:
                 missing.append(identifier)
             else:
-                answers[identifier] = (works(value) or [None])[0]
+                answers[identifier] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
             chunk = missing[start:start + BATCH]
             body = await self.http.post_json(self.name, f"{self.base_url}/paper/batch", {"ids": chunk}, {"fields": FIELDS}, self.headers)
@@ -90,9 +90,9 @@ class SemanticScholar(Service):
     def work(self, item: Any) -> Work | None:
         if not isinstance(item, dict) or not item.get("title"):
             return None
-        external = item.get("externalIds") if isinstance(item.get("externalIds"), dict) else {}
-        journal = item.get("journal") if isinstance(item.get("journal"), dict) else {}
-        venue_info = item.get("publicationVenue") if isinstance(item.get("publicationVenue"), dict) else {}
+        external = value if isinstance(value := item.get("externalIds"), dict) else {}
+        journal = value if isinstance(value := item.get("journal"), dict) else {}
+        venue_info = value if isinstance(value := item.get("publicationVenue"), dict) else {}
         venue = str(item.get("venue") or venue_info.get("name") or journal.get("name") or "")
         preprint = not venue or is_preprint_venue(venue)
         published = "" if preprint else venue

@@ -39,8 +39,8 @@ class OnlineSettings(BaseModel):
     """`[online]` in `.auditex.toml`."""
 
     model_config = ConfigDict(extra="forbid")
-    order: list[Step] = Field(default_factory=lambda: ["doi", "arxiv", "search"])
-    search: list[SearchName] = Field(default_factory=lambda: ["openalex", "crossref", "dblp", "semantic-scholar"])
+    order: list[Step] = Field(default_factory=lambda: list[Step](("doi", "arxiv", "search")))
+    search: list[SearchName] = Field(default_factory=lambda: list[SearchName](("openalex", "crossref", "dblp", "semantic-scholar")))
     budget_s: float = Field(default=120.0, gt=0)  # the whole run; what is left unasked is "unchecked"
     concurrency: int = Field(default=16, ge=1, le=64)
 
