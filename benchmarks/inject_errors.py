@@ -40,7 +40,17 @@ from auditex.analyzers.config import Config, RulesConfig
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.finding import Finding, Severity
-from auditex.analyzers.quantities import TableIndex, body_cells, referenced_labels, spelled, tie
+from auditex.analyzers.quantities import (
+    CellAt,
+    CellIndex,
+    agreeing_spellings,
+    body_cells,
+    exact_spellings,
+    referenced_labels,
+    rounded_spellings,
+    spelled,
+    tie,
+)
 from auditex.analyzers.registry import default_registry
 from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
@@ -82,6 +92,28 @@ class Outcome:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+class _Tables:
+    """The paper's tables by label, and their numeric body cells by spelling (as the NUM rules match them)."""
+
+    def __init__(self, tables: list[PlacedBlock]) -> None:
+        self.by_label: dict[str, PlacedBlock] = {}
+        self.cells: CellIndex[CellAt] = CellIndex()
+        for placed in tables:
+            table = placed.block.table
+            if table is None:
+                continue
+            for label in [table.label, *placed.block.labels]:
+                if label:
+                    self.by_label[label] = placed
+            for cell in body_cells(table):
+                if cell.value is not None:
+                    self.cells.add(CellAt(placed, cell), rounded_spellings(cell.value, cell.decimals), exact_spellings(cell.value, cell.decimals))
+
+    def agreeing(self, value: float, decimals: int) -> list[CellAt]:
+        """Cells this prose number could be a rounding of."""
+        return self.cells.agreeing(agreeing_spellings(value, decimals))
 
 
 def _replace(project: Project, file: str, start: int, end: int, new: str, what: str) -> Edit:
@@ -174,7 +206,7 @@ def _late_paragraphs(project: Project, kinds: tuple[SectionKind, ...]) -> list[P
 
 def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
     """Change a prose number that a table also holds, in a sentence tied to that table."""
-    index = TableIndex(project.memory.tables)
+    index = _Tables(project.memory.tables)
     for number in project.memory.numbers:
         mention = number.mention
         if mention.is_year or mention.decimals < 1:
@@ -189,7 +221,7 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
 def plant_cited_table_number(project: Project) -> Iterator[Edit]:
     """Change a number of a prose sentence that cites a table (\\ref to its label) and equals a body cell of
     that table: the author retypes a result while writing about it."""
-    index = TableIndex(project.memory.tables)
+    index = _Tables(project.memory.tables)
     for number in project.memory.numbers:
         mention = number.mention
         if not _stated_quantity(number):
@@ -224,7 +256,7 @@ def plant_table_quote(project: Project) -> Iterator[Edit]:
 def plant_same_quantity(project: Project) -> Iterator[Edit]:
     """Change the later of two prose statements of the same result-like number (not a table value),
     made in similar words (two content words shared near the numbers)."""
-    index = TableIndex(project.memory.tables)
+    index = _Tables(project.memory.tables)
     seen: dict[str, list[tuple[PlacedBlock, set[str]]]] = {}
     for number in project.memory.numbers:
         mention = number.mention

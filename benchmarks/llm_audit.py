@@ -25,15 +25,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from llm_server import LoopbackLLMServer  # noqa: E402
-
 from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
-from auditex.analyzers.llm.audit import MODES, run_audit  # noqa: E402
+from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.cache import LLMCache  # noqa: E402
+from auditex.analyzers.llm.run import MODES  # noqa: E402
 from auditex.analyzers.llm.units import reviewable_blocks, reviewable_sections  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
+from llm_server import LoopbackLLMServer  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 DEFAULT_PAPERS = ["nips24_latent_plan", "nips24_imprecise_labels", "linear_rnns_iclr2018", "celerite_astro"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.localisation import (
+from auditex.evaluation.localisation import (
     LocalisationResult,
     SourceRange,
     localisation_recall,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
@@ -26,11 +25,28 @@ from ..finding import Category
 from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
-from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
-from .units import Unit, block_text, data_line, known_lines, outline, paper_lines, preview_lines, reviewable_blocks, reviewable_sections, section_label
-
-if TYPE_CHECKING:
-    from .audit import AuditRun, Mode
+from .run import AuditRun, Mode
+from .schema import (
+    CriticalAnswer,
+    EvidenceAnswer,
+    FindingsAnswer,
+    LLMFinding,
+    MergeAnswer,
+    PlanAnswer,
+    Task,
+)
+from .units import (
+    Unit,
+    block_text,
+    data_line,
+    known_lines,
+    outline,
+    paper_lines,
+    preview_lines,
+    reviewable_blocks,
+    reviewable_sections,
+    section_label,
+)
 
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
 RETRIEVE_ABOVE_CHARS = 16_000  # focus slices larger than this go through the LLM retriever
