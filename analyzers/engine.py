@@ -13,7 +13,6 @@ ones a check computed for the next run.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -22,14 +21,15 @@ from typing import Any
 
 from ..latex.manuscript import Section
 from ..latex.project import Project
-from ..latex.source import content_hash
+from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
 from .finding import Finding
 from .policy import Policy
-from .registry import FACETS, Registry, Rule, Scope, default_registry
+from .facets import FACETS, UndeclaredFacet
+from .registry import Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +112,8 @@ class _Units:
         else:
             try:
                 value = compute()
+            except UndeclaredFacet:  # a test caught a rule reading beyond its facets
+                raise
             except Exception:  # a rule bug must not take the audit down
                 log.exception("rule %s failed", self.rule.code)
                 self.stats.failures.append(self.rule.code)
@@ -135,13 +137,14 @@ class _Run:
         self.run_keys: dict[tuple[str, int, int], tuple] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
+        self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
-        # A section rule reads its own section's blocks and kind: those go into its key, not the
-        # project-wide "blocks"/"structure" digests that any edit anywhere changes.
-        facets = "|".join(_digest(self.project, facet) for facet in rule.reads
-                          if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
+        # A section rule reads its own section's blocks, kind and text: those go into its key, not the
+        # project-wide digests that any edit anywhere changes.
+        facets = "|".join(self.digest(facet) for facet in rule.reads
+                          if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
@@ -150,7 +153,13 @@ class _Run:
             return [finding for section, key in sections
                     for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))]
         parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
-        return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
+        return units.get("combine" + value_hash([key for _, key in sections]), lambda: _fingerprinted(rule.combine(context, parts)))
+
+    def digest(self, facet: str) -> str:
+        found = self._digests.get(facet)
+        if found is None:
+            found = self._digests[facet] = FACETS[facet].digest(self.project)
+        return found
 
     def units(self, rule: Rule, facets: str) -> _Units:
         """The rule's cached results under these facet digests (from memory, else from the
@@ -188,7 +197,7 @@ class _Run:
                 if relative not in project.documents and path.is_file():
                     status = path.stat()
                     others.append((relative, status.st_size, status.st_mtime_ns))
-            self._files_digest = _hashed((texts, others))
+            self._files_digest = value_hash((texts, others))
         return self._files_digest
 
     def sections(self) -> list[tuple[Section, str]]:
@@ -219,32 +228,9 @@ class _Run:
             runs.append(key)
         blocks = [(placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
                   for placed in section.blocks]
-        return _hashed((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
-
-
-def _hashed(value) -> str:
-    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        return value_hash((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
 
 
 def _fingerprinted(findings) -> list[Finding]:
     return [finding.with_fingerprint() for finding in findings]
-
-
-# Facets the memory digests itself; the others are digested from the project's files.
-_MEMORY_FACETS = FACETS - {"problems", "comments"}
-
-
-# What a section's key already covers: its blocks, its place in the structure, its raw text.
-_SECTION_FACETS = frozenset({"blocks", "structure", "comments"})
-
-
-def _digest(project: Project, facet: str) -> str:
-    if facet in _MEMORY_FACETS:
-        return project.memory.digest(facet)
-    if facet == "problems":
-        memory = project.memory
-        return hashlib.blake2b(repr([memory.stable(problem.file, problem) for problem in project.problems]).encode(), digest_size=12).hexdigest()
-    # "comments" and anything else file-level: the text of every file.
-    basis = [(path, document.hash) for path, document in project.documents.items()]
-    return hashlib.blake2b(repr(basis).encode(), digest_size=12).hexdigest()
 

@@ -1,7 +1,7 @@
 """Rules, their stable codes, and the registry that selects them.
 
 A rule is a small function over the project's semantic index, declared with
-`@rule(...)`. Its docstring follows ruff's shape (What it does / Why is this
+`@rule(...)` and the facets it reads (see facets.py). Its docstring follows ruff's shape (What it does / Why is this
 bad? / Example / Use instead / Fix safety) and is what `auditex rule CODE`
 prints.
 """
@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
+from .facets import FACETS
 from .finding import Category, Finding, Severity
 
 
@@ -24,10 +25,6 @@ class Scope(str, Enum):
     # Runs only in the opt-in online verification pass (analyzers/verification.py), over the
     # verdicts of the scholarly indexes: `check(ctx, cited, verdict)`. The offline engine skips it.
     ONLINE = "online"
-
-
-# The facets of the memory a rule may read; see latex.memory.Memory.digest.
-FACETS = frozenset({"labels", "refs", "cites", "ref_keys", "cite_keys", "bibliography", "macros", "acronyms", "styled", "blocks", "structure", "problems", "comments"})
 
 
 @dataclass(frozen=True)
@@ -72,7 +69,7 @@ def rule(code: str, name: str, category: Category, severity: Severity, *, reads:
          scope: Scope = Scope.PROJECT, unnecessary: bool = False,
          combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Finding]]], Rule]:
     reads = tuple(reads)
-    unknown = set(reads) - FACETS
+    unknown = set(reads) - FACETS.keys()
     if unknown:
         raise ValueError(f"rule {code} reads unknown facets {sorted(unknown)}")
     if combine is not None and scope is not Scope.SECTION:

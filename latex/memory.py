@@ -6,10 +6,8 @@ rebuilding it is a walk over already-parsed facts, never a re-parse.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
@@ -19,7 +17,7 @@ from .conditionals import NEVER, branch_paths, path_at
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
-from .source import SourceText
+from .source import SourceText, value_hash
 
 if TYPE_CHECKING:
     from .chunk_parser import Store
@@ -84,51 +82,27 @@ class Memory:
     file_items: dict[str, dict[str, list]]
     versions: dict[str, tuple]
     cache: MemoryCache
+    digests_before: dict  # the per-file digests of the previous build (cache.digests holds this build's)
 
-    def digest(self, facet: str) -> str:
-        """A digest of one facet, for rule result caching.
+    def file_digest(self, name: str) -> str:
+        """A digest of one of `file_items`' fields, for rule result caching (see analyzers.facets).
 
+        Digests are taken per file and reused between builds: a keystroke re-digests one file.
         Positions enter as (line, column): typing on one line leaves the digests of
         everything on other lines, and the findings cached on them, unchanged.
         """
-        return self._digests[facet]
+        parts = []
+        for path, items in self.file_items[name].items():
+            key = (name, path, self.versions[path])
+            value = self.cache.digests.get(key) or self.digests_before.get(key) or value_hash([self.stable(path, item) for item in items])
+            self.cache.digests[key] = value
+            parts.append((path, value))
+        return value_hash(parts)
 
     def stable(self, path: str, item) -> tuple:
         """`item` (a slots dataclass with start and end offsets in `path`) with its
         offsets replaced by line, column and the text they span."""
         return stable_item(self.sources.get(path), path, item)
-
-    @cached_property
-    def _digests(self) -> dict[str, str]:
-        previous, live = self.cache.digests, {}
-
-        def per_file(facet: str) -> str:
-            parts = []
-            for path, items in self.file_items[facet].items():
-                key = (facet, path, self.versions[path])
-                value = live.get(key) or previous.get(key) or _digest([self.stable(path, item) for item in items])
-                live[key] = value
-                parts.append((path, value))
-            return _digest(parts)
-
-        digests = {
-            "labels": per_file("labels"),
-            "refs": per_file("refs"),
-            "cites": per_file("cites"),
-            # Which keys are used, without where: enough for "unused" rules.
-            "ref_keys": _digest(sorted({ref.key for _, ref in self.refs})),
-            "cite_keys": _digest(sorted({cite.key for _, cite in self.cites})),
-            "bibliography": _digest((per_file("bib_entries"), per_file("bib_problems"), per_file("bibitems"))),
-            "macros": per_file("macros"),
-            "acronyms": _digest((per_file("acronyms"), per_file("inline_acronyms"))),
-            "styled": per_file("styled"),
-            # The blocks, their positions and sections are a function of the files' texts and the include graph.
-            "blocks": self.manuscript.basis,
-            "structure": _digest([(s.id, s.kind.value, s.title, s.file, self.sources[s.file].position(s.start) if s.file in self.sources else s.start)
-                                  for s in self.manuscript.sections]),
-        }
-        self.cache.digests = live
-        return digests
 
 
 @dataclass
@@ -138,10 +112,6 @@ class MemoryCache:
     derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
     blocks: dict = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
     digests: dict = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
-
-
-def _digest(items) -> str:
-    return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
 
 
 def stable_item(source: SourceText | None, path: str, item) -> tuple:
@@ -282,11 +252,13 @@ def build_memory(project: "Project", cache: MemoryCache | None = None, store: "S
         for path in new_facts_in:
             texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
             store.save("block_facts", path, {text: live[text] for text in texts})
+    digests_before, cache.digests = cache.digests, {}
     sources = {path: project.documents[path].source for path in project.files}
     sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
     return Memory(
         labels, pairs["refs"], pairs["cites"], bib_entries, bib_problems, bibitems, pairs["macros"], pairs["acronyms"],
         inline_acronyms, pairs["styled"], numbers, claims, tables, theorems, manuscript, sources, file_items, versions, cache,
+        digests_before,
     )
 
 
@@ -377,7 +349,7 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict
     return _BlockContribution(placed, (kind, title), facts, [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
 
 
-# The facets digested file by file (see Memory._digests).
+# The fields digested file by file (see Memory.file_digest).
 _FILE_FACETS = ("labels", "refs", "cites", "macros", "acronyms", "styled", "bibitems", "inline_acronyms", "bib_entries", "bib_problems")
 
 

@@ -18,6 +18,7 @@ from .manuscript import Manuscript, build_manuscript
 from .memory import Memory, MemoryCache, build_memory
 from .model import IncludeSite
 from .sandbox import ProjectRoot, ReadResult, Resolution
+from .source import SourceText
 
 _SOURCE_SUFFIXES = (".tex", ".ltx")
 
@@ -303,6 +304,14 @@ class Project:
 
     def contains(self, relative: str) -> bool:
         return relative in self.documents or relative in self.bibliographies
+
+    def source(self, file: str) -> SourceText:
+        """The text of one of the project's files (.tex or .bib); empty for a file it does not hold."""
+        if file in self.documents:
+            return self.documents[file].source
+        if file in self.bibliographies:
+            return self.bibliographies[file].source
+        return SourceText("")
 
     @cached_property
     def manuscript(self) -> Manuscript:

@@ -13,7 +13,13 @@ from functools import cached_property
 
 
 def content_hash(text: str) -> str:
+    """The one content digest of auditex: what caches are keyed by."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def value_hash(value: object) -> str:
+    """The content digest of a value made of strings, numbers, tuples and lists (through its repr)."""
+    return content_hash(repr(value))
 
 
 class SourceText:

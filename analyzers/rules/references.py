@@ -12,7 +12,7 @@ from ..finding import Category, Finding, Severity
 from ..registry import rule
 
 
-@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems"))
+@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems", "text"))
 def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags `\\ref`, `\\eqref`, `\\autoref`, `\\cref`, `\\pageref` and friends whose key no `\\label` defines.
