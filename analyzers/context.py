@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..latex.index import Index
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
-from ..latex.memory import Memory
 from ..latex.project import Project, ProjectProblem
 from ..latex.source import SourceText
 from .config import Config
-from .facets import CheckedMemory, CheckedProject, CheckedSource, checking
+from .facets import CheckedIndex, CheckedProject, CheckedSource, checking
 from .finding import Finding, Fix, Range, Related, Severity, TextEdit
 from .registry import Rule, Scope
 
@@ -47,14 +47,14 @@ class RuleContext:
         return self.whole_project
 
     @property
-    def memory(self) -> Memory:
+    def index(self) -> Index:
         if self._checked:
-            return CheckedMemory(self.whole_project.memory, self.rule.code, self.rule.reads)  # type: ignore[return-value]
-        return self.whole_project.memory
+            return CheckedIndex(self.whole_project.index, self.rule.code, self.rule.reads)  # type: ignore[return-value]
+        return self.whole_project.index
 
     @property
     def manuscript(self) -> Manuscript:
-        return self.memory.manuscript
+        return self.index.manuscript
 
     def source(self, file: str) -> SourceText:
         if self._checked:

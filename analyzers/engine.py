@@ -1,6 +1,6 @@
 """The rule engine: runs enabled rules, caches their results by what they read.
 
-A project-scope rule's result is a pure function of the memory facets it
+A project-scope rule's result is a pure function of the facets it
 declares, so it is reused while their digests are unchanged. A section-scope
 rule's result is keyed by the section's text and where it sits (line and
 column, not offset), so typing re-runs it on the edited section only; a
@@ -26,9 +26,9 @@ from .analysis_cache import AnalysisCache
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
+from .facets import FACETS, UndeclaredFacet
 from .finding import Finding
 from .policy import Policy
-from .facets import FACETS, UndeclaredFacet
 from .registry import Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)
@@ -218,7 +218,7 @@ class _Run:
         runs = []
         origin: dict[str, int] = {}
         for run in section.runs:
-            source = self.project.documents[run.file].source
+            source = self.project.source(run.file)
             origin.setdefault(run.file, run.start)
             cache_key = (source.hash, run.start, run.end)
             key = self.engine._run_keys.get(cache_key) or self.run_keys.get(cache_key)

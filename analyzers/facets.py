@@ -2,14 +2,14 @@
 
 A project rule's result is cached under the digests of the facets it declares
 (`@rule(reads=...)`), so a rule that reads a fact outside them is stale in the
-editor. Each facet names what a rule may read with it: fields of the memory,
+editor. Each facet names what a rule may read with it: fields of the index,
 `project.<attribute>`, and `text` (a file's raw text, through `ctx.source`).
 Digests carry positions as (line, column), so typing on one line leaves the
 facets of everything on other lines unchanged. A section-local facet is what a
 section rule reads of its own section: the section's key already covers it.
 
 With `AUDITEX_CHECK_FACETS=1` (the test suite sets it), a rule's view of the
-memory and the project raises `UndeclaredFacet` on a read its facets do not
+index and the project raises `UndeclaredFacet` on a read its facets do not
 cover, so a stale-cache bug fails loudly instead of silently.
 """
 
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..latex.source import SourceText, value_hash
 
 if TYPE_CHECKING:
-    from ..latex.memory import Memory
+    from ..latex.index import Index
     from ..latex.project import Project
 
 CHECK_ENV = "AUDITEX_CHECK_FACETS"
@@ -32,29 +32,29 @@ CHECK_ENV = "AUDITEX_CHECK_FACETS"
 @dataclass(frozen=True)
 class Facet:
     name: str
-    covers: frozenset[str]  # memory fields, `project.<attribute>`s and `text` that a rule may read with it
+    covers: frozenset[str]  # index fields, `project.<attribute>`s and `text` that a rule may read with it
     digest: Callable[[Project], str]
     section_local: bool = False
 
 
 def _per_file(*fields: str) -> Callable[[Project], str]:
-    """The memory's per-file digests of these fields (see Memory.file_digest)."""
-    return lambda project: value_hash([project.memory.file_digest(field) for field in fields])
+    """The index's per-file digests of these fields (see Index.file_digest)."""
+    return lambda project: value_hash([project.index.file_digest(field) for field in fields])
 
 
 def _keys(field: str) -> Callable[[Project], str]:
     """Which keys are used, without where: enough for the "unused" rules."""
-    return lambda project: value_hash(sorted({use.key for _, use in getattr(project.memory, field)}))
+    return lambda project: value_hash(sorted({use.key for _, use in getattr(project.index, field)}))
 
 
 def _structure(project: Project) -> str:
-    memory = project.memory
-    return value_hash([(s.id, s.kind.value, s.title, s.file, memory.sources[s.file].position(s.start) if s.file in memory.sources else s.start)
-                       for s in memory.manuscript.sections])
+    index = project.index
+    return value_hash([(s.id, s.kind.value, s.title, s.file, index.sources[s.file].position(s.start) if s.file in index.sources else s.start)
+                       for s in index.manuscript.sections])
 
 
 def _problems(project: Project) -> str:
-    return value_hash([project.memory.stable(problem.file, problem) for problem in project.problems])
+    return value_hash([project.index.stable(problem.file, problem) for problem in project.problems])
 
 
 def _texts(project: Project) -> str:
@@ -106,15 +106,15 @@ def _require(code: str, reads: tuple[str, ...], name: str) -> None:
         raise UndeclaredFacet(f"rule {code} reads {name} without declaring one of the facets {', '.join(wanted)}")
 
 
-class CheckedMemory:
-    """The memory as one rule sees it under AUDITEX_CHECK_FACETS: a field outside its facets raises."""
+class CheckedIndex:
+    """The index as one rule sees it under AUDITEX_CHECK_FACETS: a field outside its facets raises."""
 
-    def __init__(self, memory: Memory, code: str, reads: tuple[str, ...]) -> None:
-        self._memory, self._code, self._reads = memory, code, reads
+    def __init__(self, index: Index, code: str, reads: tuple[str, ...]) -> None:
+        self._index, self._code, self._reads = index, code, reads
 
     def __getattr__(self, name: str) -> Any:
         _require(self._code, self._reads, name)
-        return getattr(self._memory, name)
+        return getattr(self._index, name)
 
 
 class CheckedProject:

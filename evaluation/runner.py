@@ -137,7 +137,7 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
         predictions = []
         shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
         for rank, finding in enumerate(shown):
-            source = project.documents[finding.file].source
+            source = project.source(finding.file)
             start = source.offset(finding.range.start.line, finding.range.start.character)
             end = source.offset(finding.range.end.line, finding.range.end.character)
             predictions.append(Prediction.from_finding(finding, quote=source.text[start:end], rank=rank))

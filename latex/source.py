@@ -11,6 +11,11 @@ import bisect
 import hashlib
 from functools import cached_property
 
+# The files a project reads as text: LaTeX sources, and bibliographies (BibTeX, or a .bbl's \bibitems).
+TEX_SUFFIXES = (".tex", ".ltx")
+BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")
+SOURCE_SUFFIXES = TEX_SUFFIXES + BIBLIOGRAPHY_SUFFIXES
+
 
 def content_hash(text: str) -> str:
     """The one content digest of auditex: what caches are keyed by."""

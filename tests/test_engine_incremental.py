@@ -100,7 +100,7 @@ def test_a_rule_reading_beyond_its_facets_fails_loudly(tmp_path):
     def sneaky(ctx):
         """## What it does
         Reads the labels without declaring them."""
-        return [ctx.report(file, label.start, label.end, "label") for entries in ctx.memory.labels.values() for label in entries
+        return [ctx.report(file, label.start, label.end, "label") for entries in ctx.index.labels.values() for label in entries
                 for file in [label.file]]
 
     write_project(tmp_path, {"main.tex": "\\documentclass{article}\\begin{document}\\label{a}\\end{document}"})

@@ -50,17 +50,17 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
     to LaTeX.
     """
-    labels = list(ctx.memory.labels)
+    labels = list(ctx.index.labels)
     missing = [p.target for p in ctx.project.problems if p.kind == "missing_file" and p.target]
     severity = Severity.INFORMATION if missing else None
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
-    uses = {(file, ref.start) for file, ref in ctx.memory.refs}
-    undefined = {ref.key for _, ref in ctx.memory.refs if ref.key not in ctx.memory.labels}
+    uses = {(file, ref.start) for file, ref in ctx.index.refs}
+    undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
     elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
     external = _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) if elsewhere else None
     packages = {site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"}
-    for file, ref in ctx.memory.refs:
-        if ref.key in ctx.memory.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
+    for file, ref in ctx.index.refs:
+        if ref.key in ctx.index.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
             continue
         if ref.key in elsewhere and external:
             continue  # xr's \externaldocument reads the labels of the other document's build
@@ -146,7 +146,7 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
     ## Use instead
     Give each labelled object its own key (`fig:setup`, `fig:setup-ablation`).
     """
-    for key, entries in ctx.memory.labels.items():
+    for key, entries in ctx.index.labels.items():
         if len(entries) < 2:
             continue
         first = entries[0]
@@ -171,8 +171,8 @@ def unused_label(ctx: RuleContext) -> Iterator[Finding]:
     \\begin{figure}...\\label{fig:unused}\\end{figure}   % never \\ref'd
     ```
     """
-    used = {ref.key for _, ref in ctx.memory.refs}
-    for key, entries in ctx.memory.labels.items():
+    used = {ref.key for _, ref in ctx.index.refs}
+    for key, entries in ctx.index.labels.items():
         if key in used:
             continue
         for entry in entries:

@@ -1,4 +1,4 @@
-"""The global memory: a project-wide index of definitions and claims.
+"""The index: the project-wide, deterministic record of definitions, uses and claims.
 
 Built from the per-file parses (cached by content hash) and the manuscript;
 rebuilding it is a walk over already-parsed facts, never a re-parse.
@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
-from .manuscript import Manuscript, PlacedBlock
 from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .conditionals import NEVER, branch_paths, path_at
+from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
@@ -21,7 +21,7 @@ from .source import SourceText, value_hash
 
 if TYPE_CHECKING:
     from .chunk_parser import Store
-    from .project import Project
+    from .files import ProjectFiles
 
 _INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
 _CLAIM_WORDS = re.compile(
@@ -60,7 +60,7 @@ class Claim:
 
 
 @dataclass
-class Memory:
+class Index:
     labels: dict[str, list[LabelEntry]]
     refs: list[tuple[str, KeyUse]]
     cites: list[tuple[str, KeyUse]]
@@ -81,7 +81,7 @@ class Memory:
     # taken per file and reused, so a keystroke re-digests one file.
     file_items: dict[str, dict[str, list]]
     versions: dict[str, tuple]
-    cache: MemoryCache
+    cache: IndexCache
     digests_before: dict  # the per-file digests of the previous build (cache.digests holds this build's)
 
     def file_digest(self, name: str) -> str:
@@ -106,8 +106,8 @@ class Memory:
 
 
 @dataclass
-class MemoryCache:
-    """What one memory build hands to the next, keyed by content; each build keeps only what it used."""
+class IndexCache:
+    """What one index build hands to the next, keyed by content; each build keeps only what it used."""
 
     derived: dict = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
     blocks: dict = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
@@ -124,7 +124,7 @@ def stable_item(source: SourceText | None, path: str, item) -> tuple:
 
 @dataclass(frozen=True, slots=True)
 class _BlockFacts:
-    """What the memory derives from one block's text alone; reused while the text is unchanged."""
+    """What the index derives from one block's text alone; reused while the text is unchanged."""
 
     mentions: list[NumberMention]
     acronyms: list[tuple[str, str, int, int]]  # short, long, plain span of the short form
@@ -144,7 +144,7 @@ def _block_facts(text: str) -> _BlockFacts:
 
 @dataclass(slots=True)
 class _FileFacts:
-    """What one file contributes to the memory, given the key wrappers; reused while both are unchanged."""
+    """What one file contributes to the index, given the key wrappers; reused while both are unchanged."""
 
     labels: list[KeyUse]  # parsed and read through wrappers
     refs: list[KeyUse]
@@ -166,14 +166,14 @@ class _BlockContribution:
     claims: list[Claim]
 
 
-def build_memory(project: "Project", cache: MemoryCache | None = None, store: "Store | None" = None) -> Memory:
-    """The memory of `project`; `cache` carries derived facts and digests between builds.
+def build_index(project: "ProjectFiles", manuscript: Manuscript, cache: IndexCache | None = None,
+                store: "Store | None" = None) -> Index:
+    """The index of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
     """
-    cache = cache if cache is not None else MemoryCache()
+    cache = cache if cache is not None else IndexCache()
     first_build = not cache.blocks
-    manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     pairs: dict[str, list] = {facet: [] for facet in _PAIRED_FACETS}
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
@@ -253,9 +253,9 @@ def build_memory(project: "Project", cache: MemoryCache | None = None, store: "S
             texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
             store.save("block_facts", path, {text: live[text] for text in texts})
     digests_before, cache.digests = cache.digests, {}
-    sources = {path: project.documents[path].source for path in project.files}
-    sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
-    return Memory(
+    sources = {path: project.source(path) for path in project.files}
+    sources.update((path, project.source(path)) for path in project.bibliography_files)
+    return Index(
         labels, pairs["refs"], pairs["cites"], bib_entries, bib_problems, bibitems, pairs["macros"], pairs["acronyms"],
         inline_acronyms, pairs["styled"], numbers, claims, tables, theorems, manuscript, sources, file_items, versions, cache,
         digests_before,
@@ -283,10 +283,10 @@ def _file_facts(path: str, document, wrappers: dict[str, tuple[str, str, str]],
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
-def _excluded_environments(project: "Project") -> tuple[str, ...]:
+def _excluded_environments(project: "ProjectFiles") -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
-    texts = (project.documents[path].text for path in project.files)
+    texts = (project.source(path).text for path in project.files)
     names = {name.strip() for text in texts if "excludecomment" in text for name in _EXCLUDE_COMMENT.findall(text)}
     return tuple(sorted(names))
 
@@ -349,7 +349,7 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict
     return _BlockContribution(placed, (kind, title), facts, [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
 
 
-# The fields digested file by file (see Memory.file_digest).
+# The fields digested file by file (see Index.file_digest).
 _FILE_FACETS = ("labels", "refs", "cites", "macros", "acronyms", "styled", "bibitems", "inline_acronyms", "bib_entries", "bib_problems")
 
 
