@@ -46,7 +46,6 @@ class NumberInContext:
     mention: NumberMention
     block: PlacedBlock
     section_kind: SectionKind
-    section_title: str
 
 
 @dataclass(slots=True)
@@ -159,7 +158,7 @@ class _BlockContribution:
     """What one placed block contributes; reused while the manuscript keeps the same PlacedBlock."""
 
     placed: PlacedBlock
-    section: tuple[SectionKind, str]
+    section_kind: SectionKind
     facts: _BlockFacts  # kept alive in the text-keyed cache while the block is reused
     numbers: list[NumberInContext]
     acronyms: list[Acronym]
@@ -234,10 +233,10 @@ def build_index(project: "ProjectFiles", manuscript: Manuscript, cache: IndexCac
             continue
         section = sections[placed.section]
         contribution = previous_blocks.get(id(placed))
-        if contribution is None or contribution.placed is not placed or contribution.section != (section.kind, section.title):
+        if contribution is None or contribution.placed is not placed or contribution.section_kind is not section.kind:
             if placed.block.plain.text not in live and placed.block.plain.text not in previous:
                 new_facts_in.add(placed.file)
-            contribution = _contribution(placed, section.kind, section.title, live, previous)
+            contribution = _contribution(placed, section.kind, live, previous)
         else:
             live[placed.block.plain.text] = contribution.facts
         live_blocks[id(placed)] = contribution
@@ -334,7 +333,7 @@ def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
     return [replace(macro, branch=path_at(starts, paths, macro.start)) for macro in macros]
 
 
-def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict, previous: dict) -> _BlockContribution:
+def _contribution(placed: PlacedBlock, kind: SectionKind, live: dict, previous: dict) -> _BlockContribution:
     plain = placed.block.plain
     facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
     live[plain.text] = facts
@@ -346,7 +345,7 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict
     if kind in _CLAIM_SECTIONS:
         claims = [Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
                   for start, end in facts.claim_spans]
-    return _BlockContribution(placed, (kind, title), facts, [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
+    return _BlockContribution(placed, kind, facts, [NumberInContext(m, placed, kind) for m in facts.mentions], acronyms, claims)
 
 
 # The fields digested file by file (see Index.file_digest).

@@ -35,14 +35,8 @@ def private_cache_dir(tmp_path_factory) -> Path:
 @pytest.fixture(autouse=True, scope="session")
 def checked_facets():
     """Rules run with their facets checked: a read beyond what a rule declares raises (analyzers/facets.py)."""
-    import os
-
     from auditex.analyzers.facets import CHECK_ENV
 
-    previous = os.environ.get(CHECK_ENV)
-    os.environ[CHECK_ENV] = "1"
-    yield
-    if previous is None:
-        os.environ.pop(CHECK_ENV, None)
-    else:
-        os.environ[CHECK_ENV] = previous
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CHECK_ENV, "1")
+        yield

@@ -43,7 +43,7 @@ def _numbers(section: Section) -> Iterator[NumberInContext]:
     for placed in section.blocks:
         if placed.kind in _PROSE_KINDS:
             for mention in _mentions(placed.block.plain.text):
-                yield NumberInContext(mention, placed, section.kind, section.title)
+                yield NumberInContext(mention, placed, section.kind)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
