@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from rapidfuzz import process
 
@@ -104,11 +105,15 @@ def _labels_outside_the_build(ctx: RuleContext, keys: set[str]) -> dict[str, str
         relative = path.relative_to(folder).as_posix()
         if relative in ctx.project.documents:
             continue
-        text = ctx.project.root.read(relative).text
-        for match in _LABEL.finditer(text):
-            if match.group(1).strip() in keys:
-                found.setdefault(match.group(1).strip(), relative)
+        for key in _labels_in(ctx.project.root.read(relative).text):
+            if key in keys:
+                found.setdefault(key, relative)
     return found
+
+
+@lru_cache(maxsize=64)  # the other roots' files: REF001 re-runs as the text changes, they rarely do
+def _labels_in(text: str) -> tuple[str, ...]:
+    return tuple(match.group(1).strip() for match in _LABEL.finditer(text))
 
 
 def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str, int]]) -> tuple[str, int] | None:
