@@ -1,7 +1,7 @@
 """The persistent analysis cache: chunk parses and rule results, kept on disk between runs.
 
 It holds what the in-memory caches hold while a process lives: each file's chunk
-parses (by the chunk's content hash), the memory's facts of its blocks (by
+parses (by the chunk's content hash), the index's facts of its blocks (by
 their text) and each rule's results by unit (by the
 rule's facet digests and the section keys, see engine.py). Every entry is found by
 those content digests under a fingerprint of auditex's own code (its version and

@@ -11,6 +11,7 @@ from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import find_roots, project_folder_for, root_for_file
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
+from ..latex.source import SOURCE_SUFFIXES
 from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .analysis_cache import AnalysisCache, cache_disabled
 from .config import Config, RuleOptions, load_config
@@ -67,7 +68,7 @@ def open_projects(path: Path, folder: Path | None = None, external_problems: lis
 
 
 def is_submission_archive(path: Path) -> bool:
-    return path.is_file() and path.suffix.lower() not in (".tex", ".ltx", ".bib")
+    return path.is_file() and path.suffix.lower() not in SOURCE_SUFFIXES
 
 
 def open_input(path: Path, limits: ExtractionLimits | None = None) -> Submission:

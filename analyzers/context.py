@@ -6,13 +6,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..latex.index import Index
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
-from ..latex.memory import Memory
-from ..latex.project import Project
+from ..latex.project import Project, ProjectProblem
 from ..latex.source import SourceText
 from .config import Config
+from .facets import CheckedIndex, CheckedProject, CheckedSource, checking
 from .finding import Finding, Fix, Range, Related, Severity, TextEdit
-from .registry import Rule
+from .registry import Rule, Scope
 
 # Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),
 # so re-running a project rule after an edit re-reads only the edited blocks.
@@ -29,27 +30,44 @@ def paragraphs(text: str) -> Iterator[tuple[int, str]]:
 
 @dataclass
 class RuleContext:
-    project: Project
+    """A rule's view of the project. What it reads must lie within the facets it declares
+    (see facets.py): under AUDITEX_CHECK_FACETS, a read beyond them raises."""
+
+    whole_project: Project
     rule: Rule
     config: Config
 
+    def __post_init__(self) -> None:
+        # Online rules run in the verification pass, whose results are not cached by facets.
+        self._checked = checking() and self.rule.scope is not Scope.ONLINE
+
     @property
-    def memory(self) -> Memory:
-        return self.project.memory
+    def project(self) -> Project:
+        if self._checked:
+            return CheckedProject(self.whole_project, self.rule.code, self.rule.reads)  # type: ignore[return-value]
+        return self.whole_project
+
+    @property
+    def index(self) -> Index:
+        if self._checked:
+            return CheckedIndex(self.whole_project.index, self.rule.code, self.rule.reads)  # type: ignore[return-value]
+        return self.whole_project.index
 
     @property
     def manuscript(self) -> Manuscript:
-        return self.project.manuscript
+        return self.index.manuscript
 
     def source(self, file: str) -> SourceText:
-        if file in self.project.documents:
-            return self.project.documents[file].source
-        if file in self.project.bibliographies:
-            return self.project.bibliographies[file].source
-        return SourceText("")
+        if self._checked:
+            return CheckedSource(self.whole_project.source(file), self.rule.code, self.rule.reads)  # type: ignore[return-value]
+        return self.whole_project.source(file)
+
+    def problem_text(self, problem: ProjectProblem) -> str:
+        """The source text a project problem spans (the "problems" facet digests it with the problem)."""
+        return self.whole_project.source(problem.file).text[problem.start:problem.end]
 
     def range(self, file: str, start: int, end: int) -> Range:
-        source = self.source(file)
+        source = self.whole_project.source(file)
         start_line, start_char = source.position(start)
         end_line, end_char = source.position(max(start, end))
         return Range.of(start_line, start_char, end_line, end_char)
@@ -76,7 +94,7 @@ class RuleContext:
     def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:
         """Report on a span of a block's plain text, mapped back to the source."""
         start, end = placed.block.plain.source_span(plain_start, plain_end)
-        section = self.manuscript.sections[placed.section]
+        section = self.whole_project.manuscript.sections[placed.section]
         kwargs.setdefault("section", section.title or section.kind.value)
         return self.report(placed.file, start, end, message, **kwargs)
 

@@ -1,6 +1,6 @@
 """The rule engine: runs enabled rules, caches their results by what they read.
 
-A project-scope rule's result is a pure function of the memory facets it
+A project-scope rule's result is a pure function of the facets it
 declares, so it is reused while their digests are unchanged. A section-scope
 rule's result is keyed by the section's text and where it sits (line and
 column, not offset), so typing re-runs it on the edited section only; a
@@ -13,7 +13,6 @@ ones a check computed for the next run.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -22,14 +21,15 @@ from typing import Any
 
 from ..latex.manuscript import Section
 from ..latex.project import Project
-from ..latex.source import content_hash
+from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
 from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
+from .facets import FACETS, UndeclaredFacet
 from .finding import Finding
 from .policy import Policy
-from .registry import FACETS, Registry, Rule, Scope, default_registry
+from .registry import Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)
 # A section's source run as its key holds it: file, (line, column) of its start, content hash.
@@ -114,6 +114,8 @@ class _Units:
         else:
             try:
                 value = compute()
+            except UndeclaredFacet:  # a test caught a rule reading beyond its facets
+                raise
             except Exception:  # a rule bug must not take the audit down
                 log.exception("rule %s failed", self.rule.code)
                 self.stats.failures.append(self.rule.code)
@@ -137,13 +139,14 @@ class _Run:
         self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
         self.section_keys: dict[int, tuple[Section, str]] = {}
         self._sections: list[tuple[Section, str]] | None = None
+        self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
-        # A section rule reads its own section's blocks and kind: those go into its key, not the
-        # project-wide "blocks"/"structure" digests that any edit anywhere changes.
-        facets = "|".join(_digest(self.project, facet) for facet in rule.reads
-                          if rule.scope is Scope.PROJECT or facet not in _SECTION_FACETS)
+        # A section rule reads its own section's blocks, kind and text: those go into its key, not the
+        # project-wide digests that any edit anywhere changes.
+        facets = "|".join(self.digest(facet) for facet in rule.reads
+                          if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
@@ -153,7 +156,13 @@ class _Run:
             return [finding for section, key in sections
                     for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))]
         parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
-        return units.get("combine" + _hashed([key for _, key in sections]), lambda: _fingerprinted(combine(context, parts)))
+        return units.get("combine" + value_hash([key for _, key in sections]), lambda: _fingerprinted(combine(context, parts)))
+
+    def digest(self, facet: str) -> str:
+        found = self._digests.get(facet)
+        if found is None:
+            found = self._digests[facet] = FACETS[facet].digest(self.project)
+        return found
 
     def units(self, rule: Rule, facets: str) -> _Units:
         """The rule's cached results under these facet digests (from memory, else from the
@@ -191,7 +200,7 @@ class _Run:
                 if relative not in project.documents and path.is_file():
                     status = path.stat()
                     others.append((relative, status.st_size, status.st_mtime_ns))
-            self._files_digest = _hashed((texts, others))
+            self._files_digest = value_hash((texts, others))
         return self._files_digest
 
     def sections(self) -> list[tuple[Section, str]]:
@@ -212,7 +221,7 @@ class _Run:
         runs = []
         origin: dict[str, int] = {}
         for run in section.runs:
-            source = self.project.documents[run.file].source
+            source = self.project.source(run.file)
             origin.setdefault(run.file, run.start)
             cache_key = (source.hash, run.start, run.end)
             key = self.engine._run_keys.get(cache_key) or self.run_keys.get(cache_key)
@@ -222,32 +231,9 @@ class _Run:
             runs.append(key)
         blocks = [(placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
                   for placed in section.blocks]
-        return _hashed((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
-
-
-def _hashed(value: object) -> str:
-    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        return value_hash((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
 
 
 def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:
     return [finding.with_fingerprint() for finding in findings]
-
-
-# Facets the memory digests itself; the others are digested from the project's files.
-_MEMORY_FACETS = FACETS - {"problems", "comments"}
-
-
-# What a section's key already covers: its blocks, its place in the structure, its raw text.
-_SECTION_FACETS = frozenset({"blocks", "structure", "comments"})
-
-
-def _digest(project: Project, facet: str) -> str:
-    if facet in _MEMORY_FACETS:
-        return project.memory.digest(facet)
-    if facet == "problems":
-        memory = project.memory
-        return hashlib.blake2b(repr([memory.stable(problem.file, problem) for problem in project.problems]).encode(), digest_size=12).hexdigest()
-    # "comments" and anything else file-level: the text of every file.
-    basis = [(path, document.hash) for path, document in project.documents.items()]
-    return hashlib.blake2b(repr(basis).encode(), digest_size=12).hexdigest()
 

@@ -88,12 +88,9 @@ class Policy:
         return result
 
     def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:
-        if file in project.documents:
-            source = project.documents[file].source
-        elif file in project.bibliographies:
-            source = project.bibliographies[file].source
-        else:
+        if not project.contains(file):
             return {}
+        source = project.source(file)
         cached = self._suppressions.get(file)
         if cached is None or cached[0] != source.hash:
             cached = (source.hash, suppressed_lines(source))

@@ -13,7 +13,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..latex.manuscript import PlacedBlock
@@ -170,33 +170,6 @@ class CellIndex(Generic[T]):
                     seen.add(id(item))
                     found.append(item)
         return found
-
-
-@dataclass
-class TableIndex:
-    tables: list[PlacedBlock]
-    by_label: dict[str, PlacedBlock] = field(default_factory=dict)
-    cells: CellIndex[CellAt] = field(default_factory=CellIndex)
-
-    def __post_init__(self) -> None:
-        for placed in self.tables:
-            table = placed.block.table
-            if table is None:
-                continue
-            for label in [table.label, *placed.block.labels]:
-                if label:
-                    self.by_label[label] = placed
-            for cell in body_cells(table):
-                if cell.value is not None:
-                    self.cells.add(CellAt(placed, cell), rounded_spellings(cell.value, cell.decimals), exact_spellings(cell.value, cell.decimals))
-
-    def agreeing(self, value: float, decimals: int) -> list[CellAt]:
-        """Cells this prose number could be a rounding of ("0.80" also matches a cell written "0.8")."""
-        return self.cells.agreeing(agreeing_spellings(value, decimals))
-
-    def one_digit_away(self, value: float, decimals: int) -> list[CellAt]:
-        """Cells written with the same precision that differ in exactly one digit (or two swapped ones)."""
-        return self.cells.one_digit_away(tuple(digit_variants(spelled(value, decimals))))
 
 
 def body_cells(table: Table) -> Iterator[Cell]:

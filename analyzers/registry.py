@@ -1,7 +1,7 @@
 """Rules, their stable codes, and the registry that selects them.
 
 A rule is a small function over the project's semantic index, declared with
-`@rule(...)`. Its docstring follows ruff's shape (What it does / Why is this
+`@rule(...)` and the facets it reads (see facets.py). Its docstring follows ruff's shape (What it does / Why is this
 bad? / Example / Use instead / Fix safety) and is what `auditex rule CODE`
 prints.
 """
@@ -16,19 +16,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from .facets import FACETS
 from .finding import Category, Finding, Severity
 
 
 class Scope(str, Enum):
-    PROJECT = "project"  # runs once over the whole memory
+    PROJECT = "project"  # runs once over the whole index
     SECTION = "section"  # runs per section, cached by the section's content and place
     # Runs only in the opt-in online verification pass (analyzers/verification.py), over the
     # verdicts of the scholarly indexes: `check(ctx, cited, verdict)`. The offline engine skips it.
     ONLINE = "online"
-
-
-# The facets of the memory a rule may read; see latex.memory.Memory.digest.
-FACETS = frozenset({"labels", "refs", "cites", "ref_keys", "cite_keys", "bibliography", "macros", "acronyms", "styled", "blocks", "structure", "problems", "comments"})
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ def rule(code: str, name: str, category: Category, severity: Severity, *, reads:
          scope: Scope = Scope.PROJECT, unnecessary: bool = False,
          combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
-    unknown = set(reads) - FACETS
+    unknown = set(reads) - FACETS.keys()
     if unknown:
         raise ValueError(f"rule {code} reads unknown facets {sorted(unknown)}")
     if combine is not None and scope is not Scope.SECTION:

@@ -30,11 +30,11 @@ def measure_one(folder: Path, ignore: list[str]) -> dict:
     findings = sum(len(engine.check(project)) for project in projects)
     cold = time.perf_counter() - started
     project = max(projects, key=lambda p: len(p.files))
-    size = sum(len(project.documents[path].text) for path in project.files)
+    size = sum(len(project.source(path).text) for path in project.files)
     # Incremental: type one character into the middle of the largest non-root file.
     candidates = [path for path in project.files if path != project.root_file] or [project.root_file]
-    target = max(candidates, key=lambda path: len(project.documents[path].text))
-    text = project.documents[target].text
+    target = max(candidates, key=lambda path: len(project.source(path).text))
+    text = project.source(target).text
     position = text.find("\n\n", len(text) // 2) if "\n\n" in text[len(text) // 2:] else len(text) // 2
     timings = []
     for _ in range(5):

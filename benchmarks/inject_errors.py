@@ -40,12 +40,22 @@ from auditex.analyzers.config import Config, RulesConfig
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.finding import Finding, Severity
-from auditex.analyzers.quantities import TableIndex, body_cells, referenced_labels, spelled, tie
+from auditex.analyzers.quantities import (
+    CellAt,
+    CellIndex,
+    agreeing_spellings,
+    body_cells,
+    exact_spellings,
+    referenced_labels,
+    rounded_spellings,
+    spelled,
+    tie,
+)
 from auditex.analyzers.registry import default_registry
 from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
+from auditex.latex.index import NumberInContext
 from auditex.latex.manuscript import PlacedBlock
-from auditex.latex.memory import NumberInContext
 from auditex.latex.model import Acronym, Cell, SectionKind
 from auditex.latex.project import Project
 
@@ -84,8 +94,30 @@ class Outcome:
 # ---------------------------------------------------------------- helpers
 
 
+class _Tables:
+    """The paper's tables by label, and their numeric body cells by spelling (as the NUM rules match them)."""
+
+    def __init__(self, tables: list[PlacedBlock]) -> None:
+        self.by_label: dict[str, PlacedBlock] = {}
+        self.cells: CellIndex[CellAt] = CellIndex()
+        for placed in tables:
+            table = placed.block.table
+            if table is None:
+                continue
+            for label in [table.label, *placed.block.labels]:
+                if label:
+                    self.by_label[label] = placed
+            for cell in body_cells(table):
+                if cell.value is not None:
+                    self.cells.add(CellAt(placed, cell), rounded_spellings(cell.value, cell.decimals), exact_spellings(cell.value, cell.decimals))
+
+    def agreeing(self, value: float, decimals: int) -> list[CellAt]:
+        """Cells this prose number could be a rounding of."""
+        return self.cells.agreeing(agreeing_spellings(value, decimals))
+
+
 def _replace(project: Project, file: str, start: int, end: int, new: str, what: str) -> Edit:
-    first = project.documents[file].source.text.count("\n", 0, start)
+    first = project.source(file).text.count("\n", 0, start)
     return Edit(file, [(start, end, new)], set(range(first, first + new.count("\n") + 1)), what)
 
 
@@ -106,12 +138,12 @@ def _prose_blocks(project: Project) -> list[PlacedBlock]:
 
 def _source_of(project: Project, placed: PlacedBlock, plain_start: int, plain_end: int) -> tuple[int, int, str]:
     start, end = placed.block.plain.source_span(plain_start, plain_end)
-    return start, end, project.documents[placed.file].source.text[start:end]
+    return start, end, project.source(placed.file).text[start:end]
 
 
 def _append_to_paragraph(project: Project, placed: PlacedBlock, sentence: str, what: str, separator: str = " ") -> Edit:
     end = placed.block.end
-    text = project.documents[placed.file].source.text
+    text = project.source(placed.file).text
     while end > placed.block.start and text[end - 1].isspace():
         end -= 1
     return _replace(project, placed.file, end, end, separator + sentence, what)
@@ -174,8 +206,8 @@ def _late_paragraphs(project: Project, kinds: tuple[SectionKind, ...]) -> list[P
 
 def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
     """Change a prose number that a table also holds, in a sentence tied to that table."""
-    index = TableIndex(project.memory.tables)
-    for number in project.memory.numbers:
+    index = _Tables(project.index.tables)
+    for number in project.index.numbers:
         mention = number.mention
         if mention.is_year or mention.decimals < 1:
             continue
@@ -189,8 +221,8 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
 def plant_cited_table_number(project: Project) -> Iterator[Edit]:
     """Change a number of a prose sentence that cites a table (\\ref to its label) and equals a body cell of
     that table: the author retypes a result while writing about it."""
-    index = TableIndex(project.memory.tables)
-    for number in project.memory.numbers:
+    index = _Tables(project.index.tables)
+    for number in project.index.numbers:
         mention = number.mention
         if not _stated_quantity(number):
             continue
@@ -206,7 +238,7 @@ def plant_table_quote(project: Project) -> Iterator[Edit]:
     """Quote a table cell in the prose with one digit changed (inserted after the paragraph citing the
     table): "On MMLU, Ours reaches 48.66 (Table~\\ref{tab:main})." where the cell holds 38.66."""
     paragraphs = _prose_blocks(project)
-    for placed in project.memory.tables:
+    for placed in project.index.tables:
         table = placed.block.table
         label = table.label or (placed.block.labels[0] if placed.block.labels else "")  # type: ignore[union-attr]
         citing = [p for p in paragraphs if label and label in referenced_labels(p.block.plain.text)]
@@ -224,9 +256,9 @@ def plant_table_quote(project: Project) -> Iterator[Edit]:
 def plant_same_quantity(project: Project) -> Iterator[Edit]:
     """Change the later of two prose statements of the same result-like number (not a table value),
     made in similar words (two content words shared near the numbers)."""
-    index = TableIndex(project.memory.tables)
+    index = _Tables(project.index.tables)
     seen: dict[str, list[tuple[PlacedBlock, set[str]]]] = {}
-    for number in project.memory.numbers:
+    for number in project.index.numbers:
         mention = number.mention
         if not _headline(number) or index.agreeing(mention.value, mention.decimals):
             continue
@@ -244,7 +276,7 @@ def plant_abstract_restated(project: Project) -> Iterator[Edit]:
     body sentence sharing context words with it (table values included: the abstract quotes them too)."""
     restated: dict[str, list[set[str]]] = {}
     abstract: list[NumberInContext] = []
-    for number in project.memory.numbers:
+    for number in project.index.numbers:
         if not _stated_quantity(number):
             continue
         if number.section_kind is SectionKind.ABSTRACT:
@@ -262,7 +294,7 @@ def plant_abstract_restated(project: Project) -> Iterator[Edit]:
 def _cell_number(project: Project, placed: PlacedBlock, cell: Cell) -> tuple[int, str] | None:
     """Source offset and spelling of a cell's main number."""
     written = spelled(cell.value, cell.decimals)  # type: ignore[arg-type]
-    at = project.documents[placed.file].source.text.find(written, cell.start, cell.end)
+    at = project.source(placed.file).text.find(written, cell.start, cell.end)
     return (at, written) if at >= 0 else None
 
 
@@ -276,7 +308,7 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
     """Alter one cell of an Avg/Mean/Total column or row that, before the edit, recomputes from its cells
     (an average a reader can check; weighted averages stay out of the sample). Tables ruled with the
     paper's own macros (\\shline) count like any other."""
-    for placed in project.memory.tables:
+    for placed in project.index.tables:
         grid = _Grid.of(placed.block.table)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         lines: list[tuple[Cell | None, list[Cell], bool]] = []
@@ -300,10 +332,10 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
 
 def plant_best_marker(project: Project) -> Iterator[Edit]:
     """Move \\textbf from the best cell of a column to the runner-up of the same column."""
-    for placed in project.memory.tables:
+    for placed in project.index.tables:
         table = placed.block.table
         grid = _Grid.of(table)  # type: ignore[arg-type]
-        text = project.documents[placed.file].source.text
+        text = project.source(placed.file).text
         for column in grid.columns():
             sense = direction(table.column_header(column), table.caption)  # type: ignore[union-attr]
             cells = [c for r in grid.body_rows() if (c := grid.numeric(r, column))]
@@ -334,7 +366,7 @@ def plant_best_claim(project: Project) -> Iterator[Edit]:
     """Claim in the prose that a row which is not the best of a column achieves the best value (inserted):
     "X achieves the highest Acc (Table~\\ref{tab:main})." after the paragraph that cites the table."""
     paragraphs = _prose_blocks(project)
-    for placed in project.memory.tables:
+    for placed in project.index.tables:
         table = placed.block.table
         label = table.label or (placed.block.labels[0] if placed.block.labels else "")  # type: ignore[union-attr]
         citing = [p for p in paragraphs if label and label in referenced_labels(p.block.plain.text)]
@@ -365,7 +397,7 @@ _ARROW_DELTA = re.compile(r"(\d+(?:\.\d+)?)\s*\\(?:rightarrow|to)\s*(\d+(?:\.\d+
 def plant_arithmetic(project: Project) -> Iterator[Edit]:
     """Break a stated difference: "from A to B (+C)", "A → B (+C)", or "by C% from A to B"."""
     for file in project.files:
-        text = project.documents[file].source.text
+        text = project.source(file).text
         for match in _ARROW_DELTA.finditer(text):
             start, end = match.span(4)
             # +3 on the leading digit: a one-unit change of a rounded integer delta is within rounding.
@@ -390,7 +422,7 @@ _ENUMERATION = re.compile(r"\s*(?:\\begin\{(?:itemize|enumerate|compactitem|comp
 def plant_count(project: Project) -> Iterator[Edit]:
     """Change a count word that announces a countable enumeration: "three datasets: A, B and C"."""
     for file in project.files:
-        text = _uncommented(project.documents[file].source.text)
+        text = _uncommented(project.source(file).text)
         for match in _COUNT.finditer(text):
             if not _ENUMERATION.match(text, match.end()):
                 continue
@@ -405,7 +437,7 @@ def plant_statistic(project: Project) -> Iterator[Edit]:
     """Break a reported t/F statistic's p-value, or insert an inconsistent one (inserted)."""
     stat = re.compile(r"\b([tF])\s*\(\s*\d+(?:\s*,\s*\d+)?\s*\)\s*=\s*\d+(?:\.\d+)?\s*,\s*\$?\s*p\s*([<=])\s*(0?\.\d+)")
     for file in project.files:
-        text = project.documents[file].source.text
+        text = project.source(file).text
         for match in stat.finditer(text):
             value = match.group(3)
             new = "0.50" if float(value) < 0.1 else "0.001"
@@ -444,7 +476,7 @@ def _plant_acronym_again(project: Project, expansion_of: Callable[[Acronym], str
     paragraph after its definition (inserted; each acronym in its own paragraph where the paper allows)."""
     sections = project.manuscript.sections
     paragraphs = [p for p in _prose_blocks(project) if sections[p.section].kind not in (SectionKind.FRONT, SectionKind.ABSTRACT)]
-    for position, (defined, acronym) in enumerate(project.memory.inline_acronyms):
+    for position, (defined, acronym) in enumerate(project.index.inline_acronyms):
         later = [p for p in paragraphs if p.index > defined.index]
         expansion = expansion_of(acronym)
         if later and sum(c.isupper() for c in acronym.short) >= 2 and expansion.lower() != acronym.long.lower():
@@ -475,9 +507,9 @@ def plant_macro_renewed(project: Project) -> Iterator[Edit]:
     body: `\\renewcommand` is appended to the first paragraph that uses it, so a later paragraph reads the
     new notation (inserted)."""
     paragraphs = [p for p in project.manuscript.blocks if p.kind.value == "paragraph"]
-    sources = {file: _uncommented(project.documents[file].source.text) for file in project.files}
-    definitions = Counter(macro.name for _, macro in project.memory.macros)
-    for file, macro in project.memory.macros:
+    sources = {file: _uncommented(project.source(file).text) for file in project.files}
+    definitions = Counter(macro.name for _, macro in project.index.macros)
+    for file, macro in project.index.macros:
         if (macro.command != "newcommand" or definitions[macro.name] > 1 or "@" in macro.name
                 or not re.sub(r"#\d|[\s{}]", "", macro.body) or _HIGHLIGHT.search(macro.body) or _in_body(project, file, macro.start)):
             continue  # an empty or pass-through body (a switched-off highlight), or a colour highlight, defines no notation
@@ -510,17 +542,17 @@ _PROVED = {"theorem": 0, "section": 1, "equation": 1}  # what a proof names firs
 def plant_label_in_optional(project: Project) -> Iterator[Edit]:
     """Misspell a label referenced inside an optional argument; a paper without one gets
     `\\begin{proof}[Proof of \\Cref{<a label, misspelled>}] … \\end{proof}` after a paragraph (inserted)."""
-    labels = project.memory.labels
+    labels = project.index.labels
     found = False
     for file in project.files:
-        for match in _OPTIONAL_REF.finditer(_uncommented(project.documents[file].source.text)):
+        for match in _OPTIONAL_REF.finditer(_uncommented(project.source(file).text)):
             wrong = _misspelled(match.group(1), labels) if match.group(1) in labels else None
             if wrong:
                 found = True
                 yield _replace(project, file, *match.span(1), wrong, f"{match.group(1)} → {wrong} in '{match.group(0)[:50]}'")
     if found:
         return
-    sources = [project.documents[file].source.text for file in project.files]
+    sources = [project.source(file).text for file in project.files]
     command = "\\Cref" if any("\\cref{" in text.lower() for text in sources) else "\\ref"
     keys = sorted(labels, key=lambda key: _PROVED.get(labels[key][0].kind, 2))
     places = _late_paragraphs(project, (SectionKind.METHOD, SectionKind.APPENDIX, SectionKind.EXPERIMENTS, SectionKind.RESULTS,
@@ -535,7 +567,7 @@ def plant_symbol_range(project: Project) -> Iterator[Edit]:
     """Give a symbol with a stated range a conflicting one later: $r \\in [0,1]$ vs [-1,1]."""
     in_range = re.compile(r"\$\s*([A-Za-z])\s*\\in\s*\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]\s*\$")
     places = _late_paragraphs(project, (SectionKind.APPENDIX, SectionKind.EXPERIMENTS, SectionKind.RESULTS, SectionKind.DISCUSSION))
-    ranges = [match for file in project.files for match in in_range.finditer(project.documents[file].source.text)]
+    ranges = [match for file in project.files for match in in_range.finditer(project.source(file).text)]
     for match, placed in zip(ranges, places):
         symbol, low, high = match.groups()
         new_low = "-1" if low != "-1" else "0"
@@ -653,7 +685,7 @@ def measure_paper(paper: Path, kinds: list[str], per_paper: int = 5, seed: int =
     with _checker(paper, clean, cold) as check:
         for kind in kinds:
             for edit in sites(project, kind, per_paper, seed, paper.name):
-                injected = check(edit.file, edit.apply(project.documents[edit.file].source.text))
+                injected = check(edit.file, edit.apply(project.source(edit.file).text))
                 new = [f for f in injected if _key(f) not in clean_keys]
                 hitting = [f for f in new if _on_lines(f, edit.file, edit.lines)]
                 serious = [f for f in new if f.severity in SERIOUS]

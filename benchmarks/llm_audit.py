@@ -29,8 +29,9 @@ from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
-from auditex.analyzers.llm.audit import MODES, run_audit  # noqa: E402
+from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.cache import LLMCache  # noqa: E402
+from auditex.analyzers.llm.run import MODES  # noqa: E402
 from auditex.analyzers.llm.units import reviewable_blocks, reviewable_sections  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
@@ -60,7 +61,7 @@ def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, s
             quote = re.sub(r" ", lambda _: rng.choice([" ", "  ", "\n", " "]), plain[start:end])
         else:
             src_start, src_end = placed.block.plain.source_span(start, end)
-            quote = " ".join(strip_markup(project.documents[placed.file].text[src_start:src_end]).split())
+            quote = " ".join(strip_markup(project.source(placed.file).text[src_start:src_end]).split())
         quotes.append((placed.index, quote, variant))
     return quotes
 
@@ -100,7 +101,7 @@ def one_paragraph_edit(project) -> tuple[str, str]:
     """A word added to a paragraph in the middle of the paper: (file, new text)."""
     blocks = [p for p in reviewable_blocks(project.manuscript) if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 200]
     placed = blocks[len(blocks) // 2]
-    text = project.documents[placed.file].text
+    text = project.source(placed.file).text
     cut = text.index(" ", placed.block.start + 20)
     return placed.file, text[:cut] + " indeed" + text[cut:]
 

@@ -42,9 +42,10 @@ from llm_server import LoopbackLLMServer  # noqa: E402
 from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.config import load_config  # noqa: E402
 from auditex.analyzers.engine import Engine  # noqa: E402
-from auditex.analyzers.llm.audit import AuditRun, run_audit  # noqa: E402
+from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.pricing import price_for  # noqa: E402
 from auditex.analyzers.llm.provider import SHARED_END, ChatRequest, Message, Usage  # noqa: E402
+from auditex.analyzers.llm.run import AuditRun  # noqa: E402
 from auditex.analyzers.llm.settings import DEFAULT_MODELS  # noqa: E402
 from auditex.analyzers.llm.units import reviewable_sections  # noqa: E402
 

@@ -19,11 +19,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.check import CheckResult
 from ..analyzers.llm.anchoring import SeverityPolicy
-from ..analyzers.llm.audit import MODES, AuditResult, run_audit
+from ..analyzers.llm.audit import AuditResult, run_audit
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.config import settings_from_config, severity_policy
 from ..analyzers.llm.errors import LLMError, MissingKey
+from ..analyzers.llm.run import MODES
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.policy import Policy, distinct
 from .check_command import add_output_options, emit_report, exit_code, run_on_input

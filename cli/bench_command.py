@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from ..analyzers.config import load_config
-from ..analyzers.evaluation import runner
-from ..analyzers.evaluation.paperaudit import DatasetError
 from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.errors import LLMError
+from ..evaluation import runner
+from ..evaluation.paperaudit import DatasetError
 from .audit_command import add_llm_options, llm_settings
 
 NEEDS_JUDGE = ("paperaudit", "critical")  # the others use a judge only with --judge
@@ -22,7 +22,7 @@ NEEDS_JUDGE = ("paperaudit", "critical")  # the others use a judge only with --j
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser("bench", help=commands["bench"][1],
                                    description="Run a seed benchmark's metric on a dataset (see "
-                                               "auditex.analyzers.evaluation.runner for the data formats).")
+                                               "auditex.evaluation.runner for the data formats).")
     parser.add_argument("benchmark", choices=runner.BENCHMARKS)
     parser.add_argument("data", type=Path, help="the dataset: a JSON file, or a folder for paperaudit/localisation")
     parser.add_argument("--predictions", type=Path, help="paperaudit: findings per paper instead of running --mode")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..analyzers.check import InputError
-from ..analyzers.review.inject import MANIFEST_NAME, InjectError, inject, load_patches
+from ..evaluation.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:

@@ -42,7 +42,9 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
 
 
 def check_mode(mode: str) -> None:
-    from ..analyzers.llm.audit import MODES  # loaded on use: `auditex serve` starts without it
+    from ..analyzers.llm.run import (
+        MODES,  # loaded on use: `auditex serve` starts without it
+    )
 
     if mode not in (*MODES, NO_DETECTION_MODE):
         raise ValueError(f"unknown mode '{mode}'; choose one of {', '.join((*MODES, NO_DETECTION_MODE))}")

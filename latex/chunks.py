@@ -26,14 +26,17 @@ TARGET_CHUNK_CHARS = 250
 # No token reaches over a cut except through white space (a `\begin{` whose name runs
 # into the text after a cut would have left its brace open, so there would be no cut):
 # what decides a cut lies before it, in the white space after it, and in the few
-# characters after that (_LOOKAHEAD).
+# characters after that (_LOOKAHEAD). An environment's name is bounded for that reason:
+# `\end \n\n{…}` becomes one token when an edit far down closes its brace.
 _TOKEN = re.compile(
-    r"\\begin\s*\{([^{}]*)\}|\\end\s*\{([^{}]*)\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
+    r"\\begin\s*\{([^{}]{0,48})\}|\\end\s*\{([^{}]{0,48})\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
 )
 _WHITE_SPACE = re.compile(r"\s*")
 # What a token reads past white space: `\subsubsection` and the character deciding its word
-# boundary (15), or `{lstlisting}` after `\end` (12).
+# boundary (15), or `{lstlisting}` after `\end` (12); after a `\begin` or `\end` left before the
+# cut, its `{name}` (50 at most).
 _LOOKAHEAD = 16
+_NAME_LOOKAHEAD = 50
 
 
 class Chunk(NamedTuple):
@@ -73,13 +76,23 @@ def resplit_chunks(old_text: str, old_chunks: list[Chunk], text: str) -> Resplit
     suffix = min(_common_suffix(old_chunks, text, delta), min(len(old_text), len(text)) - prefix)
     # The last old boundary whose cut depends on unchanged text only (see _TOKEN).
     kept = bisect.bisect_right(old_chunks, prefix - _LOOKAHEAD, key=lambda chunk: chunk.start) - 1
-    while kept > 0 and _white_space_end(old_text, old_chunks[kept].start - 1) + _LOOKAHEAD > prefix:
+    while kept > 0 and _reach(old_text, old_chunks[kept].start) > prefix:
         kept -= 1
     kept = max(kept, 0)
     first_unchanged = bisect.bisect_left(old_chunks, len(old_text) - suffix, key=lambda chunk: chunk.start)
     resume_at = {old_chunks[index].start + delta: index for index in range(first_unchanged, len(old_chunks))}
     scanned, resumed = _scan(text, old_chunks[kept].start if old_chunks else 0, resume_at)
     return Resplit(old_chunks, kept, scanned, len(old_chunks) if resumed is None else resumed, delta)
+
+
+def _reach(text: str, cut: int) -> int:
+    """How far past a cut the text decides it (see _TOKEN)."""
+    after_white_space = _white_space_end(text, cut - 1)
+    before_white_space = cut
+    while before_white_space > 0 and text[before_white_space - 1].isspace():
+        before_white_space -= 1
+    dangling = text.endswith(("\\begin", "\\end"), 0, before_white_space)
+    return after_white_space + (_NAME_LOOKAHEAD if dangling else _LOOKAHEAD)
 
 
 def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk], int | None]:
@@ -139,6 +152,7 @@ def _white_space_end(text: str, position: int) -> int:
     match = _WHITE_SPACE.match(text, position)
     assert match is not None
     return match.end()
+
 
 def unclosed_brace(text: str) -> int | None:
     """Where the outermost `{` that is never closed opens (comments, `\\{`, verbatim and `\\iffalse`

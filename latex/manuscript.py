@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
+from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
+    from .files import ProjectFiles
     from .parse import ParsedChunk
-    from .project import Project
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
@@ -102,7 +102,7 @@ class Manuscript:
     layouts: dict[str, FileLayout] = field(default_factory=dict)
 
 
-def build_manuscript(project: Project, previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
+def build_manuscript(project: ProjectFiles, previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
     """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same."""
@@ -116,11 +116,8 @@ def build_manuscript(project: Project, previous: Manuscript | None = None, edite
         builder = _Builder(theorem_environments)
         builder.walk(project, project.root_file, set())
         manuscript = builder.finish()
-    basis = hashlib.blake2b(digest_size=12)
-    for path in project.files:
-        basis.update(f"{path}\x1f{project.documents[path].hash}\x1e".encode("utf-8", "surrogatepass"))
-    basis.update(repr([(inclusion.file, inclusion.site.start, inclusion.target) for inclusion in project.inclusions]).encode("utf-8", "surrogatepass"))
-    manuscript.basis = basis.hexdigest()
+    manuscript.basis = value_hash(([(path, project.documents[path].hash) for path in project.files],
+                                   [(inclusion.file, inclusion.site.start, inclusion.target) for inclusion in project.inclusions]))
     return manuscript
 
 
@@ -135,7 +132,7 @@ class _Builder:
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
 
-    def walk(self, project: Project, path: str, visited: set[str]) -> None:
+    def walk(self, project: ProjectFiles, path: str, visited: set[str]) -> None:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
@@ -224,15 +221,10 @@ class _Builder:
 
 
 def _section_hash(section: Section) -> str:
-    digest = hashlib.blake2b(digest_size=12)
-    digest.update(section.title.encode("utf-8", "replace"))
-    for placed in section.blocks:
-        digest.update(b"\x1f")
-        digest.update(placed.block.plain.text.encode("utf-8", "replace"))
-    return digest.hexdigest()
+    return content_hash("\x1f".join([section.title, *(placed.block.plain.text for placed in section.blocks)]))
 
 
-def _targets(project: Project, path: str) -> dict[tuple[int, str], str | None]:
+def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | None]:
     return {(inclusion.site.start, inclusion.site.kind): inclusion.target for inclusion in project.inclusions if inclusion.file == path}
 
 
@@ -274,7 +266,7 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
     return FileLayout(tuple(shape), tuple(offsets), length)
 
 
-def _moved(project: Project, previous: Manuscript, edited: str) -> Manuscript | None:
+def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscript | None:
     """`previous` with the blocks of `edited` replaced by their new versions, when the edit kept
     the file's shape: then every section, block index and section membership is unchanged and
     only offsets in that file moved. None when the shape changed (a full walk is needed)."""

@@ -177,6 +177,15 @@ class IncludeSite:
     base_dir: str = ""  # for \import{dir}{file}
 
 
+@dataclass(frozen=True, slots=True)
+class Inclusion:
+    """An include site and the project file it resolved to (None: not followed)."""
+
+    file: str
+    site: IncludeSite
+    target: str | None
+
+
 @dataclass(slots=True)
 class MacroDef:
     command: str  # newcommand, renewcommand, providecommand, def, DeclareMathOperator

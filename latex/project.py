@@ -15,12 +15,11 @@ from typing import Any
 from .bibliography import Bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
 from .document import Document, parse_document
+from .index import Index, IndexCache, build_index
 from .manuscript import Manuscript, build_manuscript
-from .memory import Memory, MemoryCache, build_memory
-from .model import IncludeSite
+from .model import IncludeSite, Inclusion
 from .sandbox import ProjectRoot, ReadResult, Resolution
-
-_SOURCE_SUFFIXES = (".tex", ".ltx")
+from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,15 +30,6 @@ class ProjectProblem:
     end: int
     message: str
     target: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Inclusion:
-    """An include site and the project file it resolved to (None: not followed)."""
-
-    file: str
-    site: IncludeSite
-    target: str | None
 
 
 @dataclass(slots=True)
@@ -71,7 +61,7 @@ class Project:
         self.problems: list[ProjectProblem] = []
         # Paths the walk looked for and did not find: only their appearance can change the graph.
         self._missing: set[str] = set()
-        self._memory_cache = MemoryCache()  # derived facts and digests, kept between memory builds
+        self._index_cache = IndexCache()  # derived facts and digests, kept between index builds
         # What the walk learnt from the disk (existence, resolved paths): typing re-walks the
         # include graph, and must not stat every include each time.
         self._disk: dict[tuple[str, ...], Any] = {}  # ("exists", path) → bool; ("resolve", name, base) → Resolution
@@ -190,7 +180,7 @@ class Project:
         self.documents = {path: self.documents[path] for path in files}
         self.bibliographies = {path: self.bibliographies[path] for path in bibliography_files}
         self.__dict__.pop("manuscript", None)
-        self.__dict__.pop("memory", None)
+        self.__dict__.pop("index", None)
 
     def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str,
                         problems: list[ProjectProblem]) -> str | None:
@@ -206,7 +196,7 @@ class Project:
             bases = [root_dir, here, ""]
         name = site.target
         has_suffix = PurePosixPath(name).suffix != ""
-        names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in _SOURCE_SUFFIXES else [f"{name}.tex", name]
+        names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in TEX_SUFFIXES else [f"{name}.tex", name]
         refusal = None
         tried: list[str] = []
         for base in dict.fromkeys(bases):
@@ -284,7 +274,7 @@ class Project:
                     or result.problem != previous.read_problem
                     or previous.parsed.problems != self.documents[relative].parsed.problems
                 )
-        elif relative.endswith(_SOURCE_SUFFIXES + (".bib", ".bbl")):
+        elif relative.endswith(SOURCE_SUFFIXES):
             # A file the walk looked for and could not find may just have appeared.
             change.graph_changed = change.graph_changed or relative in self._missing
         # An edited source file moves its include sites and problems: the walk
@@ -295,7 +285,7 @@ class Project:
                 self._edited_since = (previous_manuscript, relative)
         elif change.changed_files:
             self.__dict__.pop("manuscript", None)
-            self.__dict__.pop("memory", None)
+            self.__dict__.pop("index", None)
         if change.changed_files or change.graph_changed:
             new_sections = {section.id: section.hash for section in self.manuscript.sections}
             change.changed_sections = [sid for sid, digest in new_sections.items() if old_sections.get(sid) != digest]
@@ -305,6 +295,14 @@ class Project:
     def contains(self, relative: str) -> bool:
         return relative in self.documents or relative in self.bibliographies
 
+    def source(self, file: str) -> SourceText:
+        """The text of one of the project's files (.tex or .bib); empty for a file it does not hold."""
+        if file in self.documents:
+            return self.documents[file].source
+        if file in self.bibliographies:
+            return self.bibliographies[file].source
+        return SourceText("")
+
     @cached_property
     def manuscript(self) -> Manuscript:
         previous, edited = self._edited_since or (None, None)
@@ -312,8 +310,8 @@ class Project:
         return build_manuscript(self, previous, edited)
 
     @cached_property
-    def memory(self) -> Memory:
-        return build_memory(self, self._memory_cache, self.parser.store)
+    def index(self) -> Index:
+        return build_index(self, self.manuscript, self._index_cache, self.parser.store)
 
 
 def _include_signature(document: Document) -> tuple[tuple[str, str, str, str], ...]:

@@ -11,9 +11,20 @@ import bisect
 import hashlib
 from functools import cached_property
 
+# The files a project reads as text: LaTeX sources, and bibliographies (BibTeX, or a .bbl's \bibitems).
+TEX_SUFFIXES = (".tex", ".ltx")
+BIBLIOGRAPHY_SUFFIXES = (".bib", ".bbl")
+SOURCE_SUFFIXES = TEX_SUFFIXES + BIBLIOGRAPHY_SUFFIXES
+
 
 def content_hash(text: str) -> str:
+    """The one content digest of auditex: what caches are keyed by."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def value_hash(value: object) -> str:
+    """The content digest of a value made of strings, numbers, tuples and lists (through its repr)."""
+    return content_hash(repr(value))
 
 
 class SourceText:

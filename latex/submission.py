@@ -99,14 +99,6 @@ class Submission:
             weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True) if extracted else None
         )
 
-    def display_name(self, path: Path) -> str:
-        """The name a report should show: relative to the archive or folder."""
-        try:
-            name = path.relative_to(self.folder).as_posix()
-        except ValueError:
-            name = str(path)
-        return _printable(name)
-
     def cleanup(self) -> None:
         if self._cleanup is not None:
             self._cleanup()

@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding, Fix
 from ..analyzers.suppression import suppression_comment
+from ..latex.source import BIBLIOGRAPHY_SUFFIXES
 from .convert import LLM_SOURCE, lsp_range, uri_of
 
 DISMISS_COMMAND = "auditex.dismiss"
@@ -36,7 +37,7 @@ def ignore_line_action(finding: Finding, diagnostic: lsp.Diagnostic, uri: str, l
     where a comment inside an entry would become part of a field."""
     comment = suppression_comment(finding.code)
     line = finding.range.start.line
-    if finding.file.endswith((".bib", ".bbl")):
+    if finding.file.endswith(BIBLIOGRAPHY_SUFFIXES):
         indent = line_text[: len(line_text) - len(line_text.lstrip())]
         edit = lsp.TextEdit(range=_point(line, 0), new_text=f"{indent}{comment}\n")
     else:

@@ -31,6 +31,7 @@ from .. import __version__
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding
 from ..analyzers.registry import Registry, default_registry
+from ..latex.source import SOURCE_SUFFIXES
 from . import actions, commands, convert, navigation
 from .debounce import DEFAULT_DELAY_MS, Debouncer
 from .llm import LLMState
@@ -133,7 +134,7 @@ class AuditexServer(LanguageServer):
             return
         if result is not None and generation == self.generation:
             self.publish(result)
-            _settle_memory()
+            _settle_heap()
 
     def _sync(self, is_stale: Callable[[], bool]):
         with self._pending_lock:
@@ -224,7 +225,7 @@ class AuditexServer(LanguageServer):
         return await self.run(run)
 
 
-def _settle_memory() -> None:
+def _settle_heap() -> None:
     """After an analysis is published: collect what it left, then freeze what lives on.
 
     The parsed projects live as long as the server; without freezing, the cyclic GC
@@ -276,7 +277,7 @@ def build_server() -> AuditexServer:
         ls.ready.set()
         await ls.start_watching([state.folder for state in ls.workspace_state.folders.values()])
         await ls.check_now()
-        _settle_memory()
+        _settle_heap()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def folders_changed(ls: AuditexServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
@@ -392,7 +393,7 @@ def build_server() -> AuditexServer:
 def _edited(ls: AuditexServer, uri: str) -> None:
     path = _path(uri)
     text = ls.open_text(uri)
-    if path is not None and text is not None and path.suffix in (".tex", ".ltx", ".bib", ".bbl"):
+    if path is not None and text is not None and path.suffix in SOURCE_SUFFIXES:
         ls.submit(path, text)
 
 
@@ -411,8 +412,7 @@ def _line_text(ls: AuditexServer, uri: str, line: int) -> str:
 def _locations(state: FolderState, relative: str, position: lsp.Position, find) -> list[lsp.Location]:
     found: dict[tuple, lsp.Location] = {}
     for project in state.projects_with(relative):
-        source = navigation.source_of(project, relative)
-        key = navigation.key_at(project, relative, source.offset(position.line, position.character)) if source else None
+        key = navigation.key_at(project, relative, project.source(relative).offset(position.line, position.character))
         if key is None:
             continue
         for span in find(project, key):

@@ -1,4 +1,4 @@
-"""Go-to-definition, find-references and the outline, from a project's memory.
+"""Go-to-definition, find-references and the outline, from a project's index.
 
 Keys link both ways: \\ref ↔ \\label and \\cite ↔ bibliography entry (or \\bibitem).
 """
@@ -29,55 +29,46 @@ class KeyAt:
     key: str
 
 
-def source_of(project: Project, file: str) -> SourceText | None:
-    if file in project.documents:
-        return project.documents[file].source
-    if file in project.bibliographies:
-        return project.bibliographies[file].source
-    return None
-
-
 def key_at(project: Project, file: str, offset: int) -> KeyAt | None:
-    memory = project.memory
-    for where, use in memory.refs:
+    index = project.index
+    for where, use in index.refs:
         if where == file and use.start <= offset <= use.end:
             return KeyAt("label", use.key)
-    for key, entries in memory.labels.items():
+    for key, entries in index.labels.items():
         if any(entry.file == file and entry.start <= offset <= entry.end for entry in entries):
             return KeyAt("label", key)
-    for where, use in memory.cites:
+    for where, use in index.cites:
         if where == file and use.start <= offset <= use.end:
             return KeyAt("cite", use.key)
-    for key, placed_entries in memory.bib_entries.items():
+    for key, placed_entries in index.bib_entries.items():
         if any(where == file and entry.start <= offset <= entry.end for where, entry in placed_entries):
             return KeyAt("cite", key)
-    for key, items in memory.bibitems.items():
+    for key, items in index.bibitems.items():
         if any(where == file and use.start <= offset <= use.end for where, use in items):
             return KeyAt("cite", key)
     return None
 
 
 def definitions(project: Project, key: KeyAt) -> list[Span]:
-    memory = project.memory
+    index = project.index
     if key.family == "label":
-        return [Span(entry.file, entry.start, entry.end) for entry in memory.labels.get(key.key, [])]
-    spans = [Span(where, entry.start, entry.end) for where, entry in memory.bib_entries.get(key.key, [])]
-    spans += [Span(where, use.start, use.end) for where, use in memory.bibitems.get(key.key, [])]
+        return [Span(entry.file, entry.start, entry.end) for entry in index.labels.get(key.key, [])]
+    spans = [Span(where, entry.start, entry.end) for where, entry in index.bib_entries.get(key.key, [])]
+    spans += [Span(where, use.start, use.end) for where, use in index.bibitems.get(key.key, [])]
     return spans
 
 
 def references(project: Project, key: KeyAt, include_declaration: bool) -> list[Span]:
-    memory = project.memory
-    uses = memory.refs if key.family == "label" else memory.cites
+    index = project.index
+    uses = index.refs if key.family == "label" else index.cites
     spans = [Span(where, use.start, use.end) for where, use in uses if use.key == key.key]
     return (definitions(project, key) if include_declaration else []) + spans
 
 
 def location(project: Project, span: Span) -> lsp.Location | None:
-    source = source_of(project, span.file)
-    if source is None:
+    if not project.contains(span.file):
         return None
-    return lsp.Location(uri=(project.root.folder / span.file).as_uri(), range=span_range(source, span.start, span.end))
+    return lsp.Location(uri=(project.root.folder / span.file).as_uri(), range=span_range(project.source(span.file), span.start, span.end))
 
 
 def span_range(source: SourceText, start: int, end: int) -> lsp.Range:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..analyzers.config import CONFIG_FILE
-from .workspace import WATCHED_SUFFIXES
+from ..latex.source import SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
     from watchdog.observers.api import ObservedWatch
@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The globs registered with clients that watch for us (workspace/didChangeWatchedFiles).
-WATCH_GLOBS = tuple(f"**/*{suffix}" for suffix in WATCHED_SUFFIXES) + (f"**/{CONFIG_FILE}",)
+WATCH_GLOBS = tuple(f"**/*{suffix}" for suffix in SOURCE_SUFFIXES) + (f"**/{CONFIG_FILE}",)
 
 
 def is_watched(path: Path) -> bool:
-    return path.suffix in WATCHED_SUFFIXES or path.name == CONFIG_FILE
+    return path.suffix in SOURCE_SUFFIXES or path.name == CONFIG_FILE
 
 
 class FolderWatcher:

@@ -30,9 +30,9 @@ from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import project_folder_for, root_for_file
 from ..latex.project import Project
 from ..latex.sandbox import ProjectRoot
+from ..latex.source import TEX_SUFFIXES
 
 log = logging.getLogger(__name__)
-WATCHED_SUFFIXES = (".tex", ".ltx", ".bib", ".bbl")
 
 
 @dataclass
@@ -87,7 +87,7 @@ class FolderState:
 
     def ensure_project(self, relative: str, text: str | None) -> None:
         """Give an opened source file that no project reaches a project of its own root."""
-        if not relative.endswith((".tex", ".ltx")) or any(state.project.contains(relative) for state in self.projects):
+        if not relative.endswith(TEX_SUFFIXES) or any(state.project.contains(relative) for state in self.projects):
             return
         main = root_for_file(self.root, relative) or relative
         if any(state.project.root_file == main for state in self.projects):
@@ -209,7 +209,7 @@ class Workspace:
                 continue
             state, relative = located
             state.update(relative, text)
-            if path.suffix in (".tex", ".ltx") and (text is not None or state.root.exists(relative)):
+            if path.suffix in TEX_SUFFIXES and (text is not None or state.root.exists(relative)):
                 state.ensure_project(relative, text)
 
     def check(self, is_stale: Callable[[], bool] = lambda: False) -> bool:

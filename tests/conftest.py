@@ -29,3 +29,13 @@ def private_cache_dir(tmp_path_factory) -> Path:
         os.environ.pop("AUDITEX_CACHE_DIR", None)
     else:
         os.environ["AUDITEX_CACHE_DIR"] = previous
+
+
+@pytest.fixture(autouse=True, scope="session")
+def checked_facets():
+    """Rules run with their facets checked: a read beyond what a rule declares raises (analyzers/facets.py)."""
+    from auditex.analyzers.facets import CHECK_ENV
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CHECK_ENV, "1")
+        yield

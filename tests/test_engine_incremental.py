@@ -88,3 +88,36 @@ def test_corpus_paper_random_edits(corpus_dir, tmp_path):
     project = Project(folder, root)
     files = [name for name in sources if name in project.documents]
     _type_and_compare(folder, root, files, 12, seed=7)
+
+
+def test_a_rule_reading_beyond_its_facets_fails_loudly(tmp_path):
+    from auditex.analyzers.facets import UndeclaredFacet
+    from auditex.analyzers.finding import Category, Severity
+    from auditex.analyzers.registry import Registry, rule
+
+    @rule("TST001", "reads-labels-undeclared", Category.LATEX, Severity.WARNING, reads=("refs",))
+    def sneaky(ctx):
+        """## What it does
+        Reads the labels without declaring them."""
+        return [ctx.report(file, label.start, label.end, "label") for entries in ctx.index.labels.values() for label in entries
+                for file in [label.file]]
+
+    write_project(tmp_path, {"main.tex": "\\documentclass{article}\\begin{document}\\label{a}\\end{document}"})
+    with pytest.raises(UndeclaredFacet, match="TST001 reads labels"):
+        Engine(registry=Registry([sneaky])).check(Project(tmp_path, "main.tex"))
+
+
+def test_an_undefined_reference_follows_edits_to_text_that_mentions_its_key(tmp_path):
+    """REF001 lowers its confidence when the key stands elsewhere in the text (a command that may define
+    it): an edit there, far from any label or reference, must reach the editor's cached result."""
+    body = "See Listing~\\ref{lst:mpm}.\n\n" + "Filler text.\n\n" * 5
+    write_project(tmp_path, {"main.tex": f"\\documentclass{{article}}\\begin{{document}}\n{body}\\end{{document}}\n"})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    [before] = [f for f in engine.check(project) if f.code == "REF001"]
+    text = project.documents["main.tex"].text.replace("Filler text.\n\n\\end", "\\mylisting{code.py}{lst:mpm}\n\n\\end")
+    project.update("main.tex", text)
+    [after] = [f for f in engine.check(project) if f.code == "REF001"]
+    assert (before.confidence, after.confidence) == (1.0, 0.5)
+    (tmp_path / "main.tex").write_text(text)
+    assert _dumped(engine.check(project)) == _dumped(Engine().check(Project(tmp_path, "main.tex")))

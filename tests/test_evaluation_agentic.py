@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.agentic import (
+from auditex.evaluation.agentic import (
     Perturbation,
     coverage,
     detect,
@@ -11,8 +11,8 @@ from auditex.analyzers.evaluation.agentic import (
     normalise_for_match,
     recall_with_ci,
 )
-from auditex.analyzers.evaluation.predictions import Prediction
-from auditex.analyzers.evaluation.stats import cluster_bootstrap_ratio_ci
+from auditex.evaluation.predictions import Prediction
+from auditex.evaluation.stats import cluster_bootstrap_ratio_ci
 
 
 def test_normalisation_drops_case_whitespace_and_math_delimiters():

@@ -2,14 +2,14 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.critical import (
+from auditex.evaluation.critical import (
     CheckedPaper,
     average_precision_at_k,
     evaluate_checker,
     hit_rate_at_k,
     votes_pass,
 )
-from auditex.analyzers.evaluation.predictions import Prediction
+from auditex.evaluation.predictions import Prediction
 
 
 @pytest.mark.parametrize(

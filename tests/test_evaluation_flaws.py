@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.flaws import (
+from auditex.evaluation.flaws import (
     FlawsCase,
     accuracy_at_k,
     cap_excerpt,
@@ -13,7 +13,7 @@ from auditex.analyzers.evaluation.flaws import (
     parse_identification,
     subspan_similarity,
 )
-from auditex.analyzers.evaluation.predictions import Prediction
+from auditex.evaluation.predictions import Prediction
 
 
 def ranked(*quotes):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.judge import (
+from auditex.evaluation.judge import (
     judge_score,
     judge_yes_no,
     load_prompt,

@@ -2,13 +2,13 @@
 
 import pytest
 
-from auditex.analyzers.evaluation.localisation import (
+from auditex.analyzers.finding import Category, Finding, Range, Severity
+from auditex.evaluation.localisation import (
     LocalisationResult,
     SourceRange,
     localisation_recall,
     overlaps,
 )
-from auditex.analyzers.finding import Category, Finding, Range, Severity
 
 EDIT = SourceRange.of("main.tex", 3, 5, 3, 10)
 

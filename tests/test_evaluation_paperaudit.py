@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from auditex.analyzers.evaluation.paperaudit import (
+from auditex.evaluation.paperaudit import (
     DatasetError,
     EditPatch,
     MatchedPaper,
@@ -18,7 +18,7 @@ from auditex.analyzers.evaluation.paperaudit import (
     parse_matching,
     score_matched,
 )
-from auditex.analyzers.evaluation.predictions import Prediction
+from auditex.evaluation.predictions import Prediction
 
 
 def patch(kind, location, find="x"):

@@ -3,8 +3,8 @@
 import pytest
 from scipy import stats
 
-from auditex.analyzers.evaluation.stats import paired_cohens_d
-from auditex.analyzers.evaluation.surgical import (
+from auditex.evaluation.stats import paired_cohens_d
+from auditex.evaluation.surgical import (
     ALL_CATEGORIES,
     RevisionTriplet,
     revision_sensitivity,

@@ -47,22 +47,22 @@ def test_moved_manuscript_equals_a_fresh_walk(tmp_path, seed):
 
 
 def test_block_facts_survive_moved_manuscripts(tmp_path, monkeypatch):
-    """Typing reuses each block's memory contribution; a later full walk (a new paragraph) must
+    """Typing reuses each block's index contribution; a later full walk (a new paragraph) must
     still find the unchanged blocks' facts in the cache instead of re-reading every block."""
-    from auditex.latex import memory
+    from auditex.latex import index
 
     write_project(tmp_path, FILES)
     project = Project(tmp_path, "main.tex")
-    project.memory
+    project.index
     text = FILES["sections/results.tex"]
     for step in range(3):  # keystrokes: the manuscript is moved, contributions reused
         text = text.replace("compares", "compares" + "x" * (step + 1), 1)
         project.update("sections/results.tex", text)
-        project.memory
+        project.index
     read: list[str] = []
-    original = memory._block_facts
-    monkeypatch.setattr(memory, "_block_facts", lambda plain: read.append(plain) or original(plain))
+    original = index._block_facts
+    monkeypatch.setattr(index, "_block_facts", lambda plain: read.append(plain) or original(plain))
     text = text.replace("On GLUE-Probe,", "\n\nOn GLUE-Probe,", 1)  # a new paragraph: a full walk
     project.update("sections/results.tex", text)
-    project.memory
+    project.index
     assert read and all("GLUE-Probe" in plain or "compares" in plain for plain in read), read

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditex.latex import chunks
-from auditex.latex.chunks import resplit_chunks, split_chunks
+from auditex.latex.chunks import Chunk, resplit_chunks, split_chunks
 from auditex.latex.document import parse_document
 
 FRAGMENTS = [
@@ -85,6 +85,15 @@ def test_an_edit_far_away_can_change_chunking_everywhere_after_it():
         assert resplit.chunks == split_chunks(opened) == [chunks.Chunk(0, opened)]
         closed = opened + "}\n\nTail.\n"
         assert resplit_chunks(opened, resplit.chunks, closed).chunks == split_chunks(closed)
+
+
+def test_an_edit_that_closes_an_environment_name_across_a_blank_line_rescans_it():
+    """`\\end` before a blank line and a `{` after it: a `}` typed far down makes them one token."""
+    text = "\\end \n\n {word éword \\endword itemize{proof}"
+    with target_chunk_chars(0):
+        old = split_chunks(text)
+        edited = text.replace("itemize{", "itemize}")
+        assert resplit_chunks(text, old, edited).chunks == split_chunks(edited) == [Chunk(0, edited)]
 
 
 def test_a_one_character_edit_rescans_one_chunk_and_moves_the_rest():

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from review_fixtures import write_project
 
-from auditex.analyzers.review.inject import MANIFEST_NAME, InjectError, inject, load_patches
 from auditex.cli.main import main
+from auditex.evaluation.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 
 def _patch(find: str, replacement: str, kind: str = "Evidence Manipulation (EM)") -> dict:
@@ -84,6 +84,6 @@ def test_inject_into_a_copy_of_a_corpus_paper(corpus_dir: Path, tmp_path: Path) 
 
 
 def load_patches_from(item: dict):
-    from auditex.analyzers.evaluation.paperaudit import EditPatch
+    from auditex.evaluation.paperaudit import EditPatch
 
     return EditPatch(corruption_type="Claim Distortion (CD)", **item)

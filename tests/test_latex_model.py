@@ -1,4 +1,4 @@
-"""The manuscript model: discovery, parsing, structure, tables, memory, incrementality."""
+"""The manuscript model: discovery, parsing, structure, tables, the index, incrementality."""
 
 
 import pytest
@@ -37,7 +37,7 @@ def test_include_graph_follows_every_include_form(tmp_path):
     })
     assert project.files == ["main.tex", "a.tex", "b.tex", "c.tex", "sub/d.tex", "sub/deeper/e.tex"]
     assert project.bibliography_files == ["refs.bib", "more.bib"]
-    assert set(project.memory.bib_entries) == {"k1", "k2"}
+    assert set(project.index.bib_entries) == {"k1", "k2"}
     assert not project.problems
 
 
@@ -63,7 +63,7 @@ def test_bbl_is_used_when_no_bib_ships(tmp_path):
         "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author.\n\\end{thebibliography}",
     })
     assert project.bibliography_files == ["main.bbl"]
-    assert "a" in project.memory.bib_entries
+    assert "a" in project.index.bib_entries
     assert not project.problems
 
 
@@ -87,7 +87,7 @@ Proof text.
     assert kinds == [SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.METHOD, SectionKind.EXPERIMENTS, SectionKind.APPENDIX]
     block_kinds = {p.kind for p in manuscript.blocks}
     assert {BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.MATH, BlockKind.THEOREM, BlockKind.FIGURE, BlockKind.CAPTION, BlockKind.ALGORITHM} <= block_kinds
-    labels = project.memory.labels
+    labels = project.index.labels
     assert labels["sec:method"][0].kind == "section"
     assert labels["eq:x"][0].kind == "equation"
     assert labels["thm:main"][0].kind == "theorem"
@@ -97,7 +97,7 @@ Proof text.
     assert "\\textbf" not in text and "large." in text
     start, end = paragraph.block.plain.source_span(text.index("large"), text.index("large") + 5)
     assert project.documents["main.tex"].text[start:end] == "large"
-    assert any(a.short == "LLMs" and a.long == "Large Language Models" for _, a in project.memory.inline_acronyms)
+    assert any(a.short == "LLMs" and a.long == "Large Language Models" for _, a in project.index.inline_acronyms)
 
 
 def test_tables_read_numbers_through_decoration(tmp_path):
@@ -109,7 +109,7 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
 \multicolumn{2}{c}{Avg} & \multirow{1}{*}{4.0} & 3 \\
 \bottomrule\end{tabular}\end{table}"""
     project = make_project(tmp_path, {"main.tex": document(table)})
-    grid = project.memory.tables[0].block.table
+    grid = project.index.tables[0].block.table
     assert grid.label == "tab:r" and grid.caption == "Results" and grid.header_rows == 1
     a, b, avg = grid.rows[1], grid.rows[2], grid.rows[3]
     assert (a[1].value, a[1].bold) == (93.4, True)
@@ -128,23 +128,23 @@ def test_a_version_cell_holds_no_value(tmp_path):
 Project & Version & F1 \\ \midrule
 Hibernate & 3.3.2 GA & 0.744 \\
 JMeter & 2.10 & 0.731 \\ \bottomrule\end{tabular}\caption{Projects}\label{tab:p}\end{table}"""
-    grid = make_project(tmp_path, {"main.tex": document(table)}).memory.tables[0].block.table
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
     hibernate, jmeter = grid.rows[1], grid.rows[2]
     assert hibernate[1].value is None and hibernate[2].value == 0.744
     assert jmeter[1].value == 2.1  # a plain decimal may still be a version; one dot alone cannot tell
 
 
-def test_memory_records_macros_citations_numbers_and_claims(tmp_path):
+def test_index_records_macros_citations_numbers_and_claims(tmp_path):
     body = r"""\begin{abstract}Our method improves accuracy by 12.3\% over the best baseline.\end{abstract}
 \section{Results} We train for 30 epochs with 5 seeds \citep[p.~3]{a,b} and \citet*{c}. See Table~\ref{tab:x}.
 """
     project = make_project(tmp_path, {"main.tex": document(body, "\\newcommand{\\ours}{Ours}\n\\DeclareMathOperator{\\argmax}{arg\\,max}\n\\def\\foo#1{[#1]}")})
-    memory = project.memory
-    assert [m.name for _, m in memory.macros] == ["\\ours", "\\argmax", "\\foo"]
-    assert [c.key for _, c in memory.cites] == ["a", "b", "c"]
-    values = [n.mention.value for n in memory.numbers]
+    index = project.index
+    assert [m.name for _, m in index.macros] == ["\\ours", "\\argmax", "\\foo"]
+    assert [c.key for _, c in index.cites] == ["a", "b", "c"]
+    values = [n.mention.value for n in index.numbers]
     assert 12.3 in values and 30 in values and 5 in values
-    assert any("12.3" in claim.text for claim in memory.claims)
+    assert any("12.3" in claim.text for claim in index.claims)
 
 
 def test_update_reparses_only_the_changed_file_and_reports_changed_sections(tmp_path):
@@ -175,13 +175,13 @@ def test_update_follows_new_includes_and_files_appearing(tmp_path):
     (tmp_path / "later.tex").write_text("\\section{Later}\\label{sec:l}")
     change = project.update("later.tex")
     assert change.graph_changed and "later.tex" in project.files and not project.problems
-    assert "sec:l" in project.memory.labels
+    assert "sec:l" in project.index.labels
 
 
 def test_comments_are_not_content(tmp_path):
     project = make_project(tmp_path, {"main.tex": document("Text % \\label{hidden} 42\n\\% not a comment 7")})
-    assert "hidden" not in project.memory.labels
-    assert [n.mention.value for n in project.memory.numbers] == [7]
+    assert "hidden" not in project.index.labels
+    assert [n.mention.value for n in project.index.numbers] == [7]
 
 
 def test_invalid_utf8_and_nul_bytes_are_read_with_a_problem(tmp_path):
@@ -231,9 +231,9 @@ def test_a_second_header_row_under_partial_rules_belongs_to_the_header(tmp_path)
 & \multicolumn{2}{c}{Design} & \multicolumn{2}{c}{Requirement} \\ \cmidrule{2-3} \cmidrule{4-5}
 Project & \thead{Ours} & \thead{Patterns} & Ours & Patterns \\ \midrule
 Ant & 0.517 & 0.237 & 0.154 & 0.000 \\ \bottomrule\end{tabular}\caption{F1}\label{tab:f1}\end{table}"""
-    grid = make_project(tmp_path, {"main.tex": document(table)}).memory.tables[0].block.table
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
     assert grid.header_rows == 2 and grid.column_header(1) == "Design Ours" and grid.row_header(2) == "Ant"
     # Numbers right under the partial rule: the header is the first row.
     numbers_follow = table.replace("Project & \\thead{Ours} & \\thead{Patterns} & Ours & Patterns \\\\ \\midrule\n", "")
-    grid = make_project(tmp_path, {"main.tex": document(numbers_follow)}).memory.tables[0].block.table
+    grid = make_project(tmp_path, {"main.tex": document(numbers_follow)}).index.tables[0].block.table
     assert grid.header_rows == 1 and grid.row_header(1) == "Ant"

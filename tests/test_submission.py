@@ -455,7 +455,6 @@ def test_zip_with_nested_folder_finds_main_and_names_it_relative(tmp_path, open_
 
     assert submission.refusals == []
     assert submission.root_file == submission.folder / "paper-v2/main.tex"
-    assert submission.display_name(submission.root_file) == "paper-v2/main.tex"
     assert submission.other_root_candidates == [submission.folder / "paper-v2/figures/plot.tex"]
 
 
@@ -525,7 +524,6 @@ def test_tex_file_is_opened_in_place(tmp_path, open_checked):
 
     assert submission.folder == tmp_path.resolve()
     assert submission.root_file == tmp_path.resolve() / "paper.tex"
-    assert submission.display_name(submission.root_file) == "paper.tex"
 
 
 def test_missing_path_raises_a_clear_error(tmp_path):

@@ -218,7 +218,7 @@ class Anchorer:
 
     def _from_plain(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         src_start, src_end = entry.placed.block.plain.source_span(start, end)
-        text = self.project.documents[entry.placed.file].text
+        text = self.project.source(entry.placed.file).text
         return Anchor(entry.placed.file, src_start, src_end, entry.placed, method, text[src_start:src_end] == quote)
 
 
@@ -329,7 +329,7 @@ class FindingMapper:
         match = _REPLACE.search(answer.proposed_fix.strip())
         if match is None or primary is None or not primary.verbatim:
             return None
-        text = self.project.documents[primary.file].text
+        text = self.project.source(primary.file).text
         if text[primary.start : primary.end] != match.group("old"):
             return None
         edit = TextEdit(file=primary.file, range=self._range(primary.file, primary.start, primary.end), new_text=match.group("new"))
@@ -352,7 +352,7 @@ class FindingMapper:
         return section.file, section.start, section.end
 
     def _range(self, file: str, start: int, end: int) -> Range:
-        source = self.project.documents[file].source
+        source = self.project.source(file)
         return Range.of(*source.position(start), *source.position(max(start, end)))
 
 

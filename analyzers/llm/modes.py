@@ -2,7 +2,7 @@
 
 - fast: one pass over the whole paper as indexed blocks (chunked only when huge).
 - standard: per-section descriptive memory (Table 24) merged with the
-  deterministic memory (labels, acronyms, numbers, claims), then one review per
+  deterministic index (labels, acronyms, numbers, claims), then one review per
   section with that memory (Table 18); findings merged deterministically.
 - deep: planner (6-12 tasks), retrieval from the deterministic index first and
   the LLM retriever only for focus slices too large to hand over whole, one
@@ -18,7 +18,7 @@ import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from rapidfuzz import fuzz, process
 
@@ -27,7 +27,16 @@ from ..finding import Category
 from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
-from .schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
+from .run import AuditRun, Mode
+from .schema import (
+    CriticalAnswer,
+    EvidenceAnswer,
+    FindingsAnswer,
+    LLMFinding,
+    MergeAnswer,
+    PlanAnswer,
+    Task,
+)
 from .units import (
     Unit,
     block_text,
@@ -40,9 +49,6 @@ from .units import (
     reviewable_sections,
     section_label,
 )
-
-if TYPE_CHECKING:
-    from .audit import AuditRun, Mode
 
 A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
@@ -97,19 +103,19 @@ async def fast(run: AuditRun) -> None:
 
 
 def section_facts(manuscript: Manuscript, run: AuditRun) -> dict[int, list[str]]:
-    """The deterministic memory, per section index: labels, acronyms, numbers and claims."""
-    memory = run.project.memory
+    """The deterministic index (latex/index.py), per section index: labels, acronyms, numbers and claims."""
+    index = run.project.index
     facts: dict[int, list[str]] = defaultdict(list)
-    for key, entries in memory.labels.items():
+    for key, entries in index.labels.items():
         for entry in entries:
             placed = next((p for p in manuscript.blocks if p.file == entry.file and p.block.start <= entry.start < p.block.end), None)
             if placed is not None:
                 facts[placed.section].append(f"label {key} ({entry.kind}) in block {placed.index}")
-    for placed, acronym in memory.inline_acronyms:
+    for placed, acronym in index.inline_acronyms:
         facts[placed.section].append(f"defines {acronym.short} = {acronym.long} (block {placed.index})")
-    for claim in memory.claims:
+    for claim in index.claims:
         facts[claim.block.section].append(f"claim (block {claim.block.index}): {' '.join(claim.text.split())[:200]}")
-    for number in memory.numbers:
+    for number in index.numbers:
         if number.mention.is_year:
             continue
         sentence = " ".join(number.mention.sentence.split())[:160]

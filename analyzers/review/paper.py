@@ -40,7 +40,7 @@ def paper_title(project: Project) -> str:
 
 
 def _declared_title(project: Project) -> str:
-    source = project.documents[project.root_file].source.text if project.root_file in project.documents else ""
+    source = project.source(project.root_file).text
     found = _TITLE.search(source)
     if found is None:
         return ""
@@ -51,7 +51,7 @@ def _declared_title(project: Project) -> str:
         end += 1
     raw = source[start:end - 1]
     # The author's own shorthands (\method, \ours): their bodies, as LaTeX would print them.
-    macros = {macro.name.lstrip("\\"): macro.body for _, macro in project.memory.macros if macro.arguments == 0}
+    macros = {macro.name.lstrip("\\"): macro.body for _, macro in project.index.macros if macro.arguments == 0}
     for _ in range(3):  # macros that use macros
         raw = _MACRO.sub(lambda use: macros.get(use.group(1), use.group(0)), raw)
     raw = _BREAK.sub(" ", raw)

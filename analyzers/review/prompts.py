@@ -12,17 +12,16 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ..evaluation.judge import JudgePrompt
+from ..llm.templates import ChatTemplate, parse_template
 
 _VERSION = re.compile(r"<!--\s*version:\s*(\w+)")
-_HTML_COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
 
 
 @dataclass(frozen=True)
 class ReviewPrompt:
     name: str
     version: str
-    template: JudgePrompt
+    template: ChatTemplate
 
     def render(self, **values: str) -> tuple[str, str]:
         return self.template.render(**values)
@@ -34,8 +33,4 @@ def load_review_prompt(name: str) -> ReviewPrompt:
     version = _VERSION.search(text)
     if version is None:
         raise ValueError(f"prompt review_{name}.md has no '<!-- version: N -->' header")
-    system, separator, user = _HTML_COMMENT.sub("", text).partition("# User\n")
-    if not separator:
-        raise ValueError(f"prompt review_{name}.md has no '# User' part")
-    template = JudgePrompt(system=system.removeprefix("# System\n").strip(), user=user.strip())
-    return ReviewPrompt(name=name, version=f"review_{name}/{version.group(1)}", template=template)
+    return ReviewPrompt(name=name, version=f"review_{name}/{version.group(1)}", template=parse_template(text, f"review_{name}.md"))

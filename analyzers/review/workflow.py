@@ -301,7 +301,7 @@ def _normal_title(title: str) -> str:
 
 
 def _bibliography_titles(project: Project) -> list[str]:
-    return [_normal_title(entry.fields.get("title", "")) for entries in project.memory.bib_entries.values()
+    return [_normal_title(entry.fields.get("title", "")) for entries in project.index.bib_entries.values()
             for _, entry in entries if entry.fields.get("title")]
 
 

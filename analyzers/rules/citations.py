@@ -13,11 +13,11 @@ from ..registry import rule
 
 
 def _known_keys(ctx: RuleContext) -> set[str]:
-    return set(ctx.memory.bib_entries) | set(ctx.memory.bibitems)
+    return set(ctx.index.bib_entries) | set(ctx.index.bibitems)
 
 
 def _cited_keys(ctx: RuleContext) -> set[str]:
-    return {cite.key for _, cite in ctx.memory.cites}
+    return {cite.key for _, cite in ctx.index.cites}
 
 
 def _is_cited(key: str, cited: set[str]) -> bool:
@@ -67,7 +67,7 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
     choices = sorted(known)
     by_lowercase = {key.lower(): key for key in choices}
-    for file, cite in ctx.memory.cites:
+    for file, cite in ctx.index.cites:
         if cite.key in known or cite.key == "*":
             continue
         same_but_case = by_lowercase.get(cite.key.lower())
@@ -103,7 +103,7 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     ```
     """
     cited = _cited_keys(ctx)
-    for key, places in ctx.memory.bib_entries.items():
+    for key, places in ctx.index.bib_entries.items():
         if len(places) < 2:
             continue
         first_file, first = places[0]
@@ -149,7 +149,7 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     @misc{key, title = {Unclosed
     ```
     """
-    for file, problem in ctx.memory.bib_problems:
+    for file, problem in ctx.index.bib_problems:
         if problem.kind == "unparsable":
             yield ctx.report(file, problem.start, problem.end, problem.message, identity=problem.key or problem.message)
 
@@ -171,7 +171,7 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     cited = _cited_keys(ctx)
     if "*" in cited:
         return
-    for key, places in ctx.memory.bib_entries.items():
+    for key, places in ctx.index.bib_entries.items():
         if key in cited:
             continue
         for file, entry in places:
@@ -195,10 +195,10 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     \\cite{smith2020} ... \\bibliography{refs}   % refs.bib not shipped, no .bbl
     ```
     """
-    if _known_keys(ctx) or not ctx.memory.cites:
+    if _known_keys(ctx) or not ctx.index.cites:
         return
-    file, first = ctx.memory.cites[0]
-    count = len({cite.key for _, cite in ctx.memory.cites})
+    file, first = ctx.index.cites[0]
+    count = len({cite.key for _, cite in ctx.index.cites})
     missing = _missing_bibliography_files(ctx)
     reason = (f"its bibliography '{missing[0]}' is not in the project and no .bbl was found" if missing else
               "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found")
@@ -229,7 +229,7 @@ def repeated_bibliography_field(ctx: RuleContext) -> Iterator[Finding]:
     ```
     """
     cited = _cited_keys(ctx)
-    for file, problem in ctx.memory.bib_problems:
+    for file, problem in ctx.index.bib_problems:
         if problem.kind != "repeated_field":
             continue
         matters = problem.differs and is_printed_field(problem.field) and _is_cited(problem.key or "", cited)

@@ -100,7 +100,7 @@ def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour |
             yield finding
 
 
-@rule("SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "comments"),
+@rule("SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "text"),
       scope=Scope.SECTION, combine=_hidden_in_paper)
 def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidden]:
     """## What it does
@@ -213,7 +213,7 @@ def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
     return _quoted(source.text, source.offset(finding.range.start.line, finding.range.start.character))
 
 
-@rule("SEC002", "reviewer-prompt-injection", Category.RHETORIC_BIAS, Severity.ERROR, reads=("blocks", "comments"),
+@rule("SEC002", "reviewer-prompt-injection", Category.RHETORIC_BIAS, Severity.ERROR, reads=("blocks", "text"),
       scope=Scope.SECTION, combine=_one_finding_per_line)
 def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_Injection]:
     """## What it does

@@ -13,7 +13,7 @@ def _problems(ctx: RuleContext, *kinds: str) -> Iterator[Finding]:
     for problem in ctx.project.problems:
         if problem.kind in kinds:
             # The identity is what the problem is about, never where: a fingerprint survives edits above it.
-            about = problem.target or ctx.source(problem.file).text[problem.start:problem.end] or problem.message
+            about = problem.target or ctx.problem_text(problem) or problem.message
             yield ctx.report(problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{about}")
 
 

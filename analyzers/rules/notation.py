@@ -403,9 +403,9 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
     the definition is in a later section.
     """
     first_definition: dict[str, tuple[PlacedBlock, Acronym]] = {}
-    for placed, acronym in ctx.memory.inline_acronyms:
+    for placed, acronym in ctx.index.inline_acronyms:
         first_definition.setdefault(_singular(acronym.short), (placed, acronym))
-    formal = {_singular(acronym.short) for _, acronym in ctx.memory.acronyms}
+    formal = {_singular(acronym.short) for _, acronym in ctx.index.acronyms}
     pending = {short: definition for short, definition in first_definition.items() if short not in formal}
     defined_here = frozenset(short for short, (placed, _) in pending.items() if ctx.section_of(placed) is section)
     first_uses: list[_AcronymUse] = []
@@ -513,9 +513,9 @@ def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUs
 
 
 def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
-    """Redefinitions with a new meaning of macros the author introduced, in the memory's order."""
+    """Redefinitions with a new meaning of macros the author introduced, in the index's order."""
     definitions: dict[str, list[tuple[str, MacroDef]]] = {}
-    for file, macro in ctx.memory.macros:
+    for file, macro in ctx.index.macros:
         if macro.command != "providecommand" and not any(branch == NEVER for _, branch in macro.branch):
             definitions.setdefault(macro.name, []).append((file, macro))
     redefinitions = []
@@ -591,22 +591,22 @@ def _number(text: str) -> float:
 
 
 def _acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
-    yield from ctx.memory.acronyms
-    for placed, acronym in ctx.memory.inline_acronyms:
+    yield from ctx.index.acronyms
+    for placed, acronym in ctx.index.inline_acronyms:
         yield placed.file, acronym
 
 
 def _all_acronym_definitions(ctx: RuleContext) -> list[_AcronymDefinition]:
     """Package definitions, then the body's in reading order: inline ones, and phrases before an
     acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
-    definitions = [_AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.memory.acronyms]
+    definitions = [_AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
     inline: dict[int, list[Acronym]] = {}
-    for placed, acronym in ctx.memory.inline_acronyms:
+    for placed, acronym in ctx.index.inline_acronyms:
         inline.setdefault(placed.index, []).append(acronym)
     expansions: dict[str, str] = {}  # the first expansion of each defined acronym
     for acronym in [definition.acronym for definition in definitions] + [a for acronyms in inline.values() for a in acronyms]:
         expansions.setdefault(_singular(acronym.short), acronym.long)
-    for placed in ctx.memory.manuscript.blocks:
+    for placed in ctx.index.manuscript.blocks:
         spelled = inline.get(placed.index, [])
         found = [_AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
         if placed.kind in _PROSE or placed.kind is BlockKind.CAPTION:

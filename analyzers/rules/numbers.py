@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from ...latex.index import NumberInContext
 from ...latex.manuscript import PlacedBlock, Section
-from ...latex.memory import NumberInContext
 from ...latex.model import BlockKind, Cell, SectionKind, Table
 from ...latex.numbers import NumberMention, Role, find_numbers
 from ..context import TEXT_CACHE_SIZE, RuleContext
@@ -34,16 +34,16 @@ from ..quantities import (
 from ..registry import Scope, rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
-# The blocks whose numbers the memory lists (its `numbers`): prose, footnotes, captions, theorems.
+# The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
 _PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
 
 def _numbers(section: Section) -> Iterator[NumberInContext]:
-    """The section's numbers, as the memory lists them."""
+    """The section's numbers, as the index lists them."""
     for placed in section.blocks:
         if placed.kind in _PROSE_KINDS:
             for mention in _mentions(placed.block.plain.text):
-                yield NumberInContext(mention, placed, section.kind, section.title)
+                yield NumberInContext(mention, placed, section.kind)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -53,7 +53,7 @@ def _mentions(text: str) -> list[NumberMention]:
 
 
 def _tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
-    """The section's tables, as the memory lists them (its `tables`)."""
+    """The section's tables, as the index lists them (its `tables`)."""
     for placed in section.blocks:
         if placed.kind is BlockKind.TABLE and placed.block.table is not None:
             yield placed, placed.block.table

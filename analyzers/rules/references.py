@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from rapidfuzz import process
 
@@ -12,7 +13,7 @@ from ..finding import Category, Finding, Severity
 from ..registry import rule
 
 
-@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems"))
+@rule("REF001", "undefined-reference", Category.LATEX, Severity.ERROR, reads=("labels", "refs", "problems", "text"))
 def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags `\\ref`, `\\eqref`, `\\autoref`, `\\cref`, `\\pageref` and friends whose key no `\\label` defines.
@@ -50,17 +51,17 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
     to LaTeX.
     """
-    labels = list(ctx.memory.labels)
+    labels = list(ctx.index.labels)
     missing = [p.target for p in ctx.project.problems if p.kind == "missing_file" and p.target]
     severity = Severity.INFORMATION if missing else None
     unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
-    uses = {(file, ref.start) for file, ref in ctx.memory.refs}
-    undefined = {ref.key for _, ref in ctx.memory.refs if ref.key not in ctx.memory.labels}
+    uses = {(file, ref.start) for file, ref in ctx.index.refs}
+    undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
     elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
     external = _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) if elsewhere else None
     packages = {site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"}
-    for file, ref in ctx.memory.refs:
-        if ref.key in ctx.memory.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
+    for file, ref in ctx.index.refs:
+        if ref.key in ctx.index.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
             continue
         if ref.key in elsewhere and external:
             continue  # xr's \externaldocument reads the labels of the other document's build
@@ -104,11 +105,15 @@ def _labels_outside_the_build(ctx: RuleContext, keys: set[str]) -> dict[str, str
         relative = path.relative_to(folder).as_posix()
         if relative in ctx.project.documents:
             continue
-        text = ctx.project.root.read(relative).text
-        for match in _LABEL.finditer(text):
-            if match.group(1).strip() in keys:
-                found.setdefault(match.group(1).strip(), relative)
+        for key in _labels_in(ctx.project.root.read(relative).text):
+            if key in keys:
+                found.setdefault(key, relative)
     return found
+
+
+@lru_cache(maxsize=64)  # the other roots' files: REF001 re-runs as the text changes, they rarely do
+def _labels_in(text: str) -> tuple[str, ...]:
+    return tuple(match.group(1).strip() for match in _LABEL.finditer(text))
 
 
 def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str, int]]) -> tuple[str, int] | None:
@@ -146,7 +151,7 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
     ## Use instead
     Give each labelled object its own key (`fig:setup`, `fig:setup-ablation`).
     """
-    for key, entries in ctx.memory.labels.items():
+    for key, entries in ctx.index.labels.items():
         if len(entries) < 2:
             continue
         first = entries[0]
@@ -171,8 +176,8 @@ def unused_label(ctx: RuleContext) -> Iterator[Finding]:
     \\begin{figure}...\\label{fig:unused}\\end{figure}   % never \\ref'd
     ```
     """
-    used = {ref.key for _, ref in ctx.memory.refs}
-    for key, entries in ctx.memory.labels.items():
+    used = {ref.key for _, ref in ctx.index.refs}
+    for key, entries in ctx.index.labels.items():
         if key in used:
             continue
         for entry in entries:

@@ -22,7 +22,7 @@ from ..registry import Scope, rule
 
 ALPHA = 0.05
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
-# The blocks whose numbers the memory collects: prose and theorem statements.
+# The blocks whose numbers the index collects: prose and theorem statements.
 _NUMBERED = (*_PROSE, BlockKind.THEOREM)
 _NUMBER = r"[-−–]?\s?(?:\d+(?:\.\d*)?|\.\d+)"
 _P_VALUE = (
@@ -320,7 +320,7 @@ def breakdown_not_100_percent(ctx: RuleContext, section: Section) -> Iterator[Fi
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _percentages(text: str) -> tuple[NumberMention, ...]:
-    """The percentages of a block's plain text (years aside), as the memory's number mentions."""
+    """The percentages of a block's plain text (years aside), as the index's number mentions."""
     if "%" not in text and "percent" not in text:
         return ()
     return tuple(mention for mention in find_numbers(text) if mention.percent and not mention.is_year)

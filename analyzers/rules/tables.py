@@ -120,7 +120,7 @@ class _Grid:
 
 def _rule_macros(ctx: RuleContext) -> frozenset[str]:
     """The author's macros that draw table rules (`\\newcommand\\shline{…\\hline…}`)."""
-    return rule_macros(macro for _, macro in ctx.memory.macros)
+    return rule_macros(macro for _, macro in ctx.index.macros)
 
 
 @rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"),
@@ -183,7 +183,7 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
 
 
 def _tables(section: Section) -> list[PlacedBlock]:
-    """The section's parsed tables (what the memory lists as tables, section by section)."""
+    """The section's parsed tables (what the index lists as tables, section by section)."""
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 

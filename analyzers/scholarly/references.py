@@ -141,26 +141,26 @@ def from_bibitem(key: str, latex: str) -> Reference:
 
 def cited_references(project: Project) -> list[Cited]:
     """Every entry the manuscript cites (every entry under `\\nocite{*}`), each once, .bib before \\bibitem."""
-    memory = project.memory
+    index = project.index
     cites: dict[str, list[tuple[str, int, int]]] = {}
-    for file, use in memory.cites:
+    for file, use in index.cites:
         cites.setdefault(use.key, []).append((file, use.start, use.end))
     keys = list(cites)
     if "*" in cites:
-        keys += [key for key in [*memory.bib_entries, *memory.bibitems] if key not in cites]
+        keys += [key for key in [*index.bib_entries, *index.bibitems] if key not in cites]
     result = []
     for key in dict.fromkeys(keys):
         if key == "*":
             continue
         places = tuple(cites.get(key, ()))
-        bib = memory.bib_entries.get(key)
+        bib = index.bib_entries.get(key)
         if bib:
             file, entry = bib[0]
             if file.endswith(".bib"):
                 reference = from_bib(key, entry.entry_type, entry.fields)
                 result.append(Cited(reference, file, entry.start, entry.end, places, True, _digest(reference)))
                 continue
-        item = memory.bibitems.get(key)
+        item = index.bibitems.get(key)
         if item:
             file, use = item[0]
             text = _item_text(project, file, use.end)
@@ -171,12 +171,9 @@ def cited_references(project: Project) -> list[Cited]:
 
 
 def _item_text(project: Project, file: str, after_key: int) -> str | None:
-    if file in project.documents:
-        text = project.documents[file].source.text
-    elif file in project.bibliographies:
-        text = project.bibliographies[file].source.text
-    else:
+    if not project.contains(file):
         return None
+    text = project.source(file).text
     close = text.find("}", after_key)
     start = close + 1 if close != -1 and close - after_key < 3 else after_key
     following = _NEXT_ITEM.search(text, start)

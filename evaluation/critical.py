@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from auditex.analyzers.evaluation.judge import JudgeAnswer, TextCompleter, judge_yes_no
-from auditex.analyzers.evaluation.predictions import Prediction, top_k
+from .judge import JudgeAnswer, TextCompleter, judge_yes_no
+from .predictions import Prediction, top_k
 
 VoteRule = Literal["all", "majority"]
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...latex.source import SourceText
-from ..check import open_projects
-from ..evaluation.paperaudit import EditPatch
-from ..finding import Range
+from ..analyzers.check import open_projects
+from ..analyzers.finding import Range
+from ..latex.source import SourceText
+from .paperaudit import EditPatch
 
 MANIFEST_NAME = "auditex-ground-truth.json"
 MANIFEST_VERSION = 1

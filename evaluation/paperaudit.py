@@ -25,8 +25,8 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from auditex.analyzers.evaluation.judge import TextCompleter, ask, parse_json_object
-from auditex.analyzers.evaluation.predictions import Prediction
+from .judge import TextCompleter, ask, parse_json_object
+from .predictions import Prediction
 
 ERROR_TYPES = (
     "Evidence Manipulation (EM)",

@@ -1,4 +1,4 @@
-"""auditex.analyzers.evaluation: the seed benchmarks' metrics behind `auditex bench`.
+"""auditex.evaluation: the seed benchmarks' metrics behind `auditex bench`.
 
 One module per benchmark, each implementing its paper's definitions:
 flaws (Accuracy@k), agentic (perturbation recall), critical (HR@k / AP@k),

@@ -28,17 +28,17 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ...latex.project import Project
-from ..check import check_path
-from ..finding import Source
-from ..llm.cache import LLMCache
-from ..llm.client import LLMClient
-from ..llm.provider import ChatRequest, Message
-from ..llm.settings import LLMSettings
-from ..review.inject import MANIFEST_NAME
+from ..analyzers.check import check_path
+from ..analyzers.finding import Source
+from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.client import LLMClient
+from ..analyzers.llm.provider import ChatRequest, Message
+from ..analyzers.llm.settings import LLMSettings
+from ..latex.project import Project
 from .agentic import Perturbation, evaluate_perturbations
 from .critical import CheckedPaper, evaluate_checker
 from .flaws import FlawsCase, evaluate_flaws
+from .inject import MANIFEST_NAME
 from .judge import TextCompleter
 from .localisation import LocalisationResult, SourceRange, localisation_recall
 from .paperaudit import ContentBlock, DatasetError, PaperAuditPaper, evaluate_paperaudit, load_paperaudit_dir, read_json
@@ -127,7 +127,7 @@ def _escape_specials(text: str) -> str:
 
 
 async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cache: LLMCache | None) -> list[Prediction]:
-    from ..llm.audit import run_audit  # the detection modes load only when a benchmark runs one
+    from ..analyzers.llm.audit import run_audit  # the detection modes load only when a benchmark runs one
 
     blocks, _ = paper.corrupted_content()
     with tempfile.TemporaryDirectory(prefix="auditex-bench-") as folder:
@@ -137,7 +137,7 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
         predictions = []
         shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
         for rank, finding in enumerate(shown):
-            source = project.documents[finding.file].source
+            source = project.source(finding.file)
             start = source.offset(finding.range.start.line, finding.range.start.character)
             end = source.offset(finding.range.end.line, finding.range.end.character)
             predictions.append(Prediction.from_finding(finding, quote=source.text[start:end], rank=rank))

@@ -16,6 +16,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
 
+from ..analyzers.llm.templates import ChatTemplate, parse_template
+
 T = TypeVar("T")
 
 
@@ -32,41 +34,11 @@ class JudgeAnswer(Generic[T]):
     raw: str = ""
 
 
-@dataclass(frozen=True)
-class JudgePrompt:
-    system: str
-    user: str
-
-    def render(self, **values: str) -> tuple[str, str]:
-        """Fill `{name}` placeholders in one pass; every placeholder must be given."""
-        return _fill(self.system, values), _fill(self.user, values)
-
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_HTML_COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
-
-
-def _fill(template: str, values: dict[str, str]) -> str:
-    def substitute(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in values:
-            raise ValueError(f"judge prompt needs a value for {{{name}}}")
-        return values[name]
-
-    # One pass, so braces inside the inserted texts are never expanded again.
-    return _PLACEHOLDER.sub(substitute, template)
-
-
 @cache
-def load_prompt(name: str) -> JudgePrompt:
-    """Load `prompts/judge_<name>.md`: an optional `# System` part, then `# User`."""
+def load_prompt(name: str) -> ChatTemplate:
+    """Load `prompts/judge_<name>.md`."""
     text = resources.files("auditex.prompts").joinpath(f"judge_{name}.md").read_text(encoding="utf-8")
-    text = _HTML_COMMENT.sub("", text)
-    system, separator, user = text.partition("# User\n")
-    if not separator:
-        raise ValueError(f"prompt judge_{name}.md has no '# User' part")
-    system = system.removeprefix("# System\n")
-    return JudgePrompt(system=system.strip(), user=user.strip())
+    return parse_template(text, f"judge_{name}.md")
 
 
 async def ask(completer: TextCompleter, prompt_name: str, **values: str) -> str:

@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from auditex.analyzers.evaluation.judge import TextCompleter, judge_score
-from auditex.analyzers.evaluation.predictions import Prediction
-from auditex.analyzers.evaluation.stats import cluster_bootstrap_ratio_ci
+from .judge import TextCompleter, judge_score
+from .predictions import Prediction
+from .stats import cluster_bootstrap_ratio_ci
 
 DEFAULT_TAU = 0.75
 PASSING_RATING = 3

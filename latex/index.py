@@ -1,4 +1,4 @@
-"""The global memory: a project-wide index of definitions and claims.
+"""The index: the project-wide, deterministic record of definitions, uses and claims.
 
 Built from the per-file parses (cached by content hash) and the manuscript;
 rebuilding it is a walk over already-parsed facts, never a re-parse.
@@ -6,11 +6,9 @@ rebuilding it is a walk over already-parsed facts, never a re-parse.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
@@ -20,12 +18,12 @@ from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .sentences import sentence_spans
-from .source import SourceText
+from .source import SourceText, value_hash
 
 if TYPE_CHECKING:
     from .chunk_parser import Store
     from .document import Document
-    from .project import Project
+    from .files import ProjectFiles
 
 _INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
 _CLAIM_WORDS = re.compile(
@@ -50,7 +48,6 @@ class NumberInContext:
     mention: NumberMention
     block: PlacedBlock
     section_kind: SectionKind
-    section_title: str
 
 
 @dataclass(slots=True)
@@ -64,7 +61,7 @@ class Claim:
 
 
 @dataclass
-class Memory:
+class Index:
     labels: dict[str, list[LabelEntry]]
     refs: list[tuple[str, KeyUse]]
     cites: list[tuple[str, KeyUse]]
@@ -85,58 +82,33 @@ class Memory:
     # taken per file and reused, so a keystroke re-digests one file.
     file_items: dict[str, dict[str, list[Any]]]
     versions: dict[str, _Version]
-    cache: MemoryCache
+    cache: IndexCache
+    digests_before: dict[_DigestKey, str]  # the per-file digests of the previous build (cache.digests holds this build's)
 
-    def digest(self, facet: str) -> str:
-        """A digest of one facet, for rule result caching.
+    def file_digest(self, name: str) -> str:
+        """A digest of one of `file_items`' fields, for rule result caching (see analyzers.facets).
 
+        Digests are taken per file and reused between builds: a keystroke re-digests one file.
         Positions enter as (line, column): typing on one line leaves the digests of
         everything on other lines, and the findings cached on them, unchanged.
         """
-        return self._digests[facet]
+        parts = []
+        for path, items in self.file_items[name].items():
+            key = (name, path, self.versions[path])
+            value = self.cache.digests.get(key) or self.digests_before.get(key) or value_hash([self.stable(path, item) for item in items])
+            self.cache.digests[key] = value
+            parts.append((path, value))
+        return value_hash(parts)
 
     def stable(self, path: str, item: Any) -> tuple[object, ...]:
         """`item` (a slots dataclass with start and end offsets in `path`) with its
         offsets replaced by line, column and the text they span."""
         return stable_item(self.sources.get(path), path, item)
 
-    @cached_property
-    def _digests(self) -> dict[str, str]:
-        previous = self.cache.digests
-        live: dict[_DigestKey, str] = {}
-
-        def per_file(facet: str) -> str:
-            parts = []
-            for path, items in self.file_items[facet].items():
-                key = (facet, path, self.versions[path])
-                value = live.get(key) or previous.get(key) or _digest([self.stable(path, item) for item in items])
-                live[key] = value
-                parts.append((path, value))
-            return _digest(parts)
-
-        digests = {
-            "labels": per_file("labels"),
-            "refs": per_file("refs"),
-            "cites": per_file("cites"),
-            # Which keys are used, without where: enough for "unused" rules.
-            "ref_keys": _digest(sorted({ref.key for _, ref in self.refs})),
-            "cite_keys": _digest(sorted({cite.key for _, cite in self.cites})),
-            "bibliography": _digest((per_file("bib_entries"), per_file("bib_problems"), per_file("bibitems"))),
-            "macros": per_file("macros"),
-            "acronyms": _digest((per_file("acronyms"), per_file("inline_acronyms"))),
-            "styled": per_file("styled"),
-            # The blocks, their positions and sections are a function of the files' texts and the include graph.
-            "blocks": self.manuscript.basis,
-            "structure": _digest([(s.id, s.kind.value, s.title, s.file, self.sources[s.file].position(s.start) if s.file in self.sources else s.start)
-                                  for s in self.manuscript.sections]),
-        }
-        self.cache.digests = live
-        return digests
-
 
 @dataclass
-class MemoryCache:
-    """What one memory build hands to the next, keyed by content; each build keeps only what it used."""
+class IndexCache:
+    """What one index build hands to the next, keyed by content; each build keeps only what it used."""
 
     derived: dict[object, Any] = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
     blocks: dict[int, _BlockContribution] = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
@@ -146,10 +118,6 @@ class MemoryCache:
 # What a file's items are a function of (its content hash first); with a facet and file it keys a digest.
 _Version = tuple[object, ...]
 _DigestKey = tuple[str, str, _Version]
-
-
-def _digest(items: object) -> str:
-    return hashlib.blake2b(repr(items).encode("utf-8", "replace"), digest_size=12).hexdigest()
 
 
 def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object, ...]:
@@ -162,7 +130,7 @@ def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object
 
 @dataclass(frozen=True, slots=True)
 class _BlockFacts:
-    """What the memory derives from one block's text alone; reused while the text is unchanged."""
+    """What the index derives from one block's text alone; reused while the text is unchanged."""
 
     mentions: list[NumberMention]
     acronyms: list[tuple[str, str, int, int]]  # short, long, plain span of the short form
@@ -182,7 +150,7 @@ def _block_facts(text: str) -> _BlockFacts:
 
 @dataclass(slots=True)
 class _FileFacts:
-    """What one file contributes to the memory, given the key wrappers; reused while both are unchanged."""
+    """What one file contributes to the index, given the key wrappers; reused while both are unchanged."""
 
     labels: list[KeyUse]  # parsed and read through wrappers
     refs: list[KeyUse]
@@ -197,21 +165,21 @@ class _BlockContribution:
     """What one placed block contributes; reused while the manuscript keeps the same PlacedBlock."""
 
     placed: PlacedBlock
-    section: tuple[SectionKind, str]
+    section_kind: SectionKind
     facts: _BlockFacts  # kept alive in the text-keyed cache while the block is reused
     numbers: list[NumberInContext]
     acronyms: list[Acronym]
     claims: list[Claim]
 
 
-def build_memory(project: Project, cache: MemoryCache | None = None, store: Store | None = None) -> Memory:
-    """The memory of `project`; `cache` carries derived facts and digests between builds.
+def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache | None = None,
+                store: Store | None = None) -> Index:
+    """The index of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
     """
-    cache = cache if cache is not None else MemoryCache()
+    cache = cache if cache is not None else IndexCache()
     first_build = not cache.blocks
-    manuscript = project.manuscript
     labels: dict[str, list[LabelEntry]] = {}
     pairs: dict[str, list[tuple[str, Any]]] = {facet: [] for facet in _PAIRED_FACETS}
     bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
@@ -274,10 +242,10 @@ def build_memory(project: Project, cache: MemoryCache | None = None, store: Stor
             continue
         section = sections[placed.section]
         contribution = previous_blocks.get(id(placed))
-        if contribution is None or contribution.placed is not placed or contribution.section != (section.kind, section.title):
+        if contribution is None or contribution.placed is not placed or contribution.section_kind is not section.kind:
             if placed.block.plain.text not in live and placed.block.plain.text not in previous:
                 new_facts_in.add(placed.file)
-            contribution = _contribution(placed, section.kind, section.title, live, previous)
+            contribution = _contribution(placed, section.kind, live, previous)
         else:
             live[placed.block.plain.text] = contribution.facts
         live_blocks[id(placed)] = contribution
@@ -292,11 +260,13 @@ def build_memory(project: Project, cache: MemoryCache | None = None, store: Stor
         for path in new_facts_in:
             texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
             store.save("block_facts", path, {text: live[text] for text in texts})
-    sources = {path: project.documents[path].source for path in project.files}
-    sources.update((path, project.bibliographies[path].source) for path in project.bibliography_files)
-    return Memory(
+    digests_before, cache.digests = cache.digests, {}
+    sources = {path: project.source(path) for path in project.files}
+    sources.update((path, project.source(path)) for path in project.bibliography_files)
+    return Index(
         labels, pairs["refs"], pairs["cites"], bib_entries, bib_problems, bibitems, pairs["macros"], pairs["acronyms"],
         inline_acronyms, pairs["styled"], numbers, claims, tables, theorems, manuscript, sources, file_items, versions, cache,
+        digests_before,
     )
 
 
@@ -321,10 +291,10 @@ def _file_facts(path: str, document: Document, wrappers: dict[str, tuple[str, st
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
-def _excluded_environments(project: Project) -> tuple[str, ...]:
+def _excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
-    texts = (project.documents[path].text for path in project.files)
+    texts = (project.source(path).text for path in project.files)
     names = {name.strip() for text in texts if "excludecomment" in text for name in _EXCLUDE_COMMENT.findall(text)}
     return tuple(sorted(names))
 
@@ -372,7 +342,7 @@ def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
     return [replace(macro, branch=path_at(starts, paths, macro.start)) for macro in macros]
 
 
-def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict[object, Any], previous: dict[object, Any]) -> _BlockContribution:
+def _contribution(placed: PlacedBlock, kind: SectionKind, live: dict[object, Any], previous: dict[object, Any]) -> _BlockContribution:
     plain = placed.block.plain
     facts = live.get(plain.text) or previous.get(plain.text) or _block_facts(plain.text)
     live[plain.text] = facts
@@ -384,10 +354,10 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, title: str, live: dict
     if kind in _CLAIM_SECTIONS:
         claims = [Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
                   for start, end in facts.claim_spans]
-    return _BlockContribution(placed, (kind, title), facts, [NumberInContext(m, placed, kind, title) for m in facts.mentions], acronyms, claims)
+    return _BlockContribution(placed, kind, facts, [NumberInContext(m, placed, kind) for m in facts.mentions], acronyms, claims)
 
 
-# The facets digested file by file (see Memory._digests).
+# The fields digested file by file (see Index.file_digest).
 _FILE_FACETS = ("labels", "refs", "cites", "macros", "acronyms", "styled", "bibitems", "inline_acronyms", "bib_entries", "bib_problems")
 
 

@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from auditex.analyzers.evaluation.judge import JudgeAnswer, TextCompleter, judge_score
-from auditex.analyzers.evaluation.stats import PairedEffect, paired_cohens_d
+from .judge import JudgeAnswer, TextCompleter, judge_score
+from .stats import PairedEffect, paired_cohens_d
 
 ALL_CATEGORIES = "(all)"
 

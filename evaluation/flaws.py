@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from rapidfuzz.distance import Levenshtein
 
-from auditex.analyzers.evaluation.judge import JudgeAnswer, TextCompleter, ask
-from auditex.analyzers.evaluation.predictions import Prediction, top_k
+from .judge import JudgeAnswer, TextCompleter, ask
+from .predictions import Prediction, top_k
 
 MAX_EXCERPTS = 10
 HIT_THRESHOLD = 0.5

@@ -1,0 +1,39 @@
+"""What the manuscript and index builders read of a project: its parsed files, not the whole `Project`.
+
+`Project` is the one implementation; the builders depend only on this view, so the
+sandbox, the file watching and the caches of a project stay out of their reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from .bibliography import Bibliography
+from .document import Document
+from .model import Inclusion
+from .source import SourceText
+
+
+class ProjectFiles(Protocol):
+    @property
+    def root_file(self) -> str: ...
+
+    @property
+    def files(self) -> Sequence[str]:
+        """The .tex files of the build, in include order."""
+        ...
+
+    @property
+    def documents(self) -> Mapping[str, Document]: ...
+
+    @property
+    def inclusions(self) -> Sequence[Inclusion]: ...
+
+    @property
+    def bibliography_files(self) -> Sequence[str]: ...
+
+    @property
+    def bibliographies(self) -> Mapping[str, Bibliography]: ...
+
+    def source(self, file: str) -> SourceText: ...
