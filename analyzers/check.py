@@ -41,8 +41,9 @@ def project_folder(path: Path, folder: Path | None = None) -> Path:
     return (folder or project_folder_for(path)).resolve()
 
 
-def open_projects(path: Path, folder: Path | None = None, external_problems: list[ProjectProblem] | None = None,
-                  parser: ChunkParser | None = None) -> tuple[Path, list[Project]]:
+def open_projects(
+    path: Path, folder: Path | None = None, external_problems: list[ProjectProblem] | None = None, parser: ChunkParser | None = None
+) -> tuple[Path, list[Project]]:
     """The project folder and one Project per independent root file under `path`."""
     folder = project_folder(path, folder)
     root = ProjectRoot(folder)
@@ -80,14 +81,21 @@ def open_input(path: Path, limits: ExtractionLimits | None = None) -> Submission
 
 
 def refusal_problems(submission: Submission) -> list[ProjectProblem]:
-    return [ProjectProblem("archive_refusal", refusal.member, 0, 0, f"{refusal.reason} ({refusal.kind.replace('_', ' ')})", refusal.member)
-            for refusal in submission.refusals]
+    return [
+        ProjectProblem("archive_refusal", refusal.member, 0, 0, f"{refusal.reason} ({refusal.kind.replace('_', ' ')})", refusal.member)
+        for refusal in submission.refusals
+    ]
 
 
 @contextmanager
-def checked_input(path: Path, project_root: Path | None = None, options: RuleOptions | None = None,
-                  limits: ExtractionLimits | None = None, use_cache: bool = True,
-                  progress: Callable[[str], None] | None = None) -> Iterator[CheckResult]:
+def checked_input(
+    path: Path,
+    project_root: Path | None = None,
+    options: RuleOptions | None = None,
+    limits: ExtractionLimits | None = None,
+    use_cache: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
     An archive is checked as a reviewer would: extracted safely to a private
@@ -101,13 +109,25 @@ def checked_input(path: Path, project_root: Path | None = None, options: RuleOpt
         if submission.root_file is None:
             problems = "; ".join(r.reason for r in submission.refusals[:3])
             raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
-        yield check_path(submission.root_file, submission.folder, external_problems=refusal_problems(submission), options=options,
-                         use_cache=False, progress=progress)
+        yield check_path(
+            submission.root_file,
+            submission.folder,
+            external_problems=refusal_problems(submission),
+            options=options,
+            use_cache=False,
+            progress=progress,
+        )
 
 
-def check_path(path: Path, folder: Path | None = None, config: Config | None = None,
-               external_problems: list[ProjectProblem] | None = None, options: RuleOptions | None = None,
-               use_cache: bool = True, progress: Callable[[str], None] | None = None) -> CheckResult:
+def check_path(
+    path: Path,
+    folder: Path | None = None,
+    config: Config | None = None,
+    external_problems: list[ProjectProblem] | None = None,
+    options: RuleOptions | None = None,
+    use_cache: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> CheckResult:
     """Check every project under `path` under `config` (default: the folder's `.auditex.toml`, ConfigError
     when it is invalid) with the command line's `options` on top; `use_cache` reads and keeps results in
     the analysis cache (unless AUDITEX_NO_CACHE is set), `progress` hears what is being done."""

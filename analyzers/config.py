@@ -69,11 +69,13 @@ class Config(BaseModel):
 
     def with_options(self, options: RuleOptions) -> Config:
         """This config with command-line options on top: `select` replaces, `ignore` adds, `min_severity` replaces."""
-        rules = self.rules.model_copy(update={
-            "select": options.select if options.select is not None else self.rules.select,
-            "ignore": [*self.rules.ignore, *options.ignore],
-            "min_severity": options.min_severity or self.rules.min_severity,
-        })
+        rules = self.rules.model_copy(
+            update={
+                "select": options.select if options.select is not None else self.rules.select,
+                "ignore": [*self.rules.ignore, *options.ignore],
+                "min_severity": options.min_severity or self.rules.min_severity,
+            }
+        )
         return self.model_copy(update={"rules": rules})
 
     def merged(self, overrides: dict[str, Any]) -> Config:
@@ -120,8 +122,10 @@ def _first_error(error: ValidationError) -> str:
         return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"
     if first.get("type") == "enum":
         value = str(first.get("input"))
-        return (f"{'.'.join(location)}: '{value}' is not a severity{did_you_mean(value.lower(), [s.value for s in Severity])}; "
-                f"use one of {', '.join(s.value for s in Severity)}")
+        return (
+            f"{'.'.join(location)}: '{value}' is not a severity{did_you_mean(value.lower(), [s.value for s in Severity])}; "
+            f"use one of {', '.join(s.value for s in Severity)}"
+        )
     return f"{'.'.join(location)}: {first.get('msg', 'invalid value')}"
 
 

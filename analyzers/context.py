@@ -64,7 +64,7 @@ class RuleContext:
 
     def problem_text(self, problem: ProjectProblem) -> str:
         """The source text a project problem spans (the "problems" facet digests it with the problem)."""
-        return self.whole_project.source(problem.file).text[problem.start:problem.end]
+        return self.whole_project.source(problem.file).text[problem.start : problem.end]
 
     def range(self, file: str, start: int, end: int) -> Range:
         source = self.whole_project.source(file)
@@ -81,14 +81,34 @@ class RuleContext:
     def fix(self, title: str, *edits: TextEdit, safe: bool = False) -> Fix:
         return Fix(title=title, edits=list(edits), safe=safe)
 
-    def report(self, file: str, start: int, end: int, message: str, *, identity: str = "",
-               related: list[Related] | None = None, fixes: list[Fix] | None = None,
-               confidence: float = 1.0, explanation: str | None = None, section: str | None = None,
-               severity: Severity | None = None) -> Finding:
+    def report(
+        self,
+        file: str,
+        start: int,
+        end: int,
+        message: str,
+        *,
+        identity: str = "",
+        related: list[Related] | None = None,
+        fixes: list[Fix] | None = None,
+        confidence: float = 1.0,
+        explanation: str | None = None,
+        section: str | None = None,
+        severity: Severity | None = None,
+    ) -> Finding:
         return Finding(
-            code=self.rule.code, category=self.rule.category, severity=severity or self.rule.severity, message=message,
-            file=file, range=self.range(file, start, end), related=related or [], confidence=confidence,
-            fixes=fixes or [], explanation=explanation, identity=identity or message, section=section,
+            code=self.rule.code,
+            category=self.rule.category,
+            severity=severity or self.rule.severity,
+            message=message,
+            file=file,
+            range=self.range(file, start, end),
+            related=related or [],
+            confidence=confidence,
+            fixes=fixes or [],
+            explanation=explanation,
+            identity=identity or message,
+            section=section,
         )
 
     def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:

@@ -52,7 +52,10 @@ class Dismissals:
 
     def dismiss(self, fingerprint: str, code: str, file: str, message: str) -> None:
         self._items[fingerprint] = Dismissal(
-            fingerprint=fingerprint, code=code, file=file, message=message,
+            fingerprint=fingerprint,
+            code=code,
+            file=file,
+            message=message,
             dismissed_at=datetime.now(UTC).isoformat(timespec="seconds"),
         )
         self._save()

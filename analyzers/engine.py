@@ -45,8 +45,13 @@ class CheckStats:
 
 
 class Engine:
-    def __init__(self, registry: Registry | None = None, config: Config | None = None,
-                 dismissals: Dismissals | None = None, cache: AnalysisCache | None = None) -> None:
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        config: Config | None = None,
+        dismissals: Dismissals | None = None,
+        cache: AnalysisCache | None = None,
+    ) -> None:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.policy = Policy(self.config, dismissals)
@@ -145,16 +150,18 @@ class _Run:
         context = RuleContext(self.project, rule, self.engine.config)
         # A section rule reads its own section's blocks, kind and text: those go into its key, not the
         # project-wide digests that any edit anywhere changes.
-        facets = "|".join(self.digest(facet) for facet in rule.reads
-                          if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
+        facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
         sections = self.sections()
         combine = rule.combine
         if combine is None:
-            return [finding for section, key in sections
-                    for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))]
+            return [
+                finding
+                for section, key in sections
+                for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))
+            ]
         parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
         return units.get("combine" + value_hash([key for _, key in sections]), lambda: _fingerprinted(combine(context, parts)))
 
@@ -226,14 +233,15 @@ class _Run:
             cache_key = (source.hash, run.start, run.end)
             key = self.engine._run_keys.get(cache_key) or self.run_keys.get(cache_key)
             if key is None:
-                key = (run.file, source.position(run.start), content_hash(source.text[run.start:run.end]))
+                key = (run.file, source.position(run.start), content_hash(source.text[run.start : run.end]))
             self.run_keys[cache_key] = key
             runs.append(key)
-        blocks = [(placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
-                  for placed in section.blocks]
+        blocks = [
+            (placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
+            for placed in section.blocks
+        ]
         return value_hash((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
 
 
 def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:
     return [finding.with_fingerprint() for finding in findings]
-

@@ -49,8 +49,12 @@ def _keys(field: str) -> Callable[[Project], str]:
 
 def _structure(project: Project) -> str:
     index = project.index
-    return value_hash([(s.id, s.kind.value, s.title, s.file, index.sources[s.file].position(s.start) if s.file in index.sources else s.start)
-                       for s in index.manuscript.sections])
+    return value_hash(
+        [
+            (s.id, s.kind.value, s.title, s.file, index.sources[s.file].position(s.start) if s.file in index.sources else s.start)
+            for s in index.manuscript.sections
+        ]
+    )
 
 
 def _problems(project: Project) -> str:
@@ -67,25 +71,26 @@ def _facet(name: str, covers: tuple[str, ...], digest: Callable[[Project], str],
 
 # The blocks, their positions and sections are a function of the files' texts and the include graph
 # (the manuscript's basis): reading them, a rule may read any file's text and parse too.
-_WHOLE_PAPER = ("manuscript", "numbers", "claims", "tables", "theorems", "sources", "text",
-                "project.files", "project.documents")
+_WHOLE_PAPER = ("manuscript", "numbers", "claims", "tables", "theorems", "sources", "text", "project.files", "project.documents")
 
-FACETS: dict[str, Facet] = dict([
-    _facet("labels", ("labels",), _per_file("labels")),
-    _facet("refs", ("refs",), _per_file("refs")),
-    _facet("cites", ("cites",), _per_file("cites")),
-    _facet("ref_keys", ("refs",), _keys("refs")),
-    _facet("cite_keys", ("cites",), _keys("cites")),
-    _facet("bibliography", ("bib_entries", "bib_problems", "bibitems"), _per_file("bib_entries", "bib_problems", "bibitems")),
-    _facet("macros", ("macros",), _per_file("macros")),
-    _facet("acronyms", ("acronyms", "inline_acronyms"), _per_file("acronyms", "inline_acronyms")),
-    _facet("styled", ("styled",), _per_file("styled")),
-    _facet("blocks", _WHOLE_PAPER, lambda project: project.manuscript.basis, section_local=True),
-    _facet("structure", ("manuscript",), _structure, section_local=True),
-    _facet("problems", ("project.problems",), _problems),
-    # The raw text of every file: comments, and what a rule looks up beyond the parse.
-    _facet("text", ("sources", "text", "project.files", "project.documents"), _texts, section_local=True),
-])
+FACETS: dict[str, Facet] = dict(
+    [
+        _facet("labels", ("labels",), _per_file("labels")),
+        _facet("refs", ("refs",), _per_file("refs")),
+        _facet("cites", ("cites",), _per_file("cites")),
+        _facet("ref_keys", ("refs",), _keys("refs")),
+        _facet("cite_keys", ("cites",), _keys("cites")),
+        _facet("bibliography", ("bib_entries", "bib_problems", "bibitems"), _per_file("bib_entries", "bib_problems", "bibitems")),
+        _facet("macros", ("macros",), _per_file("macros")),
+        _facet("acronyms", ("acronyms", "inline_acronyms"), _per_file("acronyms", "inline_acronyms")),
+        _facet("styled", ("styled",), _per_file("styled")),
+        _facet("blocks", _WHOLE_PAPER, lambda project: project.manuscript.basis, section_local=True),
+        _facet("structure", ("manuscript",), _structure, section_local=True),
+        _facet("problems", ("project.problems",), _problems),
+        # The raw text of every file: comments, and what a rule looks up beyond the parse.
+        _facet("text", ("sources", "text", "project.files", "project.documents"), _texts, section_local=True),
+    ]
+)
 
 
 class UndeclaredFacet(AssertionError):

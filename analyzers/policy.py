@@ -117,6 +117,7 @@ def unknown_codes(config: Config, known: Iterable[str]) -> list[str]:
     for key, codes in (("select", config.rules.select), ("ignore", config.rules.ignore), ("severity", config.rules.severity)):
         for code in codes:
             if not any(name.startswith(code.upper()) for name in known):
-                warnings.append(f"unknown code '{code}' in {key}: no code starts with it{did_you_mean(code.upper(), known)}; "
-                                "`auditex rules` lists them")
+                warnings.append(
+                    f"unknown code '{code}' in {key}: no code starts with it{did_you_mean(code.upper(), known)}; `auditex rules` lists them"
+                )
     return warnings

@@ -27,26 +27,67 @@ _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
 # "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
-AGGREGATE_HEADER = re.compile(r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$",
-                              re.IGNORECASE)
-_GENERIC = frozenset({
-    "method", "methods", "model", "models", "ours", "our", "the", "and", "avg", "average", "mean", "std", "results",
-    "result", "dataset", "datasets", "metric", "metrics", "baseline", "baselines", "best", "all", "total", "acc",
-    "score", "scores", "setting", "settings", "task", "tasks", "table", "with", "without", "for", "from", "test",
-    "train", "val", "cite", "citep", "citet", "ref",
-})
+AGGREGATE_HEADER = re.compile(
+    r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$", re.IGNORECASE
+)
+_GENERIC = frozenset(
+    {
+        "method",
+        "methods",
+        "model",
+        "models",
+        "ours",
+        "our",
+        "the",
+        "and",
+        "avg",
+        "average",
+        "mean",
+        "std",
+        "results",
+        "result",
+        "dataset",
+        "datasets",
+        "metric",
+        "metrics",
+        "baseline",
+        "baselines",
+        "best",
+        "all",
+        "total",
+        "acc",
+        "score",
+        "scores",
+        "setting",
+        "settings",
+        "task",
+        "tasks",
+        "table",
+        "with",
+        "without",
+        "for",
+        "from",
+        "test",
+        "train",
+        "val",
+        "cite",
+        "citep",
+        "citet",
+        "ref",
+    }
+)
 
 
 def slack(decimals: int) -> float:
     """Half a unit in the last written place: what rounding can hide."""
-    return 0.5 * 10.0 ** -decimals + 1e-9
+    return 0.5 * 10.0**-decimals + 1e-9
 
 
 def agrees(written: float, decimals: int, exact: float) -> bool:
     """`written` (with `decimals` places) is `exact` rounded or truncated."""
     if abs(written - exact) <= slack(decimals):
         return True
-    step = 10.0 ** -decimals
+    step = 10.0**-decimals
     return abs(written - int(exact / step) * step) <= 1e-9 * max(1.0, abs(exact))
 
 
@@ -173,7 +214,7 @@ class CellIndex(Generic[T]):
 
 
 def body_cells(table: Table) -> Iterator[Cell]:
-    for row in table.rows[table.header_rows:]:
+    for row in table.rows[table.header_rows :]:
         yield from row
 
 
@@ -207,7 +248,7 @@ def digit_variants(written: str) -> Iterator[str]:
     for i in digits:
         for replacement in "0123456789":
             if replacement != written[i] and not (i == 0 and replacement == "0" and len(digits) > 1 and written[1:2] != "."):
-                yield written[:i] + replacement + written[i + 1:]
+                yield written[:i] + replacement + written[i + 1 :]
     for a, b in itertools.pairwise(digits):
         if b == a + 1 and written[a] != written[b]:
-            yield written[:a] + written[b] + written[a] + written[b + 1:]
+            yield written[:a] + written[b] + written[a] + written[b + 1 :]

@@ -63,12 +63,20 @@ class Rule:
                 paragraph.append(stripped)
         text = " ".join(paragraph)
         end = re.search(r"(?<!e\.g)(?<!i\.e)\.(\s|$)", text)
-        return text[:end.start() + 1] if end else text or self.name
+        return text[: end.start() + 1] if end else text or self.name
 
 
-def rule(code: str, name: str, category: Category, severity: Severity, *, reads: Iterable[str],
-         scope: Scope = Scope.PROJECT, unnecessary: bool = False,
-         combine: Callable[..., Iterable[Finding]] | None = None) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
+def rule(
+    code: str,
+    name: str,
+    category: Category,
+    severity: Severity,
+    *,
+    reads: Iterable[str],
+    scope: Scope = Scope.PROJECT,
+    unnecessary: bool = False,
+    combine: Callable[..., Iterable[Finding]] | None = None,
+) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS.keys()
     if unknown:

@@ -40,15 +40,23 @@ class Summary:
     reasons: list[str] = field(default_factory=list)
 
     def line(self) -> str:
-        text = (f"references: {self.cited} checked online, {self.verified} verified, {self.with_findings} with findings, "
-                f"{self.not_found} not found, {self.unchecked} unchecked ({self.requests} requests)")
+        text = (
+            f"references: {self.cited} checked online, {self.verified} verified, {self.with_findings} with findings, "
+            f"{self.not_found} not found, {self.unchecked} unchecked ({self.requests} requests)"
+        )
         if self.reasons:
             text += "; unchecked because " + "; ".join(dict.fromkeys(self.reasons[:3]))
         return text
 
     def as_dict(self) -> dict[str, Any]:
-        return {"cited": self.cited, "verified": self.verified, "with_findings": self.with_findings,
-                "not_found": self.not_found, "unchecked": self.unchecked, "requests": self.requests}
+        return {
+            "cited": self.cited,
+            "verified": self.verified,
+            "with_findings": self.with_findings,
+            "not_found": self.not_found,
+            "unchecked": self.unchecked,
+            "requests": self.requests,
+        }
 
 
 def online_rules(registry: Registry, config: Config) -> list[Rule]:
@@ -59,8 +67,9 @@ def settings_of(config: Config) -> tuple[OnlineSettings, str | None]:
     return OnlineSettings.from_config(config.online)
 
 
-def findings_for(project: Project, config: Config, rules: Iterable[Rule], pairs: Iterable[tuple[Cited, Verdict]],
-                 at_cites: bool = False) -> list[Finding]:
+def findings_for(
+    project: Project, config: Config, rules: Iterable[Rule], pairs: Iterable[tuple[Cited, Verdict]], at_cites: bool = False
+) -> list[Finding]:
     """The online rules' findings on each entry (and, in the editor, on each `\\cite` of it)."""
     findings: list[Finding] = []
     pairs = list(pairs)
@@ -76,16 +85,32 @@ def findings_for(project: Project, config: Config, rules: Iterable[Rule], pairs:
 
 def _on_cites(context: RuleContext, cited: Cited, finding: Finding) -> list[Finding]:
     entry = context.related(cited.file, cited.start, cited.end, f"the entry '{cited.reference.key}'")
-    return [finding.model_copy(update={"file": file, "range": context.range(file, start, end), "related": [entry],
-                                        "fixes": [], "identity": f"{finding.identity}@cite{index}", "fingerprint": ""})
-            for index, (file, start, end) in enumerate(cited.cites)]
+    return [
+        finding.model_copy(
+            update={
+                "file": file,
+                "range": context.range(file, start, end),
+                "related": [entry],
+                "fixes": [],
+                "identity": f"{finding.identity}@cite{index}",
+                "fingerprint": "",
+            }
+        )
+        for index, (file, start, end) in enumerate(cited.cites)
+    ]
 
 
 class OnlineChecker:
     """Verifies projects' references; remembers verdicts per reference content across runs (the server keeps one)."""
 
-    def __init__(self, registry: Registry | None = None, cache: AnswerCache | None = None, env: dict[str, str] | None = None,
-                 policies: dict[str, Any] | None = None, backoff_s: float = 0.5) -> None:
+    def __init__(
+        self,
+        registry: Registry | None = None,
+        cache: AnswerCache | None = None,
+        env: dict[str, str] | None = None,
+        policies: dict[str, Any] | None = None,
+        backoff_s: float = 0.5,
+    ) -> None:
         self.registry = registry or default_registry()
         self.cache = cache if cache is not None else AnswerCache()
         self.env = env
@@ -98,8 +123,9 @@ class OnlineChecker:
         """The cited references without a verdict yet (one per content)."""
         return list({c.digest: c for c in cited if c.digest not in self.verdicts}.values())
 
-    async def resolve(self, references: list[Reference], settings: OnlineSettings,
-                      on_verdict: Callable[[Verdict], None] | None = None) -> tuple[list[Verdict], int]:
+    async def resolve(
+        self, references: list[Reference], settings: OnlineSettings, on_verdict: Callable[[Verdict], None] | None = None
+    ) -> tuple[list[Verdict], int]:
         """Ask the indexes about `references` (the network part); returns the verdicts and the requests made."""
         if not references:
             return [], 0
@@ -120,8 +146,14 @@ class OnlineChecker:
         pairs = [(c, self.verdicts[c.digest]) for c in cited if c.digest in self.verdicts]
         return policy.apply(project, findings_for(project, config, rules, pairs, at_cites)) if rules else []
 
-    async def check(self, project: Project, policy: Policy, at_cites: bool = False,
-                    on_findings: Callable[[list[Finding]], None] | None = None, cited: list[Cited] | None = None) -> tuple[list[Finding], Summary]:
+    async def check(
+        self,
+        project: Project,
+        policy: Policy,
+        at_cites: bool = False,
+        on_findings: Callable[[list[Finding]], None] | None = None,
+        cited: list[Cited] | None = None,
+    ) -> tuple[list[Finding], Summary]:
         """BIB findings of `project`, through the policy; `on_findings` hears the findings so far as verdicts arrive."""
         config = policy.config
         rules = online_rules(self.registry, config)

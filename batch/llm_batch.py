@@ -65,12 +65,14 @@ class BatchBackend(ABC):
 
 class OpenAIBatches(BatchBackend):
     async def submit(self, requests: dict[str, ChatRequest]) -> str:
-        lines = "".join(json.dumps({"custom_id": key, "method": "POST", "url": _CHAT_PATH,
-                                    "body": self.provider.request_body(request)}) + "\n"
-                        for key, request in requests.items())
+        lines = "".join(
+            json.dumps({"custom_id": key, "method": "POST", "url": _CHAT_PATH, "body": self.provider.request_body(request)}) + "\n"
+            for key, request in requests.items()
+        )
         upload = await self.call(self.client.files.create(file=("auditex-batch.jsonl", lines.encode()), purpose="batch"))
-        batch = await self.call(self.client.batches.create(input_file_id=upload.id, endpoint=_CHAT_PATH,
-                                                           completion_window=COMPLETION_WINDOW))
+        batch = await self.call(
+            self.client.batches.create(input_file_id=upload.id, endpoint=_CHAT_PATH, completion_window=COMPLETION_WINDOW)
+        )
         return batch.id
 
     async def ended(self, batch_id: str) -> bool:
@@ -103,8 +105,11 @@ class OpenAIBatches(BatchBackend):
 
 class AnthropicBatches(BatchBackend):
     async def submit(self, requests: dict[str, ChatRequest]) -> str:
-        batch = await self.call(self.client.messages.batches.create(
-            requests=[{"custom_id": key, "params": self.provider.request_body(request)} for key, request in requests.items()]))
+        batch = await self.call(
+            self.client.messages.batches.create(
+                requests=[{"custom_id": key, "params": self.provider.request_body(request)} for key, request in requests.items()]
+            )
+        )
         return batch.id
 
     async def ended(self, batch_id: str) -> bool:

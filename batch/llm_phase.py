@@ -39,15 +39,26 @@ def batch_settings(settings: LLMSettings) -> LLMSettings:
     prices = dict(settings.prices)
     price = price_for(settings.model, prices)
     if price is not None:
-        prices[settings.model] = Price.model_validate({name: None if rate is None else rate * BATCH_PRICE_FACTOR
-                                                       for name, rate in price.model_dump().items()})
-    return settings.model_copy(update={"prices": prices, "stream": False, "concurrency": BATCH_CONCURRENCY,
-                                       "overall_time_limit_s": BATCH_CALL_LIMIT_S})
+        prices[settings.model] = Price.model_validate(
+            {name: None if rate is None else rate * BATCH_PRICE_FACTOR for name, rate in price.model_dump().items()}
+        )
+    return settings.model_copy(
+        update={"prices": prices, "stream": False, "concurrency": BATCH_CONCURRENCY, "overall_time_limit_s": BATCH_CALL_LIMIT_S}
+    )
 
 
 class LLMBatchPhase:
-    def __init__(self, mode: str, llm: dict, *, no_cache: bool = False, poll_s: float = 30.0, settle_s: float = 2.0,
-                 open_submissions: int = 32, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        mode: str,
+        llm: dict,
+        *,
+        no_cache: bool = False,
+        poll_s: float = 30.0,
+        settle_s: float = 2.0,
+        open_submissions: int = 32,
+        env: dict[str, str] | None = None,
+    ) -> None:
         """Raises LLMError (a missing key) or ValueError (a bad setting) before any work starts."""
         self.mode = mode
         self.settings = batch_settings(LLMSettings.from_env(env, **llm))
@@ -62,13 +73,20 @@ class LLMBatchPhase:
         asyncio.run(self.audit(store, specs))
 
     async def audit(self, store: ResultStore, specs: dict[str, tuple[TaskSpec, str]]) -> None:
-        todo = [(spec, key, record) for spec, key in specs.values()
-                if (record := store.load(key)) is not None and record["status"] == "ok" and "run" not in record]
+        todo = [
+            (spec, key, record)
+            for spec, key in specs.values()
+            if (record := store.load(key)) is not None and record["status"] == "ok" and "run" not in record
+        ]
         if not todo:
             return
         provider = make_provider(self.settings)
-        self.collector = collector = BatchCollector(backend_for(provider, self.settings), BatchState(store.out / STATE_FILE, self.settings.provider),
-                                                    poll_s=self.poll_s, settle_s=self.settle_s)
+        self.collector = collector = BatchCollector(
+            backend_for(provider, self.settings),
+            BatchState(store.out / STATE_FILE, self.settings.provider),
+            poll_s=self.poll_s,
+            settle_s=self.settle_s,
+        )
         batched = BatchProvider(collector, self.settings)
         cache = None if self.no_cache else LLMCache()
         slots = asyncio.Semaphore(self.open_submissions)

@@ -140,6 +140,8 @@ class LocalPool:
             return True
         if time.monotonic() - worker.started > spec.limits.hard_time_s:
             worker.kill()
-            on_record(spec, failed_record(spec, "timed_out", f"the worker did not answer within {spec.limits.hard_time_s:g} s and was stopped"))
+            on_record(
+                spec, failed_record(spec, "timed_out", f"the worker did not answer within {spec.limits.hard_time_s:g} s and was stopped")
+            )
             return True
         return False

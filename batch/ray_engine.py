@@ -68,11 +68,18 @@ class RayEngine:
                 try:
                     record = ray.get(ref)
                 except ray.exceptions.RayError as error:
-                    record = failed_record(spec, "failed", f"the Ray task failed on the first try and on the retry ({type(error).__name__})")
+                    record = failed_record(
+                        spec, "failed", f"the Ray task failed on the first try and on the retry ({type(error).__name__})"
+                    )
                 on_record(spec, record)
             now = time.monotonic()
             for ref, (spec, submitted) in list(running.items()):
                 if now - submitted > spec.limits.hard_time_s:
                     ray.cancel(ref, force=True)
                     del running[ref]
-                    on_record(spec, failed_record(spec, "timed_out", f"the Ray task did not answer within {spec.limits.hard_time_s:g} s and was stopped"))
+                    on_record(
+                        spec,
+                        failed_record(
+                            spec, "timed_out", f"the Ray task did not answer within {spec.limits.hard_time_s:g} s and was stopped"
+                        ),
+                    )

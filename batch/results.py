@@ -50,9 +50,11 @@ class Throughput:
 
     def line(self) -> str:
         rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
-        return (f"{self.checked} submissions checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
-                f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
-                f"{self.resumed} already done in an earlier run")
+        return (
+            f"{self.checked} submissions checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
+            f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
+            f"{self.resumed} already done in an earlier run"
+        )
 
 
 class ResultStore:
@@ -122,15 +124,21 @@ def file_name(submission_id: str) -> str:
 def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     statuses = Counter(r["status"] for r in records)
     ok = [r for r in records if r["status"] == "ok"]
-    lines = ["# auditex batch summary", "",
-             f"{len(records)} submissions: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.", "",
-             f"Throughput: {throughput.line()}.", ""]
+    lines = [
+        "# auditex batch summary",
+        "",
+        f"{len(records)} submissions: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.",
+        "",
+        f"Throughput: {throughput.line()}.",
+        "",
+    ]
     lines += _rule_counts(ok)
     lines += _watch_list("Hidden text or instructions (SEC)", ok, lambda f: f["code"].startswith(_SEC_PREFIX))
     for code, title in _WATCHED_CODES.items():
         lines += _watch_list(title, ok, lambda f, code=code: f["code"] == code)
-    lines += _watch_list("Reference and citation errors (REF, CIT)", ok,
-                         lambda f: f["code"].startswith(_ERROR_PREFIXES) and f["severity"] == "error")
+    lines += _watch_list(
+        "Reference and citation errors (REF, CIT)", ok, lambda f: f["code"].startswith(_ERROR_PREFIXES) and f["severity"] == "error"
+    )
     failures = [r for r in records if r["status"] != "ok"]
     lines += [f"## Failures ({len(failures)})", ""]
     lines += [f"- `{r['id']}` ({r['status'].replace('_', ' ')}): {_one_line(r['reason'] or '')}" for r in failures] or ["None."]

@@ -55,8 +55,9 @@ class BatchOutcome:
 LLMPhase = Callable[[ResultStore, dict[str, tuple[TaskSpec, str]]], None]  # (store, id → (spec, record key))
 
 
-def run_batch(source: Path, out: Path, engine: Engine, options: BatchOptions,
-              on_progress: OnProgress | None = None, llm_phase: LLMPhase | None = None) -> BatchOutcome:
+def run_batch(
+    source: Path, out: Path, engine: Engine, options: BatchOptions, on_progress: OnProgress | None = None, llm_phase: LLMPhase | None = None
+) -> BatchOutcome:
     """Check every submission of `source` not yet done into `out`; returns every current record."""
     entries = list_submissions(source)
     store = ResultStore(out)
@@ -97,5 +98,12 @@ def run_batch(source: Path, out: Path, engine: Engine, options: BatchOptions,
 
 def _spec(entry: Entry, options: BatchOptions) -> TaskSpec:
     interactive_mode = options.mode if not options.llm_batch else None
-    return TaskSpec(id=entry.id, path=str(entry.path.resolve()), content_hash=content_hash(entry.path), limits=options.limits,
-                    online=options.online, mode=interactive_mode, llm=options.llm if interactive_mode else {})
+    return TaskSpec(
+        id=entry.id,
+        path=str(entry.path.resolve()),
+        content_hash=content_hash(entry.path),
+        limits=options.limits,
+        online=options.online,
+        mode=interactive_mode,
+        llm=options.llm if interactive_mode else {},
+    )

@@ -72,8 +72,16 @@ class SubmissionTimedOut(BaseException):
 
 
 def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str, float] | None = None) -> dict:
-    return {"id": spec.id, "content_hash": spec.content_hash, "status": status, "reason": reason,
-            "version": None, "root": None, "findings": [], "timings": timings or {}}
+    return {
+        "id": spec.id,
+        "content_hash": spec.content_hash,
+        "status": status,
+        "reason": reason,
+        "version": None,
+        "root": None,
+        "findings": [],
+        "timings": timings or {},
+    }
 
 
 def run_task(spec: TaskSpec) -> dict:
@@ -143,10 +151,19 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
     from ..cli.audit_command import _run_summary
 
     finding_policy = Policy.of_folder(result.folder, result.config)
-    audits = [await run_audit(project, settings, mode, cache=cache, policy=severity_policy(result.config.llm),  # type: ignore[arg-type]  # the CLI checked the mode
-                              finding_policy=finding_policy, provider=provider,
-                              deterministic=[f for f in findings if project.contains(f.file)])
-              for project in result.projects]
+    audits = [
+        await run_audit(
+            project,
+            settings,
+            mode,
+            cache=cache,
+            policy=severity_policy(result.config.llm),  # type: ignore[arg-type]  # the CLI checked the mode
+            finding_policy=finding_policy,
+            provider=provider,
+            deterministic=[f for f in findings if project.contains(f.file)],
+        )
+        for project in result.projects
+    ]
     return distinct([*findings, *(finding for audit in audits for finding in audit.findings)]), _run_summary(audits, None)
 
 

@@ -34,8 +34,11 @@ def list_submissions(source: Path) -> list[Entry]:
     if not source.exists():
         raise VenueError(f"'{source}' does not exist")
     if source.is_dir():
-        entries = [Entry(child.name, child) for child in sorted(source.iterdir())
-                   if not child.name.startswith(".") and (child.is_dir() or child.is_file())]
+        entries = [
+            Entry(child.name, child)
+            for child in sorted(source.iterdir())
+            if not child.name.startswith(".") and (child.is_dir() or child.is_file())
+        ]
     else:
         entries = _listed(source)
     if not entries:

@@ -86,11 +86,17 @@ def input_loop(path: Path) -> Path:
     return _tar(path, [("main.tex", main), ("a.tex", b"A \\input{b}\n"), ("b.tex", b"B \\input{a} \\input{b}\n")])
 
 
-HOSTILE = {"zip_bomb": (zip_bomb, ".zip"), "path_traversal": (path_traversal, ".tar.gz"), "huge_file": (huge_file, ".tar"),
-           "invalid_utf8": (invalid_utf8, ".tar.gz"), "input_loop": (input_loop, ".tar.gz")}
+HOSTILE = {
+    "zip_bomb": (zip_bomb, ".zip"),
+    "path_traversal": (path_traversal, ".tar.gz"),
+    "huge_file": (huge_file, ".tar"),
+    "invalid_utf8": (invalid_utf8, ".tar.gz"),
+    "input_loop": (input_loop, ".tar.gz"),
+}
 
 
 # The venue ------------------------------------------------------------------
+
 
 def corpus_papers(corpus: Path) -> list[tuple[Path, str]]:
     """(folder, root file) of every corpus paper, from its SOURCE.txt."""
@@ -155,6 +161,7 @@ def make_venue(venue: Path, size: int, corpus: Path) -> list[str]:
 
 # Runs -------------------------------------------------------------------------
 
+
 def run(venue: Path, out: Path, engine, on_progress=None):
     from auditex.batch.run import BatchOptions, run_batch
 
@@ -169,8 +176,7 @@ def listing(venue: Path, names: list[str], path: Path) -> Path:
 
 def comparable(records: list[dict]) -> list[str]:
     """The records as sorted JSON texts, without timings, ids reduced to file names (a list file gives paths)."""
-    return sorted(json.dumps({**{k: v for k, v in r.items() if k != "timings"}, "id": Path(r["id"]).name}, sort_keys=True)
-                  for r in records)
+    return sorted(json.dumps({**{k: v for k, v in r.items() if k != "timings"}, "id": Path(r["id"]).name}, sort_keys=True) for r in records)
 
 
 def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sample_size: int) -> dict[str, dict]:
@@ -211,17 +217,21 @@ def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sam
     efficiency = (outcome.throughput.checked / outcome.throughput.wall_s) / (workers * single_rate)
     busy = sum(r["timings"]["total_s"] for r in records) / outcome.throughput.wall_s
     mean_task = statistics.mean(r["timings"]["total_s"] for r in records)
-    print(f"  throughput: {efficiency:.0%} of {workers} x the single-worker rate (target >= 90%); the workers were busy "
-          f"{busy / workers:.0%} of the wall time, a task took {mean_task:.2f} s on average "
-          f"(single worker: {single.wall_s / single.checked:.2f} s per submission)")
+    print(
+        f"  throughput: {efficiency:.0%} of {workers} x the single-worker rate (target >= 90%); the workers were busy "
+        f"{busy / workers:.0%} of the wall time, a task took {mean_task:.2f} s on average "
+        f"(single worker: {single.wall_s / single.checked:.2f} s per submission)"
+    )
     for pid in sorted(set(pids[i] for i in order)):
         mine = [by_id[i]["timings"]["rss_mb"] for i in order if pids.get(i) == pid and "rss_mb" in by_id[i]["timings"]]
         early = [by_id[i]["timings"]["rss_mb"] for i in order[:100] if pids.get(i) == pid and "rss_mb" in by_id[i]["timings"]]
         if len(early) >= 10 and len(mine) > len(early):
             at_100, at_end = statistics.median(early[-25:]), statistics.median(mine[-25:])
-            print(f"  worker {pid}: RSS {early[-1]:.0f} MB after the first 100 submissions, {mine[-1]:.0f} MB after its "
-                  f"{len(mine)} ({mine[-1] / early[-1] - 1:+.0%}); medians of its last 25 then and now {at_100:.0f} and "
-                  f"{at_end:.0f} MB ({at_end / at_100 - 1:+.0%}; target within 20%)")
+            print(
+                f"  worker {pid}: RSS {early[-1]:.0f} MB after the first 100 submissions, {mine[-1]:.0f} MB after its "
+                f"{len(mine)} ({mine[-1] / early[-1] - 1:+.0%}); medians of its last 25 then and now {at_100:.0f} and "
+                f"{at_end:.0f} MB ({at_end / at_100 - 1:+.0%}; target within 20%)"
+            )
     failures = {r["id"]: r["reason"] for r in records if r["status"] != "ok"}
     print("  failed:", json.dumps(failures, indent=1)[:3000])
     return by_id
@@ -240,8 +250,7 @@ def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size
     ray = run(ray_venue, scratch / "ray", engine)
     expected = [by_id[name] for name in subset]
     print(f"ray local: {ray.throughput.line()}")
-    print(f"  records equal to the pool's, timings aside: {comparable(ray.records) == comparable(expected)} "
-          f"({len(ray.records)} compared)")
+    print(f"  records equal to the pool's, timings aside: {comparable(ray.records) == comparable(expected)} ({len(ray.records)} compared)")
 
 
 def main() -> int:

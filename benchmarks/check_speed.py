@@ -35,7 +35,7 @@ def measure_one(folder: Path, ignore: list[str]) -> dict:
     candidates = [path for path in project.files if path != project.root_file] or [project.root_file]
     target = max(candidates, key=lambda path: len(project.source(path).text))
     text = project.source(target).text
-    position = text.find("\n\n", len(text) // 2) if "\n\n" in text[len(text) // 2:] else len(text) // 2
+    position = text.find("\n\n", len(text) // 2) if "\n\n" in text[len(text) // 2 :] else len(text) // 2
     timings = []
     for _ in range(5):
         text = text[:position] + "x" + text[position:]
@@ -45,9 +45,14 @@ def measure_one(folder: Path, ignore: list[str]) -> dict:
         timings.append(time.perf_counter() - started)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
-        "paper": folder.name, "files": len(project.files), "kb": round(size / 1024), "findings": findings,
-        "cold_ms": round(cold * 1000), "update_ms": round(sorted(timings)[len(timings) // 2] * 1000),
-        "update_file": target, "peak_rss_mb": round(peak_mb),
+        "paper": folder.name,
+        "files": len(project.files),
+        "kb": round(size / 1024),
+        "findings": findings,
+        "cold_ms": round(cold * 1000),
+        "update_ms": round(sorted(timings)[len(timings) // 2] * 1000),
+        "update_file": target,
+        "peak_rss_mb": round(peak_mb),
     }
 
 
@@ -64,15 +69,18 @@ def main() -> None:
         sys.exit(f"no corpus at {arguments.corpus}")
     rows = []
     for folder in sorted(p for p in arguments.corpus.iterdir() if p.is_dir()):
-        out = subprocess.run([sys.executable, __file__, "--one", str(folder), "--no-rules", *arguments.no_rules],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", str(folder), "--no-rules", *arguments.no_rules], capture_output=True, text=True, check=True
+        )
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
     header = f"{'paper':26} {'files':>5} {'KB':>6} {'cold ms':>8} {'update ms':>9} {'upd/cold':>8} {'RSS MB':>7} {'findings':>8}"
     print(header)
     print("-" * len(header))
     for row in rows:
         ratio = row["update_ms"] / max(row["cold_ms"], 1)
-        print(f"{row['paper']:26} {row['files']:5} {row['kb']:6} {row['cold_ms']:8} {row['update_ms']:9} {ratio:8.1%} {row['peak_rss_mb']:7} {row['findings']:8}")
+        print(
+            f"{row['paper']:26} {row['files']:5} {row['kb']:6} {row['cold_ms']:8} {row['update_ms']:9} {ratio:8.1%} {row['peak_rss_mb']:7} {row['findings']:8}"
+        )
 
 
 if __name__ == "__main__":

@@ -24,10 +24,19 @@ from auditex.analyzers.check import check_path  # noqa: E402
 
 
 def paper_findings(folder: Path) -> list[dict]:
-    return [{"code": f.code, "severity": f.severity.value, "file": f.file, "line": f.range.start.line + 1,
-             "message": f.message, "fingerprint": f.fingerprint, "confidence": f.confidence,
-             "draft": draft(folder.name, f)}
-            for f in serious(check_path(folder).findings)]
+    return [
+        {
+            "code": f.code,
+            "severity": f.severity.value,
+            "file": f.file,
+            "line": f.range.start.line + 1,
+            "message": f.message,
+            "fingerprint": f.fingerprint,
+            "confidence": f.confidence,
+            "draft": draft(folder.name, f),
+        }
+        for f in serious(check_path(folder).findings)
+    ]
 
 
 def main() -> None:
@@ -51,9 +60,13 @@ def main() -> None:
     drafts: list[str] = []
     for paper, findings in found.items():
         verdicts = [ledger.get((paper, f["fingerprint"])) for f in findings]
-        row = [sum(f["severity"] == "error" for f in findings), sum(f["severity"] == "warning" for f in findings),
-               sum(v is not None and v.verdict == "genuine" for v in verdicts),
-               sum(v is not None and v.verdict == "false" for v in verdicts), sum(v is None for v in verdicts)]
+        row = [
+            sum(f["severity"] == "error" for f in findings),
+            sum(f["severity"] == "warning" for f in findings),
+            sum(v is not None and v.verdict == "genuine" for v in verdicts),
+            sum(v is not None and v.verdict == "false" for v in verdicts),
+            sum(v is None for v in verdicts),
+        ]
         drafts += [f["draft"] for f, v in zip(findings, verdicts) if v is None]
         totals = [a + b for a, b in zip(totals, row)]
         print(f"{paper:34} {row[0]:6} {row[1]:8} {row[2]:7} {row[3]:5} {row[4]:9}")
@@ -63,8 +76,14 @@ def main() -> None:
     if arguments.drafts:
         arguments.drafts.write_text("\n".join(drafts), encoding="utf-8")
     if arguments.save:
-        arguments.save.write_text(json.dumps({paper: [{k: v for k, v in f.items() if k != "draft"} for f in findings]
-                                              for paper, findings in found.items()}, indent=1, ensure_ascii=False), encoding="utf-8")
+        arguments.save.write_text(
+            json.dumps(
+                {paper: [{k: v for k, v in f.items() if k != "draft"} for f in findings] for paper, findings in found.items()},
+                indent=1,
+                ensure_ascii=False,
+            ),
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -38,8 +38,16 @@ from auditex.latex.sentences import sentence_spans  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 DEFAULT_PAPERS = ["nips24_latent_plan", "nips24_imprecise_labels", "linear_rnns_iclr2018", "celerite_astro"]
-TYPES = ["evidence_manipulation", "method_logic", "experiment_protocol", "claim_distortion", "context_misalignment",
-         "reference_fabrication", "ethical_omission", "rhetoric_bias"]
+TYPES = [
+    "evidence_manipulation",
+    "method_logic",
+    "experiment_protocol",
+    "claim_distortion",
+    "context_misalignment",
+    "reference_fabrication",
+    "ethical_omission",
+    "rhetoric_bias",
+]
 
 
 def load(name: str):
@@ -70,16 +78,28 @@ def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Rand
     project = load(name)
     quotes = sampled_quotes(project, count, rng)
     findings = [
-        {"type": TYPES[n % 8], "section_location": "", "error_location": quote,
-         "evidence": [{"block_index": index if n % 2 else None, "quote": quote}],
-         "explanation": f"Finding {n}.", "confidence": 0.7, "proposed_fix": ""}
+        {
+            "type": TYPES[n % 8],
+            "section_location": "",
+            "error_location": quote,
+            "evidence": [{"block_index": index if n % 2 else None, "quote": quote}],
+            "explanation": f"Finding {n}.",
+            "confidence": 0.7,
+            "proposed_fix": "",
+        }
         for n, (index, quote, _) in enumerate(quotes)
     ]
     server.responder = lambda body: json.dumps({"findings": findings})
     result = asyncio.run(run_audit(project, server.settings(), "fast", deterministic=[]))
     anchored = sum(f.anchored for f in result.llm_findings)
-    return {"paper": name, "quotes": len(quotes), "anchored": anchored, "unanchored": result.unanchored,
-            "unsupported": len(result.unsupported), "methods": dict(result.anchoring.by_method)}
+    return {
+        "paper": name,
+        "quotes": len(quotes),
+        "anchored": anchored,
+        "unanchored": result.unanchored,
+        "unsupported": len(result.unsupported),
+        "methods": dict(result.anchoring.by_method),
+    }
 
 
 def scripted(body: dict) -> str:
@@ -88,8 +108,14 @@ def scripted(body: dict) -> str:
         return "# Section\nThe section states its method and numbers (block 1)."
     if "review planner" in text:
         sections = re.findall(r"- ([^\\(]+) \(blocks", text)[:12] or ["Abstract"]
-        return json.dumps({"tasks": [{"task_id": f"T{n}", "focus_sections": [s.strip()], "goal": "verify claims",
-                                      "risk_dimension": TYPES[n % 8]} for n, s in enumerate(sections[:8], 1)]})
+        return json.dumps(
+            {
+                "tasks": [
+                    {"task_id": f"T{n}", "focus_sections": [s.strip()], "goal": "verify claims", "risk_dimension": TYPES[n % 8]}
+                    for n, s in enumerate(sections[:8], 1)
+                ]
+            }
+        )
     if "Please check the attached paper" in text:
         return "[]"
     if "evidence retriever" in text:
@@ -157,13 +183,17 @@ def main() -> None:
         print(f"{'all':28} {total:6} {anchored:8}   anchored rate {100 * anchored / max(1, total):.1f}% (target >= 95%)\n")
     with LoopbackLLMServer(latency_s=arguments.latency) as server:
         print(f"latency {arguments.latency:g} s per call")
-        print(f"{'paper':28} {'mode':9} {'sect':>4} {'calls':>5} {'prompt tok':>10} {'wall c=1':>8} {'wall c=8':>8} "
-              f"{'edit calls':>10} {'edit tok %':>10} {'no-op calls':>11}")
+        print(
+            f"{'paper':28} {'mode':9} {'sect':>4} {'calls':>5} {'prompt tok':>10} {'wall c=1':>8} {'wall c=8':>8} "
+            f"{'edit calls':>10} {'edit tok %':>10} {'no-op calls':>11}"
+        )
         for name in arguments.papers:
             for mode in arguments.modes:
                 r = cost(server, name, mode)
-                print(f"{name:28} {mode:9} {r['sections']:4} {r['calls']:5} {r['prompt_tokens']:10,} {r['wall_c1']:8.2f} "
-                      f"{r['wall_c8']:8.2f} {r['edit_calls']:10} {r['edit_tokens_pct']:9.1f}% {r['noop_calls']:11}")
+                print(
+                    f"{name:28} {mode:9} {r['sections']:4} {r['calls']:5} {r['prompt_tokens']:10,} {r['wall_c1']:8.2f} "
+                    f"{r['wall_c8']:8.2f} {r['edit_calls']:10} {r['edit_tokens_pct']:9.1f}% {r['noop_calls']:11}"
+                )
 
 
 if __name__ == "__main__":

@@ -102,13 +102,19 @@ def measure(server: LoopbackLLMServer, project, deterministic, provider: str, mo
         with unshared_layout() if way == "unshared" else nullcontext():
             result = asyncio.run(run_audit(project, settings, "standard", deterministic=deterministic))
         stats = result.stats
-        usage = Usage(input_tokens=stats.input_tokens, cache_read_tokens=stats.cache_read_tokens,
-                      cache_write_tokens=stats.cache_write_tokens)
+        usage = Usage(
+            input_tokens=stats.input_tokens, cache_read_tokens=stats.cache_read_tokens, cache_write_tokens=stats.cache_write_tokens
+        )
         row[way] = price.input_cost(usage)
         if way == "shared":
             row["no cache"] = price.input_cost(Usage(input_tokens=stats.input_tokens))
-            row.update(calls=stats.calls, failed=len(result.failed_units), input=stats.input_tokens,
-                       read=stats.cache_read_tokens, written=stats.cache_write_tokens)
+            row.update(
+                calls=stats.calls,
+                failed=len(result.failed_units),
+                input=stats.input_tokens,
+                read=stats.cache_read_tokens,
+                written=stats.cache_write_tokens,
+            )
     return row
 
 
@@ -133,8 +139,10 @@ def main() -> None:
     per_paper: dict[str, list[tuple[float, float, str]]] = {provider: [] for provider in models}  # (shared %, tok/KB, paper)
     kilobytes = 0.0
     print(f"models: {models['openai']} (OpenAI), {models['anthropic']} (Anthropic, cache from {anthropic_min} tokens)")
-    print(f"{'paper':28} {'KB':>5} {'sect':>4} {'provider':9} {'calls':>5} {'input tok':>10} {'tok/KB':>6} "
-          f"{'read':>9} {'written':>8} {'no cache $':>10} {'unshared $':>10} {'shared $':>9} {'shared %':>8}")
+    print(
+        f"{'paper':28} {'KB':>5} {'sect':>4} {'provider':9} {'calls':>5} {'input tok':>10} {'tok/KB':>6} "
+        f"{'read':>9} {'written':>8} {'no cache $':>10} {'unshared $':>10} {'shared $':>9} {'shared %':>8}"
+    )
     with LoopbackLLMServer(anthropic_min_cache_tokens=anthropic_min) as server:
         server.responder = lambda body: model_answer(body, arguments.memory_words)
         for name in names:
@@ -149,21 +157,27 @@ def main() -> None:
                 tokens[provider] += r["input"]
                 per_paper[provider].append((100 * r["shared"] / r["no cache"], r["input"] / size, name))
                 failed = f"  ({r['failed']} units failed)" if r["failed"] else ""
-                print(f"{name:28} {size:5.0f} {len(reviewable_sections(project.manuscript)):4} {provider:9} {r['calls']:5} "
-                      f"{r['input']:10,} {r['input'] / size:6.0f} {r['read']:9,} {r['written']:8,} {r['no cache']:10.4f} "
-                      f"{r['unshared']:10.4f} {r['shared']:9.4f} {100 * r['shared'] / r['no cache']:7.1f}%{failed}")
+                print(
+                    f"{name:28} {size:5.0f} {len(reviewable_sections(project.manuscript)):4} {provider:9} {r['calls']:5} "
+                    f"{r['input']:10,} {r['input'] / size:6.0f} {r['read']:9,} {r['written']:8,} {r['no cache']:10.4f} "
+                    f"{r['unshared']:10.4f} {r['shared']:9.4f} {100 * r['shared'] / r['no cache']:7.1f}%{failed}"
+                )
     print()
     for provider, total in totals.items():
-        print(f"{provider:9} all {len(names)} papers, {kilobytes:,.0f} KB: {tokens[provider]:,} input tokens "
-              f"({tokens[provider] / kilobytes:.0f} per KB); billed input ${total['no cache']:.4f} no cache, "
-              f"${total['unshared']:.4f} unshared, ${total['shared']:.4f} shared = "
-              f"{100 * total['shared'] / total['no cache']:.1f}% of no cache, "
-              f"{100 * total['shared'] / total['unshared']:.1f}% of unshared (target <= 45%)")
+        print(
+            f"{provider:9} all {len(names)} papers, {kilobytes:,.0f} KB: {tokens[provider]:,} input tokens "
+            f"({tokens[provider] / kilobytes:.0f} per KB); billed input ${total['no cache']:.4f} no cache, "
+            f"${total['unshared']:.4f} unshared, ${total['shared']:.4f} shared = "
+            f"{100 * total['shared'] / total['no cache']:.1f}% of no cache, "
+            f"{100 * total['shared'] / total['unshared']:.1f}% of unshared (target <= 45%)"
+        )
         rows = per_paper[provider]
         worst = max(rows)
-        print(f"{'':9} per paper: shared % median {statistics.median(r[0] for r in rows):.1f}%, worst {worst[0]:.1f}% "
-              f"({worst[2]}), {sum(r[0] <= 45 for r in rows)} of {len(rows)} papers <= 45%; "
-              f"input tokens per KB median {statistics.median(r[1] for r in rows):.0f}")
+        print(
+            f"{'':9} per paper: shared % median {statistics.median(r[0] for r in rows):.1f}%, worst {worst[0]:.1f}% "
+            f"({worst[2]}), {sum(r[0] <= 45 for r in rows)} of {len(rows)} papers <= 45%; "
+            f"input tokens per KB median {statistics.median(r[1] for r in rows):.0f}"
+        )
 
 
 if __name__ == "__main__":

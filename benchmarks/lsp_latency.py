@@ -35,13 +35,25 @@ async def start(folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = 
         published.put_nowait((time.perf_counter(), params.uri))
 
     client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(on_publish)
-    client.feature(lsp.WORKSPACE_CONFIGURATION)(lambda params: [{"debounceMs": debounce_ms, "rules": {"disabled": list(disabled)}}] * len(params.items))
-    for method in (lsp.CLIENT_REGISTER_CAPABILITY, lsp.WINDOW_WORK_DONE_PROGRESS_CREATE, lsp.WINDOW_LOG_MESSAGE, lsp.PROGRESS, "auditex/status"):
+    client.feature(lsp.WORKSPACE_CONFIGURATION)(
+        lambda params: [{"debounceMs": debounce_ms, "rules": {"disabled": list(disabled)}}] * len(params.items)
+    )
+    for method in (
+        lsp.CLIENT_REGISTER_CAPABILITY,
+        lsp.WINDOW_WORK_DONE_PROGRESS_CREATE,
+        lsp.WINDOW_LOG_MESSAGE,
+        lsp.PROGRESS,
+        "auditex/status",
+    ):
         client.feature(method)(lambda params: None)
     await client.start_io(*SERVER)
-    await client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri(),
-        workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)]))
+    await client.initialize_session(
+        lsp.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=folder.as_uri(),
+            workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+        )
+    )
     return client, published
 
 
@@ -55,16 +67,21 @@ async def wait_for_uri(published: asyncio.Queue, uri: str, timeout: float = 120.
 def type_at(client, uri: str, version: int, line: int, character: int, text: str) -> float:
     where = lsp.Range(start=lsp.Position(line=line, character=character), end=lsp.Position(line=line, character=character))
     sent = time.perf_counter()
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=text)]))
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=text)],
+        )
+    )
     return sent
 
 
 def open_document(client, path: Path) -> tuple[str, list[str]]:
     text = path.read_text(encoding="utf-8", errors="replace")
     uri = path.as_uri()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id="latex", version=1, text=text)))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id="latex", version=1, text=text))
+    )
     return uri, text.split("\n")
 
 
@@ -116,8 +133,10 @@ async def main() -> None:
     p95 = latencies_ms[max(0, round(0.95 * len(latencies_ms)) - 1)]
     print("| paper | file | edits | first diagnostics (s) | p50 (ms) | p95 (ms) | max (ms) |")
     print("|---|---|---|---|---|---|---|")
-    print(f"| {arguments.paper} | {arguments.file} ({size_kb} KB) | {len(latencies_ms)} | {ready:.1f} | "
-          f"{statistics.median(latencies_ms):.0f} | {p95:.0f} | {latencies_ms[-1]:.0f} |")
+    print(
+        f"| {arguments.paper} | {arguments.file} ({size_kb} KB) | {len(latencies_ms)} | {ready:.1f} | "
+        f"{statistics.median(latencies_ms):.0f} | {p95:.0f} | {latencies_ms[-1]:.0f} |"
+    )
 
 
 if __name__ == "__main__":

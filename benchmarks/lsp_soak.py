@@ -30,8 +30,17 @@ def rss_mb(pid: int) -> float:
 
 
 def shown(client, folder: Path) -> set[tuple]:
-    return {(Path(uri.removeprefix("file://")).relative_to(folder).as_posix(), str(d.code), d.range.start.line, d.range.start.character, d.message)
-            for uri, diagnostics in client.diagnostics.items() for d in diagnostics}
+    return {
+        (
+            Path(uri.removeprefix("file://")).relative_to(folder).as_posix(),
+            str(d.code),
+            d.range.start.line,
+            d.range.start.character,
+            d.message,
+        )
+        for uri, diagnostics in client.diagnostics.items()
+        for d in diagnostics
+    }
 
 
 def cold(folder: Path) -> set[tuple]:
@@ -80,8 +89,10 @@ async def main() -> None:
     shutil.rmtree(folder.parent, ignore_errors=True)
     print("| paper | edits | delay (ms) | typing (s) | alive | RSS start (MB) | RSS end (MB) | growth (MB) | final == cold |")
     print("|---|---|---|---|---|---|---|---|---|")
-    print(f"| {arguments.paper}/{arguments.file} | {arguments.edits} | {arguments.delay_ms} | {typing_seconds:.0f} | {alive} | "
-          f"{rss_start:.0f} | {rss_end:.0f} | {rss_end - rss_start:+.0f} | {equal} |")
+    print(
+        f"| {arguments.paper}/{arguments.file} | {arguments.edits} | {arguments.delay_ms} | {typing_seconds:.0f} | {alive} | "
+        f"{rss_start:.0f} | {rss_end:.0f} | {rss_end - rss_start:+.0f} | {equal} |"
+    )
 
 
 if __name__ == "__main__":

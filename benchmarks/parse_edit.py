@@ -76,8 +76,10 @@ def main() -> None:
     p95 = timings[min(len(timings) - 1, round(0.95 * (len(timings) - 1)))]
     header = f"{'file':28} {'KB':>5} {'chunks':>6} {'edit median ms':>14} {'edit p95 ms':>11} {'cold parse ms':>13}"
     print(header)
-    print(f"{arguments.paper + '/' + arguments.file:28} {len(text) / 1024:5.0f} {len(chunks.split_chunks(text)):6} "
-          f"{statistics.median(timings):14.2f} {p95:11.2f} {cold_ms:13.0f}")
+    print(
+        f"{arguments.paper + '/' + arguments.file:28} {len(text) / 1024:5.0f} {len(chunks.split_chunks(text)):6} "
+        f"{statistics.median(timings):14.2f} {p95:11.2f} {cold_ms:13.0f}"
+    )
 
 
 if __name__ == "__main__":

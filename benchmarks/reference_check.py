@@ -42,8 +42,10 @@ from auditex.analyzers.scholarly.work import Reference  # noqa: E402
 from auditex.analyzers.verification import OnlineChecker  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
 
-WORDS = ("quantum hyperbolic widget sparse gradient lattice manifold spectral adaptive federated causal neural "
-         "stochastic ensemble topological bayesian latent recurrent symbolic kernel").split()
+WORDS = (
+    "quantum hyperbolic widget sparse gradient lattice manifold spectral adaptive federated causal neural "
+    "stochastic ensemble topological bayesian latent recurrent symbolic kernel"
+).split()
 
 
 def corpus_references(corpus: Path) -> list[tuple[str, Project, list[Cited]]]:
@@ -63,9 +65,15 @@ def as_indexed(reference: Reference, index: int, rng: random.Random) -> StandInW
     """The work as an index would hold it: the entry's metadata, rendered the index's way."""
     title = reference.title
     title = title.upper() if index % 3 == 0 else title.lower() if index % 3 == 1 else title  # case is not a mismatch
-    return StandInWork(title=title, authors=list(reference.authors) or ["Anonymous Author"], year=reference.year or 2020,
-                       venue=reference.venue if not reference.is_preprint else "", doi=reference.doi or f"10.5555/standin.{index}",
-                       arxiv=reference.arxiv, preprint=reference.is_preprint)
+    return StandInWork(
+        title=title,
+        authors=list(reference.authors) or ["Anonymous Author"],
+        year=reference.year or 2020,
+        venue=reference.venue if not reference.is_preprint else "",
+        doi=reference.doi or f"10.5555/standin.{index}",
+        arxiv=reference.arxiv,
+        preprint=reference.is_preprint,
+    )
 
 
 def fast_policies(stand_ins: StandIns) -> dict[str, HostPolicy]:
@@ -103,8 +111,12 @@ def index_from_entries(references: list[Reference], rng: random.Random) -> tuple
             if identifier and identifier in claimed and claimed[identifier] != identity:
                 conflicting.add(identity[0])  # two corpus works claim one DOI / arXiv id
                 conflicting.add(claimed[identifier][0])
-                record = record.model_copy(update={"doi": "" if identifier == record.doi else record.doi,
-                                                   "arxiv": "" if identifier == record.arxiv else record.arxiv})
+                record = record.model_copy(
+                    update={
+                        "doi": "" if identifier == record.doi else record.doi,
+                        "arxiv": "" if identifier == record.arxiv else record.arxiv,
+                    }
+                )
             elif identifier:
                 claimed[identifier] = identity
         works.append(as_indexed(record, len(works), rng))
@@ -135,15 +147,19 @@ def precision(corpus: Path) -> None:
         false += [(name, f) for f in wrong]
         conflicts += [(name, f) for f in disagree]
         row = rows.setdefault(name, [0] * 6)
-        for index, value in enumerate((len(cited), summary.verified, summary.unchecked, len(wrong), len(disagree), len(findings) - len(warnings))):
+        for index, value in enumerate(
+            (len(cited), summary.verified, summary.unchecked, len(wrong), len(disagree), len(findings) - len(warnings))
+        ):
             row[index] += value
     for name, row in rows.items():
         if row[0]:
             print(f"{name:34} {row[0]:7} {row[1]:8} {row[2]:9} {row[3]:11} {row[4]:14} {row[5]:9}")
     total = [sum(row[i] for row in rows.values()) for i in range(6)]
     print(f"{'TOTAL':34} {total[0]:7} {total[1]:8} {total[2]:9} {total[3]:11} {total[4]:14} {total[5]:9}")
-    print(f"\nfalse BIB warnings: {total[3]} over {total[0]} cited entries ({len(unique)} distinct) of {len(rows)} papers (target 0); "
-          f"{seconds:.1f} s without politeness pauses")
+    print(
+        f"\nfalse BIB warnings: {total[3]} over {total[0]} cited entries ({len(unique)} distinct) of {len(rows)} papers (target 0); "
+        f"{seconds:.1f} s without politeness pauses"
+    )
     for name, finding in false[:20]:
         print(f"  {name}: {finding.code} {finding.message}")
     print(f"warnings on works whose corpus entries disagree with one another (the index holds the most complete one): {total[4]}")
@@ -166,7 +182,7 @@ def planted(corpus: Path, per_kind: int) -> None:
     expected = {"fabricated": "BIB001", "mis-dated": "BIB002", "mis-attributed": "BIB002", "wrong-doi": "BIB003", "retracted": "BIB004"}
     works: list[StandInWork] = []
     entries: list[tuple[str, str, Reference]] = []  # (key, kind, cited reference)
-    clean = pool[len(kinds) * per_kind:len(kinds) * per_kind + 100]
+    clean = pool[len(kinds) * per_kind : len(kinds) * per_kind + 100]
     for index, reference in enumerate(clean):  # correct entries around the planted ones, and other works' DOIs
         works.append(as_indexed(reference, len(works), rng))
         entries.append((f"clean{index}", "clean", reference))
@@ -192,7 +208,9 @@ def planted(corpus: Path, per_kind: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         bib = "".join(_bibtex(key, reference) for key, _, reference in entries)
         Path(folder, "refs.bib").write_text(bib, encoding="utf-8")
-        Path(folder, "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n")
+        Path(folder, "main.tex").write_text(
+            "\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n"
+        )
         project = Project(Path(folder), "main.tex")
         with StandIns(works) as stand_ins:
             cache = AnswerCache(Path(folder) / "cache")
@@ -212,13 +230,21 @@ def planted(corpus: Path, per_kind: int) -> None:
         planted_all += len(keys)
         print(f"{kind:16} {len(keys):7} {found:6} {found / len(keys):7.0%}")
     false = sum(1 for key, kind, _ in entries if kind == "clean" and any(c != "BIB005" for c in codes.get(key, set())))
-    print(f"{'all':16} {planted_all:7} {found_all:6} {found_all / planted_all:7.0%}   (target ≥ 90 %); "
-          f"correct entries flagged: {false} of {len(clean)}")
+    print(
+        f"{'all':16} {planted_all:7} {found_all:6} {found_all / planted_all:7.0%}   (target ≥ 90 %); "
+        f"correct entries flagged: {false} of {len(clean)}"
+    )
 
 
 def _bibtex(key: str, reference: Reference) -> str:
-    fields = {"title": reference.title, "author": " and ".join(reference.authors), "year": str(reference.year or ""),
-              "journal": reference.venue, "doi": reference.doi, "eprint": reference.arxiv}
+    fields = {
+        "title": reference.title,
+        "author": " and ".join(reference.authors),
+        "year": str(reference.year or ""),
+        "journal": reference.venue,
+        "doi": reference.doi,
+        "eprint": reference.arxiv,
+    }
     body = ",\n".join(f"  {name} = {{{_escape(value)}}}" for name, value in fields.items() if value)
     return f"@article{{{key},\n{body}\n}}\n"
 
@@ -240,7 +266,9 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
     works = [as_indexed(reference, index, rng) for index, reference in enumerate(references)]
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "refs.bib").write_text("".join(_bibtex(r.key, r) for r in references), encoding="utf-8")
-        Path(folder, "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n")
+        Path(folder, "main.tex").write_text(
+            "\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n"
+        )
         project = Project(Path(folder), "main.tex")
         cited = cited_references(project)
         with StandIns(works, latency_s=latency_ms / 1000) as stand_ins:
@@ -256,8 +284,10 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
             by_service = {name: stand_ins.count(name) for name in SERVICES}
     print(f"\n## Speed: {len(cited)} entries, {latency_ms:.0f} ms per request, default rate limits\n")
     (first, first_requests, first_summary), (second, second_requests, _) = timings
-    print(f"first run:  {first:6.2f} s, {first_requests} requests {by_service}, "
-          f"{first_summary.verified} verified, {first_summary.unchecked} unchecked (target ≤ 20 s)")
+    print(
+        f"first run:  {first:6.2f} s, {first_requests} requests {by_service}, "
+        f"{first_summary.verified} verified, {first_summary.unchecked} unchecked (target ≤ 20 s)"
+    )
     print(f"second run: {second:6.2f} s, {second_requests} requests (target ≤ 1 s)")
 
 

@@ -30,8 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # A new process that checks a folder as `auditex check` does and prints the seconds `check_path` took.
-_CHECK = ("import sys, time; from pathlib import Path; from auditex.analyzers.check import check_path; "
-          "started = time.perf_counter(); check_path(Path(sys.argv[1])); print(time.perf_counter() - started)")
+_CHECK = (
+    "import sys, time; from pathlib import Path; from auditex.analyzers.check import check_path; "
+    "started = time.perf_counter(); check_path(Path(sys.argv[1])); print(time.perf_counter() - started)"
+)
 
 
 def timed(command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> float:
@@ -80,8 +82,7 @@ def measure(paper: Path, chktex: str | None) -> dict:
         env = {**os.environ, "AUDITEX_CACHE_DIR": str(work / "cache")}
         env.pop("AUDITEX_NO_CACHE", None)
         cold, cold_process = checked(folder, env)
-        row = {"paper": paper.name, "kb": round(size / 1024), "cold": cold, "cold_process": cold_process,
-               "warm": checked(folder, env)[0]}
+        row = {"paper": paper.name, "kb": round(size / 1024), "cold": cold, "cold_process": cold_process, "warm": checked(folder, env)[0]}
         insert_line(folder, files)
         row["edit"] = checked(folder, env)[0]
         row["chktex"] = sum(timed([chktex, "-q", root], cwd=folder) for root in roots) if chktex else None
@@ -106,13 +107,17 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in sorted(rows, key=lambda row: row["kb"]):
         chktex_cell = f"{row['chktex']:.2f}" if row["chktex"] is not None else "absent"
-        print(f"| {row['paper']} | {row['kb']} | {row['cold']:.2f} | {row['cold_process']:.2f} | {row['warm']:.2f} | {row['warm'] / row['cold']:.0%} | "
-              f"{row['edit']:.2f} | {row['edit'] / row['cold']:.0%} | {chktex_cell} | {row['parse']:.2f} |")
+        print(
+            f"| {row['paper']} | {row['kb']} | {row['cold']:.2f} | {row['cold_process']:.2f} | {row['warm']:.2f} | {row['warm'] / row['cold']:.0%} | "
+            f"{row['edit']:.2f} | {row['edit'] / row['cold']:.0%} | {chktex_cell} | {row['parse']:.2f} |"
+        )
     total = {key: sum(row[key] for row in rows) for key in ("cold", "cold_process", "warm", "edit", "parse")}
     chktex_total = f"{sum(row['chktex'] for row in rows):.1f}" if chktex else "absent"
-    print(f"| **all {len(rows)}** | {sum(row['kb'] for row in rows)} | {total['cold']:.1f} | {total['cold_process']:.1f} | {total['warm']:.1f} | "
-          f"{total['warm'] / total['cold']:.0%} | {total['edit']:.1f} | {total['edit'] / total['cold']:.0%} | "
-          f"{chktex_total} | {total['parse']:.1f} |")
+    print(
+        f"| **all {len(rows)}** | {sum(row['kb'] for row in rows)} | {total['cold']:.1f} | {total['cold_process']:.1f} | {total['warm']:.1f} | "
+        f"{total['warm'] / total['cold']:.0%} | {total['edit']:.1f} | {total['edit'] / total['cold']:.0%} | "
+        f"{chktex_total} | {total['parse']:.1f} |"
+    )
     if not chktex:
         print("\nchktex is not installed (apt-get install chktex): its column is left out.")
 

@@ -33,8 +33,9 @@ EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget)
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("audit", help=commands["audit"][1],
-                                   description="Run the deterministic rules and an LLM audit of a LaTeX project.")
+    parser = subparsers.add_parser(
+        "audit", help=commands["audit"][1], description="Run the deterministic rules and an LLM audit of a LaTeX project."
+    )
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument("--mode", choices=MODES, default="standard", help="detection depth (default: standard)")
     add_llm_options(parser)
@@ -56,8 +57,15 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
 
 def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:
     """Flags over `[llm]` config over defaults; raises ValueError with a readable message."""
-    return settings_from_config(config_llm, provider=arguments.provider, model=arguments.model, base_url=arguments.base_url,
-                                budget_usd=arguments.budget, concurrency=arguments.concurrency, stream=arguments.stream)
+    return settings_from_config(
+        config_llm,
+        provider=arguments.provider,
+        model=arguments.model,
+        base_url=arguments.base_url,
+        budget_usd=arguments.budget,
+        concurrency=arguments.concurrency,
+        stream=arguments.stream,
+    )
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -83,20 +91,32 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     findings = distinct([*checked.findings, *(f for result in results for f in result.findings)])
     title = f"auditex {arguments.mode} audit"
     if failure is not None:
-        print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only",
-              file=sys.stderr)
+        print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only", file=sys.stderr)
         title += " (LLM part failed: deterministic findings only)"
     emit_report(arguments, checked, findings, title=title, extra={"run": _run_summary(results, failure)})
     return EXIT_LLM_FAILED if failure is not None else exit_code(findings, arguments.fail_on)
 
 
-async def _audit_all(checked: CheckResult, settings: LLMSettings, policy: SeverityPolicy, cache: LLMCache | None,
-                     arguments: argparse.Namespace, results: list[AuditResult]) -> None:
+async def _audit_all(
+    checked: CheckResult,
+    settings: LLMSettings,
+    policy: SeverityPolicy,
+    cache: LLMCache | None,
+    arguments: argparse.Namespace,
+    results: list[AuditResult],
+) -> None:
     """Audit each root; `results` holds each finished one, so a failure keeps the earlier roots' findings."""
     console = Console(stderr=True)
     finding_policy = Policy.of_folder(checked.folder, checked.config)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as progress:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as progress:
         for project in checked.projects:
             task = progress.add_task(f"{arguments.mode} audit of {project.root_file}", total=None)
 
@@ -104,9 +124,20 @@ async def _audit_all(checked: CheckResult, settings: LLMSettings, policy: Severi
                 progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
 
             own = [f for f in checked.findings if project.contains(f.file)]
-            results.append(await run_audit(project, settings, arguments.mode, cache=cache, on_progress=advance, policy=policy,
-                                           finding_policy=finding_policy, deterministic=own, refresh=arguments.refresh,
-                                           critical_k=arguments.top_k))
+            results.append(
+                await run_audit(
+                    project,
+                    settings,
+                    arguments.mode,
+                    cache=cache,
+                    on_progress=advance,
+                    policy=policy,
+                    finding_policy=finding_policy,
+                    deterministic=own,
+                    refresh=arguments.refresh,
+                    critical_k=arguments.top_k,
+                )
+            )
 
 
 def _report_run(results: list[AuditResult]) -> None:

@@ -20,28 +20,42 @@ from .audit_command import add_llm_options
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
-        "batch", help=commands["batch"][1],
+        "batch",
+        help=commands["batch"][1],
         description="Check every submission of a venue in reviewer mode: INPUT is a folder of submissions "
-                    "(archives or folders) or a text file listing them, one per line. A re-run skips what is done.")
+        "(archives or folders) or a text file listing them, one per line. A re-run skips what is done.",
+    )
     parser.add_argument("input", type=Path, help="a folder of submissions, or a file listing their paths")
     parser.add_argument("--out", type=Path, required=True, help="the results folder (findings.jsonl, summary.md)")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: the CPU count); with --ray local, the CPUs of the local Ray")
-    parser.add_argument("--ray", metavar="ADDRESS",
-                         help="run on a Ray cluster: its address, 'auto' for the one this machine belongs to, "
-                              "or 'local' to start one here (needs `pip install \"auditex[ray]\"`)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: the CPU count); with --ray local, the CPUs of the local Ray"
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="run on a Ray cluster: its address, 'auto' for the one this machine belongs to, "
+        "or 'local' to start one here (needs `pip install \"auditex[ray]\"`)",
+    )
     parser.add_argument("--online", action="store_true", help="also verify every cited reference online")
     parser.add_argument("--mode", choices=MODES, help="also run the LLM audit in this mode")
-    parser.add_argument("--llm-batch", action="store_true",
-                        help="send the LLM audit through the provider's batch API (half price, answers within 24 h)")
+    parser.add_argument(
+        "--llm-batch", action="store_true", help="send the LLM audit through the provider's batch API (half price, answers within 24 h)"
+    )
     add_llm_options(parser)
     parser.add_argument("--sarif", action="store_true", help="also write results/sarif/<submission>.sarif")
-    parser.add_argument("--time-limit", type=float, default=Limits().time_s, metavar="S",
-                        help=f"seconds per submission (default: {Limits().time_s:g})")
-    parser.add_argument("--memory-limit", type=int, default=Limits().memory_mb, metavar="MB",
-                        help=f"memory per submission (default: {Limits().memory_mb})")
-    parser.add_argument("--extract-limit", type=int, default=Limits().extracted_mb, metavar="MB",
-                        help=f"how much one archive may unpack to (default: {Limits().extracted_mb})")
+    parser.add_argument(
+        "--time-limit", type=float, default=Limits().time_s, metavar="S", help=f"seconds per submission (default: {Limits().time_s:g})"
+    )
+    parser.add_argument(
+        "--memory-limit", type=int, default=Limits().memory_mb, metavar="MB", help=f"memory per submission (default: {Limits().memory_mb})"
+    )
+    parser.add_argument(
+        "--extract-limit",
+        type=int,
+        default=Limits().extracted_mb,
+        metavar="MB",
+        help=f"how much one archive may unpack to (default: {Limits().extracted_mb})",
+    )
     parser.add_argument("--retry-failed", action="store_true", help="check again the submissions that failed or timed out")
     parser.set_defaults(run=run)
 
@@ -55,8 +69,14 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     console = Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("ETA"), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
     try:
         with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
             bar = progress.add_task("checking", total=None)
@@ -86,8 +106,15 @@ def _options(arguments: argparse.Namespace) -> BatchOptions:
         from .audit_command import llm_settings
 
         llm = llm_settings(arguments, {}).model_dump(exclude={"api_key"})
-    return BatchOptions(online=arguments.online, mode=arguments.mode, llm=llm, llm_batch=arguments.llm_batch,
-                        limits=limits, sarif=arguments.sarif, retry_failed=arguments.retry_failed)
+    return BatchOptions(
+        online=arguments.online,
+        mode=arguments.mode,
+        llm=llm,
+        llm_batch=arguments.llm_batch,
+        limits=limits,
+        sarif=arguments.sarif,
+        retry_failed=arguments.retry_failed,
+    )
 
 
 def _engine(arguments: argparse.Namespace):

@@ -20,9 +20,11 @@ NEEDS_JUDGE = ("paperaudit", "critical")  # the others use a judge only with --j
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("bench", help=commands["bench"][1],
-                                   description="Run a seed benchmark's metric on a dataset (see "
-                                               "auditex.evaluation.runner for the data formats).")
+    parser = subparsers.add_parser(
+        "bench",
+        help=commands["bench"][1],
+        description="Run a seed benchmark's metric on a dataset (see auditex.evaluation.runner for the data formats).",
+    )
     parser.add_argument("benchmark", choices=runner.BENCHMARKS)
     parser.add_argument("data", type=Path, help="the dataset: a JSON file, or a folder for paperaudit/localisation")
     parser.add_argument("--predictions", type=Path, help="paperaudit: findings per paper instead of running --mode")

@@ -23,12 +23,23 @@ SEVERITIES = [s.value for s in Severity]
 def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     parser.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of stdout (folders are created)")
-    parser.add_argument("--fail-on", choices=[*SEVERITIES, "never"], default="warning",
-                        help="exit 1 when a finding is at or above this severity (default: warning)")
-    parser.add_argument("--select", type=_codes, metavar="CODES",
-                        help="only these code prefixes, comma-separated (replaces [rules] select)")
-    parser.add_argument("--ignore", type=_codes, action="extend", default=[], metavar="CODES",
-                        help="never these code prefixes, comma-separated (adds to [rules] ignore)")
+    parser.add_argument(
+        "--fail-on",
+        choices=[*SEVERITIES, "never"],
+        default="warning",
+        help="exit 1 when a finding is at or above this severity (default: warning)",
+    )
+    parser.add_argument(
+        "--select", type=_codes, metavar="CODES", help="only these code prefixes, comma-separated (replaces [rules] select)"
+    )
+    parser.add_argument(
+        "--ignore",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help="never these code prefixes, comma-separated (adds to [rules] ignore)",
+    )
     parser.add_argument("--min-severity", choices=SEVERITIES, help="drop findings below this severity")
     parser.add_argument("--hints", action="store_true", help="text output: show hints too (hidden by default)")
     parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
@@ -39,14 +50,17 @@ def _codes(value: str) -> list[str]:
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("check", help=commands["check"][1],
-                                   description="Run every deterministic rule on a LaTeX project.")
+    parser = subparsers.add_parser("check", help=commands["check"][1], description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write the analysis cache (parses and rule results kept between runs)")
-    parser.add_argument("--online", action="store_true",
-                        help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
-                             "(sends reference metadata only, never manuscript text)")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the analysis cache (parses and rule results kept between runs)"
+    )
+    parser.add_argument(
+        "--online",
+        action="store_true",
+        help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
+        "(sends reference metadata only, never manuscript text)",
+    )
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -57,12 +71,16 @@ def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespa
     Input, configuration, setting and LLM errors are one sentence on stderr and exit code 2. A check
     that takes more than a second shows a progress line on a terminal's stderr.
     """
-    options = RuleOptions(select=getattr(arguments, "select", None), ignore=getattr(arguments, "ignore", []),
-                          min_severity=Severity(arguments.min_severity) if getattr(arguments, "min_severity", None) else None)
+    options = RuleOptions(
+        select=getattr(arguments, "select", None),
+        ignore=getattr(arguments, "ignore", []),
+        min_severity=Severity(arguments.min_severity) if getattr(arguments, "min_severity", None) else None,
+    )
     progress = ProgressLine()
     try:
-        with checked_input(arguments.path, arguments.project_root, options, use_cache=not getattr(arguments, "no_cache", False),
-                           progress=progress) as checked:
+        with checked_input(
+            arguments.path, arguments.project_root, options, use_cache=not getattr(arguments, "no_cache", False), progress=progress
+        ) as checked:
             progress.close()
             for problem in [*checked.config.problems, *unknown_codes(checked.config)]:
                 print(f"auditex: warning: {problem}", file=sys.stderr)
@@ -116,8 +134,9 @@ def verify_online(result: CheckResult):
     return distinct(found), total
 
 
-def emit_report(arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding],
-                title: str = "auditex report", extra: dict | None = None) -> None:
+def emit_report(
+    arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding], title: str = "auditex report", extra: dict | None = None
+) -> None:
     # Paths relative to where the command ran, so that they open from there; an extracted
     # archive's are kept as in the archive.
     folder = None if is_submission_archive(arguments.path) else checked.folder

@@ -46,8 +46,7 @@ class Paths:
 def to_text(findings: list[Finding], path: Paths | None = None) -> str:
     path = path or Paths(None)
     lines = [
-        f"{path(f.file)}:{f.range.start.line + 1}:{f.range.start.character + 1}: {f.severity.value} {f.code} {f.message}"
-        for f in findings
+        f"{path(f.file)}:{f.range.start.line + 1}:{f.range.start.character + 1}: {f.severity.value} {f.code} {f.message}" for f in findings
     ]
     lines.append(summary_line(findings))
     return "\n".join(lines) + "\n"
@@ -72,8 +71,10 @@ def rule_counts(findings: list[Finding]) -> list[str]:
     severities = {f.code: f.severity.value for f in findings}
     names = code_names()
     width = len(str(max(counts.values())))
-    return [f"{count:>{width}}  {code:9} {severities[code]:11} {names.get(code, '')}".rstrip()
-            for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return [
+        f"{count:>{width}}  {code:9} {severities[code]:11} {names.get(code, '')}".rstrip()
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def code_names() -> dict[str, str]:
@@ -119,14 +120,16 @@ def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = N
         name = rule.name if rule else llm.name if llm else code
         summary = rule.summary if rule else llm.definition if llm else code
         doc = rule.doc if rule else summary
-        rules.append({
-            "id": code,
-            "name": name,
-            "shortDescription": {"text": summary},
-            "fullDescription": {"text": doc},
-            "help": {"text": doc, "markdown": doc},
-            "properties": {"category": rule.category.value if rule else "llm"},
-        })
+        rules.append(
+            {
+                "id": code,
+                "name": name,
+                "shortDescription": {"text": summary},
+                "fullDescription": {"text": doc},
+                "help": {"text": doc, "markdown": doc},
+                "properties": {"category": rule.category.value if rule else "llm"},
+            }
+        )
     index = {code: position for position, code in enumerate(used)}
     results = []
     for f in findings:
@@ -145,31 +148,48 @@ def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = N
                 for position, r in enumerate(f.related)
             ]
         if f.fixes:
-            result["fixes"] = [{
-                "description": {"text": fix.title},
-                "artifactChanges": [{
-                    "artifactLocation": {"uri": path(edit.file), "uriBaseId": "%SRCROOT%"},
-                    "replacements": [{"deletedRegion": _sarif_region(edit.range), "insertedContent": {"text": edit.new_text}}],
-                } for edit in fix.edits],
-            } for fix in f.fixes]
+            result["fixes"] = [
+                {
+                    "description": {"text": fix.title},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": {"uri": path(edit.file), "uriBaseId": "%SRCROOT%"},
+                            "replacements": [{"deletedRegion": _sarif_region(edit.range), "insertedContent": {"text": edit.new_text}}],
+                        }
+                        for edit in fix.edits
+                    ],
+                }
+                for fix in f.fixes
+            ]
         results.append(result)
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "auditex", "version": __version__, "informationUri": "https://github.com/auditex/auditex", "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
-            "columnKind": "utf16CodeUnits",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "auditex",
+                        "version": __version__,
+                        "informationUri": "https://github.com/auditex/auditex",
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
+                "columnKind": "utf16CodeUnits",
+                "results": results,
+            }
+        ],
     }
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 
 def _sarif_region(range_) -> dict:
     return {
-        "startLine": range_.start.line + 1, "startColumn": range_.start.character + 1,
-        "endLine": range_.end.line + 1, "endColumn": range_.end.character + 1,
+        "startLine": range_.start.line + 1,
+        "startColumn": range_.start.character + 1,
+        "endLine": range_.end.line + 1,
+        "endColumn": range_.end.character + 1,
     }
 
 

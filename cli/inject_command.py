@@ -11,9 +11,12 @@ from ..evaluation.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("inject", help=commands["inject"][1],
-                                   description="Copy a LaTeX project and apply JSON edit patches (target_find -> "
-                                               f"replacement) to the copy; the ground truth goes to DIR/{MANIFEST_NAME}.")
+    parser = subparsers.add_parser(
+        "inject",
+        help=commands["inject"][1],
+        description="Copy a LaTeX project and apply JSON edit patches (target_find -> "
+        f"replacement) to the copy; the ground truth goes to DIR/{MANIFEST_NAME}.",
+    )
     parser.add_argument("path", type=Path, help="a .tex file or a project folder")
     parser.add_argument("--patches", type=Path, required=True, help="JSON list of patches")
     parser.add_argument("--out", type=Path, required=True, help="a new folder for the corrupted copy")
@@ -28,10 +31,10 @@ def run(arguments: argparse.Namespace) -> int:
         return 2
     for edit in result.edits:
         position = edit.range.start
-        print(f"{edit.file}:{position.line + 1}:{position.character + 1}: patch {edit.index} "
-              f"({edit.patch.corruption_type}) applied")
+        print(f"{edit.file}:{position.line + 1}:{position.character + 1}: patch {edit.index} ({edit.patch.corruption_type}) applied")
     for miss in result.unmatched:
         print(f"auditex: warning: patch {miss.index} ({miss.patch.corruption_type}) not applied: {miss.reason}", file=sys.stderr)
-    print(f"Applied {len(result.edits)} of {len(result.edits) + len(result.unmatched)} patches; "
-          f"ground truth in {result.out / MANIFEST_NAME}")
+    print(
+        f"Applied {len(result.edits)} of {len(result.edits) + len(result.unmatched)} patches; ground truth in {result.out / MANIFEST_NAME}"
+    )
     return 1 if result.unmatched else 0

@@ -60,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     arguments = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if arguments.verbose else logging.WARNING, stream=sys.stderr,
-                        format="auditex: %(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if arguments.verbose else logging.WARNING, stream=sys.stderr, format="auditex: %(levelname)s: %(message)s"
+    )
     if not getattr(arguments, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -24,18 +24,27 @@ def print_progress(stage: str, done: int, total: int) -> None:
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("review", help=commands["review"][1],
-                                   description="Write a PaperAudit-style review: memory, baseline review, integrity and "
-                                               "novelty reports, then a minimal-edit refinement.")
+    parser = subparsers.add_parser(
+        "review",
+        help=commands["review"][1],
+        description="Write a PaperAudit-style review: memory, baseline review, integrity and "
+        "novelty reports, then a minimal-edit refinement.",
+    )
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
-    parser.add_argument("--mode", default="standard",
-                        help="detection mode for the integrity report (see `auditex audit`), or none for the "
-                             "deterministic rules only (default: standard)")
+    parser.add_argument(
+        "--mode",
+        default="standard",
+        help="detection mode for the integrity report (see `auditex audit`), or none for the deterministic rules only (default: standard)",
+    )
     parser.add_argument("--format", choices=("markdown", "json"), default="markdown", help="output format (default: markdown)")
     parser.add_argument("--output", "-o", type=Path, help="write the review to FILE instead of stdout")
     parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
-    parser.add_argument("--related-work", choices=SEARCH_NAMES, default="auto",
-                        help="scholarly search for the novelty report (default: auto = Semantic Scholar, then OpenAlex)")
+    parser.add_argument(
+        "--related-work",
+        choices=SEARCH_NAMES,
+        default="auto",
+        help="scholarly search for the novelty report (default: auto = Semantic Scholar, then OpenAlex)",
+    )
     parser.add_argument("--related-work-url", help="base URL of a mirror of the chosen scholarly service")
     add_llm_options(parser)
     parser.set_defaults(run=run)
@@ -69,8 +78,9 @@ def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
         print(f"auditex: warning: {len(projects)} root files found; reviewing {project.root_file}", file=sys.stderr)
     cache = None if arguments.no_cache else LLMCache()
     try:
-        review = asyncio.run(run_review(project, settings, arguments.mode, cache=cache, search=search, config=config,
-                                        on_progress=print_progress))
+        review = asyncio.run(
+            run_review(project, settings, arguments.mode, cache=cache, search=search, config=config, on_progress=print_progress)
+        )
     finally:
         if cache is not None:
             cache.close()

@@ -16,9 +16,12 @@ GROUPS = ("resolved", "persisting", "new")
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
-    parser = subparsers.add_parser("verify-revision", help=commands["verify-revision"][1],
-                                   description="Run the deterministic checks on OLD and NEW and report which findings "
-                                               "were resolved, which persist and which are new (exit 1 if any are new).")
+    parser = subparsers.add_parser(
+        "verify-revision",
+        help=commands["verify-revision"][1],
+        description="Run the deterministic checks on OLD and NEW and report which findings "
+        "were resolved, which persist and which are new (exit 1 if any are new).",
+    )
     parser.add_argument("old", type=Path, help="the earlier version (a .tex file or a project folder)")
     parser.add_argument("new", type=Path, help="the revised version")
     parser.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)")

@@ -27,9 +27,7 @@ DEFAULT_TAU = 0.75
 PASSING_RATING = 3
 BOOTSTRAP_RESAMPLES = 5000
 
-_MATH_DELIMITERS = re.compile(
-    r"\$\$?|\\[()\[\]]|\\(?:begin|end)\{(?:equation|align|gather|multline|eqnarray|displaymath|math)\*?\}"
-)
+_MATH_DELIMITERS = re.compile(r"\$\$?|\\[()\[\]]|\\(?:begin|end)\{(?:equation|align|gather|multline|eqnarray|displaymath|math)\*?\}")
 
 
 def normalise_for_match(text: str) -> str:
@@ -103,9 +101,7 @@ class RecallEstimate:
     ci_high: float
 
 
-def recall_with_ci(
-    counts_by_paper: Mapping[str, tuple[int, int]], n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
-) -> RecallEstimate:
+def recall_with_ci(counts_by_paper: Mapping[str, tuple[int, int]], n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> RecallEstimate:
     """Pooled recall over papers given (detected, injected) per paper, with its bootstrap CI."""
     scored = {paper: c for paper, c in counts_by_paper.items() if c[1] > 0}
     if not scored:
@@ -131,9 +127,7 @@ class PerturbationReport:
     judge_failures: int
 
 
-def _counts(
-    perturbations: Sequence[Perturbation], detected_ids: frozenset[tuple[str, str]]
-) -> dict[str, tuple[int, int]]:
+def _counts(perturbations: Sequence[Perturbation], detected_ids: frozenset[tuple[str, str]]) -> dict[str, tuple[int, int]]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for p in perturbations:
         counts[p.paper_id][0] += (p.paper_id, p.perturbation_id) in detected_ids
@@ -150,20 +144,15 @@ async def evaluate_perturbations(
     seed: int = 0,
 ) -> PerturbationReport:
     """Recall overall and per error type; a paper with no review contributes misses, not gaps."""
-    detections = await asyncio.gather(
-        *(detect(p, comments_by_paper.get(p.paper_id, ()), completer, tau) for p in perturbations)
-    )
-    detected_ids = frozenset(
-        (p.paper_id, p.perturbation_id) for p, d in zip(perturbations, detections, strict=True) if d.detected
-    )
+    detections = await asyncio.gather(*(detect(p, comments_by_paper.get(p.paper_id, ()), completer, tau) for p in perturbations))
+    detected_ids = frozenset((p.paper_id, p.perturbation_id) for p, d in zip(perturbations, detections, strict=True) if d.detected)
     by_type: dict[str, list[Perturbation]] = defaultdict(list)
     for p in perturbations:
         by_type[p.error_type].append(p)
     return PerturbationReport(
         overall=recall_with_ci(_counts(perturbations, detected_ids), n_resamples, seed),
         by_type={
-            error_type: recall_with_ci(_counts(group, detected_ids), n_resamples, seed)
-            for error_type, group in sorted(by_type.items())
+            error_type: recall_with_ci(_counts(group, detected_ids), n_resamples, seed) for error_type, group in sorted(by_type.items())
         },
         detected_ids=detected_ids,
         judge_failures=sum(d.judge_failures for d in detections),

@@ -62,12 +62,8 @@ def _problem_fields(problem: Prediction) -> dict[str, str]:
     }
 
 
-async def _panel_verdict(
-    judges: Sequence[TextCompleter], rule: VoteRule, prompt_name: str, **values: str
-) -> tuple[bool, int]:
-    answers: list[JudgeAnswer[bool]] = await asyncio.gather(
-        *(judge_yes_no(judge, prompt_name, **values) for judge in judges)
-    )
+async def _panel_verdict(judges: Sequence[TextCompleter], rule: VoteRule, prompt_name: str, **values: str) -> tuple[bool, int]:
+    answers: list[JudgeAnswer[bool]] = await asyncio.gather(*(judge_yes_no(judge, prompt_name, **values) for judge in judges))
     return votes_pass([a.value for a in answers], rule), sum(not a.parsed for a in answers)
 
 
@@ -99,24 +95,15 @@ async def evaluate_checker(
     async def verdicts(checked: CheckedPaper, prompt_name: str, /, **context: str) -> list[bool]:
         nonlocal failures
         results = await asyncio.gather(
-            *(
-                _panel_verdict(judges, rule, prompt_name, **_problem_fields(problem), **context)
-                for problem in top_k(checked.problems, k)
-            )
+            *(_panel_verdict(judges, rule, prompt_name, **_problem_fields(problem), **context) for problem in top_k(checked.problems, k))
         )
         failures += sum(failed for _, failed in results)
         return [passed for passed, _ in results]
 
-    hits = list(
-        await asyncio.gather(
-            *(verdicts(p, "critical_hit", retraction_comment=p.retraction_comment) for p in papers)
-        )
-    )
+    hits = list(await asyncio.gather(*(verdicts(p, "critical_hit", retraction_comment=p.retraction_comment) for p in papers)))
     true_positives: list[list[bool]] = []
     if judge_precision:
-        true_positives = list(
-            await asyncio.gather(*(verdicts(p, "critical_true_positive", paper=p.paper_text) for p in papers))
-        )
+        true_positives = list(await asyncio.gather(*(verdicts(p, "critical_true_positive", paper=p.paper_text) for p in papers)))
     return CheckerReport(
         k=k,
         n_papers=len(papers),

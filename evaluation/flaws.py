@@ -89,9 +89,7 @@ class FlawsCase:
 
 def levenshtein_hits(case: FlawsCase) -> list[bool]:
     """Per scored excerpt, whether it identifies the error by the Levenshtein criterion."""
-    return [
-        any(subspan_similarity(x, y) > HIT_THRESHOLD for x in case.ground_truth) for y in case.excerpts()
-    ]
+    return [any(subspan_similarity(x, y) > HIT_THRESHOLD for x in case.ground_truth) for y in case.excerpts()]
 
 
 def accuracy_at_k(hits_per_error: Sequence[Sequence[bool]], ks: Sequence[int] = DEFAULT_KS) -> dict[int, float]:
@@ -117,9 +115,7 @@ def _numbered(texts: Sequence[str]) -> str:
     return "\n".join(f"{number}. {text}" for number, text in enumerate(texts, start=1))
 
 
-async def judge_identification(
-    completer: TextCompleter, ground_truth: Sequence[str], excerpts: Sequence[str]
-) -> JudgeAnswer[list[bool]]:
+async def judge_identification(completer: TextCompleter, ground_truth: Sequence[str], excerpts: Sequence[str]) -> JudgeAnswer[list[bool]]:
     """App. B.8 judge: one verdict per excerpt; unparseable means every excerpt is incorrect."""
     if not excerpts:
         return JudgeAnswer(value=[], parsed=True)
@@ -143,16 +139,12 @@ class FlawsReport:
     hits: list[list[bool]] = field(default_factory=list)  # per case, per scored excerpt
 
 
-async def evaluate_flaws(
-    cases: Sequence[FlawsCase], completer: TextCompleter | None = None, ks: Sequence[int] = DEFAULT_KS
-) -> FlawsReport:
+async def evaluate_flaws(cases: Sequence[FlawsCase], completer: TextCompleter | None = None, ks: Sequence[int] = DEFAULT_KS) -> FlawsReport:
     """Accuracy@k with the Levenshtein criterion, OR the App. B.8 judge when a completer is given."""
     lexical = [levenshtein_hits(case) for case in cases]
     failures = 0
     if completer is not None:
-        answers = await asyncio.gather(
-            *(judge_identification(completer, case.ground_truth, case.excerpts()) for case in cases)
-        )
+        answers = await asyncio.gather(*(judge_identification(completer, case.ground_truth, case.excerpts()) for case in cases))
         failures = sum(not answer.parsed for answer in answers)
         lexical = [
             [by_words or by_judge for by_words, by_judge in zip(hits, answer.value, strict=True)]

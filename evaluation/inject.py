@@ -61,9 +61,7 @@ class InjectionResult:
             "version": MANIFEST_VERSION,
             "source": str(self.source),
             "root": self.root_file,
-            "edits": [
-                {"index": e.index, "file": e.file, "range": e.range.model_dump(), **e.patch.model_dump()} for e in self.edits
-            ],
+            "edits": [{"index": e.index, "file": e.file, "range": e.range.model_dump(), **e.patch.model_dump()} for e in self.edits],
             "unmatched": [{"index": u.index, "reason": u.reason, **u.patch.model_dump()} for u in self.unmatched],
         }
 

@@ -114,9 +114,7 @@ async def judge_yes_no(completer: TextCompleter, prompt_name: str, **values: str
     return JudgeAnswer(value=bool(verdict), parsed=verdict is not None, raw=raw)
 
 
-async def judge_score(
-    completer: TextCompleter, prompt_name: str, low: int, high: int, **values: str
-) -> JudgeAnswer[int | None]:
+async def judge_score(completer: TextCompleter, prompt_name: str, low: int, high: int, **values: str) -> JudgeAnswer[int | None]:
     raw = await ask(completer, prompt_name, **values)
     score = parse_score(raw, low, high)
     return JudgeAnswer(value=score, parsed=score is not None, raw=raw)

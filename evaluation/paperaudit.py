@@ -99,9 +99,7 @@ def load_paperaudit_paper(path: Path, patches_path: Path | None = None) -> Paper
     else:
         patches = patch_source
     try:
-        return PaperAuditPaper(
-            paper_id=str(data.get("paper_id") or data.get("id") or path.stem), content=data["content"], patches=patches
-        )
+        return PaperAuditPaper(paper_id=str(data.get("paper_id") or data.get("id") or path.stem), content=data["content"], patches=patches)
     except ValidationError as error:
         raise DatasetError(f"{path}: {error.error_count()} invalid field(s): {error.errors()[0]['msg']}") from error
 
@@ -171,9 +169,7 @@ def _finding_json(finding: Prediction) -> dict[str, str | None]:
     }
 
 
-async def match_findings(
-    completer: TextCompleter, patches: Sequence[EditPatch], findings: Sequence[Prediction]
-) -> Matching:
+async def match_findings(completer: TextCompleter, patches: Sequence[EditPatch], findings: Sequence[Prediction]) -> Matching:
     """One Table 21 call per paper; an unparseable answer matches nothing."""
     if not patches or not findings:
         return Matching(frozenset(), frozenset())
@@ -288,8 +284,7 @@ def score_matched(papers: Sequence[MatchedPaper]) -> PaperAuditReport:
     """EC / FP / Macro-F1 overall, per error type and per section, from judged papers."""
     with_gt = [p for p in papers if p.patches]
     overall = [
-        paper_score(len(p.patches), len(p.matching.matched_errors), len(p.findings), len(p.matching.matched_findings))
-        for p in with_gt
+        paper_score(len(p.patches), len(p.matching.matched_errors), len(p.findings), len(p.matching.matched_findings)) for p in with_gt
     ]
     return PaperAuditReport(
         overall=average_scores(overall),
@@ -304,12 +299,7 @@ async def evaluate_paperaudit(
     papers: Sequence[PaperAuditPaper], findings_by_paper: dict[str, Sequence[Prediction]], completer: TextCompleter
 ) -> PaperAuditReport:
     """Judge every paper's findings against its patches (Table 21), then score (§5.1)."""
-    matchings = await asyncio.gather(
-        *(match_findings(completer, p.patches, findings_by_paper.get(p.paper_id, ())) for p in papers)
-    )
+    matchings = await asyncio.gather(*(match_findings(completer, p.patches, findings_by_paper.get(p.paper_id, ())) for p in papers))
     return score_matched(
-        [
-            MatchedPaper(p.patches, findings_by_paper.get(p.paper_id, ()), m)
-            for p, m in zip(papers, matchings, strict=True)
-        ]
+        [MatchedPaper(p.patches, findings_by_paper.get(p.paper_id, ()), m) for p, m in zip(papers, matchings, strict=True)]
     )

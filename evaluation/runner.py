@@ -167,8 +167,16 @@ async def bench_paperaudit(
 def _manifest_ranges(manifest: Path) -> list[SourceRange]:
     data: Any = read_json(manifest)  # checked by the lookups below
     try:
-        return [SourceRange.of(e["file"], e["range"]["start"]["line"], e["range"]["start"]["character"],
-                               e["range"]["end"]["line"], e["range"]["end"]["character"]) for e in data["edits"]]
+        return [
+            SourceRange.of(
+                e["file"],
+                e["range"]["start"]["line"],
+                e["range"]["start"]["character"],
+                e["range"]["end"]["line"],
+                e["range"]["end"]["character"],
+            )
+            for e in data["edits"]
+        ]
     except (KeyError, TypeError, ValueError) as error:
         raise DatasetError(f"{manifest}: not an auditex inject manifest ({error})") from None
 
@@ -185,5 +193,4 @@ async def bench_localisation(data: Path) -> dict[str, Any]:
         result = localisation_recall(_manifest_ranges(manifest), [SourceRange.from_finding(f) for f in findings])
         papers[manifest.parent.name] = {"located": result.located, "total": result.total, "recall": result.recall}
         total = total + result
-    return {"benchmark": "localisation", "located": total.located, "total": total.total, "recall": total.recall,
-            "papers": papers}
+    return {"benchmark": "localisation", "located": total.located, "total": total.total, "recall": total.recall, "papers": papers}

@@ -71,6 +71,4 @@ def paired_cohens_d(first: Sequence[float], second: Sequence[float], confidence:
     d = mean / sd
     half_width = float(stats.t.ppf((1 + confidence) / 2, n - 1)) / math.sqrt(n)
     p_value = float(2 * stats.t.sf(abs(d) * math.sqrt(n), n - 1))
-    return PairedEffect(
-        n=n, mean_difference=mean, sd_difference=sd, d=d, ci_low=d - half_width, ci_high=d + half_width, p_value=p_value
-    )
+    return PairedEffect(n=n, mean_difference=mean, sd_difference=sd, d=d, ci_low=d - half_width, ci_high=d + half_width, p_value=p_value)

@@ -49,9 +49,7 @@ def category_sensitivity(triplets: Sequence[RevisionTriplet]) -> CategorySensiti
         n_triplets=len(triplets),
         n_detected=len(detected),
         clear_rate_genuine=sum(not t.flagged_after_genuine for t in detected) / len(detected) if detected else None,
-        persist_rate_superficial=sum(t.flagged_after_superficial for t in detected) / len(detected)
-        if detected
-        else None,
+        persist_rate_superficial=sum(t.flagged_after_superficial for t in detected) / len(detected) if detected else None,
         effect=paired_cohens_d(
             [t.genuine_score for t in scored],  # type: ignore[misc]
             [t.superficial_score for t in scored],  # type: ignore[misc]

@@ -22,12 +22,45 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 _ENTRY_HEAD = re.compile(r"\s*@\s*(\w+)\s*[{(]\s*([^,\s{}()=\"#%']+)\s*,")
 # Fields that no bibliography style prints: reference-manager bookkeeping.
-_UNPRINTED_FIELDS = frozenset({
-    "abstract", "annote", "annotation", "keywords", "file", "timestamp", "biburl", "bibsource", "owner", "groups",
-    "comment", "comments", "mendeley-tags", "mendeley-groups", "rating", "read", "priority", "langid", "language",
-    "shorttitle", "urldate", "pmid", "pmcid", "copyright", "readstatus", "qualityassured", "bdsk-url-1", "bdsk-url-2",
-    "date-added", "date-modified", "added-at", "interhash", "intrahash", "citeulike-article-id", "local-url",
-})
+_UNPRINTED_FIELDS = frozenset(
+    {
+        "abstract",
+        "annote",
+        "annotation",
+        "keywords",
+        "file",
+        "timestamp",
+        "biburl",
+        "bibsource",
+        "owner",
+        "groups",
+        "comment",
+        "comments",
+        "mendeley-tags",
+        "mendeley-groups",
+        "rating",
+        "read",
+        "priority",
+        "langid",
+        "language",
+        "shorttitle",
+        "urldate",
+        "pmid",
+        "pmcid",
+        "copyright",
+        "readstatus",
+        "qualityassured",
+        "bdsk-url-1",
+        "bdsk-url-2",
+        "date-added",
+        "date-modified",
+        "added-at",
+        "interhash",
+        "intrahash",
+        "citeulike-article-id",
+        "local-url",
+    }
+)
 
 
 def is_printed_field(name: str) -> bool:
@@ -65,7 +98,10 @@ class BibEntry:
 
     def content(self) -> tuple[str, tuple[tuple[str, str], ...]]:
         """What the reference shows: its type and printed fields, normalised."""
-        return (self.entry_type.lower(), tuple(sorted((name, " ".join(value.split())) for name, value in self.fields.items() if is_printed_field(name))))
+        return (
+            self.entry_type.lower(),
+            tuple(sorted((name, " ".join(value.split())) for name, value in self.fields.items() if is_printed_field(name))),
+        )
 
 
 @dataclass(slots=True)
@@ -146,8 +182,11 @@ def _repeated_fields(entry: Entry, start: int, end: int, raw_values: bool) -> li
         times = "twice" if len(copies) == 2 else f"{len(copies)} times"
         differs = len(set(copies)) > 1
         detail = f"; BibTeX keeps the first value ({_short(copies[0])}) and ignores the rest" if differs else " with the same value"
-        problems.append(BibProblem("repeated_field", entry.key, start, end,
-                                   f"field '{name}' appears {times} in entry '{entry.key}'{detail}", name, differs))
+        problems.append(
+            BibProblem(
+                "repeated_field", entry.key, start, end, f"field '{name}' appears {times} in entry '{entry.key}'{detail}", name, differs
+            )
+        )
     return problems
 
 

@@ -39,8 +39,7 @@ class ChunkParser:
     is being parsed. Close it (or use it as a context manager) to stop the workers.
     """
 
-    def __init__(self, store: Store | None = None, workers: int | None = None,
-                 progress: Callable[[str], None] | None = None) -> None:
+    def __init__(self, store: Store | None = None, workers: int | None = None, progress: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.workers = max(1, workers if workers is not None else len(os.sched_getaffinity(0)))
         self.progress = progress

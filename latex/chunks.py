@@ -59,8 +59,8 @@ class Resplit(NamedTuple):
 
     @property
     def chunks(self) -> list[Chunk]:
-        moved = [Chunk(chunk.start + self.delta, chunk.text) for chunk in self.old[self.resumed:]]
-        return self.old[:self.kept] + self.scanned + moved
+        moved = [Chunk(chunk.start + self.delta, chunk.text) for chunk in self.old[self.resumed :]]
+        return self.old[: self.kept] + self.scanned + moved
 
 
 def resplit_chunks(old_text: str, old_chunks: list[Chunk], text: str) -> Resplit:
@@ -146,7 +146,6 @@ def _scan(text: str, start: int, resume_at: dict[int, int]) -> tuple[list[Chunk]
     return chunks, None
 
 
-
 def _white_space_end(text: str, position: int) -> int:
     """Where the white space from `position` ends (_WHITE_SPACE matches everywhere)."""
     match = _WHITE_SPACE.match(text, position)
@@ -186,7 +185,7 @@ def _common_prefix(old_chunks: list[Chunk], text: str) -> int:
     """Length of the text the old chunks and `text` start with; whole chunks compare without copies."""
     for chunk in old_chunks:
         if not text.startswith(chunk.text, chunk.start):
-            return chunk.start + _common_prefix_length(chunk.text, text[chunk.start:chunk.start + len(chunk.text)])
+            return chunk.start + _common_prefix_length(chunk.text, text[chunk.start : chunk.start + len(chunk.text)])
     return sum(len(chunk.text) for chunk in old_chunks)
 
 
@@ -196,7 +195,7 @@ def _common_suffix(old_chunks: list[Chunk], text: str, delta: int) -> int:
     for chunk in reversed(old_chunks):
         start = chunk.start + delta
         if start < 0 or not text.startswith(chunk.text, start):
-            same = text[max(start, 0):end]
+            same = text[max(start, 0) : end]
             return len(text) - end + _common_prefix_length(chunk.text[::-1], same[::-1])
         end = start
     return len(text) - end

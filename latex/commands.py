@@ -12,83 +12,346 @@ from typing import Any
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
 
-REF_COMMANDS = frozenset({
-    "ref", "eqref", "autoref", "cref", "Cref", "pageref", "nameref", "vref", "Vref", "cpageref", "Cpageref",
-    "subref", "labelcref", "crefrange", "Crefrange",
-})
+REF_COMMANDS = frozenset(
+    {
+        "ref",
+        "eqref",
+        "autoref",
+        "cref",
+        "Cref",
+        "pageref",
+        "nameref",
+        "vref",
+        "Vref",
+        "cpageref",
+        "Cpageref",
+        "subref",
+        "labelcref",
+        "crefrange",
+        "Crefrange",
+    }
+)
 # \cite-like commands of LaTeX, natbib, biblatex and apacite (and the ACL/ICML/ACM styles' own):
 # [pre][post]{keys}, with apacite's <prenote> first.
-_SINGLE_CITE_COMMANDS = frozenset({
-    "cite", "Cite", "nocite", "citep", "citet", "Citep", "Citet", "citealp", "citealt", "Citealp", "Citealt", "citeauthor",
-    "Citeauthor", "citefullauthor", "citeyear", "citeyearpar", "citenum", "citen", "citeposs", "newcite", "yrcite",
-    "parencite", "Parencite", "textcite", "Textcite", "autocite", "Autocite", "footcite", "footcitetext", "smartcite",
-    "Smartcite", "supercite", "fullcite", "footfullcite", "citetitle", "Citetitle", "citedate", "citeurl",
-    "citeA", "citeNP", "citeANP", "citeauthorNP", "citeyearNP", "citeN", "shortcite", "shortciteA", "shortciteNP",
-    "shortciteANP", "shortciteN", "shortciteauthor", "shortciteauthorNP", "fullciteA", "fullciteNP", "fullciteauthor",
-    "fullciteauthorNP", "nocitemeta", "citeasnoun", "possessivecite", "citeonline",
-})
+_SINGLE_CITE_COMMANDS = frozenset(
+    {
+        "cite",
+        "Cite",
+        "nocite",
+        "citep",
+        "citet",
+        "Citep",
+        "Citet",
+        "citealp",
+        "citealt",
+        "Citealp",
+        "Citealt",
+        "citeauthor",
+        "Citeauthor",
+        "citefullauthor",
+        "citeyear",
+        "citeyearpar",
+        "citenum",
+        "citen",
+        "citeposs",
+        "newcite",
+        "yrcite",
+        "parencite",
+        "Parencite",
+        "textcite",
+        "Textcite",
+        "autocite",
+        "Autocite",
+        "footcite",
+        "footcitetext",
+        "smartcite",
+        "Smartcite",
+        "supercite",
+        "fullcite",
+        "footfullcite",
+        "citetitle",
+        "Citetitle",
+        "citedate",
+        "citeurl",
+        "citeA",
+        "citeNP",
+        "citeANP",
+        "citeauthorNP",
+        "citeyearNP",
+        "citeN",
+        "shortcite",
+        "shortciteA",
+        "shortciteNP",
+        "shortciteANP",
+        "shortciteN",
+        "shortciteauthor",
+        "shortciteauthorNP",
+        "fullciteA",
+        "fullciteNP",
+        "fullciteauthor",
+        "fullciteauthorNP",
+        "nocitemeta",
+        "citeasnoun",
+        "possessivecite",
+        "citeonline",
+    }
+)
 # biblatex's multi-citations: (pre)(post) for the whole list, then [pre][post]{keys} repeated.
-MULTICITE_COMMANDS = frozenset({
-    "cites", "Cites", "parencites", "Parencites", "footcites", "footcitetexts", "smartcites", "Smartcites", "textcites",
-    "Textcites", "supercites", "autocites", "Autocites",
-})
+MULTICITE_COMMANDS = frozenset(
+    {
+        "cites",
+        "Cites",
+        "parencites",
+        "Parencites",
+        "footcites",
+        "footcitetexts",
+        "smartcites",
+        "Smartcites",
+        "textcites",
+        "Textcites",
+        "supercites",
+        "autocites",
+        "Autocites",
+    }
+)
 CITE_COMMANDS = _SINGLE_CITE_COMMANDS | MULTICITE_COMMANDS
 SECTION_LEVELS = {
-    "part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5, "subparagraph": 6,
+    "part": 0,
+    "chapter": 1,
+    "section": 2,
+    "subsection": 3,
+    "subsubsection": 4,
+    "paragraph": 5,
+    "subparagraph": 6,
 }
-INCLUDE_COMMANDS = frozenset({"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"})
+INCLUDE_COMMANDS = frozenset(
+    {"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"}
+)
 BIB_COMMANDS = frozenset({"bibliography", "addbibresource", "addglobalbib", "addsectionbib"})
-MACRO_DEFINITIONS = frozenset({"newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd"})
+MACRO_DEFINITIONS = frozenset(
+    {"newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd"}
+)
 TEX_DEFINITIONS = frozenset({"def", "gdef", "edef", "xdef"})
 ACRONYM_COMMANDS = frozenset({"newacronym", "acrodef", "newacro", "acro", "DeclareAcronym"})
 # Commands whose argument is shown in a colour, size or not at all.
-STYLE_COMMANDS = frozenset({"textcolor", "color", "colorbox", "fontsize", "phantom", "hphantom", "vphantom", "resizebox", "scalebox", "transparent", "texttransparent"})
-FORMATTING_COMMANDS = frozenset({
-    "textbf", "textit", "emph", "texttt", "textsc", "textsf", "textrm", "textup", "textsl", "underline", "uline",
-    "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "mathcal", "mathbb", "boldsymbol", "bm", "text", "mbox",
-    "textnormal", "operatorname", "mathnormal", "hbox", "makebox", "fbox", "ensuremath", "textsuperscript",
-    "textsubscript", "mathbfit", "bf", "it", "small", "footnotesize", "scriptsize", "large", "Large", "cellcolor",
-    "rowcolor", "best", "second", "highlight", "hl", "ul",
-})
-FLOAT_TABLE_ENVIRONMENTS = frozenset({"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "deluxetable", "deluxetable*", "subtable"})
-TABULAR_ENVIRONMENTS = frozenset({"tabular", "tabular*", "tabularx", "tabulary", "longtable", "longtable*", "supertabular", "tblr", "tabu", "array", "NiceTabular"})
+STYLE_COMMANDS = frozenset(
+    {
+        "textcolor",
+        "color",
+        "colorbox",
+        "fontsize",
+        "phantom",
+        "hphantom",
+        "vphantom",
+        "resizebox",
+        "scalebox",
+        "transparent",
+        "texttransparent",
+    }
+)
+FORMATTING_COMMANDS = frozenset(
+    {
+        "textbf",
+        "textit",
+        "emph",
+        "texttt",
+        "textsc",
+        "textsf",
+        "textrm",
+        "textup",
+        "textsl",
+        "underline",
+        "uline",
+        "mathbf",
+        "mathrm",
+        "mathit",
+        "mathsf",
+        "mathtt",
+        "mathcal",
+        "mathbb",
+        "boldsymbol",
+        "bm",
+        "text",
+        "mbox",
+        "textnormal",
+        "operatorname",
+        "mathnormal",
+        "hbox",
+        "makebox",
+        "fbox",
+        "ensuremath",
+        "textsuperscript",
+        "textsubscript",
+        "mathbfit",
+        "bf",
+        "it",
+        "small",
+        "footnotesize",
+        "scriptsize",
+        "large",
+        "Large",
+        "cellcolor",
+        "rowcolor",
+        "best",
+        "second",
+        "highlight",
+        "hl",
+        "ul",
+    }
+)
+FLOAT_TABLE_ENVIRONMENTS = frozenset(
+    {"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "deluxetable", "deluxetable*", "subtable"}
+)
+TABULAR_ENVIRONMENTS = frozenset(
+    {"tabular", "tabular*", "tabularx", "tabulary", "longtable", "longtable*", "supertabular", "tblr", "tabu", "array", "NiceTabular"}
+)
 FIGURE_ENVIRONMENTS = frozenset({"figure", "figure*", "wrapfigure", "subfigure", "SCfigure", "sidewaysfigure"})
-MATH_ENVIRONMENTS = frozenset({
-    "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "eqnarray*",
-    "displaymath", "math", "flalign", "flalign*", "alignat", "alignat*", "dmath", "dmath*",
-})
+MATH_ENVIRONMENTS = frozenset(
+    {
+        "equation",
+        "equation*",
+        "align",
+        "align*",
+        "gather",
+        "gather*",
+        "multline",
+        "multline*",
+        "eqnarray",
+        "eqnarray*",
+        "displaymath",
+        "math",
+        "flalign",
+        "flalign*",
+        "alignat",
+        "alignat*",
+        "dmath",
+        "dmath*",
+    }
+)
 ALGORITHM_ENVIRONMENTS = frozenset({"algorithm", "algorithm*", "algorithmic", "algorithm2e", "algorithmicx"})
 CODE_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minted", "Verbatim", "alltt", "comment"})
-THEOREM_ENVIRONMENTS = frozenset({
-    "theorem", "lemma", "corollary", "proposition", "definition", "remark", "example", "proof", "claim", "conjecture",
-    "assumption", "fact", "observation", "hypothesis", "axiom", "notation", "problem", "question",
-})
+THEOREM_ENVIRONMENTS = frozenset(
+    {
+        "theorem",
+        "lemma",
+        "corollary",
+        "proposition",
+        "definition",
+        "remark",
+        "example",
+        "proof",
+        "claim",
+        "conjecture",
+        "assumption",
+        "fact",
+        "observation",
+        "hypothesis",
+        "axiom",
+        "notation",
+        "problem",
+        "question",
+    }
+)
 
 _EXTRA_MACROS = {
     # references and citations
     **{name: "*{" for name in REF_COMMANDS},
-    "crefrange": "*{{", "Crefrange": "*{{",
+    "crefrange": "*{{",
+    "Crefrange": "*{{",
     # structure and files
     **{name: "*[{" for name in SECTION_LEVELS},
-    "include": "{", "subfile": "{", "import": "*{{", "subimport": "*{{",
-    "inputfrom": "{{", "subinputfrom": "{{", "includefrom": "{{", "subincludefrom": "{{",
-    "bibliography": "{", "addbibresource": "[{", "addglobalbib": "[{", "addsectionbib": "[{",
-    "bibitem": "[{", "caption": "*[{", "captionof": "*{[{", "footnote": "[{", "footnotetext": "[{",
-    "includegraphics": "*[[{", "label": "{", "appendix": "", "documentclass": "[{", "usepackage": "[{",
+    "include": "{",
+    "subfile": "{",
+    "import": "*{{",
+    "subimport": "*{{",
+    "inputfrom": "{{",
+    "subinputfrom": "{{",
+    "includefrom": "{{",
+    "subincludefrom": "{{",
+    "bibliography": "{",
+    "addbibresource": "[{",
+    "addglobalbib": "[{",
+    "addsectionbib": "[{",
+    "bibitem": "[{",
+    "caption": "*[{",
+    "captionof": "*{[{",
+    "footnote": "[{",
+    "footnotetext": "[{",
+    "includegraphics": "*[[{",
+    "label": "{",
+    "appendix": "",
+    "documentclass": "[{",
+    "usepackage": "[{",
     # definitions
-    "newcommand": "*{[[{", "renewcommand": "*{[[{", "providecommand": "*{[[{", "DeclareRobustCommand": "*{[[{",
-    "newrobustcmd": "*{[[{", "DeclareMathOperator": "*{{", "newtheorem": "*{[{[", "newenvironment": "*{[[{{",
-    "renewenvironment": "*{[[{{", "let": "{{", "global": "",
-    "newacronym": "[{{{", "acrodef": "{[{", "newacro": "{[{", "acro": "{[{", "DeclareAcronym": "{{",
-    **{name: "*{" for name in ("ac", "acs", "acl", "acf", "acp", "acsp", "aclp", "acfp", "gls", "Gls", "glspl", "Glspl", "acrshort", "acrlong", "acrfull")},
+    "newcommand": "*{[[{",
+    "renewcommand": "*{[[{",
+    "providecommand": "*{[[{",
+    "DeclareRobustCommand": "*{[[{",
+    "newrobustcmd": "*{[[{",
+    "DeclareMathOperator": "*{{",
+    "newtheorem": "*{[{[",
+    "newenvironment": "*{[[{{",
+    "renewenvironment": "*{[[{{",
+    "let": "{{",
+    "global": "",
+    "newacronym": "[{{{",
+    "acrodef": "{[{",
+    "newacro": "{[{",
+    "acro": "{[{",
+    "DeclareAcronym": "{{",
+    **{
+        name: "*{"
+        for name in (
+            "ac",
+            "acs",
+            "acl",
+            "acf",
+            "acp",
+            "acsp",
+            "aclp",
+            "acfp",
+            "gls",
+            "Gls",
+            "glspl",
+            "Glspl",
+            "acrshort",
+            "acrlong",
+            "acrfull",
+        )
+    },
     # styling that can hide text
-    "textcolor": "[{{", "color": "[{", "colorbox": "[{{", "fontsize": "{{", "phantom": "{", "hphantom": "{",
-    "vphantom": "{", "resizebox": "*{{{", "scalebox": "{[{", "transparent": "{", "texttransparent": "{{",
+    "textcolor": "[{{",
+    "color": "[{",
+    "colorbox": "[{{",
+    "fontsize": "{{",
+    "phantom": "{",
+    "hphantom": "{",
+    "vphantom": "{",
+    "resizebox": "*{{{",
+    "scalebox": "{[{",
+    "transparent": "{",
+    "texttransparent": "{{",
     # tables
-    "multicolumn": "{{{", "multirow": "[{[{[{", "makecell": "[{", "thead": "[{", "cellcolor": "[{", "rowcolor": "[{",
-    "tablehead": "{", "colhead": "[{", "tablecaption": "{", "tablenum": "[{", "num": "[{", "SI": "[{[{",
-    "cmidrule": "[{", "cline": "{", "hl": "{", "ul": "{", "uline": "{", "underline": "{",
-    "href": "[{{", "hyperref": "[{",
+    "multicolumn": "{{{",
+    "multirow": "[{[{[{",
+    "makecell": "[{",
+    "thead": "[{",
+    "cellcolor": "[{",
+    "rowcolor": "[{",
+    "tablehead": "{",
+    "colhead": "[{",
+    "tablecaption": "{",
+    "tablenum": "[{",
+    "num": "[{",
+    "SI": "[{[{",
+    "cmidrule": "[{",
+    "cline": "{",
+    "hl": "{",
+    "ul": "{",
+    "uline": "{",
+    "underline": "{",
+    "href": "[{{",
+    "hyperref": "[{",
 }
 
 
@@ -132,7 +395,7 @@ class CitationArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[mis
                 take("[", _delimited(w, position, "[", "]", parsing_state))
             if not take("{", _delimited(w, position, "{", "}", parsing_state)) or not self.multicite:
                 break
-            if w.s[position:position + 1] not in ("[", "{"):
+            if w.s[position : position + 1] not in ("[", "{"):
                 break  # a group after a space is more likely text than one more key list
         return macrospec.ParsedMacroArgs(argspec=spec, argnlist=arguments), pos, position - pos
 
@@ -157,7 +420,7 @@ def _delimited(w: Any, position: int, opening: str, closing: str, parsing_state:
         return None
     node, start, length = w.get_latex_braced_group(token.pos, brace_type=opening, parsing_state=parsing_state)
     # Tolerant parsing runs an unclosed group to the end of the text: better read no argument.
-    return (node, start, length) if w.s[start + length - 1:start + length] == closing else None
+    return (node, start, length) if w.s[start + length - 1 : start + length] == closing else None
 
 
 class InputArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
@@ -172,7 +435,9 @@ class InputArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc] 
         if bare is None:
             braced: _Group = super().parse_args(w, pos, parsing_state)
             return braced
-        name = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=bare.group(1), pos=bare.start(1), len=len(bare.group(1)))
+        name = w.make_node(
+            latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=bare.group(1), pos=bare.start(1), len=len(bare.group(1))
+        )
         return macrospec.ParsedMacroArgs(argspec="{", argnlist=[name]), pos, bare.end(1) - pos
 
 
@@ -201,13 +466,20 @@ def _build_context() -> macrospec.LatexContextDb:
             *(macrospec.MacroSpec(name, args_parser=CitationArgsParser(multicite=name in MULTICITE_COMMANDS)) for name in CITE_COMMANDS),
         ],
         environments=[
-            macrospec.EnvironmentSpec("tabular", "{"), macrospec.EnvironmentSpec("tabular*", "{{"),
-            macrospec.EnvironmentSpec("tabularx", "{{"), macrospec.EnvironmentSpec("tabulary", "{{"),
-            macrospec.EnvironmentSpec("longtable", "[{"), macrospec.EnvironmentSpec("array", "[{"),
-            macrospec.EnvironmentSpec("deluxetable", "{"), macrospec.EnvironmentSpec("deluxetable*", "{"),
-            macrospec.EnvironmentSpec("wraptable", "[{{"), macrospec.EnvironmentSpec("wrapfigure", "[{[{"),
-            macrospec.EnvironmentSpec("subfigure", "[{"), macrospec.EnvironmentSpec("subtable", "[{"),
-            macrospec.EnvironmentSpec("minipage", "[[[{"), macrospec.EnvironmentSpec("NiceTabular", "{"),
+            macrospec.EnvironmentSpec("tabular", "{"),
+            macrospec.EnvironmentSpec("tabular*", "{{"),
+            macrospec.EnvironmentSpec("tabularx", "{{"),
+            macrospec.EnvironmentSpec("tabulary", "{{"),
+            macrospec.EnvironmentSpec("longtable", "[{"),
+            macrospec.EnvironmentSpec("array", "[{"),
+            macrospec.EnvironmentSpec("deluxetable", "{"),
+            macrospec.EnvironmentSpec("deluxetable*", "{"),
+            macrospec.EnvironmentSpec("wraptable", "[{{"),
+            macrospec.EnvironmentSpec("wrapfigure", "[{[{"),
+            macrospec.EnvironmentSpec("subfigure", "[{"),
+            macrospec.EnvironmentSpec("subtable", "[{"),
+            macrospec.EnvironmentSpec("minipage", "[[[{"),
+            macrospec.EnvironmentSpec("NiceTabular", "{"),
             macrospec.EnvironmentSpec("thebibliography", "{"),
         ],
     )
@@ -217,7 +489,23 @@ def _build_context() -> macrospec.LatexContextDb:
 PARSE_CONTEXT = _build_context()
 _TEXT_CONTEXT = _text_context_db()
 # Escapes and spacing commands, whose latex2text entries are functions.
-_ESCAPED_TEXT = {"%": "%", "$": "$", "&": "&", "#": "#", "_": "_", "{": "{", "}": "}", ",": " ", ";": " ", ":": " ", " ": " ", "!": "", "\\": " ", "quad": " ", "qquad": " "}
+_ESCAPED_TEXT = {
+    "%": "%",
+    "$": "$",
+    "&": "&",
+    "#": "#",
+    "_": "_",
+    "{": "{",
+    "}": "}",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    " ": " ",
+    "!": "",
+    "\\": " ",
+    "quad": " ",
+    "qquad": " ",
+}
 _SPECIAL_TEXT = {"~": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿", "&": " & "}
 
 

@@ -13,14 +13,18 @@ from bisect import bisect_right
 NEVER = -1
 
 # Conditionals that take their branches as brace arguments: etoolbox, ifthen and the kernel's.
-_BRACED = frozenset("""
+_BRACED = frozenset(
+    """
 ifthenelse ifbool ifboolexpr ifboolexpe iftoggle notbool nottoggle ifdef ifundef ifcsdef ifcsundef ifdefmacro ifcsmacro
 ifdefparam ifcsparam ifdefprotected ifdefltxprotect ifdefempty ifcsempty ifdefvoid ifcsvoid ifdefequal ifcsequal
 ifdefstring ifcsstring ifdefstrequal ifcsstrequal ifdefcounter ifltxcounter ifdeflength ifdefdimen ifstrequal
 ifstrempty ifblank ifnumcomp ifnumequal ifnumgreater ifnumless ifnumodd ifdimcomp ifdimequal ifdimgreater ifdimless
 ifinlist ifinlistcs ifentrycited
-""".split())
-_PRIMITIVES = frozenset("if ifx ifnum ifdim ifcat ifodd ifcase ifdefined ifcsname iffalse iftrue ifmmode ifvmode ifhmode ifinner ifvoid ifhbox ifvbox ifeof".split())
+""".split()
+)
+_PRIMITIVES = frozenset(
+    "if ifx ifnum ifdim ifcat ifodd ifcase ifdefined ifcsname iffalse iftrue ifmmode ifvmode ifhmode ifinner ifvoid ifhbox ifvbox ifeof".split()
+)
 _MAX_BRANCH_ARGUMENTS = 5
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 # A name that declares or aliases a conditional is not one: \newif\ifdraft, \let\ifdraft\iftrue, \def\ifempty#1{…}.
@@ -91,7 +95,7 @@ def _kind(name: str, switches: set[str], text: str, position: int) -> str:
         return "braced"
     if name in switches or name in _PRIMITIVES or name.startswith("if@"):
         return "open"
-    return "braced" if text[position:position + 1] == "{" else "unknown"
+    return "braced" if text[position : position + 1] == "{" else "unknown"
 
 
 def path_at(starts: list[int], paths: list[tuple[tuple[int, int], ...]], offset: int) -> tuple[tuple[int, int], ...]:

@@ -36,8 +36,9 @@ class Document:
         return self.source.hash
 
 
-def parse_document(path: str, text: str, previous: Document | None = None, read_problem: str | None = None,
-                   parser: ChunkParser | None = None) -> Document:
+def parse_document(
+    path: str, text: str, previous: Document | None = None, read_problem: str | None = None, parser: ChunkParser | None = None
+) -> Document:
     """Parse `text`, re-parsing only the chunks that `previous` did not have.
 
     Without `previous`, the `parser`'s store supplies the parses an earlier run kept
@@ -67,9 +68,9 @@ def parse_document(path: str, text: str, previous: Document | None = None, read_
         resplit = resplit_chunks(previous.text, previous.chunks, text)
         chunks = resplit.chunks
         placed = [
-            *previous.placed[:resplit.kept],
+            *previous.placed[: resplit.kept],
             *placed_all(resplit.scanned),
-            *((key, part.shifted(resplit.delta)) for key, part in previous.placed[resplit.resumed:]),
+            *((key, part.shifted(resplit.delta)) for key, part in previous.placed[resplit.resumed :]),
         ]
         for key, _ in placed:
             if key not in cache:

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from .document import Document
     from .files import ProjectFiles
 
-_INLINE_ACRONYM = re.compile(r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)")
+_INLINE_ACRONYM = re.compile(
+    r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)"
+)
 _CLAIM_WORDS = re.compile(
     r"\b(outperform\w*|better|best|higher|highest|lower|lowest|improv\w*|surpass\w*|state[- ]of[- ]the[- ]art|first|novel|superior|significant\w*|faster|fastest|larger|smaller|more|fewer|reduc\w*|increas\w*|beat\w*)\b",
     re.I,
@@ -125,7 +127,7 @@ def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object
     values = tuple(getattr(item, name) for name in item.__slots__ if name not in ("start", "end"))
     if source is None:
         return (path, item.start, item.end, *values)
-    return (path, *source.position(item.start), source.text[item.start:item.end], *values)
+    return (path, *source.position(item.start), source.text[item.start : item.end], *values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +174,7 @@ class _BlockContribution:
     claims: list[Claim]
 
 
-def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache | None = None,
-                store: Store | None = None) -> Index:
+def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache | None = None, store: Store | None = None) -> Index:
     """The index of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
@@ -205,8 +206,15 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
             pairs[facet] += facts.pairs[facet]
         for item in parsed.bibitems:
             bibitems.setdefault(item.key, []).append((path, item))
-        for facet, items in (("labels", facts.labels), ("refs", facts.refs), ("cites", facts.cites), ("macros", facts.macros),
-                             ("acronyms", parsed.acronyms), ("styled", parsed.styled), ("bibitems", parsed.bibitems)):
+        for facet, items in (
+            ("labels", facts.labels),
+            ("refs", facts.refs),
+            ("cites", facts.cites),
+            ("macros", facts.macros),
+            ("acronyms", parsed.acronyms),
+            ("styled", parsed.styled),
+            ("bibitems", parsed.bibitems),
+        ):
             file_items[facet][path] = items
         file_items["inline_acronyms"][path] = []
     bib_entries: dict[str, list[tuple[str, BibEntry]]] = {}
@@ -264,8 +272,25 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     sources = {path: project.source(path) for path in project.files}
     sources.update((path, project.source(path)) for path in project.bibliography_files)
     return Index(
-        labels, pairs["refs"], pairs["cites"], bib_entries, bib_problems, bibitems, pairs["macros"], pairs["acronyms"],
-        inline_acronyms, pairs["styled"], numbers, claims, tables, theorems, manuscript, sources, file_items, versions, cache,
+        labels,
+        pairs["refs"],
+        pairs["cites"],
+        bib_entries,
+        bib_problems,
+        bibitems,
+        pairs["macros"],
+        pairs["acronyms"],
+        inline_acronyms,
+        pairs["styled"],
+        numbers,
+        claims,
+        tables,
+        theorems,
+        manuscript,
+        sources,
+        file_items,
+        versions,
+        cache,
         digests_before,
     )
 
@@ -273,15 +298,18 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
 _PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
-def _file_facts(path: str, document: Document, wrappers: dict[str, tuple[str, str, str]],
-                unread: tuple[tuple[str, ...], tuple[str, ...]]) -> _FileFacts:
+def _file_facts(
+    path: str, document: Document, wrappers: dict[str, tuple[str, str, str]], unread: tuple[tuple[str, ...], tuple[str, ...]]
+) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
     dead = _dead_spans(document.text, *unread)
     if dead:
-        labels, refs, cites = ([use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites))
+        labels, refs, cites = (
+            [use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites)
+        )
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)
     items: dict[str, list[Any]] = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
@@ -308,8 +336,11 @@ def _discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
     discarding: set[str] = set()
     for _ in range(3):  # a chain of a few wrappers at most
         calls = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}") if discarding else None
-        found = {name for name, versions in definitions.items()
-                 if all(version.arguments > 0 and "#" not in (calls.sub("", version.body) if calls else version.body) for version in versions)}
+        found = {
+            name
+            for name, versions in definitions.items()
+            if all(version.arguments > 0 and "#" not in (calls.sub("", version.body) if calls else version.body) for version in versions)
+        }
         if found == discarding:
             break
         discarding = found
@@ -352,8 +383,10 @@ def _contribution(placed: PlacedBlock, kind: SectionKind, live: dict[object, Any
         acronyms.append(Acronym(short, long_form, start, end, "inline"))
     claims = []
     if kind in _CLAIM_SECTIONS:
-        claims = [Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
-                  for start, end in facts.claim_spans]
+        claims = [
+            Claim(plain.text[start:end], placed, start, end, kind, [m for m in facts.mentions if start <= m.plain_start < end])
+            for start, end in facts.claim_spans
+        ]
     return _BlockContribution(placed, kind, facts, [NumberInContext(m, placed, kind) for m in facts.mentions], acronyms, claims)
 
 
@@ -407,8 +440,15 @@ def _wrapped_uses(text: str, wrappers: dict[str, tuple[str, str, str]], kind: st
             line_start = text.rfind("\n", 0, position) + 1
             escaped = position > 0 and text[position - 1] == "\\"
             if match and not escaped and not re.search(r"(?<!\\)%", text[line_start:position]):  # not commented out
-                uses.append(KeyUse(name, f"{prefix}{match.group(1).strip()}{suffix}", match.start(1), match.end(1),
-                                   "equation" if "eq" in prefix else ""))
+                uses.append(
+                    KeyUse(
+                        name,
+                        f"{prefix}{match.group(1).strip()}{suffix}",
+                        match.start(1),
+                        match.end(1),
+                        "equation" if "eq" in prefix else "",
+                    )
+                )
             position = text.find("\\" + name, position + 1)
     uses.sort(key=lambda use: use.start)
     return uses

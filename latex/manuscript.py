@@ -24,7 +24,10 @@ _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.DISCUSSION, re.compile(r"discussion", re.I)),
     (SectionKind.RESULTS, re.compile(r"result|ablation|analys|comparison|performance|findings|case stud", re.I)),
     (SectionKind.EXPERIMENTS, re.compile(r"experiment|evaluation|empirical|benchmark|implementation|setup|dataset|training details", re.I)),
-    (SectionKind.METHOD, re.compile(r"method|approach|model|framework|algorithm|proposed|preliminar|formulation|architecture|theory|design|problem", re.I)),
+    (
+        SectionKind.METHOD,
+        re.compile(r"method|approach|model|framework|algorithm|proposed|preliminar|formulation|architecture|theory|design|problem", re.I),
+    ),
 ]
 
 
@@ -106,9 +109,7 @@ def build_manuscript(project: ProjectFiles, previous: Manuscript | None = None, 
     """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same."""
-    theorem_environments = {
-        name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments
-    }
+    theorem_environments = {name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments}
     manuscript = None
     if previous is not None and edited is not None and previous.theorem_environments == theorem_environments:
         manuscript = _moved(project, previous, edited)
@@ -116,8 +117,12 @@ def build_manuscript(project: ProjectFiles, previous: Manuscript | None = None, 
         builder = _Builder(theorem_environments)
         builder.walk(project, project.root_file, set())
         manuscript = builder.finish()
-    manuscript.basis = value_hash(([(path, project.documents[path].hash) for path in project.files],
-                                   [(inclusion.file, inclusion.site.start, inclusion.target) for inclusion in project.inclusions]))
+    manuscript.basis = value_hash(
+        (
+            [(path, project.documents[path].hash) for path in project.files],
+            [(inclusion.file, inclusion.site.start, inclusion.target) for inclusion in project.inclusions],
+        )
+    )
     return manuscript
 
 
@@ -184,7 +189,9 @@ class _Builder:
         occurrence = self.seen_titles.get((path, heading.title), 0)
         self.seen_titles[(path, heading.title)] = occurrence + 1
         section_id = f"{path}#{heading.title}" + (f"#{occurrence + 1}" if occurrence else "")
-        self.open_section(Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix))
+        self.open_section(
+            Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix)
+        )
 
     def marker(self, path: str, marker: Marker) -> None:
         if marker.kind == "appendix":
@@ -313,8 +320,19 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscri
                     return None
                 run = SourceRun(edited, moved[run.start], moved[run.end])
             runs.append(run)
-        copy = Section(section.id, section.title, section.level, section.kind, section.file, start, end, section_blocks,
-                       section.hash, section.in_appendix, runs)
+        copy = Section(
+            section.id,
+            section.title,
+            section.level,
+            section.kind,
+            section.file,
+            start,
+            end,
+            section_blocks,
+            section.hash,
+            section.in_appendix,
+            runs,
+        )
         copy.hash = _section_hash(copy)
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}

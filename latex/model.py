@@ -114,7 +114,9 @@ class Table:
 
     def column_header(self, column: int) -> str:
         parts = [
-            cell.text for row in self.rows[: self.header_rows] for cell in row
+            cell.text
+            for row in self.rows[: self.header_rows]
+            for cell in row
             if cell.column <= column < cell.column + cell.column_span and cell.text
         ]
         return " ".join(parts)
@@ -125,14 +127,23 @@ class Table:
 
     def shifted(self, delta: int) -> Table:
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
-        return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label,
-                     self.rules)
+        return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label, self.rules)
 
 
 def _shift_cell(cell: Cell, delta: int) -> Cell:
     return Cell(
-        cell.row, cell.column, cell.text, cell.start + delta, cell.end + delta, cell.value, cell.spread,
-        cell.percent, cell.bold, cell.underline, cell.column_span, cell.decimals,
+        cell.row,
+        cell.column,
+        cell.text,
+        cell.start + delta,
+        cell.end + delta,
+        cell.value,
+        cell.spread,
+        cell.percent,
+        cell.bold,
+        cell.underline,
+        cell.column_span,
+        cell.decimals,
     )
 
 

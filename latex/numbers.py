@@ -14,17 +14,74 @@ _NUMBER = re.compile(
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # Inside these the digits are identifiers, not quantities.
-_OPAQUE = re.compile(r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}")
+_OPAQUE = re.compile(
+    r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
+)
 _STRUCTURAL_BEFORE = re.compile(
     r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
-_STOPWORDS = frozenset({
-    "the", "a", "an", "of", "on", "in", "to", "and", "or", "for", "with", "by", "at", "as", "is", "are", "was", "were",
-    "be", "been", "this", "that", "these", "those", "we", "our", "it", "its", "from", "than", "which", "while", "over",
-    "into", "up", "achieves", "achieve", "reaches", "obtains", "shows", "show", "has", "have", "respectively", "about",
-    "around", "approximately", "only", "also", "both", "all", "each", "per", "across", "using", "use", "used",
-})
+_STOPWORDS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "of",
+        "on",
+        "in",
+        "to",
+        "and",
+        "or",
+        "for",
+        "with",
+        "by",
+        "at",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "this",
+        "that",
+        "these",
+        "those",
+        "we",
+        "our",
+        "it",
+        "its",
+        "from",
+        "than",
+        "which",
+        "while",
+        "over",
+        "into",
+        "up",
+        "achieves",
+        "achieve",
+        "reaches",
+        "obtains",
+        "shows",
+        "show",
+        "has",
+        "have",
+        "respectively",
+        "about",
+        "around",
+        "approximately",
+        "only",
+        "also",
+        "both",
+        "all",
+        "each",
+        "per",
+        "across",
+        "using",
+        "use",
+        "used",
+    }
+)
 
 
 class Role(str, Enum):
@@ -47,11 +104,27 @@ _ENUMERATION = re.compile(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\
 _SET = re.compile(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _RANGE = re.compile(
-    _NUM + r"\s*(?:-{1,3}|–|—)\s*" + _NUM
-    + r"|\[\s*" + _NUM + r"\s*,\s*" + _NUM + r"\s*\]"
-    + r"|\bbetween\s+" + _NUM + r"\s+and\s+" + _NUM
-    + r"|\b(?:rang\w*|var(?:y|ies|ied|ying)|sweep\w*|spann?\w*)\s+(?:\w+\s+){0,3}?from\s+" + _NUM + r"\s+to\s+" + _NUM
-    + r"|\bfrom\s+" + _NUM + r"\s+to\s+" + _NUM + r"(?=[^.;]{0,30}?\b(?:in|by|with)\s+(?:\w+\s+)?(?:steps?|increments?|intervals?)\b)",
+    _NUM
+    + r"\s*(?:-{1,3}|–|—)\s*"
+    + _NUM
+    + r"|\[\s*"
+    + _NUM
+    + r"\s*,\s*"
+    + _NUM
+    + r"\s*\]"
+    + r"|\bbetween\s+"
+    + _NUM
+    + r"\s+and\s+"
+    + _NUM
+    + r"|\b(?:rang\w*|var(?:y|ies|ied|ying)|sweep\w*|spann?\w*)\s+(?:\w+\s+){0,3}?from\s+"
+    + _NUM
+    + r"\s+to\s+"
+    + _NUM
+    + r"|\bfrom\s+"
+    + _NUM
+    + r"\s+to\s+"
+    + _NUM
+    + r"(?=[^.;]{0,30}?\b(?:in|by|with)\s+(?:\w+\s+)?(?:steps?|increments?|intervals?)\b)",
     re.IGNORECASE,
 )
 _BOUND_BEFORE = re.compile(
@@ -60,8 +133,9 @@ _BOUND_BEFORE = re.compile(
     r"|[<>≤≥⩽⩾≪≫])\s*$",
     re.IGNORECASE,
 )
-_APPROXIMATE_BEFORE = re.compile(r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.)|[~∼≈≃])\s*$",
-                                 re.IGNORECASE)
+_APPROXIMATE_BEFORE = re.compile(
+    r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.)|[~∼≈≃])\s*$", re.IGNORECASE
+)
 # "λ = 0.005", "Normal(0, 0.05": a symbol given a value, the arguments of a distribution or function.
 _ASSIGNED_BEFORE = re.compile(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
 _COUNT_BEFORE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
@@ -96,11 +170,11 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role]) -> Role:
     """The role of the number at sentence[start:end], given the `_roles` of its sentence."""
     if start in spans:
         return spans[start]
-    before = sentence[max(0, start - 40):start]
+    before = sentence[max(0, start - 40) : start]
     if _BOUND_BEFORE.search(before):
         return Role.BOUND
     assigned = _ASSIGNED_BEFORE.search(before) and not _COUNT_BEFORE.search(before)
-    if assigned or _SETTING_BEFORE.search(before) or _SETTING_AFTER.match(sentence[end:end + 40]):
+    if assigned or _SETTING_BEFORE.search(before) or _SETTING_AFTER.match(sentence[end : end + 40]):
         return Role.SETTING
     if _APPROXIMATE_BEFORE.search(before):
         return Role.APPROXIMATE
@@ -135,7 +209,7 @@ def find_numbers(plain: str) -> list[NumberMention]:
             absolute = start + match.start()
             if any(a <= absolute < b for a, b in opaque):
                 continue
-            if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14):match.start()]):
+            if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14) : match.start()]):
                 continue
             sign, digits, unit = match.groups()
             value = float(digits.replace(",", ""))
@@ -144,8 +218,20 @@ def find_numbers(plain: str) -> list[NumberMention]:
             unit = (unit or "").replace("\\%", "%").replace("percent", "%")
             decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
             is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits
-            mentions.append(NumberMention(
-                value, match.group(0), decimals, unit == "%", unit, absolute, start + match.end(),
-                sentence, start, context, is_year, _role(sentence, match.start(), match.end(), spans),
-            ))
+            mentions.append(
+                NumberMention(
+                    value,
+                    match.group(0),
+                    decimals,
+                    unit == "%",
+                    unit,
+                    absolute,
+                    start + match.end(),
+                    sentence,
+                    start,
+                    context,
+                    is_year,
+                    _role(sentence, match.start(), match.end(), spans),
+                )
+            )
     return mentions

@@ -35,17 +35,63 @@ from .walker import RunWalker
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LABEL_PREFIX_KINDS = {
-    "sec": "section", "ssec": "section", "subsec": "section", "chap": "section", "ch": "section", "app": "section",
-    "appendix": "section", "fig": "figure", "tab": "table", "tbl": "table", "eq": "equation", "eqn": "equation",
-    "thm": "theorem", "lem": "theorem", "lemma": "theorem", "prop": "theorem", "cor": "theorem", "def": "theorem",
-    "defn": "theorem", "alg": "algorithm", "algo": "algorithm",
+    "sec": "section",
+    "ssec": "section",
+    "subsec": "section",
+    "chap": "section",
+    "ch": "section",
+    "app": "section",
+    "appendix": "section",
+    "fig": "figure",
+    "tab": "table",
+    "tbl": "table",
+    "eq": "equation",
+    "eqn": "equation",
+    "thm": "theorem",
+    "lem": "theorem",
+    "lemma": "theorem",
+    "prop": "theorem",
+    "cor": "theorem",
+    "def": "theorem",
+    "defn": "theorem",
+    "alg": "algorithm",
+    "algo": "algorithm",
 }
-_TRANSPARENT_ENVIRONMENTS = frozenset({
-    "center", "flushleft", "flushright", "minipage", "small", "footnotesize", "scriptsize", "itemize", "enumerate",
-    "description", "adjustbox", "resizebox", "landscape", "multicols", "quote", "quotation", "spacing", "singlespace",
-    "onehalfspace", "doublespace", "frame", "subequations", "savenotes", "threeparttable", "tablenotes", "sloppypar",
-    "frontmatter", "mainmatter", "backmatter", "raggedright", "titlepage",
-})
+_TRANSPARENT_ENVIRONMENTS = frozenset(
+    {
+        "center",
+        "flushleft",
+        "flushright",
+        "minipage",
+        "small",
+        "footnotesize",
+        "scriptsize",
+        "itemize",
+        "enumerate",
+        "description",
+        "adjustbox",
+        "resizebox",
+        "landscape",
+        "multicols",
+        "quote",
+        "quotation",
+        "spacing",
+        "singlespace",
+        "onehalfspace",
+        "doublespace",
+        "frame",
+        "subequations",
+        "savenotes",
+        "threeparttable",
+        "tablenotes",
+        "sloppypar",
+        "frontmatter",
+        "mainmatter",
+        "backmatter",
+        "raggedright",
+        "titlepage",
+    }
+)
 _MAX_FLOW_DEPTH = 60
 # Commands whose arguments are templates or declarations, not text: keys in them are not uses.
 _DEFINING_COMMANDS = cmd.MACRO_DEFINITIONS | {"newenvironment", "renewenvironment", "newtheorem"}
@@ -78,15 +124,22 @@ class ParsedChunk:
         """
         if delta == 0:
             return self
-        return ParsedChunk(*[
-            value if move is None else move(value, delta) if value else [] for move, value in zip(_MOVERS, _FIELD_VALUES(self))
-        ])
+        return ParsedChunk(
+            *[value if move is None else move(value, delta) if value else [] for move, value in zip(_MOVERS, _FIELD_VALUES(self))]
+        )
 
 
 def _shift_blocks(blocks: list[Block], delta: int) -> list[Block]:
     return [
-        Block(block.kind, block.start + delta, block.end + delta, block.plain.shifted(delta), block.environment,
-              block.labels, block.table.shifted(delta) if block.table else None)
+        Block(
+            block.kind,
+            block.start + delta,
+            block.end + delta,
+            block.plain.shifted(delta),
+            block.environment,
+            block.labels,
+            block.table.shifted(delta) if block.table else None,
+        )
         for block in blocks
     ]
 
@@ -146,11 +199,15 @@ def parse_chunk(text: str) -> ParsedChunk:
         builder.add(text, 0, len(text))
         result.blocks.append(Block(BlockKind.PARAGRAPH, 0, len(text), builder.build()))
         reason = "it is nested too deeply" if isinstance(error, RecursionError) else f"of {type(error).__name__}"
-        result.problems.append((0, min(len(text), 200), "unparsable", f"this passage could not be parsed because {reason}; it is read as plain text"))
+        result.problems.append(
+            (0, min(len(text), 200), "unparsable", f"this passage could not be parsed because {reason}; it is read as plain text")
+        )
     unclosed = unclosed_brace(text)
     if unclosed is not None:
         # The author's slip, not the parser's: TeX itself stops with "\\end occurred inside a group".
-        result.problems.append((unclosed, unclosed + 1, "unbalanced", "this '{' is never closed, so everything after it is read as one group"))
+        result.problems.append(
+            (unclosed, unclosed + 1, "unbalanced", "this '{' is never closed, so everything after it is read as one group")
+        )
     result.blocks.sort(key=lambda block: block.start)
     return result
 
@@ -201,7 +258,7 @@ class _ChunkWalker:
     def _flow_chars(self, node: lw.LatexCharsNode) -> None:
         position = 0
         for blank in _BLANK_LINE.finditer(node.chars):
-            self._inline_text(node.chars[position:blank.start()], node.pos + position)
+            self._inline_text(node.chars[position : blank.start()], node.pos + position)
             self.flush()
             position = blank.end()
         self._inline_text(node.chars[position:], node.pos + position)
@@ -241,8 +298,9 @@ class _ChunkWalker:
         builder = PlainBuilder()
         labels_before = len(self.result.labels)
         self.renderer.render(content, builder)
-        block = Block(kind, node.pos, node.pos + node.len, builder.build(), environment,
-                      [label.key for label in self.result.labels[labels_before:]])
+        block = Block(
+            kind, node.pos, node.pos + node.len, builder.build(), environment, [label.key for label in self.result.labels[labels_before:]]
+        )
         self.result.blocks.append(block)
         self.after_heading = False
         return block
@@ -359,7 +417,9 @@ class _ChunkWalker:
             return  # \let\origsection\section and friends: not a heading
         builder = PlainBuilder()
         self.renderer.render(argument_nodes(title_node), builder)
-        self.result.headings.append(Heading(cmd.SECTION_LEVELS[node.macroname], builder.build().text, starred, node.pos, node.pos + node.len))
+        self.result.headings.append(
+            Heading(cmd.SECTION_LEVELS[node.macroname], builder.build().text, starred, node.pos, node.pos + node.len)
+        )
         self.after_heading = True
 
     # Every macro anywhere passes through here (inline renderer callback).
@@ -525,8 +585,11 @@ class _ChunkWalker:
         for node in nodes:
             if isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.BIB_COMMANDS:
                 arguments = macro_arguments(node)
-                self.result.includes.extend(IncludeSite(node.macroname, key, start, end, "bib")
-                                            for key, start, end in _keys(arguments[-1] if arguments else None) if "#" not in key)
+                self.result.includes.extend(
+                    IncludeSite(node.macroname, key, start, end, "bib")
+                    for key, start, end in _keys(arguments[-1] if arguments else None)
+                    if "#" not in key
+                )
             elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
                 self._bibliographies_within(node.nodelist)
 
@@ -542,20 +605,24 @@ class _ChunkWalker:
             following = siblings[position]
             if isinstance(following, lw.LatexGroupNode):
                 self.definition_bodies.add(id(following))
-                parameters = "".join(n.latex_verbatim() for n in siblings[index + 2: position])
-                self.result.macros.append(MacroDef(
-                    node.macroname, "\\" + name_node.macroname, parameters.count("#"), argument_text(following),
-                    node.pos, following.pos + following.len,
-                ))
+                parameters = "".join(n.latex_verbatim() for n in siblings[index + 2 : position])
+                self.result.macros.append(
+                    MacroDef(
+                        node.macroname,
+                        "\\" + name_node.macroname,
+                        parameters.count("#"),
+                        argument_text(following),
+                        node.pos,
+                        following.pos + following.len,
+                    )
+                )
                 return position
         return index + 1
 
     def _acronym(self, node: lw.LatexMacroNode, arguments: list[lw.LatexNode | None]) -> None:
         texts = [argument_text(argument).strip() for argument in arguments if isinstance(argument, lw.LatexGroupNode)]
         if node.macroname == "DeclareAcronym" and len(texts) >= 2:
-            options = dict(
-                part.split("=", 1) for part in re.split(r",\s*(?![^{}]*\})", texts[1]) if "=" in part
-            )
+            options = dict(part.split("=", 1) for part in re.split(r",\s*(?![^{}]*\})", texts[1]) if "=" in part)
             short = options.get("short", "").strip(" {}")
             long = options.get("long", "").strip(" {}")
         elif node.macroname == "newacronym" and len(texts) >= 3:
@@ -583,6 +650,7 @@ class _ChunkWalker:
         text = builder.build().text
         if text.strip():
             self.result.styled.append(StyledText(name, style, text, node.pos, node.pos + node.len))
+
 
 def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:
     body: list[lw.LatexNode] = []
@@ -627,7 +695,7 @@ def _collect_declarations(nodes: list[lw.LatexNode], result: ParsedChunk) -> Non
             if node.macroname in ("color", "fontsize", "transparent") and index + 1 < len(nodes):
                 groups = [a for a in macro_arguments(node) if isinstance(a, lw.LatexGroupNode)]
                 builder = PlainBuilder()
-                InlineRenderer().render(nodes[index + 1:], builder)
+                InlineRenderer().render(nodes[index + 1 :], builder)
                 text = builder.build().text
                 if text.strip():
                     style = argument_text(groups[0]).strip() if groups else ""
@@ -638,4 +706,3 @@ def _collect_declarations(nodes: list[lw.LatexNode], result: ParsedChunk) -> Non
                     _collect_declarations(argument.nodelist, result)
         elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode, lw.LatexMathNode)):
             _collect_declarations(node.nodelist, result)
-

@@ -10,15 +10,68 @@ from .commands import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials
 from .model import PlainText
 
 # Commands that produce no visible text.
-SILENT_COMMANDS = frozenset({
-    "label", "hline", "toprule", "midrule", "bottomrule", "cline", "cmidrule", "addlinespace", "centering",
-    "vspace", "hspace", "noindent", "linebreak", "pagebreak", "newpage", "clearpage", "maketitle",
-    "small", "footnotesize", "scriptsize", "tiny", "large", "Large", "normalsize", "bfseries", "itshape",
-    "selectfont", "phantomsection", "vskip", "hskip", "smallskip", "medskip", "bigskip", "protect",
-    "index", "rowcolor", "cellcolor", "arraystretch", "setlength", "addcontentsline",
-    "FloatBarrier", "raggedright", "raggedleft", "par", "nonumber", "notag", "displaystyle", "textstyle",
-    "left", "right", "big", "Big", "bigg", "Bigg", "startdata", "enddata", "tablecomments", "specialrule",
-})
+SILENT_COMMANDS = frozenset(
+    {
+        "label",
+        "hline",
+        "toprule",
+        "midrule",
+        "bottomrule",
+        "cline",
+        "cmidrule",
+        "addlinespace",
+        "centering",
+        "vspace",
+        "hspace",
+        "noindent",
+        "linebreak",
+        "pagebreak",
+        "newpage",
+        "clearpage",
+        "maketitle",
+        "small",
+        "footnotesize",
+        "scriptsize",
+        "tiny",
+        "large",
+        "Large",
+        "normalsize",
+        "bfseries",
+        "itshape",
+        "selectfont",
+        "phantomsection",
+        "vskip",
+        "hskip",
+        "smallskip",
+        "medskip",
+        "bigskip",
+        "protect",
+        "index",
+        "rowcolor",
+        "cellcolor",
+        "arraystretch",
+        "setlength",
+        "addcontentsline",
+        "FloatBarrier",
+        "raggedright",
+        "raggedleft",
+        "par",
+        "nonumber",
+        "notag",
+        "displaystyle",
+        "textstyle",
+        "left",
+        "right",
+        "big",
+        "Big",
+        "bigg",
+        "Bigg",
+        "startdata",
+        "enddata",
+        "tablecomments",
+        "specialrule",
+    }
+)
 
 
 class PlainBuilder:
@@ -173,7 +226,22 @@ class InlineRenderer:
         if name in ("\\", "tabularnewline", "newline"):
             out.newline(start, end)
             return
-        if name in FORMATTING_COMMANDS or name in ("textcolor", "colorbox", "href", "multicolumn", "multirow", "makecell", "thead", "url", "caption", "footnote", "textsuperscript", "textsubscript", "SI", "num"):
+        if name in FORMATTING_COMMANDS or name in (
+            "textcolor",
+            "colorbox",
+            "href",
+            "multicolumn",
+            "multirow",
+            "makecell",
+            "thead",
+            "url",
+            "caption",
+            "footnote",
+            "textsuperscript",
+            "textsubscript",
+            "SI",
+            "num",
+        ):
             content = last_mandatory_argument(node)
             if content is not None:
                 self.render_node(content, out)

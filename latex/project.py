@@ -42,9 +42,15 @@ class ProjectChange:
 class Project:
     """One root file and everything it reaches."""
 
-    def __init__(self, folder: Path, root_file: str, overlays: Mapping[str, str] | None = None,
-                 reader: Callable[[str], ReadResult] | None = None,
-                 external_problems: list[ProjectProblem] | None = None, parser: ChunkParser | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        root_file: str,
+        overlays: Mapping[str, str] | None = None,
+        reader: Callable[[str], ReadResult] | None = None,
+        external_problems: list[ProjectProblem] | None = None,
+        parser: ChunkParser | None = None,
+    ) -> None:
         self.root = ProjectRoot(folder)
         # Parses files: with the parses kept by earlier runs, in worker processes when that pays.
         self.parser = parser or ChunkParser(workers=1)
@@ -151,11 +157,16 @@ class Project:
                     continue
                 target = self._resolve_source(site, relative, here, root_dir, problems)
                 if target is not None and target in stack:
-                    problems.append(ProjectProblem(
-                        "include_cycle", relative, site.start, site.end,
-                        f"including '{site.target}' creates a cycle: {' → '.join([*stack[stack.index(target):], target])}",
-                        target,
-                    ))
+                    problems.append(
+                        ProjectProblem(
+                            "include_cycle",
+                            relative,
+                            site.start,
+                            site.end,
+                            f"including '{site.target}' creates a cycle: {' → '.join([*stack[stack.index(target) :], target])}",
+                            target,
+                        )
+                    )
                     target = None
                 inclusions.append(Inclusion(relative, site, target))
                 if target is not None and target not in files:
@@ -182,8 +193,7 @@ class Project:
         self.__dict__.pop("manuscript", None)
         self.__dict__.pop("index", None)
 
-    def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str,
-                        problems: list[ProjectProblem]) -> str | None:
+    def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         if site.command in ("import", "inputfrom", "includefrom"):
             bases = [str(PurePosixPath(root_dir) / site.base_dir)]
         elif site.command in ("subimport", "subinputfrom", "subincludefrom"):
@@ -209,9 +219,22 @@ class Project:
                 if self._look_for(resolution.relative):
                     return resolution.relative
         if refusal:
-            problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target))
+            problems.append(
+                ProjectProblem(
+                    "outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target
+                )
+            )
         else:
-            problems.append(ProjectProblem("missing_file", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{tried[0] if tried else site.target}' in the project", site.target))
+            problems.append(
+                ProjectProblem(
+                    "missing_file",
+                    relative,
+                    site.start,
+                    site.end,
+                    f"\\{site.command}{{{site.target}}}: no file '{tried[0] if tried else site.target}' in the project",
+                    site.target,
+                )
+            )
         return None
 
     def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
@@ -222,19 +245,36 @@ class Project:
         package = self._document(resolution.relative)
         return [(resolution.relative, include) for include in package.parsed.includes if include.kind == "bib"]
 
-    def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str,
-                              problems: list[ProjectProblem]) -> str | None:
+    def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
         resolution = self._resolve(name, root_dir)
         if resolution.relative is None:
-            problems.append(ProjectProblem("outside_root", relative, site.start, site.end, f"\\{site.command} refused: {resolution.refusal}; it was not read", site.target))
+            problems.append(
+                ProjectProblem(
+                    "outside_root",
+                    relative,
+                    site.start,
+                    site.end,
+                    f"\\{site.command} refused: {resolution.refusal}; it was not read",
+                    site.target,
+                )
+            )
             return None
         if self._look_for(resolution.relative):
             return resolution.relative
         fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
         if self._look_for(fallback):
             return fallback
-        problems.append(ProjectProblem("missing_bibliography", relative, site.start, site.end, f"\\{site.command}{{{site.target}}}: no file '{resolution.relative}' in the project", site.target))
+        problems.append(
+            ProjectProblem(
+                "missing_bibliography",
+                relative,
+                site.start,
+                site.end,
+                f"\\{site.command}{{{site.target}}}: no file '{resolution.relative}' in the project",
+                site.target,
+            )
+        )
         return None
 
     # Updates

@@ -110,10 +110,12 @@ def decode(data: bytes, name: str) -> ReadResult:
         # Old manuscripts are often Latin-1; keep the text readable rather
         # than dropping it, and say so once.
         text = data.decode("utf-8", errors="replace")
-        before = data[:error.start].decode("utf-8", errors="replace")
+        before = data[: error.start].decode("utf-8", errors="replace")
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
-        problem = problem or (f"'{name}' is not valid UTF-8 at line {line}, column {column} (byte 0x{data[error.start]:02X}; "
-                              "Latin-1 or Windows-1252?); undecodable bytes were replaced: re-save the file as UTF-8")
+        problem = problem or (
+            f"'{name}' is not valid UTF-8 at line {line}, column {column} (byte 0x{data[error.start]:02X}; "
+            "Latin-1 or Windows-1252?); undecodable bytes were replaced: re-save the file as UTF-8"
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
     return ReadResult(text, problem)

@@ -5,8 +5,38 @@ from __future__ import annotations
 import re
 
 _ABBREVIATIONS = (
-    "e.g", "i.e", "et al", "etc", "vs", "cf", "Fig", "Figs", "Eq", "Eqs", "Tab", "Sec", "Secs", "Ref", "Refs", "resp",
-    "approx", "No", "Dr", "Prof", "Mr", "Ms", "St", "Thm", "Lem", "Def", "Prop", "Cor", "App", "Alg", "w.r.t", "a.k.a",
+    "e.g",
+    "i.e",
+    "et al",
+    "etc",
+    "vs",
+    "cf",
+    "Fig",
+    "Figs",
+    "Eq",
+    "Eqs",
+    "Tab",
+    "Sec",
+    "Secs",
+    "Ref",
+    "Refs",
+    "resp",
+    "approx",
+    "No",
+    "Dr",
+    "Prof",
+    "Mr",
+    "Ms",
+    "St",
+    "Thm",
+    "Lem",
+    "Def",
+    "Prop",
+    "Cor",
+    "App",
+    "Alg",
+    "w.r.t",
+    "a.k.a",
 )
 _BOUNDARY = re.compile(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
 _ABBREVIATION_END = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
@@ -18,7 +48,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _BOUNDARY.finditer(text):
         end = match.start() + 1
-        if text[match.start()] == "." and _ABBREVIATION_END.search(text[max(0, match.start() - 8):match.start()]):
+        if text[match.start()] == "." and _ABBREVIATION_END.search(text[max(0, match.start() - 8) : match.start()]):
             continue
         _append(text, start, end, spans)
         start = match.end()

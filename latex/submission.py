@@ -95,9 +95,7 @@ class Submission:
         self.extracted = extracted
         # A user's own folder is never deleted; an extraction folder always is, even if
         # the caller forgets to close (finalize runs at garbage collection or exit).
-        self._cleanup = (
-            weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True) if extracted else None
-        )
+        self._cleanup = weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True) if extracted else None
 
     def cleanup(self) -> None:
         if self._cleanup is not None:
@@ -168,14 +166,10 @@ class _Budget:
         if self.total > limits.max_total_bytes:
             raise _LimitExceeded(
                 "too_large",
-                f"The archive unpacks to more than {_size(limits.max_total_bytes)}, "
-                "the total size limit, so extraction stopped.",
+                f"The archive unpacks to more than {_size(limits.max_total_bytes)}, the total size limit, so extraction stopped.",
                 fatal=True,
             )
-        if (
-            self.total > limits.ratio_min_bytes
-            and self.total > limits.max_compression_ratio * self.archive_bytes
-        ):
+        if self.total > limits.ratio_min_bytes and self.total > limits.max_compression_ratio * self.archive_bytes:
             raise _LimitExceeded(
                 "compression_ratio",
                 f"The archive expands more than {limits.max_compression_ratio:g} times its "
@@ -233,9 +227,7 @@ _SPECIAL_FILE_TYPES = {stat.S_IFCHR, stat.S_IFBLK, stat.S_IFIFO, stat.S_IFSOCK}
 class _Extractor:
     """Unpacks one archive into `folder`, appending a Refusal for everything it skips."""
 
-    def __init__(
-        self, archive: Path, folder: Path, limits: ExtractionLimits, refusals: list[Refusal]
-    ) -> None:
+    def __init__(self, archive: Path, folder: Path, limits: ExtractionLimits, refusals: list[Refusal]) -> None:
         self.archive = archive
         self.folder = folder
         self.limits = limits
@@ -354,8 +346,7 @@ class _Extractor:
         if self.entries > self.limits.max_files:
             raise _LimitExceeded(
                 "too_many_files",
-                f"The archive holds more than {self.limits.max_files} entries, "
-                "the file-count limit, so extraction stopped.",
+                f"The archive holds more than {self.limits.max_files} entries, the file-count limit, so extraction stopped.",
                 fatal=True,
             )
         posix = name.replace("\\", "/")  # archives made on Windows separate with backslashes
@@ -377,9 +368,7 @@ class _Extractor:
         except OSError as error:
             self._refuse(name, "unsupported", f"The folder cannot be created ({error.strerror}).")
 
-    def _write_file(
-        self, name: str, target: Path, source: IO[bytes], *, compressed_size: int | None
-    ) -> None:
+    def _write_file(self, name: str, target: Path, source: IO[bytes], *, compressed_size: int | None) -> None:
         """Copy a member's bytes under the per-file limits; a partial file never stays on disk."""
         try:
             target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -408,8 +397,7 @@ class _Extractor:
             if written > limits.max_file_bytes:
                 raise _LimitExceeded(
                     "too_large",
-                    f"The member unpacks to more than {_size(limits.max_file_bytes)}, "
-                    "the single-file limit.",
+                    f"The member unpacks to more than {_size(limits.max_file_bytes)}, the single-file limit.",
                     fatal=False,
                 )
             if (
@@ -419,8 +407,7 @@ class _Extractor:
             ):
                 raise _LimitExceeded(
                     "compression_ratio",
-                    f"The member expands more than {limits.max_compression_ratio:g} times its "
-                    "compressed size (a zip bomb).",
+                    f"The member expands more than {limits.max_compression_ratio:g} times its compressed size (a zip bomb).",
                     fatal=False,
                 )
             sink.write(chunk)

@@ -16,15 +16,44 @@ from .model import Cell, MacroDef, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
-_RULES = frozenset({"hline", "midrule", "toprule", "bottomrule", "cline", "cmidrule", "hhline", "specialrule", "addlinespace", "Xhline",
-                    "noalign", "cdashline", "hdashline"})
+_RULES = frozenset(
+    {
+        "hline",
+        "midrule",
+        "toprule",
+        "bottomrule",
+        "cline",
+        "cmidrule",
+        "hhline",
+        "specialrule",
+        "addlinespace",
+        "Xhline",
+        "noalign",
+        "cdashline",
+        "hdashline",
+    }
+)
 # The arguments of the rules that take some ([ optional, ( trim, { mandatory), read off the source so
 # that "\\toprule[1.5pt]" or "\\cmidrule(lr){2-3}" leaves no "[1.5pt]" or "(lr)2-3" in the next cell.
-_RULE_ARGUMENTS = {"toprule": "[", "midrule": "[", "bottomrule": "[", "cmidrule": "[({", "cline": "{", "specialrule": "{{{",
-                   "addlinespace": "[", "Xhline": "{", "hhline": "{", "noalign": "{", "cdashline": "{", "hdashline": "["}
+_RULE_ARGUMENTS = {
+    "toprule": "[",
+    "midrule": "[",
+    "bottomrule": "[",
+    "cmidrule": "[({",
+    "cline": "{",
+    "specialrule": "{{{",
+    "addlinespace": "[",
+    "Xhline": "{",
+    "hhline": "{",
+    "noalign": "{",
+    "cdashline": "{",
+    "hdashline": "[",
+}
 _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
-_DRAWS_RULE = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])")
+_DRAWS_RULE = re.compile(
+    r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])"
+)
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
@@ -36,8 +65,9 @@ _VERSION_GOES_ON = re.compile(r"\.\d")  # after "3.3": "3.3.2" is a version
 _SPREAD = re.compile(r"^\s*(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
-def parse_table(node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption: str | None = None,
-                label: str | None = None) -> Table | None:
+def parse_table(
+    node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption: str | None = None, label: str | None = None
+) -> Table | None:
     tabular = node if _is_tabular(node) else _find_tabular(node.nodelist)
     if tabular is None:
         return None
@@ -59,8 +89,16 @@ def parse_table(node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
     header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
-    return Table(rows, node.pos, node.pos + node.len, node.environmentname, max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1),
-                 caption, label, rules)
+    return Table(
+        rows,
+        node.pos,
+        node.pos + node.len,
+        node.environmentname,
+        max(1, min(header_rows, len(rows) - 1) if len(rows) > 1 else 1),
+        caption,
+        label,
+        rules,
+    )
 
 
 def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
@@ -71,7 +109,7 @@ def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[t
         later = [at for at, name in rules if at > header_rows and name != "bottomrule"]
         if not at_end or not at_end <= _PARTIAL_RULES or not later:
             return header_rows
-        if any(cell.value is not None for row in rows[header_rows:later[0]] for cell in row):
+        if any(cell.value is not None for row in rows[header_rows : later[0]] for cell in row):
             return header_rows
         header_rows = later[0]
 
@@ -136,7 +174,7 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
 
 
 def _rule_name(macroname: str) -> str:
-    """"cmidrule" from pylatexenc's "cmidrule(" (it reads a parenthesis into the name)."""
+    """ "cmidrule" from pylatexenc's "cmidrule(" (it reads a parenthesis into the name)."""
     return macroname.rstrip("(")
 
 
@@ -154,19 +192,25 @@ def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
 def _chars_from(node: lw.LatexNode, start: int) -> lw.LatexNode:
     if not isinstance(node, lw.LatexCharsNode):
         return node
-    rest = node.chars[start - node.pos:]
+    rest = node.chars[start - node.pos :]
     return lw.LatexCharsNode(parsing_state=node.parsing_state, chars=rest, pos=start, len=len(rest))
 
 
 def rule_macros(definitions: Iterable[MacroDef]) -> frozenset[str]:
     """Names (without backslash) of the author's argument-less macros whose body draws a rule, directly or
     through another such macro: `\\newcommand\\shline{\\noalign{…}\\hline…}`, `\\def\\sep{\\midrule}`."""
-    bodies = {definition.name.lstrip("\\"): definition.body for definition in definitions
-              if definition.name.startswith("\\") and not definition.arguments}
+    bodies = {
+        definition.name.lstrip("\\"): definition.body
+        for definition in definitions
+        if definition.name.startswith("\\") and not definition.arguments
+    }
     found = {name for name, body in bodies.items() if _DRAWS_RULE.search(body)}
     while True:
-        more = {name for name, body in bodies.items() if name not in found
-                and any(re.search(rf"\\{re.escape(other)}(?![A-Za-z])", body) for other in found)}
+        more = {
+            name
+            for name, body in bodies.items()
+            if name not in found and any(re.search(rf"\\{re.escape(other)}(?![A-Za-z])", body) for other in found)
+        }
         if not more:
             return frozenset(found)
         found |= more
@@ -186,10 +230,7 @@ def _flatten_cells(nodes: list[lw.LatexNode]) -> Iterator[lw.LatexNode]:
 
 
 def _has_content(row: list[list[lw.LatexNode]]) -> bool:
-    return any(
-        not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip())
-        for cell in row for node in cell
-    )
+    return any(not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip()) for cell in row for node in cell)
 
 
 def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column: int) -> Cell:
@@ -214,8 +255,16 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))
-    cell = Cell(row, column, text, start, end, column_span=span, bold=_marks(macros, _BOLD, "best", "first"),
-                underline=_marks(macros, _UNDERLINE, "second"))
+    cell = Cell(
+        row,
+        column,
+        text,
+        start,
+        end,
+        column_span=span,
+        bold=_marks(macros, _BOLD, "best", "first"),
+        underline=_marks(macros, _UNDERLINE, "second"),
+    )
     _read_number(cell)
     return cell
 
@@ -252,7 +301,7 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     power = exponent or times_ten
     if power:
         value *= 10 ** int(power.replace("−", "-"))
-    rest = text[match.end():]
+    rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
     spread_match = _SPREAD.match(rest)

@@ -29,12 +29,24 @@ class RunWalker(latexwalker.LatexWalker):  # type: ignore[misc]  # pylatexenc sh
         self._context = latex_context
         self._run = _run_pattern(latex_context)
 
-    def get_token(self, pos: int, include_brace_chars: Any = _NOT_GIVEN, environments: bool = True, keep_inline_math: Any = None,
-                  parsing_state: Any = None, **kwargs: Any) -> Any:
+    def get_token(
+        self,
+        pos: int,
+        include_brace_chars: Any = _NOT_GIVEN,
+        environments: bool = True,
+        keep_inline_math: Any = None,
+        parsing_state: Any = None,
+        **kwargs: Any,
+    ) -> Any:
         if include_brace_chars is _NOT_GIVEN:
             include_brace_chars = None
-        elif (include_brace_chars is None and parsing_state is not None and environments and not kwargs
-                and parsing_state.latex_context is self._context):
+        elif (
+            include_brace_chars is None
+            and parsing_state is not None
+            and environments
+            and not kwargs
+            and parsing_state.latex_context is self._context
+        ):
             run = self._run.match(self.s, pos)
             if run is not None:
                 return latexwalker.LatexToken(tok="char", arg=run.group(), pos=pos, len=run.end() - pos, pre_space="")
@@ -49,7 +61,6 @@ def _run_pattern(latex_context: Any) -> re.Pattern[str]:
     which pylatexenc decides while skipping white space. Other white space
     joins the text node as it would.
     """
-    specials = {chars[0] for category in latex_context.category_list
-                for chars in latex_context.d[category]["specials"]}
+    specials = {chars[0] for category in latex_context.category_list for chars in latex_context.d[category]["specials"]}
     excluded = re.escape("".join(sorted({"\\", "%", "{", "}", "$", *specials})))
     return re.compile(rf"(?:[^\n{excluded}]|\n(?!\n))+")

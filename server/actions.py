@@ -28,8 +28,13 @@ def fix_action(fix: Fix, diagnostic: lsp.Diagnostic, folder: Path) -> lsp.CodeAc
     for edit in fix.edits:
         changes.setdefault(uri_of(folder, edit.file), []).append(lsp.TextEdit(range=lsp_range(edit.range), new_text=edit.new_text))
     title = f"Apply proposed fix: {fix.title}" if diagnostic.source == LLM_SOURCE else fix.title
-    return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                          edit=lsp.WorkspaceEdit(changes=changes), is_preferred=fix.safe)
+    return lsp.CodeAction(
+        title=title,
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=lsp.WorkspaceEdit(changes=changes),
+        is_preferred=fix.safe,
+    )
 
 
 def ignore_line_action(finding: Finding, diagnostic: lsp.Diagnostic, uri: str, line_text: str) -> lsp.CodeAction:
@@ -44,8 +49,12 @@ def ignore_line_action(finding: Finding, diagnostic: lsp.Diagnostic, uri: str, l
         # The space keeps the line break's space: a comment swallows the newline.
         separator = "" if not line_text or line_text.endswith((" ", "\t")) else " "
         edit = lsp.TextEdit(range=_point(line, _utf16_length(line_text)), new_text=f"{separator}{comment}")
-    return lsp.CodeAction(title=f"Ignore {finding.code} on this line", kind=lsp.CodeActionKind.QuickFix,
-                          diagnostics=[diagnostic], edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
+    return lsp.CodeAction(
+        title=f"Ignore {finding.code} on this line",
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+    )
 
 
 def disable_in_project_action(finding: Finding, diagnostic: lsp.Diagnostic, folder: Path) -> lsp.CodeAction | None:
@@ -60,23 +69,32 @@ def disable_in_project_action(finding: Finding, diagnostic: lsp.Diagnostic, fold
         return None
     title = f"Disable {finding.code} in this project"
     if current is None:
-        edit = lsp.WorkspaceEdit(document_changes=[
-            lsp.CreateFile(uri=uri, options=lsp.CreateFileOptions(ignore_if_exists=True)),
-            lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
-                                 edits=[lsp.TextEdit(range=_point(0, 0), new_text=updated)]),
-        ])
+        edit = lsp.WorkspaceEdit(
+            document_changes=[
+                lsp.CreateFile(uri=uri, options=lsp.CreateFileOptions(ignore_if_exists=True)),
+                lsp.TextDocumentEdit(
+                    text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
+                    edits=[lsp.TextEdit(range=_point(0, 0), new_text=updated)],
+                ),
+            ]
+        )
     else:
         lines = current.split("\n")
-        whole = lsp.Range(start=lsp.Position(line=0, character=0),
-                          end=lsp.Position(line=len(lines) - 1, character=_utf16_length(lines[-1])))
+        whole = lsp.Range(
+            start=lsp.Position(line=0, character=0), end=lsp.Position(line=len(lines) - 1, character=_utf16_length(lines[-1]))
+        )
         edit = lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=whole, new_text=updated)]})
     return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic], edit=edit)
 
 
 def dismiss_action(finding: Finding, diagnostic: lsp.Diagnostic, uri: str) -> lsp.CodeAction:
     arguments = [{"uri": uri, "fingerprint": finding.fingerprint}]
-    return lsp.CodeAction(title="Dismiss this finding", kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                          command=lsp.Command(title="Dismiss this finding", command=DISMISS_COMMAND, arguments=arguments))
+    return lsp.CodeAction(
+        title="Dismiss this finding",
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        command=lsp.Command(title="Dismiss this finding", command=DISMISS_COMMAND, arguments=arguments),
+    )
 
 
 def config_ignoring(current: str | None, code: str) -> str | None:
@@ -98,9 +116,9 @@ def config_ignoring(current: str | None, code: str) -> str | None:
         body_end = next((m.start() for m in _TABLE_HEADER.finditer(current, header.end())), len(current))
         existing = _IGNORE.search(current, header.end(), body_end)
         if existing:
-            updated = current[: existing.start()] + line + current[existing.end():]
+            updated = current[: existing.start()] + line + current[existing.end() :]
         else:
-            updated = current[: header.end()] + f"\n{line}" + current[header.end():]
+            updated = current[: header.end()] + f"\n{line}" + current[header.end() :]
     try:  # only offer an edit that provably does what it says
         if code not in tomllib.loads(updated).get("rules", {}).get("ignore", []):
             return None

@@ -59,7 +59,9 @@ class WorkDone:
     def report(self, done: int, total: int, message: str) -> None:
         if self.token is not None:
             percentage = 100 * done // total if total else 100
-            self.server.work_done_progress.report(self.token, lsp.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True))
+            self.server.work_done_progress.report(
+                self.token, lsp.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
+            )
 
     @property
     def cancelled(self) -> bool:
@@ -145,15 +147,18 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
                 policy = severity_policy(state.config.llm)
                 for snapshot in await ls.run(llm.snapshots, state, relative):
                     project = await llm.private_project(state, snapshot)
-                    results.append(await _audit_project(ls, state.folder, project, snapshot, mode, settings, policy,
-                                                        cache, progress, run_audit))
+                    results.append(
+                        await _audit_project(ls, state.folder, project, snapshot, mode, settings, policy, cache, progress, run_audit)
+                    )
                     if progress.cancelled:
                         break
         message = llm.audit_message(results)
     except MissingKey:
         assert settings is not None  # the key is asked for by an audit, after its settings were read
-        message = (f"auditex: the {mode} audit needs {settings.key_env} in the editor's environment, or the setting "
-                   "auditex.llm.baseUrl pointing at a local OpenAI-compatible server.")
+        message = (
+            f"auditex: the {mode} audit needs {settings.key_env} in the editor's environment, or the setting "
+            "auditex.llm.baseUrl pointing at a local OpenAI-compatible server."
+        )
         llm.show_message(ls, message)
     except (LLMError, ValueError) as error:
         message = f"auditex: the {mode} audit stopped: {error}"
@@ -185,8 +190,17 @@ async def _audit_project(ls, folder, project, snapshot, mode, settings, policy, 
         ls.llm.keep(folder, snapshot.root, {**previous, **llm.anchored(project, findings)})
         _publish_soon(ls)
 
-    result = await run_audit(project, settings, mode, cache=cache, on_progress=on_progress, on_findings=on_findings,
-                             cancel=progress.cancel, deterministic=snapshot.rule_findings, policy=policy)
+    result = await run_audit(
+        project,
+        settings,
+        mode,
+        cache=cache,
+        on_progress=on_progress,
+        on_findings=on_findings,
+        cancel=progress.cancel,
+        deterministic=snapshot.rule_findings,
+        policy=policy,
+    )
     complete = not result.cancelled and not result.failed_units
     ls.llm.keep(folder, snapshot.root, {**({} if complete else previous), **llm.anchored(project, result.llm_findings)})
     return result
@@ -207,8 +221,9 @@ async def show_report(ls, *arguments: Any) -> dict[str, str]:
     await ls.ready.wait()
     uri = _argument(arguments).get("uri")
     folder = ls.folder_of_uri.get(uri) if isinstance(uri, str) else None
-    findings = [finding for item, shown in ls.published.items() for finding in shown
-                if folder is None or ls.folder_of_uri.get(item) == folder]
+    findings = [
+        finding for item, shown in ls.published.items() for finding in shown if folder is None or ls.folder_of_uri.get(item) == folder
+    ]
     title = f"auditex report: {folder.name}" if folder is not None else "auditex report"
     return {"markdown": to_markdown(findings, title)}
 
@@ -235,12 +250,14 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
         search = llm.related_work(state.config.llm, make_search)
         project = await llm.private_project(state, snapshots[0])
         async with WorkDone(ls, "auditex: review") as progress:
+
             def on_progress(stage: str, done: int, total: int) -> None:
                 progress.report(done, total, stage)
                 ls.status("auditing", message=f"review: {stage}")
 
-            result = await run_review(project, settings, mode, cache=cache, search=search, config=state.config,
-                                      on_progress=on_progress, cancel=progress.cancel)
+            result = await run_review(
+                project, settings, mode, cache=cache, search=search, config=state.config, on_progress=on_progress, cancel=progress.cancel
+            )
     except ValueError as error:
         message = llm.redacted(f"auditex: the review cannot start: {error}", settings)
         llm.show_message(ls, message)
@@ -278,7 +295,11 @@ async def dismiss(ls, *arguments: Any) -> dict[str, str]:
 
 
 def register(server: AuditexServer) -> None:
-    for name, handler in ((CHECK_PROJECT, check_project), (AUDIT, audit), (SHOW_REPORT, show_report),
-                          (REVIEW, review), (DISMISS_COMMAND, dismiss)):
+    for name, handler in (
+        (CHECK_PROJECT, check_project),
+        (AUDIT, audit),
+        (SHOW_REPORT, show_report),
+        (REVIEW, review),
+        (DISMISS_COMMAND, dismiss),
+    ):
         server.command(name)(handler)
-

@@ -37,7 +37,9 @@ def lsp_range(range_: Range) -> lsp.Range:
 def diagnostic(finding: Finding, folder: Path, registry: Registry) -> lsp.Diagnostic:
     rule = registry.get(finding.code)
     related = [
-        lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri_of(folder, item.file), range=lsp_range(item.range)), message=item.message)
+        lsp.DiagnosticRelatedInformation(
+            location=lsp.Location(uri=uri_of(folder, item.file), range=lsp_range(item.range)), message=item.message
+        )
         for item in finding.related
     ]
     return lsp.Diagnostic(
@@ -59,8 +61,10 @@ def contains(range_: Range, line: int, character: int) -> bool:
 
 
 def overlaps(range_: Range, other: lsp.Range) -> bool:
-    return (range_.start.line, range_.start.character) <= (other.end.line, other.end.character) \
-        and (other.start.line, other.start.character) <= (range_.end.line, range_.end.character)
+    return (range_.start.line, range_.start.character) <= (other.end.line, other.end.character) and (
+        other.start.line,
+        other.start.character,
+    ) <= (range_.end.line, range_.end.character)
 
 
 def hover_markdown(findings: list[Finding], registry: Registry) -> str:
@@ -72,7 +76,10 @@ def hover_markdown(findings: list[Finding], registry: Registry) -> str:
         if finding.source is Source.LLM:
             where = f", {finding.section}" if finding.section else ""
             unanchored = "; not pinned to a quote" if not finding.anchored else ""
-            lines += ["", f"*LLM finding: {finding.category.value.replace('_', ' ')}, confidence {finding.confidence:.2f}{where}{unanchored}*"]
+            lines += [
+                "",
+                f"*LLM finding: {finding.category.value.replace('_', ' ')}, confidence {finding.confidence:.2f}{where}{unanchored}*",
+            ]
         if finding.explanation:
             lines += ["", finding.explanation]
         if finding.related:

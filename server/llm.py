@@ -173,8 +173,9 @@ def _moved(finding: Finding, ranges: list[Range]) -> Finding:
     """`finding` at `ranges` (same order as `anchored`), fingerprint unchanged."""
     moved = iter(ranges[1:])
     related = [item.model_copy(update={"range": next(moved)}) for item in finding.related]
-    fixes = [fix.model_copy(update={"edits": [edit.model_copy(update={"range": next(moved)}) for edit in fix.edits]})
-             for fix in finding.fixes]
+    fixes = [
+        fix.model_copy(update={"edits": [edit.model_copy(update={"range": next(moved)}) for edit in fix.edits]}) for fix in finding.fixes
+    ]
     return finding.model_copy(update={"range": ranges[0], "related": related, "fixes": fixes})
 
 
@@ -203,8 +204,10 @@ def _same(finding: Finding, other: Finding) -> bool:
     if other.source is Source.LLM or other.file != finding.file or other.category is not finding.category:
         return False
     a, b = finding.range, other.range
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) \
-        and (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )
 
 
 # Settings
@@ -243,11 +246,17 @@ def snapshots(state: FolderState, relative: str | None = None) -> list[Snapshot]
     """The folder's projects (those holding `relative`, if given) as of now (analysis thread)."""
     state.check()
     chosen = [p for p in state.projects if relative is None or p.project.contains(relative)] or state.projects
-    return [Snapshot(p.project.root_file,
-                     {**{rel: d.text for rel, d in p.project.documents.items()},
-                      **{rel: b.source.text for rel, b in p.project.bibliographies.items()}},
-                     [f for f in p.findings if f.source is Source.RULE])
-            for p in chosen]
+    return [
+        Snapshot(
+            p.project.root_file,
+            {
+                **{rel: d.text for rel, d in p.project.documents.items()},
+                **{rel: b.source.text for rel, b in p.project.bibliographies.items()},
+            },
+            [f for f in p.findings if f.source is Source.RULE],
+        )
+        for p in chosen
+    ]
 
 
 async def private_project(state: FolderState, snapshot: Snapshot) -> Project:

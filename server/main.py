@@ -74,8 +74,7 @@ class _Protocol(LanguageServerProtocol):
 
 class AuditexServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("auditex", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
-                         protocol_cls=_Protocol)
+        super().__init__("auditex", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental, protocol_cls=_Protocol)
         self.analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="auditex-analysis")
         self.debouncer = Debouncer()
         self.ready = asyncio.Event()
@@ -174,7 +173,9 @@ class AuditexServer(LanguageServer):
             return [{} for _ in folders]
         items = [lsp.ConfigurationItem(scope_uri=folder.as_uri(), section=SETTINGS_SECTION) for folder in folders]
         try:
-            values = await self.workspace_configuration_async(lsp.ConfigurationParams(items=items or [lsp.ConfigurationItem(section=SETTINGS_SECTION)]))
+            values = await self.workspace_configuration_async(
+                lsp.ConfigurationParams(items=items or [lsp.ConfigurationItem(section=SETTINGS_SECTION)])
+            )
         except Exception as error:  # a client that answers badly: run with defaults
             log.warning("workspace/configuration failed: %s", error)
             return [{} for _ in folders]
@@ -187,7 +188,9 @@ class AuditexServer(LanguageServer):
 
     async def start_watching(self, folders: list[Path]) -> None:
         if _client_supports(self, "workspace.did_change_watched_files.dynamic_registration"):
-            options = lsp.DidChangeWatchedFilesRegistrationOptions(watchers=[lsp.FileSystemWatcher(glob_pattern=glob) for glob in WATCH_GLOBS])
+            options = lsp.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[lsp.FileSystemWatcher(glob_pattern=glob) for glob in WATCH_GLOBS]
+            )
             registration = lsp.Registration(id=str(uuid.uuid4()), method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)
             try:
                 await self.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
@@ -358,19 +361,29 @@ def build_server() -> AuditexServer:
         findings = [f for f in ls.published.get(params.text_document.uri, []) if convert.contains(f.range, line, character)]
         if not findings:
             return None
-        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings, ls.registry)),
-                         range=convert.lsp_range(findings[0].range))
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings, ls.registry)),
+            range=convert.lsp_range(findings[0].range),
+        )
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: AuditexServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
-        return await ls.with_project(params.text_document.uri, lambda state, relative: _locations(
-            state, relative, params.position, lambda project, key: navigation.definitions(project, key)), [])
+        return await ls.with_project(
+            params.text_document.uri,
+            lambda state, relative: _locations(state, relative, params.position, lambda project, key: navigation.definitions(project, key)),
+            [],
+        )
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: AuditexServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
         declaration = params.context.include_declaration
-        return await ls.with_project(params.text_document.uri, lambda state, relative: _locations(
-            state, relative, params.position, lambda project, key: navigation.references(project, key, declaration)), [])
+        return await ls.with_project(
+            params.text_document.uri,
+            lambda state, relative: _locations(
+                state, relative, params.position, lambda project, key: navigation.references(project, key, declaration)
+            ),
+            [],
+        )
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     async def document_symbol(ls: AuditexServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
@@ -425,7 +438,11 @@ def _locations(state: FolderState, relative: str, position: lsp.Position, find) 
 class _ClientLogHandler(logging.Handler):
     """Forwards log records to window/logMessage, from any thread."""
 
-    _TYPES: ClassVar[dict[int, lsp.MessageType]] = {logging.ERROR: lsp.MessageType.Error, logging.WARNING: lsp.MessageType.Warning, logging.INFO: lsp.MessageType.Info}
+    _TYPES: ClassVar[dict[int, lsp.MessageType]] = {
+        logging.ERROR: lsp.MessageType.Error,
+        logging.WARNING: lsp.MessageType.Warning,
+        logging.INFO: lsp.MessageType.Info,
+    }
 
     def __init__(self, server: AuditexServer, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(logging.INFO)

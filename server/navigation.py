@@ -81,9 +81,13 @@ def outline(project: Project, file: str) -> list[lsp.DocumentSymbol]:
     if file in project.bibliographies:
         bibliography = project.bibliographies[file]
         return [
-            lsp.DocumentSymbol(name=entry.key, detail=entry.entry_type, kind=lsp.SymbolKind.Key,
-                               range=span_range(bibliography.source, entry.start, entry.end),
-                               selection_range=span_range(bibliography.source, entry.start, entry.end))
+            lsp.DocumentSymbol(
+                name=entry.key,
+                detail=entry.entry_type,
+                kind=lsp.SymbolKind.Key,
+                range=span_range(bibliography.source, entry.start, entry.end),
+                selection_range=span_range(bibliography.source, entry.start, entry.end),
+            )
             for entry in bibliography.entries
         ]
     document = project.documents.get(file)
@@ -94,11 +98,13 @@ def outline(project: Project, file: str) -> list[lsp.DocumentSymbol]:
     stack: list[tuple[int, lsp.DocumentSymbol]] = []
     for index, heading in enumerate(headings):
         # A section runs to the next heading of the same or a higher level.
-        end = next((later.start for later in headings[index + 1:] if later.level <= heading.level), len(document.text))
+        end = next((later.start for later in headings[index + 1 :] if later.level <= heading.level), len(document.text))
         symbol = lsp.DocumentSymbol(
-            name=heading.title or "(untitled)", kind=lsp.SymbolKind.Namespace if heading.level <= 1 else lsp.SymbolKind.Module,
+            name=heading.title or "(untitled)",
+            kind=lsp.SymbolKind.Namespace if heading.level <= 1 else lsp.SymbolKind.Module,
             range=span_range(document.source, heading.start, max(end, heading.end)),
-            selection_range=span_range(document.source, heading.start, heading.end), children=[],
+            selection_range=span_range(document.source, heading.start, heading.end),
+            children=[],
         )
         while stack and stack[-1][0] >= heading.level:
             stack.pop()

@@ -45,7 +45,9 @@ def load_ledger(path: Path = LEDGER) -> dict[tuple[str, str], Entry]:
     for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("finding", []):
         entry = Entry(**raw)
         if entry.verdict not in VERDICTS:
-            raise ValueError(f"{path.name}: {entry.paper} {entry.code} {entry.fingerprint}: verdict must be one of {VERDICTS}, not {entry.verdict!r}")
+            raise ValueError(
+                f"{path.name}: {entry.paper} {entry.code} {entry.fingerprint}: verdict must be one of {VERDICTS}, not {entry.verdict!r}"
+            )
         if not entry.reason.strip():
             raise ValueError(f"{path.name}: {entry.paper} {entry.code} {entry.fingerprint}: a verdict needs its reason")
         if entry.key in entries:
@@ -61,14 +63,16 @@ def serious(findings: Iterable[Finding]) -> list[Finding]:
 def draft(paper: str, finding: Finding) -> str:
     """A ledger entry to paste for an untriaged finding; the reader fills in verdict and reason."""
     line = finding.range.start.line + 1
-    return "\n".join((
-        "[[finding]]",
-        f"paper = {json.dumps(paper)}",
-        f"code = {json.dumps(finding.code)}",
-        f"file = {json.dumps(finding.file)}  # line {line}",
-        f"fingerprint = {json.dumps(finding.fingerprint)}",
-        f"message = {json.dumps(finding.message, ensure_ascii=False)}",
-        'verdict = "?"',
-        'reason = ""',
-        "",
-    ))
+    return "\n".join(
+        (
+            "[[finding]]",
+            f"paper = {json.dumps(paper)}",
+            f"code = {json.dumps(finding.code)}",
+            f"file = {json.dumps(finding.file)}  # line {line}",
+            f"fingerprint = {json.dumps(finding.fingerprint)}",
+            f"message = {json.dumps(finding.message, ensure_ascii=False)}",
+            'verdict = "?"',
+            'reason = ""',
+            "",
+        )
+    )

@@ -73,7 +73,7 @@ class RuleFixture:
             expect = EXPECT_MARKER.search(stripped)
             codes = [code.strip() for code in expect["codes"].split(",")] if expect else []
             if expect:
-                stripped = stripped[:expect.start()]
+                stripped = stripped[: expect.start()]
             if match := FILE_MARKER.match(stripped):
                 close()
                 name, encoding, lines = match["name"], match["encoding"] or "utf-8", []
@@ -84,7 +84,7 @@ class RuleFixture:
                 fixture.archive = match["name"]
             else:
                 fixture.expected += [(name, len(lines), code) for code in codes]
-                lines.append(stripped + line[len(line.rstrip("\n")):])
+                lines.append(stripped + line[len(line.rstrip("\n")) :])
         close()
         return fixture
 

@@ -43,9 +43,14 @@ class LoopbackBatchServer(LoopbackServer):
 
     def llm_options(self, provider: str, **overrides: Any) -> dict[str, Any]:
         """LLMSettings fields pointing here (the key comes from `env()`)."""
-        return {"provider": provider, "model": "gpt-4.1-mini" if provider == "openai" else "claude-haiku-4-5",
-                "base_url": f"{self.url}/v1" if provider == "openai" else self.url,
-                "timeout_s": 5.0, "retry_base_s": 0.01, **overrides}
+        return {
+            "provider": provider,
+            "model": "gpt-4.1-mini" if provider == "openai" else "claude-haiku-4-5",
+            "base_url": f"{self.url}/v1" if provider == "openai" else self.url,
+            "timeout_s": 5.0,
+            "retry_base_s": 0.01,
+            **overrides,
+        }
 
     @staticmethod
     def env() -> dict[str, str]:
@@ -95,38 +100,76 @@ def _openai_batch(server: LoopbackBatchServer, batch_id: str, batch: dict[str, A
         for number, (custom_id, body, reply) in enumerate(batch["results"]):
             line = {"id": f"batch_req_{number}", "custom_id": custom_id}
             if reply.http_status == 200:
-                output.append({**line, "response": {"status_code": 200, "request_id": f"req_{number}",
-                                                    "body": wire.plain(reply, body["model"], _usage(body, reply))}, "error": None})
+                output.append(
+                    {
+                        **line,
+                        "response": {
+                            "status_code": 200,
+                            "request_id": f"req_{number}",
+                            "body": wire.plain(reply, body["model"], _usage(body, reply)),
+                        },
+                        "error": None,
+                    }
+                )
             else:
-                errors.append({**line, "response": {"status_code": reply.http_status, "request_id": f"req_{number}",
-                                                    "body": wire.error(reply)}, "error": None})
+                errors.append(
+                    {
+                        **line,
+                        "response": {"status_code": reply.http_status, "request_id": f"req_{number}", "body": wire.error(reply)},
+                        "error": None,
+                    }
+                )
         for name, lines in (("output_file_id", output), ("error_file_id", errors)):
             batch[name] = None
             if lines:
                 batch[name] = file_id = server.new_id("file-")
                 server.files[file_id] = "".join(json.dumps(line) + "\n" for line in lines).encode()
     total = len(batch["requests"])
-    return {"id": batch_id, "object": "batch", "endpoint": "/v1/chat/completions", "input_file_id": batch["input_file_id"],
-            "completion_window": "24h", "status": "completed" if ended else "in_progress", "created_at": batch["created"],
-            "output_file_id": batch.get("output_file_id"), "error_file_id": batch.get("error_file_id"),
-            "request_counts": {"total": total, "completed": total if ended else 0, "failed": 0}}
+    return {
+        "id": batch_id,
+        "object": "batch",
+        "endpoint": "/v1/chat/completions",
+        "input_file_id": batch["input_file_id"],
+        "completion_window": "24h",
+        "status": "completed" if ended else "in_progress",
+        "created_at": batch["created"],
+        "output_file_id": batch.get("output_file_id"),
+        "error_file_id": batch.get("error_file_id"),
+        "request_counts": {"total": total, "completed": total if ended else 0, "failed": 0},
+    }
 
 
 def _anthropic_batch(server: LoopbackBatchServer, batch_id: str, batch: dict[str, Any]) -> dict[str, Any]:
     ended = batch["ended"]
     total = len(batch["requests"])
-    return {"id": batch_id, "type": "message_batch", "processing_status": "ended" if ended else "in_progress",
-            "request_counts": {"processing": 0 if ended else total, "succeeded": total if ended else 0, "errored": 0,
-                               "canceled": 0, "expired": 0},
-            "ended_at": _ISO if ended else None, "created_at": _ISO, "expires_at": _ISO, "cancel_initiated_at": None,
-            "archived_at": None, "results_url": f"{server.url}/v1/messages/batches/{batch_id}/results" if ended else None}
+    return {
+        "id": batch_id,
+        "type": "message_batch",
+        "processing_status": "ended" if ended else "in_progress",
+        "request_counts": {
+            "processing": 0 if ended else total,
+            "succeeded": total if ended else 0,
+            "errored": 0,
+            "canceled": 0,
+            "expired": 0,
+        },
+        "ended_at": _ISO if ended else None,
+        "created_at": _ISO,
+        "expires_at": _ISO,
+        "cancel_initiated_at": None,
+        "archived_at": None,
+        "results_url": f"{server.url}/v1/messages/batches/{batch_id}/results" if ended else None,
+    }
 
 
 def _anthropic_results(batch: dict[str, Any]) -> Iterator[dict[str, Any]]:
     wire = _AnthropicWire()
     for custom_id, body, reply in batch["results"]:
         if reply.http_status == 200:
-            yield {"custom_id": custom_id, "result": {"type": "succeeded", "message": wire.plain(reply, body["model"], _usage(body, reply))}}
+            yield {
+                "custom_id": custom_id,
+                "result": {"type": "succeeded", "message": wire.plain(reply, body["model"], _usage(body, reply))},
+            }
         else:
             yield {"custom_id": custom_id, "result": {"type": "errored", "error": {"type": "error", **wire.error(reply)}}}
 
@@ -143,8 +186,17 @@ def _handler(server: LoopbackBatchServer) -> type[BaseHTTPRequestHandler]:
                 fields = _multipart(self.headers["content-type"], data)
                 file_id = server.new_id("file-")
                 server.files[file_id] = fields["file"]
-                self._json({"id": file_id, "object": "file", "bytes": len(fields["file"]), "created_at": int(time.time()),
-                            "filename": "auditex-batch.jsonl", "purpose": fields["purpose"].decode(), "status": "processed"})
+                self._json(
+                    {
+                        "id": file_id,
+                        "object": "file",
+                        "bytes": len(fields["file"]),
+                        "created_at": int(time.time()),
+                        "filename": "auditex-batch.jsonl",
+                        "purpose": fields["purpose"].decode(),
+                        "status": "processed",
+                    }
+                )
             elif path == "/v1/batches":
                 body = json.loads(data)
                 lines = [json.loads(line) for line in server.files[body["input_file_id"]].decode().splitlines() if line.strip()]

@@ -252,9 +252,7 @@ class LoopbackLLMServer:
         self._httpd = _BurstServer(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
         # A short poll interval keeps stop() (and so every fixture teardown) fast.
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="loopback-llm", daemon=True
-        )
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="loopback-llm", daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -357,9 +355,12 @@ def _usage(request: RecordedRequest, reply: Reply, cached: tuple[int, int]) -> T
     if reply.input_tokens is not None:  # scripted counts
         return TokenUsage(reply.input_tokens, output, reply.cache_read_tokens or 0, reply.cache_write_tokens or 0)
     read, written = cached
-    return TokenUsage(_tokens(request.prompt_text), output,
-                      read if reply.cache_read_tokens is None else reply.cache_read_tokens,
-                      written if reply.cache_write_tokens is None else reply.cache_write_tokens)
+    return TokenUsage(
+        _tokens(request.prompt_text),
+        output,
+        read if reply.cache_read_tokens is None else reply.cache_read_tokens,
+        written if reply.cache_write_tokens is None else reply.cache_write_tokens,
+    )
 
 
 def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
@@ -545,7 +546,8 @@ class _AnthropicWire(_Wire):
 
     def error(self, reply: Reply) -> dict[str, Any]:
         kind = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error"}.get(
-            reply.http_status, "api_error")
+            reply.http_status, "api_error"
+        )
         return {"type": "error", "error": {"type": kind, "message": reply.error_message}}
 
 

@@ -30,10 +30,7 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 # Opens that say nothing about a manuscript leaking: the interpreter's own
 # libraries, code being imported (and its bytecode cache), and kernel files.
 _IGNORED_FOLDERS = tuple(
-    Path(folder).resolve()
-    for folder in {
-        sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")
-    }
+    Path(folder).resolve() for folder in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
 _IGNORED_SUFFIXES = (*importlib.machinery.all_suffixes(), ".pyc", ".pth")
 _IGNORED_SYSTEM = (Path("/proc"), Path("/sys"), Path("/dev/null"), Path("/dev/urandom"))
@@ -77,11 +74,7 @@ def _is_under(path: Path, roots: tuple[Path, ...]) -> bool:
 
 
 def _ignored(path: Path) -> bool:
-    return (
-        path.name.endswith(_IGNORED_SUFFIXES)
-        or _is_under(path, _IGNORED_FOLDERS)
-        or _is_under(path, _IGNORED_SYSTEM)
-    )
+    return path.name.endswith(_IGNORED_SUFFIXES) or _is_under(path, _IGNORED_FOLDERS) or _is_under(path, _IGNORED_SYSTEM)
 
 
 _active: list[OpenedFiles] = []
@@ -96,9 +89,7 @@ def _hook(event: str, args: tuple) -> None:
         return
     if event == "open":
         mode, flags = args[1], args[2]
-        writes = bool(flags & _WRITE_FLAGS) or (
-            isinstance(mode, str) and any(m in mode for m in "wax+")
-        )
+        writes = bool(flags & _WRITE_FLAGS) or (isinstance(mode, str) and any(m in mode for m in "wax+"))
     else:
         writes = True
     name = os.fsdecode(target)

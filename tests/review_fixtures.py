@@ -115,4 +115,3 @@ class ScholarlyServer(LoopbackServer):
                 self.wfile.write(data)
 
         self._listen(Handler)
-

@@ -24,8 +24,13 @@ from loopback import LoopbackServer
 from rapidfuzz import fuzz, process
 
 SERVICES = ("crossref", "openalex", "arxiv", "s2", "dblp")
-ENV = {"crossref": "AUDITEX_CROSSREF_URL", "openalex": "AUDITEX_OPENALEX_URL", "arxiv": "AUDITEX_ARXIV_URL",
-       "s2": "AUDITEX_S2_URL", "dblp": "AUDITEX_DBLP_URL"}
+ENV = {
+    "crossref": "AUDITEX_CROSSREF_URL",
+    "openalex": "AUDITEX_OPENALEX_URL",
+    "arxiv": "AUDITEX_ARXIV_URL",
+    "s2": "AUDITEX_S2_URL",
+    "dblp": "AUDITEX_DBLP_URL",
+}
 
 
 @dataclass
@@ -116,8 +121,14 @@ class StandIns(LoopbackServer):
             status, payload, content_type = 404, {"error": "not found"}, "application/json"
         self._send(handler, status, payload, content_type)
 
-    def _send(self, handler: BaseHTTPRequestHandler, status: int, payload: object, content_type: str = "application/json",
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        handler: BaseHTTPRequestHandler,
+        status: int,
+        payload: object,
+        content_type: str = "application/json",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         data = (payload if isinstance(payload, str) else json.dumps(payload)).encode("utf-8")
         handler.send_response(status)
         handler.send_header("Content-Type", content_type)
@@ -135,32 +146,50 @@ class StandIns(LoopbackServer):
 
     def _ranked(self, service: str, text: str, cutoff: float) -> list[StandInWork]:
         works = self._in(service)
-        ranked = process.extract(text.lower(), [work.title.lower() for work in works], scorer=fuzz.token_set_ratio,
-                                 limit=20, score_cutoff=cutoff)
+        ranked = process.extract(
+            text.lower(), [work.title.lower() for work in works], scorer=fuzz.token_set_ratio, limit=20, score_cutoff=cutoff
+        )
         return [works[index] for _, _, index in ranked]
 
     # Crossref: /works/{doi}, /works?query.bibliographic=&rows=
 
     def _crossref(self, path: str, query: dict, body: bytes | None):
         if path.startswith("/works/"):
-            work = self._by_doi("crossref", unquote(path[len("/works/"):]))
+            work = self._by_doi("crossref", unquote(path[len("/works/") :]))
             if work is None:
                 return 404, "Resource not found.", "text/plain"
-            return 200, {"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": _crossref_item(work)}, "application/json"
+            return (
+                200,
+                {"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": _crossref_item(work)},
+                "application/json",
+            )
         if path == "/works":
             text = query["query.bibliographic"][0]
             rows = int(query.get("rows", ["20"])[0])
             items = [_crossref_item(work) for work in self._ranked("crossref", text, 0)[:rows]]  # Crossref always ranks something
-            return 200, {"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
-                         "message": {"facets": {}, "total-results": len(items), "items": items, "items-per-page": rows,
-                                     "query": {"start-index": 0, "search-terms": text}}}, "application/json"
+            return (
+                200,
+                {
+                    "status": "ok",
+                    "message-type": "work-list",
+                    "message-version": "1.0.0",
+                    "message": {
+                        "facets": {},
+                        "total-results": len(items),
+                        "items": items,
+                        "items-per-page": rows,
+                        "query": {"start-index": 0, "search-terms": text},
+                    },
+                },
+                "application/json",
+            )
         raise KeyError(path)
 
     # OpenAlex: /works?filter=doi:A|B, /works?search=, /works/doi:{doi}
 
     def _openalex(self, path: str, query: dict, body: bytes | None):
         if path.startswith("/works/doi:"):
-            work = self._by_doi("openalex", unquote(path[len("/works/doi:"):]))
+            work = self._by_doi("openalex", unquote(path[len("/works/doi:") :]))
             if work is None:
                 return 404, {"error": "Not Found", "message": "The requested resource could not be found."}, "application/json"
             return 200, _openalex_item(work), "application/json"
@@ -172,8 +201,15 @@ class StandIns(LoopbackServer):
             else:
                 found = self._ranked("openalex", query["search"][0], 60)
             results = [_openalex_item(work) for work in found[:per_page]]
-            return 200, {"meta": {"count": len(found), "db_response_time_ms": 12, "page": 1, "per_page": per_page},
-                         "results": results, "group_by": []}, "application/json"
+            return (
+                200,
+                {
+                    "meta": {"count": len(found), "db_response_time_ms": 12, "page": 1, "per_page": per_page},
+                    "results": results,
+                    "group_by": [],
+                },
+                "application/json",
+            )
         raise KeyError(path)
 
     # arXiv: /api/query?id_list=
@@ -187,14 +223,18 @@ class StandIns(LoopbackServer):
             if work is not None:
                 entries.append(_arxiv_entry(work))
             elif arxiv_id and not arxiv_id[0].isdigit():
-                entries.append(f"<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_{escape(arxiv_id)}</id>"
-                               "<title>Error</title><summary>incorrect id format</summary></entry>")
-        feed = ('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
-                'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">'
-                '<link href="http://arxiv.org/api/query" rel="self" type="application/atom+xml"/>'
-                '<title type="html">ArXiv Query: id_list</title><id>http://arxiv.org/api/x</id><updated>2024-01-01T00:00:00-05:00</updated>'
-                f'<opensearch:totalResults>{len(entries)}</opensearch:totalResults><opensearch:startIndex>0</opensearch:startIndex>'
-                f'<opensearch:itemsPerPage>{len(entries)}</opensearch:itemsPerPage>{"".join(entries)}</feed>')
+                entries.append(
+                    f"<entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_{escape(arxiv_id)}</id>"
+                    "<title>Error</title><summary>incorrect id format</summary></entry>"
+                )
+        feed = (
+            '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+            'xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">'
+            '<link href="http://arxiv.org/api/query" rel="self" type="application/atom+xml"/>'
+            '<title type="html">ArXiv Query: id_list</title><id>http://arxiv.org/api/x</id><updated>2024-01-01T00:00:00-05:00</updated>'
+            f"<opensearch:totalResults>{len(entries)}</opensearch:totalResults><opensearch:startIndex>0</opensearch:startIndex>"
+            f"<opensearch:itemsPerPage>{len(entries)}</opensearch:itemsPerPage>{''.join(entries)}</feed>"
+        )
         return 200, feed, "application/atom+xml"
 
     # Semantic Scholar: /graph/v1/paper/search/match, /paper/search, /paper/{id}, POST /paper/batch
@@ -214,7 +254,7 @@ class StandIns(LoopbackServer):
             ids = json.loads(body)["ids"]
             return 200, [_s2_paper(w) if (w := self._s2_lookup(i)) else None for i in ids], "application/json"
         if path.startswith("/paper/"):
-            work = self._s2_lookup(unquote(path[len("/paper/"):]))
+            work = self._s2_lookup(unquote(path[len("/paper/") :]))
             if work is None:
                 return 404, {"error": "Paper with id not found"}, "application/json"
             return 200, _s2_paper(work), "application/json"
@@ -237,9 +277,21 @@ class StandIns(LoopbackServer):
         ranked = self._ranked("dblp", query["q"][0], 70)[:limit]
         hits: dict = {"@total": str(len(ranked)), "@computed": str(len(ranked)), "@sent": str(len(ranked)), "@first": "0"}
         if ranked:
-            hits["hit"] = [{"@score": "7", "@id": str(w.ident), "info": _dblp_info(w), "url": f"https://dblp.org/rec/x/{w.ident}"} for w in ranked]
-        return 200, {"result": {"query": query["q"][0], "status": {"@code": "200", "text": "OK"},
-                                "time": {"@unit": "msecs", "text": "1.00"}, "hits": hits}}, "application/json"
+            hits["hit"] = [
+                {"@score": "7", "@id": str(w.ident), "info": _dblp_info(w), "url": f"https://dblp.org/rec/x/{w.ident}"} for w in ranked
+            ]
+        return (
+            200,
+            {
+                "result": {
+                    "query": query["q"][0],
+                    "status": {"@code": "200", "text": "OK"},
+                    "time": {"@unit": "msecs", "text": "1.00"},
+                    "hits": hits,
+                }
+            },
+            "application/json",
+        )
 
 
 def _split(name: str) -> tuple[str, str]:
@@ -249,33 +301,69 @@ def _split(name: str) -> tuple[str, str]:
 
 def _crossref_item(work: StandInWork) -> dict:
     item = {
-        "DOI": work.doi or f"10.9999/standin.{work.ident}", "title": [work.title], "type": "posted-content" if work.preprint else "journal-article",
-        "author": [{"given": _split(n)[0], "family": _split(n)[1], "sequence": "first" if i == 0 else "additional", "affiliation": []}
-                   for i, n in enumerate(work.authors)],
+        "DOI": work.doi or f"10.9999/standin.{work.ident}",
+        "title": [work.title],
+        "type": "posted-content" if work.preprint else "journal-article",
+        "author": [
+            {"given": _split(n)[0], "family": _split(n)[1], "sequence": "first" if i == 0 else "additional", "affiliation": []}
+            for i, n in enumerate(work.authors)
+        ],
         "container-title": [work.venue] if work.venue and not work.preprint else [],
-        "issued": {"date-parts": [[work.year]]}, "URL": f"https://doi.org/{work.doi}", "score": 42.0,
+        "issued": {"date-parts": [[work.year]]},
+        "URL": f"https://doi.org/{work.doi}",
+        "score": 42.0,
     }
     if work.retracted:
-        item["updated-by"] = [{"DOI": f"10.9999/retraction.{work.ident}", "type": "retraction", "source": "retraction-watch",
-                               "label": "Retraction", "updated": {"date-parts": [[2023, 5, 1]]}}]
+        item["updated-by"] = [
+            {
+                "DOI": f"10.9999/retraction.{work.ident}",
+                "type": "retraction",
+                "source": "retraction-watch",
+                "label": "Retraction",
+                "updated": {"date-parts": [[2023, 5, 1]]},
+            }
+        ]
     return item
 
 
 def _openalex_item(work: StandInWork) -> dict:
     source_type = "repository" if work.preprint else "journal"
-    primary = {"is_oa": True, "landing_page_url": f"https://arxiv.org/abs/{work.arxiv}" if work.preprint and work.arxiv else f"https://doi.org/{work.doi}",
-               "source": {"id": f"https://openalex.org/S{work.ident}", "display_name": "arXiv (Cornell University)" if work.preprint else work.venue,
-                          "type": source_type}}
+    primary = {
+        "is_oa": True,
+        "landing_page_url": f"https://arxiv.org/abs/{work.arxiv}" if work.preprint and work.arxiv else f"https://doi.org/{work.doi}",
+        "source": {
+            "id": f"https://openalex.org/S{work.ident}",
+            "display_name": "arXiv (Cornell University)" if work.preprint else work.venue,
+            "type": source_type,
+        },
+    }
     locations = [primary]
     if work.preprint and work.published_venue:
-        locations.append({"is_oa": False, "landing_page_url": f"https://doi.org/{work.published_doi}",
-                          "source": {"id": "https://openalex.org/S9", "display_name": work.published_venue, "type": "journal"}})
+        locations.append(
+            {
+                "is_oa": False,
+                "landing_page_url": f"https://doi.org/{work.published_doi}",
+                "source": {"id": "https://openalex.org/S9", "display_name": work.published_venue, "type": "journal"},
+            }
+        )
     return {
-        "id": f"https://openalex.org/W{work.ident}", "doi": f"https://doi.org/{work.doi}" if work.doi else None,
-        "title": work.title, "display_name": work.title, "publication_year": work.year, "type": "preprint" if work.preprint else "article",
-        "authorships": [{"author_position": "first" if i == 0 else "middle", "author": {"id": f"https://openalex.org/A{i}", "display_name": n, "orcid": None},
-                         "institutions": []} for i, n in enumerate(work.authors)],
-        "primary_location": primary, "locations": locations, "is_retracted": work.retracted,
+        "id": f"https://openalex.org/W{work.ident}",
+        "doi": f"https://doi.org/{work.doi}" if work.doi else None,
+        "title": work.title,
+        "display_name": work.title,
+        "publication_year": work.year,
+        "type": "preprint" if work.preprint else "article",
+        "authorships": [
+            {
+                "author_position": "first" if i == 0 else "middle",
+                "author": {"id": f"https://openalex.org/A{i}", "display_name": n, "orcid": None},
+                "institutions": [],
+            }
+            for i, n in enumerate(work.authors)
+        ],
+        "primary_location": primary,
+        "locations": locations,
+        "is_retracted": work.retracted,
         "ids": {"openalex": f"https://openalex.org/W{work.ident}", **({"doi": f"https://doi.org/{work.doi}"} if work.doi else {})},
     }
 
@@ -287,41 +375,76 @@ def _arxiv_entry(work: StandInWork) -> str:
     if work.published_venue:
         extra += f"<arxiv:journal_ref>{escape(work.published_venue)}</arxiv:journal_ref>"
     authors = "".join(f"<author><name>{escape(n)}</name></author>" for n in work.authors)
-    return (f"<entry><id>http://arxiv.org/abs/{work.arxiv}v2</id><updated>{work.year}-06-01T00:00:00Z</updated>"
-            f"<published>{work.year}-01-15T17:57:34Z</published><title>{escape(work.title)}</title>"
-            f"<summary>An abstract.</summary>{authors}{extra}"
-            f'<link href="http://arxiv.org/abs/{work.arxiv}v2" rel="alternate" type="text/html"/>'
-            '<arxiv:primary_category term="cs.LG" scheme="http://arxiv.org/schemas/atom"/></entry>')
+    return (
+        f"<entry><id>http://arxiv.org/abs/{work.arxiv}v2</id><updated>{work.year}-06-01T00:00:00Z</updated>"
+        f"<published>{work.year}-01-15T17:57:34Z</published><title>{escape(work.title)}</title>"
+        f"<summary>An abstract.</summary>{authors}{extra}"
+        f'<link href="http://arxiv.org/abs/{work.arxiv}v2" rel="alternate" type="text/html"/>'
+        '<arxiv:primary_category term="cs.LG" scheme="http://arxiv.org/schemas/atom"/></entry>'
+    )
 
 
 def _s2_paper(work: StandInWork) -> dict:
     venue = "arXiv.org" if work.preprint and not work.published_venue else (work.published_venue or work.venue)
     external = {"CorpusId": work.ident, **({"DOI": work.doi} if work.doi else {}), **({"ArXiv": work.arxiv} if work.arxiv else {})}
-    return {"paperId": f"{work.ident:040x}", "externalIds": external, "title": work.title, "venue": venue, "year": work.year,
-            "authors": [{"authorId": str(i), "name": n} for i, n in enumerate(work.authors)],
-            "publicationTypes": ["JournalArticle"] if not work.preprint else None,
-            "journal": {"name": venue} if venue else None,
-            "publicationVenue": {"id": "v", "name": venue, "type": "journal"} if venue else None}
+    return {
+        "paperId": f"{work.ident:040x}",
+        "externalIds": external,
+        "title": work.title,
+        "venue": venue,
+        "year": work.year,
+        "authors": [{"authorId": str(i), "name": n} for i, n in enumerate(work.authors)],
+        "publicationTypes": ["JournalArticle"] if not work.preprint else None,
+        "journal": {"name": venue} if venue else None,
+        "publicationVenue": {"id": "v", "name": venue, "type": "journal"} if venue else None,
+    }
 
 
 def _dblp_info(work: StandInWork) -> dict:
     authors = [{"@pid": f"{i}/{work.ident}", "text": n} for i, n in enumerate(work.authors)]
-    return {"authors": {"author": authors[0] if len(authors) == 1 else authors}, "title": work.title + ".",
-            "venue": "CoRR" if work.preprint else work.venue, "year": str(work.year),
-            "type": "Informal Publications" if work.preprint else "Journal Articles", "key": f"x/{work.ident}",
-            **({"doi": work.doi} if work.doi else {}),
-            "ee": f"https://arxiv.org/abs/{work.arxiv}" if work.preprint and work.arxiv else f"https://doi.org/{work.doi}",
-            "url": f"https://dblp.org/rec/x/{work.ident}"}
+    return {
+        "authors": {"author": authors[0] if len(authors) == 1 else authors},
+        "title": work.title + ".",
+        "venue": "CoRR" if work.preprint else work.venue,
+        "year": str(work.year),
+        "type": "Informal Publications" if work.preprint else "Journal Articles",
+        "key": f"x/{work.ident}",
+        **({"doi": work.doi} if work.doi else {}),
+        "ee": f"https://arxiv.org/abs/{work.arxiv}" if work.preprint and work.arxiv else f"https://doi.org/{work.doi}",
+        "url": f"https://dblp.org/rec/x/{work.ident}",
+    }
 
 
 # Well-known works: the library of the reference verification tests and the BIB rule fixtures.
-ATTENTION = StandInWork("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"], 2017,
-                        "Advances in Neural Information Processing Systems", arxiv="1706.03762")
-RESNET = StandInWork("Deep Residual Learning for Image Recognition", ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"], 2016,
-                     "IEEE Conference on Computer Vision and Pattern Recognition", doi="10.1109/cvpr.2016.90")
+ATTENTION = StandInWork(
+    "Attention Is All You Need",
+    ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"],
+    2017,
+    "Advances in Neural Information Processing Systems",
+    arxiv="1706.03762",
+)
+RESNET = StandInWork(
+    "Deep Residual Learning for Image Recognition",
+    ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
+    2016,
+    "IEEE Conference on Computer Vision and Pattern Recognition",
+    doi="10.1109/cvpr.2016.90",
+)
 DEEP = StandInWork("Deep learning", ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], 2015, "Nature", doi="10.1038/nature14539")
-RETRACTED = StandInWork("Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children",
-                        ["Andrew Wakefield", "Simon Murch"], 1998, "The Lancet", doi="10.1016/s0140-6736(97)11096-0", retracted=True)
-ADAM = StandInWork("Adam: A Method for Stochastic Optimization", ["Diederik P. Kingma", "Jimmy Ba"], 2014, arxiv="1412.6980",
-                   preprint=True, published_venue="International Conference on Learning Representations")
+RETRACTED = StandInWork(
+    "Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children",
+    ["Andrew Wakefield", "Simon Murch"],
+    1998,
+    "The Lancet",
+    doi="10.1016/s0140-6736(97)11096-0",
+    retracted=True,
+)
+ADAM = StandInWork(
+    "Adam: A Method for Stochastic Optimization",
+    ["Diederik P. Kingma", "Jimmy Ba"],
+    2014,
+    arxiv="1412.6980",
+    preprint=True,
+    published_venue="International Conference on Learning Representations",
+)
 LIBRARY = [ATTENTION, RESNET, DEEP, RETRACTED, ADAM]

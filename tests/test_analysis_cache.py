@@ -16,13 +16,12 @@ from auditex.analyzers.check import check_path
 from auditex.cli.main import main
 
 PAPER = {
-    "main.tex": "\\documentclass{article}\n\\begin{document}\n\\input{intro}\n\\input{results}\n"
-                "\\bibliography{refs}\n\\end{document}\n",
+    "main.tex": "\\documentclass{article}\n\\begin{document}\n\\input{intro}\n\\input{results}\n\\bibliography{refs}\n\\end{document}\n",
     "intro.tex": "\\section{Introduction}\\label{sec:intro}\nWe improve accuracy to 91.2\\% (Table~\\ref{tab:main}).\n\n"
-                 "Our method (SRU) beats prior work \\cite{smith2020}. See Section~\\ref{sec:results}.\n",
+    "Our method (SRU) beats prior work \\cite{smith2020}. See Section~\\ref{sec:results}.\n",
     "results.tex": "\\section{Results}\\label{sec:results}\nTable~\\ref{tab:main} reports 91.2\\% and 88.0\\%.\n\n"
-                   "\\begin{table}[t]\\caption{Main}\\label{tab:main}\n\\begin{tabular}{lc}\nMethod & Acc\\\\\n"
-                   "Ours & 91.2\\\\\nBase & 88.0\\\\\nAvg & 89.6\\\\\n\\end{tabular}\n\\end{table}\n",
+    "\\begin{table}[t]\\caption{Main}\\label{tab:main}\n\\begin{tabular}{lc}\nMethod & Acc\\\\\n"
+    "Ours & 91.2\\\\\nBase & 88.0\\\\\nAvg & 89.6\\\\\n\\end{tabular}\n\\end{table}\n",
     "refs.bib": "@article{smith2020, title={A}, author={Smith, J}, year={2020}, journal={J}}\n",
 }
 
@@ -36,8 +35,13 @@ def write(folder: Path, files: dict[str, str]) -> None:
 def check_in_subprocess(folder: Path, cache_dir: Path, *options: str) -> list[dict]:
     """`auditex check --format json` in a fresh process: nothing but the disk carries over."""
     env = {**os.environ, "AUDITEX_CACHE_DIR": str(cache_dir)}
-    done = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(folder), "--format", "json",
-                           "--fail-on", "never", *options], capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "auditex.cli.main", "check", str(folder), "--format", "json", "--fail-on", "never", *options],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     return json.loads(done.stdout)["findings"]
 
 
@@ -68,22 +72,23 @@ def test_a_warm_check_in_a_new_process_equals_a_cold_one_and_uses_the_cache(tmp_
     assert not (tmp_path / "unused" / "analysis").exists() or cache_entries(tmp_path / "unused") == 0
 
 
-_LINES = st.sampled_from([
-    "We reach 91.2\\% on the benchmark.",
-    "Accuracy rises from 80.0 to 85.0 (+6.0).",
-    "See Table~\\ref{tab:main} and Section~\\ref{sec:missing}.",
-    "Our method (SRU) is the first of its kind \\cite{smith2020,nobody2021}.",
-    "\\label{sec:intro}",
-    "\\begin{itemize}\\item one \\item two\\end{itemize}",
-    "",
-    "Three contributions: speed, accuracy and scale.",
-    "$x \\in [0,1]$ and later $x \\in [2,3]$.",
-])
+_LINES = st.sampled_from(
+    [
+        "We reach 91.2\\% on the benchmark.",
+        "Accuracy rises from 80.0 to 85.0 (+6.0).",
+        "See Table~\\ref{tab:main} and Section~\\ref{sec:missing}.",
+        "Our method (SRU) is the first of its kind \\cite{smith2020,nobody2021}.",
+        "\\label{sec:intro}",
+        "\\begin{itemize}\\item one \\item two\\end{itemize}",
+        "",
+        "Three contributions: speed, accuracy and scale.",
+        "$x \\in [0,1]$ and later $x \\in [2,3]$.",
+    ]
+)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(edits=st.lists(st.tuples(st.sampled_from(["intro.tex", "results.tex"]), st.integers(0, 40), _LINES),
-                      min_size=1, max_size=4))
+@given(edits=st.lists(st.tuples(st.sampled_from(["intro.tex", "results.tex"]), st.integers(0, 40), _LINES), min_size=1, max_size=4))
 def test_random_edits_checked_warm_equal_a_cold_check(tmp_path_factory, edits):
     """Each edited version is checked by a fresh engine over the shared cache (as a new process
     would be) and by a check that uses no cache: the findings are the same."""

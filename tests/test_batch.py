@@ -98,7 +98,9 @@ def test_a_list_file_names_submissions_relative_to_itself(venue, tmp_path):
     listing = tmp_path / "venue.txt"
     listing.write_text("# accepted track\nvenue/paper-a\n\nvenue/paper-c.tex\n")
     assert [(e.id, e.path) for e in list_submissions(listing)] == [
-        ("venue/paper-a", tmp_path / "venue" / "paper-a"), ("venue/paper-c.tex", tmp_path / "venue" / "paper-c.tex")]
+        ("venue/paper-a", tmp_path / "venue" / "paper-a"),
+        ("venue/paper-c.tex", tmp_path / "venue" / "paper-c.tex"),
+    ]
     listing.write_text("venue/paper-a\nvenue/paper-a\n")
     with pytest.raises(VenueError, match="line 2 lists 'venue/paper-a' a second time"):
         list_submissions(listing)

@@ -31,13 +31,26 @@ def venue(tmp_path: Path, monkeypatch) -> Path:
 
 
 def claim_finding(body: dict) -> str:
-    return json.dumps({"findings": [{
-        "type": "claim_distortion", "section_location": "Abstract", "error_location": CLAIM,
-        "evidence": [{"block_index": None, "quote": CLAIM}],
-        "explanation": "The abstract claims a significant gain that no test supports.", "confidence": 0.9, "proposed_fix": ""}]})
+    return json.dumps(
+        {
+            "findings": [
+                {
+                    "type": "claim_distortion",
+                    "section_location": "Abstract",
+                    "error_location": CLAIM,
+                    "evidence": [{"block_index": None, "quote": CLAIM}],
+                    "explanation": "The abstract claims a significant gain that no test supports.",
+                    "confidence": 0.9,
+                    "proposed_fix": "",
+                }
+            ]
+        }
+    )
 
 
-def batch_run(venue: Path, out: Path, server: LoopbackBatchServer, provider: str, mode: str = "fast", interrupt_after_s: float | None = None):
+def batch_run(
+    venue: Path, out: Path, server: LoopbackBatchServer, provider: str, mode: str = "fast", interrupt_after_s: float | None = None
+):
     options = BatchOptions(mode=mode, llm=server.llm_options(provider), llm_batch=True)
     phase = LLMBatchPhase(mode, options.llm, poll_s=0.02, settle_s=0.2, env=server.env())
     if interrupt_after_s is None:

@@ -23,13 +23,22 @@ def _write(path: Path, data: object) -> Path:
 
 
 def test_flaws_accuracy_at_k(tmp_path: Path, capsys) -> None:
-    data = _write(tmp_path / "flaws.json", [
-        {"error_id": "a", "ground_truth": ["The model reaches 91 percent accuracy on the test set."],
-         "predictions": [{"quote": "The model reaches 91 percent accuracy on the test set."}]},
-        {"error_id": "b", "ground_truth": ["We train for ten epochs."],
-         "predictions": [{"quote": "Something else entirely here.", "rank": 0}, {"quote": "We train for ten epochs.", "rank": 1}]},
-        {"error_id": "c", "ground_truth": ["Nobody found this."], "predictions": []},
-    ])
+    data = _write(
+        tmp_path / "flaws.json",
+        [
+            {
+                "error_id": "a",
+                "ground_truth": ["The model reaches 91 percent accuracy on the test set."],
+                "predictions": [{"quote": "The model reaches 91 percent accuracy on the test set."}],
+            },
+            {
+                "error_id": "b",
+                "ground_truth": ["We train for ten epochs."],
+                "predictions": [{"quote": "Something else entirely here.", "rank": 0}, {"quote": "We train for ten epochs.", "rank": 1}],
+            },
+            {"error_id": "c", "ground_truth": ["Nobody found this."], "predictions": []},
+        ],
+    )
     report = _bench(capsys, "flaws", str(data))
     # a hits at rank 1, b at rank 2, c never: 1/3 at k=1, 2/3 from k=3 on.
     assert report["accuracy"] == pytest.approx({"1": 1 / 3, "3": 2 / 3, "6": 2 / 3, "10": 2 / 3})
@@ -37,17 +46,35 @@ def test_flaws_accuracy_at_k(tmp_path: Path, capsys) -> None:
 
 
 def test_agentic_recall(tmp_path: Path, capsys) -> None:
-    data = _write(tmp_path / "agentic.json", {
-        "perturbations": [
-            {"paper_id": "p1", "perturbation_id": "1", "error_type": "numeric", "perturbed_text": "accuracy of $93.5$",
-             "why_wrong": "changed"},
-            {"paper_id": "p1", "perturbation_id": "2", "error_type": "logic", "perturbed_text": "therefore it always converges",
-             "why_wrong": "overclaim"},
-            {"paper_id": "p2", "perturbation_id": "1", "error_type": "numeric", "perturbed_text": "trained for 100 epochs",
-             "why_wrong": "changed"},
-        ],
-        "comments": {"p1": [{"quote": "Accuracy of \\(93.5\\)", "explanation": "mismatch"}]},
-    })
+    data = _write(
+        tmp_path / "agentic.json",
+        {
+            "perturbations": [
+                {
+                    "paper_id": "p1",
+                    "perturbation_id": "1",
+                    "error_type": "numeric",
+                    "perturbed_text": "accuracy of $93.5$",
+                    "why_wrong": "changed",
+                },
+                {
+                    "paper_id": "p1",
+                    "perturbation_id": "2",
+                    "error_type": "logic",
+                    "perturbed_text": "therefore it always converges",
+                    "why_wrong": "overclaim",
+                },
+                {
+                    "paper_id": "p2",
+                    "perturbation_id": "1",
+                    "error_type": "numeric",
+                    "perturbed_text": "trained for 100 epochs",
+                    "why_wrong": "changed",
+                },
+            ],
+            "comments": {"p1": [{"quote": "Accuracy of \\(93.5\\)", "explanation": "mismatch"}]},
+        },
+    )
     report = _bench(capsys, "agentic", str(data))
     assert (report["overall"]["detected"], report["overall"]["injected"]) == (1, 3)
     assert report["overall"]["recall"] == pytest.approx(1 / 3)
@@ -55,14 +82,38 @@ def test_agentic_recall(tmp_path: Path, capsys) -> None:
 
 
 def test_surgical_rates_and_effect(tmp_path: Path, capsys) -> None:
-    data = _write(tmp_path / "surgical.json", [
-        {"triplet_id": "1", "category": "A", "detected_in_flawed": True, "flagged_after_genuine": False,
-         "flagged_after_superficial": True, "genuine_score": 7, "superficial_score": 5},
-        {"triplet_id": "2", "category": "A", "detected_in_flawed": True, "flagged_after_genuine": True,
-         "flagged_after_superficial": True, "genuine_score": 8, "superficial_score": 5},
-        {"triplet_id": "3", "category": "B", "detected_in_flawed": False, "flagged_after_genuine": False,
-         "flagged_after_superficial": False, "genuine_score": 9, "superficial_score": 6},
-    ])
+    data = _write(
+        tmp_path / "surgical.json",
+        [
+            {
+                "triplet_id": "1",
+                "category": "A",
+                "detected_in_flawed": True,
+                "flagged_after_genuine": False,
+                "flagged_after_superficial": True,
+                "genuine_score": 7,
+                "superficial_score": 5,
+            },
+            {
+                "triplet_id": "2",
+                "category": "A",
+                "detected_in_flawed": True,
+                "flagged_after_genuine": True,
+                "flagged_after_superficial": True,
+                "genuine_score": 8,
+                "superficial_score": 5,
+            },
+            {
+                "triplet_id": "3",
+                "category": "B",
+                "detected_in_flawed": False,
+                "flagged_after_genuine": False,
+                "flagged_after_superficial": False,
+                "genuine_score": 9,
+                "superficial_score": 6,
+            },
+        ],
+    )
     categories = _bench(capsys, "surgical", str(data))["categories"]
     assert categories["A"]["clear_rate_genuine"] == 0.5 and categories["A"]["persist_rate_superficial"] == 1.0
     assert categories["B"]["clear_rate_genuine"] is None
@@ -72,12 +123,21 @@ def test_surgical_rates_and_effect(tmp_path: Path, capsys) -> None:
 
 def test_localisation_of_injected_errors_by_the_deterministic_rules(tmp_path: Path, capsys) -> None:
     project = write_project(tmp_path / "paper")
-    patches = _write(tmp_path / "patches.json", [
-        {"target_find": r"Section~\ref{sec:method}", "replacement": r"Section~\ref{sec:methods}",
-         "corruption_type": "Context Misalignment (CM)"},
-        {"target_find": "learning rate of 0.01", "replacement": "learning rate of 0.1",
-         "corruption_type": "Experiment Protocol Flaws (EP)"},
-    ])
+    patches = _write(
+        tmp_path / "patches.json",
+        [
+            {
+                "target_find": r"Section~\ref{sec:method}",
+                "replacement": r"Section~\ref{sec:methods}",
+                "corruption_type": "Context Misalignment (CM)",
+            },
+            {
+                "target_find": "learning rate of 0.01",
+                "replacement": "learning rate of 0.1",
+                "corruption_type": "Experiment Protocol Flaws (EP)",
+            },
+        ],
+    )
     injected = tmp_path / "injected"
     assert main(["inject", str(project), "--patches", str(patches), "--out", str(injected / "paper1")]) == 0
     capsys.readouterr()
@@ -86,17 +146,37 @@ def test_localisation_of_injected_errors_by_the_deterministic_rules(tmp_path: Pa
     assert (report["located"], report["total"], report["recall"]) == (1, 2, 0.5)
 
 
-PAPER = {"paper_id": "p1", "content": [
-    {"index": 0, "section": "Introduction", "type": "text", "text": "We study widgets."},
-    {"index": 1, "section": "Results", "type": "text", "text": "Our method reaches 91.2% accuracy, beating all baselines."},
-], "edits": [
-    {"target_find": "91.2%", "replacement": "97.5%", "corruption_type": "Evidence Manipulation (EM)", "location": "Results",
-     "error_explanation": "inflated"},
-    {"target_find": "widgets", "replacement": "gadgets", "corruption_type": "Context Misalignment (CM)",
-     "location": "Introduction", "error_explanation": "topic swap"},
-]}
-MATCHING = json.dumps({"matches": [{"gt_index": 0, "matched": True, "matched_pred_indices": [1], "rationale": "same"},
-                                   {"gt_index": 1, "matched": False, "matched_pred_indices": [], "rationale": "no"}]})
+PAPER = {
+    "paper_id": "p1",
+    "content": [
+        {"index": 0, "section": "Introduction", "type": "text", "text": "We study widgets."},
+        {"index": 1, "section": "Results", "type": "text", "text": "Our method reaches 91.2% accuracy, beating all baselines."},
+    ],
+    "edits": [
+        {
+            "target_find": "91.2%",
+            "replacement": "97.5%",
+            "corruption_type": "Evidence Manipulation (EM)",
+            "location": "Results",
+            "error_explanation": "inflated",
+        },
+        {
+            "target_find": "widgets",
+            "replacement": "gadgets",
+            "corruption_type": "Context Misalignment (CM)",
+            "location": "Introduction",
+            "error_explanation": "topic swap",
+        },
+    ],
+}
+MATCHING = json.dumps(
+    {
+        "matches": [
+            {"gt_index": 0, "matched": True, "matched_pred_indices": [1], "rationale": "same"},
+            {"gt_index": 1, "matched": False, "matched_pred_indices": [], "rationale": "no"},
+        ]
+    }
+)
 
 
 def _llm_flags(server: LoopbackLLMServer, provider: str) -> list[str]:
@@ -104,18 +184,20 @@ def _llm_flags(server: LoopbackLLMServer, provider: str) -> list[str]:
     return ["--provider", provider, "--base-url", url, "--model", "loopback-model", "--no-cache"]
 
 
-def test_paperaudit_with_given_predictions_and_the_matching_judge(
-    llm_server: LoopbackLLMServer, tmp_path: Path, capsys
-) -> None:
+def test_paperaudit_with_given_predictions_and_the_matching_judge(llm_server: LoopbackLLMServer, tmp_path: Path, capsys) -> None:
     (tmp_path / "papers").mkdir()
     _write(tmp_path / "papers" / "p1.json", PAPER)
-    predictions = _write(tmp_path / "predictions.json", {"p1": [
-        {"quote": "We study", "type": "rhetoric_bias", "section": "Introduction"},
-        {"quote": "97.5%", "type": "Evidence Manipulation (EM)", "section": "Results"},
-    ]})
+    predictions = _write(
+        tmp_path / "predictions.json",
+        {
+            "p1": [
+                {"quote": "We study", "type": "rhetoric_bias", "section": "Introduction"},
+                {"quote": "97.5%", "type": "Evidence Manipulation (EM)", "section": "Results"},
+            ]
+        },
+    )
     llm_server.script(MATCHING)
-    report = _bench(capsys, "paperaudit", str(tmp_path / "papers"), "--predictions", str(predictions),
-                    *_llm_flags(llm_server, "openai"))
+    report = _bench(capsys, "paperaudit", str(tmp_path / "papers"), "--predictions", str(predictions), *_llm_flags(llm_server, "openai"))
     # One of two GT errors matched (EC 0.5), one of two findings matched (FP 0.5): F1 0.5.
     assert report["overall"] == {"n_papers": 1, "error_coverage": 0.5, "finding_precision": 0.5, "macro_f1": 0.5}
     assert report["by_type"]["evidence_manipulation_em"]["error_coverage"] == 1.0
@@ -126,9 +208,19 @@ def test_paperaudit_with_given_predictions_and_the_matching_judge(
 def test_paperaudit_runs_a_mode_on_the_corrupted_paper(llm_server: LoopbackLLMServer, tmp_path: Path, capsys) -> None:
     (tmp_path / "papers").mkdir()
     _write(tmp_path / "papers" / "p1.json", PAPER)
-    detected = json.dumps({"findings": [{"type": "Evidence Manipulation", "section_location": "Results",
-                                          "error_location": "reaches 97.5% accuracy", "explanation": "too good",
-                                          "confidence": 0.9}]})
+    detected = json.dumps(
+        {
+            "findings": [
+                {
+                    "type": "Evidence Manipulation",
+                    "section_location": "Results",
+                    "error_location": "reaches 97.5% accuracy",
+                    "explanation": "too good",
+                    "confidence": 0.9,
+                }
+            ]
+        }
+    )
 
     def answer(body: dict) -> str:
         prompt = json.dumps(body)
@@ -148,12 +240,23 @@ def test_bad_dataset_is_a_clear_error(tmp_path: Path, capsys) -> None:
 
 
 def test_critical_hit_rate_and_precision_at_k(llm_server: LoopbackLLMServer, tmp_path: Path, capsys) -> None:
-    data = _write(tmp_path / "critical.json", [
-        {"paper_id": "a", "retraction_comment": "Lemma 2 is false.", "paper_text": "paper a",
-         "problems": [{"title": "Typo in Table 1"}, {"title": "Lemma 2 does not hold"}]},
-        {"paper_id": "b", "retraction_comment": "Data leak.", "paper_text": "paper b",
-         "problems": [{"title": "Test data leaks into training"}]},
-    ])
+    data = _write(
+        tmp_path / "critical.json",
+        [
+            {
+                "paper_id": "a",
+                "retraction_comment": "Lemma 2 is false.",
+                "paper_text": "paper a",
+                "problems": [{"title": "Typo in Table 1"}, {"title": "Lemma 2 does not hold"}],
+            },
+            {
+                "paper_id": "b",
+                "retraction_comment": "Data leak.",
+                "paper_text": "paper b",
+                "problems": [{"title": "Test data leaks into training"}],
+            },
+        ],
+    )
 
     def judge(body: dict) -> str:
         prompt = json.dumps(body)

@@ -32,8 +32,12 @@ def test_real_paper_checks_cleanly(paper, corpus_dir):
     found = {(paper, finding.fingerprint): finding for finding in serious(result.findings)}
     untriaged = [draft(paper, finding) for key, finding in found.items() if key not in ledger]
     assert not untriaged, "serious findings missing from tests/corpus_triage.toml; triage them:\n\n" + "\n".join(untriaged)
-    gone = [f"{entry.code} {entry.file}: {entry.message} ({entry.verdict}: {entry.reason})" for key, entry in ledger.items() if key not in found]
-    assert not gone, "ledger entries no longer reported (a genuine one lost is a regression; a false one fixed should be removed):\n" + "\n".join(gone)
+    gone = [
+        f"{entry.code} {entry.file}: {entry.message} ({entry.verdict}: {entry.reason})" for key, entry in ledger.items() if key not in found
+    ]
+    assert not gone, (
+        "ledger entries no longer reported (a genuine one lost is a regression; a false one fixed should be removed):\n" + "\n".join(gone)
+    )
 
 
 def test_false_warnings_stay_within_budget():
@@ -47,12 +51,16 @@ def test_false_warnings_stay_within_budget():
 def test_multi_file_paper_reaches_every_section_file(corpus_dir):
     project = Project(corpus_dir / "nips24_mllm_actions", "main.tex")
     sections = {path for path in project.files if path.startswith("sections/")}
-    assert sections == {f"sections/{name}.tex" for name in ("abstract", "intro", "related_work", "method", "experiments", "conclusion", "checklist")}
+    assert sections == {
+        f"sections/{name}.tex" for name in ("abstract", "intro", "related_work", "method", "experiments", "conclusion", "checklist")
+    }
     assert project.bibliography_files == ["main.bib"]
 
 
 def test_ledger_rejects_an_entry_without_a_verdict(tmp_path):
     ledger = tmp_path / "triage.toml"
-    ledger.write_text('[[finding]]\npaper = "p"\ncode = "NUM001"\nfile = "a.tex"\nfingerprint = "f"\nmessage = "m"\nverdict = "?"\nreason = ""\n')
+    ledger.write_text(
+        '[[finding]]\npaper = "p"\ncode = "NUM001"\nfile = "a.tex"\nfingerprint = "f"\nmessage = "m"\nverdict = "?"\nreason = ""\n'
+    )
     with pytest.raises(ValueError, match="verdict must be one of"):
         load_ledger(ledger)

@@ -44,15 +44,22 @@ def test_every_rule_is_documented_in_ruff_shape():
 
 
 def test_suppression_comments_same_line_and_line_above(tmp_path):
-    write_project(tmp_path, {
-        "main.tex": document("\\ref{x1} % auditex: ignore[REF001]\n% auditex: ignore\n\\ref{x2}\n\\ref{x3} % auditex: ignore[CIT001]\n\\ref{x4}"),
-    })
+    write_project(
+        tmp_path,
+        {
+            "main.tex": document(
+                "\\ref{x1} % auditex: ignore[REF001]\n% auditex: ignore\n\\ref{x2}\n\\ref{x3} % auditex: ignore[CIT001]\n\\ref{x4}"
+            ),
+        },
+    )
     lines = [f.range.start.line for f in check_path(tmp_path).findings if f.code == "REF001"]
     assert lines == [6, 7]  # x3 (other code suppressed) and x4
 
 
 def test_config_selects_ignores_overrides_and_excludes(tmp_path):
-    write_project(tmp_path, {**BROKEN, ".auditex.toml": '[rules]\nignore = ["CIT"]\nseverity = { REF001 = "warning" }\nexclude = ["other/*"]\n'})
+    write_project(
+        tmp_path, {**BROKEN, ".auditex.toml": '[rules]\nignore = ["CIT"]\nseverity = { REF001 = "warning" }\nexclude = ["other/*"]\n'}
+    )
     findings = check_path(tmp_path).findings
     assert not any(f.code.startswith("CIT") for f in findings)
     assert next(f for f in findings if f.code == "REF001").severity.value == "warning"
@@ -103,7 +110,19 @@ def test_check_text_json_sarif_markdown_and_exit_codes(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     assert payload["version"] == 1 and payload["root"] == "main.tex"
     finding = payload["findings"][0]
-    assert set(finding) >= {"code", "category", "severity", "message", "file", "range", "related", "source", "confidence", "fingerprint", "fixes"}
+    assert set(finding) >= {
+        "code",
+        "category",
+        "severity",
+        "message",
+        "file",
+        "range",
+        "related",
+        "source",
+        "confidence",
+        "fingerprint",
+        "fixes",
+    }
     assert main(["check", str(tmp_path), "--format", "sarif", "--fail-on", "error"]) == 1
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
@@ -123,8 +142,9 @@ def test_rule_and_rules_commands(capsys):
 
 def test_sarif_validates_against_the_schema_shape(tmp_path):
     write_project(tmp_path, BROKEN)
-    out = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--format", "sarif"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--format", "sarif"], capture_output=True, text=True, timeout=120
+    )
     sarif = json.loads(out.stdout)
     run = sarif["runs"][0]
     rule_ids = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
@@ -162,9 +182,11 @@ def test_an_edit_reruns_section_rules_only_on_its_section_and_matches_a_cold_che
 
 def test_an_invalid_config_is_a_usage_error_with_a_suggestion(tmp_path, capsys):
     write_project(tmp_path, BROKEN)
-    for toml, expected in (('[rules]\nselct = ["REF"]\n', "did you mean 'select'?"),
-                           ('[rulez]\nignore = ["REF"]\n', "did you mean 'rules'?"),
-                           ('[rules]\nseverity = { REF001 = "hnt" }\n', "did you mean 'hint'?")):
+    for toml, expected in (
+        ('[rules]\nselct = ["REF"]\n', "did you mean 'select'?"),
+        ('[rulez]\nignore = ["REF"]\n', "did you mean 'rules'?"),
+        ('[rules]\nseverity = { REF001 = "hnt" }\n', "did you mean 'hint'?"),
+    ):
         (tmp_path / ".auditex.toml").write_text(toml, encoding="utf-8")
         assert main(["check", str(tmp_path)]) == 2
         captured = capsys.readouterr()

@@ -60,8 +60,24 @@ def test_random_edits_give_the_findings_of_a_cold_check(tmp_path, seed):
 def test_the_fixture_exercises_the_rules(tmp_path):
     write_project(tmp_path, FILES)
     codes = {finding.code for finding in Engine().check(Project(tmp_path, "main.tex"))}
-    expected = {"REF001", "REF003", "CIT001", "CIT004", "NUM001", "TAB001", "TAB002", "CNT001", "STAT001", "STAT005",
-                "NOT001", "NOT002", "NOT005", "SEC001", "SEC002", "RHE001"}
+    expected = {
+        "REF001",
+        "REF003",
+        "CIT001",
+        "CIT004",
+        "NUM001",
+        "TAB001",
+        "TAB002",
+        "CNT001",
+        "STAT001",
+        "STAT005",
+        "NOT001",
+        "NOT002",
+        "NOT005",
+        "SEC001",
+        "SEC002",
+        "RHE001",
+    }
     assert expected <= codes, f"not triggered: {sorted(expected - codes)}"
 
 
@@ -99,8 +115,12 @@ def test_a_rule_reading_beyond_its_facets_fails_loudly(tmp_path):
     def sneaky(ctx):
         """## What it does
         Reads the labels without declaring them."""
-        return [ctx.report(file, label.start, label.end, "label") for entries in ctx.index.labels.values() for label in entries
-                for file in [label.file]]
+        return [
+            ctx.report(file, label.start, label.end, "label")
+            for entries in ctx.index.labels.values()
+            for label in entries
+            for file in [label.file]
+        ]
 
     write_project(tmp_path, {"main.tex": "\\documentclass{article}\\begin{document}\\label{a}\\end{document}"})
     with pytest.raises(UndeclaredFacet, match="TST001 reads labels"):

@@ -32,7 +32,12 @@ def test_contiguous_sentence_spans_cover_every_run():
     # Sentences s1, s2, s3 -> runs s1, s1s2, s1s2s3, s2, s2s3, s3.
     spans = contiguous_sentence_spans("One a. Two b! Three c?")
     assert [" ".join(s) for s in spans] == [
-        "One a.", "One a. Two b!", "One a. Two b! Three c?", "Two b!", "Two b! Three c?", "Three c?",
+        "One a.",
+        "One a. Two b!",
+        "One a. Two b! Three c?",
+        "Two b!",
+        "Two b! Three c?",
+        "Three c?",
     ]
 
 

@@ -41,9 +41,7 @@ def test_paperaudit_prompt_keeps_its_system_part_and_json_schema():
 
 
 def test_inserted_text_is_not_expanded_again():
-    _, user = load_prompt("critical_hit").render(
-        problem="{location}", location="Sec. 2", explanation="e", retraction_comment="r"
-    )
+    _, user = load_prompt("critical_hit").render(problem="{location}", location="Sec. 2", explanation="e", retraction_comment="r")
     assert "Problem: {location}" in user
 
 
@@ -83,7 +81,7 @@ def test_parse_score(answer, low, high, score):
 
 def test_parse_json_object_tolerates_fences_and_chatter():
     assert parse_json_object('Sure!\n```json\n{"matches": []}\n```') == {"matches": []}
-    assert parse_json_object("[1, 2] then {bad json} and {\"a\": 1}") == {"a": 1}
+    assert parse_json_object('[1, 2] then {bad json} and {"a": 1}') == {"a": 1}
     assert parse_json_object("nothing here") is None
 
 
@@ -97,9 +95,7 @@ class Scripted:
 
 
 async def test_garbage_answer_is_the_conservative_default_and_flagged():
-    answer = await judge_yes_no(
-        Scripted("¯\\_(ツ)_/¯"), "critical_hit", problem="p", location="l", explanation="e", retraction_comment="r"
-    )
+    answer = await judge_yes_no(Scripted("¯\\_(ツ)_/¯"), "critical_hit", problem="p", location="l", explanation="e", retraction_comment="r")
     assert (answer.value, answer.parsed) == (False, False)
     score = await judge_score(Scripted("great"), "perturbation_rating", 1, 5, why_wrong="w", explanation="e")
     assert (score.value, score.parsed) == (None, False)

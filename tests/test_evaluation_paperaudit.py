@@ -153,9 +153,15 @@ def test_loader_and_patch_application(tmp_path):
             {"type": "image_url", "image_url": "data:...", "index": 2, "section": "Experiments"},
         ],
         "edits": [
-            {"id": 1, "corruption_type": "evidence_manipulation", "location": "Experiments",
-             "error_explanation": "seed count", "target_find": "5 seeds", "replacement": "50 seeds",
-             "difficulty": "easy"},
+            {
+                "id": 1,
+                "corruption_type": "evidence_manipulation",
+                "location": "Experiments",
+                "error_explanation": "seed count",
+                "target_find": "5 seeds",
+                "replacement": "50 seeds",
+                "difficulty": "easy",
+            },
             {"corruption_type": "claim_distortion", "target_find": "not in the paper", "replacement": "z"},
         ],
     }

@@ -22,8 +22,10 @@ def _described(manuscript: Manuscript) -> tuple:
     def placed(item) -> tuple:
         return (item.file, item.block.start, item.block.end, item.block.kind, item.block.plain.text, item.section, item.index, item.kind)
 
-    sections = [(s.id, s.title, s.level, s.kind, s.file, s.start, s.end, s.hash, s.in_appendix, list(s.runs), [placed(p) for p in s.blocks])
-                for s in manuscript.sections]
+    sections = [
+        (s.id, s.title, s.level, s.kind, s.file, s.start, s.end, s.hash, s.in_appendix, list(s.runs), [placed(p) for p in s.blocks])
+        for s in manuscript.sections
+    ]
     return (sections, [placed(p) for p in manuscript.blocks], manuscript.theorem_environments, manuscript.layouts)
 
 

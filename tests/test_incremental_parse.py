@@ -15,13 +15,51 @@ from auditex.latex.chunks import Chunk, resplit_chunks, split_chunks
 from auditex.latex.document import parse_document
 
 FRAGMENTS = [
-    "word ", "text.", "\n", "\n\n", "\n  \n", " \t", "{", "}", "\\{", "\\}", "\\begin{proof}", "\\end{proof}",
-    "\\begin{itemize}", "\\end{itemize}", "\\begin{verbatim}", "\\end{verbatim}", "\\begin {lstlisting}",
-    "\\end{lstlisting}", "\\begin{document}", "\\end{document}", "\\section{A}", "\\subsubsection*{B}",
-    "\\paragraph{C}", "\\sectionx", "\\part", "%", "% c {\n", "\\%", "\\verb|{|", "\\verb+}+", "\\\\", "\\",
-    "\\begin{", "\\end{", "x}", "é", "$", "\\begin\n{proof}", "\\end \n\n {proof}",
+    "word ",
+    "text.",
+    "\n",
+    "\n\n",
+    "\n  \n",
+    " \t",
+    "{",
+    "}",
+    "\\{",
+    "\\}",
+    "\\begin{proof}",
+    "\\end{proof}",
+    "\\begin{itemize}",
+    "\\end{itemize}",
+    "\\begin{verbatim}",
+    "\\end{verbatim}",
+    "\\begin {lstlisting}",
+    "\\end{lstlisting}",
+    "\\begin{document}",
+    "\\end{document}",
+    "\\section{A}",
+    "\\subsubsection*{B}",
+    "\\paragraph{C}",
+    "\\sectionx",
+    "\\part",
+    "%",
+    "% c {\n",
+    "\\%",
+    "\\verb|{|",
+    "\\verb+}+",
+    "\\\\",
+    "\\",
+    "\\begin{",
+    "\\end{",
+    "x}",
+    "é",
+    "$",
+    "\\begin\n{proof}",
+    "\\end \n\n {proof}",
     # Pieces that make a cut depend on text just after it: a heading split by an edit, `\end` + `{lstlisting}`.
-    "\\subsubsection", "\\subsubsectio", "\\end", "{lstlisting}", "   ",
+    "\\subsubsection",
+    "\\subsubsectio",
+    "\\end",
+    "{lstlisting}",
+    "   ",
 ]
 INSERTS = st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet="{}\\\n %ab\t", max_size=6))
 # (where, how many characters to remove, what to insert): insertions, deletions and replacements.
@@ -41,7 +79,7 @@ def target_chunk_chars(value: int):
 def apply(text: str, edit: tuple[int, int, str]) -> str:
     where, removed, inserted = edit
     where %= len(text) + 1
-    return text[:where] + inserted + text[where + removed:]
+    return text[:where] + inserted + text[where + removed :]
 
 
 @settings(max_examples=400, deadline=None)
@@ -61,18 +99,21 @@ def test_resplit_after_edits_equals_split_from_scratch(pieces, edits, target):
             text = edited
 
 
-@pytest.mark.parametrize("text", [
-    "Text.\n\n\\subsubsection{A}\n\nMore text here.\n",
-    "A.\n \t\n  \\paragraph{B} c\n\n\\begin{proof}x\\end  \n {proof}\n\nD.\n\n\\begin{lstlisting}{\\end\n{lstlisting}\n\nE.",
-    "A.\n" + " " * 20 + "\n\nB.\n\nx \\begin\n\n" + " " * 30 + "Q{proof} y\\end{proof}\n\nC.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Text.\n\n\\subsubsection{A}\n\nMore text here.\n",
+        "A.\n \t\n  \\paragraph{B} c\n\n\\begin{proof}x\\end  \n {proof}\n\nD.\n\n\\begin{lstlisting}{\\end\n{lstlisting}\n\nE.",
+        "A.\n" + " " * 20 + "\n\nB.\n\nx \\begin\n\n" + " " * 30 + "Q{proof} y\\end{proof}\n\nC.",
+    ],
+)
 def test_every_edit_near_a_cut_resplits_exactly(text):
     # Whether a cut happens reads the characters after it: a heading name, a `\begin` over white space.
     with target_chunk_chars(0):
         old = split_chunks(text)
         for where in range(len(text) + 1):
             for removed, inserted in [(0, "x"), (1, ""), (1, "x"), (0, "\n"), (0, "{"), (0, "}"), (0, " ")]:
-                edited = text[:where] + inserted + text[where + removed:]
+                edited = text[:where] + inserted + text[where + removed :]
                 assert resplit_chunks(text, old, edited).chunks == split_chunks(edited), (where, inserted)
 
 
@@ -115,7 +156,7 @@ def test_random_single_character_edits_of_corpus_files(corpus_dir):
         for _ in range(300 // len(files)):
             where = rng.randrange(len(text) + 1)
             removed = rng.choice([0, 1])
-            edited = text[:where] + rng.choice(["", "a", "{", "}", "\n", "\\", "%", " "]) + text[where + removed:]
+            edited = text[:where] + rng.choice(["", "a", "{", "}", "\n", "\\", "%", " "]) + text[where + removed :]
             current = resplit_chunks(text, current, edited).chunks
             assert current == split_chunks(edited), (path.name, where)
             text = edited
@@ -219,4 +260,4 @@ def test_moved_parses_keep_absolute_offsets():
     start, end = block.plain.source_span(0, len("Filler paragraph 7"))
     assert edited[start:end] == "Filler paragraph 7"
     ref = next(ref for ref in current.parsed.refs if ref.start > block.start)
-    assert edited[ref.start:ref.end] == "tab:results"
+    assert edited[ref.start : ref.end] == "tab:results"

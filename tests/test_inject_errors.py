@@ -14,8 +14,10 @@ inject = importlib.util.module_from_spec(_SPEC)  # type: ignore[arg-type]
 sys.modules["inject_errors"] = inject
 _SPEC.loader.exec_module(inject)  # type: ignore[union-attr]
 
-_FILLER = ("We describe every part of the approach in detail so that the reader can reproduce each of the steps on their own data, "
-           "and we report the settings we used for every run in the appendix. ")
+_FILLER = (
+    "We describe every part of the approach in detail so that the reader can reproduce each of the steps on their own data, "
+    "and we report the settings we used for every run in the appendix. "
+)
 PAPER = rf"""\documentclass{{article}}
 \usepackage{{amsthm}}
 \newtheorem{{theorem}}{{Theorem}}
@@ -63,15 +65,18 @@ def _planted(tmp_path: Path, proof: str = PROOF) -> dict[str, list[str]]:
     return {kind: [edit.apply(text) for edit in inject.PLANTERS[kind](project)] for kind in inject.SLIPS}
 
 
-@pytest.mark.parametrize(("kind", "planted"), [
-    ("cited_table_number", r"Table~\ref{tab:main}, \method reaches 61.5\%"),
-    ("abstract_restated", r"which reaches 61.5\%"),
-    ("table_aggregate", r"Base & 70.0 & 80.0 & 85.0 \\"),
-    ("acronym_same_initials", "(SRU) here."),
-    ("acronym_other_initials", "the Adaptive Recurrent Unit (SRU) here."),
-    ("macro_renewed", r"\renewcommand{\method}{\widetilde{DualNet}}"),
-    ("label_in_optional", r"\begin{proof}[Proof of \ref{thm:bonud}]"),
-])
+@pytest.mark.parametrize(
+    ("kind", "planted"),
+    [
+        ("cited_table_number", r"Table~\ref{tab:main}, \method reaches 61.5\%"),
+        ("abstract_restated", r"which reaches 61.5\%"),
+        ("table_aggregate", r"Base & 70.0 & 80.0 & 85.0 \\"),
+        ("acronym_same_initials", "(SRU) here."),
+        ("acronym_other_initials", "the Adaptive Recurrent Unit (SRU) here."),
+        ("macro_renewed", r"\renewcommand{\method}{\widetilde{DualNet}}"),
+        ("label_in_optional", r"\begin{proof}[Proof of \ref{thm:bonud}]"),
+    ],
+)
 def test_each_slip_is_planted_at_the_site_the_paper_offers(tmp_path, kind, planted):
     copies = _planted(tmp_path)[kind]
     assert any(planted in copy for copy in copies), copies

@@ -1,6 +1,5 @@
 """The manuscript model: discovery, parsing, structure, tables, the index, incrementality."""
 
-
 import pytest
 from helpers import document, make_project, write_project
 
@@ -19,22 +18,32 @@ def test_positions_are_utf16_and_round_trip():
 
 
 def test_root_discovery_prefers_main_and_reads_magic_comment(tmp_path):
-    write_project(tmp_path, {
-        "main.tex": document("x"),
-        "z/other.tex": document("y"),
-        "sections/a.tex": "%!TEX root = ../main.tex\n\\section{A}",
-    })
+    write_project(
+        tmp_path,
+        {
+            "main.tex": document("x"),
+            "z/other.tex": document("y"),
+            "sections/a.tex": "%!TEX root = ../main.tex\n\\section{A}",
+        },
+    )
     assert find_roots(ProjectRoot(tmp_path))[0] == "main.tex"
     assert magic_root((tmp_path / "sections/a.tex").read_text()) == "../main.tex"
 
 
 def test_include_graph_follows_every_include_form(tmp_path):
-    project = make_project(tmp_path, {
-        "main.tex": document("\\input{a}\n\\include{b}\n\\subfile{c.tex}\n\\import{sub/}{d}\n\\bibliography{refs,more}"),
-        "a.tex": "\\section{A}\\label{sec:a}", "b.tex": "B text", "c.tex": "C text",
-        "sub/d.tex": "\\subimport{deeper/}{e}", "sub/deeper/e.tex": "E text",
-        "refs.bib": "@article{k1, title={T}}", "more.bib": "@book{k2, title={U}}",
-    })
+    project = make_project(
+        tmp_path,
+        {
+            "main.tex": document("\\input{a}\n\\include{b}\n\\subfile{c.tex}\n\\import{sub/}{d}\n\\bibliography{refs,more}"),
+            "a.tex": "\\section{A}\\label{sec:a}",
+            "b.tex": "B text",
+            "c.tex": "C text",
+            "sub/d.tex": "\\subimport{deeper/}{e}",
+            "sub/deeper/e.tex": "E text",
+            "refs.bib": "@article{k1, title={T}}",
+            "more.bib": "@book{k2, title={U}}",
+        },
+    )
     assert project.files == ["main.tex", "a.tex", "b.tex", "c.tex", "sub/d.tex", "sub/deeper/e.tex"]
     assert project.bibliography_files == ["refs.bib", "more.bib"]
     assert set(project.index.bib_entries) == {"k1", "k2"}
@@ -47,10 +56,13 @@ def test_missing_cycle_and_outside_paths_become_problems_without_reading(tmp_pat
     folder = tmp_path / "paper"
     (folder).mkdir()
     (folder / "link.tex").symlink_to(outside)
-    project = make_project(folder, {
-        "main.tex": document("\\input{a}\\input{missing}\\input{/etc/passwd}\\input{../secret}\\input{link}\\bibliography{../../x}"),
-        "a.tex": "\\input{main}",
-    })
+    project = make_project(
+        folder,
+        {
+            "main.tex": document("\\input{a}\\input{missing}\\input{/etc/passwd}\\input{../secret}\\input{link}\\bibliography{../../x}"),
+            "a.tex": "\\input{main}",
+        },
+    )
     kinds = sorted(p.kind for p in project.problems)
     assert kinds == ["include_cycle", "missing_file", "outside_root", "outside_root", "outside_root", "outside_root"]
     assert all("SECRET" not in d.text for d in project.documents.values())
@@ -58,10 +70,13 @@ def test_missing_cycle_and_outside_paths_become_problems_without_reading(tmp_pat
 
 
 def test_bbl_is_used_when_no_bib_ships(tmp_path):
-    project = make_project(tmp_path, {
-        "main.tex": document("\\cite{a}\\bibliography{refs}"),
-        "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author.\n\\end{thebibliography}",
-    })
+    project = make_project(
+        tmp_path,
+        {
+            "main.tex": document("\\cite{a}\\bibliography{refs}"),
+            "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author.\n\\end{thebibliography}",
+        },
+    )
     assert project.bibliography_files == ["main.bbl"]
     assert "a" in project.index.bib_entries
     assert not project.problems
@@ -86,7 +101,15 @@ Proof text.
     kinds = [s.kind for s in manuscript.sections if s.title]
     assert kinds == [SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.METHOD, SectionKind.EXPERIMENTS, SectionKind.APPENDIX]
     block_kinds = {p.kind for p in manuscript.blocks}
-    assert {BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.MATH, BlockKind.THEOREM, BlockKind.FIGURE, BlockKind.CAPTION, BlockKind.ALGORITHM} <= block_kinds
+    assert {
+        BlockKind.PARAGRAPH,
+        BlockKind.FOOTNOTE,
+        BlockKind.MATH,
+        BlockKind.THEOREM,
+        BlockKind.FIGURE,
+        BlockKind.CAPTION,
+        BlockKind.ALGORITHM,
+    } <= block_kinds
     labels = project.index.labels
     assert labels["sec:method"][0].kind == "section"
     assert labels["eq:x"][0].kind == "equation"
@@ -120,7 +143,7 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert avg[0].column_span == 2 and avg[1].column == 2 and avg[1].value == 4.0
     assert grid.column_header(1) == "Acc ↑"
     source = project.documents["main.tex"].text
-    assert source[a[1].start:a[1].end] == "\\textbf{93.4}"
+    assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
 
 
 def test_a_version_cell_holds_no_value(tmp_path):
@@ -138,7 +161,9 @@ def test_index_records_macros_citations_numbers_and_claims(tmp_path):
     body = r"""\begin{abstract}Our method improves accuracy by 12.3\% over the best baseline.\end{abstract}
 \section{Results} We train for 30 epochs with 5 seeds \citep[p.~3]{a,b} and \citet*{c}. See Table~\ref{tab:x}.
 """
-    project = make_project(tmp_path, {"main.tex": document(body, "\\newcommand{\\ours}{Ours}\n\\DeclareMathOperator{\\argmax}{arg\\,max}\n\\def\\foo#1{[#1]}")})
+    project = make_project(
+        tmp_path, {"main.tex": document(body, "\\newcommand{\\ours}{Ours}\n\\DeclareMathOperator{\\argmax}{arg\\,max}\n\\def\\foo#1{[#1]}")}
+    )
     index = project.index
     assert [m.name for _, m in index.macros] == ["\\ours", "\\argmax", "\\foo"]
     assert [c.key for _, c in index.cites] == ["a", "b", "c"]
@@ -148,11 +173,14 @@ def test_index_records_macros_citations_numbers_and_claims(tmp_path):
 
 
 def test_update_reparses_only_the_changed_file_and_reports_changed_sections(tmp_path):
-    project = make_project(tmp_path, {
-        "main.tex": document("\\input{a}\n\\input{b}"),
-        "a.tex": "\\section{A}\nFirst text.\n\n" + "Filler paragraph.\n\n" * 50,
-        "b.tex": "\\section{B}\nSecond text.",
-    })
+    project = make_project(
+        tmp_path,
+        {
+            "main.tex": document("\\input{a}\n\\input{b}"),
+            "a.tex": "\\section{A}\nFirst text.\n\n" + "Filler paragraph.\n\n" * 50,
+            "b.tex": "\\section{B}\nSecond text.",
+        },
+    )
     untouched = project.documents["a.tex"]
     old_b = project.documents["b.tex"]
     change = project.update("b.tex", "\\section{B}\nSecond text changed.")
@@ -202,7 +230,9 @@ def test_chunks_are_lossless_and_ignore_braces_in_verbatim():
 
 
 def test_update_reports_deleted_and_undecodable_files(tmp_path):
-    project = make_project(tmp_path, {"main.tex": document("\\input{a}\\bibliography{refs}"), "a.tex": "A text.", "refs.bib": "@book{k, title={T}}"})
+    project = make_project(
+        tmp_path, {"main.tex": document("\\input{a}\\bibliography{refs}"), "a.tex": "A text.", "refs.bib": "@book{k, title={T}}"}
+    )
     assert not project.problems
     (tmp_path / "a.tex").write_bytes(b"caf\xe9")
     project.update("a.tex")
@@ -216,14 +246,19 @@ def test_update_reports_deleted_and_undecodable_files(tmp_path):
 
 
 def test_an_edit_above_an_include_keeps_its_blocks_and_moves_its_problems(tmp_path):
-    project = make_project(tmp_path, {"main.tex": document("\\section{A}\nText.\n\n\\input{part}\n\n\\input{gone}"),
-                                      "part.tex": "\\begin{table}\\begin{tabular}{cc} 1 & 2 \\\\ \\end{tabular}\\end{table}"})
+    project = make_project(
+        tmp_path,
+        {
+            "main.tex": document("\\section{A}\nText.\n\n\\input{part}\n\n\\input{gone}"),
+            "part.tex": "\\begin{table}\\begin{tabular}{cc} 1 & 2 \\\\ \\end{tabular}\\end{table}",
+        },
+    )
     before = [p.file for p in project.manuscript.blocks]
     text = project.documents["main.tex"].text.replace("Text.", "Text that grew by a sentence.")
     project.update("main.tex", text)
     assert [p.file for p in project.manuscript.blocks] == before and "part.tex" in before
     problem = next(p for p in project.problems if p.kind == "missing_file")
-    assert text[problem.start:problem.end] == "gone"
+    assert text[problem.start : problem.end] == "gone"
 
 
 def test_a_second_header_row_under_partial_rules_belongs_to_the_header(tmp_path):

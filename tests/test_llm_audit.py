@@ -67,9 +67,16 @@ def finding(kind: str, quote: str, section: str, confidence: float = 0.9, fix: s
 def role(body: dict[str, Any]) -> str:
     """Which prompt a request carries, read from its system text."""
     text = json.dumps(body)
-    for marker, name in (("review planner", "planner"), ("evidence retriever", "retriever"), ("specialist reviewer", "specialist"),
-                         ("adjudication reviewer", "merge"), ("scientific summarizer", "memory"), ("focusing on one target section", "section"),
-                         ("Please check the attached paper", "critical"), ("read the entire manuscript", "fast")):
+    for marker, name in (
+        ("review planner", "planner"),
+        ("evidence retriever", "retriever"),
+        ("specialist reviewer", "specialist"),
+        ("adjudication reviewer", "merge"),
+        ("scientific summarizer", "memory"),
+        ("focusing on one target section", "section"),
+        ("Please check the attached paper", "critical"),
+        ("read the entire manuscript", "fast"),
+    ):
         if marker in text:
             return name
     return "unknown"
@@ -87,27 +94,49 @@ def answer(body: dict[str, Any]) -> str:
     if kind == "memory":
         return "# Section\nDescribes what the section states, with its numbers."
     if kind == "planner":
-        return json.dumps({"tasks": [
-            {"task_id": "T1", "focus_sections": ["Abstract", "Experiments"], "goal": "Check the headline number", "risk_dimension": "evidence_manipulation"},
-            {"task_id": "T2", "focus_sections": ["Experiments"], "goal": "Check baselines", "risk_dimension": "EP", "hints": ["epochs"]},
-        ]})
+        return json.dumps(
+            {
+                "tasks": [
+                    {
+                        "task_id": "T1",
+                        "focus_sections": ["Abstract", "Experiments"],
+                        "goal": "Check the headline number",
+                        "risk_dimension": "evidence_manipulation",
+                    },
+                    {
+                        "task_id": "T2",
+                        "focus_sections": ["Experiments"],
+                        "goal": "Check baselines",
+                        "risk_dimension": "EP",
+                        "hints": ["epochs"],
+                    },
+                ]
+            }
+        )
     if kind == "merge":
         # Both specialists reported the protocol flaw: one merged finding, quoting no span of its own.
         merged = {**finding("experiment_protocol", "", "Experiments"), "merged_from": [0, 1]}
         return json.dumps({"findings": [merged]})
     if kind == "critical":
-        return json.dumps([{"Problem": "Baselines are under-trained", "Location": f'Section 3, "{PROTOCOL}"', "Explanation": "Unfair comparison."}])
+        return json.dumps(
+            [{"Problem": "Baselines are under-trained", "Location": f'Section 3, "{PROTOCOL}"', "Explanation": "Unfair comparison."}]
+        )
     if kind == "specialist":
         return json.dumps({"findings": [finding("experiment_protocol", PROTOCOL, "Experiments")]})
     section = target_section(body)
     if kind == "section":
-        quotes = {"Introduction": ("claim_distortion", CLAIM), "Experiments": ("experiment_protocol", PROTOCOL),
-                  "Conclusion": ("rhetoric_bias", HYPE)}
+        quotes = {
+            "Introduction": ("claim_distortion", CLAIM),
+            "Experiments": ("experiment_protocol", PROTOCOL),
+            "Conclusion": ("rhetoric_bias", HYPE),
+        }
         if section not in quotes:
             return json.dumps({"findings": []})
         kind_name, quote = quotes[section]
         return json.dumps({"findings": [finding(kind_name, quote, section)]})
-    return json.dumps({"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]})
+    return json.dumps(
+        {"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]}
+    )
 
 
 # Fixtures
@@ -145,8 +174,23 @@ def audit(project, server: LoopbackLLMServer, mode: str, cache: LLMCache | None 
 
 def cli(server: LoopbackLLMServer, paper: Path, *extra: str, provider: str = "openai", capsys=None) -> tuple[int, dict, str]:
     url = server.base_url_openai if provider == "openai" else server.base_url_anthropic
-    code = main(["audit", str(paper), "--provider", provider, "--model", "loopback-model", "--base-url", url,
-                 "--format", "json", "--fail-on", "never", *extra])
+    code = main(
+        [
+            "audit",
+            str(paper),
+            "--provider",
+            provider,
+            "--model",
+            "loopback-model",
+            "--base-url",
+            url,
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            *extra,
+        ]
+    )
     captured = capsys.readouterr()
     return code, json.loads(captured.out) if captured.out.strip() else {}, captured.err
 
@@ -294,7 +338,8 @@ def test_cancellation_returns_what_finished(scripted, paper):
 
         settings = scripted.settings(timeout_s=30)
         return await asyncio.wait_for(
-            run_audit(project, settings, "standard", cancel=cancel, on_findings=on_findings, deterministic=[]), 10)
+            run_audit(project, settings, "standard", cancel=cancel, on_findings=on_findings, deterministic=[]), 10
+        )
 
     result = asyncio.run(go())
     assert result.cancelled
@@ -394,7 +439,8 @@ def test_missing_key_is_one_sentence_and_exit_2(paper, cli_env, capsys, monkeypa
     assert code == 2
     assert err.strip().splitlines()[-1] == (
         "auditex: error: Set ANTHROPIC_API_KEY in the environment to use the anthropic provider, "
-        "or pass --base-url to use a local OpenAI-compatible server.")
+        "or pass --base-url to use a local OpenAI-compatible server."
+    )
     assert "Traceback" not in err
 
 
@@ -470,11 +516,17 @@ def test_proposed_fix_is_a_fix_only_when_it_replaces_the_quoted_span(scripted, p
 
 def test_severity_follows_type_and_confidence(scripted, paper):
     project = project_of(paper)
-    scripted.script(json.dumps({"findings": [
-        finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
-        finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
-        finding("rhetoric_bias", HYPE, "Conclusion", confidence=0.99),
-    ]}))
+    scripted.script(
+        json.dumps(
+            {
+                "findings": [
+                    finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
+                    finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
+                    finding("rhetoric_bias", HYPE, "Conclusion", confidence=0.99),
+                ]
+            }
+        )
+    )
     result = audit(project, scripted, "fast")
     severity = {f.code: f.severity.value for f in result.llm_findings}
     assert severity == {"LLM-CD": "warning", "LLM-EP": "hint", "LLM-RB": "information"}
@@ -484,7 +536,9 @@ def test_severity_follows_type_and_confidence(scripted, paper):
 def test_fingerprints_survive_edits_elsewhere(scripted, paper):
     project = project_of(paper)
     before = {f.code: f.fingerprint for f in audit(project, scripted, "fast").llm_findings}
-    project.update("main.tex", MAIN.replace("Image classification is a core task.", "Image classification is a core task in vision.\n\nIt matters."))
+    project.update(
+        "main.tex", MAIN.replace("Image classification is a core task.", "Image classification is a core task in vision.\n\nIt matters.")
+    )
     after = {f.code: f.fingerprint for f in audit(project, scripted, "fast").llm_findings}
     assert before == after
 
@@ -501,11 +555,17 @@ def test_a_block_cannot_close_the_paper_delimiter(scripted, tmp_path):
 
 
 def test_severity_policy_comes_from_the_project_config(scripted, paper, cli_env, capsys):
-    (paper / ".auditex.toml").write_text('[llm.severity]\nwarning_at = 0.99\ninformation_at = 0.2\n', encoding="utf-8")
-    scripted.script(json.dumps({"findings": [
-        finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
-        finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
-    ]}))
+    (paper / ".auditex.toml").write_text("[llm.severity]\nwarning_at = 0.99\ninformation_at = 0.2\n", encoding="utf-8")
+    scripted.script(
+        json.dumps(
+            {
+                "findings": [
+                    finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
+                    finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
+                ]
+            }
+        )
+    )
     code, report, err = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
     assert code == 0, err
     severity = {f["code"]: f["severity"] for f in report["findings"] if f["source"] == "llm"}

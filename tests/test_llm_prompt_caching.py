@@ -81,9 +81,9 @@ def test_section_reviews_share_a_byte_identical_prefix_ending_after_the_memory(l
     assert prefix.startswith(prompts_.load("section").system + "\nGLOBAL MEMORY")
     assert all(f"# {name}\n" in prefix for name in SECTIONS)
     # ... and the per-call part (the target section and its blocks) comes after it.
-    targets = {prompt[len(prefix):].split("\n", 1)[0] for prompt in prompts}
+    targets = {prompt[len(prefix) :].split("\n", 1)[0] for prompt in prompts}
     assert targets == {f"Target section: {name}" for name in SECTIONS}
-    assert all("TARGET SECTION BLOCKS:\n<paper>" in prompt[len(prefix):] for prompt in prompts)
+    assert all("TARGET SECTION BLOCKS:\n<paper>" in prompt[len(prefix) :] for prompt in prompts)
     assert "TARGET SECTION BLOCKS" not in prefix
 
 
@@ -115,8 +115,14 @@ def test_anthropic_requests_mark_the_system_prompt_and_the_shared_part_as_breakp
 def test_deep_specialists_open_with_the_system_prompt_then_their_task_and_evidence(llm_server, tmp_path):
     def model(body: dict[str, Any]) -> str:
         if "review planner" in json.dumps(body):
-            return json.dumps({"tasks": [{"task_id": f"T{n}", "focus_sections": [name], "goal": f"Check {name}",
-                                          "risk_dimension": "experiment_protocol"} for n, name in enumerate(SECTIONS[:3], 1)]})
+            return json.dumps(
+                {
+                    "tasks": [
+                        {"task_id": f"T{n}", "focus_sections": [name], "goal": f"Check {name}", "risk_dimension": "experiment_protocol"}
+                        for n, name in enumerate(SECTIONS[:3], 1)
+                    ]
+                }
+            )
         return json.dumps({"findings": []})
 
     llm_server.responder = model
@@ -135,9 +141,11 @@ def test_both_wire_layouts_show_the_model_the_same_text(llm_server):
     request = ask("Per-call text.", shared="Shared memory.")
     texts = []
     for provider in PROVIDERS:
+
         async def send(provider=provider) -> None:
             async with LLMClient(llm_server.settings(provider)) as llm:
                 await llm.complete(request)
+
         asyncio.run(send())
         texts.append(llm_server.requests[-1].prompt_text)
     assert texts[0] == texts[1] == f"{LONG_SYSTEM}\nShared memory.{SHARED_END}Per-call text."
@@ -195,8 +203,9 @@ def test_anthropic_writes_the_prefix_at_its_breakpoints_then_reads_it(llm_server
     assert (warm.cache_read_tokens, warm.cache_write_tokens) == (prefix_tokens, 0)
     assert cold.input_tokens == warm.input_tokens == len(llm_server.requests[0].prompt_text) // 4 + 1
     base = 3.0
-    expected_input = ((cold.uncached_input_tokens + warm.uncached_input_tokens) * base
-                      + prefix_tokens * base * 1.25 + prefix_tokens * base * 0.1) / 1e6
+    expected_input = (
+        (cold.uncached_input_tokens + warm.uncached_input_tokens) * base + prefix_tokens * base * 1.25 + prefix_tokens * base * 0.1
+    ) / 1e6
     output = (cold.output_tokens + warm.output_tokens) * 15.0 / 1e6
     assert stats.cost_usd == pytest.approx(expected_input + output)
     assert (stats.cache_read_tokens, stats.cache_write_tokens) == (prefix_tokens, prefix_tokens)
@@ -216,9 +225,14 @@ def test_anthropic_caches_only_at_breakpoints_a_different_shared_part_reads_the_
     assert other.cache_write_tokens == (len(LONG_SYSTEM) + 1 + len("Memory B " * 300 + SHARED_END)) // 4 - other.cache_read_tokens
 
 
-@pytest.mark.parametrize("provider, model, read_rate, write_rate", [
-    ("openai", "gpt-4o", 1.25, 2.50), ("openai", "gpt-5", 0.125, 1.25), ("anthropic", "claude-haiku-4-5", 0.10, 1.25),
-])
+@pytest.mark.parametrize(
+    "provider, model, read_rate, write_rate",
+    [
+        ("openai", "gpt-4o", 1.25, 2.50),
+        ("openai", "gpt-5", 0.125, 1.25),
+        ("anthropic", "claude-haiku-4-5", 0.10, 1.25),
+    ],
+)
 def test_scripted_cache_counts_are_billed_at_the_models_cache_rates(llm_server, provider, model, read_rate, write_rate):
     written = 1_000 if provider == "anthropic" else 0  # OpenAI reports no writes
     llm_server.script(Reply('{"findings": []}', input_tokens=10_000, output_tokens=0, cache_read_tokens=8_000, cache_write_tokens=written))
@@ -251,9 +265,14 @@ def test_the_stand_in_refuses_more_than_four_breakpoints_like_anthropic(llm_serv
 
 def test_the_shared_part_is_part_of_the_answer_cache_key():
     settings = LLMSettings(provider="openai")
-    keys = {cache_key(settings, request) for request in (
-        ask("Review.", shared="Memory A"), ask("Review.", shared="Memory B"), ask("Memory A" + SHARED_END + "Review."),
-    )}
+    keys = {
+        cache_key(settings, request)
+        for request in (
+            ask("Review.", shared="Memory A"),
+            ask("Review.", shared="Memory B"),
+            ask("Memory A" + SHARED_END + "Review."),
+        )
+    }
     assert len(keys) == 3
     assert cache_key(settings, ask("Review.", shared="Memory A")) == cache_key(settings, ask("Review.", shared="Memory A"))
 

@@ -28,8 +28,16 @@ def test_every_template_loads_with_a_version_and_only_unit_placeholders_left(nam
 @pytest.mark.parametrize("name", ["fast", "section", "specialist"])
 def test_detection_templates_carry_the_paperaudit_rules(name):
     system = prompts.load(name).system
-    for phrase in ("Evidence-first", "Do not force findings", "JSON-only", "Do NOT flag", "forward references",
-                   "standard conventions", "trivial nitpicks", "formatting"):
+    for phrase in (
+        "Evidence-first",
+        "Do not force findings",
+        "JSON-only",
+        "Do NOT flag",
+        "forward references",
+        "standard conventions",
+        "trivial nitpicks",
+        "formatting",
+    ):
         assert phrase in system
     for error_type in prompts.error_types():
         assert f"- {error_type.category.value}: {error_type.definition}" in system
@@ -47,10 +55,16 @@ def test_render_fills_once_and_never_expands_the_paper():
         prompts.load("fast").render(paper="x")
 
 
-@pytest.mark.parametrize("schema, model", [
-    ("schema_findings.json", FindingsAnswer), ("schema_tasks.json", PlanAnswer), ("schema_evidence.json", EvidenceAnswer),
-    ("schema_merge.json", MergeAnswer), ("schema_critical.json", CriticalAnswer),
-])
+@pytest.mark.parametrize(
+    "schema, model",
+    [
+        ("schema_findings.json", FindingsAnswer),
+        ("schema_tasks.json", PlanAnswer),
+        ("schema_evidence.json", EvidenceAnswer),
+        ("schema_merge.json", MergeAnswer),
+        ("schema_critical.json", CriticalAnswer),
+    ],
+)
 def test_schema_examples_shown_to_the_model_validate(schema, model):
     example = json.loads(resources.files("auditex.prompts").joinpath(schema).read_text())
     text = json.dumps(example).replace("one of the allowed types", "claim_distortion")
@@ -58,11 +72,15 @@ def test_schema_examples_shown_to_the_model_validate(schema, model):
 
 
 def test_findings_schema_is_lenient_where_meaning_is_clear():
-    answer = FindingsAnswer.model_validate({"findings": [
-        {"type": "Claim Distortion", "confidence": "85%", "error_location": "x", "evidence": [{"block_index": "12", "quote": "q"}]},
-        {"type": "EP", "confidence": None},
-        {"type": "Method Logic Errors", "confidence": 3},
-    ]})
+    answer = FindingsAnswer.model_validate(
+        {
+            "findings": [
+                {"type": "Claim Distortion", "confidence": "85%", "error_location": "x", "evidence": [{"block_index": "12", "quote": "q"}]},
+                {"type": "EP", "confidence": None},
+                {"type": "Method Logic Errors", "confidence": 3},
+            ]
+        }
+    )
     assert [f.type for f in answer.findings] == [Category.CLAIM_DISTORTION, Category.EXPERIMENT_PROTOCOL, Category.METHOD_LOGIC]
     assert [f.confidence for f in answer.findings] == [0.85, 0.5, 0.03]
     assert answer.findings[0].evidence[0].block_index == 12

@@ -21,10 +21,21 @@ def test_neovim_receives_diagnostics(tmp_path: Path):
     paper = tmp_path / "paper"
     shutil.copytree(FIXTURE, paper)
     output = tmp_path / "diagnostics.json"
-    environment = {**os.environ, "AUDITEX_PYTHON": sys.executable, "AUDITEX_ROOT": str(paper), "AUDITEX_OUTPUT": str(output),
-                   "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")}
-    completed = subprocess.run([NVIM, "--headless", "--clean", "-u", str(INIT), str(paper / "supplement.tex")],
-                               env=environment, cwd=paper, capture_output=True, timeout=120)
+    environment = {
+        **os.environ,
+        "AUDITEX_PYTHON": sys.executable,
+        "AUDITEX_ROOT": str(paper),
+        "AUDITEX_OUTPUT": str(output),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    completed = subprocess.run(
+        [NVIM, "--headless", "--clean", "-u", str(INIT), str(paper / "supplement.tex")],
+        env=environment,
+        cwd=paper,
+        capture_output=True,
+        timeout=120,
+    )
     assert output.exists(), completed.stderr.decode(errors="replace")
     diagnostics = json.loads(output.read_text())
     undefined = [d for d in diagnostics if d["code"] == "REF001"]

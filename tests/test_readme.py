@@ -37,7 +37,9 @@ def test_ci_runs_the_readme_static_checks():
 def test_example_paper_check_finds_the_planted_errors():
     result = subprocess.run(
         [sys.executable, "-m", "auditex.cli.main", "check", str(ROOT / "examples" / "paper"), "--format", "json"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 1, result.stderr
     import json

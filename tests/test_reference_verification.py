@@ -28,16 +28,17 @@ from auditex.latex.project import Project
 
 BIB = {
     "vaswani2017": "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n"
-                   "  booktitle = {NeurIPS},\n  year = {2017}\n}\n",
+    "  booktitle = {NeurIPS},\n  year = {2017}\n}\n",
     "he2016": "@inproceedings{he2016,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},\n"
-              "  booktitle = {CVPR},\n  year = {2016},\n  doi = {10.1109/CVPR.2016.90}\n}\n",
+    "  booktitle = {CVPR},\n  year = {2016},\n  doi = {10.1109/CVPR.2016.90}\n}\n",
 }
 
 
 def project(tmp_path: Path, entries: dict[str, str], tex_extra: str = "") -> Path:
     cites = "".join(f"See \\cite{{{key}}}.\n" for key in entries)
-    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + cites + tex_extra
-                                       + "\\bibliography{refs}\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n" + cites + tex_extra + "\\bibliography{refs}\n\\end{document}\n"
+    )
     (tmp_path / "refs.bib").write_text("".join(entries.values()))
     return tmp_path
 
@@ -77,8 +78,10 @@ def test_found_references_raise_nothing(tmp_path, cache) -> None:
 
 
 def test_mismatched_title_authors_year_venue(tmp_path, cache) -> None:
-    entries = {"bad": "@article{bad,\n  title = {Deep Residual Learning for Image Recognition Tasks},\n  author = {Zhang, Xiangyu and He, Kaiming},\n"
-                      "  journal = {Journal of Marine Biology},\n  year = {2012},\n  doi = {10.1109/cvpr.2016.90}\n}\n"}
+    entries = {
+        "bad": "@article{bad,\n  title = {Deep Residual Learning for Image Recognition Tasks},\n  author = {Zhang, Xiangyu and He, Kaiming},\n"
+        "  journal = {Journal of Marine Biology},\n  year = {2012},\n  doi = {10.1109/cvpr.2016.90}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     by_field = {f.identity.rsplit(":", 1)[1]: f for f in findings if f.code == "BIB002"}
@@ -102,15 +105,22 @@ def _apply(text: str, edits) -> str:
     from auditex.latex.source import SourceText
 
     source = SourceText(text)
-    spans = sorted(((source.offset(e.range.start.line, e.range.start.character), source.offset(e.range.end.line, e.range.end.character), e.new_text)
-                    for e in edits), reverse=True)
+    spans = sorted(
+        (
+            (source.offset(e.range.start.line, e.range.start.character), source.offset(e.range.end.line, e.range.end.character), e.new_text)
+            for e in edits
+        ),
+        reverse=True,
+    )
     for start, end, new in spans:
         text = text[:start] + new + text[end:]
     return text
 
 
 def test_missing_and_extra_authors(tmp_path, cache) -> None:
-    entries = {"v": "@inproceedings{v,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Bengio, Yoshua},\n  year = {2017}\n}\n"}
+    entries = {
+        "v": "@inproceedings{v,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Bengio, Yoshua},\n  year = {2017}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     [authors] = [f for f in findings if f.code == "BIB002"]
@@ -118,7 +128,9 @@ def test_missing_and_extra_authors(tmp_path, cache) -> None:
 
 
 def test_fabricated_reference_needs_two_answering_indexes(tmp_path, cache) -> None:
-    entries = {"fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"}
+    entries = {
+        "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"
+    }
     folder = project(tmp_path, entries)
     with StandIns(LIBRARY) as stand_ins:
         findings, summary, _ = verify(folder, stand_ins, cache)
@@ -128,7 +140,9 @@ def test_fabricated_reference_needs_two_answering_indexes(tmp_path, cache) -> No
 
 
 def test_unreachable_or_rate_limited_indexes_never_make_a_reference_not_found(tmp_path, cache) -> None:
-    entries = {"fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"}
+    entries = {
+        "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"
+    }
     folder = project(tmp_path, entries)
     faults = {"crossref": Fault(429), "dblp": Fault(503), "s2": Fault(429, retry_after="0")}
     with StandIns(LIBRARY, faults=faults) as stand_ins:
@@ -144,8 +158,10 @@ def test_unreachable_or_rate_limited_indexes_never_make_a_reference_not_found(tm
 
 
 def test_retracted_work_is_an_error(tmp_path, cache) -> None:
-    entries = {"w": "@article{w,\n  title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},\n"
-                    "  author = {Wakefield, Andrew and Murch, Simon},\n  journal = {The Lancet},\n  year = {1998},\n  doi = {10.1016/S0140-6736(97)11096-0}\n}\n"}
+    entries = {
+        "w": "@article{w,\n  title = {Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children},\n"
+        "  author = {Wakefield, Andrew and Murch, Simon},\n  journal = {The Lancet},\n  year = {1998},\n  doi = {10.1016/S0140-6736(97)11096-0}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     [finding] = findings
@@ -153,10 +169,13 @@ def test_retracted_work_is_an_error(tmp_path, cache) -> None:
 
 
 def test_crossref_retraction_update_when_openalex_lacks_the_doi(tmp_path, cache) -> None:
-    only_crossref = StandInWork(RETRACTED.title, RETRACTED.authors, 1998, "The Lancet", doi=RETRACTED.doi, retracted=True,
-                                services=frozenset({"crossref"}))
-    entries = {"w": "@article{w,\n  title = {" + RETRACTED.title + "},\n  author = {Wakefield, Andrew and Murch, Simon},\n  year = {1998},\n"
-                    "  doi = {10.1016/s0140-6736(97)11096-0}\n}\n"}
+    only_crossref = StandInWork(
+        RETRACTED.title, RETRACTED.authors, 1998, "The Lancet", doi=RETRACTED.doi, retracted=True, services=frozenset({"crossref"})
+    )
+    entries = {
+        "w": "@article{w,\n  title = {" + RETRACTED.title + "},\n  author = {Wakefield, Andrew and Murch, Simon},\n  year = {1998},\n"
+        "  doi = {10.1016/s0140-6736(97)11096-0}\n}\n"
+    }
     with StandIns([only_crossref]) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     assert [(f.code, "Crossref" in f.message) for f in findings] == [("BIB004", True)]
@@ -165,9 +184,9 @@ def test_crossref_retraction_update_when_openalex_lacks_the_doi(tmp_path, cache)
 def test_doi_of_another_work_and_a_doi_that_does_not_resolve(tmp_path, cache) -> None:
     entries = {
         "he": "@inproceedings{he,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},\n"
-              "  year = {2016},\n  doi = {10.1038/nature14539}\n}\n",
+        "  year = {2016},\n  doi = {10.1038/nature14539}\n}\n",
         "nodoi": "@article{nodoi,\n  title = {Deep learning},\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},\n  journal = {Nature},\n"
-                 "  year = {2015},\n  doi = {10.1038/nature00000}\n}\n",
+        "  year = {2015},\n  doi = {10.1038/nature00000}\n}\n",
     }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
@@ -179,8 +198,10 @@ def test_doi_of_another_work_and_a_doi_that_does_not_resolve(tmp_path, cache) ->
 
 
 def test_a_doi_falls_back_to_semantic_scholar_when_openalex_and_crossref_are_down(tmp_path, cache) -> None:
-    entries = {"he": "@inproceedings{he,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n"
-                     "  year = {2016},\n  doi = {10.1038/nature14539}\n}\n"}
+    entries = {
+        "he": "@inproceedings{he,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n"
+        "  year = {2016},\n  doi = {10.1038/nature14539}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache, unreachable=("openalex", "crossref"))
         asked = [path for service, path, _ in stand_ins.requests if service == "s2"]
@@ -189,16 +210,20 @@ def test_a_doi_falls_back_to_semantic_scholar_when_openalex_and_crossref_are_dow
 
 
 def test_arxiv_id_of_another_work(tmp_path, cache) -> None:
-    entries = {"a": "@misc{a,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n  eprint = {1706.03762},\n"
-                    "  archivePrefix = {arXiv},\n  year = {2016}\n}\n"}
+    entries = {
+        "a": "@misc{a,\n  title = {Deep Residual Learning for Image Recognition},\n  author = {He, Kaiming},\n  eprint = {1706.03762},\n"
+        "  archivePrefix = {arXiv},\n  year = {2016}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     assert any(f.code == "BIB003" and "arXiv id 1706.03762 is a different work" in f.message for f in findings)
 
 
 def test_preprint_with_a_published_version_is_a_hint(tmp_path, cache) -> None:
-    entries = {"adam": "@article{adam,\n  title = {Adam: A Method for Stochastic Optimization},\n  author = {Kingma, Diederik P. and Ba, Jimmy},\n"
-                       "  journal = {arXiv preprint arXiv:1412.6980},\n  year = {2014}\n}\n"}
+    entries = {
+        "adam": "@article{adam,\n  title = {Adam: A Method for Stochastic Optimization},\n  author = {Kingma, Diederik P. and Ba, Jimmy},\n"
+        "  journal = {arXiv preprint arXiv:1412.6980},\n  year = {2014}\n}\n"
+    }
     with StandIns(LIBRARY) as stand_ins:
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
         batch = [query for service, path, query in stand_ins.requests if path.endswith("/paper/batch")]
@@ -212,10 +237,15 @@ def test_preprint_with_a_published_version_is_a_hint(tmp_path, cache) -> None:
 
 
 def test_dois_are_batched_fifty_to_an_openalex_request(tmp_path, cache) -> None:
-    works = [StandInWork(f"Widget study number {i} on sparse gadgets", [f"Ann Author{i}"], 2020, "Widget Journal", doi=f"10.1000/w.{i}")
-             for i in range(60)]
-    entries = {f"w{i}": f"@article{{w{i},\n  title = {{Widget study number {i} on sparse gadgets}},\n  author = {{Author{i}, Ann}},\n"
-                        f"  journal = {{Widget Journal}},\n  year = {{2020}},\n  doi = {{10.1000/w.{i}}}\n}}\n" for i in range(60)}
+    works = [
+        StandInWork(f"Widget study number {i} on sparse gadgets", [f"Ann Author{i}"], 2020, "Widget Journal", doi=f"10.1000/w.{i}")
+        for i in range(60)
+    ]
+    entries = {
+        f"w{i}": f"@article{{w{i},\n  title = {{Widget study number {i} on sparse gadgets}},\n  author = {{Author{i}, Ann}},\n"
+        f"  journal = {{Widget Journal}},\n  year = {{2020}},\n  doi = {{10.1000/w.{i}}}\n}}\n"
+        for i in range(60)
+    }
     with StandIns(works) as stand_ins:
         findings, summary, _ = verify(project(tmp_path, entries), stand_ins, cache)
         filters = [query["filter"][0] for service, path, query in stand_ins.requests if service == "openalex" and "filter" in query]
@@ -307,7 +337,10 @@ def test_mailto_and_key_come_from_the_environment(tmp_path, cache) -> None:
 
 
 def test_a_recheck_makes_no_request_and_an_edit_re_resolves_only_that_entry(tmp_path, cache) -> None:
-    entries = {**BIB, "deep": "@article{deep,\n  title = {Deep learning},\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},\n  journal = {Nature},\n  year = {2015}\n}\n"}
+    entries = {
+        **BIB,
+        "deep": "@article{deep,\n  title = {Deep learning},\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},\n  journal = {Nature},\n  year = {2015}\n}\n",
+    }
     folder = project(tmp_path, entries)
     with StandIns(LIBRARY) as stand_ins:
         verify(folder, stand_ins, cache)
@@ -340,9 +373,11 @@ def test_the_checker_reuses_verdicts_in_memory(tmp_path, cache) -> None:
 
 
 def test_suppression_severity_override_and_ignore_apply_to_bib_findings(tmp_path, cache) -> None:
-    entries = {"fake": "@article{fake, % auditex: ignore[BIB001]\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  year = {2021}\n}\n",
-               "w": "@article{w,\n  title = {" + RETRACTED.title + "},\n  author = {Wakefield, Andrew and Murch, Simon},\n  year = {1998},\n"
-                    "  doi = {10.1016/s0140-6736(97)11096-0}\n}\n"}
+    entries = {
+        "fake": "@article{fake, % auditex: ignore[BIB001]\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  year = {2021}\n}\n",
+        "w": "@article{w,\n  title = {" + RETRACTED.title + "},\n  author = {Wakefield, Andrew and Murch, Simon},\n  year = {1998},\n"
+        "  doi = {10.1016/s0140-6736(97)11096-0}\n}\n",
+    }
     folder = project(tmp_path, entries)
     (folder / ".auditex.toml").write_text('[rules]\nseverity = { BIB004 = "warning" }\n')
     with StandIns(LIBRARY) as stand_ins:
@@ -361,7 +396,8 @@ def test_bibitems_are_read_and_checked(tmp_path, cache) -> None:
         "\\documentclass{article}\n\\begin{document}\nSee \\cite{vaswani} and \\cite{ghost}.\n\\begin{thebibliography}{2}\n"
         "\\bibitem{vaswani} Ashish Vaswani, Noam Shazeer, and Niki Parmar.\n\\newblock Attention is all you need.\n\\newblock In {\\em NeurIPS}, 2017.\n"
         "\\bibitem{ghost} John Smith.\n\\newblock Quantum gradient widgets for sparse hyperbolic attention.\n\\newblock {\\em J. Widgets}, 2021.\n"
-        "\\end{thebibliography}\n\\end{document}\n")
+        "\\end{thebibliography}\n\\end{document}\n"
+    )
     with StandIns(LIBRARY) as stand_ins:
         findings, summary, _ = verify(tmp_path, stand_ins, cache)
     assert [(f.code, f.file) for f in findings] == [("BIB001", "main.tex")] and "ghost" in findings[0].message
@@ -369,11 +405,22 @@ def test_bibitems_are_read_and_checked(tmp_path, cache) -> None:
 
 
 def test_reference_parsing() -> None:
-    reference = from_bib("k", "article", {"title": "{BERT}: Pre-training of Deep {\\\"o} Transformers", "author": "Devlin, Jacob and Chang, Ming-Wei and others",
-                                          "year": "2019", "journal": "arXiv preprint arXiv:1810.04805"})
+    reference = from_bib(
+        "k",
+        "article",
+        {
+            "title": '{BERT}: Pre-training of Deep {\\"o} Transformers',
+            "author": "Devlin, Jacob and Chang, Ming-Wei and others",
+            "year": "2019",
+            "journal": "arXiv preprint arXiv:1810.04805",
+        },
+    )
     assert reference.title == "BERT: Pre-training of Deep ö Transformers" and reference.authors == ["Jacob Devlin", "Ming-Wei Chang"]
     assert reference.more_authors and reference.arxiv == "1810.04805" and reference.is_preprint
-    item = from_bibitem("k", "Shaohan Huang, Li~Dong, and Furu Wei.\n\\newblock Language is not all you need: Aligning perception with language\n  models, 2023{\\natexlab{a}}.")
+    item = from_bibitem(
+        "k",
+        "Shaohan Huang, Li~Dong, and Furu Wei.\n\\newblock Language is not all you need: Aligning perception with language\n  models, 2023{\\natexlab{a}}.",
+    )
     assert item.title == "Language is not all you need: Aligning perception with language models" and item.year == 2023
     assert item.authors == ["Shaohan Huang", "Li Dong", "Furu Wei"]
 
@@ -393,14 +440,22 @@ def test_check_without_online_makes_no_request(tmp_path) -> None:
     folder = project(tmp_path, BIB)
     with StandIns(LIBRARY) as stand_ins:
         env = {**_base_env(tmp_path), **stand_ins.environment()}
-        result = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(folder), "--fail-on", "never"],
-                                env=env, capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-m", "auditex.cli.main", "check", str(folder), "--fail-on", "never"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert stand_ins.count() == 0
     assert result.returncode == 0 and "BIB" not in result.stdout
 
 
 def test_check_online_reports_and_summarises(tmp_path) -> None:
-    entries = {**BIB, "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"}
+    entries = {
+        **BIB,
+        "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n",
+    }
     folder = project(tmp_path, entries)
     with StandIns(LIBRARY) as stand_ins:
         env = {**_base_env(tmp_path), **stand_ins.environment()}
@@ -452,7 +507,10 @@ def test_service_errors_are_one_sentence(cache) -> None:
 
 
 def test_cache_lifetimes_found_30_days_not_found_1_day_errors_never(tmp_path, cache) -> None:
-    entries = {**BIB, "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"}
+    entries = {
+        **BIB,
+        "fake": "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n",
+    }
     with StandIns(LIBRARY, faults={"dblp": Fault(503)}) as stand_ins:
         verify(project(tmp_path, entries), stand_ins, cache)
     now = time.time()

@@ -36,9 +36,19 @@ The paper proposes sparse widgets (Abstract) and reports 91.2% accuracy (Table 1
 - Confidence (5): 3 - short paper (Section 3)
 """
 REFINED = BASELINE.replace("- Overall (10): 5", "- Overall (10): 4")
-DETECTED = json.dumps({"findings": [{
-    "type": "Claim Distortion", "section_location": "Abstract", "error_location": "They are 2x faster.",
-    "explanation": "The 2x speed-up is never measured anywhere in the paper.", "confidence": 0.9}]})
+DETECTED = json.dumps(
+    {
+        "findings": [
+            {
+                "type": "Claim Distortion",
+                "section_location": "Abstract",
+                "error_location": "They are 2x faster.",
+                "explanation": "The 2x speed-up is never measured anywhere in the paper.",
+                "confidence": 0.9,
+            }
+        ]
+    }
+)
 NOVELTY = "# Innovation & Motivation Report\n1. Authors' Claimed Contribution: sparse widgets (Introduction)."
 
 
@@ -72,9 +82,21 @@ def test_review_json_has_refined_scores_points_findings_and_related_work(
     llm_server.responder = scripted_reviewer
     project = write_project(tmp_path / "paper")
     with ScholarlyServer() as scholarly:
-        code = main(["review", str(project), "--mode", "none", "--format", "json",
-                     "--related-work", "semantic-scholar", "--related-work-url", f"{scholarly.url}/graph/v1",
-                     *llm_flags(llm_server, provider)])
+        code = main(
+            [
+                "review",
+                str(project),
+                "--mode",
+                "none",
+                "--format",
+                "json",
+                "--related-work",
+                "semantic-scholar",
+                "--related-work-url",
+                f"{scholarly.url}/graph/v1",
+                *llm_flags(llm_server, provider),
+            ]
+        )
         [(path, query)] = scholarly.queries
     assert code == 0
     assert path == "/graph/v1/paper/search" and query["query"] == ["Sparse Widgets for Fast Inference"]
@@ -89,7 +111,9 @@ def test_review_json_has_refined_scores_points_findings_and_related_work(
     novelty = review["novelty"]
     assert novelty["related_work_evidence"] is True
     assert [(w["title"], w["cited_in_manuscript"]) for w in novelty["related_works"]] == [
-        ("Dense Widgets", True), ("Pruned Gadgets for Efficient Inference", False)]
+        ("Dense Widgets", True),
+        ("Pruned Gadgets for Efficient Inference", False),
+    ]
     assert review["stopped"] is None and review["stats"]["calls"] == 4
     sent = prompts_sent(llm_server)
     # The refinement sees the integrity report and the retrieved work, the novelty stage the memory.
@@ -103,8 +127,19 @@ def test_markdown_goes_to_the_output_file_and_says_when_there_is_no_related_work
     llm_server.responder = scripted_reviewer
     project = write_project(tmp_path / "paper")
     out = tmp_path / "review.md"
-    code = main(["review", str(project / "main.tex"), "--mode", "none", "--related-work", "none", "--output", str(out),
-                 *llm_flags(llm_server, "openai")])
+    code = main(
+        [
+            "review",
+            str(project / "main.tex"),
+            "--mode",
+            "none",
+            "--related-work",
+            "none",
+            "--output",
+            str(out),
+            *llm_flags(llm_server, "openai"),
+        ]
+    )
     assert code == 0
     assert capsys.readouterr().out == ""
     markdown = out.read_text(encoding="utf-8")
@@ -123,13 +158,10 @@ def _closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-async def test_unreachable_scholarly_service_means_no_evidence_never_invented_work(
-    llm_server: LoopbackLLMServer, tmp_path: Path
-) -> None:
+async def test_unreachable_scholarly_service_means_no_evidence_never_invented_work(llm_server: LoopbackLLMServer, tmp_path: Path) -> None:
     llm_server.responder = scripted_reviewer
     _, [project] = open_projects(write_project(tmp_path / "paper"))
-    review = await run_review(project, llm_server.settings("anthropic"), "none",
-                              search=SemanticScholar(_closed_port_url(), timeout_s=2))
+    review = await run_review(project, llm_server.settings("anthropic"), "none", search=SemanticScholar(_closed_port_url(), timeout_s=2))
     assert review.novelty is not None and review.novelty.evidence is False
     assert review.novelty.related_works == []
     assert "Semantic Scholar is unreachable" in review.novelty.markdown
@@ -147,9 +179,7 @@ def test_budget_stops_the_review_before_any_call(llm_server: LoopbackLLMServer, 
     assert llm_server.request_count == 0
 
 
-async def test_cancelling_after_the_memory_keeps_the_memory_and_sends_nothing_more(
-    llm_server: LoopbackLLMServer, tmp_path: Path
-) -> None:
+async def test_cancelling_after_the_memory_keeps_the_memory_and_sends_nothing_more(llm_server: LoopbackLLMServer, tmp_path: Path) -> None:
     llm_server.responder = scripted_reviewer
     _, [project] = open_projects(write_project(tmp_path / "paper"))
     cancel = asyncio.Event()

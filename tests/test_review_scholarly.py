@@ -19,7 +19,12 @@ async def test_semantic_scholar_reads_the_graph_api_search_answer() -> None:
     assert query == {"query": ["sparse widgets"], "limit": ["5"], "fields": ["title,year,authors,venue,abstract,externalIds,url"]}
     first, second = works
     assert (first.title, first.year, first.authors, first.venue, first.doi) == (
-        "Dense Widgets", 2020, ["A. Smith"], "Journal of Widgets", "10.1000/widgets.2020")
+        "Dense Widgets",
+        2020,
+        ["A. Smith"],
+        "Journal of Widgets",
+        "10.1000/widgets.2020",
+    )
     assert first.abstract == "Dense widgets are accurate but slow." and first.source == "Semantic Scholar"
     assert (second.year, second.abstract, second.doi) == (None, "", "")
 

@@ -69,14 +69,30 @@ SENTINEL = "sk-SENTINEL-0123456789abcdef"
 
 
 def test_audit_of_a_hostile_archive_sends_nothing_from_outside_and_never_the_key(
-        tmp_path, open_recorder, llm_server, monkeypatch, capsys, caplog):
+    tmp_path, open_recorder, llm_server, monkeypatch, capsys, caplog
+):
     archive = hostile_archive(tmp_path)
     monkeypatch.setenv("AUDITEX_API_KEY", SENTINEL)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     tempfile.gettempdir()
     with open_recorder() as opened:
-        code = main(["audit", str(archive), "--mode", "fast", "--base-url", llm_server.base_url_openai,
-                     "--model", "local-detector", "--format", "json", "--no-cache", "--fail-on", "never"])
+        code = main(
+            [
+                "audit",
+                str(archive),
+                "--mode",
+                "fast",
+                "--base-url",
+                llm_server.base_url_openai,
+                "--model",
+                "local-detector",
+                "--format",
+                "json",
+                "--no-cache",
+                "--fail-on",
+                "never",
+            ]
+        )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     payload = json.loads(captured.out)
@@ -90,10 +106,17 @@ def test_audit_of_a_hostile_archive_sends_nothing_from_outside_and_never_the_key
     assert not hostname or hostname not in prompt
     # Allowed: the interpreter's own zip of the stdlib, and the SDK's platform probe
     # (/etc/os-release for its X-Stainless-OS header); neither depends on the submission.
-    sdk_and_runtime = {Path("/etc/os-release"), Path("/usr/lib/os-release"), Path(sys.prefix) / "lib" / f"python{sys.version_info.major}{sys.version_info.minor}.zip"}
+    sdk_and_runtime = {
+        Path("/etc/os-release"),
+        Path("/usr/lib/os-release"),
+        Path(sys.prefix) / "lib" / f"python{sys.version_info.major}{sys.version_info.minor}.zip",
+    }
     prompts = Path(auditex.prompts.__file__).parent  # our own templates, shipped as package data
-    leaks = [path for path in opened.outside(archive.parent, Path(tempfile.gettempdir()), prompts)
-             if path not in sdk_and_runtime and path.resolve() not in sdk_and_runtime]
+    leaks = [
+        path
+        for path in opened.outside(archive.parent, Path(tempfile.gettempdir()), prompts)
+        if path not in sdk_and_runtime and path.resolve() not in sdk_and_runtime
+    ]
     assert leaks == []
     for text in (captured.out, captured.err, caplog.text, json.dumps(payload)):
         assert SENTINEL not in text

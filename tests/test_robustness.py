@@ -11,10 +11,37 @@ from auditex.latex.document import parse_document
 from auditex.latex.project import Project
 
 FRAGMENTS = [
-    "\\section{", "}", "{", "\\begin{table}", "\\end{tabular}", "\\begin{itemize}", "&", "\\\\", "$", "$$", "\\[",
-    "\\label{a}", "\\ref{", "\\cite{x,", "\\input{", "%", "\\newcommand{\\x}[1]{#1", "\\def\\y{", "\\footnote{",
-    "93.4\\%", "\\textbf{1", "\\multicolumn{2}{c}{", "\\verb|", "\\begin{verbatim}", "\n\n", "\\end{document}",
-    "\\color{white}", "\\textcolor{", "é😀", "\x00", "\\\\\\",
+    "\\section{",
+    "}",
+    "{",
+    "\\begin{table}",
+    "\\end{tabular}",
+    "\\begin{itemize}",
+    "&",
+    "\\\\",
+    "$",
+    "$$",
+    "\\[",
+    "\\label{a}",
+    "\\ref{",
+    "\\cite{x,",
+    "\\input{",
+    "%",
+    "\\newcommand{\\x}[1]{#1",
+    "\\def\\y{",
+    "\\footnote{",
+    "93.4\\%",
+    "\\textbf{1",
+    "\\multicolumn{2}{c}{",
+    "\\verb|",
+    "\\begin{verbatim}",
+    "\n\n",
+    "\\end{document}",
+    "\\color{white}",
+    "\\textcolor{",
+    "é😀",
+    "\x00",
+    "\\\\\\",
 ]
 
 
@@ -60,7 +87,11 @@ def test_a_pipe_in_the_project_is_reported_not_waited_on(tmp_path):
 
     write_project(tmp_path, {"main.tex": document("\\input{notes}\nText.")})
     os.mkfifo(tmp_path / "notes.tex")  # no writer ever comes: opening it for reading would block
-    checked = subprocess.run([sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--no-cache", "--format", "json"],
-                             capture_output=True, text=True, timeout=60)
+    checked = subprocess.run(
+        [sys.executable, "-m", "auditex.cli.main", "check", str(tmp_path), "--no-cache", "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     # Discovery reads every .tex file for a \\documentclass: the pipe is skipped, and \\input finds no file to read.
     assert checked.returncode == 1 and "no file 'notes.tex'" in checked.stdout

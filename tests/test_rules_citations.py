@@ -53,8 +53,7 @@ def test_repeated_field_of_an_uncited_entry_is_a_hint(tmp_path):
 
 
 def test_unparsable_entry_says_why_and_where_and_its_citations_resolve(tmp_path):
-    bib = ("@inproceedings{xu2018,\n  title={Fusion},\n  year={2018}\n\n\n"
-           "@article{lee2019,\n  title={Big},\n  year={2019}\n}\n")
+    bib = "@inproceedings{xu2018,\n  title={Fusion},\n  year={2018}\n\n\n@article{lee2019,\n  title={Big},\n  year={2019}\n}\n"
     found = findings(tmp_path, "See \\cite{xu2018} and \\cite{lee2019}.", bib)
     assert not [f for f in found if f.code == "CIT001"]  # BibTeX keeps what it read before the slip
     [broken] = serious(found, "CIT003")
@@ -73,9 +72,11 @@ BIB = "".join(f"@misc{{{key}, title={{{key}}}}}\n" for key in ("a", "b", "c", "d
 
 
 def test_apacite_natbib_and_biblatex_arguments_are_not_keys(tmp_path):
-    body = ("\\cite<e.g.>{k1,k2}, \\citeA<see>[p.~3]{a}, \\citeNP{b}, \\citeyearNP{c}, \\shortciteNP{d}, \\fullcite{e}. "
-            "\\citep[see][p.~3]{a}, \\citealp*{b}, \\Citet*{c}. "
-            "\\cites(Pre)(post)[pre][post]{a}[p.~2]{b} \\parencites[Ch.~5]{c}[6]{d}{e} \\textcites{a}{b} \\footcites{c}{d}.")
+    body = (
+        "\\cite<e.g.>{k1,k2}, \\citeA<see>[p.~3]{a}, \\citeNP{b}, \\citeyearNP{c}, \\shortciteNP{d}, \\fullcite{e}. "
+        "\\citep[see][p.~3]{a}, \\citealp*{b}, \\Citet*{c}. "
+        "\\cites(Pre)(post)[pre][post]{a}[p.~2]{b} \\parencites[Ch.~5]{c}[6]{d}{e} \\textcites{a}{b} \\footcites{c}{d}."
+    )
     found = findings(tmp_path, body, BIB)
     assert not [f for f in found if f.code == "CIT001"]
     assert not [f for f in found if f.code == "CIT004"]  # every key above was read
@@ -115,11 +116,15 @@ def test_cited_duplicate_with_different_content_is_a_warning(tmp_path):
 
 
 def test_duplicate_across_files_compares_content_too(tmp_path):
-    found = rule_findings(tmp_path, {
-        "main.tex": document("\\cite{k} \\cite{j}\n\\bibliography{a,b}"),
-        "a.bib": "@misc{k, title={K}}\n@misc{j, title={J}}\n",
-        "b.bib": "@misc{k, title = {K}}\n@misc{j, title={J2}}\n",
-    }, "CIT002")
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": document("\\cite{k} \\cite{j}\n\\bibliography{a,b}"),
+            "a.bib": "@misc{k, title={K}}\n@misc{j, title={J}}\n",
+            "b.bib": "@misc{k, title = {K}}\n@misc{j, title={J2}}\n",
+        },
+        "CIT002",
+    )
     assert [(f.file, f.message.split("'")[1]) for f in found if f.severity is Severity.WARNING] == [("b.bib", "j")]
     assert [f.message.split("'")[1] for f in found if f.severity is Severity.HINT] == ["k"]
 
@@ -131,6 +136,7 @@ def test_nocite_star_cites_every_duplicate(tmp_path):
 
 # CIT001 and CIT005: what is genuinely undefined, and when there is no bibliography at all.
 
+
 def test_case_mismatch_is_an_error_that_says_so(tmp_path):
     found = findings(tmp_path, "\\cite{Smith2020}", "@misc{smith2020, title={S}}\n")
     [error] = serious(found, "CIT001")
@@ -139,8 +145,11 @@ def test_case_mismatch_is_an_error_that_says_so(tmp_path):
 
 
 def test_key_maybe_in_a_missing_bib_file_is_information(tmp_path):
-    found = rule_findings(tmp_path, {"main.tex": document("\\cite{mine} \\cite{theirs}\n\\bibliography{anthology,custom}"),
-                                     "custom.bib": "@misc{mine, title={M}}\n"}, "CIT001")
+    found = rule_findings(
+        tmp_path,
+        {"main.tex": document("\\cite{mine} \\cite{theirs}\n\\bibliography{anthology,custom}"), "custom.bib": "@misc{mine, title={M}}\n"},
+        "CIT001",
+    )
     assert len(found) == 1 and found[0].severity is Severity.INFORMATION and "anthology.bib" in found[0].message
 
 
@@ -154,35 +163,56 @@ def test_citations_without_any_bibliography(tmp_path):
 def test_thebibliography_or_a_bbl_is_a_bibliography(tmp_path):
     body = "\\cite{a}\n\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}"
     assert findings(tmp_path, body, None) == []
-    found = rule_findings(tmp_path / "bbl", {"main.tex": document("\\cite{a}\n\\bibliography{gone}"),
-                                             "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}\n"}, "CIT")
+    found = rule_findings(
+        tmp_path / "bbl",
+        {
+            "main.tex": document("\\cite{a}\n\\bibliography{gone}"),
+            "main.bbl": "\\begin{thebibliography}{1}\n\\bibitem{a} A.\n\\end{thebibliography}\n",
+        },
+        "CIT",
+    )
     assert not serious(found, "CIT005")
 
 
 def test_bibliography_loaded_by_a_package_of_the_project(tmp_path):
-    found = rule_findings(tmp_path, {
-        "main.tex": document("\\cite{a} and \\cite{b}", "\\usepackage{amsmath,assets/main}"),
-        "assets/main.sty": "\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage[style=vancouver]{biblatex}\n\\addbibresource{assets/ref.bib}\n",
-        "assets/ref.bib": "@misc{a, title={A}}\n",
-    }, "CIT")
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": document("\\cite{a} and \\cite{b}", "\\usepackage{amsmath,assets/main}"),
+            "assets/main.sty": "\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage[style=vancouver]{biblatex}\n\\addbibresource{assets/ref.bib}\n",
+            "assets/ref.bib": "@misc{a, title={A}}\n",
+        },
+        "CIT",
+    )
     assert not serious(found, "CIT005")
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_input_without_braces(tmp_path):
-    found = rule_findings(tmp_path, {
-        "main.tex": document("\\cite{a} and \\cite{b}\n\\input bib.tex% the list\n"),
-        "bib.tex": "\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n",
-    }, "CIT")
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": document("\\cite{a} and \\cite{b}\n\\input bib.tex% the list\n"),
+            "bib.tex": "\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n",
+        },
+        "CIT",
+    )
     assert not serious(found, "CIT005")
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_named_inside_a_macro(tmp_path):
-    found = rule_findings(tmp_path, {
-        "main.tex": document("\\cite{a} and \\cite{b}\n\\refs", "\\newcommand{\\refs}{\\bibliographystyle{plain}\\bibliography{refs}}\n"
-                             "\\newcommand{\\bib}[1]{\\bibliography{#1}}"),
-        "refs.bib": "@misc{a, title={A}}\n",
-    }, "CIT", "INC")
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": document(
+                "\\cite{a} and \\cite{b}\n\\refs",
+                "\\newcommand{\\refs}{\\bibliographystyle{plain}\\bibliography{refs}}\n\\newcommand{\\bib}[1]{\\bibliography{#1}}",
+            ),
+            "refs.bib": "@misc{a, title={A}}\n",
+        },
+        "CIT",
+        "INC",
+    )
     assert not serious(found, "CIT005") and not serious(found, "INC001")  # `#1` is no file name
     assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]

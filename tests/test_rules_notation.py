@@ -94,10 +94,7 @@ def test_paper_wide_checks_join_their_sections(tmp_path):
         "\\section{Method}\nKahneman-Tversky optimisation (KTO) and XYZ. Then FBB.\n\n"
         "\\input{later}\n"
     )
-    later = (
-        "\\section{Results}\nXYZ wins. Fused block builders (FBB) help.\n\n"
-        "\\renewcommand{\\loss}{\\ell}\nWe assume $r \\in [0, 1]$.\n"
-    )
+    later = "\\section{Results}\nXYZ wins. Fused block builders (FBB) help.\n\n\\renewcommand{\\loss}{\\ell}\nWe assume $r \\in [0, 1]$.\n"
     found = run(tmp_path, {"main.tex": document(body, "\\newcommand{\\loss}{\\mathcal{L}}"), "later.tex": later})
     assert found == [
         ("NOT001", 3, "\\loss was defined as '\\mathcal{L}' and is redefined here as '\\ell' after the text used it"),
@@ -192,7 +189,10 @@ def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
     )
     found = rule_findings(tmp_path, {"main.tex": document(body)}, "NOT003")
     assert sorted((f.message.split()[0], f.severity.value) for f in found) == [
-        ("CFE", "warning"), ("CI", "information"), ("CL", "information"), ("TS", "information"),
+        ("CFE", "warning"),
+        ("CI", "information"),
+        ("CL", "information"),
+        ("TS", "information"),
     ]
 
 

@@ -31,8 +31,10 @@ def test_prose_number_contradicting_its_table_cell(tmp_path):
 
 
 def test_rounded_prose_number_and_other_settings_are_fine(tmp_path):
-    body = ("\\section{Results}\nOurs reaches 38.7 on AlpacaEval and 7.25 on MT-Bench (Table~\\ref{tab:main}), "
-            "while on our private set it scores 48.66.\n" + TABLE)
+    body = (
+        "\\section{Results}\nOurs reaches 38.7 on AlpacaEval and 7.25 on MT-Bench (Table~\\ref{tab:main}), "
+        "while on our private set it scores 48.66.\n" + TABLE
+    )
     assert findings(tmp_path, body, "NUM001") == []
 
 
@@ -48,16 +50,20 @@ def test_fraction_cell_matches_percentage_in_text(tmp_path):
 
 
 def test_same_quantity_with_two_values(tmp_path):
-    body = ("\\begin{abstract}Our method improves accuracy on ImageNet by 12.3\\% over the strong baseline.\\end{abstract}\n"
-            "\\section{Results}\nIn short, the method improves accuracy on ImageNet by 12.8\\% over the strong baseline.\n")
+    body = (
+        "\\begin{abstract}Our method improves accuracy on ImageNet by 12.3\\% over the strong baseline.\\end{abstract}\n"
+        "\\section{Results}\nIn short, the method improves accuracy on ImageNet by 12.8\\% over the strong baseline.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "12.8%" in found[0].message and "12.3%" in found[0].message
     assert found[0].related[0].range.start.line == 2
 
 
 def test_same_words_for_different_datasets_are_not_the_same_quantity(tmp_path):
-    body = ("\\section{Setup}\nWe train on CIFAR with a learning rate of 0.01 for the whole schedule.\n\n"
-            "On ImageNet we train with a learning rate of 0.02 for the whole schedule.\n")
+    body = (
+        "\\section{Setup}\nWe train on CIFAR with a learning rate of 0.01 for the whole schedule.\n\n"
+        "On ImageNet we train with a learning rate of 0.02 for the whole schedule.\n"
+    )
     assert findings(tmp_path, body, "NUM002") == []
 
 
@@ -68,16 +74,20 @@ def test_arithmetic_claim_that_does_not_follow(tmp_path):
 
 
 def test_arithmetic_claims_absolute_and_relative_that_agree(tmp_path):
-    body = ("\\section{Results}\nSuccess rises from 68.0 to 72.0 (+4.0). Accuracy improves from 40.0\\% to 50.0\\%, "
-            "a relative improvement of 25\\%. Error drops from 10.0 to 8.0 (-2.0).\n")
+    body = (
+        "\\section{Results}\nSuccess rises from 68.0 to 72.0 (+4.0). Accuracy improves from 40.0\\% to 50.0\\%, "
+        "a relative improvement of 25\\%. Error drops from 10.0 to 8.0 (-2.0).\n"
+    )
     assert findings(tmp_path, body, "NUM003") == []
 
 
 def test_row_named_by_a_user_macro_ties_prose_to_the_table(tmp_path):
-    body = ("\\newcommand{\\method}{SparseProbe}\n"
-            "On GLUE-Probe, \\method{} reaches 83.2\\% accuracy, while the dense probe reaches 77.1\\%.\n"
-            "\\begin{table}\\centering\\begin{tabular}{lcc}\\toprule\nMethod & GLUE-Probe & SentEval \\\\ \\midrule\n"
-            "Dense probe & 77.1 & 70.4 \\\\\n\\method{} & 81.2 & 74.9 \\\\ \\bottomrule\n\\end{tabular}\\caption{Accuracy.}\\end{table}\n")
+    body = (
+        "\\newcommand{\\method}{SparseProbe}\n"
+        "On GLUE-Probe, \\method{} reaches 83.2\\% accuracy, while the dense probe reaches 77.1\\%.\n"
+        "\\begin{table}\\centering\\begin{tabular}{lcc}\\toprule\nMethod & GLUE-Probe & SentEval \\\\ \\midrule\n"
+        "Dense probe & 77.1 & 70.4 \\\\\n\\method{} & 81.2 & 74.9 \\\\ \\bottomrule\n\\end{tabular}\\caption{Accuracy.}\\end{table}\n"
+    )
     found = findings(tmp_path, body, "NUM001")
     assert len(found) == 1 and "83.2" in found[0].message and "81.2" in found[0].message
     assert findings(tmp_path, body.replace("83.2", "81.2"), "NUM001") == []
@@ -129,23 +139,29 @@ def test_value_of_a_cell_with_a_partly_named_header_is_a_quote(tmp_path):
 
 def test_statement_naming_no_setting_matches_one_that_names_one(tmp_path):
     # "Student" names no setting the other sentence contradicts: the other sentence names none.
-    body = ("\\section{Statistics}\nSo the 95\\% confidence level confidence interval covers the true value.\n\n"
-            "To construct a 75\\% confidence level central confidence interval, use the Student distribution.\n")
+    body = (
+        "\\section{Statistics}\nSo the 95\\% confidence level confidence interval covers the true value.\n\n"
+        "To construct a 75\\% confidence level central confidence interval, use the Student distribution.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "75%" in found[0].message and "95%" in found[0].message
 
 
 def test_citations_and_the_quantity_acronym_name_no_setting(tmp_path):
-    body = ("\\section{Method}\nWe set 95\\% credibility level (CL) upper limits on the cross section.\n\n"
-            "\\section{Results}\nNo excess is seen, so 75\\% credibility level upper limits, competitive with "
-            "published limits~\\cite{EXOT-2017-32} in \\Cref{fig:limits}, are set.\n")
+    body = (
+        "\\section{Method}\nWe set 95\\% credibility level (CL) upper limits on the cross section.\n\n"
+        "\\section{Results}\nNo excess is seen, so 75\\% credibility level upper limits, competitive with "
+        "published limits~\\cite{EXOT-2017-32} in \\Cref{fig:limits}, are set.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "75%" in found[0].message
 
 
 def test_two_shared_words_count_when_one_is_a_shared_name(tmp_path):
-    body = ("\\section{Results}\nOn ML-45 our agent sets a new state of the art, compared to 79\\% from DualMind~\\cite{wei2023}.\n\n"
-            "\\section{Prior work}\nDualMind~\\cite{wei2023} achieves 89\\% success rate on ML-45.\n")
+    body = (
+        "\\section{Results}\nOn ML-45 our agent sets a new state of the art, compared to 79\\% from DualMind~\\cite{wei2023}.\n\n"
+        "\\section{Prior work}\nDualMind~\\cite{wei2023} achieves 89\\% success rate on ML-45.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "89%" in found[0].message
     # Without the shared name the two words around the numbers are not enough.
@@ -153,9 +169,11 @@ def test_two_shared_words_count_when_one_is_a_shared_name(tmp_path):
 
 
 def test_function_words_do_not_make_two_quantities_the_same(tmp_path):
-    body = ("\\begin{abstract}CoFie reduces the shape error by 48\\% and 56\\% on novel instances of both training and "
-            "unseen shape categories.\\end{abstract}\n\\section{Introduction}\nResults show that our model outperforms "
-            "prior arts, reducing the chamfer distance by 50\\% on instances from both seen and unseen categories.\n")
+    body = (
+        "\\begin{abstract}CoFie reduces the shape error by 48\\% and 56\\% on novel instances of both training and "
+        "unseen shape categories.\\end{abstract}\n\\section{Introduction}\nResults show that our model outperforms "
+        "prior arts, reducing the chamfer distance by 50\\% on instances from both seen and unseen categories.\n"
+    )
     assert findings(tmp_path, body, "NUM002") == []
 
 
@@ -165,29 +183,31 @@ def warnings(found):
 
 def test_a_list_of_values_is_a_grid_not_a_quote_of_a_cell(tmp_path):
     # Shape 2: a hyper-parameter set or list is never tied to a cell, nor restated.
-    grid = ("\\section{Setup}\nOn CIFAR-10 the learning rate is searched over $\\{0.1, 0.3, 0.6, 0.9\\}$ "
-            "(Table~\\ref{tab:hyper}).\n" + HYPER)
+    grid = "\\section{Setup}\nOn CIFAR-10 the learning rate is searched over $\\{0.1, 0.3, 0.6, 0.9\\}$ (Table~\\ref{tab:hyper}).\n" + HYPER
     assert findings(tmp_path, grid, "NUM001") == []
     listed = "\\section{Setup}\nOn CIFAR-10 the learning rate is one of 0.6, 0.8 and 0.9 (Table~\\ref{tab:hyper}).\n" + HYPER
     assert findings(tmp_path, listed, "NUM001") == []
     single = "\\section{Setup}\nOn CIFAR-10 the learning rate is 0.6 (Table~\\ref{tab:hyper}).\n" + HYPER
     assert len(warnings(findings(tmp_path, single, "NUM001"))) == 1
     # Results listed with "respectively" are quotes.
-    results = ("\\section{Results}\nBaseline and Ours reach 30.12 and 48.66 on AlpacaEval, respectively "
-               "(Table~\\ref{tab:main}).\n" + TABLE)
+    results = "\\section{Results}\nBaseline and Ours reach 30.12 and 48.66 on AlpacaEval, respectively (Table~\\ref{tab:main}).\n" + TABLE
     assert ["48.66" in f.message for f in findings(tmp_path, results, "NUM001")] == [True]
 
 
 def test_a_swept_parameter_is_not_a_restated_quantity(tmp_path):
-    body = ("\\section{Setup}\nWe sweep the dropout rate of the encoder over $p \\in \\{0.15, 0.25, 0.35\\}$ in all runs.\n\n"
-            "\\section{Results}\nThe dropout rate of the encoder is 0.45 in all runs of the final model.\n")
+    body = (
+        "\\section{Setup}\nWe sweep the dropout rate of the encoder over $p \\in \\{0.15, 0.25, 0.35\\}$ in all runs.\n\n"
+        "\\section{Results}\nThe dropout rate of the encoder is 0.45 in all runs of the final model.\n"
+    )
     assert findings(tmp_path, body, "NUM002") == []
 
 
 def test_grid_descriptions_are_not_arithmetic_claims(tmp_path):
     # Shape 9a: "from A to B by steps of C" spans a grid; it claims no change.
-    body = ("\\section{Setup}\nThe speed goes from 0.5 to 3 m/s by steps of 0.05. The width varies from 1 to 9 mm "
-            "by 2 mm. The load ranges from 10 to 50 N in increments of 5 N.\n")
+    body = (
+        "\\section{Setup}\nThe speed goes from 0.5 to 3 m/s by steps of 0.05. The width varies from 1 to 9 mm "
+        "by 2 mm. The load ranges from 10 to 50 N in increments of 5 N.\n"
+    )
     assert findings(tmp_path, body, "NUM003") == []
     claim = "\\section{Results}\nAccuracy goes from 40.0 to 50.0 by 20.0 points.\n"
     assert len(warnings(findings(tmp_path, claim, "NUM003"))) == 1
@@ -201,43 +221,53 @@ def test_an_arithmetic_claim_about_another_quantity_further_on_is_information(tm
 
 def test_significance_levels_and_bounds_are_not_results(tmp_path):
     # Thresholds and bounds: "p < 0.05" in one analysis and "p < 0.01" in another are two choices, not a slip.
-    body = ("\\section{Analysis}\nEffects were considered significant at $p < 0.05$ for the main reading time analysis.\n\n"
-            "\\section{Control}\nEffects were considered significant at $p < 0.01$ for the control reading time analysis.\n\n"
-            "We used a significance level of 0.05 for the main reading time comparisons.\n\n"
-            "We used a significance level of 0.01 for the control reading time comparisons.\n")
+    body = (
+        "\\section{Analysis}\nEffects were considered significant at $p < 0.05$ for the main reading time analysis.\n\n"
+        "\\section{Control}\nEffects were considered significant at $p < 0.01$ for the control reading time analysis.\n\n"
+        "We used a significance level of 0.05 for the main reading time comparisons.\n\n"
+        "We used a significance level of 0.01 for the control reading time comparisons.\n"
+    )
     assert warnings(findings(tmp_path, body, "NUM002")) == []
 
 
 def test_targets_parameters_and_distribution_arguments_are_settings(tmp_path):
-    body = ("\\section{Scenarios}\nFor an 80\\%~CFE target, participating consumers procure less capacity than under the RES policy.\n\n"
-            "\\section{Results}\nA CFE target of 90\\% yields lower emissions, and participating consumers procure less capacity.\n\n"
-            "Emissions fall further when the CFE target surpasses 85\\% and participating consumers procure less capacity.\n\n"
-            "The Bayes factors favour the effect under the Normal(0, 0.05) prior on the slopes of the model.\n\n"
-            "The Bayes factors favour the effect under the Normal(0, 0.01) prior on the slopes of the model.\n\n"
-            "Runs use ${\\lambda = 0.005}$ as the smallest regularization parameter value here.\n\n"
-            "Runs use ${\\lambda = 0.025}$ as the largest regularization parameter value here.\n")
+    body = (
+        "\\section{Scenarios}\nFor an 80\\%~CFE target, participating consumers procure less capacity than under the RES policy.\n\n"
+        "\\section{Results}\nA CFE target of 90\\% yields lower emissions, and participating consumers procure less capacity.\n\n"
+        "Emissions fall further when the CFE target surpasses 85\\% and participating consumers procure less capacity.\n\n"
+        "The Bayes factors favour the effect under the Normal(0, 0.05) prior on the slopes of the model.\n\n"
+        "The Bayes factors favour the effect under the Normal(0, 0.01) prior on the slopes of the model.\n\n"
+        "Runs use ${\\lambda = 0.005}$ as the smallest regularization parameter value here.\n\n"
+        "Runs use ${\\lambda = 0.025}$ as the largest regularization parameter value here.\n"
+    )
     assert warnings(findings(tmp_path, body, "NUM002")) == []
 
 
 def test_ranges_approximations_and_versions_are_not_restated_values(tmp_path):
-    body = ("\\section{Results}\nThe ECO and CCOT trackers achieve 15\\%-20\\% higher precision than ours on OTB100.\n\n"
-            "The precision of the ECO and CCOT trackers dropped about 10\\% on OTB100 without deep features.\n\n"
-            "We ran a Bayesian ANOVA with three conditions in JASP (0.16.3) with a default uniform prior.\n\n"
-            "We ran a Bayesian ANOVA with three conditions in JASP (0.13.1.0) with a default cauchy prior.\n")
+    body = (
+        "\\section{Results}\nThe ECO and CCOT trackers achieve 15\\%-20\\% higher precision than ours on OTB100.\n\n"
+        "The precision of the ECO and CCOT trackers dropped about 10\\% on OTB100 without deep features.\n\n"
+        "We ran a Bayesian ANOVA with three conditions in JASP (0.16.3) with a default uniform prior.\n\n"
+        "We ran a Bayesian ANOVA with three conditions in JASP (0.13.1.0) with a default cauchy prior.\n"
+    )
     assert findings(tmp_path, body, "NUM002") == []
 
 
 def test_a_name_next_to_one_number_only_names_another_condition(tmp_path):
     # "FaRM/YCSB" next to 40% names a workload the first sentence never mentions: information, not a warning.
-    body = ("\\section{Key-value store}\nIn a uniform workload, FaRM delivers 50\\% throughput of the new system.\n\n"
-            "With few writes, FaRM/YCSB delivers 40\\% throughput of the new system with two keys per transaction.\n")
+    body = (
+        "\\section{Key-value store}\nIn a uniform workload, FaRM delivers 50\\% throughput of the new system.\n\n"
+        "With few writes, FaRM/YCSB delivers 40\\% throughput of the new system with two keys per transaction.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert found and warnings(found) == []
 
 
 def test_a_rise_and_a_fall_are_two_quantities(tmp_path):
-    body = ("\\section{Results}\nThe KV lookup throughput of the store improves by 12.5\\% with batching.\n\n"
-            "The KV lookup throughput of the store drops by 13.5\\% with reordering.\n")
+    body = (
+        "\\section{Results}\nThe KV lookup throughput of the store improves by 12.5\\% with batching.\n\n"
+        "The KV lookup throughput of the store drops by 13.5\\% with reordering.\n"
+    )
     assert findings(tmp_path, body, "NUM002") == []
 
 
@@ -247,16 +277,25 @@ def test_confidence_of_a_quote_follows_its_tie_and_its_digits(tmp_path):
     found = findings(tmp_path, strong, "NUM001")
     assert len(found) == 1 and found[0].confidence >= 0.9 and found[0].severity.value == "warning"
     # Only the paragraph cites the table, and 38.8 is one unit off 38.7 in its last place (two roundings): information.
-    weak = ("\\section{Results}\nOverall, the AlpacaEval score is 38.8 on average over all prompts. "
-            "Per-method scores are in Table~\\ref{tab:main}.\n" + TABLE.replace("38.66", "38.7"))
+    weak = (
+        "\\section{Results}\nOverall, the AlpacaEval score is 38.8 on average over all prompts. "
+        "Per-method scores are in Table~\\ref{tab:main}.\n" + TABLE.replace("38.66", "38.7")
+    )
     found = findings(tmp_path, weak, "NUM001")
     assert len(found) == 1 and found[0].confidence < 0.7 and found[0].severity.value == "information"
 
 
 def test_ordinary_header_words_without_a_reference_are_a_weak_tie(tmp_path):
-    table = (r"\begin{table}\centering\begin{tabular}{lcc}\toprule" "\n"
-             r"Stitch & Trace & Insulation \\ \midrule" "\n" r"Width & 1.0 mm & 1.8 mm \\ \bottomrule" "\n"
-             r"\end{tabular}\caption{Stitches.}\label{tab:stitches}\end{table}" "\n")
+    table = (
+        r"\begin{table}\centering\begin{tabular}{lcc}\toprule"
+        "\n"
+        r"Stitch & Trace & Insulation \\ \midrule"
+        "\n"
+        r"Width & 1.0 mm & 1.8 mm \\ \bottomrule"
+        "\n"
+        r"\end{tabular}\caption{Stitches.}\label{tab:stitches}\end{table}"
+        "\n"
+    )
     body = "\\section{Tests}\n" + table + "\\section{Insulation}\nA stitch of 1.5 mm width insulates a conductive trace.\n"
     assert warnings(findings(tmp_path, body, "NUM001")) == []
 
@@ -271,18 +310,22 @@ def test_a_plain_number_is_not_the_percentage_of_a_fraction_cell(tmp_path):
 def test_a_figure_cited_next_to_the_table_leaves_the_table_cited_alone(tmp_path):
     # Slip: a number of a sentence citing its table changed by one digit, the sentence also citing a figure.
     table = TABLE.replace("Ours & 38.66", "Average & 2.3")
-    body = ("\\section{Results}\nWe see from Table~\\ref{tab:main} and Figure~\\ref{fig:f1} that our approach "
-            "outperforms the patterns by 3.3 times.\n" + table)
+    body = (
+        "\\section{Results}\nWe see from Table~\\ref{tab:main} and Figure~\\ref{fig:f1} that our approach "
+        "outperforms the patterns by 3.3 times.\n" + table
+    )
     found = findings(tmp_path, body, "NUM001")
     assert len(found) == 1 and found[0].severity.value == "warning" and "2.3" in found[0].message
 
 
 def test_abstract_number_restated_in_the_body(tmp_path):
     # Slip: the abstract's copy of a count changed; the body restates it with the same words.
-    body = ("\\begin{abstract}Results: We identified 67 studies containing 196 unique evaluations across LMICs.\\end{abstract}\n"
-            "\\section{Results}\nOut of the 57 unique studies identified, 14 included both perspectives.\n\n"
-            "The 57 studies identified contain 196 unique evaluations.\n\n"
-            "Our implementation ran at 340 fps for OTB100 and at 416 fps for UAV123.\n")
+    body = (
+        "\\begin{abstract}Results: We identified 67 studies containing 196 unique evaluations across LMICs.\\end{abstract}\n"
+        "\\section{Results}\nOut of the 57 unique studies identified, 14 included both perspectives.\n\n"
+        "The 57 studies identified contain 196 unique evaluations.\n\n"
+        "Our implementation ran at 340 fps for OTB100 and at 416 fps for UAV123.\n"
+    )
     found = findings(tmp_path, body, "NUM002")
     assert [(f.severity.value, f.range.start.line, f.related[0].range.start.line) for f in found] == [("warning", 4, 2)]
     assert "67" in found[0].message and "57" in found[0].message
@@ -292,9 +335,11 @@ def test_abstract_number_restated_in_the_body(tmp_path):
 
 def test_abstract_number_that_a_table_holds_is_compared_with_the_body(tmp_path):
     # The body quotes the table (48.66); the abstract's copy is the slip, and the finding lands there.
-    body = ("\\begin{abstract}On AlpacaEval, our model reaches a win rate of 58.66\\% against the baseline.\\end{abstract}\n"
-            "\\section{Results}\nOn AlpacaEval, our model reaches a win rate of 38.66\\% against the baseline (Table~\\ref{tab:main}).\n"
-            + TABLE)
+    body = (
+        "\\begin{abstract}On AlpacaEval, our model reaches a win rate of 58.66\\% against the baseline.\\end{abstract}\n"
+        "\\section{Results}\nOn AlpacaEval, our model reaches a win rate of 38.66\\% against the baseline (Table~\\ref{tab:main}).\n"
+        + TABLE
+    )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and found[0].range.start.line == 2 and found[0].severity.value == "warning"
 

@@ -19,8 +19,12 @@ LEMMA = "\\begin{lemma}\\label{lem:x}\nA lemma.\n\\end{lemma}\n"
 
 
 def findings(tmp_path: Path, body: str, *codes: str) -> list:
-    return rule_findings(tmp_path, "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
-                         "\\begin{document}\n" + body + "\n\\end{document}\n", *codes)
+    return rule_findings(
+        tmp_path,
+        "\\documentclass{article}\n\\usepackage{amsthm}\n\\newtheorem{lemma}{Lemma}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\begin{document}\n" + body + "\n\\end{document}\n",
+        *codes,
+    )
 
 
 @pytest.mark.parametrize("position", OPTIONAL_ARGUMENT_POSITIONS)
@@ -39,24 +43,30 @@ def test_correct_reference_in_an_optional_argument_is_a_use(tmp_path, position):
 
 
 def test_label_in_an_optional_argument_is_a_definition(tmp_path):
-    body = ("\\begin{lemma}[Bound \\label{lem:bound}]\nA lemma.\n\\end{lemma}\n"
-            "\\section[Short\\label{sec:s}]{Long}\nBy Lemma~\\ref{lem:bound} and Section~\\ref{sec:s}.\n")
+    body = (
+        "\\begin{lemma}[Bound \\label{lem:bound}]\nA lemma.\n\\end{lemma}\n"
+        "\\section[Short\\label{sec:s}]{Long}\nBy Lemma~\\ref{lem:bound} and Section~\\ref{sec:s}.\n"
+    )
     assert findings(tmp_path, body, "REF001") == []
     assert findings(tmp_path, body + "\\label{lem:bound}\n", "REF002") != []
 
 
 def test_templates_in_definitions_are_not_uses(tmp_path):
-    body = ("\\newcommand{\\seeproof}{\\ref{lem:nowhere}}\n\\def\\seealso{\\ref{lem:elsewhere}}\n"
-            "\\begin{verbatim}\\ref{lem:code}\\end{verbatim}\nText.\n")
+    body = (
+        "\\newcommand{\\seeproof}{\\ref{lem:nowhere}}\n\\def\\seealso{\\ref{lem:elsewhere}}\n"
+        "\\begin{verbatim}\\ref{lem:code}\\end{verbatim}\nText.\n"
+    )
     assert findings(tmp_path, body, "REF001") == []
 
 
 def test_key_given_to_a_command_we_do_not_read_is_information(tmp_path):
     # \mylisting's class sets `label={#3}`; a listing's `label=` option; and a code line in a listing.
-    body = ("\\mylisting{python}{code/mpm.py}{lst:mpm}\n"
-            "\\begin{lstlisting}[label=lst:loop, caption=Loop]\nfor x in y: pass\n\\end{lstlisting}\n"
-            "See \\cref{lst:mpm}, \\cref{lst:loop} and Lines~\\ref{ln:start}--\\ref{ln:end}.\n\n"
-            "% \\label{fig:gone}\nFigure~\\ref{fig:gone} and \\hyperref[sec:typo]{there}, Section~\\ref{sec:typo}.\n")
+    body = (
+        "\\mylisting{python}{code/mpm.py}{lst:mpm}\n"
+        "\\begin{lstlisting}[label=lst:loop, caption=Loop]\nfor x in y: pass\n\\end{lstlisting}\n"
+        "See \\cref{lst:mpm}, \\cref{lst:loop} and Lines~\\ref{ln:start}--\\ref{ln:end}.\n\n"
+        "% \\label{fig:gone}\nFigure~\\ref{fig:gone} and \\hyperref[sec:typo]{there}, Section~\\ref{sec:typo}.\n"
+    )
     found = {f.message.split("}")[0].split("{")[-1]: f for f in findings(tmp_path, body, "REF001")}
     assert sorted(found) == ["fig:gone", "ln:end", "ln:start", "lst:loop", "lst:mpm", "sec:typo"]
     information = sorted(key for key, f in found.items() if f.severity.value == "information")
@@ -68,55 +78,83 @@ def test_key_given_to_a_command_we_do_not_read_is_information(tmp_path):
 
 def test_text_of_an_excluded_venue_is_not_this_roots(tmp_path):
     # One root per venue: the comment package drops the other venue's text, labels and references.
-    found = rule_findings(tmp_path, {
-        "shared.tex": "\\begin{long}\n\\begin{equation}x\\label{eq:bound}\\end{equation}\nSee Appendix~\\ref{app:proof}.\n\\end{long}\n"
-                      "\\begin{short}\n\\begin{equation}y\\label{eq:bound}\\end{equation}\n\\end{short}\nBy \\eqref{eq:bound}.\n",
-        "long.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{long}\\excludecomment{short}\n"
-                    "\\begin{document}\n\\input{shared}\n\\appendix\\section{Proof}\\label{app:proof}\n\\end{document}\n",
-        "short.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{short}\\excludecomment{long}\n"
-                     "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n",
-    }, "REF001", "REF002")
+    found = rule_findings(
+        tmp_path,
+        {
+            "shared.tex": "\\begin{long}\n\\begin{equation}x\\label{eq:bound}\\end{equation}\nSee Appendix~\\ref{app:proof}.\n\\end{long}\n"
+            "\\begin{short}\n\\begin{equation}y\\label{eq:bound}\\end{equation}\n\\end{short}\nBy \\eqref{eq:bound}.\n",
+            "long.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{long}\\excludecomment{short}\n"
+            "\\begin{document}\n\\input{shared}\n\\appendix\\section{Proof}\\label{app:proof}\n\\end{document}\n",
+            "short.tex": "\\documentclass{article}\n\\usepackage{comment}\n\\includecomment{short}\\excludecomment{long}\n"
+            "\\begin{document}\n\\input{shared}\nSee \\ref{app:typo}.\n\\end{document}\n",
+        },
+        "REF001",
+        "REF002",
+    )
     assert [(f.code, f.file, f.message.split(" refers")[0]) for f in found] == [("REF001", "short.tex", "\\ref{app:typo}")]
 
 
 def test_macro_that_ends_in_a_bare_label_defines_the_key_that_follows(tmp_path):
-    body = ("\\newcommand{\\alglinelabel}{%\n  \\refstepcounter{line}% count\n  \\label% the key follows\n}\n"
-            "Step one \\alglinelabel{alg:step}.\n\nSee line~\\ref{alg:step} and line~\\ref{alg:stpe}.\n")
+    body = (
+        "\\newcommand{\\alglinelabel}{%\n  \\refstepcounter{line}% count\n  \\label% the key follows\n}\n"
+        "Step one \\alglinelabel{alg:step}.\n\nSee line~\\ref{alg:step} and line~\\ref{alg:stpe}.\n"
+    )
     assert [f.message.split("}")[0] for f in findings(tmp_path, body, "REF001")] == ["\\ref{alg:stpe"]
 
 
 def test_label_of_a_loaded_package(tmp_path):
-    assert rule_findings(tmp_path, "\\documentclass{article}\n\\usepackage{fancyhdr,lastpage}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
-                                   "\\begin{document}\nText.\n\\end{document}\n", "REF001") == []
-    found = rule_findings(tmp_path, "\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n", "REF001")
+    assert (
+        rule_findings(
+            tmp_path,
+            "\\documentclass{article}\n\\usepackage{fancyhdr,lastpage}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
+            "\\begin{document}\nText.\n\\end{document}\n",
+            "REF001",
+        )
+        == []
+    )
+    found = rule_findings(
+        tmp_path, "\\documentclass{article}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n\\begin{document}\nText.\n\\end{document}\n", "REF001"
+    )
     assert [f.code for f in found] == ["REF001"]
 
 
 def test_labels_and_references_in_iffalse_are_not_read(tmp_path):
-    body = ("\\section{Fault tolerance}\\label{sec:failure}\nSee Section~\\ref{sec:failure}.\n"
-            "\\iffalse\n\\subsection{Old draft}\\label{sec:failure}\nSee \\ref{sec:gone}.\n\\fi\n"
-            "\\iftrue\nKept.\\label{sec:kept}\n\\else\n\\label{sec:kept}\n\\fi\nSee \\ref{sec:kept} and \\ref{sec:typo}.\n")
+    body = (
+        "\\section{Fault tolerance}\\label{sec:failure}\nSee Section~\\ref{sec:failure}.\n"
+        "\\iffalse\n\\subsection{Old draft}\\label{sec:failure}\nSee \\ref{sec:gone}.\n\\fi\n"
+        "\\iftrue\nKept.\\label{sec:kept}\n\\else\n\\label{sec:kept}\n\\fi\nSee \\ref{sec:kept} and \\ref{sec:typo}.\n"
+    )
     found = [(f.code, f.message.split(" refers")[0]) for f in findings(tmp_path, body, "REF001", "REF002")]
     assert found == [("REF001", "\\ref{sec:typo}")]
 
 
-
 def test_references_in_notes_switched_off_are_not_read(tmp_path):
-    body = ("\\newcommand{\\note}[1]{}\n\\newcommand{\\amit}[1]{ {\\note{\\color{purple} Amit: #1}} }\n"
-            "\\newcommand{\\shown}[1]{\\textit{#1}}\n"
-            "Text.\\amit{We can keep Figure~\\ref{fig:old} and \\cite{gone}.} \\note{See \\ref{fig:older}.}\n"
-            "\\shown{See \\ref{fig:typo}.}\n")
+    body = (
+        "\\newcommand{\\note}[1]{}\n\\newcommand{\\amit}[1]{ {\\note{\\color{purple} Amit: #1}} }\n"
+        "\\newcommand{\\shown}[1]{\\textit{#1}}\n"
+        "Text.\\amit{We can keep Figure~\\ref{fig:old} and \\cite{gone}.} \\note{See \\ref{fig:older}.}\n"
+        "\\shown{See \\ref{fig:typo}.}\n"
+    )
     assert [f.message.split(" refers")[0] for f in findings(tmp_path, body, "REF001")] == ["\\ref{fig:typo}"]
 
 
 def test_label_in_a_file_another_root_includes(tmp_path):
-    found = sorted(f.message for f in rule_findings(tmp_path, {
-        "body.tex": "See Appendix~\\ref{app:proof} and \\ref{app:typo}.\n",
-        "appendix.tex": "\\section{Proof}\\label{app:proof}\n",
-        "long.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n",
-        "short.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n",
-    }, "REF001"))
-    assert len(found) == 2 and found[0].startswith("\\ref{app:proof} refers to a label that is not defined in the build of short.tex (appendix.tex defines it")
+    found = sorted(
+        f.message
+        for f in rule_findings(
+            tmp_path,
+            {
+                "body.tex": "See Appendix~\\ref{app:proof} and \\ref{app:typo}.\n",
+                "appendix.tex": "\\section{Proof}\\label{app:proof}\n",
+                "long.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n",
+                "short.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n",
+            },
+            "REF001",
+        )
+    )
+    assert len(found) == 2 and found[0].startswith(
+        "\\ref{app:proof} refers to a label that is not defined in the build of short.tex (appendix.tex defines it"
+    )
     assert found[1].startswith("\\ref{app:typo} refers to a label that is not defined")
     # With xr, the short paper reads the long one's labels.
     short = "\\documentclass{article}\n\\usepackage{xr}\n\\externaldocument{long}\n\\begin{document}\n\\input{body}\n\\end{document}\n"

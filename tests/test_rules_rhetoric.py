@@ -6,7 +6,11 @@ INTRODUCTION = "\\section{Introduction}\n"
 
 
 def test_unqualified_priority_claims(tmp_path):
-    results = rule_findings(tmp_path, document(INTRODUCTION + "We are the first to align actions with tokens. Our model achieves a new state-of-the-art on ALFRED."), "RHE")
+    results = rule_findings(
+        tmp_path,
+        document(INTRODUCTION + "We are the first to align actions with tokens. Our model achieves a new state-of-the-art on ALFRED."),
+        "RHE",
+    )
     assert [(f.code, f.severity.value) for f in results] == [("RHE001", "hint"), ("RHE001", "hint")]
 
 

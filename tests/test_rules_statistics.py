@@ -9,18 +9,21 @@ def reported(tmp_path, body):
     return rule_findings(tmp_path, document("\\section{Results}\n" + body), "STAT")
 
 
-@pytest.mark.parametrize("body", [
-    "The effect held, $t(28) = 2.20$, $p = .036$.",
-    "$F(2, 45) = 3.1, p = 0.055$ overall.",
-    "$\\chi^2(1) = 4.2$, $p = .04$ here.",
-    "$\\chi^{2}(3, N=100) = 12.1$, $p = .007$ here.",
-    "$r(48) = .32$, $p = .024$ here.",
-    "$z = 1.96$, $p = .05$ here.",
-    "$t(40) = -5.1$, $p < .001$ here.",
-    "$t(40) = 5.1$, $p = 8.7 \\times 10^{-6}$ here.",
-    "A one-tailed test gave $t(28) = 1.80$, $p = .041$.",
-    "$t(28) = 2.20$, $d = 0.81$, $p = .036$.",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The effect held, $t(28) = 2.20$, $p = .036$.",
+        "$F(2, 45) = 3.1, p = 0.055$ overall.",
+        "$\\chi^2(1) = 4.2$, $p = .04$ here.",
+        "$\\chi^{2}(3, N=100) = 12.1$, $p = .007$ here.",
+        "$r(48) = .32$, $p = .024$ here.",
+        "$z = 1.96$, $p = .05$ here.",
+        "$t(40) = -5.1$, $p < .001$ here.",
+        "$t(40) = 5.1$, $p = 8.7 \\times 10^{-6}$ here.",
+        "A one-tailed test gave $t(28) = 1.80$, $p = .041$.",
+        "$t(28) = 2.20$, $d = 0.81$, $p = .036$.",
+    ],
+)
 def test_consistent_statistics_pass(tmp_path, body):
     assert reported(tmp_path, body) == []
 
@@ -75,4 +78,6 @@ def test_a_p_value_a_reading_explains_is_information(tmp_path):
 def test_evidence_sets_the_confidence_of_grim_and_breakdowns(tmp_path):
     assert severities(tmp_path, "Participants rated it on a 5-point scale ($M = 3.47$, $N = 20$).") == [("STAT003", "warning")]
     assert severities(tmp_path, "Participants rated the 6 items on a 5-point scale ($M = 3.47$, $N = 20$).") == [("STAT003", "information")]
-    assert severities(tmp_path, "They were students, engineers and others (45\\%, 30\\% and 22\\%, respectively).") == [("STAT005", "information")]
+    assert severities(tmp_path, "They were students, engineers and others (45\\%, 30\\% and 22\\%, respectively).") == [
+        ("STAT005", "information")
+    ]

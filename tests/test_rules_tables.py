@@ -6,14 +6,23 @@ from helpers import rule_findings
 
 
 def findings(tmp_path: Path, rows: str, code: str, header: str = r"Method & A & B & C & Avg", caption: str = "Accuracy.") -> list:
-    table = ("\\begin{table}\\centering\n\\begin{tabular}{lcccc}\\toprule\n" + header + " \\\\ \\midrule\n" + rows
-             + "\\bottomrule\n\\end{tabular}\n\\caption{" + caption + "}\\label{tab:t}\n\\end{table}\n")
+    table = (
+        "\\begin{table}\\centering\n\\begin{tabular}{lcccc}\\toprule\n"
+        + header
+        + " \\\\ \\midrule\n"
+        + rows
+        + "\\bottomrule\n\\end{tabular}\n\\caption{"
+        + caption
+        + "}\\label{tab:t}\n\\end{table}\n"
+    )
     return rule_findings(tmp_path, "\\documentclass{article}\n\\begin{document}\n" + table + "\\end{document}\n", code)
 
 
-GOOD = ("Base & 70.0 & 80.0 & 90.0 & 80.0 \\\\\n"
-        "Other & 71.2 & 80.4 & 89.9 & 80.5 \\\\\n"
-        "Ours & \\textbf{75.0$\\pm$0.3} & \\textbf{85.0} & \\textbf{95.0} & \\textbf{85.0} \\\\\n")
+GOOD = (
+    "Base & 70.0 & 80.0 & 90.0 & 80.0 \\\\\n"
+    "Other & 71.2 & 80.4 & 89.9 & 80.5 \\\\\n"
+    "Ours & \\textbf{75.0$\\pm$0.3} & \\textbf{85.0} & \\textbf{95.0} & \\textbf{85.0} \\\\\n"
+)
 
 
 def test_altered_average_is_flagged_with_the_recomputed_mean(tmp_path):
@@ -70,8 +79,15 @@ Other & 88.0 & 71.5 \\
 
 
 def best_claims(tmp_path: Path, prose: str) -> list:
-    return rule_findings(tmp_path, "\\documentclass{article}\n\\newcommand{\\method}{SparseProbe}\n\\begin{document}\n"
-                         + prose + "\n" + BEST_TABLE + "\\end{document}\n", "TAB003")
+    return rule_findings(
+        tmp_path,
+        "\\documentclass{article}\n\\newcommand{\\method}{SparseProbe}\n\\begin{document}\n"
+        + prose
+        + "\n"
+        + BEST_TABLE
+        + "\\end{document}\n",
+        "TAB003",
+    )
 
 
 def test_best_claim_contradicted_by_the_cited_table(tmp_path):
@@ -88,19 +104,32 @@ def test_best_claim_that_holds_or_is_scoped_is_left_alone(tmp_path):
 
 
 def test_best_claim_checks_a_table_in_another_file_and_section(tmp_path):
-    found = rule_findings(tmp_path, {
-        "main.tex": "\\documentclass{article}\n\\newcommand{\\method}{Ours}\n\\begin{document}\n\\section{Introduction}\n"
-                    "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).\n\\input{results}\n\\end{document}\n",
-        "results.tex": "\\section{Results}\n" + BEST_TABLE,
-    }, "TAB003")
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": "\\documentclass{article}\n\\newcommand{\\method}{Ours}\n\\begin{document}\n\\section{Introduction}\n"
+            "\\method{} achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).\n\\input{results}\n\\end{document}\n",
+            "results.tex": "\\section{Results}\n" + BEST_TABLE,
+        },
+        "TAB003",
+    )
     assert [(f.file, f.range.start.line) for f in found] == [("main.tex", 4)]
     assert found[0].related[0].file == "results.tex" and "91.3" in found[0].related[0].message
 
 
 def table_findings(tmp_path: Path, body: str, code: str, preamble: str = "", prose: str = "") -> list:
     """Findings of `code` on a document holding one tabular `body` (with its header and rules)."""
-    return rule_findings(tmp_path, "\\documentclass{article}\n" + preamble + "\\begin{document}\n" + prose + "\n\\begin{table}\\centering\n"
-                         + body + "\\caption{Results.}\\label{tab:g}\n\\end{table}\n\\end{document}\n", code)
+    return rule_findings(
+        tmp_path,
+        "\\documentclass{article}\n"
+        + preamble
+        + "\\begin{document}\n"
+        + prose
+        + "\n\\begin{table}\\centering\n"
+        + body
+        + "\\caption{Results.}\\label{tab:g}\n\\end{table}\n\\end{document}\n",
+        code,
+    )
 
 
 def warnings(found: list) -> list:
@@ -131,7 +160,8 @@ def test_bold_beaten_within_its_own_group_is_a_warning(tmp_path):
 
 def test_lone_ours_row_below_better_baselines_is_still_a_warning(tmp_path):
     body = RULE_GROUPS.replace("Large model & 90.0 \\\\ \\midrule\n", "").replace(
-        "Other & 72.0 \\\\\nOurs", "Other & 78.0 \\\\ \\midrule\nOurs")
+        "Other & 72.0 \\\\\nOurs", "Other & 78.0 \\\\ \\midrule\nOurs"
+    )
     found = table_findings(tmp_path, body, "TAB002")
     assert len(warnings(found)) == 1 and "78.0" in found[0].message
 
@@ -178,8 +208,10 @@ R18 & KD student & 60.1 \\ \bottomrule
 
 # The table model: the author's rule macros and the arguments of rules.
 def test_average_in_a_table_ruled_with_author_macros_is_checked(tmp_path):
-    preamble = ("\\newcommand{\\sep}{\\specialrule{.1em}{.05em}{.05em}}\n"
-                "\\def\\thick{\\noalign{\\global\\arrayrulewidth1pt}\\hline\\noalign{\\global\\arrayrulewidth0.4pt}}\n")
+    preamble = (
+        "\\newcommand{\\sep}{\\specialrule{.1em}{.05em}{.05em}}\n"
+        "\\def\\thick{\\noalign{\\global\\arrayrulewidth1pt}\\hline\\noalign{\\global\\arrayrulewidth0.4pt}}\n"
+    )
     body = r"""\begin{tabular}{lcccc}\thick
  & \multicolumn{4}{c}{Accuracy} \\
 Method & A & B & C & Avg \\ \sep
@@ -223,11 +255,13 @@ Average & 0.444 & 0.194 & 2.3$\times$ \\ \bottomrule
 
 # Shape 5: comparisons that claim no win, and "state-of-the-art methods" naming the competitors.
 def test_comparable_to_the_state_of_the_art_is_not_a_best_claim(tmp_path):
-    for prose in ("\\method{} performs comparably to state-of-the-art methods on CIFAR-10 (Table~\\ref{tab:main}).",
-                  "\\method{} is competitive with the best method on CIFAR-10 (Table~\\ref{tab:main}).",
-                  "On CIFAR-10, \\method{} is on par with the best (Table~\\ref{tab:main}).",
-                  "We compare \\method{} with state-of-the-art methods such as Baseline on CIFAR-10 (Table~\\ref{tab:main}).",
-                  "To the best of our knowledge, \\method{} is the first to report CIFAR-10 (Table~\\ref{tab:main})."):
+    for prose in (
+        "\\method{} performs comparably to state-of-the-art methods on CIFAR-10 (Table~\\ref{tab:main}).",
+        "\\method{} is competitive with the best method on CIFAR-10 (Table~\\ref{tab:main}).",
+        "On CIFAR-10, \\method{} is on par with the best (Table~\\ref{tab:main}).",
+        "We compare \\method{} with state-of-the-art methods such as Baseline on CIFAR-10 (Table~\\ref{tab:main}).",
+        "To the best of our knowledge, \\method{} is the first to report CIFAR-10 (Table~\\ref{tab:main}).",
+    ):
         assert best_claims(tmp_path, prose) == [], prose
     found = best_claims(tmp_path, "\\method{} achieves state-of-the-art accuracy on CIFAR-10 (Table~\\ref{tab:main}).")
     assert len(found) == 1 and "91.3" in found[0].message

@@ -38,10 +38,22 @@ def model(llm_server: LoopbackLLMServer) -> LoopbackLLMServer:
 @contextlib.asynccontextmanager
 async def session(folder: Path, server: LoopbackLLMServer, **llm: object):
     client = make_test_lsp_client()
-    client.set_configuration({"debounceMs": 20, "rules": {"enabled": ["REF", "CIT"]},
-                              "llm": {"baseUrl": server.base_url_openai, "model": "loopback-model",
-                                      # any LLMSettings field passes through the editor settings
-                                      "timeout_s": 5.0, "max_retries": 1, "retry_base_s": 0.01, **llm}}, section="auditex")
+    client.set_configuration(
+        {
+            "debounceMs": 20,
+            "rules": {"enabled": ["REF", "CIT"]},
+            "llm": {
+                "baseUrl": server.base_url_openai,
+                "model": "loopback-model",
+                # any LLMSettings field passes through the editor settings
+                "timeout_s": 5.0,
+                "max_retries": 1,
+                "retry_base_s": 0.01,
+                **llm,
+            },
+        },
+        section="auditex",
+    )
     client.statuses = []
     client.feature(lsp.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
     client.feature("auditex/status")(lambda params: client.statuses.append(params))
@@ -50,9 +62,13 @@ async def session(folder: Path, server: LoopbackLLMServer, **llm: object):
         env.pop(name, None)
     await client.start_io(*SERVER, env=env)
     try:
-        await client.initialize_session(lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri(),
-            workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)]))
+        await client.initialize_session(
+            lsp.InitializeParams(
+                capabilities=client_capabilities("visual-studio-code"),
+                root_uri=folder.as_uri(),
+                workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+            )
+        )
         await until(lambda: (folder / "main.tex").as_uri() in client.diagnostics, what="first diagnostics")
         yield client
         await client.shutdown_session()
@@ -81,7 +97,7 @@ def llm_diagnostics(client, folder: Path) -> dict[str, lsp.Diagnostic]:
     for d in client.diagnostics.get(uri, []):
         if d.source == "auditex (LLM)":
             assert d.range.start.line == d.range.end.line
-            result[lines[d.range.start.line][d.range.start.character:d.range.end.character]] = d
+            result[lines[d.range.start.line][d.range.start.character : d.range.end.character]] = d
     return result
 
 
@@ -92,8 +108,9 @@ async def run(client, command: str, **argument: object):
 def open_main(client, folder: Path) -> str:
     uri = (folder / "main.tex").as_uri()
     client.text = MAIN
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
-        uri=uri, language_id="latex", version=1, text=MAIN)))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(uri=uri, language_id="latex", version=1, text=MAIN))
+    )
     return uri
 
 
@@ -103,9 +120,12 @@ def replace(client, uri: str, version: int, old: str, new: str) -> None:
     line, character = before.count("\n"), len(before.rsplit("\n", 1)[-1])
     where = lsp.Range(start=lsp.Position(line=line, character=character), end=lsp.Position(line=line, character=character + len(old)))
     client.text = client.text.replace(old, new, 1)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=new)]))
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=new)],
+        )
+    )
 
 
 async def test_audit_publishes_llm_diagnostics_kept_on_unchanged_sections(paper, model):
@@ -135,12 +155,13 @@ async def test_audit_publishes_llm_diagnostics_kept_on_unchanged_sections(paper,
 
         # An edit in the Experiments section drops its finding; the others stay.
         replace(client, uri, 3, "We train every baseline", "We tune every baseline")
-        await until(lambda: set(llm_diagnostics(client, paper)) == {CLAIM.replace("%", "\\%"), HYPE},
-                    what="the Experiments finding dropped, the others kept")
+        await until(
+            lambda: set(llm_diagnostics(client, paper)) == {CLAIM.replace("%", "\\%"), HYPE},
+            what="the Experiments finding dropped, the others kept",
+        )
         # Undo: the audited text is back, and so is its finding.
         replace(client, uri, 4, "We tune every baseline", "We train every baseline")
         await until(lambda: PROTOCOL in llm_diagnostics(client, paper), what="the finding back after undo")
-
 
 
 @pytest.mark.parametrize("how", ["comment", "config"])
@@ -153,32 +174,46 @@ async def test_audit_in_the_editor_hides_llm_findings_the_user_suppressed(paper,
         uri = (paper / "main.tex").as_uri()
         reply = await run(client, "auditex.audit", mode="standard", uri=uri)
         assert "3 LLM findings" in reply["message"]  # found, then hidden by the policy
-        codes = await until(lambda: {str(d.code) for d in client.diagnostics.get(uri, []) if d.source == "auditex (LLM)"} or None,
-                            what="LLM diagnostics")
+        codes = await until(
+            lambda: {str(d.code) for d in client.diagnostics.get(uri, []) if d.source == "auditex (LLM)"} or None, what="LLM diagnostics"
+        )
         assert codes == {"LLM-CD", "LLM-RB"}
+
 
 async def test_verbatim_fix_is_a_code_action_and_other_advice_is_in_the_hover(paper, model):
     better = "FastNet is an advance in image classification."
-    model.responder = lambda body: json.dumps({"findings": [
-        finding("rhetoric_bias", HYPE, "Conclusion", fix=f'Replace "{HYPE}" with "{better}"'),
-        finding("experiment_protocol", PROTOCOL, "Experiments", fix="Train the baselines for 90 epochs as well."),
-    ]}) if role(body) == "fast" else answer(body)
+    model.responder = lambda body: (
+        json.dumps(
+            {
+                "findings": [
+                    finding("rhetoric_bias", HYPE, "Conclusion", fix=f'Replace "{HYPE}" with "{better}"'),
+                    finding("experiment_protocol", PROTOCOL, "Experiments", fix="Train the baselines for 90 epochs as well."),
+                ]
+            }
+        )
+        if role(body) == "fast"
+        else answer(body)
+    )
     async with session(paper, model) as client:
         uri = open_main(client, paper)
         await run(client, "auditex.audit", mode="fast")
         shown = llm_diagnostics(client, paper)
 
         async def actions(d: lsp.Diagnostic) -> list[lsp.CodeAction]:
-            return await client.text_document_code_action_async(lsp.CodeActionParams(
-                text_document=lsp.TextDocumentIdentifier(uri=uri), range=d.range, context=lsp.CodeActionContext(diagnostics=[d])))
+            return await client.text_document_code_action_async(
+                lsp.CodeActionParams(
+                    text_document=lsp.TextDocumentIdentifier(uri=uri), range=d.range, context=lsp.CodeActionContext(diagnostics=[d])
+                )
+            )
 
         fixes = [a for a in await actions(shown[HYPE]) if a.title.startswith("Apply proposed fix")]
         assert len(fixes) == 1
         [edit] = fixes[0].edit.changes[uri]
         assert edit.new_text == better and edit.range == shown[HYPE].range
         assert not [a for a in await actions(shown[PROTOCOL]) if a.title.startswith("Apply proposed fix")]
-        hover = await client.text_document_hover_async(lsp.HoverParams(
-            text_document=lsp.TextDocumentIdentifier(uri=uri), position=shown[PROTOCOL].range.start))
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=uri), position=shown[PROTOCOL].range.start)
+        )
         assert "Proposed fix: Train the baselines for 90 epochs as well." in hover.contents.value
         assert "confidence 0.90" in hover.contents.value
 
@@ -188,8 +223,10 @@ async def test_cancel_from_the_progress_keeps_what_finished(paper, model):
     async with session(paper, model, concurrency=1) as client:
         open_main(client, paper)
         request = asyncio.ensure_future(run(client, "auditex.audit", mode="standard"))
-        await until(lambda: any(role(r.body) == "section" and target_section(r.body) == "Conclusion" for r in model.requests),
-                    what="the hanging unit started")
+        await until(
+            lambda: any(role(r.body) == "section" and target_section(r.body) == "Conclusion" for r in model.requests),
+            what="the hanging unit started",
+        )
         token = next(token for token in reversed(list(client.progress_reports)) if client.progress_reports[token])
         client.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
         reply = await asyncio.wait_for(request, 20)
@@ -206,8 +243,9 @@ async def test_cancel_request_stops_the_audit(paper, model):
         client.protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id="audit-1"))
         with pytest.raises(Exception):  # noqa: B017 (the cancelled request fails with whatever error pygls raises)
             await asyncio.wait_for(request, 20)
-        await until(lambda: client.statuses[-1].state == "idle" and "cancelled" in (client.statuses[-1].message or ""),
-                    what="the audit stopped")
+        await until(
+            lambda: client.statuses[-1].state == "idle" and "cancelled" in (client.statuses[-1].message or ""), what="the audit stopped"
+        )
 
 
 @pytest.mark.parametrize("fault", ["429", "garbage"])

@@ -38,8 +38,7 @@ def vscode_capabilities(watch_files: bool = True) -> lsp.ClientCapabilities:
 
 
 # No API key reaches these servers: an audit must answer that it needs one, never call a real API.
-SERVER_ENV = {name: value for name, value in os.environ.items()
-              if name not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AUDITEX_API_KEY")}
+SERVER_ENV = {name: value for name, value in os.environ.items() if name not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AUDITEX_API_KEY")}
 
 # Rules other than these are added by other work; the tests pin what they look at.
 SELECTED = ["REF", "CIT", "INC"]
@@ -54,9 +53,13 @@ async def session(folder: Path, capabilities: lsp.ClientCapabilities | None = No
     client.feature("auditex/status")(lambda params: client.statuses.append(params))
     await client.start_io(*SERVER, env=SERVER_ENV)
     try:
-        await client.initialize_session(lsp.InitializeParams(
-            capabilities=capabilities or vscode_capabilities(), root_uri=folder.as_uri(),
-            workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)]))
+        await client.initialize_session(
+            lsp.InitializeParams(
+                capabilities=capabilities or vscode_capabilities(),
+                root_uri=folder.as_uri(),
+                workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+            )
+        )
         yield client
         await client.shutdown_session()
     finally:
@@ -92,27 +95,38 @@ def shown(client, folder: Path) -> set[tuple]:
 
 
 def cold(folder: Path) -> set[tuple]:
-    return {(f.file, f.code, f.range.start.line, f.range.start.character, f.range.end.line, f.range.end.character, f.message)
-            for f in check_path(folder).findings if f.code.startswith(tuple(SELECTED))}
+    return {
+        (f.file, f.code, f.range.start.line, f.range.start.character, f.range.end.line, f.range.end.character, f.message)
+        for f in check_path(folder).findings
+        if f.code.startswith(tuple(SELECTED))
+    }
 
 
 def open_file(client, folder: Path, file: str) -> str:
     uri = (folder / file).as_uri()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
-        uri=uri, language_id="latex", version=1, text=(folder / file).read_text())))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="latex", version=1, text=(folder / file).read_text())
+        )
+    )
     return uri
 
 
 def change(client, uri: str, version: int, line: int, start: int, end: int, text: str) -> None:
     where = lsp.Range(start=lsp.Position(line=line, character=start), end=lsp.Position(line=line, character=end))
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=text)]))
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangePartial(range=where, text=text)],
+        )
+    )
 
 
 async def initial(client, folder: Path) -> None:
-    await until(lambda: all(codes(client, folder, f) is not None for f in ("main.tex", "intro.tex", "results.tex", "refs.bib", "supplement.tex")),
-                what="diagnostics of every project file")
+    await until(
+        lambda: all(codes(client, folder, f) is not None for f in ("main.tex", "intro.tex", "results.tex", "refs.bib", "supplement.tex")),
+        what="diagnostics of every project file",
+    )
 
 
 async def test_diagnostics_for_every_file_with_lsp_fields(paper: Path):
@@ -150,7 +164,12 @@ async def test_diagnostics_after_edits_equal_a_cold_check(paper: Path, tmp_path:
         change(client, results, 2, 1, 7, 18, "sec:res")  # \label{sec:results} -> \label{sec:res}
         change(client, results, 3, 10, 14, 24, "tab:results")
         expected_intro = (FIXTURE / "intro.tex").read_text() + typed
-        expected_results = (FIXTURE / "results.tex").read_text().replace(r"\label{sec:results}", r"\label{sec:res}").replace(r"\ref{tab:result}", r"\ref{tab:results}")
+        expected_results = (
+            (FIXTURE / "results.tex")
+            .read_text()
+            .replace(r"\label{sec:results}", r"\label{sec:res}")
+            .replace(r"\ref{tab:result}", r"\ref{tab:results}")
+        )
         copy = tmp_path / "cold"
         shutil.copytree(paper, copy)
         (copy / "intro.tex").write_text(expected_intro)
@@ -169,8 +188,9 @@ async def test_bib_edited_on_disk(paper: Path, watch_files: bool):
         bib = paper / "refs.bib"
         bib.write_text(bib.read_text().replace("knuth84", "knuth1984"))
         if watch_files:
-            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
-                changes=[lsp.FileEvent(uri=bib.as_uri(), type=lsp.FileChangeType.Changed)]))
+            client.workspace_did_change_watched_files(
+                lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(uri=bib.as_uri(), type=lsp.FileChangeType.Changed)])
+            )
         await until(lambda: codes(client, paper, "intro.tex") == ["CIT001"], what="CIT001 after the .bib changed on disk")
         assert shown(client, paper) == cold(paper)
 
@@ -178,9 +198,13 @@ async def test_bib_edited_on_disk(paper: Path, watch_files: bool):
 async def code_actions(client, folder: Path, file: str, code: str) -> dict[str, lsp.CodeAction]:
     uri = (folder / file).as_uri()
     diagnostic = next(d for d in client.diagnostics[uri] if d.code == code)
-    result = await client.text_document_code_action_async(lsp.CodeActionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
-        context=lsp.CodeActionContext(diagnostics=[diagnostic])))
+    result = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=lsp.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
     return {action.title: action for action in result}
 
 
@@ -199,23 +223,26 @@ def apply_on_disk(edit: lsp.WorkspaceEdit) -> list[Path]:
         path = Path(uri.removeprefix("file://"))
         lines = path.read_text().split("\n")
         start, end = text_edit.range.start, text_edit.range.end
-        before = "\n".join(lines[:start.line] + [lines[start.line][:start.character]]) if lines else ""
-        after = "\n".join([lines[end.line][end.character:]] + lines[end.line + 1:]) if end.line < len(lines) else ""
+        before = "\n".join(lines[: start.line] + [lines[start.line][: start.character]]) if lines else ""
+        after = "\n".join([lines[end.line][end.character :]] + lines[end.line + 1 :]) if end.line < len(lines) else ""
         path.write_text(before + text_edit.new_text + after)
         touched.append(path)
     return touched
 
 
 def notify_disk(client, paths: list[Path]) -> None:
-    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
-        changes=[lsp.FileEvent(uri=path.as_uri(), type=lsp.FileChangeType.Changed) for path in paths]))
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(uri=path.as_uri(), type=lsp.FileChangeType.Changed) for path in paths])
+    )
 
 
 async def test_quick_fix_and_suppressions_applied(paper: Path):
     async with session(paper) as client:
         await initial(client, paper)
         actions = await code_actions(client, paper, "results.tex", "REF001")
-        assert {"Change to 'tab:results'", "Ignore REF001 on this line", "Disable REF001 in this project", "Dismiss this finding"} <= set(actions)
+        assert {"Change to 'tab:results'", "Ignore REF001 on this line", "Disable REF001 in this project", "Dismiss this finding"} <= set(
+            actions
+        )
         notify_disk(client, apply_on_disk(actions["Change to 'tab:results'"].edit))
         await until(lambda: codes(client, paper, "results.tex") == ["REF003"], what="the quick fix to clear REF001")
         assert r"\ref{tab:results} shows" in (paper / "results.tex").read_text()
@@ -241,7 +268,9 @@ async def test_dismissal_persists_across_restart(paper: Path):
         # for a Command and stringifies the nested object; read it back.
         nested = ast.literal_eval(action.command) if isinstance(action, lsp.Command) else vars(action.command)
         assert nested["command"] == "auditex.dismiss"
-        reply = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command=nested["command"], arguments=nested["arguments"]))
+        reply = await client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command=nested["command"], arguments=nested["arguments"])
+        )
         assert "dismissed CIT004" in reply["message"]
         await until(lambda: codes(client, paper, "refs.bib") == [], what="the dismissed finding to disappear")
     assert "lamport94" in (paper / ".auditex" / "dismissed.json").read_text()
@@ -255,37 +284,50 @@ async def test_hover_navigation_and_outline(paper: Path):
     async with session(paper) as client:
         await initial(client, paper)
         results, intro = (paper / "results.tex").as_uri(), (paper / "intro.tex").as_uri()
-        hover = await client.text_document_hover_async(lsp.HoverParams(
-            text_document=lsp.TextDocumentIdentifier(uri=results), position=lsp.Position(line=10, character=16)))
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri=results), position=lsp.Position(line=10, character=16))
+        )
         assert "REF001" in hover.contents.value and "undefined-reference" in hover.contents.value
         # \ref{tab:results} in intro.tex -> the \label in results.tex
-        definition = await client.text_document_definition_async(lsp.DefinitionParams(
-            text_document=lsp.TextDocumentIdentifier(uri=intro), position=lsp.Position(line=0, character=75)))
+        definition = await client.text_document_definition_async(
+            lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=intro), position=lsp.Position(line=0, character=75))
+        )
         assert [(d.uri, d.range.start.line) for d in definition] == [(results, 4)]
-        cite = await client.text_document_definition_async(lsp.DefinitionParams(
-            text_document=lsp.TextDocumentIdentifier(uri=intro), position=lsp.Position(line=0, character=30)))
+        cite = await client.text_document_definition_async(
+            lsp.DefinitionParams(text_document=lsp.TextDocumentIdentifier(uri=intro), position=lsp.Position(line=0, character=30))
+        )
         assert [(d.uri, d.range.start.line) for d in cite] == [((paper / "refs.bib").as_uri(), 0)]
-        references = await client.text_document_references_async(lsp.ReferenceParams(
-            text_document=lsp.TextDocumentIdentifier(uri=(paper / "refs.bib").as_uri()), position=lsp.Position(line=0, character=8),
-            context=lsp.ReferenceContext(include_declaration=False)))
+        references = await client.text_document_references_async(
+            lsp.ReferenceParams(
+                text_document=lsp.TextDocumentIdentifier(uri=(paper / "refs.bib").as_uri()),
+                position=lsp.Position(line=0, character=8),
+                context=lsp.ReferenceContext(include_declaration=False),
+            )
+        )
         assert [(r.uri, r.range.start.line) for r in references] == [(intro, 0)]
-        outline = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
-            text_document=lsp.TextDocumentIdentifier(uri=results)))
+        outline = await client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(text_document=lsp.TextDocumentIdentifier(uri=results))
+        )
         assert [symbol.name for symbol in outline] == ["Results"]
 
 
 async def test_commands(paper: Path):
     async with session(paper) as client:
         await initial(client, paper)
-        report = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
-            command="auditex.showReport", arguments=[{"uri": (paper / "main.tex").as_uri()}]))
+        report = await client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command="auditex.showReport", arguments=[{"uri": (paper / "main.tex").as_uri()}])
+        )
         assert "REF001" in report["markdown"] and "Found 4 findings" in report["markdown"]
-        audit = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.audit", arguments=[{"mode": "fast"}]))
+        audit = await client.workspace_execute_command_async(
+            lsp.ExecuteCommandParams(command="auditex.audit", arguments=[{"mode": "fast"}])
+        )
         assert "OPENAI_API_KEY" in audit["message"]
         checked = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.checkProject", arguments=[{}]))
         assert "4 findings in 2 root files" in checked["message"]
         tokens = [token for token, reports in client.progress_reports.items() if reports]
-        assert tokens and [type(value).__name__ for value in client.progress_reports[tokens[-1]]][0::len(client.progress_reports[tokens[-1]]) - 1] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
+        assert tokens and [type(value).__name__ for value in client.progress_reports[tokens[-1]]][
+            0 :: len(client.progress_reports[tokens[-1]]) - 1
+        ] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
         assert any(getattr(value, "percentage", None) == 100 for value in client.progress_reports[tokens[-1]])
         assert (client.statuses[-1].state, client.statuses[-1].findings) == ("idle", 4)
 
@@ -307,8 +349,14 @@ async def test_check_project_cancelled_by_request_and_by_progress(tmp_path: Path
         # $/cancelRequest while the check runs.
         started = len(client.progress_reports)
         request = asyncio.ensure_future(client.protocol.send_request_async(lsp.WORKSPACE_EXECUTE_COMMAND, params, msg_id="slow-check"))
-        await until(lambda: len(client.progress_reports) > started and any(
-            type(v).__name__ == "WorkDoneProgressReport" for v in list(client.progress_reports.values())[-1]), timeout=60, what="first progress report")
+        await until(
+            lambda: (
+                len(client.progress_reports) > started
+                and any(type(v).__name__ == "WorkDoneProgressReport" for v in list(client.progress_reports.values())[-1])
+            ),
+            timeout=60,
+            what="first progress report",
+        )
         client.protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id="slow-check"))
         with pytest.raises(JsonRpcException) as cancelled:
             await request
@@ -317,7 +365,9 @@ async def test_check_project_cancelled_by_request_and_by_progress(tmp_path: Path
         # window/workDoneProgress/cancel of the progress the server created.
         started = len(client.progress_reports)
         request = asyncio.ensure_future(client.protocol.send_request_async(lsp.WORKSPACE_EXECUTE_COMMAND, params))
-        await until(lambda: len(client.progress_reports) > started and list(client.progress_reports.values())[-1], timeout=60, what="progress begin")
+        await until(
+            lambda: len(client.progress_reports) > started and list(client.progress_reports.values())[-1], timeout=60, what="progress begin"
+        )
         client.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=list(client.progress_reports)[-1]))
         reply = await request
         assert reply["message"] == "auditex: check cancelled."
@@ -353,8 +403,9 @@ class RawConnection:
 
 
 async def test_malformed_requests_get_errors_and_the_server_lives(paper: Path):
-    process = await asyncio.create_subprocess_exec(*SERVER, env=SERVER_ENV, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                                                   stderr=asyncio.subprocess.DEVNULL)
+    process = await asyncio.create_subprocess_exec(
+        *SERVER, env=SERVER_ENV, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL
+    )
     raw = RawConnection(process)
     try:
         raw.send({"id": 1, "method": "initialize", "params": {"processId": None, "rootUri": paper.as_uri(), "capabilities": {}}})

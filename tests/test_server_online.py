@@ -16,11 +16,15 @@ from test_reference_verification import LIBRARY
 from test_server_llm import until
 
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
-MAIN = ("\\documentclass{article}\n\\begin{document}\nAttention \\cite{vaswani2017}, widgets \\cite{fake2021}, deep \\cite{deep}.\n"
-        "\\bibliography{refs}\n\\end{document}\n")
-REFS = ("@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n  year = {2017}\n}\n"
-        "@article{fake2021,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"
-        "@article{deep,\n  title = {Deep learning},\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},\n  journal = {Nature},\n  year = {2009}\n}\n")
+MAIN = (
+    "\\documentclass{article}\n\\begin{document}\nAttention \\cite{vaswani2017}, widgets \\cite{fake2021}, deep \\cite{deep}.\n"
+    "\\bibliography{refs}\n\\end{document}\n"
+)
+REFS = (
+    "@inproceedings{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},\n  year = {2017}\n}\n"
+    "@article{fake2021,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"
+    "@article{deep,\n  title = {Deep learning},\n  author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey},\n  journal = {Nature},\n  year = {2009}\n}\n"
+)
 
 
 @contextlib.asynccontextmanager
@@ -34,9 +38,13 @@ async def session(folder: Path, stand_ins: StandIns, online: bool):
     env["AUDITEX_CACHE_DIR"] = str(folder.parent / "cache")
     await client.start_io(*SERVER, env=env)
     try:
-        await client.initialize_session(lsp.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri(),
-            workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)]))
+        await client.initialize_session(
+            lsp.InitializeParams(
+                capabilities=client_capabilities("visual-studio-code"),
+                root_uri=folder.as_uri(),
+                workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+            )
+        )
         yield client
         await client.shutdown_session()
     finally:
@@ -72,9 +80,11 @@ async def test_online_findings_arrive_in_the_background_on_the_entry_and_each_ci
             assert cite.range.start.line == 2 and "fake2021" in cite.message
             year = next(d for d in client.diagnostics[refs] if d.code == "BIB002")
             assert year.severity == lsp.DiagnosticSeverity.Information and "cited “2009”, found “2015”" in year.message
-            actions = await client.text_document_code_action_async(lsp.CodeActionParams(
-                text_document=lsp.TextDocumentIdentifier(uri=refs), range=year.range,
-                context=lsp.CodeActionContext(diagnostics=[year])))
+            actions = await client.text_document_code_action_async(
+                lsp.CodeActionParams(
+                    text_document=lsp.TextDocumentIdentifier(uri=refs), range=year.range, context=lsp.CodeActionContext(diagnostics=[year])
+                )
+            )
             replace = next(a for a in actions if a.title.startswith("Replace with verified metadata"))
             assert "year: 2015" in replace.title and not replace.is_preferred
             [_edit] = [e for e in replace.edit.changes[refs] if e.new_text == "2015"]
@@ -82,8 +92,9 @@ async def test_online_findings_arrive_in_the_background_on_the_entry_and_each_ci
             assert asked > 0
             # Editing main.tex asks nothing more: the verdicts stand.
             (folder / "main.tex").write_text(MAIN.replace("deep \\cite", "deep, again, \\cite"))
-            client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[
-                lsp.FileEvent(uri=main, type=lsp.FileChangeType.Changed)]))
+            client.workspace_did_change_watched_files(
+                lsp.DidChangeWatchedFilesParams(changes=[lsp.FileEvent(uri=main, type=lsp.FileChangeType.Changed)])
+            )
             await until(lambda: any(d.code == "BIB001" and d.range.start.line == 2 for d in client.diagnostics.get(main, [])))
             assert stand_ins.count() == asked
 

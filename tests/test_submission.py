@@ -23,7 +23,6 @@ INPUT_TEX = b"\\section{Intro}\nSome text.\n"
 ZEROS_50MB = bytes(50 * 1024 * 1024)
 
 
-
 # -- archive builders ----------------------------------------------------------
 
 
@@ -236,9 +235,7 @@ def test_device_and_fifo_members_are_refused(tmp_path, open_checked):
 
 
 def test_unknown_tar_entry_types_are_refused(tmp_path, open_checked):
-    archive = make_tar(
-        tmp_path / "odd.tar.gz", [tar_entry("volume", kind=b"V"), tar_entry("main.tex", ROOT_TEX)]
-    )
+    archive = make_tar(tmp_path / "odd.tar.gz", [tar_entry("volume", kind=b"V"), tar_entry("main.tex", ROOT_TEX)])
     submission = open_checked(archive)
 
     assert kinds(submission) == ["unsupported"]
@@ -469,9 +466,7 @@ def test_tar_with_several_root_candidates_picks_deterministically(tmp_path, open
             tar_entry("old/paper.tex", ROOT_TEX),
         ],
     )
-    unnamed = make_tar(
-        tmp_path / "unnamed.tar", [tar_entry("b.tex", ROOT_TEX), tar_entry("a.tex", ROOT_TEX)], mode="w"
-    )
+    unnamed = make_tar(tmp_path / "unnamed.tar", [tar_entry("b.tex", ROOT_TEX), tar_entry("a.tex", ROOT_TEX)], mode="w")
 
     submission = open_checked(archive)
     without_common_name = open_checked(unnamed)

@@ -193,7 +193,11 @@ def test_status_bar_follows_progress_and_status_notifications(build: Build) -> N
     assert views["progress"]["text"] == "$(sync~spin) auditex: checking 50%"
     assert views["progress"]["tooltip"] == "2 of 4 files"
     assert views["accepted"] is True
-    assert views["idle"] == {"text": "$(check) auditex: 3 findings", "tooltip": "Click to show the report.", "command": "auditex.showReport"}
+    assert views["idle"] == {
+        "text": "$(check) auditex: 3 findings",
+        "tooltip": "Click to show the report.",
+        "command": "auditex.showReport",
+    }
     assert views["rejected"] is False and views["rejected type"] is False
     assert views["still idle"] == views["idle"]
     assert views["auditing"]["text"] == "$(sync~spin) auditex: auditing ($0.13)"

@@ -37,11 +37,13 @@ _MARKUP = [
     (re.compile(r"\\[a-zA-Z]+\*?"), " "),
     (re.compile(r"\\(.)"), r"\1"),
 ]
-_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "~": " ",
-                       "`": "'", "\u00a0": " "})
+_FOLD = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "~": " ", "`": "'", "\u00a0": " "}
+)
 _DROPPED = set("{}$")
-_REPLACE = re.compile(r"""(?:replace|change)\s+["“](?P<old>.+?)["”]\s+(?:with|to|by)\s+["“](?P<new>.+?)["”]\s*\.?\s*$""",
-                      re.IGNORECASE | re.DOTALL)
+_REPLACE = re.compile(
+    r"""(?:replace|change)\s+["“](?P<old>.+?)["”]\s+(?:with|to|by)\s+["“](?P<new>.+?)["”]\s*\.?\s*$""", re.IGNORECASE | re.DOTALL
+)
 _BLOCK_RANGE = re.compile(r"^\s*blocks?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*$", re.IGNORECASE)
 
 
@@ -208,8 +210,9 @@ class Anchorer:
         entries = [self._by_index[i] for i in range(first, last + 1) if i in self._by_index]
         if not entries or entries[0].placed.file != entries[-1].placed.file:
             return None
-        return Anchor(entries[0].placed.file, entries[0].placed.block.start, entries[-1].placed.block.end,
-                      entries[0].placed, "block", False)
+        return Anchor(
+            entries[0].placed.file, entries[0].placed.block.start, entries[-1].placed.block.end, entries[0].placed, "block", False
+        )
 
     def _from_folded(self, entry: _BlockIndex, start: int, end: int, method: AnchorMethod, quote: str) -> Anchor:
         plain_start = entry.folded_at[start]
@@ -361,4 +364,3 @@ def _message(type_name: str, explanation: str) -> str:
     if len(sentence) > 240:
         sentence = sentence[:237].rstrip() + "..."
     return f"{type_name}: {sentence}" if sentence else f"{type_name} (no explanation given)."
-

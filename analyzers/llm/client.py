@@ -244,8 +244,12 @@ class LLMClient:
         cost = cost_of(response.usage, s.model, s.prices)
         self._stats.add(response.usage, cost)
         log.debug(
-            "%s: %d input (%d cached) + %d output tokens, $%.5f", req.purpose or "LLM call",
-            response.usage.input_tokens, response.usage.cache_read_tokens, response.usage.output_tokens, cost,
+            "%s: %d input (%d cached) + %d output tokens, $%.5f",
+            req.purpose or "LLM call",
+            response.usage.input_tokens,
+            response.usage.cache_read_tokens,
+            response.usage.output_tokens,
+            cost,
         )
         return response.model_copy(update={"cost_usd": cost}), key
 

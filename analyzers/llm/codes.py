@@ -29,7 +29,11 @@ def code_for(category: Category) -> str:
 
 def llm_codes() -> dict[str, LLMCode]:
     codes = {code_for(t.category): LLMCode(code_for(t.category), t.name, t.category, t.definition) for t in error_types()}
-    codes[CRITICAL_CODE] = LLMCode(CRITICAL_CODE, "Critical Problem", None,
-                                   "One of the few most critical problems that would invalidate the paper's conclusions, "
-                                   "as critical mode (`auditex audit --mode critical`) ranks them.")
+    codes[CRITICAL_CODE] = LLMCode(
+        CRITICAL_CODE,
+        "Critical Problem",
+        None,
+        "One of the few most critical problems that would invalidate the paper's conclusions, "
+        "as critical mode (`auditex audit --mode critical`) ranks them.",
+    )
     return codes

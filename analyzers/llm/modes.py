@@ -223,18 +223,31 @@ async def deep(run: AuditRun) -> None:
         focus = _focus(sections, task.focus_sections)
         blocks = [p for s in focus for p in s.blocks]
         task_text = _task_text(task, focus)
-        unit = Unit(f"task:{number}:{'|'.join(s.id for s in focus)}", "specialist", f"task {task.task_id or number}: {task.goal[:60]}", focus, blocks)
+        unit = Unit(
+            f"task:{number}:{'|'.join(s.id for s in focus)}",
+            "specialist",
+            f"task {task.task_id or number}: {task.goal[:60]}",
+            focus,
+            blocks,
+        )
         evidence = [f"- {line}" for s in focus for line in facts.get(index[id(s)], [])]
         if sum(len(block_text(p)) for p in blocks) > RETRIEVE_ABOVE_CHARS:
             retriever = Unit(f"retrieve:{unit.id}", "retriever", f"evidence for {unit.label}", focus, blocks)
             run.plan(1)
-            found = await run.ask_json(retriever, run.request(retriever, task=task_text, paper=paper_lines(manuscript, blocks)), EvidenceAnswer)
+            found = await run.ask_json(
+                retriever, run.request(retriever, task=task_text, paper=paper_lines(manuscript, blocks)), EvidenceAnswer
+            )
             if found is not None and found.paper_evidence:
-                evidence += [f"- block {e.block_index}: \"{e.quote}\" ({e.note})" for e in found.paper_evidence[:10]]
+                evidence += [f'- block {e.block_index}: "{e.quote}" ({e.note})' for e in found.paper_evidence[:10]]
                 wanted = {e.block_index for e in found.paper_evidence}
                 blocks = [p for p in blocks if p.index in wanted] or blocks
-        request = run.request(unit, task=task_text, evidence="\n".join(evidence) or "(none)",
-                              known=known_lines(run.project, run.deterministic, blocks), paper=paper_lines(manuscript, blocks))
+        request = run.request(
+            unit,
+            task=task_text,
+            evidence="\n".join(evidence) or "(none)",
+            known=known_lines(run.project, run.deterministic, blocks),
+            paper=paper_lines(manuscript, blocks),
+        )
         answer = await run.ask_json(unit, request, FindingsAnswer)
         if answer is not None:
             candidates.extend((finding, focus[0]) for finding in answer.findings)
@@ -256,7 +269,12 @@ async def adjudicate(run: AuditRun, candidates: list[tuple[LLMFinding, Section]]
     unit = Unit("merge", "merge", "merge and adjudication")
     run.plan(1)
     listing = [
-        {"number": n, **finding.model_dump(mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"})}
+        {
+            "number": n,
+            **finding.model_dump(
+                mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"}
+            ),
+        }
         for n, (finding, _) in enumerate(candidates)
     ]
     request = run.request(unit, candidates="\n".join(data_line(item) for item in listing))
@@ -279,17 +297,21 @@ async def critical(run: AuditRun, k: int) -> None:
     manuscript = run.project.manuscript
     run.plan(1)
     unit = Unit("critical", "critical", f"top-{k} critical problems", reviewable_sections(manuscript))
-    answer = await run.ask_json(unit, run.request(unit, k=str(k), paper=paper_lines(manuscript, reviewable_blocks(manuscript))), CriticalAnswer)
+    answer = await run.ask_json(
+        unit, run.request(unit, k=str(k), paper=paper_lines(manuscript, reviewable_blocks(manuscript))), CriticalAnswer
+    )
     if answer is None:
         return
     findings = []
     for problem in answer.root[:k]:
         quoted = _QUOTED.search(problem.location) or _QUOTED.search(problem.explanation)
-        findings.append(LLMFinding(
-            type=Category.METHOD_LOGIC,
-            section_location=problem.location,
-            error_location=quoted.group(1) if quoted else "",
-            explanation=f"{problem.problem.rstrip('.')}. {problem.explanation}".strip(),
-            confidence=0.8,
-        ))
+        findings.append(
+            LLMFinding(
+                type=Category.METHOD_LOGIC,
+                section_location=problem.location,
+                error_location=quoted.group(1) if quoted else "",
+                explanation=f"{problem.problem.rstrip('.')}. {problem.explanation}".strip(),
+                confidence=0.8,
+            )
+        )
     await run.publish(findings, None, code=CRITICAL_CODE)

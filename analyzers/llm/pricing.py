@@ -42,8 +42,9 @@ class Price(BaseModel):
         """What the prompt of one call is billed, cache reads and writes at their own rates."""
         cached = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
         written = self.input_per_mtok if self.cache_write_per_mtok is None else self.cache_write_per_mtok
-        return (usage.uncached_input_tokens * self.input_per_mtok + usage.cache_read_tokens * cached
-                + usage.cache_write_tokens * written) / 1_000_000
+        return (
+            usage.uncached_input_tokens * self.input_per_mtok + usage.cache_read_tokens * cached + usage.cache_write_tokens * written
+        ) / 1_000_000
 
     def output_cost(self, usage: Usage) -> float:
         return usage.output_tokens * self.output_per_mtok / 1_000_000
@@ -54,8 +55,12 @@ def _openai(base: float, cached: float, output: float) -> Price:
 
 
 def _anthropic(base: float, output: float) -> Price:
-    return Price(input_per_mtok=base, cached_input_per_mtok=round(base * ANTHROPIC_CACHE_READ, 6),
-                 cache_write_per_mtok=round(base * ANTHROPIC_CACHE_WRITE, 6), output_per_mtok=output)
+    return Price(
+        input_per_mtok=base,
+        cached_input_per_mtok=round(base * ANTHROPIC_CACHE_READ, 6),
+        cache_write_per_mtok=round(base * ANTHROPIC_CACHE_WRITE, 6),
+        output_per_mtok=output,
+    )
 
 
 DEFAULT_PRICES: Mapping[str, Price] = MappingProxyType(

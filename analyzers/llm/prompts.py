@@ -70,9 +70,7 @@ def _read(filename: str) -> str:
 @cache
 def error_types() -> tuple[ErrorType, ...]:
     data = json.loads(_read("error_types.json"))
-    return tuple(
-        ErrorType(Category(item["type"]), item["name"], item["abbreviation"], item["definition"]) for item in data["types"]
-    )
+    return tuple(ErrorType(Category(item["type"]), item["name"], item["abbreviation"], item["definition"]) for item in data["types"])
 
 
 def error_type(category: Category) -> ErrorType:
@@ -103,8 +101,9 @@ def load(name: str) -> Prompt:
         common["schema"] = schema.strip()
         used.append(schema)
     digest = hashlib.sha256("\x1f".join(used).encode()).hexdigest()[:12]
-    system, shared, user = (_fill(part, common, name, partial=True).strip()
-                            for part in (system.removeprefix("# System\n"), shared_part, user))
+    system, shared, user = (
+        _fill(part, common, name, partial=True).strip() for part in (system.removeprefix("# System\n"), shared_part, user)
+    )
     return Prompt(name, f"{name}/{version.group(1)}/{digest}", system, shared, user)
 
 

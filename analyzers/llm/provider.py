@@ -204,9 +204,7 @@ class OpenAIProvider(_SDKProvider):
     async def _streamed(self, req: ChatRequest) -> ChatResponse:
         parts: list[str] = []
         usage, model, finish = Usage(), self._settings.model, None
-        stream = await self._client.chat.completions.create(
-            **self._params(req), stream=True, stream_options={"include_usage": True}
-        )
+        stream = await self._client.chat.completions.create(**self._params(req), stream=True, stream_options={"include_usage": True})
         async with stream:
             async for chunk in stream:
                 model = chunk.model or model
@@ -299,8 +297,12 @@ def _anthropic_usage(counts: dict[str, Any]) -> Usage:
     """The Messages API counts cache reads and writes apart from input_tokens."""
     read = counts.get("cache_read_input_tokens") or 0
     written = counts.get("cache_creation_input_tokens") or 0
-    return Usage(input_tokens=(counts.get("input_tokens") or 0) + read + written, output_tokens=counts.get("output_tokens") or 0,
-                 cache_read_tokens=read, cache_write_tokens=written)
+    return Usage(
+        input_tokens=(counts.get("input_tokens") or 0) + read + written,
+        output_tokens=counts.get("output_tokens") or 0,
+        cache_read_tokens=read,
+        cache_write_tokens=written,
+    )
 
 
 def make_provider(settings: LLMSettings) -> Provider:

@@ -51,9 +51,17 @@ class UnitFailure:
 class AuditRun:
     """The state of one run, handed to the mode functions."""
 
-    def __init__(self, project: Project, client: LLMClient, deterministic: list[Finding], basis: ReviewBasis,
-                 policy: SeverityPolicy, refresh: bool, on_progress: ProgressCallback | None,
-                 on_findings: FindingsCallback | None) -> None:
+    def __init__(
+        self,
+        project: Project,
+        client: LLMClient,
+        deterministic: list[Finding],
+        basis: ReviewBasis,
+        policy: SeverityPolicy,
+        refresh: bool,
+        on_progress: ProgressCallback | None,
+        on_findings: FindingsCallback | None,
+    ) -> None:
         self.project = project
         self.client = client
         self.deterministic = deterministic
@@ -78,8 +86,9 @@ class AuditRun:
         """The unit's call: system prompt, then what the mode's calls share, then the unit's own text."""
         prompt = load(unit.kind)
         system, shared, user = prompt.render(**values)
-        return ChatRequest(system=system, shared=shared, messages=[Message(role="user", content=user)], purpose=unit.label,
-                           prompt_version=prompt.version)
+        return ChatRequest(
+            system=system, shared=shared, messages=[Message(role="user", content=user)], purpose=unit.label, prompt_version=prompt.version
+        )
 
     def plan(self, count: int) -> None:
         """Announce `count` more units (for progress totals)."""
@@ -151,4 +160,7 @@ def _repeats(finding: Finding, known: Finding) -> bool:
     if known.file != finding.file or known.category is not finding.category:
         return False
     a, b = finding.range, known.range
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )

@@ -49,7 +49,7 @@ def _declared_title(project: Project) -> str:
     while end < len(source) and depth:
         depth += {"{": 1, "}": -1}.get(source[end], 0) if source[end - 1] != "\\" else 0
         end += 1
-    raw = source[start:end - 1]
+    raw = source[start : end - 1]
     # The author's own shorthands (\method, \ours): their bodies, as LaTeX would print them.
     macros = {macro.name.lstrip("\\"): macro.body for _, macro in project.index.macros if macro.arguments == 0}
     for _ in range(3):  # macros that use macros

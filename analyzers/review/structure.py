@@ -108,8 +108,9 @@ def _points(lines: list[str]) -> list[Point]:
         title, text = (titled.group("title").strip(), titled.group("rest").strip()) if titled else ("", head)
         whole = " ".join([head, *subpoints])
         anchors = anchors_in(whole)
-        points.append(Point(title=title, text=text, subpoints=subpoints, anchors=anchors,
-                            anchored=bool(anchors) or _NO_EVIDENCE in whole.lower()))
+        points.append(
+            Point(title=title, text=text, subpoints=subpoints, anchors=anchors, anchored=bool(anchors) or _NO_EVIDENCE in whole.lower())
+        )
     return points
 
 
@@ -125,7 +126,7 @@ def parse_review(markdown: str) -> StructuredReview:
         value = float(match.group("value"))
         if key not in scores and 0 <= value <= SCORE_SCALES[key]:
             scores[key] = value
-            justifications[key] = line[match.end():].strip(" -–—:*")
+            justifications[key] = line[match.end() :].strip(" -–—:*")
     return StructuredReview(
         summary="\n".join(sections.get("summary", [])).strip(),
         strengths=_points(sections.get("strengths", [])),

@@ -93,8 +93,14 @@ class Review:
         if unanchored:
             titles = ", ".join(f'"{p.title or p.text[:40]}"' for p in unanchored)
             lines += [f"> {len(unanchored)} point(s) name no section, table, figure or equation: {titles}.", ""]
-        lines += ["---", "", "## Auxiliary reports", "",
-                  "_For the author: the review above is grounded in the manuscript only; these are the cues it was checked against._", ""]
+        lines += [
+            "---",
+            "",
+            "## Auxiliary reports",
+            "",
+            "_For the author: the review above is grounded in the manuscript only; these are the cues it was checked against._",
+            "",
+        ]
         if self.integrity:
             lines += [_demote(self.integrity), ""]
         if self.novelty is not None:
@@ -114,7 +120,9 @@ class Review:
             "baseline": self.baseline,
             "memory": self.memory,
             "integrity": {"markdown": self.integrity, "findings": [f.contract() for f in self.findings]},
-            "novelty": None if self.novelty is None else {
+            "novelty": None
+            if self.novelty is None
+            else {
                 "markdown": self.novelty.markdown,
                 "related_work_evidence": self.novelty.evidence,
                 "related_works": [w.model_dump() for w in self.novelty.related_works],
@@ -157,8 +165,9 @@ async def run_review(
         async def ask(name: str, **values: str) -> str:
             prompt = load_review_prompt(name)
             system, user = prompt.render(**values)
-            request = ChatRequest(system=system, messages=[Message(role="user", content=user)],
-                                  purpose=f"review {name}", prompt_version=prompt.version)
+            request = ChatRequest(
+                system=system, messages=[Message(role="user", content=user)], purpose=f"review {name}", prompt_version=prompt.version
+            )
             response = await _unless_cancelled(lambda: llm.complete(request), cancel)
             return response.text.strip()
 
@@ -185,8 +194,11 @@ async def run_review(
             lambda: _set(review, "baseline", ask("baseline", text=paper, query=BASELINE_QUERY)),
             integrity,
             novelty,
-            lambda: _set(review, "final", ask("refine", paper=paper, baseline=review.baseline,
-                                              integrity=review.integrity, novelty=review.novelty.markdown)),  # type: ignore[union-attr]
+            lambda: _set(
+                review,
+                "final",
+                ask("refine", paper=paper, baseline=review.baseline, integrity=review.integrity, novelty=review.novelty.markdown),
+            ),  # type: ignore[union-attr]
         ]
         try:
             for done, stage in enumerate(stages):
@@ -222,8 +234,7 @@ async def _unless_cancelled(start: Callable[[], Awaitable[T]], cancel: asyncio.E
 
 
 def _combined(review_stats: RunStats, audit_stats: RunStats, wall_s: float) -> RunStats:
-    totals = {name: getattr(review_stats, name) + getattr(audit_stats, name)
-              for name in RunStats.model_fields if name != "wall_s"}
+    totals = {name: getattr(review_stats, name) + getattr(audit_stats, name) for name in RunStats.model_fields if name != "wall_s"}
     return RunStats(**totals, wall_s=wall_s)
 
 
@@ -244,8 +255,15 @@ async def _audit(
 
     if settings.budget_usd is not None:  # the audit spends what the review has left
         settings = settings.model_copy(update={"budget_usd": max(0.0, settings.budget_usd - spent.cost_usd)})
-    return await run_audit(project, settings, mode, cache=cache, cancel=cancel, deterministic=deterministic,  # type: ignore[arg-type]
-                           finding_policy=policy)
+    return await run_audit(
+        project,
+        settings,
+        mode,
+        cache=cache,
+        cancel=cancel,
+        deterministic=deterministic,  # type: ignore[arg-type]
+        finding_policy=policy,
+    )
 
 
 def integrity_report(findings: list[Finding], mode: str, failed_units: list[str] | None = None) -> str:
@@ -265,13 +283,14 @@ def integrity_report(findings: list[Finding], mode: str, failed_units: list[str]
 # --- stage 4: motivation and novelty ------------------------------------------------
 
 
-async def _novelty(
-    project: Project, memory: str, search: ScholarlySearch | None, ask: Callable[..., Awaitable[str]]
-) -> NoveltyReport:
+async def _novelty(project: Project, memory: str, search: ScholarlySearch | None, ask: Callable[..., Awaitable[str]]) -> NoveltyReport:
     works, note = await related_work(project, search)
     if not works:
-        return NoveltyReport(markdown=f"# Innovation & Motivation Report\n\nNo related-work evidence: {note} "
-                                      "The novelty of the contribution was not assessed against prior work.\n", note=note)
+        return NoveltyReport(
+            markdown=f"# Innovation & Motivation Report\n\nNo related-work evidence: {note} "
+            "The novelty of the contribution was not assessed against prior work.\n",
+            note=note,
+        )
     assessment = await ask("novelty", memory=memory, similar_works=similar_works_text(works))
     retrieved = "\n".join(f"- {_cite(w)}" for w in works)
     markdown = f"{assessment.strip()}\n\n## Retrieved related work ({works[0].source})\n\n{retrieved}\n"
@@ -290,10 +309,10 @@ async def related_work(project: Project, search: ScholarlySearch | None) -> tupl
     except ScholarlyUnavailable as error:
         return [], str(error)
     if not works:
-        return [], f"{search.name} found no work related to \"{title}\"."
+        return [], f'{search.name} found no work related to "{title}".'
     cited = _bibliography_titles(project)
     marked = [w.model_copy(update={"cited_in_manuscript": _is_cited(w.title, cited)}) for w in works]
-    return marked, f"{len(marked)} work(s) from {search.name} for \"{title}\"."
+    return marked, f'{len(marked)} work(s) from {search.name} for "{title}".'
 
 
 def _normal_title(title: str) -> str:
@@ -301,8 +320,12 @@ def _normal_title(title: str) -> str:
 
 
 def _bibliography_titles(project: Project) -> list[str]:
-    return [_normal_title(entry.fields.get("title", "")) for entries in project.index.bib_entries.values()
-            for _, entry in entries if entry.fields.get("title")]
+    return [
+        _normal_title(entry.fields.get("title", ""))
+        for entries in project.index.bib_entries.values()
+        for _, entry in entries
+        if entry.fields.get("title")
+    ]
 
 
 def _is_cited(title: str, bibliography: list[str]) -> bool:

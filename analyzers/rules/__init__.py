@@ -16,4 +16,8 @@ from . import (
     verification,
 )
 
-ALL_RULES = tuple(rules_in(hidden_text, references, citations, includes, numbers, tables, counts, statistics, notation, disclosures, rhetoric, verification))
+ALL_RULES = tuple(
+    rules_in(
+        hidden_text, references, citations, includes, numbers, tables, counts, statistics, notation, disclosures, rhetoric, verification
+    )
+)

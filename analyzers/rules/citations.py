@@ -73,15 +73,17 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
         same_but_case = by_lowercase.get(cite.key.lower())
         closest: str | None
         if same_but_case:
-            closest, message = same_but_case, f"citation key '{cite.key}' differs only in letter case from the bibliography key '{same_but_case}'"
+            closest, message = (
+                same_but_case,
+                f"citation key '{cite.key}' differs only in letter case from the bibliography key '{same_but_case}'",
+            )
         else:
             match = process.extractOne(cite.key, choices, score_cutoff=75)
             closest = match[0] if match else None
             suggestion = f"; did you mean '{closest}'?" if closest else ""
             message = f"citation key '{cite.key}' is not in the bibliography{suggestion}{unknown_source}"
         fixes = [ctx.fix(f"Change to '{closest}'", ctx.edit(file, cite.start, cite.end, closest), safe=False)] if closest else []
-        yield ctx.report(file, cite.start, cite.end, message, identity=cite.key, fixes=fixes,
-                         severity=None if same_but_case else severity)
+        yield ctx.report(file, cite.start, cite.end, message, identity=cite.key, fixes=fixes, severity=None if same_but_case else severity)
 
 
 @rule("CIT002", "duplicate-bibliography-key", Category.LATEX, Severity.WARNING, reads=("cite_keys", "bibliography"))
@@ -113,14 +115,22 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
             where = f"in {first_file}" if file != first_file else f"on line {ctx.source(first_file).line_of(first.start) + 1}"
             if matters:
                 named = ", ".join(differing[:4]) + (f" and {len(differing) - 4} more fields" if len(differing) > 4 else "")
-                message = (f"bibliography key '{key}' is defined again with different {named}; "
-                           f"BibTeX keeps the first definition ({where}), which the paper cites")
+                message = (
+                    f"bibliography key '{key}' is defined again with different {named}; "
+                    f"BibTeX keeps the first definition ({where}), which the paper cites"
+                )
             else:
                 why = "an identical copy" if not differing else "the paper does not cite it"
                 message = f"bibliography key '{key}' is also defined {where} ({why})"
-            yield ctx.report(file, entry.start, entry.end, message, identity=key,
-                             severity=None if matters else Severity.HINT,
-                             related=[ctx.related(first_file, first.start, first.end, "first definition, the one BibTeX keeps")])
+            yield ctx.report(
+                file,
+                entry.start,
+                entry.end,
+                message,
+                identity=key,
+                severity=None if matters else Severity.HINT,
+                related=[ctx.related(first_file, first.start, first.end, "first definition, the one BibTeX keeps")],
+            )
 
 
 def _differing_fields(first: BibEntry, second: BibEntry) -> list[str]:
@@ -200,8 +210,11 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     file, first = ctx.index.cites[0]
     count = len({cite.key for _, cite in ctx.index.cites})
     missing = _missing_bibliography_files(ctx)
-    reason = (f"its bibliography '{missing[0]}' is not in the project and no .bbl was found" if missing else
-              "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found")
+    reason = (
+        f"its bibliography '{missing[0]}' is not in the project and no .bbl was found"
+        if missing
+        else "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found"
+    )
     yield ctx.report(file, first.start, first.end, f"the manuscript cites {count} keys but {reason}", identity="missing-bibliography")
 
 
@@ -233,5 +246,11 @@ def repeated_bibliography_field(ctx: RuleContext) -> Iterator[Finding]:
         if problem.kind != "repeated_field":
             continue
         matters = problem.differs and is_printed_field(problem.field) and _is_cited(problem.key or "", cited)
-        yield ctx.report(file, problem.start, problem.end, problem.message, identity=f"{problem.key}:{problem.field}",
-                         severity=None if matters else Severity.HINT)
+        yield ctx.report(
+            file,
+            problem.start,
+            problem.end,
+            problem.message,
+            identity=f"{problem.key}:{problem.field}",
+            severity=None if matters else Severity.HINT,
+        )

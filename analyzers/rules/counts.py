@@ -16,7 +16,8 @@ COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", 
 _ANNOUNCE = re.compile(
     r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _START = r"(?:^\s*|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
 _EMPHASIS = r"(?:\{\\(?:em|it|bf)\s+|\\(?:emph|textit|textbf|textsc|underline)\{)?"  # "{\em First}", "\textbf{First}"
@@ -24,7 +25,8 @@ _ORDINAL_START = re.compile(
     _START + _EMPHASIS + r"(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b"
     # "And second, …", "The first step …", "For the second step …"
     r"|" + _START + r"(?:And|Then|The|For\s+the|In\s+the)\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b"
-    r"|" + _START + r"(Finally|Lastly)\b")
+    r"|" + _START + r"(Finally|Lastly)\b"
+)
 # Where _ANNOUNCE can start: a count before a space (or the paragraph's end; the space may follow it).
 _HEAD = re.compile(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
 _HEAD_ANY_CASE = re.compile(_HEAD.pattern, re.IGNORECASE)
@@ -46,12 +48,16 @@ _ELLIPSIS = re.compile(r"\\[lc]?dots\b|\.\.\.")
 # An item that is not one of the counted things: "For benchmarking, we also model a reference case".
 _EXTRA_ITEM = re.compile(
     r"\b(?:also|additionally|in addition|as an? (?:baseline|reference|benchmark)|for (?:comparison|benchmarking|reference))\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A sentence that goes on with the list: "The third is C.", "We also use C."
 _CONTINUED = re.compile(r"\s*(?:\S+\s+){0,5}?(?:also|another|additionally|in addition)\b", re.IGNORECASE)
 # Words after which "and"/"or" joins words inside one item: "with and without debt", "between A and B".
-_DANGLING = re.compile(r"(?:\b(?:with|without|before|after|within|inside|outside|above|below|over|under|pre|post|"
-                       r"during|from|to|into|in|on|off|of)|-)$", re.IGNORECASE)
+_DANGLING = re.compile(
+    r"(?:\b(?:with|without|before|after|within|inside|outside|above|below|over|under|pre|post|"
+    r"during|from|to|into|in|on|off|of)|-)$",
+    re.IGNORECASE,
+)
 _PAIRING = re.compile(r"\b(?:between|both|either)\b", re.IGNORECASE)
 _NUMBER_WORDS = ("one",) + COUNT_WORDS
 _ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]", re.IGNORECASE)
@@ -59,6 +65,7 @@ _ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]
 
 class Enumeration(NamedTuple):
     """Items counted after an announcement, and how surely they were told apart (0..1)."""
+
     counted: int
     confidence: float
 
@@ -110,7 +117,7 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     # The section's raw text as its files have it: an enumeration stops at the next heading.
     for stretch in section.stretches():
         file = stretch.file
-        for match, stated, found in _mismatches(ctx.source(file).text[stretch.start:stretch.end]):
+        for match, stated, found in _mismatches(ctx.source(file).text[stretch.start : stretch.end]):
             word, counted = match.group(1), found.counted
             start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             fixes = []
@@ -119,9 +126,13 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
                 spelled = spelled.capitalize() if word[0].isupper() else spelled
                 fixes.append(ctx.fix(f"Write '{spelled}'", ctx.edit(file, start, end, spelled)))
             yield ctx.report(
-                file, start, end,
+                file,
+                start,
+                end,
                 f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
-                identity=f"{match.group(0)} {counted}", fixes=fixes, confidence=round(found.confidence, 2),
+                identity=f"{match.group(0)} {counted}",
+                fixes=fixes,
+                confidence=round(found.confidence, 2),
             )
 
 
@@ -144,7 +155,7 @@ def _mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
         word = match.group(1)
         if not word.isdigit() and word.lower() not in COUNT_WORDS:
             continue  # "ſix": the case-blind pattern matches letters that are not the word
-        before = text[max(0, match.start() - 60):match.start()]
+        before = text[max(0, match.start() - 60) : match.start()]
         if _in_name(before):
             continue
         stated = _number(word)
@@ -213,7 +224,7 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     listing = _LIST.match(text, start)
     if listing:
         return _count_list(text, listing.end(), listing.group(1), stated)
-    paragraph = text[start:_paragraph_end(text, start)]
+    paragraph = text[start : _paragraph_end(text, start)]
     if re.match(r"\s*\((?:1|i|a)\)", paragraph):
         return Enumeration(_sequential_markers(paragraph), 0.9)
     end = _sentence_end(text, start)
@@ -307,7 +318,7 @@ def _weigh(items: list[str], stated: int, confidence: float) -> Enumeration | No
 
 def _continues(text: str, end: int, counted: int) -> bool:
     """Whether the sentence after an inline list goes on with it: "… A and B. The third is C."."""
-    following = text[end + 1:_sentence_end(text, end + 1)]
+    following = text[end + 1 : _sentence_end(text, end + 1)]
     later = r"\b(?:" + "|".join(_ORDINALS[counted:]) + r")\b" if counted < len(_ORDINALS) else None
     return bool(_CONTINUED.match(following) or (later and re.search(later, following, re.IGNORECASE)))
 
@@ -386,8 +397,7 @@ def _count_list(text: str, start: int, environment: str, stated: int) -> Enumera
                 if token.group(2) != environment:
                     return None
                 item_ends.append(start + token.start())
-                extras = sum(bool(_EXTRA_ITEM.search(text, begin, min(end, begin + 100)))
-                             for begin, end in zip(item_starts, item_ends[1:]))
+                extras = sum(bool(_EXTRA_ITEM.search(text, begin, min(end, begin + 100))) for begin, end in zip(item_starts, item_ends[1:]))
                 items = len(item_starts)
                 return Enumeration(stated if items - extras == stated else items, 0.95)
             depth -= 1

@@ -24,7 +24,9 @@ from ..registry import Scope, rule
 
 _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.TABLE)
 _EMPIRICAL_SECTIONS = (SectionKind.EXPERIMENTS, SectionKind.RESULTS)
-_LIMITATIONS = re.compile(r"\b(?:limitations?|shortcomings?|drawbacks?|caveats?|weakness(?:es)?|fails? to|does not (?:handle|scale|apply))\b", re.I)
+_LIMITATIONS = re.compile(
+    r"\b(?:limitations?|shortcomings?|drawbacks?|caveats?|weakness(?:es)?|fails? to|does not (?:handle|scale|apply))\b", re.I
+)
 _TRAINING = re.compile(r"\b(?:train(?:ed|ing)?|fine-?tun\w*|optimi[sz]ed|epochs?|simulations?|benchmark(?:ed|s)?)\b", re.I)
 _COMPUTE = re.compile(
     r"\b(?:[GT]PUs?|CPUs?|cores?|A100|V100|H100|A6000|P100|T4|RTX|Titan|NVIDIA|Xeon|cluster|hardware|compute|computational (?:cost|budget|resources?)|"
@@ -48,13 +50,17 @@ _MIN_HUMAN_MENTIONS = 2
 def _finder(pattern: re.Pattern[str]) -> Callable[[str], tuple[re.Match[str], ...]]:
     """`pattern`'s matches in a block's text, cached by the text: a keystroke searches only the
     edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup."""
+
     @lru_cache(maxsize=TEXT_CACHE_SIZE)
     def matches(text: str) -> tuple[re.Match[str], ...]:
         return tuple(pattern.finditer(text))
+
     return matches
 
 
-_limitations_in, _training_in, _compute_in, _human_subjects_in, _ethics_in = map(_finder, (_LIMITATIONS, _TRAINING, _COMPUTE, _HUMAN_SUBJECTS, _ETHICS))
+_limitations_in, _training_in, _compute_in, _human_subjects_in, _ethics_in = map(
+    _finder, (_LIMITATIONS, _TRAINING, _COMPUTE, _HUMAN_SUBJECTS, _ETHICS)
+)
 
 
 class _Limitations(NamedTuple):
@@ -74,8 +80,15 @@ def _no_limitations(ctx: RuleContext, parts: list[tuple[Section, list[_Limitatio
     yield anchor
 
 
-@rule("DIS001", "missing-limitations", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_no_limitations)
+@rule(
+    "DIS001",
+    "missing-limitations",
+    Category.ETHICAL_OMISSION,
+    Severity.INFORMATION,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_no_limitations,
+)
 def missing_limitations(ctx: RuleContext, section: Section) -> list[_Limitations]:
     """## What it does
     Notes an empirical paper (one with an experiments or results section) that has no
@@ -99,10 +112,16 @@ def missing_limitations(ctx: RuleContext, section: Section) -> list[_Limitations
     """
     empirical = section.kind in _EMPIRICAL_SECTIONS
     closing = section.kind in (SectionKind.CONCLUSION, SectionKind.DISCUSSION)
-    discussed = (section.kind is SectionKind.LIMITATIONS or bool(_LIMITATIONS.search(section.title))
-                 or _any_text(section, _limitations_in, skip=(SectionKind.RELATED_WORK,)))
-    anchor = (_report_at_heading(ctx, section, "the paper does not discuss its limitations (no limitations section or paragraph)")
-              if empirical or closing else None)
+    discussed = (
+        section.kind is SectionKind.LIMITATIONS
+        or bool(_LIMITATIONS.search(section.title))
+        or _any_text(section, _limitations_in, skip=(SectionKind.RELATED_WORK,))
+    )
+    anchor = (
+        _report_at_heading(ctx, section, "the paper does not discuss its limitations (no limitations section or paragraph)")
+        if empirical or closing
+        else None
+    )
     return [_Limitations(empirical, discussed, closing, anchor)]
 
 
@@ -119,8 +138,15 @@ def _no_compute(ctx: RuleContext, parts: list[tuple[Section, list[_Compute]]]) -
         yield anchors[0]
 
 
-@rule("DIS002", "missing-compute-resources", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_no_compute)
+@rule(
+    "DIS002",
+    "missing-compute-resources",
+    Category.ETHICAL_OMISSION,
+    Severity.INFORMATION,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_no_compute,
+)
 def missing_compute_resources(ctx: RuleContext, section: Section) -> list[_Compute]:
     """## What it does
     Notes an empirical paper that trains, fine-tunes or simulates but never states the
@@ -142,9 +168,16 @@ def missing_compute_resources(ctx: RuleContext, section: Section) -> list[_Compu
     Switch it off for venues that do not ask for compute resources:
     `[rules] ignore = ["DIS002"]` in `.auditex.toml`.
     """
-    anchor = (_report_at_heading(ctx, section, "the experiments do not state the compute used (hardware, run time)")
-              if section.kind in _EMPIRICAL_SECTIONS else None)
-    return [_Compute(_any_text(section, _training_in, only=_EMPIRICAL_SECTIONS + (SectionKind.METHOD,)), _any_text(section, _compute_in), anchor)]
+    anchor = (
+        _report_at_heading(ctx, section, "the experiments do not state the compute used (hardware, run time)")
+        if section.kind in _EMPIRICAL_SECTIONS
+        else None
+    )
+    return [
+        _Compute(
+            _any_text(section, _training_in, only=_EMPIRICAL_SECTIONS + (SectionKind.METHOD,)), _any_text(section, _compute_in), anchor
+        )
+    ]
 
 
 class _Ethics(NamedTuple):
@@ -160,8 +193,15 @@ def _no_ethics(ctx: RuleContext, parts: list[tuple[Section, list[_Ethics]]]) -> 
     yield next(part.first for part in evidence if part.first is not None)
 
 
-@rule("DIS003", "missing-ethics-statement", Category.ETHICAL_OMISSION, Severity.INFORMATION, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_no_ethics)
+@rule(
+    "DIS003",
+    "missing-ethics-statement",
+    Category.ETHICAL_OMISSION,
+    Severity.INFORMATION,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_no_ethics,
+)
 def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics]:
     """## What it does
     Notes a paper that involves human subjects or personal data (participants,
@@ -191,7 +231,9 @@ def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics
     if mentions:
         placed, match = mentions[0]
         first = ctx.report_block(
-            placed, match.start(), match.end(),
+            placed,
+            match.start(),
+            match.end(),
             f"the paper involves human subjects or personal data ('{match.group(0)}') but states no ethics approval or consent",
             identity="ethics",
         )
@@ -206,8 +248,12 @@ def _text_blocks(section: Section, only: tuple[SectionKind, ...] = (), skip: tup
             yield placed
 
 
-def _any_text(section: Section, find: Callable[[str], tuple[re.Match[str], ...]], only: tuple[SectionKind, ...] = (),
-              skip: tuple[SectionKind, ...] = ()) -> bool:
+def _any_text(
+    section: Section,
+    find: Callable[[str], tuple[re.Match[str], ...]],
+    only: tuple[SectionKind, ...] = (),
+    skip: tuple[SectionKind, ...] = (),
+) -> bool:
     return any(find(placed.block.plain.text) for placed in _text_blocks(section, only, skip))
 
 
@@ -218,5 +264,4 @@ def _report_at_heading(ctx: RuleContext, section: Section, message: str) -> Find
     end = line_end if line_end != -1 else len(text)
     # Text past the section's own run (after an \\input on the heading line) is not in its key.
     end = next((min(end, run.end) for run in section.runs if run.file == section.file and run.start <= section.start < run.end), end)
-    return ctx.report(section.file, section.start, end, message, identity=ctx.rule.code,
-                      section=section.title or section.kind.value)
+    return ctx.report(section.file, section.start, end, message, identity=ctx.rule.code, section=section.title or section.kind.value)

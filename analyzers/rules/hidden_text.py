@@ -48,9 +48,29 @@ _INJECTION = re.compile(
 # Every injection pattern contains one of these; str.find over them is far cheaper than the
 # full pattern over a 2 MB book, so the pattern only runs in windows around them.
 _INJECTION_ANCHORS = (
-    "ignore", "disregard", "forget", "override", "positive", "favorable", "favourable", "glowing", "excellent",
-    "strong accept", "this paper", "the paper", "this submission", "the submission", "this manuscript",
-    "the manuscript", "this work", "the work", "recommend", "do not", " ai", "llm", "language model",
+    "ignore",
+    "disregard",
+    "forget",
+    "override",
+    "positive",
+    "favorable",
+    "favourable",
+    "glowing",
+    "excellent",
+    "strong accept",
+    "this paper",
+    "the paper",
+    "this submission",
+    "the submission",
+    "this manuscript",
+    "the manuscript",
+    "this work",
+    "the work",
+    "recommend",
+    "do not",
+    " ai",
+    "llm",
+    "language model",
 )
 _ANCHOR_WINDOW = 160
 _QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
@@ -79,8 +99,10 @@ class _Hidden:
 def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour | _Hidden]]]) -> Iterator[Finding]:
     """The sections' hidden text, given the white colours every file defines."""
     file_order = {file: index for index, file in enumerate(ctx.project.files)}
-    colours = sorted((item for _, items in parts for item in items if isinstance(item, _Colour)),
-                     key=lambda colour: (file_order.get(colour.order[0], len(file_order)), *colour.order[1:]))
+    colours = sorted(
+        (item for _, items in parts for item in items if isinstance(item, _Colour)),
+        key=lambda colour: (file_order.get(colour.order[0], len(file_order)), *colour.order[1:]),
+    )
     white_names: set[str] = set()
     for colour in colours:
         if _WHITE.match(colour.spec) or colour.spec.strip().lower() in white_names:
@@ -100,8 +122,9 @@ def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour |
             yield finding
 
 
-@rule("SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "text"),
-      scope=Scope.SECTION, combine=_hidden_in_paper)
+@rule(
+    "SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "text"), scope=Scope.SECTION, combine=_hidden_in_paper
+)
 def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidden]:
     """## What it does
     Flags words a human reader cannot see in the PDF but a machine still reads: text in
@@ -130,7 +153,7 @@ def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidde
     for stretch in section.stretches():
         file = stretch.file
         source = ctx.source(file)
-        own_text = source.text[stretch.start:stretch.end]
+        own_text = source.text[stretch.start : stretch.end]
         if "definecolor" in own_text or "colorlet" in own_text:
             for match in _DEFINE_COLOR.finditer(source.text, stretch.start, stretch.end):
                 yield _Colour((file, *source.position(match.start())), match.group(1).strip().lower(), match.group(3))
@@ -165,8 +188,10 @@ def _hidden(ctx: RuleContext, file: str, styled: StyledText, floor: int) -> Iter
         look_back = window < floor
     excerpt = _excerpt(styled.text)
     finding = ctx.report(
-        file, styled.start, styled.end,
-        f"text a reader cannot see ({reason}) is still read by machines: \"{excerpt}\"",
+        file,
+        styled.start,
+        styled.end,
+        f'text a reader cannot see ({reason}) is still read by machines: "{excerpt}"',
         identity=f"{styled.command}:{excerpt}",
         fixes=[ctx.fix("Delete the hidden text", ctx.edit(file, styled.start, styled.end, ""))],
     )
@@ -202,10 +227,13 @@ def _one_finding_per_line(ctx: RuleContext, parts: list[tuple[Section, list[_Inj
             yield first
             continue
         phrases = [match.phrase for match in matches]
-        yield first.model_copy(update={
-            "range": Range(start=first.range.start, end=matches[-1].finding.range.end),
-            "message": _injection_message(matches[0].where, phrases), "identity": "\", \"".join(phrases).lower(),
-        })
+        yield first.model_copy(
+            update={
+                "range": Range(start=first.range.start, end=matches[-1].finding.range.end),
+                "message": _injection_message(matches[0].where, phrases),
+                "identity": '", "'.join(phrases).lower(),
+            }
+        )
 
 
 def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
@@ -213,8 +241,15 @@ def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
     return _quoted(source.text, source.offset(finding.range.start.line, finding.range.start.character))
 
 
-@rule("SEC002", "reviewer-prompt-injection", Category.RHETORIC_BIAS, Severity.ERROR, reads=("blocks", "text"),
-      scope=Scope.SECTION, combine=_one_finding_per_line)
+@rule(
+    "SEC002",
+    "reviewer-prompt-injection",
+    Category.RHETORIC_BIAS,
+    Severity.ERROR,
+    reads=("blocks", "text"),
+    scope=Scope.SECTION,
+    combine=_one_finding_per_line,
+)
 def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_Injection]:
     """## What it does
     Flags instructions aimed at AI reviewers ("ignore previous instructions", "give a
@@ -241,17 +276,21 @@ def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_I
     # The raw text, preamble and comments included: the sections' runs tile every file.
     for stretch in section.stretches():
         file = stretch.file
-        text = ctx.source(file).text[stretch.start:stretch.end]
-        code_spans = [(placed.block.start - stretch.start, placed.block.end - stretch.start)
-                      for placed in section.blocks if placed.kind is BlockKind.CODE and placed.file == file]
+        text = ctx.source(file).text[stretch.start : stretch.end]
+        code_spans = [
+            (placed.block.start - stretch.start, placed.block.end - stretch.start)
+            for placed in section.blocks
+            if placed.kind is BlockKind.CODE and placed.file == file
+        ]
         for match in _file_injections(text):
             comment = _in_comment(text, match.start())
             if not comment and (_quoted(text, match.start()) or _inside(code_spans, match.start())):
                 continue
             start, end = stretch.start + match.start(), stretch.start + match.end()
             look_back = not comment and stretch.start > 0 and match.start() < _QUOTE_WINDOW
-            yield _injection(ctx, file, start, end, match.group(0), "in a comment" if comment else "in the text",
-                             raw=True, look_back=look_back)
+            yield _injection(
+                ctx, file, start, end, match.group(0), "in a comment" if comment else "in the text", raw=True, look_back=look_back
+            )
     # Phrases split by markup (`ignore \\textbf{previous} instructions`) only match the plain view.
     for placed in section.blocks:
         if placed.kind is BlockKind.CODE:
@@ -264,16 +303,17 @@ def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_I
             yield _injection(ctx, placed.file, start, end, match.group(0), "in the text", raw=False)
 
 
-def _injection(ctx: RuleContext, file: str, start: int, end: int, phrase: str, where: str, *, raw: bool,
-               look_back: bool = False) -> _Injection:
+def _injection(
+    ctx: RuleContext, file: str, start: int, end: int, phrase: str, where: str, *, raw: bool, look_back: bool = False
+) -> _Injection:
     flat = " ".join(phrase.split())
     finding = ctx.report(file, start, end, _injection_message(where, [flat]), identity=flat.lower())
     return _Injection((file, finding.range.start.line), raw, where, flat, finding, look_back)
 
 
 def _injection_message(where: str, phrases: list[str]) -> str:
-    quoted = "\", \"".join(phrases)
-    return f"instruction aimed at an AI reviewer {where}: \"{quoted}\""
+    quoted = '", "'.join(phrases)
+    return f'instruction aimed at an AI reviewer {where}: "{quoted}"'
 
 
 def _injections(text: str) -> tuple[re.Match[str], ...]:
@@ -289,8 +329,9 @@ def _injections(text: str) -> tuple[re.Match[str], ...]:
 def _anchor_positions(text: str) -> list[int]:
     """Where the anchors occur, anchor by anchor. No anchor spans a blank line, so they are found
     paragraph by paragraph, cached by text: typing re-reads one paragraph."""
-    occurrences = sorted((anchor, offset + position) for offset, paragraph in paragraphs(text)
-                         for anchor, position in _paragraph_anchors(paragraph))
+    occurrences = sorted(
+        (anchor, offset + position) for offset, paragraph in paragraphs(text) for anchor, position in _paragraph_anchors(paragraph)
+    )
     return [position for _, position in occurrences]
 
 
@@ -340,7 +381,7 @@ def _in_comment(text: str, offset: int) -> bool:
 
 
 def _quoted(text: str, offset: int) -> bool:
-    return _QUOTES_BEFORE.search(text[max(0, offset - _QUOTE_WINDOW):offset]) is not None
+    return _QUOTES_BEFORE.search(text[max(0, offset - _QUOTE_WINDOW) : offset]) is not None
 
 
 def _inside(spans: Iterable[tuple[int, int]], offset: int) -> bool:

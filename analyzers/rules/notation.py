@@ -31,27 +31,31 @@ _MARKUP = re.compile(
 
 _NUMBER = r"-?\s?(?:\d+(?:\.\d+)?|\.\d+)"
 _SYMBOL = r"(?<![\w\\^_])(?P<symbol>[A-Za-zα-ωΑ-Ω](?:_\{?[\w,]+\}?)?)"
-_DOMAIN = re.compile(
-    rf"{_SYMBOL}\s*∈\s*(?P<open>[\[(])\s*(?P<lo>{_NUMBER})\s*,\s*(?P<hi>{_NUMBER})\s*(?P<close>[\])])(?![\w^_/])"
-)
+_DOMAIN = re.compile(rf"{_SYMBOL}\s*∈\s*(?P<open>[\[(])\s*(?P<lo>{_NUMBER})\s*,\s*(?P<hi>{_NUMBER})\s*(?P<close>[\])])(?![\w^_/])")
 _SANDWICH = re.compile(rf"(?<![\w.])(?P<lo>{_NUMBER})\s*[≤<]\s*{_SYMBOL}\s*[≤<]\s*(?P<hi>{_NUMBER})(?![\w.^_/])")
-_ACCENT = re.compile(r"\\(?:hat|widehat|tilde|widetilde|bar|overline|vec|dot|ddot|check|mathbf|bm|boldsymbol|mathcal|mathbb|mathrm|mathsf|mathfrak)\s*\{?\s*$")
+_ACCENT = re.compile(
+    r"\\(?:hat|widehat|tilde|widetilde|bar|overline|vec|dot|ddot|check|mathbf|bm|boldsymbol|mathcal|mathbb|mathrm|mathsf|mathfrak)\s*\{?\s*$"
+)
 # A range bound to one statement: "for all x ∈ [0,1]", "Fix δ ∈ (0,0.1)", "there exists δ ∈ (0,1)".
-_QUANTIFIED = re.compile(r"(?<!\w)(?:for\s+(?:all|any|every|each|some)|there\s+(?:exists?|is)|exists?|[Ff]ix(?:ed)?|[Cc]hoose|[Pp]ick|[Gg]iven|∀|∃)(?!\w)[^.;:]*$")
+_QUANTIFIED = re.compile(
+    r"(?<!\w)(?:for\s+(?:all|any|every|each|some)|there\s+(?:exists?|is)|exists?|[Ff]ix(?:ed)?|[Cc]hoose|[Pp]ick|[Gg]iven|∀|∃)(?!\w)[^.;:]*$"
+)
 _LOCAL_PENALTY = 0.2
 _MATH_BLOCKS = (BlockKind.PARAGRAPH, BlockKind.MATH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 
 _ACRONYM_WORD = re.compile(r"(?<![\w\\{-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}-])")
 # Acronyms a research reader knows without a definition; keep this list to the unambiguous.
-_WELL_KNOWN = frozenset("""
+_WELL_KNOWN = frozenset(
+    """
 AI ML NLP CV GPU GPUs CPU CPUs TPU TPUs RAM GB MB KB TB GHz MHz URL URLs PDF PDFs RGB RGBD HTML XML JSON CSV API APIs SQL
 IO OS PC USA UK EU US UN ID IDs DNA RNA MRI CT ECG EEG PhD MSc BSc CEO ISBN DOI ISO IEEE ACM AAAI ICML ICLR NeurIPS NIPS CVPR
 ICCV ECCV ACL EMNLP NAACL COVID SARS HIV UTC GMT FAQ PR QA IQ OK TV FM AM PM AD BC LaTeX TeX CNN RNN LSTM GRU MLP GAN VAE
 LLM LLMs GPT BERT SGD ADAM SVM PCA KL MSE MAE RMSE IID IOU IoU ROC AUC FPS SOTA SI HTTP HTTPS SSH FTP GUI IDE CLI MIT BSD
 GPL NASA NSF NIH ERC DFT FFT ODE PDE SDE MCMC MAP MLE EM RL TD DQN PPO VQA OCR ASR TTS LHC CERN ATLAS CMS QCD QED
 CUDA NA DBLP ORCID ARXIV LLC INC CDF PDF USB LED LCD SSD HDD NVIDIA AMD IBM AWS README FAQ TODO
-""".split())
+""".split()
+)
 _PARENTHESISED = re.compile(r"\((?=[A-Z])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?)\)")
 _CONNECTORS = frozenset("of for and the in on to with via a an by from".split())
 _MAX_EXPANSION_WORDS = 8
@@ -149,7 +153,9 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
         # Both meanings in print (a use in the redefining block or later) is the evidence of a change.
         after = any((ordinal, part.uses[name][2]) >= (cut[0], cut[1] - 1) for ordinal, part in places if name in part.uses)
         yield ctx.report(
-            redefinition.file, later.start, later.end,
+            redefinition.file,
+            later.start,
+            later.end,
             f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
             identity=f"{name}:{_body(later.body)}",
             related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of {name}"), used],
@@ -157,8 +163,15 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
         )
 
 
-@rule("NOT001", "macro-redefined", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("macros", "blocks"),
-      scope=Scope.SECTION, combine=_redefinitions_after_use)
+@rule(
+    "NOT001",
+    "macro-redefined",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("macros", "blocks"),
+    scope=Scope.SECTION,
+    combine=_redefinitions_after_use,
+)
 def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces]:
     """## What it does
     Flags a macro the author defined (`\\newcommand`, `\\def`, `\\DeclareMathOperator`) and
@@ -209,8 +222,11 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces
     uses = {}
     for name in dict.fromkeys(redefinition.name for redefinition in redefinitions):
         pattern = _macro_use(name)
-        using = [number for number, placed in enumerate(section.blocks)
-                 if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end)]
+        using = [
+            number
+            for number, placed in enumerate(section.blocks)
+            if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end)
+        ]
         if using:
             related = ctx.related_block(section.blocks[using[0]], 0, 0, f"{name} used with its first meaning")
             uses[name] = (using[0], related, using[-1])
@@ -228,16 +244,25 @@ def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range
             if (first_ordinal, first.block) == (ordinal, stated.block):
                 continue  # one paragraph giving two ranges contrasts them on purpose
             reported.add(stated.key)
-            yield stated.finding.model_copy(update={
-                "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
-                "identity": f"{stated.key}:{stated.text}:{first.text}",
-                "related": [first.first],
-                "confidence": 0.85 - _LOCAL_PENALTY * (first.local + stated.local),
-            })
+            yield stated.finding.model_copy(
+                update={
+                    "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
+                    "identity": f"{stated.key}:{stated.text}:{first.text}",
+                    "related": [first.first],
+                    "confidence": 0.85 - _LOCAL_PENALTY * (first.local + stated.local),
+                }
+            )
 
 
-@rule("NOT002", "conflicting-symbol-domain", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",),
-      scope=Scope.SECTION, combine=_conflicting_ranges)
+@rule(
+    "NOT002",
+    "conflicting-symbol-domain",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_conflicting_ranges,
+)
 def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_Range]:
     """## What it does
     Flags a symbol given two different numeric ranges, such as `$r \\in [-1,1]$` in the
@@ -287,8 +312,17 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
                 key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
                 shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
                 local = placed.kind is BlockKind.THEOREM or _QUANTIFIED.search(text, max(0, match.start() - 40), match.start()) is not None
-                yield _Range(key, symbol, low, high, shown, number, local, ctx.report_block(placed, match.start(), match.end(), ""),
-                             ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"))
+                yield _Range(
+                    key,
+                    symbol,
+                    low,
+                    high,
+                    shown,
+                    number,
+                    local,
+                    ctx.report_block(placed, match.start(), match.end(), ""),
+                    ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"),
+                )
 
 
 class _AcronymDefinition(NamedTuple):
@@ -354,7 +388,9 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
         contrast = later.block is not None and later.block == first.block
         confidence = 0.5 if contrast or parallel else 0.9 if later.spelled else 0.8
         yield ctx.report(
-            later.file, acronym.start, acronym.end,
+            later.file,
+            acronym.start,
+            acronym.end,
             f"{acronym.short} is expanded as '{acronym.long}' here but as '{first.acronym.long}' earlier",
             identity=f"{short}:{acronym.long.lower()}",
             related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f"{short} first defined as '{first.acronym.long}'")],
@@ -376,8 +412,15 @@ def _uses_before_definition(ctx: RuleContext, parts: list[tuple[Section, list[_A
             defined |= part.defined
 
 
-@rule("NOT004", "acronym-used-before-definition", Category.CONTEXT_MISALIGNMENT, Severity.INFORMATION, reads=("acronyms", "blocks", "structure"),
-      scope=Scope.SECTION, combine=_uses_before_definition)
+@rule(
+    "NOT004",
+    "acronym-used-before-definition",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.INFORMATION,
+    reads=("acronyms", "blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_uses_before_definition,
+)
 def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterator[_AcronymOrder]:
     """## What it does
     Flags an acronym that the body text uses before the sentence that defines it
@@ -419,11 +462,21 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
             before = None
             if short in defined_here:
                 before = (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start)
-            first_uses.append(_AcronymUse(short, before, ctx.report_block(
-                placed, start, end, f"{short} is used here before its definition",
-                identity=short, related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
-                confidence=0.9 if before is not None else 0.8,
-            )))
+            first_uses.append(
+                _AcronymUse(
+                    short,
+                    before,
+                    ctx.report_block(
+                        placed,
+                        start,
+                        end,
+                        f"{short} is used here before its definition",
+                        identity=short,
+                        related=[ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")],
+                        confidence=0.9 if before is not None else 0.8,
+                    ),
+                )
+            )
     yield _AcronymOrder(defined_here, first_uses)
 
 
@@ -446,17 +499,29 @@ def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_Acro
     # Glossary entries count in a file that uses the glossaries package commands.
     declared = {short for file in glossary_files for short in glossary.get(file, ())}
     candidates = [
-        (short, uses, first) for short, (uses, blocks, first) in totals.items()
+        (short, uses, first)
+        for short, (uses, blocks, first) in totals.items()
         if short not in exempt and short not in declared and uses >= _MIN_UNDEFINED_USES and blocks > 1
     ]
     candidates.sort(key=lambda item: -item[1])
     for short, uses, first in candidates[:_MAX_UNDEFINED_REPORTS]:
-        yield first.model_copy(update={"message": f"{short} is used {uses} times but never defined",
-                                       "confidence": 0.8 if uses >= _MANY_UNDEFINED_USES else 0.6})
+        yield first.model_copy(
+            update={
+                "message": f"{short} is used {uses} times but never defined",
+                "confidence": 0.8 if uses >= _MANY_UNDEFINED_USES else 0.6,
+            }
+        )
 
 
-@rule("NOT005", "undefined-acronym", Category.CONTEXT_MISALIGNMENT, Severity.HINT, reads=("acronyms", "blocks", "structure"),
-      scope=Scope.SECTION, combine=_most_used_undefined)
+@rule(
+    "NOT005",
+    "undefined-acronym",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.HINT,
+    reads=("acronyms", "blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_most_used_undefined,
+)
 def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUses]:
     """## What it does
     Marks an acronym the body text uses repeatedly (three times or more, in more than one
@@ -501,8 +566,11 @@ def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUs
                 exempt.add(short)
             uses.setdefault(short, []).append((placed, start, end))
     tallies = {
-        short: _AcronymTally(len(places), len({placed.index for placed, _, _ in places}),
-                             ctx.report_block(places[0][0], places[0][1], places[0][2], "", identity=short))
+        short: _AcronymTally(
+            len(places),
+            len({placed.index for placed, _, _ in places}),
+            ctx.report_block(places[0][0], places[0][1], places[0][2], "", identity=short),
+        )
         for short, places in uses.items()
     }
     glossary = tuple(entry for entry in (_glossary_entries(ctx, run) for run in section.runs) if entry is not None)
@@ -527,8 +595,11 @@ def _redefinitions(ctx: RuleContext) -> list[_Redefinition]:
             if later.command not in _OVERRIDES:
                 continue
             # The definitions `later` always replaces: not those of another branch of its conditional.
-            replaced = [(earlier_file, earlier) for earlier_file, earlier in entries[:number]
-                        if _replaces(earlier_file, earlier.branch, file, later.branch)]
+            replaced = [
+                (earlier_file, earlier)
+                for earlier_file, earlier in entries[:number]
+                if _replaces(earlier_file, earlier.branch, file, later.branch)
+            ]
             bodies = [later.body, *(earlier.body for _, earlier in replaced)]
             if replaced and len({_body(body) for body in bodies}) == len(bodies) and not _markup_switch(bodies):
                 redefinitions.append(_Redefinition(name, *replaced[0], file, later))
@@ -543,7 +614,7 @@ def _settings(entries: list[tuple[str, MacroDef]]) -> int:
 def _replaces(earlier_file: str, earlier: tuple[tuple[int, int], ...], file: str, later: tuple[tuple[int, int], ...]) -> bool:
     """Whether a definition in branch `later` runs wherever the one in `earlier` ran: it sits
     outside every conditional, or in the same branches of the same file."""
-    return not later or (file == earlier_file and earlier[:len(later)] == later)
+    return not later or (file == earlier_file and earlier[: len(later)] == later)
 
 
 def _markup_switch(bodies: list[str]) -> bool:
@@ -626,11 +697,11 @@ def _parenthesised(text: str) -> tuple[tuple[str, tuple[str, ...], int, int], ..
     """Acronyms in parentheses with the words right before them in their clause: (short, words, plain span of short)."""
     found = []
     for match in _PARENTHESISED.finditer(text):
-        words = text[max(0, match.start() - 120):match.start()].split()[-_MAX_EXPANSION_WORDS:]
+        words = text[max(0, match.start() - 120) : match.start()].split()[-_MAX_EXPANSION_WORDS:]
         clause = list(words)
         for position in range(len(words) - 1, -1, -1):
             if not re.fullmatch(r"[\w-]+", words[position]):
-                clause = words[position + 1:]
+                clause = words[position + 1 :]
                 break
         found.append((match.group(1), tuple(clause), match.start(1), match.end(1)))
     return tuple(found)
@@ -657,7 +728,7 @@ def _unspelled_expansion(short: str, words: tuple[str, ...], first: str) -> str 
         return " ".join(reversed(taken))
     expected = first.split()
     if 1 < len(expected) <= len(words):
-        tail = words[-len(expected):]
+        tail = words[-len(expected) :]
         swapped = [word for word, other in zip(tail, expected) if _normal_expansion(word) != _normal_expansion(other)]
         if len(swapped) == 1 and swapped[0].lower() not in _NOT_A_TERM:
             return " ".join(tail)
@@ -681,8 +752,9 @@ def _same_expansion(first: str, second: str) -> bool:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
     """Acronym-like words of a block: (word, start, end, named next to a citation or parenthesis)."""
-    return tuple((match.group(1), match.start(), match.end(), _NAMED.match(text, match.end()) is not None)
-                 for match in _ACRONYM_WORD.finditer(text))
+    return tuple(
+        (match.group(1), match.start(), match.end(), _NAMED.match(text, match.end()) is not None) for match in _ACRONYM_WORD.finditer(text)
+    )
 
 
 def _glossary_entries(ctx: RuleContext, run: SourceRun) -> tuple[str, bool, frozenset[str]] | None:

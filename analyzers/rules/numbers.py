@@ -128,13 +128,15 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
             cell_place, cell = anchored
             told = _told(quote, cell)
             edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
-            yield quote.finding.model_copy(update={
-                "message": f"text says {quote.text}, {cell.describe} says {cell.text}",
-                "identity": f"{quote.text} {cell.label} {cell.text}",
-                "related": [cell.related],
-                "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
-                "confidence": _quote_confidence(quote, cell, told, cell_place == place, _corroborated(quote, cell, index)),
-            })
+            yield quote.finding.model_copy(
+                update={
+                    "message": f"text says {quote.text}, {cell.describe} says {cell.text}",
+                    "identity": f"{quote.text} {cell.label} {cell.text}",
+                    "related": [cell.related],
+                    "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
+                    "confidence": _quote_confidence(quote, cell, told, cell_place == place, _corroborated(quote, cell, index)),
+                }
+            )
 
 
 @lru_cache(maxsize=2)
@@ -147,8 +149,15 @@ def _cell_index(tables: tuple[tuple[int, _Figures], ...]) -> CellIndex[tuple[int
     return index
 
 
-@rule("NUM001", "prose-contradicts-table", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_contradictions)
+@rule(
+    "NUM001",
+    "prose-contradicts-table",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_contradictions,
+)
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures]:
     """## What it does
     Flags a number in the prose that is one digit away from a table cell it talks about.
@@ -215,26 +224,44 @@ def _may_quote(mention: NumberMention) -> bool:
 def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
     at = CellAt(placed, cell)
     row, column = at.headers()
-    return _TableCell(value, cell.text, at.label, frozenset(name_words(row)), frozenset(name_words(column)),
-                      bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
-                      bool(AGGREGATE_HEADER.match(row) or AGGREGATE_HEADER.match(column)), at.describe(),
-                      ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
-                      frozenset(rounded_spellings(value, cell.decimals)), frozenset(exact_spellings(value, cell.decimals)))
+    return _TableCell(
+        value,
+        cell.text,
+        at.label,
+        frozenset(name_words(row)),
+        frozenset(name_words(column)),
+        bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
+        bool(AGGREGATE_HEADER.match(row) or AGGREGATE_HEADER.match(column)),
+        at.describe(),
+        ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
+        frozenset(rounded_spellings(value, cell.decimals)),
+        frozenset(exact_spellings(value, cell.decimals)),
+    )
 
 
 def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
     mention, placed = number.mention, number.block
     sentence = mention.sentence
-    stated = tuple((other.value, other.decimals) for other in _mentions(sentence)
-                   if other.plain_start != mention.plain_start - mention.sentence_start)
+    stated = tuple(
+        (other.value, other.decimals) for other in _mentions(sentence) if other.plain_start != mention.plain_start - mention.sentence_start
+    )
     digits = _DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
-    return _Quote(mention.value, mention.decimals, mention.percent, mention.text, Pointing.of(sentence, placed.block.plain.text),
-                  stated, mention.role, bool(_SPEAKS_OF_AGGREGATE.search(sentence)),
-                  tuple(agreeing_spellings(mention.value, mention.decimals)),
-                  tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
-                  ctx.report_block(placed, mention.plain_start, mention.plain_end, ""), ctx.range(placed.file, start, end))
+    return _Quote(
+        mention.value,
+        mention.decimals,
+        mention.percent,
+        mention.text,
+        Pointing.of(sentence, placed.block.plain.text),
+        stated,
+        mention.role,
+        bool(_SPEAKS_OF_AGGREGATE.search(sentence)),
+        tuple(agreeing_spellings(mention.value, mention.decimals)),
+        tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
+        ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
+        ctx.range(placed.file, start, end),
+    )
 
 
 def _told(quote: _Quote, cell: _TableCell) -> str:
@@ -251,8 +278,9 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
     # A fraction cell (0.0195) is one digit from a percentage (1.99%), not from a plain 1.99.
-    candidates = [(at, c) for at, c in index.one_digit_away(quote.variants)
-                  if quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)]
+    candidates = [
+        (at, c) for at, c in index.one_digit_away(quote.variants) if quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)
+    ]
     if not candidates:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
@@ -305,8 +333,12 @@ def _quote_confidence(quote: _Quote, cell: _TableCell, told: str, near: bool, co
 
 def _corroborated(quote: _Quote, cell: _TableCell, index: CellIndex[tuple[int, _TableCell]]) -> bool:
     """Another number of the sentence quotes a cell of the same table: the sentence is about that table."""
-    return any(other.label == cell.label for value, decimals in quote.stated if decimals
-               for _, other in index.agreeing(agreeing_spellings(value, decimals)))
+    return any(
+        other.label == cell.label
+        for value, decimals in quote.stated
+        if decimals
+        for _, other in index.agreeing(agreeing_spellings(value, decimals))
+    )
 
 
 def _figures(written: str) -> int:
@@ -323,9 +355,14 @@ def _figures_evidence(written: str) -> float:
 
 
 def _last_place_apart(written: str, other: str) -> bool:
-    """"85.9" and "85.8": one unit apart in the last place, as two roundings of one value can be."""
-    return (len(written) == len(other) and written[:-1] == other[:-1] and written[-1:].isdigit() and other[-1:].isdigit()
-            and abs(int(written[-1]) - int(other[-1])) == 1)
+    """ "85.9" and "85.8": one unit apart in the last place, as two roundings of one value can be."""
+    return (
+        len(written) == len(other)
+        and written[:-1] == other[:-1]
+        and written[-1:].isdigit()
+        and other[-1:].isdigit()
+        and abs(int(written[-1]) - int(other[-1])) == 1
+    )
 
 
 def _clamped(confidence: float) -> float:
@@ -386,12 +423,14 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                     continue
                 slip, told = (other, statement) if in_table else (statement, other)
                 shared = sorted(statement.window & other.window)
-                yield slip.finding.model_copy(update={
-                    "message": f"{slip.text} here, but {told.text} for the same quantity in {told.where}",
-                    "identity": f"{slip.text} {told.text} {' '.join(shared)}",
-                    "related": [told.related],
-                    "confidence": confidence,
-                })
+                yield slip.finding.model_copy(
+                    update={
+                        "message": f"{slip.text} here, but {told.text} for the same quantity in {told.where}",
+                        "identity": f"{slip.text} {told.text} {' '.join(shared)}",
+                        "related": [told.related],
+                        "confidence": confidence,
+                    }
+                )
                 if other.abstract:
                     contradicted.add(id(other))
                 break
@@ -424,8 +463,14 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
     most = len(shared) >= 3 and len(shared) * 2 >= min(len(statement.window), len(other.window))
     if not (most or (len(shared) >= 2 and (abstract or any(name.lower() in shared for name in common)))):
         return None
-    confidence = (0.6 + 0.15 * abstract + 0.1 * most + 0.1 * bool(common) + 0.1 * bool(statement.follows & other.follows)
-                  + _figures_evidence(statement.written))
+    confidence = (
+        0.6
+        + 0.15 * abstract
+        + 0.1 * most
+        + 0.1 * bool(common)
+        + 0.1 * bool(statement.follows & other.follows)
+        + _figures_evidence(statement.written)
+    )
     if {statement.role, other.role} & {Role.SETTING, Role.APPROXIMATE}:
         confidence -= 0.25
     if (statement.direction == 0) != (other.direction == 0):  # a change and a level
@@ -442,8 +487,15 @@ def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
     return frozenset().union(*spellings)
 
 
-@rule("NUM002", "same-quantity-two-values", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_disagreements)
+@rule(
+    "NUM002",
+    "same-quantity-two-values",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_disagreements,
+)
 def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statements]:
     """## What it does
     Flags two statements of the same quantity, in different paragraphs, whose values differ
@@ -506,15 +558,27 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
         after = _FOLLOWING.match(mention.sentence, end)
         follows = frozenset(_stem(word.lower()) for word in after.groups() if word) if after else frozenset()
         written = spelled(mention.value, mention.decimals)
-        statements.append(_Statement(
-            (mention.unit, mention.decimals, mention.value < 0), written, tuple(dict.fromkeys(digit_variants(written))),
-            tuple(agreeing_spellings(mention.value, mention.decimals)), placed.index - section.blocks[0].index,
-            frozenset(window), frozenset(names), frozenset(name for name in names if name.lower() in words),
-            _direction(words), mention.role, counted, follows, section.kind is SectionKind.ABSTRACT,
-            mention.text, section.title or section.kind.value,
-            ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
-            ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
-        ))
+        statements.append(
+            _Statement(
+                (mention.unit, mention.decimals, mention.value < 0),
+                written,
+                tuple(dict.fromkeys(digit_variants(written))),
+                tuple(agreeing_spellings(mention.value, mention.decimals)),
+                placed.index - section.blocks[0].index,
+                frozenset(window),
+                frozenset(names),
+                frozenset(name for name in names if name.lower() in words),
+                _direction(words),
+                mention.role,
+                counted,
+                follows,
+                section.kind is SectionKind.ABSTRACT,
+                mention.text,
+                section.title or section.kind.value,
+                ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
+                ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
+            )
+        )
     table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in rounded_spellings(value, cell.decimals))
     return [_Statements(table_spellings, tuple(statements))]
 
@@ -530,7 +594,7 @@ def _headline(number: NumberInContext) -> bool:
         return False
     if not (mention.percent or mention.decimals >= 2 or (mention.decimals >= 1 and abs(mention.value) >= 10)):
         return False
-    before = mention.sentence[max(0, mention.plain_start - mention.sentence_start - 12):mention.plain_start - mention.sentence_start]
+    before = mention.sentence[max(0, mention.plain_start - mention.sentence_start - 12) : mention.plain_start - mention.sentence_start]
     return not _NAMED_BEFORE.search(before)
 
 
@@ -544,7 +608,7 @@ def _counted(number: NumberInContext) -> bool:
     if mention.is_year or mention.decimals or mention.percent or abs(mention.value) < 10 or number.block.kind.value != "paragraph":
         return False
     at, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
-    return bool(_COUNTED_AFTER.match(mention.sentence, end)) and not _NAMED_BEFORE.search(mention.sentence[max(0, at - 12):at])
+    return bool(_COUNTED_AFTER.match(mention.sentence, end)) and not _NAMED_BEFORE.search(mention.sentence[max(0, at - 12) : at])
 
 
 # Endings that vary between restatements of one quantity ("preserving", "preservation"; "compressed", "compresses").
@@ -564,19 +628,76 @@ def _window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str
     after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
     content = name_words(" ".join(before + after)) - _FUNCTION_WORDS
     words = _TOKEN.findall(_POINTER.sub(" ", sentence))
-    initials = {"".join(w[0] for w in words[i:i + 2]).lower() for i in range(len(words) - 1)}
+    initials = {"".join(w[0] for w in words[i : i + 2]).lower() for i in range(len(words) - 1)}
     # The first word is a name only when it is not an ordinary capitalised word ("DualMind achieves …", not "Results show …").
     # A name that abbreviates two words of the sentence ("credibility level (CL)") names the quantity, not a setting.
-    names = {w for i, w in enumerate(words) if w[0].isupper() and w.lower() not in _NOT_NAMES
-             and not (i == 0 and _ORDINARY.fullmatch(w)) and not (w.isupper() and w.lower() in initials)}
+    names = {
+        w
+        for i, w in enumerate(words)
+        if w[0].isupper()
+        and w.lower() not in _NOT_NAMES
+        and not (i == 0 and _ORDINARY.fullmatch(w))
+        and not (w.isupper() and w.lower() in initials)
+    }
     return content, names
 
 
-_RISE = frozenset({"higher", "increase", "increases", "increased", "improve", "improves", "improved", "improvement", "gain",
-                   "gains", "rise", "rises", "rose", "raises", "boost", "boosts", "more", "faster", "better", "speedup", "up"})
-_FALL = frozenset({"lower", "decrease", "decreases", "decreased", "reduce", "reduces", "reduced", "reduction", "drop", "drops",
-                   "dropped", "decline", "declines", "fall", "falls", "fell", "less", "fewer", "slower", "worse", "down",
-                   "degrades", "degraded", "degradation", "plummets", "cuts", "saves"})
+_RISE = frozenset(
+    {
+        "higher",
+        "increase",
+        "increases",
+        "increased",
+        "improve",
+        "improves",
+        "improved",
+        "improvement",
+        "gain",
+        "gains",
+        "rise",
+        "rises",
+        "rose",
+        "raises",
+        "boost",
+        "boosts",
+        "more",
+        "faster",
+        "better",
+        "speedup",
+        "up",
+    }
+)
+_FALL = frozenset(
+    {
+        "lower",
+        "decrease",
+        "decreases",
+        "decreased",
+        "reduce",
+        "reduces",
+        "reduced",
+        "reduction",
+        "drop",
+        "drops",
+        "dropped",
+        "decline",
+        "declines",
+        "fall",
+        "falls",
+        "fell",
+        "less",
+        "fewer",
+        "slower",
+        "worse",
+        "down",
+        "degrades",
+        "degraded",
+        "degradation",
+        "plummets",
+        "cuts",
+        "saves",
+    }
+)
 
 
 def _direction(window: set[str]) -> int:
@@ -587,8 +708,39 @@ def _direction(window: set[str]) -> int:
 _NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
 _ORDINARY = re.compile(r"[A-Z][a-z]*")
 # Words that surround any number and say nothing about which quantity it is.
-_FUNCTION_WORDS = frozenset({"a", "an", "at", "as", "by", "of", "on", "in", "to", "is", "are", "was", "were", "be", "that",
-                             "this", "these", "it", "its", "which", "so", "we", "from", "or", "than", "about", "over", "both", "each"})
+_FUNCTION_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "at",
+        "as",
+        "by",
+        "of",
+        "on",
+        "in",
+        "to",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "that",
+        "this",
+        "these",
+        "it",
+        "its",
+        "which",
+        "so",
+        "we",
+        "from",
+        "or",
+        "than",
+        "about",
+        "over",
+        "both",
+        "each",
+    }
+)
 # References and citations point elsewhere; their keys and commands name no setting.
 _POINTER = re.compile(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
 
@@ -653,7 +805,7 @@ def _wrong_changes(text: str) -> tuple[tuple[int, int, str, float], ...]:
     for match in _CHANGE.finditer(text):
         groups = match.groups()
         bracketed = groups[0] is not None
-        if _GRID.search(match.group(0)) or _SPAN_BEFORE.search(text[max(0, match.start() - 40):match.start()]):
+        if _GRID.search(match.group(0)) or _SPAN_BEFORE.search(text[max(0, match.start() - 40) : match.start()]):
             continue
         first, second, sign, delta, unit = groups[:5] if bracketed else groups[5:]
         if _consistent(first, second, sign, delta, unit or ""):
@@ -661,9 +813,15 @@ def _wrong_changes(text: str) -> tuple[tuple[int, int, str, float], ...]:
         start, end = match.span(4) if bracketed else match.span(9)
         # "(+C)" right after the end points states their change; a "by C" further on may measure another quantity.
         confidence = 0.9 if bracketed or start - match.end(7) <= _NEAR else 0.6
-        wrong.append((start, end, f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
-                                  f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}",
-                      confidence))
+        wrong.append(
+            (
+                start,
+                end,
+                f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
+                f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}",
+                confidence,
+            )
+        )
     return tuple(wrong)
 
 

@@ -80,9 +80,16 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
         elif ref.key in elsewhere:
             # Several roots share this file: the label exists, in a file this root does not include.
             unread = f" in the build of {ctx.project.root_file} ({elsewhere[ref.key]} defines it, and {ctx.project.root_file} does not include that file)"
-        yield ctx.report(file, ref.start, ref.end,
-                         f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}{suggestion}{unknown_source}",
-                         identity=f"{ref.key}", fixes=fixes, severity=severity, confidence=confidence)
+        yield ctx.report(
+            file,
+            ref.start,
+            ref.end,
+            f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}{suggestion}{unknown_source}",
+            identity=f"{ref.key}",
+            fixes=fixes,
+            severity=severity,
+            confidence=confidence,
+        )
 
 
 # Labels a package defines at the end of the document: \pageref{LastPage} with lastpage.
@@ -124,11 +131,15 @@ def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str,
         position = text.find(key)
         while position != -1:
             end = position + len(key)
-            before, after = text[max(0, position - 20):position].rstrip()[-1:], text[end:end + 20].lstrip()[:1]
+            before, after = text[max(0, position - 20) : position].rstrip()[-1:], text[end : end + 20].lstrip()[:1]
             line_start = text.rfind("\n", 0, position) + 1
-            if (before in ("{", "=", ",") and after in ("}", ",", "]") and (path, position) not in uses
-                    and not re.search(r"(?<!\\)%", text[line_start:position])
-                    and not _REFERENCE_BEFORE.search(text, max(line_start, position - 80), position)):
+            if (
+                before in ("{", "=", ",")
+                and after in ("}", ",", "]")
+                and (path, position) not in uses
+                and not re.search(r"(?<!\\)%", text[line_start:position])
+                and not _REFERENCE_BEFORE.search(text, max(line_start, position - 80), position)
+            ):
                 return path, position
             position = text.find(key, end)
     return None
@@ -157,8 +168,12 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
         first = entries[0]
         for entry in entries[1:]:
             yield ctx.report(
-                entry.file, entry.start, entry.end, f"label '{key}' is already defined in {first.file}",
-                identity=key, related=[ctx.related(first.file, first.start, first.end, f"first definition of '{key}'")],
+                entry.file,
+                entry.start,
+                entry.end,
+                f"label '{key}' is already defined in {first.file}",
+                identity=key,
+                related=[ctx.related(first.file, first.start, first.end, f"first definition of '{key}'")],
             )
 
 

@@ -49,8 +49,15 @@ def _first_claims(ctx: RuleContext, parts: list[tuple[Section, list[Finding]]]) 
     yield from _quiet(finding for _, claims in parts for finding in claims)
 
 
-@rule("RHE001", "unsupported-priority-claim", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_first_claims)
+@rule(
+    "RHE001",
+    "unsupported-priority-claim",
+    Category.RHETORIC_BIAS,
+    Severity.HINT,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_first_claims,
+)
 def unsupported_priority_claim(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Marks unqualified priority and superlative claims ("we are the first", "achieves a new
@@ -75,8 +82,15 @@ def unsupported_priority_claim(ctx: RuleContext, section: Section) -> Iterator[F
     No fix: the right qualification depends on the claim.
     """
     # The paper's first claims are among its sections' first claims.
-    yield from _quiet(_claims(ctx, section, _PRIORITY, ("first", "state", "unprecedented", "groundbreaking", "revolution"),
-                              "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence"))
+    yield from _quiet(
+        _claims(
+            ctx,
+            section,
+            _PRIORITY,
+            ("first", "state", "unprecedented", "groundbreaking", "revolution"),
+            "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence",
+        )
+    )
 
 
 class _Significance(NamedTuple):
@@ -92,8 +106,15 @@ def _significance_unless_tested(ctx: RuleContext, parts: list[tuple[Section, lis
         yield from _quiet(finding for part in sections for finding in part.claims)
 
 
-@rule("RHE002", "significance-without-test", Category.RHETORIC_BIAS, Severity.HINT, reads=("blocks", "structure"),
-      scope=Scope.SECTION, combine=_significance_unless_tested)
+@rule(
+    "RHE002",
+    "significance-without-test",
+    Category.RHETORIC_BIAS,
+    Severity.HINT,
+    reads=("blocks", "structure"),
+    scope=Scope.SECTION,
+    combine=_significance_unless_tested,
+)
 def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_Significance]:
     """## What it does
     Marks "significantly better/outperforms/improves" when the paper reports no statistical
@@ -117,12 +138,20 @@ def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_S
     ## Fix safety
     No fix: either report the test or drop the word.
     """
-    claims = list(_quiet(_claims(ctx, section, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None)))
+    claims = list(
+        _quiet(_claims(ctx, section, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None))
+    )
     yield _Significance(any(_reports_test(placed.block.plain.text) for placed in section.blocks), claims)
 
 
-def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern[str], keywords: tuple[str, ...], message: str,
-            hedge: re.Pattern[str] | None = _HEDGED) -> Iterator[Finding]:
+def _claims(
+    ctx: RuleContext,
+    section: Section,
+    pattern: re.Pattern[str],
+    keywords: tuple[str, ...],
+    message: str,
+    hedge: re.Pattern[str] | None = _HEDGED,
+) -> Iterator[Finding]:
     """Findings for the section's sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
     if section.kind in _QUIET_SECTIONS:
         return
@@ -135,7 +164,9 @@ def _claims(ctx: RuleContext, section: Section, pattern: re.Pattern[str], keywor
 
 
 @lru_cache(maxsize=2 * TEXT_CACHE_SIZE)
-def _claim_spans(text: str, pattern: re.Pattern[str], keywords: tuple[str, ...], hedge: re.Pattern[str] | None) -> tuple[tuple[int, int], ...]:
+def _claim_spans(
+    text: str, pattern: re.Pattern[str], keywords: tuple[str, ...], hedge: re.Pattern[str] | None
+) -> tuple[tuple[int, int], ...]:
     """Where a block's unhedged sentences match `pattern`; cached by text."""
     lowered = text.lower()
     if not any(keyword in lowered for keyword in keywords) or pattern.search(text) is None:

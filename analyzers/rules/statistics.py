@@ -43,13 +43,17 @@ _CI = re.compile(
 _RATIO = re.compile(r"\b(?:OR|RR|HR|IRR|odds|hazard|risk ratio|rate ratio|ratio)\b", re.I)
 _MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
 _SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
-_INTEGER_DATA = re.compile(r"likert|rating|rated|\d+-point|point scale|responses?|answers?|counts?|integer|items?|score[sd]? (?:from|on|between)", re.I)
+_INTEGER_DATA = re.compile(
+    r"likert|rating|rated|\d+-point|point scale|responses?|answers?|counts?|integer|items?|score[sd]? (?:from|on|between)", re.I
+)
 _BREAKDOWN = re.compile(
     r"\b(?:respectively|split|breakdown|broken down|distribut\w*|consist\w*|compris\w*|composed|divided|categori[sz]ed|"
     r"classified|fell into|proportions?)\b",
     re.I,
 )
-_NOT_A_BREAKDOWN = re.compile(r"±|\b(?:improv\w*|increas\w*|decreas\w*|reduc\w*|accura\w*|than|vs\.?|versus|outperform\w*|gain\w*|drop\w*|error|rate)\b", re.I)
+_NOT_A_BREAKDOWN = re.compile(
+    r"±|\b(?:improv\w*|increas\w*|decreas\w*|reduc\w*|accura\w*|than|vs\.?|versus|outperform\w*|gain\w*|drop\w*|error|rate)\b", re.I
+)
 _MAX_BREAKDOWN_EXCESS = 20.0
 _MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
 
@@ -114,9 +118,14 @@ def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding
         low, high = computed
         if _consistent(reported, low, high) or _decision_error(reported, low, high):
             continue
-        yield ctx.report_block(placed, reported.start, reported.end, _message(reported, low, high),
-                               identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
-                               confidence=_test_confidence(reported, low, high))
+        yield ctx.report_block(
+            placed,
+            reported.start,
+            reported.end,
+            _message(reported, low, high),
+            identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
+            confidence=_test_confidence(reported, low, high),
+        )
 
 
 @rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",), scope=Scope.SECTION)
@@ -149,10 +158,14 @@ def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Findin
     for placed, reported, computed in _checked_tests(section.blocks):
         low, high = computed
         if _decision_error(reported, low, high):
-            yield ctx.report_block(placed, reported.start, reported.end,
-                                   _message(reported, low, high) + ", which reverses its significance at .05",
-                                   identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
-                                   confidence=_test_confidence(reported, low, high))
+            yield ctx.report_block(
+                placed,
+                reported.start,
+                reported.end,
+                _message(reported, low, high) + ", which reverses its significance at .05",
+                identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
+                confidence=_test_confidence(reported, low, high),
+            )
 
 
 @rule("STAT003", "grim-inconsistent-mean", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
@@ -199,17 +212,22 @@ def grim_inconsistent_mean(ctx: RuleContext, section: Section) -> Iterator[Findi
             for match in _MEAN.finditer(sentence):
                 mean = match.group("mean")
                 decimals = len(mean.split(".")[1])
-                if n <= 0 or n >= 10 ** decimals or _grim_possible(float(mean), decimals, n):
+                if n <= 0 or n >= 10**decimals or _grim_possible(float(mean), decimals, n):
                     continue
                 yield ctx.report_block(
-                    placed, start + match.start("mean"), start + match.end("mean"),
+                    placed,
+                    start + match.start("mean"),
+                    start + match.end("mean"),
                     f"a mean of {mean} is impossible for {n} integer values (GRIM): the nearest possible means are "
                     f"{_grim_neighbours(float(mean), decimals, n)}",
-                    identity=f"{mean}/{n}", confidence=0.6 if _MULTI_ITEM.search(sentence) else 0.85,
+                    identity=f"{mean}/{n}",
+                    confidence=0.6 if _MULTI_ITEM.search(sentence) else 0.85,
                 )
 
 
-@rule("STAT004", "confidence-interval-contradicts-p", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+@rule(
+    "STAT004", "confidence-interval-contradicts-p", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION
+)
 def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a 95% confidence interval reported with a p-value when the two disagree: the
@@ -246,7 +264,7 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             if p_match is None:
                 continue
             low, high = _to_float(interval.group("lo")), _to_float(interval.group("hi"))
-            null = 1.0 if _RATIO.search(text[max(0, interval.start() - 80):interval.start()]) else 0.0
+            null = 1.0 if _RATIO.search(text[max(0, interval.start() - 80) : interval.start()]) else 0.0
             p, comparison = _p_value(p_match.group("p")), p_match.group("cmp")
             assert p is not None  # every number _P_VALUE matches parses
             excludes = low > null or high < null
@@ -257,7 +275,9 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             if (excludes and says_not) or (inside and says_significant):
                 verdict = "excludes" if excludes else "contains"
                 yield ctx.report_block(
-                    placed, interval.start(), p_match.end() if p_match.start() > interval.start() else interval.end(),
+                    placed,
+                    interval.start(),
+                    p_match.end() if p_match.start() > interval.start() else interval.end(),
                     f"the 95% CI [{interval.group('lo')}, {interval.group('hi')}] {verdict} the null value {null:g} "
                     f"but the text reports p {comparison} {p_match.group('p')}",
                     identity=f"{interval.group(0)} p{comparison}{p_match.group('p')}",
@@ -310,12 +330,17 @@ def breakdown_not_100_percent(ctx: RuleContext, section: Section) -> Iterator[Fi
             if any(not 0 <= value <= 100 for value in values):
                 continue
             total = sum(values)
-            tolerance = sum(0.5 * 10 ** -mention.decimals for mention in mentions) + 1e-9
+            tolerance = sum(0.5 * 10**-mention.decimals for mention in mentions) + 1e-9
             if 100 + tolerance < total <= 100 + _MAX_BREAKDOWN_EXCESS or 95 <= total < 100 - tolerance:
                 shares = ", ".join(mention.text for mention in mentions)
-                yield ctx.report_block(placed, mentions[0].plain_start, mentions[-1].plain_end,
-                                       f"the shares {shares} sum to {total:g}%, not 100%", identity=shares,
-                                       confidence=0.85 if total > 100 else 0.65)
+                yield ctx.report_block(
+                    placed,
+                    mentions[0].plain_start,
+                    mentions[-1].plain_end,
+                    f"the shares {shares} sum to {total:g}%, not 100%",
+                    identity=shares,
+                    confidence=0.85 if total > 100 else 0.65,
+                )
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -375,14 +400,24 @@ def _reported_tests(text: str) -> Iterator[ReportedTest]:
         exponent = re.search(r"(?:\^\{?|[eE])([-−]\d+)", match.group("p"))
         p_half = 0.5 * 10 ** -_decimals(match.group("p")) * (10 ** int(exponent.group(1).replace("−", "-")) if exponent else 1)
         yield ReportedTest(
-            test, df1, df2, value, _decimals(match.group("value")), match.group("cmp"), p, p_half,
-            " ".join(text[match.start():match.end("value")].split()), match.group("p"), match.start(), match.end(),
+            test,
+            df1,
+            df2,
+            value,
+            _decimals(match.group("value")),
+            match.group("cmp"),
+            p,
+            p_half,
+            " ".join(text[match.start() : match.end("value")].split()),
+            match.group("p"),
+            match.start(),
+            match.end(),
         )
 
 
 def _p_range(reported: ReportedTest) -> tuple[float, float] | None:
     """The smallest and largest p the statistic gives within its rounding."""
-    half = 0.5 * 10 ** -reported.decimals
+    half = 0.5 * 10**-reported.decimals
     magnitude = abs(reported.value)
     if reported.test == "r" and magnitude + half >= 1:
         return None
@@ -472,7 +507,7 @@ def _decimals(text: str) -> int:
 
 def _grim_possible(mean: float, decimals: int, n: int) -> bool:
     total = round(mean * n)
-    return any(abs(k / n - mean) <= 0.5 * 10 ** -decimals + 1e-9 for k in (total - 1, total, total + 1))
+    return any(abs(k / n - mean) <= 0.5 * 10**-decimals + 1e-9 for k in (total - 1, total, total + 1))
 
 
 def _grim_neighbours(mean: float, decimals: int, n: int) -> str:

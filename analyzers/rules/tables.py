@@ -18,14 +18,20 @@ from ..registry import Scope, rule
 
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
-    r"top-?[15]|ndcg|hit|reward|return|score)\b", re.IGNORECASE)
+    r"top-?[15]|ndcg|hit|reward|return|score)\b",
+    re.IGNORECASE,
+)
 _LOWER = re.compile(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|lpips|chamfer|cd|latency|"
-    r"wer|cer|distance|regret)\b", re.IGNORECASE)
+    r"wer|cer|distance|regret)\b",
+    re.IGNORECASE,
+)
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
 _REFERENCE_ROW = re.compile(
     r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
-    r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b", re.IGNORECASE)
+    r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b",
+    re.IGNORECASE,
+)
 # A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
 _MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
 _UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
@@ -77,8 +83,12 @@ class _Grid:
         return text.strip()
 
     def column_header(self, column: int) -> str:
-        return " ".join(cell.text for row in self.table.rows[: self.header_rows] for cell in row
-                        if cell.column <= column < cell.column + cell.column_span and cell.text)
+        return " ".join(
+            cell.text
+            for row in self.table.rows[: self.header_rows]
+            for cell in row
+            if cell.column <= column < cell.column + cell.column_span and cell.text
+        )
 
     def own_header(self, column: int) -> str:
         """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)"."""
@@ -90,8 +100,12 @@ class _Grid:
 
     def groups(self) -> list[range]:
         """Column ranges under a spanning header cell ("CIFAR-10N" over its four columns)."""
-        return [range(cell.column, cell.column + cell.column_span)
-                for row in self.table.rows[: self.header_rows] for cell in row if cell.column_span > 1]
+        return [
+            range(cell.column, cell.column + cell.column_span)
+            for row in self.table.rows[: self.header_rows]
+            for cell in row
+            if cell.column_span > 1
+        ]
 
     def numeric(self, row: int, column: int) -> Cell | None:
         cell = self.cells.get((row, column))
@@ -99,8 +113,9 @@ class _Grid:
 
     def is_reference(self, row: int) -> bool:
         """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
-        return any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]) \
-            or bool(_REFERENCE_ROW.search(self.row_header(row)))
+        return any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]) or bool(
+            _REFERENCE_ROW.search(self.row_header(row))
+        )
 
     def row_set(self, row: int) -> tuple[int, tuple[str, ...]]:
         """Which group a body row belongs to: the rules above it, and its ✓/✗ marks."""
@@ -123,8 +138,9 @@ def _rule_macros(ctx: RuleContext) -> frozenset[str]:
     return rule_macros(macro for _, macro in ctx.index.macros)
 
 
-@rule("TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"),
-      scope=Scope.SECTION)
+@rule(
+    "TAB001", "table-aggregate-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION
+)
 def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the cells of an Avg / Average / Mean / Overall / Total / Sum row or column
@@ -177,8 +193,11 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
         for row in rows:
             if AGGREGATE_HEADER.match(grid.row_header(row)):
                 others = [r for r in rows if r != row and not AGGREGATE_HEADER.match(grid.row_header(r))]
-                line = [(grid.numeric(row, column), [grid.numeric(r, column) for r in others]) for column in columns
-                        if not _derived_agrees(grid, row, column, others)]
+                line = [
+                    (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
+                    for column in columns
+                    if not _derived_agrees(grid, row, column, others)
+                ]
                 yield from _check_line(ctx, placed, grid, line, column_wise=True)
 
 
@@ -187,8 +206,14 @@ def _tables(section: Section) -> list[PlacedBlock]:
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
-def _check_line(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, line: list[tuple[Cell | None, list[Cell | None]]],
-                column_wise: bool, groups: Sequence[range] = ()) -> Iterator[Finding]:
+def _check_line(
+    ctx: RuleContext,
+    placed: PlacedBlock,
+    grid: _Grid,
+    line: list[tuple[Cell | None, list[Cell | None]]],
+    column_wise: bool,
+    groups: Sequence[range] = (),
+) -> Iterator[Finding]:
     """Check every aggregate cell of one Avg column (or row); trust the line only if most of it adds up."""
     verdicts = []
     for total, peers in line:
@@ -222,8 +247,7 @@ def _derived_agrees(grid: _Grid, aggregate_row: int, column: int, rows: list[int
     for derive in _DERIVATIONS.values():
         for a in columns:
             for b in columns:
-                if a != b and _follows(grid, aggregate_row, column, a, b, derive) \
-                        and _column_follows(grid, rows, column, a, b, derive):
+                if a != b and _follows(grid, aggregate_row, column, a, b, derive) and _column_follows(grid, rows, column, a, b, derive):
                     return True
     return False
 
@@ -259,8 +283,9 @@ def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence
     return any(_summarises(total, run) for run in _runs(total, peers, column_wise, groups))
 
 
-def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total: Cell, peers: list[Cell], column_wise: bool,
-                      matches: int) -> Finding:
+def _report_aggregate(
+    ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total: Cell, peers: list[Cell], column_wise: bool, matches: int
+) -> Finding:
     chosen = _runs(total, peers, column_wise, [])[0]
     mean = sum(cell.value for cell in chosen) / len(chosen)  # type: ignore[misc]
     table = placed.block.table
@@ -270,12 +295,16 @@ def _report_aggregate(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total:
     name = f"Table {table.label}" if table.label else "a table"
     recomputed = spelled(mean, total.decimals)
     return ctx.report(
-        placed.file, total.start, total.end,
+        placed.file,
+        total.start,
+        total.end,
         f"{name} ({where}) gives the aggregate {total.text}, but the mean of its {len(chosen)} cells is {recomputed}"
         f" and their sum is {spelled(sum(cell.value for cell in chosen), total.decimals)}",  # type: ignore[misc]
         identity=f"{table.label} {total.text} {recomputed}",
         related=[ctx.related(placed.file, chosen[0].start, chosen[-1].end, "the cells it summarises")],
-        fixes=[ctx.fix(f"Write the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed))],
+        fixes=[
+            ctx.fix(f"Write the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed))
+        ],
         confidence=_aggregate_confidence(header, total, chosen, matches),
     )
 
@@ -306,7 +335,7 @@ def _summarises(total: Cell, run: list[Cell]) -> bool:
 
 def _number_span(ctx: RuleContext, file: str, cell: Cell) -> tuple[int, int]:
     """The source span of the cell's main number, for a fix that keeps its decoration."""
-    match = re.search(re.escape(spelled(cell.value, cell.decimals)), ctx.source(file).text[cell.start:cell.end])  # type: ignore[arg-type]
+    match = re.search(re.escape(spelled(cell.value, cell.decimals)), ctx.source(file).text[cell.start : cell.end])  # type: ignore[arg-type]
     return (cell.start + match.start(), cell.start + match.end()) if match else (cell.start, cell.end)
 
 
@@ -405,6 +434,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
 def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: int, grid: _Grid) -> tuple[Cell, bool] | None:
     """A cell better than the bold one beyond rounding, from its own group first; and whether
     only another group beats it while it is the best of a group of its own (set apart)."""
+
     def beats(cell: Cell) -> bool:
         return sense * (cell.value - marked.value) > slack(min(marked.decimals, cell.decimals))  # type: ignore[operator]
 
@@ -418,14 +448,19 @@ def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: in
     return best, set_apart
 
 
-def _report_bold(ctx: RuleContext, placed: PlacedBlock, grid: _Grid, column: int, marked: Cell, best: Cell, set_apart: bool,
-                 sense: int, source: str) -> Finding:
+def _report_bold(
+    ctx: RuleContext, placed: PlacedBlock, grid: _Grid, column: int, marked: Cell, best: Cell, set_apart: bool, sense: int, source: str
+) -> Finding:
     table = placed.block.table
     header = " ".join(grid.own_header(column).split()) or f"column {column + 1}"
-    confidence = _DIRECTION_WEIGHT[source] * (_WITHIN_SPREAD if _spread_overlaps(marked, best) else 1.0) * (_SET_APART if set_apart else 1.0)
+    confidence = (
+        _DIRECTION_WEIGHT[source] * (_WITHIN_SPREAD if _spread_overlaps(marked, best) else 1.0) * (_SET_APART if set_apart else 1.0)
+    )
     group = " (in another group of rows)" if set_apart else ""
     return ctx.report(
-        placed.file, marked.start, marked.end,
+        placed.file,
+        marked.start,
+        marked.end,
         f"{marked.text} is marked best in column {header}, but row {grid.row_header(best.row)}{group} has "
         f"{best.text} ({'higher' if sense > 0 else 'lower'} is better)",
         identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
@@ -438,15 +473,20 @@ _SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re
 # A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
 # win ("performs comparably to state-of-the-art methods", "on par with the best", "within 0.5 points of the best"), or a phrase that is no claim
 # ("to the best of our knowledge").
-_SCOPED = re.compile(r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
-                     r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
-                     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
-                     r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
-                     re.IGNORECASE)
+_SCOPED = re.compile(
+    r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
+    r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
+    r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
+    r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
+    re.IGNORECASE,
+)
 # "state-of-the-art methods" names the competitors, not a result.
-_SOTA_COMPETITORS = re.compile(r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
-                               r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
-                               r"trackers?|architectures?|networks?|frameworks?)\b", re.IGNORECASE)
+_SOTA_COMPETITORS = re.compile(
+    r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
+    r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
+    r"trackers?|architectures?|networks?|frameworks?)\b",
+    re.IGNORECASE,
+)
 _OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
@@ -498,19 +538,30 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_La
                 if found is None:
                     continue
                 claimed, better, header, grid, confidence = found
-                yield claim.finding.model_copy(update={
-                    "message": f"the text claims the {claim.word} {header} for {' '.join(grid.row_header(claimed.row).split())}"
-                               f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(grid.row_header(better.row).split())}",
-                    "identity": f"{label} {header} {claimed.text} {better.text}",
-                    "related": [cited.related(ctx, better, f"better value {better.text}"),
-                                cited.related(ctx, claimed, f"claimed value {claimed.text}")],
-                    "confidence": confidence,
-                })
+                yield claim.finding.model_copy(
+                    update={
+                        "message": f"the text claims the {claim.word} {header} for {' '.join(grid.row_header(claimed.row).split())}"
+                        f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(grid.row_header(better.row).split())}",
+                        "identity": f"{label} {header} {claimed.text} {better.text}",
+                        "related": [
+                            cited.related(ctx, better, f"better value {better.text}"),
+                            cited.related(ctx, claimed, f"claimed value {claimed.text}"),
+                        ],
+                        "confidence": confidence,
+                    }
+                )
                 break
 
 
-@rule("TAB003", "best-claim-contradicts-table", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks", "macros"),
-      scope=Scope.SECTION, combine=_claims_against_tables)
+@rule(
+    "TAB003",
+    "best-claim-contradicts-table",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=_claims_against_tables,
+)
 def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
     """## What it does
     Flags a sentence that claims a method achieves the best (highest, lowest,
@@ -561,8 +612,14 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
         for start, end in sentence_spans(plain):
             sentence = plain[start:end]
             competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
-            claim = next((match for match in _SUPERLATIVE.finditer(sentence)
-                          if not any(left <= match.start() < right for left, right in competitors)), None)
+            claim = next(
+                (
+                    match
+                    for match in _SUPERLATIVE.finditer(sentence)
+                    if not any(left <= match.start() < right for left, right in competitors)
+                ),
+                None,
+            )
             if claim is None or _SCOPED.search(sentence):
                 continue
             labels = tuple(referenced_labels(sentence))
@@ -597,9 +654,12 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
         others = [cell for cell in cells if cell.row not in claimed_rows]
         better = max(others, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
         if better is not None and sense * (better.value - claimed.value) > slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
-            confidence = _DIRECTION_WEIGHT[source] * (1.0 if named else _OURS_WEIGHT) \
-                * (_WITHIN_SPREAD if _spread_overlaps(claimed, better) else 1.0) \
+            confidence = (
+                _DIRECTION_WEIGHT[source]
+                * (1.0 if named else _OURS_WEIGHT)
+                * (_WITHIN_SPREAD if _spread_overlaps(claimed, better) else 1.0)
                 * (_SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+            )
             return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
     return None
 

@@ -96,8 +96,13 @@ def reference_not_found(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
     """
     if verdict.status == "not_found":
         searched = ", ".join(verdict.answered)
-        yield _report(ctx, cited, f"'{cited.reference.key}' (“{cited.reference.title}”) matches no work in {searched}; "
-                                  "it may be fabricated: check it and add its DOI", "not-found")
+        yield _report(
+            ctx,
+            cited,
+            f"'{cited.reference.key}' (“{cited.reference.title}”) matches no work in {searched}; "
+            "it may be fabricated: check it and add its DOI",
+            "not-found",
+        )
 
 
 @rule("BIB002", "reference-metadata-mismatch", Category.REFERENCE_FABRICATION, Severity.WARNING, reads=(), scope=Scope.ONLINE)
@@ -135,9 +140,16 @@ def reference_metadata_mismatch(ctx: RuleContext, cited: Cited, verdict: Verdict
         found = f" ({mismatch.detail})" if mismatch.detail else ""
         confidence = 1.0 if cited.is_bib or mismatch.field in ("year", "venue") else GUESSED
         verb = "differ" if mismatch.field == "authors" else "differs"
-        yield _report(ctx, cited, f"'{cited.reference.key}': the {mismatch.field} {verb} from {work.source}{found}: "
-                                  f"cited “{mismatch.cited}”, found “{mismatch.found}”", mismatch.field,
-                      severity=_SEVERITY[mismatch.field], fixes=[fix for fix in fixes if fix is not None], confidence=confidence)
+        yield _report(
+            ctx,
+            cited,
+            f"'{cited.reference.key}': the {mismatch.field} {verb} from {work.source}{found}: "
+            f"cited “{mismatch.cited}”, found “{mismatch.found}”",
+            mismatch.field,
+            severity=_SEVERITY[mismatch.field],
+            fixes=[fix for fix in fixes if fix is not None],
+            confidence=confidence,
+        )
 
 
 @rule("BIB003", "identifier-mismatch", Category.REFERENCE_FABRICATION, Severity.WARNING, reads=(), scope=Scope.ONLINE)
@@ -164,9 +176,15 @@ def identifier_mismatch(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
     the DOI of the work found by title. Unsafe.
     """
     if verdict.identifier_problem:
-        yield _report(ctx, cited, f"'{cited.reference.key}': {verdict.identifier_problem}", "identifier",
-                      fixes=[fix for fix in [_replace_fix(ctx, cited, verdict.work)] if fix is not None]
-                      if cited.is_bib and verdict.work is not None and verdict.work.doi else [])
+        yield _report(
+            ctx,
+            cited,
+            f"'{cited.reference.key}': {verdict.identifier_problem}",
+            "identifier",
+            fixes=[fix for fix in [_replace_fix(ctx, cited, verdict.work)] if fix is not None]
+            if cited.is_bib and verdict.work is not None and verdict.work.doi
+            else [],
+        )
 
 
 @rule("BIB004", "retracted-reference", Category.REFERENCE_FABRICATION, Severity.ERROR, reads=(), scope=Scope.ONLINE)
@@ -191,8 +209,12 @@ def retracted_reference(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
     No fix.
     """
     if verdict.retracted_by and verdict.work is not None:
-        yield _report(ctx, cited, f"'{cited.reference.key}' (“{verdict.work.title}”) has been retracted, according to {verdict.retracted_by}",
-                      "retracted")
+        yield _report(
+            ctx,
+            cited,
+            f"'{cited.reference.key}' (“{verdict.work.title}”) has been retracted, according to {verdict.retracted_by}",
+            "retracted",
+        )
 
 
 @rule("BIB005", "preprint-has-published-version", Category.REFERENCE_FABRICATION, Severity.HINT, reads=(), scope=Scope.ONLINE)
@@ -233,8 +255,12 @@ def _replace_fix(ctx: RuleContext, cited: Cited, work: Work | None) -> Fix | Non
     if located is None:
         return None
     spans, closing = located
-    values = {"title": work.title, "author": " and ".join(_bibtex_name(name) for name in work.authors),
-              "year": str(work.year) if work.year else "", "doi": work.doi}
+    values = {
+        "title": work.title,
+        "author": " and ".join(_bibtex_name(name) for name in work.authors),
+        "year": str(work.year) if work.year else "",
+        "doi": work.doi,
+    }
     edits, shown = [], []
     for name, value in values.items():
         if not value:
@@ -242,7 +268,7 @@ def _replace_fix(ctx: RuleContext, cited: Cited, work: Work | None) -> Fix | Non
         span = spans.get(name)
         new = bibtex_value(value)
         if span is not None:
-            if text[span.start:span.end] != new:
+            if text[span.start : span.end] != new:
                 edits.append(ctx.edit(cited.file, span.start, span.end, new))
         else:
             last = closing

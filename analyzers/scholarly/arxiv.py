@@ -37,9 +37,10 @@ class ArXiv(Service):
             else:
                 answers[arxiv_id] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
-            chunk = missing[start:start + BATCH]
-            text = await self.http.get_text(self.name, f"{self.base_url}/api/query",
-                                            {"id_list": ",".join(chunk), "max_results": len(chunk)})
+            chunk = missing[start : start + BATCH]
+            text = await self.http.get_text(
+                self.name, f"{self.base_url}/api/query", {"id_list": ",".join(chunk), "max_results": len(chunk)}
+            )
             found = {work.arxiv: work for work in self.parse(text)}
             for arxiv_id in chunk:
                 work = found.get(arxiv_id)
@@ -65,7 +66,18 @@ class ArXiv(Service):
             journal_ref = " ".join((entry.findtext(f"{ARXIV}journal_ref") or "").split())
             doi = clean_doi(entry.findtext(f"{ARXIV}doi") or "")
             authors = [" ".join((author.findtext(f"{ATOM}name") or "").split()) for author in entry.findall(f"{ATOM}author")]
-            result.append(Work(source=self.name, title=title, authors=[a for a in authors if a], year=as_year(published[:4]),
-                               venue="arXiv", arxiv=arxiv_id, is_preprint=True, published_venue=journal_ref,
-                               published_doi=doi, url=entry_id))
+            result.append(
+                Work(
+                    source=self.name,
+                    title=title,
+                    authors=[a for a in authors if a],
+                    year=as_year(published[:4]),
+                    venue="arXiv",
+                    arxiv=arxiv_id,
+                    is_preprint=True,
+                    published_venue=journal_ref,
+                    published_doi=doi,
+                    url=entry_id,
+                )
+            )
         return result

@@ -55,9 +55,10 @@ def field_spans(text: str, head: int) -> tuple[dict[str, FieldSpan], int] | None
         value_end, next_position = _value(body, value_start)
         if value_end is None:
             break
-        delimited = body[value_start] in "{\"" if value_start < len(body) else False
-        spans[match.group(1).lower()] = FieldSpan(match.group(1).lower(), start + value_start + (1 if delimited else 0),
-                                                  start + value_end - (1 if delimited else 0))
+        delimited = body[value_start] in '{"' if value_start < len(body) else False
+        spans[match.group(1).lower()] = FieldSpan(
+            match.group(1).lower(), start + value_start + (1 if delimited else 0), start + value_end - (1 if delimited else 0)
+        )
         position = next_position
     return spans, end
 

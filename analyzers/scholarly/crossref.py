@@ -37,8 +37,7 @@ class Crossref(Service):
         query = self.search_key(reference)[1]
 
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/works",
-                                            self._params({"query.bibliographic": query, "rows": rows}))
+            body = await self.http.get_json(self.name, f"{self.base_url}/works", self._params({"query.bibliographic": query, "rows": rows}))
             message = body.get("message") if isinstance(body, dict) else None
             items = message.get("items") if isinstance(message, dict) else None
             if not isinstance(items, list):
@@ -69,14 +68,24 @@ class Crossref(Service):
                     break
         containers = item.get("container-title") or []
         venue = containers[0] if isinstance(containers, list) and containers else ""
-        retracted = any(isinstance(update, dict) and str(update.get("type", "")).lower() == "retraction"
-                        for update in item.get("updated-by") or [])
+        retracted = any(
+            isinstance(update, dict) and str(update.get("type", "")).lower() == "retraction" for update in item.get("updated-by") or []
+        )
         relation = value if isinstance(value := item.get("relation"), dict) else {}
         published = next((str(r.get("id")) for r in relation.get("is-preprint-of") or [] if isinstance(r, dict) and r.get("id")), "")
         preprint = item.get("type") == "posted-content" or item.get("subtype") == "preprint"
-        return Work(source=self.name, title=str(title), authors=authors, year=year, venue=str(venue),
-                    doi=clean_doi(str(item.get("DOI") or "")), is_retracted=retracted, is_preprint=preprint,
-                    published_doi=clean_doi(published) if published else "", url=str(item.get("URL") or ""))
+        return Work(
+            source=self.name,
+            title=str(title),
+            authors=authors,
+            year=year,
+            venue=str(venue),
+            doi=clean_doi(str(item.get("DOI") or "")),
+            is_retracted=retracted,
+            is_preprint=preprint,
+            published_doi=clean_doi(published) if published else "",
+            url=str(item.get("URL") or ""),
+        )
 
 
 def _surname(reference: Reference) -> str:

@@ -48,6 +48,15 @@ class DBLP(Service):
         ee = ee[0] if isinstance(ee, list) and ee else str(ee)
         preprint = venue.strip().lower() == "corr" or "arxiv.org" in ee
         arxiv = ee.split("arxiv.org/abs/", 1)[1] if "arxiv.org/abs/" in ee else ""
-        return Work(source=self.name, title=str(info["title"]), authors=authors, year=as_year(info.get("year")), venue=venue,
-                    doi=clean_doi(str(info.get("doi") or "")), arxiv=arxiv.lower(), is_preprint=preprint,
-                    published_venue="" if preprint else venue, url=str(info.get("url") or ""))
+        return Work(
+            source=self.name,
+            title=str(info["title"]),
+            authors=authors,
+            year=as_year(info.get("year")),
+            venue=venue,
+            doi=clean_doi(str(info.get("doi") or "")),
+            arxiv=arxiv.lower(),
+            is_preprint=preprint,
+            published_venue="" if preprint else venue,
+            url=str(info.get("url") or ""),
+        )

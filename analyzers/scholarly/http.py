@@ -63,9 +63,17 @@ class RequestStats:
 class HttpClient:
     """An async HTTP client shared by the services of one run (one event loop); `policies`: base URL prefix → its rate."""
 
-    def __init__(self, policies: Mapping[str, HostPolicy] | None = None, *, timeout_s: float = 15.0,
-                 retries: int = 3, backoff_s: float = 0.5, max_retry_after_s: float = 30.0,
-                 budget_s: float | None = None, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        policies: Mapping[str, HostPolicy] | None = None,
+        *,
+        timeout_s: float = 15.0,
+        retries: int = 3,
+        backoff_s: float = 0.5,
+        max_retry_after_s: float = 30.0,
+        budget_s: float | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.policies = dict(policies or {})
         self.timeout_s = timeout_s
         self.retries = retries
@@ -91,9 +99,13 @@ class HttpClient:
     @property
     def client(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(timeout=self.timeout_s, transport=self._transport, follow_redirects=True,
-                                             headers={"User-Agent": USER_AGENT},
-                                             limits=httpx.Limits(max_connections=64, max_keepalive_connections=32))
+            self._client = httpx.AsyncClient(
+                timeout=self.timeout_s,
+                transport=self._transport,
+                follow_redirects=True,
+                headers={"User-Agent": USER_AGENT},
+                limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
+            )
         return self._client
 
     def remaining_s(self) -> float | None:
@@ -124,13 +136,13 @@ class HttpClient:
         if remaining is not None and wait >= remaining:
             raise ServiceUnavailable(f"{name or 'the service'} was not asked: the time budget for online checks is spent.")
 
-    async def get_json(self, name: str, url: str, params: Mapping[str, Any] | None = None,
-                       headers: Mapping[str, str] | None = None) -> Any:
+    async def get_json(self, name: str, url: str, params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None) -> Any:
         response = await self.request(name, "GET", url, params=params, headers=headers)
         return _json(name, response)
 
-    async def post_json(self, name: str, url: str, body: Any, params: Mapping[str, Any] | None = None,
-                        headers: Mapping[str, str] | None = None) -> Any:
+    async def post_json(
+        self, name: str, url: str, body: Any, params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None
+    ) -> Any:
         response = await self.request(name, "POST", url, params=params, headers=headers, json_body=body)
         return _json(name, response)
 
@@ -138,8 +150,16 @@ class HttpClient:
         response = await self.request(name, "GET", url, params=params)
         return response.text
 
-    async def request(self, name: str, method: str, url: str, *, params: Mapping[str, Any] | None = None,
-                      headers: Mapping[str, str] | None = None, json_body: Any = None) -> httpx.Response:
+    async def request(
+        self,
+        name: str,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json_body: Any = None,
+    ) -> httpx.Response:
         """One request with the host's rate limit and retries; 404 raises NotFound, anything else failing ServiceUnavailable."""
         state = self._host(url)
         attempt = 0
@@ -156,8 +176,9 @@ class HttpClient:
                 host = urlsplit(url).netloc
                 self.stats.by_host[host] = self.stats.by_host.get(host, 0) + 1
                 try:
-                    response = await self.client.request(method, url, params=dict(params or {}), headers=dict(headers or {}),
-                                                         json=json_body, timeout=timeout)
+                    response = await self.client.request(
+                        method, url, params=dict(params or {}), headers=dict(headers or {}), json=json_body, timeout=timeout
+                    )
                 except httpx.TimeoutException:
                     failure, retry_after = f"{name} did not answer in time.", None
                 except httpx.HTTPError as error:
@@ -181,7 +202,7 @@ class HttpClient:
                 # Unreachable, failing or rate limiting past the retries: not asked again this run.
                 state.down = failure
                 raise ServiceUnavailable(failure)
-            wait = retry_after if retry_after is not None else self.backoff_s * (2 ** attempt)
+            wait = retry_after if retry_after is not None else self.backoff_s * (2**attempt)
             self._check_budget(wait, name)
             attempt += 1
             self.stats.retries += 1

@@ -24,9 +24,41 @@ from .work import Reference, Work
 MATCH = 0.9
 SUPPORTED_MATCH = 0.8
 SURNAME = 85
-_STOP = {"a", "an", "the", "of", "on", "in", "and", "for", "to", "with", "at", "by", "from", "proceedings", "proc",
-         "conference", "international", "annual", "journal", "transactions", "workshop", "symposium", "meeting", "acm",
-         "ieee", "j", "conf", "int", "th", "st", "nd", "rd", "advances"}
+_STOP = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "on",
+    "in",
+    "and",
+    "for",
+    "to",
+    "with",
+    "at",
+    "by",
+    "from",
+    "proceedings",
+    "proc",
+    "conference",
+    "international",
+    "annual",
+    "journal",
+    "transactions",
+    "workshop",
+    "symposium",
+    "meeting",
+    "acm",
+    "ieee",
+    "j",
+    "conf",
+    "int",
+    "th",
+    "st",
+    "nd",
+    "rd",
+    "advances",
+}
 
 
 @lru_cache(maxsize=65536)
@@ -62,8 +94,15 @@ def score(reference: Reference, work: Work) -> float:
     value = title_score(reference.title, work.title)
     if value >= MATCH:
         return value
-    if value >= SUPPORTED_MATCH and reference.authors and work.authors and same_surname(surname(reference.authors[0]), surname(work.authors[0])) \
-            and reference.year and work.year and abs(reference.year - work.year) <= 1:
+    if (
+        value >= SUPPORTED_MATCH
+        and reference.authors
+        and work.authors
+        and same_surname(surname(reference.authors[0]), surname(work.authors[0]))
+        and reference.year
+        and work.year
+        and abs(reference.year - work.year) <= 1
+    ):
         return value
     return 0.0
 
@@ -102,7 +141,13 @@ def mismatches(reference: Reference, work: Work) -> list[Mismatch]:
     result += _author_mismatches(reference, work)
     if reference.year and work.year and abs(reference.year - work.year) > 1:
         result.append(Mismatch("year", str(reference.year), str(work.year)))
-    if reference.venue and work.venue and not reference.is_preprint and not work.is_preprint and not same_venue(reference.venue, work.venue):
+    if (
+        reference.venue
+        and work.venue
+        and not reference.is_preprint
+        and not work.is_preprint
+        and not same_venue(reference.venue, work.venue)
+    ):
         result.append(Mismatch("venue", reference.venue, work.venue))
     return result
 
@@ -113,7 +158,11 @@ def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
     if not cited or not found or _corporate(reference.authors) or _corporate(work.authors):
         return []  # "OpenAI", "The Pandas Development Team": no surnames to compare
     if not same_surname(cited[0], found[0]) and not any(same_surname(cited[0], other) for other in found[:1]):
-        return [Mismatch("authors", _names(reference.authors), _names(work.authors), f"first author {reference.authors[0]}, found {work.authors[0]}")]
+        return [
+            Mismatch(
+                "authors", _names(reference.authors), _names(work.authors), f"first author {reference.authors[0]}, found {work.authors[0]}"
+            )
+        ]
     missing = [name for name, key in zip(work.authors, found) if not any(same_surname(key, other) for other in cited)]
     extra = [name for name, key in zip(reference.authors, cited) if not any(same_surname(key, other) for other in found)]
     if reference.more_authors:
@@ -131,7 +180,16 @@ def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
 
 
 def _corporate(names: list[str]) -> bool:
-    return len(names) == 1 and (len(names[0].split()) == 1 or bool(re.search(r"\b(team|group|consortium|collaboration|project|inc|ltd|foundation|association|society|organization|committee)\b", names[0], re.IGNORECASE)))
+    return len(names) == 1 and (
+        len(names[0].split()) == 1
+        or bool(
+            re.search(
+                r"\b(team|group|consortium|collaboration|project|inc|ltd|foundation|association|society|organization|committee)\b",
+                names[0],
+                re.IGNORECASE,
+            )
+        )
+    )
 
 
 def _names(names: list[str]) -> str:

@@ -39,7 +39,7 @@ class OpenAlex(Service):
             else:
                 answers[doi] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
-            chunk = missing[start:start + BATCH]
+            chunk = missing[start : start + BATCH]
             results = await self._results({"filter": "doi:" + "|".join(chunk), "per-page": BATCH})
             by_doi = {work.doi: work for item in results if (work := self.work(item)) is not None}
             for doi in chunk:
@@ -67,13 +67,15 @@ class OpenAlex(Service):
 
     async def search_text(self, query: str, rows: int = 5) -> list[Work]:
         async def fetch() -> Any:
-            return dump([work for item in await self._results({"search": query, "per-page": rows})
-                         if (work := self.work(item)) is not None])
+            return dump(
+                [work for item in await self._results({"search": query, "per-page": rows}) if (work := self.work(item)) is not None]
+            )
 
         return works(await self.cached("search", f"{rows}\x1f{query}", fetch))
 
     async def search_raw(self, query: str, rows: int) -> list[Any]:
         """The results as OpenAlex sends them (the review reads their abstracts)."""
+
         async def fetch() -> Any:
             return await self._results({"search": query, "per-page": rows})
 
@@ -85,8 +87,11 @@ class OpenAlex(Service):
         title = item.get("display_name") or item.get("title")
         if not title:
             return None
-        authors = [str(a["author"]["display_name"]) for a in item.get("authorships") or []
-                   if isinstance(a, dict) and isinstance(a.get("author"), dict) and a["author"].get("display_name")]
+        authors = [
+            str(a["author"]["display_name"])
+            for a in item.get("authorships") or []
+            if isinstance(a, dict) and isinstance(a.get("author"), dict) and a["author"].get("display_name")
+        ]
         primary = _source(item.get("primary_location"))
         venue = str(primary.get("display_name") or "")
         preprint = item.get("type") in ("preprint", "posted-content") or primary.get("type") == "repository" or is_preprint_venue(venue)
@@ -102,10 +107,19 @@ class OpenAlex(Service):
             landing = str((location or {}).get("landing_page_url") or "") if isinstance(location, dict) else ""
             if "arxiv.org/abs/" in landing:
                 arxiv = landing.split("arxiv.org/abs/", 1)[1]
-        return Work(source=self.name, title=str(title), authors=authors, year=as_year(item.get("publication_year")), venue=venue,
-                    doi=clean_doi(str(item.get("doi") or ids.get("doi") or "")), arxiv=arxiv,
-                    is_retracted=bool(item.get("is_retracted")), is_preprint=preprint and not published,
-                    published_venue=published, url=str(item.get("id") or ""))
+        return Work(
+            source=self.name,
+            title=str(title),
+            authors=authors,
+            year=as_year(item.get("publication_year")),
+            venue=venue,
+            doi=clean_doi(str(item.get("doi") or ids.get("doi") or "")),
+            arxiv=arxiv,
+            is_retracted=bool(item.get("is_retracted")),
+            is_preprint=preprint and not published,
+            published_venue=published,
+            url=str(item.get("id") or ""),
+        )
 
 
 def _source(location: Any) -> dict[str, Any]:

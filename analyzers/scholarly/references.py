@@ -86,8 +86,12 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
     lower = {name.lower(): value for name, value in fields.items()}
     authors, more = split_authors(lower.get("author", "") or lower.get("editor", ""))
     year_match = _YEAR.search(lower.get("year", "") or lower.get("date", ""))
-    venue = to_text(lower.get("journal", "") or lower.get("journaltitle", "") or lower.get("booktitle", "")
-                    or (lower.get("howpublished", "") if "http" not in lower.get("howpublished", "") else ""))
+    venue = to_text(
+        lower.get("journal", "")
+        or lower.get("journaltitle", "")
+        or lower.get("booktitle", "")
+        or (lower.get("howpublished", "") if "http" not in lower.get("howpublished", "") else "")
+    )
     doi = clean_doi(lower.get("doi", ""))
     if not doi:
         match = _DOI.search(lower.get("url", "")) if "doi.org" in lower.get("url", "") else None
@@ -99,11 +103,21 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
     for name in ("journal", "url", "note", "howpublished", "volume"):
         if not arxiv and "arxiv" in lower.get(name, "").lower():
             arxiv = bare_id(lower[name])
-    where = " ".join(lower.get(name, "") for name in ("journal", "journaltitle", "booktitle", "howpublished", "publisher", "note", "institution"))
+    where = " ".join(
+        lower.get(name, "") for name in ("journal", "journaltitle", "booktitle", "howpublished", "publisher", "note", "institution")
+    )
     preprint = is_preprint_venue(venue) or (not venue and (bool(arxiv) or is_preprint_venue(where)))
-    return Reference(key=key, title=to_text(lower.get("title", "")).strip(" ."), authors=authors, more_authors=more,
-                     year=int(year_match.group(1)) if year_match else None, venue=venue, doi=doi, arxiv=arxiv,
-                     is_preprint=preprint)
+    return Reference(
+        key=key,
+        title=to_text(lower.get("title", "")).strip(" ."),
+        authors=authors,
+        more_authors=more,
+        year=int(year_match.group(1)) if year_match else None,
+        venue=venue,
+        doi=doi,
+        arxiv=arxiv,
+        is_preprint=preprint,
+    )
 
 
 def from_bibitem(key: str, latex: str) -> Reference:
@@ -118,7 +132,7 @@ def from_bibitem(key: str, latex: str) -> Reference:
         quoted = re.search(r"[“\"](.+?)[”\"]", text)
         if quoted:
             title = quoted.group(1)
-            author_text, rest = text[:quoted.start()], text[quoted.end():]
+            author_text, rest = text[: quoted.start()], text[quoted.end() :]
         elif len(parts) >= 2:
             author_text, title, rest = parts[0], parts[1], " ".join(parts[2:])
         else:
@@ -134,9 +148,17 @@ def from_bibitem(key: str, latex: str) -> Reference:
     doi_match = _DOI.search(latex)
     arxiv = bare_id(text) if "arxiv" in text.lower() else ""
     venue = rest
-    return Reference(key=key, title=title, authors=names, more_authors=more, year=years[-1] if years else None,
-                     venue="", doi=clean_doi(doi_match.group(1)) if doi_match else "", arxiv=arxiv,
-                     is_preprint=is_preprint_venue(venue) and not re.search(r"\bIn\b", venue))
+    return Reference(
+        key=key,
+        title=title,
+        authors=names,
+        more_authors=more,
+        year=years[-1] if years else None,
+        venue="",
+        doi=clean_doi(doi_match.group(1)) if doi_match else "",
+        arxiv=arxiv,
+        is_preprint=is_preprint_venue(venue) and not re.search(r"\bIn\b", venue),
+    )
 
 
 def cited_references(project: Project) -> list[Cited]:
@@ -177,7 +199,7 @@ def _item_text(project: Project, file: str, after_key: int) -> str | None:
     close = text.find("}", after_key)
     start = close + 1 if close != -1 and close - after_key < 3 else after_key
     following = _NEXT_ITEM.search(text, start)
-    return text[start:following.start() if following else min(len(text), start + 2000)]
+    return text[start : following.start() if following else min(len(text), start + 2000)]
 
 
 def _digest(reference: Reference) -> str:

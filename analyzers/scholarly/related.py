@@ -123,8 +123,13 @@ def abstract_from_inverted_index(index: Any) -> str:
     """OpenAlex ships abstracts as {word: [positions]}; put the words back in order."""
     if not isinstance(index, dict):
         return ""
-    placed = sorted((position, word) for word, positions in index.items() if isinstance(positions, list)
-                    for position in positions if isinstance(position, int))
+    placed = sorted(
+        (position, word)
+        for word, positions in index.items()
+        if isinstance(positions, list)
+        for position in positions
+        if isinstance(position, int)
+    )
     return " ".join(word for _, word in placed)
 
 
@@ -149,8 +154,9 @@ class FirstAvailable:
 def make_search(name: SearchName, base_url: str | None = None, env: Mapping[str, str] | None = None) -> ScholarlySearch | None:
     """The search the user chose; None for "none". `base_url` points one service at a mirror."""
     env = os.environ if env is None else env
-    semantic_scholar = SemanticScholarSearch(base_url or env.get(SemanticScholar.url_env) or SEMANTIC_SCHOLAR_URL,
-                                             api_key=env.get("SEMANTIC_SCHOLAR_API_KEY"))
+    semantic_scholar = SemanticScholarSearch(
+        base_url or env.get(SemanticScholar.url_env) or SEMANTIC_SCHOLAR_URL, api_key=env.get("SEMANTIC_SCHOLAR_API_KEY")
+    )
     openalex = OpenAlexSearch(base_url or env.get(OpenAlex.url_env) or OPENALEX_URL, mailto=env.get("OPENALEX_MAILTO"))
     if name == "none":
         return None

@@ -29,8 +29,9 @@ class SemanticScholar(Service):
 
     async def match(self, reference: Reference) -> list[Work]:
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/paper/search/match",
-                                            {"query": reference.title, "fields": FIELDS}, self.headers)
+            body = await self.http.get_json(
+                self.name, f"{self.base_url}/paper/search/match", {"query": reference.title, "fields": FIELDS}, self.headers
+            )
             data = body.get("data") if isinstance(body, dict) else None
             if not isinstance(data, list):
                 raise self.unexpected()
@@ -45,9 +46,11 @@ class SemanticScholar(Service):
 
     async def search_raw(self, query: str, limit: int, fields: str) -> list[Any]:
         """`/paper/search` answers as sent (the review reads abstracts and URLs)."""
+
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/paper/search",
-                                            {"query": query, "limit": limit, "fields": fields}, self.headers)
+            body = await self.http.get_json(
+                self.name, f"{self.base_url}/paper/search", {"query": query, "limit": limit, "fields": fields}, self.headers
+            )
             data = body.get("data", []) if isinstance(body, dict) else None
             if not isinstance(data, list):
                 raise self.unexpected()
@@ -57,6 +60,7 @@ class SemanticScholar(Service):
 
     async def paper(self, identifier: str) -> Work | None:
         """`identifier` is `DOI:…` or `ARXIV:…`."""
+
         async def fetch() -> Any:
             body = await self.http.get_json(self.name, f"{self.base_url}/paper/{identifier}", {"fields": FIELDS}, self.headers)
             work = self.work(body)
@@ -77,7 +81,7 @@ class SemanticScholar(Service):
             else:
                 answers[identifier] = next(iter(works(value)), None)
         for start in range(0, len(missing), BATCH):
-            chunk = missing[start:start + BATCH]
+            chunk = missing[start : start + BATCH]
             body = await self.http.post_json(self.name, f"{self.base_url}/paper/batch", {"ids": chunk}, {"fields": FIELDS}, self.headers)
             if not isinstance(body, list) or len(body) != len(chunk):
                 raise self.unexpected()
@@ -96,8 +100,15 @@ class SemanticScholar(Service):
         venue = str(item.get("venue") or venue_info.get("name") or journal.get("name") or "")
         preprint = not venue or is_preprint_venue(venue)
         published = "" if preprint else venue
-        return Work(source=self.name, title=str(item["title"]), year=as_year(item.get("year")), venue=venue,
-                    authors=[str(a["name"]) for a in item.get("authors") or [] if isinstance(a, dict) and a.get("name")],
-                    doi=clean_doi(str(external.get("DOI") or "")), arxiv=str(external.get("ArXiv") or "").lower(),
-                    is_preprint=preprint, published_venue=published,
-                    url=f"https://www.semanticscholar.org/paper/{item.get('paperId')}" if item.get("paperId") else "")
+        return Work(
+            source=self.name,
+            title=str(item["title"]),
+            year=as_year(item.get("year")),
+            venue=venue,
+            authors=[str(a["name"]) for a in item.get("authors") or [] if isinstance(a, dict) and a.get("name")],
+            doi=clean_doi(str(external.get("DOI") or "")),
+            arxiv=str(external.get("ArXiv") or "").lower(),
+            is_preprint=preprint,
+            published_venue=published,
+            url=f"https://www.semanticscholar.org/paper/{item.get('paperId')}" if item.get("paperId") else "",
+        )

@@ -18,8 +18,9 @@ class Service:
     url_env = ""
     default_url = ""
 
-    def __init__(self, http: HttpClient, cache: AnswerCache | None = None, env: Mapping[str, str] | None = None,
-                 base_url: str | None = None) -> None:
+    def __init__(
+        self, http: HttpClient, cache: AnswerCache | None = None, env: Mapping[str, str] | None = None, base_url: str | None = None
+    ) -> None:
         self.env = os.environ if env is None else env
         self.http = http
         self.cache = cache
@@ -96,7 +97,9 @@ def clean_doi(value: str) -> str:
     return value.strip().rstrip(".").lower()
 
 
-PREPRINT_VENUES = re.compile(r"\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprints?|research square|techrxiv|chemrxiv|psyarxiv|osf preprints)\b", re.IGNORECASE)
+PREPRINT_VENUES = re.compile(
+    r"\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprints?|research square|techrxiv|chemrxiv|psyarxiv|osf preprints)\b", re.IGNORECASE
+)
 
 
 def is_preprint_venue(venue: str) -> bool:

@@ -97,9 +97,16 @@ def default_policies(services: Sequence[Service], env: Mapping[str, str]) -> dic
 class Verifier:
     """The services of one run, sharing one HTTP client, one cache and one time budget."""
 
-    def __init__(self, settings: OnlineSettings | None = None, cache: AnswerCache | None = None,
-                 env: Mapping[str, str] | None = None, policies: Mapping[str, HostPolicy] | None = None,
-                 retries: int = 3, timeout_s: float = 15.0, backoff_s: float = 0.5) -> None:
+    def __init__(
+        self,
+        settings: OnlineSettings | None = None,
+        cache: AnswerCache | None = None,
+        env: Mapping[str, str] | None = None,
+        policies: Mapping[str, HostPolicy] | None = None,
+        retries: int = 3,
+        timeout_s: float = 15.0,
+        backoff_s: float = 0.5,
+    ) -> None:
         import os
 
         self.settings = settings or OnlineSettings()
@@ -174,8 +181,13 @@ class Verifier:
 
         return list(await asyncio.gather(*(one(reference) for reference in references)))
 
-    async def _resolve(self, reference: Reference, by_doi: dict[str, Work | None] | str,
-                       by_arxiv: dict[str, Work | None] | str, s2_batch: dict[str, Work | None]) -> Verdict:
+    async def _resolve(
+        self,
+        reference: Reference,
+        by_doi: dict[str, Work | None] | str,
+        by_arxiv: dict[str, Work | None] | str,
+        s2_batch: dict[str, Work | None],
+    ) -> Verdict:
         found: Work | None = None
         problems: list[str] = []
         unavailable: list[str] = []
@@ -193,7 +205,9 @@ class Verifier:
                 elif not reference.title or matching.score(reference, work) > 0:
                     found = work
                 else:
-                    problems.append(f"DOI {reference.doi} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
+                    problems.append(
+                        f"DOI {reference.doi} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else "")
+                    )
             elif step == "arxiv" and reference.arxiv:
                 if isinstance(by_arxiv, str):
                     unavailable.append(by_arxiv)
@@ -204,7 +218,9 @@ class Verifier:
                 elif not reference.title or matching.score(reference, work) > 0:
                     found = work
                 else:
-                    problems.append(f"arXiv id {reference.arxiv} is a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
+                    problems.append(
+                        f"arXiv id {reference.arxiv} is a different work: “{work.title}”" + (f" ({work.year})" if work.year else "")
+                    )
             elif step == "search" and reference.title:
                 for service in self._search_order(reference):
                     try:
@@ -220,14 +236,23 @@ class Verifier:
                     service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
         if found is None:
             status: Status = "not_found" if len(answered) >= 2 else "unchecked"
-            return Verdict(key=reference.key, status=status, identifier_problem="; ".join(problems), answered=answered,
-                           unavailable=unavailable)
+            return Verdict(
+                key=reference.key, status=status, identifier_problem="; ".join(problems), answered=answered, unavailable=unavailable
+            )
         retracted_by = await self._retraction(found)
         published = self._published(reference, found, candidates, s2_batch)
         found_mismatches = [MismatchModel(**vars(m)) for m in matching.mismatches(reference, found)]
-        return Verdict(key=reference.key, status="mismatch" if found_mismatches else "verified", work=found,
-                       mismatches=found_mismatches, identifier_problem="; ".join(problems), retracted_by=retracted_by,
-                       published=published, answered=answered, unavailable=unavailable)
+        return Verdict(
+            key=reference.key,
+            status="mismatch" if found_mismatches else "verified",
+            work=found,
+            mismatches=found_mismatches,
+            identifier_problem="; ".join(problems),
+            retracted_by=retracted_by,
+            published=published,
+            answered=answered,
+            unavailable=unavailable,
+        )
 
     def _search_order(self, reference: Reference) -> list[Any]:
         """Every search index once, starting at one picked by a stable hash weighted by the indexes' rates."""
@@ -280,12 +305,18 @@ class Verifier:
             return found
         if found.published_venue or found.published_doi:
             # The index knows the version of record only by name: its year is not the preprint's.
-            return found.model_copy(update={"venue": found.published_venue or found.venue, "doi": found.published_doi or found.doi, "year": None})
+            return found.model_copy(
+                update={"venue": found.published_venue or found.venue, "doi": found.published_doi or found.doi, "year": None}
+            )
         s2 = s2_batch.get(f"ARXIV:{reference.arxiv}") if reference.arxiv else None
         if s2 is not None and s2.published_venue:
             return s2
         for candidate in candidates:
-            if not candidate.is_preprint and candidate.venue and not is_preprint_venue(candidate.venue) \
-                    and matching.title_score(reference.title, candidate.title) >= matching.MATCH:
+            if (
+                not candidate.is_preprint
+                and candidate.venue
+                and not is_preprint_venue(candidate.venue)
+                and matching.title_score(reference.title, candidate.title) >= matching.MATCH
+            ):
                 return candidate
         return None

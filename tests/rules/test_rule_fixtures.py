@@ -49,8 +49,11 @@ def test_every_code_has_a_positive_and_a_negative_fixture(code: str) -> None:
 def test_every_fixture_folder_names_a_registered_code_and_every_snapshot_a_positive_fixture() -> None:
     folders = {path.name for path in FIXTURES.iterdir() if path.is_dir() and not path.name.startswith(("_", "."))}
     assert folders - {rule.code for rule in REGISTRY} == set()
-    assert [snapshot for snapshot in FIXTURES.glob("*/*.json") if not snapshot.with_suffix(".tex").is_file()
-            or not snapshot.name.startswith("positive")] == []
+    assert [
+        snapshot
+        for snapshot in FIXTURES.glob("*/*.json")
+        if not snapshot.with_suffix(".tex").is_file() or not snapshot.name.startswith("positive")
+    ] == []
 
 
 def check(fixture: RuleFixture, code: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
