@@ -155,9 +155,9 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
         await run_audit(
             project,
             settings,
-            mode,
+            mode,  # type: ignore[arg-type]  # the CLI checked the mode
             cache=cache,
-            policy=severity_policy(result.config.llm),  # type: ignore[arg-type]  # the CLI checked the mode
+            policy=severity_policy(result.config.llm),
             finding_policy=finding_policy,
             provider=provider,
             deterministic=[f for f in findings if project.contains(f.file)],

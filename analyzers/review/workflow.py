@@ -197,8 +197,8 @@ async def run_review(
             lambda: _set(
                 review,
                 "final",
-                ask("refine", paper=paper, baseline=review.baseline, integrity=review.integrity, novelty=review.novelty.markdown),
-            ),  # type: ignore[union-attr]
+                ask("refine", paper=paper, baseline=review.baseline, integrity=review.integrity, novelty=review.novelty.markdown),  # type: ignore[union-attr]
+            ),
         ]
         try:
             for done, stage in enumerate(stages):
@@ -258,10 +258,10 @@ async def _audit(
     return await run_audit(
         project,
         settings,
-        mode,
+        mode,  # type: ignore[arg-type]
         cache=cache,
         cancel=cancel,
-        deterministic=deterministic,  # type: ignore[arg-type]
+        deterministic=deterministic,
         finding_policy=policy,
     )
 
