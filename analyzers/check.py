@@ -95,15 +95,16 @@ def checked_input(
     limits: ExtractionLimits | None = None,
     use_cache: bool = True,
     progress: Callable[[str], None] | None = None,
+    parse_workers: int | None = None,
 ) -> Iterator[CheckResult]:
     """Check a folder, a .tex file or a submitted archive; an archive stays extracted inside the block.
 
     An archive is checked as a reviewer would: extracted safely to a private
     folder (removed afterwards), its refused members reported, and nothing of it
-    kept in the analysis cache.
+    kept in the analysis cache. `parse_workers` as in check_path.
     """
     if not is_submission_archive(path):
-        yield check_path(path, project_root, options=options, use_cache=use_cache, progress=progress)
+        yield check_path(path, project_root, options=options, use_cache=use_cache, progress=progress, parse_workers=parse_workers)
         return
     with open_input(path, limits) as submission:
         if submission.root_file is None:
@@ -116,6 +117,7 @@ def checked_input(
             options=options,
             use_cache=False,
             progress=progress,
+            parse_workers=parse_workers,
         )
 
 
@@ -127,14 +129,16 @@ def check_path(
     options: RuleOptions | None = None,
     use_cache: bool = True,
     progress: Callable[[str], None] | None = None,
+    parse_workers: int | None = None,
 ) -> CheckResult:
     """Check every project under `path` under `config` (default: the folder's `.auditex.toml`, ConfigError
     when it is invalid) with the command line's `options` on top; `use_cache` reads and keeps results in
-    the analysis cache (unless AUDITEX_NO_CACHE is set), `progress` hears what is being done."""
+    the analysis cache (unless AUDITEX_NO_CACHE is set), `progress` hears what is being done, and
+    `parse_workers` processes parse large projects (None: every core; 1: this process only)."""
     folder = project_folder(path, folder)
     cache = AnalysisCache(folder) if use_cache and not cache_disabled() else None
     # Files are parsed in worker processes where that pays; they stop when the check is done.
-    with ChunkParser(cache, workers=None, progress=progress) as parser:
+    with ChunkParser(cache, workers=parse_workers, progress=progress) as parser:
         folder, projects = open_projects(path, folder, external_problems, parser)
         config = config or load_config(folder, strict=True)
         if options is not None:

@@ -109,7 +109,8 @@ class LLMBatchPhase:
         from ..cli.formats import json_contract
 
         started = time.monotonic()
-        opened = checked_input(Path(spec.path), limits=spec.limits.extraction())
+        # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
+        opened = checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1)
         try:
             # Parsing a paper takes a while: off the loop, so the collector keeps polling meanwhile.
             result = await asyncio.to_thread(opened.__enter__)

@@ -112,7 +112,8 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
     from ..cli.formats import json_contract
 
     clock = time.monotonic()
-    with checked_input(Path(spec.path), limits=spec.limits.extraction()) as result:
+    # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
+    with checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1) as result:
         findings, extra = result.findings, {}
         timings["check_s"] = _lap(clock)
         if spec.online:

@@ -192,9 +192,9 @@ def test_mode_runs_the_interactive_audit_in_each_worker(venue, tmp_path, llm_ser
     assert lines["bomb.zip"]["status"] == "failed"
 
 
-def test_a_fifo_in_a_submission_does_not_block_the_hash_and_the_time_limit_ends_its_check(venue):
+def test_a_fifo_in_a_submission_blocks_neither_the_hash_nor_the_check(venue):
     os.mkfifo(venue / "paper-a" / "pipe.tex")
     assert content_hash(venue / "paper-a") != content_hash(venue / "paper-c.tex")
-    # Reading the folder opens the FIFO, which blocks in the kernel; the timer still ends the check.
-    record = run_task(_spec(venue / "paper-a", time_s=1))
-    assert record["status"] == "timed_out" and record["timings"]["total_s"] < 10
+    # The check opens files without waiting for a writer and reads regular files only.
+    record = run_task(_spec(venue / "paper-a", time_s=5))
+    assert record["status"] == "ok" and record["timings"]["total_s"] < 5
