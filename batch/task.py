@@ -16,6 +16,7 @@ costs this submission only. The limits:
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import resource
 import signal
@@ -103,9 +104,24 @@ def run_task(spec: TaskSpec) -> dict:
         record = failed_record(spec, "failed", "the submission nests too deeply to be read")
     except Exception as error:  # a bug must cost this submission only, and say what it was
         record = failed_record(spec, "failed", f"internal error: {type(error).__name__}: {error}")
+    for cache in _text_caches():
+        cache.cache_clear()  # one large paper's text facts would otherwise stay resident for the rest of the run
     gc.collect()  # what the submission left behind goes now, not during the next one
     record["timings"] = {**timings, "total_s": round(time.monotonic() - started, 3), "rss_mb": resident_mb()}
     return record
+
+
+@functools.cache
+def _text_caches() -> tuple[Any, ...]:
+    """auditex's module-level lru caches (text → parses, numbers, sentences), found once after the first
+    submission has imported them all. Across submissions they only ever hit on identical text."""
+    return tuple(
+        found
+        for found in gc.get_objects()
+        if isinstance(found, functools._lru_cache_wrapper)
+        and getattr(found, "__module__", "").startswith("auditex.")
+        and found is not _text_caches
+    )
 
 
 def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
