@@ -16,6 +16,8 @@ costs this submission only. The limits:
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import functools
 import gc
 import resource
@@ -104,11 +106,30 @@ def run_task(spec: TaskSpec) -> dict:
         record = failed_record(spec, "failed", "the submission nests too deeply to be read")
     except Exception as error:  # a bug must cost this submission only, and say what it was
         record = failed_record(spec, "failed", f"internal error: {type(error).__name__}: {error}")
+    release_memory()
+    record["timings"] = {**timings, "total_s": round(time.monotonic() - started, 3), "rss_mb": resident_mb()}
+    return record
+
+
+def release_memory() -> None:
+    """Give back what the submission left behind, so a worker's memory stays that of the largest paper
+    in flight and does not creep with the run."""
     for cache in _text_caches():
         cache.cache_clear()  # one large paper's text facts would otherwise stay resident for the rest of the run
     gc.collect()  # what the submission left behind goes now, not during the next one
-    record["timings"] = {**timings, "total_s": round(time.monotonic() - started, 3), "rss_mb": resident_mb()}
-    return record
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)  # freed heap pages go back to the system instead of staying in the worker's RSS
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's malloc_trim, or None where the C library has none (musl, macOS)."""
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
 
 
 @functools.cache
