@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import bibtexparser
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
 
+from .chunk_parser import Store
 from .document import parse_document
-from .source import SourceText
+from .source import SourceText, content_hash
 
 # bibtexparser logs every failed block; auditex reports them as findings.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
@@ -126,6 +127,19 @@ class Bibliography:
     @property
     def hash(self) -> str:
         return self.source.hash
+
+
+def kept_bibliography(path: str, text: str, read_problem: str | None, store: Store | None) -> Bibliography:
+    """`parse_bibliography`, served by `store` when an earlier run kept the parse of this very text, and kept there."""
+    if store is None:
+        return parse_bibliography(path, text, read_problem)
+    key = content_hash(text)
+    kept = store.load("bibliography", path, Bibliography).get(key)
+    if isinstance(kept, Bibliography) and kept.read_problem == read_problem:
+        return kept
+    parsed = parse_bibliography(path, text, read_problem)
+    store.save("bibliography", path, {key: parsed})
+    return parsed
 
 
 def parse_bibliography(path: str, text: str, read_problem: str | None = None) -> Bibliography:

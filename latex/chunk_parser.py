@@ -25,7 +25,8 @@ _BATCH_CHARS = 20_000
 
 class Store(Protocol):
     """What a file's text yields, kept between runs: for a kind ("parses": chunk content hash →
-    parse; "block_facts": block text → facts), a mapping from content to a pure function of it."""
+    parse; "block_facts": block text → facts; "bibliography": text hash → the parsed .bib), a
+    mapping from content to a pure function of it."""
 
     def load(self, kind: str, path: str, value_type: type) -> dict[str, Any]: ...
 

@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .bibliography import Bibliography, parse_bibliography
+from .bibliography import Bibliography, kept_bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
 from .document import Document, parse_document
 from .index import Index, IndexCache, build_index
@@ -95,7 +95,8 @@ class Project:
         current = self.bibliographies.get(relative)
         if current is None:
             result = self._read(relative)
-            current = parse_bibliography(relative, result.text, result.problem)
+            # Like a file's chunk parses, its first parse may come from an earlier run.
+            current = kept_bibliography(relative, result.text, result.problem, self.parser.store)
             self.bibliographies[relative] = current
         return current
 
