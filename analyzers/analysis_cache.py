@@ -1,12 +1,13 @@
 """The persistent analysis cache: chunk parses and rule results, kept on disk between runs.
 
 It holds what the in-memory caches hold while a process lives: each file's chunk
-parses (by the chunk's content hash), the index's facts of its blocks (by
-their text) and each rule's results by unit (by the
-rule's facet digests and the section keys, see engine.py). Every entry is found by
-those content digests under a fingerprint of auditex's own code (its version and
-the source of latex/ and analyzers/), so a changed manuscript or a changed auditex
-can only miss, never get a stale answer.
+parses (by the chunk's content hash), a bibliography's parse (by its text's hash),
+the index's facts of its blocks (by their text), each rule's results by unit (by the
+rule's facet digests and the section keys, see engine.py) and, for a folder
+checked before, the whole check (see check_record.py). Every entry is found by
+those content digests under a fingerprint of auditex's own code (its version, the
+source of latex/ and analyzers/, the versions of pylatexenc and bibtexparser), so a
+changed manuscript or a changed auditex can only miss, never get a stale answer.
 
 Entries live in diskcache under the user cache directory (platformdirs), or
 `AUDITEX_CACHE_DIR` when set, in `analysis/`. An entry that cannot be read, does
@@ -21,6 +22,7 @@ import hashlib
 import logging
 import os
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,8 @@ NO_CACHE_ENV = "AUDITEX_NO_CACHE"
 _SIZE_LIMIT = 1024 * 1024 * 1024
 # The code whose behaviour the entries record.
 _CODE_FOLDERS = ("latex", "analyzers")
+# The libraries whose output the entries keep.
+_PARSERS = ("pylatexenc", "bibtexparser")
 
 
 def cache_root(env: dict[str, str] | None = None) -> Path:
@@ -52,9 +56,11 @@ def cache_disabled(env: dict[str, str] | None = None) -> bool:
 
 @cache
 def code_fingerprint() -> str:
-    """auditex's version and a digest of the code that produces parses and findings."""
+    """auditex's version, the parsers' versions and a digest of the code that produces parses and findings."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.blake2b(__version__.encode(), digest_size=16)
+    for library in _PARSERS:
+        digest.update(f"{library} {metadata.version(library)}".encode())
     for folder in _CODE_FOLDERS:
         for path in sorted((package / folder).rglob("*.py")):
             digest.update(path.relative_to(package).as_posix().encode())
@@ -97,6 +103,13 @@ class AnalysisCache:
 
     def save_units(self, key: tuple[str, ...], units: dict[str, list[Any]]) -> None:
         self._set(("units", self.folder, *key), units)
+
+    def load_check(self, key: tuple[str, ...]) -> Any:
+        """A whole check's record under (path, settings digest), see check_record.py."""
+        return self._get(("check", self.folder, *key))
+
+    def save_check(self, key: tuple[str, ...], record: Any) -> None:
+        self._set(("check", self.folder, *key), record)
 
     # Storage
 

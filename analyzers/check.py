@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ..latex.chunk_parser import ChunkParser
@@ -14,6 +15,7 @@ from ..latex.sandbox import ProjectRoot
 from ..latex.source import SOURCE_SUFFIXES
 from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .analysis_cache import AnalysisCache, cache_disabled
+from .check_record import KeptCheck
 from .config import Config, RuleOptions, load_config
 from .dismissals import Dismissals
 from .engine import Engine
@@ -30,8 +32,13 @@ class CheckResult:
     folder: Path
     roots: list[str]
     findings: list[Finding]
-    projects: list[Project] = field(default_factory=list)
+    # The checked projects; a check served whole from the analysis cache opens them on first use.
+    opened: Callable[[], list[Project]] = field(repr=False)
     config: Config = field(default_factory=Config)
+
+    @cached_property
+    def projects(self) -> list[Project]:
+        return self.opened()
 
 
 def project_folder(path: Path, folder: Path | None = None) -> Path:
@@ -133,16 +140,25 @@ def check_path(
 ) -> CheckResult:
     """Check every project under `path` under `config` (default: the folder's `.auditex.toml`, ConfigError
     when it is invalid) with the command line's `options` on top; `use_cache` reads and keeps results in
-    the analysis cache (unless AUDITEX_NO_CACHE is set), `progress` hears what is being done, and
+    the analysis cache (unless AUDITEX_NO_CACHE is set): a folder where nothing changed since its last
+    check under the same settings is answered from that check's record. `progress` hears what is being done, and
     `parse_workers` processes parse large projects (None: every core; 1: this process only)."""
     folder = project_folder(path, folder)
     cache = AnalysisCache(folder) if use_cache and not cache_disabled() else None
+    config = config or load_config(folder, strict=True)
+    if options is not None:
+        config = config.with_options(options)
+    kept = KeptCheck(cache, ProjectRoot(folder), path, config) if cache is not None and not external_problems else None
+    record = kept.reuse() if kept is not None else None
+    if record is not None:
+        return CheckResult(
+            folder, record.roots, record.findings, lambda: open_projects(path, folder, parser=ChunkParser(cache, workers=1))[1], config
+        )
+    if kept is not None:
+        kept.before()
     # Files are parsed in worker processes where that pays; they stop when the check is done.
     with ChunkParser(cache, workers=parse_workers, progress=progress) as parser:
         folder, projects = open_projects(path, folder, external_problems, parser)
-        config = config or load_config(folder, strict=True)
-        if options is not None:
-            config = config.with_options(options)
         engine = Engine(config=config, dismissals=Dismissals(folder), cache=cache)
         checked: list[Finding] = []
         for number, project in enumerate(projects, 1):
@@ -150,4 +166,7 @@ def check_path(
                 progress(f"checking {project.root_file}" + (f" ({number}/{len(projects)})" if len(projects) > 1 else ""))
             checked += engine.check(project)
             engine.save()
-    return CheckResult(folder, [p.root_file for p in projects], distinct(checked), projects, engine.config)
+    result = CheckResult(folder, [p.root_file for p in projects], distinct(checked), lambda: projects, engine.config)
+    if kept is not None:
+        kept.keep(projects, result.roots, result.findings)
+    return result
