@@ -2,8 +2,11 @@
 
 The workers check the submissions (deterministic, and online with --online); this phase
 then reopens each checked submission not yet audited, in the main process, and runs
-its audit with calls that go out as provider batches (`llm_batch`). At most
-`open_submissions` are open at once, so memory stays bounded on a large venue. Each
+its audit with calls that go out as provider batches (`llm_batch`). Only submissions
+whose check ended within the limits get here, and their reopening is held to the same
+limits: the extraction limits, and the time limit (past it, the audit is given up and
+the record says so). At most `open_submissions` are open at once, so memory stays
+bounded by that many of the papers the workers checked within their memory limit. Each
 audited record is saved at once: an interruption loses only the audits in flight, and
 their batches are collected, not sent again, on the re-run.
 
@@ -109,18 +112,25 @@ class LLMBatchPhase:
         from ..cli.formats import json_contract
 
         started = time.monotonic()
-        # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
+        # One process parses: no parse pool; one-shot submissions stay out of the analysis cache.
         opened = checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1)
+        # Parsing a paper takes a while: off the loop, so the collector keeps polling meanwhile.
+        opening = asyncio.ensure_future(asyncio.to_thread(opened.__enter__))
         try:
-            # Parsing a paper takes a while: off the loop, so the collector keeps polling meanwhile.
-            result = await asyncio.to_thread(opened.__enter__)
+            # The worker checked it within the limit; a reopening past it is abandoned (a thread cannot be
+            # stopped), and its extracted copy removed once it ends.
+            result = await asyncio.wait_for(asyncio.shield(opening), spec.limits.time_s)
             try:
                 known = [Finding.model_validate(f) for f in record["findings"]]
                 findings, run = await audit_projects(result, known, self.settings, self.mode, cache, provider)
             finally:
                 await asyncio.to_thread(opened.__exit__, None, None, None)
+        except TimeoutError:
+            opening.add_done_callback(lambda done: done.exception() is None and opened.__exit__(None, None, None))
+            reason = f"LLM audit: reopening the submission took longer than the time limit of {spec.limits.time_s:g} s"
+            updated = {**record, "status": "timed_out", "reason": reason}  # the check's findings stay
         except (InputError, LLMError, ValueError) as error:
-            updated = {**record, "status": "failed", "reason": f"LLM audit: {error}", "findings": []}
+            updated = {**record, "status": "failed", "reason": f"LLM audit: {error}"}
         else:
             extra = {name: record[name] for name in ("references",) if name in record}
             updated = {**record, **json_contract(findings, record["root"], {**extra, "run": run})}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,29 @@ def test_llm_batch_needs_a_key_before_any_work(tmp_path):
 
     with pytest.raises(MissingKey):
         LLMBatchPhase("fast", {"provider": "anthropic"}, env={})
+
+
+def test_a_reopening_past_the_time_limit_gives_up_that_audit_and_keeps_the_checks_findings(venue, tmp_path, batch_server, monkeypatch):
+    from contextlib import contextmanager
+
+    from auditex.batch import llm_phase
+    from auditex.batch.task import Limits
+
+    real_open = llm_phase.checked_input
+
+    @contextmanager
+    def slow_for_paper_a(path: Path, **options):
+        if path.name == "paper-a":
+            time.sleep(4)  # a parse that runs long: only its thread waits
+        with real_open(path, **options) as result:
+            yield result
+
+    monkeypatch.setattr(llm_phase, "checked_input", slow_for_paper_a)
+    options = BatchOptions(mode="fast", llm=batch_server.llm_options("openai"), llm_batch=True, limits=Limits(time_s=2.0))
+    phase = LLMBatchPhase("fast", options.llm, poll_s=0.02, settle_s=0.2, env=batch_server.env())
+    outcome = run_batch(venue, tmp_path / "out", LocalPool(1), options, llm_phase=phase)
+    by_id = {record["id"]: record for record in outcome.records}
+    slow, other = by_id["paper-a"], by_id["paper-b"]
+    assert slow["status"] == "timed_out" and "longer than the time limit of 2 s" in slow["reason"]
+    assert "run" not in slow and any(f["code"].startswith("SEC") for f in slow["findings"])
+    assert other["status"] == "ok" and other["run"]["stats"][0]["calls"] == 1
