@@ -33,6 +33,7 @@ class CheckRecord:
     tree: str
     reads: dict[str, str]  # project-relative path → its text's digest
     roots: list[str]
+    files: list[str]  # the projects' source files, clean ones included
     findings: list[Finding]
 
 
@@ -69,6 +70,7 @@ class KeptCheck:
         if self.tree is None or self._before is None:
             return
         reads = dict(self._before)
+        files = list(dict.fromkeys(path for project in projects for path in (*project.documents, *project.bibliographies)))
         for project in projects:
             read = [(path, document.source.hash, document.read_problem) for path, document in project.documents.items()]
             read += [(path, bibliography.source.hash, bibliography.read_problem) for path, bibliography in project.bibliographies.items()]
@@ -76,4 +78,4 @@ class KeptCheck:
                 digest = text_digest(text_hash, problem)
                 if reads.setdefault(path, digest) != digest:
                     return  # the file changed while the check read it: this check describes no state of the folder
-        self.cache.save_check(self.key, CheckRecord(self.tree.digest, reads, roots, findings))
+        self.cache.save_check(self.key, CheckRecord(self.tree.digest, reads, roots, files, findings))

@@ -149,6 +149,11 @@ class AuditexServer(LanguageServer):
 
     def publish(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         """Send what changed since the last publish (and every edited file), [] for files gone."""
+        self.send_diagnostics(diagnostics)
+        self.status("idle", findings=sum(len(findings) for findings in self.published.values()))
+        self.online.kick(self)  # verify new references in the background, if auditex.online
+
+    def send_diagnostics(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         touched, self._touched = self._touched, set()
         for uri in [uri for uri in self.published if uri not in diagnostics]:
             del self.published[uri]
@@ -159,8 +164,6 @@ class AuditexServer(LanguageServer):
                 self.folder_of_uri[uri] = folder
                 diagnostics_ = [convert.diagnostic(finding, folder, self.registry) for finding in findings]
                 self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics_))
-        self.status("idle", findings=sum(len(findings) for findings in self.published.values()))
-        self.online.kick(self)  # verify new references in the background, if auditex.online
 
     async def check_now(self) -> None:
         """Re-check whatever is dirty and publish, outside the debounce (commands)."""
@@ -275,8 +278,14 @@ def build_server() -> AuditexServer:
             folders = [Path(ls.workspace.root_path)]
         settings = await ls.fetch_settings(folders)
         ls.status("checking")
+        recorded: dict[str, tuple[Path, list[Finding]]] = {}
         for folder, folder_settings in zip(folders, settings):
-            await ls.run(ls.workspace_state.add_folder, folder, folder_settings)
+            state = await ls.run(ls.workspace_state.open_folder, folder, folder_settings)
+            # A folder unchanged since its last check shows that check's findings while it is parsed.
+            if state.record is not None:
+                recorded.update(ls.workspace_state.recorded(state))
+                ls.send_diagnostics(recorded)
+            await ls.run(state.discover, ls.workspace_state.overlays(state.folder))
         ls.ready.set()
         await ls.start_watching([state.folder for state in ls.workspace_state.folders.values()])
         await ls.check_now()

@@ -7,7 +7,10 @@ A folder's findings are computed exactly as `check_path(folder)` computes them
 makes live diagnostics equal to a cold `auditex check`. Like the CLI, a folder
 reads the analysis cache (unless AUDITEX_NO_CACHE is set): reopening a project
 reuses the parses and results its first check kept there. Later checks, one
-per edit, keep nothing on disk, so typing never waits for it.
+per edit, keep nothing on disk, so typing never waits for it. A folder whose last
+check (by the CLI or by the server) is still true of the disk has its findings
+shown at once, from that check's record, while its projects are parsed; a
+folder's first check, when no editor text stood in for a file, leaves such a record.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 from ..analyzers.analysis_cache import AnalysisCache, cache_disabled
 from ..analyzers.check import InputError, open_projects
+from ..analyzers.check_record import CheckRecord, KeptCheck
 from ..analyzers.config import CONFIG_FILE, Config, load_config
 from ..analyzers.dismissals import Dismissals
 from ..analyzers.engine import Engine
@@ -47,7 +51,8 @@ class ProjectState:
 class FolderState:
     """One workspace folder: its config, dismissals and one Project per root file."""
 
-    def __init__(self, folder: Path, registry: Registry, settings: dict[str, Any], overlays: dict[str, str]) -> None:
+    def __init__(self, folder: Path, registry: Registry, settings: dict[str, Any]) -> None:
+        """The folder's settings and, when its last check still holds, that check's record; `discover` parses it."""
         self.folder = folder
         self.root = ProjectRoot(folder)
         self.registry = registry
@@ -59,11 +64,15 @@ class FolderState:
         self.config = Config()
         self.projects: list[ProjectState] = []
         self.reload_config()
-        self.discover(overlays)
+        self._kept = KeptCheck(self.cache, self.root, folder, self.config) if self.cache is not None else None
+        self.record: CheckRecord | None = self._kept.reuse() if self._kept is not None else None
+        if self.record is not None:
+            self._kept = None  # it still holds: nothing new to keep
 
     # Set-up
 
     def reload_config(self) -> None:
+        self._kept = None  # a record is of a check under the settings the folder opened with
         self.config = merge_settings(load_config(self.folder), self.settings)
         for problem in self.config.problems:
             log.warning("%s: %s", self.folder, problem)
@@ -73,6 +82,10 @@ class FolderState:
 
     def discover(self, overlays: dict[str, str]) -> None:
         """(Re)build the projects from the root files on disk, with the editor's texts on top."""
+        if self._kept is not None and not overlays:
+            self._kept.before()
+        else:
+            self._kept = None  # a check that reads editor texts describes no state of the disk
         try:
             _, projects = open_projects(self.folder, self.folder, parser=self.parser)
         except InputError:
@@ -99,6 +112,7 @@ class FolderState:
 
     def update(self, relative: str, text: str | None) -> None:
         """A file's new text (None: read it from disk, it was closed, changed or deleted)."""
+        self._kept = None  # the first check no longer reads what the folder held when it opened
         if relative == CONFIG_FILE:
             self.reload_config()
             return
@@ -114,6 +128,10 @@ class FolderState:
                 if is_stale():
                     return False
                 self.check_one(state)
+        if self._kept is not None:  # the folder's first check, of the disk as it was: the next start shows it at once
+            findings = distinct(finding for state in self.projects for finding in state.findings)
+            self._kept.keep([state.project for state in self.projects], [state.project.root_file for state in self.projects], findings)
+            self._kept = None
         return True
 
     def check_one(self, state: ProjectState) -> None:
@@ -169,12 +187,27 @@ class Workspace:
         self.open: dict[Path, str] = {}  # texts of the files open in the editor
         self.settings: dict[Path, dict[str, Any]] = {}
 
-    def add_folder(self, folder: Path, settings: dict[str, Any] | None = None) -> FolderState:
+    def open_folder(self, folder: Path, settings: dict[str, Any] | None = None) -> FolderState:
+        """A folder with its settings and record, not parsed yet: `discover` it next."""
         folder = folder.resolve()
         self.settings[folder] = settings or {}
-        state = FolderState(folder, self.registry, self.settings[folder], self.overlays(folder))
+        state = FolderState(folder, self.registry, self.settings[folder])
         self.folders[folder] = state
         return state
+
+    def add_folder(self, folder: Path, settings: dict[str, Any] | None = None) -> FolderState:
+        state = self.open_folder(folder, settings)
+        state.discover(self.overlays(state.folder))
+        return state
+
+    def recorded(self, state: FolderState) -> dict[str, tuple[Path, list[Finding]]]:
+        """URI → (folder, findings) of every file of the folder's record, as `diagnostics` gives them."""
+        if state.record is None:
+            return {}
+        result: dict[str, list[Finding]] = {file: [] for file in state.record.files}
+        for finding in state.record.findings:
+            result.setdefault(finding.file, []).append(finding)
+        return {(state.folder / file).as_uri(): (state.folder, findings) for file, findings in result.items()}
 
     def remove_folder(self, folder: Path) -> None:
         self.folders.pop(folder.resolve(), None)

@@ -165,3 +165,49 @@ def test_archives_and_disabled_caches_keep_no_record(tmp_path, cache_dir, monkey
     monkeypatch.setattr(check_module, "open_projects", counting)
     check_module.check_path(folder)
     assert len(calls) == 1, "no record was kept while the cache was off: the folder was parsed"
+
+
+def workspace():
+    from auditex.analyzers.registry import default_registry
+    from auditex.server.workspace import Workspace
+
+    return Workspace(default_registry())
+
+
+def checked_diagnostics(folder: Path, open_texts: dict[Path, str] | None = None) -> dict:
+    """What the server publishes once a fresh workspace has parsed and checked `folder`."""
+    world = workspace()
+    world.open.update(open_texts or {})
+    world.add_folder(folder)
+    world.check()
+    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in world.diagnostics().items()}
+
+
+def shown_at_once(folder: Path) -> dict | None:
+    """What a fresh server shows from the record before it parses anything (None: no record holds)."""
+    world = workspace()
+    state = world.open_folder(folder)
+    if state.record is None:
+        return None
+    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in world.recorded(state).items()}
+
+
+def test_the_server_shows_a_recorded_check_at_once_and_it_equals_what_its_own_check_publishes(tmp_path, cache_dir):
+    folder = (tmp_path / "paper").resolve()
+    write(folder, PAPER)
+    assert shown_at_once(folder) is None
+    check_module.check_path(folder)  # `auditex check` keeps the record the editor then shows
+    assert shown_at_once(folder) == checked_diagnostics(folder)
+    edit_text(folder)
+    assert shown_at_once(folder) is None, "an edit on disk makes the record stale"
+    published = checked_diagnostics(folder)  # the server's own first check keeps a new record
+    assert shown_at_once(folder) == published
+    assert any("tab:none" in f["message"] for findings in published.values() for f in findings)
+
+
+def test_a_first_check_that_read_an_editor_text_keeps_no_record(tmp_path, cache_dir):
+    folder = (tmp_path / "paper").resolve()
+    write(folder, PAPER)
+    unsaved = PAPER["results.tex"].replace("\\ref{tab:main} reports", "\\ref{tab:unsaved} reports")
+    checked_diagnostics(folder, {folder / "results.tex": unsaved})
+    assert shown_at_once(folder) is None
