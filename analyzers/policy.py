@@ -24,13 +24,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..latex.project import Project
 from .config import Config, did_you_mean, load_config
 from .dismissals import Dismissals
 from .finding import Finding, Severity
 from .registry import is_selected
 from .suppression import is_suppressed, suppressed_lines
+
+if TYPE_CHECKING:
+    from ..latex.project import Project
 
 # Hidden instructions, unsafe archive members and reads outside the project lead every report.
 LEADING_CODES = ("SEC", "SUB", "INC003")

@@ -23,13 +23,13 @@ from lsprotocol import types as lsp
 
 from ..analyzers.finding import Finding, Range, Source
 from ..analyzers.policy import distinct, report_order
-from ..latex.manuscript import Section
-from ..latex.project import Project
-from .workspace import FolderState, Workspace
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model and the workspace: imported when a check runs, not at start-up
     from ..analyzers.llm.audit import AuditResult
     from ..analyzers.llm.settings import LLMSettings
+    from ..latex.manuscript import Section
+    from ..latex.project import Project
+    from .workspace import FolderState, Workspace
 
 log = logging.getLogger(__name__)
 AUDIT_MODES = ("fast", "standard", "deep", "critical")
@@ -261,6 +261,8 @@ def snapshots(state: FolderState, relative: str | None = None) -> list[Snapshot]
 
 async def private_project(state: FolderState, snapshot: Snapshot) -> Project:
     """A project of its own for a run: parsed off the analysis thread from the snapshot's texts."""
+    from ..latex.project import Project
+
     return await asyncio.to_thread(Project, state.folder, snapshot.root, snapshot.texts)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -37,7 +37,9 @@ from .debounce import DEFAULT_DELAY_MS, Debouncer
 from .llm import LLMState
 from .online import OnlineState
 from .watch import WATCH_GLOBS, FolderWatcher, is_watched
-from .workspace import FolderState, Workspace
+
+if TYPE_CHECKING:  # the workspace imports the whole model: built after `initialize` is answered
+    from .workspace import FolderState, Workspace
 
 log = logging.getLogger("auditex.server")
 T = TypeVar("T")
@@ -96,6 +98,8 @@ class AuditexServer(LanguageServer):
 
     @cached_property
     def workspace_state(self) -> Workspace:
+        from .workspace import Workspace
+
         return Workspace(self.registry)
 
     def report_server_error(self, error: Exception, source) -> None:

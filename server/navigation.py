@@ -6,12 +6,14 @@ Keys link both ways: \\ref ↔ \\label and \\cite ↔ bibliography entry (or \\b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from lsprotocol import types as lsp
 
-from ..latex.project import Project
 from ..latex.source import SourceText
+
+if TYPE_CHECKING:
+    from ..latex.project import Project
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..analyzers.finding import Finding
-from .workspace import FolderState, Workspace
 
 if TYPE_CHECKING:
     from ..analyzers.verification import OnlineChecker
+    from .workspace import FolderState, Workspace
 
 log = logging.getLogger(__name__)
 Diagnostics = dict[str, tuple[Path, list[Finding]]]
