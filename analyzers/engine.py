@@ -6,7 +6,9 @@ rule's result is keyed by the section's text and where it sits (line and
 column, not offset), so typing re-runs it on the edited section only; a
 section rule that combines its sections' parts re-runs just the combine.
 Digests carry positions as (line, column) for the same reason: text typed on
-one line moves nothing on the others. With an AnalysisCache, results missing
+one line moves nothing on the others. A section rule that reports findings
+(no parts to combine) keys them by the section's text and columns alone: a
+section that a new line above it moved keeps its findings, moved with it. With an AnalysisCache, results missing
 from memory are looked up on disk under the same keys, and `save` keeps the
 ones a check computed for the next run.
 """
@@ -27,13 +29,22 @@ from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
 from .facets import FACETS, UndeclaredFacet
-from .finding import Finding
+from .finding import Finding, Range
 from .policy import Policy
 from .registry import Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)
 # A section's source run as its key holds it: file, (line, column) of its start, content hash.
 _RunKey = tuple[str, tuple[int, int], str]
+# Where a section's runs lay when findings were computed: file, first line, last line of each.
+_Lines = tuple[tuple[str, int, int], ...]
+
+
+@dataclass(frozen=True)
+class _SectionKeys:
+    placed: str  # the section's text and where it sits: a combining rule's parts hold positions of many kinds
+    moved: str  # the section's text and columns, not lines: findings follow a section that moved
+    lines: _Lines
 
 
 @dataclass
@@ -61,8 +72,8 @@ class Engine:
         self._units: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
         # (file hash, start, end) of a section's source run → its key, so unchanged files are not re-hashed.
         self._run_keys: dict[tuple[str, int, int], _RunKey] = {}
-        # id of a Section → (the Section, its key), for the Section objects the next manuscript reuses.
-        self._section_keys: dict[int, tuple[Section, str]] = {}
+        # id of a Section → (the Section, its keys), for the Section objects the next manuscript reuses.
+        self._section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
         # The results the last check computed under their analysis cache keys, for `save`.
         self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
@@ -142,8 +153,8 @@ class _Run:
         self._units: list[tuple[tuple[str, str, str], Rule, _Units]] = []
         self._files_digest: str | None = None
         self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
-        self.section_keys: dict[int, tuple[Section, str]] = {}
-        self._sections: list[tuple[Section, str]] | None = None
+        self.section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
+        self._sections: list[tuple[Section, _SectionKeys]] | None = None
         self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
 
     def findings_of(self, rule: Rule) -> list[Finding]:
@@ -157,13 +168,17 @@ class _Run:
         sections = self.sections()
         combine = rule.combine
         if combine is None:
-            return [
-                finding
-                for section, key in sections
-                for finding in units.get(key, lambda section=section: _fingerprinted(rule.check(context, section)))
-            ]
-        parts = [(section, units.get(key, lambda section=section: list(rule.check(context, section)))) for section, key in sections]
-        return units.get("combine" + value_hash([key for _, key in sections]), lambda: _fingerprinted(combine(context, parts)))
+            findings: list[Finding] = []
+            for section, keys in sections:
+                lines, found = units.get(
+                    keys.moved, lambda section=section, keys=keys: [keys.lines, _fingerprinted(rule.check(context, section))]
+                )
+                findings += found if lines == keys.lines else _moved(found, lines, keys.lines)
+            return findings
+        parts = [
+            (section, units.get(keys.placed, lambda section=section: list(rule.check(context, section)))) for section, keys in sections
+        ]
+        return units.get("combine" + value_hash([keys.placed for _, keys in sections]), lambda: _fingerprinted(combine(context, parts)))
 
     def digest(self, facet: str) -> str:
         found = self._digests.get(facet)
@@ -210,22 +225,23 @@ class _Run:
             self._files_digest = value_hash((texts, others))
         return self._files_digest
 
-    def sections(self) -> list[tuple[Section, str]]:
+    def sections(self) -> list[tuple[Section, _SectionKeys]]:
         if self._sections is None:
             # The manuscript hands on the Section objects an edit did not touch: their keys stand.
             previous = self.engine._section_keys
             self._sections = []
             for section in self.project.manuscript.sections:
                 known = previous.get(id(section))
-                key = known[1] if known is not None and known[0] is section else self.section_key(section)
-                self.section_keys[id(section)] = (section, key)
-                self._sections.append((section, key))
+                keys = known[1] if known is not None and known[0] is section else self.section_keys_of(section)
+                self.section_keys[id(section)] = (section, keys)
+                self._sections.append((section, keys))
         return self._sections
 
-    def section_key(self, section: Section) -> str:
-        """What a section rule's findings depend on: the section's raw text and where each run
+    def section_keys_of(self, section: Section) -> _SectionKeys:
+        """What a section rule's results depend on: the section's raw text and where each run
         of it starts (line, UTF-16 column), its blocks within that text, its heading and kind."""
         runs = []
+        lines = []
         origin: dict[str, int] = {}
         for run in section.runs:
             source = self.project.source(run.file)
@@ -236,12 +252,42 @@ class _Run:
                 key = (run.file, source.position(run.start), content_hash(source.text[run.start : run.end]))
             self.run_keys[cache_key] = key
             runs.append(key)
+            lines.append((run.file, key[1][0], source.line_of(max(run.start, run.end - 1))))
         blocks = [
             (placed.file, placed.block.start - origin.get(placed.file, 0), placed.block.end - placed.block.start, placed.kind.value)
             for placed in section.blocks
         ]
-        return value_hash((section.id, section.title, section.level, section.kind.value, section.in_appendix, runs, blocks))
+        heading = (section.id, section.title, section.level, section.kind.value, section.in_appendix)
+        columns = [(file, position[1], text_hash) for file, position, text_hash in runs]
+        return _SectionKeys(value_hash((*heading, runs, blocks)), value_hash((*heading, columns, blocks)), tuple(lines))
 
 
 def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:
     return [finding.with_fingerprint() for finding in findings]
+
+
+def _moved(findings: list[Finding], then: _Lines, now: _Lines) -> list[Finding]:
+    """A section's findings computed where its runs lay `then`, at the lines they lie on `now` (same text)."""
+
+    def shift(file: str, range_: Range) -> Range:
+        for (run_file, first, last), (_, first_now, _) in zip(then, now):
+            if run_file == file and first <= range_.start.line <= last:
+                delta = first_now - first
+                return Range.of(range_.start.line + delta, range_.start.character, range_.end.line + delta, range_.end.character)
+        return range_
+
+    return [
+        finding.model_copy(
+            update={
+                "range": shift(finding.file, finding.range),
+                "related": [item.model_copy(update={"range": shift(item.file, item.range)}) for item in finding.related],
+                "fixes": [
+                    fix.model_copy(
+                        update={"edits": [edit.model_copy(update={"range": shift(edit.file, edit.range)}) for edit in fix.edits]}
+                    )
+                    for fix in finding.fixes
+                ],
+            }
+        )
+        for finding in findings
+    ]

@@ -141,3 +141,26 @@ def test_an_undefined_reference_follows_edits_to_text_that_mentions_its_key(tmp_
     assert (before.confidence, after.confidence) == (1.0, 0.5)
     (tmp_path / "main.tex").write_text(text)
     assert _dumped(engine.check(project)) == _dumped(Engine().check(Project(tmp_path, "main.tex")))
+
+
+def test_a_line_added_above_a_section_moves_its_findings_without_running_its_rules_again(tmp_path):
+    write_project(tmp_path, FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    [stat] = [rule for rule in engine.enabled_rules if rule.code == "STAT001"]
+    assert stat.combine is None, "STAT001 reports findings section by section"
+    before = [f for f in engine.check(project) if f.code == "STAT001"]
+    checked: list[str] = []
+    real_check = stat.check
+    object.__setattr__(stat, "check", lambda ctx, section: (checked.append(section.title), real_check(ctx, section))[1])
+    text = FILES["main.tex"].replace("\\input{sections/intro}", "A new paragraph.\n\nAnd one more.\n\n\\input{sections/intro}")
+    project.update("main.tex", text)
+    try:
+        after = engine.check(project)
+    finally:
+        object.__setattr__(stat, "check", real_check)  # the registry is shared
+    assert checked and "Discussion" not in checked, "the Discussion section only moved: its findings were moved, not computed again"
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+    assert _dumped(after) == _dumped(cold)
+    moved = [f for f in after if f.code == "STAT001"]
+    assert [f.range.start.line for f in moved] == [f.range.start.line + 4 for f in before] and moved
