@@ -148,7 +148,9 @@ def check_path(
     config = config or load_config(folder, strict=True)
     if options is not None:
         config = config.with_options(options)
-    kept = KeptCheck(cache, ProjectRoot(folder), path, config) if cache is not None and not external_problems else None
+    root, relative = ProjectRoot(folder), ProjectRoot(folder).relative(path)
+    # A path outside the folder has no record: open_projects says what is wrong with it.
+    kept = KeptCheck(cache, root, relative, config) if cache is not None and relative is not None and not external_problems else None
     record = kept.reuse() if kept is not None else None
     if record is not None:
         return CheckResult(

@@ -13,7 +13,6 @@ the check runs as usual, served by the finer entries of the cache.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..latex.inputs import file_digests, scan_tree, text_digest
 from ..latex.project import Project
@@ -38,16 +37,16 @@ class CheckRecord:
 
 
 class KeptCheck:
-    """The check of `path` under `config`: its record if nothing it read has changed, and keeping a new one.
+    """The check of `path` (project-relative) under `config`: its record if nothing it read has changed, and keeping a new one.
 
     The folder is listed and its .tex files read when this is made, before the check
     runs: a file that changes while it runs leaves a record that the next run cannot match.
     """
 
-    def __init__(self, cache: AnalysisCache, root: ProjectRoot, path: Path, config: Config) -> None:
+    def __init__(self, cache: AnalysisCache, root: ProjectRoot, path: str, config: Config) -> None:
         self.cache = cache
         self.root = root
-        self.key = (root.relative(path) or ".", value_hash((config.model_dump_json(), config.problems)))
+        self.key = (path, value_hash((config.model_dump_json(), config.problems)))
         self.tree = scan_tree(root.folder)
         self._before: dict[str, str] | None = None
 

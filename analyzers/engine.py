@@ -8,9 +8,9 @@ section rule that combines its sections' parts re-runs just the combine.
 Digests carry positions as (line, column) for the same reason: text typed on
 one line moves nothing on the others. A section rule that reports findings
 (no parts to combine) keys them by the section's text and columns alone: a
-section that a new line above it moved keeps its findings, moved with it. With an AnalysisCache, results missing
-from memory are looked up on disk under the same keys, and `save` keeps the
-ones a check computed for the next run.
+section that a new line above it moved keeps its findings, moved with it.
+With an AnalysisCache, results missing from memory are looked up on disk under
+the same keys, and `save` keeps the ones a check computed for the next run.
 """
 
 from __future__ import annotations

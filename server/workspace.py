@@ -64,7 +64,7 @@ class FolderState:
         self.config = Config()
         self.projects: list[ProjectState] = []
         self.reload_config()
-        self._kept = KeptCheck(self.cache, self.root, folder, self.config) if self.cache is not None else None
+        self._kept = KeptCheck(self.cache, self.root, ".", self.config) if self.cache is not None else None
         self.record: CheckRecord | None = self._kept.reuse() if self._kept is not None else None
         if self.record is not None:
             self._kept = None  # it still holds: nothing new to keep

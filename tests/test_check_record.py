@@ -211,3 +211,13 @@ def test_a_first_check_that_read_an_editor_text_keeps_no_record(tmp_path, cache_
     unsaved = PAPER["results.tex"].replace("\\ref{tab:main} reports", "\\ref{tab:unsaved} reports")
     checked_diagnostics(folder, {folder / "results.tex": unsaved})
     assert shown_at_once(folder) is None
+
+
+def test_a_path_outside_the_folder_is_refused_even_when_the_folder_has_a_record(tmp_path, cache_dir):
+    folder = tmp_path / "paper"
+    write(folder, PAPER)
+    check_module.check_path(folder)
+    outside = tmp_path / "elsewhere.tex"
+    outside.write_text(PAPER["main.tex"], encoding="utf-8")
+    with pytest.raises(check_module.InputError, match="outside the project folder"):
+        check_module.check_path(outside, folder)
