@@ -201,11 +201,13 @@ class Workspace:
         return state
 
     def recorded(self, state: FolderState) -> dict[str, tuple[Path, list[Finding]]]:
-        """URI → (folder, findings) of every file of the folder's record, as `diagnostics` gives them."""
-        if state.record is None:
+        """URI → (folder, findings) of every file of the folder's record, as `diagnostics` gives them;
+        the record is shown once, before the folder's own check replaces it."""
+        record, state.record = state.record, None
+        if record is None:
             return {}
-        result: dict[str, list[Finding]] = {file: [] for file in state.record.files}
-        for finding in state.record.findings:
+        result: dict[str, list[Finding]] = {file: [] for file in record.files}
+        for finding in record.findings:
             result.setdefault(finding.file, []).append(finding)
         return {(state.folder / file).as_uri(): (state.folder, findings) for file, findings in result.items()}
 
