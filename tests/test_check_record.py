@@ -150,11 +150,14 @@ def test_a_file_changed_while_it_is_checked_leaves_no_record_to_match(tmp_path, 
 
 
 def test_archives_and_disabled_caches_keep_no_record(tmp_path, cache_dir, monkeypatch):
+    import zipfile
+
     folder = tmp_path / "paper"
     write(folder, PAPER)
-    monkeypatch.setenv("AUDITEX_NO_CACHE", "1")
-    check_module.check_path(folder)
-    monkeypatch.delenv("AUDITEX_NO_CACHE")
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        for name in PAPER:
+            bundle.write(folder / name, name)
     calls = []
     real_open = check_module.open_projects
 
@@ -163,8 +166,15 @@ def test_archives_and_disabled_caches_keep_no_record(tmp_path, cache_dir, monkey
         return real_open(*args, **kwargs)
 
     monkeypatch.setattr(check_module, "open_projects", counting)
+    for _ in range(2):  # a submitted archive is never cached: each check parses it
+        with check_module.checked_input(archive) as result:
+            assert result.roots == ["main.tex"]
+    assert len(calls) == 2
+    monkeypatch.setenv("AUDITEX_NO_CACHE", "1")
     check_module.check_path(folder)
-    assert len(calls) == 1, "no record was kept while the cache was off: the folder was parsed"
+    monkeypatch.delenv("AUDITEX_NO_CACHE")
+    check_module.check_path(folder)
+    assert len(calls) == 4, "no record was kept while the cache was off: the folder was parsed again"
 
 
 def workspace():
