@@ -126,7 +126,12 @@ class LLMBatchPhase:
             finally:
                 await asyncio.to_thread(opened.__exit__, None, None, None)
         except TimeoutError:
-            opening.add_done_callback(lambda done: done.exception() is None and opened.__exit__(None, None, None))
+
+            def close_when_opened(done: asyncio.Future) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    opened.__exit__(None, None, None)
+
+            opening.add_done_callback(close_when_opened)
             reason = f"LLM audit: reopening the submission took longer than the time limit of {spec.limits.time_s:g} s"
             updated = {**record, "status": "timed_out", "reason": reason}  # the check's findings stay
         except (InputError, LLMError, ValueError) as error:

@@ -287,7 +287,7 @@ def build_server() -> AuditexServer:
             state = await ls.run(ls.workspace_state.open_folder, folder, folder_settings)
             # A folder unchanged since its last check shows that check's findings while it is parsed.
             if state.record is not None:
-                recorded.update(ls.workspace_state.recorded(state))
+                recorded.update(ls.workspace_state.take_record(state))
                 ls.send_diagnostics(recorded)
             await ls.run(state.discover, ls.workspace_state.overlays(state.folder))
         ls.ready.set()

@@ -200,7 +200,7 @@ class Workspace:
         state.discover(self.overlays(state.folder))
         return state
 
-    def recorded(self, state: FolderState) -> dict[str, tuple[Path, list[Finding]]]:
+    def take_record(self, state: FolderState) -> dict[str, tuple[Path, list[Finding]]]:
         """URI → (folder, findings) of every file of the folder's record, as `diagnostics` gives them;
         the record is shown once, before the folder's own check replaces it."""
         record, state.record = state.record, None

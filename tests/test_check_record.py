@@ -199,7 +199,7 @@ def shown_at_once(folder: Path) -> dict | None:
     state = world.open_folder(folder)
     if state.record is None:
         return None
-    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in world.recorded(state).items()}
+    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in world.take_record(state).items()}
 
 
 def test_the_server_shows_a_recorded_check_at_once_and_it_equals_what_its_own_check_publishes(tmp_path, cache_dir):
