@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .precision import reaches_warning
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -89,6 +91,29 @@ class Fix(BaseModel):
     safe: bool = False
 
 
+class Statement(BaseModel):
+    """One side of a comparison: where it is, the words quoted, and what its number is."""
+
+    file: str
+    range: Range
+    quote: str
+    # What it measures (a table's row and column; the entity and metric the sentence names)
+    # and the role of its number (latex/numbers.py Role: result, count, interval level, …).
+    subject: str = ""
+    role: str = ""
+
+
+class Evidence(BaseModel):
+    """What a cross-section finding rests on, so that a reader or an LLM verifier can confirm or
+    reject it without re-running the rule: both sides quoted, what each measures, and why the rule
+    compared them. `kind` is the evidence class the rule's precision is measured by
+    (analyzers/precision.py): only classes measured precise on the corpus reach warning."""
+
+    kind: str
+    statements: list[Statement] = Field(default_factory=list)
+    reason: str = ""
+
+
 class Finding(BaseModel):
     code: str
     category: Category
@@ -105,15 +130,26 @@ class Finding(BaseModel):
     explanation: str | None = None
     anchored: bool = True
     section: str | None = None
+    # A cross-section rule's candidate evidence (None for rules that check one place).
+    evidence: Evidence | None = None
     # Words that identify the finding independently of its position; the
     # engine folds them into the fingerprint so it survives edits elsewhere.
     identity: str = Field(default="", exclude=True)
 
     def calibrated_severity(self) -> Severity:
-        """The severity the evidence supports: a rule unsure of a warning or error reports information."""
-        if self.source is Source.RULE and self.confidence < CONFIDENT and self.severity.rank > Severity.INFORMATION.rank:
-            return Severity.INFORMATION
+        """The severity the evidence supports: a rule unsure of a warning or error reports information,
+        and so does one whose evidence class was not measured precise on the corpus (precision.py)."""
+        if self.source is Source.RULE and self.severity.rank > Severity.INFORMATION.rank:
+            if self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class):
+                return Severity.INFORMATION
         return self.severity
+
+    @property
+    def evidence_class(self) -> str:
+        """The class this finding's precision is measured in: its evidence's kind, else its confidence in tenths."""
+        if self.evidence is not None:
+            return self.evidence.kind
+        return f"confidence {min(9, int(round(self.confidence, 2) * 10)) / 10:.1f}+"
 
     def with_fingerprint(self) -> Finding:
         if self.fingerprint:

@@ -7,6 +7,7 @@ import sys
 
 from ..analyzers.finding import CONFIDENT
 from ..analyzers.llm.codes import LLMCode, llm_codes
+from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on
 from ..analyzers.registry import default_registry
 
 
@@ -39,7 +40,31 @@ def run_rule(arguments: argparse.Namespace) -> int:
     print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}")
     print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
     print(rule.doc)
+    print(measured_precision(rule.code))
     return 0
+
+
+def measured_precision(code: str) -> str:
+    """The rule's precision per evidence class, as measured on the triaged corpus (analyzers/precision.py)."""
+    lines = ["", "## Measured precision", f"On the triaged corpus ({measured_on()}):", ""]
+    classes = measured(code)
+    if classes:
+        lines.append("| evidence class | findings | genuine | false | precision | 95% lower bound | may warn |")
+        lines.append("|---|---:|---:|---:|---:|---:|---|")
+        for item in classes:
+            warns = ("yes" if item.warns else "no") if is_gated(code) else "not gated"
+            lines.append(
+                f"| {item.evidence} | {item.findings} | {item.genuine} | {item.false} | {item.precision:.0%} | {item.lower_bound:.0%} | {warns} |"
+            )
+    else:
+        lines.append("No finding of this rule on the corpus.")
+    if is_gated(code):
+        lines += [
+            "",
+            f"A finding of this rule is a warning only in an evidence class measured at {PRECISION_BAR:.0%} precision or more,",
+            f"with a 95% Wilson lower bound of {LOWER_BOUND_BAR:.0%} or more; in any other class it is information.",
+        ]
+    return "\n".join(lines)
 
 
 def llm_doc(code: LLMCode) -> str:

@@ -1,9 +1,12 @@
-"""The corpus triage ledger: every warning-or-above finding on ../shared/corpus, with a reader's verdict.
+"""The corpus triage ledger: every finding a reader must judge on ../shared/corpus, with a verdict.
 
+In scope: every warning or error of any rule, and every finding of the science families (NUM, TAB,
+CNT, STAT, NOT) at information and above, whose precision sets their severity (analyzers/precision.py).
 `tests/corpus_triage.toml` lists each finding once, by paper and fingerprint (which survives edits
-elsewhere in the paper), with its verdict ("genuine" or "false") and a one-line reason.
-tests/test_corpus.py fails on a serious finding the ledger does not list and on a listed one that
-disappeared; benchmarks/corpus_triage.py prints the counts per paper and drafts entries to paste.
+elsewhere in the paper), with the severity it had when triaged, its verdict ("genuine" or "false")
+and a one-line reason. tests/test_corpus.py fails on an in-scope finding the ledger does not list, on
+a listed one that disappeared, and on a genuine warning that now reports less; benchmarks/corpus_triage.py
+prints the counts per paper and per rule's evidence class, and drafts entries to paste.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from auditex.analyzers.finding import Finding, Severity
 
 LEDGER = Path(__file__).with_name("corpus_triage.toml")
 VERDICTS = ("genuine", "false")
-# What the ledger must hold: a reader looks at every finding a user would be warned about.
+# What the ledger must hold: every finding a user would be warned about, and every science finding.
 SERIOUS = (Severity.ERROR, Severity.WARNING)
+SCIENCE = ("NUM", "TAB", "CNT", "STAT", "NOT")
 # The issue's bar: at most this many false warnings per corpus paper.
 FALSE_PER_PAPER = 0.2
 
@@ -33,6 +37,11 @@ class Entry:
     message: str
     verdict: str
     reason: str
+    severity: str  # when triaged: a genuine warning must not come back as information
+
+    @property
+    def kept_warning(self) -> bool:
+        return self.verdict == "genuine" and Severity(self.severity) in SERIOUS
 
     @property
     def key(self) -> tuple[str, str]:
@@ -56,8 +65,13 @@ def load_ledger(path: Path = LEDGER) -> dict[tuple[str, str], Entry]:
     return entries
 
 
-def serious(findings: Iterable[Finding]) -> list[Finding]:
-    return [finding for finding in findings if finding.severity in SERIOUS]
+def in_scope(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings a reader triages: warnings and errors, and science findings at information and above."""
+    return [
+        finding
+        for finding in findings
+        if finding.severity in SERIOUS or (finding.code.startswith(SCIENCE) and finding.severity is Severity.INFORMATION)
+    ]
 
 
 def draft(paper: str, finding: Finding) -> str:
@@ -68,6 +82,7 @@ def draft(paper: str, finding: Finding) -> str:
             "[[finding]]",
             f"paper = {json.dumps(paper)}",
             f"code = {json.dumps(finding.code)}",
+            f"severity = {json.dumps(finding.severity.value)}",
             f"file = {json.dumps(finding.file)}  # line {line}",
             f"fingerprint = {json.dumps(finding.fingerprint)}",
             f"message = {json.dumps(finding.message, ensure_ascii=False)}",
