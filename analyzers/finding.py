@@ -139,9 +139,9 @@ class Finding(BaseModel):
     def calibrated_severity(self) -> Severity:
         """The severity the evidence supports: a rule unsure of a warning or error reports information,
         and so does one whose evidence class was not measured precise on the corpus (precision.py)."""
-        if self.source is Source.RULE and self.severity.rank > Severity.INFORMATION.rank:
-            if self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class):
-                return Severity.INFORMATION
+        serious = self.source is Source.RULE and self.severity.rank > Severity.INFORMATION.rank
+        if serious and (self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class)):
+            return Severity.INFORMATION
         return self.severity
 
     @property

@@ -96,7 +96,9 @@ def precision_table(found: dict[str, list[dict]], ledger: dict[tuple[str, str], 
 
 
 def print_precision(table: list[tuple[ClassPrecision, int]], papers: int) -> None:
-    print(f"\n{'rule':8} {'evidence class':34} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}")
+    print(
+        f"\n{'rule':8} {'evidence class':34} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}"
+    )
     for item, untriaged in table:
         warns = ("yes" if item.warns else "no") if is_gated(item.code) else "-"
         print(
