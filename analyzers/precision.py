@@ -4,19 +4,24 @@ that was measured precise on the triaged corpus.
 The science rules (NUM, TAB, CNT, NOT and the statistics rules that compare two statements)
 infer that two places of a paper speak of the same thing. Rules tuned on a sample of papers
 do not generalise by themselves, so their severity is not the rule author's guess: every finding
-carries an evidence class (`Finding.evidence_class`: its evidence's kind, else its confidence in
-tenths), `benchmarks/rule_precision.py` measures each class on the corpus ledger
-(tests/corpus_triage.toml) and writes `measured_precision.py`, and a class reaches warning only
-when its measured precision is at least PRECISION_BAR with a 95% Wilson lower bound of at least
-LOWER_BOUND_BAR. Everything else is information until its evidence is stronger. Markup rules
-(REF, CIT, INC, …) check facts of the source and are measured but not gated.
+carries an evidence class (`Finding.evidence_class`: its evidence's kind, "strong: cited table,
+row and column named", else its confidence in tenths), `benchmarks/corpus_triage.py` measures each
+class on the corpus ledger (tests/corpus_triage.toml) and writes `measured_precision.py`.
+
+A finding reaches warning only when its rule's class was measured at PRECISION_BAR or more, and
+its evidence tier (strong, moderate, weak: the class's first word; a confidence of 0.9 or more is
+strong, 0.8 moderate), pooled over the gated rules, was measured at PRECISION_BAR or more with a
+95% Wilson lower bound of LOWER_BOUND_BAR or more. The bound is taken over the tier because one
+rule's class rarely holds the dozen findings a 75% bound needs; the point estimate is the rule's
+own. Everything else is information until its evidence is stronger. Markup rules (REF, CIT, INC, …)
+check facts of the source and are measured but not gated.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .measured_precision import CLASSES, MEASURED_ON
+from .measured_precision import CLASSES, MEASURED_ON, TIERS
 
 # The codes whose warnings depend on a measured class. STAT001-003 recompute one reported
 # result from its own statistic (statcheck's arithmetic): their severity follows the
@@ -26,12 +31,13 @@ PRECISION_BAR = 0.9
 LOWER_BOUND_BAR = 0.75
 
 
-@dataclass(frozen=True, slots=True)
-class ClassPrecision:
-    """One evidence class of one rule, as measured on the corpus."""
+TIERS_BY_CONFIDENCE = {"confidence 0.9+": "strong", "confidence 0.8+": "moderate"}
 
-    code: str
-    evidence: str
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """Findings of one rule's evidence class, or of one tier pooled over the gated rules, as triaged on the corpus."""
+
     findings: int
     genuine: int
     false: int
@@ -42,8 +48,32 @@ class ClassPrecision:
         return self.genuine / self.findings if self.findings else 0.0
 
     @property
+    def bounded(self) -> bool:
+        return self.precision >= PRECISION_BAR and self.lower_bound >= LOWER_BOUND_BAR
+
+
+@dataclass(frozen=True, slots=True)
+class ClassPrecision:
+    code: str
+    evidence: str
+    measured: Measured
+
+    @property
+    def tier(self) -> str:
+        return tier_of(self.evidence)
+
+    @property
     def warns(self) -> bool:
-        return self.findings > 0 and self.precision >= PRECISION_BAR and self.lower_bound >= LOWER_BOUND_BAR
+        tier = TIERS.get(self.tier)
+        return self.measured.findings > 0 and self.measured.precision >= PRECISION_BAR and tier is not None and Measured(*tier).bounded
+
+
+def tier_of(evidence: str) -> str:
+    """ "strong: cited table, row and column named" → strong; "confidence 0.9+" → strong; "confidence 0.6+" → weak."""
+    if evidence in TIERS_BY_CONFIDENCE:
+        return TIERS_BY_CONFIDENCE[evidence]
+    head, colon, _ = evidence.partition(":")
+    return head if colon and head in ("strong", "moderate", "weak") else "weak"
 
 
 def is_gated(code: str) -> bool:
@@ -52,8 +82,12 @@ def is_gated(code: str) -> bool:
 
 def measured(code: str) -> list[ClassPrecision]:
     """The measured classes of `code`, most findings first."""
-    found = [ClassPrecision(c, evidence, *counts) for (c, evidence), counts in CLASSES.items() if c == code]
-    return sorted(found, key=lambda item: (-item.findings, item.evidence))
+    found = [ClassPrecision(c, evidence, Measured(*counts)) for (c, evidence), counts in CLASSES.items() if c == code]
+    return sorted(found, key=lambda item: (-item.measured.findings, item.evidence))
+
+
+def measured_tiers() -> dict[str, Measured]:
+    return {tier: Measured(*counts) for tier, counts in TIERS.items()}
 
 
 def reaches_warning(code: str, evidence: str) -> bool:
@@ -61,7 +95,7 @@ def reaches_warning(code: str, evidence: str) -> bool:
     if not is_gated(code):
         return True
     counts = CLASSES.get((code, evidence))
-    return counts is not None and ClassPrecision(code, evidence, *counts).warns
+    return counts is not None and ClassPrecision(code, evidence, Measured(*counts)).warns
 
 
 def measured_on() -> str:

@@ -34,7 +34,7 @@ from corpus_ledger import FALSE_PER_PAPER, SERIOUS, Entry, draft, in_scope, load
 
 from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
-from auditex.analyzers.precision import ClassPrecision, is_gated  # noqa: E402
+from auditex.analyzers.precision import ClassPrecision, Measured, is_gated, tier_of  # noqa: E402
 
 TABLE = ROOT / "analyzers" / "measured_precision.py"
 
@@ -80,51 +80,79 @@ def per_paper(found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry]
     return totals[5]
 
 
-def precision_table(found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry]) -> list[tuple[ClassPrecision, int]]:
-    """Each (rule, evidence class) measured: its precision and its untriaged findings."""
+def measure(genuine: int, false: int) -> Measured:
+    return Measured(genuine + false, genuine, false, round(wilson_lower_bound(genuine, genuine + false), 3))
+
+
+def precision_table(
+    found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry]
+) -> tuple[list[tuple[ClassPrecision, int]], dict[str, Measured]]:
+    """Each (rule, evidence class) measured, with its untriaged findings; and each evidence tier pooled over the gated rules."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # genuine, false, untriaged
     for paper, findings in found.items():
         for f in findings:
             entry = ledger.get((paper, f["fingerprint"]))
             slot = 2 if entry is None else 0 if entry.verdict == "genuine" else 1
             counts[(f["code"], f["evidence"])][slot] += 1
-    table = []
-    for (code, evidence), (genuine, false, untriaged) in sorted(counts.items()):
-        judged = genuine + false
-        table.append((ClassPrecision(code, evidence, judged, genuine, false, round(wilson_lower_bound(genuine, judged), 3)), untriaged))
-    return table
+    tiers: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (code, evidence), (genuine, false, _) in counts.items():
+        if is_gated(code):
+            tiers[tier_of(evidence)][0] += genuine
+            tiers[tier_of(evidence)][1] += false
+    measured_tiers = {tier: measure(genuine, false) for tier, (genuine, false) in sorted(tiers.items())}
+    table = [
+        (ClassPrecision(code, evidence, measure(genuine, false)), untriaged)
+        for (code, evidence), (genuine, false, untriaged) in sorted(counts.items())
+    ]
+    return table, measured_tiers
 
 
-def print_precision(table: list[tuple[ClassPrecision, int]], papers: int) -> None:
+def print_precision(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
     print(
-        f"\n{'rule':8} {'evidence class':34} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}"
+        f"\n{'rule':8} {'evidence class':48} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}"
     )
     for item, untriaged in table:
-        warns = ("yes" if item.warns else "no") if is_gated(item.code) else "-"
+        m = item.measured
+        warns = ("yes" if _warns(item, tiers) else "no") if is_gated(item.code) else "-"
         print(
-            f"{item.code:8} {item.evidence[:34]:34} {item.findings:5} {item.genuine:7} {item.false:5} {untriaged:9} "
-            f"{item.precision:9.2f} {item.lower_bound:9.2f} {warns:>5} {item.genuine / papers:13.3f}"
+            f"{item.code:8} {item.evidence[:48]:48} {m.findings:5} {m.genuine:7} {m.false:5} {untriaged:9} "
+            f"{m.precision:9.2f} {m.lower_bound:9.2f} {warns:>5} {m.genuine / papers:13.3f}"
         )
+    print(f"\n{'evidence tier (gated rules pooled)':44} {'found':>5} {'genuine':>7} {'false':>5} {'precision':>9} {'wilson lb':>9}")
+    for tier, m in tiers.items():
+        print(f"{tier:44} {m.findings:5} {m.genuine:7} {m.false:5} {m.precision:9.2f} {m.lower_bound:9.2f}")
 
 
-def write_table(table: list[tuple[ClassPrecision, int]], papers: int) -> None:
+def _warns(item: ClassPrecision, tiers: dict[str, Measured]) -> bool:
+    """As analyzers/precision.py decides it, from this run's measurements rather than the table on disk."""
+    tier = tiers.get(item.tier)
+    return item.measured.findings > 0 and item.measured.precision >= 0.9 and tier is not None and tier.bounded
+
+
+def write_table(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip() or "unknown"
     rows = "\n".join(
-        f"    ({item.code!r}, {item.evidence!r}): ({item.findings}, {item.genuine}, {item.false}, {item.lower_bound}),"
+        f"    ({item.code!r}, {item.evidence!r}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
         for item, _ in table
-        if item.findings
+        if (m := item.measured).findings
     )
+    tier_rows = "\n".join(f"    {tier!r}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound})," for tier, m in tiers.items())
     TABLE.write_text(
         f'''"""Measured precision of each rule's evidence classes on the triaged corpus.
 
 Generated by `python benchmarks/corpus_triage.py --write`; do not edit by hand.
-(code, evidence class): (findings, genuine, false, 95% Wilson lower bound of the precision).
+CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bound of the precision);
+TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
 MEASURED_ON = {{"commit": {commit!r}, "papers": {papers}, "date": {datetime.date.today().isoformat()!r}}}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {{
 {rows}
+}}
+
+TIERS: dict[str, tuple[int, int, int, float]] = {{
+{tier_rows}
 }}
 ''',
         encoding="utf-8",
@@ -152,12 +180,12 @@ def main() -> None:
         found = dict(zip((p.name for p in papers), pool.map(paper_findings, papers)))
 
     false_warnings = per_paper(found, ledger)
-    table = precision_table(found, ledger)
-    print_precision(table, len(found))
+    table, tiers = precision_table(found, ledger)
+    print_precision(table, tiers, len(found))
     untriaged = sum(count for _, count in table)
     print(f"\nfalse warnings per paper: {false_warnings / max(len(found), 1):.2f} (bar {FALSE_PER_PAPER}); untriaged: {untriaged}")
     if arguments.write:
-        write_table(table, len(found))
+        write_table(table, tiers, len(found))
     if arguments.drafts:
         drafts = [f["draft"] for paper, findings in found.items() for f in findings if (paper, f["fingerprint"]) not in ledger]
         arguments.drafts.write_text("\n".join(drafts), encoding="utf-8")

@@ -7,7 +7,7 @@ import sys
 
 from ..analyzers.finding import CONFIDENT
 from ..analyzers.llm.codes import LLMCode, llm_codes
-from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on
+from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on, measured_tiers
 from ..analyzers.registry import default_registry
 
 
@@ -52,17 +52,22 @@ def measured_precision(code: str) -> str:
         lines.append("| evidence class | findings | genuine | false | precision | 95% lower bound | may warn |")
         lines.append("|---|---:|---:|---:|---:|---:|---|")
         for item in classes:
+            m = item.measured
             warns = ("yes" if item.warns else "no") if is_gated(code) else "not gated"
             lines.append(
-                f"| {item.evidence} | {item.findings} | {item.genuine} | {item.false} | {item.precision:.0%} | {item.lower_bound:.0%} | {warns} |"
+                f"| {item.evidence} | {m.findings} | {m.genuine} | {m.false} | {m.precision:.0%} | {m.lower_bound:.0%} | {warns} |"
             )
     else:
         lines.append("No finding of this rule on the corpus.")
     if is_gated(code):
+        tiers = ", ".join(
+            f"{tier} {m.genuine}/{m.findings} ({m.precision:.0%}, bound {m.lower_bound:.0%})" for tier, m in measured_tiers().items()
+        )
         lines += [
             "",
             f"A finding of this rule is a warning only in an evidence class measured at {PRECISION_BAR:.0%} precision or more,",
-            f"with a 95% Wilson lower bound of {LOWER_BOUND_BAR:.0%} or more; in any other class it is information.",
+            f"whose evidence tier, pooled over the science rules, has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound",
+            f"of {LOWER_BOUND_BAR:.0%} or more ({tiers or 'no tier measured'}); in any other class it is information.",
         ]
     return "\n".join(lines)
 

@@ -85,17 +85,28 @@ _STOPWORDS = frozenset(
 
 
 class Role(str, Enum):
-    """What a number does in its sentence, read from the words around it. Only a VALUE states
-    a measured quantity outright; the others set, bound, span or round one."""
+    """What a number is in its sentence, read from the words around it: the quantity model's role.
+    Only a VALUE states a measured result outright; the others set, bound, span, count, test or
+    round one. Two statements are of the same quantity only when their roles agree. References
+    (Table 3, Eq. 2, Section 4.1) are no quantities and never become mentions."""
 
-    VALUE = "value"
+    VALUE = "result"
     LISTED = "listed"  # one of a list or set of values: a grid, a sweep ("p ∈ {0.05, 0.1, 0.2}", "1.0, 1.5 and 2.0 mm")
     RANGE = "range"  # an end of a range ("15%–20%", "between 2 and 5", "ranging from 0.5 to 3")
-    BOUND = "bound"  # a threshold something is compared with ("above 85%", "p < .05", "at least 3")
+    BOUND = "bound"  # a threshold something is compared with ("above 85%", "at least 3")
     # A value given to a parameter or picked as an example: "λ = 0.005", "Normal(0, 0.05)", "a target of 90%",
     # "steps of 0.05", "targets like 80%".
     SETTING = "setting"
     APPROXIMATE = "approximate"  # "about 10%", "≈ 3.2"
+    YEAR = "year"  # "in 2019"
+    COUNT = "count"  # an integer before what it counts: "57 studies", "three of 12 items"
+    SAMPLE_SIZE = "sample size"  # "N = 120", "120 participants"
+    INTERVAL_LEVEL = "interval level"  # "95% CI", "90\%CrI", "at the 95% confidence level"
+    INTERVAL_BOUND = "interval bound"  # "95% CI [2.09, 2.62]", "CrI: 2,230-2,700"
+    CHANGE = "relative change"  # "+65%", "improves by 12%", "a decrease of 15%"
+    P_VALUE = "p-value"  # "p = .03", "p < .001"
+    STATISTIC = "test statistic"  # "t(28) = 2.20", "F(1, 186) = 5.73", "z = 1.96", and the degrees of freedom
+    COEFFICIENT = "coefficient"  # a coefficient or an effect size: "β = 0.31", "OR = 1.89", "d = 0.42", "the coefficient is −0.228"
 
 
 _NUM = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?(?:\s?(?:%|[A-Za-zμΩ]{1,3}\b))?"
@@ -151,6 +162,40 @@ _SETTING_AFTER = re.compile(
 )
 
 
+_P_BEFORE = re.compile(r"(?<![A-Za-z])(?:p|p-value|p-values)\s*(?:[=<>≤≥⩽⩾]|\\[lg]eq?)\s*$|\bp-values?\s+(?:of|was|is)\s*$", re.IGNORECASE)
+# "t(28) = ", "F(1, 186) <", "χ2(2, N = 3,479) =", "z =", "Q(3) =": a test statistic, or (inside its parentheses) a degree of freedom.
+_STATISTIC_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?:t|F|z|Z|W|U|H|Q[bw]?|r|R\^?2|χ\^?2|χ²|chi\^?2|chi-square[d]?|X\^?2|x2)\s*"
+    r"(?:\([^()]*\)\s*(?:[=<>≤≥]|\\[lg]eq?)\s*|(?:[=<>≤≥]|\\[lg]eq?)\s*|\((?:[^()]*,\s*)?(?:N\s*=\s*)?)$"
+)
+_COEFFICIENT_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|d|g|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
+    r"|\b(?:coefficients?|estimates?|elasticit(?:y|ies))\b(?:\s+[\w-]+){0,4}?\s+(?:is|was|are|were|of|equals?|at|=)\s*)$",
+    re.IGNORECASE,
+)
+# A descriptive statistic is a result, though written as an assignment: "(M = 4.50, SD = 1.2)".
+_DESCRIPTIVE_BEFORE = re.compile(r"(?<![A-Za-z])(?:M|SD|SE|SEM|Mdn|mean|median)\s*=\s*$")
+_SAMPLE_BEFORE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")
+_SAMPLE_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+)?(?:participants?|subjects?|respondents?|patients?|children|adults?|students?|individuals?|infants?"
+    r"|volunteers?|people|persons?|households?|workers?|voters?|mice|rats|animals?|cases|controls)\b",
+    re.IGNORECASE,
+)
+_INTERVAL_AFTER = re.compile(
+    r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|(?:confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b)",
+    re.IGNORECASE,
+)
+_INTERVAL_BEFORE = re.compile(
+    r"(?:\b(?:CIs?|CrIs?|HDIs?|HPDs?|UIs?|intervals?)\b[^.;()]{0,12}?[:=]?\s*[\[(]?\s*(?:[-−]?[\d.,]+\s*(?:,|-{1,2}|–|to)\s*)?)$",
+    re.IGNORECASE,
+)
+_CHANGE_BEFORE = re.compile(
+    r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)|\+)\s*$",
+    re.IGNORECASE,
+)
+_COUNTED_AFTER = re.compile(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
+
+
 def _roles(sentence: str) -> dict[int, Role]:
     """The role of each number in `sentence` that a list, a set or a range takes, by its start."""
     roles: dict[int, Role] = {}
@@ -166,19 +211,46 @@ def _roles(sentence: str) -> dict[int, Role]:
     return roles
 
 
-def _role(sentence: str, start: int, end: int, spans: dict[int, Role]) -> Role:
-    """The role of the number at sentence[start:end], given the `_roles` of its sentence."""
+def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: bool) -> Role:
+    """The role of the number at sentence[start:end], given the `_roles` of its sentence. What a
+    statistic's notation says comes first; then intervals (an interval's ends are not a range of
+    results); then what the sentence's structure and words say."""
+    before, after = sentence[max(0, start - 40) : start], sentence[end : end + 40]
+    if year:
+        return Role.YEAR
+    if _P_BEFORE.search(before):
+        return Role.P_VALUE
+    if _STATISTIC_BEFORE.search(before):
+        return Role.STATISTIC
+    if _INTERVAL_AFTER.match(after):
+        return Role.INTERVAL_LEVEL
+    if _INTERVAL_BEFORE.search(before):
+        return Role.INTERVAL_BOUND
     if start in spans:
         return spans[start]
-    before = sentence[max(0, start - 40) : start]
     if _BOUND_BEFORE.search(before):
         return Role.BOUND
+    if _SAMPLE_BEFORE.search(before) or (float_free(sentence[start:end]) and _SAMPLE_AFTER.match(after)):
+        return Role.SAMPLE_SIZE
+    if _COEFFICIENT_BEFORE.search(before):
+        return Role.COEFFICIENT
+    if _CHANGE_BEFORE.search(before):
+        return Role.CHANGE
+    if _DESCRIPTIVE_BEFORE.search(before):
+        return Role.VALUE
     assigned = _ASSIGNED_BEFORE.search(before) and not _COUNT_BEFORE.search(before)
-    if assigned or _SETTING_BEFORE.search(before) or _SETTING_AFTER.match(sentence[end : end + 40]):
+    if assigned or _SETTING_BEFORE.search(before) or _SETTING_AFTER.match(after):
         return Role.SETTING
     if _APPROXIMATE_BEFORE.search(before):
         return Role.APPROXIMATE
+    if float_free(sentence[start:end]) and _COUNTED_AFTER.match(after):
+        return Role.COUNT
     return Role.VALUE
+
+
+def float_free(written: str) -> bool:
+    """A whole number as written ("57", "3,479"), without a decimal point or a percent sign."""
+    return written.replace(",", "").isdigit()
 
 
 @dataclass(slots=True)
@@ -193,8 +265,94 @@ class NumberMention:
     sentence: str
     sentence_start: int  # in the block's plain text
     context: tuple[str, ...]  # content words of the sentence, lower-case
-    is_year: bool = False
     role: Role = Role.VALUE
+    # What it measures: the content words of the phrase that names it ("accuracy on ImageNet"),
+    # empty where the sentence does not say (see `subject_words`).
+    subject: tuple[str, ...] = ()
+
+    @property
+    def is_year(self) -> bool:
+        return self.role is Role.YEAR
+
+
+# Where the phrase naming a quantity ends: a clause boundary, a conjunction, another number.
+_CLAUSE = re.compile(r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|\d", re.IGNORECASE)
+_LINKING = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "equal",
+        "equals",
+        "reached",
+        "reach",
+        "reaches",
+        "at",
+        "of",
+        "to",
+        "by",
+        "on",
+        "in",
+        "for",
+        "with",
+        "a",
+        "an",
+        "the",
+        "only",
+        "just",
+        "still",
+        "now",
+        "yields",
+        "yield",
+        "gives",
+        "give",
+        "achieves",
+        "achieved",
+        "obtains",
+        "obtained",
+        "attains",
+        "attained",
+        "scores",
+        "scored",
+        "remains",
+        "remain",
+        "remained",
+        "stands",
+        "stood",
+        "amounts",
+        "amount",
+        "out",
+    }
+)
+
+
+_CONTENT_WORD = r"(?!(?:of|on|in|for|at|with|by|to|from|and|or|the|a|an|than|is|are|was|were|respectively)\b)([A-Za-z][A-Za-z-]+)"
+_FOLLOWING = re.compile(
+    rf"\s*(?:{_CONTENT_WORD}(?:\s+{_CONTENT_WORD})?\s*)?(?:(?:on|in|for|at|with|from)\s+(?:the\s+)?([A-Za-z][\w-]+))?", re.IGNORECASE
+)
+
+
+def subject_words(sentence: str, start: int, end: int) -> tuple[str, ...]:
+    """What the number at sentence[start:end] measures: the content words of its clause just before it
+    ("the accuracy of Ours on ImageNet is 93.4") and the noun right after it ("57 studies", "12% accuracy"),
+    lower-case, in order. Empty when the clause names nothing (", at −0.222")."""
+    clause = _OPAQUE.sub(" ", sentence[max(0, start - 80) : start])
+    cuts = [match.end() for match in _CLAUSE.finditer(clause)]
+    if cuts:
+        clause = clause[cuts[-1] :]
+    before = [word.lower() for word in _WORD.findall(clause)]
+    while before and before[-1] in _LINKING | _STOPWORDS:  # "… is", "… of": the verb and preposition that lead to the number
+        before.pop()
+    words = [word for word in before if word not in _STOPWORDS and word not in _LINKING][-4:]
+    # After it: the noun it counts or measures ("57 studies", "12% accuracy"), and what a preposition names ("on ImageNet").
+    following = _FOLLOWING.match(sentence, end)
+    if following:
+        words += [word.lower() for word in following.groups() if word and word.lower() not in words]
+    return tuple(words)
 
 
 def find_numbers(plain: str) -> list[NumberMention]:
@@ -217,7 +375,8 @@ def find_numbers(plain: str) -> list[NumberMention]:
                 value = -value
             unit = (unit or "").replace("\\%", "%").replace("percent", "%")
             decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
-            is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits
+            after = sentence[match.end() : match.end() + 40]
+            is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
             mentions.append(
                 NumberMention(
                     value,
@@ -230,8 +389,8 @@ def find_numbers(plain: str) -> list[NumberMention]:
                     sentence,
                     start,
                     context,
-                    is_year,
-                    _role(sentence, match.start(), match.end(), spans),
+                    _role(sentence, match.start(), match.end(), spans, is_year),
+                    subject_words(sentence, match.start(), match.end()),
                 )
             )
     return mentions

@@ -39,3 +39,15 @@ def checked_facets():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CHECK_ENV, "1")
         yield
+
+
+@pytest.fixture
+def every_class_measured_precise():
+    """The science rules' warnings as their own evidence sets them, as if every evidence class had been measured
+    precise on the corpus: for tests of a rule's logic, apart from the measured gate (analyzers/precision.py)."""
+    from auditex.analyzers import precision
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(precision, "reaches_warning", lambda code, evidence: True)
+        patch.setattr("auditex.analyzers.finding.reaches_warning", lambda code, evidence: True)
+        yield

@@ -129,6 +129,20 @@ def test_duplicate_across_files_compares_content_too(tmp_path):
     assert [f.message.split("'")[1] for f in found if f.severity is Severity.HINT] == ["k"]
 
 
+def test_a_bbl_read_for_a_missing_bib_repeats_the_other_bibs_without_duplicating_them(tmp_path):
+    """The .bbl stands in for the missing one of several .bib files: BibTeX wrote it from all of them."""
+    found = rule_findings(
+        tmp_path,
+        {
+            "main.tex": document("\\cite{k} \\cite{j}\n\\bibliography{gone,refs}"),
+            "refs.bib": "@article{k, title={K}, journal={J}}\n",
+            "main.bbl": "\\begin{thebibliography}{2}\n\\bibitem{k} \\btitle{K}.\n\\bibitem{j} J.\n\\bibitem{j} J again.\n\\end{thebibliography}\n",
+        },
+        "CIT002",
+    )
+    assert [f.message.split("'")[1] for f in found] == ["j"]  # k is refs.bib's entry again; j is in the .bbl twice
+
+
 def test_nocite_star_cites_every_duplicate(tmp_path):
     found = findings(tmp_path, "\\nocite{*}", DUPLICATES)
     assert {f.message.split("'")[1] for f in serious(found, "CIT002")} == {"diff", "unused"}
@@ -142,6 +156,12 @@ def test_case_mismatch_is_an_error_that_says_so(tmp_path):
     [error] = serious(found, "CIT001")
     assert error.severity is Severity.ERROR and "differs only in letter case" in error.message
     assert error.fixes[0].edits[0].new_text == "smith2020"
+
+
+def test_a_macro_parameter_is_no_cite_key(tmp_path):
+    preamble = "\\NewDocumentCommand\\citeproc{mm}{#2~\\cite{#1}}\n\\newcommand{\\mycite}[1]{\\citep{#1}}"
+    found = findings(tmp_path, "\\citeproc{a}{see} \\mycite{a} \\cite{nope}", "@misc{a, title={A}}\n", preamble=preamble)
+    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["nope"]
 
 
 def test_key_maybe_in_a_missing_bib_file_is_information(tmp_path):

@@ -2,7 +2,11 @@
 
 from pathlib import Path
 
+import pytest
 from helpers import rule_findings
+
+# The rules' logic, apart from the measured-precision gate (tests of the gate: test_precision.py).
+pytestmark = pytest.mark.usefixtures("every_class_measured_precise")
 
 
 def findings(tmp_path: Path, body: str) -> list:

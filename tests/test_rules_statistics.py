@@ -3,6 +3,9 @@
 import pytest
 from helpers import document, rule_findings
 
+# The rules' logic, apart from the measured-precision gate (tests of the gate: test_precision.py).
+pytestmark = pytest.mark.usefixtures("every_class_measured_precise")
+
 
 def reported(tmp_path, body):
     """The STAT findings on a Results section holding `body`."""

@@ -68,7 +68,8 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
     choices = sorted(known)
     by_lowercase = {key.lower(): key for key in choices}
     for file, cite in ctx.index.cites:
-        if cite.key in known or cite.key == "*":
+        # "#1": a macro's parameter (`\\NewDocumentCommand\\citeproc{mm}{\\cite{#1}}`), not a key.
+        if cite.key in known or cite.key == "*" or "#" in cite.key:
             continue
         same_but_case = by_lowercase.get(cite.key.lower())
         closest: str | None
@@ -89,7 +90,9 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
 @rule("CIT002", "duplicate-bibliography-key", Category.LATEX, Severity.WARNING, reads=("cite_keys", "bibliography"))
 def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags a bibliography key defined twice, in one `.bib` file or across several.
+    Flags a bibliography key defined twice, in one `.bib` file or across several. A generated
+    `.bbl` read beside the `.bib` files (for a `\bibliography` file that is missing) repeats
+    their entries in BibTeX's output form: its copy of a key a `.bib` defines is not a duplicate.
 
     ## Why is this bad?
     BibTeX silently keeps the first entry, possibly not the one the author checked. That
@@ -105,7 +108,9 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     ```
     """
     cited = _cited_keys(ctx)
-    for key, places in ctx.index.bib_entries.items():
+    for key, defined in ctx.index.bib_entries.items():
+        # A .bbl is BibTeX's output of the .bib entries: its \bibitem of a key the .bib defines is that entry again.
+        places = [place for place in defined if not place[0].endswith(".bbl")] or defined
         if len(places) < 2:
             continue
         first_file, first = places[0]

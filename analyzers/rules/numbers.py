@@ -13,7 +13,7 @@ from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, SectionKind, Table
 from ...latex.numbers import NumberMention, Role, find_numbers
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Fix, Range, Related, Severity, TextEdit
+from ..finding import Category, Evidence, Finding, Fix, Range, Related, Severity, Statement, TextEdit
 from ..quantities import (
     AGGREGATE_HEADER,
     CellAt,
@@ -78,6 +78,7 @@ class _TableCell:
     column_words: frozenset[str]
     named: bool  # its row or column header is a name ("AlpacaEval", "FCOS-3D", "\\method"), not an ordinary word ("Width")
     aggregate: bool  # its row or column header is an aggregate ("Average", "Mean", "Total")
+    change: bool  # it holds a change: a signed value ("+2.3") or one under a Δ / gain / improvement header
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
     related: Related  # the cell, for a finding on a prose number
     rounded: frozenset[str]  # rounded_spellings of its value
@@ -93,6 +94,8 @@ class _Quote:
     decimals: int
     percent: bool
     text: str
+    sentence: str
+    subject: tuple[str, ...]
     pointing: Pointing
     stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
     role: Role
@@ -135,6 +138,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                     "related": [cell.related],
                     "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
                     "confidence": _quote_confidence(quote, cell, told, cell_place == place, _corroborated(quote, cell, index)),
+                    "evidence": _quote_evidence(quote, cell),
                 }
             )
 
@@ -216,9 +220,19 @@ _SPEAKS_OF_AGGREGATE = re.compile(r"\b(?:averag\w*|mean|overall|in total)\b", re
 _NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
 
 
+# A column of changes: "Δ", "Gain", "Improvement", "Diff.".
+_CHANGE_HEADER = re.compile(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
+# Roles that quote no table cell: what is not a measured value (latex/numbers.py Role).
+_NOT_QUOTED = frozenset({Role.YEAR, Role.LISTED, Role.P_VALUE, Role.STATISTIC, Role.INTERVAL_LEVEL, Role.SAMPLE_SIZE})
+
+
 def _may_quote(mention: NumberMention) -> bool:
-    """A number that may quote one cell: not a year, not one of a list of values (a grid, a sweep)."""
-    return not mention.is_year and mention.role is not Role.LISTED and (mention.decimals >= 1 or (mention.percent and mention.value >= 10))
+    """A number that may quote one cell: a decimal, a percentage of 10 or more, or a whole number of 10 or more
+    (which quotes only a table its sentence cites: see `_anchored_cell`); not a year, a p-value, a statistic, an
+    interval's level, a sample size, or one of a list of values (a grid, a sweep)."""
+    if mention.role in _NOT_QUOTED:
+        return False
+    return mention.decimals >= 1 or abs(mention.value) >= 10
 
 
 def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
@@ -232,6 +246,7 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         frozenset(name_words(column)),
         bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
         bool(AGGREGATE_HEADER.match(row) or AGGREGATE_HEADER.match(column)),
+        cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
         at.describe(),
         ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
         frozenset(rounded_spellings(value, cell.decimals)),
@@ -253,6 +268,8 @@ def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
         mention.decimals,
         mention.percent,
         mention.text,
+        " ".join(sentence.split()),
+        mention.subject,
         Pointing.of(sentence, placed.block.plain.text),
         stated,
         mention.role,
@@ -278,8 +295,11 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
     # A fraction cell (0.0195) is one digit from a percentage (1.99%), not from a plain 1.99.
+    # A change in percent ("+65%", "improves by 15%") quotes a cell of changes, not a level.
     candidates = [
-        (at, c) for at, c in index.one_digit_away(quote.variants) if quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)
+        (at, c)
+        for at, c in index.one_digit_away(quote.variants)
+        if (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)) and (quote.role is not Role.CHANGE or not quote.percent or c.change)
     ]
     if not candidates:
         return None
@@ -304,6 +324,34 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
     return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
+
+
+def _quote_evidence(quote: _Quote, cell: _TableCell) -> Evidence:
+    """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision."""
+    cited, named = cell.label in quote.pointing.refs, _headers_named(quote, cell)
+    if cited:
+        kind = (
+            "strong: cited table, row and column named"
+            if named == 2
+            else "strong: cited table, row or column named"
+            if named
+            else "moderate: cited table"
+        )
+    else:
+        kind = (
+            "moderate: row and column named"
+            if named == 2 and cell.named
+            else "weak: paragraph cites the table or headers are ordinary words"
+        )
+    if quote.role not in (Role.VALUE, Role.APPROXIMATE):
+        kind = f"weak: {kind.partition(': ')[2]}, a {quote.role.value}"
+    sides = [
+        Statement(
+            file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
+        ),
+        Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
+    ]
+    return Evidence(kind=kind, statements=sides, reason=f"{quote.text} is one digit away from {cell.text} in {cell.describe}")
 
 
 def _headers_named(quote: _Quote, cell: _TableCell) -> int:
@@ -384,10 +432,12 @@ class _Statement:
     near_names: frozenset[str]  # those within its window
     direction: int  # +1 a rise ("improves by"), -1 a fall ("drops"), 0 a level
     role: Role
+    subject: frozenset[str]  # the stems of what it measures (NumberMention.subject)
     counted: bool  # an integer before what it counts ("57 studies", "340 fps"): compared with the abstract only
     follows: frozenset[str]  # the stems of the two words after the number ("studies containing", "fps for")
     abstract: bool
     text: str
+    sentence: str
     where: str  # its section's title or kind
     finding: Finding
     related: Related  # this statement, for the other one's finding
@@ -425,16 +475,41 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                 shared = sorted(statement.window & other.window)
                 yield slip.finding.model_copy(
                     update={
-                        "message": f"{slip.text} here, but {told.text} for the same quantity in {told.where}",
+                        "message": f"{slip.text} for {_named(slip)} here, but {told.text} for {_named(told)} in {told.where}",
                         "identity": f"{slip.text} {told.text} {' '.join(shared)}",
                         "related": [told.related],
                         "confidence": confidence,
+                        "evidence": _restatement(slip, told),
                     }
                 )
                 if other.abstract:
                     contradicted.add(id(other))
                 break
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
+
+
+def _named(statement: _Statement) -> str:
+    return "'" + " ".join(sorted(statement.subject)) + "'"
+
+
+def _restatement(slip: _Statement, told: _Statement) -> Evidence:
+    """Both statements, what each measures, and why they are taken for one quantity."""
+    kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
+    sides = (
+        Statement(
+            file=item.finding.file,
+            range=item.finding.range,
+            quote=item.sentence,
+            subject=" ".join(sorted(item.subject)),
+            role=item.role.value,
+        )
+        for item in (slip, told)
+    )
+    return Evidence(
+        kind=kind,
+        statements=list(sides),
+        reason=f"both state a {slip.role.value} of {_named(slip)}, one digit apart, in {slip.where} and {told.where}",
+    )
 
 
 def _comparable(statement: _Statement, other: _Statement) -> bool:
@@ -449,6 +524,8 @@ def _comparable(statement: _Statement, other: _Statement) -> bool:
 def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
     """The confidence that two statements state the same quantity (see NUM002's ## Confidence), or None when
     their words or settings say they do not."""
+    if _kind_of(statement.role) is not _kind_of(other.role) or not _same_subject(statement.subject, other.subject):
+        return None
     shared = statement.window & other.window
     common = statement.names & other.names
     abstract = statement.abstract or other.abstract
@@ -471,7 +548,7 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
         + 0.1 * bool(statement.follows & other.follows)
         + _figures_evidence(statement.written)
     )
-    if {statement.role, other.role} & {Role.SETTING, Role.APPROXIMATE}:
+    if Role.APPROXIMATE in (statement.role, other.role):
         confidence -= 0.25
     if (statement.direction == 0) != (other.direction == 0):  # a change and a level
         confidence -= 0.2
@@ -479,6 +556,22 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
     if statement.near_names - other.names or other.near_names - statement.names:
         confidence -= 0.15
     return _clamped(confidence)
+
+
+# The roles NUM002 compares: what states a measured quantity. Test statistics, p-values, coefficients
+# and intervals are the STAT rules'; settings, years, sample sizes and interval levels are not results.
+_STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT})
+
+
+def _kind_of(role: Role) -> Role:
+    """An approximation ("about 12%") restates a result."""
+    return Role.VALUE if role is Role.APPROXIMATE else role
+
+
+def _same_subject(subject: frozenset[str], other: frozenset[str]) -> bool:
+    """Both sentences say what their number measures, and one names all the other does
+    ("accuracy on ImageNet" and "top-1 accuracy on ImageNet"; not "transfers" and "the loss")."""
+    return bool(subject and other) and (subject <= other or other <= subject)
 
 
 @lru_cache(maxsize=2)
@@ -547,8 +640,8 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     for number in _numbers(section):
         mention, placed = number.mention, number.block
         counted = _counted(number)
-        # One of a list, an end of a range: neither states the quantity itself.
-        if not (counted or _headline(number)) or mention.role in (Role.LISTED, Role.RANGE):
+        # Only what states a measured quantity: not one of a list, an end of a range, a statistic or a setting.
+        if not (counted or _headline(number)) or mention.role not in _STATED:
             continue
         start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
         words, names = _window(mention.sentence, start, end)
@@ -570,10 +663,12 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
                 frozenset(name for name in names if name.lower() in words),
                 _direction(words),
                 mention.role,
+                frozenset(_stem(word) for word in mention.subject),
                 counted,
                 follows,
                 section.kind is SectionKind.ABSTRACT,
                 mention.text,
+                " ".join(mention.sentence.split()),
                 section.title or section.kind.value,
                 ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
                 ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
@@ -584,7 +679,10 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
 
 
 _DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
-_NAMED_BEFORE = re.compile(r"(?:\b[A-Z][a-z]+|~)\s*$")  # "Lemma 4.5", "Exercise~1.5": an identifier
+# "Lemma 4.5", "Exercise~1.5": an identifier; not a capitalised function word opening a sentence ("The 57 studies").
+_NAMED_BEFORE = re.compile(
+    r"(?:\b(?!(?:The|A|An|All|Only|These|Those|Our|Their|Its|Of|In|On|For|At|With|By|And|Or|But|Out|About|Over|Some|Most|Each|Both|Nearly|Almost|Roughly)\b)[A-Z][a-z]+|~)\s*$"
+)
 
 
 def _headline(number: NumberInContext) -> bool:
