@@ -64,6 +64,29 @@ def test_lower_is_better_from_the_metric_name(tmp_path):
     assert len(found) == 1 and "2.5" in found[0].message and "lower" in found[0].message
 
 
+def test_bold_marking_the_best_of_each_row_is_not_read_per_column(tmp_path):
+    # Two methods compared on each row (a task per row), lower is better: bold picks each row's winner.
+    rows = "Task 1 & \\textbf{12} & 15 & 20 & 16 \\\\\nTask 2 & 30 & \\textbf{9} & 11 & 17 \\\\\nTask 3 & 40 & 41 & \\textbf{8} & 30 \\\\\n"
+    assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Epochs to converge.") == []
+    # The caption says so, even where one row's bold is not its extreme.
+    rows = "Task 1 & \\textbf{92.0} & 85.0 & 80.0 & 81.0 \\\\\nTask 2 & 60.0 & \\textbf{61.0} & 70.0 & 50.0 \\\\\n"
+    assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Accuracy; the best in each row is in bold.") == []
+    # Without either, a bold that is not its column's best is still reported.
+    assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Accuracy.")
+
+
+def test_bold_that_marks_significance_is_not_a_best_claim(tmp_path):
+    rows = "Base & 0.10 & 0.20 & 0.30 & 0.20 \\\\\nOurs & \\textbf{0.02} & 0.50 & \\textbf{0.01} & 0.30 \\\\\nOther & 0.03 & \\textbf{0.04} & 0.70 & 0.20 \\\\\n"
+    caption = "Accuracy of each model; p-values below .05 are in bold (significant)."
+    assert findings(tmp_path, rows, "TAB002", caption=caption) == []
+
+
+def test_failures_are_lower_is_better(tmp_path):
+    rows = "Base & 0 & 2.0 & 3.0 & 2.0 \\\\\nOurs & \\textbf{4} & 1.0 & 1.5 & 1.0 \\\\\nOther & 6 & 2.5 & 3.1 & 2.2 \\\\\n"
+    found = findings(tmp_path, rows, "TAB002", header="Method & Failures & B & C & Avg", caption="Robustness.")
+    assert len(found) == 1 and "lower is better" in found[0].message and "Base" in found[0].message
+
+
 def test_bold_without_a_known_direction_or_per_group_is_left_alone(tmp_path):
     rows = "Base & \\textbf{1.0} & 2.0 & 3.0 & 2.0 \\\\\nOurs & 0.5 & 1.0 & 1.5 & 1.0 \\\\\n"
     assert findings(tmp_path, rows, "TAB002", header="Method & Params & B & C & Avg", caption="Sizes.") == []

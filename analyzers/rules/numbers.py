@@ -299,7 +299,8 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     candidates = [
         (at, c)
         for at, c in index.one_digit_away(quote.variants)
-        if (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals)) and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+        if (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
+        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
     ]
     if not candidates:
         return None

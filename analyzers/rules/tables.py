@@ -23,7 +23,7 @@ _HIGHER = re.compile(
 )
 _LOWER = re.compile(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|lpips|chamfer|cd|latency|"
-    r"wer|cer|distance|regret)\b",
+    r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|epochs?|steps\s+to)\b",
     re.IGNORECASE,
 )
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
@@ -371,8 +371,11 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     Flags a bold (or `\\best`-style highlighted) cell that is not the best value of its
     column. The direction comes from ↑/↓ in the header, else from the metric's name in the
     header or caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
-    FID, distances are lower-better. Columns whose direction is unknown, and oracle / teacher
-    / upper-bound / random / human / extra-data rows (named in any text cell) are left alone.
+    FID, distances, failures, epochs are lower-better. Columns whose direction is unknown, and
+    oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
+    are left alone. So are tables whose bold means something else: the caption says bold marks
+    significance or the best of each row, or every bold cell (in two rows or more) is the
+    highest, or every one the lowest, of its own row: methods compared across columns.
 
     Bold often marks the best of a group of rows: the rows between two rules (`\\midrule`,
     `\\hline`, `\\cline`, `\\addlinespace`, the author's own rule macros), or the rows with the
@@ -409,6 +412,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     for placed in _tables(section):
         table = placed.block.table
         grid = _Grid.of(table, rule_macros)  # type: ignore[arg-type]
+        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid):  # type: ignore[union-attr]
+            continue
         for column in grid.columns():
             sense, source = _direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
             if not sense:
@@ -429,6 +434,28 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
                 found = _better(marked[0], members, cells if len(marked_sets) == 1 else members, sense, grid)
                 if found is not None:
                     yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
+
+
+# A caption that gives bold another meaning: significance, or the best of each row.
+_BOLD_MEANS_OTHER = re.compile(
+    r"(?:bold\w*|highlight\w*)[^.]{0,80}\b(?:signific\w*|p\s*[<≤])|signific\w*[^.]{0,60}\b(?:bold\w*|highlight\w*)"
+    r"|\b(?:each|every|per)\s+row\b|\brow-?wise\b",
+    re.IGNORECASE,
+)
+
+
+def _marks_rows(grid: _Grid) -> bool:
+    """Bold marks the best of each row, not of each column: methods compared across columns. Every bold
+    cell, in two rows or more, is the highest of its row's numbers, or every one is the lowest."""
+    bold = [cell for row in grid.body_rows() for column in grid.columns() if (cell := grid.numeric(row, column)) and cell.bold]
+    if len({cell.row for cell in bold}) < 2:
+        return False
+
+    def extreme(cell: Cell, sense: int) -> bool:
+        peers = [other.value for column in grid.columns() if (other := grid.numeric(cell.row, column)) and other is not cell]
+        return bool(peers) and all(sense * (cell.value - value) >= 0 for value in peers)  # type: ignore[operator]
+
+    return any(all(extreme(cell, sense) for cell in bold) for sense in (1, -1))
 
 
 def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: int, grid: _Grid) -> tuple[Cell, bool] | None:
