@@ -11,7 +11,10 @@ tests/corpus_triage.toml, and prints:
 - the false warnings per paper against the ledger's bar.
 --write regenerates analyzers/measured_precision.py from the table (with the commit and corpus size);
 --drafts writes a ledger entry to fill in for every untriaged finding; --save keeps the findings as JSON,
-to compare two revisions of the rules.
+to compare two revisions of the rules; --reconcile [TRIAGED.toml …] rewrites the ledger for the findings
+of this run: verdicts kept by fingerprint (and taken from the given files of newly triaged entries),
+messages and severities brought up to date, entries no longer reported dropped and listed. A genuine
+warning of the ledger that is now information keeps its old severity, so that the test still fails on it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from scipy.stats import binomtest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the ledger's reader lives beside the test that enforces it
 
-from corpus_ledger import FALSE_PER_PAPER, SERIOUS, Entry, draft, in_scope, load_ledger  # noqa: E402
+from corpus_ledger import FALSE_PER_PAPER, LEDGER, SERIOUS, Entry, draft, in_scope, load_ledger  # noqa: E402
 
 from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
@@ -160,6 +163,63 @@ TIERS: dict[str, tuple[int, int, int, float]] = {{
     print(f"\nwrote {TABLE.relative_to(ROOT)} (commit {commit}, {papers} papers)")
 
 
+LEDGER_HEADER = """# Every warning or error auditex reports on ../shared/corpus, and every science finding (NUM, TAB, CNT,
+# STAT, NOT) at information and above, triaged by a reader who opened the source (tests/corpus_ledger.py).
+# tests/test_corpus.py enforces it; benchmarks/corpus_triage.py counts it, measures each rule's
+# precision per evidence class (which sets the science rules' severity), drafts new entries and
+# (--reconcile) brings messages and severities up to date.
+"""
+
+
+def reconcile(found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry], triaged: list[Path]) -> None:
+    """Rewrites the ledger for this run's findings; prints what it dropped, kept back, or could not judge."""
+    pool = dict(ledger)
+    for path in triaged:
+        for key, entry in load_ledger(path).items():
+            pool.setdefault(key, entry)
+    entries, untriaged, kept_back = [], 0, []
+    for paper, findings in found.items():
+        for f in findings:
+            known = pool.get((paper, f["fingerprint"]))
+            if known is None:
+                untriaged += 1
+                continue
+            severity = f["severity"]
+            previous = ledger.get((paper, f["fingerprint"]))
+            if previous is not None and previous.kept_warning and Severity(severity) not in SERIOUS:
+                kept_back.append(f"{paper} {f['code']} {f['file']}:{f['line']} {f['message']}")
+                severity = previous.severity
+            entries.append((paper, f, severity, known))
+    reported = {(paper, f["fingerprint"]) for paper, f, _, _ in entries}
+    gone = [entry for key, entry in ledger.items() if key not in reported and entry.paper in found]
+    blocks = [LEDGER_HEADER]
+    for paper, f, severity, known in sorted(entries, key=lambda item: (item[0], item[1]["file"], item[1]["line"], item[1]["code"])):
+        blocks.append(
+            "\n".join(
+                (
+                    "[[finding]]",
+                    f"paper = {json.dumps(paper)}",
+                    f"code = {json.dumps(f['code'])}",
+                    f"severity = {json.dumps(severity)}",
+                    f"file = {json.dumps(f['file'])}  # line {f['line']}",
+                    f"fingerprint = {json.dumps(f['fingerprint'])}",
+                    f"message = {json.dumps(f['message'], ensure_ascii=False)}",
+                    f"verdict = {json.dumps(known.verdict)}",
+                    f"reason = {json.dumps(known.reason, ensure_ascii=False)}",
+                    "",
+                )
+            )
+        )
+    LEDGER.write_text("\n".join(blocks), encoding="utf-8")
+    print(f"\nledger: {len(entries)} entries written; {untriaged} findings untriaged (see --drafts)")
+    for entry in gone:
+        print(
+            f"  dropped ({entry.verdict}{', A REGRESSION' if entry.verdict == 'genuine' else ''}): {entry.paper} {entry.code} {entry.file}: {entry.message}"
+        )
+    for line in kept_back:
+        print(f"  genuine warning now information, kept at its old severity so the test fails: {line}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -168,22 +228,29 @@ def main() -> None:
     parser.add_argument("--drafts", type=Path, help="write ledger entries for untriaged findings here")
     parser.add_argument("--save", type=Path, help="save the in-scope findings as JSON")
     parser.add_argument("--write", action="store_true", help="regenerate analyzers/measured_precision.py (whole corpus only)")
+    parser.add_argument("--reconcile", nargs="*", type=Path, help="rewrite the ledger for this run, adding verdicts from these files")
+    parser.add_argument("--load", type=Path, help="take the findings from a --save file instead of checking the corpus")
     arguments = parser.parse_args()
     if not arguments.corpus.is_dir():
         sys.exit(f"corpus not found at {arguments.corpus}")
     names = {name for name in arguments.papers.split(",") if name}
-    if arguments.write and names:
-        sys.exit("--write measures the whole corpus: leave out --papers")
+    if (arguments.write or arguments.reconcile is not None) and names:
+        sys.exit("--write and --reconcile take the whole corpus: leave out --papers")
     papers = sorted(p for p in arguments.corpus.iterdir() if p.is_dir() and (not names or p.name in names))
     ledger = load_ledger()
-    with ProcessPoolExecutor(arguments.jobs) as pool:
-        found = dict(zip((p.name for p in papers), pool.map(paper_findings, papers)))
+    if arguments.load:
+        found = json.loads(arguments.load.read_text(encoding="utf-8"))
+    else:
+        with ProcessPoolExecutor(arguments.jobs) as pool:
+            found = dict(zip((p.name for p in papers), pool.map(paper_findings, papers)))
 
     false_warnings = per_paper(found, ledger)
     table, tiers = precision_table(found, ledger)
     print_precision(table, tiers, len(found))
     untriaged = sum(count for _, count in table)
     print(f"\nfalse warnings per paper: {false_warnings / max(len(found), 1):.2f} (bar {FALSE_PER_PAPER}); untriaged: {untriaged}")
+    if arguments.reconcile is not None:
+        reconcile(found, ledger, arguments.reconcile)
     if arguments.write:
         write_table(table, tiers, len(found))
     if arguments.drafts:
@@ -192,7 +259,7 @@ def main() -> None:
     if arguments.save:
         arguments.save.write_text(
             json.dumps(
-                {paper: [{k: v for k, v in f.items() if k != "draft"} for f in findings] for paper, findings in found.items()},
+                {paper: [dict(f) for f in findings] for paper, findings in found.items()},
                 indent=1,
                 ensure_ascii=False,
             ),

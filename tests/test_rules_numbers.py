@@ -277,11 +277,32 @@ def test_confidence_of_a_quote_follows_its_tie_and_its_digits(tmp_path):
     assert len(found) == 1 and found[0].confidence >= 0.9 and found[0].severity.value == "warning"
     # Only the paragraph cites the table, and 38.8 is one unit off 38.7 in its last place (two roundings): information.
     weak = (
-        "\\section{Results}\nOverall, the AlpacaEval score is 38.8 on average over all prompts. "
+        "\\section{Results}\nThe AlpacaEval score is 38.8 over all prompts. "
         "Per-method scores are in Table~\\ref{tab:main}.\n" + TABLE.replace("38.66", "38.7")
     )
     found = findings(tmp_path, weak, "NUM001")
     assert len(found) == 1 and found[0].confidence < 0.7 and found[0].severity.value == "information"
+    # "On average" over all prompts quotes no single method's cell.
+    assert findings(tmp_path, weak.replace("The AlpacaEval score is", "On average, the AlpacaEval score is"), "NUM001") == []
+
+
+def test_whole_number_quotes_a_cited_table_only_where_it_counts_what_the_cell_names(tmp_path):
+    table = (
+        r"\begin{table}\centering\begin{tabular}{lcc}\toprule"
+        "\n"
+        r"Genome & Genes missing & Transcripts \\ \midrule"
+        "\n"
+        r"Rhesus & 138 & 4021 \\ Mouse & 95 & 3310 \\ \bottomrule"
+        "\n"
+        r"\end{tabular}\caption{Annotation.}\label{tab:busco}\end{table}"
+        "\n"
+    )
+    slip = "\\section{Results}\nFor Rhesus, 128 genes were missing (Table~\\ref{tab:busco}).\n" + table
+    [found] = findings(tmp_path, slip, "NUM001")
+    assert "says 138" in found.message and found.evidence.statements[0].role == "count"
+    # 148 years is one digit from 138, in a sentence citing the table, but the table counts no years.
+    other = "\\section{Results}\nFor Rhesus, our runs of 148 years are in Table~\\ref{tab:busco}.\n" + table
+    assert findings(tmp_path, other, "NUM001") == []
 
 
 def test_ordinary_header_words_without_a_reference_are_a_weak_tie(tmp_path):

@@ -312,8 +312,17 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     refs = quote.pointing.refs
     # A cell whose own value the sentence also states is being compared with, not copied.
     candidates = [(at, c) for at, c in candidates if not any(agrees(value, decimals, c.value) for value, decimals in quote.stated)]
-    # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts.
-    anchored = [(at, c) for at, c in candidates if _tie(quote, c) and (quote.decimals or c.label in refs)]
+    # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
+    # count ("108 genes") only where what it counts is what the cell's row or column names. "On average" quotes an
+    # Average row or column, never one row's cell.
+    anchored = [
+        (at, c)
+        for at, c in candidates
+        if _tie(quote, c)
+        and (quote.decimals or c.label in refs)
+        and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
+        and (c.aggregate or not quote.aggregate)
+    ]
     if not anchored:
         return None
     # The cells whose row and column headers the sentence names most fully outvote the others;
@@ -353,6 +362,11 @@ def _quote_evidence(quote: _Quote, cell: _TableCell) -> Evidence:
         Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
     ]
     return Evidence(kind=kind, statements=sides, reason=f"{quote.text} is one digit away from {cell.text} in {cell.describe}")
+
+
+def _counts_what_cell_names(quote: _Quote, cell: _TableCell) -> bool:
+    headers = {_stem(word) for word in cell.row_words | cell.column_words}
+    return any(_stem(word) in headers for word in quote.subject)
 
 
 def _headers_named(quote: _Quote, cell: _TableCell) -> int:

@@ -23,7 +23,7 @@ _HIGHER = re.compile(
 )
 _LOWER = re.compile(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|lpips|chamfer|cd|latency|"
-    r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|epochs?|steps\s+to)\b",
+    r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
     re.IGNORECASE,
 )
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
@@ -371,7 +371,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     Flags a bold (or `\\best`-style highlighted) cell that is not the best value of its
     column. The direction comes from ↑/↓ in the header, else from the metric's name in the
     header or caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
-    FID, distances, failures, epochs are lower-better. Columns whose direction is unknown, and
+    FID, distances, failures, "epochs to" converge are lower-better. Columns whose direction is unknown, and
     oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
     are left alone. So are tables whose bold means something else: the caption says bold marks
     significance or the best of each row, or every bold cell (in two rows or more) is the
