@@ -152,7 +152,7 @@ _ASSIGNED_BEFORE = re.compile(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
 _COUNT_BEFORE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
 _SETTING_BEFORE = re.compile(
     r"\b(?:thresholds?|cut-?offs?|targets?|alpha|α|(?:significance|confidence|credib\w*|alpha)\s+levels?|steps?(?:\s+sizes?)?"
-    r"|increments?|set\s+(?:to|at)|fixed\s+(?:to|at)|chosen\s+as)\s+(?:of\s+|at\s+|to\s+|is\s+|was\s+|=\s*)?$"
+    r"|increments?|(?:set|fixed)\s+(?:[\w-]+\s+){0,4}?(?:to|at)|chosen\s+as)\s+(?:of\s+|at\s+|to\s+|is\s+|was\s+|=\s*)?$"
     r"|\b(?:like|e\.g\.,?|for\s+(?:example|instance),?|such\s+as)\s*$",
     re.IGNORECASE,
 )

@@ -153,6 +153,20 @@ def test_and_inside_one_item_does_not_split_it(tmp_path):
     assert findings(tmp_path, body) == []
 
 
+def test_the_x_and_y_of_z_names_two_things(tmp_path):
+    body = "We used four free parameters: the time of mid-transit, the radius ratio, and the slope and intercept of a linear trend.\n"
+    assert findings(tmp_path, body) == []
+    assert len(findings(tmp_path, body.replace("four", "five"))) == 1
+
+
+def test_a_parenthesis_of_statistics_is_not_the_enumeration(tmp_path):
+    body = (
+        "Participants chose among the three answer options (agreement practical = 0.72\\%, "
+        "agreement theoretical = 0.4\\%, disagreement = 98.9\\%, undecided = 0.1\\%).\n"
+    )
+    assert findings(tmp_path, body) == []
+
+
 def test_an_item_marked_as_an_extra_is_not_counted(tmp_path):
     body = (
         "We model and compare two procurement strategies:\n\\begin{itemize}\n\\item annual matching;\n"

@@ -193,6 +193,16 @@ def test_lone_ours_row_below_better_baselines_is_still_a_warning(tmp_path):
     assert len(warnings(found)) == 1 and "78.0" in found[0].message
 
 
+def test_an_oracle_row_set_apart_by_a_rule_and_a_check_mark_is_no_competitor(tmp_path):
+    # Group DRO uses the group labels (✓ in "Group Info") and sits below its own rule: bold marks the best without them.
+    body = (
+        "\\begin{tabular}{lcc}\\toprule\nMethod & Group Info & Worst-group Acc.~$\\uparrow$ \\\\ \\midrule\n"
+        "ERM & \\xmark & 70.0 \\\\\nJTT & \\xmark & 80.1 \\\\\nOurs & \\xmark & \\textbf{85.0} \\\\ \\midrule\n"
+        "Group DRO & \\cmark & 88.0 \\\\ \\bottomrule\n\\end{tabular}\n"
+    )
+    assert warnings(table_findings(tmp_path, body, "TAB002")) == []
+
+
 MARK_GROUPS = r"""\begin{tabular}{lcc}\toprule
 Method & Extra data & Acc.~$\uparrow$ \\ \midrule
 A (w/ pretraining) & \cmark & 88.0 \\

@@ -276,10 +276,14 @@ def _top_level_parts(formula: str) -> list[str]:
     return [part for part in parts + [current] if part.strip()] or [formula]
 
 
+_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?)\s*\$?\s*[-−]?\d*\.?\d")
+_SHARED_OF = re.compile(r"^\s*[A-Za-z-]+\s+of\b")
+
+
 def _items(plain: str) -> tuple[list[str], bool]:
     """The items of "A, B and C", up to the one after the closing "and"/"or", and whether there was
     one. An "and"/"or" inside one item stays there: "with and without debt", "pre- and
-    post-training", "the gap between A and B"."""
+    post-training", "the gap between A and B"; the last item "the X and Y of Z" names two things."""
     pieces = re.split(r"(,|;|\band\b|\bor\b)", plain)
     items: list[str] = []
     joining = closing = paired = False
@@ -291,6 +295,9 @@ def _items(plain: str) -> tuple[list[str], bool]:
             items.append(piece)
             paired = False
             if closing:
+                # "…, and the slope and intercept of a linear trend": two nouns sharing what follows "of".
+                if pieces[index + 1 : index + 2] == ["and"] and _SHARED_OF.match(pieces[index + 2] if index + 2 < len(pieces) else ""):
+                    items.append(pieces[index + 2].strip())
                 return items, True
         separator = pieces[index + 1] if index + 1 < len(pieces) else ""
         pairing = not paired and bool(items) and bool(_PAIRING.search(items[-1]))  # "between" takes one "and"
@@ -324,12 +331,16 @@ def _continues(text: str, end: int, counted: int) -> bool:
 
 
 def _parenthesised(text: str, start: int, stated: int) -> Enumeration | None:
-    """Items of "(A, B, and C)": commas and a closing and/or separate them."""
+    """Items of "(A, B, and C)": commas and a closing and/or separate them. A parenthesis of statistics
+    ("(agreement = 0.72%, disagreement = 98.9%)") reports values, not the list."""
     close = text.find(")", start)
     inside = text[start:close] if 0 <= close - start <= 200 else ""
     if not inside or _VAGUE.search(inside) or re.search(r"\\(?:cite|ref)|\(", inside):
         return None
     inside = re.sub(r"^\s*(?:i\.e\.|that is|namely),?", "", inside)  # "(i.e., A and B)" names the items all the same
+    # "(agreement = 0.72%, disagreement = 98.9%, …)": statistics reported about the things, not their list.
+    if len(_STATISTIC.findall(inside)) >= 2:
+        return None
     plain, _ = _plain(inside)
     return _weigh(_items(plain)[0], stated, 0.85) if plain is not None else None
 

@@ -1,0 +1,59 @@
+"""The quantity model: what each number in prose is (its role) and what it measures (its subject)."""
+
+import pytest
+
+from auditex.latex.numbers import Role, find_numbers
+
+
+def roles(sentence: str) -> dict[str, Role]:
+    return {mention.text: mention.role for mention in find_numbers(sentence)}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number", "role"),
+    [
+        ("Ours reaches 93.4 on AlpacaEval.", "93.4", Role.VALUE),
+        ("We set the learning rate to 0.005.", "0.005", Role.SETTING),
+        ("with $\\lambda = 0.01$ throughout", "0.01", Role.SETTING),
+        ("We identified 57 studies.", "57", Role.COUNT),
+        ("We recruited 120 participants.", "120", Role.SAMPLE_SIZE),
+        ("(N = 118 after exclusion)", "118", Role.SAMPLE_SIZE),
+        ("the 95% CI excludes zero", "95%", Role.INTERVAL_LEVEL),
+        ("Cases rose (95\\%CrI: 2,230-2,700).", "2,230", Role.INTERVAL_BOUND),
+        ("OR = 1.9, 95% CI = [2.091, 2.622]", "2.622", Role.INTERVAL_BOUND),
+        ("the correction of cases (+65%) was large", "65%", Role.CHANGE),
+        ("a decrease of the estimates by 15%", "15%", Role.CHANGE),
+        ("accuracy above 85% on every split", "85%", Role.BOUND),
+        ("The survey ran in 2019.", "2019", Role.YEAR),
+        ("t(28) = 2.20, p = .04", ".04", Role.P_VALUE),
+        ("t(28) = 2.20, p = .04", "2.20", Role.STATISTIC),
+        ("$\\chi^2(1, N = 3,479) = 3.67$", "3.67", Role.STATISTIC),
+        ("The coefficient is −0.228 in the baseline.", "−0.228", Role.COEFFICIENT),
+        ("an effect of d = 0.42 for older children", "0.42", Role.COEFFICIENT),
+        ("hopelessness (M = 4.50, SD = 1.2)", "4.50", Role.VALUE),
+        ("about 10% of the runs", "10%", Role.APPROXIMATE),
+        ("with p in {0.05, 0.1, 0.2}", "0.1", Role.LISTED),
+        ("between 2 and 5 seconds", "5", Role.RANGE),
+    ],
+)
+def test_each_role_is_read_from_the_words_around_the_number(sentence, number, role):
+    assert roles(sentence)[number] is role
+
+
+def test_references_are_no_quantities():
+    assert roles("as Table 3 and Section 4.1 show, Eq. 2 holds") == {}
+
+
+def test_the_subject_is_what_the_clause_names():
+    [mention] = find_numbers("Our method improves accuracy on ImageNet by 12.3%.")
+    assert {"accuracy", "imagenet"} <= set(mention.subject)
+    [transfers] = find_numbers("Transfers equal 3.0 percent of mean income.")
+    [loss] = find_numbers("The loss amounts to 5.0 percent of mean income.")
+    assert transfers.subject == ("transfers",) and loss.subject == ("loss",)  # "of mean income" is the unit's base, not the subject
+    [counted] = find_numbers("We found 57 studies.")
+    assert "studies" in counted.subject
+
+
+def test_a_clause_that_names_nothing_has_no_subject():
+    [mention] = find_numbers("In the robustness check it remains negative, at −0.222.")
+    assert mention.subject == ()
