@@ -390,3 +390,41 @@ def test_on_average_names_the_average_row(tmp_path):
     # The right average is a quote.
     body = "\\section{Results}\nOn average, our approach improves the F1 by 2.3 times (Table~\\ref{tab:speedup}).\n" + SPEEDUPS
     assert findings(tmp_path, body, "NUM001") == []
+
+
+# Issue 19's shapes: numbers that only share words are not one quantity.
+
+
+def test_coefficients_of_two_specifications_are_not_one_quantity(tmp_path):
+    body = (
+        "\\section{Results}\nIn the baseline specification the coefficient is $-0.228$ and significant.\n\n"
+        "\\section{Robustness}\nWith region fixed effects the coefficient remains negative, at $-0.222$.\n"
+    )
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_shares_of_one_base_are_different_quantities(tmp_path):
+    body = (
+        "\\section{Transfers}\nPublic transfers equal 3.0 percent of mean income in the sample.\n\n"
+        "\\section{Losses}\nThe average loss from the shock amounts to 5.0 percent of mean income in the sample.\n"
+    )
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_the_same_subject_restated_with_another_value_is_reported_with_both_subjects(tmp_path):
+    body = (
+        "\\begin{abstract}Our model improves top-1 accuracy on ImageNet by 12.3\\%.\\end{abstract}\n"
+        "\\section{Results}\nOverall, our model improves top-1 accuracy on ImageNet by 12.8\\% over the baseline.\n"
+    )
+    [found] = findings(tmp_path, body, "NUM002")
+    assert "'accuraci imagenet" in found.message or "imagenet" in found.message
+    assert found.evidence.kind == "abstract restates, same subject"
+    assert [side.role for side in found.evidence.statements] == ["relative change", "relative change"]
+
+
+def test_an_interval_level_and_a_relative_change_quote_no_cell(tmp_path):
+    table = TABLE.replace("38.66", "95.5").replace("6.10", "15.5")
+    level = "\\section{Results}\nCases of Ours on AlpacaEval rose (95.4\\%CrI: 2,230-2,700; Table~\\ref{tab:main}).\n" + table
+    assert findings(tmp_path, level, "NUM001") == []
+    change = "\\section{Results}\nOn AlpacaEval the correction lowers Ours by 15.4\\% (Table~\\ref{tab:main}).\n" + table
+    assert findings(tmp_path, change, "NUM001") == []
