@@ -276,7 +276,7 @@ class NumberMention:
 
 
 # Where the phrase naming a quantity ends: a clause boundary, a conjunction, another number.
-_CLAUSE = re.compile(r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|\d", re.IGNORECASE)
+_CLAUSE = re.compile(r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|(?<![\w-])\d", re.IGNORECASE)
 _LINKING = frozenset(
     {
         "is",
@@ -330,7 +330,10 @@ _LINKING = frozenset(
 )
 
 
-_CONTENT_WORD = r"(?!(?:of|on|in|for|at|with|by|to|from|and|or|the|a|an|than|is|are|was|were|respectively)\b)([A-Za-z][A-Za-z-]+)"
+_CONTENT_WORD = (
+    r"(?!(?:of|on|in|for|at|with|by|to|from|over|under|against|versus|vs|compared|relative|and|or|the|a|an|than|is|are|was|were"
+    r"|respectively)\b)([A-Za-z][A-Za-z0-9-]+)"
+)
 _FOLLOWING = re.compile(
     rf"\s*(?:{_CONTENT_WORD}(?:\s+{_CONTENT_WORD})?\s*)?(?:(?:on|in|for|at|with|from)\s+(?:the\s+)?([A-Za-z][\w-]+))?", re.IGNORECASE
 )

@@ -175,7 +175,13 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     matches a fraction cell 0.4866 (a plain 48.66 does not). Only references to tables tie:
     a sentence citing a table and a figure cites that table alone. A number that is one of a
     list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
-    a sweep) quotes no cell; results listed with "respectively" do.
+    a sweep) quotes no cell; results listed with "respectively" do. Neither does a year, a
+    p-value, a test statistic, an interval's level ("95% CrI") or a sample size (the quantity
+    model's roles); a change in percent ("+65%", "decreases by 15%") quotes only a cell of
+    changes (a signed value, a Δ / gain column); "on average" quotes only an Average, Mean or
+    Total row or column. A whole number of 10 or more quotes a cell only of a table its
+    sentence cites, and only where what it counts ("128 genes") is what the cell's row or
+    column names.
 
     ## Why is this bad?
     The reader quotes the sentence, the reviewer checks the table. A narrative number that
@@ -208,7 +214,11 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
     71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
     section; +0.1 when another decimal of the sentence quotes the same table. Below 0.7 the
-    finding is information.
+    finding is information. The evidence class says how the sentence ties the cell: "strong:
+    cited table, row and column named", "strong: cited table, row or column named", "moderate:
+    cited table", "moderate: row and column named", "weak: …" (only the paragraph cites the
+    table, or the number is not a result: an interval bound, a count, a coefficient); its
+    measured precision decides whether a confident finding may warn.
     """
     cells = tuple(_table_cell(ctx, placed, cell, value) for placed, cell, value in _cells(section))
     return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
@@ -447,7 +457,8 @@ class _Statement:
     near_names: frozenset[str]  # those within its window
     direction: int  # +1 a rise ("improves by"), -1 a fall ("drops"), 0 a level
     role: Role
-    subject: frozenset[str]  # the stems of what it measures (NumberMention.subject)
+    subject: frozenset[str]  # the stems of what it measures (NumberMention.subject), compared
+    named: str  # what it measures, as the sentence words it
     counted: bool  # an integer before what it counts ("57 studies", "340 fps"): compared with the abstract only
     follows: frozenset[str]  # the stems of the two words after the number ("studies containing", "fps for")
     abstract: bool
@@ -504,7 +515,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
 
 
 def _named(statement: _Statement) -> str:
-    return "'" + " ".join(sorted(statement.subject)) + "'"
+    return f"'{statement.named}'"
 
 
 def _restatement(slip: _Statement, told: _Statement) -> Evidence:
@@ -607,24 +618,32 @@ def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
 def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statements]:
     """## What it does
     Flags two statements of the same quantity, in different paragraphs, whose values differ
-    by one digit: "improves by 12.3%" in the abstract, "improves by 12.8%" in the results.
-    Two statements count as the same quantity when the words around the numbers agree (at
-    least three shared content words, most of them; or two, one of them a name both sentences
-    use: "79% from DualMind" and "DualMind achieves 89%") and they do not name different
-    settings: their capitalised names (datasets, models, stages) overlap, or one sentence
-    names none. Function words, citations, references and an acronym of the quantity itself
-    ("credibility level (CL)") do not count, and endings do not ("preserving", "preservation").
-    Different learning rates for different datasets are therefore left alone, and so are a
-    rise and a fall ("improves by 12%", "drops by 13%").
+    by one digit: "improves top-1 accuracy on ImageNet by 12.3%" in the abstract, "improves
+    top-1 accuracy on ImageNet by 12.8%" in the results. Sameness comes from what each number
+    is (the quantity model of `latex/numbers.py`), not from the words the sentences share:
+    both numbers have the same role (a result, a relative change, a count, a bound; an
+    approximation counts as a result) and the same subject (what its clause says it measures,
+    "accuracy on ImageNet", the noun it counts): both sentences name one, and one names all
+    the other does. So "the coefficient is −0.228" and "it remains negative, at −0.222" (no
+    subject), or "transfers equal 3.0 percent of mean income" and "the loss amounts to 5.0
+    percent of mean income" (two subjects), are left alone. Test statistics, p-values,
+    coefficients and effect sizes, interval levels and bounds, settings, sample sizes and years
+    are never compared here: they are the STAT rules', or no results. Beyond that the words
+    around the numbers must agree (at least three shared content words, most of them; or two,
+    one of them a name both sentences use: "79% from DualMind" and "DualMind achieves 89%
+    success rate") and the sentences must not name different settings: their capitalised
+    names (datasets, models, stages) overlap, or one sentence names none. A rise and a fall
+    ("improves by 12%", "drops by 13%") are two quantities.
 
     Only numbers that state a quantity are compared: not one of a list or set of values, not
     an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
-    ("> 70%", "p < .05", "above 85%") is compared with a bound, and only against the abstract;
-    so is a count before what it counts ("57 studies", "340 fps"), when the words after the two
+    ("> 70%", "above 85%") is compared with a bound, and only against the abstract; so is a
+    count before what it counts ("57 studies", "340 fps"), when the words after the two
     numbers share what is counted. The abstract restates results in its own words: against
     it two shared words suffice. Numbers that a table holds are NUM001's, except against the
     abstract, which quotes them without citing the table: there the copy that no table holds
-    is reported.
+    is reported. The message names both subjects; the finding's evidence quotes both
+    sentences with their subjects and roles.
 
     ## Why is this bad?
     The reader cannot tell which value is true, and a headline number that drifts between
@@ -645,11 +664,11 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     agree (three or more), +0.1 when the sentences share a name (dataset, model), +0.1 when
     the same word follows both numbers; +0.1 for four or more significant figures, −0.1 for
     two or fewer (round values like 40% or 85% coincide by chance). Lowered by 0.25 when either
-    number is a setting or an approximation (a value given to a parameter, "λ = 0.005",
-    "Normal(0, 0.05)", "a target of 90%", "95% confidence level", "steps of 0.05", "targets
-    like 80%"; "about 10%"), by 0.2 when one states a change and the other a level, and by
-    0.15 when a name next to one number is absent from the other sentence (another workload,
-    another dataset). Below 0.7 the finding is information.
+    number is an approximation ("about 10%"), by 0.2 when one states a change and the other a
+    level, and by 0.15 when a name next to one number is absent from the other sentence (another
+    workload, another dataset). Below 0.7 the finding is information. The evidence class is
+    "abstract restates, same subject" or "same subject"; its measured precision decides whether
+    a confident finding may warn (see Measured precision below).
     """
     statements = []
     for number in _numbers(section):
@@ -679,6 +698,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
                 _direction(words),
                 mention.role,
                 frozenset(_stem(word) for word in mention.subject),
+                " ".join(mention.subject),
                 counted,
                 follows,
                 section.kind is SectionKind.ABSTRACT,
