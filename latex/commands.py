@@ -31,6 +31,8 @@ REF_COMMANDS = frozenset(
         "Crefrange",
     }
 )
+# The reference commands that take a comma-separated list (cleveref's); the others take one key, commas and all.
+LIST_REF_COMMANDS = frozenset({"cref", "Cref", "cpageref", "Cpageref", "labelcref"})
 # \cite-like commands of LaTeX, natbib, biblatex and apacite (and the ACL/ICML/ACM styles' own):
 # [pre][post]{keys}, with apacite's <prenote> first.
 _SINGLE_CITE_COMMANDS = frozenset(

@@ -32,6 +32,8 @@ _DECLARATION = re.compile(
     r"\\(?P<command>newif|[gex]?def|providecommand|newcommand|renewcommand)[ \t]*\{?[ \t]*\\(?P<name>(?:if|If|@if)[A-Za-z@]*)"
     r"|\\(?:global\s*\\)?let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+"
 )
+# `\if0 … \fi`, the authors' way to write `\iffalse`: 0 against the body's first token, which a letter never equals.
+_IF_ZERO = re.compile(r"[ \t]*0[ \t]*(?:\n|[ \t]*[A-Za-z\\%])")
 _CONTROL_SEQUENCE = re.compile(r"\\[A-Za-z@]+")
 _TOKEN = re.compile(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
 
@@ -69,7 +71,7 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
             continue
         elif kind == "open" or unknown_open:
             ordinal += 1
-            never = 0 if name == "iffalse" else 1 if name == "iftrue" else -1
+            never = 0 if name == "iffalse" or (_IF_ZERO.match(masked, token.end()) and name == "if") else 1 if name == "iftrue" else -1
             stack.append([ordinal, 0, never])
         else:
             continue

@@ -348,10 +348,10 @@ def _discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
 
 
 def _dead_spans(text: str, excluded: tuple[str, ...], discarding: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Stretches TeX never reads: branches of `\\iffalse … \\fi` (and `\\else` of `\\iftrue`),
+    """Stretches TeX never reads: branches of `\\iffalse … \\fi` or `\\if0 … \\fi` (and `\\else` of `\\iftrue`),
     environments the comment package excludes, and the arguments of macros that discard them."""
     spans = []
-    if "\\iffalse" in text or "\\iftrue" in text:
+    if "\\iffalse" in text or "\\iftrue" in text or "\\if0" in text or "\\if 0" in text:
         starts, paths = branch_paths(text)
         for index, path in enumerate(paths):
             if any(branch == NEVER for _, branch in path):

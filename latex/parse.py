@@ -446,7 +446,7 @@ class _ChunkWalker:
                 return name == "label"
             self.keyed_nodes.add(id(node))
         if name == "label":
-            for key, start, end in _keys(arguments[-1] if arguments else None):
+            for key, start, end in _keys(arguments[-1] if arguments else None, listed=False):
                 self.result.labels.append(KeyUse(name, key, start, end, self._label_kind(key)))
                 if self.paragraph is not None:
                     self.paragraph_labels.append(key)
@@ -454,7 +454,8 @@ class _ChunkWalker:
         if name in cmd.REF_COMMANDS:
             for argument in arguments:
                 if isinstance(argument, lw.LatexGroupNode):
-                    self.result.refs.extend(KeyUse(name, key, start, end) for key, start, end in _keys(argument))
+                    listed = name in cmd.LIST_REF_COMMANDS
+                    self.result.refs.extend(KeyUse(name, key, start, end) for key, start, end in _keys(argument, listed))
             return False
         if name in cmd.CITE_COMMANDS:
             for keys in cmd.citation_key_arguments(node):
@@ -674,14 +675,15 @@ def _inner_span(group: lw.LatexNode) -> tuple[int, int]:
     return group.pos, group.pos + group.len
 
 
-def _keys(group: lw.LatexNode | None) -> list[tuple[str, int, int]]:
-    """Comma-separated keys of an argument with the span of each key."""
+def _keys(group: lw.LatexNode | None, listed: bool = True) -> list[tuple[str, int, int]]:
+    """Comma-separated keys of an argument with the span of each key; one key, commas and all, where
+    the command takes one (`\\label{lem:S(h,K)}`, `\\ref{…}`: only cleveref's commands take lists)."""
     if group is None:
         return []
     inner_start, _ = _inner_span(group)
     raw = argument_text(group)
     keys = []
-    for match in re.finditer(r"[^,\s][^,]*", raw):
+    for match in re.finditer(r"[^,\s][^,]*" if listed else r"\S(?:.*\S)?", raw, re.S):
         key = match.group(0).rstrip()
         if key:
             keys.append((key, inner_start + match.start(), inner_start + match.start() + len(key)))

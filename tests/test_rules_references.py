@@ -128,6 +128,22 @@ def test_labels_and_references_in_iffalse_are_not_read(tmp_path):
     assert found == [("REF001", "\\ref{sec:typo}")]
 
 
+def test_a_label_with_a_comma_is_one_key(tmp_path):
+    body = (
+        "\\begin{lemma}\\label{lem:S(h,G/r)size}A.\\end{lemma}\n\\begin{lemma}\\label{lem:S(h,K)size}B.\\end{lemma}\n"
+        "By Lemmas~\\ref{lem:S(h,G/r)size} and \\ref{lem:S(h,K)size}; see \\cref{lem:S(h,K)size,lem:none}.\n"
+    )
+    # cleveref splits its list at every comma, so there the label is cut as LaTeX cuts it.
+    found = [f.message.split(" refers")[0] for f in findings(tmp_path, body, "REF001", "REF002")]
+    assert found == ["\\cref{lem:S(h}", "\\cref{K)size}", "\\cref{lem:none}"]
+
+
+def test_if_zero_is_read_as_iffalse(tmp_path):
+    body = "\\section{Intro}\\label{sec:intro}\n\\if0\nSee \\ref{sec:dataset} and \\ref{sec:gone}.\n\\fi\n\\if 0 Old \\ref{sec:old}.\\fi\nSee \\ref{sec:typo}.\n"
+    found = [f.message.split(" refers")[0] for f in findings(tmp_path, body, "REF001")]
+    assert found == ["\\ref{sec:typo}"]
+
+
 def test_references_in_notes_switched_off_are_not_read(tmp_path):
     body = (
         "\\newcommand{\\note}[1]{}\n\\newcommand{\\amit}[1]{ {\\note{\\color{purple} Amit: #1}} }\n"
