@@ -1,0 +1,99 @@
+"""Severity set by measured precision (analyzers/precision.py): the gate, its table, and how it is shown."""
+
+import subprocess
+import sys
+
+import pytest
+from scipy.stats import binomtest
+
+from auditex.analyzers import measured_precision, precision
+from auditex.analyzers.finding import Category, Evidence, Finding, Range, Severity
+from auditex.analyzers.precision import ClassPrecision, Measured, reaches_warning, tier_of
+
+
+def finding(code: str, kind: str | None = None, confidence: float = 0.95) -> Finding:
+    return Finding(
+        code=code,
+        category=Category.EVIDENCE_MANIPULATION,
+        severity=Severity.WARNING,
+        message="m",
+        file="main.tex",
+        range=Range.of(0, 0, 0, 1),
+        confidence=confidence,
+        evidence=Evidence(kind=kind) if kind else None,
+    )
+
+
+@pytest.fixture
+def table(monkeypatch):
+    """A measured table of our own: one precise class, one imprecise, and the tiers they pool into."""
+    monkeypatch.setattr(
+        precision,
+        "CLASSES",
+        {
+            ("NUM001", "strong: cited table, row and column named"): (20, 19, 1, 0.764),
+            ("NUM001", "moderate: cited table"): (10, 8, 2, 0.49),
+            ("TAB002", "confidence 0.9+"): (5, 5, 0, 0.566),
+        },
+    )
+    monkeypatch.setattr(precision, "TIERS", {"strong": (25, 24, 1, 0.805), "moderate": (10, 8, 2, 0.49)})
+
+
+def test_tiers_of_evidence_classes():
+    assert tier_of("strong: cited table, row and column named") == "strong"
+    assert tier_of("confidence 0.9+") == "strong" and tier_of("confidence 0.8+") == "moderate"
+    assert tier_of("confidence 0.7+") == "weak" and tier_of("same subject") == "weak"
+
+
+def test_a_class_warns_when_its_rule_measured_precise_and_its_tier_bounded(table):
+    assert reaches_warning("NUM001", "strong: cited table, row and column named")
+    # 80% precise: information, whatever its tier.
+    assert not reaches_warning("NUM001", "moderate: cited table")
+    # Five of five: precise, and its tier (strong, pooled) is bounded above 75%.
+    assert reaches_warning("TAB002", "confidence 0.9+")
+    # Never measured: information until the corpus shows it.
+    assert not reaches_warning("NUM001", "weak: paragraph cites the table or headers are ordinary words")
+    assert not reaches_warning("CNT001", "confidence 0.9+")
+
+
+def test_markup_rules_are_measured_but_not_gated(table):
+    assert reaches_warning("REF001", "confidence 0.9+") and reaches_warning("CIT002", "never seen")
+
+
+def test_the_calibrated_severity_applies_the_gate(table):
+    assert finding("NUM001", "strong: cited table, row and column named").calibrated_severity() is Severity.WARNING
+    assert finding("NUM001", "moderate: cited table").calibrated_severity() is Severity.INFORMATION
+    assert finding("NUM001", "strong: cited table, row and column named", confidence=0.6).calibrated_severity() is Severity.INFORMATION
+    # Without explicit evidence a finding's class is its confidence in tenths.
+    assert finding("TAB002", confidence=0.93).evidence_class == "confidence 0.9+"
+    assert finding("TAB002", confidence=0.93).calibrated_severity() is Severity.WARNING
+
+
+def test_a_tier_below_the_bound_keeps_a_precise_class_informing(monkeypatch):
+    monkeypatch.setattr(precision, "CLASSES", {("NOT003", "confidence 0.9+"): (3, 3, 0, 0.439)})
+    monkeypatch.setattr(precision, "TIERS", {"strong": (3, 3, 0, 0.439)})
+    item = ClassPrecision("NOT003", "confidence 0.9+", Measured(3, 3, 0, 0.439))
+    assert item.measured.precision == 1.0 and not item.warns
+
+
+def test_the_stored_table_is_what_its_counts_say():
+    """Each stored bound is the 95% Wilson bound of its counts, and the tiers pool the gated rules' classes."""
+    for counts in (*measured_precision.CLASSES.values(), *measured_precision.TIERS.values()):
+        findings, genuine, false, bound = counts
+        assert findings == genuine + false > 0
+        assert bound == pytest.approx(binomtest(genuine, findings).proportion_ci(method="wilson").low, abs=1e-3)
+    pooled: dict[str, list[int]] = {}
+    for (code, evidence), (_, genuine, false, _) in measured_precision.CLASSES.items():
+        if precision.is_gated(code):
+            tier = pooled.setdefault(tier_of(evidence), [0, 0])
+            tier[0] += genuine
+            tier[1] += false
+    assert pooled == {tier: [genuine, false] for tier, (_, genuine, false, _) in measured_precision.TIERS.items()}
+
+
+def test_auditex_rule_shows_the_measured_precision():
+    shown = subprocess.run([sys.executable, "-m", "auditex.cli.main", "rule", "NUM001"], capture_output=True, text=True, check=True).stdout
+    assert "## Measured precision" in shown and f"commit {measured_precision.MEASURED_ON['commit']}" in shown
+    for (code, evidence), (findings, genuine, _, _) in measured_precision.CLASSES.items():
+        if code == "NUM001":
+            assert f"| {evidence} | {findings} | {genuine} |" in shown
