@@ -12,7 +12,7 @@ from ..latex.project import Project, ProjectProblem
 from ..latex.source import SourceText
 from .config import Config
 from .facets import CheckedIndex, CheckedProject, CheckedSource, checking
-from .finding import Finding, Fix, Range, Related, Severity, TextEdit
+from .finding import Evidence, Finding, Fix, Range, Related, Severity, TextEdit
 from .registry import Rule, Scope
 
 # Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),
@@ -95,6 +95,7 @@ class RuleContext:
         explanation: str | None = None,
         section: str | None = None,
         severity: Severity | None = None,
+        evidence: Evidence | None = None,
     ) -> Finding:
         return Finding(
             code=self.rule.code,
@@ -109,6 +110,7 @@ class RuleContext:
             explanation=explanation,
             identity=identity or message,
             section=section,
+            evidence=evidence,
         )
 
     def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:

@@ -184,6 +184,14 @@ def test_an_acronym_defined_again_with_other_words_is_caught(tmp_path):
     ]
 
 
+def test_an_expansion_elaborated_or_inside_a_longer_name_is_not_another_meaning(tmp_path):
+    body = (
+        "\\section{Bounds}\nWe compare with the Cramer-Rao bound (CRB) and the Bogoliubov-de Gennes (BdG) equations.\n\n"
+        "\\section{Results}\nThe error meets the Cramer-Rao lower bound (CRB). The Bogoliubov-de Gennes Hamiltonian (BdG) is solved.\n"
+    )
+    assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] == "NOT003"] == []
+
+
 def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
     body = (
         "\\section{Frequentist intervals}\nA confidence level (CL) confidence interval (CI) covers the true value.\n\n"

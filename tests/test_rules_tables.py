@@ -68,6 +68,12 @@ def test_bold_marking_the_best_of_each_row_is_not_read_per_column(tmp_path):
     # Two methods compared on each row (a task per row), lower is better: bold picks each row's winner.
     rows = "Task 1 & \\textbf{12} & 15 & 20 & 16 \\\\\nTask 2 & 30 & \\textbf{9} & 11 & 17 \\\\\nTask 3 & 40 & 41 & \\textbf{8} & 30 \\\\\n"
     assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Epochs to converge.") == []
+    # One game per row, bold the best of our variants; a Human column beyond them is a reference, not a competitor.
+    rows = (
+        "Alien & 378.3 & \\textbf{616.9} & 405.2 & 7128.0 \\\\\nAsterix & \\textbf{1853.0} & 1128.3 & 1089.5 & 8503.0 \\\\\n"
+        "Atlantis & 14623.4 & \\textbf{20992.5} & 14481.6 & 29028.0 \\\\\nBankHeist & 13.8 & 15.1 & \\textbf{34.2} & 753.0 \\\\\n"
+    )
+    assert findings(tmp_path, rows, "TAB002", header="Game & Ours A & Ours B & Ours C & Human", caption="Scores ($\\uparrow$).") == []
     # The caption says so, even where one row's bold is not its extreme.
     rows = "Task 1 & \\textbf{92.0} & 85.0 & 80.0 & 81.0 \\\\\nTask 2 & 60.0 & \\textbf{61.0} & 70.0 & 50.0 \\\\\n"
     assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Accuracy; the best in each row is in bold.") == []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -724,15 +724,29 @@ def _unspelled_expansion(short: str, words: tuple[str, ...], first: str) -> str 
             content += 1
         else:
             break
-    if content == wanted and wanted > 1 and taken[-1].lower() not in _NOT_A_TERM:  # not "Our Best Model (SRU)"
+    # A run of more capitalised words than the acronym has capitals ("Bogoliubov-de Gennes Hamiltonian (BdG)")
+    # does not say which of them it abbreviates.
+    before = words[-len(taken) - 1] if len(taken) < len(words) else ""
+    longer = bool(before) and before[0].isupper() and before.lower() not in _DETERMINERS
+    if content == wanted and wanted > 1 and taken[-1].lower() not in _NOT_A_TERM and not longer:  # not "Our Best Model (SRU)"
         return " ".join(reversed(taken))
     expected = first.split()
     if 1 < len(expected) <= len(words):
         tail = words[-len(expected) :]
         swapped = [word for word, other in zip(tail, expected) if _normal_expansion(word) != _normal_expansion(other)]
-        if len(swapped) == 1 and swapped[0].lower() not in _NOT_A_TERM:
+        # "Cramer-Rao lower bound" against "Cramer-Rao bound": the first expansion with a word put in, not swapped.
+        if len(swapped) == 1 and swapped[0].lower() not in _NOT_A_TERM and not _elaborates(words[-len(expected) - 2 :], expected):
             return " ".join(tail)
     return None
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "their", "this", "these", "that", "those", "its", "his", "her", "we"})
+
+
+def _elaborates(words: Sequence[str], expected: Sequence[str]) -> bool:
+    """Whether `words` hold `expected` in order, with other words between: the same term, elaborated."""
+    remaining = iter(_normal_expansion(word) for word in words)
+    return all(_normal_expansion(word) in remaining for word in expected)
 
 
 def _singular(short: str) -> str:

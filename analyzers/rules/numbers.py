@@ -130,6 +130,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                 continue
             cell_place, cell = anchored
             told = _told(quote, cell)
+            corroborated = _corroborated(quote, cell, index)
             edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
             yield quote.finding.model_copy(
                 update={
@@ -137,8 +138,8 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                     "identity": f"{quote.text} {cell.label} {cell.text}",
                     "related": [cell.related],
                     "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
-                    "confidence": _quote_confidence(quote, cell, told, cell_place == place, _corroborated(quote, cell, index)),
-                    "evidence": _quote_evidence(quote, cell),
+                    "confidence": _quote_confidence(quote, cell, told, cell_place == place, corroborated),
+                    "evidence": _quote_evidence(quote, cell, corroborated),
                 }
             )
 
@@ -215,10 +216,11 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
     section; +0.1 when another decimal of the sentence quotes the same table. Below 0.7 the
     finding is information. The evidence class says how the sentence ties the cell: "strong:
-    cited table, row and column named", "strong: cited table, row or column named", "moderate:
-    cited table", "moderate: row and column named", "weak: …" (only the paragraph cites the
-    table, or the number is not a result: an interval bound, a count, a coefficient); its
-    measured precision decides whether a confident finding may warn.
+    cited table, row and column named" (or "row or column named"), "strong: the sentence quotes
+    the table elsewhere, three or more figures", "moderate: cited table", "moderate: row and
+    column named", "moderate: the sentence quotes the table elsewhere", "weak: …" (only the
+    paragraph cites the table, or the number is not a result: an interval bound, a count, a
+    coefficient); its measured precision decides whether a confident finding may warn.
     """
     cells = tuple(_table_cell(ctx, placed, cell, value) for placed, cell, value in _cells(section))
     return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
@@ -346,23 +348,26 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
 
 
-def _quote_evidence(quote: _Quote, cell: _TableCell) -> Evidence:
-    """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision."""
+def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evidence:
+    """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
+    Strong: the sentence cites the table and names the cell's row or column; or another of its numbers quotes
+    a cell of that table as written and this one has three or more significant figures (few values lie one
+    digit from such a number by chance). Moderate: the sentence cites the table, or names the row and the
+    column in full, or quotes the table elsewhere. Weak otherwise, and whenever the number is not a result."""
     cited, named = cell.label in quote.pointing.refs, _headers_named(quote, cell)
-    if cited:
-        kind = (
-            "strong: cited table, row and column named"
-            if named == 2
-            else "strong: cited table, row or column named"
-            if named
-            else "moderate: cited table"
-        )
+    figures = _figures(spelled(quote.value, quote.decimals))
+    if cited and named:
+        kind = "strong: cited table, row and column named" if named == 2 else "strong: cited table, row or column named"
+    elif corroborated and figures >= 3:
+        kind = "strong: the sentence quotes the table elsewhere, three or more figures"
+    elif cited:
+        kind = "moderate: cited table"
+    elif named == 2 and cell.named:
+        kind = "moderate: row and column named"
+    elif corroborated:
+        kind = "moderate: the sentence quotes the table elsewhere"
     else:
-        kind = (
-            "moderate: row and column named"
-            if named == 2 and cell.named
-            else "weak: paragraph cites the table or headers are ordinary words"
-        )
+        kind = "weak: paragraph cites the table or headers are ordinary words"
     if quote.role not in (Role.VALUE, Role.APPROXIMATE):
         kind = f"weak: {kind.partition(': ')[2]}, a {quote.role.value}"
     sides = [

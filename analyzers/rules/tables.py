@@ -12,7 +12,7 @@ from ...latex.model import BlockKind, Cell, Table
 from ...latex.sentences import sentence_spans
 from ...latex.tables import is_rule, rule_macros
 from ..context import TEXT_CACHE_SIZE, RuleContext
-from ..finding import Category, Finding, Related, Severity
+from ..finding import Category, Evidence, Finding, Related, Severity, Statement
 from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
@@ -374,8 +374,9 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     FID, distances, failures, "epochs to" converge are lower-better. Columns whose direction is unknown, and
     oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
     are left alone. So are tables whose bold means something else: the caption says bold marks
-    significance or the best of each row, or every bold cell (in two rows or more) is the
-    highest, or every one the lowest, of its own row: methods compared across columns.
+    significance or the best of each row, or most bold cells (in three rows or more) are the
+    extreme of their own row within their header group, and more of them than of their column:
+    methods compared across columns, one game or language pair per row.
 
     Bold often marks the best of a group of rows: the rows between two rules (`\\midrule`,
     `\\hline`, `\\cline`, `\\addlinespace`, the author's own rule macros), or the rows with the
@@ -445,17 +446,38 @@ _BOLD_MEANS_OTHER = re.compile(
 
 
 def _marks_rows(grid: _Grid) -> bool:
-    """Bold marks the best of each row, not of each column: methods compared across columns. Every bold
-    cell, in two rows or more, is the highest of its row's numbers, or every one is the lowest."""
+    """Bold marks the best of each row, not of each column: methods compared across columns. Most bold
+    cells (in three rows or more) are the extreme of their row among the columns of their header group,
+    leaving out reference columns (random, human, oracle) and parenthesised spreads, and more of them
+    are extremes of their row than of their column."""
     bold = [cell for row in grid.body_rows() for column in grid.columns() if (cell := grid.numeric(row, column)) and cell.bold]
-    if len({cell.row for cell in bold}) < 2:
+    if len({cell.row for cell in bold}) < 3:
         return False
+    groups = grid.groups()
+    reference = {column for column in grid.columns() if _REFERENCE_ROW.search(grid.column_header(column))}
 
-    def extreme(cell: Cell, sense: int) -> bool:
-        peers = [other.value for column in grid.columns() if (other := grid.numeric(cell.row, column)) and other is not cell]
-        return bool(peers) and all(sense * (cell.value - value) >= 0 for value in peers)  # type: ignore[operator]
+    def group_of(column: int) -> range:
+        return next((group for group in groups if column in group), grid.columns())
 
-    return any(all(extreme(cell, sense) for cell in bold) for sense in (1, -1))
+    def extreme(cell: Cell, peers: list[Cell]) -> bool:
+        values = [peer.value for peer in peers if peer is not cell]
+        return bool(values) and (all(cell.value >= value for value in values) or all(cell.value <= value for value in values))  # type: ignore[operator]
+
+    def row_peers(cell: Cell) -> list[Cell]:
+        return [
+            peer
+            for column in group_of(cell.column)
+            if column not in reference and (peer := grid.numeric(cell.row, column)) and not peer.text.lstrip().startswith("(")
+        ]
+
+    def column_peers(cell: Cell) -> list[Cell]:
+        return [
+            peer for row in grid.body_rows() if (peer := grid.numeric(row, cell.column)) and grid.row_set(row) == grid.row_set(cell.row)
+        ]
+
+    by_row = sum(extreme(cell, row_peers(cell)) for cell in bold)
+    by_column = sum(extreme(cell, column_peers(cell)) for cell in bold)
+    return by_row > by_column and by_row >= 0.8 * len(bold)
 
 
 def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: int, grid: _Grid) -> tuple[Cell, bool] | None:
@@ -484,6 +506,31 @@ def _report_bold(
         _DIRECTION_WEIGHT[source] * (_WITHIN_SPREAD if _spread_overlaps(marked, best) else 1.0) * (_SET_APART if set_apart else 1.0)
     )
     group = " (in another group of rows)" if set_apart else ""
+    if set_apart:
+        kind = "weak: only a row of another group is better"
+    elif source == "claim":
+        kind = "moderate: a better row in its own group, direction from a claim"
+    else:
+        kind = f"strong: a better row in its own group, direction from the {source}"
+    bold_side = Statement(
+        file=placed.file,
+        range=ctx.range(placed.file, marked.start, marked.end),
+        quote=marked.text,
+        subject=f"row {grid.row_header(marked.row)}, column {header}",
+        role="result",
+    )
+    better_side = Statement(
+        file=placed.file,
+        range=ctx.range(placed.file, best.start, best.end),
+        quote=best.text,
+        subject=f"row {grid.row_header(best.row)}, column {header}",
+        role="result",
+    )
+    evidence = Evidence(
+        kind=kind,
+        statements=[bold_side, better_side],
+        reason=f"bold claims the best of column {header}; {'higher' if sense > 0 else 'lower'} is better",
+    )
     return ctx.report(
         placed.file,
         marked.start,
@@ -493,6 +540,7 @@ def _report_bold(
         identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
         related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
         confidence=round(confidence, 3),
+        evidence=evidence,
     )
 
 
