@@ -478,10 +478,15 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
     if not letters or (len(words) < 2 and len(letters) > 1):
         return None
     count = len(letters)
-    for size in range(min(len(words), count + 2), 0, -1):
+    for size in range(min(len(words), count + 3), 0, -1):
         tail = words[-size:]
         initials = "".join(word[0].upper() for word in tail if word[0].isalnum())
         parts_initials = "".join(part[0].upper() for word in tail for part in re.split(r"-", word) if part)
-        if initials == "".join(letters) or parts_initials == "".join(letters):
+        # "adaptive mixtures of importance sampling (AMIS)": small joining words carry no letter.
+        content_initials = "".join(word[0].upper() for word in tail if word[0].isalnum() and word.lower() not in _JOINING)
+        if "".join(letters) in (initials, parts_initials, content_initials) and tail[0].lower() not in _JOINING:
             return " ".join(tail)
     return None
+
+
+_JOINING = frozenset({"of", "and", "for", "the", "in", "on", "to", "with", "a", "an"})

@@ -167,6 +167,23 @@ def test_a_parenthesis_of_statistics_is_not_the_enumeration(tmp_path):
     assert findings(tmp_path, body) == []
 
 
+def test_markers_of_the_next_list_are_not_counted_into_this_one(tmp_path):
+    body = (
+        "We contribute in two new ways: (a) by a qualitative analysis and (b) by scoring manifestos. "
+        "We answer three questions: (a) do norms change?; (b) does complexity predict violence?; and (c) does it last?\n"
+    )
+    assert findings(tmp_path, body) == []
+
+
+def test_markers_followed_by_an_unmarked_last_item_only_inform(tmp_path):
+    body = (
+        "We compare the approaches under four metrics: (i) the height error, and the tracking error of the "
+        "(ii) angular velocity and (iii) thrust of the commands, and the success rate.\n"
+    )
+    found = findings(tmp_path, body)
+    assert len(found) == 1 and found[0].confidence < 0.7 and found[0].severity.value == "information"
+
+
 def test_an_item_marked_as_an_extra_is_not_counted(tmp_path):
     body = (
         "We model and compare two procurement strategies:\n\\begin{itemize}\n\\item annual matching;\n"

@@ -192,6 +192,11 @@ def test_an_expansion_elaborated_or_inside_a_longer_name_is_not_another_meaning(
     assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] == "NOT003"] == []
 
 
+def test_a_definition_whose_joining_words_carry_no_letter_is_a_definition(tmp_path):
+    body = "\\section{Method}\nWe use adaptive mixtures of importance sampling (AMIS) here.\n\nAMIS converges. AMIS is fast. AMIS wins.\n"
+    assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] in ("NOT004", "NOT005")] == []
+
+
 def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
     body = (
         "\\section{Frequentist intervals}\nA confidence level (CL) confidence interval (CI) covers the true value.\n\n"

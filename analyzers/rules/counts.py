@@ -226,7 +226,9 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
         return _count_list(text, listing.end(), listing.group(1), stated)
     paragraph = text[start : _paragraph_end(text, start)]
     if re.match(r"\s*\((?:1|i|a)\)", paragraph):
-        return Enumeration(_sequential_markers(paragraph), 0.9)
+        counted, trailing = _sequential_markers(paragraph)
+        # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
+        return Enumeration(counted, 0.6 if trailing else 0.9)
     end = _sentence_end(text, start)
     sentence = text[start:end]
     if _VAGUE.search(sentence) or "\\item" in sentence:
@@ -375,15 +377,22 @@ _NEXT = {
 }
 
 
-def _sequential_markers(paragraph: str) -> int:
-    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…) from the start of the paragraph."""
-    expected, count = None, 0
-    for marker in _MARKERS.findall(paragraph):
-        label = marker[1:-1]
+def _sequential_markers(paragraph: str) -> tuple[int, bool]:
+    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…) from the start of the paragraph, and
+    whether its last item's sentence goes on with ", and …" (an unmarked item may close the list). A
+    marker that starts the run again ("two ways: (a) … (b) …. Three questions: (a) …") begins another list."""
+    expected, count, first, last = None, 0, None, 0
+    for marker in _MARKERS.finditer(paragraph):
+        label = marker.group(0)[1:-1]
+        if count and label == first:
+            break
         if expected is None or label == expected:
+            first = first or label
             count += 1
             expected = _NEXT.get(label)
-    return count
+            last = marker.end()
+    sentence = paragraph[last : _sentence_end(paragraph, last)]
+    return count, bool(re.search(r"[,;]\s+and\s+(?:the\s+)?[a-z]", sentence))
 
 
 def _paragraph_end(text: str, start: int) -> int:
