@@ -257,13 +257,23 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         frozenset(name_words(row)),
         frozenset(name_words(column)),
         bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
-        bool(AGGREGATE_HEADER.match(row) or AGGREGATE_HEADER.match(column)),
+        bool(AGGREGATE_HEADER.match(row) or any(AGGREGATE_HEADER.match(header) for header in (column, _lowest_header(at)))),
         cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
         at.describe(),
         ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
         frozenset(rounded_spellings(value, cell.decimals)),
         frozenset(exact_spellings(value, cell.decimals)),
     )
+
+
+def _lowest_header(at: CellAt) -> str:
+    """The header cell right above the cell's column: "Mean" under "Panel A: Summary statistics"."""
+    table, column = at.table, at.cell.column
+    for row in reversed(table.rows[: table.header_rows]):
+        for cell in row:
+            if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
+                return cell.text
+    return ""
 
 
 def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
