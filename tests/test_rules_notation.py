@@ -197,6 +197,12 @@ def test_a_definition_whose_joining_words_carry_no_letter_is_a_definition(tmp_pa
     assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] in ("NOT004", "NOT005")] == []
 
 
+def test_letters_of_a_label_key_in_a_custom_reference_are_no_acronym(tmp_path):
+    preamble = "\\newcommand{\\sectionref}[1]{Section~\\ref{#1}}"
+    body = "\\section{Theory}\\label{Appendix:TW}\nAs in \\sectionref{Appendix:TW}, the rate follows.\n\n\\section{Two waves}\nTwo waves (TW) interfere.\n"
+    assert [item for item in run(tmp_path, {"main.tex": document(body, preamble)}) if item[0] == "NOT004"] == []
+
+
 def test_acronyms_restated_as_a_contrast_are_information(tmp_path):
     body = (
         "\\section{Frequentist intervals}\nA confidence level (CL) confidence interval (CI) covers the true value.\n\n"

@@ -81,10 +81,25 @@ def test_bold_marking_the_best_of_each_row_is_not_read_per_column(tmp_path):
     assert findings(tmp_path, rows, "TAB002", header="Task & A & B & C & D", caption="Accuracy.")
 
 
+def test_column_best_bold_that_happens_to_top_its_row_is_still_read_per_column(tmp_path):
+    # Error rates (lower is better): the bold minimum of the first columns is its row's largest number.
+    rows = (
+        "MixMatch & 38.2 & 26.7 & 5.1 & 4.0 \\\\\nFreeMatch & \\textbf{21.4} & \\textbf{15.6} & 8.5 & 6.5 \\\\\n"
+        "CoMatch & 35.1 & 25.4 & \\textbf{4.8} & 9.6 \\\\\nOurs & 22.1 & 17.4 & 6.1 & \\textbf{3.9} \\\\\nAdaMatch & 22.3 & 16.7 & 4.7 & 7.6 \\\\\n"
+    )
+    found = findings(tmp_path, rows, "TAB002", caption="Error rate of each method.")
+    assert [f.message.split(" is marked")[0] for f in found] == ["4.8"]
+
+
 def test_bold_that_marks_significance_is_not_a_best_claim(tmp_path):
     rows = "Base & 0.10 & 0.20 & 0.30 & 0.20 \\\\\nOurs & \\textbf{0.02} & 0.50 & \\textbf{0.01} & 0.30 \\\\\nOther & 0.03 & \\textbf{0.04} & 0.70 & 0.20 \\\\\n"
     caption = "Accuracy of each model; p-values below .05 are in bold (significant)."
     assert findings(tmp_path, rows, "TAB002", caption=caption) == []
+    # A column of p-values is no metric, whatever the caption says of the others.
+    rows = (
+        "Reaction time & 512 & \\textbf{.05} & 3 & 4 \\\\\nAccuracy & 0.91 & .67 & 3 & 4 \\\\\nErrors & 12 & \\textbf{.015} & 3 & 4 \\\\\n"
+    )
+    assert findings(tmp_path, rows, "TAB002", header="Measure & Mean & $p$ & C & D", caption="Accuracy and timing.") == []
 
 
 def test_failures_are_lower_is_better(tmp_path):

@@ -216,9 +216,9 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
     section; +0.1 when another decimal of the sentence quotes the same table. Below 0.7 the
     finding is information. The evidence class says how the sentence ties the cell: "strong:
-    cited table, row and column named" (or "row or column named"), "strong: the sentence quotes
-    the table elsewhere, three or more figures", "moderate: cited table", "moderate: row and
-    column named", "moderate: the sentence quotes the table elsewhere", "weak: …" (only the
+    cited table, row and column named" (or "row or column named"), "moderate: cited table",
+    "moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
+    "three or more figures" or not), "weak: …" (only the
     paragraph cites the table, or the number is not a result: an interval bound, a count, a
     coefficient); its measured precision decides whether a confident finding may warn.
     """
@@ -360,16 +360,16 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
 
 def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evidence:
     """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
-    Strong: the sentence cites the table and names the cell's row or column; or another of its numbers quotes
-    a cell of that table as written and this one has three or more significant figures (few values lie one
-    digit from such a number by chance). Moderate: the sentence cites the table, or names the row and the
-    column in full, or quotes the table elsewhere. Weak otherwise, and whenever the number is not a result."""
+    Strong: the sentence cites the table and names the cell's row or column. Moderate: the sentence cites the
+    table, or names the row and the column in full, or another of its numbers quotes a cell of that table (a
+    sentence comparing a subset with the table's summary does that too). Weak otherwise, and whenever the
+    number is not a result."""
     cited, named = cell.label in quote.pointing.refs, _headers_named(quote, cell)
     figures = _figures(spelled(quote.value, quote.decimals))
     if cited and named:
         kind = "strong: cited table, row and column named" if named == 2 else "strong: cited table, row or column named"
     elif corroborated and figures >= 3:
-        kind = "strong: the sentence quotes the table elsewhere, three or more figures"
+        kind = "moderate: the sentence quotes the table elsewhere, three or more figures"
     elif cited:
         kind = "moderate: cited table"
     elif named == 2 and cell.named:

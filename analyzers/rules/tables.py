@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -375,8 +375,9 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
     are left alone. So are tables whose bold means something else: the caption says bold marks
     significance or the best of each row, or most bold cells (in three rows or more) are the
-    extreme of their own row within their header group, and more of them than of their column:
-    methods compared across columns, one game or language pair per row.
+    best of their own row within their header group, and more of them than of their column:
+    methods compared across columns, one game or language pair per row. A column of p-values
+    ("p", "Sig.") is no metric: bold there marks significance.
 
     Bold often marks the best of a group of rows: the rows between two rules (`\\midrule`,
     `\\hline`, `\\cline`, `\\addlinespace`, the author's own rule macros), or the rows with the
@@ -413,11 +414,11 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     for placed in _tables(section):
         table = placed.block.table
         grid = _Grid.of(table, rule_macros)  # type: ignore[arg-type]
-        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid):  # type: ignore[union-attr]
+        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption):  # type: ignore[union-attr]
             continue
         for column in grid.columns():
             sense, source = _direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
-            if not sense:
+            if not sense or _P_COLUMN.match(grid.own_header(column)):
                 continue
             cells = [cell for row in grid.body_rows() if (cell := grid.numeric(row, column)) and not grid.is_reference(row)]
             bold = [cell for cell in cells if cell.bold]
@@ -437,6 +438,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
                     yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
 
 
+_P_COLUMN = re.compile(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
 # A caption that gives bold another meaning: significance, or the best of each row.
 _BOLD_MEANS_OTHER = re.compile(
     r"(?:bold\w*|highlight\w*)[^.]{0,80}\b(?:signific\w*|p\s*[<≤])|signific\w*[^.]{0,60}\b(?:bold\w*|highlight\w*)"
@@ -445,38 +447,42 @@ _BOLD_MEANS_OTHER = re.compile(
 )
 
 
-def _marks_rows(grid: _Grid) -> bool:
+def _marks_rows(grid: _Grid, caption: str) -> bool:
     """Bold marks the best of each row, not of each column: methods compared across columns. Most bold
-    cells (in three rows or more) are the extreme of their row among the columns of their header group,
-    leaving out reference columns (random, human, oracle) and parenthesised spreads, and more of them
-    are extremes of their row than of their column."""
+    cells (in three rows or more) are the best of their row, in their column's direction, among the
+    columns of their header group (the whole row where a group holds only a value and its spread),
+    leaving out reference columns (random, human, oracle) and parenthesised spreads; and more of them
+    are the best of their row than of their column."""
     bold = [cell for row in grid.body_rows() for column in grid.columns() if (cell := grid.numeric(row, column)) and cell.bold]
     if len({cell.row for cell in bold}) < 3:
         return False
     groups = grid.groups()
     reference = {column for column in grid.columns() if _REFERENCE_ROW.search(grid.column_header(column))}
 
-    def group_of(column: int) -> range:
-        return next((group for group in groups if column in group), grid.columns())
-
-    def extreme(cell: Cell, peers: list[Cell]) -> bool:
-        values = [peer.value for peer in peers if peer is not cell]
-        return bool(values) and (all(cell.value >= value for value in values) or all(cell.value <= value for value in values))  # type: ignore[operator]
-
-    def row_peers(cell: Cell) -> list[Cell]:
+    def comparable(row: int, columns: Iterable[int]) -> list[Cell]:
         return [
             peer
-            for column in group_of(cell.column)
-            if column not in reference and (peer := grid.numeric(cell.row, column)) and not peer.text.lstrip().startswith("(")
+            for column in columns
+            if column not in reference and (peer := grid.numeric(row, column)) and not peer.text.lstrip().startswith("(")
         ]
+
+    def row_peers(cell: Cell) -> list[Cell]:
+        group = next((group for group in groups if cell.column in group), None)
+        peers = comparable(cell.row, group) if group is not None else []
+        return peers if len(peers) >= 2 else comparable(cell.row, grid.columns())
 
     def column_peers(cell: Cell) -> list[Cell]:
         return [
             peer for row in grid.body_rows() if (peer := grid.numeric(row, cell.column)) and grid.row_set(row) == grid.row_set(cell.row)
         ]
 
-    by_row = sum(extreme(cell, row_peers(cell)) for cell in bold)
-    by_column = sum(extreme(cell, column_peers(cell)) for cell in bold)
+    def best(cell: Cell, peers: list[Cell]) -> bool:
+        sense, _ = _direction(grid.column_header(cell.column), caption)
+        others = [peer.value for peer in peers if peer is not cell]
+        return bool(sense and others) and all(sense * (cell.value - value) >= 0 for value in others)  # type: ignore[operator]
+
+    by_row = sum(best(cell, row_peers(cell)) for cell in bold)
+    by_column = sum(best(cell, column_peers(cell)) for cell in bold)
     return by_row > by_column and by_row >= 0.8 * len(bold)
 
 
