@@ -79,6 +79,13 @@ class PaperAuditPaper(BaseModel):
             target.text = target.text.replace(patch.target_find, patch.replacement, 1)  # type: ignore[union-attr]
         return blocks, unapplied
 
+    def applied_patches(self) -> list[EditPatch]:
+        """The ground truth: the patches that really changed the paper. A patch whose target text
+        is not in the paper (or was already changed by an earlier patch) injected no error."""
+        _, unapplied = self.corrupted_content()
+        failed = {id(patch) for patch in unapplied}
+        return [patch for patch in self.patches if id(patch) not in failed]
+
 
 class DatasetError(ValueError):
     """A dataset file we cannot read; the message names the file and the problem."""
@@ -298,8 +305,15 @@ def score_matched(papers: Sequence[MatchedPaper]) -> PaperAuditReport:
 async def evaluate_paperaudit(
     papers: Sequence[PaperAuditPaper], findings_by_paper: dict[str, Sequence[Prediction]], completer: TextCompleter
 ) -> PaperAuditReport:
-    """Judge every paper's findings against its patches (Table 21), then score (§5.1)."""
-    matchings = await asyncio.gather(*(match_findings(completer, p.patches, findings_by_paper.get(p.paper_id, ())) for p in papers))
+    """Judge every paper's findings against its applied patches (Table 21), then score (§5.1).
+
+    A patch that failed to apply injected no error, so it is not in the ground truth: counting
+    it would charge the detector with missing an error the paper does not contain.
+    """
+    ground_truth = [p.applied_patches() for p in papers]
+    matchings = await asyncio.gather(
+        *(match_findings(completer, truth, findings_by_paper.get(p.paper_id, ())) for p, truth in zip(papers, ground_truth, strict=True))
+    )
     return score_matched(
-        [MatchedPaper(p.patches, findings_by_paper.get(p.paper_id, ()), m) for p, m in zip(papers, matchings, strict=True)]
+        [MatchedPaper(truth, findings_by_paper.get(p.paper_id, ()), m) for p, truth, m in zip(papers, ground_truth, matchings, strict=True)]
     )

@@ -9,6 +9,7 @@ from auditex.evaluation.judge import (
     parse_json_object,
     parse_score,
     parse_yes_no,
+    read_verdict,
 )
 
 PROMPTS = {
@@ -58,10 +59,48 @@ def test_inserted_text_is_not_expanded_again():
         ("Nope", None),
         ("Not the same problem", None),
         ("", None),
+        # never fooled by words that merely contain "yes"
+        ("A full Bayesian treatment is claimed.", None),
+        ("As Mayes and Tang show, the complex is exact.", None),
+        ("The eyes of the reader glaze over. No.", False),
+        ("The Bayesian model differs, so: No.", False),  # "Bayesian" is not a second answer
+        ("_No_", False),
+        ("# Yes", True),
+        ("> **No**", False),
+        ("It is a yes/no question.", None),
+        ("Hmm.\n\n**Yes**\n", True),
+        ("I first thought No.\n\nFinal answer: **Yes**", True),
     ],
 )
 def test_parse_yes_no(answer, verdict):
     assert parse_yes_no(answer) is verdict
+
+
+@pytest.mark.parametrize(
+    "answer, verdict",
+    [
+        # Zhang & Abernethy's mandated phrases, with or without a preamble, in markdown emphasis
+        ("Yes, it is a true problem.", True),
+        (
+            "Based on an analysis of the specified section of the paper, the assessment is:\n\n**Yes, it is a true problem.**\n\n"
+            'It is not a "false alarm".',
+            True,
+        ),
+        ("Based on the text provided in the paper, this is a false alarm.\n\n**No, it is a false alarm.**", False),
+        ("No, it is a false alarm.\n\nThe method is standard variational inference, a Bayesian approximation.", False),
+        ("No, it is a false alarm. (The question is a yes/no one.)", False),
+        # a judge that reconsiders: the last mandated phrase is the final answer the prompt asks for
+        ("No, it is a false alarm.\n\n...\n\n**Correction:** I was wrong.\n\n**Final Answer:**\n\nYes, it is a true problem.", True),
+        # the options repeated in quotes are a mention, not the answer
+        ('You asked me to say "Yes, it is a true problem" or "No, it is a false alarm". No, it is a false alarm.', False),
+        # looser wordings, when the mandated phrase is missing
+        ("Based on a careful review, the issue raised is a **false alarm**.", False),
+        ("This is not a false alarm; the proof is broken.", None),
+        ("Hence the objection is unfounded: the expression is consistent.", None),
+    ],
+)
+def test_read_verdict_of_the_true_positive_judge(answer, verdict):
+    assert read_verdict(answer, "critical_true_positive") is verdict
 
 
 @pytest.mark.parametrize(
@@ -73,6 +112,11 @@ def test_parse_yes_no(answer, verdict):
         ("Rating: 12", 1, 5, None),  # a labelled score out of range is not replaced by a guess
         ("3.5", 1, 5, None),
         ("no idea", 1, 5, None),
+        ("Score (1-9): 7", 1, 9, 7),  # the scale is not the score
+        ("**Score (1–9):** **8**\n\nThe revision adds error bars.", 1, 9, 8),
+        ("Revision score: 6/9", 1, 9, 6),
+        ("On a scale of 1 to 9, I give it a 3.", 1, 9, 3),
+        ("Score: 7.5", 1, 9, None),
     ],
 )
 def test_parse_score(answer, low, high, score):

@@ -111,8 +111,10 @@ class Matcher:
         return next(answer for marker, answer in self.answers.items() if marker in user)
 
 
-def paperaudit(paper_id, patches):
-    return PaperAuditPaper(paper_id=paper_id, content=[{"index": 0, "section": "Abstract", "text": "t"}], patches=patches)
+def paperaudit(paper_id, patches, text=None):
+    """A one-block paper holding every patch's target text (so that every patch applies), or `text`."""
+    text = " ".join(p.target_find for p in patches) if text is None else text
+    return PaperAuditPaper(paper_id=paper_id, content=[{"index": 0, "section": "Abstract", "text": text}], patches=patches)
 
 
 async def test_end_to_end_through_the_judge():
@@ -136,6 +138,20 @@ async def test_garbage_judge_matches_nothing_and_is_counted():
     report = await evaluate_paperaudit(papers, {"A": A_FINDINGS, "B": B_FINDINGS}, Matcher({"": "All good!"}))
     assert (report.overall.error_coverage, report.overall.macro_f1) == (0.0, 0.0)
     assert report.judge_failures == 2
+
+
+async def test_failed_patches_are_not_ground_truth():
+    # Paper A's second patch targets text the paper does not hold: it injected no error, so the
+    # judge sees one GT error and EC is 1/1, not 1/2 (FP stays 1/3: F1 = 2 (1)(1/3) / (4/3) = 0.5).
+    judge = Matcher({"ACC_A": '{"matches": [{"gt_index": 0, "matched": true, "matched_pred_indices": [0]}]}'})
+    paper = paperaudit("A", A_PATCHES, text="ACC_A only")
+    assert [p.target_find for p in paper.applied_patches()] == ["ACC_A"]
+    report = await evaluate_paperaudit([paper], {"A": A_FINDINGS}, judge)
+    assert '"target_find": "x"' not in judge.calls[0][1]
+    assert (report.overall.error_coverage, report.overall.macro_f1) == (1.0, pytest.approx(0.5))
+    # A paper none of whose patches applied has no ground truth: skipped, not scored 0.
+    nothing = await evaluate_paperaudit([paperaudit("B", B_PATCHES, text="unrelated")], {"B": B_FINDINGS}, judge)
+    assert (nothing.overall.n_papers, nothing.skipped_without_ground_truth) == (0, 1)
 
 
 async def test_paper_without_findings_needs_no_judge_call():

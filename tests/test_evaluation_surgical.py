@@ -70,5 +70,8 @@ class Scripted:
 async def test_verifier_score_parses_and_fails_conservatively():
     good = await score_revision(Scripted("Score: 8\nThe revision adds the baseline."), "missing baseline", "old", "new")
     assert (good.value, good.parsed) == (8, True)
+    # the App. F.3 prompt writes "Scoring (1-9)"; a verifier echoing it is read for its score, not the scale's 1
+    echoed = await score_revision(Scripted("**Score (1-9): 7**\nThe baseline is added with error bars."), "missing baseline", "o", "n")
+    assert (echoed.value, echoed.parsed) == (7, True)
     bad = await score_revision(Scripted("A solid revision overall."), "missing baseline", "old", "new")
     assert (bad.value, bad.parsed) == (None, False)
