@@ -453,7 +453,14 @@ def _marks_rows(grid: _Grid, caption: str) -> bool:
     columns of their header group (the whole row where a group holds only a value and its spread),
     leaving out reference columns (random, human, oracle) and parenthesised spreads; and more of them
     are the best of their row than of their column."""
-    bold = [cell for row in grid.body_rows() for column in grid.columns() if (cell := grid.numeric(row, column)) and cell.bold]
+    senses = {column: _direction(grid.column_header(column), caption)[0] for column in grid.columns()}
+    # Only bold cells whose column's direction is known can be judged best of anything.
+    bold = [
+        cell
+        for row in grid.body_rows()
+        for column in grid.columns()
+        if (cell := grid.numeric(row, column)) and cell.bold and senses[column]
+    ]
     if len({cell.row for cell in bold}) < 3:
         return False
     groups = grid.groups()
@@ -477,9 +484,9 @@ def _marks_rows(grid: _Grid, caption: str) -> bool:
         ]
 
     def best(cell: Cell, peers: list[Cell]) -> bool:
-        sense, _ = _direction(grid.column_header(cell.column), caption)
+        sense = senses[cell.column]
         others = [peer.value for peer in peers if peer is not cell]
-        return bool(sense and others) and all(sense * (cell.value - value) >= 0 for value in others)  # type: ignore[operator]
+        return bool(others) and all(sense * (cell.value - value) >= 0 for value in others)  # type: ignore[operator]
 
     by_row = sum(best(cell, row_peers(cell)) for cell in bold)
     by_column = sum(best(cell, column_peers(cell)) for cell in bold)
