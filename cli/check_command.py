@@ -142,14 +142,15 @@ def emit_report(
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
     if arguments.format == "json":
-        text = to_json(findings, checked.roots[0] if checked.roots else "", {"roots": checked.roots, **(extra or {})})
+        described = {"roots": checked.roots, "fragments": checked.fragments, **(extra or {})}
+        text = to_json(findings, checked.roots[0] if checked.roots else "", described)
     elif arguments.format == "sarif":
         text = to_sarif(findings, default_registry(), Paths(folder, inside=True))
     elif arguments.format == "markdown":
         text = to_markdown(findings, title)
     else:
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
-        text = text_report(findings, [paths(root) for root in checked.roots], paths, hints)
+        text = text_report(findings, checked.roots, paths, hints, checked.fragments)
     write_output(arguments.output, text)
 
 

@@ -52,13 +52,15 @@ def to_text(findings: list[Finding], path: Paths | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text_report(findings: list[Finding], roots: list[str], path: Paths, hints: bool) -> str:
-    """The text report: most severe first, hints only when asked, a count per code, the root files checked."""
+def text_report(findings: list[Finding], roots: list[str], path: Paths, hints: bool, fragments: list[str]) -> str:
+    """The text report: most severe first, hints only when asked, a count per code, the root files checked
+    (`fragments`: those that are no root file, checked alone)."""
     shown = sorted((f for f in findings if hints or f.severity is not Severity.HINT), key=severity_order)
     lines = to_text(shown, path).splitlines()[:-1]
     if shown:
         lines += ["", *rule_counts(shown)]
-    lines += ["", f"Checked {', '.join(roots) or 'no root file'}."]
+    checked = [path(root) + (" (a fragment no root file includes, checked on its own)" if root in fragments else "") for root in roots]
+    lines += ["", f"Checked {', '.join(checked) or 'no root file'}."]
     hidden = len(findings) - len(shown)
     note = f" {hidden} hint{'s' if hidden != 1 else ''} not shown (--hints shows them)." if hidden else ""
     lines.append(summary_line(findings) + note)
