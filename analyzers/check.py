@@ -179,7 +179,11 @@ def check_path(
     record = kept.reuse() if kept is not None else None
     if record is not None:
         return CheckResult(
-            folder, record.roots, record.findings, lambda: open_projects(path, folder, parser=ChunkParser(cache, workers=1), config=config)[1], config
+            folder,
+            record.roots,
+            record.findings,
+            lambda: open_projects(path, folder, parser=ChunkParser(cache, workers=1), config=config)[1],
+            config,
         )
     if kept is not None:
         kept.before()

@@ -28,7 +28,9 @@ PAPER = {
 
 
 def test_a_magic_comment_names_the_root_above_the_file(tmp_path, capsys):
-    folder = write_project(tmp_path / "paper", {**PAPER, "sections/results.tex": "% !TEX root = ../main.tex\n" + PAPER["sections/results.tex"]})
+    folder = write_project(
+        tmp_path / "paper", {**PAPER, "sections/results.tex": "% !TEX root = ../main.tex\n" + PAPER["sections/results.tex"]}
+    )
     report = check_json(capsys, str(folder / "sections/results.tex"))
     assert report["roots"] == ["main.tex"] and report["fragments"] == []
     assert "INC001" not in codes(report) and "CIT005" not in codes(report)
@@ -48,7 +50,7 @@ def test_a_fragment_nothing_includes_is_checked_alone_and_says_so(tmp_path, caps
     )
     report = check_json(capsys, str(folder / "frag.tex"))
     assert report["roots"] == ["frag.tex"] and report["fragments"] == ["frag.tex"]
-    assert [f["message"] for f in report["findings"] if f["code"] == "REF001"][0].startswith("\\ref{sec:nowhere}")
+    assert next(f["message"] for f in report["findings"] if f["code"] == "REF001").startswith("\\ref{sec:nowhere}")
     monkeypatch.chdir(folder)
     main(["check", "frag.tex", "--no-cache"])
     out = capsys.readouterr().out
