@@ -466,6 +466,13 @@ class _ChunkWalker:
         if name in cmd.INCLUDE_COMMANDS:
             self._include(node, arguments)
             return True
+        if name in cmd.FILE_READING_COMMANDS:
+            target_node = arguments[-1] if arguments else None
+            target = argument_text(target_node).strip() if target_node is not None else ""
+            if target_node is not None and target and "#" not in target:  # a macro body's `#1` names no file yet
+                start, end = _inner_span(target_node)
+                self.result.includes.append(IncludeSite(name, target, start, end, "file"))
+            return True
         if name in cmd.BIB_COMMANDS:
             for key, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.includes.append(IncludeSite(name, key, start, end, "bib"))
@@ -492,7 +499,7 @@ class _ChunkWalker:
             for package, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.includes.append(IncludeSite(name, package, start, end, "package"))
             return True
-        return name in ("newenvironment", "renewenvironment", "includegraphics")
+        return name in ("newenvironment", "renewenvironment")
 
     def collect_unrendered(self, nodes: list[lw.LatexNode]) -> None:
         """Collect the labels, references and citations the flow did not render, wherever the parser put

@@ -21,6 +21,9 @@ from .model import IncludeSite, Inclusion
 from .sandbox import ProjectRoot, ReadResult, Resolution
 from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
+# The files `\includegraphics{name}` may mean; each could be a link leading out.
+_GRAPHICS_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
+
 
 @dataclass(frozen=True, slots=True)
 class ProjectProblem:
@@ -150,6 +153,9 @@ class Project:
                         if target and target not in bibliography_files:
                             bibliography_files.append(target)
                     continue
+                if site.kind == "file":
+                    self._hold_to_project(site, relative, root_dir, problems)
+                    continue
                 if site.kind == "bib":
                     target = self._resolve_bibliography(site, relative, root_dir, problems)
                     if target and target not in bibliography_files:
@@ -195,10 +201,12 @@ class Project:
         self.__dict__.pop("index", None)
 
     def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
+        # \import{dir}{file}'s folder is part of the path, held to the project like the file's name.
+        folder = f"{site.base_dir.rstrip('/')}/" if site.base_dir else ""
         if site.command in ("import", "inputfrom", "includefrom"):
-            bases = [str(PurePosixPath(root_dir) / site.base_dir)]
+            bases = [root_dir]
         elif site.command in ("subimport", "subinputfrom", "subincludefrom"):
-            bases = [str(PurePosixPath(here) / site.base_dir)]
+            bases = [here]
         elif site.command == "subfile":
             bases = [here, root_dir]
         else:
@@ -208,6 +216,7 @@ class Project:
         name = site.target
         has_suffix = PurePosixPath(name).suffix != ""
         names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in TEX_SUFFIXES else [f"{name}.tex", name]
+        names = [folder + candidate for candidate in names]
         refusal = None
         tried: list[str] = []
         for base in dict.fromkeys(bases):
@@ -237,6 +246,18 @@ class Project:
                 )
             )
         return None
+
+    def _hold_to_project(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> None:
+        """A file shown as it is (a figure, a listing) must not be read from outside the project; whether it
+        exists is the build's concern (graphics are found through \\graphicspath and by extension)."""
+        name = site.target
+        names = [name, *(f"{name}{suffix}" for suffix in _GRAPHICS_SUFFIXES)] if not PurePosixPath(name).suffix else [name]
+        for candidate in names:
+            refusal = self._resolve(candidate, root_dir).refusal
+            if refusal:
+                message = f"\\{site.command} refused: {refusal}; it was not read"
+                problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
+                return
 
     def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
         """The bibliography commands of a package the project ships (`\\usepackage{assets/main}`)."""
