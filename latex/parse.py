@@ -493,6 +493,9 @@ class _ChunkWalker:
             return True
         if name == "documentclass":
             self.result.has_documentclass = True
+            # A class the project ships may define commands (labels set through `label={#5}`).
+            for document_class, start, end in _keys(arguments[-1] if arguments else None):
+                self.result.includes.append(IncludeSite(name, document_class, start, end, "class"))
             return True
         if name == "usepackage":
             # A package of the project's own may load the bibliography (\addbibresource in a .sty).

@@ -66,6 +66,9 @@ class Project:
         self.bibliographies: dict[str, Bibliography] = {}
         self.files: list[str] = []  # .tex files in include order, root first
         self.bibliography_files: list[str] = []
+        # The project's own class and package files that its files load, by path: their text, read
+        # for the commands they define (not parsed as prose).
+        self.definitions: dict[str, str] = {}
         self.inclusions: list[Inclusion] = []
         self.problems: list[ProjectProblem] = []
         # Paths the walk looked for and did not find: only their appearance can change the graph.
@@ -130,6 +133,7 @@ class Project:
     def _walk(self) -> None:
         files: list[str] = []
         bibliography_files: list[str] = []
+        definitions: dict[str, str] = {}
         inclusions: list[Inclusion] = []
         problems: list[ProjectProblem] = list(self.external_problems)
         self._missing = set()
@@ -147,6 +151,12 @@ class Project:
             here = str(PurePosixPath(relative).parent)
             here = "" if here == "." else here
             for site in document.parsed.includes:
+                if site.kind in ("package", "class"):
+                    own = self._own_definition_file(site, root_dir)
+                    if own is not None and own not in definitions:
+                        definitions[own] = self._read(own).text
+                if site.kind == "class":
+                    continue
                 if site.kind == "package":
                     for package, bibliography_site in self._package_bibliographies(site, root_dir):
                         target = self._resolve_bibliography(bibliography_site, package, root_dir, problems)
@@ -192,6 +202,7 @@ class Project:
                 problems.append(ProjectProblem("unreadable", bibliography, at, at + (at < len(parsed.source.text)), parsed.read_problem))
         self.files = files
         self.bibliography_files = bibliography_files
+        self.definitions = definitions
         self.inclusions = inclusions
         self.problems = problems
         # Forget documents no longer reachable, and cached views of the old graph.
@@ -259,13 +270,20 @@ class Project:
                 problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
                 return
 
+    def _own_definition_file(self, site: IncludeSite, root_dir: str) -> str | None:
+        """The class or package file a `\\documentclass` or `\\usepackage` loads, when the project ships it."""
+        resolution = self._resolve(f"{site.target}.{'cls' if site.kind == 'class' else 'sty'}", root_dir)
+        if resolution.relative is None or not self._exists(resolution.relative):
+            return None  # one of the TeX distribution
+        return resolution.relative
+
     def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
         """The bibliography commands of a package the project ships (`\\usepackage{assets/main}`)."""
-        resolution = self._resolve(f"{site.target}.sty", root_dir)
-        if resolution.relative is None or not self._exists(resolution.relative):
-            return []  # a package of the TeX distribution
-        package = self._document(resolution.relative)
-        return [(resolution.relative, include) for include in package.parsed.includes if include.kind == "bib"]
+        own = self._own_definition_file(site, root_dir)
+        if own is None:
+            return []
+        package = self._document(own)
+        return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
@@ -336,6 +354,8 @@ class Project:
                     or result.problem != previous.read_problem
                     or previous.parsed.problems != self.documents[relative].parsed.problems
                 )
+        elif relative in self.definitions:
+            change.graph_changed = True  # a class or package of the project's own: the walk re-reads it
         elif relative.endswith(SOURCE_SUFFIXES):
             # A file the walk looked for and could not find may just have appeared.
             change.graph_changed = change.graph_changed or relative in self._missing

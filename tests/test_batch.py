@@ -198,3 +198,27 @@ def test_a_fifo_in_a_submission_blocks_neither_the_hash_nor_the_check(venue):
     # The check opens files without waiting for a writer and reads regular files only.
     record = run_task(_spec(venue / "paper-a", time_s=5))
     assert record["status"] == "ok" and record["timings"]["total_s"] < 5
+
+
+def test_the_summary_shows_severities_unsafe_archives_and_a_row_per_submission(tmp_path):
+    folder = tmp_path / "venue"
+    write_project(folder / "clean", FILES)
+    venue_kit.path_traversal(folder / "slip.tar.gz")
+    out = tmp_path / "results"
+    assert main(["batch", str(folder), "--out", str(out), "--workers", "1"]) == 0
+    summary = (out / "summary.md").read_text()
+    assert "2 submissions: 2 ok, 0 failed, 0 timed out." in summary
+    rules = summary.split("## Findings per rule")[1].split("##")[0]
+    assert "| rule | severity | findings | submissions |" in rules
+    rows = [row for row in rules.splitlines() if row.startswith("| ") and row[2:5].isupper()]
+    severities = [row.split(" | ")[1].split(", ")[0] for row in rows]
+    assert severities == sorted(severities, key=["error", "warning", "information", "hint"].index)  # errors lead
+    assert "| SUB001 | error |" in rules
+    unsafe = summary.split("## Unsafe archives (SUB): 1 submission")[1].split("##")[0]
+    assert "- `slip.tar.gz`: SUB001 ×2" in unsafe and "clean" not in unsafe  # a ../ escape, an absolute path
+    table = summary.split("## Submissions")[1]
+    records = {json.loads(line)["id"]: json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()}
+    for id_, record in records.items():
+        errors = sum(f["severity"] == "error" for f in record["findings"])
+        warnings = sum(f["severity"] == "warning" for f in record["findings"])
+        assert f"| `{id_}` | ok | {errors} | {warnings} |" in table
