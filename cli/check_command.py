@@ -98,17 +98,20 @@ def run(arguments: argparse.Namespace) -> int:
 
 
 def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
-    findings, extra = result.findings, None
+    findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
-        findings, summary = verify_online(result)
+        with ProgressLine() as progress:
+            findings, summary = verify_online(result, lambda done, total: progress(f"verifying references online: {done}/{total}"))
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
-    emit_report(arguments, result, findings, extra=extra)
+        notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
+    emit_report(arguments, result, findings, extra=extra, notes=notes)
     return exit_code(findings, arguments.fail_on)
 
 
-def verify_online(result: CheckResult):
-    """The offline findings plus the BIB findings of every project (the network is imported only here)."""
+def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | None = None):
+    """The offline findings plus the BIB findings of every project (the network is imported only here);
+    `on_answer` hears how many references of a project have an answer."""
     import asyncio
 
     from ..analyzers.policy import Policy
@@ -121,7 +124,7 @@ def verify_online(result: CheckResult):
 
     async def run_all() -> None:
         for project in result.projects:
-            findings, summary = await checker.check(project, policy)
+            findings, summary = await checker.check(project, policy, on_answer=on_answer)
             found.extend(findings)
             for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
                 setattr(total, name, getattr(total, name) + getattr(summary, name))
@@ -135,22 +138,30 @@ def verify_online(result: CheckResult):
 
 
 def emit_report(
-    arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding], title: str = "auditex report", extra: dict | None = None
+    arguments: argparse.Namespace,
+    checked: CheckResult,
+    findings: list[Finding],
+    title: str = "auditex report",
+    extra: dict | None = None,
+    notes: list[str] | None = None,
 ) -> None:
+    """The report in the chosen format, to --output or stdout; `notes` (sentences on the run) go in every format."""
+    notes = notes or []
     # Paths relative to where the command ran, so that they open from there; an extracted
     # archive's are kept as in the archive.
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
     if arguments.format == "json":
-        described = {"roots": checked.roots, "fragments": checked.fragments, **(extra or {})}
+        described = {"roots": checked.roots, "fragments": checked.fragments, **(extra or {}), **({"notes": notes} if notes else {})}
         text = to_json(findings, checked.roots[0] if checked.roots else "", described)
     elif arguments.format == "sarif":
-        text = to_sarif(findings, default_registry(), Paths(folder, inside=True))
+        text = to_sarif(findings, default_registry(), Paths(folder, inside=True), notes)
     elif arguments.format == "markdown":
-        text = to_markdown(findings, title)
+        text = to_markdown(findings, title, notes)
     else:
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
-        text = text_report(findings, checked.roots, paths, hints, checked.fragments)
+        archive = str(arguments.path) if folder is None else None
+        text = text_report(findings, checked.roots, paths, hints, checked.fragments, notes, archive)
     write_output(arguments.output, text)
 
 

@@ -52,15 +52,19 @@ def to_text(findings: list[Finding], path: Paths | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text_report(findings: list[Finding], roots: list[str], path: Paths, hints: bool, fragments: list[str]) -> str:
+def text_report(
+    findings: list[Finding], roots: list[str], path: Paths, hints: bool, fragments: list[str], notes: list[str], archive: str | None = None
+) -> str:
     """The text report: most severe first, hints only when asked, a count per code, the root files checked
-    (`fragments`: those that are no root file, checked alone)."""
+    (`fragments`: those that are no root file, checked alone; `archive`: the submission they came in),
+    and `notes` on the run."""
     shown = sorted((f for f in findings if hints or f.severity is not Severity.HINT), key=severity_order)
     lines = to_text(shown, path).splitlines()[:-1]
     if shown:
         lines += ["", *rule_counts(shown)]
     checked = [path(root) + (" (a fragment no root file includes, checked on its own)" if root in fragments else "") for root in roots]
-    lines += ["", f"Checked {', '.join(checked) or 'no root file'}."]
+    within = f" in {archive}" if archive else ""
+    lines += ["", f"Checked {', '.join(checked) or 'no root file'}{within}.", *notes]
     hidden = len(findings) - len(shown)
     note = f" {hidden} hint{'s' if hidden != 1 else ''} not shown (--hints shows them)." if hidden else ""
     lines.append(summary_line(findings) + note)
@@ -112,7 +116,8 @@ def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> st
     return json.dumps(json_contract(findings, root, extra), indent=2, ensure_ascii=False) + "\n"
 
 
-def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = None) -> str:
+def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = None, notes: list[str] | None = None) -> str:
+    """SARIF 2.1.0; `notes` on the run (references left unchecked) become the invocation's notifications."""
     path = path or Paths(None)
     used = sorted({f.code for f in findings})
     described = llm_codes()
@@ -183,6 +188,9 @@ def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = N
             }
         ],
     }
+    if notes:
+        notifications = [{"level": "warning", "message": {"text": note}} for note in notes]
+        sarif["runs"][0]["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 
