@@ -222,3 +222,27 @@ def test_the_summary_shows_severities_unsafe_archives_and_a_row_per_submission(t
         errors = sum(f["severity"] == "error" for f in record["findings"])
         warnings = sum(f["severity"] == "warning" for f in record["findings"])
         assert f"| `{id_}` | ok | {errors} | {warnings} |" in table
+
+
+def test_sigterm_stops_the_batch_cleanly_and_keeps_the_records(tmp_path):
+    import subprocess
+    import time
+
+    folder = tmp_path / "venue"
+    for number in range(8):
+        write_project(folder / f"paper-{number}", {**FILES, "main.tex": FILES["main.tex"].replace("81.2", f"8{number}.2")})
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "auditex.cli.main", "batch", str(folder), "--out", str(out), "--workers", "2"]
+    batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list((out / "records").glob("*.json")) and time.monotonic() < deadline and batch.poll() is None:
+        time.sleep(0.1)
+    children = Path(f"/proc/{batch.pid}/task/{batch.pid}/children").read_text().split()
+    workers = [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]  # not the resource tracker
+    batch.send_signal(signal.SIGTERM)
+    _, stderr = batch.communicate(timeout=60)
+    assert batch.returncode == 128 + signal.SIGTERM, stderr
+    assert stderr.strip().splitlines()[-1] == "auditex: terminated"
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # no worker outlives it
+    assert 1 <= len(list((out / "records").glob("*.json"))) < 8  # stopped mid-run, what was done kept
