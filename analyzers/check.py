@@ -140,8 +140,10 @@ def checked_input(
         return
     with open_input(path, limits) as submission:
         if submission.root_file is None:
-            problems = "; ".join(r.reason for r in submission.refusals[:3])
-            raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
+            # What stopped the extraction, or what was refused, is the cause: it comes first.
+            causes = " ".join(refusal.reason for refusal in submission.refusals[:3])
+            missing = "no LaTeX root file (with \\documentclass and \\begin{document}) was found"
+            raise InputError(f"'{path}': {causes} So {missing} in it." if causes else f"{missing} in '{path}'")
         yield check_path(
             submission.root_file,
             submission.folder,

@@ -7,6 +7,11 @@ from collections import Counter
 from .finding import Finding, Severity
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 key', '3 keys'."""
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
 def summary_line(findings: list[Finding]) -> str:
     if not findings:
         return "No findings."

@@ -22,6 +22,7 @@ from .context import RuleContext
 from .finding import Finding
 from .policy import Policy
 from .registry import Registry, Rule, Scope, default_registry
+from .report import counted
 from .scholarly.cache import AnswerCache
 from .scholarly.references import Cited, cited_references
 from .scholarly.verify import OnlineSettings, Verdict, Verifier
@@ -58,7 +59,7 @@ class Summary:
         )
         why = f": {'; '.join(causes)}" if causes else ""
         return (
-            f"{self.unchecked} of {self.cited} reference{'s' if self.cited != 1 else ''} could not be checked, "
+            f"{self.unchecked} of {counted(self.cited, 'reference')} could not be checked, "
             f"so nothing is claimed about {'it' if self.unchecked == 1 else 'them'}{why}."
         )
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..analyzers.finding import Severity
+from ..analyzers.report import counted
 from .task import TaskSpec
 
 RECORDS = "records"
@@ -54,7 +55,7 @@ class Throughput:
     def line(self) -> str:
         rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
         return (
-            f"{self.checked} submissions checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
+            f"{counted(self.checked, 'submission')} checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
             f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
             f"{self.resumed} already done in an earlier run"
         )
@@ -130,7 +131,7 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     lines = [
         "# auditex batch summary",
         "",
-        f"{_count(len(records), 'submission')}: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.",
+        f"{counted(len(records), 'submission')}: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.",
         "",
         f"Throughput: {throughput.line()}.",
         "",
@@ -148,10 +149,6 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     lines += [f"- `{r['id']}` ({r['status'].replace('_', ' ')}): {_one_line(r['reason'] or '')}" for r in failures] or ["None."]
     lines += ["", *_per_submission(records)]
     return "\n".join(lines) + "\n"
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _per_submission(records: list[dict]) -> list[str]:

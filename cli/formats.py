@@ -100,6 +100,10 @@ def write_output(output: Path | None, text: str) -> None:
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text, encoding="utf-8")
+    except (FileExistsError, NotADirectoryError):
+        # mkdir met a file where a folder should be (`-o /etc/passwd/x.txt`): name it.
+        blocking = next((parent for parent in reversed(output.parents) if parent.exists() and not parent.is_dir()), output.parent)
+        raise InputError(f"cannot write the report to '{output}': '{blocking}' is a file, not a folder") from None
     except OSError as error:
         raise InputError(f"cannot write the report to '{output}': {error.strerror or error}") from None
 

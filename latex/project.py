@@ -245,6 +245,8 @@ class Project:
                     "outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target
                 )
             )
+        elif any(_within(path, member) for path in tried for member in self._refused_members()):
+            pass  # an archive member refused on extraction: its refusal (SUB) already says why the file is not here
         else:
             problems.append(
                 ProjectProblem(
@@ -269,6 +271,9 @@ class Project:
                 message = f"\\{site.command} refused: {refusal}; it was not read"
                 problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
                 return
+
+    def _refused_members(self) -> list[str]:
+        return [problem.target for problem in self.external_problems if problem.kind == "archive_refusal" and problem.target]
 
     def _own_definition_file(self, site: IncludeSite, root_dir: str) -> str | None:
         """The class or package file a `\\documentclass` or `\\usepackage` loads, when the project ships it."""
@@ -398,6 +403,12 @@ class Project:
 
 def _include_signature(document: Document) -> tuple[tuple[str, str, str, str], ...]:
     return tuple((site.command, site.target, site.base_dir, site.kind) for site in document.parsed.includes)
+
+
+def _within(path: str, member: str) -> bool:
+    """Whether `path` is the archive member `member` or lies in it (a refused link to a folder)."""
+    member = member.rstrip("/")
+    return path == member or path.startswith(member + "/")
 
 
 def _replaced_at(text: str) -> int:
