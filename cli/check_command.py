@@ -7,12 +7,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive
+from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
 from ..analyzers.config import RuleOptions
 from ..analyzers.finding import Finding, Severity
+from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.policy import at_least, distinct
 from ..analyzers.registry import default_registry
+from ..analyzers.report import counted
 from .formats import Paths, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 
@@ -61,6 +63,11 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
         help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
         "(sends reference metadata only, never manuscript text)",
     )
+    parser.add_argument("--fix", action="store_true", help="apply the safe fixes (the editor's preferred quick fixes), then report")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix, also apply the fixes that need the author's judgment (implies --fix)"
+    )
+    parser.add_argument("--watch", action="store_true", help="check again whenever a source file or .auditex.toml changes")
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -94,7 +101,36 @@ def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespa
 
 
 def run(arguments: argparse.Namespace) -> int:
+    if not arguments.watch:
+        return _check_once(arguments)
+    if is_submission_archive(arguments.path) or not arguments.path.exists():
+        print("auditex: error: --watch needs a folder or a .tex file that exists (an archive does not change)", file=sys.stderr)
+        return 2
+    from .watching import watch
+
+    return watch(project_folder(arguments.path, arguments.project_root), lambda: _check_once(arguments))
+
+
+def _check_once(arguments: argparse.Namespace) -> int:
+    if arguments.fix or arguments.unsafe_fixes:
+        code = run_on_input(arguments, _fix)
+        if code != 0:
+            return code
     return run_on_input(arguments, _report)
+
+
+def _fix(arguments: argparse.Namespace, result: CheckResult) -> int:
+    """Apply the fixes of the checked findings; the report that follows is of the fixed files."""
+    if is_submission_archive(arguments.path):
+        raise InputError("--fix edits files, and a submitted archive is read-only: extract it to a folder and check that")
+    outcome = apply_fixes(result.folder, result.findings, unsafe=arguments.unsafe_fixes)
+    for refusal in outcome.refused:
+        print(f"auditex: warning: {refusal}", file=sys.stderr)
+    line = f"auditex: fixed {counted(outcome.applied, 'finding')} in {counted(len(outcome.files), 'file')}"
+    if outcome.unsafe_left:
+        line += f"; {counted(outcome.unsafe_left, 'more finding')} {'has' if outcome.unsafe_left == 1 else 'have'} unsafe fixes (--unsafe-fixes applies them)"
+    print(line, file=sys.stderr)
+    return 0
 
 
 def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
