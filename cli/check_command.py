@@ -198,7 +198,7 @@ def emit_report(
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
         archive = str(arguments.path) if folder is None else None
         text = text_report(findings, checked.roots, paths, hints, checked.fragments, notes, archive)
-    write_output(arguments.output, text)
+    write_output(arguments.output, text, coloured=arguments.format == "text")
 
 
 def exit_code(findings: list[Finding], fail_on: str) -> int:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..analyzers.check import InputError
@@ -17,6 +19,9 @@ from ..analyzers.policy import severity_order
 from ..analyzers.policy import unknown_codes as unknown_in
 from ..analyzers.registry import Registry, default_registry
 from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 JSON_VERSION = 1
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
@@ -92,9 +97,17 @@ def unknown_codes(config: Config) -> list[str]:
     return unknown_in(config, code_names())
 
 
-def write_output(output: Path | None, text: str) -> None:
-    """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error."""
+def write_output(output: Path | None, text: str, coloured: bool = False) -> None:
+    """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error.
+    A `coloured` text report is shown in colour on a terminal (never in a pipe, a file, or with NO_COLOR set)."""
     if output is None:
+        if coloured:
+            from rich.console import Console  # only a text report bound for stdout pays for rich
+
+            console = Console(highlight=False, soft_wrap=True, emoji=False)
+            if console.is_terminal and not console.no_color:
+                console.print(in_colour(text), end="")
+                return
         sys.stdout.write(text)
         return
     try:
@@ -106,6 +119,26 @@ def write_output(output: Path | None, text: str) -> None:
         raise InputError(f"cannot write the report to '{output}': '{blocking}' is a file, not a folder") from None
     except OSError as error:
         raise InputError(f"cannot write the report to '{output}': {error.strerror or error}") from None
+
+
+# Severities as compilers and ruff show them: errors red, warnings yellow.
+_SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "information": "blue", "hint": "dim"}
+_LOCATED = re.compile(r"^(?P<location>\S.*?:\d+:\d+:) (?P<severity>error|warning|information|hint) (?P<code>\S+) ", re.MULTILINE)
+_COUNTED = re.compile(r"^ *\d+  (?P<code>\S+) +(?P<severity>error|warning|information|hint) ", re.MULTILINE)
+
+
+def in_colour(report: str) -> Text:
+    """The text report with its locations, severities and codes styled."""
+    from rich.text import Text
+
+    text = Text(report)
+    for pattern in (_LOCATED, _COUNTED):
+        for match in pattern.finditer(report):
+            if "location" in match.groupdict():
+                text.stylize("bold", *match.span("location"))
+            text.stylize(_SEVERITY_STYLES[match.group("severity")], *match.span("severity"))
+            text.stylize("bold", *match.span("code"))
+    return text
 
 
 def json_contract(findings: list[Finding], root: str, extra: dict | None = None) -> dict:

@@ -33,6 +33,7 @@ COMMANDS = {
     "inject": ("inject_command", "apply PaperAudit-style error patches to a copy of a project"),
     "verify-revision": ("verify_revision_command", "compare the findings of two versions of a manuscript"),
     "batch": ("batch_command", "check a venue's submissions (resumable; local workers or Ray)"),
+    "init": ("init_command", "write a commented .auditex.toml"),
 }
 
 
