@@ -6,6 +6,7 @@ The language server watches when its client cannot; `auditex check --watch` re-c
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,19 +28,19 @@ class FolderWatcher:
     """Calls `on_change(path)` (from the observer's thread) for watched files that change."""
 
     def __init__(self, on_change: Callable[[Path], object]) -> None:
-        from watchdog.events import FileSystemEventHandler
+        from watchdog.events import FileSystemEvent, FileSystemEventHandler
         from watchdog.observers import Observer
 
         self._on_change = on_change
         watcher = self
 
         class Handler(FileSystemEventHandler):
-            def on_any_event(self, event) -> None:
+            def on_any_event(self, event: FileSystemEvent) -> None:
                 if event.is_directory or event.event_type in ("opened", "closed_no_write"):
                     return
                 for name in (event.src_path, getattr(event, "dest_path", "")):
                     if name:
-                        watcher._changed(Path(name))
+                        watcher._changed(Path(os.fsdecode(name)))
 
         self._handler = Handler()
         self._observer = Observer()

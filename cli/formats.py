@@ -8,7 +8,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..analyzers.check import InputError
@@ -206,28 +206,18 @@ def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = N
                 for fix in f.fixes
             ]
         results.append(result)
-    sarif = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "auditex",
-                        "version": __version__,
-                        "informationUri": "https://github.com/auditex/auditex",
-                        "rules": rules,
-                    }
-                },
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
-                "columnKind": "utf16CodeUnits",
-                "results": results,
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {"name": "auditex", "version": __version__, "informationUri": "https://github.com/auditex/auditex", "rules": rules}
+        },
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
+        "columnKind": "utf16CodeUnits",
+        "results": results,
     }
     if notes:
         notifications = [{"level": "warning", "message": {"text": note}} for note in notes]
-        sarif["runs"][0]["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
+    sarif = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 
