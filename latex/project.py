@@ -76,7 +76,8 @@ class Project:
         self._index_cache = IndexCache()  # derived facts and digests, kept between index builds
         # What the walk learnt from the disk (existence, resolved paths): typing re-walks the
         # include graph, and must not stat every include each time.
-        self._disk: dict[tuple[str, ...], Any] = {}  # ("exists", path) → bool; ("resolve", name, base) → Resolution
+        # ("exists", path) → bool; ("resolve", name, base) → Resolution; ("definition", path) → a .cls/.sty text
+        self._disk: dict[tuple[str, ...], Any] = {}
         # The manuscript before an edit that changed one source file's text only, and that file.
         self._edited_since: tuple[Manuscript, str] | None = None
         self._walk()
@@ -154,7 +155,7 @@ class Project:
                 if site.kind in ("package", "class"):
                     own = self._own_definition_file(site, root_dir)
                     if own is not None and own not in definitions:
-                        definitions[own] = self._read(own).text
+                        definitions[own] = self._definition_text(own)
                 if site.kind == "class":
                     continue
                 if site.kind == "package":
@@ -245,9 +246,8 @@ class Project:
                     "outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target
                 )
             )
-        elif any(_within(path, member) for path in tried for member in self._refused_members()):
-            pass  # an archive member refused on extraction: its refusal (SUB) already says why the file is not here
-        else:
+        elif not any(_within(path, member) for path in tried for member in self._refused_members()):
+            # (An archive member refused on extraction is not missing twice: its refusal, SUB001, says why.)
             problems.append(
                 ProjectProblem(
                     "missing_file",
@@ -271,6 +271,13 @@ class Project:
                 message = f"\\{site.command} refused: {refusal}; it was not read"
                 problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
                 return
+
+    def _definition_text(self, relative: str) -> str:
+        """A class or package file's text, read once until the disk may have changed (see update)."""
+        text = self._disk.get(("definition", relative))
+        if text is None:
+            text = self._disk[("definition", relative)] = self._read(relative).text
+        return text
 
     def _refused_members(self) -> list[str]:
         return [problem.target for problem in self.external_problems if problem.kind == "archive_refusal" and problem.target]
