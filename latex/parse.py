@@ -469,7 +469,8 @@ class _ChunkWalker:
         if name in cmd.FILE_READING_COMMANDS:
             target_node = arguments[-1] if arguments else None
             target = argument_text(target_node).strip() if target_node is not None else ""
-            if target_node is not None and target and "#" not in target:  # a macro body's `#1` names no file yet
+            # A macro body's `#1`, or a macro (`\includegraphics{\halftorus}`), names no file auditex can know.
+            if target_node is not None and target and "#" not in target and not _MACRO_IN_PATH.search(target):
                 start, end = _inner_span(target_node)
                 self.result.includes.append(IncludeSite(name, target, start, end, "file"))
             return True
@@ -676,6 +677,9 @@ def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list
 def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
     arguments = macro_arguments(node)
     return arguments[-1] if arguments else None
+
+
+_MACRO_IN_PATH = re.compile(r"\\[A-Za-z@]")
 
 
 def _inner_span(group: lw.LatexNode) -> tuple[int, int]:

@@ -45,6 +45,9 @@ def test_a_figure_linked_outside_is_refused_and_a_missing_figure_is_left_to_the_
     ]
 
 
-def test_files_inside_the_project_pass(tmp_path, capsys):
-    body = "\\lstinputlisting{code/a.py}\\inputminted{python}{code/a.py}\\includegraphics{figs/p}\\import{sec/}{intro}"
+def test_files_inside_the_project_and_names_behind_a_macro_pass(tmp_path, capsys):
+    body = (
+        "\\lstinputlisting{code/a.py}\\inputminted{python}{code/a.py}\\includegraphics{figs/p}\\import{sec/}{intro}"
+        "\\newcommand{\\halftorus}{figs/torus}\\includegraphics[width=3cm]{\\halftorus}"
+    )
     assert outside_findings(tmp_path, capsys, body, {"code/a.py": "print(1)\n", "sec/intro.tex": "Intro.\n"}) == []
