@@ -188,7 +188,13 @@ def emit_report(
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
     if arguments.format == "json":
-        described = {"roots": checked.roots, "fragments": checked.fragments, **(extra or {}), **({"notes": notes} if notes else {})}
+        # `fragments` (files checked alone) and `notes` appear when there are some: the contract's other keys stay as they were.
+        described = {
+            "roots": checked.roots,
+            **({"fragments": checked.fragments} if checked.fragments else {}),
+            **(extra or {}),
+            **({"notes": notes} if notes else {}),
+        }
         text = to_json(findings, checked.roots[0] if checked.roots else "", described)
     elif arguments.format == "sarif":
         text = to_sarif(findings, default_registry(), Paths(folder, inside=True), notes)
