@@ -9,14 +9,14 @@ from functools import cached_property
 from pathlib import Path
 
 from ..latex.chunk_parser import ChunkParser
-from ..latex.discovery import find_roots, project_folder_for, root_for_file
+from ..latex.discovery import find_roots, including_root, is_fragment, named_root, project_folder_for
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
 from ..latex.source import SOURCE_SUFFIXES
 from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .analysis_cache import AnalysisCache, cache_disabled
 from .check_record import KeptCheck
-from .config import Config, RuleOptions, load_config
+from .config import CONFIG_FILE, Config, RuleOptions, load_config
 from .dismissals import Dismissals
 from .engine import Engine
 from .finding import Finding
@@ -40,6 +40,11 @@ class CheckResult:
     def projects(self) -> list[Project]:
         return self.opened()
 
+    @cached_property
+    def fragments(self) -> list[str]:
+        """The checked files that are no root file: nothing includes them, each was checked alone."""
+        return [file for file in self.roots if is_fragment(ProjectRoot(self.folder), file)]
+
 
 def project_folder(path: Path, folder: Path | None = None) -> Path:
     """The folder auditex may read for `path`: `folder` when given, else detected."""
@@ -49,27 +54,47 @@ def project_folder(path: Path, folder: Path | None = None) -> Path:
 
 
 def open_projects(
-    path: Path, folder: Path | None = None, external_problems: list[ProjectProblem] | None = None, parser: ChunkParser | None = None
+    path: Path,
+    folder: Path | None = None,
+    external_problems: list[ProjectProblem] | None = None,
+    parser: ChunkParser | None = None,
+    config: Config | None = None,
 ) -> tuple[Path, list[Project]]:
-    """The project folder and one Project per independent root file under `path`."""
+    """The project folder and one Project per independent root file under `path`.
+
+    A file is checked under its root: its magic comment's, itself, or the root that includes it
+    (among `[project] root`/`roots` when named, else the detected roots `[rules] exclude` leaves);
+    a file nothing includes is checked alone, as a fragment."""
     folder = project_folder(path, folder)
     root = ProjectRoot(folder)
+    config = config if config is not None else load_config(folder)
+    named = config.project.named_roots()
+    for name in named:
+        if not root.exists(name):
+            raise InputError(f"{CONFIG_FILE} names the root file '{name}' in [project], but there is no such file in '{folder}'")
+    candidates = named or [candidate for candidate in find_roots(root) if not config.is_excluded(candidate)]
+    including: Project | None = None
     if path.is_file():
         relative = root.relative(path)
         if relative is None:
             raise InputError(f"'{path}' is outside the project folder '{folder}'")
-        main = root_for_file(root, relative) or relative
-        roots = [main]
-    else:
-        roots = find_roots(root)
-        if not roots:
-            raise InputError(f"no LaTeX root file (with \\documentclass and \\begin{{document}}) found in '{path}'")
+        main = named_root(root, relative)
+        if main is None:
+            including = including_root(root, relative, candidates, parser)
+            main = including.root_file if including is not None else relative
+        candidates = [main]
+    elif not candidates:
+        excluded = " (the [rules] exclude of .auditex.toml leaves none)" if find_roots(root) else ""
+        raise InputError(f"no LaTeX root file (with \\documentclass and \\begin{{document}}) found in '{path}'{excluded}")
     projects: list[Project] = []
     covered: set[str] = set()
-    for candidate in roots:
+    for candidate in candidates:
         if candidate in covered:
             continue  # a second "root" that the main one includes (a subfile)
-        project = Project(folder, candidate, external_problems=external_problems, parser=parser)
+        if including is not None and not external_problems:
+            project = including  # the search already walked it
+        else:
+            project = Project(folder, candidate, external_problems=external_problems, parser=parser)
         covered.update(project.files)
         projects.append(project)
     return folder, projects
@@ -115,8 +140,10 @@ def checked_input(
         return
     with open_input(path, limits) as submission:
         if submission.root_file is None:
-            problems = "; ".join(r.reason for r in submission.refusals[:3])
-            raise InputError(f"no LaTeX root file found in '{path}'" + (f" ({problems})" if problems else ""))
+            # What stopped the extraction, or what was refused, is the cause: it comes first.
+            causes = " ".join(refusal.reason for refusal in submission.refusals[:3])
+            missing = "no LaTeX root file (with \\documentclass and \\begin{document}) was found"
+            raise InputError(f"'{path}': {causes} So {missing} in it." if causes else f"{missing} in '{path}'")
         yield check_path(
             submission.root_file,
             submission.folder,
@@ -154,13 +181,17 @@ def check_path(
     record = kept.reuse() if kept is not None else None
     if record is not None:
         return CheckResult(
-            folder, record.roots, record.findings, lambda: open_projects(path, folder, parser=ChunkParser(cache, workers=1))[1], config
+            folder,
+            record.roots,
+            record.findings,
+            lambda: open_projects(path, folder, parser=ChunkParser(cache, workers=1), config=config)[1],
+            config,
         )
     if kept is not None:
         kept.before()
     # Files are parsed in worker processes where that pays; they stop when the check is done.
     with ChunkParser(cache, workers=parse_workers, progress=progress) as parser:
-        folder, projects = open_projects(path, folder, external_problems, parser)
+        folder, projects = open_projects(path, folder, external_problems, parser, config)
         engine = Engine(config=config, dismissals=Dismissals(folder), cache=cache)
         checked: list[Finding] = []
         for number, project in enumerate(projects, 1):

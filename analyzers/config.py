@@ -1,11 +1,14 @@
 """Project configuration: `.auditex.toml` at the project root, plus editor settings.
 
 ```toml
+[project]
+root = "main.tex"                # the root file (default: detected); `roots = [...]` for several
+
 [rules]
 select = ["REF", "CIT", "NUM"]   # code prefixes to run (default: all)
 ignore = ["RHE001"]              # code prefixes never to run
 severity = { DIS001 = "hint" }   # per-code severity override
-exclude = ["old/*.tex"]          # files whose findings are dropped
+exclude = ["old/*.tex"]          # files whose findings are dropped, and roots never checked
 min-severity = "information"     # findings below this are dropped
 
 [llm]
@@ -43,6 +46,17 @@ class RulesConfig(BaseModel):
     min_severity: Severity | None = Field(default=None, alias="min-severity")
 
 
+class ProjectConfig(BaseModel):
+    """[project]: which root files are checked, when detection would pick others."""
+
+    model_config = ConfigDict(extra="forbid")
+    root: str | None = None
+    roots: list[str] = Field(default_factory=list)
+
+    def named_roots(self) -> list[str]:
+        return [*([self.root] if self.root else []), *(name for name in self.roots if name != self.root)]
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     """`--select`, `--ignore` and `--min-severity`: the command line's word on `[rules]`."""
@@ -54,6 +68,7 @@ class RuleOptions:
 
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    project: ProjectConfig = Field(default_factory=ProjectConfig)
     rules: RulesConfig = Field(default_factory=RulesConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
     llm: dict[str, Any] = Field(default_factory=dict)
@@ -116,7 +131,8 @@ def _first_error(error: ValidationError) -> str:
     location = [str(part) for part in first.get("loc", ())]
     key = location[-1] if location else ""
     if first.get("type") == "extra_forbidden":
-        model = RulesConfig if location[:1] == ["rules"] else Config
+        tables: dict[str, type[BaseModel]] = {"rules": RulesConfig, "project": ProjectConfig}
+        model = tables.get(location[0], Config) if len(location) > 1 else Config
         known = [field.alias or name for name, field in model.model_fields.items() if name != "problems"]
         where = f"key '{key}' in [{'.'.join(location[:-1])}]" if len(location) > 1 else f"table [{key}]"
         return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"

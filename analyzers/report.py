@@ -7,6 +7,11 @@ from collections import Counter
 from .finding import Finding, Severity
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 key', '3 keys'."""
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
 def summary_line(findings: list[Finding]) -> str:
     if not findings:
         return "No findings."
@@ -15,8 +20,9 @@ def summary_line(findings: list[Finding]) -> str:
     return f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({', '.join(parts)})."
 
 
-def to_markdown(findings: list[Finding], title: str = "auditex report") -> str:
-    lines = [f"# {title}", "", summary_line(findings), ""]
+def to_markdown(findings: list[Finding], title: str = "auditex report", notes: list[str] | None = None) -> str:
+    """The report as Markdown; `notes` are what a reader must know of the run (references left unchecked)."""
+    lines = [f"# {title}", "", summary_line(findings), "", *(line for note in notes or [] for line in (f"> {_escape(note)}", ""))]
     by_severity = {s: [f for f in findings if f.severity is s] for s in Severity}
     for severity, group in by_severity.items():
         if not group:

@@ -11,6 +11,7 @@ an unchanged bibliography cost no request at all).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,7 @@ from .context import RuleContext
 from .finding import Finding
 from .policy import Policy
 from .registry import Registry, Rule, Scope, default_registry
+from .report import counted
 from .scholarly.cache import AnswerCache
 from .scholarly.references import Cited, cited_references
 from .scholarly.verify import OnlineSettings, Verdict, Verifier
@@ -44,11 +46,25 @@ class Summary:
             f"references: {self.cited} checked online, {self.verified} verified, {self.with_findings} with findings, "
             f"{self.not_found} not found, {self.unchecked} unchecked ({self.requests} requests)"
         )
-        if self.reasons:
-            text += "; unchecked because " + "; ".join(dict.fromkeys(self.reasons[:3]))
-        return text
+        unchecked = self.unchecked_sentence()
+        return f"{text}. {unchecked}" if unchecked else text
+
+    def unchecked_sentence(self) -> str:
+        """How many references went unverified and why, in one sentence ('' when every one was checked)."""
+        if not self.unchecked and not self.reasons:
+            return ""
+        # A reason may hold several sentences ("OpenAlex could not be reached (…). Crossref …"): each once.
+        causes = dict.fromkeys(
+            sentence.strip().rstrip(".") for reason in self.reasons for sentence in re.split(r"(?<=\.)\s+", reason) if sentence.strip()
+        )
+        why = f": {'; '.join(causes)}" if causes else ""
+        return (
+            f"{self.unchecked} of {counted(self.cited, 'reference')} could not be checked, "
+            f"so nothing is claimed about {'it' if self.unchecked == 1 else 'them'}{why}."
+        )
 
     def as_dict(self) -> dict[str, Any]:
+        unchecked = self.unchecked_sentence()
         return {
             "cited": self.cited,
             "verified": self.verified,
@@ -56,6 +72,7 @@ class Summary:
             "not_found": self.not_found,
             "unchecked": self.unchecked,
             "requests": self.requests,
+            **({"unchecked_because": unchecked} if unchecked else {}),
         }
 
 
@@ -153,8 +170,10 @@ class OnlineChecker:
         at_cites: bool = False,
         on_findings: Callable[[list[Finding]], None] | None = None,
         cited: list[Cited] | None = None,
+        on_answer: Callable[[int, int], None] | None = None,
     ) -> tuple[list[Finding], Summary]:
-        """BIB findings of `project`, through the policy; `on_findings` hears the findings so far as verdicts arrive."""
+        """BIB findings of `project`, through the policy; `on_findings` hears the findings so far as verdicts arrive,
+        `on_answer` how many of the references asked about have a verdict (for a progress line)."""
         config = policy.config
         rules = online_rules(self.registry, config)
         summary = Summary()
@@ -172,6 +191,8 @@ class OnlineChecker:
 
         def heard(verdict: Verdict) -> None:
             done.append((by_key[verdict.key], verdict))
+            if on_answer is not None:
+                on_answer(len(done) - len(known), len(todo))
             if on_findings is not None:
                 on_findings(policy.apply(project, findings_for(project, config, rules, done, at_cites)))
 

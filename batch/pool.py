@@ -38,7 +38,11 @@ def _serve(connection: Connection) -> None:
             return
         if spec is None:
             return
-        connection.send(run_task(spec))
+        record = run_task(spec)
+        try:
+            connection.send(record)
+        except OSError:  # the supervisor is gone (killed): there is no one to answer
+            return
 
 
 class _Worker:

@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..analyzers.finding import Severity
+from ..analyzers.report import counted
 from .task import TaskSpec
 
 RECORDS = "records"
@@ -29,6 +31,8 @@ SUMMARY = "summary.md"
 SARIF = "sarif"
 # Codes a chair reads first: hidden text or injections, references that do not exist or were retracted.
 _SEC_PREFIX = "SEC"
+_SUB_PREFIX = "SUB"  # an archive that tried to write outside its folder, link out, or expand without bound
+_SEVERITY_ORDER = [severity.value for severity in Severity]  # most severe first
 _WATCHED_CODES = {"BIB004": "Retracted references (BIB004)", "BIB001": "References no index knows (BIB001)"}
 _ERROR_PREFIXES = ("REF", "CIT")
 
@@ -51,7 +55,7 @@ class Throughput:
     def line(self) -> str:
         rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
         return (
-            f"{self.checked} submissions checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
+            f"{counted(self.checked, 'submission')} checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
             f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
             f"{self.resumed} already done in an earlier run"
         )
@@ -127,13 +131,14 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     lines = [
         "# auditex batch summary",
         "",
-        f"{len(records)} submissions: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.",
+        f"{counted(len(records), 'submission')}: {statuses['ok']} ok, {statuses['failed']} failed, {statuses['timed_out']} timed out.",
         "",
         f"Throughput: {throughput.line()}.",
         "",
     ]
     lines += _rule_counts(ok)
     lines += _watch_list("Hidden text or instructions (SEC)", ok, lambda f: f["code"].startswith(_SEC_PREFIX))
+    lines += _watch_list("Unsafe archives (SUB)", ok, lambda f: f["code"].startswith(_SUB_PREFIX))
     for code, title in _WATCHED_CODES.items():
         lines += _watch_list(title, ok, lambda f, code=code: f["code"] == code)
     lines += _watch_list(
@@ -142,7 +147,17 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     failures = [r for r in records if r["status"] != "ok"]
     lines += [f"## Failures ({len(failures)})", ""]
     lines += [f"- `{r['id']}` ({r['status'].replace('_', ' ')}): {_one_line(r['reason'] or '')}" for r in failures] or ["None."]
+    lines += ["", *_per_submission(records)]
     return "\n".join(lines) + "\n"
+
+
+def _per_submission(records: list[dict]) -> list[str]:
+    lines = ["## Submissions", "", "| submission | status | errors | warnings |", "| --- | --- | ---: | ---: |"]
+    for record in records:
+        severities = Counter(f["severity"] for f in record["findings"])
+        status = record["status"].replace("_", " ")
+        lines.append(f"| `{record['id']}` | {status} | {severities['error']} | {severities['warning']} |")
+    return lines
 
 
 def _rule_counts(records: list[dict]) -> list[str]:
@@ -151,8 +166,17 @@ def _rule_counts(records: list[dict]) -> list[str]:
     lines = ["## Findings per rule", ""]
     if not findings:
         return lines + ["No findings.", ""]
-    lines += ["| rule | findings | submissions |", "| --- | ---: | ---: |"]
-    lines += [f"| {code} | {findings[code]} | {submissions[code]} |" for code in sorted(findings)]
+    # A rule's findings may differ in severity (a doubtful one is lowered): the most severe leads.
+    severities: dict[str, set[str]] = {}
+    for record in records:
+        for finding in record["findings"]:
+            severities.setdefault(finding["code"], set()).add(finding["severity"])
+    ordered = {code: sorted(found, key=_SEVERITY_ORDER.index) for code, found in severities.items()}
+    lines += ["| rule | severity | findings | submissions |", "| --- | --- | ---: | ---: |"]
+    lines += [
+        f"| {code} | {', '.join(ordered[code])} | {findings[code]} | {submissions[code]} |"
+        for code in sorted(findings, key=lambda code: (_SEVERITY_ORDER.index(ordered[code][0]), -findings[code], code))
+    ]
     return lines + [""]
 
 

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.run import MODES
+from ..analyzers.report import counted
 from ..batch.results import FINDINGS, SUMMARY
 from ..batch.run import BatchOptions, run_batch
 from ..batch.task import Limits
@@ -90,7 +91,10 @@ def run(arguments: argparse.Namespace) -> int:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     failed = sum(r["status"] != "ok" for r in outcome.records)
-    print(f"auditex: {len(outcome.records)} submissions, {failed} failed or timed out; {outcome.throughput.line()}.", file=sys.stderr)
+    print(
+        f"auditex: {counted(len(outcome.records), 'submission')}, {failed} failed or timed out; {outcome.throughput.line()}.",
+        file=sys.stderr,
+    )
     print(f"auditex: wrote {arguments.out / FINDINGS} and {arguments.out / SUMMARY}", file=sys.stderr)
     return 0
 

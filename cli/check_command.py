@@ -7,12 +7,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive
+from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
 from ..analyzers.config import RuleOptions
 from ..analyzers.finding import Finding, Severity
+from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.policy import at_least, distinct
 from ..analyzers.registry import default_registry
+from ..analyzers.report import counted
 from .formats import Paths, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 
@@ -61,6 +63,11 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
         help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
         "(sends reference metadata only, never manuscript text)",
     )
+    parser.add_argument("--fix", action="store_true", help="apply the safe fixes (the editor's preferred quick fixes), then report")
+    parser.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix, also apply the fixes that need the author's judgment (implies --fix)"
+    )
+    parser.add_argument("--watch", action="store_true", help="check again whenever a source file or .auditex.toml changes")
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -94,21 +101,53 @@ def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespa
 
 
 def run(arguments: argparse.Namespace) -> int:
+    if not arguments.watch:
+        return _check_once(arguments)
+    if is_submission_archive(arguments.path) or not arguments.path.exists():
+        print("auditex: error: --watch needs a folder or a .tex file that exists (an archive does not change)", file=sys.stderr)
+        return 2
+    from .watching import watch
+
+    return watch(project_folder(arguments.path, arguments.project_root), lambda: _check_once(arguments))
+
+
+def _check_once(arguments: argparse.Namespace) -> int:
+    if arguments.fix or arguments.unsafe_fixes:
+        code = run_on_input(arguments, _fix)
+        if code != 0:
+            return code
     return run_on_input(arguments, _report)
 
 
+def _fix(arguments: argparse.Namespace, result: CheckResult) -> int:
+    """Apply the fixes of the checked findings; the report that follows is of the fixed files."""
+    if is_submission_archive(arguments.path):
+        raise InputError("--fix edits files, and a submitted archive is read-only: extract it to a folder and check that")
+    outcome = apply_fixes(result.folder, result.findings, unsafe=arguments.unsafe_fixes)
+    for refusal in outcome.refused:
+        print(f"auditex: warning: {refusal}", file=sys.stderr)
+    line = f"auditex: fixed {counted(outcome.applied, 'finding')} in {counted(len(outcome.files), 'file')}"
+    if outcome.unsafe_left:
+        line += f"; {counted(outcome.unsafe_left, 'more finding')} {'has' if outcome.unsafe_left == 1 else 'have'} unsafe fixes (--unsafe-fixes applies them)"
+    print(line, file=sys.stderr)
+    return 0
+
+
 def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
-    findings, extra = result.findings, None
+    findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
-        findings, summary = verify_online(result)
+        with ProgressLine() as progress:
+            findings, summary = verify_online(result, lambda done, total: progress(f"verifying references online: {done}/{total}"))
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
-    emit_report(arguments, result, findings, extra=extra)
+        notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
+    emit_report(arguments, result, findings, extra=extra, notes=notes)
     return exit_code(findings, arguments.fail_on)
 
 
-def verify_online(result: CheckResult):
-    """The offline findings plus the BIB findings of every project (the network is imported only here)."""
+def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | None = None):
+    """The offline findings plus the BIB findings of every project (the network is imported only here);
+    `on_answer` hears how many references of a project have an answer."""
     import asyncio
 
     from ..analyzers.policy import Policy
@@ -121,7 +160,7 @@ def verify_online(result: CheckResult):
 
     async def run_all() -> None:
         for project in result.projects:
-            findings, summary = await checker.check(project, policy)
+            findings, summary = await checker.check(project, policy, on_answer=on_answer)
             found.extend(findings)
             for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
                 setattr(total, name, getattr(total, name) + getattr(summary, name))
@@ -135,22 +174,37 @@ def verify_online(result: CheckResult):
 
 
 def emit_report(
-    arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding], title: str = "auditex report", extra: dict | None = None
+    arguments: argparse.Namespace,
+    checked: CheckResult,
+    findings: list[Finding],
+    title: str = "auditex report",
+    extra: dict | None = None,
+    notes: list[str] | None = None,
 ) -> None:
+    """The report in the chosen format, to --output or stdout; `notes` (sentences on the run) go in every format."""
+    notes = notes or []
     # Paths relative to where the command ran, so that they open from there; an extracted
     # archive's are kept as in the archive.
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
     if arguments.format == "json":
-        text = to_json(findings, checked.roots[0] if checked.roots else "", {"roots": checked.roots, **(extra or {})})
+        # `fragments` (files checked alone) and `notes` appear when there are some: the contract's other keys stay as they were.
+        described = {
+            "roots": checked.roots,
+            **({"fragments": checked.fragments} if checked.fragments else {}),
+            **(extra or {}),
+            **({"notes": notes} if notes else {}),
+        }
+        text = to_json(findings, checked.roots[0] if checked.roots else "", described)
     elif arguments.format == "sarif":
-        text = to_sarif(findings, default_registry(), Paths(folder, inside=True))
+        text = to_sarif(findings, default_registry(), Paths(folder, inside=True), notes)
     elif arguments.format == "markdown":
-        text = to_markdown(findings, title)
+        text = to_markdown(findings, title, notes)
     else:
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
-        text = text_report(findings, [paths(root) for root in checked.roots], paths, hints)
-    write_output(arguments.output, text)
+        archive = str(arguments.path) if folder is None else None
+        text = text_report(findings, checked.roots, paths, hints, checked.fragments, notes, archive)
+    write_output(arguments.output, text, coloured=arguments.format == "text")
 
 
 def exit_code(findings: list[Finding], fail_on: str) -> int:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..analyzers.check import InputError
@@ -17,6 +19,9 @@ from ..analyzers.policy import severity_order
 from ..analyzers.policy import unknown_codes as unknown_in
 from ..analyzers.registry import Registry, default_registry
 from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 JSON_VERSION = 1
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note", Severity.HINT: "note"}
@@ -52,13 +57,19 @@ def to_text(findings: list[Finding], path: Paths | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def text_report(findings: list[Finding], roots: list[str], path: Paths, hints: bool) -> str:
-    """The text report: most severe first, hints only when asked, a count per code, the root files checked."""
+def text_report(
+    findings: list[Finding], roots: list[str], path: Paths, hints: bool, fragments: list[str], notes: list[str], archive: str | None = None
+) -> str:
+    """The text report: most severe first, hints only when asked, a count per code, the root files checked
+    (`fragments`: those that are no root file, checked alone; `archive`: the submission they came in),
+    and `notes` on the run."""
     shown = sorted((f for f in findings if hints or f.severity is not Severity.HINT), key=severity_order)
     lines = to_text(shown, path).splitlines()[:-1]
     if shown:
         lines += ["", *rule_counts(shown)]
-    lines += ["", f"Checked {', '.join(roots) or 'no root file'}."]
+    checked = [path(root) + (" (a fragment no root file includes, checked on its own)" if root in fragments else "") for root in roots]
+    within = f" in {archive}" if archive else ""
+    lines += ["", f"Checked {', '.join(checked) or 'no root file'}{within}.", *notes]
     hidden = len(findings) - len(shown)
     note = f" {hidden} hint{'s' if hidden != 1 else ''} not shown (--hints shows them)." if hidden else ""
     lines.append(summary_line(findings) + note)
@@ -86,16 +97,48 @@ def unknown_codes(config: Config) -> list[str]:
     return unknown_in(config, code_names())
 
 
-def write_output(output: Path | None, text: str) -> None:
-    """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error."""
+def write_output(output: Path | None, text: str, coloured: bool = False) -> None:
+    """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error.
+    A `coloured` text report is shown in colour on a terminal (never in a pipe, a file, or with NO_COLOR set)."""
     if output is None:
+        if coloured:
+            from rich.console import Console  # only a text report bound for stdout pays for rich
+
+            console = Console(highlight=False, soft_wrap=True, emoji=False)
+            if console.is_terminal and not console.no_color:
+                console.print(in_colour(text), end="")
+                return
         sys.stdout.write(text)
         return
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text, encoding="utf-8")
+    except (FileExistsError, NotADirectoryError):
+        # mkdir met a file where a folder should be (`-o /etc/passwd/x.txt`): name it.
+        blocking = next((parent for parent in reversed(output.parents) if parent.exists() and not parent.is_dir()), output.parent)
+        raise InputError(f"cannot write the report to '{output}': '{blocking}' is a file, not a folder") from None
     except OSError as error:
         raise InputError(f"cannot write the report to '{output}': {error.strerror or error}") from None
+
+
+# Severities as compilers and ruff show them: errors red, warnings yellow.
+_SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "information": "blue", "hint": "dim"}
+_LOCATED = re.compile(r"^(?P<location>\S.*?:\d+:\d+:) (?P<severity>error|warning|information|hint) (?P<code>\S+) ", re.MULTILINE)
+_COUNTED = re.compile(r"^ *\d+  (?P<code>\S+) +(?P<severity>error|warning|information|hint) ", re.MULTILINE)
+
+
+def in_colour(report: str) -> Text:
+    """The text report with its locations, severities and codes styled."""
+    from rich.text import Text
+
+    text = Text(report)
+    for pattern in (_LOCATED, _COUNTED):
+        for match in pattern.finditer(report):
+            if "location" in match.groupdict():
+                text.stylize("bold", *match.span("location"))
+            text.stylize(_SEVERITY_STYLES[match.group("severity")], *match.span("severity"))
+            text.stylize("bold", *match.span("code"))
+    return text
 
 
 def json_contract(findings: list[Finding], root: str, extra: dict | None = None) -> dict:
@@ -110,7 +153,8 @@ def to_json(findings: list[Finding], root: str, extra: dict | None = None) -> st
     return json.dumps(json_contract(findings, root, extra), indent=2, ensure_ascii=False) + "\n"
 
 
-def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = None) -> str:
+def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = None, notes: list[str] | None = None) -> str:
+    """SARIF 2.1.0; `notes` on the run (references left unchecked) become the invocation's notifications."""
     path = path or Paths(None)
     used = sorted({f.code for f in findings})
     described = llm_codes()
@@ -162,25 +206,18 @@ def to_sarif(findings: list[Finding], registry: Registry, path: Paths | None = N
                 for fix in f.fixes
             ]
         results.append(result)
-    sarif = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "auditex",
-                        "version": __version__,
-                        "informationUri": "https://github.com/auditex/auditex",
-                        "rules": rules,
-                    }
-                },
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
-                "columnKind": "utf16CodeUnits",
-                "results": results,
-            }
-        ],
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {"name": "auditex", "version": __version__, "informationUri": "https://github.com/auditex/auditex", "rules": rules}
+        },
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": path.base_uri()}},
+        "columnKind": "utf16CodeUnits",
+        "results": results,
     }
+    if notes:
+        notifications = [{"level": "warning", "message": {"text": note}} for note in notes]
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]
+    sarif = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
 
 

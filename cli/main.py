@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import signal
 import sys
+import threading
 from typing import NoReturn
 
 from .. import __version__
@@ -31,6 +33,7 @@ COMMANDS = {
     "inject": ("inject_command", "apply PaperAudit-style error patches to a copy of a project"),
     "verify-revision": ("verify_revision_command", "compare the findings of two versions of a manuscript"),
     "batch": ("batch_command", "check a venue's submissions (resumable; local workers or Ray)"),
+    "init": ("init_command", "write a commented .auditex.toml"),
 }
 
 
@@ -56,6 +59,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: unwound like Ctrl-C (workers stopped, records kept), and said as such."""
+
+
+def _terminate(signum: int, frame: object) -> NoReturn:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
@@ -66,13 +77,22 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(arguments, "run", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    # Only the main thread may take signals (a test may call main from another).
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if on_main_thread else None
     try:
         return arguments.run(arguments)
+    except Terminated:
+        print("auditex: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("auditex: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        if on_main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

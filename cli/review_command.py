@@ -71,6 +71,7 @@ def run(arguments: argparse.Namespace) -> int:
 def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
     config = checked.config
     settings = llm_settings(arguments, config.llm)
+    settings.key_for_sdk()  # no key: a setup error (exit 2) before anything runs, not an empty review
     search = make_search(arguments.related_work, arguments.related_work_url)
     projects = checked.projects
     project = projects[0]

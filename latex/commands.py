@@ -129,6 +129,9 @@ SECTION_LEVELS = {
 INCLUDE_COMMANDS = frozenset(
     {"input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"}
 )
+# Commands that read a file the paper shows as it is (a figure, a listing, a PDF page): its
+# path is held to the project like an \input's, but it is no LaTeX source to follow.
+FILE_READING_COMMANDS = frozenset({"includegraphics", "lstinputlisting", "verbatiminput", "VerbatimInput", "inputminted", "includepdf"})
 BIB_COMMANDS = frozenset({"bibliography", "addbibresource", "addglobalbib", "addsectionbib"})
 MACRO_DEFINITIONS = frozenset(
     {"newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd"}
@@ -280,6 +283,11 @@ _EXTRA_MACROS = {
     "footnote": "[{",
     "footnotetext": "[{",
     "includegraphics": "*[[{",
+    "lstinputlisting": "[{",
+    "verbatiminput": "*{",
+    "VerbatimInput": "[{",
+    "inputminted": "[{{",
+    "includepdf": "[{",
     "label": "{",
     "appendix": "",
     "documentclass": "[{",

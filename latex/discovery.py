@@ -1,10 +1,18 @@
-"""Finding a project's folder and its root file(s)."""
+"""Finding a project's folder and its root file(s), as LaTeX tools do.
+
+A file names its root with a `% !TEX root = …` magic comment; a root file has
+`\\documentclass` and `\\begin{document}`; any other file belongs to the root
+that includes it, looked for upward from the file. A file that no root includes
+is a fragment and is checked on its own, never replaced by another paper.
+"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from .chunk_parser import ChunkParser
+from .project import Project
 from .sandbox import ProjectRoot
 
 _MAGIC_ROOT = re.compile(r"^\s*%\s*!\s*T[eE]X\s+root\s*=\s*(\S.*?)\s*$", re.MULTILINE)
@@ -13,17 +21,69 @@ _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
 _PREFERRED_NAMES = ("main.tex", "ms.tex", "paper.tex", "manuscript.tex", "article.tex", "thesis.tex")
 _PROJECT_MARKERS = (".auditex.toml", ".git", ".latexmkrc", "latexmkrc")
 _HEAD_BYTES = 200_000  # magic comments and \documentclass sit at the top
+# How far above a file its root, or its project's marker, is looked for.
+_LEVELS_UP = 4
 
 
 def project_folder_for(path: Path) -> Path:
-    """The folder auditex may read from, for a file or folder the user named."""
+    """The folder auditex may read from, for a file or folder the user named: the folder of the
+    file's root (or of the file), widened to a project marker (`.git`, `.auditex.toml`) just above."""
     path = path.resolve()
     if path.is_dir():
         return path
-    for ancestor in [path.parent, *path.parent.parents][:4]:
-        if any((ancestor / marker).exists() for marker in _PROJECT_MARKERS):
+    root_file = _governing_root_on_disk(path)
+    folder = path.parent
+    if root_file is not None and root_file.parent not in (folder, *folder.parents):
+        folder = Path(*_common_parts(folder, root_file.parent))  # a magic comment naming a sibling folder's root
+    elif root_file is not None:
+        folder = root_file.parent
+    for ancestor in [folder, *folder.parents][:_LEVELS_UP]:
+        if _has_marker(ancestor):
             return ancestor
-    return path.parent
+    return folder
+
+
+def _has_marker(folder: Path) -> bool:
+    return any((folder / marker).exists() for marker in _PROJECT_MARKERS)
+
+
+def _common_parts(a: Path, b: Path) -> list[str]:
+    common: list[str] = []
+    for left, right in zip(a.parts, b.parts, strict=False):
+        if left != right:
+            break
+        common.append(left)
+    return common
+
+
+def _governing_root_on_disk(path: Path) -> Path | None:
+    """The root of a file named on the command line, before its project folder is known: its magic
+    comment's, itself, or a root file in a folder above it (up to a project marker) that includes it."""
+    ancestors = [path.parent, *path.parent.parents][:_LEVELS_UP]
+    for level, folder in enumerate(ancestors):
+        root = ProjectRoot(folder)
+        relative = root.relative(path)
+        if relative is None:
+            continue
+        text = root.read(relative).text[:_HEAD_BYTES]
+        magic = magic_root(text)
+        if level == 0 and magic:
+            named = (path.parent / magic).resolve()
+            return named if named.is_file() else None
+        if level == 0 and is_root_text(text):
+            return path
+        found = including_root(root, relative, _roots_in(root))
+        if found is not None:
+            return folder / found.root_file
+        if _has_marker(folder):
+            break  # a repository's root is as far up as a project goes
+    return None
+
+
+def _roots_in(root: ProjectRoot) -> list[str]:
+    """The root files directly in a folder (not in its subfolders: a folder above holds other papers)."""
+    candidates = [path.name for path in sorted(root.folder.glob("*.tex")) if is_root_text(root.read(path.name).text[:_HEAD_BYTES])]
+    return sorted(candidates, key=_root_preference)
 
 
 def is_root_text(text: str) -> bool:
@@ -57,8 +117,19 @@ def _root_preference(relative: str) -> tuple[int, int, str]:
     return relative.count("/"), preferred, relative
 
 
-def root_for_file(root: ProjectRoot, relative: str) -> str | None:
-    """The root file that governs `relative`: itself, its magic comment, or a root in the folder."""
+def including_root(root: ProjectRoot, relative: str, candidates: list[str], parser: ChunkParser | None = None) -> Project | None:
+    """The project of the first candidate root whose include graph reaches `relative`."""
+    for candidate in candidates:
+        if candidate == relative:
+            continue
+        project = Project(root.folder, candidate, parser=parser)
+        if relative in project.files:
+            return project
+    return None
+
+
+def named_root(root: ProjectRoot, relative: str) -> str | None:
+    """The root a file names itself: its magic comment's, or itself when it is a root file."""
     text = root.read(relative).text[:_HEAD_BYTES]
     magic = magic_root(text)
     if magic:
@@ -66,7 +137,19 @@ def root_for_file(root: ProjectRoot, relative: str) -> str | None:
         resolution = root.resolve(magic, "" if base == "." else base)
         if resolution.relative and root.exists(resolution.relative):
             return resolution.relative
-    if is_root_text(text):
-        return relative
-    roots = find_roots(root)
-    return roots[0] if roots else None
+    return relative if is_root_text(text) else None
+
+
+def root_for_file(root: ProjectRoot, relative: str, candidates: list[str] | None = None) -> str | None:
+    """The root file that governs `relative`: itself, its magic comment's, or the first of `candidates`
+    (default: the folder's roots) that includes it; None for a fragment that nothing includes."""
+    named = named_root(root, relative)
+    if named is not None:
+        return named
+    found = including_root(root, relative, find_roots(root) if candidates is None else candidates)
+    return found.root_file if found is not None else None
+
+
+def is_fragment(root: ProjectRoot, relative: str) -> bool:
+    """A checked file that is no root file: nothing in its project includes it."""
+    return not is_root_text(root.read(relative).text[:_HEAD_BYTES])

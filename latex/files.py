@@ -36,4 +36,9 @@ class ProjectFiles(Protocol):
     @property
     def bibliographies(self) -> Mapping[str, Bibliography]: ...
 
+    @property
+    def definitions(self) -> Mapping[str, str]:
+        """The text of the project's own class and package files its files load."""
+        ...
+
     def source(self, file: str) -> SourceText: ...

@@ -17,6 +17,7 @@ from .conditionals import NEVER, branch_paths, path_at
 from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
+from .option_labels import label_setting_commands, option_label_uses
 from .sentences import sentence_spans
 from .source import SourceText, value_hash
 
@@ -189,7 +190,8 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
     wrappers = _key_wrappers(all_macros)
     unread = (_excluded_environments(project), _discarding_macros(all_macros))
-    wrappers_key = (tuple(sorted(wrappers.items())), unread)  # what reading a file's keys depends on
+    labelling = label_setting_commands([*project.definitions.values(), *(project.source(path).text for path in project.files)])
+    wrappers_key = (tuple(sorted(wrappers.items())), unread, labelling)  # what reading a file's keys depends on
     theorems_key = tuple(sorted(manuscript.theorem_environments))
     previous = cache.derived
     live: dict[object, Any] = {}
@@ -198,7 +200,7 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
         parsed = document.parsed
         versions[path] = (document.hash, wrappers_key, theorems_key)
         key = (path, document.hash, wrappers_key)
-        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread)
+        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread, labelling)
         live[key] = facts
         for entry in facts.label_entries:
             labels.setdefault(entry.key, []).append(entry)
@@ -299,10 +301,14 @@ _PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
 def _file_facts(
-    path: str, document: Document, wrappers: dict[str, tuple[str, str, str]], unread: tuple[tuple[str, ...], tuple[str, ...]]
+    path: str,
+    document: Document,
+    wrappers: dict[str, tuple[str, str, str]],
+    unread: tuple[tuple[str, ...], tuple[str, ...]],
+    labelling: tuple[tuple[str, bool, int], ...],
 ) -> _FileFacts:
     parsed = document.parsed
-    labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label")]
+    labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label"), *option_label_uses(document.text, labelling)]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
     dead = _dead_spans(document.text, *unread)

@@ -184,7 +184,7 @@ class IncludeSite:
     target: str
     start: int  # span of the argument
     end: int
-    kind: str  # "tex" or "bib"
+    kind: str  # "tex", "bib", "package", "class", or "file" (read as it is: a figure, a listing)
     base_dir: str = ""  # for \import{dir}{file}
 
 

@@ -467,6 +467,14 @@ class _ChunkWalker:
         if name in cmd.INCLUDE_COMMANDS:
             self._include(node, arguments)
             return True
+        if name in cmd.FILE_READING_COMMANDS:
+            target_node = arguments[-1] if arguments else None
+            target = argument_text(target_node).strip() if target_node is not None else ""
+            # A macro body's `#1`, or a macro (`\includegraphics{\halftorus}`), names no file auditex can know.
+            if target_node is not None and target and "#" not in target and not _MACRO_IN_PATH.search(target):
+                start, end = _inner_span(target_node)
+                self.result.includes.append(IncludeSite(name, target, start, end, "file"))
+            return True
         if name in cmd.BIB_COMMANDS:
             for key, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.includes.append(IncludeSite(name, key, start, end, "bib"))
@@ -487,13 +495,16 @@ class _ChunkWalker:
             return True
         if name == "documentclass":
             self.result.has_documentclass = True
+            # A class the project ships may define commands (labels set through `label={#5}`).
+            for document_class, start, end in _keys(arguments[-1] if arguments else None):
+                self.result.includes.append(IncludeSite(name, document_class, start, end, "class"))
             return True
         if name == "usepackage":
             # A package of the project's own may load the bibliography (\addbibresource in a .sty).
             for package, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.includes.append(IncludeSite(name, package, start, end, "package"))
             return True
-        return name in ("newenvironment", "renewenvironment", "includegraphics")
+        return name in ("newenvironment", "renewenvironment")
 
     def collect_unrendered(self, nodes: list[lw.LatexNode]) -> None:
         """Collect the labels, references and citations the flow did not render, wherever the parser put
@@ -667,6 +678,9 @@ def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list
 def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
     arguments = macro_arguments(node)
     return arguments[-1] if arguments else None
+
+
+_MACRO_IN_PATH = re.compile(r"\\[A-Za-z@]")
 
 
 def _inner_span(group: lw.LatexNode) -> tuple[int, int]:

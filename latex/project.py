@@ -21,6 +21,9 @@ from .model import IncludeSite, Inclusion
 from .sandbox import ProjectRoot, ReadResult, Resolution
 from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
+# The files `\includegraphics{name}` may mean; each could be a link leading out.
+_GRAPHICS_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
+
 
 @dataclass(frozen=True, slots=True)
 class ProjectProblem:
@@ -63,6 +66,9 @@ class Project:
         self.bibliographies: dict[str, Bibliography] = {}
         self.files: list[str] = []  # .tex files in include order, root first
         self.bibliography_files: list[str] = []
+        # The project's own class and package files that its files load, by path: their text, read
+        # for the commands they define (not parsed as prose).
+        self.definitions: dict[str, str] = {}
         self.inclusions: list[Inclusion] = []
         self.problems: list[ProjectProblem] = []
         # Paths the walk looked for and did not find: only their appearance can change the graph.
@@ -70,7 +76,8 @@ class Project:
         self._index_cache = IndexCache()  # derived facts and digests, kept between index builds
         # What the walk learnt from the disk (existence, resolved paths): typing re-walks the
         # include graph, and must not stat every include each time.
-        self._disk: dict[tuple[str, ...], Any] = {}  # ("exists", path) → bool; ("resolve", name, base) → Resolution
+        # ("exists", path) → bool; ("resolve", name, base) → Resolution; ("definition", path) → a .cls/.sty text
+        self._disk: dict[tuple[str, ...], Any] = {}
         # The manuscript before an edit that changed one source file's text only, and that file.
         self._edited_since: tuple[Manuscript, str] | None = None
         self._walk()
@@ -127,6 +134,7 @@ class Project:
     def _walk(self) -> None:
         files: list[str] = []
         bibliography_files: list[str] = []
+        definitions: dict[str, str] = {}
         inclusions: list[Inclusion] = []
         problems: list[ProjectProblem] = list(self.external_problems)
         self._missing = set()
@@ -144,11 +152,20 @@ class Project:
             here = str(PurePosixPath(relative).parent)
             here = "" if here == "." else here
             for site in document.parsed.includes:
+                if site.kind in ("package", "class"):
+                    own = self._own_definition_file(site, root_dir)
+                    if own is not None and own not in definitions:
+                        definitions[own] = self._definition_text(own)
+                if site.kind == "class":
+                    continue
                 if site.kind == "package":
                     for package, bibliography_site in self._package_bibliographies(site, root_dir):
                         target = self._resolve_bibliography(bibliography_site, package, root_dir, problems)
                         if target and target not in bibliography_files:
                             bibliography_files.append(target)
+                    continue
+                if site.kind == "file":
+                    self._hold_to_project(site, relative, root_dir, problems)
                     continue
                 if site.kind == "bib":
                     target = self._resolve_bibliography(site, relative, root_dir, problems)
@@ -186,6 +203,7 @@ class Project:
                 problems.append(ProjectProblem("unreadable", bibliography, at, at + (at < len(parsed.source.text)), parsed.read_problem))
         self.files = files
         self.bibliography_files = bibliography_files
+        self.definitions = definitions
         self.inclusions = inclusions
         self.problems = problems
         # Forget documents no longer reachable, and cached views of the old graph.
@@ -195,10 +213,12 @@ class Project:
         self.__dict__.pop("index", None)
 
     def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
+        # \import{dir}{file}'s folder is part of the path, held to the project like the file's name.
+        folder = f"{site.base_dir.rstrip('/')}/" if site.base_dir else ""
         if site.command in ("import", "inputfrom", "includefrom"):
-            bases = [str(PurePosixPath(root_dir) / site.base_dir)]
+            bases = [root_dir]
         elif site.command in ("subimport", "subinputfrom", "subincludefrom"):
-            bases = [str(PurePosixPath(here) / site.base_dir)]
+            bases = [here]
         elif site.command == "subfile":
             bases = [here, root_dir]
         else:
@@ -208,6 +228,7 @@ class Project:
         name = site.target
         has_suffix = PurePosixPath(name).suffix != ""
         names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in TEX_SUFFIXES else [f"{name}.tex", name]
+        names = [folder + candidate for candidate in names]
         refusal = None
         tried: list[str] = []
         for base in dict.fromkeys(bases):
@@ -225,7 +246,8 @@ class Project:
                     "outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target
                 )
             )
-        else:
+        elif not any(_within(path, member) for path in tried for member in self._refused_members()):
+            # (An archive member refused on extraction is not missing twice: its refusal, SUB001, says why.)
             problems.append(
                 ProjectProblem(
                     "missing_file",
@@ -238,13 +260,42 @@ class Project:
             )
         return None
 
+    def _hold_to_project(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> None:
+        """A file shown as it is (a figure, a listing) must not be read from outside the project; whether it
+        exists is the build's concern (graphics are found through \\graphicspath and by extension)."""
+        name = site.target
+        names = [name, *(f"{name}{suffix}" for suffix in _GRAPHICS_SUFFIXES)] if not PurePosixPath(name).suffix else [name]
+        for candidate in names:
+            refusal = self._resolve(candidate, root_dir).refusal
+            if refusal:
+                message = f"\\{site.command} refused: {refusal}; it was not read"
+                problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
+                return
+
+    def _definition_text(self, relative: str) -> str:
+        """A class or package file's text, read once until the disk may have changed (see update)."""
+        text = self._disk.get(("definition", relative))
+        if text is None:
+            text = self._disk[("definition", relative)] = self._read(relative).text
+        return text
+
+    def _refused_members(self) -> list[str]:
+        return [problem.target for problem in self.external_problems if problem.kind == "archive_refusal" and problem.target]
+
+    def _own_definition_file(self, site: IncludeSite, root_dir: str) -> str | None:
+        """The class or package file a `\\documentclass` or `\\usepackage` loads, when the project ships it."""
+        resolution = self._resolve(f"{site.target}.{'cls' if site.kind == 'class' else 'sty'}", root_dir)
+        if resolution.relative is None or not self._exists(resolution.relative):
+            return None  # one of the TeX distribution
+        return resolution.relative
+
     def _package_bibliographies(self, site: IncludeSite, root_dir: str) -> list[tuple[str, IncludeSite]]:
         """The bibliography commands of a package the project ships (`\\usepackage{assets/main}`)."""
-        resolution = self._resolve(f"{site.target}.sty", root_dir)
-        if resolution.relative is None or not self._exists(resolution.relative):
-            return []  # a package of the TeX distribution
-        package = self._document(resolution.relative)
-        return [(resolution.relative, include) for include in package.parsed.includes if include.kind == "bib"]
+        own = self._own_definition_file(site, root_dir)
+        if own is None:
+            return []
+        package = self._document(own)
+        return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
@@ -315,6 +366,8 @@ class Project:
                     or result.problem != previous.read_problem
                     or previous.parsed.problems != self.documents[relative].parsed.problems
                 )
+        elif relative in self.definitions:
+            change.graph_changed = True  # a class or package of the project's own: the walk re-reads it
         elif relative.endswith(SOURCE_SUFFIXES):
             # A file the walk looked for and could not find may just have appeared.
             change.graph_changed = change.graph_changed or relative in self._missing
@@ -357,6 +410,12 @@ class Project:
 
 def _include_signature(document: Document) -> tuple[tuple[str, str, str, str], ...]:
     return tuple((site.command, site.target, site.base_dir, site.kind) for site in document.parsed.includes)
+
+
+def _within(path: str, member: str) -> bool:
+    """Whether `path` is the archive member `member` or lies in it (a refused link to a folder)."""
+    member = member.rstrip("/")
+    return path == member or path.startswith(member + "/")
 
 
 def _replaced_at(text: str) -> int:

@@ -11,6 +11,7 @@ from lsprotocol import types as lsp
 
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding, Fix
+from ..analyzers.fixes import applicable
 from ..analyzers.suppression import suppression_comment
 from ..latex.source import BIBLIOGRAPHY_SUFFIXES
 from .convert import LLM_SOURCE, lsp_range, uri_of
@@ -33,7 +34,7 @@ def fix_action(fix: Fix, diagnostic: lsp.Diagnostic, folder: Path) -> lsp.CodeAc
         kind=lsp.CodeActionKind.QuickFix,
         diagnostics=[diagnostic],
         edit=lsp.WorkspaceEdit(changes=changes),
-        is_preferred=fix.safe,
+        is_preferred=applicable(fix, unsafe=False),  # what `auditex check --fix` applies
     )
 
 

@@ -31,12 +31,13 @@ from .. import __version__
 from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding
 from ..analyzers.registry import Registry, default_registry
+from ..analyzers.watch import FolderWatcher, is_watched
 from ..latex.source import SOURCE_SUFFIXES
 from . import actions, commands, convert, navigation
 from .debounce import DEFAULT_DELAY_MS, Debouncer
 from .llm import LLMState
 from .online import OnlineState
-from .watch import WATCH_GLOBS, FolderWatcher, is_watched
+from .watch import WATCH_GLOBS
 
 if TYPE_CHECKING:  # the workspace imports the whole model: built after `initialize` is answered
     from .workspace import FolderState, Workspace

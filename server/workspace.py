@@ -87,7 +87,7 @@ class FolderState:
         else:
             self._kept = None  # a check that reads editor texts describes no state of the disk
         try:
-            _, projects = open_projects(self.folder, self.folder, parser=self.parser)
+            _, projects = open_projects(self.folder, self.folder, parser=self.parser, config=self.config)
         except InputError:
             projects = []  # a folder without a root file; opened files add theirs
         self.projects = [ProjectState(project, self._engine()) for project in projects]
@@ -102,7 +102,8 @@ class FolderState:
         """Give an opened source file that no project reaches a project of its own root."""
         if not relative.endswith(TEX_SUFFIXES) or any(state.project.contains(relative) for state in self.projects):
             return
-        main = root_for_file(self.root, relative) or relative
+        # Every root of the folder has its project already, and none reaches this file.
+        main = root_for_file(self.root, relative, candidates=[]) or relative
         if any(state.project.root_file == main for state in self.projects):
             return
         project = Project(self.folder, main, overlays={relative: text} if text is not None else None, parser=self.parser)

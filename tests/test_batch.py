@@ -198,3 +198,51 @@ def test_a_fifo_in_a_submission_blocks_neither_the_hash_nor_the_check(venue):
     # The check opens files without waiting for a writer and reads regular files only.
     record = run_task(_spec(venue / "paper-a", time_s=5))
     assert record["status"] == "ok" and record["timings"]["total_s"] < 5
+
+
+def test_the_summary_shows_severities_unsafe_archives_and_a_row_per_submission(tmp_path):
+    folder = tmp_path / "venue"
+    write_project(folder / "clean", FILES)
+    venue_kit.path_traversal(folder / "slip.tar.gz")
+    out = tmp_path / "results"
+    assert main(["batch", str(folder), "--out", str(out), "--workers", "1"]) == 0
+    summary = (out / "summary.md").read_text()
+    assert "2 submissions: 2 ok, 0 failed, 0 timed out." in summary
+    rules = summary.split("## Findings per rule")[1].split("##")[0]
+    assert "| rule | severity | findings | submissions |" in rules
+    rows = [row for row in rules.splitlines() if row.startswith("| ") and row[2:5].isupper()]
+    severities = [row.split(" | ")[1].split(", ")[0] for row in rows]
+    assert severities == sorted(severities, key=["error", "warning", "information", "hint"].index)  # errors lead
+    assert "| SUB001 | error |" in rules
+    unsafe = summary.split("## Unsafe archives (SUB): 1 submission")[1].split("##")[0]
+    assert "- `slip.tar.gz`: SUB001 ×2" in unsafe and "clean" not in unsafe  # a ../ escape, an absolute path
+    table = summary.split("## Submissions")[1]
+    records = {json.loads(line)["id"]: json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()}
+    for id_, record in records.items():
+        errors = sum(f["severity"] == "error" for f in record["findings"])
+        warnings = sum(f["severity"] == "warning" for f in record["findings"])
+        assert f"| `{id_}` | ok | {errors} | {warnings} |" in table
+
+
+def test_sigterm_stops_the_batch_cleanly_and_keeps_the_records(tmp_path):
+    import subprocess
+    import time
+
+    folder = tmp_path / "venue"
+    for number in range(8):
+        write_project(folder / f"paper-{number}", {**FILES, "main.tex": FILES["main.tex"].replace("81.2", f"8{number}.2")})
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "auditex.cli.main", "batch", str(folder), "--out", str(out), "--workers", "2"]
+    batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list((out / "records").glob("*.json")) and time.monotonic() < deadline and batch.poll() is None:
+        time.sleep(0.1)
+    children = Path(f"/proc/{batch.pid}/task/{batch.pid}/children").read_text().split()
+    workers = [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]  # not the resource tracker
+    batch.send_signal(signal.SIGTERM)
+    _, stderr = batch.communicate(timeout=60)
+    assert batch.returncode == 128 + signal.SIGTERM, stderr
+    assert stderr.strip().splitlines()[-1] == "auditex: terminated"
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # no worker outlives it
+    assert 1 <= len(list((out / "records").glob("*.json"))) < 8  # stopped mid-run, what was done kept

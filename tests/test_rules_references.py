@@ -175,3 +175,46 @@ def test_label_in_a_file_another_root_includes(tmp_path):
     # With xr, the short paper reads the long one's labels.
     short = "\\documentclass{article}\n\\usepackage{xr}\n\\externaldocument{long}\n\\begin{document}\n\\input{body}\n\\end{document}\n"
     assert [f.message.split(" refers")[0] for f in rule_findings(tmp_path, {"short.tex": short}, "REF001")] == ["\\ref{app:typo}"]
+
+
+def test_references_a_missing_generated_labels_file_would_define_are_one_finding_at_its_include(tmp_path):
+    body = "\\input{main.labels}\nSee \\ref{sec:a}, \\ref{sec:b} and again \\ref{sec:a}.\n"
+    findings = rule_findings(tmp_path, "\\documentclass{book}\n\\begin{document}\n" + body + "\\end{document}\n", "REF001")
+    [grouped] = findings
+    assert grouped.severity.value == "information"
+    assert grouped.message == "3 references to 2 undefined labels (sec:a, sec:b) may be defined in the missing 'main.labels'"
+    assert grouped.range.start.line == 2  # at the \input of main.labels
+    assert [(related.range.start.line, related.message) for related in grouped.related] == [
+        (3, "\\ref{sec:a} refers to a label that is not defined"),
+        (3, "\\ref{sec:b} refers to a label that is not defined"),
+        (3, "\\ref{sec:a} refers to a label that is not defined"),
+    ]
+
+
+TCB_CLASS = """\\NeedsTeXFormat{LaTeX2e}
+\\ProvidesClass{thesis}
+\\LoadClass{book}
+\\RequirePackage{tcolorbox}
+\\newtcbinputlisting[
+    auto counter,
+]{\\mylisting}[5]{%
+    listing only,
+    listing file={#2},
+    title={{\\small\\textbf{Listing \\thetcbcounter:} #4}},
+    label={#5},
+}
+"""
+
+
+def test_labels_set_by_a_class_commands_key_value_option_are_defined(tmp_path):
+    main = (
+        "\\documentclass{thesis}\n"
+        "\\newtcolorbox{notebox}[2]{title=#1, label=#2}\n"
+        "\\begin{document}\n"
+        "\\mylisting{python}{code/a.py}{A listing}{The {\\em imports}}{lst:imports}\n"
+        "\\begin{notebox}{A note}{box:note}Text.\\end{notebox}\n"
+        "See \\cref{lst:imports}, \\ref{box:note} and \\ref{lst:nowhere}.\n"
+        "\\end{document}\n"
+    )
+    findings = rule_findings(tmp_path, {"main.tex": main, "thesis.cls": TCB_CLASS, "code/a.py": "import os\n"}, "REF001")
+    assert [finding.message.split(" refers")[0] for finding in findings] == ["\\ref{lst:nowhere}"]

@@ -101,9 +101,14 @@ class LLMSettings(BaseModel):
         if self.api_key is not None:
             return self.api_key.get_secret_value()
         if self.is_official:
+            # Only whether another vendor's key is set is looked at, never its value.
+            others = [
+                f"--provider {name} (only {env} is set)" for name, env in KEY_ENV.items() if name != self.provider and os.environ.get(env)
+            ]
             raise MissingKey(
                 f"Set {self.key_env} in the environment to use the {self.provider} provider, "
-                f"or pass --base-url to use a local OpenAI-compatible server."
+                + "".join(f"pass {other}, " for other in others)
+                + "or pass --base-url to use a local OpenAI-compatible server."
             )
         return PLACEHOLDER_KEY
 

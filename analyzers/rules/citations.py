@@ -10,6 +10,7 @@ from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
+from ..report import counted
 
 
 def _known_keys(ctx: RuleContext) -> set[str]:
@@ -220,7 +221,9 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
         if missing
         else "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found"
     )
-    yield ctx.report(file, first.start, first.end, f"the manuscript cites {count} keys but {reason}", identity="missing-bibliography")
+    yield ctx.report(
+        file, first.start, first.end, f"the manuscript cites {counted(count, 'key')} but {reason}", identity="missing-bibliography"
+    )
 
 
 @rule("CIT006", "repeated-bibliography-field", Category.LATEX, Severity.WARNING, reads=("cite_keys", "bibliography"))

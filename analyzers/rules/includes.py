@@ -57,8 +57,10 @@ def include_cycle(ctx: RuleContext) -> Iterator[Finding]:
 @rule("INC003", "path-outside-project", Category.LATEX, Severity.ERROR, reads=("problems",))
 def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags includes and bibliographies that point outside the project folder: absolute
-    paths, `../` escapes and symbolic links. auditex refuses to read them.
+    Flags includes, bibliographies and every other command that reads a file (`\\import`,
+    `\\subimport`, `\\includegraphics`, `\\lstinputlisting`, `\\verbatiminput`, `\\inputminted`,
+    `\\includepdf`) that point outside the project folder: absolute paths, `../` escapes and
+    symbolic links. auditex refuses to read them.
 
     ## Why is this bad?
     The manuscript does not build from its own sources, and a submitted archive that reads
@@ -69,6 +71,7 @@ def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\input{/etc/passwd}
     \\bibliography{../../secrets}
+    \\lstinputlisting{/etc/shadow}
     ```
     """
     yield from _problems(ctx, "outside_root")

@@ -9,7 +9,7 @@ from functools import lru_cache
 from rapidfuzz import process
 
 from ..context import RuleContext
-from ..finding import Category, Finding, Severity
+from ..finding import Category, Finding, Related, Severity
 from ..registry import rule
 
 
@@ -41,8 +41,10 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
 
     Labels that a loaded package defines (`LastPage` of lastpage) are known.
 
-    When an included file is missing (a generated `main.labels`), the label may live
-    there: the finding is then information that says so.
+    When an included file is missing, the label may live there: the finding is then information
+    that says so. When that file is a generated labels file (`main.labels`, an `.aux`), the undefined
+    references are one finding, information, at its include, naming the keys (each reference is a
+    related location).
 
     ## Confidence
     Full when the key appears nowhere else. Lowered below the warning threshold (information) when
@@ -52,9 +54,13 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     to LaTeX.
     """
     labels = list(ctx.index.labels)
-    missing = [p.target for p in ctx.project.problems if p.kind == "missing_file" and p.target]
+    # A missing include may hold the labels; a generated labels file (main.labels, .aux) surely does.
+    missing = [p for p in ctx.project.problems if p.kind == "missing_file" and p.target]
+    label_files = [p for p in missing if (p.target or "").endswith(_GENERATED_LABEL_FILES)]
     severity = Severity.INFORMATION if missing else None
-    unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
+    unknown_source = f" (it may be defined in the missing '{missing[0].target}')" if missing else ""
+    unresolved: list[Related] = []
+    unresolved_keys: dict[str, None] = {}
     uses = {(file, ref.start) for file, ref in ctx.index.refs}
     undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
     elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
@@ -80,16 +86,39 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
         elif ref.key in elsewhere:
             # Several roots share this file: the label exists, in a file this root does not include.
             unread = f" in the build of {ctx.project.root_file} ({elsewhere[ref.key]} defines it, and {ctx.project.root_file} does not include that file)"
+        message = f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}"
+        if label_files:
+            unresolved.append(ctx.related(file, ref.start, ref.end, message))
+            unresolved_keys[ref.key] = None
+            continue
         yield ctx.report(
             file,
             ref.start,
             ref.end,
-            f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}{suggestion}{unknown_source}",
+            message + suggestion + unknown_source,
             identity=f"{ref.key}",
             fixes=fixes,
             severity=severity,
             confidence=confidence,
         )
+    if unresolved:
+        site = label_files[0]
+        keys = list(unresolved_keys)
+        shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+        yield ctx.report(
+            site.file,
+            site.start,
+            site.end,
+            f"{len(unresolved)} reference{'s' if len(unresolved) != 1 else ''} to {len(keys)} undefined label"
+            f"{'s' if len(keys) != 1 else ''} ({shown}) may be defined in the missing '{site.target}'",
+            identity=f"missing:{site.target}",
+            related=unresolved,
+            severity=Severity.INFORMATION,
+        )
+
+
+# Files a build generates that define labels: xr-hyper's or a book's own `\\input{main.labels}`.
+_GENERATED_LABEL_FILES = (".labels", ".aux")
 
 
 # Labels a package defines at the end of the document: \pageref{LastPage} with lastpage.

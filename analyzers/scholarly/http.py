@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 import httpx
 
 USER_AGENT = "auditex (reference verification; https://github.com/auditex)"
+# A service that has not accepted the connection by then is taken for unreachable (no network).
+CONNECT_TIMEOUT_S = 5.0
 
 
 class ServiceUnavailable(Exception):
@@ -177,8 +179,18 @@ class HttpClient:
                 self.stats.by_host[host] = self.stats.by_host.get(host, 0) + 1
                 try:
                     response = await self.client.request(
-                        method, url, params=dict(params or {}), headers=dict(headers or {}), json=json_body, timeout=timeout
+                        method,
+                        url,
+                        params=dict(params or {}),
+                        headers=dict(headers or {}),
+                        json=json_body,
+                        timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
                     )
+                except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+                    # Nothing listens there, or there is no network: asking again would only wait.
+                    why = "the connection timed out" if isinstance(error, httpx.ConnectTimeout) else "the connection was refused or failed"
+                    state.down = f"{name} is unreachable ({why})."
+                    raise ServiceUnavailable(state.down) from None
                 except httpx.TimeoutException:
                     failure, retry_after = f"{name} did not answer in time.", None
                 except httpx.HTTPError as error:

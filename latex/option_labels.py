@@ -1,0 +1,94 @@
+"""Labels set through a command's key-value options.
+
+Classes and packages define commands that label what they typeset from one of their
+arguments: tcolorbox's `\\newtcbinputlisting{\\mylisting}[5]{…, label={#5}, …}`, a
+`\\newcommand` wrapping `\\begin{tcolorbox}[label=#2]`. A use, `\\mylisting{…}{…}{…}{…}{lst:x}`,
+then defines `lst:x` although no `\\label` is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .model import KeyUse
+
+# `label={#5}` or `label=#2` in a definition's body.
+_LABEL_OPTION = re.compile(r"(?<![A-Za-z@])label\s*=\s*\{?\s*#([1-9])\s*\}?")
+# The definition a body belongs to: `\newtcbinputlisting[…]{\mylisting}[5]`, `\newtcolorbox{box}[2]`, `\NewDocumentCommand{\x}`.
+_DEFINITION = re.compile(r"\\(?:new|renew|provide|New|Renew|Provide|Declare)[A-Za-z]*\s*(?:\[[^\]]*\]\s*)?\{\s*(\\?[A-Za-z@]+)\s*\}")
+# How far before its `label=` a definition's name may stand.
+_BODY_CHARS = 2000
+
+
+def label_setting_commands(texts: Iterable[str]) -> tuple[tuple[str, bool, int], ...]:
+    """(name, whether it is an environment, the argument that is the label) of every command or
+    environment these texts define with a `label=#n` option."""
+    found: dict[tuple[str, bool], int] = {}
+    for text in texts:
+        if "label" not in text:
+            continue
+        for option in _LABEL_OPTION.finditer(text):
+            definitions = list(_DEFINITION.finditer(text, max(0, option.start() - _BODY_CHARS), option.start()))
+            if not definitions:
+                continue
+            name = definitions[-1].group(1)
+            found.setdefault((name.lstrip("\\"), not name.startswith("\\")), int(option.group(1)))
+    return tuple(sorted((name, environment, argument) for (name, environment), argument in found.items()))
+
+
+def option_label_uses(text: str, commands: tuple[tuple[str, bool, int], ...]) -> list[KeyUse]:
+    """The labels the uses of `commands` in `text` define."""
+    uses: list[KeyUse] = []
+    for name, environment, argument in commands:
+        opening = f"\\begin{{{name}}}" if environment else f"\\{name}"
+        position = text.find(opening)
+        while position != -1:
+            after = position + len(opening)
+            ends_name = environment or after >= len(text) or not (text[after].isalpha() or text[after] == "@")
+            line_start = text.rfind("\n", 0, position) + 1
+            if ends_name and not re.search(r"(?<!\\)%", text[line_start:position]):
+                span = _argument(text, after, argument)
+                if span is not None:
+                    key = text[span[0] : span[1]].strip()
+                    if key and "#" not in key:
+                        start = span[0] + text[span[0] : span[1]].index(key)
+                        uses.append(KeyUse(name, key, start, start + len(key), "other"))
+            position = text.find(opening, after)
+    uses.sort(key=lambda use: use.start)
+    return uses
+
+
+def _argument(text: str, position: int, number: int) -> tuple[int, int] | None:
+    """The span inside the braces of the `number`th mandatory argument from `position` (optional
+    `[…]` arguments skipped), or None when the use does not have that many."""
+    count = 0
+    while position < len(text):
+        while position < len(text) and text[position] in " \t\r\n":
+            position += 1
+        if position >= len(text) or text[position] not in "{[":
+            return None
+        close = _matching(text, position)
+        if close is None:
+            return None
+        if text[position] == "{":
+            count += 1
+            if count == number:
+                return position + 1, close
+        position = close + 1
+    return None
+
+
+def _matching(text: str, opening: int) -> int | None:
+    pairs = {"{": "}", "[": "]"}
+    open_char, close_char = text[opening], pairs[text[opening]]
+    depth = 0
+    for position in range(opening, min(len(text), opening + 20_000)):
+        character = text[position]
+        if character == open_char and (position == opening or text[position - 1] != "\\"):
+            depth += 1
+        elif character == close_char and text[position - 1] != "\\":
+            depth -= 1
+            if depth == 0:
+                return position
+    return None

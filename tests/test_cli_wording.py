@@ -1,0 +1,59 @@
+"""The wording of what the CLI says when something is off (the real command, real files)."""
+
+import io
+import json
+import tarfile
+
+from helpers import document, write_project
+
+from auditex.cli.main import main
+
+
+def _tar(path, members: dict[str, bytes], links: dict[str, str] | None = None):
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        for name, target in (links or {}).items():
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = tarfile.SYMTYPE, target
+            archive.addfile(info)
+    return path
+
+
+def test_a_corrupt_archive_leads_with_the_damage(tmp_path, capsys):
+    archive = tmp_path / "paper.tar.gz"
+    whole = _tar(tmp_path / "whole.tar.gz", {"main.tex": document("Text.").encode() * 50}).read_bytes()
+    archive.write_bytes(whole[: len(whole) // 2])
+    assert main(["check", str(archive)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith(f"auditex: error: '{archive}': The archive is damaged or truncated (")
+    assert error.endswith("So no LaTeX root file (with \\documentclass and \\begin{document}) was found in it.")
+
+
+def test_an_output_under_a_file_names_that_file(tmp_path, capsys):
+    folder = write_project(tmp_path / "paper", {"main.tex": document("Text.")})
+    (tmp_path / "notes").write_text("a file")
+    assert main(["check", str(folder), "-o", str(tmp_path / "notes/deeper/x.txt")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"auditex: error: cannot write the report to '{tmp_path / 'notes/deeper/x.txt'}': '{tmp_path / 'notes'}' is a file, not a folder"
+    )
+
+
+def test_an_archive_report_names_the_archive_and_a_refused_member_is_not_also_missing(tmp_path, capsys):
+    main_tex = document("\\input{etc/passwd}\n\\cite{k}\nSee \\ref{sec:x}.")
+    archive = _tar(tmp_path / "submission.tar.gz", {"paper/main.tex": main_tex.encode()}, {"paper/etc": "/etc"})
+    main(["check", str(archive), "--fail-on", "never"])
+    out = capsys.readouterr().out
+    assert f"Checked paper/main.tex in {archive}." in out
+    main(["check", str(archive), "--format", "json"])
+    codes = [finding["code"] for finding in json.loads(capsys.readouterr().out)["findings"]]
+    assert "SUB001" in codes and "INC001" not in codes
+
+
+def test_one_key_is_one_key(tmp_path, capsys):
+    folder = write_project(tmp_path / "paper", {"main.tex": document("As shown \\cite{k}.")})
+    main(["check", str(folder), "--format", "json", "--select", "CIT"])
+    messages = [finding["message"] for finding in json.loads(capsys.readouterr().out)["findings"]]
+    assert any(message.startswith("the manuscript cites 1 key but") for message in messages), messages

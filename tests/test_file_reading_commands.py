@@ -1,0 +1,53 @@
+"""Every command that reads a file is held to the project: a reviewer who compiles the paper must
+not leak /etc/passwd through a listing, a figure or an imported folder (the real command, real files)."""
+
+import json
+
+import pytest
+from helpers import document, write_project
+
+from auditex.cli.main import main
+
+OUTSIDE_READS = {
+    "lstinputlisting": "\\lstinputlisting[language=C]{/etc/shadow}",
+    "verbatiminput": "\\verbatiminput{/etc/passwd}",
+    "VerbatimInput": "\\VerbatimInput[numbers=left]{../secret.txt}",
+    "includegraphics": "\\includegraphics[width=\\linewidth]{/etc/passwd}",
+    "inputminted": "\\inputminted[linenos]{python}{/etc/passwd}",
+    "import": "\\import{/etc/}{passwd}",
+    "subimport": "\\subimport{../../}{secret}",
+    "includepdf": "\\includepdf[pages=-]{/etc/passwd}",
+}
+
+
+def outside_findings(tmp_path, capsys, body: str, extra: dict | None = None) -> list[dict]:
+    folder = write_project(tmp_path / "paper", {"main.tex": document(body), **(extra or {})})
+    assert main(["check", str(folder), "--format", "json", "--no-cache", "--select", "INC"]) in (0, 1)
+    return [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "INC003"]
+
+
+@pytest.mark.parametrize("command", OUTSIDE_READS)
+def test_a_command_reading_outside_the_project_is_refused_like_input(tmp_path, capsys, open_recorder, command):
+    with open_recorder() as opened:
+        [finding] = outside_findings(tmp_path, capsys, OUTSIDE_READS[command])
+    assert finding["message"].startswith(f"\\{command} refused: ") and finding["message"].endswith("; it was not read")
+    assert finding["severity"] == "error"
+    assert not [path for path in opened.outside(tmp_path) if "passwd" in str(path) or "shadow" in str(path) or "secret" in str(path)]
+
+
+def test_a_figure_linked_outside_is_refused_and_a_missing_figure_is_left_to_the_build(tmp_path, capsys):
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG")
+    (tmp_path / "paper/figures").mkdir(parents=True)
+    (tmp_path / "paper/figures/plot.png").symlink_to(tmp_path / "secret.png")
+    findings = outside_findings(tmp_path, capsys, "\\includegraphics{figures/plot}\\includegraphics{figures/not_yet_made}")
+    assert [f["message"] for f in findings] == [
+        "\\includegraphics refused: 'figures/plot.png' is a link that leads outside the project; it was not read"
+    ]
+
+
+def test_files_inside_the_project_and_names_behind_a_macro_pass(tmp_path, capsys):
+    body = (
+        "\\lstinputlisting{code/a.py}\\inputminted{python}{code/a.py}\\includegraphics{figs/p}\\import{sec/}{intro}"
+        "\\newcommand{\\halftorus}{figs/torus}\\includegraphics[width=3cm]{\\halftorus}"
+    )
+    assert outside_findings(tmp_path, capsys, body, {"code/a.py": "print(1)\n", "sec/intro.tex": "Intro.\n"}) == []
