@@ -719,7 +719,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
                 section.kind is SectionKind.ABSTRACT,
                 mention.text,
                 " ".join(mention.sentence.split()),
-                section.title or section.kind.value,
+                section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
                 ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
                 ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
             )
