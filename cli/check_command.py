@@ -8,12 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive
-from ..analyzers.config import RuleOptions
+from ..analyzers.config import Config, RuleOptions
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.errors import LLMError
+from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.policy import at_least, distinct
-from ..analyzers.registry import default_registry
-from .formats import Paths, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
+from ..analyzers.registry import default_registry, is_selected
+from .formats import Paths, statistics_table, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")
@@ -61,6 +62,11 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
         help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
         "(sends reference metadata only, never manuscript text)",
     )
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="text output: also list every test result read (test, reported p, recomputed p, verdict), as statcheck does",
+    )
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -103,8 +109,16 @@ def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
         findings, summary = verify_online(result)
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
-    emit_report(arguments, result, findings, extra=extra)
+    rows = None
+    if arguments.statistics or (arguments.format == "json" and reads_statistics(result.config)):
+        rows = [row for project in result.projects for row in result_rows(project, result.config.statistics)]
+    emit_report(arguments, result, findings, extra=extra, statistics=rows)
     return exit_code(findings, arguments.fail_on)
+
+
+def reads_statistics(config: Config) -> bool:
+    """STAT001 or STAT002 runs: the JSON report then lists the results they read."""
+    return any(is_selected(code, config.rules.select, config.rules.ignore) for code in ("STAT001", "STAT002"))
 
 
 def verify_online(result: CheckResult):
@@ -135,12 +149,20 @@ def verify_online(result: CheckResult):
 
 
 def emit_report(
-    arguments: argparse.Namespace, checked: CheckResult, findings: list[Finding], title: str = "auditex report", extra: dict | None = None
+    arguments: argparse.Namespace,
+    checked: CheckResult,
+    findings: list[Finding],
+    title: str = "auditex report",
+    extra: dict | None = None,
+    statistics: list[ResultRow] | None = None,
 ) -> None:
+    """The report in the chosen format; `statistics`, the test results read, go into JSON and the text table."""
     # Paths relative to where the command ran, so that they open from there; an extracted
     # archive's are kept as in the archive.
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
+    if statistics is not None:
+        extra = {**(extra or {}), "statistics": [row.as_dict() for row in statistics]}
     if arguments.format == "json":
         text = to_json(findings, checked.roots[0] if checked.roots else "", {"roots": checked.roots, **(extra or {})})
     elif arguments.format == "sarif":
@@ -150,6 +172,8 @@ def emit_report(
     else:
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
         text = text_report(findings, [paths(root) for root in checked.roots], paths, hints)
+        if statistics is not None:
+            text = statistics_table(statistics, paths) + "\n" + text
     write_output(arguments.output, text)
 
 

@@ -344,6 +344,7 @@ _EXTRA_MACROS = {
     "tablenum": "[{",
     "num": "[{",
     "SI": "[{[{",
+    "qty": "[{[{",
     "cmidrule": "[{",
     "cline": "{",
     "hl": "{",
