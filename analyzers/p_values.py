@@ -143,7 +143,9 @@ def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool)
         return CheckedResult(reported, computed, low, high, Verdict.UNANNOUNCED_ONE_TAILED, decision_error, False)
     if reported.comparison == "=" and reported.p is not None and _meet(reported.p, reported.p + 2 * reported.p_half, low, high):
         return CheckedResult(reported, computed, low, high, Verdict.P_ZERO if zero else Verdict.TRUNCATED, decision_error, always)
-    return CheckedResult(reported, computed, low, high, Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT, decision_error, always)
+    return CheckedResult(
+        reported, computed, low, high, Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT, decision_error, always
+    )
 
 
 def _meet(low: float, high: float, other_low: float, other_high: float) -> bool:

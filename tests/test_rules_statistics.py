@@ -31,7 +31,7 @@ def test_consistent_statistics_pass(tmp_path, body):
 def test_inconsistent_p_is_a_warning(tmp_path):
     found = reported(tmp_path, "$r(48) = .32$, $p < .001$ and $t(40) = 5.1$, $p = 3.2 \\times 10^{-4}$.")
     assert [(f.code, f.severity.value) for f in found] == [("STAT001", "warning"), ("STAT001", "warning")]
-    assert "r(48) = .32 gives p = .023 (two-tailed), but the text reports p < .001" == found[0].message
+    assert found[0].message == "r(48) = .32 gives p = .023 (two-tailed), but the text reports p < .001"
 
 
 def test_reversed_significance_is_an_error(tmp_path):

@@ -10,9 +10,9 @@ from auditex.analyzers.p_values import Verdict, result_rows
 from auditex.cli.main import main
 
 
-def rows(tmp_path, body, settings=StatisticsConfig()):
+def rows(tmp_path, body, settings=None):
     project = make_project(tmp_path, {"main.tex": document("\\section{Results}\n" + body)})
-    return result_rows(project, settings)
+    return result_rows(project, settings or StatisticsConfig())
 
 
 def findings(tmp_path, body, config=""):
