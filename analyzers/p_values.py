@@ -30,6 +30,9 @@ from .context import TEXT_CACHE_SIZE
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
 # statcheck's words for a one-tailed test; "non-directional" announces the opposite.
+# An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
+_EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
+_EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
 _ONE_TAILED = re.compile(r"\bone[- ]?(?:tailed|sided)\b|(?<![\w-])directional\b", re.I)
 
 
@@ -37,6 +40,7 @@ class Verdict(str, Enum):
     """What a reported result is, from consistent to a reversed decision."""
 
     CONSISTENT = "consistent"
+    EQUIVALENCE_TEST = "not checked: an equivalence test"  # its p is against the bounds, not against 0
     ONE_TAILED = "consistent as a one-tailed test"  # announced in the text, or `one-tailed = "always"`
     TRUNCATED = "consistent only if p was truncated"
     UNANNOUNCED_ONE_TAILED = "consistent only as an unannounced one-tailed test"
@@ -46,7 +50,7 @@ class Verdict(str, Enum):
 
     @property
     def flagged(self) -> bool:
-        return self not in (Verdict.CONSISTENT, Verdict.ONE_TAILED)
+        return self not in (Verdict.CONSISTENT, Verdict.ONE_TAILED, Verdict.EQUIVALENCE_TEST)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,17 @@ def checked_results(manuscript: Manuscript, settings: StatisticsConfig) -> Itera
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _checked_block(text: str, settings: StatisticsConfig, announced: bool) -> tuple[CheckedResult, ...]:
-    return tuple(check(reported, settings, announced) for reported in read_results(text))
+    return tuple(
+        _not_checked(reported, Verdict.EQUIVALENCE_TEST)
+        if _EQUIVALENCE.search(text, max(0, reported.start - _EQUIVALENCE_REACH), reported.end)
+        else check(reported, settings, announced)
+        for reported in read_results(text)
+    )
+
+
+def _not_checked(reported: ReportedResult, verdict: Verdict) -> CheckedResult:
+    computed = _p_function(reported)(abs(reported.value))
+    return CheckedResult(reported, computed, computed, computed, verdict, False, False)
 
 
 def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool) -> CheckedResult:

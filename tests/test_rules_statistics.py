@@ -72,3 +72,9 @@ def test_evidence_sets_the_confidence_of_grim_and_breakdowns(tmp_path):
     assert severities(tmp_path, "They were students, engineers and others (45\\%, 30\\% and 22\\%, respectively).") == [
         ("STAT005", "information")
     ]
+
+
+def test_an_interval_with_a_negative_bound_is_not_a_ratio(tmp_path):
+    # "or" is not an odds ratio, and a ratio's interval is positive: the null value is 0 in both.
+    assert reported(tmp_path, "Children or adults differed ($d = 0.70$, 95\\% CI [0.38, 1.02], $p < .001$).") == []
+    assert reported(tmp_path, "The odds did not move ($\\beta = -0.11$, 95\\% CI [-0.45, 0.23], $p = .517$).") == []

@@ -154,3 +154,9 @@ def test_json_lists_every_result_read_and_text_shows_the_table(tmp_path, capsys)
     # Without STAT001 and STAT002, the JSON report lists nothing of them.
     main(["check", str(tmp_path / "main.tex"), "--format", "json", "--select", "REF", "--no-cache"])
     assert "statistics" not in json.loads(capsys.readouterr().out)
+
+
+def test_an_equivalence_test_is_listed_but_not_checked(tmp_path):
+    body = "With equivalence bounds of $r = \\pm 0.18$, the two one-sided tests show equivalence, $r(229) = -0.04$, $p = .015$."
+    assert [row.checked.verdict for row in rows(tmp_path / "a", body)] == [Verdict.EQUIVALENCE_TEST]
+    assert findings(tmp_path / "b", body) == []

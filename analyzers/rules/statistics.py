@@ -30,7 +30,8 @@ _CONFIDENCE = {Verdict.TRUNCATED: 0.8, Verdict.UNANNOUNCED_ONE_TAILED: 0.8, Verd
 _CI = re.compile(
     rf"95\s*%\s*(?:CI|C\.I\.|confidence interval)\s*[:=,]?\s*[\[(]\s*(?P<lo>{_NUMBER})\s*(?:,|;|to|–|—|-)\s*(?P<hi>{_NUMBER})\s*[\])]"
 )
-_RATIO = re.compile(r"\b(?:OR|RR|HR|IRR|odds|hazard|risk ratio|rate ratio|ratio)\b", re.I)
+# The abbreviations in capitals only: "or" is not an odds ratio.
+_RATIO = re.compile(r"\b(?:OR|RR|HR|IRR)\b|\b(?i:odds|hazard|risk ratio|rate ratio|ratio)\b")
 _MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
 _SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
 _INTEGER_DATA = re.compile(
@@ -252,7 +253,9 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             if p_match is None:
                 continue
             low, high = number(interval.group("lo")), number(interval.group("hi"))
-            null = 1.0 if _RATIO.search(text[max(0, interval.start() - 80) : interval.start()]) else 0.0
+            # A ratio's interval is positive: one with a bound at or below 0 is of a difference.
+            ratio = low > 0 and _RATIO.search(text[max(0, interval.start() - 80) : interval.start()])
+            null = 1.0 if ratio else 0.0
             p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
             assert p is not None  # every number _P_VALUE matches parses
             excludes = low > null or high < null
