@@ -42,7 +42,8 @@ _BETWEEN = (
     rf"|(?:\d+{_GAP}%{_GAP})?(?:CI|C\.I\.|confidence interval){_GAP}[:=]?{_GAP}[\[(][^\])]{{1,40}}[\])]"
     r"|(?:one|two)[- ](?:tailed|sided))"
 )
-_SEPARATOR = rf"{_GAP}(?:[,;:]{_GAP})?\(?{_GAP}"
+# Each gap is followed by a character it cannot hold: one way to split the spaces, no backtracking storm.
+_SEPARATOR = rf"{_GAP}(?:[,;:(]{_GAP}){{0,2}}"
 _RESULT = re.compile(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
     rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>{_SIGN}{_GAP}{_DIGITS})"

@@ -145,7 +145,8 @@ def _first_error(error: ValidationError) -> str:
     location = [str(part) for part in first.get("loc", ())]
     key = location[-1] if location else ""
     if first.get("type") == "extra_forbidden":
-        model = {"rules": RulesConfig, "statistics": StatisticsConfig}.get(location[0], Config) if len(location) > 1 else Config
+        tables: dict[str, type[BaseModel]] = {"rules": RulesConfig, "statistics": StatisticsConfig}
+        model = tables.get(location[0], Config) if len(location) > 1 else Config
         known = [field.alias or name for name, field in model.model_fields.items() if name != "problems"]
         where = f"key '{key}' in [{'.'.join(location[:-1])}]" if len(location) > 1 else f"table [{key}]"
         return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"

@@ -1,10 +1,12 @@
 """APA results as LaTeX authors write them: each class read, checked both ways, under the settings."""
 
 import json
+import time
 
 import pytest
 from helpers import document, make_project, rule_findings
 
+from auditex.analyzers.apa_results import read_results
 from auditex.analyzers.config import OneTailed, StatisticsConfig
 from auditex.analyzers.p_values import Verdict, result_rows
 from auditex.cli.main import main
@@ -160,3 +162,11 @@ def test_an_equivalence_test_is_listed_but_not_checked(tmp_path):
     body = "With equivalence bounds of $r = \\pm 0.18$, the two one-sided tests show equivalence, $r(229) = -0.04$, $p = .015$."
     assert [row.checked.verdict for row in rows(tmp_path / "a", body)] == [Verdict.EQUIVALENCE_TEST]
     assert findings(tmp_path / "b", body) == []
+
+
+def test_long_runs_of_spaces_and_ties_are_read_in_linear_time():
+    # Two gaps side by side once split a run of spaces every way: seconds per paragraph.
+    text = ("t(28) = 2.20 " + "~ " * 500) * 20
+    started = time.perf_counter()
+    assert read_results(text) == ()
+    assert time.perf_counter() - started < 1.0
