@@ -24,7 +24,9 @@ _GAP = r"[\s~]*"  # white space and the tie `~`, which the plain text keeps
 _SIGN = r"[-−–]?"
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)"  # 3,479 / 2,000.20 / 2.20 / .32
 _COMPARISON = r"<=|>=|[<>=≤≥⩽⩾]"
-P_NUMBER = r"(?:\d*\.\d+|\d+)(?:\s*(?:[×x·]|\\times|\\cdot)\s*10\^\{?[-−]\d+\}?|[eE][-−]\d+)?"
+_P_NUMBER = r"(?:\d*\.\d+|\d+)(?:\s*(?:[×x·]|\\times|\\cdot)\s*10\^\{?[-−]\d+\}?|[eE][-−]\d+)?"
+# A reported p-value: "p = .036", "p < .001", "\\textit{p}~=~.06", "p = 8.7 \\times 10^{-6}".
+P_VALUE = rf"(?<![\w.])[pP]{_GAP}(?P<cmp>{_COMPARISON}){_GAP}(?P<p>{_P_NUMBER})"
 # The test's name, as the plain text spells it in text and math mode.
 _TEST = (
     r"(?P<test>t|F|r|z|Z|Q(?:_?\{?(?:b|w|B|W|between|within)\}?)?"
@@ -48,7 +50,7 @@ _RESULT = re.compile(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
     rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>{_SIGN}{_GAP}{_DIGITS})"
     rf"{_SEPARATOR}(?:{_BETWEEN}{_SEPARATOR}){{0,3}}"
-    rf"(?:(?<![\w.])[pP]{_GAP}(?P<cmp>{_COMPARISON}){_GAP}(?P<p>{P_NUMBER})|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
+    rf"(?:{P_VALUE}|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
 )
 _EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")

@@ -29,10 +29,10 @@ from .config import OneTailed, StatisticsConfig
 from .context import TEXT_CACHE_SIZE
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
-# statcheck's words for a one-tailed test; "non-directional" announces the opposite.
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
 _EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
+# statcheck's words for a one-tailed test; "non-directional" announces the opposite.
 _ONE_TAILED = re.compile(r"\bone[- ]?(?:tailed|sided)\b|(?<![\w-])directional\b", re.I)
 
 
@@ -86,7 +86,7 @@ class CheckedResult:
         if self.verdict is Verdict.UNANNOUNCED_ONE_TAILED:
             text += ": consistent only with a one-tailed test, which the text does not announce"
         if self.decision_error:
-            reverses = f"reverses its significance at {format_alpha(settings.alpha)}"
+            reverses = f"reverses its significance at {_format_alpha(settings.alpha)}"
             if self.verdict is Verdict.UNANNOUNCED_ONE_TAILED:
                 text += f"; two-tailed, it {reverses}"
             elif self.verdict is Verdict.TRUNCATED:
@@ -102,7 +102,7 @@ def _format(p: float) -> str:
     return f"{p:.3f}".lstrip("0") if p < 1 else f"{p:.3f}"
 
 
-def format_alpha(alpha: float) -> str:
+def _format_alpha(alpha: float) -> str:
     return f"{alpha:g}".lstrip("0") if alpha < 1 else f"{alpha:g}"
 
 

@@ -14,7 +14,7 @@ from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind
 from ...latex.numbers import NumberMention, find_numbers
 from ...latex.sentences import sentence_spans
-from ..apa_results import P_NUMBER, decimals, number, p_number
+from ..apa_results import P_VALUE, decimals, number, p_number
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
 from ..p_values import PROSE, CheckedResult, Verdict, checked_results
@@ -24,7 +24,7 @@ ALPHA = 0.05  # STAT004's threshold: a 95% interval
 # The blocks whose numbers the index collects: prose and theorem statements.
 _NUMBERED = (*PROSE, BlockKind.THEOREM)
 _NUMBER = r"[-−–]?\s?(?:\d+(?:\.\d*)?|\.\d+)"
-_P_ALONE = re.compile(rf"(?<![\w.])p\s*(?P<cmp><=|>=|[<>=≤≥⩽⩾])\s*(?P<p>{P_NUMBER})")
+_P_ALONE = re.compile(P_VALUE)
 # How sure each verdict is: a reading that explains the numbers leaves them less certain to be wrong.
 _CONFIDENCE = {Verdict.TRUNCATED: 0.8, Verdict.UNANNOUNCED_ONE_TAILED: 0.8, Verdict.P_ZERO: 0.9}
 _CI = re.compile(
@@ -257,7 +257,7 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             ratio = low > 0 and _RATIO.search(text[max(0, interval.start() - 80) : interval.start()])
             null = 1.0 if ratio else 0.0
             p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
-            assert p is not None  # every number _P_VALUE matches parses
+            assert p is not None  # every number P_VALUE matches parses
             excludes = low > null or high < null
             margin = 10 ** -decimals(interval.group("lo"))
             inside = low + margin < null < high - margin
