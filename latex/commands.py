@@ -506,6 +506,9 @@ _ESCAPED_TEXT = {
     "\\": " ",
     "quad": " ",
     "qquad": " ",
+    # Pandoc writes a text-mode < and > so ("\\(p\\) \\textless{} .001").
+    "textless": "<",
+    "textgreater": ">",
 }
 _SPECIAL_TEXT = {"~": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿", "&": " & "}
 
