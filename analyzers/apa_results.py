@@ -48,14 +48,14 @@ _BETWEEN = (
 _SEPARATOR = rf"{_GAP}(?:[,;:(]{_GAP}){{0,2}}"
 _RESULT = re.compile(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
-    rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>{_SIGN}{_GAP}{_DIGITS})"
+    rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>(?:[-−–]{_GAP})?{_DIGITS})"
     rf"{_SEPARATOR}(?:{_BETWEEN}{_SEPARATOR}){{0,3}}"
     rf"(?:{P_VALUE}|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
 )
 _EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")
-ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
+_ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +99,10 @@ def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
     test = _test_name(match.group("test"))
     df1 = number(match.group("df1")) if match.group("df1") else None
     df2 = number(match.group("df2")) if match.group("df2") else None
-    if test in ONE_DF and df2 is not None and re.fullmatch(r"\d{3}", match.group("df2")) and re.fullmatch(r"\d{1,3}", match.group("df1")):
+    if test in _ONE_DF and df2 is not None and re.fullmatch(r"\d{3}", match.group("df2")) and re.fullmatch(r"\d{1,3}", match.group("df1")):
         # t(1,008): a thousands separator in a single degree of freedom
         df1, df2 = number(match.group("df1") + match.group("df2")), None
-    if (test in ONE_DF and (df1 is None or df2 is not None)) or (test == "F" and df2 is None) or (test == "z" and df1 is not None):
+    if (test in _ONE_DF and (df1 is None or df2 is not None)) or (test == "F" and df2 is None) or (test == "z" and df1 is not None):
         return None
     if (df1 is not None and df1 <= 0) or (df2 is not None and df2 <= 0):
         return None

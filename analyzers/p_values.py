@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from ..latex.manuscript import Manuscript, PlacedBlock
+from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
 from ..latex.project import Project
 from .apa_results import ReportedResult, read_results
@@ -108,17 +108,32 @@ def _format_alpha(alpha: float) -> str:
 
 def announces_one_tailed(manuscript: Manuscript) -> bool:
     """The text anywhere says "one-tailed", "one-sided" or "directional" (statcheck's OneTailedTxt, whole document)."""
-    return any(_ONE_TAILED.search(placed.block.plain.text) for section in manuscript.sections for placed in section.blocks)
+    return any(_announces(placed.block.plain.text) for section in manuscript.sections for placed in section.blocks)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _announces(text: str) -> bool:
+    return _ONE_TAILED.search(text) is not None
+
+
+def one_tailed_announced(manuscript: Manuscript, settings: StatisticsConfig) -> bool:
+    """A one-tailed test may explain a p: the settings let the text say so, and it does."""
+    return settings.one_tailed is OneTailed.ANNOUNCED and announces_one_tailed(manuscript)
 
 
 def checked_results(manuscript: Manuscript, settings: StatisticsConfig) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
     """Every result the prose reports, checked under the settings."""
-    announced = settings.one_tailed is OneTailed.ANNOUNCED and announces_one_tailed(manuscript)
+    announced = one_tailed_announced(manuscript, settings)
     for section in manuscript.sections:
-        for placed in section.blocks:
-            if placed.kind in PROSE:
-                for checked in _checked_block(placed.block.plain.text, settings, announced):
-                    yield placed, checked
+        yield from section_results(section, settings, announced)
+
+
+def section_results(section: Section, settings: StatisticsConfig, announced: bool) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
+    """The results a section's prose reports; `announced`: the document announces one-tailed tests."""
+    for placed in section.blocks:
+        if placed.kind in PROSE:
+            for checked in _checked_block(placed.block.plain.text, settings, announced):
+                yield placed, checked
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

@@ -8,6 +8,7 @@ from helpers import document, make_project, rule_findings
 
 from auditex.analyzers.apa_results import read_results
 from auditex.analyzers.config import OneTailed, StatisticsConfig
+from auditex.analyzers.engine import Engine
 from auditex.analyzers.p_values import Verdict, result_rows
 from auditex.cli.main import main
 
@@ -174,3 +175,12 @@ def test_long_runs_of_spaces_and_ties_are_read_in_linear_time():
     started = time.perf_counter()
     assert read_results(text) == ()
     assert time.perf_counter() - started < 1.0
+
+
+def test_an_announcement_typed_in_another_section_reaches_the_cached_results(tmp_path):
+    text = document("\\section{Method}\nWe ran t-tests.\n\n\\section{Results}\n$t(28) = 1.80$, $p = .041$.")
+    project = make_project(tmp_path, {"main.tex": text})
+    engine = Engine()
+    assert [f.code for f in engine.check(project) if f.code.startswith("STAT")] == ["STAT002"]
+    project.update("main.tex", text.replace("We ran t-tests.", "We ran one-tailed t-tests."))
+    assert [f.code for f in engine.check(project) if f.code.startswith("STAT")] == []

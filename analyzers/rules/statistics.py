@@ -17,7 +17,7 @@ from ...latex.sentences import sentence_spans
 from ..apa_results import P_VALUE, decimals, number, p_number
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
-from ..p_values import PROSE, CheckedResult, Verdict, checked_results
+from ..p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
 from ..registry import Scope, rule
 
 ALPHA = 0.05  # STAT004's threshold: a 95% interval
@@ -49,8 +49,10 @@ _MAX_BREAKDOWN_EXCESS = 20.0
 _MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
 
 
-@rule("STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",))
-def inconsistent_p_value(ctx: RuleContext) -> Iterator[Finding]:
+@rule(
+    "STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "one_tailed"), scope=Scope.SECTION
+)
+def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the p-value of every APA-style result the prose reports (statcheck's check):
     `t(df)`, `F(df1, df2)`, `r(df)`, `z`, chi-square (`χ²`, `\\chi^2`, `X2`, `chi2`) and the
@@ -104,13 +106,15 @@ def inconsistent_p_value(ctx: RuleContext) -> Iterator[Finding]:
     0.95 for an inconsistency no reading explains; 0.9 for `p = .000`; 0.8 for a result
     consistent only under truncation or an unannounced one-tailed test. All are warnings.
     """
-    for placed, checked in checked_results(ctx.manuscript, ctx.config.statistics):
+    for placed, checked in _section_results(ctx, section):
         if checked.verdict.flagged and not checked.decision_error:
             yield _report(ctx, placed, checked)
 
 
-@rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",))
-def significance_reversed(ctx: RuleContext) -> Iterator[Finding]:
+@rule(
+    "STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks", "one_tailed"), scope=Scope.SECTION
+)
+def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a reported p-value whose side of alpha (.05 unless `[statistics]` says otherwise)
     differs from the side of the p-value its own test statistic gives, whatever the rounding
@@ -138,10 +142,15 @@ def significance_reversed(ctx: RuleContext) -> Iterator[Finding]:
     0.95, an error. A result that a one-tailed test the text does not announce would make
     consistent is a warning (0.8) whose message says so.
     """
-    for placed, checked in checked_results(ctx.manuscript, ctx.config.statistics):
+    for placed, checked in _section_results(ctx, section):
         if checked.decision_error:
             explained = checked.verdict is Verdict.UNANNOUNCED_ONE_TAILED
             yield _report(ctx, placed, checked, Severity.WARNING if explained else None)
+
+
+def _section_results(ctx: RuleContext, section: Section) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
+    settings = ctx.config.statistics
+    return section_results(section, settings, one_tailed_announced(ctx.manuscript, settings))
 
 
 def _report(ctx: RuleContext, placed: PlacedBlock, checked: CheckedResult, severity: Severity | None = None) -> Finding:
