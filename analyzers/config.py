@@ -11,6 +11,11 @@ severity = { DIS001 = "hint" }   # per-code severity override
 exclude = ["old/*.tex"]          # files whose findings are dropped, and roots never checked
 min-severity = "information"     # findings below this are dropped
 
+[statistics]                     # how STAT001/STAT002 read reported p-values
+alpha = 0.05
+p-equal-alpha-significant = true
+one-tailed = "announced"         # or "always", "never"
+
 [llm]
 provider = "openai"
 model = "gpt-4o-mini"
@@ -23,11 +28,13 @@ import difflib
 import fnmatch
 import tomllib
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..latex.source import value_hash
 from .finding import Severity
 
 CONFIG_FILE = ".auditex.toml"
@@ -57,6 +64,23 @@ class ProjectConfig(BaseModel):
         return [*([self.root] if self.root else []), *(name for name in self.roots if name != self.root)]
 
 
+class OneTailed(str, Enum):
+    """When a one-tailed test may explain a reported p (STAT001)."""
+
+    ANNOUNCED = "announced"  # when the text says "one-tailed", "one-sided" or "directional" anywhere
+    ALWAYS = "always"  # every t, r and z test is one-tailed
+    NEVER = "never"  # every test is two-tailed
+
+
+class StatisticsConfig(BaseModel):
+    """`[statistics]`: how reported p-values are read (documented in `auditex rule STAT001`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    alpha: float = Field(default=0.05, gt=0, lt=1)
+    p_equal_alpha_significant: bool = Field(default=True, alias="p-equal-alpha-significant")
+    one_tailed: OneTailed = Field(default=OneTailed.ANNOUNCED, alias="one-tailed")
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     """`--select`, `--ignore` and `--min-severity`: the command line's word on `[rules]`."""
@@ -70,6 +94,7 @@ class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     project: ProjectConfig = Field(default_factory=ProjectConfig)
     rules: RulesConfig = Field(default_factory=RulesConfig)
+    statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
     llm: dict[str, Any] = Field(default_factory=dict)
     online: dict[str, Any] = Field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/verify.py)
@@ -78,6 +103,10 @@ class Config(BaseModel):
 
     def is_excluded(self, file: str) -> bool:
         return any(fnmatch.fnmatch(file, pattern) for pattern in self.rules.exclude)
+
+    def rule_settings(self) -> str:
+        """The settings rules read (`[statistics]`), as a digest: part of every cached rule result's key."""
+        return value_hash(self.statistics.model_dump(mode="json"))
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
@@ -131,17 +160,17 @@ def _first_error(error: ValidationError) -> str:
     location = [str(part) for part in first.get("loc", ())]
     key = location[-1] if location else ""
     if first.get("type") == "extra_forbidden":
-        tables: dict[str, type[BaseModel]] = {"rules": RulesConfig, "project": ProjectConfig}
+        tables: dict[str, type[BaseModel]] = {"rules": RulesConfig, "project": ProjectConfig, "statistics": StatisticsConfig}
         model = tables.get(location[0], Config) if len(location) > 1 else Config
         known = [field.alias or name for name, field in model.model_fields.items() if name != "problems"]
         where = f"key '{key}' in [{'.'.join(location[:-1])}]" if len(location) > 1 else f"table [{key}]"
         return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"
     if first.get("type") == "enum":
         value = str(first.get("input"))
-        return (
-            f"{'.'.join(location)}: '{value}' is not a severity{did_you_mean(value.lower(), [s.value for s in Severity])}; "
-            f"use one of {', '.join(s.value for s in Severity)}"
+        kind, choices = (
+            ("setting", [t.value for t in OneTailed]) if location[:1] == ["statistics"] else ("severity", [s.value for s in Severity])
         )
+        return f"{'.'.join(location)}: '{value}' is not a {kind}{did_you_mean(value.lower(), choices)}; use one of {', '.join(choices)}"
     return f"{'.'.join(location)}: {first.get('msg', 'invalid value')}"
 
 

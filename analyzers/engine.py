@@ -162,6 +162,7 @@ class _Run:
         # A section rule reads its own section's blocks, kind and text: those go into its key, not the
         # project-wide digests that any edit anywhere changes.
         facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
+        facets += "|" + self.engine.config.rule_settings()  # results under other settings are other results
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))

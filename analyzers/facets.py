@@ -65,6 +65,12 @@ def _texts(project: Project) -> str:
     return value_hash([(path, project.source(path).hash) for path in (*project.documents, *project.bibliographies)])
 
 
+def _one_tailed(project: Project) -> str:
+    from .p_values import announces_one_tailed  # p_values reads the rule context, which reads this table
+
+    return value_hash(announces_one_tailed(project.manuscript))
+
+
 def _facet(name: str, covers: tuple[str, ...], digest: Callable[[Project], str], section_local: bool = False) -> tuple[str, Facet]:
     return name, Facet(name, frozenset(covers), digest, section_local)
 
@@ -89,6 +95,8 @@ FACETS: dict[str, Facet] = dict(
         _facet("problems", ("project.problems",), _problems),
         # The raw text of every file: comments, and what a rule looks up beyond the parse.
         _facet("text", ("sources", "text", "project.files", "project.documents"), _texts, section_local=True),
+        # Whether the text anywhere announces one-tailed tests: a section's p-values depend on it (STAT001, STAT002).
+        _facet("one_tailed", (), _one_tailed),
     ]
 )
 

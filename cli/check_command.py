@@ -8,14 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
-from ..analyzers.config import RuleOptions
+from ..analyzers.config import Config, RuleOptions
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
+from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.policy import at_least, distinct
-from ..analyzers.registry import default_registry
+from ..analyzers.registry import default_registry, is_selected
 from ..analyzers.report import counted
-from .formats import Paths, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
+from .formats import Paths, statistics_table, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")
@@ -68,6 +69,11 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
         "--unsafe-fixes", action="store_true", help="with --fix, also apply the fixes that need the author's judgment (implies --fix)"
     )
     parser.add_argument("--watch", action="store_true", help="check again whenever a source file or .auditex.toml changes")
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="text output: also list every test result read (test, reported p, recomputed p, verdict), as statcheck does",
+    )
     add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -141,8 +147,16 @@ def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
         notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
-    emit_report(arguments, result, findings, extra=extra, notes=notes)
+    rows = None
+    if arguments.statistics or (arguments.format == "json" and reads_statistics(result.config)):
+        rows = [row for project in result.projects for row in result_rows(project, result.config.statistics)]
+    emit_report(arguments, result, findings, extra=extra, notes=notes, statistics=rows)
     return exit_code(findings, arguments.fail_on)
+
+
+def reads_statistics(config: Config) -> bool:
+    """STAT001 or STAT002 runs: the JSON report then lists the results they read."""
+    return any(is_selected(code, config.rules.select, config.rules.ignore) for code in ("STAT001", "STAT002"))
 
 
 def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | None = None):
@@ -180,13 +194,17 @@ def emit_report(
     title: str = "auditex report",
     extra: dict | None = None,
     notes: list[str] | None = None,
+    statistics: list[ResultRow] | None = None,
 ) -> None:
-    """The report in the chosen format, to --output or stdout; `notes` (sentences on the run) go in every format."""
+    """The report in the chosen format, to --output or stdout; `notes` (sentences on the run) go in every format,
+    `statistics` (the test results read) into JSON and the text table."""
     notes = notes or []
     # Paths relative to where the command ran, so that they open from there; an extracted
     # archive's are kept as in the archive.
     folder = None if is_submission_archive(arguments.path) else checked.folder
     paths = Paths(folder)
+    if statistics is not None:
+        extra = {**(extra or {}), "statistics": [row.as_dict() for row in statistics]}
     if arguments.format == "json":
         # `fragments` (files checked alone) and `notes` appear when there are some: the contract's other keys stay as they were.
         described = {
@@ -204,6 +222,8 @@ def emit_report(
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value
         archive = str(arguments.path) if folder is None else None
         text = text_report(findings, checked.roots, paths, hints, checked.fragments, notes, archive)
+        if statistics is not None:
+            text = statistics_table(statistics, paths) + "\n" + text
     write_output(arguments.output, text, coloured=arguments.format == "text")
 
 

@@ -15,6 +15,7 @@ from ..analyzers.check import InputError
 from ..analyzers.config import Config
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.codes import llm_codes
+from ..analyzers.p_values import ResultRow
 from ..analyzers.policy import severity_order
 from ..analyzers.policy import unknown_codes as unknown_in
 from ..analyzers.registry import Registry, default_registry
@@ -73,6 +74,28 @@ def text_report(
     hidden = len(findings) - len(shown)
     note = f" {hidden} hint{'s' if hidden != 1 else ''} not shown (--hints shows them)." if hidden else ""
     lines.append(summary_line(findings) + note)
+    return "\n".join(lines) + "\n"
+
+
+def statistics_table(rows: list[ResultRow], path: Paths) -> str:
+    """Every test result read, as statcheck lists them: where, the test, reported p, recomputed p, verdict."""
+    if not rows:
+        return "No test result (t, F, r, z, χ², Q with its p-value) read.\n"
+    table = [("where", "test", "reported", "computed", "verdict")]
+    table += [
+        (
+            f"{path(row.file)}:{row.line}",
+            row.checked.reported.statistic,
+            row.checked.reported.stated_p,
+            row.checked.computed_text,
+            row.verdict,
+        )
+        for row in rows
+    ]
+    widths = [max(len(cells[column]) for cells in table) for column in range(4)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=False)) + "  " + cells[4] for cells in table]
+    flagged = sum(row.checked.verdict.flagged for row in rows)
+    lines.append(f"{len(rows)} test result{'s' if len(rows) != 1 else ''} read, {flagged} flagged.")
     return "\n".join(lines) + "\n"
 
 

@@ -354,6 +354,7 @@ _EXTRA_MACROS = {
     "tablenum": "[{",
     "num": "[{",
     "SI": "[{[{",
+    "qty": "[{[{",
     "cmidrule": "[{",
     "cline": "{",
     "hl": "{",
@@ -515,6 +516,9 @@ _ESCAPED_TEXT = {
     "\\": " ",
     "quad": " ",
     "qquad": " ",
+    # Pandoc writes a text-mode < and > so ("\\(p\\) \\textless{} .001").
+    "textless": "<",
+    "textgreater": ">",
 }
 _SPECIAL_TEXT = {"~": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿", "&": " & "}
 

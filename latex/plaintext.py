@@ -240,17 +240,21 @@ class InlineRenderer:
             "textsuperscript",
             "textsubscript",
             "SI",
+            "qty",
             "num",
         ):
+            if name in ("SI", "qty"):  # \\SI[options]{number}[prefix]{unit}: the number, then the unit
+                arguments = macro_arguments(node)
+                number, unit = (arguments[1], arguments[-1]) if len(arguments) == 4 else (last_mandatory_argument(node), None)
+                if number is not None:
+                    self.render_node(number, out)
+                if unit is not None:
+                    out.space(end, end)
+                    self.render_node(unit, out)
+                return
             content = last_mandatory_argument(node)
             if content is not None:
                 self.render_node(content, out)
-                if name == "SI":
-                    arguments = macro_arguments(node)
-                    unit = arguments[-1] if arguments else None
-                    if unit is not None and unit is not content:
-                        out.space(end, end)
-                        self.render_node(unit, out)
             return
         arguments = macro_arguments(node)
         if not arguments or all(argument is None for argument in arguments):

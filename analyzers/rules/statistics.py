@@ -1,46 +1,37 @@
 """STAT: reported statistics that contradict themselves (statcheck and GRIM style).
 
-scipy's distribution functions are imported only when a paper reports a test
-statistic, so papers without any (most of machine learning) pay nothing for them.
+STAT001 and STAT002 judge the results that apa_results.py reads and p_values.py recomputes.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind
 from ...latex.numbers import NumberMention, find_numbers
 from ...latex.sentences import sentence_spans
+from ..apa_results import P_VALUE, decimals, number, p_number
 from ..context import TEXT_CACHE_SIZE, RuleContext
 from ..finding import Category, Finding, Severity
+from ..p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
 from ..registry import Scope, rule
 
-ALPHA = 0.05
-_PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
+ALPHA = 0.05  # STAT004's threshold: a 95% interval
 # The blocks whose numbers the index collects: prose and theorem statements.
-_NUMBERED = (*_PROSE, BlockKind.THEOREM)
+_NUMBERED = (*PROSE, BlockKind.THEOREM)
 _NUMBER = r"[-−–]?\s?(?:\d+(?:\.\d*)?|\.\d+)"
-_P_VALUE = (
-    r"(?<![\w.])p\s*(?P<cmp><=|>=|[<>=≤≥⩽⩾])\s*(?P<p>(?:\d*\.\d+|\d+)(?:\s*(?:[×x·]|\\times|\\cdot)\s*10\^\{?[-−]\d+\}?|[eE][-−]\d+)?)"
-)
-_STATISTIC = re.compile(
-    r"(?<![\w^\\])(?P<test>t|F|r|z|Z|χ\s*\^?\s*2|χ²|chi\s*\^?\s*2|X\^2)\s*"
-    r"(?:\(\s*(?P<df1>\d+(?:\.\d+)?)\s*(?:,\s*(?P<df2>\d+(?:\.\d+)?))?\s*(?:,\s*[Nn]\s*=\s*\d+)?\s*\)\s*)?"
-    rf"=\s*(?P<value>{_NUMBER})"
-    # one effect size may sit between the statistic and its p-value: "t(28) = 2.2, d = 0.8, p = .04"
-    rf"\s*[,;]\s*(?:[A-Za-zηω]\w*(?:\^2)?\s*=\s*{_NUMBER}\s*[,;]\s*)?{_P_VALUE}"
-)
-_P_ALONE = re.compile(_P_VALUE)
-_ONE_TAILED = re.compile(r"one[- ](?:tailed|sided)|directional", re.I)
+_P_ALONE = re.compile(P_VALUE)
+# How sure each verdict is: a reading that explains the numbers leaves them less certain to be wrong.
+_CONFIDENCE = {Verdict.TRUNCATED: 0.8, Verdict.UNANNOUNCED_ONE_TAILED: 0.8, Verdict.P_ZERO: 0.9}
 _CI = re.compile(
     rf"95\s*%\s*(?:CI|C\.I\.|confidence interval)\s*[:=,]?\s*[\[(]\s*(?P<lo>{_NUMBER})\s*(?:,|;|to|–|—|-)\s*(?P<hi>{_NUMBER})\s*[\])]"
 )
-_RATIO = re.compile(r"\b(?:OR|RR|HR|IRR|odds|hazard|risk ratio|rate ratio|ratio)\b", re.I)
+# The abbreviations in capitals only: "or" is not an odds ratio.
+_RATIO = re.compile(r"\b(?:OR|RR|HR|IRR)\b|\b(?i:odds|hazard|risk ratio|rate ratio|ratio)\b")
 _MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
 _SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
 _INTEGER_DATA = re.compile(
@@ -58,39 +49,23 @@ _MAX_BREAKDOWN_EXCESS = 20.0
 _MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class ReportedTest:
-    """One `t(28) = 2.20, p = .036` in the plain text of a block."""
-
-    test: str
-    df1: float | None
-    df2: float | None
-    value: float
-    decimals: int
-    comparison: str
-    p: float
-    p_half: float  # half a unit of the reported p's last digit
-    statistic: str  # "t(28) = 2.20"
-    p_text: str
-    start: int
-    end: int
-
-    @property
-    def reported_significant(self) -> bool | None:
-        if self.comparison in "<≤⩽" or self.comparison == "<=":
-            return True if self.p <= ALPHA else None
-        if self.comparison in ">≥⩾" or self.comparison == ">=":
-            return False if self.p >= ALPHA else None
-        return self.p <= ALPHA
-
-
-@rule("STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+@rule(
+    "STAT001", "inconsistent-p-value", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "one_tailed"), scope=Scope.SECTION
+)
 def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Recomputes the p-value of every reported `t(df)`, `F(df1, df2)`, `χ²(df)`, `r(df)` and
-    `z` statistic (statcheck style) and flags a reported p that the statistic cannot give,
-    allowing for the rounding of both numbers and for one-tailed tests the text announces.
-    A reported p on the other side of .05 than the recomputed one is STAT002.
+    Recomputes the p-value of every APA-style result the prose reports (statcheck's check):
+    `t(df)`, `F(df1, df2)`, `r(df)`, `z`, chi-square (`χ²`, `\\chi^2`, `X2`, `chi2`) and the
+    Q tests of meta-analyses (`Q`, `Qb`, `Qw`), with a comparison sign on the statistic
+    (`F(1, 24) < 1`), "ns" for the p-value, thousands separators, and an effect size or a
+    confidence interval between the statistic and p. It flags a reported p that the statistic
+    cannot give, allowing for the rounding of both numbers. A reported p on the other side of
+    alpha than the recomputed one is STAT002.
+
+    The message says when one reading would explain the numbers: "consistent only if p was
+    truncated, not rounded" (`F(1, 186) = 5.73, p = .01`: .018), or "consistent only with a
+    one-tailed test, which the text does not announce". `p = .000` has its own message: a
+    p-value is never 0.
 
     ## Why is this bad?
     A p-value that does not follow from its own test statistic is a typo at best and a
@@ -109,30 +84,42 @@ def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding
     ## Fix safety
     No fix: either number may be the wrong one.
 
+    ## Options
+    `[statistics]` in `.auditex.toml` (STAT002 reads it too):
+
+    ```toml
+    [statistics]
+    alpha = 0.05                       # the significance level the paper uses
+    p-equal-alpha-significant = true   # p = .05 counts as significant (false: only p < .05)
+    one-tailed = "announced"           # "always", "never"
+    ```
+
+    `one-tailed`: with `"announced"` (the default), a t, r or z result that fits only a
+    one-tailed test is consistent when the text anywhere in the document says "one-tailed",
+    "one-sided" or "directional", and a warning saying so when it does not; with `"always"`
+    every t, r and z test is taken as one-tailed; with `"never"` every test is two-tailed.
+
+    `auditex check --statistics` lists every result read, with its recomputed p and verdict;
+    `--format json` lists them under `statistics`.
+
     ## Confidence
-    0.95 for an exact recomputation that no reading explains. 0.6 (information) when one
-    explains it: the reported p is the recomputed one truncated rather than rounded to its
-    digits (p = .06 for .067), or the statistic fits a one-tailed test the text does not announce.
+    0.95 for an inconsistency no reading explains; 0.9 for `p = .000`; 0.8 for a result
+    consistent only under truncation or an unannounced one-tailed test. All are warnings.
     """
-    for placed, reported, computed in _checked_tests(section.blocks):
-        low, high = computed
-        if _consistent(reported, low, high) or _decision_error(reported, low, high):
-            continue
-        yield ctx.report_block(
-            placed,
-            reported.start,
-            reported.end,
-            _message(reported, low, high),
-            identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
-            confidence=_test_confidence(reported, low, high),
-        )
+    for placed, checked in _section_results(ctx, section):
+        if checked.verdict.flagged and not checked.decision_error:
+            yield _report(ctx, placed, checked)
 
 
-@rule("STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks",), scope=Scope.SECTION)
+@rule(
+    "STAT002", "significance-reversed", Category.EVIDENCE_MANIPULATION, Severity.ERROR, reads=("blocks", "one_tailed"), scope=Scope.SECTION
+)
 def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Flags a reported p-value whose side of the 0.05 threshold differs from the p-value its
-    own test statistic gives (a statcheck "decision error").
+    Flags a reported p-value whose side of alpha (.05 unless `[statistics]` says otherwise)
+    differs from the side of the p-value its own test statistic gives, whatever the rounding
+    (a statcheck "decision error"): `p < .05` for a statistic that gives .34, `ns` for one that
+    gives .001. It reads the results STAT001 reads, under the same settings.
 
     ## Why is this bad?
     The conclusion of the test flips: the paper calls an effect significant that its
@@ -152,20 +139,31 @@ def significance_reversed(ctx: RuleContext, section: Section) -> Iterator[Findin
     No fix: either number may be the wrong one.
 
     ## Confidence
-    As STAT001: 0.95 for an exact recomputation, 0.6 when a truncated p or an unannounced
-    one-tailed test explains the reported value.
+    0.95, an error. A result that a one-tailed test the text does not announce would make
+    consistent is a warning (0.8) whose message says so.
     """
-    for placed, reported, computed in _checked_tests(section.blocks):
-        low, high = computed
-        if _decision_error(reported, low, high):
-            yield ctx.report_block(
-                placed,
-                reported.start,
-                reported.end,
-                _message(reported, low, high) + ", which reverses its significance at .05",
-                identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
-                confidence=_test_confidence(reported, low, high),
-            )
+    for placed, checked in _section_results(ctx, section):
+        if checked.decision_error:
+            explained = checked.verdict is Verdict.UNANNOUNCED_ONE_TAILED
+            yield _report(ctx, placed, checked, Severity.WARNING if explained else None)
+
+
+def _section_results(ctx: RuleContext, section: Section) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
+    settings = ctx.config.statistics
+    return section_results(section, settings, one_tailed_announced(ctx.manuscript, settings))
+
+
+def _report(ctx: RuleContext, placed: PlacedBlock, checked: CheckedResult, severity: Severity | None = None) -> Finding:
+    reported = checked.reported
+    return ctx.report_block(
+        placed,
+        reported.start,
+        reported.end,
+        checked.message(ctx.config.statistics),
+        identity=f"{reported.statistic} p{reported.comparison}{reported.p_text}",
+        confidence=_CONFIDENCE.get(checked.verdict, 0.95),
+        severity=severity,
+    )
 
 
 @rule("STAT003", "grim-inconsistent-mean", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
@@ -263,12 +261,14 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             p_match = _nearest_p(text, interval.start(), interval.end())
             if p_match is None:
                 continue
-            low, high = _to_float(interval.group("lo")), _to_float(interval.group("hi"))
-            null = 1.0 if _RATIO.search(text[max(0, interval.start() - 80) : interval.start()]) else 0.0
-            p, comparison = _p_value(p_match.group("p")), p_match.group("cmp")
-            assert p is not None  # every number _P_VALUE matches parses
+            low, high = number(interval.group("lo")), number(interval.group("hi"))
+            # A ratio's interval is positive: one with a bound at or below 0 is of a difference.
+            ratio = low > 0 and _RATIO.search(text[max(0, interval.start() - 80) : interval.start()])
+            null = 1.0 if ratio else 0.0
+            p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
+            assert p is not None  # every number P_VALUE matches parses
             excludes = low > null or high < null
-            margin = 10 ** -_decimals(interval.group("lo"))
+            margin = 10 ** -decimals(interval.group("lo"))
             inside = low + margin < null < high - margin
             says_significant = (comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA) or (comparison == "=" and p <= 0.04)
             says_not = (comparison in (">", "≥", "⩾", ">=") and p >= ALPHA) or (comparison == "=" and p >= 0.06)
@@ -355,128 +355,7 @@ def _percentages(text: str) -> tuple[NumberMention, ...]:
 
 
 def _prose(blocks: list[PlacedBlock]) -> Iterator[PlacedBlock]:
-    return (placed for placed in blocks if placed.kind in _PROSE)
-
-
-def _checked_tests(blocks: list[PlacedBlock]) -> Iterator[tuple[PlacedBlock, ReportedTest, tuple[float, float]]]:
-    for placed in _prose(blocks):
-        text = placed.block.plain.text
-        if "p" not in text or "=" not in text:
-            continue
-        for reported, p_range in _block_tests(text):
-            yield placed, reported, p_range
-
-
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _block_tests(text: str) -> tuple[tuple[ReportedTest, tuple[float, float]], ...]:
-    """The tests a block reports with the p range each implies; cached by text, so an edit re-reads one block."""
-    one_tailed = _ONE_TAILED.search(text) is not None
-    tests = []
-    for reported in _reported_tests(text):
-        computed = _p_range(reported)
-        if computed is None:
-            continue
-        low, high = computed
-        if one_tailed and not _consistent(reported, low, high):
-            low, high = low / 2, high / 2
-        tests.append((reported, (low, high)))
-    return tuple(tests)
-
-
-def _reported_tests(text: str) -> Iterator[ReportedTest]:
-    for match in _STATISTIC.finditer(text):
-        test = match.group("test")
-        test = "χ²" if test[0] in "χcX" else test.lower() if test in ("Z",) else test
-        df1 = float(match.group("df1")) if match.group("df1") else None
-        df2 = float(match.group("df2")) if match.group("df2") else None
-        if (test in ("t", "r", "χ²") and (df1 is None or df2 is not None)) or (test == "F" and df2 is None):
-            continue
-        if test == "z" and df1 is not None:
-            continue
-        p = _p_value(match.group("p"))
-        if p is None or p > 1:
-            continue
-        value = _to_float(match.group("value"))
-        exponent = re.search(r"(?:\^\{?|[eE])([-−]\d+)", match.group("p"))
-        p_half = 0.5 * 10 ** -_decimals(match.group("p")) * (10 ** int(exponent.group(1).replace("−", "-")) if exponent else 1)
-        yield ReportedTest(
-            test,
-            df1,
-            df2,
-            value,
-            _decimals(match.group("value")),
-            match.group("cmp"),
-            p,
-            p_half,
-            " ".join(text[match.start() : match.end("value")].split()),
-            match.group("p"),
-            match.start(),
-            match.end(),
-        )
-
-
-def _p_range(reported: ReportedTest) -> tuple[float, float] | None:
-    """The smallest and largest p the statistic gives within its rounding."""
-    half = 0.5 * 10**-reported.decimals
-    magnitude = abs(reported.value)
-    if reported.test == "r" and magnitude + half >= 1:
-        return None
-    if reported.test in ("F", "χ²") and reported.value < 0:
-        return None
-    low_stat, high_stat = max(magnitude - half, 0.0), magnitude + half
-    p_of = _p_function(reported)
-    return p_of(high_stat), p_of(low_stat)
-
-
-def _p_function(reported: ReportedTest) -> Callable[[float], float]:
-    # scipy.special holds the distribution functions without the import cost of scipy.stats.
-    from scipy import special
-
-    if reported.test == "t":
-        return lambda value: 2 * float(special.stdtr(reported.df1, -value))
-    if reported.test == "F":
-        return lambda value: float(special.fdtrc(reported.df1, reported.df2, value))
-    if reported.test == "χ²":
-        return lambda value: float(special.chdtrc(reported.df1, value))
-    if reported.test == "r":
-        df = reported.df1
-        assert df is not None  # _reported_tests keeps only r tests with their df
-        return lambda value: 2 * float(special.stdtr(df, -value * math.sqrt(df / (1 - value * value))))
-    return lambda value: 2 * float(special.ndtr(-value))
-
-
-def _consistent(reported: ReportedTest, low: float, high: float) -> bool:
-    comparison, p = reported.comparison, reported.p
-    if comparison in ("<", "≤", "⩽", "<="):
-        return low <= p
-    if comparison in (">", "≥", "⩾", ">="):
-        return high >= p
-    return low <= p + reported.p_half and high >= p - reported.p_half
-
-
-def _test_confidence(reported: ReportedTest, low: float, high: float) -> float:
-    """0.6 when a reading explains the reported p (truncated digits, an unannounced one tail), else 0.95."""
-    truncated = reported.comparison == "=" and low < reported.p + 2 * reported.p_half and high >= reported.p
-    one_tailed = reported.test in ("t", "r", "z") and _consistent(reported, low / 2, high / 2)
-    return 0.6 if truncated or one_tailed else 0.95
-
-
-def _decision_error(reported: ReportedTest, low: float, high: float) -> bool:
-    significant = reported.reported_significant
-    if significant is None or _consistent(reported, low, high):
-        return False
-    return low > ALPHA if significant else high < ALPHA
-
-
-def _message(reported: ReportedTest, low: float, high: float) -> str:
-    tails = " (two-tailed)" if reported.test in ("t", "r", "z") else ""
-    return f"{reported.statistic} gives p = {_format_p((low + high) / 2)}{tails}, but the text reports p {reported.comparison} {reported.p_text}"
-
-
-def _format_p(p: float) -> str:
-    if p < 0.001:
-        return f"{p:.1e}"
-    return f"{p:.3f}".lstrip("0") if p < 1 else f"{p:.3f}"
+    return (placed for placed in blocks if placed.kind in PROSE)
 
 
 def _nearest_p(text: str, start: int, end: int) -> re.Match[str] | None:
@@ -485,24 +364,6 @@ def _nearest_p(text: str, start: int, end: int) -> re.Match[str] | None:
         return after
     before = list(_P_ALONE.finditer(text, max(0, start - 60), start))
     return before[-1] if before else None
-
-
-def _p_value(text: str) -> float | None:
-    text = text.replace("−", "-").replace("\\times", "×").replace("\\cdot", "×")
-    match = re.fullmatch(r"(\d*\.?\d+)\s*(?:[×x·]\s*10\^\{?(-\d+)\}?|[eE](-\d+))?", text.strip())
-    if not match:
-        return None
-    exponent = match.group(2) or match.group(3)
-    return float(match.group(1)) * (10 ** int(exponent) if exponent else 1)
-
-
-def _to_float(text: str) -> float:
-    return float(re.sub(r"\s", "", text).replace("−", "-").replace("–", "-"))
-
-
-def _decimals(text: str) -> int:
-    mantissa = re.split(r"[×x·eE\\]", text)[0]
-    return len(mantissa.split(".")[1].strip()) if "." in mantissa else 0
 
 
 def _grim_possible(mean: float, decimals: int, n: int) -> bool:
