@@ -17,12 +17,19 @@ from ..analyzers.watch import FolderWatcher
 SETTLE_S = 0.3
 
 
+def _reported(check: Callable[[], int]) -> int:
+    """Run a check and show its report before the watch's next line: piped, stdout is block-buffered."""
+    code = check()
+    sys.stdout.flush()
+    return code
+
+
 def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) -> int:
     """Run `check` now and after each change under `folder`, until interrupted; returns the last check's exit code."""
     changes: queue.SimpleQueue[Path] = queue.SimpleQueue()
     watcher = FolderWatcher(changes.put)
     watcher.watch(folder)
-    code = check()
+    code = _reported(check)
     try:
         while True:
             print("auditex: watching for changes (Ctrl-C stops)", file=sys.stderr, flush=True)
@@ -34,7 +41,7 @@ def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) ->
                     break
             names = ", ".join(sorted(path.name for path in changed))
             print(f"auditex: {names} changed; checking again", file=sys.stderr, flush=True)
-            code = check()
+            code = _reported(check)
     except KeyboardInterrupt:
         return code
     finally:
