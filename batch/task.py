@@ -3,7 +3,9 @@
 The record is the submission's line in findings.jsonl: the JSON contract of
 `auditex check --format json` (plus `references` with --online and `run` with an LLM
 mode), the submission id, its content hash, `status` (ok, failed, timed_out), the
-reason of a failure, and timings. Whatever the submission does, `run_task` returns a
+reason of a failure, timings, and where it ran: the `node` (the host name, or the Ray
+node id) and the `attempt` (1, or 2 for the retry after a worker or node died), which
+the engine adds. Whatever the submission does, `run_task` returns a
 record: a bad archive, a parse that runs out of memory or time, or a bug in a rule
 costs this submission only. The limits:
 - extracted size: the sandbox's `ExtractionLimits`, scaled to `extracted_mb`;
@@ -85,6 +87,11 @@ def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str
         "findings": [],
         "timings": timings or {},
     }
+
+
+def placed(record: dict, node: str, attempt: int) -> dict:
+    """The record with where it ran, added by the engine: the worker's answer, or a record the engine made for it."""
+    return {**record, "node": node, "attempt": attempt}
 
 
 def run_task(spec: TaskSpec) -> dict:
@@ -245,14 +252,14 @@ def memory_limit(megabytes: int) -> Iterator[None]:
 
 
 @contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise SubmissionTimedOut after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
+def time_limit(seconds: float, expired: type[BaseException] = SubmissionTimedOut) -> Iterator[None]:
+    """Raise `expired` after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum, frame) -> None:
-        raise SubmissionTimedOut()
+        raise expired()
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
