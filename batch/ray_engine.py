@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import socket
 import threading
 import time
@@ -32,7 +31,7 @@ from dataclasses import dataclass
 
 from .pool import MAX_ATTEMPTS, OnRecord
 from .run import EngineError
-from .task import TaskSpec, failed_record, placed, run_task, time_limit
+from .task import TaskSpec, failed_record, placed, run_task
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +45,9 @@ _EXAMPLES = 3
 OnStart = Callable[[TaskSpec, str], None]  # the spec and the id of the node it started on
 
 
-class _ConnectTimedOut(BaseException):
-    """ray.init did not answer in time; a BaseException so Ray's own `except Exception` lets it through."""
+def _no_sigterm_notice(record: logging.LogRecord) -> bool:
+    """Drop Ray's notice that a thread's ray.init leaves SIGTERM alone: that is why it runs in one."""
+    return "SIGTERM handler is not set" not in record.getMessage()
 
 
 @dataclass
@@ -105,33 +105,47 @@ class RayEngine:
                 self._ray.shutdown()
 
     def _connect(self) -> bool:
-        """Join or start Ray; True when this call did (and so disconnects after)."""
+        """Join or start Ray; True when this call did (and so disconnects after).
+
+        `ray.init` runs in a thread: when nothing answers at the address it blocks in C++
+        for minutes, deaf to signals, so the main thread waits for it a bounded time and
+        Ctrl-C acts at once; and Ray sets its SIGTERM handler from the main thread only,
+        so the CLI's handling stands.
+        """
         ray = self._ray
         if ray.is_initialized():
             return False
-        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
-        sigterm = signal.getsignal(signal.SIGTERM)
-        try:
-            if self.address == "local":
-                ray.init(num_cpus=self.local_cpus, include_dashboard=False, **quiet)
-            else:
-                self._check_reachable()
-                with time_limit(self.connect_timeout_s, _ConnectTimedOut):
-                    ray.init(address=self.address, **quiet)
-        except _ConnectTimedOut:
-            ray.shutdown()
+        local = self.address == "local"
+        if not local:
+            self._check_reachable()
+        logging.getLogger("ray._private.worker").addFilter(_no_sigterm_notice)
+        outcome: list[BaseException | None] = []
+        thread = threading.Thread(target=self._init, args=(outcome,), daemon=True, name="auditex-ray-connect")
+        thread.start()
+        thread.join(None if local else self.connect_timeout_s)  # starting Ray here takes what it takes
+        if not outcome:  # still trying: the daemon thread is left behind, and the run ends here
             raise EngineError(
                 f"cannot connect to the Ray cluster at {self.address}: no answer within {self.connect_timeout_s:g} s "
                 "(is it the head's GCS port, and do RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH give the cluster's token?)"
-            ) from None
-        except Exception as error:  # Ray raises ConnectionError, RuntimeError or ValueError, with its reason
+            )
+        if outcome[0] is not None:
             ray.shutdown()
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise EngineError(f"cannot connect to the Ray cluster at {self.address}: {reason}") from None
-        finally:
-            if sigterm is not None and threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGTERM, sigterm)  # ray.init installs its own; the CLI's handling stands
+            text = str(outcome[0]).strip()
+            reason = text.splitlines()[0] if text else type(outcome[0]).__name__
+            raise EngineError(f"cannot connect to the Ray cluster at {self.address}: {reason}")
         return True
+
+    def _init(self, outcome: list[BaseException | None]) -> None:
+        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+        try:
+            if self.address == "local":
+                self._ray.init(num_cpus=self.local_cpus, include_dashboard=False, **quiet)
+            else:
+                self._ray.init(address=self.address, **quiet)
+        except Exception as error:  # Ray raises ConnectionError, RuntimeError or ValueError, with its reason
+            outcome.append(error)
+        else:
+            outcome.append(None)
 
     def _check_reachable(self) -> None:
         """A host:port address must take a TCP connection: the quick and clear answer when nothing listens there."""
@@ -165,18 +179,21 @@ class _Run:
         self.probing: dict = {}  # probe ref → (node, sent at)
         self.seen: set[str] = set()  # every node checked or being checked; a node id never comes back
         self.running: dict = {}  # generator → _Task
-        self.left_out: list[str] = []  # why each left-out node is
-        self.ever_checked = False  # some node could read the input
+        self.left_out: list[str] = []  # each node left out, and why
         self.refreshed = float("-inf")
 
     def loop(self) -> None:
         ray = self.ray
+        self.check_nodes()
         while self.queue or self.running:
             if time.monotonic() - self.refreshed >= _NODES_EVERY_S:
                 self.refresh_nodes()
             self.settle_probes()
             if not self.nodes and not self.probing and not self.running:
-                raise EngineError(self.no_node_message())
+                raise EngineError(
+                    f"every node that could read the submissions left the Ray cluster; {len(self.queue)} not checked "
+                    "(run the same command again to resume)"
+                )
             self.submit()
             waiting = list(self.running) + list(self.probing)
             ready, _ = ray.wait(waiting, num_returns=1, timeout=_POLL_S) if waiting else ([], [])
@@ -184,6 +201,17 @@ class _Run:
                 if generator in self.running:
                     self.advance(generator)
             self.expire()
+
+    def check_nodes(self) -> None:
+        """Before the run, every live node checks that it can read the input; the run needs one that can."""
+        self.refresh_nodes()
+        while self.probing:
+            self.ray.wait(list(self.probing), num_returns=len(self.probing), timeout=_POLL_S)
+            self.settle_probes()
+        if not self.nodes and not self.left_out:
+            raise EngineError("the Ray cluster has no node with a CPU")
+        if not self.nodes:
+            raise EngineError("no node of the Ray cluster can read the submissions: " + "; ".join(self.left_out))
 
     def refresh_nodes(self) -> None:
         """Check the nodes that joined; drop the ones that died (their tasks fail and come back)."""
@@ -216,7 +244,6 @@ class _Run:
                 self.leave_out(node, f"cannot read {len(missing)} of the {len(self.paths)} submissions ({examples})")
             else:
                 self.nodes[node.id] = node
-                self.ever_checked = True
         now = time.monotonic()
         for probe, (node, sent) in list(self.probing.items()):
             if now - sent > PROBE_TIMEOUT_S:
@@ -227,15 +254,6 @@ class _Run:
     def leave_out(self, node: _Node, reason: str) -> None:
         log.warning("node %s %s; it is left out of this run", node, reason)
         self.left_out.append(f"node {node} {reason}")
-
-    def no_node_message(self) -> str:
-        """Why no node is left to check the rest on: a usage error before the first task, an ended cluster after."""
-        if not self.seen:
-            return "the Ray cluster has no node with a CPU"
-        if not self.ever_checked:
-            return "no node of the Ray cluster can read the submissions: " + "; ".join(self.left_out)
-        remaining = f"{len(self.queue)} submission{'s' if len(self.queue) != 1 else ''}"
-        return f"every node that could read the submissions left the Ray cluster; {remaining} not checked (run the same command again to resume)"
 
     def submit(self) -> None:
         while self.queue:

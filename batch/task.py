@@ -252,14 +252,14 @@ def memory_limit(megabytes: int) -> Iterator[None]:
 
 
 @contextmanager
-def time_limit(seconds: float, expired: type[BaseException] = SubmissionTimedOut) -> Iterator[None]:
-    """Raise `expired` after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise SubmissionTimedOut after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum, frame) -> None:
-        raise expired()
+        raise SubmissionTimedOut()
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
