@@ -28,6 +28,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .pool import MAX_ATTEMPTS, OnRecord
 from .run import EngineError
@@ -136,7 +137,7 @@ class RayEngine:
         return True
 
     def _init(self, outcome: list[BaseException | None]) -> None:
-        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
         try:
             if self.address == "local":
                 self._ray.init(num_cpus=self.local_cpus, include_dashboard=False, **quiet)
@@ -236,8 +237,9 @@ class _Run:
             node, _ = self.probing.pop(probe)
             try:
                 missing = ray.get(probe)
-            except ray.exceptions.RayError as error:
-                self.leave_out(node, f"cannot run the input check ({type(error).__name__})")
+            except ray.exceptions.RayError as error:  # auditex missing on the node, say: the cause names it
+                cause = getattr(error, "cause", None) or error
+                self.leave_out(node, f"cannot run the input check ({type(cause).__name__}: {cause})")
                 continue
             if missing:
                 examples = ", ".join(missing[:_EXAMPLES]) + (", …" if len(missing) > _EXAMPLES else "")
@@ -281,9 +283,13 @@ class _Run:
             return
         self.finish(generator, value)
 
-    def finish(self, generator, record: dict) -> None:
+    def release(self, generator) -> _Task:
         task = self.running.pop(generator)
         task.node.busy -= 1
+        return task
+
+    def finish(self, generator, record: dict) -> None:
+        task = self.release(generator)
         self.on_record(task.spec, placed(record, task.node.id, task.attempt))
 
     def lost(self, generator, error: Exception) -> None:
@@ -292,14 +298,10 @@ class _Run:
         node_gone = isinstance(error, ray.exceptions.NodeDiedError | ray.exceptions.TaskUnschedulableError)
         if node_gone and self.nodes.pop(task.node.id, None) is not None:
             log.warning("node %s died; its submissions go to the other nodes", task.node)
-        if task.started is None and node_gone:
-            self.running.pop(generator)
-            task.node.busy -= 1
-            self.queue.appendleft((task.spec, task.attempt))  # it never ran: no attempt spent
-        elif task.attempt < MAX_ATTEMPTS:
-            self.running.pop(generator)
-            task.node.busy -= 1
-            self.queue.appendleft((task.spec, task.attempt + 1))
+        never_ran = task.started is None and node_gone
+        if never_ran or task.attempt < MAX_ATTEMPTS:
+            self.release(generator)
+            self.queue.appendleft((task.spec, task.attempt if never_ran else task.attempt + 1))
         else:
             reason = f"the Ray task failed on the first try and on the retry ({type(error).__name__})"
             self.finish(generator, failed_record(task.spec, "failed", reason))

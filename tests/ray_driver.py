@@ -57,7 +57,7 @@ def kill(address: str, worker_pgid: str, *submissions: str) -> dict:
 
 def queued(address: str, hard_limit_s: str, submission: str) -> dict:
     limit = float(hard_limit_s)
-    Limits.hard_time_s = property(lambda self: limit)  # type: ignore[method-assign,assignment]  # the driver's clock only
+    Limits.hard_time_s = property(lambda self: limit)  # the engine reads it on the driver only
     head = _connect(address)
     busy = Path(tempfile.mkdtemp()) / "busy"
     blocker = ray.remote(num_cpus=1)(subprocess.call).options(scheduling_strategy=NodeAffinitySchedulingStrategy(head, soft=False))

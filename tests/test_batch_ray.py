@@ -9,9 +9,11 @@ an input no node can read.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,40 @@ def test_an_address_that_never_answers_as_ray_ends_within_the_connect_timeout(tm
         except subprocess.TimeoutExpired:
             pytest.fail("connecting to a silent port did not end within 120 s")
     assert f"cannot connect to the Ray cluster at {address}: no answer within 3 s" in done.stdout, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_connecting_acts_at_once(tmp_path, signal_number):
+    """ray.init is deaf to signals while it retries an address: the command must not be."""
+    (tmp_path / "venue").mkdir()
+    (tmp_path / "venue" / "short.tex").write_text(SHORT_PAPER)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        silent.settimeout(120)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        command = [
+            sys.executable,
+            "-m",
+            "auditex.cli.main",
+            "batch",
+            str(tmp_path / "venue"),
+            "--out",
+            str(tmp_path / "out"),
+            "--ray",
+            address,
+        ]
+        batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            probe, _ = silent.accept()  # the reachability check: ray.init comes next
+            time.sleep(1)
+            batch.send_signal(signal_number)
+            _, err = batch.communicate(timeout=120)
+        finally:
+            batch.kill()
+        probe.close()
+    assert "no answer within" not in err  # it did not wait for the connect timeout
+    if signal_number == signal.SIGINT:
+        assert batch.returncode == 130 and "auditex: interrupted" in err, err[-2000:]
+    else:
+        assert batch.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), err[-2000:]
