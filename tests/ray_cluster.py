@@ -28,7 +28,7 @@ RAY = [sys.executable, "-m", "ray.scripts.scripts"]  # the `ray` command of this
 _START_S = 180.0  # a node that has not started by then fails the test, with its log
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -57,7 +57,7 @@ class RayCluster:
             "RAY_USAGE_STATS_ENABLED": "0",
         }
         self.env.pop("RAY_ADDRESS", None)
-        self.port = _free_port()
+        self.port = free_port()
         self.nodes: list[subprocess.Popen] = []
 
     @property
@@ -67,16 +67,16 @@ class RayCluster:
     def start_node(self, *, head: bool = False, hidden: tuple[Path, ...] = ()) -> subprocess.Popen:
         """Start a node with 1 CPU and wait until Ray says it runs; `hidden` folders look empty to it."""
         ports = {
-            "--node-manager-port": _free_port(),
-            "--object-manager-port": _free_port(),
-            "--dashboard-agent-listen-port": _free_port(),
-            "--dashboard-agent-grpc-port": _free_port(),
-            "--runtime-env-agent-port": _free_port(),
-            "--metrics-export-port": _free_port(),
+            "--node-manager-port": free_port(),
+            "--object-manager-port": free_port(),
+            "--dashboard-agent-listen-port": free_port(),
+            "--dashboard-agent-grpc-port": free_port(),
+            "--runtime-env-agent-port": free_port(),
+            "--metrics-export-port": free_port(),
         }
         command = [*RAY, "start", "--block", "--num-cpus=1", "--disable-usage-stats", *(f"{k}={v}" for k, v in ports.items())]
         if head:
-            command += ["--head", f"--port={self.port}", "--include-dashboard=false", f"--dashboard-port={_free_port()}"]
+            command += ["--head", f"--port={self.port}", "--include-dashboard=false", f"--dashboard-port={free_port()}"]
             command += [f"--temp-dir={self.root / 'ray'}"]
         else:
             command += [f"--address={self.address}"]

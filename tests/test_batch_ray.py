@@ -14,11 +14,12 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from helpers import write_project
-from ray_cluster import RayCluster, can_hide_folders
+from ray_cluster import RayCluster, can_hide_folders, free_port
 from sample_paper import FILES
 from test_batch import _spec, venue_kit
 
@@ -32,25 +33,33 @@ _DRIVER = Path(__file__).with_name("ray_driver.py")
 _WAIT_S = 300  # a driver still running by then has hung
 
 
+@dataclass
+class TwoNodes:
+    cluster: RayCluster
+    worker: subprocess.Popen
+    hidden_everywhere: Path  # no node sees inside it
+    hidden_on_worker: Path  # the worker node does not see inside it
+    can_hide: bool
+
+    @property
+    def address(self) -> str:
+        return self.cluster.address
+
+    def needs_hiding(self) -> None:
+        if not self.can_hide:
+            pytest.skip("this machine lets no unprivileged user mount a folder in a namespace (unshare): no node can see other files")
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    hide = can_hide_folders()
+    can_hide = can_hide_folders()
     with RayCluster() as running:
-        running.hidden_everywhere = running.root / "hidden-everywhere"
-        running.hidden_on_worker = running.root / "hidden-on-worker"
-        running.hidden_everywhere.mkdir()
-        running.hidden_on_worker.mkdir()
-        running.can_hide = hide
-        running.head = running.start_node(head=True, hidden=(running.hidden_everywhere,) if hide else ())
-        running.worker = running.start_node(hidden=(running.hidden_everywhere, running.hidden_on_worker) if hide else ())
-        yield running
-
-
-def _needs_hiding(cluster: RayCluster) -> None:
-    if not cluster.can_hide:
-        pytest.skip(
-            "this machine lets no unprivileged user mount a folder in a namespace (unshare): no node can be shown a different file system"
-        )
+        everywhere, on_worker = running.root / "hidden-everywhere", running.root / "hidden-on-worker"
+        everywhere.mkdir()
+        on_worker.mkdir()
+        running.start_node(head=True, hidden=(everywhere,) if can_hide else ())
+        worker = running.start_node(hidden=(everywhere, on_worker) if can_hide else ())
+        yield TwoNodes(running, worker, everywhere, on_worker, can_hide)
 
 
 def _small_venue(folder: Path, papers: int) -> Path:
@@ -62,26 +71,26 @@ def _small_venue(folder: Path, papers: int) -> Path:
     return folder
 
 
-def _run(cluster: RayCluster, *command: str) -> subprocess.CompletedProcess:
-    """A driver of the cluster, as a process of its own (Ray reads the token settings when it is imported)."""
+def _run(cluster: TwoNodes, *command: str) -> subprocess.CompletedProcess:
+    """A driver of the cluster, as a process of its own (Ray reads its token settings once per process)."""
     try:
-        return subprocess.run([sys.executable, *command], env=cluster.env, capture_output=True, text=True, timeout=_WAIT_S)
+        return subprocess.run([sys.executable, *command], env=cluster.cluster.env, capture_output=True, text=True, timeout=_WAIT_S)
     except subprocess.TimeoutExpired as hung:
         pytest.fail(f"the driver did not end within {_WAIT_S} s: {hung.stderr!r:.3000}")
 
 
-def _batch(cluster: RayCluster, venue: Path, out: Path) -> subprocess.CompletedProcess:
+def _batch(cluster: TwoNodes, venue: Path, out: Path) -> subprocess.CompletedProcess:
     return _run(cluster, "-m", "auditex.cli.main", "batch", str(venue), "--out", str(out), "--ray", cluster.address)
 
 
-def _driver(cluster: RayCluster, *arguments: str) -> dict:
+def _driver(cluster: TwoNodes, *arguments: str) -> dict:
     done = _run(cluster, str(_DRIVER), *arguments)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.splitlines()[-1])
 
 
 def test_a_node_that_cannot_read_the_input_is_named_and_left_out(cluster, tmp_path):
-    _needs_hiding(cluster)
+    cluster.needs_hiding()
     venue = _small_venue(cluster.hidden_on_worker / "venue-a", papers=2)
     done = _batch(cluster, venue, tmp_path / "results")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -94,7 +103,7 @@ def test_a_node_that_cannot_read_the_input_is_named_and_left_out(cluster, tmp_pa
 
 
 def test_a_run_no_node_can_read_is_a_usage_error(cluster, tmp_path):
-    _needs_hiding(cluster)
+    cluster.needs_hiding()
     venue = _small_venue(cluster.hidden_everywhere / "venue-b", papers=1)
     done = _batch(cluster, venue, tmp_path / "results")
     assert done.returncode == 2, done.stderr[-3000:]
@@ -106,7 +115,7 @@ def test_a_run_no_node_can_read_is_a_usage_error(cluster, tmp_path):
 
 def test_a_queued_task_is_timed_from_its_start_on_its_node(cluster):
     """The head's only CPU is busy for twice the time limit: the task waiting for it must still run, and pass."""
-    _needs_hiding(cluster)  # the worker node must not take the task
+    cluster.needs_hiding()  # the worker node must not take the task
     venue = _small_venue(cluster.hidden_on_worker / "venue-c", papers=0)
     outcome = _driver(cluster, "queued", cluster.address, "4", str(venue / "short.tex"))
     assert "error" not in outcome, outcome
@@ -115,7 +124,7 @@ def test_a_queued_task_is_timed_from_its_start_on_its_node(cluster):
 
 
 def test_killing_a_node_mid_run_loses_and_duplicates_nothing(cluster, tmp_path):
-    """Last: the worker node does not come back."""
+    """Run last of the cluster's tests: the worker node does not come back."""
     venue = _small_venue(tmp_path / "venue", papers=4)
     submissions = sorted(venue.iterdir())
     expected: list[dict] = []
@@ -130,22 +139,16 @@ def test_killing_a_node_mid_run_loses_and_duplicates_nothing(cluster, tmp_path):
     assert retried[killed[0]]["node"] == head and retried[killed[0]]["status"] == "ok"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_an_address_nothing_listens_on_is_a_usage_error_at_once(tmp_path, capsys):
     (tmp_path / "venue").mkdir()
     (tmp_path / "venue" / "short.tex").write_text(SHORT_PAPER)
-    address = f"127.0.0.1:{_free_port()}"
+    address = f"127.0.0.1:{free_port()}"
     assert main(["batch", str(tmp_path / "venue"), "--out", str(tmp_path / "out"), "--ray", address]) == 2
     assert f"auditex: error: cannot connect to the Ray cluster at {address}: Connection refused" in capsys.readouterr().err
 
 
 def test_an_address_that_never_answers_as_ray_ends_within_the_connect_timeout(tmp_path):
-    """A port that takes the connection and says nothing: ray.init would retry for minutes, deaf to signals."""
+    """A port that takes a TCP connection but where no Ray answers: ray.init would retry for minutes, deaf to signals."""
     script = (
         "import sys\n"
         "from auditex.batch.ray_engine import RayEngine\n"
