@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 import threading
 import time
@@ -42,6 +43,8 @@ _TCP_TIMEOUT_S = 5.0
 _POLL_S = 0.5
 _NODES_EVERY_S = 2.0
 _EXAMPLES = 3
+
+_QUIET: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
 
 OnStart = Callable[[TaskSpec, str], None]  # the spec and the id of the node it started on
 
@@ -108,22 +111,29 @@ class RayEngine:
     def _connect(self) -> bool:
         """Join or start Ray; True when this call did (and so disconnects after).
 
-        `ray.init` runs in a thread: when nothing answers at the address it blocks in C++
-        for minutes, deaf to signals, so the main thread waits for it a bounded time and
-        Ctrl-C acts at once; and Ray sets its SIGTERM handler from the main thread only,
-        so the CLI's handling stands.
+        Joining a cluster runs `ray.init` in a thread: when nothing answers at the address
+        it blocks in C++ for minutes, deaf to signals, so the main thread waits for it a
+        bounded time and Ctrl-C acts at once; and Ray sets its SIGTERM handler from the
+        main thread only, so the CLI's handling stands. Starting Ray here stays in the main
+        thread: the processes it starts die with the thread that started them.
         """
         ray = self._ray
         if ray.is_initialized():
             return False
-        local = self.address == "local"
-        if not local:
-            self._check_reachable()
+        if self.address == "local":
+            sigterm = signal.getsignal(signal.SIGTERM)
+            try:
+                ray.init(num_cpus=self.local_cpus, include_dashboard=False, **_QUIET)
+            finally:
+                if sigterm is not None and threading.current_thread() is threading.main_thread():
+                    signal.signal(signal.SIGTERM, sigterm)  # ray.init sets its own; the CLI's handling stands
+            return True
+        self._check_reachable()
         logging.getLogger("ray._private.worker").addFilter(_no_sigterm_notice)
         outcome: list[BaseException | None] = []
-        thread = threading.Thread(target=self._init, args=(outcome,), daemon=True, name="auditex-ray-connect")
+        thread = threading.Thread(target=self._join, args=(outcome,), daemon=True, name="auditex-ray-connect")
         thread.start()
-        thread.join(None if local else self.connect_timeout_s)  # starting Ray here takes what it takes
+        thread.join(self.connect_timeout_s)
         if not outcome:  # still trying: the daemon thread is left behind, and the run ends here
             raise EngineError(
                 f"cannot connect to the Ray cluster at {self.address}: no answer within {self.connect_timeout_s:g} s "
@@ -136,13 +146,9 @@ class RayEngine:
             raise EngineError(f"cannot connect to the Ray cluster at {self.address}: {reason}")
         return True
 
-    def _init(self, outcome: list[BaseException | None]) -> None:
-        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
+    def _join(self, outcome: list[BaseException | None]) -> None:
         try:
-            if self.address == "local":
-                self._ray.init(num_cpus=self.local_cpus, include_dashboard=False, **quiet)
-            else:
-                self._ray.init(address=self.address, **quiet)
+            self._ray.init(address=self.address, **_QUIET)
         except Exception as error:  # Ray raises ConnectionError, RuntimeError or ValueError, with its reason
             outcome.append(error)
         else:
