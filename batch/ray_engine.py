@@ -42,7 +42,7 @@ PROBE_TIMEOUT_S = 120.0  # a node that has not checked the input by then is left
 _TCP_TIMEOUT_S = 5.0
 _POLL_S = 0.5
 _NODES_EVERY_S = 2.0
-_EXAMPLES = 3
+_EXAMPLES = 3  # the unreadable paths a left-out node is named with
 
 _QUIET: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
 
