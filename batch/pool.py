@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
-from .task import TaskSpec, failed_record, run_task
+from .task import TaskSpec, failed_record, placed, run_task
 
 MAX_ATTEMPTS = 2  # the first try and one retry
 _POLL_S = 0.5
@@ -125,6 +126,10 @@ class LocalPool:
         """Collect the worker's answer if it has one; True when the worker is gone and needs replacing."""
         spec = worker.spec
         assert spec is not None
+
+        def answer(record: dict) -> None:
+            on_record(spec, placed(record, socket.gethostname(), worker.attempt))
+
         if worker.connection.poll():
             try:
                 record = worker.connection.recv()
@@ -132,7 +137,7 @@ class LocalPool:
                 record = None  # it died while answering
             if record is not None:
                 worker.spec = None
-                on_record(spec, record)
+                answer(record)
                 return False
         if not worker.process.is_alive() or worker.connection.closed:
             reason = death_reason(worker.process)
@@ -140,12 +145,10 @@ class LocalPool:
             if worker.attempt < MAX_ATTEMPTS:
                 queue.appendleft((spec, worker.attempt + 1))
             else:
-                on_record(spec, failed_record(spec, "failed", f"{reason}, on the first try and on the retry"))
+                answer(failed_record(spec, "failed", f"{reason}, on the first try and on the retry"))
             return True
         if time.monotonic() - worker.started > spec.limits.hard_time_s:
             worker.kill()
-            on_record(
-                spec, failed_record(spec, "timed_out", f"the worker did not answer within {spec.limits.hard_time_s:g} s and was stopped")
-            )
+            answer(failed_record(spec, "timed_out", f"the worker did not answer within {spec.limits.hard_time_s:g} s and was stopped"))
             return True
         return False

@@ -53,6 +53,8 @@ class Throughput:
     wall_s: float
 
     def line(self) -> str:
+        if not self.checked:  # no engine ran: no rate, and no workers to name
+            return f"nothing left to check, all {self.resumed} done in an earlier run"
         rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
         return (
             f"{counted(self.checked, 'submission')} checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "

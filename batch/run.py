@@ -23,6 +23,10 @@ from .venue import Entry, content_hash, list_submissions
 OnProgress = Callable[[int, int, dict | None], None]  # (done, total, the record just saved or None)
 
 
+class EngineError(Exception):
+    """The engine cannot run the batch (a cluster it cannot reach, no node that can read the input): one sentence for the user."""
+
+
 class Engine(Protocol):
     name: str
     workers: int

@@ -3,9 +3,11 @@
 The record is the submission's line in findings.jsonl: the JSON contract of
 `auditex check --format json` (plus `references` with --online and `run` with an LLM
 mode), the submission id, its content hash, `status` (ok, failed, timed_out), the
-reason of a failure, and timings. Whatever the submission does, `run_task` returns a
-record: a bad archive, a parse that runs out of memory or time, or a bug in a rule
-costs this submission only. The limits:
+reason of a failure, timings, and where it ran, which the engine adds: the `node` (the
+host name, or the Ray node id) and the `attempt` (1, or 2 for the retry after a worker or
+node died). Whatever the submission does, `run_task` returns a record: a bad archive, a
+parse that runs out of memory or time, or a bug in a rule costs this submission only.
+The limits:
 - extracted size: the sandbox's `ExtractionLimits`, scaled to `extracted_mb`;
 - memory: `RLIMIT_DATA` of the worker, set to what it uses now plus `memory_mb`
   (private memory only, so a Ray worker's shared object store does not count);
@@ -85,6 +87,11 @@ def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str
         "findings": [],
         "timings": timings or {},
     }
+
+
+def placed(record: dict, node: str, attempt: int) -> dict:
+    """The record with where it ran, added by the engine: the worker's answer, or a record the engine made for it."""
+    return {**record, "node": node, "attempt": attempt}
 
 
 def run_task(spec: TaskSpec) -> dict:

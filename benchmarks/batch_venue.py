@@ -177,8 +177,9 @@ def listing(venue: Path, names: list[str], path: Path) -> Path:
 
 
 def comparable(records: list[dict]) -> list[str]:
-    """The records as sorted JSON texts, without timings, ids reduced to file names (a list file gives paths)."""
-    return sorted(json.dumps({**{k: v for k, v in r.items() if k != "timings"}, "id": Path(r["id"]).name}, sort_keys=True) for r in records)
+    """The records as sorted JSON texts, without timings and where they ran, ids reduced to file names (a list file gives paths)."""
+    where = {"timings", "node", "attempt"}
+    return sorted(json.dumps({**{k: v for k, v in r.items() if k not in where}, "id": Path(r["id"]).name}, sort_keys=True) for r in records)
 
 
 def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sample_size: int) -> dict[str, dict]:
@@ -251,7 +252,9 @@ def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size
     ray = run(ray_venue, scratch / "ray", engine)
     expected = [by_id[name] for name in subset]
     print(f"ray local: {ray.throughput.line()}")
-    print(f"  records equal to the pool's, timings aside: {comparable(ray.records) == comparable(expected)} ({len(ray.records)} compared)")
+    print(
+        f"  records equal to the pool's, timings and nodes aside: {comparable(ray.records) == comparable(expected)} ({len(ray.records)} compared)"
+    )
 
 
 def main() -> int:

@@ -13,7 +13,7 @@ from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.run import MODES
 from ..analyzers.report import counted
 from ..batch.results import FINDINGS, SUMMARY
-from ..batch.run import BatchOptions, run_batch
+from ..batch.run import BatchOptions, EngineError, run_batch
 from ..batch.task import Limits
 from ..batch.venue import VenueError
 from .audit_command import add_llm_options
@@ -87,7 +87,7 @@ def run(arguments: argparse.Namespace) -> int:
                 progress.update(bar, completed=done, total=total, description=label[:40])
 
             outcome = run_batch(arguments.input, arguments.out, engine, options, advance, llm_phase)
-    except VenueError as error:
+    except (VenueError, EngineError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     failed = sum(r["status"] != "ok" for r in outcome.records)

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import signal
+import socket
 import sys
 import tarfile
 from pathlib import Path
@@ -82,6 +83,7 @@ def test_a_rerun_skips_what_is_done_and_rechecks_what_changed(venue, tmp_path):
     assert first.throughput.checked == 4
     again = run_batch(venue, out, LocalPool(2), BatchOptions())
     assert (again.throughput.checked, again.throughput.resumed) == (0, 4)
+    assert again.throughput.line() == "nothing left to check, all 4 done in an earlier run"  # no engine ran, none is named
     assert again.records == first.records
 
     (venue / "paper-a" / "sections" / "intro.tex").write_text("\\section{Introduction}\nRewritten.\n")
@@ -157,6 +159,11 @@ def test_a_killed_worker_is_retried_once_then_its_submission_fails(venue):
         assert starts.count("paper-a") == 2
         assert records["paper-a"]["status"] == expected
         assert records["paper-c.tex"]["status"] == "ok"
+        # Where each ran: this machine, the killed one on its second attempt.
+        assert [(records[id_]["node"], records[id_]["attempt"]) for id_ in ("paper-a", "paper-c.tex")] == [
+            (socket.gethostname(), 2),
+            (socket.gethostname(), 1),
+        ]
     assert records["paper-a"]["reason"] == "the worker was killed by SIGKILL, on the first try and on the retry"
 
 
