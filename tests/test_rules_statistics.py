@@ -81,3 +81,11 @@ def test_an_interval_with_a_negative_bound_is_not_a_ratio(tmp_path):
     # "or" is not an odds ratio, and a ratio's interval is positive: the null value is 0 in both.
     assert reported(tmp_path, "Children or adults differed ($d = 0.70$, 95\\% CI [0.38, 1.02], $p < .001$).") == []
     assert reported(tmp_path, "The odds did not move ($\\beta = -0.11$, 95\\% CI [-0.45, 0.23], $p = .517$).") == []
+
+
+def test_an_interval_that_misses_the_ratio_before_it_is_another_statistics(tmp_path):
+    body = "The odds were higher (OR = 1.891, $\\lambda$ = 2.293, 95\\% CI = [2.091, 2.622], p = .138).\n"
+    assert [f for f in rule_findings(tmp_path, document(body), "STAT004")] == []
+    # The ratio's own interval, excluding 1 with p > .05, is still reported.
+    body = "The odds were higher (OR = 2.3, 95\\% CI = [2.091, 2.622], p = .138).\n"
+    assert len(rule_findings(tmp_path / "own", document(body), "STAT004")) == 1

@@ -31,6 +31,7 @@ _CI = re.compile(
     rf"95\s*%\s*(?:CI|C\.I\.|confidence interval)\s*[:=,]?\s*[\[(]\s*(?P<lo>{_NUMBER})\s*(?:,|;|to|–|—|-)\s*(?P<hi>{_NUMBER})\s*[\])]"
 )
 # The abbreviations in capitals only: "or" is not an odds ratio.
+_RATIO_ESTIMATE = re.compile(r"\b(?:a?OR|RR|HR|IRR)\s*[=:]\s*\$?\s*(\d+(?:\.\d+)?)")
 _RATIO = re.compile(r"\b(?:OR|RR|HR|IRR)\b|\b(?i:odds|hazard|risk ratio|rate ratio|ratio)\b")
 _MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
 _SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
@@ -230,7 +231,9 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
     """## What it does
     Flags a 95% confidence interval reported with a p-value when the two disagree: the
     interval excludes the null value (0, or 1 for ratios) but p > .05, or it contains the
-    null value well inside but p < .05.
+    null value well inside but p < .05. An interval that does not contain the ratio reported
+    just before it ("OR = 1.891, λ = 2.293, 95% CI [2.091, 2.622]") is another statistic's, and
+    its null value is unknown: it is left alone.
 
     ## Why is this bad?
     For the same two-sided test, p < .05 exactly when the 95% interval excludes the null.
@@ -262,8 +265,14 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             if p_match is None:
                 continue
             low, high = number(interval.group("lo")), number(interval.group("hi"))
+            before = text[max(0, interval.start() - 80) : interval.start()]
             # A ratio's interval is positive: one with a bound at or below 0 is of a difference.
-            ratio = low > 0 and _RATIO.search(text[max(0, interval.start() - 80) : interval.start()])
+            ratio = low > 0 and _RATIO.search(before)
+            # "OR = 1.891, λ = 2.293, 95% CI [2.091, 2.622]": an interval that misses the ratio reported before it is
+            # another statistic's, whose null value the sentence does not give.
+            estimate = _RATIO_ESTIMATE.search(before) if ratio else None
+            if estimate and not low <= number(estimate.group(1)) <= high:
+                continue
             null = 1.0 if ratio else 0.0
             p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
             assert p is not None  # every number P_VALUE matches parses
