@@ -15,7 +15,7 @@ from llm_server import LoopbackLLMServer, Reply
 from lsprotocol import types as lsp
 from pytest_lsp import client_capabilities
 from pytest_lsp.client import make_test_lsp_client
-from test_llm_audit import CLAIM, HYPE, MAIN, PROTOCOL, answer, finding, hangs_verifying, role, target_section
+from test_llm_audit import CLAIM, HYPE, MAIN, PROTOCOL, answer, finding, hangs_verifying, role
 
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 SECRET = "sk-loopback-secret-4242"

@@ -39,7 +39,7 @@ MAX_KNOWN = 40
 MANIPULATION_CODES = ("SEC001", "SEC002")
 _INJECTION_CODE = "SEC002"
 _TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
+_SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 
 
 @dataclass
@@ -175,6 +175,8 @@ def known_lines(project: Project, findings: Iterable[Finding], blocks: Iterable[
     wanted = None if blocks is None else {placed.index for placed in blocks}
     lines = []
     for finding in findings:
+        if finding.code in MANIPULATION_CODES:  # their messages quote the text that is never sent
+            continue
         document = project.documents.get(finding.file)
         placed = None
         if document is not None:
