@@ -14,9 +14,10 @@ paper's LaTeX characters (every .tex file of the project).
 
 Targets: standard <= 4x and deep <= 8x the LaTeX characters, on every paper.
 
-`--save FILE` writes the rows as JSON; `--compare FILE` prints a before/after table of input
-tokens per paper and mode against such a file (measure "before" with another checkout's
-interpreter: `/work/main/.venv/bin/python benchmarks/llm_cost.py --save before.json`).
+`--save FILE` writes the rows as JSON, after each paper; `--compare FILE` prints a before/after
+table of input tokens per paper and mode against such a file, or against the printed output of
+an earlier run (measure "before" with another checkout's interpreter:
+`/work/main/.venv/bin/python benchmarks/llm_cost.py > before.txt`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ MODES = ("fast", "standard", "deep", "critical")
 TARGETS = {"standard": 4.0, "deep": 8.0}
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
+_PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)\s+[\d,]+\s+[\d,]+\s+([\d.]+)x", re.MULTILINE)
 
 
 def _prompt(body: dict) -> tuple[str, str]:
@@ -93,7 +95,7 @@ def model_answer(body: dict) -> str:
             for n in range(8)
         ]
         return json.dumps({"tasks": tasks})
-    if "evidence retriever" in system:
+    if "evidence retriever" in system:  # checkouts before the retriever became index retrieval
         return json.dumps({"paper_evidence": [{"block_index": b.get("index"), "quote": _quote(b), "note": "relevant"} for b in blocks[:3]]})
     if "adjudication" in system:
         candidates = _records(_CANDIDATES, user)
@@ -172,39 +174,53 @@ def main() -> None:
             for mode in arguments.modes:
                 row = measure(server, project, deterministic, arguments.provider, mode)
                 rows[name][mode] = row
+                row["ratio"] = row["sent"] / chars
                 failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
                 print(
                     f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} "
                     f"{row['output']:7,} {row['sent'] / chars:9.2f}x{failed}",
                     flush=True,
                 )
+            if arguments.save:
+                arguments.save.write_text(json.dumps(rows, indent=1))
     print()
     for mode in arguments.modes:
         ratios = [rows[name][mode]["sent"] / rows[name]["latex_chars"] for name in names]
         target = TARGETS.get(mode)
         met = f", {sum(r <= target for r in ratios)} of {len(ratios)} papers <= {target:g}x" if target else ""
         print(f"{mode:8} sent/LaTeX median {statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x{met}")
-    if arguments.save:
-        arguments.save.write_text(json.dumps(rows, indent=1))
     if arguments.compare:
-        compare(json.loads(arguments.compare.read_text()), rows, arguments.modes)
+        compare(earlier(arguments.compare), rows, arguments.modes)
+
+
+def earlier(path: Path) -> dict:
+    """An earlier run's rows: a --save file, or its printed table (paper, mode, input tokens, ratio)."""
+    text = path.read_text()
+    if text.lstrip().startswith("{"):
+        return json.loads(text)
+    rows: dict[str, dict] = {}
+    for name, mode, tokens, ratio in _PRINTED.findall(text):
+        rows.setdefault(name, {})[mode] = {"input": int(tokens.replace(",", "")), "ratio": float(ratio)}
+    return rows
 
 
 def compare(before: dict, after: dict, modes: list[str]) -> None:
     print()
-    print("Input tokens per paper, before -> after (sent/LaTeX ratio)")
+    print("Input tokens per paper, before -> after (characters sent per LaTeX character)")
     print(f"{'paper':34} " + " ".join(f"{mode:>32}" for mode in modes))
+    totals = {mode: [0, 0] for mode in modes}
     for name, row in after.items():
         cells = []
         for mode in modes:
-            old = before.get(name, {}).get(mode)
-            new = row[mode]
-            ratio = f"{new['sent'] / row['latex_chars']:.1f}x"
+            old, new = before.get(name, {}).get(mode), row[mode]
             if old is None:
-                cells.append(f"{'-':>12} -> {new['input']:>9,} {ratio:>6}")
-            else:
-                cells.append(f"{old['input']:>9,} ({old['sent'] / row['latex_chars']:.1f}x) -> {new['input']:>9,} {ratio:>6}")
+                cells.append(f"{'-':>16} -> {new['input']:>8,} {new['ratio']:4.1f}x")
+                continue
+            totals[mode][0] += old["input"]
+            totals[mode][1] += new["input"]
+            cells.append(f"{old['input']:>9,} {old['ratio']:4.1f}x -> {new['input']:>8,} {new['ratio']:4.1f}x")
         print(f"{name:34} " + " ".join(f"{cell:>32}" for cell in cells))
+    print(f"{'total (papers in both)':34} " + " ".join(f"{old:>14,} -> {new:>14,}" for old, new in totals.values()))
 
 
 if __name__ == "__main__":

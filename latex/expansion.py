@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from .conditionals import NEVER
 from .model import MacroDef
@@ -81,13 +82,13 @@ class MacroTable:
             if len(arguments) < macro.arguments:
                 continue  # not a use TeX could expand either: leave it
             out.append(text[position : use.start()])
-            out.append(_PARAMETER.sub(lambda parameter, given=arguments: _substitute(parameter, given), macro.body))
+            out.append(_PARAMETER.sub(partial(_substitute, arguments=arguments), macro.body))
             position = end
         out.append(text[position:])
         return "".join(out)
 
 
-def _substitute(parameter: re.Match[str], arguments: list[str]) -> str:
+def _substitute(parameter: re.Match[str], *, arguments: list[str]) -> str:
     which = parameter.group(1)
     if which == "#":
         return "#"

@@ -262,7 +262,7 @@ def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cl
     prompt = scripted.requests[0].prompt_text
     body = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
     blocks = [json.loads(line) for line in body.splitlines()]
-    assert {"Abstract", "Introduction", "Method", "Experiments", "Conclusion"} <= {b["section"] for b in blocks}
+    assert {"Abstract", "Introduction", "Method", "Experiments", "Conclusion"} <= {b.get("section") for b in blocks}
     assert [b["index"] for b in blocks] == sorted(b["index"] for b in blocks)
     assert any(PROTOCOL in b["latex"] for b in blocks)
     assert any(r"12.5\%" in b["latex"] for b in blocks)  # the source, not its plain text
@@ -568,16 +568,18 @@ def test_proposed_fix_is_a_fix_only_when_it_replaces_the_quoted_span(scripted, p
     assert "Proposed fix: Cite evidence" in by_code["LLM-CD"].explanation
 
 
-def verifier_rating(ratings: dict[str, tuple[str, bool]]):
-    """A verifier that rates each candidate by the first words of its quote: (severity, settled)."""
+def judged(by_quote: dict[str, dict[str, Any]]):
+    """The scripted model, with a verifier that judges each candidate by the start of its quote (or
+    problem): a true, major problem the manuscript settles, unless `by_quote` says otherwise."""
 
     def respond(body: dict[str, Any]) -> str:
         if role(body) != "verify":
             return answer(body)
         given = []
         for candidate in candidates_of(body):
-            severity, settled = next(v for k, v in ratings.items() if candidate["quote"].startswith(k))
-            given.append({"number": candidate["number"], "valid": True, "severity": severity, "settled_by_manuscript": settled})
+            text = candidate.get("quote") or candidate["problem"]
+            verdict = next(v for k, v in by_quote.items() if text.startswith(k))
+            given.append({"number": candidate["number"], "valid": True, "severity": "major", "settled_by_manuscript": True, **verdict})
         return json.dumps({"verdicts": given})
 
     return respond
@@ -593,12 +595,12 @@ def test_severity_comes_from_the_verifier_capped_by_type_and_by_what_the_manuscr
         finding("method_logic", "FastNet stacks ten residual blocks", "Method", confidence=high),
     ]
     scripted.script(json.dumps({"findings": found}))
-    scripted.responder = verifier_rating(
+    scripted.responder = judged(
         {
-            "FastNet is the first": ("major", True),
-            "We train": ("minor", True),
-            "FastNet is a": ("major", True),
-            "FastNet stacks": ("major", False),
+            "FastNet is the first": {},
+            "We train": {"severity": "minor"},
+            "FastNet is a": {},
+            "FastNet stacks": {"settled_by_manuscript": False},
         }
     )
     result = audit(project, scripted, "fast")
@@ -631,7 +633,7 @@ def test_a_block_cannot_close_the_paper_delimiter(scripted, tmp_path):
 
 def test_severity_policy_comes_from_the_project_config(scripted, paper, cli_env, capsys):
     (paper / ".auditex.toml").write_text('[llm.severity]\nlevels = { major = "information", minor = "information" }\n', encoding="utf-8")
-    scripted.responder = verifier_rating({"FastNet is the first": ("major", True), "We train": ("minor", True)})
+    scripted.responder = judged({"FastNet is the first": {}, "We train": {"severity": "minor"}})
     scripted.script(
         json.dumps(
             {

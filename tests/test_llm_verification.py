@@ -19,6 +19,7 @@ from test_llm_audit import (
     audit,
     candidates_of,
     finding,
+    judged,
     project_of,
     role,
     user_text,
@@ -36,29 +37,13 @@ LOSS = "The loss is the cross entropy between predictions and labels."
 RESULT = "On ImageNet, FastNet reaches 85.1% top-1 accuracy while the best baseline reaches 84.9%."
 
 
-def rating(by_quote: dict[str, tuple[bool, str]]):
-    """A verifier that judges each candidate by the start of its quote (or problem): (valid, severity)."""
-
-    def respond(body: dict[str, Any]) -> str:
-        if role(body) != "verify":
-            return answer(body)
-        given = []
-        for candidate in candidates_of(body):
-            text = candidate.get("quote") or candidate["problem"]
-            valid, severity = next(v for k, v in by_quote.items() if text.startswith(k))
-            given.append({"number": candidate["number"], "valid": valid, "severity": severity, "settled_by_manuscript": True})
-        return json.dumps({"verdicts": given})
-
-    return respond
-
-
 @pytest.fixture
 def paper(tmp_path):
     return write_paper(tmp_path / "paper")
 
 
 def test_false_alarms_are_dropped_and_counted(llm_server, paper):
-    llm_server.responder = rating({"FastNet is the first": (False, "major"), "We train": (True, "moderate")})
+    llm_server.responder = judged({"FastNet is the first": {"valid": False}, "We train": {"severity": "moderate"}})
     llm_server.script(
         json.dumps(
             {"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]}
@@ -77,7 +62,7 @@ def test_at_most_three_findings_per_section_best_first_and_configurable(llm_serv
     quotes = ["FastNet stacks ten residual blocks", "trained with a learning rate of 0.1", "for 90 epochs", "The loss is the cross entropy"]
     severities = ["minor", "major", "moderate", "major"]
     found = [finding("method_logic", q, "Method", confidence=0.5 + n / 10) for n, q in enumerate(quotes)]
-    llm_server.responder = rating({q: (True, s) for q, s in zip(quotes, severities)})
+    llm_server.responder = judged({q: {"severity": s} for q, s in zip(quotes, severities)})
     llm_server.script(json.dumps({"findings": found}))
     result = audit(project_of(paper), llm_server, "fast")
     assert [f.severity for f in result.llm_findings].count(Severity.WARNING) == 2
@@ -90,7 +75,7 @@ def test_at_most_three_findings_per_section_best_first_and_configurable(llm_serv
 
 
 def test_a_finding_without_an_anchoring_quote_informs_at_most(llm_server, paper):
-    llm_server.responder = rating({"The Method": (True, "major")})
+    llm_server.responder = judged({"The Method": {}})
     llm_server.script(json.dumps({"findings": [finding("method_logic", "", "Method", evidence=[])]}))
     [kept] = audit(project_of(paper), llm_server, "fast").llm_findings
     assert kept.anchored is False and kept.severity is Severity.INFORMATION
@@ -109,7 +94,7 @@ def test_critical_mode_keeps_the_models_order_with_the_verifiers_severity(llm_se
     def model(body: dict[str, Any]) -> str:
         if role(body) == "critical":
             return json.dumps([{"Problem": f"Problem {n}", "Location": f'"{q}"', "Explanation": "e"} for n, (q, _) in enumerate(problems)])
-        return rating({q: (True, s) for q, s in problems})(body)
+        return judged({q: {"severity": s} for q, s in problems})(body)
 
     llm_server.responder = model
     result = audit(project_of(paper), llm_server, "critical", settings={"max_findings_per_section": 10})
@@ -148,7 +133,7 @@ def test_rule_candidates_are_verified_confirmed_ones_at_the_verifiers_severity_r
     project = project_of(paper)
     confirmed = rule_candidate(project, "12.5", "85.1")
     rejected = rule_candidate(project, "90 epochs", "30 epochs")
-    llm_server.responder = rating({"'12.5'": (True, "major"), "'90 epochs'": (False, "minor")})
+    llm_server.responder = judged({"'12.5'": {}, "'90 epochs'": {"valid": False}})
     llm_server.script(json.dumps({"findings": []}))
     result = audit(project, llm_server, "fast", deterministic=[confirmed, rejected])
     verify = [r for r in llm_server.requests if role(r.body) == "verify"]

@@ -117,8 +117,8 @@ class RunStats(StageStats):
 
 
 def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
-    """What determines the answer, and nothing else: never the API key, nor `purpose`."""
-    material = {
+    """What determines the answer, and nothing else: never the API key, nor `purpose` or `stage`."""
+    material: dict[str, Any] = {
         "provider": settings.provider,
         "model": settings.model,
         "endpoint": None if settings.is_official else settings.endpoint,

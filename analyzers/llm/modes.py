@@ -2,13 +2,15 @@
 in the verification stage (`verification`: propose, then verify).
 
 - fast: one pass over the whole paper (chunked only when huge).
-- standard: the paper in parts (consecutive sections of at least `MIN_PART_CHARS`), a
+- standard: the paper in parts (consecutive sections of at least `MIN_PART_CHARS`, and at
+  most `MAX_PARTS` parts), a
   descriptive memory per part (Table 24) joined with facts from the deterministic index into
   a global memory of bounded size, then one review per part with that memory (Table 18).
   Every call reads its own part once plus a memory of constant size: the cost grows linearly
   with the paper.
 - deep: standard, plus the global review of fast mode, plus a planner given the global memory
-  (6-12 tasks), and one specialist per task that reads its focus sections whole with spans
+  (6-12 tasks, of which a paper of P characters runs at most P / 10,000, at least 3), and one
+  specialist per task that reads its focus sections whole with spans
   retrieved from the whole paper's index as highlights (Table 19); then one adjudication
   (Table 20) merges the global, section and specialist findings, in batches per section so no
   answer can be cut off.
@@ -23,7 +25,7 @@ import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 
@@ -40,10 +42,13 @@ from .verification import Verification, verify
 A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
 MIN_PART_CHARS = 12_000  # consecutive sections are reviewed together up to this size
+MAX_PARTS = 40  # a book's parts grow instead: each part's call repeats the prompt and the memory
 GLOBAL_MEMORY_CHARS = 8_000  # the memory every review reads, whatever the paper's length
 FACT_CHARS = 160
 MAX_TASKS = 12
-SPECIALIST_SHARE = 1.5  # all specialists together read at most this many times the paper
+CHARS_PER_TASK = 10_000  # a short paper gets fewer tasks (at least MIN_TASKS): each costs a whole prompt
+MIN_TASKS = 3
+SPECIALIST_SHARE = 1.0  # all specialists together read at most this many times the paper
 HIGHLIGHTS = 8
 MERGE_BATCH = 20
 _QUOTED = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
@@ -100,14 +105,17 @@ async def fast(run: AuditRun) -> None:
 
 
 def paper_parts(run: AuditRun) -> list[list[Section]]:
-    """Consecutive sections grouped until each part holds `MIN_PART_CHARS`: a short subsection
-    costs no call of its own. The last part joins the one before when it falls short."""
+    """Consecutive sections grouped until each part holds `MIN_PART_CHARS` (a book: a `MAX_PARTS`th
+    of it): a short subsection costs no call of its own. The last part joins the one before when
+    it falls short."""
+    sections = run.paper.sections()
+    least = max(MIN_PART_CHARS, run.paper.chars(sections) // MAX_PARTS)
     parts: list[list[Section]] = [[]]
-    for section in run.paper.sections():
-        if parts[-1] and run.paper.chars(parts[-1]) >= MIN_PART_CHARS:
+    for section in sections:
+        if parts[-1] and run.paper.chars(parts[-1]) >= least:
             parts.append([])
         parts[-1].append(section)
-    if len(parts) > 1 and run.paper.chars(parts[-1]) < MIN_PART_CHARS:
+    if len(parts) > 1 and run.paper.chars(parts[-1]) < least:
         parts[-2].extend(parts.pop())
     return [part for part in parts if part]
 
@@ -235,8 +243,10 @@ async def specialists(run: AuditRun, memory: str) -> None:
     plan = await with_basis(run, planner, outline, memory, ask_plan)
     if plan is None:
         return
-    tasks = [(task, focus) for task in plan.tasks[:MAX_TASKS] if (focus := focus_sections(sections, task.focus_sections))]
-    share = SPECIALIST_SHARE * run.paper.chars(sections) / max(1, len(tasks))
+    size = run.paper.chars(sections)
+    limit = max(MIN_TASKS, min(MAX_TASKS, size // CHARS_PER_TASK))
+    tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(sections, task.focus_sections))][:limit]
+    share = SPECIALIST_SHARE * size / max(1, len(tasks))
     facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
     run.plan(len(tasks))
 
@@ -258,7 +268,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
     await asyncio.gather(*(specialise(n, task, focus) for n, (task, focus) in enumerate(tasks, 1)))
 
 
-def _task_record(task: Task, focus: list[Section]) -> dict:
+def _task_record(task: Task, focus: list[Section]) -> dict[str, Any]:
     risk = task.risk_dimension.value if isinstance(task.risk_dimension, Category) else "any"
     return {"goal": task.goal, "risk_dimension": risk, "focus_sections": [section_label(s) for s in focus], "hints": task.hints}
 

@@ -2,8 +2,8 @@
 
 The paper reaches a model only as data: `PaperData.lines` writes one JSON object per block,
 `{"index", "section", "latex"}` (a table: its caption and float text as "latex", its
-cells as "rows", one list per row, in order), placed between `<paper>` tags by the
-templates. "latex" is the block's source as the author wrote it, math intact, with
+cells as "rows", one list per row, in order; "section" only where it changes), placed
+between `<paper>` tags by the templates. "latex" is the block's source as the author wrote it, math intact, with
 comments removed, the spans the SEC rules flag (hidden text, instructions to AI reviewers)
 removed, and the author's macros expanded (`latex.expansion`).
 
@@ -145,7 +145,17 @@ class PaperData:
         return self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
-        return "\n".join(data_line(self.record(placed)) for placed in blocks if self.has_text(placed))
+        """One data line per block; "section" only where it changes, since the blocks come in reading order."""
+        lines, section = [], None
+        for placed in blocks:
+            if not self.has_text(placed):
+                continue
+            record = self.record(placed)
+            if record["section"] == section:
+                record = {key: value for key, value in record.items() if key != "section"}
+            section = record.get("section", section)
+            lines.append(data_line(record))
+        return "\n".join(lines)
 
     def sections(self) -> list[Section]:
         """Sections with text to audit, in reading order."""

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...latex.manuscript import PlacedBlock, Section
-from ..finding import Category, Finding, Severity
+from ..finding import Category, Finding, Range, Severity
 from .prompts import error_type
 from .run import AuditRun, Candidate
 from .schema import Verdict, VerifyAnswer
@@ -33,7 +34,7 @@ BATCH = 10  # candidates per call: the answer stays short whatever the section h
 
 @dataclass
 class _Item:
-    record: dict
+    record: dict[str, Any]
     blocks: list[PlacedBlock]
     candidate: Candidate | None = None
     rule: Finding | None = None
@@ -93,7 +94,7 @@ def settle(run: AuditRun, finished_only: bool = False) -> Verification:
     verdicts = run.verdicts
     items = [item for item in run.verifying if not finished_only or id(item) in verdicts]
     policy = run.mapper.policy
-    confirmed: dict[str, list[tuple[tuple, Finding]]] = {}
+    confirmed: dict[str, list[tuple[tuple[float, ...], Finding]]] = {}
     for item in items:
         verdict = verdicts.get(id(item))
         if item.rule is not None:
@@ -154,7 +155,7 @@ def _rule_item(run: AuditRun, finding: Finding) -> _Item:
     return _Item(record, _blocks(run, places), rule=finding)
 
 
-def _blocks(run: AuditRun, places: list) -> list[PlacedBlock]:
+def _blocks(run: AuditRun, places: list[tuple[str, Range]]) -> list[PlacedBlock]:
     found: dict[int, PlacedBlock] = {}
     for file, where in places:
         document = run.project.documents.get(file)
