@@ -29,6 +29,7 @@ from test_llm_audit import (
 from auditex.analyzers.finding import Category, Evidence, Finding, Range, Severity, Source, Statement
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.anchoring import Anchorer
+from auditex.analyzers.llm.audit import run_audit
 from auditex.analyzers.llm.cache import LLMCache
 from auditex.analyzers.llm.settings import LLMSettings
 
@@ -211,8 +212,6 @@ def test_deep_mode_reads_every_section_and_a_focus_matching_nothing_reads_none(l
 
 
 async def modes_run(project, server: LoopbackLLMServer):
-    from auditex.analyzers.llm.audit import run_audit
-
     return await run_audit(project, server.settings("openai"), "deep", deterministic=[])
 
 
@@ -263,3 +262,39 @@ def test_reasoning_flags_on_the_command_line(llm_server, paper, monkeypatch, cap
         ("fast", "low", "loopback-model"),
         ("verify", "low", "judge"),
     }
+
+
+def test_cost_grows_with_the_paper_and_stays_within_4x_standard_and_8x_deep(llm_server, tmp_path):
+    """A diligent model (memories, a plan, findings in every review, all merged and confirmed) on papers of
+    20 and 40 sections: characters sent per LaTeX character stay bounded, so cost grows linearly."""
+    sentence = "The estimator {n} attains a rate of $O(n^{{-1/2}})$ under assumption A{n}, as Table~\\ref{{t{n}}} shows for every dataset."
+
+    def model(body: dict[str, Any]) -> str:
+        kind, text = role(body), user_text(body)
+        if kind == "memory":
+            return "The section states: " + " ".join(text.split()[-120:])
+        if kind == "planner":
+            names = [json.loads(line)["section"] for line in text.split("<outline>\n", 1)[1].split("\n</outline>", 1)[0].splitlines()]
+            return json.dumps({"tasks": [{"focus_sections": names[n : n + 2], "goal": "check the rates"} for n in range(0, 24, 3)]})
+        if kind in ("section", "fast", "specialist"):
+            first = json.loads(text.split("<paper>\n", 1)[1].splitlines()[0])["latex"]
+            return json.dumps({"findings": [finding("method_logic", first[:40], "")]})
+        return answer(body)
+
+    llm_server.responder = model
+    ratios = {}
+    for count in (20, 40):
+        body = "\n".join(f"\\section{{Part {n}}}\n" + " ".join(sentence.format(n=n * 10 + k) for k in range(20)) for n in range(count))
+        project = make_project(tmp_path / f"paper{count}", {"main.tex": document(body)})
+        latex = len(project.source("main.tex").text)
+        for mode in ("standard", "deep"):
+            start = llm_server.request_count
+            result = asyncio.run(run_audit(project, llm_server.settings("openai"), mode, deterministic=[]))
+            sent = sum(len(r.prompt_text) for r in llm_server.requests[start:])
+            ratios[count, mode] = sent / latex
+            stages = set(result.stats.stages)
+            assert stages == ({"memory", "detect", "verify"} | ({"plan", "specialist", "merge"} if mode == "deep" else set()))
+            assert sum(stage.calls for stage in result.stats.stages.values()) == result.stats.calls
+    assert ratios[20, "standard"] <= 4 and ratios[40, "standard"] <= 4
+    assert ratios[20, "deep"] <= 8 and ratios[40, "deep"] <= 8
+    assert ratios[40, "standard"] <= 1.2 * ratios[20, "standard"]  # twice the paper, about twice the cost
