@@ -247,11 +247,20 @@ async def specialists(run: AuditRun, memory: str) -> None:
     limit = max(MIN_TASKS, min(MAX_TASKS, size // CHARS_PER_TASK))
     tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(sections, task.focus_sections))][:limit]
     share = SPECIALIST_SHARE * size / max(1, len(tasks))
-    facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
-    run.plan(len(tasks))
-
-    async def specialise(number: int, task: Task, focus: list[Section]) -> None:
+    # Each task reads its focus sections whole while they fit its share; a task whose first section
+    # alone would take the specialists past the paper's length (a huge section named again) is dropped.
+    budget = SPECIALIST_SHARE * size
+    readings: list[tuple[Task, list[Section]]] = []
+    for task, focus in tasks:
         read = focus[:1] + [s for n, s in enumerate(focus[1:], 1) if run.paper.chars(focus[: n + 1]) <= share]
+        if readings and run.paper.chars(read) > budget:
+            continue
+        budget -= run.paper.chars(read)
+        readings.append((task, read))
+    facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
+    run.plan(len(readings))
+
+    async def specialise(number: int, task: Task, read: list[Section]) -> None:
         blocks = [p for s in read for p in s.blocks]
         unit = Unit(f"task:{number}:{'|'.join(s.id for s in read)}", "specialist", f"task {number}: {task.goal[:60]}", read, blocks)
         request = run.request(
@@ -265,7 +274,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
         if answer is not None:
             await run.propose(answer.findings, read[0])
 
-    await asyncio.gather(*(specialise(n, task, focus) for n, (task, focus) in enumerate(tasks, 1)))
+    await asyncio.gather(*(specialise(n, task, read) for n, (task, read) in enumerate(readings, 1)))
 
 
 def _task_record(task: Task, focus: list[Section]) -> dict[str, Any]:
