@@ -132,6 +132,8 @@ class Finding(BaseModel):
     section: str | None = None
     # A cross-section rule's candidate evidence (None for rules that check one place).
     evidence: Evidence | None = None
+    # An LLM verifier confirmed this rule finding (`auditex audit`): its severity is the verifier's.
+    verified: bool = False
     # Words that identify the finding independently of its position; the
     # engine folds them into the fingerprint so it survives edits elsewhere.
     identity: str = Field(default="", exclude=True)
@@ -139,7 +141,7 @@ class Finding(BaseModel):
     def calibrated_severity(self) -> Severity:
         """The severity the evidence supports: a rule unsure of a warning or error reports information,
         and so does one whose evidence class was not measured precise on the corpus (precision.py)."""
-        serious = self.source is Source.RULE and self.severity.rank > Severity.INFORMATION.rank
+        serious = self.source is Source.RULE and not self.verified and self.severity.rank > Severity.INFORMATION.rank
         if serious and (self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class)):
             return Severity.INFORMATION
         return self.severity
@@ -160,4 +162,5 @@ class Finding(BaseModel):
 
     def contract(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (`auditex check --format json`)."""
-        return self.model_dump(mode="json", exclude={"identity"}, exclude_none=True)
+        hidden = {"identity"} if self.verified else {"identity", "verified"}
+        return self.model_dump(mode="json", exclude=hidden, exclude_none=True)

@@ -64,7 +64,7 @@ class LLMBatchPhase:
     ) -> None:
         """Raises LLMError (a missing key) or ValueError (a bad setting) before any work starts."""
         self.mode = mode
-        self.settings = batch_settings(LLMSettings.from_env(env, **llm))
+        self.settings = batch_settings(LLMSettings.from_env(env, **llm).for_mode(mode))
         self.settings.key_for_sdk()
         self.no_cache = no_cache
         self.poll_s = poll_s

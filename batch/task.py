@@ -192,8 +192,8 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
     """Every project's LLM audit: the findings so far merged with the audits', and the run's account for the record."""
     from ..analyzers.llm.audit import run_audit
     from ..analyzers.llm.config import severity_policy
-    from ..analyzers.policy import Policy, distinct
-    from ..cli.audit_command import _run_summary
+    from ..analyzers.policy import Policy
+    from ..cli.audit_command import _run_summary, audit_report
 
     finding_policy = Policy.of_folder(result.folder, result.config)
     audits = [
@@ -209,7 +209,7 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
         )
         for project in result.projects
     ]
-    return distinct([*findings, *(finding for audit in audits for finding in audit.findings)]), _run_summary(audits, None)
+    return audit_report(findings, audits), _run_summary(audits, None)
 
 
 def _lap(since: float) -> float:

@@ -25,14 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from llm_server import LoopbackLLMServer  # noqa: E402
+from llm_server import LoopbackLLMServer, verifier_answer  # noqa: E402
 
 from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.cache import LLMCache  # noqa: E402
 from auditex.analyzers.llm.run import MODES  # noqa: E402
-from auditex.analyzers.llm.units import reviewable_blocks, reviewable_sections  # noqa: E402
+from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
 
@@ -56,7 +56,7 @@ def load(name: str):
 
 def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, str, str]]:
     """(block index, quote, variant) sampled from sentences of text blocks."""
-    blocks = [p for p in reviewable_blocks(project.manuscript) if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 80]
+    blocks = [p for p in PaperData(project).blocks() if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 80]
     quotes = []
     for placed in rng.sample(blocks, min(count, len(blocks))):
         plain = placed.block.plain.text
@@ -89,7 +89,7 @@ def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Rand
         }
         for n, (index, quote, _) in enumerate(quotes)
     ]
-    server.responder = lambda body: json.dumps({"findings": findings})
+    server.responder = lambda body: verifier_answer(body) or json.dumps({"findings": findings})
     result = asyncio.run(run_audit(project, server.settings(), "fast", deterministic=[]))
     anchored = sum(f.anchored for f in result.llm_findings)
     return {
@@ -105,9 +105,9 @@ def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Rand
 def scripted(body: dict) -> str:
     text = json.dumps(body)
     if "scientific summarizer" in text:
-        return "# Section\nThe section states its method and numbers (block 1)."
+        return "The section states its method and numbers (block 1)."
     if "review planner" in text:
-        sections = re.findall(r"- ([^\\(]+) \(blocks", text)[:12] or ["Abstract"]
+        sections = re.findall(r'\\"section\\": \\"(.*?)\\"', text)[:12] or ["Abstract"]
         return json.dumps(
             {
                 "tasks": [
@@ -118,14 +118,12 @@ def scripted(body: dict) -> str:
         )
     if "Please check the attached paper" in text:
         return "[]"
-    if "evidence retriever" in text:
-        return json.dumps({"paper_evidence": []})
-    return json.dumps({"findings": []})
+    return verifier_answer(body) or json.dumps({"findings": []})
 
 
 def one_paragraph_edit(project) -> tuple[str, str]:
     """A word added to a paragraph in the middle of the paper: (file, new text)."""
-    blocks = [p for p in reviewable_blocks(project.manuscript) if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 200]
+    blocks = [p for p in PaperData(project).blocks() if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 200]
     placed = blocks[len(blocks) // 2]
     text = project.source(placed.file).text
     cut = text.index(" ", placed.block.start + 20)
@@ -152,7 +150,7 @@ def cost(server: LoopbackLLMServer, name: str, mode: str) -> dict:
     row["noop_calls"] = noop.stats.calls
     row["edit_calls"] = edit.stats.calls
     row["edit_tokens_pct"] = 100 * edit.stats.input_tokens / max(1, full.stats.input_tokens)
-    row["sections"] = len(reviewable_sections(project.manuscript))
+    row["sections"] = len(PaperData(project).sections())
     return row
 
 

@@ -1,26 +1,23 @@
-"""What standard mode's prompts are billed, with and without provider prompt caching.
+"""What each audit mode sends an LLM, per paper: calls, tokens, and characters sent per LaTeX character.
 
-    python benchmarks/llm_cost.py [--papers NAME ...] [--openai-model M] [--anthropic-model M]
-                                  [--memory-words 200] [--no-rules]
+    python benchmarks/llm_cost.py [--papers NAME ...] [--limit N] [--modes standard deep ...]
+                                  [--provider openai|anthropic] [--save FILE] [--compare FILE]
 
-For every corpus paper (its largest root), standard mode runs against the loopback
-stand-ins of both providers, through the real SDKs, three ways:
+For each corpus paper (its largest root, with its deterministic findings), every mode runs
+against the loopback stand-in of the provider, through the real SDK, with no answer cache.
+The scripted model answers like a diligent one: a memory of about 120 words per section, a
+plan of 8 tasks over the outline's sections, two findings per review quoting the blocks it
+was given, a merge that keeps every candidate, a verifier that confirms everything, five
+critical problems. Reported per paper and mode: calls, input / cached / output tokens (the
+stand-in counts one token per four characters) and the ratio of characters sent to the
+paper's LaTeX characters (every .tex file of the project).
 
-- no cache: the calls as sent, every input token at the model's base input rate. This is
-  what the cost report said before cached tokens were read, and what Anthropic billed
-  before requests carried cache breakpoints.
-- unshared: the request layout before this change, simulated by moving the shared part
-  (the paper memory) behind the per-call text; the stand-ins cache what they can.
-- shared: the layout auditex sends (system prompt, paper memory, then the section).
+Targets: standard <= 4x and deep <= 8x the LaTeX characters, on every paper.
 
-The stand-ins count one token per four characters and cache as the providers do:
-OpenAI any repeated prefix of 1024 tokens or more in 128-token steps, Anthropic only at
-cache_control breakpoints, from the model's minimum length (4096 tokens for Haiku 4.5
-and Opus 4.5, else 1024). The scripted model writes a memory of `--memory-words` words
-(default 200; the prompt asks for under 250) per section and finds nothing.
-Reported per paper: calls, input tokens and input tokens per KB of LaTeX source, tokens
-read from and written to the prompt cache, and the billed input cost of each way.
-Target: shared <= 45% of no cache, summed over the corpus.
+`--save FILE` writes the rows as JSON, after each paper; `--compare FILE` prints a before/after
+table of input tokens per paper and mode against such a file, or against the printed output of
+an earlier run (measure "before" with another checkout's interpreter:
+`/work/main/.venv/bin/python benchmarks/llm_cost.py > before.txt`).
 """
 
 from __future__ import annotations
@@ -28,10 +25,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,48 +39,87 @@ from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.config import load_config  # noqa: E402
 from auditex.analyzers.engine import Engine  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
-from auditex.analyzers.llm.pricing import price_for  # noqa: E402
-from auditex.analyzers.llm.provider import SHARED_END, ChatRequest, Message, Usage  # noqa: E402
-from auditex.analyzers.llm.run import AuditRun  # noqa: E402
-from auditex.analyzers.llm.settings import DEFAULT_MODELS  # noqa: E402
-from auditex.analyzers.llm.units import reviewable_sections  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-# Minimum cacheable prefix per Anthropic model family (Anthropic's prompt caching docs).
-ANTHROPIC_MIN_TOKENS = {"claude-haiku-4-5": 4096, "claude-opus-4-5": 4096, "claude-3-5-haiku": 2048}
-WAYS = ("no cache", "unshared", "shared")
+MODES = ("fast", "standard", "deep", "critical")
+TARGETS = {"standard": 4.0, "deep": 8.0}
+_PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
+_CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
+_PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)\s+[\d,]+\s+[\d,]+\s+([\d.]+)x", re.MULTILINE)
 
 
-def model_answer(body: dict, memory_words: int) -> str:
-    """A memory of about `memory_words` words quoting the section, or no findings."""
-    text = json.dumps(body)
-    if "scientific summarizer" not in text:
-        return json.dumps({"findings": []})
-    prompt = body["messages"][-1]["content"]
-    prompt = prompt if isinstance(prompt, str) else "".join(block["text"] for block in prompt)
-    title = prompt.split("Section: ", 1)[1].split("\n", 1)[0]
-    lines = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0].splitlines()
-    words = " ".join(json.loads(line)["text"] for line in lines if line.strip()).split()[:memory_words]
-    return f"# {title}\nThe section states (block 1): {' '.join(words)}"
+def _prompt(body: dict) -> tuple[str, str]:
+    """(system prompt, user text) of an OpenAI or Anthropic request body."""
+    system = body.get("system", "")
+    if isinstance(system, list):
+        system = "".join(block["text"] for block in system)
+    parts = []
+    for message in body["messages"]:
+        content = message["content"]
+        if message["role"] == "system":
+            system = content
+        else:
+            parts.append(content if isinstance(content, str) else "".join(block.get("text", "") for block in content))
+    return system, "\n".join(parts)
 
 
-def unshared(request: ChatRequest) -> ChatRequest:
-    """The layout before shared prefixes: the per-call text first, then the shared part."""
-    if not request.shared:
-        return request
-    first, *rest = request.messages
-    moved = Message(role="user", content=first.content + SHARED_END + request.shared)
-    return request.model_copy(update={"shared": "", "messages": [moved, *rest]})
+def _records(pattern: re.Pattern[str], text: str) -> list[dict]:
+    records = []
+    for match in pattern.finditer(text):
+        for line in match.group(1).splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+    return records
 
 
-@contextmanager
-def unshared_layout() -> Iterator[None]:
-    build = AuditRun.request
-    AuditRun.request = lambda run, unit, **values: unshared(build(run, unit, **values))
-    try:
-        yield
-    finally:
-        AuditRun.request = build
+def _quote(record: dict) -> str:
+    text = str(record.get("text") or record.get("latex") or "")
+    return " ".join(text.split()[:8])
+
+
+def model_answer(body: dict) -> str:
+    system, user = _prompt(body)
+    blocks = [r for r in _records(_PAPER, user) if _quote(r)]
+    if "scientific summarizer" in system:
+        words = " ".join(_quote(b) for b in blocks).split()[:120]
+        return "# Section\nThe section states (block 1): " + " ".join(words)
+    if "review planner" in system:
+        names = re.findall(r'"section": "([^"]+)"', user) or re.findall(r"^\s*- (.+?) \(blocks", user, re.MULTILINE)
+        names = list(dict.fromkeys(names)) or ["Introduction"]
+        tasks = [
+            {"task_id": f"T{n}", "focus_sections": names[n % len(names) : n % len(names) + 2], "goal": "check the claims", "hints": []}
+            for n in range(8)
+        ]
+        return json.dumps({"tasks": tasks})
+    if "evidence retriever" in system:  # checkouts before the retriever became index retrieval
+        return json.dumps({"paper_evidence": [{"block_index": b.get("index"), "quote": _quote(b), "note": "relevant"} for b in blocks[:3]]})
+    if "adjudication" in system:
+        candidates = _records(_CANDIDATES, user)
+        return json.dumps({"findings": [{**c, "merged_from": [c.get("number", n)]} for n, c in enumerate(candidates)]})
+    if "false alarm" in system:
+        numbers = [r.get("number", n) for n, r in enumerate(_records(_CANDIDATES, user))]
+        verdicts = [{"number": n, "valid": True, "severity": "major", "settled_by_manuscript": True, "reason": "stands"} for n in numbers]
+        return json.dumps({"verdicts": verdicts})
+    if "critical errors" in system:
+        return json.dumps([{"Problem": "unsupported claim", "Location": f'"{_quote(b)}"', "Explanation": "not shown"} for b in blocks[:5]])
+    chosen = blocks[:1] + blocks[-1:] if len(blocks) > 1 else blocks
+    findings = [
+        {
+            "type": "claim_distortion",
+            "section_location": str(b.get("section", "")),
+            "error_location": _quote(b),
+            "evidence": [{"block_index": b.get("index"), "quote": _quote(b)}],
+            "explanation": "The claim is not supported by the evidence shown.",
+            "confidence": 0.8,
+            "proposed_fix": "Qualify the claim.",
+        }
+        for b in chosen
+    ]
+    return json.dumps({"findings": findings})
 
 
 def largest_project(folder: Path):
@@ -92,92 +127,100 @@ def largest_project(folder: Path):
     return max(projects, key=lambda p: sum(len(d.text) for d in p.documents.values()))
 
 
-def measure(server: LoopbackLLMServer, project, deterministic, provider: str, model: str) -> dict:
-    price = price_for(model)
-    row: dict = {}
-    for way in ("unshared", "shared"):
-        server.clear_prompt_caches()
-        # A book's calls carry a memory of 100k tokens: give the busy loopback time to answer.
-        settings = server.settings(provider, model=model, timeout_s=300, overall_time_limit_s=1800)
-        with unshared_layout() if way == "unshared" else nullcontext():
-            result = asyncio.run(run_audit(project, settings, "standard", deterministic=deterministic))
-        stats = result.stats
-        usage = Usage(
-            input_tokens=stats.input_tokens, cache_read_tokens=stats.cache_read_tokens, cache_write_tokens=stats.cache_write_tokens
-        )
-        row[way] = price.input_cost(usage)
-        if way == "shared":
-            row["no cache"] = price.input_cost(Usage(input_tokens=stats.input_tokens))
-            row.update(
-                calls=stats.calls,
-                failed=len(result.failed_units),
-                input=stats.input_tokens,
-                read=stats.cache_read_tokens,
-                written=stats.cache_write_tokens,
-            )
-    return row
+def latex_chars(project) -> int:
+    return sum(len(document.text) for path, document in project.documents.items() if path.endswith(".tex"))
+
+
+def measure(server: LoopbackLLMServer, project, deterministic, provider: str, mode: str) -> dict:
+    server.clear_prompt_caches()
+    start = len(server.requests)
+    settings = server.settings(provider, timeout_s=300, overall_time_limit_s=1800)
+    result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
+    sent = sum(len(request.prompt_text) for request in server.requests[start:])
+    stats = result.stats
+    return {
+        "calls": stats.calls,
+        "input": stats.input_tokens,
+        "cached": stats.cache_read_tokens,
+        "output": stats.output_tokens,
+        "sent": sent,
+        "failed": len(result.failed_units),
+        "findings": len(result.llm_findings),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", nargs="*", help="corpus paper folders (default: all)")
-    parser.add_argument("--openai-model", default=DEFAULT_MODELS["openai"])
-    parser.add_argument("--anthropic-model", default=DEFAULT_MODELS["anthropic"])
-    parser.add_argument("--memory-words", type=int, default=200, help="length of each scripted section memory")
-    parser.add_argument("--no-rules", action="store_true", help="pass no deterministic findings as already known")
+    parser.add_argument("--limit", type=int, help="only the first N papers, by name")
+    parser.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES))
+    parser.add_argument("--provider", choices=["openai", "anthropic"], default="openai")
+    parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
+    parser.add_argument("--compare", type=Path, help="a --save file of an earlier run: print tokens before and after")
     arguments = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"The corpus is missing at {CORPUS}.")
     names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
-    models = {"openai": arguments.openai_model, "anthropic": arguments.anthropic_model}
-    for model in models.values():
-        if price_for(model) is None:
-            sys.exit(f"No price is known for {model}.")
-    anthropic_min = next((v for k, v in ANTHROPIC_MIN_TOKENS.items() if models["anthropic"].startswith(k)), 1024)
-    totals = {provider: dict.fromkeys(WAYS, 0.0) for provider in models}
-    tokens = {provider: 0 for provider in models}
-    per_paper: dict[str, list[tuple[float, float, str]]] = {provider: [] for provider in models}  # (shared %, tok/KB, paper)
-    kilobytes = 0.0
-    print(f"models: {models['openai']} (OpenAI), {models['anthropic']} (Anthropic, cache from {anthropic_min} tokens)")
-    print(
-        f"{'paper':28} {'KB':>5} {'sect':>4} {'provider':9} {'calls':>5} {'input tok':>10} {'tok/KB':>6} "
-        f"{'read':>9} {'written':>8} {'no cache $':>10} {'unshared $':>10} {'shared $':>9} {'shared %':>8}"
-    )
-    with LoopbackLLMServer(anthropic_min_cache_tokens=anthropic_min) as server:
-        server.responder = lambda body: model_answer(body, arguments.memory_words)
+    names = names[: arguments.limit] if arguments.limit else names
+    rows: dict[str, dict] = {}
+    print(f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'output':>7} {'sent/LaTeX':>10}")
+    with LoopbackLLMServer() as server:
+        server.responder = model_answer
         for name in names:
             project = largest_project(CORPUS / name)
-            size = sum(len(d.text.encode()) for d in project.documents.values()) / 1024
-            deterministic = [] if arguments.no_rules else Engine(config=load_config(project.root.folder)).check(project)
-            kilobytes += size
-            for provider, model in models.items():
-                r = measure(server, project, deterministic, provider, model)
-                for way in WAYS:
-                    totals[provider][way] += r[way]
-                tokens[provider] += r["input"]
-                per_paper[provider].append((100 * r["shared"] / r["no cache"], r["input"] / size, name))
-                failed = f"  ({r['failed']} units failed)" if r["failed"] else ""
+            chars = latex_chars(project)
+            deterministic = Engine(config=load_config(project.root.folder)).check(project)
+            rows[name] = {"latex_chars": chars}
+            for mode in arguments.modes:
+                row = measure(server, project, deterministic, arguments.provider, mode)
+                rows[name][mode] = row
+                row["ratio"] = row["sent"] / chars
+                failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
                 print(
-                    f"{name:28} {size:5.0f} {len(reviewable_sections(project.manuscript)):4} {provider:9} {r['calls']:5} "
-                    f"{r['input']:10,} {r['input'] / size:6.0f} {r['read']:9,} {r['written']:8,} {r['no cache']:10.4f} "
-                    f"{r['unshared']:10.4f} {r['shared']:9.4f} {100 * r['shared'] / r['no cache']:7.1f}%{failed}"
+                    f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} "
+                    f"{row['output']:7,} {row['sent'] / chars:9.2f}x{failed}",
+                    flush=True,
                 )
+            if arguments.save:
+                arguments.save.write_text(json.dumps(rows, indent=1))
     print()
-    for provider, total in totals.items():
-        print(
-            f"{provider:9} all {len(names)} papers, {kilobytes:,.0f} KB: {tokens[provider]:,} input tokens "
-            f"({tokens[provider] / kilobytes:.0f} per KB); billed input ${total['no cache']:.4f} no cache, "
-            f"${total['unshared']:.4f} unshared, ${total['shared']:.4f} shared = "
-            f"{100 * total['shared'] / total['no cache']:.1f}% of no cache, "
-            f"{100 * total['shared'] / total['unshared']:.1f}% of unshared (target <= 45%)"
-        )
-        rows = per_paper[provider]
-        worst = max(rows)
-        print(
-            f"{'':9} per paper: shared % median {statistics.median(r[0] for r in rows):.1f}%, worst {worst[0]:.1f}% "
-            f"({worst[2]}), {sum(r[0] <= 45 for r in rows)} of {len(rows)} papers <= 45%; "
-            f"input tokens per KB median {statistics.median(r[1] for r in rows):.0f}"
-        )
+    for mode in arguments.modes:
+        ratios = [rows[name][mode]["sent"] / rows[name]["latex_chars"] for name in names]
+        target = TARGETS.get(mode)
+        met = f", {sum(r <= target for r in ratios)} of {len(ratios)} papers <= {target:g}x" if target else ""
+        print(f"{mode:8} sent/LaTeX median {statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x{met}")
+    if arguments.compare:
+        compare(earlier(arguments.compare), rows, arguments.modes)
+
+
+def earlier(path: Path) -> dict:
+    """An earlier run's rows: a --save file, or its printed table (paper, mode, input tokens, ratio)."""
+    text = path.read_text()
+    if text.lstrip().startswith("{"):
+        return json.loads(text)
+    rows: dict[str, dict] = {}
+    for name, mode, tokens, ratio in _PRINTED.findall(text):
+        rows.setdefault(name, {})[mode] = {"input": int(tokens.replace(",", "")), "ratio": float(ratio)}
+    return rows
+
+
+def compare(before: dict, after: dict, modes: list[str]) -> None:
+    print()
+    print("Input tokens per paper, before -> after (characters sent per LaTeX character)")
+    print(f"{'paper':34} " + " ".join(f"{mode:>32}" for mode in modes))
+    totals = {mode: [0, 0] for mode in modes}
+    for name, row in after.items():
+        cells = []
+        for mode in modes:
+            old, new = before.get(name, {}).get(mode), row[mode]
+            if old is None:
+                cells.append(f"{'-':>16} -> {new['input']:>8,} {new['ratio']:4.1f}x")
+                continue
+            totals[mode][0] += old["input"]
+            totals[mode][1] += new["input"]
+            cells.append(f"{old['input']:>9,} {old['ratio']:4.1f}x -> {new['input']:>8,} {new['ratio']:4.1f}x")
+        print(f"{name:34} " + " ".join(f"{cell:>32}" for cell in cells))
+    print(f"{'total (papers in both)':34} " + " ".join(f"{old:>14,} -> {new:>14,}" for old, new in totals.values()))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..analyzers.check import CheckResult
+from ..analyzers.finding import Finding
 from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.audit import AuditResult, run_audit
 from ..analyzers.llm.cache import LLMCache
@@ -47,7 +48,19 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
 
 def add_llm_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--provider", choices=["openai", "anthropic"], help="LLM API (default: openai)")
-    parser.add_argument("--model", help="model name (default: a small model of the provider)")
+    parser.add_argument(
+        "--model", help="model name (default per mode: a small model for fast and standard, a reasoning model for deep and critical)"
+    )
+    parser.add_argument(
+        "--reasoning-effort", choices=["minimal", "low", "medium", "high"], help="OpenAI reasoning models: how hard to think"
+    )
+    parser.add_argument("--thinking-budget", type=int, metavar="TOKENS", help="Anthropic: extended thinking's token budget (>= 1024)")
+    parser.add_argument(
+        "--verifier-provider", choices=["openai", "anthropic"], help="the verification stage's LLM API (default: --provider)"
+    )
+    parser.add_argument("--verifier-model", help="the verification stage's model (default: the detecting model)")
+    parser.add_argument("--verifier-base-url", help="the verification stage's server (default: --base-url for the same provider)")
+    parser.add_argument("--max-findings-per-section", type=int, metavar="N", help="verified LLM findings shown per section (default: 3)")
     parser.add_argument("--base-url", help="an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)")
     parser.add_argument("--budget", type=float, metavar="USD", help="stop before the run would cost more than this")
     parser.add_argument("--concurrency", type=int, help="LLM calls in flight at once (default: 8)")
@@ -61,6 +74,12 @@ def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings
         config_llm,
         provider=arguments.provider,
         model=arguments.model,
+        reasoning_effort=arguments.reasoning_effort,
+        thinking_budget=arguments.thinking_budget,
+        verifier_provider=arguments.verifier_provider,
+        verifier_model=arguments.verifier_model,
+        verifier_base_url=arguments.verifier_base_url,
+        max_findings_per_section=arguments.max_findings_per_section,
         base_url=arguments.base_url,
         budget_usd=arguments.budget,
         concurrency=arguments.concurrency,
@@ -88,7 +107,7 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
         if cache is not None:
             cache.close()
     _report_run(results)
-    findings = distinct([*checked.findings, *(f for result in results for f in result.findings)])
+    findings = audit_report(checked.findings, results)
     title = f"auditex {arguments.mode} audit"
     if failure is not None:
         print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only", file=sys.stderr)
@@ -140,6 +159,14 @@ async def _audit_all(
             )
 
 
+def audit_report(offline: list[Finding], results: list[AuditResult]) -> list[Finding]:
+    """The offline findings merged with the audits': an audit's own report wins, since it shows rule
+    candidates at the verifier's severity, and the candidates the verifier rejected are left out."""
+    rejected = {f.with_fingerprint().fingerprint for result in results for f in result.rejected_rules}
+    kept = [f for f in offline if f.with_fingerprint().fingerprint not in rejected]
+    return distinct([*(f for result in results for f in result.findings), *kept])
+
+
 def _report_run(results: list[AuditResult]) -> None:
     for result in results:
         for failure in result.failed_units:
@@ -147,11 +174,12 @@ def _report_run(results: list[AuditResult]) -> None:
         if result.budget_stop:
             print(f"auditex: warning: {result.budget_stop}", file=sys.stderr)
         print(f"auditex: {result.summary()}", file=sys.stderr)
+        if result.stats.stages:
+            print(f"auditex: by stage: {result.stats.stage_summary()}.", file=sys.stderr)
     if len(results) > 1:
         total = RunStats()
         for result in results:
-            for name in RunStats.model_fields:
-                setattr(total, name, getattr(total, name) + getattr(result.stats, name))
+            total = total.plus(result.stats)
         print(f"auditex: total: {total.summary()}.", file=sys.stderr)
 
 
@@ -163,5 +191,11 @@ def _run_summary(results: list[AuditResult], failure: str | None) -> dict:
         "failed_units": [{"unit": f.unit, "label": f.label, "message": f.message} for r in results for f in r.failed_units],
         "unanchored": sum(r.unanchored for r in results),
         "unsupported": sum(len(r.unsupported) for r in results),
+        "rejected_by_verifier": sum(r.verification.rejected for r in results),
+        "beyond_section_cap": sum(r.verification.over_cap for r in results),
+        "unverified": sum(r.verification.unverified for r in results),
+        "rule_candidates_confirmed": sum(r.confirmed_rules for r in results),
+        "rule_candidates_rejected": sum(len(r.rejected_rules) for r in results),
+        "input_manipulated": any(r.manipulated for r in results),
         "cancelled": any(r.cancelled for r in results),
     }

@@ -4,7 +4,8 @@ OpenAI: `POST /v1/files` (multipart, purpose "batch"), `POST /v1/batches`,
 `GET /v1/batches/{id}`, `GET /v1/files/{id}/content` (output and error files as JSONL).
 Anthropic: `POST /v1/messages/batches`, `GET /v1/messages/batches/{id}`,
 `GET /v1/messages/batches/{id}/results` (JSONL). Bodies have the real shapes; each line's
-answer comes from `responder(request_body) -> str | Reply` (default `{"findings": []}`),
+answer comes from `responder(request_body) -> str | Reply` (default `{"findings": []}`, and
+verdicts confirming every candidate of a verification prompt),
 whose `Reply.server_error()` and the like become per-request errors in the results.
 
 A batch stays in progress while `held` is set and ends on the next poll after it is cleared.
@@ -23,7 +24,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
-from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, TokenUsage, _AnthropicWire, _OpenAIWire
+from llm_server import LOOPBACK_KEY, RecordedRequest, Reply, TokenUsage, _AnthropicWire, _OpenAIWire, verifier_answer
 from llm_server import _usage as _interactive_usage
 from loopback import LoopbackServer
 
@@ -32,7 +33,7 @@ _ISO = "2026-01-01T00:00:00Z"
 
 class LoopbackBatchServer(LoopbackServer):
     def __init__(self) -> None:
-        self.responder: Callable[[dict[str, Any]], str | Reply] = lambda body: '{"findings": []}'
+        self.responder: Callable[[dict[str, Any]], str | Reply] = lambda body: verifier_answer(body) or '{"findings": []}'
         self.held = threading.Event()
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}  # id → {"provider", "requests": [(custom_id, body)], "ended", "results"}

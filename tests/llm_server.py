@@ -4,7 +4,8 @@ It speaks OpenAI `POST /v1/chat/completions` and Anthropic `POST /v1/messages`, 
 and streamed (SSE), on 127.0.0.1 with a free port, and records every request.
 
 What it answers, in order: the scripted `Reply`s queued with `script(...)`, then
-`responder(request_body) -> str | Reply` (default: `{"findings": []}`). Faults are
+`responder(request_body) -> str | Reply` (default: `{"findings": []}`, and verdicts that
+confirm every candidate of a verification prompt, `verifier_answer`). Faults are
 replies too: `Reply.rate_limited(retry_after="1")`, `Reply.server_error()`,
 `Reply.hang()`, `Reply.status(401, "...")`, `Reply.broken_body()`, and invalid or
 truncated JSON as plain text (`Reply('{"findings": [', truncated=True)`).
@@ -242,7 +243,7 @@ class LoopbackLLMServer:
             "/v1/chat/completions": OpenAIPromptCache(),
             "/v1/messages": AnthropicPromptCache(anthropic_min_cache_tokens),
         }
-        self.responder: Responder = lambda body: '{"findings": []}'
+        self.responder: Responder = lambda body: verifier_answer(body) or '{"findings": []}'
         self._script: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -332,6 +333,16 @@ class LoopbackLLMServer:
     def _done(self) -> None:
         with self._lock:
             self._in_flight -= 1
+
+
+def verifier_answer(body: dict[str, Any], valid: bool = True, severity: str = "major") -> str | None:
+    """For a verification prompt, verdicts on every candidate it lists; None for any other prompt."""
+    parts = [_content_text(content) for content in _contents(body)]
+    if "true problem or a false alarm" not in parts[0]:
+        return None
+    listing = "\n".join(parts[1:]).split("<candidates>\n", 1)[1].split("\n</candidates>", 1)[0]
+    numbers = [json.loads(line)["number"] for line in listing.splitlines() if line.strip()]
+    return json.dumps({"verdicts": [{"number": n, "valid": valid, "severity": severity, "settled_by_manuscript": True} for n in numbers]})
 
 
 def _contents(body: dict[str, Any]) -> list[Any]:

@@ -194,8 +194,9 @@ def test_mode_runs_the_interactive_audit_in_each_worker(venue, tmp_path, llm_ser
     llm = llm_server.settings("openai").model_dump(exclude={"api_key"})
     options = BatchOptions(mode="fast", llm=llm)
     lines = {r["id"]: r for r in run_batch(venue, tmp_path / "out", LocalPool(2), options).records}
-    assert llm_server.request_count == 3  # one fast pass per paper; the bomb has none
-    assert lines["paper-a"]["run"]["stats"][0]["calls"] == 1 and "audit_s" in lines["paper-a"]["timings"]
+    detections = [r for r in llm_server.requests if "false alarm" not in r.prompt_text]
+    assert len(detections) == 3  # one fast pass per paper, then the verification of what it found; the bomb has none
+    assert lines["paper-a"]["run"]["stats"][0]["stages"]["detect"]["calls"] == 1 and "audit_s" in lines["paper-a"]["timings"]
     assert lines["bomb.zip"]["status"] == "failed"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import write_project
 from llm_batch_server import LoopbackBatchServer, batch_server  # noqa: F401  (fixture)
-from llm_server import Reply
+from llm_server import Reply, verifier_answer
 from sample_paper import FILES
 
 from auditex.analyzers.llm.pricing import DEFAULT_PRICES
@@ -32,7 +32,7 @@ def venue(tmp_path: Path, monkeypatch) -> Path:
 
 
 def claim_finding(body: dict) -> str:
-    return json.dumps(
+    return verifier_answer(body) or json.dumps(
         {
             "findings": [
                 {
@@ -66,16 +66,18 @@ def batch_run(
 def test_the_audit_goes_out_as_one_batch_at_half_price_and_is_cached(venue, tmp_path, batch_server, provider):
     batch_server.responder = claim_finding
     outcome, phase = batch_run(venue, tmp_path / "out", batch_server, provider)
-    [batch_id] = batch_server.batch_ids(provider)
+    batch_id, verify_id = batch_server.batch_ids(provider)  # a round of detection, then one of verification
     custom_ids = [custom_id for custom_id, _ in batch_server.batches[batch_id]["requests"]]
     assert len(custom_ids) == 2 and all(len(c) == 64 for c in custom_ids) and len(set(custom_ids)) == 2
-    assert phase.collector.submitted == [batch_id]
+    assert all("false alarm" in json.dumps(body) for _, body in batch_server.batches[verify_id]["requests"])
+    assert phase.collector.submitted == [batch_id, verify_id]
 
     price = DEFAULT_PRICES[batch_server.llm_options(provider)["model"]]
     for record in outcome.records:
         assert record["status"] == "ok" and "audit_s" in record["timings"]
         [stats] = record["run"]["stats"]
-        assert (stats["calls"], stats["cache_hits"]) == (1, 0)
+        detect, verify = stats["stages"]["detect"], stats["stages"]["verify"]
+        assert (detect["calls"], detect["cache_hits"]) == (1, 0) and verify["calls"] + verify["cache_hits"] >= 1
         interactive = (stats["input_tokens"] * price.input_per_mtok + stats["output_tokens"] * price.output_per_mtok) / 1e6
         assert stats["cost_usd"] == pytest.approx(interactive / 2)
         llm = [f for f in record["findings"] if f["source"] == "llm"]
@@ -84,8 +86,10 @@ def test_the_audit_goes_out_as_one_batch_at_half_price_and_is_cached(venue, tmp_
     assert json.loads((tmp_path / "out" / STATE_FILE).read_text())["batches"][0]["id"] == batch_id
 
     again, _ = batch_run(venue, tmp_path / "again", batch_server, provider)
-    assert batch_server.batch_ids(provider) == [batch_id]  # every answer came from the cache
-    assert all(r["run"]["stats"][0]["cache_hits"] == 1 and r["run"]["stats"][0]["calls"] == 0 for r in again.records)
+    assert batch_server.batch_ids(provider) == [batch_id, verify_id]  # every answer came from the cache
+    first = {r["id"]: r["run"]["stats"][0] for r in outcome.records}
+    assert all(r["run"]["stats"][0]["calls"] == 0 for r in again.records)
+    assert all(r["run"]["stats"][0]["cache_hits"] == first[r["id"]]["calls"] + first[r["id"]]["cache_hits"] for r in again.records)
 
 
 def test_an_interrupted_run_collects_its_batch_instead_of_sending_it_again(venue, tmp_path, batch_server):
@@ -98,32 +102,34 @@ def test_an_interrupted_run_collects_its_batch_instead_of_sending_it_again(venue
 
     batch_server.held.clear()
     outcome, phase = batch_run(venue, out, batch_server, "openai")
-    assert batch_server.batch_ids("openai") == [batch_id]
-    assert (phase.collector.resumed, phase.collector.submitted) == ([batch_id], [])
-    assert len(batch_server.answered) == 2
-    assert all(r["status"] == "ok" and r["run"]["stats"][0]["calls"] == 1 for r in outcome.records)
+    first, verify_id = batch_server.batch_ids("openai")
+    assert first == batch_id and (phase.collector.resumed, phase.collector.submitted) == ([batch_id], [verify_id])
+    assert len(batch_server.answered) > 2  # two detections, then their verifications
+    assert all(r["status"] == "ok" and r["run"]["stats"][0]["stages"]["detect"]["calls"] == 1 for r in outcome.records)
 
 
 def test_a_failed_request_is_asked_again_in_the_next_batch(venue, tmp_path, batch_server):
     failures = iter([Reply.server_error()])
-    batch_server.responder = lambda body: next(failures, '{"findings": []}')
+    batch_server.responder = lambda body: verifier_answer(body) or next(failures, '{"findings": []}')
     outcome, phase = batch_run(venue, tmp_path / "out", batch_server, "anthropic")
-    assert len(phase.collector.submitted) == 2
-    assert [len(batch_server.batches[b]["requests"]) for b in phase.collector.submitted] == [2, 1]
+    sent = [body for b in phase.collector.submitted for _, body in batch_server.batches[b]["requests"]]
+    assert sum("false alarm" not in json.dumps(body) for body in sent) == 3  # two detections, one asked again
     assert sorted(r["run"]["stats"][0]["retries"] for r in outcome.records) == [0, 1]
     assert all(r["status"] == "ok" and not r["run"]["failed_units"] for r in outcome.records)
 
 
 def test_standard_mode_sends_one_batch_per_round(venue, tmp_path, batch_server):
     outcome, phase = batch_run(venue, tmp_path / "out", batch_server, "openai", mode="standard")
-    memories, reviews = (batch_server.batches[b]["requests"] for b in phase.collector.submitted)
+    memories, reviews, *verifications = (batch_server.batches[b]["requests"] for b in phase.collector.submitted)
     assert all("summarizer" in json.dumps(body) for _, body in memories)
-    assert all("focusing on one target section" in json.dumps(body) for _, body in reviews)
+    assert all("focusing on target sections" in json.dumps(body) for _, body in reviews)
+    assert all("false alarm" in json.dumps(body) for batch in verifications for _, body in batch)
     assert all(r["status"] == "ok" and not r["run"]["failed_units"] for r in outcome.records)
     # The two papers share most sections: an identical call is sent once, and paid once.
     stats = [r["run"]["stats"][0] for r in outcome.records]
-    assert sum(s["calls"] for s in stats) == len(memories) + len(reviews)
-    assert sum(s["calls"] + s["cache_hits"] for s in stats) > len(memories) + len(reviews)
+    sent = len(memories) + len(reviews) + sum(map(len, verifications))
+    assert sum(s["calls"] for s in stats) == sent
+    assert sum(s["calls"] + s["cache_hits"] for s in stats) > sent
 
 
 def test_llm_batch_needs_a_key_before_any_work(tmp_path):
@@ -156,4 +162,4 @@ def test_a_reopening_past_the_time_limit_gives_up_that_audit_and_keeps_the_check
     slow, other = by_id["paper-a"], by_id["paper-b"]
     assert slow["status"] == "timed_out" and "longer than the time limit of 2 s" in slow["reason"]
     assert "run" not in slow and any(f["code"].startswith("SEC") for f in slow["findings"])
-    assert other["status"] == "ok" and other["run"]["stats"][0]["calls"] == 1
+    assert other["status"] == "ok" and other["run"]["stats"][0]["stages"]["detect"]["calls"] == 1

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from llm_server import LoopbackLLMServer
+from llm_server import LoopbackLLMServer, verifier_answer
 from review_fixtures import write_project
 
 from auditex.cli.main import main
@@ -225,7 +225,7 @@ def test_paperaudit_runs_a_mode_on_the_corrupted_paper(llm_server: LoopbackLLMSe
 
     def answer(body: dict) -> str:
         prompt = json.dumps(body)
-        return MATCHING.replace("[1]", "[0]") if "careful adjudicator" in prompt else detected
+        return MATCHING.replace("[1]", "[0]") if "careful adjudicator" in prompt else verifier_answer(body) or detected
 
     llm_server.responder = answer
     assert (
@@ -235,7 +235,7 @@ def test_paperaudit_runs_a_mode_on_the_corrupted_paper(llm_server: LoopbackLLMSe
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     detection_prompt = llm_server.requests[0].prompt_text
-    assert "97.5%" in detection_prompt and "91.2%" not in detection_prompt  # the mode saw the corrupted paper
+    assert r"97.5\\%" in detection_prompt and "91.2" not in detection_prompt  # the mode saw the corrupted paper
     assert report["overall"]["error_coverage"] == 0.5 and report["overall"]["finding_precision"] == 1.0
     # On a compatible server the only model auditex knows is --model, so it detects and judges: said so.
     assert "warning: fast mode: loopback-model judges output of its own model" in captured.err

@@ -17,6 +17,7 @@ from llm_server import LoopbackLLMServer, Reply
 from auditex.analyzers.check import open_projects
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.finding import Category, Source
+from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.llm.cache import LLMCache
 from auditex.analyzers.llm.pricing import Price
@@ -69,11 +70,11 @@ def role(body: dict[str, Any]) -> str:
     text = json.dumps(body)
     for marker, name in (
         ("review planner", "planner"),
-        ("evidence retriever", "retriever"),
+        ("true problem or a false alarm", "verify"),
         ("specialist reviewer", "specialist"),
         ("adjudication reviewer", "merge"),
         ("scientific summarizer", "memory"),
-        ("focusing on one target section", "section"),
+        ("focusing on target sections", "section"),
         ("Please check the attached paper", "critical"),
         ("read the entire manuscript", "fast"),
     ):
@@ -82,17 +83,40 @@ def role(body: dict[str, Any]) -> str:
     return "unknown"
 
 
+def user_text(body: dict[str, Any]) -> str:
+    parts = []
+    for message in body["messages"]:
+        content = message["content"]
+        if message["role"] == "user":
+            parts.append(content if isinstance(content, str) else "".join(block.get("text", "") for block in content))
+    return "\n".join(parts)
+
+
 def target_section(body: dict[str, Any]) -> str:
-    text = json.dumps(body)
-    marker = "Target section: "
-    return text.split(marker, 1)[1].split("\\n", 1)[0] if marker in text else ""
+    """The target section names (a JSON string in the prompt), for a section review."""
+    marker = "TARGET SECTIONS (data): "
+    text = user_text(body)
+    return json.loads(text.split(marker, 1)[1].split("\n", 1)[0]) if marker in text else ""
+
+
+def candidates_of(body: dict[str, Any]) -> list[dict]:
+    listing = user_text(body).split("<candidates>\n", 1)[1].split("\n</candidates>", 1)[0]
+    return [json.loads(line) for line in listing.splitlines() if line.strip()]
+
+
+def verdicts(body: dict[str, Any], severity: str = "major", valid: bool = True) -> str:
+    """A verifier that confirms every candidate at `severity`."""
+    given = [{"number": c["number"], "valid": valid, "severity": severity, "settled_by_manuscript": True} for c in candidates_of(body)]
+    return json.dumps({"verdicts": given})
 
 
 def answer(body: dict[str, Any]) -> str:
-    """A plausible model: one finding per reviewed section, a plan, a merge that keeps everything."""
+    """A plausible model: one finding per reviewed section, a plan, a merge that keeps everything, a verifier that agrees."""
     kind = role(body)
     if kind == "memory":
-        return "# Section\nDescribes what the section states, with its numbers."
+        return "Describes what the section states, with its numbers."
+    if kind == "verify":
+        return verdicts(body)
     if kind == "planner":
         return json.dumps(
             {
@@ -113,27 +137,25 @@ def answer(body: dict[str, Any]) -> str:
                 ]
             }
         )
-    if kind == "merge":
-        # Both specialists reported the protocol flaw: one merged finding, quoting no span of its own.
-        merged = {**finding("experiment_protocol", "", "Experiments"), "merged_from": [0, 1]}
-        return json.dumps({"findings": [merged]})
+    if kind == "merge":  # the candidates that quote one span are one finding
+        groups: dict[str, list[dict]] = {}
+        for candidate in candidates_of(body):
+            groups.setdefault(candidate["error_location"], []).append(candidate)
+        return json.dumps({"findings": [{**group[0], "merged_from": [c["number"] for c in group]} for group in groups.values()]})
     if kind == "critical":
         return json.dumps(
             [{"Problem": "Baselines are under-trained", "Location": f'Section 3, "{PROTOCOL}"', "Explanation": "Unfair comparison."}]
         )
     if kind == "specialist":
         return json.dumps({"findings": [finding("experiment_protocol", PROTOCOL, "Experiments")]})
-    section = target_section(body)
-    if kind == "section":
+    if kind == "section":  # one finding for each target section that has one
         quotes = {
             "Introduction": ("claim_distortion", CLAIM),
             "Experiments": ("experiment_protocol", PROTOCOL),
             "Conclusion": ("rhetoric_bias", HYPE),
         }
-        if section not in quotes:
-            return json.dumps({"findings": []})
-        kind_name, quote = quotes[section]
-        return json.dumps({"findings": [finding(kind_name, quote, section)]})
+        named = [name for name in target_section(body).split(", ") if name in quotes]
+        return json.dumps({"findings": [finding(*quotes[name], name) for name in named]})
     return json.dumps(
         {"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]}
     )
@@ -151,6 +173,12 @@ def paper(tmp_path: Path) -> Path:
 def scripted(llm_server: LoopbackLLMServer) -> LoopbackLLMServer:
     llm_server.responder = answer
     return llm_server
+
+
+@pytest.fixture
+def per_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every section its own part: this small paper would otherwise be reviewed in one call."""
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
 
 
 @pytest.fixture
@@ -201,14 +229,14 @@ def cli(server: LoopbackLLMServer, paper: Path, *extra: str, provider: str = "op
 EXPECTED = {
     "fast": {("LLM-CD", CLAIM), ("LLM-EP", PROTOCOL)},
     "standard": {("LLM-CD", CLAIM), ("LLM-EP", PROTOCOL), ("LLM-RB", HYPE)},
-    "deep": {("LLM-EP", PROTOCOL)},
+    "deep": {("LLM-CD", CLAIM), ("LLM-EP", PROTOCOL), ("LLM-RB", HYPE)},
     "critical": {("LLM-CRIT", PROTOCOL)},
 }
 
 
 @pytest.mark.parametrize("mode", list(EXPECTED))
 @pytest.mark.parametrize("provider, stream", [("openai", False), ("anthropic", True), ("openai", True)])
-def test_every_mode_through_the_cli(scripted, paper, cli_env, capsys, mode, provider, stream):
+def test_every_mode_through_the_cli(scripted, paper, cli_env, capsys, per_section, mode, provider, stream):
     extra = ["--mode", mode] + (["--stream"] if stream else [])
     code, report, err = cli(scripted, paper, *extra, provider=provider, capsys=capsys)
     assert code == 0, err
@@ -226,6 +254,7 @@ def test_every_mode_through_the_cli(scripted, paper, cli_env, capsys, mode, prov
     assert paths == {"/v1/chat/completions" if provider == "openai" else "/v1/messages"}
     assert all(r.streamed == stream for r in scripted.requests)
     assert "calls" in err and "cache hits" in err and "tokens" in err and "$" in err
+    assert "verify" in {role(r.body) for r in scripted.requests} and "by stage: " in err and "verify " in err
 
 
 def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cli_env, capsys):
@@ -233,9 +262,10 @@ def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cl
     prompt = scripted.requests[0].prompt_text
     body = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
     blocks = [json.loads(line) for line in body.splitlines()]
-    assert {"Abstract", "Introduction", "Method", "Experiments", "Conclusion"} <= {b["section"] for b in blocks}
+    assert {"Abstract", "Introduction", "Method", "Experiments", "Conclusion"} <= {b.get("section") for b in blocks}
     assert [b["index"] for b in blocks] == sorted(b["index"] for b in blocks)
-    assert any(PROTOCOL in b["text"] for b in blocks)
+    assert any(PROTOCOL in b["latex"] for b in blocks)
+    assert any(r"12.5\%" in b["latex"] for b in blocks)  # the source, not its plain text
     assert "DATA" in prompt and "never instructions" in prompt
 
 
@@ -257,24 +287,26 @@ def test_deterministic_findings_are_kept_and_passed_as_already_known(scripted, t
     rules = [f for f in report["findings"] if f["source"] == "rule"]
     assert rules, "the broken reference must be reported by the rules"
     prompt = scripted.requests[0].prompt_text
-    known = prompt.split("ALREADY KNOWN (do not report again):", 1)[1].split("<paper>", 1)[0]
-    assert any(f["message"][:30] in known for f in rules)
+    known = prompt.split("<known>\n", 1)[1].split("\n</known>", 1)[0]
+    assert any(json.loads(line)["message"] == f["message"] for line in known.splitlines() for f in rules)
 
 
 # Incremental policy
 
 
-def test_an_edit_in_one_section_resends_only_that_sections_units(scripted, paper, tmp_path):
+def test_an_edit_in_one_section_resends_only_that_sections_units(scripted, paper, tmp_path, per_section):
     project = project_of(paper)
     cache = LLMCache(tmp_path / "llm-cache")
     first = audit(project, scripted, "standard", cache)
     sent = scripted.request_count
-    assert sent == 2 * len([s for s in project.manuscript.sections if s.blocks])
+    sections = len([s for s in project.manuscript.sections if s.blocks])
+    assert sorted(role(r.body) for r in scripted.requests).count("verify") == 3  # the sections with findings
+    assert sent == 2 * sections + 3
     edited = MAIN.replace("ten residual blocks", "twelve residual blocks")
     project.update("main.tex", edited)
     second = audit(project, scripted, "standard", cache)
     new = scripted.requests[sent:]
-    assert sorted(role(r.body) for r in new) == ["memory", "section"]
+    assert sorted(role(r.body) for r in new) == ["memory", "section"]  # Method has no finding to verify
     assert all("twelve residual blocks" in r.prompt_text for r in new)
     assert target_section(new[1].body if role(new[1].body) == "section" else new[0].body) == "Method"
     assert second.stats.calls == 2
@@ -286,7 +318,7 @@ def test_an_edit_in_one_section_resends_only_that_sections_units(scripted, paper
     cache.close()
 
 
-def test_refresh_reviews_every_section_against_the_new_memory(scripted, paper, tmp_path):
+def test_refresh_reviews_every_section_against_the_new_memory(scripted, paper, tmp_path, per_section):
     project = project_of(paper)
     cache = LLMCache(tmp_path / "llm-cache")
     audit(project, scripted, "standard", cache)
@@ -294,19 +326,35 @@ def test_refresh_reviews_every_section_against_the_new_memory(scripted, paper, t
     project.update("main.tex", MAIN.replace("ten residual blocks", "twelve residual blocks"))
     audit(project, scripted, "standard", cache, refresh=True)
     sections = len([s for s in project.manuscript.sections if s.blocks])
+    # The memory of Method and every review; the verifications of unchanged candidates come from the cache.
     assert scripted.request_count - sent == 1 + sections
     cache.close()
 
 
-def test_deep_mode_reuses_plan_and_untouched_tasks(scripted, paper, tmp_path):
+def test_deep_mode_is_standard_plus_global_review_plan_specialists_and_one_adjudication(scripted, paper, tmp_path, per_section):
     project = project_of(paper)
     cache = LLMCache(tmp_path / "llm-cache")
     audit(project, scripted, "deep", cache)
     sent = scripted.request_count
-    assert sorted(role(r.body) for r in scripted.requests) == ["merge", "planner", "specialist", "specialist"]
+    sections = len([s for s in project.manuscript.sections if s.blocks])
+    kinds = sorted(role(r.body) for r in scripted.requests)
+    assert kinds.count("memory") == kinds.count("section") == sections
+    assert kinds.count("fast") == kinds.count("planner") == 1 and kinds.count("specialist") == 2
+    # Merged per section: Experiments (section, global and both specialists); Introduction (section and global).
+    assert kinds.count("merge") == 2
+    merge = next(r for r in scripted.requests if role(r.body) == "merge" and len(candidates_of(r.body)) == 4)
+    assert {c["error_location"] for c in candidates_of(merge.body)} == {PROTOCOL}
+    planner = next(r for r in scripted.requests if role(r.body) == "planner")
+    assert "<memory>" in planner.prompt_text and "Describes what the section states" in planner.prompt_text
+    specialist = next(r for r in scripted.requests if role(r.body) == "specialist" and "headline" in r.prompt_text)
+    whole = specialist.prompt_text.split("<paper>\n", 1)[1]
+    highlights = specialist.prompt_text.split("<highlights>\n", 1)[1].split("\n</highlights>", 1)[0]
+    assert "84.9" in whole and "ten residual blocks" not in whole  # its focus sections, whole; not the others
+    assert "ten residual blocks" in highlights  # spans retrieved from the whole paper
     project.update("main.tex", MAIN.replace("cross entropy", "hinge loss"))  # Method: in no task's focus
     audit(project, scripted, "deep", cache)
-    assert scripted.request_count == sent
+    again = sorted(role(r.body) for r in scripted.requests[sent:])
+    assert again == ["fast", "memory", "section"]  # the global review reads the whole paper
     cache.close()
 
 
@@ -323,27 +371,30 @@ def test_budget_stops_before_it_is_exceeded(scripted, paper):
     assert "Stopped before exceeding the budget" in result.failed_units[-1].message
 
 
-def test_cancellation_returns_what_finished(scripted, paper):
+def hangs_verifying(quote: str):
+    """The scripted model, except that the verification of the candidates quoting `quote` never answers."""
+    return lambda body: Reply.hang() if role(body) == "verify" and quote in user_text(body) else answer(body)
+
+
+def test_cancellation_returns_what_was_verified(scripted, paper, per_section):
     project = project_of(paper)
-    scripted.responder = lambda body: Reply.hang() if role(body) == "section" and target_section(body) == "Conclusion" else answer(body)
+    scripted.responder = hangs_verifying(HYPE)
 
     async def go() -> AuditResult:
         cancel = asyncio.Event()
-        published: list[int] = []
 
-        def on_findings(findings) -> None:
-            published.append(len(findings))
-            if len(findings) >= 2:
+        def on_progress(done: int, total: int, label: str) -> None:
+            if label.startswith("verification") and done == total - 1:
                 cancel.set()
 
         settings = scripted.settings(timeout_s=30)
         return await asyncio.wait_for(
-            run_audit(project, settings, "standard", cancel=cancel, on_findings=on_findings, deterministic=[]), 10
+            run_audit(project, settings, "standard", cancel=cancel, on_progress=on_progress, deterministic=[]), 10
         )
 
     result = asyncio.run(go())
     assert result.cancelled
-    assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}
+    assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}  # not the unverified LLM-RB
 
 
 def test_cancelling_the_task_propagates(scripted, paper):
@@ -363,7 +414,7 @@ def test_cancelling_the_task_propagates(scripted, paper):
 FAULTS = {
     "429 with Retry-After": ([Reply.rate_limited(retry_after="0")], "retried"),
     "500": ([Reply.server_error()], "retried"),
-    "truncated JSON": ([Reply('{"findings": [{"type": "claim', truncated=True)], "repaired"),
+    "truncated JSON": ([Reply('{"findings": [{"type": "claim', truncated=True)], "failed"),
     "invalid JSON": ([Reply("Sure! Here are the findings: none really")], "repaired"),
     "invalid JSON twice": ([Reply("not json"), Reply("still not json")], "failed"),
     "hang": ([Reply.hang()], "failed"),
@@ -385,12 +436,15 @@ def test_every_fault_leaves_a_completed_run(scripted, paper, fault):
         assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}
     if outcome == "retried":
         assert result.stats.retries == 1
-    if "JSON" in fault:
+    if fault == "invalid JSON":
         repair = scripted.requests[1].body["messages"][-1]["content"]
         assert "could not be used" in repair
+    if fault == "truncated JSON":  # no "answer more briefly" round: the same budget would be cut off again
+        assert "cut off at the output limit" in result.failed_units[0].message
+        assert scripted.request_count == 1
 
 
-def test_a_failed_unit_does_not_stop_the_other_sections(scripted, paper):
+def test_a_failed_unit_does_not_stop_the_other_sections(scripted, paper, per_section):
     project = project_of(paper)
     scripted.responder = lambda body: "no json here" if target_section(body) == "Experiments" else answer(body)
     result = audit(project, scripted, "standard")
@@ -514,23 +568,46 @@ def test_proposed_fix_is_a_fix_only_when_it_replaces_the_quoted_span(scripted, p
     assert "Proposed fix: Cite evidence" in by_code["LLM-CD"].explanation
 
 
-def test_severity_follows_type_and_confidence(scripted, paper):
+def judged(by_quote: dict[str, dict[str, Any]]):
+    """The scripted model, with a verifier that judges each candidate by the start of its quote (or
+    problem): a true, major problem the manuscript settles, unless `by_quote` says otherwise."""
+
+    def respond(body: dict[str, Any]) -> str:
+        if role(body) != "verify":
+            return answer(body)
+        given = []
+        for candidate in candidates_of(body):
+            text = candidate.get("quote") or candidate["problem"]
+            verdict = next(v for k, v in by_quote.items() if text.startswith(k))
+            given.append({"number": candidate["number"], "valid": True, "severity": "major", "settled_by_manuscript": True, **verdict})
+        return json.dumps({"verdicts": given})
+
+    return respond
+
+
+def test_severity_comes_from_the_verifier_capped_by_type_and_by_what_the_manuscript_settles(scripted, paper):
     project = project_of(paper)
-    scripted.script(
-        json.dumps(
-            {
-                "findings": [
-                    finding("claim_distortion", CLAIM, "Introduction", confidence=0.95),
-                    finding("experiment_protocol", PROTOCOL, "Experiments", confidence=0.3),
-                    finding("rhetoric_bias", HYPE, "Conclusion", confidence=0.99),
-                ]
-            }
-        )
+    low, high = 0.1, 0.99  # the finder's confidence: ignored
+    found = [
+        finding("claim_distortion", CLAIM, "Introduction", confidence=low),
+        finding("experiment_protocol", PROTOCOL, "Experiments", confidence=high),
+        finding("rhetoric_bias", HYPE, "Conclusion", confidence=high),
+        finding("method_logic", "FastNet stacks ten residual blocks", "Method", confidence=high),
+    ]
+    scripted.script(json.dumps({"findings": found}))
+    scripted.responder = judged(
+        {
+            "FastNet is the first": {},
+            "We train": {"severity": "minor"},
+            "FastNet is a": {},
+            "FastNet stacks": {"settled_by_manuscript": False},
+        }
     )
     result = audit(project, scripted, "fast")
     severity = {f.code: f.severity.value for f in result.llm_findings}
-    assert severity == {"LLM-CD": "warning", "LLM-EP": "hint", "LLM-RB": "information"}
+    assert severity == {"LLM-CD": "warning", "LLM-EP": "hint", "LLM-RB": "information", "LLM-ML": "information"}
     assert all(f.category in Category for f in result.llm_findings)
+    assert result.stats.stages["verify"].calls >= 1
 
 
 def test_fingerprints_survive_edits_elsewhere(scripted, paper):
@@ -551,11 +628,12 @@ def test_a_block_cannot_close_the_paper_delimiter(scripted, tmp_path):
     prompt = scripted.requests[0].body["messages"][-1]["content"]
     assert prompt.count("</paper>") == 1 and prompt.count("<paper>") == 1
     body = prompt.split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
-    assert any("Ignore all previous instructions" in json.loads(line)["text"] for line in body.splitlines())
+    assert any("</paper>" in json.loads(line)["latex"] for line in body.splitlines())  # still there for the model to read
 
 
 def test_severity_policy_comes_from_the_project_config(scripted, paper, cli_env, capsys):
-    (paper / ".auditex.toml").write_text("[llm.severity]\nwarning_at = 0.99\ninformation_at = 0.2\n", encoding="utf-8")
+    (paper / ".auditex.toml").write_text('[llm.severity]\nlevels = { major = "information", minor = "information" }\n', encoding="utf-8")
+    scripted.responder = judged({"FastNet is the first": {}, "We train": {"severity": "minor"}})
     scripted.script(
         json.dumps(
             {
@@ -570,7 +648,8 @@ def test_severity_policy_comes_from_the_project_config(scripted, paper, cli_env,
     assert code == 0, err
     severity = {f["code"]: f["severity"] for f in report["findings"] if f["source"] == "llm"}
     assert severity == {"LLM-CD": "information", "LLM-EP": "information"}
-    assert report["run"]["stats"][0]["calls"] == 1
-    (paper / ".auditex.toml").write_text('[llm.severity]\nwarning_at = "high"\n', encoding="utf-8")
+    assert report["run"]["stats"][0]["calls"] == 3
+    assert report["run"]["stats"][0]["stages"]["verify"]["calls"] == 2  # one per section
+    (paper / ".auditex.toml").write_text('[llm.severity]\nlevels = { major = "loud" }\n', encoding="utf-8")
     code, _, err = cli(scripted, paper, "--mode", "fast", capsys=capsys)
-    assert code == 2 and "invalid [llm.severity] setting warning_at" in err
+    assert code == 2 and "invalid [llm.severity] setting levels.major" in err

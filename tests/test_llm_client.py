@@ -189,16 +189,26 @@ async def test_invalid_json_gets_exactly_one_repair(llm_server: LoopbackLLMServe
 
 
 async def test_json_still_broken_after_repair_is_a_bad_response(llm_server: LoopbackLLMServer, tmp_path) -> None:
-    llm_server.script(Reply('{"findings": [{"type": "num', truncated=True), '{"verdict": "fine"}')
+    llm_server.script('{"findings": [{"type": "num', '{"verdict": "fine"}')
     cache = LLMCache(tmp_path / "llm")
     async with LLMClient(llm_server.settings("openai"), cache) as llm:
         with pytest.raises(BadResponse) as caught:
             await llm.complete_json(ask(purpose="section 2"), Findings)
     assert llm_server.request_count == 2  # exactly one repair
-    assert "cut off" in llm_server.requests[1].body["messages"][-1]["content"]
+    assert "could not be used" in llm_server.requests[1].body["messages"][-1]["content"]
     assert "section 2" in str(caught.value) and "findings" in str(caught.value)
     assert llm.stats.failures == 1
     assert len(cache) == 0  # a failed unit is asked afresh next run
+
+
+async def test_a_truncated_answer_is_not_asked_again(llm_server: LoopbackLLMServer) -> None:
+    """The same budget would be spent on the same reasoning: no "answer more briefly" round."""
+    llm_server.script(Reply('{"findings": [{"type": "num', truncated=True))
+    settings = llm_server.settings("openai", max_output_tokens=500, reasoning_effort="low")
+    async with LLMClient(settings) as llm:
+        with pytest.raises(BadResponse, match="cut off at the output limit of 4,596 tokens") as caught:
+            await llm.complete_json(ask(purpose="section 2"), Findings)
+    assert llm_server.request_count == 1 and "reasoning_effort" in str(caught.value)
 
 
 def test_extract_json_tolerates_fences_and_prose() -> None:

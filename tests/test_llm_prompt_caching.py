@@ -17,6 +17,7 @@ import pytest
 from helpers import document, make_project
 from llm_server import LOOPBACK_KEY, AnthropicPromptCache, LoopbackLLMServer, Reply
 
+from auditex.analyzers.llm import modes
 from auditex.analyzers.llm import prompts as prompts_
 from auditex.analyzers.llm.audit import run_audit
 from auditex.analyzers.llm.cache import LLMCache
@@ -38,17 +39,23 @@ def paper_body() -> str:
     )
 
 
+@pytest.fixture(autouse=True)
+def per_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every section its own part: this small paper would otherwise be reviewed in one call."""
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+
+
 def memory_of(body: dict[str, Any]) -> str:
     """A scripted model: a 600-character memory per section, no findings."""
     if "scientific summarizer" in json.dumps(body):
         user = body["messages"][-1]["content"]
-        section = user.split("Section: ", 1)[1].split("\n", 1)[0]
-        return f"# {section}\n" + f"The {section} states its setting and its numbers (block 1). " * 10
+        section = json.loads(user.split("SECTIONS (data): ", 1)[1].split("\n", 1)[0])
+        return f"The {section} states its setting and its numbers (block 1). " * 10
     return json.dumps({"findings": []})
 
 
 def is_section_review(request) -> bool:
-    return "focusing on one target section" in request.prompt_text
+    return "focusing on target sections" in request.prompt_text
 
 
 def standard_audit(server: LoopbackLLMServer, tmp_path: Path, provider: str, cache: LLMCache | None = None, **settings: Any):
@@ -79,10 +86,10 @@ def test_section_reviews_share_a_byte_identical_prefix_ending_after_the_memory(l
     [prefix] = {through_memory(prompt) for prompt in prompts}
     # The shared part is the system prompt, then the whole global memory of every section ...
     assert prefix.startswith(prompts_.load("section").system + "\nGLOBAL MEMORY")
-    assert all(f"# {name}\n" in prefix for name in SECTIONS)
+    assert all(f'{{"section": "{name}", "memory": "The {name} states' in prefix for name in SECTIONS)
     # ... and the per-call part (the target section and its blocks) comes after it.
     targets = {prompt[len(prefix) :].split("\n", 1)[0] for prompt in prompts}
-    assert targets == {f"Target section: {name}" for name in SECTIONS}
+    assert targets == {f'TARGET SECTIONS (data): "{name}"' for name in SECTIONS}
     assert all("TARGET SECTION BLOCKS:\n<paper>" in prompt[len(prefix) :] for prompt in prompts)
     assert "TARGET SECTION BLOCKS" not in prefix
 
@@ -93,7 +100,7 @@ def test_every_call_of_a_kind_opens_with_the_same_system_prompt(llm_server, tmp_
     memories = [r for r in llm_server.requests if not is_section_review(r)]
     assert len(memories) == len(SECTIONS)
     system = prompts_.load("memory").system
-    assert all(r.prompt_text.startswith(system + "\nSection: ") for r in memories)
+    assert all(r.prompt_text.startswith(system + "\nSECTIONS (data): ") for r in memories)
 
 
 def test_anthropic_requests_mark_the_system_prompt_and_the_shared_part_as_breakpoints(llm_server, tmp_path):
@@ -107,12 +114,12 @@ def test_anthropic_requests_mark_the_system_prompt_and_the_shared_part_as_breakp
         if is_section_review(request):
             shared, own = content
             assert shared["cache_control"] == BREAKPOINT and shared["text"].startswith("GLOBAL MEMORY")
-            assert "cache_control" not in own and own["text"].startswith("Target section: ")
+            assert "cache_control" not in own and own["text"].startswith("TARGET SECTIONS (data): ")
         else:
             assert isinstance(content, str)
 
 
-def test_deep_specialists_open_with_the_system_prompt_then_their_task_and_evidence(llm_server, tmp_path):
+def test_deep_specialists_open_with_the_system_prompt_then_their_task_and_highlights(llm_server, tmp_path):
     def model(body: dict[str, Any]) -> str:
         if "review planner" in json.dumps(body):
             return json.dumps(
@@ -133,8 +140,8 @@ def test_deep_specialists_open_with_the_system_prompt_then_their_task_and_eviden
     system = prompts_.load("specialist").system
     for request in specialists:
         own = request.prompt_text.removeprefix(system + "\n")
-        assert own != request.prompt_text and own.startswith("TASK:\nGoal: Check ")
-        assert own.index("RETRIEVED EVIDENCE") < own.index("ALREADY KNOWN") < own.index("LOCAL BLOCKS")
+        assert own != request.prompt_text and own.startswith('<task>\n{"goal": "Check ')
+        assert own.index("HIGHLIGHTS") < own.index("ALREADY KNOWN") < own.index("FOCUS SECTIONS, WHOLE")
 
 
 def test_both_wire_layouts_show_the_model_the_same_text(llm_server):

@@ -11,9 +11,9 @@ from pydantic import ValidationError
 
 from auditex.analyzers.finding import Category
 from auditex.analyzers.llm import prompts
-from auditex.analyzers.llm.schema import CriticalAnswer, EvidenceAnswer, FindingsAnswer, MergeAnswer, PlanAnswer
+from auditex.analyzers.llm.schema import CriticalAnswer, FindingsAnswer, Importance, MergeAnswer, PlanAnswer, VerifyAnswer
 
-TEMPLATES = ["fast", "memory", "section", "planner", "retriever", "specialist", "merge", "critical"]
+TEMPLATES = ["fast", "memory", "section", "planner", "specialist", "merge", "critical", "verify"]
 
 
 @pytest.mark.parametrize("name", TEMPLATES)
@@ -21,8 +21,8 @@ def test_every_template_loads_with_a_version_and_only_unit_placeholders_left(nam
     prompt = prompts.load(name)
     assert re.fullmatch(rf"{name}/\d+/[0-9a-f]{{12}}", prompt.version)
     left = set(re.findall(r"\{\{(\w+)\}\}", prompt.system + prompt.user))
-    assert left and left <= {"paper", "known", "memory", "section", "outline", "task", "evidence", "candidates", "k"}
-    assert "<paper>" in prompt.user or "<candidates>" in prompt.user
+    assert left and left <= {"paper", "known", "memory", "section", "outline", "task", "highlights", "candidates", "k"}
+    assert "<paper>" in prompt.user or "<candidates>" in prompt.user or "<outline>" in prompt.user
 
 
 @pytest.mark.parametrize("name", ["fast", "section", "specialist"])
@@ -60,14 +60,14 @@ def test_render_fills_once_and_never_expands_the_paper():
     [
         ("schema_findings.json", FindingsAnswer),
         ("schema_tasks.json", PlanAnswer),
-        ("schema_evidence.json", EvidenceAnswer),
+        ("schema_verdicts.json", VerifyAnswer),
         ("schema_merge.json", MergeAnswer),
         ("schema_critical.json", CriticalAnswer),
     ],
 )
 def test_schema_examples_shown_to_the_model_validate(schema, model):
     example = json.loads(resources.files("auditex.prompts").joinpath(schema).read_text())
-    text = json.dumps(example).replace("one of the allowed types", "claim_distortion")
+    text = json.dumps(example).replace("one of the allowed types", "claim_distortion").replace("major | moderate | minor", "major")
     assert model.model_validate(json.loads(text))
 
 
@@ -95,3 +95,15 @@ def test_critical_answer_accepts_the_list_or_an_object_around_it():
     entry = {"Problem": "p", "Location": "Sec. 2", "Explanation": "e"}
     assert CriticalAnswer.model_validate([entry]).root[0].problem == "p"
     assert CriticalAnswer.model_validate({"problems": [entry]}).root[0].location == "Sec. 2"
+
+
+def test_verdicts_read_the_usual_drift():
+    answer = VerifyAnswer.model_validate(
+        {
+            "verdicts": [
+                {"number": "1", "valid": "No, it is a false alarm", "severity": "High"},
+                {"number": 2, "valid": "yes", "severity": "low"},
+            ]
+        }
+    )
+    assert [(v.number, v.valid, v.severity) for v in answer.verdicts] == [(1, False, Importance.MAJOR), (2, True, Importance.MINOR)]

@@ -9,7 +9,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from llm_server import LoopbackLLMServer, Reply
+from llm_server import LoopbackLLMServer, Reply, verifier_answer
 from review_fixtures import ScholarlyServer, write_project
 
 from auditex.analyzers.check import open_projects
@@ -63,7 +63,7 @@ def scripted_reviewer(body: dict) -> str:
         return REFINED
     if "experienced reviewer for top-tier" in prompt:
         return BASELINE
-    return DETECTED  # every detection unit of the audit
+    return verifier_answer(body) or DETECTED  # every detection unit of the audit, and its verification
 
 
 def prompts_sent(server: LoopbackLLMServer) -> list[str]:

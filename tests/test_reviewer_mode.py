@@ -99,7 +99,8 @@ def test_audit_of_a_hostile_archive_sends_nothing_from_outside_and_never_the_key
     assert payload["findings"][0]["code"].startswith(("SEC", "SUB", "INC003"))
     assert len(llm_server.requests) == 1
     prompt = llm_server.requests[0].prompt_text
-    assert "Ignore previous instructions" in prompt  # the manuscript is sent, as delimited data
+    assert "We improve accuracy." in prompt  # the manuscript is sent, as delimited data ...
+    assert "Ignore previous instructions" not in prompt  # ... without what the SEC rules flag
     # Paths may be named (as refused includes); no content from outside is sent.
     assert "root:x:0:0" not in prompt
     hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").is_file() else ""

@@ -15,7 +15,7 @@ from llm_server import LoopbackLLMServer, Reply
 from lsprotocol import types as lsp
 from pytest_lsp import client_capabilities
 from pytest_lsp.client import make_test_lsp_client
-from test_llm_audit import CLAIM, HYPE, MAIN, PROTOCOL, answer, finding, role, target_section
+from test_llm_audit import CLAIM, HYPE, MAIN, PROTOCOL, answer, finding, hangs_verifying, role
 
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 SECRET = "sk-loopback-secret-4242"
@@ -137,13 +137,14 @@ async def test_audit_publishes_llm_diagnostics_kept_on_unchanged_sections(paper,
         assert set(shown) == {CLAIM.replace("%", "\\%"), PROTOCOL, HYPE}
         protocol = shown[PROTOCOL]
         assert str(protocol.code).startswith("LLM-") and protocol.data["source"] == "llm"
-        assert protocol.severity == lsp.DiagnosticSeverity.Warning  # confidence 0.9
+        assert protocol.severity == lsp.DiagnosticSeverity.Warning  # the verifier said major
         assert shown[HYPE].severity == lsp.DiagnosticSeverity.Information  # rhetoric is capped by the policy
         # Progress with percentages, and the status bar: auditing, then idle with the cost.
         reports = [r for token in client.progress_reports for r in client.progress_reports[token]]
         assert any(getattr(r, "percentage", None) == 100 for r in reports)
         states = [s.state for s in client.statuses]
-        assert "auditing" in states and client.statuses[-1].state == "idle" and client.statuses[-1].costUsd >= 0
+        # The folder's own rule check may report an idle of its own (without a cost) after the audit's.
+        assert "auditing" in states and any(s.state == "idle" and getattr(s, "costUsd", -1) >= 0 for s in client.statuses)
 
         # An edit in the Method section: rule re-checks keep the LLM findings, moved with their lines.
         replace(client, uri, 2, "The loss is the cross entropy", "The loss is the\nweighted cross entropy")
@@ -218,15 +219,13 @@ async def test_verbatim_fix_is_a_code_action_and_other_advice_is_in_the_hover(pa
         assert "confidence 0.90" in hover.contents.value
 
 
-async def test_cancel_from_the_progress_keeps_what_finished(paper, model):
-    model.responder = lambda body: Reply.hang() if role(body) == "section" and target_section(body) == "Conclusion" else answer(body)
-    async with session(paper, model, concurrency=1) as client:
+async def test_cancel_from_the_progress_keeps_what_was_verified(paper, model):
+    model.responder = hangs_verifying(HYPE)
+    async with session(paper, model) as client:
         open_main(client, paper)
         request = asyncio.ensure_future(run(client, "auditex.audit", mode="standard"))
-        await until(
-            lambda: any(role(r.body) == "section" and target_section(r.body) == "Conclusion" for r in model.requests),
-            what="the hanging unit started",
-        )
+        await until(lambda: sum(role(r.body) == "verify" for r in model.requests) == 3, what="the hanging unit started")
+        await asyncio.sleep(1)  # the other verifications' answers reach the audit
         token = next(token for token in reversed(list(client.progress_reports)) if client.progress_reports[token])
         client.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
         reply = await asyncio.wait_for(request, 20)

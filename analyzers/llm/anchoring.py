@@ -7,10 +7,14 @@ A quote is looked up, in order (the hinted block first, then the whole paper):
 3. rapidfuzz alignment of the normalised quote, above `fuzzy_threshold`.
 Plain-text matches map back to the source with `PlainText.source_span`.
 
-A finding none of whose quotes anchors stays at section level (`anchored=False`).
-A finding whose quotes all score below `absent_threshold` everywhere quotes
-nothing in the paper: it is *unsupported* and returned separately, never shown
-as a finding.
+Matching is length-aware: a quote longer than the block it best matches is not that
+block's text, so it does not anchor (an invented quote that contains a real sentence
+would otherwise pass as the whole block).
+
+A finding none of whose quotes anchors stays at section level (`anchored=False`) and is
+shown at information at most. A finding whose quotes all score below `absent_threshold`
+everywhere, or whose quotes are longer than any block they match, quotes nothing in the
+paper: it is *unsupported* and returned separately, never shown as a finding.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from ...latex.project import Project
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .codes import code_for
 from .prompts import error_type
-from .schema import Evidence, LLMFinding
+from .schema import Evidence, Importance, LLMFinding, Verdict
 from .units import block_at, section_label
 
 _MARKUP = [
@@ -44,6 +48,8 @@ _DROPPED = set("{}$")
 _REPLACE = re.compile(
     r"""(?:replace|change)\s+["“](?P<old>.+?)["”]\s+(?:with|to|by)\s+["“](?P<new>.+?)["”]\s*\.?\s*$""", re.IGNORECASE | re.DOTALL
 )
+# A quote at most this much longer than a block may be that block paraphrased; a longer one is not its text.
+_LONGER_QUOTE = 1.1
 _BLOCK_RANGE = re.compile(r"^\s*blocks?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*$", re.IGNORECASE)
 
 
@@ -167,10 +173,9 @@ class Anchorer:
         found = self._lookup(quote, hinted, folded=False)
         if found is not None:
             return self._from_plain(found[0], found[1], found[1] + len(quote), "exact", quote)
-        for file, document in self.project.documents.items():
-            position = document.text.find(quote)
-            if position >= 0:
-                return Anchor(file, position, position + len(quote), block_at(self.project, file, position), "source", True)
+        in_source = self._in_source(quote)
+        if in_source is not None:
+            return in_source
         folded = normalised_key(quote)
         if not folded:
             return None
@@ -178,6 +183,19 @@ class Anchorer:
         if found is not None:
             return self._from_folded(found[0], found[1], found[1] + len(folded), "normalised", quote)
         return self._fuzzy(folded, quote, hinted)
+
+    def _in_source(self, quote: str) -> Anchor | None:
+        """The quote in a file's LaTeX, white space matched loosely: models quote the source they were shown."""
+        words = quote.split()
+        if not words:
+            return None
+        pattern = re.compile(r"\s+".join(map(re.escape, words)))
+        for file, document in self.project.documents.items():
+            found = pattern.search(document.text)
+            if found is not None:
+                start, end = found.span()
+                return Anchor(file, start, end, block_at(self.project, file, start), "source", found.group(0) == quote)
+        return None
 
     def _lookup(self, needle: str, hinted: list[_BlockIndex], folded: bool) -> tuple[_BlockIndex, int] | None:
         """The hinted block first, then the first block of the paper containing `needle`."""
@@ -194,15 +212,21 @@ class Anchorer:
         choices = [self._blocks[i] for _, score, i in best if score >= self.fuzzy_threshold]
         choices = [entry for entry in hinted if entry in choices] + choices
         for entry in choices:
+            if len(folded) > _LONGER_QUOTE * len(entry.folded):  # the block is inside the quote, not the quote inside the block
+                continue
             alignment = fuzz.partial_ratio_alignment(folded, entry.folded, score_cutoff=self.fuzzy_threshold)
             if alignment is None:
                 continue
             if len(folded) <= len(entry.folded):
                 start, end = alignment.dest_start, alignment.dest_end
-            else:  # the quote runs past the block: anchor the whole block
+            else:  # the whole block, paraphrased
                 start, end = 0, len(entry.folded)
             return self._from_folded(entry, start, end, "fuzzy", quote)
-        if not best or best[0][1] < self.absent_threshold:
+        if (
+            not best
+            or best[0][1] < self.absent_threshold
+            or (choices and all(len(folded) > _LONGER_QUOTE * len(e.folded) for e in choices))
+        ):
             return False
         return None
 
@@ -243,21 +267,29 @@ def _find(joined: str, starts: list[int], needle: str) -> tuple[int, int] | None
 
 
 class SeverityPolicy(BaseModel):
-    """Severity of an LLM finding from its confidence, capped per type. When in doubt, lower."""
+    """Severity of a verified LLM finding from the verifier's verdict, capped per type. When in doubt, lower.
 
-    warning_at: float = Field(default=0.8, ge=0, le=1)
-    information_at: float = Field(default=0.5, ge=0, le=1)
+    A finding that is not anchored, or that the manuscript alone cannot settle, informs at most.
+    """
+
+    levels: dict[Importance, Severity] = Field(
+        default_factory=lambda: {
+            Importance.MAJOR: Severity.WARNING,
+            Importance.MODERATE: Severity.INFORMATION,
+            Importance.MINOR: Severity.HINT,
+        }
+    )
     cap: dict[Category, Severity] = Field(default_factory=lambda: {Category.RHETORIC_BIAS: Severity.INFORMATION})
 
-    def severity(self, category: Category, confidence: float) -> Severity:
-        if confidence >= self.warning_at:
-            severity = Severity.WARNING
-        elif confidence >= self.information_at:
-            severity = Severity.INFORMATION
-        else:
-            severity = Severity.HINT
-        cap = self.cap.get(category)
-        return cap if cap is not None and severity.rank > cap.rank else severity
+    def severity(self, category: Category, verdict: Verdict, anchored: bool) -> Severity:
+        severity = self.levels.get(verdict.severity, Severity.HINT)
+        caps = [self.cap.get(category)]
+        if not anchored or not verdict.settled_by_manuscript:
+            caps.append(Severity.INFORMATION)
+        for cap in caps:
+            if cap is not None and severity.rank > cap.rank:
+                severity = cap
+        return severity
 
 
 @dataclass
@@ -312,7 +344,7 @@ class FindingMapper:
         finding = Finding(
             code=code or code_for(category),
             category=category,
-            severity=self.policy.severity(category, answer.confidence),
+            severity=Severity.HINT,  # until the verifier rates it
             message=_message(error_type(category).name, answer.explanation),
             file=file,
             range=self._range(file, start, end),

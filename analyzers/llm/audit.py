@@ -10,7 +10,11 @@ key, rejected key, unreachable server) end the run, raised as `LLMError` whose
 text is one sentence for the user.
 
 LLM findings that repeat a deterministic one (same category and overlapping
-range) are dropped and counted.
+range) are dropped and counted. Every candidate then goes through the verification stage
+(`verification`); rule findings with `Evidence` go too, and the result's report shows a
+confirmed one at the verifier's severity and leaves out a rejected one (`rejected_rules`).
+When the SEC rules flagged hidden text or instructions to AI reviewers, that text was not
+sent, and the summary says the input was manipulated.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from .provider import Provider
 from .run import MODES, AuditRun, FindingsCallback, Mode, ProgressCallback, UnitFailure
 from .schema import LLMFinding
 from .settings import LLMSettings
+from .units import MANIPULATION_CODES
+from .verification import Verification, settle
 
 
 @dataclass
@@ -45,12 +51,26 @@ class AuditResult:
     unanchored: int = 0  # LLM findings kept at section level
     unsupported: list[LLMFinding] = field(default_factory=list)  # dropped: their quotes are not in the paper
     repeated: int = 0  # dropped: a deterministic finding says the same
+    verification: Verification = field(default_factory=Verification)
+    rejected_rules: list[Finding] = field(default_factory=list)  # rule candidates the verifier rejected: not in `findings`
+    confirmed_rules: int = 0  # rule candidates shown at the verifier's severity
+    manipulated: int = 0  # SEC findings: spans of hidden text or instructions to AI reviewers, never sent
     anchoring: AnchorStats = field(default_factory=AnchorStats)
     cancelled: bool = False
     budget_stop: str | None = None  # the budget message, when the budget stopped units
 
     def summary(self) -> str:
         parts = [f"{self.mode} audit: {len(self.llm_findings)} LLM findings ({self.unanchored} unanchored)"]
+        if self.manipulated:
+            parts.append(f"input manipulated: {self.manipulated} hidden or injected spans flagged by the SEC rules were not sent")
+        checked = self.verification
+        if checked.rejected or checked.over_cap or checked.unverified:
+            parts.append(
+                f"verifier rejected {checked.rejected}, {checked.over_cap} beyond the per-section cap, "
+                f"{checked.unverified} unverified (shown as hints)"
+            )
+        if self.confirmed_rules or self.rejected_rules:
+            parts.append(f"rule candidates: {self.confirmed_rules} confirmed, {len(self.rejected_rules)} rejected and left out")
         if self.unsupported:
             parts.append(f"{len(self.unsupported)} unsupported dropped (quote not in the paper)")
         if self.repeated:
@@ -95,8 +115,10 @@ async def run_audit(
     basis = ReviewBasis(cache.directory if cache is not None else None)
     started = time.monotonic()
     cancelled = False
-    async with LLMClient(settings, cache, provider) as client:
-        run = AuditRun(project, client, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
+    detector_settings = settings.for_mode(mode)
+    verifier_settings = settings.verifier(mode)
+    async with LLMClient(detector_settings, cache, provider) as client, _verifier(client, verifier_settings, cache) as verifier:
+        run = AuditRun(project, client, verifier, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
         work = asyncio.ensure_future(modes.run_mode(run, mode, critical_k=critical_k))
         waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
         try:
@@ -115,12 +137,15 @@ async def run_audit(
             if not work.done():
                 work.cancel()
             basis.close()
-        stats = client.stats
+        stats = client.stats if verifier is client else client.stats.plus(verifier.stats)
     stats.wall_s = time.monotonic() - started
+    verification = settle(run, finished_only=True) if cancelled else work.result()
+    run.publish(verification.shown)
     llm = run.llm_findings()
+    shown, rejected = _with_verdicts(deterministic, verification, run.mapper.policy)
     return AuditResult(
         mode=mode,
-        findings=finding_policy.apply(project, deterministic + llm),
+        findings=finding_policy.apply(project, shown + llm),
         llm_findings=llm,
         stats=stats,
         failed_units=run.failed,
@@ -131,4 +156,30 @@ async def run_audit(
         anchoring=run.mapper.anchorer.stats,
         cancelled=cancelled,
         budget_stop=run.budget_stop,
+        verification=verification,
+        rejected_rules=rejected,
+        confirmed_rules=sum(f.verified for f in shown),
+        manipulated=sum(f.code in MANIPULATION_CODES for f in deterministic),
     )
+
+
+def _verifier(client: LLMClient, settings: LLMSettings, cache: LLMCache | None) -> LLMClient:
+    """The detecting client when the verifier is the same model, else a client of its own."""
+    return client if settings == client.settings else LLMClient(settings, cache)
+
+
+def _with_verdicts(deterministic: list[Finding], verification: Verification, policy: SeverityPolicy) -> tuple[list[Finding], list[Finding]]:
+    """The rule findings as the audit reports them: (shown, rejected by the verifier)."""
+    shown, rejected = [], []
+    for finding in deterministic:
+        verdict = verification.rules.get(finding.with_fingerprint().fingerprint)
+        if verdict is None:
+            shown.append(finding)
+        elif not verdict.valid:
+            rejected.append(finding)
+        else:
+            note = f"Confirmed by the LLM verifier ({verdict.severity.value}): {verdict.reason}".strip()
+            severity = policy.severity(finding.category, verdict, anchored=True)
+            explanation = f"{finding.explanation or ''}\n\n{note}".strip()
+            shown.append(finding.model_copy(update={"severity": severity, "verified": True, "explanation": explanation}))
+    return shown, rejected

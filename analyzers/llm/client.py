@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from .cache import LLMCache
 from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
@@ -49,17 +49,34 @@ REPAIR_INSTRUCTION = (
 )
 
 
-class RunStats(BaseModel):
+class StageStats(BaseModel):
+    """What one stage of an audit (memory, detect, plan, specialist, verify, merge) used."""
+
     calls: int = 0  # answers received from the server
     cache_hits: int = 0
-    retries: int = 0
-    failures: int = 0  # complete()/complete_json() calls that ended in an LLMError
     input_tokens: int = 0  # cached prompt tokens included
     cache_read_tokens: int = 0  # input tokens read from the provider's prompt cache
     cache_write_tokens: int = 0  # input tokens written to it
-    output_tokens: int = 0
+    output_tokens: int = 0  # reasoning tokens included
     cost_usd: float = 0.0
+
+    def add(self, usage: Usage, cost: float) -> None:
+        self.calls += 1
+        self.input_tokens += usage.input_tokens
+        self.cache_read_tokens += usage.cache_read_tokens
+        self.cache_write_tokens += usage.cache_write_tokens
+        self.output_tokens += usage.output_tokens
+        self.cost_usd += cost
+
+    def plus(self, other: StageStats) -> StageStats:
+        return type(self).model_validate({name: getattr(self, name) + getattr(other, name) for name in StageStats.model_fields})
+
+
+class RunStats(StageStats):
+    retries: int = 0
+    failures: int = 0  # complete()/complete_json() calls that ended in an LLMError
     wall_s: float = 0.0  # from the first call's start to the last call's end
+    stages: dict[str, StageStats] = Field(default_factory=dict)
 
     def summary(self) -> str:
         cached = ""
@@ -71,18 +88,37 @@ class RunStats(BaseModel):
             f"${self.cost_usd:.4f}, {self.wall_s:.1f} s"
         )
 
-    def add(self, usage: Usage, cost: float) -> None:
-        self.calls += 1
-        self.input_tokens += usage.input_tokens
-        self.cache_read_tokens += usage.cache_read_tokens
-        self.cache_write_tokens += usage.cache_write_tokens
-        self.output_tokens += usage.output_tokens
-        self.cost_usd += cost
+    def stage_summary(self) -> str:
+        return "; ".join(
+            f"{name} {stage.calls} calls, {stage.input_tokens:,} in ({stage.cache_read_tokens:,} cached) + "
+            f"{stage.output_tokens:,} out, ${stage.cost_usd:.4f}"
+            for name, stage in self.stages.items()
+        )
+
+    def count(self, usage: Usage, cost: float, stage: str) -> None:
+        self.add(usage, cost)
+        self.stages.setdefault(stage or "other", StageStats()).add(usage, cost)
+
+    def hit(self, stage: str) -> None:
+        self.cache_hits += 1
+        self.stages.setdefault(stage or "other", StageStats()).cache_hits += 1
+
+    def plus(self, other: StageStats) -> RunStats:
+        total = RunStats.model_validate(
+            {name: getattr(self, name) + getattr(other, name) for name in StageStats.model_fields}
+            | {"stages": {name: stage.model_copy() for name, stage in self.stages.items()}}
+        )
+        if isinstance(other, RunStats):
+            total.retries, total.failures = self.retries + other.retries, self.failures + other.failures
+            total.wall_s = max(self.wall_s, other.wall_s)
+            for name, stage in other.stages.items():
+                total.stages[name] = total.stages[name].plus(stage) if name in total.stages else stage.model_copy()
+        return total
 
 
 def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
-    """What determines the answer, and nothing else: never the API key, nor `purpose`."""
-    material = {
+    """What determines the answer, and nothing else: never the API key, nor `purpose` or `stage`."""
+    material: dict[str, Any] = {
         "provider": settings.provider,
         "model": settings.model,
         "endpoint": None if settings.is_official else settings.endpoint,
@@ -95,6 +131,8 @@ def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
     }
     if req.shared:  # only then: requests without one keep the keys they always had
         material["shared"] = req.shared
+    if settings.reasoning_effort or settings.thinking_budget:
+        material["reasoning"] = [settings.reasoning_effort, settings.thinking_budget]
     return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -128,7 +166,7 @@ class LLMClient:
 
     def __init__(self, settings: LLMSettings, cache: LLMCache | None = None, provider: Provider | None = None) -> None:
         """`provider`: the wire to use instead of the settings' SDK (`auditex batch --llm-batch` passes one)."""
-        self.settings = settings
+        self.settings = settings if settings.model else settings.for_mode("standard")
         self._cache = cache
         self._provider: Provider | None = provider
         self._slots = asyncio.Semaphore(settings.concurrency)
@@ -142,7 +180,7 @@ class LLMClient:
     @property
     def stats(self) -> RunStats:
         """A snapshot; counters keep running in the client."""
-        return self._stats.model_copy()
+        return self._stats.model_copy(deep=True)
 
     async def __aenter__(self) -> LLMClient:
         return self
@@ -171,6 +209,8 @@ class LLMClient:
 
     async def _json_answer(self, req: ChatRequest, model_cls: type[M]) -> M:
         first, first_key = await self._answer(req)
+        if first.truncated:  # asking again would spend the same budget on the same reasoning
+            raise BadResponse(self._cut_off(req))
         try:
             value = _parse(first, model_cls)
         except ValueError as problem:
@@ -185,6 +225,8 @@ class LLMClient:
                 }
             )
             second, second_key = await self._answer(repair)
+            if second.truncated:
+                raise BadResponse(self._cut_off(req)) from None
             try:
                 value = _parse(second, model_cls)
             except ValueError as still:
@@ -215,14 +257,14 @@ class LLMClient:
         s = self.settings
         req = req.model_copy(
             update={
-                "max_output_tokens": req.max_output_tokens or s.max_output_tokens,
+                "max_output_tokens": req.max_output_tokens or s.output_budget,
                 "temperature": s.temperature if req.temperature is None else req.temperature,
             }
         )
         key = cache_key(s, req)
         cached = self._cache.get(key) if self._cache is not None else None
         if cached is not None:
-            self._stats.cache_hits += 1
+            self._stats.hit(req.stage)
             return cached.model_copy(update={"cached": True, "cost_usd": 0.0}), key
         first_of_prefix = await self._await_cached_prefix(req)
         try:
@@ -239,10 +281,10 @@ class LLMClient:
             if first_of_prefix is not None:
                 first_of_prefix.set()
         if response.cached:  # a provider batch answered an identical call of another audit: paid there
-            self._stats.cache_hits += 1
+            self._stats.hit(req.stage)
             return response.model_copy(update={"cost_usd": 0.0}), key
         cost = cost_of(response.usage, s.model, s.prices)
-        self._stats.add(response.usage, cost)
+        self._stats.count(response.usage, cost, req.stage)
         log.debug(
             "%s: %d input (%d cached) + %d output tokens, $%.5f",
             req.purpose or "LLM call",
@@ -296,6 +338,14 @@ class LLMClient:
                 attempt += 1
                 await asyncio.sleep(delay)
 
+    def _cut_off(self, req: ChatRequest) -> str:
+        s = self.settings
+        what = f" for {req.purpose}" if req.purpose else ""
+        return (
+            f"The LLM answer{what} was cut off at the output limit of {req.max_output_tokens or s.output_budget:,} tokens "
+            f"(reasoning included); raise max_output_tokens or lower reasoning_effort / thinking_budget."
+        )
+
     def _out_of_time(self, req: ChatRequest) -> str:
         what = req.purpose or "the LLM call"
         return f"Gave up on {what} after the overall time limit of {self.settings.overall_time_limit_s:g} s."
@@ -314,12 +364,7 @@ def _backoff(base_s: float, attempt: int) -> float:
 
 def _parse(response: ChatResponse, model_cls: type[M]) -> M:
     """Raises ValueError saying what is wrong with the answer."""
-    try:
-        data = extract_json(response.text)
-    except ValueError as err:
-        if response.truncated:
-            raise ValueError("the answer was cut off at the output token limit; answer more briefly") from None
-        raise err from None
+    data = extract_json(response.text)
     try:
         return model_cls.model_validate(data)
     except ValidationError as err:

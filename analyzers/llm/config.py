@@ -32,7 +32,7 @@ def settings_from_config(config_llm: Mapping[str, Any], env: Mapping[str, str] |
 
 
 def severity_policy(config_llm: Mapping[str, Any]) -> SeverityPolicy:
-    """`[llm.severity]`: warning_at, information_at, cap = {type = severity}."""
+    """`[llm.severity]`: levels = {major|moderate|minor = severity}, cap = {type = severity}."""
     try:
         return SeverityPolicy.model_validate(config_llm.get("severity", {}))
     except ValidationError as error:

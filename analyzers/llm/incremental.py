@@ -4,22 +4,26 @@ Every LLM unit is a pure function of its request, and answers are cached by the
 exact request (`client.cache_key`), so a unit whose input did not change costs
 0 calls. What remains is to keep inputs from changing needlessly:
 
-1. **Memory** (standard, deep) is built per section: section S's memory reads only
-   S's blocks. An edit in S re-runs S's memory, and no other memory: the memory is
-   re-run when, and only when, its inputs changed.
-2. **Section reviews** read their own blocks (and the deterministic findings in
-   them) plus the paper memory. The memory is context, not subject: a section
+1. **Memory** (standard, deep) is built per part (consecutive sections): part P's
+   memory reads only P's blocks. An edit in P re-runs P's memory, and no other
+   memory: the memory is re-run when, and only when, its inputs changed.
+2. **Part reviews** read their own blocks (and the deterministic findings in
+   them) plus the paper memory. The memory is context, not subject: a part
    whose own input is unchanged is reviewed against *the memory it was last
    reviewed with* (its basis, remembered here), so its answer comes from the
-   cache and its findings keep their fingerprints. An edited section is
+   cache and its findings keep their fingerprints. An edited part is
    reviewed against the current memory, which becomes its new basis.
-   `refresh=True` (CLI `--refresh`) reviews every section against the current
+   `refresh=True` (CLI `--refresh`) reviews every part against the current
    memory.
-3. **Deep mode**: the planner reads the outline and a preview (first words of
-   each section) under the same basis rule, keyed by the outline; a specialist
-   re-runs when a block of its focus sections changed; the adjudication re-runs
-   when its candidate findings changed (one call over findings, no paper text).
-4. **Fast and critical** are one unit over the whole paper (per chunk): any edit
+3. **Deep mode**: the planner reads the outline and the global memory under the
+   same basis rule, keyed by the outline; a specialist re-runs when a block of its
+   focus sections changed; an adjudication batch re-runs when its candidate
+   findings changed (one call over findings, no paper text).
+4. **Verification** reads the candidates and the blocks they quote: an unchanged
+   candidate's verdict comes from the cache. A candidate that quotes other sections
+   is verified with the current memory, not a basis: when the memory it was judged
+   against changed, it is verified again.
+5. **Fast and critical** are one unit over the whole paper (per chunk): any edit
    re-runs that chunk. Use standard mode for cheap re-audits while editing.
 
 Known limit: block indices are global, so inserting or deleting a block shifts

@@ -1,13 +1,20 @@
-"""The four detection modes as units over an `AuditRun` (PaperAudit §4.1, App. C.3).
+"""The four detection modes as units over an `AuditRun` (PaperAudit §4.1, App. C.3), each ending
+in the verification stage (`verification`: propose, then verify).
 
-- fast: one pass over the whole paper as indexed blocks (chunked only when huge).
-- standard: per-section descriptive memory (Table 24) merged with the
-  deterministic index (labels, acronyms, numbers, claims), then one review per
-  section with that memory (Table 18); findings merged deterministically.
-- deep: planner (6-12 tasks), retrieval from the deterministic index first and
-  the LLM retriever only for focus slices too large to hand over whole, one
-  specialist per task, then a conservative LLM adjudication (Table 20).
-- critical: the top-k critical problems, Zhang & Abernethy App. A.
+- fast: one pass over the whole paper (chunked only when huge).
+- standard: the paper in parts (consecutive sections of at least `MIN_PART_CHARS`, and at
+  most `MAX_PARTS` parts), a
+  descriptive memory per part (Table 24) joined with facts from the deterministic index into
+  a global memory of bounded size, then one review per part with that memory (Table 18).
+  Every call reads its own part once plus a memory of constant size: the cost grows linearly
+  with the paper.
+- deep: standard, plus the global review of fast mode, plus a planner given the global memory
+  (6-12 tasks, of which a paper of P characters runs at most P / 10,000, at least 3), and one
+  specialist per task that reads its focus sections whole with spans
+  retrieved from the whole paper's index as highlights (Table 19); then one adjudication
+  (Table 20) merges the global, section and specialist findings, in batches per section so no
+  answer can be cut off.
+- critical: the top-k critical problems, Zhang & Abernethy App. A, ranked in the model's order.
 
 What re-runs after an edit is in `incremental`.
 """
@@ -18,62 +25,58 @@ import asyncio
 import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 
-from ...latex.manuscript import Manuscript, Section
+from ...latex.manuscript import Section
 from ..finding import Category
 from .codes import CRITICAL_CODE
 from .incremental import ReviewBasis
 from .prompts import load
-from .run import AuditRun, Mode
-from .schema import (
-    CriticalAnswer,
-    EvidenceAnswer,
-    FindingsAnswer,
-    LLMFinding,
-    MergeAnswer,
-    PlanAnswer,
-    Task,
-)
-from .units import (
-    Unit,
-    block_text,
-    data_line,
-    known_lines,
-    outline,
-    paper_lines,
-    preview_lines,
-    reviewable_blocks,
-    reviewable_sections,
-    section_label,
-)
+from .run import AuditRun, Candidate, Mode
+from .schema import CriticalAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
+from .units import Unit, data_line, known_lines, section_label, untrusted
+from .verification import Verification, verify
 
 A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
-RETRIEVE_ABOVE_CHARS = 16_000  # focus slices larger than this go through the LLM retriever
+MIN_PART_CHARS = 12_000  # consecutive sections are reviewed together up to this size
+MAX_PARTS = 40  # a book's parts grow instead: each part's call repeats the prompt and the memory
+GLOBAL_MEMORY_CHARS = 8_000  # the memory every review reads, whatever the paper's length
+FACT_CHARS = 160
 MAX_TASKS = 12
-FACTS_PER_SECTION = 25
+CHARS_PER_TASK = 10_000  # a short paper gets fewer tasks (at least MIN_TASKS): each costs a whole prompt
+MIN_TASKS = 3
+SPECIALIST_SHARE = 1.0  # all specialists together read at most this many times the paper
+HIGHLIGHTS = 8
+MERGE_BATCH = 20
 _QUOTED = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 
 
-async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> None:
+async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verification:
     if mode == "fast":
         await fast(run)
-    elif mode == "standard":
-        await standard(run)
-    elif mode == "deep":
-        await deep(run)
-    else:
+        return await verify(run, "")
+    if mode == "critical":
         await critical(run, critical_k)
+        return await verify(run, "")
+    parts = paper_parts(run)
+    memory = global_memory(run, parts, await part_memories(run, parts))
+    if mode == "standard":
+        await part_reviews(run, parts, memory)
+    else:
+        await asyncio.gather(part_reviews(run, parts, memory), fast(run), specialists(run, memory))
+        await adjudicate(run)
+    return await verify(run, memory)
 
 
-def _chunks(sections: list[Section], limit: int) -> list[list[Section]]:
+def _chunks(run: AuditRun, sections: list[Section], limit: int) -> list[list[Section]]:
+    """Consecutive sections in groups that reach `limit` characters (the last one may fall short)."""
     chunks: list[list[Section]] = [[]]
     size = 0
     for section in sections:
-        length = sum(len(block_text(p)) for p in section.blocks)
+        length = run.paper.chars([section])
         if chunks[-1] and size + length > limit:
             chunks.append([])
             size = 0
@@ -83,8 +86,7 @@ def _chunks(sections: list[Section], limit: int) -> list[list[Section]]:
 
 
 async def fast(run: AuditRun) -> None:
-    manuscript = run.project.manuscript
-    chunks = _chunks(reviewable_sections(manuscript), FAST_CHUNK_CHARS)
+    chunks = _chunks(run, run.paper.sections(), FAST_CHUNK_CHARS)
     run.plan(len(chunks))
 
     async def review(number: int, sections: list[Section]) -> None:
@@ -92,9 +94,9 @@ async def fast(run: AuditRun) -> None:
         label = "whole paper" if len(chunks) == 1 else f"paper part {number} of {len(chunks)}"
         unit = Unit(f"fast:{number}", "fast", f"fast review ({label})", sections, blocks)
         known = known_lines(run.project, run.deterministic, None if len(chunks) == 1 else blocks)
-        answer = await run.ask_json(unit, run.request(unit, paper=paper_lines(manuscript, blocks), known=known), FindingsAnswer)
+        answer = await run.ask_json(unit, run.request(unit, paper=run.paper.lines(blocks), known=known), FindingsAnswer)
         if answer is not None:
-            await run.publish(answer.findings, sections[0])
+            await run.propose(answer.findings, sections[0])
 
     await asyncio.gather(*(review(n, chunk) for n, chunk in enumerate(chunks, 1)))
 
@@ -102,52 +104,83 @@ async def fast(run: AuditRun) -> None:
 # Standard
 
 
-def section_facts(manuscript: Manuscript, run: AuditRun) -> dict[int, list[str]]:
-    """The deterministic index (latex/index.py), per section index: labels, acronyms, numbers and claims."""
+def paper_parts(run: AuditRun) -> list[list[Section]]:
+    """Consecutive sections grouped until each part holds `MIN_PART_CHARS` (a book: a `MAX_PARTS`th
+    of it): a short subsection costs no call of its own. The last part joins the one before when
+    it falls short."""
+    sections = run.paper.sections()
+    least = max(MIN_PART_CHARS, run.paper.chars(sections) // MAX_PARTS)
+    parts: list[list[Section]] = [[]]
+    for section in sections:
+        if parts[-1] and run.paper.chars(parts[-1]) >= least:
+            parts.append([])
+        parts[-1].append(section)
+    if len(parts) > 1 and run.paper.chars(parts[-1]) < least:
+        parts[-2].extend(parts.pop())
+    return [part for part in parts if part]
+
+
+def _part_id(part: list[Section]) -> str:
+    return "+".join(section.id for section in part)
+
+
+def _part_names(part: list[Section]) -> str:
+    return untrusted(", ".join(section_label(section) for section in part))
+
+
+def section_facts(run: AuditRun) -> dict[int, list[tuple[int, str]]]:
+    """The deterministic index (latex/index.py), per section index: (block, fact) for labels, acronyms, numbers and claims."""
+    manuscript = run.project.manuscript
     index = run.project.index
-    facts: dict[int, list[str]] = defaultdict(list)
+    facts: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for key, entries in index.labels.items():
         for entry in entries:
             placed = next((p for p in manuscript.blocks if p.file == entry.file and p.block.start <= entry.start < p.block.end), None)
             if placed is not None:
-                facts[placed.section].append(f"label {key} ({entry.kind}) in block {placed.index}")
+                facts[placed.section].append((placed.index, f"label {key} ({entry.kind})"))
     for placed, acronym in index.inline_acronyms:
-        facts[placed.section].append(f"defines {acronym.short} = {acronym.long} (block {placed.index})")
+        facts[placed.section].append((placed.index, f"defines {acronym.short} = {acronym.long}"))
     for claim in index.claims:
-        facts[claim.block.section].append(f"claim (block {claim.block.index}): {' '.join(claim.text.split())[:200]}")
+        facts[claim.block.section].append((claim.block.index, f"claim: {' '.join(claim.text.split())[:FACT_CHARS]}"))
     for number in index.numbers:
-        if number.mention.is_year:
-            continue
-        sentence = " ".join(number.mention.sentence.split())[:160]
-        facts[number.block.section].append(f"number {number.mention.text} (block {number.block.index}): {sentence}")
-    return {section: lines[:FACTS_PER_SECTION] for section, lines in facts.items()}
+        if not number.mention.is_year:
+            sentence = " ".join(number.mention.sentence.split())[:FACT_CHARS]
+            facts[number.block.section].append((number.block.index, f"number {number.mention.text}: {sentence}"))
+    return facts
 
 
-async def section_memories(run: AuditRun, sections: list[Section]) -> dict[str, str]:
-    """Section id -> descriptive memory; a failed unit leaves "Not available"."""
-    manuscript = run.project.manuscript
-    run.plan(len(sections))
+async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, str]:
+    """Part id -> descriptive memory; a failed unit leaves "Not available"."""
+    run.plan(len(parts))
 
-    async def summarise(section: Section) -> tuple[str, str]:
-        unit = Unit(f"memory:{section.id}", "memory", f"memory of {section_label(section)}", [section], section.blocks)
-        text = await run.ask_text(unit, run.request(unit, section=section_label(section), paper=paper_lines(manuscript, section.blocks)))
-        return section.id, text or f"# {section_label(section)}\nNot available."
+    async def summarise(part: list[Section]) -> tuple[str, str]:
+        blocks = [p for s in part for p in s.blocks]
+        unit = Unit(f"memory:{_part_id(part)}", "memory", f"memory of {section_label(part[0])}", part, blocks)
+        text = await run.ask_text(unit, run.request(unit, section=_part_names(part), paper=run.paper.lines(blocks)))
+        return _part_id(part), text or "Not available."
 
-    return dict(await asyncio.gather(*(summarise(s) for s in sections)))
+    return dict(await asyncio.gather(*(summarise(part) for part in parts)))
 
 
-def global_memory(run: AuditRun, sections: list[Section], memories: dict[str, str]) -> str:
-    manuscript = run.project.manuscript
-    facts = section_facts(manuscript, run)
-    index = {id(s): i for i, s in enumerate(manuscript.sections)}
-    parts = []
-    for section in sections:
-        part = memories[section.id]
-        lines = facts.get(index[id(section)], [])
-        if lines:
-            part += "\nFacts extracted from the source:\n" + "\n".join(f"- {line}" for line in lines)
-        parts.append(part)
-    return "\n\n".join(parts)
+def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
+    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS`."""
+    facts = section_facts(run)
+    position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
+    share = GLOBAL_MEMORY_CHARS // max(1, len(parts))
+    lines = []
+    for part in parts:
+        names = ", ".join(section_label(s) for s in part)
+        text = " ".join(memories[_part_id(part)].split())
+        memory = data_line({"section": names, "memory": text[: share * 2 // 3]})
+        lines.append(memory)
+        room = share - len(memory)
+        for block, fact in (item for s in part for item in facts.get(position[id(s)], [])):
+            line = data_line({"section": names, "block": block, "fact": fact})
+            if len(line) > room:
+                break
+            lines.append(line)
+            room -= len(line)
+    return "\n".join(lines)
 
 
 async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, ask: Callable[[str], Awaitable[A | None]]) -> A | None:
@@ -163,143 +196,145 @@ async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, as
     return answer
 
 
-async def standard(run: AuditRun) -> None:
-    manuscript = run.project.manuscript
-    sections = reviewable_sections(manuscript)
-    memory = global_memory(run, sections, await section_memories(run, sections))
-    run.plan(len(sections))
+async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -> None:
+    run.plan(len(parts))
 
-    async def review(section: Section) -> None:
-        unit = Unit(f"section:{section.id}", "section", f"review of {section_label(section)}", [section], section.blocks)
-        paper = paper_lines(manuscript, section.blocks)
-        known = known_lines(run.project, run.deterministic, section.blocks)
-        own = "\x1f".join((section_label(section), known, paper))
+    async def review(part: list[Section]) -> None:
+        blocks = [p for s in part for p in s.blocks]
+        unit = Unit(f"section:{_part_id(part)}", "section", f"review of {section_label(part[0])}", part, blocks)
+        paper = run.paper.lines(blocks)
+        known = known_lines(run.project, run.deterministic, blocks)
+        names = _part_names(part)
 
         async def ask(context: str) -> FindingsAnswer | None:
-            request = run.request(unit, section=section_label(section), memory=context, known=known, paper=paper)
+            request = run.request(unit, section=names, memory=context, known=known, paper=paper)
             return await run.ask_json(unit, request, FindingsAnswer)
 
-        answer = await with_basis(run, unit, own, memory, ask)
+        answer = await with_basis(run, unit, "\x1f".join((names, known, paper)), memory, ask)
         if answer is not None:
-            await run.publish(answer.findings, section)
+            await run.propose(answer.findings, part[0])
 
-    await asyncio.gather(*(review(s) for s in sections))
+    await asyncio.gather(*(review(part) for part in parts))
 
 
 # Deep
 
 
-def _focus(sections: list[Section], names: list[str]) -> list[Section]:
+def focus_sections(sections: list[Section], names: list[str]) -> list[Section]:
+    """The sections a task names; a name that matches none adds nothing."""
     labels = [section_label(s) for s in sections]
     chosen: list[Section] = []
     for name in names:
         best = process.extractOne(name, labels, scorer=fuzz.WRatio, score_cutoff=75)
         if best is not None and sections[best[2]] not in chosen:
             chosen.append(sections[best[2]])
-    return chosen or sections[:1]
+    return chosen
 
 
-async def deep(run: AuditRun) -> None:
-    manuscript = run.project.manuscript
-    sections = reviewable_sections(manuscript)
-    run.plan(1)
+async def specialists(run: AuditRun, memory: str) -> None:
+    sections = run.paper.sections()
     planner = Unit("planner", "planner", "review plan", sections)
-    own = outline(manuscript)
-    preview = preview_lines(manuscript)
+    outline = run.paper.outline()
+    run.plan(1)
 
     async def ask_plan(context: str) -> PlanAnswer | None:
-        return await run.ask_json(planner, run.request(planner, outline=own, paper=context), PlanAnswer)
+        return await run.ask_json(planner, run.request(planner, outline=outline, memory=context), PlanAnswer)
 
-    plan = await with_basis(run, planner, own, preview, ask_plan)
+    plan = await with_basis(run, planner, outline, memory, ask_plan)
     if plan is None:
         return
-    tasks = plan.tasks[:MAX_TASKS]
-    facts = section_facts(manuscript, run)
-    index = {id(s): i for i, s in enumerate(manuscript.sections)}
-    run.plan(len(tasks))
-    candidates: list[tuple[LLMFinding, Section]] = []
+    size = run.paper.chars(sections)
+    limit = max(MIN_TASKS, min(MAX_TASKS, size // CHARS_PER_TASK))
+    tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(sections, task.focus_sections))][:limit]
+    share = SPECIALIST_SHARE * size / max(1, len(tasks))
+    # Each task reads its focus sections whole while they fit its share; a task whose first section
+    # alone would take the specialists past the paper's length (a huge section named again) is dropped.
+    budget = SPECIALIST_SHARE * size
+    readings: list[tuple[Task, list[Section]]] = []
+    for task, focus in tasks:
+        read = focus[:1] + [s for n, s in enumerate(focus[1:], 1) if run.paper.chars(focus[: n + 1]) <= share]
+        if readings and run.paper.chars(read) > budget:
+            continue
+        budget -= run.paper.chars(read)
+        readings.append((task, read))
+    facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
+    run.plan(len(readings))
 
-    async def specialise(number: int, task: Task) -> None:
-        focus = _focus(sections, task.focus_sections)
-        blocks = [p for s in focus for p in s.blocks]
-        task_text = _task_text(task, focus)
-        unit = Unit(
-            f"task:{number}:{'|'.join(s.id for s in focus)}",
-            "specialist",
-            f"task {task.task_id or number}: {task.goal[:60]}",
-            focus,
-            blocks,
-        )
-        evidence = [f"- {line}" for s in focus for line in facts.get(index[id(s)], [])]
-        if sum(len(block_text(p)) for p in blocks) > RETRIEVE_ABOVE_CHARS:
-            retriever = Unit(f"retrieve:{unit.id}", "retriever", f"evidence for {unit.label}", focus, blocks)
-            run.plan(1)
-            found = await run.ask_json(
-                retriever, run.request(retriever, task=task_text, paper=paper_lines(manuscript, blocks)), EvidenceAnswer
-            )
-            if found is not None and found.paper_evidence:
-                evidence += [f'- block {e.block_index}: "{e.quote}" ({e.note})' for e in found.paper_evidence[:10]]
-                wanted = {e.block_index for e in found.paper_evidence}
-                blocks = [p for p in blocks if p.index in wanted] or blocks
+    async def specialise(number: int, task: Task, read: list[Section]) -> None:
+        blocks = [p for s in read for p in s.blocks]
+        unit = Unit(f"task:{number}:{'|'.join(s.id for s in read)}", "specialist", f"task {number}: {task.goal[:60]}", read, blocks)
         request = run.request(
             unit,
-            task=task_text,
-            evidence="\n".join(evidence) or "(none)",
+            task=data_line(_task_record(task, read)),
+            highlights=_highlights(task, facts),
             known=known_lines(run.project, run.deterministic, blocks),
-            paper=paper_lines(manuscript, blocks),
+            paper=run.paper.lines(blocks),
         )
         answer = await run.ask_json(unit, request, FindingsAnswer)
         if answer is not None:
-            candidates.extend((finding, focus[0]) for finding in answer.findings)
-            await run.publish(answer.findings, focus[0])
+            await run.propose(answer.findings, read[0])
 
-    await asyncio.gather(*(specialise(n, t) for n, t in enumerate(tasks, 1)))
-    if len(candidates) > 1:
-        await adjudicate(run, candidates)
+    await asyncio.gather(*(specialise(n, task, read) for n, (task, read) in enumerate(readings, 1)))
 
 
-def _task_text(task: Task, focus: list[Section]) -> str:
-    hints = "; ".join(task.hints)
+def _task_record(task: Task, focus: list[Section]) -> dict[str, Any]:
     risk = task.risk_dimension.value if isinstance(task.risk_dimension, Category) else "any"
-    return f"Goal: {task.goal}\nRisk dimension: {risk}\nFocus sections: {', '.join(section_label(s) for s in focus)}\nHints: {hints or '(none)'}"
+    return {"goal": task.goal, "risk_dimension": risk, "focus_sections": [section_label(s) for s in focus], "hints": task.hints}
 
 
-async def adjudicate(run: AuditRun, candidates: list[tuple[LLMFinding, Section]]) -> None:
-    """Table 20: merge duplicates among the specialists' findings; on failure keep them as they are."""
-    unit = Unit("merge", "merge", "merge and adjudication")
-    run.plan(1)
-    listing = [
-        {
-            "number": n,
-            **finding.model_dump(
-                mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"}
-            ),
-        }
-        for n, (finding, _) in enumerate(candidates)
+def _highlights(task: Task, facts: list[tuple[int, str]]) -> str:
+    """The index facts of the whole paper closest to the task's goal and hints."""
+    query = " ".join([task.goal, *task.hints])
+    found = process.extract(query, [fact for _, fact in facts], scorer=fuzz.token_set_ratio, limit=HIGHLIGHTS)
+    return "\n".join(data_line({"block": facts[i][0], "span": fact}) for fact, _, i in sorted(found, key=lambda f: facts[f[2]][0]))
+
+
+async def adjudicate(run: AuditRun) -> None:
+    """Table 20 over every candidate (global, section and specialist), in batches of one section's
+    candidates; a batch whose adjudication fails keeps its candidates as they are."""
+    by_section: dict[str, list[Candidate]] = defaultdict(list)
+    for candidate in run.candidates:
+        by_section[candidate.finding.section or ""].append(candidate)
+    batches = [
+        group[start : start + MERGE_BATCH] for group in by_section.values() if len(group) > 1 for start in range(0, len(group), MERGE_BATCH)
     ]
-    request = run.request(unit, candidates="\n".join(data_line(item) for item in listing))
-    merged = await run.ask_json(unit, request, MergeAnswer)
-    if merged is None:
-        return
-    before = run.llm_findings()
-    run.retract(before)
-    for finding in merged.findings:
-        sources = [candidates[n] for n in finding.merged_from if 0 <= n < len(candidates)]
-        evidence = [e for source, _ in sources for e in source.evidence]
-        adjudicated = LLMFinding.model_validate({**finding.model_dump(), "evidence": [e.model_dump() for e in evidence]})
-        await run.publish([adjudicated], sources[0][1] if sources else None)
+    batches = [batch for batch in batches if len(batch) > 1]
+    run.plan(len(batches))
+
+    async def merge(number: int, batch: list[Candidate]) -> None:
+        unit = Unit(f"merge:{number}", "merge", f"merge and adjudication {number} of {len(batches)}")
+        listing = [
+            data_line(
+                {
+                    "number": n,
+                    **c.answer.model_dump(
+                        mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"}
+                    ),
+                }
+            )
+            for n, c in enumerate(batch)
+        ]
+        merged = await run.ask_json(unit, run.request(unit, candidates="\n".join(listing)), MergeAnswer)
+        if merged is None:
+            return
+        for candidate in batch:
+            run.candidates.remove(candidate)
+        for finding in merged.findings:
+            sources = [batch[n] for n in finding.merged_from if 0 <= n < len(batch)]
+            evidence = [e for source in sources for e in source.answer.evidence]
+            adjudicated = LLMFinding.model_validate({**finding.model_dump(), "evidence": [e.model_dump() for e in evidence]})
+            await run.propose([adjudicated], sources[0].fallback if sources else batch[0].fallback)
+
+    await asyncio.gather(*(merge(n, batch) for n, batch in enumerate(batches, 1)))
 
 
 # Critical
 
 
 async def critical(run: AuditRun, k: int) -> None:
-    manuscript = run.project.manuscript
     run.plan(1)
-    unit = Unit("critical", "critical", f"top-{k} critical problems", reviewable_sections(manuscript))
-    answer = await run.ask_json(
-        unit, run.request(unit, k=str(k), paper=paper_lines(manuscript, reviewable_blocks(manuscript))), CriticalAnswer
-    )
+    unit = Unit("critical", "critical", f"top-{k} critical problems", run.paper.sections())
+    answer = await run.ask_json(unit, run.request(unit, k=str(k), paper=run.paper.lines(run.paper.blocks())), CriticalAnswer)
     if answer is None:
         return
     findings = []
@@ -314,4 +349,4 @@ async def critical(run: AuditRun, k: int) -> None:
                 confidence=0.8,
             )
         )
-    await run.publish(findings, None, code=CRITICAL_CODE)
+    await run.propose(findings, None, code=CRITICAL_CODE, ranked=True)

@@ -36,9 +36,9 @@ _SCHEMAS = {
     "section": "schema_findings.json",
     "specialist": "schema_findings.json",
     "planner": "schema_tasks.json",
-    "retriever": "schema_evidence.json",
     "merge": "schema_merge.json",
     "critical": "schema_critical.json",
+    "verify": "schema_verdicts.json",
 }
 
 

@@ -54,6 +54,7 @@ class ChatRequest(BaseModel):
     max_output_tokens: int | None = Field(default=None, ge=1, description="None = settings.max_output_tokens")
     temperature: float | None = Field(default=None, ge=0, le=2, description="None = settings.temperature")
     purpose: str = Field(default="", description="shown in logs and progress, not part of the cache key")
+    stage: str = Field(default="", description="the audit stage it is counted under (RunStats.stages), not part of the cache key")
     prompt_version: str = Field(default="", description="part of the cache key")
 
     @model_validator(mode="after")
@@ -179,7 +180,9 @@ class OpenAIProvider(_SDKProvider):
         # Official OpenAI wants max_completion_tokens (reasoning models reject max_tokens);
         # compatible servers (Ollama, llama.cpp, older vLLM) know only max_tokens.
         params["max_completion_tokens" if s.is_official else "max_tokens"] = req.max_output_tokens
-        if req.temperature is not None and not s.model.startswith(_NO_TEMPERATURE_PREFIXES):
+        if s.reasoning_effort is not None:
+            params["reasoning_effort"] = s.reasoning_effort
+        elif req.temperature is not None and not s.model.startswith(_NO_TEMPERATURE_PREFIXES):
             params["temperature"] = req.temperature
         wants_json_format = s.is_official if s.json_response_format is None else s.json_response_format
         if req.json_mode and wants_json_format:
@@ -240,6 +243,8 @@ class AnthropicProvider(_SDKProvider):
             first = {"type": "text", "text": messages[0]["content"]}
             messages[0]["content"] = [_cached_text(req.shared + SHARED_END), first]
         params: dict[str, Any] = {"model": self._settings.model, "max_tokens": req.max_output_tokens, "messages": messages}
+        if self._settings.thinking_budget is not None:
+            params["thinking"] = {"type": "enabled", "budget_tokens": self._settings.thinking_budget}
         if req.system:
             params["system"] = [_cached_text(req.system)]
         return params

@@ -1,7 +1,9 @@
 """`AuditRun`: the state of one LLM audit run, which the mode functions (`modes`) drive.
 
-It makes the unit calls through the run's `LLMClient`, records failed units, and
-anchors and keeps the answers (dropping those that repeat a deterministic finding).
+It makes the unit calls through the run's `LLMClient`s (the verifier's may be another
+vendor's), records failed units, and anchors the answers as candidates (dropping those that
+quote nothing in the paper or repeat a deterministic finding). Candidates are shown only
+once the verification stage (`verification`) confirmed them.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -26,7 +28,7 @@ from .prompts import load
 from .provider import ChatRequest, Message
 from .schema import LLMFinding
 from .settings import LLMSettings
-from .units import Unit
+from .units import PaperData, Unit, manipulation_spans
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,27 @@ FindingsCallback = Callable[[list[Finding]], None]  # every LLM finding so far (
 
 # Errors that every unit would hit in turn: stop at the first instead.
 _FATAL = (MissingKey, Rejected, Unreachable)
+# The accounting stage of each unit kind (`RunStats.stages`).
+STAGES = {
+    "memory": "memory",
+    "fast": "detect",
+    "section": "detect",
+    "critical": "detect",
+    "planner": "plan",
+    "specialist": "specialist",
+    "verify": "verify",
+    "merge": "merge",
+}
+
+
+@dataclass
+class Candidate:
+    """An anchored LLM finding waiting for the verifier; `rank` keeps critical mode's order."""
+
+    finding: Finding
+    answer: LLMFinding
+    fallback: Section | None
+    rank: int | None = None
 
 
 @dataclass
@@ -55,6 +78,7 @@ class AuditRun:
         self,
         project: Project,
         client: LLMClient,
+        verifier: LLMClient,
         deterministic: list[Finding],
         basis: ReviewBasis,
         policy: SeverityPolicy,
@@ -64,11 +88,17 @@ class AuditRun:
     ) -> None:
         self.project = project
         self.client = client
+        self.verifier = verifier
         self.deterministic = deterministic
+        self.paper = PaperData(project, manipulation_spans(project, deterministic))
         self.basis = basis
         self.refresh = refresh
         self.mapper = FindingMapper(project, policy, Anchorer(project))
         self.failed: list[UnitFailure] = []
+        self.candidates: list[Candidate] = []
+        # The verification stage's items and the verdicts received so far, by id(item) (`verification`).
+        self.verifying: list[Any] = []
+        self.verdicts: dict[int, Any] = {}
         self.findings: dict[str, Finding] = {}
         self.unsupported: list[LLMFinding] = []
         self.repeated = 0
@@ -87,7 +117,12 @@ class AuditRun:
         prompt = load(unit.kind)
         system, shared, user = prompt.render(**values)
         return ChatRequest(
-            system=system, shared=shared, messages=[Message(role="user", content=user)], purpose=unit.label, prompt_version=prompt.version
+            system=system,
+            shared=shared,
+            messages=[Message(role="user", content=user)],
+            purpose=unit.label,
+            stage=STAGES[unit.kind],
+            prompt_version=prompt.version,
         )
 
     def plan(self, count: int) -> None:
@@ -96,7 +131,8 @@ class AuditRun:
         self._progress("")
 
     async def ask_json(self, unit: Unit, request: ChatRequest, model_cls: type[M]) -> M | None:
-        return await self._ask(unit, self.client.complete_json(request, model_cls))
+        client = self.verifier if unit.kind == "verify" else self.client
+        return await self._ask(unit, client.complete_json(request, model_cls))
 
     async def ask_text(self, unit: Unit, request: ChatRequest) -> str | None:
         response = await self._ask(unit, self.client.complete(request))
@@ -119,34 +155,35 @@ class AuditRun:
             self._progress(unit.label)
         return None
 
-    async def publish(self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None) -> list[Finding]:
-        """Anchor, de-duplicate and keep the answers; tell the listener. Returns what was kept.
+    async def propose(
+        self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None, ranked: bool = False
+    ) -> list[Candidate]:
+        """Anchor the answers as candidates for the verifier. Returns the new candidates.
 
         Anchoring a long paper's quotes takes a while: it runs in a worker thread so calls in
         flight are not starved (and timed out) meanwhile.
         """
-        kept = []
         located_all = await asyncio.to_thread(lambda: [self.mapper.locate(answer, fallback, code) for answer in answers])
-        for answer, located in zip(answers, located_all):
+        added = []
+        for rank, (answer, located) in enumerate(zip(answers, located_all)):
             if located.finding is None:
                 self.unsupported.append(answer)
                 continue
-            finding = located.finding
-            if any(_repeats(finding, known) for known in self.deterministic):
+            if any(_repeats(located.finding, known) for known in self.deterministic):
                 self.repeated += 1
                 continue
+            added.append(Candidate(located.finding, answer, fallback, rank if ranked else None))
+        self.candidates.extend(added)
+        return added
+
+    def publish(self, findings: list[Finding]) -> None:
+        """Show the verified findings; tell the listener."""
+        for finding in findings:
             previous = self.findings.get(finding.fingerprint)
-            if previous is None or previous.confidence < finding.confidence:
+            if previous is None or previous.severity.rank < finding.severity.rank:
                 self.findings[finding.fingerprint] = finding
-            kept.append(finding)
         if self._on_findings is not None:
             self._on_findings(self.llm_findings())
-        return kept
-
-    def retract(self, findings: list[Finding]) -> None:
-        """Forget findings that a later stage (adjudication) replaced."""
-        for finding in findings:
-            self.findings.pop(finding.fingerprint, None)
 
     def llm_findings(self) -> list[Finding]:
         return sorted(self.findings.values(), key=report_order)

@@ -10,6 +10,7 @@ repair round-trip in `LLMClient.complete_json`.
 from __future__ import annotations
 
 import re
+from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
@@ -128,10 +129,6 @@ class PlanAnswer(_Lenient):
     tasks: list[Task] = Field(min_length=1)
 
 
-class EvidenceAnswer(_Lenient):
-    paper_evidence: list[Evidence]
-
-
 class MergedFinding(LLMFinding):
     merged_from: list[int] = Field(default_factory=list)
 
@@ -157,3 +154,47 @@ class CriticalAnswer(RootModel[list[CriticalProblem]]):
             lists = [value for value in obj.values() if isinstance(value, list)]
             obj = lists[0] if len(lists) == 1 else [obj]
         return super().model_validate(obj, *args, **kwargs)
+
+
+class Importance(str, Enum):
+    """The verifier's severity of a confirmed problem."""
+
+    MAJOR = "major"
+    MODERATE = "moderate"
+    MINOR = "minor"
+
+    @property
+    def rank(self) -> int:
+        return {"major": 2, "moderate": 1, "minor": 0}[self.value]
+
+
+class Verdict(_Lenient):
+    """Zhang & Abernethy's true-positive judgement of one candidate, with a severity."""
+
+    number: int
+    valid: bool
+    severity: Importance = Importance.MINOR
+    settled_by_manuscript: bool = True
+    reason: str = ""
+
+    @field_validator("valid", "settled_by_manuscript", mode="before")
+    @classmethod
+    def _yes_no(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return value.strip().lower().startswith(("true", "yes", "valid", "y"))
+        return value
+
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _severity(cls, value: Any) -> Any:
+        text = str(value).strip().lower()
+        return {"high": "major", "critical": "major", "medium": "moderate", "low": "minor"}.get(text, text)
+
+    @field_validator("reason", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> str:
+        return "" if value is None else str(value)
+
+
+class VerifyAnswer(_Lenient):
+    verdicts: list[Verdict]

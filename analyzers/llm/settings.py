@@ -17,15 +17,27 @@ from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from .errors import MissingKey, display_url
 from .pricing import Price
 
 ProviderName = Literal["openai", "anthropic"]
+Effort = Literal["minimal", "low", "medium", "high"]
 
-# Cheap, fast, JSON-capable models of each vendor; `--model` picks a stronger one.
-DEFAULT_MODELS: Mapping[ProviderName, str] = {"openai": "gpt-4.1-mini", "anthropic": "claude-haiku-4-5"}
+# Per mode: cheap, fast, JSON-capable models for the passes over every section; the strongest
+# reasoning models for deep and critical, where Zhang & Abernethy and PaperAudit found them best.
+DEFAULT_MODELS: Mapping[ProviderName, Mapping[str, str]] = {
+    "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-4.1-mini", "deep": "gpt-5", "critical": "gpt-5"},
+    "anthropic": {"fast": "claude-haiku-4-5", "standard": "claude-haiku-4-5", "deep": "claude-sonnet-4-5", "critical": "claude-sonnet-4-5"},
+}
+REASONING_MODES = frozenset({"deep", "critical"})
+# What a defaulted reasoning model is given: OpenAI's effort, Anthropic's thinking budget.
+DEFAULT_EFFORT: Effort = "medium"
+DEFAULT_THINKING_BUDGET = 8000
+# Reasoning tokens count against OpenAI's max_completion_tokens: each effort gets this much on
+# top of the answer's own max_output_tokens (o3 thinks ~3.2k tokens per paper; Gemini 14-18k).
+REASONING_ALLOWANCE: Mapping[str, int] = {"minimal": 1024, "low": 4096, "medium": 16384, "high": 32768}
 OFFICIAL_URLS: Mapping[ProviderName, str] = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 KEY_ENV: Mapping[ProviderName, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 LOCAL_KEY_ENV = "AUDITEX_API_KEY"
@@ -37,7 +49,7 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     provider: ProviderName = "openai"
-    model: str = Field(default="", description="empty = DEFAULT_MODELS[provider]")
+    model: str = Field(default="", description="empty = DEFAULT_MODELS[provider][mode] (`for_mode`)")
     base_url: str | None = Field(default=None, description="None = the vendor's endpoint; else any compatible server")
     api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
     timeout_s: float = Field(default=120.0, gt=0, description="how long the server may stay silent (per read)")
@@ -48,7 +60,13 @@ class LLMSettings(BaseModel):
     budget_usd: float | None = Field(default=None, ge=0, description="None = unlimited")
     stream: bool = False
     temperature: float | None = Field(default=0.0, ge=0, le=2, description="None = the model's default")
-    max_output_tokens: int = Field(default=4096, ge=1)
+    max_output_tokens: int = Field(default=4096, ge=1, description="the answer's own tokens; reasoning comes on top")
+    reasoning_effort: Effort | None = Field(default=None, description="OpenAI reasoning models: sent as reasoning_effort")
+    thinking_budget: int | None = Field(default=None, ge=1024, description="Anthropic: extended thinking's budget_tokens")
+    verifier_provider: ProviderName | None = Field(default=None, description="None = provider")
+    verifier_model: str = Field(default="", description="empty = the detecting model (another provider: its default)")
+    verifier_base_url: str | None = Field(default=None, description="None = base_url for the same provider, else the vendor")
+    max_findings_per_section: int = Field(default=3, ge=1, description="verified LLM findings kept per section, best first")
     json_response_format: bool | None = Field(
         default=None, description="send OpenAI response_format=json_object; None = only to the official endpoint"
     )
@@ -63,14 +81,41 @@ class LLMSettings(BaseModel):
         key = (os.environ if env is None else env).get(settings.key_env)
         return settings.model_copy(update={"api_key": SecretStr(key) if key else None})
 
-    @model_validator(mode="before")
-    @classmethod
-    def _default_model(cls, data: object) -> object:
-        if isinstance(data, dict) and not data.get("model"):
-            return {**data, "model": DEFAULT_MODELS.get(data.get("provider", "openai"), "")}
-        return data
+    def for_mode(self, mode: str) -> LLMSettings:
+        """These settings with the mode's default model (and its reasoning setting) when none was chosen."""
+        if self.model:
+            return self
+        update: dict[str, Any] = {"model": DEFAULT_MODELS[self.provider][mode]}
+        if mode in REASONING_MODES:
+            if self.provider == "openai" and self.reasoning_effort is None:
+                update["reasoning_effort"] = DEFAULT_EFFORT
+            if self.provider == "anthropic" and self.thinking_budget is None:
+                update["thinking_budget"] = DEFAULT_THINKING_BUDGET
+        return self.model_copy(update=update)
 
-    @field_validator("base_url")
+    def verifier(self, mode: str, env: Mapping[str, str] | None = None) -> LLMSettings:
+        """The settings of the verification stage: the detecting model unless another is named."""
+        provider = self.verifier_provider or self.provider
+        base_url = self.verifier_base_url or (self.base_url if provider == self.provider else None)
+        if provider == self.provider and base_url == self.base_url and not self.verifier_model:
+            return self.for_mode(mode)
+        fields = self.model_dump(exclude={"api_key", "verifier_provider", "verifier_model", "verifier_base_url"})
+        fields.update(provider=provider, base_url=base_url, model=self.verifier_model)
+        if provider != self.provider:
+            fields.update(reasoning_effort=None, thinking_budget=None)
+        verifier = LLMSettings.from_env(env, **fields)
+        if verifier.api_key is None and verifier.key_env == self.key_env:
+            verifier = verifier.model_copy(update={"api_key": self.api_key})
+        return verifier.for_mode(mode)
+
+    @property
+    def output_budget(self) -> int:
+        """The output tokens a request may use: the answer's, plus what reasoning may spend first."""
+        if self.provider == "anthropic":
+            return self.max_output_tokens + (self.thinking_budget or 0)
+        return self.max_output_tokens + (REASONING_ALLOWANCE[self.reasoning_effort] if self.reasoning_effort else 0)
+
+    @field_validator("base_url", "verifier_base_url")
     @classmethod
     def _check_base_url(cls, url: str | None) -> str | None:
         if url is None or not url.strip():

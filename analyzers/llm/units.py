@@ -1,13 +1,19 @@
-"""Prompt units: the manuscript as delimited, indexed block data.
+"""Prompt units and the manuscript as prompt data.
 
-The paper reaches a model only through `paper_lines`: one JSON object per line,
-`{"index", "section", "text"}`, placed between `<paper>` tags by the templates.
-JSON escaping keeps a block from ending its own string, and `<` before a letter or
-`/` is written `\u003c`, so no block can open or close a tag: the manuscript stays
-data, never instructions.
+The paper reaches a model only as data: `PaperData.lines` writes one JSON object per block,
+`{"index", "section", "latex"}` (a table: its caption and float text as "latex", its
+cells as "rows", one list per row, in order; "section" only where it changes), placed
+between `<paper>` tags by the templates. "latex" is the block's source as the author wrote it, math intact, with
+comments removed, the spans the SEC rules flag (hidden text, instructions to AI reviewers)
+removed, and the author's macros expanded (`latex.expansion`).
 
-`index` is `PlacedBlock.index`, the global reading-order index that answers quote
-back as `block_index` and that anchoring resolves.
+Every other string that comes from the paper or from a model (section titles, index facts,
+rule messages quoting the paper, memories and tasks a model wrote) goes through `data_line`
+or `untrusted` too: JSON escaping keeps it on one line and inside its string, and `<` before
+a letter or `/` is written `\u003c`, so nothing can open or close a tag of the prompt.
+
+`index` is `PlacedBlock.index`, the global reading-order index that answers quote back as
+`block_index` and that anchoring resolves.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import SectionKind
 from ...latex.project import Project
@@ -27,8 +34,12 @@ from ..finding import Finding
 _SKIPPED_KINDS = (SectionKind.REFERENCES,)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
-MAX_KNOWN = 60
-_TAG_START = re.compile(r"<(?=[/A-Za-z])")
+MAX_KNOWN = 40
+# Codes of the rules that flag text meant for machines, not readers: never sent to a model.
+MANIPULATION_CODES = ("SEC001", "SEC002")
+_INJECTION_CODE = "SEC002"
+_TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
+_SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 
 
 @dataclass
@@ -36,7 +47,7 @@ class Unit:
     """One LLM call's worth of work; `id` is stable across edits elsewhere."""
 
     id: str
-    kind: str  # fast | memory | section | planner | retriever | specialist | merge | critical
+    kind: str  # fast | memory | section | planner | specialist | merge | verify | critical
     label: str  # for progress and failure reports
     sections: list[Section] = field(default_factory=list)
     blocks: list[PlacedBlock] = field(default_factory=list)
@@ -48,59 +59,14 @@ def section_label(section: Section) -> str:
     return "Front matter" if section.kind is SectionKind.FRONT else section.kind.value.replace("_", " ").title()
 
 
-def block_text(placed: PlacedBlock) -> str:
-    text = " ".join(placed.block.plain.text.split())
-    return text if len(text) <= MAX_BLOCK_CHARS else text[:MAX_BLOCK_CHARS] + " [...]"
-
-
-def reviewable_sections(manuscript: Manuscript) -> list[Section]:
-    """Sections with text to audit, in reading order."""
-    return [
-        section
-        for section in manuscript.sections
-        if section.kind not in _SKIPPED_KINDS and any(block_text(placed) for placed in section.blocks)
-    ]
-
-
-def reviewable_blocks(manuscript: Manuscript) -> list[PlacedBlock]:
-    return [placed for section in reviewable_sections(manuscript) for placed in section.blocks if block_text(placed)]
-
-
 def data_line(record: dict[str, Any]) -> str:
     """One JSON line that cannot open or close a delimiter tag."""
     return _TAG_START.sub(r"\\u003c", json.dumps(record, ensure_ascii=False))
 
 
-def paper_lines(manuscript: Manuscript, blocks: Iterable[PlacedBlock]) -> str:
-    lines = []
-    for placed in blocks:
-        text = block_text(placed)
-        if not text:
-            continue
-        record = {"index": placed.index, "section": section_label(manuscript.sections[placed.section]), "text": text}
-        lines.append(data_line(record))
-    return "\n".join(lines)
-
-
-def outline(manuscript: Manuscript) -> str:
-    """Section names with their block ranges, for the planner."""
-    lines = []
-    for section in reviewable_sections(manuscript):
-        indices = [placed.index for placed in section.blocks]
-        indent = "  " * max(0, section.level - 2)
-        lines.append(f"{indent}- {section_label(section)} (blocks {indices[0]}-{indices[-1]})")
-    return "\n".join(lines)
-
-
-def preview_lines(manuscript: Manuscript, chars: int = 240) -> str:
-    """The first block of every section, cut short: the planner's glimpse of content."""
-    firsts = [next(p for p in section.blocks if block_text(p)) for section in reviewable_sections(manuscript)]
-    lines = []
-    for placed in firsts:
-        text = block_text(placed)
-        record = {"index": placed.index, "section": section_label(manuscript.sections[placed.section]), "text": text[:chars]}
-        lines.append(data_line(record))
-    return "\n".join(lines)
+def untrusted(text: str) -> str:
+    """A string from the paper or a model as a JSON string literal: one line, no tag, no forged quote."""
+    return _TAG_START.sub(r"\\u003c", json.dumps(text, ensure_ascii=False))
 
 
 def block_at(project: Project, file: str, offset: int) -> PlacedBlock | None:
@@ -110,19 +76,126 @@ def block_at(project: Project, file: str, offset: int) -> PlacedBlock | None:
     return None
 
 
+def manipulation_spans(project: Project, findings: Iterable[Finding]) -> dict[str, list[tuple[int, int]]]:
+    """Per file, the source spans the SEC rules flag; an instruction to AI reviewers with its whole sentence."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for finding in findings:
+        if finding.code not in MANIPULATION_CODES or finding.file not in project.documents:
+            continue
+        source = project.source(finding.file)
+        start = source.offset(finding.range.start.line, finding.range.start.character)
+        end = source.offset(finding.range.end.line, finding.range.end.character)
+        if finding.code == _INJECTION_CODE:
+            start, end = _sentence_around(source.text, start, end)
+        spans.setdefault(finding.file, []).append((start, end))
+    return {file: sorted(found) for file, found in spans.items()}
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    before = [m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
+    after = _SENTENCE_END.search(text, end, end + 400)
+    return (before[-1] if before else max(0, start - 400)), (after.end() if after else min(len(text), end + 400))
+
+
+class PaperData:
+    """The manuscript's blocks as the prompts show them (see the module docstring)."""
+
+    def __init__(self, project: Project, removed: dict[str, list[tuple[int, int]]] | None = None) -> None:
+        self.project = project
+        self.manuscript: Manuscript = project.manuscript
+        self.removed = removed or {}
+        self._macros = MacroTable(definition for _, definition in project.index.macros)
+        self._records: dict[int, dict[str, Any]] = {}
+
+    def latex(self, file: str, start: int, end: int) -> str:
+        """The source of [start, end) as sent: flagged spans and comments removed, macros expanded, one line."""
+        text = self.project.source(file).text
+        pieces, position = [], start
+        for cut_start, cut_end in self.removed.get(file, ()):
+            if cut_end <= position or cut_start >= end:
+                continue
+            pieces.append(text[position : max(position, cut_start)])
+            position = max(position, min(end, cut_end))
+        pieces.append(text[position:end])
+        cleaned = " ".join(self._macros.expand(strip_comments("".join(pieces))).split())
+        return cleaned if len(cleaned) <= MAX_BLOCK_CHARS else cleaned[:MAX_BLOCK_CHARS] + " [...]"
+
+    def record(self, placed: PlacedBlock) -> dict[str, Any]:
+        """The block as one data record: {"index", "section", "latex"} and, for a table, "rows"."""
+        cached = self._records.get(placed.index)
+        if cached is not None:
+            return cached
+        block, file = placed.block, placed.file
+        record: dict[str, Any] = {"index": placed.index, "section": section_label(self.manuscript.sections[placed.section])}
+        table = block.table
+        if table is None:
+            record["latex"] = self.latex(file, block.start, block.end)
+        else:  # the float's caption and label, then the cells row by row
+            around = " ".join(part for part in (self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)) if part)
+            record["latex"] = around
+            record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
+        self._records[placed.index] = record
+        return record
+
+    def size(self, placed: PlacedBlock) -> int:
+        record = self.record(placed)
+        return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
+
+    def has_text(self, placed: PlacedBlock) -> bool:
+        return self.size(placed) > 0
+
+    def lines(self, blocks: Iterable[PlacedBlock]) -> str:
+        """One data line per block; "section" only where it changes, since the blocks come in reading order."""
+        lines, section = [], None
+        for placed in blocks:
+            if not self.has_text(placed):
+                continue
+            record = self.record(placed)
+            if record["section"] == section:
+                record = {key: value for key, value in record.items() if key != "section"}
+            section = record.get("section", section)
+            lines.append(data_line(record))
+        return "\n".join(lines)
+
+    def sections(self) -> list[Section]:
+        """Sections with text to audit, in reading order."""
+        return [
+            section
+            for section in self.manuscript.sections
+            if section.kind not in _SKIPPED_KINDS and any(self.has_text(placed) for placed in section.blocks)
+        ]
+
+    def blocks(self) -> list[PlacedBlock]:
+        return [placed for section in self.sections() for placed in section.blocks if self.has_text(placed)]
+
+    def chars(self, sections: Iterable[Section]) -> int:
+        return sum(self.size(placed) for section in sections for placed in section.blocks)
+
+    def outline(self) -> str:
+        """The sections with their block ranges, as data lines, for the planner."""
+        lines = []
+        for section in self.sections():
+            indices = [placed.index for placed in section.blocks]
+            lines.append(data_line({"section": section_label(section), "level": section.level, "blocks": f"{indices[0]}-{indices[-1]}"}))
+        return "\n".join(lines)
+
+
 def known_lines(project: Project, findings: Iterable[Finding], blocks: Iterable[PlacedBlock] | None) -> str:
-    """Deterministic findings inside `blocks` (None: anywhere), so the model does not repeat them."""
+    """Deterministic findings inside `blocks` (None: anywhere), as data lines, so the model does not repeat them."""
     wanted = None if blocks is None else {placed.index for placed in blocks}
     lines = []
     for finding in findings:
+        if finding.code in MANIPULATION_CODES:  # their messages quote the text that is never sent
+            continue
         document = project.documents.get(finding.file)
         placed = None
         if document is not None:
             placed = block_at(project, finding.file, document.source.offset(finding.range.start.line, finding.range.start.character))
         if wanted is not None and (placed is None or placed.index not in wanted):
             continue
-        where = f"block {placed.index}" if placed is not None else finding.file
-        lines.append(f"- [{where}] {finding.category.value}: {finding.message}")
+        lines.append(
+            data_line({"block": placed.index if placed is not None else None, "type": finding.category.value, "message": finding.message})
+        )
         if len(lines) >= MAX_KNOWN:
             break
-    return "\n".join(lines) or "(none)"
+    return "\n".join(lines)

@@ -1,6 +1,6 @@
 """The manuscript as the review prompts read it, and what the related-work search asks for.
 
-The text is the detection prompts' block data (`llm.units.paper_lines`), so every
+The text is the detection prompts' block data (`llm.units.PaperData`), so every
 stage sees the same indexed blocks and the paper stays data, never instructions.
 """
 
@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 
+from ...latex.expansion import MacroTable
 from ...latex.model import SectionKind
 from ...latex.project import Project
-from ..llm.units import block_text, paper_lines, reviewable_blocks, reviewable_sections, section_label
+from ..llm.units import PaperData, section_label
 from ..scholarly.references import to_text
 
 
 def paper_text(project: Project) -> str:
-    manuscript = project.manuscript
-    return paper_lines(manuscript, reviewable_blocks(manuscript))
+    paper = PaperData(project)
+    return paper.lines(paper.blocks())
 
 
 def section_titles(project: Project) -> str:
-    return "\n".join(f"- {section_label(s)}" for s in reviewable_sections(project.manuscript))
+    return "\n".join(f"- {section_label(s)}" for s in PaperData(project).sections())
 
 
 def paper_title(project: Project) -> str:
@@ -32,7 +33,7 @@ def paper_title(project: Project) -> str:
     for section in project.manuscript.sections:
         if section.kind not in (SectionKind.FRONT, SectionKind.ABSTRACT):
             continue
-        text = next((t for placed in section.blocks if (t := block_text(placed))), "")
+        text = next((t for placed in section.blocks if (t := " ".join(placed.block.plain.text.split()))), "")
         if text:
             first = text.split(". ")[0] if section.kind is SectionKind.ABSTRACT else text
             return " ".join(first.split()[:25])
@@ -51,13 +52,9 @@ def _declared_title(project: Project) -> str:
         end += 1
     raw = source[start : end - 1]
     # The author's own shorthands (\method, \ours): their bodies, as LaTeX would print them.
-    macros = {macro.name.lstrip("\\"): macro.body for _, macro in project.index.macros if macro.arguments == 0}
-    for _ in range(3):  # macros that use macros
-        raw = _MACRO.sub(lambda use: macros.get(use.group(1), use.group(0)), raw)
-    raw = _BREAK.sub(" ", raw)
+    raw = _BREAK.sub(" ", MacroTable(macro for _, macro in project.index.macros).expand(raw))
     return " ".join(to_text(raw).split())
 
 
 _TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
-_MACRO = re.compile(r"\\([A-Za-z@]+)\b\s*(?:\{\})?")
 _BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\thanks\s*\{[^{}]*\}")

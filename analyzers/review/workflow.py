@@ -234,8 +234,7 @@ async def _unless_cancelled(start: Callable[[], Awaitable[T]], cancel: asyncio.E
 
 
 def _combined(review_stats: RunStats, audit_stats: RunStats, wall_s: float) -> RunStats:
-    totals = {name: getattr(review_stats, name) + getattr(audit_stats, name) for name in RunStats.model_fields if name != "wall_s"}
-    return RunStats(**totals, wall_s=wall_s)
+    return review_stats.plus(audit_stats).model_copy(update={"wall_s": wall_s})
 
 
 # --- stage 3: integrity ------------------------------------------------------------

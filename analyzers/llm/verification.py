@@ -1,0 +1,173 @@
+"""The verification stage: propose, then verify (Zhang & Abernethy).
+
+Every candidate — each anchored LLM finding, and each rule finding that carries `Evidence`
+(both statements quoted: NUM001, NUM002) — goes to a verifier prompt modelled on the paper's
+true-positive judgement, batched per section. The verifier says whether it is a true problem,
+how severe (major, moderate, minor) and whether the manuscript alone settles it. The severity
+shown is the verifier's (`SeverityPolicy`), never the finder's confidence.
+
+A candidate reads the blocks it quotes; one that quotes other sections (or claims a
+cross-section misalignment) also reads the current paper memory, so when the memory changes
+it is verified again even though its section's review came from the cache.
+
+Then, per section, the confirmed LLM findings are ranked (severity, then confidence; critical
+mode: the model's order) and at most `max_findings_per_section` are shown. Rule candidates are
+not capped: the audit's report shows a confirmed one at the verifier's severity and leaves a
+rejected one out (`AuditResult.rejected_rules`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...latex.manuscript import PlacedBlock, Section
+from ..finding import Category, Finding, Range, Severity
+from .prompts import error_type
+from .run import AuditRun, Candidate
+from .schema import Verdict, VerifyAnswer
+from .units import Unit, block_at, data_line
+
+BATCH = 10  # candidates per call: the answer stays short whatever the section holds
+
+
+@dataclass
+class _Item:
+    record: dict[str, Any]
+    blocks: list[PlacedBlock]
+    candidate: Candidate | None = None
+    rule: Finding | None = None
+
+
+@dataclass
+class Verification:
+    """What the stage decided."""
+
+    shown: list[Finding] = field(default_factory=list)
+    rejected: int = 0  # LLM candidates the verifier called false alarms
+    unverified: int = 0  # LLM candidates whose verification failed: shown as hints
+    over_cap: int = 0  # confirmed, but below the per-section cap
+    rules: dict[str, Verdict] = field(default_factory=dict)  # rule finding fingerprint -> verdict
+
+
+def rule_candidates(findings: list[Finding]) -> list[Finding]:
+    return [finding for finding in findings if finding.evidence is not None and finding.evidence.statements]
+
+
+async def verify(run: AuditRun, memory: str) -> Verification:
+    groups: dict[tuple[str, bool], list[_Item]] = {}
+    for candidate in run.candidates:
+        item = _llm_item(run, candidate)
+        sections = {placed.section for placed in item.blocks}
+        cross = len(sections) > 1 or candidate.finding.category is Category.CONTEXT_MISALIGNMENT
+        groups.setdefault((_section_id(run, item, candidate.fallback), cross), []).append(item)
+    for finding in rule_candidates(run.deterministic):
+        item = _rule_item(run, finding)
+        groups.setdefault((_section_id(run, item, None), False), []).append(item)
+    batches = [
+        (f"verify{'-cross' if cross else ''}:{section}:{start // BATCH}", items[start : start + BATCH], cross)
+        for (section, cross), items in groups.items()
+        for start in range(0, len(items), BATCH)
+    ]
+    run.plan(len(batches))
+    run.verifying = [item for _, items, _ in batches for item in items]
+    verdicts = run.verdicts
+
+    async def ask(unit_id: str, items: list[_Item], cross: bool) -> None:
+        blocks = sorted({placed.index: placed for item in items for placed in item.blocks}.values(), key=lambda p: p.index)
+        unit = Unit(unit_id, "verify", f"verification of {len(items)} finding(s)", blocks=blocks)
+        candidates = "\n".join(data_line({"number": n, **item.record}) for n, item in enumerate(items))
+        request = run.request(unit, memory=memory if cross else "", candidates=candidates, paper=run.paper.lines(blocks))
+        answer = await run.ask_json(unit, request, VerifyAnswer)
+        given = {verdict.number: verdict for verdict in answer.verdicts} if answer is not None else {}
+        for n, item in enumerate(items):
+            verdicts[id(item)] = given.get(n)
+
+    await asyncio.gather(*(ask(unit_id, items, cross) for unit_id, items, cross in batches))
+    return settle(run)
+
+
+def settle(run: AuditRun, finished_only: bool = False) -> Verification:
+    """The verdicts applied. `finished_only` (a cancelled run): what no verifier answered is not shown."""
+    outcome = Verification()
+    verdicts = run.verdicts
+    items = [item for item in run.verifying if not finished_only or id(item) in verdicts]
+    policy = run.mapper.policy
+    confirmed: dict[str, list[tuple[tuple[float, ...], Finding]]] = {}
+    for item in items:
+        verdict = verdicts.get(id(item))
+        if item.rule is not None:
+            if verdict is not None:
+                outcome.rules[item.rule.with_fingerprint().fingerprint] = verdict
+            continue
+        candidate = item.candidate
+        assert candidate is not None  # an item is a rule's or a candidate's
+        finding = candidate.finding
+        if verdict is None:
+            outcome.unverified += 1
+            note = "Not verified: the verification of this finding failed."
+            outcome.shown.append(finding.model_copy(update={"severity": Severity.HINT, "explanation": _noted(finding, note)}))
+            continue
+        if not verdict.valid:
+            outcome.rejected += 1
+            continue
+        severity = policy.severity(finding.category, verdict, finding.anchored)
+        note = f"Verifier: {verdict.severity.value}" + ("" if verdict.settled_by_manuscript else ", not settled by the manuscript alone")
+        verified = finding.model_copy(update={"severity": severity, "explanation": _noted(finding, f"{note}. {verdict.reason}".strip())})
+        order = (candidate.rank,) if candidate.rank is not None else (-verdict.severity.rank, -finding.confidence)
+        confirmed.setdefault(finding.section or "", []).append((order, verified))
+    cap = run.settings.max_findings_per_section
+    for ranked in confirmed.values():
+        ranked.sort(key=lambda pair: pair[0])
+        outcome.shown += [finding for _, finding in ranked[:cap]]
+        outcome.over_cap += max(0, len(ranked) - cap)
+    return outcome
+
+
+def _noted(finding: Finding, note: str) -> str:
+    return f"{finding.explanation or ''}\n\n{note}".strip()
+
+
+def _llm_item(run: AuditRun, candidate: Candidate) -> _Item:
+    answer, finding = candidate.answer, candidate.finding
+    record = {
+        "type": error_type(answer.type).name,
+        "section": finding.section or answer.section_location,
+        "problem": answer.explanation,
+        "quote": answer.error_location,
+        "evidence": [{"block": e.block_index, "quote": e.quote} for e in answer.evidence],
+    }
+    places = [(finding.file, finding.range)] + [(related.file, related.range) for related in finding.related]
+    return _Item(record, _blocks(run, places), candidate=candidate)
+
+
+def _rule_item(run: AuditRun, finding: Finding) -> _Item:
+    evidence = finding.evidence
+    assert evidence is not None  # rule_candidates keeps only these
+    record = {
+        "type": error_type(finding.category).name if finding.category is not Category.LATEX else "LaTeX",
+        "problem": finding.message,
+        "statements": [{"quote": s.quote, "subject": s.subject, "role": s.role} for s in evidence.statements],
+        "reason": evidence.reason,
+    }
+    places = [(finding.file, finding.range)] + [(s.file, s.range) for s in evidence.statements]
+    return _Item(record, _blocks(run, places), rule=finding)
+
+
+def _blocks(run: AuditRun, places: list[tuple[str, Range]]) -> list[PlacedBlock]:
+    found: dict[int, PlacedBlock] = {}
+    for file, where in places:
+        document = run.project.documents.get(file)
+        if document is None:
+            continue
+        placed = block_at(run.project, file, document.source.offset(where.start.line, where.start.character))
+        if placed is not None:
+            found[placed.index] = placed
+    return [found[index] for index in sorted(found)]
+
+
+def _section_id(run: AuditRun, item: _Item, fallback: Section | None) -> str:
+    if item.blocks:
+        return run.project.manuscript.sections[item.blocks[0].section].id
+    return fallback.id if fallback is not None else "paper"

@@ -1,0 +1,300 @@
+"""Propose, then verify: the verifier's verdicts decide what is shown and how severely; rule
+candidates with Evidence are verified too; deep mode reads every section; reasoning settings
+reach the wire. Everything goes through the real SDKs to the loopback server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from helpers import document, make_project
+from llm_server import LoopbackLLMServer, verifier_answer
+from test_llm_audit import (
+    CLAIM,
+    MAIN,
+    PROTOCOL,
+    answer,
+    audit,
+    candidates_of,
+    finding,
+    judged,
+    project_of,
+    role,
+    user_text,
+    write_paper,
+)
+
+from auditex.analyzers.finding import Category, Evidence, Finding, Range, Severity, Source, Statement
+from auditex.analyzers.llm import modes
+from auditex.analyzers.llm.anchoring import Anchorer
+from auditex.analyzers.llm.audit import run_audit
+from auditex.analyzers.llm.cache import LLMCache
+from auditex.analyzers.llm.settings import LLMSettings
+
+METHOD = "FastNet stacks ten residual blocks and is trained with a learning rate of 0.1 for 90 epochs."
+LOSS = "The loss is the cross entropy between predictions and labels."
+RESULT = "On ImageNet, FastNet reaches 85.1% top-1 accuracy while the best baseline reaches 84.9%."
+
+
+@pytest.fixture
+def paper(tmp_path):
+    return write_paper(tmp_path / "paper")
+
+
+def test_false_alarms_are_dropped_and_counted(llm_server, paper):
+    llm_server.responder = judged({"FastNet is the first": {"valid": False}, "We train": {"severity": "moderate"}})
+    llm_server.script(
+        json.dumps(
+            {"findings": [finding("claim_distortion", CLAIM, "Introduction"), finding("experiment_protocol", PROTOCOL, "Experiments")]}
+        )
+    )
+    result = audit(project_of(paper), llm_server, "fast")
+    assert [(f.code, f.severity) for f in result.llm_findings] == [("LLM-EP", Severity.INFORMATION)]
+    assert result.verification.rejected == 1 and "verifier rejected 1" in result.summary()
+    verify = [r for r in llm_server.requests if role(r.body) == "verify"]
+    assert len(verify) == 2 and result.stats.stages["verify"].calls == 2
+    # The verifier reads the candidate and the block it quotes, as data.
+    assert any(CLAIM.replace("%", "\\\\%") in user_text(r.body) and "<paper>" in user_text(r.body) for r in verify)
+
+
+def test_at_most_three_findings_per_section_best_first_and_configurable(llm_server, paper):
+    quotes = ["FastNet stacks ten residual blocks", "trained with a learning rate of 0.1", "for 90 epochs", "The loss is the cross entropy"]
+    severities = ["minor", "major", "moderate", "major"]
+    found = [finding("method_logic", q, "Method", confidence=0.5 + n / 10) for n, q in enumerate(quotes)]
+    llm_server.responder = judged({q: {"severity": s} for q, s in zip(quotes, severities)})
+    llm_server.script(json.dumps({"findings": found}))
+    result = audit(project_of(paper), llm_server, "fast")
+    assert [f.severity for f in result.llm_findings].count(Severity.WARNING) == 2
+    assert len(result.llm_findings) == 3 and result.verification.over_cap == 1
+    assert "stacks ten residual blocks" not in " ".join(f.explanation or "" for f in result.llm_findings)  # the minor one went
+    llm_server.script(json.dumps({"findings": found}))
+    capped = audit(project_of(paper), llm_server, "fast", settings={"max_findings_per_section": 1})
+    [best] = capped.llm_findings
+    assert best.severity is Severity.WARNING and best.confidence == 0.8  # major, then the finder's confidence
+
+
+def test_a_finding_without_an_anchoring_quote_informs_at_most(llm_server, paper):
+    llm_server.responder = judged({"The Method": {}})
+    llm_server.script(json.dumps({"findings": [finding("method_logic", "", "Method", evidence=[])]}))
+    [kept] = audit(project_of(paper), llm_server, "fast").llm_findings
+    assert kept.anchored is False and kept.severity is Severity.INFORMATION
+
+
+def test_a_quote_longer_than_its_block_does_not_anchor_to_it(paper):
+    anchorer = Anchorer(project_of(paper))
+    invented = LOSS + " It was tuned on the test set for every one of the forty experiments we ran last year."
+    assert anchorer.anchor(invented) is False
+    assert anchorer.anchor(LOSS).method == "exact"
+
+
+def test_critical_mode_keeps_the_models_order_with_the_verifiers_severity(llm_server, paper):
+    problems = [(METHOD[:40], "minor"), (LOSS[:40], "major"), (RESULT[:30], "moderate"), ("We train every baseline", "major")]
+
+    def model(body: dict[str, Any]) -> str:
+        if role(body) == "critical":
+            return json.dumps([{"Problem": f"Problem {n}", "Location": f'"{q}"', "Explanation": "e"} for n, (q, _) in enumerate(problems)])
+        return judged({q: {"severity": s} for q, s in problems})(body)
+
+    llm_server.responder = model
+    result = audit(project_of(paper), llm_server, "critical", settings={"max_findings_per_section": 10})
+    shown = sorted(result.llm_findings, key=lambda f: (f.range.start.line, f.range.start.character))
+    assert [f.severity for f in shown] == [Severity.HINT, Severity.WARNING, Severity.INFORMATION, Severity.WARNING]
+    capped = audit(project_of(paper), llm_server, "critical", settings={"max_findings_per_section": 1})
+    # Method, Experiments: in each section the first problem in the model's order, not the most severe.
+    assert {f.message.split(": ", 1)[1][:9] for f in capped.llm_findings} == {"Problem 0", "Problem 2"}
+
+
+def rule_candidate(project, quote: str, other: str, code: str = "NUM002") -> Finding:
+    text = project.source("main.tex").text
+    statements = []
+    for words in (quote, other):
+        start = text.index(words)
+        statements.append(
+            Statement(file="main.tex", range=span(project, start, start + len(words)), quote=words, subject="accuracy", role="result")
+        )
+    return Finding(
+        code=code,
+        category=Category.CONTEXT_MISALIGNMENT,
+        severity=Severity.WARNING,
+        message=f"'{quote}' disagrees with '{other}'.",
+        file="main.tex",
+        range=statements[0].range,
+        evidence=Evidence(kind="unmeasured class", statements=statements, reason="both report the accuracy of FastNet"),
+    ).with_fingerprint()
+
+
+def span(project, start: int, end: int) -> Range:
+    source = project.source("main.tex")
+    return Range.of(*source.position(start), *source.position(end))
+
+
+def test_rule_candidates_are_verified_confirmed_ones_at_the_verifiers_severity_rejected_ones_left_out(llm_server, paper):
+    project = project_of(paper)
+    confirmed = rule_candidate(project, "12.5", "85.1")
+    rejected = rule_candidate(project, "90 epochs", "30 epochs")
+    llm_server.responder = judged({"'12.5'": {}, "'90 epochs'": {"valid": False}})
+    llm_server.script(json.dumps({"findings": []}))
+    result = audit(project, llm_server, "fast", deterministic=[confirmed, rejected])
+    verify = [r for r in llm_server.requests if role(r.body) == "verify"]
+    statements = [c["statements"] for r in verify for c in candidates_of(r.body)]
+    assert sorted([s["quote"] for s in pair] for pair in statements) == [["12.5", "85.1"], ["90 epochs", "30 epochs"]]
+    shown = [f for f in result.findings if f.source is Source.RULE]
+    assert [(f.code, f.severity, f.verified) for f in shown] == [("NUM002", Severity.WARNING, True)]
+    assert "Confirmed by the LLM verifier (major)" in shown[0].explanation
+    assert result.rejected_rules == [rejected] and "1 confirmed, 1 rejected and left out" in result.summary()
+    # Without the verifier's word, the same finding informs: its evidence class was never measured precise.
+    assert confirmed.calibrated_severity() is Severity.INFORMATION
+
+
+def test_the_verifier_may_be_another_vendors_model(llm_server, paper):
+    llm_server.responder = answer
+    settings = {"verifier_provider": "anthropic", "verifier_model": "loopback-judge", "verifier_base_url": llm_server.base_url_anthropic}
+    result = audit(project_of(paper), llm_server, "fast", settings=settings)
+    by_path = {(r.path, role(r.body), r.model) for r in llm_server.requests}
+    assert by_path == {("/v1/chat/completions", "fast", "loopback-model"), ("/v1/messages", "verify", "loopback-judge")}
+    assert {f.code for f in result.llm_findings} == {"LLM-CD", "LLM-EP"}
+    assert result.stats.stages["detect"].calls == 1 and result.stats.stages["verify"].calls == 2
+
+
+def test_a_cross_section_finding_is_verified_again_when_the_memory_changed(llm_server, paper, tmp_path, monkeypatch):
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    cross = finding("context_misalignment", PROTOCOL, "Experiments", evidence=[{"block_index": None, "quote": METHOD}])
+    local = finding("claim_distortion", CLAIM, "Introduction")
+
+    def model(body: dict[str, Any]) -> str:
+        if role(body) == "section" and "Experiments" in user_text(body).split("TARGET SECTIONS", 1)[1][:40]:
+            return json.dumps({"findings": [cross]})
+        if role(body) == "section" and "Introduction" in user_text(body).split("TARGET SECTIONS", 1)[1][:40]:
+            return json.dumps({"findings": [local]})
+        if role(body) == "memory":
+            return f"Memory of {json.dumps(body)[-200:-100]}"  # changes whenever the section's text does
+        return verifier_answer(body) or json.dumps({"findings": []})
+
+    llm_server.responder = model
+    project = project_of(paper)
+    cache = LLMCache(tmp_path / "llm-cache")
+    audit(project, llm_server, "standard", cache)
+    sent = llm_server.request_count
+    project.update("main.tex", MAIN.replace("Image classification is a core task.", "Image classification is a core task in vision."))
+    audit(project, llm_server, "standard", cache)
+    new = llm_server.requests[sent:]
+    assert sorted(role(r.body) for r in new) == ["memory", "section", "verify", "verify"]
+    # The Experiments review came from the cache (its basis), but its cross-section finding was verified again.
+    assert any(PROTOCOL in user_text(r.body) and "<memory>\n{" in user_text(r.body) for r in new if role(r.body) == "verify")
+    cache.close()
+
+
+def test_deep_mode_reads_every_section_and_a_focus_matching_nothing_reads_none(llm_server, tmp_path):
+    names = [f"Part {chr(65 + n)}" for n in range(13)]
+    body = "\n".join(
+        f"\\section{{{name}}}\nSentence {n} of the paper: the {name.lower()} measures {n + 1}.5 units." for n, name in enumerate(names)
+    )
+
+    def model(request: dict[str, Any]) -> str:
+        if role(request) == "planner":
+            tasks = [
+                {"task_id": "T1", "focus_sections": ["Part C", "Part D"], "goal": "Compare the units"},
+                {"task_id": "T2", "focus_sections": ["Appendix Z of another paper"], "goal": "Nothing to read"},
+            ]
+            return json.dumps({"tasks": tasks})
+        return verifier_answer(request) or json.dumps({"findings": []})
+
+    llm_server.responder = model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(modes_run(project, llm_server))
+    prompts = [r.prompt_text for r in llm_server.requests]
+    assert all(any(f"Sentence {n} of the paper" in p for p in prompts) for n in range(13))
+    specialists = [r for r in llm_server.requests if role(r.body) == "specialist"]
+    assert len(specialists) == 1 and "Compare the units" in specialists[0].prompt_text
+    assert "Sentence 2 of" in specialists[0].prompt_text and "Sentence 3 of" in specialists[0].prompt_text
+
+
+async def modes_run(project, server: LoopbackLLMServer):
+    return await run_audit(project, server.settings("openai"), "deep", deterministic=[])
+
+
+def test_the_merge_goes_in_batches_an_answer_can_hold(llm_server, paper, monkeypatch):
+    monkeypatch.setattr(modes, "MERGE_BATCH", 3)
+    quotes = ["FastNet stacks", "ten residual blocks", "a learning rate of 0.1", "for 90 epochs", "The loss is", "between predictions"]
+
+    def model(body: dict[str, Any]) -> str:
+        if role(body) in ("section", "fast"):
+            return json.dumps({"findings": [finding("method_logic", q, "Method") for q in quotes]})
+        return answer(body)
+
+    llm_server.responder = model
+    result = audit(project_of(paper), llm_server, "deep")
+    merges = [r for r in llm_server.requests if role(r.body) == "merge"]
+    assert len(merges) >= 4 and all(len(candidates_of(r.body)) <= 3 for r in merges)
+    assert result.stats.stages["merge"].calls == len(merges)
+
+
+def test_per_mode_default_models_reason_in_deep_and_critical():
+    openai = LLMSettings(provider="openai")
+    assert (openai.for_mode("standard").model, openai.for_mode("standard").reasoning_effort) == ("gpt-4.1-mini", None)
+    assert (openai.for_mode("deep").model, openai.for_mode("deep").reasoning_effort) == ("gpt-5", "medium")
+    anthropic = LLMSettings(provider="anthropic").for_mode("critical")
+    assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-5", 8000)
+    chosen = LLMSettings(provider="openai", model="o3").for_mode("deep")
+    assert (chosen.model, chosen.reasoning_effort) == ("o3", None)  # a chosen model keeps its settings
+
+
+def test_reasoning_settings_reach_the_wire_with_an_output_budget_that_counts_them(llm_server, paper):
+    audit(project_of(paper), llm_server, "fast", settings={"reasoning_effort": "high", "max_output_tokens": 1000})
+    sent = llm_server.requests[0].body
+    assert sent["reasoning_effort"] == "high" and sent["max_tokens"] == 1000 + 32768 and "temperature" not in sent
+    audit(project_of(paper), llm_server, "fast", provider="anthropic", settings={"thinking_budget": 2048, "max_output_tokens": 1000})
+    sent = llm_server.requests[-1].body
+    assert sent["thinking"] == {"type": "enabled", "budget_tokens": 2048} and sent["max_tokens"] == 3048
+
+
+def test_reasoning_flags_on_the_command_line(llm_server, paper, monkeypatch, capsys):
+    from test_llm_audit import cli
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(paper.parent / "cache"))
+    monkeypatch.setenv("AUDITEX_API_KEY", "loopback-key")
+    llm_server.responder = answer
+    code, _, err = cli(llm_server, paper, "--mode", "fast", "--reasoning-effort", "low", "--verifier-model", "judge", capsys=capsys)
+    assert code == 0, err
+    assert {(role(r.body), r.body.get("reasoning_effort"), r.model) for r in llm_server.requests} == {
+        ("fast", "low", "loopback-model"),
+        ("verify", "low", "judge"),
+    }
+
+
+def test_cost_grows_with_the_paper_and_stays_within_4x_standard_and_8x_deep(llm_server, tmp_path):
+    """A diligent model (memories, a plan, findings in every review, all merged and confirmed) on papers of
+    20 and 40 sections: characters sent per LaTeX character stay bounded, so cost grows linearly."""
+    sentence = "The estimator {n} attains a rate of $O(n^{{-1/2}})$ under assumption A{n}, as Table~\\ref{{t{n}}} shows for every dataset."
+
+    def model(body: dict[str, Any]) -> str:
+        kind, text = role(body), user_text(body)
+        if kind == "memory":
+            return "The section states: " + " ".join(text.split()[-120:])
+        if kind == "planner":
+            names = [json.loads(line)["section"] for line in text.split("<outline>\n", 1)[1].split("\n</outline>", 1)[0].splitlines()]
+            return json.dumps({"tasks": [{"focus_sections": names[n : n + 2], "goal": "check the rates"} for n in range(0, 24, 3)]})
+        if kind in ("section", "fast", "specialist"):
+            first = json.loads(text.split("<paper>\n", 1)[1].splitlines()[0])["latex"]
+            return json.dumps({"findings": [finding("method_logic", first[:40], "")]})
+        return answer(body)
+
+    llm_server.responder = model
+    ratios = {}
+    for count in (20, 40):
+        body = "\n".join(f"\\section{{Part {n}}}\n" + " ".join(sentence.format(n=n * 10 + k) for k in range(20)) for n in range(count))
+        project = make_project(tmp_path / f"paper{count}", {"main.tex": document(body)})
+        latex = len(project.source("main.tex").text)
+        for mode in ("standard", "deep"):
+            start = llm_server.request_count
+            result = asyncio.run(run_audit(project, llm_server.settings("openai"), mode, deterministic=[]))
+            sent = sum(len(r.prompt_text) for r in llm_server.requests[start:])
+            ratios[count, mode] = sent / latex
+            stages = set(result.stats.stages)
+            assert stages == ({"memory", "detect", "verify"} | ({"plan", "specialist", "merge"} if mode == "deep" else set()))
+            assert sum(stage.calls for stage in result.stats.stages.values()) == result.stats.calls
+    assert ratios[20, "standard"] <= 4 and ratios[40, "standard"] <= 4
+    assert ratios[20, "deep"] <= 8 and ratios[40, "deep"] <= 8
+    assert ratios[40, "standard"] <= 1.2 * ratios[20, "standard"]  # twice the paper, about twice the cost
