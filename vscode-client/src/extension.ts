@@ -19,7 +19,7 @@ export function activate(context: ExtensionContext): void {
         workspace.onDidChangeConfiguration((event) => {
             if (event.affectsConfiguration('auditex.server')) {
                 void current.restart();
-            } else if (event.affectsConfiguration('auditex') && !event.affectsConfiguration('auditex.trace')) {
+            } else if (event.affectsConfiguration('auditex')) {
                 void current.settingsChanged();
             }
         }),

@@ -39,8 +39,12 @@ export class ServerSession {
     /** Tells a running server that its settings changed; it reads them back with workspace/configuration. */
     settingsChanged(): Promise<void> {
         return this.enqueue(async () => {
-            if (this.client?.isRunning()) {
-                await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+            try {
+                if (this.client?.isRunning()) {
+                    await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+                }
+            } catch (error) {
+                this.output.error(`telling the server of changed settings failed: ${message(error)}`);
             }
         });
     }
@@ -176,7 +180,7 @@ function startFailure(program: string, reason: string): string {
     const missing = /\bENOENT\b/.test(reason);
     const where = env.remoteName === undefined
         ? 'Install auditex where VS Code runs, or set auditex.server.pythonPath.'
-        : `This window runs its extensions on a remote (${env.remoteName}), which reads auditex.server.command and auditex.server.pythonPath from its Remote settings only, never from User settings: set them there, or install auditex on the remote.`;
+        : 'This window runs its extensions on a remote machine, which reads auditex.server.command and auditex.server.pythonPath from its Remote settings only, never from User settings: set them there, or install auditex on the remote.';
     return `could not start the language server "${program}"${missing ? ': the program was not found' : `: ${reason}`}. ${where}`;
 }
 
