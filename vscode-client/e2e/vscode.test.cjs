@@ -137,7 +137,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         for (const title of titles) {
             const { toast, document, restart } = expected[title];
             const seen = (await notifications()).length;
-            const starts = serverStarts();
+            const shown = (await statuses()).length;
             await runCommand(title);
             if (toast !== undefined) {
                 await until(`"${title}" to tell its result`, async () => (await notifications()).slice(seen).some((note) => toast.test(note.text)));
@@ -146,7 +146,7 @@ describe('auditex in a real VS Code (code-server)', () => {
                 await until(`"${title}" to open its Markdown`, async () => document.test(await editorText()));
             }
             if (restart) {
-                await until('a new language server', () => serverStarts() === starts + 1);
+                await until('a new language server', async () => (await statuses()).slice(shown).includes('auditex: starting'));
             }
             await until(`the status bar after "${title}"`, async () => shows(await statusText(), 4));
         }
@@ -188,8 +188,10 @@ describe('auditex in a real VS Code (code-server)', () => {
     it('restarts the server for a changed server setting, without an error toast', async () => {
         const starts = serverStarts();
         const seen = (await notifications()).length;
+        const shown = (await statuses()).length;
         updateJson(MACHINE_SETTINGS, { 'auditex.server.command': [PYTHON, '-X', 'utf8', '-m', 'auditex.cli.main', 'serve'], 'auditex.server.pythonPath': '' });
         await until('the server restarted with the new command', () => serverStarts() === starts + 1 && outputLog().includes(`${PYTHON} -X utf8 -m auditex.cli.main serve`));
+        await until('the status bar to show the restart', async () => (await statuses()).slice(shown).includes('auditex: starting'));
         await until('the findings back', async () => shows(await statusText(), 3));
         await pause(2000); // the race this guards against raised its toast just after the restart
         assert.deepEqual((await notifications()).slice(seen).filter((note) => note.severity === 'error'), []);
@@ -232,11 +234,16 @@ describe('auditex in a real VS Code (code-server)', () => {
 
 // The page
 
-/** Runs in the page before the workbench: keeps every notification shown, with its severity. */
+/** Runs in the page before the workbench: keeps every notification shown, with its severity, and every text of the status-bar item. */
 function recordNotifications() {
     window.__auditexNotifications = [];
+    window.__auditexStatuses = [];
     const seen = new Set();
     new MutationObserver(() => {
+        const status = document.querySelector('[id$="auditex.status"]')?.innerText.trim();
+        if (status !== undefined && status !== window.__auditexStatuses.at(-1)) {
+            window.__auditexStatuses.push(status);
+        }
         for (const item of document.querySelectorAll('.notification-list-item')) {
             const text = item.querySelector('.notification-list-item-message')?.innerText ?? '';
             const icon = item.querySelector('.notification-list-item-icon')?.className ?? '';
@@ -257,6 +264,11 @@ async function notifications() {
 /** The status bar's count, with the spend of the last audit when there was one. */
 function shows(status, findings) {
     return new RegExp(`^auditex: ${findings} findings( \\(\\$\\d+\\.\\d\\d\\))?$`).test(status);
+}
+
+/** Every text the status-bar item has shown, oldest first. */
+async function statuses() {
+    return page.evaluate(() => window.__auditexStatuses.slice());
 }
 
 async function statusText() {
