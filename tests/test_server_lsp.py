@@ -390,6 +390,7 @@ class RawConnection:
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
+        self.shown: list[str] = []  # window/showMessage texts, in order
 
     def send(self, message: dict) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
@@ -405,6 +406,8 @@ class RawConnection:
             message = json.loads(await self.process.stdout.readexactly(length))
             if message.get("id") == request_id and "method" not in message:
                 return message
+            if message.get("method") == lsp.WINDOW_SHOW_MESSAGE:
+                self.shown.append(message["params"]["message"])
             if "method" in message and "id" in message:  # a server request: answer it plainly
                 self.send({"id": message["id"], "result": None})
 
@@ -426,7 +429,8 @@ async def test_malformed_requests_get_errors_and_the_server_lives(paper: Path):
         assert "error" in await raw.response(4)
         raw.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": "file:///nowhere.tex"}, "contentChanges": "x"}})
         raw.send({"id": 5, "method": "workspace/executeCommand", "params": {"command": "auditex.audit", "arguments": ["not an object"]}})
-        assert "OPENAI_API_KEY" in (await raw.response(5))["result"]["message"]
+        assert (await raw.response(5))["result"] == {}  # the missing key is told once, shown before the reply
+        assert ["OPENAI_API_KEY" in shown for shown in raw.shown] == [True]
         raw.send({"id": 6, "method": "workspace/executeCommand", "params": {"command": "auditex.dismiss", "arguments": [{"uri": 3}]}})
         assert "nothing was dismissed" in (await raw.response(6))["result"]["message"]
         raw.send({"id": 7, "method": "workspace/executeCommand", "params": {"command": "auditex.showReport", "arguments": [{}]}})
