@@ -20,10 +20,10 @@ rm -rf "$work" "$shots"/*.png
 mkdir -p "$work/client"
 started=$SECONDS
 (
-    cd "$repo/vscode-client"
-    cp -r package.json package-lock.json tsconfig.json contract.json LICENSE README.md src "$work/client/"
+    # A clean copy, as a fresh clone has it: no node_modules/ or out/ of a developer's.
+    tar -C "$repo/vscode-client" --exclude=./node_modules --exclude=./out --exclude='./*.vsix' --exclude=./e2e -cf - . | tar -C "$work/client" -xf -
     cd "$work/client"
-    npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+    npm ci --prefer-offline --loglevel=error
     npm run --silent compile
     npm run --silent package >/dev/null
 )
