@@ -103,8 +103,8 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
             progress.report(len(steps), len(steps), "publishing")
             ls.publish(await ls.run(ls.diagnostics))
     finally:
-        ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()))
-    total = sum(len(findings) for findings in ls.published.values())
+        ls.status("idle", findings=ls.shown_count())
+    total = ls.shown_count()
     return {"message": f"auditex: {total} finding{'s' if total != 1 else ''} in {len(steps)} root file{'s' if len(steps) != 1 else ''}."}
 
 
@@ -135,6 +135,7 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     from ..analyzers.llm.errors import LLMError, MissingKey
 
     settings = None
+    failed = False  # a failure is told once, as an error message, and not returned too
     results = []
     running = {state.folder for state, _ in folders}
     ls.llm.running |= running
@@ -155,25 +156,22 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
         message = llm.audit_message(results)
     except MissingKey:
         assert settings is not None  # the key is asked for by an audit, after its settings were read
-        message = (
-            f"auditex: the {mode} audit needs {settings.key_env} in the editor's environment, or the setting "
-            "auditex.llm.baseUrl pointing at a local OpenAI-compatible server."
-        )
-        llm.show_message(ls, message)
+        message, failed = llm.missing_key(f"the {mode} audit", settings), True
     except (LLMError, ValueError) as error:
-        message = f"auditex: the {mode} audit stopped: {error}"
-        llm.show_message(ls, llm.redacted(message, settings))
+        message, failed = f"auditex: the {mode} audit stopped: {error}", True
     except Exception as error:  # a bug must cost one audit, not the server
         log.exception("audit failed")
-        message = f"auditex: the {mode} audit failed: {error}"
-        llm.show_message(ls, llm.redacted(message, settings))
+        message, failed = f"auditex: the {mode} audit failed: {error}", True
     finally:
         cache.close()
         ls.llm.running -= running
     ls.publish(await ls.run(ls.diagnostics))
     message = llm.redacted(message, settings)
     cost = sum(result.stats.cost_usd for result in results)
-    ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()), message=message, costUsd=cost)
+    ls.status("idle", findings=ls.shown_count(), message=message, costUsd=cost)
+    if failed:
+        llm.show_message(ls, message)
+        return {}
     return {"message": message}
 
 
@@ -239,6 +237,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     if not snapshots:
         return {"message": "auditex: no root file (\\documentclass) found to review."}
     from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.llm.errors import MissingKey
     from ..analyzers.review import run_review
     from ..analyzers.scholarly.related import make_search
 
@@ -247,6 +246,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     ls.status("auditing", message="review")
     try:
         settings = llm.llm_settings(state.config.llm)
+        settings.key_for_sdk()  # a missing key is told before the review starts, in the editor's words
         search = llm.related_work(state.config.llm, make_search)
         project = await llm.private_project(state, snapshots[0])
         async with WorkDone(ls, "auditex: review") as progress:
@@ -258,23 +258,25 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
             result = await run_review(
                 project, settings, mode, cache=cache, search=search, config=state.config, on_progress=on_progress, cancel=progress.cancel
             )
+    except MissingKey:
+        assert settings is not None  # the key is asked for by the review, after its settings were read
+        llm.show_message(ls, llm.missing_key("the review", settings))
+        return {}
     except ValueError as error:
-        message = llm.redacted(f"auditex: the review cannot start: {error}", settings)
-        llm.show_message(ls, message)
-        return {"message": message}
+        llm.show_message(ls, llm.redacted(f"auditex: the review cannot start: {error}", settings))
+        return {}
     except Exception as error:  # a bug must cost one review, not the server
         log.exception("review failed")
-        message = llm.redacted(f"auditex: the review failed: {error}", settings)
-        llm.show_message(ls, message)
-        return {"message": message}
+        llm.show_message(ls, llm.redacted(f"auditex: the review failed: {error}", settings))
+        return {}
     finally:
         cache.close()
-        ls.status("idle", findings=sum(len(findings) for findings in ls.published.values()))
-    message = f"auditex: review of {project.root_file}: {result.stats.summary()}."
-    if result.stopped:
-        message = f"auditex: the review is incomplete: {result.stopped}"
-        llm.show_message(ls, llm.redacted(message, settings), lsp.MessageType.Warning)
-    return {"markdown": llm.redacted(result.markdown, settings), "message": llm.redacted(message, settings)}
+        ls.status("idle", findings=ls.shown_count())
+    markdown = llm.redacted(result.markdown, settings)
+    if result.stopped:  # the review is shown, and its gap told once, as a warning
+        llm.show_message(ls, llm.redacted(f"auditex: the review is incomplete: {result.stopped}", settings), lsp.MessageType.Warning)
+        return {"markdown": markdown}
+    return {"markdown": markdown, "message": llm.redacted(f"auditex: review of {project.root_file}: {result.stats.summary()}.", settings)}
 
 
 async def dismiss(ls, *arguments: Any) -> dict[str, str]:

@@ -281,5 +281,13 @@ def audit_message(results: list[AuditResult]) -> str:
     return "auditex: " + " ".join(parts)
 
 
+def missing_key(what: str, settings: LLMSettings) -> str:
+    """MissingKey in an editor's words: the setting to change, where the command line names its flag."""
+    return (
+        f"auditex: {what} needs {settings.key_env} in the editor's environment, or the setting "
+        "auditex.llm.baseUrl pointing at a local OpenAI-compatible server."
+    )
+
+
 def show_message(ls, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
     ls.window_show_message(lsp.ShowMessageParams(type=kind, message=message))

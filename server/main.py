@@ -29,7 +29,7 @@ from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..analyzers.config import CONFIG_FILE
-from ..analyzers.finding import Finding
+from ..analyzers.finding import Finding, Severity
 from ..analyzers.registry import Registry, default_registry
 from ..analyzers.watch import FolderWatcher, is_watched
 from ..latex.source import SOURCE_SUFFIXES
@@ -155,8 +155,12 @@ class AuditexServer(LanguageServer):
     def publish(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         """Send what changed since the last publish (and every edited file), [] for files gone."""
         self.send_diagnostics(diagnostics)
-        self.status("idle", findings=sum(len(findings) for findings in self.published.values()))
+        self.status("idle", findings=self.shown_count())
         self.online.kick(self)  # verify new references in the background, if auditex.online
+
+    def shown_count(self) -> int:
+        """The findings published above hint severity: what VS Code's Problems panel lists, and so what the status bar counts."""
+        return sum(1 for findings in self.published.values() for finding in findings if finding.severity is not Severity.HINT)
 
     def send_diagnostics(self, diagnostics: dict[str, tuple[Path, list[Finding]]]) -> None:
         touched, self._touched = self._touched, set()
@@ -275,6 +279,7 @@ def build_server() -> AuditexServer:
         auditex_log = logging.getLogger("auditex")
         auditex_log.setLevel(logging.INFO)
         auditex_log.addHandler(_ClientLogHandler(ls, asyncio.get_running_loop()))
+        auditex_log.propagate = False  # told once, by window/logMessage, not again on stderr
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: AuditexServer, params: lsp.InitializedParams) -> None:
@@ -467,14 +472,16 @@ class _ClientLogHandler(logging.Handler):
         params = lsp.LogMessageParams(type=kind, message=self.format(record))
         try:
             self.loop.call_soon_threadsafe(self.server.window_log_message, params)
-        except RuntimeError:  # the loop is closed: stderr still has it
-            pass
+        except RuntimeError:  # the loop is closed: stderr gets it instead
+            logging.getLogger().handle(record)
 
 
 def serve() -> int:
     # The protocol owns the real stdout; a stray print() anywhere must not corrupt it.
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr
+    # Python's warnings reach stderr through logging, as "auditex: WARNING: ...", so the editor logs them as warnings.
+    logging.captureWarnings(True)
     server = build_server()
     server.start_io(sys.stdin.buffer, stdout)
     return 0

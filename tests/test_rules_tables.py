@@ -343,3 +343,22 @@ Energy & ggF & VBF & Total~(pb) \\ \midrule
 """
     found = warnings(table_findings(tmp_path, body, "TAB001"))
     assert len(found) == 1 and "68.98" in found[0].message and "58.98" in found[0].message
+
+
+def test_messages_name_a_row_by_what_its_macro_prints(tmp_path):
+    table = (
+        "Table~\\ref{tab:t} shows it: \\method{} reaches 83.2\\% on A.\n"
+        "\\begin{table}\\centering\n\\begin{tabular}{lccc}\\toprule\nMethod & A & B & Avg \\\\ \\midrule\n"
+        "Base & 70.0 & 80.0 & 75.0 \\\\\n\\method{} & 81.2 & 90.0 & 88.0 \\\\\n"
+        "\\bottomrule\n\\end{tabular}\n\\caption{Accuracy.}\\label{tab:t}\n\\end{table}\n"
+    )
+    main = "\\documentclass{article}\n{}\\begin{document}\n\\input{results}\n\\end{document}\n"
+    definition = "\\newcommand{\\method}{\\textsc{Sparse}\\xspace}\n\\newcommand{\\bigmethod}{\\method-L}\n"
+    files = {"main.tex": main.replace("{}", definition), "results.tex": table.replace("\\method{}", "\\bigmethod{}")}
+    found = {finding.code: finding for finding in rule_findings(tmp_path / "defined", files, "TAB001", "NUM001")}
+    assert "Table tab:t (row Sparse-L)" in found["TAB001"].message
+    assert "Table tab:t (row Sparse-L, column A)" in found["NUM001"].message
+    # Without the definition the row keeps the macro as written, and each finding keeps its fingerprint.
+    raw = {finding.code: finding for finding in rule_findings(tmp_path / "undefined", {**files, "main.tex": main.replace("{}", "")})}
+    assert "(row \\bigmethod)" in raw["TAB001"].message
+    assert {code: raw[code].fingerprint for code in found} == {code: finding.fingerprint for code, finding in found.items()}

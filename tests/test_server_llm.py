@@ -259,6 +259,7 @@ async def test_server_faults_give_a_message_and_keep_earlier_findings(paper, mod
         model.responder = (lambda body: Reply.rate_limited("0")) if fault == "429" else (lambda body: Reply.broken_body())
         reply = await run(client, "auditex.audit", mode="fast", uri=(paper / "main.tex").as_uri())
         assert "failed" in reply["message"]
+        assert not client.messages  # the units that failed are told once, in the audit's summary
         assert set(llm_diagnostics(client, paper)) == before
         report = await run(client, "auditex.showReport")
         assert "auditex report" in report["markdown"]  # still serving
@@ -266,12 +267,16 @@ async def test_server_faults_give_a_message_and_keep_earlier_findings(paper, mod
 
 async def test_unreachable_server_and_missing_key_are_one_message(paper, model):
     async with session(paper, model, baseUrl="http://127.0.0.1:9/v1") as client:
-        reply = await run(client, "auditex.audit", mode="fast")
-        assert "audit stopped" in reply["message"] and "Traceback" not in reply["message"]
-        await until(lambda: any("audit stopped" in m.message for m in client.messages), what="window/showMessage")
-    async with session(paper, model, baseUrl="", provider="anthropic") as client:
-        reply = await run(client, "auditex.audit", mode="fast")
-        assert "ANTHROPIC_API_KEY" in reply["message"]
+        assert await run(client, "auditex.audit", mode="fast") == {}
+        (shown,) = await until(lambda: client.messages, what="window/showMessage")
+        assert "audit stopped" in shown.message and "Traceback" not in shown.message
+    for command in ("auditex.audit", "auditex.review"):
+        async with session(paper, model, baseUrl="", provider="anthropic") as client:
+            assert await run(client, command, mode="fast") == {}
+            (shown,) = await until(lambda: client.messages, what="window/showMessage")
+            # In the editor's words: the setting, not the command line's --base-url.
+            assert "ANTHROPIC_API_KEY" in shown.message and "auditex.llm.baseUrl" in shown.message
+            assert "--" not in shown.message and shown.type == lsp.MessageType.Error
 
 
 async def test_review_returns_markdown(paper, model):

@@ -321,15 +321,22 @@ async def test_commands(paper: Path):
         audit = await client.workspace_execute_command_async(
             lsp.ExecuteCommandParams(command="auditex.audit", arguments=[{"mode": "fast"}])
         )
-        assert "OPENAI_API_KEY" in audit["message"]
+        assert audit in (None, {})  # told once, as an error message, not in the reply too
+        assert [message.type for message in client.messages if "OPENAI_API_KEY" in message.message] == [lsp.MessageType.Error]
         checked = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.checkProject", arguments=[{}]))
-        assert "4 findings in 2 root files" in checked["message"]
+        assert "2 findings in 2 root files" in checked["message"]  # the report's other 2 are hints
         tokens = [token for token, reports in client.progress_reports.items() if reports]
         assert tokens and [type(value).__name__ for value in client.progress_reports[tokens[-1]]][
             0 :: len(client.progress_reports[tokens[-1]]) - 1
         ] == ["WorkDoneProgressBegin", "WorkDoneProgressEnd"]
         assert any(getattr(value, "percentage", None) == 100 for value in client.progress_reports[tokens[-1]])
-        assert (client.statuses[-1].state, client.statuses[-1].findings) == ("idle", 4)
+        # Hints are no problems in VS Code's Problems panel: the count leaves them out, as Problems does.
+        assert (client.statuses[-1].state, client.statuses[-1].findings) == ("idle", 2)
+        client.set_configuration({"debounceMs": 20, "rules": {"enabled": SELECTED, "severity": {"REF001": "hint"}}}, section="auditex")
+        client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+        await until(lambda: client.statuses[-1].state == "idle" and client.statuses[-1].findings == 0, what="a count without the hints")
+        checked = await client.workspace_execute_command_async(lsp.ExecuteCommandParams(command="auditex.checkProject", arguments=[{}]))
+        assert "0 findings in 2 root files" in checked["message"]
 
 
 def big_workspace(folder: Path, roots: int = 30) -> None:
@@ -383,6 +390,7 @@ class RawConnection:
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
+        self.shown: list[str] = []  # window/showMessage texts, in order
 
     def send(self, message: dict) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
@@ -398,6 +406,8 @@ class RawConnection:
             message = json.loads(await self.process.stdout.readexactly(length))
             if message.get("id") == request_id and "method" not in message:
                 return message
+            if message.get("method") == lsp.WINDOW_SHOW_MESSAGE:
+                self.shown.append(message["params"]["message"])
             if "method" in message and "id" in message:  # a server request: answer it plainly
                 self.send({"id": message["id"], "result": None})
 
@@ -419,7 +429,8 @@ async def test_malformed_requests_get_errors_and_the_server_lives(paper: Path):
         assert "error" in await raw.response(4)
         raw.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": "file:///nowhere.tex"}, "contentChanges": "x"}})
         raw.send({"id": 5, "method": "workspace/executeCommand", "params": {"command": "auditex.audit", "arguments": ["not an object"]}})
-        assert "OPENAI_API_KEY" in (await raw.response(5))["result"]["message"]
+        assert (await raw.response(5))["result"] == {}  # the missing key is told once, shown before the reply
+        assert ["OPENAI_API_KEY" in shown for shown in raw.shown] == [True]
         raw.send({"id": 6, "method": "workspace/executeCommand", "params": {"command": "auditex.dismiss", "arguments": [{"uri": 3}]}})
         assert "nothing was dismissed" in (await raw.response(6))["result"]["message"]
         raw.send({"id": 7, "method": "workspace/executeCommand", "params": {"command": "auditex.showReport", "arguments": [{}]}})

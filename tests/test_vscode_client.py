@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import time
 import zipfile
 from dataclasses import dataclass
@@ -204,3 +205,29 @@ def test_status_bar_follows_progress_and_status_notifications(build: Build) -> N
     assert views["error"]["text"] == "$(error) auditex: error"
     assert views["error"]["tooltip"] == "provider refused the key"
     assert views["stopped"]["command"] == "auditex.restartServer"
+
+
+@needs_npm
+def test_server_stderr_keeps_its_levels(build: Build, tmp_path: Path) -> None:
+    # What `auditex serve` writes on stderr for a malformed message: an error with its traceback, then a warning.
+    served = subprocess.run(
+        [sys.executable, "-m", "auditex.cli.main", "serve"],
+        input=b"Content-Length: 5\r\n\r\n{bad}",
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    lines = served.stderr.decode().splitlines()
+    levels = run_node(
+        build,
+        f"""
+        const {{ StderrLevels }} = require('./out/serverLog.js');
+        const levels = new StderrLevels();
+        console.log(JSON.stringify({json.dumps(["a crash before logging", *lines])}.map((line) => levels.level(line))));
+        """,
+    )
+    seen = dict(zip(["a crash before logging", *lines], levels, strict=True))
+    assert seen["a crash before logging"] == "error"
+    assert any(line.startswith("auditex: ERROR: ") for line in lines) and seen[lines[1]] == "error"  # the traceback
+    warnings = [line for line in lines if line.startswith("auditex: WARNING: ")]
+    assert warnings and all(seen[line] == "warn" for line in warnings)

@@ -134,7 +134,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
             edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
             yield quote.finding.model_copy(
                 update={
-                    "message": f"text says {quote.text}, {cell.describe} says {cell.text}",
+                    "message": f"text says {quote.text}, {ctx.index.printed(cell.describe)} says {cell.text}",
                     "identity": f"{quote.text} {cell.label} {cell.text}",
                     "related": [cell.related],
                     "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
@@ -159,7 +159,7 @@ def _cell_index(tables: tuple[tuple[int, _Figures], ...]) -> CellIndex[tuple[int
     "prose-contradicts-table",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks", "structure"),
+    reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
     combine=_contradictions,
 )

@@ -298,7 +298,7 @@ def _report_aggregate(
         placed.file,
         total.start,
         total.end,
-        f"{name} ({where}) gives the aggregate {total.text}, but the mean of its {len(chosen)} cells is {recomputed}"
+        f"{name} ({ctx.index.printed(where)}) gives the aggregate {total.text}, but the mean of its {len(chosen)} cells is {recomputed}"
         f" and their sum is {spelled(sum(cell.value for cell in chosen), total.decimals)}",  # type: ignore[misc]
         identity=f"{table.label} {total.text} {recomputed}",
         related=[ctx.related(placed.file, chosen[0].start, chosen[-1].end, "the cells it summarises")],
@@ -548,7 +548,7 @@ def _report_bold(
         placed.file,
         marked.start,
         marked.end,
-        f"{marked.text} is marked best in column {header}, but row {grid.row_header(best.row)}{group} has "
+        f"{marked.text} is marked best in column {ctx.index.printed(header)}, but row {ctx.index.printed(grid.row_header(best.row))}{group} has "
         f"{best.text} ({'higher' if sense > 0 else 'lower'} is better)",
         identity=f"{table.label} {header} {marked.text} {best.text}",  # type: ignore[union-attr]
         related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
@@ -628,8 +628,8 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_La
                 claimed, better, header, grid, confidence = found
                 yield claim.finding.model_copy(
                     update={
-                        "message": f"the text claims the {claim.word} {header} for {' '.join(grid.row_header(claimed.row).split())}"
-                        f" ({claimed.text}), but Table {label} has {better.text} for {' '.join(grid.row_header(better.row).split())}",
+                        "message": f"the text claims the {claim.word} {ctx.index.printed(header)} for {ctx.index.printed(' '.join(grid.row_header(claimed.row).split()))}"
+                        f" ({claimed.text}), but Table {label} has {better.text} for {ctx.index.printed(' '.join(grid.row_header(better.row).split()))}",
                         "identity": f"{label} {header} {claimed.text} {better.text}",
                         "related": [
                             cited.related(ctx, better, f"better value {better.text}"),

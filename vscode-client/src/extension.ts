@@ -15,9 +15,12 @@ export function activate(context: ExtensionContext): void {
         output,
         statusBar,
         ...registerCommands(current),
+        // The one path by which settings reach the server: a new server for its launch settings, else a notification.
         workspace.onDidChangeConfiguration((event) => {
             if (event.affectsConfiguration('auditex.server')) {
                 void current.restart();
+            } else if (event.affectsConfiguration('auditex')) {
+                void current.settingsChanged();
             }
         }),
     );

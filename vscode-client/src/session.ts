@@ -1,5 +1,5 @@
-import { Disposable, LogOutputChannel, ViewColumn, commands, languages, window, workspace } from 'vscode';
-import { ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { Disposable, LogOutputChannel, ViewColumn, commands, env, languages, window, workspace } from 'vscode';
+import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR, createClient } from './client';
 import { contract } from './contract';
 import { ServerLaunch, resolveServerLaunch } from './serverLaunch';
@@ -33,6 +33,19 @@ export class ServerSession {
         return this.enqueue(async () => {
             await this.doStop();
             await this.doStart();
+        });
+    }
+
+    /** Tells a running server that its settings changed; it reads them back with workspace/configuration. */
+    settingsChanged(): Promise<void> {
+        return this.enqueue(async () => {
+            try {
+                if (this.client?.isRunning()) {
+                    await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+                }
+            } catch (error) {
+                this.output.error(`telling the server of changed settings failed: ${message(error)}`);
+            }
         });
     }
 
@@ -83,7 +96,7 @@ export class ServerSession {
             return;
         }
         this.statusBar.update((status) => status.setServerState('starting'));
-        const { client, watchers } = createClient(launch, this.output, {
+        const { client, resources } = createClient(launch, this.output, {
             handleWorkDoneProgress: (token, params, next) => {
                 this.statusBar.update((status) => status.onProgress(token, params));
                 next(token, params);
@@ -91,7 +104,7 @@ export class ServerSession {
         });
         this.client = client;
         this.clientResources = [
-            ...watchers,
+            ...resources,
             client.onNotification(contract.statusNotification.method, (params: unknown) => {
                 if (!this.statusBar.update((status) => status.setStatus(params))) {
                     this.output.warn(`ignored a malformed ${contract.statusNotification.method} notification: ${JSON.stringify(params)}`);
@@ -106,7 +119,7 @@ export class ServerSession {
         try {
             await client.start();
         } catch (error) {
-            this.fail(new Error(`could not start "${program}": ${message(error)}. Install auditex in the environment of VS Code or set auditex.server.pythonPath.`));
+            this.fail(new Error(startFailure(program, message(error))));
             return;
         }
         this.clientResources.push(...this.forwardServerCommands(client));
@@ -156,9 +169,19 @@ async function presentResult(result: unknown): Promise<void> {
         const document = await workspace.openTextDocument({ language: 'markdown', content: markdown });
         await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: false });
     }
+    // The server's messages carry their "auditex:" already.
     if (typeof text === 'string' && text !== '') {
-        void window.showInformationMessage(`auditex: ${text}`);
+        void window.showInformationMessage(text);
     }
+}
+
+/** Why the server did not start, and which settings to look at; in a remote window, where they are read. */
+function startFailure(program: string, reason: string): string {
+    const missing = /\bENOENT\b/.test(reason);
+    const where = env.remoteName === undefined
+        ? 'Install auditex where VS Code runs, or set auditex.server.pythonPath.'
+        : 'This window runs its extensions on a remote machine, which reads auditex.server.command and auditex.server.pythonPath from its Remote settings only, never from User settings: set them there, or install auditex on the remote.';
+    return `could not start the language server "${program}"${missing ? ': the program was not found' : `: ${reason}`}. ${where}`;
 }
 
 function message(error: unknown): string {
