@@ -38,6 +38,7 @@ class Summary:
     unchecked: int = 0
     requests: int = 0
     reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # services unavailable for the run, OpenAlex's spend
 
     def line(self) -> str:
         text = (
@@ -46,6 +47,8 @@ class Summary:
         )
         if self.reasons:
             text += "; unchecked because " + "; ".join(dict.fromkeys(self.reasons[:3]))
+        if self.notes:
+            text += "; " + "; ".join(dict.fromkeys(self.notes))
         return text
 
     def as_dict(self) -> dict[str, Any]:
@@ -56,6 +59,7 @@ class Summary:
             "not_found": self.not_found,
             "unchecked": self.unchecked,
             "requests": self.requests,
+            "notes": list(dict.fromkeys(self.notes)),
         }
 
 
@@ -110,14 +114,17 @@ class OnlineChecker:
         env: dict[str, str] | None = None,
         policies: dict[str, Any] | None = None,
         backoff_s: float = 0.5,
+        check_urls: bool = True,
     ) -> None:
         self.registry = registry or default_registry()
         self.cache = cache if cache is not None else AnswerCache()
         self.env = env
         self.policies = policies
         self.backoff_s = backoff_s
+        self.check_urls = check_urls  # [online] urls applies too; the benchmark turns it off to stay on loopback
         self.verdicts: dict[str, Verdict] = {}  # reference digest → verdict (checked ones only)
         self.requests = 0
+        self.notes: list[str] = []  # of the last resolve: services down for the run, OpenAlex's spend
 
     def pending(self, cited: Iterable[Cited]) -> list[Cited]:
         """The cited references without a verdict yet (one per content)."""
@@ -129,9 +136,12 @@ class OnlineChecker:
         """Ask the indexes about `references` (the network part); returns the verdicts and the requests made."""
         if not references:
             return [], 0
-        async with Verifier(settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s) as verifier:
+        async with Verifier(
+            settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s, check_urls=self.check_urls
+        ) as verifier:
             verdicts = await verifier.verify(references, on_verdict)
             requests = verifier.requests
+            self.notes = verifier.notes()
         self.requests += requests
         return verdicts, requests
 
@@ -177,6 +187,7 @@ class OnlineChecker:
 
         if todo:
             _, summary.requests = await self.resolve([c.reference for c in todo], settings, heard)
+            summary.notes = list(self.notes)
         for item, verdict in done:
             self.remember(item, verdict)
         findings = policy.apply(project, findings_for(project, config, rules, done, at_cites))

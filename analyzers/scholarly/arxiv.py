@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 
 from .cache import MISSING
+from .normalise import person_names
 from .service import Service, as_year, clean_doi, dump, works
 from .work import Work
 
@@ -70,7 +71,7 @@ class ArXiv(Service):
                 Work(
                     source=self.name,
                     title=title,
-                    authors=[a for a in authors if a],
+                    authors=person_names(authors),
                     year=as_year(published[:4]),
                     venue="arXiv",
                     arxiv=arxiv_id,
