@@ -26,7 +26,11 @@ class Crossref(Service):
     async def lookup_doi(self, doi: str) -> Work | None:
         async def fetch() -> Any:
             body = await self.http.get_json(
-                self.name, f"{self.base_url}/works/{quote(doi, safe='/:;()')}", self._params({}), missing="record"
+                self.name,
+                f"{self.base_url}/works/{quote(doi, safe='/:;()')}",
+                self._params({}),
+                missing="record",
+                record_says="resource not found",
             )
             message = body.get("message") if isinstance(body, dict) else None
             if not isinstance(message, dict):

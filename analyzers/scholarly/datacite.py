@@ -18,7 +18,9 @@ class DataCite(Service):
 
     async def lookup_doi(self, doi: str) -> Work | None:
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/dois/{quote(doi, safe='/:;()')}", missing="record")
+            body = await self.http.get_json(
+                self.name, f"{self.base_url}/dois/{quote(doi, safe='/:;()')}", missing="record", record_says="doesn't exist"
+            )
             data = body.get("data") if isinstance(body, dict) else None
             work = self.work(data.get("attributes") if isinstance(data, dict) else None)
             if work is None:

@@ -232,7 +232,6 @@ class Verifier:
         problems: list[str] = []
         unavailable: list[str] = []
         answered: list[str] = []
-        silent = False  # a search index did not answer: the reference cannot be "not found"
         candidates: list[Work] = []
         identified = False  # found by its identifier alone (software and data: the title is often a release name)
         for step in self.settings.order:
@@ -274,7 +273,6 @@ class Verifier:
                         answer = await service.search(reference)
                     except ServiceUnavailable as error:
                         unavailable.append(str(error))
-                        silent = True
                         continue
                     answered.append(service.name)
                     candidates += answer
@@ -283,7 +281,8 @@ class Verifier:
                         break
                     service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
         if found is None:
-            status: Status = "not_found" if len(answered) >= 2 and not silent and reference.kind == "work" else "unchecked"
+            # An index that did not answer (its identifier lookup or its search) may hold the work: never "not found".
+            status: Status = "not_found" if len(answered) >= 2 and not unavailable and reference.kind == "work" else "unchecked"
             at_url = False
             if status == "unchecked" and reference.kind != "work":
                 at_url, why = await self._at_url(reference)
@@ -298,7 +297,12 @@ class Verifier:
             )
         retracted_by = await self._retraction(found)
         published = self._published(reference, found, candidates, s2_batch)
-        found_mismatches = [] if identified else [MismatchModel(**vars(m)) for m in matching.mismatches(reference, found)]
+        # Software and data are cited by name while their records carry a release title ("… v1.2"): titles are not compared.
+        found_mismatches = [
+            MismatchModel(**vars(m))
+            for m in ([] if identified else matching.mismatches(reference, found))
+            if reference.kind == "work" or m.field != "title"
+        ]
         return Verdict(
             key=reference.key,
             status="mismatch" if found_mismatches else "verified",
