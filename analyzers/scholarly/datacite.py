@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from .normalise import person_name, plain_text
-from .service import Service, as_year, clean_doi, dump, works
+from .normalise import clean_doi, person_name, plain_text
+from .service import Service, as_year, dump, works
 from .work import Work
 
 

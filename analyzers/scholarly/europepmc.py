@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .normalise import person_names, plain_text
-from .service import Service, as_year, clean_doi, dump, works
+from .normalise import clean_doi, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 BIOMEDICAL = re.compile(

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from .service import is_preprint_venue
+from .normalise import is_preprint_venue
 from .work import Reference, Work
 
 MATCH = 0.9

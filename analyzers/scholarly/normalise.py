@@ -1,4 +1,5 @@
-"""What the indexes really send, made plain before it is compared or written to a `.bib`.
+"""Identifiers, names and titles made plain: what the indexes really send, before it is compared or
+written to a `.bib` (and the identifiers of a cited entry). Text only: the offline rules use it too.
 
 Crossref titles carry JATS markup (`<i>KRAS</i>`, `<sub>2</sub>`, line breaks), DBLP and
 Europe PMC titles HTML entities (`&apos;`, `&amp;`); OpenAlex numbers homonymous authors
@@ -63,3 +64,27 @@ def _script(text: str) -> str:
 
 def person_names(values: list[str]) -> list[str]:
     return [name for value in values if (name := person_name(value))]
+
+
+def clean_doi(value: str) -> str:
+    value = value.strip()
+    value = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:\s*)", "", value, flags=re.IGNORECASE)
+    return value.strip().rstrip(".").lower()
+
+
+PREPRINT_VENUES = re.compile(
+    r"\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprints?|research square|techrxiv|chemrxiv|psyarxiv|osf preprints)\b", re.IGNORECASE
+)
+
+
+def is_preprint_venue(venue: str) -> bool:
+    return bool(PREPRINT_VENUES.search(venue or ""))
+
+
+ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
+
+
+def bare_id(value: str) -> str:
+    """`arXiv:1706.03762v5`, an abs/pdf URL or a bare id → `1706.03762`."""
+    match = ARXIV_ID.search(value or "")
+    return match.group(1).lower() if match else ""

@@ -16,8 +16,8 @@ from typing import Any
 
 from .cache import MISSING
 from .http import Missing, json_of
-from .normalise import person_names, plain_text
-from .service import Service, as_year, clean_doi, dump, is_preprint_venue, works
+from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 BATCH = 50

@@ -15,8 +15,7 @@ from functools import lru_cache
 from pylatexenc.latex2text import LatexNodes2Text
 
 from ...latex.project import Project
-from .arxiv import bare_id
-from .service import clean_doi, is_preprint_venue
+from .normalise import bare_id, clean_doi, is_preprint_venue
 from .work import Kind, Reference
 
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cache import MISSING
-from .normalise import person_names, plain_text
-from .service import Service, as_year, clean_doi, dump, is_preprint_venue, works
+from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 FIELDS = "title,year,authors,venue,externalIds,publicationTypes,journal,publicationVenue"

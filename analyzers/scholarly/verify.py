@@ -33,9 +33,10 @@ from .datacite import DataCite
 from .dblp import DBLP
 from .europepmc import EuropePMC, is_biomedical
 from .http import HostPolicy, HttpClient, ServiceUnavailable
+from .normalise import is_preprint_venue
 from .openalex import OpenAlex
 from .semantic_scholar import SemanticScholar
-from .service import Service, is_preprint_venue
+from .service import Service
 from .web import WebPage
 from .work import Reference, Work
 
