@@ -5,9 +5,10 @@ first-author search). DOIs are looked up at OpenAlex (one by one when few, 50 to
 otherwise), then at the registrars, Crossref and DataCite; arXiv ids go in one `id_list`
 request, preprints' published versions in one Semantic Scholar `/paper/batch`. A search asks
 one index at a time and stops at the first candidate that matches: first the free indexes
-(Crossref, DBLP, Europe PMC for biomedical references; the first chosen by a stable hash of
-the reference, weighted by each index's rate limit, so a long bibliography spreads over
-them), then Semantic Scholar, then OpenAlex, which charges for searches.
+(Crossref, DBLP, Europe PMC for biomedical references, and OpenAlex when a key pays for its
+searches; the first chosen by a stable hash of the reference, weighted by each index's rate
+limit, so a long bibliography spreads over them), then Semantic Scholar, then OpenAlex
+without a key.
 
 A reference is "not found" only when at least two indexes answered and none had a match,
 and every index asked did answer: an index that was unreachable, rate limiting or misconfigured
@@ -149,10 +150,12 @@ class Verifier:
             "europe-pmc": self.europepmc,
         }
         self.searchers = [named[name] for name in self.settings.search]
-        # Searched first, spread by a hash: the indexes whose searches cost nothing; then S2 (one a second
-        # without a key) and OpenAlex (which charges for searches), in that order.
-        self._free = [s for s in self.searchers if s is not self.s2 and s is not self.openalex]
-        self._last = [s for s in (self.s2, self.openalex) if s in self.searchers]
+        # Searched first, spread by a hash: the indexes whose searches cost nothing (and OpenAlex when a key
+        # gives it a thousand searches a day); then S2 (one a second without a key), then OpenAlex without a
+        # key (some ten searches a day).
+        last = [self.s2] if self.openalex.has_key else [self.s2, self.openalex]
+        self._free = [s for s in self.searchers if s not in last]
+        self._last = [s for s in last if s in self.searchers]
         # How much of the search load each free index takes first: its allowed requests per second.
         self._weights = [max(1, round(1 / max(self.http.policies[s.base_url + "/"].interval_s, 0.05))) for s in self._free]
 
