@@ -304,6 +304,7 @@ def duplicate_reference(ctx: RuleContext) -> Iterator[Finding]:
                     if not (doi and other_doi and doi != other_doi)
                     and (year is None or other_year is None or abs(year - other_year) <= 1)
                     and fuzz.ratio(title, other_title) >= 95
+                    and not _numbered_apart(title, other_title)
                 ),
                 None,
             )
@@ -313,12 +314,26 @@ def duplicate_reference(ctx: RuleContext) -> Iterator[Finding]:
         if same is None:
             continue
         other_file, other = same
-        why = f"the same DOI ({doi})" if doi and clean_doi(other.fields.get("doi", "")) == doi else "nearly the same title and first author"
+        if not (doi and clean_doi(other.fields.get("doi", "")) == doi):
+            message = f"'{key}' and '{other.key}' look like the same work (nearly the same title and first author): cite it under one key"
+        elif fuzz.ratio(title, normal(to_text(other.fields.get("title", "")))) >= 90:
+            message = f"'{key}' and '{other.key}' are the same work (the same DOI, {doi}): cite it under one key"
+        else:
+            message = (
+                f"'{key}' and '{other.key}' give the same DOI ({doi}) under different titles: "
+                "one of them may have the wrong DOI, or they are parts of one work"
+            )
         yield ctx.report(
             file,
             entry.start,
             entry.end,
-            f"'{key}' and '{other.key}' look like the same work ({why}): cite it under one key",
+            message,
             identity=f"{other.key}={key}",
             related=[ctx.related(other_file, other.start, other.end, f"the entry '{other.key}'")],
         )
+
+
+def _numbered_apart(a: str, b: str) -> bool:
+    """Titles that differ only in numbers or roman numerals: volumes or parts of one series ("Vol. I", "Vol. II")."""
+    differing = set(a.split()) ^ set(b.split())
+    return bool(differing) and all(re.fullmatch(r"\d+|[ivxlc]+", word) for word in differing)

@@ -109,4 +109,4 @@ _TO_LATEX = UnicodeToLatexEncoder(
 def bibtex_value(text: str) -> str:
     """A plain value (an index's title or names, markup already removed) as BibTeX: LaTeX specials escaped
     (`\\&`, `\\%`, `\\_`, ...), accented letters as `{\\"o}`, so that BibTeX sorts and prints it."""
-    return _TO_LATEX.unicode_to_latex(" ".join(text.split()))
+    return str(_TO_LATEX.unicode_to_latex(" ".join(text.split())))
