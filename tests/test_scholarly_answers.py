@@ -323,6 +323,13 @@ def test_software_web_and_dataset_references_are_never_likely_fabricated(tmp_pat
     assert "'tool' is a software reference no scholarly index holds, and it gives no URL" in summary.line()
 
 
+def test_a_malformed_url_leaves_the_entry_unchecked(tmp_path, cache) -> None:
+    entry = "@online{blog,\n  title = {A post},\n  year = {2019},\n  url = {http://[not-a-host/post}\n}\n"
+    with StandIns([]) as stand_ins:
+        findings, summary, _ = verify(project(tmp_path, {"blog": entry}), stand_ins, cache)
+    assert findings == [] and summary.unchecked == 1 and "its URL is not an http(s) URL" in summary.line()
+
+
 def test_urls_are_not_asked_without_leave(tmp_path, cache) -> None:
     entry = "@misc{pytorch,\n  title = {PyTorch},\n  year = {2019},\n  howpublished = {\\url{URL/web/pytorch}}\n}\n"
     with StandIns([], pages={"/pytorch": 200}) as stand_ins:

@@ -272,7 +272,7 @@ class HttpClient:
             )
         except httpx.TimeoutException:
             return None, f"{name} did not answer in time.", None
-        except httpx.HTTPError as error:
+        except (httpx.HTTPError, httpx.InvalidURL) as error:  # an entry's malformed URL too
             return None, f"{name} is unreachable ({type(error).__name__}).", None
         retry_after = _retry_after(response.headers.get("Retry-After"))
         if response.status_code == 429:

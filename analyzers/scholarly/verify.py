@@ -84,7 +84,6 @@ class Verdict(BaseModel):
     published: Work | None = None  # BIB005: the peer-reviewed version of a cited preprint
     answered: list[str] = Field(default_factory=list)  # indexes that answered the search
     unavailable: list[str] = Field(default_factory=list)  # "service: why"
-    at_url: bool = False  # no index holds it, but its own URL answered (software, web pages, datasets)
 
     @property
     def checked(self) -> bool:
@@ -297,7 +296,6 @@ class Verifier:
                 identifier_problem="; ".join(problems),
                 answered=answered,
                 unavailable=[] if at_url else unavailable,
-                at_url=at_url,
             )
         retracted_by = await self._retraction(found)
         published = self._published(reference, found, candidates, s2_batch)
@@ -331,7 +329,7 @@ class Verifier:
         except ServiceUnavailable as error:
             return False, f"{what}, and its URL could not be asked: {error}"
         if exists is None:
-            return False, f"{what}, and its URL is not http(s)"
+            return False, f"{what}, and its URL is not an http(s) URL"
         return exists, "" if exists else f"{what}, and its URL answered 404 (not found)"
 
     def _search_order(self, reference: Reference) -> list[Any]:

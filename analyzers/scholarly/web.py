@@ -18,8 +18,11 @@ class WebPage(Service):
         super().__init__(http, cache, env={}, base_url="")
 
     async def exists(self, url: str) -> bool | None:
-        """True when the URL answers (2xx or 3xx), False when it is gone (404), None for a URL that is not http(s)."""
-        parts = urlsplit(url)
+        """True when the URL answers (2xx or 3xx), False when it is gone (404), None for a URL that is not http(s) or not a URL."""
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # "http://[not-a-host": not a URL anyone can ask
+            return None
         if parts.scheme not in ("http", "https") or not parts.netloc:
             return None
         host = parts.netloc
