@@ -76,6 +76,7 @@ def as_indexed(reference: Reference, index: int, rng: random.Random) -> StandInW
         doi=reference.doi or f"10.5555/standin.{index}",
         arxiv=reference.arxiv,
         preprint=reference.is_preprint,
+        pmid=reference.pmid,
     )
 
 

@@ -236,16 +236,22 @@ def test_preprint_with_a_published_version_is_a_hint(tmp_path, cache) -> None:
 # The wire: batching, 429 with Retry-After, malformed bodies, rate limits
 
 
-def test_dois_are_batched_fifty_to_an_openalex_request(tmp_path, cache) -> None:
+def widget_studies(count: int) -> tuple[list[StandInWork], dict[str, str]]:
+    """`count` works with a DOI each, and their correct `.bib` entries."""
     works = [
         StandInWork(f"Widget study number {i} on sparse gadgets", [f"Ann Author{i}"], 2020, "Widget Journal", doi=f"10.1000/w.{i}")
-        for i in range(60)
+        for i in range(count)
     ]
     entries = {
         f"w{i}": f"@article{{w{i},\n  title = {{Widget study number {i} on sparse gadgets}},\n  author = {{Author{i}, Ann}},\n"
         f"  journal = {{Widget Journal}},\n  year = {{2020}},\n  doi = {{10.1000/w.{i}}}\n}}\n"
-        for i in range(60)
+        for i in range(count)
     }
+    return works, entries
+
+
+def test_dois_are_batched_fifty_to_an_openalex_request(tmp_path, cache) -> None:
+    works, entries = widget_studies(60)
     with StandIns(works) as stand_ins:
         findings, summary, _ = verify(project(tmp_path, entries), stand_ins, cache)
         filters = [query["filter"][0] for service, path, query in stand_ins.requests if service == "openalex" and "filter" in query]

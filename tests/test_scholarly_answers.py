@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 from scholarly_standins import SERVICES, Fault, StandIns, StandInWork
-from test_reference_verification import _apply, fast, project, verify
+from test_reference_verification import _apply, fast, project, verify, widget_studies
 
 from auditex.analyzers.scholarly.cache import AnswerCache
+from auditex.analyzers.scholarly.matching import title_score
+from auditex.analyzers.scholarly.normalise import person_name, plain_text
 from auditex.analyzers.scholarly.references import from_bib, from_bibitem
 from auditex.analyzers.scholarly.verify import Verifier
 from auditex.analyzers.verification import OnlineChecker
@@ -158,6 +160,17 @@ def test_what_each_service_sends_is_normalised(cache) -> None:
     assert s2.authors[0] == "Kyriacos Athanasiou" and s2.venue == "Nature Machine Intelligence"
 
 
+def test_only_real_markup_is_removed_and_only_non_names_are_dropped() -> None:
+    assert plain_text("Data <http://dx.doi.org/10.1/x> (2017)") == "Data <http://dx.doi.org/10.1/x> (2017)"
+    assert plain_text("When a<b and c>d") == "When a<b and c>d"
+    assert plain_text("<jats:title>CO<jats:sub>2</jats:sub> &amp; <mml:math><mml:mi>x</mml:mi></mml:math></jats:title>") == "CO2 & x"
+    assert plain_text("El Ni&#xf1;o") == "El Niño"
+    assert person_name(", Michael Busch") == "Michael Busch"
+    assert person_name("The DREAM5 Consortium") == "The DREAM5 Consortium"
+    assert person_name("Department of Physics, University of Oslo") is None
+    assert title_score("Über Stoß- und Gleitvorgänge", "ÜBER STOSS- UND GLEITVORGÄNGE") == 1.0
+
+
 def test_replace_with_verified_metadata_writes_clean_latex_escaped_bibtex(tmp_path, cache) -> None:
     entry = (
         "@article{kras,\n  title = {Mutant KRAS shapes tumours},\n  author = {Ruiz, Ana and Wei, Li},\n  journal = {Cancer Cell},\n"
@@ -257,15 +270,7 @@ def test_429_without_retry_after_backs_off_and_leaves_the_work_unchecked(tmp_pat
 
 
 def test_a_burst_of_429s_retries_once_per_host_not_per_request(tmp_path, cache) -> None:
-    works = [
-        StandInWork(f"Widget study number {i} on sparse gadgets", [f"Ann Author{i}"], 2020, "Widget Journal", doi=f"10.1000/w.{i}")
-        for i in range(7)
-    ]
-    entries = {
-        f"w{i}": f"@article{{w{i},\n  title = {{Widget study number {i} on sparse gadgets}},\n  author = {{Author{i}, Ann}},\n"
-        f"  journal = {{Widget Journal}},\n  year = {{2020}},\n  doi = {{10.1000/w.{i}}}\n}}\n"
-        for i in range(7)
-    }
+    works, entries = widget_studies(7)
     with StandIns(works, faults={"crossref": Fault(429, retry_after="0")}) as stand_ins:
         checker = OnlineChecker(cache=cache, env=stand_ins.environment(unreachable=("openalex",)), policies=fast(stand_ins), backoff_s=0.01)
         findings, summary, _ = verify(project(tmp_path, entries), stand_ins, cache, checker)

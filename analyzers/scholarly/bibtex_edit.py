@@ -103,6 +103,7 @@ _TO_LATEX = UnicodeToLatexEncoder(
     non_ascii_only=False,
     replacement_latex_protection="braces-almost-all",
     unknown_char_policy="keep",
+    unknown_char_warning=False,
 )
 
 

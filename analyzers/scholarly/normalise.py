@@ -10,11 +10,14 @@ Université de Lyon"); Semantic Scholar gives some names in two scripts ("Kyriac
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from html.parser import HTMLParser
 
 _DISAMBIGUATION = re.compile(r"\s*\(\d+\)\s*$")
+# A tag: <i>, </sub>, <jats:italic>, <mml:math xmlns="…">, <br/>; attributes only as name=value.
+_TAG = re.compile(r"""</?(?:[a-z]+:)?[a-z][a-z0-9]*(?:\s+[\w:.-]+=(?:"[^"]*"|'[^']*'|[^\s<>]+))*\s*/?>""")
 _INSTITUTION = re.compile(
     r"\b(univ\w*|institut\w*|laborat\w*|labs?|department|dept|school|college|hospital|cent(er|re)|faculty|academy|"
     r"cnrs|inserm|inria|gmbh|corporation|ministry)\b",
@@ -34,19 +37,24 @@ class _TextOf(HTMLParser):
 
 
 def plain_text(value: str) -> str:
-    """A title or venue as text: JATS/HTML tags removed, entities decoded, spacing collapsed."""
-    if "<" in value or "&" in value:
+    """A title or venue as text: JATS/HTML tags removed, entities decoded, spacing collapsed.
+
+    Only text with a real tag goes through the HTML parser: a URL in angle brackets ("<http://…>")
+    or a comparison ("a<b") is text."""
+    if _TAG.search(value):
         parser = _TextOf()
         parser.feed(value)
         parser.close()
         value = "".join(parser.parts)
+    elif "&" in value:
+        value = html.unescape(value)
     return " ".join(value.split())
 
 
 def person_name(value: str) -> str | None:
     """An author's name as "First Last", or None when the string is not a person's name (an affiliation)."""
-    name = _DISAMBIGUATION.sub("", plain_text(value))
-    if not name or not name[0].isalpha() or any(char.isdigit() for char in name) or _INSTITUTION.search(name):
+    name = _DISAMBIGUATION.sub("", plain_text(value)).strip(" ,;")
+    if not name or _INSTITUTION.search(name):
         return None
     parts = [part.strip() for part in name.split(",") if part.strip()]
     if len(parts) > 2 and len({_script(part) for part in parts}) > 1:

@@ -8,6 +8,7 @@ write), or guessed from its sentences otherwise. LaTeX is turned into text first
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -130,7 +131,7 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
         kind = "web"  # a reference that gives only a URL
     return Reference(
         key=key,
-        title=to_text(lower.get("title", "")).strip(" ."),
+        title=html.unescape(to_text(lower.get("title", ""))).strip(" ."),  # "El Ni&#xf1;o", pasted from a web page
         authors=authors,
         more_authors=more,
         year=int(year_match.group(1)) if year_match else None,
