@@ -21,7 +21,7 @@ from test_reference_verification import _apply, fast, project, verify, widget_st
 from auditex.analyzers.scholarly.cache import AnswerCache
 from auditex.analyzers.scholarly.matching import title_score
 from auditex.analyzers.scholarly.normalise import person_name, plain_text
-from auditex.analyzers.scholarly.references import from_bib, from_bibitem
+from auditex.analyzers.scholarly.references import from_bib, from_bibitem, split_authors
 from auditex.analyzers.scholarly.verify import Verifier
 from auditex.analyzers.verification import OnlineChecker
 
@@ -166,6 +166,7 @@ def test_only_real_markup_is_removed_and_only_non_names_are_dropped() -> None:
     assert plain_text("<jats:title>CO<jats:sub>2</jats:sub> &amp; <mml:math><mml:mi>x</mml:mi></mml:math></jats:title>") == "CO2 & x"
     assert plain_text("El Ni&#xf1;o") == "El Niño"
     assert person_name(", Michael Busch") == "Michael Busch"
+    assert split_authors("Busch,, Michael and King, Jr., Martin Luther") == (["Michael Busch", "Martin Luther King"], False)
     assert person_name("The DREAM5 Consortium") == "The DREAM5 Consortium"
     assert person_name("Department of Physics, University of Oslo") is None
     assert title_score("Über Stoß- und Gleitvorgänge", "ÜBER STOSS- UND GLEITVORGÄNGE") == 1.0

@@ -93,8 +93,9 @@ def split_authors(value: str) -> tuple[list[str], bool]:
             more = True
             continue
         if "," in name:
-            last, first = name.split(",", 1)
-            name = f"{first.strip()} {last.strip()}".strip()
+            # "Last, First" or BibTeX's "Last, Jr, First" ("Busch,, Michael"); the Jr part is no surname.
+            parts = [part.strip() for part in name.split(",")]
+            name = f"{parts[-1]} {parts[0]}".strip()
         result.append(name)
     return result, more
 
