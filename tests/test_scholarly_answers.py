@@ -12,13 +12,11 @@ Europe PMC, OpenAlex's key and prices. No test reaches the internet.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from scholarly_standins import SERVICES, Fault, StandIns, StandInWork
-from test_reference_verification import _apply, fast, project, verify, widget_studies
+from test_reference_verification import _apply, cache, fast, project, verify, widget_studies  # noqa: F401 (cache: the fixture)
 
-from auditex.analyzers.scholarly.cache import AnswerCache
 from auditex.analyzers.scholarly.matching import title_score
 from auditex.analyzers.scholarly.normalise import person_name, plain_text
 from auditex.analyzers.scholarly.references import from_bib, from_bibitem, split_authors
@@ -113,14 +111,6 @@ CITED = {
 FABRICATED = (
     "@article{fake,\n  title = {Quantum Gradient Widgets for Sparse Hyperbolic Attention},\n  author = {Smith, John},\n  year = {2021}\n}\n"
 )
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setenv("AUDITEX_CACHE_DIR", str(tmp_path / "cache"))
-    answers = AnswerCache(tmp_path / "cache" / "scholarly")
-    yield answers
-    answers.close()
 
 
 def by_key(findings) -> dict[str, list[str]]:
