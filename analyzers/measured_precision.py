@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "2dce433", "papers": 120, "date": "2026-11-25"}
+MEASURED_ON = {"commit": "f2c0b31", "papers": 120, "date": "2026-11-25"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
@@ -32,10 +32,10 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (7, 0, 7, 0.0),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (2, 0, 2, 0.0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (3, 2, 1, 0.208),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words, a range"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: row and column named, a setting"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: the sentence quotes the table elsewhere, a bound"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: the sentence quotes the table elsewhere, a interval bound"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words, the number is a range"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: row and column named, the number is a setting"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere, the number is a bound"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere, the number is a interval bound"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (18, 0, 18, 0.0),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
     ("REF002", "confidence 0.9+"): (21, 20, 1, 0.773),

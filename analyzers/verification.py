@@ -40,6 +40,7 @@ class Summary:
     unchecked: int = 0
     requests: int = 0
     reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # services unavailable for the run, OpenAlex's spend
 
     def line(self) -> str:
         text = (
@@ -47,7 +48,10 @@ class Summary:
             f"{self.not_found} not found, {self.unchecked} unchecked ({self.requests} requests)"
         )
         unchecked = self.unchecked_sentence()
-        return f"{text}. {unchecked}" if unchecked else text
+        text = f"{text}. {unchecked}" if unchecked else text
+        if self.notes:
+            text += (" " if unchecked else "; ") + "; ".join(dict.fromkeys(self.notes))
+        return text
 
     def unchecked_sentence(self) -> str:
         """How many references went unverified and why, in one sentence ('' when every one was checked)."""
@@ -73,6 +77,7 @@ class Summary:
             "unchecked": self.unchecked,
             "requests": self.requests,
             **({"unchecked_because": unchecked} if unchecked else {}),
+            "notes": list(dict.fromkeys(self.notes)),
         }
 
 
@@ -127,14 +132,17 @@ class OnlineChecker:
         env: dict[str, str] | None = None,
         policies: dict[str, Any] | None = None,
         backoff_s: float = 0.5,
+        check_urls: bool = True,
     ) -> None:
         self.registry = registry or default_registry()
         self.cache = cache if cache is not None else AnswerCache()
         self.env = env
         self.policies = policies
         self.backoff_s = backoff_s
+        self.check_urls = check_urls  # [online] urls applies too; the benchmark turns it off to stay on loopback
         self.verdicts: dict[str, Verdict] = {}  # reference digest → verdict (checked ones only)
         self.requests = 0
+        self.notes: list[str] = []  # of the last resolve: services down for the run, OpenAlex's spend
 
     def pending(self, cited: Iterable[Cited]) -> list[Cited]:
         """The cited references without a verdict yet (one per content)."""
@@ -146,9 +154,12 @@ class OnlineChecker:
         """Ask the indexes about `references` (the network part); returns the verdicts and the requests made."""
         if not references:
             return [], 0
-        async with Verifier(settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s) as verifier:
+        async with Verifier(
+            settings, self.cache, self.env, self.policies, backoff_s=self.backoff_s, check_urls=self.check_urls
+        ) as verifier:
             verdicts = await verifier.verify(references, on_verdict)
             requests = verifier.requests
+            self.notes = verifier.notes()
         self.requests += requests
         return verdicts, requests
 
@@ -198,6 +209,7 @@ class OnlineChecker:
 
         if todo:
             _, summary.requests = await self.resolve([c.reference for c in todo], settings, heard)
+            summary.notes = list(self.notes)
         for item, verdict in done:
             self.remember(item, verdict)
         findings = policy.apply(project, findings_for(project, config, rules, done, at_cites))

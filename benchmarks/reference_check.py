@@ -14,8 +14,11 @@ Run: python benchmarks/reference_check.py [--corpus ../shared/corpus] [--speed-e
 3. Speed: N entries against stand-ins with a fixed latency per request, with the polite
    default rate limits (arXiv 1 / 3 s, Semantic Scholar 1 / s, ...), a fresh cache (target
    ≤ 20 s), then a second run from the disk cache (target ≤ 1 s).
+4. Kinds: every corpus entry that is software, a web page, a dataset, a report or only a URL,
+   against indexes that hold none of them: none may be reported as likely fabricated (BIB001).
 
-Nothing here reaches the internet: every base URL points at 127.0.0.1.
+Nothing here reaches the internet: every base URL points at 127.0.0.1, and entries' own URLs
+are not asked (`check_urls=False`).
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ def as_indexed(reference: Reference, index: int, rng: random.Random) -> StandInW
         doi=reference.doi or f"10.5555/standin.{index}",
         arxiv=reference.arxiv,
         preprint=reference.is_preprint,
+        pmid=reference.pmid,
     )
 
 
@@ -130,7 +134,7 @@ def precision(corpus: Path) -> None:
     works, conflicting = index_from_entries(list(unique.values()), rng)
     with tempfile.TemporaryDirectory() as cache_dir, StandIns(works) as stand_ins:
         cache = AnswerCache(Path(cache_dir))
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins))
+        checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
         started = time.perf_counter()
         results = asyncio.run(check_projects(checker, [(project, cited) for _, project, cited in papers]))
         seconds = time.perf_counter() - started
@@ -214,7 +218,7 @@ def planted(corpus: Path, per_kind: int) -> None:
         project = Project(Path(folder), "main.tex")
         with StandIns(works) as stand_ins:
             cache = AnswerCache(Path(folder) / "cache")
-            checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins))
+            checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
             [(findings, _summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
             cache.close()
     codes: dict[str, set[str]] = {}
@@ -275,7 +279,7 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
             timings = []
             for _ in range(2):  # a fresh checker each time: the second run has only the disk cache
                 cache = AnswerCache(Path(folder) / "cache")
-                checker = OnlineChecker(cache=cache, env=stand_ins.environment())  # the polite default rate limits
+                checker = OnlineChecker(cache=cache, env=stand_ins.environment(), check_urls=False)  # the polite default rate limits
                 before = stand_ins.count()
                 started = time.perf_counter()
                 [(_findings, summary)] = asyncio.run(check_projects(checker, [(project, cited)]))
@@ -291,13 +295,36 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
     print(f"second run: {second:6.2f} s, {second_requests} requests (target ≤ 1 s)")
 
 
+def kinds(corpus: Path) -> None:
+    papers = corpus_references(corpus)
+    chosen = [(name, project, [c for c in cited if c.reference.kind != "work"]) for name, project, cited in papers]
+    chosen = [item for item in chosen if item[2]]
+    by_kind: dict[str, int] = {}
+    for _, _, cited in chosen:
+        for item in cited:
+            by_kind[item.reference.kind] = by_kind.get(item.reference.kind, 0) + 1
+    with tempfile.TemporaryDirectory() as cache_dir, StandIns([]) as stand_ins:
+        cache = AnswerCache(Path(cache_dir))
+        checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
+        results = asyncio.run(check_projects(checker, [(project, cited) for _, project, cited in chosen]))
+        cache.close()
+    fabricated = [(name, f) for (name, _, _), (findings, _) in zip(chosen, results) for f in findings if f.code == "BIB001"]
+    unchecked = sum(summary.unchecked for _, summary in results)
+    total = sum(by_kind.values())
+    print("\n## Kinds: software, web, dataset, report and URL-only entries of the corpus, indexes holding none\n")
+    print(f"entries: {total} ({', '.join(f'{kind} {count}' for kind, count in sorted(by_kind.items()))}) in {len(chosen)} papers")
+    print(f"reported as likely fabricated (BIB001): {len(fabricated)} (target 0); unchecked: {unchecked}")
+    for name, finding in fabricated[:10]:
+        print(f"  {name}: {finding.message}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--per-kind", type=int, default=40, help="planted errors of each kind (default 40)")
     parser.add_argument("--speed-entries", type=int, default=200)
     parser.add_argument("--latency-ms", type=float, default=50.0)
-    parser.add_argument("--only", choices=("precision", "recall", "speed"))
+    parser.add_argument("--only", choices=("precision", "recall", "speed", "kinds"))
     arguments = parser.parse_args()
     if not arguments.corpus.is_dir():
         print(f"no corpus at {arguments.corpus}", file=sys.stderr)
@@ -308,6 +335,8 @@ def main() -> int:
         planted(arguments.corpus, arguments.per_kind)
     if arguments.only in (None, "speed"):
         speed(arguments.corpus, arguments.speed_entries, arguments.latency_ms)
+    if arguments.only in (None, "kinds"):
+        kinds(arguments.corpus)
     return 0
 
 

@@ -61,7 +61,8 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
     parser.add_argument(
         "--online",
         action="store_true",
-        help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP "
+        help="also verify every cited reference against Crossref, OpenAlex, arXiv, Semantic Scholar, DBLP, DataCite "
+        "and Europe PMC, and a software or web reference none holds at its own URL "
         "(sends reference metadata only, never manuscript text)",
     )
     parser.add_argument("--fix", action="store_true", help="apply the safe fixes (the editor's preferred quick fixes), then report")
@@ -179,6 +180,7 @@ def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | N
             for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
                 setattr(total, name, getattr(total, name) + getattr(summary, name))
             total.reasons += summary.reasons
+            total.notes += summary.notes
 
     try:
         asyncio.run(run_all())

@@ -1,13 +1,17 @@
-"""Loopback stand-ins for Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP.
+"""Loopback stand-ins for Crossref, OpenAlex, arXiv, Semantic Scholar, DBLP, DataCite and Europe PMC.
 
 One threaded HTTP server on 127.0.0.1 answers under a path prefix per service
-(`/crossref`, `/openalex`, `/arxiv`, `/s2`, `/dblp`) with the services' documented
-shapes: Crossref's `message` envelope (`items` for a query), OpenAlex's `meta` +
-`results` (with `is_retracted`), arXiv's Atom feed, Semantic Scholar's `data` (match,
-search), paper objects and the batch list (with nulls), DBLP's `result.hits.hit[].info`.
-It answers from a small library of `StandInWork`s and records every request. Faults
-are per service: a status (with Retry-After) for the next N requests, a malformed body,
-a latency. `environment()` gives the `AUDITEX_*_URL` variables pointing at it.
+(`/crossref`, `/openalex`, `/arxiv`, `/s2`, `/dblp`, `/datacite`, `/europepmc`) with the
+services' documented shapes: Crossref's `message` envelope (`items` for a query), OpenAlex's
+`meta` + `results` (with `is_retracted`) and its `X-RateLimit-*` headers, arXiv's Atom feed,
+Semantic Scholar's `data` (match, search), paper objects and the batch list (with nulls), DBLP's
+`result.hits.hit[].info`, DataCite's JSON:API `data.attributes`, Europe PMC's
+`resultList.result[]`. Under `/web/` it answers HEAD requests for `pages` (path → status).
+It answers from a small library of `StandInWork`s and records every request; a work's
+`as_sent` replaces fields of one service's record with what that service really sends
+(markup in titles, numbered names, `issued: [[null]]`, ...). Faults are per service: a
+status (with Retry-After) for the next N requests, a malformed body, a latency.
+`environment()` gives the `AUDITEX_*_URL` variables pointing at it.
 """
 
 from __future__ import annotations
@@ -23,14 +27,17 @@ from xml.sax.saxutils import escape
 from loopback import LoopbackServer
 from rapidfuzz import fuzz, process
 
-SERVICES = ("crossref", "openalex", "arxiv", "s2", "dblp")
+SERVICES = ("crossref", "openalex", "arxiv", "s2", "dblp", "datacite", "europepmc")
 ENV = {
     "crossref": "AUDITEX_CROSSREF_URL",
     "openalex": "AUDITEX_OPENALEX_URL",
     "arxiv": "AUDITEX_ARXIV_URL",
     "s2": "AUDITEX_S2_URL",
     "dblp": "AUDITEX_DBLP_URL",
+    "datacite": "AUDITEX_DATACITE_URL",
+    "europepmc": "AUDITEX_EUROPEPMC_URL",
 }
+BASE_PATH = {"s2": "/graph/v1", "europepmc": "/europepmc/webservices/rest"}  # the path each real base URL carries
 
 
 @dataclass
@@ -45,7 +52,9 @@ class StandInWork:
     preprint: bool = False  # an arXiv record (CoRR in DBLP, posted-content in Crossref)
     published_venue: str = ""  # a preprint's journal_ref
     published_doi: str = ""
-    services: frozenset[str] = frozenset(SERVICES)
+    services: frozenset[str] = frozenset(SERVICES) - {"datacite"}  # DataCite holds only what is registered there
+    pmid: str = ""
+    as_sent: dict[str, dict] = field(default_factory=dict)  # service → fields of its record as that service really sends them
     ident: int = 0
 
 
@@ -62,7 +71,9 @@ class StandIns(LoopbackServer):
     works: list[StandInWork] = field(default_factory=list)
     latency_s: float = 0.0
     faults: dict[str, Fault] = field(default_factory=dict)
+    pages: dict[str, int] = field(default_factory=dict)  # /web/<path> → the status a HEAD request gets
     requests: list[tuple[str, str, dict[str, list[str]]]] = field(default_factory=list)  # (service, path, query)
+    headers: list[dict[str, str]] = field(default_factory=list)  # each request's headers, in order
 
     def __post_init__(self) -> None:
         for index, work in enumerate(self.works):
@@ -83,14 +94,22 @@ class StandIns(LoopbackServer):
                 length = int(self.headers.get("Content-Length") or 0)
                 owner._handle(self, self.rfile.read(length))
 
+            def do_HEAD(self) -> None:
+                owner._handle(self, None)
+
         self._listen(Handler)
 
     # Life
 
-    def environment(self, only: tuple[str, ...] = SERVICES, unreachable: tuple[str, ...] = ()) -> dict[str, str]:
-        env = {ENV[name]: f"{self.url}/{name}" + ("/graph/v1" if name == "s2" else "") for name in only}
+    def environment(
+        self, only: tuple[str, ...] = SERVICES, unreachable: tuple[str, ...] = (), wrong_path: tuple[str, ...] = ()
+    ) -> dict[str, str]:
+        """`wrong_path`: services whose base URL lacks its path (every endpoint answers 404, as a real server would)."""
+        env = {ENV[name]: f"{self.url}/{name}" + BASE_PATH.get(name, "") for name in only}
         for name in unreachable:
             env[ENV[name]] = "http://127.0.0.1:9"  # the discard port: connection refused
+        for name in wrong_path:
+            env[ENV[name]] = f"{self.url}/{name}/wrong"
         return env
 
     def count(self, service: str | None = None) -> int:
@@ -104,6 +123,7 @@ class StandIns(LoopbackServer):
         query = parse_qs(parts.query)
         with self._lock:
             self.requests.append((service, "/" + rest, query))
+            self.headers.append(dict(handler.headers.items()))
             fault = self.faults.get(service)
             active = fault is not None and fault.times > 0
             if active and fault.status:
@@ -115,11 +135,14 @@ class StandIns(LoopbackServer):
             return self._send(handler, fault.status, {"message": "Too Many Requests" if fault.status == 429 else "error"}, headers=headers)
         if active and fault.malformed:
             return self._send(handler, 200, "<html>Service temporarily unavailable</html>", content_type="text/html")
+        if service == "web":
+            return self._send(handler, self.pages.get("/" + rest, 404), "", content_type="text/html")
         try:
             status, payload, content_type = getattr(self, f"_{service}")("/" + rest, query, body)
         except KeyError:
             status, payload, content_type = 404, {"error": "not found"}, "application/json"
-        self._send(handler, status, payload, content_type)
+        headers = {"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "990"} if service == "openalex" else {}
+        self._send(handler, status, payload, content_type, headers)
 
     def _send(
         self,
@@ -136,7 +159,8 @@ class StandIns(LoopbackServer):
         for name, value in (headers or {}).items():
             handler.send_header(name, value)
         handler.end_headers()
-        handler.wfile.write(data)
+        if handler.command != "HEAD":
+            handler.wfile.write(data)
 
     def _in(self, service: str) -> list[StandInWork]:
         return [work for work in self.works if service in work.services]
@@ -160,13 +184,20 @@ class StandIns(LoopbackServer):
                 return 404, "Resource not found.", "text/plain"
             return (
                 200,
-                {"status": "ok", "message-type": "work", "message-version": "1.0.0", "message": _crossref_item(work)},
+                {
+                    "status": "ok",
+                    "message-type": "work",
+                    "message-version": "1.0.0",
+                    "message": _sent("crossref", work, _crossref_item(work)),
+                },
                 "application/json",
             )
         if path == "/works":
             text = query["query.bibliographic"][0]
             rows = int(query.get("rows", ["20"])[0])
-            items = [_crossref_item(work) for work in self._ranked("crossref", text, 0)[:rows]]  # Crossref always ranks something
+            items = [
+                _sent("crossref", work, _crossref_item(work)) for work in self._ranked("crossref", text, 0)[:rows]
+            ]  # Crossref always ranks something
             return (
                 200,
                 {
@@ -192,7 +223,7 @@ class StandIns(LoopbackServer):
             work = self._by_doi("openalex", unquote(path[len("/works/doi:") :]))
             if work is None:
                 return 404, {"error": "Not Found", "message": "The requested resource could not be found."}, "application/json"
-            return 200, _openalex_item(work), "application/json"
+            return 200, _sent("openalex", work, _openalex_item(work)), "application/json"
         if path == "/works":
             per_page = int(query.get("per-page", ["25"])[0])
             if "filter" in query:
@@ -200,7 +231,7 @@ class StandIns(LoopbackServer):
                 found = [work for doi in dois if (work := self._by_doi("openalex", doi)) is not None]
             else:
                 found = self._ranked("openalex", query["search"][0], 60)
-            results = [_openalex_item(work) for work in found[:per_page]]
+            results = [_sent("openalex", work, _openalex_item(work)) for work in found[:per_page]]
             return (
                 200,
                 {
@@ -245,19 +276,19 @@ class StandIns(LoopbackServer):
             ranked = self._ranked("s2", query["query"][0], 85)
             if not ranked:
                 return 404, {"error": "Title match not found"}, "application/json"
-            return 200, {"data": [{**_s2_paper(ranked[0]), "matchScore": 180.5}]}, "application/json"
+            return 200, {"data": [{**_sent("s2", ranked[0], _s2_paper(ranked[0])), "matchScore": 180.5}]}, "application/json"
         if path == "/paper/search":
             limit = int(query.get("limit", ["10"])[0])
             ranked = self._ranked("s2", query["query"][0], 60)[:limit]
-            return 200, {"total": len(ranked), "offset": 0, "data": [_s2_paper(w) for w in ranked]}, "application/json"
+            return 200, {"total": len(ranked), "offset": 0, "data": [_sent("s2", w, _s2_paper(w)) for w in ranked]}, "application/json"
         if path == "/paper/batch" and body is not None:
             ids = json.loads(body)["ids"]
-            return 200, [_s2_paper(w) if (w := self._s2_lookup(i)) else None for i in ids], "application/json"
+            return 200, [_sent("s2", w, _s2_paper(w)) if (w := self._s2_lookup(i)) else None for i in ids], "application/json"
         if path.startswith("/paper/"):
             work = self._s2_lookup(unquote(path[len("/paper/") :]))
             if work is None:
-                return 404, {"error": "Paper with id not found"}, "application/json"
-            return 200, _s2_paper(work), "application/json"
+                return 404, {"error": f"Paper with id {unquote(path[len('/paper/') :])} not found"}, "application/json"
+            return 200, _sent("s2", work, _s2_paper(work)), "application/json"
         raise KeyError(path)
 
     def _s2_lookup(self, identifier: str) -> StandInWork | None:
@@ -278,7 +309,8 @@ class StandIns(LoopbackServer):
         hits: dict = {"@total": str(len(ranked)), "@computed": str(len(ranked)), "@sent": str(len(ranked)), "@first": "0"}
         if ranked:
             hits["hit"] = [
-                {"@score": "7", "@id": str(w.ident), "info": _dblp_info(w), "url": f"https://dblp.org/rec/x/{w.ident}"} for w in ranked
+                {"@score": "7", "@id": str(w.ident), "info": _sent("dblp", w, _dblp_info(w)), "url": f"https://dblp.org/rec/x/{w.ident}"}
+                for w in ranked
             ]
         return (
             200,
@@ -292,6 +324,109 @@ class StandIns(LoopbackServer):
             },
             "application/json",
         )
+
+    # DataCite: /dois/{doi}
+
+    def _datacite(self, path: str, query: dict, body: bytes | None):
+        if not path.startswith("/dois/"):
+            raise KeyError(path)
+        work = self._by_doi("datacite", unquote(path[len("/dois/") :]))
+        if work is None:
+            return 404, {"errors": [{"status": "404", "title": "The resource you are looking for doesn't exist."}]}, "application/json"
+        return 200, {"data": _sent("datacite", work, _datacite_record(work))}, "application/json"
+
+    # Europe PMC: /europepmc/webservices/rest/search?query=DOI:"…" | EXT_ID:… AND SRC:MED | TITLE:"…"
+
+    def _europepmc(self, path: str, query: dict, body: bytes | None):
+        if path != "/europepmc/webservices/rest/search":
+            raise KeyError(path)
+        text = query["query"][0]
+        rows = int(query.get("pageSize", ["25"])[0])
+        if text.startswith("DOI:"):
+            found = [w for w in [self._by_doi("europepmc", text[4:].strip('"'))] if w is not None]
+        elif text.startswith("EXT_ID:"):
+            pmid = text.split()[0].removeprefix("EXT_ID:")
+            found = [w for w in self._in("europepmc") if w.pmid and w.pmid == pmid]
+        else:
+            found = self._ranked("europepmc", text.removeprefix("TITLE:").strip('"'), 70)
+        results = [_sent("europepmc", w, _europepmc_result(w)) for w in found[:rows]]
+        return (
+            200,
+            {
+                "version": "6.9",
+                "hitCount": len(found),
+                "nextCursorMark": "AoE=",
+                "request": {"queryString": text, "resultType": "core", "cursorMark": "*", "pageSize": rows, "sort": "", "synonym": False},
+                "resultList": {"result": results},
+            },
+            "application/json",
+        )
+
+
+def _sent(service: str, work: StandInWork, record: dict) -> dict:
+    """The record with the fields the service really sends for this work in place of the generated ones."""
+    return {**record, **work.as_sent.get(service, {})}
+
+
+def _datacite_record(work: StandInWork) -> dict:
+    return {
+        "id": work.doi,
+        "type": "dois",
+        "attributes": {
+            "doi": work.doi,
+            "identifiers": [],
+            "creators": [
+                {
+                    "name": f"{_split(n)[1]}, {_split(n)[0]}",
+                    "nameType": "Personal",
+                    "givenName": _split(n)[0],
+                    "familyName": _split(n)[1],
+                    "affiliation": [],
+                    "nameIdentifiers": [],
+                }
+                for n in work.authors
+            ],
+            "titles": [{"title": work.title}],
+            "publisher": work.venue or "Zenodo",
+            "publicationYear": work.year,
+            "types": {
+                "ris": "COMP",
+                "bibtex": "misc",
+                "citeproc": "article",
+                "schemaOrg": "SoftwareSourceCode",
+                "resourceTypeGeneral": "Software",
+            },
+            "url": f"https://zenodo.org/record/{work.ident}",
+            "state": "findable",
+        },
+        "relationships": {"client": {"data": {"id": "cern.zenodo", "type": "clients"}}},
+    }
+
+
+def _europepmc_result(work: StandInWork) -> dict:
+    return {
+        "id": work.pmid or f"PPR{work.ident}",
+        "source": "MED" if work.pmid else "PPR",
+        "pmid": work.pmid or None,
+        "doi": work.doi or None,
+        "title": work.title + ".",
+        "authorString": ", ".join(f"{_split(n)[1]} {''.join(p[0] for p in _split(n)[0].split())}" for n in work.authors) + ".",
+        "authorList": {
+            "author": [
+                {
+                    "fullName": f"{_split(n)[1]} {''.join(p[0] for p in _split(n)[0].split())}",
+                    "firstName": _split(n)[0],
+                    "lastName": _split(n)[1],
+                    "initials": "".join(p[0] for p in _split(n)[0].split()),
+                }
+                for n in work.authors
+            ]
+        },
+        "journalInfo": {"journal": {"title": work.venue, "isoabbreviation": work.venue}, "yearOfPublication": work.year},
+        "pubYear": str(work.year),
+        "pubTypeList": {"pubType": ["research-article", "Journal Article"]},
+        "isOpenAccess": "N",
+    }
 
 
 def _split(name: str) -> tuple[str, str]:

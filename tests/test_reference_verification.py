@@ -236,16 +236,22 @@ def test_preprint_with_a_published_version_is_a_hint(tmp_path, cache) -> None:
 # The wire: batching, 429 with Retry-After, malformed bodies, rate limits
 
 
-def test_dois_are_batched_fifty_to_an_openalex_request(tmp_path, cache) -> None:
+def widget_studies(count: int) -> tuple[list[StandInWork], dict[str, str]]:
+    """`count` works with a DOI each, and their correct `.bib` entries."""
     works = [
         StandInWork(f"Widget study number {i} on sparse gadgets", [f"Ann Author{i}"], 2020, "Widget Journal", doi=f"10.1000/w.{i}")
-        for i in range(60)
+        for i in range(count)
     ]
     entries = {
         f"w{i}": f"@article{{w{i},\n  title = {{Widget study number {i} on sparse gadgets}},\n  author = {{Author{i}, Ann}},\n"
         f"  journal = {{Widget Journal}},\n  year = {{2020}},\n  doi = {{10.1000/w.{i}}}\n}}\n"
-        for i in range(60)
+        for i in range(count)
     }
+    return works, entries
+
+
+def test_dois_are_batched_fifty_to_an_openalex_request(tmp_path, cache) -> None:
+    works, entries = widget_studies(60)
     with StandIns(works) as stand_ins:
         findings, summary, _ = verify(project(tmp_path, entries), stand_ins, cache)
         filters = [query["filter"][0] for service, path, query in stand_ins.requests if service == "openalex" and "filter" in query]
@@ -308,11 +314,18 @@ def test_the_time_budget_leaves_the_rest_unchecked(tmp_path, cache) -> None:
 
 def test_mailto_and_key_come_from_the_environment(tmp_path, cache) -> None:
     with StandIns(LIBRARY) as stand_ins:
-        env = {**stand_ins.environment(), "OPENALEX_MAILTO": "me@example.org", "CROSSREF_MAILTO": "me@example.org"}
+        env = {
+            **stand_ins.environment(),
+            "OPENALEX_MAILTO": "me@example.org",
+            "CROSSREF_MAILTO": "me@example.org",
+            "OPENALEX_API_KEY": "oa-key",
+        }
         checker = OnlineChecker(cache=cache, env=env, policies=fast(stand_ins))
         verify(project(tmp_path, {"he2016": BIB["he2016"]}), stand_ins, cache, checker)
-        [query] = [query for service, _, query in stand_ins.requests if service == "openalex"]
-    assert query["mailto"] == ["me@example.org"] and query["filter"] == ["doi:10.1109/cvpr.2016.90"]
+        [(path, query)] = [(path, query) for service, path, query in stand_ins.requests if service == "openalex"]
+    # One DOI: OpenAlex's free single-work lookup, not a priced filter call; the key as OpenAlex documents it.
+    assert path == "/works/doi:10.1109/cvpr.2016.90"
+    assert query["mailto"] == ["me@example.org"] and query["api_key"] == ["oa-key"]
     headers = {}
     with StandIns(LIBRARY) as stand_ins:
         original = stand_ins._handle
@@ -466,7 +479,11 @@ def test_check_online_reports_and_summarises(tmp_path) -> None:
         assert stand_ins.count() == asked  # the disk cache answered everything
     report = json.loads(first.stdout)
     assert [f["code"] for f in report["findings"] if f["code"].startswith("BIB")] == ["BIB001"]
+    notes = report["references"].pop("notes")
     assert report["references"] == {"cited": 3, "verified": 2, "with_findings": 1, "not_found": 1, "unchecked": 0, "requests": asked}
+    # The fabricated title was searched at OpenAlex last, after the free indexes; the spend and the missing key are said.
+    assert notes[0].startswith("OpenAlex: 1 singleton, 1 search ($0.0010, 990 of 1000 left today)")
+    assert notes[1].startswith("OPENALEX_API_KEY is not set") and notes[1] in first.stderr
     assert "references: 3 checked online, 2 verified" in first.stderr
     assert json.loads(second.stdout)["references"]["requests"] == 0
 

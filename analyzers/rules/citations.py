@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from rapidfuzz import process
+from rapidfuzz import fuzz, process
 
 from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 from ..report import counted
+from ..scholarly.matching import normal, surname
+from ..scholarly.normalise import clean_doi
+from ..scholarly.references import split_authors, to_text
 
 
 def _known_keys(ctx: RuleContext) -> set[str]:
@@ -262,3 +266,82 @@ def repeated_bibliography_field(ctx: RuleContext) -> Iterator[Finding]:
             identity=f"{problem.key}:{problem.field}",
             severity=None if matters else Severity.HINT,
         )
+
+
+@rule("CIT007", "duplicate-reference", Category.LATEX, Severity.INFORMATION, reads=("cite_keys", "bibliography"))
+def duplicate_reference(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Points at one work cited under two keys: two cited `.bib` entries with the same DOI, or with
+    nearly the same title (rapidfuzz ratio of the normalised titles at least 95) and the same
+    first author's surname, and years no more than one apart. Entries with different DOIs are
+    different works, however alike their titles.
+
+    ## Why is this bad?
+    The bibliography lists the work twice (often once as the preprint and once as the
+    published version, or once from each co-author's library), which readers and reviewers
+    notice and which splits its citations.
+
+    ## Example
+    ```bibtex
+    @inproceedings{vaswani2017, title={Attention Is All You Need}, author={Vaswani, Ashish}, year={2017}}
+    @article{vaswani2017attention, title={Attention is all you need}, author={Vaswani, A.}, year={2017}}
+    ```
+
+    ## Use instead
+    One entry, and one key in every `\\cite`.
+    """
+    cited = _cited_keys(ctx)
+    first_of: dict[tuple[str, str], tuple[str, BibEntry]] = {}
+    by_surname: dict[str, list[tuple[str, BibEntry, str, int | None, str]]] = {}
+    for key, places in ctx.index.bib_entries.items():
+        file, entry = places[0]
+        if not _is_cited(key, cited) or not file.endswith(".bib"):
+            continue
+        doi = clean_doi(entry.fields.get("doi", ""))
+        title = normal(to_text(entry.fields.get("title", "")))
+        authors, _ = split_authors(entry.fields.get("author", ""))
+        year_match = re.search(r"\d{4}", entry.fields.get("year", "") or entry.fields.get("date", ""))
+        year = int(year_match.group(0)) if year_match else None
+        same = first_of.get(("doi", doi)) if doi else None
+        if same is None and len(title) >= 12 and authors:
+            family = surname(authors[0])
+            same = next(
+                (
+                    (other_file, other)
+                    for other_file, other, other_title, other_year, other_doi in by_surname.get(family, [])
+                    if not (doi and other_doi and doi != other_doi)
+                    and (year is None or other_year is None or abs(year - other_year) <= 1)
+                    and fuzz.ratio(title, other_title) >= 95
+                    and not _numbered_apart(title, other_title)
+                ),
+                None,
+            )
+            by_surname.setdefault(family, []).append((file, entry, title, year, doi))
+        if doi:
+            first_of.setdefault(("doi", doi), (file, entry))
+        if same is None:
+            continue
+        other_file, other = same
+        if not (doi and clean_doi(other.fields.get("doi", "")) == doi):
+            message = f"'{key}' and '{other.key}' look like the same work (nearly the same title and first author): cite it under one key"
+        elif fuzz.ratio(title, normal(to_text(other.fields.get("title", "")))) >= 90:
+            message = f"'{key}' and '{other.key}' are the same work (the same DOI, {doi}): cite it under one key"
+        else:
+            message = (
+                f"'{key}' and '{other.key}' give the same DOI ({doi}) under different titles: "
+                "one of them may have the wrong DOI, or they are parts of one work"
+            )
+        yield ctx.report(
+            file,
+            entry.start,
+            entry.end,
+            message,
+            identity=f"{other.key}={key}",
+            related=[ctx.related(other_file, other.start, other.end, f"the entry '{other.key}'")],
+        )
+
+
+def _numbered_apart(a: str, b: str) -> bool:
+    """Titles that differ only in numbers or roman numerals: volumes or parts of one series ("Vol. I", "Vol. II")."""
+    differing = set(a.split()) ^ set(b.split())
+    return bool(differing) and all(re.fullmatch(r"\d+|[ivxlc]+", word) for word in differing)

@@ -33,15 +33,21 @@ _HOW = """
     punctuation are removed: a candidate is the same work when rapidfuzz's ratio of the two
     titles is at least 0.9 (0.8 when the first author's surname and the year, within one, agree
     too). Authors are compared by surname, the year within one, the venue by shared words or
-    abbreviation. Resolution order: the DOI, then the arXiv id, then a title search
-    (configurable: `[online] order` in `.auditex.toml`).
+    abbreviation. Titles and names are compared after the indexes' markup (JATS, HTML entities),
+    OpenAlex's numbered names and affiliations listed as authors are removed. Resolution order:
+    the DOI, the PMID, the arXiv id, then a title search (configurable: `[online] order` in
+    `.auditex.toml`).
 
     ## What is sent
-    Only reference metadata: the entry's DOI, arXiv id, title and first author's surname, to
-    Crossref, OpenAlex, arXiv, Semantic Scholar and DBLP (base URLs overridable with
-    `AUDITEX_CROSSREF_URL`, `AUDITEX_OPENALEX_URL`, `AUDITEX_ARXIV_URL`, `AUDITEX_S2_URL`,
-    `AUDITEX_DBLP_URL`). Never manuscript text. Nothing is sent unless `--online` or the
-    `auditex.online` setting asks for it. Answers are cached (found 30 days, not found 1 day).
+    Only reference metadata: the entry's DOI, PMID, arXiv id, title and first author's surname, to
+    Crossref, OpenAlex, arXiv, Semantic Scholar, DBLP, DataCite and Europe PMC (base URLs
+    overridable with `AUDITEX_CROSSREF_URL`, `AUDITEX_OPENALEX_URL`, `AUDITEX_ARXIV_URL`,
+    `AUDITEX_S2_URL`, `AUDITEX_DBLP_URL`, `AUDITEX_DATACITE_URL`, `AUDITEX_EUROPEPMC_URL`), and one
+    HEAD request to the own URL of a software or web entry no index holds. Never manuscript text.
+    Nothing is sent unless `--online` or the `auditex.online` setting asks for it. Answers are
+    cached (found 30 days, not found 1 day). A 404 from a search or batch endpoint, a service
+    unreachable or rate limiting past its retries leaves the service out for the run: the
+    references it might have answered for are unchecked, never "not found".
 """
 
 
@@ -75,9 +81,12 @@ def _described(work: Work) -> str:
 def reference_not_found(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Iterator[Finding]:
     """## What it does
     Flags a cited reference that no scholarly index knows: at least two indexes answered the
-    title search and none returned a candidate above the match threshold (likely fabricated).
-    A reference that could not be checked (indexes unreachable, rate limited, the time
-    budget spent) is never reported; the run's summary counts it as unchecked.
+    title search, none returned a candidate above the match threshold (likely fabricated), and
+    no index failed to answer. A reference that could not be checked (an index unreachable,
+    misconfigured or rate limited, the time budget spent) is never reported; the run's summary
+    counts it as unchecked. Software, web pages, datasets, reports and URL-only entries are
+    never reported: indexes mostly lack them, so they are checked at DataCite and at their own
+    URL instead, or counted as unchecked.
 
     ## Why is this bad?
     References invented by language models have reached accepted papers; a reader who looks

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 
 from .cache import MISSING
-from .service import Service, as_year, clean_doi, dump, works
+from .normalise import bare_id, clean_doi, person_names
+from .service import Service, as_year, dump, works
 from .work import Work
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
 BATCH = 50
-ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
-
-
-def bare_id(value: str) -> str:
-    """`arXiv:1706.03762v5`, an abs/pdf URL or a bare id → `1706.03762`."""
-    match = ARXIV_ID.search(value or "")
-    return match.group(1).lower() if match else ""
 
 
 class ArXiv(Service):
@@ -70,7 +63,7 @@ class ArXiv(Service):
                 Work(
                     source=self.name,
                     title=title,
-                    authors=[a for a in authors if a],
+                    authors=person_names(authors),
                     year=as_year(published[:4]),
                     venue="arXiv",
                     arxiv=arxiv_id,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
+
+from pylatexenc.latexencode import RULE_CALLABLE, UnicodeToLatexConversionRule, UnicodeToLatexEncoder
 
 _FIELD = re.compile(r"([A-Za-z][\w\-]*)\s*=\s*")
 
@@ -89,7 +92,22 @@ def _value(body: str, start: int) -> tuple[int | None, int]:
     return end, end
 
 
+def _other_script(text: str, pos: int) -> tuple[int, str] | None:
+    """Letters of non-Latin scripts stay as they are (pylatexenc would write Greek as math)."""
+    char = text[pos]
+    return (1, char) if char.isalpha() and not char.isascii() and "LATIN" not in unicodedata.name(char, "") else None
+
+
+_TO_LATEX = UnicodeToLatexEncoder(
+    conversion_rules=[UnicodeToLatexConversionRule(RULE_CALLABLE, _other_script, replacement_latex_protection="none"), "defaults"],
+    non_ascii_only=False,
+    replacement_latex_protection="braces-almost-all",
+    unknown_char_policy="keep",
+    unknown_char_warning=False,
+)
+
+
 def bibtex_value(text: str) -> str:
-    """A plain value made safe for `{...}`: braces balanced, specials escaped."""
-    text = text.replace("\\", "").replace("{", "").replace("}", "")
-    return re.sub(r"([&%#_$])", r"\\\1", text)
+    """A plain value (an index's title or names, markup already removed) as BibTeX: LaTeX specials escaped
+    (`\\&`, `\\%`, `\\_`, ...), accented letters as `{\\"o}`, so that BibTeX sorts and prints it."""
+    return str(_TO_LATEX.unicode_to_latex(" ".join(text.split())))

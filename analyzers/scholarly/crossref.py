@@ -1,11 +1,16 @@
-"""Crossref: `GET /works/{doi}` and `GET /works?query.bibliographic=…&rows=N` (the `message` envelope)."""
+"""Crossref: `GET /works/{doi}` and `GET /works?query.bibliographic=…&rows=N` (the `message` envelope).
+
+Titles come with JATS markup; the year is the `issued` date (the print or online one when
+`issued` is `[[null]]`), never `created`, which is when the record was deposited.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import quote
 
-from .service import Service, as_year, clean_doi, dump, works
+from .normalise import clean_doi, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 
@@ -20,7 +25,13 @@ class Crossref(Service):
 
     async def lookup_doi(self, doi: str) -> Work | None:
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/works/{quote(doi, safe='/:;()')}", self._params({}))
+            body = await self.http.get_json(
+                self.name,
+                f"{self.base_url}/works/{quote(doi, safe='/:;()')}",
+                self._params({}),
+                missing="record",
+                record_says="resource not found",
+            )
             message = body.get("message") if isinstance(body, dict) else None
             if not isinstance(message, dict):
                 raise self.unexpected()
@@ -50,7 +61,7 @@ class Crossref(Service):
         if not isinstance(item, dict):
             return None
         titles = item.get("title") or []
-        title = titles[0] if isinstance(titles, list) and titles else titles if isinstance(titles, str) else ""
+        title = plain_text(str(titles[0] if isinstance(titles, list) and titles else titles if isinstance(titles, str) else ""))
         if not title:
             return None
         authors = []
@@ -60,7 +71,7 @@ class Crossref(Service):
                 if name:
                     authors.append(name)
         year = None
-        for field in ("issued", "published", "published-print", "published-online", "created"):
+        for field in ("issued", "published", "published-print", "published-online"):
             parts = (item.get(field) or {}).get("date-parts") if isinstance(item.get(field), dict) else None
             if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
                 year = as_year(parts[0][0])
@@ -76,10 +87,10 @@ class Crossref(Service):
         preprint = item.get("type") == "posted-content" or item.get("subtype") == "preprint"
         return Work(
             source=self.name,
-            title=str(title),
-            authors=authors,
+            title=title,
+            authors=person_names(authors),
             year=year,
-            venue=str(venue),
+            venue=plain_text(str(venue)),
             doi=clean_doi(str(item.get("DOI") or "")),
             is_retracted=retracted,
             is_preprint=preprint,

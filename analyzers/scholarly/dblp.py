@@ -1,11 +1,12 @@
-"""DBLP: `GET /search/publ/api?q=…&format=json` (`result.hits.hit[].info`)."""
+"""DBLP: `GET /search/publ/api?q=…&format=json` (`result.hits.hit[].info`; titles with HTML entities and a final period)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from .service import Service, as_year, clean_doi, dump, works
+from .normalise import clean_doi, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 
@@ -50,10 +51,10 @@ class DBLP(Service):
         arxiv = ee.split("arxiv.org/abs/", 1)[1] if "arxiv.org/abs/" in ee else ""
         return Work(
             source=self.name,
-            title=str(info["title"]),
-            authors=authors,
+            title=plain_text(str(info["title"])).removesuffix("."),
+            authors=person_names(authors),
             year=as_year(info.get("year")),
-            venue=venue,
+            venue=plain_text(venue),
             doi=clean_doi(str(info.get("doi") or "")),
             arxiv=arxiv.lower(),
             is_preprint=preprint,

@@ -8,6 +8,12 @@ that is not what the service documents, the budget spent) becomes `ServiceUnavai
 with one sentence: the caller then counts the question as unanswered, never as
 "not found".
 
+A 404 means what the endpoint says it means: on a lookup by id (`missing="record"`) there
+is no such record (`NotFound`); on a search, list or batch endpoint the endpoint itself is
+wrong (a base URL without its path), so the service is unavailable for the rest of the run.
+After a failure (429, 5xx, a timeout) one request at a time probes the host again: a burst
+of queued requests shares one retry budget instead of each retrying on its own.
+
 Only what the caller passes is sent: reference metadata (a DOI, an arXiv id, a title
 and an author's surname). Nothing here knows about manuscripts.
 """
@@ -20,7 +26,7 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
@@ -28,6 +34,7 @@ import httpx
 USER_AGENT = "auditex (reference verification; https://github.com/auditex)"
 # A service that has not accepted the connection by then is taken for unreachable (no network).
 CONNECT_TIMEOUT_S = 5.0
+Missing = Literal["record", "endpoint"]  # what a 404 means: no such record, or a wrong endpoint
 
 
 class ServiceUnavailable(Exception):
@@ -51,8 +58,11 @@ class _HostState:
     policy: HostPolicy
     semaphore: asyncio.Semaphore
     lock: asyncio.Lock
+    probe: asyncio.Lock
     next_start: float = 0.0
     down: str | None = None  # why the host gave up on us this run: later requests fail at once
+    failures: int = 0  # failed probes since the last answer; past the retries the host is down
+    generation: int = 0  # bumped at each counted failure: a request sent before it shares that failure
 
 
 @dataclass
@@ -120,7 +130,7 @@ class HttpClient:
         state = self._hosts.get(name)
         if state is None:
             policy = self.policies.get(prefix, HostPolicy()) if prefix else HostPolicy()
-            state = _HostState(policy, asyncio.Semaphore(max(1, policy.concurrency)), asyncio.Lock())
+            state = _HostState(policy, asyncio.Semaphore(max(1, policy.concurrency)), asyncio.Lock(), asyncio.Lock())
             self._hosts[name] = state
         return state
 
@@ -138,15 +148,27 @@ class HttpClient:
         if remaining is not None and wait >= remaining:
             raise ServiceUnavailable(f"{name or 'the service'} was not asked: the time budget for online checks is spent.")
 
-    async def get_json(self, name: str, url: str, params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None) -> Any:
-        response = await self.request(name, "GET", url, params=params, headers=headers)
-        return _json(name, response)
+    def unavailable(self) -> list[str]:
+        """Why each host that gave up on us this run did (one sentence each)."""
+        return [state.down for state in self._hosts.values() if state.down is not None]
+
+    async def get_json(
+        self,
+        name: str,
+        url: str,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        missing: Missing = "endpoint",
+        record_says: str = "",
+    ) -> Any:
+        response = await self.request(name, "GET", url, params=params, headers=headers, missing=missing, record_says=record_says)
+        return json_of(name, response)
 
     async def post_json(
         self, name: str, url: str, body: Any, params: Mapping[str, Any] | None = None, headers: Mapping[str, str] | None = None
     ) -> Any:
         response = await self.request(name, "POST", url, params=params, headers=headers, json_body=body)
-        return _json(name, response)
+        return json_of(name, response)
 
     async def get_text(self, name: str, url: str, params: Mapping[str, Any] | None = None) -> str:
         response = await self.request(name, "GET", url, params=params)
@@ -161,68 +183,116 @@ class HttpClient:
         params: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
         json_body: Any = None,
+        missing: Missing = "endpoint",
+        record_says: str = "",
+        follow_redirects: bool = True,
     ) -> httpx.Response:
-        """One request with the host's rate limit and retries; 404 raises NotFound, anything else failing ServiceUnavailable."""
+        """One request with the host's rate limit and retries.
+
+        A 404 raises NotFound when `missing` is "record" (a lookup by id) and its body contains
+        `record_says` (when given: the service's own wording, which a wrong path does not have); on
+        any other endpoint it means the endpoint is wrong and the host is down for the run.
+        Anything else failing raises ServiceUnavailable.
+        """
         state = self._host(url)
-        attempt = 0
         while True:
             if state.down is not None:
                 raise ServiceUnavailable(state.down)
             self._check_budget(0, name)
             async with state.semaphore:
-                await self._wait_turn(state)
-                self._check_budget(0, name)
-                remaining = self.remaining_s()
-                timeout = self.timeout_s if remaining is None else max(0.1, min(self.timeout_s, remaining))
-                self.stats.requests += 1
-                host = urlsplit(url).netloc
-                self.stats.by_host[host] = self.stats.by_host.get(host, 0) + 1
+                # After a failure the host is probed by one request at a time until it answers again.
+                probing = state.failures > 0
+                if probing:
+                    await state.probe.acquire()
                 try:
-                    response = await self.client.request(
-                        method,
-                        url,
-                        params=dict(params or {}),
-                        headers=dict(headers or {}),
-                        json=json_body,
-                        timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
+                    await self._wait_turn(state)
+                    if state.down is not None:
+                        raise ServiceUnavailable(state.down)
+                    generation = state.generation
+                    response, failure, retry_after = await self._send(
+                        state, name, method, url, params, headers, json_body, follow_redirects
                     )
-                except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-                    # Nothing listens there, or there is no network: asking again would only wait.
-                    why = "the connection timed out" if isinstance(error, httpx.ConnectTimeout) else "the connection was refused or failed"
-                    state.down = f"{name} is unreachable ({why})."
-                    raise ServiceUnavailable(state.down) from None
-                except httpx.TimeoutException:
-                    failure, retry_after = f"{name} did not answer in time.", None
-                except httpx.HTTPError as error:
-                    failure, retry_after = f"{name} is unreachable ({type(error).__name__}).", None
-                else:
+                finally:
+                    if probing:
+                        state.probe.release()
+                if response is not None:
                     if response.status_code == 404:
-                        raise NotFound(f"{name} has no such record.")
+                        state.failures = 0
+                        if missing == "record" and record_says.lower() in response.text.lower():
+                            raise NotFound(f"{name} has no such record.")
+                        path = urlsplit(url).path or "/"
+                        state.down = (
+                            f"{name} answered 404 (not found) at {path}: that is not one of its endpoints (check its base URL); "
+                            f"{name} was not asked again this run."
+                        )
+                        raise ServiceUnavailable(state.down)
                     if response.status_code < 400:
+                        state.failures = 0
                         return response
-                    retry_after = _retry_after(response.headers.get("Retry-After"))
-                    if response.status_code == 429:
-                        failure = f"{name} rate limited the check (HTTP 429)."
-                    elif response.status_code >= 500 or response.status_code == 408:
-                        failure = f"{name} failed (HTTP {response.status_code})."
-                    else:
-                        raise ServiceUnavailable(f"{name} refused the request (HTTP {response.status_code}).")
-                    if retry_after is not None:
-                        # Everyone waiting on this host waits too: the service asked for a pause.
-                        state.next_start = max(state.next_start, time.monotonic() + min(retry_after, self.max_retry_after_s))
+                    raise ServiceUnavailable(f"{name} refused the request (HTTP {response.status_code}).")
+                if retry_after is not None:
+                    # Everyone waiting on this host waits too: the service asked for a pause.
+                    state.next_start = max(state.next_start, time.monotonic() + min(retry_after, self.max_retry_after_s))
+                if generation == state.generation:  # the first to hear of this failure counts it for everyone sent with it
+                    state.generation += 1
+                    state.failures += 1
+                    self.stats.retries += 1
+                attempt = state.failures - 1
             if attempt >= self.retries or (retry_after or 0) > self.max_retry_after_s:
                 # Unreachable, failing or rate limiting past the retries: not asked again this run.
                 state.down = failure
                 raise ServiceUnavailable(failure)
             wait = retry_after if retry_after is not None else self.backoff_s * (2**attempt)
             self._check_budget(wait, name)
-            attempt += 1
-            self.stats.retries += 1
             if retry_after is None:
                 await asyncio.sleep(wait)
 
+    async def _send(
+        self,
+        state: _HostState,
+        name: str,
+        method: str,
+        url: str,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str] | None,
+        json_body: Any,
+        follow_redirects: bool,
+    ) -> tuple[httpx.Response | None, str, float | None]:
+        """One attempt: (the response, "", None) when the service answered for good or ill, else (None, why, Retry-After).
+        A refused or unanswered connection marks the service down for the run at once: asking again would only wait."""
+        self._check_budget(0, name)
+        remaining = self.remaining_s()
+        timeout = self.timeout_s if remaining is None else max(0.1, min(self.timeout_s, remaining))
+        self.stats.requests += 1
+        host = urlsplit(url).netloc
+        self.stats.by_host[host] = self.stats.by_host.get(host, 0) + 1
+        try:
+            response = await self.client.request(
+                method,
+                url,
+                params=dict(params or {}),
+                headers=dict(headers or {}),
+                json=json_body,
+                timeout=httpx.Timeout(timeout, connect=min(CONNECT_TIMEOUT_S, timeout)),
+                follow_redirects=follow_redirects,
+            )
+        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+            why = "the connection timed out" if isinstance(error, httpx.ConnectTimeout) else "the connection was refused or failed"
+            state.down = f"{name} is unreachable ({why})."
+            raise ServiceUnavailable(state.down) from None
+        except httpx.TimeoutException:
+            return None, f"{name} did not answer in time.", None
+        except (httpx.HTTPError, httpx.InvalidURL) as error:  # an entry's malformed URL too
+            return None, f"{name} is unreachable ({type(error).__name__}).", None
+        retry_after = _retry_after(response.headers.get("Retry-After"))
+        if response.status_code == 429:
+            return None, f"{name} rate limited the check (HTTP 429).", retry_after
+        if response.status_code >= 500 or response.status_code == 408:
+            return None, f"{name} failed (HTTP {response.status_code}).", retry_after
+        return response, "", None
 
-def _json(name: str, response: httpx.Response) -> Any:
+
+def json_of(name: str, response: httpx.Response) -> Any:
     try:
         return response.json()
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError):

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from .service import is_preprint_venue
+from .normalise import is_preprint_venue
 from .work import Reference, Work
 
 MATCH = 0.9
@@ -65,7 +65,7 @@ _STOP = {
 def normal(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(char for char in text if not unicodedata.combining(char))
-    text = re.sub(r"[^\w\s]", " ", text.lower()).replace("_", " ")
+    text = re.sub(r"[^\w\s]", " ", text.casefold()).replace("_", " ")  # casefold: "Stoß" is "STOSS"
     return " ".join(text.split())
 
 
@@ -153,8 +153,8 @@ def mismatches(reference: Reference, work: Work) -> list[Mismatch]:
 
 
 def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
-    cited = [surname(name) for name in reference.authors if surname(name) not in ("others", "al")]
-    found = [surname(name) for name in work.authors]
+    cited_names, found_names = _people(reference.authors), _people(work.authors)
+    cited, found = [surname(name) for name in cited_names], [surname(name) for name in found_names]
     if not cited or not found or _corporate(reference.authors) or _corporate(work.authors):
         return []  # "OpenAI", "The Pandas Development Team": no surnames to compare
     if not same_surname(cited[0], found[0]) and not any(same_surname(cited[0], other) for other in found[:1]):
@@ -163,8 +163,8 @@ def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
                 "authors", _names(reference.authors), _names(work.authors), f"first author {reference.authors[0]}, found {work.authors[0]}"
             )
         ]
-    missing = [name for name, key in zip(work.authors, found) if not any(same_surname(key, other) for other in cited)]
-    extra = [name for name, key in zip(reference.authors, cited) if not any(same_surname(key, other) for other in found)]
+    missing = [name for name, key in zip(found_names, found) if not any(same_surname(key, other) for other in cited)]
+    extra = [name for name, key in zip(cited_names, cited) if not any(same_surname(key, other) for other in found)]
     if reference.more_authors:
         missing = []  # "and others": the cited list is a prefix by design
     if len(work.authors) >= 100:
@@ -177,6 +177,11 @@ def _author_mismatches(reference: Reference, work: Work) -> list[Mismatch]:
             parts.append("not an author of the found work: " + ", ".join(extra[:3]))
         return [Mismatch("authors", _names(reference.authors), _names(work.authors), "; ".join(parts))]
     return []
+
+
+def _people(names: list[str]) -> list[str]:
+    """The names without "others" / "et al." ("many others." in a package's author list)."""
+    return [name for name in names if surname(name) not in ("others", "al")]
 
 
 def _corporate(names: list[str]) -> bool:

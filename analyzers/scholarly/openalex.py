@@ -1,15 +1,46 @@
-"""OpenAlex: `GET /works?filter=doi:A|B…` (up to 50 DOIs), `GET /works?search=…`, `GET /works/doi:{doi}`."""
+"""OpenAlex: `GET /works/doi:{doi}`, `GET /works?filter=doi:A|B…` (up to 50 DOIs), `GET /works?search=…`.
+
+OpenAlex wants an API key (`OPENALEX_API_KEY`, sent as `api_key`) and prices its
+endpoints: a single work by DOI is free, a list or filter call costs $0.10 per 1,000, a
+search $1 per 1,000. Without a key a day allows about $0.01, ten searches. So a few DOIs
+are looked up one by one (free), more go 50 to a filter call, and OpenAlex is searched only
+after the free indexes found nothing. Every answer's `X-RateLimit-*` headers are read and
+the run reports what it spent.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cache import MISSING
-from .service import Service, as_year, clean_doi, dump, is_preprint_venue, works
+from .http import Missing, json_of
+from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 BATCH = 50
+SINGLETONS = 3  # up to this many uncached DOIs cost less as free single lookups than as one list call
+PRICE_USD = {"singleton": 0.0, "list": 0.10 / 1000, "search": 1.0 / 1000}
+
+
+@dataclass
+class Spend:
+    """What this run asked OpenAlex for, by price tier, and what its headers said is left."""
+
+    calls: dict[str, int]
+    remaining: str = ""  # X-RateLimit-Remaining of the last answer
+    limit: str = ""  # X-RateLimit-Limit
+
+    @property
+    def usd(self) -> float:
+        return sum(PRICE_USD[tier] * count for tier, count in self.calls.items())
+
+    def line(self) -> str:
+        asked = ", ".join(f"{count} {tier}" for tier, count in self.calls.items() if count)
+        left = f", {self.remaining} of {self.limit or '?'} left today" if self.remaining else ""
+        return f"OpenAlex: {asked or 'nothing asked'} (${self.usd:.4f}{left})"
 
 
 class OpenAlex(Service):
@@ -17,19 +48,35 @@ class OpenAlex(Service):
     url_env = "AUDITEX_OPENALEX_URL"
     default_url = "https://api.openalex.org"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.spend = Spend({tier: 0 for tier in PRICE_USD})
+
+    @property
+    def has_key(self) -> bool:
+        return bool(self.env.get("OPENALEX_API_KEY"))
+
     def _params(self, params: dict[str, Any]) -> dict[str, Any]:
-        mailto = self.env.get("OPENALEX_MAILTO")
-        return {**params, "mailto": mailto} if mailto else params
+        extra = {"api_key": self.env.get("OPENALEX_API_KEY"), "mailto": self.env.get("OPENALEX_MAILTO")}
+        return {**params, **{name: value for name, value in extra.items() if value}}
+
+    async def _get(self, tier: str, url: str, params: dict[str, Any], missing: Missing = "endpoint") -> Any:
+        """One priced request: counted by its tier, the rate-limit headers of the answer kept."""
+        response = await self.http.request(self.name, "GET", url, params=self._params(params), missing=missing)
+        self.spend.calls[tier] += 1
+        self.spend.remaining = response.headers.get("X-RateLimit-Remaining", self.spend.remaining)
+        self.spend.limit = response.headers.get("X-RateLimit-Limit", self.spend.limit)
+        return json_of(self.name, response)
 
     async def _results(self, params: dict[str, Any]) -> list[Any]:
-        body = await self.http.get_json(self.name, f"{self.base_url}/works", self._params(params))
+        body = await self._get("search" if "search" in params else "list", f"{self.base_url}/works", params)
         results = body.get("results") if isinstance(body, dict) else None
         if not isinstance(results, list):
             raise self.unexpected()
         return results
 
     async def lookup_dois(self, dois: Sequence[str]) -> dict[str, Work | None]:
-        """Each DOI → its work (None: OpenAlex has none), asking only for the uncached, 50 to a request."""
+        """Each DOI → its work (None: OpenAlex has none), asking only for the uncached: one by one when few, else 50 to a request."""
         answers: dict[str, Work | None] = {}
         missing = []
         for doi in dict.fromkeys(dois):
@@ -38,6 +85,10 @@ class OpenAlex(Service):
                 missing.append(doi)
             else:
                 answers[doi] = next(iter(works(value)), None)
+        if len(missing) <= SINGLETONS:
+            for doi in missing:
+                answers[doi] = await self.lookup_doi(doi)
+            return answers
         for start in range(0, len(missing), BATCH):
             chunk = missing[start : start + BATCH]
             results = await self._results({"filter": "doi:" + "|".join(chunk), "per-page": BATCH})
@@ -50,7 +101,7 @@ class OpenAlex(Service):
 
     async def lookup_doi(self, doi: str) -> Work | None:
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/works/doi:{doi}", self._params({}))
+            body = await self._get("singleton", f"{self.base_url}/works/doi:{doi}", {}, missing="record")
             work = self.work(body)
             if work is None:
                 raise self.unexpected()
@@ -84,16 +135,18 @@ class OpenAlex(Service):
     def work(self, item: Any) -> Work | None:
         if not isinstance(item, dict):
             return None
-        title = item.get("display_name") or item.get("title")
+        title = plain_text(str(item.get("display_name") or item.get("title") or ""))
         if not title:
             return None
-        authors = [
-            str(a["author"]["display_name"])
-            for a in item.get("authorships") or []
-            if isinstance(a, dict) and isinstance(a.get("author"), dict) and a["author"].get("display_name")
-        ]
+        authors = person_names(
+            [
+                str(a["author"]["display_name"])
+                for a in item.get("authorships") or []
+                if isinstance(a, dict) and isinstance(a.get("author"), dict) and a["author"].get("display_name")
+            ]
+        )
         primary = _source(item.get("primary_location"))
-        venue = str(primary.get("display_name") or "")
+        venue = plain_text(str(primary.get("display_name") or ""))
         preprint = item.get("type") in ("preprint", "posted-content") or primary.get("type") == "repository" or is_preprint_venue(venue)
         published = ""
         for location in item.get("locations") or []:
@@ -109,7 +162,7 @@ class OpenAlex(Service):
                 arxiv = landing.split("arxiv.org/abs/", 1)[1]
         return Work(
             source=self.name,
-            title=str(title),
+            title=title,
             authors=authors,
             year=as_year(item.get("publication_year")),
             venue=venue,

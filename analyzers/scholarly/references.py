@@ -8,6 +8,7 @@ write), or guessed from its sentences otherwise. LaTeX is turned into text first
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,15 +16,31 @@ from functools import lru_cache
 from pylatexenc.latex2text import LatexNodes2Text
 
 from ...latex.project import Project
-from .arxiv import bare_id
-from .service import clean_doi, is_preprint_venue
-from .work import Reference
+from .normalise import bare_id, clean_doi, is_preprint_venue
+from .work import Kind, Reference
 
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;}\"']+)")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _NEXT_ITEM = re.compile(r"\\bibitem\b|\\end\s*\{thebibliography\}")
+_URL = re.compile(r"https?://[^\s{}\\]+")
+_WORK_VENUE = re.compile(r"\b(?:In|Proc\w*|Journal|Conference|Transactions|Symposium|Workshop|pages)\b|\b(?:vol|pp)\.")
+# BibTeX and biblatex entry types whose works scholarly indexes mostly do not hold.
+KIND_OF_TYPE: dict[str, Kind] = {
+    "software": "software",
+    "codemeta": "software",
+    "manual": "software",
+    "online": "web",
+    "www": "web",
+    "webpage": "web",
+    "electronic": "web",
+    "url": "web",
+    "dataset": "dataset",
+    "data": "dataset",
+    "techreport": "report",
+    "report": "report",
+}
 
 
 @dataclass(frozen=True)
@@ -76,8 +93,9 @@ def split_authors(value: str) -> tuple[list[str], bool]:
             more = True
             continue
         if "," in name:
-            last, first = name.split(",", 1)
-            name = f"{first.strip()} {last.strip()}".strip()
+            # "Last, First" or BibTeX's "Last, Jr, First" ("Busch,, Michael"); the Jr part is no surname.
+            parts = [part.strip() for part in name.split(",")]
+            name = f"{parts[-1]} {parts[0]}".strip()
         result.append(name)
     return result, more
 
@@ -107,9 +125,14 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
         lower.get(name, "") for name in ("journal", "journaltitle", "booktitle", "howpublished", "publisher", "note", "institution")
     )
     preprint = is_preprint_venue(venue) or (not venue and (bool(arxiv) or is_preprint_venue(where)))
+    url_match = _URL.search(lower.get("url", "") or lower.get("howpublished", "") or lower.get("note", ""))
+    url = url_match.group(0) if url_match else ""
+    kind = KIND_OF_TYPE.get(entry_type.lower(), "work")
+    if kind == "work" and url and not (venue or doi or arxiv or lower.get("publisher") or lower.get("school")):
+        kind = "web"  # a reference that gives only a URL
     return Reference(
         key=key,
-        title=to_text(lower.get("title", "")).strip(" ."),
+        title=html.unescape(to_text(lower.get("title", ""))).strip(" ."),  # "El Ni&#xf1;o", pasted from a web page
         authors=authors,
         more_authors=more,
         year=int(year_match.group(1)) if year_match else None,
@@ -117,6 +140,9 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
         doi=doi,
         arxiv=arxiv,
         is_preprint=preprint,
+        pmid=lower.get("pmid", "").strip(),
+        kind=kind,
+        url=url,
     )
 
 
@@ -148,6 +174,11 @@ def from_bibitem(key: str, latex: str) -> Reference:
     doi_match = _DOI.search(latex)
     arxiv = bare_id(text) if "arxiv" in text.lower() else ""
     venue = rest
+    doi = clean_doi(doi_match.group(1)) if doi_match else ""
+    url_match = _URL.search(latex)
+    url = url_match.group(0) if url_match else ""
+    # A formatted item with a URL but no DOI, no arXiv id and nothing that names a venue: a web page or software.
+    url_only = bool(url) and not doi and not arxiv and not _WORK_VENUE.search(rest)
     return Reference(
         key=key,
         title=title,
@@ -155,9 +186,11 @@ def from_bibitem(key: str, latex: str) -> Reference:
         more_authors=more,
         year=years[-1] if years else None,
         venue="",
-        doi=clean_doi(doi_match.group(1)) if doi_match else "",
+        doi=doi,
         arxiv=arxiv,
         is_preprint=is_preprint_venue(venue) and not re.search(r"\bIn\b", venue),
+        kind="web" if url_only else "work",
+        url=url,
     )
 
 

@@ -9,7 +9,8 @@ is made up. Only the search query (built from the paper's title and claims by th
 review) is sent.
 
 Keys come from the environment only: SEMANTIC_SCHOLAR_API_KEY (optional, raises the
-rate limit) and OPENALEX_MAILTO (optional, joins OpenAlex's polite pool).
+rate limit), OPENALEX_API_KEY (OpenAlex allows about $0.01 of searches a day without one) and
+OPENALEX_MAILTO (optional).
 """
 
 from __future__ import annotations
@@ -86,9 +87,11 @@ class OpenAlexSearch:
 
     name = OpenAlex.name
 
-    def __init__(self, base_url: str = OPENALEX_URL, mailto: str | None = None, timeout_s: float = 15.0) -> None:
+    def __init__(
+        self, base_url: str = OPENALEX_URL, mailto: str | None = None, timeout_s: float = 15.0, api_key: str | None = None
+    ) -> None:
         self.base_url, self.timeout_s = base_url.rstrip("/"), timeout_s
-        self.env = {"OPENALEX_MAILTO": mailto} if mailto else {}
+        self.env = {name: value for name, value in (("OPENALEX_MAILTO", mailto), ("OPENALEX_API_KEY", api_key)) if value}
 
     async def search(self, query: str, limit: int) -> list[RelatedWork]:
         async with HttpClient({self.base_url + "/": HostPolicy(0.1, 2)}, timeout_s=self.timeout_s, retries=1) as http:
@@ -157,7 +160,9 @@ def make_search(name: SearchName, base_url: str | None = None, env: Mapping[str,
     semantic_scholar = SemanticScholarSearch(
         base_url or env.get(SemanticScholar.url_env) or SEMANTIC_SCHOLAR_URL, api_key=env.get("SEMANTIC_SCHOLAR_API_KEY")
     )
-    openalex = OpenAlexSearch(base_url or env.get(OpenAlex.url_env) or OPENALEX_URL, mailto=env.get("OPENALEX_MAILTO"))
+    openalex = OpenAlexSearch(
+        base_url or env.get(OpenAlex.url_env) or OPENALEX_URL, mailto=env.get("OPENALEX_MAILTO"), api_key=env.get("OPENALEX_API_KEY")
+    )
     if name == "none":
         return None
     if name == "semantic-scholar":

@@ -1,7 +1,8 @@
 """Semantic Scholar Graph API: `GET /paper/search/match`, `GET /paper/search`, `GET /paper/{DOI:x|ARXIV:x}`, `POST /paper/batch`.
 
 Without a key (`SEMANTIC_SCHOLAR_API_KEY`) it allows one request a second, so it is
-asked last and in batches.
+asked last and in batches. `search/match` answers 404 when no title matches; the
+journal's full name is preferred over `venue`, which is often abbreviated.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cache import MISSING
-from .service import Service, as_year, clean_doi, dump, is_preprint_venue, works
+from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
+from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
 FIELDS = "title,year,authors,venue,externalIds,publicationTypes,journal,publicationVenue"
@@ -30,7 +32,12 @@ class SemanticScholar(Service):
     async def match(self, reference: Reference) -> list[Work]:
         async def fetch() -> Any:
             body = await self.http.get_json(
-                self.name, f"{self.base_url}/paper/search/match", {"query": reference.title, "fields": FIELDS}, self.headers
+                self.name,
+                f"{self.base_url}/paper/search/match",
+                {"query": reference.title, "fields": FIELDS},
+                self.headers,
+                missing="record",
+                record_says="title match not found",
             )
             data = body.get("data") if isinstance(body, dict) else None
             if not isinstance(data, list):
@@ -62,7 +69,14 @@ class SemanticScholar(Service):
         """`identifier` is `DOI:…` or `ARXIV:…`."""
 
         async def fetch() -> Any:
-            body = await self.http.get_json(self.name, f"{self.base_url}/paper/{identifier}", {"fields": FIELDS}, self.headers)
+            body = await self.http.get_json(
+                self.name,
+                f"{self.base_url}/paper/{identifier}",
+                {"fields": FIELDS},
+                self.headers,
+                missing="record",
+                record_says="paper with id",
+            )
             work = self.work(body)
             if work is None:
                 raise self.unexpected()
@@ -97,15 +111,18 @@ class SemanticScholar(Service):
         external = value if isinstance(value := item.get("externalIds"), dict) else {}
         journal = value if isinstance(value := item.get("journal"), dict) else {}
         venue_info = value if isinstance(value := item.get("publicationVenue"), dict) else {}
-        venue = str(item.get("venue") or venue_info.get("name") or journal.get("name") or "")
+        # The journal's full name first ("Nature Machine Intelligence", not "Nat. Mac. Intell."), unless it is
+        # "ArXiv" for a paper whose venue is a conference.
+        names = [plain_text(str(name)) for name in (journal.get("name"), venue_info.get("name"), item.get("venue")) if name]
+        venue = next((name for name in names if not is_preprint_venue(name)), names[0] if names else "")
         preprint = not venue or is_preprint_venue(venue)
         published = "" if preprint else venue
         return Work(
             source=self.name,
-            title=str(item["title"]),
+            title=plain_text(str(item["title"])),
             year=as_year(item.get("year")),
             venue=venue,
-            authors=[str(a["name"]) for a in item.get("authors") or [] if isinstance(a, dict) and a.get("name")],
+            authors=person_names([str(a["name"]) for a in item.get("authors") or [] if isinstance(a, dict) and a.get("name")]),
             doi=clean_doi(str(external.get("DOI") or "")),
             arxiv=str(external.get("ArXiv") or "").lower(),
             is_preprint=preprint,

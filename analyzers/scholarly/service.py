@@ -89,18 +89,3 @@ def as_year(value: Any) -> int | None:
     if isinstance(value, str) and re.fullmatch(r"\s*\d{4}\s*", value):
         return int(value)
     return None
-
-
-def clean_doi(value: str) -> str:
-    value = value.strip()
-    value = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:\s*)", "", value, flags=re.IGNORECASE)
-    return value.strip().rstrip(".").lower()
-
-
-PREPRINT_VENUES = re.compile(
-    r"\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprints?|research square|techrxiv|chemrxiv|psyarxiv|osf preprints)\b", re.IGNORECASE
-)
-
-
-def is_preprint_venue(venue: str) -> bool:
-    return bool(PREPRINT_VENUES.search(venue or ""))

@@ -1,20 +1,27 @@
 """Reference verification: every cited reference resolved against the indexes, one verdict each.
 
-Resolution follows `order` (default: the DOI, then the arXiv id, then a title and
-first-author search). DOIs are looked up 50 to a request (OpenAlex `filter=doi:`), arXiv
-ids in one `id_list` request, preprints' published versions in one Semantic Scholar
-`/paper/batch`; a search asks one index at a time (the first chosen by a stable hash of
-the reference, weighted by each index's rate limit, so a long bibliography spreads over
-them) and stops at the first candidate that matches. A reference is "not found" only
-when at least two indexes answered and none had a match; when fewer answered it is
-"unchecked", never "not found".
+Resolution follows `order` (default: the DOI, the PMID, the arXiv id, then a title and
+first-author search). DOIs are looked up at OpenAlex (one by one when few, 50 to a request
+otherwise), then at the registrars, Crossref and DataCite; arXiv ids go in one `id_list`
+request, preprints' published versions in one Semantic Scholar `/paper/batch`. A search asks
+one index at a time and stops at the first candidate that matches: first the free indexes
+(Crossref, DBLP, Europe PMC for biomedical references, and OpenAlex when a key pays for its
+searches; the first chosen by a stable hash of the reference, weighted by each index's rate
+limit, so a long bibliography spreads over them), then Semantic Scholar, then OpenAlex
+without a key.
+
+A reference is "not found" only when at least two indexes answered and none had a match,
+and every index asked did answer: an index that was unreachable, rate limiting or misconfigured
+leaves it "unchecked", never "not found". Software, web pages, datasets, reports and
+URL-only entries are never "not found": no index holding them, they are checked at their
+own URL (one HEAD request) or reported as unchecked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -23,15 +30,19 @@ from . import matching
 from .arxiv import ArXiv
 from .cache import AnswerCache
 from .crossref import Crossref
+from .datacite import DataCite
 from .dblp import DBLP
+from .europepmc import EuropePMC, is_biomedical
 from .http import HostPolicy, HttpClient, ServiceUnavailable
+from .normalise import is_preprint_venue
 from .openalex import OpenAlex
 from .semantic_scholar import SemanticScholar
-from .service import Service, is_preprint_venue
+from .service import Service
+from .web import WebPage
 from .work import Reference, Work
 
-Step = Literal["doi", "arxiv", "search"]
-SearchName = Literal["openalex", "crossref", "dblp", "semantic-scholar"]
+Step = Literal["doi", "pmid", "arxiv", "search"]
+SearchName = Literal["openalex", "crossref", "dblp", "semantic-scholar", "europe-pmc"]
 Status = Literal["verified", "mismatch", "not_found", "unchecked"]
 
 
@@ -39,8 +50,11 @@ class OnlineSettings(BaseModel):
     """`[online]` in `.auditex.toml`."""
 
     model_config = ConfigDict(extra="forbid")
-    order: list[Step] = Field(default_factory=lambda: list[Step](("doi", "arxiv", "search")))
-    search: list[SearchName] = Field(default_factory=lambda: list[SearchName](("openalex", "crossref", "dblp", "semantic-scholar")))
+    order: list[Step] = Field(default_factory=lambda: list[Step](("doi", "pmid", "arxiv", "search")))
+    search: list[SearchName] = Field(
+        default_factory=lambda: list[SearchName](("openalex", "crossref", "dblp", "semantic-scholar", "europe-pmc"))
+    )
+    urls: bool = True  # a software, web or dataset reference no index holds: one HEAD request to its own URL
     budget_s: float = Field(default=120.0, gt=0)  # the whole run; what is left unasked is "unchecked"
     concurrency: int = Field(default=16, ge=1, le=64)
 
@@ -84,8 +98,10 @@ def default_policies(services: Sequence[Service], env: Mapping[str, str]) -> dic
             policy = HostPolicy(3.0, 1)
         elif isinstance(service, SemanticScholar):
             policy = HostPolicy(0.2 if env.get("SEMANTIC_SCHOLAR_API_KEY") else 1.0, 1)
-        elif isinstance(service, OpenAlex):
+        elif isinstance(service, (OpenAlex, DataCite)):
             policy = HostPolicy(0.1, 4)
+        elif isinstance(service, EuropePMC):
+            policy = HostPolicy(0.1, 2)
         elif isinstance(service, Crossref):
             policy = HostPolicy(0.1, 3) if env.get("CROSSREF_MAILTO") else HostPolicy(0.2, 1)
         else:  # DBLP publishes no number; it answers 429 with Retry-After past its limit
@@ -106,10 +122,12 @@ class Verifier:
         retries: int = 3,
         timeout_s: float = 15.0,
         backoff_s: float = 0.5,
+        check_urls: bool = True,
     ) -> None:
         import os
 
         self.settings = settings or OnlineSettings()
+        self.check_urls = check_urls and self.settings.urls
         self.env = os.environ if env is None else env
         self.cache = cache
         self.http = HttpClient(budget_s=self.settings.budget_s, retries=retries, timeout_s=timeout_s, backoff_s=backoff_s)
@@ -118,16 +136,41 @@ class Verifier:
         self.arxiv = ArXiv(self.http, cache, self.env)
         self.s2 = SemanticScholar(self.http, cache, self.env)
         self.dblp = DBLP(self.http, cache, self.env)
-        services: list[Service] = [self.crossref, self.openalex, self.arxiv, self.s2, self.dblp]
+        self.datacite = DataCite(self.http, cache, self.env)
+        self.europepmc = EuropePMC(self.http, cache, self.env)
+        self.web = WebPage(self.http, cache)
+        services: list[Service] = [self.crossref, self.openalex, self.arxiv, self.s2, self.dblp, self.datacite, self.europepmc]
         self.http.policies = {**default_policies(services, self.env), **(policies or {})}
-        named: dict[str, Any] = {"openalex": self.openalex, "crossref": self.crossref, "dblp": self.dblp, "semantic-scholar": self.s2}
+        named: dict[str, Any] = {
+            "openalex": self.openalex,
+            "crossref": self.crossref,
+            "dblp": self.dblp,
+            "semantic-scholar": self.s2,
+            "europe-pmc": self.europepmc,
+        }
         self.searchers = [named[name] for name in self.settings.search]
-        # How much of the search load each index takes first: its allowed requests per second.
-        self._weights = [max(1, round(1 / max(self.http.policies[s.base_url + "/"].interval_s, 0.05))) for s in self.searchers]
+        # Searched first, spread by a hash: the indexes whose searches cost nothing (and OpenAlex when a key
+        # gives it a thousand searches a day); then S2 (one a second without a key), then OpenAlex without a
+        # key (some ten searches a day).
+        last = [self.s2] if self.openalex.has_key else [self.s2, self.openalex]
+        self._free = [s for s in self.searchers if s not in last]
+        self._last = [s for s in last if s in self.searchers]
+        # How much of the search load each free index takes first: its allowed requests per second.
+        self._weights = [max(1, round(1 / max(self.http.policies[s.base_url + "/"].interval_s, 0.05))) for s in self._free]
 
     @property
     def requests(self) -> int:
         return self.http.stats.requests
+
+    def notes(self) -> list[str]:
+        """What the run should say besides its counts: services down for the run, and OpenAlex's spend."""
+        notes = self.http.unavailable()
+        spend = self.openalex.spend
+        if any(spend.calls.values()):
+            notes.append(spend.line())
+        if not self.openalex.has_key and (any(spend.calls.values()) or any(n.startswith("OpenAlex") for n in notes)):
+            notes.append("OPENALEX_API_KEY is not set: without a key OpenAlex allows about $0.01 a day (ten searches)")
+        return notes
 
     async def aclose(self) -> None:
         await self.http.aclose()
@@ -193,21 +236,27 @@ class Verifier:
         unavailable: list[str] = []
         answered: list[str] = []
         candidates: list[Work] = []
+        identified = False  # found by its identifier alone (software and data: the title is often a release name)
         for step in self.settings.order:
             if found is not None:
                 break
-            if step == "doi" and reference.doi:
-                work, why = await self._doi(reference.doi, by_doi)
+            if step in ("doi", "pmid") and (reference.doi if step == "doi" else reference.pmid):
+                if step == "doi":
+                    work, why = await self._doi(reference, by_doi)
+                    named = f"DOI {reference.doi}"
+                else:
+                    work, why = await self._pmid(reference.pmid)
+                    named = f"PMID {reference.pmid}"
                 if why:
                     unavailable.append(why)
                 elif work is None:
-                    problems.append(f"DOI {reference.doi} does not resolve (neither OpenAlex nor Crossref knows it)")
+                    problems.append(f"{named} does not resolve (no index knows it)")
                 elif not reference.title or matching.score(reference, work) > 0:
                     found = work
+                elif reference.kind != "work":
+                    found, identified = work, True
                 else:
-                    problems.append(
-                        f"DOI {reference.doi} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else "")
-                    )
+                    problems.append(f"{named} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
             elif step == "arxiv" and reference.arxiv:
                 if isinstance(by_arxiv, str):
                     unavailable.append(by_arxiv)
@@ -235,13 +284,27 @@ class Verifier:
                         break
                     service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
         if found is None:
-            status: Status = "not_found" if len(answered) >= 2 else "unchecked"
+            # An index that did not answer (its identifier lookup or its search) may hold the work: never "not found".
+            status: Status = "not_found" if len(answered) >= 2 and not unavailable and reference.kind == "work" else "unchecked"
+            at_url = False
+            if status == "unchecked" and reference.kind != "work":
+                at_url, why = await self._at_url(reference)
+                unavailable.append(why)
             return Verdict(
-                key=reference.key, status=status, identifier_problem="; ".join(problems), answered=answered, unavailable=unavailable
+                key=reference.key,
+                status="verified" if at_url else status,
+                identifier_problem="; ".join(problems),
+                answered=answered,
+                unavailable=[] if at_url else unavailable,
             )
         retracted_by = await self._retraction(found)
         published = self._published(reference, found, candidates, s2_batch)
-        found_mismatches = [MismatchModel(**vars(m)) for m in matching.mismatches(reference, found)]
+        # Software and data are cited by name while their records carry a release title ("… v1.2"): titles are not compared.
+        found_mismatches = [
+            MismatchModel(**vars(m))
+            for m in ([] if identified else matching.mismatches(reference, found))
+            if reference.kind == "work" or m.field != "title"
+        ]
         return Verdict(
             key=reference.key,
             status="mismatch" if found_mismatches else "verified",
@@ -254,38 +317,77 @@ class Verifier:
             unavailable=unavailable,
         )
 
-    def _search_order(self, reference: Reference) -> list[Any]:
-        """Every search index once, starting at one picked by a stable hash weighted by the indexes' rates."""
-        if not self.searchers:
-            return []
-        digest = int(hashlib.blake2b(f"{reference.key}\x1f{reference.title}".encode(), digest_size=8).hexdigest(), 16)
-        point = digest % sum(self._weights)
-        first = 0
-        for index, weight in enumerate(self._weights):
-            if point < weight:
-                first = index
-                break
-            point -= weight
-        # Semantic Scholar without a key allows one request a second: it is only ever a later resort.
-        rotated = self.searchers[first:] + self.searchers[:first]
-        return sorted(rotated, key=lambda service: service is self.s2)
+    async def _at_url(self, reference: Reference) -> tuple[bool, str]:
+        """A software, web or dataset reference no index holds: does its own URL answer? (answered, why not)."""
+        what = f"'{reference.key}' is a {reference.kind} reference no scholarly index holds"
+        if not reference.url:
+            return False, f"{what}, and it gives no URL"
+        if not self.check_urls:
+            return False, f"{what} ([online] urls = false: its URL was not asked)"
+        try:
+            exists = await self.web.exists(reference.url)
+        except ServiceUnavailable as error:
+            return False, f"{what}, and its URL could not be asked: {error}"
+        if exists is None:
+            return False, f"{what}, and its URL is not an http(s) URL"
+        return exists, "" if exists else f"{what}, and its URL answered 404 (not found)"
 
-    async def _doi(self, doi: str, by_doi: dict[str, Work | None] | str) -> tuple[Work | None, str]:
-        """The DOI's work; (None, "") when OpenAlex and Crossref both say there is none, (None, why) when one could not say."""
-        reasons = [by_doi] if isinstance(by_doi, str) else []
+    def _search_order(self, reference: Reference) -> list[Any]:
+        """The free indexes once each, starting at one picked by a stable hash weighted by their rates; then S2 and OpenAlex.
+
+        Europe PMC is asked only about biomedical references."""
+        rotation: list[Any] = []
+        if self._free:
+            digest = int(hashlib.blake2b(f"{reference.key}\x1f{reference.title}".encode(), digest_size=8).hexdigest(), 16)
+            point = digest % sum(self._weights)
+            first = 0
+            for index, weight in enumerate(self._weights):
+                if point < weight:
+                    first = index
+                    break
+                point -= weight
+            rotation = self._free[first:] + self._free[:first]
+        return [s for s in rotation + self._last if s is not self.europepmc or is_biomedical(reference)]
+
+    async def _doi(self, reference: Reference, by_doi: dict[str, Work | None] | str) -> tuple[Work | None, str]:
+        """The DOI's work; (None, "") when the registrars (Crossref, DataCite) both say there is none, (None, why) when none could say.
+
+        OpenAlex answered first (the batch); when a registrar cannot answer, Europe PMC (for a
+        biomedical reference) and Semantic Scholar are the last resorts."""
+        doi = reference.doi
         if not isinstance(by_doi, str) and by_doi.get(doi) is not None:
             return by_doi[doi], ""
+        reasons = [by_doi] if isinstance(by_doi, str) else []
+        registrars_said_none = 0
+        for service in (self.crossref, self.datacite):
+            try:
+                work = await service.lookup_doi(doi)
+            except ServiceUnavailable as error:
+                reasons.append(str(error))
+                continue
+            if work is not None:
+                return work, ""
+            registrars_said_none += 1
+        if registrars_said_none == 2:
+            return None, ""
+        fallbacks: list[Callable[[str], Awaitable[Work | None]]] = [lambda d: self.s2.paper(f"DOI:{d}")]
+        if is_biomedical(reference):
+            fallbacks.insert(0, self.europepmc.lookup_doi)
+        for lookup in fallbacks:
+            try:
+                work = await lookup(doi)
+            except ServiceUnavailable as error:
+                reasons.append(str(error))
+                continue
+            if work is not None:
+                return work, ""
+        return None, " ".join(reasons)
+
+    async def _pmid(self, pmid: str) -> tuple[Work | None, str]:
         try:
-            work = await self.crossref.lookup_doi(doi)
+            return await self.europepmc.lookup_pmid(pmid), ""
         except ServiceUnavailable as error:
-            reasons.append(str(error))
-            try:  # the last resort for a DOI: Semantic Scholar's /paper/DOI:…
-                work = await self.s2.paper(f"DOI:{doi}")
-            except ServiceUnavailable as also:
-                reasons.append(str(also))
-                return None, " ".join(reasons)
-            return work, " ".join(reasons) if work is None else ""
-        return work, " ".join(reasons) if work is None else ""
+            return None, str(error)
 
     async def _retraction(self, work: Work) -> str:
         if work.is_retracted:

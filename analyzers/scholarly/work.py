@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
+
+# What a reference is: a scholarly work (an index should hold it) or something indexes mostly lack.
+Kind = Literal["work", "software", "web", "dataset", "report"]
 
 
 class Reference(BaseModel):
@@ -21,6 +26,9 @@ class Reference(BaseModel):
     doi: str = ""
     arxiv: str = ""
     is_preprint: bool = False  # cited as an arXiv/bioRxiv/… preprint
+    pmid: str = ""
+    kind: Kind = "work"  # software, web pages, datasets, reports and URL-only entries are never "likely fabricated"
+    url: str = ""  # the entry's own URL: asked (HEAD) only when no index holds a non-work reference
 
 
 class Work(BaseModel):
