@@ -3,8 +3,8 @@ and every report format says how many references went unchecked and why (the rea
 
 import asyncio
 import json
-import re
 import os
+import re
 import socket
 import subprocess
 import sys
