@@ -159,7 +159,9 @@ def _changed_number(project: Project, number: NumberInContext, what: str) -> Edi
     if digits is None:
         return None
     new = _bump(digits.group(0))
-    return _replace(project, number.block.file, start, start + digits.end(), new, what.format(old=digits.group(0), new=new))
+    return _replace(
+        project, number.block.file, start, start + digits.end(), new, what.replace("{old}", digits.group(0)).replace("{new}", new)
+    )
 
 
 def _context_words(number: NumberInContext) -> set[str]:
@@ -216,7 +218,7 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
         cells = index.agreeing(mention.value, mention.decimals)
         if len({id(c.placed) for c in cells}) != 1 or not tie(cells[0], mention.sentence, number.block.block.plain.text):
             continue
-        if edit := _changed_number(project, number, f"{{old}} → {{new}} (table says {cells[0].cell.text})"):
+        if edit := _changed_number(project, number, "{old} → {new} (table says " + cells[0].cell.text + ")"):
             yield edit
 
 
@@ -236,7 +238,9 @@ def plant_cited_table_number(project: Project) -> Iterator[Edit]:
             if c.placed.block.start in cited and (mention.decimals or (c.cell.decimals == 0 and c.cell.value == mention.value))
         ]
         if cells and (
-            edit := _changed_number(project, number, f"{{old}} → {{new}} (the cited {cells[0].describe()} holds {cells[0].cell.text})")
+            edit := _changed_number(
+                project, number, "{old} → {new} (the cited " + cells[0].describe() + " holds " + cells[0].cell.text + ")"
+            )
         ):
             yield edit
 
