@@ -52,6 +52,8 @@ def load_ledger(path: Path = LEDGER) -> dict[tuple[str, str], Entry]:
     """The ledger by (paper, fingerprint); a malformed entry is an error, not a silent skip."""
     entries: dict[tuple[str, str], Entry] = {}
     for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("finding", []):
+        if path != LEDGER:  # newly triaged entries: the ledger takes their severity from the run
+            raw.setdefault("severity", "")
         entry = Entry(**raw)
         if entry.verdict not in VERDICTS:
             raise ValueError(

@@ -44,8 +44,8 @@ _LOCAL_PENALTY = 0.2
 _MATH_BLOCKS = (BlockKind.PARAGRAPH, BlockKind.MATH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 
-# Not inside a key: "{Appendix:TW}", "fig:ROC", "a/b": a label or a path, not prose.
-_ACRONYM_WORD = re.compile(r"(?<![\w\\{:/-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:/-])")
+# Not inside a key: "{Appendix:TW}", "fig:ROC": a label, not prose ("$/QALY", "controllers/FTL" are prose).
+_ACRONYM_WORD = re.compile(r"(?<![\w\\{:-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
 # Acronyms a research reader knows without a definition; keep this list to the unambiguous.
 _WELL_KNOWN = frozenset(
     """
