@@ -84,22 +84,24 @@ def test_watch_checks_again_after_a_change_and_stops_on_ctrl_c(tmp_path):
     for stream in (watcher.stdout, watcher.stderr):
         threading.Thread(target=lambda stream=stream: [lines.put(line) for line in stream], daemon=True).start()
 
-    def wait_for(text: str) -> list[str]:
-        seen, deadline = [], time.monotonic() + 60
-        while time.monotonic() < deadline:
+    seen: list[str] = []
+
+    def wait_for(*texts: str) -> None:
+        """Until every text has appeared in some line since the last wait: stdout and stderr are read by two
+        threads, so a report and the watch line after it may arrive in either order."""
+        start, deadline = len(seen), time.monotonic() + 60
+        while not all(any(text in line for line in seen[start:]) for text in texts):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw all of {texts!r}: {seen[start:]}")
             try:
                 seen.append(lines.get(timeout=1))
             except queue.Empty:
                 continue
-            if text in seen[-1]:
-                return seen
-        raise AssertionError(f"never saw {text!r}: {seen}")
 
     try:
-        assert "No findings.\n" in wait_for("watching for changes")
+        wait_for("No findings.", "watching for changes")
         (folder / "main.tex").write_text(document("See \\ref{sec:nowhere}."))
-        wait_for("main.tex changed; checking again")
-        assert any("REF001" in line for line in wait_for("watching for changes"))
+        wait_for("main.tex changed; checking again", "REF001", "watching for changes")
     finally:
         watcher.send_signal(signal.SIGINT)
         watcher.wait(timeout=30)
