@@ -29,8 +29,9 @@ def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) ->
     changes: queue.SimpleQueue[Path] = queue.SimpleQueue()
     watcher = FolderWatcher(changes.put)
     watcher.watch(folder)
-    code = _reported(check)
+    code = 130  # interrupted before the first check ended
     try:
+        code = _reported(check)
         while True:
             print("auditex: watching for changes (Ctrl-C stops)", file=sys.stderr, flush=True)
             changed = {changes.get()}

@@ -41,6 +41,23 @@ def _connect(address: str) -> str:
     return ray.get_runtime_context().get_node_id()
 
 
+def _process_tree(root: int) -> list[int]:
+    """`root` and every process descended from it, read from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    tree, frontier = [root], [root]
+    while frontier:
+        children = [pid for pid, parent in parents.items() if parent in frontier]
+        tree += children
+        frontier = children
+    return tree
+
+
 def kill(address: str, worker_pgid: str, *submissions: str) -> dict:
     head = _connect(address)
     records: list[dict] = []
@@ -49,6 +66,13 @@ def kill(address: str, worker_pgid: str, *submissions: str) -> dict:
     def kill_the_worker_node(spec: TaskSpec, node: str) -> None:
         if node != head and not killed:  # its first task has just started: a cold worker takes a second or more
             killed.append(spec.id)
+            # The whole node as when its machine dies: its process group, and the task processes its raylet
+            # started in groups of their own, which would otherwise finish the task and report it.
+            for pid in _process_tree(int(worker_pgid)):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             os.killpg(int(worker_pgid), signal.SIGKILL)
 
     RayEngine(address).run([_spec(path) for path in submissions], lambda spec, record: records.append(record), kill_the_worker_node)

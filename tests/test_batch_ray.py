@@ -62,11 +62,24 @@ def cluster():
         yield TwoNodes(running, worker, everywhere, on_worker, can_hide)
 
 
-def _small_venue(folder: Path, papers: int) -> Path:
-    """`papers` variants of the sample paper and one short paper: distinct submissions, each checked in a second or two."""
+# A chapter long enough that checking a paper takes seconds even on a fast machine: a task killed as it starts
+# is killed mid-task, never after it already sent its record.
+_LONG_CHAPTER = "\\section{Long}\n" + "\n\n".join("The method reads each sentence of the chapter once more." for _ in range(10000))
+
+
+def _small_venue(folder: Path, papers: int, slow: bool = False) -> Path:
+    """`papers` variants of the sample paper and one short paper: distinct submissions (with `slow`, each with a
+    long chapter, so that a check lasts seconds)."""
     folder.mkdir()
     for number in range(papers):
-        write_project(folder / f"paper-{number}", {**FILES, "main.tex": FILES["main.tex"].replace("81.2", f"8{number}.5")})
+        main_tex = FILES["main.tex"].replace("81.2", f"8{number}.5")
+        files = {**FILES, "main.tex": main_tex}
+        if slow:
+            files |= {
+                "main.tex": main_tex.replace("\\input{sections/results}", "\\input{sections/results}\n\\input{long}"),
+                "long.tex": _LONG_CHAPTER,
+            }
+        write_project(folder / f"paper-{number}", files)
     (folder / "short.tex").write_text(SHORT_PAPER)
     return folder
 
@@ -125,7 +138,7 @@ def test_a_queued_task_is_timed_from_its_start_on_its_node(cluster):
 
 def test_killing_a_node_mid_run_loses_and_duplicates_nothing(cluster, tmp_path):
     """Run last of the cluster's tests: the worker node does not come back."""
-    venue = _small_venue(tmp_path / "venue", papers=4)
+    venue = _small_venue(tmp_path / "venue", papers=4, slow=True)
     submissions = sorted(venue.iterdir())
     expected: list[dict] = []
     LocalPool(2).run([_spec(path) for path in submissions], lambda spec, record: expected.append(record))
@@ -193,7 +206,7 @@ def test_a_signal_while_connecting_acts_at_once(tmp_path, signal_number):
         batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             probe, _ = silent.accept()  # the reachability check: ray.init comes next
-            time.sleep(1)
+            time.sleep(5)  # well inside the 20 s connect limit, and past importing Ray on a loaded machine
             batch.send_signal(signal_number)
             _, err = batch.communicate(timeout=120)
         finally:
