@@ -414,7 +414,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     for placed in _tables(section):
         table = placed.block.table
         grid = _Grid.of(table, rule_macros)  # type: ignore[arg-type]
-        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption):  # type: ignore[union-attr]
+        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption or ""):  # type: ignore[union-attr]
             continue
         for column in grid.columns():
             sense, source = _direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
