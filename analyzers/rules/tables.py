@@ -525,23 +525,16 @@ def _report_bold(
         kind = "moderate: a better row in its own group, direction from a claim"
     else:
         kind = f"strong: a better row in its own group, direction from the {source}"
-    bold_side = Statement(
-        file=placed.file,
-        range=ctx.range(placed.file, marked.start, marked.end),
-        quote=marked.text,
-        subject=f"row {grid.row_header(marked.row)}, column {header}",
-        role="result",
-    )
-    better_side = Statement(
-        file=placed.file,
-        range=ctx.range(placed.file, best.start, best.end),
-        quote=best.text,
-        subject=f"row {grid.row_header(best.row)}, column {header}",
-        role="result",
-    )
+
+    def side(cell: Cell) -> Statement:
+        subject = f"row {grid.row_header(cell.row)}, column {header}"
+        return Statement(
+            file=placed.file, range=ctx.range(placed.file, cell.start, cell.end), quote=cell.text, subject=subject, role="result"
+        )
+
     evidence = Evidence(
         kind=kind,
-        statements=[bold_side, better_side],
+        statements=[side(marked), side(best)],
         reason=f"bold claims the best of column {header}; {'higher' if sense > 0 else 'lower'} is better",
     )
     return ctx.report(
