@@ -51,6 +51,11 @@ class TwoNodes:
 
 
 @pytest.fixture(scope="module")
+def _default_sigint() -> None:
+    """A child Ctrl-C reaches: the test runner may run with SIGINT ignored (an earlier test's worker setup), which a child inherits."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def cluster():
     can_hide = can_hide_folders()
     with RayCluster() as running:
@@ -203,7 +208,7 @@ def test_a_signal_while_connecting_acts_at_once(tmp_path, signal_number):
             "--ray",
             address,
         ]
-        batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        batch = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
         try:
             probe, _ = silent.accept()  # the reachability check: ray.init comes next
             time.sleep(5)  # well inside the 20 s connect limit, and past importing Ray on a loaded machine

@@ -19,6 +19,11 @@ BIB = "@book{knuth1984, title={The TeXbook}, author={Knuth, Donald}, year={1984}
 BODY = "\\begin{table}\\caption{R}\\label{tab:results}\\end{table}\nSee Table~\\ref{tab:result} and \\cite{knuth84}.\n\\bibliography{refs}"
 
 
+def _default_sigint() -> None:
+    """A child Ctrl-C reaches: the test runner may run with SIGINT ignored (an earlier test's worker setup), which a child inherits."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def paper(tmp_path):
     return write_project(tmp_path / "paper", {"main.tex": document(BODY), "refs.bib": BIB})
 
@@ -79,7 +84,7 @@ def test_fixes_are_never_written_outside_the_project(tmp_path):
 def test_watch_checks_again_after_a_change_and_stops_on_ctrl_c(tmp_path):
     folder = write_project(tmp_path / "paper", {"main.tex": document("Clean text.")})
     command = [sys.executable, "-m", "auditex.cli.main", "check", str(folder), "--watch", "--no-cache", "--select", "REF"]
-    watcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     lines: queue.SimpleQueue[str] = queue.SimpleQueue()
     for stream in (watcher.stdout, watcher.stderr):
         threading.Thread(target=lambda stream=stream: [lines.put(line) for line in stream], daemon=True).start()
