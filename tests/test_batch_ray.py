@@ -50,12 +50,12 @@ class TwoNodes:
             pytest.skip("this machine lets no unprivileged user mount a folder in a namespace (unshare): no node can see other files")
 
 
-@pytest.fixture(scope="module")
 def _default_sigint() -> None:
     """A child Ctrl-C reaches: the test runner may run with SIGINT ignored (an earlier test's worker setup), which a child inherits."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.fixture(scope="module")
 def cluster():
     can_hide = can_hide_folders()
     with RayCluster() as running:
