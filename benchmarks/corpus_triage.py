@@ -37,7 +37,7 @@ from corpus_ledger import FALSE_PER_PAPER, LEDGER, SERIOUS, Entry, draft, in_sco
 
 from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
-from auditex.analyzers.precision import ClassPrecision, Measured, is_gated, tier_of  # noqa: E402
+from auditex.analyzers.precision import PRECISION_BAR, ClassPrecision, Measured, is_gated, tier_of  # noqa: E402
 
 TABLE = ROOT / "analyzers" / "measured_precision.py"
 
@@ -129,7 +129,7 @@ def print_precision(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Me
 def _warns(item: ClassPrecision, tiers: dict[str, Measured]) -> bool:
     """As analyzers/precision.py decides it, from this run's measurements rather than the table on disk."""
     tier = tiers.get(item.tier)
-    return item.measured.findings > 0 and item.measured.precision >= 0.9 and tier is not None and tier.bounded
+    return item.measured.findings > 0 and item.measured.precision >= PRECISION_BAR and tier is not None and tier.bounded
 
 
 def write_table(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
