@@ -16,11 +16,11 @@ from ..latex.source import SOURCE_SUFFIXES
 from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .analysis_cache import AnalysisCache, cache_disabled
 from .check_record import KeptCheck
-from .config import CONFIG_FILE, Config, RuleOptions, load_config
 from .dismissals import Dismissals
 from .engine import Engine
 from .finding import Finding
 from .policy import distinct
+from .project_config import CONFIG_FILE, Config, RuleOptions, load_config
 
 
 class InputError(Exception):

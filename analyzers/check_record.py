@@ -19,9 +19,9 @@ from ..latex.project import Project
 from ..latex.sandbox import ProjectRoot
 from ..latex.source import value_hash
 from .analysis_cache import AnalysisCache
-from .config import CONFIG_FILE, Config
 from .dismissals import DISMISSALS_FILE
 from .finding import Finding
+from .project_config import CONFIG_FILE, Config
 
 # Read by every check besides the .tex files: the settings and the dismissed findings.
 _SETTINGS_FILES = [CONFIG_FILE, DISMISSALS_FILE.as_posix()]

@@ -10,9 +10,9 @@ from ..latex.index import Index
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.project import Project, ProjectProblem
 from ..latex.source import SourceText
-from .config import Config
 from .facets import CheckedIndex, CheckedProject, CheckedSource, checking
 from .finding import Evidence, Finding, Fix, Range, Related, Severity, TextEdit
+from .project_config import Config
 from .registry import Rule, Scope
 
 # Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),

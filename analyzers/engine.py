@@ -25,12 +25,12 @@ from ..latex.manuscript import Section
 from ..latex.project import Project
 from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
-from .config import Config
 from .context import RuleContext
 from .dismissals import Dismissals
 from .facets import FACETS, UndeclaredFacet
 from .finding import Finding, Range
 from .policy import Policy
+from .project_config import Config
 from .registry import Registry, Rule, Scope, default_registry
 
 log = logging.getLogger(__name__)

@@ -25,8 +25,8 @@ from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
 from ..latex.project import Project
 from .apa_results import ReportedResult, read_results
-from .config import OneTailed, StatisticsConfig
 from .context import TEXT_CACHE_SIZE
+from .project_config import OneTailed, StatisticsConfig
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.

@@ -26,9 +26,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import Config, did_you_mean, load_config
 from .dismissals import Dismissals
 from .finding import Finding, Severity
+from .project_config import Config, did_you_mean, load_config
 from .registry import is_selected
 from .suppression import is_suppressed, suppressed_lines
 

@@ -23,7 +23,7 @@ from .finding import Category, Finding, Severity
 class Scope(str, Enum):
     PROJECT = "project"  # runs once over the whole index
     SECTION = "section"  # runs per section, cached by the section's content and place
-    # Runs only in the opt-in online verification pass (analyzers/verification.py), over the
+    # Runs only in the opt-in online verification pass (analyzers/online_verification.py), over the
     # verdicts of the scholarly indexes: `check(ctx, cited, verdict)`. The offline engine skips it.
     ONLINE = "online"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..latex.source import SOURCE_SUFFIXES
-from .config import CONFIG_FILE
+from .project_config import CONFIG_FILE
 
 if TYPE_CHECKING:
     from watchdog.observers.api import ObservedWatch

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..analyzers.check import InputError, checked_input
 from ..analyzers.finding import Finding
-from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.pricing import Price, price_for
 from ..analyzers.llm.provider import make_provider

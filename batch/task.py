@@ -177,7 +177,7 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
 
 async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
     """The interactive LLM audit, with the shared answer cache."""
-    from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.settings import LLMSettings
 
     cache = LLMCache()
@@ -191,7 +191,7 @@ async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
 async def audit_projects(result, findings: list, settings, mode: str, cache, provider=None) -> tuple[list, dict]:
     """Every project's LLM audit: the findings so far merged with the audits', and the run's account for the record."""
     from ..analyzers.llm.audit import run_audit
-    from ..analyzers.llm.config import severity_policy
+    from ..analyzers.llm.config_section import severity_policy
     from ..analyzers.policy import Policy
     from ..cli.audit_command import _run_summary, audit_report
 

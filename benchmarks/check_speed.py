@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def measure_one(folder: Path, ignore: list[str]) -> dict:
     from auditex.analyzers.check import open_projects
-    from auditex.analyzers.config import Config, RulesConfig
     from auditex.analyzers.engine import Engine
+    from auditex.analyzers.project_config import Config, RulesConfig
 
     started = time.perf_counter()
     _, projects = open_projects(folder)

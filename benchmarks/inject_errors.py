@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from auditex.analyzers.check import CheckResult, check_path, open_projects
-from auditex.analyzers.config import Config, RulesConfig
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.finding import Finding, Severity
+from auditex.analyzers.project_config import Config, RulesConfig
 from auditex.analyzers.quantities import (
     CellAt,
     CellIndex,

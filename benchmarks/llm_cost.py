@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.check import open_projects  # noqa: E402
-from auditex.analyzers.config import load_config  # noqa: E402
 from auditex.analyzers.engine import Engine  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.project_config import load_config  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MODES = ("fast", "standard", "deep", "critical")

@@ -20,10 +20,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..analyzers.check import CheckResult
 from ..analyzers.finding import Finding
 from ..analyzers.llm.anchoring import SeverityPolicy
+from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.audit import AuditResult, run_audit
-from ..analyzers.llm.cache import LLMCache
 from ..analyzers.llm.client import RunStats
-from ..analyzers.llm.config import settings_from_config, severity_policy
+from ..analyzers.llm.config_section import settings_from_config, severity_policy
 from ..analyzers.llm.errors import LLMError, MissingKey
 from ..analyzers.llm.run import MODES
 from ..analyzers.llm.settings import LLMSettings

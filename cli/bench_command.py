@@ -16,11 +16,11 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from ..analyzers.config import load_config
-from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.project_config import load_config
 from ..evaluation import runner
 from ..evaluation.critical import Judge
 from ..evaluation.paperaudit import DatasetError

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
-from ..analyzers.config import Config, RuleOptions
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.policy import at_least, distinct
+from ..analyzers.project_config import Config, RuleOptions
 from ..analyzers.registry import default_registry, is_selected
 from ..analyzers.report import counted
 from .formats import Paths, statistics_table, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
@@ -165,8 +165,8 @@ def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | N
     `on_answer` hears how many references of a project have an answer."""
     import asyncio
 
+    from ..analyzers.online_verification import OnlineChecker, Summary
     from ..analyzers.policy import Policy
-    from ..analyzers.verification import OnlineChecker, Summary
 
     checker = OnlineChecker()
     policy = Policy.of_folder(result.folder, result.config)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.config import CONFIG_FILE, ConfigError, load_config
+from ..analyzers.project_config import CONFIG_FILE, ConfigError, load_config
 from ..latex.discovery import find_roots
 from ..latex.sandbox import ProjectRoot
 

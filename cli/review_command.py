@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..analyzers.check import CheckResult
-from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
 from ..analyzers.scholarly.related import SEARCH_NAMES, make_search

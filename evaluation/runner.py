@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..analyzers.check import check_path
 from ..analyzers.finding import Source
-from ..analyzers.llm.cache import LLMCache
+from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.provider import ChatRequest, Message
 from ..analyzers.llm.settings import LLMSettings

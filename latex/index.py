@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from pylatexenc import latexwalker as lw
 
 from .bibliography import BibEntry, BibProblem
-from .commands import PARSE_CONTEXT
-from .commands import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .conditionals import NEVER, branch_paths, path_at
+from .macro_signatures import PARSE_CONTEXT
+from .macro_signatures import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .manuscript import Manuscript, PlacedBlock
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers

@@ -16,7 +16,7 @@ from typing import Any
 
 from pylatexenc import latexwalker as lw
 
-from . import commands as cmd
+from . import macro_signatures as cmd
 from .chunks import unclosed_brace
 from .model import (
     Acronym,

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from pylatexenc import latexwalker as lw
 
-from .commands import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
+from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
 
 # Commands that produce no visible text.

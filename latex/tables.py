@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 
 from pylatexenc import latexwalker as lw
 
-from .commands import TABULAR_ENVIRONMENTS
+from .macro_signatures import TABULAR_ENVIRONMENTS
 from .model import Cell, MacroDef, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 

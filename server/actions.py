@@ -9,9 +9,9 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding, Fix
 from ..analyzers.fixes import applicable
+from ..analyzers.project_config import CONFIG_FILE
 from ..analyzers.suppression import suppression_comment
 from ..latex.source import BIBLIOGRAPHY_SUFFIXES
 from .convert import LLM_SOURCE, lsp_range, uri_of

@@ -129,9 +129,9 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     mode, folders = target
     if any(state.folder in ls.llm.running for state, _ in folders):
         return {"message": "auditex: an audit of this folder is already running."}
+    from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.audit import run_audit
-    from ..analyzers.llm.cache import LLMCache
-    from ..analyzers.llm.config import severity_policy
+    from ..analyzers.llm.config_section import severity_policy
     from ..analyzers.llm.errors import LLMError, MissingKey
 
     settings = None
@@ -236,7 +236,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     snapshots = await ls.run(llm.snapshots, state, relative)
     if not snapshots:
         return {"message": "auditex: no root file (\\documentclass) found to review."}
-    from ..analyzers.llm.cache import LLMCache
+    from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.errors import MissingKey
     from ..analyzers.review import run_review
     from ..analyzers.scholarly.related import make_search

@@ -215,7 +215,7 @@ def _same(finding: Finding, other: Finding) -> bool:
 
 def llm_settings(config_llm: dict[str, Any]) -> LLMSettings:
     """`[llm]` of the folder's config (editor settings already merged in); ValueError when invalid."""
-    from ..analyzers.llm.config import settings_from_config
+    from ..analyzers.llm.config_section import settings_from_config
 
     editor = {EDITOR_KEYS[key]: value for key, value in config_llm.items() if key in EDITOR_KEYS}
     return settings_from_config({**config_llm, **editor})

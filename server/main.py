@@ -28,8 +28,8 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from .. import __version__
-from ..analyzers.config import CONFIG_FILE
 from ..analyzers.finding import Finding, Severity
+from ..analyzers.project_config import CONFIG_FILE
 from ..analyzers.registry import Registry, default_registry
 from ..analyzers.watch import FolderWatcher, is_watched
 from ..latex.source import SOURCE_SUFFIXES

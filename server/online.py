@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..analyzers.finding import Finding
 
 if TYPE_CHECKING:
-    from ..analyzers.verification import OnlineChecker
+    from ..analyzers.online_verification import OnlineChecker
     from .workspace import FolderState, Workspace
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class OnlineState:
 
     def get_checker(self) -> OnlineChecker:
         if self.checker is None:
-            from ..analyzers.verification import OnlineChecker
+            from ..analyzers.online_verification import OnlineChecker
 
             self.checker = OnlineChecker()
         return self.checker
@@ -54,7 +54,7 @@ class OnlineState:
         """Add the BIB findings of the online folders (analysis thread)."""
         if self.checker is None or not self.checker.verdicts:
             return diagnostics
-        from ..analyzers.scholarly.references import cited_references
+        from ..analyzers.scholarly.cited_references import cited_references
 
         for folder, state in workspace.folders.items():
             if not enabled(state):
@@ -124,8 +124,8 @@ class OnlineState:
 
     def _pending(self, workspace: Workspace, checker: OnlineChecker) -> list[tuple[Any, list[Any]]]:
         """Per online folder: its [online] settings and the cited references without a verdict (analysis thread)."""
-        from ..analyzers.scholarly.references import cited_references
-        from ..analyzers.verification import settings_of
+        from ..analyzers.online_verification import settings_of
+        from ..analyzers.scholarly.cited_references import cited_references
 
         result = []
         for state in workspace.folders.values():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..analyzers.config import CONFIG_FILE
+from ..analyzers.project_config import CONFIG_FILE
 from ..latex.source import SOURCE_SUFFIXES
 
 WATCH_GLOBS = tuple(f"**/*{suffix}" for suffix in SOURCE_SUFFIXES) + (f"**/{CONFIG_FILE}",)

@@ -24,11 +24,11 @@ from typing import Any
 from ..analyzers.analysis_cache import AnalysisCache, cache_disabled
 from ..analyzers.check import InputError, open_projects
 from ..analyzers.check_record import CheckRecord, KeptCheck
-from ..analyzers.config import CONFIG_FILE, Config, load_config
 from ..analyzers.dismissals import Dismissals
 from ..analyzers.engine import Engine
 from ..analyzers.finding import Finding
 from ..analyzers.policy import distinct
+from ..analyzers.project_config import CONFIG_FILE, Config, load_config
 from ..analyzers.registry import Registry
 from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import project_folder_for, root_for_file

@@ -10,9 +10,9 @@ import pytest
 from test_analysis_cache import PAPER, write
 
 from auditex.analyzers import check as check_module
-from auditex.analyzers.config import RuleOptions
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
+from auditex.analyzers.project_config import RuleOptions
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from pathlib import Path
 import yaml
 from helpers import document, write_project
 
-from auditex.analyzers.config import load_config
-from auditex.analyzers.scholarly.verify import OnlineSettings
+from auditex.analyzers.project_config import load_config
+from auditex.analyzers.scholarly.resolver import OnlineSettings
 from auditex.cli.main import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]

@@ -7,9 +7,9 @@ import sys
 from helpers import document, write_project
 
 from auditex.analyzers.check import check_path
-from auditex.analyzers.config import load_config
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
+from auditex.analyzers.project_config import load_config
 from auditex.analyzers.registry import default_registry
 from auditex.cli.main import main
 from auditex.latex.project import Project

@@ -18,8 +18,8 @@ from auditex.analyzers.check import open_projects
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.finding import Category, Source
 from auditex.analyzers.llm import modes
+from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import AuditResult, run_audit
-from auditex.analyzers.llm.cache import LLMCache
 from auditex.analyzers.llm.pricing import Price
 from auditex.cli.main import main
 

@@ -12,7 +12,7 @@ import pytest
 from llm_server import LoopbackLLMServer, Reply
 from pydantic import BaseModel
 
-from auditex.analyzers.llm.cache import LLMCache
+from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.client import REPAIR_INSTRUCTION, LLMClient, cache_key, extract_json
 from auditex.analyzers.llm.errors import (
     BadResponse,

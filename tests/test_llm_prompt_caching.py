@@ -17,10 +17,10 @@ import pytest
 from helpers import document, make_project
 from llm_server import LOOPBACK_KEY, AnthropicPromptCache, LoopbackLLMServer, Reply
 
+from auditex.analyzers.llm import detection_prompts as prompts_
 from auditex.analyzers.llm import modes
-from auditex.analyzers.llm import prompts as prompts_
+from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import run_audit
-from auditex.analyzers.llm.cache import LLMCache
 from auditex.analyzers.llm.client import LLMClient, RunStats, cache_key
 from auditex.analyzers.llm.pricing import DEFAULT_PRICES, Price, cost_of, price_for
 from auditex.analyzers.llm.provider import SHARED_END, ChatRequest, Message, OpenAIProvider, Usage

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from auditex.analyzers.finding import Category
-from auditex.analyzers.llm import prompts
+from auditex.analyzers.llm import detection_prompts as prompts
 from auditex.analyzers.llm.schema import CriticalAnswer, FindingsAnswer, Importance, MergeAnswer, PlanAnswer, VerifyAnswer
 
 TEMPLATES = ["fast", "memory", "section", "planner", "specialist", "merge", "critical", "verify"]

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from scholarly_standins import LIBRARY, RETRACTED, SERVICES, Fault, StandIns, StandInWork
 
-from auditex.analyzers.config import load_config
+from auditex.analyzers.online_verification import OnlineChecker
 from auditex.analyzers.policy import Policy
-from auditex.analyzers.scholarly.cache import AnswerCache
+from auditex.analyzers.project_config import load_config
+from auditex.analyzers.scholarly.cited_references import cited_references, from_bib, from_bibitem
 from auditex.analyzers.scholarly.http import HostPolicy, HttpClient, ServiceUnavailable
-from auditex.analyzers.scholarly.references import cited_references, from_bib, from_bibitem
-from auditex.analyzers.scholarly.verify import OnlineSettings, Verifier, default_policies
-from auditex.analyzers.verification import OnlineChecker
+from auditex.analyzers.scholarly.index_cache import AnswerCache
+from auditex.analyzers.scholarly.resolver import OnlineSettings, Verifier, default_policies
 from auditex.latex.project import Project
 
 BIB = {

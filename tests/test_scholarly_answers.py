@@ -17,11 +17,11 @@ import pytest
 from scholarly_standins import SERVICES, Fault, StandIns, StandInWork
 from test_reference_verification import _apply, cache, fast, project, verify, widget_studies  # noqa: F401 (cache: the fixture)
 
+from auditex.analyzers.online_verification import OnlineChecker
+from auditex.analyzers.scholarly.cited_references import from_bib, from_bibitem, split_authors
 from auditex.analyzers.scholarly.matching import title_score
 from auditex.analyzers.scholarly.normalise import person_name, plain_text
-from auditex.analyzers.scholarly.references import from_bib, from_bibitem, split_authors
-from auditex.analyzers.scholarly.verify import Verifier
-from auditex.analyzers.verification import OnlineChecker
+from auditex.analyzers.scholarly.resolver import Verifier
 
 KRAS = StandInWork(
     "Mutant KRAS and CO2 shape the tumour microenvironment",

@@ -7,9 +7,9 @@ import pytest
 from helpers import document, make_project, rule_findings
 
 from auditex.analyzers.apa_results import read_results
-from auditex.analyzers.config import OneTailed, StatisticsConfig
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.p_values import Verdict, result_rows
+from auditex.analyzers.project_config import OneTailed, StatisticsConfig
 from auditex.cli.main import main
 
 

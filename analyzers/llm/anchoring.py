@@ -31,7 +31,7 @@ from ...latex.manuscript import PlacedBlock, Section
 from ...latex.project import Project
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .codes import code_for
-from .prompts import error_type
+from .detection_prompts import error_type
 from .schema import Evidence, Importance, LLMFinding, Verdict
 from .units import block_at, section_label
 

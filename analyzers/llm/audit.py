@@ -29,7 +29,7 @@ from ..finding import Finding, Source
 from ..policy import Policy
 from . import modes
 from .anchoring import AnchorStats, SeverityPolicy
-from .cache import LLMCache
+from .answer_cache import LLMCache
 from .client import LLMClient, RunStats
 from .incremental import ReviewBasis
 from .provider import Provider
@@ -37,7 +37,7 @@ from .run import MODES, AuditRun, FindingsCallback, Mode, ProgressCallback, Unit
 from .schema import LLMFinding
 from .settings import LLMSettings
 from .units import MANIPULATION_CODES
-from .verification import Verification, settle
+from .verifier import Verification, settle
 
 
 @dataclass

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from .cache import LLMCache
+from .answer_cache import LLMCache
 from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
 from .pricing import cost_of, price_for
 from .provider import ChatRequest, ChatResponse, Message, Provider, Usage, make_provider

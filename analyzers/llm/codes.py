@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..finding import Category
-from .prompts import error_type, error_types
+from .detection_prompts import error_type, error_types
 
 CRITICAL_CODE = "LLM-CRIT"
 

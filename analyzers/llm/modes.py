@@ -32,12 +32,12 @@ from rapidfuzz import fuzz, process
 from ...latex.manuscript import Section
 from ..finding import Category
 from .codes import CRITICAL_CODE
+from .detection_prompts import load
 from .incremental import ReviewBasis
-from .prompts import load
 from .run import AuditRun, Candidate, Mode
 from .schema import CriticalAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
 from .units import Unit, data_line, known_lines, section_label, untrusted
-from .verification import Verification, verify
+from .verifier import Verification, verify
 
 A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections

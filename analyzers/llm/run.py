@@ -22,9 +22,9 @@ from ..finding import Finding
 from ..policy import report_order
 from .anchoring import Anchorer, FindingMapper, SeverityPolicy
 from .client import LLMClient
+from .detection_prompts import load
 from .errors import BudgetExceeded, LLMError, MissingKey, Rejected, Unreachable
 from .incremental import ReviewBasis
-from .prompts import load
 from .provider import ChatRequest, Message
 from .schema import LLMFinding
 from .settings import LLMSettings

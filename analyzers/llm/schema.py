@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
 
 from ..finding import Category
-from .prompts import error_types
+from .detection_prompts import error_types
 
 
 def _type_aliases() -> dict[str, Category]:

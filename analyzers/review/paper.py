@@ -12,7 +12,7 @@ from ...latex.expansion import MacroTable
 from ...latex.model import SectionKind
 from ...latex.project import Project
 from ..llm.units import PaperData, section_label
-from ..scholarly.references import to_text
+from ..scholarly.cited_references import to_text
 
 
 def paper_text(project: Project) -> str:

@@ -19,19 +19,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rapidfuzz import fuzz
 
 from ...latex.project import Project
-from ..config import Config
 from ..engine import Engine
 from ..finding import Finding, Severity
-from ..llm.cache import LLMCache
+from ..llm.answer_cache import LLMCache
 from ..llm.client import LLMClient, RunStats
 from ..llm.errors import LLMError
 from ..llm.provider import ChatRequest, Message
 from ..llm.settings import LLMSettings
 from ..policy import Policy, severity_order
+from ..project_config import Config
 from ..report import to_markdown
 from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .paper import paper_text, paper_title, section_titles
-from .prompts import load_review_prompt
+from .review_prompts import load_review_prompt
 from .structure import StructuredReview, parse_review
 
 if TYPE_CHECKING:

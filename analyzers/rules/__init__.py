@@ -4,20 +4,31 @@ from ..registry import rules_in
 from . import (
     citations,
     counts,
+    cross_references,
     disclosures,
     hidden_text,
     includes,
     notation,
     numbers,
-    references,
+    online_references,
     rhetoric,
     statistics,
     tables,
-    verification,
 )
 
 ALL_RULES = tuple(
     rules_in(
-        hidden_text, references, citations, includes, numbers, tables, counts, statistics, notation, disclosures, rhetoric, verification
+        hidden_text,
+        cross_references,
+        citations,
+        includes,
+        numbers,
+        tables,
+        counts,
+        statistics,
+        notation,
+        disclosures,
+        rhetoric,
+        online_references,
     )
 )

@@ -12,9 +12,9 @@ from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
 from ..report import counted
+from ..scholarly.cited_references import split_authors, to_text
 from ..scholarly.matching import normal, surname
 from ..scholarly.normalise import clean_doi
-from ..scholarly.references import split_authors, to_text
 
 
 def _known_keys(ctx: RuleContext) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 
-from .cache import MISSING
+from .index_cache import MISSING
 from .normalise import bare_id, clean_doi, person_names
 from .service import Service, as_year, dump, works
 from .work import Work

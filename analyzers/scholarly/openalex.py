@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cache import MISSING
 from .http import Missing, json_of
+from .index_cache import MISSING
 from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
 from .service import Service, as_year, dump, works
 from .work import Reference, Work

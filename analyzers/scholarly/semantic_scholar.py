@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cache import MISSING
+from .index_cache import MISSING
 from .normalise import clean_doi, is_preprint_venue, person_names, plain_text
 from .service import Service, as_year, dump, works
 from .work import Reference, Work

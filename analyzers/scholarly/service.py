@@ -8,8 +8,8 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from .cache import MISSING, AnswerCache, normalised
 from .http import HttpClient, NotFound, ServiceUnavailable
+from .index_cache import MISSING, AnswerCache, normalised
 from .work import Work
 
 

@@ -29,8 +29,8 @@ from test_llm_audit import (
 from auditex.analyzers.finding import Category, Evidence, Finding, Range, Severity, Source, Statement
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.anchoring import Anchorer
+from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import run_audit
-from auditex.analyzers.llm.cache import LLMCache
 from auditex.analyzers.llm.settings import LLMSettings
 
 METHOD = "FastNet stacks ten residual blocks and is trained with a learning rate of 0.1 for 90 epochs."

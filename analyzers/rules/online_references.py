@@ -1,7 +1,7 @@
 """BIB: references verified against scholarly indexes (only with `auditex check --online` or the
 `auditex.online` setting).
 
-These rules never touch the network themselves: `analyzers/verification.py` resolves every
+These rules never touch the network themselves: `analyzers/online_verification.py` resolves every
 cited reference through `analyzers/scholarly/` and hands each rule the reference and the
 indexes' verdict. What is sent is reference metadata only (a DOI, an arXiv id, a title, the
 first author's surname), never manuscript text.
@@ -19,8 +19,8 @@ from ..registry import Scope, rule
 from ..scholarly.bibtex_edit import bibtex_value, field_spans
 
 if TYPE_CHECKING:  # the offline path never imports the HTTP layer
-    from ..scholarly.references import Cited
-    from ..scholarly.verify import Verdict
+    from ..scholarly.cited_references import Cited
+    from ..scholarly.resolver import Verdict
     from ..scholarly.work import Work
 
 # Text parsed out of a formatted \bibitem is a guess; its title and author comparisons inform only.

@@ -28,12 +28,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import matching
 from .arxiv import ArXiv
-from .cache import AnswerCache
 from .crossref import Crossref
 from .datacite import DataCite
 from .dblp import DBLP
 from .europepmc import EuropePMC, is_biomedical
 from .http import HostPolicy, HttpClient, ServiceUnavailable
+from .index_cache import AnswerCache
 from .normalise import is_preprint_venue
 from .openalex import OpenAlex
 from .semantic_scholar import SemanticScholar

@@ -24,7 +24,7 @@ from typing import Any
 
 from ...latex.manuscript import PlacedBlock, Section
 from ..finding import Category, Finding, Range, Severity
-from .prompts import error_type
+from .detection_prompts import error_type
 from .run import AuditRun, Candidate
 from .schema import Verdict, VerifyAnswer
 from .units import Unit, block_at, data_line

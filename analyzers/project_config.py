@@ -97,7 +97,7 @@ class Config(BaseModel):
     statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
     llm: dict[str, Any] = Field(default_factory=dict)
-    online: dict[str, Any] = Field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/verify.py)
+    online: dict[str, Any] = Field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/resolver.py)
     # Problems found while loading, reported as findings rather than raised.
     problems: list[str] = Field(default_factory=list, exclude=True)
 

@@ -1,5 +1,5 @@
 """The online verification pass: cited references resolved against scholarly indexes, the
-verdicts turned into BIB findings by the online rules (analyzers/rules/verification.py).
+verdicts turned into BIB findings by the online rules (analyzers/rules/online_references.py).
 
 It runs only when asked (`auditex check --online`, the `auditex.online` setting) and apart
 from the offline engine: the engine never waits on the network. Its findings go through the
@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..latex.project import Project
-from .config import Config
 from .context import RuleContext
 from .finding import Finding
 from .policy import Policy
+from .project_config import Config
 from .registry import Registry, Rule, Scope, default_registry
 from .report import counted
-from .scholarly.cache import AnswerCache
-from .scholarly.references import Cited, cited_references
-from .scholarly.verify import OnlineSettings, Verdict, Verifier
+from .scholarly.cited_references import Cited, cited_references
+from .scholarly.index_cache import AnswerCache
+from .scholarly.resolver import OnlineSettings, Verdict, Verifier
 from .scholarly.work import Reference
 
 
