@@ -252,3 +252,18 @@ def test_each_other_expansion_is_reported_once(tmp_path):
         "CFE is expanded as 'carbon-free energy' here but as 'carbon-free electricity' earlier",
         "CFE is expanded as 'Cascaded Feature Extractor' here but as 'carbon-free electricity' earlier",
     ]
+
+
+def test_an_expansion_restated_with_other_endings_case_or_hyphens_is_the_same(tmp_path):
+    body = (
+        "\\section{Intro}\nWe use distant supervision (DS), convolutional neural networks (CNNs), a Markov decision process (MDP) "
+        "and long short-term memory (LSTM) for Named Entity Recognition (NER).\n\n"
+        "\\section{Method}\nOur distantly supervised (DS) data feeds a convolutional neural network (CNN) in a Markov Decision "
+        "Processes (MDP) with long-short term memory (LSTM) for named entity recognition (NER).\n\n"
+        "\\section{Results}\nA Masked decision process (MDP) and decision supervision (DS) are other terms.\n"
+    )
+    found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
+    assert found == [
+        "MDP is expanded as 'Masked decision process' here but as 'Markov decision process' earlier",
+        "DS is expanded as 'decision supervision' here but as 'distant supervision' earlier",
+    ]

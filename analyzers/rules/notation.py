@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Prefix
 
 from ...latex.conditionals import NEVER
 from ...latex.manuscript import PlacedBlock, Section, SourceRun
@@ -341,8 +342,11 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     Once an acronym is defined, a later capitalised phrase in front of it counts as a definition
     even when its initials do not spell it ("Adaptive Recurrent Unit (SRU)" after "Simple
     Recurrent Unit (SRU)"), and so does the first expansion with one word swapped ("adaptive
-    recurrent unit (SRU)"). Case, hyphens and plurals do not count as differences; each other
-    expansion is reported once, where it first appears.
+    recurrent unit (SRU)"). Expansions are compared word by word: case, hyphens, plurals, spelling
+    variants ("modelling") and another ending of the same stem ("distantly supervised" for
+    "distant supervision") do not count as differences, while one changed word does ("Masked
+    decision process" for "Markov decision process"); each other expansion is reported once,
+    where it first appears.
 
     ## Why is this bad?
     "NN" cannot be both "neural network" and "nearest neighbour" in one paper; the reader
@@ -761,7 +765,22 @@ def _normal_expansion(long: str) -> str:
 
 def _same_expansion(first: str, second: str) -> bool:
     a, b = _normal_expansion(first), _normal_expansion(second)
-    return a == b or a.endswith(" " + b) or b.endswith(" " + a) or fuzz.ratio(a, b) >= 85
+    if a == b or a.endswith(" " + b) or b.endswith(" " + a) or a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    words, others = a.split(), b.split()
+    return len(words) == len(others) and all(_same_word(word, other) for word, other in zip(words, others, strict=True))
+
+
+# Endings that change a word's part of speech, not its meaning: "distant supervision" is "distantly supervised".
+_INFLECTIONS = frozenset({"", "e", "s", "es", "d", "ed", "ing", "ly", "al", "ally", "ion", "ions", "ation", "ations", "er", "ers", "ity"})
+
+
+def _same_word(word: str, other: str) -> bool:
+    """One word written twice: a spelling variant ("modelling", "modeling") or another ending of one stem.
+    Word by word, so that one changed word ("Markov" → "Masked") is another meaning however long the rest."""
+    stem = Prefix.similarity(word, other)
+    inflected = stem >= 4 and word[stem:] in _INFLECTIONS and other[stem:] in _INFLECTIONS
+    return inflected or fuzz.ratio(word, other) >= 85
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
