@@ -539,10 +539,11 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
         initials = "".join(word[0].upper() for word in tail if word[0].isalnum())
         parts_initials = "".join(part[0].upper() for word in tail for part in re.split(r"-", word) if part)
         # "adaptive mixtures of importance sampling (AMIS)": small joining words carry no letter.
-        content_initials = "".join(word[0].upper() for word in tail if word[0].isalnum() and word.lower() not in _JOINING)
-        if "".join(letters) in (initials, parts_initials, content_initials) and tail[0].lower() not in _JOINING:
+        content_initials = "".join(word[0].upper() for word in tail if word[0].isalnum() and word.lower() not in JOINING_WORDS)
+        if "".join(letters) in (initials, parts_initials, content_initials) and tail[0].lower() not in JOINING_WORDS:
             return " ".join(tail)
     return None
 
 
-_JOINING = frozenset({"of", "and", "for", "the", "in", "on", "to", "with", "a", "an"})
+# Words an acronym skips ("Bureau of Labor Statistics (BLS)").
+JOINING_WORDS = frozenset({"of", "and", "for", "the", "in", "on", "to", "with", "a", "an"})

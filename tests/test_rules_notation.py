@@ -267,3 +267,13 @@ def test_an_expansion_restated_with_other_endings_case_or_hyphens_is_the_same(tm
         "MDP is expanded as 'Masked decision process' here but as 'Markov decision process' earlier",
         "DS is expanded as 'decision supervision' here but as 'distant supervision' earlier",
     ]
+
+
+def test_an_expansion_restated_with_a_joining_word_is_the_same(tmp_path):
+    body = (
+        "\\section{Intro}\nWe use adaptive mixtures of importance sampling (AMIS).\n\n"
+        "\\section{Method}\nThe adaptive mixture importance sampling (AMIS) runs. The Arcade Learning Environment (ALE) is used.\n\n"
+        "\\section{Results}\nThe Atari Learning Environment (ALE) differs.\n"
+    )
+    found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
+    assert found == ["ALE is expanded as 'Atari Learning Environment' here but as 'Arcade Learning Environment' earlier"]

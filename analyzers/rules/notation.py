@@ -11,6 +11,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Prefix
 
 from ...latex.conditionals import NEVER
+from ...latex.index import JOINING_WORDS
 from ...latex.manuscript import PlacedBlock, Section, SourceRun
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
 from ..context import TEXT_CACHE_SIZE, RuleContext
@@ -764,10 +765,12 @@ def _normal_expansion(long: str) -> str:
 
 
 def _same_expansion(first: str, second: str) -> bool:
+    """One term written twice, compared word by word without joining words ("mixtures of importance
+    sampling" is "mixture importance sampling")."""
     a, b = _normal_expansion(first), _normal_expansion(second)
     if a == b or a.endswith(" " + b) or b.endswith(" " + a) or a.replace(" ", "") == b.replace(" ", ""):
         return True
-    words, others = a.split(), b.split()
+    words, others = ([word for word in text.split() if word not in JOINING_WORDS] for text in (a, b))
     return len(words) == len(others) and all(_same_word(word, other) for word, other in zip(words, others, strict=True))
 
 
