@@ -536,13 +536,17 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
     count = len(letters)
     for size in range(min(len(words), count + 3), 0, -1):
         tail = words[-size:]
-        initials = "".join(word[0].upper() for word in tail if word[0].isalnum())
-        parts_initials = "".join(part[0].upper() for word in tail for part in re.split(r"-", word) if part)
-        # "adaptive mixtures of importance sampling (AMIS)": small joining words carry no letter.
-        content_initials = "".join(word[0].upper() for word in tail if word[0].isalnum() and word.lower() not in JOINING_WORDS)
-        if "".join(letters) in (initials, parts_initials, content_initials) and tail[0].lower() not in JOINING_WORDS:
+        parts = [part for word in tail for part in word.split("-") if part]
+        # "adaptive mixtures of importance sampling (AMIS)", "signal-to-noise ratio (SNR)": small
+        # joining words, alone or inside a hyphenated word, may carry no letter.
+        spellings = {_initials(tail), _initials(parts), _initials(tail, skip=JOINING_WORDS), _initials(parts, skip=JOINING_WORDS)}
+        if "".join(letters) in spellings and tail[0].lower() not in JOINING_WORDS:
             return " ".join(tail)
     return None
+
+
+def _initials(words: list[str], skip: frozenset[str] = frozenset()) -> str:
+    return "".join(word[0].upper() for word in words if word[0].isalnum() and word.lower() not in skip)
 
 
 # Words an acronym skips ("Bureau of Labor Statistics (BLS)").

@@ -192,8 +192,10 @@ def test_an_expansion_elaborated_or_inside_a_longer_name_is_not_another_meaning(
     assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] == "NOT003"] == []
 
 
-def test_a_definition_whose_joining_words_carry_no_letter_is_a_definition(tmp_path):
-    body = "\\section{Method}\nWe use adaptive mixtures of importance sampling (AMIS) here.\n\nAMIS converges. AMIS is fast. AMIS wins.\n"
+@pytest.mark.parametrize("definition", ["adaptive mixtures of importance sampling (AMIS)", "a high signal-to-noise ratio (SNR)"])
+def test_a_definition_whose_joining_words_carry_no_letter_is_a_definition(tmp_path, definition):
+    short = definition.rpartition("(")[2].rstrip(")")
+    body = f"\\section{{Method}}\nWe use {definition} here.\n\n{short} converges. {short} is fast. {short} wins.\n"
     assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] in ("NOT004", "NOT005")] == []
 
 
