@@ -90,7 +90,7 @@ class ResultStore:
 
     def write_sarif(self, records: list[dict]) -> int:
         from ..analyzers.finding import Finding
-        from ..analyzers.registry import default_registry
+        from ..analyzers.rules import default_registry
         from ..cli.formats import to_sarif
 
         folder = self.out / SARIF

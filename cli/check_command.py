@@ -14,8 +14,9 @@ from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.policy import at_least, distinct
 from ..analyzers.project_config import Config, RuleOptions
-from ..analyzers.registry import default_registry, is_selected
+from ..analyzers.registry import is_selected
 from ..analyzers.report import counted
+from ..analyzers.rules import default_registry
 from .formats import Paths, statistics_table, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
 from .progress import ProgressLine
 

@@ -18,8 +18,9 @@ from ..analyzers.p_values import ResultRow
 from ..analyzers.policy import severity_order
 from ..analyzers.policy import unknown_codes as unknown_in
 from ..analyzers.project_config import Config
-from ..analyzers.registry import Registry, default_registry
+from ..analyzers.registry import Registry
 from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
+from ..analyzers.rules import default_registry
 
 if TYPE_CHECKING:
     from rich.text import Text

@@ -8,7 +8,7 @@ import sys
 from ..analyzers.finding import CONFIDENT
 from ..analyzers.llm.codes import LLMCode, llm_codes
 from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on, measured_tiers
-from ..analyzers.registry import default_registry
+from ..analyzers.rules import default_registry
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:

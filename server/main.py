@@ -30,7 +30,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.project_config import CONFIG_FILE
-from ..analyzers.registry import Registry, default_registry
+from ..analyzers.registry import Registry
 from ..analyzers.watch import FolderWatcher, is_watched
 from ..latex.source import SOURCE_SUFFIXES
 from . import actions, commands, convert, navigation
@@ -95,6 +95,8 @@ class AuditexServer(LanguageServer):
     # Built on first use, after `initialize` is answered: importing every rule costs start-up time.
     @cached_property
     def registry(self) -> Registry:
+        from ..analyzers.rules import default_registry
+
         return default_registry()
 
     @cached_property

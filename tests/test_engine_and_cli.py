@@ -10,7 +10,7 @@ from auditex.analyzers.check import check_path
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import load_config
-from auditex.analyzers.registry import default_registry
+from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 from auditex.latex.project import Project
 

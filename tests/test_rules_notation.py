@@ -3,7 +3,7 @@
 import pytest
 from helpers import document, rule_findings
 
-from auditex.analyzers.registry import default_registry
+from auditex.analyzers.rules import default_registry
 
 # The rules' logic, apart from the measured-precision gate (tests of the gate: test_precision.py).
 pytestmark = pytest.mark.usefixtures("every_class_measured_precise")

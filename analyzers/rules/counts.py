@@ -8,8 +8,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...latex.manuscript import Section
-from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
+from ..context import RuleContext, paragraphs
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")

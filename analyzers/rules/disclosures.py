@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.TABLE)

@@ -14,8 +14,9 @@ from ...latex.conditionals import NEVER
 from ...latex.index import JOINING_WORDS
 from ...latex.manuscript import PlacedBlock, Section, SourceRun
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Related, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 # A macro is the author's own when one of these introduces it; \providecommand never overrides.

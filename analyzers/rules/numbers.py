@@ -12,8 +12,9 @@ from ...latex.index import NumberInContext
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, SectionKind, Table
 from ...latex.numbers import NumberMention, Role, find_numbers
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Fix, Range, Related, Severity, Statement, TextEdit
+from ..memo import TEXT_CACHE_SIZE
 from ..quantities import (
     AGGREGATE_HEADER,
     CellAt,

@@ -14,8 +14,9 @@ from typing import NamedTuple
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
 from ...latex.sentences import sentence_spans
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 MAX_PER_PAPER = 3

@@ -11,8 +11,9 @@ from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, Table
 from ...latex.sentences import sentence_spans
 from ...latex.tables import is_rule, rule_macros
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Related, Severity, Statement
+from ..memo import TEXT_CACHE_SIZE
 from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 

@@ -22,7 +22,8 @@ import pytest
 from helpers import RuleFixture
 from scholarly_standins import LIBRARY, StandIns
 
-from auditex.analyzers.registry import Scope, default_registry
+from auditex.analyzers.registry import Scope
+from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 
 FIXTURES = Path(__file__).parent
