@@ -173,7 +173,7 @@ class AuditexServer(LanguageServer):
             if uri in touched or self.published.get(uri) != findings:
                 self.published[uri] = findings
                 self.folder_of_uri[uri] = folder
-                diagnostics_ = [convert.diagnostic(finding, folder, self.registry) for finding in findings]
+                diagnostics_ = [convert.diagnostic(finding, folder) for finding in findings]
                 self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics_))
 
     async def check_now(self) -> None:
@@ -367,7 +367,7 @@ def build_server() -> AuditexServer:
             return []
         result: list[lsp.CodeAction] = []
         for finding in ls.findings_at(uri, params.range):
-            diagnostic = convert.diagnostic(finding, folder, ls.registry)
+            diagnostic = convert.diagnostic(finding, folder)
             result += [actions.fix_action(fix, diagnostic, folder) for fix in finding.fixes]
             result.append(actions.ignore_line_action(finding, diagnostic, uri, _line_text(ls, uri, finding.range.start.line)))
             disable = actions.disable_in_project_action(finding, diagnostic, folder)
@@ -383,7 +383,7 @@ def build_server() -> AuditexServer:
         if not findings:
             return None
         return lsp.Hover(
-            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings, ls.registry)),
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings)),
             range=convert.lsp_range(findings[0].range),
         )
 
