@@ -22,7 +22,7 @@ from .finding import Finding
 from .policy import Policy
 from .project_config import Config
 from .registry import Registry, Rule, Scope
-from .report import counted
+from .reports.wording import counted
 from .rules import default_registry
 from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache

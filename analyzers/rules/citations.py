@@ -11,7 +11,7 @@ from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
-from ..report import counted
+from ..reports.wording import counted
 from ..scholarly.cited_references import split_authors, to_text
 from ..scholarly.matching import normal, surname
 from ..scholarly.normalise import clean_doi

@@ -1,23 +1,9 @@
-"""Human-readable reports of findings, shared by the CLI and the language server."""
+"""The Markdown report: `--format markdown`, the editor's "Show report", the review's appendix."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from .finding import Finding, Severity
-
-
-def counted(number: int, noun: str) -> str:
-    """'1 key', '3 keys'."""
-    return f"{number} {noun}{'s' if number != 1 else ''}"
-
-
-def summary_line(findings: list[Finding]) -> str:
-    if not findings:
-        return "No findings."
-    counts = Counter(f.severity for f in findings)
-    parts = [f"{counts[s]} {s.value}{'s' if counts[s] != 1 and s is not Severity.INFORMATION else ''}" for s in Severity if counts[s]]
-    return f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({', '.join(parts)})."
+from ..finding import Finding, Severity
+from .text import summary_line
 
 
 def to_markdown(findings: list[Finding], title: str = "auditex report", notes: list[str] | None = None) -> str:
