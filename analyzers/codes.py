@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
 from .. import __version__
 from .finding import Category, Severity, Source
-from .llm.codes import LLMCode, llm_codes
-from .registry import Registry, Rule
+from .llm.codes import CRITICAL_CODE, CRITICAL_DEFINITION, CRITICAL_NAME, code_for
+from .llm.detection_prompts import error_types
+from .registry import Rule
 
 PROJECT_URI = "https://github.com/auditex/auditex"
 
@@ -44,8 +45,8 @@ class Code:
 
 
 class CodeTable:
-    def __init__(self, registry: Registry, llm: dict[str, LLMCode]) -> None:
-        entries = [*(_of_rule(rule) for rule in registry), *(_of_llm(code) for code in llm.values())]
+    def __init__(self, entries: Iterable[Code]) -> None:
+        entries = list(entries)
         self._by_code = {entry.code: entry for entry in entries}
         self._by_name = {entry.name.lower(): entry for entry in entries}
 
@@ -67,7 +68,7 @@ class CodeTable:
 def code_table() -> CodeTable:
     from .rules import default_registry  # on first use: importing every rule costs the server's start-up time
 
-    return CodeTable(default_registry(), llm_codes())
+    return CodeTable([*(_of_rule(rule) for rule in default_registry()), *_llm_codes()])
 
 
 def _of_rule(rule: Rule) -> Code:
@@ -76,8 +77,27 @@ def _of_rule(rule: Rule) -> Code:
     return Code(rule.code, rule.name, rule.category, rule.severity, rule.summary, rule.doc, _help_uri(defined_in), rule)
 
 
-def _of_llm(code: LLMCode) -> Code:
-    return Code(code.code, code.name, code.category, None, code.definition, code.doc, _help_uri(code.defined_in))
+def _llm_codes() -> Iterator[Code]:
+    """One per PaperAudit error type, then critical mode's."""
+    for kind in error_types():
+        yield _llm_code(code_for(kind.category), kind.name, kind.category, kind.definition, "prompts/error_types.json")
+    yield _llm_code(CRITICAL_CODE, CRITICAL_NAME, None, CRITICAL_DEFINITION, "analyzers/llm/codes.py")
+
+
+def _llm_code(code: str, name: str, category: Category | None, definition: str, defined_in: str) -> Code:
+    # In a rule docstring's sections, so that `auditex rule` and SARIF show both kinds alike.
+    doc = f"""## What it does
+{definition}
+
+## Severity
+From the model's confidence, per `[llm.severity]` in `.auditex.toml`: warning at 0.8 and above,
+information at 0.5, hint below; rhetoric bias is capped at information. A finding whose quote is
+not in the paper is dropped.
+
+## Options
+Like rule codes: `[rules] ignore = ["{code}"]`, `--ignore {code}`, `[rules] severity`,
+and `% auditex: ignore[{code}]` on the line or the line above."""
+    return Code(code, name, category, None, definition, doc, _help_uri(defined_in))
 
 
 def _repository_path(module: str) -> str:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from auditex.analyzers.codes import code_table
 from auditex.analyzers.finding import Category, Finding, Position, Range, Severity, Source
-from auditex.analyzers.llm.codes import llm_codes
+from auditex.analyzers.llm.codes import CRITICAL_CODE, code_for
+from auditex.analyzers.llm.detection_prompts import error_types
 from auditex.analyzers.reports.sarif import to_sarif
 from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
@@ -28,7 +29,8 @@ def test_the_table_holds_every_rule_and_every_llm_code_once():
     codes = [entry.code for entry in code_table()]
     assert len(codes) == len(set(codes))
     rules = [rule.code for rule in default_registry()]
-    assert codes == [*rules, *llm_codes()]  # rules by code, then the LLM codes
+    llm = [code_for(kind.category) for kind in error_types()]
+    assert codes == [*rules, *llm, CRITICAL_CODE]  # rules by code, then the LLM codes
 
 
 def test_a_rule_code_says_what_the_rule_declares():
