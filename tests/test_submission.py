@@ -175,7 +175,7 @@ def test_tar_symlink_to_etc_is_refused_and_never_followed(tmp_path, open_checked
     submission = open_checked(archive)
 
     assert kinds(submission) == ["symlink"]
-    assert "'/etc'" in submission.refusals[0].reason
+    assert "`/etc`" in submission.refusals[0].reason
     assert extracted(submission) == {"etc/planted.tex", "main.tex"}
     assert not Path("/etc/planted.tex").exists()
 

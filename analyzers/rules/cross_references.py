@@ -63,7 +63,7 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
         if labels.define(ref.key):
             continue
         confidence, unread = _where_it_may_be_defined(ctx, labels, file, ref)
-        message = f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}"
+        message = f"`\\{ref.command}{{{ref.key}}}` refers to a label that is not defined{unread}"
         if labels.generated:
             unresolved.append(ctx.related(file, ref.start, ref.end, message))
             unresolved_keys[ref.key] = None
@@ -115,13 +115,13 @@ def _where_it_may_be_defined(ctx: RuleContext, labels: _LabelSources, file: str,
     mention = _mention_outside_references(ctx, ref.key, labels.uses)
     if mention:
         line = ctx.source(mention[0]).position(mention[1])[0] + 1
-        return 0.5, f" (the key appears at {mention[0]}:{line}, perhaps in a command that defines it)"
+        return 0.5, f" (the key appears at `{mention[0]}:{line}`, perhaps in a command that defines it)"
     if _CODE_LINE_BEFORE.search(ctx.source(file).text, max(0, ref.start - 60), ref.start):
         return 0.5, " (a code line: its label may sit inside a listing)"
     if ref.key in labels.elsewhere:
         # Several roots share this file: the label exists, in a file this root does not include.
         root = ctx.project.root_file
-        return 1.0, f" in the build of {root} ({labels.elsewhere[ref.key]} defines it, and {root} does not include that file)"
+        return 1.0, f" in the build of `{root}` (`{labels.elsewhere[ref.key]}` defines it, and `{root}` does not include that file)"
     return 1.0, ""
 
 
@@ -129,14 +129,15 @@ def _undefined_reference(ctx: RuleContext, labels: _LabelSources, file: str, ref
     fixes = []
     closest = process.extractOne(ref.key, labels.defined, score_cutoff=70) if labels.defined and ref.key not in labels.elsewhere else None
     if closest:
-        fixes.append(ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90))
-    suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
-    unknown_source = f" (it may be defined in the missing '{labels.missing[0].target}')" if labels.missing else ""
+        fixes.append(
+            ctx.fix(f"Replace `{ref.key}` with `{closest[0]}`", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90)
+        )
+    unknown_source = f" (it may be defined in the missing `{labels.missing[0].target}`)" if labels.missing else ""
     return ctx.report(
         file,
         ref.start,
         ref.end,
-        message + suggestion + unknown_source,
+        message + unknown_source,
         identity=f"{ref.key}",
         fixes=fixes,
         severity=Severity.INFORMATION if labels.missing else None,
@@ -146,13 +147,13 @@ def _undefined_reference(ctx: RuleContext, labels: _LabelSources, file: str, ref
 
 def _undefined_in_generated_labels(ctx: RuleContext, site: ProjectProblem, unresolved: list[Related], keys: list[str]) -> Finding:
     """The references to undefined labels as one finding at the include of the missing generated labels file."""
-    shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+    shown = ", ".join(f"`{key}`" for key in keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
     return ctx.report(
         site.file,
         site.start,
         site.end,
         f"{len(unresolved)} reference{'s' if len(unresolved) != 1 else ''} to {len(keys)} undefined label"
-        f"{'s' if len(keys) != 1 else ''} ({shown}) may be defined in the missing '{site.target}'",
+        f"{'s' if len(keys) != 1 else ''} ({shown}) may be defined in the missing `{site.target}`",
         identity=f"missing:{site.target}",
         related=unresolved,
         severity=Severity.INFORMATION,
@@ -242,9 +243,9 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
                 entry.file,
                 entry.start,
                 entry.end,
-                f"label '{key}' is already defined in {first.file}",
+                f"label `{key}` is already defined in `{first.file}`",
                 identity=key,
-                related=[ctx.related(first.file, first.start, first.end, f"first definition of '{key}'")],
+                related=[ctx.related(first.file, first.start, first.end, f"first definition of `{key}`")],
             )
 
 
@@ -261,10 +262,17 @@ def unused_label(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\begin{figure}...\\label{fig:unused}\\end{figure}   % never \\ref'd
     ```
+
+    ## Use instead
+    Refer to the figure where the text discusses it, or drop its label:
+    ```latex
+    \\begin{figure}...\\label{fig:architecture}\\end{figure}
+    Figure~\\ref{fig:architecture} shows the model.
+    ```
     """
     used = {ref.key for _, ref in ctx.index.refs}
     for key, entries in ctx.index.labels.items():
         if key in used:
             continue
         for entry in entries:
-            yield ctx.report(entry.file, entry.start, entry.end, f"label '{key}' is never referenced", identity=key)
+            yield ctx.report(entry.file, entry.start, entry.end, f"label `{key}` is never referenced", identity=key)

@@ -235,7 +235,7 @@ def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics
             placed,
             match.start(),
             match.end(),
-            f"the paper involves human subjects or personal data ('{match.group(0)}') but states no ethics approval or consent",
+            f'the paper involves human subjects or personal data ("{match.group(0)}") but states no ethics approval or consent',
             identity="ethics",
         )
     return [_Ethics(len(mentions), first, section.kind is SectionKind.ETHICS or _any_text(section, _ethics_in))]

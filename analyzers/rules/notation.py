@@ -160,9 +160,9 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
             redefinition.file,
             later.start,
             later.end,
-            f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
+            f"`{name}` was defined as `{first.body.strip()}` and is redefined here as `{later.body.strip()}` after the text used it",
             identity=f"{name}:{_body(later.body)}",
-            related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of {name}"), used],
+            related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of `{name}`"), used],
             confidence=0.9 if after else 0.5,
         )
 
@@ -232,7 +232,7 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces
             if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end)
         ]
         if using:
-            related = ctx.related_block(section.blocks[using[0]], 0, 0, f"{name} used with its first meaning")
+            related = ctx.related_block(section.blocks[using[0]], 0, 0, f"`{name}` used with its first meaning")
             uses[name] = (using[0], related, using[-1])
     yield _MacroPlaces(tuple(cuts), uses)
 
@@ -250,7 +250,7 @@ def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range
             reported.add(stated.key)
             yield stated.finding.model_copy(
                 update={
-                    "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
+                    "message": f"`{stated.symbol}` is given the range {stated.text} here but {first.text} earlier",
                     "identity": f"{stated.key}:{stated.text}:{first.text}",
                     "related": [first.first],
                     "confidence": 0.85 - _LOCAL_PENALTY * (first.local + stated.local),
@@ -325,7 +325,7 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
                     number,
                     local,
                     ctx.report_block(placed, match.start(), match.end(), ""),
-                    ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"),
+                    ctx.related_block(placed, match.start(), match.end(), f"`{symbol}` first given the range {shown}"),
                 )
 
 
@@ -398,9 +398,9 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
             later.file,
             acronym.start,
             acronym.end,
-            f"{acronym.short} is expanded as '{acronym.long}' here but as '{first.acronym.long}' earlier",
+            f'{acronym.short} is expanded as "{acronym.long}" here but as "{first.acronym.long}" earlier',
             identity=f"{short}:{acronym.long.lower()}",
-            related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f"{short} first defined as '{first.acronym.long}'")],
+            related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f'{short} first defined as "{first.acronym.long}"')],
             confidence=confidence,
         )
 

@@ -304,7 +304,9 @@ def _report_aggregate(
         identity=f"{table.label} {total.text} {recomputed}",
         related=[ctx.related(placed.file, chosen[0].start, chosen[-1].end, "the cells it summarises")],
         fixes=[
-            ctx.fix(f"Write the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed))
+            ctx.fix(
+                f"Replace with the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed)
+            )
         ],
         confidence=_aggregate_confidence(header, total, chosen, matches),
     )

@@ -138,7 +138,7 @@ def _look_up_arxiv(reference: Reference, by_arxiv: dict[str, Work | None] | str,
 
 
 def _described(work: Work) -> str:
-    return f"“{work.title}”" + (f" ({work.year})" if work.year else "")
+    return f'"{work.title}"' + (f" ({work.year})" if work.year else "")
 
 
 class Verifier:
