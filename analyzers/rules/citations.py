@@ -114,6 +114,13 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     @article{smith2020, title={A}, year={2020}}
     @inproceedings{smith2020, title={A}, year={2021}}
     ```
+
+    ## Use instead
+    One entry per key; a second work gets its own key, cited where it is meant.
+    ```bibtex
+    @article{smith2020, title={A}, year={2020}}
+    @inproceedings{smith2021, title={A, Revisited}, year={2021}}
+    ```
     """
     cited = _cited_keys(ctx)
     for key, defined in ctx.index.bib_entries.items():
@@ -171,6 +178,11 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     ```bibtex
     @misc{key, title = {Unclosed
     ```
+
+    ## Use instead
+    ```bibtex
+    @misc{key, title = {Closed}}
+    ```
     """
     for file, problem in ctx.index.bib_problems:
         if problem.kind == "unparsable":
@@ -190,6 +202,9 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     ```bibtex
     @article{old2001, ...}   % never \\cite'd
     ```
+
+    ## Use instead
+    Cite the entry where the paper relies on it (`\\cite{old2001}`), or delete it from the `.bib`.
     """
     cited = _cited_keys(ctx)
     if "*" in cited:
@@ -217,6 +232,9 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\cite{smith2020} ... \\bibliography{refs}   % refs.bib not shipped, no .bbl
     ```
+
+    ## Use instead
+    Ship `refs.bib` with the sources, or the `main.bbl` that BibTeX generated from it.
     """
     if _known_keys(ctx) or not ctx.index.cites:
         return
