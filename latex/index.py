@@ -190,6 +190,10 @@ class _BlockContribution:
     claims: list[Claim]
 
 
+# The facets whose (file, item) pairs the index lists across files.
+_PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
+
+
 def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache | None = None, store: Store | None = None) -> Index:
     """The index of `project`; `cache` carries derived facts and digests between builds.
 
@@ -362,9 +366,6 @@ class _ProseFacts:
                 texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
                 store.save("block_facts", path, {text: live[text] for text in texts})
         return prose
-
-
-_PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
 
 
 def _file_facts(
