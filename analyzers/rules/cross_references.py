@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from rapidfuzz import process
 
+from ...latex.index import LabelEntry
 from ...latex.model import KeyUse
 from ...latex.project import ProjectProblem
 from ..context import RuleContext
@@ -77,7 +78,7 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
 class _LabelSources:
     """Where the labels of a build may come from besides its own `\\label`s."""
 
-    defined: list[str]  # the build's labels
+    defined: dict[str, list[LabelEntry]]  # the build's labels
     missing: list[ProjectProblem]  # includes not in the project, which may hold labels
     generated: list[ProjectProblem]  # of those, generated labels files (main.labels, .aux), which surely do
     elsewhere: dict[str, str]  # undefined keys another root's file labels -> that file
@@ -92,7 +93,7 @@ class _LabelSources:
         elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
         external = bool(elsewhere) and _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) is not None
         return cls(
-            defined=list(ctx.index.labels),
+            defined=ctx.index.labels,
             missing=missing,
             generated=[p for p in missing if (p.target or "").endswith(_GENERATED_LABEL_FILES)],
             elsewhere=elsewhere,
@@ -127,7 +128,9 @@ def _where_it_may_be_defined(ctx: RuleContext, labels: _LabelSources, file: str,
 
 def _undefined_reference(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse, message: str, confidence: float) -> Finding:
     fixes = []
-    closest = process.extractOne(ref.key, labels.defined, score_cutoff=70) if labels.defined and ref.key not in labels.elsewhere else None
+    closest = (
+        process.extractOne(ref.key, list(labels.defined), score_cutoff=70) if labels.defined and ref.key not in labels.elsewhere else None
+    )
     if closest:
         fixes.append(
             ctx.fix(f"Replace `{ref.key}` with `{closest[0]}`", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90)

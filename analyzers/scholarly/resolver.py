@@ -134,10 +134,10 @@ def _look_up_arxiv(reference: Reference, by_arxiv: dict[str, Work | None] | str,
     elif not reference.title or matching.score(reference, work) > 0:
         lookup.found = work
     else:
-        lookup.problems.append(f"arXiv id {reference.arxiv} is a different work: {_described(work)}")
+        lookup.problems.append(f"arXiv id {reference.arxiv} is a different work: {_title_and_year(work)}")
 
 
-def _described(work: Work) -> str:
+def _title_and_year(work: Work) -> str:
     return f'"{work.title}"' + (f" ({work.year})" if work.year else "")
 
 
@@ -293,7 +293,7 @@ class Verifier:
         elif reference.kind != "work":
             lookup.found, lookup.identified = work, True
         else:
-            lookup.problems.append(f"{named} resolves to a different work: {_described(work)}")
+            lookup.problems.append(f"{named} resolves to a different work: {_title_and_year(work)}")
 
     async def _search(self, reference: Reference, lookup: _Lookup) -> None:
         """Ask the search indexes in turn until one holds a match."""
