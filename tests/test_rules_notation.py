@@ -266,8 +266,8 @@ def test_an_expansion_restated_with_other_endings_case_or_hyphens_is_the_same(tm
     )
     found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
     assert found == [
-        "MDP is expanded as 'Masked decision process' here but as 'Markov decision process' earlier",
-        "DS is expanded as 'decision supervision' here but as 'distant supervision' earlier",
+        'MDP is expanded as "Masked decision process" here but as "Markov decision process" earlier',
+        'DS is expanded as "decision supervision" here but as "distant supervision" earlier',
     ]
 
 
