@@ -88,6 +88,7 @@ class ProjectRoot:
             # Non-blocking: opening a FIFO planted in a submission must not wait for a writer.
             with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    # Quoted as first worded: with no text, INC004's fingerprint is this message (as below).
                     return ReadResult("", f"'{relative}' is not a regular file (a pipe, device or socket); it is not read")
                 data = handle.read(MAX_FILE_BYTES + 1)
         except OSError as error:
@@ -103,7 +104,8 @@ def decode(data: bytes, name: str) -> ReadResult:
         problem = f"`{name}` is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; only the start was read"
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
-        problem = problem or f"`{name}` contains NUL bytes; they were ignored"
+        # Quoted as first worded: a file of NUL bytes alone leaves no text, and INC004's fingerprint is then this message.
+        problem = problem or f"'{name}' contains NUL bytes; they were ignored"
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
