@@ -278,4 +278,4 @@ def test_an_expansion_restated_with_a_joining_word_is_the_same(tmp_path):
         "\\section{Results}\nThe Atari Learning Environment (ALE) differs.\n"
     )
     found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
-    assert found == ["ALE is expanded as 'Atari Learning Environment' here but as 'Arcade Learning Environment' earlier"]
+    assert found == ['ALE is expanded as "Atari Learning Environment" here but as "Arcade Learning Environment" earlier']
