@@ -279,3 +279,11 @@ def test_an_expansion_restated_with_a_joining_word_is_the_same(tmp_path):
     )
     found = [message for code, _, message in run(tmp_path, {"main.tex": document(body)}) if code == "NOT003"]
     assert found == ['ALE is expanded as "Atari Learning Environment" here but as "Arcade Learning Environment" earlier']
+
+
+def test_an_expansion_restated_without_a_word_that_spells_no_letter_is_the_same(tmp_path):
+    body = (
+        "\\section{Intro}\nWe build a rate- and state-dependent friction (RSF) model.\n\n"
+        "\\section{Method}\nWe apply a numerical rate- and state-friction (RSF) model.\n"
+    )
+    assert [item for item in run(tmp_path, {"main.tex": document(body)}) if item[0] == "NOT003"] == []

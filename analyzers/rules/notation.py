@@ -767,12 +767,15 @@ def _normal_expansion(long: str) -> str:
 
 def _same_expansion(first: str, second: str) -> bool:
     """One term written twice, compared word by word without joining words ("mixtures of importance
-    sampling" is "mixture importance sampling")."""
+    sampling" is "mixture importance sampling"). A shorter one whose words the longer holds in order
+    is the same term with words that spell no letter of the acronym ("rate- and state-dependent
+    friction", "rate- and state-friction")."""
     a, b = _normal_expansion(first), _normal_expansion(second)
-    if a == b or a.endswith(" " + b) or b.endswith(" " + a) or a.replace(" ", "") == b.replace(" ", ""):
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
         return True
-    words, others = ([word for word in text.split() if word not in JOINING_WORDS] for text in (a, b))
-    return len(words) == len(others) and all(_same_word(word, other) for word, other in zip(words, others, strict=True))
+    shorter, longer = sorted(([word for word in text.split() if word not in JOINING_WORDS] for text in (a, b)), key=len)
+    remaining = iter(longer)
+    return bool(shorter) and all(any(_same_word(word, other) for other in remaining) for word in shorter)
 
 
 # Endings that change a word's part of speech, not its meaning: "distant supervision" is "distantly supervised".
