@@ -236,7 +236,7 @@ def test_per_mode_default_models_reason_in_deep_and_critical():
     assert (openai.for_mode("standard").model, openai.for_mode("standard").reasoning_effort) == ("gpt-4.1-mini", None)
     assert (openai.for_mode("deep").model, openai.for_mode("deep").reasoning_effort) == ("gpt-5", "medium")
     anthropic = LLMSettings(provider="anthropic").for_mode("critical")
-    assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-5", 8000)
+    assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-6", 8000)
     chosen = LLMSettings(provider="openai", model="o3").for_mode("deep")
     assert (chosen.model, chosen.reasoning_effort) == ("o3", None)  # a chosen model keeps its settings
 
