@@ -11,9 +11,9 @@ import re
 from typing import Any
 
 import pytest
-from helpers import document, make_project
+from helpers import document, make_project, write_project
 from llm_server import LoopbackLLMServer, verifier_answer
-from test_llm_audit import role, user_text
+from test_llm_audit import cli, role, user_text
 
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
@@ -141,3 +141,15 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
 def test_comments_are_removed_but_escaped_percent_signs_stay():
     assert strip_comments("90\\% accuracy % really?\nnext") == "90\\% accuracy \nnext"
     assert strip_comments("a line break\\\\% comment") == "a line break\\\\"
+
+
+def test_the_audit_report_says_input_manipulated(llm_server: LoopbackLLMServer, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUDITEX_API_KEY", "loopback-key")
+    llm_server.responder = hostile_model
+    write_project(tmp_path / "paper", {"main.tex": document(BODY, PREAMBLE)})
+    code, report, err = cli(llm_server, tmp_path / "paper", "--mode", "fast", capsys=capsys)
+    assert code == 0, err
+    assert report["run"]["input_manipulated"] is True and "input manipulated: 2 hidden or injected spans" in err
+    assert any(f["code"] == "SEC001" for f in report["findings"])
+    assert llm_server.requests and all(HIDDEN not in request.prompt_text for request in llm_server.requests)

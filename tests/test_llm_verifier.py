@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from helpers import document, make_project
-from llm_server import LoopbackLLMServer, verifier_answer
+from llm_server import LoopbackLLMServer, Reply, verifier_answer
 from test_llm_audit import (
     CLAIM,
     MAIN,
@@ -298,3 +298,61 @@ def test_cost_grows_with_the_paper_and_stays_within_4x_standard_and_8x_deep(llm_
     assert ratios[20, "standard"] <= 4 and ratios[40, "standard"] <= 4
     assert ratios[20, "deep"] <= 8 and ratios[40, "deep"] <= 8
     assert ratios[40, "standard"] <= 1.2 * ratios[20, "standard"]  # twice the paper, about twice the cost
+
+
+# Per role: input tokens, of which read from / written to the provider's prompt cache, and output tokens.
+USAGE = {
+    "memory": (4_000, 1_000, 0, 300),
+    "fast": (9_000, 0, 0, 700),
+    "section": (5_000, 2_000, 0, 400),
+    "planner": (3_000, 1_500, 0, 600),
+    "specialist": (7_000, 2_500, 0, 900),
+    "merge": (2_000, 0, 0, 250),
+    "verify": (6_000, 3_000, 1_200, 150),
+}
+STAGE = {"memory": "memory", "fast": "detect", "section": "detect", "planner": "plan", "specialist": "specialist"}
+# USD per million tokens: (input, cache read, cache write, output) of gpt-5 (OpenAI) and claude-sonnet-4-6 (Anthropic).
+RATES = {"gpt-5": (1.25, 0.125, 1.25, 10.0), "claude-sonnet-4-6": (3.0, 0.3, 3.75, 15.0)}
+
+
+def test_run_stats_count_calls_tokens_cached_tokens_and_cost_per_stage(llm_server, paper):
+    """Deep mode with an OpenAI detector and an Anthropic verifier: every stage's calls, input,
+    cached and output tokens and cost are the sums of what the server billed that stage's requests."""
+
+    def model(body: dict[str, Any]) -> Reply:
+        tokens, read, written, output = USAGE[role(body)]
+        return Reply(answer(body), input_tokens=tokens, cache_read_tokens=read, cache_write_tokens=written, output_tokens=output)
+
+    llm_server.responder = model
+    settings = {
+        "model": "gpt-5",
+        "verifier_provider": "anthropic",
+        "verifier_model": "claude-sonnet-4-6",
+        "verifier_base_url": llm_server.base_url_anthropic,
+    }
+    result = audit(project_of(paper), llm_server, "deep", settings=settings)
+    expected: dict[str, dict[str, float]] = {}
+    for request in llm_server.requests:
+        kind = role(request.body)
+        tokens, read, written, output = USAGE[kind]
+        written = written if request.path == "/v1/messages" else 0  # the Chat Completions wire reports no cache writes
+        rate_in, rate_read, rate_write, rate_out = RATES[request.model]
+        cost = ((tokens - read - written) * rate_in + read * rate_read + written * rate_write + output * rate_out) / 1e6
+        stage = expected.setdefault(STAGE.get(kind, kind), {"calls": 0, "input": 0, "read": 0, "written": 0, "output": 0, "cost": 0.0})
+        for name, value in (("calls", 1), ("input", tokens), ("read", read), ("written", written), ("output", output), ("cost", cost)):
+            stage[name] += value
+    assert set(expected) == {"memory", "detect", "plan", "specialist", "merge", "verify"}
+    counted = {
+        name: {
+            "calls": s.calls,
+            "input": s.input_tokens,
+            "read": s.cache_read_tokens,
+            "written": s.cache_write_tokens,
+            "output": s.output_tokens,
+            "cost": pytest.approx(s.cost_usd),
+        }
+        for name, s in result.stats.stages.items()
+    }
+    assert counted == expected
+    assert result.stats.calls == len(llm_server.requests)
+    assert result.stats.cost_usd == pytest.approx(sum(stage["cost"] for stage in expected.values()))
