@@ -19,6 +19,7 @@ from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
+from auditex.latex.parse import parse_chunk
 
 PREAMBLE = r"""\usepackage{xcolor}
 \newcommand{\R}{\mathbb{R}}
@@ -136,6 +137,23 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
     assert table.expand(r"\KL(p\|q) and \Emph") == r"\operatorname{KL}(p\|q) and \Emph"  # \Emph is not \E
     assert len(table.expand(r"\loop")) < 2000
     assert table.expand(r"\pair{a}") == r"\pair{a}"  # too few arguments: left as written
+
+
+def test_an_optional_argument_takes_brackets_or_its_default_and_a_redefined_latex_command_stays():
+    definitions = parse_chunk(
+        "\\newcommand{\\ket}[2][\\psi]{\\lvert #1_{#2}\\rangle}\n"
+        "\\newcommand{\\note}[1]{\\textbf{#1}% bold, for now\n}\n"
+        "\\renewcommand{\\note}[1]{}\n"
+        "\\renewcommand{\\caption}[2][\\relax]{% Make a new caption\n{\\textbf{\\ALG@name} ##2\\par}}\n"
+    ).macros
+    table = MacroTable(definitions)
+    assert (
+        table.expand(r"$\ket{0} + \ket[\phi]{1} + \ket [\chi_{[a]}] 2$")
+        == r"$\lvert \psi_{0}\rangle + \lvert \phi_{1}\rangle + \lvert \chi_{[a]}_{2}\rangle$"
+    )
+    assert table.expand(r"\note{draft} text") == " text"  # the author's own macro, redefined: the last definition
+    assert table.expand(r"\caption{Scores per task.}") == r"\caption{Scores per task.}"  # LaTeX's, redefined: left alone
+    assert "%" not in MacroTable(definitions[1:2]).expand(r"\note{x}")  # a comment in a body is not part of it
 
 
 def test_comments_are_removed_but_escaped_percent_signs_stay():
