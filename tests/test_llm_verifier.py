@@ -356,3 +356,31 @@ def test_run_stats_count_calls_tokens_cached_tokens_and_cost_per_stage(llm_serve
     assert counted == expected
     assert result.stats.calls == len(llm_server.requests)
     assert result.stats.cost_usd == pytest.approx(sum(stage["cost"] for stage in expected.values()))
+
+
+def test_the_global_memory_stays_within_its_bound_however_many_subsections_a_part_names(llm_server, tmp_path, monkeypatch):
+    """A long paper whose parts hold many long-titled subsections, and memories full of characters
+    that escaping lengthens: every review still reads at most GLOBAL_MEMORY_CHARS of memory, with a
+    line for every part."""
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    title = "A subsection whose title says at length what its proof of Lemma {n} establishes in {k}"
+    body = "\n".join(
+        f"\\section{{Part {n}}}\nThe part {n} opens.\n"
+        + "\n".join(f"\\subsection{{{title.format(n=n, k=k)}}}\nIt shows $x_{{{k}}} < {n}$ for all k." for k in range(6))
+        for n in range(40)
+    )
+
+    def model(request: dict[str, Any]) -> str:
+        if role(request) == "memory":
+            return 'The part proves <b> \\bound{x} < y, "quoted". ' * 40
+        return verifier_answer(request) or json.dumps({"findings": []})
+
+    llm_server.responder = model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "standard", deterministic=[]))
+    reviews = [user_text(r.body) for r in llm_server.requests if role(r.body) == "section"]
+    memories = [text.split("<memory>\n", 1)[1].split("\n</memory>", 1)[0] for text in reviews]
+    assert len(reviews) >= 30 and all(len(memory) <= modes.GLOBAL_MEMORY_CHARS for memory in memories)
+    lines = [json.loads(line) for line in memories[0].splitlines()]
+    assert sum("memory" in line for line in lines) == len(reviews)  # one memory line per part
+    assert all(line["memory"].startswith("The part proves <b>") for line in lines if "memory" in line)  # the names left it room
