@@ -8,9 +8,13 @@ against the loopback stand-in of the provider, through the real SDK, with no ans
 The scripted model answers like a diligent one: a memory of about 120 words per section, a
 plan of 8 tasks over the outline's sections, two findings per review quoting the blocks it
 was given, a merge that keeps every candidate, a verifier that confirms everything, five
-critical problems. Reported per paper and mode: calls, input / cached / output tokens (the
-stand-in counts one token per four characters) and the ratio of characters sent to the
-paper's LaTeX characters (every .tex file of the project).
+critical problems. Each mode uses the provider's default model for it (list prices, so the
+costs are what the audit would bill; the stand-in answers whatever model is named). Reported
+per paper and mode: calls, input tokens with those read from and written to the provider's
+prompt cache, output tokens (the stand-in counts one token per four characters), cost, and the
+ratio of characters sent to the paper's LaTeX characters (every .tex file of the project).
+At the end, per mode: the median and worst ratio, the papers over the target, and the calls,
+tokens and cost of each stage (`run.stats`) over all papers.
 
 Targets: standard <= 4x and deep <= 8x the LaTeX characters, on every paper.
 
@@ -38,6 +42,7 @@ from llm_server import LoopbackLLMServer  # noqa: E402
 from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.engine import Engine  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.llm.client import StageStats  # noqa: E402
 from auditex.analyzers.project_config import load_config  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -45,7 +50,8 @@ MODES = ("fast", "standard", "deep", "critical")
 TARGETS = {"standard": 4.0, "deep": 8.0}
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
-_PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)\s+[\d,]+\s+[\d,]+\s+([\d.]+)x", re.MULTILINE)
+# A printed row: paper, KB, mode, calls, input tokens, the other counts (more columns in later versions), ratio.
+_PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
 
 def _prompt(body: dict) -> tuple[str, str]:
@@ -134,18 +140,27 @@ def latex_chars(project) -> int:
 def measure(server: LoopbackLLMServer, project, deterministic, provider: str, mode: str) -> dict:
     server.clear_prompt_caches()
     start = len(server.requests)
-    settings = server.settings(provider, timeout_s=300, overall_time_limit_s=1800)
+    settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default model
     result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
     sent = sum(len(request.prompt_text) for request in server.requests[start:])
     stats = result.stats
     return {
-        "calls": stats.calls,
-        "input": stats.input_tokens,
-        "cached": stats.cache_read_tokens,
-        "output": stats.output_tokens,
+        **_counts(stats),
         "sent": sent,
         "failed": len(result.failed_units),
         "findings": len(result.llm_findings),
+        "stages": {name: _counts(stage) for name, stage in stats.stages.items()},
+    }
+
+
+def _counts(stats: StageStats) -> dict:
+    return {
+        "calls": stats.calls,
+        "input": stats.input_tokens,
+        "cached": stats.cache_read_tokens,
+        "written": stats.cache_write_tokens,
+        "output": stats.output_tokens,
+        "cost": stats.cost_usd,
     }
 
 
@@ -163,7 +178,9 @@ def main() -> None:
     names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
     names = names[: arguments.limit] if arguments.limit else names
     rows: dict[str, dict] = {}
-    print(f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'output':>7} {'sent/LaTeX':>10}")
+    print(
+        f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'written':>9} {'output':>7} {'cost':>8} {'sent/LaTeX':>10}"
+    )
     with LoopbackLLMServer() as server:
         server.responder = model_answer
         for name in names:
@@ -177,20 +194,42 @@ def main() -> None:
                 row["ratio"] = row["sent"] / chars
                 failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
                 print(
-                    f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} "
-                    f"{row['output']:7,} {row['sent'] / chars:9.2f}x{failed}",
+                    f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} {row['written']:9,} "
+                    f"{row['output']:7,} {row['cost']:8.4f} {row['sent'] / chars:9.2f}x{failed}",
                     flush=True,
                 )
             if arguments.save:
                 arguments.save.write_text(json.dumps(rows, indent=1))
     print()
     for mode in arguments.modes:
-        ratios = [rows[name][mode]["sent"] / rows[name]["latex_chars"] for name in names]
+        ratios = {name: rows[name][mode]["ratio"] for name in names}
+        worst = max(ratios, key=ratios.__getitem__)
         target = TARGETS.get(mode)
-        met = f", {sum(r <= target for r in ratios)} of {len(ratios)} papers <= {target:g}x" if target else ""
-        print(f"{mode:8} sent/LaTeX median {statistics.median(ratios):.2f}x, worst {max(ratios):.2f}x{met}")
+        over = [name for name, ratio in ratios.items() if target and ratio > target]
+        met = f", {len(over)} of {len(ratios)} papers over {target:g}x{': ' + ', '.join(over) if over else ''}" if target else ""
+        print(f"{mode:8} sent/LaTeX median {statistics.median(ratios.values()):.2f}x, worst {ratios[worst]:.2f}x ({worst}){met}")
+    for mode in arguments.modes:
+        stage_totals(mode, [rows[name][mode] for name in names])
     if arguments.compare:
         compare(earlier(arguments.compare), rows, arguments.modes)
+
+
+def stage_totals(mode: str, runs: list[dict]) -> None:
+    """`run.stats` per stage, summed over the papers."""
+    totals: dict[str, dict] = {}
+    for run in runs:
+        for name, counts in run["stages"].items():
+            total = totals.setdefault(name, dict.fromkeys(counts, 0))
+            for key, value in counts.items():
+                total[key] += value
+    print()
+    print(f"{mode} mode, by stage over {len(runs)} papers:")
+    print(f"  {'stage':10} {'calls':>6} {'input tok':>12} {'cached':>11} {'written':>11} {'output':>10} {'cost USD':>9}")
+    totals["total"] = {
+        key: sum(stage[key] for stage in totals.values()) for key in ("calls", "input", "cached", "written", "output", "cost")
+    }
+    for name, t in totals.items():
+        print(f"  {name:10} {t['calls']:6,} {t['input']:12,} {t['cached']:11,} {t['written']:11,} {t['output']:10,} {t['cost']:9.2f}")
 
 
 def earlier(path: Path) -> dict:

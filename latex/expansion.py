@@ -3,7 +3,10 @@
 An LLM reads the source of a block (math intact) but not the preamble, so `\\R`, `\\E[X]` or a
 `\\DeclareMathOperator{\\KL}{KL}` mean nothing to it unless they are expanded. `MacroTable` holds
 the author's definitions as the index parsed them (`latex.model.MacroDef`) and expands them the
-way TeX would for undelimited arguments: `#1`…`#9` take a braced group or one token each.
+way TeX would for undelimited arguments: `#1`…`#9` take a braced group or one token each, and an
+optional first argument (`\\newcommand{\\ket}[2][\\psi]`) a bracketed group or its default.
+A `\\renewcommand` of a command the author never defined (`\\caption`, `\\section`) is left
+alone: a reader knows that command by its name, and its new body is typesetting detail.
 Expansion is bounded (passes and growth) so a recursive or exploding definition cannot hang it.
 """
 
@@ -32,6 +35,7 @@ def strip_comments(text: str) -> str:
 class Macro:
     arguments: int
     body: str
+    optional: str | None  # the default of an optional #1; None: every argument is mandatory
 
 
 class MacroTable:
@@ -45,10 +49,12 @@ class MacroTable:
             name = definition.name.lstrip("\\")
             if not name.replace("@", "").isalpha() or (definition.command == "providecommand" and name in self.macros):
                 continue
-            body = definition.body
+            if definition.command == "renewcommand" and name not in self.macros:
+                continue
+            body = strip_comments(definition.body)  # TeX drops them as it reads the definition
             if definition.command == "DeclareMathOperator":
                 body = "\\operatorname{" + body + "}"
-            self.macros[name] = Macro(min(definition.arguments, 9), body)
+            self.macros[name] = Macro(min(definition.arguments, 9), body, definition.optional)
         names = sorted(self.macros, key=len, reverse=True)
         self._use = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z@])") if names else None
 
@@ -73,7 +79,14 @@ class MacroTable:
             macro = self.macros[use.group(1)]
             arguments: list[str] = []
             end = use.end()
-            for _ in range(macro.arguments):
+            if macro.optional is not None:
+                given = _optional_argument(text, end)
+                if given is None:
+                    arguments.append(macro.optional)
+                else:
+                    arguments.append(given[0])
+                    end = given[1]
+            while len(arguments) < macro.arguments:
                 argument = _argument(text, end)
                 if argument is None:
                     break
@@ -94,6 +107,24 @@ def _substitute(parameter: re.Match[str], *, arguments: list[str]) -> str:
         return "#"
     number = int(which)
     return arguments[number - 1] if number <= len(arguments) else parameter.group(0)
+
+
+def _optional_argument(text: str, position: int) -> tuple[str, int] | None:
+    """A bracketed argument at `position` (after spaces): (its text, where it ends); None when absent."""
+    while position < len(text) and text[position] in " \t\n":
+        position += 1
+    if position >= len(text) or text[position] != "[":
+        return None
+    depth = 0
+    for index in range(position + 1, len(text)):
+        char = text[index]
+        if char == "{" and text[index - 1] != "\\":
+            depth += 1
+        elif char == "}" and text[index - 1] != "\\":
+            depth -= 1
+        elif char == "]" and depth == 0:
+            return text[position + 1 : index], index + 1
+    return None
 
 
 def _argument(text: str, position: int) -> tuple[str, int] | None:

@@ -208,6 +208,8 @@ class MacroDef:
     # The conditionals around the definition: (ordinal of the conditional in the file, branch
     # number, conditionals.NEVER for a branch TeX never takes), outermost first.
     branch: tuple[tuple[int, int], ...] = ()
+    # `\newcommand{\ket}[2][\psi]{…}`: #1 is optional, and this is its default (None: no optional argument).
+    optional: str | None = None
 
 
 @dataclass(slots=True)

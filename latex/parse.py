@@ -588,8 +588,10 @@ class _ChunkWalker:
             digits = argument_text(arguments[2]).strip()
             count = int(digits) if digits.isdigit() else 0
         body = argument_text(arguments[-1])
+        # newcommand's arguments: *, name, [count], [default of an optional #1], body
+        optional = argument_text(arguments[3]) if count and len(arguments) > 4 and arguments[3] is not None else None
         if name.startswith("\\"):
-            self.result.macros.append(MacroDef(node.macroname, name, count, body, node.pos, node.pos + node.len))
+            self.result.macros.append(MacroDef(node.macroname, name, count, body, node.pos, node.pos + node.len, optional=optional))
         self._bibliographies_within(argument_nodes(arguments[-1]))
 
     def _bibliographies_within(self, nodes: list[lw.LatexNode]) -> None:

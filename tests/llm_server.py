@@ -28,10 +28,11 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 import pytest
 
@@ -176,13 +177,16 @@ class AnthropicPromptCache(PromptCache):
     """Caching at `cache_control` breakpoints only (system blocks, then message blocks, in order).
 
     The longest breakpoint prefix already cached is read; the prefixes up to the later
-    breakpoints are written. A prefix shorter than `min_tokens` (1024 to 4096 by model)
-    is neither read nor written. More than four breakpoints is a request error.
+    breakpoints are written. A prefix shorter than the model's minimum (`MIN_TOKENS`, else
+    1024; `min_tokens` sets one for every model) is neither read nor written. More than four
+    breakpoints is a request error.
     """
 
     MAX_BREAKPOINTS = 4
+    # Anthropic's minimum cacheable prefix where it is not 1024 tokens (its prompt caching docs).
+    MIN_TOKENS: ClassVar[Mapping[str, int]] = MappingProxyType({"claude-haiku-4-5": 4096, "claude-opus-4-5": 4096, "claude-opus-4-6": 4096})
 
-    def __init__(self, min_tokens: int = 1024) -> None:
+    def __init__(self, min_tokens: int | None = None) -> None:
         super().__init__()
         self.min_tokens = min_tokens
         self._prefixes: set[str] = set()
@@ -202,10 +206,11 @@ class AnthropicPromptCache(PromptCache):
 
     def _keys(self, request: RecordedRequest) -> list[tuple[int, str]]:
         prompt = request.prompt_text
+        least = self.min_tokens or self.MIN_TOKENS.get(request.model, 1024)
         return [
             (_prefix_tokens(end), hashlib.sha256(f"{request.model}\x1f{prompt[:end]}".encode()).hexdigest())
             for end in self.breakpoints(request.body)
-            if _prefix_tokens(end) >= self.min_tokens
+            if _prefix_tokens(end) >= least
         ]
 
     def lookup(self, request: RecordedRequest) -> tuple[int, int]:
@@ -237,7 +242,7 @@ def _common_prefix(a: str, b: str) -> int:
 
 
 class LoopbackLLMServer:
-    def __init__(self, latency_s: float = 0.0, anthropic_min_cache_tokens: int = 1024) -> None:
+    def __init__(self, latency_s: float = 0.0, anthropic_min_cache_tokens: int | None = None) -> None:
         self.latency_s = latency_s
         self.prompt_caches: dict[str, PromptCache] = {
             "/v1/chat/completions": OpenAIPromptCache(),

@@ -11,14 +11,15 @@ import re
 from typing import Any
 
 import pytest
-from helpers import document, make_project
+from helpers import document, make_project, write_project
 from llm_server import LoopbackLLMServer, verifier_answer
-from test_llm_audit import role, user_text
+from test_llm_audit import cli, role, user_text
 
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
+from auditex.latex.parse import parse_chunk
 
 PREAMBLE = r"""\usepackage{xcolor}
 \newcommand{\R}{\mathbb{R}}
@@ -138,6 +139,35 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
     assert table.expand(r"\pair{a}") == r"\pair{a}"  # too few arguments: left as written
 
 
+def test_an_optional_argument_takes_brackets_or_its_default_and_a_redefined_latex_command_stays():
+    definitions = parse_chunk(
+        "\\newcommand{\\ket}[2][\\psi]{\\lvert #1_{#2}\\rangle}\n"
+        "\\newcommand{\\note}[1]{\\textbf{#1}% bold, for now\n}\n"
+        "\\renewcommand{\\note}[1]{}\n"
+        "\\renewcommand{\\caption}[2][\\relax]{% Make a new caption\n{\\textbf{\\ALG@name} ##2\\par}}\n"
+    ).macros
+    table = MacroTable(definitions)
+    assert (
+        table.expand(r"$\ket{0} + \ket[\phi]{1} + \ket [\chi_{[a]}] 2$")
+        == r"$\lvert \psi_{0}\rangle + \lvert \phi_{1}\rangle + \lvert \chi_{[a]}_{2}\rangle$"
+    )
+    assert table.expand(r"\note{draft} text") == " text"  # the author's own macro, redefined: the last definition
+    assert table.expand(r"\caption{Scores per task.}") == r"\caption{Scores per task.}"  # LaTeX's, redefined: left alone
+    assert "%" not in MacroTable(definitions[1:2]).expand(r"\note{x}")  # a comment in a body is not part of it
+
+
 def test_comments_are_removed_but_escaped_percent_signs_stay():
     assert strip_comments("90\\% accuracy % really?\nnext") == "90\\% accuracy \nnext"
     assert strip_comments("a line break\\\\% comment") == "a line break\\\\"
+
+
+def test_the_audit_report_says_input_manipulated(llm_server: LoopbackLLMServer, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("AUDITEX_API_KEY", "loopback-key")
+    llm_server.responder = hostile_model
+    write_project(tmp_path / "paper", {"main.tex": document(BODY, PREAMBLE)})
+    code, report, err = cli(llm_server, tmp_path / "paper", "--mode", "fast", capsys=capsys)
+    assert code == 0, err
+    assert report["run"]["input_manipulated"] is True and "input manipulated: 2 hidden or injected spans" in err
+    assert any(f["code"] == "SEC001" for f in report["findings"])
+    assert llm_server.requests and all(HIDDEN not in request.prompt_text for request in llm_server.requests)

@@ -225,6 +225,13 @@ def test_a_prefix_shorter_than_the_providers_minimum_is_not_cached(llm_server, p
     assert all((u.cache_read_tokens, u.cache_write_tokens) == (0, 0) for u in usages)
 
 
+def test_the_anthropic_stand_in_knows_haiku_4_5_caches_only_from_4096_tokens(llm_server):
+    """A 1,400-token system prompt is cached for Sonnet (1,024 tokens at least), not for Haiku 4.5."""
+    for model, cached in (("claude-sonnet-4-6", True), ("claude-haiku-4-5", False)):
+        [_, second], _ = asyncio.run(complete_in_turn(llm_server.settings("anthropic", model=model), ask("One."), ask("Two.")))
+        assert (second.cache_read_tokens > 0) is cached
+
+
 def test_anthropic_caches_only_at_breakpoints_a_different_shared_part_reads_the_system_prompt(llm_server):
     settings = llm_server.settings("anthropic")
     [_, other], _ = asyncio.run(complete_in_turn(settings, ask("Same.", shared="Memory A " * 300), ask("Same.", shared="Memory B " * 300)))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from helpers import document, make_project
-from llm_server import LoopbackLLMServer, verifier_answer
+from llm_server import LoopbackLLMServer, Reply, verifier_answer
 from test_llm_audit import (
     CLAIM,
     MAIN,
@@ -236,7 +236,7 @@ def test_per_mode_default_models_reason_in_deep_and_critical():
     assert (openai.for_mode("standard").model, openai.for_mode("standard").reasoning_effort) == ("gpt-4.1-mini", None)
     assert (openai.for_mode("deep").model, openai.for_mode("deep").reasoning_effort) == ("gpt-5", "medium")
     anthropic = LLMSettings(provider="anthropic").for_mode("critical")
-    assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-5", 8000)
+    assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-6", 8000)
     chosen = LLMSettings(provider="openai", model="o3").for_mode("deep")
     assert (chosen.model, chosen.reasoning_effort) == ("o3", None)  # a chosen model keeps its settings
 
@@ -298,3 +298,89 @@ def test_cost_grows_with_the_paper_and_stays_within_4x_standard_and_8x_deep(llm_
     assert ratios[20, "standard"] <= 4 and ratios[40, "standard"] <= 4
     assert ratios[20, "deep"] <= 8 and ratios[40, "deep"] <= 8
     assert ratios[40, "standard"] <= 1.2 * ratios[20, "standard"]  # twice the paper, about twice the cost
+
+
+# Per role: input tokens, of which read from / written to the provider's prompt cache, and output tokens.
+USAGE = {
+    "memory": (4_000, 1_000, 0, 300),
+    "fast": (9_000, 0, 0, 700),
+    "section": (5_000, 2_000, 0, 400),
+    "planner": (3_000, 1_500, 0, 600),
+    "specialist": (7_000, 2_500, 0, 900),
+    "merge": (2_000, 0, 0, 250),
+    "verify": (6_000, 3_000, 1_200, 150),
+}
+STAGE = {"memory": "memory", "fast": "detect", "section": "detect", "planner": "plan", "specialist": "specialist"}
+# USD per million tokens: (input, cache read, cache write, output) of gpt-5 (OpenAI) and claude-sonnet-4-6 (Anthropic).
+RATES = {"gpt-5": (1.25, 0.125, 1.25, 10.0), "claude-sonnet-4-6": (3.0, 0.3, 3.75, 15.0)}
+
+
+def test_run_stats_count_calls_tokens_cached_tokens_and_cost_per_stage(llm_server, paper):
+    """Deep mode with an OpenAI detector and an Anthropic verifier: every stage's calls, input,
+    cached and output tokens and cost are the sums of what the server billed that stage's requests."""
+
+    def model(body: dict[str, Any]) -> Reply:
+        tokens, read, written, output = USAGE[role(body)]
+        return Reply(answer(body), input_tokens=tokens, cache_read_tokens=read, cache_write_tokens=written, output_tokens=output)
+
+    llm_server.responder = model
+    settings = {
+        "model": "gpt-5",
+        "verifier_provider": "anthropic",
+        "verifier_model": "claude-sonnet-4-6",
+        "verifier_base_url": llm_server.base_url_anthropic,
+    }
+    result = audit(project_of(paper), llm_server, "deep", settings=settings)
+    expected: dict[str, dict[str, float]] = {}
+    for request in llm_server.requests:
+        kind = role(request.body)
+        tokens, read, written, output = USAGE[kind]
+        written = written if request.path == "/v1/messages" else 0  # the Chat Completions wire reports no cache writes
+        rate_in, rate_read, rate_write, rate_out = RATES[request.model]
+        cost = ((tokens - read - written) * rate_in + read * rate_read + written * rate_write + output * rate_out) / 1e6
+        stage = expected.setdefault(STAGE.get(kind, kind), {"calls": 0, "input": 0, "read": 0, "written": 0, "output": 0, "cost": 0.0})
+        for name, value in (("calls", 1), ("input", tokens), ("read", read), ("written", written), ("output", output), ("cost", cost)):
+            stage[name] += value
+    assert set(expected) == {"memory", "detect", "plan", "specialist", "merge", "verify"}
+    counted = {
+        name: {
+            "calls": s.calls,
+            "input": s.input_tokens,
+            "read": s.cache_read_tokens,
+            "written": s.cache_write_tokens,
+            "output": s.output_tokens,
+            "cost": pytest.approx(s.cost_usd),
+        }
+        for name, s in result.stats.stages.items()
+    }
+    assert counted == expected
+    assert result.stats.calls == len(llm_server.requests)
+    assert result.stats.cost_usd == pytest.approx(sum(stage["cost"] for stage in expected.values()))
+
+
+def test_the_global_memory_stays_within_its_bound_however_many_subsections_a_part_names(llm_server, tmp_path, monkeypatch):
+    """A long paper whose parts hold many long-titled subsections, and memories full of characters
+    that escaping lengthens: every review still reads at most GLOBAL_MEMORY_CHARS of memory, with a
+    line for every part."""
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    title = "A subsection whose title says at length what its proof of Lemma {n} establishes in {k}"
+    body = "\n".join(
+        f"\\section{{Part {n}}}\nThe part {n} opens.\n"
+        + "\n".join(f"\\subsection{{{title.format(n=n, k=k)}}}\nIt shows $x_{{{k}}} < {n}$ for all k." for k in range(6))
+        for n in range(40)
+    )
+
+    def model(request: dict[str, Any]) -> str:
+        if role(request) == "memory":
+            return 'The part proves <b> \\bound{x} < y, "quoted". ' * 40
+        return verifier_answer(request) or json.dumps({"findings": []})
+
+    llm_server.responder = model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "standard", deterministic=[]))
+    reviews = [user_text(r.body) for r in llm_server.requests if role(r.body) == "section"]
+    memories = [text.split("<memory>\n", 1)[1].split("\n</memory>", 1)[0] for text in reviews]
+    assert len(reviews) >= 30 and all(len(memory) <= modes.GLOBAL_MEMORY_CHARS for memory in memories)
+    lines = [json.loads(line) for line in memories[0].splitlines()]
+    assert sum("memory" in line for line in lines) == len(reviews)  # one memory line per part
+    assert all(line["memory"].startswith("The part proves <b>") for line in lines if "memory" in line)  # the names left it room

@@ -163,24 +163,38 @@ async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, 
 
 
 def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
-    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS`."""
+    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS`: each
+    part gets an equal share, three quarters of it for its memory (section names included: a part
+    of many subsections is named by a clipped list), the rest for facts while they fit."""
     facts = section_facts(run)
     position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
     share = GLOBAL_MEMORY_CHARS // max(1, len(parts))
     lines = []
     for part in parts:
-        names = ", ".join(section_label(s) for s in part)
-        text = " ".join(memories[_part_id(part)].split())
-        memory = data_line({"section": names, "memory": text[: share * 2 // 3]})
+        names = _clipped(", ".join(section_label(s) for s in part), share // 4)
+        memory = _line_within({"section": names}, "memory", " ".join(memories[_part_id(part)].split()), share * 3 // 4)
         lines.append(memory)
         room = share - len(memory)
-        for block, fact in (item for s in part for item in facts.get(position[id(s)], [])):
-            line = data_line({"section": names, "block": block, "fact": fact})
+        for section, (block, fact) in ((s, item) for s in part for item in facts.get(position[id(s)], [])):
+            line = data_line({"section": _clipped(section_label(section), share // 4), "block": block, "fact": fact})
             if len(line) > room:
                 break
             lines.append(line)
             room -= len(line)
     return "\n".join(lines)
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def _line_within(record: dict[str, Any], key: str, text: str, limit: int) -> str:
+    """`record` with `key` set to as much of `text` as keeps its data line within `limit` characters."""
+    fits, over = 0, len(text) + 1  # escaping makes a line longer than its text: search the longest prefix that fits
+    while over - fits > 1:
+        middle = (fits + over) // 2
+        fits, over = (middle, over) if len(data_line({**record, key: text[:middle]})) <= limit else (fits, middle)
+    return data_line({**record, key: text[:fits]})
 
 
 async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, ask: Callable[[str], Awaitable[A | None]]) -> A | None:

@@ -90,6 +90,7 @@ DEFAULT_PRICES: Mapping[str, Price] = MappingProxyType(
         "claude-opus-4-5": _anthropic(5.0, 25.0),
         "claude-opus-4-1": _anthropic(15.0, 75.0),
         "claude-opus-4": _anthropic(15.0, 75.0),
+        "claude-sonnet-4-6": _anthropic(3.0, 15.0),
         "claude-sonnet-4-5": _anthropic(3.0, 15.0),
         "claude-sonnet-4": _anthropic(3.0, 15.0),
         "claude-3-7-sonnet": _anthropic(3.0, 15.0),

@@ -26,10 +26,11 @@ ProviderName = Literal["openai", "anthropic"]
 Effort = Literal["minimal", "low", "medium", "high"]
 
 # Per mode: cheap, fast, JSON-capable models for the passes over every section; the strongest
-# reasoning models for deep and critical, where Zhang & Abernethy and PaperAudit found them best.
+# reasoning models for deep and critical, where Zhang & Abernethy and PaperAudit found them best
+# (claude-sonnet-4-5 reaches its end of life on 2026-11-30: the Anthropic SDK warns of it).
 DEFAULT_MODELS: Mapping[ProviderName, Mapping[str, str]] = {
     "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-4.1-mini", "deep": "gpt-5", "critical": "gpt-5"},
-    "anthropic": {"fast": "claude-haiku-4-5", "standard": "claude-haiku-4-5", "deep": "claude-sonnet-4-5", "critical": "claude-sonnet-4-5"},
+    "anthropic": {"fast": "claude-haiku-4-5", "standard": "claude-haiku-4-5", "deep": "claude-sonnet-4-6", "critical": "claude-sonnet-4-6"},
 }
 REASONING_MODES = frozenset({"deep", "critical"})
 # What a defaulted reasoning model is given: OpenAI's effort, Anthropic's thinking budget.
