@@ -350,7 +350,7 @@ async def bench_critical(
 # --- judges: which models, on which providers ---------------------------------------------------
 
 # The default judge: a strong model of the detector's provider that is not the detector's model.
-DEFAULT_JUDGE_MODELS: dict[str, tuple[str, ...]] = {"openai": ("gpt-4.1", "gpt-5"), "anthropic": ("claude-sonnet-4-5", "claude-opus-4-5")}
+DEFAULT_JUDGE_MODELS: dict[str, tuple[str, ...]] = {"openai": ("gpt-4.1", "gpt-5"), "anthropic": ("claude-sonnet-4-6", "claude-opus-4-6")}
 _JUDGE_SPEC = re.compile(r"^(?:(?P<provider>openai|anthropic):)?(?P<model>.+?)(?:@(?P<url>https?://\S+))?$")
 
 

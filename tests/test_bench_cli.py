@@ -491,7 +491,7 @@ def test_judge_specs_and_the_default_judge() -> None:
     from auditex.analyzers.llm.settings import LLMSettings
     from auditex.evaluation.runner import judge_settings, parse_judge_spec
 
-    assert parse_judge_spec("anthropic:claude-sonnet-4-5") == ("anthropic", "claude-sonnet-4-5", None)
+    assert parse_judge_spec("anthropic:claude-sonnet-4-6") == ("anthropic", "claude-sonnet-4-6", None)
     assert parse_judge_spec("openai:qwen3@http://127.0.0.1:8000/v1") == ("openai", "qwen3", "http://127.0.0.1:8000/v1")
     assert parse_judge_spec("llama3:8b") == (None, "llama3:8b", None)  # an Ollama tag, not a provider
     with pytest.raises(ValueError):
@@ -500,12 +500,12 @@ def test_judge_specs_and_the_default_judge() -> None:
     # The default judge is not the detector's model.
     assert [name for name, _ in judge_settings([], official)] == ["gpt-4.1"]
     assert [name for name, _ in judge_settings([], official.model_copy(update={"model": "gpt-4.1"}))] == ["gpt-5"]
-    assert [s.model for _, s in judge_settings([], LLMSettings(provider="anthropic", model="claude-sonnet-4-5"))] == ["claude-opus-4-5"]
+    assert [s.model for _, s in judge_settings([], LLMSettings(provider="anthropic", model="claude-sonnet-4-6"))] == ["claude-opus-4-6"]
     local = LLMSettings(provider="openai", model="qwen3", base_url="http://127.0.0.1:11434/v1")
     assert [name for name, _ in judge_settings([], local)] == ["qwen3"]
     # Each judge on its own provider; the detector's server only for the detector's provider.
-    panel = dict(judge_settings(["anthropic:claude-sonnet-4-5", "llama3:8b"], local))
-    assert (panel["claude-sonnet-4-5"].provider, panel["claude-sonnet-4-5"].base_url) == ("anthropic", None)
+    panel = dict(judge_settings(["anthropic:claude-sonnet-4-6", "llama3:8b"], local))
+    assert (panel["claude-sonnet-4-6"].provider, panel["claude-sonnet-4-6"].base_url) == ("anthropic", None)
     assert (panel["llama3:8b"].provider, panel["llama3:8b"].base_url) == ("openai", "http://127.0.0.1:11434/v1")
     with pytest.raises(ValueError, match="same judge twice"):
         judge_settings(["o3", "o3"], official)

@@ -87,6 +87,7 @@ DEFAULT_PRICES: Mapping[str, Price] = MappingProxyType(
         "o3": _openai(2.0, 0.50, 8.0),
         "o4-mini": _openai(1.10, 0.275, 4.40),
         # Anthropic: input, output (cache read 0.1x and write 1.25x of input)
+        "claude-opus-4-6": _anthropic(5.0, 25.0),
         "claude-opus-4-5": _anthropic(5.0, 25.0),
         "claude-opus-4-1": _anthropic(15.0, 75.0),
         "claude-opus-4": _anthropic(15.0, 75.0),
