@@ -73,6 +73,7 @@ class _TableCell:
     """A numeric table cell as NUM001 compares it, without its table."""
 
     value: float
+    decimals: int
     text: str
     label: str  # of its table
     row_words: frozenset[str]  # name_words of its row header
@@ -173,13 +174,13 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     full is meant, then the one whose row and column it names a word of, then the one whose
     header words it names most; "on average", "overall" or "in total" names an Average, Mean
     or Total row or column, or a header that names an averaged quantity ("Average earnings",
-    a "Mean" column under a panel's title inside the body). A number that a cell tied to the
-    sentence holds is taken as a correct quote, unless the sentence names the row and the
-    column of the mistyped cell in full and of no cell holding the number; a cell of an
-    unrelated table that happens to hold it is chance. Rounding is allowed: 93.4 in the text
-    matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66 does
-    not); a decimal of two or more figures is also one digit from a cell as rounded to its
-    places (0.87 from 0.767, written 0.77). Only references to tables tie:
+    a "Mean" column under a panel's title inside the body). A number that some cell holds is
+    taken as a correct quote, unless the sentence names the row and the column of the
+    mistyped cell in full and of no cell holding the number. Rounding is allowed: 93.4 in the
+    text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
+    does not); a decimal is also one digit from a cell rounded to one place fewer when both
+    keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2).
+    Only references to tables tie:
     a sentence citing a table and a figure cites that table alone. A number that is one of a
     list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
     a sweep) quotes no cell; results listed with "respectively" do. Neither does a year, a
@@ -260,6 +261,7 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
     row, column = at.headers()
     return _TableCell(
         value,
+        cell.decimals,
         cell.text,
         at.label,
         frozenset(name_words(row)),
@@ -325,23 +327,23 @@ def _tie(quote: _Quote, cell: _TableCell) -> int:
 def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> tuple[int, _TableCell] | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
-    # The cell as the sentence writes it must be one digit away: rounded to the sentence's places (0.767 quoted
-    # as 0.87) when the number is a decimal of two or more figures, and a fraction cell (0.0195) as a percentage (1.99%), not
-    # as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of changes, not a level.
-    rounded = quote.decimals >= 1 and _figures(spelled(quote.value, quote.decimals)) >= 2
+    # The cell as the sentence writes it must be one digit away: as written, or rounded to one place fewer when
+    # both keep two or more figures (0.767 quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
+    # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
+    # changes, not a level.
     candidates = [
         (at, c)
-        for at, c in index.one_digit_away(quote.variants, rounded=rounded)
+        for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
         if _told(quote, c) in quote.variants
         and (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
         and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+        and _quotable(quote, c)
     ]
     if not candidates:
         return None
-    # A correct quote of a cell the sentence is tied to is too often a quote of the cell meant, unless the
-    # sentence names the row and the column of another cell and of none that holds the number. A cell of
-    # an unrelated table holding the number is chance.
-    quoted = [(at, c) for at, c in index.agreeing(quote.agreeing) if _tie(quote, c)]
+    # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
+    # names the row and the column of another cell and of none that holds the number.
+    quoted = index.agreeing(quote.agreeing)
     if any(_tie(quote, cell) == 2 for _, cell in quoted):
         return None
     refs = quote.pointing.refs
@@ -407,6 +409,16 @@ def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evid
 def _counts_what_cell_names(quote: _Quote, cell: _TableCell) -> bool:
     headers = {_stem(word) for word in cell.row_words | cell.column_words}
     return any(_stem(word) in headers for word in quote.subject)
+
+
+def _quotable(quote: _Quote, cell: _TableCell) -> bool:
+    """The cell as written, or rounded to one place fewer, both of two or more figures: a rounding that drops
+    more (0.187 written 0.2) is one digit from too many numbers."""
+    told = _told(quote, cell)
+    places = cell.decimals - 2 if told != spelled(cell.value, quote.decimals) else cell.decimals  # a fraction as a percentage
+    if places <= quote.decimals:
+        return True
+    return places == quote.decimals + 1 and _figures(told) >= 2 and _figures(spelled(quote.value, quote.decimals)) >= 2
 
 
 def _header_share(quote: _Quote, cell: _TableCell) -> float:
