@@ -515,3 +515,11 @@ def test_a_whole_number_is_held_by_a_table_only_as_written(tmp_path):
     )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "80%" in found[0].message and "70%" in found[0].message
+
+
+def test_two_values_one_sentence_states_side_by_side_are_two_quantities(tmp_path):
+    body = (
+        "\\section{Method}\nWe record the iterations achieving 80\\% and 90\\% of the maximum F1-measure value.\n\n"
+        "\\section{Results}\nThe iteration achieving 90\\% of the maximum F1-measure value contains 236 comments.\n"
+    )
+    assert findings(tmp_path, body, "NUM002") == []

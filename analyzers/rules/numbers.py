@@ -415,10 +415,18 @@ def _quotable(quote: _Quote, cell: _TableCell) -> bool:
     """The cell as written, or rounded to one place fewer, both of two or more figures: a rounding that drops
     more (0.187 written 0.2) is one digit from too many numbers."""
     told = _told(quote, cell)
-    places = cell.decimals - 2 if told != spelled(cell.value, quote.decimals) else cell.decimals  # a fraction as a percentage
+    as_percent = told != spelled(cell.value, quote.decimals)  # a fraction quoted as a percentage
+    places = cell.decimals - 2 if as_percent else cell.decimals
     if places <= quote.decimals:
         return True
-    return places == quote.decimals + 1 and _figures(told) >= 2 and _figures(spelled(quote.value, quote.decimals)) >= 2
+    # 3.2 quotes 3.15 and 9.7 quotes 9.78 (rounded or truncated), whichever way the float rounds.
+    shown = abs(cell.value) * (100 if as_percent else 1)
+    return (
+        places == quote.decimals + 1
+        and _figures(told) >= 2
+        and _figures(spelled(quote.value, quote.decimals)) >= 2
+        and not agrees(abs(quote.value), quote.decimals, shown)
+    )
 
 
 def _header_share(quote: _Quote, cell: _TableCell) -> float:
@@ -601,6 +609,9 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
     abstract = statement.abstract or other.abstract
     if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, abstract):
         return None
+    # A sentence stating both values ("80% and 90% of the maximum") tells two quantities apart.
+    if _states(statement.sentence, other) or _states(other.sentence, statement):
+        return None
     shared = statement.window & other.window
     common = statement.names & other.names
     # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
@@ -635,6 +646,13 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
 # The roles NUM002 compares: what states a measured quantity. Test statistics, p-values, coefficients
 # and intervals are the STAT rules'; settings, years, sample sizes and interval levels are not results.
 _STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT})
+
+
+def _states(sentence: str, statement: _Statement) -> bool:
+    return any(
+        spelled(mention.value, mention.decimals) == statement.written and mention.unit == statement.kind[0]
+        for mention in _mentions(sentence)
+    )
 
 
 def _kind_of(statement: _Statement) -> Role:
@@ -712,7 +730,8 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     one of them a name both sentences use: "79% from DualMind" and "DualMind achieves 89%
     success rate") and the sentences must not name different settings: their capitalised
     names (datasets, models, stages) overlap, or one sentence names none. A rise and a fall
-    ("improves by 12%", "drops by 13%") are two quantities.
+    ("improves by 12%", "drops by 13%") are two quantities, and so are two values that one
+    of the sentences states side by side ("80% and 90% of the maximum F1").
 
     Only numbers that state a quantity are compared: not one of a list or set of values, not
     an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
