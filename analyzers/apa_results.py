@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .context import TEXT_CACHE_SIZE
+from .memo import TEXT_CACHE_SIZE
 
 _GAP = r"[\s~]*"  # white space and the tie `~`, which the plain text keeps
 _SIGN = r"[-−–]?"

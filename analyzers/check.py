@@ -114,9 +114,16 @@ def open_input(path: Path, limits: ExtractionLimits | None = None) -> Submission
 
 def refusal_problems(submission: Submission) -> list[ProjectProblem]:
     return [
-        ProjectProblem("archive_refusal", refusal.member, 0, 0, f"{refusal.reason} ({refusal.kind.replace('_', ' ')})", refusal.member)
+        ProjectProblem(
+            "archive_refusal", refusal.member, 0, 0, f"{_as_clause(refusal.reason)} ({refusal.kind.replace('_', ' ')})", refusal.member
+        )
         for refusal in submission.refusals
     ]
+
+
+def _as_clause(sentence: str) -> str:
+    """A refusal's sentence (the CLI prints it as one) in a finding's shape: a clause, lower case, without the closing period."""
+    return sentence[:1].lower() + sentence[1:].removesuffix(".")
 
 
 @contextmanager

@@ -15,10 +15,6 @@ from .finding import Evidence, Finding, Fix, Range, Related, Severity, TextEdit
 from .project_config import Config
 from .registry import Rule, Scope
 
-# Rules memoise per-block work by the block's text (functools.lru_cache(maxsize=TEXT_CACHE_SIZE)),
-# so re-running a project rule after an edit re-reads only the edited blocks.
-TEXT_CACHE_SIZE = 8192
-
 
 def paragraphs(text: str) -> Iterator[tuple[int, str]]:
     """The text's blank-line-separated pieces ("\\n\\n" splits) with their offsets: what per-paragraph caches key on."""

@@ -31,7 +31,8 @@ from .facets import FACETS, UndeclaredFacet
 from .finding import Finding, Range
 from .policy import Policy
 from .project_config import Config
-from .registry import Registry, Rule, Scope, default_registry
+from .registry import Registry, Rule, Scope
+from .rules import default_registry
 
 log = logging.getLogger(__name__)
 # A section's source run as its key holds it: file, (line, column) of its start, content hash.

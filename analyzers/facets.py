@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..latex.source import SourceText, value_hash
+from .p_values import announces_one_tailed
 
 if TYPE_CHECKING:
     from ..latex.index import Index
@@ -66,8 +67,6 @@ def _texts(project: Project) -> str:
 
 
 def _one_tailed(project: Project) -> str:
-    from .p_values import announces_one_tailed  # p_values reads the rule context, which reads this table
-
     return value_hash(announces_one_tailed(project.manuscript))
 
 

@@ -21,8 +21,9 @@ from .context import RuleContext
 from .finding import Finding
 from .policy import Policy
 from .project_config import Config
-from .registry import Registry, Rule, Scope, default_registry
-from .report import counted
+from .registry import Registry, Rule, Scope
+from .reports.wording import counted
+from .rules import default_registry
 from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache
 from .scholarly.resolver import OnlineSettings, Verdict, Verifier

@@ -25,7 +25,7 @@ from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
 from ..latex.project import Project
 from .apa_results import ReportedResult, read_results
-from .context import TEXT_CACHE_SIZE
+from .memo import TEXT_CACHE_SIZE
 from .project_config import OneTailed, StatisticsConfig
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)

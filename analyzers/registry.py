@@ -129,9 +129,3 @@ def is_selected(code: str, select: Iterable[str] = (), ignore: Iterable[str] = (
     """Whether `code` starts with a selected prefix (any, when none is) and with no ignored one."""
     selected = tuple(prefix.upper() for prefix in select) or ("",)
     return code.startswith(selected) and not code.startswith(tuple(prefix.upper() for prefix in ignore))
-
-
-def default_registry() -> Registry:
-    from .rules import ALL_RULES
-
-    return Registry(ALL_RULES)

@@ -109,7 +109,7 @@ class LLMBatchPhase:
 
     async def _audited(self, spec: TaskSpec, record: dict, provider: BatchProvider, cache: LLMCache | None) -> dict:
         """The record with the audit's findings and account, or failed with the reason."""
-        from ..cli.formats import json_contract
+        from ..analyzers.reports.json_contract import json_contract
 
         started = time.monotonic()
         # One process parses: no parse pool; one-shot submissions stay out of the analysis cache.

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..analyzers.finding import Severity
-from ..analyzers.report import counted
+from ..analyzers.reports.wording import counted
 from .task import TaskSpec
 
 RECORDS = "records"
@@ -90,18 +90,16 @@ class ResultStore:
 
     def write_sarif(self, records: list[dict]) -> int:
         from ..analyzers.finding import Finding
-        from ..analyzers.registry import default_registry
-        from ..cli.formats import to_sarif
+        from ..analyzers.reports.sarif import to_sarif
 
         folder = self.out / SARIF
         folder.mkdir(exist_ok=True)
-        registry = default_registry()
         written = 0
         for record in records:
             if record["status"] != "ok":
                 continue
             findings = [Finding.model_validate(f) for f in record["findings"]]
-            write_atomically(folder / f"{file_name(record['id'])}.sarif", to_sarif(findings, registry))
+            write_atomically(folder / f"{file_name(record['id'])}.sarif", to_sarif(findings))
             written += 1
         return written
 

@@ -153,7 +153,7 @@ def _text_caches() -> tuple[Any, ...]:
 
 
 def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
-    from ..cli.formats import json_contract
+    from ..analyzers.reports.json_contract import json_contract
 
     clock = time.monotonic()
     # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
@@ -193,7 +193,8 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
     from ..analyzers.llm.audit import run_audit
     from ..analyzers.llm.config_section import severity_policy
     from ..analyzers.policy import Policy
-    from ..cli.audit_command import _run_summary, audit_report
+    from ..analyzers.reports.json_contract import run_summary
+    from ..cli.audit_command import audit_report
 
     finding_policy = Policy.of_folder(result.folder, result.config)
     audits = [
@@ -209,7 +210,7 @@ async def audit_projects(result, findings: list, settings, mode: str, cache, pro
         )
         for project in result.projects
     ]
-    return audit_report(findings, audits), _run_summary(audits, None)
+    return audit_report(findings, audits), run_summary(audits, None)
 
 
 def _lap(since: float) -> float:

@@ -51,7 +51,7 @@ from auditex.analyzers.quantities import (
     spelled,
     tie,
 )
-from auditex.analyzers.registry import default_registry
+from auditex.analyzers.rules import default_registry
 from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
 from auditex.latex.index import NumberInContext

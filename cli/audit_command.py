@@ -28,6 +28,7 @@ from ..analyzers.llm.errors import LLMError, MissingKey
 from ..analyzers.llm.run import MODES
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.policy import Policy, distinct
+from ..analyzers.reports.json_contract import run_summary
 from .check_command import add_output_options, emit_report, exit_code, run_on_input
 
 EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
@@ -112,7 +113,7 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
     if failure is not None:
         print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only", file=sys.stderr)
         title += " (LLM part failed: deterministic findings only)"
-    emit_report(arguments, checked, findings, title=title, extra={"run": _run_summary(results, failure)})
+    emit_report(arguments, checked, findings, title=title, extra={"run": run_summary(results, failure)})
     return EXIT_LLM_FAILED if failure is not None else exit_code(findings, arguments.fail_on)
 
 
@@ -181,21 +182,3 @@ def _report_run(results: list[AuditResult]) -> None:
         for result in results:
             total = total.plus(result.stats)
         print(f"auditex: total: {total.summary()}.", file=sys.stderr)
-
-
-def _run_summary(results: list[AuditResult], failure: str | None) -> dict:
-    """The run's account for the JSON report: what it cost and what did not work."""
-    return {
-        "llm_failed": failure,
-        "stats": [result.stats.model_dump() for result in results],
-        "failed_units": [{"unit": f.unit, "label": f.label, "message": f.message} for r in results for f in r.failed_units],
-        "unanchored": sum(r.unanchored for r in results),
-        "unsupported": sum(len(r.unsupported) for r in results),
-        "rejected_by_verifier": sum(r.verification.rejected for r in results),
-        "beyond_section_cap": sum(r.verification.over_cap for r in results),
-        "unverified": sum(r.verification.unverified for r in results),
-        "rule_candidates_confirmed": sum(r.confirmed_rules for r in results),
-        "rule_candidates_rejected": sum(len(r.rejected_rules) for r in results),
-        "input_manipulated": any(r.manipulated for r in results),
-        "cancelled": any(r.cancelled for r in results),
-    }

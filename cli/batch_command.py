@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.run import MODES
-from ..analyzers.report import counted
+from ..analyzers.reports.wording import counted
 from ..batch.results import FINDINGS, SUMMARY
 from ..batch.run import BatchOptions, EngineError, run_batch
 from ..batch.task import Limits

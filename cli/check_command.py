@@ -8,15 +8,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
+from ..analyzers.codes import code_table
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
-from ..analyzers.policy import at_least, distinct
+from ..analyzers.policy import at_least, distinct, unknown_codes
 from ..analyzers.project_config import Config, RuleOptions
-from ..analyzers.registry import default_registry, is_selected
-from ..analyzers.report import counted
-from .formats import Paths, statistics_table, text_report, to_json, to_markdown, to_sarif, unknown_codes, write_output
+from ..analyzers.registry import is_selected
+from ..analyzers.reports.json_contract import to_json
+from ..analyzers.reports.markdown import to_markdown
+from ..analyzers.reports.paths import Paths
+from ..analyzers.reports.sarif import to_sarif
+from ..analyzers.reports.text import statistics_table, text_report
+from ..analyzers.reports.wording import counted
+from .output import write_output
 from .progress import ProgressLine
 
 FORMATS = ("text", "json", "sarif", "markdown")
@@ -96,7 +102,7 @@ def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespa
             arguments.path, arguments.project_root, options, use_cache=not getattr(arguments, "no_cache", False), progress=progress
         ) as checked:
             progress.close()
-            for problem in [*checked.config.problems, *unknown_codes(checked.config)]:
+            for problem in [*checked.config.problems, *unknown_codes(checked.config, code_table().names())]:
                 print(f"auditex: warning: {problem}", file=sys.stderr)
             return body(arguments, checked)
     except (InputError, ValueError, LLMError) as error:
@@ -217,7 +223,7 @@ def emit_report(
         }
         text = to_json(findings, checked.roots[0] if checked.roots else "", described)
     elif arguments.format == "sarif":
-        text = to_sarif(findings, default_registry(), Paths(folder, inside=True), notes)
+        text = to_sarif(findings, Paths(folder, inside=True), notes)
     elif arguments.format == "markdown":
         text = to_markdown(findings, title, notes)
     else:

@@ -1,14 +1,13 @@
-"""`auditex rules` and `auditex rule CODE`: the rule catalogue."""
+"""`auditex rules` and `auditex rule CODE`: the catalogue of codes (analyzers/codes.py), rules and LLM codes alike."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from ..analyzers.codes import code_table
 from ..analyzers.finding import CONFIDENT
-from ..analyzers.llm.codes import LLMCode, llm_codes
 from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on, measured_tiers
-from ..analyzers.registry import default_registry
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
@@ -20,22 +19,26 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
 
 
 def run_rules(arguments: argparse.Namespace) -> int:
-    for rule in default_registry():
-        print(f"{rule.code:8} {rule.severity.value:12} {rule.category.value:22} {rule.name}: {rule.summary}")
-    for code in llm_codes().values():
-        print(f"{code.code:8} {'(confidence)':12} {code.category.value if code.category else 'any':22} {code.name} (LLM, `auditex audit`)")
+    for entry in code_table():
+        severity = entry.severity.value if entry.severity else "(confidence)"
+        category = entry.category.value if entry.category else "any"
+        described = f"{entry.name}: {entry.summary}" if entry.rule else f"{entry.name} (LLM, `auditex audit`)"
+        print(f"{entry.code:8} {severity:12} {category:22} {described}")
     return 0
 
 
 def run_rule(arguments: argparse.Namespace) -> int:
-    rule = default_registry().get(arguments.code)
-    if rule is None:
-        llm = llm_codes().get(arguments.code.strip().upper())
-        if llm is not None:
-            print(llm_doc(llm))
-            return 0
+    entry = code_table().get(arguments.code)
+    if entry is None:
         print(f"auditex: error: no rule '{arguments.code}'; `auditex rules` lists them", file=sys.stderr)
         return 2
+    if entry.rule is None:
+        category = entry.category.value if entry.category else "the type the model names"
+        print(f"# {entry.code} {entry.name} (LLM)\n")
+        print(f"Category: {category} · found by `auditex audit` (and `auditex.audit` in the editor), never by `auditex check`.\n")
+        print(entry.doc)
+        return 0
+    rule = entry.rule
     print(f"# {rule.code} {rule.name}\n")
     print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}")
     print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
@@ -70,22 +73,3 @@ def measured_precision(code: str) -> str:
             f"of {LOWER_BOUND_BAR:.0%} or more ({tiers or 'no tier measured'}); in any other class it is information.",
         ]
     return "\n".join(lines)
-
-
-def llm_doc(code: LLMCode) -> str:
-    category = code.category.value if code.category else "the type the model names"
-    return f"""# {code.code} {code.name} (LLM)
-
-Category: {category} · found by `auditex audit` (and `auditex.audit` in the editor), never by `auditex check`.
-
-## What it does
-{code.definition}
-
-## Severity
-From the model's confidence, per `[llm.severity]` in `.auditex.toml`: warning at 0.8 and above,
-information at 0.5, hint below; rhetoric bias is capped at information. A finding whose quote is
-not in the paper is dropped.
-
-## Options
-Like rule codes: `[rules] ignore = ["{code.code}"]`, `--ignore {code.code}`, `[rules] severity`,
-and `% auditex: ignore[{code.code}]` on the line or the line above."""

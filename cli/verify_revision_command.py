@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from ..analyzers.check import InputError
-from ..analyzers.report import to_markdown
+from ..analyzers.reports.json_contract import JSON_VERSION
+from ..analyzers.reports.markdown import to_markdown
+from ..analyzers.reports.text import to_text
 from ..analyzers.review.revision import RevisionComparison, verify_revision
-from .formats import JSON_VERSION, to_text
 
 GROUPS = ("resolved", "persisting", "new")
 

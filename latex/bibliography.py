@@ -198,7 +198,7 @@ def _repeated_fields(entry: Entry, start: int, end: int, raw_values: bool) -> li
         detail = f"; BibTeX keeps the first value ({_short(copies[0])}) and ignores the rest" if differs else " with the same value"
         problems.append(
             BibProblem(
-                "repeated_field", entry.key, start, end, f"field '{name}' appears {times} in entry '{entry.key}'{detail}", name, differs
+                "repeated_field", entry.key, start, end, f"field `{name}` appears {times} in entry `{entry.key}`{detail}", name, differs
             )
         )
     return problems
@@ -215,11 +215,11 @@ def _case_repeated_fields(entries: list[Entry], source: SourceText) -> list[BibP
 
 
 def _short(value: str, limit: int = 40) -> str:
-    return f"'{value}'" if len(value) <= limit else f"'{value[:limit]}…'"
+    return f"`{value}`" if len(value) <= limit else f"`{value[:limit]}…`"
 
 
 def _unparsable_message(source: SourceText, block: ParsingFailedBlock, head: re.Match[str] | None) -> str:
-    what = f"bibliography entry '{head.group(2)}'" if head else "this bibliography entry"
+    what = f"bibliography entry `{head.group(2)}`" if head else "this bibliography entry"
     reason = getattr(block.error, "abort_reason", "") or str(block.error)
     where_index = getattr(block.error, "end_index", None)
     if not reason:

@@ -190,121 +190,42 @@ class _BlockContribution:
     claims: list[Claim]
 
 
+# The facets whose (file, item) pairs the index lists across files.
+_PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
+
+
 def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache | None = None, store: Store | None = None) -> Index:
     """The index of `project`; `cache` carries derived facts and digests between builds.
 
     A first build also reads the block facts an earlier run kept in `store`, and keeps its own there.
     """
     cache = cache if cache is not None else IndexCache()
-    first_build = not cache.blocks
-    labels: dict[str, list[LabelEntry]] = {}
-    pairs: dict[str, list[tuple[str, Any]]] = {facet: [] for facet in _PAIRED_FACETS}
-    bibitems: dict[str, list[tuple[str, KeyUse]]] = {}
     file_items: dict[str, dict[str, list[Any]]] = {facet: {} for facet in _FILE_FACETS}
     versions: dict[str, _Version] = {}
-    all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
-    wrappers = _key_wrappers(all_macros)
-    unread = (_excluded_environments(project), _discarding_macros(all_macros))
-    labelling = label_setting_commands([*project.definitions.values(), *(project.source(path).text for path in project.files)])
-    wrappers_key = (tuple(sorted(wrappers.items())), unread, labelling)  # what reading a file's keys depends on
-    theorems_key = tuple(sorted(manuscript.theorem_environments))
-    previous = cache.derived
-    live: dict[object, Any] = {}
-    for path in project.files:
-        document = project.documents[path]
-        parsed = document.parsed
-        versions[path] = (document.hash, wrappers_key, theorems_key)
-        key = (path, document.hash, wrappers_key)
-        facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread, labelling)
-        live[key] = facts
-        for entry in facts.label_entries:
-            labels.setdefault(entry.key, []).append(entry)
-        for facet in _PAIRED_FACETS:
-            pairs[facet] += facts.pairs[facet]
-        for item in parsed.bibitems:
-            bibitems.setdefault(item.key, []).append((path, item))
-        for facet, items in (
-            ("labels", facts.labels),
-            ("refs", facts.refs),
-            ("cites", facts.cites),
-            ("macros", facts.macros),
-            ("acronyms", parsed.acronyms),
-            ("styled", parsed.styled),
-            ("bibitems", parsed.bibitems),
-        ):
-            file_items[facet][path] = items
-        file_items["inline_acronyms"][path] = []
-    bib_entries: dict[str, list[tuple[str, BibEntry]]] = {}
-    bib_problems: list[tuple[str, BibProblem]] = []
-    for path in project.bibliography_files:
-        bibliography = project.bibliographies[path]
-        versions[path] = (bibliography.source.hash,)
-        for entry in bibliography.entries:
-            bib_entries.setdefault(entry.key, []).append((path, entry))
-        bib_problems += [(path, problem) for problem in bibliography.problems]
-        file_items["bib_entries"][path] = bibliography.entries
-        file_items["bib_problems"][path] = bibliography.problems
-
-    numbers: list[NumberInContext] = []
-    claims: list[Claim] = []
-    inline_acronyms: list[tuple[PlacedBlock, Acronym]] = []
-    tables: list[PlacedBlock] = []
-    theorems: list[PlacedBlock] = []
-    previous_blocks = cache.blocks
-    live_blocks: dict[int, _BlockContribution] = {}
-    if first_build and store is not None:
-        previous = {text: facts for path in project.files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
-        previous.update(cache.derived)
-    new_facts_in: set[str] = set()  # the files with blocks whose facts this build derived
-    sections = manuscript.sections
-    for placed in manuscript.blocks:
-        kind = placed.kind
-        if kind is BlockKind.TABLE and placed.block.table is not None:
-            tables.append(placed)
-        elif kind is BlockKind.THEOREM:
-            theorems.append(placed)
-        if kind not in _PROSE_KINDS:
-            continue
-        section = sections[placed.section]
-        contribution = previous_blocks.get(id(placed))
-        if contribution is None or contribution.placed is not placed or contribution.section_kind is not section.kind:
-            if placed.block.plain.text not in live and placed.block.plain.text not in previous:
-                new_facts_in.add(placed.file)
-            contribution = _contribution(placed, section.kind, live, previous)
-        else:
-            live[placed.block.plain.text] = contribution.facts
-        live_blocks[id(placed)] = contribution
-        numbers += contribution.numbers
-        if contribution.claims:
-            claims += contribution.claims
-        if contribution.acronyms:
-            inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
-            file_items["inline_acronyms"][placed.file] += contribution.acronyms
-    cache.derived, cache.blocks = live, live_blocks
-    if first_build and store is not None:
-        for path in new_facts_in:
-            texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
-            store.save("block_facts", path, {text: live[text] for text in texts})
+    live: dict[object, Any] = {}  # the facts this build uses, files' and blocks': the cache's next `derived`
+    sources = _SourceFacts.read(project, manuscript, cache.derived, live, file_items, versions)
+    bibliographies = _BibliographyFacts.read(project, file_items, versions)
+    prose = _ProseFacts.read(manuscript, project.files, cache, store, live, file_items)
     digests_before, cache.digests = cache.digests, {}
-    sources = {path: project.source(path) for path in project.files}
-    sources.update((path, project.source(path)) for path in project.bibliography_files)
+    texts = {path: project.source(path) for path in project.files}
+    texts.update((path, project.source(path)) for path in project.bibliography_files)
     return Index(
-        labels,
-        pairs["refs"],
-        pairs["cites"],
-        bib_entries,
-        bib_problems,
-        bibitems,
-        pairs["macros"],
-        pairs["acronyms"],
-        inline_acronyms,
-        pairs["styled"],
-        numbers,
-        claims,
-        tables,
-        theorems,
+        sources.labels,
+        sources.pairs["refs"],
+        sources.pairs["cites"],
+        bibliographies.entries,
+        bibliographies.problems,
+        sources.bibitems,
+        sources.pairs["macros"],
+        sources.pairs["acronyms"],
+        prose.inline_acronyms,
+        sources.pairs["styled"],
+        prose.numbers,
+        prose.claims,
+        prose.tables,
+        prose.theorems,
         manuscript,
-        sources,
+        texts,
         file_items,
         versions,
         cache,
@@ -312,7 +233,139 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     )
 
 
-_PAIRED_FACETS = ("refs", "cites", "macros", "acronyms", "styled")
+@dataclass(slots=True)
+class _SourceFacts:
+    """What the project's LaTeX files define and use, gathered from each file's (cached) facts."""
+
+    labels: dict[str, list[LabelEntry]] = field(default_factory=dict)
+    pairs: dict[str, list[tuple[str, Any]]] = field(default_factory=lambda: {facet: [] for facet in _PAIRED_FACETS})
+    bibitems: dict[str, list[tuple[str, KeyUse]]] = field(default_factory=dict)
+
+    @classmethod
+    def read(
+        cls,
+        project: ProjectFiles,
+        manuscript: Manuscript,
+        previous: dict[object, Any],
+        live: dict[object, Any],
+        file_items: dict[str, dict[str, list[Any]]],
+        versions: dict[str, _Version],
+    ) -> _SourceFacts:
+        facts_of_files = cls()
+        all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
+        wrappers = _key_wrappers(all_macros)
+        unread = (_excluded_environments(project), _discarding_macros(all_macros))
+        labelling = label_setting_commands([*project.definitions.values(), *(project.source(path).text for path in project.files)])
+        wrappers_key = (tuple(sorted(wrappers.items())), unread, labelling)  # what reading a file's keys depends on
+        theorems_key = tuple(sorted(manuscript.theorem_environments))
+        for path in project.files:
+            document = project.documents[path]
+            parsed = document.parsed
+            versions[path] = (document.hash, wrappers_key, theorems_key)
+            key = (path, document.hash, wrappers_key)
+            facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread, labelling)
+            live[key] = facts
+            for entry in facts.label_entries:
+                facts_of_files.labels.setdefault(entry.key, []).append(entry)
+            for facet in _PAIRED_FACETS:
+                facts_of_files.pairs[facet] += facts.pairs[facet]
+            for item in parsed.bibitems:
+                facts_of_files.bibitems.setdefault(item.key, []).append((path, item))
+            for facet, items in (
+                ("labels", facts.labels),
+                ("refs", facts.refs),
+                ("cites", facts.cites),
+                ("macros", facts.macros),
+                ("acronyms", parsed.acronyms),
+                ("styled", parsed.styled),
+                ("bibitems", parsed.bibitems),
+            ):
+                file_items[facet][path] = items
+            file_items["inline_acronyms"][path] = []
+        return facts_of_files
+
+
+@dataclass(slots=True)
+class _BibliographyFacts:
+    """The entries and problems of the project's bibliography files."""
+
+    entries: dict[str, list[tuple[str, BibEntry]]] = field(default_factory=dict)
+    problems: list[tuple[str, BibProblem]] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, project: ProjectFiles, file_items: dict[str, dict[str, list[Any]]], versions: dict[str, _Version]) -> _BibliographyFacts:
+        facts = cls()
+        for path in project.bibliography_files:
+            bibliography = project.bibliographies[path]
+            versions[path] = (bibliography.source.hash,)
+            for entry in bibliography.entries:
+                facts.entries.setdefault(entry.key, []).append((path, entry))
+            facts.problems += [(path, problem) for problem in bibliography.problems]
+            file_items["bib_entries"][path] = bibliography.entries
+            file_items["bib_problems"][path] = bibliography.problems
+        return facts
+
+
+@dataclass(slots=True)
+class _ProseFacts:
+    """What the manuscript's blocks state (numbers, claims, inline acronyms), and its tables and theorems."""
+
+    numbers: list[NumberInContext] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    inline_acronyms: list[tuple[PlacedBlock, Acronym]] = field(default_factory=list)
+    tables: list[PlacedBlock] = field(default_factory=list)
+    theorems: list[PlacedBlock] = field(default_factory=list)
+
+    @classmethod
+    def read(
+        cls,
+        manuscript: Manuscript,
+        files: Iterable[str],
+        cache: IndexCache,
+        store: Store | None,
+        live: dict[object, Any],
+        file_items: dict[str, dict[str, list[Any]]],
+    ) -> _ProseFacts:
+        """Each prose block's contribution, reused from `cache` when the block is the same object in a
+        section of the same kind; a first build also reuses the block facts kept in `store`, and keeps its own."""
+        prose = cls()
+        first_build = not cache.blocks
+        previous = cache.derived
+        if first_build and store is not None:
+            previous = {text: facts for path in files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
+            previous.update(cache.derived)
+        live_blocks: dict[int, _BlockContribution] = {}
+        new_facts_in: set[str] = set()  # the files with blocks whose facts this build derived
+        sections = manuscript.sections
+        for placed in manuscript.blocks:
+            kind = placed.kind
+            if kind is BlockKind.TABLE and placed.block.table is not None:
+                prose.tables.append(placed)
+            elif kind is BlockKind.THEOREM:
+                prose.theorems.append(placed)
+            if kind not in _PROSE_KINDS:
+                continue
+            section = sections[placed.section]
+            contribution = cache.blocks.get(id(placed))
+            if contribution is None or contribution.placed is not placed or contribution.section_kind is not section.kind:
+                if placed.block.plain.text not in live and placed.block.plain.text not in previous:
+                    new_facts_in.add(placed.file)
+                contribution = _contribution(placed, section.kind, live, previous)
+            else:
+                live[placed.block.plain.text] = contribution.facts
+            live_blocks[id(placed)] = contribution
+            prose.numbers += contribution.numbers
+            if contribution.claims:
+                prose.claims += contribution.claims
+            if contribution.acronyms:
+                prose.inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
+                file_items["inline_acronyms"][placed.file] += contribution.acronyms
+        cache.derived, cache.blocks = live, live_blocks
+        if first_build and store is not None:
+            for path in new_facts_in:
+                texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
+                store.save("block_facts", path, {text: live[text] for text in texts})
+        return prose
 
 
 def _file_facts(
@@ -536,13 +589,18 @@ def _trim_long_form(candidate: str, short: str) -> str | None:
     count = len(letters)
     for size in range(min(len(words), count + 3), 0, -1):
         tail = words[-size:]
-        initials = "".join(word[0].upper() for word in tail if word[0].isalnum())
-        parts_initials = "".join(part[0].upper() for word in tail for part in re.split(r"-", word) if part)
-        # "adaptive mixtures of importance sampling (AMIS)": small joining words carry no letter.
-        content_initials = "".join(word[0].upper() for word in tail if word[0].isalnum() and word.lower() not in _JOINING)
-        if "".join(letters) in (initials, parts_initials, content_initials) and tail[0].lower() not in _JOINING:
+        parts = [part for word in tail for part in word.split("-") if part]
+        # "adaptive mixtures of importance sampling (AMIS)", "signal-to-noise ratio (SNR)": small
+        # joining words, alone or inside a hyphenated word, may carry no letter.
+        spellings = {_initials(tail), _initials(parts), _initials(tail, skip=JOINING_WORDS), _initials(parts, skip=JOINING_WORDS)}
+        if "".join(letters) in spellings and tail[0].lower() not in JOINING_WORDS:
             return " ".join(tail)
     return None
 
 
-_JOINING = frozenset({"of", "and", "for", "the", "in", "on", "to", "with", "a", "an"})
+def _initials(words: list[str], skip: frozenset[str] = frozenset()) -> str:
+    return "".join(word[0].upper() for word in words if word[0].isalnum() and word.lower() not in skip)
+
+
+# Words an acronym skips ("Bureau of Labor Statistics (BLS)").
+JOINING_WORDS = frozenset({"of", "and", "for", "the", "in", "on", "to", "with", "a", "an"})

@@ -206,7 +206,7 @@ def parse_chunk(text: str) -> ParsedChunk:
     if unclosed is not None:
         # The author's slip, not the parser's: TeX itself stops with "\\end occurred inside a group".
         result.problems.append(
-            (unclosed, unclosed + 1, "unbalanced", "this '{' is never closed, so everything after it is read as one group")
+            (unclosed, unclosed + 1, "unbalanced", "this `{` is never closed, so everything after it is read as one group")
         )
     result.blocks.sort(key=lambda block: block.start)
     return result

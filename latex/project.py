@@ -181,7 +181,7 @@ class Project:
                             relative,
                             site.start,
                             site.end,
-                            f"including '{site.target}' creates a cycle: {' → '.join([*stack[stack.index(target) :], target])}",
+                            f"including `{site.target}` creates a cycle: {' → '.join(f'`{path}`' for path in [*stack[stack.index(target) :], target])}",
                             target,
                         )
                     )
@@ -243,7 +243,7 @@ class Project:
         if refusal:
             problems.append(
                 ProjectProblem(
-                    "outside_root", relative, site.start, site.end, f"\\{site.command} refused: {refusal}; it was not read", site.target
+                    "outside_root", relative, site.start, site.end, f"`\\{site.command}` refused: {refusal}; it was not read", site.target
                 )
             )
         elif not any(_within(path, member) for path in tried for member in self._refused_members()):
@@ -254,7 +254,7 @@ class Project:
                     relative,
                     site.start,
                     site.end,
-                    f"\\{site.command}{{{site.target}}}: no file '{tried[0] if tried else site.target}' in the project",
+                    f"`\\{site.command}{{{site.target}}}`: no file `{tried[0] if tried else site.target}` in the project",
                     site.target,
                 )
             )
@@ -268,7 +268,7 @@ class Project:
         for candidate in names:
             refusal = self._resolve(candidate, root_dir).refusal
             if refusal:
-                message = f"\\{site.command} refused: {refusal}; it was not read"
+                message = f"`\\{site.command}` refused: {refusal}; it was not read"
                 problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
                 return
 
@@ -307,7 +307,7 @@ class Project:
                     relative,
                     site.start,
                     site.end,
-                    f"\\{site.command} refused: {resolution.refusal}; it was not read",
+                    f"`\\{site.command}` refused: {resolution.refusal}; it was not read",
                     site.target,
                 )
             )
@@ -323,7 +323,7 @@ class Project:
                 relative,
                 site.start,
                 site.end,
-                f"\\{site.command}{{{site.target}}}: no file '{resolution.relative}' in the project",
+                f"`\\{site.command}{{{site.target}}}`: no file `{resolution.relative}` in the project",
                 site.target,
             )
         )

@@ -56,13 +56,13 @@ class ProjectRoot:
         if not name:
             return Resolution(None, "the path is empty")
         if name.startswith(("/", "\\", "~")) or (len(name) > 1 and name[1] == ":"):
-            return Resolution(None, f"'{name}' is an absolute path outside the project")
+            return Resolution(None, f"`{name}` is an absolute path outside the project")
         joined = PurePosixPath(base_dir) / name.replace("\\", "/")
         parts: list[str] = []
         for part in joined.parts:
             if part == "..":
                 if not parts:
-                    return Resolution(None, f"'{name}' points outside the project root")
+                    return Resolution(None, f"`{name}` points outside the project root")
                 parts.pop()
             elif part not in (".", ""):
                 parts.append(part)
@@ -72,7 +72,7 @@ class ProjectRoot:
         # links, it reads no file content.
         real = Path(os.path.realpath(candidate))
         if real != self.folder and self.folder not in real.parents:
-            return Resolution(None, f"'{name}' is a link that leads outside the project")
+            return Resolution(None, f"`{name}` is a link that leads outside the project")
         return Resolution(relative)
 
     def exists(self, relative: str) -> bool:
@@ -88,6 +88,7 @@ class ProjectRoot:
             # Non-blocking: opening a FIFO planted in a submission must not wait for a writer.
             with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    # Quoted as first worded: with no text, INC004's fingerprint is this message (as below).
                     return ReadResult("", f"'{relative}' is not a regular file (a pipe, device or socket); it is not read")
                 data = handle.read(MAX_FILE_BYTES + 1)
         except OSError as error:
@@ -100,9 +101,10 @@ def decode(data: bytes, name: str) -> ReadResult:
     problem = None
     if len(data) > MAX_FILE_BYTES:
         data = data[:MAX_FILE_BYTES]
-        problem = f"'{name}' is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; only the start was read"
+        problem = f"`{name}` is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; only the start was read"
     if b"\x00" in data:
         data = data.replace(b"\x00", b"")
+        # Quoted as first worded: a file of NUL bytes alone leaves no text, and INC004's fingerprint is then this message.
         problem = problem or f"'{name}' contains NUL bytes; they were ignored"
     try:
         text = data.decode("utf-8")
@@ -113,7 +115,7 @@ def decode(data: bytes, name: str) -> ReadResult:
         before = data[: error.start].decode("utf-8", errors="replace")
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
         problem = problem or (
-            f"'{name}' is not valid UTF-8 at line {line}, column {column} (byte 0x{data[error.start]:02X}; "
+            f"`{name}` is not valid UTF-8 at line {line}, column {column} (byte 0x{data[error.start]:02X}; "
             "Latin-1 or Windows-1252?); undecodable bytes were replaced: re-save the file as UTF-8"
         )
     if text.startswith("\ufeff"):

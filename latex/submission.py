@@ -213,10 +213,10 @@ _CORRUPTION_ERRORS = (
 
 # Refusal reasons, one sentence each.
 _ABSOLUTE = "The member has an absolute path, which would land outside the extraction folder."
-_TRAVERSAL = "The member climbs out of the extraction folder with '..'."
+_TRAVERSAL = "The member climbs out of the extraction folder with `..`."
 _CONTROL_CHARACTERS = "The member name contains control characters, which no LaTeX source needs."
 _SYMLINK = "The member is a symbolic link{link}, which could expose files outside the submission."
-_HARDLINK = "The member is a hard link to '{link}', which could alias files outside the submission."
+_HARDLINK = "The member is a hard link to `{link}`, which could alias files outside the submission."
 _DEVICE = "The member is a device, FIFO or socket, which has no place in a LaTeX source."
 _SPECIAL_ENTRY = "The member is a special tar entry that no LaTeX source needs."
 _NOT_AN_ARCHIVE = "The file is neither a folder, a .tex file, nor a tar, zip or gzip archive."
@@ -290,7 +290,7 @@ class _Extractor:
         if member.isdir():
             self._make_folder(name, target)
         elif member.issym():
-            link = f" to '{_printable(member.linkname)}'"
+            link = f" to `{_printable(member.linkname)}`"
             self._refuse(name, "symlink", _SYMLINK.format(link=link))
         elif member.islnk():
             self._refuse(name, "hardlink", _HARDLINK.format(link=_printable(member.linkname)))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from ..analyzers.report import to_markdown
+from ..analyzers.reports.markdown import to_markdown
 from . import llm
 from .actions import DISMISS_COMMAND
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from ..analyzers.codes import code_table
 from ..analyzers.finding import Finding, Range, Severity, Source
-from ..analyzers.registry import Registry
 
 SOURCE = "auditex"
 LLM_SOURCE = "auditex (LLM)"
@@ -34,8 +34,8 @@ def lsp_range(range_: Range) -> lsp.Range:
     )
 
 
-def diagnostic(finding: Finding, folder: Path, registry: Registry) -> lsp.Diagnostic:
-    rule = registry.get(finding.code)
+def diagnostic(finding: Finding, folder: Path) -> lsp.Diagnostic:
+    entry = code_table().get(finding.code)
     related = [
         lsp.DiagnosticRelatedInformation(
             location=lsp.Location(uri=uri_of(folder, item.file), range=lsp_range(item.range)), message=item.message
@@ -47,9 +47,10 @@ def diagnostic(finding: Finding, folder: Path, registry: Registry) -> lsp.Diagno
         message=finding.message,
         severity=_SEVERITY[finding.severity],
         code=finding.code,
+        code_description=lsp.CodeDescription(href=entry.help_uri) if entry is not None else None,
         source=LLM_SOURCE if finding.source is Source.LLM else SOURCE,
         related_information=related or None,
-        tags=[lsp.DiagnosticTag.Unnecessary] if rule is not None and rule.unnecessary else None,
+        tags=[lsp.DiagnosticTag.Unnecessary] if entry is not None and entry.rule is not None and entry.rule.unnecessary else None,
         # Lets a client hand the finding back (code actions, dismiss) unambiguously.
         data={"fingerprint": finding.fingerprint, "source": finding.source.value},
     )
@@ -67,8 +68,8 @@ def overlaps(range_: Range, other: lsp.Range) -> bool:
     ) <= (range_.end.line, range_.end.character)
 
 
-def hover_markdown(findings: list[Finding], registry: Registry) -> str:
-    """The explanation, the evidence (related locations) and the rule summary of each finding;
+def hover_markdown(findings: list[Finding]) -> str:
+    """The explanation, the evidence (related locations) and the code's summary of each finding;
     for an LLM finding, its type, confidence and proposed fix (a code action when it is verbatim)."""
     parts: list[str] = []
     for finding in findings:
@@ -87,8 +88,8 @@ def hover_markdown(findings: list[Finding], registry: Registry) -> str:
             lines += [f"- `{item.file}:{item.range.start.line + 1}`: {item.message}" for item in finding.related]
         if finding.source is Source.LLM and finding.fixes:
             lines += ["", *(f"Proposed fix: {fix.title} (code action “Apply proposed fix”)" for fix in finding.fixes)]
-        rule = registry.get(finding.code)
-        if rule is not None:
-            lines += ["", f"*{rule.name}*: {rule.summary}"]
+        entry = code_table().get(finding.code)
+        if entry is not None:
+            lines += ["", f"*{entry.name}*: {entry.summary}"]
         parts.append("\n".join(lines))
     return "\n\n---\n\n".join(parts)

@@ -30,7 +30,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.project_config import CONFIG_FILE
-from ..analyzers.registry import Registry, default_registry
+from ..analyzers.registry import Registry
 from ..analyzers.watch import FolderWatcher, is_watched
 from ..latex.source import SOURCE_SUFFIXES
 from . import actions, commands, convert, navigation
@@ -95,6 +95,8 @@ class AuditexServer(LanguageServer):
     # Built on first use, after `initialize` is answered: importing every rule costs start-up time.
     @cached_property
     def registry(self) -> Registry:
+        from ..analyzers.rules import default_registry
+
         return default_registry()
 
     @cached_property
@@ -171,7 +173,7 @@ class AuditexServer(LanguageServer):
             if uri in touched or self.published.get(uri) != findings:
                 self.published[uri] = findings
                 self.folder_of_uri[uri] = folder
-                diagnostics_ = [convert.diagnostic(finding, folder, self.registry) for finding in findings]
+                diagnostics_ = [convert.diagnostic(finding, folder) for finding in findings]
                 self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics_))
 
     async def check_now(self) -> None:
@@ -365,7 +367,7 @@ def build_server() -> AuditexServer:
             return []
         result: list[lsp.CodeAction] = []
         for finding in ls.findings_at(uri, params.range):
-            diagnostic = convert.diagnostic(finding, folder, ls.registry)
+            diagnostic = convert.diagnostic(finding, folder)
             result += [actions.fix_action(fix, diagnostic, folder) for fix in finding.fixes]
             result.append(actions.ignore_line_action(finding, diagnostic, uri, _line_text(ls, uri, finding.range.start.line)))
             disable = actions.disable_in_project_action(finding, diagnostic, folder)
@@ -381,7 +383,7 @@ def build_server() -> AuditexServer:
         if not findings:
             return None
         return lsp.Hover(
-            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings, ls.registry)),
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings)),
             range=convert.lsp_range(findings[0].range),
         )
 

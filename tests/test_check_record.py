@@ -178,7 +178,7 @@ def test_archives_and_disabled_caches_keep_no_record(tmp_path, cache_dir, monkey
 
 
 def workspace():
-    from auditex.analyzers.registry import default_registry
+    from auditex.analyzers.rules import default_registry
     from auditex.server.workspace import Workspace
 
     return Workspace(default_registry())

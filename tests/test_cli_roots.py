@@ -50,7 +50,7 @@ def test_a_fragment_nothing_includes_is_checked_alone_and_says_so(tmp_path, caps
     )
     report = check_json(capsys, str(folder / "frag.tex"))
     assert report["roots"] == ["frag.tex"] and report["fragments"] == ["frag.tex"]
-    assert next(f["message"] for f in report["findings"] if f["code"] == "REF001").startswith("\\ref{sec:nowhere}")
+    assert next(f["message"] for f in report["findings"] if f["code"] == "REF001").startswith("`\\ref{sec:nowhere}`")
     monkeypatch.chdir(folder)
     main(["check", "frag.tex", "--no-cache"])
     out = capsys.readouterr().out

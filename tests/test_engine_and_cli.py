@@ -10,7 +10,7 @@ from auditex.analyzers.check import check_path
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import load_config
-from auditex.analyzers.registry import default_registry
+from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 from auditex.latex.project import Project
 
@@ -39,7 +39,7 @@ def test_every_rule_is_documented_in_ruff_shape():
     assert len(registry) >= 12
     for rule in registry:
         assert rule.doc.startswith("## What it does"), rule.code
-        assert "## Why is this bad?" in rule.doc and "## Example" in rule.doc, rule.code
+        assert "## Why is this bad?" in rule.doc and "## Example" in rule.doc and "## Use instead" in rule.doc, rule.code
         assert registry.get(rule.name) is rule
 
 
@@ -135,6 +135,9 @@ def test_check_text_json_sarif_markdown_and_exit_codes(tmp_path, capsys):
 def test_rule_and_rules_commands(capsys):
     assert main(["rule", "REF001"]) == 0
     assert "## What it does" in capsys.readouterr().out
+    assert main(["rule", "unsafe-archive-member"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("# SUB001 unsafe-archive-member") and "## Use instead\nAn archive of the project folder itself" in shown
     assert main(["rules"]) == 0
     assert "REF001" in capsys.readouterr().out
     assert main(["rule", "NOPE999"]) == 2

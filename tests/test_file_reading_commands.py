@@ -30,7 +30,7 @@ def outside_findings(tmp_path, capsys, body: str, extra: dict | None = None) -> 
 def test_a_command_reading_outside_the_project_is_refused_like_input(tmp_path, capsys, open_recorder, command):
     with open_recorder() as opened:
         [finding] = outside_findings(tmp_path, capsys, OUTSIDE_READS[command])
-    assert finding["message"].startswith(f"\\{command} refused: ") and finding["message"].endswith("; it was not read")
+    assert finding["message"].startswith(f"`\\{command}` refused: ") and finding["message"].endswith("; it was not read")
     assert finding["severity"] == "error"
     assert not [path for path in opened.outside(tmp_path) if "passwd" in str(path) or "shadow" in str(path) or "secret" in str(path)]
 
@@ -41,7 +41,7 @@ def test_a_figure_linked_outside_is_refused_and_a_missing_figure_is_left_to_the_
     (tmp_path / "paper/figures/plot.png").symlink_to(tmp_path / "secret.png")
     findings = outside_findings(tmp_path, capsys, "\\includegraphics{figures/plot}\\includegraphics{figures/not_yet_made}")
     assert [f["message"] for f in findings] == [
-        "\\includegraphics refused: 'figures/plot.png' is a link that leads outside the project; it was not read"
+        "`\\includegraphics` refused: `figures/plot.png` is a link that leads outside the project; it was not read"
     ]
 
 

@@ -25,8 +25,8 @@ from auditex.analyzers.llm.errors import (
     Unreachable,
     parse_retry_after,
 )
-from auditex.analyzers.llm.pricing import Price, cost_of, price_for
-from auditex.analyzers.llm.provider import ChatRequest, Message, Usage
+from auditex.analyzers.llm.pricing import Price, Usage, cost_of, price_for
+from auditex.analyzers.llm.provider import ChatRequest, Message
 from auditex.analyzers.llm.settings import LLMSettings
 
 SENTINEL = "sk-SENTINEL-123"

@@ -22,8 +22,8 @@ from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import run_audit
 from auditex.analyzers.llm.client import LLMClient, RunStats, cache_key
-from auditex.analyzers.llm.pricing import DEFAULT_PRICES, Price, cost_of, price_for
-from auditex.analyzers.llm.provider import SHARED_END, ChatRequest, Message, OpenAIProvider, Usage
+from auditex.analyzers.llm.pricing import DEFAULT_PRICES, Price, Usage, cost_of, price_for
+from auditex.analyzers.llm.provider import SHARED_END, ChatRequest, Message, OpenAIProvider
 from auditex.analyzers.llm.settings import LLMSettings
 
 PROVIDERS = ["openai", "anthropic"]

@@ -88,7 +88,7 @@ def test_mismatched_title_authors_year_venue(tmp_path, cache) -> None:
     assert set(by_field) == {"title", "authors", "year", "venue"}
     assert by_field["title"].severity.value == "warning" and by_field["authors"].severity.value == "warning"
     assert by_field["year"].severity.value == "information" and by_field["venue"].severity.value == "information"
-    assert "cited “2012”, found “2016”" in by_field["year"].message
+    assert 'cited "2012", found "2016"' in by_field["year"].message
     assert "first author Xiangyu Zhang, found Kaiming He" in by_field["authors"].message
     fix = by_field["title"].fixes[0]
     assert fix.title.startswith("Replace with verified metadata (title: Deep Residual Learning for Image Recognition;")
@@ -192,7 +192,7 @@ def test_doi_of_another_work_and_a_doi_that_does_not_resolve(tmp_path, cache) ->
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache)
     by_key = {f.identity.rsplit(":", 1)[0]: f for f in findings}
     assert set(by_key) == {"he", "nodoi"} and {f.code for f in findings} == {"BIB003"}
-    assert "resolves to a different work: “Deep learning” (2015)" in by_key["he"].message
+    assert 'resolves to a different work: "Deep learning" (2015)' in by_key["he"].message
     assert by_key["he"].fixes and "doi: 10.1109/cvpr.2016.90" in by_key["he"].fixes[0].title
     assert "does not resolve" in by_key["nodoi"].message
 
@@ -206,7 +206,7 @@ def test_a_doi_falls_back_to_semantic_scholar_when_openalex_and_crossref_are_dow
         findings, _, _ = verify(project(tmp_path, entries), stand_ins, cache, unreachable=("openalex", "crossref"))
         asked = [path for service, path, _ in stand_ins.requests if service == "s2"]
     assert "/graph/v1/paper/DOI:10.1038/nature14539" in asked
-    assert any(f.code == "BIB003" and "resolves to a different work: “Deep learning”" in f.message for f in findings)
+    assert any(f.code == "BIB003" and 'resolves to a different work: "Deep learning"' in f.message for f in findings)
 
 
 def test_arxiv_id_of_another_work(tmp_path, cache) -> None:

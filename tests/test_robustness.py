@@ -94,4 +94,4 @@ def test_a_pipe_in_the_project_is_reported_not_waited_on(tmp_path):
         timeout=60,
     )
     # Discovery reads every .tex file for a \\documentclass: the pipe is skipped, and \\input finds no file to read.
-    assert checked.returncode == 1 and "no file 'notes.tex'" in checked.stdout
+    assert checked.returncode == 1 and "no file `notes.tex`" in checked.stdout

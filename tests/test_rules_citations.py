@@ -37,11 +37,11 @@ REPEATED = """@article{smith2020,
 def test_entry_with_repeated_fields_is_read_and_the_repetition_reported(tmp_path):
     found = findings(tmp_path, "As shown \\cite{smith2020}.", REPEATED)
     assert not [f for f in found if f.code in ("CIT001", "CIT003")]
-    repeated = {f.message.split("'")[1]: f for f in found if f.code == "CIT006"}
+    repeated = {f.message.split("`")[1]: f for f in found if f.code == "CIT006"}
     assert set(repeated) == {"year", "doi", "keywords"}
     year = repeated["year"]
     assert year.severity is Severity.WARNING and year.file == "refs.bib" and year.range.start.line == 0
-    assert "field 'year' appears twice in entry 'smith2020'" in year.message and "'2019'" in year.message
+    assert "field `year` appears twice in entry `smith2020`" in year.message and "`2019`" in year.message
     # Same value, or a field no style prints: nothing reaches the paper.
     assert repeated["doi"].severity is Severity.HINT and "same value" in repeated["doi"].message
     assert repeated["keywords"].severity is Severity.HINT
@@ -57,7 +57,7 @@ def test_unparsable_entry_says_why_and_where_and_its_citations_resolve(tmp_path)
     found = findings(tmp_path, "See \\cite{xu2018} and \\cite{lee2019}.", bib)
     assert not [f for f in found if f.code == "CIT001"]  # BibTeX keeps what it read before the slip
     [broken] = serious(found, "CIT003")
-    assert "'xu2018'" in broken.message and "line 6" in broken.message and "`,` or `}`" in broken.message
+    assert "`xu2018`" in broken.message and "line 6" in broken.message and "`,` or `}`" in broken.message
     assert broken.range.start.line == 0
 
 
@@ -84,7 +84,7 @@ def test_apacite_natbib_and_biblatex_arguments_are_not_keys(tmp_path):
 
 def test_misspelled_key_inside_those_commands_is_still_caught(tmp_path):
     body = "\\cite<e.g.>{k1,k3} and \\parencites[Ch.~5]{a}[6]{bb}{c}."
-    keys = sorted(f.message.split("'")[1] for f in findings(tmp_path, body, BIB) if f.code == "CIT001")
+    keys = sorted(f.message.split("`")[1] for f in findings(tmp_path, body, BIB) if f.code == "CIT001")
     assert keys == ["bb", "k3"]
 
 
@@ -109,9 +109,9 @@ DUPLICATES = """@article{same, title = {Same}, year = {2020}}
 def test_cited_duplicate_with_different_content_is_a_warning(tmp_path):
     found = findings(tmp_path, "\\cite{same} and \\cite{diff}.", DUPLICATES)
     [warning] = serious(found, "CIT002")
-    assert "'diff'" in warning.message and "entry type" in warning.message and "'title'" in warning.message
+    assert "`diff`" in warning.message and "entry type" in warning.message and "`title`" in warning.message
     assert warning.related and warning.related[0].range.start.line == 4
-    hints = {f.message.split("'")[1] for f in found if f.code == "CIT002" and f.severity is Severity.HINT}
+    hints = {f.message.split("`")[1] for f in found if f.code == "CIT002" and f.severity is Severity.HINT}
     assert hints == {"same", "unused"}  # an identical copy, an uncited key
 
 
@@ -125,8 +125,8 @@ def test_duplicate_across_files_compares_content_too(tmp_path):
         },
         "CIT002",
     )
-    assert [(f.file, f.message.split("'")[1]) for f in found if f.severity is Severity.WARNING] == [("b.bib", "j")]
-    assert [f.message.split("'")[1] for f in found if f.severity is Severity.HINT] == ["k"]
+    assert [(f.file, f.message.split("`")[1]) for f in found if f.severity is Severity.WARNING] == [("b.bib", "j")]
+    assert [f.message.split("`")[1] for f in found if f.severity is Severity.HINT] == ["k"]
 
 
 def test_a_bbl_read_for_a_missing_bib_repeats_the_other_bibs_without_duplicating_them(tmp_path):
@@ -140,12 +140,12 @@ def test_a_bbl_read_for_a_missing_bib_repeats_the_other_bibs_without_duplicating
         },
         "CIT002",
     )
-    assert [f.message.split("'")[1] for f in found] == ["j"]  # k is refs.bib's entry again; j is in the .bbl twice
+    assert [f.message.split("`")[1] for f in found] == ["j"]  # k is refs.bib's entry again; j is in the .bbl twice
 
 
 def test_nocite_star_cites_every_duplicate(tmp_path):
     found = findings(tmp_path, "\\nocite{*}", DUPLICATES)
-    assert {f.message.split("'")[1] for f in serious(found, "CIT002")} == {"diff", "unused"}
+    assert {f.message.split("`")[1] for f in serious(found, "CIT002")} == {"diff", "unused"}
 
 
 # CIT001 and CIT005: what is genuinely undefined, and when there is no bibliography at all.
@@ -161,7 +161,7 @@ def test_case_mismatch_is_an_error_that_says_so(tmp_path):
 def test_a_macro_parameter_is_no_cite_key(tmp_path):
     preamble = "\\NewDocumentCommand\\citeproc{mm}{#2~\\cite{#1}}\n\\newcommand{\\mycite}[1]{\\citep{#1}}"
     found = findings(tmp_path, "\\citeproc{a}{see} \\mycite{a} \\cite{nope}", "@misc{a, title={A}}\n", preamble=preamble)
-    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["nope"]
+    assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["nope"]
 
 
 def test_key_maybe_in_a_missing_bib_file_is_information(tmp_path):
@@ -205,7 +205,7 @@ def test_bibliography_loaded_by_a_package_of_the_project(tmp_path):
         "CIT",
     )
     assert not serious(found, "CIT005")
-    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
+    assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_input_without_braces(tmp_path):
@@ -218,7 +218,7 @@ def test_bibliography_input_without_braces(tmp_path):
         "CIT",
     )
     assert not serious(found, "CIT005")
-    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
+    assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
 def test_bibliography_named_inside_a_macro(tmp_path):
@@ -235,4 +235,4 @@ def test_bibliography_named_inside_a_macro(tmp_path):
         "INC",
     )
     assert not serious(found, "CIT005") and not serious(found, "INC001")  # `#1` is no file name
-    assert [f.message.split("'")[1] for f in serious(found, "CIT001")] == ["b"]
+    assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["b"]

@@ -418,7 +418,7 @@ def test_the_same_subject_restated_with_another_value_is_reported_with_both_subj
         "\\section{Results}\nOverall, our model improves top-1 accuracy on ImageNet by 12.8\\% over the baseline.\n"
     )
     [found] = findings(tmp_path, body, "NUM002")
-    assert found.message.count("top-1 accuracy imagenet'") == 2, found.message
+    assert found.message.count('top-1 accuracy imagenet"') == 2, found.message
     assert found.evidence.kind == "abstract restates, same subject"
     assert [side.role for side in found.evidence.statements] == ["relative change", "relative change"]
 

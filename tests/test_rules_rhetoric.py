@@ -43,7 +43,7 @@ def test_the_paper_wide_cap_keeps_the_first_claims_across_sections(tmp_path):
     claims = ("Gains are unprecedented.", "We are the first to plan.", "A groundbreaking idea.", "It revolutionizes parsing.")
     body = "".join(f"\\section{{Part {number}}}\n{claim}\n\n" for number, claim in enumerate(claims))
     results = rule_findings(tmp_path, document(INTRODUCTION + body), "RHE")
-    assert [f.message.split("'")[1] for f in results] == ["unprecedented", "We are the first to", "groundbreaking"]
+    assert [f.message.split('"')[1] for f in results] == ["unprecedented", "We are the first to", "groundbreaking"]
 
 
 def test_a_test_reported_in_a_later_section_covers_earlier_claims(tmp_path):

@@ -240,10 +240,13 @@ async def test_quick_fix_and_suppressions_applied(paper: Path):
     async with session(paper) as client:
         await initial(client, paper)
         actions = await code_actions(client, paper, "results.tex", "REF001")
-        assert {"Change to 'tab:results'", "Ignore REF001 on this line", "Disable REF001 in this project", "Dismiss this finding"} <= set(
-            actions
-        )
-        notify_disk(client, apply_on_disk(actions["Change to 'tab:results'"].edit))
+        assert {
+            "Replace `tab:result` with `tab:results`",
+            "Ignore REF001 on this line",
+            "Disable REF001 in this project",
+            "Dismiss this finding",
+        } <= set(actions)
+        notify_disk(client, apply_on_disk(actions["Replace `tab:result` with `tab:results`"].edit))
         await until(lambda: codes(client, paper, "results.tex") == ["REF003"], what="the quick fix to clear REF001")
         assert r"\ref{tab:results} shows" in (paper / "results.tex").read_text()
 

@@ -79,7 +79,7 @@ async def test_online_findings_arrive_in_the_background_on_the_entry_and_each_ci
             cite = next(d for d in client.diagnostics[main] if d.code == "BIB001")
             assert cite.range.start.line == 2 and "fake2021" in cite.message
             year = next(d for d in client.diagnostics[refs] if d.code == "BIB002")
-            assert year.severity == lsp.DiagnosticSeverity.Information and "cited “2009”, found “2015”" in year.message
+            assert year.severity == lsp.DiagnosticSeverity.Information and 'cited "2009", found "2015"' in year.message
             actions = await client.text_document_code_action_async(
                 lsp.CodeActionParams(
                     text_document=lsp.TextDocumentIdentifier(uri=refs), range=year.range, context=lsp.CodeActionContext(diagnostics=[year])

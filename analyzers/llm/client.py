@@ -30,8 +30,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .answer_cache import LLMCache
 from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
-from .pricing import cost_of, price_for
-from .provider import ChatRequest, ChatResponse, Message, Provider, Usage, make_provider
+from .pricing import Usage, cost_of, price_for
+from .provider import ChatRequest, ChatResponse, Message, Provider, make_provider
 from .settings import LLMSettings
 
 log = logging.getLogger(__name__)

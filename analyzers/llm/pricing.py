@@ -1,4 +1,5 @@
-"""What a call costs: USD per million tokens, per model, with the providers' prompt-cache rates.
+"""What a call used (`Usage`, as the providers report it) and what it costs: USD per million tokens,
+per model, with the providers' prompt-cache rates.
 
 The one price table of auditex. Each row gives the base input rate, the rate of input
 tokens read from the provider's prompt cache, the rate of input tokens written to it,
@@ -22,10 +23,19 @@ from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .provider import Usage
-
 ANTHROPIC_CACHE_READ = 0.1
 ANTHROPIC_CACHE_WRITE = 1.25
+
+
+class Usage(BaseModel):
+    input_tokens: int = Field(default=0, description="the whole prompt, cached parts included")
+    output_tokens: int = 0
+    cache_read_tokens: int = Field(default=0, description="of input_tokens: read from the provider's prompt cache")
+    cache_write_tokens: int = Field(default=0, description="of input_tokens: written to it (Anthropic bills these extra)")
+
+    @property
+    def uncached_input_tokens(self) -> int:
+        return max(0, self.input_tokens - self.cache_read_tokens - self.cache_write_tokens)
 
 
 class Price(BaseModel):

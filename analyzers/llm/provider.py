@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import BadResponse, display_url, from_sdk_error
+from .pricing import Usage
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -81,17 +82,6 @@ class ChatRequest(BaseModel):
         if self.shared:
             messages[0]["content"] = self.shared + SHARED_END + messages[0]["content"]
         return messages
-
-
-class Usage(BaseModel):
-    input_tokens: int = Field(default=0, description="the whole prompt, cached parts included")
-    output_tokens: int = 0
-    cache_read_tokens: int = Field(default=0, description="of input_tokens: read from the provider's prompt cache")
-    cache_write_tokens: int = Field(default=0, description="of input_tokens: written to it (Anthropic bills these extra)")
-
-    @property
-    def uncached_input_tokens(self) -> int:
-        return max(0, self.input_tokens - self.cache_read_tokens - self.cache_write_tokens)
 
 
 class ChatResponse(BaseModel):

@@ -28,7 +28,7 @@ from ..llm.provider import ChatRequest, Message
 from ..llm.settings import LLMSettings
 from ..policy import Policy, severity_order
 from ..project_config import Config
-from ..report import to_markdown
+from ..reports.markdown import to_markdown
 from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
 from .paper import paper_text, paper_title, section_titles
 from .review_prompts import load_review_prompt

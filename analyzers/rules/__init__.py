@@ -1,6 +1,6 @@
 """Every rule auditex ships, grouped by family (one module per family)."""
 
-from ..registry import rules_in
+from ..registry import Registry, rules_in
 from . import (
     citations,
     counts,
@@ -32,3 +32,8 @@ ALL_RULES = tuple(
         online_references,
     )
 )
+
+
+def default_registry() -> Registry:
+    """Every rule: what an engine checks unless it is given others (a test's)."""
+    return Registry(ALL_RULES)

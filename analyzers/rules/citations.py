@@ -11,7 +11,7 @@ from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
-from ..report import counted
+from ..reports.wording import counted
 from ..scholarly.cited_references import split_authors, to_text
 from ..scholarly.matching import normal, surname
 from ..scholarly.normalise import clean_doi
@@ -69,7 +69,7 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
         return  # no bibliography at all is reported once, by CIT005
     missing = _missing_bibliography_files(ctx)
     severity = Severity.INFORMATION if missing else None
-    unknown_source = f" (it may be defined in the missing '{missing[0]}')" if missing else ""
+    unknown_source = f" (it may be defined in the missing `{missing[0]}`)" if missing else ""
     choices = sorted(known)
     by_lowercase = {key.lower(): key for key in choices}
     for file, cite in ctx.index.cites:
@@ -81,14 +81,17 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
         if same_but_case:
             closest, message = (
                 same_but_case,
-                f"citation key '{cite.key}' differs only in letter case from the bibliography key '{same_but_case}'",
+                f"citation key `{cite.key}` differs only in letter case from the bibliography key `{same_but_case}`",
             )
         else:
             match = process.extractOne(cite.key, choices, score_cutoff=75)
             closest = match[0] if match else None
-            suggestion = f"; did you mean '{closest}'?" if closest else ""
-            message = f"citation key '{cite.key}' is not in the bibliography{suggestion}{unknown_source}"
-        fixes = [ctx.fix(f"Change to '{closest}'", ctx.edit(file, cite.start, cite.end, closest), safe=False)] if closest else []
+            message = f"citation key `{cite.key}` is not in the bibliography{unknown_source}"
+        fixes = (
+            [ctx.fix(f"Replace `{cite.key}` with `{closest}`", ctx.edit(file, cite.start, cite.end, closest), safe=False)]
+            if closest
+            else []
+        )
         yield ctx.report(file, cite.start, cite.end, message, identity=cite.key, fixes=fixes, severity=None if same_but_case else severity)
 
 
@@ -111,6 +114,13 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
     @article{smith2020, title={A}, year={2020}}
     @inproceedings{smith2020, title={A}, year={2021}}
     ```
+
+    ## Use instead
+    One entry per key; a second work gets its own key, cited where it is meant.
+    ```bibtex
+    @article{smith2020, title={A}, year={2020}}
+    @inproceedings{smith2021, title={A, Revisited}, year={2021}}
+    ```
     """
     cited = _cited_keys(ctx)
     for key, defined in ctx.index.bib_entries.items():
@@ -122,16 +132,16 @@ def duplicate_bibliography_key(ctx: RuleContext) -> Iterator[Finding]:
         for file, entry in places[1:]:
             differing = _differing_fields(first, entry)
             matters = bool(differing) and _is_cited(key, cited)
-            where = f"in {first_file}" if file != first_file else f"on line {ctx.source(first_file).line_of(first.start) + 1}"
+            where = f"in `{first_file}`" if file != first_file else f"on line {ctx.source(first_file).line_of(first.start) + 1}"
             if matters:
                 named = ", ".join(differing[:4]) + (f" and {len(differing) - 4} more fields" if len(differing) > 4 else "")
                 message = (
-                    f"bibliography key '{key}' is defined again with different {named}; "
+                    f"bibliography key `{key}` is defined again with different {named}; "
                     f"BibTeX keeps the first definition ({where}), which the paper cites"
                 )
             else:
                 why = "an identical copy" if not differing else "the paper does not cite it"
-                message = f"bibliography key '{key}' is also defined {where} ({why})"
+                message = f"bibliography key `{key}` is also defined {where} ({why})"
             yield ctx.report(
                 file,
                 entry.start,
@@ -150,7 +160,7 @@ def _differing_fields(first: BibEntry, second: BibEntry) -> list[str]:
     differing = ["entry type"] if first.entry_type.lower() != second.entry_type.lower() else []
     names = sorted({name for name in (*first.fields, *second.fields) if is_printed_field(name)})
     differing += [name for name in names if " ".join(first.fields.get(name, "").split()) != " ".join(second.fields.get(name, "").split())]
-    return [f"'{name}'" if name != "entry type" else name for name in differing]
+    return [f"`{name}`" if name != "entry type" else name for name in differing]
 
 
 @rule("CIT003", "unparsable-bibliography-entry", Category.LATEX, Severity.WARNING, reads=("bibliography",))
@@ -167,6 +177,11 @@ def unparsable_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     ## Example
     ```bibtex
     @misc{key, title = {Unclosed
+    ```
+
+    ## Use instead
+    ```bibtex
+    @misc{key, title = {Closed}}
     ```
     """
     for file, problem in ctx.index.bib_problems:
@@ -187,6 +202,9 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
     ```bibtex
     @article{old2001, ...}   % never \\cite'd
     ```
+
+    ## Use instead
+    Cite the entry where the paper relies on it (`\\cite{old2001}`), or delete it from the `.bib`.
     """
     cited = _cited_keys(ctx)
     if "*" in cited:
@@ -196,7 +214,7 @@ def unused_bibliography_entry(ctx: RuleContext) -> Iterator[Finding]:
             continue
         for file, entry in places:
             if file.endswith(".bib"):
-                yield ctx.report(file, entry.start, entry.end, f"bibliography entry '{key}' is never cited", identity=key)
+                yield ctx.report(file, entry.start, entry.end, f"bibliography entry `{key}` is never cited", identity=key)
 
 
 @rule("CIT005", "missing-bibliography", Category.REFERENCE_FABRICATION, Severity.WARNING, reads=("cites", "bibliography", "problems"))
@@ -214,6 +232,9 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\cite{smith2020} ... \\bibliography{refs}   % refs.bib not shipped, no .bbl
     ```
+
+    ## Use instead
+    Ship `refs.bib` with the sources, or the `main.bbl` that BibTeX generated from it.
     """
     if _known_keys(ctx) or not ctx.index.cites:
         return
@@ -221,9 +242,9 @@ def missing_bibliography(ctx: RuleContext) -> Iterator[Finding]:
     count = len({cite.key for _, cite in ctx.index.cites})
     missing = _missing_bibliography_files(ctx)
     reason = (
-        f"its bibliography '{missing[0]}' is not in the project and no .bbl was found"
+        f"its bibliography `{missing[0]}` is not in the project and no `.bbl` was found"
         if missing
-        else "no bibliography (\\bibliography, \\addbibresource, a .bbl or thebibliography) was found"
+        else "no bibliography (`\\bibliography`, `\\addbibresource`, a `.bbl` or `thebibliography`) was found"
     )
     yield ctx.report(
         file, first.start, first.end, f"the manuscript cites {counted(count, 'key')} but {reason}", identity="missing-bibliography"
@@ -323,12 +344,12 @@ def duplicate_reference(ctx: RuleContext) -> Iterator[Finding]:
             continue
         other_file, other = same
         if not (doi and clean_doi(other.fields.get("doi", "")) == doi):
-            message = f"'{key}' and '{other.key}' look like the same work (nearly the same title and first author): cite it under one key"
+            message = f"`{key}` and `{other.key}` look like the same work (nearly the same title and first author): cite it under one key"
         elif fuzz.ratio(title, normal(to_text(other.fields.get("title", "")))) >= 90:
-            message = f"'{key}' and '{other.key}' are the same work (the same DOI, {doi}): cite it under one key"
+            message = f"`{key}` and `{other.key}` are the same work (the same DOI, {doi}): cite it under one key"
         else:
             message = (
-                f"'{key}' and '{other.key}' give the same DOI ({doi}) under different titles: "
+                f"`{key}` and `{other.key}` give the same DOI ({doi}) under different titles: "
                 "one of them may have the wrong DOI, or they are parts of one work"
             )
         yield ctx.report(
@@ -337,7 +358,7 @@ def duplicate_reference(ctx: RuleContext) -> Iterator[Finding]:
             entry.end,
             message,
             identity=f"{other.key}={key}",
-            related=[ctx.related(other_file, other.start, other.end, f"the entry '{other.key}'")],
+            related=[ctx.related(other_file, other.start, other.end, f"the entry `{other.key}`")],
         )
 
 

@@ -8,8 +8,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...latex.manuscript import Section
-from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
+from ..context import RuleContext, paragraphs
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
@@ -124,12 +125,12 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
                 spelled = COUNT_WORDS[counted - 2]
                 spelled = spelled.capitalize() if word[0].isupper() else spelled
-                fixes.append(ctx.fix(f"Write '{spelled}'", ctx.edit(file, start, end, spelled)))
+                fixes.append(ctx.fix(f'Replace "{word}" with "{spelled}"', ctx.edit(file, start, end, spelled)))
             yield ctx.report(
                 file,
                 start,
                 end,
-                f"'{' '.join(match.group(0).split())}' announces {stated} {match.group(2)}, but {counted} follow",
+                f'"{" ".join(match.group(0).split())}" announces {stated} {match.group(2)}, but {counted} follow',
                 identity=f"{match.group(0)} {counted}",
                 fixes=fixes,
                 confidence=round(found.confidence, 2),

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import process
 
+from ...latex.index import LabelEntry
+from ...latex.model import KeyUse
+from ...latex.project import ProjectProblem
 from ..context import RuleContext
 from ..finding import Category, Finding, Related, Severity
 from ..registry import rule
@@ -53,68 +57,110 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
     to LaTeX.
     """
-    labels = list(ctx.index.labels)
-    # A missing include may hold the labels; a generated labels file (main.labels, .aux) surely does.
-    missing = [p for p in ctx.project.problems if p.kind == "missing_file" and p.target]
-    label_files = [p for p in missing if (p.target or "").endswith(_GENERATED_LABEL_FILES)]
-    severity = Severity.INFORMATION if missing else None
-    unknown_source = f" (it may be defined in the missing '{missing[0].target}')" if missing else ""
+    labels = _LabelSources.of(ctx)
     unresolved: list[Related] = []
     unresolved_keys: dict[str, None] = {}
-    uses = {(file, ref.start) for file, ref in ctx.index.refs}
-    undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
-    elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
-    external = _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) if elsewhere else None
-    packages = {site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"}
     for file, ref in ctx.index.refs:
-        if ref.key in ctx.index.labels or "#" in ref.key or _PACKAGE_LABELS.get(ref.key) in packages:
+        if labels.define(ref.key):
             continue
-        if ref.key in elsewhere and external:
-            continue  # xr's \externaldocument reads the labels of the other document's build
-        fixes = []
-        closest = process.extractOne(ref.key, labels, score_cutoff=70) if labels and ref.key not in elsewhere else None
-        if closest:
-            fixes.append(ctx.fix(f"Change to '{closest[0]}'", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90))
-        suggestion = f"; did you mean '{closest[0]}'?" if closest else ""
-        confidence, unread = 1.0, ""
-        mention = _mention_outside_references(ctx, ref.key, uses)
-        if mention:
-            line = ctx.source(mention[0]).position(mention[1])[0] + 1
-            confidence, unread = 0.5, f" (the key appears at {mention[0]}:{line}, perhaps in a command that defines it)"
-        elif _CODE_LINE_BEFORE.search(ctx.source(file).text, max(0, ref.start - 60), ref.start):
-            confidence, unread = 0.5, " (a code line: its label may sit inside a listing)"
-        elif ref.key in elsewhere:
-            # Several roots share this file: the label exists, in a file this root does not include.
-            unread = f" in the build of {ctx.project.root_file} ({elsewhere[ref.key]} defines it, and {ctx.project.root_file} does not include that file)"
-        message = f"\\{ref.command}{{{ref.key}}} refers to a label that is not defined{unread}"
-        if label_files:
+        confidence, unread = _where_it_may_be_defined(ctx, labels, file, ref)
+        message = f"`\\{ref.command}{{{ref.key}}}` refers to a label that is not defined{unread}"
+        if labels.generated:
             unresolved.append(ctx.related(file, ref.start, ref.end, message))
             unresolved_keys[ref.key] = None
             continue
-        yield ctx.report(
-            file,
-            ref.start,
-            ref.end,
-            message + suggestion + unknown_source,
-            identity=f"{ref.key}",
-            fixes=fixes,
-            severity=severity,
-            confidence=confidence,
-        )
+        yield _undefined_reference(ctx, labels, file, ref, message, confidence)
     if unresolved:
-        site = label_files[0]
-        keys = list(unresolved_keys)
-        shown = ", ".join(keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
-        yield ctx.report(
-            site.file,
-            site.start,
-            site.end,
-            f"{len(unresolved)} reference{'s' if len(unresolved) != 1 else ''} to {len(keys)} undefined label"
-            f"{'s' if len(keys) != 1 else ''} ({shown}) may be defined in the missing '{site.target}'",
-            identity=f"missing:{site.target}",
-            related=unresolved,
-            severity=Severity.INFORMATION,
+        yield _undefined_in_generated_labels(ctx, labels.generated[0], unresolved, list(unresolved_keys))
+
+
+@dataclass(frozen=True, slots=True)
+class _LabelSources:
+    """Where the labels of a build may come from besides its own `\\label`s."""
+
+    defined: dict[str, list[LabelEntry]]  # the build's labels
+    missing: list[ProjectProblem]  # includes not in the project, which may hold labels
+    generated: list[ProjectProblem]  # of those, generated labels files (main.labels, .aux), which surely do
+    elsewhere: dict[str, str]  # undefined keys another root's file labels -> that file
+    external: bool  # xr's \externaldocument reads the labels of the other document's build
+    packages: set[str]  # the packages loaded, some of which define labels (lastpage)
+    uses: set[tuple[str, int]]  # where the references stand: a key there is a use, not a definition
+
+    @classmethod
+    def of(cls, ctx: RuleContext) -> _LabelSources:
+        missing = [p for p in ctx.project.problems if p.kind == "missing_file" and p.target]
+        undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
+        elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
+        external = bool(elsewhere) and _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) is not None
+        return cls(
+            defined=ctx.index.labels,
+            missing=missing,
+            generated=[p for p in missing if (p.target or "").endswith(_GENERATED_LABEL_FILES)],
+            elsewhere=elsewhere,
+            external=external,
+            packages={
+                site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"
+            },
+            uses={(file, ref.start) for file, ref in ctx.index.refs},
         )
+
+    def define(self, key: str) -> bool:
+        """Whether `key` is defined for the build: labelled, a macro's parameter, a package's, or the external document's."""
+        if key in self.defined or "#" in key or _PACKAGE_LABELS.get(key) in self.packages:
+            return True
+        return key in self.elsewhere and self.external
+
+
+def _where_it_may_be_defined(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse) -> tuple[float, str]:
+    """The confidence that `ref`'s label is undefined, and where it may be defined after all (a clause of the message)."""
+    mention = _mention_outside_references(ctx, ref.key, labels.uses)
+    if mention:
+        line = ctx.source(mention[0]).position(mention[1])[0] + 1
+        return 0.5, f" (the key appears at `{mention[0]}:{line}`, perhaps in a command that defines it)"
+    if _CODE_LINE_BEFORE.search(ctx.source(file).text, max(0, ref.start - 60), ref.start):
+        return 0.5, " (a code line: its label may sit inside a listing)"
+    if ref.key in labels.elsewhere:
+        # Several roots share this file: the label exists, in a file this root does not include.
+        root = ctx.project.root_file
+        return 1.0, f" in the build of `{root}` (`{labels.elsewhere[ref.key]}` defines it, and `{root}` does not include that file)"
+    return 1.0, ""
+
+
+def _undefined_reference(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse, message: str, confidence: float) -> Finding:
+    fixes = []
+    closest = (
+        process.extractOne(ref.key, list(labels.defined), score_cutoff=70) if labels.defined and ref.key not in labels.elsewhere else None
+    )
+    if closest:
+        fixes.append(
+            ctx.fix(f"Replace `{ref.key}` with `{closest[0]}`", ctx.edit(file, ref.start, ref.end, closest[0]), safe=closest[1] >= 90)
+        )
+    unknown_source = f" (it may be defined in the missing `{labels.missing[0].target}`)" if labels.missing else ""
+    return ctx.report(
+        file,
+        ref.start,
+        ref.end,
+        message + unknown_source,
+        identity=f"{ref.key}",
+        fixes=fixes,
+        severity=Severity.INFORMATION if labels.missing else None,
+        confidence=confidence,
+    )
+
+
+def _undefined_in_generated_labels(ctx: RuleContext, site: ProjectProblem, unresolved: list[Related], keys: list[str]) -> Finding:
+    """The references to undefined labels as one finding at the include of the missing generated labels file."""
+    shown = ", ".join(f"`{key}`" for key in keys[:5]) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+    return ctx.report(
+        site.file,
+        site.start,
+        site.end,
+        f"{len(unresolved)} reference{'s' if len(unresolved) != 1 else ''} to {len(keys)} undefined label"
+        f"{'s' if len(keys) != 1 else ''} ({shown}) may be defined in the missing `{site.target}`",
+        identity=f"missing:{site.target}",
+        related=unresolved,
+        severity=Severity.INFORMATION,
+    )
 
 
 # Files a build generates that define labels: xr-hyper's or a book's own `\\input{main.labels}`.
@@ -200,9 +246,9 @@ def duplicate_label(ctx: RuleContext) -> Iterator[Finding]:
                 entry.file,
                 entry.start,
                 entry.end,
-                f"label '{key}' is already defined in {first.file}",
+                f"label `{key}` is already defined in `{first.file}`",
                 identity=key,
-                related=[ctx.related(first.file, first.start, first.end, f"first definition of '{key}'")],
+                related=[ctx.related(first.file, first.start, first.end, f"first definition of `{key}`")],
             )
 
 
@@ -219,10 +265,17 @@ def unused_label(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\begin{figure}...\\label{fig:unused}\\end{figure}   % never \\ref'd
     ```
+
+    ## Use instead
+    Refer to the figure where the text discusses it, or drop its label:
+    ```latex
+    \\begin{figure}...\\label{fig:architecture}\\end{figure}
+    Figure~\\ref{fig:architecture} shows the model.
+    ```
     """
     used = {ref.key for _, ref in ctx.index.refs}
     for key, entries in ctx.index.labels.items():
         if key in used:
             continue
         for entry in entries:
-            yield ctx.report(entry.file, entry.start, entry.end, f"label '{key}' is never referenced", identity=key)
+            yield ctx.report(entry.file, entry.start, entry.end, f"label `{key}` is never referenced", identity=key)

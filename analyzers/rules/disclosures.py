@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.TABLE)
@@ -234,7 +235,7 @@ def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics
             placed,
             match.start(),
             match.end(),
-            f"the paper involves human subjects or personal data ('{match.group(0)}') but states no ethics approval or consent",
+            f'the paper involves human subjects or personal data ("{match.group(0)}") but states no ethics approval or consent',
             identity="ethics",
         )
     return [_Ethics(len(mentions), first, section.kind is SectionKind.ETHICS or _any_text(section, _ethics_in))]

@@ -13,8 +13,9 @@ from functools import lru_cache
 
 from ...latex.manuscript import Section
 from ...latex.model import BlockKind, StyledText
-from ..context import TEXT_CACHE_SIZE, RuleContext, paragraphs
+from ..context import RuleContext, paragraphs
 from ..finding import Category, Finding, Range, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 # Colour specifications that print nothing on a white page.

@@ -31,6 +31,10 @@ def missing_include(ctx: RuleContext) -> Iterator[Finding]:
     ```latex
     \\input{sections/results}   % sections/results.tex does not exist
     ```
+
+    ## Use instead
+    Ship every included file with the sources (`sections/results.tex`), generated ones too,
+    or remove the `\\input`.
     """
     yield from _problems(ctx, "missing_file", "missing_bibliography")
 
@@ -49,6 +53,17 @@ def include_cycle(ctx: RuleContext) -> Iterator[Finding]:
     \\input{b}
     % b.tex
     \\input{a}
+    ```
+
+    ## Use instead
+    Include each file from one place only, or move what both share into a third file that
+    includes nothing back:
+    ```latex
+    % main.tex
+    \\input{a}
+    \\input{b}
+    % a.tex and b.tex
+    \\input{details}
     ```
     """
     yield from _problems(ctx, "include_cycle")
@@ -73,6 +88,13 @@ def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
     \\bibliography{../../secrets}
     \\lstinputlisting{/etc/shadow}
     ```
+
+    ## Use instead
+    Paths relative to the project, to files inside it:
+    ```latex
+    \\input{sections/method}
+    \\bibliography{bib/refs}
+    ```
     """
     yield from _problems(ctx, "outside_root")
 
@@ -89,6 +111,10 @@ def unreadable_source(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Example
     A Latin-1 encoded `intro.tex` with `é` stored as byte 0xE9.
+
+    ## Use instead
+    Save every source file as UTF-8 (`é` as the bytes 0xC3 0xA9), free of NUL bytes, with its
+    braces balanced.
     """
     yield from _problems(ctx, "unreadable", "unparsable", "unbalanced")
 
@@ -107,5 +133,9 @@ def unsafe_archive_member(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Example
     A `.tar.gz` with a member named `../../.bashrc`, or `figures -> /etc`.
+
+    ## Use instead
+    An archive of the project folder itself: regular files and folders under relative paths
+    (`main.tex`, `sections/intro.tex`), with copies of what a link pointed to.
     """
     yield from _problems(ctx, "archive_refusal")

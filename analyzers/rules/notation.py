@@ -8,12 +8,15 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Prefix
 
 from ...latex.conditionals import NEVER
+from ...latex.index import JOINING_WORDS
 from ...latex.manuscript import PlacedBlock, Section, SourceRun
 from ...latex.model import Acronym, BlockKind, MacroDef, SectionKind
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Related, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 # A macro is the author's own when one of these introduces it; \providecommand never overrides.
@@ -157,9 +160,9 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[_
             redefinition.file,
             later.start,
             later.end,
-            f"{name} was defined as '{first.body.strip()}' and is redefined here as '{later.body.strip()}' after the text used it",
+            f"`{name}` was defined as `{first.body.strip()}` and is redefined here as `{later.body.strip()}` after the text used it",
             identity=f"{name}:{_body(later.body)}",
-            related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of {name}"), used],
+            related=[ctx.related(redefinition.first_file, first.start, first.end, f"first definition of `{name}`"), used],
             confidence=0.9 if after else 0.5,
         )
 
@@ -229,7 +232,7 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[_MacroPlaces
             if pattern.search(ctx.source(placed.file).text, placed.block.start, placed.block.end)
         ]
         if using:
-            related = ctx.related_block(section.blocks[using[0]], 0, 0, f"{name} used with its first meaning")
+            related = ctx.related_block(section.blocks[using[0]], 0, 0, f"`{name}` used with its first meaning")
             uses[name] = (using[0], related, using[-1])
     yield _MacroPlaces(tuple(cuts), uses)
 
@@ -247,7 +250,7 @@ def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range
             reported.add(stated.key)
             yield stated.finding.model_copy(
                 update={
-                    "message": f"{stated.symbol} is given the range {stated.text} here but {first.text} earlier",
+                    "message": f"`{stated.symbol}` is given the range {stated.text} here but {first.text} earlier",
                     "identity": f"{stated.key}:{stated.text}:{first.text}",
                     "related": [first.first],
                     "confidence": 0.85 - _LOCAL_PENALTY * (first.local + stated.local),
@@ -322,7 +325,7 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
                     number,
                     local,
                     ctx.report_block(placed, match.start(), match.end(), ""),
-                    ctx.related_block(placed, match.start(), match.end(), f"{symbol} first given the range {shown}"),
+                    ctx.related_block(placed, match.start(), match.end(), f"`{symbol}` first given the range {shown}"),
                 )
 
 
@@ -341,8 +344,11 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     Once an acronym is defined, a later capitalised phrase in front of it counts as a definition
     even when its initials do not spell it ("Adaptive Recurrent Unit (SRU)" after "Simple
     Recurrent Unit (SRU)"), and so does the first expansion with one word swapped ("adaptive
-    recurrent unit (SRU)"). Case, hyphens and plurals do not count as differences; each other
-    expansion is reported once, where it first appears.
+    recurrent unit (SRU)"). Expansions are compared word by word: case, hyphens, plurals, spelling
+    variants ("modelling") and another ending of the same stem ("distantly supervised" for
+    "distant supervision") do not count as differences, while one changed word does ("Masked
+    decision process" for "Markov decision process"); each other expansion is reported once,
+    where it first appears.
 
     ## Why is this bad?
     "NN" cannot be both "neural network" and "nearest neighbour" in one paper; the reader
@@ -392,9 +398,9 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
             later.file,
             acronym.start,
             acronym.end,
-            f"{acronym.short} is expanded as '{acronym.long}' here but as '{first.acronym.long}' earlier",
+            f'{acronym.short} is expanded as "{acronym.long}" here but as "{first.acronym.long}" earlier',
             identity=f"{short}:{acronym.long.lower()}",
-            related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f"{short} first defined as '{first.acronym.long}'")],
+            related=[ctx.related(first.file, first.acronym.start, first.acronym.end, f'{short} first defined as "{first.acronym.long}"')],
             confidence=confidence,
         )
 
@@ -760,8 +766,28 @@ def _normal_expansion(long: str) -> str:
 
 
 def _same_expansion(first: str, second: str) -> bool:
+    """One term written twice, compared word by word without joining words ("mixtures of importance
+    sampling" is "mixture importance sampling"). A shorter one whose words the longer holds in order
+    is the same term with words that spell no letter of the acronym ("rate- and state-dependent
+    friction", "rate- and state-friction")."""
     a, b = _normal_expansion(first), _normal_expansion(second)
-    return a == b or a.endswith(" " + b) or b.endswith(" " + a) or fuzz.ratio(a, b) >= 85
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    shorter, longer = sorted(([word for word in text.split() if word not in JOINING_WORDS] for text in (a, b)), key=len)
+    remaining = iter(longer)
+    return bool(shorter) and all(any(_same_word(word, other) for other in remaining) for word in shorter)
+
+
+# Endings that change a word's part of speech, not its meaning: "distant supervision" is "distantly supervised".
+_INFLECTIONS = frozenset({"", "e", "s", "es", "d", "ed", "ing", "ly", "al", "ally", "ion", "ions", "ation", "ations", "er", "ers", "ity"})
+
+
+def _same_word(word: str, other: str) -> bool:
+    """One word written twice: a spelling variant ("modelling", "modeling") or another ending of one stem.
+    Word by word, so that one changed word ("Markov" → "Masked") is another meaning however long the rest."""
+    stem = Prefix.similarity(word, other)
+    inflected = stem >= 4 and word[stem:] in _INFLECTIONS and other[stem:] in _INFLECTIONS
+    return inflected or fuzz.ratio(word, other) >= 85
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

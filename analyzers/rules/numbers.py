@@ -14,8 +14,9 @@ from ...latex.index import NumberInContext
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, SectionKind, Table
 from ...latex.numbers import NumberMention, Role, find_numbers
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Fix, Range, Related, Severity, Statement, TextEdit
+from ..memo import TEXT_CACHE_SIZE
 from ..quantities import (
     CellAt,
     CellIndex,
@@ -139,7 +140,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                     "message": f"text says {quote.text}, {ctx.index.printed(cell.describe)} says {cell.text}",
                     "identity": f"{quote.text} {cell.label} {cell.text}",
                     "related": [cell.related],
-                    "fixes": [Fix(title=f"Write the table's value {told}", edits=[edit])],
+                    "fixes": [Fix(title=f"Replace with the table's value {told}", edits=[edit])],
                     "confidence": _quote_confidence(quote, cell, told, cell_place == place, corroborated),
                     "evidence": _quote_evidence(quote, cell, corroborated),
                 }
@@ -571,7 +572,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
 
 
 def _named(statement: _Statement) -> str:
-    return f"'{statement.named}'"
+    return f'"{statement.named}"'
 
 
 def _restatement(slip: _Statement, told: _Statement) -> Evidence:
@@ -1015,12 +1016,12 @@ def arithmetic_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fi
     """
     for placed in section.blocks:
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE):
-            for start, end, message, confidence in _wrong_changes(placed.block.plain.text):
-                yield ctx.report_block(placed, start, end, message, identity=message, confidence=confidence)
+            for start, end, message, identity, confidence in _wrong_changes(placed.block.plain.text):
+                yield ctx.report_block(placed, start, end, message, identity=identity, confidence=confidence)
     for placed, table in _tables(section):
         for cell in (cell for row in table.rows for cell in row if "→" in cell.text or "->" in cell.text):
-            for _, _, message, confidence in _wrong_changes(cell.text):
-                yield ctx.report(placed.file, cell.start, cell.end, message, identity=message, confidence=confidence)
+            for _, _, message, identity, confidence in _wrong_changes(cell.text):
+                yield ctx.report(placed.file, cell.start, cell.end, message, identity=identity, confidence=confidence)
 
 
 # "from 0.5 to 3 m/s by steps of 0.05", "ranging from 1 to 9 in increments of 2": a grid, not a change.
@@ -1030,8 +1031,11 @@ _NEAR = 15  # characters between "from A to B" and "by C" that still keep C abou
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _wrong_changes(text: str) -> tuple[tuple[int, int, str, float], ...]:
-    """(start, end, message, confidence) of the stated changes in `text` that do not add up; cached by text."""
+def _wrong_changes(text: str) -> tuple[tuple[int, int, str, str, float], ...]:
+    """(start, end, message, identity, confidence) of the stated changes in `text` that do not add up; cached by text.
+
+    The identity is the message as first worded (the statement in single quotes), so that fingerprints survive.
+    """
     wrong = []
     for match in _CHANGE.finditer(text):
         groups = match.groups()
@@ -1044,15 +1048,12 @@ def _wrong_changes(text: str) -> tuple[tuple[int, int, str, float], ...]:
         start, end = match.span(4) if bracketed else match.span(9)
         # "(+C)" right after the end points states their change; a "by C" further on may measure another quantity.
         confidence = 0.9 if bracketed or start - match.end(7) <= _NEAR else 0.6
-        wrong.append(
-            (
-                start,
-                end,
-                f"'{' '.join(match.group(0).split())}': the change from {first} to {second} is "
-                f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}",
-                confidence,
-            )
+        stated = " ".join(match.group(0).split())
+        problem = (
+            f"the change from {first} to {second} is "
+            f"{_number(second) - _number(first):+.{_places(first, second)}f}, not {sign or ''}{delta}{unit or ''}"
         )
+        wrong.append((start, end, f'"{stated}": {problem}', f"'{stated}': {problem}", confidence))
     return tuple(wrong)
 
 

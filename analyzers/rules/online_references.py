@@ -61,12 +61,12 @@ def _documented(check: _Check) -> _Check:
 
 
 def _report(ctx: RuleContext, cited: Cited, message: str, identity: str, **kwargs: Any) -> Finding:
-    related = [ctx.related(file, start, end, f"\\cite of '{cited.reference.key}'") for file, start, end in cited.cites[:5]]
+    related = [ctx.related(file, start, end, f"`\\cite` of `{cited.reference.key}`") for file, start, end in cited.cites[:5]]
     return ctx.report(cited.file, cited.start, cited.end, message, identity=f"{cited.reference.key}:{identity}", related=related, **kwargs)
 
 
 def _described(work: Work) -> str:
-    parts = [f"“{work.title}”"]
+    parts = [f'"{work.title}"']
     if work.authors:
         parts.append(", ".join(work.authors[:3]) + (" et al." if len(work.authors) > 3 else ""))
     if work.venue:
@@ -108,7 +108,8 @@ def reference_not_found(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
         yield _report(
             ctx,
             cited,
-            f"'{cited.reference.key}' (“{cited.reference.title}”) matches no work in {searched}; "
+            f'`{cited.reference.key}` ("{cited.reference.title}") matches no work'
+            f" in {searched}; "
             "it may be fabricated: check it and add its DOI",
             "not-found",
         )
@@ -152,8 +153,8 @@ def reference_metadata_mismatch(ctx: RuleContext, cited: Cited, verdict: Verdict
         yield _report(
             ctx,
             cited,
-            f"'{cited.reference.key}': the {mismatch.field} {verb} from {work.source}{found}: "
-            f"cited “{mismatch.cited}”, found “{mismatch.found}”",
+            f"`{cited.reference.key}`: the {mismatch.field} {verb} from {work.source}{found}: "
+            f'cited "{mismatch.cited}", found "{mismatch.found}"',
             mismatch.field,
             severity=_SEVERITY[mismatch.field],
             fixes=[fix for fix in fixes if fix is not None],
@@ -188,7 +189,7 @@ def identifier_mismatch(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
         yield _report(
             ctx,
             cited,
-            f"'{cited.reference.key}': {verdict.identifier_problem}",
+            f"`{cited.reference.key}`: {verdict.identifier_problem}",
             "identifier",
             fixes=[fix for fix in [_replace_fix(ctx, cited, verdict.work)] if fix is not None]
             if cited.is_bib and verdict.work is not None and verdict.work.doi
@@ -221,7 +222,7 @@ def retracted_reference(ctx: RuleContext, cited: Cited, verdict: Verdict) -> Ite
         yield _report(
             ctx,
             cited,
-            f"'{cited.reference.key}' (“{verdict.work.title}”) has been retracted, according to {verdict.retracted_by}",
+            f'`{cited.reference.key}` ("{verdict.work.title}") has been retracted, according to {verdict.retracted_by}',
             "retracted",
         )
 
@@ -252,7 +253,7 @@ def preprint_has_published_version(ctx: RuleContext, cited: Cited, verdict: Verd
     if published is not None:
         where = published.venue or published.doi
         year = f" ({published.year})" if published.year else ""
-        yield _report(ctx, cited, f"'{cited.reference.key}' is cited as a preprint, but it was published in {where}{year}", "published")
+        yield _report(ctx, cited, f"`{cited.reference.key}` is cited as a preprint, but it was published in {where}{year}", "published")
 
 
 def _replace_fix(ctx: RuleContext, cited: Cited, work: Work | None) -> Fix | None:

@@ -14,8 +14,9 @@ from typing import NamedTuple
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, SectionKind
 from ...latex.sentences import sentence_spans
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..registry import Scope, rule
 
 MAX_PER_PAPER = 3
@@ -88,7 +89,7 @@ def unsupported_priority_claim(ctx: RuleContext, section: Section) -> Iterator[F
             section,
             _PRIORITY,
             ("first", "state", "unprecedented", "groundbreaking", "revolution"),
-            "unqualified priority or superlative claim '{}': add a hedge, a citation or the evidence",
+            'unqualified priority or superlative claim "{}": add a hedge, a citation or the evidence',
         )
     )
 
@@ -139,7 +140,7 @@ def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_S
     No fix: either report the test or drop the word.
     """
     claims = list(
-        _quiet(_claims(ctx, section, _SIGNIFICANTLY, ("significant",), "'{}' but the paper reports no statistical test", hedge=None))
+        _quiet(_claims(ctx, section, _SIGNIFICANTLY, ("significant",), '"{}" but the paper reports no statistical test', hedge=None))
     )
     yield _Significance(any(_reports_test(placed.block.plain.text) for placed in section.blocks), claims)
 

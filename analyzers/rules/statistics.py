@@ -15,8 +15,9 @@ from ...latex.model import BlockKind
 from ...latex.numbers import NumberMention, find_numbers
 from ...latex.sentences import sentence_spans
 from ..apa_results import P_VALUE, decimals, number, p_number
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Finding, Severity
+from ..memo import TEXT_CACHE_SIZE
 from ..p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
 from ..registry import Scope, rule
 

@@ -11,8 +11,9 @@ from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, Table
 from ...latex.sentences import sentence_spans
 from ...latex.tables import is_rule, rule_macros
-from ..context import TEXT_CACHE_SIZE, RuleContext
+from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Related, Severity, Statement
+from ..memo import TEXT_CACHE_SIZE
 from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
@@ -316,7 +317,9 @@ def _report_aggregate(
         identity=f"{table.label} {total.text} {recomputed}",
         related=[ctx.related(placed.file, chosen[0].start, chosen[-1].end, "the cells it summarises")],
         fixes=[
-            ctx.fix(f"Write the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed))
+            ctx.fix(
+                f"Replace with the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed)
+            )
         ],
         confidence=_aggregate_confidence(header, total, chosen, matches),
     )

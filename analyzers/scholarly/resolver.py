@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -108,6 +109,36 @@ def default_policies(services: Sequence[Service], env: Mapping[str, str]) -> dic
             policy = HostPolicy(0.5, 1)
         result[service.base_url + "/"] = policy
     return result
+
+
+@dataclass
+class _Lookup:
+    """What resolving one reference has learned so far, step by step."""
+
+    found: Work | None = None
+    identified: bool = False  # found by its identifier alone (software and data: the title is often a release name)
+    problems: list[str] = field(default_factory=list)  # what its identifiers name instead of the cited work
+    unavailable: list[str] = field(default_factory=list)  # why an index that may hold it did not answer
+    answered: list[str] = field(default_factory=list)  # the search indexes that answered
+    candidates: list[Work] = field(default_factory=list)
+
+
+def _look_up_arxiv(reference: Reference, by_arxiv: dict[str, Work | None] | str, lookup: _Lookup) -> None:
+    """The work the reference's arXiv id names (`by_arxiv` is why arXiv did not answer), if it is the cited one."""
+    if isinstance(by_arxiv, str):
+        lookup.unavailable.append(by_arxiv)
+        return
+    work = by_arxiv.get(reference.arxiv)
+    if work is None:
+        lookup.problems.append(f"arXiv id {reference.arxiv} does not resolve")
+    elif not reference.title or matching.score(reference, work) > 0:
+        lookup.found = work
+    else:
+        lookup.problems.append(f"arXiv id {reference.arxiv} is a different work: {_title_and_year(work)}")
+
+
+def _title_and_year(work: Work) -> str:
+    return f'"{work.title}"' + (f" ({work.year})" if work.year else "")
 
 
 class Verifier:
@@ -231,78 +262,77 @@ class Verifier:
         by_arxiv: dict[str, Work | None] | str,
         s2_batch: dict[str, Work | None],
     ) -> Verdict:
-        found: Work | None = None
-        problems: list[str] = []
-        unavailable: list[str] = []
-        answered: list[str] = []
-        candidates: list[Work] = []
-        identified = False  # found by its identifier alone (software and data: the title is often a release name)
+        lookup = _Lookup()
         for step in self.settings.order:
-            if found is not None:
+            if lookup.found is not None:
                 break
             if step in ("doi", "pmid") and (reference.doi if step == "doi" else reference.pmid):
-                if step == "doi":
-                    work, why = await self._doi(reference, by_doi)
-                    named = f"DOI {reference.doi}"
-                else:
-                    work, why = await self._pmid(reference.pmid)
-                    named = f"PMID {reference.pmid}"
-                if why:
-                    unavailable.append(why)
-                elif work is None:
-                    problems.append(f"{named} does not resolve (no index knows it)")
-                elif not reference.title or matching.score(reference, work) > 0:
-                    found = work
-                elif reference.kind != "work":
-                    found, identified = work, True
-                else:
-                    problems.append(f"{named} resolves to a different work: “{work.title}”" + (f" ({work.year})" if work.year else ""))
+                await self._look_up_identifier(reference, step, by_doi, lookup)
             elif step == "arxiv" and reference.arxiv:
-                if isinstance(by_arxiv, str):
-                    unavailable.append(by_arxiv)
-                    continue
-                work = by_arxiv.get(reference.arxiv)
-                if work is None:
-                    problems.append(f"arXiv id {reference.arxiv} does not resolve")
-                elif not reference.title or matching.score(reference, work) > 0:
-                    found = work
-                else:
-                    problems.append(
-                        f"arXiv id {reference.arxiv} is a different work: “{work.title}”" + (f" ({work.year})" if work.year else "")
-                    )
+                _look_up_arxiv(reference, by_arxiv, lookup)
             elif step == "search" and reference.title:
-                for service in self._search_order(reference):
-                    try:
-                        answer = await service.search(reference)
-                    except ServiceUnavailable as error:
-                        unavailable.append(str(error))
-                        continue
-                    answered.append(service.name)
-                    candidates += answer
-                    found = matching.best(reference, answer)
-                    if found is not None:
-                        break
-                    service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
-        if found is None:
-            # An index that did not answer (its identifier lookup or its search) may hold the work: never "not found".
-            status: Status = "not_found" if len(answered) >= 2 and not unavailable and reference.kind == "work" else "unchecked"
-            at_url = False
-            if status == "unchecked" and reference.kind != "work":
-                at_url, why = await self._at_url(reference)
-                unavailable.append(why)
-            return Verdict(
-                key=reference.key,
-                status="verified" if at_url else status,
-                identifier_problem="; ".join(problems),
-                answered=answered,
-                unavailable=[] if at_url else unavailable,
-            )
+                await self._search(reference, lookup)
+        if lookup.found is None:
+            return await self._unresolved(reference, lookup)
+        return await self._resolved(reference, lookup.found, lookup, s2_batch)
+
+    async def _look_up_identifier(self, reference: Reference, step: Step, by_doi: dict[str, Work | None] | str, lookup: _Lookup) -> None:
+        """The work the reference's DOI or PMID names, if it is the cited one (or, for software and data, any)."""
+        if step == "doi":
+            work, why = await self._doi(reference, by_doi)
+            named = f"DOI {reference.doi}"
+        else:
+            work, why = await self._pmid(reference.pmid)
+            named = f"PMID {reference.pmid}"
+        if why:
+            lookup.unavailable.append(why)
+        elif work is None:
+            lookup.problems.append(f"{named} does not resolve (no index knows it)")
+        elif not reference.title or matching.score(reference, work) > 0:
+            lookup.found = work
+        elif reference.kind != "work":
+            lookup.found, lookup.identified = work, True
+        else:
+            lookup.problems.append(f"{named} resolves to a different work: {_title_and_year(work)}")
+
+    async def _search(self, reference: Reference, lookup: _Lookup) -> None:
+        """Ask the search indexes in turn until one holds a match."""
+        for service in self._search_order(reference):
+            try:
+                answer = await service.search(reference)
+            except ServiceUnavailable as error:
+                lookup.unavailable.append(str(error))
+                continue
+            lookup.answered.append(service.name)
+            lookup.candidates += answer
+            lookup.found = matching.best(reference, answer)
+            if lookup.found is not None:
+                return
+            service.demote(*service.search_key(reference))  # asked again after a day: the work may be indexed by then
+
+    async def _unresolved(self, reference: Reference, lookup: _Lookup) -> Verdict:
+        # An index that did not answer (its identifier lookup or its search) may hold the work: never "not found".
+        answered, unavailable = lookup.answered, lookup.unavailable
+        status: Status = "not_found" if len(answered) >= 2 and not unavailable and reference.kind == "work" else "unchecked"
+        at_url = False
+        if status == "unchecked" and reference.kind != "work":
+            at_url, why = await self._at_url(reference)
+            unavailable.append(why)
+        return Verdict(
+            key=reference.key,
+            status="verified" if at_url else status,
+            identifier_problem="; ".join(lookup.problems),
+            answered=answered,
+            unavailable=[] if at_url else unavailable,
+        )
+
+    async def _resolved(self, reference: Reference, found: Work, lookup: _Lookup, s2_batch: dict[str, Work | None]) -> Verdict:
         retracted_by = await self._retraction(found)
-        published = self._published(reference, found, candidates, s2_batch)
+        published = self._published(reference, found, lookup.candidates, s2_batch)
         # Software and data are cited by name while their records carry a release title ("… v1.2"): titles are not compared.
         found_mismatches = [
             MismatchModel(**vars(m))
-            for m in ([] if identified else matching.mismatches(reference, found))
+            for m in ([] if lookup.identified else matching.mismatches(reference, found))
             if reference.kind == "work" or m.field != "title"
         ]
         return Verdict(
@@ -310,11 +340,11 @@ class Verifier:
             status="mismatch" if found_mismatches else "verified",
             work=found,
             mismatches=found_mismatches,
-            identifier_problem="; ".join(problems),
+            identifier_problem="; ".join(lookup.problems),
             retracted_by=retracted_by,
             published=published,
-            answered=answered,
-            unavailable=unavailable,
+            answered=lookup.answered,
+            unavailable=lookup.unavailable,
         )
 
     async def _at_url(self, reference: Reference) -> tuple[bool, str]:

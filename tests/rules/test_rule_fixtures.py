@@ -1,8 +1,8 @@
 """Every registered rule code against its fixtures in tests/rules/<CODE>/ (format: README.md there).
 
 A positive fixture must raise its code exactly on the lines it marks, and its JSON
-report (`auditex check --format json`) must equal the snapshot stored beside it; a
-negative fixture must not raise its code. Refresh the snapshots with
+report (`auditex check --format json`), written as text a reviewer reads (snapshot_text.py),
+must equal the snapshot stored beside it; a negative fixture must not raise its code. Refresh the snapshots with
 `AUDITEX_UPDATE_SNAPSHOTS=1 pytest tests/rules`.
 
 Online codes (BIB) run `auditex check --online` against the loopback scholarly
@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 from helpers import RuleFixture
 from scholarly_standins import LIBRARY, StandIns
+from snapshot_text import render
 
-from auditex.analyzers.registry import Scope, default_registry
+from auditex.analyzers.registry import Scope
+from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 
 FIXTURES = Path(__file__).parent
@@ -51,7 +53,7 @@ def test_every_fixture_folder_names_a_registered_code_and_every_snapshot_a_posit
     assert folders - {rule.code for rule in REGISTRY} == set()
     assert [
         snapshot
-        for snapshot in FIXTURES.glob("*/*.json")
+        for snapshot in FIXTURES.glob("*/*.snap")
         if not snapshot.with_suffix(".tex").is_file() or not snapshot.name.startswith("positive")
     ] == []
 
@@ -91,14 +93,14 @@ def test_positive_fixture_raises_its_code_on_the_marked_lines(path: Path, tmp_pa
     assert any(expected == code for _, _, expected in fixture.expected), f"{path} marks no line with '% expect: {code}'"
     report = check(fixture, code, tmp_path, monkeypatch)
     assert reported(report, {code} | {expected for _, _, expected in fixture.expected}) == sorted(fixture.expected)
-    snapshot, text = path.with_suffix(".json"), json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    snapshot, text = path.with_suffix(".snap"), render(report, fixture.files)
     if UPDATE_SNAPSHOTS:
         snapshot.write_text(text, encoding="utf-8")
     assert snapshot.exists(), f"no snapshot {snapshot.name}: run {REFRESH}"
     stored = snapshot.read_text(encoding="utf-8")
     if text != stored:
         diff = "".join(difflib.unified_diff(stored.splitlines(keepends=True), text.splitlines(keepends=True), "stored", "now"))
-        pytest.fail(f"the JSON report of {fixture_id(path)} changed (if intended, run {REFRESH}):\n{diff}")
+        pytest.fail(f"the report of {fixture_id(path)} changed (if intended, run {REFRESH}):\n{diff}")
 
 
 @pytest.mark.parametrize("path", fixtures("negative"), ids=fixture_id)

@@ -100,9 +100,9 @@ describe('auditex in a real VS Code (code-server)', () => {
         await openFile('intro.tex');
         await goTo(5, 14);
         const menu = await quickFixMenu();
-        assert.ok(menu.includes("Change to 'sec:results'"), menu.join('\n'));
+        assert.ok(menu.includes("Replace `sec:result` with `sec:results`"), menu.join('\n'));
         await page.screenshot({ path: path.join(SHOTS, 'quick-fix-menu.png') });
-        await choose("Change to 'sec:results'");
+        await choose("Replace `sec:result` with `sec:results`");
         await until('REF001 to leave Problems', async () => !(await problems()).some((row) => row.code === 'REF001'));
         assert.match(await editorText(), /\\ref\{sec:results\}/);
         await page.keyboard.press('Control+S');

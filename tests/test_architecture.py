@@ -1,0 +1,220 @@
+"""Imports run one way, as the README's architecture section draws it: latex/ → analyzers/ →
+evaluation/, server/, batch/ → cli/. Every import of every module counts: those inside functions
+(kept lazy for start-up time) and those only for type checking too, since each is a dependency."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "auditex"
+
+# Tiers, lowest first, by top-level folder. A module imports from its own folder and from lower
+# tiers only; folders of one tier do not import each other. The package root (`__version__`) and
+# prompts/ (data files) are below everything. cli/ is the entry point above the rest:
+# `auditex serve` starts the server, `auditex batch` a batch, `auditex bench` the evaluation.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    (PACKAGE, "prompts"),
+    ("latex",),
+    ("analyzers",),
+    ("evaluation", "server", "batch"),
+    ("cli",),
+)
+
+# Upward imports that the analysis session (issue 20, item 1) removes. A new one fails, and so
+# does one of these once it is gone: then delete it here.
+KNOWN_UPWARD = {
+    ("auditex.batch.task", "auditex.cli.check_command"): "verify_online, until the session verifies references",
+    ("auditex.batch.task", "auditex.cli.audit_command"): "audit_report, until the session merges an audit's findings",
+}
+
+# At most one import circle, and only this one, which the server's reorganisation by feature
+# (issue 20, item 4) removes. A new circle fails, and so does this one once it is gone.
+KNOWN_CIRCLES = [frozenset({"auditex.server.main", "auditex.server.commands", "auditex.server.online"})]
+
+
+def package_modules(root: Path, package: str) -> dict[str, Path]:
+    """Every module of the package whose folder is `root`: the folders reached through `__init__.py` files."""
+    modules: dict[str, Path] = {}
+    folders = [(root, package)]
+    while folders:
+        folder, name = folders.pop()
+        modules[name] = folder / "__init__.py"
+        for path in sorted(folder.iterdir()):
+            if path.is_dir() and (path / "__init__.py").is_file():
+                folders.append((path, f"{name}.{path.name}"))
+            elif path.suffix == ".py" and path.name != "__init__.py":
+                modules[f"{name}.{path.stem}"] = path
+    return modules
+
+
+def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Each module → the package's modules it imports, wherever in the module the import is."""
+    modules = package_modules(root, package)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        # What a relative import is relative to: a package's own name, a module's package.
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    submodule = f"{base}.{alias.name}"
+                    imported.add(submodule if submodule in modules else base)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    # `import a.b.c` depends on a.b.c, as `from a.b import c` does.
+                    parts = alias.name.split(".")
+                    imported.add(next((".".join(parts[:end]) for end in range(len(parts), 0, -1) if ".".join(parts[:end]) in modules), ""))
+        graph[name] = {target for target in imported if target in modules and target != name}
+    return graph
+
+
+def folder_of(module: str) -> str:
+    """The top-level folder a module is in ('auditex.analyzers.llm.audit' → 'analyzers'); the package root's own."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def tier_of(module: str, layers: tuple[tuple[str, ...], ...]) -> int:
+    folder = folder_of(module)
+    for tier, folders in enumerate(layers):
+        if folder in folders:
+            return tier
+    raise AssertionError(f"{module}: its folder '{folder}' is in no layer; add it to LAYERS")
+
+
+def upward_imports(graph: dict[str, set[str]], layers: tuple[tuple[str, ...], ...]) -> set[tuple[str, str]]:
+    """Imports from one folder into another of a higher tier or of the same tier."""
+    return {
+        (module, target)
+        for module, targets in graph.items()
+        for target in targets
+        if folder_of(target) != folder_of(module) and tier_of(target, layers) >= tier_of(module, layers)
+    }
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The graph's strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = lowest[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = lowest[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    lowest[module] = min(lowest[module], index[target])
+                continue
+            work.pop()
+            if work:
+                lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[module])
+            if lowest[module] == index[module]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    circles.append(frozenset(component))
+    return circles
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(ROOT, PACKAGE)
+
+
+def test_no_import_runs_up_the_layers(graph):
+    upward = upward_imports(graph, LAYERS)
+    new = sorted(upward - KNOWN_UPWARD.keys())
+    assert not new, "imports that run up the layers (latex < analyzers < evaluation, server, batch < cli):\n" + "\n".join(
+        f"  {module} imports {target}" for module, target in new
+    )
+    gone = sorted(KNOWN_UPWARD.keys() - upward)
+    assert not gone, f"no longer imported, delete from KNOWN_UPWARD: {gone}"
+
+
+def test_at_most_one_import_circle_and_only_the_known_one(graph):
+    circles = import_circles(graph)
+    new = [sorted(circle) for circle in circles if circle not in KNOWN_CIRCLES]
+    assert not new, f"new import circles: {new}"
+    gone = [sorted(circle) for circle in KNOWN_CIRCLES if circle not in circles]
+    assert not gone, f"gone, delete from KNOWN_CIRCLES: {gone}"
+    assert len(circles) <= 1
+
+
+def test_every_package_folder_is_installed():
+    """`pip install .` installs the folders pyproject lists: a package left out would import in the
+    checkout and fail once installed."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {name for name, path in package_modules(ROOT, PACKAGE).items() if path.name == "__init__.py"}
+    assert found == listed, f"not in pyproject's packages: {sorted(found - listed)}; listed, not found: {sorted(listed - found)}"
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_scanner_finds_upward_imports_and_circles_wherever_they_are(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "low/__init__.py": "",
+            "low/model.py": "def parse():\n    from ..high.front import show  # lazy, still upward\n",
+            "low/typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.high.front\n",
+            "low/fine.py": "from . import model\nfrom .model import parse\n",
+            "high/__init__.py": "",
+            "high/front.py": "from ..low import model\nfrom ..low.fine import parse\n",
+            "high/other.py": "from .front import show\n",
+            "side/__init__.py": "",
+            "side/peer.py": "from ..high import other\n",
+        },
+    )
+    graph = import_graph(tmp_path, "pkg")
+    assert graph["pkg.low.fine"] == {"pkg.low.model"}
+    assert graph["pkg.high.front"] == {"pkg.low.model", "pkg.low.fine"}
+    layers = (("pkg",), ("low",), ("high", "side"))
+    assert upward_imports(graph, layers) == {
+        ("pkg.low.model", "pkg.high.front"),
+        ("pkg.low.typed", "pkg.high.front"),
+        ("pkg.side.peer", "pkg.high.other"),  # folders of one tier do not import each other
+    }
+    assert import_circles(graph) == [frozenset({"pkg.low.model", "pkg.low.fine", "pkg.high.front"})]
+    with pytest.raises(AssertionError, match="'side' is in no layer"):
+        upward_imports(graph, (("pkg",), ("low",), ("high",)))
+
+
+def test_the_scanner_sees_no_circle_in_a_one_way_package(tmp_path):
+    _write(tmp_path, {"__init__.py": "", "a.py": "from . import b\n", "b.py": "from .c import x\n", "c.py": "x = 1\n"})
+    graph = import_graph(tmp_path, "pkg")
+    assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.c"}, "pkg.c": set()}
+    assert import_circles(graph) == []
