@@ -199,14 +199,16 @@ class CellIndex(Generic[T]):
         """Items holding a value written as one of `spellings` (see `agreeing_spellings`)."""
         return [item for written in spellings for item in self._by_spelling.get(written, ())]
 
-    def one_digit_away(self, variants: Collection[str]) -> list[T]:
-        """Items written exactly as one of `variants` (see `digit_variants`), each once."""
-        if self._by_exact.keys().isdisjoint(variants):  # the common case, without a Python-level loop
+    def one_digit_away(self, variants: Collection[str], rounded: bool = False) -> list[T]:
+        """Items written exactly as one of `variants` (see `digit_variants`), each once; with `rounded`, also
+        items whose value rounds to one of them (a cell 0.767 for the variant 0.77)."""
+        spellings = self._by_spelling if rounded else self._by_exact
+        if spellings.keys().isdisjoint(variants):  # the common case, without a Python-level loop
             return []
         found: list[T] = []
         seen: set[int] = set()
         for variant in variants:
-            for item in self._by_exact.get(variant, ()):
+            for item in spellings.get(variant, ()):
                 if id(item) not in seen:
                     seen.add(id(item))
                     found.append(item)

@@ -708,6 +708,9 @@ def sites(project: Project, kind: str, per_paper: int, seed: int, paper: str) ->
     (distinct lines only: two plants on one line would measure the same thing twice)."""
     distinct: dict[tuple[str, int], Edit] = {}
     for edit in PLANTERS[kind](project):
+        text = project.source(edit.file).text
+        if all(text[start:end] == new for start, end, new in edit.changes):
+            continue  # the bump of an all-zero number ("0", "0.00") changes nothing: no slip
         distinct.setdefault((edit.file, min(edit.lines)), edit)
     candidates = list(distinct.values())
     random.Random(f"{seed}:{paper}:{kind}").shuffle(candidates)

@@ -347,8 +347,9 @@ def test_abstract_number_restated_in_the_body(tmp_path):
         "Our implementation ran at 340 fps for OTB100 and at 416 fps for UAV123.\n"
     )
     found = findings(tmp_path, body, "NUM002")
-    # The body sentence that names what the abstract counts ("studies identified"), not "57 unique studies … 14 included".
-    assert [(f.severity.value, f.range.start.line, f.related[0].range.start.line) for f in found] == [("warning", 6, 2)]
+    # The first body sentence that restates what the abstract counts, in its own words ("57 unique studies identified"):
+    # the abstract is reported once, however often the body restates it.
+    assert [(f.severity.value, f.range.start.line, f.related[0].range.start.line) for f in found] == [("warning", 4, 2)]
     assert "67" in found[0].message and "57" in found[0].message
     # Counts in two body sentences vary with what they describe: not compared.
     assert findings(tmp_path, body.replace("\\begin{abstract}", "\\section{Intro}").replace("\\end{abstract}", ""), "NUM002") == []
@@ -428,3 +429,97 @@ def test_an_interval_level_and_a_relative_change_quote_no_cell(tmp_path):
     assert findings(tmp_path, level, "NUM001") == []
     change = "\\section{Results}\nOn AlpacaEval the correction lowers Ours by 15.4\\% (Table~\\ref{tab:main}).\n" + table
     assert findings(tmp_path, change, "NUM001") == []
+
+
+# Issue 19 item 5: recall where slips happen.
+
+
+def test_a_rounded_quote_with_a_mistyped_digit_is_one_digit_from_its_cell(tmp_path):
+    # The cell holds 0.767; the sentence rounds it to two places and mistypes one: 0.87 is one digit from 0.77.
+    table = TABLE.replace("7.25", "0.767")
+    found = findings(tmp_path, "\\section{Results}\nOurs reaches 0.87 on MT-Bench (Table~\\ref{tab:main}).\n" + table, "NUM001")
+    assert len(found) == 1 and "says 0.767" in found[0].message and found[0].fixes[0].edits[0].new_text == "0.77"
+    # The right rounding is a quote.
+    assert findings(tmp_path, "\\section{Results}\nOurs reaches 0.77 on MT-Bench (Table~\\ref{tab:main}).\n" + table, "NUM001") == []
+    # A rounding that drops two places, or keeps one figure, is one digit from too many numbers: 0.2 of 0.187.
+    for cell, quoted in (("0.76712", "0.87"), ("0.187", "1.2")):
+        text = f"\\section{{Results}}\nOurs reaches {quoted} on MT-Bench (Table~\\ref{{tab:main}}).\n" + TABLE.replace("7.25", cell)
+        assert findings(tmp_path, text, "NUM001") == []
+
+
+PANELS = r"""
+\begin{table}\centering
+\begin{tabular}{lccc}\toprule
+\multicolumn{4}{l}{Panel A: completed trips} \\ \midrule
+ & Obs & Mean & SD \\ \midrule
+Trip fare (SGD) & 23801 & 12.85 & 7.33 \\
+Trip duration (mins) & 23801 & 20.12 & 10.28 \\ \bottomrule
+\end{tabular}
+\caption{Summary statistics.}\label{tab:stats}
+\end{table}
+"""
+
+
+def test_an_average_quotes_a_mean_column_that_a_panel_heads_inside_the_body(tmp_path):
+    # "Mean" heads the column below the panel's title row: the average the sentence states is that column's cell.
+    body = "\\section{Data}\nAn average trip takes 30.12 minutes and earns 12.85 SGD (Panel A, Table~\\ref{tab:stats}).\n" + PANELS
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "says 20.12" in found[0].message and "Trip duration" in found[0].message
+
+
+def test_a_whole_percentage_quotes_the_cited_table_where_the_sentence_names_the_row(tmp_path):
+    table = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Agent & Collisions & Return \\ \midrule
+Nominal & 4\% & 12.5 \\
+Robust & 0\% & 9.8 \\ \bottomrule
+\end{tabular}
+\caption{Obstacle avoidance.}\label{tab:obstacle}
+\end{table}
+"""
+    body = "\\section{Results}\nIn \\Cref{tab:obstacle}, the nominal agent collides with obstacles in $5\\%$ of simulations.\n" + table
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "says 4" in found[0].message and "Nominal" in found[0].message
+    assert findings(tmp_path, body.replace("$5\\%$", "$4\\%$"), "NUM001") == []
+
+
+def test_the_abstract_restates_the_body_in_its_own_words(tmp_path):
+    # "identify 55 protostellar outflows" and "we identify 45 outflows": one count, worded twice.
+    body = (
+        "\\begin{abstract}We identify 55 protostellar outflows in CO maps of the giant molecular cloud.\\end{abstract}\n"
+        "\\section{Results}\nIn total, we identify 45 outflows with 67 individual lobes.\n"
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "55" in found[0].message and "45" in found[0].message
+    # Between two body statements the subjects must still name the same thing.
+    assert findings(tmp_path, body.replace("\\begin{abstract}", "\\section{Intro}").replace("\\end{abstract}", ""), "NUM002") == []
+
+
+def test_a_result_stated_as_a_fall_restates_a_relative_change(tmp_path):
+    # "decreases … by 32%" in the abstract, "costs … 22% lower than the control" in the body.
+    body = (
+        "\\begin{abstract}Commitment decreases the financial cost of pawn loans by 32\\% inclusive of fees.\\end{abstract}\n"
+        "\\section{Results}\nBorrowers in the forced arm pay financial costs inclusive of fees that are 22\\% lower than the control.\n"
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "32%" in found[0].message and "22%" in found[0].message
+
+
+def test_a_whole_number_is_held_by_a_table_only_as_written(tmp_path):
+    # A cell of 79.6 rounds to 80 but does not state "80% information preservation": the abstract's 80 is compared.
+    table = TABLE.replace("38.66", "79.6")
+    body = (
+        "\\begin{abstract}Value profiles compress the information ($>$80\\% information preservation).\\end{abstract}\n"
+        "\\section{Results}\nValue profiles compress the information, preserving $>$70\\% of usable information.\n" + table
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "80%" in found[0].message and "70%" in found[0].message
+
+
+def test_two_values_one_sentence_states_side_by_side_are_two_quantities(tmp_path):
+    body = (
+        "\\section{Method}\nWe record the iterations achieving 80\\% and 90\\% of the maximum F1-measure value.\n\n"
+        "\\section{Results}\nThe iteration achieving 90\\% of the maximum F1-measure value contains 236 comments.\n"
+    )
+    assert findings(tmp_path, body, "NUM002") == []

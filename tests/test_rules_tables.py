@@ -362,3 +362,15 @@ def test_messages_name_a_row_by_what_its_macro_prints(tmp_path):
     raw = {finding.code: finding for finding in rule_findings(tmp_path / "undefined", {**files, "main.tex": main.replace("{}", "")})}
     assert "(row \\bigmethod)" in raw["TAB001"].message
     assert {code: raw[code].fingerprint for code in found} == {code: finding.fingerprint for code, finding in found.items()}
+
+
+def test_aggregate_row_closing_a_group_summarises_the_rows_since_the_last_one(tmp_path):
+    # Two conditions, each closed by its own Overall row: the second Overall covers Video and Audio of the second.
+    rows = (
+        "Video & 0.88 & 0.90 & 0.86 & 0.88 \\\\\nAudio & 0.90 & 0.92 & 0.88 & 0.90 \\\\\nOverall & 0.89 & 0.91 & 0.87 & 0.89 \\\\\n"
+        "Video & 0.82 & 0.89 & 0.76 & 0.82 \\\\\nAudio & 0.80 & 0.87 & 0.74 & 0.80 \\\\\nOverall & 0.81 & 0.88 & 0.75 & 0.81 \\\\\n"
+    )
+    header = "Condition & P & Q & R & S"
+    assert findings(tmp_path, rows, "TAB001", header) == []
+    found = findings(tmp_path, rows.replace("Overall & 0.81 & 0.88", "Overall & 0.81 & 0.68"), "TAB001", header)
+    assert len(found) == 1 and "0.68" in found[0].message and "0.88" in found[0].message

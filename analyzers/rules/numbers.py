@@ -8,6 +8,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from rapidfuzz import fuzz
+
 from ...latex.index import NumberInContext
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, SectionKind, Table
@@ -16,7 +18,6 @@ from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Fix, Range, Related, Severity, Statement, TextEdit
 from ..memo import TEXT_CACHE_SIZE
 from ..quantities import (
-    AGGREGATE_HEADER,
     CellAt,
     CellIndex,
     Pointing,
@@ -73,6 +74,7 @@ class _TableCell:
     """A numeric table cell as NUM001 compares it, without its table."""
 
     value: float
+    decimals: int
     text: str
     label: str  # of its table
     row_words: frozenset[str]  # name_words of its row header
@@ -170,20 +172,25 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
     or it names both the cell's row (method) and its column (dataset, metric). When several
     cells are one digit away, the one whose row and column headers the sentence names in
-    full is meant; "on average", "overall" or "in total" names an Average, Mean or Total row or
-    column. A number that some cell holds is taken as a correct quote, unless the
-    sentence names the row and the column of the mistyped cell in full and of no cell holding
-    the number. Rounding is allowed: 93.4 in the text matches 93.42 in the table, and 48.66%
-    matches a fraction cell 0.4866 (a plain 48.66 does not). Only references to tables tie:
+    full is meant, then the one whose row and column it names a word of, then the one whose
+    header words it names most; "on average", "overall" or "in total" names an Average, Mean
+    or Total row or column, or a header that names an averaged quantity ("Average earnings",
+    a "Mean" column under a panel's title inside the body). A number that some cell holds is
+    taken as a correct quote, unless the sentence names the row and the column of the
+    mistyped cell in full and of no cell holding the number. Rounding is allowed: 93.4 in the
+    text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
+    does not); a decimal is also one digit from a cell rounded to one place fewer when both
+    keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2).
+    Only references to tables tie:
     a sentence citing a table and a figure cites that table alone. A number that is one of a
     list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
     a sweep) quotes no cell; results listed with "respectively" do. Neither does a year, a
     p-value, a test statistic, an interval's level ("95% CrI") or a sample size (the quantity
     model's roles); a change in percent ("+65%", "decreases by 15%") quotes only a cell of
     changes (a signed value, a Δ / gain column); "on average" quotes only an Average, Mean or
-    Total row or column. A whole number of 10 or more quotes a cell only of a table its
-    sentence cites, and only where what it counts ("128 genes") is what the cell's row or
-    column names.
+    Total row or column. A whole number of 10 or more, or a whole percentage, quotes a cell
+    only of a table its sentence cites, and a whole count only where what it counts ("128
+    genes") is what the cell's row or column names.
 
     ## Why is this bad?
     The reader quotes the sentence, the reviewer checks the table. A narrative number that
@@ -229,6 +236,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
 
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
 _SPEAKS_OF_AGGREGATE = re.compile(r"\b(?:averag\w*|mean|overall|in total)\b", re.IGNORECASE)
+# A header that names an aggregate ("Avg.", "Mean", "Total") or an averaged quantity ("Average earnings", "Mean F1").
+_AVERAGED = re.compile(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
 # A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
 _NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
 
@@ -245,7 +254,7 @@ def _may_quote(mention: NumberMention) -> bool:
     interval's level, a sample size, or one of a list of values (a grid, a sweep)."""
     if mention.role in _NOT_QUOTED:
         return False
-    return mention.decimals >= 1 or abs(mention.value) >= 10
+    return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
 
 
 def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
@@ -253,12 +262,13 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
     row, column = at.headers()
     return _TableCell(
         value,
+        cell.decimals,
         cell.text,
         at.label,
         frozenset(name_words(row)),
         frozenset(name_words(column)),
         bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
-        bool(AGGREGATE_HEADER.match(row) or any(AGGREGATE_HEADER.match(header) for header in (column, _lowest_header(at)))),
+        any(_AVERAGED.match(header) for header in (row, column, _lowest_header(at))),
         cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
         at.describe(),
         ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
@@ -268,11 +278,12 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
 
 
 def _lowest_header(at: CellAt) -> str:
-    """The header cell right above the cell's column: "Mean" under "Panel A: Summary statistics"."""
+    """The nearest text cell above the cell in its column: its header ("Mean" under "Panel A: Summary
+    statistics"), or the sub-header a panel repeats inside the body."""
     table, column = at.table, at.cell.column
-    for row in reversed(table.rows[: table.header_rows]):
+    for row in reversed(table.rows[: at.cell.row]):
         for cell in row:
-            if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
+            if cell.column <= column < cell.column + cell.column_span and cell.text.strip() and cell.value is None:
                 return cell.text
     return ""
 
@@ -317,13 +328,17 @@ def _tie(quote: _Quote, cell: _TableCell) -> int:
 def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> tuple[int, _TableCell] | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
-    # A fraction cell (0.0195) is one digit from a percentage (1.99%), not from a plain 1.99.
-    # A change in percent ("+65%", "improves by 15%") quotes a cell of changes, not a level.
+    # The cell as the sentence writes it must be one digit away: as written, or rounded to one place fewer when
+    # both keep two or more figures (0.767 quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
+    # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
+    # changes, not a level.
     candidates = [
         (at, c)
-        for at, c in index.one_digit_away(quote.variants)
-        if (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
+        for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
+        if _told(quote, c) in quote.variants
+        and (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
         and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+        and _quotable(quote, c)
     ]
     if not candidates:
         return None
@@ -336,8 +351,9 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     # A cell whose own value the sentence also states is being compared with, not copied.
     candidates = [(at, c) for at, c in candidates if not any(agrees(value, decimals, c.value) for value, decimals in quote.stated)]
     # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
-    # count ("108 genes") only where what it counts is what the cell's row or column names. "On average" quotes an
-    # Average row or column, never one row's cell.
+    # count ("108 genes") only where what it counts is what the cell's row or column names.
+    # "On average" quotes an Average row or column (or an average quantity: a Mean column, "Average earnings"),
+    # never one row's cell.
     anchored = [
         (at, c)
         for at, c in candidates
@@ -348,12 +364,13 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     ]
     if not anchored:
         return None
-    # The cells whose row and column headers the sentence names most fully outvote the others;
+    # The cells whose row and column headers the sentence names most fully outvote the others, then those it
+    # ties firmest (names a word of the row and of the column), then those whose header words it names most;
     # a quote of some other cell only when the sentence names the row and the column of these.
-    named = [_headers_named(quote, c) for _, c in anchored]
+    named = [(_headers_named(quote, c), _tie(quote, c), _header_share(quote, c)) for _, c in anchored]
     most = max(named)
     chosen = [item for item, count in zip(anchored, named) if count == most]
-    if len({c.value for _, c in chosen}) != 1 or (quoted and most < 2):
+    if len({c.value for _, c in chosen}) != 1 or (quoted and most[0] < 2):
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
     return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
@@ -393,6 +410,29 @@ def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evid
 def _counts_what_cell_names(quote: _Quote, cell: _TableCell) -> bool:
     headers = {_stem(word) for word in cell.row_words | cell.column_words}
     return any(_stem(word) in headers for word in quote.subject)
+
+
+def _quotable(quote: _Quote, cell: _TableCell) -> bool:
+    """The cell as written, or rounded to one place fewer, both of two or more figures: a rounding that drops
+    more (0.187 written 0.2) is one digit from too many numbers."""
+    told = _told(quote, cell)
+    as_percent = told != spelled(cell.value, quote.decimals)  # a fraction quoted as a percentage
+    places = cell.decimals - 2 if as_percent else cell.decimals
+    if places <= quote.decimals:
+        return True
+    # 3.2 quotes 3.15 and 9.7 quotes 9.78 (rounded or truncated), whichever way the float rounds.
+    shown = abs(cell.value) * (100 if as_percent else 1)
+    return (
+        places == quote.decimals + 1
+        and _figures(told) >= 2
+        and _figures(spelled(quote.value, quote.decimals)) >= 2
+        and not agrees(abs(quote.value), quote.decimals, shown)
+    )
+
+
+def _header_share(quote: _Quote, cell: _TableCell) -> float:
+    """How much of the cell's row and column headers the sentence names: "def2-TZVP" names the row "def2-TZVP" (1.0)."""
+    return named_share(quote.pointing.words, cell.row_words) + named_share(quote.pointing.words, cell.column_words)
 
 
 def _headers_named(quote: _Quote, cell: _TableCell) -> int:
@@ -501,7 +541,8 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
     contradicted: set[int] = set()
     for place, (_, (part,)) in enumerate(parts):
         for statement in part.statements:
-            in_table = any(spelling in table_spellings for spelling in statement.agreeing)
+            # A count ("45 outflows") is no quote of an integer cell, which is as often an identifier or a size.
+            in_table = not statement.counted and any(spelling in table_spellings for spelling in statement.agreeing)
             candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
             for other_place, other, other_in_table in candidates:
                 if (other_place == place and other.block == statement.block) or id(other) in contradicted:
@@ -566,11 +607,14 @@ def _comparable(statement: _Statement, other: _Statement) -> bool:
 def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
     """The confidence that two statements state the same quantity (see NUM002's ## Confidence), or None when
     their words or settings say they do not."""
-    if _kind_of(statement.role) is not _kind_of(other.role) or not _same_subject(statement.subject, other.subject):
+    abstract = statement.abstract or other.abstract
+    if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, abstract):
+        return None
+    # A sentence stating both values ("80% and 90% of the maximum") tells two quantities apart.
+    if _states(statement.sentence, other) or _states(other.sentence, statement):
         return None
     shared = statement.window & other.window
     common = statement.names & other.names
-    abstract = statement.abstract or other.abstract
     # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
     if not (common or not (statement.names and other.names)):
         return None
@@ -605,15 +649,49 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
 _STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT})
 
 
-def _kind_of(role: Role) -> Role:
-    """An approximation ("about 12%") restates a result."""
-    return Role.VALUE if role is Role.APPROXIMATE else role
+def _states(sentence: str, statement: _Statement) -> bool:
+    return any(
+        spelled(mention.value, mention.decimals) == statement.written and mention.unit == statement.kind[0]
+        for mention in _mentions(sentence)
+    )
 
 
-def _same_subject(subject: frozenset[str], other: frozenset[str]) -> bool:
+def _kind_of(statement: _Statement) -> Role:
+    """An approximation ("about 12%") restates a result; a result stated as a rise or a fall ("22% lower",
+    "a 22% reduction") is a relative change."""
+    role = Role.VALUE if statement.role is Role.APPROXIMATE else statement.role
+    return Role.CHANGE if role is Role.VALUE and statement.direction else role
+
+
+def _held_spellings(value: float, decimals: int) -> set[str]:
+    """How a table cell holds a number stated in prose: its roundings, but a whole number only as written
+    (a cell of 79.6 holds 79.6 and 80.0, not "80 studies")."""
+    return {spelling for spelling in rounded_spellings(value, decimals) if "." in spelling} | exact_spellings(value, decimals)
+
+
+def _same_subject(subject: frozenset[str], other: frozenset[str], abstract: bool) -> bool:
     """Both sentences say what their number measures, and one names all the other does
-    ("accuracy on ImageNet" and "top-1 accuracy on ImageNet"; not "transfers" and "the loss")."""
-    return bool(subject and other) and (subject <= other or other <= subject)
+    ("accuracy on ImageNet" and "top-1 accuracy on ImageNet"; not "transfers" and "the loss").
+    The abstract restates the body in its own words: there one shared word suffices, a metric
+    written out or abbreviated ("acc", "accuracy") or spelled alike ("identify", "identified")."""
+    if not (subject and other):
+        return False
+    if subject <= other or other <= subject:
+        return True
+    return abstract and any(_alike(word, another) for word in subject for another in other)
+
+
+# Metric names an abstract and its body write in two ways, as `_stem` leaves them ("f-score" → "f-scor").
+_METRIC = {"acc": "accuracy", "err": "error", "f-scor": "f1", "f-measur": "f1", "f1-scor": "f1", "prec": "precis"}
+
+
+def _alike(word: str, other: str) -> bool:
+    """Two stems (`_stem`) of one word or metric."""
+    word, other = _METRIC.get(word, word), _METRIC.get(other, other)
+    return word == other or (min(len(word), len(other)) >= 5 and fuzz.ratio(word, other) >= _ALIKE)
+
+
+_ALIKE = 85  # rapidfuzz ratio of two stems of one word ("identif", "identifi"), not of two words ("preserv", "present")
 
 
 @lru_cache(maxsize=2)
@@ -644,12 +722,17 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     subject), or "transfers equal 3.0 percent of mean income" and "the loss amounts to 5.0
     percent of mean income" (two subjects), are left alone. Test statistics, p-values,
     coefficients and effect sizes, interval levels and bounds, settings, sample sizes and years
-    are never compared here: they are the STAT rules', or no results. Beyond that the words
-    around the numbers must agree (at least three shared content words, most of them; or two,
+    are never compared here: they are the STAT rules', or no results. Against the abstract,
+    which restates the body in its own words, the subjects need only share a word: a metric
+    written out or abbreviated ("acc", "accuracy"), or a word spelled alike ("identify",
+    "identified"). A result stated as a rise or a fall ("22% lower than the control") is a
+    relative change ("decreases the cost by 22%"). Beyond that the words around the numbers
+    must agree (at least three shared content words, most of them; or two,
     one of them a name both sentences use: "79% from DualMind" and "DualMind achieves 89%
     success rate") and the sentences must not name different settings: their capitalised
     names (datasets, models, stages) overlap, or one sentence names none. A rise and a fall
-    ("improves by 12%", "drops by 13%") are two quantities.
+    ("improves by 12%", "drops by 13%") are two quantities, and so are two values that one
+    of the sentences states side by side ("80% and 90% of the maximum F1").
 
     Only numbers that state a quantity are compared: not one of a list or set of values, not
     an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
@@ -658,7 +741,8 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     numbers share what is counted. The abstract restates results in its own words: against
     it two shared words suffice. Numbers that a table holds are NUM001's, except against the
     abstract, which quotes them without citing the table: there the copy that no table holds
-    is reported. The message names both subjects; the finding's evidence quotes both
+    is reported. A table holds a whole number only as written (a cell of 79.6 does not hold
+    "80%"), and never a count ("45 outflows"): an integer cell is as often an identifier. The message names both subjects; the finding's evidence quotes both
     sentences with their subjects and roles.
 
     ## Why is this bad?
@@ -686,47 +770,46 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     "abstract restates, same subject" or "same subject"; its measured precision decides whether
     a confident finding may warn (see Measured precision below).
     """
-    statements = []
-    for number in _numbers(section):
-        mention, placed = number.mention, number.block
-        counted = _counted(number)
-        # Only what states a measured quantity: not one of a list, an end of a range, a statistic or a setting.
-        if not (counted or _headline(number)) or mention.role not in _STATED:
-            continue
-        start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
-        words, names = _window(mention.sentence, start, end)
-        if len(words) < 3:
-            continue
-        window = {_stem(word) for word in words}
-        after = _FOLLOWING.match(mention.sentence, end)
-        follows = frozenset(_stem(word.lower()) for word in after.groups() if word) if after else frozenset()
-        written = spelled(mention.value, mention.decimals)
-        statements.append(
-            _Statement(
-                (mention.unit, mention.decimals, mention.value < 0),
-                written,
-                tuple(dict.fromkeys(digit_variants(written))),
-                tuple(agreeing_spellings(mention.value, mention.decimals)),
-                placed.index - section.blocks[0].index,
-                frozenset(window),
-                frozenset(names),
-                frozenset(name for name in names if name.lower() in words),
-                _direction(words),
-                mention.role,
-                frozenset(_stem(word) for word in mention.subject),
-                " ".join(mention.subject),
-                counted,
-                follows,
-                section.kind is SectionKind.ABSTRACT,
-                mention.text,
-                " ".join(mention.sentence.split()),
-                section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
-                ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
-                ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
-            )
-        )
-    table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in rounded_spellings(value, cell.decimals))
-    return [_Statements(table_spellings, tuple(statements))]
+    statements = tuple(statement for number in _numbers(section) if (statement := _statement(ctx, section, number)) is not None)
+    table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in _held_spellings(value, cell.decimals))
+    return [_Statements(table_spellings, statements)]
+
+
+def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
+    """The number as NUM002 compares it, or None when it states no measured quantity: one of a list, an end
+    of a range, a statistic or a setting, or a number with fewer than three content words around it."""
+    mention, placed = number.mention, number.block
+    counted = _counted(number)
+    if not (counted or _headline(number)) or mention.role not in _STATED:
+        return None
+    start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
+    words, names = _window(mention.sentence, start, end)
+    if len(words) < 3:
+        return None
+    after = _FOLLOWING.match(mention.sentence, end)
+    written = spelled(mention.value, mention.decimals)
+    return _Statement(
+        (mention.unit, mention.decimals, mention.value < 0),
+        written,
+        tuple(dict.fromkeys(digit_variants(written))),
+        tuple(agreeing_spellings(mention.value, mention.decimals)),
+        placed.index - section.blocks[0].index,
+        frozenset(_stem(word) for word in words),
+        frozenset(names),
+        frozenset(name for name in names if name.lower() in words),
+        _direction(words),
+        mention.role,
+        frozenset(_stem(word) for word in mention.subject),
+        " ".join(mention.subject),
+        counted,
+        frozenset(_stem(word.lower()) for word in after.groups() if word) if after else frozenset(),
+        section.kind is SectionKind.ABSTRACT,
+        mention.text,
+        " ".join(mention.sentence.split()),
+        section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
+        ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
+        ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
+    )
 
 
 _DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose

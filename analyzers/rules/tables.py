@@ -148,7 +148,9 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
     and flags one that equals neither the mean nor the sum of the cells it summarises.
     Rounding of every cell is allowed for, `±std` parts are ignored, bold and `%` are read
     through, and empty cells are skipped. Because an average often covers only some of the
-    columns, every run of adjacent cells next to the aggregate is tried before flagging.
+    columns, every run of adjacent cells next to the aggregate is tried before flagging; an
+    aggregate row that closes a group of rows ("Video, Audio, Overall" twice, for two
+    conditions) may cover the rows since the previous aggregate row.
     In a derived column (an "Imp. ×" or "Δ" column whose cells are the ratio or difference
     of two other columns, row by row), the aggregate row may hold that ratio or difference
     of its own aggregates instead. Tables ruled with the author's own macros
@@ -191,15 +193,17 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
                 others = [c for c in columns if c != column and not AGGREGATE_HEADER.match(grid.own_header(c))]
                 line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
                 yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups())
-        for row in rows:
-            if AGGREGATE_HEADER.match(grid.row_header(row)):
-                others = [r for r in rows if r != row and not AGGREGATE_HEADER.match(grid.row_header(r))]
-                line = [
-                    (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
-                    for column in columns
-                    if not _derived_agrees(grid, row, column, others)
-                ]
-                yield from _check_line(ctx, placed, grid, line, column_wise=True)
+        aggregate_rows = [row for row in rows if AGGREGATE_HEADER.match(grid.row_header(row))]
+        for row in aggregate_rows:
+            others = [r for r in rows if r not in aggregate_rows]
+            line = [
+                (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
+                for column in columns
+                if not _derived_agrees(grid, row, column, others)
+            ]
+            # An aggregate row may close a group: it summarises the rows since the previous aggregate row.
+            opened = max((r + 1 for r in aggregate_rows if r < row), default=grid.header_rows)
+            yield from _check_line(ctx, placed, grid, line, column_wise=True, groups=[range(opened, row)])
 
 
 def _tables(section: Section) -> list[PlacedBlock]:
@@ -226,7 +230,7 @@ def _check_line(
     if not wrong or matches == 0 or len(wrong) > max(1, matches // 2):
         return  # an "Avg" that never adds up is weighted, or is not an aggregate at all
     for aggregate, cells in wrong:
-        yield _report_aggregate(ctx, placed, grid, aggregate, cells, column_wise, matches)
+        yield _report_aggregate(ctx, placed, grid, aggregate, cells, column_wise, matches, groups if column_wise else ())
 
 
 # How a derived column's cell follows from two other cells of its row.
@@ -270,13 +274,15 @@ def _column_follows(grid: _Grid, rows: list[int], column: int, a: int, b: int, d
 
 def _runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> list[list[Cell]]:
     """The cells an aggregate may cover: all, all on one side (dropping at most half, for a leading
-    "Params" column), or one spanning header group; the preferred candidate first."""
+    "Params" column), or one group (under a spanning header; the rows an aggregate row closes); the
+    preferred candidate first, a closed group of rows before the rest."""
     position: Callable[[Cell], int] = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
     before = [cell for cell in peers if position(cell) < position(total)]
     after = [cell for cell in peers if position(cell) > position(total)]
-    runs = [before[drop:] for drop in range(0, len(before) // 2)]
-    runs += [after[: len(after) - drop] for drop in range(0, len(after) // 2)]
-    runs += [[cell for cell in peers if position(cell) in group] for group in groups]
+    sides = [before[drop:] for drop in range(0, len(before) // 2)]
+    sides += [after[: len(after) - drop] for drop in range(0, len(after) // 2)]
+    grouped = [[cell for cell in peers if position(cell) in group] for group in groups]
+    runs = grouped + sides if column_wise else sides + grouped
     return [run for run in runs + [peers] if len(run) >= 2]
 
 
@@ -285,9 +291,16 @@ def _adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence
 
 
 def _report_aggregate(
-    ctx: RuleContext, placed: PlacedBlock, grid: _Grid, total: Cell, peers: list[Cell], column_wise: bool, matches: int
+    ctx: RuleContext,
+    placed: PlacedBlock,
+    grid: _Grid,
+    total: Cell,
+    peers: list[Cell],
+    column_wise: bool,
+    matches: int,
+    closed: Sequence[range] = (),
 ) -> Finding:
-    chosen = _runs(total, peers, column_wise, [])[0]
+    chosen = _runs(total, peers, column_wise, closed)[0]
     mean = sum(cell.value for cell in chosen) / len(chosen)  # type: ignore[misc]
     table = placed.block.table
     assert table is not None  # only table blocks are checked
