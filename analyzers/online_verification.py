@@ -28,6 +28,8 @@ from .scholarly.index_cache import AnswerCache
 from .scholarly.resolver import OnlineSettings, Verdict, Verifier
 from .scholarly.work import Reference
 
+_COUNTS = ("cited", "verified", "with_findings", "not_found", "unchecked", "requests")
+
 
 @dataclass
 class Summary:
@@ -41,6 +43,11 @@ class Summary:
     requests: int = 0
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # services unavailable for the run, OpenAlex's spend
+
+    def plus(self, other: Summary) -> Summary:
+        """The account of two runs (two projects of one folder) as one."""
+        counts = {name: getattr(self, name) + getattr(other, name) for name in _COUNTS}
+        return Summary(**counts, reasons=self.reasons + other.reasons, notes=self.notes + other.notes)
 
     def line(self) -> str:
         text = (

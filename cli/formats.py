@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..analyzers.check import InputError
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.codes import llm_codes
 from ..analyzers.p_values import ResultRow
 from ..analyzers.policy import severity_order
 from ..analyzers.policy import unknown_codes as unknown_in
 from ..analyzers.project_config import Config
+from ..analyzers.projects import InputError
 from ..analyzers.registry import Registry, default_registry
 from ..analyzers.report import summary_line, to_markdown  # noqa: F401  (re-exported for the CLI)
 

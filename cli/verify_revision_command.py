@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError
+from ..analyzers.projects import InputError
 from ..analyzers.report import to_markdown
 from ..analyzers.review.revision import RevisionComparison, verify_revision
 from .formats import JSON_VERSION, to_text
