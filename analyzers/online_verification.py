@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..latex.project import Project
@@ -27,8 +27,6 @@ from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache
 from .scholarly.resolver import OnlineSettings, Verdict, Verifier
 from .scholarly.work import Reference
-
-_COUNTS = ("cited", "verified", "with_findings", "not_found", "unchecked", "requests")
 
 
 @dataclass
@@ -45,9 +43,8 @@ class Summary:
     notes: list[str] = field(default_factory=list)  # services unavailable for the run, OpenAlex's spend
 
     def plus(self, other: Summary) -> Summary:
-        """The account of two runs (two projects of one folder) as one."""
-        counts = {name: getattr(self, name) + getattr(other, name) for name in _COUNTS}
-        return Summary(**counts, reasons=self.reasons + other.reasons, notes=self.notes + other.notes)
+        """The account of two runs (two projects of one folder) as one: counts added, reasons and notes joined."""
+        return Summary(**{item.name: getattr(self, item.name) + getattr(other, item.name) for item in fields(Summary)})
 
     def line(self) -> str:
         text = (

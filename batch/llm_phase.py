@@ -124,6 +124,7 @@ class LLMBatchPhase:
             try:
                 session.restore_online([Finding.model_validate(f) for f in record["findings"]])
                 run = await audit_session(session, self.settings, self.mode, cache, provider)
+                findings = session.findings  # while the submission is still extracted
             finally:
                 await asyncio.to_thread(opened.__exit__, None, None, None)
         except TimeoutError:
@@ -139,6 +140,6 @@ class LLMBatchPhase:
             updated = {**record, "status": "failed", "reason": f"LLM audit: {error}"}
         else:
             extra = {name: record[name] for name in ("references",) if name in record}
-            updated = {**record, **json_contract(session.findings, record["root"], {**extra, "run": run})}
+            updated = {**record, **json_contract(findings, record["root"], {**extra, "run": run})}
         updated["timings"] = {**record["timings"], "audit_s": round(time.monotonic() - started, 3)}
         return updated
