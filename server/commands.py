@@ -207,7 +207,15 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
                 ls.status("auditing", message=f"review: {stage}")
 
             result = await run_review(
-                project, settings, mode, cache=cache, search=search, config=session.config, on_progress=on_progress, cancel=progress.cancel
+                project,
+                settings,
+                mode,
+                cache=cache,
+                search=search,
+                config=session.config,
+                deterministic=snapshots[0].rule_findings,
+                on_progress=on_progress,
+                cancel=progress.cancel,
             )
     except MissingKey:
         assert settings is not None  # the key is asked for by the review, after its settings were read
