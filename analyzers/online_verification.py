@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..latex.project import Project
@@ -42,6 +42,10 @@ class Summary:
     requests: int = 0
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # services unavailable for the run, OpenAlex's spend
+
+    def plus(self, other: Summary) -> Summary:
+        """The account of two runs (two projects of one folder) as one: counts added, reasons and notes joined."""
+        return Summary(**{item.name: getattr(self, item.name) + getattr(other, item.name) for item in fields(Summary)})
 
     def line(self) -> str:
         text = (

@@ -16,7 +16,8 @@ dismissals mean the same everywhere. The steps, in order:
 7. `min-severity`: findings below it are dropped (their fingerprints are already numbered,
    so filtering never renumbers what is shown).
 
-`report_order` is the one order every output uses.
+`report_order` is the one order every output uses, and `merged` the one rule that puts the
+findings of the three sources (rules, online verification, LLM audit) together.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .dismissals import Dismissals
-from .finding import Finding, Severity
+from .finding import Finding, Severity, Source
 from .project_config import Config, did_you_mean, load_config
 from .registry import is_selected
 from .suppression import is_suppressed, suppressed_lines
@@ -107,6 +108,43 @@ def distinct(findings: Iterable[Finding]) -> list[Finding]:
     for finding in findings:
         unique.setdefault(finding.fingerprint, finding)
     return sorted(unique.values(), key=report_order)
+
+
+def merged(
+    rules: Iterable[Finding], online: Iterable[Finding] = (), audited: Iterable[Finding] = (), rejected: Iterable[str] = ()
+) -> list[Finding]:
+    """The findings of every source as one report, in `report_order`: what every front end shows.
+
+    1. The rule findings an audit's verifier rejected (`rejected` fingerprints) are left out.
+    2. One finding per fingerprint: a fingerprint names one finding whichever source reports it.
+       The audit's report wins, since it carries the verifier's verdict on a rule finding.
+    3. An LLM finding that repeats a rule or online finding (`repeats`) is left out: the
+       deterministic one is reproducible and carries the fixes. An audit drops such repeats as it
+       runs; here they are dropped again because the text, and so the rule findings, moved since.
+    """
+    left_out = set(rejected)
+    chosen: dict[str, Finding] = {}
+    for finding in (*audited, *rules, *online):
+        if finding.fingerprint not in left_out:
+            chosen.setdefault(finding.fingerprint, finding)
+    deterministic = [finding for finding in chosen.values() if finding.source is not Source.LLM]
+    kept = [
+        finding
+        for finding in chosen.values()
+        if finding.source is not Source.LLM or not any(repeats(finding, known) for known in deterministic)
+    ]
+    return sorted(kept, key=report_order)
+
+
+def repeats(finding: Finding, known: Finding) -> bool:
+    """`finding` says what `known` says: same file and category, overlapping ranges."""
+    if known.file != finding.file or known.category is not finding.category:
+        return False
+    a, b = finding.range, known.range
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )
 
 
 def at_least(finding: Finding, threshold: Severity) -> bool:

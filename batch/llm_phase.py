@@ -19,16 +19,17 @@ import asyncio
 import time
 from pathlib import Path
 
-from ..analyzers.check import InputError, checked_input
+from ..analyzers.check import checked_input
 from ..analyzers.finding import Finding
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.pricing import Price, price_for
 from ..analyzers.llm.provider import make_provider
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.projects import InputError
 from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
 from .results import ResultStore
-from .task import TaskSpec, audit_projects
+from .task import TaskSpec, audit_session
 
 BATCH_PRICE_FACTOR = 0.5
 # A batch may take its whole 24 h window; a call waits that long, and then some, before giving up.
@@ -119,10 +120,11 @@ class LLMBatchPhase:
         try:
             # The worker checked it within the limit; a reopening past it is abandoned (a thread cannot be
             # stopped), and its extracted copy removed once it ends.
-            result = await asyncio.wait_for(asyncio.shield(opening), spec.limits.time_s)
+            session = await asyncio.wait_for(asyncio.shield(opening), spec.limits.time_s)
             try:
-                known = [Finding.model_validate(f) for f in record["findings"]]
-                findings, run = await audit_projects(result, known, self.settings, self.mode, cache, provider)
+                session.restore_online([Finding.model_validate(f) for f in record["findings"]])
+                run = await audit_session(session, self.settings, self.mode, cache, provider)
+                findings = session.findings  # while the submission is still extracted
             finally:
                 await asyncio.to_thread(opened.__exit__, None, None, None)
         except TimeoutError:

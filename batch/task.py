@@ -33,8 +33,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
-from ..analyzers.check import InputError, checked_input
+from ..analyzers.check import checked_input
 from ..analyzers.llm.errors import LLMError
+from ..analyzers.projects import InputError
+from ..analyzers.session import Session
 from ..latex.submission import MIB, ExtractionLimits
 
 Status = Literal["ok", "failed", "timed_out"]
@@ -157,25 +159,22 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
 
     clock = time.monotonic()
     # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
-    with checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1) as result:
-        findings, extra = result.findings, {}
+    with checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1) as session:
+        extra: dict[str, Any] = {}
         timings["check_s"] = _lap(clock)
         if spec.online:
-            from ..cli.check_command import verify_online
-
             clock = time.monotonic()
-            findings, summary = verify_online(result)
-            extra["references"] = summary.as_dict()
+            extra["references"] = asyncio.run(session.verify_references()).as_dict()
             timings["online_s"] = _lap(clock)
         if spec.mode is not None:
             clock = time.monotonic()
-            findings, extra["run"] = asyncio.run(_audit(spec, result, findings))
+            extra["run"] = asyncio.run(_audit(spec, session))
             timings["audit_s"] = _lap(clock)
-        contract = json_contract(findings, result.roots[0] if result.roots else "", extra)
+        contract = json_contract(session.findings, session.roots[0] if session.roots else "", extra)
     return {"id": spec.id, "content_hash": spec.content_hash, "status": "ok", "reason": None, **contract}
 
 
-async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
+async def _audit(spec: TaskSpec, session: Session) -> dict:
     """The interactive LLM audit, with the shared answer cache."""
     from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.settings import LLMSettings
@@ -183,34 +182,17 @@ async def _audit(spec: TaskSpec, result, findings: list) -> tuple[list, dict]:
     cache = LLMCache()
     try:
         assert spec.mode is not None  # _check audits only with a mode
-        return await audit_projects(result, findings, LLMSettings.from_env(**spec.llm), spec.mode, cache)
+        return await audit_session(session, LLMSettings.from_env(**spec.llm), spec.mode, cache)
     finally:
         cache.close()
 
 
-async def audit_projects(result, findings: list, settings, mode: str, cache, provider=None) -> tuple[list, dict]:
-    """Every project's LLM audit: the findings so far merged with the audits', and the run's account for the record."""
-    from ..analyzers.llm.audit import run_audit
-    from ..analyzers.llm.config_section import severity_policy
-    from ..analyzers.policy import Policy
+async def audit_session(session: Session, settings, mode: str, cache, provider=None) -> dict:
+    """Every project's LLM audit, kept in the session; the run's account for the record."""
     from ..analyzers.reports.json_contract import run_summary
-    from ..cli.audit_command import audit_report
 
-    finding_policy = Policy.of_folder(result.folder, result.config)
-    audits = [
-        await run_audit(
-            project,
-            settings,
-            mode,  # type: ignore[arg-type]  # the CLI checked the mode
-            cache=cache,
-            policy=severity_policy(result.config.llm),
-            finding_policy=finding_policy,
-            provider=provider,
-            deterministic=[f for f in findings if project.contains(f.file)],
-        )
-        for project in result.projects
-    ]
-    return audit_report(findings, audits), run_summary(audits, None)
+    audits = [result async for result in session.audit(settings, mode, cache=cache, provider=provider)]
+    return run_summary(audits, None)
 
 
 def _lap(since: float) -> float:

@@ -20,16 +20,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def measure_one(folder: Path, ignore: list[str]) -> dict:
-    from auditex.analyzers.check import open_projects
-    from auditex.analyzers.engine import Engine
     from auditex.analyzers.project_config import Config, RulesConfig
+    from auditex.analyzers.session import Session
 
     started = time.perf_counter()
-    _, projects = open_projects(folder)
-    engine = Engine(config=Config(rules=RulesConfig(ignore=ignore)))
-    findings = sum(len(engine.check(project)) for project in projects)
+    session = Session(folder, configure=lambda folder: Config(rules=RulesConfig(ignore=ignore)), use_cache=False)
+    session.check()
+    findings = sum(len(state.findings) for state in session.opened())
     cold = time.perf_counter() - started
-    project = max(projects, key=lambda p: len(p.files))
+    project = max(session.projects, key=lambda p: len(p.files))
     size = sum(len(project.source(path).text) for path in project.files)
     # Incremental: type one character into the middle of the largest non-root file.
     candidates = [path for path in project.files if path != project.root_file] or [project.root_file]
@@ -40,8 +39,8 @@ def measure_one(folder: Path, ignore: list[str]) -> dict:
     for _ in range(5):
         text = text[:position] + "x" + text[position:]
         started = time.perf_counter()
-        project.update(target, text)
-        engine.check(project)
+        session.apply({target: text})
+        session.check()
         timings.append(time.perf_counter() - started)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {

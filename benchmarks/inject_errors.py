@@ -35,11 +35,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditex.analyzers.check import CheckResult, check_path, open_projects
-from auditex.analyzers.dismissals import Dismissals
-from auditex.analyzers.engine import Engine
+from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding, Severity
 from auditex.analyzers.project_config import Config, RulesConfig
+from auditex.analyzers.projects import open_projects
 from auditex.analyzers.quantities import (
     CellAt,
     CellIndex,
@@ -54,6 +53,7 @@ from auditex.analyzers.quantities import (
 from auditex.analyzers.rules import default_registry
 from auditex.analyzers.rules.numbers import _headline, _window
 from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
+from auditex.analyzers.session import Session
 from auditex.latex.index import NumberInContext
 from auditex.latex.manuscript import PlacedBlock
 from auditex.latex.model import Acronym, Cell, SectionKind
@@ -718,10 +718,10 @@ def sites(project: Project, kind: str, per_paper: int, seed: int, paper: str) ->
 
 
 @contextmanager
-def _checker(paper: Path, clean: CheckResult, cold: bool) -> Iterator[Callable[[str, str], list[Finding]]]:
+def _checker(paper: Path, clean: Session, cold: bool) -> Iterator[Callable[[str, str], list[Finding]]]:
     """A function checking the paper with one file's text replaced, the paper restored after each call.
-    By default the clean check's projects take the text as an overlay (`Project.update`) and one engine
-    re-checks what changed, as the language server does; `cold` writes a copy and runs `check_path` on it."""
+    By default the clean check's session takes the text as an editor's change and re-checks what
+    changed, as the language server does; `cold` writes a copy and runs `check_path` on it."""
     if cold:
         with tempfile.TemporaryDirectory(prefix="auditex-inject-") as tmp:
             copy = Path(tmp) / paper.name
@@ -737,26 +737,16 @@ def _checker(paper: Path, clean: CheckResult, cold: bool) -> Iterator[Callable[[
 
             yield on_disk
         return
-    engine = Engine(config=clean.config, dismissals=Dismissals(clean.folder))
-
-    def findings() -> list[Finding]:
-        found: dict[str, Finding] = {}
-        for project in clean.projects:
-            for finding in engine.check(project):
-                found.setdefault(finding.fingerprint, finding)  # a file shared by two roots is reported once
-        return list(found.values())
 
     def in_memory(file: str, text: str) -> list[Finding]:
-        owners = [project for project in clean.projects if project.contains(file)]
-        for project in owners:
-            project.update(file, text)
+        clean.apply({file: text})
         try:
-            return findings()
+            clean.check()
+            return clean.findings
         finally:
-            for project in owners:
-                project.update(file, None)  # back to the file on disk
+            clean.apply({file: None})  # back to the file on disk
 
-    findings()  # the engine's caches hold the clean paper
+    clean.check()  # the engines' caches hold the clean paper
     yield in_memory
 
 

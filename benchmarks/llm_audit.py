@@ -27,12 +27,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from llm_server import LoopbackLLMServer, verifier_answer  # noqa: E402
 
-from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
 from auditex.analyzers.llm.answer_cache import LLMCache  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.run import MODES  # noqa: E402
 from auditex.analyzers.llm.units import PaperData  # noqa: E402
+from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
 

@@ -36,9 +36,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from scholarly_standins import SERVICES, StandIns, StandInWork  # noqa: E402
 
-from auditex.analyzers.check import open_projects  # noqa: E402
 from auditex.analyzers.online_verification import OnlineChecker  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
+from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.analyzers.scholarly.cited_references import Cited, cited_references  # noqa: E402
 from auditex.analyzers.scholarly.http import HostPolicy  # noqa: E402
 from auditex.analyzers.scholarly.index_cache import AnswerCache  # noqa: E402

@@ -98,7 +98,7 @@ def insert_line(folder: Path, files: list[str]) -> None:
 
 
 def measure(paper: Path, chktex: str | None) -> dict:
-    from auditex.analyzers.check import open_projects
+    from auditex.analyzers.projects import open_projects
 
     work = Path(tempfile.mkdtemp(prefix="auditex-side-"))
     try:

@@ -17,18 +17,16 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..analyzers.check import CheckResult
-from ..analyzers.finding import Finding
-from ..analyzers.llm.anchoring import SeverityPolicy
 from ..analyzers.llm.answer_cache import LLMCache
-from ..analyzers.llm.audit import AuditResult, run_audit
+from ..analyzers.llm.audit import AuditResult
 from ..analyzers.llm.client import RunStats
-from ..analyzers.llm.config_section import settings_from_config, severity_policy
+from ..analyzers.llm.config_section import settings_from_config
 from ..analyzers.llm.errors import LLMError, MissingKey
-from ..analyzers.llm.run import MODES
+from ..analyzers.llm.run import MODES, ProgressCallback
 from ..analyzers.llm.settings import LLMSettings
-from ..analyzers.policy import Policy, distinct
 from ..analyzers.reports.json_contract import run_summary
+from ..analyzers.session import Session
+from ..latex.project import Project
 from .check_command import add_output_options, emit_report, exit_code, run_on_input
 
 EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
@@ -92,14 +90,13 @@ def run(arguments: argparse.Namespace) -> int:
     return run_on_input(arguments, _audit)
 
 
-def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
+def _audit(arguments: argparse.Namespace, checked: Session) -> int:
     settings = llm_settings(arguments, checked.config.llm)
-    policy = severity_policy(checked.config.llm)
     cache = None if arguments.no_cache else LLMCache()
     results: list[AuditResult] = []
     failure = None
     try:
-        asyncio.run(_audit_all(checked, settings, policy, cache, arguments, results))
+        asyncio.run(_audit_all(checked, settings, cache, arguments, results))
     except MissingKey:
         raise  # a setup error, before any work: exit 2
     except LLMError as error:  # the offline findings stand; the report says what is missing
@@ -108,7 +105,7 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
         if cache is not None:
             cache.close()
     _report_run(results)
-    findings = audit_report(checked.findings, results)
+    findings = checked.findings
     title = f"auditex {arguments.mode} audit"
     if failure is not None:
         print(f"auditex: error: the LLM audit failed ({failure}); the report holds the deterministic findings only", file=sys.stderr)
@@ -118,16 +115,11 @@ def _audit(arguments: argparse.Namespace, checked: CheckResult) -> int:
 
 
 async def _audit_all(
-    checked: CheckResult,
-    settings: LLMSettings,
-    policy: SeverityPolicy,
-    cache: LLMCache | None,
-    arguments: argparse.Namespace,
-    results: list[AuditResult],
+    checked: Session, settings: LLMSettings, cache: LLMCache | None, arguments: argparse.Namespace, results: list[AuditResult]
 ) -> None:
-    """Audit each root; `results` holds each finished one, so a failure keeps the earlier roots' findings."""
+    """Audit each root with a progress bar on a terminal; `results` holds each finished one, so a
+    failure keeps the earlier roots' findings (the session keeps them too)."""
     console = Console(stderr=True)
-    finding_policy = Policy.of_folder(checked.folder, checked.config)
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -137,35 +129,18 @@ async def _audit_all(
         transient=True,
         disable=not console.is_terminal,
     ) as progress:
-        for project in checked.projects:
+
+        def bar(project: Project) -> ProgressCallback:
             task = progress.add_task(f"{arguments.mode} audit of {project.root_file}", total=None)
 
-            def advance(done: int, total: int, label: str, task=task) -> None:
+            def advance(done: int, total: int, label: str) -> None:
                 progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
 
-            own = [f for f in checked.findings if project.contains(f.file)]
-            results.append(
-                await run_audit(
-                    project,
-                    settings,
-                    arguments.mode,
-                    cache=cache,
-                    on_progress=advance,
-                    policy=policy,
-                    finding_policy=finding_policy,
-                    deterministic=own,
-                    refresh=arguments.refresh,
-                    critical_k=arguments.top_k,
-                )
-            )
+            return advance
 
-
-def audit_report(offline: list[Finding], results: list[AuditResult]) -> list[Finding]:
-    """The offline findings merged with the audits': an audit's own report wins, since it shows rule
-    candidates at the verifier's severity, and the candidates the verifier rejected are left out."""
-    rejected = {f.with_fingerprint().fingerprint for result in results for f in result.rejected_rules}
-    kept = [f for f in offline if f.with_fingerprint().fingerprint not in rejected]
-    return distinct([*(f for result in results for f in result.findings), *kept])
+        audits = checked.audit(settings, arguments.mode, cache=cache, progress=bar, refresh=arguments.refresh, critical_k=arguments.top_k)
+        async for result in audits:
+            results.append(result)
 
 
 def _report_run(results: list[AuditResult]) -> None:

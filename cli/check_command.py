@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analyzers.check import CheckResult, InputError, checked_input, is_submission_archive, project_folder
+from ..analyzers.check import checked_input
 from ..analyzers.codes import code_table
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
-from ..analyzers.policy import at_least, distinct, unknown_codes
+from ..analyzers.policy import at_least, unknown_codes
 from ..analyzers.project_config import Config, RuleOptions
+from ..analyzers.projects import InputError, is_submission_archive, project_folder
 from ..analyzers.registry import is_selected
 from ..analyzers.reports.json_contract import to_json
 from ..analyzers.reports.markdown import to_markdown
@@ -22,6 +24,7 @@ from ..analyzers.reports.paths import Paths
 from ..analyzers.reports.sarif import to_sarif
 from ..analyzers.reports.text import statistics_table, text_report
 from ..analyzers.reports.wording import counted
+from ..analyzers.session import Session
 from .output import write_output
 from .progress import ProgressLine
 
@@ -85,7 +88,7 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
     parser.set_defaults(run=run)
 
 
-def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, CheckResult], int]) -> int:
+def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespace, Session], int]) -> int:
     """Run a command's `body` on the checked PATH; an archive stays extracted meanwhile.
 
     Input, configuration, setting and LLM errors are one sentence on stderr and exit code 2. A check
@@ -132,7 +135,7 @@ def _check_once(arguments: argparse.Namespace) -> int:
     return run_on_input(arguments, _report)
 
 
-def _fix(arguments: argparse.Namespace, result: CheckResult) -> int:
+def _fix(arguments: argparse.Namespace, result: Session) -> int:
     """Apply the fixes of the checked findings; the report that follows is of the fixed files."""
     if is_submission_archive(arguments.path):
         raise InputError("--fix edits files, and a submitted archive is read-only: extract it to a folder and check that")
@@ -146,11 +149,12 @@ def _fix(arguments: argparse.Namespace, result: CheckResult) -> int:
     return 0
 
 
-def _report(arguments: argparse.Namespace, result: CheckResult) -> int:
+def _report(arguments: argparse.Namespace, result: Session) -> int:
     findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
         with ProgressLine() as progress:
-            findings, summary = verify_online(result, lambda done, total: progress(f"verifying references online: {done}/{total}"))
+            summary = asyncio.run(result.verify_references(lambda done, total: progress(f"verifying references online: {done}/{total}")))
+        findings = result.findings
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
         notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
@@ -166,38 +170,9 @@ def reads_statistics(config: Config) -> bool:
     return any(is_selected(code, config.rules.select, config.rules.ignore) for code in ("STAT001", "STAT002"))
 
 
-def verify_online(result: CheckResult, on_answer: Callable[[int, int], None] | None = None):
-    """The offline findings plus the BIB findings of every project (the network is imported only here);
-    `on_answer` hears how many references of a project have an answer."""
-    import asyncio
-
-    from ..analyzers.online_verification import OnlineChecker, Summary
-    from ..analyzers.policy import Policy
-
-    checker = OnlineChecker()
-    policy = Policy.of_folder(result.folder, result.config)
-    found = list(result.findings)
-    total = Summary()
-
-    async def run_all() -> None:
-        for project in result.projects:
-            findings, summary = await checker.check(project, policy, on_answer=on_answer)
-            found.extend(findings)
-            for name in ("cited", "verified", "with_findings", "not_found", "unchecked", "requests"):
-                setattr(total, name, getattr(total, name) + getattr(summary, name))
-            total.reasons += summary.reasons
-            total.notes += summary.notes
-
-    try:
-        asyncio.run(run_all())
-    finally:
-        checker.cache.close()
-    return distinct(found), total
-
-
 def emit_report(
     arguments: argparse.Namespace,
-    checked: CheckResult,
+    checked: Session,
     findings: list[Finding],
     title: str = "auditex report",
     extra: dict | None = None,

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError
+from ..analyzers.projects import InputError
 from ..evaluation.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 

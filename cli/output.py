@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..analyzers.check import InputError
+from ..analyzers.projects import InputError
 
 if TYPE_CHECKING:
     from rich.text import Text

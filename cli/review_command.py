@@ -8,11 +8,11 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.check import CheckResult
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.review import run_review
 from ..analyzers.review.workflow import NO_DETECTION_MODE
 from ..analyzers.scholarly.related import SEARCH_NAMES, make_search
+from ..analyzers.session import Session
 from .audit_command import add_llm_options, llm_settings
 from .check_command import run_on_input
 
@@ -68,7 +68,7 @@ def run(arguments: argparse.Namespace) -> int:
     return run_on_input(arguments, _review)
 
 
-def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
+def _review(arguments: argparse.Namespace, checked: Session) -> int:
     config = checked.config
     settings = llm_settings(arguments, config.llm)
     settings.key_for_sdk()  # no key: a setup error (exit 2) before anything runs, not an empty review
@@ -80,7 +80,16 @@ def _review(arguments: argparse.Namespace, checked: CheckResult) -> int:
     cache = None if arguments.no_cache else LLMCache()
     try:
         review = asyncio.run(
-            run_review(project, settings, arguments.mode, cache=cache, search=search, config=config, on_progress=print_progress)
+            run_review(
+                project,
+                settings,
+                arguments.mode,
+                cache=cache,
+                search=search,
+                config=config,
+                deterministic=[finding for finding in checked.findings if project.contains(finding.file)],
+                on_progress=print_progress,
+            )
         )
     finally:
         if cache is not None:

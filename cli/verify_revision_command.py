@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..analyzers.check import InputError
+from ..analyzers.projects import InputError
 from ..analyzers.reports.json_contract import JSON_VERSION
 from ..analyzers.reports.markdown import to_markdown
 from ..analyzers.reports.text import to_text

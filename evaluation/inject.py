@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..analyzers.check import open_projects
 from ..analyzers.finding import Range
+from ..analyzers.projects import open_projects
 from ..latex.source import SourceText
 from .paperaudit import EditPatch
 

@@ -44,7 +44,7 @@ from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.provider import ChatRequest, Message
 from ..analyzers.llm.settings import LLMSettings
-from ..latex.project import Project
+from ..analyzers.session import Session
 from .agentic import Perturbation, evaluate_perturbations
 from .critical import (
     CheckedPaper,
@@ -421,13 +421,13 @@ def _escape_specials(text: str) -> str:
 
 
 async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cache: LLMCache | None) -> list[Prediction]:
-    from ..analyzers.llm.audit import run_audit  # the detection modes load only when a benchmark runs one
-
     blocks, _ = paper.corrupted_content()
     with tempfile.TemporaryDirectory(prefix="auditex-bench-") as folder:
         (Path(folder) / "paper.tex").write_text(paper_as_latex(blocks), encoding="utf-8")
-        project = Project(Path(folder), "paper.tex")
-        result = await run_audit(project, settings, mode, cache=cache)  # type: ignore[arg-type]
+        session = Session(Path(folder), use_cache=False)
+        session.check()
+        project = session.projects[0]
+        result = await anext(session.audit(settings, mode, cache=cache))
         predictions = []
         shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
         for rank, finding in enumerate(shown):

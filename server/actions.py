@@ -1,4 +1,4 @@
-"""Code actions for a finding: its fixes, the two suppressions, and dismissal."""
+"""What the editor offers on a finding: code actions (its fixes, the two suppressions, dismissal) and the hover."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from ..analyzers.fixes import applicable
 from ..analyzers.project_config import CONFIG_FILE
 from ..analyzers.suppression import suppression_comment
 from ..latex.source import BIBLIOGRAPHY_SUFFIXES
+from . import convert
 from .convert import LLM_SOURCE, lsp_range, uri_of
+from .server import AuditexServer, path_of
 
 DISMISS_COMMAND = "auditex.dismiss"
 _TABLE_HEADER = re.compile(r"^\s*\[[^\]\n]*\]\s*(?:#.*)?$", re.MULTILINE)
@@ -135,3 +137,47 @@ def _point(line: int, character: int) -> lsp.Range:
 
 def _utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def code_action(ls: AuditexServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    uri = params.text_document.uri
+    folder = ls.published.folder_of_uri.get(uri)
+    if folder is None:
+        return []
+    result: list[lsp.CodeAction] = []
+    for finding in ls.published.overlapping(uri, params.range):
+        diagnostic = convert.diagnostic(finding, folder)
+        result += [fix_action(fix, diagnostic, folder) for fix in finding.fixes]
+        result.append(ignore_line_action(finding, diagnostic, uri, _line_text(ls, uri, finding.range.start.line)))
+        disable = disable_in_project_action(finding, diagnostic, folder)
+        if disable is not None:
+            result.append(disable)
+        result.append(dismiss_action(finding, diagnostic, uri))
+    return result
+
+
+def hover(ls: AuditexServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    findings = ls.published.at(params.text_document.uri, params.position.line, params.position.character)
+    if not findings:
+        return None
+    return lsp.Hover(
+        contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=convert.hover_markdown(findings)),
+        range=convert.lsp_range(findings[0].range),
+    )
+
+
+def _line_text(ls: AuditexServer, uri: str, line: int) -> str:
+    text = ls.open_text(uri)
+    if text is None:
+        path = path_of(uri)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace") if path is not None else ""
+        except OSError:
+            text = ""
+    lines = text.split("\n")
+    return lines[line].rstrip("\r") if 0 <= line < len(lines) else ""
+
+
+def register(server: AuditexServer) -> None:
+    server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))(code_action)
+    server.feature(lsp.TEXT_DOCUMENT_HOVER)(hover)

@@ -2,17 +2,15 @@
 (vscode-client/contract.json) and answers `{markdown?, message?}`.
 
 Handlers leave `ls` (the AuditexServer) unannotated: pygls resolves the
-annotations of command handlers at call time, and main.py imports this module.
+annotations of command handlers at call time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
-import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
@@ -20,58 +18,14 @@ from pygls.uris import to_fs_path
 from ..analyzers.reports.markdown import to_markdown
 from . import llm
 from .actions import DISMISS_COMMAND
-
-if TYPE_CHECKING:
-    from .main import AuditexServer
+from .progress import WorkDone
+from .server import AuditexServer
 
 CHECK_PROJECT = "auditex.checkProject"
 AUDIT = "auditex.audit"
 SHOW_REPORT = "auditex.showReport"
 REVIEW = "auditex.review"
 log = logging.getLogger(__name__)
-# The id of the request being handled (set by main._Protocol), to hear of its $/cancelRequest.
-REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("auditex_request_id", default=None)
-
-
-class WorkDone:
-    """A server-initiated, cancellable $/progress with percentages."""
-
-    def __init__(self, server: AuditexServer, title: str) -> None:
-        self.server, self.title = server, title
-        self.token: str | None = None
-        self.cancel = asyncio.Event()  # set when the client cancels the progress
-
-    async def __aenter__(self) -> WorkDone:
-        request = self.server.protocol._request_futures.get(REQUEST_ID.get())
-        if request is not None:  # $/cancelRequest cancels pygls' future of the request, not this task
-            request.add_done_callback(lambda future: self.cancel.set() if future.cancelled() else None)
-        if self.server.client_capabilities.window and self.server.client_capabilities.window.work_done_progress:
-            token = f"auditex-{uuid.uuid4()}"
-            try:
-                await self.server.work_done_progress.create_async(token)
-            except Exception:  # the client said no: work without a progress bar
-                return self
-            self.token = token
-            self.server.work_done_progress.tokens[token].add_done_callback(lambda future: self.cancel.set() if future.cancelled() else None)
-            self.server.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=self.title, cancellable=True, percentage=0))
-        return self
-
-    def report(self, done: int, total: int, message: str) -> None:
-        if self.token is not None:
-            percentage = 100 * done // total if total else 100
-            self.server.work_done_progress.report(
-                self.token, lsp.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
-            )
-
-    @property
-    def cancelled(self) -> bool:
-        return self.cancel.is_set()
-
-    async def __aexit__(self, kind, error, traceback) -> None:
-        if self.token is not None:
-            message = "cancelled" if self.cancelled or kind is asyncio.CancelledError else "done"
-            self.server.work_done_progress.end(self.token, lsp.WorkDoneProgressEnd(message=message))
-            self.server.work_done_progress.tokens.pop(self.token, None)
 
 
 def _argument(arguments: tuple[Any, ...]) -> dict[str, Any]:
@@ -88,23 +42,24 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
     """Cold re-check: configs and projects re-read from disk (open files keep the editor's text)."""
     await ls.ready.wait()
     ls.status("checking")
-    folders = list(ls.workspace_state.folders.values())
+    workspace = ls.workspace_state
+    sessions = list(workspace.folders.values())
     try:
         async with WorkDone(ls, "auditex: checking project") as progress:
-            for folder in folders:
-                await ls.run(folder.reload_config)
-                await ls.run(folder.discover, ls.workspace_state.overlays(folder.folder))
-            steps = [(folder, state) for folder in folders for state in folder.projects]
-            for done, (folder, state) in enumerate(steps):
+            for session in sessions:
+                await ls.run(session.reload_config)
+                await ls.run(workspace.discover, session)
+            steps = [(session, state) for session in sessions for state in session.opened()]
+            for done, (session, state) in enumerate(steps):
                 if progress.cancelled:
                     return {"message": "auditex: check cancelled."}
                 progress.report(done, len(steps), state.project.root_file)
-                await ls.run(folder.check_one, state)
+                await ls.run(session.check_one, state)
             progress.report(len(steps), len(steps), "publishing")
             ls.publish(await ls.run(ls.diagnostics))
     finally:
-        ls.status("idle", findings=ls.shown_count())
-    total = ls.shown_count()
+        ls.status("idle", findings=ls.published.count())
+    total = ls.published.count()
     return {"message": f"auditex: {total} finding{'s' if total != 1 else ''} in {len(steps)} root file{'s' if len(steps) != 1 else ''}."}
 
 
@@ -127,30 +82,25 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     if isinstance(target, dict):
         return target
     mode, folders = target
-    if any(state.folder in ls.llm.running for state, _ in folders):
+    if any(session.folder in ls.llm.running for session, _ in folders):
         return {"message": "auditex: an audit of this folder is already running."}
     from ..analyzers.llm.answer_cache import LLMCache
-    from ..analyzers.llm.audit import run_audit
-    from ..analyzers.llm.config_section import severity_policy
     from ..analyzers.llm.errors import LLMError, MissingKey
 
     settings = None
     failed = False  # a failure is told once, as an error message, and not returned too
     results = []
-    running = {state.folder for state, _ in folders}
+    running = {session.folder for session, _ in folders}
     ls.llm.running |= running
     ls.status("auditing", message=f"{mode} audit", costUsd=0.0)
     cache = LLMCache()
     try:
         async with WorkDone(ls, f"auditex: {mode} audit") as progress:
-            for state, relative in folders:
-                settings = llm.llm_settings(state.config.llm)
-                policy = severity_policy(state.config.llm)
-                for snapshot in await ls.run(llm.snapshots, state, relative):
-                    project = await llm.private_project(state, snapshot)
-                    results.append(
-                        await _audit_project(ls, state.folder, project, snapshot, mode, settings, policy, cache, progress, run_audit)
-                    )
+            for session, relative in folders:
+                settings = llm.llm_settings(session.config.llm)
+                for snapshot in await ls.run(llm.snapshots, session, relative):
+                    project = await llm.private_project(session, snapshot)
+                    results.append(await _audit_project(ls, session, project, snapshot, mode, settings, cache, progress))
                     if progress.cancelled:
                         break
         message = llm.audit_message(results)
@@ -168,39 +118,42 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     ls.publish(await ls.run(ls.diagnostics))
     message = llm.redacted(message, settings)
     cost = sum(result.stats.cost_usd for result in results)
-    ls.status("idle", findings=ls.shown_count(), message=message, costUsd=cost)
+    ls.status("idle", findings=ls.published.count(), message=message, costUsd=cost)
     if failed:
         llm.show_message(ls, message)
         return {}
     return {"message": message}
 
 
-async def _audit_project(ls, folder, project, snapshot, mode, settings, policy, cache, progress: WorkDone, run_audit):
-    """One root's audit; the folder's kept findings grow as units finish, and are replaced
-    by this run's only when it completed (a cancelled or failing run keeps the earlier ones)."""
-    previous = ls.llm.findings_of(folder, snapshot.root)
+async def _audit_project(ls, session, project, snapshot, mode, settings, cache, progress: WorkDone):
+    """One root's audit; the session's LLM slot grows as units finish, and is replaced
+    by this run's only when it completed (a cancelled or failing run keeps the earlier findings)."""
+    from ..analyzers.session import audit_project
+
+    previous = session.audits.get(snapshot.root)
 
     def on_progress(done: int, total: int, label: str) -> None:
         progress.report(done, total, label or f"{mode} audit")
         ls.status("auditing", message=f"{mode} audit: {done}/{total} units")
 
     def on_findings(findings) -> None:
-        ls.llm.keep(folder, snapshot.root, {**previous, **llm.anchored(project, findings)})
+        session.keep_audit(project, findings, earlier=previous)
         _publish_soon(ls)
 
-    result = await run_audit(
+    result = await audit_project(
         project,
         settings,
         mode,
+        session.config,
+        session.policy,
+        snapshot.rule_findings,
         cache=cache,
         on_progress=on_progress,
         on_findings=on_findings,
         cancel=progress.cancel,
-        deterministic=snapshot.rule_findings,
-        policy=policy,
     )
     complete = not result.cancelled and not result.failed_units
-    ls.llm.keep(folder, snapshot.root, {**({} if complete else previous), **llm.anchored(project, result.llm_findings)})
+    session.keep_audit(project, result.llm_findings, earlier=None if complete else previous)
     return result
 
 
@@ -218,10 +171,8 @@ def _publish_soon(ls) -> None:
 async def show_report(ls, *arguments: Any) -> dict[str, str]:
     await ls.ready.wait()
     uri = _argument(arguments).get("uri")
-    folder = ls.folder_of_uri.get(uri) if isinstance(uri, str) else None
-    findings = [
-        finding for item, shown in ls.published.items() for finding in shown if folder is None or ls.folder_of_uri.get(item) == folder
-    ]
+    folder = ls.published.folder_of_uri.get(uri) if isinstance(uri, str) else None
+    findings = ls.published.of_folder(folder)
     title = f"auditex report: {folder.name}" if folder is not None else "auditex report"
     return {"markdown": to_markdown(findings, title)}
 
@@ -232,8 +183,8 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     if isinstance(target, dict):
         return target
     mode, folders = target
-    state, relative = folders[0]
-    snapshots = await ls.run(llm.snapshots, state, relative)
+    session, relative = folders[0]
+    snapshots = await ls.run(llm.snapshots, session, relative)
     if not snapshots:
         return {"message": "auditex: no root file (\\documentclass) found to review."}
     from ..analyzers.llm.answer_cache import LLMCache
@@ -245,10 +196,10 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     cache = LLMCache()
     ls.status("auditing", message="review")
     try:
-        settings = llm.llm_settings(state.config.llm)
+        settings = llm.llm_settings(session.config.llm)
         settings.key_for_sdk()  # a missing key is told before the review starts, in the editor's words
-        search = llm.related_work(state.config.llm, make_search)
-        project = await llm.private_project(state, snapshots[0])
+        search = llm.related_work(session.config.llm, make_search)
+        project = await llm.private_project(session, snapshots[0])
         async with WorkDone(ls, "auditex: review") as progress:
 
             def on_progress(stage: str, done: int, total: int) -> None:
@@ -256,7 +207,15 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
                 ls.status("auditing", message=f"review: {stage}")
 
             result = await run_review(
-                project, settings, mode, cache=cache, search=search, config=state.config, on_progress=on_progress, cancel=progress.cancel
+                project,
+                settings,
+                mode,
+                cache=cache,
+                search=search,
+                config=session.config,
+                deterministic=snapshots[0].rule_findings,
+                on_progress=on_progress,
+                cancel=progress.cancel,
             )
     except MissingKey:
         assert settings is not None  # the key is asked for by the review, after its settings were read
@@ -271,7 +230,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
         return {}
     finally:
         cache.close()
-        ls.status("idle", findings=ls.shown_count())
+        ls.status("idle", findings=ls.published.count())
     markdown = llm.redacted(result.markdown, settings)
     if result.stopped:  # the review is shown, and its gap told once, as a warning
         llm.show_message(ls, llm.redacted(f"auditex: the review is incomplete: {result.stopped}", settings), lsp.MessageType.Warning)
@@ -282,18 +241,19 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
 async def dismiss(ls, *arguments: Any) -> dict[str, str]:
     argument = _argument(arguments)
     uri, fingerprint = argument.get("uri"), argument.get("fingerprint")
-    finding = next((f for f in ls.published.get(uri, []) if f.fingerprint == fingerprint), None) if isinstance(uri, str) else None
-    folder = ls.workspace_state.folders.get(ls.folder_of_uri.get(uri)) if finding is not None else None
-    if finding is None or folder is None:
+    finding = ls.published.with_fingerprint(uri, fingerprint) if isinstance(uri, str) else None
+    session = ls.workspace_state.folders.get(ls.published.folder_of_uri.get(uri)) if finding is not None else None
+    if finding is None or session is None:
         return {"message": "auditex: that finding is no longer reported; nothing was dismissed."}
 
     def dismiss_and_recheck() -> None:
-        folder.dismissals.dismiss(finding.fingerprint, finding.code, finding.file, finding.message)
-        folder.invalidate()
+        session.dismissals.dismiss(finding.fingerprint, finding.code, finding.file, finding.message)
+        session.invalidate()
 
     await ls.run(dismiss_and_recheck)
     await ls.check_now()
-    return {"message": f"auditex: dismissed {finding.code} (undo by removing it from {folder.dismissals.path.relative_to(folder.folder)})."}
+    where = session.dismissals.path.relative_to(session.folder)
+    return {"message": f"auditex: dismissed {finding.code} (undo by removing it from {where})."}
 
 
 def register(server: AuditexServer) -> None:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, cast
 from lsprotocol import types as lsp
 
 from ..latex.source import SourceText
+from .server import AuditexServer
 
 if TYPE_CHECKING:
+    from ..analyzers.session import Session
     from ..latex.project import Project
 
 
@@ -113,3 +115,46 @@ def outline(project: Project, file: str) -> list[lsp.DocumentSymbol]:
         (cast(list[lsp.DocumentSymbol], stack[-1][1].children) if stack else roots).append(symbol)  # children=[] above
         stack.append((heading.level, symbol))
     return roots
+
+
+async def definition(ls: AuditexServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
+    def query(session: Session, relative: str) -> list[lsp.Location]:
+        return _locations(session, relative, params.position, definitions)
+
+    return await ls.with_project(params.text_document.uri, query, [])
+
+
+async def references_of(ls: AuditexServer, params: lsp.ReferenceParams) -> list[lsp.Location]:
+    declaration = params.context.include_declaration
+
+    def query(session: Session, relative: str) -> list[lsp.Location]:
+        return _locations(session, relative, params.position, lambda project, key: references(project, key, declaration))
+
+    return await ls.with_project(params.text_document.uri, query, [])
+
+
+async def document_symbol(ls: AuditexServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    def query(session: Session, relative: str) -> list[lsp.DocumentSymbol]:
+        projects = session.projects_with(relative)
+        return outline(projects[0], relative) if projects else []
+
+    return await ls.with_project(params.text_document.uri, query, [])
+
+
+def _locations(session: Session, relative: str, position: lsp.Position, find) -> list[lsp.Location]:
+    found: dict[tuple, lsp.Location] = {}
+    for project in session.projects_with(relative):
+        key = key_at(project, relative, project.source(relative).offset(position.line, position.character))
+        if key is None:
+            continue
+        for span in find(project, key):
+            place = location(project, span)
+            if place is not None:
+                found.setdefault((span.file, span.start), place)
+    return list(found.values())
+
+
+def register(server: AuditexServer) -> None:
+    server.feature(lsp.TEXT_DOCUMENT_DEFINITION)(definition)
+    server.feature(lsp.TEXT_DOCUMENT_REFERENCES)(references_of)
+    server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbol)

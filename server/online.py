@@ -16,23 +16,17 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..analyzers.finding import Finding
+from .progress import WorkDone
 
 if TYPE_CHECKING:
     from ..analyzers.online_verification import OnlineChecker
-    from .workspace import FolderState, Workspace
+    from .workspace import Workspace
 
 log = logging.getLogger(__name__)
-Diagnostics = dict[str, tuple[Path, list[Finding]]]
 PUBLISH_EVERY_S = 0.5
 RETRY_UNCHECKED_S = 600.0  # a reference no index could answer for is asked again after this
-
-
-def enabled(state: FolderState) -> bool:
-    return state.settings.get("online") is True
 
 
 @dataclass
@@ -50,36 +44,16 @@ class OnlineState:
             self.checker = OnlineChecker()
         return self.checker
 
-    def merged(self, workspace: Workspace, diagnostics: Diagnostics) -> Diagnostics:
-        """Add the BIB findings of the online folders (analysis thread)."""
-        if self.checker is None or not self.checker.verdicts:
-            return diagnostics
-        from ..analyzers.scholarly.cited_references import cited_references
-
-        for folder, state in workspace.folders.items():
-            if not enabled(state):
-                continue
-            for project_state in state.projects:
-                project = project_state.project
-                findings = self.checker.findings(project, project_state.engine.policy, cited_references(project), at_cites=True)
-                for finding in findings:
-                    uri = (folder / finding.file).as_uri()
-                    shown = diagnostics.get(uri, (folder, []))[1]
-                    if all(other.fingerprint != finding.fingerprint for other in shown):
-                        diagnostics[uri] = (folder, [*shown, finding])
-        return diagnostics
-
     def kick(self, server: Any) -> None:
         """Something was published: verify what is new, in the background (event loop)."""
-        if not any(enabled(state) for state in server.workspace_state.folders.values()):
+        workspace = server.workspace_state
+        if not any(workspace.online(session) for session in workspace.folders.values()):
             return
         self.wanted = True
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run(server))
 
     async def _run(self, server: Any) -> None:
-        from .commands import WorkDone
-
         checker = self.get_checker()
         while self.wanted:
             self.wanted = False
@@ -128,13 +102,13 @@ class OnlineState:
         from ..analyzers.scholarly.cited_references import cited_references
 
         result = []
-        for state in workspace.folders.values():
-            if not enabled(state):
+        for session in workspace.folders.values():
+            if not workspace.online(session):
                 continue
-            cited = [c for project_state in state.projects for c in cited_references(project_state.project)]
+            cited = [c for project in session.projects for c in cited_references(project)]
             now = time.monotonic()
             pending = [c for c in checker.pending(cited) if now - self.failed.get(c.digest, -RETRY_UNCHECKED_S) >= RETRY_UNCHECKED_S]
-            result.append((settings_of(state.config)[0], pending))
+            result.append((settings_of(session.config)[0], pending))
         return result
 
 

@@ -25,17 +25,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
 )
 
-# Upward imports that the analysis session (issue 20, item 1) removes. A new one fails, and so
-# does one of these once it is gone: then delete it here.
-KNOWN_UPWARD = {
-    ("auditex.batch.task", "auditex.cli.check_command"): "verify_online, until the session verifies references",
-    ("auditex.batch.task", "auditex.cli.audit_command"): "audit_report, until the session merges an audit's findings",
-}
-
-# At most one import circle, and only this one, which the server's reorganisation by feature
-# (issue 20, item 4) removes. A new circle fails, and so does this one once it is gone.
-KNOWN_CIRCLES = [frozenset({"auditex.server.main", "auditex.server.commands", "auditex.server.online"})]
-
 
 def package_modules(root: Path, package: str) -> dict[str, Path]:
     """Every module of the package whose folder is `root`: the folders reached through `__init__.py` files."""
@@ -151,21 +140,14 @@ def graph() -> dict[str, set[str]]:
 
 def test_no_import_runs_up_the_layers(graph):
     upward = upward_imports(graph, LAYERS)
-    new = sorted(upward - KNOWN_UPWARD.keys())
-    assert not new, "imports that run up the layers (latex < analyzers < evaluation, server, batch < cli):\n" + "\n".join(
-        f"  {module} imports {target}" for module, target in new
+    assert not upward, "imports that run up the layers (latex < analyzers < evaluation, server, batch < cli):\n" + "\n".join(
+        f"  {module} imports {target}" for module, target in sorted(upward)
     )
-    gone = sorted(KNOWN_UPWARD.keys() - upward)
-    assert not gone, f"no longer imported, delete from KNOWN_UPWARD: {gone}"
 
 
-def test_at_most_one_import_circle_and_only_the_known_one(graph):
-    circles = import_circles(graph)
-    new = [sorted(circle) for circle in circles if circle not in KNOWN_CIRCLES]
-    assert not new, f"new import circles: {new}"
-    gone = [sorted(circle) for circle in KNOWN_CIRCLES if circle not in circles]
-    assert not gone, f"gone, delete from KNOWN_CIRCLES: {gone}"
-    assert len(circles) <= 1
+def test_no_import_circle(graph):
+    """The issue allows one circle; there is none left, and a new one is a design change to argue for."""
+    assert import_circles(graph) == [], f"import circles: {[sorted(circle) for circle in import_circles(graph)]}"
 
 
 def test_every_package_folder_is_installed():

@@ -10,9 +10,12 @@ import pytest
 from test_analysis_cache import PAPER, write
 
 from auditex.analyzers import check as check_module
+from auditex.analyzers import session as session_module
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import RuleOptions
+from auditex.analyzers.projects import InputError
+from auditex.server.diagnostics import by_uri
 
 
 @pytest.fixture
@@ -29,7 +32,7 @@ def forbid_parsing(monkeypatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("the check parsed the folder instead of using its record")
 
-    monkeypatch.setattr(check_module, "open_projects", refuse)
+    monkeypatch.setattr(session_module, "open_projects", refuse)
 
 
 def test_an_unchanged_folder_is_answered_from_its_record_and_opens_its_projects_on_demand(tmp_path, cache_dir, monkeypatch):
@@ -159,13 +162,13 @@ def test_archives_and_disabled_caches_keep_no_record(tmp_path, cache_dir, monkey
         for name in PAPER:
             bundle.write(folder / name, name)
     calls = []
-    real_open = check_module.open_projects
+    real_open = session_module.open_projects
 
     def counting(*args, **kwargs):
         calls.append(args)
         return real_open(*args, **kwargs)
 
-    monkeypatch.setattr(check_module, "open_projects", counting)
+    monkeypatch.setattr(session_module, "open_projects", counting)
     for _ in range(2):  # a submitted archive is never cached: each check parses it
         with check_module.checked_input(archive) as result:
             assert result.roots == ["main.tex"]
@@ -196,10 +199,10 @@ def checked_diagnostics(folder: Path, open_texts: dict[Path, str] | None = None)
 def shown_at_once(folder: Path) -> dict | None:
     """What a fresh server shows from the record before it parses anything (None: no record holds)."""
     world = workspace()
-    state = world.open_folder(folder)
-    if state.record is None:
+    session = world.open_folder(folder)
+    if session.record is None:
         return None
-    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in world.take_record(state).items()}
+    return {uri: [f.model_dump() for f in findings] for uri, (_, findings) in by_uri(session).items()}
 
 
 def test_the_server_shows_a_recorded_check_at_once_and_it_equals_what_its_own_check_publishes(tmp_path, cache_dir):
@@ -229,5 +232,5 @@ def test_a_path_outside_the_folder_is_refused_even_when_the_folder_has_a_record(
     check_module.check_path(folder)
     outside = tmp_path / "elsewhere.tex"
     outside.write_text(PAPER["main.tex"], encoding="utf-8")
-    with pytest.raises(check_module.InputError, match="outside the project folder"):
+    with pytest.raises(InputError, match="outside the project folder"):
         check_module.check_path(outside, folder)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from auditex.analyzers.check import open_projects
+from auditex.analyzers.projects import open_projects
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "inject_errors.py"
 _SPEC = importlib.util.spec_from_file_location("inject_errors", _SCRIPT)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from auditex.analyzers.check import open_projects
 from auditex.analyzers.llm.anchoring import Anchorer, normalise, strip_markup
+from auditex.analyzers.projects import open_projects
 
 MAIN = r"""\documentclass{article}
 \begin{document}

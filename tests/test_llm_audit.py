@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from llm_server import LoopbackLLMServer, Reply
 
-from auditex.analyzers.check import open_projects
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.finding import Category, Source
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.llm.pricing import Price
+from auditex.analyzers.projects import open_projects
 from auditex.cli.main import main
 
 MAIN = r"""\documentclass{article}

@@ -17,6 +17,8 @@ from test_llm_audit import cli, role, user_text
 
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
+from auditex.analyzers.policy import Policy
+from auditex.analyzers.session import engine_for
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
 from auditex.latex.parse import parse_chunk
@@ -67,7 +69,8 @@ def hostile(llm_server: LoopbackLLMServer, tmp_path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
     llm_server.responder = hostile_model
     project = make_project(tmp_path / "paper", {"main.tex": document(BODY, PREAMBLE)})
-    result = asyncio.run(run_audit(project, llm_server.settings("openai"), "deep"))  # the rules run too: SEC001
+    rules = engine_for(Policy.of_folder(project.root.folder)).check(project)  # SEC001 among them
+    result = asyncio.run(run_audit(project, llm_server.settings("openai"), "deep", deterministic=rules))
     return llm_server, result
 
 

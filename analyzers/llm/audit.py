@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 
 from ...latex.project import Project
-from ..engine import Engine
 from ..finding import Finding, Source
 from ..policy import Policy
 from . import modes
@@ -91,7 +90,7 @@ async def run_audit(
     on_progress: ProgressCallback | None = None,
     on_findings: FindingsCallback | None = None,
     cancel: asyncio.Event | None = None,
-    deterministic: list[Finding] | None = None,
+    deterministic: list[Finding],
     policy: SeverityPolicy | None = None,
     finding_policy: Policy | None = None,
     refresh: bool = False,
@@ -101,7 +100,7 @@ async def run_audit(
     """Audit `project` with the LLM in `mode`; raises LLMError only for run-ending problems.
 
     `finding_policy`: what the result's findings go through (None: the project folder's config and dismissals).
-    `deterministic`: the rule findings (None: run the Engine under that policy).
+    `deterministic`: the rule findings of `project` (the session's).
     `cancel`: set it to stop; the result then holds what finished, with `cancelled=True`.
     `on_findings` receives every LLM finding so far whenever a unit adds some.
     `provider`: where the calls go instead of the settings' SDK (a provider batch, say).
@@ -109,8 +108,6 @@ async def run_audit(
     if mode not in MODES:
         raise ValueError(f"unknown audit mode {mode!r}; use one of {', '.join(MODES)}")
     finding_policy = finding_policy or Policy.of_folder(project.root.folder)
-    if deterministic is None:
-        deterministic = Engine(config=finding_policy.config, dismissals=finding_policy.dismissals).check(project)
     deterministic = [f for f in deterministic if f.source is Source.RULE]
     basis = ReviewBasis(cache.directory if cache is not None else None)
     started = time.monotonic()

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from ...latex.manuscript import Section
 from ...latex.project import Project
 from ..finding import Finding
-from ..policy import report_order
+from ..policy import repeats, report_order
 from .anchoring import Anchorer, FindingMapper, SeverityPolicy
 from .client import LLMClient
 from .detection_prompts import load
@@ -169,7 +169,7 @@ class AuditRun:
             if located.finding is None:
                 self.unsupported.append(answer)
                 continue
-            if any(_repeats(located.finding, known) for known in self.deterministic):
+            if any(repeats(located.finding, known) for known in self.deterministic):
                 self.repeated += 1
                 continue
             added.append(Candidate(located.finding, answer, fallback, rank if ranked else None))
@@ -191,13 +191,3 @@ class AuditRun:
     def _progress(self, label: str) -> None:
         if self._on_progress is not None:
             self._on_progress(self.done, self.units, label)
-
-
-def _repeats(finding: Finding, known: Finding) -> bool:
-    if known.file != finding.file or known.category is not finding.category:
-        return False
-    a, b = finding.range, known.range
-    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
-        a.end.line,
-        a.end.character,
-    )

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rapidfuzz import fuzz
 
 from ...latex.project import Project
-from ..engine import Engine
 from ..finding import Finding, Severity
 from ..llm.answer_cache import LLMCache
 from ..llm.client import LLMClient, RunStats
@@ -30,6 +29,7 @@ from ..policy import Policy, severity_order
 from ..project_config import Config
 from ..reports.markdown import to_markdown
 from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
+from ..session import engine_for
 from .paper import paper_text, paper_title, section_titles
 from .review_prompts import load_review_prompt
 from .structure import StructuredReview, parse_review
@@ -146,10 +146,12 @@ async def run_review(
     cache: LLMCache | None = None,
     search: ScholarlySearch | None = None,
     config: Config | None = None,
+    deterministic: list[Finding] | None = None,
     on_progress: Progress | None = None,
     cancel: asyncio.Event | None = None,
 ) -> Review:
-    """The error-aware review of `project`; `search=None` means no related-work search."""
+    """The error-aware review of `project`; `search=None` means no related-work search.
+    `deterministic`: the project's rule findings (its session's); None: the rules run here."""
     review = Review(title=paper_title(project), mode=mode)
     policy = Policy.of_folder(project.root.folder, config)
     started = time.monotonic()
@@ -173,7 +175,7 @@ async def run_review(
 
         async def integrity() -> None:
             nonlocal audit_stats
-            review.findings = Engine(config=policy.config, dismissals=policy.dismissals).check(project)
+            review.findings = deterministic if deterministic is not None else engine_for(policy).check(project)
             if mode == NO_DETECTION_MODE:
                 review.integrity = integrity_report(review.findings, mode)
                 return
