@@ -397,7 +397,7 @@ def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evid
     else:
         kind = "weak: paragraph cites the table or headers are ordinary words"
     if quote.role not in (Role.VALUE, Role.APPROXIMATE):
-        kind = f"weak: {kind.partition(': ')[2]}, the number is a {quote.role.value}"
+        kind = f"weak: {kind.partition(': ')[2]}; the number's role: {quote.role.value}"
     sides = [
         Statement(
             file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
