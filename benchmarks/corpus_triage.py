@@ -132,14 +132,19 @@ def _warns(item: ClassPrecision, tiers: dict[str, Measured]) -> bool:
     return item.measured.findings > 0 and item.measured.precision >= PRECISION_BAR and tier is not None and tier.bounded
 
 
+def _literal(text: str) -> str:
+    """A string literal as ruff format writes it (double quotes), so the generated table is formatted."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def write_table(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip() or "unknown"
     rows = "\n".join(
-        f"    ({item.code!r}, {item.evidence!r}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
+        f"    ({_literal(item.code)}, {_literal(item.evidence)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
         for item, _ in table
         if (m := item.measured).findings
     )
-    tier_rows = "\n".join(f"    {tier!r}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound})," for tier, m in tiers.items())
+    tier_rows = "\n".join(f"    {_literal(tier)}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound})," for tier, m in tiers.items())
     TABLE.write_text(
         f'''"""Measured precision of each rule's evidence classes on the triaged corpus.
 
@@ -148,7 +153,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {{"commit": {commit!r}, "papers": {papers}, "date": {datetime.date.today().isoformat()!r}}}
+MEASURED_ON = {{"commit": {_literal(commit)}, "papers": {papers}, "date": {_literal(datetime.date.today().isoformat())}}}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {{
 {rows}
