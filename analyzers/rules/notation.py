@@ -344,11 +344,12 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
     Once an acronym is defined, a later capitalised phrase in front of it counts as a definition
     even when its initials do not spell it ("Adaptive Recurrent Unit (SRU)" after "Simple
     Recurrent Unit (SRU)"), and so does the first expansion with one word swapped ("adaptive
-    recurrent unit (SRU)"). Expansions are compared word by word: case, hyphens, plurals, spelling
-    variants ("modelling") and another ending of the same stem ("distantly supervised" for
-    "distant supervision") do not count as differences, while one changed word does ("Masked
-    decision process" for "Markov decision process"); each other expansion is reported once,
-    where it first appears.
+    recurrent unit (SRU)"). Expansions are compared word by word, joining words left out: case,
+    hyphens, plurals, spelling variants ("modelling") and another ending of the same stem
+    ("distantly supervised" for "distant supervision") do not count as differences, nor does a
+    word that spells no letter of the acronym left out ("rate- and state-friction" for "rate- and
+    state-dependent friction"); one changed word does ("Masked decision process" for "Markov
+    decision process"). Each other expansion is reported once, where it first appears.
 
     ## Why is this bad?
     "NN" cannot be both "neural network" and "nearest neighbour" in one paper; the reader
