@@ -29,7 +29,6 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..analyzers.project_config import CONFIG_FILE
 from ..analyzers.registry import Registry
-from ..analyzers.rules import default_registry
 from ..analyzers.watch import FolderWatcher
 from .debounce import Debouncer
 from .diagnostics import Diagnostics, Published
@@ -91,6 +90,8 @@ class AuditexServer(LanguageServer):
     # Built on first use, after `initialize` is answered: importing every rule costs start-up time.
     @cached_property
     def registry(self) -> Registry:
+        from ..analyzers.rules import default_registry
+
         return default_registry()
 
     @cached_property

@@ -5,6 +5,8 @@ evaluation/, server/, batch/ → cli/. Every import of every module counts: thos
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -200,3 +202,10 @@ def test_the_scanner_sees_no_circle_in_a_one_way_package(tmp_path):
     graph = import_graph(tmp_path, "pkg")
     assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.c"}, "pkg.c": set()}
     assert import_circles(graph) == []
+
+
+def test_the_server_starts_without_importing_the_rules():
+    """The rules load after `initialize` is answered (server.registry), so the editor sees the server up at once."""
+    probe = "import sys, auditex.server.main; print('auditex.analyzers.rules' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "False"
