@@ -23,6 +23,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
 # Macros that survive into plain text but name nothing: references, citations, spacing.
 _NOT_A_NAME = re.compile(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
+# A superscript glued to its letter, as math writes it: "r^2", "R^{2}" name the header "R2".
+_SUPERSCRIPT = re.compile(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
 _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
@@ -99,7 +101,8 @@ def name_words(text: str) -> set[str]:
     """Distinctive lower-case words of a header or caption. A user macro that names a method
     ("\\method{} reaches …" against a row "\\method") is a word of its own, backslash kept."""
     macros = {macro.lower() for macro in _MACRO.findall(text) if not _NOT_A_NAME.match(macro)}
-    return ({word.lower() for word in _WORD.findall(_MACRO.sub(" ", text)) if len(word) > 1} - _GENERIC) | macros
+    text = _SUPERSCRIPT.sub(r"\1", _MACRO.sub(" ", text))
+    return ({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros
 
 
 def referenced_labels(text: str) -> set[str]:

@@ -523,3 +523,88 @@ def test_two_values_one_sentence_states_side_by_side_are_two_quantities(tmp_path
         "\\section{Results}\nThe iteration achieving 90\\% of the maximum F1-measure value contains 236 comments.\n"
     )
     assert findings(tmp_path, body, "NUM002") == []
+
+
+# Issue 19's recall shapes: slips in sentences that cite a table, and abstract numbers the body never writes.
+
+R2_TABLE = r"""
+\begin{table}\centering
+\begin{tabular}{lccc}\toprule
+ & Model 1 & Model 2 & Model 3 \\ \midrule
+Median income & 0.012 & 0.031 & 0.027 \\
+R2 Marg. & 0.201 & 0.214 & 0.200 \\ \bottomrule
+\end{tabular}
+\caption{Fixed-effect models.}\label{tab:models}
+\end{table}
+"""
+OTHER_TABLE = r"""
+\begin{table}\centering
+\begin{tabular}{lc}\toprule
+Group & Share \\ \midrule
+Received & 0.301 \\ \bottomrule
+\end{tabular}
+\caption{Shares.}\label{tab:shares}
+\end{table}
+"""
+
+
+def test_a_number_held_by_an_uncited_table_does_not_hide_a_slip_in_the_cited_one(tmp_path):
+    # "r^2" names the row "R2 Marg."; 0.301 is in another table the sentence neither cites nor names;
+    # "about 20%" does not restate the cell 0.201, which it rounds to fewer figures.
+    sentence = "Model 1 of Table~\\ref{tab:models} explains about 20\\% of the variation, with an $r^2$ of 0.301.\n"
+    found = findings(tmp_path, "\\section{Results}\n" + sentence + R2_TABLE + OTHER_TABLE, "NUM001")
+    assert [f.message for f in found] == ["text says 0.301, Table tab:models (row R2 Marg., column Model 1) says 0.201"]
+    assert found[0].evidence.kind.endswith("an uncited table holds the number") and found[0].severity.value == "information"
+    # Citing the other table too makes its cell a quote.
+    cited_both = sentence.replace("Table~\\ref{tab:models}", "Tables~\\ref{tab:models} and~\\ref{tab:shares}")
+    assert findings(tmp_path, "\\section{Results}\n" + cited_both + R2_TABLE + OTHER_TABLE, "NUM001") == []
+
+
+def test_cells_named_alike_in_two_tables_resolve_to_the_table_the_paragraph_cites(tmp_path):
+    def errors(label: str, mae: str) -> str:
+        return (
+            "\\begin{table}\\centering\\begin{tabular}{lc}\\toprule\n & Error (eV) TDDFT \\\\ \\midrule\n"
+            f"MAE & {mae} \\\\ \\bottomrule\n\\end{{tabular}}\\caption{{Errors.}}\\label{{{label}}}\\end{{table}}\n"
+        )
+
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:first} reports the first-row excitations.\n"
+        "Compared to experiment, TDDFT produces a mean absolute error of 21.6 eV.\n"
+    )
+    found = findings(tmp_path, body + errors("tab:first", "11.6") + errors("tab:second", "31.6"), "NUM001")
+    # "Mean absolute error" names the metric, not an average, and the paragraph cites the first table.
+    assert len(found) == 1 and "tab:first" in found[0].message and "says 11.6" in found[0].message
+
+
+def test_a_percentage_restating_a_fraction_cell_is_compared_with_not_copied(tmp_path):
+    table = (
+        "\\begin{table}\\centering\\begin{tabular}{lcc}\\toprule\n & Intron recall & Isoform recall \\\\ \\midrule\n"
+        "CAT & 0.912 & 0.752 \\\\ \\bottomrule\n\\end{tabular}\\caption{Validation.}\\label{tab:validation}\\end{table}\n"
+    )
+    body = "\\section{Results}\n71.2\\% of CAT introns and 75.2\\% of CAT isoforms match GENCODE (Table~\\ref{tab:validation}).\n"
+    found = findings(tmp_path, body + table, "NUM001")
+    assert len(found) == 1 and "says 0.912" in found[0].message
+
+
+def test_an_abstract_count_the_body_never_writes_is_reported_on_the_abstract(tmp_path):
+    body = (
+        "\\begin{abstract}The project determined all edges of the implication graph between the $5694$ simplest "
+        "equational laws on magmas, validated in Lean.\\end{abstract}\n"
+        "\\section{Introduction}\nThe project completely determined the implications between a test set of "
+        "4694 equational laws, as of April.\n"
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert [(f.range.start.line, f.related[0].range.start.line) for f in found] == [(4, 2)]
+    assert found[0].evidence.kind == "abstract restates, same subject; the body never writes the abstract's value"
+    # When the body also writes the abstract's value, the two sentences' names (April) must agree again.
+    also = body + "\n\\section{Appendix}\nWe list 5694 laws in the appendix.\n"
+    assert findings(tmp_path, also, "NUM002") == []
+
+
+def test_a_sample_size_in_the_abstract_is_compared_as_a_count(tmp_path):
+    body = (
+        "\\begin{abstract}The survey included 2659 participants from April to August 2020 across the Netherlands.\\end{abstract}\n"
+        "\\section{Results}\nIn the first series, the survey included 1659 participants who reported their daily contacts.\n"
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "2659" in found[0].message and "1659" in found[0].message

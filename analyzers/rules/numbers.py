@@ -131,7 +131,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
             anchored = _anchored_cell(quote, place, index)
             if anchored is None:
                 continue
-            cell_place, cell = anchored
+            cell = anchored.cell
             told = _told(quote, cell)
             corroborated = _corroborated(quote, cell, index)
             edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
@@ -141,8 +141,8 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]
                     "identity": f"{quote.text} {cell.label} {cell.text}",
                     "related": [cell.related],
                     "fixes": [Fix(title=f"Replace with the table's value {told}", edits=[edit])],
-                    "confidence": _quote_confidence(quote, cell, told, cell_place == place, corroborated),
-                    "evidence": _quote_evidence(quote, cell, corroborated),
+                    "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
+                    "evidence": _quote_evidence(quote, anchored, corroborated),
                 }
             )
 
@@ -177,7 +177,13 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     or Total row or column, or a header that names an averaged quantity ("Average earnings",
     a "Mean" column under a panel's title inside the body). A number that some cell holds is
     taken as a correct quote, unless the sentence names the row and the column of the
-    mistyped cell in full and of no cell holding the number. Rounding is allowed: 93.4 in the
+    mistyped cell in full and of no cell holding the number, or unless the sentence cites the
+    mistyped cell's table and the cell holding the number is in a table it neither cites nor
+    names the row or column of (a coincidence of digits; such a finding is weak evidence).
+    Cells named alike in two tables: the one in the table the sentence or its paragraph cites
+    is meant. A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
+    compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
+    an aggregate. Rounding is allowed: 93.4 in the
     text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
     does not); a decimal is also one digit from a cell rounded to one place fewer when both
     keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2).
@@ -222,7 +228,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     when a number of two or more figures differs by one unit in its last place (85.9 and 85.8:
     two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
     71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
-    section; +0.1 when another decimal of the sentence quotes the same table. Below 0.7 the
+    section; +0.1 when another decimal of the sentence quotes the same table; −0.2 when an uncited
+    table holds the number as written. Below 0.7 the
     finding is information. The evidence class says how the sentence ties the cell: "strong:
     cited table, row and column named" (or "row or column named"), "moderate: cited table",
     "moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
@@ -235,7 +242,10 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
 
 
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
-_SPEAKS_OF_AGGREGATE = re.compile(r"\b(?:averag\w*|mean|overall|in total)\b", re.IGNORECASE)
+# "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), not an aggregate.
+_SPEAKS_OF_AGGREGATE = re.compile(
+    r"\b(?:averag\w*|mean(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion)\b)|overall|in total)\b", re.IGNORECASE
+)
 # A header that names an aggregate ("Avg.", "Mean", "Total") or an averaged quantity ("Average earnings", "Mean F1").
 _AVERAGED = re.compile(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
 # A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
@@ -325,7 +335,16 @@ def _tie(quote: _Quote, cell: _TableCell) -> int:
     return tie_words(quote.pointing, cell.label, cell.row_words, cell.column_words)
 
 
-def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> tuple[int, _TableCell] | None:
+class _Anchor(NamedTuple):
+    """The cell a prose number is a mistyped copy of, the place of its section, and whether a table the
+    sentence does not cite holds the number as written."""
+
+    place: int
+    cell: _TableCell
+    held_elsewhere: bool
+
+
+def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> _Anchor | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
     # The cell as the sentence writes it must be one digit away: as written, or rounded to one place fewer when
@@ -349,7 +368,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         return None
     refs = quote.pointing.refs
     # A cell whose own value the sentence also states is being compared with, not copied.
-    candidates = [(at, c) for at, c in candidates if not any(agrees(value, decimals, c.value) for value, decimals in quote.stated)]
+    candidates = [(at, c) for at, c in candidates if not any(_states_cell(value, decimals, c) for value, decimals in quote.stated)]
     # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
     # count ("108 genes") only where what it counts is what the cell's row or column names.
     # "On average" quotes an Average row or column (or an average quantity: a Mean column, "Average earnings"),
@@ -370,18 +389,37 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     named = [(_headers_named(quote, c), _tie(quote, c), _header_share(quote, c)) for _, c in anchored]
     most = max(named)
     chosen = [item for item, count in zip(anchored, named) if count == most]
-    if len({c.value for _, c in chosen}) != 1 or (quoted and most[0] < 2):
+    # Cells named alike in two tables: the one in the table the sentence or its paragraph cites is meant.
+    cited = [item for item in chosen if item[1].label in refs | quote.pointing.paragraph_refs]
+    if len({c.value for _, c in chosen}) != 1 and len({c.value for _, c in cited}) == 1:
+        chosen = cited
+    if len({c.value for _, c in chosen}) != 1:
+        return None
+    # A cell holding the number excuses it, unless the sentence cites the table one digit away and neither
+    # cites nor names the table that holds it: there the match is a coincidence of digits.
+    cites_chosen = all(c.label in refs for _, c in chosen)
+    excusing = [cell for _, cell in quoted if not cites_chosen or cell.label in refs or _tie(quote, cell)]
+    if excusing and most[0] < 2:
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
-    return min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
+    at, cell = min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
+    return _Anchor(at, cell, held_elsewhere=bool(quoted) and not excusing)
 
 
-def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evidence:
+def _states_cell(value: float, decimals: int, cell: _TableCell) -> bool:
+    """A number of the sentence states the cell's value, or a fraction cell's as a percentage with all its
+    figures (75.2 for 0.752; not "about 20%" for 0.201)."""
+    as_percent = abs(cell.value) <= 1 < abs(value) and decimals >= cell.decimals - 2
+    return agrees(value, decimals, cell.value) or (as_percent and agrees(value, decimals, cell.value * 100))
+
+
+def _quote_evidence(quote: _Quote, anchored: _Anchor, corroborated: bool) -> Evidence:
     """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
     Strong: the sentence cites the table and names the cell's row or column. Moderate: the sentence cites the
     table, or names the row and the column in full, or another of its numbers quotes a cell of that table (a
     sentence comparing a subset with the table's summary does that too). Weak otherwise, and whenever the
-    number is not a result."""
+    number is not a result, or when a table the sentence does not cite holds the number."""
+    cell = anchored.cell
     cited, named = cell.label in quote.pointing.refs, _headers_named(quote, cell)
     figures = _figures(spelled(quote.value, quote.decimals))
     if cited and named:
@@ -398,6 +436,8 @@ def _quote_evidence(quote: _Quote, cell: _TableCell, corroborated: bool) -> Evid
         kind = "weak: paragraph cites the table or headers are ordinary words"
     if quote.role not in (Role.VALUE, Role.APPROXIMATE):
         kind = f"weak: {kind.partition(': ')[2]}; the number's role: {quote.role.value}"
+    elif anchored.held_elsewhere:
+        kind = f"weak: {kind.partition(': ')[2]}; an uncited table holds the number"
     sides = [
         Statement(
             file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
@@ -441,8 +481,9 @@ def _headers_named(quote: _Quote, cell: _TableCell) -> int:
     return min(2, named + (quote.aggregate and cell.aggregate))
 
 
-def _quote_confidence(quote: _Quote, cell: _TableCell, told: str, near: bool, corroborated: bool) -> float:
+def _quote_confidence(quote: _Quote, anchored: _Anchor, told: str, near: bool, corroborated: bool) -> float:
     """How sure the tie and the digits make NUM001 (see its ## Confidence)."""
+    cell = anchored.cell
     cited = cell.label in quote.pointing.refs
     named = _headers_named(quote, cell)
     # Without a reference, ordinary header words ("Width", "Trace") are named by many sentences about other things.
@@ -457,6 +498,8 @@ def _quote_confidence(quote: _Quote, cell: _TableCell, told: str, near: bool, co
         confidence -= 0.1
     if corroborated:
         confidence += 0.1
+    if anchored.held_elsewhere:
+        confidence -= 0.2
     return _clamped(confidence)
 
 
@@ -526,14 +569,17 @@ class _Statement:
 
 
 class _Statements(NamedTuple):
-    """What a section gives NUM002: how its tables' cells may be quoted, and its result-like numbers."""
+    """What a section gives NUM002: how its tables' cells may be quoted, its result-like numbers, and how
+    every number of its prose is written."""
 
     table_spellings: frozenset[str]
     statements: tuple[_Statement, ...]
+    written: frozenset[str]
 
 
 def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
     table_spellings = _union(tuple(part.table_spellings for _, (part,) in parts if part.table_spellings))
+    body = frozenset().union(*(part.written for section, (part,) in parts if section.kind is not SectionKind.ABSTRACT))
     # Statements seen so far, by how their value is written: a number is compared only
     # with the few statements one digit away, never with every earlier number.
     seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement, bool]]] = {}
@@ -551,7 +597,12 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                 # their table: there only the copy that no table holds can be the slip.
                 if (in_table and other_in_table) if statement.abstract or other.abstract else (in_table or other_in_table):
                     continue
-                confidence = _same_quantity(statement, other) if _comparable(statement, other) else None
+                # An abstract's value the body never writes, in prose or a table, summarises nothing there:
+                # it needs no names in common with the body's sentence (its evidence class says so).
+                alone = any(item.abstract and _unwritten(item, body, table_spellings) for item in (statement, other)) and not (
+                    _same_setting(statement, other)
+                )
+                confidence = _same_quantity(statement, other, alone) if _comparable(statement, other) else None
                 if confidence is None:
                     continue
                 slip, told = (other, statement) if in_table else (statement, other)
@@ -562,7 +613,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                         "identity": f"{slip.text} {told.text} {' '.join(shared)}",
                         "related": [told.related],
                         "confidence": confidence,
-                        "evidence": _restatement(slip, told),
+                        "evidence": _restatement(slip, told, alone),
                     }
                 )
                 if other.abstract:
@@ -571,13 +622,19 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
 
 
+def _unwritten(statement: _Statement, body: frozenset[str], table_spellings: frozenset[str]) -> bool:
+    return not any(spelling in body or spelling in table_spellings for spelling in statement.agreeing)
+
+
 def _named(statement: _Statement) -> str:
     return f'"{statement.named}"'
 
 
-def _restatement(slip: _Statement, told: _Statement) -> Evidence:
+def _restatement(slip: _Statement, told: _Statement, alone: bool) -> Evidence:
     """Both statements, what each measures, and why they are taken for one quantity."""
     kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
+    if alone:
+        kind += "; the body never writes the abstract's value"
     sides = (
         Statement(
             file=item.finding.file,
@@ -604,9 +661,10 @@ def _comparable(statement: _Statement, other: _Statement) -> bool:
     return not (statement.counted or other.counted) or (abstract and bool(statement.follows & other.follows))
 
 
-def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
+def _same_quantity(statement: _Statement, other: _Statement, abstract_alone: bool = False) -> float | None:
     """The confidence that two statements state the same quantity (see NUM002's ## Confidence), or None when
-    their words or settings say they do not."""
+    their words or settings say they do not. `abstract_alone`: one is the abstract's, with a value the body
+    never writes; its names need not recur, as the abstract names its setting in its own words."""
     abstract = statement.abstract or other.abstract
     if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, abstract):
         return None
@@ -615,8 +673,7 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
         return None
     shared = statement.window & other.window
     common = statement.names & other.names
-    # Same setting: the sentences' capitalised names (datasets, models) overlap, or one names none.
-    if not (common or not (statement.names and other.names)):
+    if not (_same_setting(statement, other) or abstract_alone):
         return None
     # A rise and a fall are two quantities, whatever the words around them.
     if statement.direction * other.direction < 0:
@@ -645,8 +702,14 @@ def _same_quantity(statement: _Statement, other: _Statement) -> float | None:
 
 
 # The roles NUM002 compares: what states a measured quantity. Test statistics, p-values, coefficients
-# and intervals are the STAT rules'; settings, years, sample sizes and interval levels are not results.
-_STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT})
+# and intervals are the STAT rules'; settings, years and interval levels are not results. A sample size
+# written before what it counts ("1659 participants") is compared as a count.
+_STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT, Role.SAMPLE_SIZE})
+
+
+def _same_setting(statement: _Statement, other: _Statement) -> bool:
+    """The sentences' capitalised names (datasets, models) overlap, or one names none."""
+    return bool(statement.names & other.names) or not (statement.names and other.names)
 
 
 def _states(sentence: str, statement: _Statement) -> bool:
@@ -660,6 +723,8 @@ def _kind_of(statement: _Statement) -> Role:
     """An approximation ("about 12%") restates a result; a result stated as a rise or a fall ("22% lower",
     "a 22% reduction") is a relative change."""
     role = Role.VALUE if statement.role is Role.APPROXIMATE else statement.role
+    if statement.counted and role in (Role.VALUE, Role.SAMPLE_SIZE):
+        return Role.COUNT  # "$4694$ laws", "1659 participants": an integer before what it counts
     return Role.CHANGE if role is Role.VALUE and statement.direction else role
 
 
@@ -721,8 +786,8 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     the other does. So "the coefficient is −0.228" and "it remains negative, at −0.222" (no
     subject), or "transfers equal 3.0 percent of mean income" and "the loss amounts to 5.0
     percent of mean income" (two subjects), are left alone. Test statistics, p-values,
-    coefficients and effect sizes, interval levels and bounds, settings, sample sizes and years
-    are never compared here: they are the STAT rules', or no results. Against the abstract,
+    coefficients and effect sizes, interval levels and bounds, settings and years are never
+    compared here: they are the STAT rules', or no results. Against the abstract,
     which restates the body in its own words, the subjects need only share a word: a metric
     written out or abbreviated ("acc", "accuracy"), or a word spelled alike ("identify",
     "identified"). A result stated as a rise or a fall ("22% lower than the control") is a
@@ -737,8 +802,11 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     Only numbers that state a quantity are compared: not one of a list or set of values, not
     an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
     ("> 70%", "above 85%") is compared with a bound, and only against the abstract; so is a
-    count before what it counts ("57 studies", "340 fps"), when the words after the two
-    numbers share what is counted. The abstract restates results in its own words: against
+    count before what it counts ("57 studies", "340 fps", "1659 participants", a sample size
+    too), when the words after the two numbers share what is counted. Against an abstract's
+    value that the body never writes, in prose or a table, the sentences need not share names
+    (datasets, periods): the abstract words its setting its own way, and a value it shares
+    with no other place is suspect. The abstract restates results in its own words: against
     it two shared words suffice. Numbers that a table holds are NUM001's, except against the
     abstract, which quotes them without citing the table: there the copy that no table holds
     is reported. A table holds a whole number only as written (a cell of 79.6 does not hold
@@ -772,7 +840,8 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     """
     statements = tuple(statement for number in _numbers(section) if (statement := _statement(ctx, section, number)) is not None)
     table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in _held_spellings(value, cell.decimals))
-    return [_Statements(table_spellings, statements)]
+    written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in _numbers(section))
+    return [_Statements(table_spellings, statements, written)]
 
 
 def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
