@@ -222,20 +222,36 @@ def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
             yield edit
 
 
+def _quotes_as_written(number: NumberInContext, at: CellAt) -> bool:
+    """The prose number writes the cell as the table does, with its sign and all its figures (or a fraction cell
+    as a percentage: 91.2% for 0.912), and the cell is a value, not the label that opens its row. A rounding
+    ("around 0.8" and 0.78419) or an integer that merely equals an identifier ("11 features" and the Id 11) is a
+    coincidence of digits, not a quote: planting there measures nothing. A whole number quotes a cell whose row
+    or column names what it counts ("64 hosts" and a column "Hosts")."""
+    mention, cell = number.mention, at.cell
+    if cell.value is None or cell.column == 0 or (mention.value < 0) != (cell.value < 0):
+        return False
+    written = spelled(mention.value, mention.decimals)
+    if written != spelled(cell.value, cell.decimals) and not (mention.percent and written == spelled(cell.value * 100, cell.decimals - 2)):
+        return False
+    if mention.decimals or mention.percent:
+        return True
+    after = mention.sentence[mention.plain_end - mention.sentence_start :].split()
+    counted = after[0].strip(".,;:()").lower().rstrip("s") if after else ""
+    return len(counted) > 2 and counted in " ".join(at.headers()).lower()
+
+
 def plant_cited_table_number(project: Project) -> Iterator[Edit]:
-    """Change a number of a prose sentence that cites a table (\\ref to its label) and equals a body cell of
-    that table: the author retypes a result while writing about it."""
+    """Change a number of a prose sentence that cites a table (\\ref to its label) and quotes a body cell of
+    that table as written (`_quotes_as_written`): the author retypes a result while writing about it."""
     index = _Tables(project.index.tables)
     for number in project.index.numbers:
         mention = number.mention
         if not _stated_quantity(number):
             continue
         cited = {index.by_label[label].block.start for label in referenced_labels(mention.sentence) if label in index.by_label}
-        # An integer quotes a cell written as that integer, not one it could round ("95% confidence" and 95.0 ± 0.8).
         cells = [
-            c
-            for c in index.agreeing(mention.value, mention.decimals)
-            if c.placed.block.start in cited and (mention.decimals or (c.cell.decimals == 0 and c.cell.value == mention.value))
+            c for c in index.agreeing(mention.value, mention.decimals) if c.placed.block.start in cited and _quotes_as_written(number, c)
         ]
         if cells and (
             edit := _changed_number(
