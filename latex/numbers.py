@@ -13,6 +13,9 @@ _NUMBER = re.compile(
     r"(?<![\w.\\{:/-])([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
+# A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
+# so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
+_RANGE_DASH = re.compile(r"(?<=\d)-{1,3}(?=\d)")
 # Inside these the digits are identifiers, not quantities.
 _OPAQUE = re.compile(
     r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
@@ -138,10 +141,11 @@ _RANGE = re.compile(
     + r"(?=[^.;]{0,30}?\b(?:in|by|with)\s+(?:\w+\s+)?(?:steps?|increments?|intervals?)\b)",
     re.IGNORECASE,
 )
+# "up to approximately 256": a bound, however approximate.
 _BOUND_BEFORE = re.compile(
     r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
     r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower)\s+than)"
-    r"|[<>≤≥⩽⩾≪≫])\s*$",
+    r"|[<>≤≥⩽⩾≪≫])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
 )
 _APPROXIMATE_BEFORE = re.compile(
@@ -363,7 +367,7 @@ def find_numbers(plain: str) -> list[NumberMention]:
     opaque = [match.span() for match in _OPAQUE.finditer(plain)]
     mentions: list[NumberMention] = []
     for start, end in sentence_spans(plain):
-        sentence = plain[start:end]
+        sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), plain[start:end])
         context = tuple(word.lower() for word in _WORD.findall(sentence) if word.lower() not in _STOPWORDS)
         spans = _roles(sentence)
         for match in _NUMBER.finditer(sentence):

@@ -58,7 +58,7 @@ _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = re.compile(
-    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s?[×x]\s?10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
+    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
 )
 _LEADING_MACROS = re.compile(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = re.compile(r"\.\d")  # after "3.3": "3.3.2" is a version
@@ -300,7 +300,9 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
         value = -value
     power = exponent or times_ten
     if power:
-        value *= 10 ** int(power.replace("−", "-"))
+        scale = int(power.replace("−", "-"))
+        value *= 10**scale
+        decimals = max(0, decimals - scale)  # 3.5·10^-1 is 0.35: two places
     rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing

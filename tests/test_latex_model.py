@@ -7,6 +7,7 @@ from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
 from auditex.latex.sandbox import ProjectRoot
 from auditex.latex.source import SourceText
+from auditex.latex.tables import read_number
 
 
 def test_positions_are_utf16_and_round_trip():
@@ -144,6 +145,13 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert grid.column_header(1) == "Acc ↑"
     source = project.documents["main.tex"].text
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
+
+
+def test_a_power_of_ten_written_with_a_dot_or_a_cross_scales_the_cell():
+    # "3.4 · 10^-8" is 3.4e-8, not 3.4: read as 3.4 it is one digit from every 2.4 and 3.5 of the paper.
+    for text in ("3.4· 10^-8", "3.4 \\cdot 10^{-8}", "3.4 × 10^-8", "3.4 \\times 10^{-8}"):
+        value, decimals, _, _ = read_number(text)
+        assert value == pytest.approx(3.4e-8) and decimals == 9, text
 
 
 def test_a_version_cell_holds_no_value(tmp_path):

@@ -82,6 +82,7 @@ class _TableCell:
     named: bool  # its row or column header is a name ("AlpacaEval", "FCOS-3D", "\\method"), not an ordinary word ("Width")
     aggregate: bool  # its row or column header is an aggregate ("Average", "Mean", "Total")
     change: bool  # it holds a change: a signed value ("+2.3") or one under a Δ / gain / improvement header
+    spread: bool  # its column holds a spread or an interval (SD, SE, 95% CI), not the quantity itself
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
     related: Related  # the cell, for a finding on a prose number
     rounded: frozenset[str]  # rounded_spellings of its value
@@ -102,7 +103,8 @@ class _Quote:
     pointing: Pointing
     stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
     role: Role
-    aggregate: bool  # the sentence speaks of an aggregate ("on average", "overall"): it names an Average row or column
+    aggregate: bool  # its clause speaks of an aggregate ("on average", "overall"): it names an Average row or column
+    spread: bool  # its sentence speaks of a spread or an interval ("SD", "standard error", "95% CI")
     agreeing: tuple[str, ...]  # agreeing_spellings
     variants: tuple[str, ...]  # digit_variants of the number as written
     finding: Finding
@@ -242,14 +244,31 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
 
 
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
-# "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), not an aggregate.
+# "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), and
+# "mean ± std" names how values are reported: neither speaks of an aggregate.
 _SPEAKS_OF_AGGREGATE = re.compile(
-    r"\b(?:averag\w*|mean(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion)\b)|overall|in total)\b", re.IGNORECASE
+    r"\b(?:averag\w*|mean(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion)\b|\s*(?:\+/-|±|\\pm))|overall|in total)\b",
+    re.IGNORECASE,
 )
 # A header that names an aggregate ("Avg.", "Mean", "Total") or an averaged quantity ("Average earnings", "Mean F1").
 _AVERAGED = re.compile(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
 # A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
 _NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
+
+
+# A spread or an interval ("SD", "S.E.", "Std.", "95% CI"): a column of them, or a sentence that speaks of one.
+_SPREAD = re.compile(
+    r"\b(?:SDs?|S\.[DE]\.|SEs?|[Ss]td\.?|[Ss]tdev|standard (?:deviation|error)s?|CIs?|CrIs?|confidence interval|IQR)\b|±|\\pm"
+)
+# Where a clause ends: "on average" in one clause does not speak of the number in the next.
+_CLAUSE_END = re.compile(r"[;:]|,?\s\b(?:but|while|whereas)\b")
+
+
+def _clause(sentence: str, at: int) -> str:
+    """The clause of the sentence holding the character at `at`."""
+    starts = [match.end() for match in _CLAUSE_END.finditer(sentence, 0, at)]
+    end = _CLAUSE_END.search(sentence, at)
+    return sentence[starts[-1] if starts else 0 : end.start() if end else len(sentence)]
 
 
 # A column of changes: "Δ", "Gain", "Improvement", "Diff.".
@@ -280,6 +299,7 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
         any(_AVERAGED.match(header) for header in (row, column, _lowest_header(at))),
         cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
+        bool(_SPREAD.search(column)),
         at.describe(),
         ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
         frozenset(rounded_spellings(value, cell.decimals)),
@@ -317,7 +337,8 @@ def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
         Pointing.of(sentence, placed.block.plain.text),
         stated,
         mention.role,
-        bool(_SPEAKS_OF_AGGREGATE.search(sentence)),
+        bool(_SPEAKS_OF_AGGREGATE.search(_clause(sentence, mention.plain_start - mention.sentence_start))),
+        bool(_SPREAD.search(sentence)),
         tuple(agreeing_spellings(mention.value, mention.decimals)),
         tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
         ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
@@ -380,6 +401,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         and (quote.decimals or c.label in refs)
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         and (c.aggregate or not quote.aggregate)
+        and (quote.spread or not c.spread)
     ]
     if not anchored:
         return None
@@ -395,9 +417,9 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         chosen = cited
     if len({c.value for _, c in chosen}) != 1:
         return None
-    # A cell holding the number excuses it, unless the sentence cites the table one digit away and neither
-    # cites nor names the table that holds it: there the match is a coincidence of digits.
-    cites_chosen = all(c.label in refs for _, c in chosen)
+    # A cell holding the number excuses it, unless the sentence (or its paragraph) cites the table one digit
+    # away and neither cites nor names the table that holds it: there the match is a coincidence of digits.
+    cites_chosen = all(c.label in refs | quote.pointing.paragraph_refs for _, c in chosen)
     excusing = [cell for _, cell in quoted if not cites_chosen or cell.label in refs or _tie(quote, cell)]
     if excusing and most[0] < 2:
         return None
@@ -588,24 +610,27 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
     for place, (_, (part,)) in enumerate(parts):
         for statement in part.statements:
             # A count ("45 outflows") is no quote of an integer cell, which is as often an identifier or a size.
-            in_table = not statement.counted and any(spelling in table_spellings for spelling in statement.agreeing)
+            in_table = not statement.counted and _held(statement, table_spellings)
             candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
             for other_place, other, other_in_table in candidates:
                 if (other_place == place and other.block == statement.block) or id(other) in contradicted:
                     continue
+                abstract = statement if statement.abstract else other if other.abstract else None
+                # An abstract's value the body's prose never writes summarises nothing there (see `_unseen`).
+                unseen = abstract is not None and _unseen(abstract, body)
                 # A number a table holds is NUM001's, but the abstract restates results without citing
-                # their table: there only the copy that no table holds can be the slip.
-                if (in_table and other_in_table) if statement.abstract or other.abstract else (in_table or other_in_table):
+                # their table: there only the copy that no table holds can be the slip, or an unseen one.
+                if (in_table and other_in_table and not unseen) if abstract else (in_table or other_in_table):
                     continue
-                # An abstract's value the body never writes, in prose or a table, summarises nothing there:
-                # it needs no names in common with the body's sentence (its evidence class says so).
-                alone = any(item.abstract and _unwritten(item, body, table_spellings) for item in (statement, other)) and not (
-                    _same_setting(statement, other)
-                )
+                # Unseen and in no table, it needs no names in common with the body's sentence.
+                alone = abstract is not None and unseen and not _held(abstract, table_spellings) and not _same_setting(statement, other)
                 confidence = _same_quantity(statement, other, alone) if _comparable(statement, other) else None
                 if confidence is None:
                     continue
-                slip, told = (other, statement) if in_table else (statement, other)
+                if abstract is not None and in_table and other_in_table:  # the unseen abstract value is the slip
+                    slip, told = abstract, other if statement is abstract else statement
+                else:
+                    slip, told = (other, statement) if in_table else (statement, other)
                 shared = sorted(statement.window & other.window)
                 yield slip.finding.model_copy(
                     update={
@@ -613,7 +638,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                         "identity": f"{slip.text} {told.text} {' '.join(shared)}",
                         "related": [told.related],
                         "confidence": confidence,
-                        "evidence": _restatement(slip, told, alone),
+                        "evidence": _restatement(slip, told, alone or (in_table and other_in_table)),
                     }
                 )
                 if other.abstract:
@@ -622,8 +647,14 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
 
 
-def _unwritten(statement: _Statement, body: frozenset[str], table_spellings: frozenset[str]) -> bool:
-    return not any(spelling in body or spelling in table_spellings for spelling in statement.agreeing)
+def _unseen(abstract: _Statement, body: frozenset[str]) -> bool:
+    """The body's prose never writes the abstract's value: a table cell that happens to hold it ("32%" among
+    hundreds of cells) is then no evidence that the abstract quotes the table."""
+    return not any(spelling in body for spelling in abstract.agreeing)
+
+
+def _held(statement: _Statement, table_spellings: frozenset[str]) -> bool:
+    return any(spelling in table_spellings for spelling in statement.agreeing)
 
 
 def _named(statement: _Statement) -> str:
@@ -866,7 +897,7 @@ def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _
         frozenset(_stem(word) for word in words),
         frozenset(names),
         frozenset(name for name in names if name.lower() in words),
-        _direction(words),
+        _direction(mention.sentence, start, end),
         mention.role,
         frozenset(_stem(word) for word in mention.subject),
         " ".join(mention.subject),
@@ -1001,9 +1032,17 @@ _FALL = frozenset(
 )
 
 
-def _direction(window: set[str]) -> int:
-    """+1 when the words around a number speak of a rise, -1 of a fall, 0 of a level (or of both)."""
-    return bool(window & _RISE) - bool(window & _FALL)
+def _direction(sentence: str, start: int, end: int) -> int:
+    """+1 when the number states a rise, -1 a fall, 0 a level: the rise or fall word nearest the number within its
+    phrase (up to a comma), the two words after it first ("22% lower"), then those before it, nearest first
+    ("decreases the cost of loans by 22%"), then the rest after it. The next phrase's verb ("…, increases the
+    likelihood") governs another number."""
+    before = _TOKEN.findall(re.split(r"[,;:]", sentence[:start])[-1].lower())
+    after = _TOKEN.findall(re.split(r"[,;:]", sentence[end:])[0].lower())
+    for word in [*after[:2], *reversed(before), *after[2:]]:
+        if word in _RISE or word in _FALL:
+            return 1 if word in _RISE else -1
+    return 0
 
 
 _NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
