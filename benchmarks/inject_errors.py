@@ -43,6 +43,7 @@ from auditex.analyzers.quantities import (
     CellAt,
     CellIndex,
     agreeing_spellings,
+    agrees,
     body_cells,
     exact_spellings,
     referenced_labels,
@@ -209,30 +210,39 @@ def _late_paragraphs(project: Project, kinds: tuple[SectionKind, ...]) -> list[P
 
 
 def plant_prose_vs_table(project: Project) -> Iterator[Edit]:
-    """Change a prose number that a table also holds, in a sentence tied to that table."""
+    """Change a decimal of running prose that quotes a table cell (`_quotes_cell`, roundings allowed), in a
+    sentence tied to that table."""
     index = _Tables(project.index.tables)
     for number in project.index.numbers:
         mention = number.mention
-        if mention.is_year or mention.decimals < 1:
+        if mention.decimals < 1 or not _stated_quantity(number):
             continue
-        cells = index.agreeing(mention.value, mention.decimals)
+        cells = [c for c in index.agreeing(mention.value, mention.decimals) if _quotes_cell(number, c, rounded=True)]
+        if not cells:
+            continue
         if len({id(c.placed) for c in cells}) != 1 or not tie(cells[0], mention.sentence, number.block.block.plain.text):
             continue
         if edit := _changed_number(project, number, "{old} → {new} (table says " + cells[0].cell.text + ")"):
             yield edit
 
 
-def _quotes_as_written(number: NumberInContext, at: CellAt) -> bool:
+def _quotes_cell(number: NumberInContext, at: CellAt, rounded: bool = False) -> bool:
     """The prose number writes the cell as the table does, with its sign and all its figures (or a fraction cell
-    as a percentage: 91.2% for 0.912), and the cell is a value, not the label that opens its row. A rounding
-    ("around 0.8" and 0.78419) or an integer that merely equals an identifier ("11 features" and the Id 11) is a
+    as a percentage: 91.2% for 0.912), or with `rounded` a rounding of it that keeps two or more figures (0.77 for
+    0.767); and the cell is a value, not the label that opens its row. A coarser rounding ("around 0.8" and
+    0.78419, 0.5 and 0.45) or an integer that merely equals an identifier ("11 features" and the Id 11) is a
     coincidence of digits, not a quote: planting there measures nothing. A whole number quotes a cell whose row
     or column names what it counts ("64 hosts" and a column "Hosts")."""
     mention, cell = number.mention, at.cell
     if cell.value is None or cell.column == 0 or (mention.value < 0) != (cell.value < 0):
         return False
     written = spelled(mention.value, mention.decimals)
-    if written != spelled(cell.value, cell.decimals) and not (mention.percent and written == spelled(cell.value * 100, cell.decimals - 2)):
+    shown = [(cell.value, cell.decimals)] + ([(cell.value * 100, cell.decimals - 2)] if mention.percent else [])
+    if rounded and _significant(written) >= 2:
+        quoted = any(agrees(abs(mention.value), mention.decimals, abs(value)) for value, _ in shown)
+    else:
+        quoted = any(written == spelled(value, places) for value, places in shown)
+    if not quoted:
         return False
     if mention.decimals or mention.percent:
         return True
@@ -241,18 +251,21 @@ def _quotes_as_written(number: NumberInContext, at: CellAt) -> bool:
     return len(counted) > 2 and counted in " ".join(at.headers()).lower()
 
 
+def _significant(written: str) -> int:
+    """Significant figures as written: "0.77" 2, "0.5" 1, "13.96" 4."""
+    return len(written.replace(".", "").lstrip("0"))
+
+
 def plant_cited_table_number(project: Project) -> Iterator[Edit]:
     """Change a number of a prose sentence that cites a table (\\ref to its label) and quotes a body cell of
-    that table as written (`_quotes_as_written`): the author retypes a result while writing about it."""
+    that table as written (`_quotes_cell`): the author retypes a result while writing about it."""
     index = _Tables(project.index.tables)
     for number in project.index.numbers:
         mention = number.mention
         if not _stated_quantity(number):
             continue
         cited = {index.by_label[label].block.start for label in referenced_labels(mention.sentence) if label in index.by_label}
-        cells = [
-            c for c in index.agreeing(mention.value, mention.decimals) if c.placed.block.start in cited and _quotes_as_written(number, c)
-        ]
+        cells = [c for c in index.agreeing(mention.value, mention.decimals) if c.placed.block.start in cited and _quotes_cell(number, c)]
         if cells and (
             edit := _changed_number(
                 project, number, "{old} → {new} (the cited " + cells[0].describe() + " holds " + cells[0].cell.text + ")"

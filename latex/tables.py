@@ -62,7 +62,8 @@ _NUMBER = re.compile(
 )
 _LEADING_MACROS = re.compile(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = re.compile(r"\.\d")  # after "3.3": "3.3.2" is a version
-_SPREAD = re.compile(r"^\s*(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+# The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
+_SPREAD = re.compile(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
 def parse_table(

@@ -83,6 +83,8 @@ class _TableCell:
     aggregate: bool  # its row or column header is an aggregate ("Average", "Mean", "Total")
     change: bool  # it holds a change: a signed value ("+2.3") or one under a Δ / gain / improvement header
     spread: bool  # its column holds a spread or an interval (SD, SE, 95% CI), not the quantity itself
+    ours: bool  # its row header names the authors' own method ("Ours", "BTS (ours)")
+    with_spread: bool  # it is written with its spread ("19.7 ± 6.1"): a mean of runs
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
     related: Related  # the cell, for a finding on a prose number
     rounded: frozenset[str]  # rounded_spellings of its value
@@ -105,6 +107,8 @@ class _Quote:
     role: Role
     aggregate: bool  # its clause speaks of an aggregate ("on average", "overall"): it names an Average row or column
     spread: bool  # its sentence speaks of a spread or an interval ("SD", "standard error", "95% CI")
+    before: str  # its sentence up to the number, lower-cased: which row it names last
+    with_spread: bool  # it is written with its spread ("19.7% +/- 6.1%"): a mean of runs, as a cell with one is
     agreeing: tuple[str, ...]  # agreeing_spellings
     variants: tuple[str, ...]  # digit_variants of the number as written
     finding: Finding
@@ -271,6 +275,10 @@ def _clause(sentence: str, at: int) -> str:
     return sentence[starts[-1] if starts else 0 : end.start() if end else len(sentence)]
 
 
+# A number written with its spread: "19.7% +/- 6.1%", "0.82 ± 0.03".
+_WITH_SPREAD = re.compile(r"\s*(?:±|\+/-|\\pm)")
+# The authors' own method: a row "Ours", and a sentence speaking of "our" method.
+_OURS = re.compile(r"\bours?\b", re.IGNORECASE)
 # A column of changes: "Δ", "Gain", "Improvement", "Diff.".
 _CHANGE_HEADER = re.compile(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
 # Roles that quote no table cell: what is not a measured value (latex/numbers.py Role).
@@ -300,6 +308,8 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         any(_AVERAGED.match(header) for header in (row, column, _lowest_header(at))),
         cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
         bool(_SPREAD.search(column)),
+        bool(_OURS.search(row)),
+        cell.spread is not None,
         at.describe(),
         ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
         frozenset(rounded_spellings(value, cell.decimals)),
@@ -339,6 +349,8 @@ def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
         mention.role,
         bool(_SPEAKS_OF_AGGREGATE.search(_clause(sentence, mention.plain_start - mention.sentence_start))),
         bool(_SPREAD.search(sentence)),
+        sentence[: mention.plain_start - mention.sentence_start].lower(),
+        bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),
         tuple(agreeing_spellings(mention.value, mention.decimals)),
         tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
         ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
@@ -400,7 +412,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         if _tie(quote, c)
         and (quote.decimals or c.label in refs)
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
-        and (c.aggregate or not quote.aggregate)
+        and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
         and (quote.spread or not c.spread)
     ]
     if not anchored:
@@ -410,11 +422,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     # a quote of some other cell only when the sentence names the row and the column of these.
     named = [(_headers_named(quote, c), _tie(quote, c), _header_share(quote, c)) for _, c in anchored]
     most = max(named)
-    chosen = [item for item, count in zip(anchored, named) if count == most]
-    # Cells named alike in two tables: the one in the table the sentence or its paragraph cites is meant.
-    cited = [item for item in chosen if item[1].label in refs | quote.pointing.paragraph_refs]
-    if len({c.value for _, c in chosen}) != 1 and len({c.value for _, c in cited}) == 1:
-        chosen = cited
+    chosen = _resolved(quote, [item for item, count in zip(anchored, named) if count == most])
     if len({c.value for _, c in chosen}) != 1:
         return None
     # A cell holding the number excuses it, unless the sentence (or its paragraph) cites the table one digit
@@ -428,9 +436,45 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     return _Anchor(at, cell, held_elsewhere=bool(quoted) and not excusing)
 
 
+def _resolved(quote: _Quote, chosen: list[tuple[int, _TableCell]]) -> list[tuple[int, _TableCell]]:
+    """Equally named cells of different values, narrowed to one value where the sentence says which: the cell in
+    the table the sentence or its paragraph cites (cells named alike in two tables), then the row the sentence
+    names last before the number ("M. mirandus: 6.3 vs 10, S. muizoni: 6.2 vs 9.1"; "our" names a row "Ours")."""
+    for narrowed in (_in_cited_table(quote, chosen), _named_last(quote, chosen)):
+        if len({c.value for _, c in chosen}) == 1:
+            break
+        if len({c.value for _, c in narrowed}) == 1:
+            chosen = narrowed
+    return chosen
+
+
+def _in_cited_table(quote: _Quote, chosen: list[tuple[int, _TableCell]]) -> list[tuple[int, _TableCell]]:
+    return [item for item in chosen if item[1].label in quote.pointing.refs | quote.pointing.paragraph_refs]
+
+
+def _named_last(quote: _Quote, chosen: list[tuple[int, _TableCell]]) -> list[tuple[int, _TableCell]]:
+    """The cells whose row the sentence names nearest before the number, after the number before it (in
+    "S. muizoni: 5.1 vs 9.1" the row named is 5.1's, and 9.1 names none); a row "Ours" is named by the
+    sentence's "our", wherever it stands."""
+    previous = max((match.end() for match in re.finditer(r"\d", quote.before)), default=0)
+
+    def last_named(cell: _TableCell) -> int:
+        words = [re.escape(word) for word in cell.row_words if not word.startswith("\\")]
+        found = [match.start() for match in re.compile(rf"\b(?:{'|'.join(words)})\b").finditer(quote.before, previous)] if words else []
+        if cell.ours:
+            found += [match.start() for match in _OURS.finditer(quote.before)]
+        return max(found, default=-1)
+
+    places = [last_named(cell) for _, cell in chosen]
+    nearest = max(places)
+    return [item for item, place in zip(chosen, places) if place == nearest] if nearest >= 0 else []
+
+
 def _states_cell(value: float, decimals: int, cell: _TableCell) -> bool:
     """A number of the sentence states the cell's value, or a fraction cell's as a percentage with all its
-    figures (75.2 for 0.752; not "about 20%" for 0.201)."""
+    figures (75.2 for 0.752; not "about 20%" for 0.201, nor "n=20" for 19.7)."""
+    if decimals == 0 and cell.decimals > (2 if abs(cell.value) <= 1 < abs(value) else 0):
+        return False  # a whole number ("n=20") states no decimal cell (19.7) it happens to round
     as_percent = abs(cell.value) <= 1 < abs(value) and decimals >= cell.decimals - 2
     return agrees(value, decimals, cell.value) or (as_percent and agrees(value, decimals, cell.value * 100))
 
