@@ -154,6 +154,10 @@ def test_a_power_of_ten_written_with_a_dot_or_a_cross_scales_the_cell():
         assert value == pytest.approx(3.4e-8) and decimals == 9, text
 
 
+def test_a_spread_after_a_percent_sign_is_read():
+    assert read_number("19.7% +/- 6.1%") == (19.7, 1, 6.1, True)
+
+
 def test_a_version_cell_holds_no_value(tmp_path):
     table = r"""\begin{table}\begin{tabular}{lcc}\toprule
 Project & Version & F1 \\ \midrule

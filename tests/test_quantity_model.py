@@ -34,6 +34,9 @@ def roles(sentence: str) -> dict[str, Role]:
         ("about 10% of the runs", "10%", Role.APPROXIMATE),
         ("with p in {0.05, 0.1, 0.2}", "0.1", Role.LISTED),
         ("between 2 and 5 seconds", "5", Role.RANGE),
+        ("MAEs ranging from 0.7--1.7 eV", "1.7", Role.RANGE),
+        ("in 15-20% of the cases", "20%", Role.RANGE),
+        ("tracking up to approximately 256 individuals", "256", Role.BOUND),
     ],
 )
 def test_each_role_is_read_from_the_words_around_the_number(sentence, number, role):
@@ -57,3 +60,8 @@ def test_the_subject_is_what_the_clause_names():
 def test_a_clause_that_names_nothing_has_no_subject():
     [mention] = find_numbers("In the robustness check it remains negative, at −0.222.")
     assert mention.subject == ()
+
+
+def test_a_dash_after_a_letter_is_part_of_a_name_not_a_range():
+    # "BERT-110", "COVID-19", "ResNet-50": the digits name a model or a disease, not a range's end.
+    assert roles("BERT-110 and ResNet-50 beat COVID-19 baselines by 3-4 points") == {"3": Role.RANGE, "4 points": Role.RANGE}

@@ -608,3 +608,68 @@ def test_a_sample_size_in_the_abstract_is_compared_as_a_count(tmp_path):
     )
     found = findings(tmp_path, body, "NUM002")
     assert len(found) == 1 and "2659" in found[0].message and "1659" in found[0].message
+
+
+def _table(label: str, header: str, *rows: str) -> str:
+    return (
+        f"\\begin{{table}}\\centering\\begin{{tabular}}{{l{'c' * header.count('&')}}}\\toprule\n{header} \\\\ \\midrule\n"
+        + " \\\\\n".join(rows)
+        + f" \\\\ \\bottomrule\n\\end{{tabular}}\\caption{{Results.}}\\label{{{label}}}\\end{{table}}\n"
+    )
+
+
+def test_on_average_speaks_of_its_own_clause(tmp_path):
+    table = _table("tab:obstacle", "Agent & failures", "Oracle & 0\\%", "Nominal & 4\\%", "DQN & 6\\%")
+    sentence = (
+        "We show in Table~\\ref{tab:obstacle} that the robust agent performs worse than the nominal agent on average, "
+        "but the nominal agent collides with obstacles in 5\\% of simulations.\n"
+    )
+    found = findings(tmp_path, "\\section{Results}\n" + sentence + table, "NUM001")
+    assert len(found) == 1 and "says 4%" in found[0].message
+    # In the number's own clause, "on average" still asks for an Average row.
+    same_clause = sentence.replace("collides with obstacles in 5\\%", "collides on average in 5\\%")
+    assert findings(tmp_path, "\\section{Results}\n" + same_clause + table, "NUM001") == []
+
+
+def test_a_spread_column_is_quoted_only_by_a_sentence_naming_a_spread(tmp_path):
+    table = _table("tab:desc", "Variable & Mean & SD", "Sought Info & 0.41 & 0.50", "Age & 0.18 & 0.27")
+    sentence = "Of the sample, 51\\% sought information online (Table~\\ref{tab:desc}).\n"
+    found = findings(tmp_path, "\\section{Results}\n" + sentence + table, "NUM001")
+    assert len(found) == 1 and "column Mean" in found[0].message and "says 0.41" in found[0].message
+
+
+def test_equally_named_cells_resolve_to_the_row_named_last_or_to_ours(tmp_path):
+    ages = _table("tab:ages", "Fossil & phylo age", "Spheniscus muizoni & 5.2", "Madrynornis mirandus & 6.7")
+    listed = "The discrepancy is moderate (Table~\\ref{tab:ages}), with M. mirandus: 6.7 Myr vs 10 Myr and S. muizoni: 6.2 vs 9.1.\n"
+    found = findings(tmp_path, "\\section{Results}\n" + listed + ages, "NUM001")
+    assert [f.message for f in found] == ["text says 6.2, Table tab:ages (row Spheniscus muizoni, column phylo age) says 5.2"]
+    depth = _table("tab:depth", "Method & Sqr.Rel", "Gan et al. & 0.666", "Ours BTS & 0.166")
+    ours = "Our pretraining improves all metrics (0.266 vs 0.245 Sqr.Rel, Table~\\ref{tab:depth}).\n"
+    found = findings(tmp_path, "\\section{Results}\n" + ours + depth, "NUM001")
+    assert len(found) == 1 and "row Ours BTS" in found[0].message
+
+
+def test_a_value_written_with_its_spread_quotes_a_cell_with_one(tmp_path):
+    table = _table("tab:recogs", "Split & Semantic Exact Match", "obj-pp-to-subj-pp (N=20) & 19.7\\% +/- 6.1\\%")
+    sentence = (
+        "We measured obj-pp-to-subj-pp as 29.7\\% +/- 6.1\\% Semantic Exact Match (sample mean +/- std) "
+        "with n=20 (Table~\\ref{tab:recogs}).\n"
+    )
+    found = findings(tmp_path, "\\section{Results}\n" + sentence + table, "NUM001")
+    # Neither "mean" nor "n=20", which 19.7 rounds to, hides the cell.
+    assert len(found) == 1 and "text says 29.7%" in found[0].message
+
+
+def test_a_fall_is_read_from_the_verb_governing_the_number_not_the_next_phrase(tmp_path):
+    body = (
+        "\\begin{abstract}Commitment decreases the financial cost of pawn loans by 32\\% inclusive of fees, "
+        "increases the likelihood of recovering the pawn by 15\\%.\\end{abstract}\n"
+        "\\section{Results}\nBorrowers in the forced arm pay financing costs inclusive of fees that are 22\\% lower than the control.\n"
+    )
+    # The body's 22% is a table's; a cell that happens to round to 32 does not make the abstract a quote of it
+    # when no prose of the body writes 32: the abstract's value is reported.
+    table = _table("tab:arms", "Arm & Cost & Share", "Forced & 22 & 32")
+    found = findings(tmp_path, body + table, "NUM002")
+    assert len(found) == 1 and "32%" in found[0].message and "22%" in found[0].message
+    assert found[0].range.start.line == 2
+    assert found[0].evidence.kind == "abstract restates, same subject; the body never writes the abstract's value"
