@@ -25,6 +25,10 @@ _MACRO = re.compile(r"\\[A-Za-z@]+")
 _NOT_A_NAME = re.compile(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
 # A superscript glued to its letter, as math writes it: "r^2", "R^{2}" name the header "R2".
 _SUPERSCRIPT = re.compile(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
+# A name with its number: "Model 3", "Study 2", "Exp. 1" (the word alone is generic: "model"); not a pointer,
+# nor a step of a sequence ("1:VUA 2:TOEFL").
+_NUMBERED = re.compile(r"\b([A-Za-z]{3,})\.?[\s~]*(\d{1,2})\b(?![.,]\d|:)")
+_POINTERS = frozenset({"table", "tab", "figure", "fig", "section", "sec", "equation", "eq", "appendix", "chapter", "line", "page", "step"})
 _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
@@ -102,7 +106,8 @@ def name_words(text: str) -> set[str]:
     ("\\method{} reaches …" against a row "\\method") is a word of its own, backslash kept."""
     macros = {macro.lower() for macro in _MACRO.findall(text) if not _NOT_A_NAME.match(macro)}
     text = _SUPERSCRIPT.sub(r"\1", _MACRO.sub(" ", text))
-    return ({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros
+    numbered = {f"{word.lower()} {number}" for word, number in _NUMBERED.findall(text) if word.lower() not in _POINTERS}
+    return ({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered
 
 
 def referenced_labels(text: str) -> set[str]:

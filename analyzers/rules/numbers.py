@@ -234,8 +234,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     when a number of two or more figures differs by one unit in its last place (85.9 and 85.8:
     two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
     71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
-    section; +0.1 when another decimal of the sentence quotes the same table; −0.2 when an uncited
-    table holds the number as written. Below 0.7 the
+    section; +0.1 when another decimal of the sentence quotes the same table; at most 0.6 when an
+    uncited table holds the number as written. Below 0.7 the
     finding is information. The evidence class says how the sentence ties the cell: "strong:
     cited table, row and column named" (or "row or column named"), "moderate: cited table",
     "moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
@@ -565,7 +565,7 @@ def _quote_confidence(quote: _Quote, anchored: _Anchor, told: str, near: bool, c
     if corroborated:
         confidence += 0.1
     if anchored.held_elsewhere:
-        confidence -= 0.2
+        confidence = min(confidence, 0.6)
     return _clamped(confidence)
 
 
