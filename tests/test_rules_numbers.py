@@ -673,3 +673,15 @@ def test_a_fall_is_read_from_the_verb_governing_the_number_not_the_next_phrase(t
     assert len(found) == 1 and "32%" in found[0].message and "22%" in found[0].message
     assert found[0].range.start.line == 2
     assert found[0].evidence.kind == "abstract restates, same subject; the body never writes the abstract's value"
+
+
+def test_a_rounding_by_several_places_quotes_a_cell_when_both_keep_three_figures(tmp_path):
+    table = _table("tab:data", "Dataset & Mean and Standard Deviation", "AFL & 95.3784±27.8993", "Halo & 42.7±3.1")
+    sentence = "The mean score for the AFL data is 75.4 (Table~\\ref{tab:data}).\n"
+    found = findings(tmp_path, "\\section{Results}\n" + sentence + table, "NUM001")
+    assert len(found) == 1 and "says 95.3784" in found[0].message
+    # Two figures rounded from four are one digit from too many values: 0.2 is no quote of 0.1874.
+    table = _table("tab:data", "Dataset & Mean", "AFL & 0.1874")
+    assert (
+        findings(tmp_path, "\\section{Results}\nThe mean score for the AFL data is 0.4 (Table~\\ref{tab:data}).\n" + table, "NUM001") == []
+    )

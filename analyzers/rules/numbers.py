@@ -192,7 +192,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     an aggregate. Rounding is allowed: 93.4 in the
     text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
     does not); a decimal is also one digit from a cell rounded to one place fewer when both
-    keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2).
+    keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2),
+    or to fewer still when both keep three or more (75.4 from 95.3784, written 95.4).
     Only references to tables tie:
     a sentence citing a table and a figure cites that table alone. A number that is one of a
     list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
@@ -380,8 +381,8 @@ class _Anchor(NamedTuple):
 def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _TableCell]]) -> _Anchor | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
-    # The cell as the sentence writes it must be one digit away: as written, or rounded to one place fewer when
-    # both keep two or more figures (0.767 quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
+    # The cell as the sentence writes it must be one digit away: as written, or rounded (see `_quotable`: 0.767
+    # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
     # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
     # changes, not a level.
     candidates = [
@@ -519,8 +520,9 @@ def _counts_what_cell_names(quote: _Quote, cell: _TableCell) -> bool:
 
 
 def _quotable(quote: _Quote, cell: _TableCell) -> bool:
-    """The cell as written, or rounded to one place fewer, both of two or more figures: a rounding that drops
-    more (0.187 written 0.2) is one digit from too many numbers."""
+    """The cell as written, or rounded to one place fewer, both of two or more figures, or to fewer still, both
+    of three or more (95.3784 written 95.4): a coarser rounding (0.187 written 0.2) is one digit from too many
+    numbers."""
     told = _told(quote, cell)
     as_percent = told != spelled(cell.value, quote.decimals)  # a fraction quoted as a percentage
     places = cell.decimals - 2 if as_percent else cell.decimals
@@ -528,10 +530,10 @@ def _quotable(quote: _Quote, cell: _TableCell) -> bool:
         return True
     # 3.2 quotes 3.15 and 9.7 quotes 9.78 (rounded or truncated), whichever way the float rounds.
     shown = abs(cell.value) * (100 if as_percent else 1)
+    figures = 2 if places == quote.decimals + 1 else 3
     return (
-        places == quote.decimals + 1
-        and _figures(told) >= 2
-        and _figures(spelled(quote.value, quote.decimals)) >= 2
+        _figures(told) >= figures
+        and _figures(spelled(quote.value, quote.decimals)) >= figures
         and not agrees(abs(quote.value), quote.decimals, shown)
     )
 
