@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -203,9 +203,14 @@ class CellIndex(Generic[T]):
         for spelling in exact:
             self._by_exact.setdefault(spelling, []).append(item)
 
-    def agreeing(self, spellings: Iterable[str]) -> list[T]:
-        """Items holding a value written as one of `spellings` (see `agreeing_spellings`)."""
-        return [item for written in spellings for item in self._by_spelling.get(written, ())]
+    def agreeing(self, spellings: Sequence[str]) -> list[T]:
+        """Items holding a value written as `spellings` (see `agreeing_spellings`): the first, full spelling as
+        a cell rounds to it, the shorter ones only as a cell writes them ("0.70" is the cell "0.7", not the
+        cell 0.69 rounded to one place)."""
+        if not spellings:
+            return []
+        full, *shorter = spellings
+        return [*self._by_spelling.get(full, ()), *(item for written in shorter for item in self._by_exact.get(written, ()))]
 
     def one_digit_away(self, variants: Collection[str], rounded: bool = False) -> list[T]:
         """Items written exactly as one of `variants` (see `digit_variants`), each once; with `rounded`, also
