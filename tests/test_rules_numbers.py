@@ -685,3 +685,15 @@ def test_a_rounding_by_several_places_quotes_a_cell_when_both_keep_three_figures
     assert (
         findings(tmp_path, "\\section{Results}\nThe mean score for the AFL data is 0.4 (Table~\\ref{tab:data}).\n" + table, "NUM001") == []
     )
+
+
+def test_a_number_with_trailing_zero_is_held_only_by_a_cell_written_that_short(tmp_path):
+    from auditex.analyzers.quantities import CellIndex, agreeing_spellings, exact_spellings, rounded_spellings
+
+    index: CellIndex[str] = CellIndex()
+    for name, value, decimals in (("written 0.7", 0.7, 1), ("0.69", 0.69, 2), ("0.704", 0.704, 3)):
+        index.add(name, rounded_spellings(value, decimals), exact_spellings(value, decimals))
+    # "0.70" is the cell written 0.7 and the cell 0.704 rounded to two places, not 0.69 rounded to one.
+    assert sorted(index.agreeing(agreeing_spellings(0.70, 2))) == ["0.704", "written 0.7"]
+    # "0.7" is any cell that rounds to it.
+    assert sorted(index.agreeing(agreeing_spellings(0.7, 1))) == ["0.69", "0.704", "written 0.7"]
