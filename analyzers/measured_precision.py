@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "96cfb74", "papers": 120, "date": "2026-11-25"}
+MEASURED_ON = {"commit": "46f96ad", "papers": 120, "date": "2026-11-26"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
@@ -30,14 +30,21 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT004", "confidence 0.8+"): (30, 12, 18, 0.246),
     ("NOT004", "confidence 0.9+"): (8, 8, 0, 0.676),
     ("NUM001", "moderate: row and column named"): (7, 1, 6, 0.026),
-    ("NUM001", "moderate: the sentence quotes the table elsewhere"): (9, 1, 8, 0.02),
+    ("NUM001", "moderate: the sentence quotes the table elsewhere"): (8, 1, 7, 0.022),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (5, 0, 5, 0.0),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (11, 2, 9, 0.051),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: cited table, row or column named; an uncited table holds the number"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: cited table; an uncited table holds the number"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (13, 3, 10, 0.082),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; an uncited table holds the number"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (3, 0, 3, 0.0),
     ("NUM001", "weak: row and column named; the number's role: relative change"): (1, 0, 1, 0.0),
     ("NUM001", "weak: row and column named; the number's role: setting"): (2, 0, 2, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere, three or more figures; the number's role: relative change"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere, three or more figures; the number's role: setting"): (1, 0, 1, 0.0),
     ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: bound"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: interval bound"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: coefficient"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: interval bound"): (4, 0, 4, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: setting"): (1, 0, 1, 0.0),
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (18, 0, 18, 0.0),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
@@ -52,7 +59,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (60, 16, 44, 0.171),
+    "moderate": (59, 16, 43, 0.174),
     "strong": (29, 28, 1, 0.828),
-    "weak": (55, 3, 52, 0.019),
+    "weak": (69, 4, 65, 0.023),
 }
