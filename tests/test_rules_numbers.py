@@ -586,7 +586,7 @@ def test_a_percentage_restating_a_fraction_cell_is_compared_with_not_copied(tmp_
     assert len(found) == 1 and "says 0.912" in found[0].message
 
 
-def test_an_abstract_count_the_body_never_writes_is_reported_on_the_abstract(tmp_path):
+def test_an_abstract_count_the_body_never_writes_needs_no_shared_names(tmp_path):
     body = (
         "\\begin{abstract}The project determined all edges of the implication graph between the $5694$ simplest "
         "equational laws on magmas, validated in Lean.\\end{abstract}\n"
@@ -595,7 +595,7 @@ def test_an_abstract_count_the_body_never_writes_is_reported_on_the_abstract(tmp
     )
     found = findings(tmp_path, body, "NUM002")
     assert [(f.range.start.line, f.related[0].range.start.line) for f in found] == [(4, 2)]
-    assert found[0].evidence.kind == "abstract restates, same subject; the body never writes the abstract's value"
+    assert found[0].evidence.kind == "abstract restates, same subject; the body's prose never writes the abstract's value"
     # When the body also writes the abstract's value, the two sentences' names (April) must agree again.
     also = body + "\n\\section{Appendix}\nWe list 5694 laws in the appendix.\n"
     assert findings(tmp_path, also, "NUM002") == []
@@ -672,7 +672,7 @@ def test_a_fall_is_read_from_the_verb_governing_the_number_not_the_next_phrase(t
     found = findings(tmp_path, body + table, "NUM002")
     assert len(found) == 1 and "32%" in found[0].message and "22%" in found[0].message
     assert found[0].range.start.line == 2
-    assert found[0].evidence.kind == "abstract restates, same subject; the body never writes the abstract's value"
+    assert found[0].evidence.kind == "abstract restates, same subject; the body's prose never writes the abstract's value"
 
 
 def test_a_rounding_by_several_places_quotes_a_cell_when_both_keep_three_figures(tmp_path):

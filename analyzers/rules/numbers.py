@@ -707,11 +707,12 @@ def _named(statement: _Statement) -> str:
     return f'"{statement.named}"'
 
 
-def _restatement(slip: _Statement, told: _Statement, alone: bool) -> Evidence:
-    """Both statements, what each measures, and why they are taken for one quantity."""
+def _restatement(slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
+    """Both statements, what each measures, and why they are taken for one quantity (`unseen`: only because the
+    body's prose never writes the abstract's value)."""
     kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
-    if alone:
-        kind += "; the body never writes the abstract's value"
+    if unseen:
+        kind += "; the body's prose never writes the abstract's value"
     sides = (
         Statement(
             file=item.finding.file,
