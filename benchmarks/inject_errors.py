@@ -348,10 +348,17 @@ def _cell_number(project: Project, placed: PlacedBlock, cell: Cell) -> tuple[int
 _AGGREGATE_NAME = re.compile(r"^\W*(?:avg|average|mean|overall|total|sum)\b(?![-:])", re.IGNORECASE)
 
 
+# Columns of descriptive statistics: a "Mean" beside them is the mean of the row's variable, not of these columns.
+_DESCRIPTIVE = re.compile(r"^\W*(?:min|max|minimum|maximum|median|sd|s\.d\.|std|range|iqr|n)\b", re.IGNORECASE)
+# A cell holding a range ("15.4 - 76.9"): two numbers, no value to recompute.
+_RANGE_CELL = re.compile(r"\d\s*(?:-{1,3}|–|—)\s*\d")
+
+
 def plant_table_aggregate(project: Project) -> Iterator[Edit]:
     """Alter one cell of an Avg/Mean/Total column or row that, before the edit, recomputes from its cells
     (an average a reader can check; weighted averages stay out of the sample). Tables ruled with the
-    paper's own macros (\\shline) count like any other."""
+    paper's own macros (\\shline) count like any other. A "Mean" column beside Min/Max/SD columns, and a
+    cell holding a range, recompute only by coincidence ((1 + 35) / 2 is the mean week 18): not planted."""
     for placed in project.index.tables:
         grid = _Grid.of(placed.block.table)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
@@ -359,6 +366,8 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
         for column in columns:
             if _AGGREGATE_NAME.match(grid.own_header(column)):
                 others = [c for c in columns if c != column and not _AGGREGATE_NAME.match(grid.own_header(c))]
+                if any(_DESCRIPTIVE.match(grid.own_header(c)) for c in others):
+                    continue
                 lines += [(grid.numeric(row, column), [c for c in (grid.numeric(row, o) for o in others) if c], False) for row in rows]
         for row in rows:
             if _AGGREGATE_NAME.match(grid.table.row_header(row)):
@@ -367,7 +376,7 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
                     (grid.numeric(row, column), [c for c in (grid.numeric(r, column) for r in others) if c], True) for column in columns
                 ]
         for total, peers, column_wise in lines:
-            if total is None or len(peers) < 2 or not _adds_up(total, peers, column_wise, grid.groups()):
+            if total is None or len(peers) < 2 or _RANGE_CELL.search(total.text) or not _adds_up(total, peers, column_wise, grid.groups()):
                 continue
             found = _cell_number(project, placed, total)
             if found:
