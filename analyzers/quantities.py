@@ -36,6 +36,12 @@ _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 AGGREGATE_HEADER = re.compile(
     r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$", re.IGNORECASE
 )
+# A column may also name the aggregate of a measure ("Overall Error Rate", "Mean F1 (%)"); a row so named is
+# more often a variable of a regression ("Average time at home"). TAB001 trusts a line only when most of it adds up.
+AGGREGATE_COLUMN_HEADER = re.compile(
+    r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*([A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,2})?[\s.~]*(\([^()]{0,20}\)|%)?[\W_]*$",
+    re.IGNORECASE,
+)
 _GENERIC = frozenset(
     {
         "method",

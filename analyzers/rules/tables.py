@@ -14,7 +14,7 @@ from ...latex.tables import is_rule, rule_macros
 from ..context import RuleContext
 from ..finding import Category, Evidence, Finding, Related, Severity, Statement
 from ..memo import TEXT_CACHE_SIZE
-from ..quantities import AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
+from ..quantities import AGGREGATE_COLUMN_HEADER, AGGREGATE_HEADER, agrees, name_words, referenced_labels, slack, spelled
 from ..registry import Scope, rule
 
 _HIGHER = re.compile(
@@ -145,7 +145,9 @@ def _rule_macros(ctx: RuleContext) -> frozenset[str]:
 def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the cells of an Avg / Average / Mean / Overall / Total / Sum row or column
-    and flags one that equals neither the mean nor the sum of the cells it summarises.
+    (a column also when its header names the aggregate of a measure: "Overall Error Rate",
+    "Mean F1 (%)") and flags one that equals neither the mean nor the sum of the cells it
+    summarises.
     Rounding of every cell is allowed for, `±std` parts are ignored, bold and `%` are read
     through, and empty cells are skipped. Because an average often covers only some of the
     columns, every run of adjacent cells next to the aggregate is tried before flagging; an
@@ -189,8 +191,8 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
         grid = _Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         for column in columns:
-            if AGGREGATE_HEADER.match(grid.own_header(column)):
-                others = [c for c in columns if c != column and not AGGREGATE_HEADER.match(grid.own_header(c))]
+            if AGGREGATE_COLUMN_HEADER.match(grid.own_header(column)):
+                others = [c for c in columns if c != column and not AGGREGATE_COLUMN_HEADER.match(grid.own_header(c))]
                 line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
                 yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups())
         aggregate_rows = [row for row in rows if AGGREGATE_HEADER.match(grid.row_header(row))]
