@@ -323,7 +323,8 @@ def _report_aggregate(
                 f"Replace with the recomputed mean {recomputed}", ctx.edit(placed.file, *_number_span(ctx, placed.file, total), recomputed)
             )
         ],
-        confidence=_aggregate_confidence(header, total, chosen, matches),
+        # The aggregate's own name: an Avg column's header, an Avg row's header (not where the cell sits).
+        confidence=_aggregate_confidence(grid.own_header(total.column) if not column_wise else header, total, chosen, matches),
     )
 
 
