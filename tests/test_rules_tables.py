@@ -42,7 +42,10 @@ def test_a_column_named_for_the_aggregate_of_a_measure_is_checked_but_a_row_so_n
     found = findings(tmp_path, rows, "TAB001", header="Rule & To control & To treatment & Overall Error Rate & Id")
     assert len(found) == 1 and "7.59" in found[0].message
     # An "Overall" column is often a pooled figure: its own name lowers the confidence, whatever its row is called.
-    assert found[0].confidence < findings(tmp_path, rows.replace("Narrow", "Overall"), "TAB001", header="Rule & A & B & Avg & Id")[0].confidence
+    assert (
+        found[0].confidence
+        < findings(tmp_path, rows.replace("Narrow", "Overall"), "TAB001", header="Rule & A & B & Avg & Id")[0].confidence
+    )
     # "Average time at home" names a regression's variable: its row is not checked against the rows above it
     # (three of its four cells happen to be the mean of the cells above).
     rows = "Income & 0.10 & 0.20 & 0.30 & 0.40 \\\\\nAge & 0.30 & 0.40 & 0.50 & 0.60 \\\\\nAverage time at home & 0.20 & 0.30 & 0.40 & 0.10 \\\\\n"
