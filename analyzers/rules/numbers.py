@@ -666,14 +666,15 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                 unseen = abstract is not None and _unseen(abstract, body)
                 # A number a table holds is NUM001's, but the abstract restates results without citing
                 # their table: there only the copy that no table holds can be the slip, or an unseen one.
-                if (in_table and other_in_table and not unseen) if abstract else (in_table or other_in_table):
+                both_held = in_table and other_in_table  # past this test, only for an unseen abstract value
+                if (both_held and not unseen) if abstract else (in_table or other_in_table):
                     continue
                 # Unseen and in no table, it needs no names in common with the body's sentence.
                 alone = abstract is not None and unseen and not _held(abstract, table_spellings) and not _same_setting(statement, other)
                 confidence = _same_quantity(statement, other, alone) if _comparable(statement, other) else None
                 if confidence is None:
                     continue
-                if abstract is not None and in_table and other_in_table:  # the unseen abstract value is the slip
+                if abstract is not None and both_held:  # the unseen abstract value is the slip
                     slip, told = abstract, other if statement is abstract else statement
                 else:
                     slip, told = (other, statement) if in_table else (statement, other)
@@ -684,7 +685,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
                         "identity": f"{slip.text} {told.text} {' '.join(shared)}",
                         "related": [told.related],
                         "confidence": confidence,
-                        "evidence": _restatement(slip, told, alone or (in_table and other_in_table)),
+                        "evidence": _restatement(slip, told, alone or both_held),
                     }
                 )
                 if other.abstract:
@@ -916,9 +917,10 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     "abstract restates, same subject" or "same subject"; its measured precision decides whether
     a confident finding may warn (see Measured precision below).
     """
-    statements = tuple(statement for number in _numbers(section) if (statement := _statement(ctx, section, number)) is not None)
+    numbers = list(_numbers(section))
+    statements = tuple(statement for number in numbers if (statement := _statement(ctx, section, number)) is not None)
     table_spellings = frozenset(spelling for _, cell, value in _cells(section) for spelling in _held_spellings(value, cell.decimals))
-    written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in _numbers(section))
+    written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in numbers)
     return [_Statements(table_spellings, statements, written)]
 
 
