@@ -31,6 +31,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "count-claim": ("CNT001",),
     "same-quantity-two-values": ("NUM002",),
     "abstract-vs-body": ("NUM002",),
+    "bold-not-best": ("TAB002",),
     "direction-claim": ("TAB002",),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),
