@@ -25,6 +25,7 @@ from pathlib import Path
 
 from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding
+from auditex.analyzers.llm.source import LLMAuditSource, audit_results
 from auditex.cli.audit_command import add_llm_options, llm_settings
 from auditex.evaluation.real_errors import Ledger, caught_problems, load_ledger, recall_table
 
@@ -40,7 +41,7 @@ def rule_findings(folder: Path) -> list[dict]:
 async def audited_findings(folder: Path, arguments: argparse.Namespace) -> list[Finding]:
     session = check_path(folder)
     settings = llm_settings(arguments, session.config.llm)
-    async for _ in session.audit(settings, arguments.audit):
+    async for _ in audit_results(session, LLMAuditSource(settings, arguments.audit)):
         pass
     return session.findings
 

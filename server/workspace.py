@@ -120,7 +120,10 @@ class Workspace:
         online slot of the folders that verify references."""
         result: Diagnostics = {}
         for session in self.folders.values():
-            session.take_verdicts(checker if self.online(session) else None)
+            if checker is not None:  # the network stack is loaded once verification was asked for
+                from ..analyzers.online_verification import ONLINE_SLOT, verdict_findings
+
+                session.keep_findings(ONLINE_SLOT, verdict_findings(session, checker if self.online(session) else None))
             result.update(by_uri(session))
         return result
 

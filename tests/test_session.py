@@ -43,7 +43,7 @@ def test_the_audits_report_of_a_rule_finding_wins_and_rejected_ones_are_left_out
     confirmed = finding("NUM001", 5, "a")
     rejected = finding("NUM002", 7, "r")
     rated = confirmed.model_copy(update={"severity": Severity.ERROR, "verified": True})
-    assert merged([confirmed, rejected], audited=[rated], rejected=["r"]) == [rated]
+    assert merged([confirmed, rejected], judged=[rated], refuted=["r"]) == [rated]
 
 
 def test_an_llm_finding_that_repeats_a_deterministic_one_on_the_same_text_is_left_out():
@@ -51,7 +51,7 @@ def test_an_llm_finding_that_repeats_a_deterministic_one_on_the_same_text_is_lef
     repeat = finding("LLM-NUM", 5, "l1", Source.LLM)
     elsewhere = finding("LLM-NUM", 9, "l2", Source.LLM)
     other_kind = finding("LLM-CLAIM", 5, "l3", Source.LLM, category=Category.CLAIM_DISTORTION)
-    assert merged([rule], audited=[repeat, elsewhere, other_kind]) == [other_kind, rule, elsewhere]  # code breaks the tie
+    assert merged([rule], others=[repeat, elsewhere, other_kind]) == [other_kind, rule, elsewhere]  # code breaks the tie
 
 
 def test_edits_fed_to_a_session_give_what_a_cold_check_of_the_same_texts_gives(tmp_path):
