@@ -11,11 +11,14 @@ decidable by a deterministic check, and for the held-out fifth apart.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..analyzers.check import check_path
 from ..analyzers.finding import Finding, Severity
+from ..analyzers.llm.source import LLMAuditSource, audit_results
+from ..analyzers.session import Session
 
 LINE_SLACK = 2
 
@@ -202,3 +205,27 @@ def caught_problems(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> li
         if finding is not None:
             pairs.append((problem, finding))
     return pairs
+
+
+async def bench_real_errors(
+    ledger_folder: Path, corpus: Path, audit: Callable[[Session], LLMAuditSource] | None = None
+) -> dict[str, object]:
+    """`auditex bench real-errors`: each paper the ledger read, checked (and, given `audit`, audited by the
+    source it makes for the paper's session), its findings matched to the ledger's problems."""
+    if not corpus.is_dir():
+        raise LedgerError(f"no corpus folder at {corpus}: pass --corpus, the folder holding the papers the ledger names")
+    ledger = load_ledger(ledger_folder)
+    if not ledger.papers:
+        raise LedgerError(f"{ledger_folder} holds no ledger file (<paper>.toml)")
+    findings: dict[str, list[Finding]] = {}
+    for paper in ledger.papers:
+        if not (corpus / paper).is_dir():
+            continue
+        session = check_path(corpus / paper)
+        if audit is not None:
+            async for _ in audit_results(session, audit(session)):
+                pass
+        findings[paper] = session.findings
+    missing = len(ledger.papers) - len(findings)
+    table = recall_table(ledger, findings)
+    return {"benchmark": "real-errors", **table, **({"papers_missing_from_corpus": missing} if missing else {})}

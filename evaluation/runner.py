@@ -71,7 +71,7 @@ from .ranking import model_key as review_key
 from .surgical import RevisionTriplet, revision_sensitivity
 from .withdrarxiv import ReleaseError, checker_outputs, is_checker_file, is_verdict_file, load_release, release_root, verdict_records
 
-BENCHMARKS = ("paperaudit", "flaws", "agentic", "critical", "surgical", "localisation", "review")
+BENCHMARKS = ("paperaudit", "flaws", "agentic", "critical", "surgical", "localisation", "review", "real-errors")
 
 
 def client_completer(llm: LLMClient, purpose: str = "benchmark judge") -> TextCompleter:
