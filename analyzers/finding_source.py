@@ -24,14 +24,37 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from ..latex.project import Project
+from .analysis_cache import AnalysisCache
 from .finding import Finding, Source
 from .policy import Policy
 from .project_config import Config
+from .registry import Registry
 
 RULES_SLOT = "rules"
+
+
+class RuleChecker(Protocol):
+    """One project's rule checker, re-run on every change (the engine: incremental, cached by facets)."""
+
+    policy: Policy
+
+    def check(self, project: Project) -> list[Finding]: ...
+
+    def save(self) -> None: ...
+
+
+class RuleSource(Protocol):
+    """The rules: the source the session checks as the text changes, with one checker per project
+    (analyzers/engine.py's `RuleEngines`). The front end that opens a session hands it over."""
+
+    registry: Registry
+
+    def checker(self, policy: Policy, cache: AnalysisCache | None) -> RuleChecker: ...
+
+
 # done, total, what is being done
 Progress = Callable[[int, int, str], None]
 

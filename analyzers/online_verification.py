@@ -24,11 +24,10 @@ from .policy import Policy
 from .project_config import Config
 from .registry import Registry, Rule, Scope
 from .reports.wording import counted
-from .rules import default_registry
 from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache
-from .scholarly.resolver import OnlineSettings, Verdict, Verifier
-from .scholarly.work import Reference
+from .scholarly.resolver import OnlineSettings, Verifier
+from .scholarly.work import Reference, Verdict
 
 if TYPE_CHECKING:
     from .session import Session
@@ -138,14 +137,14 @@ class OnlineChecker:
 
     def __init__(
         self,
-        registry: Registry | None = None,
+        registry: Registry,
         cache: AnswerCache | None = None,
         env: dict[str, str] | None = None,
         policies: dict[str, Any] | None = None,
         backoff_s: float = 0.5,
         check_urls: bool = True,
     ) -> None:
-        self.registry = registry or default_registry()
+        self.registry = registry  # the online rules among them turn verdicts into findings
         self.cache = cache if cache is not None else AnswerCache()
         self.env = env
         self.policies = policies

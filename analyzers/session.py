@@ -35,15 +35,12 @@ from ..latex.source import TEX_SUFFIXES
 from .analysis_cache import AnalysisCache, cache_disabled
 from .check_record import CheckRecord, KeptCheck
 from .dismissals import Dismissals
-from .engine import Engine
 from .finding import Finding
-from .finding_source import RULES_SLOT, FindingSource, Progress, Snapshot, SourceReport, SourceRun
+from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
 from .kept_findings import KeptFinding, anchored, current
 from .policy import Policy, merged
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
-from .registry import Registry
-from .rules import default_registry
 
 Configure = Callable[[Path], Config]
 
@@ -51,7 +48,7 @@ Configure = Callable[[Path], Config]
 @dataclass
 class ProjectState:
     project: Project
-    engine: Engine
+    engine: RuleChecker
     findings: list[Finding] = field(default_factory=list)  # the rules' slot
     dirty: bool = True
     saved: bool = False  # whether a check's results went to the analysis cache
@@ -68,11 +65,6 @@ class Kept:
     refuted: set[str] = field(default_factory=set)
 
 
-def engine_for(policy: Policy, registry: Registry | None = None, cache: AnalysisCache | None = None) -> Engine:
-    """The rule engine under `policy`'s settings and dismissals: the one place an `Engine` is built."""
-    return Engine(registry, policy.config, policy.dismissals, cache)
-
-
 class Session:
     """One folder's analysis. `configure` reads its settings (`.auditex.toml` and whatever the
     front end lays on top); `path` is what is checked in it (a file checks its root's project)."""
@@ -83,7 +75,7 @@ class Session:
         *,
         path: Path | None = None,
         configure: Configure = load_config,
-        registry: Registry | None = None,
+        rules: RuleSource,
         use_cache: bool = True,
         parse_workers: int | None = 1,
         progress: Callable[[str], None] | None = None,
@@ -98,7 +90,8 @@ class Session:
         self.root = ProjectRoot(self.folder)
         self.path = path or self.folder
         self.configure = configure
-        self.registry = registry or default_registry()
+        self.rules = rules
+        self.registry = rules.registry
         self.progress = progress
         self.external_problems = external_problems
         self.dismissals = Dismissals(self.folder)
@@ -144,8 +137,8 @@ class Session:
             state.engine = self._engine()
             state.dirty = True
 
-    def _engine(self) -> Engine:
-        return engine_for(self.policy, self.registry, self.cache)
+    def _engine(self) -> RuleChecker:
+        return self.rules.checker(self.policy, self.cache)
 
     @property
     def policy(self) -> Policy:

@@ -39,6 +39,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..analyzers.check import check_path
+from ..analyzers.engine import RuleEngines
 from ..analyzers.finding import Source
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
@@ -425,7 +426,7 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
     blocks, _ = paper.corrupted_content()
     with tempfile.TemporaryDirectory(prefix="auditex-bench-") as folder:
         (Path(folder) / "paper.tex").write_text(paper_as_latex(blocks), encoding="utf-8")
-        session = Session(Path(folder), use_cache=False)
+        session = Session(Path(folder), rules=RuleEngines(), use_cache=False)
         session.check()
         project = session.projects[0]
         result = await anext(audit_results(session, LLMAuditSource(settings, mode, cache=cache)))
