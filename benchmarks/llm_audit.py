@@ -27,12 +27,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from llm_server import LoopbackLLMServer, verifier_answer  # noqa: E402
 
+from auditex.analyzers.engine import RuleEngines  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
 from auditex.analyzers.llm.answer_cache import LLMCache  # noqa: E402
-from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.llm.audit import AuditResult  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES  # noqa: E402
+from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
+from auditex.analyzers.llm.source import LLMAuditSource, audit_results  # noqa: E402
 from auditex.analyzers.llm.units import PaperData  # noqa: E402
-from auditex.analyzers.projects import open_projects  # noqa: E402
+from auditex.analyzers.registry import Registry  # noqa: E402
+from auditex.analyzers.session import Session  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
 
@@ -50,8 +54,17 @@ TYPES = [
 ]
 
 
-def load(name: str):
-    return open_projects(CORPUS / name)[1][0]
+def load(name: str) -> Session:
+    """The paper's session, with no rules: the LLM's own cost is measured, with nothing already known."""
+    session = Session(CORPUS / name, rules=RuleEngines(Registry([])), use_cache=False)
+    session.check()
+    return session
+
+
+def audit(session: Session, settings: LLMSettings, mode: str, cache: LLMCache | None = None) -> AuditResult:
+    """The audit of the paper's first root, through the session as every front end runs it."""
+    source = LLMAuditSource(settings, mode, cache=cache)
+    return asyncio.run(anext(audit_results(session, source, snapshots=session.snapshots()[:1])))
 
 
 def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, str, str]]:
@@ -75,8 +88,8 @@ def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, s
 
 
 def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Random) -> dict:
-    project = load(name)
-    quotes = sampled_quotes(project, count, rng)
+    session = load(name)
+    quotes = sampled_quotes(session.projects[0], count, rng)
     findings = [
         {
             "type": TYPES[n % 8],
@@ -90,7 +103,7 @@ def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Rand
         for n, (index, quote, _) in enumerate(quotes)
     ]
     server.responder = lambda body: verifier_answer(body) or json.dumps({"findings": findings})
-    result = asyncio.run(run_audit(project, server.settings(), "fast", deterministic=[]))
+    result = audit(session, server.settings(), "fast")
     anchored = sum(f.anchored for f in result.llm_findings)
     return {
         "paper": name,
@@ -134,23 +147,23 @@ def cost(server: LoopbackLLMServer, name: str, mode: str) -> dict:
     row = {"paper": name, "mode": mode}
     server.responder = scripted
     for concurrency in (1, 8):
-        project = load(name)
-        result = asyncio.run(run_audit(project, server.settings(concurrency=concurrency), mode, deterministic=[]))
+        result = audit(load(name), server.settings(concurrency=concurrency), mode)
         row[f"wall_c{concurrency}"] = result.stats.wall_s
         row["calls"], row["prompt_tokens"] = result.stats.calls, result.stats.input_tokens
     with tempfile.TemporaryDirectory() as folder:
         cache = LLMCache(Path(folder))
-        project = load(name)
+        session = load(name)
         settings = server.settings()
-        full = asyncio.run(run_audit(project, settings, mode, cache=cache, deterministic=[]))
-        noop = asyncio.run(run_audit(project, settings, mode, cache=cache, deterministic=[]))
-        project.update(*one_paragraph_edit(project))
-        edit = asyncio.run(run_audit(project, settings, mode, cache=cache, deterministic=[]))
+        full = audit(session, settings, mode, cache)
+        noop = audit(session, settings, mode, cache)
+        session.apply(dict([one_paragraph_edit(session.projects[0])]))
+        session.check()
+        edit = audit(session, settings, mode, cache)
         cache.close()
     row["noop_calls"] = noop.stats.calls
     row["edit_calls"] = edit.stats.calls
     row["edit_tokens_pct"] = 100 * edit.stats.input_tokens / max(1, full.stats.input_tokens)
-    row["sections"] = len(PaperData(project).sections())
+    row["sections"] = len(PaperData(session.projects[0]).sections())
     return row
 
 
