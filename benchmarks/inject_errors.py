@@ -52,7 +52,7 @@ from auditex.analyzers.quantities import (
     tie,
 )
 from auditex.analyzers.rules import default_registry
-from auditex.analyzers.rules.numbers import _headline, _window
+from auditex.analyzers.rules.numbers.model import headline, window
 from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
 from auditex.analyzers.session import Session
 from auditex.latex.index import NumberInContext
@@ -168,7 +168,7 @@ def _changed_number(project: Project, number: NumberInContext, what: str) -> Edi
 def _context_words(number: NumberInContext) -> set[str]:
     """The content words near a prose number: two statements sharing `_SHARED` of them state the same quantity."""
     mention = number.mention
-    words, _ = _window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
+    words, _ = window(mention.sentence, mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start)
     return words
 
 
@@ -304,7 +304,7 @@ def plant_same_quantity(project: Project) -> Iterator[Edit]:
     seen: dict[str, list[tuple[PlacedBlock, set[str]]]] = {}
     for number in project.index.numbers:
         mention = number.mention
-        if not _headline(number) or index.agreeing(mention.value, mention.decimals):
+        if not headline(number) or index.agreeing(mention.value, mention.decimals):
             continue
         words = _context_words(number)
         earlier = seen.setdefault(mention.text, [])
