@@ -105,9 +105,7 @@ def test_engine_is_built_in_one_module():
     """The rule engine, that is: batch's engines (a pool, Ray) are another kind. Only the package's own
     modules count: `pip install .` leaves a copy of them under build/, which is no second builder."""
     building = sorted(
-        path.relative_to(PACKAGE).as_posix()
-        for path in package_modules(PACKAGE, PACKAGE.name).values()
-        if _builds_engine(path)
+        path.relative_to(PACKAGE).as_posix() for path in package_modules(PACKAGE, PACKAGE.name).values() if _builds_engine(path)
     )
     assert building == ["analyzers/session.py"]
 
