@@ -34,6 +34,8 @@ from .tables import parse_table
 from .walker import RunWalker
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+# A listing's label given among its options: `\begin{lstlisting}[caption=…, label={lst:x}]`.
+_LISTING_LABEL = re.compile(r"\\begin\s*\{lstlisting\}\s*\[[^\]]*?\blabel\s*=\s*(\{\s*)?(?P<key>[^,{}\]\s][^,{}\]]*?)\s*[,}\]]")
 _LABEL_PREFIX_KINDS = {
     "sec": "section",
     "ssec": "section",
@@ -316,6 +318,11 @@ class _ChunkWalker:
             return
         if name in cmd.CODE_ENVIRONMENTS:
             self.flush()
+            listing_label = _LISTING_LABEL.match(node.latex_verbatim())
+            if listing_label:
+                self.result.labels.append(
+                    KeyUse("label", listing_label["key"], start + listing_label.start("key"), start + listing_label.end("key"), "listing")
+                )
             builder = PlainBuilder()
             builder.add(node.latex_verbatim(), start, end)
             self.result.blocks.append(Block(BlockKind.CODE, start, end, builder.build(), name))

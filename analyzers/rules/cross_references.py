@@ -51,10 +51,9 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     related location).
 
     ## Confidence
-    Full when the key appears nowhere else. Lowered below the warning threshold (information) when
+    A `lstlisting`'s `label=` option defines its label. Full when the key appears nowhere else. Lowered below the warning threshold (information) when
     the label may be defined where auditex does not read: the key is passed to a command elsewhere
-    (`\\mylisting{…}{lst:mpm}` whose class sets `label={#5}`, `[label=lst:x]` of a listing), or the
-    reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
+    (`\\mylisting{…}{lst:mpm}` whose class sets `label={#5}`), or the reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
     to LaTeX.
     """
     labels = _LabelSources.of(ctx)
