@@ -301,7 +301,9 @@ class Project:
         return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
-        name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
+        # `\bibliography{\jobname}`: the .bib named after the root file, as TeX names the job.
+        target = site.target.replace("\\jobname", PurePosixPath(self.root_file).stem)
+        name = target if target.endswith(".bib") else f"{target}.bib"
         resolution = self._resolve(name, root_dir)
         if resolution.relative is None:
             problems.append(

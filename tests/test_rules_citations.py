@@ -256,6 +256,17 @@ def test_bibliography_input_without_braces(tmp_path):
     assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["b"]
 
 
+def test_a_bibliography_named_after_the_job_is_the_roots_bib(tmp_path):
+    for command in ("\\bibliography{\\jobname}", "\\addbibresource{\\jobname.bib}"):
+        found = rule_findings(
+            tmp_path / command[1:4],
+            {"paper.tex": document(f"\\cite{{a}} and \\cite{{b}}\n{command}"), "paper.bib": "@misc{a, title={A}}\n"},
+            "CIT",
+            "INC",
+        )
+        assert [(f.code, f.message.split("`")[1]) for f in found if f.severity in SERIOUS] == [("CIT001", "b")]
+
+
 def test_bibliography_named_inside_a_macro(tmp_path):
     found = rule_findings(
         tmp_path,
