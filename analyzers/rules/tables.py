@@ -514,31 +514,36 @@ def _marks_rows(grid: _Grid, caption: str) -> bool:
     return by_row > by_column and by_row >= 0.8 * len(bold)
 
 
+# A text column that names the setting a row was measured in, not the method it measures.
+_SETTING_HEADER = re.compile(r"\b(?:data\s*sets?|tasks?|benchmarks?|splits?|domains?|languages?|corpus|corpora)\b", re.IGNORECASE)
+
+
 def _row_settings(grid: _Grid) -> dict[int, tuple[str, ...]]:
-    """Each body row's setting: its values in the text columns after the row names that repeat down the
-    body (the dataset column of a method-by-dataset table); an empty cell continues the one above it
-    (`\\multirow`)."""
+    """Each body row's setting: its values in the text columns headed as a dataset, task or benchmark
+    (a method-by-dataset table); an empty cell continues the one above it (`\\multirow`)."""
     rows = list(grid.body_rows())
     labels: list[list[str]] = []
     for column in grid.columns():
         cells = [grid.cells.get((row, column)) for row in rows]
-        if column in grid.mark_columns or not all(cell is not None and cell.value is None for cell in cells):
-            continue  # ✓/✗ marks set groups apart (row_set), a column of numbers, or a row that lacks the cell
+        if not _SETTING_HEADER.search(grid.own_header(column)) or not all(cell is not None and cell.value is None for cell in cells):
+            continue
         values: list[str] = []
         for cell in cells:
             text = " ".join(cell.text.split()) if cell is not None else ""
             values.append(text or (values[-1] if values else ""))
-        if 1 < len(set(values)) < len(values):
-            labels.append(values)
+        labels.append(values)
     return {row: tuple(values[index] for values in labels) for index, row in enumerate(rows)}
 
 
 def _rivals(marked: Cell, grid: _Grid, settings: dict[int, tuple[str, ...]]) -> Callable[[list[Cell]], list[Cell]]:
-    """The cells a bold one competes with: rows of its own setting that have a name of their own (a row
-    with an empty name continues the one above: another setting of the same method)."""
+    """The cells a bold one competes with: rows of its own setting that name something (a row whose text
+    cells are all empty continues the one above: another setting of the same method)."""
+
+    def named(row: int) -> bool:
+        return any(cell.value is None and cell.text.strip() for cell in grid.table.rows[row])
 
     def rivals(cells: list[Cell]) -> list[Cell]:
-        return [cell for cell in cells if cell is marked or (settings[cell.row] == settings[marked.row] and grid.row_header(cell.row))]
+        return [cell for cell in cells if cell is marked or (settings[cell.row] == settings[marked.row] and named(cell.row))]
 
     return rivals
 
