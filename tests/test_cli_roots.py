@@ -64,6 +64,20 @@ ALTERNATES = {
 }
 
 
+def test_a_magic_comment_naming_no_file_is_said_not_silently_ignored(tmp_path, capsys, monkeypatch):
+    folder = write_project(tmp_path / "t1", {"frag.tex": "% !TEX root = main.tex\nSee Section~\\ref{sec:nowhere}.\n"})
+    report = check_json(capsys, str(folder / "frag.tex"))
+    assert report["fragments"] == ["frag.tex"]
+    assert report["notes"] == [
+        "frag.tex's magic comment `% !TEX root = main.tex` names no file in the project; it was checked as a fragment, on its own."
+    ]
+    monkeypatch.chdir(folder)
+    main(["check", "frag.tex", "--no-cache"])
+    assert "`% !TEX root = main.tex` names no file in the project" in capsys.readouterr().out
+    (folder / "main.tex").write_text(document("\\input{frag}"), encoding="utf-8")
+    assert "notes" not in check_json(capsys, str(folder / "frag.tex"))
+
+
 def test_project_root_in_the_config_names_the_root_and_exclude_drops_alternate_roots(tmp_path, capsys):
     folder = write_project(tmp_path / "paper", ALTERNATES)
     assert check_json(capsys, str(folder))["roots"] == ["main.tex", "aoas.tex"]
