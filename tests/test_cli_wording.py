@@ -57,3 +57,19 @@ def test_one_key_is_one_key(tmp_path, capsys):
     main(["check", str(folder), "--format", "json", "--select", "CIT"])
     messages = [finding["message"] for finding in json.loads(capsys.readouterr().out)["findings"]]
     assert any(message.startswith("the manuscript cites 1 key but") for message in messages), messages
+
+
+def test_ref001s_page_says_what_check_fix_does_with_its_fix(tmp_path, capsys):
+    assert main(["rule", "REF001"]) == 0
+    page = " ".join(capsys.readouterr().out.split())
+    assert "`check --fix` applies it" in page and "never applied automatically" not in page
+    folder = write_project(tmp_path / "paper", {"main.tex": document("\\section{R}\\label{sec:results}See \\ref{sec:resluts}.")})
+    main(["check", str(folder), "--fix", "--no-cache", "--select", "REF001"])
+    capsys.readouterr()
+    assert "\\ref{sec:results}" in (folder / "main.tex").read_text()
+
+
+def test_an_llm_codes_page_says_the_verifier_sets_its_severity(capsys):
+    assert main(["rule", "LLM-CD"]) == 0
+    page = " ".join(capsys.readouterr().out.split())
+    assert "From the verifier's verdict" in page and "model's confidence" not in page

@@ -38,8 +38,10 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix safety
-    The fix replaces the key with the closest existing label; it is safe only when that
-    label is clearly the intended one, so it is offered, never applied automatically.
+    The fix replaces the key with the closest existing label. It is safe when that label is a
+    near-certain typo of the key (90% similar or more: `sec:resluts` for `sec:results`): `check
+    --fix` applies it and it is the editor's preferred action. A less similar label is offered
+    only, and only `--unsafe-fixes` applies it.
 
     A label that another root of the folder includes (a venue variant's appendix) is named, with the
     file that defines it; with xr's `\\externaldocument` it is defined.
