@@ -50,3 +50,24 @@ def test_example_paper_check_finds_the_planted_errors():
 
     codes = {finding["code"] for finding in json.loads(result.stdout)["findings"]}
     assert {"REF001", "CIT001", "NUM001", "TAB001"} <= codes
+
+
+def test_the_command_line_block_lists_every_command():
+    from auditex.cli.main import COMMANDS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Command line\n\n```text\n(.+?)\n```", text, re.DOTALL)
+    assert block is not None
+    listed = {word for line in block.group(1).splitlines() for word in re.findall(r"(?:^|/ )(?:auditex )?([a-z][a-z-]+)", line)}
+    assert set(COMMANDS) <= listed, f"missing from the README's command-line block: {sorted(set(COMMANDS) - listed)}"
+
+
+def test_the_readmes_inject_example_is_a_valid_patches_file(tmp_path):
+    from auditex.evaluation.inject import load_patches
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"`auditex inject`'s patches file.*?```json\n(.+?)\n```", text, re.DOTALL)
+    assert example is not None
+    (tmp_path / "patches.json").write_text(example.group(1), encoding="utf-8")
+    [patch] = load_patches(tmp_path / "patches.json")
+    assert (patch.target_find, patch.corruption_type) == ("81.2", "evidence_manipulation")
