@@ -159,7 +159,7 @@ def _report(arguments: argparse.Namespace, result: Session) -> int:
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
         notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
-    notes += _ignored_magic_comment(Path(arguments.path), result)
+    notes += _file_notes(Path(arguments.path), result)
     rows = None
     if arguments.statistics or (arguments.format == "json" and reads_statistics(result.config)):
         rows = [row for project in result.projects for row in result_rows(project, result.config.statistics)]
@@ -167,10 +167,14 @@ def _report(arguments: argparse.Namespace, result: Session) -> int:
     return exit_code(findings, arguments.fail_on)
 
 
-def _ignored_magic_comment(path: Path, result: Session) -> list[str]:
-    """A sentence when the file checked names, by its magic comment, a root that does not exist."""
+def _file_notes(path: Path, result: Session) -> list[str]:
+    """A sentence when the file checked is empty, or names by its magic comment a root that does not exist."""
     relative = result.root.relative(path) if path.is_file() else None
-    named = unfound_magic_root(result.root, relative) if relative else None
+    if relative is None:
+        return []
+    if not result.root.read(relative).text.strip():
+        return [f"{relative} is empty: there was nothing to check."]
+    named = unfound_magic_root(result.root, relative)
     if named is None:
         return []
     how = "as a fragment, on its own" if relative in result.fragments else "under the root file that includes it"

@@ -78,6 +78,13 @@ def test_a_magic_comment_naming_no_file_is_said_not_silently_ignored(tmp_path, c
     assert "notes" not in check_json(capsys, str(folder / "frag.tex"))
 
 
+def test_an_empty_file_says_it_is_empty(tmp_path, capsys):
+    folder = write_project(tmp_path / "t1", {"empty.tex": "\n"})
+    main(["check", str(folder / "empty.tex"), "--no-cache"])
+    out = capsys.readouterr().out
+    assert "empty.tex is empty: there was nothing to check." in out and "No findings" in out
+
+
 def test_project_root_in_the_config_names_the_root_and_exclude_drops_alternate_roots(tmp_path, capsys):
     folder = write_project(tmp_path / "paper", ALTERNATES)
     assert check_json(capsys, str(folder))["roots"] == ["main.tex", "aoas.tex"]

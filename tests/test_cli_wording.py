@@ -73,3 +73,10 @@ def test_an_llm_codes_page_says_the_verifier_sets_its_severity(capsys):
     assert main(["rule", "LLM-CD"]) == 0
     page = " ".join(capsys.readouterr().out.split())
     assert "From the verifier's verdict" in page and "model's confidence" not in page
+
+
+def test_no_root_file_says_how_to_name_one(tmp_path, capsys):
+    folder = write_project(tmp_path / "notes", {"chapter.tex": "Just a chapter.\n"})
+    assert main(["check", str(folder)]) == 2
+    error = capsys.readouterr().err
+    assert "no LaTeX root file" in error and 'root = "main.tex" under [project]' in error and "pass the root file itself" in error
