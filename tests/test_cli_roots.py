@@ -2,6 +2,7 @@
 `[project]` in .auditex.toml, and a fragment checked on its own (the real command, real files)."""
 
 import json
+import tarfile
 
 import pytest
 from helpers import document, write_project
@@ -76,6 +77,18 @@ def test_a_magic_comment_naming_no_file_is_said_not_silently_ignored(tmp_path, c
     assert "`% !TEX root = main.tex` names no file in the project" in capsys.readouterr().out
     (folder / "main.tex").write_text(document("\\input{frag}"), encoding="utf-8")
     assert "notes" not in check_json(capsys, str(folder / "frag.tex"))
+
+
+def test_an_archive_is_checked_under_every_root_as_its_folder_is(tmp_path, capsys):
+    files = {"paper.tex": document("See \\ref{sec:gone}."), "supp.tex": document("See \\ref{sec:lost}.")}
+    folder = write_project(tmp_path / "submission", files)
+    archive = tmp_path / "submission.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name in files:
+            tar.add(folder / name, arcname=name)
+    from_folder, from_archive = check_json(capsys, str(folder)), check_json(capsys, str(archive))
+    assert from_archive["roots"] == from_folder["roots"] == ["paper.tex", "supp.tex"]
+    assert codes(from_archive) == codes(from_folder) == ["REF001", "REF001"]
 
 
 def test_an_empty_file_says_it_is_empty(tmp_path, capsys):
