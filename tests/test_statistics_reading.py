@@ -105,6 +105,17 @@ def test_p_zero_has_its_own_message(tmp_path):
     assert found[0].message.startswith("p = .000 is impossible: a p-value is never 0") and found[0].message.endswith("report p < .001")
 
 
+def test_p_zero_has_its_own_message_whatever_the_statistic_gives(tmp_path):
+    body = "\\section{Results}\n$t(40) = 2.10$, $p = .000$. And $F(1, 20) = 1.20$, $p = .000$."
+    found = sorted(rule_findings(tmp_path, document(body), "STAT"), key=lambda finding: finding.range.start.character)
+    assert [finding.code for finding in found] == ["STAT001", "STAT002"]
+    assert [finding.message for finding in found] == [
+        "p = .000 is impossible: a p-value is never 0 (t(40) = 2.10 gives p = .042 (two-tailed)); report the p the statistic gives",
+        "p = .000 is impossible: a p-value is never 0 (F(1, 20) = 1.20 gives p = .286); report the p the statistic gives, "
+        "which reverses its significance at .05",
+    ]
+
+
 def test_ns_for_a_significant_statistic_is_a_decision_error(tmp_path):
     assert findings(tmp_path, "$t(28) = 3.20$, ns.") == [("STAT002", "error")]
 
