@@ -80,3 +80,22 @@ def test_no_root_file_says_how_to_name_one(tmp_path, capsys):
     assert main(["check", str(folder)]) == 2
     error = capsys.readouterr().err
     assert "no LaTeX root file" in error and 'root = "main.tex" under [project]' in error and "pass the root file itself" in error
+
+
+def test_progress_off_a_terminal_is_a_plain_line_now_and_then():
+    """A log or a pipe sees a long check alive: what is being done, and for how long."""
+    import time
+
+    from auditex.cli.progress import ProgressLine
+
+    log = io.StringIO()
+    with ProgressLine(log, log_every=0.05) as progress:
+        progress("parsing main.tex")
+        deadline = time.monotonic() + 10
+        while "parsing main.tex" not in log.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    written = log.getvalue()
+    assert written.startswith("auditex: parsing main.tex (") and written.endswith(" s)\n")
+    assert "\x1b" not in written  # plain text, no terminal codes
+    time.sleep(0.2)
+    assert log.getvalue() == written  # closed: nothing more
