@@ -260,7 +260,7 @@ class ResultRow:
     """One result read, where it is and its verdict: a row of `auditex check --statistics`."""
 
     file: str
-    line: int  # 1-based
+    line: int  # 0-based, as a finding's range (LSP)
     checked: CheckedResult
 
     @property
@@ -277,6 +277,9 @@ class ResultRow:
             "file": self.file,
             "line": self.line,
             "test": reported.test,
+            "df1": reported.df1,
+            "df2": reported.df2,
+            "value": reported.value,
             "statistic": reported.statistic,
             "reported": reported.stated_p,
             "reported_p": reported.p,
@@ -293,5 +296,5 @@ def result_rows(project: Project, settings: StatisticsConfig) -> list[ResultRow]
     rows = []
     for placed, checked in checked_results(project.manuscript, settings):
         start, _ = placed.block.plain.source_span(checked.reported.start, checked.reported.end)
-        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0] + 1, checked))
+        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0], checked))
     return rows

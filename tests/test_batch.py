@@ -57,7 +57,7 @@ def test_every_submission_gets_one_line_a_summary_and_a_sarif_log(venue, tmp_pat
     assert sorted(lines) == ["bomb.zip", "paper-a", "paper-b.tar.gz", "paper-c.tex"]
     assert lines["bomb.zip"]["status"] == "failed" and "compression bomb" in lines["bomb.zip"]["reason"]
     paper = lines["paper-a"]
-    assert paper["status"] == "ok" and paper["version"] == 1 and paper["root"] == "main.tex"
+    assert paper["status"] == "ok" and paper["version"] == 2 and paper["root"] == "main.tex"
     assert paper["content_hash"] == content_hash(venue / "paper-a")
     assert {"check_s", "total_s", "rss_mb"} <= set(paper["timings"])
     assert any(f["code"].startswith("SEC") for f in paper["findings"])
