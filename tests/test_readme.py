@@ -71,3 +71,9 @@ def test_the_readmes_inject_example_is_a_valid_patches_file(tmp_path):
     (tmp_path / "patches.json").write_text(example.group(1), encoding="utf-8")
     [patch] = load_patches(tmp_path / "patches.json")
     assert (patch.target_find, patch.corruption_type) == ("81.2", "evidence_manipulation")
+
+
+def test_readme_examples_name_no_path_outside_a_users_clone():
+    """An example runs from any clone: it names no folder beside the checkout."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not re.findall(r"\$ auditex [^\n]*\.\./", text)
