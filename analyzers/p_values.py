@@ -80,7 +80,14 @@ class CheckedResult:
         tails = " (one-tailed)" if self.one_tailed else " (two-tailed)" if reported.one_tailed_possible else ""
         text = f"{reported.statistic} gives {self.computed_text}{tails}, but the text reports {reported.stated_p}"
         if self.verdict is Verdict.P_ZERO:
-            return f"p = {reported.p_text} is impossible: a p-value is never 0 ({reported.statistic} gives {self.computed_text}); report p < .001"
+            impossible, gives = (
+                f"p = {reported.p_text} is impossible: a p-value is never 0",
+                f"{reported.statistic} gives {self.computed_text}",
+            )
+            if self.low < 0.001:
+                return f"{impossible} ({gives}); report p < .001"
+            reverses = f", which reverses its significance at {_format_alpha(settings.alpha)}" if self.decision_error else ""
+            return f"{impossible} ({gives}{tails}); report the p the statistic gives{reverses}"
         if self.verdict is Verdict.TRUNCATED:
             text += ": consistent only if p was truncated, not rounded"
         if self.verdict is Verdict.UNANNOUNCED_ONE_TAILED:
@@ -162,9 +169,9 @@ def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool)
         return CheckedResult(reported, computed, low, high, Verdict.UNANNOUNCED_ONE_TAILED, decision_error, False)
     if reported.comparison == "=" and reported.p is not None and _meet(reported.p, reported.p + 2 * reported.p_half, low, high):
         return CheckedResult(reported, computed, low, high, Verdict.P_ZERO if zero else Verdict.TRUNCATED, decision_error, always)
-    return CheckedResult(
-        reported, computed, low, high, Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT, decision_error, always
-    )
+    # A reported p of 0 is wrong whatever the statistic gives: its own message, which also says what the statistic gives.
+    verdict = Verdict.P_ZERO if zero else Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT
+    return CheckedResult(reported, computed, low, high, verdict, decision_error, always)
 
 
 def _meet(low: float, high: float, other_low: float, other_high: float) -> bool:
@@ -243,7 +250,7 @@ class ResultRow:
     """One result read, where it is and its verdict: a row of `auditex check --statistics`."""
 
     file: str
-    line: int  # 1-based
+    line: int  # 0-based, as a finding's range (LSP)
     checked: CheckedResult
 
     @property
@@ -260,6 +267,9 @@ class ResultRow:
             "file": self.file,
             "line": self.line,
             "test": reported.test,
+            "df1": reported.df1,
+            "df2": reported.df2,
+            "value": reported.value,
             "statistic": reported.statistic,
             "reported": reported.stated_p,
             "reported_p": reported.p,
@@ -276,5 +286,5 @@ def result_rows(project: Project, settings: StatisticsConfig) -> list[ResultRow]
     rows = []
     for placed, checked in checked_results(project.manuscript, settings):
         start, _ = placed.block.plain.source_span(checked.reported.start, checked.reported.end)
-        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0] + 1, checked))
+        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0], checked))
     return rows

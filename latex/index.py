@@ -6,6 +6,7 @@ rebuilding it is a walk over already-parsed facts, never a re-parse.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -573,9 +574,11 @@ def _rewrapped(ref: KeyUse, wrappers: dict[str, tuple[str, str, str]]) -> KeyUse
 
 
 def _sentences_with_claims(text: str, mentions: list[NumberMention]) -> Iterator[tuple[str, int, int]]:
+    numbers = [mention.plain_start for mention in mentions if not mention.is_year]  # in text order: found sentence by sentence
     for start, end in sentence_spans(text):
         sentence = text[start:end]
-        has_number = any(start <= m.plain_start < end and not m.is_year for m in mentions)
+        first = bisect.bisect_left(numbers, start)
+        has_number = first < len(numbers) and numbers[first] < end
         if has_number or _CLAIM_WORDS.search(sentence):
             yield sentence, start, end
 
