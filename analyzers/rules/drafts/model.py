@@ -1,0 +1,220 @@
+"""What a reader sees of a manuscript's drafting: placeholders left in its text, and the numbers
+LaTeX gives its floats.
+
+A draft placeholder ("Table X", "log2FC = X.XX", "(CITE)", "TODO") counts only where TeX prints
+it: not in comments, code, math that names a variable, the never-taken branch of a conditional
+(`\\iffalse`, a `\\newif` switch the project never sets true), an environment the comment package
+excludes, or the argument of a command that prints nothing (`\\todo` of todonotes loaded with
+`disable`, `\\newcommand{\\note}[1]{}`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from pylatexenc import latexwalker as lw
+
+from ....latex.index import dead_spans, discarding_macros, excluded_environments
+from ....latex.macro_signatures import PARSE_CONTEXT
+from ....latex.model import MacroDef
+from ....latex.project import Project
+from ....latex.walker import RunWalker
+from ...memo import TEXT_CACHE_SIZE
+
+
+class PlaceholderKind(str, Enum):
+    """What a placeholder stands for, and so how sure the rule is that nobody meant it."""
+
+    MARKER = "draft marker"  # TODO, FIXME, TBD, TBA
+    REFERENCE = "placeholder reference"  # Table X, Figure Xa, Section ??
+    CITATION = "placeholder citation"  # (CITE), [ref], [citation needed]
+    NUMBER = "placeholder number"  # X.XX, 0.XX, XX%
+    QUESTION_MARKS = "question marks"  # ?? typed in the text
+    TRIPLE_X = "XXX"  # also an anonymised name ("XXX University")
+
+    @property
+    def evidence(self) -> str:
+        """The evidence class its findings are measured in (analyzers/precision.py)."""
+        tier = {
+            PlaceholderKind.MARKER: "strong",
+            PlaceholderKind.REFERENCE: "strong",
+            PlaceholderKind.CITATION: "strong",
+            PlaceholderKind.NUMBER: "moderate",
+        }.get(self, "weak")
+        return f"{tier}: {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    kind: PlaceholderKind
+    text: str
+    start: int  # in the plain text
+    end: int
+    # What a "Table X" names (table, figure, section, …): a roman ten is a real number once the paper has ten.
+    names: str = ""
+
+
+_REFERENCE_NAMES = {
+    "table": "table",
+    "tab": "table",
+    "figure": "figure",
+    "fig": "figure",
+    "section": "section",
+    "sec": "section",
+    "appendix": "appendix",
+    "equation": "equation",
+    "eq": "equation",
+    "algorithm": "algorithm",
+    "theorem": "theorem",
+    "lemma": "theorem",
+}
+_PLACEHOLDERS = re.compile(
+    r"(?P<marker>(?<![\w-])(?:TODO|FIXME|TBD|TBA)(?![\w-]))"
+    r"|(?P<triple_x>(?<![\w./-])XXX+(?![\w/-]))"
+    # "Table X", "Figure Xa", "Sec. ??": a capital X (a roman ten only where the paper has ten) or question marks.
+    r"|(?P<reference>(?<![\w\\])(?P<name>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|Appendix|Equations?|Eqs?\.|Algorithm|Theorem|Lemma)"
+    r"[\s~]+(?:\((?:X{1,2}[a-z]?|\?\?+)\)|X{1,2}[a-z]?(?![\w])|\?\?+))"
+    r"|(?P<citation>[\[(](?:CITE|[Cc]ite|REF|[Cc]itations? needed|CITATION|\?)[\])]|\[(?:refs?|REFS?)\])"
+    # X.XX, x.xx, XX.X, 0.XX, .XX and XX%: the digits a result will take.
+    r"|(?P<number>(?<![\w.])(?:[Xx]{1,3}\.[Xx]{1,4}|\d*\.X{1,4}|XX?\s?%)(?![\w.]))"
+    r"|(?P<question_marks>(?<![?\w])\?\?(?![?\w]))"
+)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def placeholders(text: str) -> tuple[Placeholder, ...]:
+    """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
+    if not _HINT.search(text):
+        return ()
+    found = []
+    for match in _PLACEHOLDERS.finditer(text):
+        kind = PlaceholderKind(_GROUP_KIND[match.lastgroup or ""])
+        names = _REFERENCE_NAMES.get(match.group("name").lower().rstrip(".s"), "") if match.group("name") else ""
+        found.append(Placeholder(kind, match.group(0), match.start(), match.end(), names))
+    return tuple(found)
+
+
+_HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]")
+_GROUP_KIND = {
+    "marker": PlaceholderKind.MARKER.value,
+    "triple_x": PlaceholderKind.TRIPLE_X.value,
+    "reference": PlaceholderKind.REFERENCE.value,
+    "citation": PlaceholderKind.CITATION.value,
+    "number": PlaceholderKind.NUMBER.value,
+    "question_marks": PlaceholderKind.QUESTION_MARKS.value,
+}
+
+
+# What introduces a word the paper mentions instead of uses: quotes, \texttt, \verb.
+_MENTION_BEFORE = re.compile(r"(?:``|`|'|\"|“|‘|\\texttt\s*\{|\\verb\s*.|\\lstinline\s*.|\\code\s*\{)\s*$")
+# A marker in a list of markers ("task annotations (e.g., TODO, FIXME)") is a word the paper discusses.
+_MARKER_LIST = re.compile(r"(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)(?:,|\s+(?:and|or))\s+(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)\b")
+
+
+# Journal metadata the publisher fills in ("\\cvol{2023;TBD}", a DOI of X's): the template's slot, not the author's draft.
+_METADATA_SLOT = re.compile(
+    r"\\(?:c?vol(?:ume)?|issue|doi|pages|received|revised|accepted|published|jvol|jnum|jyear|copyrightyear|acm(?:Volume|Number|Article|Year|DOI)"
+    r"|articlenumber|editor|issn|isbn|pubyear|firstpage|lastpage)\s*\{[^{}]*$"
+)
+
+
+def publisher_slot(source: str, start: int) -> bool:
+    """The text at `start` is inside a journal metadata command's argument."""
+    return _METADATA_SLOT.search(source[max(0, start - 80) : start]) is not None
+
+
+def mentioned(source: str, start: int, end: int) -> bool:
+    """The word at `source[start:end]` is quoted, set as code, or listed with other markers: the paper speaks of it."""
+    if _MENTION_BEFORE.search(source[max(0, start - 12) : start]) is not None:
+        return True
+    around = source[max(0, start - 12) : end + 12]
+    return any(match.start() <= start - max(0, start - 12) < match.end() for match in _MARKER_LIST.finditer(around))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def math_spans(latex: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `latex` that are math, inline or displayed."""
+    try:
+        nodes, _, _ = RunWalker(latex, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
+    except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError):
+        return ()
+    spans: list[tuple[int, int]] = []
+    _collect_math(nodes, spans)
+    return tuple(spans)
+
+
+def _collect_math(nodes: Iterable[lw.LatexNode | None], spans: list[tuple[int, int]]) -> None:
+    for node in nodes:
+        if node is None:
+            continue
+        if isinstance(node, lw.LatexMathNode) or (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname in _MATH):
+            spans.append((node.pos, node.pos + node.len))
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
+            _collect_math(node.nodelist, spans)
+        if isinstance(node, (lw.LatexMacroNode, lw.LatexEnvironmentNode)) and node.nodeargd is not None:
+            _collect_math(node.nodeargd.argnlist or (), spans)
+
+
+_MATH = frozenset({"equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "math"})
+
+
+def in_math_naming_a_variable(placeholder: Placeholder, latex: str, offset: int) -> bool:
+    """Whether the placeholder at `offset` of `latex` is math that may be a variable: a number
+    placeholder stays one after an equals sign (`$p = X.XX$`), anything else in math is the math's."""
+    if not any(start <= offset < end for start, end in math_spans(latex)):
+        return False
+    return placeholder.kind is not PlaceholderKind.NUMBER or not re.search(r"=\s*\{?\s*$", latex[max(0, offset - 8) : offset])
+
+
+# `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
+_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_TODONOTES_DISABLED = re.compile(r"\\usepackage\s*\[[^\]]*\bdisable\b[^\]]*\]\s*\{[^}]*\btodonotes\b")
+# What todonotes' `disable` option silences.
+_TODONOTES_COMMANDS = ("todo", "missingfigure")
+# The changes package's deleted text: `\deleted{old}`, and the second argument of `\replaced{new}{old}`.
+_GROUP = r"\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}"
+_DELETED = re.compile(
+    rf"\\deleted\s*(?:\[[^\]]*\])?\s*(?P<old>{_GROUP})|\\replaced\s*(?:\[[^\]]*\])?\s*{_GROUP}\s*(?P<old_replaced>{_GROUP})"
+)
+
+
+def switch_values(texts: Iterable[str]) -> dict[str, bool]:
+    """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
+    True with it and no `\\draftfalse`; a switch set both ways is left out."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    values = {}
+    for name in set(_NEWIF.findall(masked)):
+        set_true = re.search(rf"\\{re.escape(name)}true(?![A-Za-z@])", masked) is not None
+        set_false = re.search(rf"\\{re.escape(name)}false(?![A-Za-z@])", masked) is not None
+        if not (set_true and set_false):
+            values[f"if{name}"] = set_true
+    return values
+
+
+def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
+    """Commands that print none of their arguments: the paper's own (`\\newcommand{\\note}[1]{}`),
+    and todonotes' when the package is loaded with `disable`."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    todonotes = _TODONOTES_COMMANDS if _TODONOTES_DISABLED.search(masked) else ()
+    return tuple(sorted({*discarding_macros(macros), *todonotes}))
+
+
+def deleted_spans(text: str) -> list[tuple[int, int]]:
+    """Text the changes package marks deleted: struck through in a draft, gone in the final version."""
+    if "\\deleted" not in text and "\\replaced" not in text:
+        return []
+    return [match.span(match.lastgroup) for match in _DELETED.finditer(text) if match.lastgroup]
+
+
+def unread_spans(project: Project, macros: list[MacroDef]) -> dict[str, list[tuple[int, int]]]:
+    """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
+    texts = [project.source(path).text for path in project.files]
+    excluded = excluded_environments(project)
+    silenced = silenced_commands(texts, macros)
+    switches = switch_values(texts)
+    return {path: dead_spans(text, excluded, silenced, switches) + deleted_spans(text) for path, text in zip(project.files, texts)}

@@ -1,0 +1,61 @@
+"""The DRF family's model: what a placeholder is, and which stretches TeX never prints."""
+
+import pytest
+
+from auditex.analyzers.rules.drafts.model import (
+    PlaceholderKind,
+    deleted_spans,
+    in_math_naming_a_variable,
+    mentioned,
+    placeholders,
+    publisher_slot,
+    switch_values,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "kind"),
+    [
+        ("log2FC = X.XX here", "X.XX", PlaceholderKind.NUMBER),
+        ("rose by XX% overall", "XX%", PlaceholderKind.NUMBER),
+        ("an AUC of 0.XX", "0.XX", PlaceholderKind.NUMBER),
+        ("see Figure Xa", "Figure Xa", PlaceholderKind.REFERENCE),
+        ("shown in Table (??)", "Table (??)", PlaceholderKind.REFERENCE),
+        ("as shown before [ref].", "[ref]", PlaceholderKind.CITATION),
+        ("TBD: the last run", "TBD", PlaceholderKind.MARKER),
+        ("the ?? mode", "??", PlaceholderKind.QUESTION_MARKS),
+    ],
+)
+def test_placeholders_are_read_by_kind(text, found, kind):
+    assert [(p.text, p.kind) for p in placeholders(text)] == [(found, kind)]
+
+
+@pytest.mark.parametrize("text", ["Python 3.x", "a DOI 10.1073/pnas.XXXXXXXXXX", "TableX", "Male (ref) and female", "what?!", "TODOs"])
+def test_look_alikes_are_not_placeholders(text):
+    assert placeholders(text) == ()
+
+
+def test_a_number_placeholder_in_math_counts_after_an_equals_sign_only():
+    latex = "Let $X.XX$ and $p = X.XX$."
+    first, second = (latex.index("X.XX"), latex.rindex("X.XX"))
+    number = placeholders("X.XX")[0]
+    assert in_math_naming_a_variable(number, latex, first)
+    assert not in_math_naming_a_variable(number, latex, second)
+
+
+def test_switches_set_once_have_a_value():
+    texts = ["\\newif\\ifdraft\n\\newif\\ifanon\\anontrue\n% \\anonfalse\n\\newif\\ifboth\\bothtrue\\bothfalse"]
+    assert switch_values(texts) == {"ifdraft": False, "ifanon": True}
+
+
+def test_deleted_text_of_the_changes_package():
+    text = "\\replaced[comment={x}]{new}{see Appendix~??} and \\deleted{TODO}"
+    assert [text[start:end] for start, end in deleted_spans(text)] == ["{see Appendix~??}", "{TODO}"]
+
+
+def test_mentions_and_publisher_slots():
+    text = "annotations (e.g., TODO, FIXME) and ``TBD'' but TODO here"
+    assert mentioned(text, text.index("FIXME"), text.index("FIXME") + 5)
+    assert mentioned(text, text.index("TBD"), text.index("TBD") + 3)
+    assert not mentioned(text, text.rindex("TODO"), text.rindex("TODO") + 4)
+    assert publisher_slot("\\cvol{2023;TBD}", len("\\cvol{2023;"))
