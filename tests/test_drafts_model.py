@@ -5,6 +5,7 @@ import pytest
 from auditex.analyzers.rules.drafts.model import (
     PlaceholderKind,
     deleted_spans,
+    float_layout,
     in_math_naming_a_variable,
     mentioned,
     placeholders,
@@ -59,3 +60,13 @@ def test_mentions_and_publisher_slots():
     assert mentioned(text, text.index("TBD"), text.index("TBD") + 3)
     assert not mentioned(text, text.rindex("TODO"), text.rindex("TODO") + 4)
     assert publisher_slot("\\cvol{2023;TBD}", len("\\cvol{2023;"))
+
+
+def test_a_float_counts_its_numbered_captions_and_finds_labels_before_them():
+    layout = float_layout(
+        "\\begin{figure}\\label{fig:a}\\begin{subfigure}{1in}\\caption{s}\\end{subfigure}"
+        "\\caption{A.}\\begin{minipage}{1in}\\caption{B.}\\label{fig:b}\\end{minipage}\\caption*{C.}\\end{figure}"
+    )
+    assert layout is not None and layout.environment == "figure" and layout.captions == 2
+    assert [(label.key, label.subfloat) for label in layout.misplaced] == [("fig:a", False)]
+    assert float_layout("\\begin{center}\\label{x}\\caption{y}\\end{center}") is None
