@@ -10,16 +10,16 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...latex.manuscript import PlacedBlock, Section
-from ...latex.model import BlockKind
-from ...latex.numbers import NumberMention, find_numbers
-from ...latex.sentences import sentence_spans
-from ..apa_results import P_VALUE, decimals, number, p_number
-from ..context import RuleContext
-from ..finding import Category, Finding, Severity
-from ..memo import TEXT_CACHE_SIZE
-from ..p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
-from ..registry import Scope, rule
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind
+from ....latex.numbers import NumberMention, find_numbers
+from ....latex.sentences import sentence_spans
+from ...apa_results import P_VALUE, decimals, number, p_number
+from ...context import RuleContext
+from ...finding import Category, Finding, Severity
+from ...memo import TEXT_CACHE_SIZE
+from ...p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
+from ...registry import Scope, rule
 
 ALPHA = 0.05  # STAT004's threshold: a 95% interval
 # The blocks whose numbers the index collects: prose and theorem statements.
