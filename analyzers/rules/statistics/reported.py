@@ -56,7 +56,7 @@ _MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", r
 )
 def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Recomputes the p-value of every APA-style result the prose reports (statcheck's check):
+    Recomputes the p-value of every APA-style result the prose or a table cell reports (statcheck's check):
     `t(df)`, `F(df1, df2)`, `r(df)`, `z`, chi-square (`χ²`, `\\chi^2`, `X2`, `chi2`) and the
     Q tests of meta-analyses (`Q`, `Qb`, `Qw`), with a comparison sign on the statistic
     (`F(1, 24) < 1`), "ns" for the p-value, thousands separators, and an effect size or a
