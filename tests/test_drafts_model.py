@@ -3,11 +3,17 @@
 import pytest
 
 from auditex.analyzers.rules.drafts.model import (
+    HAND_NUMBERED,
     PlaceholderKind,
     deleted_spans,
+    elsewhere,
+    float_environments,
     float_layout,
+    float_type,
+    hand_numbers,
     in_math_naming_a_variable,
     mentioned,
+    numbered_in_order,
     placeholders,
     publisher_slot,
     switch_values,
@@ -70,3 +76,18 @@ def test_a_float_counts_its_numbered_captions_and_finds_labels_before_them():
     assert layout is not None and layout.environment == "figure" and layout.captions == 2
     assert [(label.key, label.subfloat) for label in layout.misplaced] == [("fig:a", False)]
     assert float_layout("\\begin{center}\\label{x}\\caption{y}\\end{center}") is None
+
+
+def test_float_numbering_that_the_rule_can_establish():
+    assert numbered_in_order(["\\documentclass{article}\\begin{figure}\\caption{a}\\end{figure}"], "figure")
+    assert not numbered_in_order(["\\numberwithin{figure}{section}"], "figure")
+    assert numbered_in_order(["\\numberwithin{figure}{section}"], "table")
+    assert not numbered_in_order(["\\documentclass[11pt]{report}"], "table")
+    assert float_environments(["\\begin{figure*}x\\end{figure*}% \\begin{figure}\n\\begin{table}"], "figure") == 1
+    assert float_type("sidewaystable") == "table" and float_type("algorithm") is None
+
+
+def test_hand_numbered_mentions():
+    mentions = [(m.group("name"), hand_numbers(m.group("numbers"))) for m in HAND_NUMBERED.finditer("Figs. 2–4, Table 3a and Table 2.1")]
+    assert mentions == [("Figs.", [2, 4]), ("Table", [3])]
+    assert elsewhere("see their Table 8") and elsewhere("Figure 3 of \\cite{smith}") and not elsewhere("Figure 3 shows it")

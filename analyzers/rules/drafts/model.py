@@ -313,3 +313,56 @@ def _count_captions(nodes: list[lw.LatexNode]) -> int:
         elif (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname not in _SUBFLOATS) or isinstance(node, lw.LatexGroupNode):
             count += _count_captions(node.nodelist)
     return count
+
+
+# What makes LaTeX number a float type otherwise than 1, 2, 3 … through the paper: numbering per
+# chapter or section, a counter set by hand, a caption outside a float, a continued float.
+_OWN_NUMBERING = (
+    r"\\(?:numberwithin|counterwithin\*?)\s*\{{{type}\}}|\\(?:setcounter|addtocounter)\s*\{{{type}\}}|\\(?:re)?newcommand\s*\{{?\\the{type}\b"
+    r"|\\captionof\s*\{{{type}\}}|\\ContinuedFloat|\\chapter\b|\\documentclass\s*(?:\[[^\]]*\])?\s*\{{(?:book|report|memoir|scrbook|scrreprt)\}}"
+)
+FLOAT_TYPES = {"figure": "figure", "table": "table"}
+
+
+def float_type(environment: str) -> str | None:
+    """The counter a float environment steps: figure or table (None: another counter)."""
+    base = environment.rstrip("*")
+    if base in ("figure", "wrapfigure", "SCfigure", "sidewaysfigure"):
+        return "figure"
+    if base in ("table", "sidewaystable", "wraptable"):
+        return "table"
+    return None
+
+
+def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
+    """Whether the paper's `kind` floats are numbered 1, 2, 3 … in the order of their captions."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
+
+
+def float_environments(texts: Iterable[str], kind: str) -> int:
+    """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
+    names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
+    pattern = re.compile(rf"\\begin\s*\{{(?:{names})\}}")
+    return sum(len(pattern.findall(_COMMENT.sub("", text))) for text in texts)
+
+
+# A float named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Figs. 2–6".
+HAND_NUMBERED = re.compile(
+    r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<numbers>\d+[a-z]?(?:\s*(?:,|and|&|–|-|to)\s*\d+[a-z]?)*)(?![\w.]*\d|\.\d)"
+)
+# What numbers its figures apart from the paper's own: another work, the supplement, an appendix of its own.
+_ELSEWHERE = re.compile(
+    r"supplement|suppl\.|extended data|\bSI\b|online|appendix|additional file|\\cite|et al\.|\[\d+(?:[,–-]\s*\d+)*\]|\bof\s+\[|\bin\s+\[|'s\s+(?:paper|work|study)|\btheir\b|\boriginal\b",
+    re.I,
+)
+
+
+def elsewhere(sentence: str) -> bool:
+    """The sentence may number a float of another document: a cited work's, the supplement's."""
+    return _ELSEWHERE.search(sentence) is not None
+
+
+def hand_numbers(numbers: str) -> list[int]:
+    """The numbers a mention names: "2 and 4" → [2, 4]; "2–6" → [2, 6]."""
+    return [int(number) for number in re.findall(r"\d+", numbers)]
