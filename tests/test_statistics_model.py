@@ -4,7 +4,16 @@ import math
 
 import pytest
 
-from auditex.analyzers.rules.statistics.model import interval_number, read_intervals, read_significance_claims
+from auditex.analyzers.rules.statistics.model import (
+    correlation_p,
+    interval_number,
+    is_correlation_table,
+    possible_stars,
+    read_intervals,
+    read_significance_claims,
+    star_legend,
+    stated_sample,
+)
 
 
 @pytest.mark.parametrize(
@@ -56,3 +65,15 @@ def test_stated_levels_and_corrections():
     assert at_ten.level == pytest.approx(0.10)
     (corrected,) = read_significance_claims("no significant difference after Bonferroni correction (p = .03)")
     assert corrected.corrected
+
+
+def test_correlation_tables_legend_sample_and_stars():
+    assert star_legend("* p < .05, ** p < .01, *** p < .001") == {1: 0.05, 2: 0.01, 3: 0.001}
+    assert star_legend("* p < .01, ** p < .05") == {}  # more stars for a larger p: not a legend read
+    assert stated_sample("Correlations (N = 1,204).") == 1204
+    assert stated_sample("N = 80 to 120, pairwise") is None and stated_sample("N = 80 and N = 120") is None
+    assert correlation_p(0.24, 120) == pytest.approx(0.0083, abs=5e-4)
+    legend = {1: 0.05, 2: 0.01}
+    assert list(possible_stars(0.24, 2, 120, legend)) == [2]
+    assert list(possible_stars(0.18, 2, 120, legend)) == [0, 1]  # .175 to .185: p from .056 to .043
+    assert is_correlation_table("Zero-order correlations") and not is_correlation_table("Means by group")

@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
@@ -220,3 +221,52 @@ def read_significance_claims(text: str) -> tuple[SignificanceClaim, ...]:
 def _level(match: re.Match[str]) -> float:
     written = match.group("level") or match.group("percent")
     return float(written.rstrip("% ")) / 100 if "%" in match.group(0) or match.group("percent") else float(written)
+
+
+# Correlation tables: stars against the r and N the table states.
+
+# A stars legend: "* p < .05, ** p < .01, *** p < .001" (also "*p<0.05" and "p ≤ .05").
+_LEGEND = re.compile(r"(?<!\*)(?P<stars>\*{1,3})\s*(?:\^?\s*)?[pP]\s*[<≤]\s*(?P<level>0?\.\d+)")
+# "N = 120" once in a caption or note; pairwise deletion makes the N of each r another.
+_SAMPLE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
+_PAIRWISE = re.compile(r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I)
+_CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bzero-order", re.I)
+
+
+def star_legend(text: str) -> dict[int, float]:
+    """The stars a table's legend defines, by their count: {1: .05, 2: .01, 3: .001}; {} when it defines none,
+    or defines them inconsistently (more stars for a larger p)."""
+    legend = {len(match.group("stars")): float(match.group("level")) for match in _LEGEND.finditer(text)}
+    levels = [legend[count] for count in sorted(legend)]
+    return legend if levels and all(a > b for a, b in pairwise(levels)) else {}
+
+
+def stated_sample(text: str) -> int | None:
+    """The one N a correlation table states for every r; None when it states none, several, or a range."""
+    if _PAIRWISE.search(text):
+        return None
+    sizes = {int(match.group("n").replace(",", "")) for match in _SAMPLE.finditer(text)}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def is_correlation_table(caption: str) -> bool:
+    return _CORRELATION.search(caption) is not None
+
+
+def correlation_p(r: float, n: int) -> float:
+    """The two-tailed p of a Pearson r over n pairs (t with n − 2 degrees of freedom)."""
+    from scipy import special
+
+    if abs(r) >= 1:
+        return 0.0
+    df = n - 2
+    return 2 * float(special.stdtr(df, -abs(r) * math.sqrt(df / (1 - r * r))))
+
+
+def possible_stars(r: float, decimals_written: int, n: int, legend: dict[int, float]) -> range:
+    """The star counts an r written with these decimals may earn, whatever its rounding (more |r|, more stars)."""
+    half = 0.5 * 10**-decimals_written
+    fewest, most = (
+        sum(1 for level in legend.values() if correlation_p(magnitude, n) < level) for magnitude in (abs(r) - half, abs(r) + half)
+    )
+    return range(fewest, most + 1)
