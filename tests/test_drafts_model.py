@@ -37,7 +37,10 @@ def test_placeholders_are_read_by_kind(text, found, kind):
     assert [(p.text, p.kind) for p in placeholders(text)] == [(found, kind)]
 
 
-@pytest.mark.parametrize("text", ["Python 3.x", "a DOI 10.1073/pnas.XXXXXXXXXX", "TableX", "Male (ref) and female", "what?!", "TODOs"])
+@pytest.mark.parametrize(
+    "text",
+    ["Python 3.x", "Linux 5.X", "an effect (?) of", "a DOI 10.1073/pnas.XXXXXXXXXX", "TableX", "Male (ref) and female", "what?!", "TODOs"],
+)
 def test_look_alikes_are_not_placeholders(text):
     assert placeholders(text) == ()
 

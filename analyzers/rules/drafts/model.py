@@ -78,9 +78,10 @@ _PLACEHOLDERS = re.compile(
     # "Table X", "Figure Xa", "Sec. ??": a capital X (a roman ten only where the paper has ten) or question marks.
     r"|(?P<reference>(?<![\w\\])(?P<name>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|Appendix|Equations?|Eqs?\.|Algorithm|Theorem|Lemma)"
     r"[\s~]+(?:\((?:X{1,2}[a-z]?|\?\?+)\)|X{1,2}[a-z]?(?![\w])|\?\?+))"
-    r"|(?P<citation>[\[(](?:CITE|[Cc]ite|REF|[Cc]itations? needed|CITATION|\?)[\])]|\[(?:refs?|REFS?)\])"
+    r"|(?P<citation>[\[(](?:CITE|[Cc]ite|REF|[Cc]itations? needed|CITATION)[\])]|\[(?:refs?|REFS?|\?)\])"
     # X.XX, x.xx, XX.X, 0.XX, .XX and XX%: the digits a result will take.
-    r"|(?P<number>(?<![\w.])(?:[Xx]{1,3}\.[Xx]{1,4}|\d*\.X{1,4}|XX?\s?%)(?![\w.]))"
+    # One X after a version's digits is a version ("Python 2.X"): a placeholder has two.
+    r"|(?P<number>(?<![\w.])(?:[Xx]{1,3}\.[Xx]{1,4}|\d*\.XX{1,3}|XX?\s?%)(?![\w.]))"
     r"|(?P<question_marks>(?<![?\w])\?\?(?![?\w]))"
 )
 
