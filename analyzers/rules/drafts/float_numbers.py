@@ -11,6 +11,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
 from ...violation import Violation
 from .model import (
+    FLOAT_BLOCKS,
     FLOATS,
     HAND_NUMBERED,
     elsewhere,
@@ -19,11 +20,10 @@ from .model import (
     float_type,
     hand_numbers,
     numbered_in_order,
-    unread_spans,
+    unprinted,
 )
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
-_FLOAT_BLOCKS = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM)
 
 
 @dataclass(frozen=True)
@@ -78,15 +78,15 @@ def hand_numbered_float(ctx: RuleContext) -> Iterator[Finding]:
     if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
         return
     texts = [ctx.source(path).text for path in project.files]
-    unread = unread_spans(project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
     counts: Counter[str] = Counter()
     environments: Counter[str] = Counter()
     for placed in ctx.manuscript.blocks:
         kind = float_type(placed.block.environment or "")
-        if placed.kind not in _FLOAT_BLOCKS or kind is None or placed.block.environment not in FLOATS:
+        if placed.kind not in FLOAT_BLOCKS or kind is None or placed.block.environment not in FLOATS:
             continue
         environments[kind] += 1
-        if not any(low <= placed.block.start < high for low, high in unread.get(placed.file, ())):
+        if not hidden.covers(placed.file, placed.block.start):
             layout = float_layout(ctx.source(placed.file).text[placed.block.start : placed.block.end])
             counts[kind] += layout.captions if layout else 0
     known = {kind for kind in ("figure", "table") if counts[kind] and numbered_in_order(texts, kind)}

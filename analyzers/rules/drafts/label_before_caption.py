@@ -4,14 +4,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
 from ...registry import rule
 from ...violation import Violation
-from .model import FLOATS, MisplacedLabel, float_layout, unread_spans
-
-_FLOAT_BLOCKS = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM)
+from .model import FLOAT_BLOCKS, FLOATS, MisplacedLabel, float_layout, unprinted
 
 
 @dataclass(frozen=True)
@@ -73,13 +70,13 @@ def label_before_caption(ctx: RuleContext) -> Iterator[Finding]:
     "strong" when the paper refers to the label; "moderate" when nothing refers to it yet (no
     reference prints the wrong number today).
     """
-    unread = unread_spans(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
     referenced = {use.key for _, use in ctx.index.refs}
     for placed in ctx.manuscript.blocks:
         block = placed.block
-        if placed.kind not in _FLOAT_BLOCKS or block.environment not in FLOATS:
+        if placed.kind not in FLOAT_BLOCKS or block.environment not in FLOATS:
             continue
-        if any(low <= block.start < high for low, high in unread.get(placed.file, ())):
+        if hidden.covers(placed.file, block.start):
             continue
         source = ctx.source(placed.file).text
         layout = float_layout(source[block.start : block.end])

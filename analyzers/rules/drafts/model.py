@@ -20,7 +20,7 @@ from pylatexenc import latexwalker as lw
 
 from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
-from ....latex.model import MacroDef
+from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
 from ....latex.walker import RunWalker
 from ...memo import TEXT_CACHE_SIZE
@@ -212,17 +212,31 @@ def deleted_spans(text: str) -> list[tuple[int, int]]:
     return [match.span(match.lastgroup) for match in _DELETED.finditer(text) if match.lastgroup]
 
 
-def unread_spans(project: Project, macros: list[MacroDef]) -> dict[str, list[tuple[int, int]]]:
+@dataclass(frozen=True, slots=True)
+class Unprinted:
     """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
+
+    spans: dict[str, list[tuple[int, int]]]
+
+    def covers(self, file: str, offset: int) -> bool:
+        return any(start <= offset < end for start, end in self.spans.get(file, ()))
+
+
+def unprinted(project: Project, macros: list[MacroDef]) -> Unprinted:
+    """What of the project's files TeX never prints: never-taken branches, excluded environments, silenced and deleted text."""
     texts = [project.source(path).text for path in project.files]
     excluded = excluded_environments(project)
     silenced = silenced_commands(texts, macros)
     switches = switch_values(texts)
-    return {path: dead_spans(text, excluded, silenced, switches) + deleted_spans(text) for path, text in zip(project.files, texts)}
+    return Unprinted(
+        {path: dead_spans(text, excluded, silenced, switches) + deleted_spans(text) for path, text in zip(project.files, texts)}
+    )
 
 
 # Floats and their numbers: what `\caption` gives a `\label`, and how LaTeX counts.
 
+# The blocks a float environment makes.
+FLOAT_BLOCKS = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM)
 # The floats whose `\caption` steps a counter a `\label` then reads (deluxetable captions its own way).
 FLOATS = frozenset(
     {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "table", "table*", "sidewaystable", "sidewaystable*", "wraptable"}

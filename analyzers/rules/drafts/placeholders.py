@@ -9,7 +9,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
 from ...violation import Violation
-from .model import Placeholder, PlaceholderKind, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unread_spans
+from .model import Placeholder, PlaceholderKind, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
 
 # The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
@@ -75,7 +75,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
     placeholder numbers; "weak" for `??` and XXX, which also stand for an anonymised name.
     """
     # The files' texts, which "blocks" covers, with what the project's include graph makes of them.
-    unread = unread_spans(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
     acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
     blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
     found = [(placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text)]
@@ -87,7 +87,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
         source = ctx.source(placed.file).text
         block_latex = source[placed.block.start : placed.block.end]
         if not (
-            any(low <= start < high for low, high in unread.get(placed.file, ()))
+            hidden.covers(placed.file, start)
             or in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
             or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
             or publisher_slot(source, start)
