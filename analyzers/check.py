@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..latex.project import ProjectProblem
 from ..latex.submission import ExtractionLimits
+from .engine import RuleEngines
 from .project_config import Config, RuleOptions, load_config
 from .projects import InputError, is_submission_archive, open_input, project_folder, refusal_problems
 from .session import Session
@@ -44,6 +45,7 @@ def check_path(
         folder,
         path=path,
         configure=configure,
+        rules=RuleEngines(),
         use_cache=use_cache,
         parse_workers=parse_workers,
         progress=progress,

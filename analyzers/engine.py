@@ -56,6 +56,17 @@ class CheckStats:
     failures: list[str] = field(default_factory=list)
 
 
+@dataclass
+class RuleEngines:
+    """The rules as the session's source: one `Engine` per project, over `registry` (every rule by
+    default). The one place an `Engine` is built."""
+
+    registry: Registry = field(default_factory=default_registry)
+
+    def checker(self, policy: Policy, cache: AnalysisCache | None = None) -> Engine:
+        return Engine(self.registry, policy.config, policy.dismissals, cache)
+
+
 class Engine:
     def __init__(
         self,

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..latex.one_tailed import announces_one_tailed
 from ..latex.source import SourceText, value_hash
-from .p_values import announces_one_tailed
 
 if TYPE_CHECKING:
     from ..latex.index import Index

@@ -12,22 +12,27 @@ an unchanged bibliography cost no request at all).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..latex.project import Project
 from .context import RuleContext
 from .finding import Finding
+from .finding_source import FindingSource, SourceReport, SourceRun
 from .policy import Policy
 from .project_config import Config
 from .registry import Registry, Rule, Scope
 from .reports.wording import counted
-from .rules import default_registry
 from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache
-from .scholarly.resolver import OnlineSettings, Verdict, Verifier
-from .scholarly.work import Reference
+from .scholarly.resolver import OnlineSettings, Verifier
+from .scholarly.work import Reference, Verdict
+
+if TYPE_CHECKING:
+    from .session import Session
+
+ONLINE_SLOT = "online"
 
 
 @dataclass
@@ -132,14 +137,14 @@ class OnlineChecker:
 
     def __init__(
         self,
-        registry: Registry | None = None,
+        registry: Registry,
         cache: AnswerCache | None = None,
         env: dict[str, str] | None = None,
         policies: dict[str, Any] | None = None,
         backoff_s: float = 0.5,
         check_urls: bool = True,
     ) -> None:
-        self.registry = registry or default_registry()
+        self.registry = registry  # the online rules among them turn verdicts into findings
         self.cache = cache if cache is not None else AnswerCache()
         self.env = env
         self.policies = policies
@@ -229,3 +234,47 @@ class OnlineChecker:
                 summary.verified += 1
         summary.with_findings = len({key for key in flagged if key in {c.reference.key for c in cited}})
         return findings, summary
+
+
+class OnlineSource(FindingSource):
+    """The online verification as a source: each project's cited references resolved, their BIB findings
+    in the "online" slot; the last report's account is the project's `Summary`."""
+
+    slot = ONLINE_SLOT
+
+    def __init__(self, checker: OnlineChecker, on_answer: Callable[[int, int], None] | None = None) -> None:
+        self.checker = checker
+        self.on_answer = on_answer
+
+    async def run(self, run: SourceRun) -> AsyncIterator[SourceReport]:
+        findings, summary = await self.checker.check(run.project, run.policy, on_answer=self.on_answer)
+        yield SourceReport(run.snapshot.root, findings, account=summary)
+
+
+def verdict_findings(session: Session, checker: OnlineChecker | None) -> list[Finding]:
+    """The BIB findings `checker`'s verdicts give against the current text, on each `.bib` entry and on each
+    `\\cite` of it (the editor: verdicts arrive while the author types); none without a checker."""
+    if checker is None or not checker.verdicts:
+        return []
+    return [
+        finding
+        for project in session.projects
+        for finding in checker.findings(project, session.policy, cited_references(project), at_cites=True)
+    ]
+
+
+async def verify_references(
+    session: Session, on_answer: Callable[[int, int], None] | None = None, checker: OnlineChecker | None = None
+) -> Summary:
+    """Resolve every project's cited references into the session's online slot; `on_answer` hears how many
+    references of a project have an answer. Returns the run's account."""
+    own = checker is None
+    checker = checker or OnlineChecker(session.registry)
+    total = Summary()
+    try:
+        async for report in session.run(OnlineSource(checker, on_answer)):
+            total = total.plus(report.account)
+    finally:
+        if own:
+            checker.cache.close()
+    return total

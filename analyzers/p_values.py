@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
+from ..latex.one_tailed import announces_one_tailed
 from ..latex.project import Project
 from .apa_results import ReportedResult, read_results
 from .memo import TEXT_CACHE_SIZE
@@ -35,7 +36,6 @@ _RESULTS_IN = (*PROSE, BlockKind.TABLE)
 _EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
 # statcheck's words for a one-tailed test; "non-directional" announces the opposite.
-_ONE_TAILED = re.compile(r"\bone[- ]?(?:tailed|sided)\b|(?<![\w-])directional\b", re.I)
 
 
 class Verdict(str, Enum):
@@ -106,16 +106,6 @@ def _format(p: float) -> str:
 
 def _format_alpha(alpha: float) -> str:
     return f"{alpha:g}".lstrip("0") if alpha < 1 else f"{alpha:g}"
-
-
-def announces_one_tailed(manuscript: Manuscript) -> bool:
-    """The text anywhere says "one-tailed", "one-sided" or "directional" (statcheck's OneTailedTxt, whole document)."""
-    return any(_announces(placed.block.plain.text) for section in manuscript.sections for placed in section.blocks)
-
-
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _announces(text: str) -> bool:
-    return _ONE_TAILED.search(text) is not None
 
 
 def one_tailed_announced(manuscript: Manuscript, settings: StatisticsConfig) -> bool:

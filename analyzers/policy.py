@@ -111,20 +111,23 @@ def distinct(findings: Iterable[Finding]) -> list[Finding]:
 
 
 def merged(
-    rules: Iterable[Finding], online: Iterable[Finding] = (), audited: Iterable[Finding] = (), rejected: Iterable[str] = ()
+    rules: Iterable[Finding], others: Iterable[Finding] = (), judged: Iterable[Finding] = (), refuted: Iterable[str] = ()
 ) -> list[Finding]:
     """The findings of every source as one report, in `report_order`: what every front end shows.
 
-    1. The rule findings an audit's verifier rejected (`rejected` fingerprints) are left out.
+    `others` are the other sources' own findings; `judged` are findings as a source that judges
+    others reports them (an audit's verifier confirmed a rule finding), and `refuted` the
+    fingerprints such a source rejected.
+    1. The refuted findings are left out.
     2. One finding per fingerprint: a fingerprint names one finding whichever source reports it.
-       The audit's report wins, since it carries the verifier's verdict on a rule finding.
+       A judged finding wins, since it carries the verdict.
     3. An LLM finding that repeats a rule or online finding (`repeats`) is left out: the
        deterministic one is reproducible and carries the fixes. An audit drops such repeats as it
        runs; here they are dropped again because the text, and so the rule findings, moved since.
     """
-    left_out = set(rejected)
+    left_out = set(refuted)
     chosen: dict[str, Finding] = {}
-    for finding in (*audited, *rules, *online):
+    for finding in (*judged, *rules, *others):
         if finding.fingerprint not in left_out:
             chosen.setdefault(finding.fingerprint, finding)
     deterministic = [finding for finding in chosen.values() if finding.source is not Source.LLM]

@@ -3,10 +3,11 @@
 A session owns one folder's (or one extracted archive's) analysis: its settings, its
 projects (one per root file), one `Engine` per project, the kept check record, and the
 findings of each source in a slot of its own:
-- rules: each project's findings from its last check;
-- online verification: the BIB findings of the verdicts on its cited references;
-- LLM: each project's last audit, its LLM findings kept on their sections.
-`findings` puts the slots together through the one merge rule (`policy.merged`).
+- rules: each project's findings from its last check, rechecked as the text changes;
+- every other source (finding_source.py: the online verification of references, the LLM
+  audit), run by `run(source)` over the projects' snapshots, in the slot it names.
+`findings` puts the slots together through the one merge rule (`policy.merged`). The session
+knows no source by name: the front end hands it the source to run.
 
 The CLI opens a session, checks once and renders; the server keeps one per workspace
 folder and feeds it the editor's changes; batch opens one per submission.
@@ -25,7 +26,6 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import is_fragment, root_for_file
@@ -35,22 +35,12 @@ from ..latex.source import TEX_SUFFIXES
 from .analysis_cache import AnalysisCache, cache_disabled
 from .check_record import CheckRecord, KeptCheck
 from .dismissals import Dismissals
-from .engine import Engine
-from .finding import Finding, Source
-from .llm.kept_findings import KeptFinding, anchored, current
+from .finding import Finding
+from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
+from .kept_findings import KeptFinding, anchored, current
 from .policy import Policy, merged
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
-from .registry import Registry
-from .rules import default_registry
-
-if TYPE_CHECKING:  # the LLM and network stacks load when an audit or a verification runs
-    from .llm.answer_cache import LLMCache
-    from .llm.audit import AuditResult
-    from .llm.provider import Provider
-    from .llm.run import ProgressCallback
-    from .llm.settings import LLMSettings
-    from .online_verification import OnlineChecker, Summary
 
 Configure = Callable[[Path], Config]
 
@@ -58,24 +48,21 @@ Configure = Callable[[Path], Config]
 @dataclass
 class ProjectState:
     project: Project
-    engine: Engine
+    engine: RuleChecker
     findings: list[Finding] = field(default_factory=list)  # the rules' slot
     dirty: bool = True
     saved: bool = False  # whether a check's results went to the analysis cache
 
 
 @dataclass
-class Audited:
-    """A project's last audit: its LLM findings (kept on their sections) and its verdicts on rule findings."""
+class Kept:
+    """What one source reported in one project: its findings (kept on their sections when the source
+    follows edits), the other slots' findings as it reports them, and those it refuted."""
 
-    llm: dict[str, KeptFinding] = field(default_factory=dict)
-    reported: list[Finding] = field(default_factory=list)  # the rule findings as the audit reports them
-    rejected: set[str] = field(default_factory=set)  # fingerprints of the rule findings its verifier rejected
-
-
-def engine_for(policy: Policy, registry: Registry | None = None, cache: AnalysisCache | None = None) -> Engine:
-    """The rule engine under `policy`'s settings and dismissals: the one place an `Engine` is built."""
-    return Engine(registry, policy.config, policy.dismissals, cache)
+    findings: list[Finding] = field(default_factory=list)
+    on_sections: dict[str, KeptFinding] | None = None
+    shown: list[Finding] = field(default_factory=list)
+    refuted: set[str] = field(default_factory=set)
 
 
 class Session:
@@ -88,7 +75,7 @@ class Session:
         *,
         path: Path | None = None,
         configure: Configure = load_config,
-        registry: Registry | None = None,
+        rules: RuleSource,
         use_cache: bool = True,
         parse_workers: int | None = 1,
         progress: Callable[[str], None] | None = None,
@@ -103,7 +90,8 @@ class Session:
         self.root = ProjectRoot(self.folder)
         self.path = path or self.folder
         self.configure = configure
-        self.registry = registry or default_registry()
+        self.rules = rules
+        self.registry = rules.registry
         self.progress = progress
         self.external_problems = external_problems
         self.dismissals = Dismissals(self.folder)
@@ -111,8 +99,7 @@ class Session:
         self.parser = ChunkParser(self.cache, workers=parse_workers, progress=progress)
         self.config = configure(self.folder)
         self.states: list[ProjectState] | None = None  # None: not opened yet
-        self.online: dict[str, list[Finding]] = {}  # root file → the online verification's slot
-        self.audits: dict[str, Audited] = {}  # root file → the LLM slot
+        self.slots: dict[str, dict[str, Kept]] = {}  # a source's slot → root file → what it reported there
         relative = self.root.relative(self.path)
         # A path outside the folder has no record: opening it says what is wrong with it.
         kept = (
@@ -150,8 +137,8 @@ class Session:
             state.engine = self._engine()
             state.dirty = True
 
-    def _engine(self) -> Engine:
-        return engine_for(self.policy, self.registry, self.cache)
+    def _engine(self) -> RuleChecker:
+        return self.rules.checker(self.policy, self.cache)
 
     @property
     def policy(self) -> Policy:
@@ -221,92 +208,60 @@ class Session:
             state.engine.save()
             state.saved = True
 
-    # Verifying references
+    # Other sources
 
-    async def verify_references(self, on_answer: Callable[[int, int], None] | None = None, checker: OnlineChecker | None = None) -> Summary:
-        """Resolve every project's cited references and fill the online slot; `on_answer` hears how many
-        references of a project have an answer. Returns the run's account. The network stack loads here."""
-        from .online_verification import OnlineChecker, Summary
+    def snapshots(self, relative: str | None = None) -> list[Snapshot]:
+        """The projects (those holding `relative`, if given) as of now, checked: what a source reads."""
+        self.check()
+        states = self.opened()
+        chosen = [state for state in states if relative is None or state.project.contains(relative)] or states
+        return [Snapshot.of(state.project, state.findings) for state in chosen]
 
-        own = checker is None
-        checker = checker or OnlineChecker(self.registry)
-        total = Summary()
-        try:
-            for state in self.opened():
-                self.online[state.project.root_file], summary = await checker.check(state.project, state.engine.policy, on_answer=on_answer)
-                total = total.plus(summary)
-        finally:
-            if own:
-                checker.cache.close()
-        return total
-
-    def take_verdicts(self, checker: OnlineChecker | None) -> None:
-        """Fill the online slot from the verdicts `checker` holds (None: empty it), against the current text,
-        on each `.bib` entry and on each `\\cite` of it (the editor: verdicts arrive while the author types)."""
-        if checker is None or not checker.verdicts:
-            self.online = {}
-            return
-        from .scholarly.cited_references import cited_references
-
-        self.online = {
-            state.project.root_file: checker.findings(state.project, state.engine.policy, cited_references(state.project), at_cites=True)
-            for state in self.states or []
-        }
-
-    def restore_online(self, findings: list[Finding]) -> None:
-        """Fill the online slot with what an earlier run reported (a batch record's findings: those the
-        rules do not report again are its online verification's), without the network."""
-        checked = {finding.fingerprint for finding in self.findings}
-        self.online = {"": [finding for finding in findings if finding.fingerprint not in checked]}
-
-    # Auditing
-
-    async def audit(
+    async def run(
         self,
-        settings: LLMSettings,
-        mode: str,
+        source: FindingSource,
         *,
-        cache: LLMCache | None = None,
-        progress: Callable[[Project], ProgressCallback | None] = lambda project: None,
+        snapshots: list[Snapshot] | None = None,
+        private: bool = False,
+        progress: Callable[[str], Progress | None] = lambda root: None,
         cancel: asyncio.Event | None = None,
-        provider: Provider | None = None,
-        refresh: bool = False,
-        critical_k: int = 5,
-    ) -> AsyncIterator[AuditResult]:
-        """The LLM audit of every project, each kept in the LLM slot and yielded as it finishes (a failure
-        keeps the earlier projects'); `progress(project)` gives the progress callback of a project's audit."""
-        for state in self.opened():
-            project = state.project
-            result = await audit_project(
-                project,
-                settings,
-                mode,
-                self.config,
-                state.engine.policy,
-                [finding for finding in self.findings if project.contains(finding.file)],
-                cache=cache,
-                on_progress=progress(project),
-                cancel=cancel,
-                provider=provider,
-                refresh=refresh,
-                critical_k=critical_k,
-            )
-            self.keep_audit(project, result.llm_findings, result)
-            yield result
+    ) -> AsyncIterator[SourceReport]:
+        """Run `source` over every project (or `snapshots` of some), keeping each report in its slot as it
+        comes and yielding it; `private` parses each snapshot into a project of its own, off this thread.
+        `progress(root)` gives a project's progress callback; a set `cancel` ends the run after the project
+        it stopped, which keeps what it had reported."""
+        for snapshot in snapshots if snapshots is not None else self.snapshots():
+            project = await self.project_of(snapshot, private)
+            read = {slot: self._read(slot, snapshot) for slot in source.reads}
+            earlier = self.slots.get(source.slot, {}).get(snapshot.root)
+            run = SourceRun(snapshot, project, self.config, self.policy, read, progress(snapshot.root), cancel)
+            async for report in source.run(run):
+                self.slots.setdefault(source.slot, {})[snapshot.root] = _kept(source, project, report, earlier)
+                yield report
             if cancel is not None and cancel.is_set():
                 break
 
-    def keep_audit(
-        self, project: Project, llm_findings: list[Finding], result: AuditResult | None = None, earlier: Audited | None = None
-    ) -> None:
-        """Keep an audit of `project` (this text, or a private copy of it) in the LLM slot: its LLM
-        findings on their sections, added to `earlier`'s (a run cancelled, failed in part, or still
-        running), and with `result` its verdicts on rule findings."""
-        audited = Audited({**(earlier.llm if earlier is not None else {}), **anchored(project, llm_findings)})
-        if result is not None:
-            audited.reported = [finding for finding in result.findings if finding.source is not Source.LLM]
-            audited.rejected = {finding.with_fingerprint().fingerprint for finding in result.rejected_rules}
-        self.audits[project.root_file] = audited
+    def keep_findings(self, slot: str, findings: list[Finding]) -> None:
+        """Fill `slot` with `findings`, each kept with the project that reads its file (verdicts that arrive
+        while the author types; an earlier run's record): they replace what the slot held."""
+        kept: dict[str, Kept] = {}
+        for finding in findings:
+            state = next((state for state in self.opened() if state.project.contains(finding.file)), None)
+            if state is not None:
+                kept.setdefault(state.project.root_file, Kept()).findings.append(finding)
+        self.slots[slot] = kept
+
+    async def project_of(self, snapshot: Snapshot, private: bool) -> Project:
+        """The project a source reads: the live one, or (`private`) the snapshot's own, parsed off this thread."""
+        if private:
+            return await asyncio.to_thread(lambda: snapshot.private_project)
+        return next(state.project for state in self.opened() if state.project.root_file == snapshot.root)
+
+    def _read(self, slot: str, snapshot: Snapshot) -> list[Finding]:
+        if slot == RULES_SLOT:
+            return snapshot.rule_findings
+        kept = self.slots.get(slot, {}).get(snapshot.root)
+        return kept.findings if kept is not None else []
 
     # Results
 
@@ -342,17 +297,19 @@ class Session:
         """Every source's findings through the one merge rule, in report order."""
         if self.states is None:
             return self.record.findings if self.record is not None else []
-        rules: list[Finding] = []
-        audited: list[Finding] = []
-        rejected: set[str] = set()
+        rules = [finding for state in self.states for finding in state.findings]
+        others: list[Finding] = []
+        judged: list[Finding] = []
+        refuted: set[str] = set()
         for state in self.states:
-            rules += state.findings
-            audit = self.audits.get(state.project.root_file)
-            if audit is not None:
-                audited += [*audit.reported, *current(state.project, state.engine.policy, audit.llm)]
-                rejected |= audit.rejected
-        online = [finding for findings in self.online.values() for finding in findings]
-        return merged(rules, online, audited, rejected)
+            for slot in self.slots.values():
+                kept = slot.get(state.project.root_file)
+                if kept is not None:
+                    on_sections = kept.on_sections
+                    others += current(state.project, state.engine.policy, on_sections) if on_sections is not None else kept.findings
+                    judged += kept.shown
+                    refuted |= kept.refuted
+        return merged(rules, others, judged, refuted)
 
     def files(self) -> list[str]:
         """Every file the projects read (or, before they are opened, the record's)."""
@@ -371,26 +328,14 @@ class Session:
         return [state.project for state in self.states or [] if state.project.contains(relative)]
 
 
-async def audit_project(
-    project: Project,
-    settings: LLMSettings,
-    mode: str,
-    config: Config,
-    policy: Policy,
-    deterministic: list[Finding],
-    **options: Any,
-) -> AuditResult:
-    """One project's LLM audit under the folder's `[llm]` severities and findings `policy`;
-    `options` as `run_audit`'s (cache, on_progress, on_findings, cancel, provider, refresh, critical_k)."""
-    from .llm.audit import run_audit
-    from .llm.config_section import severity_policy
-
-    return await run_audit(
-        project,
-        settings,
-        mode,  # type: ignore[arg-type]  # the front end checked the mode
-        policy=severity_policy(config.llm),
-        finding_policy=policy,
-        deterministic=deterministic,
-        **options,
-    )
+def _kept(source: FindingSource, project: Project, report: SourceReport, earlier: Kept | None) -> Kept:
+    """The slot's new contents for one project. A complete last report replaces what the slot held; a
+    partial one, or a last one cut short, adds its findings to the earlier run's (the findings of units
+    that did not run again stay), and a partial one keeps the earlier verdicts until the last comes."""
+    if not source.follows_edits:
+        return Kept(report.findings, None, report.shown, report.refuted)
+    on_sections = anchored(project, report.findings)
+    if earlier is not None and not (report.final and report.complete):
+        on_sections = {**(earlier.on_sections or {}), **on_sections}
+    verdicts = report if report.final or earlier is None else earlier
+    return Kept(report.findings, on_sections, verdicts.shown, verdicts.refuted)

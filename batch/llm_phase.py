@@ -26,6 +26,7 @@ from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.pricing import Price, price_for
 from ..analyzers.llm.provider import make_provider
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.online_verification import ONLINE_SLOT
 from ..analyzers.projects import InputError
 from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
 from .results import ResultStore
@@ -122,7 +123,10 @@ class LLMBatchPhase:
             # stopped), and its extracted copy removed once it ends.
             session = await asyncio.wait_for(asyncio.shield(opening), spec.limits.time_s)
             try:
-                session.restore_online([Finding.model_validate(f) for f in record["findings"]])
+                # The record's findings that the rules do not report again are its online verification's.
+                checked = {finding.fingerprint for finding in session.findings}
+                recorded = [Finding.model_validate(raw) for raw in record["findings"]]
+                session.keep_findings(ONLINE_SLOT, [finding for finding in recorded if finding.fingerprint not in checked])
                 run = await audit_session(session, self.settings, self.mode, cache, provider)
                 findings = session.findings  # while the submission is still extracted
             finally:

@@ -163,8 +163,10 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
         extra: dict[str, Any] = {}
         timings["check_s"] = _lap(clock)
         if spec.online:
+            from ..analyzers.online_verification import verify_references
+
             clock = time.monotonic()
-            extra["references"] = asyncio.run(session.verify_references()).as_dict()
+            extra["references"] = asyncio.run(verify_references(session)).as_dict()
             timings["online_s"] = _lap(clock)
         if spec.mode is not None:
             clock = time.monotonic()
@@ -189,9 +191,10 @@ async def _audit(spec: TaskSpec, session: Session) -> dict:
 
 async def audit_session(session: Session, settings, mode: str, cache, provider=None) -> dict:
     """Every project's LLM audit, kept in the session; the run's account for the record."""
+    from ..analyzers.llm.source import LLMAuditSource, audit_results
     from ..analyzers.reports.json_contract import run_summary
 
-    audits = [result async for result in session.audit(settings, mode, cache=cache, provider=provider)]
+    audits = [result async for result in audit_results(session, LLMAuditSource(settings, mode, cache=cache, provider=provider))]
     return run_summary(audits, None)
 
 

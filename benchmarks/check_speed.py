@@ -20,11 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def measure_one(folder: Path, ignore: list[str]) -> dict:
+    from auditex.analyzers.engine import RuleEngines
     from auditex.analyzers.project_config import Config, RulesConfig
     from auditex.analyzers.session import Session
 
     started = time.perf_counter()
-    session = Session(folder, configure=lambda folder: Config(rules=RulesConfig(ignore=ignore)), use_cache=False)
+    session = Session(folder, configure=lambda folder: Config(rules=RulesConfig(ignore=ignore)), rules=RuleEngines(), use_cache=False)
     session.check()
     findings = sum(len(state.findings) for state in session.opened())
     cold = time.perf_counter() - started

@@ -30,7 +30,7 @@ from llm_server import LoopbackLLMServer, verifier_answer  # noqa: E402
 from auditex.analyzers.llm.anchoring import strip_markup  # noqa: E402
 from auditex.analyzers.llm.answer_cache import LLMCache  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
-from auditex.analyzers.llm.run import MODES  # noqa: E402
+from auditex.analyzers.llm.audit_modes import MODES  # noqa: E402
 from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402

@@ -39,11 +39,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from llm_server import LoopbackLLMServer  # noqa: E402
 
+from auditex.analyzers.engine import RuleEngines  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.client import StageStats  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
-from auditex.analyzers.session import engine_for  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MODES = ("fast", "standard", "deep", "critical")
@@ -186,7 +186,7 @@ def main() -> None:
         for name in names:
             project = largest_project(CORPUS / name)
             chars = latex_chars(project)
-            deterministic = engine_for(Policy.of_folder(project.root.folder)).check(project)
+            deterministic = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
             rows[name] = {"latex_chars": chars}
             for mode in arguments.modes:
                 row = measure(server, project, deterministic, arguments.provider, mode)

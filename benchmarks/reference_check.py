@@ -39,6 +39,7 @@ from scholarly_standins import SERVICES, StandIns, StandInWork  # noqa: E402
 from auditex.analyzers.online_verification import OnlineChecker  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
+from auditex.analyzers.rules import default_registry  # noqa: E402
 from auditex.analyzers.scholarly.cited_references import Cited, cited_references  # noqa: E402
 from auditex.analyzers.scholarly.http import HostPolicy  # noqa: E402
 from auditex.analyzers.scholarly.index_cache import AnswerCache  # noqa: E402
@@ -134,7 +135,9 @@ def precision(corpus: Path) -> None:
     works, conflicting = index_from_entries(list(unique.values()), rng)
     with tempfile.TemporaryDirectory() as cache_dir, StandIns(works) as stand_ins:
         cache = AnswerCache(Path(cache_dir))
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
+        checker = OnlineChecker(
+            default_registry(), cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False
+        )
         started = time.perf_counter()
         results = asyncio.run(check_projects(checker, [(project, cited) for _, project, cited in papers]))
         seconds = time.perf_counter() - started
@@ -218,7 +221,9 @@ def planted(corpus: Path, per_kind: int) -> None:
         project = Project(Path(folder), "main.tex")
         with StandIns(works) as stand_ins:
             cache = AnswerCache(Path(folder) / "cache")
-            checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
+            checker = OnlineChecker(
+                default_registry(), cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False
+            )
             [(findings, _summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
             cache.close()
     codes: dict[str, set[str]] = {}
@@ -279,7 +284,9 @@ def speed(corpus: Path, count: int, latency_ms: float) -> None:
             timings = []
             for _ in range(2):  # a fresh checker each time: the second run has only the disk cache
                 cache = AnswerCache(Path(folder) / "cache")
-                checker = OnlineChecker(cache=cache, env=stand_ins.environment(), check_urls=False)  # the polite default rate limits
+                checker = OnlineChecker(
+                    default_registry(), cache=cache, env=stand_ins.environment(), check_urls=False
+                )  # the polite default rate limits
                 before = stand_ins.count()
                 started = time.perf_counter()
                 [(_findings, summary)] = asyncio.run(check_projects(checker, [(project, cited)]))
@@ -305,7 +312,9 @@ def kinds(corpus: Path) -> None:
             by_kind[item.reference.kind] = by_kind.get(item.reference.kind, 0) + 1
     with tempfile.TemporaryDirectory() as cache_dir, StandIns([]) as stand_ins:
         cache = AnswerCache(Path(cache_dir))
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False)
+        checker = OnlineChecker(
+            default_registry(), cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False
+        )
         results = asyncio.run(check_projects(checker, [(project, cited) for _, project, cited in chosen]))
         cache.close()
     fabricated = [(name, f) for (name, _, _), (findings, _) in zip(chosen, results) for f in findings if f.code == "BIB001"]

@@ -19,14 +19,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.audit import AuditResult
+from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.llm.client import RunStats
 from ..analyzers.llm.config_section import settings_from_config
 from ..analyzers.llm.errors import LLMError, MissingKey
-from ..analyzers.llm.run import MODES, ProgressCallback
+from ..analyzers.llm.run import ProgressCallback
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.llm.source import LLMAuditSource, audit_results
 from ..analyzers.reports.json_contract import run_summary
 from ..analyzers.session import Session
-from ..latex.project import Project
 from .check_command import add_output_options, emit_report, exit_code, run_on_input
 
 EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
@@ -130,16 +131,16 @@ async def _audit_all(
         disable=not console.is_terminal,
     ) as progress:
 
-        def bar(project: Project) -> ProgressCallback:
-            task = progress.add_task(f"{arguments.mode} audit of {project.root_file}", total=None)
+        def bar(root: str) -> ProgressCallback:
+            task = progress.add_task(f"{arguments.mode} audit of {root}", total=None)
 
             def advance(done: int, total: int, label: str) -> None:
                 progress.update(task, completed=done, total=total, description=label or f"{arguments.mode} audit")
 
             return advance
 
-        audits = checked.audit(settings, arguments.mode, cache=cache, progress=bar, refresh=arguments.refresh, critical_k=arguments.top_k)
-        async for result in audits:
+        source = LLMAuditSource(settings, arguments.mode, cache=cache, refresh=arguments.refresh, critical_k=arguments.top_k)
+        async for result in audit_results(checked, source, progress=bar):
             results.append(result)
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.llm.errors import LLMError
-from ..analyzers.llm.run import MODES
 from ..analyzers.reports.wording import counted
 from ..batch.results import FINDINGS, SUMMARY
 from ..batch.run import BatchOptions, EngineError, run_batch

@@ -20,14 +20,16 @@ from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.llm.source import LLMAuditSource
 from ..analyzers.project_config import load_config
 from ..evaluation import runner
 from ..evaluation.critical import Judge
 from ..evaluation.paperaudit import DatasetError
+from ..evaluation.real_errors import LedgerError, bench_real_errors
 from .audit_command import add_llm_options, llm_settings
 
 NEEDS_JUDGE = ("paperaudit", "critical")  # flaws and agentic use a judge only with --judge or --judge-model
-NO_JUDGE = ("surgical", "localisation", "review")
+NO_JUDGE = ("surgical", "localisation", "review", "real-errors")
 
 
 def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
@@ -41,7 +43,11 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
         "data", type=Path, help="the dataset: a JSON file, or a folder (paperaudit, localisation, the WithdrarXiv-Check release)"
     )
     parser.add_argument("--predictions", type=Path, help="paperaudit: findings per paper instead of running --mode")
-    parser.add_argument("--mode", default="standard", help="paperaudit: detection mode to run (default: standard)")
+    parser.add_argument(
+        "--mode",
+        help="paperaudit: detection mode to run (default: standard); real-errors: add an LLM audit in this mode to the rules",
+    )
+    parser.add_argument("--corpus", type=Path, help="real-errors: the folder holding the papers the ledger names")
     parser.add_argument("--judge", action="store_true", help="flaws/agentic: add the paper's LLM judge")
     parser.add_argument(
         "--judge-model",
@@ -92,7 +98,7 @@ def run(arguments: argparse.Namespace) -> int:
             )
         else:
             report = asyncio.run(_bench(arguments))
-    except (DatasetError, ValueError, LLMError) as error:
+    except (DatasetError, LedgerError, ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     text = json.dumps(report, indent=2, ensure_ascii=False) + "\n" if arguments.format == "json" else to_text(report)
@@ -140,6 +146,8 @@ async def _bench(arguments: argparse.Namespace) -> dict[str, Any]:
             return await runner.bench_surgical(data)
         if name == "review":
             return runner.bench_review(data)
+        if name == "real-errors":
+            return await _real_errors(arguments)
         return await runner.bench_localisation(data)
     detector: LLMSettings = llm_settings(arguments, load_config(Path.cwd()).llm)
     panel = runner.judge_settings(arguments.judge_model, detector)
@@ -155,8 +163,25 @@ async def _bench(arguments: argparse.Namespace) -> dict[str, Any]:
             elif name == "critical":
                 report = await runner.bench_critical(data, judges, arguments.k, arguments.rule, arguments.record)
             else:
-                report = await runner.bench_paperaudit(data, judges, arguments.predictions, detector, arguments.mode, cache)
+                report = await runner.bench_paperaudit(data, judges, arguments.predictions, detector, arguments.mode or "standard", cache)
             return {**report, "llm": {judge: client.stats.model_dump() for judge, client in clients.items()}}
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+async def _real_errors(arguments: argparse.Namespace) -> dict[str, Any]:
+    """Recall on the real-errors ledger: the rules alone, or with `--mode` an LLM audit of each paper too."""
+    corpus = arguments.corpus
+    if corpus is None:
+        raise ValueError("real-errors needs --corpus DIR, the folder holding the papers the ledger names")
+    if arguments.mode is None:
+        return await bench_real_errors(arguments.data, corpus)
+    cache = None if arguments.no_cache else LLMCache()
+    try:
+        return await bench_real_errors(
+            arguments.data, corpus, lambda session: LLMAuditSource(llm_settings(arguments, session.config.llm), arguments.mode, cache=cache)
+        )
     finally:
         if cache is not None:
             cache.close()

@@ -152,8 +152,10 @@ def _fix(arguments: argparse.Namespace, result: Session) -> int:
 def _report(arguments: argparse.Namespace, result: Session) -> int:
     findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
+        from ..analyzers.online_verification import verify_references  # the network stack loads only here
+
         with ProgressLine() as progress:
-            summary = asyncio.run(result.verify_references(lambda done, total: progress(f"verifying references online: {done}/{total}")))
+            summary = asyncio.run(verify_references(result, lambda done, total: progress(f"verifying references online: {done}/{total}")))
         findings = result.findings
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}

@@ -51,9 +51,7 @@ def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
 
 
 def check_mode(mode: str) -> None:
-    from ..analyzers.llm.run import (
-        MODES,  # loaded on use: `auditex serve` starts without it
-    )
+    from ..analyzers.llm.audit_modes import MODES
 
     if mode not in (*MODES, NO_DETECTION_MODE):
         raise ValueError(f"unknown mode '{mode}'; choose one of {', '.join((*MODES, NO_DETECTION_MODE))}")
@@ -73,23 +71,13 @@ def _review(arguments: argparse.Namespace, checked: Session) -> int:
     settings = llm_settings(arguments, config.llm)
     settings.key_for_sdk()  # no key: a setup error (exit 2) before anything runs, not an empty review
     search = make_search(arguments.related_work, arguments.related_work_url)
-    projects = checked.projects
-    project = projects[0]
-    if len(projects) > 1:
-        print(f"auditex: warning: {len(projects)} root files found; reviewing {project.root_file}", file=sys.stderr)
+    snapshots = checked.snapshots()
+    if len(snapshots) > 1:
+        print(f"auditex: warning: {len(snapshots)} root files found; reviewing {snapshots[0].root}", file=sys.stderr)
     cache = None if arguments.no_cache else LLMCache()
     try:
         review = asyncio.run(
-            run_review(
-                project,
-                settings,
-                arguments.mode,
-                cache=cache,
-                search=search,
-                config=config,
-                deterministic=[finding for finding in checked.findings if project.contains(finding.file)],
-                on_progress=print_progress,
-            )
+            run_review(checked, settings, arguments.mode, snapshot=snapshots[0], cache=cache, search=search, on_progress=print_progress)
         )
     finally:
         if cache is not None:

@@ -39,11 +39,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..analyzers.check import check_path
+from ..analyzers.engine import RuleEngines
 from ..analyzers.finding import Source
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.provider import ChatRequest, Message
 from ..analyzers.llm.settings import LLMSettings
+from ..analyzers.llm.source import LLMAuditSource, audit_results
 from ..analyzers.session import Session
 from .agentic import Perturbation, evaluate_perturbations
 from .critical import (
@@ -70,7 +72,7 @@ from .ranking import model_key as review_key
 from .surgical import RevisionTriplet, revision_sensitivity
 from .withdrarxiv import ReleaseError, checker_outputs, is_checker_file, is_verdict_file, load_release, release_root, verdict_records
 
-BENCHMARKS = ("paperaudit", "flaws", "agentic", "critical", "surgical", "localisation", "review")
+BENCHMARKS = ("paperaudit", "flaws", "agentic", "critical", "surgical", "localisation", "review", "real-errors")
 
 
 def client_completer(llm: LLMClient, purpose: str = "benchmark judge") -> TextCompleter:
@@ -424,10 +426,10 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
     blocks, _ = paper.corrupted_content()
     with tempfile.TemporaryDirectory(prefix="auditex-bench-") as folder:
         (Path(folder) / "paper.tex").write_text(paper_as_latex(blocks), encoding="utf-8")
-        session = Session(Path(folder), use_cache=False)
+        session = Session(Path(folder), rules=RuleEngines(), use_cache=False)
         session.check()
         project = session.projects[0]
-        result = await anext(session.audit(settings, mode, cache=cache))
+        result = await anext(audit_results(session, LLMAuditSource(settings, mode, cache=cache)))
         predictions = []
         shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
         for rank, finding in enumerate(shown):

@@ -15,6 +15,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
+from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.reports.markdown import to_markdown
 from . import llm
 from .actions import DISMISS_COMMAND
@@ -78,7 +79,7 @@ async def _llm_target(ls, arguments: tuple, verb: str, modes) -> tuple[str, list
 
 async def audit(ls, *arguments: Any) -> dict[str, str]:
     """The LLM audit of the folder holding `uri` (else of every folder), findings published as units finish."""
-    target = await _llm_target(ls, arguments, "audit", llm.AUDIT_MODES)
+    target = await _llm_target(ls, arguments, "audit", MODES)
     if isinstance(target, dict):
         return target
     mode, folders = target
@@ -86,6 +87,7 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
         return {"message": "auditex: an audit of this folder is already running."}
     from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.errors import LLMError, MissingKey
+    from ..analyzers.llm.source import LLMAuditSource
 
     settings = None
     failed = False  # a failure is told once, as an error message, and not returned too
@@ -98,11 +100,10 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
         async with WorkDone(ls, f"auditex: {mode} audit") as progress:
             for session, relative in folders:
                 settings = llm.llm_settings(session.config.llm)
-                for snapshot in await ls.run(llm.snapshots, session, relative):
-                    project = await llm.private_project(session, snapshot)
-                    results.append(await _audit_project(ls, session, project, snapshot, mode, settings, cache, progress))
-                    if progress.cancelled:
-                        break
+                source = LLMAuditSource(settings, mode, cache=cache)
+                results += await _audit_folder(ls, session, await ls.run(session.snapshots, relative), source, progress)
+                if progress.cancelled:
+                    break
         message = llm.audit_message(results)
     except MissingKey:
         assert settings is not None  # the key is asked for by an audit, after its settings were read
@@ -125,36 +126,25 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     return {"message": message}
 
 
-async def _audit_project(ls, session, project, snapshot, mode, settings, cache, progress: WorkDone):
-    """One root's audit; the session's LLM slot grows as units finish, and is replaced
-    by this run's only when it completed (a cancelled or failing run keeps the earlier findings)."""
-    from ..analyzers.session import audit_project
+async def _audit_folder(ls, session, snapshots, source, progress: WorkDone) -> list:
+    """A folder's audit, each root read from a private copy of its snapshot. The session's slot grows as
+    units finish, and is replaced by a root's run only when that run completed (a cancelled or failing
+    run keeps the earlier findings)."""
 
-    previous = session.audits.get(snapshot.root)
+    def on_progress(root: str):
+        def report(done: int, total: int, label: str) -> None:
+            progress.report(done, total, label or f"{source.mode} audit")
+            ls.status("auditing", message=f"{source.mode} audit: {done}/{total} units")
 
-    def on_progress(done: int, total: int, label: str) -> None:
-        progress.report(done, total, label or f"{mode} audit")
-        ls.status("auditing", message=f"{mode} audit: {done}/{total} units")
+        return report
 
-    def on_findings(findings) -> None:
-        session.keep_audit(project, findings, earlier=previous)
-        _publish_soon(ls)
-
-    result = await audit_project(
-        project,
-        settings,
-        mode,
-        session.config,
-        session.policy,
-        snapshot.rule_findings,
-        cache=cache,
-        on_progress=on_progress,
-        on_findings=on_findings,
-        cancel=progress.cancel,
-    )
-    complete = not result.cancelled and not result.failed_units
-    session.keep_audit(project, result.llm_findings, earlier=None if complete else previous)
-    return result
+    results = []
+    async for report in session.run(source, snapshots=snapshots, private=True, progress=on_progress, cancel=progress.cancel):
+        if report.final:
+            results.append(report.account)
+        else:
+            _publish_soon(ls)
+    return results
 
 
 def _publish_soon(ls) -> None:
@@ -184,7 +174,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
         return target
     mode, folders = target
     session, relative = folders[0]
-    snapshots = await ls.run(llm.snapshots, session, relative)
+    snapshots = await ls.run(session.snapshots, relative)
     if not snapshots:
         return {"message": "auditex: no root file (\\documentclass) found to review."}
     from ..analyzers.llm.answer_cache import LLMCache
@@ -199,7 +189,6 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
         settings = llm.llm_settings(session.config.llm)
         settings.key_for_sdk()  # a missing key is told before the review starts, in the editor's words
         search = llm.related_work(session.config.llm, make_search)
-        project = await llm.private_project(session, snapshots[0])
         async with WorkDone(ls, "auditex: review") as progress:
 
             def on_progress(stage: str, done: int, total: int) -> None:
@@ -207,13 +196,13 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
                 ls.status("auditing", message=f"review: {stage}")
 
             result = await run_review(
-                project,
+                session,
                 settings,
                 mode,
+                snapshot=snapshots[0],
+                private=True,
                 cache=cache,
                 search=search,
-                config=session.config,
-                deterministic=snapshots[0].rule_findings,
                 on_progress=on_progress,
                 cancel=progress.cancel,
             )
@@ -235,7 +224,7 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     if result.stopped:  # the review is shown, and its gap told once, as a warning
         llm.show_message(ls, llm.redacted(f"auditex: the review is incomplete: {result.stopped}", settings), lsp.MessageType.Warning)
         return {"markdown": markdown}
-    return {"markdown": markdown, "message": llm.redacted(f"auditex: review of {project.root_file}: {result.stats.summary()}.", settings)}
+    return {"markdown": markdown, "message": llm.redacted(f"auditex: review of {snapshots[0].root}: {result.stats.summary()}.", settings)}
 
 
 async def dismiss(ls, *arguments: Any) -> dict[str, str]:

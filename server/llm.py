@@ -1,7 +1,7 @@
 """LLM work in the editor: what `auditex.audit` and `auditex.review` need around the session.
 
-An audit reads a private copy of each project (the live ones belong to the analysis
-thread); the session keeps its LLM findings on their sections (analyzers/llm/kept_findings.py),
+An audit reads a private copy of each project's snapshot (the live ones belong to the analysis
+thread); the session keeps its LLM findings on their sections (analyzers/kept_findings.py),
 so they follow the text the author keeps typing, through the folder's findings policy.
 
 The LLM stack is imported on first use: `auditex serve` starts without it.
@@ -17,20 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from ..analyzers.finding import Finding, Source
+from ..analyzers.llm.audit_modes import MODES
 
 if TYPE_CHECKING:  # the model and the workspace: imported when a check runs, not at start-up
     from ..analyzers.llm.audit import AuditResult
     from ..analyzers.llm.settings import LLMSettings
     from ..analyzers.session import Session
-    from ..latex.project import Project
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
-AUDIT_MODES = ("fast", "standard", "deep", "critical")
-REVIEW_MODES = (*AUDIT_MODES, "none")
-# Editor setting names (camelCase, vscode-client/contract.json) → LLMSettings fields.
-EDITOR_KEYS = {"baseUrl": "base_url", "budgetUsd": "budget_usd"}
+REVIEW_MODES = (*MODES, "none")
 RELATED_WORK_KEYS = ("relatedWork", "related_work")  # off unless set: the review then searches the web
 
 
@@ -49,8 +45,7 @@ def llm_settings(config_llm: dict[str, Any]) -> LLMSettings:
     """`[llm]` of the folder's config (editor settings already merged in); ValueError when invalid."""
     from ..analyzers.llm.config_section import settings_from_config
 
-    editor = {EDITOR_KEYS[key]: value for key, value in config_llm.items() if key in EDITOR_KEYS}
-    return settings_from_config({**config_llm, **editor})
+    return settings_from_config(config_llm)
 
 
 def related_work(config_llm: dict[str, Any], make_search):
@@ -62,41 +57,6 @@ def related_work(config_llm: dict[str, Any], make_search):
 def redacted(message: str, settings: LLMSettings | None) -> str:
     secret = settings.secret if settings is not None else None
     return message.replace(secret, "[redacted]") if secret else message
-
-
-# Snapshots for a run
-
-
-@dataclass
-class Snapshot:
-    root: str
-    texts: dict[str, str]  # every file the project read, as the editor has it now
-    rule_findings: list[Finding]
-
-
-def snapshots(session: Session, relative: str | None = None) -> list[Snapshot]:
-    """The folder's projects (those holding `relative`, if given) as of now (analysis thread)."""
-    session.check()
-    states = session.opened()
-    chosen = [p for p in states if relative is None or p.project.contains(relative)] or states
-    return [
-        Snapshot(
-            p.project.root_file,
-            {
-                **{rel: d.text for rel, d in p.project.documents.items()},
-                **{rel: b.source.text for rel, b in p.project.bibliographies.items()},
-            },
-            [f for f in p.findings if f.source is Source.RULE],
-        )
-        for p in chosen
-    ]
-
-
-async def private_project(session: Session, snapshot: Snapshot) -> Project:
-    """A project of its own for a run: parsed off the analysis thread from the snapshot's texts."""
-    from ..latex.project import Project
-
-    return await asyncio.to_thread(Project, session.folder, snapshot.root, snapshot.texts)
 
 
 def folders_for(workspace: Workspace, path: Path | None) -> list[tuple[Session, str | None]]:

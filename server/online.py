@@ -37,11 +37,11 @@ class OnlineState:
     running: bool = False
     failed: dict[str, float] = field(default_factory=dict)  # digest → when it was asked without an answer
 
-    def get_checker(self) -> OnlineChecker:
+    def get_checker(self, server: Any) -> OnlineChecker:
         if self.checker is None:
             from ..analyzers.online_verification import OnlineChecker
 
-            self.checker = OnlineChecker()
+            self.checker = OnlineChecker(server.registry)
         return self.checker
 
     def kick(self, server: Any) -> None:
@@ -54,7 +54,7 @@ class OnlineState:
             self.task = asyncio.get_running_loop().create_task(self._run(server))
 
     async def _run(self, server: Any) -> None:
-        checker = self.get_checker()
+        checker = self.get_checker(server)
         while self.wanted:
             self.wanted = False
             batches = await server.run(self._pending, server.workspace_state, checker)

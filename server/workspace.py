@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..analyzers.engine import RuleEngines
 from ..analyzers.project_config import Config, load_config
 from ..analyzers.registry import Registry
 from ..analyzers.session import Session
@@ -55,7 +56,7 @@ class Workspace:
         """A folder's session with its settings and record, not parsed yet: `discover` it next."""
         folder = folder.resolve()
         self.settings[folder] = settings or {}
-        session = Session(folder, configure=self._configure, registry=self.registry)
+        session = Session(folder, configure=self._configure, rules=RuleEngines(self.registry))
         self.folders[folder] = session
         return session
 
@@ -120,7 +121,10 @@ class Workspace:
         online slot of the folders that verify references."""
         result: Diagnostics = {}
         for session in self.folders.values():
-            session.take_verdicts(checker if self.online(session) else None)
+            if checker is not None:  # the network stack is loaded once verification was asked for
+                from ..analyzers.online_verification import ONLINE_SLOT, verdict_findings
+
+                session.keep_findings(ONLINE_SLOT, verdict_findings(session, checker if self.online(session) else None))
             result.update(by_uri(session))
         return result
 

@@ -147,6 +147,78 @@ def test_no_import_runs_up_the_layers(graph):
     )
 
 
+# Inside analyzers/: a core that knows no detector, the sources above it, and what composes them.
+# core: the session, the source interface, findings, policy and merge, registry, facets, caches, and
+# the services several sources share (the bibliographic records and matching of scholarly/, the
+# report wording). Sources: the rules (the engine, every family and the science they share), the online
+# verification (the scholarly clients), the LLM audit. Above them: what puts sources together
+# (check.py, the code table, the report formats) and the review app. Sources never import one another.
+CORE_SCHOLARLY = frozenset({"__init__", "cited_references", "matching", "normalise", "work", "bibtex_edit"})
+CORE_REPORTS = frozenset({"__init__", "wording", "paths"})
+RULES_SOURCE = frozenset({"rules", "engine", "p_values", "apa_results", "quantities"})
+COMPOSED = frozenset({"check", "codes", "review"})
+INNER_RANK = {"core": 0, "source": 1, "composed": 2}
+
+
+def inner_layer(module: str) -> tuple[str, str] | None:
+    """(layer, which) of a module of analyzers/: ("core", ""), ("source", "rules" | "online" | "llm"), ("composed", "")."""
+    parts = module.split(".")
+    if parts[1:2] != ["analyzers"]:
+        return None
+    top, rest = (parts[2], parts[3:]) if len(parts) > 2 else ("__init__", [])
+    inner = rest[0] if rest else "__init__"
+    if top in RULES_SOURCE:
+        return ("source", "rules")
+    if top == "llm":
+        return ("source", "llm")
+    if top == "online_verification" or (top == "scholarly" and inner not in CORE_SCHOLARLY):
+        return ("source", "online")
+    if top in COMPOSED or (top == "reports" and inner not in CORE_REPORTS):
+        return ("composed", "")
+    return ("core", "")
+
+
+def inner_crossings(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Imports inside analyzers/ from a layer into a higher one, or from one source into another."""
+    crossings = set()
+    for module, targets in graph.items():
+        here = inner_layer(module)
+        for target in targets:
+            there = inner_layer(target)
+            if here is None or there is None or here == there:
+                continue
+            if INNER_RANK[there[0]] > INNER_RANK[here[0]] or (here[0] == there[0] == "source"):
+                crossings.add((module, target))
+    return crossings
+
+
+def test_inside_analyzers_the_core_knows_no_source_and_sources_not_each_other(graph):
+    crossings = inner_crossings(graph)
+    assert not crossings, (
+        "imports across analyzers/' layers (core < rules, online, llm sources < check, codes, reports, review):\n"
+        + "\n".join(f"  {module} imports {target}" for module, target in sorted(crossings))
+    )
+
+
+def test_the_inner_layers_are_told_apart():
+    assert inner_layer("auditex.analyzers.session") == ("core", "")
+    assert inner_layer("auditex.analyzers.scholarly.work") == ("core", "")
+    assert inner_layer("auditex.analyzers.scholarly.resolver") == ("source", "online")
+    assert inner_layer("auditex.analyzers.rules.arithmetic.model") == ("source", "rules")
+    assert inner_layer("auditex.analyzers.llm.source") == ("source", "llm")
+    assert inner_layer("auditex.analyzers.reports.sarif") == ("composed", "")
+    assert inner_layer("auditex.server.main") is None
+    graph = {
+        "auditex.analyzers.session": {"auditex.analyzers.engine"},
+        "auditex.analyzers.llm.units": {"auditex.analyzers.rules.hidden_text", "auditex.analyzers.finding"},
+        "auditex.analyzers.check": {"auditex.analyzers.engine"},
+    }
+    assert inner_crossings(graph) == {
+        ("auditex.analyzers.session", "auditex.analyzers.engine"),
+        ("auditex.analyzers.llm.units", "auditex.analyzers.rules.hidden_text"),
+    }
+
+
 def test_no_import_circle(graph):
     """The issue allows one circle; there is none left, and a new one is a design change to argue for."""
     assert import_circles(graph) == [], f"import circles: {[sorted(circle) for circle in import_circles(graph)]}"

@@ -1,5 +1,6 @@
 """Every real paper in ../shared/corpus: no crash, every include found, every finding in the ledger's scope triaged."""
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,12 @@ from corpus_ledger import FALSE_PER_PAPER, SERIOUS, draft, in_scope, load_ledger
 
 from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Severity
+from auditex.evaluation.real_errors import Ledger, Problem, catching
+from auditex.evaluation.real_errors import load_ledger as load_real_errors
 from auditex.latex.project import Project
+
+REAL_ERRORS = Path(__file__).with_name("real_errors")
+CAUGHT = Path(__file__).with_name("real_errors_caught.toml")
 
 
 def _shipped(folder: Path, target: str) -> bool:
@@ -45,6 +51,37 @@ def test_real_paper_checks_cleanly(paper, corpus_dir):
     assert not quieted, "genuine warnings now reported below warning:\n" + "\n".join(_change(ledger[key], found[key]) for key in quieted)
     moved = [_change(entry, found[key]) for key, entry in ledger.items() if found[key].severity.value != entry.severity]
     assert not moved, "severities changed; update them in tests/corpus_triage.toml:\n" + "\n".join(moved)
+    # The real errors careful readers found that a rule caught stay caught.
+    real = load_real_errors(REAL_ERRORS)
+    lost = [
+        f"{problem.file}:{problem.line} {problem.kind} (was caught by {code}): {problem.evidence}"
+        for problem, code in caught_before(real, paper)
+        if catching(problem, result.findings, Severity.INFORMATION) is None
+    ]
+    assert not lost, "real errors no longer caught (benchmarks/real_errors.py --write-caught after an intended change):\n" + "\n".join(lost)
+
+
+def caught_before(ledger: Ledger, paper: str) -> list[tuple[Problem, str]]:
+    """The paper's problems tests/real_errors_caught.toml lists as caught, with the code that caught each."""
+    listed = tomllib.loads(CAUGHT.read_text(encoding="utf-8")).get("caught", []) if CAUGHT.is_file() else []
+    by_place = {(problem.file, problem.line, problem.kind): problem for problem in ledger.papers.get(paper, [])}
+    return [
+        (by_place[(item["file"], item["line"], item["kind"])], item["code"])
+        for item in listed
+        if item["paper"] == paper and (item["file"], item["line"], item["kind"]) in by_place
+    ]
+
+
+def test_the_real_errors_ledger_covers_every_corpus_paper_and_points_into_its_sources(corpus_dir):
+    """Every corpus paper was read (a file even where nothing was found), and every problem names a line of a real file."""
+    ledger = load_real_errors(REAL_ERRORS)
+    assert sorted(ledger.papers) == CORPUS_PAPERS
+    assert ledger.held_out <= set(CORPUS_PAPERS) and len(ledger.held_out) == round(len(CORPUS_PAPERS) / 5)
+    for problem in ledger.problems:
+        path = corpus_dir / problem.paper / problem.file
+        assert path.is_file(), f"{problem.paper}: no file {problem.file}"
+        lines = path.read_text(encoding="utf-8", errors="replace").count("\n") + 1
+        assert problem.line <= lines, f"{problem.paper} {problem.file}:{problem.line} is past its {lines} lines"
 
 
 def _change(entry, finding) -> str:

@@ -15,10 +15,10 @@ from helpers import document, make_project, write_project
 from llm_server import LoopbackLLMServer, verifier_answer
 from test_llm_audit import cli, role, user_text
 
+from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.policy import Policy
-from auditex.analyzers.session import engine_for
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
 from auditex.latex.parse import parse_chunk
@@ -69,7 +69,7 @@ def hostile(llm_server: LoopbackLLMServer, tmp_path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
     llm_server.responder = hostile_model
     project = make_project(tmp_path / "paper", {"main.tex": document(BODY, PREAMBLE)})
-    rules = engine_for(Policy.of_folder(project.root.folder)).check(project)  # SEC001 among them
+    rules = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)  # SEC001 among them
     result = asyncio.run(run_audit(project, llm_server.settings("openai"), "deep", deterministic=rules))
     return llm_server, result
 

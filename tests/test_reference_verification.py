@@ -20,6 +20,7 @@ from scholarly_standins import LIBRARY, RETRACTED, SERVICES, Fault, StandIns, St
 from auditex.analyzers.online_verification import OnlineChecker
 from auditex.analyzers.policy import Policy
 from auditex.analyzers.project_config import load_config
+from auditex.analyzers.rules import default_registry
 from auditex.analyzers.scholarly.cited_references import cited_references, from_bib, from_bibitem
 from auditex.analyzers.scholarly.http import HostPolicy, HttpClient, ServiceUnavailable
 from auditex.analyzers.scholarly.index_cache import AnswerCache
@@ -57,7 +58,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def verify(folder: Path, stand_ins: StandIns, cache: AnswerCache | None, checker: OnlineChecker | None = None, **env_options):
-    checker = checker or OnlineChecker(cache=cache, env=stand_ins.environment(**env_options), policies=fast(stand_ins), backoff_s=0.01)
+    checker = checker or OnlineChecker(
+        default_registry(), cache=cache, env=stand_ins.environment(**env_options), policies=fast(stand_ins), backoff_s=0.01
+    )
     built = Project(folder, "main.tex")
     findings, summary = asyncio.run(checker.check(built, Policy(load_config(folder))))
     return findings, summary, checker
@@ -146,7 +149,9 @@ def test_unreachable_or_rate_limited_indexes_never_make_a_reference_not_found(tm
     folder = project(tmp_path, entries)
     faults = {"crossref": Fault(429), "dblp": Fault(503), "s2": Fault(429, retry_after="0")}
     with StandIns(LIBRARY, faults=faults) as stand_ins:
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(unreachable=("openalex",)), policies=fast(stand_ins), backoff_s=0.01)
+        checker = OnlineChecker(
+            default_registry(), cache=cache, env=stand_ins.environment(unreachable=("openalex",)), policies=fast(stand_ins), backoff_s=0.01
+        )
         findings, summary, _ = verify(folder, stand_ins, cache, checker)
     assert findings == []
     assert summary.unchecked == 1 and summary.not_found == 0
@@ -320,7 +325,7 @@ def test_mailto_and_key_come_from_the_environment(tmp_path, cache) -> None:
             "CROSSREF_MAILTO": "me@example.org",
             "OPENALEX_API_KEY": "oa-key",
         }
-        checker = OnlineChecker(cache=cache, env=env, policies=fast(stand_ins))
+        checker = OnlineChecker(default_registry(), cache=cache, env=env, policies=fast(stand_ins))
         verify(project(tmp_path, {"he2016": BIB["he2016"]}), stand_ins, cache, checker)
         [(path, query)] = [(path, query) for service, path, query in stand_ins.requests if service == "openalex"]
     # One DOI: OpenAlex's free single-work lookup, not a priced filter call; the key as OpenAlex documents it.

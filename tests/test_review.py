@@ -12,7 +12,7 @@ import pytest
 from llm_server import LoopbackLLMServer, Reply, verifier_answer
 from review_fixtures import ScholarlyServer, write_project
 
-from auditex.analyzers.projects import open_projects
+from auditex.analyzers.check import check_path
 from auditex.analyzers.review import run_review
 from auditex.analyzers.scholarly.related import SemanticScholarSearch as SemanticScholar
 from auditex.cli.main import main
@@ -160,8 +160,8 @@ def _closed_port_url() -> str:
 
 async def test_unreachable_scholarly_service_means_no_evidence_never_invented_work(llm_server: LoopbackLLMServer, tmp_path: Path) -> None:
     llm_server.responder = scripted_reviewer
-    _, [project] = open_projects(write_project(tmp_path / "paper"))
-    review = await run_review(project, llm_server.settings("anthropic"), "none", search=SemanticScholar(_closed_port_url(), timeout_s=2))
+    session = check_path(write_project(tmp_path / "paper"), use_cache=False)
+    review = await run_review(session, llm_server.settings("anthropic"), "none", search=SemanticScholar(_closed_port_url(), timeout_s=2))
     assert review.novelty is not None and review.novelty.evidence is False
     assert review.novelty.related_works == []
     assert "Semantic Scholar is unreachable" in review.novelty.markdown
@@ -181,7 +181,7 @@ def test_budget_stops_the_review_before_any_call(llm_server: LoopbackLLMServer, 
 
 async def test_cancelling_after_the_memory_keeps_the_memory_and_sends_nothing_more(llm_server: LoopbackLLMServer, tmp_path: Path) -> None:
     llm_server.responder = scripted_reviewer
-    _, [project] = open_projects(write_project(tmp_path / "paper"))
+    session = check_path(write_project(tmp_path / "paper"), use_cache=False)
     cancel = asyncio.Event()
     stages: list[str] = []
 
@@ -190,7 +190,7 @@ async def test_cancelling_after_the_memory_keeps_the_memory_and_sends_nothing_mo
         if stage == "baseline":
             cancel.set()
 
-    review = await run_review(project, llm_server.settings("openai"), "none", on_progress=progress, cancel=cancel)
+    review = await run_review(session, llm_server.settings("openai"), "none", on_progress=progress, cancel=cancel)
     assert review.stopped == "The review was cancelled."
     assert review.memory == MEMORY and review.baseline == "" and stages == ["memory", "baseline"]
     assert llm_server.request_count == 1
@@ -199,10 +199,10 @@ async def test_cancelling_after_the_memory_keeps_the_memory_and_sends_nothing_mo
 
 async def test_a_hanging_call_is_cancelled_mid_flight(llm_server: LoopbackLLMServer, tmp_path: Path) -> None:
     llm_server.script(Reply.hang())
-    _, [project] = open_projects(write_project(tmp_path / "paper"))
+    session = check_path(write_project(tmp_path / "paper"), use_cache=False)
     cancel = asyncio.Event()
     asyncio.get_running_loop().call_later(0.3, cancel.set)
-    review = await asyncio.wait_for(run_review(project, llm_server.settings("openai"), "none", cancel=cancel), 10)
+    review = await asyncio.wait_for(run_review(session, llm_server.settings("openai"), "none", cancel=cancel), 10)
     assert review.stopped == "The review was cancelled." and review.memory == ""
 
 

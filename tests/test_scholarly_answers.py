@@ -18,6 +18,7 @@ from scholarly_standins import SERVICES, Fault, StandIns, StandInWork
 from test_reference_verification import _apply, cache, fast, project, verify, widget_studies  # noqa: F401 (cache: the fixture)
 
 from auditex.analyzers.online_verification import OnlineChecker
+from auditex.analyzers.rules import default_registry
 from auditex.analyzers.scholarly.cited_references import from_bib, from_bibitem, split_authors
 from auditex.analyzers.scholarly.matching import title_score
 from auditex.analyzers.scholarly.normalise import person_name, plain_text
@@ -226,7 +227,9 @@ def test_a_wrong_base_path_makes_the_service_unavailable_for_the_run_never_not_f
     work = StandInWork("Sparse widget lattices for federated gadgets", ["Jane Doe"], 2020, services=frozenset({service}), **fields)
     folder = project(tmp_path, {"only": entry, "fake": FABRICATED})
     with StandIns([work]) as stand_ins:
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(wrong_path=(service,)), policies=fast(stand_ins), backoff_s=0.01)
+        checker = OnlineChecker(
+            default_registry(), cache=cache, env=stand_ins.environment(wrong_path=(service,)), policies=fast(stand_ins), backoff_s=0.01
+        )
         findings, summary, _ = verify(folder, stand_ins, cache, checker)
         asked = [path for name, path, _ in stand_ins.requests if name == service]
     assert asked and all(path.startswith("/wrong") for path in asked)
@@ -263,7 +266,9 @@ def test_429_without_retry_after_backs_off_and_leaves_the_work_unchecked(tmp_pat
 def test_a_burst_of_429s_retries_once_per_host_not_per_request(tmp_path, cache) -> None:
     works, entries = widget_studies(7)
     with StandIns(works, faults={"crossref": Fault(429, retry_after="0")}) as stand_ins:
-        checker = OnlineChecker(cache=cache, env=stand_ins.environment(unreachable=("openalex",)), policies=fast(stand_ins), backoff_s=0.01)
+        checker = OnlineChecker(
+            default_registry(), cache=cache, env=stand_ins.environment(unreachable=("openalex",)), policies=fast(stand_ins), backoff_s=0.01
+        )
         findings, summary, _ = verify(project(tmp_path, entries), stand_ins, cache, checker)
         crossref = stand_ins.count("crossref")
     # 7 lookups sent at once, then one probe at a time: at most 3 more before Crossref is left alone.

@@ -9,6 +9,7 @@ from pathlib import Path
 from test_analysis_cache import PAPER, write
 
 from auditex.analyzers.check import check_path
+from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.finding import Category, Finding, Range, Severity, Source
 from auditex.analyzers.policy import merged
 from auditex.analyzers.session import Session
@@ -43,7 +44,7 @@ def test_the_audits_report_of_a_rule_finding_wins_and_rejected_ones_are_left_out
     confirmed = finding("NUM001", 5, "a")
     rejected = finding("NUM002", 7, "r")
     rated = confirmed.model_copy(update={"severity": Severity.ERROR, "verified": True})
-    assert merged([confirmed, rejected], audited=[rated], rejected=["r"]) == [rated]
+    assert merged([confirmed, rejected], judged=[rated], refuted=["r"]) == [rated]
 
 
 def test_an_llm_finding_that_repeats_a_deterministic_one_on_the_same_text_is_left_out():
@@ -51,13 +52,13 @@ def test_an_llm_finding_that_repeats_a_deterministic_one_on_the_same_text_is_lef
     repeat = finding("LLM-NUM", 5, "l1", Source.LLM)
     elsewhere = finding("LLM-NUM", 9, "l2", Source.LLM)
     other_kind = finding("LLM-CLAIM", 5, "l3", Source.LLM, category=Category.CLAIM_DISTORTION)
-    assert merged([rule], audited=[repeat, elsewhere, other_kind]) == [other_kind, rule, elsewhere]  # code breaks the tie
+    assert merged([rule], others=[repeat, elsewhere, other_kind]) == [other_kind, rule, elsewhere]  # code breaks the tie
 
 
 def test_edits_fed_to_a_session_give_what_a_cold_check_of_the_same_texts_gives(tmp_path):
     folder = tmp_path / "paper"
     write(folder, PAPER)
-    session = Session(folder, use_cache=False)
+    session = Session(folder, rules=RuleEngines(), use_cache=False)
     session.check()
     edited = PAPER["results.tex"].replace("\\ref{tab:main} reports", "\\ref{tab:none} reports")
     session.apply({"results.tex": edited})
@@ -73,7 +74,7 @@ def test_a_session_answered_by_its_record_opens_its_projects_with_the_records_fi
     folder = tmp_path / "paper"
     write(folder, PAPER)
     first = check_path(folder)
-    again = Session(folder)
+    again = Session(folder, rules=RuleEngines())
     assert again.record is not None and again.check()
     assert again.states is None, "the record answered: nothing was parsed"
     assert [project.root_file for project in again.projects] == ["main.tex"]
@@ -101,13 +102,13 @@ def _builds_engine(path: Path) -> bool:
 
 
 def test_engine_is_built_in_one_module():
-    """The rule engine, that is: batch's engines (a pool, Ray) are another kind."""
+    """The rule engine, that is (by the rules source, `RuleEngines`): batch's engines (a pool, Ray) are another kind."""
     building = sorted(
         str(path.relative_to(PACKAGE))
         for path in PACKAGE.rglob("*.py")
         if not {"tests", ".venv"} & set(path.parts) and _builds_engine(path)
     )
-    assert building == ["analyzers/session.py"]
+    assert building == ["analyzers/engine.py"]
 
 
 def test_the_servers_modules_import_in_one_direction():

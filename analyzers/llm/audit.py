@@ -29,10 +29,11 @@ from ..policy import Policy
 from . import modes
 from .anchoring import AnchorStats, SeverityPolicy
 from .answer_cache import LLMCache
+from .audit_modes import MODES, Mode
 from .client import LLMClient, RunStats
 from .incremental import ReviewBasis
 from .provider import Provider
-from .run import MODES, AuditRun, FindingsCallback, Mode, ProgressCallback, UnitFailure
+from .run import AuditRun, FindingsCallback, ProgressCallback, UnitFailure
 from .schema import LLMFinding
 from .settings import LLMSettings
 from .units import MANIPULATION_CODES

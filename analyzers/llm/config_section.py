@@ -17,12 +17,18 @@ from .settings import LLMSettings
 CONFIGURABLE = frozenset(LLMSettings.model_fields) - {"api_key"}
 
 
+# The editor's setting names (camelCase, vscode-client/contract.json), merged into `[llm]` by the server.
+EDITOR_NAMES = {"baseUrl": "base_url", "budgetUsd": "budget_usd"}
+
+
 def settings_from_config(config_llm: Mapping[str, Any], env: Mapping[str, str] | None = None, **overrides: Any) -> LLMSettings:
-    """`overrides` (flags; None = not given) over `[llm]` config over defaults, the key from `env`.
+    """The one layering of LLM settings: `overrides` (flags; None = not given) over `[llm]` config (with the
+    editor's settings in it) over defaults, the key from `env`.
 
     Raises ValueError with a readable message for an invalid value.
     """
-    fields = {key: value for key, value in config_llm.items() if key in CONFIGURABLE}
+    named = {EDITOR_NAMES.get(key, key): value for key, value in config_llm.items()}
+    fields = {key: value for key, value in named.items() if key in CONFIGURABLE}
     fields.update({key: value for key, value in overrides.items() if value is not None})
     try:
         return LLMSettings.from_env(env, **fields)

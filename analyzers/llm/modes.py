@@ -31,10 +31,11 @@ from rapidfuzz import fuzz, process
 
 from ...latex.manuscript import Section
 from ..finding import Category
+from .audit_modes import Mode
 from .codes import CRITICAL_CODE
 from .detection_prompts import load
 from .incremental import ReviewBasis
-from .run import AuditRun, Candidate, Mode
+from .run import AuditRun, Candidate
 from .schema import CriticalAnswer, FindingsAnswer, LLMFinding, MergeAnswer, PlanAnswer, Task
 from .units import Unit, data_line, known_lines, section_label, untrusted
 from .verifier import Verification, verify

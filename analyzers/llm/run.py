@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -32,8 +32,6 @@ from .units import PaperData, Unit, manipulation_spans
 
 log = logging.getLogger(__name__)
 
-Mode = Literal["fast", "standard", "deep", "critical"]
-MODES: tuple[Mode, ...] = ("fast", "standard", "deep", "critical")
 M = TypeVar("M", bound=BaseModel)
 A = TypeVar("A")
 ProgressCallback = Callable[[int, int, str], None]  # (units done, units known, what just finished)

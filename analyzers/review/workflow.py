@@ -1,7 +1,7 @@
 """`run_review`: PaperAudit-Review's five stages through one LLM client (§4.3, App. C.5).
 
 Stages run in the paper's order: memory (Table 24), baseline review (Table 25),
-integrity report (our detection findings: deterministic rules plus `run_audit` in the
+integrity report (our detection findings: deterministic rules plus the LLM audit source in the
 chosen mode), motivation and novelty report (Table 27 over retrieved related work)
 and error-aware refinement (Table 28). One budget covers all of them. A stage that
 fails, runs out of budget or is cancelled ends the review there: what is done so far
@@ -20,16 +20,16 @@ from rapidfuzz import fuzz
 
 from ...latex.project import Project
 from ..finding import Finding, Severity
+from ..finding_source import Snapshot
 from ..llm.answer_cache import LLMCache
 from ..llm.client import LLMClient, RunStats
 from ..llm.errors import LLMError
 from ..llm.provider import ChatRequest, Message
 from ..llm.settings import LLMSettings
-from ..policy import Policy, severity_order
-from ..project_config import Config
+from ..policy import severity_order
 from ..reports.markdown import to_markdown
 from ..scholarly.related import RelatedWork, ScholarlySearch, ScholarlyUnavailable
-from ..session import engine_for
+from ..session import Session
 from .paper import paper_text, paper_title, section_titles
 from .review_prompts import load_review_prompt
 from .structure import StructuredReview, parse_review
@@ -139,21 +139,22 @@ def _demote(markdown: str) -> str:
 
 
 async def run_review(
-    project: Project,
+    session: Session,
     settings: LLMSettings,
     mode: str = "standard",
     *,
+    snapshot: Snapshot | None = None,
+    private: bool = False,
     cache: LLMCache | None = None,
     search: ScholarlySearch | None = None,
-    config: Config | None = None,
-    deterministic: list[Finding] | None = None,
     on_progress: Progress | None = None,
     cancel: asyncio.Event | None = None,
 ) -> Review:
-    """The error-aware review of `project`; `search=None` means no related-work search.
-    `deterministic`: the project's rule findings (its session's); None: the rules run here."""
+    """The error-aware review of one of `session`'s projects (`snapshot`'s; by default the first), read
+    from a private copy of it when `private`; `search=None` means no related-work search."""
+    snapshot = snapshot or session.snapshots()[0]
+    project = await session.project_of(snapshot, private)
     review = Review(title=paper_title(project), mode=mode)
-    policy = Policy.of_folder(project.root.folder, config)
     started = time.monotonic()
     audit_stats = RunStats()
     paper = paper_text(project)
@@ -175,11 +176,11 @@ async def run_review(
 
         async def integrity() -> None:
             nonlocal audit_stats
-            review.findings = deterministic if deterministic is not None else engine_for(policy).check(project)
+            review.findings = snapshot.rule_findings
             if mode == NO_DETECTION_MODE:
                 review.integrity = integrity_report(review.findings, mode)
                 return
-            result = await _audit(project, settings, mode, llm.stats, cache, cancel, review.findings, policy)
+            result = await _audit(session, snapshot, private, settings, mode, llm.stats, cache, cancel)
             review.findings, audit_stats = list(result.findings), result.stats
             failed = [f"{failure.label}: {failure.message}" for failure in result.failed_units]
             review.integrity = integrity_report(review.findings, mode, failed)
@@ -243,28 +244,21 @@ def _combined(review_stats: RunStats, audit_stats: RunStats, wall_s: float) -> R
 
 
 async def _audit(
-    project: Project,
+    session: Session,
+    snapshot: Snapshot,
+    private: bool,
     settings: LLMSettings,
     mode: str,
     spent: RunStats,
     cache: LLMCache | None,
     cancel: asyncio.Event | None,
-    deterministic: list[Finding],
-    policy: Policy,
 ) -> AuditResult:
-    from ..llm.audit import run_audit  # the detection modes load only when a review uses them
+    from ..llm.source import LLMAuditSource, audit_results  # the detection modes load only when a review uses them
 
     if settings.budget_usd is not None:  # the audit spends what the review has left
         settings = settings.model_copy(update={"budget_usd": max(0.0, settings.budget_usd - spent.cost_usd)})
-    return await run_audit(
-        project,
-        settings,
-        mode,  # type: ignore[arg-type]
-        cache=cache,
-        cancel=cancel,
-        deterministic=deterministic,
-        finding_policy=policy,
-    )
+    source = LLMAuditSource(settings, mode, cache=cache)
+    return await anext(audit_results(session, source, snapshots=[snapshot], private=private, cancel=cancel))
 
 
 def integrity_report(findings: list[Finding], mode: str, failed_units: list[str] | None = None) -> str:

@@ -1,7 +1,8 @@
-"""Every rule auditex ships, grouped by family (one module per family)."""
+"""Every rule auditex ships, grouped by family: a module, or a package with one module per rule (README.md)."""
 
 from ..registry import Registry, rules_in
 from . import (
+    arithmetic,
     citations,
     counts,
     cross_references,
@@ -24,6 +25,7 @@ ALL_RULES = tuple(
         citations,
         includes,
         numbers,
+        arithmetic,
         tables,
         counts,
         statistics,

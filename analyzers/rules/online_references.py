@@ -20,8 +20,7 @@ from ..scholarly.bibtex_edit import bibtex_value, field_spans
 
 if TYPE_CHECKING:  # the offline path never imports the HTTP layer
     from ..scholarly.cited_references import Cited
-    from ..scholarly.resolver import Verdict
-    from ..scholarly.work import Work
+    from ..scholarly.work import Verdict, Work
 
 # Text parsed out of a formatted \bibitem is a guess; its title and author comparisons inform only.
 GUESSED = 0.6

@@ -40,11 +40,10 @@ from .openalex import OpenAlex
 from .semantic_scholar import SemanticScholar
 from .service import Service
 from .web import WebPage
-from .work import Reference, Work
+from .work import MismatchModel, Reference, Status, Verdict, Work
 
 Step = Literal["doi", "pmid", "arxiv", "search"]
 SearchName = Literal["openalex", "crossref", "dblp", "semantic-scholar", "europe-pmc"]
-Status = Literal["verified", "mismatch", "not_found", "unchecked"]
 
 
 class OnlineSettings(BaseModel):
@@ -66,29 +65,6 @@ class OnlineSettings(BaseModel):
         except ValidationError as error:
             first = error.errors()[0]
             return cls(), f"[online] {'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', 'invalid value')}"
-
-
-class MismatchModel(BaseModel):
-    field: str
-    cited: str
-    found: str
-    detail: str = ""
-
-
-class Verdict(BaseModel):
-    key: str
-    status: Status
-    work: Work | None = None  # the index record that matched
-    mismatches: list[MismatchModel] = Field(default_factory=list)
-    identifier_problem: str = ""  # BIB003: the DOI / arXiv id does not resolve or names another work
-    retracted_by: str = ""  # BIB004: which index says so
-    published: Work | None = None  # BIB005: the peer-reviewed version of a cited preprint
-    answered: list[str] = Field(default_factory=list)  # indexes that answered the search
-    unavailable: list[str] = Field(default_factory=list)  # "service: why"
-
-    @property
-    def checked(self) -> bool:
-        return self.status != "unchecked"
 
 
 def default_policies(services: Sequence[Service], env: Mapping[str, str]) -> dict[str, HostPolicy]:

@@ -46,3 +46,29 @@ class Work(BaseModel):
     published_venue: str = ""  # for a preprint: where its peer-reviewed version appeared, when the index knows
     published_doi: str = ""
     url: str = ""
+
+
+Status = Literal["verified", "mismatch", "not_found", "unchecked"]
+
+
+class MismatchModel(BaseModel):
+    field: str
+    cited: str
+    found: str
+    detail: str = ""
+
+
+class Verdict(BaseModel):
+    key: str
+    status: Status
+    work: Work | None = None  # the index record that matched
+    mismatches: list[MismatchModel] = Field(default_factory=list)
+    identifier_problem: str = ""  # BIB003: the DOI / arXiv id does not resolve or names another work
+    retracted_by: str = ""  # BIB004: which index says so
+    published: Work | None = None  # BIB005: the peer-reviewed version of a cited preprint
+    answered: list[str] = Field(default_factory=list)  # indexes that answered the search
+    unavailable: list[str] = Field(default_factory=list)  # "service: why"
+
+    @property
+    def checked(self) -> bool:
+        return self.status != "unchecked"

@@ -1,9 +1,9 @@
-"""LLM findings kept across edits: each range tied to its section (id and content hash).
+"""Findings kept across edits: each range tied to its section (id and content hash).
 
-An audit reads one version of the text; the author keeps typing. When the section
-that holds a finding is unchanged, the finding moves with it; when it changed, the
-finding is dropped, and an undo brings it back. The session keeps an audit's LLM
-findings this way, in the editor and on the command line alike.
+A slow source (the LLM audit) reads one version of the text; the author keeps typing. When
+the section that holds a finding is unchanged, the finding moves with it; when it changed,
+the finding is dropped, and an undo brings it back. The session keeps the findings of every
+source that `follows_edits` this way, in the editor and on the command line alike.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..finding import Finding, Range
+from .finding import Finding, Range
 
 if TYPE_CHECKING:
-    from ...latex.manuscript import Section
-    from ...latex.project import Project
-    from ..policy import Policy
+    from ..latex.manuscript import Section
+    from ..latex.project import Project
+    from .policy import Policy
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,206 @@
+"""The arithmetic a sentence states about its own numbers, read so that it can be recomputed.
+
+A careful reader redoes the sums a sentence invites: a share written beside its count and its
+base ("33 out of 868 (9%)"), a relative change written beside the pair it compares ("21% better
+(20.09 vs. 15.54)"), parts that a sentence says make up a whole ("of the 13,632,566, 13,345,053
+…, the remaining 415,293 …"). Each reader below finds one such shape in a block's plain text and
+returns it with the spans to mark; the rules decide whether it recomputes. Rounding is allowed
+for every written number: a value is compared with the exact result within half a unit in its
+last place, plus what the rounding of its inputs can move the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import slack
+
+# A written number: thousands separated by commas or thin spaces ("12,911", "13 632 566"), decimals.
+NUMBER = r"(?<![\w.,^_{\\])(\d{1,3}(?:(?:,|\\,|\s)\d{3})+(?!\d)|\d+)(\.\d+)?(?![\w^_])"
+_NUMBER = re.compile(NUMBER)
+_PERCENT_SIGN = r"\s*(?:\\?%|\s*per\s*cent\b|\s*percent\b)"
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A number as written: its value, its decimal places and where it is in the text."""
+
+    value: float
+    decimals: int
+    start: int
+    end: int
+
+    @classmethod
+    def read(cls, match: re.Match[str], group: int = 1) -> Written:
+        whole, fraction = match.group(group), match.group(group + 1) or ""
+        digits = re.sub(r"\\,|,|\s", "", whole)
+        end = match.end(group + 1) if fraction else match.end(group)
+        return cls(float(digits + fraction), max(len(fraction) - 1, 0), match.start(group), end)
+
+    @property
+    def slack(self) -> float:
+        return slack(self.decimals)
+
+
+def _number_at(text: str, start: int) -> Written | None:
+    match = _NUMBER.match(text, start)
+    return Written.read(match) if match else None
+
+
+# Shares: "A out of B (P%)", "P% (A/B)", "A of B (P%)", and "Of the B …, A (P%) …".
+_FRACTION = NUMBER + r"\s*(?:out\s+of|/|of\s+(?:the|all|a\s+total\s+of)?)\s*" + NUMBER
+_PERCENT = NUMBER + _PERCENT_SIGN
+_SHARE_AFTER = re.compile(_FRACTION + r"[^()\d]{0,40}?\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
+_SHARE_BEFORE = re.compile(_PERCENT + r"[^()\d]{0,40}?\(\s*(?:i\.e\.,?\s*)?" + _FRACTION + r"[^()\d]{0,20}\)", re.IGNORECASE)
+_OF_THE = re.compile(r"\b(?:of|among|out\s+of)\s+(?:the|all|these|those)\s+" + NUMBER + r"(?![\s\w-]{0,3}%)", re.IGNORECASE)
+_COUNT_WITH_SHARE = re.compile(NUMBER + r"\s*\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;:]|\.\s")
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """A percentage the sentence gives as `part` of `whole`."""
+
+    part: Written
+    whole: Written
+    percent: Written
+    base_named_before: bool  # "Of the B …, A (P%)": the base stands earlier in the sentence
+
+    @property
+    def exact(self) -> float:
+        return self.part.value / self.whole.value * 100
+
+    def recomputes(self) -> bool:
+        # The percentage may be rounded, and the counts are exact: P is A / B within P's rounding.
+        return abs(self.percent.value - self.exact) <= self.percent.slack or _truncated(self.percent, self.exact)
+
+
+def _truncated(written: Written, exact: float) -> bool:
+    step = 10.0**-written.decimals
+    return abs(written.value - int(exact / step) * step) <= 1e-9 * max(1.0, exact)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def shares(text: str) -> tuple[Share, ...]:
+    """Every share of a count the text writes with its base, cached by text."""
+    found: dict[int, Share] = {}
+    for match in _SHARE_AFTER.finditer(text):
+        part, whole, percent = Written.read(match, 1), Written.read(match, 3), Written.read(match, 5)
+        found.setdefault(percent.start, Share(part, whole, percent, False))
+    for match in _SHARE_BEFORE.finditer(text):
+        percent, part, whole = Written.read(match, 1), Written.read(match, 3), Written.read(match, 5)
+        found.setdefault(percent.start, Share(part, whole, percent, False))
+    for base in _OF_THE.finditer(text):
+        whole = Written.read(base)
+        clause_end = _CLAUSE_END.search(text, base.end())
+        stop = clause_end.start() if clause_end else len(text)
+        for match in _COUNT_WITH_SHARE.finditer(text, base.end(), stop):
+            part, percent = Written.read(match, 1), Written.read(match, 3)
+            found.setdefault(percent.start, Share(part, whole, percent, True))
+    return tuple(share for share in found.values() if 0 < share.part.value <= share.whole.value and share.whole.value >= 2)
+
+
+# A relative change stated beside the two values it compares: "by 21% (20.09 vs. 15.54)".
+_CHANGE_WORD = (
+    r"(?:improv\w*|increas\w*|gain\w*|better|higher|larger|bigger|greater|more|boost\w*|outperform\w*|"
+    r"reduc\w*|decreas\w*|drop\w*|lower|smaller|fewer|less|faster|slower|speed-?up|margin|rise|rose|fell|fall)"
+)
+_PAIR = NUMBER + r"\s*%?\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + NUMBER + r"\s*%?"
+_CHANGE_THEN_PAIR = re.compile(
+    r"(?:\b" + _CHANGE_WORD + r"\b[^.;()\d]{0,40}?" + NUMBER + _PERCENT_SIGN + r"|" + NUMBER + _PERCENT_SIGN + r"[^.;()\d]{0,25}?\b"
+    r"" + _CHANGE_WORD + r"\b)[^.;()\d]{0,80}?\(\s*(?:i\.e\.,?\s*)?[^()]{0,30}?" + _PAIR + r"\s*\)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StatedChange:
+    """A percentage change the sentence states, and the pair of values it gives for it."""
+
+    change: Written
+    first: Written
+    second: Written
+
+    def recomputes(self) -> bool:
+        """The change is the relative change of the pair, either way round, or their difference in points."""
+        a, b, c = self.first.value, self.second.value, self.change.value
+        moved = self.first.slack + self.second.slack
+        if abs(abs(a - b) - c) <= self.change.slack + moved:
+            return True
+        return any(
+            abs(abs(new - old) / abs(old) * 100 - c) <= self.change.slack + 100 * moved / abs(old) * (1 + abs(new / old))
+            for new, old in ((a, b), (b, a))
+            if old
+        )
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def stated_changes(text: str) -> tuple[StatedChange, ...]:
+    found = []
+    for match in _CHANGE_THEN_PAIR.finditer(text):
+        change = Written.read(match, 1) if match.group(1) else Written.read(match, 3)
+        first, second = Written.read(match, 5), Written.read(match, 7)
+        found.append(StatedChange(change, first, second))
+    return tuple(found)
+
+
+# Parts the sentence says make up a whole: "Of the N …, A … and the remaining B …".
+_REMAINING = re.compile(r"\b(?:the\s+)?(?:remaining|other|rest\s+of\s+the)\s+" + NUMBER + r"(?!\s*%)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class PartsOfWhole:
+    whole: Written
+    parts: tuple[Written, ...]
+
+    def recomputes(self) -> bool:
+        total = sum(part.value for part in self.parts)
+        return abs(total - self.whole.value) <= self.whole.slack + sum(part.slack for part in self.parts)
+
+
+_OF_THESE = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+_LOOK_BACK = 300  # characters before "Of these X" searched for the count of X
+
+
+def _wholes(text: str) -> Iterator[tuple[Written, int]]:
+    """Each whole a sentence splits, with where its parts start: "Of the N …", or "Of these X" after "N X"."""
+    for base in _OF_THE.finditer(text):
+        yield Written.read(base), base.end()
+    for base in _OF_THESE.finditer(text):
+        noun = re.escape(base.group(1).rstrip("s"))
+        counted = re.compile(NUMBER + r"\s+(?:[A-Za-z-]+\s+){0,2}?" + noun + r"s?\b", re.IGNORECASE)
+        earlier = list(counted.finditer(text, max(0, base.start() - _LOOK_BACK), base.start()))
+        if earlier:
+            yield Written.read(earlier[-1]), base.end()
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def parts_of_wholes(text: str) -> tuple[PartsOfWhole, ...]:
+    """A whole named first ("Of the N", "Of these X" after "N X") and its counts up to "the remaining B", in one sentence."""
+    found = []
+    for whole, parts_start in _wholes(text):
+        sentence_end = re.search(r"\.\s+[A-Z]|\.$", text[parts_start:])
+        stop = parts_start + (sentence_end.start() if sentence_end else len(text) - parts_start)
+        remaining = _REMAINING.search(text, parts_start, stop)
+        if remaining is None:
+            continue
+        between = text[parts_start : remaining.start()]
+        if "%" in between or re.search(r"\b(?:including|such\s+as|e\.g\.|among\s+them)\b", between, re.IGNORECASE):
+            continue  # shares, or examples of the whole: not a partition
+        counts = [Written.read(match) for match in _NUMBER.finditer(text, parts_start, remaining.start())]
+        counts = [count for count in counts if count.decimals == 0 and count.value < whole.value and not _is_setting(text, count)]
+        if len(counts) != 1:
+            continue  # one part before "the remaining": anything else is not a plain partition
+        found.append(PartsOfWhole(whole, (counts[0], Written.read(remaining))))
+    return tuple(found)
+
+
+def _is_setting(text: str, number: Written) -> bool:
+    """A number that is a setting of the sentence, not a count of the whole: "of size 3", "k = 5", a year."""
+    before = text[max(0, number.start - 12) : number.start]
+    setting = re.search(r"(?:size|order|degree|at\s+most|at\s+least|up\s+to|=|≤|<|>|≥|\bk|\bn)\s*$", before, re.IGNORECASE)
+    return bool(setting) or 1900 <= number.value <= 2100
