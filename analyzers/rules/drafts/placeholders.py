@@ -9,7 +9,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
 from ...violation import Violation
-from .model import Placeholder, PlaceholderKind, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
+from .model import Placeholder, PlaceholderKind, float_type, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
 
 # The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
@@ -113,8 +113,9 @@ def _counts(ctx: RuleContext) -> Counter[str]:
     """How many tables, figures and sections the paper has: what a roman "X" would number."""
     counts: Counter[str] = Counter()
     for placed in ctx.manuscript.blocks:
-        if placed.kind is BlockKind.CAPTION:
-            counts["table" if (placed.block.environment or "").startswith(("table", "sidewaystable")) else "figure"] += 1
+        kind = float_type(placed.block.environment or "")
+        if placed.kind is BlockKind.CAPTION and kind is not None:
+            counts[kind] += 1
     counts["section"] = sum(1 for section in ctx.manuscript.sections if section.level <= 2)
     return counts
 
