@@ -45,8 +45,8 @@ class HandNumberBeyondFloats(Violation):
 @rule("DRF003", "hand-numbered-float", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros"))
 def hand_numbered_float(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
-    Flags a figure or table named by a number typed in the text ("Figure 5", "Fig. 3a",
-    "Tables 2 and 4") where the paper has fewer numbered floats of that kind. Floats are counted
+    Flags a figure or table named by a number typed in the text ("Figure 5", "Tables 2 and 4",
+    abbreviated or not) where the paper has fewer numbered floats of that kind. Floats are counted
     as LaTeX numbers them: one number per `\\caption` of a figure or table environment (starred
     environments too), none for `\\caption*` or a subfigure's caption, skipping floats TeX never
     reads. The rule stays silent for a kind whose numbering it cannot establish: numbered per
