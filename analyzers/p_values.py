@@ -30,6 +30,8 @@ from .memo import TEXT_CACHE_SIZE
 from .project_config import OneTailed, StatisticsConfig
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
+# Where results are read: prose, and table cells, where `$F(1, 267) = 2.739$, $p = .765$` reads as in prose.
+_RESULTS_IN = (*PROSE, BlockKind.TABLE)
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
 _EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
@@ -126,9 +128,9 @@ def checked_results(manuscript: Manuscript, settings: StatisticsConfig) -> Itera
 
 
 def section_results(section: Section, settings: StatisticsConfig, announced: bool) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
-    """The results a section's prose reports; `announced`: the document announces one-tailed tests."""
+    """The results a section's prose and tables report; `announced`: the document announces one-tailed tests."""
     for placed in section.blocks:
-        if placed.kind in PROSE:
+        if placed.kind in _RESULTS_IN:
             for checked in _checked_block(placed.block.plain.text, settings, announced):
                 yield placed, checked
 
