@@ -10,6 +10,7 @@ cells it summarises, within the rounding of every cell; a derived column follows
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,8 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.tables import is_rule, rule_macros
 from ...context import RuleContext
-from ...quantities import agrees, slack
+from ...finding import Statement
+from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled
 
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -26,7 +28,7 @@ _HIGHER = re.compile(
     re.IGNORECASE,
 )
 _LOWER = re.compile(
-    r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|lpips|chamfer|cd|latency|"
+    r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|aurc|lpips|chamfer|cd|latency|"
     r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
     re.IGNORECASE,
 )
@@ -101,6 +103,10 @@ class Grid:
                     return cell.text
         return ""
 
+    def column_name(self, column: int) -> str:
+        """A column's header, its spanning group's name included: "BLEURT SN"."""
+        return " ".join(self.column_header(column).split()) or f"column {column + 1}"
+
     def groups(self) -> list[range]:
         """Column ranges under a spanning header cell ("CIFAR-10N" over its four columns)."""
         return [
@@ -145,48 +151,107 @@ def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
     return rule_macros(macro for _, macro in ctx.index.macros)
 
 
+def cell_statement(ctx: RuleContext, file: str, grid: Grid, cell: Cell, role: str = "result", row: str | None = None) -> Statement:
+    """One side of a table finding's evidence: the cell quoted, with its row (or the name given) and column."""
+    subject = f"row {grid.row_header(cell.row) if row is None else row}, column {grid.column_name(cell.column)}"
+    return Statement(file=file, range=ctx.range(file, cell.start, cell.end), quote=cell.text, subject=subject, role=role)
+
+
 def table_blocks(section: Section) -> list[PlacedBlock]:
     """The section's parsed tables (what the index lists as tables, section by section)."""
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
-# How a derived column's cell follows from two other cells of its row.
-Derivation = Callable[[float, float], float | None]
-DERIVATIONS: dict[str, Derivation] = {
-    "ratio": lambda a, b: a / b if b else None,
-    "difference": lambda a, b: a - b,
-    "relative": lambda a, b: (a - b) / b * 100 if b else None,
-}
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """How a derived column's cell follows from two other cells of its row."""
+
+    name: str  # "ratio"
+    formula: str  # "{a} / {b}", filled with the two columns' names
+    compute: Callable[[float, float], float | None]
+
+    def holds(self, cell: Cell, left: Cell, right: Cell) -> bool:
+        """The cell is the derivation of the other two, within the rounding of all three: the result
+        over the interval each rounded input stands for, or the exact result rounded or truncated."""
+        exact = self.compute(left.value, right.value)  # type: ignore[arg-type]  # numeric cells
+        if exact is None:
+            return False
+        if agrees(cell.value, cell.decimals, exact):  # type: ignore[arg-type]
+            return True
+        lefts = (left.value - slack(left.decimals), left.value + slack(left.decimals))  # type: ignore[operator]
+        rights = (right.value - slack(right.decimals), right.value + slack(right.decimals))  # type: ignore[operator]
+        if rights[0] <= 0 <= rights[1]:
+            return False  # a divisor that rounding may make zero bounds nothing
+        corners = [value for x in lefts for y in rights if (value := self.compute(x, y)) is not None]
+        allowance = slack(cell.decimals)
+        if max(corners) - min(corners) > 4 * allowance:
+            return False  # rounding leaves the result open (a change relative to a near-equal pair): it bounds nothing
+        return min(corners) - allowance <= cell.value <= max(corners) + allowance  # type: ignore[operator]
+
+
+DERIVATIONS = (
+    Derivation("ratio", "{a} / {b}", lambda a, b: a / b if b else None),
+    Derivation("difference", "{a} − {b}", lambda a, b: a - b),
+    Derivation("relative change", "({a} − {b}) / {b} × 100", lambda a, b: (a - b) / b * 100 if b else None),
+    Derivation("share", "{a} / {b} × 100", lambda a, b: a / b * 100 if b else None),
+)
+# A header that names a value derived from two others: "Δ", "Imp. ×", "Diff.", "Ratio", "Speed-up", "Rel. change".
+DERIVED_HEADER = re.compile(
+    r"Δ|∆|\\Delta|×|\\times|\b(?:diff(?:erence)?s?|gains?|improv\w*|imp|change|ratios?|speed-?ups?|reductions?|rel|relative|"
+    r"increase|decrease|drop)\b",
+    re.IGNORECASE,
+)
 
 
 def derived_agrees(grid: Grid, aggregate_row: int, column: int, rows: list[int]) -> bool:
     """The aggregate row's cell in `column` is the ratio, difference or relative change of two of
     its own cells, as the column's cells are of theirs in (nearly) every row: "Imp. ×" = Ours / Baseline."""
-    total = grid.numeric(aggregate_row, column)
-    if total is None:
+    if grid.numeric(aggregate_row, column) is None:
         return False
-    columns = [c for c in grid.columns() if c != column]
-    for derive in DERIVATIONS.values():
-        for a in columns:
-            for b in columns:
-                if a != b and follows(grid, aggregate_row, column, a, b, derive) and column_follows(grid, rows, column, a, b, derive):
-                    return True
-    return False
+    return any(
+        follows(grid, aggregate_row, column, a, b, derivation) and fit(grid, column, rows, a, b, derivation).nearly_every_row
+        for derivation in DERIVATIONS
+        for a, b in _pairs(grid, column)
+    )
 
 
-def follows(grid: Grid, row: int, column: int, a: int, b: int, derive: Derivation) -> bool:
-    cell, left, right = grid.numeric(row, column), grid.numeric(row, a), grid.numeric(row, b)
-    if cell is None or left is None or right is None:
-        return False
-    value = derive(left.value, right.value)  # type: ignore[arg-type]  # numeric() cells have a value
-    return value is not None and agrees(cell.value, cell.decimals, value)  # type: ignore[arg-type]
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A derivation of columns `a` and `b` that a column's cells follow in the rows `held`, and not in `failed`."""
+
+    derivation: Derivation
+    a: int
+    b: int
+    held: tuple[int, ...]
+    failed: tuple[int, ...]
+
+    @property
+    def nearly_every_row(self) -> bool:
+        """At least two rows, and four in five of those with the three cells."""
+        return len(self.held) >= 2 and len(self.held) * 5 >= (len(self.held) + len(self.failed)) * 4
 
 
-def column_follows(grid: Grid, rows: list[int], column: int, a: int, b: int, derive: Derivation) -> bool:
-    """At least two rows, and four in five of those with the three cells, follow the derivation."""
+def derivations(grid: Grid, column: int, rows: Sequence[int]) -> list[Fit]:
+    """Every derivation of two other columns that the column's cells follow in two rows or more."""
+    fits = (fit(grid, column, rows, a, b, derivation) for derivation in DERIVATIONS for a, b in _pairs(grid, column))
+    return [found for found in fits if len(found.held) >= 2]
+
+
+def fit(grid: Grid, column: int, rows: Sequence[int], a: int, b: int, derivation: Derivation) -> Fit:
+    """Which of the rows with the three cells follow the derivation."""
     checked = [row for row in rows if grid.numeric(row, column) and grid.numeric(row, a) and grid.numeric(row, b)]
-    held = sum(1 for row in checked if follows(grid, row, column, a, b, derive))
-    return held >= 2 and held * 5 >= len(checked) * 4
+    held = tuple(row for row in checked if follows(grid, row, column, a, b, derivation))
+    return Fit(derivation, a, b, held, tuple(row for row in checked if row not in held))
+
+
+def _pairs(grid: Grid, column: int) -> list[tuple[int, int]]:
+    columns = [c for c in grid.columns() if c != column]
+    return [(a, b) for a in columns for b in columns if a != b]
+
+
+def follows(grid: Grid, row: int, column: int, a: int, b: int, derivation: Derivation) -> bool:
+    cell, left, right = grid.numeric(row, column), grid.numeric(row, a), grid.numeric(row, b)
+    return cell is not None and left is not None and right is not None and derivation.holds(cell, left, right)
 
 
 def runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> list[list[Cell]]:
@@ -203,17 +268,61 @@ def runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[ran
     return [run for run in candidates + [peers] if len(run) >= 2]
 
 
-def adds_up(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> bool:
-    return any(summarises(total, run) for run in runs(total, peers, column_wise, groups))
+@dataclass(frozen=True, slots=True)
+class Statistic:
+    """What an aggregate may be of the cells it summarises."""
+
+    name: str  # as a message says it: "mean", "sum", "mean of the absolute values"
+    compute: Callable[[list[float]], float]
+    cumulative: bool = False  # the cells' rounding adds up (a sum), rather than averaging out
 
 
-def summarises(total: Cell, run: list[Cell]) -> bool:
-    values = [cell.value for cell in run]
-    rounding = max(slack(cell.decimals) for cell in run)
-    mean = sum(values) / len(values)  # type: ignore[arg-type]
-    if abs(mean - total.value) <= slack(total.decimals) + rounding:  # type: ignore[operator]
-        return True
-    return abs(sum(values) - total.value) <= slack(total.decimals) + rounding * len(values)  # type: ignore[arg-type, operator]
+MEAN = Statistic("mean", lambda values: sum(values) / len(values))
+SUM = Statistic("sum", sum, cumulative=True)
+MEAN_ABSOLUTE = Statistic("mean of the absolute values", lambda values: sum(abs(value) for value in values) / len(values))
+ROOT_MEAN_SQUARE = Statistic("root mean square", lambda values: math.sqrt(sum(value * value for value in values) / len(values)))
+# A row named for an error measure summarises signed errors: "MAE" the mean of their absolute values, "RMSE" their
+# root mean square; either may also be the mean of per-item errors. Any other aggregate is a mean or a sum.
+_SUM_NAMED = re.compile(r"^\W*(?:total|sum)\b", re.IGNORECASE)
+_UNIT = r"\b[\s.~]*(?:\([^()]{0,20}\))?[\W_]*$"  # "MAE (eV)", "RMSE:"
+_MEAN_ABSOLUTE_ROW = re.compile(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
+_ROOT_MEAN_SQUARE_ROW = re.compile(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
+
+
+def signed(value: float, decimals: int) -> str:
+    """A recomputed value as a table would print it, its sign kept: "-0.2"."""
+    text = spelled(value, decimals)
+    return f"-{text}" if value < 0 and text.strip("0.") else text
+
+
+def is_aggregate_row(header: str) -> bool:
+    """A row that summarises the rows above it: Avg, Mean, Total, Sum, Overall, MAE, RMSE."""
+    return bool(AGGREGATE_HEADER.match(header) or _MEAN_ABSOLUTE_ROW.match(header) or _ROOT_MEAN_SQUARE_ROW.match(header))
+
+
+def statistics_of(header: str) -> tuple[Statistic, ...]:
+    """The statistics an aggregate so named may be, the one it most likely is first."""
+    if _MEAN_ABSOLUTE_ROW.match(header):
+        return MEAN_ABSOLUTE, MEAN
+    if _ROOT_MEAN_SQUARE_ROW.match(header):
+        return ROOT_MEAN_SQUARE, MEAN
+    return (SUM, MEAN) if _SUM_NAMED.match(header) else (MEAN, SUM)
+
+
+def adds_up(
+    total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range], statistics: Sequence[Statistic] = (MEAN, SUM)
+) -> bool:
+    return any(_summarises(total, run, statistic) for run in runs(total, peers, column_wise, groups) for statistic in statistics)
+
+
+def _summarises(total: Cell, run: list[Cell], statistic: Statistic) -> bool:
+    """Within the rounding of the aggregate and of its cells; a sum printed negative ("− 2343 excluded")
+    gives its parts' total as well."""
+    values: list[float] = [cell.value for cell in run]  # type: ignore[misc]  # numeric cells
+    rounding = max(slack(cell.decimals) for cell in run) * (len(values) if statistic.cumulative else 1)
+    exact = statistic.compute(values)
+    written = (total.value, -total.value) if statistic.cumulative else (total.value,)  # type: ignore[operator]
+    return any(abs(exact - value) <= slack(total.decimals) + rounding for value in written)  # type: ignore[operator]
 
 
 def direction(header: str, caption: str | None) -> int:
@@ -240,3 +349,57 @@ def spread_overlaps(first: Cell, second: Cell) -> bool:
     """The gap between two `mean ± std` cells is within their spreads."""
     spreads = [cell.spread for cell in (first, second) if cell.spread is not None]
     return bool(spreads) and abs(first.value - second.value) <= max(spreads)  # type: ignore[operator]
+
+
+# A row that states the size of the sample its table breaks down: "n", "N", "Total", "All", "Sample size".
+_SIZE_ROW = re.compile(
+    r"^\W*(?:n|total(?:\s+(?:sample|n|count))?|all|(?:full\s+|whole\s+)?sample(?:\s+size)?|(?:number|no\.)\s+of\s+\w+)[\W_]*$",
+    re.IGNORECASE,
+)
+
+
+def count(grid: Grid, row: int, column: int) -> Cell | None:
+    """A cell that holds a whole count: "548", "548 (58.7%)", not "54.8", "12%" or "3 ± 1"."""
+    cell = grid.numeric(row, column)
+    if cell is None or cell.decimals or cell.percent or cell.spread is not None or cell.value < 0:  # type: ignore[operator]
+        return None
+    return cell
+
+
+def label_columns(grid: Grid, row: int) -> range:
+    """The leading columns that name a row: those before its first number."""
+    return range(next((cell.column for cell in grid.table.rows[row] if cell.value is not None), 1))
+
+
+def row_label(grid: Grid, row: int, columns: range | None = None) -> str:
+    """A row's name in the given leading columns (its own, by default): "Sex female"."""
+    columns = label_columns(grid, row) if columns is None else columns
+    return " ".join(" ".join(cell.text.split()) for cell in grid.table.rows[row] if cell.column in columns and cell.text.strip())
+
+
+def size_rows(grid: Grid) -> list[int]:
+    """Body rows that state the sample size: the name in their leading columns is n, N, Total, All, ..."""
+    return [row for row in grid.body_rows() if _SIZE_ROW.match(row_label(grid, row))]
+
+
+def row_groups(grid: Grid, total_row: int) -> list[list[int]]:
+    """The other body rows in groups, a group ending at each rule and at each category label (a first
+    cell written where the rows below leave it empty: "Sex" over "female", "male")."""
+    columns = label_columns(grid, total_row)
+    categorised = len(columns) >= 2
+    groups: list[list[int]] = []
+    key: tuple[int, int] | None = None
+    starts = 0
+    for row in grid.body_rows():
+        first = grid.cells.get((row, 0))
+        if categorised and first is not None and first.text.strip():
+            starts += 1
+        if row == total_row or _SIZE_ROW.match(row_label(grid, row, columns)):
+            key = None
+            continue
+        row_key = (grid.row_set(row)[0], starts)
+        if row_key != key:
+            groups.append([])
+            key = row_key
+        groups[-1].append(row)
+    return groups
