@@ -53,7 +53,7 @@ from auditex.analyzers.quantities import (
 )
 from auditex.analyzers.rules import default_registry
 from auditex.analyzers.rules.numbers.model import headline, window
-from auditex.analyzers.rules.tables import _adds_up, _Grid, direction
+from auditex.analyzers.rules.tables.model import Grid, adds_up, direction
 from auditex.analyzers.session import Session
 from auditex.latex.index import NumberInContext
 from auditex.latex.manuscript import PlacedBlock
@@ -282,7 +282,7 @@ def plant_table_quote(project: Project) -> Iterator[Edit]:
         table = placed.block.table
         label = table.label or (placed.block.labels[0] if placed.block.labels else "")  # type: ignore[union-attr]
         citing = [p for p in paragraphs if label and label in referenced_labels(p.block.plain.text)]
-        grid = _Grid.of(table)  # type: ignore[arg-type]
+        grid = Grid.of(table)  # type: ignore[arg-type]
         for cell in body_cells(table):  # type: ignore[arg-type]
             column = " ".join(grid.own_header(cell.column).replace("↑", "").replace("↓", "").split())
             row = " ".join(table.row_header(cell.row).split())  # type: ignore[union-attr]
@@ -360,7 +360,7 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
     paper's own macros (\\shline) count like any other. A "Mean" column beside Min/Max/SD columns, and a
     cell holding a range, recompute only by coincidence ((1 + 35) / 2 is the mean week 18): not planted."""
     for placed in project.index.tables:
-        grid = _Grid.of(placed.block.table)  # type: ignore[arg-type]
+        grid = Grid.of(placed.block.table)  # type: ignore[arg-type]
         rows, columns = grid.body_rows(), grid.columns()
         lines: list[tuple[Cell | None, list[Cell], bool]] = []
         for column in columns:
@@ -376,7 +376,7 @@ def plant_table_aggregate(project: Project) -> Iterator[Edit]:
                     (grid.numeric(row, column), [c for c in (grid.numeric(r, column) for r in others) if c], True) for column in columns
                 ]
         for total, peers, column_wise in lines:
-            if total is None or len(peers) < 2 or _RANGE_CELL.search(total.text) or not _adds_up(total, peers, column_wise, grid.groups()):
+            if total is None or len(peers) < 2 or _RANGE_CELL.search(total.text) or not adds_up(total, peers, column_wise, grid.groups()):
                 continue
             found = _cell_number(project, placed, total)
             if found:
@@ -389,7 +389,7 @@ def plant_best_marker(project: Project) -> Iterator[Edit]:
     """Move \\textbf from the best cell of a column to the runner-up of the same column."""
     for placed in project.index.tables:
         table = placed.block.table
-        grid = _Grid.of(table)  # type: ignore[arg-type]
+        grid = Grid.of(table)  # type: ignore[arg-type]
         text = project.source(placed.file).text
         for column in grid.columns():
             sense = direction(table.column_header(column), table.caption)  # type: ignore[union-attr]
@@ -432,7 +432,7 @@ def plant_best_claim(project: Project) -> Iterator[Edit]:
         citing = [p for p in paragraphs if label and label in referenced_labels(p.block.plain.text)]
         if not citing:
             continue
-        grid = _Grid.of(table)  # type: ignore[arg-type]
+        grid = Grid.of(table)  # type: ignore[arg-type]
         for column in grid.columns():
             sense = direction(table.column_header(column), table.caption)  # type: ignore[union-attr]
             header = " ".join(grid.own_header(column).replace("↑", "").replace("↓", "").split())
@@ -815,9 +815,14 @@ def measure_paper(paper: Path, kinds: list[str], per_paper: int = 5, seed: int =
     return outcomes
 
 
+def _family(module: str) -> str:
+    """The rule family a check's module belongs to: `numbers` for a module, `tables` for a package's rule."""
+    return module.removeprefix("auditex.analyzers.rules.").split(".")[0]
+
+
 def timing(papers: list[Path]) -> tuple[float, float]:
     """Cold check time of the corpus with and without the issue-4 rule families."""
-    mine = sorted({item.code for item in default_registry() if item.check.__module__.rsplit(".", 1)[-1] in ISSUE_MODULES})
+    mine = sorted({item.code for item in default_registry() if _family(item.check.__module__) in ISSUE_MODULES})
     without = Config(rules=RulesConfig(ignore=mine))
     totals = [0.0, 0.0]
     for paper in papers:

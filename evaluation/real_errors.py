@@ -26,15 +26,15 @@ LINE_SLACK = 2
 # findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
 KIND_CODES: dict[str, tuple[str, ...]] = {
     "table-aggregate": ("TAB001", "ARI"),
-    "derived-value": ("ARI", "NUM003"),
-    "parts-vs-total": ("ARI", "STAT005", "NUM003"),
+    "derived-value": ("ARI", "NUM003", "TAB004"),
+    "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
     "prose-vs-table": ("NUM001",),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
     "count-claim": ("CNT001",),
     "same-quantity-two-values": ("NUM002",),
     "abstract-vs-body": ("NUM002",),
-    "bold-not-best": ("TAB002",),
+    "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002",),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),

@@ -389,7 +389,7 @@ class _ChunkWalker:
     def _table(self, node: lw.LatexEnvironmentNode, name: str) -> None:
         block = self._float(node, name, BlockKind.TABLE)
         captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
-        caption = captions[0].plain.text if captions else None
+        caption = captions[0].plain.text if captions else _nested_caption(node.nodelist)
         # A plain renderer: the cells' facts were collected when the body was rendered.
         block.table = parse_table(node, InlineRenderer(), caption=caption, label=block.labels[0] if block.labels else None)
 
@@ -688,6 +688,21 @@ def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list
         else:
             body.append(node)
     return body, captions
+
+
+def _nested_caption(nodes: list[lw.LatexNode]) -> str | None:
+    """The plain text of a caption written inside a group or a minipage of the float, which the
+    float's own captions do not hold: what a table's caption says about its columns."""
+    for node in nodes:
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+            out = PlainBuilder()
+            InlineRenderer().render(argument_nodes(_caption_argument(node)), out)
+            return out.build().text
+        if isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)) and node.nodelist:
+            found = _nested_caption(node.nodelist)
+            if found is not None:
+                return found
+    return None
 
 
 def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
