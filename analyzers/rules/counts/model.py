@@ -31,8 +31,11 @@ _FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
-_MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
-_VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
+_MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
+# "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
+_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
+# "e.g." ends in a full stop: a word boundary after it would need a letter to follow.
+_VAGUE = re.compile(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
 _WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
@@ -156,8 +159,8 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if listing:
         return _count_list(text, listing.end(), listing.group(1), stated)
     paragraph = text[start : _paragraph_end(text, start)]
-    if re.match(r"\s*\((?:1|i|a)\)", paragraph):
-        counted, trailing = _sequential_markers(paragraph)
+    if re.match(r"\s*\(?(?:1|i|a)\)", paragraph):
+        counted, trailing = _sequential_markers(paragraph, _MARKERS if paragraph.lstrip().startswith("(") else _HALF_MARKERS)
         # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
         return Enumeration(counted, 0.6 if trailing else 0.9)
     end = _sentence_end(text, start)
@@ -169,7 +172,7 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if plain is None:
         return None
     items, closed = _items(plain)
-    if not closed:
+    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain):
         return None
     enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75)
     if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
@@ -209,7 +212,14 @@ def _top_level_parts(formula: str) -> list[str]:
     return [part for part in parts + [current] if part.strip()] or [formula]
 
 
-_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?)\s*\$?\s*[-−]?\d*\.?\d")
+_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?|\\text(?:less|greater)(?:\{\})?)\s*\$?\s*[-−]?\d*\.?\d")
+# A parenthesis that says something ("(regrettably, all do not)") is an aside, not a list of names.
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|do|does|did|not|has|have|had)\b", re.IGNORECASE)
+# "…, XGB-q and XGB scores, as well as the CNN score": one more item after the list closes.
+_MORE_ITEMS = re.compile(r"\b(?:as\s+well\s+as|along\s+with|together\s+with|plus)\b", re.IGNORECASE)
+# "Bonn and Stuttgart in Germany, and Zurich", "a primary and secondary digester, …, and a storage tank":
+# a bare "and" before a ", and" may join words of one item or close a group of two; the count is unsure.
+_AND_BEFORE_COMMA_AND = re.compile(r"(?<![,;])\s(?:and|or)\s[^;]*?,\s*(?:and|or)\s", re.IGNORECASE)
 _SHARED_OF = re.compile(r"^\s*[A-Za-z-]+\s+of\b")
 
 
@@ -265,17 +275,20 @@ def _continues(text: str, end: int, counted: int) -> bool:
 
 def _parenthesised(text: str, start: int, stated: int) -> Enumeration | None:
     """Items of "(A, B, and C)": commas and a closing and/or separate them. A parenthesis of statistics
-    ("(agreement = 0.72%, disagreement = 98.9%)") reports values, not the list."""
+    ("(agreement = 0.72%, disagreement = 98.9%)", "(PERMANOVA; P < 0.05)") or shares ("(i.e., ~0.1% of
+    7,100)") reports values about the things, and one that makes a statement ("four legs
+    (regrettably, all do not)") is an aside: neither is their list."""
     close = text.find(")", start)
     inside = text[start:close] if 0 <= close - start <= 200 else ""
     if not inside or _VAGUE.search(inside) or re.search(r"\\(?:cite|ref)|\(", inside):
         return None
     inside = re.sub(r"^\s*(?:i\.e\.|that is|namely),?", "", inside)  # "(i.e., A and B)" names the items all the same
-    # "(agreement = 0.72%, disagreement = 98.9%, …)": statistics reported about the things, not their list.
-    if len(_STATISTIC.findall(inside)) >= 2:
+    if _STATISTIC.search(inside) or "%" in inside:
         return None
     plain, _ = _plain(inside)
-    return _weigh(_items(plain)[0], stated, 0.85) if plain is not None else None
+    if plain is None or _CLAUSE.search(plain):
+        return None
+    return _weigh(_items(plain)[0], stated, 0.85)
 
 
 def _ordinals(text: str, start: int, stated: int) -> Enumeration | None:
@@ -308,13 +321,13 @@ _NEXT = {
 }
 
 
-def _sequential_markers(paragraph: str) -> tuple[int, bool]:
-    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…) from the start of the paragraph, and
+def _sequential_markers(paragraph: str, markers: re.Pattern[str]) -> tuple[int, bool]:
+    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…, or 1), 2)…) from the start of the paragraph, and
     whether its last item's sentence goes on with ", and …" (an unmarked item may close the list). A
     marker that starts the run again ("two ways: (a) … (b) …. Three questions: (a) …") begins another list."""
     expected, count, first, last = None, 0, None, 0
-    for marker in _MARKERS.finditer(paragraph):
-        label = marker.group(0)[1:-1]
+    for marker in markers.finditer(paragraph):
+        label = marker.group(1)
         if count and label == first:
             break
         if expected is None or label == expected:
