@@ -31,7 +31,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "confusion-matrix": ("ARI",),
     "prose-vs-table": ("NUM001",),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
-    "count-claim": ("CNT001",),
+    "count-claim": ("CNT",),
     "same-quantity-two-values": ("NUM002",),
     "abstract-vs-body": ("NUM002",),
     "bold-not-best": ("TAB002", "TAB006"),
