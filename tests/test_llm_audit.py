@@ -93,9 +93,13 @@ def user_text(body: dict[str, Any]) -> str:
 
 
 def target_section(body: dict[str, Any]) -> str:
-    """The target section names (a JSON string in the prompt), for a section review."""
+    """The target section names of a section review: its <focus> lines (whole paper), or the JSON string
+    after "TARGET SECTIONS" (memory design)."""
     marker = "TARGET SECTIONS (data): "
     text = user_text(body)
+    if "<focus>\n" in text:
+        listing = text.rsplit("<focus>\n", 1)[1].split("\n</focus>", 1)[0]
+        return ", ".join(json.loads(line)["section"] for line in listing.splitlines())
     return json.loads(text.split(marker, 1)[1].split("\n", 1)[0]) if marker in text else ""
 
 

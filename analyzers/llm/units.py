@@ -3,9 +3,11 @@
 The paper reaches a model only as data: `PaperData.lines` writes one JSON object per block,
 `{"index", "section", "latex"}` (a table: its caption and float text as "latex", its
 cells as "rows", one list per row, in order; "section" only where it changes), placed
-between `<paper>` tags by the templates. "latex" is the block's source as the author wrote it, math intact, with
-comments removed, the spans the SEC rules flag (hidden text, instructions to AI reviewers)
-removed, and the author's macros expanded (`latex.expansion`).
+between `<paper>` tags by the templates. "latex" is the block's source as the compiler reads it, math intact: comments removed, the
+branches TeX never takes removed (`\\iffalse`, `\\if0`, and a `\newif` switch that nothing sets
+true), the spans the SEC rules flag (hidden text, instructions to AI reviewers) removed, and the
+author's macros expanded (`latex.expansion`). Section titles are expanded the same way; the
+bibliography is a compact list of the cited entries (`PaperData.bibliography`).
 
 Every other string that comes from the paper or from a model (section titles, index facts,
 rule messages quoting the paper, memories and tasks a model wrote) goes through `data_line`
@@ -19,16 +21,19 @@ a letter or `/` is written `\u003c`, so nothing can open or close a tag of the p
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...latex.conditionals import NEVER, branch_paths
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import SectionKind
 from ...latex.project import Project
-from ..finding import Finding
+from ..finding import Finding, Severity
 
 # Sections whose text is not under audit, and would only cost tokens.
 _SKIPPED_KINDS = (SectionKind.REFERENCES,)
@@ -39,6 +44,12 @@ MAX_KNOWN = 40
 MANIPULATION_CODES = ("SEC001", "SEC002")
 _INJECTION_CODE = "SEC002"
 _TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
+_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_BIB_FIELDS = ("author", "title", "year")
+BIB_FIELD_CHARS = 80
+_WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
+RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
+_BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 
 
@@ -57,6 +68,32 @@ def section_label(section: Section) -> str:
     if section.title:
         return section.title
     return "Front matter" if section.kind is SectionKind.FRONT else section.kind.value.replace("_", " ").title()
+
+
+def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
+    """Per file, the branches TeX never takes: `\\iffalse`/`\\if0` bodies, the `\\else` of `\\iftrue`, and
+    the true branch of a `\newif` switch that no file sets true (a checklist left switched off)."""
+    texts = {file: project.source(file).text for file in project.files}
+    everything = "\n".join(texts.values())
+    never_true = {name for name in _NEWIF.findall(everything) if f"\\{name}true" not in everything}
+    switch = re.compile(r"\\if(?:" + "|".join(map(re.escape, never_true)) + r")(?![A-Za-z@])") if never_true else None
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for file, text in texts.items():
+        # A never-true switch reads as \if0 (padded to its length, offsets kept), which branch_paths never takes.
+        masked = switch.sub(lambda m: "\\if0" + " " * (len(m.group(0)) - 4), text) if switch else text
+        if masked is not text:
+            masked = re.sub(r"\\newif\s*\\if0 *", lambda m: " " * len(m.group(0)), masked)
+        if "\\if" not in masked:
+            continue
+        starts, paths = branch_paths(masked)
+        found = [
+            (starts[n], starts[n + 1] if n + 1 < len(starts) else len(text))
+            for n, path in enumerate(paths)
+            if any(branch == NEVER for _, branch in path)
+        ]
+        if found:
+            spans[file] = found
+    return spans
 
 
 def data_line(record: dict[str, Any]) -> str:
@@ -103,9 +140,28 @@ class PaperData:
     def __init__(self, project: Project, removed: dict[str, list[tuple[int, int]]] | None = None) -> None:
         self.project = project
         self.manuscript: Manuscript = project.manuscript
-        self.removed = removed or {}
+        unread = unread_spans(project)
+        self.removed = {file: sorted((removed or {}).get(file, []) + unread.get(file, [])) for file in {*(removed or {}), *unread}}
         self._macros = MacroTable(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
+        self._body_start = self._first_body_block()
+        self._paper: str | None = None
+        self._terms: dict[int, set[str]] | None = None
+
+    def _first_body_block(self) -> int:
+        """The index of the first block after `\\begin{document}`: the preamble before it is not sent, its
+        macros being expanded wherever the body uses them. 0 when the root has no `\\begin{document}`."""
+        begin = _BEGIN_DOCUMENT.search(self.project.source(self.project.root_file).text)
+        if begin is None:
+            return 0
+        for placed in self.manuscript.blocks:
+            if placed.file == self.project.root_file and placed.block.end > begin.end():
+                return placed.index
+        return 0
+
+    def withheld(self, file: str, start: int, end: int) -> bool:
+        """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
+        return any(cut_start < end and start < cut_end for cut_start, cut_end in self.removed.get(file, ()))
 
     def latex(self, file: str, start: int, end: int) -> str:
         """The source of [start, end) as sent: flagged spans and comments removed, macros expanded, one line."""
@@ -126,7 +182,7 @@ class PaperData:
         if cached is not None:
             return cached
         block, file = placed.block, placed.file
-        record: dict[str, Any] = {"index": placed.index, "section": section_label(self.manuscript.sections[placed.section])}
+        record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
         if table is None:
             record["latex"] = self.latex(file, block.start, block.end)
@@ -142,7 +198,7 @@ class PaperData:
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return self.size(placed) > 0
+        return placed.index >= self._body_start and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
@@ -157,6 +213,68 @@ class PaperData:
             lines.append(data_line(record))
         return "\n".join(lines)
 
+    def title(self, section: Section) -> str:
+        """The section's label with the author's macros expanded."""
+        return " ".join(self._macros.expand(section_label(section)).split())
+
+    def paper(self) -> str:
+        """The whole paper as data lines, then the cited bibliography entries."""
+        if self._paper is None:
+            self._paper = "\n".join(part for part in (self.lines(self.blocks()), self.bibliography()) if part)
+        return self._paper
+
+    def bibliography(self) -> str:
+        """The entries the paper cites, one compact data line each: key, authors, title, venue, year."""
+        cited = {use.key for _, use in self.project.index.cites}
+        lines = []
+        for file in self.project.bibliography_files:
+            bibliography = self.project.bibliographies.get(file)
+            for entry in bibliography.entries if bibliography is not None else ():
+                if entry.key not in cited:
+                    continue
+                cited.discard(entry.key)  # a repeated key: its first definition
+                fields = {name: " ".join(entry.fields[name].split())[:BIB_FIELD_CHARS] for name in _BIB_FIELDS if entry.fields.get(name)}
+                lines.append(data_line({"reference": entry.key, **fields}))
+        return "\n".join(lines)
+
+    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> list[PlacedBlock]:
+        """Blocks elsewhere in the paper that share the most rare terms with `blocks`, within `budget`
+        characters, in reading order: the memory design's way to show a call what its part is
+        compared with (the results a claim restates, the passage that explains a choice)."""
+        terms = self._block_terms()
+        own = {placed.index for placed in blocks}
+        wanted = set().union(*(terms.get(index, set()) for index in own))
+        frequency = Counter(term for found in terms.values() for term in found)
+        weight = {term: math.log(len(terms) / frequency[term]) for term in wanted if frequency[term] <= RARE}
+        # The rarest shared term first (a name only the two passages use), then how many are shared.
+        scored = sorted(
+            (
+                (max(shared, default=0.0), sum(shared), index)
+                for index, found in terms.items()
+                if index not in own
+                for shared in [[weight[term] for term in found if term in weight]]
+            ),
+            key=lambda item: (-item[0], -item[1], item[2]),
+        )
+        chosen: list[PlacedBlock] = []
+        for rarest, _, index in scored:
+            placed = self.manuscript.blocks[index]
+            if rarest <= 0:
+                break
+            if self.size(placed) > budget:
+                continue
+            budget -= self.size(placed)
+            chosen.append(placed)
+        return sorted(chosen, key=lambda placed: placed.index)
+
+    def _block_terms(self) -> dict[int, set[str]]:
+        if self._terms is None:
+            self._terms = {
+                placed.index: {word.lower() for word in _WORD.findall(json.dumps(self.record(placed), ensure_ascii=False))}
+                for placed in self.blocks()
+            }
+        return self._terms
+
     def sections(self) -> list[Section]:
         """Sections with text to audit, in reading order."""
         return [
@@ -169,23 +287,24 @@ class PaperData:
         return [placed for section in self.sections() for placed in section.blocks if self.has_text(placed)]
 
     def chars(self, sections: Iterable[Section]) -> int:
-        return sum(self.size(placed) for section in sections for placed in section.blocks)
+        return sum(self.size(placed) for section in sections for placed in section.blocks if self.has_text(placed))
 
     def outline(self) -> str:
         """The sections with their block ranges, as data lines, for the planner."""
         lines = []
         for section in self.sections():
             indices = [placed.index for placed in section.blocks]
-            lines.append(data_line({"section": section_label(section), "level": section.level, "blocks": f"{indices[0]}-{indices[-1]}"}))
+            lines.append(data_line({"section": self.title(section), "level": section.level, "blocks": f"{indices[0]}-{indices[-1]}"}))
         return "\n".join(lines)
 
 
 def known_lines(project: Project, findings: Iterable[Finding], blocks: Iterable[PlacedBlock] | None) -> str:
-    """Deterministic findings inside `blocks` (None: anywhere), as data lines, so the model does not repeat them."""
+    """Deterministic findings inside `blocks` (None: anywhere), as data lines, so the model does not repeat them.
+    Hints ("entry never cited") are left out: the list is for problems a model might report again."""
     wanted = None if blocks is None else {placed.index for placed in blocks}
     lines = []
-    for finding in findings:
-        if finding.code in MANIPULATION_CODES:  # their messages quote the text that is never sent
+    for finding in sorted(findings, key=lambda f: -f.severity.rank):
+        if finding.code in MANIPULATION_CODES or finding.severity is Severity.HINT:  # SEC: their messages quote the text never sent
             continue
         document = project.documents.get(finding.file)
         placed = None
