@@ -58,6 +58,7 @@ MIN_TASKS = 3
 SPECIALIST_SHARE = 1.0  # all specialists together read at most this many times the paper
 HIGHLIGHTS = 8
 MERGE_BATCH = 40
+_RELATED = "\x1e"  # between the memory and the related passages in a remembered basis
 _QUOTED = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 
 
@@ -262,11 +263,13 @@ async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -
         names = _part_names(part)
 
         async def ask(context: str) -> FindingsAnswer | None:
-            related = run.related(blocks, context)
-            request = run.request(unit, section=names, memory=context, known=known, paper=paper, related=related)
+            remembered, _, related = context.partition(_RELATED)
+            request = run.request(unit, section=names, memory=remembered, known=known, paper=paper, related=related)
             return await run.ask_json(unit, request, FindingsAnswer)
 
-        answer = await with_basis(run, unit, "\x1f".join((names, known, paper)), memory, ask)
+        # The related passages are context like the memory: an unchanged part keeps the ones it was reviewed with.
+        context = memory + _RELATED + run.related(blocks, memory)
+        answer = await with_basis(run, unit, "\x1f".join((names, known, paper)), context, ask)
         if answer is not None:
             await run.propose(run.top(unit, answer.findings), part[0])
 

@@ -82,9 +82,10 @@ async def verify(run: AuditRun, memory: str) -> Verification:
         if run.whole_paper:
             request = run.request(unit, candidates=candidates)
         else:
-            context = memory if cross else ""
-            related = run.related(blocks, context + candidates)
-            request = run.request(unit, memory=context, candidates=candidates, paper=run.paper.lines(blocks), related=related)
+            related = run.related(blocks, candidates)
+            request = run.request(
+                unit, memory=memory if cross else "", candidates=candidates, paper=run.paper.lines(blocks), related=related
+            )
 
         async def judge(client: LLMClient) -> dict[int, Verdict]:
             answer = await run.ask_json(unit, request, VerifyAnswer, client)
