@@ -385,8 +385,10 @@ async def merge(run: AuditRun) -> None:
         merged = await run.ask_json(unit, run.request(unit, candidates="\n".join(listing)), MergeAnswer)
         if merged is None:
             return
-        for candidate in batch:
-            run.candidates.remove(candidate)
+        # Merging only deduplicates: a candidate the answer does not account for stays as it is.
+        replaced = {n for finding in merged.findings for n in finding.merged_from if 0 <= n < len(batch)}
+        for n in replaced:
+            run.candidates.remove(batch[n])
         for finding in merged.findings:
             sources = [batch[n] for n in finding.merged_from if 0 <= n < len(batch)]
             evidence = list({(e.block_index, e.quote): e for source in sources for e in source.answer.evidence}.values())

@@ -152,17 +152,17 @@ class LLMSettings(BaseModel):
         for n in range(max(1, len(providers), len(models))):
             provider = providers[n] if n < len(providers) else (providers[-1] if providers else self.provider)
             model = models[n] if n < len(models) else ""
-            panel.append(self._verifier(provider, model, mode, env))  # type: ignore[arg-type]
+            panel.append(self._verifier(provider, model, env))  # type: ignore[arg-type]
         return panel
 
-    def _verifier(self, provider: ProviderName, model: str, mode: str, env: Mapping[str, str] | None) -> LLMSettings:
+    def _verifier(self, provider: ProviderName, model: str, env: Mapping[str, str] | None) -> LLMSettings:
         base_url = self.verifier_base_url or (self.base_url if provider == self.provider else None)
         if not model:
             # A model the user named for the detector is also the one a local server serves.
             model = self.model if self.model and provider == self.provider else DEFAULT_VERIFIERS[provider]
         fields = self.model_dump(exclude={"api_key", "verifier_provider", "verifier_model", "verifier_base_url"})
         fields.update(provider=provider, base_url=base_url, model=model)
-        if provider != self.provider or model != self.for_mode(mode).model:
+        if provider != self.provider:  # another vendor's budgets mean nothing there
             fields.update(reasoning_effort=None, thinking_budget=None, reasoning=None)
         verifier = LLMSettings.from_env(env, **fields)
         if verifier.api_key is None and verifier.key_env == self.key_env:
