@@ -56,6 +56,7 @@ from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.analyzers.session import engine_for  # noqa: E402
+from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
@@ -120,11 +121,16 @@ def _plants() -> list[Plant]:
 
 
 def _paragraphs(project: Project) -> list[PlacedBlock]:
+    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch)."""
     sections = project.manuscript.sections
+    branches = {file: branch_paths(project.source(file).text) for file in project.files}
     return [
         p
         for p in project.manuscript.blocks
-        if p.kind.value == "paragraph" and len(p.block.plain.text) > 150 and sections[p.section].kind not in _UNSKIPPED
+        if p.kind.value == "paragraph"
+        and len(p.block.plain.text) > 150
+        and sections[p.section].kind not in _UNSKIPPED
+        and not any(branch == NEVER for _, branch in path_at(*branches[p.file], p.block.start))
     ]
 
 

@@ -70,6 +70,20 @@ def section_label(section: Section) -> str:
     return "Front matter" if section.kind is SectionKind.FRONT else section.kind.value.replace("_", " ").title()
 
 
+def _caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The `\\caption{...}` written within [start, end), braces balanced, or None."""
+    at = text.find("\\caption", start, end)
+    opening = text.find("{", at, end) if at >= 0 else -1
+    if opening < 0:
+        return None
+    depth = 0
+    for position in range(opening, end):
+        depth += {"{": 1, "}": -1}.get(text[position], 0)
+        if depth == 0:
+            return at, position + 1
+    return None
+
+
 def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
     """Per file, the branches TeX never takes: `\\iffalse`/`\\if0` bodies, the `\\else` of `\\iftrue`, and
     the true branch of a `\newif` switch that no file sets true (a checklist left switched off)."""
@@ -144,20 +158,28 @@ class PaperData:
         self.removed = {file: sorted((removed or {}).get(file, []) + unread.get(file, [])) for file in {*(removed or {}), *unread}}
         self._macros = MacroTable(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
-        self._body_start = self._first_body_block()
+        self._preamble = self._preamble_spans()
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
 
-    def _first_body_block(self) -> int:
-        """The index of the first block after `\\begin{document}`: the preamble before it is not sent, its
-        macros being expanded wherever the body uses them. 0 when the root has no `\\begin{document}`."""
+    def _preamble_spans(self) -> dict[str, int]:
+        """Per file, where its part of the preamble ends: the root file's text before `\\begin{document}`, and
+        every file included from there (its macros are expanded wherever the body uses them). None of it is sent."""
         begin = _BEGIN_DOCUMENT.search(self.project.source(self.project.root_file).text)
         if begin is None:
-            return 0
-        for placed in self.manuscript.blocks:
-            if placed.file == self.project.root_file and placed.block.end > begin.end():
-                return placed.index
-        return 0
+            return {}
+        ends = {self.project.root_file: begin.start()}
+        pending = [self.project.root_file]
+        while pending:
+            file = pending.pop()
+            for inclusion in self.project.inclusions:
+                if inclusion.file == file and inclusion.target and inclusion.target not in ends and inclusion.site.start < ends[file]:
+                    ends[inclusion.target] = len(self.project.source(inclusion.target).text)
+                    pending.append(inclusion.target)
+        return ends
+
+    def in_preamble(self, placed: PlacedBlock) -> bool:
+        return placed.block.start < self._preamble.get(placed.file, -1)
 
     def withheld(self, file: str, start: int, end: int) -> bool:
         """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
@@ -187,8 +209,11 @@ class PaperData:
         if table is None:
             record["latex"] = self.latex(file, block.start, block.end)
         else:  # the float's caption and label, then the cells row by row
-            around = " ".join(part for part in (self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)) if part)
-            record["latex"] = around
+            around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
+            caption = _caption_span(self.project.source(file).text, table.start, table.end)
+            if caption is not None:  # written inside the table's own span: once, with the text around it
+                around.insert(1, self.latex(file, *caption))
+            record["latex"] = " ".join(part for part in around if part)
             record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
         self._records[placed.index] = record
         return record
@@ -198,7 +223,7 @@ class PaperData:
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return placed.index >= self._body_start and self.size(placed) > 0
+        return not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
