@@ -246,7 +246,10 @@ def test_per_mode_default_models_reason_in_deep_and_critical():
     assert (chosen.model, chosen.reasoning_effort) == ("o3", "medium")  # a chosen reasoning model gets a budget too
     assert LLMSettings(provider="openai", model="o3", reasoning_effort="low").for_mode("deep").reasoning_effort == "low"
     local = LLMSettings(provider="openai", model="llama-3.1-8b", base_url="http://127.0.0.1:9/v1").for_mode("deep")
-    assert local.reasoning_effort is None and LLMSettings(provider="anthropic", model="claude-3-5-haiku").for_mode("deep").thinking_budget is None
+    assert (
+        local.reasoning_effort is None
+        and LLMSettings(provider="anthropic", model="claude-3-5-haiku").for_mode("deep").thinking_budget is None
+    )
 
 
 def test_reasoning_settings_reach_the_wire_with_an_output_budget_that_counts_them(llm_server, paper):
