@@ -70,6 +70,14 @@ def section_label(section: Section) -> str:
     return "Front matter" if section.kind is SectionKind.FRONT else section.kind.value.replace("_", " ").title()
 
 
+def _first_author(authors: str) -> str:
+    """ "Agol, E. and Foreman-Mackey, D." as "Agol et al.": enough to tell one entry from another."""
+    names = [name.strip() for name in re.split(r"\s+and\s+", " ".join(authors.split())) if name.strip()]
+    first = names[0] if names else ""
+    surname = first.split(",")[0] if "," in first else (first.split() or [""])[-1]
+    return surname + (" et al." if len(names) > 1 else "")
+
+
 def _caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The `\\caption{...}` written within [start, end), braces balanced, or None."""
     at = text.find("\\caption", start, end)
@@ -259,6 +267,8 @@ class PaperData:
                     continue
                 cited.discard(entry.key)  # a repeated key: its first definition
                 fields = {name: " ".join(entry.fields[name].split())[:BIB_FIELD_CHARS] for name in _BIB_FIELDS if entry.fields.get(name)}
+                if "author" in fields:
+                    fields["author"] = _first_author(entry.fields["author"])
                 lines.append(data_line({"reference": entry.key, **fields}))
         return "\n".join(lines)
 
