@@ -133,4 +133,4 @@ def test_a_panel_is_named_model_by_model_and_the_paper_goes_to_another_provider_
     assert [(v.provider, v.model) for v in panel] == [("openai", "gpt-5"), ("anthropic", "claude-sonnet-4-6")]
     assert all(v.provider == "openai" for v in LLMSettings(provider="openai").verifiers("deep"))
     with pytest.raises(ValueError, match="unknown verifier provider 'gemini'"):
-        LLMSettings(verifier_provider="gemini").verifiers("deep")
+        LLMSettings(verifier_provider="openai, gemini")

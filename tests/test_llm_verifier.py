@@ -145,6 +145,7 @@ def test_rule_candidates_are_verified_confirmed_ones_at_the_verifiers_severity_r
     shown = [f for f in result.findings if f.source is Source.RULE]
     assert [(f.code, f.severity, f.verified) for f in shown] == [("NUM002", Severity.WARNING, True)]
     assert "Confirmed by the LLM verifier (major)" in shown[0].explanation
+    assert shown[0].evidence is not None and shown[0].evidence.reason.endswith("(verified by loopback-model)")
     assert result.rejected_rules == [rejected] and "1 confirmed, 1 rejected and left out" in result.summary()
     # Without the verifier's word, the same finding informs: its evidence class was never measured precise.
     assert confirmed.calibrated_severity() is Severity.INFORMATION
@@ -398,3 +399,18 @@ def test_the_global_memory_stays_within_its_bound_however_many_subsections_a_par
     lines = [json.loads(line) for line in memories[0].splitlines()]
     assert sum("memory" in line for line in lines) == len(reviews)  # one memory line per part
     assert all(line["memory"].startswith("The part proves <b>") for line in lines if "memory" in line)  # the names left it room
+
+
+def test_a_panel_confirms_only_what_every_model_confirms(llm_server, paper):
+    """Zhang & Abernethy's rule: a finding is a warning only when every judge agrees."""
+    lenient, strict = (
+        judged({"FastNet is the first": {}, "We train": {}}),
+        judged({"FastNet is the first": {"valid": False}, "We train": {}}),
+    )
+    llm_server.responder = lambda body: strict(body) if body["model"] == "judge-b" else lenient(body)
+    result = audit(project_of(paper), llm_server, "fast", settings={"verifier_model": "judge-a, judge-b"})
+    verifying = sorted(r.model for r in llm_server.requests if role(r.body) == "verify")
+    assert verifying == ["judge-a", "judge-b"] and result.stats.stages["verify"].calls == 2
+    shown = {f.code: f for f in result.llm_findings}
+    assert shown["LLM-EP"].severity is Severity.WARNING and "Verifier (judge-a, judge-b): major" in shown["LLM-EP"].explanation
+    assert shown["LLM-CD"].severity is Severity.INFORMATION and "not confirmed by every model of the panel" in shown["LLM-CD"].explanation

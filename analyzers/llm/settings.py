@@ -145,9 +145,6 @@ class LLMSettings(BaseModel):
         """
         providers = [p.strip() for p in (self.verifier_provider or "").split(",") if p.strip()]
         models = [m.strip() for m in self.verifier_model.split(",") if m.strip()]
-        for provider in providers:
-            if provider not in KEY_ENV:
-                raise ValueError(f"unknown verifier provider {provider!r}; use openai or anthropic")
         panel = []
         for n in range(max(1, len(providers), len(models))):
             provider = providers[n] if n < len(providers) else (providers[-1] if providers else self.provider)
@@ -175,6 +172,14 @@ class LLMSettings(BaseModel):
         if self.provider == "anthropic":
             return self.max_output_tokens + (self.thinking_budget or 0)
         return self.max_output_tokens + (REASONING_ALLOWANCE[self.reasoning_effort] if self.reasoning_effort else 0)
+
+    @field_validator("verifier_provider")
+    @classmethod
+    def _check_verifier_providers(cls, value: str | None) -> str | None:
+        for provider in (value or "").split(","):
+            if provider.strip() and provider.strip() not in KEY_ENV:
+                raise ValueError(f"unknown verifier provider {provider.strip()!r}; use openai or anthropic (several: comma-separated)")
+        return value
 
     @field_validator("base_url", "verifier_base_url")
     @classmethod
