@@ -14,8 +14,8 @@ Per corpus paper (its largest root), a copy is planted with the injector's parag
 
 Every sentence carries its own made-up name, so the scripted loopback model can tell what a request
 shows. As detector it reports a planted error only when both of its sides are visible in the request
-(and one of them is in the request's focus: the sections a call is about), each visible decoy, and two
-nitpicks per call with a higher confidence than any of them; as verifier it confirms a planted error
+(and one of them is in the request's focus: the sections a call is about), each visible decoy (both
+as major), and two minor nitpicks per call with a higher confidence than any of them; as verifier it confirms a planted error
 only when both sides are visible, rejects a decoy only when its resolving passage is visible, and
 confirms a nitpick as minor. Merging keeps one finding per planted name. So whatever is lost is lost
 by what the pipeline shows the model (visibility) and by what it does after detection (anchoring,
@@ -48,7 +48,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from inject_errors import Edit, append_to_paragraph  # noqa: E402
-from llm_server import LoopbackLLMServer, _content_text, _contents  # noqa: E402
+from llm_cost import block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
@@ -198,24 +199,6 @@ def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) 
 # ---------------------------------------------------------------- the scripted model
 
 
-def _prompt(body: dict[str, Any]) -> tuple[str, str]:
-    parts = [_content_text(content) for content in _contents(body)]
-    return parts[0], "\n".join(parts[1:])
-
-
-def _lines(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
-    records = []
-    for match in pattern.finditer(text):
-        for line in match.group(1).splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict):
-                records.append(record)
-    return records
-
-
 def _words(record: dict[str, Any], count: int = 8) -> str:
     return " ".join(str(record.get("latex") or record.get("text") or "").split()[:count])
 
@@ -228,12 +211,12 @@ class ScriptedModel:
         self.seen_together: set[str] = set()  # planted errors with both sides in one detection request
 
     def __call__(self, body: dict[str, Any]) -> str:
-        system, user = _prompt(body)
+        system, user = prompt_of(body)
         text = system + "\n" + user
         # What the call is asked: its system prompt, or (paper first) the task after the paper.
         task = system + "\n" + user.rsplit("</paper>", 1)[-1]
         if "scientific summarizer" in task:
-            records = _lines(_PAPER, user)
+            records = json_records(_PAPER, user)
             return "The section states: " + " ".join(" ".join(_words(r, 400) for r in records).split()[:120])
         if "review planner" in task:
             names = list(dict.fromkeys(re.findall(r'"section": "([^"]+)"', user))) or ["Introduction"]
@@ -265,19 +248,9 @@ class ScriptedModel:
                     findings.append(_finding(item, [item.first], "experiment_protocol", 0.85))
             elif all(sides) and (item.first in focus or item.second in focus):
                 findings.append(_finding(item, [item.first, item.second], "context_misalignment", 0.9))
-        focus_records = [r for r in _lines(_PAPER, focus) if _words(r) and not _NAME.search(str(r.get("latex", "")))]
+        focus_records = [r for r in json_records(_PAPER, focus) if _words(r) and not _NAME.search(str(r.get("latex", "")))]
         for record in focus_records[:1] + focus_records[-1:]:
-            findings.append(
-                {
-                    "type": "rhetoric_bias",
-                    "section_location": str(record.get("section", "")),
-                    "error_location": _words(record),
-                    "evidence": [{"block_index": record.get("index"), "quote": _words(record)}],
-                    "explanation": "Nitpick: the wording could be tighter.",
-                    "confidence": 0.95,
-                    "proposed_fix": "Rephrase.",
-                }
-            )
+            findings.append(block_finding(record, "rhetoric_bias", "Nitpick: the wording could be tighter.", 0.95, "minor"))
         return findings
 
     @staticmethod
@@ -291,7 +264,7 @@ class ScriptedModel:
 
     def _merge(self, user: str) -> str:
         groups: dict[str, list[int]] = {}
-        records = _lines(_CANDIDATES, user)
+        records = json_records(_CANDIDATES, user)
         for n, record in enumerate(records):
             found = _NAME.search(json.dumps(record))
             groups.setdefault(found.group(0) if found else f"#{n}", []).append(record.get("number", n))
@@ -300,7 +273,7 @@ class ScriptedModel:
 
     def _verify(self, text: str, user: str) -> str:
         verdicts = []
-        for n, record in enumerate(_lines(_CANDIDATES, user)):
+        for n, record in enumerate(json_records(_CANDIDATES, user)):
             number = record.get("number", n)
             found = _NAME.search(json.dumps(record))
             item = next((p for p in self.plants if found and p.name == found.group(0)), None)
@@ -330,6 +303,7 @@ def _finding(item: Plant, quotes: list[str], kind: str, confidence: float) -> di
         "error_location": quotes[0],
         "evidence": [{"quote": quote} for quote in quotes],
         "explanation": f"{item.name}: these statements disagree." if len(quotes) > 1 else f"{item.name}: this looks unjustified.",
+        "severity": "major",  # a decoy looks as serious as an error where it stands
         "confidence": confidence,
         "proposed_fix": "Make them agree.",
     }
@@ -393,11 +367,6 @@ def _settings(server: LoopbackLLMServer, provider: str, project: Project, fallba
             raise SystemExit("--fallback needs the context_window setting (the whole-paper design).")
         fields["context_window"] = max(1, paper_tokens // 4)
     return server.settings(provider, **fields)
-
-
-def largest_project(folder: Path) -> Project:
-    projects = open_projects(folder)[1]
-    return max(projects, key=lambda p: sum(len(d.text) for d in p.documents.values()))
 
 
 def main() -> None:

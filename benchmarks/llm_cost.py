@@ -58,7 +58,7 @@ _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
 _PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
 
-def _prompt(body: dict) -> tuple[str, str]:
+def prompt_of(body: dict) -> tuple[str, str]:
     """(system prompt, user text) of an OpenAI or Anthropic request body."""
     system = body.get("system", "")
     if isinstance(system, list):
@@ -73,7 +73,7 @@ def _prompt(body: dict) -> tuple[str, str]:
     return system, "\n".join(parts)
 
 
-def _records(pattern: re.Pattern[str], text: str) -> list[dict]:
+def json_records(pattern: re.Pattern[str], text: str) -> list[dict]:
     records = []
     for match in pattern.finditer(text):
         for line in match.group(1).splitlines():
@@ -91,9 +91,23 @@ def _quote(record: dict) -> str:
     return " ".join(text.split()[:8])
 
 
+def block_finding(record: dict, kind: str, explanation: str, confidence: float, severity: str = "moderate") -> dict:
+    """A finding quoting the start of a block, as the scripted models answer."""
+    return {
+        "type": kind,
+        "severity": severity,
+        "section_location": str(record.get("section", "")),
+        "error_location": _quote(record),
+        "evidence": [{"block_index": record.get("index"), "quote": _quote(record)}],
+        "explanation": explanation,
+        "confidence": confidence,
+        "proposed_fix": "Rephrase.",
+    }
+
+
 def model_answer(body: dict) -> str:
-    system, user = _prompt(body)
-    blocks = [r for r in _records(_PAPER, user) if _quote(r)]
+    system, user = prompt_of(body)
+    blocks = [r for r in json_records(_PAPER, user) if _quote(r)]
     system = system + "\n" + user.rsplit("</paper>", 1)[-1]  # the task: the system prompt's, or (paper first) after the paper
     if "scientific summarizer" in system:
         words = " ".join(_quote(b) for b in blocks).split()[:120]
@@ -109,27 +123,16 @@ def model_answer(body: dict) -> str:
     if "evidence retriever" in system:  # checkouts before the retriever became index retrieval
         return json.dumps({"paper_evidence": [{"block_index": b.get("index"), "quote": _quote(b), "note": "relevant"} for b in blocks[:3]]})
     if "adjudication" in system:
-        candidates = _records(_CANDIDATES, user)
+        candidates = json_records(_CANDIDATES, user)
         return json.dumps({"findings": [{**c, "merged_from": [c.get("number", n)]} for n, c in enumerate(candidates)]})
     if "false alarm" in system:
-        numbers = [r.get("number", n) for n, r in enumerate(_records(_CANDIDATES, user))]
+        numbers = [r.get("number", n) for n, r in enumerate(json_records(_CANDIDATES, user))]
         verdicts = [{"number": n, "valid": True, "severity": "major", "settled_by_manuscript": True, "reason": "stands"} for n in numbers]
         return json.dumps({"verdicts": verdicts})
     if "critical errors" in system:
         return json.dumps([{"Problem": "unsupported claim", "Location": f'"{_quote(b)}"', "Explanation": "not shown"} for b in blocks[:5]])
     chosen = blocks[:1] + blocks[-1:] if len(blocks) > 1 else blocks
-    findings = [
-        {
-            "type": "claim_distortion",
-            "section_location": str(b.get("section", "")),
-            "error_location": _quote(b),
-            "evidence": [{"block_index": b.get("index"), "quote": _quote(b)}],
-            "explanation": "The claim is not supported by the evidence shown.",
-            "confidence": 0.8,
-            "proposed_fix": "Qualify the claim.",
-        }
-        for b in chosen
-    ]
+    findings = [block_finding(b, "claim_distortion", "The claim is not supported by the evidence shown.", 0.8) for b in chosen]
     return json.dumps({"findings": findings})
 
 
