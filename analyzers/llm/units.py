@@ -31,7 +31,7 @@ from typing import Any
 from ...latex.conditionals import NEVER, branch_paths
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
-from ...latex.model import SectionKind
+from ...latex.model import BlockKind, SectionKind
 from ...latex.project import Project
 from ..finding import Finding, Severity
 
@@ -167,6 +167,7 @@ class PaperData:
         self._macros = MacroTable(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
         self._preamble = self._preamble_spans()
+        self._repeated_captions = self._captions_inside_floats()
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
 
@@ -185,6 +186,19 @@ class PaperData:
                     ends[inclusion.target] = len(self.project.source(inclusion.target).text)
                     pending.append(inclusion.target)
         return ends
+
+    def _captions_inside_floats(self) -> set[int]:
+        """Caption blocks that their figure's or table's own block already holds: sent once, with the float."""
+        floats = [placed for placed in self.manuscript.blocks if placed.kind in (BlockKind.TABLE, BlockKind.FIGURE)]
+        return {
+            caption.index
+            for caption in self.manuscript.blocks
+            if caption.kind is BlockKind.CAPTION
+            and any(
+                float_.file == caption.file and float_.block.start <= caption.block.start and caption.block.end <= float_.block.end
+                for float_ in floats
+            )
+        }
 
     def in_preamble(self, placed: PlacedBlock) -> bool:
         return placed.block.start < self._preamble.get(placed.file, -1)
@@ -219,7 +233,8 @@ class PaperData:
         else:  # the float's caption and label, then the cells row by row
             around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
             caption = _caption_span(self.project.source(file).text, table.start, table.end)
-            if caption is not None:  # written inside the table's own span: once, with the text around it
+            in_cells = caption is not None and any(cell.start <= caption[0] < cell.end for row in table.rows for cell in row)
+            if caption is not None and not in_cells:  # written inside the table's own span: once, with the text around it
                 around.insert(1, self.latex(file, *caption))
             record["latex"] = " ".join(part for part in around if part)
             record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
@@ -231,7 +246,7 @@ class PaperData:
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return not self.in_preamble(placed) and self.size(placed) > 0
+        return placed.index not in self._repeated_captions and not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
