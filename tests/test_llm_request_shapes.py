@@ -117,13 +117,14 @@ async def test_anthropic_thinking_models_think_by_default_and_choose_the_tool_th
     assert sent.body["tool_choice"] == {"type": "auto"}  # extended thinking allows no forced tool
 
 
-def test_the_default_verifier_within_one_provider_is_a_reasoning_model_other_than_the_detector():
+def test_the_default_verifier_within_one_provider_is_a_reasoning_model_never_the_small_fast_one():
     for provider in ("openai", "anthropic"):
         settings = LLMSettings(provider=provider)
-        [verifier] = settings.verifiers("standard")
+        [verifier] = settings.verifiers("fast")
         assert verifier.reasons and verifier.provider == provider
-        assert verifier.model != settings.for_mode("standard").model
+        assert verifier.model != settings.for_mode("fast").model
         assert verifier.reasoning_effort or verifier.thinking_budget
+        assert settings.verifiers("standard")[0] == settings.for_mode("standard")  # one model: one prompt cache
 
 
 def test_a_panel_is_named_model_by_model_and_the_paper_goes_to_another_provider_only_when_named():

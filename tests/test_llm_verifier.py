@@ -239,7 +239,7 @@ def test_the_merge_goes_in_batches_an_answer_can_hold(llm_server, paper, monkeyp
 def test_per_mode_default_models_reason_in_deep_and_critical():
     openai = LLMSettings(provider="openai")
     assert (openai.for_mode("fast").model, openai.for_mode("fast").reasoning_effort) == ("gpt-4.1-mini", None)
-    assert (openai.for_mode("standard").model, openai.for_mode("standard").reasoning_effort) == ("gpt-5-mini", "medium")
+    assert (openai.for_mode("standard").model, openai.for_mode("standard").reasoning_effort) == ("gpt-5", "medium")
     assert (openai.for_mode("deep").model, openai.for_mode("deep").reasoning_effort) == ("gpt-5", "medium")
     anthropic = LLMSettings(provider="anthropic").for_mode("critical")
     assert (anthropic.model, anthropic.thinking_budget) == ("claude-sonnet-4-6", 8000)

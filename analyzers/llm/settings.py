@@ -25,15 +25,21 @@ from .pricing import Price
 ProviderName = Literal["openai", "anthropic"]
 Effort = Literal["minimal", "low", "medium", "high"]
 
-# Per mode: a cheap, fast model for the single pass; small reasoning models for the section
-# reviews; the strongest reasoning models for deep and critical, where Zhang & Abernethy and
-# PaperAudit found them best (claude-sonnet-4-5 reaches its end of life on 2026-11-30).
+# Per mode: a cheap, fast model for the single pass; the strongest reasoning models for the rest,
+# where Zhang & Abernethy and PaperAudit found them best (claude-sonnet-4-5 reaches its end of
+# life on 2026-11-30). Standard, deep and critical share their model with the verifier, so every
+# call of an audit reads the paper from one prompt cache (a cache holds one model's prefixes).
 DEFAULT_MODELS: Mapping[ProviderName, Mapping[str, str]] = {
-    "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-5-mini", "deep": "gpt-5", "critical": "gpt-5"},
-    "anthropic": {"fast": "claude-haiku-4-5", "standard": "claude-haiku-4-5", "deep": "claude-sonnet-4-6", "critical": "claude-sonnet-4-6"},
+    "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-5", "deep": "gpt-5", "critical": "gpt-5"},
+    "anthropic": {
+        "fast": "claude-haiku-4-5",
+        "standard": "claude-sonnet-4-6",
+        "deep": "claude-sonnet-4-6",
+        "critical": "claude-sonnet-4-6",
+    },
 }
-# The default verifier within one provider: a reasoning model stronger than the small detectors,
-# so the model that proposed a finding is not the one that checks it.
+# The default verifier within one provider: a reasoning model, never the small fast model checking
+# its own findings.
 DEFAULT_VERIFIERS: Mapping[ProviderName, str] = {"openai": "gpt-5", "anthropic": "claude-sonnet-4-6"}
 # Models that reason before they answer: OpenAI's o-series and gpt-5 family, and the Claude models
 # with extended thinking. Others (a local server's model) say so with `reasoning = true`.
