@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -91,6 +91,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
         grid = Grid.of(table, rule_macros)  # type: ignore[arg-type]
         if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption or ""):  # type: ignore[union-attr]
             continue
+        settings = _row_settings(grid)
         for column in grid.columns():
             sense, source = read_direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
             if not sense or _P_COLUMN.match(grid.own_header(column)):
@@ -108,7 +109,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
                 if len({cell.value for cell in marked}) > 1:
                     continue  # several bold values in one group: per sub-setting, not one best
                 # Bold in one group only claims the best of the column; bold in several, of each group.
-                found = _better(marked[0], members, cells if len(marked_sets) == 1 else members, sense, grid)
+                rivals = _rivals(marked[0], grid, settings)
+                found = _better(marked[0], rivals(members), rivals(cells if len(marked_sets) == 1 else members), sense, grid)
                 if found is not None:
                     yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
 
@@ -166,6 +168,40 @@ def _marks_rows(grid: Grid, caption: str) -> bool:
     by_row = sum(best(cell, row_peers(cell)) for cell in bold)
     by_column = sum(best(cell, column_peers(cell)) for cell in bold)
     return by_row > by_column and by_row >= 0.8 * len(bold)
+
+
+# A text column that names the setting a row was measured in, not the method it measures.
+_SETTING_HEADER = re.compile(r"\b(?:data\s*sets?|tasks?|benchmarks?|splits?|domains?|languages?|corpus|corpora)\b", re.IGNORECASE)
+
+
+def _row_settings(grid: Grid) -> dict[int, tuple[str, ...]]:
+    """Each body row's setting: its values in the text columns headed as a dataset, task or benchmark
+    (a method-by-dataset table); an empty cell continues the one above it (`\\multirow`)."""
+    rows = list(grid.body_rows())
+    labels: list[list[str]] = []
+    for column in grid.columns():
+        cells = [grid.cells.get((row, column)) for row in rows]
+        if not _SETTING_HEADER.search(grid.own_header(column)) or not all(cell is not None and cell.value is None for cell in cells):
+            continue
+        values: list[str] = []
+        for cell in cells:
+            text = " ".join(cell.text.split()) if cell is not None else ""
+            values.append(text or (values[-1] if values else ""))
+        labels.append(values)
+    return {row: tuple(values[index] for values in labels) for index, row in enumerate(rows)}
+
+
+def _rivals(marked: Cell, grid: Grid, settings: dict[int, tuple[str, ...]]) -> Callable[[list[Cell]], list[Cell]]:
+    """The cells a bold one competes with: rows of its own setting that name something (a row whose text
+    cells are all empty continues the one above: another setting of the same method)."""
+
+    def named(row: int) -> bool:
+        return any(cell.value is None and cell.text.strip() for cell in grid.table.rows[row])
+
+    def rivals(cells: list[Cell]) -> list[Cell]:
+        return [cell for cell in cells if cell is marked or (settings[cell.row] == settings[marked.row] and named(cell.row))]
+
+    return rivals
 
 
 def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: int, grid: Grid) -> tuple[Cell, bool] | None:
