@@ -5,18 +5,20 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "5dceacd", "papers": 120, "date": "2026-11-26"}
+MEASURED_ON = {"commit": "5cda867", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
+    ("ARI004", "strong: both rows of the cited table named"): (1, 1, 0, 0.207),
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376),
     ("CIT005", "confidence 0.9+"): (2, 1, 1, 0.095),
     ("CNT001", "confidence 0.5+"): (2, 0, 2, 0.0),
-    ("CNT001", "confidence 0.6+"): (6, 1, 5, 0.03),
-    ("CNT001", "confidence 0.7+"): (5, 0, 5, 0.0),
-    ("CNT001", "confidence 0.8+"): (4, 0, 4, 0.0),
+    ("CNT001", "confidence 0.6+"): (3, 1, 2, 0.061),
+    ("CNT001", "confidence 0.7+"): (1, 0, 1, 0.0),
+    ("CNT001", "confidence 0.8+"): (1, 0, 1, 0.0),
     ("CNT001", "confidence 0.9+"): (1, 1, 0, 0.207),
+    ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862),
     ("INC004", "confidence 0.9+"): (7, 7, 0, 0.646),
@@ -59,7 +61,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (59, 16, 43, 0.174),
-    "strong": (29, 28, 1, 0.828),
-    "weak": (70, 4, 66, 0.022),
+    "moderate": (56, 16, 40, 0.184),
+    "strong": (31, 30, 1, 0.838),
+    "weak": (63, 4, 59, 0.025),
 }
