@@ -199,12 +199,13 @@ async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, 
 
 
 def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
-    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS`: each
+    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS` (and a quarter
+    of the context window, so the related passages keep room): each
     part gets an equal share, three quarters of it for its memory (section names included: a part
     of many subsections is named by a clipped list), the rest for facts while they fit."""
     facts = section_facts(run)
     position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
-    share = GLOBAL_MEMORY_CHARS // max(1, len(parts))
+    share = min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
     lines = []
     for part in parts:
         names = _clipped(", ".join(run.paper.title(s) for s in part), share // 4)
