@@ -80,8 +80,9 @@ def checked_input(
             causes = " ".join(refusal.reason for refusal in submission.refusals[:3])
             missing = "no LaTeX root file (with \\documentclass and \\begin{document}) was found"
             raise InputError(f"'{path}': {causes} So {missing} in it." if causes else f"{missing} in '{path}'")
+        # Every root, as a check of the extracted folder would: a supplement is checked beside the paper.
         yield check_path(
-            submission.root_file,
+            submission.folder,
             submission.folder,
             external_problems=refusal_problems(submission),
             options=options,

@@ -28,7 +28,7 @@ class Code:
     code: str
     name: str
     category: Category | None  # None: critical mode's problems carry the type the model gave
-    severity: Severity | None  # the default; None: an LLM finding's follows the model's confidence
+    severity: Severity | None  # the default; None: an LLM finding's follows the verifier's verdict
     summary: str
     doc: str  # Markdown, in a rule docstring's sections: What it does, Why is this bad?, Example, Use instead
     help_uri: str  # where the code is defined, at this release
@@ -90,9 +90,10 @@ def _llm_code(code: str, name: str, category: Category | None, definition: str, 
 {definition}
 
 ## Severity
-From the model's confidence, per `[llm.severity]` in `.auditex.toml`: warning at 0.8 and above,
-information at 0.5, hint below; rhetoric bias is capped at information. A finding whose quote is
-not in the paper is dropped.
+From the verifier's verdict, per `[llm.severity] levels` in `.auditex.toml`: major is a warning,
+moderate information, minor a hint; capped per error type (`cap`: rhetoric bias at information), and
+at most information when the finding's quote does not anchor in the source or the manuscript alone
+cannot settle it. A finding the verifier rejects is dropped.
 
 ## Options
 Like rule codes: `[rules] ignore = ["{code}"]`, `--ignore {code}`, `[rules] severity`,

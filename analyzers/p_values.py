@@ -30,6 +30,8 @@ from .memo import TEXT_CACHE_SIZE
 from .project_config import OneTailed, StatisticsConfig
 
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
+# Where results are read: prose, and table cells, where `$F(1, 267) = 2.739$, $p = .765$` reads as in prose.
+_RESULTS_IN = (*PROSE, BlockKind.TABLE)
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
 _EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
@@ -80,7 +82,14 @@ class CheckedResult:
         tails = " (one-tailed)" if self.one_tailed else " (two-tailed)" if reported.one_tailed_possible else ""
         text = f"{reported.statistic} gives {self.computed_text}{tails}, but the text reports {reported.stated_p}"
         if self.verdict is Verdict.P_ZERO:
-            return f"p = {reported.p_text} is impossible: a p-value is never 0 ({reported.statistic} gives {self.computed_text}); report p < .001"
+            impossible, gives = (
+                f"p = {reported.p_text} is impossible: a p-value is never 0",
+                f"{reported.statistic} gives {self.computed_text}",
+            )
+            if self.low < 0.001:
+                return f"{impossible} ({gives}); report p < .001"
+            reverses = f", which reverses its significance at {_format_alpha(settings.alpha)}" if self.decision_error else ""
+            return f"{impossible} ({gives}{tails}); report the p the statistic gives{reverses}"
         if self.verdict is Verdict.TRUNCATED:
             text += ": consistent only if p was truncated, not rounded"
         if self.verdict is Verdict.UNANNOUNCED_ONE_TAILED:
@@ -119,9 +128,9 @@ def checked_results(manuscript: Manuscript, settings: StatisticsConfig) -> Itera
 
 
 def section_results(section: Section, settings: StatisticsConfig, announced: bool) -> Iterator[tuple[PlacedBlock, CheckedResult]]:
-    """The results a section's prose reports; `announced`: the document announces one-tailed tests."""
+    """The results a section's prose and tables report; `announced`: the document announces one-tailed tests."""
     for placed in section.blocks:
-        if placed.kind in PROSE:
+        if placed.kind in _RESULTS_IN:
             for checked in _checked_block(placed.block.plain.text, settings, announced):
                 yield placed, checked
 
@@ -162,9 +171,9 @@ def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool)
         return CheckedResult(reported, computed, low, high, Verdict.UNANNOUNCED_ONE_TAILED, decision_error, False)
     if reported.comparison == "=" and reported.p is not None and _meet(reported.p, reported.p + 2 * reported.p_half, low, high):
         return CheckedResult(reported, computed, low, high, Verdict.P_ZERO if zero else Verdict.TRUNCATED, decision_error, always)
-    return CheckedResult(
-        reported, computed, low, high, Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT, decision_error, always
-    )
+    # A reported p of 0 is wrong whatever the statistic gives: its own message, which also says what the statistic gives.
+    verdict = Verdict.P_ZERO if zero else Verdict.DECISION_ERROR if decision_error else Verdict.INCONSISTENT
+    return CheckedResult(reported, computed, low, high, verdict, decision_error, always)
 
 
 def _meet(low: float, high: float, other_low: float, other_high: float) -> bool:
@@ -243,7 +252,7 @@ class ResultRow:
     """One result read, where it is and its verdict: a row of `auditex check --statistics`."""
 
     file: str
-    line: int  # 1-based
+    line: int  # 0-based, as a finding's range (LSP)
     checked: CheckedResult
 
     @property
@@ -260,6 +269,9 @@ class ResultRow:
             "file": self.file,
             "line": self.line,
             "test": reported.test,
+            "df1": reported.df1,
+            "df2": reported.df2,
+            "value": reported.value,
             "statistic": reported.statistic,
             "reported": reported.stated_p,
             "reported_p": reported.p,
@@ -276,5 +288,5 @@ def result_rows(project: Project, settings: StatisticsConfig) -> list[ResultRow]
     rows = []
     for placed, checked in checked_results(project.manuscript, settings):
         start, _ = placed.block.plain.source_span(checked.reported.start, checked.reported.end)
-        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0] + 1, checked))
+        rows.append(ResultRow(placed.file, project.source(placed.file).position(start)[0], checked))
     return rows

@@ -56,7 +56,10 @@ def open_projects(
         candidates = [main]
     elif not candidates:
         excluded = " (the [rules] exclude of .auditex.toml leaves none)" if find_roots(root) else ""
-        raise InputError(f"no LaTeX root file (with \\documentclass and \\begin{{document}}) found in '{path}'{excluded}")
+        raise InputError(
+            f"no LaTeX root file (with \\documentclass and \\begin{{document}}) found in '{path}'{excluded}; pass the root "
+            f'file itself, or name it in {CONFIG_FILE}: root = "main.tex" under [project]'
+        )
     projects: list[Project] = []
     covered: set[str] = set()
     for candidate in candidates:

@@ -9,6 +9,7 @@ and "is it one mistyped digit away from a cell?" is a handful of lookups.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -116,8 +117,11 @@ def name_words(text: str) -> set[str]:
     return ({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered
 
 
-def referenced_labels(text: str) -> set[str]:
-    return {key.strip() for match in _REF.finditer(text) for key in match.group(1).split(",")}
+@functools.lru_cache(maxsize=64)
+def referenced_labels(text: str) -> frozenset[str]:
+    """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
+    which would otherwise make a long paragraph's work quadratic."""
+    return frozenset(key.strip() for match in _REF.finditer(text) for key in match.group(1).split(","))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +135,7 @@ class Pointing:
 
     @classmethod
     def of(cls, sentence: str, paragraph: str) -> Pointing:
-        return cls(frozenset(name_words(sentence)), frozenset(referenced_labels(sentence)), frozenset(referenced_labels(paragraph)))
+        return cls(frozenset(name_words(sentence)), referenced_labels(sentence), referenced_labels(paragraph))
 
 
 def tie(cell: CellAt, sentence: str, paragraph: str) -> int:

@@ -1,4 +1,4 @@
-"""What each audit mode sends an LLM, per paper: calls, tokens, and characters sent per LaTeX character.
+"""What each audit mode sends an LLM, per paper: calls, tokens, and input tokens per token of the paper.
 
     python benchmarks/llm_cost.py [--papers NAME ...] [--limit N] [--modes standard deep ...]
                                   [--provider openai|anthropic] [--save FILE] [--compare FILE]
@@ -8,15 +8,18 @@ against the loopback stand-in of the provider, through the real SDK, with no ans
 The scripted model answers like a diligent one: a memory of about 120 words per section, a
 plan of 8 tasks over the outline's sections, two findings per review quoting the blocks it
 was given, a merge that keeps every candidate, a verifier that confirms everything, five
-critical problems. Each mode uses the provider's default model for it (list prices, so the
-costs are what the audit would bill; the stand-in answers whatever model is named). Reported
-per paper and mode: calls, input tokens with those read from and written to the provider's
-prompt cache, output tokens (the stand-in counts one token per four characters), cost, and the
-ratio of characters sent to the paper's LaTeX characters (every .tex file of the project).
-At the end, per mode: the median and worst ratio, the papers over the target, and the calls,
+critical problems. Each mode uses the provider's default models for it, the default verifier
+included (list prices, so the costs are what the audit would bill; the stand-in answers
+whatever model is named). Reported per paper and mode: calls, input tokens with those read
+from and written to the provider's prompt cache, output tokens (the stand-in counts one token
+per four characters), cost, and two ratios to the paper's own tokens (the LaTeX of every .tex
+file the root reaches, four characters a token): uncached input (every input token, as if
+nothing were cached) and billed input (cached tokens at the model's cached-input rate, cache
+writes at theirs, per stage's model: the verifier's for verification).
+At the end, per mode: the median and worst ratios, the papers over the targets, and the calls,
 tokens and cost of each stage (`run.stats`) over all papers.
 
-Targets: standard <= 4x and deep <= 8x the LaTeX characters, on every paper.
+Targets: billed input <= 3x (standard) and 6x (deep); uncached input <= 12x and 24x; every paper.
 
 `--save FILE` writes the rows as JSON, after each paper; `--compare FILE` prints a before/after
 table of input tokens per paper and mode against such a file, or against the printed output of
@@ -45,20 +48,21 @@ from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
 from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
 from auditex.analyzers.llm.client import StageStats  # noqa: E402
+from auditex.analyzers.llm.pricing import price_for  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MODES = ("fast", "standard", "deep", "critical")
-TARGETS = {"standard": 4.0, "deep": 8.0}
+TARGETS = {"standard": (3.0, 12.0), "deep": (6.0, 24.0)}  # (billed, uncached) input per paper token
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
 # A printed row: paper, KB, mode, calls, input tokens, the other counts (more columns in later versions), ratio.
 _PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
 
-def _prompt(body: dict[str, Any]) -> tuple[str, str]:
+def prompt_of(body: dict[str, Any]) -> tuple[str, str]:
     """(system prompt, user text) of an OpenAI or Anthropic request body."""
     system = body.get("system", "")
     if isinstance(system, list):
@@ -73,7 +77,7 @@ def _prompt(body: dict[str, Any]) -> tuple[str, str]:
     return system, "\n".join(parts)
 
 
-def _records(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
+def json_records(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
     records = []
     for match in pattern.finditer(text):
         for line in match.group(1).splitlines():
@@ -91,9 +95,24 @@ def _quote(record: dict[str, Any]) -> str:
     return " ".join(text.split()[:8])
 
 
+def block_finding(record: dict[str, Any], kind: str, explanation: str, confidence: float, severity: str = "moderate") -> dict[str, Any]:
+    """A finding quoting the start of a block, as the scripted models answer."""
+    return {
+        "type": kind,
+        "severity": severity,
+        "section_location": str(record.get("section", "")),
+        "error_location": _quote(record),
+        "evidence": [{"block_index": record.get("index"), "quote": _quote(record)}],
+        "explanation": explanation,
+        "confidence": confidence,
+        "proposed_fix": "Rephrase.",
+    }
+
+
 def model_answer(body: dict[str, Any]) -> str:
-    system, user = _prompt(body)
-    blocks = [r for r in _records(_PAPER, user) if _quote(r)]
+    system, user = prompt_of(body)
+    blocks = [r for r in json_records(_PAPER, user) if _quote(r)]
+    system = system + "\n" + user.rsplit("</paper>", 1)[-1]  # the task: the system prompt's, or (paper first) after the paper
     if "scientific summarizer" in system:
         words = " ".join(_quote(b) for b in blocks).split()[:120]
         return "# Section\nThe section states (block 1): " + " ".join(words)
@@ -108,27 +127,16 @@ def model_answer(body: dict[str, Any]) -> str:
     if "evidence retriever" in system:  # checkouts before the retriever became index retrieval
         return json.dumps({"paper_evidence": [{"block_index": b.get("index"), "quote": _quote(b), "note": "relevant"} for b in blocks[:3]]})
     if "adjudication" in system:
-        candidates = _records(_CANDIDATES, user)
+        candidates = json_records(_CANDIDATES, user)
         return json.dumps({"findings": [{**c, "merged_from": [c.get("number", n)]} for n, c in enumerate(candidates)]})
     if "false alarm" in system:
-        numbers = [r.get("number", n) for n, r in enumerate(_records(_CANDIDATES, user))]
+        numbers = [r.get("number", n) for n, r in enumerate(json_records(_CANDIDATES, user))]
         verdicts = [{"number": n, "valid": True, "severity": "major", "settled_by_manuscript": True, "reason": "stands"} for n in numbers]
         return json.dumps({"verdicts": verdicts})
     if "critical errors" in system:
         return json.dumps([{"Problem": "unsupported claim", "Location": f'"{_quote(b)}"', "Explanation": "not shown"} for b in blocks[:5]])
     chosen = blocks[:1] + blocks[-1:] if len(blocks) > 1 else blocks
-    findings = [
-        {
-            "type": "claim_distortion",
-            "section_location": str(b.get("section", "")),
-            "error_location": _quote(b),
-            "evidence": [{"block_index": b.get("index"), "quote": _quote(b)}],
-            "explanation": "The claim is not supported by the evidence shown.",
-            "confidence": 0.8,
-            "proposed_fix": "Qualify the claim.",
-        }
-        for b in chosen
-    ]
+    findings = [block_finding(b, "claim_distortion", "The claim is not supported by the evidence shown.", 0.8) for b in chosen]
     return json.dumps({"findings": findings})
 
 
@@ -144,17 +152,31 @@ def latex_chars(project: Project) -> int:
 def measure(server: LoopbackLLMServer, project: Project, deterministic: list[Finding], provider: str, mode: Mode) -> dict[str, Any]:
     server.clear_prompt_caches()
     start = len(server.requests)
-    settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default model
+    settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default models
     result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
     sent = sum(len(request.prompt_text) for request in server.requests[start:])
     stats = result.stats
+    detector, verifier = settings.for_mode(mode).model, settings.verifiers(mode)[0].model
     return {
         **_counts(stats),
         "sent": sent,
+        "billed": sum(billed_input(counts, verifier if name == "verify" else detector) for name, counts in stats.stages.items()),
         "failed": len(result.failed_units),
         "findings": len(result.llm_findings),
+        "fallback": bool(result.fallback),
         "stages": {name: _counts(stage) for name, stage in stats.stages.items()},
     }
+
+
+def billed_input(stage: StageStats, model: str) -> float:
+    """Input tokens as billed, in tokens at the model's base input rate: cache reads and writes at their rates."""
+    price = price_for(model)
+    if price is None or not price.input_per_mtok:
+        return float(stage.input_tokens)
+    read = price.input_per_mtok if price.cached_input_per_mtok is None else price.cached_input_per_mtok
+    write = price.input_per_mtok if price.cache_write_per_mtok is None else price.cache_write_per_mtok
+    uncached = stage.input_tokens - stage.cache_read_tokens - stage.cache_write_tokens
+    return uncached + (stage.cache_read_tokens * read + stage.cache_write_tokens * write) / price.input_per_mtok
 
 
 def _counts(stats: StageStats) -> dict[str, Any]:
@@ -183,7 +205,8 @@ def main() -> None:
     names = names[: arguments.limit] if arguments.limit else names
     rows: dict[str, dict[str, Any]] = {}
     print(
-        f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'written':>9} {'output':>7} {'cost':>8} {'sent/LaTeX':>10}"
+        f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'written':>9} {'output':>7} {'cost':>8} "
+        f"{'sent/LaTeX':>10} {'billed':>7} {'uncached':>8}"
     )
     with LoopbackLLMServer() as server:
         server.responder = model_answer
@@ -196,24 +219,32 @@ def main() -> None:
                 row = measure(server, project, deterministic, arguments.provider, mode)
                 rows[name][mode] = row
                 row["ratio"] = row["sent"] / chars
+                paper_tokens = chars / 4
+                row["billed_ratio"], row["uncached_ratio"] = row["billed"] / paper_tokens, row["input"] / paper_tokens
                 failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
+                fallback = "  (memory design)" if row["fallback"] else ""
                 print(
                     f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} {row['written']:9,} "
-                    f"{row['output']:7,} {row['cost']:8.4f} {row['sent'] / chars:9.2f}x{failed}",
+                    f"{row['output']:7,} {row['cost']:8.4f} {row['sent'] / chars:9.2f}x {row['billed_ratio']:6.2f}x "
+                    f"{row['uncached_ratio']:7.2f}x{failed}{fallback}",
                     flush=True,
                 )
             if arguments.save:
                 arguments.save.write_text(json.dumps(rows, indent=1))
     print()
     for mode in arguments.modes:
-        ratios = {name: rows[name][mode]["ratio"] for name in names}
-        worst = max(ratios, key=ratios.__getitem__)
-        target = TARGETS.get(mode)
-        over = [name for name, ratio in ratios.items() if target and ratio > target]
-        met = f", {len(over)} of {len(ratios)} papers over {target:g}x{': ' + ', '.join(over) if over else ''}" if target else ""
-        print(f"{mode:8} sent/LaTeX median {statistics.median(ratios.values()):.2f}x, worst {ratios[worst]:.2f}x ({worst}){met}")
+        for kind, slot in (("billed", 0), ("uncached", 1)):
+            ratios = {name: rows[name][mode][f"{kind}_ratio"] for name in rows}
+            worst = max(ratios, key=ratios.__getitem__)
+            target = TARGETS[mode][slot] if mode in TARGETS else None
+            over = [name for name, ratio in ratios.items() if target and ratio > target]
+            met = f", {len(over)} of {len(ratios)} papers over {target:g}x{': ' + ', '.join(over) if over else ''}" if target else ""
+            print(
+                f"{mode:8} {kind} input per paper token: median {statistics.median(ratios.values()):.2f}x, "
+                f"worst {ratios[worst]:.2f}x ({worst}){met}"
+            )
     for mode in arguments.modes:
-        stage_totals(mode, [rows[name][mode] for name in names])
+        stage_totals(mode, [rows[name][mode] for name in rows])
     if arguments.compare:
         compare(earlier(arguments.compare), rows, arguments.modes)
 

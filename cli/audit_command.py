@@ -57,9 +57,9 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--thinking-budget", type=int, metavar="TOKENS", help="Anthropic: extended thinking's token budget (>= 1024)")
     parser.add_argument(
-        "--verifier-provider", choices=["openai", "anthropic"], help="the verification stage's LLM API (default: --provider)"
+        "--verifier-provider", help="the verification stage's LLM API, or several comma-separated for a panel (default: --provider)"
     )
-    parser.add_argument("--verifier-model", help="the verification stage's model (default: the detecting model)")
+    parser.add_argument("--verifier-model", help="the verification stage's model, or several comma-separated for a panel")
     parser.add_argument("--verifier-base-url", help="the verification stage's server (default: --base-url for the same provider)")
     parser.add_argument("--max-findings-per-section", type=int, metavar="N", help="verified LLM findings shown per section (default: 3)")
     parser.add_argument("--base-url", help="an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio)")

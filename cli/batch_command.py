@@ -94,6 +94,9 @@ def run(arguments: argparse.Namespace) -> int:
     except (VenueError, EngineError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: main says which and exits 130 or 143; how to go on is the batch's to say
+        print(f"auditex: the records written are kept in {arguments.out}; running the same command again resumes", file=sys.stderr)
+        raise
     failed = sum(r["status"] != "ok" for r in outcome.records)
     print(
         f"auditex: {counted(len(outcome.records), 'submission')}, {failed} failed or timed out; {outcome.throughput.line()}.",

@@ -26,6 +26,7 @@ from ..analyzers.reports.sarif import to_sarif
 from ..analyzers.reports.text import statistics_table, text_report
 from ..analyzers.reports.wording import counted
 from ..analyzers.session import Session
+from ..latex.discovery import unfound_magic_root
 from .output import write_output
 from .progress import ProgressLine
 
@@ -161,11 +162,26 @@ def _report(arguments: argparse.Namespace, result: Session) -> int:
         print(f"auditex: {summary.line()}", file=sys.stderr)
         extra = {"references": summary.as_dict()}
         notes = [sentence] if (sentence := summary.unchecked_sentence()) else []
+    notes += _file_notes(Path(arguments.path), result)
     rows = None
     if arguments.statistics or (arguments.format == "json" and reads_statistics(result.config)):
         rows = [row for project in result.projects for row in result_rows(project, result.config.statistics)]
     emit_report(arguments, result, findings, extra=extra, notes=notes, statistics=rows)
     return exit_code(findings, arguments.fail_on)
+
+
+def _file_notes(path: Path, result: Session) -> list[str]:
+    """A sentence when the file checked is empty, or names by its magic comment a root that does not exist."""
+    relative = result.root.relative(path) if path.is_file() else None
+    if relative is None:
+        return []
+    if not result.root.read(relative).text.strip():
+        return [f"{relative} is empty: there was nothing to check."]
+    named = unfound_magic_root(result.root, relative)
+    if named is None:
+        return []
+    how = "as a fragment, on its own" if relative in result.fragments else "under the root file that includes it"
+    return [f"{relative}'s magic comment `% !TEX root = {named}` names no file in the project; it was checked {how}."]
 
 
 def reads_statistics(config: Config) -> bool:

@@ -10,6 +10,7 @@ import queue
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from ..analyzers.watch import FolderWatcher
 
@@ -17,21 +18,20 @@ from ..analyzers.watch import FolderWatcher
 SETTLE_S = 0.3
 
 
-def _reported(check: Callable[[], int]) -> int:
+def _reported(check: Callable[[], int]) -> None:
     """Run a check and show its report before the watch's next line: piped, stdout is block-buffered."""
-    code = check()
+    check()
     sys.stdout.flush()
-    return code
 
 
-def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) -> int:
-    """Run `check` now and after each change under `folder`, until interrupted; returns the last check's exit code."""
+def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) -> NoReturn:
+    """Run `check` now and after each change under `folder`, until interrupted: Ctrl-C and SIGTERM end it as
+    they end any command (main says so and exits 130 or 143, as the README's exit codes say)."""
     changes: queue.SimpleQueue[Path] = queue.SimpleQueue()
     watcher = FolderWatcher(changes.put)
     watcher.watch(folder)
-    code = 130  # interrupted before the first check ended
     try:
-        code = _reported(check)
+        _reported(check)
         while True:
             print("auditex: watching for changes (Ctrl-C stops)", file=sys.stderr, flush=True)
             changed = {changes.get()}
@@ -42,8 +42,6 @@ def watch(folder: Path, check: Callable[[], int], settle_s: float = SETTLE_S) ->
                     break
             names = ", ".join(sorted(path.name for path in changed))
             print(f"auditex: {names} changed; checking again", file=sys.stderr, flush=True)
-            code = _reported(check)
-    except KeyboardInterrupt:
-        return code
+            _reported(check)
     finally:
         watcher.stop()

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
@@ -21,6 +24,8 @@ from .parse import ParsedChunk, parse_chunk
 PARALLEL_MIN_CHARS = 60_000
 # Chunks per task: enough to amortise a round trip, few enough to keep the workers evenly busy.
 _BATCH_CHARS = 20_000
+# How often a worker looks whether its parent is still alive.
+_PARENT_CHECK_S = 0.5
 
 
 class Store(Protocol):
@@ -68,7 +73,9 @@ class ChunkParser:
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # fork: a worker starts with the parser already imported.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"))
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def close(self) -> None:
@@ -98,6 +105,22 @@ def _batches(texts: dict[str, str]) -> tuple[list[list[str]], list[list[str]]]:
         batches[-1].append(text)
         size += len(text)
     return keys, batches
+
+
+def _start_worker(parent: int) -> None:
+    """A parse worker. Ctrl-C and SIGTERM reach the whole process group, and the parent alone answers them
+    (it stops its workers and says so): a worker ignores both, so it prints no traceback and breaks no pool
+    under the parent. A parent killed outright (a timeout's SIGKILL) cannot stop it, so it watches its
+    parent and exits when the parent is gone, rather than staying behind as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+    def exit_with_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK_S)
+        os._exit(1)
+
+    threading.Thread(target=exit_with_parent, name="exit-with-parent", daemon=True).start()
 
 
 def _parse_batch(texts: list[str]) -> list[ParsedChunk]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
+from types import MappingProxyType
 
 # A branch TeX never takes (the body of \iffalse, the \else of \iftrue).
 NEVER = -1
@@ -38,15 +40,17 @@ _CONTROL_SEQUENCE = re.compile(r"\\[A-Za-z@]+")
 _TOKEN = re.compile(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
 
 
-def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
+def branch_paths(text: str, switches: Mapping[str, bool] = MappingProxyType({})) -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
     """The conditional path of every stretch of `text`: starts of the stretches, and for each the
-    (ordinal of the conditional in the text, branch number) pairs enclosing it, outermost first."""
+    (ordinal of the conditional in the text, branch number) pairs enclosing it, outermost first.
+    `switches` gives the value of `\\newif` switches the project sets once for all (`ifdraft`:
+    False without `\\drafttrue`): TeX never takes their other branch."""
     masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), text)
     declarations = list(_DECLARATION.finditer(masked))
     declared = [(match.start(), match.end()) for match in declarations]
-    switches = {match.group("name") for match in declarations if match.group("command") == "newif"}
+    newif = {match.group("name") for match in declarations if match.group("command") == "newif"} | set(switches)
     tokens = [token for token in _TOKEN.finditer(masked) if not any(start <= token.start() < end for start, end in declared)]
-    kinds = [_kind(token.group("name"), switches, masked, token.end()) for token in tokens]
+    kinds = [_kind(token.group("name"), newif, masked, token.end()) for token in tokens]
     # An \ifX nobody declared here is a switch declared elsewhere only if the \fi's need it:
     # `\ifb` is often the unit macro for inverse femtobarns.
     closing = sum(kind == "fi" for kind in kinds)
@@ -71,7 +75,8 @@ def branch_paths(text: str) -> tuple[list[int], list[tuple[tuple[int, int], ...]
             continue
         elif kind == "open" or unknown_open:
             ordinal += 1
-            never = 0 if name == "iffalse" or (_IF_ZERO.match(masked, token.end()) and name == "if") else 1 if name == "iftrue" else -1
+            true = switches.get(name, True if name == "iftrue" else None)
+            never = 0 if name == "iffalse" or (_IF_ZERO.match(masked, token.end()) and name == "if") or true is False else 1 if true else -1
             stack.append([ordinal, 0, never])
         else:
             continue

@@ -128,6 +128,12 @@ def including_root(root: ProjectRoot, relative: str, candidates: list[str], pars
     return None
 
 
+def unfound_magic_root(root: ProjectRoot, relative: str) -> str | None:
+    """The root a file's `% !TEX root = …` magic comment names, when no such file exists (the comment is then ignored)."""
+    magic = magic_root(root.read(relative).text[:_HEAD_BYTES])
+    return magic if magic and named_root(root, relative) in (None, relative) else None
+
+
 def named_root(root: ProjectRoot, relative: str) -> str | None:
     """The root a file names itself: its magic comment's, or itself when it is a root file."""
     text = root.read(relative).text[:_HEAD_BYTES]

@@ -6,10 +6,12 @@ rebuilding it is a walk over already-parsed facts, never a re-parse.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pylatexenc import latexwalker as lw
@@ -254,7 +256,7 @@ class _SourceFacts:
         facts_of_files = cls()
         all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
         wrappers = _key_wrappers(all_macros)
-        unread = (_excluded_environments(project), _discarding_macros(all_macros))
+        unread = (excluded_environments(project), discarding_macros(all_macros))
         labelling = label_setting_commands([*project.definitions.values(), *(project.source(path).text for path in project.files)])
         wrappers_key = (tuple(sorted(wrappers.items())), unread, labelling)  # what reading a file's keys depends on
         theorems_key = tuple(sorted(manuscript.theorem_environments))
@@ -379,7 +381,7 @@ def _file_facts(
     labels = [*parsed.labels, *_wrapped_uses(document.text, wrappers, "label"), *option_label_uses(document.text, labelling)]
     refs = [*(_rewrapped(ref, wrappers) for ref in parsed.refs), *_wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
-    dead = _dead_spans(document.text, *unread)
+    dead = dead_spans(document.text, *unread)
     if dead:
         labels, refs, cites = (
             [use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites)
@@ -428,7 +430,7 @@ def _rendered(latex: str) -> str:
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
-def _excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
+def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
     texts = (project.source(path).text for path in project.files)
@@ -436,7 +438,7 @@ def _excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
+def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
     """Macros that typeset none of their arguments: draft notes switched off (`\\newcommand{\\note}[1]{}`),
     and those that pass their arguments only to such macros (`\\newcommand{\\amit}[1]{\\note{Amit: #1}}`)."""
     definitions: dict[str, list[MacroDef]] = {}
@@ -456,12 +458,16 @@ def _discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
     return tuple(sorted(discarding))
 
 
-def _dead_spans(text: str, excluded: tuple[str, ...], discarding: tuple[str, ...]) -> list[tuple[int, int]]:
+def dead_spans(
+    text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switches: Mapping[str, bool] = MappingProxyType({})
+) -> list[tuple[int, int]]:
     """Stretches TeX never reads: branches of `\\iffalse … \\fi` or `\\if0 … \\fi` (and `\\else` of `\\iftrue`),
+    the branch a `\\newif` switch of known value (`switches`, see conditionals.branch_paths) never takes,
     environments the comment package excludes, and the arguments of macros that discard them."""
     spans = []
-    if "\\iffalse" in text or "\\iftrue" in text or "\\if0" in text or "\\if 0" in text:
-        starts, paths = branch_paths(text)
+    conditionals = ("\\iffalse", "\\iftrue", "\\if0", "\\if 0", *("\\" + name for name in switches))
+    if any(conditional in text for conditional in conditionals):
+        starts, paths = branch_paths(text, switches)
         for index, path in enumerate(paths):
             if any(branch == NEVER for _, branch in path):
                 spans.append((starts[index], starts[index + 1] if index + 1 < len(starts) else len(text)))
@@ -573,9 +579,11 @@ def _rewrapped(ref: KeyUse, wrappers: dict[str, tuple[str, str, str]]) -> KeyUse
 
 
 def _sentences_with_claims(text: str, mentions: list[NumberMention]) -> Iterator[tuple[str, int, int]]:
+    numbers = [mention.plain_start for mention in mentions if not mention.is_year]  # in text order: found sentence by sentence
     for start, end in sentence_spans(text):
         sentence = text[start:end]
-        has_number = any(start <= m.plain_start < end and not m.is_year for m in mentions)
+        first = bisect.bisect_left(numbers, start)
+        has_number = first < len(numbers) and numbers[first] < end
         if has_number or _CLAIM_WORDS.search(sentence):
             yield sentence, start, end
 

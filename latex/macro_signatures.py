@@ -96,6 +96,8 @@ _SINGLE_CITE_COMMANDS = frozenset(
         "citeasnoun",
         "possessivecite",
         "citeonline",
+        # pandoc's (R Markdown, Quarto): \citeproc{ref-key}{(Author 2020)}, the text it prints after the keys.
+        "citeproc",
     }
 )
 # biblatex's multi-citations: (pre)(post) for the whole list, then [pre][post]{keys} repeated.
@@ -137,6 +139,7 @@ MACRO_DEFINITIONS = frozenset(
     {"newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd"}
 )
 TEX_DEFINITIONS = frozenset({"def", "gdef", "edef", "xdef"})
+DOCUMENT_COMMAND_DEFINITIONS = frozenset({"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand", "DeclareDocumentCommand"})
 ACRONYM_COMMANDS = frozenset({"newacronym", "acrodef", "newacro", "acro", "DeclareAcronym"})
 # Commands whose argument is shown in a colour, size or not at all.
 STYLE_COMMANDS = frozenset(
@@ -300,8 +303,8 @@ _EXTRA_MACROS = {
     "newrobustcmd": "*{[[{",
     "DeclareMathOperator": "*{{",
     "newtheorem": "*{[{[",
-    "newenvironment": "*{[[{{",
-    "renewenvironment": "*{[[{{",
+    # xparse's: \NewDocumentCommand\name{argument spec}{body}
+    **{name: "{{{" for name in DOCUMENT_COMMAND_DEFINITIONS},
     "let": "{{",
     "global": "",
     "newacronym": "[{{{",
@@ -383,32 +386,41 @@ class CitationArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[mis
 
     def parse_args(self, w: Any, pos: int, parsing_state: Any = None) -> tuple[Any, int, int]:
         parsing_state = parsing_state or w.make_parsing_state()
-        spec, arguments = "", []
-        position = pos
-
-        def take(kind: str, found: _Group | None) -> bool:
-            nonlocal spec, position
-            if found is None:
-                return False
-            node, start, length = found
-            spec += kind
-            arguments.append(node)
-            position = start + length
-            return True
-
-        take("*", _star(w, position, parsing_state))
-        take("<", _delimited(w, position, "<", ">", parsing_state))
+        arguments = _Arguments(pos)
+        arguments.take("*", _star(w, arguments.position, parsing_state))
+        arguments.take("<", _delimited(w, arguments.position, "<", ">", parsing_state))
         if self.multicite:
             for _ in range(2):
-                take("(", _delimited(w, position, "(", ")", parsing_state))
+                arguments.take("(", _delimited(w, arguments.position, "(", ")", parsing_state))
         while True:
             for _ in range(2):
-                take("[", _delimited(w, position, "[", "]", parsing_state))
-            if not take("{", _delimited(w, position, "{", "}", parsing_state)) or not self.multicite:
+                arguments.take("[", _delimited(w, arguments.position, "[", "]", parsing_state))
+            if not arguments.take("{", _delimited(w, arguments.position, "{", "}", parsing_state)) or not self.multicite:
                 break
-            if w.s[position : position + 1] not in ("[", "{"):
+            if w.s[arguments.position : arguments.position + 1] not in ("[", "{"):
                 break  # a group after a space is more likely text than one more key list
-        return macrospec.ParsedMacroArgs(argspec=spec, argnlist=arguments), pos, position - pos
+        return arguments.parsed(pos)
+
+
+class _Arguments:
+    """A macro's arguments read one after another: a spec character and a node each, and where the next starts."""
+
+    def __init__(self, pos: int) -> None:
+        self.spec = ""
+        self.nodes: list[Any] = []
+        self.position = pos
+
+    def take(self, kind: str, found: _Group | None) -> bool:
+        if found is None:
+            return False
+        node, start, length = found
+        self.spec += kind
+        self.nodes.append(node)
+        self.position = start + length
+        return True
+
+    def parsed(self, pos: int) -> tuple[Any, int, int]:
+        return macrospec.ParsedMacroArgs(argspec=self.spec, argnlist=self.nodes), pos, self.position - pos
 
 
 def _star(w: Any, position: int, parsing_state: Any) -> _Group | None:
@@ -455,6 +467,55 @@ class InputArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc] 
 _BARE_FILE_NAME = re.compile(r"[ \t]*([^\s%{}\\]+)")
 
 
+class EnvironmentDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
+    """`\\newenvironment{name}[count][default]{begin code}{end code}`, the two codes read as raw text: the
+    begin code often opens an environment that only the end code closes (`{\\begin{list}…}{\\end{list}}`,
+    pandoc's CSLReferences), which parsed as LaTeX would swallow the rest of the document."""
+
+    def __init__(self) -> None:
+        super().__init__(argspec="*{[[{{")
+
+    def parse_args(self, w: Any, pos: int, parsing_state: Any = None) -> tuple[Any, int, int]:
+        parsing_state = parsing_state or w.make_parsing_state()
+        arguments = _Arguments(pos)
+        arguments.take("*", _star(w, arguments.position, parsing_state))
+        if arguments.take("{", _delimited(w, arguments.position, "{", "}", parsing_state)):
+            for _ in range(2):
+                arguments.take("[", _delimited(w, arguments.position, "[", "]", parsing_state))
+            for _ in range(2):
+                arguments.take("{", _raw_group(w, arguments.position, parsing_state))
+        return arguments.parsed(pos)
+
+
+# Spaces and comments before a group: pandoc writes `[2] % #1 hanging-indent` before the begin code.
+_SPACE_AND_COMMENTS = re.compile(r"(?:\s|%[^\n]*)*")
+
+
+def _raw_group(w: Any, position: int, parsing_state: Any) -> _Group | None:
+    """The balanced `{…}` at `position` (after spaces and comments) as one chars node of its raw text."""
+    start = _SPACE_AND_COMMENTS.match(w.s, position).end()  # type: ignore[union-attr]  # the pattern matches empty text
+    if w.s[start : start + 1] != "{":
+        return None
+    depth, index = 0, start
+    while index < len(w.s):
+        character = w.s[index]
+        if character == "\\":
+            index += 2
+            continue
+        if character == "%":
+            index = w.s.find("\n", index)
+            if index < 0:
+                return None
+            continue
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        index += 1
+        if depth == 0:
+            inner = w.s[start + 1 : index - 1]
+            node = w.make_node(latexwalker.LatexCharsNode, parsing_state=parsing_state, chars=inner, pos=start + 1, len=len(inner))
+            return node, start, index - start
+    return None
+
+
 def citation_key_arguments(node: latexwalker.LatexMacroNode) -> list[latexwalker.LatexGroupNode]:
     """The `{keys}` arguments of a citation command (several for biblatex's `\\cites`)."""
     parsed = node.nodeargd
@@ -474,6 +535,7 @@ def _build_context() -> macrospec.LatexContextDb:
         macros=[
             *(macrospec.MacroSpec(name, args) for name, args in _EXTRA_MACROS.items()),
             macrospec.MacroSpec("input", args_parser=InputArgsParser()),
+            *(macrospec.MacroSpec(name, args_parser=EnvironmentDefinitionArgsParser()) for name in ("newenvironment", "renewenvironment")),
             *(macrospec.MacroSpec(name, args_parser=CitationArgsParser(multicite=name in MULTICITE_COMMANDS)) for name in CITE_COMMANDS),
         ],
         environments=[
@@ -492,6 +554,8 @@ def _build_context() -> macrospec.LatexContextDb:
             macrospec.EnvironmentSpec("minipage", "[[[{"),
             macrospec.EnvironmentSpec("NiceTabular", "{"),
             macrospec.EnvironmentSpec("thebibliography", "{"),
+            # pandoc's reference list: {hanging indent}{entry spacing}.
+            macrospec.EnvironmentSpec("CSLReferences", "{{"),
         ],
     )
     return context

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -364,7 +365,9 @@ def subject_words(sentence: str, start: int, end: int) -> tuple[str, ...]:
 
 def find_numbers(plain: str) -> list[NumberMention]:
     """Quantities in a block's plain text; identifiers, years stay marked."""
+    # Sorted and apart (finditer's matches): a number is inside one when the last span starting at or before it reaches past it.
     opaque = [match.span() for match in _OPAQUE.finditer(plain)]
+    opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
     for start, end in sentence_spans(plain):
         sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), plain[start:end])
@@ -372,7 +375,8 @@ def find_numbers(plain: str) -> list[NumberMention]:
         spans = _roles(sentence)
         for match in _NUMBER.finditer(sentence):
             absolute = start + match.start()
-            if any(a <= absolute < b for a, b in opaque):
+            before = bisect.bisect_right(opaque_starts, absolute)
+            if before and absolute < opaque[before - 1][1]:
                 continue
             if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14) : match.start()]):
                 continue

@@ -34,6 +34,8 @@ from .tables import parse_table
 from .walker import RunWalker
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+# A listing's label given among its options: `\begin{lstlisting}[caption=…, label={lst:x}]`.
+_LISTING_LABEL = re.compile(r"\\begin\s*\{lstlisting\}\s*\[[^\]]*?\blabel\s*=\s*(\{\s*)?(?P<key>[^,{}\]\s][^,{}\]]*?)\s*[,}\]]")
 _LABEL_PREFIX_KINDS = {
     "sec": "section",
     "ssec": "section",
@@ -94,7 +96,7 @@ _TRANSPARENT_ENVIRONMENTS = frozenset(
 )
 _MAX_FLOW_DEPTH = 60
 # Commands whose arguments are templates or declarations, not text: keys in them are not uses.
-_DEFINING_COMMANDS = cmd.MACRO_DEFINITIONS | {"newenvironment", "renewenvironment", "newtheorem"}
+_DEFINING_COMMANDS = cmd.MACRO_DEFINITIONS | cmd.DOCUMENT_COMMAND_DEFINITIONS | {"newenvironment", "renewenvironment", "newtheorem"}
 
 
 @dataclass(slots=True)
@@ -316,6 +318,11 @@ class _ChunkWalker:
             return
         if name in cmd.CODE_ENVIRONMENTS:
             self.flush()
+            listing_label = _LISTING_LABEL.match(node.latex_verbatim())
+            if listing_label:
+                self.result.labels.append(
+                    KeyUse("label", listing_label["key"], start + listing_label.start("key"), start + listing_label.end("key"), "listing")
+                )
             builder = PlainBuilder()
             builder.add(node.latex_verbatim(), start, end)
             self.result.blocks.append(Block(BlockKind.CODE, start, end, builder.build(), name))
@@ -326,7 +333,7 @@ class _ChunkWalker:
             self._flow_inside(name, node)
             self.result.markers.append(Marker("end_abstract", end))
             return
-        if name == "thebibliography":
+        if name in ("thebibliography", "CSLReferences"):
             self.flush()
             self.result.markers.append(Marker("thebibliography", start))
             self._collect_within(node.nodelist)
@@ -382,7 +389,7 @@ class _ChunkWalker:
     def _table(self, node: lw.LatexEnvironmentNode, name: str) -> None:
         block = self._float(node, name, BlockKind.TABLE)
         captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
-        caption = captions[0].plain.text if captions else None
+        caption = captions[0].plain.text if captions else _nested_caption(node.nodelist)
         # A plain renderer: the cells' facts were collected when the body was rendered.
         block.table = parse_table(node, InlineRenderer(), caption=caption, label=block.labels[0] if block.labels else None)
 
@@ -459,7 +466,8 @@ class _ChunkWalker:
             return False
         if name in cmd.CITE_COMMANDS:
             for keys in cmd.citation_key_arguments(node):
-                self.result.cites.extend(KeyUse(name, key, start, end) for key, start, end in _keys(keys))
+                # "#1" is a parameter of a definition (pandoc's `\\citeproc` is `\\cite{#1}`), not a key.
+                self.result.cites.extend(KeyUse(name, key, start, end) for key, start, end in _keys(keys) if "#" not in key)
             return False
         if name == "bibitem":
             self.result.bibitems.extend(KeyUse(name, key, start, end) for key, start, end in _keys(arguments[-1] if arguments else None))
@@ -504,7 +512,7 @@ class _ChunkWalker:
             for package, start, end in _keys(arguments[-1] if arguments else None):
                 self.result.includes.append(IncludeSite(name, package, start, end, "package"))
             return True
-        return name in ("newenvironment", "renewenvironment")
+        return name in ("newenvironment", "renewenvironment") or name in cmd.DOCUMENT_COMMAND_DEFINITIONS
 
     def collect_unrendered(self, nodes: list[lw.LatexNode]) -> None:
         """Collect the labels, references and citations the flow did not render, wherever the parser put
@@ -538,8 +546,13 @@ class _ChunkWalker:
 
     def _collect_within(self, nodes: list[lw.LatexNode]) -> None:
         """Visit nodes for facts only (bibliography lists)."""
-        for node in nodes:
-            if isinstance(node, lw.LatexMacroNode):
+        for index, node in enumerate(nodes):
+            if isinstance(node, lw.LatexMacroNode) and node.macroname == "hypertarget":
+                # Older pandoc's entries (`\\vadjust pre{\\hypertarget{ref-key}{}}`) are named by their anchor.
+                following = nodes[index + 1] if index + 1 < len(nodes) else None
+                anchor = following if isinstance(following, lw.LatexGroupNode) else None
+                self.result.bibitems.extend(KeyUse("hypertarget", key, start, end) for key, start, end in _keys(anchor, listed=False))
+            elif isinstance(node, lw.LatexMacroNode):
                 self._collect(node)
             elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
                 self._collect_within(node.nodelist)
@@ -675,6 +688,21 @@ def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list
         else:
             body.append(node)
     return body, captions
+
+
+def _nested_caption(nodes: list[lw.LatexNode]) -> str | None:
+    """The plain text of a caption written inside a group or a minipage of the float, which the
+    float's own captions do not hold: what a table's caption says about its columns."""
+    for node in nodes:
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+            out = PlainBuilder()
+            InlineRenderer().render(argument_nodes(_caption_argument(node)), out)
+            return out.build().text
+        if isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)) and node.nodelist:
+            found = _nested_caption(node.nodelist)
+            if found is not None:
+                return found
+    return None
 
 
 def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:

@@ -18,7 +18,7 @@ from .document import Document, parse_document
 from .index import Index, IndexCache, build_index
 from .manuscript import Manuscript, build_manuscript
 from .model import IncludeSite, Inclusion
-from .sandbox import ProjectRoot, ReadResult, Resolution
+from .sandbox import ProjectRoot, ReadResult, Resolution, outside_folder
 from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
 # The files `\includegraphics{name}` may mean; each could be a link leading out.
@@ -27,7 +27,7 @@ _GRAPHICS_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
 
 @dataclass(frozen=True, slots=True)
 class ProjectProblem:
-    kind: str  # missing_file, include_cycle, outside_root, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
+    kind: str  # missing_file, include_cycle, outside_root, outside_folder, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
     file: str
     start: int
     end: int
@@ -239,6 +239,7 @@ class Project:
                     continue
                 tried.append(resolution.relative)
                 if self._look_for(resolution.relative):
+                    _note_outside_folder(site, relative, resolution.relative, problems)
                     return resolution.relative
         if refusal:
             problems.append(
@@ -265,12 +266,14 @@ class Project:
         exists is the build's concern (graphics are found through \\graphicspath and by extension)."""
         name = site.target
         names = [name, *(f"{name}{suffix}" for suffix in _GRAPHICS_SUFFIXES)] if not PurePosixPath(name).suffix else [name]
-        for candidate in names:
-            refusal = self._resolve(candidate, root_dir).refusal
-            if refusal:
-                message = f"`\\{site.command}` refused: {refusal}; it was not read"
+        resolutions = [self._resolve(candidate, root_dir) for candidate in names]
+        for resolution in resolutions:
+            if resolution.refusal:
+                message = f"`\\{site.command}` refused: {resolution.refusal}; it was not read"
                 problems.append(ProjectProblem("outside_root", relative, site.start, site.end, message, site.target))
                 return
+        if resolutions[0].relative is not None:
+            _note_outside_folder(site, relative, resolutions[0].relative, problems)
 
     def _definition_text(self, relative: str) -> str:
         """A class or package file's text, read once until the disk may have changed (see update)."""
@@ -298,7 +301,9 @@ class Project:
         return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
-        name = site.target if site.target.endswith(".bib") else f"{site.target}.bib"
+        # `\bibliography{\jobname}`: the .bib named after the root file, as TeX names the job.
+        target = site.target.replace("\\jobname", PurePosixPath(self.root_file).stem)
+        name = target if target.endswith(".bib") else f"{target}.bib"
         resolution = self._resolve(name, root_dir)
         if resolution.relative is None:
             problems.append(
@@ -313,6 +318,7 @@ class Project:
             )
             return None
         if self._look_for(resolution.relative):
+            _note_outside_folder(site, relative, resolution.relative, problems)
             return resolution.relative
         fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
         if self._look_for(fallback):
@@ -416,6 +422,13 @@ def _within(path: str, member: str) -> bool:
     """Whether `path` is the archive member `member` or lies in it (a refused link to a folder)."""
     member = member.rstrip("/")
     return path == member or path.startswith(member + "/")
+
+
+def _note_outside_folder(site: IncludeSite, relative: str, target: str, problems: list[ProjectProblem]) -> None:
+    """A file read from beyond the checked folder (inside its repository) builds, but an archive of the folder lacks it."""
+    if outside_folder(target):
+        message = f"`\\{site.command}{{{site.target}}}` reads `{target}`, outside the checked folder: a submission archive of the folder would not contain it"
+        problems.append(ProjectProblem("outside_folder", relative, site.start, site.end, message, site.target))
 
 
 def _replaced_at(text: str) -> int:

@@ -30,11 +30,31 @@ class ReadResult:
     problem: str | None = None
 
 
+# A submitted archive is extracted into a folder of this name; it keeps its own strict boundary.
+SUBMISSION_FOLDER_PREFIX = "auditex-submission-"
+
+
+def read_boundary(folder: Path) -> Path:
+    """How far reads may reach from a checked folder. For an author working in a repository the
+    repository is the project (`\\includegraphics{../figures/a}` from `paper/`), so a folder inside a
+    git work tree may read the whole work tree; any other folder, and an extracted archive, only itself."""
+    for ancestor in (folder, *folder.parents):
+        if ancestor.name.startswith(SUBMISSION_FOLDER_PREFIX):
+            return folder
+        if (ancestor / ".git").exists():
+            return ancestor
+    return folder
+
+
 class ProjectRoot:
-    """The folder a project may read from; every path is checked against it."""
+    """The folder a project is checked in, and the boundary every read is held to (see read_boundary).
+
+    Roots are discovered in the folder; a file between the folder and the boundary is read under a
+    `../` path (a submission archive of the folder would not contain it, which the project reports)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder.resolve()
+        self.boundary = read_boundary(self.folder)
 
     def relative(self, path: Path) -> str | None:
         """Project-relative POSIX path of an absolute path inside the root."""
@@ -60,18 +80,17 @@ class ProjectRoot:
         joined = PurePosixPath(base_dir) / name.replace("\\", "/")
         parts: list[str] = []
         for part in joined.parts:
-            if part == "..":
-                if not parts:
-                    return Resolution(None, f"`{name}` points outside the project root")
+            if part == ".." and parts and parts[-1] != "..":
                 parts.pop()
             elif part not in (".", ""):
                 parts.append(part)
         relative = "/".join(parts)
-        candidate = self.folder / relative
+        candidate = Path(os.path.normpath(self.folder / relative))
+        if not _within(candidate, self.boundary):
+            return Resolution(None, f"`{name}` points outside the project root")
         # A symlink anywhere on the way may lead out; realpath only follows
         # links, it reads no file content.
-        real = Path(os.path.realpath(candidate))
-        if real != self.folder and self.folder not in real.parents:
+        if not _within(Path(os.path.realpath(candidate)), self.boundary):
             return Resolution(None, f"`{name}` is a link that leads outside the project")
         return Resolution(relative)
 
@@ -94,6 +113,15 @@ class ProjectRoot:
         except OSError as error:
             return ReadResult("", f"cannot read '{relative}': {error.strerror or error}")
         return decode(data, relative)
+
+
+def outside_folder(relative: str) -> bool:
+    """Whether a resolved path lies beyond the checked folder (inside the read boundary)."""
+    return relative == ".." or relative.startswith("../")
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
 
 
 def decode(data: bytes, name: str) -> ReadResult:

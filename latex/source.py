@@ -57,10 +57,22 @@ class SourceText:
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
         start = self.line_starts[line]
+        if self._ascii_line(line):
+            return line, offset - start  # no copy of the line: a file of one long line has many positions
         segment = self.text[start:offset]
-        if segment.isascii():
-            return line, len(segment)
         return line, len(segment.encode("utf-16-le", "surrogatepass")) // 2
+
+    @cached_property
+    def _ascii_lines(self) -> dict[int, bool]:
+        return {}
+
+    def _ascii_line(self, line: int) -> bool:
+        """Whether a line is ASCII (a UTF-16 character is then a code point), read once per line."""
+        known = self._ascii_lines.get(line)
+        if known is None:
+            end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.text)
+            known = self._ascii_lines[line] = self.text[self.line_starts[line] : end].isascii()
+        return known
 
     def offset(self, line: int, character: int) -> int:
         """Code-point offset of an LSP (line, UTF-16 character) position, clamped."""

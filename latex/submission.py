@@ -30,6 +30,8 @@ from typing import IO, BinaryIO, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
+from .sandbox import SUBMISSION_FOLDER_PREFIX
+
 MIB = 1024 * 1024
 CHUNK = 64 * 1024
 # Names that authors give the file to compile, best first.
@@ -124,7 +126,7 @@ def open_submission(path: Path, limits: ExtractionLimits | None = None) -> Submi
     if path.suffix.lower() == ".tex":
         return Submission(path, path.parent, path, [], [], extracted=False)
 
-    folder = Path(tempfile.mkdtemp(prefix="auditex-submission-"))
+    folder = Path(tempfile.mkdtemp(prefix=SUBMISSION_FOLDER_PREFIX))
     submission = Submission(path, folder, None, [], [], extracted=True)
     _Extractor(path, folder, limits or ExtractionLimits(), submission.refusals).run()
     submission.root_file, submission.other_root_candidates = find_root_file(folder)

@@ -87,6 +87,9 @@ def parse_table(
             rows.append(cells)
     if not rows:
         return None
+    hidden = hidden_columns(argument_text(next(iter(macro_arguments(tabular)[::-1]), None)))
+    if hidden:
+        rows = [_visible(row, hidden) for row in rows]
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
     header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
@@ -100,6 +103,44 @@ def parse_table(
         label,
         rules,
     )
+
+
+# A column spec's tokens: `*{3}{c}`, a modifier `@{…}` `>{…}` (no column), a column type with its
+# arguments (`p{2cm}`, `S[table-format=2.1]`, `D{.}{.}{-1}`), or a separator (`|`, `:`).
+_GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
+_SPEC_TOKEN = re.compile(rf"\*\s*\{{(\d+)\}}\s*({_GROUP})|[@!<>]\s*{_GROUP}|([A-Za-z])(?:\s*(?:\[[^\]]*\]|{_GROUP}))*|\S")
+# The column type that typesets nothing, `\newcolumntype{H}{>{\setbox0=\hbox\bgroup}c<{\egroup}@{}}`: the
+# usual idiom for a column kept in the source and hidden from the reader. LaTeX has no H of its own, so a
+# table that uses it defined it.
+_HIDDEN_TYPE = "H"
+
+
+def column_types(spec: str) -> list[str]:
+    """The type letter of each column of a tabular's column spec: "l*{2}{c}@{}H" gives l, c, c, H."""
+    types: list[str] = []
+    for token in _SPEC_TOKEN.finditer(spec):
+        if token.group(1):
+            types += column_types(token.group(2)[1:-1]) * int(token.group(1))
+        elif token.group(3):
+            types.append(token.group(3))
+    return types
+
+
+def hidden_columns(spec: str) -> frozenset[int]:
+    return frozenset(index for index, kind in enumerate(column_types(spec)) if kind == _HIDDEN_TYPE)
+
+
+def _visible(row: list[Cell], hidden: frozenset[int]) -> list[Cell]:
+    """The cells a reader sees, numbered by the columns a reader sees."""
+    kept = []
+    for cell in row:
+        covered = range(cell.column, cell.column + cell.column_span)
+        shown = sum(1 for column in covered if column not in hidden)
+        if shown:
+            cell.column -= sum(1 for column in hidden if column < cell.column)
+            cell.column_span = shown
+            kept.append(cell)
+    return kept
 
 
 def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:

@@ -24,7 +24,7 @@ LEDGER = Path(__file__).with_name("corpus_triage.toml")
 VERDICTS = ("genuine", "false")
 # What the ledger must hold: every finding a user would be warned about, and every science finding.
 SERIOUS = (Severity.ERROR, Severity.WARNING)
-SCIENCE = ("NUM", "TAB", "CNT", "STAT", "NOT", "ARI")
+SCIENCE = ("NUM", "TAB", "CNT", "STAT", "NOT", "ARI", "DRF")
 # The bar: at most this many false warnings per corpus paper.
 FALSE_PER_PAPER = 0.2
 

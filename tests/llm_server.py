@@ -343,9 +343,11 @@ class LoopbackLLMServer:
 def verifier_answer(body: dict[str, Any], valid: bool = True, severity: str = "major") -> str | None:
     """For a verification prompt, verdicts on every candidate it lists; None for any other prompt."""
     parts = [_content_text(content) for content in _contents(body)]
-    if "true problem or a false alarm" not in parts[0]:
+    # The task is the system prompt, or (the whole paper in view) the text after the paper.
+    task = parts[0] + "\n".join(parts[1:]).rsplit("</paper>", 1)[-1]
+    if "true problem or a false alarm" not in task:
         return None
-    listing = "\n".join(parts[1:]).split("<candidates>\n", 1)[1].split("\n</candidates>", 1)[0]
+    listing = "\n".join(parts[1:]).rsplit("<candidates>\n", 1)[1].split("\n</candidates>", 1)[0]
     numbers = [json.loads(line)["number"] for line in listing.splitlines() if line.strip()]
     return json.dumps({"verdicts": [{"number": n, "valid": valid, "severity": severity, "settled_by_manuscript": True} for n in numbers]})
 
@@ -426,7 +428,7 @@ def _make_handler(server: LoopbackLLMServer) -> type[BaseHTTPRequestHandler]:
             prompt_cache.remember(request)
             model = request.model
             if not request.streamed:
-                self._send_json(200, wire.plain(reply, model, usage))
+                self._send_json(200, wire.plain(reply, model, usage, request.body))
                 return
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -464,7 +466,7 @@ class _Wire(ABC):
         return ""
 
     @abstractmethod
-    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]: ...
+    def plain(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any] | None = None) -> dict[str, Any]: ...
 
     @abstractmethod
     def events(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any]) -> Iterator[str]: ...
@@ -474,7 +476,7 @@ class _Wire(ABC):
 
 
 class _OpenAIWire(_Wire):
-    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]:
+    def plain(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any] | None = None) -> dict[str, Any]:
         return {
             "id": "chatcmpl-loopback",
             "object": "chat.completion",
@@ -532,14 +534,36 @@ class _AnthropicWire(_Wire):
             "output_tokens": output,
         }
 
-    def plain(self, reply: Reply, model: str, usage: TokenUsage) -> dict[str, Any]:
+    @staticmethod
+    def tool_input(reply: Reply, body: dict[str, Any] | None) -> tuple[str, dict[str, Any]] | None:
+        """(tool name, input) when the request offers an answer tool and the reply is its JSON: a list goes
+        into the schema's one array property, as a model filling the schema would put it."""
+        tools = (body or {}).get("tools")
+        if not tools or reply.truncated:
+            return None
+        try:
+            value = json.loads(reply.text)
+        except json.JSONDecodeError:
+            return None
+        if isinstance(value, list):
+            arrays = [name for name, spec in tools[0]["input_schema"].get("properties", {}).items() if spec.get("type") == "array"]
+            value = {arrays[0]: value} if len(arrays) == 1 else None
+        return (tools[0]["name"], value) if isinstance(value, dict) else None
+
+    def plain(self, reply: Reply, model: str, usage: TokenUsage, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        tool = self.tool_input(reply, body)
+        content = (
+            [{"type": "tool_use", "id": "toolu_loopback", "name": tool[0], "input": tool[1]}]
+            if tool
+            else [{"type": "text", "text": reply.text}]
+        )
         return {
             "id": "msg_loopback",
             "type": "message",
             "role": "assistant",
             "model": model,
-            "content": [{"type": "text", "text": reply.text}],
-            "stop_reason": "max_tokens" if reply.truncated else "end_turn",
+            "content": content,
+            "stop_reason": "max_tokens" if reply.truncated else "tool_use" if tool else "end_turn",
             "stop_sequence": None,
             "usage": self._usage(usage, usage.output),
         }
@@ -551,12 +575,19 @@ class _AnthropicWire(_Wire):
         start = {**self.plain(reply, model, usage), "content": [], "stop_reason": None}
         start["usage"] = self._usage(usage, 1)
         yield event("message_start", {"message": start})
-        yield event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+        tool = self.tool_input(reply, body)
+        if tool is None:
+            yield event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}})
+            deltas = [{"type": "text_delta", "text": piece} for piece in _chunks(reply.text)]
+        else:
+            block = {"type": "tool_use", "id": "toolu_loopback", "name": tool[0], "input": {}}
+            yield event("content_block_start", {"index": 0, "content_block": block})
+            deltas = [{"type": "input_json_delta", "partial_json": piece} for piece in _chunks(json.dumps(tool[1]))]
         yield event("ping", {})
-        for piece in _chunks(reply.text):
-            yield event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": piece}})
+        for delta in deltas:
+            yield event("content_block_delta", {"index": 0, "delta": delta})
         yield event("content_block_stop", {"index": 0})
-        stop = "max_tokens" if reply.truncated else "end_turn"
+        stop = "max_tokens" if reply.truncated else "tool_use" if tool else "end_turn"
         yield event("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": usage.output}})
         yield event("message_stop", {})
 

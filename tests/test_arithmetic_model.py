@@ -50,3 +50,24 @@ def test_settings_and_examples_are_no_parts():
         split.recomputes() for split in parts_of_wholes("Of the 90 runs with at most 4 workers, 60 finished and the remaining 30 failed.")
     ] == [True]
     assert parts_of_wholes("Of the 500 papers, including 30 from 2019, the remaining 470 were recent.") == ()
+
+
+def test_a_stated_factor_is_read_with_its_bound_and_both_sides():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    (claim,) = ratio_claims("Minimap2 is over 40 times faster than GMAP and SpAln.")
+    assert (claim.factor, claim.bound, claim.speed) == (40, True, True)
+    assert "Minimap2" in claim.subject and "GMAP and SpAln" in claim.compared
+    assert not claim.holds(39.5, 39.9) and claim.holds(39.5, 40.2)
+    (about,) = ratio_claims("It is about 40 times faster than B.")
+    assert about.holds(39.5, 39.9) and not about.holds(20, 25)
+    assert ratio_claims("It is up to 100 times faster than B.") == ()
+
+
+def test_a_later_factor_of_the_same_sentence_keeps_its_claimed_side():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    first, second = ratio_claims("The CNN holds 13 times less than the pairs, while it is more than 18 times that of the bit table.")
+    assert "pairs" in first.compared and second.subject == first.subject and "bit table" in second.compared
+    (orders,) = ratio_claims("It needs an order of magnitude fewer conflicts than MiniSat.")
+    assert orders.orders and orders.factor == 10 and not orders.holds(4.1, 4.3) and orders.holds(5.5, 6)

@@ -57,7 +57,7 @@ def test_every_submission_gets_one_line_a_summary_and_a_sarif_log(venue, tmp_pat
     assert sorted(lines) == ["bomb.zip", "paper-a", "paper-b.tar.gz", "paper-c.tex"]
     assert lines["bomb.zip"]["status"] == "failed" and "compression bomb" in lines["bomb.zip"]["reason"]
     paper = lines["paper-a"]
-    assert paper["status"] == "ok" and paper["version"] == 1 and paper["root"] == "main.tex"
+    assert paper["status"] == "ok" and paper["version"] == 2 and paper["root"] == "main.tex"
     assert paper["content_hash"] == content_hash(venue / "paper-a")
     assert {"check_s", "total_s", "rss_mb"} <= set(paper["timings"])
     assert any(f["code"].startswith("SEC") for f in paper["findings"])
@@ -250,7 +250,10 @@ def test_sigterm_stops_the_batch_cleanly_and_keeps_the_records(tmp_path):
     batch.send_signal(signal.SIGTERM)
     _, stderr = batch.communicate(timeout=60)
     assert batch.returncode == 128 + signal.SIGTERM, stderr
-    assert stderr.strip().splitlines()[-1] == "auditex: terminated"
+    assert stderr.strip().splitlines()[-2:] == [
+        f"auditex: the records written are kept in {out}; running the same command again resumes",
+        "auditex: terminated",
+    ]
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # no worker outlives it
     assert 1 <= len(list((out / "records").glob("*.json"))) < 8  # stopped mid-run, what was done kept

@@ -2,6 +2,7 @@
 `[project]` in .auditex.toml, and a fragment checked on its own (the real command, real files)."""
 
 import json
+import tarfile
 
 import pytest
 from helpers import document, write_project
@@ -62,6 +63,39 @@ ALTERNATES = {
     **PAPER,
     "aoas.tex": document("\\input{generated/build}\\ref{x}"),
 }
+
+
+def test_a_magic_comment_naming_no_file_is_said_not_silently_ignored(tmp_path, capsys, monkeypatch):
+    folder = write_project(tmp_path / "t1", {"frag.tex": "% !TEX root = main.tex\nSee Section~\\ref{sec:nowhere}.\n"})
+    report = check_json(capsys, str(folder / "frag.tex"))
+    assert report["fragments"] == ["frag.tex"]
+    assert report["notes"] == [
+        "frag.tex's magic comment `% !TEX root = main.tex` names no file in the project; it was checked as a fragment, on its own."
+    ]
+    monkeypatch.chdir(folder)
+    main(["check", "frag.tex", "--no-cache"])
+    assert "`% !TEX root = main.tex` names no file in the project" in capsys.readouterr().out
+    (folder / "main.tex").write_text(document("\\input{frag}"), encoding="utf-8")
+    assert "notes" not in check_json(capsys, str(folder / "frag.tex"))
+
+
+def test_an_archive_is_checked_under_every_root_as_its_folder_is(tmp_path, capsys):
+    files = {"paper.tex": document("See \\ref{sec:gone}."), "supp.tex": document("See \\ref{sec:lost}.")}
+    folder = write_project(tmp_path / "submission", files)
+    archive = tmp_path / "submission.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name in files:
+            tar.add(folder / name, arcname=name)
+    from_folder, from_archive = check_json(capsys, str(folder)), check_json(capsys, str(archive))
+    assert from_archive["roots"] == from_folder["roots"] == ["paper.tex", "supp.tex"]
+    assert codes(from_archive) == codes(from_folder) == ["REF001", "REF001"]
+
+
+def test_an_empty_file_says_it_is_empty(tmp_path, capsys):
+    folder = write_project(tmp_path / "t1", {"empty.tex": "\n"})
+    main(["check", str(folder / "empty.tex"), "--no-cache"])
+    out = capsys.readouterr().out
+    assert "empty.tex is empty: there was nothing to check." in out and "No findings" in out
 
 
 def test_project_root_in_the_config_names_the_root_and_exclude_drops_alternate_roots(tmp_path, capsys):

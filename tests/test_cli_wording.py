@@ -57,3 +57,45 @@ def test_one_key_is_one_key(tmp_path, capsys):
     main(["check", str(folder), "--format", "json", "--select", "CIT"])
     messages = [finding["message"] for finding in json.loads(capsys.readouterr().out)["findings"]]
     assert any(message.startswith("the manuscript cites 1 key but") for message in messages), messages
+
+
+def test_ref001s_page_says_what_check_fix_does_with_its_fix(tmp_path, capsys):
+    assert main(["rule", "REF001"]) == 0
+    page = " ".join(capsys.readouterr().out.split())
+    assert "`check --fix` applies it" in page and "never applied automatically" not in page
+    folder = write_project(tmp_path / "paper", {"main.tex": document("\\section{R}\\label{sec:results}See \\ref{sec:resluts}.")})
+    main(["check", str(folder), "--fix", "--no-cache", "--select", "REF001"])
+    capsys.readouterr()
+    assert "\\ref{sec:results}" in (folder / "main.tex").read_text()
+
+
+def test_an_llm_codes_page_says_the_verifier_sets_its_severity(capsys):
+    assert main(["rule", "LLM-CD"]) == 0
+    page = " ".join(capsys.readouterr().out.split())
+    assert "From the verifier's verdict" in page and "model's confidence" not in page
+
+
+def test_no_root_file_says_how_to_name_one(tmp_path, capsys):
+    folder = write_project(tmp_path / "notes", {"chapter.tex": "Just a chapter.\n"})
+    assert main(["check", str(folder)]) == 2
+    error = capsys.readouterr().err
+    assert "no LaTeX root file" in error and 'root = "main.tex" under [project]' in error and "pass the root file itself" in error
+
+
+def test_progress_off_a_terminal_is_a_plain_line_now_and_then():
+    """A log or a pipe sees a long check alive: what is being done, and for how long."""
+    import time
+
+    from auditex.cli.progress import ProgressLine
+
+    log = io.StringIO()
+    with ProgressLine(log, log_every=0.05) as progress:
+        progress("parsing main.tex")
+        deadline = time.monotonic() + 10
+        while "parsing main.tex" not in log.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    written = log.getvalue()
+    assert written.startswith("auditex: parsing main.tex (") and written.endswith(" s)\n")
+    assert "\x1b" not in written  # plain text, no terminal codes
+    time.sleep(0.2)
+    assert log.getvalue() == written  # closed: nothing more

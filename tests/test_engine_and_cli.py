@@ -108,7 +108,7 @@ def test_check_text_json_sarif_markdown_and_exit_codes(tmp_path, capsys):
     assert "main.tex:5:10: error REF001" in text
     assert main(["check", str(tmp_path), "--format", "json", "--fail-on", "never"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["version"] == 1 and payload["root"] == "main.tex"
+    assert payload["version"] == 2 and payload["root"] == "main.tex"
     finding = payload["findings"][0]
     assert set(finding) >= {
         "code",

@@ -2,11 +2,13 @@
 not leak /etc/passwd through a listing, a figure or an imported folder (the real command, real files)."""
 
 import json
+import subprocess
 
 import pytest
 from helpers import document, write_project
 
 from auditex.cli.main import main
+from auditex.latex.sandbox import SUBMISSION_FOLDER_PREFIX, read_boundary
 
 OUTSIDE_READS = {
     "lstinputlisting": "\\lstinputlisting[language=C]{/etc/shadow}",
@@ -51,3 +53,50 @@ def test_files_inside_the_project_and_names_behind_a_macro_pass(tmp_path, capsys
         "\\newcommand{\\halftorus}{figs/torus}\\includegraphics[width=3cm]{\\halftorus}"
     )
     assert outside_findings(tmp_path, capsys, body, {"code/a.py": "print(1)\n", "sec/intro.tex": "Intro.\n"}) == []
+
+
+def _repository(folder, files: dict[str, str]):
+    """A repository of its own (its own `git init`), so that auditex's work tree does not change what is inside."""
+    write_project(folder, files)
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    return folder
+
+
+def test_a_folder_in_a_repository_reads_the_repository_and_warns_what_an_archive_would_lack(tmp_path, capsys):
+    body = "\\input{../shared/macros}\\includegraphics{../figures/fig1}\\input{../../beyond}\\includegraphics{/etc/passwd}\\cite{a}"
+    repository = _repository(
+        tmp_path / "repo",
+        {"paper/main.tex": document(body), "shared/macros.tex": "Shared text.\n", "figures/fig1.pdf": "%PDF"},
+    )
+    (tmp_path / "beyond.tex").write_text("Not the repository's.\n", encoding="utf-8")
+    assert main(["check", str(repository / "paper"), "--format", "json", "--no-cache", "--select", "INC"]) == 1
+    found = sorted((f["severity"], f["message"]) for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "INC003")
+    assert found == [
+        ("error", "`\\includegraphics` refused: `/etc/passwd` is an absolute path outside the project; it was not read"),
+        ("error", "`\\input` refused: `../../beyond.tex` points outside the project root; it was not read"),
+        (
+            "warning",
+            "`\\includegraphics{../figures/fig1}` reads `../figures/fig1`, outside the checked folder: "
+            "a submission archive of the folder would not contain it",
+        ),
+        (
+            "warning",
+            "`\\input{../shared/macros}` reads `../shared/macros.tex`, outside the checked folder: "
+            "a submission archive of the folder would not contain it",
+        ),
+    ]
+
+
+def test_roots_are_still_found_in_the_folder_given_not_in_the_repository(tmp_path, capsys):
+    repository = _repository(tmp_path / "repo", {"paper/main.tex": document("Paper."), "slides/talk.tex": document("Talk.")})
+    assert main(["check", str(repository / "paper"), "--format", "json", "--no-cache"]) == 0
+    assert json.loads(capsys.readouterr().out)["roots"] == ["main.tex"]
+
+
+def test_an_extracted_archive_keeps_its_own_boundary_even_inside_a_repository(tmp_path):
+    repository = _repository(tmp_path / "repo", {"paper/main.tex": document("Paper.")})
+    extracted = repository / f"{SUBMISSION_FOLDER_PREFIX}x"
+    extracted.mkdir()
+    assert read_boundary(repository / "paper") == repository
+    assert read_boundary(extracted) == extracted
+    assert read_boundary(tmp_path) == tmp_path

@@ -7,7 +7,7 @@ from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
 from auditex.latex.sandbox import ProjectRoot
 from auditex.latex.source import SourceText
-from auditex.latex.tables import read_number
+from auditex.latex.tables import column_types, read_number
 
 
 def test_positions_are_utf16_and_round_trip():
@@ -145,6 +145,21 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert grid.column_header(1) == "Acc ↑"
     source = project.documents["main.tex"].text
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
+
+
+def test_a_hidden_column_is_not_read_and_the_columns_after_it_keep_their_place(tmp_path):
+    # `H` (a column type typesetting nothing) keeps values in the source that a reader never sees.
+    table = r"""\newcolumntype{H}{>{\setbox0=\hbox\bgroup}c<{\egroup}@{}}
+\begin{table}\caption{Errors}\label{tab:e}
+\begin{tabular*}{10cm}{@{\extracolsep{\fill} }lH*{2}{r}}\hline
+Molecule & Old & TDDFT & OCDFT \\ \hline
+CO & 9.9 & -11.3 & -0.8 \\
+\multicolumn{2}{l}{MAE} & 11.3 & 0.8 \\
+\hline\end{tabular*}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert [(cell.column, cell.text) for cell in grid.rows[1]] == [(0, "CO"), (1, "-11.3"), (2, "-0.8")]
+    assert (grid.rows[2][0].column_span, grid.rows[2][1].column) == (1, 1)
+    assert column_types("l*{2}{c|}S[table-format=2.1]p{2cm}@{}H") == ["l", "c", "c", "S", "p", "H"]
 
 
 def test_a_power_of_ten_written_with_a_dot_or_a_cross_scales_the_cell():

@@ -78,11 +78,26 @@ async def test_plain_and_streamed_answers_record_usage_and_cost(llm_server: Loop
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-async def test_truncated_answers_are_marked(llm_server: LoopbackLLMServer, provider: str) -> None:
-    llm_server.script(Reply('{"findings": [', truncated=True), Reply('{"findings": [', truncated=True))
-    for stream in (False, True):
-        async with LLMClient(llm_server.settings(provider, stream=stream)) as llm:
-            assert (await llm.complete(ask())).truncated
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_cut_off_answer_is_asked_again_once_with_twice_the_budget(
+    llm_server: LoopbackLLMServer, provider: str, stream: bool
+) -> None:
+    llm_server.script(Reply('{"findings": [', truncated=True), Reply('{"findings": []}'))
+    async with LLMClient(llm_server.settings(provider, stream=stream, max_output_tokens=1000)) as llm:
+        answer = await llm.complete(ask())
+        assert answer.text == '{"findings": []}' and not answer.truncated
+        assert llm.stats.cut_off_retries == 1 and "1 cut off and asked again" in llm.stats.summary()
+    budgets = [r.body.get("max_tokens") or r.body.get("max_completion_tokens") for r in llm_server.requests]
+    assert budgets == [1000, 2000]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+async def test_an_answer_cut_off_twice_is_never_taken_as_complete(llm_server: LoopbackLLMServer, provider: str) -> None:
+    llm_server.script(Reply('{"findings": [', truncated=True), Reply('{"findings": [{"type', truncated=True))
+    async with LLMClient(llm_server.settings(provider, max_output_tokens=500)) as llm:
+        with pytest.raises(BadResponse, match="cut off at the output limit of 1,000 tokens"):
+            await llm.complete(ask(purpose="section 2"))
+    assert llm_server.request_count == 2
 
 
 async def test_repeat_is_served_from_cache_with_zero_calls(llm_server: LoopbackLLMServer, tmp_path) -> None:
@@ -201,14 +216,13 @@ async def test_json_still_broken_after_repair_is_a_bad_response(llm_server: Loop
     assert len(cache) == 0  # a failed unit is asked afresh next run
 
 
-async def test_a_truncated_answer_is_not_asked_again(llm_server: LoopbackLLMServer) -> None:
-    """The same budget would be spent on the same reasoning: no "answer more briefly" round."""
-    llm_server.script(Reply('{"findings": [{"type": "num', truncated=True))
+async def test_a_json_answer_cut_off_twice_fails_the_unit_naming_the_budget(llm_server: LoopbackLLMServer) -> None:
+    llm_server.script(Reply('{"findings": [{"type": "num', truncated=True), Reply('{"findings": [{"type": "num', truncated=True))
     settings = llm_server.settings("openai", max_output_tokens=500, reasoning_effort="low")
     async with LLMClient(settings) as llm:
-        with pytest.raises(BadResponse, match="cut off at the output limit of 4,596 tokens") as caught:
+        with pytest.raises(BadResponse, match="cut off at the output limit of 9,192 tokens") as caught:
             await llm.complete_json(ask(purpose="section 2"), Findings)
-    assert llm_server.request_count == 1 and "reasoning_effort" in str(caught.value)
+    assert llm_server.request_count == 2 and "reasoning_effort" in str(caught.value)
 
 
 def test_extract_json_tolerates_fences_and_prose() -> None:

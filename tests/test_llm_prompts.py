@@ -21,8 +21,21 @@ def test_every_template_loads_with_a_version_and_only_unit_placeholders_left(nam
     prompt = prompts.load(name)
     assert re.fullmatch(rf"{name}/\d+/[0-9a-f]{{12}}", prompt.version)
     left = set(re.findall(r"\{\{(\w+)\}\}", prompt.system + prompt.user))
-    assert left and left <= {"paper", "known", "memory", "section", "outline", "task", "highlights", "candidates", "k"}
+    assert left and left <= {"paper", "known", "memory", "section", "outline", "task", "highlights", "candidates", "k", "related"}
     assert "<paper>" in prompt.user or "<candidates>" in prompt.user or "<outline>" in prompt.user
+
+
+@pytest.mark.parametrize("kind", ["fast", "section", "planner", "specialist", "merge", "critical", "verify"])
+def test_whole_paper_tasks_follow_one_prefix_of_instructions_then_the_paper(kind):
+    prefix = prompts.load("paper")
+    assert "{{paper}}" in prefix.shared and "<paper>" in prefix.shared and not prefix.user
+    assert "{{" not in prefix.system  # the same bytes for every call of every run
+    for lever in ("would resolve it", "lenient with overview sections", "No nitpicks", "beyond the paper's own scope"):
+        assert lever in prefix.system
+    task = prompts.load(f"paper_{kind}")
+    assert not task.system and not task.shared
+    left = set(re.findall(r"\{\{(\w+)\}\}", task.user))
+    assert "paper" not in left and left <= {"focus", "known", "k", "task", "outline", "candidates"}
 
 
 @pytest.mark.parametrize("name", ["fast", "section", "specialist"])
@@ -49,7 +62,7 @@ def test_the_eight_error_types_are_the_paperaudit_categories():
 
 
 def test_render_fills_once_and_never_expands_the_paper():
-    _system, _shared, user = prompts.load("fast").render(paper='{"text": "{{known}} and {braces}"}', known="(none)")
+    _system, _shared, user = prompts.load("fast").render(paper='{"text": "{{known}} and {braces}"}', known="(none)", related="")
     assert '{"text": "{{known}} and {braces}"}' in user
     with pytest.raises(KeyError):
         prompts.load("fast").render(paper="x")

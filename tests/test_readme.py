@@ -20,9 +20,13 @@ def test_readme_opens_with_exactly_two_setup_commands():
     assert "pytest" in commands[1] and ".[test]" in commands[1]
 
 
-def test_ci_runs_the_readme_test_command_verbatim():
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert _readme_commands()[1] in ci.splitlines()
+def test_ci_runs_the_readme_commands_verbatim_in_order_in_a_fresh_clone():
+    """Command one (`pip install .`) leaves build/ behind; CI runs the suite after it, as a new user does."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    install, test = _readme_commands()[:2]
+    assert install in ci and test in ci
+    clone = next(index for index, line in enumerate(ci) if line.startswith("git clone"))
+    assert clone < ci.index(install) < ci.index(test)
 
 
 def test_ci_runs_the_readme_static_checks():
@@ -46,3 +50,30 @@ def test_example_paper_check_finds_the_planted_errors():
 
     codes = {finding["code"] for finding in json.loads(result.stdout)["findings"]}
     assert {"REF001", "CIT001", "NUM001", "TAB001"} <= codes
+
+
+def test_the_command_line_block_lists_every_command():
+    from auditex.cli.main import COMMANDS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Command line\n\n```text\n(.+?)\n```", text, re.DOTALL)
+    assert block is not None
+    listed = {word for line in block.group(1).splitlines() for word in re.findall(r"(?:^|/ )(?:auditex )?([a-z][a-z-]+)", line)}
+    assert set(COMMANDS) <= listed, f"missing from the README's command-line block: {sorted(set(COMMANDS) - listed)}"
+
+
+def test_the_readmes_inject_example_is_a_valid_patches_file(tmp_path):
+    from auditex.evaluation.inject import load_patches
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"`auditex inject`'s patches file.*?```json\n(.+?)\n```", text, re.DOTALL)
+    assert example is not None
+    (tmp_path / "patches.json").write_text(example.group(1), encoding="utf-8")
+    [patch] = load_patches(tmp_path / "patches.json")
+    assert (patch.target_find, patch.corruption_type) == ("81.2", "evidence_manipulation")
+
+
+def test_readme_examples_name_no_path_outside_a_users_clone():
+    """An example runs from any clone: it names no folder beside the checkout."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not re.findall(r"\$ auditex [^\n]*\.\./", text)

@@ -110,7 +110,7 @@ def test_audit_of_a_hostile_archive_sends_nothing_from_outside_and_never_the_key
     sdk_and_runtime = {
         Path("/etc/os-release"),
         Path("/usr/lib/os-release"),
-        Path(sys.prefix) / "lib" / f"python{sys.version_info.major}{sys.version_info.minor}.zip",
+        *(Path(prefix) / "lib" / f"python{sys.version_info.major}{sys.version_info.minor}.zip" for prefix in (sys.prefix, sys.base_prefix)),
     }
     prompts = Path(auditex.prompts.__file__).parent  # our own templates, shipped as package data
     leaks = [

@@ -164,6 +164,41 @@ def test_a_macro_parameter_is_no_cite_key(tmp_path):
     assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["nope"]
 
 
+# What pandoc writes for R Markdown and Quarto: `\citeproc` defined with xparse, a CSLReferences list.
+PANDOC_PREAMBLE = """\\NewDocumentCommand\\citeproctext{}{}
+\\NewDocumentCommand\\citeproc{mm}{%
+  \\begingroup\\def\\citeproctext{#2}\\cite{#1}\\endgroup}
+\\newenvironment{CSLReferences}[2] % #1 hanging-indent, #2 entry-spacing
+ {\\begin{list}{}{\\setlength{\\itemindent}{0pt}}}
+ {\\end{list}}"""
+
+
+def test_a_pandoc_paper_cites_with_citeproc_from_its_csl_references(tmp_path):
+    body = """Flattery works \\citeproc{ref-smith2020}{(Smith 2020)}, as before \\citeproc{ref-lee2019,ref-gone}{(Lee 2019)}.
+\\phantomsection\\label{refs}
+\\begin{CSLReferences}{1}{0}
+\\bibitem[\\citeproctext]{ref-smith2020}
+Smith, J. 2020. \\emph{Flattery}. Press.
+
+\\bibitem[\\citeproctext]{ref-lee2019}
+Lee, K. 2019. Advice. \\emph{Journal} 3: 1--2.
+\\end{CSLReferences}"""
+    found = findings(tmp_path, body, None, preamble=PANDOC_PREAMBLE)
+    assert [(f.code, f.message) for f in serious(found, "CIT001") + serious(found, "CIT005")] == [
+        ("CIT001", "citation key `ref-gone` is not in the bibliography")
+    ]
+
+
+def test_an_older_pandoc_papers_csl_references_are_named_by_their_anchors(tmp_path):
+    body = """Flattery works (\\protect\\hyperlink{ref-smith2020}{Smith 2020}) \\citeproc{ref-smith2020}{(Smith 2020)}.
+\\hypertarget{refs}{}
+\\begin{CSLReferences}{1}{0}
+\\leavevmode\\vadjust pre{\\hypertarget{ref-smith2020}{}}%
+Smith, J. 2020. \\emph{Flattery}. Press.
+\\end{CSLReferences}"""
+    assert not [f for f in findings(tmp_path, body, None, preamble=PANDOC_PREAMBLE) if f.severity in SERIOUS]
+
+
 def test_key_maybe_in_a_missing_bib_file_is_information(tmp_path):
     found = rule_findings(
         tmp_path,
@@ -219,6 +254,17 @@ def test_bibliography_input_without_braces(tmp_path):
     )
     assert not serious(found, "CIT005")
     assert [f.message.split("`")[1] for f in serious(found, "CIT001")] == ["b"]
+
+
+def test_a_bibliography_named_after_the_job_is_the_roots_bib(tmp_path):
+    for command in ("\\bibliography{\\jobname}", "\\addbibresource{\\jobname.bib}"):
+        found = rule_findings(
+            tmp_path / command[1:4],
+            {"paper.tex": document(f"\\cite{{a}} and \\cite{{b}}\n{command}"), "paper.bib": "@misc{a, title={A}}\n"},
+            "CIT",
+            "INC",
+        )
+        assert [(f.code, f.message.split("`")[1]) for f in found if f.severity in SERIOUS] == [("CIT001", "b")]
 
 
 def test_bibliography_named_inside_a_macro(tmp_path):

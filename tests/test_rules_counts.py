@@ -237,3 +237,26 @@ def test_ordinals_right_after_the_colon_and_across_a_comment_line(tmp_path):
     found = findings(tmp_path, body)
     assert len(found) == 1 and "but 2 follow" in found[0].message and found[0].severity.value == "warning"
     assert findings(tmp_path, body.replace("three reasons", "two reasons")) == []
+
+
+def test_a_parenthesis_of_statistics_shares_examples_or_an_aside_is_not_the_list(tmp_path):
+    body = (
+        "Diversity differed from normal colons in 6 of 7 studies (PERMANOVA; P-value \\textless{} 0.05).\n\n"
+        "The most popular 8 languages (i.e., ~0.1\\% of 7,100) are spoken by half of the world.\n\n"
+        "Priming compares two conditions (e.g., unrelated: horse-DOCTOR; related: nurse-DOCTOR, and more).\n\n"
+        "We think that dogs have four legs (regrettably, all do not) but this is not the point.\n"
+    )
+    assert findings(tmp_path, body) == []
+    assert len(findings(tmp_path, "We compare four systems (Alpha, Beta, and Gamma).\n")) == 1
+
+
+def test_half_parenthesised_markers_and_lists_that_go_on_are_read(tmp_path):
+    body = (
+        "The suite serves three purposes: 1) diagnostics of the model;\n2) continuous integration; and 3) contributions.\n\n"
+        "The data provide four ratings: the expert ratings, XGB-q and XGB scores, as well as the CNN score.\n\n"
+        "The images come from three fields: Bonn and Stuttgart in Germany, and Zurich in Switzerland.\n\n"
+        "It has three digesters: a primary and secondary digester, where gas is produced, and a storage tank.\n"
+    )
+    assert findings(tmp_path, body) == []
+    short = findings(tmp_path, "The suite serves four purposes: 1) diagnostics;\n2) integration; and 3) contributions.\n")
+    assert len(short) == 1 and "but 3 follow" in short[0].message

@@ -51,6 +51,16 @@ def test_label_in_an_optional_argument_is_a_definition(tmp_path):
     assert findings(tmp_path, body + "\\label{lem:bound}\n", "REF002") != []
 
 
+def test_a_listings_label_option_is_a_definition(tmp_path):
+    body = (
+        "See Listing~\\ref{lst:loop}, Listing~\\ref{lst:braced} and \\ref{lst:none}.\n"
+        "\\begin{lstlisting}[language=Python, caption={A loop}, label=lst:loop]\nfor i in range(3): print(i)\n\\end{lstlisting}\n"
+        "\\begin{lstlisting}[label={lst:braced}, caption=x]\nx = 1\n\\end{lstlisting}\n"
+    )
+    found = findings(tmp_path, body, "REF001", "REF003")
+    assert [(f.code, f.message.split("}")[0].split("{")[-1]) for f in found] == [("REF001", "lst:none")]
+
+
 def test_templates_in_definitions_are_not_uses(tmp_path):
     body = (
         "\\newcommand{\\seeproof}{\\ref{lem:nowhere}}\n\\def\\seealso{\\ref{lem:elsewhere}}\n"
@@ -68,9 +78,9 @@ def test_key_given_to_a_command_we_do_not_read_is_information(tmp_path):
         "% \\label{fig:gone}\nFigure~\\ref{fig:gone} and \\hyperref[sec:typo]{there}, Section~\\ref{sec:typo}.\n"
     )
     found = {f.message.split("}")[0].split("{")[-1]: f for f in findings(tmp_path, body, "REF001")}
-    assert sorted(found) == ["fig:gone", "ln:end", "ln:start", "lst:loop", "lst:mpm", "sec:typo"]
+    assert sorted(found) == ["fig:gone", "ln:end", "ln:start", "lst:mpm", "sec:typo"]
     information = sorted(key for key, f in found.items() if f.severity.value == "information")
-    assert information == ["ln:end", "ln:start", "lst:loop", "lst:mpm"]
+    assert information == ["ln:end", "ln:start", "lst:mpm"]
     assert "appears at `main.tex:6`" in found["lst:mpm"].message
     # A commented-out label, and a key that only other references use, stay errors.
     assert found["fig:gone"].severity.value == found["sec:typo"].severity.value == "error"

@@ -268,6 +268,34 @@ Large B & 84.0 \\ \bottomrule
     assert table_findings(tmp_path, body.replace("Large B & 84.0", "Large B & 74.0"), "TAB002") == []
 
 
+def test_bold_is_compared_with_rows_of_its_own_dataset_in_a_method_by_dataset_table(tmp_path):
+    body = r"""\begin{tabular}{llc}\toprule
+Method & Dataset & Acc.~$\uparrow$ \\ \midrule
+Baseline & CIFAR & 90.0 \\
+Baseline & MNIST & 99.1 \\
+Ours & CIFAR & \textbf{91.2} \\
+Ours & MNIST & 98.0 \\ \bottomrule
+\end{tabular}
+"""
+    assert table_findings(tmp_path, body, "TAB002") == []
+    [found] = table_findings(tmp_path / "beaten", body.replace("CIFAR & 90.0", "CIFAR & 92.0"), "TAB002")
+    assert "91.2" in found.message and "Baseline" in found.message and "92.0" in found.message
+
+
+def test_a_row_without_a_name_is_no_rival(tmp_path):
+    """A row with an empty name continues the one above it (another setting of the same method)."""
+    body = r"""\begin{tabular}{lc}\toprule
+Method & Acc.~$\uparrow$ \\ \midrule
+Baseline & 80.0 \\
+Ours & \textbf{85.0} \\
+ & 86.0 \\ \bottomrule
+\end{tabular}
+"""
+    assert table_findings(tmp_path, body, "TAB002") == []
+    [found] = table_findings(tmp_path / "beaten", body.replace("Baseline & 80.0", "Baseline & 87.0"), "TAB002")
+    assert "Baseline" in found.message and "87.0" in found.message
+
+
 def test_teacher_row_named_in_any_text_column_is_a_reference(tmp_path):
     body = r"""\begin{tabular}{llc}\toprule
 Model & Role & mAP~$\uparrow$ \\ \midrule

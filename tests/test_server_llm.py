@@ -15,7 +15,7 @@ from llm_server import LoopbackLLMServer, Reply
 from lsprotocol import types as lsp
 from pytest_lsp import client_capabilities
 from pytest_lsp.client import make_test_lsp_client
-from test_llm_audit import CLAIM, HYPE, MAIN, PROTOCOL, answer, finding, hangs_verifying, role
+from test_llm_audit import CLAIM, HYPE, MAIN, MEMORY, PROTOCOL, answer, finding, hangs_verifying, role
 
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 SECRET = "sk-loopback-secret-4242"
@@ -221,7 +221,7 @@ async def test_verbatim_fix_is_a_code_action_and_other_advice_is_in_the_hover(pa
 
 async def test_cancel_from_the_progress_keeps_what_was_verified(paper, model):
     model.responder = hangs_verifying(HYPE)
-    async with session(paper, model) as client:
+    async with session(paper, model, **MEMORY) as client:  # the memory design verifies section by section
         open_main(client, paper)
         request = asyncio.ensure_future(run(client, "auditex.audit", mode="standard"))
         await until(lambda: sum(role(r.body) == "verify" for r in model.requests) == 3, what="the hanging unit started")

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 from test_analysis_cache import PAPER, write
+from test_architecture import package_modules
 
 from auditex.analyzers.check import check_path
 from auditex.analyzers.engine import RuleEngines
@@ -102,11 +103,11 @@ def _builds_engine(path: Path) -> bool:
 
 
 def test_engine_is_built_in_one_module():
-    """The rule engine, that is (by the rules source, `RuleEngines`): batch's engines (a pool, Ray) are another kind."""
+    """The rule engine, that is (by the rules source, `RuleEngines`): batch's engines (a pool, Ray) are another
+    kind. Only the package's own modules count: `pip install .` leaves a copy of them under build/, which is no
+    second builder."""
     building = sorted(
-        str(path.relative_to(PACKAGE))
-        for path in PACKAGE.rglob("*.py")
-        if not {"tests", ".venv"} & set(path.parts) and _builds_engine(path)
+        path.relative_to(PACKAGE).as_posix() for path in package_modules(PACKAGE, PACKAGE.name).values() if _builds_engine(path)
     )
     assert building == ["analyzers/engine.py"]
 

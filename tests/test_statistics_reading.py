@@ -105,6 +105,17 @@ def test_p_zero_has_its_own_message(tmp_path):
     assert found[0].message.startswith("p = .000 is impossible: a p-value is never 0") and found[0].message.endswith("report p < .001")
 
 
+def test_p_zero_has_its_own_message_whatever_the_statistic_gives(tmp_path):
+    body = "\\section{Results}\n$t(40) = 2.10$, $p = .000$. And $F(1, 20) = 1.20$, $p = .000$."
+    found = sorted(rule_findings(tmp_path, document(body), "STAT"), key=lambda finding: finding.range.start.character)
+    assert [finding.code for finding in found] == ["STAT001", "STAT002"]
+    assert [finding.message for finding in found] == [
+        "p = .000 is impossible: a p-value is never 0 (t(40) = 2.10 gives p = .042 (two-tailed)); report the p the statistic gives",
+        "p = .000 is impossible: a p-value is never 0 (F(1, 20) = 1.20 gives p = .286); report the p the statistic gives, "
+        "which reverses its significance at .05",
+    ]
+
+
 def test_ns_for_a_significant_statistic_is_a_decision_error(tmp_path):
     assert findings(tmp_path, "$t(28) = 3.20$, ns.") == [("STAT002", "error")]
 
@@ -149,14 +160,16 @@ def test_json_lists_every_result_read_and_text_shows_the_table(tmp_path, capsys)
     main(["check", str(tmp_path / "main.tex"), "--format", "json", "--no-cache"])
     listed = json.loads(capsys.readouterr().out)["statistics"]
     assert [(row["statistic"], row["reported"], row["computed"], row["verdict"], row["line"]) for row in listed] == [
-        ("t(28) = 2.20", "p = .036", "p = .036", "consistent", 5),
-        ("F(2, 45) = 1.10", "p < .05", "p = .342", "decision error", 7),
+        ("t(28) = 2.20", "p = .036", "p = .036", "consistent", 4),
+        ("F(2, 45) = 1.10", "p < .05", "p = .342", "decision error", 6),
     ]
+    assert [(row["test"], row["df1"], row["df2"], row["value"]) for row in listed] == [("t", 28, None, 2.2), ("F", 2, 45, 1.1)]
     assert listed[0]["reported_p"] == 0.036 and abs(listed[0]["computed_p"] - 0.0362) < 1e-4 and listed[0]["tails"] == 2
     main(["check", str(tmp_path / "main.tex"), "--statistics", "--no-cache"])
     table = capsys.readouterr().out.splitlines()
     assert table[0].split() == ["where", "test", "reported", "computed", "verdict"]
     assert table[2].split()[-2:] == ["decision", "error"] and "F(2, 45) = 1.10" in table[2]
+    assert table[1].split()[0].endswith("main.tex:5") and table[2].split()[0].endswith("main.tex:7")  # the text table counts from 1
     assert table[3] == "2 test results read, 1 flagged."
     # Without STAT001 and STAT002, the JSON report lists nothing of them.
     main(["check", str(tmp_path / "main.tex"), "--format", "json", "--select", "REF", "--no-cache"])

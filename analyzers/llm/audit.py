@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 from ...latex.project import Project
@@ -58,15 +59,18 @@ class AuditResult:
     anchoring: AnchorStats = field(default_factory=AnchorStats)
     cancelled: bool = False
     budget_stop: str | None = None  # the budget message, when the budget stopped units
+    fallback: str | None = None  # why the paper was not in every call (the memory design was used)
 
     def summary(self) -> str:
         parts = [f"{self.mode} audit: {len(self.llm_findings)} LLM findings ({self.unanchored} unanchored)"]
+        if self.fallback:
+            parts.append(self.fallback)
         if self.manipulated:
             parts.append(f"input manipulated: {self.manipulated} hidden or injected spans flagged by the SEC rules were not sent")
         checked = self.verification
         if checked.rejected or checked.over_cap or checked.unverified:
             parts.append(
-                f"verifier rejected {checked.rejected}, {checked.over_cap} beyond the per-section cap, "
+                f"verifier rejected {checked.rejected}, {checked.over_cap} beyond the per-section and per-paper caps, "
                 f"{checked.unverified} unverified (shown as hints)"
             )
         if self.confirmed_rules or self.rejected_rules:
@@ -114,9 +118,13 @@ async def run_audit(
     started = time.monotonic()
     cancelled = False
     detector_settings = settings.for_mode(mode)
-    verifier_settings = settings.verifier(mode)
-    async with LLMClient(detector_settings, cache, provider) as client, _verifier(client, verifier_settings, cache) as verifier:
-        run = AuditRun(project, client, verifier, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
+    async with AsyncExitStack() as clients:
+        client = await clients.enter_async_context(LLMClient(detector_settings, cache, provider))
+        verifiers = [
+            client if verifier == client.settings else await clients.enter_async_context(LLMClient(verifier, cache))
+            for verifier in settings.verifiers(mode)
+        ]
+        run = AuditRun(project, client, verifiers, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
         work = asyncio.ensure_future(modes.run_mode(run, mode, critical_k=critical_k))
         waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
         try:
@@ -135,7 +143,9 @@ async def run_audit(
             if not work.done():
                 work.cancel()
             basis.close()
-        stats = client.stats if verifier is client else client.stats.plus(verifier.stats)
+        stats = client.stats
+        for verifier in {id(v): v for v in verifiers if v is not client}.values():
+            stats = stats.plus(verifier.stats)
     stats.wall_s = time.monotonic() - started
     verification = settle(run, finished_only=True) if cancelled else work.result()
     run.publish(verification.shown)
@@ -154,16 +164,12 @@ async def run_audit(
         anchoring=run.mapper.anchorer.stats,
         cancelled=cancelled,
         budget_stop=run.budget_stop,
+        fallback=run.fallback,
         verification=verification,
         rejected_rules=rejected,
         confirmed_rules=sum(f.verified for f in shown),
         manipulated=sum(f.code in MANIPULATION_CODES for f in deterministic),
     )
-
-
-def _verifier(client: LLMClient, settings: LLMSettings, cache: LLMCache | None) -> LLMClient:
-    """The detecting client when the verifier is the same model, else a client of its own."""
-    return client if settings == client.settings else LLMClient(settings, cache)
 
 
 def _with_verdicts(deterministic: list[Finding], verification: Verification, policy: SeverityPolicy) -> tuple[list[Finding], list[Finding]]:
@@ -179,5 +185,9 @@ def _with_verdicts(deterministic: list[Finding], verification: Verification, pol
             note = f"Confirmed by the LLM verifier ({verdict.severity.value}): {verdict.reason}".strip()
             severity = policy.severity(finding.category, verdict, anchored=True)
             explanation = f"{finding.explanation or ''}\n\n{note}".strip()
-            shown.append(finding.model_copy(update={"severity": severity, "verified": True, "explanation": explanation}))
+            update: dict[str, object] = {"severity": severity, "verified": True, "explanation": explanation}
+            if finding.evidence is not None:
+                reason = f"{finding.evidence.reason} (verified by {verdict.judges})".strip() if verdict.judges else finding.evidence.reason
+                update["evidence"] = finding.evidence.model_copy(update={"reason": reason})
+            shown.append(finding.model_copy(update=update))
     return shown, rejected

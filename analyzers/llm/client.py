@@ -11,6 +11,9 @@ answered; calls sent alongside it pay full price. So the first call with a given
 cacheable prefix (system prompt and shared part) goes alone, and the others sharing that
 prefix wait for its answer before they are sent.
 
+An answer cut off at the output limit is never taken as complete: it is asked again once with
+twice the budget (counted in `RunStats.cut_off_retries`), and a second cut-off fails the call.
+
 `complete_json` adds parsing and validation with exactly one repair round-trip.
 """
 
@@ -74,6 +77,7 @@ class StageStats(BaseModel):
 
 class RunStats(StageStats):
     retries: int = 0
+    cut_off_retries: int = 0  # answers cut off at the output limit, asked again with a larger budget
     failures: int = 0  # complete()/complete_json() calls that ended in an LLMError
     wall_s: float = 0.0  # from the first call's start to the last call's end
     stages: dict[str, StageStats] = Field(default_factory=dict)
@@ -82,8 +86,9 @@ class RunStats(StageStats):
         cached = ""
         if self.cache_read_tokens or self.cache_write_tokens:
             cached = f" ({self.cache_read_tokens:,} read from and {self.cache_write_tokens:,} written to the provider's prompt cache)"
+        cut = f", {self.cut_off_retries} cut off and asked again with a larger budget" if self.cut_off_retries else ""
         return (
-            f"{self.calls} calls, {self.cache_hits} cache hits, {self.failures} failed, "
+            f"{self.calls} calls, {self.cache_hits} cache hits, {self.failures} failed{cut}, "
             f"{self.input_tokens:,} input{cached} + {self.output_tokens:,} output tokens, "
             f"${self.cost_usd:.4f}, {self.wall_s:.1f} s"
         )
@@ -110,6 +115,7 @@ class RunStats(StageStats):
         )
         if isinstance(other, RunStats):
             total.retries, total.failures = self.retries + other.retries, self.failures + other.failures
+            total.cut_off_retries = self.cut_off_retries + other.cut_off_retries
             total.wall_s = max(self.wall_s, other.wall_s)
             for name, stage in other.stages.items():
                 total.stages[name] = total.stages[name].plus(stage) if name in total.stages else stage.model_copy()
@@ -126,6 +132,7 @@ def cache_key(settings: LLMSettings, req: ChatRequest) -> str:
         "system": req.system,
         "messages": [m.model_dump() for m in req.messages],
         "json_mode": req.json_mode,
+        "output_schema": req.output_schema,
         "temperature": req.temperature,
         "max_output_tokens": req.max_output_tokens,
     }
@@ -194,7 +201,7 @@ class LLMClient:
             self._provider = None
 
     async def complete(self, req: ChatRequest) -> ChatResponse:
-        response, key = await self._tracked(self._answer(req))
+        response, key = await self._tracked(self._whole_answer(req))
         self._store(key, response)
         return response
 
@@ -207,10 +214,22 @@ class LLMClient:
         """
         return await self._tracked(self._json_answer(req.model_copy(update={"json_mode": True}), model_cls))
 
+    async def _whole_answer(self, req: ChatRequest) -> tuple[ChatResponse, str]:
+        """The answer; one cut off at the output limit is asked again once with twice the budget."""
+        response, key = await self._answer(req)
+        if not response.truncated:
+            return response, key
+        budget = 2 * (req.max_output_tokens or self.settings.output_budget)
+        log.warning("%s was cut off at the output limit: asking again with %d tokens.", req.purpose or "An LLM answer", budget)
+        self._stats.cut_off_retries += 1
+        larger = req.model_copy(update={"max_output_tokens": budget})
+        response, key = await self._answer(larger)
+        if response.truncated:
+            raise BadResponse(self._cut_off(larger))
+        return response, key
+
     async def _json_answer(self, req: ChatRequest, model_cls: type[M]) -> M:
-        first, first_key = await self._answer(req)
-        if first.truncated:  # asking again would spend the same budget on the same reasoning
-            raise BadResponse(self._cut_off(req))
+        first, first_key = await self._whole_answer(req)
         try:
             value = _parse(first, model_cls)
         except ValueError as problem:
@@ -224,9 +243,7 @@ class LLMClient:
                     ]
                 }
             )
-            second, second_key = await self._answer(repair)
-            if second.truncated:
-                raise BadResponse(self._cut_off(req)) from None
+            second, second_key = await self._whole_answer(repair)
             try:
                 value = _parse(second, model_cls)
             except ValueError as still:

@@ -2,6 +2,8 @@
 
 A template `prompts/detect_<name>.md` starts with a header comment naming its
 version, then a `# System` part, an optional `# Shared` part and a `# User` part.
+A whole-paper task (`detect_paper_<kind>.md`) has only its `# User` part: its system
+prompt and shared part are `detect_paper.md`'s, the same for every call of a run.
 `# Shared` holds what every call of a mode repeats byte for byte (the paper memory):
 it is sent right after the system prompt, ahead of the per-call `# User` text, so
 providers can serve the whole prefix from their prompt cache (see `provider`).
@@ -39,6 +41,13 @@ _SCHEMAS = {
     "merge": "schema_merge.json",
     "critical": "schema_critical.json",
     "verify": "schema_verdicts.json",
+    "paper_fast": "schema_findings.json",
+    "paper_section": "schema_findings.json",
+    "paper_specialist": "schema_findings.json",
+    "paper_planner": "schema_tasks.json",
+    "paper_merge": "schema_merge.json",
+    "paper_critical": "schema_critical.json",
+    "paper_verify": "schema_verdicts.json",
 }
 
 
@@ -87,7 +96,7 @@ def load(name: str) -> Prompt:
     if version is None:
         raise ValueError(f"prompt {filename} has no '<!-- ... version: N -->' header")
     body = _HEADER.sub("", raw, count=1).strip()
-    head, separator, user = body.partition("# User\n")
+    head, separator, user = (body + "\n").partition("# User\n")
     if not separator:
         raise ValueError(f"prompt {filename} has no '# User' part")
     system, _, shared_part = head.partition("# Shared\n")

@@ -51,6 +51,10 @@ class Rejected(LLMError):
     """A 4xx the request will keep getting: bad key, unknown model, malformed request."""
 
 
+class BadRequest(Rejected):
+    """HTTP 400 or 422: the server refused something in the request (a response format it does not know)."""
+
+
 class BudgetExceeded(LLMError):
     """The next call could take the run past `--budget`; raised before sending it."""
 
@@ -127,7 +131,8 @@ def _from_status(status: int, headers: Mapping[str, str], detail: str, where: st
         return Rejected(f"The LLM server at {where} rejected the API key from {key_env} (HTTP {status}).")
     if status in (408, 409) or status >= 500:
         return ServerFailed(f"The LLM server at {where} failed with HTTP {status}{detail}.", retry_after_s=retry_after)
-    return Rejected(f"The LLM server at {where} refused the request with HTTP {status}{detail}.")
+    refused = BadRequest if status in (400, 422) else Rejected
+    return refused(f"The LLM server at {where} refused the request with HTTP {status}{detail}.")
 
 
 def _cause(exc: Exception, secret: str | None) -> str:

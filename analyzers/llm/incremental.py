@@ -2,13 +2,19 @@
 
 Every LLM unit is a pure function of its request, and answers are cached by the
 exact request (`client.cache_key`), so a unit whose input did not change costs
-0 calls. What remains is to keep inputs from changing needlessly:
+0 calls.
+
+With the whole paper in every call (the default), every call reads the paper, so an
+edit anywhere re-runs the audit's calls; what keeps a re-audit cheap there is the
+provider's prompt cache of the unchanged prefix, not this policy. The rest of this
+policy is the memory design's (a paper too long for the context window), where each
+call reads a part. There, what remains is to keep inputs from changing needlessly:
 
 1. **Memory** (standard, deep) is built per part (consecutive sections): part P's
    memory reads only P's blocks. An edit in P re-runs P's memory, and no other
    memory: the memory is re-run when, and only when, its inputs changed.
 2. **Part reviews** read their own blocks (and the deterministic findings in
-   them) plus the paper memory. The memory is context, not subject: a part
+   them) plus the paper memory and the related passages. Both are context, not subject: a part
    whose own input is unchanged is reviewed against *the memory it was last
    reviewed with* (its basis, remembered here), so its answer comes from the
    cache and its findings keep their fingerprints. An edited part is

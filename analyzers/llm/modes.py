@@ -1,20 +1,25 @@
 """The four detection modes as units over an `AuditRun` (PaperAudit §4.1, App. C.3), each ending
 in the verification stage (`verification`: propose, then verify).
 
-- fast: one pass over the whole paper (chunked only when huge).
-- standard: the paper in parts (consecutive sections of at least `MIN_PART_CHARS`, and at
-  most `MAX_PARTS` parts), a
-  descriptive memory per part (Table 24) joined with facts from the deterministic index into
-  a global memory of bounded size, then one review per part with that memory (Table 18).
-  Every call reads its own part once plus a memory of constant size: the cost grows linearly
-  with the paper.
-- deep: standard, plus the global review of fast mode, plus a planner given the global memory
-  (6-12 tasks, of which a paper of P characters runs at most P / 10,000, at least 3), and one
-  specialist per task that reads its focus sections whole with spans
-  retrieved from the whole paper's index as highlights (Table 19); then one adjudication
-  (Table 20) merges the global, section and specialist findings, in batches per section so no
-  answer can be cut off.
+Paper first (the paper fits the models' context windows), every call starts with the same
+prefix, the instructions and the whole paper, and only its task differs:
+
+- fast: one pass over the whole paper.
+- standard: one review per part (consecutive sections of at least `MIN_PART_CHARS`, at most
+  `MAX_WHOLE_PARTS` parts, so short sections share a call and cost does not grow with the
+  number of headings), each with the whole paper in view (Table 18); then one merge.
+- deep: standard, plus fast mode's global review, plus a planner over the outline (Table 19)
+  and one specialist per task (at most `MAX_WHOLE_TASKS`), then one merge (Table 20) over
+  every candidate of every stage and section.
 - critical: the top-k critical problems, Zhang & Abernethy App. A, ranked in the model's order.
+
+Each detecting call returns at most `max_findings_per_unit` findings, most severe first.
+
+The memory design, for a paper too long for a window (`AuditRun.fallback`): fast splits the
+paper into chunks; standard and deep give each part a descriptive memory (Table 24) joined with
+facts from the deterministic index into a global memory of bounded size, and each review reads
+its own part, the memory, and the passages of the rest of the paper most like its part
+(`RELATED_SHARE` of it), instead of the paper.
 
 What re-runs after an edit is in `incremental`.
 """
@@ -29,7 +34,7 @@ from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 
-from ...latex.manuscript import Section
+from ...latex.manuscript import PlacedBlock, Section
 from ..finding import Category
 from .audit_modes import Mode
 from .codes import CRITICAL_CODE
@@ -44,6 +49,8 @@ A = TypeVar("A")
 FAST_CHUNK_CHARS = 400_000  # ~100k tokens: beyond this one pass is split by sections
 MIN_PART_CHARS = 12_000  # consecutive sections are reviewed together up to this size
 MAX_PARTS = 40  # a book's parts grow instead: each part's call repeats the prompt and the memory
+MAX_WHOLE_PARTS = 8  # paper first, each part's call repeats the whole (cached) paper
+MAX_WHOLE_TASKS = 5
 GLOBAL_MEMORY_CHARS = 8_000  # the memory every review reads, whatever the paper's length
 FACT_CHARS = 160
 MAX_TASKS = 12
@@ -51,7 +58,8 @@ CHARS_PER_TASK = 10_000  # a short paper gets fewer tasks (at least MIN_TASKS): 
 MIN_TASKS = 3
 SPECIALIST_SHARE = 1.0  # all specialists together read at most this many times the paper
 HIGHLIGHTS = 8
-MERGE_BATCH = 20
+MERGE_BATCH = 40
+_RELATED = "\x1e"  # between the memory and the related passages in a remembered basis
 _QUOTED = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
 
 
@@ -63,13 +71,20 @@ async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verific
         await critical(run, critical_k)
         return await verify(run, "")
     parts = paper_parts(run)
-    memory = global_memory(run, parts, await part_memories(run, parts))
+    memory = "" if run.whole_paper else global_memory(run, parts, await part_memories(run, parts))
     if mode == "standard":
         await part_reviews(run, parts, memory)
     else:
         await asyncio.gather(part_reviews(run, parts, memory), fast(run), specialists(run, memory))
-        await adjudicate(run)
+    await merge(run)
     return await verify(run, memory)
+
+
+def _focus(run: AuditRun, sections: list[Section]) -> str:
+    """The sections a whole-paper call is about, by name and block range."""
+    return "\n".join(
+        data_line({"section": run.paper.title(s), "blocks": f"{s.blocks[0].index}-{s.blocks[-1].index}"}) for s in sections if s.blocks
+    )
 
 
 def _chunks(run: AuditRun, sections: list[Section], limit: int) -> list[list[Section]]:
@@ -87,7 +102,15 @@ def _chunks(run: AuditRun, sections: list[Section], limit: int) -> list[list[Sec
 
 
 async def fast(run: AuditRun) -> None:
-    chunks = _chunks(run, run.paper.sections(), FAST_CHUNK_CHARS)
+    if run.whole_paper:
+        run.plan(1)
+        unit = Unit("fast", "fast", "fast review (whole paper)", run.paper.sections())
+        k = str(run.settings.max_findings_per_unit)
+        answer = await run.ask_json(unit, run.request(unit, k=k, known=known_lines(run.project, run.deterministic, None)), FindingsAnswer)
+        if answer is not None:
+            await run.propose(run.top(unit, answer.findings), None)
+        return
+    chunks = _chunks(run, run.paper.sections(), min(FAST_CHUNK_CHARS, run.window_chars() // 2))
     run.plan(len(chunks))
 
     async def review(number: int, sections: list[Section]) -> None:
@@ -95,9 +118,10 @@ async def fast(run: AuditRun) -> None:
         label = "whole paper" if len(chunks) == 1 else f"paper part {number} of {len(chunks)}"
         unit = Unit(f"fast:{number}", "fast", f"fast review ({label})", sections, blocks)
         known = known_lines(run.project, run.deterministic, None if len(chunks) == 1 else blocks)
-        answer = await run.ask_json(unit, run.request(unit, paper=run.paper.lines(blocks), known=known), FindingsAnswer)
+        related = run.related(blocks, known) if len(chunks) > 1 else ""
+        answer = await run.ask_json(unit, run.request(unit, paper=run.paper.lines(blocks), known=known, related=related), FindingsAnswer)
         if answer is not None:
-            await run.propose(answer.findings, sections[0])
+            await run.propose(run.top(unit, answer.findings), sections[0])
 
     await asyncio.gather(*(review(n, chunk) for n, chunk in enumerate(chunks, 1)))
 
@@ -106,11 +130,14 @@ async def fast(run: AuditRun) -> None:
 
 
 def paper_parts(run: AuditRun) -> list[list[Section]]:
-    """Consecutive sections grouped until each part holds `MIN_PART_CHARS` (a book: a `MAX_PARTS`th
-    of it): a short subsection costs no call of its own. The last part joins the one before when
-    it falls short."""
+    """Consecutive sections grouped until each part holds `MIN_PART_CHARS` (a book: a `MAX_WHOLE_PARTS`th
+    of it, or in the memory design a `MAX_PARTS`th but at most a quarter of the context window): a
+    short subsection costs no call of its own. The last part joins the one before when it falls short."""
     sections = run.paper.sections()
-    least = max(MIN_PART_CHARS, run.paper.chars(sections) // MAX_PARTS)
+    if run.whole_paper:
+        least = max(MIN_PART_CHARS, run.paper.chars(sections) // MAX_WHOLE_PARTS)
+    else:  # a quarter of the window: the memory and the related passages need the rest
+        least = min(max(MIN_PART_CHARS, run.paper.chars(sections) // MAX_PARTS), run.window_chars() // 4)
     parts: list[list[Section]] = [[]]
     for section in sections:
         if parts[-1] and run.paper.chars(parts[-1]) >= least:
@@ -130,24 +157,33 @@ def _part_names(part: list[Section]) -> str:
 
 
 def section_facts(run: AuditRun) -> dict[int, list[tuple[int, str]]]:
-    """The deterministic index (latex/index.py), per section index: (block, fact) for labels, acronyms, numbers and claims."""
+    """The deterministic index (latex/index.py), per section index: (block, fact) for acronyms, claims, numbers
+    and then labels (a memory short of room keeps the statements); none from the preamble or from a block
+    holding text that is never sent."""
     manuscript = run.project.manuscript
     index = run.project.index
     facts: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    for key, entries in index.labels.items():
-        for entry in entries:
-            placed = next((p for p in manuscript.blocks if p.file == entry.file and p.block.start <= entry.start < p.block.end), None)
-            if placed is not None:
-                facts[placed.section].append((placed.index, f"label {key} ({entry.kind})"))
     for placed, acronym in index.inline_acronyms:
         facts[placed.section].append((placed.index, f"defines {acronym.short} = {acronym.long}"))
     for claim in index.claims:
-        facts[claim.block.section].append((claim.block.index, f"claim: {' '.join(claim.text.split())[:FACT_CHARS]}"))
+        if not _withheld(run, claim.block):
+            facts[claim.block.section].append((claim.block.index, f"claim: {' '.join(claim.text.split())[:FACT_CHARS]}"))
     for number in index.numbers:
-        if not number.mention.is_year:
+        if not number.mention.is_year and not _withheld(run, number.block):
             sentence = " ".join(number.mention.sentence.split())[:FACT_CHARS]
             facts[number.block.section].append((number.block.index, f"number {number.mention.text}: {sentence}"))
+    for key, entries in index.labels.items():
+        for entry in entries:
+            at = next((p for p in manuscript.blocks if p.file == entry.file and p.block.start <= entry.start < p.block.end), None)
+            if at is not None and run.paper.has_text(at):
+                facts[at.section].append((at.index, f"label {key} ({entry.kind})"))
     return facts
+
+
+def _withheld(run: AuditRun, placed: PlacedBlock) -> bool:
+    """A fact's block holds text that is never sent (hidden text, instructions to AI reviewers): its
+    sentences are not quoted in the memory either."""
+    return run.paper.withheld(placed.file, placed.block.start, placed.block.end) or not run.paper.has_text(placed)
 
 
 async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, str]:
@@ -217,17 +253,26 @@ async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -
     async def review(part: list[Section]) -> None:
         blocks = [p for s in part for p in s.blocks]
         unit = Unit(f"section:{_part_id(part)}", "section", f"review of {section_label(part[0])}", part, blocks)
-        paper = run.paper.lines(blocks)
         known = known_lines(run.project, run.deterministic, blocks)
+        if run.whole_paper:
+            k = str(run.settings.max_findings_per_unit)
+            answer = await run.ask_json(unit, run.request(unit, focus=_focus(run, part), known=known, k=k), FindingsAnswer)
+            if answer is not None:
+                await run.propose(run.top(unit, answer.findings), part[0])
+            return
+        paper = run.paper.lines(blocks)
         names = _part_names(part)
 
         async def ask(context: str) -> FindingsAnswer | None:
-            request = run.request(unit, section=names, memory=context, known=known, paper=paper)
+            remembered, _, related = context.partition(_RELATED)
+            request = run.request(unit, section=names, memory=remembered, known=known, paper=paper, related=related)
             return await run.ask_json(unit, request, FindingsAnswer)
 
-        answer = await with_basis(run, unit, "\x1f".join((names, known, paper)), memory, ask)
+        # The related passages are context like the memory: an unchanged part keeps the ones it was reviewed with.
+        context = memory + _RELATED + run.related(blocks, memory)
+        answer = await with_basis(run, unit, "\x1f".join((names, known, paper)), context, ask)
         if answer is not None:
-            await run.propose(answer.findings, part[0])
+            await run.propose(run.top(unit, answer.findings), part[0])
 
     await asyncio.gather(*(review(part) for part in parts))
 
@@ -255,11 +300,14 @@ async def specialists(run: AuditRun, memory: str) -> None:
     async def ask_plan(context: str) -> PlanAnswer | None:
         return await run.ask_json(planner, run.request(planner, outline=outline, memory=context), PlanAnswer)
 
-    plan = await with_basis(run, planner, outline, memory, ask_plan)
+    if run.whole_paper:
+        plan = await run.ask_json(planner, run.request(planner, outline=outline), PlanAnswer)
+    else:
+        plan = await with_basis(run, planner, outline, memory, ask_plan)
     if plan is None:
         return
     size = run.paper.chars(sections)
-    limit = max(MIN_TASKS, min(MAX_TASKS, size // CHARS_PER_TASK))
+    limit = max(MIN_TASKS, min(MAX_WHOLE_TASKS if run.whole_paper else MAX_TASKS, size // CHARS_PER_TASK))
     tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(sections, task.focus_sections))][:limit]
     share = SPECIALIST_SHARE * size / max(1, len(tasks))
     # Each task reads its focus sections whole while they fit its share; a task whose first section
@@ -278,23 +326,22 @@ async def specialists(run: AuditRun, memory: str) -> None:
     async def specialise(number: int, task: Task, read: list[Section]) -> None:
         blocks = [p for s in read for p in s.blocks]
         unit = Unit(f"task:{number}:{'|'.join(s.id for s in read)}", "specialist", f"task {number}: {task.goal[:60]}", read, blocks)
-        request = run.request(
-            unit,
-            task=data_line(_task_record(task, read)),
-            highlights=_highlights(task, facts),
-            known=known_lines(run.project, run.deterministic, blocks),
-            paper=run.paper.lines(blocks),
-        )
+        known = known_lines(run.project, run.deterministic, blocks)
+        task_line = data_line(_task_record(run, task, read))
+        if run.whole_paper:
+            request = run.request(unit, task=task_line, focus=_focus(run, read), known=known, k=str(run.settings.max_findings_per_unit))
+        else:
+            request = run.request(unit, task=task_line, highlights=_highlights(task, facts), known=known, paper=run.paper.lines(blocks))
         answer = await run.ask_json(unit, request, FindingsAnswer)
         if answer is not None:
-            await run.propose(answer.findings, read[0])
+            await run.propose(run.top(unit, answer.findings), read[0])
 
     await asyncio.gather(*(specialise(n, task, read) for n, (task, read) in enumerate(readings, 1)))
 
 
-def _task_record(task: Task, focus: list[Section]) -> dict[str, Any]:
+def _task_record(run: AuditRun, task: Task, focus: list[Section]) -> dict[str, Any]:
     risk = task.risk_dimension.value if isinstance(task.risk_dimension, Category) else "any"
-    return {"goal": task.goal, "risk_dimension": risk, "focus_sections": [section_label(s) for s in focus], "hints": task.hints}
+    return {"goal": task.goal, "risk_dimension": risk, "focus_sections": [run.paper.title(s) for s in focus], "hints": task.hints}
 
 
 def _highlights(task: Task, facts: list[tuple[int, str]]) -> str:
@@ -304,26 +351,33 @@ def _highlights(task: Task, facts: list[tuple[int, str]]) -> str:
     return "\n".join(data_line({"block": facts[i][0], "span": fact}) for fact, _, i in sorted(found, key=lambda f: facts[f[2]][0]))
 
 
-async def adjudicate(run: AuditRun) -> None:
-    """Table 20 over every candidate (global, section and specialist), in batches of one section's
-    candidates; a batch whose adjudication fails keeps its candidates as they are."""
-    by_section: dict[str, list[Candidate]] = defaultdict(list)
-    for candidate in run.candidates:
-        by_section[candidate.finding.section or ""].append(candidate)
-    batches = [
-        group[start : start + MERGE_BATCH] for group in by_section.values() if len(group) > 1 for start in range(0, len(group), MERGE_BATCH)
-    ]
+async def merge(run: AuditRun) -> None:
+    """Table 20, once over every candidate of the run (every stage and section), so one problem reported
+    from two sections or by two stages is shown once; in batches of `MERGE_BATCH` in reading order when
+    there are more. A batch whose merge fails keeps its candidates as they are."""
+    candidates = sorted(run.candidates, key=lambda c: (c.finding.file, c.finding.range.start.line, c.finding.range.start.character))
+    batches = [candidates[start : start + MERGE_BATCH] for start in range(0, len(candidates), MERGE_BATCH)]
     batches = [batch for batch in batches if len(batch) > 1]
     run.plan(len(batches))
 
-    async def merge(number: int, batch: list[Candidate]) -> None:
-        unit = Unit(f"merge:{number}", "merge", f"merge and adjudication {number} of {len(batches)}")
+    async def adjudicate(number: int, batch: list[Candidate]) -> None:
+        unit = Unit(f"merge:{number}", "merge", f"merge of the findings {number} of {len(batches)}")
         listing = [
             data_line(
                 {
                     "number": n,
                     **c.answer.model_dump(
-                        mode="json", include={"type", "section_location", "error_location", "explanation", "confidence", "proposed_fix"}
+                        mode="json",
+                        include={
+                            "type",
+                            "section_location",
+                            "error_location",
+                            "evidence",
+                            "explanation",
+                            "severity",
+                            "confidence",
+                            "proposed_fix",
+                        },
                     ),
                 }
             )
@@ -332,15 +386,17 @@ async def adjudicate(run: AuditRun) -> None:
         merged = await run.ask_json(unit, run.request(unit, candidates="\n".join(listing)), MergeAnswer)
         if merged is None:
             return
-        for candidate in batch:
-            run.candidates.remove(candidate)
+        # Merging only deduplicates: a candidate the answer does not account for stays as it is.
+        replaced = {n for finding in merged.findings for n in finding.merged_from if 0 <= n < len(batch)}
+        for n in replaced:
+            run.candidates.remove(batch[n])
         for finding in merged.findings:
             sources = [batch[n] for n in finding.merged_from if 0 <= n < len(batch)]
-            evidence = [e for source in sources for e in source.answer.evidence]
+            evidence = list({(e.block_index, e.quote): e for source in sources for e in source.answer.evidence}.values())
             adjudicated = LLMFinding.model_validate({**finding.model_dump(), "evidence": [e.model_dump() for e in evidence]})
             await run.propose([adjudicated], sources[0].fallback if sources else batch[0].fallback)
 
-    await asyncio.gather(*(merge(n, batch) for n, batch in enumerate(batches, 1)))
+    await asyncio.gather(*(adjudicate(n, batch) for n, batch in enumerate(batches, 1)))
 
 
 # Critical
@@ -349,7 +405,8 @@ async def adjudicate(run: AuditRun) -> None:
 async def critical(run: AuditRun, k: int) -> None:
     run.plan(1)
     unit = Unit("critical", "critical", f"top-{k} critical problems", run.paper.sections())
-    answer = await run.ask_json(unit, run.request(unit, k=str(k), paper=run.paper.lines(run.paper.blocks())), CriticalAnswer)
+    values = {"k": str(k)} if run.whole_paper else {"k": str(k), "paper": run.paper.lines(run.paper.blocks())}
+    answer = await run.ask_json(unit, run.request(unit, **values), CriticalAnswer)
     if answer is None:
         return
     findings = []

@@ -15,13 +15,15 @@ of the four the Messages API allows). Both report the cached tokens in `Usage`.
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .errors import BadResponse, display_url, from_sdk_error
+from .errors import BadRequest, BadResponse, display_url, from_sdk_error
 from .pricing import Usage
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from .settings import LLMSettings
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # Reasoning models reject any temperature but their default.
 _NO_TEMPERATURE_PREFIXES = ("o1", "o3", "o4", "gpt-5")
@@ -52,6 +55,8 @@ class ChatRequest(BaseModel):
     shared: str = Field(default="", description="the start of the first user turn, repeated verbatim by other calls")
     messages: list[Message] = Field(min_length=1)
     json_mode: bool = False
+    output_schema: dict[str, Any] | None = Field(default=None, description="the answer's JSON Schema, enforced where the API can")
+    schema_name: str = Field(default="answer", description="names the schema (OpenAI) or the answer tool (Anthropic)")
     max_output_tokens: int | None = Field(default=None, ge=1, description="None = settings.max_output_tokens")
     temperature: float | None = Field(default=None, ge=0, le=2, description="None = settings.temperature")
     purpose: str = Field(default="", description="shown in logs and progress, not part of the cache key")
@@ -145,8 +150,17 @@ class _SDKProvider(ABC):
     async def _streamed(self, req: ChatRequest) -> ChatResponse: ...
 
 
+# Structured output, strongest first: a compatible server that refuses one is asked with the next.
+_FORMATS = ("json_schema", "json_object", None)
+
+
 class OpenAIProvider(_SDKProvider):
-    """Chat Completions, for OpenAI itself and every OpenAI-compatible server."""
+    """Chat Completions, for OpenAI itself and every OpenAI-compatible server.
+
+    A JSON answer is enforced with a strict `json_schema` response format. vLLM, llama.cpp and Ollama
+    accept one too; a server that refuses it (HTTP 400) is asked with `json_object`, then with no
+    format at all (the client's lenient parse), and keeps the level it accepted.
+    """
 
     def __init__(self, settings: LLMSettings) -> None:
         import openai
@@ -155,9 +169,22 @@ class OpenAIProvider(_SDKProvider):
         self._client = openai.AsyncOpenAI(
             api_key=settings.key_for_sdk(), base_url=settings.endpoint, timeout=settings.timeout_s, max_retries=0
         )
+        self._format: str | None = None if settings.json_response_format is False else _FORMATS[0]
 
     async def aclose(self) -> None:
         await self._client.close()
+
+    async def complete(self, req: ChatRequest) -> ChatResponse:
+        while True:
+            level = self._format
+            try:
+                return await super().complete(req)
+            except BadRequest:
+                if not req.json_mode or level is None or self._settings.is_official:
+                    raise
+                if self._format == level:  # calls in flight may have stepped down already
+                    self._format = _FORMATS[_FORMATS.index(level) + 1]
+                    log.info("%s refused response_format %s; asking with %s.", self._where, level, self._format or "none")
 
     def _params(self, req: ChatRequest) -> dict[str, Any]:
         s = self._settings
@@ -167,15 +194,19 @@ class OpenAIProvider(_SDKProvider):
         if s.is_official:
             # Routes calls with one prefix to the same cache; compatible servers may reject it.
             params["prompt_cache_key"] = req.prefix_digest()
-        # Official OpenAI wants max_completion_tokens (reasoning models reject max_tokens);
-        # compatible servers (Ollama, llama.cpp, older vLLM) know only max_tokens.
-        params["max_completion_tokens" if s.is_official else "max_tokens"] = req.max_output_tokens
+        # Official OpenAI and reasoning models want max_completion_tokens, which counts reasoning
+        # (reasoning models reject max_tokens); other models of compatible servers know only max_tokens.
+        params["max_completion_tokens" if s.is_official or s.reasons else "max_tokens"] = req.max_output_tokens
         if s.reasoning_effort is not None:
             params["reasoning_effort"] = s.reasoning_effort
         elif req.temperature is not None and not s.model.startswith(_NO_TEMPERATURE_PREFIXES):
             params["temperature"] = req.temperature
-        wants_json_format = s.is_official if s.json_response_format is None else s.json_response_format
-        if req.json_mode and wants_json_format:
+        if req.json_mode and self._format == "json_schema" and req.output_schema is not None:
+            params["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": req.schema_name, "strict": True, "schema": req.output_schema},
+            }
+        elif req.json_mode and self._format is not None:
             params["response_format"] = {"type": "json_object"}
         return params
 
@@ -233,10 +264,15 @@ class AnthropicProvider(_SDKProvider):
             first = {"type": "text", "text": messages[0]["content"]}
             messages[0]["content"] = [_cached_text(req.shared + SHARED_END), first]
         params: dict[str, Any] = {"model": self._settings.model, "max_tokens": req.max_output_tokens, "messages": messages}
-        if self._settings.thinking_budget is not None:
-            params["thinking"] = {"type": "enabled", "budget_tokens": self._settings.thinking_budget}
+        thinking = self._settings.thinking_budget
+        if thinking is not None:
+            params["thinking"] = {"type": "enabled", "budget_tokens": thinking}
         if req.system:
             params["system"] = [_cached_text(req.system)]
+        if req.json_mode and req.output_schema is not None:
+            # The answer as the input of the one tool; extended thinking allows only tool_choice "auto".
+            params["tools"] = [{"name": req.schema_name, "description": "Give your answer.", "input_schema": req.output_schema}]
+            params["tool_choice"] = {"type": "auto"} if thinking is not None else {"type": "tool", "name": req.schema_name}
         return params
 
     async def _plain(self, req: ChatRequest) -> ChatResponse:
@@ -244,8 +280,9 @@ class AnthropicProvider(_SDKProvider):
 
     def answer_of(self, reply: Any) -> ChatResponse:
         """A Message (from a call or a batch's results) as a ChatResponse."""
+        tool = next((block for block in reply.content if block.type == "tool_use"), None)
         return ChatResponse(
-            text="".join(block.text for block in reply.content if block.type == "text"),
+            text=json.dumps(tool.input) if tool is not None else "".join(block.text for block in reply.content if block.type == "text"),
             usage=_anthropic_usage(reply.usage.model_dump()),
             model=reply.model or self._settings.model,
             truncated=reply.stop_reason == "max_tokens",
@@ -253,6 +290,7 @@ class AnthropicProvider(_SDKProvider):
 
     async def _streamed(self, req: ChatRequest) -> ChatResponse:
         parts: list[str] = []
+        tool_input: list[str] = []  # the answer tool's input, as JSON pieces
         counts: dict[str, Any] = {}
         model, stop_reason = self._settings.model, None
         stream = await self._client.messages.create(**self._params(req), stream=True)
@@ -263,12 +301,14 @@ class AnthropicProvider(_SDKProvider):
                     counts = event.message.usage.model_dump()
                 elif event.type == "content_block_delta" and event.delta.type == "text_delta":
                     parts.append(event.delta.text)
+                elif event.type == "content_block_delta" and event.delta.type == "input_json_delta":
+                    tool_input.append(event.delta.partial_json)
                 elif event.type == "message_delta":
                     # message_delta carries cumulative counts, the input ones only sometimes.
                     counts.update({key: value for key, value in event.usage.model_dump().items() if value is not None})
                     stop_reason = event.delta.stop_reason or stop_reason
         return ChatResponse(
-            text="".join(parts),
+            text="".join(tool_input) if tool_input else "".join(parts),
             usage=_anthropic_usage(counts),
             model=model,
             truncated=stop_reason == "max_tokens",

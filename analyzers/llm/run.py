@@ -1,9 +1,14 @@
 """`AuditRun`: the state of one LLM audit run, which the mode functions (`modes`) drive.
 
-It makes the unit calls through the run's `LLMClient`s (the verifier's may be another
-vendor's), records failed units, and anchors the answers as candidates (dropping those that
+It makes the unit calls through the run's `LLMClient`s (the verifiers' may be other
+vendors'), records failed units, and anchors the answers as candidates (dropping those that
 quote nothing in the paper or repeat a deterministic finding). Candidates are shown only
 once the verification stage (`verification`) confirmed them.
+
+Paper first: when the paper fits every model's context window, every call of the run starts
+with the same prefix, the instructions (`detect_paper.md`) and then the whole paper, so that
+a provider serves it from its prompt cache; the call's own task follows (`detect_paper_<kind>.md`).
+A paper too long for a window is audited with the memory design instead (`fallback`).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ...latex.manuscript import Section
+from ...latex.manuscript import PlacedBlock, Section
 from ...latex.project import Project
 from ..finding import Finding
 from ..policy import repeats, report_order
@@ -25,6 +30,7 @@ from .client import LLMClient
 from .detection_prompts import load
 from .errors import BudgetExceeded, LLMError, MissingKey, Rejected, Unreachable
 from .incremental import ReviewBasis
+from .output_schema import SCHEMAS
 from .provider import ChatRequest, Message
 from .schema import LLMFinding
 from .settings import LLMSettings
@@ -37,6 +43,13 @@ A = TypeVar("A")
 ProgressCallback = Callable[[int, int, str], None]  # (units done, units known, what just finished)
 FindingsCallback = Callable[[list[Finding]], None]  # every LLM finding so far (replace, do not append)
 
+# What a call adds to the paper: its task, the candidates or known problems (tokens).
+PER_CALL_TOKENS = 8_000
+# The memory design's related passages: at most this share of a call's own blocks.
+RELATED_SHARE = 1.0
+MIN_RELATED_CHARS = 8_000
+# Units whose answers are findings of their own: ranked and cut to `max_findings_per_unit`.
+DETECTING = frozenset({"fast", "section", "specialist"})
 # Errors that every unit would hit in turn: stop at the first instead.
 _FATAL = (MissingKey, Rejected, Unreachable)
 # The accounting stage of each unit kind (`RunStats.stages`).
@@ -76,7 +89,7 @@ class AuditRun:
         self,
         project: Project,
         client: LLMClient,
-        verifier: LLMClient,
+        verifiers: list[LLMClient],
         deterministic: list[Finding],
         basis: ReviewBasis,
         policy: SeverityPolicy,
@@ -86,9 +99,11 @@ class AuditRun:
     ) -> None:
         self.project = project
         self.client = client
-        self.verifier = verifier
+        self.verifiers = verifiers
         self.deterministic = deterministic
         self.paper = PaperData(project, manipulation_spans(project, deterministic))
+        self.fallback = self._fallback()
+        self._prefix: tuple[str, str, str] | None = None
         self.basis = basis
         self.refresh = refresh
         self.mapper = FindingMapper(project, policy, Anchorer(project))
@@ -110,27 +125,80 @@ class AuditRun:
     def settings(self) -> LLMSettings:
         return self.client.settings
 
+    @property
+    def whole_paper(self) -> bool:
+        return self.fallback is None
+
+    def _fallback(self) -> str | None:
+        """Why the paper cannot be in every call (the memory design is used instead), or None."""
+        paper = len(self.paper.paper()) // 4
+        for client in [self.client, *self.verifiers]:
+            s = client.settings
+            if paper + PER_CALL_TOKENS + s.output_budget > s.window:
+                return (
+                    f"the paper (about {paper:,} tokens) does not fit the context window of {s.model} ({s.window:,} tokens) "
+                    "with a call's task and answer, so it was audited from a memory of its sections instead of whole"
+                )
+        return None
+
     def request(self, unit: Unit, **values: str) -> ChatRequest:
-        """The unit's call: system prompt, then what the mode's calls share, then the unit's own text."""
-        prompt = load(unit.kind)
-        system, shared, user = prompt.render(**values)
+        """The unit's call: system prompt, then what the mode's calls share, then the unit's own text.
+        Paper first, what they share is the paper (`prefix`); else the unit's own template's."""
+        if self.whole_paper:
+            system, shared, version = self.prefix()
+            prompt = load(f"paper_{unit.kind}")
+            user = prompt.render(**values)[2]
+            version = f"{version}+{prompt.version}"
+        else:
+            prompt = load(unit.kind)
+            system, shared, user = prompt.render(**values)
+            version = prompt.version
+        schema = SCHEMAS.get(unit.kind)
         return ChatRequest(
             system=system,
             shared=shared,
             messages=[Message(role="user", content=user)],
             purpose=unit.label,
             stage=STAGES[unit.kind],
-            prompt_version=prompt.version,
+            prompt_version=version,
+            output_schema=schema[1] if schema else None,
+            schema_name=schema[0] if schema else "answer",
         )
+
+    def prefix(self) -> tuple[str, str, str]:
+        """(system, shared, version) of every whole-paper call: the instructions, then the paper."""
+        if self._prefix is None:
+            prompt = load("paper")
+            system, shared, _ = prompt.render(paper=self.paper.paper())
+            self._prefix = system, shared, prompt.version
+        return self._prefix
+
+    def related(self, blocks: list[PlacedBlock], context: str) -> str:
+        """The memory design's related passages for a call reading `blocks` and `context`: at most
+        `RELATED_SHARE` times the blocks' own size (`MIN_RELATED_CHARS` at least), within what the
+        smallest context window leaves."""
+        own = sum(self.paper.size(placed) for placed in blocks)
+        budget = min(max(MIN_RELATED_CHARS, int(RELATED_SHARE * own)), self.window_chars() - own - len(context))
+        return self.paper.lines(self.paper.related(blocks, budget)) if budget > 0 else ""
+
+    def window_chars(self) -> int:
+        """The smallest context window of the run's models, in characters (about four per token)."""
+        return min(client.settings.window for client in [self.client, *self.verifiers]) * 4
+
+    def top(self, unit: Unit, answers: list[LLMFinding]) -> list[LLMFinding]:
+        """A detecting unit's findings, most severe (then most confident) first, at most `max_findings_per_unit`."""
+        if unit.kind not in DETECTING:
+            return answers
+        ranked = sorted(answers, key=lambda a: (-a.severity.rank, -a.confidence))
+        return ranked[: self.settings.max_findings_per_unit]
 
     def plan(self, count: int) -> None:
         """Announce `count` more units (for progress totals)."""
         self.units += count
         self._progress("")
 
-    async def ask_json(self, unit: Unit, request: ChatRequest, model_cls: type[M]) -> M | None:
-        client = self.verifier if unit.kind == "verify" else self.client
-        return await self._ask(unit, client.complete_json(request, model_cls))
+    async def ask_json(self, unit: Unit, request: ChatRequest, model_cls: type[M], client: LLMClient | None = None) -> M | None:
+        return await self._ask(unit, (client or self.client).complete_json(request, model_cls))
 
     async def ask_text(self, unit: Unit, request: ChatRequest) -> str | None:
         response = await self._ask(unit, self.client.complete(request))

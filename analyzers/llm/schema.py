@@ -54,6 +54,25 @@ class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
+class Importance(str, Enum):
+    """The verifier's severity of a confirmed problem."""
+
+    MAJOR = "major"
+    MODERATE = "moderate"
+    MINOR = "minor"
+
+    @property
+    def rank(self) -> int:
+        return {"major": 2, "moderate": 1, "minor": 0}[self.value]
+
+
+def importance(value: Any) -> Importance:
+    """A severity as models write it: "high" is major, an unknown word minor."""
+    text = str(value).strip().lower()
+    text = {"high": "major", "critical": "major", "medium": "moderate", "low": "minor"}.get(text, text)
+    return Importance(text) if text in Importance._value2member_map_ else Importance.MINOR
+
+
 class Evidence(_Lenient):
     block_index: int | None = None
     quote: str = ""
@@ -79,6 +98,7 @@ class LLMFinding(_Lenient):
     error_location: str = ""
     evidence: list[Evidence] = Field(default_factory=list)
     explanation: str = ""
+    severity: Importance = Importance.MODERATE  # the finder's own: ranks a unit's findings before the cap
     confidence: float = 0.5
     proposed_fix: str = ""
 
@@ -91,6 +111,11 @@ class LLMFinding(_Lenient):
     @classmethod
     def _confidence(cls, value: Any) -> float:
         return _confidence(value)
+
+    @field_validator("severity", mode="before")
+    @classmethod
+    def _severity(cls, value: Any) -> Any:
+        return importance(value)
 
     @field_validator("section_location", "error_location", "explanation", "proposed_fix", mode="before")
     @classmethod
@@ -156,26 +181,19 @@ class CriticalAnswer(RootModel[list[CriticalProblem]]):
         return super().model_validate(obj, *args, **kwargs)
 
 
-class Importance(str, Enum):
-    """The verifier's severity of a confirmed problem."""
-
-    MAJOR = "major"
-    MODERATE = "moderate"
-    MINOR = "minor"
-
-    @property
-    def rank(self) -> int:
-        return {"major": 2, "moderate": 1, "minor": 0}[self.value]
-
-
 class Verdict(_Lenient):
     """Zhang & Abernethy's true-positive judgement of one candidate, with a severity."""
 
     number: int
+    resolving_quote: str = ""  # the passage that would resolve the candidate, quoted before judging
     valid: bool
     severity: Importance = Importance.MINOR
     settled_by_manuscript: bool = True
     reason: str = ""
+    # Filled in by the verification stage, never by a model: the panel's models that confirmed it,
+    # and whether another model of the panel rejected it.
+    judges: str = Field(default="", exclude=True)
+    split: bool = Field(default=False, exclude=True)
 
     @field_validator("valid", "settled_by_manuscript", mode="before")
     @classmethod
@@ -187,10 +205,9 @@ class Verdict(_Lenient):
     @field_validator("severity", mode="before")
     @classmethod
     def _severity(cls, value: Any) -> Any:
-        text = str(value).strip().lower()
-        return {"high": "major", "critical": "major", "medium": "moderate", "low": "minor"}.get(text, text)
+        return importance(value)
 
-    @field_validator("reason", mode="before")
+    @field_validator("reason", "resolving_quote", mode="before")
     @classmethod
     def _text(cls, value: Any) -> str:
         return "" if value is None else str(value)

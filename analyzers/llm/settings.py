@@ -25,14 +25,39 @@ from .pricing import Price
 ProviderName = Literal["openai", "anthropic"]
 Effort = Literal["minimal", "low", "medium", "high"]
 
-# Per mode: cheap, fast, JSON-capable models for the passes over every section; the strongest
-# reasoning models for deep and critical, where Zhang & Abernethy and PaperAudit found them best
-# (claude-sonnet-4-5 reaches its end of life on 2026-11-30: the Anthropic SDK warns of it).
+# Per mode: a cheap, fast model for the single pass; the strongest reasoning models for the rest,
+# where Zhang & Abernethy and PaperAudit found them best (claude-sonnet-4-5 reaches its end of
+# life on 2026-11-30). Standard, deep and critical share their model with the verifier, so every
+# call of an audit reads the paper from one prompt cache (a cache holds one model's prefixes).
 DEFAULT_MODELS: Mapping[ProviderName, Mapping[str, str]] = {
-    "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-4.1-mini", "deep": "gpt-5", "critical": "gpt-5"},
-    "anthropic": {"fast": "claude-haiku-4-5", "standard": "claude-haiku-4-5", "deep": "claude-sonnet-4-6", "critical": "claude-sonnet-4-6"},
+    "openai": {"fast": "gpt-4.1-mini", "standard": "gpt-5", "deep": "gpt-5", "critical": "gpt-5"},
+    "anthropic": {
+        "fast": "claude-haiku-4-5",
+        "standard": "claude-sonnet-4-6",
+        "deep": "claude-sonnet-4-6",
+        "critical": "claude-sonnet-4-6",
+    },
 }
-REASONING_MODES = frozenset({"deep", "critical"})
+# The default verifier within one provider: a reasoning model, never the small fast model checking
+# its own findings.
+DEFAULT_VERIFIERS: Mapping[ProviderName, str] = {"openai": "gpt-5", "anthropic": "claude-sonnet-4-6"}
+# Models that reason before they answer: OpenAI's o-series and gpt-5 family, and the Claude models
+# with extended thinking. Others (a local server's model) say so with `reasoning = true`.
+_REASONING_PREFIXES: Mapping[ProviderName, tuple[str, ...]] = {
+    "openai": ("o1", "o3", "o4", "gpt-5"),
+    "anthropic": ("claude-3-7-sonnet", "claude-sonnet-4", "claude-opus-4", "claude-haiku-4-5"),
+}
+# Context windows in tokens, by model name prefix (longest first wins); others: DEFAULT_CONTEXT_WINDOW.
+CONTEXT_WINDOWS: Mapping[str, int] = {
+    "gpt-4.1": 1_047_576,
+    "gpt-5": 400_000,
+    "o3": 200_000,
+    "o4": 200_000,
+    "o1": 200_000,
+    "gpt-4o": 128_000,
+    "claude": 200_000,
+}
+DEFAULT_CONTEXT_WINDOW = 128_000
 # What a defaulted reasoning model is given: OpenAI's effort, Anthropic's thinking budget.
 DEFAULT_EFFORT: Effort = "medium"
 DEFAULT_THINKING_BUDGET = 8000
@@ -64,12 +89,18 @@ class LLMSettings(BaseModel):
     max_output_tokens: int = Field(default=4096, ge=1, description="the answer's own tokens; reasoning comes on top")
     reasoning_effort: Effort | None = Field(default=None, description="OpenAI reasoning models: sent as reasoning_effort")
     thinking_budget: int | None = Field(default=None, ge=1024, description="Anthropic: extended thinking's budget_tokens")
-    verifier_provider: ProviderName | None = Field(default=None, description="None = provider")
-    verifier_model: str = Field(default="", description="empty = the detecting model (another provider: its default)")
+    reasoning: bool | None = Field(default=None, description="the model reasons before answering; None = known by its name")
+    context_window: int | None = Field(default=None, ge=1, description="the model's context window in tokens; None = known by name")
+    verifier_provider: str | None = Field(default=None, description="one provider or several, comma-separated (a panel); None = provider")
+    verifier_model: str = Field(
+        default="", description="one model or several, comma-separated (a panel); empty = the provider's default verifier"
+    )
     verifier_base_url: str | None = Field(default=None, description="None = base_url for the same provider, else the vendor")
+    max_findings_per_unit: int = Field(default=5, ge=1, description="findings one detection call may return, best first")
     max_findings_per_section: int = Field(default=3, ge=1, description="verified LLM findings kept per section, best first")
+    max_findings: int = Field(default=10, ge=1, description="verified LLM findings kept per paper, best first")
     json_response_format: bool | None = Field(
-        default=None, description="send OpenAI response_format=json_object; None = only to the official endpoint"
+        default=None, description="enforce JSON answers with OpenAI's response_format (json_schema, else json_object); False = never"
     )
     prices: dict[str, Price] = Field(default_factory=dict, description="overrides of pricing.DEFAULT_PRICES")
 
@@ -83,31 +114,63 @@ class LLMSettings(BaseModel):
         return settings.model_copy(update={"api_key": SecretStr(key) if key else None})
 
     def for_mode(self, mode: str) -> LLMSettings:
-        """These settings with the mode's default model (and its reasoning setting) when none was chosen."""
-        if self.model:
-            return self
-        update: dict[str, Any] = {"model": DEFAULT_MODELS[self.provider][mode]}
-        if mode in REASONING_MODES:
-            if self.provider == "openai" and self.reasoning_effort is None:
-                update["reasoning_effort"] = DEFAULT_EFFORT
-            if self.provider == "anthropic" and self.thinking_budget is None:
-                update["thinking_budget"] = DEFAULT_THINKING_BUDGET
-        return self.model_copy(update=update)
+        """These settings with the mode's default model when none was chosen, and a reasoning model's default budget."""
+        settings = self if self.model else self.model_copy(update={"model": DEFAULT_MODELS[self.provider][mode]})
+        return settings.with_reasoning_defaults()
 
-    def verifier(self, mode: str, env: Mapping[str, str] | None = None) -> LLMSettings:
-        """The settings of the verification stage: the detecting model unless another is named."""
-        provider = self.verifier_provider or self.provider
+    def with_reasoning_defaults(self) -> LLMSettings:
+        """A reasoning model with no effort or thinking budget given gets the default one: without it, its
+        own default reasoning spends an answer's budget and the answer is cut off."""
+        if not self.reasons:
+            return self
+        if self.provider == "openai" and self.reasoning_effort is None:
+            return self.model_copy(update={"reasoning_effort": DEFAULT_EFFORT})
+        if self.provider == "anthropic" and self.thinking_budget is None:
+            return self.model_copy(update={"thinking_budget": DEFAULT_THINKING_BUDGET})
+        return self
+
+    @property
+    def reasons(self) -> bool:
+        if self.reasoning is not None:
+            return self.reasoning
+        return self.model.startswith(_REASONING_PREFIXES[self.provider])
+
+    @property
+    def window(self) -> int:
+        """The model's context window in tokens."""
+        if self.context_window is not None:
+            return self.context_window
+        known = [prefix for prefix in CONTEXT_WINDOWS if self.model.startswith(prefix)]
+        return CONTEXT_WINDOWS[max(known, key=len)] if known else DEFAULT_CONTEXT_WINDOW
+
+    def verifiers(self, mode: str, env: Mapping[str, str] | None = None) -> list[LLMSettings]:
+        """The verification stage's panel: one settings per named model (or provider), paired in order.
+
+        Unnamed, it is the provider's default verifier (a reasoning model), or the detector's model when
+        the user named one. The paper goes to another provider only when the user names it.
+        """
+        providers = [p.strip() for p in (self.verifier_provider or "").split(",") if p.strip()]
+        models = [m.strip() for m in self.verifier_model.split(",") if m.strip()]
+        panel = []
+        for n in range(max(1, len(providers), len(models))):
+            provider = providers[n] if n < len(providers) else (providers[-1] if providers else self.provider)
+            model = models[n] if n < len(models) else ""
+            panel.append(self._verifier(provider, model, env))  # type: ignore[arg-type]
+        return panel
+
+    def _verifier(self, provider: ProviderName, model: str, env: Mapping[str, str] | None) -> LLMSettings:
         base_url = self.verifier_base_url or (self.base_url if provider == self.provider else None)
-        if provider == self.provider and base_url == self.base_url and not self.verifier_model:
-            return self.for_mode(mode)
+        if not model:
+            # A model the user named for the detector is also the one a local server serves.
+            model = self.model if self.model and provider == self.provider else DEFAULT_VERIFIERS[provider]
         fields = self.model_dump(exclude={"api_key", "verifier_provider", "verifier_model", "verifier_base_url"})
-        fields.update(provider=provider, base_url=base_url, model=self.verifier_model)
-        if provider != self.provider:
-            fields.update(reasoning_effort=None, thinking_budget=None)
+        fields.update(provider=provider, base_url=base_url, model=model)
+        if provider != self.provider:  # another vendor's budgets mean nothing there
+            fields.update(reasoning_effort=None, thinking_budget=None, reasoning=None)
         verifier = LLMSettings.from_env(env, **fields)
         if verifier.api_key is None and verifier.key_env == self.key_env:
             verifier = verifier.model_copy(update={"api_key": self.api_key})
-        return verifier.for_mode(mode)
+        return verifier.with_reasoning_defaults()
 
     @property
     def output_budget(self) -> int:
@@ -115,6 +178,14 @@ class LLMSettings(BaseModel):
         if self.provider == "anthropic":
             return self.max_output_tokens + (self.thinking_budget or 0)
         return self.max_output_tokens + (REASONING_ALLOWANCE[self.reasoning_effort] if self.reasoning_effort else 0)
+
+    @field_validator("verifier_provider")
+    @classmethod
+    def _check_verifier_providers(cls, value: str | None) -> str | None:
+        for provider in (value or "").split(","):
+            if provider.strip() and provider.strip() not in KEY_ENV:
+                raise ValueError(f"unknown verifier provider {provider.strip()!r}; use openai or anthropic (several: comma-separated)")
+        return value
 
     @field_validator("base_url", "verifier_base_url")
     @classmethod

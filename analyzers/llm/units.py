@@ -3,9 +3,11 @@
 The paper reaches a model only as data: `PaperData.lines` writes one JSON object per block,
 `{"index", "section", "latex"}` (a table: its caption and float text as "latex", its
 cells as "rows", one list per row, in order; "section" only where it changes), placed
-between `<paper>` tags by the templates. "latex" is the block's source as the author wrote it, math intact, with
-comments removed, the spans the SEC rules flag (hidden text, instructions to AI reviewers)
-removed, and the author's macros expanded (`latex.expansion`).
+between `<paper>` tags by the templates. "latex" is the block's source as the compiler reads it, math intact: comments removed, the
+branches TeX never takes removed (`\\iffalse`, `\\if0`, and a `\newif` switch that nothing sets
+true), the spans the SEC rules flag (hidden text, instructions to AI reviewers) removed, and the
+author's macros expanded (`latex.expansion`). Section titles are expanded the same way; the
+bibliography is a compact list of the cited entries (`PaperData.bibliography`).
 
 Every other string that comes from the paper or from a model (section titles, index facts,
 rule messages quoting the paper, memories and tasks a model wrote) goes through `data_line`
@@ -19,16 +21,19 @@ a letter or `/` is written `\u003c`, so nothing can open or close a tag of the p
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...latex.conditionals import NEVER, branch_paths
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
-from ...latex.model import SectionKind
+from ...latex.model import BlockKind, SectionKind
 from ...latex.project import Project
-from ..finding import Finding
+from ..finding import Finding, Severity
 
 # Sections whose text is not under audit, and would only cost tokens.
 _SKIPPED_KINDS = (SectionKind.REFERENCES,)
@@ -39,6 +44,12 @@ MAX_KNOWN = 40
 MANIPULATION_CODES = ("SEC001", "SEC002")
 _INJECTION_CODE = "SEC002"
 _TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
+_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_BIB_FIELDS = ("author", "title", "year")
+BIB_FIELD_CHARS = 80
+_WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
+RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
+_BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 
 
@@ -57,6 +68,54 @@ def section_label(section: Section) -> str:
     if section.title:
         return section.title
     return "Front matter" if section.kind is SectionKind.FRONT else section.kind.value.replace("_", " ").title()
+
+
+def _first_author(authors: str) -> str:
+    """ "Agol, E. and Foreman-Mackey, D." as "Agol et al.": enough to tell one entry from another."""
+    names = [name.strip() for name in re.split(r"\s+and\s+", " ".join(authors.split())) if name.strip()]
+    first = names[0] if names else ""
+    surname = first.split(",")[0] if "," in first else (first.split() or [""])[-1]
+    return surname + (" et al." if len(names) > 1 else "")
+
+
+def _caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The `\\caption{...}` written within [start, end), braces balanced, or None."""
+    at = text.find("\\caption", start, end)
+    opening = text.find("{", at, end) if at >= 0 else -1
+    if opening < 0:
+        return None
+    depth = 0
+    for position in range(opening, end):
+        depth += {"{": 1, "}": -1}.get(text[position], 0)
+        if depth == 0:
+            return at, position + 1
+    return None
+
+
+def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
+    """Per file, the branches TeX never takes: `\\iffalse`/`\\if0` bodies, the `\\else` of `\\iftrue`, and
+    the true branch of a `\newif` switch that no file sets true (a checklist left switched off)."""
+    texts = {file: project.source(file).text for file in project.files}
+    everything = "\n".join(texts.values())
+    never_true = {name for name in _NEWIF.findall(everything) if f"\\{name}true" not in everything}
+    switch = re.compile(r"\\if(?:" + "|".join(map(re.escape, never_true)) + r")(?![A-Za-z@])") if never_true else None
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for file, text in texts.items():
+        # A never-true switch reads as \if0 (padded to its length, offsets kept), which branch_paths never takes.
+        masked = switch.sub(lambda m: "\\if0" + " " * (len(m.group(0)) - 4), text) if switch else text
+        if masked is not text:
+            masked = re.sub(r"\\newif\s*\\if0 *", lambda m: " " * len(m.group(0)), masked)
+        if "\\if" not in masked:
+            continue
+        starts, paths = branch_paths(masked)
+        found = [
+            (starts[n], starts[n + 1] if n + 1 < len(starts) else len(text))
+            for n, path in enumerate(paths)
+            if any(branch == NEVER for _, branch in path)
+        ]
+        if found:
+            spans[file] = found
+    return spans
 
 
 def data_line(record: dict[str, Any]) -> str:
@@ -103,9 +162,50 @@ class PaperData:
     def __init__(self, project: Project, removed: dict[str, list[tuple[int, int]]] | None = None) -> None:
         self.project = project
         self.manuscript: Manuscript = project.manuscript
-        self.removed = removed or {}
+        unread = unread_spans(project)
+        self.removed = {file: sorted((removed or {}).get(file, []) + unread.get(file, [])) for file in {*(removed or {}), *unread}}
         self._macros = MacroTable(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
+        self._preamble = self._preamble_spans()
+        self._repeated_captions = self._captions_inside_floats()
+        self._paper: str | None = None
+        self._terms: dict[int, set[str]] | None = None
+
+    def _preamble_spans(self) -> dict[str, int]:
+        """Per file, where its part of the preamble ends: the root file's text before `\\begin{document}`, and
+        every file included from there (its macros are expanded wherever the body uses them). None of it is sent."""
+        begin = _BEGIN_DOCUMENT.search(self.project.source(self.project.root_file).text)
+        if begin is None:
+            return {}
+        ends = {self.project.root_file: begin.start()}
+        pending = [self.project.root_file]
+        while pending:
+            file = pending.pop()
+            for inclusion in self.project.inclusions:
+                if inclusion.file == file and inclusion.target and inclusion.target not in ends and inclusion.site.start < ends[file]:
+                    ends[inclusion.target] = len(self.project.source(inclusion.target).text)
+                    pending.append(inclusion.target)
+        return ends
+
+    def _captions_inside_floats(self) -> set[int]:
+        """Caption blocks that their figure's or table's own block already holds: sent once, with the float."""
+        floats = [placed for placed in self.manuscript.blocks if placed.kind in (BlockKind.TABLE, BlockKind.FIGURE)]
+        return {
+            caption.index
+            for caption in self.manuscript.blocks
+            if caption.kind is BlockKind.CAPTION
+            and any(
+                float_.file == caption.file and float_.block.start <= caption.block.start and caption.block.end <= float_.block.end
+                for float_ in floats
+            )
+        }
+
+    def in_preamble(self, placed: PlacedBlock) -> bool:
+        return placed.block.start < self._preamble.get(placed.file, -1)
+
+    def withheld(self, file: str, start: int, end: int) -> bool:
+        """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
+        return any(cut_start < end and start < cut_end for cut_start, cut_end in self.removed.get(file, ()))
 
     def latex(self, file: str, start: int, end: int) -> str:
         """The source of [start, end) as sent: flagged spans and comments removed, macros expanded, one line."""
@@ -126,13 +226,17 @@ class PaperData:
         if cached is not None:
             return cached
         block, file = placed.block, placed.file
-        record: dict[str, Any] = {"index": placed.index, "section": section_label(self.manuscript.sections[placed.section])}
+        record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
         if table is None:
             record["latex"] = self.latex(file, block.start, block.end)
         else:  # the float's caption and label, then the cells row by row
-            around = " ".join(part for part in (self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)) if part)
-            record["latex"] = around
+            around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
+            caption = _caption_span(self.project.source(file).text, table.start, table.end)
+            in_cells = caption is not None and any(cell.start <= caption[0] < cell.end for row in table.rows for cell in row)
+            if caption is not None and not in_cells:  # written inside the table's own span: once, with the text around it
+                around.insert(1, self.latex(file, *caption))
+            record["latex"] = " ".join(part for part in around if part)
             record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
         self._records[placed.index] = record
         return record
@@ -142,7 +246,7 @@ class PaperData:
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return self.size(placed) > 0
+        return placed.index not in self._repeated_captions and not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
@@ -157,6 +261,70 @@ class PaperData:
             lines.append(data_line(record))
         return "\n".join(lines)
 
+    def title(self, section: Section) -> str:
+        """The section's label with the author's macros expanded."""
+        return " ".join(self._macros.expand(section_label(section)).split())
+
+    def paper(self) -> str:
+        """The whole paper as data lines, then the cited bibliography entries."""
+        if self._paper is None:
+            self._paper = "\n".join(part for part in (self.lines(self.blocks()), self.bibliography()) if part)
+        return self._paper
+
+    def bibliography(self) -> str:
+        """The entries the paper cites, one compact data line each: key, authors, title, venue, year."""
+        cited = {use.key for _, use in self.project.index.cites}
+        lines = []
+        for file in self.project.bibliography_files:
+            bibliography = self.project.bibliographies.get(file)
+            for entry in bibliography.entries if bibliography is not None else ():
+                if entry.key not in cited:
+                    continue
+                cited.discard(entry.key)  # a repeated key: its first definition
+                fields = {name: " ".join(entry.fields[name].split())[:BIB_FIELD_CHARS] for name in _BIB_FIELDS if entry.fields.get(name)}
+                if "author" in fields:
+                    fields["author"] = _first_author(entry.fields["author"])
+                lines.append(data_line({"reference": entry.key, **fields}))
+        return "\n".join(lines)
+
+    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> list[PlacedBlock]:
+        """Blocks elsewhere in the paper that share the most rare terms with `blocks`, within `budget`
+        characters, in reading order: the memory design's way to show a call what its part is
+        compared with (the results a claim restates, the passage that explains a choice)."""
+        terms = self._block_terms()
+        own = {placed.index for placed in blocks}
+        wanted = set().union(*(terms.get(index, set()) for index in own))
+        frequency = Counter(term for found in terms.values() for term in found)
+        weight = {term: math.log(len(terms) / frequency[term]) for term in wanted if frequency[term] <= RARE}
+        # The rarest shared term first (a name only the two passages use), then how many are shared.
+        scored = sorted(
+            (
+                (max(shared, default=0.0), sum(shared), index)
+                for index, found in terms.items()
+                if index not in own
+                for shared in [[weight[term] for term in found if term in weight]]
+            ),
+            key=lambda item: (-item[0], -item[1], item[2]),
+        )
+        chosen: list[PlacedBlock] = []
+        for rarest, _, index in scored:
+            placed = self.manuscript.blocks[index]
+            if rarest <= 0:
+                break
+            if self.size(placed) > budget:
+                continue
+            budget -= self.size(placed)
+            chosen.append(placed)
+        return sorted(chosen, key=lambda placed: placed.index)
+
+    def _block_terms(self) -> dict[int, set[str]]:
+        if self._terms is None:
+            self._terms = {
+                placed.index: {word.lower() for word in _WORD.findall(json.dumps(self.record(placed), ensure_ascii=False))}
+                for placed in self.blocks()
+            }
+        return self._terms
+
     def sections(self) -> list[Section]:
         """Sections with text to audit, in reading order."""
         return [
@@ -169,23 +337,24 @@ class PaperData:
         return [placed for section in self.sections() for placed in section.blocks if self.has_text(placed)]
 
     def chars(self, sections: Iterable[Section]) -> int:
-        return sum(self.size(placed) for section in sections for placed in section.blocks)
+        return sum(self.size(placed) for section in sections for placed in section.blocks if self.has_text(placed))
 
     def outline(self) -> str:
         """The sections with their block ranges, as data lines, for the planner."""
         lines = []
         for section in self.sections():
             indices = [placed.index for placed in section.blocks]
-            lines.append(data_line({"section": section_label(section), "level": section.level, "blocks": f"{indices[0]}-{indices[-1]}"}))
+            lines.append(data_line({"section": self.title(section), "level": section.level, "blocks": f"{indices[0]}-{indices[-1]}"}))
         return "\n".join(lines)
 
 
 def known_lines(project: Project, findings: Iterable[Finding], blocks: Iterable[PlacedBlock] | None) -> str:
-    """Deterministic findings inside `blocks` (None: anywhere), as data lines, so the model does not repeat them."""
+    """Deterministic findings inside `blocks` (None: anywhere), as data lines, so the model does not repeat them.
+    Hints ("entry never cited") are left out: the list is for problems a model might report again."""
     wanted = None if blocks is None else {placed.index for placed in blocks}
     lines = []
-    for finding in findings:
-        if finding.code in MANIPULATION_CODES:  # their messages quote the text that is never sent
+    for finding in sorted(findings, key=lambda f: -f.severity.rank):
+        if finding.code in MANIPULATION_CODES or finding.severity is Severity.HINT:  # SEC: their messages quote the text never sent
             continue
         document = project.documents.get(finding.file)
         placed = None

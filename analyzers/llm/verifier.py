@@ -2,18 +2,24 @@
 
 Every candidate — each anchored LLM finding, and each rule finding that carries `Evidence`
 (both statements quoted: NUM001, NUM002) — goes to a verifier prompt modelled on the paper's
-true-positive judgement, batched per section. The verifier says whether it is a true problem,
-how severe (major, moderate, minor) and whether the manuscript alone settles it. The severity
-shown is the verifier's (`SeverityPolicy`), never the finder's confidence.
+true-positive judgement, in batches. The verifier first quotes the passage of the paper that
+would resolve the candidate, then says whether it is a true problem, how severe (major,
+moderate, minor) and whether the manuscript alone settles it. The severity shown is the
+verifier's (`SeverityPolicy`), never the finder's confidence.
 
-A candidate reads the blocks it quotes; one that quotes other sections (or claims a
-cross-section misalignment) also reads the current paper memory, so when the memory changes
-it is verified again even though its section's review came from the cache.
+Paper first, each verify call has the whole paper in view (the run's cached prefix), so the
+verifier can find a resolving passage anywhere. In the memory design (`AuditRun.fallback`) a
+batch holds one section's candidates and reads the blocks they quote, plus the paper memory
+when one quotes other sections.
 
-Then, per section, the confirmed LLM findings are ranked (severity, then confidence; critical
-mode: the model's order) and at most `max_findings_per_section` are shown. Rule candidates are
-not capped: the audit's report shows a confirmed one at the verifier's severity and leaves a
-rejected one out (`AuditResult.rejected_rules`).
+A panel (several verifier models) judges every batch; a candidate is confirmed at the panel's
+lowest severity when all of it confirms it, shown as information at most when only some do,
+and rejected when none does (Zhang & Abernethy's two-judge rule).
+
+Then the confirmed LLM findings are ranked (severity, then confidence; critical mode: the
+model's order): at most `max_findings_per_section` per section and `max_findings` per paper
+are shown. Rule candidates are not capped: the audit's report shows a confirmed one at the
+verifier's severity and leaves a rejected one out (`AuditResult.rejected_rules`).
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from typing import Any
 
 from ...latex.manuscript import PlacedBlock, Section
 from ..finding import Category, Finding, Range, Severity
+from .client import LLMClient
 from .detection_prompts import error_type
 from .run import AuditRun, Candidate
 from .schema import Verdict, VerifyAnswer
 from .units import Unit, block_at, data_line
 
-BATCH = 10  # candidates per call: the answer stays short whatever the section holds
+BATCH = 10  # candidates per call in the memory design: the answer stays short whatever the section holds
+PAPER_BATCH = 20  # candidates per call with the whole paper in view: each call repeats the (cached) paper
 
 
 @dataclass
@@ -56,6 +64,63 @@ def rule_candidates(findings: list[Finding]) -> list[Finding]:
 
 
 async def verify(run: AuditRun, memory: str) -> Verification:
+    if run.whole_paper:
+        items = [_llm_item(run, c) for c in run.candidates] + [_rule_item(run, f) for f in rule_candidates(run.deterministic)]
+        batches = [
+            (f"verify:{start // PAPER_BATCH}", items[start : start + PAPER_BATCH], False) for start in range(0, len(items), PAPER_BATCH)
+        ]
+    else:
+        batches = _section_batches(run)
+    run.plan(len(batches) * len(run.verifiers))
+    run.verifying = [item for _, items, _ in batches for item in items]
+    verdicts = run.verdicts
+
+    async def ask(unit_id: str, items: list[_Item], cross: bool) -> None:
+        blocks = sorted({placed.index: placed for item in items for placed in item.blocks}.values(), key=lambda p: p.index)
+        unit = Unit(unit_id, "verify", f"verification of {len(items)} finding(s)", blocks=blocks)
+        candidates = "\n".join(data_line({"number": n, **item.record}) for n, item in enumerate(items))
+        if run.whole_paper:
+            request = run.request(unit, candidates=candidates)
+        else:
+            related = run.related(blocks, candidates)
+            request = run.request(
+                unit, memory=memory if cross else "", candidates=candidates, paper=run.paper.lines(blocks), related=related
+            )
+
+        async def judge(client: LLMClient) -> dict[int, Verdict]:
+            answer = await run.ask_json(unit, request, VerifyAnswer, client)
+            return {verdict.number: verdict for verdict in answer.verdicts} if answer is not None else {}
+
+        panel = await asyncio.gather(*(judge(client) for client in run.verifiers))
+        models = [client.settings.model for client in run.verifiers]
+        for n, item in enumerate(items):
+            verdicts[id(item)] = panel_verdict([(model, given.get(n)) for model, given in zip(models, panel)])
+
+    await asyncio.gather(*(ask(unit_id, items, cross) for unit_id, items, cross in batches))
+    return settle(run)
+
+
+def panel_verdict(judged: list[tuple[str, Verdict | None]]) -> Verdict | None:
+    """The panel's verdict: confirmed at its lowest severity when every model that answered confirms,
+    `split` when only some do, rejected when none does; None when no model answered."""
+    answered = [(model, verdict) for model, verdict in judged if verdict is not None]
+    confirming = [(model, verdict) for model, verdict in answered if verdict.valid]
+    if not answered:
+        return None
+    if not confirming:
+        return answered[0][1].model_copy(update={"judges": "", "split": False})
+    mildest = min((verdict for _, verdict in confirming), key=lambda v: v.severity.rank)
+    return mildest.model_copy(
+        update={
+            "judges": ", ".join(dict.fromkeys(model for model, _ in confirming)),
+            "split": len(confirming) < len(answered),
+            "settled_by_manuscript": all(verdict.settled_by_manuscript for _, verdict in confirming),
+        }
+    )
+
+
+def _section_batches(run: AuditRun) -> list[tuple[str, list[_Item], bool]]:
+    """The memory design's batches: per section, candidates quoting other sections apart (they read the memory)."""
     groups: dict[tuple[str, bool], list[_Item]] = {}
     for candidate in run.candidates:
         item = _llm_item(run, candidate)
@@ -65,27 +130,11 @@ async def verify(run: AuditRun, memory: str) -> Verification:
     for finding in rule_candidates(run.deterministic):
         item = _rule_item(run, finding)
         groups.setdefault((_section_id(run, item, None), False), []).append(item)
-    batches = [
+    return [
         (f"verify{'-cross' if cross else ''}:{section}:{start // BATCH}", items[start : start + BATCH], cross)
         for (section, cross), items in groups.items()
         for start in range(0, len(items), BATCH)
     ]
-    run.plan(len(batches))
-    run.verifying = [item for _, items, _ in batches for item in items]
-    verdicts = run.verdicts
-
-    async def ask(unit_id: str, items: list[_Item], cross: bool) -> None:
-        blocks = sorted({placed.index: placed for item in items for placed in item.blocks}.values(), key=lambda p: p.index)
-        unit = Unit(unit_id, "verify", f"verification of {len(items)} finding(s)", blocks=blocks)
-        candidates = "\n".join(data_line({"number": n, **item.record}) for n, item in enumerate(items))
-        request = run.request(unit, memory=memory if cross else "", candidates=candidates, paper=run.paper.lines(blocks))
-        answer = await run.ask_json(unit, request, VerifyAnswer)
-        given = {verdict.number: verdict for verdict in answer.verdicts} if answer is not None else {}
-        for n, item in enumerate(items):
-            verdicts[id(item)] = given.get(n)
-
-    await asyncio.gather(*(ask(unit_id, items, cross) for unit_id, items, cross in batches))
-    return settle(run)
 
 
 def settle(run: AuditRun, finished_only: bool = False) -> Verification:
@@ -113,15 +162,23 @@ def settle(run: AuditRun, finished_only: bool = False) -> Verification:
             outcome.rejected += 1
             continue
         severity = policy.severity(finding.category, verdict, finding.anchored)
-        note = f"Verifier: {verdict.severity.value}" + ("" if verdict.settled_by_manuscript else ", not settled by the manuscript alone")
+        if verdict.split and severity.rank > Severity.INFORMATION.rank:
+            severity = Severity.INFORMATION
+        note = f"Verifier ({verdict.judges}): {verdict.severity.value}" if verdict.judges else f"Verifier: {verdict.severity.value}"
+        note += "" if verdict.settled_by_manuscript else ", not settled by the manuscript alone"
+        note += ", not confirmed by every model of the panel" if verdict.split else ""
         verified = finding.model_copy(update={"severity": severity, "explanation": _noted(finding, f"{note}. {verdict.reason}".strip())})
-        order = (candidate.rank,) if candidate.rank is not None else (-verdict.severity.rank, -finding.confidence)
+        order = (candidate.rank,) if candidate.rank is not None else (-severity.rank, -verdict.severity.rank, -finding.confidence)
         confirmed.setdefault(finding.section or "", []).append((order, verified))
-    cap = run.settings.max_findings_per_section
+    per_section, per_paper = run.settings.max_findings_per_section, run.settings.max_findings
+    kept: list[tuple[tuple[float, ...], Finding]] = []
     for ranked in confirmed.values():
         ranked.sort(key=lambda pair: pair[0])
-        outcome.shown += [finding for _, finding in ranked[:cap]]
-        outcome.over_cap += max(0, len(ranked) - cap)
+        kept += ranked[:per_section]
+        outcome.over_cap += max(0, len(ranked) - per_section)
+    kept.sort(key=lambda pair: pair[0])
+    outcome.shown += [finding for _, finding in kept[:per_paper]]
+    outcome.over_cap += max(0, len(kept) - per_paper)
     return outcome
 
 

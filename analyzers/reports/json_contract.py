@@ -10,7 +10,8 @@ from ..finding import Finding
 if TYPE_CHECKING:
     from ..llm.audit import AuditResult
 
-JSON_VERSION = 1
+# 2: `statistics` rows count lines from 0, as findings do, and carry df1, df2 and value.
+JSON_VERSION = 2
 
 
 def json_contract(findings: list[Finding], root: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -68,7 +68,7 @@ def statistics_table(rows: list[ResultRow], path: Paths) -> str:
     table = [("where", "test", "reported", "computed", "verdict")]
     table += [
         (
-            f"{path(row.file)}:{row.line}",
+            f"{path(row.file)}:{row.line + 1}",
             row.checked.reported.statistic,
             row.checked.reported.stated_p,
             row.checked.computed_text,

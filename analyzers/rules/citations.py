@@ -73,8 +73,7 @@ def undefined_citation(ctx: RuleContext) -> Iterator[Finding]:
     choices = sorted(known)
     by_lowercase = {key.lower(): key for key in choices}
     for file, cite in ctx.index.cites:
-        # "#1": a macro's parameter (`\\NewDocumentCommand\\citeproc{mm}{\\cite{#1}}`), not a key.
-        if cite.key in known or cite.key == "*" or "#" in cite.key:
+        if cite.key in known or cite.key == "*":
             continue
         same_but_case = by_lowercase.get(cite.key.lower())
         closest: str | None

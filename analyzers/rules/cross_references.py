@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import process
@@ -37,8 +38,10 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     ```
 
     ## Fix safety
-    The fix replaces the key with the closest existing label; it is safe only when that
-    label is clearly the intended one, so it is offered, never applied automatically.
+    The fix replaces the key with the closest existing label. It is safe when that label is a
+    near-certain typo of the key (90% similar or more: `sec:resluts` for `sec:results`): `check
+    --fix` applies it and it is the editor's preferred action. A less similar label is offered
+    only, and only `--unsafe-fixes` applies it.
 
     A label that another root of the folder includes (a venue variant's appendix) is named, with the
     file that defines it; with xr's `\\externaldocument` it is defined.
@@ -51,10 +54,9 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     related location).
 
     ## Confidence
-    Full when the key appears nowhere else. Lowered below the warning threshold (information) when
+    A `lstlisting`'s `label=` option defines its label. Full when the key appears nowhere else. Lowered below the warning threshold (information) when
     the label may be defined where auditex does not read: the key is passed to a command elsewhere
-    (`\\mylisting{…}{lst:mpm}` whose class sets `label={#5}`, `[label=lst:x]` of a listing), or the
-    reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
+    (`\\mylisting{…}{lst:mpm}` whose class sets `label={#5}`), or the reference is to a code line (`Line~\\ref{ln:x}`), whose label sits inside a listing that escapes
     to LaTeX.
     """
     labels = _LabelSources.of(ctx)
@@ -85,6 +87,8 @@ class _LabelSources:
     external: bool  # xr's \externaldocument reads the labels of the other document's build
     packages: set[str]  # the packages loaded, some of which define labels (lastpage)
     uses: set[tuple[str, int]]  # where the references stand: a key there is a use, not a definition
+    # Key → where it stands outside the references, looked for once per key (a key may have thousands of references).
+    mentions: dict[str, tuple[str, int] | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ctx: RuleContext) -> _LabelSources:
@@ -113,7 +117,9 @@ class _LabelSources:
 
 def _where_it_may_be_defined(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse) -> tuple[float, str]:
     """The confidence that `ref`'s label is undefined, and where it may be defined after all (a clause of the message)."""
-    mention = _mention_outside_references(ctx, ref.key, labels.uses)
+    if ref.key not in labels.mentions:
+        labels.mentions[ref.key] = _mention_outside_references(ctx, ref.key, labels.uses)
+    mention = labels.mentions[ref.key]
     if mention:
         line = ctx.source(mention[0]).position(mention[1])[0] + 1
         return 0.5, f" (the key appears at `{mention[0]}:{line}`, perhaps in a command that defines it)"
@@ -198,21 +204,31 @@ def _labels_in(text: str) -> tuple[str, ...]:
     return tuple(match.group(1).strip() for match in _LABEL.finditer(text))
 
 
+@lru_cache(maxsize=64)
+def _comment_starts(text: str) -> list[int]:
+    """Where each comment (an unescaped `%`) starts, in order."""
+    return [match.start() for match in re.finditer(r"(?<!\\)%", text)]
+
+
 def _mention_outside_references(ctx: RuleContext, key: str, uses: set[tuple[str, int]]) -> tuple[str, int] | None:
     """Where `key` stands as a whole argument or option value (`{key}`, `label=key`) outside the
     references and comments: a command auditex does not read may define it there."""
     for path in ctx.project.files:
-        text = ctx.source(path).text
+        source = ctx.source(path)
+        text = source.text
+        comments = _comment_starts(text)
         position = text.find(key)
         while position != -1:
             end = position + len(key)
             before, after = text[max(0, position - 20) : position].rstrip()[-1:], text[end : end + 20].lstrip()[:1]
-            line_start = text.rfind("\n", 0, position) + 1
+            # Line starts and comments looked up, not scanned for: a file of one long line has many mentions.
+            line_start = source.line_starts[source.line_of(position)]
+            comment = bisect.bisect_left(comments, line_start)
             if (
                 before in ("{", "=", ",")
                 and after in ("}", ",", "]")
                 and (path, position) not in uses
-                and not re.search(r"(?<!\\)%", text[line_start:position])
+                and not (comment < len(comments) and comments[comment] < position)
                 and not _REFERENCE_BEFORE.search(text, max(line_start, position - 80), position)
             ):
                 return path, position

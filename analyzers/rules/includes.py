@@ -9,12 +9,14 @@ from ..finding import Category, Finding, Severity
 from ..registry import rule
 
 
-def _problems(ctx: RuleContext, *kinds: str) -> Iterator[Finding]:
+def _problems(ctx: RuleContext, *kinds: str, severity: Severity | None = None) -> Iterator[Finding]:
     for problem in ctx.project.problems:
         if problem.kind in kinds:
             # The identity is what the problem is about, never where: a fingerprint survives edits above it.
             about = problem.target or ctx.problem_text(problem) or problem.message
-            yield ctx.report(problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{about}")
+            yield ctx.report(
+                problem.file, problem.start, problem.end, problem.message, identity=f"{problem.kind}:{about}", severity=severity
+            )
 
 
 @rule("INC001", "missing-include", Category.LATEX, Severity.WARNING, reads=("problems",))
@@ -74,8 +76,13 @@ def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags includes, bibliographies and every other command that reads a file (`\\import`,
     `\\subimport`, `\\includegraphics`, `\\lstinputlisting`, `\\verbatiminput`, `\\inputminted`,
-    `\\includepdf`) that point outside the project folder: absolute paths, `../` escapes and
-    symbolic links. auditex refuses to read them.
+    `\\includepdf`) that point outside the project: absolute paths, `../` escapes and symbolic
+    links. auditex refuses to read them (an error).
+
+    A folder inside a git work tree may read the whole work tree, since for an author the
+    repository is the project: `\\includegraphics{../figures/a}` from `paper/` is then a warning,
+    because a submission archive of `paper/` would not contain the figure. A submitted archive
+    never reads beyond itself.
 
     ## Why is this bad?
     The manuscript does not build from its own sources, and a submitted archive that reads
@@ -97,6 +104,7 @@ def path_outside_project(ctx: RuleContext) -> Iterator[Finding]:
     ```
     """
     yield from _problems(ctx, "outside_root")
+    yield from _problems(ctx, "outside_folder", severity=Severity.WARNING)
 
 
 @rule("INC004", "unreadable-source", Category.LATEX, Severity.WARNING, reads=("problems",))

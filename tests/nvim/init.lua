@@ -1,20 +1,6 @@
--- Headless Neovim for tests/test_neovim.py: start auditex through the built-in
--- LSP client, wait for diagnostics on the opened file, write them as JSON, quit.
-local python = vim.env.AUDITEX_PYTHON
-local root = vim.env.AUDITEX_ROOT
+-- Headless Neovim for tests/test_neovim.py, after the README's configuration (which starts auditex
+-- through the built-in LSP client): wait for diagnostics on the opened file, write them as JSON, quit.
 local output = vim.env.AUDITEX_OUTPUT
-
-vim.api.nvim_create_autocmd("BufReadPost", {
-  pattern = { "*.tex", "*.bib" },
-  callback = function(args)
-    local config = { name = "auditex", cmd = { python, "-m", "auditex.cli.main", "serve" }, root_dir = root }
-    if vim.lsp.start then -- Neovim 0.8+
-      vim.lsp.start(config, { bufnr = args.buf })
-    else -- Debian bookworm ships 0.7
-      vim.lsp.buf_attach_client(args.buf, vim.lsp.start_client(config))
-    end
-  end,
-})
 
 local function finish(diagnostics)
   local rows = {}

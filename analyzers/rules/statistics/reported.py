@@ -10,16 +10,16 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...latex.manuscript import PlacedBlock, Section
-from ...latex.model import BlockKind
-from ...latex.numbers import NumberMention, find_numbers
-from ...latex.sentences import sentence_spans
-from ..apa_results import P_VALUE, decimals, number, p_number
-from ..context import RuleContext
-from ..finding import Category, Finding, Severity
-from ..memo import TEXT_CACHE_SIZE
-from ..p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
-from ..registry import Scope, rule
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind
+from ....latex.numbers import NumberMention, find_numbers
+from ....latex.sentences import sentence_spans
+from ...apa_results import P_VALUE, decimals, number, p_number
+from ...context import RuleContext
+from ...finding import Category, Finding, Severity
+from ...memo import TEXT_CACHE_SIZE
+from ...p_values import PROSE, CheckedResult, Verdict, one_tailed_announced, section_results
+from ...registry import Scope, rule
 
 ALPHA = 0.05  # STAT004's threshold: a 95% interval
 # The blocks whose numbers the index collects: prose and theorem statements.
@@ -56,7 +56,7 @@ _MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", r
 )
 def inconsistent_p_value(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Recomputes the p-value of every APA-style result the prose reports (statcheck's check):
+    Recomputes the p-value of every APA-style result the prose or a table cell reports (statcheck's check):
     `t(df)`, `F(df1, df2)`, `r(df)`, `z`, chi-square (`χ²`, `\\chi^2`, `X2`, `chi2`) and the
     Q tests of meta-analyses (`Q`, `Qb`, `Qw`), with a comparison sign on the statistic
     (`F(1, 24) < 1`), "ns" for the p-value, thousands separators, and an effect size or a

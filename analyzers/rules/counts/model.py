@@ -1,17 +1,13 @@
-"""CNT: a stated count ("five datasets") against the things actually listed."""
+"""What the count family reads: a count that announces an enumeration, and the items that follow it."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from ...latex.manuscript import Section
-from ..context import RuleContext, paragraphs
-from ..finding import Category, Finding, Severity
-from ..memo import TEXT_CACHE_SIZE
-from ..registry import Scope, rule
+from ...context import paragraphs
+from ...memo import TEXT_CACHE_SIZE
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
@@ -35,8 +31,11 @@ _FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
-_MARKERS = re.compile(r"\((?:\d{1,2}|[ivx]{1,4}|[a-h])\)")
-_VAGUE = re.compile(r"\b(?:e\.g\.|such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
+_MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
+# "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
+_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
+# "e.g." ends in a full stop: a word boundary after it would need a letter to follow.
+_VAGUE = re.compile(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
 _WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
@@ -71,73 +70,7 @@ class Enumeration(NamedTuple):
     confidence: float
 
 
-@rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
-def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
-    """## What it does
-    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
-    steps:" followed by a list) when the enumeration has another number of items. Items are
-    counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
-    from ordinals ("First, … Second, …", "{\\em First}", "And second, …", "The first step …
-    For the second step …", in later paragraphs of the same section too while the run is
-    shorter than the count), or from a short comma-separated list closed by "and"/"or". An
-    item that carries its own count adds that count ("three conditions: two baselines and
-    ours"); a "Finally," after the ordinals is an item only while the run is short of the
-    count (otherwise it wraps up). Open lists ("such as", "including", "e.g.", "\\dots"), a
-    number inside a name ("Spin-0 estimators", "GPT-4 models", "palette~2 technologies") and
-    a list that goes on in the next sentence ("We also use C.") are left alone.
-
-    ## Why is this bad?
-    A count that disagrees with its own list means a dataset, baseline or step was added or
-    dropped without the text following; readers and reviewers take the count as the scope of
-    the evaluation, so it is a claim distortion.
-
-    ## Example
-    ```latex
-    We evaluate on five datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
-    ```
-
-    ## Use instead
-    ```latex
-    We evaluate on four datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
-    ```
-
-    ## Confidence
-    From how the items were told apart: 0.95 for a list environment right after the count,
-    0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
-    items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences ("First,
-    … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
-    paragraph. Minus 0.1 when an item carries its own count or its parentheses were set
-    aside, when the list sits in a table or figure, and for each item beyond one that the
-    counts differ by (a slip is usually one item; many means the parse likely went wrong).
-    At most 0.5 when the list may enumerate something else: "tasks with two nouns (A, B, C)"
-    or "three of the four datasets (A, B, C)". Below 0.7 the finding is information.
-
-    ## Fix safety
-    The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
-    """
-    # The section's raw text as its files have it: an enumeration stops at the next heading.
-    for stretch in section.stretches():
-        file = stretch.file
-        for match, stated, found in _mismatches(ctx.source(file).text[stretch.start : stretch.end]):
-            word, counted = match.group(1), found.counted
-            start, end = stretch.start + match.start(1), stretch.start + match.end(1)
-            fixes = []
-            if not word.isdigit() and counted - 2 in range(len(COUNT_WORDS)):
-                spelled = COUNT_WORDS[counted - 2]
-                spelled = spelled.capitalize() if word[0].isupper() else spelled
-                fixes.append(ctx.fix(f'Replace "{word}" with "{spelled}"', ctx.edit(file, start, end, spelled)))
-            yield ctx.report(
-                file,
-                start,
-                end,
-                f'"{" ".join(match.group(0).split())}" announces {stated} {match.group(2)}, but {counted} follow',
-                identity=f"{match.group(0)} {counted}",
-                fixes=fixes,
-                confidence=round(found.confidence, 2),
-            )
-
-
-def _mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
+def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
     """(announcement, stated, enumeration) where a stretch of source disagrees with itself."""
     # Comments and where announcements may start are found paragraph by paragraph, cached by
     # text: typing re-reads one paragraph, and the full pattern runs only at those places.
@@ -159,7 +92,7 @@ def _mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
         before = text[max(0, match.start() - 60) : match.start()]
         if _in_name(before):
             continue
-        stated = _number(word)
+        stated = number(word)
         opener = match.group(0)[-1]
         enumeration = _count_items(text, match.end(), opener, stated)
         if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
@@ -169,7 +102,7 @@ def _mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
             confidence -= 0.1
         subset = _PARTITIVE.search(before)
         if subset:
-            if _number(subset.group(1)) == enumeration.counted:
+            if number(subset.group(1)) == enumeration.counted:
                 continue
             confidence = min(confidence, 0.5)
         if opener == "(" and _OWNER_BEFORE.search(before):
@@ -194,7 +127,7 @@ def _in_name(before: str) -> bool:
     return word[0].isupper() and not re.search(r"[.!?:]$", words.group(1)) and words.group(1) != ""
 
 
-def _number(word: str) -> int:
+def number(word: str) -> int:
     return int(word) if word.isdigit() else _NUMBER_WORDS.index(word.lower()) + 1
 
 
@@ -226,8 +159,8 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if listing:
         return _count_list(text, listing.end(), listing.group(1), stated)
     paragraph = text[start : _paragraph_end(text, start)]
-    if re.match(r"\s*\((?:1|i|a)\)", paragraph):
-        counted, trailing = _sequential_markers(paragraph)
+    if re.match(r"\s*\(?(?:1|i|a)\)", paragraph):
+        counted, trailing = _sequential_markers(paragraph, _MARKERS if paragraph.lstrip().startswith("(") else _HALF_MARKERS)
         # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
         return Enumeration(counted, 0.6 if trailing else 0.9)
     end = _sentence_end(text, start)
@@ -239,7 +172,7 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if plain is None:
         return None
     items, closed = _items(plain)
-    if not closed:
+    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain):
         return None
     enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75)
     if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
@@ -279,7 +212,14 @@ def _top_level_parts(formula: str) -> list[str]:
     return [part for part in parts + [current] if part.strip()] or [formula]
 
 
-_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?)\s*\$?\s*[-−]?\d*\.?\d")
+_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?|\\text(?:less|greater)(?:\{\})?)\s*\$?\s*[-−]?\d*\.?\d")
+# A parenthesis that says something ("(regrettably, all do not)") is an aside, not a list of names.
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|do|does|did|not|has|have|had)\b", re.IGNORECASE)
+# "…, XGB-q and XGB scores, as well as the CNN score": one more item after the list closes.
+_MORE_ITEMS = re.compile(r"\b(?:as\s+well\s+as|along\s+with|together\s+with|plus)\b", re.IGNORECASE)
+# "Bonn and Stuttgart in Germany, and Zurich", "a primary and secondary digester, …, and a storage tank":
+# a bare "and" before a ", and" may join words of one item or close a group of two; the count is unsure.
+_AND_BEFORE_COMMA_AND = re.compile(r"(?<![,;])\s(?:and|or)\s[^;]*?,\s*(?:and|or)\s", re.IGNORECASE)
 _SHARED_OF = re.compile(r"^\s*[A-Za-z-]+\s+of\b")
 
 
@@ -319,7 +259,7 @@ def _weigh(items: list[str], stated: int, confidence: float) -> Enumeration | No
     weights = []
     for item in items:
         carried = _ITEM_COUNT.match(item)
-        weights.append(_number(carried.group(1)) if carried else 1)
+        weights.append(number(carried.group(1)) if carried else 1)
     if weights == [1] * len(weights) or stated == len(items):
         return Enumeration(len(items), confidence)
     # Large numbers are amounts ("100 training and 50 test images"), not counts of things.
@@ -335,17 +275,20 @@ def _continues(text: str, end: int, counted: int) -> bool:
 
 def _parenthesised(text: str, start: int, stated: int) -> Enumeration | None:
     """Items of "(A, B, and C)": commas and a closing and/or separate them. A parenthesis of statistics
-    ("(agreement = 0.72%, disagreement = 98.9%)") reports values, not the list."""
+    ("(agreement = 0.72%, disagreement = 98.9%)", "(PERMANOVA; P < 0.05)") or shares ("(i.e., ~0.1% of
+    7,100)") reports values about the things, and one that makes a statement ("four legs
+    (regrettably, all do not)") is an aside: neither is their list."""
     close = text.find(")", start)
     inside = text[start:close] if 0 <= close - start <= 200 else ""
     if not inside or _VAGUE.search(inside) or re.search(r"\\(?:cite|ref)|\(", inside):
         return None
     inside = re.sub(r"^\s*(?:i\.e\.|that is|namely),?", "", inside)  # "(i.e., A and B)" names the items all the same
-    # "(agreement = 0.72%, disagreement = 98.9%, …)": statistics reported about the things, not their list.
-    if len(_STATISTIC.findall(inside)) >= 2:
+    if _STATISTIC.search(inside) or "%" in inside:
         return None
     plain, _ = _plain(inside)
-    return _weigh(_items(plain)[0], stated, 0.85) if plain is not None else None
+    if plain is None or _CLAUSE.search(plain):
+        return None
+    return _weigh(_items(plain)[0], stated, 0.85)
 
 
 def _ordinals(text: str, start: int, stated: int) -> Enumeration | None:
@@ -378,13 +321,13 @@ _NEXT = {
 }
 
 
-def _sequential_markers(paragraph: str) -> tuple[int, bool]:
-    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…) from the start of the paragraph, and
+def _sequential_markers(paragraph: str, markers: re.Pattern[str]) -> tuple[int, bool]:
+    """Length of the run (1), (2), (3)… (or (i), (ii)…, (a), (b)…, or 1), 2)…) from the start of the paragraph, and
     whether its last item's sentence goes on with ", and …" (an unmarked item may close the list). A
     marker that starts the run again ("two ways: (a) … (b) …. Three questions: (a) …") begins another list."""
     expected, count, first, last = None, 0, None, 0
-    for marker in _MARKERS.finditer(paragraph):
-        label = marker.group(0)[1:-1]
+    for marker in markers.finditer(paragraph):
+        label = marker.group(1)
         if count and label == first:
             break
         if expected is None or label == expected:

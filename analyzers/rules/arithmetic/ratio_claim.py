@@ -1,0 +1,137 @@
+"""ARI004: a factor a sentence states between two rows of a cited table ("over 40 times faster than GMAP") that their cells do not give."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import Section
+from ....latex.model import BlockKind, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...quantities import referenced_labels, spelled
+from ...registry import Scope, rule
+from ...violation import Violation
+from .ratios import Factor, RatioClaim, factors, ratio_claims
+
+
+@dataclass(frozen=True)
+class RatioMiscomputed(Violation):
+    claim: RatioClaim
+    quote: str
+    label: str
+    closest: Factor
+
+    @property
+    def message(self) -> str:
+        closest = self.closest
+        a, b = closest.claimed, closest.compared
+        line = " ".join(closest.line.split())
+        return (
+            f'"{self.quote}" does not follow from Table {self.label} (on {line}: {spelled(a.value or 0, a.decimals)} '
+            f"against {spelled(b.value or 0, b.decimals)}, a factor of {closest.exact:.1f})"
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _CitedTable:
+    labels: tuple[str, ...]
+    table: Table
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Claim:
+    claim: RatioClaim
+    quote: str
+    labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites, else the one just shown
+    cited: bool
+    anchor: Finding
+
+
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CitedTable | _Claim]]]) -> Iterator[Finding]:
+    tables = {label: item.table for _, items in parts for item in items if isinstance(item, _CitedTable) for label in item.labels}
+    for _, items in parts:
+        for item in items:
+            if isinstance(item, _Claim):
+                yield from _contradicted(item, tables)
+
+
+def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
+    """The claim against each table it may read, flagged for each thing compared that no line bears out."""
+    claim = item.claim
+    for label in item.labels:
+        table = tables.get(label)
+        for found in factors(table, claim) if table is not None else ():
+            if not found or any(claim.holds(factor.low, factor.high) for factor in found):
+                continue
+            closest = min(found, key=lambda factor: abs(factor.exact - claim.factor))
+            violation = RatioMiscomputed(claim, item.quote, label, closest)
+            evidence = Evidence(
+                kind="strong: both rows of the cited table named" if item.cited else "moderate: both rows of the table just shown named",
+                statements=[Statement(file=item.anchor.file, range=item.anchor.range, quote=item.quote, role="stated factor")],
+                reason="no line of the table gives the two named rows that factor, within the cells' rounding",
+            )
+            yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+@rule(
+    "ARI004",
+    "ratio-claim-mismatch",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_claims_against_tables,
+)
+def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedTable | _Claim]:
+    """## What it does
+    Recomputes a factor that a sentence states between two things a table lists (the table the
+    sentence or its paragraph references, else the one shown last before it in the section): "Minimap2
+    is over 40 times faster than GMAP (Table~\\ref{t})", "more than 18 times that of the bit
+    table model", "an order of magnitude fewer conflicts". The sentence names each side by a
+    row header of the table (or a column header, methods side by side), the claimed one before
+    the factor and the compared ones after "than"; the factor is taken from their cells on every
+    line across, either way round ("faster" is a smaller time or a larger rate; only lines of
+    times or rates count for it), within the cells' rounding, and in the same unit. A bound
+    ("over", "more than", "at least") must hold on some line; an estimate ("about 40 times",
+    "40 times") must come within a quarter of it; "an order of magnitude" needs a factor of 5 at
+    least (two orders 50). "Up to" is left alone: it bounds the best case of many.
+
+    ## Why is this bad?
+    The factor is the headline a reader quotes. "Over 40 times faster" where the table gives
+    39.7 overstates the result, and a factor that no line of the cited table gives was
+    computed from other numbers than those printed.
+
+    ## Example
+    ```latex
+    Minimap2 is over 40 times faster than GMAP (Table~\\ref{tab:time}).
+    % tab:time: Run time (CPU min) & 631 & 15.9
+    ```
+
+    ## Use instead
+    ```latex
+    Minimap2 is almost 40 times faster than GMAP (Table~\\ref{tab:time}).
+    ```
+
+    ## Evidence
+    "strong: both rows of the cited table named" when the sentence or its paragraph references
+    the table; "moderate: both rows of the table just shown named" when the paragraph follows
+    the table in its section without referencing one.
+    """
+    shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
+    for placed in section.blocks:
+        table = placed.block.table
+        if placed.kind is BlockKind.TABLE and table is not None:
+            shown = tuple(dict.fromkeys(label for label in (table.label, *placed.block.labels) if label))
+            yield _CitedTable(shown, table)
+        if placed.kind is not BlockKind.PARAGRAPH:
+            continue
+        text = placed.block.plain.text
+        paragraph_refs = tuple(referenced_labels(text))
+        for start, end in sentence_spans(text):
+            sentence = text[start:end]
+            for claim in ratio_claims(sentence):
+                cited = tuple(referenced_labels(sentence)) or paragraph_refs
+                anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
+                yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)

@@ -1,0 +1,114 @@
+"""CNT002: a count a sentence states for a table it cites ("Table 3 lists the top 10 genes") that the table's rows do not give."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import Section
+from ....latex.model import BlockKind, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...registry import Scope, rule
+from ...violation import Violation
+from .table_rows import TableCount, countable, listings, names_listed, table_counts
+
+
+@dataclass(frozen=True)
+class TableCountMismatch(Violation):
+    claim: TableCount
+    rows: int
+
+    @property
+    def message(self) -> str:
+        claim = self.claim
+        return f"the text says Table {claim.label} lists {claim.stated} {claim.noun}, but the table has {self.rows} rows"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _CitedTable:
+    labels: tuple[str, ...]
+    table: Table
+    countable: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Claim:
+    claim: TableCount
+    anchor: Finding  # where the count is written, placed while its section was read
+
+
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CitedTable | _Claim]]]) -> Iterator[Finding]:
+    """Each count against the table it cites, wherever that table sits."""
+    tables = {label: item for _, items in parts for item in items if isinstance(item, _CitedTable) for label in item.labels}
+    for _, items in parts:
+        for item in items:
+            cited = tables.get(item.claim.label) if isinstance(item, _Claim) else None
+            if cited is None or not cited.countable or not names_listed(cited.table, item.claim.noun):  # type: ignore[union-attr]
+                continue
+            if item.claim.stated in set(listings(cited.table)):  # type: ignore[union-attr]
+                continue
+            claim, anchor = item.claim, item.anchor  # type: ignore[union-attr]
+            violation = TableCountMismatch(claim, next(listings(cited.table)))
+            evidence = Evidence(
+                kind="strong: the cited table's rows counted",
+                statements=[Statement(file=anchor.file, range=anchor.range, quote=f"{claim.stated} {claim.noun}", role="stated count")],
+                reason="no reading of the table's rows (with or without group titles, continued rows, aggregates) or columns gives the count",
+            )
+            yield anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+@rule(
+    "CNT002",
+    "table-count-mismatch",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_claims_against_tables,
+)
+def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedTable | _Claim]:
+    """## What it does
+    Counts the rows of a table that a sentence says lists a number of things: "Table 3
+    contains the top 10 genes", "Table~\\ref{t} lists all 48 sequences", "the 16 gene sets
+    listed in Table 4". The table may be counted several ways, and any of them agrees: all
+    body rows, rows without the titles of groups ("Panel A"), rows with a name (not continuing
+    the row above), rows without an Average or Total row, distinct row names, or columns (a
+    table of methods side by side), or entries drawn apart by rules (an entry over several
+    lines). The table must speak of the counted things: the noun's head word is in its caption,
+    its header or its first column ("genes" and a header "Gene"). Bounds and selections ("at
+    least 10 genes", "3 of the 12 genes"), settings ("5 runs"), a table said to list more
+    ("shown in Table 3, along with …"), and tables laid out as several tabulars are left alone.
+
+    ## Why is this bad?
+    The count is what a reader takes away without counting; when the table lists another
+    number, a row was added or dropped after the sentence was written, or the count is wrong
+    wherever else the paper repeats it.
+
+    ## Example
+    ```latex
+    Table~\\ref{tab:genes} contains the top 3 genes.
+    % tab:genes lists four genes
+    ```
+
+    ## Use instead
+    ```latex
+    Table~\\ref{tab:genes} contains the top 4 genes.
+    ```
+
+    ## Evidence
+    "strong: the cited table's rows counted".
+    """
+    for placed in section.blocks:
+        table = placed.block.table
+        if placed.kind is BlockKind.TABLE and table is not None:
+            labels = tuple(label for label in (table.label, *placed.block.labels) if label)
+            source = ctx.source(placed.file).text[placed.block.start : placed.block.end]
+            yield _CitedTable(labels, table, countable(table, source))
+        if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE) or "ref" not in placed.block.plain.text:
+            continue
+        text = placed.block.plain.text
+        for start, end in sentence_spans(text):
+            for claim in table_counts(text[start:end]):
+                yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))

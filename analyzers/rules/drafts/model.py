@@ -1,0 +1,383 @@
+"""What a reader sees of a manuscript's drafting: placeholders left in its text, and the numbers
+LaTeX gives its floats.
+
+A draft placeholder ("Table X", "log2FC = X.XX", "(CITE)", "TODO") counts only where TeX prints
+it: not in comments, code, math that names a variable, the never-taken branch of a conditional
+(`\\iffalse`, a `\\newif` switch the project never sets true), an environment the comment package
+excludes, or the argument of a command that prints nothing (`\\todo` of todonotes loaded with
+`disable`, `\\newcommand{\\note}[1]{}`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from pylatexenc import latexwalker as lw
+
+from ....latex.index import dead_spans, discarding_macros, excluded_environments
+from ....latex.macro_signatures import PARSE_CONTEXT
+from ....latex.model import BlockKind, MacroDef
+from ....latex.project import Project
+from ....latex.walker import RunWalker
+from ...memo import TEXT_CACHE_SIZE
+
+
+class PlaceholderKind(str, Enum):
+    """What a placeholder stands for, and so how sure the rule is that nobody meant it."""
+
+    MARKER = "draft marker"  # TODO, FIXME, TBD, TBA
+    REFERENCE = "placeholder reference"  # Table X, Figure Xa, Section ??
+    CITATION = "placeholder citation"  # (CITE), [ref], [citation needed]
+    NUMBER = "placeholder number"  # X.XX, 0.XX, XX%
+    QUESTION_MARKS = "question marks"  # ?? typed in the text
+    TRIPLE_X = "XXX"  # also an anonymised name ("XXX University")
+
+    @property
+    def evidence(self) -> str:
+        """The evidence class its findings are measured in (analyzers/precision.py)."""
+        tier = {
+            PlaceholderKind.MARKER: "strong",
+            PlaceholderKind.REFERENCE: "strong",
+            PlaceholderKind.CITATION: "strong",
+            PlaceholderKind.NUMBER: "moderate",
+        }.get(self, "weak")
+        return f"{tier}: {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    kind: PlaceholderKind
+    text: str
+    start: int  # in the plain text
+    end: int
+    # What a "Table X" names (table, figure, section, …): a roman ten is a real number once the paper has ten.
+    names: str = ""
+
+
+_REFERENCE_NAMES = {
+    "table": "table",
+    "tab": "table",
+    "figure": "figure",
+    "fig": "figure",
+    "section": "section",
+    "sec": "section",
+    "appendix": "appendix",
+    "equation": "equation",
+    "eq": "equation",
+    "algorithm": "algorithm",
+    "theorem": "theorem",
+    "lemma": "theorem",
+}
+_PLACEHOLDERS = re.compile(
+    r"(?P<marker>(?<![\w-])(?:TODO|FIXME|TBD|TBA)(?![\w-]))"
+    r"|(?P<triple_x>(?<![\w./-])XXX+(?![\w/-]))"
+    # "Table X", "Figure Xa", "Sec. ??": a capital X (a roman ten only where the paper has ten) or question marks.
+    r"|(?P<reference>(?<![\w\\])(?P<name>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|Appendix|Equations?|Eqs?\.|Algorithm|Theorem|Lemma)"
+    r"[\s~]+(?:\((?:X{1,2}[a-z]?|\?\?+)\)|X{1,2}[a-z]?(?![\w])|\?\?+))"
+    r"|(?P<citation>[\[(](?:CITE|[Cc]ite|REF|[Cc]itations? needed|CITATION)[\])]|\[(?:refs?|REFS?|\?)\])"
+    # X.XX, x.xx, XX.X, 0.XX, .XX and XX%: the digits a result will take.
+    # One X after a version's digits is a version ("Python 2.X"): a placeholder has two.
+    r"|(?P<number>(?<![\w.])(?:[Xx]{1,3}\.[Xx]{1,4}|\d*\.XX{1,3}|XX?\s?%)(?![\w.]))"
+    r"|(?P<question_marks>(?<![?\w])\?\?(?![?\w]))"
+)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def placeholders(text: str) -> tuple[Placeholder, ...]:
+    """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
+    if not _HINT.search(text):
+        return ()
+    found = []
+    for match in _PLACEHOLDERS.finditer(text):
+        kind = PlaceholderKind(_GROUP_KIND[match.lastgroup or ""])
+        names = _REFERENCE_NAMES.get(match.group("name").lower().rstrip(".s"), "") if match.group("name") else ""
+        found.append(Placeholder(kind, match.group(0), match.start(), match.end(), names))
+    return tuple(found)
+
+
+_HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]")
+_GROUP_KIND = {
+    "marker": PlaceholderKind.MARKER.value,
+    "triple_x": PlaceholderKind.TRIPLE_X.value,
+    "reference": PlaceholderKind.REFERENCE.value,
+    "citation": PlaceholderKind.CITATION.value,
+    "number": PlaceholderKind.NUMBER.value,
+    "question_marks": PlaceholderKind.QUESTION_MARKS.value,
+}
+
+
+# What introduces a word the paper mentions instead of uses: quotes, \texttt, \verb.
+_MENTION_BEFORE = re.compile(r"(?:``|`|'|\"|“|‘|\\texttt\s*\{|\\verb\s*.|\\lstinline\s*.|\\code\s*\{)\s*$")
+# A marker in a list of markers ("task annotations (e.g., TODO, FIXME)") is a word the paper discusses.
+_MARKER_LIST = re.compile(r"(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)(?:,|\s+(?:and|or))\s+(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)\b")
+
+
+# Journal metadata the publisher fills in ("\\cvol{2023;TBD}", a DOI of X's): the template's slot, not the author's draft.
+_METADATA_SLOT = re.compile(
+    r"\\(?:c?vol(?:ume)?|issue|doi|pages|received|revised|accepted|published|jvol|jnum|jyear|copyrightyear|acm(?:Volume|Number|Article|Year|DOI)"
+    r"|articlenumber|editor|issn|isbn|pubyear|firstpage|lastpage)\s*\{[^{}]*$"
+)
+
+
+def publisher_slot(source: str, start: int) -> bool:
+    """The text at `start` is inside a journal metadata command's argument."""
+    return _METADATA_SLOT.search(source[max(0, start - 80) : start]) is not None
+
+
+def mentioned(source: str, start: int, end: int) -> bool:
+    """The word at `source[start:end]` is quoted, set as code, or listed with other markers: the paper speaks of it."""
+    if _MENTION_BEFORE.search(source[max(0, start - 12) : start]) is not None:
+        return True
+    around = source[max(0, start - 12) : end + 12]
+    return any(match.start() <= start - max(0, start - 12) < match.end() for match in _MARKER_LIST.finditer(around))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def math_spans(latex: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `latex` that are math, inline or displayed."""
+    try:
+        nodes, _, _ = RunWalker(latex, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
+    except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError):
+        return ()
+    spans: list[tuple[int, int]] = []
+    _collect_math(nodes, spans)
+    return tuple(spans)
+
+
+def _collect_math(nodes: Iterable[lw.LatexNode | None], spans: list[tuple[int, int]]) -> None:
+    for node in nodes:
+        if node is None:
+            continue
+        if isinstance(node, lw.LatexMathNode) or (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname in _MATH):
+            spans.append((node.pos, node.pos + node.len))
+        elif isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
+            _collect_math(node.nodelist, spans)
+        if isinstance(node, (lw.LatexMacroNode, lw.LatexEnvironmentNode)) and node.nodeargd is not None:
+            _collect_math(node.nodeargd.argnlist or (), spans)
+
+
+_MATH = frozenset({"equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "math"})
+
+
+def in_math_naming_a_variable(placeholder: Placeholder, latex: str, offset: int) -> bool:
+    """Whether the placeholder at `offset` of `latex` is math that may be a variable: a number
+    placeholder stays one after an equals sign (`$p = X.XX$`), anything else in math is the math's."""
+    if not any(start <= offset < end for start, end in math_spans(latex)):
+        return False
+    return placeholder.kind is not PlaceholderKind.NUMBER or not re.search(r"=\s*\{?\s*$", latex[max(0, offset - 8) : offset])
+
+
+# `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
+_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_TODONOTES_DISABLED = re.compile(r"\\usepackage\s*\[[^\]]*\bdisable\b[^\]]*\]\s*\{[^}]*\btodonotes\b")
+# What todonotes' `disable` option silences.
+_TODONOTES_COMMANDS = ("todo", "missingfigure")
+# The changes package's deleted text: `\deleted{old}`, and the second argument of `\replaced{new}{old}`.
+_GROUP = r"\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}"
+_DELETED = re.compile(
+    rf"\\deleted\s*(?:\[[^\]]*\])?\s*(?P<old>{_GROUP})|\\replaced\s*(?:\[[^\]]*\])?\s*{_GROUP}\s*(?P<old_replaced>{_GROUP})"
+)
+
+
+def switch_values(texts: Iterable[str]) -> dict[str, bool]:
+    """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
+    True with it and no `\\draftfalse`; a switch set both ways is left out."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    values = {}
+    for name in set(_NEWIF.findall(masked)):
+        set_true = re.search(rf"\\{re.escape(name)}true(?![A-Za-z@])", masked) is not None
+        set_false = re.search(rf"\\{re.escape(name)}false(?![A-Za-z@])", masked) is not None
+        if not (set_true and set_false):
+            values[f"if{name}"] = set_true
+    return values
+
+
+def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
+    """Commands that print none of their arguments: the paper's own (`\\newcommand{\\note}[1]{}`),
+    and todonotes' when the package is loaded with `disable`."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    todonotes = _TODONOTES_COMMANDS if _TODONOTES_DISABLED.search(masked) else ()
+    return tuple(sorted({*discarding_macros(macros), *todonotes}))
+
+
+def deleted_spans(text: str) -> list[tuple[int, int]]:
+    """Text the changes package marks deleted: struck through in a draft, gone in the final version."""
+    if "\\deleted" not in text and "\\replaced" not in text:
+        return []
+    return [match.span(match.lastgroup) for match in _DELETED.finditer(text) if match.lastgroup]
+
+
+@dataclass(frozen=True, slots=True)
+class Unprinted:
+    """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
+
+    spans: dict[str, list[tuple[int, int]]]
+
+    def covers(self, file: str, offset: int) -> bool:
+        return any(start <= offset < end for start, end in self.spans.get(file, ()))
+
+
+def unprinted(project: Project, macros: list[MacroDef]) -> Unprinted:
+    """What of the project's files TeX never prints: never-taken branches, excluded environments, silenced and deleted text."""
+    texts = [project.source(path).text for path in project.files]
+    excluded = excluded_environments(project)
+    silenced = silenced_commands(texts, macros)
+    switches = switch_values(texts)
+    return Unprinted(
+        {path: dead_spans(text, excluded, silenced, switches) + deleted_spans(text) for path, text in zip(project.files, texts)}
+    )
+
+
+# Floats and their numbers: what `\caption` gives a `\label`, and how LaTeX counts.
+
+# The blocks a float environment makes.
+FLOAT_BLOCKS = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM)
+# The floats whose `\caption` steps a counter a `\label` then reads (deluxetable captions its own way).
+FLOATS = frozenset(
+    {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "table", "table*", "sidewaystable", "sidewaystable*", "wraptable"}
+    | {"algorithm", "algorithm*"}
+)
+# Environments inside a float that number their own captions (subcaption's and subfig's).
+_SUBFLOATS = frozenset({"subfigure", "subtable", "subfloat"})
+# Commands that step the float's counter, so that a `\label` after them reads its number.
+_CAPTIONS = frozenset({"caption", "captionof", "subcaption"})
+# subfig's and subcaption's subfigures as commands, read as a command and the text after it
+# (`\subfloat[Loss.\label{fig:a}]{…}`): they step the subfigure counter for the labels that follow.
+_SUBFLOAT_COMMANDS = frozenset({"subfloat", "subcaptionbox", "subfigure"})
+
+
+@dataclass(frozen=True, slots=True)
+class MisplacedLabel:
+    """A `\\label` read before the caption that numbers its float: offsets in the float's LaTeX."""
+
+    key: str
+    start: int  # the `\label{…}` command
+    end: int
+    caption_end: int  # the end of the caption that follows it in the same group
+    subfloat: bool  # within a subfigure: it prints the figure's number (or the section's), not the subfigure's
+
+
+@dataclass(frozen=True, slots=True)
+class FloatLayout:
+    """What one float's LaTeX holds: its numbered captions and its labels read before their caption."""
+
+    environment: str
+    captions: int  # numbered captions at the float's level (`\caption*` and subfigures' aside)
+    misplaced: tuple[MisplacedLabel, ...]
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def float_layout(latex: str) -> FloatLayout | None:
+    """The layout of a float environment's LaTeX (`\\begin{figure}…\\end{figure}`); None when it is no float."""
+    try:
+        nodes, _, _ = RunWalker(latex, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
+    except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError):
+        return None
+    environment = next((node for node in nodes if isinstance(node, lw.LatexEnvironmentNode)), None)
+    if environment is None or environment.environmentname not in FLOATS:
+        return None
+    misplaced: list[MisplacedLabel] = []
+    _read_scope(environment.nodelist, stepped=False, subfloat=False, misplaced=misplaced)
+    return FloatLayout(environment.environmentname, _count_captions(environment.nodelist), tuple(misplaced))
+
+
+def _is_caption(node: lw.LatexNode) -> bool:
+    """A caption that steps a counter: `\\caption{…}`, not `\\caption*{…}`."""
+    if not isinstance(node, lw.LatexMacroNode) or node.macroname not in _CAPTIONS:
+        return False
+    arguments = node.nodeargd.argnlist if node.nodeargd is not None else []
+    return not (arguments and arguments[0] is not None and node.macroname != "subcaption")
+
+
+def _read_scope(nodes: list[lw.LatexNode], stepped: bool, subfloat: bool, misplaced: list[MisplacedLabel]) -> None:
+    """Labels of this group read before any caption steps a counter in it or around it, with a caption after
+    them in the same group. What a group steps stays in it, as in TeX: a subfigure starts unstepped."""
+    captions = [index for index, node in enumerate(nodes) if _is_caption(node)]
+    for index, node in enumerate(nodes):
+        if _is_caption(node) or (isinstance(node, lw.LatexMacroNode) and node.macroname in _SUBFLOAT_COMMANDS):
+            stepped = True
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname == "label" and not stepped:
+            following = next((nodes[later] for later in captions if later > index), None)
+            key = _label_key(node)
+            if following is not None and key:
+                misplaced.append(MisplacedLabel(key, node.pos, node.pos + node.len, following.pos + following.len, subfloat))
+        elif isinstance(node, lw.LatexEnvironmentNode):
+            inner = node.environmentname in _SUBFLOATS
+            _read_scope(node.nodelist, False if inner else stepped, subfloat or inner, misplaced)
+        elif isinstance(node, lw.LatexGroupNode):
+            _read_scope(node.nodelist, stepped, subfloat, misplaced)
+
+
+def _label_key(node: lw.LatexMacroNode) -> str:
+    arguments = node.nodeargd.argnlist if node.nodeargd is not None else []
+    group = arguments[-1] if arguments else None
+    return "".join(child.latex_verbatim() for child in group.nodelist).strip() if isinstance(group, lw.LatexGroupNode) else ""
+
+
+def _count_captions(nodes: list[lw.LatexNode]) -> int:
+    """The numbered captions a float gives its own counter: those of its subfigures number them instead."""
+    count = 0
+    for node in nodes:
+        if _is_caption(node) and node.macroname == "caption":
+            count += 1
+        elif (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname not in _SUBFLOATS) or isinstance(node, lw.LatexGroupNode):
+            count += _count_captions(node.nodelist)
+    return count
+
+
+# What makes LaTeX number a float type otherwise than 1, 2, 3 … through the paper: numbering per
+# chapter or section, a counter set by hand, a caption outside a float, a continued float.
+_OWN_NUMBERING = (
+    r"\\(?:numberwithin|counterwithin\*?)\s*\{{{type}\}}|\\(?:setcounter|addtocounter)\s*\{{{type}\}}|\\(?:re)?newcommand\s*\{{?\\the{type}\b"
+    r"|\\captionof\s*\{{{type}\}}|\\ContinuedFloat|\\chapter\b|\\documentclass\s*(?:\[[^\]]*\])?\s*\{{(?:book|report|memoir|scrbook|scrreprt)\}}"
+)
+FLOAT_TYPES = {"figure": "figure", "table": "table"}
+
+
+def float_type(environment: str) -> str | None:
+    """The counter a float environment steps: figure or table (None: another counter)."""
+    base = environment.rstrip("*")
+    if base in ("figure", "wrapfigure", "SCfigure", "sidewaysfigure"):
+        return "figure"
+    if base in ("table", "sidewaystable", "wraptable"):
+        return "table"
+    return None
+
+
+def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
+    """Whether the paper's `kind` floats are numbered 1, 2, 3 … in the order of their captions."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
+
+
+def float_environments(texts: Iterable[str], kind: str) -> int:
+    """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
+    names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
+    pattern = re.compile(rf"\\begin\s*\{{(?:{names})\}}")
+    return sum(len(pattern.findall(_COMMENT.sub("", text))) for text in texts)
+
+
+# A float named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Figs. 2–6".
+HAND_NUMBERED = re.compile(
+    r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<numbers>\d+[a-z]?(?:\s*(?:,|and|&|–|-|to)\s*\d+[a-z]?)*)(?![\w.]*\d|\.\d)"
+)
+# What numbers its figures apart from the paper's own: another work, the supplement, an appendix of its own.
+_ELSEWHERE = re.compile(
+    r"supplement|suppl\.|extended data|\bSI\b|online|appendix|additional file|\\cite|et al\.|\[\d+(?:[,–-]\s*\d+)*\]|\bof\s+\[|\bin\s+\[|'s\s+(?:paper|work|study)|\btheir\b|\boriginal\b",
+    re.I,
+)
+
+
+def elsewhere(sentence: str) -> bool:
+    """The sentence may number a float of another document: a cited work's, the supplement's."""
+    return _ELSEWHERE.search(sentence) is not None
+
+
+def hand_numbers(numbers: str) -> list[int]:
+    """The numbers a mention names: "2 and 4" → [2, 4]; "2–6" → [2, 6]."""
+    return [int(number) for number in re.findall(r"\d+", numbers)]

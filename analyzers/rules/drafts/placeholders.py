@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.model import BlockKind
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...registry import rule
+from ...violation import Violation
+from .model import Placeholder, PlaceholderKind, float_type, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
+
+# The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
+_READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
+# A marker the paper writes this often is what it is about (a study of TODO comments), not a leftover.
+_SUBJECT = 4
+# A roman "X" numbers the tenth table or section of a paper that has ten.
+_ROMAN_TEN = 10
+
+
+@dataclass(frozen=True)
+class DraftPlaceholder(Violation):
+    written: str
+    kind: PlaceholderKind
+    times: int  # in this block: a table of "x.xx" cells is one finding
+    before: str  # the words before it, which tell two of them in one file apart
+
+    @property
+    def message(self) -> str:
+        again = f", {self.times} times in this passage" if self.times > 1 else ""
+        return f'the draft placeholder "{self.written}" ({self.kind.value}) is printed in the text{again}'
+
+    @property
+    def identity(self) -> str:
+        return f'{self.kind.value}: {self.written} after "{self.before}"'
+
+
+@rule("DRF001", "draft-placeholder", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros", "acronyms"))
+def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags draft placeholders left in the text a reader sees: a number still to be filled in
+    (`X.XX`, `x.xx`, `XX.X`, `0.XX`, `XX%`), a reference or citation still to be made ("Table X",
+    "Figure Xa", "Section ??", "(CITE)", "[ref]", "[citation needed]"), a draft marker (TODO,
+    FIXME, TBD, TBA), `??` typed in the text, and XXX.
+
+    Only what TeX prints counts: not comments, code and verbatim, the never-taken branch of a
+    conditional (`\\iffalse`, a `\\newif` switch never set true), environments the comment
+    package excludes, or the argument of a command that prints nothing (`\\todo` of todonotes
+    loaded with `disable`, `\\newcommand{\\note}[1]{}`). In math only a number placeholder after
+    an equals sign counts (`$p = X.XX$`); `$X$` is a variable. A marker the paper quotes or sets as
+    code ("`TODO` comments"), writes four times or more, or defines as an acronym is a word it
+    uses, and "Table X" is the tenth table of a paper with ten (roman numerals).
+
+    ## Why is this bad?
+    The reader sees "log2FC = X.XX (Table X)": a result that was never filled in, or a reference
+    that points nowhere. It tells the reviewer the paper was not proofread, and may hide a
+    number that is missing.
+
+    ## Example
+    ```latex
+    The fold change was $\\log_2 FC = X.XX$ (Table X).
+    ```
+
+    ## Use instead
+    ```latex
+    The fold change was $\\log_2 FC = 1.84$ (Table~\\ref{tab:expression}).
+    ```
+
+    ## Fix safety
+    No fix: only the author knows the value or the reference.
+
+    ## Evidence
+    "strong" for draft markers, placeholder references and citations; "moderate" for
+    placeholder numbers; "weak" for `??` and XXX, which also stand for an anonymised name.
+    """
+    # The files' texts, which "blocks" covers, with what the project's include graph makes of them.
+    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
+    blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
+    found = [(placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text)]
+    written = Counter(placeholder.text for _, placeholder in found if placeholder.kind is PlaceholderKind.MARKER)
+    floats = _counts(ctx)
+    printed: dict[tuple[int, str], list[tuple[int, int, Placeholder]]] = {}
+    for placed, placeholder in found:
+        start, end = placed.block.plain.source_span(placeholder.start, placeholder.end)
+        source = ctx.source(placed.file).text
+        block_latex = source[placed.block.start : placed.block.end]
+        if not (
+            hidden.covers(placed.file, start)
+            or in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
+            or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
+            or publisher_slot(source, start)
+            or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
+        ):
+            printed.setdefault((placed.index, placeholder.text), []).append((start, end, placeholder))
+    for (index, _), places in printed.items():
+        placed = ctx.manuscript.blocks[index]
+        file = placed.file
+        start, end, placeholder = places[0]
+        before = " ".join(placed.block.plain.text[: placeholder.start].split()[-4:])
+        violation = DraftPlaceholder(placeholder.text, placeholder.kind, len(places), before)
+        yield ctx.flag(violation, file, start, end, evidence=_evidence(ctx, file, start, end, placeholder))
+
+
+def _a_word_it_uses(placeholder: Placeholder, source: str, start: int, end: int, written: Counter[str], acronyms: set[str]) -> bool:
+    if placeholder.kind not in (PlaceholderKind.MARKER, PlaceholderKind.TRIPLE_X):
+        return False
+    return mentioned(source, start, end) or written[placeholder.text] >= _SUBJECT or placeholder.text in acronyms
+
+
+def _counts(ctx: RuleContext) -> Counter[str]:
+    """How many tables, figures and sections the paper has: what a roman "X" would number."""
+    counts: Counter[str] = Counter()
+    for placed in ctx.manuscript.blocks:
+        kind = float_type(placed.block.environment or "")
+        if placed.kind is BlockKind.CAPTION and kind is not None:
+            counts[kind] += 1
+    counts["section"] = sum(1 for section in ctx.manuscript.sections if section.level <= 2)
+    return counts
+
+
+def _evidence(ctx: RuleContext, file: str, start: int, end: int, placeholder: Placeholder) -> Evidence:
+    where = Statement(file=file, range=ctx.range(file, start, end), quote=placeholder.text, role=placeholder.kind.value)
+    return Evidence(
+        kind=placeholder.kind.evidence, statements=[where], reason=f'"{placeholder.text}" is printed where the final text belongs'
+    )

@@ -1,0 +1,439 @@
+"""The NUM family's science: a section's numbers and tables, the table cells a prose number may quote (`TableCell`),
+the prose numbers that may quote one (`Quote`), the index of cells by spelling, and what a sentence names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ....latex.index import NumberInContext
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind, Cell, Table
+from ....latex.numbers import NumberMention, Role, find_numbers
+from ...context import RuleContext
+from ...finding import Finding, Range, Related
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import (
+    CellAt,
+    CellIndex,
+    Pointing,
+    agreeing_spellings,
+    body_cells,
+    digit_variants,
+    exact_spellings,
+    name_words,
+    rounded_spellings,
+    spelled,
+)
+
+DIGITS = re.compile(r"[-−]?[\d.,]+")
+# The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
+PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
+
+
+def section_numbers(section: Section) -> Iterator[NumberInContext]:
+    """The section's numbers, as the index lists them."""
+    for placed in section.blocks:
+        if placed.kind in PROSE_KINDS:
+            for mention in mentions(placed.block.plain.text):
+                yield NumberInContext(mention, placed, section.kind)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def mentions(text: str) -> list[NumberMention]:
+    """Cached by text: a keystroke re-reads one block of the edited section."""
+    return find_numbers(text)
+
+
+def section_tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
+    """The section's tables, as the index lists them (its `tables`)."""
+    for placed in section.blocks:
+        if placed.kind is BlockKind.TABLE and placed.block.table is not None:
+            yield placed, placed.block.table
+
+
+def section_cells(section: Section) -> Iterator[tuple[PlacedBlock, Cell, float]]:
+    """The numeric body cells of the section's tables, with their values."""
+    for placed, table in section_tables(section):
+        for cell in body_cells(table):
+            if cell.value is not None:
+                yield placed, cell, cell.value
+
+
+@dataclass(frozen=True, slots=True)
+class TableCell:
+    """A numeric table cell as NUM001 compares it, without its table."""
+
+    value: float
+    decimals: int
+    text: str
+    label: str  # of its table
+    row_words: frozenset[str]  # name_words of its row header
+    column_words: frozenset[str]
+    named: bool  # its row or column header is a name ("AlpacaEval", "FCOS-3D", "\\method"), not an ordinary word ("Width")
+    aggregate: bool  # its row or column header is an aggregate ("Average", "Mean", "Total")
+    change: bool  # it holds a change: a signed value ("+2.3") or one under a Δ / gain / improvement header
+    spread: bool  # its column holds a spread or an interval (SD, SE, 95% CI), not the quantity itself
+    ours: bool  # its row header names the authors' own method ("Ours", "BTS (ours)")
+    with_spread: bool  # it is written with its spread ("19.7 ± 6.1"): a mean of runs
+    describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
+    related: Related  # the cell, for a finding on a prose number
+    rounded: frozenset[str]  # rounded_spellings of its value
+    exact: frozenset[str]  # exact_spellings
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """A prose number that may quote a table cell, with what ties its sentence to cells and the
+    finding it becomes (message, related cell and fix filled in once the cell is known)."""
+
+    value: float
+    decimals: int
+    percent: bool
+    text: str
+    sentence: str
+    subject: tuple[str, ...]
+    pointing: Pointing
+    stated: tuple[tuple[float, int], ...]  # the other numbers of the sentence: value, decimals
+    role: Role
+    aggregate: bool  # its clause speaks of an aggregate ("on average", "overall"): it names an Average row or column
+    spread: bool  # its sentence speaks of a spread or an interval ("SD", "standard error", "95% CI")
+    before: str  # its sentence up to the number, lower-cased: which row it names last
+    with_spread: bool  # it is written with its spread ("19.7% +/- 6.1%"): a mean of runs, as a cell with one is
+    agreeing: tuple[str, ...]  # agreeing_spellings
+    variants: tuple[str, ...]  # digit_variants of the number as written
+    finding: Finding
+    digits: Range  # where the fix writes the table's value
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
+class Figures:
+    """What a section gives NUM001: its tables' numeric cells and its prose numbers."""
+
+    cells: tuple[TableCell, ...]
+    quotes: tuple[Quote, ...]
+
+
+@lru_cache(maxsize=2)
+def cell_index(tables: tuple[tuple[int, Figures], ...]) -> CellIndex[tuple[int, TableCell]]:
+    """Every table cell by its spellings, with the place of its section; rebuilt only when a section with a table changed."""
+    index: CellIndex[tuple[int, TableCell]] = CellIndex()
+    for place, figures in tables:
+        for cell in figures.cells:
+            index.add((place, cell), cell.rounded, cell.exact)
+    return index
+
+
+# "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
+# "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), and
+# "mean ± std" names how values are reported: neither speaks of an aggregate.
+SPEAKS_OF_AGGREGATE = re.compile(
+    r"\b(?:averag\w*|mean(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion)\b|\s*(?:\+/-|±|\\pm))|overall|in total)\b",
+    re.IGNORECASE,
+)
+# A header that names an aggregate ("Avg.", "Mean", "Total") or an averaged quantity ("Average earnings", "Mean F1").
+AVERAGED = re.compile(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
+# A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
+NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
+
+
+# A spread or an interval ("SD", "S.E.", "Std.", "95% CI"): a column of them, or a sentence that speaks of one.
+SPREAD = re.compile(
+    r"\b(?:SDs?|S\.[DE]\.|SEs?|[Ss]td\.?|[Ss]tdev|standard (?:deviation|error)s?|CIs?|CrIs?|confidence interval|IQR)\b|±|\\pm"
+)
+# Where a clause ends: "on average" in one clause does not speak of the number in the next.
+_CLAUSE_END = re.compile(r"[;:]|,?\s\b(?:but|while|whereas)\b")
+
+
+def _clause(sentence: str, at: int) -> str:
+    """The clause of the sentence holding the character at `at`."""
+    starts = [match.end() for match in _CLAUSE_END.finditer(sentence, 0, at)]
+    end = _CLAUSE_END.search(sentence, at)
+    return sentence[starts[-1] if starts else 0 : end.start() if end else len(sentence)]
+
+
+# A number written with its spread: "19.7% +/- 6.1%", "0.82 ± 0.03".
+_WITH_SPREAD = re.compile(r"\s*(?:±|\+/-|\\pm)")
+# The authors' own method: a row "Ours", and a sentence speaking of "our" method.
+OURS = re.compile(r"\bours?\b", re.IGNORECASE)
+# A column of changes: "Δ", "Gain", "Improvement", "Diff.".
+CHANGE_HEADER = re.compile(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
+# Roles that quote no table cell: what is not a measured value (latex/numbers.py Role).
+NOT_QUOTED = frozenset({Role.YEAR, Role.LISTED, Role.P_VALUE, Role.STATISTIC, Role.INTERVAL_LEVEL, Role.SAMPLE_SIZE})
+
+
+def may_quote(mention: NumberMention) -> bool:
+    """A number that may quote one cell: a decimal, a percentage of 10 or more, or a whole number of 10 or more
+    (which quotes only a table its sentence cites: see `_anchored_cell`); not a year, a p-value, a statistic, an
+    interval's level, a sample size, or one of a list of values (a grid, a sweep)."""
+    if mention.role in NOT_QUOTED:
+        return False
+    return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
+
+
+def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> TableCell:
+    at = CellAt(placed, cell)
+    row, column = at.headers()
+    return TableCell(
+        value=value,
+        decimals=cell.decimals,
+        text=cell.text,
+        label=at.label,
+        row_words=frozenset(name_words(row)),
+        column_words=frozenset(name_words(column)),
+        named=bool(NAME_LIKE.search(row) or NAME_LIKE.search(column)),
+        aggregate=any(AVERAGED.match(header) for header in (row, column, lowest_header(at))),
+        change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(CHANGE_HEADER.search(column)),
+        spread=bool(SPREAD.search(column)),
+        ours=bool(OURS.search(row)),
+        with_spread=cell.spread is not None,
+        describe=at.describe(),
+        related=ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
+        rounded=frozenset(rounded_spellings(value, cell.decimals)),
+        exact=frozenset(exact_spellings(value, cell.decimals)),
+    )
+
+
+def lowest_header(at: CellAt) -> str:
+    """The nearest text cell above the cell in its column: its header ("Mean" under "Panel A: Summary
+    statistics"), or the sub-header a panel repeats inside the body."""
+    table, column = at.table, at.cell.column
+    for row in reversed(table.rows[: at.cell.row]):
+        for cell in row:
+            if cell.column <= column < cell.column + cell.column_span and cell.text.strip() and cell.value is None:
+                return cell.text
+    return ""
+
+
+def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
+    mention, placed = number.mention, number.block
+    sentence = mention.sentence
+    stated = tuple(
+        (other.value, other.decimals) for other in mentions(sentence) if other.plain_start != mention.plain_start - mention.sentence_start
+    )
+    digits = DIGITS.match(mention.text)
+    length = digits.end() if digits else len(mention.text)
+    start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
+    at = mention.plain_start - mention.sentence_start
+    return Quote(
+        value=mention.value,
+        decimals=mention.decimals,
+        percent=mention.percent,
+        text=mention.text,
+        sentence=" ".join(sentence.split()),
+        subject=mention.subject,
+        pointing=Pointing.of(sentence, placed.block.plain.text),
+        stated=stated,
+        role=mention.role,
+        aggregate=bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),
+        spread=bool(SPREAD.search(sentence)),
+        before=sentence[:at].lower(),
+        with_spread=bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),
+        agreeing=tuple(agreeing_spellings(mention.value, mention.decimals)),
+        variants=tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
+        finding=ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
+        digits=ctx.range(placed.file, start, end),
+    )
+
+
+def significant_figures(written: str) -> int:
+    """Significant figures as written: "13.96" 4, "0.50" 2, "0.05" 1, "85" 2, "40" 1."""
+    whole, _, fraction = written.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    return len(digits if fraction else digits.rstrip("0"))
+
+
+def figures_evidence(written: str) -> float:
+    """A number of many figures is rarely one digit from another by chance; one of one or two often is."""
+    figures = significant_figures(written)
+    return 0.1 if figures >= 4 else -0.1 if figures <= 2 else 0.0
+
+
+def last_place_apart(written: str, other: str) -> bool:
+    """ "85.9" and "85.8": one unit apart in the last place, as two roundings of one value can be."""
+    return (
+        len(written) == len(other)
+        and written[:-1] == other[:-1]
+        and written[-1:].isdigit()
+        and other[-1:].isdigit()
+        and abs(int(written[-1]) - int(other[-1])) == 1
+    )
+
+
+def clamped(confidence: float) -> float:
+    return round(min(0.95, max(0.1, confidence)), 2)
+
+
+_DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
+# "Lemma 4.5", "Exercise~1.5": an identifier; not a capitalised function word opening a sentence ("The 57 studies").
+_NAMED_BEFORE = re.compile(
+    r"(?:\b(?!(?:The|A|An|All|Only|These|Those|Our|Their|Its|Of|In|On|For|At|With|By|And|Or|But|Out|About|Over|Some|Most|Each|Both|Nearly|Almost|Roughly)\b)[A-Z][a-z]+|~)\s*$"
+)
+
+
+def headline(number: NumberInContext) -> bool:
+    """A result-like quantity in running prose: 12.3%, 0.85, 48.66; not a figure coordinate or a lemma number."""
+    mention = number.mention
+    if mention.is_year or number.block.kind.value != "paragraph" or _DRAWING.search(mention.sentence):
+        return False
+    if not (mention.percent or mention.decimals >= 2 or (mention.decimals >= 1 and abs(mention.value) >= 10)):
+        return False
+    before = mention.sentence[max(0, mention.plain_start - mention.sentence_start - 12) : mention.plain_start - mention.sentence_start]
+    return not _NAMED_BEFORE.search(before)
+
+
+_COUNTED_AFTER = re.compile(r"\s*[a-z]")
+FOLLOWING = re.compile(r"\s*(?:of\s+)?([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+
+
+def is_counted(number: NumberInContext) -> bool:
+    """An integer of 10 or more before the lower-case word it counts or measures ("57 studies", "340 fps", "80M messages")."""
+    mention = number.mention
+    if mention.is_year or mention.decimals or mention.percent or abs(mention.value) < 10 or number.block.kind.value != "paragraph":
+        return False
+    at, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
+    return bool(_COUNTED_AFTER.match(mention.sentence, end)) and not _NAMED_BEFORE.search(mention.sentence[max(0, at - 12) : at])
+
+
+# Endings that vary between restatements of one quantity ("preserving", "preservation"; "compressed", "compresses").
+_SUFFIX = re.compile(r"(?:ations?|ions?|ments?|ings?|ed|es|e|(?<!s)s|ly)$")
+
+
+def stem(word: str) -> str:
+    return _SUFFIX.sub("", word) if len(word) > 4 else word
+
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d")
+
+
+def window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str], set[str]]:
+    """Content words within `size` words of a number, and the capitalised names of its sentence (the setting)."""
+    before = [w for w in _TOKEN.findall(sentence[:start]) if not w.isdigit()][-size:]
+    after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
+    content = name_words(" ".join(before + after)) - _FUNCTION_WORDS
+    words = _TOKEN.findall(_POINTER.sub(" ", sentence))
+    initials = {"".join(w[0] for w in words[i : i + 2]).lower() for i in range(len(words) - 1)}
+    # The first word is a name only when it is not an ordinary capitalised word ("DualMind achieves …", not "Results show …").
+    # A name that abbreviates two words of the sentence ("credibility level (CL)") names the quantity, not a setting.
+    names = {
+        w
+        for i, w in enumerate(words)
+        if w[0].isupper()
+        and w.lower() not in _NOT_NAMES
+        and not (i == 0 and _ORDINARY.fullmatch(w))
+        and not (w.isupper() and w.lower() in initials)
+    }
+    return content, names
+
+
+_RISE = frozenset(
+    {
+        "higher",
+        "increase",
+        "increases",
+        "increased",
+        "improve",
+        "improves",
+        "improved",
+        "improvement",
+        "gain",
+        "gains",
+        "rise",
+        "rises",
+        "rose",
+        "raises",
+        "boost",
+        "boosts",
+        "more",
+        "faster",
+        "better",
+        "speedup",
+        "up",
+    }
+)
+_FALL = frozenset(
+    {
+        "lower",
+        "decrease",
+        "decreases",
+        "decreased",
+        "reduce",
+        "reduces",
+        "reduced",
+        "reduction",
+        "drop",
+        "drops",
+        "dropped",
+        "decline",
+        "declines",
+        "fall",
+        "falls",
+        "fell",
+        "less",
+        "fewer",
+        "slower",
+        "worse",
+        "down",
+        "degrades",
+        "degraded",
+        "degradation",
+        "plummets",
+        "cuts",
+        "saves",
+    }
+)
+
+
+def direction(sentence: str, start: int, end: int) -> int:
+    """+1 when the number states a rise, -1 a fall, 0 a level: the rise or fall word nearest the number within its
+    phrase (up to a comma), the two words after it first ("22% lower"), then those before it, nearest first
+    ("decreases the cost of loans by 22%"), then the rest after it. The next phrase's verb ("…, increases the
+    likelihood") governs another number."""
+    before = _TOKEN.findall(re.split(r"[,;:]", sentence[:start])[-1].lower())
+    after = _TOKEN.findall(re.split(r"[,;:]", sentence[end:])[0].lower())
+    for word in [*after[:2], *reversed(before), *after[2:]]:
+        if word in _RISE or word in _FALL:
+            return 1 if word in _RISE else -1
+    return 0
+
+
+_NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
+_ORDINARY = re.compile(r"[A-Z][a-z]*")
+# Words that surround any number and say nothing about which quantity it is.
+_FUNCTION_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "at",
+        "as",
+        "by",
+        "of",
+        "on",
+        "in",
+        "to",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "that",
+        "this",
+        "these",
+        "it",
+        "its",
+        "which",
+        "so",
+        "we",
+        "from",
+        "or",
+        "than",
+        "about",
+        "over",
+        "both",
+        "each",
+    }
+)
+# References and citations point elsewhere; their keys and commands name no setting.
+_POINTER = re.compile(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")

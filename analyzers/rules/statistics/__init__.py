@@ -1,0 +1,23 @@
+"""STAT: reported statistics that contradict themselves or the words around them."""
+
+from .correlation_stars import correlation_stars_inconsistent
+from .interval_bounds import interval_inconsistent
+from .reported import (
+    breakdown_not_100_percent,
+    confidence_interval_contradicts_p,
+    grim_inconsistent_mean,
+    inconsistent_p_value,
+    significance_reversed,
+)
+from .significance_wording import significance_wording_contradicts_p
+
+__all__ = [
+    "breakdown_not_100_percent",
+    "confidence_interval_contradicts_p",
+    "correlation_stars_inconsistent",
+    "grim_inconsistent_mean",
+    "inconsistent_p_value",
+    "interval_inconsistent",
+    "significance_reversed",
+    "significance_wording_contradicts_p",
+]

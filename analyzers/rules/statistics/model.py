@@ -1,0 +1,272 @@
+"""The statistics family's reading of what a results sentence states besides a test: the intervals
+it gives an estimate, and the words it uses of a result's significance.
+
+Both read a block's plain text (apa_results.py reads the tests themselves).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from ...apa_results import P_VALUE, decimals, p_number
+from ...memo import TEXT_CACHE_SIZE
+
+# A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
+_NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
+_INTERVAL_NAME = (
+    r"(?:(?P<level>\d{2}(?:\.\d+)?)\s*%\s*)?"
+    r"(?P<name>CIs?|C\.I\.|CrI|HDI|HPDI?|(?:confidence|credible|credibility|compatibility|uncertainty) intervals?)"
+)
+# "95% CI [0.10, 0.52]", "95% CI: 0.10 to 0.52", "(95% CrI 0.1–0.5)", "95% CI = [−∞, 0.3]".
+_INTERVAL = re.compile(
+    rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?\s*(?P<close>[\])])?"
+)
+# The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI".
+_ESTIMATE = re.compile(
+    rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*[,;(\[]?\s*$"
+)
+# A number after a sign or a bracket that the symbol before it did not explain: "t(103) = -2.60", "p < .001".
+_UNNAMED_AFTER = re.compile(r"[=<>≤≥)\]]\s*$")
+# What stands next to a number without being the estimate an interval bounds.
+_NOT_ESTIMATES = frozenset("n N SD SE SEM s df p P t F z Z k K I I2 I^2 τ tau χ r2 R2 R^2 age".split())
+# An estimate and an interval on two scales: a log ratio against the ratio's bounds, and so on.
+_ANOTHER_SCALE = re.compile(r"\blog|\bln\b|\bexp\b|\bexponentiated|\blogit|\bback-?transformed", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedInterval:
+    """An interval as written, with the estimate written right before it (None: none adjacent)."""
+
+    low: float
+    high: float
+    low_text: str
+    high_text: str
+    start: int  # the interval, from its name ("95% CI") to its closing bracket
+    end: int
+    estimate: float | None
+    estimate_text: str
+    estimate_start: int
+    percent_mismatch: bool  # "45% (95% CI 0.40–0.50)": the estimate in percent, the bounds as fractions
+
+    @property
+    def reversed(self) -> bool:
+        return self.low > self.high
+
+    @property
+    def excludes_estimate(self) -> bool:
+        """The estimate lies outside the interval by more than the rounding of the numbers."""
+        if self.estimate is None or self.percent_mismatch:
+            return False
+        low, high = sorted((self.low, self.high))
+        slack = 0.5 * 10 ** -decimals(self.estimate_text) + 0.5 * 10 ** -min(decimals(self.low_text), decimals(self.high_text))
+        return bool(self.estimate < low - slack or self.estimate > high + slack)
+
+    @property
+    def written(self) -> str:
+        return f"[{self.low_text}, {self.high_text}]"
+
+
+def interval_number(text: str) -> float:
+    """A bound or estimate as written: "−0.5", "1,234.5", "∞", "-\\infty"."""
+    compact = re.sub(r"[\s,]", "", text).replace("−", "-").replace("–", "-")
+    sign = -1.0 if compact.startswith("-") else 1.0
+    magnitude = compact.lstrip("-")
+    if magnitude in ("∞", "\\infty") or magnitude.lower().startswith("inf"):
+        return sign * math.inf
+    return sign * float(magnitude)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
+    """Every labelled interval of a block's plain text, with the estimate adjacent to it."""
+    if "CI" not in text and "interval" not in text and "CrI" not in text and "HDI" not in text and "HPD" not in text:
+        return ()
+    found = []
+    for match in _INTERVAL.finditer(text):
+        if _glued(text, match):
+            continue
+        low_text, high_text = match.group("low"), match.group("high")
+        estimate, estimate_text, estimate_start, mismatch = None, "", match.start(), False
+        before = text[max(0, match.start() - 60) : match.start()]
+        adjacent = _ESTIMATE.search(before)
+        if adjacent and _names_an_estimate(before, adjacent) and not _ANOTHER_SCALE.search(before[-40:]):
+            estimate_text = adjacent.group("value")
+            estimate = interval_number(estimate_text)
+            estimate_start = match.start() - len(before) + adjacent.start("value")
+            bounds_percent = "%" in match.group(0)[match.start("low") - match.start() :]
+            mismatch = bool(adjacent.group("percent")) != bounds_percent
+        found.append(
+            ReportedInterval(
+                interval_number(low_text),
+                interval_number(high_text),
+                low_text.strip(),
+                high_text.strip(),
+                match.start(),
+                match.end(),
+                estimate,
+                estimate_text,
+                estimate_start,
+                mismatch,
+            )
+        )
+    return tuple(found)
+
+
+def _names_an_estimate(before: str, adjacent: re.Match[str]) -> bool:
+    """The number before an interval is an estimate: named by a symbol that is no sample size, SD or
+    test statistic ("OR = 1.23"), or standing in words ("a gain of 0.45")."""
+    symbol = adjacent.group("symbol")
+    if symbol is not None:
+        return symbol not in _NOT_ESTIMATES
+    return _UNNAMED_AFTER.search(before[: adjacent.start("value")]) is None
+
+
+def _glued(text: str, match: re.Match[str]) -> bool:
+    """The bounds continue into more digits or a range ("1.2-3.4-5.6"): not an interval the pattern read whole."""
+    return bool(re.match(r"[\d.]|\s*[-–—]\s*\d", text[match.end() : match.end() + 3])) and not match.group("close")
+
+
+# Significance words, and how they are negated or hedged.
+_SIGNIFICANT = re.compile(r"\b(?P<word>(?:statistically\s+)?(?:non-?|in)?significant(?:ly)?|significance)\b", re.I)
+_NEGATED = re.compile(
+    r"\b(?:no|not|nor|without|never|neither|none|lack(?:ed|s|ing)?|fail(?:ed|s)?\s+to\s+(?:reach|be|show|attain)|did\s+not|does\s+not|do\s+not|"
+    r"was\s+not|were\s+not|is\s+not|are\s+not|n['’]t)\b[\w\s-]{0,25}$",
+    re.I,
+)
+_HEDGED = re.compile(
+    r"\b(?:marginal(?:ly)?|borderline|approach(?:ed|es|ing)?|trend(?:ed|ing)?|near(?:ly)?|weak(?:ly)?|almost|tendency|suggestive)\b[\w\s-]{0,25}$",
+    re.I,
+)
+# What ends the clause a significance word governs: another result begins.
+_CLAUSE_END = re.compile(r";|\.\s|\b(?:while|whereas|but|although|though|however|except|unlike|compared\s+(?:to|with))\b", re.I)
+# A level stated with the word: "at the .10 level", "at α = 0.01", "at the 10% level", "p < 0.1".
+_STATED_LEVEL = re.compile(
+    r"(?:α|alpha|level\s+of|at(?:\s+the)?)\s*(?:=|of)?\s*(?P<level>0?\.\d+|\d{1,2}\s?%)(?:\s+level)?|(?P<percent>\d{1,2})\s?%\s+(?:significance\s+)?level",
+    re.I,
+)
+# A significance tested against a corrected threshold: the raw p does not decide it.
+_CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|FDR|false discovery|multiple comparisons|q\s*[<=]", re.I)
+_P = re.compile(P_VALUE)
+# A p-value the sentence sets as a threshold ("significant at p < .05", "set at p < .05"): not a result.
+_THRESHOLD = re.compile(
+    r"\b(?:set|defined|considered|deemed|threshold|criterion|cut-?off|unless|if|when|whenever|accepted|assumed|at|level|of)[\s:]*$", re.I
+)
+_REACH = 120  # characters from a significance word to the p-value it governs
+
+
+@dataclass(frozen=True, slots=True)
+class SignificanceClaim:
+    """A significance word and the p-value it governs in the same clause."""
+
+    says_significant: bool  # "significantly higher" (True) or "no significant difference" (False)
+    word: str  # as written, with its negation: "no significant"
+    word_start: int
+    p_text: str  # "p = 0.046"
+    comparison: str
+    p: float
+    p_start: int
+    p_end: int
+    level: float | None  # the significance level the sentence states, if it does
+    corrected: bool  # the paragraph speaks of a correction for multiple comparisons
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_significance_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """Each significance word of a block's plain text with the first p-value after it in its clause,
+    unless another significance word comes between (that one governs the p); hedged words
+    ("marginally significant", "a trend towards significance") claim nothing."""
+    if "ignifican" not in text or ("p" not in text and "P" not in text):
+        return ()
+    words = list(_SIGNIFICANT.finditer(text))
+    corrected = _CORRECTED.search(text) is not None
+    claims = []
+    for index, word in enumerate(words):
+        limit = min(len(text), word.end() + _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
+        clause_end = _CLAUSE_END.search(text, word.end(), limit)
+        p_match = _P.search(text, word.end(), clause_end.start() if clause_end else limit)
+        if p_match is None or _THRESHOLD.search(text[word.end() : p_match.start()]):
+            continue
+        before = text[max(0, word.start() - 40) : word.start()]
+        if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : p_match.start()], re.I):
+            continue
+        spelled = word.group("word").lower()
+        negative = spelled.startswith(("non", "in")) or _NEGATED.search(before) is not None
+        p = p_number(p_match.group("p"))
+        if p is None:
+            continue
+        negation = _NEGATED.search(before)
+        written = (before[negation.start() :].strip() + " " if negation else "") + word.group("word")
+        stated = _STATED_LEVEL.search(text, max(0, word.start() - 60), min(len(text), p_match.end() + 40))
+        claims.append(
+            SignificanceClaim(
+                not negative,
+                " ".join(written.split()),
+                word.start() - (len(before) - negation.start() if negation else 0),
+                p_match.group(0),
+                p_match.group("cmp"),
+                p,
+                p_match.start(),
+                p_match.end(),
+                _level(stated) if stated else None,
+                corrected,
+            )
+        )
+    return tuple(claims)
+
+
+def _level(match: re.Match[str]) -> float:
+    written = match.group("level") or match.group("percent")
+    return float(written.rstrip("% ")) / 100 if "%" in match.group(0) or match.group("percent") else float(written)
+
+
+# Correlation tables: stars against the r and N the table states.
+
+# A stars legend: "* p < .05, ** p < .01, *** p < .001" (also "*p<0.05" and "p ≤ .05").
+_LEGEND = re.compile(r"(?<!\*)(?P<stars>\*{1,3})\s*(?:\^?\s*)?[pP]\s*[<≤]\s*(?P<level>0?\.\d+)")
+# "N = 120" once in a caption or note; pairwise deletion makes the N of each r another.
+_SAMPLE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
+_PAIRWISE = re.compile(r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I)
+_CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bzero-order", re.I)
+
+
+def star_legend(text: str) -> dict[int, float]:
+    """The stars a table's legend defines, by their count: {1: .05, 2: .01, 3: .001}; {} when it defines none,
+    or defines them inconsistently (more stars for a larger p)."""
+    legend = {len(match.group("stars")): float(match.group("level")) for match in _LEGEND.finditer(text)}
+    levels = [legend[count] for count in sorted(legend)]
+    return legend if levels and all(a > b for a, b in pairwise(levels)) else {}
+
+
+def stated_sample(text: str) -> int | None:
+    """The one N a correlation table states for every r; None when it states none, several, or a range."""
+    if _PAIRWISE.search(text):
+        return None
+    sizes = {int(match.group("n").replace(",", "")) for match in _SAMPLE.finditer(text)}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def is_correlation_table(caption: str) -> bool:
+    return _CORRELATION.search(caption) is not None
+
+
+def correlation_p(r: float, n: int) -> float:
+    """The two-tailed p of a Pearson r over n pairs (t with n − 2 degrees of freedom)."""
+    from scipy import special
+
+    if abs(r) >= 1:
+        return 0.0
+    df = n - 2
+    return 2 * float(special.stdtr(df, -abs(r) * math.sqrt(df / (1 - r * r))))
+
+
+def possible_stars(r: float, decimals_written: int, n: int, legend: dict[int, float]) -> range:
+    """The star counts an r written with these decimals may earn, whatever its rounding (more |r|, more stars)."""
+    half = 0.5 * 10**-decimals_written
+    fewest, most = (
+        sum(1 for level in legend.values() if correlation_p(magnitude, n) < level) for magnitude in (abs(r) - half, abs(r) + half)
+    )
+    return range(fewest, most + 1)

@@ -1,0 +1,17 @@
+"""TAB: tables that contradict themselves (aggregates, best-value marks) or the claims about them."""
+
+from .aggregate import table_aggregate_mismatch
+from .best_claim import best_claim_contradicts_table
+from .bold_not_best import bold_not_best
+from .bold_not_row_best import bold_not_row_best
+from .derived_column import derived_cell_mismatch
+from .group_total import group_total_mismatch
+
+__all__ = [
+    "best_claim_contradicts_table",
+    "bold_not_best",
+    "bold_not_row_best",
+    "derived_cell_mismatch",
+    "group_total_mismatch",
+    "table_aggregate_mismatch",
+]

@@ -1,0 +1,258 @@
+"""TAB003: a sentence claiming the best value that the table it cites contradicts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ....latex.manuscript import Section
+from ....latex.model import Cell, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Finding, Related, Severity
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import name_words, referenced_labels, slack
+from ...registry import Scope, rule
+from ...violation import Violation
+from .model import DIRECTION_WEIGHT, SET_APART, WITHIN_SPREAD, Grid, author_rule_macros, read_direction, spread_overlaps, table_blocks
+
+_OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
+
+
+@dataclass(frozen=True)
+class BestClaimContradicted(Violation):
+    word: str  # "best", "highest", "lowest", ...
+    table: str  # the cited label
+    header: str  # the column's header, as written
+    column: str  # the column's header, as printed
+    claimed_row: str
+    claimed: str  # the claimed row's cell as written
+    better_row: str
+    better: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"the text claims the {self.word} {self.column} for {self.claimed_row} ({self.claimed}),"
+            f" but Table {self.table} has {self.better} for {self.better_row}"
+        )
+
+    @property
+    def identity(self) -> str:
+        return f"{self.table} {self.header} {self.claimed} {self.better}"
+
+
+_SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
+# A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
+# win ("performs comparably to state-of-the-art methods", "on par with the best", "within 0.5 points of the best"), or a phrase that is no claim
+# ("to the best of our knowledge").
+_SCOPED = re.compile(
+    r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
+    r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
+    r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
+    r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
+    re.IGNORECASE,
+)
+# "state-of-the-art methods" names the competitors, not a result.
+_SOTA_COMPETITORS = re.compile(
+    r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
+    r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
+    r"trackers?|architectures?|networks?|frameworks?)\b",
+    re.IGNORECASE,
+)
+_OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _has_superlative(text: str) -> bool:
+    """Cached by block text: the pre-filter is most of this rule's time on a book."""
+    return _SUPERLATIVE.search(text) is not None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _LabelledTable:
+    """A table a claim can cite. Its cells' offsets count from where the block started when it was
+    read; `origin` (line, column) says where it starts now."""
+
+    labels: tuple[str, ...]
+    table: Table
+    file: str
+    origin: tuple[int, int]
+    block_start: int
+
+    def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
+        shift = ctx.source(self.file).offset(*self.origin) - self.block_start
+        return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _BestClaim:
+    """A sentence claiming the best value and citing tables; `finding` is its anchor."""
+
+    labels: tuple[str, ...]
+    sentence: str
+    word: str
+    finding: Finding
+
+
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
+    """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
+    rule_macros = author_rule_macros(ctx)
+    by_label = {label: item for _, items in parts for item in items if isinstance(item, _LabelledTable) for label in item.labels}
+    for _, items in parts:
+        for claim in items:
+            if not isinstance(claim, _BestClaim):
+                continue
+            for label in claim.labels:
+                cited = by_label.get(label)
+                if cited is None:
+                    continue
+                found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
+                if found is None:
+                    continue
+                claimed, better, header, grid, confidence = found
+                violation = BestClaimContradicted(
+                    claim.word,
+                    label,
+                    header,
+                    ctx.index.printed(header),
+                    _row_name(ctx, grid, claimed),
+                    claimed.text,
+                    _row_name(ctx, grid, better),
+                    better.text,
+                )
+                yield claim.finding.model_copy(
+                    update={
+                        "message": violation.message,
+                        "identity": violation.identity,
+                        "related": [
+                            cited.related(ctx, better, f"better value {better.text}"),
+                            cited.related(ctx, claimed, f"claimed value {claimed.text}"),
+                        ],
+                        "confidence": confidence,
+                    }
+                )
+                break
+
+
+def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
+    return ctx.index.printed(" ".join(grid.row_header(cell.row).split()))
+
+
+@rule(
+    "TAB003",
+    "best-claim-contradicts-table",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=_claims_against_tables,
+)
+def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
+    """## What it does
+    Flags a sentence that claims a method achieves the best (highest, lowest,
+    state-of-the-art) value on a metric while the table it cites shows another row better.
+    The sentence must reference the table (`\\ref{tab:…}`), name the method as written in a
+    row header (user macros such as `\\method` count as names; "our method" matches a row
+    marked "Ours") and name the column (metric or dataset). The direction comes from ↑/↓ or
+    the metric's name, else from the claim's own word ("highest", "lowest"). Claims scoped
+    to a subset ("best among the baselines", "second best"), comparisons that claim no win
+    ("performs comparably to state-of-the-art methods", "competitive with", "on par with",
+    "close to the best"), "state-of-the-art methods" naming the competitors, and "to the best
+    of our knowledge" are left alone; so are oracle, teacher and extra-data rows.
+
+    ## Why is this bad?
+    "X achieves the best accuracy" is the sentence reviewers quote. When the cited table
+    shows a competitor ahead, the claim overstates the evidence: PaperAudit files it as
+    claim distortion.
+
+    ## Example
+    ```latex
+    Ours achieves the highest accuracy on CIFAR-10 (Table~\\ref{tab:main}).
+    % tab:main: Baseline & 91.3 \\\\ Ours & 90.8 \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    Ours is within 0.5 points of the best accuracy on CIFAR-10 (Table~\\ref{tab:main}).
+    ```
+
+    ## Confidence
+    1.0 when the sentence names the row by its own words and ↑/↓ in the column header gives
+    the direction; times 0.95 when the metric's name in the header gives it, 0.85 the
+    caption, 0.7 only the claim's word ("highest"); times 0.9 when "our method" is read as
+    the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
+    when a ✓/✗ column sets the better row apart (another setting).
+    """
+    for placed in table_blocks(section):
+        labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
+        if labels:
+            origin = ctx.source(placed.file).position(placed.block.start)
+            yield _LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+    for placed in section.blocks:
+        if placed.kind.value != "paragraph":
+            continue
+        plain = placed.block.plain.text
+        if not _has_superlative(plain):
+            continue
+        for start, end in sentence_spans(plain):
+            sentence = plain[start:end]
+            competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+            claim = next(
+                (
+                    match
+                    for match in _SUPERLATIVE.finditer(sentence)
+                    if not any(left <= match.start() < right for left, right in competitors)
+                ),
+                None,
+            )
+            if claim is None or _SCOPED.search(sentence):
+                continue
+            labels = tuple(referenced_labels(sentence))
+            if labels:
+                anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
+                yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
+
+
+def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, Grid, float] | None:
+    """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
+    the confidence), or None."""
+    grid = Grid.of(table, rule_macros)
+    words = name_words(sentence)
+    ours = bool(_OURS.search(sentence))
+    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    named = {row for row in rows if _names_row(grid.row_header(row), words, False)}
+    claimed_rows = named | {row for row in rows if _names_row(grid.row_header(row), words, ours)}
+    if not claimed_rows or len(claimed_rows) == len(rows):
+        return None
+    for column in grid.columns():
+        header = " ".join(grid.own_header(column).split())
+        if not words & (name_words(header) | name_words(grid.column_header(column))):
+            continue
+        sense, source = read_direction(grid.column_header(column), table.caption)
+        if not sense:
+            sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
+        cells = [cell for row in rows if (cell := grid.numeric(row, column))]
+        mine = [cell for cell in cells if cell.row in claimed_rows]
+        if not sense or not mine:
+            continue
+        claimed = max(mine, key=lambda cell: sense * cell.value)  # type: ignore[operator]
+        others = [cell for cell in cells if cell.row not in claimed_rows]
+        better = max(others, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
+        if better is not None and sense * (better.value - claimed.value) > slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
+            confidence = (
+                DIRECTION_WEIGHT[source]
+                * (1.0 if named else _OURS_WEIGHT)
+                * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
+                * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+            )
+            return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
+    return None
+
+
+def _names_row(header: str, words: set[str], ours: bool) -> bool:
+    """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
+    names = name_words(header)
+    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))

@@ -1,0 +1,146 @@
+"""TAB006: in a table whose bold marks the best of each row, a bold cell that is not the best of its row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import Cell
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...quantities import slack
+from ...registry import Scope, rule
+from ...violation import Violation
+from .model import Grid, author_rule_macros, cell_statement, table_blocks
+
+_ROWS = 4  # bold rows needed before the table's own use of bold says what bold means
+_AGREEING = 0.8  # the share of them whose bold is the best of its row
+
+
+@dataclass(frozen=True)
+class BoldNotRowBest(Violation):
+    table: str | None  # its label
+    row: str  # the row's name, as printed
+    marked: str  # the bold cell as written
+    marked_column: str
+    better: str
+    better_column: str
+    higher_is_better: bool
+    agreeing: int  # rows whose bold is their best
+    rows: int  # rows with bold
+
+    @property
+    def message(self) -> str:
+        name = f"Table {self.table}" if self.table else "a table"
+        best = "highest" if self.higher_is_better else "lowest"
+        return (
+            f"{name} (row {self.row}) marks {self.marked} ({self.marked_column}) in bold, but {self.better} ({self.better_column}) is"
+            f" {'higher' if self.higher_is_better else 'lower'}; in {self.agreeing} of its {self.rows} rows bold marks the row's {best} value"
+        )
+
+    @property
+    def identity(self) -> str:
+        return f"{self.table} {self.row} {self.marked} {self.better}"
+
+
+@rule("TAB006", "bold-not-row-best", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
+def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
+    """## What it does
+    Reads what bold means in a table from the table itself: when bold sits in several columns
+    and, in nearly every row that has bold (four rows or more, four in five), marks that row's
+    highest value (or in each its lowest), bold marks the best of each row: methods or metrics
+    compared across the columns, one dataset or language pair per row. A row whose bold cell
+    is beaten by another cell of the same row (beyond rounding) is flagged. Rows written
+    wholly in bold (a highlighted method) and rows without bold are left alone; where the
+    table has spanning column groups, each group is a row of its own.
+
+    ## Why is this bad?
+    Bold is the table's claim of which method wins on that row; a reader counting wins reads
+    the bold. A bold on the wrong cell credits the wrong method, and any "wins" tally built on
+    it is wrong too.
+
+    ## Example
+    ```latex
+    Pair  & BLEU & chrF & MiF1 \\\\
+    DE-EN & .564 & .661 & \\textbf{.744} \\\\
+    ZH-EN & \\textbf{.780} & .736 & .824 \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    ZH-EN & .780 & .736 & \\textbf{.824} \\\\
+    ```
+
+    ## Evidence
+    "moderate: bold marks the best of its row elsewhere in the table": the direction is the
+    table's own, read from where its other bold cells sit.
+
+    ## Fix safety
+    No fix: the bold may be right and a value wrong.
+    """
+    rule_macros = author_rule_macros(ctx)
+    for placed in table_blocks(section):
+        grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
+        lines = [line for row in grid.body_rows() for line in _row_lines(grid, row)]
+        for sense in (1, -1):
+            agreeing = [line for line in lines if _bold_is_best(line, sense)]
+            if (
+                len(agreeing) >= max(_ROWS, _AGREEING * len(lines))
+                and len({cell.column for line in lines for cell in line if cell.bold}) >= 2
+            ):
+                for line in lines:
+                    if line not in agreeing:
+                        yield from _report(ctx, placed, grid, line, sense, len(agreeing), len(lines))
+
+
+def _row_lines(grid: Grid, row: int) -> list[list[Cell]]:
+    """The cells of a row compared with each other: the whole row, or each spanning group of columns;
+    only those with bold on some but not all of their cells."""
+    cells = [cell for column in grid.columns() if (cell := grid.numeric(row, column)) and not cell.text.lstrip().startswith("(")]
+    groups = grid.groups()
+    parts = [[cell for cell in cells if cell.column in group] for group in groups] if groups else [cells]
+    return [part for part in parts if len(part) >= 2 and any(cell.bold for cell in part) and not all(cell.bold for cell in part)]
+
+
+def _bold_is_best(line: list[Cell], sense: int) -> bool:
+    best = max(sense * cell.value for cell in line)  # type: ignore[operator]
+    return all(sense * cell.value >= best - 2 * slack(cell.decimals) for cell in line if cell.bold)  # type: ignore[operator]
+
+
+def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, line: list[Cell], sense: int, agreeing: int, rows: int) -> Iterator[Finding]:
+    best = max(line, key=lambda cell: sense * cell.value)  # type: ignore[operator]
+    printed = ctx.index.printed
+    for marked in (cell for cell in line if cell.bold):
+        if sense * (best.value - marked.value) <= slack(min(marked.decimals, best.decimals)) or _column_best(grid, marked, sense):  # type: ignore[operator]
+            continue  # within rounding, or the bold may mark the best of its column
+        violation = BoldNotRowBest(
+            placed.block.table.label,  # type: ignore[union-attr]
+            printed(" ".join(grid.row_header(marked.row).split())),
+            marked.text,
+            printed(grid.column_name(marked.column)),
+            best.text,
+            printed(grid.column_name(best.column)),
+            sense > 0,
+            agreeing,
+            rows,
+        )
+
+        evidence = Evidence(
+            kind="moderate: bold marks the best of its row elsewhere in the table",
+            statements=[cell_statement(ctx, placed.file, grid, marked), cell_statement(ctx, placed.file, grid, best)],
+            reason=f"in {agreeing} of {rows} rows with bold, bold is the row's {'highest' if sense > 0 else 'lowest'} value",
+        )
+        yield ctx.flag(
+            violation,
+            placed.file,
+            marked.start,
+            marked.end,
+            related=[ctx.related(placed.file, best.start, best.end, f"better value {best.text}")],
+            evidence=evidence,
+        )
+
+
+def _column_best(grid: Grid, marked: Cell, sense: int) -> bool:
+    column = [cell for row in grid.body_rows() if (cell := grid.numeric(row, marked.column))]
+    return all(sense * (marked.value - cell.value) >= 0 for cell in column)  # type: ignore[operator]

@@ -1,0 +1,405 @@
+"""What the TAB rules read in a table: its grid of cells, which direction of a column is better,
+which rows are references, and how an aggregate or a derived cell follows from other cells.
+
+A table is read as a `Grid`: cells addressed by (row, column), the header rows apart from the
+body, the rules that split the body into groups of rows, and the ✓/✗ columns that set rows apart.
+An aggregate (an Avg row or column) `adds_up` when it is the mean or the sum of some run of the
+cells it summarises, within the rounding of every cell; a derived column follows a `Derivation`
+(ratio, difference, relative change) of two other columns, row by row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind, Cell, Table
+from ....latex.tables import is_rule, rule_macros
+from ...context import RuleContext
+from ...finding import Statement
+from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled
+
+_HIGHER = re.compile(
+    r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
+    r"top-?[15]|ndcg|hit|reward|return|score)\b",
+    re.IGNORECASE,
+)
+_LOWER = re.compile(
+    r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|aurc|lpips|chamfer|cd|latency|"
+    r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
+    re.IGNORECASE,
+)
+# Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
+_REFERENCE_ROW = re.compile(
+    r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
+    r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b",
+    re.IGNORECASE,
+)
+# A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
+_MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
+_UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
+# Evidence weights for a finding's confidence: where a column's direction was read.
+DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
+SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
+WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
+
+
+@dataclass(slots=True)
+class Grid:
+    """A table's cells addressed by (row, column), header rows excluded from `body`. The author's
+    own rule macros (`\\shline`) count as rules: they end the header and split the body into groups."""
+
+    table: Table
+    cells: dict[tuple[int, int], Cell]
+    header_rows: int
+    rule_rows: list[int]  # rows a rule is drawn above
+    author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
+    mark_columns: list[int]  # ✓/✗ columns
+
+    @classmethod
+    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
+        author_rules: dict[int, list[str]] = {}
+        for row, name in table.rules:
+            if name in rule_macros:
+                author_rules.setdefault(row, []).append(name)
+        rule_rows = sorted({row for row, name in table.rules if is_rule(name) or name in rule_macros})
+        header_rows = table.header_rows
+        if author_rules:  # the header ends at the first inner rule, the author's included
+            inner = [row for row in rule_rows if 0 < row < len(table.rows)]
+            header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
+        grid = cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row}, header_rows, rule_rows, author_rules, [])
+        grid.mark_columns = grid._marked_columns()
+        return grid
+
+    def body_rows(self) -> range:
+        return range(self.header_rows, len(self.table.rows))
+
+    def columns(self) -> range:
+        return range(1, max((cell.column + cell.column_span for row in self.table.rows for cell in row), default=1))
+
+    def row_header(self, row: int) -> str:
+        """The row's first cell, without an author's rule macro written before it."""
+        text = self.table.row_header(row)
+        for name in self.author_rules.get(row, ()):
+            text = re.sub(rf"^\s*\\{re.escape(name)}", "", text)
+        return text.strip()
+
+    def column_header(self, column: int) -> str:
+        return " ".join(
+            cell.text
+            for row in self.table.rows[: self.header_rows]
+            for cell in row
+            if cell.column <= column < cell.column + cell.column_span and cell.text
+        )
+
+    def own_header(self, column: int) -> str:
+        """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)"."""
+        for row in reversed(self.table.rows[: self.header_rows]):
+            for cell in row:
+                if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
+                    return cell.text
+        return ""
+
+    def column_name(self, column: int) -> str:
+        """A column's header, its spanning group's name included: "BLEURT SN"."""
+        return " ".join(self.column_header(column).split()) or f"column {column + 1}"
+
+    def groups(self) -> list[range]:
+        """Column ranges under a spanning header cell ("CIFAR-10N" over its four columns)."""
+        return [
+            range(cell.column, cell.column + cell.column_span)
+            for row in self.table.rows[: self.header_rows]
+            for cell in row
+            if cell.column_span > 1
+        ]
+
+    def numeric(self, row: int, column: int) -> Cell | None:
+        cell = self.cells.get((row, column))
+        return cell if cell is not None and cell.value is not None and cell.column_span == 1 else None
+
+    def is_reference(self, row: int) -> bool:
+        """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
+        return any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]) or bool(
+            _REFERENCE_ROW.search(self.row_header(row))
+        )
+
+    def is_reference_column(self, column: int) -> bool:
+        """A random, human or oracle column: a reference, not a competitor."""
+        return bool(_REFERENCE_ROW.search(self.column_header(column)))
+
+    def row_set(self, row: int) -> tuple[int, tuple[str, ...]]:
+        """Which group a body row belongs to: the rules above it, and its ✓/✗ marks."""
+        rules = sum(1 for ruled in self.rule_rows if self.header_rows < ruled <= row)
+        marks = tuple(" ".join(cell.text.split()) for column in self.mark_columns if (cell := self.cells.get((row, column))))
+        return rules, marks
+
+    def _marked_columns(self) -> list[int]:
+        columns = []
+        for column in self.columns():
+            texts = [cell.text for row in self.body_rows() if (cell := self.cells.get((row, column)))]
+            marked = [text for text in texts if _MARK.match(text)]
+            if len(marked) >= 2 and all(_MARK.match(text) or _UNMARKED.match(text) for text in texts):
+                columns.append(column)
+        return columns
+
+
+def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
+    """The author's macros that draw table rules (`\\newcommand\\shline{…\\hline…}`)."""
+    return rule_macros(macro for _, macro in ctx.index.macros)
+
+
+def cell_statement(ctx: RuleContext, file: str, grid: Grid, cell: Cell, role: str = "result", row: str | None = None) -> Statement:
+    """One side of a table finding's evidence: the cell quoted, with its row (or the name given) and column."""
+    subject = f"row {grid.row_header(cell.row) if row is None else row}, column {grid.column_name(cell.column)}"
+    return Statement(file=file, range=ctx.range(file, cell.start, cell.end), quote=cell.text, subject=subject, role=role)
+
+
+def table_blocks(section: Section) -> list[PlacedBlock]:
+    """The section's parsed tables (what the index lists as tables, section by section)."""
+    return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Derivation:
+    """How a derived column's cell follows from two other cells of its row."""
+
+    name: str  # "ratio"
+    formula: str  # "{a} / {b}", filled with the two columns' names
+    compute: Callable[[float, float], float | None]
+
+    def holds(self, cell: Cell, left: Cell, right: Cell) -> bool:
+        """The cell is the derivation of the other two, within the rounding of all three: the result
+        over the interval each rounded input stands for, or the exact result rounded or truncated."""
+        exact = self.compute(left.value, right.value)  # type: ignore[arg-type]  # numeric cells
+        if exact is None:
+            return False
+        if agrees(cell.value, cell.decimals, exact):  # type: ignore[arg-type]
+            return True
+        lefts = (left.value - slack(left.decimals), left.value + slack(left.decimals))  # type: ignore[operator]
+        rights = (right.value - slack(right.decimals), right.value + slack(right.decimals))  # type: ignore[operator]
+        if rights[0] <= 0 <= rights[1]:
+            return False  # a divisor that rounding may make zero bounds nothing
+        corners = [value for x in lefts for y in rights if (value := self.compute(x, y)) is not None]
+        allowance = slack(cell.decimals)
+        if max(corners) - min(corners) > 4 * allowance:
+            return False  # rounding leaves the result open (a change relative to a near-equal pair): it bounds nothing
+        return min(corners) - allowance <= cell.value <= max(corners) + allowance  # type: ignore[operator]
+
+
+DERIVATIONS = (
+    Derivation("ratio", "{a} / {b}", lambda a, b: a / b if b else None),
+    Derivation("difference", "{a} − {b}", lambda a, b: a - b),
+    Derivation("relative change", "({a} − {b}) / {b} × 100", lambda a, b: (a - b) / b * 100 if b else None),
+    Derivation("share", "{a} / {b} × 100", lambda a, b: a / b * 100 if b else None),
+)
+# A header that names a value derived from two others: "Δ", "Imp. ×", "Diff.", "Ratio", "Speed-up", "Rel. change".
+DERIVED_HEADER = re.compile(
+    r"Δ|∆|\\Delta|×|\\times|\b(?:diff(?:erence)?s?|gains?|improv\w*|imp|change|ratios?|speed-?ups?|reductions?|rel|relative|"
+    r"increase|decrease|drop)\b",
+    re.IGNORECASE,
+)
+
+
+def derived_agrees(grid: Grid, aggregate_row: int, column: int, rows: list[int]) -> bool:
+    """The aggregate row's cell in `column` is the ratio, difference or relative change of two of
+    its own cells, as the column's cells are of theirs in (nearly) every row: "Imp. ×" = Ours / Baseline."""
+    if grid.numeric(aggregate_row, column) is None:
+        return False
+    return any(
+        follows(grid, aggregate_row, column, a, b, derivation) and fit(grid, column, rows, a, b, derivation).nearly_every_row
+        for derivation in DERIVATIONS
+        for a, b in _pairs(grid, column)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A derivation of columns `a` and `b` that a column's cells follow in the rows `held`, and not in `failed`."""
+
+    derivation: Derivation
+    a: int
+    b: int
+    held: tuple[int, ...]
+    failed: tuple[int, ...]
+
+    @property
+    def nearly_every_row(self) -> bool:
+        """At least two rows, and four in five of those with the three cells."""
+        return len(self.held) >= 2 and len(self.held) * 5 >= (len(self.held) + len(self.failed)) * 4
+
+
+def derivations(grid: Grid, column: int, rows: Sequence[int]) -> list[Fit]:
+    """Every derivation of two other columns that the column's cells follow in two rows or more."""
+    fits = (fit(grid, column, rows, a, b, derivation) for derivation in DERIVATIONS for a, b in _pairs(grid, column))
+    return [found for found in fits if len(found.held) >= 2]
+
+
+def fit(grid: Grid, column: int, rows: Sequence[int], a: int, b: int, derivation: Derivation) -> Fit:
+    """Which of the rows with the three cells follow the derivation."""
+    checked = [row for row in rows if grid.numeric(row, column) and grid.numeric(row, a) and grid.numeric(row, b)]
+    held = tuple(row for row in checked if follows(grid, row, column, a, b, derivation))
+    return Fit(derivation, a, b, held, tuple(row for row in checked if row not in held))
+
+
+def _pairs(grid: Grid, column: int) -> list[tuple[int, int]]:
+    columns = [c for c in grid.columns() if c != column]
+    return [(a, b) for a in columns for b in columns if a != b]
+
+
+def follows(grid: Grid, row: int, column: int, a: int, b: int, derivation: Derivation) -> bool:
+    cell, left, right = grid.numeric(row, column), grid.numeric(row, a), grid.numeric(row, b)
+    return cell is not None and left is not None and right is not None and derivation.holds(cell, left, right)
+
+
+def runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range]) -> list[list[Cell]]:
+    """The cells an aggregate may cover: all, all on one side (dropping at most half, for a leading
+    "Params" column), or one group (under a spanning header; the rows an aggregate row closes); the
+    preferred candidate first, a closed group of rows before the rest."""
+    position: Callable[[Cell], int] = (lambda cell: cell.row) if column_wise else (lambda cell: cell.column)
+    before = [cell for cell in peers if position(cell) < position(total)]
+    after = [cell for cell in peers if position(cell) > position(total)]
+    sides = [before[drop:] for drop in range(0, len(before) // 2)]
+    sides += [after[: len(after) - drop] for drop in range(0, len(after) // 2)]
+    grouped = [[cell for cell in peers if position(cell) in group] for group in groups]
+    candidates = grouped + sides if column_wise else sides + grouped
+    return [run for run in candidates + [peers] if len(run) >= 2]
+
+
+@dataclass(frozen=True, slots=True)
+class Statistic:
+    """What an aggregate may be of the cells it summarises."""
+
+    name: str  # as a message says it: "mean", "sum", "mean of the absolute values"
+    compute: Callable[[list[float]], float]
+    cumulative: bool = False  # the cells' rounding adds up (a sum), rather than averaging out
+
+
+MEAN = Statistic("mean", lambda values: sum(values) / len(values))
+SUM = Statistic("sum", sum, cumulative=True)
+MEAN_ABSOLUTE = Statistic("mean of the absolute values", lambda values: sum(abs(value) for value in values) / len(values))
+ROOT_MEAN_SQUARE = Statistic("root mean square", lambda values: math.sqrt(sum(value * value for value in values) / len(values)))
+# A row named for an error measure summarises signed errors: "MAE" the mean of their absolute values, "RMSE" their
+# root mean square; either may also be the mean of per-item errors. Any other aggregate is a mean or a sum.
+_SUM_NAMED = re.compile(r"^\W*(?:total|sum)\b", re.IGNORECASE)
+_UNIT = r"\b[\s.~]*(?:\([^()]{0,20}\))?[\W_]*$"  # "MAE (eV)", "RMSE:"
+_MEAN_ABSOLUTE_ROW = re.compile(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
+_ROOT_MEAN_SQUARE_ROW = re.compile(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
+
+
+def signed(value: float, decimals: int) -> str:
+    """A recomputed value as a table would print it, its sign kept: "-0.2"."""
+    text = spelled(value, decimals)
+    return f"-{text}" if value < 0 and text.strip("0.") else text
+
+
+def is_aggregate_row(header: str) -> bool:
+    """A row that summarises the rows above it: Avg, Mean, Total, Sum, Overall, MAE, RMSE."""
+    return bool(AGGREGATE_HEADER.match(header) or _MEAN_ABSOLUTE_ROW.match(header) or _ROOT_MEAN_SQUARE_ROW.match(header))
+
+
+def statistics_of(header: str) -> tuple[Statistic, ...]:
+    """The statistics an aggregate so named may be, the one it most likely is first."""
+    if _MEAN_ABSOLUTE_ROW.match(header):
+        return MEAN_ABSOLUTE, MEAN
+    if _ROOT_MEAN_SQUARE_ROW.match(header):
+        return ROOT_MEAN_SQUARE, MEAN
+    return (SUM, MEAN) if _SUM_NAMED.match(header) else (MEAN, SUM)
+
+
+def adds_up(
+    total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[range], statistics: Sequence[Statistic] = (MEAN, SUM)
+) -> bool:
+    return any(_summarises(total, run, statistic) for run in runs(total, peers, column_wise, groups) for statistic in statistics)
+
+
+def _summarises(total: Cell, run: list[Cell], statistic: Statistic) -> bool:
+    """Within the rounding of the aggregate and of its cells; a sum printed negative ("− 2343 excluded")
+    gives its parts' total as well."""
+    values: list[float] = [cell.value for cell in run]  # type: ignore[misc]  # numeric cells
+    rounding = max(slack(cell.decimals) for cell in run) * (len(values) if statistic.cumulative else 1)
+    exact = statistic.compute(values)
+    written = (total.value, -total.value) if statistic.cumulative else (total.value,)  # type: ignore[operator]
+    return any(abs(exact - value) <= slack(total.decimals) + rounding for value in written)  # type: ignore[operator]
+
+
+def direction(header: str, caption: str | None) -> int:
+    """+1 when higher is better, -1 when lower is better, 0 when the table does not say."""
+    return read_direction(header, caption)[0]
+
+
+def read_direction(header: str, caption: str | None) -> tuple[int, str]:
+    """The direction and where it was read: "arrow" (↑/↓ in the header), "header" (the metric's
+    name in the header) or "caption"; (0, "") when the table does not say."""
+    arrows = (bool(re.search(r"↑|\\uparrow", header)), bool(re.search(r"↓|\\downarrow", header)))
+    if arrows[0] != arrows[1]:
+        return (1 if arrows[0] else -1), "arrow"
+    for text, where in ((header, "header"), (caption or "", "caption")):
+        higher, lower = bool(_HIGHER.search(text)), bool(_LOWER.search(text))
+        if higher != lower:
+            return (1 if higher else -1), where
+        if higher and lower:
+            return 0, ""
+    return 0, ""
+
+
+def spread_overlaps(first: Cell, second: Cell) -> bool:
+    """The gap between two `mean ± std` cells is within their spreads."""
+    spreads = [cell.spread for cell in (first, second) if cell.spread is not None]
+    return bool(spreads) and abs(first.value - second.value) <= max(spreads)  # type: ignore[operator]
+
+
+# A row that states the size of the sample its table breaks down: "n", "N", "Total", "All", "Sample size".
+_SIZE_ROW = re.compile(
+    r"^\W*(?:n|total(?:\s+(?:sample|n|count))?|all|(?:full\s+|whole\s+)?sample(?:\s+size)?|(?:number|no\.)\s+of\s+\w+)[\W_]*$",
+    re.IGNORECASE,
+)
+
+
+def count(grid: Grid, row: int, column: int) -> Cell | None:
+    """A cell that holds a whole count: "548", "548 (58.7%)", not "54.8", "12%" or "3 ± 1"."""
+    cell = grid.numeric(row, column)
+    if cell is None or cell.decimals or cell.percent or cell.spread is not None or cell.value < 0:  # type: ignore[operator]
+        return None
+    return cell
+
+
+def label_columns(grid: Grid, row: int) -> range:
+    """The leading columns that name a row: those before its first number."""
+    return range(next((cell.column for cell in grid.table.rows[row] if cell.value is not None), 1))
+
+
+def row_label(grid: Grid, row: int, columns: range | None = None) -> str:
+    """A row's name in the given leading columns (its own, by default): "Sex female"."""
+    columns = label_columns(grid, row) if columns is None else columns
+    return " ".join(" ".join(cell.text.split()) for cell in grid.table.rows[row] if cell.column in columns and cell.text.strip())
+
+
+def size_rows(grid: Grid) -> list[int]:
+    """Body rows that state the sample size: the name in their leading columns is n, N, Total, All, ..."""
+    return [row for row in grid.body_rows() if _SIZE_ROW.match(row_label(grid, row))]
+
+
+def row_groups(grid: Grid, total_row: int) -> list[list[int]]:
+    """The other body rows in groups, a group ending at each rule and at each category label (a first
+    cell written where the rows below leave it empty: "Sex" over "female", "male")."""
+    columns = label_columns(grid, total_row)
+    categorised = len(columns) >= 2
+    groups: list[list[int]] = []
+    key: tuple[int, int] | None = None
+    starts = 0
+    for row in grid.body_rows():
+        first = grid.cells.get((row, 0))
+        if categorised and first is not None and first.text.strip():
+            starts += 1
+        if row == total_row or _SIZE_ROW.match(row_label(grid, row, columns)):
+            key = None
+            continue
+        row_key = (grid.row_set(row)[0], starts)
+        if row_key != key:
+            groups.append([])
+            key = row_key
+        groups[-1].append(row)
+    return groups

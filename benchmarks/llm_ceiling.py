@@ -1,0 +1,436 @@
+"""The ceiling of the LLM audit: what a model that finds every error it can see gets through the pipeline.
+
+    python benchmarks/llm_ceiling.py [--papers NAME ...] [--limit N] [--sample N] [--modes fast standard ...]
+                                     [--provider openai|anthropic] [--save FILE]
+
+Per corpus paper (its largest root), a copy is planted with the injector's paragraph edits:
+
+- three cross-section errors, each two sentences in two places that contradict each other: the
+  abstract's number against the results' (side A in the abstract), a number in the prose against a
+  table's caption (or a late paragraph when the paper has no table), and a claim contradicted in
+  another section;
+- two decoys: a sentence that looks wrong where it stands ("only 3 epochs"), and the passage
+  elsewhere in the paper that resolves it.
+
+Every sentence carries its own made-up name, so the scripted loopback model can tell what a request
+shows. As detector it reports a planted error only when both of its sides are visible in the request
+(and one of them is in the request's focus: the sections a call is about), each visible decoy (both
+as major), and two minor nitpicks per call with a higher confidence than any of them; as verifier it confirms a planted error
+only when both sides are visible, rejects a decoy only when its resolving passage is visible, and
+confirms a nitpick as minor. Merging keeps one finding per planted name. So whatever is lost is lost
+by what the pipeline shows the model (visibility) and by what it does after detection (anchoring,
+verification, merging, ranking, caps).
+
+Reported per mode, over the papers: the share of planted errors whose two sides were ever in one
+detection request; the share of decoys refuted (no finding of the report on them); the share of
+planted errors that survive to the report (a finding of the report anchored on one of their sides); calls,
+input tokens, and the share of input the provider's prefix cache served. `--fallback` forces the
+context window to a quarter of each paper's tokens, so the whole paper cannot be in view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from inject_errors import Edit, append_to_paragraph  # noqa: E402
+from llm_cost import block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_server import LoopbackLLMServer  # noqa: E402
+
+from auditex.analyzers.engine import RuleEngines  # noqa: E402
+from auditex.analyzers.finding import Finding  # noqa: E402
+from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
+from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
+from auditex.analyzers.policy import Policy  # noqa: E402
+from auditex.analyzers.projects import open_projects  # noqa: E402
+from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
+from auditex.latex.manuscript import PlacedBlock  # noqa: E402
+from auditex.latex.model import SectionKind  # noqa: E402
+from auditex.latex.project import Project  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+MODES = ("fast", "standard", "deep", "critical")
+_NAME = re.compile(r"\b(?:Quillon|Marrow)-\d\b")
+_FOCUS = re.compile(r"<focus>\n(.*?)\n</focus>", re.DOTALL)
+_PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
+_CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
+_RANGE = re.compile(r'"blocks": "(\d+)-(\d+)"')
+_INDEX = re.compile(r'\{"index": (\d+)')
+_UNSKIPPED = (SectionKind.FRONT, SectionKind.REFERENCES)
+
+
+@dataclass
+class Plant:
+    """A planted error (two contradicting sides) or a decoy (a local side and the passage that resolves it)."""
+
+    name: str
+    kind: str
+    first: str  # side A / the decoy's local statement
+    second: str  # side B / the resolving passage
+    decoy: bool = False
+
+
+def _plants() -> list[Plant]:
+    return [
+        Plant(
+            "Quillon-1",
+            "abstract vs results",
+            "On the Quillon-1 benchmark our method reaches an accuracy of 91.4 percent.",
+            "On the Quillon-1 benchmark our method reaches an accuracy of 78.2 percent in every run.",
+        ),
+        Plant(
+            "Quillon-2",
+            "prose vs table",
+            "The Quillon-2 baseline needs 340 milliseconds per sample.",
+            "Quillon-2 baseline latency: 120 milliseconds per sample.",
+        ),
+        Plant(
+            "Quillon-3",
+            "claim contradicted elsewhere",
+            "The Quillon-3 filter never removes correct samples.",
+            "The Quillon-3 filter removed a fifth of the correct samples.",
+        ),
+        Plant(
+            "Marrow-1",
+            "decoy",
+            "We train the Marrow-1 model for only 3 epochs.",
+            "Three epochs suffice for Marrow-1 because its loss has converged by then (see the training curves).",
+            decoy=True,
+        ),
+        Plant(
+            "Marrow-2",
+            "decoy",
+            "The Marrow-2 ablation omits the second encoder.",
+            "The Marrow-2 ablation omits the second encoder on purpose: it isolates the first encoder's effect.",
+            decoy=True,
+        ),
+    ]
+
+
+def _paragraphs(project: Project) -> list[PlacedBlock]:
+    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch)."""
+    sections = project.manuscript.sections
+    branches = {file: branch_paths(project.source(file).text) for file in project.files}
+    return [
+        p
+        for p in project.manuscript.blocks
+        if p.kind.value == "paragraph"
+        and len(p.block.plain.text) > 150
+        and sections[p.section].kind not in _UNSKIPPED
+        and not any(branch == NEVER for _, branch in path_at(*branches[p.file], p.block.start))
+    ]
+
+
+def _caption_end(project: Project) -> tuple[str, int] | None:
+    """The file and offset just inside the closing brace of the first table caption."""
+    for placed in project.index.tables:
+        text = project.source(placed.file).text
+        at = text.find("\\caption{", placed.block.start, placed.block.end)
+        if at < 0:
+            continue
+        depth, position = 0, at + len("\\caption")
+        while position < placed.block.end:
+            depth += {"{": 1, "}": -1}.get(text[position], 0)
+            if depth == 0:
+                return placed.file, position
+            position += 1
+    return None
+
+
+def plant(project: Project) -> tuple[list[Plant], list[Edit]] | None:
+    """The plants and their edits, on paragraphs spread over the paper; None when it has too few paragraphs."""
+    paragraphs = _paragraphs(project)
+    if len(paragraphs) < 6:
+        return None
+    sections = project.manuscript.sections
+    abstract = [p for p in project.manuscript.blocks if sections[p.section].kind is SectionKind.ABSTRACT and p.block.plain.text.strip()]
+
+    def at(share: float) -> PlacedBlock:
+        return paragraphs[min(len(paragraphs) - 1, int(share * len(paragraphs)))]
+
+    plants = _plants()
+    sites = [
+        (abstract[0] if abstract else at(0.0), at(0.75)),
+        (at(0.35), None),  # side B: the table caption
+        (at(0.15), at(0.6)),
+        (at(0.45), at(0.95)),
+        (at(0.25), at(0.85)),
+    ]
+    edits: list[Edit] = []
+    for item, (first, second) in zip(plants, sites):
+        edits.append(append_to_paragraph(project, first, item.first, item.name))
+        if second is not None:
+            edits.append(append_to_paragraph(project, second, item.second, item.name))
+            continue
+        caption = _caption_end(project)
+        if caption is None:
+            edits.append(append_to_paragraph(project, at(0.9), item.second, item.name))
+        else:
+            file, offset = caption
+            edits.append(Edit(file, [(offset, offset, " " + item.second)], set(), item.name))
+    return plants, edits
+
+
+def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) -> Project:
+    copy = into / folder.name
+    shutil.copytree(folder, copy)
+    by_file: dict[str, list[tuple[int, int, str]]] = {}
+    for edit in edits:
+        by_file.setdefault(edit.file, []).extend(edit.changes)
+    for file, changes in by_file.items():
+        (copy / file).write_text(Edit(file, changes, set(), "").apply(project.source(file).text), encoding="utf-8")
+    return next(p for p in open_projects(copy)[1] if p.root_file == project.root_file)
+
+
+# ---------------------------------------------------------------- the scripted model
+
+
+def _words(record: dict[str, Any], count: int = 8) -> str:
+    return " ".join(str(record.get("latex") or record.get("text") or "").split()[:count])
+
+
+class ScriptedModel:
+    """The loopback responder that knows the plants (see the module docstring); records what each request showed."""
+
+    def __init__(self, plants: list[Plant]) -> None:
+        self.plants = plants
+        self.seen_together: set[str] = set()  # planted errors with both sides in one detection request
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        system, user = prompt_of(body)
+        text = system + "\n" + user
+        # What the call is asked: its system prompt, or (paper first) the task after the paper.
+        task = system + "\n" + user.rsplit("</paper>", 1)[-1]
+        if "scientific summarizer" in task:
+            records = json_records(_PAPER, user)
+            return "The section states: " + " ".join(" ".join(_words(r, 400) for r in records).split()[:120])
+        if "review planner" in task:
+            names = list(dict.fromkeys(re.findall(r'"section": "([^"]+)"', user))) or ["Introduction"]
+            tasks = [
+                {"task_id": f"T{n}", "focus_sections": names[n % len(names) : n % len(names) + 2], "goal": "check the claims"}
+                for n in range(8)
+            ]
+            return json.dumps({"tasks": tasks})
+        if "adjudication" in task:
+            return self._merge(user)
+        if "false alarm" in task:
+            return self._verify(text, user)
+        findings = self._detect(text, user)
+        if "critical errors" in task:
+            return json.dumps(
+                [{"Problem": f["explanation"], "Location": f'"{f["error_location"]}"', "Explanation": f["explanation"]} for f in findings]
+            )
+        return json.dumps({"findings": findings})
+
+    def _detect(self, text: str, user: str) -> list[dict[str, Any]]:
+        focus = self._focus(text, user)
+        findings = []
+        for item in self.plants:
+            sides = [item.first in text, item.second in text]
+            if not item.decoy and all(sides):
+                self.seen_together.add(item.name)
+            if item.decoy:
+                if sides[0] and item.first in focus:
+                    findings.append(_finding(item, [item.first], "experiment_protocol", 0.85))
+            elif all(sides) and (item.first in focus or item.second in focus):
+                findings.append(_finding(item, [item.first, item.second], "context_misalignment", 0.9))
+        focus_records = [r for r in json_records(_PAPER, focus) if _words(r) and not _NAME.search(str(r.get("latex", "")))]
+        for record in focus_records[:1] + focus_records[-1:]:
+            findings.append(block_finding(record, "rhetoric_bias", "Nitpick: the wording could be tighter.", 0.95, "minor"))
+        return findings
+
+    @staticmethod
+    def _focus(text: str, user: str) -> str:
+        """The part of the request a detection call is about: the blocks its <focus> ranges name, else its <paper> blocks."""
+        ranges = [(int(a), int(b)) for a, b in _RANGE.findall("\n".join(m.group(1) for m in _FOCUS.finditer(user)))]
+        if not ranges:
+            return "\n".join(m.group(0) for m in _PAPER.finditer(user))
+        shown = [(int(found.group(1)), line) for line in text.splitlines() if (found := _INDEX.match(line))]
+        return "<paper>\n" + "\n".join(line for index, line in shown if any(a <= index <= b for a, b in ranges)) + "\n</paper>"
+
+    def _merge(self, user: str) -> str:
+        groups: dict[str, list[int]] = {}
+        records = json_records(_CANDIDATES, user)
+        for n, record in enumerate(records):
+            found = _NAME.search(json.dumps(record))
+            groups.setdefault(found.group(0) if found else f"#{n}", []).append(record.get("number", n))
+        by_number = {record.get("number", n): record for n, record in enumerate(records)}
+        return json.dumps({"findings": [{**by_number[numbers[0]], "merged_from": numbers} for numbers in groups.values()]})
+
+    def _verify(self, text: str, user: str) -> str:
+        verdicts = []
+        for n, record in enumerate(json_records(_CANDIDATES, user)):
+            number = record.get("number", n)
+            found = _NAME.search(json.dumps(record))
+            item = next((p for p in self.plants if found and p.name == found.group(0)), None)
+            if item is None:
+                valid, severity = True, "minor"
+            elif item.decoy:
+                valid, severity = item.second not in text, "major"
+            else:
+                valid, severity = item.first in text and item.second in text, "major"
+            verdicts.append(
+                {
+                    "number": number,
+                    "resolving_quote": "",
+                    "valid": valid,
+                    "severity": severity,
+                    "settled_by_manuscript": True,
+                    "reason": "scripted",
+                }
+            )
+        return json.dumps({"verdicts": verdicts})
+
+
+def _finding(item: Plant, quotes: list[str], kind: str, confidence: float) -> dict[str, Any]:
+    return {
+        "type": kind,
+        "section_location": "",
+        "error_location": quotes[0],
+        "evidence": [{"quote": quote} for quote in quotes],
+        "explanation": f"{item.name}: these statements disagree." if len(quotes) > 1 else f"{item.name}: this looks unjustified.",
+        "severity": "major",  # a decoy looks as serious as an error where it stands
+        "confidence": confidence,
+        "proposed_fix": "Make them agree.",
+    }
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def _spans(project: Project, sentence: str) -> list[tuple[str, int, int]]:
+    """(file, first line, last line) of each place the sentence stands."""
+    found = []
+    for file in project.files:
+        text = project.source(file).text
+        at = text.find(sentence)
+        if at >= 0:
+            first = text.count("\n", 0, at)
+            found.append((file, first, first + sentence.count("\n")))
+    return found
+
+
+def _on(finding: Finding, spans: list[tuple[str, int, int]]) -> bool:
+    """The finding is anchored on one of the spans (a section-level finding points at no statement)."""
+    if not finding.anchored:
+        return False
+    places = [(finding.file, finding.range)] + [(related.file, related.range) for related in finding.related]
+    return any(file == f and r.start.line <= last and r.end.line >= first for f, r in places for file, first, last in spans)
+
+
+def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mode: Mode, settings: LLMSettings) -> dict[str, Any]:
+    model = ScriptedModel(plants)
+    server.responder = model
+    server.clear_prompt_caches()
+    deterministic = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
+    result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
+    report = result.findings
+    planted = [p for p in plants if not p.decoy]
+    decoys = [p for p in plants if p.decoy]
+    survived = [p.name for p in planted if any(_on(f, _spans(project, p.first) + _spans(project, p.second)) for f in report)]
+    shown_decoys = [p.name for p in decoys if any(_on(f, _spans(project, p.first)) for f in report)]
+    stats = result.stats
+    return {
+        "together": len(model.seen_together),
+        "survived": len(survived),
+        "refuted": len(decoys) - len(shown_decoys),
+        "planted": len(planted),
+        "decoys": len(decoys),
+        "calls": stats.calls,
+        "input": stats.input_tokens,
+        "cached": stats.cache_read_tokens,
+        "failed": len(result.failed_units),
+        "report": len(report),
+        "lost": sorted({p.name for p in planted} - set(survived)),
+    }
+
+
+def _settings(server: LoopbackLLMServer, provider: str, project: Project, fallback: bool) -> LLMSettings:
+    fields: dict[str, Any] = {"model": "", "timeout_s": 300, "overall_time_limit_s": 1800}
+    if fallback:
+        paper_tokens = sum(len(d.text) for path, d in project.documents.items() if path.endswith(".tex")) // 4
+        if "context_window" not in LLMSettings.model_fields:
+            raise SystemExit("--fallback needs the context_window setting (the whole-paper design).")
+        fields["context_window"] = max(1, paper_tokens // 4)
+    return server.settings(provider, **fields)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", nargs="*", help="corpus paper folders (default: all)")
+    parser.add_argument("--limit", type=int, help="only the first N papers, by name")
+    parser.add_argument("--sample", type=int, help="N papers drawn at random (seed 0)")
+    parser.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES))
+    parser.add_argument("--provider", choices=["openai", "anthropic"], default="openai")
+    parser.add_argument("--fallback", action="store_true", help="force the context window to a quarter of each paper")
+    parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
+    arguments = parser.parse_args()
+    if not CORPUS.is_dir():
+        sys.exit(f"The corpus is missing at {CORPUS}.")
+    names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+    if arguments.sample:
+        names = sorted(random.Random(0).sample(names, min(arguments.sample, len(names))))
+    names = names[: arguments.limit] if arguments.limit else names
+    rows: dict[str, dict[str, Any]] = {}
+    print(f"{'paper':34} {'mode':8} {'together':>8} {'survive':>7} {'refuted':>7} {'calls':>5} {'input tok':>10} {'cached':>7}  lost")
+    with LoopbackLLMServer() as server, tempfile.TemporaryDirectory(prefix="auditex-ceiling-") as tmp:
+        for name in names:
+            original = largest_project(CORPUS / name)
+            planned = plant(original)
+            if planned is None:
+                print(f"{name:34} skipped: fewer than six paragraphs to plant in")
+                continue
+            plants, edits = planned
+            project = planted_copy(CORPUS / name, original, edits, Path(tmp))
+            rows[name] = {}
+            for mode in arguments.modes:
+                row = measure(server, project, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
+                rows[name][mode] = row
+                failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
+                print(
+                    f"{name:34} {mode:8} {row['together']:>6}/3 {row['survived']:>5}/3 {row['refuted']:>5}/2 {row['calls']:5} "
+                    f"{row['input']:10,} {row['cached'] / max(1, row['input']):6.0%}  {','.join(row['lost'])}{failed}",
+                    flush=True,
+                )
+            if arguments.save:
+                arguments.save.write_text(json.dumps(rows, indent=1))
+    summary(rows, arguments.modes, arguments.fallback)
+
+
+def summary(rows: dict[str, dict[str, Any]], modes: list[str], fallback: bool) -> None:
+    print()
+    print(f"Over {len(rows)} papers{' (context window forced to a quarter of each paper)' if fallback else ''}:")
+    print(
+        f"{'mode':8} {'both sides in one request':>26} {'planted in report':>18} {'decoys refuted':>15} {'calls/paper':>11} {'input tok/paper':>15} {'prefix cached':>13}"
+    )
+    for mode in modes:
+        runs = [row[mode] for row in rows.values() if mode in row]
+        if not runs:
+            continue
+        planted = sum(r["planted"] for r in runs)
+        decoys = sum(r["decoys"] for r in runs)
+        inputs = sum(r["input"] for r in runs)
+        print(
+            f"{mode:8} {sum(r['together'] for r in runs) / planted:26.1%} {sum(r['survived'] for r in runs) / planted:18.1%} "
+            f"{sum(r['refuted'] for r in runs) / decoys:15.1%} {statistics.mean(r['calls'] for r in runs):11.1f} "
+            f"{inputs / len(runs):15,.0f} {sum(r['cached'] for r in runs) / max(1, inputs):13.1%}"
+        )
+
+
+if __name__ == "__main__":
+    main()

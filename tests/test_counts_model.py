@@ -1,0 +1,39 @@
+"""The count family's reading of what a sentence says a table lists, and of what the table lists."""
+
+from auditex.analyzers.rules.counts.table_rows import listings, table_counts
+from auditex.latex.model import Cell, Table
+
+
+def _claims(sentence):
+    return [(claim.label, claim.stated, claim.noun) for claim in table_counts(sentence)]
+
+
+def test_a_count_is_read_after_the_table_it_cites_and_before_it():
+    assert _claims("Table~\\ref{tab:t} contains the top 10 genes ranked by t.") == [("tab:t", 10, "genes")]
+    assert _claims("Table \\ref{tab:s} lists all forty-eight sequences.") == []  # "eight" is not read out of "forty-eight"
+    assert _claims("The seven gene sets listed in Table~\\ref{tab:g} are enriched.") == [("tab:g", 7, "gene sets")]
+
+
+def test_bounds_selections_and_settings_are_not_counts_of_rows():
+    assert _claims("Table~\\ref{t} shows at least 3 genes with a negative change.") == []
+    assert _claims("Table~\\ref{t} lists 2 of the 40 genes we tested.") == []
+    assert _claims("Table~\\ref{t} reports 5 runs of each method.") == []
+
+
+def _table(*rows, header_rows=1):
+    cells = [[Cell(r, c, text, 0, 0, column_span=span) for c, (text, span) in enumerate(row)] for r, row in enumerate(rows)]
+    return Table(cells, 0, 0, "tabular", header_rows)
+
+
+def test_a_table_is_counted_with_and_without_group_titles_continued_rows_and_aggregates():
+    table = _table(
+        [("Gene", 1), ("A", 1), ("B", 1)],
+        [("Panel A", 3)],
+        [("X1", 1), ("1", 1), ("2", 1)],
+        [("", 1), ("1", 1), ("2", 1)],
+        [("X2", 1), ("1", 1), ("2", 1)],
+        [("Total", 1), ("2", 1), ("4", 1)],
+    )
+    counts = set(listings(table))
+    assert {5, 4, 3, 2} <= counts  # body rows, rows of data, named rows, named rows without the total
+    assert 7 not in counts and 6 not in counts

@@ -1,0 +1,96 @@
+"""The DRF family's model: what a placeholder is, and which stretches TeX never prints."""
+
+import pytest
+
+from auditex.analyzers.rules.drafts.model import (
+    HAND_NUMBERED,
+    PlaceholderKind,
+    deleted_spans,
+    elsewhere,
+    float_environments,
+    float_layout,
+    float_type,
+    hand_numbers,
+    in_math_naming_a_variable,
+    mentioned,
+    numbered_in_order,
+    placeholders,
+    publisher_slot,
+    switch_values,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found", "kind"),
+    [
+        ("log2FC = X.XX here", "X.XX", PlaceholderKind.NUMBER),
+        ("rose by XX% overall", "XX%", PlaceholderKind.NUMBER),
+        ("an AUC of 0.XX", "0.XX", PlaceholderKind.NUMBER),
+        ("see Figure Xa", "Figure Xa", PlaceholderKind.REFERENCE),
+        ("shown in Table (??)", "Table (??)", PlaceholderKind.REFERENCE),
+        ("as shown before [ref].", "[ref]", PlaceholderKind.CITATION),
+        ("TBD: the last run", "TBD", PlaceholderKind.MARKER),
+        ("the ?? mode", "??", PlaceholderKind.QUESTION_MARKS),
+    ],
+)
+def test_placeholders_are_read_by_kind(text, found, kind):
+    assert [(p.text, p.kind) for p in placeholders(text)] == [(found, kind)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Python 3.x", "Linux 5.X", "an effect (?) of", "a DOI 10.1073/pnas.XXXXXXXXXX", "TableX", "Male (ref) and female", "what?!", "TODOs"],
+)
+def test_look_alikes_are_not_placeholders(text):
+    assert placeholders(text) == ()
+
+
+def test_a_number_placeholder_in_math_counts_after_an_equals_sign_only():
+    latex = "Let $X.XX$ and $p = X.XX$."
+    first, second = (latex.index("X.XX"), latex.rindex("X.XX"))
+    number = placeholders("X.XX")[0]
+    assert in_math_naming_a_variable(number, latex, first)
+    assert not in_math_naming_a_variable(number, latex, second)
+
+
+def test_switches_set_once_have_a_value():
+    texts = ["\\newif\\ifdraft\n\\newif\\ifanon\\anontrue\n% \\anonfalse\n\\newif\\ifboth\\bothtrue\\bothfalse"]
+    assert switch_values(texts) == {"ifdraft": False, "ifanon": True}
+
+
+def test_deleted_text_of_the_changes_package():
+    text = "\\replaced[comment={x}]{new}{see Appendix~??} and \\deleted{TODO}"
+    assert [text[start:end] for start, end in deleted_spans(text)] == ["{see Appendix~??}", "{TODO}"]
+
+
+def test_mentions_and_publisher_slots():
+    text = "annotations (e.g., TODO, FIXME) and ``TBD'' but TODO here"
+    assert mentioned(text, text.index("FIXME"), text.index("FIXME") + 5)
+    assert mentioned(text, text.index("TBD"), text.index("TBD") + 3)
+    assert not mentioned(text, text.rindex("TODO"), text.rindex("TODO") + 4)
+    assert publisher_slot("\\cvol{2023;TBD}", len("\\cvol{2023;"))
+
+
+def test_a_float_counts_its_numbered_captions_and_finds_labels_before_them():
+    layout = float_layout(
+        "\\begin{figure}\\label{fig:a}\\begin{subfigure}{1in}\\caption{s}\\end{subfigure}"
+        "\\caption{A.}\\begin{minipage}{1in}\\caption{B.}\\label{fig:b}\\end{minipage}\\caption*{C.}\\end{figure}"
+    )
+    assert layout is not None and layout.environment == "figure" and layout.captions == 2
+    assert [(label.key, label.subfloat) for label in layout.misplaced] == [("fig:a", False)]
+    assert float_layout("\\begin{center}\\label{x}\\caption{y}\\end{center}") is None
+
+
+def test_float_numbering_that_the_rule_can_establish():
+    assert numbered_in_order(["\\documentclass{article}\\begin{figure}\\caption{a}\\end{figure}"], "figure")
+    assert not numbered_in_order(["\\numberwithin{figure}{section}"], "figure")
+    assert numbered_in_order(["\\numberwithin{figure}{section}"], "table")
+    assert not numbered_in_order(["\\documentclass[11pt]{report}"], "table")
+    assert float_environments(["\\begin{figure*}x\\end{figure*}% \\begin{figure}\n\\begin{table}"], "figure") == 1
+    assert float_type("sidewaystable") == "table" and float_type("algorithm") is None
+
+
+def test_hand_numbered_mentions():
+    mentions = [(m.group("name"), hand_numbers(m.group("numbers"))) for m in HAND_NUMBERED.finditer("Figs. 2–4, Table 3a and Table 2.1")]
+    assert mentions == [("Figs.", [2, 4]), ("Table", [3])]
+    assert elsewhere("see their Table 8") and elsewhere("Figure 3 of \\cite{smith}") and not elsewhere("Figure 3 shows it")

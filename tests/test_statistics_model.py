@@ -1,0 +1,79 @@
+"""The statistics family's model: intervals with their estimates, and significance words with their p."""
+
+import math
+
+import pytest
+
+from auditex.analyzers.rules.statistics.model import (
+    correlation_p,
+    interval_number,
+    is_correlation_table,
+    possible_stars,
+    read_intervals,
+    read_significance_claims,
+    star_legend,
+    stated_sample,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "written", "estimate"),
+    [
+        ("OR = 1.23, 95% CI [1.05, 1.45]", "[1.05, 1.45]", "1.23"),
+        ("a gain of 0.45 (95% CI 0.30–0.60)", "[0.30, 0.60]", "0.45"),
+        ("HR 0.8; 95% credible interval: 0.7 to 0.9", "[0.7, 0.9]", "0.8"),
+        ("1,800 (95% CI 1,234 to 2,345)", "[1,234, 2,345]", "1,800"),
+        ("$t(103)=-2.60$, 95% CI=[0.12, 0.90]", "[0.12, 0.90]", ""),
+        ("p<.001, 95% CI=[0.08, 0.16]", "[0.08, 0.16]", ""),
+        ("n = 120, 95% CI [1.2, 3.4]", "[1.2, 3.4]", ""),
+    ],
+)
+def test_intervals_are_read_with_the_estimate_next_to_them(text, written, estimate):
+    (interval,) = read_intervals(text)
+    assert (interval.written, interval.estimate_text) == (written, estimate)
+
+
+def test_bounds_and_estimates():
+    (reversed_bounds,) = read_intervals("OR = 0.62, 95% CI [0.81, 0.45]")
+    assert reversed_bounds.reversed and not reversed_bounds.excludes_estimate
+    (one_sided,) = read_intervals("0.40, 95% CI [0.12, ∞)")
+    assert one_sided.high == math.inf and not one_sided.excludes_estimate
+    (rounded,) = read_intervals("0.45 (95% CI 0.451–0.62)")
+    assert not rounded.excludes_estimate
+    (percent,) = read_intervals("45% (95% CI 0.40–0.50)")
+    assert percent.percent_mismatch and not percent.excludes_estimate
+    assert interval_number("−\\infty") == -math.inf and interval_number("1,234.5") == 1234.5
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("no significant correlation (r = -0.010, p = 0.046)", [(False, "no significant", "p = 0.046")]),
+        ("was significantly higher (p = .23)", [(True, "significantly", "p = .23")]),
+        ("A was significantly higher (p < .001), while B did not differ (p = .23)", [(True, "significantly", "p < .001")]),
+        ("significantly higher; the second one (p = .23)", []),
+        ("marginally significant (p = .07)", []),
+        ("not significant at p < .05", []),
+    ],
+)
+def test_a_significance_word_governs_the_p_in_its_clause(text, claims):
+    assert [(claim.says_significant, claim.word, claim.p_text) for claim in read_significance_claims(text)] == claims
+
+
+def test_stated_levels_and_corrections():
+    (at_ten,) = read_significance_claims("significant at the .10 level (p = .07)")
+    assert at_ten.level == pytest.approx(0.10)
+    (corrected,) = read_significance_claims("no significant difference after Bonferroni correction (p = .03)")
+    assert corrected.corrected
+
+
+def test_correlation_tables_legend_sample_and_stars():
+    assert star_legend("* p < .05, ** p < .01, *** p < .001") == {1: 0.05, 2: 0.01, 3: 0.001}
+    assert star_legend("* p < .01, ** p < .05") == {}  # more stars for a larger p: not a legend read
+    assert stated_sample("Correlations (N = 1,204).") == 1204
+    assert stated_sample("N = 80 to 120, pairwise") is None and stated_sample("N = 80 and N = 120") is None
+    assert correlation_p(0.24, 120) == pytest.approx(0.0083, abs=5e-4)
+    legend = {1: 0.05, 2: 0.01}
+    assert list(possible_stars(0.24, 2, 120, legend)) == [2]
+    assert list(possible_stars(0.18, 2, 120, legend)) == [0, 1]  # .175 to .185: p from .056 to .043
+    assert is_correlation_table("Zero-order correlations") and not is_correlation_table("Means by group")

@@ -1,0 +1,95 @@
+"""The table family's model: which statistic an aggregate row is, derived columns, and sample-size groups."""
+
+from auditex.analyzers.rules.tables.model import (
+    DERIVATIONS,
+    MEAN,
+    MEAN_ABSOLUTE,
+    ROOT_MEAN_SQUARE,
+    SUM,
+    Grid,
+    adds_up,
+    derivations,
+    is_aggregate_row,
+    row_groups,
+    signed,
+    size_rows,
+    statistics_of,
+)
+from auditex.latex.model import Cell, Table
+
+
+def _cell(row: int, column: int, text: str) -> Cell:
+    try:
+        value: float | None = float(text)
+    except ValueError:
+        value = None
+    decimals = len(text.split(".")[1]) if value is not None and "." in text else 0
+    return Cell(row, column, text, 0, 0, value=value, decimals=decimals)
+
+
+def _grid(rows: list[list[str]], rules: tuple[tuple[int, str], ...] = ((1, "midrule"),)) -> Grid:
+    cells = [[_cell(r, c, text) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    return Grid.of(Table(cells, 0, 0, "tabular", header_rows=1, rules=rules))
+
+
+def test_an_error_row_names_its_statistic_and_any_other_aggregate_is_a_mean_or_a_sum():
+    assert statistics_of("MAE (eV)") == (MEAN_ABSOLUTE, MEAN)
+    assert statistics_of("Mean absolute error") == (MEAN_ABSOLUTE, MEAN)
+    assert statistics_of("RMSE") == (ROOT_MEAN_SQUARE, MEAN)
+    assert statistics_of("Total") == (SUM, MEAN)
+    assert statistics_of("Avg.") == (MEAN, SUM)
+    assert is_aggregate_row("MAE") and is_aggregate_row("Sum") and not is_aggregate_row("MAE of the baseline")
+
+
+def test_a_mae_row_is_the_mean_of_absolute_values_and_a_negative_sum_gives_its_parts_total():
+    errors = [_cell(row, 1, text) for row, text in enumerate(["-0.8", "0.9", "-1.2", "0.2"], start=1)]
+    assert adds_up(_cell(5, 1, "0.8"), errors, True, (), statistics_of("MAE"))
+    assert not adds_up(_cell(5, 1, "0.4"), errors, True, (), statistics_of("MAE"))
+    assert adds_up(_cell(5, 1, "0.9"), errors, True, (), statistics_of("RMSE"))
+    counts = [_cell(row, 1, text) for row, text in enumerate(["22", "146", "70", "22"], start=1)]
+    assert adds_up(_cell(5, 1, "-260"), counts, True, (), statistics_of("Sum"))
+    assert not adds_up(_cell(5, 1, "-250"), counts, True, (), statistics_of("Sum"))
+
+
+def test_a_derivation_allows_for_the_rounding_of_its_inputs_but_not_for_an_open_result():
+    difference, relative = DERIVATIONS[1], DERIVATIONS[2]
+    assert difference.holds(_cell(0, 2, ".24"), _cell(0, 0, ".211"), _cell(0, 1, "-.026"))
+    assert not difference.holds(_cell(0, 2, ".17"), _cell(0, 0, ".182"), _cell(0, 1, ".066"))
+    # Two near-equal values: their relative change could be anything within a point either way.
+    assert not relative.holds(_cell(0, 2, "0.90"), _cell(0, 0, "0.88"), _cell(0, 1, "0.88"))
+
+
+def test_a_derived_column_is_found_with_the_rows_that_break_it():
+    grid = _grid(
+        [
+            ["Pair", "SN", "UN", "Diff"],
+            ["a", ".211", "-.026", ".24"],
+            ["b", ".234", ".204", ".03"],
+            ["c", ".182", ".066", ".17"],
+            ["d", ".104", ".042", ".06"],
+            ["e", ".104", ".058", ".05"],
+        ]
+    )
+    best = max(derivations(grid, 3, list(grid.body_rows())), key=lambda fit: len(fit.held))
+    assert (best.derivation.name, best.a, best.b, best.failed) == ("difference", 1, 2, (3,))
+
+
+def test_a_sample_table_groups_its_rows_under_rules_and_category_labels():
+    grid = _grid(
+        [
+            ["", "", "Patients", "Controls"],
+            ["", "n", "934", "934"],
+            ["Sex", "female", "556", "548"],
+            ["", "male", "378", "368"],
+            ["Site", "1", "285", "512"],
+            ["", "2", "395", "236"],
+        ]
+    )
+    assert size_rows(grid) == [1]
+    assert row_groups(grid, 1) == [[2, 3], [4, 5]]
+
+
+def test_a_recomputed_value_keeps_its_sign():
+    assert signed(-0.225, 1) == "-0.2"
+    assert signed(-0.01, 1) == "0.0"
+    assert signed(18528, 0) == "18528"
