@@ -26,7 +26,7 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -138,7 +138,7 @@ def release_memory() -> None:
 
 
 @functools.cache
-def _malloc_trim() -> Any:
+def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim, or None where the C library has none (musl, macOS)."""
     name = ctypes.util.find_library("c")
     try:
