@@ -25,7 +25,9 @@ import asyncio
 import json
 import logging
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ..analyzers.llm.client import cache_key
 from ..analyzers.llm.errors import BadResponse, LLMError, ServerFailed
@@ -33,20 +35,28 @@ from ..analyzers.llm.provider import ChatRequest, ChatResponse
 from ..analyzers.llm.settings import LLMSettings
 from .results import write_atomically
 
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from openai import AsyncOpenAI
+
+    from ..analyzers.llm.provider import AnthropicProvider, OpenAIProvider
+
 log = logging.getLogger(__name__)
 
 STATE_FILE = "llm_batches.json"
-COMPLETION_WINDOW = "24h"
-_CHAT_PATH = "/v1/chat/completions"
+COMPLETION_WINDOW: Final = "24h"
+_CHAT_PATH: Final = "/v1/chat/completions"
 _OPENAI_ENDED = ("completed", "failed", "expired", "cancelled")
 
 Answer = ChatResponse | LLMError
+_Waiting = dict[str, tuple[ChatRequest, list[asyncio.Future[ChatResponse]]]]  # cache key → (the request, the calls waiting for it)
 
 
 class BatchBackend(ABC):
     """One provider's batch API, through the SDK client of the interactive provider."""
 
-    def __init__(self, provider) -> None:
+    def __init__(self, provider: OpenAIProvider | AnthropicProvider) -> None:
         self.provider = provider
         self.client = provider.sdk_client
         self.call = provider.guarded
@@ -64,6 +74,8 @@ class BatchBackend(ABC):
 
 
 class OpenAIBatches(BatchBackend):
+    client: AsyncOpenAI
+
     async def submit(self, requests: dict[str, ChatRequest]) -> str:
         lines = "".join(
             json.dumps({"custom_id": key, "method": "POST", "url": _CHAT_PATH, "body": self.provider.request_body(request)}) + "\n"
@@ -104,10 +116,15 @@ class OpenAIBatches(BatchBackend):
 
 
 class AnthropicBatches(BatchBackend):
+    client: AsyncAnthropic
+
     async def submit(self, requests: dict[str, ChatRequest]) -> str:
         batch = await self.call(
             self.client.messages.batches.create(
-                requests=[{"custom_id": key, "params": self.provider.request_body(request)} for key, request in requests.items()]
+                requests=[
+                    {"custom_id": key, "params": cast("MessageCreateParamsNonStreaming", self.provider.request_body(request))}
+                    for key, request in requests.items()
+                ]
             )
         )
         return batch.id
@@ -137,7 +154,7 @@ def item_error(status: int | None, message: str) -> LLMError:
     return BadResponse(f"The batch request was refused ({status}): {message}")
 
 
-def backend_for(provider, settings: LLMSettings) -> BatchBackend:
+def backend_for(provider: OpenAIProvider | AnthropicProvider, settings: LLMSettings) -> BatchBackend:
     return AnthropicBatches(provider) if settings.provider == "anthropic" else OpenAIBatches(provider)
 
 
@@ -149,7 +166,7 @@ class BatchState:
         self.provider = provider
         self.fetched: set[str] = set()  # batches whose answers this process has read: never collected twice
         try:
-            self.batches: list[dict] = json.loads(path.read_text(encoding="utf-8"))["batches"]
+            self.batches: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["batches"]
         except (OSError, ValueError, KeyError):
             self.batches = []
 
@@ -179,11 +196,11 @@ class BatchCollector:
         self.settle_s = settle_s
         self.submitted: list[str] = []
         self.resumed: list[str] = []
-        self._waiting: dict[str, tuple[ChatRequest, list[asyncio.Future]]] = {}
+        self._waiting: dict[str, tuple[ChatRequest, list[asyncio.Future[ChatResponse]]]] = {}
         self._arrived = asyncio.Event()
 
     async def complete(self, request: ChatRequest, key: str) -> ChatResponse:
-        future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[ChatResponse] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, (request, []))[1].append(future)
         self._arrived.set()
         return await future
@@ -205,7 +222,7 @@ class BatchCollector:
                 log.exception("A batch round failed")
                 _settle(waiting, waiting, {}, BadResponse(f"The batch could not be sent or read ({type(error).__name__}: {error})."))
 
-    async def _round(self, waiting: dict[str, tuple[ChatRequest, list[asyncio.Future]]]) -> None:
+    async def _round(self, waiting: _Waiting) -> None:
         keys = set(waiting)
         resumed = self.state.in_flight(keys)
         fresh = sorted(keys - set().union(*resumed.values()))
@@ -215,7 +232,7 @@ class BatchCollector:
             jobs.append(self._send(fresh, waiting))
         await asyncio.gather(*jobs)
 
-    async def _send(self, keys: list[str], waiting) -> None:
+    async def _send(self, keys: list[str], waiting: _Waiting) -> None:
         try:
             batch_id = await self.backend.submit({key: waiting[key][0] for key in keys})
         except LLMError as error:
@@ -226,7 +243,7 @@ class BatchCollector:
         log.info("Sent %d LLM calls as batch %s.", len(keys), batch_id)
         await self._collect(batch_id, set(keys), waiting)
 
-    async def _collect(self, batch_id: str, keys: set[str], waiting) -> None:
+    async def _collect(self, batch_id: str, keys: set[str], waiting: _Waiting) -> None:
         try:
             while not await self._ended(batch_id):
                 await asyncio.sleep(self.poll_s)
@@ -248,7 +265,7 @@ class BatchCollector:
             return False
 
 
-def _settle(keys, waiting, answers: dict[str, Answer], missing: LLMError) -> None:
+def _settle(keys: Iterable[str], waiting: _Waiting, answers: dict[str, Answer], missing: LLMError) -> None:
     """Hand each waiting call its answer; identical calls after the first get it as a cache hit (paid once)."""
     for key in keys:
         answer = answers.get(key, missing)

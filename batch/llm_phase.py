@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..analyzers.check import checked_input
 from ..analyzers.finding import Finding
@@ -31,6 +32,9 @@ from ..analyzers.projects import InputError
 from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
 from .results import ResultStore
 from .task import TaskSpec, audit_session
+
+if TYPE_CHECKING:
+    from ..analyzers.session import Session
 
 BATCH_PRICE_FACTOR = 0.5
 # A batch may take its whole 24 h window; a call waits that long, and then some, before giving up.
@@ -56,7 +60,7 @@ class LLMBatchPhase:
     def __init__(
         self,
         mode: str,
-        llm: dict,
+        llm: dict[str, Any],
         *,
         no_cache: bool = False,
         poll_s: float = 30.0,
@@ -97,7 +101,7 @@ class LLMBatchPhase:
         slots = asyncio.Semaphore(self.open_submissions)
         sender = asyncio.create_task(collector.serve())
 
-        async def one(spec: TaskSpec, key: str, record: dict) -> None:
+        async def one(spec: TaskSpec, key: str, record: dict[str, Any]) -> None:
             async with slots:
                 store.save(key, await self._audited(spec, record, batched, cache))
 
@@ -109,7 +113,7 @@ class LLMBatchPhase:
             if cache is not None:
                 cache.close()
 
-    async def _audited(self, spec: TaskSpec, record: dict, provider: BatchProvider, cache: LLMCache | None) -> dict:
+    async def _audited(self, spec: TaskSpec, record: dict[str, Any], provider: BatchProvider, cache: LLMCache | None) -> dict[str, Any]:
         """The record with the audit's findings and account, or failed with the reason."""
         from ..analyzers.reports.json_contract import json_contract
 
@@ -133,7 +137,7 @@ class LLMBatchPhase:
                 await asyncio.to_thread(opened.__exit__, None, None, None)
         except TimeoutError:
 
-            def close_when_opened(done: asyncio.Future) -> None:
+            def close_when_opened(done: asyncio.Future[Session]) -> None:
                 if not done.cancelled() and done.exception() is None:
                     opened.__exit__(None, None, None)
 

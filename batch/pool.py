@@ -18,14 +18,16 @@ import time
 from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from .task import TaskSpec, failed_record, placed, run_task
 
 MAX_ATTEMPTS = 2  # the first try and one retry
 _POLL_S = 0.5
 
-OnRecord = Callable[[TaskSpec, dict], None]
+OnRecord = Callable[[TaskSpec, dict[str, Any]], None]
 OnStart = Callable[[TaskSpec, int], None]  # the spec and the pid of the worker that took it
 
 
@@ -47,7 +49,7 @@ def _serve(connection: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context) -> None:
+    def __init__(self, context: SpawnContext) -> None:
         self.connection, child = context.Pipe()
         self.process: BaseProcess = context.Process(target=_serve, args=(child,), daemon=True, name="auditex-batch-worker")
         self.process.start()
@@ -122,12 +124,12 @@ class LocalPool:
             for worker in pool:
                 worker.stop()
 
-    def _settle(self, worker: _Worker, queue: deque, on_record: OnRecord) -> bool:
+    def _settle(self, worker: _Worker, queue: deque[tuple[TaskSpec, int]], on_record: OnRecord) -> bool:
         """Collect the worker's answer if it has one; True when the worker is gone and needs replacing."""
         spec = worker.spec
         assert spec is not None
 
-        def answer(record: dict) -> None:
+        def answer(record: dict[str, Any]) -> None:
             on_record(spec, placed(record, socket.gethostname(), worker.attempt))
 
         if worker.connection.poll():

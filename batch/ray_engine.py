@@ -27,13 +27,16 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .pool import MAX_ATTEMPTS, OnRecord
 from .run import EngineError
 from .task import TaskSpec, failed_record, placed, run_task
+
+if TYPE_CHECKING:
+    from ray import ObjectRef, ObjectRefGenerator
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +76,7 @@ class _Task:
     started: float | None = None  # on the driver's clock, when the task reported its start
 
 
-def checked_then_record(spec: TaskSpec):
+def checked_then_record(spec: TaskSpec) -> Iterator[str | dict[str, Any]]:
     """The Ray task: first the id of the node it started on, then the submission's record."""
     import ray
 
@@ -183,9 +186,9 @@ class _Run:
         self.shared_paths = ray.put(self.paths)
         self.queue: deque[tuple[TaskSpec, int]] = deque((spec, 1) for spec in specs)
         self.nodes: dict[str, _Node] = {}  # checked and alive
-        self.probing: dict = {}  # probe ref → (node, sent at)
+        self.probing: dict[ObjectRef[list[str]], tuple[_Node, float]] = {}  # probe ref → (node, sent at)
         self.seen: set[str] = set()  # every node checked or being checked; a node id never comes back
-        self.running: dict = {}  # generator → _Task
+        self.running: dict[ObjectRefGenerator, _Task] = {}  # generator → _Task
         self.left_out: list[str] = []  # each node left out, and why
         self.refreshed = float("-inf")
 
@@ -274,7 +277,7 @@ class _Run:
             self.running[generator] = _Task(spec, attempt, node)
             self.engine.workers = max(self.engine.workers, sum(n.busy for n in self.nodes.values()))
 
-    def advance(self, generator) -> None:
+    def advance(self, generator: ObjectRefGenerator) -> None:
         """The task's next report: its start, then its record; or the error that ended it."""
         ray, task = self.ray, self.running[generator]
         try:
@@ -289,16 +292,16 @@ class _Run:
             return
         self.finish(generator, value)
 
-    def release(self, generator) -> _Task:
+    def release(self, generator: ObjectRefGenerator) -> _Task:
         task = self.running.pop(generator)
         task.node.busy -= 1
         return task
 
-    def finish(self, generator, record: dict) -> None:
+    def finish(self, generator: ObjectRefGenerator, record: dict[str, Any]) -> None:
         task = self.release(generator)
         self.on_record(task.spec, placed(record, task.node.id, task.attempt))
 
-    def lost(self, generator, error: Exception) -> None:
+    def lost(self, generator: ObjectRefGenerator, error: Exception) -> None:
         """The task's worker or node died: a node that died is dropped; the task goes again, or fails on its second loss."""
         ray, task = self.ray, self.running[generator]
         node_gone = isinstance(error, ray.exceptions.NodeDiedError | ray.exceptions.TaskUnschedulableError)

@@ -20,6 +20,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from ..analyzers.finding import Severity
 from ..analyzers.reports.wording import counted
@@ -37,7 +38,7 @@ _WATCHED_CODES = {"BIB004": "Retracted references (BIB004)", "BIB001": "Referenc
 _ERROR_PREFIXES = ("REF", "CIT")
 
 
-def record_key(spec: TaskSpec, options: dict) -> str:
+def record_key(spec: TaskSpec, options: dict[str, Any]) -> str:
     material = json.dumps({"id": spec.id, "content": spec.content_hash, "options": options}, sort_keys=True)
     return hashlib.sha256(material.encode()).hexdigest()
 
@@ -69,26 +70,27 @@ class ResultStore:
         self.records = out / RECORDS
         self.records.mkdir(parents=True, exist_ok=True)
 
-    def load(self, key: str) -> dict | None:
+    def load(self, key: str) -> dict[str, Any] | None:
         """The record saved under `key`, or None (an unreadable file counts as not done)."""
         try:
-            return json.loads((self.records / f"{key}.json").read_text(encoding="utf-8"))
+            record: dict[str, Any] = json.loads((self.records / f"{key}.json").read_text(encoding="utf-8"))
+            return record
         except (OSError, ValueError):
             return None
 
-    def save(self, key: str, record: dict) -> None:
+    def save(self, key: str, record: dict[str, Any]) -> None:
         write_atomically(self.records / f"{key}.json", json.dumps(record, ensure_ascii=False))
 
-    def merge(self, keys: dict[str, str]) -> list[dict]:
+    def merge(self, keys: dict[str, str]) -> list[dict[str, Any]]:
         """Write findings.jsonl from the records of `keys` (id → key); returns the records, by id."""
         merged = [record for id_ in sorted(keys) if (record := self.load(keys[id_])) is not None]
         write_atomically(self.out / FINDINGS, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in merged))
         return merged
 
-    def write_summary(self, records: list[dict], throughput: Throughput) -> None:
+    def write_summary(self, records: list[dict[str, Any]], throughput: Throughput) -> None:
         write_atomically(self.out / SUMMARY, summary_markdown(records, throughput))
 
-    def write_sarif(self, records: list[dict]) -> int:
+    def write_sarif(self, records: list[dict[str, Any]]) -> int:
         from ..analyzers.finding import Finding
         from ..analyzers.reports.sarif import to_sarif
 
@@ -125,7 +127,7 @@ def file_name(submission_id: str) -> str:
     return f"{safe}-{hashlib.sha256(submission_id.encode()).hexdigest()[:8]}"
 
 
-def summary_markdown(records: list[dict], throughput: Throughput) -> str:
+def summary_markdown(records: list[dict[str, Any]], throughput: Throughput) -> str:
     statuses = Counter(r["status"] for r in records)
     ok = [r for r in records if r["status"] == "ok"]
     lines = [
@@ -151,7 +153,7 @@ def summary_markdown(records: list[dict], throughput: Throughput) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _per_submission(records: list[dict]) -> list[str]:
+def _per_submission(records: list[dict[str, Any]]) -> list[str]:
     lines = ["## Submissions", "", "| submission | status | errors | warnings |", "| --- | --- | ---: | ---: |"]
     for record in records:
         severities = Counter(f["severity"] for f in record["findings"])
@@ -160,7 +162,7 @@ def _per_submission(records: list[dict]) -> list[str]:
     return lines
 
 
-def _rule_counts(records: list[dict]) -> list[str]:
+def _rule_counts(records: list[dict[str, Any]]) -> list[str]:
     findings = Counter(f["code"] for r in records for f in r["findings"])
     submissions = Counter(code for r in records for code in {f["code"] for f in r["findings"]})
     lines = ["## Findings per rule", ""]
@@ -180,7 +182,13 @@ def _rule_counts(records: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def _watch_list(title: str, records: list[dict], wanted) -> list[str]:
+class _Wanted(Protocol):
+    """Whether a finding (as its record holds it) belongs to the list; a Protocol, as mypy types no lambda with defaults against a Callable."""
+
+    def __call__(self, finding: dict[str, Any], /) -> bool: ...
+
+
+def _watch_list(title: str, records: list[dict[str, Any]], wanted: _Wanted) -> list[str]:
     hits = [(r["id"], Counter(f["code"] for f in r["findings"] if wanted(f))) for r in records]
     hits = [(id_, codes) for id_, codes in hits if codes]
     lines = [f"## {title}: {len(hits)} submission{'s' if len(hits) != 1 else ''}", ""]

@@ -20,7 +20,7 @@ from .results import ResultStore, Throughput, record_key
 from .task import Limits, TaskSpec
 from .venue import Entry, content_hash, list_submissions
 
-OnProgress = Callable[[int, int, dict | None], None]  # (done, total, the record just saved or None)
+OnProgress = Callable[[int, int, dict[str, Any] | None], None]  # (done, total, the record just saved or None)
 
 
 class EngineError(Exception):
@@ -31,7 +31,7 @@ class Engine(Protocol):
     name: str
     workers: int
 
-    def run(self, specs: list[TaskSpec], on_record: Callable[[TaskSpec, dict], None]) -> None: ...
+    def run(self, specs: list[TaskSpec], on_record: Callable[[TaskSpec, dict[str, Any]], None]) -> None: ...
 
 
 @dataclass
@@ -44,7 +44,7 @@ class BatchOptions:
     sarif: bool = False
     retry_failed: bool = False
 
-    def fingerprint(self) -> dict:
+    def fingerprint(self) -> dict[str, Any]:
         """What changes a record: re-running with other options checks again."""
         llm = {k: self.llm.get(k) for k in ("provider", "model", "base_url")} if self.mode else None
         return {"auditex": __version__, "online": self.online, "mode": self.mode, "llm": llm}
@@ -52,7 +52,7 @@ class BatchOptions:
 
 @dataclass
 class BatchOutcome:
-    records: list[dict]
+    records: list[dict[str, Any]]
     throughput: Throughput
 
 
@@ -81,7 +81,7 @@ def run_batch(
     if on_progress is not None:
         on_progress(done, len(entries), None)
 
-    def save(spec: TaskSpec, record: dict) -> None:
+    def save(spec: TaskSpec, record: dict[str, Any]) -> None:
         nonlocal done
         store.save(keys[spec.id], record)
         done += 1

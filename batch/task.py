@@ -26,10 +26,11 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
@@ -38,6 +39,11 @@ from ..analyzers.llm.errors import LLMError
 from ..analyzers.projects import InputError
 from ..analyzers.session import Session
 from ..latex.submission import MIB, ExtractionLimits
+
+if TYPE_CHECKING:
+    from ..analyzers.llm.answer_cache import LLMCache
+    from ..analyzers.llm.provider import Provider
+    from ..analyzers.llm.settings import LLMSettings
 
 Status = Literal["ok", "failed", "timed_out"]
 PAGE_BYTES = resource.getpagesize()
@@ -78,7 +84,7 @@ class SubmissionTimedOut(BaseException):
     """The time limit passed; a BaseException so no `except Exception` on the way swallows it."""
 
 
-def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str, float] | None = None) -> dict:
+def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str, float] | None = None) -> dict[str, Any]:
     return {
         "id": spec.id,
         "content_hash": spec.content_hash,
@@ -91,12 +97,12 @@ def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str
     }
 
 
-def placed(record: dict, node: str, attempt: int) -> dict:
+def placed(record: dict[str, Any], node: str, attempt: int) -> dict[str, Any]:
     """The record with where it ran, added by the engine: the worker's answer, or a record the engine made for it."""
     return {**record, "node": node, "attempt": attempt}
 
 
-def run_task(spec: TaskSpec) -> dict:
+def run_task(spec: TaskSpec) -> dict[str, Any]:
     """The submission's record; never raises for anything the submission does."""
     started = time.monotonic()
     timings: dict[str, float] = {}
@@ -132,7 +138,7 @@ def release_memory() -> None:
 
 
 @functools.cache
-def _malloc_trim() -> Any:
+def _malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim, or None where the C library has none (musl, macOS)."""
     name = ctypes.util.find_library("c")
     try:
@@ -154,7 +160,7 @@ def _text_caches() -> tuple[Any, ...]:
     )
 
 
-def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
+def _check(spec: TaskSpec, timings: dict[str, float]) -> dict[str, Any]:
     from ..analyzers.reports.json_contract import json_contract
 
     clock = time.monotonic()
@@ -176,7 +182,7 @@ def _check(spec: TaskSpec, timings: dict[str, float]) -> dict:
     return {"id": spec.id, "content_hash": spec.content_hash, "status": "ok", "reason": None, **contract}
 
 
-async def _audit(spec: TaskSpec, session: Session) -> dict:
+async def _audit(spec: TaskSpec, session: Session) -> dict[str, Any]:
     """The interactive LLM audit, with the shared answer cache."""
     from ..analyzers.llm.answer_cache import LLMCache
     from ..analyzers.llm.settings import LLMSettings
@@ -189,7 +195,9 @@ async def _audit(spec: TaskSpec, session: Session) -> dict:
         cache.close()
 
 
-async def audit_session(session: Session, settings, mode: str, cache, provider=None) -> dict:
+async def audit_session(
+    session: Session, settings: LLMSettings, mode: str, cache: LLMCache | None, provider: Provider | None = None
+) -> dict[str, Any]:
     """Every project's LLM audit, kept in the session; the run's account for the record."""
     from ..analyzers.llm.source import LLMAuditSource, audit_results
     from ..analyzers.reports.json_contract import run_summary
@@ -244,7 +252,7 @@ def time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
-    def expire(signum, frame) -> None:
+    def expire(signum: int, frame: FrameType | None) -> None:
         raise SubmissionTimedOut()
 
     previous = signal.signal(signal.SIGALRM, expire)

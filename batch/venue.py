@@ -87,7 +87,7 @@ def content_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _hash_member(path: Path, digest) -> None:
+def _hash_member(path: Path, digest: hashlib._Hash) -> None:
     """A regular file by its bytes; a link by its target text; a FIFO or device only by its kind (opening one may block)."""
     mode = path.lstat().st_mode
     if stat.S_ISLNK(mode):
@@ -98,7 +98,7 @@ def _hash_member(path: Path, digest) -> None:
         _hash_file(path, digest)
 
 
-def _hash_file(path: Path, digest) -> None:
+def _hash_file(path: Path, digest: hashlib._Hash) -> None:
     with path.open("rb") as handle:
         while chunk := handle.read(_HASH_CHUNK):
             digest.update(chunk)

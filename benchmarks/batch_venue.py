@@ -21,6 +21,7 @@ invalid UTF-8, an endless \\input loop. Then:
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
@@ -33,6 +34,11 @@ import threading
 import time
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from auditex.batch.run import BatchOutcome, Engine, OnProgress
+    from auditex.batch.task import TaskSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE_EVERY = 20
@@ -44,7 +50,7 @@ MIB = 1024 * 1024
 ROOT_TEX = b"\\documentclass{article}\n\\begin{document}\nA short paper.\n\\end{document}\n"
 
 
-def _tar(path: Path, members: list[tuple[str, bytes]], mode: str = "w:gz") -> Path:
+def _tar(path: Path, members: list[tuple[str, bytes]], mode: Literal["w:gz", "w:bz2", "w:xz"] = "w:gz") -> Path:
     with tarfile.open(path, mode) as tar:
         for name, data in members:
             info = tarfile.TarInfo(name)
@@ -164,7 +170,7 @@ def make_venue(venue: Path, size: int, corpus: Path) -> list[str]:
 # Runs -------------------------------------------------------------------------
 
 
-def run(venue: Path, out: Path, engine, on_progress=None):
+def run(venue: Path, out: Path, engine: Engine, on_progress: OnProgress | None = None) -> BatchOutcome:
     from auditex.batch.run import BatchOptions, run_batch
 
     shutil.rmtree(out, ignore_errors=True)
@@ -176,13 +182,13 @@ def listing(venue: Path, names: list[str], path: Path) -> Path:
     return path
 
 
-def comparable(records: list[dict]) -> list[str]:
+def comparable(records: list[dict[str, Any]]) -> list[str]:
     """The records as sorted JSON texts, without timings and where they ran, ids reduced to file names (a list file gives paths)."""
     where = {"timings", "node", "attempt"}
     return sorted(json.dumps({**{k: v for k, v in r.items() if k not in where}, "id": Path(r["id"]).name}, sort_keys=True) for r in records)
 
 
-def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sample_size: int) -> dict[str, dict]:
+def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sample_size: int) -> dict[str, dict[str, Any]]:
     """The single-worker rate, then the pool over the venue with one worker killed; returns the records by id."""
     from auditex.batch.pool import LocalPool
 
@@ -196,7 +202,7 @@ def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sam
     order: list[str] = []
     killed: list[str] = []
 
-    def on_start(spec, pid: int) -> None:
+    def on_start(spec: TaskSpec, pid: int) -> None:
         pids[spec.id] = pid
         starts[spec.id] = starts.get(spec.id, 0) + 1
         # Mid-run, mid-task: a paper that takes seconds (hostile archives end in milliseconds).
@@ -206,8 +212,8 @@ def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sam
 
     pool = LocalPool(workers)
     pool_run = pool.run
-    pool.run = lambda specs, on_record: pool_run(specs, on_record, on_start)
-    outcome = run(venue, scratch / "pool", pool, lambda done, total, record: record and order.append(record["id"]))
+    pool.run = functools.partial(pool_run, on_start=on_start)  # type: ignore[method-assign]  # the workers' starts, which run_batch does not ask for
+    outcome = run(venue, scratch / "pool", pool, lambda done, total, record: order.append(record["id"]) if record else None)
     records = outcome.records
     lines = (scratch / "pool" / "findings.jsonl").read_text().count("\n")
     by_id = {r["id"]: r for r in records}
@@ -239,7 +245,7 @@ def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sam
     return by_id
 
 
-def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size: int | None, by_id: dict[str, dict]) -> None:
+def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size: int | None, by_id: dict[str, dict[str, Any]]) -> None:
     try:
         from auditex.batch.ray_engine import RayEngine
 

@@ -15,11 +15,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure_one(folder: Path, ignore: list[str]) -> dict:
+def measure_one(folder: Path, ignore: list[str]) -> dict[str, Any]:
     from auditex.analyzers.engine import RuleEngines
     from auditex.analyzers.project_config import Config, RulesConfig
     from auditex.analyzers.session import Session

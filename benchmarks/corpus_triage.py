@@ -27,6 +27,7 @@ import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from scipy.stats import binomtest
 
@@ -42,7 +43,7 @@ from auditex.analyzers.precision import PRECISION_BAR, ClassPrecision, Measured,
 TABLE = ROOT / "analyzers" / "measured_precision.py"
 
 
-def paper_findings(folder: Path) -> list[dict]:
+def paper_findings(folder: Path) -> list[dict[str, Any]]:
     return [
         {
             "code": f.code,
@@ -63,7 +64,7 @@ def wilson_lower_bound(genuine: int, findings: int) -> float:
     return float(binomtest(genuine, findings).proportion_ci(confidence_level=0.95, method="wilson").low) if findings else 0.0
 
 
-def per_paper(found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry]) -> int:
+def per_paper(found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry]) -> int:
     """Prints the per-paper table; returns the false warnings."""
     print(f"{'paper':44} {'errors':>6} {'warnings':>8} {'genuine':>7} {'false':>5} {'untriaged':>9} {'false warn':>10}")
     totals = [0] * 6
@@ -88,7 +89,7 @@ def measure(genuine: int, false: int) -> Measured:
 
 
 def precision_table(
-    found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry]
+    found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry]
 ) -> tuple[list[tuple[ClassPrecision, int]], dict[str, Measured]]:
     """Each (rule, evidence class) measured, with its untriaged findings; and each evidence tier pooled over the gated rules."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # genuine, false, untriaged
@@ -176,7 +177,7 @@ LEDGER_HEADER = """# Every warning or error auditex reports on ../shared/corpus,
 """
 
 
-def reconcile(found: dict[str, list[dict]], ledger: dict[tuple[str, str], Entry], triaged: list[Path]) -> None:
+def reconcile(found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry], triaged: list[Path]) -> None:
     """Rewrites the ledger for this run's findings; prints what it dropped, kept back, or could not judge."""
     pool = dict(ledger)
     for path in triaged:

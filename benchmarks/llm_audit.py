@@ -20,7 +20,9 @@ import random
 import re
 import sys
 import tempfile
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -38,6 +40,7 @@ from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.analyzers.registry import Registry  # noqa: E402
 from auditex.analyzers.session import Session  # noqa: E402
 from auditex.latex.model import BlockKind  # noqa: E402
+from auditex.latex.project import Project  # noqa: E402
 from auditex.latex.sentences import sentence_spans  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -64,10 +67,11 @@ def load(name: str) -> Session:
 def audit(session: Session, settings: LLMSettings, mode: str, cache: LLMCache | None = None) -> AuditResult:
     """The audit of the paper's first root, through the session as every front end runs it."""
     source = LLMAuditSource(settings, mode, cache=cache)
-    return asyncio.run(anext(audit_results(session, source, snapshots=session.snapshots()[:1])))
+    first = anext(audit_results(session, source, snapshots=session.snapshots()[:1]))
+    return asyncio.run(cast("Coroutine[Any, Any, AuditResult]", first))  # an async generator's step is a coroutine
 
 
-def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, str, str]]:
+def sampled_quotes(project: Project, count: int, rng: random.Random) -> list[tuple[int, str, str]]:
     """(block index, quote, variant) sampled from sentences of text blocks."""
     blocks = [p for p in PaperData(project).blocks() if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 80]
     quotes = []
@@ -87,7 +91,7 @@ def sampled_quotes(project, count: int, rng: random.Random) -> list[tuple[int, s
     return quotes
 
 
-def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Random) -> dict:
+def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Random) -> dict[str, Any]:
     session = load(name)
     quotes = sampled_quotes(session.projects[0], count, rng)
     findings = [
@@ -115,7 +119,7 @@ def anchoring(server: LoopbackLLMServer, name: str, count: int, rng: random.Rand
     }
 
 
-def scripted(body: dict) -> str:
+def scripted(body: dict[str, Any]) -> str:
     text = json.dumps(body)
     if "scientific summarizer" in text:
         return "The section states its method and numbers (block 1)."
@@ -134,7 +138,7 @@ def scripted(body: dict) -> str:
     return verifier_answer(body) or json.dumps({"findings": []})
 
 
-def one_paragraph_edit(project) -> tuple[str, str]:
+def one_paragraph_edit(project: Project) -> tuple[str, str]:
     """A word added to a paragraph in the middle of the paper: (file, new text)."""
     blocks = [p for p in PaperData(project).blocks() if p.kind is BlockKind.PARAGRAPH and len(p.block.plain.text) > 200]
     placed = blocks[len(blocks) // 2]
@@ -143,8 +147,8 @@ def one_paragraph_edit(project) -> tuple[str, str]:
     return placed.file, text[:cut] + " indeed" + text[cut:]
 
 
-def cost(server: LoopbackLLMServer, name: str, mode: str) -> dict:
-    row = {"paper": name, "mode": mode}
+def cost(server: LoopbackLLMServer, name: str, mode: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"paper": name, "mode": mode}
     server.responder = scripted
     for concurrency in (1, 8):
         result = audit(load(name), server.settings(concurrency=concurrency), mode)

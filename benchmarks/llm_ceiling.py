@@ -51,12 +51,13 @@ from inject_errors import Edit, append_to_paragraph  # noqa: E402
 from llm_cost import block_finding, json_records, largest_project, prompt_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 
+from auditex.analyzers.engine import RuleEngines  # noqa: E402
 from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
-from auditex.analyzers.session import engine_for  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
@@ -332,11 +333,11 @@ def _on(finding: Finding, spans: list[tuple[str, int, int]]) -> bool:
     return any(file == f and r.start.line <= last and r.end.line >= first for f, r in places for file, first, last in spans)
 
 
-def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mode: str, settings: LLMSettings) -> dict[str, Any]:
+def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mode: Mode, settings: LLMSettings) -> dict[str, Any]:
     model = ScriptedModel(plants)
     server.responder = model
     server.clear_prompt_caches()
-    deterministic = engine_for(Policy.of_folder(project.root.folder)).check(project)
+    deterministic = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
     result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
     report = result.findings
     planted = [p for p in plants if not p.decoy]

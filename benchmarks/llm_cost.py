@@ -36,6 +36,7 @@ import re
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -43,11 +44,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.engine import RuleEngines  # noqa: E402
+from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit import run_audit  # noqa: E402
+from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
 from auditex.analyzers.llm.client import StageStats  # noqa: E402
 from auditex.analyzers.llm.pricing import price_for  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
+from auditex.latex.project import Project  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 MODES = ("fast", "standard", "deep", "critical")
@@ -58,7 +62,7 @@ _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
 _PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
 
-def prompt_of(body: dict) -> tuple[str, str]:
+def prompt_of(body: dict[str, Any]) -> tuple[str, str]:
     """(system prompt, user text) of an OpenAI or Anthropic request body."""
     system = body.get("system", "")
     if isinstance(system, list):
@@ -73,7 +77,7 @@ def prompt_of(body: dict) -> tuple[str, str]:
     return system, "\n".join(parts)
 
 
-def json_records(pattern: re.Pattern[str], text: str) -> list[dict]:
+def json_records(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
     records = []
     for match in pattern.finditer(text):
         for line in match.group(1).splitlines():
@@ -86,12 +90,12 @@ def json_records(pattern: re.Pattern[str], text: str) -> list[dict]:
     return records
 
 
-def _quote(record: dict) -> str:
+def _quote(record: dict[str, Any]) -> str:
     text = str(record.get("text") or record.get("latex") or "")
     return " ".join(text.split()[:8])
 
 
-def block_finding(record: dict, kind: str, explanation: str, confidence: float, severity: str = "moderate") -> dict:
+def block_finding(record: dict[str, Any], kind: str, explanation: str, confidence: float, severity: str = "moderate") -> dict[str, Any]:
     """A finding quoting the start of a block, as the scripted models answer."""
     return {
         "type": kind,
@@ -105,7 +109,7 @@ def block_finding(record: dict, kind: str, explanation: str, confidence: float, 
     }
 
 
-def model_answer(body: dict) -> str:
+def model_answer(body: dict[str, Any]) -> str:
     system, user = prompt_of(body)
     blocks = [r for r in json_records(_PAPER, user) if _quote(r)]
     system = system + "\n" + user.rsplit("</paper>", 1)[-1]  # the task: the system prompt's, or (paper first) after the paper
@@ -136,16 +140,16 @@ def model_answer(body: dict) -> str:
     return json.dumps({"findings": findings})
 
 
-def largest_project(folder: Path):
+def largest_project(folder: Path) -> Project:
     projects = open_projects(folder)[1]
     return max(projects, key=lambda p: sum(len(d.text) for d in p.documents.values()))
 
 
-def latex_chars(project) -> int:
+def latex_chars(project: Project) -> int:
     return sum(len(document.text) for path, document in project.documents.items() if path.endswith(".tex"))
 
 
-def measure(server: LoopbackLLMServer, project, deterministic, provider: str, mode: str) -> dict:
+def measure(server: LoopbackLLMServer, project: Project, deterministic: list[Finding], provider: str, mode: Mode) -> dict[str, Any]:
     server.clear_prompt_caches()
     start = len(server.requests)
     settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default models
@@ -175,7 +179,7 @@ def billed_input(stage: StageStats, model: str) -> float:
     return uncached + (stage.cache_read_tokens * read + stage.cache_write_tokens * write) / price.input_per_mtok
 
 
-def _counts(stats: StageStats) -> dict:
+def _counts(stats: StageStats) -> dict[str, Any]:
     return {
         "calls": stats.calls,
         "input": stats.input_tokens,
@@ -199,7 +203,7 @@ def main() -> None:
         sys.exit(f"The corpus is missing at {CORPUS}.")
     names = arguments.papers or sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
     names = names[: arguments.limit] if arguments.limit else names
-    rows: dict[str, dict] = {}
+    rows: dict[str, dict[str, Any]] = {}
     print(
         f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'written':>9} {'output':>7} {'cost':>8} "
         f"{'sent/LaTeX':>10} {'billed':>7} {'uncached':>8}"
@@ -245,9 +249,9 @@ def main() -> None:
         compare(earlier(arguments.compare), rows, arguments.modes)
 
 
-def stage_totals(mode: str, runs: list[dict]) -> None:
+def stage_totals(mode: str, runs: list[dict[str, Any]]) -> None:
     """`run.stats` per stage, summed over the papers."""
-    totals: dict[str, dict] = {}
+    totals: dict[str, dict[str, Any]] = {}
     for run in runs:
         for name, counts in run["stages"].items():
             total = totals.setdefault(name, dict.fromkeys(counts, 0))
@@ -263,18 +267,19 @@ def stage_totals(mode: str, runs: list[dict]) -> None:
         print(f"  {name:10} {t['calls']:6,} {t['input']:12,} {t['cached']:11,} {t['written']:11,} {t['output']:10,} {t['cost']:9.2f}")
 
 
-def earlier(path: Path) -> dict:
+def earlier(path: Path) -> dict[str, Any]:
     """An earlier run's rows: a --save file, or its printed table (paper, mode, input tokens, ratio)."""
     text = path.read_text()
     if text.lstrip().startswith("{"):
-        return json.loads(text)
-    rows: dict[str, dict] = {}
+        saved: dict[str, Any] = json.loads(text)
+        return saved
+    rows: dict[str, dict[str, Any]] = {}
     for name, mode, tokens, ratio in _PRINTED.findall(text):
         rows.setdefault(name, {})[mode] = {"input": int(tokens.replace(",", "")), "ratio": float(ratio)}
     return rows
 
 
-def compare(before: dict, after: dict, modes: list[str]) -> None:
+def compare(before: dict[str, Any], after: dict[str, Any], modes: list[str]) -> None:
     print()
     print("Input tokens per paper, before -> after (characters sent per LaTeX character)")
     print(f"{'paper':34} " + " ".join(f"{mode:>32}" for mode in modes))

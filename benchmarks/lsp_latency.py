@@ -26,9 +26,11 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 
 
-async def start(folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = ()):
+async def start(
+    folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = ()
+) -> tuple[LanguageClient, asyncio.Queue[tuple[float, str]]]:
     client = LanguageClient(converter_factory=default_converter)
-    published: asyncio.Queue = asyncio.Queue()
+    published: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
 
     def on_publish(params: lsp.PublishDiagnosticsParams) -> None:
         client.diagnostics[params.uri] = params.diagnostics
@@ -57,14 +59,14 @@ async def start(folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = 
     return client, published
 
 
-async def wait_for_uri(published: asyncio.Queue, uri: str, timeout: float = 120.0) -> float:
+async def wait_for_uri(published: asyncio.Queue[tuple[float, str]], uri: str, timeout: float = 120.0) -> float:
     while True:
         stamp, published_uri = await asyncio.wait_for(published.get(), timeout)
         if published_uri == uri:
             return stamp
 
 
-def type_at(client, uri: str, version: int, line: int, character: int, text: str) -> float:
+def type_at(client: LanguageClient, uri: str, version: int, line: int, character: int, text: str) -> float:
     where = lsp.Range(start=lsp.Position(line=line, character=character), end=lsp.Position(line=line, character=character))
     sent = time.perf_counter()
     client.text_document_did_change(
@@ -76,7 +78,7 @@ def type_at(client, uri: str, version: int, line: int, character: int, text: str
     return sent
 
 
-def open_document(client, path: Path) -> tuple[str, list[str]]:
+def open_document(client: LanguageClient, path: Path) -> tuple[str, list[str]]:
     text = path.read_text(encoding="utf-8", errors="replace")
     uri = path.as_uri()
     client.text_document_did_open(

@@ -15,11 +15,15 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).parent))
 from lsp_latency import open_document, paper_copy, prose_line, start, type_at, wait_for_uri
 
 from auditex.analyzers.check import check_path
+
+if TYPE_CHECKING:
+    from pytest_lsp.client import LanguageClient
 
 
 def rss_mb(pid: int) -> float:
@@ -29,7 +33,7 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def shown(client, folder: Path) -> set[tuple]:
+def shown(client: LanguageClient, folder: Path) -> set[tuple[str, str, int, int, str]]:
     return {
         (
             Path(uri.removeprefix("file://")).relative_to(folder).as_posix(),
@@ -43,7 +47,7 @@ def shown(client, folder: Path) -> set[tuple]:
     }
 
 
-def cold(folder: Path) -> set[tuple]:
+def cold(folder: Path) -> set[tuple[str, str, int, int, str]]:
     return {(f.file, f.code, f.range.start.line, f.range.start.character, f.message) for f in check_path(folder).findings}
 
 
@@ -57,6 +61,7 @@ async def main() -> None:
     arguments = parser.parse_args()
     folder = paper_copy(arguments.paper)
     client, published = await start(folder, debounce_ms=200)
+    assert client._server is not None  # the server process, started by start()
     pid = client._server.pid
     path = folder / arguments.file
     await wait_for_uri(published, path.as_uri(), timeout=300)

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding
@@ -34,7 +35,7 @@ LEDGER = ROOT / "tests" / "real_errors"
 CAUGHT = ROOT / "tests" / "real_errors_caught.toml"
 
 
-def rule_findings(folder: Path) -> list[dict]:
+def rule_findings(folder: Path) -> list[dict[str, Any]]:
     return [finding.model_dump(mode="json") for finding in check_path(folder).findings]
 
 

@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from scholarly_standins import SERVICES, StandIns, StandInWork  # noqa: E402
 
-from auditex.analyzers.online_verification import OnlineChecker  # noqa: E402
+from auditex.analyzers.finding import Finding  # noqa: E402
+from auditex.analyzers.online_verification import OnlineChecker, Summary  # noqa: E402
 from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.analyzers.rules import default_registry  # noqa: E402
@@ -85,7 +86,7 @@ def fast_policies(stand_ins: StandIns) -> dict[str, HostPolicy]:
     return {f"{stand_ins.url}/{name}/": HostPolicy(0.0, 16) for name in SERVICES} | {f"{stand_ins.url}/s2/graph/v1/": HostPolicy(0.0, 16)}
 
 
-async def check_projects(checker: OnlineChecker, projects: list[tuple[Project, list[Cited]]]):
+async def check_projects(checker: OnlineChecker, projects: list[tuple[Project, list[Cited]]]) -> list[tuple[list[Finding], Summary]]:
     results = []
     for project, cited in projects:
         results.append(await checker.check(project, Policy(), cited=cited))

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,7 +98,7 @@ def insert_line(folder: Path, files: list[str]) -> None:
     write(target, text[:middle] + f"{newline * 2}One more sentence, added for the benchmark.{newline}" + text[middle:])
 
 
-def measure(paper: Path, chktex: str | None) -> dict:
+def measure(paper: Path, chktex: str | None) -> dict[str, Any]:
     from auditex.analyzers.projects import open_projects
 
     work = Path(tempfile.mkdtemp(prefix="auditex-side-"))

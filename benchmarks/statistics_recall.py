@@ -53,15 +53,15 @@ class Labelled:
 
 def p_of(test: str, value: float, df1: int, df2: int) -> float:
     if test == "t":
-        return 2 * stats.t.sf(abs(value), df1)
+        return float(2 * stats.t.sf(abs(value), df1))
     if test == "F":
-        return stats.f.sf(value, df1, df2)
+        return float(stats.f.sf(value, df1, df2))
     if test == "r":
         t = abs(value) * (df1 / (1 - value * value)) ** 0.5
-        return 2 * stats.t.sf(t, df1)
+        return float(2 * stats.t.sf(t, df1))
     if test == "z":
-        return 2 * stats.norm.sf(abs(value))
-    return stats.chi2.sf(value, df1)
+        return float(2 * stats.norm.sf(abs(value)))
+    return float(stats.chi2.sf(value, df1))
 
 
 def p_range(test: str, value: float, df1: int, df2: int) -> tuple[float, float]:
@@ -208,7 +208,7 @@ def measure(results: list[Labelled]) -> dict[str, tuple[int, int]]:
             )
             checked = check_path(paper, config=config, use_cache=False, parse_workers=1)
             lines_read = {row.line for project in checked.projects for row in result_rows(project, config.statistics)}
-            severity = {}
+            severity: dict[int, int] = {}
             for finding in checked.findings:
                 line = finding.range.start.line + 1
                 if finding.severity.rank >= Severity.WARNING.rank:

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -33,7 +34,7 @@ from .check_command import add_output_options, emit_report, exit_code, run_on_in
 EXIT_LLM_FAILED = 3  # the LLM part failed (unreachable server, bad key, budget): the report holds the offline findings
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "audit", help=commands["audit"][1], description="Run the deterministic rules and an LLM audit of a LaTeX project."
     )
@@ -68,7 +69,7 @@ def add_llm_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the answer cache or the analysis cache")
 
 
-def llm_settings(arguments: argparse.Namespace, config_llm: dict) -> LLMSettings:
+def llm_settings(arguments: argparse.Namespace, config_llm: dict[str, Any]) -> LLMSettings:
     """Flags over `[llm]` config over defaults; raises ValueError with a readable message."""
     return settings_from_config(
         config_llm,

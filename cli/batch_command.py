@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -13,13 +14,16 @@ from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.reports.wording import counted
 from ..batch.results import FINDINGS, SUMMARY
-from ..batch.run import BatchOptions, EngineError, run_batch
+from ..batch.run import BatchOptions, Engine, EngineError, run_batch
 from ..batch.task import Limits
 from ..batch.venue import VenueError
 from .audit_command import add_llm_options
 
+if TYPE_CHECKING:
+    from ..batch.llm_phase import LLMBatchPhase
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "batch",
         help=commands["batch"][1],
@@ -82,7 +86,7 @@ def run(arguments: argparse.Namespace) -> int:
         with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
             bar = progress.add_task("checking", total=None)
 
-            def advance(done: int, total: int, record: dict | None) -> None:
+            def advance(done: int, total: int, record: dict[str, Any] | None) -> None:
                 label = f"checked {record['id']}" if record else "checking"
                 progress.update(bar, completed=done, total=total, description=label[:40])
 
@@ -124,7 +128,7 @@ def _options(arguments: argparse.Namespace) -> BatchOptions:
     )
 
 
-def _engine(arguments: argparse.Namespace):
+def _engine(arguments: argparse.Namespace) -> Engine:
     import os
 
     if arguments.ray is not None:
@@ -136,7 +140,7 @@ def _engine(arguments: argparse.Namespace):
     return LocalPool(arguments.workers or os.cpu_count() or 1)
 
 
-def _llm_phase(arguments: argparse.Namespace, options: BatchOptions):
+def _llm_phase(arguments: argparse.Namespace, options: BatchOptions) -> LLMBatchPhase:
     from ..batch.llm_phase import LLMBatchPhase
 
     assert options.mode is not None  # --llm-batch needs --mode (checked above)

@@ -32,7 +32,7 @@ NEEDS_JUDGE = ("paperaudit", "critical")  # flaws and agentic use a judge only w
 NO_JUDGE = ("surgical", "localisation", "review", "real-errors")
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "bench",
         help=commands["bench"][1],
@@ -187,7 +187,7 @@ async def _real_errors(arguments: argparse.Namespace) -> dict[str, Any]:
             cache.close()
 
 
-def to_text(report: dict, indent: str = "") -> str:
+def to_text(report: dict[str, Any], indent: str = "") -> str:
     """The report as text: the critical benchmark as a table, the others as indented `key: value` lines."""
     if not indent and report.get("benchmark") == "critical":
         return critical_table(report)
@@ -207,7 +207,7 @@ def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def critical_table(report: dict) -> str:
+def critical_table(report: dict[str, Any]) -> str:
     """HR@k and AP@k in %, one row per configuration: the panel's, then each judge's (Tables 2 and 3)."""
     configurations = report.get("configurations") or {"": report}
     first = next(iter(configurations.values()))

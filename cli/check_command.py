@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..analyzers.check import checked_input
 from ..analyzers.codes import code_table
@@ -62,7 +63,7 @@ def _codes(value: str) -> list[str]:
     return [code.strip().upper() for code in value.split(",") if code.strip()]
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser("check", help=commands["check"][1], description="Run every deterministic rule on a LaTeX project.")
     parser.add_argument("path", type=Path, help="a .tex file, a project folder, or a submission archive")
     parser.add_argument(
@@ -193,7 +194,7 @@ def emit_report(
     checked: Session,
     findings: list[Finding],
     title: str = "auditex report",
-    extra: dict | None = None,
+    extra: dict[str, Any] | None = None,
     notes: list[str] | None = None,
     statistics: list[ResultRow] | None = None,
 ) -> None:

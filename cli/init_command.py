@@ -37,7 +37,7 @@ TEMPLATE = """\
 """
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser("init", help=commands["init"][1], description=f"Write a commented {CONFIG_FILE} in FOLDER.")
     parser.add_argument("folder", type=Path, nargs="?", default=Path("."), help="the project folder (default: the current one)")
     parser.add_argument("--force", action="store_true", help=f"replace an existing {CONFIG_FILE}")

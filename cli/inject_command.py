@@ -10,7 +10,7 @@ from ..analyzers.projects import InputError
 from ..evaluation.inject import MANIFEST_NAME, InjectError, inject, load_patches
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "inject",
         help=commands["inject"][1],

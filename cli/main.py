@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import NoReturn
 
 from .. import __version__
@@ -81,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if on_main_thread else None
     try:
-        return arguments.run(arguments)
+        run: Callable[[argparse.Namespace], int] = arguments.run
+        return run(arguments)
     except Terminated:
         print("auditex: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM

@@ -71,5 +71,5 @@ class ProgressLine:
     def __enter__(self) -> ProgressLine:
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()

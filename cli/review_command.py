@@ -23,7 +23,7 @@ def print_progress(stage: str, done: int, total: int) -> None:
     print(f"auditex: review: {stage} ({done}/{total})", file=sys.stderr)
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "review",
         help=commands["review"][1],

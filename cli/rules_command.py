@@ -10,7 +10,7 @@ from ..analyzers.finding import CONFIDENT
 from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on, measured_tiers
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     listing = subparsers.add_parser("rules", help=commands["rules"][1])
     listing.set_defaults(run=run_rules)
     single = subparsers.add_parser("rule", help=commands["rule"][1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser("serve", help=commands["serve"][1])
     parser.add_argument("--stdio", action="store_true", help="accepted for editor compatibility; stdio is the default")
     parser.set_defaults(run=run)

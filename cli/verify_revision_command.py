@@ -16,7 +16,7 @@ from ..analyzers.review.revision import RevisionComparison, verify_revision
 GROUPS = ("resolved", "persisting", "new")
 
 
-def register(subparsers, commands: dict[str, tuple[str, str]]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
     parser = subparsers.add_parser(
         "verify-revision",
         help=commands["verify-revision"][1],

@@ -1,8 +1,9 @@
 """workspace/executeCommand handlers. Each takes one argument object `{uri?, mode?}`
 (vscode-client/contract.json) and answers `{markdown?, message?}`.
 
-Handlers leave `ls` (the AuditexServer) unannotated: pygls resolves the
-annotations of command handlers at call time.
+pygls resolves the annotations of command handlers at call time (typing.get_type_hints):
+a handler's annotations name only what this module imports at run time (AuditexServer, Any);
+the rest is imported for the type checker alone.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
@@ -21,6 +22,14 @@ from . import llm
 from .actions import DISMISS_COMMAND
 from .progress import WorkDone
 from .server import AuditexServer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..analyzers.finding_source import Progress, Snapshot
+    from ..analyzers.llm.audit import AuditResult
+    from ..analyzers.llm.source import LLMAuditSource
+    from ..analyzers.session import Session
 
 CHECK_PROJECT = "auditex.checkProject"
 AUDIT = "auditex.audit"
@@ -39,7 +48,7 @@ def _uri_path(argument: dict[str, Any]) -> Path | None:
     return Path(path) if path else None
 
 
-async def check_project(ls, *arguments: Any) -> dict[str, str]:
+async def check_project(ls: AuditexServer, *arguments: Any) -> dict[str, str]:
     """Cold re-check: configs and projects re-read from disk (open files keep the editor's text)."""
     await ls.ready.wait()
     ls.status("checking")
@@ -64,7 +73,9 @@ async def check_project(ls, *arguments: Any) -> dict[str, str]:
     return {"message": f"auditex: {total} finding{'s' if total != 1 else ''} in {len(steps)} root file{'s' if len(steps) != 1 else ''}."}
 
 
-async def _llm_target(ls, arguments: tuple, verb: str, modes) -> tuple[str, list] | dict[str, str]:
+async def _llm_target(
+    ls: AuditexServer, arguments: tuple[Any, ...], verb: str, modes: Sequence[str]
+) -> tuple[str, list[tuple[Session, str | None]]] | dict[str, str]:
     """(mode, folders) an LLM command runs on, or the message explaining why it cannot run."""
     argument = _argument(arguments)
     mode = argument.get("mode") or "standard"
@@ -77,7 +88,7 @@ async def _llm_target(ls, arguments: tuple, verb: str, modes) -> tuple[str, list
     return mode, folders
 
 
-async def audit(ls, *arguments: Any) -> dict[str, str]:
+async def audit(ls: AuditexServer, *arguments: Any) -> dict[str, str]:
     """The LLM audit of the folder holding `uri` (else of every folder), findings published as units finish."""
     target = await _llm_target(ls, arguments, "audit", MODES)
     if isinstance(target, dict):
@@ -91,7 +102,7 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
 
     settings = None
     failed = False  # a failure is told once, as an error message, and not returned too
-    results = []
+    results: list[AuditResult] = []
     running = {session.folder for session, _ in folders}
     ls.llm.running |= running
     ls.status("auditing", message=f"{mode} audit", costUsd=0.0)
@@ -126,19 +137,21 @@ async def audit(ls, *arguments: Any) -> dict[str, str]:
     return {"message": message}
 
 
-async def _audit_folder(ls, session, snapshots, source, progress: WorkDone) -> list:
+async def _audit_folder(
+    ls: AuditexServer, session: Session, snapshots: list[Snapshot], source: LLMAuditSource, progress: WorkDone
+) -> list[AuditResult]:
     """A folder's audit, each root read from a private copy of its snapshot. The session's slot grows as
     units finish, and is replaced by a root's run only when that run completed (a cancelled or failing
     run keeps the earlier findings)."""
 
-    def on_progress(root: str):
+    def on_progress(root: str) -> Progress:
         def report(done: int, total: int, label: str) -> None:
             progress.report(done, total, label or f"{source.mode} audit")
             ls.status("auditing", message=f"{source.mode} audit: {done}/{total} units")
 
         return report
 
-    results = []
+    results: list[AuditResult] = []
     async for report in session.run(source, snapshots=snapshots, private=True, progress=on_progress, cancel=progress.cancel):
         if report.final:
             results.append(report.account)
@@ -147,7 +160,7 @@ async def _audit_folder(ls, session, snapshots, source, progress: WorkDone) -> l
     return results
 
 
-def _publish_soon(ls) -> None:
+def _publish_soon(ls: AuditexServer) -> None:
     """Publish partial results once the analysis thread is free; bursts of units make one publish."""
     if ls.llm.publishing is not None and not ls.llm.publishing.done():
         return
@@ -158,7 +171,7 @@ def _publish_soon(ls) -> None:
     ls.llm.publishing = asyncio.ensure_future(publish())
 
 
-async def show_report(ls, *arguments: Any) -> dict[str, str]:
+async def show_report(ls: AuditexServer, *arguments: Any) -> dict[str, str]:
     await ls.ready.wait()
     uri = _argument(arguments).get("uri")
     folder = ls.published.folder_of_uri.get(uri) if isinstance(uri, str) else None
@@ -167,7 +180,7 @@ async def show_report(ls, *arguments: Any) -> dict[str, str]:
     return {"markdown": to_markdown(findings, title)}
 
 
-async def review(ls, *arguments: Any) -> dict[str, str]:
+async def review(ls: AuditexServer, *arguments: Any) -> dict[str, str]:
     """The error-aware review of the project holding `uri` (else the first), as Markdown."""
     target = await _llm_target(ls, arguments, "review", llm.REVIEW_MODES)
     if isinstance(target, dict):
@@ -227,11 +240,12 @@ async def review(ls, *arguments: Any) -> dict[str, str]:
     return {"markdown": markdown, "message": llm.redacted(f"auditex: review of {snapshots[0].root}: {result.stats.summary()}.", settings)}
 
 
-async def dismiss(ls, *arguments: Any) -> dict[str, str]:
+async def dismiss(ls: AuditexServer, *arguments: Any) -> dict[str, str]:
     argument = _argument(arguments)
     uri, fingerprint = argument.get("uri"), argument.get("fingerprint")
     finding = ls.published.with_fingerprint(uri, fingerprint) if isinstance(uri, str) else None
-    session = ls.workspace_state.folders.get(ls.published.folder_of_uri.get(uri)) if finding is not None else None
+    folder = ls.published.folder_of_uri.get(uri) if isinstance(uri, str) else None
+    session = ls.workspace_state.folders.get(folder) if finding is not None and folder is not None else None
     if finding is None or session is None:
         return {"message": "auditex: that finding is no longer reported; nothing was dismissed."}
 

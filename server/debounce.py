@@ -17,7 +17,7 @@ class Debouncer:
 
     def __init__(self, delay_ms: int = DEFAULT_DELAY_MS) -> None:
         self.delay_ms = delay_ms
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     def schedule(self, job: Callable[[], Awaitable[None]]) -> None:
         if self._task is not None and not self._task.done():

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
 
@@ -22,7 +23,9 @@ from ..analyzers.llm.audit_modes import MODES
 if TYPE_CHECKING:  # the model and the workspace: imported when a check runs, not at start-up
     from ..analyzers.llm.audit import AuditResult
     from ..analyzers.llm.settings import LLMSettings
+    from ..analyzers.scholarly.related import ScholarlySearch, SearchName
     from ..analyzers.session import Session
+    from .server import AuditexServer
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -35,7 +38,7 @@ class LLMState:
     """Written and read on the event loop."""
 
     running: set[Path] = field(default_factory=set)  # folders being audited
-    publishing: asyncio.Future | None = None  # a pending publish of partial results
+    publishing: asyncio.Future[None] | None = None  # a pending publish of partial results
 
 
 # Settings
@@ -48,10 +51,10 @@ def llm_settings(config_llm: dict[str, Any]) -> LLMSettings:
     return settings_from_config(config_llm)
 
 
-def related_work(config_llm: dict[str, Any], make_search):
+def related_work(config_llm: dict[str, Any], make_search: Callable[[SearchName], ScholarlySearch | None]) -> ScholarlySearch | None:
     """The scholarly search the settings enable (`llm.relatedWork`: auto, semantic-scholar, openalex); None by default."""
     name = next((config_llm[key] for key in RELATED_WORK_KEYS if config_llm.get(key)), "none")
-    return make_search(name) if name in ("auto", "semantic-scholar", "openalex") else None
+    return make_search(cast("SearchName", name)) if name in ("auto", "semantic-scholar", "openalex") else None
 
 
 def redacted(message: str, settings: LLMSettings | None) -> str:
@@ -82,5 +85,5 @@ def missing_key(what: str, settings: LLMSettings) -> str:
     )
 
 
-def show_message(ls, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
+def show_message(ls: AuditexServer, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
     ls.window_show_message(lsp.ShowMessageParams(type=kind, message=message))

@@ -5,6 +5,7 @@ Keys link both ways: \\ref ↔ \\label and \\cite ↔ bibliography entry (or \\b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -141,8 +142,8 @@ async def document_symbol(ls: AuditexServer, params: lsp.DocumentSymbolParams) -
     return await ls.with_project(params.text_document.uri, query, [])
 
 
-def _locations(session: Session, relative: str, position: lsp.Position, find) -> list[lsp.Location]:
-    found: dict[tuple, lsp.Location] = {}
+def _locations(session: Session, relative: str, position: lsp.Position, find: Callable[[Project, KeyAt], list[Span]]) -> list[lsp.Location]:
+    found: dict[tuple[str, int], lsp.Location] = {}
     for project in session.projects_with(relative):
         key = key_at(project, relative, project.source(relative).offset(position.line, position.character))
         if key is None:

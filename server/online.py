@@ -16,12 +16,16 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .progress import WorkDone
 
 if TYPE_CHECKING:
     from ..analyzers.online_verification import OnlineChecker
+    from ..analyzers.scholarly.cited_references import Cited
+    from ..analyzers.scholarly.resolver import OnlineSettings
+    from ..analyzers.scholarly.work import Verdict
+    from .server import AuditexServer
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -32,19 +36,19 @@ RETRY_UNCHECKED_S = 600.0  # a reference no index could answer for is asked agai
 @dataclass
 class OnlineState:
     checker: OnlineChecker | None = None
-    task: asyncio.Task | None = None
+    task: asyncio.Task[None] | None = None
     wanted: bool = False
     running: bool = False
     failed: dict[str, float] = field(default_factory=dict)  # digest → when it was asked without an answer
 
-    def get_checker(self, server: Any) -> OnlineChecker:
+    def get_checker(self, server: AuditexServer) -> OnlineChecker:
         if self.checker is None:
             from ..analyzers.online_verification import OnlineChecker
 
             self.checker = OnlineChecker(server.registry)
         return self.checker
 
-    def kick(self, server: Any) -> None:
+    def kick(self, server: AuditexServer) -> None:
         """Something was published: verify what is new, in the background (event loop)."""
         workspace = server.workspace_state
         if not any(workspace.online(session) for session in workspace.folders.values()):
@@ -53,7 +57,7 @@ class OnlineState:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run(server))
 
-    async def _run(self, server: Any) -> None:
+    async def _run(self, server: AuditexServer) -> None:
         checker = self.get_checker(server)
         while self.wanted:
             self.wanted = False
@@ -70,7 +74,9 @@ class OnlineState:
                     for settings, cited in batches:
                         by_key = {c.reference.key: c for c in cited}
 
-                        def heard(verdict, by_key=by_key, total=total, publisher=publisher) -> None:
+                        def heard(
+                            verdict: Verdict, by_key: dict[str, Cited] = by_key, total: int = total, publisher: _Publisher = publisher
+                        ) -> None:
                             nonlocal done
                             done += 1
                             item = by_key.get(verdict.key)
@@ -96,12 +102,12 @@ class OnlineState:
             finally:
                 self.running = False
 
-    def _pending(self, workspace: Workspace, checker: OnlineChecker) -> list[tuple[Any, list[Any]]]:
+    def _pending(self, workspace: Workspace, checker: OnlineChecker) -> list[tuple[OnlineSettings, list[Cited]]]:
         """Per online folder: its [online] settings and the cited references without a verdict (analysis thread)."""
         from ..analyzers.online_verification import settings_of
         from ..analyzers.scholarly.cited_references import cited_references
 
-        result = []
+        result: list[tuple[OnlineSettings, list[Cited]]] = []
         for session in workspace.folders.values():
             if not workspace.online(session):
                 continue
@@ -115,7 +121,7 @@ class OnlineState:
 class _Publisher:
     """Re-publishes at most every PUBLISH_EVERY_S while verdicts arrive."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: AuditexServer) -> None:
         self.server = server
         self.handle: asyncio.TimerHandle | None = None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import uuid
+from types import TracebackType
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -54,7 +55,7 @@ class WorkDone:
     def cancelled(self) -> bool:
         return self.cancel.is_set()
 
-    async def __aexit__(self, kind, error, traceback) -> None:
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
         if self.token is not None:
             message = "cancelled" if self.cancelled or kind is asyncio.CancelledError else "done"
             self.server.work_done_progress.end(self.token, lsp.WorkDoneProgressEnd(message=message))

@@ -14,7 +14,7 @@ import asyncio
 import gc
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
@@ -37,6 +37,9 @@ from .online import OnlineState
 from .progress import REQUEST_ID
 
 if TYPE_CHECKING:  # the workspace imports the whole model: built after `initialize` is answered
+    from pygls.protocol.json_rpc import MsgId
+    from pygls.server import ServerErrors
+
     from ..analyzers.session import Session
     from .workspace import Workspace
 
@@ -47,21 +50,21 @@ STATUS = "auditex/status"
 
 class _Protocol(LanguageServerProtocol):
     @lsp_method(lsp.INITIALIZE)
-    def lsp_initialize(self, params: lsp.InitializeParams):
+    def lsp_initialize(self, params: lsp.InitializeParams) -> Generator[Any, Any, lsp.InitializeResult]:
         # Findings carry UTF-16 positions; never negotiate another encoding.
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
         return (yield from super().lsp_initialize(params))
 
-    def _handle_request(self, msg_id, method_name, params):
+    def _handle_request(self, msg_id: MsgId, method_name: str, params: Any) -> None:
         # Command handlers run as tasks of their own; the id tells them of a $/cancelRequest.
         token = REQUEST_ID.set(msg_id)
         try:
-            return super()._handle_request(msg_id, method_name, params)
+            super()._handle_request(msg_id, method_name, params)
         finally:
             REQUEST_ID.reset(token)
 
-    def structure_message(self, data: dict[str, Any]):
+    def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -100,7 +103,7 @@ class AuditexServer(LanguageServer):
 
         return Workspace(self.registry)
 
-    def report_server_error(self, error: Exception, source) -> None:
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         # Malformed messages are the client's problem: log them, no pop-ups.
         log.warning("%s: %s", source.__name__, error)
 

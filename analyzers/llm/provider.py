@@ -340,6 +340,6 @@ def _anthropic_usage(counts: dict[str, Any]) -> Usage:
     )
 
 
-def make_provider(settings: LLMSettings) -> Provider:
+def make_provider(settings: LLMSettings) -> AnthropicProvider | OpenAIProvider:
     """Raises MissingKey when the vendor needs a key and the environment has none."""
     return AnthropicProvider(settings) if settings.provider == "anthropic" else OpenAIProvider(settings)
