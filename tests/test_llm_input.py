@@ -132,7 +132,7 @@ def test_a_section_whose_heading_carries_an_injection_is_audited_without_it(llm_
     )
     llm_server.responder = hostile_model
     project = make_project(tmp_path / "paper", {"main.tex": document(body)})
-    rules = engine_for(Policy.of_folder(project.root.folder)).check(project)
+    rules = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
     assert [f.code for f in rules if f.code.startswith("SEC")] == ["SEC002"]
     asyncio.run(run_audit(project, llm_server.settings("openai", **DESIGNS[design]), "standard", deterministic=rules))
     prompts = [r.prompt_text for r in llm_server.requests]
