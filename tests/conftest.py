@@ -50,4 +50,5 @@ def every_class_measured_precise():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(precision, "reaches_warning", lambda code, evidence: True)
         patch.setattr("auditex.analyzers.finding.reaches_warning", lambda code, evidence: True)
+        patch.setattr("auditex.analyzers.finding.measured_imprecise", lambda code, evidence: False)
         yield
