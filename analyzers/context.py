@@ -14,6 +14,7 @@ from .facets import CheckedIndex, CheckedProject, CheckedSource, checking
 from .finding import Evidence, Finding, Fix, Range, Related, Severity, TextEdit
 from .project_config import Config
 from .registry import Rule, Scope
+from .violation import Violation
 
 
 def paragraphs(text: str) -> Iterator[tuple[int, str]]:
@@ -108,6 +109,25 @@ class RuleContext:
             section=section,
             evidence=evidence,
         )
+
+    def flag(
+        self,
+        violation: Violation,
+        file: str,
+        start: int,
+        end: int,
+        *,
+        edits: list[TextEdit] | None = None,
+        safe: bool = False,
+        **kwargs: Any,
+    ) -> Finding:
+        """Place `violation` on `file[start:end]`; `edits` are its fix, titled by the violation."""
+        fixes = [self.fix(violation.fix_title, *edits, safe=safe)] if edits and violation.fix_title else []
+        return self.report(file, start, end, violation.message, identity=violation.identity, fixes=fixes, **kwargs)
+
+    def flag_block(self, violation: Violation, placed: PlacedBlock, plain_start: int, plain_end: int, **kwargs: Any) -> Finding:
+        """Place `violation` on a span of a block's plain text, mapped back to the source."""
+        return self.report_block(placed, plain_start, plain_end, violation.message, identity=violation.identity, **kwargs)
 
     def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:
         """Report on a span of a block's plain text, mapped back to the source."""

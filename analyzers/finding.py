@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .precision import reaches_warning
+from .precision import measured_imprecise, reaches_warning
 
 
 class Severity(str, Enum):
@@ -140,8 +140,12 @@ class Finding(BaseModel):
 
     def calibrated_severity(self) -> Severity:
         """The severity the evidence supports: a rule unsure of a warning or error reports information,
-        and so does one whose evidence class was not measured precise on the corpus (precision.py)."""
-        serious = self.source is Source.RULE and not self.verified and self.severity.rank > Severity.INFORMATION.rank
+        and so does one whose evidence class was not measured precise on the corpus (precision.py);
+        a class measured mostly false is a hint."""
+        calibrated = self.source is Source.RULE and not self.verified
+        if calibrated and self.severity.rank >= Severity.INFORMATION.rank and measured_imprecise(self.code, self.evidence_class):
+            return Severity.HINT
+        serious = calibrated and self.severity.rank > Severity.INFORMATION.rank
         if serious and (self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class)):
             return Severity.INFORMATION
         return self.severity

@@ -29,6 +29,9 @@ from .measured_precision import CLASSES, MEASURED_ON, TIERS
 GATED = ("NUM", "TAB", "CNT", "NOT", "STAT004", "STAT005")
 PRECISION_BAR = 0.9
 LOWER_BOUND_BAR = 0.75
+# A class measured below this is mostly false: its findings are hints, below the information a
+# reader is asked to look at (an LLM verifier that confirms one restores the rule's severity).
+HINT_BAR = 0.5
 
 
 TIERS_BY_CONFIDENCE = {"confidence 0.9+": "strong", "confidence 0.8+": "moderate"}
@@ -96,6 +99,12 @@ def reaches_warning(code: str, evidence: str) -> bool:
         return True
     counts = CLASSES.get((code, evidence))
     return counts is not None and ClassPrecision(code, evidence, Measured(*counts)).warns
+
+
+def measured_imprecise(code: str, evidence: str) -> bool:
+    """Whether the class of a gated rule was measured on the corpus and found mostly false."""
+    counts = CLASSES.get((code, evidence)) if is_gated(code) else None
+    return counts is not None and Measured(*counts).precision < HINT_BAR
 
 
 def measured_on() -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from auditex.analyzers.finding import Finding, Severity
+from auditex.analyzers.precision import measured_imprecise
 
 LEDGER = Path(__file__).with_name("corpus_triage.toml")
 VERDICTS = ("genuine", "false")
@@ -68,12 +69,16 @@ def load_ledger(path: Path = LEDGER) -> dict[tuple[str, str], Entry]:
 
 
 def in_scope(findings: Iterable[Finding]) -> list[Finding]:
-    """The findings a reader triages: warnings and errors, and science findings at information and above."""
-    return [
-        finding
-        for finding in findings
-        if finding.severity in SERIOUS or (finding.code.startswith(SCIENCE) and finding.severity is Severity.INFORMATION)
-    ]
+    """The findings a reader triages: warnings and errors, and science findings at information and above,
+    or hints only because their class was measured mostly false (they stay measured, so a class whose
+    rule improves can climb back)."""
+    return [finding for finding in findings if finding.severity in SERIOUS or (finding.code.startswith(SCIENCE) and _measured(finding))]
+
+
+def _measured(finding: Finding) -> bool:
+    if finding.severity is Severity.INFORMATION:
+        return True
+    return finding.severity is Severity.HINT and measured_imprecise(finding.code, finding.evidence_class)
 
 
 def draft(paper: str, finding: Finding) -> str:

@@ -1,0 +1,29 @@
+"""What a rule found, in words, before it is placed in the source.
+
+As ruff's `Violation`, a rule's finding is a small value of its own type that owns its message,
+the title of its fix, and the words its fingerprint keeps (so the finding survives edits that
+move it). The rule decides where it is and how sure it is; `RuleContext.flag` makes the `Finding`.
+A rule written as a unit (one module per code, see analyzers/rules/README.md) declares its
+violation beside its check, so the message of a code is read and changed in one place.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class Violation(ABC):
+    @property
+    @abstractmethod
+    def message(self) -> str:
+        """One line, as the editor shows it: what is wrong, with the values that show it."""
+
+    @property
+    def fix_title(self) -> str | None:
+        """What the fix does, when the rule offers one ("Move the label after the caption")."""
+        return None
+
+    @property
+    def identity(self) -> str:
+        """The words that identify this finding wherever it moves; by default its message."""
+        return self.message

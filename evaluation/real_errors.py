@@ -1,0 +1,203 @@
+"""Recall on real errors: auditex's findings matched to the careful-reader ledger (tests/real_errors/).
+
+The ledger holds what readers verified wrong in each corpus paper, one TOML file per paper (see
+tests/real_errors/README.md). A finding catches a ledger problem when it lies in the problem's file
+(or the file of its other side) within `LINE_SLACK` lines of it, and its code is one that the
+problem's kind maps to (`KIND_CODES`; an LLM finding may catch any kind). Recall is counted per
+kind, at information-or-above and at warning-or-above, for all problems, for those marked
+decidable by a deterministic check, and for the held-out fifth apart.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..analyzers.finding import Finding, Severity
+
+LINE_SLACK = 2
+
+# Which codes can catch a problem of each kind: a code prefix (a family) or a whole code. An audit's
+# findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
+KIND_CODES: dict[str, tuple[str, ...]] = {
+    "table-aggregate": ("TAB001", "ARI"),
+    "derived-value": ("ARI", "NUM003"),
+    "parts-vs-total": ("ARI", "STAT005", "NUM003"),
+    "confusion-matrix": ("ARI",),
+    "prose-vs-table": ("NUM001",),
+    "prose-vs-figure-or-list": ("NUM001", "CNT001"),
+    "count-claim": ("CNT001",),
+    "same-quantity-two-values": ("NUM002",),
+    "abstract-vs-body": ("NUM002",),
+    "direction-claim": ("TAB002",),
+    "interval": ("STAT",),
+    "significance-wording": ("STAT",),
+    "statistic-p-mismatch": ("STAT001", "STAT002"),
+    "statistic-format": ("STAT",),
+    "placeholder": ("DRF",),
+    "label-before-caption": ("DRF",),
+    "hardcoded-reference": ("DRF",),
+    "acronym-inconsistent": ("NOT",),
+    "notation-inconsistent": ("NOT",),
+    "equation-error": (),
+    "claim-contradiction": (),
+    "citation-misuse": (),
+    "other": (),
+}
+KINDS = tuple(KIND_CODES)
+LLM_PREFIX = "LLM-"
+
+
+class LedgerError(ValueError):
+    """A ledger file that does not say what the format asks, with the file and the field."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    paper: str
+    file: str
+    line: int  # 1-based, as a reader writes it
+    kind: str
+    evidence: str
+    decidable: bool
+    other: str = ""  # "file:line" of the other side, when there is one
+
+    @property
+    def places(self) -> list[tuple[str, int]]:
+        places = [(self.file, self.line)]
+        file, _, line = self.other.rpartition(":")
+        if file and line.isdigit():
+            places.append((file, int(line)))
+        return places
+
+    def caught_by(self, finding: Finding) -> bool:
+        if not _may_catch(self.kind, finding.code):
+            return False
+        line = finding.range.start.line + 1
+        return any(finding.file == file and abs(line - at) <= LINE_SLACK for file, at in self.places)
+
+
+def _may_catch(kind: str, code: str) -> bool:
+    return code.startswith(LLM_PREFIX) or any(code.startswith(prefix) for prefix in KIND_CODES[kind])
+
+
+@dataclass
+class Ledger:
+    papers: dict[str, list[Problem]] = field(default_factory=dict)  # every paper read, with its problems
+    held_out: frozenset[str] = frozenset()
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [problem for problems in self.papers.values() for problem in problems]
+
+
+def load_ledger(folder: Path) -> Ledger:
+    """Every `<paper>.toml` of `folder` and its `held_out.txt`; a malformed file raises LedgerError naming it."""
+    ledger = Ledger()
+    for path in sorted(folder.glob("*.toml")):
+        ledger.papers[path.stem] = _paper_problems(path)
+    held_out = folder / "held_out.txt"
+    if held_out.is_file():
+        lines = (line.strip() for line in held_out.read_text(encoding="utf-8").splitlines())
+        ledger.held_out = frozenset(line for line in lines if line and not line.startswith("#"))
+    return ledger
+
+
+def _paper_problems(path: Path) -> list[Problem]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise LedgerError(f"{path.name}: not valid TOML: {error}") from error
+    if data.get("paper") != path.stem:
+        raise LedgerError(f"{path.name}: paper = {data.get('paper')!r}, but the file is named for {path.stem!r}")
+    problems = []
+    for number, raw in enumerate(data.get("problem", []), 1):
+        where = f"{path.name}, problem {number}"
+        missing = [key for key in ("file", "line", "kind", "evidence", "decidable") if key not in raw]
+        if missing:
+            raise LedgerError(f"{where}: missing {', '.join(missing)}")
+        if raw["kind"] not in KIND_CODES:
+            raise LedgerError(f"{where}: kind {raw['kind']!r} is not one of the ledger's kinds ({', '.join(KINDS)})")
+        if not isinstance(raw["line"], int) or raw["line"] < 1:
+            raise LedgerError(f"{where}: line must be a 1-based line number, not {raw['line']!r}")
+        problems.append(
+            Problem(path.stem, raw["file"], raw["line"], raw["kind"], raw["evidence"], bool(raw["decidable"]), raw.get("other", ""))
+        )
+    return problems
+
+
+@dataclass(frozen=True)
+class Recall:
+    problems: int
+    informed: int  # caught by a finding at information or above
+    warned: int  # caught by a warning or an error
+
+    def plus(self, other: Recall) -> Recall:
+        return Recall(self.problems + other.problems, self.informed + other.informed, self.warned + other.warned)
+
+    @staticmethod
+    def share(part: int, whole: int) -> float | None:
+        return part / whole if whole else None
+
+
+NO_RECALL = Recall(0, 0, 0)
+
+
+def catching(problem: Problem, findings: Iterable[Finding], floor: Severity) -> Finding | None:
+    """The most severe finding at `floor` or above that catches `problem`."""
+    caught = [finding for finding in findings if finding.severity.rank >= floor.rank and problem.caught_by(finding)]
+    return max(caught, key=lambda finding: finding.severity.rank, default=None)
+
+
+def recall_of(problems: Iterable[Problem], findings: Mapping[str, list[Finding]]) -> Recall:
+    total = NO_RECALL
+    for problem in problems:
+        paper = findings.get(problem.paper, [])
+        informed = catching(problem, paper, Severity.INFORMATION) is not None
+        warned = catching(problem, paper, Severity.WARNING) is not None
+        total = total.plus(Recall(1, int(informed), int(warned)))
+    return total
+
+
+def recall_table(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> dict[str, object]:
+    """Recall per kind and overall, for all problems, the decidable ones, and the seen and held-out papers."""
+    checked = [problem for problem in ledger.problems if problem.paper in findings]
+    groups = {
+        "all": checked,
+        "decidable": [problem for problem in checked if problem.decidable],
+        "seen": [problem for problem in checked if problem.paper not in ledger.held_out],
+        "held_out": [problem for problem in checked if problem.paper in ledger.held_out],
+    }
+    per_kind = {
+        kind: _row(recall_of([problem for problem in checked if problem.kind == kind], findings))
+        for kind in KINDS
+        if any(problem.kind == kind for problem in checked)
+    }
+    return {
+        "papers": len(findings),
+        "problems": len(checked),
+        "overall": {name: _row(recall_of(group, findings)) for name, group in groups.items()},
+        "per_kind": per_kind,
+    }
+
+
+def _row(recall: Recall) -> dict[str, object]:
+    return {
+        "problems": recall.problems,
+        "informed": recall.informed,
+        "warned": recall.warned,
+        "information_or_above": Recall.share(recall.informed, recall.problems),
+        "warning_or_above": Recall.share(recall.warned, recall.problems),
+    }
+
+
+def caught_problems(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> list[tuple[Problem, Finding]]:
+    """Each problem caught at information or above, with the finding that catches it."""
+    pairs = []
+    for problem in ledger.problems:
+        finding = catching(problem, findings.get(problem.paper, []), Severity.INFORMATION)
+        if finding is not None:
+            pairs.append((problem, finding))
+    return pairs
