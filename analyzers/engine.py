@@ -31,7 +31,7 @@ from .facets import FACETS, UndeclaredFacet
 from .finding import Finding, Range
 from .policy import Policy
 from .project_config import Config
-from .registry import Registry, Rule, Scope
+from .registry import Pairwise, Registry, Rule, Scope
 from .rules import default_registry
 
 log = logging.getLogger(__name__)
@@ -180,7 +180,36 @@ class _Run:
         parts = [
             (section, units.get(keys.placed, lambda section=section: list(rule.check(context, section)))) for section, keys in sections
         ]
+        if rule.pairwise is not None:
+            return self.pairwise(rule.pairwise, context, units, sections, parts)
         return units.get("combine" + value_hash([keys.placed for _, keys in sections]), lambda: _fingerprinted(combine(context, parts)))
+
+    def pairwise(
+        self,
+        split: Pairwise,
+        context: RuleContext,
+        units: _Units,
+        sections: list[tuple[Section, _SectionKeys]],
+        parts: list[tuple[Section, Any]],
+    ) -> list[Finding]:
+        """A split combine: each section's findings under its own key and the keys of the sections that feed
+        the shared state, so an edit recomputes only the pairs that involve the edited section."""
+        feeding = split.feeding(parts)
+        feeds = value_hash([(place, sections[place][1].placed) for place, _, _ in feeding])
+        shared: list[Any] = []  # built once, and only when some section's findings are not kept
+
+        def against() -> Any:
+            if not shared:
+                shared.append(split.shared(context, feeding))
+            return shared[0]
+
+        findings: list[Finding] = []
+        for place, ((section, part), (_, keys)) in enumerate(zip(parts, sections)):
+            findings += units.get(
+                "each" + value_hash((place, keys.placed, feeds)),
+                lambda place=place, section=section, part=part: _fingerprinted(split.each(context, against(), place, section, part)),
+            )
+        return findings
 
     def digest(self, facet: str) -> str:
         found = self._digests.get(facet)

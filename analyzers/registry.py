@@ -29,6 +29,30 @@ class Scope(str, Enum):
 
 
 @dataclass(frozen=True)
+class Pairwise:
+    """A combine split by section, for a rule that compares each section's part with what some sections
+    hold (NUM001: every section's quotes against the cells of the sections that hold tables).
+
+    `feeds(part)`: whether a section's part goes into the shared state; `shared(ctx, [(place, section,
+    part), ...])` builds that state from the feeding sections; `each(ctx, shared, place, section, part)`
+    gives one section's findings against it. The engine keeps each section's findings under its key and
+    the feeding sections' keys: an edit re-runs `each` for the edited section alone, and for every
+    section only when the edited one feeds the shared state. `combine` is the whole paper at once."""
+
+    feeds: Callable[[Any], bool]
+    shared: Callable[..., Any]
+    each: Callable[..., Iterable[Finding]]
+
+    def feeding(self, parts: list[tuple[Any, Any]]) -> list[tuple[int, Any, Any]]:
+        return [(place, section, part) for place, (section, part) in enumerate(parts) if self.feeds(part)]
+
+    def combine(self, ctx: Any, parts: list[tuple[Any, Any]]) -> Iterator[Finding]:
+        shared = self.shared(ctx, self.feeding(parts))
+        for place, (section, part) in enumerate(parts):
+            yield from self.each(ctx, shared, place, section, part)
+
+
+@dataclass(frozen=True)
 class Rule:
     code: str
     name: str
@@ -44,6 +68,8 @@ class Rule:
     # Parts are reused for a section that moved within its lines, so they must hold no raw
     # offsets: ranges (ctx.range/report/related) only.
     combine: Callable[..., Iterable[Finding]] | None = None
+    # A combine split by section (the engine re-runs only the sections an edit concerns); `combine` is its whole-paper form.
+    pairwise: Pairwise | None = None
 
     @property
     def doc(self) -> str:
@@ -75,7 +101,7 @@ def rule(
     reads: Iterable[str],
     scope: Scope = Scope.PROJECT,
     unnecessary: bool = False,
-    combine: Callable[..., Iterable[Finding]] | None = None,
+    combine: Callable[..., Iterable[Finding]] | Pairwise | None = None,
 ) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS.keys()
@@ -87,6 +113,8 @@ def rule(
     def register(check: Callable[..., Iterable[Any]]) -> Rule:
         if not check.__doc__ or "## What it does" not in check.__doc__:
             raise ValueError(f"rule {code} needs a docstring with '## What it does'")
+        if isinstance(combine, Pairwise):
+            return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine.combine, combine)
         return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine)
 
     return register

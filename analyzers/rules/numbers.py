@@ -33,7 +33,7 @@ from ..quantities import (
     spelled,
     tie_words,
 )
-from ..registry import Scope, rule
+from ..registry import Pairwise, Scope, rule
 
 _DIGITS = re.compile(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
@@ -123,34 +123,52 @@ class _Figures:
     quotes: tuple[_Quote, ...]
 
 
-def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[_Figures]]]) -> Iterator[Finding]:
-    figures_of = [figures for _, (figures,) in parts]
-    index = _cell_index(tuple((place, figures) for place, figures in enumerate(figures_of) if figures.cells))
+class _Tables(NamedTuple):
+    """What every section's quotes are compared with: the cells of the sections holding tables, by their
+    spellings and with their section's place, and the labels of those tables."""
+
+    cells: CellIndex[tuple[int, _TableCell]]
+    labels: frozenset[str]
+
+
+def _holds_cells(part: list[_Figures]) -> bool:
+    return bool(part[0].cells)
+
+
+def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[_Figures]]]) -> _Tables:
+    return _Tables(
+        _cell_index(tuple((place, figures) for place, _, (figures,) in feeding)),
+        frozenset(cell.label for _, _, (figures,) in feeding for cell in figures.cells),
+    )
+
+
+def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Section, part: list[_Figures]) -> Iterator[Finding]:
+    """The section's quotes that contradict a cell: an edit re-reads the edited section's quotes against the
+    kept cells, and every section's only when the edited section holds a table (the engine's `Pairwise`)."""
+    index = tables.cells
     if not index:
         return
-    tables = frozenset(cell.label for figures in figures_of for cell in figures.cells)
-    for place, figures in enumerate(figures_of):
-        for quote in figures.quotes:
-            # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
-            pointing = quote.pointing
-            quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables, pointing.paragraph_refs & tables))
-            anchored = _anchored_cell(quote, place, index)
-            if anchored is None:
-                continue
-            cell = anchored.cell
-            told = _told(quote, cell)
-            corroborated = _corroborated(quote, cell, index)
-            edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
-            yield quote.finding.model_copy(
-                update={
-                    "message": f"text says {quote.text}, {ctx.index.printed(cell.describe)} says {cell.text}",
-                    "identity": f"{quote.text} {cell.label} {cell.text}",
-                    "related": [cell.related],
-                    "fixes": [Fix(title=f"Replace with the table's value {told}", edits=[edit])],
-                    "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
-                    "evidence": _quote_evidence(quote, anchored, corroborated),
-                }
-            )
+    for quote in part[0].quotes:
+        # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
+        pointing = quote.pointing
+        quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables.labels, pointing.paragraph_refs & tables.labels))
+        anchored = _anchored_cell(quote, place, index)
+        if anchored is None:
+            continue
+        cell = anchored.cell
+        told = _told(quote, cell)
+        corroborated = _corroborated(quote, cell, index)
+        edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
+        yield quote.finding.model_copy(
+            update={
+                "message": f"text says {quote.text}, {ctx.index.printed(cell.describe)} says {cell.text}",
+                "identity": f"{quote.text} {cell.label} {cell.text}",
+                "related": [cell.related],
+                "fixes": [Fix(title=f"Replace with the table's value {told}", edits=[edit])],
+                "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
+                "evidence": _quote_evidence(quote, anchored, corroborated),
+            }
+        )
 
 
 @lru_cache(maxsize=2)
@@ -170,7 +188,7 @@ def _cell_index(tables: tuple[tuple[int, _Figures], ...]) -> CellIndex[tuple[int
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=_contradictions,
+    combine=Pairwise(_holds_cells, _tables_of, _contradictions),
 )
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures]:
     """## What it does
@@ -385,14 +403,16 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
     # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
     # changes, not a level.
-    candidates = [
-        (at, c)
-        for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if _told(quote, c) in quote.variants
-        and (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
-        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
-        and _quotable(quote, c)
-    ]
+    candidates = []
+    for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1):
+        told = _told(quote, c)
+        if (
+            told in quote.variants
+            and (quote.percent or told == spelled(c.value, quote.decimals))
+            and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+            and _quotable(quote, c, told)
+        ):
+            candidates.append((at, c))
     if not candidates:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
@@ -401,12 +421,11 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     if any(_tie(quote, cell) == 2 for _, cell in quoted):
         return None
     refs = quote.pointing.refs
-    # A cell whose own value the sentence also states is being compared with, not copied.
-    candidates = [(at, c) for at, c in candidates if not any(_states_cell(value, decimals, c) for value, decimals in quote.stated)]
     # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
     # count ("108 genes") only where what it counts is what the cell's row or column names.
     # "On average" quotes an Average row or column (or an average quantity: a Mean column, "Average earnings"),
-    # never one row's cell.
+    # never one row's cell. A cell whose own value the sentence also states is being compared with, not copied
+    # (asked last: of the one-digit cells, few are tied to the sentence).
     anchored = [
         (at, c)
         for at, c in candidates
@@ -415,6 +434,7 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
         and (quote.spread or not c.spread)
+        and not any(_states_cell(value, decimals, c) for value, decimals in quote.stated)
     ]
     if not anchored:
         return None
@@ -519,11 +539,10 @@ def _counts_what_cell_names(quote: _Quote, cell: _TableCell) -> bool:
     return any(_stem(word) in headers for word in quote.subject)
 
 
-def _quotable(quote: _Quote, cell: _TableCell) -> bool:
+def _quotable(quote: _Quote, cell: _TableCell, told: str) -> bool:
     """The cell as written, or rounded to one place fewer, both of two or more figures, or to fewer still, both
     of three or more (95.3784 written 95.4): a coarser rounding (0.187 written 0.2) is one digit from too many
-    numbers."""
-    told = _told(quote, cell)
+    numbers. `told`: `_told(quote, cell)`."""
     as_percent = told != spelled(cell.value, quote.decimals)  # a fraction quoted as a percentage
     places = cell.decimals - 2 if as_percent else cell.decimals
     if places <= quote.decimals:
