@@ -107,8 +107,25 @@ def _format_alpha(alpha: float) -> str:
 
 
 def announces_one_tailed(manuscript: Manuscript) -> bool:
-    """The text anywhere says "one-tailed", "one-sided" or "directional" (statcheck's OneTailedTxt, whole document)."""
-    return any(_announces(placed.block.plain.text) for section in manuscript.sections for placed in section.blocks)
+    """The text anywhere says "one-tailed", "one-sided" or "directional" (statcheck's OneTailedTxt, whole document).
+    Asked on every check (the `one_tailed` facet, STAT001/2): a section the manuscript handed on unchanged
+    (the same object) answers from its last reading, so an edit re-reads the edited section alone."""
+    return any(_section_announces(section) for section in manuscript.sections)
+
+
+# id of a Section → (the Section, whether its prose announces one-tailed tests); the Section is kept so its id stays its own.
+_READ_SECTIONS: dict[int, tuple[Section, bool]] = {}
+
+
+def _section_announces(section: Section) -> bool:
+    known = _READ_SECTIONS.get(id(section))
+    if known is not None and known[0] is section:
+        return known[1]
+    if len(_READ_SECTIONS) >= TEXT_CACHE_SIZE:
+        _READ_SECTIONS.clear()
+    answer = any(_announces(placed.block.plain.text) for placed in section.blocks)
+    _READ_SECTIONS[id(section)] = (section, answer)
+    return answer
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
