@@ -192,10 +192,15 @@ class _Run:
         sections: list[tuple[Section, _SectionKeys]],
         parts: list[tuple[Section, Any]],
     ) -> list[Finding]:
-        """A split combine: each section's findings under its own key and the keys of the sections that feed
-        the shared state, so an edit recomputes only the pairs that involve the edited section."""
-        feeding = split.feeding(parts)
-        feeds = value_hash([(place, sections[place][1].placed) for place, _, _ in feeding])
+        """A split combine: each section's findings under its own key and what the sections feed the shared
+        state, so an edit recomputes only the pairs that involve the edited section."""
+        # What each section feeds, digested under the section's key: an edit digests the edited section's alone.
+        fed = [
+            units.get("feeds" + keys.placed, lambda part=part: [_fed_digest(split.feeds(part))])[0]
+            for (_, part), (_, keys) in zip(parts, sections)
+        ]
+        feeding = [(place, section, part) for place, ((section, part), digest) in enumerate(zip(parts, fed)) if digest is not None]
+        feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
         shared: list[Any] = []  # built once, and only when some section's findings are not kept
 
         def against() -> Any:
@@ -291,6 +296,10 @@ class _Run:
         heading = (section.id, section.title, section.level, section.kind.value, section.in_appendix)
         columns = [(file, position[1], text_hash) for file, position, text_hash in runs]
         return _SectionKeys(value_hash((*heading, runs, blocks)), value_hash((*heading, columns, blocks)), tuple(lines))
+
+
+def _fed_digest(fed: object | None) -> str | None:
+    return None if fed is None else value_hash(fed)
 
 
 def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:

@@ -33,21 +33,23 @@ class Pairwise:
     """A combine split by section, for a rule that compares each section's part with what some sections
     hold (NUM001: every section's quotes against the cells of the sections that hold tables).
 
-    `feeds(part)`: whether a section's part goes into the shared state; `shared(ctx, [(place, section,
-    part), ...])` builds that state from the feeding sections; `each(ctx, shared, place, section, part)`
-    gives one section's findings against it. The engine keeps each section's findings under its key and
-    the feeding sections' keys: an edit re-runs `each` for the edited section alone, and for every
-    section only when the edited one feeds the shared state. `combine` is the whole paper at once."""
+    `feeds(part)`: what a section's part gives the shared state, as a value of strings, numbers and
+    tuples (`value_hash`), or None for nothing; `shared(ctx, [(place, section, part), ...])` builds that
+    state from the feeding sections; `each(ctx, shared, place, section, part)` gives one section's
+    findings against it. The engine keeps each section's findings under its key and what every section
+    feeds: an edit re-runs `each` for the edited section alone, and for every section only when what
+    the edited one feeds changed (a table's cell, not the prose around it). `combine` is the whole paper at once."""
 
-    feeds: Callable[[Any], bool]
+    feeds: Callable[[Any], object | None]
     shared: Callable[..., Any]
     each: Callable[..., Iterable[Finding]]
 
-    def feeding(self, parts: list[tuple[Any, Any]]) -> list[tuple[int, Any, Any]]:
-        return [(place, section, part) for place, (section, part) in enumerate(parts) if self.feeds(part)]
+    def fed(self, parts: list[tuple[Any, Any]]) -> list[tuple[int, Any, Any, object]]:
+        """(place, section, part, what it feeds) of the sections that feed the shared state."""
+        return [(place, section, part, fed) for place, (section, part) in enumerate(parts) if (fed := self.feeds(part)) is not None]
 
     def combine(self, ctx: Any, parts: list[tuple[Any, Any]]) -> Iterator[Finding]:
-        shared = self.shared(ctx, self.feeding(parts))
+        shared = self.shared(ctx, [(place, section, part) for place, section, part, _ in self.fed(parts)])
         for place, (section, part) in enumerate(parts):
             yield from self.each(ctx, shared, place, section, part)
 

@@ -181,9 +181,9 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     def part(ctx, section):
         """## What it does
         Test rule."""
-        return [section.title == "Tables"]
+        return [section.title == "Tables", " ".join(placed.block.plain.text for placed in section.blocks)]
 
-    split = Pairwise(lambda part: part[0], lambda ctx, feeding: tuple(place for place, _, _ in feeding), each)
+    split = Pairwise(lambda part: part[1] if part[0] else None, lambda ctx, feeding: tuple(place for place, _, _ in feeding), each)
     probe = rule(
         "TST001", "pairwise-probe", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION, combine=split
     )(part)

@@ -131,8 +131,35 @@ class _Tables(NamedTuple):
     labels: frozenset[str]
 
 
-def _holds_cells(part: list[_Figures]) -> bool:
-    return bool(part[0].cells)
+def _cells_fed(part: list[_Figures]) -> tuple[object, ...] | None:
+    """What a section's cells give every section's quotes (None: it holds no table): all a cell is, in a stable
+    order, so typing in the prose around a table leaves every other section's findings kept."""
+    cells = part[0].cells
+    if not cells:
+        return None
+    return tuple(
+        (
+            c.value,
+            c.decimals,
+            c.text,
+            c.label,
+            tuple(sorted(c.row_words)),
+            tuple(sorted(c.column_words)),
+            c.named,
+            c.aggregate,
+            c.change,
+            c.spread,
+            c.ours,
+            c.with_spread,
+            c.describe,
+            c.related.file,
+            c.related.range.start.line,
+            c.related.range.start.character,
+            c.related.range.end.line,
+            c.related.range.end.character,
+        )
+        for c in cells
+    )
 
 
 def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[_Figures]]]) -> _Tables:
@@ -188,7 +215,7 @@ def _cell_index(tables: tuple[tuple[int, _Figures], ...]) -> CellIndex[tuple[int
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=Pairwise(_holds_cells, _tables_of, _contradictions),
+    combine=Pairwise(_cells_fed, _tables_of, _contradictions),
 )
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures]:
     """## What it does
@@ -262,7 +289,7 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[_Figures
     paragraph cites the table, or the number is not a result: an interval bound, a count, a
     coefficient); its measured precision decides whether a confident finding may warn.
     """
-    cells = tuple(_table_cell(ctx, placed, cell, value) for placed, cell, value in _cells(section))
+    cells = tuple(cell for placed, _ in _tables(section) for cell in _table_cells(ctx, placed))
     return [_Figures(cells, tuple(_quote(ctx, number) for number in _numbers(section) if _may_quote(number.mention)))]
 
 
@@ -334,6 +361,27 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         frozenset(rounded_spellings(value, cell.decimals)),
         frozenset(exact_spellings(value, cell.decimals)),
     )
+
+
+# (file, where a table block starts as (line, column), its source text) → its numeric cells as NUM001 reads them.
+# A keystroke re-reads the table it is typed into; the section's other tables (thousands of cells in a
+# supplement of tabulars) are the same text at the same place, so the same cells with the same ranges.
+_READ_TABLES: dict[tuple[str, tuple[int, int], str], tuple[_TableCell, ...]] = {}
+
+
+def _table_cells(ctx: RuleContext, placed: PlacedBlock) -> tuple[_TableCell, ...]:
+    source = ctx.source(placed.file)
+    key = (placed.file, source.position(placed.block.start), source.text[placed.block.start : placed.block.end])
+    cells = _READ_TABLES.get(key)
+    if cells is None:
+        if len(_READ_TABLES) >= TEXT_CACHE_SIZE // 8:
+            _READ_TABLES.clear()
+        table = placed.block.table
+        assert table is not None
+        cells = _READ_TABLES[key] = tuple(
+            _table_cell(ctx, placed, cell, cell.value) for cell in body_cells(table) if cell.value is not None
+        )
+    return cells
 
 
 def _lowest_header(at: CellAt) -> str:
