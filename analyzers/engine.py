@@ -67,6 +67,7 @@ class Engine:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.policy = Policy(self.config, dismissals)
+        self.settings = self.config.rule_settings()  # digested once: it is part of every rule's key, on every check
         self.cache = cache
         # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
         # (or a section's parts, for a combining rule).
@@ -163,7 +164,7 @@ class _Run:
         # A section rule reads its own section's blocks, kind and text: those go into its key, not the
         # project-wide digests that any edit anywhere changes.
         facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
-        facets += "|" + self.engine.config.rule_settings()  # results under other settings are other results
+        facets += "|" + self.engine.settings  # results under other settings are other results
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))

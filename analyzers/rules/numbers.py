@@ -451,40 +451,36 @@ def _anchored_cell(quote: _Quote, place: int, index: CellIndex[tuple[int, _Table
     # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
     # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
     # changes, not a level.
-    candidates = []
+    # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
+    # count ("108 genes") only where what it counts is what the cell's row or column names.
+    # "On average" quotes an Average row or column (or an average quantity: a Mean column, "Average earnings"),
+    # never one row's cell. A cell whose own value the sentence also states is being compared with, not copied.
+    # One pass, the cheap questions first: of the many cells one digit away, few are tied to the sentence.
+    refs = quote.pointing.refs
+    anchored = []
     for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1):
-        told = _told(quote, c)
         if (
-            told in quote.variants
-            and (quote.percent or told == spelled(c.value, quote.decimals))
-            and (quote.role is not Role.CHANGE or not quote.percent or c.change)
-            and _quotable(quote, c, told)
+            (quote.role is not Role.CHANGE or not quote.percent or c.change)
+            and (quote.decimals or c.label in refs)
+            and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
+            and (quote.spread or not c.spread)
+            and _tie(quote, c)
+            and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         ):
-            candidates.append((at, c))
-    if not candidates:
+            told = _told(quote, c)
+            if (
+                told in quote.variants
+                and (quote.percent or told == spelled(c.value, quote.decimals))
+                and _quotable(quote, c, told)
+                and not any(_states_cell(value, decimals, c) for value, decimals in quote.stated)
+            ):
+                anchored.append((at, c))
+    if not anchored:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
     # names the row and the column of another cell and of none that holds the number.
     quoted = index.agreeing(quote.agreeing)
     if any(_tie(quote, cell) == 2 for _, cell in quoted):
-        return None
-    refs = quote.pointing.refs
-    # A whole number ("50%") is one digit away from many cells: only a sentence citing the table counts, and a whole
-    # count ("108 genes") only where what it counts is what the cell's row or column names.
-    # "On average" quotes an Average row or column (or an average quantity: a Mean column, "Average earnings"),
-    # never one row's cell. A cell whose own value the sentence also states is being compared with, not copied
-    # (asked last: of the one-digit cells, few are tied to the sentence).
-    anchored = [
-        (at, c)
-        for at, c in candidates
-        if _tie(quote, c)
-        and (quote.decimals or c.label in refs)
-        and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
-        and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
-        and (quote.spread or not c.spread)
-        and not any(_states_cell(value, decimals, c) for value, decimals in quote.stated)
-    ]
-    if not anchored:
         return None
     # The cells whose row and column headers the sentence names most fully outvote the others, then those it
     # ties firmest (names a word of the row and of the column), then those whose header words it names most;
