@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import fcntl
 import hashlib
 import json
 import os
@@ -101,15 +102,18 @@ def install_commit(commit: str, cache: Path, name: str = "B") -> Side:
     sha = resolve(commit)
     home = cache / sha[:12]
     python = home / "venv" / "bin" / "python"
-    if not (home / "ready").is_file():
-        print(f"installing {sha[:12]} into {home} (once) ...", file=sys.stderr)
-        shutil.rmtree(home, ignore_errors=True)
-        (home / "src").mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha], stdout=subprocess.PIPE, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(home / "src")], input=archive, check=True)
-        subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", str(home / "src")], check=True)
-        (home / "ready").write_text(sha + "\n")
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / f"{sha[:12]}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two runs started together build it once
+        if not (home / "ready").is_file():
+            print(f"installing {sha[:12]} into {home} (once) ...", file=sys.stderr)
+            shutil.rmtree(home, ignore_errors=True)
+            (home / "src").mkdir(parents=True)
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", sha], stdout=subprocess.PIPE, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(home / "src")], input=archive, check=True)
+            subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", str(home / "src")], check=True)
+            (home / "ready").write_text(sha + "\n")
     return Side(name, sha[:12], str(python))
 
 
