@@ -428,7 +428,8 @@ def main(argv: list[str] | None = None) -> None:
     chktex = shutil.which("chktex")
     if options.cold and not chktex:
         print(CHKTEX_HINT, file=sys.stderr)
-    keystroke_rows = []
+    keystroke_rows: list[dict[str, Any]] = []
+    cold_rows: list[dict[str, Any]] = []
     for spec in options.keystroke:
         paper, file = split_paper(spec)
         chosen = section_file(options.corpus / paper, file)
@@ -439,19 +440,22 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"keystroke {paper} round {round_ + 1}/{options.rounds} done", file=sys.stderr)
         keystroke_rows.append(keystroke_row(paper, chosen, tex_size_kb(options.corpus / paper), rounds))
-    cold_rows = []
+        save(options.json, sides, keystroke_rows, cold_rows)  # a long run interrupted keeps the papers it finished
     for paper in options.cold:
         rounds = []
         for round_ in range(options.rounds):
             rounds.append(cold_round(options.corpus, paper, sides, chktex))
             print(f"cold {paper} round {round_ + 1}/{options.rounds} done", file=sys.stderr)
         cold_rows.append(cold_row(paper, tex_size_kb(options.corpus / paper), rounds))
-    text = report(sides, keystroke_rows, cold_rows, os.getloadavg())
-    print(text)
-    if options.json:
-        options.json.write_text(
-            json.dumps({"sides": [side.__dict__ for side in sides], "keystroke": keystroke_rows, "cold": cold_rows}, indent=1)
-        )
+        save(options.json, sides, keystroke_rows, cold_rows)
+    print(report(sides, keystroke_rows, cold_rows, os.getloadavg()))
+
+
+def save(path: Path | None, sides: list[Side], keystroke: list[dict[str, Any]], cold: list[dict[str, Any]]) -> None:
+    """The report so far on stderr, and with `--json` every measurement so far."""
+    print(report(sides, keystroke, cold, os.getloadavg()), file=sys.stderr, flush=True)
+    if path is not None:
+        path.write_text(json.dumps({"sides": [side.__dict__ for side in sides], "keystroke": keystroke, "cold": cold}, indent=1))
 
 
 if __name__ == "__main__":
