@@ -340,7 +340,8 @@ def _may_quote(mention: NumberMention) -> bool:
     return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
 
 
-def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> _TableCell:
+def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: list[dict[int, str]] | None = None) -> _TableCell:
+    """`above`: the table's `_headers_above`, when its cells are read together."""
     at = CellAt(placed, cell)
     row, column = at.headers()
     return _TableCell(
@@ -351,7 +352,7 @@ def _table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float)
         frozenset(name_words(row)),
         frozenset(name_words(column)),
         bool(_NAME_LIKE.search(row) or _NAME_LIKE.search(column)),
-        any(_AVERAGED.match(header) for header in (row, column, _lowest_header(at))),
+        any(_AVERAGED.match(header) for header in (row, column, _lowest_header(at, above))),
         cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(_CHANGE_HEADER.search(column)),
         bool(_SPREAD.search(column)),
         bool(_OURS.search(row)),
@@ -378,21 +379,43 @@ def _table_cells(ctx: RuleContext, placed: PlacedBlock) -> tuple[_TableCell, ...
             _READ_TABLES.clear()
         table = placed.block.table
         assert table is not None
+        above = _headers_above(table)
         cells = _READ_TABLES[key] = tuple(
-            _table_cell(ctx, placed, cell, cell.value) for cell in body_cells(table) if cell.value is not None
+            _table_cell(ctx, placed, cell, cell.value, above) for cell in body_cells(table) if cell.value is not None
         )
     return cells
 
 
-def _lowest_header(at: CellAt) -> str:
+def _lowest_header(at: CellAt, above: list[dict[int, str]] | None = None) -> str:
     """The nearest text cell above the cell in its column: its header ("Mean" under "Panel A: Summary
-    statistics"), or the sub-header a panel repeats inside the body."""
+    statistics"), or the sub-header a panel repeats inside the body. `above` answers it at once."""
     table, column = at.table, at.cell.column
+    if above is not None:
+        return above[min(max(at.cell.row, 0), len(above) - 1)].get(column, "")
     for row in reversed(table.rows[: at.cell.row]):
         for cell in row:
             if cell.column <= column < cell.column + cell.column_span and cell.text.strip() and cell.value is None:
                 return cell.text
     return ""
+
+
+def _headers_above(table: Table) -> list[dict[int, str]]:
+    """`_lowest_header` of every row at once: for row r (and for len(rows): below the last), column → the
+    text of the nearest text cell above covering it (the first such cell of its row), in one pass down
+    the table instead of one walk up it per cell (a table of thousands of cells read them all per cell)."""
+    above: dict[int, str] = {}
+    snapshots = []
+    for row in table.rows:
+        snapshots.append(dict(above))
+        set_here: set[int] = set()
+        for cell in row:
+            if cell.text.strip() and cell.value is None:
+                for column in range(cell.column, cell.column + cell.column_span):
+                    if column not in set_here:
+                        set_here.add(column)
+                        above[column] = cell.text
+    snapshots.append(above)
+    return snapshots
 
 
 def _quote(ctx: RuleContext, number: NumberInContext) -> _Quote:
