@@ -5,18 +5,24 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "7eb4b27", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "52858ec", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
+    ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
+    ("ARI001", "strong: count and base beside the percentage"): (1, 1, 0, 0.207),
+    ("ARI002", "strong: change and pair in one sentence"): (1, 1, 0, 0.207),
+    ("ARI003", "strong: the remaining part named"): (1, 1, 0, 0.207),
+    ("ARI004", "strong: both rows of the cited table named"): (1, 1, 0, 0.207),
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376),
     ("CIT005", "confidence 0.9+"): (2, 1, 1, 0.095),
     ("CNT001", "confidence 0.5+"): (2, 0, 2, 0.0),
-    ("CNT001", "confidence 0.6+"): (6, 1, 5, 0.03),
-    ("CNT001", "confidence 0.7+"): (5, 0, 5, 0.0),
-    ("CNT001", "confidence 0.8+"): (4, 0, 4, 0.0),
+    ("CNT001", "confidence 0.6+"): (3, 1, 2, 0.061),
+    ("CNT001", "confidence 0.7+"): (1, 0, 1, 0.0),
+    ("CNT001", "confidence 0.8+"): (1, 0, 1, 0.0),
     ("CNT001", "confidence 0.9+"): (1, 1, 0, 0.207),
+    ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
     ("DRF001", "moderate: placeholder number"): (1, 1, 0, 0.207),
     ("DRF001", "strong: draft marker"): (1, 1, 0, 0.207),
     ("DRF001", "strong: placeholder citation"): (2, 2, 0, 0.342),
@@ -40,10 +46,11 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT004", "confidence 0.9+"): (8, 8, 0, 0.676),
     ("NUM001", "moderate: row and column named"): (7, 1, 6, 0.026),
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (8, 1, 7, 0.022),
-    ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (5, 0, 5, 0.0),
+    ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0),
+    ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439),
     ("NUM001", "weak: cited table, row or column named; an uncited table holds the number"): (1, 0, 1, 0.0),
     ("NUM001", "weak: cited table; an uncited table holds the number"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (13, 3, 10, 0.082),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (11, 1, 10, 0.016),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; an uncited table holds the number"): (1, 0, 1, 0.0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (3, 0, 3, 0.0),
     ("NUM001", "weak: row and column named; the number's role: relative change"): (1, 0, 1, 0.0),
@@ -56,6 +63,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: setting"): (1, 0, 1, 0.0),
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (18, 0, 18, 0.0),
+    ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
     ("REF002", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0),
@@ -63,14 +71,18 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("STAT004", "confidence 0.8+"): (1, 1, 0, 0.207),
     ("STAT006", "moderate: estimate outside its interval"): (1, 1, 0, 0.207),
     ("STAT007", "moderate: word and p in one clause"): (1, 1, 0, 0.207),
-    ("TAB001", "confidence 0.7+"): (2, 0, 2, 0.0),
+    ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095),
+    ("TAB001", "strong: a named aggregate whose line otherwise adds up"): (1, 1, 0, 0.207),
     ("TAB002", "strong: a better row in its own group, direction from the arrow"): (1, 1, 0, 0.207),
-    ("TAB002", "strong: a better row in its own group, direction from the caption"): (4, 4, 0, 0.51),
+    ("TAB002", "strong: a better row in its own group, direction from the caption"): (5, 5, 0, 0.566),
     ("TAB002", "strong: a better row in its own group, direction from the header"): (4, 4, 0, 0.51),
+    ("TAB004", "strong: the header names a derivation its other rows follow"): (1, 1, 0, 0.207),
+    ("TAB005", "strong: the same rows give the total in another column"): (1, 1, 0, 0.207),
+    ("TAB006", "moderate: bold marks the best of its row elsewhere in the table"): (2, 2, 0, 0.342),
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (69, 26, 43, 0.272),
-    "strong": (47, 46, 1, 0.889),
-    "weak": (72, 6, 66, 0.039),
+    "moderate": (70, 30, 40, 0.319),
+    "strong": (59, 58, 1, 0.91),
+    "weak": (62, 5, 57, 0.035),
 }
