@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "1ad0daa", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "7eb4b27", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
@@ -25,6 +25,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("DRF001", "weak: question marks"): (1, 1, 0, 0.207),
     ("DRF002", "moderate: label not referenced"): (7, 7, 0, 0.646),
     ("DRF002", "strong: label referenced"): (13, 13, 0, 0.772),
+    ("DRF003", "strong: beyond the last numbered section"): (1, 1, 0, 0.207),
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862),
     ("INC004", "confidence 0.9+"): (7, 7, 0, 0.646),
@@ -70,6 +71,6 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
     "moderate": (69, 26, 43, 0.272),
-    "strong": (46, 45, 1, 0.887),
+    "strong": (47, 46, 1, 0.889),
     "weak": (72, 6, 66, 0.039),
 }

@@ -13,6 +13,8 @@ from auditex.analyzers.rules.drafts.model import (
     hand_numbers,
     in_math_naming_a_variable,
     mentioned,
+    mentioned_kind,
+    numbered_heading,
     numbered_in_order,
     placeholders,
     publisher_slot,
@@ -91,6 +93,8 @@ def test_float_numbering_that_the_rule_can_establish():
 
 
 def test_hand_numbered_mentions():
-    mentions = [(m.group("name"), hand_numbers(m.group("numbers"))) for m in HAND_NUMBERED.finditer("Figs. 2–4, Table 3a and Table 2.1")]
-    assert mentions == [("Figs.", [2, 4]), ("Table", [3])]
+    text = "Figs. 2–4, Table 3a, Table 2.1 and Sec. 3.2"
+    mentions = [(mentioned_kind(m.group("name")), hand_numbers(m.group("numbers"))) for m in HAND_NUMBERED.finditer(text)]
+    assert mentions == [("figure", [(2, None), (4, None)]), ("table", [(3, None)]), ("table", [(2, 1)]), ("section", [(3, 2)])]
+    assert numbered_heading("\\section[Short]{Long}") == "section" and numbered_heading("\\section*{Notes}") is None
     assert elsewhere("see their Table 8") and elsewhere("Figure 3 of \\cite{smith}") and not elsewhere("Figure 3 shows it")

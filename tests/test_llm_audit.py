@@ -197,7 +197,7 @@ def cli_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 # The memory design: a context window too small for the whole paper.
-MEMORY = {"context_window": 1000}
+MEMORY = {"context_window": 3000}
 
 
 def project_of(folder: Path):

@@ -152,8 +152,8 @@ def _part_id(part: list[Section]) -> str:
     return "+".join(section.id for section in part)
 
 
-def _part_names(part: list[Section]) -> str:
-    return untrusted(", ".join(section_label(section) for section in part))
+def _part_names(run: AuditRun, part: list[Section]) -> str:
+    return untrusted(", ".join(run.paper.title(section) for section in part))
 
 
 def section_facts(run: AuditRun) -> dict[int, list[tuple[int, str]]]:
@@ -193,27 +193,28 @@ async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, 
     async def summarise(part: list[Section]) -> tuple[str, str]:
         blocks = [p for s in part for p in s.blocks]
         unit = Unit(f"memory:{_part_id(part)}", "memory", f"memory of {section_label(part[0])}", part, blocks)
-        text = await run.ask_text(unit, run.request(unit, section=_part_names(part), paper=run.paper.lines(blocks)))
+        text = await run.ask_text(unit, run.request(unit, section=_part_names(run, part), paper=run.paper.lines(blocks)))
         return _part_id(part), text or "Not available."
 
     return dict(await asyncio.gather(*(summarise(part) for part in parts)))
 
 
 def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
-    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS`: each
+    """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS` (and a quarter
+    of the context window, so the related passages keep room): each
     part gets an equal share, three quarters of it for its memory (section names included: a part
     of many subsections is named by a clipped list), the rest for facts while they fit."""
     facts = section_facts(run)
     position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
-    share = GLOBAL_MEMORY_CHARS // max(1, len(parts))
+    share = min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
     lines = []
     for part in parts:
-        names = _clipped(", ".join(section_label(s) for s in part), share // 4)
+        names = _clipped(", ".join(run.paper.title(s) for s in part), share // 4)
         memory = _line_within({"section": names}, "memory", " ".join(memories[_part_id(part)].split()), share * 3 // 4)
         lines.append(memory)
         room = share - len(memory)
         for section, (block, fact) in ((s, item) for s in part for item in facts.get(position[id(s)], [])):
-            line = data_line({"section": _clipped(section_label(section), share // 4), "block": block, "fact": fact})
+            line = data_line({"section": _clipped(run.paper.title(section), share // 4), "block": block, "fact": fact})
             if len(line) > room:
                 break
             lines.append(line)
@@ -261,7 +262,7 @@ async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -
                 await run.propose(run.top(unit, answer.findings), part[0])
             return
         paper = run.paper.lines(blocks)
-        names = _part_names(part)
+        names = _part_names(run, part)
 
         async def ask(context: str) -> FindingsAnswer | None:
             remembered, _, related = context.partition(_RELATED)
@@ -280,9 +281,9 @@ async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -
 # Deep
 
 
-def focus_sections(sections: list[Section], names: list[str]) -> list[Section]:
-    """The sections a task names; a name that matches none adds nothing."""
-    labels = [section_label(s) for s in sections]
+def focus_sections(run: AuditRun, sections: list[Section], names: list[str]) -> list[Section]:
+    """The sections a task names (as the outline shows them); a name that matches none adds nothing."""
+    labels = [run.paper.title(s) for s in sections]
     chosen: list[Section] = []
     for name in names:
         best = process.extractOne(name, labels, scorer=fuzz.WRatio, score_cutoff=75)
@@ -308,7 +309,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
         return
     size = run.paper.chars(sections)
     limit = max(MIN_TASKS, min(MAX_WHOLE_TASKS if run.whole_paper else MAX_TASKS, size // CHARS_PER_TASK))
-    tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(sections, task.focus_sections))][:limit]
+    tasks = [(task, focus) for task in plan.tasks if (focus := focus_sections(run, sections, task.focus_sections))][:limit]
     share = SPECIALIST_SHARE * size / max(1, len(tasks))
     # Each task reads its focus sections whole while they fit its share; a task whose first section
     # alone would take the specialists past the paper's length (a huge section named again) is dropped.

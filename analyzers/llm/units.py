@@ -44,6 +44,7 @@ MAX_KNOWN = 40
 MANIPULATION_CODES = ("SEC001", "SEC002")
 _INJECTION_CODE = "SEC002"
 _TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
+_HEADING = re.compile(r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[[^\]]*\])?\{")
 _NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
 _BIB_FIELDS = ("author", "title", "year")
 BIB_FIELD_CHARS = 80
@@ -82,14 +83,27 @@ def _caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The `\\caption{...}` written within [start, end), braces balanced, or None."""
     at = text.find("\\caption", start, end)
     opening = text.find("{", at, end) if at >= 0 else -1
-    if opening < 0:
-        return None
+    closing = _closing_brace(text, opening, end) if opening >= 0 else None
+    return (at, closing + 1) if closing is not None else None
+
+
+def _closing_brace(text: str, opening: int, end: int) -> int | None:
+    """Where the group opened at `opening` closes, before `end`."""
     depth = 0
     for position in range(opening, end):
         depth += {"{": 1, "}": -1}.get(text[position], 0)
         if depth == 0:
-            return at, position + 1
+            return position
     return None
+
+
+def _heading_argument(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The argument of the sectioning command whose heading holds [start, end), or None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    headings = list(_HEADING.finditer(text, line_start, start))
+    heading = headings[-1] if headings else None
+    closing = _closing_brace(text, heading.end() - 1, len(text)) if heading is not None else None
+    return (heading.end(), closing) if heading is not None and closing is not None and closing >= end else None
 
 
 def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
@@ -145,15 +159,20 @@ def manipulation_spans(project: Project, findings: Iterable[Finding]) -> dict[st
         start = source.offset(finding.range.start.line, finding.range.start.character)
         end = source.offset(finding.range.end.line, finding.range.end.character)
         if finding.code == _INJECTION_CODE:
-            start, end = _sentence_around(source.text, start, end)
+            # In a heading, the heading's argument: the section's body is still audited.
+            start, end = _heading_argument(source.text, start, end) or _sentence_around(source.text, start, end)
         spans.setdefault(finding.file, []).append((start, end))
     return {file: sorted(found) for file, found in spans.items()}
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence holding [start, end); it starts after a heading it would otherwise swallow."""
     before = [m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 400), start)]
     after = _SENTENCE_END.search(text, end, end + 400)
-    return (before[-1] if before else max(0, start - 400)), (after.end() if after else min(len(text), end + 400))
+    sentence_start = before[-1] if before else max(0, start - 400)
+    headings = list(_HEADING.finditer(text, sentence_start, start))
+    closing = _closing_brace(text, headings[-1].end() - 1, start) if headings else None
+    return (closing + 1 if closing is not None else sentence_start), (after.end() if after else min(len(text), end + 400))
 
 
 class PaperData:
@@ -262,7 +281,12 @@ class PaperData:
         return "\n".join(lines)
 
     def title(self, section: Section) -> str:
-        """The section's label with the author's macros expanded."""
+        """The section's label with the author's macros expanded; a heading holding text that is never
+        sent (an instruction to AI reviewers) is named by its place instead."""
+        text = self.project.source(section.file).text if section.file in self.project.documents else ""
+        line_end = text.find("\n", section.start)
+        if section.title and self.withheld(section.file, section.start, line_end if line_end >= 0 else len(text)):
+            return f"Section {self.manuscript.sections.index(section) + 1} (heading withheld: the SEC rules flagged it)"
         return " ".join(self._macros.expand(section_label(section)).split())
 
     def paper(self) -> str:

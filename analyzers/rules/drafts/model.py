@@ -362,15 +362,30 @@ def float_environments(texts: Iterable[str], kind: str) -> int:
     return sum(len(pattern.findall(_COMMENT.sub("", text))) for text in texts)
 
 
-# A float named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Figs. 2–6".
+# A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
 HAND_NUMBERED = re.compile(
-    r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<numbers>\d+[a-z]?(?:\s*(?:,|and|&|–|-|to)\s*\d+[a-z]?)*)(?![\w.]*\d|\.\d)"
+    r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.|Sections?|Secs?\.)[\s~]*"
+    r"(?P<numbers>\d+(?:\.\d+)?[a-z]?(?:\s*(?:,|and|&|–|-|to)\s*\d+(?:\.\d+)?[a-z]?)*)(?![\w.]*\d|\.\d)"
 )
+# A number this far past the paper's last one names another document's object (a statute's section, a cited figure).
+FAR_BEYOND = 3
 # What numbers its figures apart from the paper's own: another work, the supplement, an appendix of its own.
 _ELSEWHERE = re.compile(
     r"supplement|suppl\.|extended data|\bSI\b|online|appendix|additional file|\\cite|et al\.|\[\d+(?:[,–-]\s*\d+)*\]|\bof\s+\[|\bin\s+\[|'s\s+(?:paper|work|study)|\btheir\b|\boriginal\b",
     re.I,
 )
+_NUMBERED_SECTION = re.compile(r"\\(?P<command>section|subsection)\s*(?:\[[^\]]*\]\s*)?\{")
+
+
+def mentioned_kind(name: str) -> str:
+    """The counter a mention's name reads: "Fig." → figure, "Sections" → section."""
+    return "figure" if name.startswith("Fig") else "table" if name.startswith("Tab") else "section"
+
+
+def numbered_heading(latex: str) -> str | None:
+    """ "section" or "subsection" for a numbered `\\section{…}` or `\\subsection{…}` at the start of `latex`; None otherwise."""
+    match = _NUMBERED_SECTION.match(latex)
+    return match.group("command") if match else None
 
 
 def elsewhere(sentence: str) -> bool:
@@ -378,6 +393,6 @@ def elsewhere(sentence: str) -> bool:
     return _ELSEWHERE.search(sentence) is not None
 
 
-def hand_numbers(numbers: str) -> list[int]:
-    """The numbers a mention names: "2 and 4" → [2, 4]; "2–6" → [2, 6]."""
-    return [int(number) for number in re.findall(r"\d+", numbers)]
+def hand_numbers(numbers: str) -> list[tuple[int, int | None]]:
+    """The numbers a mention names, with their second level: "2 and 4" → [(2, None), (4, None)]; "3.2" → [(3, 2)]."""
+    return [(int(top), int(sub) if sub else None) for top, sub in re.findall(r"(\d+)(?:\.(\d+))?", numbers)]

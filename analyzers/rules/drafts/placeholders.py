@@ -50,7 +50,8 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
     loaded with `disable`, `\\newcommand{\\note}[1]{}`). In math only a number placeholder after
     an equals sign counts (`$p = X.XX$`); `$X$` is a variable. A marker the paper quotes or sets as
     code ("`TODO` comments"), writes four times or more, or defines as an acronym is a word it
-    uses, and "Table X" is the tenth table of a paper with ten (roman numerals).
+    uses, "Table X" is the tenth table of a paper with ten (roman numerals), and a table's
+    "[ref]" marks a regression's reference category.
 
     ## Why is this bad?
     The reader sees "log2FC = X.XX (Table X)": a result that was never filled in, or a reference
@@ -91,6 +92,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
             or in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
             or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
             or publisher_slot(source, start)
+            or (placed.kind is BlockKind.TABLE and _reference_category(placeholder))
             or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
         ):
             printed.setdefault((placed.index, placeholder.text), []).append((start, end, placeholder))
@@ -107,6 +109,11 @@ def _a_word_it_uses(placeholder: Placeholder, source: str, start: int, end: int,
     if placeholder.kind not in (PlaceholderKind.MARKER, PlaceholderKind.TRIPLE_X):
         return False
     return mentioned(source, start, end) or written[placeholder.text] >= _SUBJECT or placeholder.text in acronyms
+
+
+def _reference_category(placeholder: Placeholder) -> bool:
+    """A regression table's "[ref]" marks the category the others are compared with."""
+    return placeholder.kind is PlaceholderKind.CITATION and "ref" in placeholder.text.lower()
 
 
 def _counts(ctx: RuleContext) -> Counter[str]:

@@ -41,6 +41,8 @@ _REFERENCE_ROW = re.compile(
 # A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
 _MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
 _UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
+# A number scaled by a magnitude suffix: its mantissa alone is not its value.
+_MAGNITUDE = re.compile(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
 # Evidence weights for a finding's confidence: where a column's direction was read.
 DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
@@ -117,8 +119,11 @@ class Grid:
         ]
 
     def numeric(self, row: int, column: int) -> Cell | None:
+        """A cell read as one number: not a spanning cell, not a count scaled by its suffix ("2.8B", "310M")."""
         cell = self.cells.get((row, column))
-        return cell if cell is not None and cell.value is not None and cell.column_span == 1 else None
+        if cell is None or cell.value is None or cell.column_span != 1 or _MAGNITUDE.search(cell.text):
+            return None
+        return cell
 
     def is_reference(self, row: int) -> bool:
         """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.model import BlockKind
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...registry import rule
+from ...violation import Violation
+from .model import (
+    FAR_BEYOND,
+    FLOAT_BLOCKS,
+    FLOATS,
+    HAND_NUMBERED,
+    Unprinted,
+    elsewhere,
+    float_environments,
+    float_layout,
+    float_type,
+    hand_numbers,
+    mentioned_kind,
+    numbered_heading,
+    numbered_in_order,
+    unprinted,
+)
+
+_PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
+
+
+@dataclass(frozen=True)
+class HandNumberBeyondLast(Violation):
+    written: str
+    kind: str
+    count: int
+    within: int | None = None  # the section whose subsections the number goes past
+
+    @property
+    def message(self) -> str:
+        plural = "" if self.count == 1 else "s"
+        if self.within is not None:
+            return f'"{self.written}" is numbered by hand, but section {self.within} has {self.count} numbered subsection{plural}'
+        return f'"{self.written}" is numbered by hand, but the paper has {self.count} numbered {self.kind}{plural}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.written} of {self.kind}s"
+
+
+@rule("DRF003", "hand-numbered-reference", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros"))
+def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags a figure, table or section named by a number typed in the text ("Figure 5", "Tables 2
+    and 4", "Section 3.2", abbreviated or not) where the paper has fewer numbered ones. They are
+    counted as LaTeX numbers them: one number per `\\caption` of a figure or table environment
+    (starred environments too), none for `\\caption*` or a subfigure's caption; one per
+    `\\section` (and `\\subsection` within it) before the appendix, none for `\\section*`;
+    skipping what TeX never reads. The rule stays silent for a kind whose numbering it cannot
+    establish: per chapter or section, a counter set by hand, `\\captionof`, continued floats, a
+    float it could not read, an include it could not follow. A sentence that may number another
+    document's objects (a citation, "et al.", the supplement, an appendix), and a number more
+    than three past the paper's last (a statute's "Section 230"), are left alone.
+
+    ## Why is this bad?
+    A number typed by hand does not follow the floats when they are added, removed or moved: the
+    reader is sent to a figure that does not exist (or to the wrong one).
+
+    ## Example
+    ```latex
+    As Figure 5 shows, the loss plateaus.  % the paper has four figures
+    ```
+
+    ## Use instead
+    ```latex
+    As Figure~\\ref{fig:loss} shows, the loss plateaus.
+    ```
+
+    ## Fix safety
+    No fix: the rule cannot tell which figure was meant.
+
+    ## Evidence
+    "strong: beyond the last numbered float" (or section).
+    """
+    project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
+    if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
+        return
+    texts = [ctx.source(path).text for path in project.files]
+    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    counts = _float_counts(ctx, hidden, texts)
+    subsections = _section_counts(ctx, hidden)
+    if subsections and numbered_in_order(texts, "section"):
+        counts["section"] = len(subsections)
+    for placed in ctx.manuscript.blocks if counts else ():
+        if placed.kind not in _PROSE:
+            continue
+        text = placed.block.plain.text
+        for mention in HAND_NUMBERED.finditer(text) if ("Fig" in text or "Tab" in text or "Sec" in text) else ():
+            kind = mentioned_kind(mention.group("name"))
+            violation = _beyond(" ".join(mention.group(0).split()), kind, hand_numbers(mention.group("numbers")), counts, subsections)
+            start, end = next((span for span in sentence_spans(text) if span[0] <= mention.start() < span[1]), (0, len(text)))
+            if violation is None or elsewhere(text[start:end]):
+                continue
+            reason = f"LaTeX numbers {counts[kind]} {kind}s in this paper"
+            evidence = Evidence(kind=f"strong: beyond the last numbered {'section' if kind == 'section' else 'float'}", reason=reason)
+            yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
+
+
+def _beyond(
+    written: str, kind: str, numbers: list[tuple[int, int | None]], counts: Counter[str], subsections: list[int]
+) -> HandNumberBeyondLast | None:
+    """What a mention's numbers go past, if anything: the paper's last of its kind, or its section's last subsection."""
+    count = counts.get(kind, 0)
+    if not count or (kind != "section" and any(sub is not None for _, sub in numbers)):
+        return None  # "Table 2.1": numbered otherwise than the rule counts
+    for top, sub in numbers:
+        if count < top <= count + FAR_BEYOND:
+            return HandNumberBeyondLast(written, kind, count)
+        if kind == "section" and sub is not None and top <= count and subsections[top - 1] < sub <= subsections[top - 1] + FAR_BEYOND:
+            return HandNumberBeyondLast(written, kind, subsections[top - 1], within=top)
+    return None
+
+
+def _float_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> Counter[str]:
+    """How many figures and tables LaTeX numbers, for the kinds whose numbering the rule can establish."""
+    counts: Counter[str] = Counter()
+    environments: Counter[str] = Counter()
+    for placed in ctx.manuscript.blocks:
+        kind = float_type(placed.block.environment or "")
+        if placed.kind not in FLOAT_BLOCKS or kind is None or placed.block.environment not in FLOATS:
+            continue
+        environments[kind] += 1
+        if not hidden.covers(placed.file, placed.block.start):
+            layout = float_layout(ctx.source(placed.file).text[placed.block.start : placed.block.end])
+            counts[kind] += layout.captions if layout else 0
+    return Counter(
+        {
+            kind: count
+            for kind, count in counts.items()
+            if count and numbered_in_order(texts, kind) and float_environments(texts, kind) <= environments[kind]
+        }
+    )
+
+
+def _section_counts(ctx: RuleContext, hidden: Unprinted) -> list[int]:
+    """The numbered sections before the appendix, each with how many numbered subsections it has."""
+    subsections: list[int] = []
+    for section in ctx.manuscript.sections:
+        if section.in_appendix or hidden.covers(section.file, section.start):
+            continue
+        command = numbered_heading(ctx.source(section.file).text[section.start : section.end])
+        if command == "section":
+            subsections.append(0)
+        elif command == "subsection" and subsections:
+            subsections[-1] += 1
+    return subsections
