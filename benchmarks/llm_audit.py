@@ -20,9 +20,8 @@ import random
 import re
 import sys
 import tempfile
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -35,7 +34,7 @@ from auditex.analyzers.llm.answer_cache import LLMCache  # noqa: E402
 from auditex.analyzers.llm.audit import AuditResult  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
-from auditex.analyzers.llm.source import LLMAuditSource, audit_results  # noqa: E402
+from auditex.analyzers.llm.source import LLMAuditSource, audit_result  # noqa: E402
 from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.analyzers.registry import Registry  # noqa: E402
 from auditex.analyzers.session import Session  # noqa: E402
@@ -67,8 +66,7 @@ def load(name: str) -> Session:
 def audit(session: Session, settings: LLMSettings, mode: str, cache: LLMCache | None = None) -> AuditResult:
     """The audit of the paper's first root, through the session as every front end runs it."""
     source = LLMAuditSource(settings, mode, cache=cache)
-    first = anext(audit_results(session, source, snapshots=session.snapshots()[:1]))
-    return asyncio.run(cast("Coroutine[Any, Any, AuditResult]", first))  # an async generator's step is a coroutine
+    return asyncio.run(audit_result(session, source, snapshots=session.snapshots()[:1]))
 
 
 def sampled_quotes(project: Project, count: int, rng: random.Random) -> list[tuple[int, str, str]]:

@@ -31,7 +31,6 @@ context window to a quarter of each paper's tokens, so the whole paper cannot be
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import random
 import re
@@ -48,15 +47,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from inject_errors import Edit, append_to_paragraph  # noqa: E402
-from llm_cost import block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_cost import audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 
-from auditex.analyzers.engine import RuleEngines  # noqa: E402
 from auditex.analyzers.finding import Finding  # noqa: E402
-from auditex.analyzers.llm.audit import run_audit  # noqa: E402
-from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
+from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
-from auditex.analyzers.policy import Policy  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
@@ -64,7 +60,6 @@ from auditex.latex.model import SectionKind  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-MODES = ("fast", "standard", "deep", "critical")
 _NAME = re.compile(r"\b(?:Quillon|Marrow)-\d\b")
 _FOCUS = re.compile(r"<focus>\n(.*?)\n</focus>", re.DOTALL)
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
@@ -337,8 +332,7 @@ def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mo
     model = ScriptedModel(plants)
     server.responder = model
     server.clear_prompt_caches()
-    deterministic = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
-    result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
+    result = audited(project, settings, mode)
     report = result.findings
     planted = [p for p in plants if not p.decoy]
     decoys = [p for p in plants if p.decoy]

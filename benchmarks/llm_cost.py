@@ -44,17 +44,17 @@ sys.path.insert(0, str(ROOT / "tests"))
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.engine import RuleEngines  # noqa: E402
-from auditex.analyzers.finding import Finding  # noqa: E402
-from auditex.analyzers.llm.audit import run_audit  # noqa: E402
-from auditex.analyzers.llm.audit_modes import Mode  # noqa: E402
+from auditex.analyzers.llm.audit import AuditResult  # noqa: E402
+from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.client import StageStats  # noqa: E402
 from auditex.analyzers.llm.pricing import price_for  # noqa: E402
-from auditex.analyzers.policy import Policy  # noqa: E402
+from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
+from auditex.analyzers.llm.source import LLMAuditSource, audit_result  # noqa: E402
 from auditex.analyzers.projects import open_projects  # noqa: E402
+from auditex.analyzers.session import Session  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-MODES = ("fast", "standard", "deep", "critical")
 TARGETS = {"standard": (3.0, 12.0), "deep": (6.0, 24.0)}  # (billed, uncached) input per paper token
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
@@ -149,11 +149,19 @@ def latex_chars(project: Project) -> int:
     return sum(len(document.text) for path, document in project.documents.items() if path.endswith(".tex"))
 
 
-def measure(server: LoopbackLLMServer, project: Project, deterministic: list[Finding], provider: str, mode: Mode) -> dict[str, Any]:
+def audited(project: Project, settings: LLMSettings, mode: Mode) -> AuditResult:
+    """The audit of `project` as every front end runs it: a session on its folder checks the rules, and the
+    LLM source audits the project's root with their findings."""
+    session = Session(project.root.folder, rules=RuleEngines(), use_cache=False)
+    snapshot = next(snapshot for snapshot in session.snapshots() if snapshot.root == project.root_file)
+    return asyncio.run(audit_result(session, LLMAuditSource(settings, mode), snapshots=[snapshot]))
+
+
+def measure(server: LoopbackLLMServer, project: Project, provider: str, mode: Mode) -> dict[str, Any]:
     server.clear_prompt_caches()
     start = len(server.requests)
     settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default models
-    result = asyncio.run(run_audit(project, settings, mode, deterministic=deterministic))
+    result = audited(project, settings, mode)
     sent = sum(len(request.prompt_text) for request in server.requests[start:])
     stats = result.stats
     detector, verifier = settings.for_mode(mode).model, settings.verifiers(mode)[0].model
@@ -213,10 +221,9 @@ def main() -> None:
         for name in names:
             project = largest_project(CORPUS / name)
             chars = latex_chars(project)
-            deterministic = RuleEngines().checker(Policy.of_folder(project.root.folder)).check(project)
             rows[name] = {"latex_chars": chars}
             for mode in arguments.modes:
-                row = measure(server, project, deterministic, arguments.provider, mode)
+                row = measure(server, project, arguments.provider, mode)
                 rows[name][mode] = row
                 row["ratio"] = row["sent"] / chars
                 paper_tokens = chars / 4

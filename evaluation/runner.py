@@ -45,7 +45,7 @@ from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.provider import ChatRequest, Message
 from ..analyzers.llm.settings import LLMSettings
-from ..analyzers.llm.source import LLMAuditSource, audit_results
+from ..analyzers.llm.source import LLMAuditSource, audit_result
 from ..analyzers.session import Session
 from .agentic import Perturbation, evaluate_perturbations
 from .critical import (
@@ -429,7 +429,7 @@ async def _detect(paper: PaperAuditPaper, settings: LLMSettings, mode: str, cach
         session = Session(Path(folder), rules=RuleEngines(), use_cache=False)
         session.check()
         project = session.projects[0]
-        result = await anext(audit_results(session, LLMAuditSource(settings, mode, cache=cache)))
+        result = await audit_result(session, LLMAuditSource(settings, mode, cache=cache))
         predictions = []
         shown = [finding for finding in result.findings if finding.source is Source.LLM]  # through the findings policy
         for rank, finding in enumerate(shown):

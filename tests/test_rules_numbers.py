@@ -697,3 +697,87 @@ def test_a_number_with_trailing_zero_is_held_only_by_a_cell_written_that_short(t
     assert sorted(index.agreeing(agreeing_spellings(0.70, 2))) == ["0.704", "written 0.7"]
     # "0.7" is any cell that rounds to it.
     assert sorted(index.agreeing(agreeing_spellings(0.7, 1))) == ["0.69", "0.704", "written 0.7"]
+
+
+STALE_TABLE = r"""
+\begin{table}\centering
+\begin{tabular}{lcc}\toprule
+Method & AlpacaEval & MT-Bench \\ \midrule
+Baseline & 30.12 & 6.10 \\
+Ours &
+% 41.27 &
+38.66 & 7.25 \\ \bottomrule
+\end{tabular}
+\caption{Main results.}\label{tab:main}
+\end{table}
+"""
+
+
+def test_prose_number_the_table_holds_only_in_a_comment_is_stale(tmp_path):
+    body = "\\section{Results}\nOurs improves over the baseline, reaching 41.27 (Table~\\ref{tab:main}).\n" + STALE_TABLE
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1
+    assert "41.27" in found[0].message and "commented-out" in found[0].message
+    assert found[0].evidence.kind == "strong: the table's commented-out source holds the text's value"
+    assert found[0].related[0].range.start.line == found[0].range.start.line + 7
+
+
+def test_one_digit_slip_whose_old_value_is_commented_out_is_stale(tmp_path):
+    table = STALE_TABLE.replace("% 41.27", "% 38.68")
+    body = "\\section{Results}\nOurs reaches 38.68 on AlpacaEval (Table~\\ref{tab:main}).\n" + table
+    found = findings(tmp_path, body, "NUM001")
+    assert len(found) == 1 and "38.66" in found[0].message
+    assert found[0].evidence.kind == "strong: the table's commented-out source holds the text's value"
+
+
+def test_commented_value_of_an_uncited_table_or_a_live_cell_is_no_stale_quote(tmp_path):
+    uncited = "\\section{Results}\nOn our private set it scores 41.27.\n" + STALE_TABLE
+    live = "\\section{Results}\nOurs reaches 30.12 (Table~\\ref{tab:main}).\n" + STALE_TABLE.replace("% 41.27", "% 30.12")
+    assert findings(tmp_path, uncited, "NUM001") == []
+    assert findings(tmp_path, live, "NUM001") == []
+
+
+def _results_table(label: str, rows: list[tuple[str, str, str]]) -> str:
+    body = "".join(f"{name} & {first} & {second} \\\\\n" for name, first, second in rows)
+    return (
+        "\\begin{table}\\centering\n\\begin{tabular}{lcc}\\toprule\nMethod & CIFAR-10 & ImageNet \\\\ \\midrule\n"
+        + body
+        + f"\\bottomrule\n\\end{{tabular}}\n\\caption{{Results.}}\\label{{{label}}}\n\\end{{table}}\n"
+    )
+
+
+MAIN_ROWS = [("ResNet", "93.12", "76.13"), ("ViT", "94.35", "78.41"), ("Ours", "95.20", "80.02")]
+
+
+def test_result_two_tables_repeat_with_two_values(tmp_path):
+    ablation = [("ResNet", "93.12", "76.13"), ("Ours", "95.20", "80.27"), ("Ours w/o aug", "94.01", "78.80")]
+    body = (
+        "\\section{Results}\n" + _results_table("tab:main", MAIN_ROWS) + "\\section{Ablation}\n" + _results_table("tab:ablation", ablation)
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1
+    assert "80.27" in found[0].message and "80.02" in found[0].message
+    assert found[0].evidence.kind == "tables: same row and column"
+
+
+def test_tables_of_two_settings_under_the_same_headers_are_left_alone(tmp_path):
+    other = [("ResNet", "91.02", "70.13"), ("ViT", "92.15", "72.41"), ("Ours", "95.20", "74.02")]
+    body = "\\section{Results}\n" + _results_table("tab:main", MAIN_ROWS) + "\\section{Few-shot}\n" + _results_table("tab:few", other)
+    assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_a_sample_in_millions_restated_with_another_value(tmp_path):
+    body = (
+        "\\section{Introduction}\nWe study 3.2 million household-year observations from the national tax register of Denmark.\n\n"
+        "\\section{Data}\nThe national tax register of Denmark gives 8.2 million household-year observations from 1990 to 2015.\n"
+    )
+    found = findings(tmp_path, body, "NUM002")
+    assert len(found) == 1 and "3.2" in found[0].message + found[0].related[0].message and "8.2" in found[0].message
+
+
+def test_samples_in_millions_of_other_things_are_two_quantities(tmp_path):
+    body = (
+        "\\section{Introduction}\nWe study 3.2 million household-year observations from the national tax register of Denmark.\n\n"
+        "\\section{Data}\nThe national tax register of Denmark also lists 8.2 million firms over the same period.\n"
+    )
+    assert findings(tmp_path, body, "NUM002") == []

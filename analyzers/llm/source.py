@@ -102,3 +102,8 @@ async def audit_results(session: Session, source: LLMAuditSource, **run_options:
     async for report in session.run(source, **run_options):
         if report.final:
             yield report.account
+
+
+async def audit_result(session: Session, source: LLMAuditSource, **run_options: Any) -> AuditResult:
+    """The audit result of the first project run (`snapshots` in `run_options` names it)."""
+    return await anext(audit_results(session, source, **run_options))

@@ -253,12 +253,12 @@ async def _audit(
     cache: LLMCache | None,
     cancel: asyncio.Event | None,
 ) -> AuditResult:
-    from ..llm.source import LLMAuditSource, audit_results  # the detection modes load only when a review uses them
+    from ..llm.source import LLMAuditSource, audit_result  # the detection modes load only when a review uses them
 
     if settings.budget_usd is not None:  # the audit spends what the review has left
         settings = settings.model_copy(update={"budget_usd": max(0.0, settings.budget_usd - spent.cost_usd)})
     source = LLMAuditSource(settings, mode, cache=cache)
-    return await anext(audit_results(session, source, snapshots=[snapshot], private=private, cancel=cancel))
+    return await audit_result(session, source, snapshots=[snapshot], private=private, cancel=cancel)
 
 
 def integrity_report(findings: list[Finding], mode: str, failed_units: list[str] | None = None) -> str:

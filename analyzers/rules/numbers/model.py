@@ -114,6 +114,41 @@ class Figures:
 
     cells: tuple[TableCell, ...]
     quotes: tuple[Quote, ...]
+    retired: tuple[Retired, ...] = ()  # its tables' commented-out values
+
+
+@dataclass(frozen=True, slots=True)
+class Retired:
+    """A table's commented-out source: the decimals it once held ("%13.96 &" above the row's "13.94 &"), each
+    with its place, so that a sentence quoting an old value shows as stale."""
+
+    label: str
+    describe: str  # "Table tab:main"
+    spots: tuple[tuple[str, Related], ...]  # each value as written, and where the comment writes it
+
+    def holds(self, written: str) -> Related | None:
+        return next((related for spelling, related in self.spots if spelling == written), None)
+
+
+# A comment (an unescaped %) and the decimals written in it.
+_COMMENT = re.compile(r"(?<!\\)%([^\n]*)")
+_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+
+
+def retired_of(ctx: RuleContext, placed: PlacedBlock, table: Table) -> Retired | None:
+    """The values a labelled table's source writes only in comments, or None when it comments out none."""
+    label = table.label or (placed.block.labels[0] if placed.block.labels else "")
+    if not label:
+        return None
+    source = ctx.source(placed.file).text
+    spots = []
+    for comment in _COMMENT.finditer(source, table.start, table.end):
+        for number in _DECIMAL.finditer(comment.group(1)):
+            start = comment.start(1) + number.start()
+            spots.append(
+                (number.group(), ctx.related(placed.file, start, start + len(number.group()), f"the commented-out value {number.group()}"))
+            )
+    return Retired(label, f"Table {label}", tuple(spots)) if spots else None
 
 
 @lru_cache(maxsize=2)
@@ -288,10 +323,18 @@ _COUNTED_AFTER = re.compile(r"\s*[a-z]")
 FOLLOWING = re.compile(r"\s*(?:of\s+)?([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
 
 
+# Scales a count is written in: "3.2 million observations", "1.5 billion tokens".
+SCALES = frozenset({"million", "billion"})
+
+
 def is_counted(number: NumberInContext) -> bool:
-    """An integer of 10 or more before the lower-case word it counts or measures ("57 studies", "340 fps", "80M messages")."""
+    """An integer of 10 or more before the lower-case word it counts or measures ("57 studies", "340 fps", "80M messages"),
+    or a number of millions or billions of it ("3.2 million observations")."""
     mention = number.mention
-    if mention.is_year or mention.decimals or mention.percent or abs(mention.value) < 10 or number.block.kind.value != "paragraph":
+    scaled = mention.unit in SCALES
+    if mention.is_year or mention.percent or number.block.kind.value != "paragraph":
+        return False
+    if not scaled and (mention.decimals or abs(mention.value) < 10):
         return False
     at, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
     return bool(_COUNTED_AFTER.match(mention.sentence, end)) and not _NAMED_BEFORE.search(mention.sentence[max(0, at - 12) : at])

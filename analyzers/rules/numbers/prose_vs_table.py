@@ -10,7 +10,7 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Fix, Severity, Statement, TextEdit
+from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Statement, TextEdit
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Scope, rule
 from ...violation import Violation
@@ -18,6 +18,7 @@ from .model import (
     OURS,
     Figures,
     Quote,
+    Retired,
     TableCell,
     cell_index,
     clamped,
@@ -25,8 +26,10 @@ from .model import (
     last_place_apart,
     may_quote,
     quote_of,
+    retired_of,
     section_cells,
     section_numbers,
+    section_tables,
     significant_figures,
     stem,
     table_cell,
@@ -57,12 +60,77 @@ class ProseContradictsTable(Violation):
         return f"{self.quote} {self.table} {self.cell}"
 
 
+@dataclass(frozen=True)
+class StaleQuote(Violation):
+    """A prose number (`quote`) that its table (`where`) writes only in a commented-out line of its source."""
+
+    quote: str
+    table: str
+    where: str
+
+    @property
+    def message(self) -> str:
+        return f"text says {self.quote}, which {self.where} holds only in a commented-out line: a value the table no longer reports"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.table} commented out"
+
+
+# The evidence class of a prose number that its table once held: the table's source comments it out.
+STALE = "strong: the table's commented-out source holds the text's value"
+
+
+def _stale(quote: Quote, retired: dict[str, Retired], index: CellIndex[tuple[int, TableCell]]) -> tuple[Retired, Related] | None:
+    """The table the sentence (or its paragraph) cites that holds this number only in a commented-out line, and
+    the comment: a result of three or more figures that no live cell holds is a value the table no longer reports."""
+    written = spelled(quote.value, quote.decimals)
+    if not quote.decimals or significant_figures(written) < 3 or quote.role not in (Role.VALUE, Role.APPROXIMATE):
+        return None
+    if index.agreeing(quote.agreeing):
+        return None
+    for label in sorted(quote.pointing.refs | quote.pointing.paragraph_refs):
+        table = retired.get(label)
+        spot = table.holds(written) if table is not None else None
+        if table is not None and spot is not None:
+            return table, spot
+    return None
+
+
+def _stale_finding(ctx: RuleContext, quote: Quote, table: Retired, spot: Related) -> Finding:
+    violation = StaleQuote(quote=quote.text, table=table.label, where=ctx.index.printed(table.describe))
+    sides = [
+        Statement(
+            file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
+        ),
+        Statement(
+            file=spot.file, range=spot.range, quote=_written_in(spot), subject=f"{table.describe}, commented out", role=Role.VALUE.value
+        ),
+    ]
+    evidence = Evidence(kind=STALE, statements=sides, reason=f"no cell holds {quote.text}; the table's source comments it out")
+    confidence = 0.8 if quote.pointing.refs else 0.7
+    return quote.finding.model_copy(
+        update={
+            "message": violation.message,
+            "identity": violation.identity,
+            "related": [spot],
+            "confidence": confidence,
+            "evidence": evidence,
+        }
+    )
+
+
+def _written_in(spot: Related) -> str:
+    return spot.message.rpartition(" ")[2]
+
+
 def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Figures]]]) -> Iterator[Finding]:
     figures_of = [figures for _, (figures,) in parts]
     index = cell_index(tuple((place, figures) for place, figures in enumerate(figures_of) if figures.cells))
     if not index:
         return
     tables = frozenset(cell.label for figures in figures_of for cell in figures.cells)
+    retired = {table.label: table for figures in figures_of for table in figures.retired}
     for place, figures in enumerate(figures_of):
         for quote in figures.quotes:
             # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
@@ -70,6 +138,9 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Figures]]]
             quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables, pointing.paragraph_refs & tables))
             anchored = _anchored_cell(quote, place, index)
             if anchored is None:
+                stale = _stale(quote, retired, index)
+                if stale is not None:
+                    yield _stale_finding(ctx, quote, *stale)
                 continue
             cell = anchored.cell
             told = _told(quote, cell)
@@ -85,7 +156,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Figures]]]
                     "related": [cell.related],
                     "fixes": [Fix(title=violation.fix_title, edits=[edit])],
                     "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
-                    "evidence": _quote_evidence(quote, anchored, corroborated),
+                    "evidence": _quote_evidence(quote, anchored, corroborated, retired.get(cell.label)),
                 }
             )
 
@@ -132,6 +203,13 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     only of a table its sentence cites, and a whole count only where what it counts ("128
     genes") is what the cell's row or column names.
 
+    A stale value: a table updated after the prose was written often keeps its old numbers in
+    comments (`%13.96 &` above `13.94 &`). A result of three or more figures that no cell
+    holds, and that a table the sentence or its paragraph cites writes only in a commented-out
+    line of its source, is a value the table no longer reports, however far from the live
+    cell it is ("17.03" where the row now reads 18.20); a one-digit slip whose value the
+    table comments out is classed the same way.
+
     ## Why is this bad?
     The reader quotes the sentence, the reviewer checks the table. A narrative number that
     contradicts its own evidence (PaperAudit's "48.66% on AlpacaEval vs 38.66 in the
@@ -170,9 +248,13 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     "three or more figures" or not), "weak: …" (only the
     paragraph cites the table, or the number is not a result: an interval bound, a count, a
     coefficient); its measured precision decides whether a confident finding may warn.
+    "strong: the table's commented-out source holds the text's value" is a stale value (0.8
+    when the sentence cites the table, 0.7 when only its paragraph does).
     """
     cells = tuple(table_cell(ctx, placed, cell, value) for placed, cell, value in section_cells(section))
-    return [Figures(cells, tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention)))]
+    quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
+    retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
+    return [Figures(cells=cells, quotes=quotes, retired=retired)]
 
 
 def _told(quote: Quote, cell: TableCell) -> str:
@@ -296,7 +378,7 @@ def _states_cell(value: float, decimals: int, cell: TableCell) -> bool:
     return agrees(value, decimals, cell.value) or (as_percent and agrees(value, decimals, cell.value * 100))
 
 
-def _quote_evidence(quote: Quote, anchored: _Anchor, corroborated: bool) -> Evidence:
+def _quote_evidence(quote: Quote, anchored: _Anchor, corroborated: bool, retired: Retired | None) -> Evidence:
     """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
     Strong: the sentence cites the table and names the cell's row or column. Moderate: the sentence cites the
     table, or names the row and the column in full, or another of its numbers quotes a cell of that table (a
@@ -305,7 +387,9 @@ def _quote_evidence(quote: Quote, anchored: _Anchor, corroborated: bool) -> Evid
     cell = anchored.cell
     cited, named = cell.label in quote.pointing.refs, _headers_named(quote, cell)
     figures = significant_figures(spelled(quote.value, quote.decimals))
-    if cited and named:
+    if retired is not None and retired.holds(spelled(quote.value, quote.decimals)):
+        kind = STALE
+    elif cited and named:
         kind = "strong: cited table, row and column named" if named == 2 else "strong: cited table, row or column named"
     elif corroborated and figures >= 3:
         kind = "moderate: the sentence quotes the table elsewhere, three or more figures"

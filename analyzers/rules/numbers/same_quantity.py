@@ -20,6 +20,7 @@ from ...registry import Scope, rule
 from ...violation import Violation
 from .model import (
     FOLLOWING,
+    SCALES,
     clamped,
     direction,
     figures_evidence,
@@ -28,9 +29,11 @@ from .model import (
     mentions,
     section_cells,
     section_numbers,
+    significant_figures,
     stem,
     window,
 )
+from .repeated_cells import KeyedCell, keyed_cells, repeats
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +91,58 @@ class _Statements(NamedTuple):
     table_spellings: frozenset[str]
     statements: tuple[_Statement, ...]
     written: frozenset[str]
+    cells: tuple[KeyedCell, ...]  # its tables' numeric cells, by the names of their row and column
 
 
 def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
+    yield from _restated_in_prose(ctx, parts)
+    yield from _repeated_in_tables(ctx, [cell for _, (part,) in parts for cell in part.cells])
+
+
+@dataclass(frozen=True)
+class RepeatedCell(Violation):
+    """A cell (`slip`, as written) that another table (`where`: its cell described) holds as `told` under the
+    same row and column names."""
+
+    slip: str
+    told: str
+    where: str
+    table: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.slip} here, but {self.told} in {self.where}, which repeats this table's other results alike"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.slip} {self.table} {self.told}"
+
+
+def _repeated_in_tables(ctx: RuleContext, cells: list[KeyedCell]) -> Iterator[Finding]:
+    """A result two tables repeat with two values where they repeat others alike: the later cell is reported."""
+    for repeat in repeats(cells):
+        slip, told = repeat.slip, repeat.told
+        violation = RepeatedCell(slip=slip.text, told=told.text, where=ctx.index.printed(told.describe), table=told.table)
+        kind = "tables: same row and column" + ("; the spreads differ" if repeat.spread_only else "")
+        sides = [
+            Statement(
+                file=cell.file,
+                range=ctx.range(cell.file, cell.start, cell.end),
+                quote=cell.text,
+                subject=cell.describe,
+                role=Role.VALUE.value,
+            )
+            for cell in (slip, told)
+        ]
+        evidence = Evidence(kind=kind, statements=sides, reason=f"the two tables repeat {repeat.agreeing} other results alike")
+        confidence = clamped(0.6 + figures_evidence(spelled(slip.value, slip.decimals)))
+        related = [ctx.related(told.file, told.start, told.end, f"the other table's value {told.text}")]
+        yield ctx.flag(
+            violation, slip.file, slip.start, slip.end, related=related, confidence=confidence, section=slip.section, evidence=evidence
+        )
+
+
+def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
     table_spellings = _union(tuple(part.table_spellings for _, (part,) in parts if part.table_spellings))
     body = frozenset().union(*(part.written for section, (part,) in parts if section.kind is not SectionKind.ABSTRACT))
     # Statements seen so far, by how their value is written: a number is compared only
@@ -165,6 +217,8 @@ def _restatement(slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
     """Both statements, what each measures, and why they are taken for one quantity (`unseen`: only because the
     body's prose never writes the abstract's value)."""
     kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
+    if _scaled_counts(slip, told):
+        kind = "same count in millions or billions"
     if unseen:
         kind += "; the body's prose never writes the abstract's value"
     sides = (
@@ -184,12 +238,23 @@ def _restatement(slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
     )
 
 
+def _scaled_counts(statement: _Statement, other: _Statement) -> bool:
+    """Two counts in millions or billions of one thing ("3.2 million observations", "8.3 million observations"), each
+    of two or more figures and stated, not approximated: "4 million" and "6 million" ratings of two datasets coincide."""
+    if not (statement.counted and other.counted and statement.kind[0] in SCALES and statement.follows & other.follows):
+        return False
+    return all(significant_figures(item.written) >= 2 and item.role is not Role.APPROXIMATE for item in (statement, other))
+
+
 def _comparable(statement: _Statement, other: _Statement) -> bool:
     """A bound ("> 70%") is restated as a bound, a count ("57 studies") with what it counts; the abstract's
-    summary is where either is restated, elsewhere bounds and counts vary with what they describe."""
+    summary is where either is restated, elsewhere bounds and counts vary with what they describe. A count in
+    millions or billions of the same thing ("3.2 million observations") is a sample's size, compared anywhere."""
     abstract = statement.abstract or other.abstract
     if (statement.role is Role.BOUND) != (other.role is Role.BOUND) or (statement.role is Role.BOUND and not abstract):
         return False
+    if _scaled_counts(statement, other):
+        return True  # "3.2 million observations" and "8.3 million observations": a sample is restated anywhere
     return not (statement.counted or other.counted) or (abstract and bool(statement.follows & other.follows))
 
 
@@ -198,7 +263,8 @@ def _same_quantity(statement: _Statement, other: _Statement, abstract_alone: boo
     their words or settings say they do not. `abstract_alone`: one is the abstract's, with a value the body
     never writes; its names need not recur, as the abstract names its setting in its own words."""
     abstract = statement.abstract or other.abstract
-    if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, abstract):
+    loose = abstract or _scaled_counts(statement, other)  # subjects worded freely: one shared word suffices
+    if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, loose):
         return None
     # A sentence stating both values ("80% and 90% of the maximum") tells two quantities apart.
     if _states(statement.sentence, other) or _states(other.sentence, statement):
@@ -213,7 +279,7 @@ def _same_quantity(statement: _Statement, other: _Statement, abstract_alone: boo
     # Same quantity: most words around the numbers agree, or two do and one of them is a shared name
     # ("at the 95% CL"), or two do and one statement is the abstract's summary of the other.
     most = len(shared) >= 3 and len(shared) * 2 >= min(len(statement.window), len(other.window))
-    if not (most or (len(shared) >= 2 and (abstract or any(name.lower() in shared for name in common)))):
+    if not (most or (len(shared) >= 2 and (loose or any(name.lower() in shared for name in common)))):
         return None
     confidence = (
         0.6
@@ -302,7 +368,7 @@ def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
     "same-quantity-two-values",
     Category.CONTEXT_MISALIGNMENT,
     Severity.WARNING,
-    reads=("blocks", "structure"),
+    reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
     combine=_disagreements,
 )
@@ -345,6 +411,25 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     "80%"), and never a count ("45 outflows"): an integer cell is as often an identifier. The message names both subjects; the finding's evidence quotes both
     sentences with their subjects and roles.
 
+    Tables repeat results too: a main table and an ablation, a per-dataset and a summary
+    table, give the same method's score on the same dataset. Two tables that hold cells under
+    the same row and column names (either way round; a header of no distinctive word, "Ours",
+    by its text) and repeat at least three of them alike, with no more than one in three
+    differing, report each differing one on the cell of the later table ("71.17 here, but
+    82.29 in Table offline"), also when only the spreads differ ("91.1 ± 1.0", "91.1 ± 2.6").
+    Tables of two settings under the same headers (5-shot and 10-shot) disagree nearly
+    everywhere and are left alone. The evidence class is "tables: same row and column". Only
+    cells of one value each count (not "mean 49.24, max 115.37"), not an aggregate row or column
+    (Average, Total, MAE: each summarises its own table), not a row and column that name several
+    cells of their table, and agreement only in values of two or more figures other than 0, 1
+    and 100, spread over two or more rows and columns.
+
+    A count in millions or billions ("3.2 million household-year observations") is a sample's
+    size: restated anywhere, not only in the abstract ("8.3 million household-year observations"
+    in the data section), it is compared when the words after both numbers share what is
+    counted; its subject may be worded freely. The evidence class is "same count in millions or
+    billions".
+
     ## Why is this bad?
     The reader cannot tell which value is true, and a headline number that drifts between
     abstract and results is how inflated claims slip through review. PaperAudit files this
@@ -374,7 +459,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     statements = tuple(statement for number in numbers if (statement := _statement(ctx, section, number)) is not None)
     table_spellings = frozenset(spelling for _, cell, value in section_cells(section) for spelling in _held_spellings(value, cell.decimals))
     written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in numbers)
-    return [_Statements(table_spellings, statements, written)]
+    return [_Statements(table_spellings, statements, written, keyed_cells(section))]
 
 
 def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:

@@ -1,0 +1,179 @@
+"""One result repeated in two tables: the cells that two tables hold under the same row and column names.
+
+A main table and an ablation (or a per-dataset and a summary table) often repeat some results: the same
+method's score on the same dataset. Where two tables repeat several results and all agree but one, that one
+is the same quantity with two values ("the same system's score 92.2 in one table and 92.3 in another").
+The agreement of the others is what shows the two tables report the same quantities: tables of two settings
+(5-shot and 10-shot) under the same headers disagree nearly everywhere and are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from ....latex.manuscript import PlacedBlock, Section
+from ...quantities import CellAt, body_cells, name_words, spelled
+from .model import lowest_header, section_tables, significant_figures
+
+# Two tables must repeat this many results that agree before one that differs is reported, at most one
+# in `_AGREEING_PER_SLIP` of the repeated results may differ, and never more than `_SLIPS`: tables that
+# differ in many repeated cells report another quantity (other runs, another baseline) under one name.
+_AGREEING = 3
+_AGREEING_PER_SLIP = 3
+_SLIPS = 2
+# A cell whose names match more cells of the other table than this agrees with one of them by chance.
+_CANDIDATES = 2
+# A row or column that summarises its own table's cells: an average, a total, an error over them all.
+_SUMMARY = re.compile(r"^\W*(?:avg|average|mean|overall|total|sum|all|mae|rmse|mse|std|sd)\b", re.IGNORECASE)
+# A cell of one value, written with its spread at most: not "mean 49.24 ± 8.21, max 115.37".
+_ONE_VALUE = re.compile(r"^[^\d]*\d[\d.,]*(?:[^\d]+\d[\d.,]*)?[^\d]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedCell:
+    """A numeric body cell with the names of its row and of its column (the header nearest above it)."""
+
+    table: str  # the table's label, or where it starts
+    row: frozenset[str]
+    column: frozenset[str]
+    above: frozenset[str]  # the words of the column's headers above its own ("Final Return" over "LPT")
+    value: float
+    decimals: int
+    spread: float | None
+    text: str
+    file: str
+    start: int
+    end: int
+    section: str
+    describe: str
+
+
+def keyed_cells(section: Section) -> tuple[KeyedCell, ...]:
+    """The section's numeric table cells whose row and column both have names."""
+    cells = []
+    title = section.title or section.kind.value
+    for placed, table in section_tables(section):
+        for cell in body_cells(table):
+            if cell.value is None:
+                continue
+            at = CellAt(placed, cell)
+            row_header, column_header = table.row_header(cell.row), lowest_header(at)
+            if _SUMMARY.match(row_header) or _SUMMARY.match(column_header) or not _ONE_VALUE.match(cell.text):
+                continue  # an aggregate summarises its own table's cells, which another table need not share
+            row, column = _key(row_header), _key(column_header)
+            if row and column and row != column:
+                above = frozenset(name_words(table.column_header(cell.column))) - column
+                cells.append(_keyed(placed, at, (row, column, above), title))
+    return tuple(cells)
+
+
+def _key(header: str) -> set[str]:
+    """A header's distinctive words, or its text when it has none ("Ours")."""
+    return name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set())
+
+
+def _keyed(placed: PlacedBlock, at: CellAt, names: tuple[set[str], set[str], frozenset[str]], section: str) -> KeyedCell:
+    cell, (row, column, above) = at.cell, names
+    return KeyedCell(
+        table=at.label or f"{placed.file}:{placed.block.table.start if placed.block.table else 0}",
+        row=frozenset(row),
+        column=frozenset(column),
+        above=above,
+        value=cell.value or 0.0,
+        decimals=cell.decimals,
+        spread=cell.spread,
+        text=" ".join(cell.text.split()),
+        file=placed.file,
+        start=cell.start,
+        end=cell.end,
+        section=section,
+        describe=at.describe(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """`slip`, a cell of a later table, and `told`, the cell of an earlier table under the same names, with
+    how many other results the two tables repeat alike."""
+
+    slip: KeyedCell
+    told: KeyedCell
+    agreeing: int
+    spread_only: bool  # the values agree and their spreads do not ("91.1 ± 1.0" and "91.1 ± 2.6")
+
+
+def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
+    """The results two tables repeat with two values, where the tables repeat enough others alike."""
+    by_table: dict[str, list[KeyedCell]] = {}
+    for cell in cells:
+        by_table.setdefault(cell.table, []).append(cell)
+    # A row and column naming several cells of their own table (a group label "Test sample size" beside
+    # many rows) identify none of them.
+    for table, own in by_table.items():
+        names = Counter((cell.row, cell.column, cell.above) for cell in own)
+        by_table[table] = [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
+    for first, second in combinations(by_table.values(), 2):
+        agreeing, differing = _compared(first, second)
+        if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
+            for told, slip, spread_only in differing:
+                yield Repeat(slip, told, agreeing, spread_only)
+
+
+def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:
+    """How many cells of `second` repeat a cell of `first` alike, and those that repeat the one cell they name
+    with another value (a cell whose names match several cells of `first` counts only when it agrees with one).
+    Agreement counts only across two or more rows and columns: one row two tables share (a group label) may
+    hold close values of two settings."""
+    alike, differing = [], []
+    for cell in second:
+        matched = _matching(cell, first)
+        if not matched:
+            continue
+        if len(matched) <= _CANDIDATES and any(_same(cell, other) for other in matched):
+            if _informative(cell):
+                alike.append(cell)
+        elif len(matched) == 1 and _comparable(cell, matched[0]):
+            other = matched[0]
+            differing.append((other, cell, _same_value(cell, other)))
+    spread = len({cell.row for cell in alike}) >= 2 and len({cell.column for cell in alike}) >= 2
+    return (len(alike) if spread else 0), differing
+
+
+def _matching(cell: KeyedCell, cells: list[KeyedCell]) -> list[KeyedCell]:
+    """The cells named as this one: the same row and column names ("LPT (Ours)" is "LPT"), either way round
+    (a table may be the other's transposed), under the same headers above, when both have some ("Memory (GB)"
+    and "Time (s)" over "idtracker.ai" are two quantities)."""
+    return [other for other in cells if _names(other) == _names(cell) and (other.above == cell.above or not (other.above and cell.above))]
+
+
+def _names(cell: KeyedCell) -> frozenset[frozenset[str]]:
+    return frozenset((cell.row, cell.column))
+
+
+def _same_value(cell: KeyedCell, other: KeyedCell) -> bool:
+    places = min(cell.decimals, other.decimals)
+    return spelled(cell.value, places) == spelled(other.value, places) and (cell.value < 0) == (other.value < 0)
+
+
+def _same(cell: KeyedCell, other: KeyedCell) -> bool:
+    if not _same_value(cell, other):
+        return False
+    if cell.spread is None or other.spread is None:
+        return True
+    places = min(cell.decimals, other.decimals)
+    return spelled(cell.spread, places) == spelled(other.spread, places)
+
+
+def _informative(cell: KeyedCell) -> bool:
+    """A value two tables share by more than chance: two or more figures, not a bound of a scale (0, 1, 100)."""
+    return abs(cell.value) not in (0.0, 1.0, 100.0) and significant_figures(spelled(cell.value, cell.decimals)) >= 2
+
+
+def _comparable(cell: KeyedCell, other: KeyedCell) -> bool:
+    """Two results written alike (both decimals, or both whole) of two or more figures each."""
+    written = spelled(cell.value, cell.decimals), spelled(other.value, other.decimals)
+    return (cell.decimals > 0) == (other.decimals > 0) and all(significant_figures(text) >= 2 for text in written)
