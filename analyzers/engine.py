@@ -31,7 +31,7 @@ from .facets import FACETS, UndeclaredFacet
 from .finding import Finding, Range
 from .policy import Policy
 from .project_config import Config
-from .registry import Registry, Rule, Scope
+from .registry import Pairwise, Registry, Rule, Scope
 from .rules import default_registry
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ class Engine:
         self.registry = registry or default_registry()
         self.config = config or Config()
         self.policy = Policy(self.config, dismissals)
+        self.settings = self.config.rule_settings()  # digested once: it is part of every rule's key, on every check
         self.cache = cache
         # (root, rule, facet digests) → unit ("project", a section key, "combine…") → its findings
         # (or a section's parts, for a combining rule).
@@ -174,7 +175,7 @@ class _Run:
         # A section rule reads its own section's blocks, kind and text: those go into its key, not the
         # project-wide digests that any edit anywhere changes.
         facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
-        facets += "|" + self.engine.config.rule_settings()  # results under other settings are other results
+        facets += "|" + self.engine.settings  # results under other settings are other results
         units = self.units(rule, facets)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
@@ -191,7 +192,41 @@ class _Run:
         parts = [
             (section, units.get(keys.placed, lambda section=section: list(rule.check(context, section)))) for section, keys in sections
         ]
+        if rule.pairwise is not None:
+            return self.pairwise(rule.pairwise, context, units, sections, parts)
         return units.get("combine" + value_hash([keys.placed for _, keys in sections]), lambda: _fingerprinted(combine(context, parts)))
+
+    def pairwise(
+        self,
+        split: Pairwise,
+        context: RuleContext,
+        units: _Units,
+        sections: list[tuple[Section, _SectionKeys]],
+        parts: list[tuple[Section, Any]],
+    ) -> list[Finding]:
+        """A split combine: each section's findings under its own key and what the sections feed the shared
+        state, so an edit recomputes only the pairs that involve the edited section."""
+        # What each section feeds, digested under the section's key: an edit digests the edited section's alone.
+        fed = [
+            units.get("feeds" + keys.placed, lambda part=part: [_fed_digest(split.feeds(part))])[0]
+            for (_, part), (_, keys) in zip(parts, sections)
+        ]
+        feeding = [(place, section, part) for place, ((section, part), digest) in enumerate(zip(parts, fed)) if digest is not None]
+        feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
+        shared: list[Any] = []  # built once, and only when some section's findings are not kept
+
+        def against() -> Any:
+            if not shared:
+                shared.append(split.shared(context, feeding))
+            return shared[0]
+
+        findings: list[Finding] = []
+        for place, ((section, part), (_, keys)) in enumerate(zip(parts, sections)):
+            findings += units.get(
+                "each" + value_hash((place, keys.placed, feeds)),
+                lambda place=place, section=section, part=part: _fingerprinted(split.each(context, against(), place, section, part)),
+            )
+        return findings
 
     def digest(self, facet: str) -> str:
         found = self._digests.get(facet)
@@ -273,6 +308,10 @@ class _Run:
         heading = (section.id, section.title, section.level, section.kind.value, section.in_appendix)
         columns = [(file, position[1], text_hash) for file, position, text_hash in runs]
         return _SectionKeys(value_hash((*heading, runs, blocks)), value_hash((*heading, columns, blocks)), tuple(lines))
+
+
+def _fed_digest(fed: object | None) -> str | None:
+    return None if fed is None else value_hash(fed)
 
 
 def _fingerprinted(findings: Iterable[Finding]) -> list[Finding]:

@@ -59,6 +59,9 @@ class Policy:
         self.config = config or Config()
         self.dismissals = dismissals
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
+        # id of a finding → (the finding, its calibrated severity): the engine hands on the findings of the
+        # rules and sections an edit did not reach, so a keystroke calibrates only the new ones.
+        self._calibrated: dict[int, tuple[Finding, Severity]] = {}
 
     @classmethod
     def of_folder(cls, folder: Path, config: Config | None = None) -> Policy:
@@ -71,13 +74,26 @@ class Policy:
         names_llm = any(prefix.upper().startswith(LLM_PREFIX) for prefix in rules.select)
         result: list[Finding] = []
         seen: Counter[str] = Counter()
+        selected: dict[str, bool] = {}
+        excluded: dict[str, bool] = {}
+        calibrated: dict[int, tuple[Finding, Severity]] = {}
         for finding in sorted((finding.with_fingerprint() for finding in findings), key=report_order):
-            select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
-            if self.config.is_excluded(finding.file) or not is_selected(finding.code, select, rules.ignore):
+            chosen = selected.get(finding.code)
+            if chosen is None:
+                select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
+                chosen = selected[finding.code] = is_selected(finding.code, select, rules.ignore)
+            out = excluded.get(finding.file)
+            if out is None:
+                out = excluded[finding.file] = self.config.is_excluded(finding.file)
+            if out or not chosen:
                 continue
             if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
                 continue
-            severity = self.config.severity_for(finding.code, finding.calibrated_severity())
+            known = self._calibrated.get(id(finding))
+            if known is None or known[0] is not finding:
+                known = (finding, finding.calibrated_severity())
+            calibrated[id(finding)] = known
+            severity = self.config.severity_for(finding.code, known[1])
             seen[finding.fingerprint] += 1
             if seen[finding.fingerprint] > 1:
                 # Same identity twice in a file: keep both, distinguishably.
@@ -89,6 +105,7 @@ class Policy:
             if rules.min_severity is not None and finding.severity.rank < rules.min_severity.rank:
                 continue
             result.append(finding)
+        self._calibrated = calibrated  # only what this check saw: findings of units gone are let go
         return result
 
     def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:

@@ -29,6 +29,32 @@ class Scope(str, Enum):
 
 
 @dataclass(frozen=True)
+class Pairwise:
+    """A combine split by section, for a rule that compares each section's part with what some sections
+    hold (NUM001: every section's quotes against the cells of the sections that hold tables).
+
+    `feeds(part)`: what a section's part gives the shared state, as a value of strings, numbers and
+    tuples (`value_hash`), or None for nothing; `shared(ctx, [(place, section, part), ...])` builds that
+    state from the feeding sections; `each(ctx, shared, place, section, part)` gives one section's
+    findings against it. The engine keeps each section's findings under its key and what every section
+    feeds: an edit re-runs `each` for the edited section alone, and for every section only when what
+    the edited one feeds changed (a table's cell, not the prose around it). `combine` is the whole paper at once."""
+
+    feeds: Callable[[Any], object | None]
+    shared: Callable[..., Any]
+    each: Callable[..., Iterable[Finding]]
+
+    def fed(self, parts: list[tuple[Any, Any]]) -> list[tuple[int, Any, Any, object]]:
+        """(place, section, part, what it feeds) of the sections that feed the shared state."""
+        return [(place, section, part, fed) for place, (section, part) in enumerate(parts) if (fed := self.feeds(part)) is not None]
+
+    def combine(self, ctx: Any, parts: list[tuple[Any, Any]]) -> Iterator[Finding]:
+        shared = self.shared(ctx, [(place, section, part) for place, section, part, _ in self.fed(parts)])
+        for place, (section, part) in enumerate(parts):
+            yield from self.each(ctx, shared, place, section, part)
+
+
+@dataclass(frozen=True)
 class Rule:
     code: str
     name: str
@@ -44,6 +70,8 @@ class Rule:
     # Parts are reused for a section that moved within its lines, so they must hold no raw
     # offsets: ranges (ctx.range/report/related) only.
     combine: Callable[..., Iterable[Finding]] | None = None
+    # A combine split by section (the engine re-runs only the sections an edit concerns); `combine` is its whole-paper form.
+    pairwise: Pairwise | None = None
 
     @property
     def doc(self) -> str:
@@ -75,7 +103,7 @@ def rule(
     reads: Iterable[str],
     scope: Scope = Scope.PROJECT,
     unnecessary: bool = False,
-    combine: Callable[..., Iterable[Finding]] | None = None,
+    combine: Callable[..., Iterable[Finding]] | Pairwise | None = None,
 ) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS.keys()
@@ -87,6 +115,8 @@ def rule(
     def register(check: Callable[..., Iterable[Any]]) -> Rule:
         if not check.__doc__ or "## What it does" not in check.__doc__:
             raise ValueError(f"rule {code} needs a docstring with '## What it does'")
+        if isinstance(combine, Pairwise):
+            return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine.combine, combine)
         return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine)
 
     return register

@@ -27,8 +27,14 @@ SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
 
 
 async def start(
-    folder: Path, debounce_ms: int = 0, disabled: tuple[str, ...] = ()
+    folder: Path,
+    debounce_ms: int = 0,
+    disabled: tuple[str, ...] = (),
+    command: list[str] | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[LanguageClient, asyncio.Queue[tuple[float, str]]]:
+    """A client of `command` (default: this interpreter's `auditex serve`) initialized on `folder`;
+    its queue hears (time, uri) of every publishDiagnostics, and client.diagnostics keeps the last per uri."""
     client = LanguageClient(converter_factory=default_converter)
     published: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
 
@@ -48,7 +54,7 @@ async def start(
         "auditex/status",
     ):
         client.feature(method)(lambda params: None)
-    await client.start_io(*SERVER)
+    await client.start_io(*(command or SERVER), env=env)
     await client.initialize_session(
         lsp.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),
@@ -97,9 +103,13 @@ def paper_copy(name: str) -> Path:
 
 
 def prose_line(lines: list[str]) -> int:
-    """A line of plain prose in the middle of the file, to type into."""
+    """A line of plain prose in the middle of the file (or the nearest above it), to type into."""
     middle = len(lines) // 2
-    return next(i for i in range(middle, len(lines)) if len(lines[i]) > 40 and not lines[i].lstrip().startswith(("%", "\\")))
+    order = [*range(middle, len(lines)), *range(middle - 1, -1, -1)]
+    found: int | None = next((i for i in order if len(lines[i]) > 40 and not lines[i].lstrip().startswith(("%", "\\"))), None)
+    if found is None:
+        raise ValueError("no line of prose to type into")
+    return found
 
 
 async def main() -> None:

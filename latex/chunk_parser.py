@@ -21,7 +21,9 @@ from typing import Any, Protocol
 from .parse import ParsedChunk, parse_chunk
 
 # Below this much text to parse, sending chunks to workers and their parses back costs more than it saves.
-PARALLEL_MIN_CHARS = 60_000
+# Measured on 2 cores (issue 34, benchmarks/README.md): an 80 KB file parsed by two workers took 16% more CPU
+# for a wall-clock gain within the noise (7%); a 360-400 KB file gained 10-34% wall for 13% more CPU.
+PARALLEL_MIN_CHARS = 200_000
 # Chunks per task: enough to amortise a round trip, few enough to keep the workers evenly busy.
 _BATCH_CHARS = 20_000
 # How often a worker looks whether its parent is still alive.

@@ -130,7 +130,8 @@ class Index:
 class IndexCache:
     """What one index build hands to the next, keyed by content; each build keeps only what it used."""
 
-    derived: dict[object, Any] = field(default_factory=dict)  # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts
+    # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions
+    derived: dict[object, Any] = field(default_factory=dict)
     blocks: dict[int, _BlockContribution] = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
     digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
 
@@ -257,7 +258,9 @@ class _SourceFacts:
         all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
         wrappers = _key_wrappers(all_macros)
         unread = (excluded_environments(project), discarding_macros(all_macros))
-        labelling = label_setting_commands([*project.definitions.values(), *(project.source(path).text for path in project.files)])
+        labelling = label_setting_commands(
+            [*project.definitions.values(), *(project.source(path).text for path in project.files)], previous, live
+        )
         wrappers_key = (tuple(sorted(wrappers.items())), unread, labelling)  # what reading a file's keys depends on
         theorems_key = tuple(sorted(manuscript.theorem_environments))
         for path in project.files:

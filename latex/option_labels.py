@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from .model import KeyUse
 
@@ -21,20 +22,37 @@ _DEFINITION = re.compile(r"\\(?:new|renew|provide|New|Renew|Provide|Declare)[A-Z
 _BODY_CHARS = 2000
 
 
-def label_setting_commands(texts: Iterable[str]) -> tuple[tuple[str, bool, int], ...]:
+def label_setting_commands(
+    texts: Iterable[str], kept: dict[object, Any] | None = None, live: dict[object, Any] | None = None
+) -> tuple[tuple[str, bool, int], ...]:
     """(name, whether it is an environment, the argument that is the label) of every command or
-    environment these texts define with a `label=#n` option."""
+    environment these texts define with a `label=#n` option. A text's definitions found by an earlier
+    build (in `kept`, by the text) are not searched again: an edit re-reads the edited file alone.
+    `live` hears every text's, for the next build."""
     found: dict[tuple[str, bool], int] = {}
     for text in texts:
-        if "label" not in text:
-            continue
-        for option in _LABEL_OPTION.finditer(text):
-            definitions = list(_DEFINITION.finditer(text, max(0, option.start() - _BODY_CHARS), option.start()))
-            if not definitions:
-                continue
-            name = definitions[-1].group(1)
-            found.setdefault((name.lstrip("\\"), not name.startswith("\\")), int(option.group(1)))
+        key = ("label-setting", text)
+        defined = kept.get(key) if kept is not None else None
+        if defined is None:
+            defined = defined_in(text)
+        if live is not None:
+            live[key] = defined
+        for name, environment, argument in defined:
+            found.setdefault((name, environment), argument)
     return tuple(sorted((name, environment, argument) for (name, environment), argument in found.items()))
+
+
+def defined_in(text: str) -> tuple[tuple[str, bool, int], ...]:
+    """The label-setting definitions of one text, in their order."""
+    if "label" not in text:
+        return ()
+    found = []
+    for option in _LABEL_OPTION.finditer(text):
+        definitions = list(_DEFINITION.finditer(text, max(0, option.start() - _BODY_CHARS), option.start()))
+        if definitions:
+            name = definitions[-1].group(1)
+            found.append((name.lstrip("\\"), not name.startswith("\\"), int(option.group(1))))
+    return tuple(found)
 
 
 def option_label_uses(text: str, commands: tuple[tuple[str, bool, int], ...]) -> list[KeyUse]:

@@ -164,3 +164,49 @@ def test_a_line_added_above_a_section_moves_its_findings_without_running_its_rul
     assert _dumped(after) == _dumped(cold)
     moved = [f for f in after if f.code == "STAT001"]
     assert [f.range.start.line for f in moved] == [f.range.start.line + 4 for f in before] and moved
+
+
+def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_path):
+    """NUM001's shape: each section against what the feeding sections hold. An edit in a section that
+    feeds nothing re-runs that section's findings alone; an edit in a feeding section re-runs every section's."""
+    from auditex.analyzers.finding import Category, Severity
+    from auditex.analyzers.registry import Pairwise, Registry, Scope, rule
+
+    each_ran: list[str] = []
+
+    def each(ctx, shared, place, section, part):
+        each_ran.append(section.title)
+        return []
+
+    def part(ctx, section):
+        """## What it does
+        Test rule."""
+        return [section.title == "Tables", " ".join(placed.block.plain.text for placed in section.blocks)]
+
+    split = Pairwise(lambda part: part[1] if part[0] else None, lambda ctx, feeding: tuple(place for place, _, _ in feeding), each)
+    probe = rule(
+        "TST001", "pairwise-probe", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION, combine=split
+    )(part)
+    assert probe.combine is not None and probe.pairwise is split
+    body = {"Intro": "We start.", "Tables": "A table section.", "End": "We end."}
+
+    def text(body):
+        return (
+            "\\documentclass{article}\n\\begin{document}\n"
+            + "".join(f"\\section{{{t}}}\n{p}\n\n" for t, p in body.items())
+            + "\\end{document}\n"
+        )
+
+    (tmp_path / "main.tex").write_text(text(body))
+    project = Project(tmp_path, "main.tex")
+    engine = Engine(Registry([probe]))
+    engine.check(project)
+    assert sorted(each_ran) == ["End", "Intro", "Tables"]
+    each_ran.clear()
+    project.update("main.tex", text({**body, "End": "We end here."}))
+    engine.check(project)
+    assert each_ran == ["End"]
+    each_ran.clear()
+    project.update("main.tex", text({**body, "End": "We end here.", "Tables": "A table section, edited."}))
+    engine.check(project)
+    assert sorted(each_ran) == ["End", "Intro", "Tables"]

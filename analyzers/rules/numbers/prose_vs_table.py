@@ -12,7 +12,7 @@ from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Statement, TextEdit
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
-from ...registry import Scope, rule
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
 from .model import (
     OURS,
@@ -124,41 +124,98 @@ def _written_in(spot: Related) -> str:
     return spot.message.rpartition(" ")[2]
 
 
-def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Figures]]]) -> Iterator[Finding]:
-    figures_of = [figures for _, (figures,) in parts]
-    index = cell_index(tuple((place, figures) for place, figures in enumerate(figures_of) if figures.cells))
+class _Tables(NamedTuple):
+    """What every section's quotes are compared with: the cells of the sections holding tables, by their
+    spellings and with their section's place; the labels of those tables; and what their sources comment out."""
+
+    cells: CellIndex[tuple[int, TableCell]]
+    labels: frozenset[str]
+    retired: dict[str, Retired]
+
+
+def _fed(part: list[Figures]) -> tuple[object, ...] | None:
+    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
+    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
+    findings."""
+    figures = part[0]
+    if not figures.cells and not figures.retired:
+        return None
+    cells = tuple(
+        (
+            c.value,
+            c.decimals,
+            c.text,
+            c.label,
+            tuple(sorted(c.row_words)),
+            tuple(sorted(c.column_words)),
+            c.named,
+            c.aggregate,
+            c.change,
+            c.spread,
+            c.ours,
+            c.with_spread,
+            c.describe,
+            c.related.file,
+            c.related.range.start.line,
+            c.related.range.start.character,
+            c.related.range.end.line,
+            c.related.range.end.character,
+        )
+        for c in figures.cells
+    )
+    retired = tuple(
+        (
+            table.label,
+            table.describe,
+            tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
+        )
+        for table in figures.retired
+    )
+    return (cells, retired)
+
+
+def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> _Tables:
+    return _Tables(
+        cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)),
+        frozenset(cell.label for _, _, (figures,) in feeding for cell in figures.cells),
+        {table.label: table for _, _, (figures,) in feeding for table in figures.retired},
+    )
+
+
+def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
+    """The section's quotes that contradict a cell, or that quote a value the table comments out: an edit re-reads
+    the edited section's quotes against the kept tables, and every section's only when the edited one holds a table
+    (the engine's `Pairwise`)."""
+    index = tables.cells
     if not index:
         return
-    tables = frozenset(cell.label for figures in figures_of for cell in figures.cells)
-    retired = {table.label: table for figures in figures_of for table in figures.retired}
-    for place, figures in enumerate(figures_of):
-        for quote in figures.quotes:
-            # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
-            pointing = quote.pointing
-            quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables, pointing.paragraph_refs & tables))
-            anchored = _anchored_cell(quote, place, index)
-            if anchored is None:
-                stale = _stale(quote, retired, index)
-                if stale is not None:
-                    yield _stale_finding(ctx, quote, *stale)
-                continue
-            cell = anchored.cell
-            told = _told(quote, cell)
-            corroborated = _corroborated(quote, cell, index)
-            edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
-            violation = ProseContradictsTable(
-                quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=told
-            )
-            yield quote.finding.model_copy(
-                update={
-                    "message": violation.message,
-                    "identity": violation.identity,
-                    "related": [cell.related],
-                    "fixes": [Fix(title=violation.fix_title, edits=[edit])],
-                    "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
-                    "evidence": _quote_evidence(quote, anchored, corroborated, retired.get(cell.label)),
-                }
-            )
+    for quote in part[0].quotes:
+        # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
+        pointing = quote.pointing
+        quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables.labels, pointing.paragraph_refs & tables.labels))
+        anchored = _anchored_cell(quote, place, index)
+        if anchored is None:
+            stale = _stale(quote, tables.retired, index)
+            if stale is not None:
+                yield _stale_finding(ctx, quote, *stale)
+            continue
+        cell = anchored.cell
+        told = _told(quote, cell)
+        corroborated = _corroborated(quote, cell, index)
+        edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
+        violation = ProseContradictsTable(
+            quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=told
+        )
+        yield quote.finding.model_copy(
+            update={
+                "message": violation.message,
+                "identity": violation.identity,
+                "related": [cell.related],
+                "fixes": [Fix(title=violation.fix_title, edits=[edit])],
+                "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
+                "evidence": _quote_evidence(quote, anchored, corroborated, tables.retired.get(cell.label)),
+            }
+        )
 
 
 @rule(
@@ -168,7 +225,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Figures]]]
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=_contradictions,
+    combine=Pairwise(_fed, _tables_of, _contradictions),
 )
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does

@@ -1,0 +1,75 @@
+"""benchmarks/paired_speed.py: its arguments and the shape of its report (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+_SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "paired_speed.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("paired_speed", _SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["paired_speed"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_defaults_are_the_issues_baseline_and_papers(bench):
+    options = bench.arguments([])
+    assert options.baseline == "5da6867"
+    assert options.candidate == "."
+    assert options.keystroke == ["nips24_mllm_actions:sections/experiments.tex"]
+    assert options.cold == ["nips24_imprecise_labels"]
+    assert (options.rounds, options.edits, options.debounce_ms) == (3, 20, 200)
+
+
+def test_papers_and_counts_are_read(bench):
+    options = bench.arguments(["--baseline", "abc123", "--keystroke", "hott_book:basics.tex", "a", "--cold", "--rounds", "5"])
+    assert options.baseline == "abc123"
+    assert [bench.split_paper(spec) for spec in options.keystroke] == [("hott_book", "basics.tex"), ("a", None)]
+    assert options.cold == []
+    assert options.rounds == 5
+
+
+@pytest.mark.parametrize("wrong", [["--rounds", "0"], ["--edits", "0"], ["--refs", "-1"]])
+def test_counts_below_their_floor_are_refused(bench, wrong):
+    with pytest.raises(SystemExit):
+        bench.arguments(wrong)
+
+
+def test_the_ratio_is_the_median_of_the_pairs_not_of_the_medians(bench):
+    # Pairs 1/1, 4/2, 30/1: ratios 1, 2, 30 → 2; the ratio of the medians would be 4/1.
+    assert bench.paired_ratio([1.0, 4.0, 30.0], [1.0, 2.0, 1.0]) == 2.0
+    assert math.isnan(bench.paired_ratio([], []))
+
+
+def test_the_report_prints_times_and_paired_ratios(bench):
+    sides = [bench.Side("A", "working tree", "python"), bench.Side("B", "5da6867d18f3", "venv/bin/python")]
+    rounds = [
+        {"A": {"edits": [10.0, 20.0, 30.0], "refs": [40.0]}, "B": {"edits": [20.0, 40.0, 60.0], "refs": [80.0]}},
+        {"A": {"edits": [12.0, 22.0, 32.0], "refs": [42.0]}, "B": {"edits": [24.0, 44.0, 64.0], "refs": [84.0]}},
+    ]
+    keystroke = bench.keystroke_row("paper", "sections/a.tex", 97, rounds)
+    assert keystroke["ratio_p95"] == pytest.approx(0.5, abs=0.01)
+    assert keystroke["ratio_ref"] == pytest.approx(0.5, abs=0.01)
+    cold = bench.cold_row("paper", 176, [{"A": (1.0, 2.0), "B": (2.0, 3.0), "chktex": (0.01, 0.01)}] * 3)
+    assert cold["ratio_cpu"] == 0.5
+    assert cold["ratio_chktex"] == pytest.approx(100)
+    text = bench.report(sides, [keystroke], [cold], (1.0, 1.0, 1.0))
+    assert "| paper | sections/a.tex | 97 | 2 × 3 |" in text
+    assert "p95 A/B" in text and "CPU A/B" in text and "A/ChkTeX" in text
+    assert "| paper | 176 | 3 | 1.00 | 2.00 | 0.50 |" in text
+
+
+def test_without_chktex_the_report_says_how_to_install_it(bench):
+    sides = [bench.Side("A", "working tree", "python"), bench.Side("B", "b", "python")]
+    cold = bench.cold_row("paper", 176, [{"A": (1.0, 2.0), "B": (2.0, 3.0)}])
+    assert "apt-get install -y chktex" in bench.report(sides, [], [cold], (0.0, 0.0, 0.0))
