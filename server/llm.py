@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
 
 from ..analyzers.llm.audit_modes import MODES
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:  # the model and the workspace: imported when a check runs, no
     from ..analyzers.llm.settings import LLMSettings
     from ..analyzers.scholarly.related import ScholarlySearch, SearchName
     from ..analyzers.session import Session
-    from .server import AuditexServer
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -85,5 +85,5 @@ def missing_key(what: str, settings: LLMSettings) -> str:
     )
 
 
-def show_message(ls: AuditexServer, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
+def show_message(ls: LanguageServer, message: str, kind: lsp.MessageType = lsp.MessageType.Error) -> None:
     ls.window_show_message(lsp.ShowMessageParams(type=kind, message=message))

@@ -15,22 +15,41 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .progress import WorkDone
+from .progress import ProgressServer, WorkDone
 
 if TYPE_CHECKING:
     from ..analyzers.online_verification import OnlineChecker
+    from ..analyzers.registry import Registry
     from ..analyzers.scholarly.cited_references import Cited
     from ..analyzers.scholarly.resolver import OnlineSettings
     from ..analyzers.scholarly.work import Verdict
-    from .server import AuditexServer
+    from .diagnostics import Diagnostics
     from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 PUBLISH_EVERY_S = 0.5
 RETRY_UNCHECKED_S = 600.0  # a reference no index could answer for is asked again after this
+T = TypeVar("T")
+
+
+class _Server(ProgressServer, Protocol):
+    """What reference verification uses of the AuditexServer (whose module imports this one)."""
+
+    @property
+    def registry(self) -> Registry: ...
+
+    @property
+    def workspace_state(self) -> Workspace: ...
+
+    async def run(self, function: Callable[..., T], *arguments: Any) -> T: ...
+
+    def diagnostics(self) -> Diagnostics: ...
+
+    def publish(self, diagnostics: Diagnostics) -> None: ...
 
 
 @dataclass
@@ -41,14 +60,14 @@ class OnlineState:
     running: bool = False
     failed: dict[str, float] = field(default_factory=dict)  # digest → when it was asked without an answer
 
-    def get_checker(self, server: AuditexServer) -> OnlineChecker:
+    def get_checker(self, server: _Server) -> OnlineChecker:
         if self.checker is None:
             from ..analyzers.online_verification import OnlineChecker
 
             self.checker = OnlineChecker(server.registry)
         return self.checker
 
-    def kick(self, server: AuditexServer) -> None:
+    def kick(self, server: _Server) -> None:
         """Something was published: verify what is new, in the background (event loop)."""
         workspace = server.workspace_state
         if not any(workspace.online(session) for session in workspace.folders.values()):
@@ -57,7 +76,7 @@ class OnlineState:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._run(server))
 
-    async def _run(self, server: AuditexServer) -> None:
+    async def _run(self, server: _Server) -> None:
         checker = self.get_checker(server)
         while self.wanted:
             self.wanted = False
@@ -121,7 +140,7 @@ class OnlineState:
 class _Publisher:
     """Re-publishes at most every PUBLISH_EVERY_S while verdicts arrive."""
 
-    def __init__(self, server: AuditexServer) -> None:
+    def __init__(self, server: _Server) -> None:
         self.server = server
         self.handle: asyncio.TimerHandle | None = None
 

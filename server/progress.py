@@ -12,19 +12,35 @@ import asyncio
 import contextvars
 import uuid
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
+
+if TYPE_CHECKING:
+    from pygls.progress import Progress
+    from pygls.protocol import JsonRPCProtocol
 
 # The id of the request being handled (set by server._Protocol), to hear of its $/cancelRequest.
 REQUEST_ID: contextvars.ContextVar[Any] = contextvars.ContextVar("auditex_request_id", default=None)
 
 
+class ProgressServer(Protocol):
+    """What a progress needs of the language server (pygls' LanguageServer has it)."""
+
+    @property
+    def protocol(self) -> JsonRPCProtocol: ...
+
+    @property
+    def client_capabilities(self) -> lsp.ClientCapabilities: ...
+
+    @property
+    def work_done_progress(self) -> Progress: ...
+
+
 class WorkDone:
     """A server-initiated, cancellable $/progress with percentages."""
 
-    def __init__(self, server: LanguageServer, title: str) -> None:
+    def __init__(self, server: ProgressServer, title: str) -> None:
         self.server, self.title = server, title
         self.token: str | None = None
         self.cancel = asyncio.Event()  # set when the client cancels the progress
