@@ -92,7 +92,7 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedT
     table model", "an order of magnitude fewer conflicts". The sentence names each side by a
     row header of the table (or a column header, methods side by side), the claimed one before
     the factor and the compared ones after "than"; the factor is taken from their cells on every
-    line across, either way round ("faster" is a smaller time or a larger rate; only lines of
+    line across (only on the lines the sentence names, when it names some: "fewer conflicts"), either way round ("faster" is a smaller time or a larger rate; only lines of
     times or rates count for it), within the cells' rounding, and in the same unit. A bound
     ("over", "more than", "at least") must hold on some line; an estimate ("about 40 times",
     "40 times") must come within a quarter of it; "an order of magnitude" needs a factor of 5 at
