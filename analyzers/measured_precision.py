@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "52858ec", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "eb91b8e", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
