@@ -30,8 +30,9 @@ const FOLDER_SETTINGS = path.join(PAPER, '.vscode', 'settings.json');
 // A remote window (code-server is one) reads machine-overridable settings from here, not from User settings.
 const MACHINE_SETTINGS = path.join(USER_DATA, 'Machine', 'settings.json');
 const WAIT_MS = 90_000;
-// The example paper's findings above hint severity, as `auditex check examples/paper` lists them.
-const PAPER_CODES = ['CIT001', 'DIS002', 'NUM001', 'NUM002', 'REF001', 'TAB001'];
+// The example paper's findings above hint severity, as `auditex check examples/paper` lists them (its NUM
+// findings are hints: their evidence classes were measured mostly false on the corpus).
+const PAPER_CODES = ['CIT001', 'DIS002', 'REF001', 'TAB001'];
 
 const children = [];
 // The processes started go with this one, however it ends.
@@ -82,7 +83,7 @@ describe('auditex in a real VS Code (code-server)', () => {
 
     it('lists the paper\'s findings in Problems, as the status bar counts them', async () => {
         await showProblems();
-        const rows = await until('the six findings in Problems', async () => {
+        const rows = await until('the four findings in Problems', async () => {
             const found = await problems();
             return found.length === PAPER_CODES.length ? found : undefined;
         });
@@ -92,7 +93,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         assert.match(tab001.message, /^Table tab:main \(row SparseProbe\) gives the aggregate 77\.5/);
         assert.ok(!rows.some((row) => row.message.includes('\\method')), JSON.stringify(rows));
         // Problems lists no hints, and neither does the status bar count them.
-        await until('the status bar to count six findings', async () => shows(await statusText(), 6));
+        await until('the status bar to count four findings', async () => shows(await statusText(), 4));
         await page.screenshot({ path: path.join(SHOTS, 'problems.png') });
     });
 
@@ -125,7 +126,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'vscode-client', 'package.json'), 'utf8'));
         const titles = manifest.contributes.commands.map((command) => command.title);
         const expected = {
-            'auditex: Check project': { toast: /^auditex: 4 findings in 1 root file\.$/ },
+            'auditex: Check project': { toast: /^auditex: 2 findings in 1 root file\.$/ },
             'auditex: Audit (fast)': { toast: /^auditex: fast audit: / },
             'auditex: Audit (standard)': { toast: /^auditex: standard audit: / },
             'auditex: Audit (deep)': { toast: /^auditex: deep audit: / },
@@ -148,7 +149,7 @@ describe('auditex in a real VS Code (code-server)', () => {
             if (restart) {
                 await until('a new language server', async () => (await statuses()).slice(shown).includes('auditex: starting'));
             }
-            await until(`the status bar after "${title}"`, async () => shows(await statusText(), 4));
+            await until(`the status bar after "${title}"`, async () => shows(await statusText(), 2));
         }
         await page.screenshot({ path: path.join(SHOTS, 'after-commands.png') });
     });
@@ -164,7 +165,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         const seen = (await notifications()).length;
         updateJson(FOLDER_SETTINGS, { 'auditex.rules.disabled': ['DIS002'] });
         await until('DIS002 to leave Problems', async () => !(await problems()).some((row) => row.code === 'DIS002'));
-        await until('the status bar to count three', async () => shows(await statusText(), 3));
+        await until('the status bar to count one', async () => shows(await statusText(), 1));
         assert.equal(serverStarts(), starts);
         assert.deepEqual((await notifications()).slice(seen), []);
     });
@@ -180,7 +181,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         await pause(1000);
         const before = traced();
         await runCommand('auditex: Check project');
-        await until('the check to finish', async () => shows(await statusText(), 3));
+        await until('the check to finish', async () => shows(await statusText(), 1));
         await pause(1000);
         assert.equal(traced(), before);
     });
@@ -192,7 +193,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         updateJson(MACHINE_SETTINGS, { 'auditex.server.command': [PYTHON, '-X', 'utf8', '-m', 'auditex.cli.main', 'serve'], 'auditex.server.pythonPath': '' });
         await until('the server restarted with the new command', () => serverStarts() === starts + 1 && outputLog().includes(`${PYTHON} -X utf8 -m auditex.cli.main serve`));
         await until('the status bar to show the restart', async () => (await statuses()).slice(shown).includes('auditex: starting'));
-        await until('the findings back', async () => shows(await statusText(), 3));
+        await until('the findings back', async () => shows(await statusText(), 1));
         await pause(2000); // the race this guards against raised its toast just after the restart
         assert.deepEqual((await notifications()).slice(seen).filter((note) => note.severity === 'error'), []);
     });
@@ -211,7 +212,7 @@ describe('auditex in a real VS Code (code-server)', () => {
         assert.match(errors[0].text, /Remote settings/);
         assert.equal(await statusText(), 'auditex: stopped');
         updateJson(MACHINE_SETTINGS, { 'auditex.server.command': undefined, 'auditex.server.pythonPath': PYTHON });
-        await until('the findings back', async () => shows(await statusText(), 3));
+        await until('the findings back', async () => shows(await statusText(), 1));
     });
 
     for (const language of ['latex-expl3', 'doctex']) {
@@ -263,7 +264,7 @@ async function notifications() {
 
 /** The status bar's count, with the spend of the last audit when there was one. */
 function shows(status, findings) {
-    return new RegExp(`^auditex: ${findings} findings( \\(\\$\\d+\\.\\d\\d\\))?$`).test(status);
+    return new RegExp(`^auditex: ${findings} findings?( \\(\\$\\d+\\.\\d\\d\\))?$`).test(status);
 }
 
 /** Every text the status-bar item has shown, oldest first. */
