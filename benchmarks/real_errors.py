@@ -1,7 +1,7 @@
 """Recall on the real errors careful readers found in the corpus (tests/real_errors/).
 
 Run: python benchmarks/real_errors.py [--corpus DIR] [--papers a,b] [--jobs 2] [--save FILE.json] [--before FILE.json]
-                                     [--write-caught] [--audit MODE --provider P --model M ...]
+                                     [--write-caught] [--misses KIND,...] [--audit MODE --provider P --model M ...]
 
 Checks every paper the ledger has read and matches the findings to its problems
 (auditex.evaluation.real_errors: same file, within two lines, a code the problem's kind maps to).
@@ -9,6 +9,8 @@ Prints recall per kind at information-or-above and at warning-or-above, overall,
 deterministic check could decide, and for the seen papers and the held-out fifth apart. Rules alone by
 default; `--audit MODE` adds an LLM audit of each paper (the same flags as `auditex audit`).
 `--save` keeps the table as JSON and `--before` prints a saved table beside this run's.
+`--misses KIND,...` (or `--misses all`) lists the problems of those kinds that nothing catches, on the
+seen papers only: rule work never reads the held-out fifth's entries.
 `--write-caught` rewrites tests/real_errors_caught.toml: the problems the rules catch, which
 tests/test_corpus.py keeps caught.
 """
@@ -28,7 +30,7 @@ from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding
 from auditex.analyzers.llm.source import LLMAuditSource, audit_results
 from auditex.cli.audit_command import add_llm_options, llm_settings
-from auditex.evaluation.real_errors import Ledger, caught_problems, load_ledger, recall_table
+from auditex.evaluation.real_errors import Ledger, Problem, caught_problems, load_ledger, recall_table, seen_misses
 
 ROOT = Path(__file__).resolve().parents[1]
 LEDGER = ROOT / "tests" / "real_errors"
@@ -80,6 +82,15 @@ def print_table(table: Mapping[str, object], before: Mapping[str, object] | None
         print()
 
 
+def print_misses(problems: list[Problem]) -> None:
+    print(f"{len(problems)} uncaught problems on the seen papers:\n")
+    for problem in problems:
+        other = f" (other side {problem.other})" if problem.other else ""
+        decidable = "decidable" if problem.decidable else "not decidable"
+        print(f"{problem.paper}/{problem.file}:{problem.line}{other} [{problem.kind}, {decidable}]")
+        print(f"    {problem.evidence}\n")
+
+
 def write_caught(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> None:
     lines = [
         "# The real-errors ledger's problems that the rules catch (benchmarks/real_errors.py --write-caught).",
@@ -109,6 +120,11 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="keep this run's table as JSON")
     parser.add_argument("--before", type=Path, help="a table saved by an earlier run, printed beside this one")
     parser.add_argument("--write-caught", action="store_true", help="rewrite tests/real_errors_caught.toml")
+    parser.add_argument(
+        "--misses",
+        type=lambda text: set() if text == "all" else set(text.split(",")),
+        help="list the uncaught problems of these kinds (comma-separated, or all) on the seen papers",
+    )
     parser.add_argument("--audit", metavar="MODE", help="add an LLM audit in this mode (fast, standard, deep)")
     add_llm_options(parser)
     arguments = parser.parse_args()
@@ -123,6 +139,8 @@ def main() -> None:
         arguments.save.write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
     if arguments.write_caught:
         write_caught(ledger, findings)
+    if arguments.misses is not None:
+        print_misses(seen_misses(ledger, findings, arguments.misses))
 
 
 if __name__ == "__main__":

@@ -197,6 +197,20 @@ def _row(recall: Recall) -> dict[str, object]:
     }
 
 
+def seen_misses(ledger: Ledger, findings: Mapping[str, list[Finding]], kinds: Iterable[str]) -> list[Problem]:
+    """The problems of `kinds` on papers outside the held-out fifth that no finding catches at information or
+    above: what rule work may read. The held-out papers' problems are never listed."""
+    wanted = set(kinds)
+    return [
+        problem
+        for problem in ledger.problems
+        if problem.paper in findings
+        and problem.paper not in ledger.held_out
+        and (not wanted or problem.kind in wanted)
+        and catching(problem, findings[problem.paper], Severity.INFORMATION) is None
+    ]
+
+
 def caught_problems(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> list[tuple[Problem, Finding]]:
     """Each problem caught at information or above, with the finding that catches it."""
     pairs = []

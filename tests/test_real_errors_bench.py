@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from auditex.cli.main import main
+from auditex.evaluation.real_errors import load_ledger, seen_misses
 
 PAPER = r"""\documentclass{article}
 \begin{document}
@@ -66,3 +67,13 @@ def test_the_corpus_must_be_named(tmp_path, capsys):
     _, ledger = _layout(tmp_path)
     assert main(["bench", "real-errors", str(ledger)]) == 2
     assert "needs --corpus DIR" in capsys.readouterr().err
+
+
+def test_the_misses_listed_for_rule_work_leave_out_the_held_out_papers(tmp_path):
+    _, folder = _layout(tmp_path)
+    ledger = load_ledger(folder)
+    no_findings = {"diary": []}
+    assert [problem.kind for problem in seen_misses(ledger, no_findings, [])] == ["derived-value", "claim-contradiction"]
+    assert [problem.line for problem in seen_misses(ledger, no_findings, ["claim-contradiction"])] == [6]
+    (folder / "held_out.txt").write_text("diary\n", encoding="utf-8")
+    assert seen_misses(load_ledger(folder), no_findings, []) == []
