@@ -8,7 +8,9 @@ tests/corpus_triage.toml, and prints:
 - per rule and evidence class (`Finding.evidence_class`): findings, genuine, false, untriaged, precision,
   the 95% Wilson lower bound, whether the class may warn (analyzers/precision.py), and genuine findings
   per paper;
-- the false warnings per paper against the ledger's bar.
+- the false warnings per paper against the ledger's bar, and the science yield: genuine science findings
+  per paper at information or above and at warning or above, and the share of information-level ones
+  that are genuine.
 --write regenerates analyzers/measured_precision.py from the table (with the commit and corpus size);
 --drafts writes a ledger entry to fill in for every untriaged finding; --save keeps the findings as JSON,
 to compare two revisions of the rules; --reconcile [TRIAGED.toml …] rewrites the ledger for the findings
@@ -34,7 +36,7 @@ from scipy.stats import binomtest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the ledger's reader lives beside the test that enforces it
 
-from corpus_ledger import FALSE_PER_PAPER, LEDGER, SERIOUS, Entry, draft, in_scope, load_ledger  # noqa: E402
+from corpus_ledger import FALSE_PER_PAPER, LEDGER, SCIENCE, SERIOUS, Entry, draft, in_scope, load_ledger  # noqa: E402
 
 from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
@@ -82,6 +84,29 @@ def per_paper(found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, st
         print(f"{paper:44} " + " ".join(f"{value:{width}}" for value, width in zip(row, (6, 8, 7, 5, 9, 10))))
     print(f"{'total':44} " + " ".join(f"{value:{width}}" for value, width in zip(totals, (6, 8, 7, 5, 9, 10))))
     return totals[5]
+
+
+def science_yield(found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry]) -> None:
+    """The issue's yield figures: genuine science findings per paper at information and at warning or above,
+    and how many of the information-level ones are genuine."""
+    info_genuine = info_triaged = serious_genuine = 0
+    for paper, findings in found.items():
+        for f in findings:
+            entry = ledger.get((paper, f["fingerprint"]))
+            if not f["code"].startswith(SCIENCE) or entry is None or f["severity"] == "hint":
+                continue
+            genuine = entry.verdict == "genuine"
+            if f["severity"] == "information":
+                info_genuine += genuine
+                info_triaged += 1
+            else:
+                serious_genuine += genuine
+    papers = max(len(found), 1)
+    print(
+        f"science findings: at information or above {(info_genuine + serious_genuine) / papers:.2f} genuine per paper, "
+        f"at warning or above {serious_genuine / papers:.2f}; information-level {info_genuine} genuine of "
+        f"{info_triaged} ({info_genuine / max(info_triaged, 1):.0%})"
+    )
 
 
 def measure(genuine: int, false: int) -> Measured:
@@ -255,6 +280,7 @@ def main() -> None:
     print_precision(table, tiers, len(found))
     untriaged = sum(count for _, count in table)
     print(f"\nfalse warnings per paper: {false_warnings / max(len(found), 1):.2f} (bar {FALSE_PER_PAPER}); untriaged: {untriaged}")
+    science_yield(found, ledger)
     if arguments.reconcile is not None:
         reconcile(found, ledger, arguments.reconcile)
     if arguments.write:
