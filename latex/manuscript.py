@@ -11,7 +11,7 @@ from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
     from .files import ProjectFiles
-    from .parse import ParsedChunk
+    from .parsed_chunk import ParsedChunk
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
