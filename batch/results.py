@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..analyzers.finding import Severity
-from ..analyzers.reports.wording import counted
+from ..analyzers.wording import counted
 from .task import TaskSpec
 
 RECORDS = "records"

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.llm.errors import LLMError
-from ..analyzers.reports.wording import counted
+from ..analyzers.wording import counted
 from ..batch.results import FINDINGS, SUMMARY
 from ..batch.run import BatchOptions, Engine, EngineError, run_batch
 from ..batch.task import Limits

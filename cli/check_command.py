@@ -24,8 +24,8 @@ from ..analyzers.reports.markdown import to_markdown
 from ..analyzers.reports.paths import Paths
 from ..analyzers.reports.sarif import to_sarif
 from ..analyzers.reports.text import statistics_table, text_report
-from ..analyzers.reports.wording import counted
 from ..analyzers.session import Session
+from ..analyzers.wording import counted
 from ..latex.discovery import unfound_magic_root
 from .output import write_output
 from .progress import ProgressLine

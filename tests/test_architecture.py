@@ -150,13 +150,12 @@ def test_no_import_runs_up_the_layers(graph):
 # Inside analyzers/: a core that knows no detector, the sources above it, and what composes them.
 # core: the session, the source interface, findings, policy and merge, registry, facets, caches, and
 # the services several sources share (the bibliographic records and matching of scholarly/, the
-# report wording). Sources: the rules (the engine, every family and the science they share), the online
+# counted wording of wording.py). Sources: the rules (the engine, every family and the science they share), the online
 # verification (the scholarly clients), the LLM audit. Above them: what puts sources together
 # (check.py, the code table, the report formats) and the review app. Sources never import one another.
 CORE_SCHOLARLY = frozenset({"__init__", "cited_references", "matching", "normalise", "work", "bibtex_edit"})
-CORE_REPORTS = frozenset({"__init__", "wording", "paths"})
 RULES_SOURCE = frozenset({"rules", "engine", "p_values", "apa_results", "quantities"})
-COMPOSED = frozenset({"check", "codes", "review"})
+COMPOSED = frozenset({"check", "codes", "reports", "review"})
 INNER_RANK = {"core": 0, "source": 1, "composed": 2}
 
 
@@ -173,7 +172,7 @@ def inner_layer(module: str) -> tuple[str, str] | None:
         return ("source", "llm")
     if top == "online_verification" or (top == "scholarly" and inner not in CORE_SCHOLARLY):
         return ("source", "online")
-    if top in COMPOSED or (top == "reports" and inner not in CORE_REPORTS):
+    if top in COMPOSED:
         return ("composed", "")
     return ("core", "")
 
@@ -281,3 +280,4 @@ def test_the_server_starts_without_importing_the_rules():
     probe = "import sys, auditex.server.main; print('auditex.analyzers.rules' in sys.modules)"
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "False"
+

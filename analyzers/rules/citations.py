@@ -11,10 +11,10 @@ from ...latex.bibliography import BibEntry, is_printed_field
 from ..context import RuleContext
 from ..finding import Category, Finding, Severity
 from ..registry import rule
-from ..reports.wording import counted
 from ..scholarly.cited_references import split_authors, to_text
 from ..scholarly.matching import normal, surname
 from ..scholarly.normalise import clean_doi
+from ..wording import counted
 
 
 def _known_keys(ctx: RuleContext) -> set[str]:
