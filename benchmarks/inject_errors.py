@@ -56,8 +56,8 @@ from number_slips import (
 )
 from planting import Edit
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding, Severity
+from auditex.analyzers.path_check import check_path
 from auditex.analyzers.project_config import Config, RulesConfig
 from auditex.analyzers.projects import open_projects
 from auditex.analyzers.rules import default_registry

@@ -152,10 +152,10 @@ def test_no_import_runs_up_the_layers(graph):
 # the services several sources share (the bibliographic records and matching of scholarly/, the
 # counted wording of wording.py). Sources: the rules (the engine, every family and the science they share), the online
 # verification (the scholarly clients), the LLM audit. Above them: what puts sources together
-# (check.py, the code table, the report formats) and the review app. Sources never import one another.
+# (path_check.py, the code table, the report formats) and the review app. Sources never import one another.
 CORE_SCHOLARLY = frozenset({"__init__", "cited_references", "matching", "normalise", "work", "bibtex_edit"})
 RULES_SOURCE = frozenset({"rules", "engine", "p_values", "apa_results", "quantities"})
-COMPOSED = frozenset({"check", "codes", "reports", "review"})
+COMPOSED = frozenset({"path_check", "codes", "reports", "review"})
 INNER_RANK = {"core": 0, "source": 1, "composed": 2}
 
 
@@ -194,7 +194,7 @@ def inner_crossings(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
 def test_inside_analyzers_the_core_knows_no_source_and_sources_not_each_other(graph):
     crossings = inner_crossings(graph)
     assert not crossings, (
-        "imports across analyzers/' layers (core < rules, online, llm sources < check, codes, reports, review):\n"
+        "imports across analyzers/' layers (core < rules, online, llm sources < path_check, codes, reports, review):\n"
         + "\n".join(f"  {module} imports {target}" for module, target in sorted(crossings))
     )
 
@@ -210,7 +210,7 @@ def test_the_inner_layers_are_told_apart():
     graph = {
         "auditex.analyzers.session": {"auditex.analyzers.engine"},
         "auditex.analyzers.llm.units": {"auditex.analyzers.rules.hidden_text", "auditex.analyzers.finding"},
-        "auditex.analyzers.check": {"auditex.analyzers.engine"},
+        "auditex.analyzers.path_check": {"auditex.analyzers.engine"},
     }
     assert inner_crossings(graph) == {
         ("auditex.analyzers.session", "auditex.analyzers.engine"),
