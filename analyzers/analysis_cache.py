@@ -4,7 +4,7 @@ It holds what the in-memory caches hold while a process lives: each file's chunk
 parses (by the chunk's content hash), a bibliography's parse (by its text's hash),
 the index's facts of its blocks (by their text), each rule's results by unit (by the
 rule's facet digests and the section keys, see engine.py) and, for a folder
-checked before, the whole check (see check_record.py). Every entry is found by
+checked before, the whole check (see folder_record.py). Every entry is found by
 those content digests under a fingerprint of auditex's own code (its version, the
 source of latex/ and analyzers/, the versions of pylatexenc and bibtexparser), so a
 changed manuscript or a changed auditex can only miss, never get a stale answer.
@@ -105,7 +105,7 @@ class AnalysisCache:
         self._set(("units", self.folder, *key), units)
 
     def load_check(self, key: tuple[str, ...]) -> Any:
-        """A whole check's record under (path, settings digest), see check_record.py."""
+        """A whole check's record under (path, settings digest), see folder_record.py."""
         return self._get(("check", self.folder, *key))
 
     def save_check(self, key: tuple[str, ...], record: Any) -> None:

@@ -102,7 +102,7 @@ and `% auditex: ignore[{code}]` on the line or the line above."""
 
 
 def _repository_path(module: str) -> str:
-    """'auditex.analyzers.rules.citations' → 'analyzers/rules/citations.py' (the repository root is the package)."""
+    """'auditex.analyzers.rules.citations.undefined_citation' → 'analyzers/rules/citations/undefined_citation.py' (the repository root is the package)."""
     return module.removeprefix("auditex.").replace(".", "/") + ".py"
 
 

@@ -103,7 +103,7 @@ class Engine:
 
     def check(self, project: Project) -> list[Finding]:
         started = time.perf_counter()
-        run = _Run(self, project)
+        run = _ProjectCheck(self, project)
         findings: list[Finding] = []
         for rule in self.enabled_rules:
             findings += run.findings_of(rule)
@@ -155,7 +155,7 @@ class _Units:
         return value
 
 
-class _Run:
+class _ProjectCheck:
     """One check of one project: which cached units it used, and the section keys it computed once."""
 
     def __init__(self, engine: Engine, project: Project) -> None:

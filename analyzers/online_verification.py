@@ -23,11 +23,11 @@ from .finding_source import FindingSource, SourceReport, SourceRun
 from .policy import Policy
 from .project_config import Config
 from .registry import Registry, Rule, Scope
-from .reports.wording import counted
 from .scholarly.cited_references import Cited, cited_references
 from .scholarly.index_cache import AnswerCache
 from .scholarly.resolver import OnlineSettings, Verifier
 from .scholarly.work import Reference, Verdict
+from .wording import counted
 
 if TYPE_CHECKING:
     from .session import Session

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..latex.manuscript import PlacedBlock
-from ..latex.model import Cell, Table
+from ..latex.model import BlockKind, Cell, Table
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
@@ -122,6 +122,31 @@ def referenced_labels(text: str) -> frozenset[str]:
     """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
     which would otherwise make a long paragraph's work quadratic."""
     return frozenset(key.strip() for match in _REF.finditer(text) for key in match.group(1).split(","))
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
+class ShownTable:
+    """A table where its section shows it: the labels a sentence cites it by, and its grid."""
+
+    labels: tuple[str, ...]
+    table: Table
+
+
+def shown_table(placed: PlacedBlock) -> ShownTable | None:
+    """The table a block shows, when it is a table with a parsed grid."""
+    table = placed.block.table
+    if placed.kind is not BlockKind.TABLE or table is None:
+        return None
+    return ShownTable(tuple(dict.fromkeys(label for label in (table.label, *placed.block.labels) if label)), table)
+
+
+Shown = TypeVar("Shown", bound=ShownTable)
+
+
+def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type[Shown]) -> dict[str, Shown]:
+    """The tables that sections' parts show (those of type `kind`), by each of their labels: where a
+    sentence's "Table 3" points, wherever in the paper the table sits."""
+    return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ The CLI opens a session, checks once and renders; the server keeps one per works
 folder and feeds it the editor's changes; batch opens one per submission.
 
 The kept check record: a check of what the disk held when the session opened, under the
-settings it opened with, is kept in the analysis cache (see check_record.py), and a
+settings it opened with, is kept in the analysis cache (see folder_record.py), and a
 session whose record still holds answers from it at once: the CLI without parsing, the
 editor while the projects are parsed. Anything else a session is told (an editor text, a
 change on disk, other settings) makes its first check describe no state of the disk,
@@ -33,10 +33,10 @@ from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
 from ..latex.source import TEX_SUFFIXES
 from .analysis_cache import AnalysisCache, cache_disabled
-from .check_record import CheckRecord, KeptCheck
 from .dismissals import Dismissals
 from .finding import Finding
 from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
+from .folder_record import CheckRecord, KeptCheck
 from .kept_findings import KeptFinding, anchored, current
 from .policy import Policy, merged
 from .project_config import CONFIG_FILE, Config, load_config

@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..analyzers.check import checked_input
 from ..analyzers.finding import Finding
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.errors import LLMError
@@ -28,6 +27,7 @@ from ..analyzers.llm.pricing import Price, price_for
 from ..analyzers.llm.provider import make_provider
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.online_verification import ONLINE_SLOT
+from ..analyzers.path_check import checked_input
 from ..analyzers.projects import InputError
 from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
 from .results import ResultStore

@@ -1,4 +1,4 @@
-"""The local engine: N long-lived worker processes, supervised one task at a time.
+"""The local worker pool: N long-lived worker processes, supervised one task at a time.
 
 A worker takes one TaskSpec, answers one record, and takes the next. The supervisor
 watches each worker's pipe and process: a worker that dies mid-task (killed by the

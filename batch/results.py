@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..analyzers.finding import Severity
-from ..analyzers.reports.wording import counted
+from ..analyzers.wording import counted
 from .task import TaskSpec
 
 RECORDS = "records"
@@ -47,19 +47,19 @@ def record_key(spec: TaskSpec, options: dict[str, Any]) -> str:
 class Throughput:
     """What this run did, for the summary."""
 
-    engine: str
+    pool: str  # the worker pool's name: local or ray
     workers: int
     checked: int
     resumed: int
     wall_s: float
 
     def line(self) -> str:
-        if not self.checked:  # no engine ran: no rate, and no workers to name
+        if not self.checked:  # no worker pool ran: no rate, and no workers to name
             return f"nothing left to check, all {self.resumed} done in an earlier run"
         rate = self.checked / self.wall_s if self.wall_s > 0 else 0.0
         return (
             f"{counted(self.checked, 'submission')} checked in {self.wall_s:.1f} s ({rate:.2f}/s, {rate * 3600:,.0f}/hour) "
-            f"on {self.workers} {self.engine} worker{'s' if self.workers != 1 else ''}; "
+            f"on {self.workers} {self.pool} worker{'s' if self.workers != 1 else ''}; "
             f"{self.resumed} already done in an earlier run"
         )
 

@@ -1,7 +1,7 @@
-"""`run_batch`: a venue through an engine into a results folder, resumably.
+"""`run_batch`: a venue through a worker pool into a results folder, resumably.
 
 The steps: list the submissions and hash their content; skip those whose record is
-already saved under the same key; hand the rest to the engine (local pool or Ray),
+already saved under the same key; hand the rest to the worker pool (local or Ray),
 saving each record as it arrives; with --llm-batch, audit the checked submissions
 through the provider's batch API; then merge findings.jsonl, write summary.md and,
 on request, the SARIF logs. Interrupting at any point loses only the work in flight.
@@ -23,11 +23,11 @@ from .venue import Entry, content_hash, list_submissions
 OnProgress = Callable[[int, int, dict[str, Any] | None], None]  # (done, total, the record just saved or None)
 
 
-class EngineError(Exception):
-    """The engine cannot run the batch (a cluster it cannot reach, no node that can read the input): one sentence for the user."""
+class WorkerPoolError(Exception):
+    """The worker pool cannot run the batch (a cluster it cannot reach, no node that can read the input): one sentence for the user."""
 
 
-class Engine(Protocol):
+class WorkerPool(Protocol):
     name: str
     workers: int
 
@@ -60,7 +60,12 @@ LLMPhase = Callable[[ResultStore, dict[str, tuple[TaskSpec, str]]], None]  # (st
 
 
 def run_batch(
-    source: Path, out: Path, engine: Engine, options: BatchOptions, on_progress: OnProgress | None = None, llm_phase: LLMPhase | None = None
+    source: Path,
+    out: Path,
+    pool: WorkerPool,
+    options: BatchOptions,
+    on_progress: OnProgress | None = None,
+    llm_phase: LLMPhase | None = None,
 ) -> BatchOutcome:
     """Check every submission of `source` not yet done into `out`; returns every current record."""
     entries = list_submissions(source)
@@ -89,11 +94,11 @@ def run_batch(
             on_progress(done, len(entries), record)
 
     if todo:
-        engine.run(todo, save)
+        pool.run(todo, save)
     if llm_phase is not None:
         llm_phase(store, specs)
     records = store.merge(keys)
-    throughput = Throughput(engine.name, engine.workers, len(todo), resumed, time.monotonic() - started)
+    throughput = Throughput(pool.name, pool.workers, len(todo), resumed, time.monotonic() - started)
     store.write_summary(records, throughput)
     if options.sarif:
         store.write_sarif(records)

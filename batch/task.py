@@ -3,7 +3,7 @@
 The record is the submission's line in findings.jsonl: the JSON contract of
 `auditex check --format json` (plus `references` with --online and `run` with an LLM
 mode), the submission id, its content hash, `status` (ok, failed, timed_out), the
-reason of a failure, timings, and where it ran, which the engine adds: the `node` (the
+reason of a failure, timings, and where it ran, which the worker pool adds: the `node` (the
 host name, or the Ray node id) and the `attempt` (1, or 2 for the retry after a worker or
 node died). Whatever the submission does, `run_task` returns a record: a bad archive, a
 parse that runs out of memory or time, or a bug in a rule costs this submission only.
@@ -11,7 +11,7 @@ The limits:
 - extracted size: the sandbox's `ExtractionLimits`, scaled to `extracted_mb`;
 - memory: `RLIMIT_DATA` of the worker, set to what it uses now plus `memory_mb`
   (private memory only, so a Ray worker's shared object store does not count);
-- time: a timer signal after `time_s`; the engine kills a worker that does not
+- time: a timer signal after `time_s`; the worker pool kills a worker that does not
   answer shortly after (a tight loop in C never sees the signal).
 """
 
@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
-from ..analyzers.check import checked_input
 from ..analyzers.llm.errors import LLMError
+from ..analyzers.path_check import checked_input
 from ..analyzers.projects import InputError
 from ..analyzers.session import Session
 from ..latex.submission import MIB, ExtractionLimits
@@ -58,7 +58,7 @@ class Limits(BaseModel):
 
     @property
     def hard_time_s(self) -> float:
-        """When the engine stops waiting and kills the worker: the timer had its chance."""
+        """When the worker pool stops waiting and kills the worker: the timer had its chance."""
         return self.time_s * 1.2 + 10.0
 
     def extraction(self) -> ExtractionLimits:
@@ -98,7 +98,7 @@ def failed_record(spec: TaskSpec, status: Status, reason: str, timings: dict[str
 
 
 def placed(record: dict[str, Any], node: str, attempt: int) -> dict[str, Any]:
-    """The record with where it ran, added by the engine: the worker's answer, or a record the engine made for it."""
+    """The record with where it ran, added by the worker pool: the worker's answer, or a record the pool made for it."""
     return {**record, "node": node, "attempt": attempt}
 
 
@@ -247,7 +247,7 @@ def memory_limit(megabytes: int) -> Iterator[None]:
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise SubmissionTimedOut after `seconds`; only the main thread can take signals, elsewhere the engine's kill stands."""
+    """Raise SubmissionTimedOut after `seconds`; only the main thread can take signals, elsewhere the pool's kill stands."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from auditex.batch.run import BatchOutcome, Engine, OnProgress
+    from auditex.batch.run import BatchOutcome, OnProgress, WorkerPool
     from auditex.batch.task import TaskSpec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,11 +170,11 @@ def make_venue(venue: Path, size: int, corpus: Path) -> list[str]:
 # Runs -------------------------------------------------------------------------
 
 
-def run(venue: Path, out: Path, engine: Engine, on_progress: OnProgress | None = None) -> BatchOutcome:
+def run(venue: Path, out: Path, pool: WorkerPool, on_progress: OnProgress | None = None) -> BatchOutcome:
     from auditex.batch.run import BatchOptions, run_batch
 
     shutil.rmtree(out, ignore_errors=True)
-    return run_batch(venue, out, engine, BatchOptions(), on_progress)
+    return run_batch(venue, out, pool, BatchOptions(), on_progress)
 
 
 def listing(venue: Path, names: list[str], path: Path) -> Path:
@@ -247,15 +247,15 @@ def measure_pool(venue: Path, names: list[str], scratch: Path, workers: int, sam
 
 def compare_ray(venue: Path, names: list[str], scratch: Path, workers: int, size: int | None, by_id: dict[str, dict[str, Any]]) -> None:
     try:
-        from auditex.batch.ray_engine import RayEngine
+        from auditex.batch.ray_pool import RayPool
 
-        engine = RayEngine("local", workers)
+        pool = RayPool("local", workers)
     except ValueError as error:
         print(f"ray: skipped ({error})")
         return
     subset = names[:size] if size else names
     ray_venue = listing(venue, subset, scratch / "ray.txt") if size else venue
-    ray = run(ray_venue, scratch / "ray", engine)
+    ray = run(ray_venue, scratch / "ray", pool)
     expected = [by_id[name] for name in subset]
     print(f"ray local: {ray.throughput.line()}")
     print(

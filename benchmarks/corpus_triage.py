@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT / "tests"))  # the ledger's reader lives beside the 
 
 from corpus_ledger import FALSE_PER_PAPER, LEDGER, SCIENCE, SERIOUS, Entry, draft, in_scope, load_ledger  # noqa: E402
 
-from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
+from auditex.analyzers.path_check import check_path  # noqa: E402
 from auditex.analyzers.precision import PRECISION_BAR, ClassPrecision, Measured, is_gated, tier_of  # noqa: E402
 
 TABLE = ROOT / "analyzers" / "measured_precision.py"

@@ -46,9 +46,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from inject_errors import Edit, append_to_paragraph  # noqa: E402
 from llm_cost import audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
+from planting import Edit, append_to_paragraph  # noqa: E402
 
 from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 sys.path.insert(0, str(Path(__file__).parent))
 from lsp_latency import open_document, paper_copy, prose_line, start, type_at, wait_for_uri
 
-from auditex.analyzers.check import check_path
+from auditex.analyzers.path_check import check_path
 
 if TYPE_CHECKING:
     from pytest_lsp.client import LanguageClient

@@ -26,9 +26,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding
 from auditex.analyzers.llm.source import LLMAuditSource, audit_results
+from auditex.analyzers.path_check import check_path
 from auditex.cli.audit_command import add_llm_options, llm_settings
 from auditex.evaluation.real_errors import Ledger, Problem, caught_problems, load_ledger, recall_table, seen_misses
 

@@ -213,20 +213,7 @@ def planted(corpus: Path, per_kind: int) -> None:
             elif kind == "retracted":
                 indexed.retracted = True
             entries.append((key, kind, reference))
-    with tempfile.TemporaryDirectory() as folder:
-        bib = "".join(_bibtex(key, reference) for key, _, reference in entries)
-        Path(folder, "refs.bib").write_text(bib, encoding="utf-8")
-        Path(folder, "main.tex").write_text(
-            "\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n"
-        )
-        project = Project(Path(folder), "main.tex")
-        with StandIns(works) as stand_ins:
-            cache = AnswerCache(Path(folder) / "cache")
-            checker = OnlineChecker(
-                default_registry(), cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False
-            )
-            [(findings, _summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
-            cache.close()
+    findings = _checked_bibliography(entries, works)
     codes: dict[str, set[str]] = {}
     for finding in findings:
         codes.setdefault(finding.identity.rsplit(":", 1)[0], set()).add(finding.code)
@@ -244,6 +231,25 @@ def planted(corpus: Path, per_kind: int) -> None:
         f"{'all':16} {planted_all:7} {found_all:6} {found_all / planted_all:7.0%}   (target ≥ 90 %); "
         f"correct entries flagged: {false} of {len(clean)}"
     )
+
+
+def _checked_bibliography(entries: list[tuple[str, str, Reference]], works: list[StandInWork]) -> list[Finding]:
+    """The online check's findings on a paper citing `entries` (key, kind, reference), against stand-ins indexing `works`."""
+    with tempfile.TemporaryDirectory() as folder:
+        bib = "".join(_bibtex(key, reference) for key, _, reference in entries)
+        Path(folder, "refs.bib").write_text(bib, encoding="utf-8")
+        Path(folder, "main.tex").write_text(
+            "\\documentclass{article}\n\\begin{document}\n\\nocite{*}\n\\bibliography{refs}\n\\end{document}\n"
+        )
+        project = Project(Path(folder), "main.tex")
+        with StandIns(works) as stand_ins:
+            cache = AnswerCache(Path(folder) / "cache")
+            checker = OnlineChecker(
+                default_registry(), cache=cache, env=stand_ins.environment(), policies=fast_policies(stand_ins), check_urls=False
+            )
+            [(findings, _summary)] = asyncio.run(check_projects(checker, [(project, cited_references(project))]))
+            cache.close()
+    return findings
 
 
 def _bibtex(key: str, reference: Reference) -> str:

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # A new process that checks a folder as `auditex check` does and prints the seconds `check_path` took.
 _CHECK = (
-    "import sys, time; from pathlib import Path; from auditex.analyzers.check import check_path; "
+    "import sys, time; from pathlib import Path; from auditex.analyzers.path_check import check_path; "
     "started = time.perf_counter(); check_path(Path(sys.argv[1])); print(time.perf_counter() - started)"
 )
 

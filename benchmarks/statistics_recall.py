@@ -32,9 +32,9 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT.parent))
 
-from auditex.analyzers.check import check_path  # noqa: E402
 from auditex.analyzers.finding import Severity  # noqa: E402
 from auditex.analyzers.p_values import result_rows  # noqa: E402
+from auditex.analyzers.path_check import check_path  # noqa: E402
 from auditex.analyzers.project_config import Config, RulesConfig  # noqa: E402
 
 ALPHA = 0.05

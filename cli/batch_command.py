@@ -12,9 +12,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..analyzers.llm.audit_modes import MODES
 from ..analyzers.llm.errors import LLMError
-from ..analyzers.reports.wording import counted
+from ..analyzers.wording import counted
 from ..batch.results import FINDINGS, SUMMARY
-from ..batch.run import BatchOptions, Engine, EngineError, run_batch
+from ..batch.run import BatchOptions, WorkerPool, WorkerPoolError, run_batch
 from ..batch.task import Limits
 from ..batch.venue import VenueError
 from .audit_command import add_llm_options
@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], co
 def run(arguments: argparse.Namespace) -> int:
     try:
         options = _options(arguments)
-        engine = _engine(arguments)
+        pool = _pool(arguments)
         llm_phase = _llm_phase(arguments, options) if arguments.llm_batch else None
     except (ValueError, LLMError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
@@ -90,8 +90,8 @@ def run(arguments: argparse.Namespace) -> int:
                 label = f"checked {record['id']}" if record else "checking"
                 progress.update(bar, completed=done, total=total, description=label[:40])
 
-            outcome = run_batch(arguments.input, arguments.out, engine, options, advance, llm_phase)
-    except (VenueError, EngineError) as error:
+            outcome = run_batch(arguments.input, arguments.out, pool, options, advance, llm_phase)
+    except (VenueError, WorkerPoolError) as error:
         print(f"auditex: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: main says which and exits 130 or 143; how to go on is the batch's to say
@@ -128,13 +128,13 @@ def _options(arguments: argparse.Namespace) -> BatchOptions:
     )
 
 
-def _engine(arguments: argparse.Namespace) -> Engine:
+def _pool(arguments: argparse.Namespace) -> WorkerPool:
     import os
 
     if arguments.ray is not None:
-        from ..batch.ray_engine import RayEngine
+        from ..batch.ray_pool import RayPool
 
-        return RayEngine(arguments.ray, arguments.workers)
+        return RayPool(arguments.ray, arguments.workers)
     from ..batch.pool import LocalPool
 
     return LocalPool(arguments.workers or os.cpu_count() or 1)

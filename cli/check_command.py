@@ -9,12 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..analyzers.check import checked_input
 from ..analyzers.codes import code_table
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.fixes import apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
+from ..analyzers.path_check import checked_input
 from ..analyzers.policy import at_least, unknown_codes
 from ..analyzers.project_config import Config, RuleOptions
 from ..analyzers.projects import InputError, is_submission_archive, project_folder
@@ -24,8 +24,8 @@ from ..analyzers.reports.markdown import to_markdown
 from ..analyzers.reports.paths import Paths
 from ..analyzers.reports.sarif import to_sarif
 from ..analyzers.reports.text import statistics_table, text_report
-from ..analyzers.reports.wording import counted
 from ..analyzers.session import Session
+from ..analyzers.wording import counted
 from ..latex.discovery import unfound_magic_root
 from .output import write_output
 from .progress import ProgressLine
@@ -124,7 +124,7 @@ def run(arguments: argparse.Namespace) -> int:
     if is_submission_archive(arguments.path) or not arguments.path.exists():
         print("auditex: error: --watch needs a folder or a .tex file that exists (an archive does not change)", file=sys.stderr)
         return 2
-    from .watching import watch
+    from .watch_mode import watch
 
     return watch(project_folder(arguments.path, arguments.project_root), lambda: _check_once(arguments))
 

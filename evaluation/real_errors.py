@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..analyzers.check import check_path
 from ..analyzers.finding import Finding, Severity
 from ..analyzers.llm.source import LLMAuditSource, audit_results
+from ..analyzers.path_check import check_path
 from ..analyzers.session import Session
 
 LINE_SLACK = 2

@@ -38,7 +38,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..analyzers.check import check_path
 from ..analyzers.engine import RuleEngines
 from ..analyzers.finding import Source
 from ..analyzers.llm.answer_cache import LLMCache
@@ -46,6 +45,7 @@ from ..analyzers.llm.client import LLMClient
 from ..analyzers.llm.provider import ChatRequest, Message
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.llm.source import LLMAuditSource, audit_result
+from ..analyzers.path_check import check_path
 from ..analyzers.session import Session
 from .agentic import Perturbation, evaluate_perturbations
 from .critical import (

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
 
-from .parse import ParsedChunk, parse_chunk
+from .parse import parse_chunk
+from .parsed_chunk import ParsedChunk
 
 # Below this much text to parse, sending chunks to workers and their parses back costs more than it saves.
 # Measured on 2 cores (issue 34, benchmarks/README.md): an 80 KB file parsed by two workers took 16% more CPU

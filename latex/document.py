@@ -8,7 +8,7 @@ from operator import attrgetter
 
 from .chunk_parser import ChunkParser
 from .chunks import Chunk, resplit_chunks, split_chunks
-from .parse import ParsedChunk
+from .parsed_chunk import ParsedChunk
 from .source import SourceText, content_hash
 
 _MERGED_FIELDS = [(item.name, attrgetter(item.name)) for item in fields(ParsedChunk) if item.name != "has_documentclass"]

@@ -11,7 +11,7 @@ from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
     from .files import ProjectFiles
-    from .parse import ParsedChunk
+    from .parsed_chunk import ParsedChunk
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
@@ -302,38 +302,44 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscri
     sections = []
     for index, section in enumerate(previous.sections):
         touched = index in holding_blocks or section.file == edited or any(run.file == edited for run in section.runs)
-        if not touched:
-            sections.append(section)
-            continue
-        start, end = section.start, section.end
-        if section.file == edited:
-            if start not in moved or end not in moved:
-                return None
-            start, end = moved[start], moved[end]
-        section_blocks = [replaced.get(id(placed), placed) for placed in section.blocks]
-        if not section.file:  # the front matter ends where its last block does
-            end = max([0, *(placed.block.end for placed in section_blocks)])
-        runs = []
-        for run in section.runs:
-            if run.file == edited:
-                if run.start not in moved or run.end not in moved:
-                    return None
-                run = SourceRun(edited, moved[run.start], moved[run.end])
-            runs.append(run)
-        copy = Section(
-            section.id,
-            section.title,
-            section.level,
-            section.kind,
-            section.file,
-            start,
-            end,
-            section_blocks,
-            section.hash,
-            section.in_appendix,
-            runs,
-        )
-        copy.hash = _section_hash(copy)
+        copy = _moved_section(section, edited, moved, replaced) if touched else section
+        if copy is None:
+            return None
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}
     return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts)
+
+
+def _moved_section(section: Section, edited: str, moved: dict[int, int], replaced: dict[int, PlacedBlock]) -> Section | None:
+    """A section the edit of `edited` touched, with its offsets there `moved` and its `replaced` blocks;
+    None when one of its ends no longer falls on an offset the edit kept."""
+    start, end = section.start, section.end
+    if section.file == edited:
+        if start not in moved or end not in moved:
+            return None
+        start, end = moved[start], moved[end]
+    section_blocks = [replaced.get(id(placed), placed) for placed in section.blocks]
+    if not section.file:  # the front matter ends where its last block does
+        end = max([0, *(placed.block.end for placed in section_blocks)])
+    runs = []
+    for run in section.runs:
+        if run.file == edited:
+            if run.start not in moved or run.end not in moved:
+                return None
+            run = SourceRun(edited, moved[run.start], moved[run.end])
+        runs.append(run)
+    copy = Section(
+        section.id,
+        section.title,
+        section.level,
+        section.kind,
+        section.file,
+        start,
+        end,
+        section_blocks,
+        section.hash,
+        section.in_appendix,
+        runs,
+    )
+    copy.hash = _section_hash(copy)
+    return copy

@@ -9,6 +9,26 @@ from pylatexenc import latexwalker as lw
 from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
 
+# Commands that render as their last mandatory argument.
+_RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
+    {
+        "textcolor",
+        "colorbox",
+        "href",
+        "multicolumn",
+        "multirow",
+        "makecell",
+        "thead",
+        "url",
+        "caption",
+        "footnote",
+        "textsuperscript",
+        "textsubscript",
+        "SI",
+        "qty",
+        "num",
+    }
+)
 # Commands that produce no visible text.
 SILENT_COMMANDS = frozenset(
     {
@@ -226,32 +246,10 @@ class InlineRenderer:
         if name in ("\\", "tabularnewline", "newline"):
             out.newline(start, end)
             return
-        if name in FORMATTING_COMMANDS or name in (
-            "textcolor",
-            "colorbox",
-            "href",
-            "multicolumn",
-            "multirow",
-            "makecell",
-            "thead",
-            "url",
-            "caption",
-            "footnote",
-            "textsuperscript",
-            "textsubscript",
-            "SI",
-            "qty",
-            "num",
-        ):
-            if name in ("SI", "qty"):  # \\SI[options]{number}[prefix]{unit}: the number, then the unit
-                arguments = macro_arguments(node)
-                number, unit = (arguments[1], arguments[-1]) if len(arguments) == 4 else (last_mandatory_argument(node), None)
-                if number is not None:
-                    self.render_node(number, out)
-                if unit is not None:
-                    out.space(end, end)
-                    self.render_node(unit, out)
-                return
+        if name in ("SI", "qty"):
+            self._render_quantity(node, out)
+            return
+        if name in _RENDERS_ITS_CONTENT:
             content = last_mandatory_argument(node)
             if content is not None:
                 self.render_node(content, out)
@@ -273,3 +271,14 @@ class InlineRenderer:
         for argument in arguments:
             if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{":
                 self.render_node(argument, out)
+
+    def _render_quantity(self, node: lw.LatexMacroNode, out: PlainBuilder) -> None:
+        """\\SI[options]{number}[prefix]{unit}: the number, then the unit."""
+        arguments = macro_arguments(node)
+        number, unit = (arguments[1], arguments[-1]) if len(arguments) == 4 else (last_mandatory_argument(node), None)
+        if number is not None:
+            self.render_node(number, out)
+        if unit is not None:
+            end = node.pos + node.len
+            out.space(end, end)
+            self.render_node(unit, out)

@@ -36,6 +36,22 @@ class ProjectProblem:
 
 
 @dataclass(slots=True)
+class _IncludeWalk:
+    """What one walk of the include graph gathers, in the order it meets it."""
+
+    root_dir: str
+    problems: list[ProjectProblem]
+    files: list[str] = field(default_factory=list)
+    bibliography_files: list[str] = field(default_factory=list)
+    definitions: dict[str, str] = field(default_factory=dict)  # the project's own .sty and .cls files → their text
+    inclusions: list[Inclusion] = field(default_factory=list)
+
+    def add_bibliography(self, target: str | None) -> None:
+        if target and target not in self.bibliography_files:
+            self.bibliography_files.append(target)
+
+
+@dataclass(slots=True)
 class ProjectChange:
     changed_files: list[str] = field(default_factory=list)
     changed_sections: list[str] = field(default_factory=list)
@@ -132,85 +148,73 @@ class Project:
     # The include graph
 
     def _walk(self) -> None:
-        files: list[str] = []
-        bibliography_files: list[str] = []
-        definitions: dict[str, str] = {}
-        inclusions: list[Inclusion] = []
-        problems: list[ProjectProblem] = list(self.external_problems)
         self._missing = set()
         root_dir = str(PurePosixPath(self.root_file).parent)
-        root_dir = "" if root_dir == "." else root_dir
-
-        def visit(relative: str, stack: list[str]) -> None:
-            files.append(relative)
-            document = self._document(relative)
-            if document.read_problem:
-                at = _replaced_at(document.text)
-                problems.append(ProjectProblem("unreadable", relative, at, at + (at < len(document.text)), document.read_problem))
-            for start, end, kind, message in document.parsed.problems:
-                problems.append(ProjectProblem(kind, relative, start, end, message))
-            here = str(PurePosixPath(relative).parent)
-            here = "" if here == "." else here
-            for site in document.parsed.includes:
-                if site.kind in ("package", "class"):
-                    own = self._own_definition_file(site, root_dir)
-                    if own is not None and own not in definitions:
-                        definitions[own] = self._definition_text(own)
-                if site.kind == "class":
-                    continue
-                if site.kind == "package":
-                    for package, bibliography_site in self._package_bibliographies(site, root_dir):
-                        target = self._resolve_bibliography(bibliography_site, package, root_dir, problems)
-                        if target and target not in bibliography_files:
-                            bibliography_files.append(target)
-                    continue
-                if site.kind == "file":
-                    self._hold_to_project(site, relative, root_dir, problems)
-                    continue
-                if site.kind == "bib":
-                    target = self._resolve_bibliography(site, relative, root_dir, problems)
-                    if target and target not in bibliography_files:
-                        bibliography_files.append(target)
-                    inclusions.append(Inclusion(relative, site, target))
-                    continue
-                target = self._resolve_source(site, relative, here, root_dir, problems)
-                if target is not None and target in stack:
-                    problems.append(
-                        ProjectProblem(
-                            "include_cycle",
-                            relative,
-                            site.start,
-                            site.end,
-                            f"including `{site.target}` creates a cycle: {' → '.join(f'`{path}`' for path in [*stack[stack.index(target) :], target])}",
-                            target,
-                        )
-                    )
-                    target = None
-                inclusions.append(Inclusion(relative, site, target))
-                if target is not None and target not in files:
-                    visit(target, [*stack, target])
-
-        visit(self.root_file, [self.root_file])
-        if not bibliography_files:
+        walk = _IncludeWalk("" if root_dir == "." else root_dir, list(self.external_problems))
+        self._visit(self.root_file, [self.root_file], walk)
+        if not walk.bibliography_files:
             # arXiv sources often ship only the generated .bbl.
             fallback = str(PurePosixPath(self.root_file).with_suffix(".bbl"))
             if self._look_for(fallback):
-                bibliography_files.append(fallback)
-        for bibliography in bibliography_files:
+                walk.bibliography_files.append(fallback)
+        for bibliography in walk.bibliography_files:
             parsed = self._bibliography(bibliography)
             if parsed.read_problem:
                 at = _replaced_at(parsed.source.text)
-                problems.append(ProjectProblem("unreadable", bibliography, at, at + (at < len(parsed.source.text)), parsed.read_problem))
-        self.files = files
-        self.bibliography_files = bibliography_files
-        self.definitions = definitions
-        self.inclusions = inclusions
-        self.problems = problems
+                walk.problems.append(
+                    ProjectProblem("unreadable", bibliography, at, at + (at < len(parsed.source.text)), parsed.read_problem)
+                )
+        self.files = walk.files
+        self.bibliography_files = walk.bibliography_files
+        self.definitions = walk.definitions
+        self.inclusions = walk.inclusions
+        self.problems = walk.problems
         # Forget documents no longer reachable, and cached views of the old graph.
-        self.documents = {path: self.documents[path] for path in files}
-        self.bibliographies = {path: self.bibliographies[path] for path in bibliography_files}
+        self.documents = {path: self.documents[path] for path in walk.files}
+        self.bibliographies = {path: self.bibliographies[path] for path in walk.bibliography_files}
         self.__dict__.pop("manuscript", None)
         self.__dict__.pop("index", None)
+
+    def _visit(self, relative: str, stack: list[str], walk: _IncludeWalk) -> None:
+        """Take in one file and, depth first, the files it includes; `stack` is the chain of includes that led here."""
+        walk.files.append(relative)
+        document = self._document(relative)
+        if document.read_problem:
+            at = _replaced_at(document.text)
+            walk.problems.append(ProjectProblem("unreadable", relative, at, at + (at < len(document.text)), document.read_problem))
+        for start, end, kind, message in document.parsed.problems:
+            walk.problems.append(ProjectProblem(kind, relative, start, end, message))
+        here = str(PurePosixPath(relative).parent)
+        here = "" if here == "." else here
+        root_dir, problems = walk.root_dir, walk.problems
+        for site in document.parsed.includes:
+            if site.kind in ("package", "class"):
+                own = self._own_definition_file(site, root_dir)
+                if own is not None and own not in walk.definitions:
+                    walk.definitions[own] = self._definition_text(own)
+            if site.kind == "class":
+                continue
+            if site.kind == "package":
+                for package, bibliography_site in self._package_bibliographies(site, root_dir):
+                    walk.add_bibliography(self._resolve_bibliography(bibliography_site, package, root_dir, problems))
+                continue
+            if site.kind == "file":
+                self._hold_to_project(site, relative, root_dir, problems)
+                continue
+            if site.kind == "bib":
+                target = self._resolve_bibliography(site, relative, root_dir, problems)
+                walk.add_bibliography(target)
+                walk.inclusions.append(Inclusion(relative, site, target))
+                continue
+            target = self._resolve_source(site, relative, here, root_dir, problems)
+            if target is not None and target in stack:
+                cycle = " → ".join(f"`{path}`" for path in [*stack[stack.index(target) :], target])
+                message = f"including `{site.target}` creates a cycle: {cycle}"
+                problems.append(ProjectProblem("include_cycle", relative, site.start, site.end, message, target))
+                target = None
+            walk.inclusions.append(Inclusion(relative, site, target))
+            if target is not None and target not in walk.files:
+                self._visit(target, [*stack, target], walk)
 
     def _resolve_source(self, site: IncludeSite, relative: str, here: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         # \import{dir}{file}'s folder is part of the path, held to the project like the file's name.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
+from ..analyzers.folder_watcher import is_watched
 from ..analyzers.project_config import CONFIG_FILE
-from ..analyzers.watch import is_watched
 from ..latex.source import SOURCE_SUFFIXES
 from .server import AuditexServer, path_of
 

@@ -11,11 +11,11 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from ..analyzers.watch import FolderWatcher
+from ..analyzers.folder_watcher import FolderWatcher
 from .debounce import DEFAULT_DELAY_MS
 from .diagnostics import Diagnostics, by_uri
 from .server import AuditexServer, ClientLogHandler, path_of, settle_heap
-from .watch import WATCH_GLOBS
+from .watch_globs import WATCH_GLOBS
 
 log = logging.getLogger("auditex.server")
 SETTINGS_SECTION = "auditex"

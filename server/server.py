@@ -27,9 +27,9 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from .. import __version__
+from ..analyzers.folder_watcher import FolderWatcher
 from ..analyzers.project_config import CONFIG_FILE
 from ..analyzers.registry import Registry
-from ..analyzers.watch import FolderWatcher
 from .debounce import Debouncer
 from .diagnostics import Diagnostics, Published
 from .llm import LLMState

@@ -8,8 +8,8 @@ import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Finding
+from auditex.analyzers.path_check import check_path
 from auditex.latex.project import Project
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-from auditex.batch.ray_engine import RayEngine
+from auditex.batch.ray_pool import RayPool
 from auditex.batch.task import Limits, TaskSpec
 from auditex.batch.venue import content_hash
 
@@ -75,13 +75,13 @@ def kill(address: str, worker_pgid: str, *submissions: str) -> dict:
                     pass
             os.killpg(int(worker_pgid), signal.SIGKILL)
 
-    RayEngine(address).run([_spec(path) for path in submissions], lambda spec, record: records.append(record), kill_the_worker_node)
+    RayPool(address).run([_spec(path) for path in submissions], lambda spec, record: records.append(record), kill_the_worker_node)
     return {"head": head, "killed": killed, "records": records}
 
 
 def queued(address: str, hard_limit_s: str, submission: str) -> dict:
     limit = float(hard_limit_s)
-    Limits.hard_time_s = property(lambda self: limit)  # the engine reads it on the driver only
+    Limits.hard_time_s = property(lambda self: limit)  # the pool reads it on the driver only
     head = _connect(address)
     busy = Path(tempfile.mkdtemp()) / "busy"
     blocker = ray.remote(num_cpus=1)(subprocess.call).options(scheduling_strategy=NodeAffinitySchedulingStrategy(head, soft=False))
@@ -93,7 +93,7 @@ def queued(address: str, hard_limit_s: str, submission: str) -> dict:
         time.sleep(0.2)
     records: list[dict] = []
     started = time.monotonic()
-    RayEngine(address).run([_spec(submission)], lambda spec, record: records.append(record))
+    RayPool(address).run([_spec(submission)], lambda spec, record: records.append(record))
     return {"head": head, "waited_s": time.monotonic() - started, "records": records}
 
 

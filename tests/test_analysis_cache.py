@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from auditex.analyzers.analysis_cache import AnalysisCache
-from auditex.analyzers.check import check_path
+from auditex.analyzers.path_check import check_path
 from auditex.cli.main import main
 
 PAPER = {

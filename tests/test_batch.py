@@ -83,7 +83,7 @@ def test_a_rerun_skips_what_is_done_and_rechecks_what_changed(venue, tmp_path):
     assert first.throughput.checked == 4
     again = run_batch(venue, out, LocalPool(2), BatchOptions())
     assert (again.throughput.checked, again.throughput.resumed) == (0, 4)
-    assert again.throughput.line() == "nothing left to check, all 4 done in an earlier run"  # no engine ran, none is named
+    assert again.throughput.line() == "nothing left to check, all 4 done in an earlier run"  # no worker pool ran, none is named
     assert again.records == first.records
 
     (venue / "paper-a" / "sections" / "intro.tex").write_text("\\section{Introduction}\nRewritten.\n")
@@ -178,11 +178,11 @@ def test_time_and_memory_limits_end_one_submission(venue):
 
 def test_ray_in_local_mode_writes_the_same_records_as_the_pool(venue, tmp_path):
     pytest.importorskip("ray", reason='Ray is not installed (pip install "auditex[ray]")')
-    from auditex.batch.ray_engine import RayEngine
+    from auditex.batch.ray_pool import RayPool
 
     pool = run_batch(venue, tmp_path / "pool", LocalPool(2), BatchOptions())
-    ray = run_batch(venue, tmp_path / "ray", RayEngine("local", 2), BatchOptions())
-    assert ray.throughput.engine == "ray"
+    ray = run_batch(venue, tmp_path / "ray", RayPool("local", 2), BatchOptions())
+    assert ray.throughput.pool == "ray"
     assert venue_kit.comparable(ray.records) == venue_kit.comparable(pool.records)
 
 

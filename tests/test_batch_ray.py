@@ -169,11 +169,11 @@ def test_an_address_that_never_answers_as_ray_ends_within_the_connect_timeout(tm
     """A port that takes a TCP connection but where no Ray answers: ray.init would retry for minutes, deaf to signals."""
     script = (
         "import sys\n"
-        "from auditex.batch.ray_engine import RayEngine\n"
-        "from auditex.batch.run import EngineError\n"
+        "from auditex.batch.ray_pool import RayPool\n"
+        "from auditex.batch.run import WorkerPoolError\n"
         "try:\n"
-        "    RayEngine(sys.argv[1], connect_timeout_s=3).run([], print)\n"
-        "except EngineError as error:\n"
+        "    RayPool(sys.argv[1], connect_timeout_s=3).run([], print)\n"
+        "except WorkerPoolError as error:\n"
         "    print(error)\n"
     )
     with socket.socket() as silent:

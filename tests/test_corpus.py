@@ -7,8 +7,8 @@ import pytest
 from conftest import CORPUS_PAPERS
 from corpus_ledger import FALSE_PER_PAPER, SERIOUS, draft, in_scope, load_ledger
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.finding import Severity
+from auditex.analyzers.path_check import check_path
 from auditex.evaluation.real_errors import Ledger, Problem, catching
 from auditex.evaluation.real_errors import load_ledger as load_real_errors
 from auditex.latex.project import Project

@@ -6,9 +6,9 @@ import sys
 
 from helpers import document, write_project
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
+from auditex.analyzers.path_check import check_path
 from auditex.analyzers.project_config import load_config
 from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main

@@ -9,6 +9,7 @@ import pytest
 from auditex.analyzers.projects import open_projects
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "inject_errors.py"
+sys.path.insert(0, str(_SCRIPT.parent))  # as when it runs as a script: the planters are its neighbours
 _SPEC = importlib.util.spec_from_file_location("inject_errors", _SCRIPT)
 inject = importlib.util.module_from_spec(_SPEC)  # type: ignore[arg-type]
 sys.modules["inject_errors"] = inject

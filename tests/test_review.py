@@ -12,7 +12,7 @@ import pytest
 from llm_server import LoopbackLLMServer, Reply, verifier_answer
 from review_fixtures import ScholarlyServer, write_project
 
-from auditex.analyzers.check import check_path
+from auditex.analyzers.path_check import check_path
 from auditex.analyzers.review import run_review
 from auditex.analyzers.scholarly.related import SemanticScholarSearch as SemanticScholar
 from auditex.cli.main import main

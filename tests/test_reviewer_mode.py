@@ -10,7 +10,7 @@ from pathlib import Path
 from helpers import document
 
 import auditex.prompts
-from auditex.analyzers.check import checked_input
+from auditex.analyzers.path_check import checked_input
 from auditex.cli.main import main
 
 HOSTILE_MAIN = document(

@@ -17,7 +17,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
-from auditex.analyzers.check import check_path
+from auditex.analyzers.path_check import check_path
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lsp"
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]

@@ -9,9 +9,9 @@ from pathlib import Path
 from test_analysis_cache import PAPER, write
 from test_architecture import package_modules
 
-from auditex.analyzers.check import check_path
 from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.finding import Category, Finding, Range, Severity, Source
+from auditex.analyzers.path_check import check_path
 from auditex.analyzers.policy import merged
 from auditex.analyzers.session import Session
 

@@ -116,7 +116,6 @@ async def run_audit(
     deterministic = [f for f in deterministic if f.source is Source.RULE]
     basis = ReviewBasis(cache.directory if cache is not None else None)
     started = time.monotonic()
-    cancelled = False
     detector_settings = settings.for_mode(mode)
     async with AsyncExitStack() as clients:
         client = await clients.enter_async_context(LLMClient(detector_settings, cache, provider))
@@ -126,30 +125,47 @@ async def run_audit(
         ]
         run = AuditRun(project, client, verifiers, deterministic, basis, policy or SeverityPolicy(), refresh, on_progress, on_findings)
         work = asyncio.ensure_future(modes.run_mode(run, mode, critical_k=critical_k))
-        waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
         try:
-            await asyncio.wait([w for w in (work, waiter) if w is not None], return_when=asyncio.FIRST_COMPLETED)
-            if not work.done():
-                cancelled = True
-                work.cancel()
-            try:
-                await work
-            except asyncio.CancelledError:
-                if not cancelled:
-                    raise
+            cancelled = await _finished_or_cancelled(work, cancel)
         finally:
-            if waiter is not None:
-                waiter.cancel()
-            if not work.done():
-                work.cancel()
             basis.close()
         stats = client.stats
         for verifier in {id(v): v for v in verifiers if v is not client}.values():
             stats = stats.plus(verifier.stats)
     stats.wall_s = time.monotonic() - started
     verification = settle(run, finished_only=True) if cancelled else work.result()
+    return _audit_result(project, run, mode, verification, finding_policy, stats, cancelled)
+
+
+async def _finished_or_cancelled(work: asyncio.Future[Verification], cancel: asyncio.Event | None) -> bool:
+    """Wait for `work`, or for `cancel` to be set first; True when cancelled (the work is then cancelled too)."""
+    cancelled = False
+    waiter = asyncio.ensure_future(cancel.wait()) if cancel is not None else None
+    try:
+        await asyncio.wait([w for w in (work, waiter) if w is not None], return_when=asyncio.FIRST_COMPLETED)
+        if not work.done():
+            cancelled = True
+            work.cancel()
+        try:
+            await work
+        except asyncio.CancelledError:
+            if not cancelled:
+                raise
+    finally:
+        if waiter is not None:
+            waiter.cancel()
+        if not work.done():
+            work.cancel()
+    return cancelled
+
+
+def _audit_result(
+    project: Project, run: AuditRun, mode: Mode, verification: Verification, finding_policy: Policy, stats: RunStats, cancelled: bool
+) -> AuditResult:
+    """What the audit reports once its run is over: the verified rule findings and the LLM's, through `finding_policy`."""
     run.publish(verification.shown)
     llm = run.llm_findings()
+    deterministic = run.deterministic
     shown, rejected = _with_verdicts(deterministic, verification, run.mapper.policy)
     return AuditResult(
         mode=mode,

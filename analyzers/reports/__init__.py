@@ -5,5 +5,4 @@ text.py        the compiler-style text report, its summary line and count per co
 markdown.py    the Markdown report (`--format markdown`, the editor's "Show report")
 json_contract.py  the JSON contract (`--format json`, batch's records)
 sarif.py       SARIF 2.1.0, with each code's metadata from the code table (analyzers/codes.py)
-wording.py     what reports and rule messages share (counted nouns)
 """

@@ -9,8 +9,8 @@ from ..codes import code_table
 from ..finding import Finding, Severity
 from ..p_values import ResultRow
 from ..policy import severity_order
+from ..wording import counted
 from .paths import Paths
-from .wording import counted
 
 
 def summary_line(findings: list[Finding]) -> str:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..check import check_path
 from ..finding import Finding
+from ..path_check import check_path
 
 
 @dataclass(frozen=True)

@@ -164,15 +164,7 @@ async def run_review(
             on_progress(STAGES[done] if done < len(STAGES) else "done", done, len(STAGES))
 
     async with LLMClient(settings, cache) as llm:
-
-        async def ask(name: str, **values: str) -> str:
-            prompt = load_review_prompt(name)
-            system, user = prompt.render(**values)
-            request = ChatRequest(
-                system=system, messages=[Message(role="user", content=user)], purpose=f"review {name}", prompt_version=prompt.version
-            )
-            response = await _unless_cancelled(lambda: llm.complete(request), cancel)
-            return response.text.strip()
+        ask = _asker(llm, cancel)
 
         async def integrity() -> None:
             nonlocal audit_stats
@@ -181,22 +173,14 @@ async def run_review(
                 review.integrity = integrity_report(review.findings, mode)
                 return
             result = await _audit(session, snapshot, private, settings, mode, llm.stats, cache, cancel)
-            review.findings, audit_stats = list(result.findings), result.stats
-            failed = [f"{failure.label}: {failure.message}" for failure in result.failed_units]
-            review.integrity = integrity_report(review.findings, mode, failed)
-            if result.cancelled:
-                raise ReviewStopped("The review was cancelled.")
-            if result.budget_stop:
-                raise ReviewStopped(result.budget_stop)
-
-        async def novelty() -> None:
-            review.novelty = await _novelty(project, review.memory, search, ask)
+            audit_stats = result.stats
+            _take_audit(review, result, mode)
 
         stages: list[Callable[[], Awaitable[None]]] = [
             lambda: _set(review, "memory", ask("memory", sections=section_titles(project), paper=paper)),
             lambda: _set(review, "baseline", ask("baseline", text=paper, query=BASELINE_QUERY)),
             integrity,
-            novelty,
+            lambda: _set(review, "novelty", _novelty(project, review.memory, search, ask)),
             lambda: _set(
                 review,
                 "final",
@@ -215,7 +199,33 @@ async def run_review(
     return review
 
 
-async def _set(review: Review, attribute: str, answer: Awaitable[str]) -> None:
+def _asker(llm: LLMClient, cancel: asyncio.Event | None) -> Callable[..., Awaitable[str]]:
+    """ask(name, **values): the answer to the review prompt `name` filled with `values`."""
+
+    async def ask(name: str, **values: str) -> str:
+        prompt = load_review_prompt(name)
+        system, user = prompt.render(**values)
+        request = ChatRequest(
+            system=system, messages=[Message(role="user", content=user)], purpose=f"review {name}", prompt_version=prompt.version
+        )
+        response = await _unless_cancelled(lambda: llm.complete(request), cancel)
+        return response.text.strip()
+
+    return ask
+
+
+def _take_audit(review: Review, result: AuditResult, mode: str) -> None:
+    """The audit's findings and integrity report into `review`; ReviewStopped when the audit did not finish."""
+    review.findings = list(result.findings)
+    failed = [f"{failure.label}: {failure.message}" for failure in result.failed_units]
+    review.integrity = integrity_report(review.findings, mode, failed)
+    if result.cancelled:
+        raise ReviewStopped("The review was cancelled.")
+    if result.budget_stop:
+        raise ReviewStopped(result.budget_stop)
+
+
+async def _set(review: Review, attribute: str, answer: Awaitable[Any]) -> None:
     setattr(review, attribute, await answer)
 
 

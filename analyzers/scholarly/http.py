@@ -216,20 +216,7 @@ class HttpClient:
                     if probing:
                         state.probe.release()
                 if response is not None:
-                    if response.status_code == 404:
-                        state.failures = 0
-                        if missing == "record" and record_says.lower() in response.text.lower():
-                            raise NotFound(f"{name} has no such record.")
-                        path = urlsplit(url).path or "/"
-                        state.down = (
-                            f"{name} answered 404 (not found) at {path}: that is not one of its endpoints (check its base URL); "
-                            f"{name} was not asked again this run."
-                        )
-                        raise ServiceUnavailable(state.down)
-                    if response.status_code < 400:
-                        state.failures = 0
-                        return response
-                    raise ServiceUnavailable(f"{name} refused the request (HTTP {response.status_code}).")
+                    return _answered(state, name, url, response, missing, record_says)
                 if retry_after is not None:
                     # Everyone waiting on this host waits too: the service asked for a pause.
                     state.next_start = max(state.next_start, time.monotonic() + min(retry_after, self.max_retry_after_s))
@@ -313,3 +300,21 @@ def _retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+def _answered(state: _HostState, name: str, url: str, response: httpx.Response, missing: Missing, record_says: str) -> httpx.Response:
+    """The response of a host that answered, when it is a success; NotFound or ServiceUnavailable otherwise (see request)."""
+    if response.status_code == 404:
+        state.failures = 0
+        if missing == "record" and record_says.lower() in response.text.lower():
+            raise NotFound(f"{name} has no such record.")
+        path = urlsplit(url).path or "/"
+        state.down = (
+            f"{name} answered 404 (not found) at {path}: that is not one of its endpoints (check its base URL); "
+            f"{name} was not asked again this run."
+        )
+        raise ServiceUnavailable(state.down)
+    if response.status_code < 400:
+        state.failures = 0
+        return response
+    raise ServiceUnavailable(f"{name} refused the request (HTTP {response.status_code}).")

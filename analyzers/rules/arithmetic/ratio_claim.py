@@ -10,7 +10,7 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import referenced_labels, spelled
+from ...quantities import ShownTable, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
 from .ratios import Factor, RatioClaim, factors, ratio_claims
@@ -35,12 +35,6 @@ class RatioMiscomputed(Violation):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _CitedTable:
-    labels: tuple[str, ...]
-    table: Table
-
-
-@dataclass(frozen=True, slots=True, eq=False)
 class _Claim:
     claim: RatioClaim
     quote: str
@@ -49,8 +43,8 @@ class _Claim:
     anchor: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CitedTable | _Claim]]]) -> Iterator[Finding]:
-    tables = {label: item.table for _, items in parts for item in items if isinstance(item, _CitedTable) for label in item.labels}
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
+    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
     for _, items in parts:
         for item in items:
             if isinstance(item, _Claim):
@@ -84,7 +78,7 @@ def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
-def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedTable | _Claim]:
+def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
     """## What it does
     Recomputes a factor that a sentence states between two things a table lists (the table the
     sentence or its paragraph references, else the one shown last before it in the section): "Minimap2
@@ -121,10 +115,10 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedT
     """
     shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
     for placed in section.blocks:
-        table = placed.block.table
-        if placed.kind is BlockKind.TABLE and table is not None:
-            shown = tuple(dict.fromkeys(label for label in (table.label, *placed.block.labels) if label))
-            yield _CitedTable(shown, table)
+        here = shown_table(placed)
+        if here is not None:
+            shown = here.labels
+            yield here
         if placed.kind is not BlockKind.PARAGRAPH:
             continue
         text = placed.block.plain.text

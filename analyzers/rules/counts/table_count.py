@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ....latex.manuscript import Section
-from ....latex.model import BlockKind, Table
+from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
 from .table_rows import TableCount, countable, listings, names_listed, table_counts
@@ -27,10 +28,8 @@ class TableCountMismatch(Violation):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _CitedTable:
-    labels: tuple[str, ...]
-    table: Table
-    countable: bool
+class _CountedTable(ShownTable):
+    countable: bool  # its rows can be counted (see table_rows.countable)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -39,9 +38,9 @@ class _Claim:
     anchor: Finding  # where the count is written, placed while its section was read
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CitedTable | _Claim]]]) -> Iterator[Finding]:
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CountedTable | _Claim]]]) -> Iterator[Finding]:
     """Each count against the table it cites, wherever that table sits."""
-    tables = {label: item for _, items in parts for item in items if isinstance(item, _CitedTable) for label in item.labels}
+    tables = tables_by_label(parts, _CountedTable)
     for _, items in parts:
         for item in items:
             cited = tables.get(item.claim.label) if isinstance(item, _Claim) else None
@@ -68,7 +67,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Ci
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
-def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedTable | _Claim]:
+def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CountedTable | _Claim]:
     """## What it does
     Counts the rows of a table that a sentence says lists a number of things: "Table 3
     contains the top 10 genes", "Table~\\ref{t} lists all 48 sequences", "the 16 gene sets
@@ -101,11 +100,10 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CitedT
     "strong: the cited table's rows counted".
     """
     for placed in section.blocks:
-        table = placed.block.table
-        if placed.kind is BlockKind.TABLE and table is not None:
-            labels = tuple(label for label in (table.label, *placed.block.labels) if label)
+        shown = shown_table(placed)
+        if shown is not None:
             source = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-            yield _CitedTable(labels, table, countable(table, source))
+            yield _CountedTable(shown.labels, shown.table, countable(shown.table, source))
         if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE) or "ref" not in placed.block.plain.text:
             continue
         text = placed.block.plain.text

@@ -1,4 +1,4 @@
-"""The Ray engine: the same `run_task` fanned out over a Ray cluster, with the same limits and retry.
+"""The Ray worker pool: the same `run_task` fanned out over a Ray cluster, with the same limits and retry.
 
 - Connecting is bounded: the address must take a TCP connection, and `ray.init` must
   answer within `connect_timeout_s`; otherwise the run is a usage error that names the
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .pool import MAX_ATTEMPTS, OnRecord
-from .run import EngineError
+from .run import WorkerPoolError
 from .task import TaskSpec, failed_record, placed, run_task
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def unreadable(paths: list[str]) -> list[str]:
     return [path for path in paths if not os.access(path, os.R_OK | (os.X_OK if os.path.isdir(path) else 0))]
 
 
-class RayEngine:
+class RayPool:
     name = "ray"
 
     def __init__(self, address: str, workers: int | None = None, connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
@@ -106,7 +106,7 @@ class RayEngine:
     def run(self, specs: list[TaskSpec], on_record: OnRecord, on_start: OnStart | None = None) -> None:
         started = self._connect()
         try:
-            _Run(self, specs, on_record, on_start).loop()
+            _RaySchedule(self, specs, on_record, on_start).loop()
         finally:
             if started:
                 self._ray.shutdown()
@@ -138,7 +138,7 @@ class RayEngine:
         thread.start()
         thread.join(self.connect_timeout_s)
         if not outcome:  # still trying: the daemon thread is left behind, and the run ends here
-            raise EngineError(
+            raise WorkerPoolError(
                 f"cannot connect to the Ray cluster at {self.address}: no answer within {self.connect_timeout_s:g} s "
                 "(is it the head's GCS port, and do RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH give the cluster's token?)"
             )
@@ -146,7 +146,7 @@ class RayEngine:
             ray.shutdown()
             text = str(outcome[0]).strip()
             reason = text.splitlines()[0] if text else type(outcome[0]).__name__
-            raise EngineError(f"cannot connect to the Ray cluster at {self.address}: {reason}")
+            raise WorkerPoolError(f"cannot connect to the Ray cluster at {self.address}: {reason}")
         return True
 
     def _join(self, outcome: list[BaseException | None]) -> None:
@@ -163,22 +163,22 @@ class RayEngine:
             return  # found by Ray itself (RAY_ADDRESS, the latest `ray start`), or a Ray Client URL
         host, _, port = self.address.rpartition(":")
         if not host or not port.isdigit():
-            raise EngineError(f"'{self.address}' is not a Ray address: give HOST:PORT, 'auto' or 'local'")
+            raise WorkerPoolError(f"'{self.address}' is not a Ray address: give HOST:PORT, 'auto' or 'local'")
         try:
             socket.create_connection((host.strip("[]"), int(port)), timeout=_TCP_TIMEOUT_S).close()
         except OSError as error:
             reason = error.strerror or str(error) or type(error).__name__
-            raise EngineError(f"cannot connect to the Ray cluster at {self.address}: {reason}") from None
+            raise WorkerPoolError(f"cannot connect to the Ray cluster at {self.address}: {reason}") from None
 
 
-class _Run:
+class _RaySchedule:
     """One run's scheduling state: the checked nodes, the node checks and the tasks in flight."""
 
-    def __init__(self, engine: RayEngine, specs: list[TaskSpec], on_record: OnRecord, on_start: OnStart | None) -> None:
+    def __init__(self, pool: RayPool, specs: list[TaskSpec], on_record: OnRecord, on_start: OnStart | None) -> None:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        ray = engine._ray
-        self.engine, self.ray, self.on_record, self.on_start = engine, ray, on_record, on_start
+        ray = pool._ray
+        self.pool, self.ray, self.on_record, self.on_start = pool, ray, on_record, on_start
         self.pinned = NodeAffinitySchedulingStrategy
         self.task = ray.remote(max_retries=0, retry_exceptions=False)(checked_then_record)
         self.probe = ray.remote(num_cpus=0, max_retries=0)(unreadable)
@@ -200,7 +200,7 @@ class _Run:
                 self.refresh_nodes()
             self.settle_probes()
             if not self.nodes and not self.probing and not self.running:
-                raise EngineError(
+                raise WorkerPoolError(
                     f"every node that could read the submissions left the Ray cluster; {len(self.queue)} not checked "
                     "(run the same command again to resume)"
                 )
@@ -219,9 +219,9 @@ class _Run:
             self.ray.wait(list(self.probing), num_returns=len(self.probing), timeout=_POLL_S)
             self.settle_probes()
         if not self.nodes and not self.left_out:
-            raise EngineError("the Ray cluster has no node with a CPU")
+            raise WorkerPoolError("the Ray cluster has no node with a CPU")
         if not self.nodes:
-            raise EngineError("no node of the Ray cluster can read the submissions: " + "; ".join(self.left_out))
+            raise WorkerPoolError("no node of the Ray cluster can read the submissions: " + "; ".join(self.left_out))
 
     def refresh_nodes(self) -> None:
         """Check the nodes that joined; drop the ones that died (their tasks fail and come back)."""
@@ -275,7 +275,7 @@ class _Run:
             generator = self.task.options(scheduling_strategy=self.pinned(node.id, soft=False)).remote(spec)
             node.busy += 1
             self.running[generator] = _Task(spec, attempt, node)
-            self.engine.workers = max(self.engine.workers, sum(n.busy for n in self.nodes.values()))
+            self.pool.workers = max(self.pool.workers, sum(n.busy for n in self.nodes.values()))
 
     def advance(self, generator: ObjectRefGenerator) -> None:
         """The task's next report: its start, then its record; or the error that ended it."""

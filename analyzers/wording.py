@@ -1,4 +1,4 @@
-"""The wording reports and rule messages share."""
+"""The wording reports and rule messages share: in the core, below the sources that word findings and the reports."""
 
 
 def counted(number: int, noun: str) -> str:

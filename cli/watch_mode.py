@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..analyzers.watch import FolderWatcher
+from ..analyzers.folder_watcher import FolderWatcher
 
 # How long after a change the check waits for more changes.
 SETTLE_S = 0.3

@@ -1,0 +1,9 @@
+"""NOT: notation that changes meaning within one paper (macros, symbol domains, acronyms)."""
+
+from .acronym_before_definition import acronym_used_before_definition
+from .acronym_redefined import acronym_redefined
+from .macro_redefined import macro_redefined
+from .symbol_domain import conflicting_symbol_domain
+from .undefined_acronym import undefined_acronym
+
+__all__ = ["acronym_redefined", "acronym_used_before_definition", "conflicting_symbol_domain", "macro_redefined", "undefined_acronym"]

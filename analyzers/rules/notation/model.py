@@ -1,0 +1,279 @@
+"""The notation family's science: which macro definitions are the author's and change meaning,
+and how acronyms are defined, spelled, expanded and used."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Prefix
+
+from ....latex.conditionals import NEVER
+from ....latex.index import JOINING_WORDS
+from ....latex.manuscript import SourceRun
+from ....latex.model import Acronym, BlockKind, MacroDef, SectionKind
+from ...context import RuleContext
+from ...finding import Related
+from ...memo import TEXT_CACHE_SIZE
+
+# A macro is the author's own when one of these introduces it; \providecommand never overrides.
+_INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd", "def", "gdef", "edef", "xdef"})
+# \def over \def is the TeX idiom for a local variable (`\def\premise{…}` before each display).
+_OVERRIDES = frozenset({"renewcommand", "newcommand", "DeclareRobustCommand"})
+_MAX_DEFINITIONS = 2  # a macro defined more often than this is a deliberate variable
+# What is left of a body that only passes its arguments on: #1, braces, spacing and no-ops.
+_PASS_THROUGH = re.compile(r"#\d|[{}\s]|\\(?:relax|ignorespaces|unskip|xspace|leavevmode|@gobble)(?![A-Za-z@])")
+# Highlighting: colour (with its colour argument), underlining, striking out, emphasis.
+_MARKUP = re.compile(
+    r"\\(?:textcolor|color|colorbox|sethlcolor)\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}"
+    r"|\\(?:hl|sout|xout|st|uline|ul|uwave|underline|textbf|emph|textit|bfseries|itshape)(?![A-Za-z@])"
+)
+PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+# Not inside a key: "{Appendix:TW}", "fig:ROC": a label, not prose ("$/QALY", "controllers/FTL" are prose).
+_ACRONYM_WORD = re.compile(r"(?<![\w\\{:-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
+# Acronyms a research reader knows without a definition; keep this list to the unambiguous.
+WELL_KNOWN = frozenset(
+    """
+AI ML NLP CV GPU GPUs CPU CPUs TPU TPUs RAM GB MB KB TB GHz MHz URL URLs PDF PDFs RGB RGBD HTML XML JSON CSV API APIs SQL
+IO OS PC USA UK EU US UN ID IDs DNA RNA MRI CT ECG EEG PhD MSc BSc CEO ISBN DOI ISO IEEE ACM AAAI ICML ICLR NeurIPS NIPS CVPR
+ICCV ECCV ACL EMNLP NAACL COVID SARS HIV UTC GMT FAQ PR QA IQ OK TV FM AM PM AD BC LaTeX TeX CNN RNN LSTM GRU MLP GAN VAE
+LLM LLMs GPT BERT SGD ADAM SVM PCA KL MSE MAE RMSE IID IOU IoU ROC AUC FPS SOTA SI HTTP HTTPS SSH FTP GUI IDE CLI MIT BSD
+GPL NASA NSF NIH ERC DFT FFT ODE PDE SDE MCMC MAP MLE EM RL TD DQN PPO VQA OCR ASR TTS LHC CERN ATLAS CMS QCD QED
+CUDA NA DBLP ORCID ARXIV LLC INC CDF PDF USB LED LCD SSD HDD NVIDIA AMD IBM AWS README FAQ TODO
+""".split()
+)
+_PARENTHESISED = re.compile(r"\((?=[A-Z])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?)\)")
+_CONNECTORS = frozenset("of for and the in on to with via a an by from".split())
+_MAX_EXPANSION_WORDS = 8
+# Words that make "a network (NN)" a mention of "neural network (NN)", not another expansion.
+_NOT_A_TERM = _CONNECTORS | frozenset("our this that these those their its each every any such same proposed above following new".split())
+_GLOSSARY_ENTRY = re.compile(r"\\(?:newglossaryentry|newabbreviation|newacronym)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
+_NOT_BODY_TITLES = re.compile(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
+# "BERT~\cite{…}", "BERT (Devlin et al.)": a cited method or dataset is named, not abbreviated.
+_NAMED = re.compile(r"s?[\s~]*(?:\\cite|\()")
+
+
+class Redefinition(NamedTuple):
+    """A macro's second definition with a new meaning: a finding if the text used the first one."""
+
+    name: str
+    first_file: str
+    first: MacroDef
+    file: str
+    later: MacroDef
+
+
+# What the section rules hand their combine. A part is reused while its section's text only moved,
+# so it holds ranges (findings, pointers) and block indices within the section, never raw offsets.
+class MacroPlaces(NamedTuple):
+    """Where a section's blocks sit around the redefinitions (one entry per Redefinition), and
+    its first block using each redefined macro; block positions are indices within the section."""
+
+    # Per redefinition: its last block of the redefining file that starts before the
+    # redefinition, and its first block of that file.
+    cuts: tuple[tuple[int | None, int | None], ...]
+    uses: dict[str, tuple[int, Related, int]]  # first block using the macro, a pointer there, its last block
+
+
+class AcronymDefinition(NamedTuple):
+    file: str
+    acronym: Acronym
+    block: int | None  # reading-order index of its block; None for a package command
+    spelled: bool  # the expansion's initials spell the acronym
+
+
+def macro_redefinitions(ctx: RuleContext) -> list[Redefinition]:
+    """Redefinitions with a new meaning of macros the author introduced, in the index's order."""
+    definitions: dict[str, list[tuple[str, MacroDef]]] = {}
+    for file, macro in ctx.index.macros:
+        if macro.command != "providecommand" and not any(branch == NEVER for _, branch in macro.branch):
+            definitions.setdefault(macro.name, []).append((file, macro))
+    redefinitions = []
+    for name, entries in definitions.items():
+        _first_file, first = entries[0]
+        if len(entries) < 2 or _settings(entries) > _MAX_DEFINITIONS or first.command not in _INTRODUCES:
+            continue
+        for number, (file, later) in enumerate(entries[1:], start=1):
+            if later.command not in _OVERRIDES:
+                continue
+            # The definitions `later` always replaces: not those of another branch of its conditional.
+            replaced = [
+                (earlier_file, earlier)
+                for earlier_file, earlier in entries[:number]
+                if _replaces(earlier_file, earlier.branch, file, later.branch)
+            ]
+            bodies = [later.body, *(earlier.body for _, earlier in replaced)]
+            if replaced and len({without_spaces(body) for body in bodies}) == len(bodies) and not _markup_switch(bodies):
+                redefinitions.append(Redefinition(name, *replaced[0], file, later))
+    return redefinitions
+
+
+def _settings(entries: list[tuple[str, MacroDef]]) -> int:
+    """How many times a macro is set, the branches of one conditional counting once."""
+    return len({(file, macro.branch[0][0]) if macro.branch else (file, -index) for index, (file, macro) in enumerate(entries)})
+
+
+def _replaces(earlier_file: str, earlier: tuple[tuple[int, int], ...], file: str, later: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a definition in branch `later` runs wherever the one in `earlier` ran: it sits
+    outside every conditional, or in the same branches of the same file."""
+    return not later or (file == earlier_file and earlier[: len(later)] == later)
+
+
+def _markup_switch(bodies: list[str]) -> bool:
+    """Bodies that only show or hide their arguments (`{}`, `#1`, `\\textcolor{red}{#1}`): a
+    review-markup macro switched on or off, not a change of notation."""
+    passing = [not _PASS_THROUGH.sub("", body) for body in bodies]
+    marking = [not _PASS_THROUGH.sub("", _MARKUP.sub("", body)) for body in bodies]
+    return any(passing) or all(marking)
+
+
+def without_spaces(body: str) -> str:
+    return re.sub(r"\s+", "", body)
+
+
+def acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
+    yield from ctx.index.acronyms
+    for placed, acronym in ctx.index.inline_acronyms:
+        yield placed.file, acronym
+
+
+def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
+    """Package definitions, then the body's in reading order: inline ones, and phrases before an
+    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
+    definitions = [AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
+    inline: dict[int, list[Acronym]] = {}
+    for placed, acronym in ctx.index.inline_acronyms:
+        inline.setdefault(placed.index, []).append(acronym)
+    expansions: dict[str, str] = {}  # the first expansion of each defined acronym
+    for acronym in [definition.acronym for definition in definitions] + [a for acronyms in inline.values() for a in acronyms]:
+        expansions.setdefault(singular(acronym.short), acronym.long)
+    for placed in ctx.index.manuscript.blocks:
+        spelled = inline.get(placed.index, [])
+        found = [AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
+        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
+            starts = {acronym.start for acronym in spelled}
+            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
+                first = expansions.get(singular(short))
+                long = _unspelled_expansion(short, words, first) if first else None
+                start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
+                if long and start not in starts:
+                    found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
+        definitions += sorted(found, key=lambda definition: definition.acronym.start)
+    return definitions
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _parenthesised(text: str) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """Acronyms in parentheses with the words right before them in their clause: (short, words, plain span of short)."""
+    found = []
+    for match in _PARENTHESISED.finditer(text):
+        words = text[max(0, match.start() - 120) : match.start()].split()[-_MAX_EXPANSION_WORDS:]
+        clause = list(words)
+        for position in range(len(words) - 1, -1, -1):
+            if not re.fullmatch(r"[\w-]+", words[position]):
+                clause = words[position + 1 :]
+                break
+        found.append((match.group(1), tuple(clause), match.start(1), match.end(1)))
+    return tuple(found)
+
+
+def _unspelled_expansion(short: str, words: tuple[str, ...], first: str) -> str | None:
+    """The expansion `words` give an already defined acronym without spelling it: as many capitalised
+    words as it has capitals, small connecting words aside ("Adaptive Recurrent Unit (SRU)"), or the
+    first expansion with one word swapped ("adaptive recurrent unit" for "simple recurrent unit")."""
+    wanted = sum(1 for character in singular(short) if character.isupper() or character.isdigit())
+    taken: list[str] = []
+    content = 0
+    for word in reversed(words):
+        if content == wanted:
+            break
+        if word.lower() in _CONNECTORS and content:
+            taken.append(word)
+        elif word[0].isupper():
+            taken.append(word)
+            content += 1
+        else:
+            break
+    # A run of more capitalised words than the acronym has capitals ("Bogoliubov-de Gennes Hamiltonian (BdG)")
+    # does not say which of them it abbreviates.
+    before = words[-len(taken) - 1] if len(taken) < len(words) else ""
+    longer = bool(before) and before[0].isupper() and before.lower() not in _DETERMINERS
+    if content == wanted and wanted > 1 and taken[-1].lower() not in _NOT_A_TERM and not longer:  # not "Our Best Model (SRU)"
+        return " ".join(reversed(taken))
+    expected = first.split()
+    if 1 < len(expected) <= len(words):
+        tail = words[-len(expected) :]
+        swapped = [word for word, other in zip(tail, expected) if _normal_expansion(word) != _normal_expansion(other)]
+        # "Cramer-Rao lower bound" against "Cramer-Rao bound": the first expansion with a word put in, not swapped.
+        if len(swapped) == 1 and swapped[0].lower() not in _NOT_A_TERM and not _elaborates(words[-len(expected) - 2 :], expected):
+            return " ".join(tail)
+    return None
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "our", "their", "this", "these", "that", "those", "its", "his", "her", "we"})
+
+
+def _elaborates(words: Sequence[str], expected: Sequence[str]) -> bool:
+    """Whether `words` hold `expected` in order, with other words between: the same term, elaborated."""
+    remaining = iter(_normal_expansion(word) for word in words)
+    return all(_normal_expansion(word) in remaining for word in expected)
+
+
+def singular(short: str) -> str:
+    return short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
+
+
+def _normal_expansion(long: str) -> str:
+    words = re.sub(r"[-‐–/]", " ", long.lower()).split()
+    return " ".join(word[:-1] if word.endswith("s") and len(word) > 3 else word for word in words)
+
+
+def same_expansion(first: str, second: str) -> bool:
+    """One term written twice, compared word by word without joining words ("mixtures of importance
+    sampling" is "mixture importance sampling"). A shorter one whose words the longer holds in order
+    is the same term with words that spell no letter of the acronym ("rate- and state-dependent
+    friction", "rate- and state-friction")."""
+    a, b = _normal_expansion(first), _normal_expansion(second)
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    shorter, longer = sorted(([word for word in text.split() if word not in JOINING_WORDS] for text in (a, b)), key=len)
+    remaining = iter(longer)
+    return bool(shorter) and all(any(_same_word(word, other) for other in remaining) for word in shorter)
+
+
+# Endings that change a word's part of speech, not its meaning: "distant supervision" is "distantly supervised".
+_INFLECTIONS = frozenset({"", "e", "s", "es", "d", "ed", "ing", "ly", "al", "ally", "ion", "ions", "ation", "ations", "er", "ers", "ity"})
+
+
+def _same_word(word: str, other: str) -> bool:
+    """One word written twice: a spelling variant ("modelling", "modeling") or another ending of one stem.
+    Word by word, so that one changed word ("Markov" → "Masked") is another meaning however long the rest."""
+    stem = Prefix.similarity(word, other)
+    inflected = stem >= 4 and word[stem:] in _INFLECTIONS and other[stem:] in _INFLECTIONS
+    return inflected or fuzz.ratio(word, other) >= 85
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
+    """Acronym-like words of a block: (word, start, end, named next to a citation or parenthesis)."""
+    return tuple(
+        (match.group(1), match.start(), match.end(), _NAMED.match(text, match.end()) is not None) for match in _ACRONYM_WORD.finditer(text)
+    )
+
+
+def glossary_entries(ctx: RuleContext, run: SourceRun) -> tuple[str, bool, frozenset[str]] | None:
+    """The glossary entries a run declares, and whether it uses the glossaries package's own commands."""
+    text = ctx.source(run.file).text
+    package = text.find("glossaryentry", run.start, run.end) >= 0 or text.find("newabbreviation", run.start, run.end) >= 0
+    if not package and text.find("newacronym", run.start, run.end) < 0:
+        return None
+    entries = frozenset(singular(match.group(1).strip()) for match in _GLOSSARY_ENTRY.finditer(text, run.start, run.end))
+    return run.file, package, entries
+
+
+@lru_cache(maxsize=1024)
+def is_body_section(kind: SectionKind, title: str) -> bool:
+    return kind not in (SectionKind.FRONT, SectionKind.ABSTRACT, SectionKind.REFERENCES) and not _NOT_BODY_TITLES.search(title)

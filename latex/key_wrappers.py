@@ -1,0 +1,77 @@
+"""Labels and references written through the paper's own macros: `\\eqlabel{x}` for `\\label{eq:x}`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .macro_signatures import REF_COMMANDS
+from .model import KeyUse, MacroDef
+
+_WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
+
+
+# A body whose last command is a bare \label (comments aside): `\alglinelabel{key}` labels.
+_ENDS_WITH_LABEL = re.compile(r"\\label\s*(?:%[^\n]*\s*)*$")
+
+
+def key_wrappers(macros: Iterable[MacroDef]) -> dict[str, tuple[str, str, str]]:
+    """User macros that wrap \\label or \\ref: name → (label|ref, key prefix, key suffix).
+
+    Papers write `\\newcommand{\\eqlabel}[1]{\\label{eq:#1}}`, `\\newcommand{\\alglinelabel}{\\refstepcounter{…}\\label}`
+    and even `\\renewcommand{\\eqref}[1]{\\ref{eq:#1}}`; keys must be read through them.
+    """
+    direct: dict[str, tuple[str, str, str]] = {}
+    for macro in macros:
+        match = _WRAPPED_KEY.search(macro.body) if macro.arguments == 1 else None
+        if match:
+            direct[macro.name.lstrip("\\")] = (match.group(1), match.group(2), match.group(3))
+        elif macro.arguments == 0 and _ENDS_WITH_LABEL.search(macro.body):
+            direct[macro.name.lstrip("\\")] = ("label", "", "")  # \refstepcounter{…}\label: the key follows the use
+    wrappers = {}
+    for name, (inner, prefix, suffix) in direct.items():
+        # \eqalt{#1} → \eqref{#1} → \ref{eq:#1}: follow the chain, a few steps at most.
+        for _ in range(4):
+            if inner == name or inner not in direct:
+                break
+            inner, inner_prefix, inner_suffix = direct[inner]
+            prefix, suffix = inner_prefix + prefix, suffix + inner_suffix
+        wrappers[name] = ("label" if inner == "label" else "ref", prefix, suffix)
+    return wrappers
+
+
+def wrapped_uses(text: str, wrappers: dict[str, tuple[str, str, str]], kind: str) -> list[KeyUse]:
+    """Uses of wrapper macros unknown to the parser, found in the raw text."""
+    uses = []
+    for name, (wrapped, prefix, suffix) in wrappers.items():
+        if wrapped != kind or name in REF_COMMANDS:
+            continue
+        # str.find runs at memchr speed; a regex with a look-behind would test every position.
+        pattern = re.compile(r"\\" + re.escape(name) + r"\s*\{([^{}]*)\}")
+        position = text.find("\\" + name)
+        while position != -1:
+            match = pattern.match(text, position)
+            line_start = text.rfind("\n", 0, position) + 1
+            escaped = position > 0 and text[position - 1] == "\\"
+            if match and not escaped and not re.search(r"(?<!\\)%", text[line_start:position]):  # not commented out
+                uses.append(
+                    KeyUse(
+                        name,
+                        f"{prefix}{match.group(1).strip()}{suffix}",
+                        match.start(1),
+                        match.end(1),
+                        "equation" if "eq" in prefix else "",
+                    )
+                )
+            position = text.find("\\" + name, position + 1)
+    uses.sort(key=lambda use: use.start)
+    return uses
+
+
+def rewrapped(ref: KeyUse, wrappers: dict[str, tuple[str, str, str]]) -> KeyUse:
+    """A built-in \\ref-like command the paper redefined to add a key prefix."""
+    wrapper = wrappers.get(ref.command)
+    if wrapper is None or wrapper[0] != "ref":
+        return ref
+    _, prefix, suffix = wrapper
+    return KeyUse(ref.command, f"{prefix}{ref.key}{suffix}", ref.start, ref.end, ref.kind)
