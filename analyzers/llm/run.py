@@ -30,7 +30,7 @@ from .client import LLMClient
 from .detection_prompts import load
 from .errors import BudgetExceeded, LLMError, MissingKey, Rejected, Unreachable
 from .incremental import ReviewBasis
-from .output_schema import SCHEMAS
+from .output_schema import PAPER_SCHEMA, SCHEMAS
 from .provider import ChatRequest, Message
 from .schema import LLMFinding
 from .settings import LLMSettings
@@ -153,7 +153,8 @@ class AuditRun:
             prompt = load(unit.kind)
             system, shared, user = prompt.render(**values)
             version = prompt.version
-        schema = SCHEMAS.get(unit.kind)
+        # Paper first, one schema for every call: the providers cache it ahead of the paper.
+        schema = (PAPER_SCHEMA if self.whole_paper else SCHEMAS[unit.kind]) if unit.kind in SCHEMAS else None
         return ChatRequest(
             system=system,
             shared=shared,
