@@ -156,6 +156,28 @@ def test_branches_tex_never_reads_and_the_preamble_are_not_sent(llm_server: Loop
         assert unread not in review.prompt_text
 
 
+def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"
+        "\\begin{table}\n\\begin{tabular}{lc}\n\\toprule\nMethod & Score \\\\\n\\midrule\n\\input{rows}\n\\bottomrule\n"
+        "\\end{tabular}\n\\caption{Scores.}\\label{tab:a}\n\\end{table}\n\n"
+        "\\begin{table}\n\\centering\n\\input{costs}\n\\caption{Costs.}\\label{tab:b}\n\\end{table}\n"
+    )
+    rows = "Ours & {\\bf 91.2} \\\\\nBase \\& tuned & 88.0 \\\\\n"
+    costs = "\\begin{tabular}{lr}\nMethod & Hours \\\\\nOurs & 12 \\\\\n\\end{tabular}\n"
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body), "rows.tex": rows, "costs.tex": costs})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    records = paper_records(llm_server.requests[0].prompt_text)
+    tables = [r for r in records if "rows" in r]
+    assert [t["rows"] for t in tables] == [
+        [["Method", "Score"], ["Ours", "{\\bf 91.2}"], ["Base \\& tuned", "88.0"]],
+        [["Method", "Hours"], ["Ours", "12"]],
+    ]
+    assert "Scores." in tables[0]["latex"] and "Costs." in tables[1]["latex"]
+    assert not any("91.2" in r["latex"] or "Hours" in r["latex"] for r in records)  # no rows sent again as text
+
+
 def test_text_the_sec_rules_flag_is_never_sent_and_the_report_says_input_manipulated(hostile):
     server, result = hostile
     assert result.manipulated >= 1 and "input manipulated" in result.summary()

@@ -52,6 +52,8 @@ _WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
 RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
 _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
+# The rules between a tabular's rows: no cell of their own.
+_RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
 
 
 @dataclass
@@ -132,6 +134,22 @@ def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
     return spans
 
 
+def _top_level_split(text: str, separator: str) -> list[str]:
+    """`text` split at `separator` outside braces (rows at `\\\\`, a row's cells at `&`; `\\&` and `\\{` are characters)."""
+    pieces, depth, start, position = [], 0, 0, 0
+    while position < len(text):
+        if depth == 0 and text.startswith(separator, position):
+            pieces.append(text[start:position])
+            position += len(separator)
+            start = position
+        elif text[position] == "\\":
+            position += 2
+        else:
+            depth += {"{": 1, "}": -1}.get(text[position], 0)
+            position += 1
+    return [*pieces, text[start:]]
+
+
 def data_line(record: dict[str, Any]) -> str:
     """One JSON line that cannot open or close a delimiter tag."""
     return _TAG_START.sub(r"\\u003c", json.dumps(record, ensure_ascii=False))
@@ -187,6 +205,8 @@ class PaperData:
         self._records: dict[int, dict[str, Any]] = {}
         self._preamble = self._preamble_spans()
         self._repeated_captions = self._captions_inside_floats()
+        self._inputs = self._inputs_inside_tables()
+        self._inlined = {placed.index for found in self._inputs.values() for _, blocks in found for placed in blocks}
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
 
@@ -218,6 +238,18 @@ class PaperData:
                 for float_ in floats
             )
         }
+
+    def _inputs_inside_tables(self) -> dict[int, list[tuple[int, list[PlacedBlock]]]]:
+        """Per table block, where it `\\input`s a file within its span and that file's blocks (its rows, or its
+        tabular): sent inside the table, not after it as text of their own."""
+        tables = [placed for placed in self.manuscript.blocks if placed.kind is BlockKind.TABLE]
+        inputs: dict[int, list[tuple[int, list[PlacedBlock]]]] = {}
+        for inclusion in self.project.inclusions:
+            site = inclusion.site.start
+            host = next((t for t in tables if t.file == inclusion.file and t.block.start <= site < t.block.end and inclusion.target), None)
+            if host is not None:
+                inputs.setdefault(host.index, []).append((site, [p for p in self.manuscript.blocks if p.file == inclusion.target]))
+        return inputs
 
     def in_preamble(self, placed: PlacedBlock) -> bool:
         return placed.block.start < self._preamble.get(placed.file, -1)
@@ -256,16 +288,39 @@ class PaperData:
             if caption is not None and not in_cells:  # written inside the table's own span: once, with the text around it
                 around.insert(1, self.latex(file, *caption))
             record["latex"] = " ".join(part for part in around if part)
-            record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
+            record["rows"] = self._rows(placed)
+        if table is None and placed.index in self._inputs:  # a float whose tabular is a file of its own
+            record["rows"] = self._rows(placed)
         self._records[placed.index] = record
         return record
+
+    def _rows(self, placed: PlacedBlock) -> list[list[str]]:
+        """A table block's cells row by row, a file it `\\input`s in the place of the input; a block of bare
+        rows (such a file) split at its row ends and ampersands."""
+        table, file = placed.block.table, placed.file
+        inputs = self._inputs.get(placed.index, [])
+        if table is None and not inputs:
+            text = _RULES.sub(" ", self.latex(file, placed.block.start, placed.block.end))
+            bare = [[" ".join(cell.split()) for cell in _top_level_split(row, "&")] for row in _top_level_split(text, "\\\\")]
+            return [row for row in bare if any(row)]
+        rows: list[list[str]] = []
+        unplaced = list(range(len(inputs)))
+        for row in table.rows if table is not None else ():
+            here = [n for n, (site, _) in enumerate(inputs) if any(cell.start <= site < cell.end for cell in row)]
+            rows += self._input_rows(inputs, here) if here else [[self.latex(file, cell.start, cell.end) for cell in row]]
+            unplaced = [n for n in unplaced if n not in here]
+        return rows + self._input_rows(inputs, unplaced)
+
+    def _input_rows(self, inputs: list[tuple[int, list[PlacedBlock]]], chosen: list[int]) -> list[list[str]]:
+        return [row for n in chosen for placed in inputs[n][1] for row in self._rows(placed)]
 
     def size(self, placed: PlacedBlock) -> int:
         record = self.record(placed)
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return placed.index not in self._repeated_captions and not self.in_preamble(placed) and self.size(placed) > 0
+        shown_elsewhere = placed.index in self._repeated_captions or placed.index in self._inlined
+        return not shown_elsewhere and not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
