@@ -25,7 +25,9 @@ Reported per mode, over the papers: the share of planted errors whose two sides 
 detection request; the share of decoys refuted (no finding of the report on them); the share of
 planted errors that survive to the report (a finding of the report anchored on one of their sides); calls,
 input tokens, and the share of input the provider's prefix cache served. `--fallback` forces the
-context window to a quarter of each paper's tokens, so the whole paper cannot be in view.
+context window to a quarter of each paper's tokens, so the whole paper cannot be in view. A paper
+the injector cannot plant in (fewer than six long paragraphs in the body TeX reads) or whose audit
+fails is listed at the end with the reason. Each paper's rules are checked once, for all its modes.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from inject_errors import Edit, append_to_paragraph  # noqa: E402
-from llm_cost import audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_cost import Checked, audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.finding import Finding  # noqa: E402
@@ -328,11 +330,13 @@ def _on(finding: Finding, spans: list[tuple[str, int, int]]) -> bool:
     return any(file == f and r.start.line <= last and r.end.line >= first for f, r in places for file, first, last in spans)
 
 
-def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mode: Mode, settings: LLMSettings) -> dict[str, Any]:
+def measure(
+    server: LoopbackLLMServer, project: Project, checked: Checked, plants: list[Plant], mode: Mode, settings: LLMSettings
+) -> dict[str, Any]:
     model = ScriptedModel(plants)
     server.responder = model
     server.clear_prompt_caches()
-    result = audited(project, settings, mode)
+    result = audited(checked, settings, mode)
     report = result.findings
     planted = [p for p in plants if not p.decoy]
     decoys = [p for p in plants if p.decoy]
@@ -382,28 +386,49 @@ def main() -> None:
     names = names[: arguments.limit] if arguments.limit else names
     rows: dict[str, dict[str, Any]] = {}
     print(f"{'paper':34} {'mode':8} {'together':>8} {'survive':>7} {'refuted':>7} {'calls':>5} {'input tok':>10} {'cached':>7}  lost")
+    unplanted: dict[str, str] = {}
     with LoopbackLLMServer() as server, tempfile.TemporaryDirectory(prefix="auditex-ceiling-") as tmp:
         for name in names:
-            original = largest_project(CORPUS / name)
-            planned = plant(original)
-            if planned is None:
-                print(f"{name:34} skipped: fewer than six paragraphs to plant in")
-                continue
-            plants, edits = planned
-            project = planted_copy(CORPUS / name, original, edits, Path(tmp))
-            rows[name] = {}
-            for mode in arguments.modes:
-                row = measure(server, project, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
-                rows[name][mode] = row
-                failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
-                print(
-                    f"{name:34} {mode:8} {row['together']:>6}/3 {row['survived']:>5}/3 {row['refuted']:>5}/2 {row['calls']:5} "
-                    f"{row['input']:10,} {row['cached'] / max(1, row['input']):6.0%}  {','.join(row['lost'])}{failed}",
-                    flush=True,
-                )
+            try:
+                rows[name] = paper_rows(server, name, Path(tmp), arguments)
+            except Unplanted as why:
+                unplanted[name] = f"not planted: {why}"
+                print(f"{name:34} {unplanted[name]}", flush=True)
+            except Exception as error:  # one paper's failure is reported, the run goes on
+                unplanted[name] = f"failed: {type(error).__name__}: {error}"
+                print(f"{name:34} {unplanted[name]}", flush=True)
             if arguments.save:
-                arguments.save.write_text(json.dumps(rows, indent=1))
+                arguments.save.write_text(json.dumps({"rows": rows, "not_measured": unplanted}, indent=1))
+    print()
+    for name, reason in unplanted.items():
+        print(f"not measured: {name}: {reason}")
     summary(rows, arguments.modes, arguments.fallback)
+
+
+class Unplanted(Exception):
+    """A paper the injector cannot plant in, and why."""
+
+
+def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argparse.Namespace) -> dict[str, Any]:
+    """One planted paper's row per mode, printed as it is measured; its rules are checked once for every mode."""
+    original = largest_project(CORPUS / name)
+    planned = plant(original)
+    if planned is None:
+        raise Unplanted(f"{len(_paragraphs(original))} paragraphs of 150 characters or more in the body TeX reads; 6 needed")
+    plants, edits = planned
+    project = planted_copy(CORPUS / name, original, edits, tmp)
+    checked = Checked.of(project)
+    rows = {}
+    for mode in arguments.modes:
+        row = measure(server, project, checked, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
+        rows[mode] = row
+        failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
+        print(
+            f"{name:34} {mode:8} {row['together']:>6}/3 {row['survived']:>5}/3 {row['refuted']:>5}/2 {row['calls']:5} "
+            f"{row['input']:10,} {row['cached'] / max(1, row['input']):6.0%}  {','.join(row['lost'])}{failed}",
+            flush=True,
+        )
+    return rows
 
 
 def summary(rows: dict[str, dict[str, Any]], modes: list[str], fallback: bool) -> None:
