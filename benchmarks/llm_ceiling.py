@@ -55,7 +55,6 @@ from llm_server import LoopbackLLMServer  # noqa: E402
 from auditex.analyzers.finding import Finding  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
-from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
@@ -183,7 +182,8 @@ def plant(project: Project) -> tuple[list[Plant], list[Edit]] | None:
     return plants, edits
 
 
-def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) -> Project:
+def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) -> Checked:
+    """A copy of the paper's folder with the edits made, its rules checked."""
     copy = into / folder.name
     shutil.copytree(folder, copy)
     by_file: dict[str, list[tuple[int, int, str]]] = {}
@@ -191,7 +191,7 @@ def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) 
         by_file.setdefault(edit.file, []).extend(edit.changes)
     for file, changes in by_file.items():
         (copy / file).write_text(Edit(file, changes, set(), "").apply(project.source(file).text), encoding="utf-8")
-    return next(p for p in open_projects(copy)[1] if p.root_file == project.root_file)
+    return Checked.of(copy, project.root_file)
 
 
 # ---------------------------------------------------------------- the scripted model
@@ -416,8 +416,8 @@ def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argpa
     if planned is None:
         raise Unplanted(f"{len(_paragraphs(original))} paragraphs of 150 characters or more in the body TeX reads; 6 needed")
     plants, edits = planned
-    project = planted_copy(CORPUS / name, original, edits, tmp)
-    checked = Checked.of(project)
+    checked = planted_copy(CORPUS / name, original, edits, tmp)
+    project = checked.project
     rows = {}
     for mode in arguments.modes:
         row = measure(server, project, checked, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))

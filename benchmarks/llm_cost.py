@@ -166,9 +166,13 @@ class Checked:
     snapshot: Snapshot
 
     @classmethod
-    def of(cls, project: Project) -> Checked:
-        session = Session(project.root.folder, rules=RuleEngines(), use_cache=False)
-        return cls(session, next(snapshot for snapshot in session.snapshots() if snapshot.root == project.root_file))
+    def of(cls, folder: Path, root: str) -> Checked:
+        session = Session(folder, rules=RuleEngines(), use_cache=False)
+        return cls(session, next(snapshot for snapshot in session.snapshots() if snapshot.root == root))
+
+    @property
+    def project(self) -> Project:
+        return next(project for project in self.session.projects if project.root_file == self.snapshot.root)
 
 
 def audited(checked: Checked, settings: LLMSettings, mode: Mode) -> AuditResult:
@@ -284,7 +288,7 @@ def main() -> None:
 def paper_rows(server: LoopbackLLMServer, name: str, provider: str, modes: list[Mode], panel: dict[str, str]) -> dict[str, Any]:
     """One paper's row per mode, printed as it is measured."""
     project = largest_project(CORPUS / name)
-    checked = Checked.of(project)
+    checked = Checked.of(project.root.folder, project.root_file)
     chars = latex_chars(project)
     paper_tokens = chars / 4
     rows: dict[str, Any] = {"latex_chars": chars}
