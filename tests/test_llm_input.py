@@ -156,6 +156,22 @@ def test_branches_tex_never_reads_and_the_preamble_are_not_sent(llm_server: Loop
         assert unread not in review.prompt_text
 
 
+def test_an_abstract_typeset_from_the_preamble_and_floats_after_the_bibliography_are_sent(llm_server: LoopbackLLMServer, tmp_path):
+    preamble = "\\usepackage{booktabs}\n\\begin{abstract}\nWe forecast 40 regions with an error of 12 percent.\n\\end{abstract}\n"
+    body = (
+        "\\section{Method}\nWe fit the model on 40 sites.\n\n"
+        "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author. A cited work on forecasting. 2020.\n\\end{thebibliography}\n\n"
+        "\\begin{table}\n\\caption{Errors per region.}\n\\begin{tabular}{lc}\nRegion & Error \\\\\nNorth & 11.5 \\\\\n\\end{tabular}\n\\end{table}\n"
+    )
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body, preamble)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    prompt = llm_server.requests[0].prompt_text
+    assert "We forecast 40 regions with an error of 12 percent." in prompt and "booktabs" not in prompt
+    assert "Errors per region." in prompt and "11.5" in prompt
+    assert "A cited work on forecasting" not in prompt
+
+
 def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
     body = (
         "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"

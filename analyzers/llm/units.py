@@ -35,8 +35,8 @@ from ...latex.model import BlockKind, SectionKind
 from ...latex.project import Project
 from ..finding import Finding, Severity
 
-# Sections whose text is not under audit, and would only cost tokens.
-_SKIPPED_KINDS = (SectionKind.REFERENCES,)
+# What a references section holds that is under audit: the floats a paper places after its bibliography.
+_FLOATS = (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.CAPTION)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
 MAX_KNOWN = 40
@@ -252,7 +252,9 @@ class PaperData:
         return inputs
 
     def in_preamble(self, placed: PlacedBlock) -> bool:
-        return placed.block.start < self._preamble.get(placed.file, -1)
+        """Before `\\begin{document}`, but for an abstract that a class typesets from there (PNAS's)."""
+        in_abstract = self.manuscript.sections[placed.section].kind is SectionKind.ABSTRACT
+        return placed.block.start < self._preamble.get(placed.file, -1) and not in_abstract
 
     def withheld(self, file: str, start: int, end: int) -> bool:
         """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
@@ -320,7 +322,8 @@ class PaperData:
 
     def has_text(self, placed: PlacedBlock) -> bool:
         shown_elsewhere = placed.index in self._repeated_captions or placed.index in self._inlined
-        return not shown_elsewhere and not self.in_preamble(placed) and self.size(placed) > 0
+        bibliography = self.manuscript.sections[placed.section].kind is SectionKind.REFERENCES and placed.kind not in _FLOATS
+        return not shown_elsewhere and not bibliography and not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
@@ -405,12 +408,8 @@ class PaperData:
         return self._terms
 
     def sections(self) -> list[Section]:
-        """Sections with text to audit, in reading order."""
-        return [
-            section
-            for section in self.manuscript.sections
-            if section.kind not in _SKIPPED_KINDS and any(self.has_text(placed) for placed in section.blocks)
-        ]
+        """Sections with text to audit, in reading order (of a references section, the floats placed after the bibliography)."""
+        return [section for section in self.manuscript.sections if any(self.has_text(placed) for placed in section.blocks)]
 
     def blocks(self) -> list[PlacedBlock]:
         return [placed for section in self.sections() for placed in section.blocks if self.has_text(placed)]
