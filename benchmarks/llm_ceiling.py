@@ -52,7 +52,7 @@ from inject_errors import Edit, append_to_paragraph  # noqa: E402
 from llm_cost import Checked, audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 
-from auditex.analyzers.finding import Finding  # noqa: E402
+from auditex.analyzers.finding import Finding, Source  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
@@ -337,7 +337,7 @@ def measure(
     server.responder = model
     server.clear_prompt_caches()
     result = audited(checked, settings, mode)
-    report = result.findings
+    report = [finding for finding in result.findings if finding.source is Source.LLM]  # a rule finding on a plant's line is none of its
     planted = [p for p in plants if not p.decoy]
     decoys = [p for p in plants if p.decoy]
     survived = [p.name for p in planted if any(_on(f, _spans(project, p.first) + _spans(project, p.second)) for f in report)]
