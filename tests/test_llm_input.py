@@ -172,6 +172,17 @@ def test_an_abstract_typeset_from_the_preamble_and_floats_after_the_bibliography
     assert "A cited work on forecasting" not in prompt
 
 
+def test_a_long_paragraph_is_sent_whole_and_only_a_giant_one_is_cut(llm_server: LoopbackLLMServer, tmp_path):
+    long = "We describe the sequential training process in detail here. " * 130  # 7,800 characters
+    giant = "Every grader repeats the same calibration sentence again. " * 500  # 29,000 characters
+    body = f"\\section{{Method}}\n{long}The long paragraph ends here.\n\n{giant}The giant paragraph ends here.\n"
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    prompt = llm_server.requests[0].prompt_text
+    assert "The long paragraph ends here." in prompt and "The giant paragraph ends here." not in prompt
+
+
 def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
     body = (
         "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"

@@ -39,6 +39,8 @@ from ..finding import Finding, Severity
 _FLOATS = (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.CAPTION)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
+# Prose is what the audit reads: a long paragraph (a 7,600-character introduction paragraph in the corpus) is cut only past this.
+MAX_PROSE_CHARS = 24_000
 MAX_KNOWN = 40
 # Codes of the rules that flag text meant for machines, not readers: never sent to a model.
 MANIPULATION_CODES = ("SEC001", "SEC002")
@@ -260,7 +262,7 @@ class PaperData:
         """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
         return any(cut_start < end and start < cut_end for cut_start, cut_end in self.removed.get(file, ()))
 
-    def latex(self, file: str, start: int, end: int) -> str:
+    def latex(self, file: str, start: int, end: int, limit: int = MAX_BLOCK_CHARS) -> str:
         """The source of [start, end) as sent: flagged spans and comments removed, macros expanded, one line."""
         text = self.project.source(file).text
         pieces, position = [], start
@@ -271,7 +273,7 @@ class PaperData:
             position = max(position, min(end, cut_end))
         pieces.append(text[position:end])
         cleaned = " ".join(self._macros.expand(strip_comments("".join(pieces))).split())
-        return cleaned if len(cleaned) <= MAX_BLOCK_CHARS else cleaned[:MAX_BLOCK_CHARS] + " [...]"
+        return cleaned if len(cleaned) <= limit else cleaned[:limit] + " [...]"
 
     def record(self, placed: PlacedBlock) -> dict[str, Any]:
         """The block as one data record: {"index", "section", "latex"} and, for a table, "rows"."""
@@ -282,7 +284,9 @@ class PaperData:
         record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
         if table is None:
-            record["latex"] = self.latex(file, block.start, block.end)
+            record["latex"] = self.latex(
+                file, block.start, block.end, MAX_PROSE_CHARS if placed.kind is BlockKind.PARAGRAPH else MAX_BLOCK_CHARS
+            )
         else:  # the float's caption and label, then the cells row by row
             around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
             caption = _caption_span(self.project.source(file).text, table.start, table.end)
