@@ -18,6 +18,7 @@ from test_llm_audit import cli, role, user_text
 from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
+from auditex.analyzers.llm.units import PaperData
 from auditex.analyzers.policy import Policy
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
@@ -181,6 +182,22 @@ def test_a_long_paragraph_is_sent_whole_and_only_a_giant_one_is_cut(llm_server: 
     asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
     prompt = llm_server.requests[0].prompt_text
     assert "The long paragraph ends here." in prompt and "The giant paragraph ends here." not in prompt
+
+
+def test_a_related_block_too_long_for_the_budget_is_shown_by_its_sentences_that_share_a_term(tmp_path):
+    rows = "".join(f"Run {n} & {n}.5 \\\\\n" for n in range(200))
+    filler = "".join(f"Paragraph {n} of the introduction motivates the study.\n\n" for n in range(4))
+    body = (
+        f"\\section{{Introduction}}\n{filler}"
+        "\\section{Method}\nThe Zorblat baseline needs 340 milliseconds per sample.\n\n"
+        "\\section{Results}\n\\begin{table}\n\\caption{Timing of every run. The Zorblat baseline needs 120 milliseconds.}\n"
+        f"\\begin{{tabular}}{{lc}}\n{rows}\\end{{tabular}}\n\\end{{table}}\n"
+    )
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    paper = PaperData(project)
+    method = next(p for p in project.manuscript.blocks if "340 milliseconds" in p.block.plain.text)
+    [shown] = [json.loads(line) for line in paper.related([method], 400).splitlines()]
+    assert shown["latex"] == "The Zorblat baseline needs 120 milliseconds.}" and "rows" not in shown
 
 
 def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):

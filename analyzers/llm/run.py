@@ -183,7 +183,7 @@ class AuditRun:
         smallest context window leaves."""
         own = sum(self.paper.size(placed) for placed in blocks)
         budget = min(max(MIN_RELATED_CHARS, int(RELATED_SHARE * own)), self.window_chars() - own - len(context))
-        return self.paper.lines(self.paper.related(blocks, budget)) if budget > 0 else ""
+        return self.paper.related(blocks, budget) if budget > 0 else ""
 
     def window_chars(self) -> int:
         """The smallest context window of the run's models, in characters (about four per token)."""

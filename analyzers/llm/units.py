@@ -53,6 +53,7 @@ BIB_FIELD_CHARS = 80
 _WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
 RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
 _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 # The rules between a tabular's rows: no cell of their own.
 _RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
@@ -150,6 +151,14 @@ def _top_level_split(text: str, separator: str) -> list[str]:
             depth += {"{": 1, "}": -1}.get(text[position], 0)
             position += 1
     return [*pieces, text[start:]]
+
+
+def _excerpt(record: dict[str, Any], terms: set[str]) -> dict[str, Any] | None:
+    """The record with only the sentences of its text that hold one of `terms` (no rows), or None."""
+    sentences = [sentence for sentence in _SENTENCE_SPLIT.split(record["latex"]) if terms & {w.lower() for w in _WORD.findall(sentence)}]
+    if not sentences:
+        return None
+    return {"index": record["index"], "section": record["section"], "latex": " [...] ".join(sentences)}
 
 
 def data_line(record: dict[str, Any]) -> str:
@@ -373,10 +382,12 @@ class PaperData:
                 lines.append(data_line({"reference": entry.key, **fields}))
         return "\n".join(lines)
 
-    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> list[PlacedBlock]:
+    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> str:
         """Blocks elsewhere in the paper that share the most rare terms with `blocks`, within `budget`
-        characters, in reading order: the memory design's way to show a call what its part is
-        compared with (the results a claim restates, the passage that explains a choice)."""
+        characters, in reading order, as data lines: the memory design's way to show a call what its
+        part is compared with (the results a claim restates, the passage that explains a choice). A
+        block too long for what is left is shown by its sentences that hold a shared term (a large
+        table by the caption that names what the part quotes)."""
         terms = self._block_terms()
         own = {placed.index for placed in blocks}
         wanted = set().union(*(terms.get(index, set()) for index in own))
@@ -392,16 +403,21 @@ class PaperData:
             ),
             key=lambda item: (-item[0], -item[1], item[2]),
         )
-        chosen: list[PlacedBlock] = []
+        chosen: dict[int, dict[str, Any]] = {}
         for rarest, _, index in scored:
-            placed = self.manuscript.blocks[index]
             if rarest <= 0:
                 break
-            if self.size(placed) > budget:
+            placed = self.manuscript.blocks[index]
+            shown: dict[str, Any] | None = self.record(placed)
+            size = self.size(placed)
+            if size > budget:
+                shown = _excerpt(self.record(placed), set(weight))
+                size = len(data_line(shown)) if shown is not None else size
+            if shown is None or size > budget:
                 continue
-            budget -= self.size(placed)
-            chosen.append(placed)
-        return sorted(chosen, key=lambda placed: placed.index)
+            budget -= size
+            chosen[index] = shown
+        return "\n".join(data_line(chosen[index]) for index in sorted(chosen))
 
     def _block_terms(self) -> dict[int, set[str]]:
         if self._terms is None:
