@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from inject_errors import Edit, append_to_paragraph  # noqa: E402
-from llm_cost import Checked, audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_cost import Checked, audited, block_finding, json_records, largest_project, prompt_of, task_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.finding import Finding, Source  # noqa: E402
@@ -211,8 +211,8 @@ class ScriptedModel:
     def __call__(self, body: dict[str, Any]) -> str:
         system, user = prompt_of(body)
         text = system + "\n" + user
-        # What the call is asked: its system prompt, or (paper first) the task after the paper.
-        task = system + "\n" + user.rsplit("</paper>", 1)[-1]
+        # What the call is asked: its prompt without the paper's data.
+        task = task_of(system, user)
         if "scientific summarizer" in task:
             records = json_records(_PAPER, user)
             return "The section states: " + " ".join(" ".join(_words(r, 400) for r in records).split()[:120])

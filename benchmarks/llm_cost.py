@@ -67,6 +67,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 TARGETS = {"standard": (3.0, 12.0), "deep": (6.0, 24.0)}  # (billed, uncached) input per paper token
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
+_DATA = re.compile(r"<(paper|related|memory|highlights|known|candidates)>\n.*?\n</\1>", re.DOTALL)
 # A printed row: paper, KB, mode, calls, input tokens, the other counts (more columns in later versions), ratio.
 _PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
@@ -84,6 +85,12 @@ def prompt_of(body: dict[str, Any]) -> tuple[str, str]:
         else:
             parts.append(content if isinstance(content, str) else "".join(block.get("text", "") for block in content))
     return system, "\n".join(parts)
+
+
+def task_of(system: str, user: str) -> str:
+    """What a request asks: its system prompt and its user text without the paper's data (a paper that
+    says "false alarm" in its related passages asks for no verification)."""
+    return system + "\n" + _DATA.sub("", user)
 
 
 def json_records(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
@@ -121,7 +128,7 @@ def block_finding(record: dict[str, Any], kind: str, explanation: str, confidenc
 def model_answer(body: dict[str, Any]) -> str:
     system, user = prompt_of(body)
     blocks = [r for r in json_records(_PAPER, user) if _quote(r)]
-    system = system + "\n" + user.rsplit("</paper>", 1)[-1]  # the task: the system prompt's, or (paper first) after the paper
+    system = task_of(system, user)
     if "scientific summarizer" in system:
         words = " ".join(_quote(b) for b in blocks).split()[:120]
         return "# Section\nThe section states (block 1): " + " ".join(words)
