@@ -25,7 +25,9 @@ Reported per mode, over the papers: the share of planted errors whose two sides 
 detection request; the share of decoys refuted (no finding of the report on them); the share of
 planted errors that survive to the report (a finding of the report anchored on one of their sides); calls,
 input tokens, and the share of input the provider's prefix cache served. `--fallback` forces the
-context window to a quarter of each paper's tokens, so the whole paper cannot be in view.
+context window to a quarter of each paper's tokens, so the whole paper cannot be in view. A paper
+the injector cannot plant in (fewer than six long paragraphs in the body TeX reads) or whose audit
+fails is listed at the end with the reason. Each paper's rules are checked once, for all its modes.
 """
 
 from __future__ import annotations
@@ -46,14 +48,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from llm_cost import audited, block_finding, json_records, largest_project, prompt_of  # noqa: E402
+from llm_cost import Checked, audited, block_finding, json_records, largest_project, prompt_of, task_of  # noqa: E402
 from llm_server import LoopbackLLMServer  # noqa: E402
 from planting import Edit, append_to_paragraph  # noqa: E402
 
-from auditex.analyzers.finding import Finding  # noqa: E402
+from auditex.analyzers.finding import Finding, Source  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
-from auditex.analyzers.projects import open_projects  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
@@ -181,7 +182,8 @@ def plant(project: Project) -> tuple[list[Plant], list[Edit]] | None:
     return plants, edits
 
 
-def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) -> Project:
+def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) -> Checked:
+    """A copy of the paper's folder with the edits made, its rules checked."""
     copy = into / folder.name
     shutil.copytree(folder, copy)
     by_file: dict[str, list[tuple[int, int, str]]] = {}
@@ -189,7 +191,7 @@ def planted_copy(folder: Path, project: Project, edits: list[Edit], into: Path) 
         by_file.setdefault(edit.file, []).extend(edit.changes)
     for file, changes in by_file.items():
         (copy / file).write_text(Edit(file, changes, set(), "").apply(project.source(file).text), encoding="utf-8")
-    return next(p for p in open_projects(copy)[1] if p.root_file == project.root_file)
+    return Checked.of(copy, project.root_file)
 
 
 # ---------------------------------------------------------------- the scripted model
@@ -209,8 +211,8 @@ class ScriptedModel:
     def __call__(self, body: dict[str, Any]) -> str:
         system, user = prompt_of(body)
         text = system + "\n" + user
-        # What the call is asked: its system prompt, or (paper first) the task after the paper.
-        task = system + "\n" + user.rsplit("</paper>", 1)[-1]
+        # What the call is asked: its prompt without the paper's data.
+        task = task_of(system, user)
         if "scientific summarizer" in task:
             records = json_records(_PAPER, user)
             return "The section states: " + " ".join(" ".join(_words(r, 400) for r in records).split()[:120])
@@ -328,12 +330,14 @@ def _on(finding: Finding, spans: list[tuple[str, int, int]]) -> bool:
     return any(file == f and r.start.line <= last and r.end.line >= first for f, r in places for file, first, last in spans)
 
 
-def measure(server: LoopbackLLMServer, project: Project, plants: list[Plant], mode: Mode, settings: LLMSettings) -> dict[str, Any]:
+def measure(
+    server: LoopbackLLMServer, project: Project, checked: Checked, plants: list[Plant], mode: Mode, settings: LLMSettings
+) -> dict[str, Any]:
     model = ScriptedModel(plants)
     server.responder = model
     server.clear_prompt_caches()
-    result = audited(project, settings, mode)
-    report = result.findings
+    result = audited(checked, settings, mode)
+    report = [finding for finding in result.findings if finding.source is Source.LLM]  # a rule finding on a plant's line is none of its
     planted = [p for p in plants if not p.decoy]
     decoys = [p for p in plants if p.decoy]
     survived = [p.name for p in planted if any(_on(f, _spans(project, p.first) + _spans(project, p.second)) for f in report)]
@@ -382,28 +386,49 @@ def main() -> None:
     names = names[: arguments.limit] if arguments.limit else names
     rows: dict[str, dict[str, Any]] = {}
     print(f"{'paper':34} {'mode':8} {'together':>8} {'survive':>7} {'refuted':>7} {'calls':>5} {'input tok':>10} {'cached':>7}  lost")
+    unplanted: dict[str, str] = {}
     with LoopbackLLMServer() as server, tempfile.TemporaryDirectory(prefix="auditex-ceiling-") as tmp:
         for name in names:
-            original = largest_project(CORPUS / name)
-            planned = plant(original)
-            if planned is None:
-                print(f"{name:34} skipped: fewer than six paragraphs to plant in")
-                continue
-            plants, edits = planned
-            project = planted_copy(CORPUS / name, original, edits, Path(tmp))
-            rows[name] = {}
-            for mode in arguments.modes:
-                row = measure(server, project, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
-                rows[name][mode] = row
-                failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
-                print(
-                    f"{name:34} {mode:8} {row['together']:>6}/3 {row['survived']:>5}/3 {row['refuted']:>5}/2 {row['calls']:5} "
-                    f"{row['input']:10,} {row['cached'] / max(1, row['input']):6.0%}  {','.join(row['lost'])}{failed}",
-                    flush=True,
-                )
+            try:
+                rows[name] = paper_rows(server, name, Path(tmp), arguments)
+            except Unplanted as why:
+                unplanted[name] = f"not planted: {why}"
+                print(f"{name:34} {unplanted[name]}", flush=True)
+            except Exception as error:  # one paper's failure is reported, the run goes on
+                unplanted[name] = f"failed: {type(error).__name__}: {error}"
+                print(f"{name:34} {unplanted[name]}", flush=True)
             if arguments.save:
-                arguments.save.write_text(json.dumps(rows, indent=1))
+                arguments.save.write_text(json.dumps({"rows": rows, "not_measured": unplanted}, indent=1))
+    print()
+    for name, reason in unplanted.items():
+        print(f"not measured: {name}: {reason}")
     summary(rows, arguments.modes, arguments.fallback)
+
+
+class Unplanted(Exception):
+    """A paper the injector cannot plant in, and why."""
+
+
+def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argparse.Namespace) -> dict[str, Any]:
+    """One planted paper's row per mode, printed as it is measured; its rules are checked once for every mode."""
+    original = largest_project(CORPUS / name)
+    planned = plant(original)
+    if planned is None:
+        raise Unplanted(f"{len(_paragraphs(original))} paragraphs of 150 characters or more in the body TeX reads; 6 needed")
+    plants, edits = planned
+    checked = planted_copy(CORPUS / name, original, edits, tmp)
+    project = checked.project
+    rows = {}
+    for mode in arguments.modes:
+        row = measure(server, project, checked, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
+        rows[mode] = row
+        failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
+        print(
+            f"{name:34} {mode:8} {row['together']:>6}/3 {row['survived']:>5}/3 {row['refuted']:>5}/2 {row['calls']:5} "
+            f"{row['input']:10,} {row['cached'] / max(1, row['input']):6.0%}  {','.join(row['lost'])}{failed}",
+            flush=True,
+        )
+    return rows
 
 
 def summary(rows: dict[str, dict[str, Any]], modes: list[str], fallback: bool) -> None:

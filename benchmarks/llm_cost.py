@@ -2,6 +2,7 @@
 
     python benchmarks/llm_cost.py [--papers NAME ...] [--limit N] [--modes standard deep ...]
                                   [--provider openai|anthropic] [--save FILE] [--compare FILE]
+                                  [--verifier-provider P,P] [--verifier-model M,M]
 
 For each corpus paper (its largest root, with its deterministic findings), every mode runs
 against the loopback stand-in of the provider, through the real SDK, with no answer cache.
@@ -15,9 +16,14 @@ from and written to the provider's prompt cache, output tokens (the stand-in cou
 per four characters), cost, and two ratios to the paper's own tokens (the LaTeX of every .tex
 file the root reaches, four characters a token): uncached input (every input token, as if
 nothing were cached) and billed input (cached tokens at the model's cached-input rate, cache
-writes at theirs, per stage's model: the verifier's for verification).
-At the end, per mode: the median and worst ratios, the papers over the targets, and the calls,
-tokens and cost of each stage (`run.stats`) over all papers.
+writes at theirs, each model's calls at that model's rates).
+At the end, per mode: the median and worst ratios, the papers over the targets, the cost, and the
+calls, tokens and cost of each stage (`run.stats`) over all papers. A paper that fails is reported
+with its error and the run goes on.
+
+`--verifier-provider`/`--verifier-model` name a verifier panel as the audit's options do. The calls of
+the panel's models of other providers are reported apart (their billed and uncached ratios and cost,
+per paper and over the papers): the targets hold for the single provider's own calls.
 
 Targets: billed input <= 3x (standard) and 6x (deep); uncached input <= 12x and 24x; every paper.
 
@@ -35,6 +41,8 @@ import json
 import re
 import statistics
 import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +52,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from llm_server import LoopbackLLMServer  # noqa: E402
 
 from auditex.analyzers.engine import RuleEngines  # noqa: E402
+from auditex.analyzers.finding_source import Snapshot  # noqa: E402
 from auditex.analyzers.llm.audit import AuditResult  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
-from auditex.analyzers.llm.client import StageStats  # noqa: E402
+from auditex.analyzers.llm.client import RunStats, StageStats  # noqa: E402
 from auditex.analyzers.llm.pricing import price_for  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
 from auditex.analyzers.llm.source import LLMAuditSource, audit_result  # noqa: E402
@@ -58,6 +67,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 TARGETS = {"standard": (3.0, 12.0), "deep": (6.0, 24.0)}  # (billed, uncached) input per paper token
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
+_DATA = re.compile(r"<(paper|related|memory|highlights|known|candidates)>\n.*?\n</\1>", re.DOTALL)
 # A printed row: paper, KB, mode, calls, input tokens, the other counts (more columns in later versions), ratio.
 _PRINTED = re.compile(r"^(\S+)\s+\d+\s+(fast|standard|deep|critical)\s+\d+\s+([\d,]+)(?:\s+[\d,.]+)*\s+([\d.]+)x", re.MULTILINE)
 
@@ -75,6 +85,12 @@ def prompt_of(body: dict[str, Any]) -> tuple[str, str]:
         else:
             parts.append(content if isinstance(content, str) else "".join(block.get("text", "") for block in content))
     return system, "\n".join(parts)
+
+
+def task_of(system: str, user: str) -> str:
+    """What a request asks: its system prompt and its user text without the paper's data (a paper that
+    says "false alarm" in its related passages asks for no verification)."""
+    return system + "\n" + _DATA.sub("", user)
 
 
 def json_records(pattern: re.Pattern[str], text: str) -> list[dict[str, Any]]:
@@ -112,7 +128,7 @@ def block_finding(record: dict[str, Any], kind: str, explanation: str, confidenc
 def model_answer(body: dict[str, Any]) -> str:
     system, user = prompt_of(body)
     blocks = [r for r in json_records(_PAPER, user) if _quote(r)]
-    system = system + "\n" + user.rsplit("</paper>", 1)[-1]  # the task: the system prompt's, or (paper first) after the paper
+    system = task_of(system, user)
     if "scientific summarizer" in system:
         words = " ".join(_quote(b) for b in blocks).split()[:120]
         return "# Section\nThe section states (block 1): " + " ".join(words)
@@ -149,31 +165,61 @@ def latex_chars(project: Project) -> int:
     return sum(len(document.text) for path, document in project.documents.items() if path.endswith(".tex"))
 
 
-def audited(project: Project, settings: LLMSettings, mode: Mode) -> AuditResult:
-    """The audit of `project` as every front end runs it: a session on its folder checks the rules, and the
-    LLM source audits the project's root with their findings."""
-    session = Session(project.root.folder, rules=RuleEngines(), use_cache=False)
-    snapshot = next(snapshot for snapshot in session.snapshots() if snapshot.root == project.root_file)
-    return asyncio.run(audit_result(session, LLMAuditSource(settings, mode), snapshots=[snapshot]))
+@dataclass
+class Checked:
+    """A project with its rules checked once, by a session on its folder: every mode's audit reads them."""
+
+    session: Session
+    snapshot: Snapshot
+
+    @classmethod
+    def of(cls, folder: Path, root: str) -> Checked:
+        session = Session(folder, rules=RuleEngines(), use_cache=False)
+        return cls(session, next(snapshot for snapshot in session.snapshots() if snapshot.root == root))
+
+    @property
+    def project(self) -> Project:
+        return next(project for project in self.session.projects if project.root_file == self.snapshot.root)
 
 
-def measure(server: LoopbackLLMServer, project: Project, provider: str, mode: Mode) -> dict[str, Any]:
+def audited(checked: Checked, settings: LLMSettings, mode: Mode) -> AuditResult:
+    """The audit as every front end runs it: the LLM source audits the project's root with its rule findings."""
+    return asyncio.run(audit_result(checked.session, LLMAuditSource(settings, mode), snapshots=[checked.snapshot]))
+
+
+def measure(server: LoopbackLLMServer, checked: Checked, provider: str, mode: Mode, panel: dict[str, str]) -> dict[str, Any]:
+    """The audit's counts with the mode's default models; a verifier `panel` of other providers is counted apart."""
     server.clear_prompt_caches()
     start = len(server.requests)
-    settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800)  # the mode's default models
-    result = audited(project, settings, mode)
+    # The mode's default models, the verifiers' too; every provider of a panel is this loopback server.
+    settings = server.settings(provider, model="", timeout_s=300, overall_time_limit_s=1800, **panel)
+    result = audited(checked, settings, mode)
     sent = sum(len(request.prompt_text) for request in server.requests[start:])
-    stats = result.stats
-    detector, verifier = settings.for_mode(mode).model, settings.verifiers(mode)[0].model
+    own = {name: stats for name, stats in result.by_model.items() if name.startswith(f"{provider}/")}
+    others = {name: stats for name, stats in result.by_model.items() if name not in own}
+    stats = _total(own.values())
     return {
         **_counts(stats),
         "sent": sent,
-        "billed": sum(billed_input(counts, verifier if name == "verify" else detector) for name, counts in stats.stages.items()),
+        "billed": _billed(own),
         "failed": len(result.failed_units),
         "findings": len(result.llm_findings),
         "fallback": bool(result.fallback),
         "stages": {name: _counts(stage) for name, stage in stats.stages.items()},
+        "panel": {name: {**_counts(counted), "billed": _billed({name: counted})} for name, counted in others.items()},
     }
+
+
+def _total(counted: Iterable[RunStats]) -> RunStats:
+    total = RunStats()
+    for stats in counted:
+        total = total.plus(stats)
+    return total
+
+
+def _billed(by_model: dict[str, RunStats]) -> float:
+    """Input tokens as billed over every stage of every model, at each model's rates."""
+    return sum(billed_input(stage, name.split("/", 1)[1]) for name, stats in by_model.items() for stage in stats.stages.values())
 
 
 def billed_input(stage: StageStats, model: str) -> float:
@@ -206,6 +252,8 @@ def main() -> None:
     parser.add_argument("--provider", choices=["openai", "anthropic"], default="openai")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
     parser.add_argument("--compare", type=Path, help="a --save file of an earlier run: print tokens before and after")
+    parser.add_argument("--verifier-provider", help="a verifier panel's providers, comma-separated (as the audit's option)")
+    parser.add_argument("--verifier-model", help="a verifier panel's models, comma-separated (as the audit's option)")
     arguments = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"The corpus is missing at {CORPUS}.")
@@ -216,44 +264,83 @@ def main() -> None:
         f"{'paper':34} {'KB':>5} {'mode':8} {'calls':>5} {'input tok':>10} {'cached':>9} {'written':>9} {'output':>7} {'cost':>8} "
         f"{'sent/LaTeX':>10} {'billed':>7} {'uncached':>8}"
     )
+    failed: dict[str, str] = {}
     with LoopbackLLMServer() as server:
         server.responder = model_answer
+        named = {"verifier_provider": arguments.verifier_provider, "verifier_model": arguments.verifier_model}
+        panel = {key: value for key, value in named.items() if value}
+        if panel:  # the panel's other providers answer on this server too
+            panel["verifier_base_url"] = server.base_url_openai
         for name in names:
-            project = largest_project(CORPUS / name)
-            chars = latex_chars(project)
-            rows[name] = {"latex_chars": chars}
-            for mode in arguments.modes:
-                row = measure(server, project, arguments.provider, mode)
-                rows[name][mode] = row
-                row["ratio"] = row["sent"] / chars
-                paper_tokens = chars / 4
-                row["billed_ratio"], row["uncached_ratio"] = row["billed"] / paper_tokens, row["input"] / paper_tokens
-                failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
-                fallback = "  (memory design)" if row["fallback"] else ""
-                print(
-                    f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} {row['written']:9,} "
-                    f"{row['output']:7,} {row['cost']:8.4f} {row['sent'] / chars:9.2f}x {row['billed_ratio']:6.2f}x "
-                    f"{row['uncached_ratio']:7.2f}x{failed}{fallback}",
-                    flush=True,
-                )
+            try:
+                rows[name] = paper_rows(server, name, arguments.provider, arguments.modes, panel)
+            except Exception as error:  # one paper's failure is reported, the run goes on
+                failed[name] = f"{type(error).__name__}: {error}"
+                print(f"{name:34} failed: {failed[name]}", flush=True)
             if arguments.save:
                 arguments.save.write_text(json.dumps(rows, indent=1))
     print()
+    for name, reason in failed.items():
+        print(f"not measured: {name}: {reason}")
     for mode in arguments.modes:
-        for kind, slot in (("billed", 0), ("uncached", 1)):
-            ratios = {name: rows[name][mode][f"{kind}_ratio"] for name in rows}
-            worst = max(ratios, key=ratios.__getitem__)
-            target = TARGETS[mode][slot] if mode in TARGETS else None
-            over = [name for name, ratio in ratios.items() if target and ratio > target]
-            met = f", {len(over)} of {len(ratios)} papers over {target:g}x{': ' + ', '.join(over) if over else ''}" if target else ""
-            print(
-                f"{mode:8} {kind} input per paper token: median {statistics.median(ratios.values()):.2f}x, "
-                f"worst {ratios[worst]:.2f}x ({worst}){met}"
-            )
+        ratio_summary(rows, mode, "", TARGETS.get(mode))
+        if panel:
+            ratio_summary(rows, mode, "panel_", None)
     for mode in arguments.modes:
         stage_totals(mode, [rows[name][mode] for name in rows])
     if arguments.compare:
         compare(earlier(arguments.compare), rows, arguments.modes)
+
+
+def paper_rows(server: LoopbackLLMServer, name: str, provider: str, modes: list[Mode], panel: dict[str, str]) -> dict[str, Any]:
+    """One paper's row per mode, printed as it is measured."""
+    project = largest_project(CORPUS / name)
+    checked = Checked.of(project.root.folder, project.root_file)
+    chars = latex_chars(project)
+    paper_tokens = chars / 4
+    rows: dict[str, Any] = {"latex_chars": chars}
+    for mode in modes:
+        row = measure(server, checked, provider, mode, panel)
+        rows[mode] = row
+        row["ratio"] = row["sent"] / chars
+        row["billed_ratio"], row["uncached_ratio"] = row["billed"] / paper_tokens, row["input"] / paper_tokens
+        others = row["panel"].values()
+        row["panel_billed_ratio"] = sum(counts["billed"] for counts in others) / paper_tokens
+        row["panel_uncached_ratio"] = sum(counts["input"] for counts in others) / paper_tokens
+        row["panel_cost"] = sum(counts["cost"] for counts in others)
+        failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
+        fallback = "  (memory design)" if row["fallback"] else ""
+        shown = (
+            f"  panel {row['panel_billed_ratio']:.2f}x billed, {row['panel_uncached_ratio']:.2f}x uncached, ${row['panel_cost']:.4f}"
+            if row["panel"]
+            else ""
+        )
+        print(
+            f"{name:34} {chars / 1024:5.0f} {mode:8} {row['calls']:5} {row['input']:10,} {row['cached']:9,} {row['written']:9,} "
+            f"{row['output']:7,} {row['cost']:8.4f} {row['sent'] / chars:9.2f}x {row['billed_ratio']:6.2f}x "
+            f"{row['uncached_ratio']:7.2f}x{failed}{fallback}{shown}",
+            flush=True,
+        )
+    return rows
+
+
+def ratio_summary(rows: dict[str, dict[str, Any]], mode: str, prefix: str, targets: tuple[float, float] | None) -> None:
+    """Median and worst billed and uncached input per paper token over the papers (`prefix` "panel_": the panel's)."""
+    whose = "the panel's other providers: " if prefix else ""
+    for kind, slot in (("billed", 0), ("uncached", 1)):
+        ratios = {name: rows[name][mode][f"{prefix}{kind}_ratio"] for name in rows}
+        if not ratios:
+            return
+        worst = max(ratios, key=ratios.__getitem__)
+        target = targets[slot] if targets else None
+        over = [name for name, ratio in ratios.items() if target and ratio > target]
+        met = f", {len(over)} of {len(ratios)} papers over {target:g}x{': ' + ', '.join(over) if over else ''}" if target else ""
+        print(
+            f"{mode:8} {whose}{kind} input per paper token: median {statistics.median(ratios.values()):.2f}x, "
+            f"worst {ratios[worst]:.2f}x ({worst}){met}"
+        )
+    costs = [rows[name][mode][f"{prefix}cost"] for name in rows]
+    print(f"{mode:8} {whose}cost: ${sum(costs):.2f} over {len(costs)} papers, median ${statistics.median(costs):.4f} a paper")
 
 
 def stage_totals(mode: str, runs: list[dict[str, Any]]) -> None:

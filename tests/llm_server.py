@@ -145,7 +145,9 @@ class PromptCache(ABC):
 
 class OpenAIPromptCache(PromptCache):
     """Automatic caching: the longest prefix shared with an earlier prompt to the same model,
-    counted from 1024 tokens on, in steps of 128 tokens; no writes are billed."""
+    counted from 1024 tokens on, in steps of 128 tokens; no writes are billed. The structured
+    output schema (and any tools) is the start of that prefix, as OpenAI documents: prompts
+    with two schemas share nothing."""
 
     MIN_TOKENS = 1024
     STEP = 128
@@ -154,19 +156,26 @@ class OpenAIPromptCache(PromptCache):
         super().__init__()
         self._prompts: dict[str, list[str]] = {}  # model -> earlier prompts, sorted
 
+    @staticmethod
+    def ahead(body: dict[str, Any]) -> str:
+        """What the cached prefix holds before the system message."""
+        schema = {key: body[key] for key in ("response_format", "tools") if key in body}
+        return json.dumps(schema, sort_keys=True) + "\x1f"
+
     def lookup(self, request: RecordedRequest) -> tuple[int, int]:
-        prompt = request.prompt_text
+        ahead = self.ahead(request.body)
+        prompt = ahead + request.prompt_text
         with self._lock:
             seen = self._prompts.get(request.model, [])
             at = bisect.bisect_left(seen, prompt)
             # The longest common prefix with any sorted string is with a neighbour.
             shared = max((_common_prefix(prompt, seen[i]) for i in (at - 1, at) if 0 <= i < len(seen)), default=0)
-        tokens = _prefix_tokens(shared)
+        tokens = _prefix_tokens(shared - len(ahead)) if shared > len(ahead) else 0
         return (tokens // self.STEP * self.STEP if tokens >= self.MIN_TOKENS else 0), 0
 
     def remember(self, request: RecordedRequest) -> None:
         with self._lock:
-            bisect.insort(self._prompts.setdefault(request.model, []), request.prompt_text)
+            bisect.insort(self._prompts.setdefault(request.model, []), self.ahead(request.body) + request.prompt_text)
 
     def clear(self) -> None:
         with self._lock:
@@ -179,7 +188,9 @@ class AnthropicPromptCache(PromptCache):
     The longest breakpoint prefix already cached is read; the prefixes up to the later
     breakpoints are written. A prefix shorter than the model's minimum (`MIN_TOKENS`, else
     1024; `min_tokens` sets one for every model) is neither read nor written. More than four
-    breakpoints is a request error.
+    breakpoints is a request error. As Anthropic documents, the prefix runs tools, system, messages:
+    other tools read nothing, and another `tool_choice` or thinking setting reads no breakpoint
+    inside the messages.
     """
 
     MAX_BREAKPOINTS = 4
@@ -205,12 +216,16 @@ class AnthropicPromptCache(PromptCache):
         return ends
 
     def _keys(self, request: RecordedRequest) -> list[tuple[int, str]]:
-        prompt = request.prompt_text
+        prompt, body = request.prompt_text, request.body
         least = self.min_tokens or self.MIN_TOKENS.get(request.model, 1024)
+        system_end = len(_content_text(body["system"])) if body.get("system") is not None else 0
+        tools = json.dumps(body.get("tools"), sort_keys=True)
+        settings = json.dumps([body.get("tool_choice"), body.get("thinking")], sort_keys=True)
         return [
-            (_prefix_tokens(end), hashlib.sha256(f"{request.model}\x1f{prompt[:end]}".encode()).hexdigest())
-            for end in self.breakpoints(request.body)
+            (_prefix_tokens(end), hashlib.sha256(f"{request.model}\x1f{tools}\x1f{in_messages}\x1f{prompt[:end]}".encode()).hexdigest())
+            for end in self.breakpoints(body)
             if _prefix_tokens(end) >= least
+            for in_messages in [settings if end > system_end else ""]
         ]
 
     def lookup(self, request: RecordedRequest) -> tuple[int, int]:
@@ -546,7 +561,13 @@ class _AnthropicWire(_Wire):
         except json.JSONDecodeError:
             return None
         if isinstance(value, list):
-            arrays = [name for name, spec in tools[0]["input_schema"].get("properties", {}).items() if spec.get("type") == "array"]
+            properties = tools[0]["input_schema"].get("properties", {})
+            arrays = [name for name, spec in properties.items() if "array" in spec.get("type", ())]
+            # Of several lists, the one whose items have the keys the list's first item has.
+            keys = set(value[0]) if value and isinstance(value[0], dict) else set()
+            arrays = (
+                [name for name in arrays if keys <= set(properties[name]["items"].get("properties", {}))] if len(arrays) > 1 else arrays
+            )
             value = {arrays[0]: value} if len(arrays) == 1 else None
         return (tools[0]["name"], value) if isinstance(value, dict) else None
 

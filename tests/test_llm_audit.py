@@ -393,6 +393,30 @@ def test_deep_mode_in_the_memory_design_is_standard_plus_global_review_plan_spec
     cache.close()
 
 
+def test_critical_mode_in_the_memory_design_asks_each_part_for_its_top_k_and_reports_k(scripted, paper):
+    """Each part names the problems it holds; the report keeps the k best, every part's first before any second."""
+    marks = {"first method to ever": CLAIM, "30 epochs only": PROTOCOL, "revolutionary advance": HYPE}
+
+    def part_answer(body: dict[str, Any]) -> str:
+        if role(body) != "critical":
+            return answer(body)
+        part = user_text(body).split("<paper>\n", 1)[1].split("\n</paper>", 1)[0]
+        quoted = [quote for mark, quote in marks.items() if mark in part]
+        return json.dumps([{"Problem": "Unsupported", "Location": f'"{quote}"', "Explanation": "Not shown."} for quote in quoted])
+
+    scripted.responder = part_answer
+    result = audit(project_of(paper), scripted, "critical", settings={"context_window": 50}, critical_k=2)
+    asked = [r for r in scripted.requests if role(r.body) == "critical"]
+    assert result.fallback and len(asked) == 5  # one part per section: the window holds no more
+    parts = [user_text(r.body).split("<paper>\n", 1)[1].split("\n</paper>", 1)[0] for r in asked]
+    assert all(sum(mark in part for part in parts) == 1 for mark in marks)
+    # Introduction's and Experiments' problems lead their parts; Conclusion's is a later part's first, cut at k = 2.
+    lines = MAIN.splitlines()
+    shown = sorted(lines[f.range.start.line] for f in result.llm_findings)
+    assert [f.code for f in result.llm_findings] == ["LLM-CRIT", "LLM-CRIT"] and result.verification.over_cap == 1
+    assert not any("revolutionary" in line for line in shown) and any("30 epochs only" in line for line in shown)
+
+
 # Budget, cancellation, failures
 
 

@@ -18,6 +18,7 @@ from test_llm_audit import cli, role, user_text
 from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
+from auditex.analyzers.llm.units import PaperData
 from auditex.analyzers.policy import Policy
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
@@ -154,6 +155,71 @@ def test_branches_tex_never_reads_and_the_preamble_are_not_sent(llm_server: Loop
     assert "We fit the model on 40 sites." in review.prompt_text and "The long version keeps this." in review.prompt_text
     for unread in ("Checklist", "An old draft paragraph", "booktabs"):
         assert unread not in review.prompt_text
+
+
+def test_an_abstract_typeset_from_the_preamble_and_floats_after_the_bibliography_are_sent(llm_server: LoopbackLLMServer, tmp_path):
+    preamble = "\\usepackage{booktabs}\n\\begin{abstract}\nWe forecast 40 regions with an error of 12 percent.\n\\end{abstract}\n"
+    body = (
+        "\\section{Method}\nWe fit the model on 40 sites.\n\n"
+        "\\begin{thebibliography}{1}\n\\bibitem{a} A. Author. A cited work on forecasting. 2020.\n\\end{thebibliography}\n\n"
+        "\\begin{table}\n\\caption{Errors per region.}\n\\begin{tabular}{lc}\nRegion & Error \\\\\nNorth & 11.5 \\\\\n\\end{tabular}\n\\end{table}\n"
+    )
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body, preamble)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    prompt = llm_server.requests[0].prompt_text
+    assert "We forecast 40 regions with an error of 12 percent." in prompt and "booktabs" not in prompt
+    assert "Errors per region." in prompt and "11.5" in prompt
+    assert "A cited work on forecasting" not in prompt
+
+
+def test_a_long_paragraph_is_sent_whole_and_only_a_giant_one_is_cut(llm_server: LoopbackLLMServer, tmp_path):
+    long = "We describe the sequential training process in detail here. " * 130  # 7,800 characters
+    giant = "Every grader repeats the same calibration sentence again. " * 500  # 29,000 characters
+    body = f"\\section{{Method}}\n{long}The long paragraph ends here.\n\n{giant}The giant paragraph ends here.\n"
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    prompt = llm_server.requests[0].prompt_text
+    assert "The long paragraph ends here." in prompt and "The giant paragraph ends here." not in prompt
+
+
+def test_a_related_block_too_long_for_the_budget_is_shown_by_its_sentences_that_share_a_term(tmp_path):
+    rows = "".join(f"Run {n} & {n}.5 \\\\\n" for n in range(200))
+    filler = "".join(f"Paragraph {n} of the introduction motivates the study.\n\n" for n in range(4))
+    body = (
+        f"\\section{{Introduction}}\n{filler}"
+        "\\section{Method}\nThe Zorblat baseline needs 340 milliseconds per sample.\n\n"
+        "\\section{Results}\n\\begin{table}\n\\caption{Timing of every run. The Zorblat baseline needs 120 milliseconds.}\n"
+        f"\\begin{{tabular}}{{lc}}\n{rows}\\end{{tabular}}\n\\end{{table}}\n"
+    )
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    paper = PaperData(project)
+    method = next(p for p in project.manuscript.blocks if "340 milliseconds" in p.block.plain.text)
+    [shown] = [json.loads(line) for line in paper.related([method], 400).splitlines()]
+    assert shown["latex"] == "The Zorblat baseline needs 120 milliseconds.}" and "rows" not in shown
+
+
+def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"
+        "\\begin{table}\n\\begin{tabular}{lc}\n\\toprule\nMethod & Score \\\\\n\\midrule\n\\input{rows}\n\\bottomrule\n"
+        "\\end{tabular}\n\\caption{Scores.}\\label{tab:a}\n\\end{table}\n\n"
+        "\\begin{table}\n\\centering\n\\input{costs}\n\\caption{Costs.}\\label{tab:b}\n\\end{table}\n"
+    )
+    rows = "Ours & {\\bf 91.2} \\\\\nBase \\& tuned & 88.0 \\\\\n"
+    costs = "\\begin{tabular}{lr}\nMethod & Hours \\\\\nOurs & 12 \\\\\n\\end{tabular}\n"
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body), "rows.tex": rows, "costs.tex": costs})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    records = paper_records(llm_server.requests[0].prompt_text)
+    tables = [r for r in records if "rows" in r]
+    assert [t["rows"] for t in tables] == [
+        [["Method", "Score"], ["Ours", "{\\bf 91.2}"], ["Base \\& tuned", "88.0"]],
+        [["Method", "Hours"], ["Ours", "12"]],
+    ]
+    assert "Scores." in tables[0]["latex"] and "Costs." in tables[1]["latex"]
+    assert not any("91.2" in r["latex"] or "Hours" in r["latex"] for r in records)  # no rows sent again as text
 
 
 def test_text_the_sec_rules_flag_is_never_sent_and_the_report_says_input_manipulated(hostile):

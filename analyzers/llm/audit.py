@@ -47,6 +47,7 @@ class AuditResult:
     findings: list[Finding]  # deterministic + LLM through the findings policy, in report order
     llm_findings: list[Finding]  # as anchored, before the policy (the editor applies it as the text changes)
     stats: RunStats
+    by_model: dict[str, RunStats] = field(default_factory=dict)  # "provider/model" -> what that model's calls used
     failed_units: list[UnitFailure] = field(default_factory=list)
     units: int = 0  # LLM units attempted (cached ones included)
     unanchored: int = 0  # LLM findings kept at section level
@@ -129,9 +130,13 @@ async def run_audit(
             cancelled = await _finished_or_cancelled(work, cancel)
         finally:
             basis.close()
-        stats = client.stats
-        for verifier in {id(v): v for v in verifiers if v is not client}.values():
-            stats = stats.plus(verifier.stats)
+        by_model: dict[str, RunStats] = {}
+        for used in {id(c): c for c in [client, *verifiers]}.values():
+            name = f"{used.settings.provider}/{used.settings.model}"
+            by_model[name] = by_model[name].plus(used.stats) if name in by_model else used.stats
+        stats = RunStats()
+        for counted in by_model.values():
+            stats = stats.plus(counted)
     stats.wall_s = time.monotonic() - started
     verification = settle(run, finished_only=True) if cancelled else work.result()
     return _audit_result(project, run, mode, verification, finding_policy, stats, cancelled)
@@ -172,6 +177,7 @@ def _audit_result(
         findings=finding_policy.apply(project, shown + llm),
         llm_findings=llm,
         stats=stats,
+        by_model=by_model,
         failed_units=run.failed,
         units=run.units,
         unanchored=sum(not f.anchored for f in llm),

@@ -15,8 +15,8 @@ prefix, the instructions and the whole paper, and only its task differs:
 
 Each detecting call returns at most `max_findings_per_unit` findings, most severe first.
 
-The memory design, for a paper too long for a window (`AuditRun.fallback`): fast splits the
-paper into chunks; standard and deep give each part a descriptive memory (Table 24) joined with
+The memory design, for a paper too long for a window (`AuditRun.fallback`): fast and critical
+split the paper into parts, each read with the passages of the rest most like it; standard and deep give each part a descriptive memory (Table 24) joined with
 facts from the deterministic index into a global memory of bounded size, and each review reads
 its own part, the memory, and the passages of the rest of the paper most like its part
 (`RELATED_SHARE` of it), instead of the paper.
@@ -110,20 +110,34 @@ async def fast(run: AuditRun) -> None:
         if answer is not None:
             await run.propose(run.top(unit, answer.findings), None)
         return
-    chunks = _chunks(run, run.paper.sections(), min(FAST_CHUNK_CHARS, run.window_chars() // 2))
+    chunks = paper_chunks(run)
     run.plan(len(chunks))
 
     async def review(number: int, sections: list[Section]) -> None:
-        blocks = [p for s in sections for p in s.blocks]
-        label = "whole paper" if len(chunks) == 1 else f"paper part {number} of {len(chunks)}"
-        unit = Unit(f"fast:{number}", "fast", f"fast review ({label})", sections, blocks)
-        known = known_lines(run.project, run.deterministic, None if len(chunks) == 1 else blocks)
-        related = run.related(blocks, known) if len(chunks) > 1 else ""
-        answer = await run.ask_json(unit, run.request(unit, paper=run.paper.lines(blocks), known=known, related=related), FindingsAnswer)
+        unit = _chunk_unit(run, "fast", "fast review", number, chunks)
+        known = known_lines(run.project, run.deterministic, None if len(chunks) == 1 else unit.blocks)
+        answer = await run.ask_json(unit, run.request(unit, known=known, **_chunk_text(run, unit, chunks, known)), FindingsAnswer)
         if answer is not None:
             await run.propose(run.top(unit, answer.findings), sections[0])
 
     await asyncio.gather(*(review(n, chunk) for n, chunk in enumerate(chunks, 1)))
+
+
+def paper_chunks(run: AuditRun) -> list[list[Section]]:
+    """The memory design's parts of a one-pass review (fast, critical): as few as half a context window allows."""
+    return _chunks(run, run.paper.sections(), min(FAST_CHUNK_CHARS, run.window_chars() // 2))
+
+
+def _chunk_unit(run: AuditRun, kind: str, name: str, number: int, chunks: list[list[Section]]) -> Unit:
+    sections = chunks[number - 1]
+    label = "whole paper" if len(chunks) == 1 else f"paper part {number} of {len(chunks)}"
+    unit_id = kind if len(chunks) == 1 and kind == "critical" else f"{kind}:{number}"
+    return Unit(unit_id, kind, f"{name} ({label})", sections, [p for s in sections for p in s.blocks])
+
+
+def _chunk_text(run: AuditRun, unit: Unit, chunks: list[list[Section]], context: str) -> dict[str, str]:
+    """A part's blocks, and (of several parts) the passages elsewhere that share its rare terms."""
+    return {"paper": run.paper.lines(unit.blocks), "related": run.related(unit.blocks, context) if len(chunks) > 1 else ""}
 
 
 # Standard
@@ -404,22 +418,33 @@ async def merge(run: AuditRun) -> None:
 
 
 async def critical(run: AuditRun, k: int) -> None:
-    run.plan(1)
-    unit = Unit("critical", "critical", f"top-{k} critical problems", run.paper.sections())
-    values = {"k": str(k)} if run.whole_paper else {"k": str(k), "paper": run.paper.lines(run.paper.blocks())}
-    answer = await run.ask_json(unit, run.request(unit, **values), CriticalAnswer)
-    if answer is None:
-        return
-    findings = []
-    for problem in answer.root[:k]:
-        quoted = _QUOTED.search(problem.location) or _QUOTED.search(problem.explanation)
-        findings.append(
-            LLMFinding(
-                type=Category.METHOD_LOGIC,
-                section_location=problem.location,
-                error_location=quoted.group(1) if quoted else "",
-                explanation=f"{problem.problem.rstrip('.')}. {problem.explanation}".strip(),
-                confidence=0.8,
+    """The top-k problems of the paper, in the model's order. In the memory design each part names its own
+    top k; across the parts the verifier's severity ranks them, then their place in their part's list
+    (every part's first, then every second...); the report keeps k."""
+    run.report_limit = k
+    chunks = [run.paper.sections()] if run.whole_paper else paper_chunks(run)
+    run.severity_first = len(chunks) > 1
+    run.plan(len(chunks))
+
+    async def ask(number: int) -> None:
+        unit = _chunk_unit(run, "critical", f"top-{k} critical problems", number, chunks)
+        values = {"k": str(k)} if run.whole_paper else {"k": str(k), **_chunk_text(run, unit, chunks, "")}
+        answer = await run.ask_json(unit, run.request(unit, **values), CriticalAnswer)
+        if answer is None:
+            return
+        findings = []
+        for problem in answer.root[:k]:
+            quoted = _QUOTED.search(problem.location) or _QUOTED.search(problem.explanation)
+            findings.append(
+                LLMFinding(
+                    type=Category.METHOD_LOGIC,
+                    section_location=problem.location,
+                    error_location=quoted.group(1) if quoted else "",
+                    explanation=f"{problem.problem.rstrip('.')}. {problem.explanation}".strip(),
+                    confidence=0.8,
+                )
             )
-        )
-    await run.propose(findings, None, code=CRITICAL_CODE, ranked=True)
+        ranks = [place * len(chunks) + number - 1 for place in range(len(findings))]
+        await run.propose(findings, None if run.whole_paper else unit.sections[0], code=CRITICAL_CODE, ranks=ranks)
+
+    await asyncio.gather(*(ask(number) for number in range(1, len(chunks) + 1)))

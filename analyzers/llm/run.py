@@ -30,7 +30,7 @@ from .client import LLMClient
 from .detection_prompts import load
 from .errors import BudgetExceeded, LLMError, MissingKey, Rejected, Unreachable
 from .incremental import ReviewBasis
-from .output_schema import SCHEMAS
+from .output_schema import PAPER_SCHEMA, SCHEMAS
 from .provider import ChatRequest, Message
 from .schema import LLMFinding
 from .settings import LLMSettings
@@ -118,6 +118,9 @@ class AuditRun:
         self.units = 0
         self.done = 0
         self.budget_stop: str | None = None
+        self.report_limit: int | None = None  # LLM findings the mode shows at most (critical: its k), below `max_findings`
+        # Ranked candidates from several lists (critical mode over a paper's parts): the verifier's severity ranks first.
+        self.severity_first = False
         self._on_progress = on_progress
         self._on_findings = on_findings
 
@@ -153,7 +156,8 @@ class AuditRun:
             prompt = load(unit.kind)
             system, shared, user = prompt.render(**values)
             version = prompt.version
-        schema = SCHEMAS.get(unit.kind)
+        # Paper first, one schema for every call: the providers cache it ahead of the paper.
+        schema = (PAPER_SCHEMA if self.whole_paper else SCHEMAS[unit.kind]) if unit.kind in SCHEMAS else None
         return ChatRequest(
             system=system,
             shared=shared,
@@ -179,7 +183,7 @@ class AuditRun:
         smallest context window leaves."""
         own = sum(self.paper.size(placed) for placed in blocks)
         budget = min(max(MIN_RELATED_CHARS, int(RELATED_SHARE * own)), self.window_chars() - own - len(context))
-        return self.paper.lines(self.paper.related(blocks, budget)) if budget > 0 else ""
+        return self.paper.related(blocks, budget) if budget > 0 else ""
 
     def window_chars(self) -> int:
         """The smallest context window of the run's models, in characters (about four per token)."""
@@ -222,23 +226,24 @@ class AuditRun:
         return None
 
     async def propose(
-        self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None, ranked: bool = False
+        self, answers: list[LLMFinding], fallback: Section | None, code: str | None = None, ranks: list[int] | None = None
     ) -> list[Candidate]:
-        """Anchor the answers as candidates for the verifier. Returns the new candidates.
+        """Anchor the answers as candidates for the verifier, with their `ranks` in the report when the model's
+        order decides it (critical mode). Returns the new candidates.
 
         Anchoring a long paper's quotes takes a while: it runs in a worker thread so calls in
         flight are not starved (and timed out) meanwhile.
         """
         located_all = await asyncio.to_thread(lambda: [self.mapper.locate(answer, fallback, code) for answer in answers])
         added = []
-        for rank, (answer, located) in enumerate(zip(answers, located_all)):
+        for position, (answer, located) in enumerate(zip(answers, located_all)):
             if located.finding is None:
                 self.unsupported.append(answer)
                 continue
             if any(repeats(located.finding, known) for known in self.deterministic):
                 self.repeated += 1
                 continue
-            added.append(Candidate(located.finding, answer, fallback, rank if ranked else None))
+            added.append(Candidate(located.finding, answer, fallback, ranks[position] if ranks is not None else None))
         self.candidates.extend(added)
         return added
 

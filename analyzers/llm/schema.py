@@ -177,7 +177,8 @@ class CriticalAnswer(RootModel[list[CriticalProblem]]):
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> CriticalAnswer:
         if isinstance(obj, dict):
             lists = [value for value in obj.values() if isinstance(value, list)]
-            obj = lists[0] if len(lists) == 1 else [obj]
+            # The whole-paper schema's field for it, else the one list the object holds.
+            obj = obj["problems"] if isinstance(obj.get("problems"), list) else lists[0] if len(lists) == 1 else [obj]
         return super().model_validate(obj, *args, **kwargs)
 
 

@@ -35,10 +35,12 @@ from ...latex.model import BlockKind, SectionKind
 from ...latex.project import Project
 from ..finding import Finding, Severity
 
-# Sections whose text is not under audit, and would only cost tokens.
-_SKIPPED_KINDS = (SectionKind.REFERENCES,)
+# What a references section holds that is under audit: the floats a paper places after its bibliography.
+_FLOATS = (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.CAPTION)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
+# Prose is what the audit reads: a long paragraph (a 7,600-character introduction paragraph in the corpus) is cut only past this.
+MAX_PROSE_CHARS = 24_000
 MAX_KNOWN = 40
 # Codes of the rules that flag text meant for machines, not readers: never sent to a model.
 MANIPULATION_CODES = ("SEC001", "SEC002")
@@ -51,7 +53,10 @@ BIB_FIELD_CHARS = 80
 _WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
 RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
 _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
+# The rules between a tabular's rows: no cell of their own.
+_RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
 
 
 @dataclass
@@ -132,6 +137,30 @@ def unread_spans(project: Project) -> dict[str, list[tuple[int, int]]]:
     return spans
 
 
+def _top_level_split(text: str, separator: str) -> list[str]:
+    """`text` split at `separator` outside braces (rows at `\\\\`, a row's cells at `&`; `\\&` and `\\{` are characters)."""
+    pieces, depth, start, position = [], 0, 0, 0
+    while position < len(text):
+        if depth == 0 and text.startswith(separator, position):
+            pieces.append(text[start:position])
+            position += len(separator)
+            start = position
+        elif text[position] == "\\":
+            position += 2
+        else:
+            depth += {"{": 1, "}": -1}.get(text[position], 0)
+            position += 1
+    return [*pieces, text[start:]]
+
+
+def _excerpt(record: dict[str, Any], terms: set[str]) -> dict[str, Any] | None:
+    """The record with only the sentences of its text that hold one of `terms` (no rows), or None."""
+    sentences = [sentence for sentence in _SENTENCE_SPLIT.split(record["latex"]) if terms & {w.lower() for w in _WORD.findall(sentence)}]
+    if not sentences:
+        return None
+    return {"index": record["index"], "section": record["section"], "latex": " [...] ".join(sentences)}
+
+
 def data_line(record: dict[str, Any]) -> str:
     """One JSON line that cannot open or close a delimiter tag."""
     return _TAG_START.sub(r"\\u003c", json.dumps(record, ensure_ascii=False))
@@ -187,6 +216,8 @@ class PaperData:
         self._records: dict[int, dict[str, Any]] = {}
         self._preamble = self._preamble_spans()
         self._repeated_captions = self._captions_inside_floats()
+        self._inputs = self._inputs_inside_tables()
+        self._inlined = {placed.index for found in self._inputs.values() for _, blocks in found for placed in blocks}
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
 
@@ -219,14 +250,28 @@ class PaperData:
             )
         }
 
+    def _inputs_inside_tables(self) -> dict[int, list[tuple[int, list[PlacedBlock]]]]:
+        """Per table block, where it `\\input`s a file within its span and that file's blocks (its rows, or its
+        tabular): sent inside the table, not after it as text of their own."""
+        tables = [placed for placed in self.manuscript.blocks if placed.kind is BlockKind.TABLE]
+        inputs: dict[int, list[tuple[int, list[PlacedBlock]]]] = {}
+        for inclusion in self.project.inclusions:
+            site = inclusion.site.start
+            host = next((t for t in tables if t.file == inclusion.file and t.block.start <= site < t.block.end and inclusion.target), None)
+            if host is not None:
+                inputs.setdefault(host.index, []).append((site, [p for p in self.manuscript.blocks if p.file == inclusion.target]))
+        return inputs
+
     def in_preamble(self, placed: PlacedBlock) -> bool:
-        return placed.block.start < self._preamble.get(placed.file, -1)
+        """Before `\\begin{document}`, but for an abstract that a class typesets from there (PNAS's)."""
+        in_abstract = self.manuscript.sections[placed.section].kind is SectionKind.ABSTRACT
+        return placed.block.start < self._preamble.get(placed.file, -1) and not in_abstract
 
     def withheld(self, file: str, start: int, end: int) -> bool:
         """[start, end) overlaps a span that is never sent (flagged by the SEC rules, or never read by TeX)."""
         return any(cut_start < end and start < cut_end for cut_start, cut_end in self.removed.get(file, ()))
 
-    def latex(self, file: str, start: int, end: int) -> str:
+    def latex(self, file: str, start: int, end: int, limit: int = MAX_BLOCK_CHARS) -> str:
         """The source of [start, end) as sent: flagged spans and comments removed, macros expanded, one line."""
         text = self.project.source(file).text
         pieces, position = [], start
@@ -237,7 +282,7 @@ class PaperData:
             position = max(position, min(end, cut_end))
         pieces.append(text[position:end])
         cleaned = " ".join(self._macros.expand(strip_comments("".join(pieces))).split())
-        return cleaned if len(cleaned) <= MAX_BLOCK_CHARS else cleaned[:MAX_BLOCK_CHARS] + " [...]"
+        return cleaned if len(cleaned) <= limit else cleaned[:limit] + " [...]"
 
     def record(self, placed: PlacedBlock) -> dict[str, Any]:
         """The block as one data record: {"index", "section", "latex"} and, for a table, "rows"."""
@@ -248,7 +293,9 @@ class PaperData:
         record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
         if table is None:
-            record["latex"] = self.latex(file, block.start, block.end)
+            record["latex"] = self.latex(
+                file, block.start, block.end, MAX_PROSE_CHARS if placed.kind is BlockKind.PARAGRAPH else MAX_BLOCK_CHARS
+            )
         else:  # the float's caption and label, then the cells row by row
             around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
             caption = _caption_span(self.project.source(file).text, table.start, table.end)
@@ -256,16 +303,40 @@ class PaperData:
             if caption is not None and not in_cells:  # written inside the table's own span: once, with the text around it
                 around.insert(1, self.latex(file, *caption))
             record["latex"] = " ".join(part for part in around if part)
-            record["rows"] = [[self.latex(file, cell.start, cell.end) for cell in row] for row in table.rows]
+            record["rows"] = self._rows(placed)
+        if table is None and placed.index in self._inputs:  # a float whose tabular is a file of its own
+            record["rows"] = self._rows(placed)
         self._records[placed.index] = record
         return record
+
+    def _rows(self, placed: PlacedBlock) -> list[list[str]]:
+        """A table block's cells row by row, a file it `\\input`s in the place of the input; a block of bare
+        rows (such a file) split at its row ends and ampersands."""
+        table, file = placed.block.table, placed.file
+        inputs = self._inputs.get(placed.index, [])
+        if table is None and not inputs:
+            text = _RULES.sub(" ", self.latex(file, placed.block.start, placed.block.end))
+            bare = [[" ".join(cell.split()) for cell in _top_level_split(row, "&")] for row in _top_level_split(text, "\\\\")]
+            return [row for row in bare if any(row)]
+        rows: list[list[str]] = []
+        unplaced = list(range(len(inputs)))
+        for row in table.rows if table is not None else ():
+            here = [n for n, (site, _) in enumerate(inputs) if any(cell.start <= site < cell.end for cell in row)]
+            rows += self._input_rows(inputs, here) if here else [[self.latex(file, cell.start, cell.end) for cell in row]]
+            unplaced = [n for n in unplaced if n not in here]
+        return rows + self._input_rows(inputs, unplaced)
+
+    def _input_rows(self, inputs: list[tuple[int, list[PlacedBlock]]], chosen: list[int]) -> list[list[str]]:
+        return [row for n in chosen for placed in inputs[n][1] for row in self._rows(placed)]
 
     def size(self, placed: PlacedBlock) -> int:
         record = self.record(placed)
         return len(record["latex"]) + sum(len(cell) + 3 for row in record.get("rows", ()) for cell in row)
 
     def has_text(self, placed: PlacedBlock) -> bool:
-        return placed.index not in self._repeated_captions and not self.in_preamble(placed) and self.size(placed) > 0
+        shown_elsewhere = placed.index in self._repeated_captions or placed.index in self._inlined
+        bibliography = self.manuscript.sections[placed.section].kind is SectionKind.REFERENCES and placed.kind not in _FLOATS
+        return not shown_elsewhere and not bibliography and not self.in_preamble(placed) and self.size(placed) > 0
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
@@ -311,10 +382,12 @@ class PaperData:
                 lines.append(data_line({"reference": entry.key, **fields}))
         return "\n".join(lines)
 
-    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> list[PlacedBlock]:
+    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> str:
         """Blocks elsewhere in the paper that share the most rare terms with `blocks`, within `budget`
-        characters, in reading order: the memory design's way to show a call what its part is
-        compared with (the results a claim restates, the passage that explains a choice)."""
+        characters, in reading order, as data lines: the memory design's way to show a call what its
+        part is compared with (the results a claim restates, the passage that explains a choice). A
+        block too long for what is left is shown by its sentences that hold a shared term (a large
+        table by the caption that names what the part quotes)."""
         terms = self._block_terms()
         own = {placed.index for placed in blocks}
         wanted = set().union(*(terms.get(index, set()) for index in own))
@@ -330,16 +403,21 @@ class PaperData:
             ),
             key=lambda item: (-item[0], -item[1], item[2]),
         )
-        chosen: list[PlacedBlock] = []
+        chosen: dict[int, dict[str, Any]] = {}
         for rarest, _, index in scored:
-            placed = self.manuscript.blocks[index]
             if rarest <= 0:
                 break
-            if self.size(placed) > budget:
+            placed = self.manuscript.blocks[index]
+            shown: dict[str, Any] | None = self.record(placed)
+            size = self.size(placed)
+            if size > budget:
+                shown = _excerpt(self.record(placed), set(weight))
+                size = len(data_line(shown)) if shown is not None else size
+            if shown is None or size > budget:
                 continue
-            budget -= self.size(placed)
-            chosen.append(placed)
-        return sorted(chosen, key=lambda placed: placed.index)
+            budget -= size
+            chosen[index] = shown
+        return "\n".join(data_line(chosen[index]) for index in sorted(chosen))
 
     def _block_terms(self) -> dict[int, set[str]]:
         if self._terms is None:
@@ -350,12 +428,8 @@ class PaperData:
         return self._terms
 
     def sections(self) -> list[Section]:
-        """Sections with text to audit, in reading order."""
-        return [
-            section
-            for section in self.manuscript.sections
-            if section.kind not in _SKIPPED_KINDS and any(self.has_text(placed) for placed in section.blocks)
-        ]
+        """Sections with text to audit, in reading order (of a references section, the floats placed after the bibliography)."""
+        return [section for section in self.manuscript.sections if any(self.has_text(placed) for placed in section.blocks)]
 
     def blocks(self) -> list[PlacedBlock]:
         return [placed for section in self.sections() for placed in section.blocks if self.has_text(placed)]

@@ -168,9 +168,15 @@ def settle(run: AuditRun, finished_only: bool = False) -> Verification:
         note += "" if verdict.settled_by_manuscript else ", not settled by the manuscript alone"
         note += ", not confirmed by every model of the panel" if verdict.split else ""
         verified = finding.model_copy(update={"severity": severity, "explanation": _noted(finding, f"{note}. {verdict.reason}".strip())})
-        order = (candidate.rank,) if candidate.rank is not None else (-severity.rank, -verdict.severity.rank, -finding.confidence)
+        if candidate.rank is None:
+            order: tuple[float, ...] = (-severity.rank, -verdict.severity.rank, -finding.confidence)
+        else:
+            order = (-verdict.severity.rank, candidate.rank) if run.severity_first else (candidate.rank,)
         confirmed.setdefault(finding.section or "", []).append((order, verified))
-    per_section, per_paper = run.settings.max_findings_per_section, run.settings.max_findings
+    per_section, per_paper = (
+        run.settings.max_findings_per_section,
+        min(run.settings.max_findings, run.report_limit or run.settings.max_findings),
+    )
     kept: list[tuple[tuple[float, ...], Finding]] = []
     for ranked in confirmed.values():
         ranked.sort(key=lambda pair: pair[0])
