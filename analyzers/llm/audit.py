@@ -130,16 +130,22 @@ async def run_audit(
             cancelled = await _finished_or_cancelled(work, cancel)
         finally:
             basis.close()
-        by_model: dict[str, RunStats] = {}
-        for used in {id(c): c for c in [client, *verifiers]}.values():
-            name = f"{used.settings.provider}/{used.settings.model}"
-            by_model[name] = by_model[name].plus(used.stats) if name in by_model else used.stats
-        stats = RunStats()
-        for counted in by_model.values():
-            stats = stats.plus(counted)
+        by_model = _stats_by_model([client, *verifiers])
+    stats = RunStats()
+    for counted in by_model.values():
+        stats = stats.plus(counted)
     stats.wall_s = time.monotonic() - started
     verification = settle(run, finished_only=True) if cancelled else work.result()
-    return _audit_result(project, run, mode, verification, finding_policy, stats, cancelled)
+    return _audit_result(project, run, mode, verification, finding_policy, stats, by_model, cancelled)
+
+
+def _stats_by_model(clients: list[LLMClient]) -> dict[str, RunStats]:
+    """What each "provider/model" used, a client shared by two roles counted once."""
+    by_model: dict[str, RunStats] = {}
+    for used in {id(client): client for client in clients}.values():
+        name = f"{used.settings.provider}/{used.settings.model}"
+        by_model[name] = by_model[name].plus(used.stats) if name in by_model else used.stats
+    return by_model
 
 
 async def _finished_or_cancelled(work: asyncio.Future[Verification], cancel: asyncio.Event | None) -> bool:
@@ -165,7 +171,14 @@ async def _finished_or_cancelled(work: asyncio.Future[Verification], cancel: asy
 
 
 def _audit_result(
-    project: Project, run: AuditRun, mode: Mode, verification: Verification, finding_policy: Policy, stats: RunStats, cancelled: bool
+    project: Project,
+    run: AuditRun,
+    mode: Mode,
+    verification: Verification,
+    finding_policy: Policy,
+    stats: RunStats,
+    by_model: dict[str, RunStats],
+    cancelled: bool,
 ) -> AuditResult:
     """What the audit reports once its run is over: the verified rule findings and the LLM's, through `finding_policy`."""
     run.publish(verification.shown)
