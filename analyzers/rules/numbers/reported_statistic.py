@@ -164,8 +164,9 @@ def _named_rows(report: Report, tables: list[CoefficientTable]) -> list[tuple[Co
     return [(found, row) for score, found, row in scored if score == best] if best else []
 
 
-def _agree(stated: Stated, cell: Cell, value: float) -> bool:
-    """The prose value is the cell's, as either side rounds it."""
+def _agree(stated: Stated, cell: Cell) -> bool:
+    """The prose value is the (numeric) cell's, as either side rounds it."""
+    value = cell.value or 0.0
     return agrees(stated.value, stated.decimals, value) or agrees(value, cell.decimals, stated.value)
 
 
@@ -248,7 +249,7 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
 def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int) -> Iterator[Finding]:
     cells = {kind: cell for kind, column in found.columns.items() if (cell := _cell(found.table, row, column)) is not None}
     compared = [(stated, cells[stated.kind]) for stated in report.stated if stated.kind in cells]
-    agreeing = [stated for stated, cell in compared if _agree(stated, cell, cell.value)]  # type: ignore[arg-type]
+    agreeing = [stated for stated, cell in compared if _agree(stated, cell)]
     row_name = ", ".join(" ".join(cell.text.split()) for cell in found.table.rows[row] if cell.value is None and cell.text.strip())
     for stated, cell in compared:
         if stated in agreeing:
