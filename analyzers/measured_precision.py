@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "eb91b8e", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "3640d07", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -64,6 +64,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (18, 0, 18, 0.0),
     ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207),
+    ("NUM004", "moderate: row named"): (6, 6, 0, 0.61),
+    ("NUM004", "strong: row named, another statistic agrees"): (4, 4, 0, 0.51),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
     ("REF002", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0),
@@ -82,7 +84,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (70, 30, 40, 0.319),
-    "strong": (59, 58, 1, 0.91),
+    "moderate": (76, 36, 40, 0.365),
+    "strong": (63, 62, 1, 0.915),
     "weak": (62, 5, 57, 0.035),
 }

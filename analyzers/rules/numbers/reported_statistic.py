@@ -1,0 +1,279 @@
+"""NUM004: a regression statistic reported in the prose ("b = 0.16, SE = 0.08, p = .040") that the table row it
+reports says otherwise.
+
+A results paragraph restates a coefficient table row by row: the predictor or contrast it names, then its
+estimate, standard error, test statistic and p-value, each labelled. The label says which column the value
+quotes, and the words before it (with the heading of the section, which often names the outcome) say which
+row. Both ends are named, so the comparison needs no guess about what the number measures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind, Cell, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...quantities import agrees, name_words
+from ...registry import Scope, rule
+from ...violation import Violation
+from .model import stem
+
+# The statistics a coefficient table gives a column each, by what its header or the prose label spells.
+_KINDS = {
+    "estimate": r"b|B|β|\\beta|beta|Beta|[Ee]stimates?|Est\.?|[Cc]oef(?:f(?:icient)?)?s?\.?",
+    "standard error": r"SE|S\.E\.|[Ss]td\.?\s*[Ee]rr(?:or|\.)?|[Ss]tandard\s+[Ee]rror",
+    "test statistic": r"t|z|[tz][-\s]?value|[tz]\s*stat(?:istic)?",
+    "p-value": r"p|P|[pP][-\s]?value|Pr\s*\(\s*>\s*\|[tz]\|\s*\)|P\s*>\s*\|[tz]\||Sig\.?",
+    "odds ratio": r"OR|[Oo]dds\s+[Rr]atio|[Ee]xp\s*\(\s*B\s*\)",
+}
+_HEADER = {kind: re.compile(rf"^\s*(?:{pattern})\s*$") for kind, pattern in _KINDS.items()}
+# How the prose labels a value: "b = 0.16", "SE = 0.08", "p = .040", "OR = 1.89" (no "t(28) = ...": that is a
+# test with its degrees of freedom, read by the statistics family).
+_PROSE_LABEL = {"estimate": r"b|B|β", "standard error": r"SE", "test statistic": r"t|z", "p-value": r"p", "odds ratio": r"OR"}
+
+
+def _group(kind: str) -> str:
+    """The regex group of a statistic's prose label: "standard error" -> "standard_error"."""
+    return re.sub(r"\W", "_", kind)
+
+
+_LABELLED = re.compile(
+    r"(?<![\w.\\])(?:" + "|".join(f"(?P<{_group(kind)}>{label})" for kind, label in _PROSE_LABEL.items()) + r")"
+    r"\s*=\s*(?P<value>[-−]?(?:\d+(?:\.\d+)?|\.\d+))(?![\d.]*\s*[×x]\s*10)"
+)
+# What may stand between two statistics of one report: a comma, a semicolon, white space.
+_JOINED = re.compile(r"^[\s,;]*$")
+# A row word too short to name anything ("vs", "1").
+_MIN_WORD = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """One labelled value of a report: its statistic, its value as written, and where it is in the block's text."""
+
+    kind: str
+    text: str
+    value: float
+    decimals: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Report:
+    """Statistics a sentence reports together, the words before them (which name the row), and what the whole
+    sentence and its section's heading name (the outcome, the contrast)."""
+
+    stated: tuple[Stated, ...]
+    phrase: frozenset[str]
+    context: frozenset[str]
+    sentence: str
+    placed: PlacedBlock
+    title: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CoefficientTable:
+    """A table with a column for two or more statistics of a coefficient, and where each of its cells is (placed
+    when its section is read, as the section's findings are)."""
+
+    table: Table
+    columns: dict[str, int]  # the statistic of each column that one column gives
+    places: dict[tuple[int, int], Related]  # (row, column) -> the cell in the source
+
+    @property
+    def name(self) -> str:
+        return f"Table {self.table.label}" if self.table.label else "a table"
+
+
+@dataclass(frozen=True)
+class StatisticContradictsTable(Violation):
+    """A labelled statistic (`kind`, as written `stated`) that the table row the sentence names (`row`, in `table`)
+    gives as `cell`."""
+
+    kind: str
+    stated: str
+    cell: str
+    table: str
+    row: str
+
+    @property
+    def message(self) -> str:
+        return f"text reports {self.kind} {self.stated} for {self.row}, {self.table} says {self.cell}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.kind} {self.stated} {self.table} {self.row} {self.cell}"
+
+
+def _stems(words: set[str] | frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(word) for word in words if len(word) >= _MIN_WORD)
+
+
+def _columns(table: Table) -> dict[str, int]:
+    """The statistic each column gives, for statistics exactly one column gives: a table repeating "B SE p" per
+    model leaves which model the prose reports open."""
+    found: dict[str, list[int]] = {}
+    for column in range(max((len(row) for row in table.rows), default=0)):
+        header = " ".join(table.column_header(column).replace("$", " ").replace("{", " ").replace("}", " ").split())
+        for kind, pattern in _HEADER.items():
+            if pattern.match(header):
+                found.setdefault(kind, []).append(column)
+    return {kind: columns[0] for kind, columns in found.items() if len(columns) == 1}
+
+
+def _reports(text: str) -> Iterator[tuple[int, int, int, tuple[Stated, ...]]]:
+    """Each sentence's runs of labelled statistics: (sentence start, sentence end, where the words naming the
+    run's row start: after the run before it, else at the sentence's start, the run)."""
+    for start, end in sentence_spans(text):
+        run: list[Stated] = []
+        phrase = start
+        for match in _LABELLED.finditer(text, start, end):
+            kind = next(kind for kind in _PROSE_LABEL if match.group(_group(kind)))
+            written = match.group("value")
+            stated = Stated(kind, written, float(written.replace("−", "-")), len(written.partition(".")[2]), match.start(), match.end())
+            if run and not _JOINED.match(text[run[-1].end : match.start()]):
+                yield start, end, phrase, tuple(run)
+                phrase, run = run[-1].end, []
+            run.append(stated)
+        if run:
+            yield start, end, phrase, tuple(run)
+
+
+def _row_words(table: Table, row: int) -> frozenset[str]:
+    """What names a body row: the words of its cells that hold no number (a contrast, an outcome, a predictor)."""
+    text = " ".join(cell.text for cell in table.rows[row] if cell.value is None)
+    return _stems(name_words(text))
+
+
+def _named_rows(report: Report, tables: list[CoefficientTable]) -> list[tuple[CoefficientTable, int]]:
+    """The rows the report speaks of: every word of the row named by the sentence or its heading, and most of
+    them by the words just before the statistics; ties (two rows named alike) are left open."""
+    scored = []
+    for found in tables:
+        for row in range(found.table.header_rows, len(found.table.rows)):
+            words = _row_words(found.table, row)
+            if words and words <= report.context:
+                scored.append((len(words & report.phrase), found, row))
+    best = max((score for score, _, _ in scored), default=0)
+    return [(found, row) for score, found, row in scored if score == best] if best else []
+
+
+def _agree(stated: Stated, cell: Cell) -> bool:
+    """The prose value is the (numeric) cell's, as either side rounds it."""
+    value = cell.value or 0.0
+    return agrees(stated.value, stated.decimals, value) or agrees(value, cell.decimals, stated.value)
+
+
+def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[CoefficientTable | Report]]]) -> Iterator[Finding]:
+    tables = [item for _, items in parts for item in items if isinstance(item, CoefficientTable)]
+    if not tables:
+        return
+    for _, items in parts:
+        for report in items:
+            if not isinstance(report, Report):
+                continue
+            named = _named_rows(report, tables)
+            if len(named) != 1:
+                continue
+            found, row = named[0]
+            yield from _mismatches(ctx, report, found, row)
+
+
+@rule(
+    "NUM004",
+    "statistic-contradicts-table",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=_contradictions,
+)
+def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[CoefficientTable | Report]:
+    """## What it does
+    Flags a statistic reported in the prose with its label ("b = 0.16", "SE = 0.08", "p = .040",
+    "OR = 1.89") that the coefficient table gives otherwise for the row the sentence names. A
+    coefficient table is one with a column headed by the statistic (B, β, Estimate, SE, Std.
+    Error, t, z, p, Pr(>|t|), OR) for two or more statistics; a table repeating the columns per
+    model is left alone, since the prose may report any of its models. The row is the one all of
+    whose words (its contrast, predictor and outcome cells) the sentence or its section's heading
+    names, and the most of whose words stand in the sentence before the statistics, after the
+    statistics reported before them ("both extreme (b = …) and violent manifestos (b = …)"). When
+    two rows are named alike, nothing is compared. Values agree when one is the other rounded.
+
+    ## Why is this bad?
+    The reader takes the sentence's statistics as the table's. A coefficient, standard error or
+    p-value that differs from its row (often a draft's value kept after the model was re-run)
+    reports a result the analysis does not give, and may call significant what the table does not.
+
+    ## Example
+    ```latex
+    \\subsection{Dyadic harm}
+    Violent manifestos used more of it (b = 0.18, SE = 0.08, p = .035).
+    % table: Dyadic Harm & Violent vs. Moderate & 0.16 & 0.09 & 1.82 & 0.081
+    ```
+
+    ## Use instead
+    ```latex
+    Violent manifestos did not differ significantly (b = 0.16, SE = 0.09, p = .081).
+    ```
+
+    ## Fix safety
+    No fix: the table may be the side that is wrong.
+
+    ## Confidence
+    0.9 when another statistic of the same report agrees with the row (the row is surely the one
+    reported: "strong: row named, another statistic agrees"), else 0.8 ("moderate: row named").
+    Its measured precision decides whether it may warn.
+    """
+    for placed in section.blocks:
+        table = placed.block.table
+        if placed.kind is BlockKind.TABLE and table is not None and len(columns := _columns(table)) >= 2:
+            cells = (cell for row in table.rows for cell in row if cell.column in columns.values())
+            places = {(cell.row, cell.column): ctx.related(placed.file, cell.start, cell.end, "") for cell in cells}
+            yield CoefficientTable(table, columns, places)
+        elif placed.kind is BlockKind.PARAGRAPH:
+            text = placed.block.plain.text
+            heading = _stems(name_words(section.title))
+            for start, end, phrase, run in _reports(text):
+                sentence = text[start:end]
+                context = _stems(name_words(sentence)) | heading
+                yield Report(run, _stems(name_words(text[phrase : run[0].start])), context, sentence, placed, section.title)
+
+
+def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int) -> Iterator[Finding]:
+    cells = {kind: cell for kind, column in found.columns.items() if (cell := _cell(found.table, row, column)) is not None}
+    compared = [(stated, cells[stated.kind]) for stated in report.stated if stated.kind in cells]
+    agreeing = [stated for stated, cell in compared if _agree(stated, cell)]
+    row_name = ", ".join(" ".join(cell.text.split()) for cell in found.table.rows[row] if cell.value is None and cell.text.strip())
+    for stated, cell in compared:
+        if stated in agreeing:
+            continue
+        violation = StatisticContradictsTable(stated.kind, stated.text, cell.text.strip(), found.name, ctx.index.printed(row_name))
+        kind = "strong: row named, another statistic agrees" if agreeing else "moderate: row named"
+        anchor = ctx.flag_block(violation, report.placed, stated.start, stated.end)
+        place = found.places[(cell.row, cell.column)]
+        related = place.model_copy(update={"message": f"the table's {stated.kind} {cell.text.strip()}"})
+        sides = [
+            Statement(file=anchor.file, range=anchor.range, quote=report.sentence, subject=report.title, role=stated.kind),
+            Statement(
+                file=related.file, range=related.range, quote=cell.text.strip(), subject=f"{found.name} ({row_name})", role=stated.kind
+            ),
+        ]
+        evidence = Evidence(
+            kind=kind, statements=sides, reason=f"{stated.kind} {stated.text} against {cell.text.strip()} in the row the sentence names"
+        )
+        yield anchor.model_copy(update={"related": [related], "confidence": 0.9 if agreeing else 0.8, "evidence": evidence})
+
+
+def _cell(table: Table, row: int, column: int) -> Cell | None:
+    """The numeric cell at (row, column), unless it bounds its value ("< .001")."""
+    cell = next((cell for cell in table.rows[row] if cell.column == column), None)
+    if cell is None or cell.value is None or re.search(r"[<>≤≥]", cell.text):
+        return None
+    return cell
