@@ -9,23 +9,14 @@ from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
 from ..tables.model import Grid, author_rule_macros, table_blocks
-from .columns import Outcome, best, explained, is_share_column, series_of, share_fits
-from .table_report import MissedRow, report_missed
+from .columns import is_share_column, series_of, share_fits
+from .table_report import MissedRowViolation, report_breaks
 
 
 @dataclass(frozen=True)
-class ShareCellMismatch(Violation):
-    missed: MissedRow
-
-    @property
-    def message(self) -> str:
-        return self.missed.sentence("share")
-
-    @property
-    def identity(self) -> str:
-        return self.missed.identity
+class ShareCellMismatch(MissedRowViolation):
+    computed = "share"
 
 
 @rule("ARI005", "share-column-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
@@ -70,12 +61,4 @@ def share_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findin
         for target in columns:
             if not is_share_column(grid, target):
                 continue
-            fits = share_fits(target, columns)
-            found = best(fits)
-            if found is None:
-                continue
-            for row in found.rows(Outcome.MISSED):
-                if not explained(fits, row):
-                    kind = "strong: four rows or more give the share" if found.held >= 4 else "moderate: three rows give the share"
-                    missed = MissedRow.of(ctx, grid, found, row)
-                    yield report_missed(ctx, placed, grid, ShareCellMismatch(missed), found, row, kind)
+            yield from report_breaks(ctx, placed, grid, share_fits(target, columns), ShareCellMismatch, "give the share")

@@ -9,23 +9,14 @@ from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
 from ..tables.model import Grid, author_rule_macros, table_blocks
-from .columns import Outcome, best, explained, pair_fits, series_of, step_fits
-from .table_report import MissedRow, report_missed
+from .columns import pair_fits, series_of, step_fits
+from .table_report import MissedRowViolation, report_breaks
 
 
 @dataclass(frozen=True)
-class StepCellMismatch(Violation):
-    missed: MissedRow
-
-    @property
-    def message(self) -> str:
-        return self.missed.sentence("change from the row above")
-
-    @property
-    def identity(self) -> str:
-        return self.missed.identity
+class StepCellMismatch(MissedRowViolation):
+    computed = "change from the row above"
 
 
 @rule("ARI006", "step-column-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
@@ -72,12 +63,4 @@ def step_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
         for target in columns:
             if target.in_cell_share or pair_fits(target, columns):
                 continue  # a derivation of its own row's columns: not a step
-            fits = step_fits(grid, target, columns)
-            found = best(fits)
-            if found is None:
-                continue
-            for row in found.rows(Outcome.MISSED):
-                if not explained(fits, row):
-                    kind = "strong: four rows or more give the step" if found.held >= 4 else "moderate: three rows give the step"
-                    missed = MissedRow.of(ctx, grid, found, row)
-                    yield report_missed(ctx, placed, grid, StepCellMismatch(missed), found, row, kind)
+            yield from report_breaks(ctx, placed, grid, step_fits(grid, target, columns), StepCellMismatch, "give the step")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock
@@ -9,7 +10,7 @@ from ...context import RuleContext
 from ...finding import Evidence, Finding
 from ...violation import Violation
 from ..tables.model import Grid, cell_statement, signed
-from .columns import Fit
+from .columns import Fit, Outcome, best, explained
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,36 @@ class MissedRow:
     @property
     def identity(self) -> str:
         return f"{self.table} {self.column} {self.written} {self.recomputed}"
+
+
+@dataclass(frozen=True)
+class MissedRowViolation(Violation):
+    """A row of a computed column that its inputs do not give; `computed` names what the column is."""
+
+    missed: MissedRow
+    computed = ""
+
+    @property
+    def message(self) -> str:
+        return self.missed.sentence(self.computed)
+
+    @property
+    def identity(self) -> str:
+        return self.missed.identity
+
+
+def report_breaks(
+    ctx: RuleContext, placed: PlacedBlock, grid: Grid, fits: Sequence[Fit], violation: Callable[[MissedRow], Violation], rows_give: str
+) -> Iterator[Finding]:
+    """Each row that misses the formula most rows follow, unless another formula gives it; `rows_give` ends the
+    evidence class ("give the share")."""
+    found = best(fits)
+    if found is None:
+        return
+    kind = f"strong: four rows or more {rows_give}" if found.held >= 4 else f"moderate: three rows {rows_give}"
+    for row in found.rows(Outcome.MISSED):
+        if not explained(fits, row):
+            yield report_missed(ctx, placed, grid, violation(MissedRow.of(ctx, grid, found, row)), found, row, kind)
 
 
 def report_missed(ctx: RuleContext, placed: PlacedBlock, grid: Grid, violation: Violation, fit: Fit, row: int, kind: str) -> Finding:
