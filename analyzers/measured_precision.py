@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "3640d07", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "4ba6bfa", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -13,6 +13,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI002", "strong: change and pair in one sentence"): (1, 1, 0, 0.207),
     ("ARI003", "strong: the remaining part named"): (1, 1, 0, 0.207),
     ("ARI004", "strong: both rows of the cited table named"): (1, 1, 0, 0.207),
+    ("ARI005", "strong: four rows or more give the share"): (1, 1, 0, 0.207),
+    ("ARI007", "moderate: two rows or more only truncated"): (2, 2, 0, 0.342),
     ("CIT001", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376),
@@ -84,7 +86,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (76, 36, 40, 0.365),
-    "strong": (63, 62, 1, 0.915),
+    "moderate": (78, 38, 40, 0.379),
+    "strong": (64, 63, 1, 0.917),
     "weak": (62, 5, 57, 0.035),
 }

@@ -1,6 +1,24 @@
-"""The arithmetic family's reading of prose: shares, stated changes and parts of a whole, with rounding."""
+"""The arithmetic family's reading of prose (shares, stated changes, parts of a whole) and of a table's computed columns, with rounding."""
 
-from auditex.analyzers.rules.arithmetic.model import parts_of_wholes, shares, stated_changes
+import re
+
+from auditex.analyzers.rules.arithmetic.columns import (
+    PROPORTION,
+    SHARE,
+    STEP,
+    Outcome,
+    Value,
+    best,
+    is_share_column,
+    outcome,
+    series_of,
+    share_fits,
+    step_fits,
+)
+from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, shares, stated_changes
+from auditex.analyzers.rules.arithmetic.pooled import pooled_rows
+from auditex.analyzers.rules.tables.model import Grid
+from auditex.latex.model import Cell, Table
 
 
 def _shares(text):
@@ -11,6 +29,8 @@ def test_a_share_is_read_beside_its_count_and_base_in_either_order():
     assert _shares("9% of searches (33 out of 868) failed") == [(33, 868, 9, False)]
     assert _shares("33 out of 868 searches (3.8%) failed") == [(33, 868, 3.8, True)]
     assert _shares("a share of 25% (3/12)") == [(3, 12, 25, True)]
+    assert _shares("33 out of 868 searches, 9% of all, failed") == [(33, 868, 9, False)]
+    assert _shares("2 out of 36 tasks, or 6% of them") == [(2, 36, 6, True)]
 
 
 def test_thousands_separators_are_one_number():
@@ -71,3 +91,118 @@ def test_a_later_factor_of_the_same_sentence_keeps_its_claimed_side():
     assert "pairs" in first.compared and second.subject == first.subject and "bit table" in second.compared
     (orders,) = ratio_claims("It needs an order of magnitude fewer conflicts than MiniSat.")
     assert orders.orders and orders.factor == 10 and not orders.holds(4.1, 4.3) and orders.holds(5.5, 6)
+
+
+# A table's computed columns (columns.py): each printed value against its inputs, rounded or cut.
+
+
+def _column_grid(rows: list[list[str]]) -> Grid:
+    cells = [[_column_cell(r, c, text) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    return Grid.of(Table(cells, 0, 0, "tabular", header_rows=1, rules=((1, "midrule"),)))
+
+
+def _column_cell(row: int, column: int, text: str) -> Cell:
+    number = re.match(r"^-?\d[\d,]*(?:\.\d+)?", text)
+    if number is None:
+        return Cell(row, column, text, 0, 0)
+    written = number.group().replace(",", "")
+    return Cell(row, column, text, 0, 0, value=float(written), decimals=len(written.partition(".")[2]))
+
+
+def _value(text: str, exact: bool = False) -> Value:
+    return Value(float(text), len(text.partition(".")[2]), Cell(0, 0, text, 0, 0), exact)
+
+
+def test_a_printed_value_is_the_result_rounded_cut_or_neither_within_its_inputs_rounding():
+    counts = (_value("107", exact=True), _value("163", exact=True))
+    assert outcome(_value("65.6"), SHARE, *counts) is Outcome.EITHER  # 65.64: rounded and cut alike
+    assert outcome(_value("66.7"), SHARE, _value("2", True), _value("3", True)) is Outcome.ROUNDED
+    assert outcome(_value("65.5"), SHARE, *counts) is Outcome.MISSED
+    assert outcome(_value("78.0"), SHARE, _value("57", True), _value("73", True)) is Outcome.TRUNCATED
+    assert outcome(_value("71.5"), SHARE, _value("143", True), _value("200", True)) is Outcome.EITHER
+    # 0.517 / 0.237 is 2.175 to 2.188 as the inputs round: 2.2, and 2.1 only cut.
+    assert outcome(_value("2.1"), PROPORTION, _value("0.517"), _value("0.237")) is Outcome.TRUNCATED
+    # A step between values of three places, printed with three: two units of slack, no more.
+    assert outcome(_value("0.138"), STEP, _value("0.856"), _value("0.718")) is Outcome.EITHER
+    assert outcome(_value("0.029"), STEP, _value("0.963"), _value("0.930")) is Outcome.MISSED
+    # Inputs too coarse for the printed places bound nothing.
+    assert outcome(_value("1.23"), PROPORTION, _value("5"), _value("4")) is None
+
+
+def test_a_share_column_is_fitted_to_the_count_columns_it_divides():
+    grid = _column_grid(
+        [
+            ["Project", "Files", "Long", "% long"],
+            ["Ant", "73", "57", "78.1"],
+            ["ArgoUML", "419", "255", "60.9"],
+            ["Hibernate", "206", "90", "43.7"],
+            ["JRuby", "163", "107", "65.5"],
+        ]
+    )
+    columns = series_of(grid)
+    target = next(series for series in columns if series.name == "% long")
+    assert is_share_column(grid, target)
+    fit = best(share_fits(target, columns))
+    assert fit is not None and (fit.a.name, fit.b.name) == ("Long", "Files")
+    assert fit.rows(Outcome.MISSED) == [4]
+    assert not fit.truncates()
+
+
+def test_an_in_cell_share_is_a_series_of_its_own_and_a_cut_column_truncates():
+    grid = _column_grid(
+        [
+            ["Project", "Comments", "TD (%)"],
+            ["Ant", "21,587", "131 (0.60)"],
+            ["ArgoUML", "67,716", "1,413 (2.08)"],
+            ["Columba", "33,895", "204 (0.60)"],
+        ]
+    )
+    columns = series_of(grid)
+    shares = next(series for series in columns if series.in_cell_share)
+    assert [value.value for value in shares.values.values()] == [0.60, 2.08, 0.60]
+    fit = best(share_fits(shares, columns))
+    assert fit is not None and fit.truncates()
+
+
+def test_a_step_column_follows_the_row_above_and_needs_a_header_that_names_a_change():
+    rows = [["Iteration", "F1", "Δ"], ["1", "0.718", "-"], ["2", "0.856", "0.138"], ["3", "0.924", "0.068"], ["4", "0.912", "0.012"]]
+    rows[4][2] = "-0.012"
+    grid = _column_grid(rows)
+    columns = series_of(grid)
+    target = next(series for series in columns if series.name == "Δ")
+    fit = best(step_fits(grid, target, columns))
+    assert fit is not None and fit.formula is STEP and fit.held == 3
+    plain = _column_grid([[*row[:2], row[2]] for row in [["Iteration", "F1", "Value"], *rows[1:]]])
+    assert step_fits(plain, next(series for series in series_of(plain) if series.name == "Value"), series_of(plain)) == []
+
+
+def test_a_breakdown_in_parentheses_is_parts_of_the_same_kind_near_their_total():
+    def read(text):
+        return [(split.whole.value, [part.value for part in split.parts], split.recomputes()) for split in breakdowns(text)]
+
+    assert read("951 participants (481 men, 470 women) took part") == [(951, [481, 470], True)]
+    assert read("93.1% complete (83.2% single-copy, 6.7% duplicated)") == [(93.1, [83.2, 6.7], False)]
+    assert read("6,907 records (6,217 training and 692 test)") == [(6907, [6217, 692], False)]
+    # Per-item figures, a selection of the total, and parts of another kind are no partition.
+    assert read("took 0.6s (25.0s for movies, 24.4s for persons)") == []
+    assert read("120 papers (45 in NeurIPS, 30 in ICML)") == []
+    assert read("120 papers (45 accepted, 30 rejected)") == []
+    assert read("93.1% (91.0% images, 95.2% text)") == []
+    assert read("951 participants (48% men, 52% women)") == []
+
+
+def test_a_pooled_row_sums_the_group_sizes_and_pools_by_size():
+    rows = [
+        ["Split", "n", "Accuracy", "F1", "Recall"],
+        ["Easy", "300", "90.0", "88.0", "91.0"],
+        ["Hard", "100", "70.0", "60.0", "64.0"],
+        ["Overall", "400", "85.0", "78.0", "84.3"],
+    ]
+    (pooled,) = pooled_rows(_column_grid(rows))
+    assert pooled.size_column == 1 and pooled.pools_by_size()
+    accuracy, f1, _ = pooled.cells
+    assert accuracy.matches_weighted() and not accuracy.matches_mean()
+    assert not f1.matches_any() and round(f1.weighted, 2) == 81.0
+    # A size that is not the groups' sum pools something else.
+    rows[3][1] = "500"
+    assert pooled_rows(_column_grid(rows)) == []

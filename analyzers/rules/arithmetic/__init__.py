@@ -1,8 +1,24 @@
-"""ARI: the arithmetic a sentence states about its own numbers (shares, changes, parts of a whole) and about a cited table (factors)."""
+"""ARI: the arithmetic a sentence states about its own numbers (shares, changes, parts of a whole) and about a cited table (factors),
+and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 
+from .breakdown import breakdown_not_total
 from .parts_of_whole import parts_not_whole
+from .pooled_row import pooled_row_mismatch
 from .ratio_claim import ratio_claim_mismatch
+from .share_column import share_column_mismatch
 from .share_of_count import share_of_count_mismatch
 from .stated_change import stated_change_mismatch
+from .step_column import step_column_mismatch
+from .truncated_column import truncated_column
 
-__all__ = ["parts_not_whole", "ratio_claim_mismatch", "share_of_count_mismatch", "stated_change_mismatch"]
+__all__ = [
+    "breakdown_not_total",
+    "parts_not_whole",
+    "pooled_row_mismatch",
+    "ratio_claim_mismatch",
+    "share_column_mismatch",
+    "share_of_count_mismatch",
+    "stated_change_mismatch",
+    "step_column_mismatch",
+    "truncated_column",
+]

@@ -51,10 +51,12 @@ def _number_at(text: str, start: int) -> Written | None:
     return Written.read(match) if match else None
 
 
-# Shares: "A out of B (P%)", "P% (A/B)", "A of B (P%)", and "Of the B …, A (P%) …".
+# Shares: "A out of B (P%)", "A out of B, or P%", "P% (A/B)", "A of B (P%)", and "Of the B …, A (P%) …".
 _FRACTION = NUMBER + r"\s*(?:out\s+of|/|of\s+(?:the|all|a\s+total\s+of)?)\s*" + NUMBER
 _PERCENT = NUMBER + _PERCENT_SIGN
 _SHARE_AFTER = re.compile(_FRACTION + r"[^()\d]{0,40}?\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
+# "33 out of 868 searches, or 3.8%": the share after a comma, the counts' words between.
+_SHARE_COMMA = re.compile(_FRACTION + r"[^()\d;.,]{0,40}?,\s*(?:or\s+|i\.e\.,?\s*|that\s+is,?\s*)?" + _PERCENT, re.IGNORECASE)
 _SHARE_BEFORE = re.compile(_PERCENT + r"[^()\d]{0,40}?\(\s*(?:i\.e\.,?\s*)?" + _FRACTION + r"[^()\d]{0,20}\)", re.IGNORECASE)
 _OF_THE = re.compile(r"\b(?:of|among|out\s+of)\s+(?:the|all|these|those)\s+" + NUMBER + r"(?![\s\w-]{0,3}%)", re.IGNORECASE)
 _COUNT_WITH_SHARE = re.compile(NUMBER + r"\s*\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
@@ -89,6 +91,9 @@ def shares(text: str) -> tuple[Share, ...]:
     """Every share of a count the text writes with its base, cached by text."""
     found: dict[int, Share] = {}
     for match in _SHARE_AFTER.finditer(text):
+        part, whole, percent = Written.read(match, 1), Written.read(match, 3), Written.read(match, 5)
+        found.setdefault(percent.start, Share(part, whole, percent, False))
+    for match in _SHARE_COMMA.finditer(text):
         part, whole, percent = Written.read(match, 1), Written.read(match, 3), Written.read(match, 5)
         found.setdefault(percent.start, Share(part, whole, percent, False))
     for match in _SHARE_BEFORE.finditer(text):
@@ -204,3 +209,39 @@ def _is_setting(text: str, number: Written) -> bool:
     before = text[max(0, number.start - 12) : number.start]
     setting = re.search(r"(?:size|order|degree|at\s+most|at\s+least|up\s+to|=|≤|<|>|≥|\bk|\bn)\s*$", before, re.IGNORECASE)
     return bool(setting) or 1900 <= number.value <= 2100
+
+
+# A total broken down in parentheses: "951 participants (481 men, 470 women)", "93.1% complete (83.2%
+# single-copy, 6.7% duplicated)". Each part is a number and the words that name it; nothing else may stand
+# in the parentheses, so that a list of examples or of settings is not read as a partition.
+_NAMING_WORDS = r"(?:\s*[A-Za-z][A-Za-z-]*){1,4}"
+_PART = NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS
+_BREAKDOWN = re.compile(
+    NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS + r"\s*\(\s*((?:" + _PART + r"\s*,\s*(?:and\s+)?)+" + _PART + r"|"
+    r"" + _PART + r"\s+and\s+" + _PART + r")\s*\)",
+    re.IGNORECASE,
+)
+_PART_IN = re.compile(_PART, re.IGNORECASE)
+_NOT_A_PARTITION = re.compile(r"\b(?:e\.g|i\.e|including|such|each|per|respectively|vs|versus|at|for|of|on|in)\b", re.IGNORECASE)
+NEAR_PARTITION = 0.2  # parts that miss their total by more than this share are a selection of it, not a partition
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def breakdowns(text: str) -> tuple[PartsOfWhole, ...]:
+    """Totals the text breaks down in parentheses into parts of the same kind (counts, or percentages),
+    every part smaller than the total and together within a fifth of it."""
+    found = []
+    for match in _BREAKDOWN.finditer(text):
+        inside = match.group(4)
+        if _NOT_A_PARTITION.search(inside):
+            continue  # per-item figures ("25.0s for movies"), examples, settings: not parts of the total
+        whole = Written.read(match)
+        parts_of = list(_PART_IN.finditer(text, match.start(4), match.end(4)))
+        parts = tuple(Written.read(part) for part in parts_of)
+        percent = bool(match.group(3))
+        if any(bool(part.group(3)) != percent for part in parts_of) or _is_setting(text, whole):
+            continue
+        total = sum(part.value for part in parts)
+        if all(part.value < whole.value for part in parts) and abs(total - whole.value) <= NEAR_PARTITION * whole.value:
+            found.append(PartsOfWhole(whole, parts))
+    return tuple(found)
