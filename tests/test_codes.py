@@ -11,6 +11,7 @@ from auditex.analyzers.finding import Category, Finding, Position, Range, Severi
 from auditex.analyzers.llm.codes import CRITICAL_CODE, code_for
 from auditex.analyzers.llm.detection_prompts import error_types
 from auditex.analyzers.reports.sarif import to_sarif
+from auditex.analyzers.reports.text import rule_counts
 from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 from auditex.server.convert import diagnostic, hover_markdown
@@ -118,3 +119,11 @@ def test_a_diagnostic_links_its_code_and_the_hover_explains_llm_codes_too():
     assert diagnostic(_finding("REF003"), Path("/paper")).tags  # an unused label is marked unnecessary
     assert diagnostic(_finding("XYZ999"), Path("/paper")).code_description is None
     assert re.search(r"\*LLM finding: .*confidence 1\.00", hover_markdown([_finding("LLM-EP", Source.LLM)]))
+
+
+def test_the_count_per_code_counts_each_severity_apart():
+    # An audit's LLM-CD findings take the verifier's verdict: four warnings and two information, not "6 information".
+    findings = [_finding("LLM-CD", Source.LLM).model_copy(update={"severity": severity}) for severity in [Severity.WARNING] * 4]
+    findings += [_finding("LLM-CD", Source.LLM).model_copy(update={"severity": Severity.INFORMATION}) for _ in range(2)]
+    lines = [" ".join(line.split()[:3]) for line in rule_counts(findings)]
+    assert lines == ["4 LLM-CD warning", "2 LLM-CD information"]
