@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -546,6 +547,17 @@ def test_unreachable_server_keeps_the_offline_findings_and_exits_3(paper, cli_en
     report = json.loads(captured.out)
     assert expected and [f["fingerprint"] for f in report["findings"]] == expected
     assert "Could not reach" in report["run"]["llm_failed"]
+
+
+def test_a_failed_unit_is_said_once(scripted, paper, cli_env, capsys, caplog):
+    (paper / ".auditex.toml").write_text("[llm]\nmax_retries = 0\n")
+    scripted.responder = lambda body: "no json here"
+    with caplog.at_level(logging.WARNING):
+        _, _, err = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    said = [line for line in err.splitlines() if "failed:" in line]
+    logged = [record.getMessage() for record in caplog.records if "failed:" in record.getMessage()]
+    # The run's report says it (its own stderr line); a log record at warning would print it again in capitals.
+    assert len(said) == 1 and said[0].startswith("auditex: warning: ") and logged == []
 
 
 def test_bad_base_url_is_a_usage_error(paper, cli_env, capsys):
