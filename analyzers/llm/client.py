@@ -3,7 +3,7 @@
 Per call, in order: cache lookup, the wait for the provider's prompt cache (below), a
 slot of the concurrency bound, the budget check (before anything is sent), then attempts
 with exponential backoff and jitter on retryable failures (429, 5xx, timeouts, connection
-errors), honouring Retry-After, all inside `overall_time_limit_s`. Usage and cost of
+errors other than a refused connection), honouring Retry-After, all inside `overall_time_limit_s`. Usage and cost of
 every answer go into `stats`. Errors are never cached. Cancellation propagates untouched.
 
 A provider's prompt cache holds a prefix only once a call that sent it has been
