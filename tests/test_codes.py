@@ -89,10 +89,17 @@ def test_each_help_uri_points_at_the_line_or_file_that_defines_the_code():
             assert entry.name in text, entry.help_uri
 
 
-def test_the_rules_listing_is_the_table(capsys):
+def test_the_rules_listing_is_the_table_and_fits_100_columns(capsys):
     assert main(["rules"]) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == [entry.code for entry in code_table()]
+    header, *rows, _, footer = capsys.readouterr().out.splitlines()
+    assert header.split() == ["code", "severity", "name", "summary"]
+    assert [line.split()[0] for line in rows] == [entry.code for entry in code_table()]
+    assert max(len(line) for line in [header, *rows, footer]) <= 100
+    assert "`auditex rule CODE`" in footer  # where the whole text is
+    # A summary too long for its column is cut at a word and says so.
+    summaries = {entry.code: entry.summary for entry in code_table()}
+    cut = {line.split()[0]: line[header.index("summary") : -1] for line in rows if line.endswith("…")}
+    assert cut and all(summaries[code].startswith(shown) and len(shown) < len(summaries[code]) for code, shown in cut.items())
 
 
 def test_sarif_describes_rules_and_llm_codes_from_the_table():
