@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..latex.source import value_hash
 from .finding import Severity
+from .work_budget import WORK_LIMIT
 
 CONFIG_FILE = ".auditex.toml"
 
@@ -51,6 +52,8 @@ class RulesConfig(BaseModel):
     severity: dict[str, Severity] = Field(default_factory=dict)
     exclude: list[str] = Field(default_factory=list)
     min_severity: Severity | None = Field(default=None, alias="min-severity")
+    # Items one unit of a rule may compare before the rule is skipped for the project (LIM001).
+    work_limit: int = Field(default=WORK_LIMIT, ge=1, alias="work-limit")
 
 
 class ProjectConfig(BaseModel):
@@ -105,8 +108,8 @@ class Config(BaseModel):
         return any(fnmatch.fnmatch(file, pattern) for pattern in self.rules.exclude)
 
     def rule_settings(self) -> str:
-        """The settings rules read (`[statistics]`), as a digest: part of every cached rule result's key."""
-        return value_hash(self.statistics.model_dump(mode="json"))
+        """The settings rules read (`[statistics]`, the work limit), as a digest: part of every cached rule result's key."""
+        return value_hash((self.statistics.model_dump(mode="json"), self.rules.work_limit))
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
