@@ -55,6 +55,7 @@ _RESULT = re.compile(
 _EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")
+_SPELLED = {"<=": "≤", "⩽": "≤", ">=": "≥", "⩾": "≥"}
 _ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
 
 
@@ -73,13 +74,14 @@ class ReportedResult:
     p_half: float  # half a unit of the reported p's last digit
     statistic: str  # "t(28) = 2.20" as written, white space collapsed
     p_text: str  # the reported p as written (".036", "8.7 \\times 10^{-6}"), or "ns"
+    p_sign: str  # the sign before p as written, in one spelling ("≤" for <=, \\leq and ⩽), or "" for "ns"
     start: int
     end: int
 
     @property
     def stated_p(self) -> str:
         """What the text says of p: "p = .036", "p < .001", "ns"."""
-        return "ns" if self.comparison == "ns" else f"p {self.comparison} {self.p_text}"
+        return "ns" if self.comparison == "ns" else f"p {self.p_sign} {self.p_text}"
 
     @property
     def one_tailed_possible(self) -> bool:
@@ -109,8 +111,9 @@ def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
     value = number(match.group("value"))
     if (test == "r" and abs(value) > 1) or (test in ("F", "χ²", "Q") and value < 0):
         return None
+    p_sign = _SPELLED.get(match.group("cmp"), match.group("cmp"))
     if match.group("ns"):
-        comparison, p, p_half, p_text = "ns", None, 0.0, "ns"
+        comparison, p, p_half, p_text, p_sign = "ns", None, 0.0, "ns", ""
     else:
         p_text = match.group("p")
         p = p_number(p_text)
@@ -131,6 +134,7 @@ def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
         p_half=p_half,
         statistic=" ".join(text[match.start() : match.end("value")].replace("~", " ").split()),
         p_text=p_text,
+        p_sign=p_sign,
         start=match.start(),
         end=match.end(),
     )

@@ -176,6 +176,15 @@ def test_json_lists_every_result_read_and_text_shows_the_table(tmp_path, capsys)
     assert "statistics" not in json.loads(capsys.readouterr().out)
 
 
+def test_json_rows_keep_the_sign_as_written(tmp_path, capsys):
+    body = "\\section{Results}\n$t(28) = 2.20$, $p \\leq .04$.\n\n$F(2, 45) = 1.10$, $p \\geq .05$."
+    (tmp_path / "main.tex").write_text(document(body), encoding="utf-8")
+    main(["check", str(tmp_path / "main.tex"), "--format", "json", "--no-cache"])
+    listed = json.loads(capsys.readouterr().out)["statistics"]
+    # `\geq` is "at least", not "more than": the rows say what the paper says.
+    assert [(row["statistic"], row["reported"]) for row in listed] == [("t(28) = 2.20", "p ≤ .04"), ("F(2, 45) = 1.10", "p ≥ .05")]
+
+
 def test_an_equivalence_test_is_listed_but_not_checked(tmp_path):
     body = "With equivalence bounds of $r = \\pm 0.18$, the two one-sided tests show equivalence, $r(229) = -0.04$, $p = .015$."
     assert [row.checked.verdict for row in rows(tmp_path / "a", body)] == [Verdict.EQUIVALENCE_TEST]
