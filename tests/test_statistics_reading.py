@@ -188,6 +188,18 @@ def test_json_rows_keep_the_sign_as_written(tmp_path, capsys):
     assert [(row["statistic"], row["reported"]) for row in listed] == [("t(28) = 2.20", "p ≤ .04"), ("F(2, 45) = 1.10", "p ≥ .05")]
 
 
+def test_an_infinite_interval_bound_announces_a_one_sided_test(tmp_path):
+    # CI [-9.54, ∞]: a test of "greater", whose p for a negative statistic lies near 1, not a reversed decision.
+    greater = "The difference was not positive, $t(40) = -2.38$, 95\\% CI [-9.54, $\\infty$], $p = .989$."
+    assert findings(tmp_path / "greater", greater) == []
+    assert [row.checked.verdict for row in rows(tmp_path / "greater rows", greater)] == [Verdict.ONE_TAILED]
+    less = "The difference was negative, $t(40) = -2.38$, 95\\% CI [$-\\infty$, -1.2], $p = .011$."
+    assert findings(tmp_path / "less", less) == []
+    # The direction counts: a test of "less" gives .011 for this statistic, never .989.
+    assert findings(tmp_path / "wrong way", less.replace(".011", ".989")) == [("STAT002", "error")]
+    assert findings(tmp_path / "two-sided", greater.replace("$\\infty$", "4.1")) == [("STAT002", "error")]
+
+
 def test_an_equivalence_test_is_listed_but_not_checked(tmp_path):
     body = "With equivalence bounds of $r = \\pm 0.18$, the two one-sided tests show equivalence, $r(229) = -0.04$, $p = .015$."
     assert [row.checked.verdict for row in rows(tmp_path / "a", body)] == [Verdict.EQUIVALENCE_TEST]
