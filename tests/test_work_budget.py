@@ -3,26 +3,18 @@ and the skip is a result like any other, the same on every run and cached."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import benchmark
 
 from auditex.cli.main import main
-
-_SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "runaway_input.py"
 
 
 @pytest.fixture(scope="module")
 def runaway():
-    spec = importlib.util.spec_from_file_location("runaway_input", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["runaway_input"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("runaway_input")
 
 
 def _codes(folder: Path, capsys, *extra: str) -> list[tuple[str, str]]:
