@@ -3,9 +3,10 @@
 What authors write, after the plain-text rendering of their LaTeX (`\\textit{p}`, `\\mathit`,
 `\\text`, `{=}`, `\\,`, `\\leq`, siunitx's `\\num` and `\\SI` are already plain characters):
 
-- the tests t, F, r, z, Q (`Q`, `Qb`, `Qw`, `Q_b`) and chi-square, spelt `χ²`, `χ^2`, `\\chi^2`,
+- the tests t, F, r, z, Q (`Q`, `Qb`, `Qw`, `Q_b`, `Q_{Between}`, `QWithin`, `Q-within`) and chi-square, spelt `χ²`, `χ^2`, `\\chi^2`,
   `X2`, `x2`, `chi2`, `chi_2`;
 - a comparison sign on the statistic (`t(28) < 2.2`, `F(1, 24) < 1`);
+- the letter l typed for the digit 1 in degrees of freedom (`F(l, 76)`);
 - thousands separators (`N = 3,479`, `1{,}008`, `2,000.20`) and Unicode minus signs;
 - ties (`~`) and thin spaces between the pieces;
 - the p-value after a comma, a semicolon or in its own parentheses, or "ns" in its place;
@@ -29,11 +30,11 @@ _P_NUMBER = r"(?:\d*\.\d+|\d+)(?:\s*(?:[×x·]|\\times|\\cdot)\s*10\^\{?[-−]\d
 P_VALUE = rf"(?<![\w.])[pP]{_GAP}(?P<cmp>{_COMPARISON}){_GAP}(?P<p>{_P_NUMBER})"
 # The test's name, as the plain text spells it in text and math mode.
 _TEST = (
-    r"(?P<test>t|F|r|z|Z|Q(?:_?\{?(?:b|w|B|W|between|within)\}?)?"
+    r"(?P<test>t|F|r|z|Z|Q(?:[_-]?\{?(?:b|w|B|W|[Bb]etween|[Ww]ithin)\}?)?"
     r"|χ\s*\^?\s*\{?2\}?|χ²|χ_\{?2\}?|[Xx]\s*\^?\s*\{?2\}?|[Xx]²|chi\s*[\^_-]?\s*\{?2\}?|chi²)"
 )
 _DEGREES = (
-    rf"\({_GAP}(?P<df1>\d+(?:\.\d+)?){_GAP}"
+    rf"\({_GAP}(?P<df1>\d+(?:\.\d+)?|l(?={_GAP},)){_GAP}"  # "F(l, 76)": the letter l typed for the digit 1
     rf"(?:,{_GAP}(?P<df2>\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+(?:\.\d+)?){_GAP})?"
     rf"(?:,{_GAP}[Nn]{_GAP}={_GAP}\d[\d,]*{_GAP})?\){_GAP}"
 )
@@ -55,6 +56,7 @@ _RESULT = re.compile(
 _EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")
+_SPELLED = {"<=": "≤", "⩽": "≤", ">=": "≥", "⩾": "≥"}
 _ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
 
 
@@ -73,13 +75,14 @@ class ReportedResult:
     p_half: float  # half a unit of the reported p's last digit
     statistic: str  # "t(28) = 2.20" as written, white space collapsed
     p_text: str  # the reported p as written (".036", "8.7 \\times 10^{-6}"), or "ns"
+    p_sign: str  # the sign before p as written, in one spelling ("≤" for <=, \\leq and ⩽), or "" for "ns"
     start: int
     end: int
 
     @property
     def stated_p(self) -> str:
         """What the text says of p: "p = .036", "p < .001", "ns"."""
-        return "ns" if self.comparison == "ns" else f"p {self.comparison} {self.p_text}"
+        return "ns" if self.comparison == "ns" else f"p {self.p_sign} {self.p_text}"
 
     @property
     def one_tailed_possible(self) -> bool:
@@ -97,7 +100,7 @@ def read_results(text: str) -> tuple[ReportedResult, ...]:
 
 def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
     test = _test_name(match.group("test"))
-    df1 = number(match.group("df1")) if match.group("df1") else None
+    df1 = (1.0 if match.group("df1") == "l" else number(match.group("df1"))) if match.group("df1") else None
     df2 = number(match.group("df2")) if match.group("df2") else None
     if test in _ONE_DF and df2 is not None and re.fullmatch(r"\d{3}", match.group("df2")) and re.fullmatch(r"\d{1,3}", match.group("df1")):
         # t(1,008): a thousands separator in a single degree of freedom
@@ -109,8 +112,9 @@ def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
     value = number(match.group("value"))
     if (test == "r" and abs(value) > 1) or (test in ("F", "χ²", "Q") and value < 0):
         return None
+    p_sign = _SPELLED.get(match.group("cmp"), match.group("cmp"))
     if match.group("ns"):
-        comparison, p, p_half, p_text = "ns", None, 0.0, "ns"
+        comparison, p, p_half, p_text, p_sign = "ns", None, 0.0, "ns", ""
     else:
         p_text = match.group("p")
         p = p_number(p_text)
@@ -131,6 +135,7 @@ def _result(text: str, match: re.Match[str]) -> ReportedResult | None:
         p_half=p_half,
         statistic=" ".join(text[match.start() : match.end("value")].replace("~", " ").split()),
         p_text=p_text,
+        p_sign=p_sign,
         start=match.start(),
         end=match.end(),
     )

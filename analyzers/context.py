@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..latex.index import Index
@@ -15,6 +15,7 @@ from .finding import Evidence, Finding, Fix, Range, Related, Severity, TextEdit
 from .project_config import Config
 from .registry import Rule, Scope
 from .violation import Violation
+from .work_budget import WorkBudget
 
 
 def paragraphs(text: str) -> Iterator[tuple[int, str]]:
@@ -33,10 +34,15 @@ class RuleContext:
     whole_project: Project
     rule: Rule
     config: Config
+    budget: WorkBudget = field(default_factory=WorkBudget)  # the engine gives each unit it computes a fresh one
 
     def __post_init__(self) -> None:
         # Online rules run in the verification pass, whose results are not cached by facets.
         self._checked = checking() and self.rule.scope is not Scope.ONLINE
+
+    def spend(self, items: int) -> None:
+        """Count `items` compared or pairs considered; past the unit's budget, the rule stops (OverBudget)."""
+        self.budget.spend(items)
 
     @property
     def project(self) -> Project:

@@ -33,6 +33,7 @@ from .policy import Policy
 from .project_config import Config
 from .registry import Pairwise, Registry, Rule, Scope
 from .rules import default_registry
+from .work_budget import OverBudget, WorkBudget, WorkSkipped
 
 log = logging.getLogger(__name__)
 # A section's source run as its key holds it: file, (line, column) of its start, content hash.
@@ -95,7 +96,7 @@ class Engine:
     @property
     def enabled_rules(self) -> list[Rule]:
         """The selected offline rules (online ones run in the verification pass, never here)."""
-        return [rule for rule in self.selected_rules if rule.scope is not Scope.ONLINE]
+        return [rule for rule in self.selected_rules if rule.scope not in (Scope.ONLINE, Scope.LIMIT)]
 
     @property
     def selected_rules(self) -> list[Rule]:
@@ -105,8 +106,15 @@ class Engine:
         started = time.perf_counter()
         run = _ProjectCheck(self, project)
         findings: list[Finding] = []
+        skipped: list[str] = []
         for rule in self.enabled_rules:
-            findings += run.findings_of(rule)
+            try:
+                findings += run.findings_of(rule)
+            except _Skipped:
+                skipped.append(rule.code)
+        for rule in self.selected_rules:
+            if rule.scope is Scope.LIMIT and skipped:
+                findings += _fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped))
         # Only what this check used is kept: results of units that no longer exist would only grow the caches.
         self._units = run.units_used
         self._run_keys = run.run_keys
@@ -126,11 +134,17 @@ class Engine:
         self._unsaved = {}
 
 
-class _Units:
-    """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not."""
+class _Skipped(Exception):
+    """A unit of the rule ran out of its work budget (now or when its cached result was computed)."""
 
-    def __init__(self, rule: Rule, stats: CheckStats, previous: dict[str, list[Any]]) -> None:
+
+class _Units:
+    """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not.
+    A unit past its work budget stops the rule: its WorkSkipped result is kept (cached) like any other."""
+
+    def __init__(self, rule: Rule, context: RuleContext, stats: CheckStats, previous: dict[str, list[Any]]) -> None:
         self.rule = rule
+        self.context = context
         self.stats = stats
         self.previous = previous
         self.current: dict[str, list[Any]] = {}
@@ -141,8 +155,11 @@ class _Units:
         if value is not None:
             self.stats.rules_cached += 1
         else:
+            self.context.budget = WorkBudget(self.context.config.rules.work_limit)  # per unit: a unit's result depends on its input alone
             try:
                 value = compute()
+            except OverBudget:
+                value = [WorkSkipped(self.context.budget.spent)]
             except UndeclaredFacet:  # a test caught a rule reading beyond its facets
                 raise
             except Exception:  # a rule bug must not take the audit down
@@ -152,6 +169,8 @@ class _Units:
             self.stats.rules_run += 1
             self.computed = True
         self.current[unit] = value
+        if value and isinstance(value[0], WorkSkipped):
+            raise _Skipped
         return value
 
 
@@ -176,7 +195,7 @@ class _ProjectCheck:
         # project-wide digests that any edit anywhere changes.
         facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
         facets += "|" + self.engine.settings  # results under other settings are other results
-        units = self.units(rule, facets)
+        units = self.units(rule, facets, context)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
         sections = self.sections()
@@ -234,7 +253,7 @@ class _ProjectCheck:
             found = self._digests[facet] = FACETS[facet].digest(self.project)
         return found
 
-    def units(self, rule: Rule, facets: str) -> _Units:
+    def units(self, rule: Rule, facets: str, context: RuleContext) -> _Units:
         """The rule's cached results under these facet digests (from memory, else from the
         analysis cache); those this check uses are kept."""
         key = (self.project.root_file, rule.code, facets)
@@ -243,7 +262,7 @@ class _ProjectCheck:
             first_check = self.project.root_file not in self.engine._checked_roots
             cache = self.engine.cache
             previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
-        units = _Units(rule, self.stats, previous)
+        units = _Units(rule, context, self.stats, previous)
         self.units_used[key] = units.current
         self._units.append((key, rule, units))
         return units

@@ -25,10 +25,25 @@ def applicable(fix: Fix, unsafe: bool) -> bool:
     return fix.safe or unsafe
 
 
+@dataclass(frozen=True)
+class AppliedEdit:
+    """One edit written: where (0-based line, as findings count), the text it replaced and the new text,
+    and the finding it fixed (`unsafe`: a fix that needed the author's judgment, such as a claim rewritten)."""
+
+    file: str
+    line: int
+    before: str
+    after: str
+    code: str
+    fix_title: str
+    unsafe: bool
+
+
 @dataclass
 class FixOutcome:
     applied: int = 0  # findings fixed (their files written)
     files: list[str] = field(default_factory=list)  # files written
+    edits: list[AppliedEdit] = field(default_factory=list)  # every edit written, in file and text order
     unsafe_left: int = 0  # findings whose only fixes are unsafe, not applied
     refused: list[str] = field(default_factory=list)  # why some files were not written
 
@@ -37,18 +52,20 @@ def apply_fixes(folder: Path, findings: list[Finding], unsafe: bool = False) -> 
     """Apply the first applicable fix of each finding to the files under `folder`."""
     root = ProjectRoot(folder)
     outcome = FixOutcome()
-    chosen: list[Fix] = []
+    chosen: list[tuple[Finding, Fix]] = []
     for finding in findings:
         fix = next((fix for fix in finding.fixes if applicable(fix, unsafe)), None)
         if fix is not None:
-            chosen.append(fix)
+            chosen.append((finding, fix))
         elif finding.fixes:
             outcome.unsafe_left += 1
     texts: dict[str, SourceText | None] = {}  # None: a file not to write
     spans: dict[str, list[tuple[int, int, str]]] = {}
     taken: list[set[str]] = []  # the files of each fix taken
-    for fix in chosen:
+    written: list[tuple[int, AppliedEdit]] = []  # each edit taken, after its start offset
+    for finding, fix in chosen:
         planned: list[tuple[str, int, int, str]] = []
+        told: list[tuple[int, AppliedEdit]] = []
         for edit in fix.edits:
             if edit.file not in texts:
                 read = root.read(edit.file)
@@ -62,9 +79,14 @@ def apply_fixes(folder: Path, findings: list[Finding], unsafe: bool = False) -> 
             start = source.offset(edit.range.start.line, edit.range.start.character)
             end = source.offset(edit.range.end.line, edit.range.end.character)
             planned.append((edit.file, start, end, edit.new_text))
+            before = source.text[start:end]
+            told.append(
+                (start, AppliedEdit(edit.file, source.line_of(start), before, edit.new_text, finding.code, fix.title, not fix.safe))
+            )
         if len(planned) == len(fix.edits) and not any(_overlaps(spans[file], start, end) for file, start, end, _ in planned):
             for file, start, end, new_text in planned:
                 spans[file].append((start, end, new_text))
+            written += told
             taken.append({file for file, *_ in planned})
     for file, edits in spans.items():
         source = texts[file]
@@ -79,6 +101,8 @@ def apply_fixes(folder: Path, findings: list[Finding], unsafe: bool = False) -> 
         else:
             outcome.files.append(file)
     outcome.applied = sum(files <= set(outcome.files) for files in taken)
+    ordered = sorted(written, key=lambda item: (item[1].file, item[0]))
+    outcome.edits = [edit for _, edit in ordered if edit.file in outcome.files]
     return outcome
 
 

@@ -32,6 +32,8 @@ from .project_config import OneTailed, StatisticsConfig
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
 # Where results are read: prose, and table cells, where `$F(1, 267) = 2.739$, $p = .765$` reads as in prose.
 _RESULTS_IN = (*PROSE, BlockKind.TABLE)
+# An interval bound at infinity, as the plain text writes `\infty`: "[-∞, 9.54]" bounds the effect below nowhere.
+_INFINITE_BOUND = re.compile(r"(?P<below>[\[(]\s*[-−–]\s*∞\s*[,;])|[,;]\s*\+?\s*∞\s*[\])]")
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
 _EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
@@ -140,7 +142,7 @@ def _checked_block(text: str, settings: StatisticsConfig, announced: bool) -> tu
     return tuple(
         _not_checked(reported, Verdict.EQUIVALENCE_TEST)
         if _EQUIVALENCE.search(text, max(0, reported.start - _EQUIVALENCE_REACH), reported.end)
-        else check(reported, settings, announced)
+        else check(reported, settings, announced, _one_sided_interval(text, reported))
         for reported in read_results(text)
     )
 
@@ -150,8 +152,16 @@ def _not_checked(reported: ReportedResult, verdict: Verdict) -> CheckedResult:
     return CheckedResult(reported, computed, computed, computed, verdict, False, False)
 
 
-def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool) -> CheckedResult:
-    """The verdict on one result; `announced`: the text announces one-tailed tests."""
+def _one_sided_interval(text: str, reported: ReportedResult) -> str | None:
+    """ "greater" or "less" when the result's own interval has an infinite bound (`95% CI [-9.54, ∞]`): the
+    interval of a one-sided test, which says the direction the test looks in."""
+    bound = _INFINITE_BOUND.search(text, reported.start, reported.end)
+    return None if bound is None else "less" if bound.group("below") else "greater"
+
+
+def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool, one_sided: str | None = None) -> CheckedResult:
+    """The verdict on one result; `announced`: the text announces one-tailed tests; `one_sided`: the result's
+    interval announces a one-sided test in that direction ("greater", "less"), whose p may lie near 1."""
     p_of = _p_function(reported)
     computed = p_of(abs(reported.value))
     low, high = _computed_range(reported, p_of)
@@ -165,8 +175,12 @@ def check(reported: ReportedResult, settings: StatisticsConfig, announced: bool)
         return CheckedResult(reported, computed, low, high, verdict, False, always)
     decision_error = _decision_error(reported, settings, low, high)
     may_be_one_tailed = reported.one_tailed_possible and settings.one_tailed is OneTailed.ANNOUNCED
+    # A one-sided test looking away from the effect gives 1 - p/2: "greater" with a negative statistic.
+    away = one_sided is not None and (one_sided == "greater") == (reported.value < 0)
+    if may_be_one_tailed and away and _meet(reported_low, reported_high, 1 - high / 2, 1 - low / 2):
+        return CheckedResult(reported, 1 - computed / 2, 1 - high / 2, 1 - low / 2, Verdict.ONE_TAILED, False, True)
     if may_be_one_tailed and _meet(reported_low, reported_high, low / 2, high / 2):
-        if announced:
+        if announced or one_sided:
             return CheckedResult(reported, computed / 2, low / 2, high / 2, Verdict.ONE_TAILED, False, True)
         return CheckedResult(reported, computed, low, high, Verdict.UNANNOUNCED_ONE_TAILED, decision_error, False)
     if reported.comparison == "=" and reported.p is not None and _meet(reported.p, reported.p + 2 * reported.p_half, low, high):

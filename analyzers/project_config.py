@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import re
 import tomllib
 from dataclasses import dataclass, field
 from enum import Enum
@@ -36,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..latex.source import value_hash
 from .finding import Severity
+from .work_budget import WORK_LIMIT
 
 CONFIG_FILE = ".auditex.toml"
 
@@ -51,6 +53,8 @@ class RulesConfig(BaseModel):
     severity: dict[str, Severity] = Field(default_factory=dict)
     exclude: list[str] = Field(default_factory=list)
     min_severity: Severity | None = Field(default=None, alias="min-severity")
+    # Items one unit of a rule may compare before the rule is skipped for the project (LIM001).
+    work_limit: int = Field(default=WORK_LIMIT, ge=1, alias="work-limit")
 
 
 class ProjectConfig(BaseModel):
@@ -105,8 +109,8 @@ class Config(BaseModel):
         return any(fnmatch.fnmatch(file, pattern) for pattern in self.rules.exclude)
 
     def rule_settings(self) -> str:
-        """The settings rules read (`[statistics]`), as a digest: part of every cached rule result's key."""
-        return value_hash(self.statistics.model_dump(mode="json"))
+        """The settings rules read (`[statistics]`, the work limit), as a digest: part of every cached rule result's key."""
+        return value_hash((self.statistics.model_dump(mode="json"), self.rules.work_limit))
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
@@ -143,15 +147,36 @@ def load_config(folder: Path, strict: bool = False) -> Config:
     if not path.is_file():
         return Config()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
         return Config.model_validate(data)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except tomllib.TOMLDecodeError as error:
+        problem = f"{CONFIG_FILE} could not be read: {_toml_problem(text, str(error))}"
+    except (OSError, UnicodeDecodeError) as error:
         problem = f"{CONFIG_FILE} could not be read: {error}"
     except ValidationError as error:
         problem = f"{CONFIG_FILE} is invalid: {_first_error(error)}"
     if strict:
         raise ConfigError(problem)
     return Config(problems=[problem])
+
+
+def _toml_problem(text: str, error: str) -> str:
+    """tomllib's error with the line it names quoted; a table declared twice names both of its lines."""
+    at = re.search(r"\(at line (\d+), column \d+\)$", error)
+    if at is None:
+        return error
+    line = int(at.group(1))
+    lines = text.splitlines()
+    quoted = f" `{lines[line - 1].strip()}`" if line <= len(lines) else ""
+    twice = re.match(r"Cannot declare \((.*)\) twice", error)
+    if twice is None:
+        return f"line {line}{quoted}: {error[: at.start()].strip()}"
+    table = ".".join(part.strip(" '\"") for part in twice.group(1).split(",") if part.strip())
+    header = re.compile(rf"\s*\[\s*{re.escape(table)}\s*\]")
+    first = next((number for number, written in enumerate(lines, 1) if header.match(written) and number != line), None)
+    earlier = f" (first on line {first})" if first else ""
+    return f"line {line}{quoted}: the table [{table}] is declared a second time{earlier}; keep its keys under one header"
 
 
 def _first_error(error: ValidationError) -> str:

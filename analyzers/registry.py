@@ -26,6 +26,9 @@ class Scope(str, Enum):
     # Runs only in the opt-in online verification pass (analyzers/online_verification.py), over the
     # verdicts of the scholarly indexes: `check(ctx, cited, verdict)`. The offline engine skips it.
     ONLINE = "online"
+    # Runs after the others, over the rules the work budget stopped (work_budget.py): `check(ctx, skipped)`,
+    # `skipped` the codes of those rules. Never cached: what it reads is the other rules' outcome.
+    LIMIT = "limit"
 
 
 @dataclass(frozen=True)

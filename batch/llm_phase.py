@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..analyzers.finding import Finding
 from ..analyzers.llm.answer_cache import LLMCache
 from ..analyzers.llm.errors import LLMError
-from ..analyzers.llm.pricing import Price, price_for
+from ..analyzers.llm.pricing import Price
 from ..analyzers.llm.provider import make_provider
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.online_verification import ONLINE_SLOT
@@ -46,7 +46,7 @@ BATCH_CONCURRENCY = 100_000
 def batch_settings(settings: LLMSettings) -> LLMSettings:
     """The settings for batched calls: batch prices, no streaming, room to wait for the batch."""
     prices = dict(settings.prices)
-    price = price_for(settings.model, prices)
+    price = settings.price()
     if price is not None:
         prices[settings.model] = Price.model_validate(
             {name: None if rate is None else rate * BATCH_PRICE_FACTOR for name, rate in price.model_dump().items()}

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..analyzers.codes import code_table
 from ..analyzers.finding import Finding, Severity
-from ..analyzers.fixes import apply_fixes
+from ..analyzers.fixes import AppliedEdit, apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.path_check import checked_input
@@ -147,8 +147,30 @@ def _fix(arguments: argparse.Namespace, result: Session) -> int:
     line = f"auditex: fixed {counted(outcome.applied, 'finding')} in {counted(len(outcome.files), 'file')}"
     if outcome.unsafe_left:
         line += f"; {counted(outcome.unsafe_left, 'more finding')} {'has' if outcome.unsafe_left == 1 else 'have'} unsafe fixes (--unsafe-fixes applies them)"
-    print(line, file=sys.stderr)
+    print(line + (":" if outcome.edits else ""), file=sys.stderr)
+    for edit in (edit for edit in outcome.edits if not edit.unsafe):
+        print(_edit_line(edit), file=sys.stderr)
+    rewritten = [edit for edit in outcome.edits if edit.unsafe]
+    if rewritten:  # these change what the paper says: the author reads each again
+        print("auditex: --unsafe-fixes rewrote what the text says here; read each again:", file=sys.stderr)
+        for edit in rewritten:
+            print(f"{_edit_line(edit)} ({edit.fix_title})", file=sys.stderr)
     return 0
+
+
+def _edit_line(edit: AppliedEdit) -> str:
+    """`  file:line: CODE before -> after`, as a diff's summary shows an edit."""
+    return f"  {edit.file}:{edit.line + 1}: {edit.code} {_excerpt(edit.before)} -> {_excerpt(edit.after)}"
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    """An edit's text on one line, quoted; cut in the middle when long, and "nothing" when empty."""
+    if not text:
+        return "nothing"
+    shown = text.replace("\n", "⏎")
+    if len(shown) > width:
+        shown = shown[: width // 2 - 1] + "…" + shown[-(width // 2 - 1) :]
+    return f"`{shown}`"
 
 
 def _report(arguments: argparse.Namespace, result: Session) -> int:

@@ -18,13 +18,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], co
     single.set_defaults(run=run_rule)
 
 
+# The listing fits a terminal of this many columns: a summary too long is cut, and `auditex rule CODE` has it whole.
+LISTING_WIDTH = 100
+
+
 def run_rules(arguments: argparse.Namespace) -> int:
-    for entry in code_table():
-        severity = entry.severity.value if entry.severity else "(confidence)"
-        category = entry.category.value if entry.category else "any"
-        described = f"{entry.name}: {entry.summary}" if entry.rule else f"{entry.name} (LLM, `auditex audit`)"
-        print(f"{entry.code:8} {severity:12} {category:22} {described}")
+    entries = list(code_table())
+    rows = [("code", "severity", "name", "summary")]
+    for entry in entries:
+        severity = entry.severity.value if entry.severity else "(verdict)"
+        rows.append((entry.code, severity, entry.name, entry.summary if entry.rule else "found by `auditex audit` (LLM)"))
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    for *columns, summary in rows:
+        line = " ".join(cell.ljust(width) for cell, width in zip(columns, widths, strict=True)) + " "
+        print(line + _fitted(summary, LISTING_WIDTH - len(line)))
+    print(f"\n{len(entries)} codes. `auditex rule CODE` prints a code's whole text.")
     return 0
+
+
+def _fitted(text: str, width: int) -> str:
+    """`text`, cut at a word boundary and marked "…" when it is wider than `width`."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
 
 
 def run_rule(arguments: argparse.Namespace) -> int:

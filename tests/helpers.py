@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
+import sys
 import tarfile
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from auditex.analyzers.finding import Finding
 from auditex.analyzers.path_check import check_path
 from auditex.latex.project import Project
+
+
+def benchmark(name: str) -> types.ModuleType:
+    """The script benchmarks/<name>.py as a module, for a test of its functions."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def write_project(folder: Path, files: dict[str, str | bytes]) -> Path:

@@ -33,7 +33,9 @@ def test_fix_applies_the_safe_fix_only_and_reports_what_is_left(tmp_path, capsys
     folder = paper(tmp_path)
     assert main(["check", str(folder), "--fix", "--select", "REF,CIT", "--no-cache"]) == 1
     captured = capsys.readouterr()
-    assert "auditex: fixed 1 finding in 1 file; 1 more finding has unsafe fixes (--unsafe-fixes applies them)" in captured.err
+    assert "auditex: fixed 1 finding in 1 file; 1 more finding has unsafe fixes (--unsafe-fixes applies them):" in captured.err
+    assert "  main.tex:5: REF001 `tab:result` -> `tab:results`\n" in captured.err  # each edit: where, before and after
+    assert "rewrote" not in captured.err
     text = (folder / "main.tex").read_text()
     assert "\\ref{tab:results}" in text and "\\cite{knuth84}" in text
     assert "REF001" not in captured.out and "CIT001" in captured.out  # the report is of the fixed files
@@ -42,7 +44,11 @@ def test_fix_applies_the_safe_fix_only_and_reports_what_is_left(tmp_path, capsys
 def test_unsafe_fixes_apply_the_rest(tmp_path, capsys):
     folder = paper(tmp_path)
     assert main(["check", str(folder), "--unsafe-fixes", "--select", "REF,CIT", "--no-cache"]) == 0
-    assert "auditex: fixed 2 findings in 1 file" in capsys.readouterr().err
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == "auditex: fixed 2 findings in 1 file:" and said[1] == "  main.tex:5: REF001 `tab:result` -> `tab:results`"
+    # The fix that needed the author's judgment is said apart, with what it did.
+    assert said[2].startswith("auditex: --unsafe-fixes rewrote what the text says here")
+    assert said[3].startswith("  main.tex:5: CIT001 `knuth84` -> `knuth1984` (")
     assert "\\ref{tab:results} and \\cite{knuth1984}" in (folder / "main.tex").read_text()
 
 

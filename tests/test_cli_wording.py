@@ -99,3 +99,12 @@ def test_progress_off_a_terminal_is_a_plain_line_now_and_then():
     assert "\x1b" not in written  # plain text, no terminal codes
     time.sleep(0.2)
     assert log.getvalue() == written  # closed: nothing more
+
+
+def test_a_table_declared_twice_names_both_lines(tmp_path, capsys):
+    folder = write_project(tmp_path / "paper", {"main.tex": document("Text.")})
+    (folder / ".auditex.toml").write_text('[rules]\nselect = ["REF"]\n\n[rules]\nignore = ["CIT"]\n', encoding="utf-8")
+    assert main(["check", str(folder)]) == 2
+    error = capsys.readouterr().err
+    assert "line 4 `[rules]`: the table [rules] is declared a second time (first on line 1)" in error
+    assert "Cannot declare" not in error

@@ -11,6 +11,7 @@ from auditex.analyzers.finding import Category, Finding, Position, Range, Severi
 from auditex.analyzers.llm.codes import CRITICAL_CODE, code_for
 from auditex.analyzers.llm.detection_prompts import error_types
 from auditex.analyzers.reports.sarif import to_sarif
+from auditex.analyzers.reports.text import rule_counts
 from auditex.analyzers.rules import default_registry
 from auditex.cli.main import main
 from auditex.server.convert import diagnostic, hover_markdown
@@ -88,10 +89,17 @@ def test_each_help_uri_points_at_the_line_or_file_that_defines_the_code():
             assert entry.name in text, entry.help_uri
 
 
-def test_the_rules_listing_is_the_table(capsys):
+def test_the_rules_listing_is_the_table_and_fits_100_columns(capsys):
     assert main(["rules"]) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
-    assert listed == [entry.code for entry in code_table()]
+    header, *rows, _, footer = capsys.readouterr().out.splitlines()
+    assert header.split() == ["code", "severity", "name", "summary"]
+    assert [line.split()[0] for line in rows] == [entry.code for entry in code_table()]
+    assert max(len(line) for line in [header, *rows, footer]) <= 100
+    assert "`auditex rule CODE`" in footer  # where the whole text is
+    # A summary too long for its column is cut at a word and says so.
+    summaries = {entry.code: entry.summary for entry in code_table()}
+    cut = {line.split()[0]: line[header.index("summary") : -1] for line in rows if line.endswith("…")}
+    assert cut and all(summaries[code].startswith(shown) and len(shown) < len(summaries[code]) for code, shown in cut.items())
 
 
 def test_sarif_describes_rules_and_llm_codes_from_the_table():
@@ -118,3 +126,11 @@ def test_a_diagnostic_links_its_code_and_the_hover_explains_llm_codes_too():
     assert diagnostic(_finding("REF003"), Path("/paper")).tags  # an unused label is marked unnecessary
     assert diagnostic(_finding("XYZ999"), Path("/paper")).code_description is None
     assert re.search(r"\*LLM finding: .*confidence 1\.00", hover_markdown([_finding("LLM-EP", Source.LLM)]))
+
+
+def test_the_count_per_code_counts_each_severity_apart():
+    # An audit's LLM-CD findings take the verifier's verdict: four warnings and two information, not "6 information".
+    findings = [_finding("LLM-CD", Source.LLM).model_copy(update={"severity": severity}) for severity in [Severity.WARNING] * 4]
+    findings += [_finding("LLM-CD", Source.LLM).model_copy(update={"severity": Severity.INFORMATION}) for _ in range(2)]
+    lines = [" ".join(line.split()[:3]) for line in rule_counts(findings)]
+    assert lines == ["4 LLM-CD warning", "2 LLM-CD information"]

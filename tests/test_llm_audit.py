@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.answer_cache import LLMCache
 from auditex.analyzers.llm.audit import AuditResult, run_audit
 from auditex.analyzers.llm.pricing import Price
+from auditex.analyzers.llm.settings import DEFAULT_MODELS, DEFAULT_VERIFIERS
 from auditex.analyzers.projects import open_projects
 from auditex.cli.main import main
 
@@ -262,7 +264,7 @@ def test_every_mode_through_the_cli(scripted, paper, cli_env, capsys, per_sectio
     paths = {r.path for r in scripted.requests}
     assert paths == {"/v1/chat/completions" if provider == "openai" else "/v1/messages"}
     assert all(r.streamed == stream for r in scripted.requests)
-    assert "calls" in err and "cache hits" in err and "tokens" in err and "$" in err
+    assert "calls" in err and "cache hits" in err and "tokens" in err and "unpriced" in err  # the loopback model has no price
     assert "verify" in {role(r.body) for r in scripted.requests} and "by stage: " in err and "verify " in err
 
 
@@ -570,6 +572,31 @@ def test_unreachable_server_keeps_the_offline_findings_and_exits_3(paper, cli_en
     report = json.loads(captured.out)
     assert expected and [f["fingerprint"] for f in report["findings"]] == expected
     assert "Could not reach" in report["run"]["llm_failed"]
+
+
+def test_a_failed_unit_is_said_once(scripted, paper, cli_env, capsys, caplog):
+    (paper / ".auditex.toml").write_text("[llm]\nmax_retries = 0\n")
+    scripted.responder = lambda body: "no json here"
+    with caplog.at_level(logging.WARNING):
+        _, _, err = cli(scripted, paper, "--mode", "fast", "--no-cache", capsys=capsys)
+    said = [line for line in err.splitlines() if "failed:" in line]
+    logged = [record.getMessage() for record in caplog.records if "failed:" in record.getMessage()]
+    # The run's report says it (its own stderr line); a log record at warning would print it again in capitals.
+    assert len(said) == 1 and said[0].startswith("auditex: warning: ") and logged == []
+
+
+def test_a_model_named_by_default_at_a_base_url_is_unpriced_unless_a_price_is_configured(scripted, paper):
+    project = project_of(paper)
+    # No --model: the mode's cloud default names the model, but a local server serves its own.
+    local = audit(project, scripted, "fast", settings={"model": ""})
+    assert local.stats.calls and local.stats.unpriced_calls == local.stats.calls and local.stats.cost_usd == 0
+    assert "unpriced" in local.summary() and "$" not in local.summary()
+    default, verifier = DEFAULT_MODELS["openai"]["fast"], DEFAULT_VERIFIERS["openai"]
+    prices = {model: Price(input_per_mtok=1.0, output_per_mtok=1.0) for model in (default, verifier)}
+    priced = audit(project, scripted, "fast", settings={"model": "", "prices": prices})
+    assert priced.stats.unpriced_calls == 0 and priced.stats.cost_usd > 0 and "unpriced" not in priced.summary()
+    named = audit(project, scripted, "fast", settings={"model": default})  # a model the user names is priced as named
+    assert named.stats.unpriced_calls == 0 and named.stats.cost_usd > 0
 
 
 def test_bad_base_url_is_a_usage_error(paper, cli_env, capsys):

@@ -288,12 +288,14 @@ def free_port() -> int:
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 async def test_unreachable_server(provider: str) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
-    settings = LLMSettings.from_env(env={}, provider=provider, base_url=url, max_retries=1, retry_base_s=0.01)
+    settings = LLMSettings.from_env(env={}, provider=provider, base_url=url, retry_base_s=0.01)  # the default retries
     async with LLMClient(settings) as llm:
         with pytest.raises(Unreachable) as caught:
             await llm.complete(ask())
     assert str(caught.value).startswith(f"Could not reach {url}")
     assert one_sentence(str(caught.value))
+    # A refused connection is not transient: nothing listens there, and asking again only makes the user wait.
+    assert llm.stats.retries == 0 and not caught.value.retryable
 
 
 async def test_unreadable_body_is_a_bad_response(llm_server: LoopbackLLMServer) -> None:

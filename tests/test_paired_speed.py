@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
-
-_SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "paired_speed.py"
+from helpers import benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("paired_speed", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["paired_speed"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("paired_speed")
 
 
 def test_the_defaults_are_the_issues_baseline_and_papers(bench):

@@ -51,6 +51,13 @@ def test_label_in_an_optional_argument_is_a_definition(tmp_path):
     assert findings(tmp_path, body + "\\label{lem:bound}\n", "REF002") != []
 
 
+def test_a_key_in_doubled_braces_is_said_as_such_and_not_blamed_on_a_missing_file(tmp_path):
+    body = "\\input{version}\n\\section{A}\\label{sec:a}\nSee \\cref{{sec:a}}.\n"
+    (found,) = findings(tmp_path, body, "REF001")
+    assert "doubled braces" in found.message and "missing" not in found.message and found.severity.value == "error"
+    assert [(fix.title, fix.safe, fix.edits[0].new_text) for fix in found.fixes] == [("Write `sec:a` in single braces", True, "sec:a")]
+
+
 def test_a_listings_label_option_is_a_definition(tmp_path):
     body = (
         "See Listing~\\ref{lst:loop}, Listing~\\ref{lst:braced} and \\ref{lst:none}.\n"

@@ -36,6 +36,9 @@ CLASSES = {
     "Q test": ("Q(3) = 8.10, p = .044", "Q(3) = 8.10, p = .024"),
     "Q between": ("$Q_b(1) = 3.78$, $p = .052$", "Qb(1) = 3.78, p = .082"),
     "Q within": ("$Q_{w}(12) = 20.1$, $p = .065$", "Qw(12) = 20.1, p = .025"),
+    "Q between spelt out": ("$Q_{\\mathrm{Between}}(1) = 5.20$, $p = .023$", "$Q_{\\mathrm{Between}}(1) = 5.20$, $p = .053$"),
+    "Q within spelt out": ("QWithin(12) = 30.10, p = .003", "Q-within(2) = 0.80, p = .370"),
+    "the letter l for the digit 1": ("F(l, 76) = 4.20, p = .044", "F(l, 76) = 4.20, p = .014"),
     "chi-square as X2": ("X2(1) = 4.20, p = .040", "X2(1) = 4.20, p = .070"),
     "chi-square as x2": ("x2(2) = 6.10, p = .047", "x2(2) = 6.10, p = .027"),
     "chi-square as chi2": ("chi2(1) = 4.20, p = .040", "chi2(1) = 4.20, p = .070"),
@@ -174,6 +177,27 @@ def test_json_lists_every_result_read_and_text_shows_the_table(tmp_path, capsys)
     # Without STAT001 and STAT002, the JSON report lists nothing of them.
     main(["check", str(tmp_path / "main.tex"), "--format", "json", "--select", "REF", "--no-cache"])
     assert "statistics" not in json.loads(capsys.readouterr().out)
+
+
+def test_json_rows_keep_the_sign_as_written(tmp_path, capsys):
+    body = "\\section{Results}\n$t(28) = 2.20$, $p \\leq .04$.\n\n$F(2, 45) = 1.10$, $p \\geq .05$."
+    (tmp_path / "main.tex").write_text(document(body), encoding="utf-8")
+    main(["check", str(tmp_path / "main.tex"), "--format", "json", "--no-cache"])
+    listed = json.loads(capsys.readouterr().out)["statistics"]
+    # `\geq` is "at least", not "more than": the rows say what the paper says.
+    assert [(row["statistic"], row["reported"]) for row in listed] == [("t(28) = 2.20", "p ≤ .04"), ("F(2, 45) = 1.10", "p ≥ .05")]
+
+
+def test_an_infinite_interval_bound_announces_a_one_sided_test(tmp_path):
+    # CI [-9.54, ∞]: a test of "greater", whose p for a negative statistic lies near 1, not a reversed decision.
+    greater = "The difference was not positive, $t(40) = -2.38$, 95\\% CI [-9.54, $\\infty$], $p = .989$."
+    assert findings(tmp_path / "greater", greater) == []
+    assert [row.checked.verdict for row in rows(tmp_path / "greater rows", greater)] == [Verdict.ONE_TAILED]
+    less = "The difference was negative, $t(40) = -2.38$, 95\\% CI [$-\\infty$, -1.2], $p = .011$."
+    assert findings(tmp_path / "less", less) == []
+    # The direction counts: a test of "less" gives .011 for this statistic, never .989.
+    assert findings(tmp_path / "wrong way", less.replace(".011", ".989")) == [("STAT002", "error")]
+    assert findings(tmp_path / "two-sided", greater.replace("$\\infty$", "4.1")) == [("STAT002", "error")]
 
 
 def test_an_equivalence_test_is_listed_but_not_checked(tmp_path):

@@ -3,7 +3,7 @@
 Per call, in order: cache lookup, the wait for the provider's prompt cache (below), a
 slot of the concurrency bound, the budget check (before anything is sent), then attempts
 with exponential backoff and jitter on retryable failures (429, 5xx, timeouts, connection
-errors), honouring Retry-After, all inside `overall_time_limit_s`. Usage and cost of
+errors other than a refused connection), honouring Retry-After, all inside `overall_time_limit_s`. Usage and cost of
 every answer go into `stats`. Errors are never cached. Cancellation propagates untouched.
 
 A provider's prompt cache holds a prefix only once a call that sent it has been
@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .answer_cache import LLMCache
 from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
-from .pricing import Usage, cost_of, price_for
+from .pricing import Usage, cost_of
 from .provider import ChatRequest, ChatResponse, Message, Provider, make_provider
 from .settings import LLMSettings
 
@@ -62,14 +62,24 @@ class StageStats(BaseModel):
     cache_write_tokens: int = 0  # input tokens written to it
     output_tokens: int = 0  # reasoning tokens included
     cost_usd: float = 0.0
+    unpriced_calls: int = 0  # answers of a model with no known price: counted as $0
 
-    def add(self, usage: Usage, cost: float) -> None:
+    def add(self, usage: Usage, cost: float | None) -> None:
+        """One answer's usage and cost (None: unpriced)."""
         self.calls += 1
+        self.unpriced_calls += cost is None
         self.input_tokens += usage.input_tokens
         self.cache_read_tokens += usage.cache_read_tokens
         self.cache_write_tokens += usage.cache_write_tokens
         self.output_tokens += usage.output_tokens
-        self.cost_usd += cost
+        self.cost_usd += cost or 0.0
+
+    @property
+    def cost(self) -> str:
+        """What the calls cost, or "unpriced" when no price is known for any of them."""
+        if self.calls and self.unpriced_calls == self.calls:
+            return "unpriced"
+        return f"${self.cost_usd:.4f}" + (f" ({self.unpriced_calls} calls unpriced)" if self.unpriced_calls else "")
 
     def plus(self, other: StageStats) -> StageStats:
         return type(self).model_validate({name: getattr(self, name) + getattr(other, name) for name in StageStats.model_fields})
@@ -90,17 +100,17 @@ class RunStats(StageStats):
         return (
             f"{self.calls} calls, {self.cache_hits} cache hits, {self.failures} failed{cut}, "
             f"{self.input_tokens:,} input{cached} + {self.output_tokens:,} output tokens, "
-            f"${self.cost_usd:.4f}, {self.wall_s:.1f} s"
+            f"{self.cost}, {self.wall_s:.1f} s"
         )
 
     def stage_summary(self) -> str:
         return "; ".join(
             f"{name} {stage.calls} calls, {stage.input_tokens:,} in ({stage.cache_read_tokens:,} cached) + "
-            f"{stage.output_tokens:,} out, ${stage.cost_usd:.4f}"
+            f"{stage.output_tokens:,} out, {stage.cost}"
             for name, stage in self.stages.items()
         )
 
-    def count(self, usage: Usage, cost: float, stage: str) -> None:
+    def count(self, usage: Usage, cost: float | None, stage: str) -> None:
         self.add(usage, cost)
         self.stages.setdefault(stage or "other", StageStats()).add(usage, cost)
 
@@ -181,8 +191,8 @@ class LLMClient:
         self._reserved_usd = 0.0  # worst-case cost of calls in flight
         self._prefix_sent: dict[str, asyncio.Event] = {}  # prefix digest -> set once its first call is answered
         self._first_start: float | None = None
-        if settings.budget_usd is not None and price_for(settings.model, settings.prices) is None:
-            log.warning("No price known for model %s: its calls count as $0 and --budget cannot stop them.", settings.model)
+        if settings.budget_usd is not None and self.settings.price() is None:
+            log.warning("No price known for model %s: its calls count as $0 and --budget cannot stop them.", self.settings.model)
 
     @property
     def stats(self) -> RunStats:
@@ -288,7 +298,9 @@ class LLMClient:
             async with self._slots:
                 # Worst case: no part of the prompt comes from the provider's cache.
                 assert req.max_output_tokens is not None  # the copy above sets it
-                estimate = cost_of(Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices)
+                estimate = cost_of(
+                    Usage(input_tokens=req.estimated_input_tokens(), output_tokens=req.max_output_tokens), s.model, s.prices, s.list_prices
+                )
                 self._reserve(estimate)
                 try:
                     response = await self._with_retries(req)
@@ -300,7 +312,8 @@ class LLMClient:
         if response.cached:  # a provider batch answered an identical call of another audit: paid there
             self._stats.hit(req.stage)
             return response.model_copy(update={"cost_usd": 0.0}), key
-        cost = cost_of(response.usage, s.model, s.prices)
+        price = s.price()
+        cost = None if price is None else price.input_cost(response.usage) + price.output_cost(response.usage)
         self._stats.count(response.usage, cost, req.stage)
         log.debug(
             "%s: %d input (%d cached) + %d output tokens, $%.5f",
@@ -308,9 +321,9 @@ class LLMClient:
             response.usage.input_tokens,
             response.usage.cache_read_tokens,
             response.usage.output_tokens,
-            cost,
+            cost or 0.0,
         )
-        return response.model_copy(update={"cost_usd": cost}), key
+        return response.model_copy(update={"cost_usd": cost or 0.0}), key
 
     async def _await_cached_prefix(self, req: ChatRequest) -> asyncio.Event | None:
         """Wait while another call sends this prefix first; the first call gets the event to set."""

@@ -35,6 +35,12 @@ class Unreachable(LLMError):
     retryable = True
 
 
+class Refused(Unreachable):
+    """The server's host refused the connection: nothing listens there, and nothing will by the next retry."""
+
+    retryable = False
+
+
 class RateLimited(LLMError):
     """HTTP 429: the server asks us to slow down, possibly with Retry-After."""
 
@@ -116,7 +122,8 @@ def from_sdk_error(exc: Exception, sdk: ModuleType, where: str, key_env: str, se
     if isinstance(exc, sdk.APITimeoutError):
         return Timeout(f"The LLM server at {where} did not answer in time.")
     if isinstance(exc, sdk.APIConnectionError):
-        return Unreachable(f"Could not reach {where}{_cause(exc, secret)}; check the URL and that the server is running.")
+        unreachable = Refused if _refused(exc) else Unreachable
+        return unreachable(f"Could not reach {where}{_cause(exc, secret)}; check the URL and that the server is running.")
     if isinstance(exc, sdk.APIStatusError):
         return _from_status(exc.status_code, exc.response.headers, _server_message(exc, secret), where, key_env)
     return BadResponse(f"The LLM server at {where} sent a reply auditex could not read ({type(exc).__name__}).")
@@ -133,6 +140,14 @@ def _from_status(status: int, headers: Mapping[str, str], detail: str, where: st
         return ServerFailed(f"The LLM server at {where} failed with HTTP {status}{detail}.", retry_after_s=retry_after)
     refused = BadRequest if status in (400, 422) else Rejected
     return refused(f"The LLM server at {where} refused the request with HTTP {status}{detail}.")
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a ConnectionRefusedError lies under `exc` (the SDKs wrap it in their transports' errors)."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, ConnectionRefusedError):
+        cause = cause.__cause__ or cause.__context__
+    return cause is not None
 
 
 def _cause(exc: Exception, secret: str | None) -> str:

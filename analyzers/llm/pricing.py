@@ -13,7 +13,9 @@ any row in their settings, `[llm.prices]`).
   0.1x the base input rate, a cache write (5-minute cache) 1.25x.
 
 A row given without cache rates (an override for a local model) bills cached tokens at the
-base rate. A model that is not in the table, such as a local one behind `--base-url`, costs 0.
+base rate. A model that is not in the table, such as a local one behind `--base-url`, is unpriced:
+its calls count as $0 and the report says "unpriced". So is a model named by default at a `--base-url`
+(the server serves its own model whatever the name), unless a price is configured for it.
 """
 
 from __future__ import annotations
@@ -101,19 +103,20 @@ DEFAULT_PRICES: Mapping[str, Price] = MappingProxyType(
 )
 
 
-def price_for(model: str, overrides: Mapping[str, Price] | None = None) -> Price | None:
-    """The price row of `model`: an exact name, else the longest row it extends.
+def price_for(model: str, overrides: Mapping[str, Price] | None = None, listed: bool = True) -> Price | None:
+    """The price row of `model`: an exact name, else the longest row it extends (`listed`: in the list
+    prices too, else in the `overrides` alone).
 
     Dated snapshots and point releases ("gpt-4o-mini-2024-07-18", "gpt-5.1",
     "claude-sonnet-4-5-20250929") share the price of the row they extend.
     """
-    table = {**DEFAULT_PRICES, **(overrides or {})}
+    table = {**(DEFAULT_PRICES if listed else {}), **(overrides or {})}
     if model in table:
         return table[model]
     extended = [name for name in table if model.startswith(name) and model[len(name)] in "-."]
     return table[max(extended, key=len)] if extended else None
 
 
-def cost_of(usage: Usage, model: str, overrides: Mapping[str, Price] | None = None) -> float:
-    price = price_for(model, overrides)
+def cost_of(usage: Usage, model: str, overrides: Mapping[str, Price] | None = None, listed: bool = True) -> float:
+    price = price_for(model, overrides, listed)
     return 0.0 if price is None else price.input_cost(usage) + price.output_cost(usage)

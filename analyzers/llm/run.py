@@ -218,7 +218,7 @@ class AuditRun:
             self.budget_stop = self.budget_stop or str(err)
             self.failed.append(UnitFailure(unit.id, unit.label, str(err)))
         except LLMError as err:
-            log.warning("%s failed: %s", unit.label, err)
+            log.debug("%s failed: %s", unit.label, err)  # recorded: the run's report says it once
             self.failed.append(UnitFailure(unit.id, unit.label, str(err)))
         finally:
             self.done += 1

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from .errors import MissingKey, display_url
-from .pricing import Price
+from .pricing import Price, price_for
 
 ProviderName = Literal["openai", "anthropic"]
 Effort = Literal["minimal", "low", "medium", "high"]
@@ -103,6 +103,9 @@ class LLMSettings(BaseModel):
         default=None, description="enforce JSON answers with OpenAI's response_format (json_schema, else json_object); False = never"
     )
     prices: dict[str, Price] = Field(default_factory=dict, description="overrides of pricing.DEFAULT_PRICES")
+    list_prices: bool = Field(
+        default=True, description="priced by pricing.DEFAULT_PRICES too; False: a model named by default at a base_url (prices alone)"
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **fields: Any) -> LLMSettings:
@@ -115,8 +118,16 @@ class LLMSettings(BaseModel):
 
     def for_mode(self, mode: str) -> LLMSettings:
         """These settings with the mode's default model when none was chosen, and a reasoning model's default budget."""
-        settings = self if self.model else self.model_copy(update={"model": DEFAULT_MODELS[self.provider][mode]})
+        settings = self if self.model else self.model_copy(update={"model": DEFAULT_MODELS[self.provider][mode], **self._defaulted()})
         return settings.with_reasoning_defaults()
+
+    def _defaulted(self) -> dict[str, bool]:
+        """What a model named by default changes: at a base_url the server serves its own model, whatever
+        the name, so the vendor's list price is not its price."""
+        return {"list_prices": False} if self.base_url is not None else {}
+
+    def price(self) -> Price | None:
+        return price_for(self.model, self.prices, self.list_prices)
 
     def with_reasoning_defaults(self) -> LLMSettings:
         """A reasoning model with no effort or thinking budget given gets the default one: without it, its
@@ -160,11 +171,13 @@ class LLMSettings(BaseModel):
 
     def _verifier(self, provider: ProviderName, model: str, env: Mapping[str, str] | None) -> LLMSettings:
         base_url = self.verifier_base_url or (self.base_url if provider == self.provider else None)
-        if not model:
-            # A model the user named for the detector is also the one a local server serves.
-            model = self.model if self.model and provider == self.provider else DEFAULT_VERIFIERS[provider]
         fields = self.model_dump(exclude={"api_key", "verifier_provider", "verifier_model", "verifier_base_url"})
-        fields.update(provider=provider, base_url=base_url, model=model)
+        listed = True
+        if not model and self.model and provider == self.provider:  # the detector's model is the one a local server serves
+            model, listed = self.model, self.list_prices
+        elif not model:
+            model, listed = DEFAULT_VERIFIERS[provider], base_url is None
+        fields.update(provider=provider, base_url=base_url, model=model, list_prices=listed)
         if provider != self.provider:  # another vendor's budgets mean nothing there
             fields.update(reasoning_effort=None, thinking_budget=None, reasoning=None)
         verifier = LLMSettings.from_env(env, **fields)

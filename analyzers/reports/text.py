@@ -50,15 +50,13 @@ def text_report(
 
 
 def rule_counts(findings: list[Finding]) -> list[str]:
-    """One line per code, most frequent first: count, code, severity, name."""
-    counts = Counter(f.code for f in findings)
-    severities = {f.code: f.severity.value for f in findings}
+    """One line per code and severity, most frequent first: count, code, severity, name. A code's findings
+    may differ in severity (the verifier's verdict, a doubtful finding lowered): each severity is counted apart."""
+    counts = Counter((f.code, f.severity) for f in findings)
     names = code_table().names()
     width = len(str(max(counts.values())))
-    return [
-        f"{count:>{width}}  {code:9} {severities[code]:11} {names.get(code, '')}".rstrip()
-        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    ]
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0], -item[0][1].rank))
+    return [f"{count:>{width}}  {code:9} {severity.value:11} {names.get(code, '')}".rstrip() for (code, severity), count in ordered]
 
 
 def statistics_table(rows: list[ResultRow], path: Paths) -> str:

@@ -16,6 +16,7 @@ from . import (
     rhetoric,
     statistics,
     tables,
+    work_limits,
 )
 
 ALL_RULES = tuple(
@@ -34,6 +35,7 @@ ALL_RULES = tuple(
         disclosures,
         rhetoric,
         online_references,
+        work_limits,
     )
 )
 

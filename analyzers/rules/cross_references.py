@@ -48,6 +48,10 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
 
     Labels that a loaded package defines (`LastPage` of lastpage) are known.
 
+    A key written in doubled braces (`\\cref{{sec:a}}`) asks for the label `{sec:a}`, which no
+    `\\label` defines wherever it lives: the finding says so, and its safe fix writes the key in single
+    braces when that label is defined.
+
     When an included file is missing, the label may live there: the finding is then information
     that says so. When that file is a generated labels file (`main.labels`, an `.aux`), the undefined
     references are one finding, information, at its include, naming the keys (each reference is a
@@ -64,6 +68,9 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     unresolved_keys: dict[str, None] = {}
     for file, ref in ctx.index.refs:
         if labels.define(ref.key):
+            continue
+        if ref.key.startswith("{") and ref.key.endswith("}"):
+            yield _doubled_braces(ctx, labels, file, ref)
             continue
         confidence, unread = _where_it_may_be_defined(ctx, labels, file, ref)
         message = f"`\\{ref.command}{{{ref.key}}}` refers to a label that is not defined{unread}"
@@ -130,6 +137,14 @@ def _where_it_may_be_defined(ctx: RuleContext, labels: _LabelSources, file: str,
         root = ctx.project.root_file
         return 1.0, f" in the build of `{root}` (`{labels.elsewhere[ref.key]}` defines it, and `{root}` does not include that file)"
     return 1.0, ""
+
+
+def _doubled_braces(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse) -> Finding:
+    """`\\cref{{key}}`: the key LaTeX reads keeps the inner braces, which no `\\label` defines, wherever it lives."""
+    inner = ref.key[1:-1]
+    message = f"`\\{ref.command}{{{ref.key}}}` has its key in doubled braces: it asks for the label `{ref.key}`, which no \\label defines"
+    fix = ctx.fix(f"Write `{inner}` in single braces", ctx.edit(file, ref.start, ref.end, inner), safe=True)
+    return ctx.report(file, ref.start, ref.end, message, identity=ref.key, fixes=[fix] if labels.define(inner) else [])
 
 
 def _undefined_reference(ctx: RuleContext, labels: _LabelSources, file: str, ref: KeyUse, message: str, confidence: float) -> Finding:

@@ -190,6 +190,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
     if not index:
         return
     for quote in part[0].quotes:
+        ctx.spend(1)  # a quote against the index of every table's cells
         # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
         pointing = quote.pointing
         quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables.labels, pointing.paragraph_refs & tables.labels))

@@ -156,6 +156,7 @@ def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statem
             in_table = not statement.counted and _held(statement, table_spellings)
             candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
             for other_place, other, other_in_table in candidates:
+                ctx.spend(1)  # pairs considered: one spelling written thousands of times makes them many
                 if (other_place == place and other.block == statement.block) or id(other) in contradicted:
                     continue
                 abstract = statement if statement.abstract else other if other.abstract else None
