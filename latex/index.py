@@ -478,9 +478,36 @@ def dead_spans(
         pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
         spans += [match.span() for match in pattern.finditer(text)]
     if discarding and any("\\" + name in text for name in discarding):
-        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
-        spans += [match.span() for match in pattern.finditer(text)]
+        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{")
+        for match in pattern.finditer(text):
+            end = _group_end(text, match.end() - 1)
+            if end is not None:
+                spans.append((match.start(), end))
     return spans
+
+
+def _group_end(text: str, open_brace: int) -> int | None:
+    """The offset after the brace that closes the group opened at `open_brace`, however deep it nests
+    (escaped braces and comments aside); None when the file never closes it."""
+    depth = 0
+    index = open_brace
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "%":
+            newline = text.find("\n", index)
+            index = len(text) if newline == -1 else newline
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return None
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:

@@ -9,7 +9,17 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
 from ...violation import Violation
-from .model import Placeholder, PlaceholderKind, float_type, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
+from .model import (
+    Placeholder,
+    PlaceholderKind,
+    float_type,
+    in_math_naming_a_variable,
+    mentioned,
+    not_text,
+    placeholders,
+    publisher_slot,
+    unprinted,
+)
 
 # The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
@@ -92,6 +102,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
             or in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
             or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
             or publisher_slot(source, start)
+            or not_text(source, start)
             or (placed.kind is BlockKind.TABLE and _reference_category(placeholder))
             or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
         ):
