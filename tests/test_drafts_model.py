@@ -4,6 +4,7 @@ import pytest
 
 from auditex.analyzers.rules.drafts.model import (
     HAND_NUMBERED,
+    SINGLE_NUMBERED,
     PlaceholderKind,
     deleted_spans,
     elsewhere,
@@ -18,6 +19,7 @@ from auditex.analyzers.rules.drafts.model import (
     named_before,
     note_commands,
     note_uses,
+    numbered_by_chapter,
     numbered_heading,
     numbered_in_order,
     placeholders,
@@ -162,3 +164,11 @@ def test_a_note_command_in_a_definition_body_is_not_a_use():
     source = "\\newcommandx{\\Chris}[2][1=]{\\todo[color=red,#1]{#2}}\n\\newcommand{\\YL}[1]{x}\nText \\todo{a}."
     assert in_definition(source, source.index("\\todo"))
     assert not in_definition(source, source.rindex("\\todo"))
+
+
+def test_floats_numbered_within_chapters():
+    assert numbered_by_chapter(["\\documentclass{book}\n\\chapter{One}"], "table")
+    assert not numbered_by_chapter(["\\chapter{One}\\counterwithout{table}{chapter}"], "table")
+    assert not numbered_by_chapter(["\\section{One} % \\chapter{Old}"], "table")
+    found = [match.group(0) for match in SINGLE_NUMBERED.finditer("Table I shows, Table 4.1 and Figure 2a do not; Table 3.")]
+    assert found == ["Table I", "Table 3"]

@@ -378,6 +378,22 @@ def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
     return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
 
 
+# What keeps a chaptered document's floats from being numbered "chapter.n": a counter set or printed otherwise.
+_NOT_BY_CHAPTER = (
+    r"\\counterwithout\*?\s*\{{{type}\}}|\\(?:setcounter|addtocounter)\s*\{{{type}\}}|\\(?:re)?newcommand\s*\{{?\\the{type}\b"
+    r"|\\captionof\s*\{{{type}\}}|\\ContinuedFloat|\\numberwithin\s*\{{{type}\}}\s*\{{(?!chapter)"
+)
+_CHAPTER = re.compile(r"\\chapter\s*(?:\[[^\]]*\]\s*)?\{")
+# "Table 4", "Table I": a float named by a single number, arabic or roman.
+SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<number>\d+|[IVX]{1,4})(?![\w]|[.,]\d)")
+
+
+def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
+    """Whether the paper's `kind` floats are numbered within its chapters ("4.1"), as LaTeX's book and report do."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    return _CHAPTER.search(masked) is not None and re.search(_NOT_BY_CHAPTER.format(type=kind), masked) is None
+
+
 def float_environments(texts: Iterable[str], kind: str) -> int:
     """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
