@@ -34,6 +34,7 @@ class PlaceholderKind(str, Enum):
     CITATION = "placeholder citation"  # (CITE), [ref], [citation needed]
     NUMBER = "placeholder number"  # X.XX, 0.XX, XX%
     NOTE = "draft note"  # !!! update this !!!, ??? reference ???
+    CELL = "unfilled cell"  # a table cell holding only "?"
     QUESTION_MARKS = "question marks"  # ?? typed in the text
     TRIPLE_X = "XXX"  # also an anonymised name ("XXX University")
 
@@ -46,6 +47,7 @@ class PlaceholderKind(str, Enum):
             PlaceholderKind.CITATION: "strong",
             PlaceholderKind.NUMBER: "moderate",
             PlaceholderKind.NOTE: "moderate",
+            PlaceholderKind.CELL: "moderate",
         }.get(self, "weak")
         return f"{tier}: {self.value}"
 
