@@ -7,6 +7,7 @@ from auditex.analyzers.rules.drafts.model import (
     SINGLE_NUMBERED,
     PlaceholderKind,
     deleted_spans,
+    draft_page_marks,
     elsewhere,
     float_environments,
     float_layout,
@@ -172,3 +173,8 @@ def test_floats_numbered_within_chapters():
     assert not numbered_by_chapter(["\\section{One} % \\chapter{Old}"], "table")
     found = [match.group(0) for match in SINGLE_NUMBERED.finditer("Table I shows, Table 4.1 and Figure 2a do not; Table 3.")]
     assert found == ["Table I", "Table 3"]
+
+
+def test_draft_page_marks_in_running_heads():
+    latex = "\\markboth{Title}{DRAFT \\today}\n% \\lhead{DRAFT}\n\\rfoot{Drafting notes}\\cfoot{[Draft of \\today]}"
+    assert [(command, latex[start:end]) for command, start, end in draft_page_marks(latex)] == [("markboth", "DRAFT"), ("cfoot", "Draft")]

@@ -512,3 +512,22 @@ def named_before(source: str, command_start: int) -> str | None:
     """ "figure" or "table" when the words right before a reference command name that kind of float."""
     match = _NAMED_BEFORE.search(source[max(0, command_start - 16) : command_start])
     return mentioned_kind(match.group("name")) if match else None
+
+
+# A running head or foot, or a watermark, that stamps every page: "\markboth{…}{DRAFT \today}".
+_PAGE_MARK = re.compile(
+    r"\\(?P<command>markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText)\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
+    r"(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"
+)
+_DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
+
+
+def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
+    """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
+    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
+    found = []
+    for mark in _PAGE_MARK.finditer(masked):
+        word = _DRAFT_WORD.search(mark.group(0))
+        if word is not None:
+            found.append((mark.group("command"), mark.start() + word.start(), mark.start() + word.end()))
+    return found
