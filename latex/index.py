@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pylatexenc import latexwalker as lw
 
 from .bibliography import BibEntry, BibProblem
-from .conditionals import NEVER, branch_paths, path_at
+from .conditionals import NEVER, branch_paths, group_end, path_at
 from .macro_signatures import PARSE_CONTEXT
 from .macro_signatures import REF_COMMANDS as _PARSED_REF_COMMANDS
 from .manuscript import Manuscript, PlacedBlock
@@ -480,34 +480,10 @@ def dead_spans(
     if discarding and any("\\" + name in text for name in discarding):
         pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{")
         for match in pattern.finditer(text):
-            end = _group_end(text, match.end() - 1)
+            end = group_end(text, match.end() - 1)
             if end is not None:
                 spans.append((match.start(), end))
     return spans
-
-
-def _group_end(text: str, open_brace: int) -> int | None:
-    """The offset after the brace that closes the group opened at `open_brace`, however deep it nests
-    (escaped braces and comments aside); None when the file never closes it."""
-    depth = 0
-    index = open_brace
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "%":
-            newline = text.find("\n", index)
-            index = len(text) if newline == -1 else newline
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    return None
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
