@@ -162,6 +162,7 @@ def test_a_note_command_in_a_definition_body_is_not_a_use():
     source = "\\newcommandx{\\Chris}[2][1=]{\\todo[color=red,#1]{#2}}\n\\newcommand{\\YL}[1]{x}\nText \\todo{a}."
     assert in_definition(source, source.index("\\todo"))
     assert not in_definition(source, source.rindex("\\todo"))
+    assert in_definition("\\newcommand\\comment[1]{x}", len("\\newcommand"))
 
 
 def test_floats_numbered_within_chapters():

@@ -485,11 +485,13 @@ _DEFINITION = re.compile(r"\\(?:(?:re)?newcommandx?|providecommand|def|DeclareRo
 
 
 def in_definition(source: str, offset: int) -> bool:
-    """The command at `offset` is in the body of a definition (of the same paragraph) still open there."""
+    """The command at `offset` is the name a definition defines, or in its body still open there (same paragraph)."""
     paragraph = source.rfind("\n\n", 0, offset)
     definitions = list(_DEFINITION.finditer(source, paragraph + 1, offset))
     if not definitions:
         return False
+    if re.fullmatch(r"\*?\s*\{?\s*", source[definitions[-1].end() : offset]):
+        return True  # `\newcommand\comment[1]{…}`: the name being defined
     between = re.sub(r"\\[{}]", "", _COMMENT.sub("", source[definitions[-1].end() : offset]))
     return between.count("{") > between.count("}")
 
