@@ -23,7 +23,7 @@ class DraftPageMark(Violation):
         return f"draft stamp by {self.command}"
 
 
-@rule("DRF006", "draft-page-mark", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("macros",))
+@rule("DRF006", "draft-page-mark", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("text", "macros"))
 def draft_page_mark(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a running head or foot (`\\markboth`, `\\markright`, fancyhdr's `\\fancyhead`,
