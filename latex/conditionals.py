@@ -118,7 +118,7 @@ def _brace_arguments(text: str, position: int) -> list[tuple[int, int]]:
         if position >= len(text):
             break
         if text[position] == "{":
-            end = _group_end(text, position)
+            end = group_end(text, position)
             if end is None:
                 break
             arguments.append((position, end))
@@ -133,7 +133,9 @@ def _brace_arguments(text: str, position: int) -> list[tuple[int, int]]:
     return arguments
 
 
-def _group_end(text: str, start: int) -> int | None:
+def group_end(text: str, start: int) -> int | None:
+    """The offset after the brace that closes the group opened at `start`, however deep it nests
+    (escaped braces aside); None when the text never closes it."""
     depth = 0
     for position in range(start, len(text)):
         character = text[position]

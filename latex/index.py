@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pylatexenc import latexwalker as lw
 
 from .bibliography import BibEntry, BibProblem
-from .conditionals import NEVER, branch_paths, path_at
+from .conditionals import NEVER, branch_paths, group_end, path_at
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
 from .macro_signatures import PARSE_CONTEXT
 from .manuscript import Manuscript, PlacedBlock
@@ -478,8 +478,11 @@ def dead_spans(
         pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
         spans += [match.span() for match in pattern.finditer(text)]
     if discarding and any("\\" + name in text for name in discarding):
-        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
-        spans += [match.span() for match in pattern.finditer(text)]
+        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{")
+        for match in pattern.finditer(text):
+            end = group_end(text, match.end() - 1)
+            if end is not None:
+                spans.append((match.start(), end))
     return spans
 
 

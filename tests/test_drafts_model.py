@@ -4,22 +4,31 @@ import pytest
 
 from auditex.analyzers.rules.drafts.model import (
     HAND_NUMBERED,
+    SINGLE_NUMBERED,
     PlaceholderKind,
     deleted_spans,
+    draft_page_marks,
     elsewhere,
     float_environments,
     float_layout,
     float_type,
     hand_numbers,
+    in_definition,
     in_math_naming_a_variable,
     mentioned,
     mentioned_kind,
+    named_before,
+    note_commands,
+    note_uses,
+    numbered_by_chapter,
     numbered_heading,
     numbered_in_order,
     placeholders,
     publisher_slot,
     switch_values,
 )
+from auditex.latex.index import dead_spans
+from auditex.latex.model import MacroDef
 
 
 @pytest.mark.parametrize(
@@ -33,6 +42,12 @@ from auditex.analyzers.rules.drafts.model import (
         ("as shown before [ref].", "[ref]", PlaceholderKind.CITATION),
         ("TBD: the last run", "TBD", PlaceholderKind.MARKER),
         ("the ?? mode", "??", PlaceholderKind.QUESTION_MARKS),
+        ("Age = XX here", "XX", PlaceholderKind.NUMBER),
+        ("from NA individuals", "NA", PlaceholderKind.NUMBER),
+        ("Weissella (OR= ( - ))", "( - )", PlaceholderKind.NUMBER),
+        ("Table (?) shows", "Table (?)", PlaceholderKind.REFERENCE),
+        ("in Table (A??) in the appendix", "Table (A??)", PlaceholderKind.REFERENCE),
+        ("update this !!!", "!!!", PlaceholderKind.NOTE),
     ],
 )
 def test_placeholders_are_read_by_kind(text, found, kind):
@@ -41,7 +56,20 @@ def test_placeholders_are_read_by_kind(text, found, kind):
 
 @pytest.mark.parametrize(
     "text",
-    ["Python 3.x", "Linux 5.X", "an effect (?) of", "a DOI 10.1073/pnas.XXXXXXXXXX", "TableX", "Male (ref) and female", "what?!", "TODOs"],
+    [
+        "Python 3.x",
+        "Linux 5.X",
+        "an effect (?) of",
+        "a DOI 10.1073/pnas.XXXXXXXXXX",
+        "TableX",
+        "Male (ref) and female",
+        "what?!",
+        "TODOs",
+        "XX chromosomes",
+        "the XX century",
+        "North America (NA) samples",
+        "Table A.1",
+    ],
 )
 def test_look_alikes_are_not_placeholders(text):
     assert placeholders(text) == ()
@@ -98,3 +126,53 @@ def test_hand_numbered_mentions():
     assert mentions == [("figure", [(2, None), (4, None)]), ("table", [(3, None)]), ("table", [(2, 1)]), ("section", [(3, 2)])]
     assert numbered_heading("\\section[Short]{Long}") == "section" and numbered_heading("\\section*{Notes}") is None
     assert elsewhere("see their Table 8") and elsewhere("Figure 3 of \\cite{smith}") and not elsewhere("Figure 3 shows it")
+
+
+def test_note_commands_colour_their_argument_and_read_as_notes():
+    macros = [
+        MacroDef("newcommand", "\\YL", 1, "\\textcolor{blue}{YL: #1}", 0, 0),
+        MacroDef("newcommand", "\\fixme", 1, "{\\color{red}#1}", 0, 0),
+        MacroDef("newcommand", "\\new", 1, "\\textcolor{blue}{#1}", 0, 0),
+        MacroDef("newcommand", "\\note", 1, "", 0, 0),
+    ]
+    texts = ["\\usepackage{todonotes}"]
+    assert [(command.name, command.package) for command in note_commands(texts, macros)] == [
+        ("YL", False),
+        ("fixme", False),
+        ("todo", True),
+    ]
+    assert note_commands(["\\usepackage[disable]{todonotes}"], macros[2:]) == ()
+    (use,) = note_uses("a \\YL{x} % \\YL{y}\n\\YLDEL{z}", note_commands([], macros[:1]))
+    assert use[:2] == (2, 5)
+
+
+def test_the_float_a_reference_is_named_as():
+    text = "similar to Figure~\\ref{tab:a} and in Tab. (\\ref{fig:b}) or \\ref{c}"
+    assert named_before(text, text.index("\\ref{tab")) == "figure"
+    assert named_before(text, text.index("\\ref{fig")) == "table"
+    assert named_before(text, text.index("\\ref{c")) is None
+
+
+def test_a_discarded_argument_is_unprinted_however_deep_it_nests():
+    text = "a \\cut{x \\an{y \\cite{z} {deep {er}}}\n} b \\cut{\\{ } c"
+    assert [text[start:end] for start, end in dead_spans(text, (), ("cut",))] == ["\\cut{x \\an{y \\cite{z} {deep {er}}}\n}", "\\cut{\\{ }"]
+
+
+def test_a_note_command_in_a_definition_body_is_not_a_use():
+    source = "\\newcommandx{\\Chris}[2][1=]{\\todo[color=red,#1]{#2}}\n\\newcommand{\\YL}[1]{x}\nText \\todo{a}."
+    assert in_definition(source, source.index("\\todo"))
+    assert not in_definition(source, source.rindex("\\todo"))
+    assert in_definition("\\newcommand\\comment[1]{x}", len("\\newcommand"))
+
+
+def test_floats_numbered_within_chapters():
+    assert numbered_by_chapter(["\\documentclass{book}\n\\chapter{One}"], "table")
+    assert not numbered_by_chapter(["\\chapter{One}\\counterwithout{table}{chapter}"], "table")
+    assert not numbered_by_chapter(["\\section{One} % \\chapter{Old}"], "table")
+    found = [match.group(0) for match in SINGLE_NUMBERED.finditer("Table I shows, Table 4.1 and Figure 2a do not; Table 3.")]
+    assert found == ["Table I", "Table 3"]
+
+
+def test_draft_page_marks_in_running_heads():
+    latex = "\\markboth{Title}{DRAFT \\today}\n% \\lhead{DRAFT}\n\\rfoot{Drafting notes}\\cfoot{[Draft of \\today]}"
+    assert [(command, latex[start:end]) for command, start, end in draft_page_marks(latex)] == [("markboth", "DRAFT"), ("cfoot", "Draft")]

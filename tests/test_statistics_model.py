@@ -10,7 +10,9 @@ from auditex.analyzers.rules.statistics.model import (
     is_correlation_table,
     possible_stars,
     read_intervals,
+    read_null_claims,
     read_significance_claims,
+    read_synonym_claims,
     star_legend,
     stated_sample,
 )
@@ -58,6 +60,50 @@ def test_bounds_and_estimates():
 )
 def test_a_significance_word_governs_the_p_in_its_clause(text, claims):
     assert [(claim.says_significant, claim.word, claim.p_text) for claim in read_significance_claims(text)] == claims
+
+
+def test_a_p_value_closing_its_sentence_reports_a_distant_word():
+    far = "was significantly higher than the AUC values for classifying based on the relative abundances of each taxon alone"
+    assert [claim.p_text for claim in read_significance_claims(far + " (P-value < 0.13).")] == ["P-value < 0.13"]
+    assert read_significance_claims(far + " in every one of the many subsets, p = .4, and more") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("there was no reliable difference in tau (W = 1718, p = .03)", [(False, "no reliable difference", "p = .03")]),
+        ("the groups did not differ in age (p = .41)", [(False, "did not differ", "p = .41")]),
+        ("the effect was reliably larger (p = .20)", [(True, "reliably", "p = .20")]),
+        ("the difference was 3 ms (p = .30)", []),
+        ("no significant difference (p = .03)", []),
+        ("the 95% credible interval [0.1, 0.4] (p = .02)", []),
+    ],
+)
+def test_words_that_stand_for_significance(text, claims):
+    assert [(claim.says_significant, claim.word, claim.p_text) for claim in read_synonym_claims(text)] == claims
+    assert all(claim.synonym for claim in read_synonym_claims(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "contains", "contradicted"),
+    [
+        ("the CrI contains 0 (b = -3.60, 95% CrI [-7.22, -0.03]).", True, True),
+        ("the CrI contains 0 (b = -3.60, 95% CrI [-7.22, 0.03]).", True, False),
+        ("the CI does not include one (OR = 1.1, 95% CI [0.91, 1.33]).", False, True),
+        ("the interval excludes zero (95% CI [0.40, 2.80]).", False, False),
+        ("the interval includes 0 at its edge (95% CI [-0.6, -0.0]).", True, False),
+    ],
+)
+def test_a_claim_on_an_interval_and_zero(text, contains, contradicted):
+    (claim,) = read_null_claims(text, ((0, len(text)),))
+    assert (claim.says_contains, claim.contradicted) == (contains, contradicted)
+
+
+def test_a_null_claim_needs_one_interval_it_names():
+    two = "the CI contains zero (95% CI [-0.2, 0.3]) and (95% CI [0.1, 0.5])."
+    assert read_null_claims(two, ((0, len(two)),)) == ()
+    unnamed = "the sample contains 1 outlier (95% CI [2.1, 3.4])."
+    assert read_null_claims(unnamed, ((0, len(unnamed)),)) == ()
 
 
 def test_stated_levels_and_corrections():

@@ -1,7 +1,17 @@
 """DRF: manuscript hygiene that changes what a reader sees (draft placeholders, float numbers)."""
 
+from .author_notes import printed_author_note
+from .draft_pages import draft_page_mark
 from .hand_numbered import hand_numbered_reference
 from .label_before_caption import label_before_caption
 from .placeholders import draft_placeholder
+from .reference_kind import reference_names_another_kind
 
-__all__ = ["draft_placeholder", "hand_numbered_reference", "label_before_caption"]
+__all__ = [
+    "draft_page_mark",
+    "draft_placeholder",
+    "hand_numbered_reference",
+    "label_before_caption",
+    "printed_author_note",
+    "reference_names_another_kind",
+]

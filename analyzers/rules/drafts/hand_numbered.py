@@ -15,6 +15,7 @@ from .model import (
     FLOAT_BLOCKS,
     FLOATS,
     HAND_NUMBERED,
+    SINGLE_NUMBERED,
     Unprinted,
     elsewhere,
     float_environments,
@@ -22,6 +23,7 @@ from .model import (
     float_type,
     hand_numbers,
     mentioned_kind,
+    numbered_by_chapter,
     numbered_heading,
     numbered_in_order,
     unprinted,
@@ -49,6 +51,20 @@ class HandNumberBeyondLast(Violation):
         return f"{self.written} of {self.kind}s"
 
 
+@dataclass(frozen=True)
+class HandNumberOutsideChapters(Violation):
+    written: str
+    kind: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.written}" is numbered by hand with one number, but the paper numbers its {self.kind}s within chapters ("4.1")'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.written} of chaptered {self.kind}s"
+
+
 @rule("DRF003", "hand-numbered-reference", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros"))
 def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
@@ -62,6 +78,10 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     float it could not read, an include it could not follow. A sentence that may number another
     document's objects (a citation, "et al.", the supplement, an appendix), and a number more
     than three past the paper's last (a statute's "Section 230"), are left alone.
+
+    In a document with chapters, where LaTeX numbers figures and tables within each chapter
+    ("Table 4.1") unless a counter is set otherwise, a figure or table named by a single number,
+    arabic or roman ("Table I", left over from a journal version), names none of them.
 
     ## Why is this bad?
     A number typed by hand does not follow the floats when they are added, removed or moved: the
@@ -81,13 +101,15 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     No fix: the rule cannot tell which figure was meant.
 
     ## Evidence
-    "strong: beyond the last numbered float" (or section).
+    "strong: beyond the last numbered float" (or section); "moderate: one number where floats are
+    numbered by chapter".
     """
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
     if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
         return
     texts = [ctx.source(path).text for path in project.files]
     hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    yield from _outside_chapters(ctx, hidden, texts)
     counts = _float_counts(ctx, hidden, texts)
     subsections = _section_counts(ctx, hidden)
     if subsections and numbered_in_order(texts, "section"):
@@ -155,3 +177,27 @@ def _section_counts(ctx: RuleContext, hidden: Unprinted) -> list[int]:
         elif command == "subsection" and subsections:
             subsections[-1] += 1
     return subsections
+
+
+def _outside_chapters(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> Iterator[Finding]:
+    """A figure or table named by one number ("Table I") in a paper that numbers them within chapters: it names none."""
+    kinds = {
+        kind
+        for placed in ctx.manuscript.blocks
+        if (kind := float_type(placed.block.environment or "")) is not None and not hidden.covers(placed.file, placed.block.start)
+    }
+    chaptered = {kind for kind in kinds if numbered_by_chapter(texts, kind)}
+    for placed in ctx.manuscript.blocks if chaptered else ():
+        if placed.kind not in _PROSE or hidden.covers(placed.file, placed.block.start):
+            continue
+        text = placed.block.plain.text
+        for mention in SINGLE_NUMBERED.finditer(text) if ("Fig" in text or "Tab" in text) else ():
+            kind = mentioned_kind(mention.group("name"))
+            start, end = next((span for span in sentence_spans(text) if span[0] <= mention.start() < span[1]), (0, len(text)))
+            if kind not in chaptered or elsewhere(text[start:end]):
+                continue
+            violation = HandNumberOutsideChapters(" ".join(mention.group(0).split()), kind)
+            evidence = Evidence(
+                kind="moderate: one number where floats are numbered by chapter", reason=f"LaTeX numbers {kind}s chapter by chapter here"
+            )
+            yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)

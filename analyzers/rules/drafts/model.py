@@ -33,6 +33,8 @@ class PlaceholderKind(str, Enum):
     REFERENCE = "placeholder reference"  # Table X, Figure Xa, Section ??
     CITATION = "placeholder citation"  # (CITE), [ref], [citation needed]
     NUMBER = "placeholder number"  # X.XX, 0.XX, XX%
+    NOTE = "draft note"  # !!! update this !!!, ??? reference ???
+    CELL = "unfilled cell"  # a table cell holding only "?"
     QUESTION_MARKS = "question marks"  # ?? typed in the text
     TRIPLE_X = "XXX"  # also an anonymised name ("XXX University")
 
@@ -44,6 +46,8 @@ class PlaceholderKind(str, Enum):
             PlaceholderKind.REFERENCE: "strong",
             PlaceholderKind.CITATION: "strong",
             PlaceholderKind.NUMBER: "moderate",
+            PlaceholderKind.NOTE: "moderate",
+            PlaceholderKind.CELL: "moderate",
         }.get(self, "weak")
         return f"{tier}: {self.value}"
 
@@ -72,17 +76,24 @@ _REFERENCE_NAMES = {
     "theorem": "theorem",
     "lemma": "theorem",
 }
+# What a count's number stands before: "435 samples from NA individuals".
+_COUNTED = "individuals|participants|patients|subjects|samples|respondents|cases|controls|people|animals|mice|studies|sites"
 _PLACEHOLDERS = re.compile(
     r"(?P<marker>(?<![\w-])(?:TODO|FIXME|TBD|TBA)(?![\w-]))"
     r"|(?P<triple_x>(?<![\w./-])XXX+(?![\w/-]))"
     # "Table X", "Figure Xa", "Sec. ??": a capital X (a roman ten only where the paper has ten) or question marks.
     r"|(?P<reference>(?<![\w\\])(?P<name>Tables?|Tab\.|Figures?|Figs?\.|Sections?|Sec\.|Appendix|Equations?|Eqs?\.|Algorithm|Theorem|Lemma)"
-    r"[\s~]+(?:\((?:X{1,2}[a-z]?|\?\?+)\)|X{1,2}[a-z]?(?![\w])|\?\?+))"
+    r"[\s~]+(?:\((?:X{1,2}[a-z]?|[A-Z]?\?+)\)|X{1,2}[a-z]?(?![\w])|[A-Z]?\?\?+))"
     r"|(?P<citation>[\[(](?:CITE|[Cc]ite|REF|[Cc]itations? needed|CITATION)[\])]|\[(?:refs?|REFS?|\?)\])"
     # X.XX, x.xx, XX.X, 0.XX, .XX and XX%: the digits a result will take.
     # One X after a version's digits is a version ("Python 2.X"): a placeholder has two.
     r"|(?P<number>(?<![\w.])(?:[Xx]{1,3}\.[Xx]{1,4}|\d*\.XX{1,3}|XX?\s?%)(?![\w.]))"
+    # A value slot: "Age = XX ± XX", R's missing value printed ("n = NA", "from NA individuals"), "OR = ( - )".
+    r"|(?P<slot>(?:(?<=[=±≈])|(?<=[=±≈]\s))(?:XX|NA|NaN)(?![\w.])|(?<![\w.])XX(?=\s?±)"
+    rf"|(?<![\w.])NA(?=\s(?:{_COUNTED})\b)|(?:(?<==)|(?<==\s))\(\s?[-–]\s?\))"
     r"|(?P<question_marks>(?<![?\w])\?\?(?![?\w]))"
+    # An emphatic aside to a co-author: "!!! update with the new results !!!", "??? reference ???".
+    r"|(?P<draft_note>(?<![!?])(?:!{3,}|\?{3,})(?![!?]))"
 )
 
 
@@ -99,13 +110,15 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
     return tuple(found)
 
 
-_HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]")
+_HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
 _GROUP_KIND = {
     "marker": PlaceholderKind.MARKER.value,
     "triple_x": PlaceholderKind.TRIPLE_X.value,
     "reference": PlaceholderKind.REFERENCE.value,
     "citation": PlaceholderKind.CITATION.value,
     "number": PlaceholderKind.NUMBER.value,
+    "slot": PlaceholderKind.NUMBER.value,
+    "draft_note": PlaceholderKind.NOTE.value,
     "question_marks": PlaceholderKind.QUESTION_MARKS.value,
 }
 
@@ -121,6 +134,18 @@ _METADATA_SLOT = re.compile(
     r"\\(?:c?vol(?:ume)?|issue|doi|pages|received|revised|accepted|published|jvol|jnum|jyear|copyrightyear|acm(?:Volume|Number|Article|Year|DOI)"
     r"|articlenumber|editor|issn|isbn|pubyear|firstpage|lastpage)\s*\{[^{}]*$"
 )
+
+
+# An argument TeX does not print as text: a citation or label key, a URL.
+_KEY_ARGUMENT = re.compile(r"\\(?:[a-zA-Z]*cite[a-zA-Z]*|label|[a-zA-Z]*ref|url|href|slink)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*$")
+# A linguistic example's acceptability judgement: "\ex. ??Taroo-wa …", "\a. ???The man …".
+_JUDGEMENT = re.compile(r"\\(?:ex|a|b|c|d|e|f|ag|bg|cg|dg|exi|ea|eg|item)\.?(?:\s*\\[a-z]+\.)*\s*$")
+
+
+def not_text(source: str, start: int) -> bool:
+    """The text at `start` is a key or URL the reader never reads as text, or an example's judgement."""
+    before = source[max(0, start - 120) : start]
+    return _KEY_ARGUMENT.search(before) is not None or _JUDGEMENT.search(before[-24:]) is not None
 
 
 def publisher_slot(source: str, start: int) -> bool:
@@ -355,6 +380,22 @@ def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
     return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
 
 
+# What keeps a chaptered document's floats from being numbered "chapter.n": a counter set or printed otherwise.
+_NOT_BY_CHAPTER = (
+    r"\\counterwithout\*?\s*\{{{type}\}}|\\(?:setcounter|addtocounter)\s*\{{{type}\}}|\\(?:re)?newcommand\s*\{{?\\the{type}\b"
+    r"|\\captionof\s*\{{{type}\}}|\\ContinuedFloat|\\numberwithin\s*\{{{type}\}}\s*\{{(?!chapter)"
+)
+_CHAPTER = re.compile(r"\\chapter\s*(?:\[[^\]]*\]\s*)?\{")
+# "Table 4", "Table I": a float named by a single number, arabic or roman.
+SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<number>\d+|[IVX]{1,4})(?![\w]|[.,]\d)")
+
+
+def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
+    """Whether the paper's `kind` floats are numbered within its chapters ("4.1"), as LaTeX's book and report do."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    return _CHAPTER.search(masked) is not None and re.search(_NOT_BY_CHAPTER.format(type=kind), masked) is None
+
+
 def float_environments(texts: Iterable[str], kind: str) -> int:
     """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
@@ -396,3 +437,99 @@ def elsewhere(sentence: str) -> bool:
 def hand_numbers(numbers: str) -> list[tuple[int, int | None]]:
     """The numbers a mention names, with their second level: "2 and 4" → [(2, None), (4, None)]; "3.2" → [(3, 2)]."""
     return [(int(top), int(sub) if sub else None) for top, sub in re.findall(r"(\d+)(?:\.(\d+))?", numbers)]
+
+
+# Notes to a co-author printed in the text: todonotes' `\todo` (unless the package is disabled), and
+# the paper's own command that colours its argument and reads as a note ("\YL{…}" printing "YL: …").
+_TODONOTES = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\btodonotes\b")
+_NOTE_NAME = re.compile(r"todo|fixme|note|comment|tbd", re.I)
+_COLOURS = re.compile(r"\\(?:textcolor|color|colorbox|fcolorbox|hl|todo|marginpar|sethlcolor)\b")
+# The body names who speaks or what the note is: "YL: #1", "[#1] #2", "TODO: #1".
+_SPEAKER = re.compile(r"[A-Za-z]{1,12}\s*:\s*\\?\S*#\d|\[#\d\]|TODO|FIXME")
+
+
+@dataclass(frozen=True, slots=True)
+class NoteCommand:
+    """A command whose uses print a note to a co-author."""
+
+    name: str
+    package: bool  # todonotes' own `\todo`, not a command of the paper's
+
+
+def note_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[NoteCommand, ...]:
+    """The commands that print draft notes in this project: each of the paper's own definitions must
+    colour an argument and read as a note (a note's name, or a speaker before the argument), and
+    none may print nothing."""
+    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    silenced = set(silenced_commands([masked], macros))
+    versions: dict[str, list[MacroDef]] = {}
+    for macro in macros:
+        versions.setdefault(macro.name.lstrip("\\"), []).append(macro)
+    found = [
+        NoteCommand(name, package=False)
+        for name, defined in versions.items()
+        if name not in silenced and all(_prints_a_note(name, macro) for macro in defined)
+    ]
+    if _TODONOTES.search(masked) and "todo" not in versions and "todo" not in silenced:
+        found.append(NoteCommand("todo", package=True))
+    return tuple(sorted(found, key=lambda command: command.name))
+
+
+def _prints_a_note(name: str, macro: MacroDef) -> bool:
+    if macro.arguments == 0 or "#" not in macro.body or not _COLOURS.search(macro.body):
+        return False
+    return _NOTE_NAME.search(name) is not None or _SPEAKER.search(macro.body) is not None
+
+
+_DEFINITION = re.compile(r"\\(?:(?:re)?newcommandx?|providecommand|def|DeclareRobustCommand|(?:New|Renew|Provide)DocumentCommand)\b")
+
+
+def in_definition(source: str, offset: int) -> bool:
+    """The command at `offset` is the name a definition defines, or in its body still open there (same paragraph)."""
+    paragraph = source.rfind("\n\n", 0, offset)
+    definitions = list(_DEFINITION.finditer(source, paragraph + 1, offset))
+    if not definitions:
+        return False
+    if re.fullmatch(r"\*?\s*\{?\s*", source[definitions[-1].end() : offset]):
+        return True  # `\newcommand\comment[1]{…}`: the name being defined
+    between = re.sub(r"\\[{}]", "", _COMMENT.sub("", source[definitions[-1].end() : offset]))
+    return between.count("{") > between.count("}")
+
+
+def note_uses(latex: str, commands: Iterable[NoteCommand]) -> list[tuple[int, int, NoteCommand]]:
+    """Where `latex` calls a note command, comments aside: the command's name, as offsets of `latex`."""
+    by_name = {command.name: command for command in commands}
+    if not by_name:
+        return []
+    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
+    calls = re.compile(r"\\(" + "|".join(map(re.escape, by_name)) + r")(?![A-Za-z@])")
+    return [(match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked)]
+
+
+# The float a `\ref` is named as by the word before it: "Figure~\ref{…}", "Tab. \ref{…}".
+_NAMED_BEFORE = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?:\(\s*)?$")
+
+
+def named_before(source: str, command_start: int) -> str | None:
+    """ "figure" or "table" when the words right before a reference command name that kind of float."""
+    match = _NAMED_BEFORE.search(source[max(0, command_start - 16) : command_start])
+    return mentioned_kind(match.group("name")) if match else None
+
+
+# A running head or foot, or a watermark, that stamps every page: "\markboth{…}{DRAFT \today}".
+_PAGE_MARK = re.compile(
+    r"\\(?P<command>markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText)\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
+    r"(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"
+)
+_DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
+
+
+def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
+    """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
+    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
+    found = []
+    for mark in _PAGE_MARK.finditer(masked):
+        word = _DRAFT_WORD.search(mark.group(0))
+        if word is not None:
+            found.append((mark.group("command"), mark.start() + word.start(), mark.start() + word.end()))
+    return found

@@ -4,12 +4,23 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
 from ...violation import Violation
-from .model import Placeholder, PlaceholderKind, float_type, in_math_naming_a_variable, mentioned, placeholders, publisher_slot, unprinted
+from .model import (
+    Placeholder,
+    PlaceholderKind,
+    float_type,
+    in_math_naming_a_variable,
+    mentioned,
+    not_text,
+    placeholders,
+    publisher_slot,
+    unprinted,
+)
 
 # The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
@@ -80,18 +91,27 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
     acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
     blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
     found = [(placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text)]
+    found += [(placed, placeholder) for placed in blocks if placed.block.table for placeholder in unfilled_cells(placed)]
     written = Counter(placeholder.text for _, placeholder in found if placeholder.kind is PlaceholderKind.MARKER)
     floats = _counts(ctx)
     printed: dict[tuple[int, str], list[tuple[int, int, Placeholder]]] = {}
     for placed, placeholder in found:
-        start, end = placed.block.plain.source_span(placeholder.start, placeholder.end)
+        start, end = (
+            (placeholder.start, placeholder.end)
+            if placeholder.kind is PlaceholderKind.CELL
+            else placed.block.plain.source_span(placeholder.start, placeholder.end)
+        )
         source = ctx.source(placed.file).text
         block_latex = source[placed.block.start : placed.block.end]
         if not (
             hidden.covers(placed.file, start)
-            or in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
+            or (
+                placeholder.kind is not PlaceholderKind.CELL
+                and in_math_naming_a_variable(placeholder, block_latex, start - placed.block.start)
+            )
             or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
             or publisher_slot(source, start)
+            or not_text(source, start)
             or (placed.kind is BlockKind.TABLE and _reference_category(placeholder))
             or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
         ):
@@ -100,7 +120,12 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
         placed = ctx.manuscript.blocks[index]
         file = placed.file
         start, end, placeholder = places[0]
-        before = " ".join(placed.block.plain.text[: placeholder.start].split()[-4:])
+        preceding = (
+            ctx.source(file).text[placed.block.start : start]
+            if placeholder.kind is PlaceholderKind.CELL
+            else placed.block.plain.text[: placeholder.start]
+        )
+        before = " ".join(preceding.split()[-4:])
         violation = DraftPlaceholder(placeholder.text, placeholder.kind, len(places), before)
         yield ctx.flag(violation, file, start, end, evidence=_evidence(ctx, file, start, end, placeholder))
 
@@ -132,3 +157,16 @@ def _evidence(ctx: RuleContext, file: str, start: int, end: int, placeholder: Pl
     return Evidence(
         kind=placeholder.kind.evidence, statements=[where], reason=f'"{placeholder.text}" is printed where the final text belongs'
     )
+
+
+def unfilled_cells(placed: PlacedBlock) -> list[Placeholder]:
+    """A table's body cells that hold only a question mark: a value or mark never filled in (source offsets)."""
+    table = placed.block.table
+    if table is None:
+        return []
+    return [
+        Placeholder(PlaceholderKind.CELL, cell.text.strip(), cell.start, cell.end)
+        for row in table.rows[table.header_rows :]
+        for cell in row
+        if cell.text.strip() in ("?", "??")
+    ]

@@ -2,6 +2,7 @@
 
 from .correlation_stars import correlation_stars_inconsistent
 from .interval_bounds import interval_inconsistent
+from .interval_claim import interval_claim_contradicted
 from .reported import (
     breakdown_not_100_percent,
     confidence_interval_contradicts_p,
@@ -17,6 +18,7 @@ __all__ = [
     "correlation_stars_inconsistent",
     "grim_inconsistent_mean",
     "inconsistent_p_value",
+    "interval_claim_contradicted",
     "interval_inconsistent",
     "significance_reversed",
     "significance_wording_contradicts_p",

@@ -130,8 +130,61 @@ def _glued(text: str, match: re.Match[str]) -> bool:
     return bool(re.match(r"[\d.]|\s*[-–—]\s*\d", text[match.end() : match.end() + 3])) and not match.group("close")
 
 
+# What a sentence says of an interval and a null value: "the CrI contains 0", "the CI does not include one".
+_NULL_CLAIM = re.compile(
+    r"\b(?P<negation>(?:does|do|did)\s+not\s+|doesn['’]t\s+|don['’]t\s+|not\s+)?"
+    r"(?P<verb>contain|includ|overlap|span|cross|straddl|exclud)\w*\s+(?:the\s+)?(?:value\s+(?:of\s+)?)?(?P<value>zero|0|one|1)(?![\w.,]\d|\.\d)",
+    re.I,
+)
+_INTERVAL_WORD = re.compile(r"\b(?:CIs?|CrIs?|HDIs?|HPDI?s?|intervals?|bounds?)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class NullClaim:
+    """A sentence's word on whether an interval holds a null value, with the interval it speaks of."""
+
+    says_contains: bool
+    value: float
+    start: int  # the claim's words, in the block's plain text
+    end: int
+    interval: ReportedInterval
+
+    @property
+    def contradicted(self) -> bool:
+        """The interval holds the value when the sentence says it does not, or the other way, beyond the rounding of its bounds."""
+        low, high = sorted((self.interval.low, self.interval.high))
+        slack = 0.5 * 10 ** -min(decimals(self.interval.low_text), decimals(self.interval.high_text))
+        if self.says_contains:
+            return bool(low > self.value + slack or high < self.value - slack)
+        return bool(low < self.value - slack and high > self.value + slack)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_null_claims(text: str, sentences: tuple[tuple[int, int], ...]) -> tuple[NullClaim, ...]:
+    """Each claim that an interval contains or excludes zero (or one), with the one interval of its
+    sentence; a sentence with several intervals, or whose claim names no interval, says nothing sure."""
+    intervals = read_intervals(text)
+    claims = []
+    for match in _NULL_CLAIM.finditer(text) if intervals else ():
+        if not _INTERVAL_WORD.search(text, max(0, match.start() - 40), match.start()):
+            continue
+        sentence = next(((start, end) for start, end in sentences if start <= match.start() < end), None)
+        inside = [interval for interval in intervals if sentence and sentence[0] <= interval.start < sentence[1]]
+        if len(inside) != 1:
+            continue
+        excludes = match.group("verb").lower() == "exclud"
+        says_contains = excludes == bool(match.group("negation"))
+        value = 0.0 if match.group("value").lower() in ("zero", "0") else 1.0
+        claims.append(NullClaim(says_contains, value, match.start(), match.end(), inside[0]))
+    return tuple(claims)
+
+
 # Significance words, and how they are negated or hedged.
 _SIGNIFICANT = re.compile(r"\b(?P<word>(?:statistically\s+)?(?:non-?|in)?significant(?:ly)?|significance)\b", re.I)
+# Words that say the same of a result: "reliably higher", "no credible effect"; "did not differ" and
+# "no difference" claim only when negated ("the difference was 3 ms" claims nothing).
+_SYNONYM = re.compile(r"\b(?P<word>(?:un)?reliabl[ey]|credibl[ey](?!\s+intervals?)|differ(?:ed|s)?|differences?)\b", re.I)
+_NEGATED_ONLY = re.compile(r"differ", re.I)
 _NEGATED = re.compile(
     r"\b(?:no|not|nor|without|never|neither|none|lack(?:ed|s|ing)?|fail(?:ed|s)?\s+to\s+(?:reach|be|show|attain)|did\s+not|does\s+not|do\s+not|"
     r"was\s+not|were\s+not|is\s+not|are\s+not|n['’]t)\b[\w\s-]{0,25}$",
@@ -150,12 +203,17 @@ _STATED_LEVEL = re.compile(
 )
 # A significance tested against a corrected threshold: the raw p does not decide it.
 _CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|FDR|false discovery|multiple comparisons|q\s*[<=]", re.I)
-_P = re.compile(P_VALUE)
+# "p = .03", and the "P-value < 0.13" of papers that spell the name out.
+_P = re.compile(P_VALUE.replace("[pP]", r"[pP](?:[-\s]?values?)?", 1))
 # A p-value the sentence sets as a threshold ("significant at p < .05", "set at p < .05"): not a result.
 _THRESHOLD = re.compile(
     r"\b(?:set|defined|considered|deemed|threshold|criterion|cut-?off|unless|if|when|whenever|accepted|assumed|at|level|of)[\s:]*$", re.I
 )
 _REACH = 120  # characters from a significance word to the p-value it governs
+# "p < 10^{-9}" in a plain text that keeps the power: the p-value is not the 10 the pattern reads.
+_POWER = re.compile(r"\s*\^")
+# ... or twice as far, when the p-value closes the sentence in parentheses: "… higher than … (p < .13)."
+_CLOSES_SENTENCE = re.compile(r"\s*[)\]]\s*(?:\.|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +230,7 @@ class SignificanceClaim:
     p_end: int
     level: float | None  # the significance level the sentence states, if it does
     corrected: bool  # the paragraph speaks of a correction for multiple comparisons
+    synonym: bool = False  # "no reliable difference", "did not differ": a word other than "significant"
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -181,20 +240,41 @@ def read_significance_claims(text: str) -> tuple[SignificanceClaim, ...]:
     ("marginally significant", "a trend towards significance") claim nothing."""
     if "ignifican" not in text or ("p" not in text and "P" not in text):
         return ()
-    words = list(_SIGNIFICANT.finditer(text))
+    return _claims(text, list(_SIGNIFICANT.finditer(text)), synonym=False)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """The same for the words that stand for significance where a sentence avoids the word: "no
+    reliable difference (p = .03)", "did not differ (p = .01)". A synonym next to a significance
+    word ("no significant difference") is that word's claim, read by read_significance_claims."""
+    if not _SYNONYM.search(text) or ("p" not in text and "P" not in text):
+        return ()
+    words = [
+        word
+        for word in _SYNONYM.finditer(text)
+        if not _SIGNIFICANT.search(text, max(0, word.start() - 30), min(len(text), word.end() + 30))
+        and (not _NEGATED_ONLY.match(word.group("word")) or _NEGATED.search(text[max(0, word.start() - 40) : word.start()]))
+    ]
+    return _claims(text, words, synonym=True)
+
+
+def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[SignificanceClaim, ...]:
     corrected = _CORRECTED.search(text) is not None
     claims = []
     for index, word in enumerate(words):
-        limit = min(len(text), word.end() + _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
+        limit = min(len(text), word.end() + 2 * _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
         clause_end = _CLAUSE_END.search(text, word.end(), limit)
         p_match = _P.search(text, word.end(), clause_end.start() if clause_end else limit)
-        if p_match is None or _THRESHOLD.search(text[word.end() : p_match.start()]):
+        if p_match is None or _THRESHOLD.search(text[word.end() : p_match.start()]) or _POWER.match(text, p_match.end()):
             continue
+        if p_match.start() > word.end() + _REACH and not _CLOSES_SENTENCE.match(text, p_match.end()):
+            continue  # a p-value this far from the word reports the word's test only in the parenthesis that ends its sentence
         before = text[max(0, word.start() - 40) : word.start()]
         if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : p_match.start()], re.I):
             continue
         spelled = word.group("word").lower()
-        negative = spelled.startswith(("non", "in")) or _NEGATED.search(before) is not None
+        negative = spelled.startswith(("non", "in", "unreliab")) or _NEGATED.search(before) is not None
         p = p_number(p_match.group("p"))
         if p is None:
             continue
@@ -213,6 +293,7 @@ def read_significance_claims(text: str) -> tuple[SignificanceClaim, ...]:
                 p_match.end(),
                 _level(stated) if stated else None,
                 corrected,
+                synonym,
             )
         )
     return tuple(claims)

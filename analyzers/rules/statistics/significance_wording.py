@@ -9,7 +9,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
 from ...violation import Violation
-from .model import SignificanceClaim, read_significance_claims
+from .model import SignificanceClaim, read_significance_claims, read_synonym_claims
 
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 # Within this many characters, the word and the p-value read as one statement ("significantly (p = .23)").
@@ -26,11 +26,12 @@ class SignificanceWordingContradicted(Violation):
     p_text: str
     level: float
     says_significant: bool
+    bound: bool = False  # "p < .13": a bound above the level, which shows no significance
 
     @property
     def message(self) -> str:
         level = f"{self.level:g}".lstrip("0")
-        side = "not significant" if self.says_significant else "significant"
+        side = "no evidence of significance" if self.bound else "not significant" if self.says_significant else "significant"
         return f'the text says "{self.word}" but reports {self.p_text}, which is {side} at {level}'
 
 
@@ -38,7 +39,10 @@ class SignificanceWordingContradicted(Violation):
 def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a significance word contradicted by the p-value it governs: "no significant
-    correlation (r = −0.010, p = 0.046)", "significantly higher (p = .23)". The word governs the
+    correlation (r = −0.010, p = 0.046)", "significantly higher (p = .23)", "significantly
+    higher (p < .13)" (a bound above the level shows nothing), and the words that stand for it:
+    "no reliable difference (p = .03)", "did not differ (p = .01)", "credibly larger (p = .4)";
+    "differ" and "difference" only when negated. The word governs the
     first p-value after it in its clause (not past a semicolon, "while", "whereas", "but" or
     another significance word, and within 120 characters). The significance level is the one
     the sentence states ("at the .10 level", "α = 0.01"), else `[statistics] alpha`; "significant"
@@ -66,11 +70,16 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Evidence
     "strong: word and p adjacent" when the p-value follows the word within 40 characters;
-    "moderate: word and p in one clause" otherwise.
+    "moderate: word and p in one clause" otherwise; "moderate: synonym and p in one clause" for
+    the words that stand for significance; "moderate: bound above the level" for "p < .13".
     """
     alpha = ctx.config.statistics.alpha
     blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
-    claimed = [(placed, claim) for placed in blocks for claim in read_significance_claims(placed.block.plain.text)]
+    claimed = [
+        (placed, claim)
+        for placed in blocks
+        for claim in (*read_significance_claims(placed.block.plain.text), *read_synonym_claims(placed.block.plain.text))
+    ]
     if not claimed:
         return
     # The levels the paper names anywhere, tables' legends included.
@@ -79,20 +88,30 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
     for placed, claim in claimed:
         level = claim.level if claim.level is not None else alpha
         if _contradicts(claim, level, [value for value in named if value < 0.5]):
-            violation = SignificanceWordingContradicted(claim.word, claim.p_text, level, claim.says_significant)
-            adjacent = claim.p_start - claim.word_start <= _ADJACENT + len(claim.word)
-            kind = "strong: word and p adjacent" if adjacent else "moderate: word and p in one clause"
-            evidence = Evidence(kind=kind, reason="a significance word states which side of the level its p-value is on")
-            yield ctx.flag_block(violation, placed, claim.word_start, claim.p_end, evidence=evidence)
+            bound = claim.says_significant and claim.comparison in _LESS
+            violation = SignificanceWordingContradicted(claim.word, claim.p_text, level, claim.says_significant, bound)
+            yield ctx.flag_block(violation, placed, claim.word_start, claim.p_end, evidence=_evidence(claim))
+
+
+def _evidence(claim: SignificanceClaim) -> Evidence:
+    """How sure the reading is: a synonym, or a bound that decides nothing, is less sure than the word and its p side by side."""
+    if claim.synonym:
+        kind = "moderate: synonym and p in one clause"
+    elif claim.says_significant and claim.comparison in _LESS:
+        kind = "moderate: bound above the level"
+    elif claim.p_start - claim.word_start <= _ADJACENT + len(claim.word):
+        kind = "strong: word and p adjacent"
+    else:
+        kind = "moderate: word and p in one clause"
+    return Evidence(kind=kind, reason="a significance word states which side of the level its p-value is on")
 
 
 def _contradicts(claim: SignificanceClaim, level: float, named: list[float]) -> bool:
     """Whether the p-value is on the other side of the level than the word says, whatever its rounding."""
     if claim.says_significant:
-        if claim.comparison in _LESS:
-            return False
         # Significant at some level the paper names, unless the sentence names its own: a p of .07 is significant at .10.
         highest = level if claim.level is not None else max([level, *named])
+        # "p < .13" bounds the p-value above every level it could be significant at: it supports nothing.
         return claim.p > highest or (claim.comparison in _MORE and claim.p >= highest)
     if claim.corrected or claim.comparison in _MORE:
         return False
