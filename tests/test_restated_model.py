@@ -3,7 +3,7 @@ counted list that names an item twice (CNT005)."""
 
 from auditex.analyzers.rules.counts.repeated_item import repeated
 from auditex.analyzers.rules.numbers.restated import content_stems, value_of
-from auditex.analyzers.rules.numbers.restated_range import periods, ranges
+from auditex.analyzers.rules.numbers.restated_range import periods, ranges, value_sets
 from auditex.analyzers.rules.numbers.same_count import counts, slipped
 
 
@@ -64,3 +64,9 @@ def test_a_counted_list_naming_one_item_twice_is_found_on_its_second_naming():
     assert repeated("We use four settings: low noise, high noise, low bias, and high bias.", "") is None
     assert repeated("The order was: high, low, high, and low.", "") is None  # no count, two repeats
     assert repeated("These were: A High, A Low, and A High.", "We generated three variables.") is not None
+
+
+def test_a_set_of_five_or_more_values_is_keyed_by_its_size():
+    (found,) = value_sets("the illuminations $\\{0,1,7,13,14,16,18\\}$ of the database")
+    assert found[2:5] == ("the set of 7 values", (0.0, 1.0, 7.0, 13.0, 14.0, 16.0, 18.0), "{0,1,7,13,14,16,18}")
+    assert list(value_sets("weights {0.1, 0.2, 0.5}")) == []  # too few to tell a slip from another set

@@ -1,4 +1,4 @@
-"""NUM005: one range ("sample sizes ranging between 43 and 253 observations") restated with other ends."""
+"""NUM005: one range ("sample sizes ranging between 43 and 253 observations"), period or set of values restated otherwise."""
 
 from __future__ import annotations
 
@@ -41,6 +41,9 @@ _YEARS = re.compile(
 # A sample's size in the same sentence ("926 HIV-1 sequences"): a whole number of three or more digits, not a year.
 _SAMPLE = re.compile(r"(?<![\w.,-])(?!(?:19|20)\d\d\b)(\d{3,}|\d{1,3}(?:,\d{3})+)(?![\w.,-])")
 _PERIOD = "the period of the "
+# A set of five or more values written out: "$\{0, 1, 7, 13, 14, 16, 18\}$", "(λ = .04, .01, .025, .001, .1)".
+_SET = re.compile(r"[{(]\s*(?:[A-Za-z]\w*\s*=\s*)?(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){4,})\s*\\?[})]")
+_SET_OF = "the set of "
 _BEFORE = 6  # words before the range that say what ranges ("sample sizes", "true effects")
 # Two ends further apart than this (relative to the larger) are two ranges, not one restated.
 _CLOSE = 0.25
@@ -75,14 +78,27 @@ def periods(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], s
         yield match.start(), match.end(), f"{_PERIOD}{sample}", (float(first), float(last)), match.group(0), frozenset({sample})
 
 
+def value_sets(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The sets of five or more values that `sentence` writes out, keyed by their size: a set restated with one
+    member changed ("{0, 1, 7, 13, 14, 16, 18}", "{0, 1, 6, 7, 13, 14, 18}") is the same set mistyped."""
+    for match in _SET.finditer(sentence):
+        members = [value_of(member) for member in match.group(1).split(",")]
+        if len(set(members)) == len(members):
+            written = " ".join(match.group(0).replace("\\", "").split())
+            yield match.start(), match.end(), f"{_SET_OF}{len(members)} values", tuple(sorted(members)), written, frozenset()
+
+
 def _statements(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
     yield from ranges(sentence)
     yield from periods(sentence)
+    yield from value_sets(sentence)
 
 
 def _restated(statement: Stated, other: Stated) -> bool:
     """Both ranges speak of one thing (a word before them in common) and each end is close to the other's:
-    one range restated, not two ranges of two settings."""
+    one range restated, not two ranges of two settings. Two sets are one restated when all members but one agree."""
+    if statement.key.startswith(_SET_OF):
+        return len(set(statement.values) - set(other.values)) == 1
     if not statement.words & other.words:
         return False
     return all(abs(a - b) <= _CLOSE * max(abs(a), abs(b)) for a, b in zip(statement.values, other.values, strict=True))
@@ -109,7 +125,9 @@ class RangeRestated(Violation):
 def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated]]]]) -> Iterator[Finding]:
     for pair in contradictions(parts, _restated):
         violation = RangeRestated(pair.slip.written, pair.told.written, pair.told.where, pair.slip.key)
-        if pair.slip.key.startswith(_PERIOD):
+        if pair.slip.key.startswith(_SET_OF):
+            kind, reason = "sets: all members but one agree", f"both write {pair.slip.key}, and all but one agree"
+        elif pair.slip.key.startswith(_PERIOD):
             kind, reason = "periods: one sample, two periods", f"both sentences date {pair.slip.key.removeprefix(_PERIOD)}"
         else:
             shared = ", ".join(sorted(pair.slip.words & pair.told.words))
@@ -148,6 +166,10 @@ def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     both sentences give the same sample's size (a whole number of three or more digits, not a
     year); other year spans are left alone.
 
+    So is a set of values written out, five or more of them ("illuminations {0, 1, 7, 13, 14, 16,
+    18}"): restated with all members but one the same ("{0, 1, 6, 7, 13, 14, 18}"), one of the
+    two was mistyped.
+
     ## Why is this bad?
     The reader cannot tell which range holds; a range is usually computed once, so two versions
     mean one of them is stale (an analysis re-run, a sample re-counted).
@@ -162,7 +184,8 @@ def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     State the range once, or the same range in both places.
 
     ## Evidence
-    "ranges: same subject, ends apart", or "periods: one sample, two periods"; confidence 0.6. Their
+    "ranges: same subject, ends apart", "periods: one sample, two periods", or "sets: all members
+    but one agree"; confidence 0.6. Their
     measured precision decides whether a finding is information or a hint.
     """
     return [section_statements(ctx, section, _statements)]
