@@ -37,6 +37,15 @@ class RepeatedItem(Violation):
         return f"{self.item} twice of {self.stated}"
 
 
+def _items(listed: str, offset: int) -> Iterator[tuple[int, int]]:
+    """Where each item of "A, B, and C" is, from `offset`: the stretches between the separators."""
+    cursor = 0
+    for separator in _SEPARATOR.finditer(listed):
+        yield offset + cursor, offset + separator.start()
+        cursor = separator.end()
+    yield offset + cursor, offset + len(listed)
+
+
 def repeated(sentence: str, before: str) -> tuple[int, int, str, int] | None:
     """The second naming of an item in the list after the colon of `sentence` (start, end, item, stated), when
     a count in the sentence or in the one `before` it gives the list's length: the list was meant to name
@@ -44,18 +53,7 @@ def repeated(sentence: str, before: str) -> tuple[int, int, str, int] | None:
     listed = _LISTED.search(sentence)
     if listed is None:
         return None
-    pieces = [(match.start(), match.end()) for match in re.finditer(r"[^,]+", listed.group(1))]
-    items: list[tuple[int, int]] = []
-    offset = listed.start(1)
-    for start, end in pieces:
-        text = listed.group(1)[start:end]
-        # "…, and D" and "C and D": the separators inside a piece split it further.
-        cursor = start
-        for part in _SEPARATOR.split(text):
-            if part.strip():
-                at = listed.group(1).index(part, cursor)
-                items.append((offset + at, offset + at + len(part)))
-                cursor = at + len(part)
+    items = [(start, end) for start, end in _items(listed.group(1), listed.start(1)) if sentence[start:end].strip()]
     names = [" ".join(sentence[start:end].split()).lower() for start, end in items]
     if len(names) < 3 or any(len(name.split()) > _LONGEST for name in names) or len(set(names)) != len(names) - 1:
         return None
