@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "eb91b8e", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "5116193", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -23,6 +23,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CNT001", "confidence 0.8+"): (1, 0, 1, 0.0),
     ("CNT001", "confidence 0.9+"): (1, 1, 0, 0.207),
     ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
+    ("CNT004", "strong: the manuscript's floats counted"): (2, 2, 0, 0.342),
+    ("CNT005", "strong: a counted list names one item twice"): (1, 1, 0, 0.207),
     ("DRF001", "moderate: placeholder number"): (1, 1, 0, 0.207),
     ("DRF001", "strong: draft marker"): (1, 1, 0, 0.207),
     ("DRF001", "strong: placeholder citation"): (2, 2, 0, 0.342),
@@ -64,6 +66,11 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (18, 0, 18, 0.0),
     ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207),
+    ("NUM005", "periods: one sample, two periods"): (1, 1, 0, 0.207),
+    ("NUM005", "ranges: same subject, ends apart"): (3, 3, 0, 0.439),
+    ("NUM005", "sets: all members but one agree"): (1, 1, 0, 0.207),
+    ("NUM006", "counts: same counted phrase in the summaries"): (2, 2, 0, 0.342),
+    ("NUM006", "counts: same words after, a slip apart"): (1, 1, 0, 0.207),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
     ("REF002", "confidence 0.9+"): (21, 20, 1, 0.773),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0),
@@ -83,6 +90,6 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
     "moderate": (70, 30, 40, 0.319),
-    "strong": (59, 58, 1, 0.91),
-    "weak": (62, 5, 57, 0.035),
+    "strong": (62, 61, 1, 0.914),
+    "weak": (70, 13, 57, 0.112),
 }
