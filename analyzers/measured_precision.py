@@ -25,6 +25,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CNT001", "confidence 0.8+"): (1, 0, 1, 0.0),
     ("CNT001", "confidence 0.9+"): (1, 1, 0, 0.207),
     ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
+    ("CNT004", "strong: the manuscript's floats counted"): (2, 2, 0, 0.342),
+    ("CNT005", "strong: a counted list names one item twice"): (1, 1, 0, 0.207),
     ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566),
     ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51),
     ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208),
@@ -74,6 +76,11 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207),
     ("NUM004", "moderate: row named"): (6, 6, 0, 0.61),
     ("NUM004", "strong: row named, another statistic agrees"): (4, 4, 0, 0.51),
+    ("NUM005", "periods: one sample, two periods"): (1, 1, 0, 0.207),
+    ("NUM005", "ranges: same subject, ends apart"): (3, 3, 0, 0.439),
+    ("NUM005", "sets: all members but one agree"): (1, 1, 0, 0.207),
+    ("NUM006", "counts: same counted phrase in the summaries"): (2, 2, 0, 0.342),
+    ("NUM006", "counts: same words after, a slip apart"): (1, 1, 0, 0.207),
     ("REF001", "confidence 0.9+"): (45, 44, 1, 0.884),
     ("REF002", "confidence 0.9+"): (20, 20, 0, 0.839),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0),
@@ -96,6 +103,6 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
     "moderate": (107, 66, 41, 0.522),
-    "strong": (69, 68, 1, 0.922),
-    "weak": (62, 5, 57, 0.035),
+    "strong": (72, 71, 1, 0.925),
+    "weak": (70, 13, 57, 0.112),
 }

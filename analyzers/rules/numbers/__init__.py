@@ -3,6 +3,15 @@
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .prose_vs_table import prose_contradicts_table
 from .reported_statistic import statistic_contradicts_table
+from .restated_range import range_restated
+from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
 
-__all__ = ["arithmetic_claim_mismatch", "prose_contradicts_table", "same_quantity_two_values", "statistic_contradicts_table"]
+__all__ = [
+    "arithmetic_claim_mismatch",
+    "count_restated",
+    "prose_contradicts_table",
+    "range_restated",
+    "same_quantity_two_values",
+    "statistic_contradicts_table",
+]

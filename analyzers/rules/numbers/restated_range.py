@@ -1,0 +1,191 @@
+"""NUM005: one range ("sample sizes ranging between 43 and 253 observations"), period or set of values restated otherwise."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import Section
+from ...context import RuleContext
+from ...finding import Category, Finding, Severity
+from ...registry import Scope, rule
+from ...violation import Violation
+from .restated import NUMBER, Stated, content_stems, contradictions, reported, section_statements, value_of
+
+_SYMBOL = r"(?:([A-Za-z]{1,3})\s*=\s*)?"
+_NOUN = r"(?:\s+((?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*s)\b)?"
+_PARENTHESIS = re.compile(r"\s*\([^()]{0,160}\)")  # an aside between the ends, left out of the message
+_ASIDE = r"(?:" + _PARENTHESIS.pattern + r")?"
+# "ranging between 43 and 253 total observations", "range from approximately d = -1.48 to d = 2.10",
+# "varied from 42 observations (…) to 252 observations".
+_RANGE = re.compile(
+    r"\b(?:rang\w*|var(?:y|ies|ied|ying))\s+(?:between|from)\s+(?:(?:approximately|about|roughly|around)\s+)?"
+    + _SYMBOL
+    + r"("
+    + NUMBER
+    + r")(\s*%)?"
+    + _NOUN
+    + _ASIDE
+    + r"\s+(?:and|to)\s+"
+    + _SYMBOL
+    + r"("
+    + NUMBER
+    + r")(\s*%)?"
+    + _NOUN,
+)
+# "between 2005 and 2014", "from 1996 to 2018", "2005–2014": the period a sample was gathered in.
+_YEARS = re.compile(
+    r"\b(?:(?:between|from)\s+(?:between\s+)?((?:19|20)\d\d)\s+(?:and|to)\s+((?:19|20)\d\d)|((?:19|20)\d\d)\s*(?:-{1,3}|–|—)\s*((?:19|20)\d\d))\b"
+)
+# A sample's size in the same sentence ("926 HIV-1 sequences"): a whole number of three or more digits, not a year.
+_SAMPLE = re.compile(r"(?<![\w.,-])(?!(?:19|20)\d\d\b)(\d{3,}|\d{1,3}(?:,\d{3})+)(?![\w.,-])")
+_PERIOD = "the period of the "
+# A set of five or more values written out: "$\{0, 1, 7, 13, 14, 16, 18\}$", "(λ = .04, .01, .025, .001, .1)".
+_SET = re.compile(r"[{(]\s*(?:[A-Za-z]\w*\s*=\s*)?(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){4,})\s*\\?[})]")
+_SET_OF = "the set of "
+_BEFORE = 6  # words before the range that say what ranges ("sample sizes", "true effects")
+# Two ends further apart than this (relative to the larger) are two ranges, not one restated.
+_CLOSE = 0.25
+
+
+def ranges(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The ranges of `sentence` whose ranging thing is named: by a symbol ("d = 1.91") or a counted noun
+    after an end ("observations"). Year spans are not ranges of a quantity."""
+    for match in _RANGE.finditer(sentence):
+        low_symbol, low, low_percent, low_noun, high_symbol, high, high_percent, high_noun = match.groups()
+        values = tuple(sorted((value_of(low), value_of(high))))
+        if all(1900 <= value <= 2100 and value.is_integer() for value in values):
+            continue
+        noun = high_noun or low_noun
+        named = (low_symbol or high_symbol or (noun.split()[-1].lower() if noun else "")) + ("%" if low_percent or high_percent else "")
+        if not named.strip("%"):
+            continue
+        key = f"the range of {named}"
+        words = frozenset(content_stems(sentence[: match.start()])[-_BEFORE:] + content_stems(noun or ""))
+        written = " ".join(_PARENTHESIS.sub("", match.group(0)).split())
+        yield match.start(), match.end(), key, values, written, words
+
+
+def periods(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The periods of `sentence` that a sample's size in it names: "926 sequences ... between 2005 and 2014"
+    is the period of the 926, and another sentence of the 926 must give the same period."""
+    for match in _YEARS.finditer(sentence):
+        sample = next((found.group(1) for found in _SAMPLE.finditer(sentence) if not match.start() <= found.start() < match.end()), None)
+        if sample is None:
+            continue
+        first, last = (int(year) for year in match.groups() if year)
+        yield match.start(), match.end(), f"{_PERIOD}{sample}", (float(first), float(last)), match.group(0), frozenset({sample})
+
+
+def value_sets(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The sets of five or more values that `sentence` writes out, keyed by their size: a set restated with one
+    member changed ("{0, 1, 7, 13, 14, 16, 18}", "{0, 1, 6, 7, 13, 14, 18}") is the same set mistyped."""
+    for match in _SET.finditer(sentence):
+        members = [value_of(member) for member in match.group(1).split(",")]
+        if len(set(members)) == len(members):
+            written = " ".join(match.group(0).replace("\\", "").split())
+            yield match.start(), match.end(), f"{_SET_OF}{len(members)} values", tuple(sorted(members)), written, frozenset()
+
+
+def _statements(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    yield from ranges(sentence)
+    yield from periods(sentence)
+    yield from value_sets(sentence)
+
+
+def _restated(statement: Stated, other: Stated) -> bool:
+    """Both ranges speak of one thing (a word before them in common) and each end is close to the other's:
+    one range restated, not two ranges of two settings. Two sets are one restated when all members but one agree."""
+    if statement.key.startswith(_SET_OF):
+        return len(set(statement.values) - set(other.values)) == 1
+    if not statement.words & other.words:
+        return False
+    return all(abs(a - b) <= _CLOSE * max(abs(a), abs(b)) for a, b in zip(statement.values, other.values, strict=True))
+
+
+@dataclass(frozen=True)
+class RangeRestated(Violation):
+    """The range `slip` here, `told` in the section `where`, for `key`."""
+
+    slip: str
+    told: str
+    where: str
+    key: str
+
+    @property
+    def message(self) -> str:
+        return f'{self.key} is "{self.slip}" here, but "{self.told}" in {self.where}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.key} {self.slip} {self.told}"
+
+
+def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated]]]]) -> Iterator[Finding]:
+    for pair in contradictions(parts, _restated):
+        violation = RangeRestated(pair.slip.written, pair.told.written, pair.told.where, pair.slip.key)
+        if pair.slip.key.startswith(_SET_OF):
+            kind, reason = "sets: all members but one agree", f"both write {pair.slip.key}, and all but one agree"
+        elif pair.slip.key.startswith(_PERIOD):
+            kind, reason = "periods: one sample, two periods", f"both sentences date {pair.slip.key.removeprefix(_PERIOD)}"
+        else:
+            shared = ", ".join(sorted(pair.slip.words & pair.told.words))
+            kind, reason = (
+                "ranges: same subject, ends apart",
+                f"both give {pair.slip.key} ({shared}), each end within a quarter of the other's",
+            )
+        yield reported(pair, violation, kind, reason, "range", 0.6)
+
+
+@rule(
+    "NUM005",
+    "range-restated",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_disagreements,
+)
+def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
+    """## What it does
+    Flags a range stated twice with other ends: "sample sizes ranging between 43 and 253 total
+    observations" and, a paragraph later, "sample sizes ranging between 42 observations (…) to 252
+    observations"; "true effects ranging from d = 1.91 to d = −1.67" in the abstract and "true
+    effects can range from approximately d = −1.48 to d = 2.10" in the results. A range is a
+    "ranging/varies between/from A and/to B" whose ranging thing is named: by a symbol before
+    its ends ("d = …") or by the noun counted after one ("observations"), with a percent sign
+    kept as part of it. Two ranges are one quantity restated when they name the same thing, share
+    a word among the six before them ("sample sizes", "true effects"), and each end lies within a
+    quarter of the other's: ranges of two settings ("from 20 to 40 ms" and "from 200 to 400 ms")
+    lie further apart. Two ranges in one sentence are left alone.
+
+    A period is a range too: "926 HIV-1 sequences obtained between 2005 and 2014" in the abstract
+    and "926 HIV-1 sequences collected between 1996 and 2018" in the methods date one sample
+    twice. A year span ("between A and B", "from A to B", "A–B") is compared with another when
+    both sentences give the same sample's size (a whole number of three or more digits, not a
+    year); other year spans are left alone.
+
+    So is a set of values written out, five or more of them ("illuminations {0, 1, 7, 13, 14, 16,
+    18}"): restated with all members but one the same ("{0, 1, 6, 7, 13, 14, 18}"), one of the
+    two was mistyped.
+
+    ## Why is this bad?
+    The reader cannot tell which range holds; a range is usually computed once, so two versions
+    mean one of them is stale (an analysis re-run, a sample re-counted).
+
+    ## Example
+    ```latex
+    ... sample sizes ranging between 43 and 253 total observations.
+    ... this resulted in sample sizes ranging between 42 observations and 252 observations.
+    ```
+
+    ## Use instead
+    State the range once, or the same range in both places.
+
+    ## Evidence
+    "ranges: same subject, ends apart", "periods: one sample, two periods", or "sets: all members
+    but one agree"; confidence 0.6. Their
+    measured precision decides whether a finding is information or a hint.
+    """
+    return [section_statements(ctx, section, _statements)]

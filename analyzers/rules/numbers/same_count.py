@@ -1,0 +1,225 @@
+"""NUM006: one count ("600k video instances, each of which contains T=10 time steps") restated with another value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import Section
+from ...context import RuleContext
+from ...finding import Category, Finding, Severity
+from ...quantities import digit_variants
+from ...registry import Scope, rule
+from ...violation import Violation
+from .restated import NUMBER, Stated, content_stems, contradictions, reported, section_statements, value_of
+
+_SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
+# An integer count, or a scaled one ("3.2 million", "600k"), before the words of what it counts. Not part of a
+# name or a reference ("Study 2 participants", "GPT-4 models", "Table 3 lists"), nor a value set by "=".
+_COUNT = re.compile(r"(?<![\w.,=^_~/-])(" + NUMBER + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+(?=[a-z])")
+# A capitalised word before the number, not the sentence's first: the number is part of a name ("Study 2", "Table 3").
+_NAME_BEFORE = re.compile(r"(?<=\S)\s+[A-Z][\w-]*\.?\s*$")
+# A count that bounds or rounds ("more than 1,000", "about 50"): compared only when far from the other value.
+_ROUGH_BEFORE = re.compile(
+    r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|"
+    r"under|above|below|some|circa|ca\.)|~|\\sim|≈)\s*$",
+    re.IGNORECASE,
+)
+# What a count sets rather than counts: training length, repetitions, sizes of a model, durations.
+_SETTINGS = frozenset(
+    stem
+    for stem in content_stems(
+        "epochs iterations steps runs seeds trials folds times layers dimensions units neurons bits bytes pixels ms seconds "
+        "minutes hours days weeks months years rounds batches repetitions replications bootstrap permutations draws"
+    )
+)
+# What it counts, in the plural, among the three words after it: "jobs", "video instances", "bouncing MNIST
+# instances"; not a unit ("800 km s^-1", "5 ms").
+_PLURAL = re.compile(r"(?:[\w-]+\s+){0,2}?[a-z][a-z-]+[a-rt-z]s\b")
+_POWER_OF_TEN = re.compile(r"10+")
+# A selection, not a count of what there is: "the top 1,000 features", "the first 100 samples".
+_SELECTION_BEFORE = re.compile(r"\b(?:top|first|last|best|worst|next|previous)\s*$", re.IGNORECASE)
+_TAIL = 10  # content words after the count compared
+_SHARED = 4  # of them at least this many in common, and most: one thing counted in one setting
+_LARGE = 1000  # a count this large with the same two words after it is a headline number, restated
+_ROUGH = 0.15  # a rounded count within this of the other restates it
+
+
+def counts(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The counts of `sentence` of ten or more things; the words are the stems after the count, in order, as
+    "1:word" (the first two) and "word" (all of the tail), with "~" for a rounded count."""
+    for match in _COUNT.finditer(sentence):
+        number, scale = match.group(1), (match.group(2) or "").strip().lower()
+        value = value_of(number) * _SCALE.get(scale, 1)
+        if value < 10 or not value.is_integer() or ("." in number and not scale) or (1900 <= value <= 2100 and not scale):
+            continue
+        if _NAME_BEFORE.search(sentence[: match.start()]) or _SELECTION_BEFORE.search(sentence[: match.start()]):
+            continue
+        tail = content_stems(sentence[match.end() :])[:_TAIL]
+        if len(tail) < 2 or tail[0] in _SETTINGS or not _PLURAL.match(sentence, match.end()):
+            continue
+        rough = bool(_ROUGH_BEFORE.search(sentence[: match.start()]))
+        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | ({_ROUNDED} if rough else set())
+        end = match.end(2) if match.group(2) else match.end(1)
+        yield match.start(1), end, "count", (value,), " ".join(sentence[match.start(1) : end].split()), words
+
+
+_ROUNDED = "~"
+
+
+def _tail(statement: Stated) -> frozenset[str]:
+    return frozenset(word for word in statement.words if not word.startswith("1:") and word != _ROUNDED)
+
+
+def slipped(value: float, other: float) -> bool:
+    """Whether one whole count reads as a typing slip of the other: one apart, a zero dropped or added, two
+    neighbouring digits swapped, or the last of three or more digits changed ("600000" and "60000", "42" and
+    "43", "245" and "254", "926" and "928"). Another leading digit ("32", "72") is as often another count,
+    and 100 against 1,000 steps a grid."""
+    low, high = sorted((int(value), int(other)))
+    if high - low == 1 or (high == 10 * low and not _POWER_OF_TEN.fullmatch(str(low))):
+        return True
+    written, other_written = str(low), str(high)
+    if len(written) != len(other_written):
+        return False
+    return (len(written) >= 3 and written[:-1] == other_written[:-1]) or (
+        sorted(written) == sorted(other_written) and other_written in set(digit_variants(written))
+    )
+
+
+def _evidence(statement: Stated, other: Stated) -> str | None:
+    """Why two counts are taken for one: most of the words after them agree ("instances, each containing T=10
+    time steps and D=3 digits"), or both are large and the same two words follow ("jobs lost"); None when neither."""
+    tail, other_tail = _tail(statement), _tail(other)
+    shared = tail & other_tail
+    # Methods repeat one sentence per experiment with its own count: the words alone do not make one count.
+    if len(shared) >= _SHARED and len(shared) * 5 >= 3 * min(len(tail), len(other_tail)) and slipped(statement.values[0], other.values[0]):
+        return "counts: same words after, a slip apart"
+    # A headline count the summaries restate ("21 482 jobs lost", "54 000 jobs were lost"), with no setting named.
+    leading = {word for word in statement.words if word.startswith("1:")}
+    headline = min(statement.values[0], other.values[0]) >= _LARGE and statement.summary and other.summary
+    if headline and len(leading) == 2 and leading == {word for word in other.words if word.startswith("1:")}:
+        return None if statement.names | other.names else "counts: same counted phrase in the summaries"
+    return None
+
+
+_SETTING = re.compile(r"^([a-z]{1,3})=(.+)$")  # a setting in the tail, as `content_stems` keeps it: "t=10"
+# The part of the data a sentence speaks of: counts of the training and of the test set differ on purpose.
+_SPLITS = {"train": re.compile(r"\btrain", re.IGNORECASE), "test": re.compile(r"\b(?:test|evaluat|held[- ]out|validat)", re.IGNORECASE)}
+
+
+def _settings(statement: Stated) -> dict[str, str]:
+    """The symbols set after the count ("t=10"), with their values."""
+    return {match.group(1): match.group(2) for word in statement.words if (match := _SETTING.match(word))}
+
+
+def _other_setting(statement: Stated, other: Stated) -> bool:
+    """The two counts are of two settings: their sentences name two sets of things ("For SIDER, 21 assays",
+    "For MUV, 12 assays"), one symbol is set to two values ("T=10", "T=100"), or one sentence speaks of
+    training only and the other of testing only."""
+    if statement.names and other.names and not statement.names & other.names:
+        return True
+    settings, other_settings = _settings(statement), _settings(other)
+    if any(other_settings[symbol] != value for symbol, value in settings.items() if symbol in other_settings):
+        return True
+    splits, other_splits = ({name for name, split in _SPLITS.items() if split.search(item.sentence)} for item in (statement, other))
+    return len(splits) == len(other_splits) == 1 and splits != other_splits
+
+
+def _same_count(statement: Stated, other: Stated) -> bool:
+    """Two counts of one thing: in two paragraphs (one paragraph giving two counts of a thing speaks of two
+    subsamples or datasets), of one setting, with the words after them in common."""
+    (value,), (other_value,) = statement.values, other.values
+    if statement.block == other.block:
+        return False
+    if _ROUNDED in statement.words | other.words and abs(value - other_value) <= _ROUGH * max(value, other_value):
+        return False
+    # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed").
+    if other.written in statement.sentence or statement.written in other.sentence:
+        return False
+    return not _other_setting(statement, other) and _evidence(statement, other) is not None
+
+
+@dataclass(frozen=True)
+class CountRestated(Violation):
+    """The count `slip` here, `told` in the section `where`; `shared` are the words after both."""
+
+    slip: str
+    told: str
+    where: str
+    shared: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        return f'"{self.slip}" here, but "{self.told}" in {self.where}, of the same thing ({", ".join(self.shared)})'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.slip} {self.told} {' '.join(self.shared)}"
+
+
+def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated]]]]) -> Iterator[Finding]:
+    for pair in contradictions(parts, _same_count):
+        slip, told = pair.slip, pair.told
+        shared = tuple(sorted(_tail(slip) & _tail(told)))
+        violation = CountRestated(slip.written, told.written, told.where, shared)
+        reason = f"the words after both counts agree: {', '.join(shared)}"
+        yield reported(pair, violation, _evidence(slip, told) or "", reason, "count", 0.6)
+
+
+@rule(
+    "NUM006",
+    "count-restated",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_disagreements,
+)
+def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
+    """## What it does
+    Flags a count of things stated twice with two values: "we train ... with 600k video instances,
+    each of which contains T=10 time steps and D=3 digits" and, later, "we train our model on 60000
+    bouncing MNIST instances, each containing T=10 time steps and D=3 digits"; "21 482 jobs lost" in
+    the introduction and "54 000 jobs were lost" in the discussion. A count is an integer of ten or
+    more (thousands grouped by commas or spaces), or a scaled one ("600k", "3.2 million"), before
+    the words of what it counts, with a plural noun among the three words after it (not a unit:
+    "800 km s^-1"). Two counts, in two paragraphs, are one thing counted twice when:
+
+    - most of the ten content words after them agree, four or more, and one value reads as a
+      typing slip of the other: one apart, a zero dropped or added (not between powers of ten,
+      which step a grid: 100, 1,000), two neighbouring digits swapped, or the last of three or
+      more digits changed. Methods repeat one sentence per
+      experiment with its own count ("we recruited 40 participants from Amazon Mechanical Turk"),
+      so the words alone do not make one count; or
+    - both are a thousand or more, both stand in the abstract, introduction, discussion or
+      conclusion, where a paper restates its headline numbers, the same two words follow them
+      ("jobs lost"), and neither sentence names a setting next to the count.
+
+    Counts of two settings are left alone: capitalised names next to each count that differ ("For
+    SIDER, 21 assays", "For MUV, 12 assays"), one symbol set to two values ("T=10", "T=100"), one
+    sentence of training and the other of testing. So are counts that set rather than count
+    (epochs, runs, seeds, layers, durations), selections ("the top 1,000 features"), years, numbers
+    in names or references ("Study 2", "GPT-4"), and two counts in one sentence or paragraph (which states both on purpose); a
+    rounded count ("about 50", "over 1,000") restates an exact one within 15% of it.
+
+    ## Why is this bad?
+    A count is the size of the data or of the effect a reader takes away; two sizes for one thing
+    mean one of them is stale or mistyped (a dropped zero, a re-run analysis), and the reader
+    cannot tell which.
+
+    ## Example
+    ```latex
+    ... trained with 600k video instances, each containing T=10 time steps and D=3 digits.
+    ... We train our model on 60000 instances, each containing T=10 time steps and D=3 digits.
+    ```
+
+    ## Use instead
+    The same count in both places (or say why the two differ: a subset, another split).
+
+    ## Evidence
+    "counts: same words after, a slip apart" or "counts: same counted phrase in the summaries";
+    confidence 0.6. Their measured precision decides whether a finding is information or a hint.
+    """
+    return [section_statements(ctx, section, counts)]

@@ -1,0 +1,72 @@
+"""How the paper's restatements are read: ranges, periods and counts of one quantity (NUM005, NUM006), and a
+counted list that names an item twice (CNT005)."""
+
+from auditex.analyzers.rules.counts.repeated_item import repeated
+from auditex.analyzers.rules.numbers.restated import content_stems, value_of
+from auditex.analyzers.rules.numbers.restated_range import periods, ranges, value_sets
+from auditex.analyzers.rules.numbers.same_count import counts, slipped
+
+
+def test_a_number_is_read_with_its_thousands_grouped_by_commas_or_spaces():
+    assert value_of("21 482") == 21482
+    assert value_of("2,941,390") == 2941390
+    assert value_of("−1.67") == -1.67
+
+
+def test_content_stems_keep_settings_and_drop_pointers():
+    assert content_stems("each containing T=10 time steps (see Fig. 3)") == ["contain", "t=10", "time", "step"]
+
+
+def test_a_range_is_keyed_by_its_symbol_or_its_counted_noun():
+    (found,) = ranges("sample sizes ranging between 42 observations (one per step) to 252 observations")
+    assert (found[2], found[3], found[4]) == (
+        "the range of observations",
+        (42.0, 252.0),
+        "ranging between 42 observations to 252 observations",
+    )
+    (found,) = ranges("true effects ranging from d = 1.91 (a large increase) to d = -1.67")
+    assert found[2:4] == ("the range of d", (-1.67, 1.91))
+    assert list(ranges("scores ranging from 2 to 5")) == []  # nothing named ranges
+    assert list(ranges("years ranging from 2005 to 2014 observations")) == []  # a year span
+
+
+def test_a_period_is_compared_only_with_a_sample_size_in_its_sentence():
+    (found,) = periods("a dataset of 926 HIV-1 sequences obtained between 2005 and 2014")
+    assert found[2:4] == ("the period of the 926", (2005.0, 2014.0))
+    assert list(periods("sequences obtained between 2005 and 2014")) == []
+
+
+def test_a_count_is_an_integer_before_a_plural_noun():
+    (found,) = counts("we train with 600k video instances, each of which contains T=10 time steps")
+    assert found[3] == (600000.0,)
+    assert {"instanc", "t=10", "1:video", "1:instanc"} <= found[5]
+    (jobs,) = counts("this equates to just 21 482 jobs lost")
+    assert jobs[3:5] == ((21482.0,), "21 482")
+    assert list(counts("velocities of 800 km s over the run")) == []  # a unit, not a count
+    assert list(counts("we train for 100 epochs on the digits")) == []  # a setting
+    assert list(counts("In Study 2 participants were students")) == []  # part of a name
+    assert list(counts("the top 1,000 features were taken")) == []  # a selection
+    (rough,) = counts("we recruited about 50 participants from the pool")
+    assert "~" in rough[5]
+
+
+def test_a_slip_is_one_apart_a_zero_a_swap_or_the_last_digit():
+    assert slipped(600000, 60000) and slipped(42, 43) and slipped(245, 254) and slipped(926, 928)
+    assert not slipped(32, 72)  # another leading digit: as often another count
+    assert not slipped(100, 160) and not slipped(21482, 54000)
+    assert not slipped(100, 1000)  # powers of ten step a grid
+
+
+def test_a_counted_list_naming_one_item_twice_is_found_on_its_second_naming():
+    sentence = "We use four settings: low noise, high noise, low bias, and high noise."
+    start, end, item, stated = repeated(sentence, "")
+    assert (sentence[start:end], item, stated) == ("high noise", "high noise", 4)
+    assert repeated("We use four settings: low noise, high noise, low bias, and high bias.", "") is None
+    assert repeated("The order was: high, low, high, and low.", "") is None  # no count, two repeats
+    assert repeated("These were: A High, A Low, and A High.", "We generated three variables.") is not None
+
+
+def test_a_set_of_five_or_more_values_is_keyed_by_its_size():
+    (found,) = value_sets("the illuminations $\\{0,1,7,13,14,16,18\\}$ of the database")
+    assert found[2:5] == ("the set of 7 values", (0.0, 1.0, 7.0, 13.0, 14.0, 16.0, 18.0), "{0,1,7,13,14,16,18}")
+    assert list(value_sets("weights {0.1, 0.2, 0.5}")) == []  # too few to tell a slip from another set
