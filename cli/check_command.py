@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -154,6 +153,8 @@ def _fix(arguments: argparse.Namespace, result: Session) -> int:
 def _report(arguments: argparse.Namespace, result: Session) -> int:
     findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
+        import asyncio
+
         from ..analyzers.online_verification import verify_references  # the network stack loads only here
 
         with ProgressLine() as progress:
