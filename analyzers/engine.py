@@ -54,6 +54,15 @@ class CheckStats:
     rules_cached: int = 0
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    # CPU seconds of this thread per rule code, and per facet digest (taken once, for the first rule that
+    # reads it, and not counted in that rule's): what benchmarks/check_speed.py --per-rule reports.
+    rule_seconds: dict[str, float] = field(default_factory=dict)
+    facet_seconds: dict[str, float] = field(default_factory=dict)
+
+    def rule_cost(self, code: str, started: float, facets_before: float) -> None:
+        """Count the CPU time since `started` to rule `code`, less the facet digests taken meanwhile."""
+        digests = sum(self.facet_seconds.values()) - facets_before
+        self.rule_seconds[code] = self.rule_seconds.get(code, 0.0) + time.thread_time() - started - digests
 
 
 @dataclass
@@ -105,8 +114,11 @@ class Engine:
         started = time.perf_counter()
         run = _Run(self, project)
         findings: list[Finding] = []
+        stats = run.stats
         for rule in self.enabled_rules:
+            rule_started, facets_before = time.thread_time(), sum(stats.facet_seconds.values())
             findings += run.findings_of(rule)
+            stats.rule_cost(rule.code, rule_started, facets_before)
         # Only what this check used is kept: results of units that no longer exist would only grow the caches.
         self._units = run.units_used
         self._run_keys = run.run_keys
@@ -231,7 +243,9 @@ class _Run:
     def digest(self, facet: str) -> str:
         found = self._digests.get(facet)
         if found is None:
+            started = time.thread_time()
             found = self._digests[facet] = FACETS[facet].digest(self.project)
+            self.stats.facet_seconds[facet] = time.thread_time() - started
         return found
 
     def units(self, rule: Rule, facets: str) -> _Units:
