@@ -62,7 +62,8 @@ class CheckStats:
     def rule_cost(self, code: str, started: float, facets_before: float) -> None:
         """Count the CPU time since `started` to rule `code`, less the facet digests taken meanwhile."""
         digests = sum(self.facet_seconds.values()) - facets_before
-        self.rule_seconds[code] = self.rule_seconds.get(code, 0.0) + time.thread_time() - started - digests
+        spent = max(0.0, time.thread_time() - started - digests)  # never below 0 by the rounding of the subtraction
+        self.rule_seconds[code] = self.rule_seconds.get(code, 0.0) + spent
 
 
 @dataclass
