@@ -24,12 +24,12 @@ import os
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
-
-import diskcache
-import platformdirs
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+
+if TYPE_CHECKING:  # the store's database loads when a cache is opened, not with a check that has it off
+    import diskcache
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,11 @@ def cache_root(env: dict[str, str] | None = None) -> Path:
     """The user cache directory of auditex (`AUDITEX_CACHE_DIR` overrides it)."""
     env = dict(os.environ) if env is None else env
     base = env.get(CACHE_ENV)
-    return Path(base) if base else Path(platformdirs.user_cache_dir("auditex"))
+    if base:
+        return Path(base)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("auditex"))
 
 
 def cache_disabled(env: dict[str, str] | None = None) -> bool:
@@ -78,6 +82,8 @@ class AnalysisCache:
         self.fingerprint = code_fingerprint()
         self._store: diskcache.Cache | None = None
         try:
+            import diskcache
+
             self._store = diskcache.Cache(str(self.directory), size_limit=_SIZE_LIMIT)
         except Exception as error:  # a damaged database: run without the cache rather than fail
             log.warning("analysis cache at %s is unusable (%s); checking without it", self.directory, error)

@@ -18,13 +18,12 @@ A source whose findings take long to come (`follows_edits`) has them kept on the
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..latex.project import Project
 from .analysis_cache import AnalysisCache
@@ -32,6 +31,9 @@ from .finding import Finding, Source
 from .policy import Policy
 from .project_config import Config
 from .registry import Registry
+
+if TYPE_CHECKING:  # the event loop loads with the first source that runs, not with a plain check
+    import asyncio
 
 RULES_SLOT = "rules"
 

@@ -24,7 +24,6 @@ model = "gpt-4o-mini"
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import re
 import tomllib
@@ -201,5 +200,7 @@ def _first_error(error: ValidationError) -> str:
 
 def did_you_mean(word: str, choices: list[str]) -> str:
     """' (did you mean 'x'?)' for the closest choice, or '' when none is close."""
+    import difflib  # only a misspelt setting pays for it
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""

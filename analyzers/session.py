@@ -22,10 +22,10 @@ and then no record is kept.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import is_fragment, root_for_file
@@ -41,6 +41,9 @@ from .kept_findings import KeptFinding, anchored, current
 from .policy import Policy, merged
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
+
+if TYPE_CHECKING:  # a plain check never waits on the event loop: asyncio loads only when a source runs
+    import asyncio
 
 Configure = Callable[[Path], Config]
 
@@ -254,6 +257,8 @@ class Session:
     async def project_of(self, snapshot: Snapshot, private: bool) -> Project:
         """The project a source reads: the live one, or (`private`) the snapshot's own, parsed off this thread."""
         if private:
+            import asyncio
+
             return await asyncio.to_thread(lambda: snapshot.private_project)
         return next(state.project for state in self.opened() if state.project.root_file == snapshot.root)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -176,6 +175,8 @@ def _excerpt(text: str, width: int = 60) -> str:
 def _report(arguments: argparse.Namespace, result: Session) -> int:
     findings, extra, notes = result.findings, None, []
     if getattr(arguments, "online", False):
+        import asyncio
+
         from ..analyzers.online_verification import verify_references  # the network stack loads only here
 
         with ProgressLine() as progress:

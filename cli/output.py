@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -17,8 +18,8 @@ def write_output(output: Path | None, text: str, coloured: bool = False) -> None
     """The report to `output` (its folders created) or stdout; a path that cannot be written is an input error.
     A `coloured` text report is shown in colour on a terminal (never in a pipe, a file, or with NO_COLOR set)."""
     if output is None:
-        if coloured:
-            from rich.console import Console  # only a text report bound for stdout pays for rich
+        if coloured and _may_be_terminal():
+            from rich.console import Console  # only a text report bound for a terminal pays for rich
 
             console = Console(highlight=False, soft_wrap=True, emoji=False)
             if console.is_terminal and not console.no_color:
@@ -35,6 +36,17 @@ def write_output(output: Path | None, text: str, coloured: bool = False) -> None
         raise InputError(f"cannot write the report to '{output}': '{blocking}' is a file, not a folder") from None
     except OSError as error:
         raise InputError(f"cannot write the report to '{output}': {error.strerror or error}") from None
+
+
+def _may_be_terminal() -> bool:
+    """What rich may take for a terminal: a tty, or one that TTY_COMPATIBLE=1 or FORCE_COLOR declares. A pipe or
+    a file is none, and a check writing to one need not load rich to learn it."""
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return sys.stdout.isatty()
+    except ValueError:  # a closed stream
+        return False
 
 
 # Severities as compilers and ruff show them: errors red, warnings yellow.

@@ -9,17 +9,18 @@ processes when the machine has several cores, since pylatexenc parses about
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .parse import parse_chunk
 from .parsed_chunk import ParsedChunk
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Below this much text to parse, sending chunks to workers and their parses back costs more than it saves.
 # Measured on 2 cores (issue 34, benchmarks/README.md): an 80 KB file parsed by two workers took 16% more CPU
@@ -75,6 +76,9 @@ class ChunkParser:
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            import multiprocessing  # loaded only by a project large enough for workers
+            from concurrent.futures import ProcessPoolExecutor
+
             # fork: a worker starts with the parser already imported.
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker, initargs=(os.getpid(),)

@@ -6,6 +6,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from .sentences import sentence_spans
 
@@ -258,6 +259,10 @@ def float_free(written: str) -> bool:
     return written.replace(",", "").isdigit()
 
 
+# Block texts whose numbers are kept: a large paper's blocks, with room for the edits of a session.
+_TEXTS_KEPT = 8192
+
+
 @dataclass(slots=True)
 class NumberMention:
     value: float
@@ -363,8 +368,10 @@ def subject_words(sentence: str, start: int, end: int) -> tuple[str, ...]:
     return tuple(words)
 
 
+@lru_cache(maxsize=_TEXTS_KEPT)
 def find_numbers(plain: str) -> list[NumberMention]:
-    """Quantities in a block's plain text; identifiers, years stay marked."""
+    """Quantities in a block's plain text; identifiers, years stay marked. Kept by text, so the index and
+    the rules that read a block's numbers read them once between them: the list is shared, never changed."""
     # Sorted and apart (finditer's matches): a number is inside one when the last span starting at or before it reaches past it.
     opaque = [match.span() for match in _OPAQUE.finditer(plain)]
     opaque_starts = [start for start, _ in opaque]

@@ -87,6 +87,17 @@ def test_fingerprints_survive_edits_elsewhere(tmp_path):
     assert before["REF001"] == after["REF001"] and before["CIT001"] == after["CIT001"]
 
 
+def test_engine_counts_each_rules_cpu_and_each_facet_digest_once(tmp_path):
+    write_project(tmp_path, BROKEN)
+    engine = Engine()
+    engine.check(Project(tmp_path, "main.tex"))
+    stats = engine.last_stats
+    assert set(stats.rule_seconds) == {rule.code for rule in engine.enabled_rules}
+    assert all(seconds >= 0 for seconds in stats.rule_seconds.values())
+    read = {facet for rule in engine.enabled_rules for facet in rule.reads}
+    assert "cites" in stats.facet_seconds and set(stats.facet_seconds) <= read
+
+
 def test_engine_reuses_rule_results_until_what_they_read_changes(tmp_path):
     write_project(tmp_path, BROKEN)
     project = Project(tmp_path, "main.tex")

@@ -25,6 +25,11 @@ _NUMBER = re.compile(NUMBER)
 _PERCENT_SIGN = r"\s*(?:\\?%|\s*per\s*cent\b|\s*percent\b)"
 
 
+def _may_write_percent(text: str) -> bool:
+    """A percent sign or the word: what every share and stated change needs, found before any pattern runs."""
+    return "%" in text or "cent" in text.lower()
+
+
 @dataclass(frozen=True, slots=True)
 class Written:
     """A number as written: its value, its decimal places and where it is in the text."""
@@ -89,6 +94,8 @@ def _truncated(written: Written, exact: float) -> bool:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def shares(text: str) -> tuple[Share, ...]:
     """Every share of a count the text writes with its base, cached by text."""
+    if not _may_write_percent(text):
+        return ()
     found: dict[int, Share] = {}
     for match in _SHARE_AFTER.finditer(text):
         part, whole, percent = Written.read(match, 1), Written.read(match, 3), Written.read(match, 5)
@@ -145,6 +152,8 @@ class StatedChange:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stated_changes(text: str) -> tuple[StatedChange, ...]:
+    if "(" not in text or not _may_write_percent(text):  # the pair stands in parentheses beside a percentage
+        return ()
     found = []
     for match in _CHANGE_THEN_PAIR.finditer(text):
         change = Written.read(match, 1) if match.group(1) else Written.read(match, 3)
@@ -155,6 +164,7 @@ def stated_changes(text: str) -> tuple[StatedChange, ...]:
 
 # Parts the sentence says make up a whole: "Of the N …, A … and the remaining B …".
 _REMAINING = re.compile(r"\b(?:the\s+)?(?:remaining|other|rest\s+of\s+the)\s+" + NUMBER + r"(?!\s*%)", re.IGNORECASE)
+_REMAINING_WORD = re.compile(r"(?:remaining|other|rest)\s+(?:of\s+the\s+)?\d", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +196,8 @@ def _wholes(text: str) -> Iterator[tuple[Written, int]]:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def parts_of_wholes(text: str) -> tuple[PartsOfWhole, ...]:
     """A whole named first ("Of the N", "Of these X" after "N X") and its counts up to "the remaining B", in one sentence."""
+    if _REMAINING_WORD.search(text) is None:  # no "the remaining B": no whole needs reading
+        return ()
     found = []
     for whole, parts_start in _wholes(text):
         sentence_end = re.search(r"\.\s+[A-Z]|\.$", text[parts_start:])

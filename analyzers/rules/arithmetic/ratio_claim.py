@@ -13,7 +13,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
-from .ratios import Factor, RatioClaim, factors, ratio_claims
+from .ratios import Factor, RatioClaim, factors, may_state_ratio, ratio_claims
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,8 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
         if placed.kind is not BlockKind.PARAGRAPH:
             continue
         text = placed.block.plain.text
+        if not may_state_ratio(text):
+            continue
         paragraph_refs = tuple(referenced_labels(text))
         for start, end in sentence_spans(text):
             sentence = text[start:end]

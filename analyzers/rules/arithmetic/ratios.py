@@ -29,6 +29,8 @@ _COMPARISON = r"\s+(?:(?P<comparative>[a-z]+er|more|less|fewer)(?:\s+[a-z-]+){0,
 _CLAIM = re.compile(
     r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _MAGNITUDE + r")" + _COMPARISON, re.IGNORECASE
 )
+# What every factor above contains: a number before its "times" (or "x", "fold"), or "magnitude".
+_FACTOR_HINT = re.compile(r"\d\s*(?:times|x|×|\\times|-?fold)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
 _SPEED = re.compile(r"\b(?:faster|slower|quicker|speedier)\b", re.IGNORECASE)
 _TIME_HEADER = re.compile(r"time|speed|throughput|latency|fps|\bs\b|sec|min|hour|\bms\b|\bh\b|per\s+second|/s\b", re.IGNORECASE)
@@ -60,6 +62,11 @@ class RatioClaim:
         if self.orders:
             return high >= self.factor / 2
         return high >= self.factor * 0.8 and low <= self.factor * 1.25
+
+
+def may_state_ratio(text: str) -> bool:
+    """Whether `text` may state a factor: one short pattern, so a paragraph without one is not split into sentences."""
+    return _FACTOR_HINT.search(text) is not None
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

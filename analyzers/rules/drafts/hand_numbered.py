@@ -107,6 +107,9 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
     if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
         return
+    mentioning = [placed for placed in ctx.manuscript.blocks if placed.kind in _PROSE and _may_mention(placed.block.plain.text)]
+    if not mentioning:  # what LaTeX numbers is counted (each float parsed) only for a paper that types a number
+        return
     texts = [ctx.source(path).text for path in project.files]
     hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
     yield from _outside_chapters(ctx, hidden, texts)
@@ -114,11 +117,9 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     subsections = _section_counts(ctx, hidden)
     if subsections and numbered_in_order(texts, "section"):
         counts["section"] = len(subsections)
-    for placed in ctx.manuscript.blocks if counts else ():
-        if placed.kind not in _PROSE:
-            continue
+    for placed in mentioning if counts else ():
         text = placed.block.plain.text
-        for mention in HAND_NUMBERED.finditer(text) if ("Fig" in text or "Tab" in text or "Sec" in text) else ():
+        for mention in HAND_NUMBERED.finditer(text):
             kind = mentioned_kind(mention.group("name"))
             violation = _beyond(" ".join(mention.group(0).split()), kind, hand_numbers(mention.group("numbers")), counts, subsections)
             start, end = next((span for span in sentence_spans(text) if span[0] <= mention.start() < span[1]), (0, len(text)))
@@ -127,6 +128,10 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
             reason = f"LaTeX numbers {counts[kind]} {kind}s in this paper"
             evidence = Evidence(kind=f"strong: beyond the last numbered {'section' if kind == 'section' else 'float'}", reason=reason)
             yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
+
+
+def _may_mention(text: str) -> bool:
+    return ("Fig" in text or "Tab" in text or "Sec" in text) and HAND_NUMBERED.search(text) is not None
 
 
 def _beyond(

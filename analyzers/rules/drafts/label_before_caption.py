@@ -8,7 +8,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
 from ...registry import rule
 from ...violation import Violation
-from .model import FLOAT_BLOCKS, FLOATS, MisplacedLabel, float_layout, unprinted
+from .model import FLOAT_BLOCKS, FLOATS, MisplacedLabel, float_layout, may_misplace_label, unprinted
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,8 @@ def label_before_caption(ctx: RuleContext) -> Iterator[Finding]:
         if hidden.covers(placed.file, block.start):
             continue
         source = ctx.source(placed.file).text
-        layout = float_layout(source[block.start : block.end])
+        latex = source[block.start : block.end]
+        layout = float_layout(latex) if may_misplace_label(latex) else None
         if layout is None:
             continue
         for label in layout.misplaced:

@@ -296,6 +296,13 @@ class FloatLayout:
     misplaced: tuple[MisplacedLabel, ...]
 
 
+def may_misplace_label(latex: str) -> bool:
+    """Some `\\label` comes before some caption in a float's LaTeX: only then may a label be misplaced, so a
+    float without one needs no parse."""
+    label = latex.find("\\label")
+    return label >= 0 and any(latex.rfind("\\" + caption) > label for caption in _CAPTIONS)
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def float_layout(latex: str) -> FloatLayout | None:
     """The layout of a float environment's LaTeX (`\\begin{figure}…\\end{figure}`); None when it is no float."""

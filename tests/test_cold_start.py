@@ -1,0 +1,43 @@
+"""What a plain `auditex check` loads: the modules a cold check pays for before it reads a line.
+
+The event loop, the parse workers' pool, the analysis cache's database (with the cache off), the
+terminal library (writing to a pipe), and the LLM and network stacks load only where they are used.
+"""
+
+import json
+import subprocess
+import sys
+
+from helpers import document, write_project
+
+# Each of these costs a cold check tens of milliseconds, or (the last ones) far more.
+NOT_FOR_A_PLAIN_CHECK = (
+    "asyncio",
+    "multiprocessing",
+    "concurrent.futures",
+    "diskcache",
+    "rich",
+    "difflib",
+    "httpx",
+    "openai",
+    "anthropic",
+    "scipy",
+)
+
+PROBE = """
+import contextlib, io, json, sys
+from auditex.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["check", sys.argv[1], "--no-cache"])
+print(json.dumps({"code": code, "loaded": sorted(name for name in sys.modules if name in sys.argv[2:])}))
+"""
+
+
+def test_a_plain_check_to_a_pipe_loads_none_of_the_heavy_modules(tmp_path):
+    folder = write_project(tmp_path / "paper", {"main.tex": document("See \\ref{sec:nowhere}.")})
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(folder), *NOT_FOR_A_PLAIN_CHECK], capture_output=True, text=True, timeout=120, check=True
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["code"] == 1  # the check ran, and found the undefined reference
+    assert result["loaded"] == []
