@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,9 @@ from typing import Any
 
 from .facets import FACETS
 from .finding import Category, Finding, Severity
+
+# A rule module's docstring section that `auditex rule CODE` shows after the check's own docstring.
+HOW_IT_DECIDES = "## How it decides"
 
 
 class Scope(str, Enum):
@@ -78,7 +82,11 @@ class Rule:
 
     @property
     def doc(self) -> str:
-        return inspect.cleandoc(self.check.__doc__ or "")
+        """The check's docstring, then its module's "## How it decides" section when it has one: the long
+        account of a rule's judgement lives beside its code, so the check function stays short."""
+        doc = inspect.cleandoc(self.check.__doc__ or "")
+        _, heading, detail = (inspect.getdoc(sys.modules[self.check.__module__]) or "").partition(HOW_IT_DECIDES)
+        return f"{doc}\n\n{heading}{detail}" if heading else doc
 
     @property
     def summary(self) -> str:

@@ -1,4 +1,54 @@
-"""NUM001: a number in the prose one digit away from the table cell its sentence talks about."""
+"""NUM001: a number in the prose one digit away from the table cell its sentence talks about.
+
+## How it decides
+When several cells are one digit away, the one whose row and column headers the sentence names in
+full is meant, then the one whose row and column it names a word of, then the one whose
+header words it names most; "on average", "overall" or "in total" names an Average, Mean
+or Total row or column, or a header that names an averaged quantity ("Average earnings",
+a "Mean" column under a panel's title inside the body). A number that some cell holds is
+taken as a correct quote, unless the sentence names the row and the column of the
+mistyped cell in full and of no cell holding the number, or unless the sentence cites the
+mistyped cell's table and the cell holding the number is in a table it neither cites nor
+names the row or column of (a coincidence of digits; such a finding is weak evidence).
+Cells named alike in two tables: the one in the table the sentence or its paragraph cites
+is meant. A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
+compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
+an aggregate. Rounding is allowed: 93.4 in the
+text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
+does not); a decimal is also one digit from a cell rounded to one place fewer when both
+keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2),
+or to fewer still when both keep three or more (75.4 from 95.3784, written 95.4).
+Only references to tables tie:
+a sentence citing a table and a figure cites that table alone. A number that is one of a
+list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
+a sweep) quotes no cell; results listed with "respectively" do. Neither does a year, a
+p-value, a test statistic, an interval's level ("95% CrI") or a sample size (the quantity
+model's roles); a change in percent ("+65%", "decreases by 15%") quotes only a cell of
+changes (a signed value, a Δ / gain column); "on average" quotes only an Average, Mean or
+Total row or column. A whole number of 10 or more, or a whole percentage, quotes a cell
+only of a table its sentence cites, and a whole count only where what it counts ("128
+genes") is what the cell's row or column names.
+
+Confidence: from the tie: 0.9 when the sentence cites the cell's table and names its row or column in
+full, 0.8 when it cites the table alone, 0.8 when it names the row and the column in full
+without a reference and one of them is a name ("AlpacaEval", "FCOS-3D", `\\method`), else
+0.6 (only its paragraph cites the table; or the headers are ordinary words like "Width").
+Then from the digits: +0.1 for a number of four or more significant figures (13.96), −0.1
+for one of two or fewer (0.7, 85%), which are one digit from many values by chance; −0.15
+when a number of two or more figures differs by one unit in its last place (85.9 and 85.8:
+two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
+71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
+section; +0.1 when another decimal of the sentence quotes the same table; at most 0.6 when an
+uncited table holds the number as written. Below 0.7 the
+finding is information. The evidence class says how the sentence ties the cell: "strong:
+cited table, row and column named" (or "row or column named"), "moderate: cited table",
+"moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
+"three or more figures" or not), "weak: …" (only the
+paragraph cites the table, or the number is not a result: an interval bound, a count, a
+coefficient); its measured precision decides whether a confident finding may warn.
+"strong: the table's commented-out source holds the text's value" is a stale value (0.8
+when the sentence cites the table, 0.7 when only its paragraph does).
+"""
 
 from __future__ import annotations
 
@@ -232,34 +282,9 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     """## What it does
     Flags a number in the prose that is one digit away from a table cell it talks about.
     The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
-    or it names both the cell's row (method) and its column (dataset, metric). When several
-    cells are one digit away, the one whose row and column headers the sentence names in
-    full is meant, then the one whose row and column it names a word of, then the one whose
-    header words it names most; "on average", "overall" or "in total" names an Average, Mean
-    or Total row or column, or a header that names an averaged quantity ("Average earnings",
-    a "Mean" column under a panel's title inside the body). A number that some cell holds is
-    taken as a correct quote, unless the sentence names the row and the column of the
-    mistyped cell in full and of no cell holding the number, or unless the sentence cites the
-    mistyped cell's table and the cell holding the number is in a table it neither cites nor
-    names the row or column of (a coincidence of digits; such a finding is weak evidence).
-    Cells named alike in two tables: the one in the table the sentence or its paragraph cites
-    is meant. A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
-    compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
-    an aggregate. Rounding is allowed: 93.4 in the
-    text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
-    does not); a decimal is also one digit from a cell rounded to one place fewer when both
-    keep two or more figures (0.87 from 0.767, written 0.77; not 1.2 from 0.187, written 0.2),
-    or to fewer still when both keep three or more (75.4 from 95.3784, written 95.4).
-    Only references to tables tie:
-    a sentence citing a table and a figure cites that table alone. A number that is one of a
-    list or set of values ("$p \\in \\{0.05, 0.1, 0.2\\}$", "0.7, 0.5, 0.3 and 0.1 mm": a grid,
-    a sweep) quotes no cell; results listed with "respectively" do. Neither does a year, a
-    p-value, a test statistic, an interval's level ("95% CrI") or a sample size (the quantity
-    model's roles); a change in percent ("+65%", "decreases by 15%") quotes only a cell of
-    changes (a signed value, a Δ / gain column); "on average" quotes only an Average, Mean or
-    Total row or column. A whole number of 10 or more, or a whole percentage, quotes a cell
-    only of a table its sentence cites, and a whole count only where what it counts ("128
-    genes") is what the cell's row or column names.
+    or it names both the cell's row (method) and its column (dataset, metric). Rounding is
+    allowed, and a number that some cell holds is taken as a correct quote; which cell is meant,
+    and which numbers quote no cell, is told below.
 
     A stale value: a table updated after the prose was written often keeps its old numbers in
     comments (`%13.96 &` above `13.94 &`). A result of three or more figures that no cell
@@ -289,25 +314,8 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     side that is wrong.
 
     ## Confidence
-    From the tie: 0.9 when the sentence cites the cell's table and names its row or column in
-    full, 0.8 when it cites the table alone, 0.8 when it names the row and the column in full
-    without a reference and one of them is a name ("AlpacaEval", "FCOS-3D", `\\method`), else
-    0.6 (only its paragraph cites the table; or the headers are ordinary words like "Width").
-    Then from the digits: +0.1 for a number of four or more significant figures (13.96), −0.1
-    for one of two or fewer (0.7, 85%), which are one digit from many values by chance; −0.15
-    when a number of two or more figures differs by one unit in its last place (85.9 and 85.8:
-    two roundings of one value); −0.2 when the number is an end of a range, a bound or an approximation ("range:
-    71.9–100%", "above 85%", "about 86%"); −0.1 when no reference ties a table in another
-    section; +0.1 when another decimal of the sentence quotes the same table; at most 0.6 when an
-    uncited table holds the number as written. Below 0.7 the
-    finding is information. The evidence class says how the sentence ties the cell: "strong:
-    cited table, row and column named" (or "row or column named"), "moderate: cited table",
-    "moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
-    "three or more figures" or not), "weak: …" (only the
-    paragraph cites the table, or the number is not a result: an interval bound, a count, a
-    coefficient); its measured precision decides whether a confident finding may warn.
-    "strong: the table's commented-out source holds the text's value" is a stale value (0.8
-    when the sentence cites the table, 0.7 when only its paragraph does).
+    From how the sentence ties the cell (a cited table, its row and column named) and from the
+    digits; below 0.7 the finding is information. The classes are told below.
     """
     cells = tuple(table_cell(ctx, placed, cell, value) for placed, cell, value in section_cells(section))
     quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))

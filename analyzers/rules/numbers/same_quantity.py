@@ -1,4 +1,60 @@
-"""NUM002: one quantity stated twice with two values (the abstract against the body, or two places of the body)."""
+"""NUM002: one quantity stated twice with two values (the abstract against the body, or two places of the body).
+
+## How it decides
+Sameness comes from what each number
+is (the quantity model of `latex/numbers.py`), not from the words the sentences share:
+both numbers have the same role (a result, a relative change, a count, a bound; an
+approximation counts as a result) and the same subject (what its clause says it measures,
+"accuracy on ImageNet", the noun it counts): both sentences name one, and one names all
+the other does. So "the coefficient is −0.228" and "it remains negative, at −0.222" (no
+subject), or "transfers equal 3.0 percent of mean income" and "the loss amounts to 5.0
+percent of mean income" (two subjects), are left alone. Test statistics, p-values,
+coefficients and effect sizes, interval levels and bounds, settings and years are never
+compared here: they are the STAT rules', or no results. Against the abstract,
+which restates the body in its own words, the subjects need only share a word: a metric
+written out or abbreviated ("acc", "accuracy"), or a word spelled alike ("identify",
+"identified"). A result stated as a rise or a fall ("22% lower than the control") is a
+relative change ("decreases the cost by 22%"). Beyond that the words around the numbers
+must agree (at least three shared content words, most of them; or two,
+one of them a name both sentences use: "79% from DualMind" and "DualMind achieves 89%
+success rate") and the sentences must not name different settings: their capitalised
+names (datasets, models, stages) overlap, or one sentence names none. A rise and a fall
+("improves by 12%", "drops by 13%") are two quantities, and so are two values that one
+of the sentences states side by side ("80% and 90% of the maximum F1").
+
+Only numbers that state a quantity are compared: not one of a list or set of values, not
+an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
+("> 70%", "above 85%") is compared with a bound, and only against the abstract; so is a
+count before what it counts ("57 studies", "340 fps", "1659 participants", a sample size
+too), when the words after the two numbers share what is counted. Against an abstract's
+value that the body never writes, in prose or a table, the sentences need not share names
+(datasets, periods): the abstract words its setting its own way, and a value it shares
+with no other place is suspect. The abstract restates results in its own words: against
+it two shared words suffice. Numbers that a table holds are NUM001's, except against the
+abstract, which quotes them without citing the table: there the copy that no table holds
+is reported. A table holds a whole number only as written (a cell of 79.6 does not hold
+"80%"), and never a count ("45 outflows"): an integer cell is as often an identifier. The message names both subjects; the finding's evidence quotes both
+sentences with their subjects and roles.
+
+Tables repeat results too: a main table and an ablation, a per-dataset and a summary
+table, give the same method's score on the same dataset. Two tables that hold cells under
+the same row and column names (either way round; a header of no distinctive word, "Ours",
+by its text) and repeat at least three of them alike, with no more than one in three
+differing, report each differing one on the cell of the later table ("71.17 here, but
+82.29 in Table offline"), also when only the spreads differ ("91.1 ± 1.0", "91.1 ± 2.6").
+Tables of two settings under the same headers (5-shot and 10-shot) disagree nearly
+everywhere and are left alone. The evidence class is "tables: same row and column". Only
+cells of one value each count (not "mean 49.24, max 115.37"), not an aggregate row or column
+(Average, Total, MAE: each summarises its own table), not a row and column that name several
+cells of their table, and agreement only in values of two or more figures other than 0, 1
+and 100, spread over two or more rows and columns.
+
+A count in millions or billions ("3.2 million household-year observations") is a sample's
+size: restated anywhere, not only in the abstract ("8.3 million household-year observations"
+in the data section), it is compared when the words after both numbers share what is
+counted; its subject may be worded freely. The evidence class is "same count in millions or
+billions".
+"""
 
 from __future__ import annotations
 
@@ -378,58 +434,12 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     Flags two statements of the same quantity, in different paragraphs, whose values differ
     by one digit: "improves top-1 accuracy on ImageNet by 12.3%" in the abstract, "improves
     top-1 accuracy on ImageNet by 12.8%" in the results. Sameness comes from what each number
-    is (the quantity model of `latex/numbers.py`), not from the words the sentences share:
-    both numbers have the same role (a result, a relative change, a count, a bound; an
-    approximation counts as a result) and the same subject (what its clause says it measures,
-    "accuracy on ImageNet", the noun it counts): both sentences name one, and one names all
-    the other does. So "the coefficient is −0.228" and "it remains negative, at −0.222" (no
-    subject), or "transfers equal 3.0 percent of mean income" and "the loss amounts to 5.0
-    percent of mean income" (two subjects), are left alone. Test statistics, p-values,
-    coefficients and effect sizes, interval levels and bounds, settings and years are never
-    compared here: they are the STAT rules', or no results. Against the abstract,
-    which restates the body in its own words, the subjects need only share a word: a metric
-    written out or abbreviated ("acc", "accuracy"), or a word spelled alike ("identify",
-    "identified"). A result stated as a rise or a fall ("22% lower than the control") is a
-    relative change ("decreases the cost by 22%"). Beyond that the words around the numbers
-    must agree (at least three shared content words, most of them; or two,
-    one of them a name both sentences use: "79% from DualMind" and "DualMind achieves 89%
-    success rate") and the sentences must not name different settings: their capitalised
-    names (datasets, models, stages) overlap, or one sentence names none. A rise and a fall
-    ("improves by 12%", "drops by 13%") are two quantities, and so are two values that one
-    of the sentences states side by side ("80% and 90% of the maximum F1").
-
-    Only numbers that state a quantity are compared: not one of a list or set of values, not
-    an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
-    ("> 70%", "above 85%") is compared with a bound, and only against the abstract; so is a
-    count before what it counts ("57 studies", "340 fps", "1659 participants", a sample size
-    too), when the words after the two numbers share what is counted. Against an abstract's
-    value that the body never writes, in prose or a table, the sentences need not share names
-    (datasets, periods): the abstract words its setting its own way, and a value it shares
-    with no other place is suspect. The abstract restates results in its own words: against
-    it two shared words suffice. Numbers that a table holds are NUM001's, except against the
-    abstract, which quotes them without citing the table: there the copy that no table holds
-    is reported. A table holds a whole number only as written (a cell of 79.6 does not hold
-    "80%"), and never a count ("45 outflows"): an integer cell is as often an identifier. The message names both subjects; the finding's evidence quotes both
-    sentences with their subjects and roles.
-
-    Tables repeat results too: a main table and an ablation, a per-dataset and a summary
-    table, give the same method's score on the same dataset. Two tables that hold cells under
-    the same row and column names (either way round; a header of no distinctive word, "Ours",
-    by its text) and repeat at least three of them alike, with no more than one in three
-    differing, report each differing one on the cell of the later table ("71.17 here, but
-    82.29 in Table offline"), also when only the spreads differ ("91.1 ± 1.0", "91.1 ± 2.6").
-    Tables of two settings under the same headers (5-shot and 10-shot) disagree nearly
-    everywhere and are left alone. The evidence class is "tables: same row and column". Only
-    cells of one value each count (not "mean 49.24, max 115.37"), not an aggregate row or column
-    (Average, Total, MAE: each summarises its own table), not a row and column that name several
-    cells of their table, and agreement only in values of two or more figures other than 0, 1
-    and 100, spread over two or more rows and columns.
-
-    A count in millions or billions ("3.2 million household-year observations") is a sample's
-    size: restated anywhere, not only in the abstract ("8.3 million household-year observations"
-    in the data section), it is compared when the words after both numbers share what is
-    counted; its subject may be worded freely. The evidence class is "same count in millions or
-    billions".
+    is (its role and the subject its clause measures, from the quantity model of
+    `latex/numbers.py`), not from the words the sentences share; settings, statistics, ends of
+    ranges and members of lists are never compared. Two tables that repeat the same method's
+    cells under the same row and column names report the one cell that differs, and a count in
+    millions ("3.2 million household-year observations") restated anywhere is compared with its
+    other statements. How each case is decided is told below.
 
     ## Why is this bad?
     The reader cannot tell which value is true, and a headline number that drifts between
