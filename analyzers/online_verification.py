@@ -1,5 +1,5 @@
 """The online verification pass: cited references resolved against scholarly indexes, the
-verdicts turned into BIB findings by the online rules (analyzers/rules/online_references.py).
+verdicts turned into BIB findings by the online rules (analyzers/rules/online_references/).
 
 It runs only when asked (`auditex check --online`, the `auditex.online` setting) and apart
 from the offline engine: the engine never waits on the network. Its findings go through the

@@ -1,4 +1,4 @@
-"""Every rule auditex ships, grouped by family: a module, or a package with one module per rule (README.md)."""
+"""Every rule auditex ships, grouped by family: a package with one module per rule (README.md)."""
 
 from ..registry import Registry, rules_in
 from . import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ....latex.manuscript import Section
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
@@ -119,15 +119,17 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
         if here is not None:
             shown = here.labels
             yield here
-        if placed.kind is not BlockKind.PARAGRAPH:
-            continue
-        text = placed.block.plain.text
-        if not may_state_ratio(text):
-            continue
-        paragraph_refs = tuple(referenced_labels(text))
-        for start, end in sentence_spans(text):
-            sentence = text[start:end]
-            for claim in ratio_claims(sentence):
-                cited = tuple(referenced_labels(sentence)) or paragraph_refs
-                anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
-                yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)
+        if placed.kind is BlockKind.PARAGRAPH and may_state_ratio(placed.block.plain.text):
+            yield from _paragraph_claims(ctx, placed, shown)
+
+
+def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> Iterator[_Claim]:
+    """The factors the paragraph's sentences state, each against the tables it or its paragraph cites, else `shown`."""
+    text = placed.block.plain.text
+    paragraph_refs = tuple(referenced_labels(text))
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        for claim in ratio_claims(sentence):
+            cited = tuple(referenced_labels(sentence)) or paragraph_refs
+            anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
+            yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)
