@@ -296,7 +296,6 @@ OVER_CAP_FOR_NOW = frozenset(
         "analyzers/rules/tables/bold_not_best.py:bold_not_best",
         "analyzers/rules/tables/best_claim.py:best_claim_contradicts_table",
         "analyzers/rules/statistics/reported.py:confidence_interval_contradicts_p",
-        "analyzers/rules/drafts/placeholders.py:draft_placeholder",
     }
 )
 
