@@ -292,9 +292,6 @@ OVER_CAP_FOR_NOW = frozenset(
     {
         "analyzers/rules/numbers/same_quantity.py:same_quantity_two_values",
         "analyzers/rules/numbers/prose_vs_table.py:prose_contradicts_table",
-        "analyzers/rules/tables/aggregate.py:table_aggregate_mismatch",
-        "analyzers/rules/tables/bold_not_best.py:bold_not_best",
-        "analyzers/rules/tables/best_claim.py:best_claim_contradicts_table",
         "analyzers/rules/statistics/reported.py:confidence_interval_contradicts_p",
     }
 )
