@@ -292,7 +292,6 @@ OVER_CAP_FOR_NOW = frozenset(
     {
         "analyzers/rules/numbers/same_quantity.py:same_quantity_two_values",
         "analyzers/rules/numbers/prose_vs_table.py:prose_contradicts_table",
-        "analyzers/rules/statistics/reported.py:confidence_interval_contradicts_p",
     }
 )
 
