@@ -72,12 +72,7 @@ def printed_author_note(ctx: RuleContext) -> Iterator[Finding]:
     if not commands:
         return
     hidden = unprinted(project, macros)
-    blocks: dict[str, list[PlacedBlock]] = {}
-    for placed in ctx.manuscript.blocks:
-        if placed.kind in _READ:
-            blocks.setdefault(placed.file, []).append(placed)
-    for file, placed_blocks in blocks.items():
-        placed_blocks.sort(key=lambda placed: placed.block.start)
+    for file, placed_blocks in _read_blocks_by_file(ctx).items():
         starts = [placed.block.start for placed in placed_blocks]
         source = ctx.source(file).text
         printed: dict[tuple[int, str], list[tuple[int, int, NoteCommand]]] = {}
@@ -95,3 +90,14 @@ def printed_author_note(ctx: RuleContext) -> Iterator[Finding]:
             kind = "strong: todonotes note" if command.package else "moderate: own note command"
             evidence = Evidence(kind=kind, statements=[where], reason=f"`\\{name}` prints its argument in the text")
             yield ctx.flag(PrintedAuthorNote(name, len(uses), before), file, start, end, evidence=evidence)
+
+
+def _read_blocks_by_file(ctx: RuleContext) -> dict[str, list[PlacedBlock]]:
+    """Each file's blocks a reader reads, in source order: a note's offset finds its block by bisection."""
+    blocks: dict[str, list[PlacedBlock]] = {}
+    for placed in ctx.manuscript.blocks:
+        if placed.kind in _READ:
+            blocks.setdefault(placed.file, []).append(placed)
+    for placed_blocks in blocks.values():
+        placed_blocks.sort(key=lambda placed: placed.block.start)
+    return blocks

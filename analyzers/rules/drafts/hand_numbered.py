@@ -4,6 +4,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
@@ -113,21 +114,23 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     texts = [ctx.source(path).text for path in project.files]
     hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
     yield from _outside_chapters(ctx, hidden, texts)
-    counts = _float_counts(ctx, hidden, texts)
-    subsections = _section_counts(ctx, hidden)
-    if subsections and numbered_in_order(texts, "section"):
-        counts["section"] = len(subsections)
+    counts, subsections = _numbered_counts(ctx, hidden, texts)
     for placed in mentioning if counts else ():
-        text = placed.block.plain.text
-        for mention in HAND_NUMBERED.finditer(text):
-            kind = mentioned_kind(mention.group("name"))
-            violation = _beyond(" ".join(mention.group(0).split()), kind, hand_numbers(mention.group("numbers")), counts, subsections)
-            start, end = next((span for span in sentence_spans(text) if span[0] <= mention.start() < span[1]), (0, len(text)))
-            if violation is None or elsewhere(text[start:end]):
-                continue
-            reason = f"LaTeX numbers {counts[kind]} {kind}s in this paper"
-            evidence = Evidence(kind=f"strong: beyond the last numbered {'section' if kind == 'section' else 'float'}", reason=reason)
-            yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
+        yield from _mentions_beyond_last(ctx, placed, counts, subsections)
+
+
+def _mentions_beyond_last(ctx: RuleContext, placed: PlacedBlock, counts: Counter[str], subsections: list[int]) -> Iterator[Finding]:
+    """A prose block's hand-typed numbers past the paper's last of their kind, outside sentences about another document."""
+    text = placed.block.plain.text
+    for mention in HAND_NUMBERED.finditer(text):
+        kind = mentioned_kind(mention.group("name"))
+        violation = _beyond(" ".join(mention.group(0).split()), kind, hand_numbers(mention.group("numbers")), counts, subsections)
+        start, end = _sentence_around(text, mention.start())
+        if violation is None or elsewhere(text[start:end]):
+            continue
+        reason = f"LaTeX numbers {counts[kind]} {kind}s in this paper"
+        evidence = Evidence(kind=f"strong: beyond the last numbered {'section' if kind == 'section' else 'float'}", reason=reason)
+        yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
 
 
 def _may_mention(text: str) -> bool:
@@ -147,6 +150,20 @@ def _beyond(
         if kind == "section" and sub is not None and top <= count and subsections[top - 1] < sub <= subsections[top - 1] + FAR_BEYOND:
             return HandNumberBeyondLast(written, kind, subsections[top - 1], within=top)
     return None
+
+
+def _numbered_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> tuple[Counter[str], list[int]]:
+    """How many of each kind LaTeX numbers, with each numbered section's count of numbered subsections."""
+    counts = _float_counts(ctx, hidden, texts)
+    subsections = _section_counts(ctx, hidden)
+    if subsections and numbered_in_order(texts, "section"):
+        counts["section"] = len(subsections)
+    return counts, subsections
+
+
+def _sentence_around(text: str, offset: int) -> tuple[int, int]:
+    """The span of the sentence a mention stands in, which may say it names another document's objects."""
+    return next((span for span in sentence_spans(text) if span[0] <= offset < span[1]), (0, len(text)))
 
 
 def _float_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> Counter[str]:
@@ -198,7 +215,7 @@ def _outside_chapters(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> 
         text = placed.block.plain.text
         for mention in SINGLE_NUMBERED.finditer(text) if ("Fig" in text or "Tab" in text) else ():
             kind = mentioned_kind(mention.group("name"))
-            start, end = next((span for span in sentence_spans(text) if span[0] <= mention.start() < span[1]), (0, len(text)))
+            start, end = _sentence_around(text, mention.start())
             if kind not in chaptered or elsewhere(text[start:end]):
                 continue
             violation = HandNumberOutsideChapters(" ".join(mention.group(0).split()), kind)

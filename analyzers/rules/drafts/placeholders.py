@@ -86,6 +86,22 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
     "strong" for draft markers, placeholder references and citations; "moderate" for
     placeholder numbers; "weak" for `??` and XXX, which also stand for an anonymised name.
     """
+    for (index, _), places in _printed_placeholders(ctx).items():
+        placed = ctx.manuscript.blocks[index]
+        file = placed.file
+        start, end, placeholder = places[0]
+        preceding = (
+            ctx.source(file).text[placed.block.start : start]
+            if placeholder.kind is PlaceholderKind.CELL
+            else placed.block.plain.text[: placeholder.start]
+        )
+        before = " ".join(preceding.split()[-4:])
+        violation = DraftPlaceholder(placeholder.text, placeholder.kind, len(places), before)
+        yield ctx.flag(violation, file, start, end, evidence=_evidence(ctx, file, start, end, placeholder))
+
+
+def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[int, int, Placeholder]]]:
+    """The placeholders TeX prints and the paper does not use as words, by block and text, each with its source span."""
     # The files' texts, which "blocks" covers, with what the project's include graph makes of them.
     hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
     acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
@@ -116,18 +132,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
             or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
         ):
             printed.setdefault((placed.index, placeholder.text), []).append((start, end, placeholder))
-    for (index, _), places in printed.items():
-        placed = ctx.manuscript.blocks[index]
-        file = placed.file
-        start, end, placeholder = places[0]
-        preceding = (
-            ctx.source(file).text[placed.block.start : start]
-            if placeholder.kind is PlaceholderKind.CELL
-            else placed.block.plain.text[: placeholder.start]
-        )
-        before = " ".join(preceding.split()[-4:])
-        violation = DraftPlaceholder(placeholder.text, placeholder.kind, len(places), before)
-        yield ctx.flag(violation, file, start, end, evidence=_evidence(ctx, file, start, end, placeholder))
+    return printed
 
 
 def _a_word_it_uses(placeholder: Placeholder, source: str, start: int, end: int, written: Counter[str], acronyms: set[str]) -> bool:

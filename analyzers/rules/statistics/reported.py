@@ -266,23 +266,14 @@ def confidence_interval_contradicts_p(ctx: RuleContext, section: Section) -> Ite
             if p_match is None:
                 continue
             low, high = number(interval.group("lo")), number(interval.group("hi"))
-            before = text[max(0, interval.start() - 80) : interval.start()]
-            # A ratio's interval is positive: one with a bound at or below 0 is of a difference.
-            ratio = low > 0 and _RATIO.search(before)
-            # "OR = 1.891, λ = 2.293, 95% CI [2.091, 2.622]": an interval that misses the ratio reported before it is
-            # another statistic's, whose null value the sentence does not give.
-            estimate = _RATIO_ESTIMATE.search(before) if ratio else None
-            if estimate and not low <= number(estimate.group(1)) <= high:
+            null = _null_value(text[max(0, interval.start() - 80) : interval.start()], low, high)
+            if null is None:
                 continue
-            null = 1.0 if ratio else 0.0
-            p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
-            assert p is not None  # every number P_VALUE matches parses
             excludes = low > null or high < null
             margin = 10 ** -decimals(interval.group("lo"))
             inside = low + margin < null < high - margin
-            says_significant = (comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA) or (comparison == "=" and p <= 0.04)
-            says_not = (comparison in (">", "≥", "⩾", ">=") and p >= ALPHA) or (comparison == "=" and p >= 0.06)
-            if (excludes and says_not) or (inside and says_significant):
+            comparison, reading = p_match.group("cmp"), _p_reading(p_match)
+            if (excludes and reading == "not significant") or (inside and reading == "significant"):
                 verdict = "excludes" if excludes else "contains"
                 yield ctx.report_block(
                     placed,
@@ -374,6 +365,31 @@ def _nearest_p(text: str, start: int, end: int) -> re.Match[str] | None:
         return after
     before = list(_P_ALONE.finditer(text, max(0, start - 60), start))
     return before[-1] if before else None
+
+
+def _null_value(before: str, low: float, high: float) -> float | None:
+    """The value a 95% interval is tested against, from the words before it: 1 for a ratio's, 0 for a
+    difference's; None for an interval of another statistic than the one named."""
+    # A ratio's interval is positive: one with a bound at or below 0 is of a difference.
+    ratio = low > 0 and _RATIO.search(before)
+    # "OR = 1.891, λ = 2.293, 95% CI [2.091, 2.622]": an interval that misses the ratio reported before it is
+    # another statistic's, whose null value the sentence does not give.
+    estimate = _RATIO_ESTIMATE.search(before) if ratio else None
+    if estimate and not low <= number(estimate.group(1)) <= high:
+        return None
+    return 1.0 if ratio else 0.0
+
+
+def _p_reading(p_match: re.Match[str]) -> str | None:
+    """What a reported p-value says of the test at the 95% interval's level: "significant", "not significant",
+    or None when an exact p too near .05 says neither for sure."""
+    p, comparison = p_number(p_match.group("p")), p_match.group("cmp")
+    assert p is not None  # every number P_VALUE matches parses
+    if (comparison in ("<", "≤", "⩽", "<=") and p <= ALPHA) or (comparison == "=" and p <= 0.04):
+        return "significant"
+    if (comparison in (">", "≥", "⩾", ">=") and p >= ALPHA) or (comparison == "=" and p >= 0.06):
+        return "not significant"
+    return None
 
 
 def _grim_possible(mean: float, decimals: int, n: int) -> bool:

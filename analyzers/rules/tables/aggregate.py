@@ -107,25 +107,36 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
     rule_macros = author_rule_macros(ctx)
     for placed in table_blocks(section):
         grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
-        rows, columns = grid.body_rows(), grid.columns()
-        for column in columns:
-            if AGGREGATE_COLUMN_HEADER.match(grid.own_header(column)):
-                others = [c for c in columns if c != column and not AGGREGATE_COLUMN_HEADER.match(grid.own_header(c))]
-                line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
-                statistics = statistics_of(grid.own_header(column))
-                yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups(), statistics=statistics)
-        aggregate_rows = [row for row in rows if is_aggregate_row(grid.row_header(row))]
-        for row in aggregate_rows:
-            others = [r for r in rows if r not in aggregate_rows]
-            line = [
-                (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
-                for column in columns
-                if not derived_agrees(grid, row, column, others)
-            ]
-            # An aggregate row may close a group: it summarises the rows since the previous aggregate row.
-            opened = max((r + 1 for r in aggregate_rows if r < row), default=grid.header_rows)
-            statistics = statistics_of(grid.row_header(row))
-            yield from _check_line(ctx, placed, grid, line, column_wise=True, groups=[range(opened, row)], statistics=statistics)
+        yield from _aggregate_columns(ctx, placed, grid)
+        yield from _aggregate_rows(ctx, placed, grid)
+
+
+def _aggregate_columns(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[Finding]:
+    """Each Avg column against the other, non-aggregate columns of its row."""
+    rows, columns = grid.body_rows(), grid.columns()
+    for column in columns:
+        if AGGREGATE_COLUMN_HEADER.match(grid.own_header(column)):
+            others = [c for c in columns if c != column and not AGGREGATE_COLUMN_HEADER.match(grid.own_header(c))]
+            line = [(grid.numeric(row, column), [grid.numeric(row, c) for c in others]) for row in rows]
+            statistics = statistics_of(grid.own_header(column))
+            yield from _check_line(ctx, placed, grid, line, column_wise=False, groups=grid.groups(), statistics=statistics)
+
+
+def _aggregate_rows(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[Finding]:
+    """Each Avg row against the other, non-aggregate rows of its column."""
+    rows, columns = grid.body_rows(), grid.columns()
+    aggregate_rows = [row for row in rows if is_aggregate_row(grid.row_header(row))]
+    for row in aggregate_rows:
+        others = [r for r in rows if r not in aggregate_rows]
+        line = [
+            (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
+            for column in columns
+            if not derived_agrees(grid, row, column, others)
+        ]
+        # An aggregate row may close a group: it summarises the rows since the previous aggregate row.
+        opened = max((r + 1 for r in aggregate_rows if r < row), default=grid.header_rows)
+        statistics = statistics_of(grid.row_header(row))
+        yield from _check_line(ctx, placed, grid, line, column_wise=True, groups=[range(opened, row)], statistics=statistics)
 
 
 def _check_line(

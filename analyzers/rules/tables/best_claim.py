@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ....latex.manuscript import Section
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
@@ -192,28 +192,26 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
             origin = ctx.source(placed.file).position(placed.block.start)
             yield _LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
     for placed in section.blocks:
-        if placed.kind.value != "paragraph":
+        if placed.kind.value == "paragraph" and _has_superlative(placed.block.plain.text):
+            yield from _best_claims(ctx, placed)
+
+
+def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
+    """The paragraph's sentences that claim the best value, unscoped, and cite a table."""
+    plain = placed.block.plain.text
+    for start, end in sentence_spans(plain):
+        sentence = plain[start:end]
+        competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+        claim = next(
+            (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
+            None,
+        )
+        if claim is None or _SCOPED.search(sentence):
             continue
-        plain = placed.block.plain.text
-        if not _has_superlative(plain):
-            continue
-        for start, end in sentence_spans(plain):
-            sentence = plain[start:end]
-            competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
-            claim = next(
-                (
-                    match
-                    for match in _SUPERLATIVE.finditer(sentence)
-                    if not any(left <= match.start() < right for left, right in competitors)
-                ),
-                None,
-            )
-            if claim is None or _SCOPED.search(sentence):
-                continue
-            labels = tuple(referenced_labels(sentence))
-            if labels:
-                anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
-                yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
+        labels = tuple(referenced_labels(sentence))
+        if labels:
+            anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
+            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
 
 
 def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, Grid, float] | None:

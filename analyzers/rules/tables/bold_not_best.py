@@ -94,25 +94,31 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
         settings = _row_settings(grid)
         for column in grid.columns():
             sense, source = read_direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
-            if not sense or _P_COLUMN.match(grid.own_header(column)):
-                continue
-            cells = [cell for row in grid.body_rows() if (cell := grid.numeric(row, column)) and not grid.is_reference(row)]
-            bold = [cell for cell in cells if cell.bold]
-            if not bold or len(bold) * 2 > len(cells):
-                continue
-            by_set: dict[tuple[int, tuple[str, ...]], list[Cell]] = {}
-            for cell in cells:
-                by_set.setdefault(grid.row_set(cell.row), []).append(cell)
-            marked_sets = [members for members in by_set.values() if any(cell.bold for cell in members)]
-            for members in marked_sets:
-                marked = [cell for cell in members if cell.bold]
-                if len({cell.value for cell in marked}) > 1:
-                    continue  # several bold values in one group: per sub-setting, not one best
-                # Bold in one group only claims the best of the column; bold in several, of each group.
-                rivals = _rivals(marked[0], grid, settings)
-                found = _better(marked[0], rivals(members), rivals(cells if len(marked_sets) == 1 else members), sense, grid)
-                if found is not None:
-                    yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
+            if sense and not _P_COLUMN.match(grid.own_header(column)):
+                yield from _bold_in_column(ctx, placed, grid, column, settings, sense, source)
+
+
+def _bold_in_column(
+    ctx: RuleContext, placed: PlacedBlock, grid: Grid, column: int, settings: dict[int, tuple[str, ...]], sense: int, source: str
+) -> Iterator[Finding]:
+    """Each group of rows with bold in this column, its bold cell against the rows it is compared with."""
+    cells = [cell for row in grid.body_rows() if (cell := grid.numeric(row, column)) and not grid.is_reference(row)]
+    bold = [cell for cell in cells if cell.bold]
+    if not bold or len(bold) * 2 > len(cells):
+        return
+    by_set: dict[tuple[int, tuple[str, ...]], list[Cell]] = {}
+    for cell in cells:
+        by_set.setdefault(grid.row_set(cell.row), []).append(cell)
+    marked_sets = [members for members in by_set.values() if any(cell.bold for cell in members)]
+    for members in marked_sets:
+        marked = [cell for cell in members if cell.bold]
+        if len({cell.value for cell in marked}) > 1:
+            continue  # several bold values in one group: per sub-setting, not one best
+        # Bold in one group only claims the best of the column; bold in several, of each group.
+        rivals = _rivals(marked[0], grid, settings)
+        found = _better(marked[0], rivals(members), rivals(cells if len(marked_sets) == 1 else members), sense, grid)
+        if found is not None:
+            yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
 
 
 _P_COLUMN = re.compile(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
