@@ -134,7 +134,8 @@ def _mentions_beyond_last(ctx: RuleContext, placed: PlacedBlock, counts: Counter
 
 
 def _may_mention(text: str) -> bool:
-    return ("Fig" in text or "Tab" in text or "Sec" in text) and HAND_NUMBERED.search(text) is not None
+    """Whether the text types a float or section number, by hand ("Table 4") or as one number ("Table I")."""
+    return ("Fig" in text or "Tab" in text or "Sec" in text) and (HAND_NUMBERED.search(text) or SINGLE_NUMBERED.search(text)) is not None
 
 
 def _beyond(
