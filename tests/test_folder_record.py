@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_analysis_cache import PAPER, write
 
-from auditex.analyzers import check as check_module
+from auditex.analyzers import path_check as check_module
 from auditex.analyzers import session as session_module
 from auditex.analyzers.dismissals import Dismissals
 from auditex.analyzers.engine import Engine
