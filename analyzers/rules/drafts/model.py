@@ -209,8 +209,8 @@ _DELETED = re.compile(
 )
 
 
-# Whole files are memoised by their text: an edit re-reads the edited file alone. Bounded by files, not
-# blocks, since each entry holds a file's text.
+# Whole files' readings are memoised by their text: an edit re-reads the edited file alone. Bounded by
+# files, not blocks, since each entry holds a file's text.
 _FILE_CACHE_SIZE = 256
 
 
@@ -526,14 +526,15 @@ def in_definition(source: str, offset: int) -> bool:
     return between.count("{") > between.count("}")
 
 
-def note_uses(latex: str, commands: Iterable[NoteCommand]) -> list[tuple[int, int, NoteCommand]]:
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def note_uses(latex: str, commands: tuple[NoteCommand, ...]) -> tuple[tuple[int, int, NoteCommand], ...]:
     """Where `latex` calls a note command, comments aside: the command's name, as offsets of `latex`."""
     by_name = {command.name: command for command in commands}
     if not by_name:
-        return []
+        return ()
     masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     calls = re.compile(r"\\(" + "|".join(map(re.escape, by_name)) + r")(?![A-Za-z@])")
-    return [(match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked)]
+    return tuple((match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked))
 
 
 # The float a `\ref` is named as by the word before it: "Figure~\ref{…}", "Tab. \ref{…}".
@@ -554,7 +555,8 @@ _PAGE_MARK = re.compile(
 _DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
 
 
-def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
     masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     found = []
@@ -562,4 +564,4 @@ def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
         word = _DRAFT_WORD.search(mark.group(0))
         if word is not None:
             found.append((mark.group("command"), mark.start() + word.start(), mark.start() + word.end()))
-    return found
+    return tuple(found)
