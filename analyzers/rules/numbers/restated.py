@@ -111,21 +111,20 @@ def _near_names(sentence: str, start: int, end: int) -> frozenset[str]:
 
 
 class Earlier:
-    """Every section's statements by key, in reading order: what each statement is compared with."""
+    """Every section's statements by key, with their section's place, in reading order: what each is compared with."""
 
     def __init__(self, feeding: list[tuple[int, Section, list[list[Stated]]]]) -> None:
-        self.by_key: dict[str, list[Stated]] = {}
-        self.place: dict[int, int] = {}  # id of a statement → its place in its key's list
-        for _, _, (part,) in feeding:
+        self.by_key: dict[str, list[tuple[int, Stated]]] = {}
+        for place, _, (part,) in feeding:
             for statement in part:
-                stated = self.by_key.setdefault(statement.key, [])
-                self.place[id(statement)] = len(stated)
-                stated.append(statement)
+                self.by_key.setdefault(statement.key, []).append((place, statement))
 
-    def contradicted(self, statement: Stated, same: Callable[[Stated, Stated], bool]) -> Pair | None:
-        """The nearest earlier statement of its key with other values that `same` takes for the same quantity.
-        Statements of one sentence are never compared: it states both values on purpose."""
-        earlier = self.by_key[statement.key][: self.place[id(statement)]]
+    def contradicted(self, statement: Stated, place: int, before: list[Stated], same: Callable[[Stated, Stated], bool]) -> Pair | None:
+        """The nearest earlier statement of its key (in the sections before `place`, then `before` in its own) with
+        other values that `same` takes for the same quantity. Statements of one sentence are never compared: it
+        states both values on purpose."""
+        earlier = [other for at, other in self.by_key.get(statement.key, ()) if at < place]
+        earlier += [other for other in before if other.key == statement.key]
         for other in reversed(earlier):
             if other.values != statement.values and other.sentence != statement.sentence and same(statement, other):
                 return Pair(statement, other)
@@ -138,8 +137,8 @@ def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair]
     section's statements alone, and every section's only when what the edited one states changed."""
 
     def each(ctx: RuleContext, earlier: Earlier, place: int, section: Section, part: list[list[Stated]]) -> Iterator[Finding]:
-        for statement in part[0]:
-            pair = earlier.contradicted(statement, same)
+        for seen, statement in enumerate(part[0]):
+            pair = earlier.contradicted(statement, place, part[0][:seen], same)
             if pair is not None:
                 yield report(pair)
 
