@@ -101,6 +101,8 @@ class Engine:
         # The results the last check computed under their analysis cache keys, for `save`.
         self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
+        # (root, rule) → (what the sections fed, the shared state built from it) of a split combine: kept while they feed the same.
+        self._shared: dict[tuple[str, str], tuple[str, Any]] = {}
         self.last_stats = CheckStats()
 
     @property
@@ -132,6 +134,7 @@ class Engine:
         self._units = run.units_used
         self._run_keys = run.run_keys
         self._section_keys = run.section_keys
+        self._shared = run.shared_used
         self._unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
         self._checked_roots.add(project.root_file)
         result = self.policy.apply(project, findings)
@@ -201,6 +204,7 @@ class _ProjectCheck:
         self.section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
         self._sections: list[tuple[Section, _SectionKeys]] | None = None
         self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
+        self.shared_used: dict[tuple[str, str], tuple[str, Any]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
@@ -245,11 +249,16 @@ class _ProjectCheck:
         ]
         feeding = [(place, section, part) for place, ((section, part), digest) in enumerate(zip(parts, fed)) if digest is not None]
         feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
-        shared: list[Any] = []  # built once, and only when some section's findings are not kept
+        key = (self.project.root_file, context.rule.code)
+        kept = self.engine._shared.get(key)
+        shared = [kept[1]] if kept is not None and kept[0] == feeds else []  # built only when fed otherwise and needed
+        if shared:
+            self.shared_used[key] = (feeds, shared[0])
 
         def against() -> Any:
             if not shared:
                 shared.append(split.shared(context, feeding))
+                self.shared_used[key] = (feeds, shared[0])
             return shared[0]
 
         findings: list[Finding] = []

@@ -45,7 +45,10 @@ class Pairwise:
     state from the feeding sections; `each(ctx, shared, place, section, part)` gives one section's
     findings against it. The engine keeps each section's findings under its key and what every section
     feeds: an edit re-runs `each` for the edited section alone, and for every section only when what
-    the edited one feeds changed (a table's cell, not the prose around it). `combine` is the whole paper at once."""
+    the edited one feeds changed (a table's cell, not the prose around it). The shared state is kept across checks
+    while every section feeds the same, so it may hold an older part of the edited section: `each` reads that
+    section from its `part`, and `feeds` must give all that the shared state's readers use. `combine` is the whole
+    paper at once."""
 
     feeds: Callable[[Any], object | None]
     shared: Callable[..., Any]

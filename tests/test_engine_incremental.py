@@ -168,11 +168,17 @@ def test_a_line_added_above_a_section_moves_its_findings_without_running_its_rul
 
 def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_path):
     """NUM001's shape: each section against what the feeding sections hold. An edit in a section that
-    feeds nothing re-runs that section's findings alone; an edit in a feeding section re-runs every section's."""
+    feeds nothing re-runs that section's findings alone, against the shared state kept from the check before; an
+    edit in a feeding section builds the shared state again and re-runs every section's."""
     from auditex.analyzers.finding import Category, Severity
     from auditex.analyzers.registry import Pairwise, Registry, Scope, rule
 
     each_ran: list[str] = []
+    built: list[tuple[int, ...]] = []
+
+    def shared(ctx, feeding):
+        built.append(tuple(place for place, _, _ in feeding))
+        return built[-1]
 
     def each(ctx, shared, place, section, part):
         each_ran.append(section.title)
@@ -183,7 +189,7 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
         Test rule."""
         return [section.title == "Tables", " ".join(placed.block.plain.text for placed in section.blocks)]
 
-    split = Pairwise(lambda part: part[1] if part[0] else None, lambda ctx, feeding: tuple(place for place, _, _ in feeding), each)
+    split = Pairwise(lambda part: part[1] if part[0] else None, shared, each)
     probe = rule(
         "TST001", "pairwise-probe", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION, combine=split
     )(part)
@@ -206,7 +212,9 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     project.update("main.tex", text({**body, "End": "We end here."}))
     engine.check(project)
     assert each_ran == ["End"]
+    assert built == [(1,)]  # the Tables section feeds the same: its shared state is kept
     each_ran.clear()
     project.update("main.tex", text({**body, "End": "We end here.", "Tables": "A table section, edited."}))
     engine.check(project)
     assert sorted(each_ran) == ["End", "Intro", "Tables"]
+    assert len(built) == 2

@@ -209,10 +209,25 @@ _DELETED = re.compile(
 )
 
 
+# Whole files' readings are memoised by their text: an edit re-reads the edited file alone. Bounded by
+# files, not blocks, since each entry holds a file's text.
+_FILE_CACHE_SIZE = 256
+
+
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _uncommented(text: str) -> str:
+    return _COMMENT.sub("", text)
+
+
+def _uncommented_all(texts: Iterable[str]) -> str:
+    """The files' texts without their comments, joined."""
+    return "\n".join(_uncommented(text) for text in texts)
+
+
 def switch_values(texts: Iterable[str]) -> dict[str, bool]:
     """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
     True with it and no `\\draftfalse`; a switch set both ways is left out."""
-    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    masked = _uncommented_all(texts)
     values = {}
     for name in set(_NEWIF.findall(masked)):
         set_true = re.search(rf"\\{re.escape(name)}true(?![A-Za-z@])", masked) is not None
@@ -225,7 +240,7 @@ def switch_values(texts: Iterable[str]) -> dict[str, bool]:
 def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
     """Commands that print none of their arguments: the paper's own (`\\newcommand{\\note}[1]{}`),
     and todonotes' when the package is loaded with `disable`."""
-    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    masked = _uncommented_all(texts)
     todonotes = _TODONOTES_COMMANDS if _TODONOTES_DISABLED.search(masked) else ()
     return tuple(sorted({*discarding_macros(macros), *todonotes}))
 
@@ -241,7 +256,7 @@ def deleted_spans(text: str) -> list[tuple[int, int]]:
 class Unprinted:
     """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
 
-    spans: dict[str, list[tuple[int, int]]]
+    spans: dict[str, tuple[tuple[int, int], ...]]
 
     def covers(self, file: str, offset: int) -> bool:
         return any(start <= offset < end for start, end in self.spans.get(file, ()))
@@ -253,9 +268,17 @@ def unprinted(project: Project, macros: list[MacroDef]) -> Unprinted:
     excluded = excluded_environments(project)
     silenced = silenced_commands(texts, macros)
     switches = switch_values(texts)
-    return Unprinted(
-        {path: dead_spans(text, excluded, silenced, switches) + deleted_spans(text) for path, text in zip(project.files, texts)}
-    )
+    settings = (excluded, silenced, tuple(sorted(switches.items())))
+    return Unprinted({path: _unprinted_spans(text, settings) for path, text in zip(project.files, texts)})
+
+
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _unprinted_spans(
+    text: str, settings: tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, bool], ...]]
+) -> tuple[tuple[int, int], ...]:
+    """One file's unprinted stretches under the project's excluded environments, silenced commands and switches."""
+    excluded, silenced, switches = settings
+    return (*dead_spans(text, excluded, silenced, dict(switches)), *deleted_spans(text))
 
 
 # Floats and their numbers: what `\caption` gives a `\label`, and how LaTeX counts.
@@ -383,7 +406,7 @@ def float_type(environment: str) -> str | None:
 
 def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered 1, 2, 3 … in the order of their captions."""
-    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    masked = _uncommented_all(texts)
     return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
 
 
@@ -399,7 +422,7 @@ SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs
 
 def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered within its chapters ("4.1"), as LaTeX's book and report do."""
-    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    masked = _uncommented_all(texts)
     return _CHAPTER.search(masked) is not None and re.search(_NOT_BY_CHAPTER.format(type=kind), masked) is None
 
 
@@ -407,7 +430,7 @@ def float_environments(texts: Iterable[str], kind: str) -> int:
     """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
     pattern = re.compile(rf"\\begin\s*\{{(?:{names})\}}")
-    return sum(len(pattern.findall(_COMMENT.sub("", text))) for text in texts)
+    return sum(len(pattern.findall(_uncommented(text))) for text in texts)
 
 
 # A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
@@ -467,7 +490,7 @@ def note_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[NoteCom
     """The commands that print draft notes in this project: each of the paper's own definitions must
     colour an argument and read as a note (a note's name, or a speaker before the argument), and
     none may print nothing."""
-    masked = "\n".join(_COMMENT.sub("", text) for text in texts)
+    masked = _uncommented_all(texts)
     silenced = set(silenced_commands([masked], macros))
     versions: dict[str, list[MacroDef]] = {}
     for macro in macros:
@@ -503,14 +526,15 @@ def in_definition(source: str, offset: int) -> bool:
     return between.count("{") > between.count("}")
 
 
-def note_uses(latex: str, commands: Iterable[NoteCommand]) -> list[tuple[int, int, NoteCommand]]:
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def note_uses(latex: str, commands: tuple[NoteCommand, ...]) -> tuple[tuple[int, int, NoteCommand], ...]:
     """Where `latex` calls a note command, comments aside: the command's name, as offsets of `latex`."""
     by_name = {command.name: command for command in commands}
     if not by_name:
-        return []
+        return ()
     masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     calls = re.compile(r"\\(" + "|".join(map(re.escape, by_name)) + r")(?![A-Za-z@])")
-    return [(match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked)]
+    return tuple((match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked))
 
 
 # The float a `\ref` is named as by the word before it: "Figure~\ref{…}", "Tab. \ref{…}".
@@ -531,7 +555,8 @@ _PAGE_MARK = re.compile(
 _DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
 
 
-def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
     masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     found = []
@@ -539,4 +564,4 @@ def draft_page_marks(latex: str) -> list[tuple[str, int, int]]:
         word = _DRAFT_WORD.search(mark.group(0))
         if word is not None:
             found.append((mark.group("command"), mark.start() + word.start(), mark.start() + word.end()))
-    return found
+    return tuple(found)

@@ -181,6 +181,9 @@ class _Tables(NamedTuple):
     cells: CellIndex[tuple[int, TableCell]]
     labels: frozenset[str]
     retired: dict[str, Retired]
+    # The cell each quote (by place and all but where it is written) is anchored to: the engine keeps the tables
+    # while no section feeds them otherwise, so an edit re-reads only the quotes it changed.
+    anchors: dict[tuple[object, ...], _Anchor | None]
 
 
 def _fed(part: list[Figures]) -> tuple[object, ...] | None:
@@ -229,6 +232,7 @@ def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]
         cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)),
         frozenset(cell.label for _, _, (figures,) in feeding for cell in figures.cells),
         {table.label: table for _, _, (figures,) in feeding for table in figures.retired},
+        {},
     )
 
 
@@ -244,7 +248,10 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
         pointing = quote.pointing
         quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables.labels, pointing.paragraph_refs & tables.labels))
-        anchored = _anchored_cell(quote, place, index)
+        compared = (place, *(getattr(quote, name) for name in _COMPARED))
+        if compared not in tables.anchors:
+            tables.anchors[compared] = _anchored_cell(quote, place, index)
+        anchored = tables.anchors[compared]
         if anchored is None:
             stale = _stale(quote, tables.retired, index)
             if stale is not None:
@@ -331,6 +338,10 @@ def _told(quote: Quote, cell: TableCell) -> str:
 
 def _tie(quote: Quote, cell: TableCell) -> int:
     return tie_words(quote.pointing, cell.label, cell.row_words, cell.column_words)
+
+
+# What `_anchored_cell` reads of a quote: all but where it is written.
+_COMPARED = tuple(name for name in Quote.__dataclass_fields__ if name not in ("finding", "digits"))
 
 
 class _Anchor(NamedTuple):

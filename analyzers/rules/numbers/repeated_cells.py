@@ -107,7 +107,32 @@ class Repeat:
 
 
 def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
-    """The results two tables repeat with two values, where the tables repeat enough others alike."""
+    """The results two tables repeat with two values, where the tables repeat enough others alike. Kept while
+    no table's cell changes (an edit of prose compares no table again), as (slip, told, agreeing, spread only)
+    by the cells' places."""
+    key = tuple(_compared_as(cell) for cell in cells)
+    found = _KEPT.get(key)
+    if found is None:
+        place = {id(cell): index for index, cell in enumerate(cells)}
+        found = tuple((place[id(item.slip)], place[id(item.told)], item.agreeing, item.spread_only) for item in _repeats(cells))
+        if len(_KEPT) >= _KEPT_SIZE:
+            del _KEPT[next(iter(_KEPT))]
+        _KEPT[key] = found
+    for slip, told, agreeing, spread_only in found:
+        yield Repeat(cells[slip], cells[told], agreeing, spread_only)
+
+
+def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
+    """What the comparison reads of a cell: not where it is, which an edit above its table moves."""
+    return (cell.table, cell.row, cell.column, cell.above, cell.value, cell.decimals, cell.spread)
+
+
+# The last few papers' repeats, by their cells as compared.
+_KEPT: dict[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, bool], ...]] = {}
+_KEPT_SIZE = 4
+
+
+def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     by_table: dict[str, list[KeyedCell]] = {}
     for cell in cells:
         by_table.setdefault(cell.table, []).append(cell)

@@ -16,7 +16,8 @@ from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Evidence, Finding, Related, Statement
+from ...finding import Evidence, Finding, Range, Related, Statement
+from ...registry import Pairwise
 from ...violation import Violation
 from .model import PROSE_KINDS, clamped, stem, window
 
@@ -109,18 +110,65 @@ def _near_names(sentence: str, start: int, end: int) -> frozenset[str]:
     return frozenset(name for name in names if len(name) > 1 and name.lower() in words)
 
 
-def contradictions(parts: list[tuple[Section, list[list[Stated]]]], same: Callable[[Stated, Stated], bool]) -> Iterator[Pair]:
-    """The statements of every section's part (`section_statements`), in reading order, each against the earlier ones of its key, in reading order: the nearest earlier statement
-    with other values that `same` takes for the same quantity makes a pair. Statements of one sentence
-    are never compared: it states both values on purpose."""
-    seen: dict[str, list[Stated]] = {}
-    for statement in (statement for _, (part,) in parts for statement in part):
-        earlier = seen.setdefault(statement.key, [])
+class Earlier:
+    """Every section's statements by key, with their section's place, in reading order: what each is compared with."""
+
+    def __init__(self, feeding: list[tuple[int, Section, list[list[Stated]]]]) -> None:
+        self.by_key: dict[str, list[tuple[int, Stated]]] = {}
+        for place, _, (part,) in feeding:
+            for statement in part:
+                self.by_key.setdefault(statement.key, []).append((place, statement))
+
+    def contradicted(self, statement: Stated, place: int, before: list[Stated], same: Callable[[Stated, Stated], bool]) -> Pair | None:
+        """The nearest earlier statement of its key (in the sections before `place`, then `before` in its own) with
+        other values that `same` takes for the same quantity. Statements of one sentence are never compared: it
+        states both values on purpose."""
+        earlier = [other for at, other in self.by_key.get(statement.key, ()) if at < place]
+        earlier += [other for other in before if other.key == statement.key]
         for other in reversed(earlier):
             if other.values != statement.values and other.sentence != statement.sentence and same(statement, other):
-                yield Pair(statement, other)
-                break
-        earlier.append(statement)
+                return Pair(statement, other)
+        return None
+
+
+def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair], Finding]) -> Pairwise:
+    """The pairs of the sections' statements (`section_statements`), each later statement against the earlier ones
+    of its key, in reading order, reported on the later one: split by section, an edit re-reads the edited
+    section's statements alone, and every section's only when what the edited one states changed."""
+
+    def each(ctx: RuleContext, earlier: Earlier, place: int, section: Section, part: list[list[Stated]]) -> Iterator[Finding]:
+        for seen, statement in enumerate(part[0]):
+            pair = earlier.contradicted(statement, place, part[0][:seen], same)
+            if pair is not None:
+                yield report(pair)
+
+    return Pairwise(_stated, lambda ctx, feeding: Earlier(feeding), each)
+
+
+def _stated(part: list[list[Stated]]) -> object | None:
+    """What a section's statements give the others' comparisons: all they compare and where they are."""
+    if not part[0]:
+        return None
+    return tuple(
+        (
+            statement.key,
+            statement.values,
+            statement.written,
+            tuple(sorted(statement.words)),
+            statement.sentence,
+            tuple(sorted(statement.names)),
+            statement.block,
+            statement.summary,
+            statement.where,
+            _where(statement.anchor.file, statement.anchor.range),
+            _where(statement.related.file, statement.related.range),
+        )
+        for statement in part[0]
+    )
+
+
+def _where(file: str, range_: Range) -> tuple[str, int, int, int, int]:
+    return (file, range_.start.line, range_.start.character, range_.end.line, range_.end.character)
 
 
 def reported(pair: Pair, violation: Violation, kind: str, reason: str, role: str, confidence: float) -> Finding:

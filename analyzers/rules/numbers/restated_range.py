@@ -11,7 +11,7 @@ from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation
-from .restated import NUMBER, Stated, content_stems, contradictions, reported, section_statements, value_of
+from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _SYMBOL = r"(?:([A-Za-z]{1,3})\s*=\s*)?"
 _NOUN = r"(?:\s+((?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*s)\b)?"
@@ -122,20 +122,19 @@ class RangeRestated(Violation):
         return f"{self.key} {self.slip} {self.told}"
 
 
-def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated]]]]) -> Iterator[Finding]:
-    for pair in contradictions(parts, _restated):
-        violation = RangeRestated(pair.slip.written, pair.told.written, pair.told.where, pair.slip.key)
-        if pair.slip.key.startswith(_SET_OF):
-            kind, reason = "sets: all members but one agree", f"both write {pair.slip.key}, and all but one agree"
-        elif pair.slip.key.startswith(_PERIOD):
-            kind, reason = "periods: one sample, two periods", f"both sentences date {pair.slip.key.removeprefix(_PERIOD)}"
-        else:
-            shared = ", ".join(sorted(pair.slip.words & pair.told.words))
-            kind, reason = (
-                "ranges: same subject, ends apart",
-                f"both give {pair.slip.key} ({shared}), each end within a quarter of the other's",
-            )
-        yield reported(pair, violation, kind, reason, "range", 0.6)
+def _reported(pair: Pair) -> Finding:
+    violation = RangeRestated(pair.slip.written, pair.told.written, pair.told.where, pair.slip.key)
+    if pair.slip.key.startswith(_SET_OF):
+        kind, reason = "sets: all members but one agree", f"both write {pair.slip.key}, and all but one agree"
+    elif pair.slip.key.startswith(_PERIOD):
+        kind, reason = "periods: one sample, two periods", f"both sentences date {pair.slip.key.removeprefix(_PERIOD)}"
+    else:
+        shared = ", ".join(sorted(pair.slip.words & pair.told.words))
+        kind, reason = (
+            "ranges: same subject, ends apart",
+            f"both give {pair.slip.key} ({shared}), each end within a quarter of the other's",
+        )
+    return reported(pair, violation, kind, reason, "range", 0.6)
 
 
 @rule(
@@ -145,7 +144,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_disagreements,
+    combine=restatements(_restated, _reported),
 )
 def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     """## What it does

@@ -12,7 +12,7 @@ from ...finding import Category, Finding, Severity
 from ...quantities import digit_variants
 from ...registry import Scope, rule
 from ...violation import Violation
-from .restated import NUMBER, Stated, content_stems, contradictions, reported, section_statements, value_of
+from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
 # An integer count, or a scaled one ("3.2 million", "600k"), before the words of what it counts. Not part of a
@@ -159,13 +159,12 @@ class CountRestated(Violation):
         return f"{self.slip} {self.told} {' '.join(self.shared)}"
 
 
-def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated]]]]) -> Iterator[Finding]:
-    for pair in contradictions(parts, _same_count):
-        slip, told = pair.slip, pair.told
-        shared = tuple(sorted(_tail(slip) & _tail(told)))
-        violation = CountRestated(slip.written, told.written, told.where, shared)
-        reason = f"the words after both counts agree: {', '.join(shared)}"
-        yield reported(pair, violation, _evidence(slip, told) or "", reason, "count", 0.6)
+def _reported(pair: Pair) -> Finding:
+    slip, told = pair.slip, pair.told
+    shared = tuple(sorted(_tail(slip) & _tail(told)))
+    violation = CountRestated(slip.written, told.written, told.where, shared)
+    reason = f"the words after both counts agree: {', '.join(shared)}"
+    return reported(pair, violation, _evidence(slip, told) or "", reason, "count", 0.6)
 
 
 @rule(
@@ -175,7 +174,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[list[Stated
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_disagreements,
+    combine=restatements(_same_count, _reported),
 )
 def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     """## What it does
