@@ -10,7 +10,7 @@ from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
 from ..tables.model import Grid, author_rule_macros, table_blocks
-from .columns import pair_fits, series_of, step_fits
+from .columns import names_change, pair_fits, series_of, step_fits
 from .table_report import MissedRowViolation, report_breaks
 
 
@@ -61,6 +61,6 @@ def step_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
         grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
         columns = series_of(grid)
         for target in columns:
-            if target.in_cell_share or pair_fits(target, columns):
-                continue  # a derivation of its own row's columns: not a step
+            if target.in_cell_share or not names_change(grid, target) or pair_fits(target, columns):
+                continue  # not headed as a change, or a derivation of its own row's columns: not a step
             yield from report_breaks(ctx, placed, grid, step_fits(grid, target, columns), StepCellMismatch, "give the step")
