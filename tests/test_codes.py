@@ -75,7 +75,7 @@ def test_a_rule_page_ends_with_how_its_module_says_it_decides(capsys):
     what, _, decides = page.partition("## How it decides")
     assert "## What it does" in what and "## Confidence" in what
     assert "When several cells are one digit away" in decides and "When several cells" not in what
-    assert "## How it decides" not in default_registry().get("REF001").doc
+    assert "## How it decides" not in default_registry().get("REF002").doc
 
 
 def test_a_code_is_found_by_code_in_any_case_or_by_name():
