@@ -57,7 +57,9 @@ def test_a_shipped_package_is_parsed_once_per_text_not_on_every_edit(tmp_path):
     # The walk reads a shipped package's bibliography commands; every keystroke re-walks the include graph.
     package = "\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage{biblatex}\n\\addbibresource{assets/ref.bib}\n"
     main = document("\\cite{a}", "\\usepackage{assets/main}")
-    write_project(tmp_path, {"main.tex": main, "assets/main.sty": package, "assets/ref.bib": "@misc{a, title={A}}\n", "assets/other.bib": ""})
+    write_project(
+        tmp_path, {"main.tex": main, "assets/main.sty": package, "assets/ref.bib": "@misc{a, title={A}}\n", "assets/other.bib": ""}
+    )
     parser = _RecordingParser()
     project = Project(tmp_path, "main.tex", parser=parser)
     assert project.bibliography_files == ["assets/ref.bib"]
