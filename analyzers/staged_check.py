@@ -17,7 +17,7 @@ from ..latex.source import SourceText
 from .finding import Finding, Range
 
 # Rule families whose findings an author wants as they type and that cost little on an edit:
-# references, citations, includes, and the hidden instructions and unsafe members that lead every report.
+# references, citations, includes, and the hidden instructions and unsafe members that head every report.
 QUICK_PREFIXES = ("REF", "CIT", "INC", "SEC", "SUB")
 
 
