@@ -114,13 +114,17 @@ class Engine:
     def selected_rules(self) -> list[Rule]:
         return self.registry.select(self.config.rules.select, self.config.rules.ignore)
 
-    def check(self, project: Project) -> list[Finding]:
+    def check(self, project: Project, only: Callable[[str], bool] | None = None) -> list[Finding]:
+        """The findings of every enabled rule, or of those whose code `only` accepts: the others' kept
+        results stay for the next check (a staged check runs the quick rules first, then all)."""
         started = time.perf_counter()
         run = _ProjectCheck(self, project)
         findings: list[Finding] = []
         skipped: list[str] = []
         stats = run.stats
         for rule in self.enabled_rules:
+            if only is not None and not only(rule.code):
+                continue
             rule_started, facets_before = time.thread_time(), sum(stats.facet_seconds.values())
             try:
                 findings += run.findings_of(rule)
@@ -128,19 +132,28 @@ class Engine:
                 skipped.append(rule.code)
             stats.rule_cost(rule.code, rule_started, facets_before)
         for rule in self.selected_rules:
-            if rule.scope is Scope.LIMIT and skipped:
+            if rule.scope is Scope.LIMIT and skipped and (only is None or only(rule.code)):
                 findings += _fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped))
-        # Only what this check used is kept: results of units that no longer exist would only grow the caches.
-        self._units = run.units_used
-        self._run_keys = run.run_keys
-        self._section_keys = run.section_keys
-        self._shared = run.shared_used
-        self._unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
-        self._checked_roots.add(project.root_file)
+        self._keep(run, only)
         result = self.policy.apply(project, findings)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
+
+    def _keep(self, run: _ProjectCheck, only: Callable[[str], bool] | None) -> None:
+        """Keep what `run` used for the next check. A full check keeps only that: results of units that no
+        longer exist would only grow the caches. A partial one keeps the other rules' results beside it."""
+        unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
+        if only is None:
+            self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
+            self._run_keys, self._section_keys = run.run_keys, run.section_keys
+        else:
+            self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
+            self._shared = {key: shared for key, shared in self._shared.items() if not only(key[1])} | run.shared_used
+            self._unsaved |= unsaved
+            self._run_keys |= run.run_keys
+            self._section_keys |= run.section_keys
+        self._checked_roots.add(run.project.root_file)
 
     def save(self) -> None:
         """Keep the results the last check computed in the analysis cache, for the next run."""
@@ -371,18 +384,4 @@ def _moved(findings: list[Finding], then: _Lines, now: _Lines) -> list[Finding]:
                 return Range.of(range_.start.line + delta, range_.start.character, range_.end.line + delta, range_.end.character)
         return range_
 
-    return [
-        finding.model_copy(
-            update={
-                "range": shift(finding.file, finding.range),
-                "related": [item.model_copy(update={"range": shift(item.file, item.range)}) for item in finding.related],
-                "fixes": [
-                    fix.model_copy(
-                        update={"edits": [edit.model_copy(update={"range": shift(edit.file, edit.range)}) for edit in fix.edits]}
-                    )
-                    for fix in finding.fixes
-                ],
-            }
-        )
-        for finding in findings
-    ]
+    return [finding.placed(shift) for finding in findings]

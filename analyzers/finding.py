@@ -7,6 +7,7 @@ pydantic models. Ranges are 0-based LSP positions (line, UTF-16 character).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -163,6 +164,31 @@ class Finding(BaseModel):
         basis = "\x1f".join((self.code, self.file, self.identity or self.message))
         digest = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
         return self.model_copy(update={"fingerprint": digest})
+
+    @property
+    def places(self) -> list[tuple[str, Range]]:
+        """(file, range) of its range, then of each related range, then of each fix edit: the order `placed` replaces them in."""
+        return [
+            (self.file, self.range),
+            *((item.file, item.range) for item in self.related),
+            *((edit.file, edit.range) for fix in self.fixes for edit in fix.edits),
+        ]
+
+    def placed(self, place: Callable[[str, Range], Range]) -> Finding:
+        """This finding with each of its ranges (its own, its related ones, its fix edits') replaced by
+        `place(file, range)`: a finding moved with the text it is about."""
+        return self.model_copy(
+            update={
+                "range": place(self.file, self.range),
+                "related": [item.model_copy(update={"range": place(item.file, item.range)}) for item in self.related],
+                "fixes": [
+                    fix.model_copy(
+                        update={"edits": [edit.model_copy(update={"range": place(edit.file, edit.range)}) for edit in fix.edits]}
+                    )
+                    for fix in self.fixes
+                ],
+            }
+        )
 
     def contract(self) -> dict[str, Any]:
         """The JSON shape other tools rely on (`auditex check --format json`)."""

@@ -41,8 +41,7 @@ def anchored(project: Project, findings: list[Finding]) -> dict[str, KeptFinding
     """Findings of an audit of `project`, each with its ranges tied to their sections."""
     result = {}
     for finding in findings:
-        files = [finding.file, *(r.file for r in finding.related), *(e.file for fix in finding.fixes for e in fix.edits)]
-        anchors = [_anchor(project, file, range_) for file, range_ in zip(files, _ranges(finding))]
+        anchors = [_anchor(project, file, range_) for file, range_ in finding.places]
         if all(anchor is not None for anchor in anchors):
             result[finding.fingerprint] = KeptFinding(finding, tuple(anchors))  # type: ignore[arg-type]
     return result
@@ -94,22 +93,13 @@ def _relocated(project: Project, sections: dict[str, Section], item: KeptFinding
         if range_ is None:
             return None
         ranges.append(range_)
-    return item.finding if ranges == _ranges(item.finding) else _moved(item.finding, ranges)
-
-
-def _ranges(finding: Finding) -> list[Range]:
-    """The finding's range, its related ranges, its fix edits' ranges: the order of `anchored`."""
-    return [finding.range, *(r.range for r in finding.related), *(e.range for fix in finding.fixes for e in fix.edits)]
+    return item.finding if ranges == [range_ for _, range_ in item.finding.places] else _moved(item.finding, ranges)
 
 
 def _moved(finding: Finding, ranges: list[Range]) -> Finding:
     """`finding` at `ranges` (same order as `anchored`), fingerprint unchanged."""
-    moved = iter(ranges[1:])
-    related = [item.model_copy(update={"range": next(moved)}) for item in finding.related]
-    fixes = [
-        fix.model_copy(update={"edits": [edit.model_copy(update={"range": next(moved)}) for edit in fix.edits]}) for fix in finding.fixes
-    ]
-    return finding.model_copy(update={"range": ranges[0], "related": related, "fixes": fixes})
+    moved = iter(ranges)
+    return finding.placed(lambda file, range_: next(moved))
 
 
 def _relocate(project: Project, sections: dict[str, Section], anchor: Anchor) -> Range | None:

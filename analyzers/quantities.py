@@ -111,10 +111,16 @@ def spelled(value: float, decimals: int) -> str:
 def name_words(text: str) -> set[str]:
     """Distinctive lower-case words of a header or caption. A user macro that names a method
     ("\\method{} reaches …" against a row "\\method") is a word of its own, backslash kept."""
+    return set(_name_words(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_words(text: str) -> frozenset[str]:
+    """Read once per text: every cell of a row or column asks for its header's words."""
     macros = {macro.lower() for macro in _MACRO.findall(text) if not _NOT_A_NAME.match(macro)}
     text = _SUPERSCRIPT.sub(r"\1", _MACRO.sub(" ", text))
     numbered = {f"{word.lower()} {number}" for word, number in _NUMBERED.findall(text) if word.lower() not in _POINTERS}
-    return ({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered
+    return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
 
 
 @functools.lru_cache(maxsize=64)

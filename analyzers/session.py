@@ -31,16 +31,17 @@ from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import is_fragment, root_for_file
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
-from ..latex.source import TEX_SUFFIXES
+from ..latex.source import TEX_SUFFIXES, SourceText
 from .analysis_cache import AnalysisCache, cache_disabled
 from .dismissals import Dismissals
 from .finding import Finding
 from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
 from .folder_record import CheckRecord, KeptCheck
 from .kept_findings import KeptFinding, anchored, current
-from .policy import Policy, merged
+from .policy import Policy, merged, report_order
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
+from .staged_check import is_quick, moved_through_edits, texts_of
 
 if TYPE_CHECKING:  # a plain check never waits on the event loop: asyncio loads only when a source runs
     import asyncio
@@ -55,6 +56,7 @@ class ProjectState:
     findings: list[Finding] = field(default_factory=list)  # the rules' slot
     dirty: bool = True
     saved: bool = False  # whether a check's results went to the analysis cache
+    texts: dict[str, SourceText] | None = None  # the texts `findings` are placed in (None: not checked yet)
 
 
 @dataclass
@@ -204,8 +206,34 @@ class Session:
             self._kept = None
         return True
 
+    @property
+    def changed(self) -> bool:
+        """Whether a project changed since its last check."""
+        return any(state.dirty for state in self.states or [])
+
+    @property
+    def stageable(self) -> bool:
+        """Whether every changed project was checked before: a first stage can show it (staged_check.py)."""
+        return all(state.texts is not None for state in self.states or [] if state.dirty)
+
+    def check_quick(self, is_stale: Callable[[], bool] = lambda: False) -> bool:
+        """The first stage of a staged check: in each changed project, the quick rules' findings anew and the
+        others' moved through the edits; the projects stay to be checked. False when `is_stale` says a newer
+        change interrupted."""
+        for state in self.states or []:
+            if state.dirty and state.texts is not None:
+                if is_stale():
+                    return False
+                others = moved_through_edits(
+                    [finding for finding in state.findings if not is_quick(finding.code)], state.texts, state.project
+                )
+                state.findings = sorted([*state.engine.check(state.project, only=is_quick), *others], key=report_order)
+                state.texts = texts_of(state.project)
+        return True
+
     def check_one(self, state: ProjectState) -> None:
         state.findings = state.engine.check(state.project)
+        state.texts = texts_of(state.project)
         state.dirty = False
         if not state.saved:
             state.engine.save()
@@ -279,6 +307,7 @@ class Session:
             if self.record is not None:  # it answered the check: it holds these projects' rule findings
                 for state in opened:
                     state.findings = [finding for finding in self.record.findings if state.project.contains(finding.file)]
+                    state.texts = texts_of(state.project)
                     state.dirty = False
         return self.states or []
 

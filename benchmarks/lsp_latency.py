@@ -24,6 +24,8 @@ from pytest_lsp.client import LanguageClient
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SERVER = [sys.executable, "-m", "auditex.cli.main", "serve"]
+# What the queue of `start` hears when the server says it is idle: every stage of its check is published.
+IDLE = "auditex/status: idle"
 
 
 async def start(
@@ -34,7 +36,8 @@ async def start(
     env: dict[str, str] | None = None,
 ) -> tuple[LanguageClient, asyncio.Queue[tuple[float, str]]]:
     """A client of `command` (default: this interpreter's `auditex serve`) initialized on `folder`;
-    its queue hears (time, uri) of every publishDiagnostics, and client.diagnostics keeps the last per uri."""
+    its queue hears (time, uri) of every publishDiagnostics and (time, IDLE) of every idle status, and
+    client.diagnostics keeps the last per uri."""
     client = LanguageClient(converter_factory=default_converter)
     published: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
 
@@ -51,9 +54,11 @@ async def start(
         lsp.WINDOW_WORK_DONE_PROGRESS_CREATE,
         lsp.WINDOW_LOG_MESSAGE,
         lsp.PROGRESS,
-        "auditex/status",
     ):
         client.feature(method)(lambda params: None)
+    client.feature("auditex/status")(
+        lambda params: published.put_nowait((time.perf_counter(), IDLE)) if getattr(params, "state", None) == "idle" else None
+    )
     await client.start_io(*(command or SERVER), env=env)
     await client.initialize_session(
         lsp.InitializeParams(

@@ -386,9 +386,7 @@ def _file_facts(
     cites = parsed.cites
     dead = dead_spans(document.text, *unread)
     if dead:
-        labels, refs, cites = (
-            [use for use in uses if not any(start <= use.start < end for start, end in dead)] for uses in (labels, refs, cites)
-        )
+        labels, refs, cites = (_outside(uses, dead) for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)
     items: dict[str, list[Any]] = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
@@ -459,6 +457,18 @@ def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
             break
         discarding = found
     return tuple(sorted(discarding))
+
+
+def _outside(uses: list[KeyUse], dead: list[tuple[int, int]]) -> list[KeyUse]:
+    """The uses that start outside every dead span: a search among the spans' union, not a scan of every span per use."""
+    union: list[list[int]] = []
+    for start, end in sorted(dead):
+        if union and start <= union[-1][1]:
+            union[-1][1] = max(union[-1][1], end)
+        else:
+            union.append([start, end])
+    starts = [start for start, _ in union]
+    return [use for use in uses if (place := bisect.bisect_right(starts, use.start) - 1) < 0 or use.start >= union[place][1]]
 
 
 def dead_spans(

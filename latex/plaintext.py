@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pylatexenc import latexwalker as lw
@@ -94,6 +95,10 @@ SILENT_COMMANDS = frozenset(
 )
 
 
+# A run of white space or of anything else: `\s` is what str.isspace() calls white space.
+_RUNS = re.compile(r"\s+|\S+")
+
+
 class PlainBuilder:
     """Accumulates plain text and its source segments, collapsing white space."""
 
@@ -116,29 +121,15 @@ class PlainBuilder:
             self._emit(text, src_start, src_end)
             self.last_space = text[-1] == " "
             return
-        # Collapse runs of white space inside, keeping 1:1 runs in between.
-        index = 0
+        # Collapse runs of white space inside, keeping 1:1 runs in between (the runs found in C, not char by char).
         one_to_one = len(text) == src_end - src_start
-        while index < len(text):
-            if text[index].isspace():
-                run_end = index
-                while run_end < len(text) and text[run_end].isspace():
-                    run_end += 1
-                if one_to_one:
-                    self.space(src_start + index, src_start + run_end)
-                else:
-                    self.space(src_start, src_end)
-                index = run_end
-                continue
-            run_end = index
-            while run_end < len(text) and not text[run_end].isspace():
-                run_end += 1
-            if one_to_one:
-                self._emit(text[index:run_end], src_start + index, src_start + run_end)
+        for run in _RUNS.finditer(text):
+            start, end = run.span() if one_to_one else (0, src_end - src_start)
+            if text[run.start()].isspace():
+                self.space(src_start + start, src_start + end)
             else:
-                self._emit(text[index:run_end], src_start, src_end)
-            self.last_space = False
-            index = run_end
+                self._emit(run.group(), src_start + start, src_start + end)
+                self.last_space = False
 
     def newline(self, src_start: int, src_end: int) -> None:
         """A hard line break (table rows, \\\\), kept through collapsing."""

@@ -85,6 +85,7 @@ class Project:
         # The project's own class and package files that its files load, by path: their text, read
         # for the commands they define (not parsed as prose).
         self.definitions: dict[str, str] = {}
+        self._packages: dict[str, Document] = {}  # the parsed package files whose bibliography commands the walk reads
         self.inclusions: list[Inclusion] = []
         self.problems: list[ProjectProblem] = []
         # Paths the walk looked for and did not find: only their appearance can change the graph.
@@ -301,8 +302,17 @@ class Project:
         own = self._own_definition_file(site, root_dir)
         if own is None:
             return []
-        package = self._document(own)
+        package = self.documents.get(own) or self._package(own)
         return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
+
+    def _package(self, relative: str) -> Document:
+        """A package file the project ships, parsed once per text. It is none of the project's documents (the
+        files the walk reaches), which every walk rebuilds: kept with them, it was parsed again on every keystroke."""
+        text = self._definition_text(relative)
+        kept = self._packages.get(relative)
+        if kept is None or kept.text != text:
+            kept = self._packages[relative] = parse_document(relative, text, parser=self.parser)
+        return kept
 
     def _resolve_bibliography(self, site: IncludeSite, relative: str, root_dir: str, problems: list[ProjectProblem]) -> str | None:
         # `\bibliography{\jobname}`: the .bib named after the root file, as TeX names the job.

@@ -127,26 +127,38 @@ class AuditexServer(LanguageServer):
         self.debouncer.schedule(self.analyse)
 
     async def analyse(self) -> None:
+        """Take the pending changes and publish in two stages (analyzers/staged_check.py): the quick rules'
+        findings first, then the full check's. A newer change makes either stage stale: it is not published,
+        and a stage not yet begun never runs."""
         await self.ready.wait()
         generation = self.generation
+
+        def is_stale() -> bool:
+            return self.generation != generation
+
         self.status("checking")
         try:
-            result = await self.run(self._sync, lambda: self.generation != generation)
+            first = await self.run(self._take_changes, is_stale)
+            if first is not None and not is_stale():
+                self.publish(first, final=False)
+            result = None if is_stale() else await self.run(self._check, is_stale)
         except Exception as error:  # a bug must cost one analysis, not the server
             log.exception("analysis failed")
             self.status("error", message=f"analysis failed: {error}")
             return
-        if result is not None and generation == self.generation:
+        if result is not None and not is_stale():
             self.publish(result)
             settle_heap()
 
-    def _sync(self, is_stale: Callable[[], bool]) -> Diagnostics | None:
+    def _take_changes(self, is_stale: Callable[[], bool]) -> Diagnostics | None:
+        """Apply the pending changes; the first stage's diagnostics, or None when nothing is staged."""
         with self._pending_lock:
             changes, self._pending = self._pending, {}
         self.workspace_state.apply(changes)
-        if not self.workspace_state.check(is_stale):
-            return None
-        return self.diagnostics()
+        return self.diagnostics() if self.workspace_state.check_quick(is_stale) else None
+
+    def _check(self, is_stale: Callable[[], bool]) -> Diagnostics | None:
+        return self.diagnostics() if self.workspace_state.check(is_stale) else None
 
     def disk_changed(self, path: Path) -> None:
         if path.name == CONFIG_FILE or path.as_uri() not in self.workspace.text_documents:
@@ -158,11 +170,12 @@ class AuditexServer(LanguageServer):
         """Every folder's findings, rules, online verification and LLM merged by the session (analysis thread)."""
         return self.workspace_state.diagnostics(self.online.checker)
 
-    def publish(self, diagnostics: Diagnostics) -> None:
-        """Send what changed since the last publish, tell the status, and verify new references."""
+    def publish(self, diagnostics: Diagnostics, final: bool = True) -> None:
+        """Send what changed since the last publish; after a full check (`final`), tell the status and verify new references."""
         self.published.update(diagnostics)
-        self.status("idle", findings=self.published.count())
-        self.online.kick(self)  # verify new references in the background, if auditex.online
+        if final:
+            self.status("idle", findings=self.published.count())
+            self.online.kick(self)  # verify new references in the background, if auditex.online
 
     async def check_now(self) -> None:
         """Re-check whatever is dirty and publish, outside the debounce (commands)."""

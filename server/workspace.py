@@ -113,6 +113,12 @@ class Workspace:
                 session, relative = located
                 session.apply({relative: text})
 
+    def check_quick(self, is_stale: Callable[[], bool] = lambda: False) -> bool:
+        """The first stage of a staged check in every changed folder; False (nothing to show before the full
+        check) when none changed, or one holds a changed project never checked, which has no findings to keep."""
+        changed = [session for session in self.folders.values() if session.changed]
+        return bool(changed) and all(session.stageable for session in changed) and all(session.check_quick(is_stale) for session in changed)
+
     def check(self, is_stale: Callable[[], bool] = lambda: False) -> bool:
         return all(session.check(is_stale) for session in list(self.folders.values()))
 

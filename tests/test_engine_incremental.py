@@ -218,3 +218,31 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     engine.check(project)
     assert sorted(each_ran) == ["End", "Intro", "Tables"]
     assert len(built) == 2
+
+
+def _table(label: str, rows: list[tuple[str, str, str]]) -> str:
+    body = "".join(f"{method} & {first} & {second} \\\\\n" for method, first, second in rows)
+    return f"\\begin{{table}}\n\\caption{{Scores.}}\\label{{{label}}}\n\\begin{{tabular}}{{lcc}}\nMethod & CIFAR & ImageNet \\\\\n{body}\\end{{tabular}}\n\\end{{table}}\n"
+
+
+def test_a_character_typed_above_two_tables_moves_their_repeated_cell_finding_with_them(tmp_path):
+    """NUM002 keeps each section's table cells while the section's text and lines stand; a character typed
+    in an earlier section of the same file moves the cells by one offset, not one line."""
+    main = (
+        "\\documentclass{article}\n\\begin{document}\n\\section{Introduction}\nWe study image classifiers.\n\n"
+        "\\section{Results}\n"
+        + _table("tab:main", [("ResNet", "93.41", "76.12"), ("ViT", "94.87", "81.05"), ("Ours", "95.62", "82.37")])
+        + "\n\\section{Ablation}\n"
+        + _table("tab:ablation", [("ResNet", "93.41", "76.12"), ("ViT", "94.87", "81.05"), ("Ours", "95.62", "82.73")])
+        + "\\end{document}\n"
+    )
+    write_project(tmp_path, {"main.tex": main})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    before = [f for f in engine.check(project) if f.code == "NUM002"]
+    assert [f.message.split(" here")[0] for f in before] == ["82.73"], "the fixture's one repeated cell that differs"
+    typed = main.replace("We study", "We  study")
+    project.update("main.tex", typed)
+    incremental = engine.check(project)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": typed}))
+    assert _dumped(incremental) == _dumped(cold), _first_difference(incremental, cold)

@@ -45,18 +45,26 @@ def test_the_ratio_is_the_median_of_the_pairs_not_of_the_medians(bench):
 def test_the_report_prints_times_and_paired_ratios(bench):
     sides = [bench.Side("A", "working tree", "python"), bench.Side("B", "5da6867d18f3", "venv/bin/python")]
     rounds = [
-        {"A": {"edits": [10.0, 20.0, 30.0], "refs": [40.0]}, "B": {"edits": [20.0, 40.0, 60.0], "refs": [80.0]}},
-        {"A": {"edits": [12.0, 22.0, 32.0], "refs": [42.0]}, "B": {"edits": [24.0, 44.0, 64.0], "refs": [84.0]}},
+        {
+            "A": {"edits": [10.0, 20.0, 30.0], "settled": [30.0, 40.0, 50.0], "refs": [40.0]},
+            "B": {"edits": [20.0, 40.0, 60.0], "settled": [20.0, 40.0, 60.0], "refs": [80.0]},
+        },
+        {
+            "A": {"edits": [12.0, 22.0, 32.0], "settled": [32.0, 42.0, 52.0], "refs": [42.0]},
+            "B": {"edits": [24.0, 44.0, 64.0], "settled": [24.0, 44.0, 64.0], "refs": [84.0]},
+        },
     ]
     keystroke = bench.keystroke_row("paper", "sections/a.tex", 97, rounds)
     assert keystroke["ratio_p95"] == pytest.approx(0.5, abs=0.01)
     assert keystroke["ratio_ref"] == pytest.approx(0.5, abs=0.01)
+    # A publishes its quick rules first (p95 30 of 60) and is idle after its full check (p95 50 of 60).
+    assert keystroke["ratio_settled_p95"] == pytest.approx(50 / 60, abs=0.02)
     cold = bench.cold_row("paper", 176, [{"A": (1.0, 2.0), "B": (2.0, 3.0), "chktex": (0.01, 0.01)}] * 3)
     assert cold["ratio_cpu"] == 0.5
     assert cold["ratio_chktex"] == pytest.approx(100)
     text = bench.report(sides, [keystroke], [cold], (1.0, 1.0, 1.0))
     assert "| paper | sections/a.tex | 97 | 2 × 3 |" in text
-    assert "p95 A/B" in text and "CPU A/B" in text and "A/ChkTeX" in text
+    assert "p95 A/B" in text and "settled p95 A/B" in text and "CPU A/B" in text and "A/ChkTeX" in text
     assert "| paper | 176 | 3 | 1.00 | 2.00 | 0.50 |" in text
 
 

@@ -45,9 +45,9 @@ SELECTED = ["REF", "CIT", "INC"]
 
 
 @contextlib.asynccontextmanager
-async def session(folder: Path, capabilities: lsp.ClientCapabilities | None = None, debounce_ms: int = 20):
+async def session(folder: Path, capabilities: lsp.ClientCapabilities | None = None, debounce_ms: int = 20, rules: list[str] = SELECTED):
     client = make_test_lsp_client()
-    client.set_configuration({"debounceMs": debounce_ms, "rules": {"enabled": SELECTED}}, section="auditex")
+    client.set_configuration({"debounceMs": debounce_ms, "rules": {"enabled": rules}}, section="auditex")
     client.statuses = []
     client.feature(lsp.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
     client.feature("auditex/status")(lambda params: client.statuses.append(params))
@@ -179,6 +179,54 @@ async def test_diagnostics_after_edits_equal_a_cold_check(paper: Path, tmp_path:
         await until(lambda: shown(client, paper) == expected, what="live diagnostics equal to a cold check")
         await asyncio.sleep(0.3)  # nothing stale may arrive later
         assert shown(client, paper) == expected
+
+
+class History(dict):
+    """client.diagnostics that also keeps every publish, in order: (uri, its diagnostics)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.publishes: list[tuple[str, list[lsp.Diagnostic]]] = []
+
+    def __setitem__(self, uri: str, diagnostics) -> None:
+        self.publishes.append((uri, list(diagnostics)))
+        super().__setitem__(uri, diagnostics)
+
+
+def placed(diagnostics: list[lsp.Diagnostic]) -> set[tuple]:
+    return {(str(d.code), d.range.start.line, d.range.start.character, d.range.end.character) for d in diagnostics}
+
+
+async def test_a_typed_reference_is_flagged_before_the_slow_rules_and_nothing_else_moves_or_blinks(tmp_path: Path):
+    # REF001 runs in the first stage; DRF001 (a placeholder) only in the full check, after it.
+    folder = tmp_path / "paper"
+    folder.mkdir()
+    text = "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\\label{sec:intro}\nSection~\\ref{sec:intro} gives the accuracy, TBD.\n\\end{document}\n"
+    (folder / "main.tex").write_text(text)
+    async with session(folder, debounce_ms=0, rules=["REF", "DRF001"]) as client:
+        client.diagnostics = History()
+        uri = open_file(client, folder, "main.tex")
+        await until(lambda: codes(client, folder, "main.tex") == ["DRF001"], what="the placeholder flagged")
+        await until(lambda: client.statuses and client.statuses[-1].state == "idle", what="the opened file checked")
+        before = placed(client.diagnostics[uri])
+        published = len(client.diagnostics.publishes)
+        typed = "\\ref{sec:nowhere} (XXX) "  # on the line of the placeholder, before it
+        change(client, uri, 2, 3, 0, 0, typed)
+        copy = tmp_path / "cold"
+        copy.mkdir()
+        (copy / "main.tex").write_text(text.replace("Section~", typed + "Section~"))
+        expected = {(f.code, f.range.start.line, f.range.start.character, f.range.end.character) for f in check_path(copy).findings}
+        assert sorted(code for code, *_ in expected) == ["DRF001", "DRF001", "REF001"]  # the new placeholder, the old one moved
+        await until(lambda: placed(client.diagnostics[uri]) == expected, what="the full check of the edit")
+        after = [found for where, found in client.diagnostics.publishes[published:] if where == uri]
+        assert len(after) == 2, "the edit's diagnostics came in two publishes"
+        (first, second) = map(placed, after)
+        old_placeholder = next(place for place in before if place[0] == "DRF001")
+        moved = (old_placeholder[0], old_placeholder[1], old_placeholder[2] + len(typed), old_placeholder[3] + len(typed))
+        assert moved in expected and first == {moved, *(place for place in expected if place[0] == "REF001")}
+        assert second == expected
+        await asyncio.sleep(0.3)  # nothing stale may arrive later
+        assert placed(client.diagnostics[uri]) == expected
 
 
 @pytest.mark.parametrize("watch_files", [True, False], ids=["didChangeWatchedFiles", "watchdog"])

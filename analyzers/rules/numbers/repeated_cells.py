@@ -15,7 +15,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ....latex.manuscript import PlacedBlock, Section
+from ....latex.manuscript import Section
+from ...context import RuleContext
+from ...finding import Range
 from ...quantities import CellAt, body_cells, name_words, spelled
 from .model import lowest_header, section_tables, significant_figures
 
@@ -46,13 +48,12 @@ class KeyedCell:
     spread: float | None
     text: str
     file: str
-    start: int
-    end: int
+    range: Range  # not offsets: the cells are kept while their section's lines stand, which an edit above them moves
     section: str
     describe: str
 
 
-def keyed_cells(section: Section) -> tuple[KeyedCell, ...]:
+def keyed_cells(ctx: RuleContext, section: Section) -> tuple[KeyedCell, ...]:
     """The section's numeric table cells whose row and column both have names."""
     cells = []
     title = section.title or section.kind.value
@@ -67,7 +68,7 @@ def keyed_cells(section: Section) -> tuple[KeyedCell, ...]:
             row, column = _key(row_header), _key(column_header)
             if row and column and row != column:
                 above = frozenset(name_words(table.column_header(cell.column))) - column
-                cells.append(_keyed(placed, at, (row, column, above), title))
+                cells.append(_keyed(ctx, at, (row, column, above), title))
     return tuple(cells)
 
 
@@ -76,8 +77,8 @@ def _key(header: str) -> set[str]:
     return name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set())
 
 
-def _keyed(placed: PlacedBlock, at: CellAt, names: tuple[set[str], set[str], frozenset[str]], section: str) -> KeyedCell:
-    cell, (row, column, above) = at.cell, names
+def _keyed(ctx: RuleContext, at: CellAt, names: tuple[set[str], set[str], frozenset[str]], section: str) -> KeyedCell:
+    placed, cell, (row, column, above) = at.placed, at.cell, names
     return KeyedCell(
         table=at.label or f"{placed.file}:{placed.block.table.start if placed.block.table else 0}",
         row=frozenset(row),
@@ -88,8 +89,7 @@ def _keyed(placed: PlacedBlock, at: CellAt, names: tuple[set[str], set[str], fro
         spread=cell.spread,
         text=" ".join(cell.text.split()),
         file=placed.file,
-        start=cell.start,
-        end=cell.end,
+        range=ctx.range(placed.file, cell.start, cell.end),
         section=section,
         describe=at.describe(),
     )

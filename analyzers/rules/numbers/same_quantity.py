@@ -183,7 +183,7 @@ def _repeated_in_tables(ctx: RuleContext, cells: list[KeyedCell]) -> Iterator[Fi
         sides = [
             Statement(
                 file=cell.file,
-                range=ctx.range(cell.file, cell.start, cell.end),
+                range=cell.range,
                 quote=cell.text,
                 subject=cell.describe,
                 role=Role.VALUE.value,
@@ -192,10 +192,10 @@ def _repeated_in_tables(ctx: RuleContext, cells: list[KeyedCell]) -> Iterator[Fi
         ]
         evidence = Evidence(kind=kind, statements=sides, reason=f"the two tables repeat {repeat.agreeing} other results alike")
         confidence = clamped(0.6 + figures_evidence(spelled(slip.value, slip.decimals)))
-        related = [ctx.related(told.file, told.start, told.end, f"the other table's value {told.text}")]
-        yield ctx.flag(
-            violation, slip.file, slip.start, slip.end, related=related, confidence=confidence, section=slip.section, evidence=evidence
-        )
+        related = [Related(file=told.file, range=told.range, message=f"the other table's value {told.text}")]
+        source, at = ctx.source(slip.file), slip.range
+        start, end = source.offset(at.start.line, at.start.character), source.offset(at.end.line, at.end.character)
+        yield ctx.flag(violation, slip.file, start, end, related=related, confidence=confidence, section=slip.section, evidence=evidence)
 
 
 def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
@@ -470,7 +470,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     statements = tuple(statement for number in numbers if (statement := _statement(ctx, section, number)) is not None)
     table_spellings = frozenset(spelling for _, cell, value in section_cells(section) for spelling in _held_spellings(value, cell.decimals))
     written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in numbers)
-    return [_Statements(table_spellings, statements, written, keyed_cells(section))]
+    return [_Statements(table_spellings, statements, written, keyed_cells(ctx, section))]
 
 
 def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
