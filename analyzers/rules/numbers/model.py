@@ -47,6 +47,16 @@ def mentions(text: str) -> list[NumberMention]:
     return find_numbers(text)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _by_sentence(text: str) -> dict[int, list[NumberMention]]:
+    """A block's numbers by the start of their sentence: what each sentence states beside a number, read
+    from the block's own numbers, not by reading every sentence again."""
+    grouped: dict[int, list[NumberMention]] = {}
+    for mention in mentions(text):
+        grouped.setdefault(mention.sentence_start, []).append(mention)
+    return grouped
+
+
 def section_tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
     """The section's tables, as the index lists them (its `tables`)."""
     for placed in section.blocks:
@@ -245,9 +255,8 @@ def lowest_header(at: CellAt) -> str:
 def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     mention, placed = number.mention, number.block
     sentence = mention.sentence
-    stated = tuple(
-        (other.value, other.decimals) for other in mentions(sentence) if other.plain_start != mention.plain_start - mention.sentence_start
-    )
+    beside = _by_sentence(placed.block.plain.text)[mention.sentence_start]
+    stated = tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start)
     digits = DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
