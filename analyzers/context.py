@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..latex.index import Index
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
@@ -24,6 +24,16 @@ def paragraphs(text: str) -> Iterator[tuple[int, str]]:
     for paragraph in text.split("\n\n"):
         yield offset, paragraph
         offset += len(paragraph) + 2
+
+
+class Spot(NamedTuple):
+    """Where a finding would sit (a span of a file's source, in its section), kept without building the
+    finding: a rule that weighs every number of a paper builds findings only for those it reports."""
+
+    file: str
+    start: int
+    end: int
+    section: str
 
 
 @dataclass
@@ -137,10 +147,17 @@ class RuleContext:
 
     def report_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str, **kwargs: Any) -> Finding:
         """Report on a span of a block's plain text, mapped back to the source."""
+        return self.report_at(self.spot(placed, plain_start, plain_end), message, **kwargs)
+
+    def spot(self, placed: PlacedBlock, plain_start: int, plain_end: int) -> Spot:
+        """A span of a block's plain text, mapped back to the source, where a finding may be reported later."""
         start, end = placed.block.plain.source_span(plain_start, plain_end)
         section = self.whole_project.manuscript.sections[placed.section]
-        kwargs.setdefault("section", section.title or section.kind.value)
-        return self.report(placed.file, start, end, message, **kwargs)
+        return Spot(placed.file, start, end, section.title or section.kind.value)
+
+    def report_at(self, spot: Spot, message: str, **kwargs: Any) -> Finding:
+        kwargs.setdefault("section", spot.section)
+        return self.report(spot.file, spot.start, spot.end, message, **kwargs)
 
     def related_block(self, placed: PlacedBlock, plain_start: int, plain_end: int, message: str) -> Related:
         start, end = placed.block.plain.source_span(plain_start, plain_end)

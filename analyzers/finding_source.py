@@ -70,17 +70,19 @@ class Snapshot:
     root: str
     texts: dict[str, str]
     rule_findings: list[Finding]
+    boundary: Path | None = None  # the live project's read boundary
 
     @classmethod
     def of(cls, project: Project, findings: list[Finding]) -> Snapshot:
         texts = {relative: document.text for relative, document in project.documents.items()}
         texts |= {relative: bibliography.source.text for relative, bibliography in project.bibliographies.items()}
-        return cls(project.root.folder, project.root_file, texts, [finding for finding in findings if finding.source is Source.RULE])
+        rule_findings = [finding for finding in findings if finding.source is Source.RULE]
+        return cls(project.root.folder, project.root_file, texts, rule_findings, project.root.boundary)
 
     @cached_property
     def private_project(self) -> Project:
         """A project of the snapshot's own, parsed once from its texts (off the thread that owns the live one)."""
-        return Project(self.folder, self.root, self.texts)
+        return Project(self.folder, self.root, self.texts, boundary=self.boundary)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ class KeptCheck:
     def __init__(self, cache: AnalysisCache, root: ProjectRoot, path: str, config: Config) -> None:
         self.cache = cache
         self.root = root
-        self.key = (path, value_hash((config.model_dump_json(), config.problems)))
+        # The boundary too: a named project root reads less than the work tree around it.
+        self.key = (path, value_hash((config.model_dump_json(), config.problems, str(root.boundary))))
         self.tree = scan_tree(root.folder)
         self._before: dict[str, str] | None = None
 

@@ -34,7 +34,9 @@ def check_path(
     line's `options` on top; `use_cache` reads and keeps results in the analysis cache (unless
     AUDITEX_NO_CACHE is set): a folder where nothing changed since its last check under the same
     settings is answered from that check's record. `parse_workers` processes parse large projects
-    (None: every core; 1: this process only)."""
+    (None: every core; 1: this process only). A `folder` given is the project: nothing outside it
+    is read, though it lies in a git work tree; a folder detected reads as read_boundary says."""
+    named = folder is not None
     folder = project_folder(path, folder)
 
     def configure(folder: Path) -> Config:
@@ -50,6 +52,7 @@ def check_path(
         parse_workers=parse_workers,
         progress=progress,
         external_problems=external_problems,
+        boundary=folder if named else None,
     )
     session.check()
     return session

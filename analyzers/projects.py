@@ -30,14 +30,16 @@ def open_projects(
     external_problems: list[ProjectProblem] | None = None,
     parser: ChunkParser | None = None,
     config: Config | None = None,
+    boundary: Path | None = None,
 ) -> tuple[Path, list[Project]]:
     """The project folder and one Project per independent root file under `path`.
 
     A file is checked under its root: its magic comment's, itself, or the root that includes it
     (among `[project] root`/`roots` when named, else the detected roots `[rules] exclude` leaves);
-    a file nothing includes is checked alone, as a fragment."""
+    a file nothing includes is checked alone, as a fragment. Reads stay within `boundary` (default:
+    read_boundary's)."""
     folder = project_folder(path, folder)
-    root = ProjectRoot(folder)
+    root = ProjectRoot(folder, boundary)
     config = config if config is not None else load_config(folder)
     named = config.project.named_roots()
     for name in named:
@@ -68,7 +70,7 @@ def open_projects(
         if including is not None and not external_problems:
             project = including  # the search already walked it
         else:
-            project = Project(folder, candidate, external_problems=external_problems, parser=parser)
+            project = Project(folder, candidate, external_problems=external_problems, parser=parser, boundary=root.boundary)
         covered.update(project.files)
         projects.append(project)
     return folder, projects

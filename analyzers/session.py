@@ -85,14 +85,16 @@ class Session:
         parse_workers: int | None = 1,
         progress: Callable[[str], None] | None = None,
         external_problems: list[ProjectProblem] | None = None,
+        boundary: Path | None = None,
     ) -> None:
         """The settings and, when the last check of `path` still holds, its record; nothing is parsed yet.
 
         `parse_workers` processes parse large projects during the first check (None: every core);
         `progress` hears what is being done; `external_problems` (an archive's refused members)
-        are reported as the projects' own, and such a session keeps no record."""
+        are reported as the projects' own, and such a session keeps no record. Reads stay within
+        `boundary` (default: read_boundary's)."""
         self.folder = folder.resolve()
-        self.root = ProjectRoot(self.folder)
+        self.root = ProjectRoot(self.folder, boundary)
         self.path = path or self.folder
         self.configure = configure
         self.rules = rules
@@ -126,7 +128,7 @@ class Session:
         if self._kept is not None:
             self._kept.before()
         try:
-            _, projects = open_projects(self.path, self.folder, self.external_problems, self.parser, self.config)
+            _, projects = open_projects(self.path, self.folder, self.external_problems, self.parser, self.config, self.root.boundary)
         except InputError:
             if require_root:
                 raise
@@ -174,7 +176,8 @@ class Session:
         main = root_for_file(self.root, relative, candidates=[]) or relative
         if any(state.project.root_file == main for state in states):
             return
-        project = Project(self.folder, main, overlays={relative: text} if text is not None else None, parser=self.parser)
+        overlays = {relative: text} if text is not None else None
+        project = Project(self.folder, main, overlays=overlays, parser=self.parser, boundary=self.root.boundary)
         states.append(ProjectState(project, self._engine()))
 
     def invalidate(self) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..analyzers.finding import Finding
@@ -27,11 +26,10 @@ from ..analyzers.llm.pricing import Price
 from ..analyzers.llm.provider import make_provider
 from ..analyzers.llm.settings import LLMSettings
 from ..analyzers.online_verification import ONLINE_SLOT
-from ..analyzers.path_check import checked_input
 from ..analyzers.projects import InputError
 from .llm_batch import STATE_FILE, BatchCollector, BatchProvider, BatchState, backend_for
 from .results import ResultStore
-from .task import TaskSpec, audit_session
+from .task import TaskSpec, audit_session, opened_submission
 
 if TYPE_CHECKING:
     from ..analyzers.session import Session
@@ -118,8 +116,7 @@ class LLMBatchPhase:
         from ..analyzers.reports.json_contract import json_contract
 
         started = time.monotonic()
-        # One process parses: no parse pool; one-shot submissions stay out of the analysis cache.
-        opened = checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1)
+        opened = opened_submission(spec)
         # Parsing a paper takes a while: off the loop, so the collector keeps polling meanwhile.
         opening = asyncio.ensure_future(asyncio.to_thread(opened.__enter__))
         try:

@@ -27,7 +27,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal
@@ -160,12 +160,21 @@ def _text_caches() -> tuple[Any, ...]:
     )
 
 
+def opened_submission(spec: TaskSpec) -> AbstractContextManager[Session]:
+    """The submission checked as a reviewer sees it, in one process (a worker is one core: no parse pool)
+    and out of the analysis cache (it is checked once). It is its own project: a folder or a file reads
+    nothing beside it, though the venue lies in a git work tree (another submission), as an archive
+    reads only itself."""
+    path = Path(spec.path)
+    project = path if path.is_dir() else path.parent
+    return checked_input(path, project, limits=spec.limits.extraction(), use_cache=False, parse_workers=1)
+
+
 def _check(spec: TaskSpec, timings: dict[str, float]) -> dict[str, Any]:
     from ..analyzers.reports.json_contract import json_contract
 
     clock = time.monotonic()
-    # A worker is one core: no parse pool inside it; one-shot submissions stay out of the analysis cache.
-    with checked_input(Path(spec.path), limits=spec.limits.extraction(), use_cache=False, parse_workers=1) as session:
+    with opened_submission(spec) as session:
         extra: dict[str, Any] = {}
         timings["check_s"] = _lap(clock)
         if spec.online:

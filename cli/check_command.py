@@ -55,7 +55,9 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--min-severity", choices=SEVERITIES, help="drop findings below this severity")
     parser.add_argument("--hints", action="store_true", help="text output: show hints too (hidden by default)")
-    parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
+    parser.add_argument(
+        "--project-root", type=Path, help="the project: roots are found in it and nothing outside it is read (default: detected)"
+    )
 
 
 def _codes(value: str) -> list[str]:

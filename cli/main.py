@@ -70,18 +70,19 @@ def _terminate(signum: int, frame: object) -> NoReturn:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv)
-    arguments = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if arguments.verbose else logging.WARNING, stream=sys.stderr, format="auditex: %(levelname)s: %(message)s"
-    )
-    if not getattr(arguments, "run", None):
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
-    # Only the main thread may take signals (a test may call main from another).
+    # Only the main thread may take signals (a test may call main from another). Taken before the command's
+    # modules are imported: a Ctrl-C while they load is said in one line too, not as an import's traceback.
     on_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if on_main_thread else None
     try:
+        parser = build_parser(argv)
+        arguments = parser.parse_args(argv)
+        logging.basicConfig(
+            level=logging.INFO if arguments.verbose else logging.WARNING, stream=sys.stderr, format="auditex: %(levelname)s: %(message)s"
+        )
+        if not getattr(arguments, "run", None):
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
         run: Callable[[argparse.Namespace], int] = arguments.run
         return run(arguments)
     except Terminated:

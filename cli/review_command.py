@@ -38,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], co
     )
     parser.add_argument("--format", choices=("markdown", "json"), default="markdown", help="output format (default: markdown)")
     parser.add_argument("--output", "-o", type=Path, help="write the review to FILE instead of stdout")
-    parser.add_argument("--project-root", type=Path, help="the folder auditex may read (default: detected)")
+    parser.add_argument(
+        "--project-root", type=Path, help="the project: roots are found in it and nothing outside it is read (default: detected)"
+    )
     parser.add_argument(
         "--related-work",
         choices=SEARCH_NAMES,

@@ -30,6 +30,8 @@ PARALLEL_MIN_CHARS = 200_000
 _BATCH_CHARS = 20_000
 # How often a worker looks whether its parent is still alive.
 _PARENT_CHECK_S = 0.5
+# What a terminal and a batch send to the whole process group; the parent alone answers them.
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
 
 
 class Store(Protocol):
@@ -70,8 +72,15 @@ class ChunkParser:
             return {key: parse_chunk(text) for key, text in texts.items()}
         keys, batches = _batches(texts)
         parsed: dict[str, ParsedChunk] = {}
-        for batch_keys, results in zip(keys, self._workers().map(_parse_batch, batches)):
-            parsed.update(zip(batch_keys, results))
+        # The first submission forks the workers: a Ctrl-C to the process group then must wait until each
+        # worker ignores it (_start_worker), or a worker just forked prints a traceback of its own.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        try:
+            results = self._workers().map(_parse_batch, batches)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for batch_keys, batch in zip(keys, results):
+            parsed.update(zip(batch_keys, batch))
         return parsed
 
     def _workers(self) -> ProcessPoolExecutor:
@@ -118,9 +127,11 @@ def _start_worker(parent: int) -> None:
     """A parse worker. Ctrl-C and SIGTERM reach the whole process group, and the parent alone answers them
     (it stops its workers and says so): a worker ignores both, so it prints no traceback and breaks no pool
     under the parent. A parent killed outright (a timeout's SIGKILL) cannot stop it, so it watches its
-    parent and exits when the parent is gone, rather than staying behind as an orphan."""
+    parent and exits when the parent is gone, rather than staying behind as an orphan. The parent forked
+    it with both signals blocked; they are ignored before they are let through again."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
 
     def exit_with_parent() -> None:
         while os.getppid() == parent:

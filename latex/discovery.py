@@ -122,7 +122,7 @@ def including_root(root: ProjectRoot, relative: str, candidates: list[str], pars
     for candidate in candidates:
         if candidate == relative:
             continue
-        project = Project(root.folder, candidate, parser=parser)
+        project = Project(root.folder, candidate, parser=parser, boundary=root.boundary)
         if relative in project.files:
             return project
     return None

@@ -69,8 +69,9 @@ class Project:
         reader: Callable[[str], ReadResult] | None = None,
         external_problems: list[ProjectProblem] | None = None,
         parser: ChunkParser | None = None,
+        boundary: Path | None = None,
     ) -> None:
-        self.root = ProjectRoot(folder)
+        self.root = ProjectRoot(folder, boundary)
         # Parses files: with the parses kept by earlier runs, in worker processes when that pays.
         self.parser = parser or ChunkParser(workers=1)
         # Problems found before the project existed (archive members refused on extraction).

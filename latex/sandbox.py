@@ -47,14 +47,15 @@ def read_boundary(folder: Path) -> Path:
 
 
 class ProjectRoot:
-    """The folder a project is checked in, and the boundary every read is held to (see read_boundary).
+    """The folder a project is checked in, and the boundary every read is held to: `boundary` when
+    given (a project root the user named is the project), else read_boundary's.
 
     Roots are discovered in the folder; a file between the folder and the boundary is read under a
     `../` path (a submission archive of the folder would not contain it, which the project reports)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, boundary: Path | None = None) -> None:
         self.folder = folder.resolve()
-        self.boundary = read_boundary(self.folder)
+        self.boundary = boundary.resolve() if boundary is not None else read_boundary(self.folder)
 
     def relative(self, path: Path) -> str | None:
         """Project-relative POSIX path of an absolute path inside the root."""

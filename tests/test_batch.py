@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -257,3 +258,16 @@ def test_sigterm_stops_the_batch_cleanly_and_keeps_the_records(tmp_path):
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # no worker outlives it
     assert 1 <= len(list((out / "records").glob("*.json"))) < 8  # stopped mid-run, what was done kept
+
+
+def test_a_submission_folder_reads_nothing_beside_it_though_the_venue_is_a_git_work_tree(tmp_path):
+    folder = tmp_path / "venue"
+    body = "\\documentclass{article}\n\\begin{document}\nText.\n\\input{../paper-b/secret}\n\\end{document}\n"
+    write_project(folder / "paper-a", {"main.tex": body})
+    write_project(folder / "paper-b", {"main.tex": FILES["main.tex"], "secret.tex": "Another submission's text.\n"})
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    out = tmp_path / "results"
+    assert main(["batch", str(folder), "--out", str(out), "--workers", "1"]) == 0
+    [record] = [record for record in _lines(out) if record["id"] == "paper-a"]
+    [refused] = [finding for finding in record["findings"] if finding["code"] == "INC003"]
+    assert refused["severity"] == "error" and "points outside the project root" in refused["message"]

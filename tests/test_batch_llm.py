@@ -146,16 +146,16 @@ def test_a_reopening_past_the_time_limit_gives_up_that_audit_and_keeps_the_check
     from auditex.batch import llm_phase
     from auditex.batch.task import Limits
 
-    real_open = llm_phase.checked_input
+    real_open = llm_phase.opened_submission
 
     @contextmanager
-    def slow_for_paper_a(path: Path, **options):
-        if path.name == "paper-a":
+    def slow_for_paper_a(spec):
+        if Path(spec.path).name == "paper-a":
             time.sleep(4)  # a parse that runs long: only its thread waits
-        with real_open(path, **options) as result:
+        with real_open(spec) as result:
             yield result
 
-    monkeypatch.setattr(llm_phase, "checked_input", slow_for_paper_a)
+    monkeypatch.setattr(llm_phase, "opened_submission", slow_for_paper_a)
     options = BatchOptions(mode="fast", llm=batch_server.llm_options("openai"), llm_batch=True, limits=Limits(time_s=2.0))
     phase = LLMBatchPhase("fast", options.llm, poll_s=0.02, settle_s=0.2, env=batch_server.env())
     outcome = run_batch(venue, tmp_path / "out", LocalPool(1), options, llm_phase=phase)

@@ -100,3 +100,19 @@ def test_an_extracted_archive_keeps_its_own_boundary_even_inside_a_repository(tm
     assert read_boundary(repository / "paper") == repository
     assert read_boundary(extracted) == extracted
     assert read_boundary(tmp_path) == tmp_path
+
+
+def test_a_named_project_root_is_the_boundary_though_it_lies_in_a_repository(tmp_path, capsys):
+    body = "\\includegraphics{../figures/fig1}\\input{sections/intro}"
+    files = {"paper/main.tex": document(body), "paper/sections/intro.tex": "Intro.\n", "figures/fig1.pdf": "%PDF"}
+    paper = _repository(tmp_path / "repo", files) / "paper"
+    inc003 = ["check", str(paper), "--format", "json", "--select", "INC003", "--fail-on", "never"]
+    # Detected, the folder reads the work tree (a warning); named, it is the project (a refusal). The cached
+    # record of the first check must not answer the second.
+    for extra, severity, says in ((), "warning", "outside the checked folder"), (("--project-root", str(paper)), "error", "refused"):
+        assert main([*inc003, *extra]) == 0
+        [finding] = json.loads(capsys.readouterr().out)["findings"]
+        assert (finding["severity"], says in finding["message"]) == (severity, True)
+    # Naming the work tree reads all of it: nothing is beyond it.
+    assert main([*inc003, "--project-root", str(paper.parent)]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []

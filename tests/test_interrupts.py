@@ -95,3 +95,35 @@ def test_workers_exit_when_their_check_is_killed(tmp_path):
     while [worker for worker in workers if _alive(worker)] and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [worker for worker in workers if _alive(worker)], "parse workers outlived their parent"
+
+
+def test_a_worker_is_forked_with_both_signals_held_until_it_ignores_them(tmp_path, monkeypatch):
+    # A Ctrl-C that reaches a worker between its fork and its set-up printed "Exception ignored in _after_fork ...
+    # KeyboardInterrupt": the worker must take neither signal before it ignores them.
+    from auditex.latex import chunk_parser
+
+    start_worker = chunk_parser._start_worker
+
+    def recording_start(parent: int) -> None:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        (tmp_path / str(os.getpid())).write_text(" ".join(sorted(signal.Signals(number).name for number in held)))
+        start_worker(parent)
+
+    monkeypatch.setattr(chunk_parser, "_start_worker", recording_start)
+    texts = {str(index): f"The {_word(index)} paragraph.\n\n" * 400 for index in range(40)}
+    with chunk_parser.ChunkParser(workers=2) as parser:
+        assert len(parser.parse(texts, "main.tex")) == len(texts)
+    held_by_workers = [path.read_text().split() for path in tmp_path.iterdir()]
+    assert held_by_workers and all({"SIGINT", "SIGTERM"} <= set(held) for held in held_by_workers)
+    assert not {signal.SIGINT, signal.SIGTERM} & signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the parent's mask is back
+
+
+def test_a_ctrl_c_while_the_command_loads_is_one_line(monkeypatch, capsys):
+    from auditex.cli import main as entry
+
+    def interrupted(name: str, package: str | None = None) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(entry.importlib, "import_module", interrupted)
+    assert entry.main(["check", "."]) == 130
+    assert capsys.readouterr().err == "auditex: interrupted\n"

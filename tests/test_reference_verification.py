@@ -381,6 +381,26 @@ def test_a_recheck_makes_no_request_and_an_edit_re_resolves_only_that_entry(tmp_
     assert summary.cited == 3
 
 
+def test_ids_the_arxiv_answer_lacked_are_not_asked_again_on_a_re_run(tmp_path, cache) -> None:
+    # arXiv answers a known id and says nothing of an unknown one, or of an old-style id it files under another
+    # name: their absence is kept (as a "not found", for a day), so a re-run sends no id_list request at all.
+    entries = {
+        "adam": "@article{adam,\n  title = {Adam: A Method for Stochastic Optimization},\n  author = {Kingma, Diederik P. and Ba, Jimmy},\n"
+        "  journal = {arXiv preprint arXiv:1412.6980},\n  year = {2014}\n}\n",
+        "ghost": "@misc{ghost,\n  title = {Quantum Widgets},\n  author = {Smith, John},\n  eprint = {2101.99999v2},\n  archivePrefix = {arXiv},\n"
+        "  year = {2021}\n}\n",
+        "old": "@misc{old,\n  title = {Strings},\n  author = {Smith, John},\n  url = {https://arxiv.org/abs/math.GT/0309136},\n  year = {2003}\n}\n",
+    }
+    folder = project(tmp_path, entries)
+    with StandIns(LIBRARY) as stand_ins:
+        verify(folder, stand_ins, cache)
+        [asked] = [query["id_list"] for service, _, query in stand_ins.requests if service == "arxiv"]
+        first = stand_ins.count()
+        _, summary, _ = verify(folder, stand_ins, cache)
+        assert stand_ins.count() == first and summary.requests == 0
+    assert sorted(asked[0].split(",")) == ["1412.6980", "2101.99999", "math.gt/0309136"]
+
+
 def test_the_checker_reuses_verdicts_in_memory(tmp_path, cache) -> None:
     folder = project(tmp_path, BIB)
     with StandIns(LIBRARY) as stand_ins:

@@ -12,8 +12,8 @@ from ....latex.index import NumberInContext
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import NumberMention, Role, find_numbers
-from ...context import RuleContext
-from ...finding import Finding, Range, Related
+from ...context import RuleContext, Spot
+from ...finding import Related
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import (
     CellAt,
@@ -45,6 +45,16 @@ def section_numbers(section: Section) -> Iterator[NumberInContext]:
 def mentions(text: str) -> list[NumberMention]:
     """Cached by text: a keystroke re-reads one block of the edited section."""
     return find_numbers(text)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _by_sentence(text: str) -> dict[int, list[NumberMention]]:
+    """A block's numbers by the start of their sentence: what each sentence states beside a number, read
+    from the block's own numbers, not by reading every sentence again."""
+    grouped: dict[int, list[NumberMention]] = {}
+    for mention in mentions(text):
+        grouped.setdefault(mention.sentence_start, []).append(mention)
+    return grouped
 
 
 def section_tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
@@ -86,8 +96,8 @@ class TableCell:
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """A prose number that may quote a table cell, with what ties its sentence to cells and the
-    finding it becomes (message, related cell and fix filled in once the cell is known)."""
+    """A prose number that may quote a table cell, with what ties its sentence to cells and where the
+    finding it becomes sits (built, with its message, related cell and fix, once the cell is known)."""
 
     value: float
     decimals: int
@@ -104,8 +114,8 @@ class Quote:
     with_spread: bool  # it is written with its spread ("19.7% +/- 6.1%"): a mean of runs, as a cell with one is
     agreeing: tuple[str, ...]  # agreeing_spellings
     variants: tuple[str, ...]  # digit_variants of the number as written
-    finding: Finding
-    digits: Range  # where the fix writes the table's value
+    at: Spot  # where its finding sits
+    digits: tuple[int, int]  # the source span the fix writes the table's value over
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
@@ -245,9 +255,8 @@ def lowest_header(at: CellAt) -> str:
 def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     mention, placed = number.mention, number.block
     sentence = mention.sentence
-    stated = tuple(
-        (other.value, other.decimals) for other in mentions(sentence) if other.plain_start != mention.plain_start - mention.sentence_start
-    )
+    beside = _by_sentence(placed.block.plain.text)[mention.sentence_start]
+    stated = tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start)
     digits = DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
@@ -268,8 +277,8 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
         with_spread=bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),
         agreeing=tuple(agreeing_spellings(mention.value, mention.decimals)),
         variants=tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
-        finding=ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
-        digits=ctx.range(placed.file, start, end),
+        at=ctx.spot(placed, mention.plain_start, mention.plain_end),
+        digits=(start, end),
     )
 
 

@@ -147,27 +147,29 @@ def _stale(quote: Quote, retired: dict[str, Retired], index: CellIndex[tuple[int
     return None
 
 
+def _quoted(ctx: RuleContext, quote: Quote) -> Statement:
+    """The quote's side of the evidence."""
+    at = quote.at
+    return Statement(
+        file=at.file,
+        range=ctx.range(at.file, at.start, at.end),
+        quote=quote.sentence,
+        subject=" ".join(quote.subject),
+        role=quote.role.value,
+    )
+
+
 def _stale_finding(ctx: RuleContext, quote: Quote, table: Retired, spot: Related) -> Finding:
     violation = StaleQuote(quote=quote.text, table=table.label, where=ctx.index.printed(table.describe))
     sides = [
-        Statement(
-            file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
-        ),
+        _quoted(ctx, quote),
         Statement(
             file=spot.file, range=spot.range, quote=_written_in(spot), subject=f"{table.describe}, commented out", role=Role.VALUE.value
         ),
     ]
     evidence = Evidence(kind=STALE, statements=sides, reason=f"no cell holds {quote.text}; the table's source comments it out")
     confidence = 0.8 if quote.pointing.refs else 0.7
-    return quote.finding.model_copy(
-        update={
-            "message": violation.message,
-            "identity": violation.identity,
-            "related": [spot],
-            "confidence": confidence,
-            "evidence": evidence,
-        }
-    )
+    return ctx.report_at(quote.at, violation.message, identity=violation.identity, related=[spot], confidence=confidence, evidence=evidence)
 
 
 def _written_in(spot: Related) -> str:
@@ -260,19 +262,18 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         cell = anchored.cell
         told = _told(quote, cell)
         corroborated = _corroborated(quote, cell, index)
-        edit = TextEdit(file=quote.finding.file, range=quote.digits, new_text=("-" if quote.value < 0 else "") + told)
+        edit = TextEdit(file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + told)
         violation = ProseContradictsTable(
             quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=told
         )
-        yield quote.finding.model_copy(
-            update={
-                "message": violation.message,
-                "identity": violation.identity,
-                "related": [cell.related],
-                "fixes": [Fix(title=violation.fix_title, edits=[edit])],
-                "confidence": _quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
-                "evidence": _quote_evidence(quote, anchored, corroborated, tables.retired.get(cell.label)),
-            }
+        yield ctx.report_at(
+            quote.at,
+            violation.message,
+            identity=violation.identity,
+            related=[cell.related],
+            fixes=[Fix(title=violation.fix_title, edits=[edit])],
+            confidence=_quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
+            evidence=_quote_evidence(ctx, quote, anchored, corroborated, tables.retired.get(cell.label)),
         )
 
 
@@ -341,7 +342,7 @@ def _tie(quote: Quote, cell: TableCell) -> int:
 
 
 # What `_anchored_cell` reads of a quote: all but where it is written.
-_COMPARED = tuple(name for name in Quote.__dataclass_fields__ if name not in ("finding", "digits"))
+_COMPARED = tuple(name for name in Quote.__dataclass_fields__ if name not in ("at", "digits"))
 
 
 class _Anchor(NamedTuple):
@@ -455,7 +456,7 @@ def _states_cell(value: float, decimals: int, cell: TableCell) -> bool:
     return agrees(value, decimals, cell.value) or (as_percent and agrees(value, decimals, cell.value * 100))
 
 
-def _quote_evidence(quote: Quote, anchored: _Anchor, corroborated: bool, retired: Retired | None) -> Evidence:
+def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corroborated: bool, retired: Retired | None) -> Evidence:
     """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
     Strong: the sentence cites the table and names the cell's row or column. Moderate: the sentence cites the
     table, or names the row and the column in full, or another of its numbers quotes a cell of that table (a
@@ -483,9 +484,7 @@ def _quote_evidence(quote: Quote, anchored: _Anchor, corroborated: bool, retired
     elif anchored.held_elsewhere:
         kind = f"weak: {kind.partition(': ')[2]}; an uncited table holds the number"
     sides = [
-        Statement(
-            file=quote.finding.file, range=quote.finding.range, quote=quote.sentence, subject=" ".join(quote.subject), role=quote.role.value
-        ),
+        _quoted(ctx, quote),
         Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
     ]
     return Evidence(kind=kind, statements=sides, reason=f"{quote.text} is one digit away from {cell.text} in {cell.describe}")

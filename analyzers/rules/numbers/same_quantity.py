@@ -69,8 +69,8 @@ from ....latex.index import NumberInContext
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
-from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...context import RuleContext, Spot
+from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
 from ...registry import Scope, rule
 from ...violation import Violation
@@ -94,8 +94,8 @@ from .repeated_cells import KeyedCell, keyed_cells, repeats
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
-    """A result-like prose number with the words around it, and the finding it becomes when another
-    statement of the same quantity says otherwise (message, related and confidence filled in then)."""
+    """A result-like prose number with the words around it, and where the finding it becomes sits when
+    another statement of the same quantity says otherwise (built then, with its message and confidence)."""
 
     kind: tuple[str, int, bool]  # unit, decimals, negative
     written: str
@@ -115,8 +115,7 @@ class _Statement:
     text: str
     sentence: str
     where: str  # its section's title or kind
-    finding: Finding
-    related: Related  # this statement, for the other one's finding
+    at: Spot  # where its finding, or the other statement's related span, sits
 
 
 @dataclass(frozen=True)
@@ -241,14 +240,13 @@ def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statem
                     told_where=told.where,
                     shared=tuple(shared),
                 )
-                yield slip.finding.model_copy(
-                    update={
-                        "message": violation.message,
-                        "identity": violation.identity,
-                        "related": [told.related],
-                        "confidence": confidence,
-                        "evidence": _restatement(slip, told, alone or both_held),
-                    }
+                yield ctx.report_at(
+                    slip.at,
+                    violation.message,
+                    identity=violation.identity,
+                    related=[ctx.related(told.at.file, told.at.start, told.at.end, f"the other statement: {told.text}")],
+                    confidence=confidence,
+                    evidence=_restatement(ctx, slip, told, alone or both_held),
                 )
                 if other.abstract:
                     contradicted.add(id(other))
@@ -270,7 +268,7 @@ def _named(statement: _Statement) -> str:
     return f'"{statement.named}"'
 
 
-def _restatement(slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
+def _restatement(ctx: RuleContext, slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
     """Both statements, what each measures, and why they are taken for one quantity (`unseen`: only because the
     body's prose never writes the abstract's value)."""
     kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
@@ -280,8 +278,8 @@ def _restatement(slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
         kind += "; the body's prose never writes the abstract's value"
     sides = (
         Statement(
-            file=item.finding.file,
-            range=item.finding.range,
+            file=item.at.file,
+            range=ctx.range(item.at.file, item.at.start, item.at.end),
             quote=item.sentence,
             subject=" ".join(sorted(item.subject)),
             role=item.role.value,
@@ -505,6 +503,5 @@ def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _
         mention.text,
         " ".join(mention.sentence.split()),
         section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
-        ctx.report_block(placed, mention.plain_start, mention.plain_end, ""),
-        ctx.related_block(placed, mention.plain_start, mention.plain_end, f"the other statement: {mention.text}"),
+        ctx.spot(placed, mention.plain_start, mention.plain_end),
     )
