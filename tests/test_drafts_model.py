@@ -184,16 +184,22 @@ def test_a_caption_gives_each_panel_the_words_only_its_description_holds():
         "Performance in the complex simulation (A, E), the free light chain (FLC) study (B, F) and the prostate cancer "
         "study (C, G). The first row shows the IPA over follow-up time."
     )
-    assert [(sorted(panel.letters), sorted(panel.words)) for panel in caption_panels(caption)] == [
-        (["A", "E"], ["complex", "simulation"]),
-        (["B", "F"], ["chain", "flc", "free", "light"]),
-        (["C", "G"], ["cancer", "prostate"]),
+    assert [(sorted(panel.letters), sorted(panel.words), sorted(panel.names)) for panel in caption_panels(caption)] == [
+        (["A", "E"], ["complex", "simulation"], []),
+        (["B", "F"], ["chain", "flc", "free", "light"], ["flc"]),
+        (["C", "G"], ["cancer", "prostate"], []),
     ]
 
 
 def test_panel_marks_before_their_descriptions_are_read_to_the_next_mark():
-    panels = caption_panels("Loss curves. (a) Training on CIFAR; (b) validation on ImageNet. Shaded: one SD.")
+    panels = caption_panels("Loss curves. (a) Training on CIFAR, 10 runs; (b) validation on ImageNet. Shaded: one SD.")
     assert [sorted(panel.words) for panel in panels] == [["cifar", "training"], ["imagenet", "validation"]]
+
+
+def test_a_subject_is_named_by_two_of_its_words_or_one_of_its_names():
+    (simulation, prostate) = caption_panels("The complex simulation (A) and the prostate cancer (Prostate) study (B).")
+    assert simulation.named_by({"complex", "simulation"}) and not simulation.named_by({"simulation"})
+    assert prostate.named_by({"prostate"})
 
 
 @pytest.mark.parametrize(
@@ -209,9 +215,11 @@ def test_a_caption_whose_panels_cannot_be_told_apart_gives_none(caption):
 
 
 def test_the_panels_a_reference_cites_are_the_letters_right_after_it():
-    sentence = "See Fig.~\\ref{a}(c), \\ref{b}B, F and \\ref{c} C, G and \\ref{d}B--D, \\ref{e} A clear gap, \\ref{f}and \\ref{g} (b)."
+    sentence = (
+        "See Fig.~\\ref{a}(c) and (d), \\ref{b}B, F and \\ref{c} C, G and \\ref{d}B--D, \\ref{e} A clear gap, \\ref{f}and \\ref{g} (b)."
+    )
     assert [(key, sorted(letters)) for key, letters, _, _ in cited_panels(sentence)] == [
-        ("a", ["C"]),
+        ("a", ["C", "D"]),
         ("b", ["B", "F"]),
         ("c", ["C", "G"]),
         ("g", ["B"]),

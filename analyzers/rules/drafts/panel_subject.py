@@ -1,15 +1,18 @@
 """DRF007: a sentence that cites panels of a figure for a subject its caption gives to other panels.
 
 ## How it decides
-The caption of a float with one caption is read for its panels, each with its letters and the
-words only its description holds ("free light chain (FLC) case study (C, G)": free, light, chain,
-flc); words every description may hold (performance, model, results, row, …) and words the
-caption uses outside the panels' descriptions name no panel. A sentence that cites panels of
-that float ("Figure~\\ref{fig:main} C, G") is judged when all its references to the float cite
-panels of one description. It is flagged when it holds the words of exactly one other panel's
-description and none of the cited one's: "In the prostate case study, … (Figure~\\ref{fig:main}
-C, G)" where the caption puts the prostate study in panels D and H. A caption whose marks mix
-both styles, or whose letters repeat, is not read.
+The caption of a float with one caption is read for its panels, each with its letters and its
+subject: the head of its description, up to six words to the nearest break ("(b) short-read
+alignment, 10 million pairs …" gives short-read alignment; "…, and the prostate cancer (Prostate)
+case study (D, H)" gives prostate cancer study). Of a subject's words only those no other part of
+the caption uses count (words every description may hold, such as performance, model, row, never
+do), and its capitalised words after the first are its names. A sentence that cites panels of that
+float ("Figure~\\ref{fig:main} C, G", "Figures~\\ref{fig:main}(d) and (e)") is judged when all
+its references to the float cite panels of one subject. It is flagged when it names exactly one
+other panel's subject (two of its words, or one of its names) and holds no word of the cited
+panel's subject: "In the prostate case study, … (Figure~\\ref{fig:main} C, G)" where the caption
+puts the prostate study in panels D and H. A caption whose marks mix both styles, or whose letters
+repeat, is not read. Plurals count as their singular.
 """
 
 from __future__ import annotations
@@ -114,9 +117,9 @@ def _sentence(ctx: RuleContext, placed: PlacedBlock, offset: int, sentence: str,
     for key, references in cited.items():
         letters = frozenset().union(*(written for written, _, _ in references))
         holding = [panel for panel in panels[key] if panel.letters & letters]
-        named = [panel for panel in panels[key] if panel.words & words]
-        if len(holding) != 1 or not letters <= holding[0].letters or len(named) != 1 or named[0] is holding[0]:
-            continue
+        named = [panel for panel in panels[key] if panel.named_by(words)]
+        if len(holding) != 1 or not letters <= holding[0].letters or holding[0].words & words or len(named) != 1:
+            continue  # one cited subject, none of whose words the sentence holds, and one other named
         subject = " ".join(sorted(named[0].words & words))
         violation = PanelOfAnotherSubject(key, ", ".join(sorted(letters)), subject, ", ".join(sorted(named[0].letters)))
         _, start, end = references[0]

@@ -35,15 +35,24 @@ _PANELS = re.compile(
     rf"(?:~?\(({_LETTERS})\)|({_LETTERS})|[\s~]+\(({_LETTERS})\)"
     rf"|[\s~]+([A-H](?:\s*(?:,|and|&)\s*[A-H])*)(?=\s*[,.;:)]|\s+(?:and|&)\s|\s*$))(?!\s*[-–—]|[A-Za-z])"
 )
+# More panels in parentheses after the first: "Figure~\\ref{f}(d) and (e)".
+_MORE_PANELS = re.compile(r"\s*(?:,|and|&|or)\s*\(([A-Ha-h])\)")
 _COMMAND = re.compile(r"\\[A-Za-z@]+\*?(?:\{[^{}]*\})?")
 
 
 @dataclass(frozen=True, slots=True)
 class Panel:
-    """One part of a caption: its letters (upper case) and the words only its description has."""
+    """One part of a caption: its letters (upper case), the words only its subject has (the head of its
+    description), and those of them the caption capitalises inside the head: names ("Prostate", "ImageNet")."""
 
     letters: frozenset[str]
     words: frozenset[str]
+    names: frozenset[str]
+
+    def named_by(self, words: set[str]) -> bool:
+        """Whether a sentence's words name this panel's subject: two of its words, or one of its names."""
+        shared = self.words & words
+        return len(shared) >= 2 or bool(shared & self.names)
 
 
 def _letters(written: str) -> frozenset[str]:
@@ -51,7 +60,29 @@ def _letters(written: str) -> frozenset[str]:
 
 
 def _words(text: str) -> set[str]:
-    return {word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text))} - _GENERIC
+    """Content words, lower case and singular ("rewards" is "reward"), commands and generic words left out."""
+    words = {word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text))}
+    return {word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word for word in words} - _GENERIC
+
+
+_HEAD_WORDS = 6
+_HEAD_BREAK = re.compile(r"[,;:.]|\band\b")
+
+
+def _head(description: str, before_mark: bool) -> str:
+    """The subject a description starts with ("(b) short-read alignment, 10 million pairs …"), or ends
+    with when its mark follows it ("…, and the prostate cancer study (D, H)"): the words up to the
+    nearest break, six at most."""
+    if before_mark:
+        words = _HEAD_BREAK.split(description)[-1].split()
+        return " ".join(words[-_HEAD_WORDS:])
+    words = re.split(r"[,;:.]", description, maxsplit=1)[0].split()
+    return " ".join(words[:_HEAD_WORDS])
+
+
+def _names(head: str) -> set[str]:
+    """The head's capitalised words after its first: names, not a capital that starts a sentence."""
+    return _words(" ".join(word for word in _WORD.findall(_COMMAND.sub(" ", head))[1:] if word[0].isupper()))
 
 
 def caption_panels(caption: str) -> tuple[Panel, ...]:
@@ -60,7 +91,8 @@ def caption_panels(caption: str) -> tuple[Panel, ...]:
     letters = [_letters(mark.group(1)) for mark in marks]
     if len(marks) < 2 or sum(len(group) for group in letters) != len(frozenset().union(*letters)):
         return ()
-    if all(_CLOSES.match(caption, mark.end()) for mark in marks):
+    before_mark = all(_CLOSES.match(caption, mark.end()) for mark in marks)
+    if before_mark:
         clause = max((end.end() for end in _CLAUSE_END.finditer(caption, 0, marks[0].start())), default=0)
         spans = [(clause if index == 0 else marks[index - 1].end(), mark.start()) for index, mark in enumerate(marks)]
     elif all(_OPENS.match(caption, mark.end()) for mark in marks):
@@ -69,13 +101,18 @@ def caption_panels(caption: str) -> tuple[Panel, ...]:
         spans = [(mark.end(), end) for mark, end in zip(marks, ends)]
     else:
         return ()
-    described = [_words(caption[start:end]) for start, end in spans]
-    bounds = [0, *(bound for span in spans for bound in span), len(caption)]
-    elsewhere = _words(" ".join(caption[bounds[index] : bounds[index + 1]] for index in range(0, len(bounds), 2)))
+    heads = [_head(caption[start:end], before_mark) for start, end in spans]
+    described = [_words(head) for head in heads]
+    # Words the caption also uses outside the panels' subjects describe them all.
+    rest = caption
+    for head in heads:
+        rest = rest.replace(head, " ", 1)
+    elsewhere = _words(rest)
     panels = []
     for index, (group, words) in enumerate(zip(letters, described)):
         others = set().union(*(other for position, other in enumerate(described) if position != index))
-        panels.append(Panel(group, frozenset(words - elsewhere - others)))
+        own = frozenset(words - elsewhere - others)
+        panels.append(Panel(group, own, own & _names(heads[index])))
     return tuple(panels)
 
 
@@ -84,9 +121,12 @@ def cited_panels(sentence: str) -> list[tuple[str, frozenset[str], int, int]]:
     found: list[tuple[str, frozenset[str], int, int]] = []
     for reference in _REFERENCE.finditer(sentence):
         panels = _PANELS.match(sentence, reference.end())
-        if panels is not None:
-            written = next(group for group in panels.groups() if group)
-            found.extend((key.strip(), _letters(written), reference.start(), panels.end()) for key in reference.group(1).split(","))
+        if panels is None:
+            continue
+        letters, end = _letters(next(group for group in panels.groups() if group)), panels.end()
+        while more := _MORE_PANELS.match(sentence, end):
+            letters, end = letters | _letters(more.group(1)), more.end()
+        found.extend((key.strip(), letters, reference.start(), end) for key in reference.group(1).split(","))
     return found
 
 
