@@ -61,8 +61,8 @@ def _letters(written: str) -> frozenset[str]:
 
 def _words(text: str) -> set[str]:
     """Content words, lower case and singular ("rewards" is "reward"), commands and generic words left out."""
-    words = {word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text))}
-    return {word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word for word in words} - _GENERIC
+    words = {word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text))} - _GENERIC
+    return {word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "ies")) else word for word in words} - _GENERIC
 
 
 _HEAD_WORDS = 6
