@@ -56,10 +56,10 @@ class PanelOfAnotherSubject(Violation):
 def panel_of_another_subject(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a sentence that cites panels of a figure or table ("Figure~\\ref{fig:main} C, G") while
-    naming the subject its caption gives to other panels: "In the prostate study … (Figure~
-    \\ref{fig:main} C, G)" where the caption reads "free light chain study (C, G) and prostate
-    study (D, H)". Only a sentence naming one other panel's subject, and nothing of the cited
-    panels', is flagged.
+    naming the subject its caption gives to other panels: "In the prostate cancer study …
+    (Figure~\\ref{fig:main} C, G)" where the caption reads "free light chain study (C, G) and
+    prostate cancer study (D, H)". Only a sentence naming one other panel's subject (two of its
+    words, or a name the caption capitalises), and nothing of the cited panels', is flagged.
 
     ## Why is this bad?
     Panel letters are typed by hand: when panels are added or reordered, the text keeps sending
@@ -67,13 +67,13 @@ def panel_of_another_subject(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Example
     ```latex
-    \\caption{The FLC study (C, G) and the prostate study (D, H).\\label{fig:main}}
-    In the prostate study the linear models win (Figure~\\ref{fig:main} C, G).
+    \\caption{The FLC study (C, G) and the prostate cancer study (D, H).\\label{fig:main}}
+    In the prostate cancer study the linear models win (Figure~\\ref{fig:main} C, G).
     ```
 
     ## Use instead
     ```latex
-    In the prostate study the linear models win (Figure~\\ref{fig:main} D, H).
+    In the prostate cancer study the linear models win (Figure~\\ref{fig:main} D, H).
     ```
 
     ## Fix safety
@@ -120,7 +120,7 @@ def _sentence(ctx: RuleContext, placed: PlacedBlock, offset: int, sentence: str,
         named = [panel for panel in panels[key] if panel.named_by(words)]
         if len(holding) != 1 or not letters <= holding[0].letters or holding[0].words & words or len(named) != 1:
             continue  # one cited subject, none of whose words the sentence holds, and one other named
-        subject = " ".join(sorted(named[0].words & words))
+        subject = " ".join(sorted(named[0].words & words, key=sentence.lower().find))  # in the order the sentence says them
         violation = PanelOfAnotherSubject(key, ", ".join(sorted(letters)), subject, ", ".join(sorted(named[0].letters)))
         _, start, end = references[0]
         evidence = Evidence(
