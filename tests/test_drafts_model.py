@@ -27,6 +27,7 @@ from auditex.analyzers.rules.drafts.model import (
     publisher_slot,
     switch_values,
 )
+from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
 from auditex.latex.index import dead_spans
 from auditex.latex.model import MacroDef
 
@@ -176,3 +177,50 @@ def test_floats_numbered_within_chapters():
 def test_draft_page_marks_in_running_heads():
     latex = "\\markboth{Title}{DRAFT \\today}\n% \\lhead{DRAFT}\n\\rfoot{Drafting notes}\\cfoot{[Draft of \\today]}"
     assert [(command, latex[start:end]) for command, start, end in draft_page_marks(latex)] == [("markboth", "DRAFT"), ("cfoot", "Draft")]
+
+
+def test_a_caption_gives_each_panel_the_words_only_its_description_holds():
+    caption = (
+        "Performance in the complex simulation (A, E), the free light chain (FLC) study (B, F) and the prostate cancer "
+        "study (C, G). The first row shows the IPA over follow-up time."
+    )
+    assert [(sorted(panel.letters), sorted(panel.words), sorted(panel.names)) for panel in caption_panels(caption)] == [
+        (["A", "E"], ["complex", "simulation"], []),
+        (["B", "F"], ["chain", "flc", "free", "light"], ["flc"]),
+        (["C", "G"], ["cancer", "prostate"], []),
+    ]
+
+
+def test_panel_marks_before_their_descriptions_are_read_to_the_next_mark():
+    panels = caption_panels("Loss curves. (a) Training on CIFAR, 10 runs; (b) validation on ImageNet. Shaded: one SD.")
+    assert [sorted(panel.words) for panel in panels] == [["cifar", "training"], ["imagenet", "validation"]]
+
+
+def test_a_subject_is_named_by_two_of_its_words_or_one_of_its_names():
+    (simulation, prostate) = caption_panels("The complex simulation (A) and the prostate cancer (Prostate) study (B).")
+    assert simulation.named_by({"complex", "simulation"}) and not simulation.named_by({"simulation"})
+    assert prostate.named_by({"prostate"})
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "Loss curves. (a) Training on CIFAR, then on ImageNet (b).",  # the marks mix both styles
+        "The simulation (A) and the myeloma study (A).",  # a letter given twice
+        "Only one panel (A) is described.",
+    ],
+)
+def test_a_caption_whose_panels_cannot_be_told_apart_gives_none(caption):
+    assert caption_panels(caption) == ()
+
+
+def test_the_panels_a_reference_cites_are_the_letters_right_after_it():
+    sentence = (
+        "See Fig.~\\ref{a}(c) and (d), \\ref{b}B, F and \\ref{c} C, G and \\ref{d}B--D, \\ref{e} A clear gap, \\ref{f}and \\ref{g} (b)."
+    )
+    assert [(key, sorted(letters)) for key, letters, _, _ in cited_panels(sentence)] == [
+        ("a", ["C", "D"]),
+        ("b", ["B", "F"]),
+        ("c", ["C", "G"]),
+        ("g", ["B"]),
+    ]

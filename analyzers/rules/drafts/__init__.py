@@ -4,6 +4,7 @@ from .author_notes import printed_author_note
 from .draft_pages import draft_page_mark
 from .hand_numbered import hand_numbered_reference
 from .label_before_caption import label_before_caption
+from .panel_subject import panel_of_another_subject
 from .placeholders import draft_placeholder
 from .reference_kind import reference_names_another_kind
 
@@ -12,6 +13,7 @@ __all__ = [
     "draft_placeholder",
     "hand_numbered_reference",
     "label_before_caption",
+    "panel_of_another_subject",
     "printed_author_note",
     "reference_names_another_kind",
 ]

@@ -2,8 +2,16 @@
 
 from .acronym_before_definition import acronym_used_before_definition
 from .acronym_redefined import acronym_redefined
+from .acronym_transposed import acronym_transposed
 from .macro_redefined import macro_redefined
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
 
-__all__ = ["acronym_redefined", "acronym_used_before_definition", "conflicting_symbol_domain", "macro_redefined", "undefined_acronym"]
+__all__ = [
+    "acronym_redefined",
+    "acronym_transposed",
+    "acronym_used_before_definition",
+    "conflicting_symbol_domain",
+    "macro_redefined",
+    "undefined_acronym",
+]

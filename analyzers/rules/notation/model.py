@@ -4,7 +4,7 @@ and how acronyms are defined, spelled, expanded and used."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -163,6 +163,27 @@ def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
                     found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
         definitions += sorted(found, key=lambda definition: definition.acronym.start)
     return definitions
+
+
+def parenthesised_acronyms(ctx: RuleContext) -> Iterator[AcronymDefinition]:
+    """Every acronym the body prose or a caption writes in parentheses after words ("... network (DGN)"),
+    whether or not the words spell it: where the author introduced a short form."""
+    for placed in ctx.index.manuscript.blocks:
+        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
+            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
+                start, end = placed.block.plain.source_span(plain_start, plain_end)
+                yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
+
+
+# Two letters swapped ("NL", "LN") are too often two names to count as one misspelt.
+MIN_TRANSPOSED_LETTERS = 3
+
+
+def transposed(written: str, defined: Iterable[str]) -> str | None:
+    """The one defined acronym with `written`'s letters in another order ("DGN" for "GDN"), if exactly one is."""
+    letters = sorted(written)
+    found = [short for short in defined if short != written and len(short) >= MIN_TRANSPOSED_LETTERS and sorted(short) == letters]
+    return found[0] if len(found) == 1 else None
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

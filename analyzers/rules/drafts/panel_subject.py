@@ -1,0 +1,130 @@
+"""DRF007: a sentence that cites panels of a figure for a subject its caption gives to other panels.
+
+## How it decides
+The caption of a float with one caption is read for its panels, each with its letters and its
+subject: the head of its description, up to six words to the nearest break ("(b) short-read
+alignment, 10 million pairs …" gives short-read alignment; "…, and the prostate cancer (Prostate)
+case study (D, H)" gives prostate cancer study). Of a subject's words only those no other part of
+the caption uses count (words every description may hold, such as performance, model, row, never
+do), and its capitalised words after the first are its names. A sentence that cites panels of that
+float ("Figure~\\ref{fig:main} C, G", "Figures~\\ref{fig:main}(d) and (e)") is judged when all
+its references to the float cite panels of one subject. It is flagged when it names exactly one
+other panel's subject (two of its words, or one of its names) and holds no word of the cited
+panel's subject: "In the prostate case study, … (Figure~\\ref{fig:main} C, G)" where the caption
+puts the prostate study in panels D and H. A caption whose marks mix both styles, or whose letters
+repeat, is not read. Plurals count as their singular.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import PlacedBlock
+from ....latex.model import BlockKind
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...registry import rule
+from ...violation import Violation
+from .model import FLOAT_BLOCKS
+from .panels import Panel, caption_panels, cited_panels, sentence_words
+
+_PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+
+
+@dataclass(frozen=True)
+class PanelOfAnotherSubject(Violation):
+    key: str
+    cited: str  # the panel letters the sentence cites, as "C, G"
+    subject: str  # the words naming the other panel's subject
+    meant: str  # that panel's letters
+
+    @property
+    def message(self) -> str:
+        return (
+            f"the sentence cites panels {self.cited} of \\ref{{{self.key}}} for {self.subject}, "
+            f"but the caption gives {self.subject} panels {self.meant}"
+        )
+
+    @property
+    def identity(self) -> str:
+        return f"{self.key} {self.cited} {self.meant}"
+
+
+@rule("DRF007", "panel-of-another-subject", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",))
+def panel_of_another_subject(ctx: RuleContext) -> Iterator[Finding]:
+    """## What it does
+    Flags a sentence that cites panels of a figure or table ("Figure~\\ref{fig:main} C, G") while
+    naming the subject its caption gives to other panels: "In the prostate cancer study …
+    (Figure~\\ref{fig:main} C, G)" where the caption reads "free light chain study (C, G) and
+    prostate cancer study (D, H)". Only a sentence naming one other panel's subject (two of its
+    words, or a name the caption capitalises), and nothing of the cited panels', is flagged.
+
+    ## Why is this bad?
+    Panel letters are typed by hand: when panels are added or reordered, the text keeps sending
+    the reader to the old letters, and the reader reads another study's curves as this one's.
+
+    ## Example
+    ```latex
+    \\caption{The FLC study (C, G) and the prostate cancer study (D, H).\\label{fig:main}}
+    In the prostate cancer study the linear models win (Figure~\\ref{fig:main} C, G).
+    ```
+
+    ## Use instead
+    ```latex
+    In the prostate cancer study the linear models win (Figure~\\ref{fig:main} D, H).
+    ```
+
+    ## Fix safety
+    No fix: the letters or the subject may be the wrong one.
+    """
+    panels = _captioned_panels(ctx)
+    for placed in ctx.manuscript.blocks if panels else ():
+        text = placed.block.plain.text
+        if placed.kind in _PROSE and "ref" in text:
+            for start, end in sentence_spans(text):
+                yield from _sentence(ctx, placed, start, text[start:end], panels)
+
+
+def _captioned_panels(ctx: RuleContext) -> dict[str, tuple[Panel, ...]]:
+    """The panels of each labelled float with one caption that describes two panels or more."""
+    captions: dict[int, list[str]] = {}
+    floats: list[PlacedBlock] = []
+    for placed in ctx.manuscript.blocks:
+        if placed.kind in FLOAT_BLOCKS:
+            floats.append(placed)
+        elif placed.kind is BlockKind.CAPTION and floats and floats[-1].file == placed.file:
+            holder = floats[-1]
+            if holder.block.start <= placed.block.start < holder.block.end:
+                captions.setdefault(holder.index, []).append(placed.block.plain.text)
+    found: dict[str, tuple[Panel, ...]] = {}
+    for holder in floats:
+        texts = captions.get(holder.index, [])
+        parts = caption_panels(texts[0]) if len(texts) == 1 else ()
+        if parts:
+            found.update(dict.fromkeys(holder.block.labels, parts))
+    return found
+
+
+def _sentence(ctx: RuleContext, placed: PlacedBlock, offset: int, sentence: str, panels: dict[str, tuple[Panel, ...]]) -> Iterator[Finding]:
+    """The sentence's panel references whose float's caption gives the subject it names to other panels."""
+    cited: dict[str, list[tuple[frozenset[str], int, int]]] = {}
+    for key, letters, start, end in cited_panels(sentence):
+        if key in panels:
+            cited.setdefault(key, []).append((letters, start, end))
+    words = sentence_words(sentence) if cited else set()
+    for key, references in cited.items():
+        letters = frozenset().union(*(written for written, _, _ in references))
+        holding = [panel for panel in panels[key] if panel.letters & letters]
+        named = [panel for panel in panels[key] if panel.named_by(words)]
+        if len(holding) != 1 or not letters <= holding[0].letters or holding[0].words & words or len(named) != 1:
+            continue  # one cited subject, none of whose words the sentence holds, and one other named
+        subject = " ".join(sorted(named[0].words & words, key=sentence.lower().find))  # in the order the sentence says them
+        violation = PanelOfAnotherSubject(key, ", ".join(sorted(letters)), subject, ", ".join(sorted(named[0].letters)))
+        _, start, end = references[0]
+        evidence = Evidence(
+            kind="moderate: the sentence names another panel's subject",
+            reason=f"the caption describes panels {violation.meant} with {subject}",
+        )
+        yield ctx.flag_block(violation, placed, offset + start, offset + end, evidence=evidence, confidence=0.6)

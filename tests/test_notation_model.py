@@ -1,0 +1,41 @@
+"""The NOT family's model: how an acronym written with another's letters is recognised."""
+
+from pathlib import Path
+
+import pytest
+from helpers import document, rule_findings
+
+from auditex.analyzers.rules.notation.model import transposed
+
+
+@pytest.mark.parametrize(
+    ("written", "defined", "expected"),
+    [
+        ("GDN", ["DGN", "MLP"], "DGN"),
+        ("MCS", ["CSM"], "CSM"),
+        ("DGN", ["DGN"], None),  # the defined spelling itself
+        ("LN", ["NL"], None),  # two letters: too often two names
+        ("ABC", ["BCA", "CAB"], None),  # two candidates: which one is meant is unknown
+        ("GDN", ["GND", "DGM"], "GND"),  # one letter changed is another acronym, not a transposition
+        ("GDNN", ["DGN"], None),
+    ],
+)
+def test_transposed_finds_the_one_defined_acronym_with_the_same_letters(written: str, defined: list[str], expected: str | None) -> None:
+    assert transposed(written, defined) == expected
+
+
+def test_a_short_form_written_in_parentheses_counts_as_defined_even_unspelled(tmp_path: Path) -> None:
+    body = (
+        "\\section{Method}\n"
+        "We call the composite a geometric deep feed-forward network (DGN). Every DGN is continuous.\n\n"
+        "GDNs approximate any map. A GDN is a DGN.\n"
+    )
+    findings = rule_findings(tmp_path, document(body), "NOT006")
+    assert [finding.message for finding in findings] == [
+        "GDN is written (2 times) but never defined; the paper defines DGN, with the same letters"
+    ]
+
+
+def test_a_transposition_defined_in_its_own_right_is_another_term(tmp_path: Path) -> None:
+    body = "\\section{Method}\nA graph neural network (GNN) and a neural graph network (NGN) differ. The GNN and the NGN are trained.\n"
+    assert rule_findings(tmp_path, document(body), "NOT006") == []
