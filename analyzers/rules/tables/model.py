@@ -324,13 +324,17 @@ def adds_up(
 
 
 def _summarises(total: Cell, run: list[Cell], statistic: Statistic) -> bool:
-    """Within the rounding of the aggregate and of its cells; a sum printed negative ("− 2343 excluded")
-    gives its parts' total as well."""
+    """Within the rounding of the aggregate and of its cells, the aggregate rounded or cut after its places
+    (a table that truncates its cells truncates its aggregates too); a sum printed negative ("− 2343
+    excluded") gives its parts' total as well."""
     values: list[float] = [cell.value for cell in run]  # type: ignore[misc]  # numeric cells
-    rounding = cells_rounding(run, statistic)
+    allowance = slack(total.decimals) + cells_rounding(run, statistic)
     exact = statistic.compute(values)
-    written = (total.value, -total.value) if statistic.cumulative else (total.value,)  # type: ignore[operator]
-    return any(abs(exact - value) <= slack(total.decimals) + rounding for value in written)  # type: ignore[operator]
+    aggregate: float = total.value  # type: ignore[assignment]  # a numeric cell
+    written = (aggregate, -aggregate) if statistic.cumulative else (aggregate,)
+    # A value cut after its places lies between it and one unit further from zero: half a unit beyond it.
+    read = [value for printed in written for value in (printed, printed + math.copysign(slack(total.decimals), printed))]
+    return any(abs(exact - value) <= allowance for value in read)
 
 
 def cells_rounding(run: list[Cell], statistic: Statistic) -> float:
