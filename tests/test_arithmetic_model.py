@@ -176,6 +176,20 @@ def test_a_step_column_follows_the_row_above_and_needs_a_header_that_names_a_cha
     assert step_fits(plain, next(series for series in series_of(plain) if series.name == "Value"), series_of(plain)) == []
 
 
+def test_a_long_step_column_is_established_by_most_rows_even_with_a_run_of_wrong_ones():
+    values = ["61.2", "64.0", "66.5", "68.1", "69.0", "69.4", "70.9", "71.0", "70.8"]
+    steps = ["-", "2.8", "2.5", "1.6", "0.9", "0.4", "0.7", "1.2", "0.3"]  # the last three miss
+    rows = [["Round", "Accuracy", "Gain"], *([str(n), v, d] for n, (v, d) in enumerate(zip(values, steps, strict=True), 1))]
+    grid = _column_grid(rows)
+    columns = series_of(grid)
+    fit = best(step_fits(grid, next(series for series in columns if series.name == "Gain"), columns))
+    assert fit is not None and fit.held == 5 and fit.rows(Outcome.MISSED) == [7, 8, 9]
+    rows[6][2] = "1.3"  # four follow, four miss: no majority
+    grid = _column_grid(rows)
+    columns = series_of(grid)
+    assert step_fits(grid, next(series for series in columns if series.name == "Gain"), columns) == []
+
+
 def test_a_breakdown_in_parentheses_is_parts_of_the_same_kind_near_their_total():
     def read(text):
         return [(split.whole.value, [part.value for part in split.parts], split.recomputes()) for split in breakdowns(text)]
