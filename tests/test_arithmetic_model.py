@@ -220,3 +220,21 @@ def test_a_pooled_row_sums_the_group_sizes_and_pools_by_size():
     # A size that is not the groups' sum pools something else.
     rows[3][1] = "500"
     assert pooled_rows(_column_grid(rows)) == []
+
+
+def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_result_and_inputs():
+    from auditex.analyzers.rules.arithmetic.computations import computations
+
+    def read(source):
+        return [(found.side, found.written_text, found.recomputes) for found in computations(source)]
+
+    assert read(r"$\frac{700}{40} = 18.5$ and $\dfrac{1}{3} = 0.33$") == [
+        (r"\frac{700}{40}", "18.5", False),
+        (r"\dfrac{1}{3}", "0.33", True),
+    ]
+    # 0.38 and 2.1 may be rounded: 0.375 × 2.05 to 0.385 × 2.15 allows 0.77 to 0.83.
+    assert read(r"$0.38 \times 2.1 = 0.82$") == [(r"0.38 \times 2.1", "0.82", True)]
+    # One-digit settings are exact: 0.01 is no rounding of 0.015.
+    assert read(r"$0.01 \times 2.2377 = 0.02571$") == [(r"0.01 \times 2.2377", "0.02571", False)]
+    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt{4} = 2$") == []
+    assert read(r"\[ y = 3 + 4 = 8 = z \]") == [("3 + 4", "8", False)]
