@@ -238,3 +238,6 @@ def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_r
     assert read(r"$0.01 \times 2.2377 = 0.02571$") == [(r"0.01 \times 2.2377", "0.02571", False)]
     assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt{4} = 2$") == []
     assert read(r"\[ y = 3 + 4 = 8 = z \]") == [("3 + 4", "8", False)]
+    # A display environment is read line by line, its markup and comments aside.
+    align = "\\begin{align}\n m &= 2 + 2 \\nonumber \\\\\n &= 2 \\times 3 = 7. % not 6\n\\end{align}"
+    assert [(found.side, found.written_text) for found in computations(align, display=True)] == [(r"2 \times 3", "7")]

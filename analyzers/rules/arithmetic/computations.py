@@ -29,7 +29,10 @@ _FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _TIMES = re.compile(r"\\times|\\cdot|×|·")
 _POWER = re.compile(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
 _ARITHMETIC = re.compile(r"[\d.+\-*/() ]+")
-_RESULT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*")
+_RESULT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*[,.;]?\s*")
+_DISPLAY_MARKUP = re.compile(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_LINE = re.compile(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _OPERATION = re.compile(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
@@ -60,16 +63,25 @@ class Computation:
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def computations(source: str) -> tuple[Computation, ...]:
-    """Every computation of numbers alone the math of this source text sets equal to a number."""
-    if "=" not in source or ("$" not in source and "\\(" not in source and "\\[" not in source):
+def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
+    """Every computation of numbers alone that the math of this source text sets equal to a number;
+    `display`: the whole text is a display environment, read line by line."""
+    if "=" not in source:
         return ()
-    return tuple(found for math in _MATH.finditer(source) for found in _in_math(math))
+    # Comments and display markup are blanked, not removed, so that offsets stay the source's.
+    source = _COMMENT.sub(_blank, source)
+    if display:  # an equation or align: read line by line
+        lines = [(line.group(), line.start()) for line in _LINE.finditer(_DISPLAY_MARKUP.sub(_blank, source))]
+    else:
+        lines = [(math.group(name), math.start(name)) for math in _MATH.finditer(source) for name in "abc" if math.group(name) is not None]
+    return tuple(found for text, offset in lines for found in _in_math(text, offset))
 
 
-def _in_math(math: re.Match[str]) -> Iterator[Computation]:
-    group = next(name for name in "abc" if math.group(name) is not None)
-    text, offset = math.group(group), math.start(group)
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
+
+
+def _in_math(text: str, offset: int) -> Iterator[Computation]:
     if re.search(r"\\approx|\\sim|\\simeq|%|\\pmod|\\bmod|\\mod", text):
         return
     sides = [(piece.start(), piece.group()) for piece in re.finditer(r"[^=]+", text)]

@@ -41,7 +41,8 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
     """## What it does
     Redoes a computation a paper writes out in math with numbers alone, set equal to its
     result: `$640000 \\times 2.74 = 1753600$`, `$\\frac{700}{40} = 17.5$`,
-    `$0.01 \\times (2.2377 - 0.3329) = 0.01905$`. Sums, differences, products, quotients,
+    `$0.01 \\times (2.2377 - 0.3329) = 0.01905$`, in inline math and in each line of a display
+    (equation, align). Sums, differences, products, quotients,
     fractions, powers and parentheses are read; a side with a symbol, a comma, a percent sign
     or a function is not, and neither is an approximation (`\\approx`, `\\sim`). The result may
     be rounded to its places, and each decimal input of two digits or more may be rounded too.
@@ -71,7 +72,7 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
         if placed.kind not in _READ:
             continue
         source = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-        for found in computations(source):
+        for found in computations(source, display=placed.kind is BlockKind.MATH):
             if found.recomputes:
                 continue
             decimals = len(found.written_text.partition(".")[2])
