@@ -62,27 +62,31 @@ def impossible_values(text: str) -> tuple[ImpossibleValue, ...]:
     return tuple(sorted(found, key=lambda value: value.start))
 
 
-def _out_of_range(text: str) -> Iterator[ImpossibleValue]:
-    def at(match: re.Match[str], why: str) -> ImpossibleValue:
-        return ImpossibleValue(
-            " ".join(match.group(0).split()), why, "strong: a value outside the statistic's range", match.start(), match.end()
-        )
+_OUT_OF_RANGE = "strong: a value outside the statistic's range"
+_ZERO_P = "a test never gives p = 0; report p < .001"
 
+
+def _at(match: re.Match[str], why: str) -> ImpossibleValue:
+    """The whole match, as written, out of its statistic's range."""
+    return ImpossibleValue(" ".join(match.group(0).split()), why, _OUT_OF_RANGE, match.start(), match.end())
+
+
+def _out_of_range(text: str) -> Iterator[ImpossibleValue]:
     for match in _SHARE_OF_VARIANCE.finditer(text):
         if _value(match) > 1:
-            yield at(match, f"{match.group('name')} is a share of variance, at most 1")
+            yield _at(match, f"{match.group('name')} is a share of variance, at most 1")
     for match in _CORRELATION.finditer(text):
         named = match.group("df") or _NAMES_CORRELATION.search(text, max(0, match.start() - _CLAUSE), match.start())
         if named and "." in match.group("value") and abs(_value(match)) > 1:
-            yield at(match, "a correlation lies between -1 and 1")
+            yield _at(match, "a correlation lies between -1 and 1")
     for match in _SPREAD.finditer(text):
         if _value(match) < 0:
-            yield at(match, f"{match.group('name')} is a spread, never negative")
+            yield _at(match, f"{match.group('name')} is a spread, never negative")
     for match in _BAYES_PERCENT.finditer(text):
-        yield at(match, "a Bayes factor is a ratio of likelihoods, not a percentage")
+        yield _at(match, "a Bayes factor is a ratio of likelihoods, not a percentage")
     for match in _P_VALUE_WORDS.finditer(text):
         if _value(match) > 1:
-            yield at(match, "a p-value is a probability, at most 1")
+            yield _at(match, "a p-value is a probability, at most 1")
 
 
 def _zero_p_values(text: str) -> Iterator[ImpossibleValue]:
@@ -94,16 +98,10 @@ def _zero_p_values(text: str) -> Iterator[ImpossibleValue]:
         if p_number(written) != 0 or match.group("cmp") not in ("=", "<", "≤", "<=") or not (places >= 2 or written.startswith(".")):
             continue
         if not any(start <= match.start() < end for start, end in results):
-            why = "a test never gives p = 0; report p < .001"
-            yield ImpossibleValue(
-                " ".join(match.group(0).split()), why, "strong: a value outside the statistic's range", match.start(), match.end()
-            )
+            yield _at(match, _ZERO_P)
     for match in _P_VALUE_WORDS.finditer(text):
         if _value(match) == 0:
-            why = "a test never gives p = 0; report p < .001"
-            yield ImpossibleValue(
-                " ".join(match.group(0).split()), why, "strong: a value outside the statistic's range", match.start(), match.end()
-            )
+            yield _at(match, _ZERO_P)
 
 
 def _twice_stated(text: str) -> Iterator[ImpossibleValue]:
