@@ -147,3 +147,8 @@ def test_a_bayes_factor_stated_twice_in_one_result_contradicts_itself_but_two_te
     assert _impossible("(t(20) = 2.1, BF = 1.9, t(20) = 3.2, BF = 14)") == []
     assert _impossible("(BF = 1.9; BF = 14)") == []
     assert _impossible("(BF_10 = 3.2, BF_01 = 0.31)") == []
+
+
+def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are_possible():
+    assert _impossible("the FULL setup (R^2 = 75%) and R^2 = 12.5 %, but R^2 = 1.3.") == ["R^2 = 1.3"]
+    assert _impossible("(Normal(0, 0.01): BF_10 = 3.5, Normal(0, 0.05): BF_10 = 1.3)") == []

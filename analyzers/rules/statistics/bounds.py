@@ -25,7 +25,9 @@ from ...apa_results import P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
 
 _NUMBER = r"(?P<value>[-−–]?\s*(?:\d+(?:\.\d+)?|\.\d+))"
-_SHARE_OF_VARIANCE = re.compile(r"(?<![\w\\^])(?P<name>R\^?2|R²|[ηω](?:_\w+)?\^?2|[ηω]²)(?:_\w+)?\s*=\s*" + _NUMBER)
+_SHARE_OF_VARIANCE = re.compile(
+    r"(?<![\w\\^])(?P<name>R\^?2|R²|[ηω](?:_\w+)?\^?2|[ηω]²)(?:_\w+)?\s*=\s*" + _NUMBER + r"(?!\.?\d)(?!\s*%)"  # "R^2 = 72%": in percent
+)
 _CORRELATION = re.compile(r"(?<![\w\\^.])(?P<name>r|ρ|r_s|r_\{s\})\s*(?P<df>\(\s*\d[\d,]*\s*\))?\s*=\s*" + _NUMBER)
 _NAMES_CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|\bKendall", re.IGNORECASE)
 _SPREAD = re.compile(r"(?<![\w\\^-])(?P<name>SDs?|SEM?|s\.d\.|s\.e\.|std\.?|variance)\s*(?:=|of)\s*" + _NUMBER)
@@ -112,10 +114,14 @@ def _twice_stated(text: str) -> Iterator[ImpossibleValue]:
             if len(_TEST.findall(segment.group(0))) > 1:
                 continue  # two tests in one segment: each may have its own Bayes factor
             seen: dict[str, str] = {}
+            last_end = 0
             for match in _BAYES_FACTOR.finditer(segment.group(0)):
                 stated = f"{match.group('cmp')} {match.group('value')}"
                 name = match.group("name")
-                if name in seen and seen[name] != stated:
+                # Only side by side: "prior A: BF = 3.5, prior B: BF = 1.3" is a sensitivity analysis, not a slip.
+                adjacent = not segment.group(0)[last_end : match.start()].strip(" ,")
+                last_end = match.end()
+                if name in seen and seen[name] != stated and adjacent:
                     start = offset + segment.start() + match.start()
                     why = f"one test gives one {name}, but the result also states {name} {seen[name]}"
                     yield ImpossibleValue(
