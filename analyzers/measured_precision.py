@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "b8955f3", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "32d56d2", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -91,8 +91,11 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("STAT007", "moderate: synonym and p in one clause"): (1, 1, 0, 0.207),
     ("STAT007", "moderate: word and p in one clause"): (1, 1, 0, 0.207),
     ("STAT009", "moderate: claim and interval in one sentence"): (1, 1, 0, 0.207),
+    ("STAT010", "moderate: one result states a statistic twice"): (1, 1, 0, 0.207),
+    ("STAT010", "strong: a value outside the statistic's range"): (1, 1, 0, 0.207),
     ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095),
-    ("TAB001", "strong: a named aggregate whose line otherwise adds up"): (1, 1, 0, 0.207),
+    ("TAB001", "strong: a named aggregate whose line otherwise adds up"): (2, 2, 0, 0.342),
+    ("TAB001", "weak: two doubts of an Overall, a near miss, one other aggregate adds up"): (1, 1, 0, 0.207),
     ("TAB002", "strong: a better row in its own group, direction from the arrow"): (1, 1, 0, 0.207),
     ("TAB002", "strong: a better row in its own group, direction from the caption"): (5, 5, 0, 0.566),
     ("TAB002", "strong: a better row in its own group, direction from the header"): (4, 4, 0, 0.51),
@@ -102,7 +105,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (107, 66, 41, 0.522),
-    "strong": (72, 71, 1, 0.925),
-    "weak": (70, 13, 57, 0.112),
+    "moderate": (108, 67, 41, 0.526),
+    "strong": (74, 73, 1, 0.927),
+    "weak": (71, 14, 57, 0.121),
 }
