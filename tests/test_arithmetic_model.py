@@ -176,6 +176,20 @@ def test_a_step_column_follows_the_row_above_and_needs_a_header_that_names_a_cha
     assert step_fits(plain, next(series for series in series_of(plain) if series.name == "Value"), series_of(plain)) == []
 
 
+def test_a_long_step_column_is_established_by_most_rows_even_with_a_run_of_wrong_ones():
+    values = ["61.2", "64.0", "66.5", "68.1", "69.0", "69.4", "70.9", "71.0", "70.8"]
+    steps = ["-", "2.8", "2.5", "1.6", "0.9", "0.4", "0.7", "1.2", "0.3"]  # the last three miss
+    rows = [["Round", "Accuracy", "Gain"], *([str(n), v, d] for n, (v, d) in enumerate(zip(values, steps, strict=True), 1))]
+    grid = _column_grid(rows)
+    columns = series_of(grid)
+    fit = best(step_fits(grid, next(series for series in columns if series.name == "Gain"), columns))
+    assert fit is not None and fit.held == 5 and fit.rows(Outcome.MISSED) == [7, 8, 9]
+    rows[6][2] = "1.3"  # four follow, four miss: no majority
+    grid = _column_grid(rows)
+    columns = series_of(grid)
+    assert step_fits(grid, next(series for series in columns if series.name == "Gain"), columns) == []
+
+
 def test_a_breakdown_in_parentheses_is_parts_of_the_same_kind_near_their_total():
     def read(text):
         return [(split.whole.value, [part.value for part in split.parts], split.recomputes()) for split in breakdowns(text)]
@@ -206,3 +220,24 @@ def test_a_pooled_row_sums_the_group_sizes_and_pools_by_size():
     # A size that is not the groups' sum pools something else.
     rows[3][1] = "500"
     assert pooled_rows(_column_grid(rows)) == []
+
+
+def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_result_and_inputs():
+    from auditex.analyzers.rules.arithmetic.computations import computations
+
+    def read(source):
+        return [(found.side, found.written_text, found.recomputes) for found in computations(source)]
+
+    assert read(r"$\frac{700}{40} = 18.5$ and $\dfrac{1}{3} = 0.33$") == [
+        (r"\frac{700}{40}", "18.5", False),
+        (r"\dfrac{1}{3}", "0.33", True),
+    ]
+    # 0.38 and 2.1 may be rounded: 0.375 × 2.05 to 0.385 × 2.15 allows 0.77 to 0.83.
+    assert read(r"$0.38 \times 2.1 = 0.82$") == [(r"0.38 \times 2.1", "0.82", True)]
+    # One-digit settings are exact: 0.01 is no rounding of 0.015.
+    assert read(r"$0.01 \times 2.2377 = 0.02571$") == [(r"0.01 \times 2.2377", "0.02571", False)]
+    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt{4} = 2$") == []
+    assert read(r"\[ y = 3 + 4 = 8 = z \]") == [("3 + 4", "8", False)]
+    # A display environment is read line by line, its markup and comments aside.
+    align = "\\begin{align}\n m &= 2 + 2 \\nonumber \\\\\n &= 2 \\times 3 = 7. % not 6\n\\end{align}"
+    assert [(found.side, found.written_text) for found in computations(align, display=True)] == [(r"2 \times 3", "7")]

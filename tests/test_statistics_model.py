@@ -123,3 +123,32 @@ def test_correlation_tables_legend_sample_and_stars():
     assert list(possible_stars(0.24, 2, 120, legend)) == [2]
     assert list(possible_stars(0.18, 2, 120, legend)) == [0, 1]  # .175 to .185: p from .056 to .043
     assert is_correlation_table("Zero-order correlations") and not is_correlation_table("Means by group")
+
+
+def _impossible(text: str) -> list[str]:
+    from auditex.analyzers.rules.statistics.bounds import impossible_values
+
+    return [found.written for found in impossible_values(text)]
+
+
+def test_a_value_outside_its_statistics_range_is_read_only_where_the_letter_is_spelled_as_a_statistic():
+    assert _impossible("a correlation of r = 1.23 and r(45) = -1.5, while r = .85") == ["r = 1.23", "r(45) = -1.5"]
+    assert _impossible("adapters of rank r = 16, dropout p = 0, order p = 2, radius r = 1.5") == []
+    assert _impossible("R^2 = 1.04, η_p^2 = .31, SD = -0.2, SD = 0.2, BF_10 = 12%") == ["R^2 = 1.04", "SD = -0.2", "BF_10 = 12%"]
+    assert _impossible("the p-value was 1.2; p = .000; p = 0.00; p = 0.0") == ["p-value was 1.2", "p = .000", "p = 0.00"]
+
+
+def test_a_zero_p_of_a_test_result_is_left_to_its_recomputation():
+    assert _impossible("t(28) = 2.20, p = .000") == []
+
+
+def test_a_bayes_factor_stated_twice_in_one_result_contradicts_itself_but_two_tests_may_have_two():
+    assert _impossible("(t(103) = 5.90, p < .001, BF = 0.19, BF > 100)") == ["BF > 100"]
+    assert _impossible("(t(20) = 2.1, BF = 1.9, t(20) = 3.2, BF = 14)") == []
+    assert _impossible("(BF = 1.9; BF = 14)") == []
+    assert _impossible("(BF_10 = 3.2, BF_01 = 0.31)") == []
+
+
+def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are_possible():
+    assert _impossible("the FULL setup (R^2 = 75%) and R^2 = 12.5 %, but R^2 = 1.3.") == ["R^2 = 1.3"]
+    assert _impossible("(Normal(0, 0.01): BF_10 = 3.5, Normal(0, 0.05): BF_10 = 1.3)") == []

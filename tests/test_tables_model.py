@@ -8,6 +8,7 @@ from auditex.analyzers.rules.tables.model import (
     SUM,
     Grid,
     adds_up,
+    cells_rounding,
     derivations,
     is_aggregate_row,
     row_groups,
@@ -49,6 +50,18 @@ def test_a_mae_row_is_the_mean_of_absolute_values_and_a_negative_sum_gives_its_p
     counts = [_cell(row, 1, text) for row, text in enumerate(["22", "146", "70", "22"], start=1)]
     assert adds_up(_cell(5, 1, "-260"), counts, True, (), statistics_of("Sum"))
     assert not adds_up(_cell(5, 1, "-250"), counts, True, (), statistics_of("Sum"))
+
+
+def test_the_roundings_of_many_cells_cancel_but_a_few_are_allowed_their_worst_case():
+    few = [_cell(row, 1, text) for row, text in enumerate(["1.2", "3.4", "5.6"], start=1)]
+    assert abs(cells_rounding(few, MEAN) - 0.05) < 1e-6  # three cells: all rounded one way is within four deviations
+    many = [_cell(row, 1, "1.2") for row in range(1, 18)]
+    assert 0.02 < cells_rounding(many, MEAN) < 0.03 and cells_rounding(many, SUM) < 17 * 0.05
+    assert abs(cells_rounding(many, ROOT_MEAN_SQUARE) - 0.05) < 1e-6  # not a linear statistic: the worst case
+    cut = [_cell(row, 1, text) for row, text in enumerate(["11.220", "17.960", "13.550", "12.866"], start=1)]  # 13.899
+    assert adds_up(_cell(5, 1, "13.89"), cut, True, (), (MEAN,)) and not adds_up(_cell(5, 1, "13.88"), cut, True, (), (MEAN,))
+    mixed = [_cell(1, 1, "7.70"), _cell(2, 1, "10.9")]
+    assert abs(cells_rounding(mixed, MEAN) - (0.005 + 0.05) / 2) < 1e-6
 
 
 def test_a_derivation_allows_for_the_rounding_of_its_inputs_but_not_for_an_open_result():

@@ -10,6 +10,7 @@ from .share_of_count import share_of_count_mismatch
 from .stated_change import stated_change_mismatch
 from .step_column import step_column_mismatch
 from .truncated_column import truncated_column
+from .written_computation import written_computation_mismatch
 
 __all__ = [
     "breakdown_not_total",
@@ -21,4 +22,5 @@ __all__ = [
     "stated_change_mismatch",
     "step_column_mismatch",
     "truncated_column",
+    "written_computation_mismatch",
 ]

@@ -163,8 +163,10 @@ class Fit:
         return len(self.outcomes) - len(self.rows(Outcome.MISSED))
 
     def established(self) -> bool:
-        """Three rows or more follow it, and at least two in three of the rows checked: no accident of two columns."""
-        return self.held >= 3 and self.held * 3 >= len(self.outcomes) * 2
+        """No accident of two columns: three rows or more follow it and at least two in three of the rows
+        checked, or five rows or more and most of them (a run of wrong rows at the end of a long table)."""
+        missed = len(self.outcomes) - self.held
+        return (self.held >= 3 and self.held * 3 >= len(self.outcomes) * 2) or (self.held >= 5 and self.held > missed)
 
     def truncates(self) -> bool:
         """Two rows or more give the value only cut after its digits, and none only rounded: the column truncates."""

@@ -24,7 +24,7 @@ def share_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findin
     """## What it does
     Recomputes a column of percentages (headed "%", "percent", "share", "proportion", or
     whose cells are percentages, and the shares in "131 (0.60)" cells) from the two count
-    columns it divides: when three rows or more, and at least two in three, give the
+    columns it divides: when three rows or more and two in three (or five rows or more and most rows) give the
     percentage as one count column over another, a row that gives neither the rounded nor
     the truncated share is flagged. Each count is exact and the percentage may be rounded to
     its places; aggregate rows (Average, Total) are left alone, and so is a row that another
@@ -49,7 +49,8 @@ def share_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findin
 
     ## Evidence
     "strong: four rows or more give the share" when four rows or more follow it; "moderate: three
-    rows give the share" otherwise.
+    rows give the share" otherwise; "moderate: most rows give the share, over a third do not" when
+    five rows or more follow it but fewer than two in three.
 
     ## Fix safety
     No fix: the wrong number may be either count.

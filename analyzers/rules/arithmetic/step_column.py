@@ -24,7 +24,7 @@ def step_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
     """## What it does
     Recomputes a column headed as a change ("Δ between iterations", "Gain", "Diff.") whose
     cells are the change of another column from the row above: its difference, or its relative
-    change in percent. When three rows or more, and at least two in three, follow the same
+    change in percent. When three rows or more and two in three (or five rows or more and most rows) follow the same
     change of the same column, a row that does not is flagged with the value the change gives.
     Rounding of all the numbers is allowed for; a column that a derivation of two columns of
     its own row explains (TAB004 reads those) is left alone, and so is a row another column's
@@ -51,7 +51,8 @@ def step_column_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
 
     ## Evidence
     "strong: four rows or more give the step" when four rows or more follow it; "moderate: three
-    rows give the step" otherwise.
+    rows give the step" otherwise; "moderate: most rows give the step, over a third do not" when
+    five rows or more follow it but fewer than two in three.
 
     ## Fix safety
     No fix: the wrong number may be either value the step is taken between.

@@ -78,6 +78,8 @@ def report_breaks(
     if found is None:
         return
     kind = f"strong: four rows or more {rows_give}" if found.held >= 4 else f"moderate: three rows {rows_give}"
+    if found.held * 3 < len(found.outcomes) * 2:  # a run of rows misses it: which rows are wrong is less sure
+        kind = f"moderate: most rows {rows_give}, over a third do not"
     for row in found.rows(Outcome.MISSED):
         if not explained(fits, row):
             yield report_missed(ctx, placed, grid, violation(MissedRow.of(ctx, grid, found, row)), found, row, kind)

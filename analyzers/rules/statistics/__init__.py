@@ -1,6 +1,7 @@
 """STAT: reported statistics that contradict themselves or the words around them."""
 
 from .correlation_stars import correlation_stars_inconsistent
+from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
 from .interval_claim import interval_claim_contradicted
 from .reported import (
@@ -17,6 +18,7 @@ __all__ = [
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
     "grim_inconsistent_mean",
+    "impossible_statistic",
     "inconsistent_p_value",
     "interval_claim_contradicted",
     "interval_inconsistent",

@@ -61,8 +61,10 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
     "Mean F1 (%)") and flags one that equals neither the mean nor the sum of the cells it
     summarises; a row named for an error measure (MAE, RMSE) is the mean of the absolute
     values or the root mean square of the signed errors above it (or their mean).
-    Rounding of every cell is allowed for, `±std` parts are ignored, bold and `%` are read
-    through, and empty cells are skipped. Because an average often covers only some of the
+    Rounding of every cell is allowed for (of many cells, the four standard deviations their
+    independent roundings leave, not the worst case of all rounded one way), an aggregate
+    cut after its places rather than rounded is read as such, `±std` parts are
+    ignored, bold and `%` are read through, and empty cells are skipped. Because an average often covers only some of the
     columns, every run of adjacent cells next to the aggregate is tried before flagging; an
     aggregate row that closes a group of rows ("Video, Audio, Overall" twice, for two
     conditions) may cover the rows since the previous aggregate row.

@@ -280,12 +280,15 @@ class Statistic:
     name: str  # as a message says it: "mean", "sum", "mean of the absolute values"
     compute: Callable[[list[float]], float]
     cumulative: bool = False  # the cells' rounding adds up (a sum), rather than averaging out
+    linear: bool = True  # a cell's rounding moves it by its own share (not so a root mean square)
 
 
 MEAN = Statistic("mean", lambda values: sum(values) / len(values))
 SUM = Statistic("sum", sum, cumulative=True)
 MEAN_ABSOLUTE = Statistic("mean of the absolute values", lambda values: sum(abs(value) for value in values) / len(values))
-ROOT_MEAN_SQUARE = Statistic("root mean square", lambda values: math.sqrt(sum(value * value for value in values) / len(values)))
+ROOT_MEAN_SQUARE = Statistic(
+    "root mean square", lambda values: math.sqrt(sum(value * value for value in values) / len(values)), linear=False
+)
 # A row named for an error measure summarises signed errors: "MAE" the mean of their absolute values, "RMSE" their
 # root mean square; either may also be the mean of per-item errors. Any other aggregate is a mean or a sum.
 _SUM_NAMED = re.compile(r"^\W*(?:total|sum)\b", re.IGNORECASE)
@@ -321,13 +324,30 @@ def adds_up(
 
 
 def _summarises(total: Cell, run: list[Cell], statistic: Statistic) -> bool:
-    """Within the rounding of the aggregate and of its cells; a sum printed negative ("− 2343 excluded")
-    gives its parts' total as well."""
+    """Within the rounding of the aggregate and of its cells, the aggregate rounded or cut after its places
+    (a table that truncates its cells truncates its aggregates too); a sum printed negative ("− 2343
+    excluded") gives its parts' total as well."""
     values: list[float] = [cell.value for cell in run]  # type: ignore[misc]  # numeric cells
-    rounding = max(slack(cell.decimals) for cell in run) * (len(values) if statistic.cumulative else 1)
+    allowance = slack(total.decimals) + cells_rounding(run, statistic)
     exact = statistic.compute(values)
-    written = (total.value, -total.value) if statistic.cumulative else (total.value,)  # type: ignore[operator]
-    return any(abs(exact - value) <= slack(total.decimals) + rounding for value in written)  # type: ignore[operator]
+    aggregate: float = total.value  # type: ignore[assignment]  # a numeric cell
+    written = (aggregate, -aggregate) if statistic.cumulative else (aggregate,)
+    # A value cut after its places lies between it and one unit further from zero: half a unit beyond it.
+    read = [value for printed in written for value in (printed, printed + math.copysign(slack(total.decimals), printed))]
+    return any(abs(exact - value) <= allowance for value in read)
+
+
+def cells_rounding(run: list[Cell], statistic: Statistic) -> float:
+    """How far the rounding of the cells can move their statistic. At worst every cell is rounded the
+    same way, but the roundings of many cells are independent and cancel: a mean or a sum is allowed
+    four standard deviations of their uniform errors (a 1-in-10,000 miss), never more than the worst case."""
+    slacks = [slack(cell.decimals) for cell in run]
+    if not statistic.linear:
+        return max(slacks)
+    scale = 1 if statistic.cumulative else len(run)
+    worst = sum(slacks) / scale
+    spread = math.sqrt(sum(each * each for each in slacks) / 3) / scale
+    return min(worst, 4 * spread)
 
 
 def direction(header: str, caption: str | None) -> int:

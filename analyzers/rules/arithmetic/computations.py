@@ -1,0 +1,146 @@
+"""Computations a paper writes out in math: numbers and operators set equal to their result.
+
+"$640000 \\times 2.74 = 1753600$", "$\\frac{700}{40} = 17.5$", "$0.01 \\times (2.2377 - 0.3329) =
+0.01905$": when every term of one side of an `=` is a written number, the reader can redo it. A
+side is read from the LaTeX source of the math (the plain text loses `\\frac`), translated to an
+arithmetic expression of numbers, `+ - × / ^` and parentheses, and evaluated without `eval`;
+anything else (a symbol, a comma, a percent sign, a function) leaves the side unread. The result
+may be rounded to its places, and each decimal input may itself be rounded: the allowance adds
+what moving every input by half a unit in its last place moves the value.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import slack
+
+# Inline and display math in a block's source.
+_MATH = re.compile(r"(?<!\\)\$\$?(?P<a>[^$]+)\$\$?|\\\((?P<b>.+?)\\\)|\\\[(?P<c>.+?)\\\]", re.DOTALL)
+_DROPPED = re.compile(r"\\left|\\right|\\[,!;: ]|~|\\displaystyle|\\big+[lr]?|\\Big+[lr]?")
+_FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_TIMES = re.compile(r"\\times|\\cdot|×|·")
+_POWER = re.compile(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
+_ARITHMETIC = re.compile(r"[\d.+\-*/() ]+")
+_RESULT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*[,.;]?\s*")
+_DISPLAY_MARKUP = re.compile(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_LINE = re.compile(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_OPERATION = re.compile(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
+_OPERATORS: dict[type, Callable[[float, float], float]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Computation:
+    """One side of an `=` made of numbers alone, and the number on the other side."""
+
+    side: str  # as written: "640000 \\times 2.74"
+    expression: str  # as translated: "640000 * 2.74"
+    value: float  # what the expression gives
+    written: float  # the result as written
+    written_text: str
+    allowance: float
+    start: int  # of the written result, in the source text given
+    end: int
+
+    @property
+    def recomputes(self) -> bool:
+        return abs(self.value - self.written) <= self.allowance
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
+    """Every computation of numbers alone that the math of this source text sets equal to a number;
+    `display`: the whole text is a display environment, read line by line."""
+    if "=" not in source:
+        return ()
+    # Comments and display markup are blanked, not removed, so that offsets stay the source's.
+    source = _COMMENT.sub(_blank, source)
+    if display:  # an equation or align: read line by line
+        lines = [(line.group(), line.start()) for line in _LINE.finditer(_DISPLAY_MARKUP.sub(_blank, source))]
+    else:
+        lines = [(math.group(name), math.start(name)) for math in _MATH.finditer(source) for name in "abc" if math.group(name) is not None]
+    return tuple(found for text, offset in lines for found in _in_math(text, offset))
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
+
+
+def _in_math(text: str, offset: int) -> Iterator[Computation]:
+    if re.search(r"\\approx|\\sim|\\simeq|%|\\pmod|\\bmod|\\mod", text):
+        return
+    sides = [(piece.start(), piece.group()) for piece in re.finditer(r"[^=]+", text)]
+    for (_, left), (start, right) in pairwise(sides):
+        result = _RESULT.fullmatch(right)
+        expression = _expression(left)
+        if result is None or expression is None or not _OPERATION.search(expression):
+            continue
+        value, allowance = _evaluate(expression)
+        if value is None:
+            continue
+        written = result.group(1)
+        allowance += slack(len(written.partition(".")[2])) + 1e-9 * abs(value)
+        where = offset + start + result.start(1)
+        yield Computation(" ".join(left.split()), expression, value, float(written), written, allowance, where, where + len(written))
+
+
+def _expression(side: str) -> str | None:
+    """The side as an arithmetic expression of numbers, or None when it holds anything else."""
+    text = _DROPPED.sub(" ", side).replace("{,}", "")
+    for _ in range(3):  # nested fractions, innermost first
+        text = _FRACTION.sub(r"((\1)/(\2))", text)
+    text = _POWER.sub(lambda match: f"**({match.group(1) or match.group(2)})", _TIMES.sub("*", text))
+    text = text.replace("{", "(").replace("}", ")").replace("−", "-").strip()
+    return text if text and _ARITHMETIC.fullmatch(text) else None
+
+
+def _evaluate(expression: str) -> tuple[float | None, float]:
+    """The expression's value, and how far rounding each decimal input by half a unit can move it."""
+    value = _value(expression)
+    if value is None:
+        return None, 0.0
+    moved = 0.0
+    for number in _NUMBER.finditer(expression):
+        places = len(number.group().partition(".")[2])
+        if places == 0 or len(number.group().replace(".", "").lstrip("0")) < 2:
+            continue  # a whole number is a count, a one-digit one a setting (0.01, 0.5): exact as written
+        nudged = expression[: number.start()] + repr(float(number.group()) + slack(places)) + expression[number.end() :]
+        other = _value(nudged)
+        moved += abs(other - value) if other is not None else 0.0
+    return value, moved
+
+
+def _value(expression: str) -> float | None:
+    try:
+        return _node(ast.parse(expression, mode="eval").body)
+    except (SyntaxError, ZeroDivisionError, OverflowError, ValueError, TypeError):
+        return None
+
+
+def _node(node: ast.expr) -> float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        inner = _node(node.operand)
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _node(node.left), _node(node.right)
+        if isinstance(node.op, ast.Pow) and abs(right) > 64:
+            raise OverflowError("too large a power to be a written computation")
+        return _OPERATORS[type(node.op)](left, right)
+    raise ValueError("not arithmetic")
