@@ -14,7 +14,7 @@ Cells named alike in two tables: the one in the table the sentence or its paragr
 is meant. A column is named by its number too: "Column (1)", "col. 2" name the columns a regression table heads
 "(1)", "(2)" (its parenthesised cells are standard errors), "model 2" a column "Model 2"; such a sentence
 quotes no other column of the series (a cell there holding the number excuses nothing), and with the column
-alone named a slip of the leading figure ties nothing. Of cells tied alike, the nearest in value is meant.
+alone named a slip of the leading figure ties nothing.
 A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
 compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
 an aggregate. Rounding is allowed: 93.4 in the
@@ -440,21 +440,13 @@ def _excusing(quote: Quote, chosen: list[tuple[int, TableCell]], holding: list[T
 def _resolved(quote: Quote, chosen: list[tuple[int, TableCell]]) -> list[tuple[int, TableCell]]:
     """Equally named cells of different values, narrowed to one value where the sentence says which: the cell in
     the table the sentence or its paragraph cites (cells named alike in two tables), then the row the sentence
-    names last before the number ("M. mirandus: 6.3 vs 10, S. muizoni: 6.2 vs 9.1"; "our" names a row "Ours"), then the
-    cell nearest the number."""
-    for narrowed in (_in_cited_table(quote, chosen), _named_last(quote, chosen), _nearest(quote, chosen)):
+    names last before the number ("M. mirandus: 6.3 vs 10, S. muizoni: 6.2 vs 9.1"; "our" names a row "Ours")."""
+    for narrowed in (_in_cited_table(quote, chosen), _named_last(quote, chosen)):
         if len({c.value for _, c in chosen}) == 1:
             break
         if len({c.value for _, c in narrowed}) == 1:
             chosen = narrowed
     return chosen
-
-
-def _nearest(quote: Quote, chosen: list[tuple[int, TableCell]]) -> list[tuple[int, TableCell]]:
-    """The cells nearest the number as the sentence writes them: a slip of the last digit (6.3% for 0.067) is likelier
-    than one of the first (6.3% for 0.003)."""
-    apart = [abs(float(_told(quote, cell)) - abs(quote.value)) for _, cell in chosen]
-    return [item for item, distance in zip(chosen, apart) if distance == min(apart)]
 
 
 def _in_cited_table(quote: Quote, chosen: list[tuple[int, TableCell]]) -> list[tuple[int, TableCell]]:
