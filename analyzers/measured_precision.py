@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "b8955f3", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "d85153f", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -54,12 +54,14 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT003", "confidence 0.9+"): (10, 10, 0, 0.722),
     ("NOT004", "confidence 0.8+"): (30, 12, 18, 0.246),
     ("NOT004", "confidence 0.9+"): (8, 8, 0, 0.676),
+    ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207),
     ("NUM001", "moderate: row and column named"): (7, 1, 6, 0.026),
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (8, 1, 7, 0.022),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0),
     ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439),
     ("NUM001", "weak: cited table, row or column named; an uncited table holds the number"): (1, 0, 1, 0.0),
     ("NUM001", "weak: cited table; an uncited table holds the number"): (1, 0, 1, 0.0),
+    ("NUM001", "weak: column named by its number; an uncited table holds the number"): (1, 1, 0, 0.207),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (11, 1, 10, 0.016),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; an uncited table holds the number"): (1, 0, 1, 0.0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (3, 0, 3, 0.0),
@@ -102,7 +104,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (107, 66, 41, 0.522),
+    "moderate": (108, 67, 41, 0.526),
     "strong": (72, 71, 1, 0.925),
-    "weak": (70, 13, 57, 0.112),
+    "weak": (71, 14, 57, 0.121),
 }
