@@ -29,6 +29,9 @@ _SUPERSCRIPT = re.compile(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
 # A name with its number: "Model 3", "Study 2", "Exp. 1" (the word alone is generic: "model"); not a pointer,
 # nor a step of a sequence ("1:VUA 2:TOEFL").
 _NUMBERED = re.compile(r"\b([A-Za-z]{3,})\.?[\s~]*(\d{1,2})\b(?![.,]\d|:)")
+# A reference to numbered columns ("Column (1)", "col. 2", "columns (3) and (4)"), as a regression table numbers
+# them: each number names the column headed "(N)" (see the numbers family's `column_numbers`).
+_COLUMN_REFERENCE = re.compile(r"\b(?:columns?|cols?\.?)[\s~]*(\(?\d{1,2}\)?(?:\s*(?:,|and|&)\s*\(?\d{1,2}\)?)*)", re.IGNORECASE)
 _POINTERS = frozenset({"table", "tab", "figure", "fig", "section", "sec", "equation", "eq", "appendix", "chapter", "line", "page", "step"})
 _REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
@@ -120,7 +123,13 @@ def _name_words(text: str) -> frozenset[str]:
     macros = {macro.lower() for macro in _MACRO.findall(text) if not _NOT_A_NAME.match(macro)}
     text = _SUPERSCRIPT.sub(r"\1", _MACRO.sub(" ", text))
     numbered = {f"{word.lower()} {number}" for word, number in _NUMBERED.findall(text) if word.lower() not in _POINTERS}
+    numbered |= {column_word(int(number)) for match in _COLUMN_REFERENCE.finditer(text) for number in re.findall(r"\d+", match.group(1))}
     return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
+
+
+def column_word(number: int) -> str:
+    """The word by which a sentence ("Column (1)", "col 1") and a column headed "(1)" name the same column."""
+    return f"column {number}"
 
 
 @functools.lru_cache(maxsize=64)

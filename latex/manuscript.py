@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
@@ -136,6 +136,8 @@ class _Builder:
         self.parent_kinds: dict[int, SectionKind] = {}
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
+        # The labels of the table float whose body `\input`s the file being walked: its tabular is cited by them.
+        self.float_labels: list[str] = []
 
     def walk(self, project: ProjectFiles, path: str, visited: set[str]) -> None:
         visited.add(path)
@@ -155,7 +157,9 @@ class _Builder:
                 target = targets.get((site.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
                     self.close_run(site.end)
+                    outer, self.float_labels = self.float_labels, self.labels_around(path, site.start) or self.float_labels
                     self.walk(project, target, visited)
+                    self.float_labels = outer
                     self.run = (path, site.end)
         length = len(project.documents[path].text)
         self.close_run(length)
@@ -201,8 +205,20 @@ class _Builder:
         elif marker.kind == "end_abstract" and self.sections[-1].kind is SectionKind.ABSTRACT:
             self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
 
+    def labels_around(self, path: str, offset: int) -> list[str]:
+        """The labels of the table float of `path` around `offset` that holds no tabular of its own."""
+        for placed in reversed(self.blocks):  # back to the file's last table: its captions come after it
+            if placed.file != path:
+                break
+            if placed.kind is BlockKind.TABLE:
+                inside = placed.block.start <= offset < placed.block.end and placed.block.table is None
+                return placed.block.labels if inside else []
+        return []
+
     def block(self, path: str, block: Block) -> None:
         kind = block.kind
+        if kind is BlockKind.TABLE and block.table is not None and not block.labels and self.float_labels:
+            block = replace(block, labels=list(self.float_labels))
         if kind is BlockKind.PARAGRAPH and block.environment in self.theorem_environments:
             kind = BlockKind.THEOREM
         section_index = len(self.sections) - 1

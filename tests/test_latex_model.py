@@ -299,3 +299,19 @@ Ant & 0.517 & 0.237 & 0.154 & 0.000 \\ \bottomrule\end{tabular}\caption{F1}\labe
     numbers_follow = table.replace("Project & \\thead{Ours} & \\thead{Patterns} & Ours & Patterns \\\\ \\midrule\n", "")
     grid = make_project(tmp_path, {"main.tex": document(numbers_follow)}).index.tables[0].block.table
     assert grid.header_rows == 1 and grid.row_header(1) == "Ant"
+
+
+def test_a_tabular_input_into_a_float_is_cited_by_the_float_label(tmp_path):
+    body = "\\begin{table}\\caption{Effects}\\label{tab:effects}\n\\scriptsize{\\input{tables/effects.tex}}\n\\end{table}"
+    tabular = "\\begin{tabular}{lc}\nOutcome & (1) \\\\\nForced & 0.067 \\\\\n\\end{tabular}\n"
+    project = make_project(tmp_path, {"main.tex": document(body), "tables/effects.tex": tabular})
+    (placed,) = [placed for placed in project.index.tables if placed.block.table is not None]
+    assert placed.file == "tables/effects.tex" and placed.block.labels == ["tab:effects"]
+
+
+def test_a_tabular_input_outside_a_float_takes_no_label(tmp_path):
+    body = "\\begin{table}\\caption{Other}\\label{tab:other}\\end{table}\n\n\\input{tables/effects.tex}"
+    tabular = "\\begin{tabular}{lc}\nOutcome & (1) \\\\\nForced & 0.067 \\\\\n\\end{tabular}\n"
+    project = make_project(tmp_path, {"main.tex": document(body), "tables/effects.tex": tabular})
+    (placed,) = [placed for placed in project.index.tables if placed.block.table is not None]
+    assert placed.block.labels == []

@@ -21,6 +21,7 @@ from ...quantities import (
     Pointing,
     agreeing_spellings,
     body_cells,
+    column_word,
     digit_variants,
     exact_spellings,
     name_words,
@@ -218,7 +219,8 @@ def may_quote(mention: NumberMention) -> bool:
     return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
 
 
-def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) -> TableCell:
+def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, number: int | None = None) -> TableCell:
+    """The cell as NUM001 compares it; `number` is its column's "(N)" (see `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
     return TableCell(
@@ -227,11 +229,12 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float) 
         text=cell.text,
         label=at.label,
         row_words=frozenset(name_words(row)),
-        column_words=frozenset(name_words(column)),
+        column_words=frozenset(name_words(column)) | ({column_word(number)} if number is not None else set()),
         named=bool(NAME_LIKE.search(row) or NAME_LIKE.search(column)),
         aggregate=any(AVERAGED.match(header) for header in (row, column, lowest_header(at))),
         change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(CHANGE_HEADER.search(column)),
-        spread=bool(SPREAD.search(column)),
+        # Under a numbered (regression) column, a parenthesised cell is the estimate's standard error.
+        spread=bool(SPREAD.search(column)) or (number is not None and cell.text.strip().startswith("(")),
         ours=bool(OURS.search(row)),
         with_spread=cell.spread is not None,
         describe=at.describe(),

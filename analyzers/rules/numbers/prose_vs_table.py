@@ -11,7 +11,11 @@ mistyped cell in full and of no cell holding the number, or unless the sentence 
 mistyped cell's table and the cell holding the number is in a table it neither cites nor
 names the row or column of (a coincidence of digits; such a finding is weak evidence).
 Cells named alike in two tables: the one in the table the sentence or its paragraph cites
-is meant. A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
+is meant. A column is named by its number too: "Column (1)", "col. 2" name the columns a regression table heads
+"(1)", "(2)" (its parenthesised cells are standard errors), "model 2" a column "Model 2"; such a sentence
+quotes no other column of the series (a cell there holding the number excuses nothing), and with the column
+alone named a slip of the leading figure ties nothing.
+A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
 compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
 an aggregate. Rounding is allowed: 93.4 in the
 text matches 93.42 in the table, and 48.66% matches a fraction cell 0.4866 (a plain 48.66
@@ -42,7 +46,7 @@ section; +0.1 when another decimal of the sentence quotes the same table; at mos
 uncited table holds the number as written. Below 0.7 the
 finding is information. The evidence class says how the sentence ties the cell: "strong:
 cited table, row and column named" (or "row or column named"), "moderate: cited table",
-"moderate: row and column named", "moderate: the sentence quotes the table elsewhere" (with
+"moderate: row and column named", "moderate: column named by its number", "moderate: the sentence quotes the table elsewhere" (with
 "three or more figures" or not), "weak: …" (only the
 paragraph cites the table, or the number is not a result: an interval bound, a count, a
 coefficient); its measured precision decides whether a confident finding may warn.
@@ -84,6 +88,7 @@ from .model import (
     stem,
     table_cell,
 )
+from .numbered_columns import another_numbered_column, column_numbers, column_picked, leading_slip_in_guessed_row
 
 
 @dataclass(frozen=True)
@@ -325,7 +330,11 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     From how the sentence ties the cell (a cited table, its row and column named) and from the
     digits; below 0.7 the finding is information. The classes are told below.
     """
-    cells = tuple(table_cell(ctx, placed, cell, value) for placed, cell, value in section_cells(section))
+    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
+    cells = tuple(
+        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
+        for placed, cell, value in section_cells(section)
+    )
     quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
     retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
     return [Figures(cells=cells, quotes=quotes, retired=retired)]
@@ -391,6 +400,7 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
         and (quote.spread or not c.spread)
+        and not leading_slip_in_guessed_row(quote, c, _told(quote, c))
     ]
     if not anchored:
         return None
@@ -402,15 +412,30 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     chosen = _resolved(quote, [item for item, count in zip(anchored, named) if count == most])
     if len({c.value for _, c in chosen}) != 1:
         return None
-    # A cell holding the number excuses it, unless the sentence (or its paragraph) cites the table one digit
-    # away and neither cites nor names the table that holds it: there the match is a coincidence of digits.
-    cites_chosen = all(c.label in refs | quote.pointing.paragraph_refs for _, c in chosen)
-    excusing = [cell for _, cell in quoted if not cites_chosen or cell.label in refs or _tie(quote, cell)]
+    # A cell holding the number excuses it, unless the match is a coincidence of digits (see `_excusing`).
+    holding = _holding(quote, chosen, quoted)
+    excusing = _excusing(quote, chosen, holding)
     if excusing and most[0] < 2:
         return None
     # Of equal cells, the one in the cited table, else in the sentence's own section.
     at, cell = min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
-    return _Anchor(at, cell, held_elsewhere=bool(quoted) and not excusing)
+    return _Anchor(at, cell, held_elsewhere=bool(holding) and not excusing)
+
+
+def _holding(quote: Quote, chosen: list[tuple[int, TableCell]], quoted: list[tuple[int, TableCell]]) -> list[TableCell]:
+    """The cells holding the number, but for those in another numbered column than the one the sentence picks
+    ("model 2 improves r2 to 0.56", 0.56 being Model 3's): the sentence says it does not quote them."""
+    words = quote.pointing.words
+    return [cell for _, cell in quoted if not any(another_numbered_column(words, meant, cell) for _, meant in chosen)]
+
+
+def _excusing(quote: Quote, chosen: list[tuple[int, TableCell]], holding: list[TableCell]) -> list[TableCell]:
+    """The cells holding the number that excuse it: all of them, unless the sentence (or its paragraph) cites the
+    table one digit away; then those of a table it cites or whose row or column it names (elsewhere the match is a
+    coincidence of digits)."""
+    refs = quote.pointing.refs
+    cites_chosen = all(c.label in refs | quote.pointing.paragraph_refs for _, c in chosen)
+    return [cell for cell in holding if not cites_chosen or cell.label in refs or _tie(quote, cell)]
 
 
 def _resolved(quote: Quote, chosen: list[tuple[int, TableCell]]) -> list[tuple[int, TableCell]]:
@@ -473,6 +498,8 @@ def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corrobora
         kind = "moderate: the sentence quotes the table elsewhere, three or more figures"
     elif cited:
         kind = "moderate: cited table"
+    elif column_picked(quote.pointing.words, cell):
+        kind = "moderate: column named by its number"
     elif named == 2 and cell.named:
         kind = "moderate: row and column named"
     elif corroborated:
@@ -521,7 +548,8 @@ def _header_share(quote: Quote, cell: TableCell) -> float:
 
 def _headers_named(quote: Quote, cell: TableCell) -> int:
     """How many of the cell's two headers the sentence names in full; "on average" names an Average row or column."""
-    named = sum(named_share(quote.pointing.words, header) == 1 for header in (cell.row_words, cell.column_words))
+    words = quote.pointing.words
+    named = (named_share(words, cell.row_words) == 1) + (named_share(words, cell.column_words) == 1 or column_picked(words, cell))
     return min(2, named + (quote.aggregate and cell.aggregate))
 
 
