@@ -18,7 +18,7 @@ from test_llm_audit import cli, role, user_text
 from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
-from auditex.analyzers.llm.units import PaperData
+from auditex.analyzers.llm.units import PaperData, readable_macros
 from auditex.analyzers.policy import Policy
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
@@ -246,6 +246,18 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
     assert table.expand(r"\KL(p\|q) and \Emph") == r"\operatorname{KL}(p\|q) and \Emph"  # \Emph is not \E
     assert len(table.expand(r"\loop")) < 2000
     assert table.expand(r"\pair{a}") == r"\pair{a}"  # too few arguments: left as written
+
+
+def test_typesetting_machinery_stays_a_name_and_typesetting_wrappers_are_dropped():
+    table = readable_macros(
+        [
+            macro("\\ct", "\\mathchoice{\\mathbin{\\raisebox{0.5ex}{$\\displaystyle\\centerdot$}}}{}{}{}"),
+            macro("\\prd", "\\@dprd{#1}", 1),
+            macro("\\refl", "\\ensuremath{\\mathsf{refl}_{#1}}\\xspace", 1),
+        ]
+    )
+    assert table.expand(r"$p \ct q$ and $\prd{x}$") == r"$p \ct q$ and $\prd{x}$"
+    assert table.expand(r"$\refl{a}$") == r"${\mathsf{refl}_{a}}$"
 
 
 def test_an_optional_argument_takes_brackets_or_its_default_and_a_redefined_latex_command_stays():
