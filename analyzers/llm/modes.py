@@ -76,7 +76,8 @@ async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verific
         await part_reviews(run, parts, memory)
     else:
         await asyncio.gather(part_reviews(run, parts, memory), fast(run), specialists(run, memory))
-    await merge(run)
+    if mode == "deep" or len(parts) > 1:  # one review's findings come from one answer, asked for no duplicates
+        await merge(run)
     return await verify(run, memory)
 
 
@@ -103,7 +104,7 @@ def _chunks(run: AuditRun, sections: list[Section], limit: int) -> list[list[Sec
 
 async def fast(run: AuditRun) -> None:
     if run.whole_paper:
-        run.plan(1)
+        run.plan(1, "fast")
         unit = Unit("fast", "fast", "fast review (whole paper)", run.paper.sections())
         k = str(run.settings.max_findings_per_unit)
         answer = await run.ask_json(unit, run.request(unit, k=k, known=known_lines(run.project, run.deterministic, None)), FindingsAnswer)
@@ -111,7 +112,7 @@ async def fast(run: AuditRun) -> None:
             await run.propose(run.top(unit, answer.findings), None)
         return
     chunks = paper_chunks(run)
-    run.plan(len(chunks))
+    run.plan(len(chunks), "fast")
 
     async def review(number: int, sections: list[Section]) -> None:
         unit = _chunk_unit(run, "fast", "fast review", number, chunks)
@@ -202,7 +203,7 @@ def _withheld(run: AuditRun, placed: PlacedBlock) -> bool:
 
 async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, str]:
     """Part id -> descriptive memory; a failed unit leaves "Not available"."""
-    run.plan(len(parts))
+    run.plan(len(parts), "memory")
 
     async def summarise(part: list[Section]) -> tuple[str, str]:
         blocks = [p for s in part for p in s.blocks]
@@ -263,7 +264,7 @@ async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, as
 
 
 async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -> None:
-    run.plan(len(parts))
+    run.plan(len(parts), "section")
 
     async def review(part: list[Section]) -> None:
         blocks = [p for s in part for p in s.blocks]
@@ -310,7 +311,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
     sections = run.paper.sections()
     planner = Unit("planner", "planner", "review plan", sections)
     outline = run.paper.outline()
-    run.plan(1)
+    run.plan(1, "planner")
 
     async def ask_plan(context: str) -> PlanAnswer | None:
         return await run.ask_json(planner, run.request(planner, outline=outline, memory=context), PlanAnswer)
@@ -336,7 +337,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
         budget -= run.paper.chars(read)
         readings.append((task, read))
     facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
-    run.plan(len(readings))
+    run.plan(len(readings), "specialist")
 
     async def specialise(number: int, task: Task, read: list[Section]) -> None:
         blocks = [p for s in read for p in s.blocks]
@@ -373,7 +374,7 @@ async def merge(run: AuditRun) -> None:
     candidates = sorted(run.candidates, key=lambda c: (c.finding.file, c.finding.range.start.line, c.finding.range.start.character))
     batches = [candidates[start : start + MERGE_BATCH] for start in range(0, len(candidates), MERGE_BATCH)]
     batches = [batch for batch in batches if len(batch) > 1]
-    run.plan(len(batches))
+    run.plan(len(batches), "merge")
 
     async def adjudicate(number: int, batch: list[Candidate]) -> None:
         unit = Unit(f"merge:{number}", "merge", f"merge of the findings {number} of {len(batches)}")
@@ -424,7 +425,7 @@ async def critical(run: AuditRun, k: int) -> None:
     run.report_limit = k
     chunks = [run.paper.sections()] if run.whole_paper else paper_chunks(run)
     run.severity_first = len(chunks) > 1
-    run.plan(len(chunks))
+    run.plan(len(chunks), "critical")
 
     async def ask(number: int) -> None:
         unit = _chunk_unit(run, "critical", f"top-{k} critical problems", number, chunks)

@@ -71,7 +71,7 @@ async def verify(run: AuditRun, memory: str) -> Verification:
         ]
     else:
         batches = _section_batches(run)
-    run.plan(len(batches) * len(run.verifiers))
+    run.plan(len(batches), "verify", run.verifiers)
     run.verifying = [item for _, items, _ in batches for item in items]
     verdicts = run.verdicts
 
