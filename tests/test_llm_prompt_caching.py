@@ -42,8 +42,10 @@ def paper_body() -> str:
 
 @pytest.fixture(autouse=True)
 def per_section(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every section its own part: this small paper would otherwise be reviewed in one call."""
+    """Every section its own part: this small paper would otherwise be reviewed in one call; and each part
+    has its memory written, however small the window leaves its share."""
     monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    monkeypatch.setattr(modes, "MIN_MEMORY_CHARS", 0)
 
 
 def memory_of(body: dict[str, Any]) -> str:

@@ -17,7 +17,8 @@ Each detecting call returns at most `max_findings_per_unit` findings, most sever
 
 The memory design, for a paper too long for a window (`AuditRun.fallback`): fast and critical
 split the paper into parts, each read with the passages of the rest most like it; standard and deep give each part a descriptive memory (Table 24) joined with
-facts from the deterministic index into a global memory of bounded size, and each review reads
+facts from the deterministic index into a global memory of bounded size (a book of so many parts
+that each would keep under `MIN_MEMORY_CHARS` of its memory: the facts alone, not worth reading it once more), and each review reads
 its own part, the memory, and the passages of the rest of the paper most like its part
 (`RELATED_SHARE` of it), instead of the paper.
 
@@ -52,6 +53,7 @@ MAX_PARTS = 40  # a book's parts grow instead: each part's call repeats the prom
 MAX_WHOLE_PARTS = 8  # paper first, each part's call repeats the whole (cached) paper
 MAX_WHOLE_TASKS = 5
 GLOBAL_MEMORY_CHARS = 8_000  # the memory every review reads, whatever the paper's length
+MIN_MEMORY_CHARS = 300  # of a part's memory the global memory keeps, or the part is not read for one
 FACT_CHARS = 160
 MAX_TASKS = 12
 CHARS_PER_TASK = 10_000  # a short paper gets fewer tasks (at least MIN_TASKS): each costs a whole prompt
@@ -71,7 +73,7 @@ async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verific
         await critical(run, critical_k)
         return await verify(run, "")
     parts = paper_parts(run)
-    memory = "" if run.whole_paper else global_memory(run, parts, await part_memories(run, parts))
+    memory = "" if run.whole_paper else global_memory(run, parts, await part_memories(run, parts) if _memories_kept(run, parts) else {})
     if mode == "standard":
         await part_reviews(run, parts, memory)
     else:
@@ -214,6 +216,18 @@ async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, 
     return dict(await asyncio.gather(*(summarise(part) for part in parts)))
 
 
+def _memory_share(run: AuditRun, parts: list[list[Section]]) -> int:
+    """The characters of the global memory each part gets (names, memory and facts)."""
+    return min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
+
+
+def _memories_kept(run: AuditRun, parts: list[list[Section]]) -> bool:
+    """Whether the parts' descriptive memories are worth their calls: a book of many parts keeps a sentence
+    of each (three quarters of its share), and reading the whole book once more for that costs as much as
+    its reviews' own text; its global memory is the index facts alone."""
+    return _memory_share(run, parts) * 3 // 4 >= MIN_MEMORY_CHARS
+
+
 def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
     """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS` (and a quarter
     of the context window, so the related passages keep room): each
@@ -221,11 +235,16 @@ def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str,
     of many subsections is named by a clipped list), the rest for facts while they fit."""
     facts = section_facts(run)
     position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
-    share = min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
+    share = _memory_share(run, parts)
     lines = []
     for part in parts:
         names = _clipped(", ".join(run.paper.title(s) for s in part), share // 4)
-        memory = _line_within({"section": names}, "memory", " ".join(memories[_part_id(part)].split()), share * 3 // 4)
+        written = memories.get(_part_id(part))
+        memory = (
+            data_line({"section": names})
+            if written is None
+            else _line_within({"section": names}, "memory", " ".join(written.split()), share * 3 // 4)
+        )
         lines.append(memory)
         room = share - len(memory)
         for section, (block, fact) in ((s, item) for s in part for item in facts.get(position[id(s)], [])):
