@@ -200,6 +200,23 @@ def test_a_related_block_too_long_for_the_budget_is_shown_by_its_sentences_that_
     assert shown["latex"] == "The Zorblat baseline needs 120 milliseconds.}" and "rows" not in shown
 
 
+def test_related_passages_for_a_query_share_its_terms_not_its_whole_paragraphs(tmp_path):
+    """A verifier's candidate quotes one sentence of a long paragraph: what resolves it shares that sentence's
+    terms, while the paragraph's other rare terms name other passages."""
+    body = (
+        "\\section{Method}\nThe Velmor corpus has Kestrel labels. We train the final model for only 3 epochs.\n\n"
+        "\\section{Data}\nThe Velmor corpus and the Kestrel labels come from one archive.\n\n"
+        "\\section{Training}\nThree epochs suffice for the final model: its loss has converged by then.\n"
+    )
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    paper = PaperData(project)
+    method = next(p for p in project.manuscript.blocks if "only 3 epochs" in p.block.plain.text)
+    by_block = paper.related([method], 80)
+    by_quote = paper.related([method], 80, ["We train the final model for only 3 epochs. Unheard-of words."])
+    assert "Velmor" in by_block and "epochs" not in by_block
+    assert "Three epochs suffice" in by_quote and "Velmor" not in by_quote
+
+
 def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
     body = (
         "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"

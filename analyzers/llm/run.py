@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -182,13 +182,13 @@ class AuditRun:
             self._prefix = system, shared, prompt.version
         return self._prefix
 
-    def related(self, blocks: list[PlacedBlock], context: str) -> str:
-        """The memory design's related passages for a call reading `blocks` and `context`: at most
-        `RELATED_SHARE` times the blocks' own size (`MIN_RELATED_CHARS` at least), within what the
-        smallest context window leaves."""
+    def related(self, blocks: list[PlacedBlock], context: str, queries: Sequence[str] = ()) -> str:
+        """The memory design's related passages for a call reading `blocks` and `context` (chosen by the terms
+        of `queries`, else of the blocks): at most `RELATED_SHARE` times the blocks' own size
+        (`MIN_RELATED_CHARS` at least), within what the smallest context window leaves."""
         own = sum(self.paper.size(placed) for placed in blocks)
         budget = min(max(MIN_RELATED_CHARS, int(RELATED_SHARE * own)), self.window_chars() - own - len(context))
-        return self.paper.related(blocks, budget) if budget > 0 else ""
+        return self.paper.related(blocks, budget, queries) if budget > 0 else ""
 
     def window_chars(self) -> int:
         """The smallest context window of the run's models, in characters (about four per token)."""
