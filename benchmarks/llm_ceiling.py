@@ -57,6 +57,7 @@ from planting import Edit, append_to_paragraph  # noqa: E402
 from auditex.analyzers.finding import Finding, Source  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
+from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
@@ -126,15 +127,21 @@ def _plants(named: bool) -> list[Plant]:
 
 
 def _paragraphs(project: Project) -> list[PlacedBlock]:
-    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch)."""
+    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch). A paper with no
+    heading the parser sees (a letter; pandoc's `\\hypertarget`-wrapped sections) is all front matter: its
+    body is there."""
     sections = project.manuscript.sections
+    headed = any(section.kind not in _UNSKIPPED for section in sections)
+    skipped = _UNSKIPPED if headed else (SectionKind.REFERENCES,)
     branches = {file: branch_paths(project.source(file).text) for file in project.files}
+    preamble = PaperData(project)  # what comes before \\begin{document} is never typeset
     return [
         p
         for p in project.manuscript.blocks
         if p.kind.value == "paragraph"
         and len(p.block.plain.text) > 150
-        and sections[p.section].kind not in _UNSKIPPED
+        and sections[p.section].kind not in skipped
+        and not preamble.in_preamble(p)
         and not any(branch == NEVER for _, branch in path_at(*branches[p.file], p.block.start))
     ]
 
