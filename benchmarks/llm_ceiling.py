@@ -131,7 +131,7 @@ def _paragraphs(project: Project) -> list[PlacedBlock]:
     heading the parser sees (a letter; pandoc's `\\hypertarget`-wrapped sections) is all front matter: its
     body is there."""
     sections = project.manuscript.sections
-    headed = any(section.kind not in _UNSKIPPED for section in sections)
+    headed = any(section.kind not in (*_UNSKIPPED, SectionKind.ABSTRACT) for section in sections)
     skipped = _UNSKIPPED if headed else (SectionKind.REFERENCES,)
     branches = {file: branch_paths(project.source(file).text) for file in project.files}
     preamble = PaperData(project)  # what comes before \\begin{document} is never typeset
