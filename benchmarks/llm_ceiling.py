@@ -1,7 +1,7 @@
 """The ceiling of the LLM audit: what a model that finds every error it can see gets through the pipeline.
 
     python benchmarks/llm_ceiling.py [--papers NAME ...] [--limit N] [--sample N] [--modes fast standard ...]
-                                     [--provider openai|anthropic] [--save FILE]
+                                     [--provider openai|anthropic] [--fallback] [--named] [--save FILE]
 
 Per corpus paper (its largest root), a copy is planted with the injector's paragraph edits:
 
@@ -12,8 +12,10 @@ Per corpus paper (its largest root), a copy is planted with the injector's parag
 - two decoys: a sentence that looks wrong where it stands ("only 3 epochs"), and the passage
   elsewhere in the paper that resolves it.
 
-Every sentence carries its own made-up name, so the scripted loopback model can tell what a request
-shows. As detector it reports a planted error only when both of its sides are visible in the request
+The two sides of a plant share only what a real contradiction shares, the words of its quantity or
+claim ("the held-out benchmark", "milliseconds per sample"); the scripted loopback model tells what a
+request shows by the planted sentences themselves. `--named` gives both sides a made-up name too (the
+earlier benchmark's plants), which the memory design's retrieval by the rarest shared term finds at once. As detector it reports a planted error only when both of its sides are visible in the request
 (and one of them is in the request's focus: the sections a call is about), each visible decoy (both
 as major), and two minor nitpicks per call with a higher confidence than any of them; as verifier it confirms a planted error
 only when both sides are visible, rejects a decoy only when its resolving passage is visible, and
@@ -55,13 +57,13 @@ from planting import Edit, append_to_paragraph  # noqa: E402
 from auditex.analyzers.finding import Finding, Source  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES, Mode  # noqa: E402
 from auditex.analyzers.llm.settings import LLMSettings  # noqa: E402
+from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.latex.conditionals import NEVER, branch_paths, path_at  # noqa: E402
 from auditex.latex.manuscript import PlacedBlock  # noqa: E402
 from auditex.latex.model import SectionKind  # noqa: E402
 from auditex.latex.project import Project  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-_NAME = re.compile(r"\b(?:Quillon|Marrow)-\d\b")
 _FOCUS = re.compile(r"<focus>\n(.*?)\n</focus>", re.DOTALL)
 _PAPER = re.compile(r"<paper>\n(.*?)\n</paper>", re.DOTALL)
 _CANDIDATES = re.compile(r"<candidates>\n(.*?)\n</candidates>", re.DOTALL)
@@ -81,53 +83,65 @@ class Plant:
     decoy: bool = False
 
 
-def _plants() -> list[Plant]:
+def _plants(named: bool) -> list[Plant]:
+    """The plants; `named`, the two sides of each also share a made-up name (the earlier benchmark's, which
+    flatters the memory design's retrieval of passages by their rarest shared term)."""
+
+    def called(name: str, subject: str) -> str:
+        return f"{name} {subject}" if named else subject
+
     return [
         Plant(
             "Quillon-1",
             "abstract vs results",
-            "On the Quillon-1 benchmark our method reaches an accuracy of 91.4 percent.",
-            "On the Quillon-1 benchmark our method reaches an accuracy of 78.2 percent in every run.",
+            f"On the {called('Quillon-1', 'held-out benchmark')} our method reaches an accuracy of 91.4 percent.",
+            f"On the {called('Quillon-1', 'held-out benchmark')} our method reaches an accuracy of 78.2 percent in every run.",
         ),
         Plant(
             "Quillon-2",
             "prose vs table",
-            "The Quillon-2 baseline needs 340 milliseconds per sample.",
-            "Quillon-2 baseline latency: 120 milliseconds per sample.",
+            f"The {called('Quillon-2', 'baseline')} needs 340 milliseconds per sample.",
+            f"Latency of the {called('Quillon-2', 'baseline')}: 120 milliseconds per sample.",
         ),
         Plant(
             "Quillon-3",
             "claim contradicted elsewhere",
-            "The Quillon-3 filter never removes correct samples.",
-            "The Quillon-3 filter removed a fifth of the correct samples.",
+            f"The {called('Quillon-3', 'filtering step')} never removes correct samples.",
+            f"The {called('Quillon-3', 'filtering step')} removed a fifth of the correct samples.",
         ),
         Plant(
             "Marrow-1",
             "decoy",
-            "We train the Marrow-1 model for only 3 epochs.",
-            "Three epochs suffice for Marrow-1 because its loss has converged by then (see the training curves).",
+            f"We train the {called('Marrow-1', 'final')} model for only 3 epochs.",
+            f"Three epochs suffice for the {called('Marrow-1', 'final')} model because its loss has converged by then (see the training curves).",
             decoy=True,
         ),
         Plant(
             "Marrow-2",
             "decoy",
-            "The Marrow-2 ablation omits the second encoder.",
-            "The Marrow-2 ablation omits the second encoder on purpose: it isolates the first encoder's effect.",
+            f"The {called('Marrow-2', 'ablation')} omits the second encoder.",
+            f"The {called('Marrow-2', 'ablation')} omits the second encoder on purpose: it isolates the first encoder's effect.",
             decoy=True,
         ),
     ]
 
 
 def _paragraphs(project: Project) -> list[PlacedBlock]:
-    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch)."""
+    """Long paragraphs of the body that TeX reads (not in an `\\iffalse` or `\\if0` branch). A paper with no
+    heading the parser sees (a letter; pandoc's `\\hypertarget`-wrapped sections) is all front matter: its
+    body is there."""
     sections = project.manuscript.sections
+    headed = any(section.kind not in (*_UNSKIPPED, SectionKind.ABSTRACT) for section in sections)
+    skipped = _UNSKIPPED if headed else (SectionKind.REFERENCES,)
     branches = {file: branch_paths(project.source(file).text) for file in project.files}
+    preamble = PaperData(project)  # what comes before \\begin{document} is never typeset
     return [
         p
         for p in project.manuscript.blocks
         if p.kind.value == "paragraph"
         and len(p.block.plain.text) > 150
-        and sections[p.section].kind not in _UNSKIPPED
+        and sections[p.section].kind not in skipped
+        and not preamble.in_preamble(p)
         and not any(branch == NEVER for _, branch in path_at(*branches[p.file], p.block.start))
     ]
 
@@ -148,7 +162,7 @@ def _caption_end(project: Project) -> tuple[str, int] | None:
     return None
 
 
-def plant(project: Project) -> tuple[list[Plant], list[Edit]] | None:
+def plant(project: Project, named: bool = False) -> tuple[list[Plant], list[Edit]] | None:
     """The plants and their edits, on paragraphs spread over the paper; None when it has too few paragraphs."""
     paragraphs = _paragraphs(project)
     if len(paragraphs) < 6:
@@ -159,7 +173,7 @@ def plant(project: Project) -> tuple[list[Plant], list[Edit]] | None:
     def at(share: float) -> PlacedBlock:
         return paragraphs[min(len(paragraphs) - 1, int(share * len(paragraphs)))]
 
-    plants = _plants()
+    plants = _plants(named)
     sites = [
         (abstract[0] if abstract else at(0.0), at(0.75)),
         (at(0.35), None),  # side B: the table caption
@@ -246,7 +260,7 @@ class ScriptedModel:
                     findings.append(_finding(item, [item.first], "experiment_protocol", 0.85))
             elif all(sides) and (item.first in focus or item.second in focus):
                 findings.append(_finding(item, [item.first, item.second], "context_misalignment", 0.9))
-        focus_records = [r for r in json_records(_PAPER, focus) if _words(r) and not _NAME.search(str(r.get("latex", "")))]
+        focus_records = [r for r in json_records(_PAPER, focus) if _words(r) and self._planted(str(r.get("latex", ""))) is None]
         for record in focus_records[:1] + focus_records[-1:]:
             findings.append(block_finding(record, "rhetoric_bias", "Nitpick: the wording could be tighter.", 0.95, "minor"))
         return findings
@@ -260,12 +274,16 @@ class ScriptedModel:
         shown = [(int(found.group(1)), line) for line in text.splitlines() if (found := _INDEX.match(line))]
         return "<paper>\n" + "\n".join(line for index, line in shown if any(a <= index <= b for a, b in ranges)) + "\n</paper>"
 
+    def _planted(self, text: str) -> Plant | None:
+        """The plant a text quotes a side of (the sides share no name: a candidate is told by its quotes)."""
+        return next((p for p in self.plants if p.first in text or p.second in text), None)
+
     def _merge(self, user: str) -> str:
         groups: dict[str, list[int]] = {}
         records = json_records(_CANDIDATES, user)
         for n, record in enumerate(records):
-            found = _NAME.search(json.dumps(record))
-            groups.setdefault(found.group(0) if found else f"#{n}", []).append(record.get("number", n))
+            found = self._planted(_quoted(record))
+            groups.setdefault(found.name if found else f"#{n}", []).append(record.get("number", n))
         by_number = {record.get("number", n): record for n, record in enumerate(records)}
         return json.dumps({"findings": [{**by_number[numbers[0]], "merged_from": numbers} for numbers in groups.values()]})
 
@@ -273,8 +291,7 @@ class ScriptedModel:
         verdicts = []
         for n, record in enumerate(json_records(_CANDIDATES, user)):
             number = record.get("number", n)
-            found = _NAME.search(json.dumps(record))
-            item = next((p for p in self.plants if found and p.name == found.group(0)), None)
+            item = self._planted(_quoted(record))
             if item is None:
                 valid, severity = True, "minor"
             elif item.decoy:
@@ -294,13 +311,20 @@ class ScriptedModel:
         return json.dumps({"verdicts": verdicts})
 
 
+def _quoted(record: dict[str, Any]) -> str:
+    """What a candidate quotes: its location, its evidence, a rule's statements."""
+    quotes = [record.get("quote"), record.get("error_location")]
+    quotes += [e.get("quote") for key in ("evidence", "statements") for e in record.get(key) or [] if isinstance(e, dict)]
+    return "\n".join(str(q) for q in quotes if q)
+
+
 def _finding(item: Plant, quotes: list[str], kind: str, confidence: float) -> dict[str, Any]:
     return {
         "type": kind,
         "section_location": "",
         "error_location": quotes[0],
         "evidence": [{"quote": quote} for quote in quotes],
-        "explanation": f"{item.name}: these statements disagree." if len(quotes) > 1 else f"{item.name}: this looks unjustified.",
+        "explanation": "These statements disagree." if len(quotes) > 1 else "This looks unjustified.",
         "severity": "major",  # a decoy looks as serious as an error where it stands
         "confidence": confidence,
         "proposed_fix": "Make them agree.",
@@ -310,24 +334,32 @@ def _finding(item: Plant, quotes: list[str], kind: str, confidence: float) -> di
 # ---------------------------------------------------------------- measuring
 
 
-def _spans(project: Project, sentence: str) -> list[tuple[str, int, int]]:
-    """(file, first line, last line) of each place the sentence stands."""
+def _spans(project: Project, sentence: str) -> list[tuple[str, tuple[int, int], tuple[int, int]]]:
+    """(file, (line, character) of its start, of its end) of each place the sentence stands."""
     found = []
     for file in project.files:
         text = project.source(file).text
         at = text.find(sentence)
         if at >= 0:
-            first = text.count("\n", 0, at)
-            found.append((file, first, first + sentence.count("\n")))
+            found.append((file, _position(text, at), _position(text, at + len(sentence))))
     return found
 
 
-def _on(finding: Finding, spans: list[tuple[str, int, int]]) -> bool:
-    """The finding is anchored on one of the spans (a section-level finding points at no statement)."""
+def _position(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset), offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _on(finding: Finding, spans: list[tuple[str, tuple[int, int], tuple[int, int]]]) -> bool:
+    """The finding is anchored on one of the spans: a finding on another sentence of the same source line (a
+    footnote of the paragraph a decoy ends) is not on it; a section-level finding points at no statement."""
     if not finding.anchored:
         return False
     places = [(finding.file, finding.range)] + [(related.file, related.range) for related in finding.related]
-    return any(file == f and r.start.line <= last and r.end.line >= first for f, r in places for file, first, last in spans)
+    return any(
+        file == f and (r.start.line, r.start.character) < end and (r.end.line, r.end.character) > start
+        for f, r in places
+        for file, start, end in spans
+    )
 
 
 def measure(
@@ -376,6 +408,7 @@ def main() -> None:
     parser.add_argument("--modes", nargs="*", choices=MODES, default=list(MODES))
     parser.add_argument("--provider", choices=["openai", "anthropic"], default="openai")
     parser.add_argument("--fallback", action="store_true", help="force the context window to a quarter of each paper")
+    parser.add_argument("--named", action="store_true", help="the two sides of a plant share a made-up name")
     parser.add_argument("--save", type=Path, help="write the rows to this JSON file")
     arguments = parser.parse_args()
     if not CORPUS.is_dir():
@@ -402,7 +435,7 @@ def main() -> None:
     print()
     for name, reason in unplanted.items():
         print(f"not measured: {name}: {reason}")
-    summary(rows, arguments.modes, arguments.fallback)
+    summary(rows, arguments.modes, arguments.fallback, arguments.named)
 
 
 class Unplanted(Exception):
@@ -412,7 +445,7 @@ class Unplanted(Exception):
 def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argparse.Namespace) -> dict[str, Any]:
     """One planted paper's row per mode, printed as it is measured; its rules are checked once for every mode."""
     original = largest_project(CORPUS / name)
-    planned = plant(original)
+    planned = plant(original, arguments.named)
     if planned is None:
         raise Unplanted(f"{len(_paragraphs(original))} paragraphs of 150 characters or more in the body TeX reads; 6 needed")
     plants, edits = planned
@@ -431,9 +464,10 @@ def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argpa
     return rows
 
 
-def summary(rows: dict[str, dict[str, Any]], modes: list[str], fallback: bool) -> None:
+def summary(rows: dict[str, dict[str, Any]], modes: list[str], fallback: bool, named: bool) -> None:
     print()
-    print(f"Over {len(rows)} papers{' (context window forced to a quarter of each paper)' if fallback else ''}:")
+    window = " (context window forced to a quarter of each paper)" if fallback else ""
+    print(f"Over {len(rows)} papers{window}, the sides of a plant {'sharing a made-up name' if named else 'sharing only its words'}:")
     print(
         f"{'mode':8} {'both sides in one request':>26} {'planted in report':>18} {'decoys refuted':>15} {'calls/paper':>11} {'input tok/paper':>15} {'prefix cached':>13}"
     )

@@ -18,7 +18,7 @@ from test_llm_audit import cli, role, user_text
 from auditex.analyzers.engine import RuleEngines
 from auditex.analyzers.llm import modes
 from auditex.analyzers.llm.audit import AuditResult, run_audit
-from auditex.analyzers.llm.units import PaperData
+from auditex.analyzers.llm.units import PaperData, readable_macros
 from auditex.analyzers.policy import Policy
 from auditex.latex.expansion import MacroTable, strip_comments
 from auditex.latex.model import MacroDef
@@ -200,6 +200,23 @@ def test_a_related_block_too_long_for_the_budget_is_shown_by_its_sentences_that_
     assert shown["latex"] == "The Zorblat baseline needs 120 milliseconds.}" and "rows" not in shown
 
 
+def test_related_passages_for_a_query_share_its_terms_not_its_whole_paragraphs(tmp_path):
+    """A verifier's candidate quotes one sentence of a long paragraph: what resolves it shares that sentence's
+    terms, while the paragraph's other rare terms name other passages."""
+    body = (
+        "\\section{Method}\nThe Velmor corpus has Kestrel labels. We train the final model for only 3 epochs.\n\n"
+        "\\section{Data}\nThe Velmor corpus and the Kestrel labels come from one archive.\n\n"
+        "\\section{Training}\nThree epochs suffice for the final model: its loss has converged by then.\n"
+    )
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    paper = PaperData(project)
+    method = next(p for p in project.manuscript.blocks if "only 3 epochs" in p.block.plain.text)
+    by_block = paper.related([method], 80)
+    by_quote = paper.related([method], 80, ["We train the final model for only 3 epochs. Unheard-of words."])
+    assert "Velmor" in by_block and "epochs" not in by_block
+    assert "Three epochs suffice" in by_quote and "Velmor" not in by_quote
+
+
 def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_server: LoopbackLLMServer, tmp_path):
     body = (
         "\\section{Results}\nTable~\\ref{tab:a} lists the scores.\n\n"
@@ -246,6 +263,18 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
     assert table.expand(r"\KL(p\|q) and \Emph") == r"\operatorname{KL}(p\|q) and \Emph"  # \Emph is not \E
     assert len(table.expand(r"\loop")) < 2000
     assert table.expand(r"\pair{a}") == r"\pair{a}"  # too few arguments: left as written
+
+
+def test_typesetting_machinery_stays_a_name_and_typesetting_wrappers_are_dropped():
+    table = readable_macros(
+        [
+            macro("\\ct", "\\mathchoice{\\mathbin{\\raisebox{0.5ex}{$\\displaystyle\\centerdot$}}}{}{}{}"),
+            macro("\\prd", "\\@dprd{#1}", 1),
+            macro("\\refl", "\\ensuremath{\\mathsf{refl}_{#1}}\\xspace", 1),
+        ]
+    )
+    assert table.expand(r"$p \ct q$ and $\prd{x}$") == r"$p \ct q$ and $\prd{x}$"
+    assert table.expand(r"$\refl{a}$") == r"${\mathsf{refl}_{a}}$"
 
 
 def test_an_optional_argument_takes_brackets_or_its_default_and_a_redefined_latex_command_stays():

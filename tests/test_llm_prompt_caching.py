@@ -42,8 +42,10 @@ def paper_body() -> str:
 
 @pytest.fixture(autouse=True)
 def per_section(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every section its own part: this small paper would otherwise be reviewed in one call."""
+    """Every section its own part: this small paper would otherwise be reviewed in one call; and each part
+    has its memory written, however small the window leaves its share."""
     monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    monkeypatch.setattr(modes, "MIN_MEMORY_CHARS", 0)
 
 
 def memory_of(body: dict[str, Any]) -> str:
@@ -107,6 +109,49 @@ def test_every_call_opens_with_the_instructions_then_the_whole_paper_and_reads_i
         assert all(r.body["response_format"]["json_schema"]["schema"] == PAPER_SCHEMA[1] for r in requests)
     # The first call writes the prefix (Anthropic) and every later one reads it.
     assert result.stats.cache_read_tokens >= (len(requests) - 1) * (len(prefix) // 4 // 128 * 128)
+
+
+def one_finding_model(body: dict[str, Any]) -> str:
+    """Detection: one finding on the first section; a merge that keeps it; a verifier that confirms it."""
+    verdicts = verifier_answer(body)
+    if verdicts is not None:
+        return verdicts
+    if "adjudication reviewer" in json.dumps(body):
+        return json.dumps({"findings": []})
+    finding = {"type": "claim_distortion", "error_location": "The introduction reports", "explanation": "x"}
+    return json.dumps({"findings": [finding]})
+
+
+def marked(request) -> bool:
+    blocks = [
+        *request.body.get("system", []),
+        *(c for m in request.body["messages"] if isinstance(m["content"], list) for c in m["content"]),
+    ]
+    return any("cache_control" in block for block in blocks)
+
+
+@pytest.mark.parametrize(
+    "mode, verifiers, reused",
+    [
+        ("fast", "claude-opus-4-1", set()),  # one detection call, one verification call, by two models
+        ("fast", "claude-sonnet-4-6", {"claude-sonnet-4-6"}),  # the verifier reads the detector's prefix
+        ("standard", "claude-sonnet-4-6,claude-opus-4-1", {"claude-sonnet-4-6"}),  # the panel's other member calls once
+    ],
+)
+def test_anthropic_marks_a_prefix_only_when_a_later_call_of_the_same_model_reads_it(tmp_path, mode, verifiers, reused):
+    with LoopbackLLMServer() as server:
+        server.responder = one_finding_model
+        project = make_project(tmp_path / "paper", {"main.tex": document(paper_body())})
+        settings = server.settings("anthropic", model="claude-sonnet-4-6", verifier_model=verifiers)
+        result = asyncio.run(run_audit(project, settings, mode, deterministic=[]))
+        requests = server.requests
+    assert result.fallback is None and result.llm_findings
+    assert {r.model for r in requests} == set(verifiers.split(",")) | {"claude-sonnet-4-6"}
+    assert {r.model for r in requests if marked(r)} == reused
+    assert all(marked(r) for r in requests if r.model in reused)
+    for name, stats in result.by_model.items():  # a cache written is read: never billed above the uncached price
+        assert (stats.cache_write_tokens > 0) == (name.split("/", 1)[1] in reused)
+        assert stats.cache_read_tokens >= (stats.cache_write_tokens if name.split("/", 1)[1] in reused else 0)
 
 
 def through_memory(prompt: str) -> str:

@@ -378,6 +378,7 @@ def test_the_global_memory_stays_within_its_bound_however_many_subsections_a_par
     that escaping lengthens: every review still reads at most GLOBAL_MEMORY_CHARS of memory, with a
     line for every part."""
     monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    monkeypatch.setattr(modes, "MIN_MEMORY_CHARS", 0)  # written however small each part's share
     title = "A subsection whose title says at length what its proof of Lemma {n} establishes in {k}"
     body = "\n".join(
         f"\\section{{Part {n}}}\nThe part {n} opens.\n"
@@ -399,6 +400,25 @@ def test_the_global_memory_stays_within_its_bound_however_many_subsections_a_par
     lines = [json.loads(line) for line in memories[0].splitlines()]
     assert sum("memory" in line for line in lines) == len(reviews)  # one memory line per part
     assert all(line["memory"].startswith("The part proves <b>") for line in lines if "memory" in line)  # the names left it room
+
+
+def test_a_book_of_many_parts_is_not_read_for_memories_it_would_keep_a_sentence_of(llm_server, tmp_path, monkeypatch):
+    """Each of 40 parts would keep under MIN_MEMORY_CHARS of its memory: no memory call, and the global
+    memory names every part with its index facts."""
+    monkeypatch.setattr(modes, "MIN_PART_CHARS", 1)
+    filler = "It describes the setting of this part at length, without a number. " * 14
+    body = "\n".join(f"\\section{{Part {n}}}\n{filler}\nThe part {n} reaches an accuracy of {n}.5 percent on task {n}." for n in range(40))
+    llm_server.responder = lambda request: verifier_answer(request) or json.dumps({"findings": []})
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    result = asyncio.run(run_audit(project, llm_server.settings("openai", context_window=14_000), "standard", deterministic=[]))
+    roles = [role(r.body) for r in llm_server.requests]
+    assert result.fallback is not None
+    assert "memory" not in roles and roles.count("section") >= 15
+    memory = user_text(next(r.body for r in llm_server.requests if role(r.body) == "section")).split("<memory>\n", 1)[1]
+    lines = [json.loads(line) for line in memory.split("\n</memory>", 1)[0].splitlines()]
+    named = [line["section"] for line in lines if "fact" not in line]  # one line per part, by its sections' names
+    assert len(named) == roles.count("section") and not any("memory" in line for line in lines)
+    assert any("accuracy of 6.5 percent" in line.get("fact", "") for line in lines)
 
 
 def test_a_panel_confirms_only_what_every_model_confirms(llm_server, paper):

@@ -328,7 +328,11 @@ class LLMClient:
     async def _await_cached_prefix(self, req: ChatRequest) -> asyncio.Event | None:
         """Wait while another call sends this prefix first; the first call gets the event to set."""
         # A provider batch sends all waiting calls at once: holding some back would cost them a whole round.
-        if req.estimated_prefix_tokens() < MIN_CACHEABLE_PREFIX_TOKENS or getattr(self._provider, "sends_together", False):
+        if (
+            not req.cache_prefix
+            or req.estimated_prefix_tokens() < MIN_CACHEABLE_PREFIX_TOKENS
+            or getattr(self._provider, "sends_together", False)
+        ):
             return None
         digest = req.prefix_digest()
         sent = self._prefix_sent.get(digest)

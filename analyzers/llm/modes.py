@@ -17,7 +17,8 @@ Each detecting call returns at most `max_findings_per_unit` findings, most sever
 
 The memory design, for a paper too long for a window (`AuditRun.fallback`): fast and critical
 split the paper into parts, each read with the passages of the rest most like it; standard and deep give each part a descriptive memory (Table 24) joined with
-facts from the deterministic index into a global memory of bounded size, and each review reads
+facts from the deterministic index into a global memory of bounded size (a book of so many parts
+that each would keep under `MIN_MEMORY_CHARS` of its memory: the facts alone, not worth reading it once more), and each review reads
 its own part, the memory, and the passages of the rest of the paper most like its part
 (`RELATED_SHARE` of it), instead of the paper.
 
@@ -52,6 +53,7 @@ MAX_PARTS = 40  # a book's parts grow instead: each part's call repeats the prom
 MAX_WHOLE_PARTS = 8  # paper first, each part's call repeats the whole (cached) paper
 MAX_WHOLE_TASKS = 5
 GLOBAL_MEMORY_CHARS = 8_000  # the memory every review reads, whatever the paper's length
+MIN_MEMORY_CHARS = 300  # of a part's memory the global memory keeps, or the part is not read for one
 FACT_CHARS = 160
 MAX_TASKS = 12
 CHARS_PER_TASK = 10_000  # a short paper gets fewer tasks (at least MIN_TASKS): each costs a whole prompt
@@ -71,12 +73,13 @@ async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verific
         await critical(run, critical_k)
         return await verify(run, "")
     parts = paper_parts(run)
-    memory = "" if run.whole_paper else global_memory(run, parts, await part_memories(run, parts))
+    memory = "" if run.whole_paper else global_memory(run, parts, await part_memories(run, parts) if _memories_kept(run, parts) else {})
     if mode == "standard":
         await part_reviews(run, parts, memory)
     else:
         await asyncio.gather(part_reviews(run, parts, memory), fast(run), specialists(run, memory))
-    await merge(run)
+    if mode == "deep" or len(parts) > 1:  # one review's findings come from one answer, asked for no duplicates
+        await merge(run)
     return await verify(run, memory)
 
 
@@ -103,7 +106,7 @@ def _chunks(run: AuditRun, sections: list[Section], limit: int) -> list[list[Sec
 
 async def fast(run: AuditRun) -> None:
     if run.whole_paper:
-        run.plan(1)
+        run.plan(1, "fast")
         unit = Unit("fast", "fast", "fast review (whole paper)", run.paper.sections())
         k = str(run.settings.max_findings_per_unit)
         answer = await run.ask_json(unit, run.request(unit, k=k, known=known_lines(run.project, run.deterministic, None)), FindingsAnswer)
@@ -111,7 +114,7 @@ async def fast(run: AuditRun) -> None:
             await run.propose(run.top(unit, answer.findings), None)
         return
     chunks = paper_chunks(run)
-    run.plan(len(chunks))
+    run.plan(len(chunks), "fast")
 
     async def review(number: int, sections: list[Section]) -> None:
         unit = _chunk_unit(run, "fast", "fast review", number, chunks)
@@ -202,7 +205,7 @@ def _withheld(run: AuditRun, placed: PlacedBlock) -> bool:
 
 async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, str]:
     """Part id -> descriptive memory; a failed unit leaves "Not available"."""
-    run.plan(len(parts))
+    run.plan(len(parts), "memory")
 
     async def summarise(part: list[Section]) -> tuple[str, str]:
         blocks = [p for s in part for p in s.blocks]
@@ -213,6 +216,18 @@ async def part_memories(run: AuditRun, parts: list[list[Section]]) -> dict[str, 
     return dict(await asyncio.gather(*(summarise(part) for part in parts)))
 
 
+def _memory_share(run: AuditRun, parts: list[list[Section]]) -> int:
+    """The characters of the global memory each part gets (names, memory and facts)."""
+    return min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
+
+
+def _memories_kept(run: AuditRun, parts: list[list[Section]]) -> bool:
+    """Whether the parts' descriptive memories are worth their calls: a book of many parts keeps a sentence
+    of each (three quarters of its share), and reading the whole book once more for that costs as much as
+    its reviews' own text; its global memory is the index facts alone."""
+    return _memory_share(run, parts) * 3 // 4 >= MIN_MEMORY_CHARS
+
+
 def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str, str]) -> str:
     """Each part's memory and index facts as data lines, all within `GLOBAL_MEMORY_CHARS` (and a quarter
     of the context window, so the related passages keep room): each
@@ -220,11 +235,16 @@ def global_memory(run: AuditRun, parts: list[list[Section]], memories: dict[str,
     of many subsections is named by a clipped list), the rest for facts while they fit."""
     facts = section_facts(run)
     position = {id(s): i for i, s in enumerate(run.project.manuscript.sections)}
-    share = min(GLOBAL_MEMORY_CHARS, run.window_chars() // 4) // max(1, len(parts))
+    share = _memory_share(run, parts)
     lines = []
     for part in parts:
         names = _clipped(", ".join(run.paper.title(s) for s in part), share // 4)
-        memory = _line_within({"section": names}, "memory", " ".join(memories[_part_id(part)].split()), share * 3 // 4)
+        written = memories.get(_part_id(part))
+        memory = (
+            data_line({"section": names})
+            if written is None
+            else _line_within({"section": names}, "memory", " ".join(written.split()), share * 3 // 4)
+        )
         lines.append(memory)
         room = share - len(memory)
         for section, (block, fact) in ((s, item) for s in part for item in facts.get(position[id(s)], [])):
@@ -263,7 +283,7 @@ async def with_basis(run: AuditRun, unit: Unit, own_input: str, context: str, as
 
 
 async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -> None:
-    run.plan(len(parts))
+    run.plan(len(parts), "section")
 
     async def review(part: list[Section]) -> None:
         blocks = [p for s in part for p in s.blocks]
@@ -310,7 +330,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
     sections = run.paper.sections()
     planner = Unit("planner", "planner", "review plan", sections)
     outline = run.paper.outline()
-    run.plan(1)
+    run.plan(1, "planner")
 
     async def ask_plan(context: str) -> PlanAnswer | None:
         return await run.ask_json(planner, run.request(planner, outline=outline, memory=context), PlanAnswer)
@@ -336,7 +356,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
         budget -= run.paper.chars(read)
         readings.append((task, read))
     facts = [(block, fact) for found in section_facts(run).values() for block, fact in found]
-    run.plan(len(readings))
+    run.plan(len(readings), "specialist")
 
     async def specialise(number: int, task: Task, read: list[Section]) -> None:
         blocks = [p for s in read for p in s.blocks]
@@ -373,7 +393,7 @@ async def merge(run: AuditRun) -> None:
     candidates = sorted(run.candidates, key=lambda c: (c.finding.file, c.finding.range.start.line, c.finding.range.start.character))
     batches = [candidates[start : start + MERGE_BATCH] for start in range(0, len(candidates), MERGE_BATCH)]
     batches = [batch for batch in batches if len(batch) > 1]
-    run.plan(len(batches))
+    run.plan(len(batches), "merge")
 
     async def adjudicate(number: int, batch: list[Candidate]) -> None:
         unit = Unit(f"merge:{number}", "merge", f"merge of the findings {number} of {len(batches)}")
@@ -424,7 +444,7 @@ async def critical(run: AuditRun, k: int) -> None:
     run.report_limit = k
     chunks = [run.paper.sections()] if run.whole_paper else paper_chunks(run)
     run.severity_first = len(chunks) > 1
-    run.plan(len(chunks))
+    run.plan(len(chunks), "critical")
 
     async def ask(number: int) -> None:
         unit = _chunk_unit(run, "critical", f"top-{k} critical problems", number, chunks)

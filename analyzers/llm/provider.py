@@ -9,7 +9,8 @@ Prompt caching: a request is laid out as the system prompt, then `shared` (the p
 the first user turn that the run's other calls repeat byte for byte, such as the paper
 memory), then the per-call text. OpenAI caches such a repeated prefix by itself; for
 Anthropic the system prompt and `shared` each end in a `cache_control` breakpoint (two
-of the four the Messages API allows). Both report the cached tokens in `Usage`.
+of the four the Messages API allows) when a later call reads them (`cache_prefix`: a cache
+write costs more than plain input). Both report the cached tokens in `Usage`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class ChatRequest(BaseModel):
     schema_name: str = Field(default="answer", description="names the schema (OpenAI) or the answer tool (Anthropic)")
     max_output_tokens: int | None = Field(default=None, ge=1, description="None = settings.max_output_tokens")
     temperature: float | None = Field(default=None, ge=0, le=2, description="None = settings.temperature")
+    cache_prefix: bool = Field(default=True, description="mark the prefix for the provider's cache: a later call reads it")
     purpose: str = Field(default="", description="shown in logs and progress, not part of the cache key")
     stage: str = Field(default="", description="the audit stage it is counted under (RunStats.stages), not part of the cache key")
     prompt_version: str = Field(default="", description="part of the cache key")
@@ -258,17 +260,18 @@ class AnthropicProvider(_SDKProvider):
         await self._client.close()
 
     def _params(self, req: ChatRequest) -> dict[str, Any]:
-        """The prefix's blocks end in cache breakpoints: at most two, the API allows four."""
+        """The prefix's blocks end in cache breakpoints (at most two, the API allows four) when a later call
+        reads them: a write costs more than plain input."""
         messages: list[dict[str, Any]] = [m.model_dump() for m in req.messages]
         if req.shared:
             first = {"type": "text", "text": messages[0]["content"]}
-            messages[0]["content"] = [_cached_text(req.shared + SHARED_END), first]
+            messages[0]["content"] = [_text(req.shared + SHARED_END, req.cache_prefix), first]
         params: dict[str, Any] = {"model": self._settings.model, "max_tokens": req.max_output_tokens, "messages": messages}
         thinking = self._settings.thinking_budget
         if thinking is not None:
             params["thinking"] = {"type": "enabled", "budget_tokens": thinking}
         if req.system:
-            params["system"] = [_cached_text(req.system)]
+            params["system"] = [_text(req.system, req.cache_prefix)]
         if req.json_mode and req.output_schema is not None:
             # The answer as the input of the one tool; extended thinking allows only tool_choice "auto".
             params["tools"] = [{"name": req.schema_name, "description": "Give your answer.", "input_schema": req.output_schema}]
@@ -315,8 +318,9 @@ class AnthropicProvider(_SDKProvider):
         )
 
 
-def _cached_text(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text, "cache_control": _CACHE_BREAKPOINT}
+def _text(text: str, cached: bool) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": text}
+    return {**block, "cache_control": _CACHE_BREAKPOINT} if cached else block
 
 
 def _openai_usage(usage: Any) -> Usage:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -117,6 +118,10 @@ class AuditRun:
         self.repeated = 0
         self.units = 0
         self.done = 0
+        # Calls announced per (model, prefix): a prefix is marked for the provider's cache only when reused.
+        self._prefix_calls: Counter[tuple[str, str]] = Counter()
+        # Paper first, the verification reads the detection's prefix: until it is planned, one call per verifier.
+        self._verifying_ahead = {v.settings.model for v in verifiers} if self.whole_paper else set()
         self.budget_stop: str | None = None
         self.report_limit: int | None = None  # LLM findings the mode shows at most (critical: its k), below `max_findings`
         # Ranked candidates from several lists (critical mode over a paper's parts): the verifier's severity ranks first.
@@ -177,13 +182,13 @@ class AuditRun:
             self._prefix = system, shared, prompt.version
         return self._prefix
 
-    def related(self, blocks: list[PlacedBlock], context: str) -> str:
-        """The memory design's related passages for a call reading `blocks` and `context`: at most
-        `RELATED_SHARE` times the blocks' own size (`MIN_RELATED_CHARS` at least), within what the
-        smallest context window leaves."""
+    def related(self, blocks: list[PlacedBlock], context: str, queries: Sequence[str] = ()) -> str:
+        """The memory design's related passages for a call reading `blocks` and `context` (chosen by the terms
+        of `queries`, else of the blocks): at most `RELATED_SHARE` times the blocks' own size
+        (`MIN_RELATED_CHARS` at least), within what the smallest context window leaves."""
         own = sum(self.paper.size(placed) for placed in blocks)
         budget = min(max(MIN_RELATED_CHARS, int(RELATED_SHARE * own)), self.window_chars() - own - len(context))
-        return self.paper.related(blocks, budget) if budget > 0 else ""
+        return self.paper.related(blocks, budget, queries) if budget > 0 else ""
 
     def window_chars(self) -> int:
         """The smallest context window of the run's models, in characters (about four per token)."""
@@ -196,16 +201,35 @@ class AuditRun:
         ranked = sorted(answers, key=lambda a: (-a.severity.rank, -a.confidence))
         return ranked[: self.settings.max_findings_per_unit]
 
-    def plan(self, count: int) -> None:
-        """Announce `count` more units (for progress totals)."""
-        self.units += count
+    def plan(self, count: int, kind: str, clients: list[LLMClient] | None = None) -> None:
+        """Announce `count` more units of `kind`, each asked of every one of `clients` (default: the run's
+        model): for progress totals, and for `marks_prefix`."""
+        for client in clients or [self.client]:
+            self._prefix_calls[(client.settings.model, self._prefix_scope(kind))] += count
+            if kind == "verify":
+                self._verifying_ahead.discard(client.settings.model)
+        self.units += count * len(clients or [self.client])
         self._progress("")
 
+    def _prefix_scope(self, kind: str) -> str:
+        """What a call's cacheable prefix is: paper first the paper, for every kind; else its kind's system prompt."""
+        return "paper" if self.whole_paper else kind
+
+    def marks_prefix(self, kind: str, client: LLMClient) -> bool:
+        """Whether a call's prefix is worth a cache write (Anthropic bills it at 1.25 times input): only when
+        another call of the run, by the same model, sends it too and reads it."""
+        model = client.settings.model
+        ahead = 1 if model in self._verifying_ahead else 0
+        return self._prefix_calls[(model, self._prefix_scope(kind))] + ahead >= 2
+
     async def ask_json(self, unit: Unit, request: ChatRequest, model_cls: type[M], client: LLMClient | None = None) -> M | None:
-        return await self._ask(unit, (client or self.client).complete_json(request, model_cls))
+        asked = client or self.client
+        marked = request.model_copy(update={"cache_prefix": self.marks_prefix(unit.kind, asked)})
+        return await self._ask(unit, asked.complete_json(marked, model_cls))
 
     async def ask_text(self, unit: Unit, request: ChatRequest) -> str | None:
-        response = await self._ask(unit, self.client.complete(request))
+        marked = request.model_copy(update={"cache_prefix": self.marks_prefix(unit.kind, self.client)})
+        response = await self._ask(unit, self.client.complete(marked))
         return None if response is None else response.text.strip()
 
     async def _ask(self, unit: Unit, call: Awaitable[A]) -> A | None:

@@ -24,14 +24,14 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...latex.conditionals import NEVER, branch_paths
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
-from ...latex.model import BlockKind, SectionKind
+from ...latex.model import BlockKind, MacroDef, SectionKind
 from ...latex.project import Project
 from ..finding import Finding, Severity
 
@@ -56,6 +56,11 @@ _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 # The rules between a tabular's rows: no cell of their own.
+# A macro whose body is typesetting machinery (TeX internals, boxes, spacing, math-style choices) reads
+# better by its name than expanded, and costs less: the book's `\\ct` grows eighteenfold into a `\\mathchoice`.
+_MACHINERY = re.compile(r"@|\\(?:mathchoice|raisebox|[hv]box|makebox|parbox|[hv]space|ifnextchar|kern|mkern|phantom)(?![A-Za-z])")
+# Wrappers that only typeset: the expansion keeps what they wrap.
+_TYPESETTING_ONLY = re.compile(r"\\(?:ensuremath|xspace)(?![A-Za-z])")
 _RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
 
 
@@ -204,6 +209,16 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (closing + 1 if closing is not None else sentence_start), (after.end() if after else min(len(text), end + 400))
 
 
+def readable_macros(definitions: Iterable[MacroDef]) -> MacroTable:
+    """The author's macros a reader needs expanded: not those that are typesetting machinery, and without
+    the wrappers that only typeset."""
+    return MacroTable(
+        replace(definition, body=_TYPESETTING_ONLY.sub("", definition.body))
+        for definition in definitions
+        if not _MACHINERY.search(definition.body)
+    )
+
+
 class PaperData:
     """The manuscript's blocks as the prompts show them (see the module docstring)."""
 
@@ -212,7 +227,7 @@ class PaperData:
         self.manuscript: Manuscript = project.manuscript
         unread = unread_spans(project)
         self.removed = {file: sorted((removed or {}).get(file, []) + unread.get(file, [])) for file in {*(removed or {}), *unread}}
-        self._macros = MacroTable(definition for _, definition in project.index.macros)
+        self._macros = readable_macros(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
         self._preamble = self._preamble_spans()
         self._repeated_captions = self._captions_inside_floats()
@@ -382,28 +397,43 @@ class PaperData:
                 lines.append(data_line({"reference": entry.key, **fields}))
         return "\n".join(lines)
 
-    def related(self, blocks: Iterable[PlacedBlock], budget: int) -> str:
+    def related(self, blocks: Iterable[PlacedBlock], budget: int, queries: Sequence[str] = ()) -> str:
         """Blocks elsewhere in the paper that share the most rare terms with `blocks`, within `budget`
         characters, in reading order, as data lines: the memory design's way to show a call what its
         part is compared with (the results a claim restates, the passage that explains a choice). A
         block too long for what is left is shown by its sentences that hold a shared term (a large
-        table by the caption that names what the part quotes)."""
-        terms = self._block_terms()
+        table by the caption that names what the part quotes).
+
+        With `queries` (the sentences each candidate of a verifier's batch quotes), each query gets an
+        equal share of the budget and chooses by its own terms, the most of them weighted by rarity first:
+        what resolves a candidate shares the words of its sentence ("epochs", "final model"), not the
+        rare names of its whole paragraph, and one candidate's passages do not crowd out another's."""
         own = {placed.index for placed in blocks}
-        wanted = set().union(*(terms.get(index, set()) for index in own))
+        chosen: dict[int, dict[str, Any]] = {}
+        if not queries:
+            terms = self._block_terms()
+            self._choose(set().union(*(terms.get(index, set()) for index in own)), own, budget, chosen, by_rarest=True)
+        for query in queries:
+            self._choose({word.lower() for word in _WORD.findall(query)}, own, budget // len(queries), chosen, by_rarest=False)
+        return "\n".join(data_line(chosen[index]) for index in sorted(chosen))
+
+    def _choose(self, wanted: set[str], own: set[int], budget: int, chosen: dict[int, dict[str, Any]], by_rarest: bool) -> None:
+        """Add to `chosen` the blocks sharing `wanted` terms, best first, within `budget`: by the rarest shared
+        term (a name only the two passages use), then their sum; or by the sum, of terms in any number of blocks."""
+        terms = self._block_terms()
         frequency = Counter(term for found in terms.values() for term in found)
-        weight = {term: math.log(len(terms) / frequency[term]) for term in wanted if frequency[term] <= RARE}
-        # The rarest shared term first (a name only the two passages use), then how many are shared.
+        weight = {
+            term: math.log(len(terms) / frequency[term]) for term in wanted if 0 < frequency[term] <= (RARE if by_rarest else len(terms))
+        }
         scored = sorted(
             (
                 (max(shared, default=0.0), sum(shared), index)
                 for index, found in terms.items()
-                if index not in own
+                if index not in own and index not in chosen
                 for shared in [[weight[term] for term in found if term in weight]]
             ),
-            key=lambda item: (-item[0], -item[1], item[2]),
+            key=lambda item: (-item[0], -item[1], item[2]) if by_rarest else (-item[1], -item[0], item[2]),
         )
-        chosen: dict[int, dict[str, Any]] = {}
         for rarest, _, index in scored:
             if rarest <= 0:
                 break
@@ -417,7 +447,6 @@ class PaperData:
                 continue
             budget -= size
             chosen[index] = shown
-        return "\n".join(data_line(chosen[index]) for index in sorted(chosen))
 
     def _block_terms(self) -> dict[int, set[str]]:
         if self._terms is None:

@@ -44,6 +44,7 @@ PAPER_BATCH = 20  # candidates per call with the whole paper in view: each call 
 class _Item:
     record: dict[str, Any]
     blocks: list[PlacedBlock]
+    quotes: str  # the sentences the candidate quotes
     candidate: Candidate | None = None
     rule: Finding | None = None
 
@@ -71,7 +72,7 @@ async def verify(run: AuditRun, memory: str) -> Verification:
         ]
     else:
         batches = _section_batches(run)
-    run.plan(len(batches) * len(run.verifiers))
+    run.plan(len(batches), "verify", run.verifiers)
     run.verifying = [item for _, items, _ in batches for item in items]
     verdicts = run.verdicts
 
@@ -82,7 +83,8 @@ async def verify(run: AuditRun, memory: str) -> Verification:
         if run.whole_paper:
             request = run.request(unit, candidates=candidates)
         else:
-            related = run.related(blocks, candidates)
+            # What resolves a candidate shares the words of the sentences it quotes, not of their whole paragraphs.
+            related = run.related(blocks, candidates, [item.quotes for item in items])
             request = run.request(
                 unit, memory=memory if cross else "", candidates=candidates, paper=run.paper.lines(blocks), related=related
             )
@@ -202,7 +204,8 @@ def _llm_item(run: AuditRun, candidate: Candidate) -> _Item:
         "evidence": [{"block": e.block_index, "quote": e.quote} for e in answer.evidence],
     }
     places = [(finding.file, finding.range)] + [(related.file, related.range) for related in finding.related]
-    return _Item(record, _blocks(run, places), candidate=candidate)
+    quotes = "\n".join([answer.error_location, *(e.quote for e in answer.evidence)])
+    return _Item(record, _blocks(run, places), quotes, candidate=candidate)
 
 
 def _rule_item(run: AuditRun, finding: Finding) -> _Item:
@@ -215,7 +218,7 @@ def _rule_item(run: AuditRun, finding: Finding) -> _Item:
         "reason": evidence.reason,
     }
     places = [(finding.file, finding.range)] + [(s.file, s.range) for s in evidence.statements]
-    return _Item(record, _blocks(run, places), rule=finding)
+    return _Item(record, _blocks(run, places), "\n".join(s.quote for s in evidence.statements), rule=finding)
 
 
 def _blocks(run: AuditRun, places: list[tuple[str, Range]]) -> list[PlacedBlock]:
