@@ -49,16 +49,24 @@ def claim_finding(body: dict) -> str:
     )
 
 
-def batch_run(
-    venue: Path, out: Path, server: LoopbackBatchServer, provider: str, mode: str = "fast", interrupt_after_s: float | None = None
-):
+def batch_run(venue: Path, out: Path, server: LoopbackBatchServer, provider: str, mode: str = "fast", interrupt: bool = False):
+    """Run the batch; with `interrupt`, stop its audit once a submitted batch is in the run's state file."""
     options = BatchOptions(mode=mode, llm=server.llm_options(provider), llm_batch=True)
     phase = LLMBatchPhase(mode, options.llm, poll_s=0.02, settle_s=0.2, env=server.env())
-    if interrupt_after_s is None:
+    if not interrupt:
         return run_batch(venue, out, LocalPool(1), options, llm_phase=phase), phase
-    interrupted = lambda store, specs: asyncio.run(asyncio.wait_for(phase.audit(store, specs), interrupt_after_s))  # noqa: E731
+
+    async def interrupted_once_submitted(store, specs):
+        # Waits on the state, not the clock, so a loaded machine interrupts at the same point.
+        audit = asyncio.ensure_future(phase.audit(store, specs))
+        async with asyncio.timeout(60):
+            while not audit.done() and not (server.batch_ids(provider) and (out / STATE_FILE).exists()):
+                await asyncio.sleep(0.02)
+        audit.cancel()
+        raise TimeoutError
+
     with pytest.raises(TimeoutError):
-        run_batch(venue, out, LocalPool(1), options, llm_phase=interrupted)
+        run_batch(venue, out, LocalPool(1), options, llm_phase=lambda store, specs: asyncio.run(interrupted_once_submitted(store, specs)))
     return None, phase
 
 
@@ -95,7 +103,7 @@ def test_the_audit_goes_out_as_one_batch_at_half_price_and_is_cached(venue, tmp_
 def test_an_interrupted_run_collects_its_batch_instead_of_sending_it_again(venue, tmp_path, batch_server):
     batch_server.held.set()
     out = tmp_path / "out"
-    batch_run(venue, out, batch_server, "openai", interrupt_after_s=1.5)
+    batch_run(venue, out, batch_server, "openai", interrupt=True)
     [batch_id] = batch_server.batch_ids("openai")
     assert not (out / "findings.jsonl").exists()  # the run stopped before merging
     assert json.loads((out / STATE_FILE).read_text())["batches"][0]["id"] == batch_id
