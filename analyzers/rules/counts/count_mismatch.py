@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
-from ...finding import Category, Finding, Severity
+from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
 from ...violation import Violation
 from .model import COUNT_WORDS, mismatches
@@ -85,6 +85,10 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     At most 0.5 when the list may enumerate something else: "tasks with two nouns (A, B, C)"
     or "three of the four datasets (A, B, C)". Below 0.7 the finding is information.
 
+    ## Evidence
+    The class is how the items were told apart ("counts: ordinal sentences", "counts: an inline
+    list closed by and/or", …): each way misreads its own shapes, so each is measured apart.
+
     ## Fix safety
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
@@ -96,4 +100,10 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             spelled = violation.spelled_count
             edits = [ctx.edit(file, start, end, spelled)] if spelled else None
-            yield ctx.flag(violation, file, start, end, edits=edits, confidence=round(found.confidence, 2))
+            quote = " ".join(match.group(0).split())
+            evidence = Evidence(
+                kind=f"counts: {found.how}",
+                statements=[Statement(file=file, range=ctx.range(file, start, end), quote=quote, role="announced count")],
+                reason=f"{found.counted} items counted from {found.how}",
+            )
+            yield ctx.flag(violation, file, start, end, edits=edits, confidence=round(found.confidence, 2), evidence=evidence)
