@@ -1,6 +1,6 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
-from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, PARENTHESISED, mismatches
+from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
 from auditex.analyzers.rules.counts.table_rows import listings, table_counts
 from auditex.latex.model import Cell, Table
 
@@ -58,3 +58,8 @@ def test_each_way_of_telling_items_apart_is_named():
     assert _enumerations("We use three datasets:\n\\begin{itemize}\n\\item A\n\\item B\n\\end{itemize}") == [(3, 2, LISTED)]
     # A dash sets off asides of every kind: only a breakdown is read as the enumeration.
     assert _enumerations("in about three words --- just who is speaking and the substance of it --- or a cue.") == []
+
+
+def test_a_list_may_enumerate_an_earlier_count_of_its_clause():
+    assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three, (d) four.") == []
+    assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three.") == [(2, 3, MARKED)]

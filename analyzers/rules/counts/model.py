@@ -43,6 +43,8 @@ _VAGUE = re.compile(r"\be\.g\.|\b(?:such as|including|includes|for example|for i
 _WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
 _PARTITIVE = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
+# A count of other things earlier in the clause, which the list may enumerate instead.
+_EARLIER_COUNT = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
 # "tasks with two nouns (A, B, C)": the parenthesis may name the tasks, not the nouns.
 _OWNER_BEFORE = re.compile(r"\b(?:with|without|having|containing)\s+(?:only\s+|exactly\s+|just\s+)?$", re.IGNORECASE)
 _FLOAT = re.compile(r"\\(begin|end)\{(?:table|figure|tabular)\w*\*?\}")
@@ -123,6 +125,9 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
             confidence = min(confidence, 0.5)
         if opener == "(" and _OWNER_BEFORE.search(before):
             confidence = min(confidence, 0.5)
+        # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
+        if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
+            continue
         found.append((match, stated, enumeration._replace(confidence=confidence)))
     return found
 
