@@ -1,4 +1,21 @@
-"""CNT001: a count that announces an enumeration ("five datasets: A, B, C and D") with another number of items."""
+"""CNT001: a count that announces an enumeration ("five datasets: A, B, C and D") with another number of items.
+
+## How it decides
+The confidence comes from how the items were told apart: 0.95 for a list environment right
+after the count, 0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of
+three or more items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences
+("First, … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
+paragraph. Minus 0.1 when an item carries its own count or its parentheses were set aside,
+when the list sits in a table or figure, and for each item beyond one that the counts differ
+by (a slip is usually one item; many means the parse likely went wrong). At most 0.5 when the
+list may enumerate something else: "tasks with two nouns (A, B, C)" or "three of the four
+datasets (A, B, C)"; none when a count earlier in the clause is the list's length ("four
+regressions between the two models: (a) … (d)"). Below 0.7 the finding is information.
+
+The evidence class is how the items were told apart ("counts: ordinal sentences", "counts: an
+inline list closed by and/or", "counts: a breakdown whose items carry their counts", …): each
+way misreads its own shapes, so each is measured apart.
+"""
 
 from __future__ import annotations
 
@@ -73,21 +90,6 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     ```latex
     We evaluate on four datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
     ```
-
-    ## Confidence
-    From how the items were told apart: 0.95 for a list environment right after the count,
-    0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
-    items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences ("First,
-    … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
-    paragraph. Minus 0.1 when an item carries its own count or its parentheses were set
-    aside, when the list sits in a table or figure, and for each item beyond one that the
-    counts differ by (a slip is usually one item; many means the parse likely went wrong).
-    At most 0.5 when the list may enumerate something else: "tasks with two nouns (A, B, C)"
-    or "three of the four datasets (A, B, C)". Below 0.7 the finding is information.
-
-    ## Evidence
-    The class is how the items were told apart ("counts: ordinal sentences", "counts: an inline
-    list closed by and/or", …): each way misreads its own shapes, so each is measured apart.
 
     ## Fix safety
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
