@@ -71,7 +71,9 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     For the second step …", in later paragraphs of the same section too while the run is
     shorter than the count), or from a short comma-separated list closed by "and"/"or". An
     item that carries its own count adds that count ("three conditions: two baselines and
-    ours"); a "Finally," after the ordinals is an item only while the run is short of the
+    ours"), and items that each open with a count are a breakdown, long or short ("five
+    indicators---two based on claims, one on surveys, and one on searches---", the one
+    enumeration a dash sets off); a "Finally," after the ordinals is an item only while the run is short of the
     count (otherwise it wraps up). Open lists ("such as", "including", "e.g.", "\\dots"), a
     number inside a name ("Spin-0 estimators", "GPT-4 models", "palette~2 technologies") and
     a list that goes on in the next sentence ("We also use C.") are left alone.
