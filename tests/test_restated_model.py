@@ -48,6 +48,11 @@ def test_a_count_is_an_integer_before_a_plural_noun():
     assert list(counts("the top 1,000 features were taken")) == []  # a selection
     (rough,) = counts("we recruited about 50 participants from the pool")
     assert "~" in rough[5]
+    (acronyms,) = counts("we repeated the experiment with 19 NLMs trained on the same corpus")
+    assert acronyms[3] == (19.0,) and "1:nlms" in acronyms[5]
+    (far,) = counts("we trained 20 additional neural language models with the same settings")
+    assert far[3] == (20.0,) and "model" in far[5]
+    assert list(counts("the 12 CPU cores we used")) == []  # an acronym before the counted noun is no plural
 
 
 def test_a_slip_is_one_apart_a_zero_a_swap_or_the_last_digit():
