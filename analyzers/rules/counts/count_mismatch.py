@@ -12,9 +12,10 @@ list may enumerate something else: "tasks with two nouns (A, B, C)" or "three of
 datasets (A, B, C)"; none when a count earlier in the clause is the list's length ("four
 regressions between the two models: (a) … (d)"). Below 0.7 the finding is information.
 
-The evidence class is how the items were told apart ("counts: ordinal sentences", "counts: an
-inline list closed by and/or", "counts: a breakdown whose items carry their counts", …): each
-way misreads its own shapes, so each is measured apart.
+The evidence class is how the items were told apart: its tier is how plainly the source marks
+them ("strong: items of a list environment", "strong: numbered markers", "moderate: an inline
+list closed by and/or", "moderate: a breakdown whose items carry their counts", "weak: ordinal
+sentences", …). Each way misreads its own shapes, so each is measured apart.
 """
 
 from __future__ import annotations
@@ -106,8 +107,8 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             edits = [ctx.edit(file, start, end, spelled)] if spelled else None
             quote = " ".join(match.group(0).split())
             evidence = Evidence(
-                kind=f"counts: {found.how}",
+                kind=found.how,
                 statements=[Statement(file=file, range=ctx.range(file, start, end), quote=quote, role="announced count")],
-                reason=f"{found.counted} items counted from {found.how}",
+                reason=f"{found.counted} items counted from {found.how.partition(': ')[2]}",
             )
             yield ctx.flag(violation, file, start, end, edits=edits, confidence=round(found.confidence, 2), evidence=evidence)

@@ -78,14 +78,15 @@ class Enumeration(NamedTuple):
 
 
 # How an enumeration's items were told apart: each way fails on its own shapes (an ordinal run that
-# goes on in a later sentence, a last item without its marker), so each is measured apart.
-LISTED = "items of a list environment"
-MARKED = "numbered markers"
-MARKED_OPEN = "numbered markers, an unmarked item may follow"
-INLINE = "an inline list closed by and/or"
-PARENTHESISED = "a parenthesised list"
-ORDINALS = "ordinal sentences"
-BREAKDOWN = "a breakdown whose items carry their counts"
+# goes on in a later sentence, a last item without its marker), so each is measured apart, and its
+# evidence tier is how plainly the source marks the items.
+LISTED = "strong: items of a list environment"
+MARKED = "strong: numbered markers"
+MARKED_OPEN = "weak: numbered markers, an unmarked item may follow"
+INLINE = "moderate: an inline list closed by and/or"
+PARENTHESISED = "moderate: a parenthesised list"
+ORDINALS = "weak: ordinal sentences"
+BREAKDOWN = "moderate: a breakdown whose items carry their counts"
 
 
 def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
