@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "c55e90c", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "aa41d13", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -19,11 +19,11 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376),
     ("CIT005", "confidence 0.9+"): (2, 1, 1, 0.095),
-    ("CNT001", "counts: a breakdown whose items carry their counts"): (1, 1, 0, 0.207),
-    ("CNT001", "counts: a parenthesised list"): (1, 0, 1, 0.0),
-    ("CNT001", "counts: an inline list closed by and/or"): (1, 1, 0, 0.207),
-    ("CNT001", "counts: numbered markers"): (1, 1, 0, 0.207),
-    ("CNT001", "counts: ordinal sentences"): (3, 0, 3, 0.0),
+    ("CNT001", "moderate: a breakdown whose items carry their counts"): (1, 1, 0, 0.207),
+    ("CNT001", "moderate: a parenthesised list"): (1, 0, 1, 0.0),
+    ("CNT001", "moderate: an inline list closed by and/or"): (1, 1, 0, 0.207),
+    ("CNT001", "strong: numbered markers"): (1, 1, 0, 0.207),
+    ("CNT001", "weak: ordinal sentences"): (3, 0, 3, 0.0),
     ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
     ("CNT004", "strong: the manuscript's floats counted"): (2, 2, 0, 0.342),
     ("CNT005", "strong: a counted list names one item twice"): (1, 1, 0, 0.207),
@@ -103,7 +103,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (106, 66, 40, 0.528),
-    "strong": (71, 70, 1, 0.924),
-    "weak": (73, 17, 56, 0.151),
+    "moderate": (109, 68, 41, 0.53),
+    "strong": (72, 71, 1, 0.925),
+    "weak": (69, 14, 55, 0.125),
 }
