@@ -1,5 +1,6 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
+from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
 from auditex.analyzers.rules.counts.table_rows import listings, table_counts
 from auditex.latex.model import Cell, Table
 
@@ -37,3 +38,28 @@ def test_a_table_is_counted_with_and_without_group_titles_continued_rows_and_agg
     counts = set(listings(table))
     assert {5, 4, 3, 2} <= counts  # body rows, rows of data, named rows, named rows without the total
     assert 7 not in counts and 6 not in counts
+
+
+def _enumerations(source):
+    return [(stated, found.counted, found.how) for _, stated, found in mismatches(source)]
+
+
+def test_items_that_carry_their_counts_add_them_however_long_they_are():
+    aside = "the five indicators we use---two based on visits from insurance claims, one on online surveys, and one on searches---help."
+    assert _enumerations(aside) == [(5, 4, BREAKDOWN)]
+    assert _enumerations(aside.replace("five", "four")) == []
+    # Long items that carry no count of their own are not told apart.
+    assert _enumerations("three models: a network trained on all the data we have, and a tree grown on a subset of it.") == []
+
+
+def test_each_way_of_telling_items_apart_is_named():
+    assert _enumerations("We use five datasets: A, B, C and D.") == [(5, 4, INLINE)]
+    assert _enumerations("We use three datasets (A, B, C and D).") == [(3, 4, PARENTHESISED)]
+    assert _enumerations("We use three datasets:\n\\begin{itemize}\n\\item A\n\\item B\n\\end{itemize}") == [(3, 2, LISTED)]
+    # A dash sets off asides of every kind: only a breakdown is read as the enumeration.
+    assert _enumerations("in about three words --- just who is speaking and the substance of it --- or a cue.") == []
+
+
+def test_a_list_may_enumerate_an_earlier_count_of_its_clause():
+    assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three, (d) four.") == []
+    assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three.") == [(2, 3, MARKED)]

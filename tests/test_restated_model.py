@@ -3,7 +3,7 @@ counted list that names an item twice (CNT005)."""
 
 from auditex.analyzers.rules.counts.repeated_item import repeated
 from auditex.analyzers.rules.numbers.restated import content_stems, value_of
-from auditex.analyzers.rules.numbers.restated_range import periods, ranges, value_sets
+from auditex.analyzers.rules.numbers.restated_range import periods, ranges, setting_values, value_sets
 from auditex.analyzers.rules.numbers.same_count import counts, slipped
 
 
@@ -48,6 +48,11 @@ def test_a_count_is_an_integer_before_a_plural_noun():
     assert list(counts("the top 1,000 features were taken")) == []  # a selection
     (rough,) = counts("we recruited about 50 participants from the pool")
     assert "~" in rough[5]
+    (acronyms,) = counts("we repeated the experiment with 19 NLMs trained on the same corpus")
+    assert acronyms[3] == (19.0,) and "1:nlms" in acronyms[5]
+    (far,) = counts("we trained 20 additional neural language models with the same settings")
+    assert far[3] == (20.0,) and "model" in far[5]
+    assert list(counts("the 12 CPU cores we used")) == []  # an acronym before the counted noun is no plural
 
 
 def test_a_slip_is_one_apart_a_zero_a_swap_or_the_last_digit():
@@ -70,3 +75,12 @@ def test_a_set_of_five_or_more_values_is_keyed_by_its_size():
     (found,) = value_sets("the illuminations $\\{0,1,7,13,14,16,18\\}$ of the database")
     assert found[2:5] == ("the set of 7 values", (0.0, 1.0, 7.0, 13.0, 14.0, 16.0, 18.0), "{0,1,7,13,14,16,18}")
     assert list(value_sets("weights {0.1, 0.2, 0.5}")) == []  # too few to tell a slip from another set
+
+
+def test_three_or_four_values_of_one_setting_are_keyed_by_their_number():
+    (found,) = setting_values("for the same three parameters (\\Reg= .04, .01, .025) as before")
+    assert found[2:4] == ("a setting run over 3 values", (0.01, 0.025, 0.04)) and found[5] == frozenset()
+    (named,) = setting_values("the penalties (λ = 0.1, 0.01, 0.001) we sweep")
+    assert named[5] == frozenset({"λ"})
+    assert list(setting_values("weights (0.1, 0.2, 0.5)")) == []  # no setting named
+    assert list(setting_values("(λ = 0.1, 0.1, 0.5)")) == []  # a value twice: no set of settings

@@ -1,4 +1,22 @@
-"""CNT001: a count that announces an enumeration ("five datasets: A, B, C and D") with another number of items."""
+"""CNT001: a count that announces an enumeration ("five datasets: A, B, C and D") with another number of items.
+
+## How it decides
+The confidence comes from how the items were told apart: 0.95 for a list environment right
+after the count, 0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of
+three or more items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences
+("First, … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
+paragraph. Minus 0.1 when an item carries its own count or its parentheses were set aside,
+when the list sits in a table or figure, and for each item beyond one that the counts differ
+by (a slip is usually one item; many means the parse likely went wrong). At most 0.5 when the
+list may enumerate something else: "tasks with two nouns (A, B, C)" or "three of the four
+datasets (A, B, C)"; none when a count earlier in the clause is the list's length ("four
+regressions between the two models: (a) … (d)"). Below 0.7 the finding is information.
+
+The evidence class is how the items were told apart: its tier is how plainly the source marks
+them ("strong: items of a list environment", "strong: numbered markers", "moderate: an inline
+list closed by and/or", "moderate: a breakdown whose items carry their counts", "weak: ordinal
+sentences", …). Each way misreads its own shapes, so each is measured apart.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +26,7 @@ from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
-from ...finding import Category, Finding, Severity
+from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
 from ...violation import Violation
 from .model import COUNT_WORDS, mismatches
@@ -54,7 +72,9 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     For the second step …", in later paragraphs of the same section too while the run is
     shorter than the count), or from a short comma-separated list closed by "and"/"or". An
     item that carries its own count adds that count ("three conditions: two baselines and
-    ours"); a "Finally," after the ordinals is an item only while the run is short of the
+    ours"), and items that each open with a count are a breakdown, long or short ("five
+    indicators---two based on claims, one on surveys, and one on searches---", the one
+    enumeration a dash sets off); a "Finally," after the ordinals is an item only while the run is short of the
     count (otherwise it wraps up). Open lists ("such as", "including", "e.g.", "\\dots"), a
     number inside a name ("Spin-0 estimators", "GPT-4 models", "palette~2 technologies") and
     a list that goes on in the next sentence ("We also use C.") are left alone.
@@ -74,17 +94,6 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     We evaluate on four datasets: CIFAR-10, CIFAR-100, SVHN and STL-10.
     ```
 
-    ## Confidence
-    From how the items were told apart: 0.95 for a list environment right after the count,
-    0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
-    items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences ("First,
-    … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
-    paragraph. Minus 0.1 when an item carries its own count or its parentheses were set
-    aside, when the list sits in a table or figure, and for each item beyond one that the
-    counts differ by (a slip is usually one item; many means the parse likely went wrong).
-    At most 0.5 when the list may enumerate something else: "tasks with two nouns (A, B, C)"
-    or "three of the four datasets (A, B, C)". Below 0.7 the finding is information.
-
     ## Fix safety
     The fix writes the counted number. It is unsafe: the list may be the side that lost an item.
     """
@@ -96,4 +105,10 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             start, end = stretch.start + match.start(1), stretch.start + match.end(1)
             spelled = violation.spelled_count
             edits = [ctx.edit(file, start, end, spelled)] if spelled else None
-            yield ctx.flag(violation, file, start, end, edits=edits, confidence=round(found.confidence, 2))
+            quote = " ".join(match.group(0).split())
+            evidence = Evidence(
+                kind=found.how,
+                statements=[Statement(file=file, range=ctx.range(file, start, end), quote=quote, role="announced count")],
+                reason=f"{found.counted} items counted from {found.how.partition(': ')[2]}",
+            )
+            yield ctx.flag(violation, file, start, end, edits=edits, confidence=round(found.confidence, 2), evidence=evidence)

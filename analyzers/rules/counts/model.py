@@ -12,9 +12,12 @@ from ...memo import TEXT_CACHE_SIZE
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = re.compile(
     r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
-    r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
+    r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
+    # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
+    r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b))",
     re.IGNORECASE,
 )
+_DASH = re.compile(r"---|—|\\textemdash\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _START = r"(?:^\s*|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
 _EMPHASIS = r"(?:\{\\(?:em|it|bf)\s+|\\(?:emph|textit|textbf|textsc|underline)\{)?"  # "{\em First}", "\textbf{First}"
@@ -40,6 +43,8 @@ _VAGUE = re.compile(r"\be\.g\.|\b(?:such as|including|includes|for example|for i
 _WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
 _PARTITIVE = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
+# A count of other things earlier in the clause, which the list may enumerate instead.
+_EARLIER_COUNT = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
 # "tasks with two nouns (A, B, C)": the parenthesis may name the tasks, not the nouns.
 _OWNER_BEFORE = re.compile(r"\b(?:with|without|having|containing)\s+(?:only\s+|exactly\s+|just\s+)?$", re.IGNORECASE)
 _FLOAT = re.compile(r"\\(begin|end)\{(?:table|figure|tabular)\w*\*?\}")
@@ -64,10 +69,24 @@ _ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]
 
 
 class Enumeration(NamedTuple):
-    """Items counted after an announcement, and how surely they were told apart (0..1)."""
+    """Items counted after an announcement, how surely they were told apart (0..1), and how (`LISTED` …):
+    the way of telling items apart is what CNT001's precision is measured by."""
 
     counted: int
     confidence: float
+    how: str
+
+
+# How an enumeration's items were told apart: each way fails on its own shapes (an ordinal run that
+# goes on in a later sentence, a last item without its marker), so each is measured apart, and its
+# evidence tier is how plainly the source marks the items.
+LISTED = "strong: items of a list environment"
+MARKED = "strong: numbered markers"
+MARKED_OPEN = "weak: numbered markers, an unmarked item may follow"
+INLINE = "moderate: an inline list closed by and/or"
+PARENTHESISED = "moderate: a parenthesised list"
+ORDINALS = "weak: ordinal sentences"
+BREAKDOWN = "moderate: a breakdown whose items carry their counts"
 
 
 def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
@@ -93,7 +112,7 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
         if _in_name(before):
             continue
         stated = number(word)
-        opener = match.group(0)[-1]
+        opener = "—" if match.group("dash") else match.group(0)[-1]
         enumeration = _count_items(text, match.end(), opener, stated)
         if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
             continue
@@ -107,6 +126,9 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
             confidence = min(confidence, 0.5)
         if opener == "(" and _OWNER_BEFORE.search(before):
             confidence = min(confidence, 0.5)
+        # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
+        if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
+            continue
         found.append((match, stated, enumeration._replace(confidence=confidence)))
     return found
 
@@ -162,8 +184,11 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if re.match(r"\s*\(?(?:1|i|a)\)", paragraph):
         counted, trailing = _sequential_markers(paragraph, _MARKERS if paragraph.lstrip().startswith("(") else _HALF_MARKERS)
         # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
-        return Enumeration(counted, 0.6 if trailing else 0.9)
+        return Enumeration(counted, 0.6, MARKED_OPEN) if trailing else Enumeration(counted, 0.9, MARKED)
     end = _sentence_end(text, start)
+    if opener == "—":  # the aside ends at its closing dash
+        closing = _DASH.search(text, start, end)
+        end = closing.start() if closing else end
     sentence = text[start:end]
     if _VAGUE.search(sentence) or "\\item" in sentence:
         return None
@@ -174,7 +199,11 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     items, closed = _items(plain)
     if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain):
         return None
-    enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75)
+    enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75, INLINE)
+    # A dash sets off asides of every kind ("three words --- just who is speaking and the gist"): only a
+    # breakdown, each item with its count, is read as the enumeration.
+    if opener == "—" and enumeration is not None and enumeration.how != BREAKDOWN:
+        return None
     if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
         return None
     return enumeration._replace(confidence=enumeration.confidence - 0.1 * aside)
@@ -250,20 +279,23 @@ def _items(plain: str) -> tuple[list[str], bool]:
     return items, False
 
 
-def _weigh(items: list[str], stated: int, confidence: float) -> Enumeration | None:
+def _weigh(items: list[str], stated: int, confidence: float, how: str) -> Enumeration | None:
     """The count of short items, where an item that carries a count may add it: "two baselines and
     ours" is three, "6 on the template, 2 on the hoop" eight. Either reading that makes `stated`
-    agrees with it; None for fewer than two items or long ones."""
-    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
+    agrees with it; None for fewer than two items or long ones. Items that each open with their own
+    count ("two based on insurance claims, one on surveys") are a breakdown, told apart by those
+    counts however long they are."""
+    carried = [_ITEM_COUNT.match(item) for item in items]
+    breakdown = all(carried)
+    if len(items) < 2 or (not breakdown and any(len(item.split()) > 5 for item in items)):
         return None
-    weights = []
-    for item in items:
-        carried = _ITEM_COUNT.match(item)
-        weights.append(number(carried.group(1)) if carried else 1)
+    weights = [number(count.group(1)) if count else 1 for count in carried]
     if weights == [1] * len(weights) or stated == len(items):
-        return Enumeration(len(items), confidence)
+        return Enumeration(len(items), confidence, how)
     # Large numbers are amounts ("100 training and 50 test images"), not counts of things.
-    return Enumeration(sum(weights) if max(weights) <= 12 else len(items), confidence - 0.1)
+    if max(weights) > 12:
+        return None if breakdown else Enumeration(len(items), confidence - 0.1, how)
+    return Enumeration(sum(weights), confidence - 0.1, BREAKDOWN if breakdown else how)
 
 
 def _continues(text: str, end: int, counted: int) -> bool:
@@ -288,7 +320,7 @@ def _parenthesised(text: str, start: int, stated: int) -> Enumeration | None:
     plain, _ = _plain(inside)
     if plain is None or _CLAUSE.search(plain):
         return None
-    return _weigh(_items(plain)[0], stated, 0.85)
+    return _weigh(_items(plain)[0], stated, 0.85, PARENTHESISED)
 
 
 def _ordinals(text: str, start: int, stated: int) -> Enumeration | None:
@@ -304,14 +336,14 @@ def _ordinals(text: str, start: int, stated: int) -> Enumeration | None:
             if ordinal and _ORDINALS.index(ordinal.lower()) == count:
                 count += 1
             elif match.group(3) and 2 <= count < stated:
-                return Enumeration(count + 1, confidence)
+                return Enumeration(count + 1, confidence, ORDINALS)
         if not 0 < count < min(stated, len(_ORDINALS)):
             break
         following = re.compile(r"\n[ \t]*\n\s*(" + _EMPHASIS + _ORDINALS[count].capitalize() + r"\b)").search(text, end, end + 3000)
         if following is None or _SECTIONING.search(text, end, following.start()):
             break
         start, confidence = following.start(1), 0.6
-    return Enumeration(count, confidence) if count >= 2 else None
+    return Enumeration(count, confidence, ORDINALS) if count >= 2 else None
 
 
 _NEXT = {
@@ -363,7 +395,7 @@ def _count_list(text: str, start: int, environment: str, stated: int) -> Enumera
                 item_ends.append(start + token.start())
                 extras = sum(bool(_EXTRA_ITEM.search(text, begin, min(end, begin + 100))) for begin, end in zip(item_starts, item_ends[1:]))
                 items = len(item_starts)
-                return Enumeration(stated if items - extras == stated else items, 0.95)
+                return Enumeration(stated if items - extras == stated else items, 0.95, LISTED)
             depth -= 1
         elif token.group(0) == "\\item" and depth == 0:
             item_ends.append(start + token.start())

@@ -6,11 +6,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rapidfuzz.distance import Levenshtein
+
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation
+from .model import section_tables
 from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _SYMBOL = r"(?:([A-Za-z]{1,3})\s*=\s*)?"
@@ -44,6 +47,12 @@ _PERIOD = "the period of the "
 # A set of five or more values written out: "$\{0, 1, 7, 13, 14, 16, 18\}$", "(λ = .04, .01, .025, .001, .1)".
 _SET = re.compile(r"[{(]\s*(?:[A-Za-z]\w*\s*=\s*)?(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){4,})\s*\\?[})]")
 _SET_OF = "the set of "
+# Three or four values of one setting written out: "(λ = .04, .01, .025)", "$\\gamma \\in \\{0.9, 0.99, 0.999\\}$".
+_SETTING_VALUES = re.compile(
+    r"[{(]\s*(\\?[A-Za-zα-ωΑ-Ω]\w*)\s*(?:=|∈|\\in\b)\s*\\?\{?\s*(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){2,3})\s*\\?\}?\s*[})]"
+)
+_SETTING_OF = "a setting run over "
+_SYMBOL_HEADER = re.compile(r"\\?[A-Za-zα-ωΑ-Ω]{1,2}\w?")  # a column headed by a symbol: "λ", "$\\eta$", "K"
 _BEFORE = 6  # words before the range that say what ranges ("sample sizes", "true effects")
 # Two ends further apart than this (relative to the larger) are two ranges, not one restated.
 _CLOSE = 0.25
@@ -88,10 +97,55 @@ def value_sets(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...]
             yield match.start(), match.end(), f"{_SET_OF}{len(members)} values", tuple(sorted(members)), written, frozenset()
 
 
+def setting_values(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The three or four values of one setting that `sentence` writes out ("λ = .04, .01, .025"), keyed by their
+    number: a table that runs the setting over the same values but one, mistyped, disagrees with it."""
+    for match in _SETTING_VALUES.finditer(sentence):
+        symbol, listed = match.groups()
+        members = [value_of(member) for member in listed.split(",")]
+        if len(set(members)) == len(members):
+            written = " ".join(match.group(0).replace("\\", "").split())
+            # A macro the plain text keeps ("\Reg") may stand for any symbol: it names none.
+            named = frozenset() if symbol.startswith("\\") else frozenset({symbol})
+            yield match.start(), match.end(), f"{_SETTING_OF}{len(members)} values", tuple(sorted(members)), written, named
+
+
+def table_settings(ctx: RuleContext, section: Section) -> Iterator[Stated]:
+    """The columns of the section's tables headed by a symbol alone ("λ") whose three or four cells are each one
+    distinct number: the values a table runs a setting over, keyed as `setting_values` keys them."""
+    where = section.title or section.kind.value
+    for placed, table in section_tables(section):
+        for column in range(max((len(row) for row in table.rows), default=0)):
+            header = " ".join(table.column_header(column).split())
+            cells = [row[column] for row in table.rows[table.header_rows :] if column < len(row) and row[column].text.strip()]
+            values = [cell.value for cell in cells if cell.value is not None and _ONE_NUMBER.fullmatch(cell.text.strip())]
+            if not (_SYMBOL_HEADER.fullmatch(header) and 3 <= len(values) == len(cells) <= 4 and len(set(values)) == len(values)):
+                continue
+            start, end = cells[0].start, cells[-1].end
+            written = ", ".join(cell.text.strip() for cell in cells)
+            yield Stated(
+                f"{_SETTING_OF}{len(values)} values",
+                tuple(sorted(float(value) for value in values)),
+                f"{header} = {written}",
+                frozenset({header}),
+                f"the column {header} of the table: {written}",
+                frozenset(),
+                placed.index,
+                False,
+                where,
+                ctx.report(placed.file, start, end, ""),
+                ctx.related(placed.file, start, end, f"the table's column {header}: {written}"),
+            )
+
+
+_ONE_NUMBER = re.compile(NUMBER)
+
+
 def _statements(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
     yield from ranges(sentence)
     yield from periods(sentence)
     yield from value_sets(sentence)
+    yield from setting_values(sentence)
 
 
 def _restated(statement: Stated, other: Stated) -> bool:
@@ -99,6 +153,14 @@ def _restated(statement: Stated, other: Stated) -> bool:
     one range restated, not two ranges of two settings. Two sets are one restated when all members but one agree."""
     if statement.key.startswith(_SET_OF):
         return len(set(statement.values) - set(other.values)) == 1
+    if statement.key.startswith(_SETTING_OF):
+        # Three values agree by chance more often than five: the one that differs must read as a slip of the other's,
+        # and two symbols named ("λ", "η") are two settings.
+        differ = set(statement.values) - set(other.values), set(other.values) - set(statement.values)
+        if any(len(values) != 1 for values in differ) or (statement.words and other.words and statement.words != other.words):
+            return False
+        (mine,), (theirs,) = differ
+        return Levenshtein.distance(f"{mine:g}", f"{theirs:g}") <= 1
     if not statement.words & other.words:
         return False
     return all(abs(a - b) <= _CLOSE * max(abs(a), abs(b)) for a, b in zip(statement.values, other.values, strict=True))
@@ -126,6 +188,8 @@ def _reported(pair: Pair) -> Finding:
     violation = RangeRestated(pair.slip.written, pair.told.written, pair.told.where, pair.slip.key)
     if pair.slip.key.startswith(_SET_OF):
         kind, reason = "sets: all members but one agree", f"both write {pair.slip.key}, and all but one agree"
+    elif pair.slip.key.startswith(_SETTING_OF):
+        kind, reason = "sets: a setting's values, all but one agree, a slip apart", f"both give {pair.slip.key}, all but one alike"
     elif pair.slip.key.startswith(_PERIOD):
         kind, reason = "periods: one sample, two periods", f"both sentences date {pair.slip.key.removeprefix(_PERIOD)}"
     else:
@@ -167,7 +231,11 @@ def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
 
     So is a set of values written out, five or more of them ("illuminations {0, 1, 7, 13, 14, 16,
     18}"): restated with all members but one the same ("{0, 1, 6, 7, 13, 14, 18}"), one of the
-    two was mistyped.
+    two was mistyped. Three or four values of one setting ("(λ = .04, .01, .025)") are compared
+    with the other statements of as many values, and with a table's column headed by a symbol
+    alone ("λ") whose cells are each one number: all but one must agree, and the one that
+    differs must read as a slip of the other (a digit changed, added or dropped: ".025",
+    ".0025"), as three values agree by chance more often than five.
 
     ## Why is this bad?
     The reader cannot tell which range holds; a range is usually computed once, so two versions
@@ -183,8 +251,9 @@ def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     State the range once, or the same range in both places.
 
     ## Evidence
-    "ranges: same subject, ends apart", "periods: one sample, two periods", or "sets: all members
-    but one agree"; confidence 0.6. Their
+    "ranges: same subject, ends apart", "periods: one sample, two periods", "sets: all members
+    but one agree", or "sets: a setting's values, all but one agree, a slip apart"; confidence 0.6. Their
     measured precision decides whether a finding is information or a hint.
     """
-    return [section_statements(ctx, section, _statements)]
+    # A table's settings first: a sentence of its section that restates them is the later statement, reported.
+    return [[*table_settings(ctx, section), *section_statements(ctx, section, _statements)]]

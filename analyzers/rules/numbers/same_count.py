@@ -14,10 +14,12 @@ from ...registry import Scope, rule
 from ...violation import Violation
 from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
+_ACRONYMS = r"[A-Z]{2,}s\b"  # "NLMs", "GPUs": an acronym's plural counts things too
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
-# An integer count, or a scaled one ("3.2 million", "600k"), before the words of what it counts. Not part of a
-# name or a reference ("Study 2 participants", "GPT-4 models", "Table 3 lists"), nor a value set by "=".
-_COUNT = re.compile(r"(?<![\w.,=^_~/-])(" + NUMBER + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+(?=[a-z])")
+# An integer count, or a scaled one ("3.2 million", "600k"), before the words of what it counts (or an acronym's
+# plural: "19 NLMs"). Not part of a name or a reference ("Study 2 participants", "GPT-4 models", "Table 3
+# lists"), nor a value set by "=".
+_COUNT = re.compile(r"(?<![\w.,=^_~/-])(" + NUMBER + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+(?=[a-z]|" + _ACRONYMS + ")")
 # A capitalised word before the number, not the sentence's first: the number is part of a name ("Study 2", "Table 3").
 _NAME_BEFORE = re.compile(r"(?<=\S)\s+[A-Z][\w-]*\.?\s*$")
 # A count that bounds or rounds ("more than 1,000", "about 50"): compared only when far from the other value.
@@ -34,14 +36,14 @@ _SETTINGS = frozenset(
         "minutes hours days weeks months years rounds batches repetitions replications bootstrap permutations draws"
     )
 )
-# What it counts, in the plural, among the three words after it: "jobs", "video instances", "bouncing MNIST
-# instances"; not a unit ("800 km s^-1", "5 ms").
-_PLURAL = re.compile(r"(?:[\w-]+\s+){0,2}?[a-z][a-z-]+[a-rt-z]s\b")
+# What it counts, in the plural, among the four words after it: "jobs", "video instances", "additional neural
+# language models", "NLMs"; not a unit ("800 km s^-1", "5 ms").
+_PLURAL = re.compile(r"(?:[\w-]+\s+){0,3}?(?:[a-z][a-z-]+[a-rt-z]s|" + _ACRONYMS + ")")
 _POWER_OF_TEN = re.compile(r"10+")
 # A selection, not a count of what there is: "the top 1,000 features", "the first 100 samples".
 _SELECTION_BEFORE = re.compile(r"\b(?:top|first|last|best|worst|next|previous)\s*$", re.IGNORECASE)
 _TAIL = 10  # content words after the count compared
-_SHARED = 4  # of them at least this many in common, and most: one thing counted in one setting
+_SHARED = 4  # of them at least this many in common, and half: one thing counted in one setting
 _LARGE = 1000  # a count this large with the same two words after it is a headline number, restated
 _ROUGH = 0.15  # a rounded count within this of the other restates it
 
@@ -89,12 +91,12 @@ def slipped(value: float, other: float) -> bool:
 
 
 def _evidence(statement: Stated, other: Stated) -> str | None:
-    """Why two counts are taken for one: most of the words after them agree ("instances, each containing T=10
+    """Why two counts are taken for one: half or more of the words after them agree ("instances, each containing T=10
     time steps and D=3 digits"), or both are large and the same two words follow ("jobs lost"); None when neither."""
     tail, other_tail = _tail(statement), _tail(other)
     shared = tail & other_tail
     # Methods repeat one sentence per experiment with its own count: the words alone do not make one count.
-    if len(shared) >= _SHARED and len(shared) * 5 >= 3 * min(len(tail), len(other_tail)) and slipped(statement.values[0], other.values[0]):
+    if len(shared) >= _SHARED and len(shared) * 2 >= min(len(tail), len(other_tail)) and slipped(statement.values[0], other.values[0]):
         return "counts: same words after, a slip apart"
     # A headline count the summaries restate ("21 482 jobs lost", "54 000 jobs were lost"), with no setting named.
     leading = {word for word in statement.words if word.startswith("1:")}
@@ -183,10 +185,10 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     bouncing MNIST instances, each containing T=10 time steps and D=3 digits"; "21 482 jobs lost" in
     the introduction and "54 000 jobs were lost" in the discussion. A count is an integer of ten or
     more (thousands grouped by commas or spaces), or a scaled one ("600k", "3.2 million"), before
-    the words of what it counts, with a plural noun among the three words after it (not a unit:
-    "800 km s^-1"). Two counts, in two paragraphs, are one thing counted twice when:
+    the words of what it counts, with a plural noun (or an acronym's: "19 NLMs") among the four
+    words after it (not a unit: "800 km s^-1"). Two counts, in two paragraphs, are one thing counted twice when:
 
-    - most of the ten content words after them agree, four or more, and one value reads as a
+    - half or more of the ten content words after them agree, four or more, and one value reads as a
       typing slip of the other: one apart, a zero dropped or added (not between powers of ten,
       which step a grid: 100, 1,000), two neighbouring digits swapped, or the last of three or
       more digits changed. Methods repeat one sentence per
