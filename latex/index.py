@@ -10,7 +10,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -442,16 +442,21 @@ def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
 def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
     """Macros that typeset none of their arguments: draft notes switched off (`\\newcommand{\\note}[1]{}`),
     and those that pass their arguments only to such macros (`\\newcommand{\\amit}[1]{\\note{Amit: #1}}`)."""
-    definitions: dict[str, list[MacroDef]] = {}
-    for macro in macros:
-        definitions.setdefault(macro.name.lstrip("\\"), []).append(macro)
+    return _discarding(tuple((macro.name.lstrip("\\"), macro.arguments, macro.body) for macro in macros))
+
+
+@lru_cache(maxsize=64)  # kept by the definitions: the index and the drafts rules ask again on every edit
+def _discarding(macros: tuple[tuple[str, int, str], ...]) -> tuple[str, ...]:
+    definitions: dict[str, list[tuple[int, str]]] = {}
+    for name, arguments, body in macros:
+        definitions.setdefault(name, []).append((arguments, body))
     discarding: set[str] = set()
     for _ in range(3):  # a chain of a few wrappers at most
         calls = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}") if discarding else None
         found = {
             name
             for name, versions in definitions.items()
-            if all(version.arguments > 0 and "#" not in (calls.sub("", version.body) if calls else version.body) for version in versions)
+            if all(arguments > 0 and "#" not in (calls.sub("", body) if calls else body) for arguments, body in versions)
         }
         if found == discarding:
             break
