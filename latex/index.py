@@ -434,9 +434,12 @@ _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
-    texts = (project.source(path).text for path in project.files)
-    names = {name.strip() for text in texts if "excludecomment" in text for name in _EXCLUDE_COMMENT.findall(text)}
-    return tuple(sorted(names))
+    return tuple(sorted({name for path in project.files for name in _excluded_in(project.source(path).text)}))
+
+
+@lru_cache(maxsize=256)  # kept by a file's text: the drafts rules ask on every edit, and the other files are unchanged
+def _excluded_in(text: str) -> frozenset[str]:
+    return frozenset(name.strip() for name in _EXCLUDE_COMMENT.findall(text)) if "excludecomment" in text else frozenset()
 
 
 def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
