@@ -221,13 +221,18 @@ def _uncommented(text: str) -> str:
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
-def _found_in(text: str, pattern: str | re.Pattern[str]) -> bool:
-    return re.search(pattern, _uncommented(text)) is not None
+def _holds(text: str) -> frozenset[str]:
+    """Which of the project-wide searches (`_SEARCHES`) find something in a file, comments aside: one entry per
+    file, so that a book's every file stays cached while each edit asks them all."""
+    masked = _uncommented(text)
+    return frozenset(name for name, pattern in _SEARCHES.items() if re.search(pattern, masked))
 
 
-def _anywhere(texts: Iterable[str], pattern: str | re.Pattern[str]) -> bool:
-    """Whether some file, comments aside, holds `pattern`."""
-    return any(_found_in(text, pattern) for text in texts)
+def _anywhere(texts: Iterable[str], search: str) -> bool:
+    """Whether some file, comments aside, holds what `_SEARCHES[search]` looks for."""
+    if search not in _SEARCHES:
+        raise KeyError(search)
+    return any(search in _holds(text) for text in texts)
 
 
 # A switch set by hand: `\drafttrue`, `\draftfalse` (the whole command name).
@@ -256,7 +261,7 @@ def switch_values(texts: Iterable[str]) -> dict[str, bool]:
 def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
     """Commands that print none of their arguments: the paper's own (`\\newcommand{\\note}[1]{}`),
     and todonotes' when the package is loaded with `disable`."""
-    todonotes = _TODONOTES_COMMANDS if _anywhere(texts, _TODONOTES_DISABLED) else ()
+    todonotes = _TODONOTES_COMMANDS if _anywhere(texts, "todonotes disabled") else ()
     return tuple(sorted({*discarding_macros(macros), *todonotes}))
 
 
@@ -421,7 +426,7 @@ def float_type(environment: str) -> str | None:
 
 def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered 1, 2, 3 … in the order of their captions."""
-    return not _anywhere(texts, _OWN_NUMBERING.format(type=kind))
+    return not _anywhere(texts, f"{kind} numbered otherwise")
 
 
 # What keeps a chaptered document's floats from being numbered "chapter.n": a counter set or printed otherwise.
@@ -437,7 +442,7 @@ SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs
 def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered within its chapters ("4.1"), as LaTeX's book and report do."""
     texts = list(texts)
-    return _anywhere(texts, _CHAPTER) and not _anywhere(texts, _NOT_BY_CHAPTER.format(type=kind))
+    return _anywhere(texts, "chapters") and not _anywhere(texts, f"{kind} not by chapter")
 
 
 def float_environments(texts: Iterable[str], kind: str) -> int:
@@ -490,6 +495,14 @@ _NOTE_NAME = re.compile(r"todo|fixme|note|comment|tbd", re.I)
 _COLOURS = re.compile(r"\\(?:textcolor|color|colorbox|fcolorbox|hl|todo|marginpar|sethlcolor)\b")
 # The body names who speaks or what the note is: "YL: #1", "[#1] #2", "TODO: #1".
 _SPEAKER = re.compile(r"[A-Za-z]{1,12}\s*:\s*\\?\S*#\d|\[#\d\]|TODO|FIXME")
+# What the project-wide readings look for in each file (see `_holds`).
+_SEARCHES: dict[str, str | re.Pattern[str]] = {
+    "todonotes": _TODONOTES,
+    "todonotes disabled": _TODONOTES_DISABLED,
+    "chapters": _CHAPTER,
+    **{f"{kind} numbered otherwise": _OWN_NUMBERING.format(type=kind) for kind in ("figure", "table", "section")},
+    **{f"{kind} not by chapter": _NOT_BY_CHAPTER.format(type=kind) for kind in ("figure", "table", "section")},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,7 +527,7 @@ def note_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[NoteCom
         for name, defined in versions.items()
         if name not in silenced and all(_prints_a_note(name, macro) for macro in defined)
     ]
-    if _anywhere(texts, _TODONOTES) and "todo" not in versions and "todo" not in silenced:
+    if _anywhere(texts, "todonotes") and "todo" not in versions and "todo" not in silenced:
         found.append(NoteCommand("todo", package=True))
     return tuple(sorted(found, key=lambda command: command.name))
 
