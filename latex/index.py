@@ -10,7 +10,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from .bibliography import BibEntry, BibProblem
 from .conditionals import NEVER, branch_paths, group_end, path_at
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
 from .macro_signatures import PARSE_CONTEXT
-from .manuscript import Manuscript, PlacedBlock
+from .manuscript import Manuscript, PlacedBlock, Section
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .option_labels import label_setting_commands, option_label_uses
@@ -133,6 +133,7 @@ class IndexCache:
     # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions
     derived: dict[object, Any] = field(default_factory=dict)
     blocks: dict[int, _BlockContribution] = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
+    sections: dict[int, _SectionContribution] = field(default_factory=dict)  # id of a Section → its _SectionContribution
     digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
 
 
@@ -331,8 +332,9 @@ class _ProseFacts:
         live: dict[object, Any],
         file_items: dict[str, dict[str, list[Any]]],
     ) -> _ProseFacts:
-        """Each prose block's contribution, reused from `cache` when the block is the same object in a
-        section of the same kind; a first build also reuses the block facts kept in `store`, and keeps its own."""
+        """Each section's contribution, reused from `cache` while the manuscript keeps the same Section (an edit
+        re-reads the edited section alone); in it each prose block's, reused while the block is the same object.
+        A first build also reuses the block facts kept in `store`, and keeps its own."""
         prose = cls()
         first_build = not cache.blocks
         previous = cache.derived
@@ -340,9 +342,44 @@ class _ProseFacts:
             previous = {text: facts for path in files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
             previous.update(cache.derived)
         live_blocks: dict[int, _BlockContribution] = {}
+        live_sections: dict[int, _SectionContribution] = {}
         new_facts_in: set[str] = set()  # the files with blocks whose facts this build derived
-        sections = manuscript.sections
-        for placed in manuscript.blocks:
+        for section in manuscript.sections:
+            kept = cache.sections.get(id(section))
+            if kept is None or kept.section is not section or kept.blocks != len(section.blocks):
+                kept = _SectionContribution.read(section, cache.blocks, previous, new_facts_in)
+            live_sections[id(section)] = kept
+            live.update(kept.facts)
+            live_blocks.update(kept.contributions)
+            for field_name in ("numbers", "claims", "inline_acronyms", "tables", "theorems"):
+                getattr(prose, field_name).extend(getattr(kept.prose, field_name))
+            for placed, acronym in kept.prose.inline_acronyms:
+                file_items["inline_acronyms"][placed.file].append(acronym)
+        cache.derived, cache.blocks, cache.sections = live, live_blocks, live_sections
+        if first_build and store is not None:
+            for path in new_facts_in:
+                texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
+                store.save("block_facts", path, {text: live[text] for text in texts})
+        return prose
+
+
+@dataclass(slots=True)
+class _SectionContribution:
+    """What one section's blocks contribute; reused while the manuscript keeps the same Section."""
+
+    section: Section
+    blocks: int  # how many blocks it held
+    prose: _ProseFacts
+    contributions: dict[int, _BlockContribution]  # id of a PlacedBlock → its contribution
+    facts: dict[object, Any]  # its blocks' texts → their facts, kept alive in the text-keyed cache
+
+    @classmethod
+    def read(
+        cls, section: Section, blocks: dict[int, _BlockContribution], previous: dict[object, Any], new_facts_in: set[str]
+    ) -> _SectionContribution:
+        read = cls(section, len(section.blocks), _ProseFacts(), {}, {})
+        prose = read.prose
+        for placed in section.blocks:
             kind = placed.kind
             if kind is BlockKind.TABLE and placed.block.table is not None:
                 prose.tables.append(placed)
@@ -350,27 +387,18 @@ class _ProseFacts:
                 prose.theorems.append(placed)
             if kind not in _PROSE_KINDS:
                 continue
-            section = sections[placed.section]
-            contribution = cache.blocks.get(id(placed))
+            contribution = blocks.get(id(placed))
             if contribution is None or contribution.placed is not placed or contribution.section_kind is not section.kind:
-                if placed.block.plain.text not in live and placed.block.plain.text not in previous:
+                if placed.block.plain.text not in read.facts and placed.block.plain.text not in previous:
                     new_facts_in.add(placed.file)
-                contribution = _contribution(placed, section.kind, live, previous)
+                contribution = _contribution(placed, section.kind, read.facts, previous)
             else:
-                live[placed.block.plain.text] = contribution.facts
-            live_blocks[id(placed)] = contribution
+                read.facts[placed.block.plain.text] = contribution.facts
+            read.contributions[id(placed)] = contribution
             prose.numbers += contribution.numbers
-            if contribution.claims:
-                prose.claims += contribution.claims
-            if contribution.acronyms:
-                prose.inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
-                file_items["inline_acronyms"][placed.file] += contribution.acronyms
-        cache.derived, cache.blocks = live, live_blocks
-        if first_build and store is not None:
-            for path in new_facts_in:
-                texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
-                store.save("block_facts", path, {text: live[text] for text in texts})
-        return prose
+            prose.claims += contribution.claims
+            prose.inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
+        return read
 
 
 def _file_facts(
@@ -434,24 +462,32 @@ _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
     """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
     root per venue switch the venue's text with them, so their labels and references are not this root's."""
-    texts = (project.source(path).text for path in project.files)
-    names = {name.strip() for text in texts if "excludecomment" in text for name in _EXCLUDE_COMMENT.findall(text)}
-    return tuple(sorted(names))
+    return tuple(sorted({name for path in project.files for name in _excluded_in(project.source(path).text)}))
+
+
+@lru_cache(maxsize=256)  # kept by a file's text: the drafts rules ask on every edit, and the other files are unchanged
+def _excluded_in(text: str) -> frozenset[str]:
+    return frozenset(name.strip() for name in _EXCLUDE_COMMENT.findall(text)) if "excludecomment" in text else frozenset()
 
 
 def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
     """Macros that typeset none of their arguments: draft notes switched off (`\\newcommand{\\note}[1]{}`),
     and those that pass their arguments only to such macros (`\\newcommand{\\amit}[1]{\\note{Amit: #1}}`)."""
-    definitions: dict[str, list[MacroDef]] = {}
-    for macro in macros:
-        definitions.setdefault(macro.name.lstrip("\\"), []).append(macro)
+    return _discarding(tuple((macro.name.lstrip("\\"), macro.arguments, macro.body) for macro in macros))
+
+
+@lru_cache(maxsize=64)  # kept by the definitions: the index and the drafts rules ask again on every edit
+def _discarding(macros: tuple[tuple[str, int, str], ...]) -> tuple[str, ...]:
+    definitions: dict[str, list[tuple[int, str]]] = {}
+    for name, arguments, body in macros:
+        definitions.setdefault(name, []).append((arguments, body))
     discarding: set[str] = set()
     for _ in range(3):  # a chain of a few wrappers at most
         calls = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}") if discarding else None
         found = {
             name
             for name, versions in definitions.items()
-            if all(version.arguments > 0 and "#" not in (calls.sub("", version.body) if calls else version.body) for version in versions)
+            if all(arguments > 0 and "#" not in (calls.sub("", body) if calls else body) for arguments, body in versions)
         }
         if found == discarding:
             break

@@ -7,10 +7,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...registry import rule
+from ...registry import Scope, rule
 from ...violation import Violation
 from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_layout, float_type
 
@@ -39,28 +40,55 @@ class DeclaredFloats(Violation):
         return f"declared {self.kind}s {self.declared}"
 
 
-def _readings(ctx: RuleContext) -> dict[str, set[int]]:
+@dataclass(frozen=True, slots=True)
+class _Float:
+    kind: str  # "figure" or "table"
+    main: bool  # in the main article, not the appendix
+    captions: int
+    graphics: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Declaration:
+    kind: str
+    declared: int
+    anchor: Finding  # placed while its section was read; its message waits for the count
+
+
+def _readings(floats: Iterator[_Float]) -> dict[str, set[int]]:
     """Every number of figures and of tables the manuscript may be said to have: numbered captions or float
     environments, in the main article or with its appendix, and for figures their parts (each graphic)."""
     counts: dict[str, Counter[str]] = {"figure": Counter(), "table": Counter()}
-    for placed in ctx.manuscript.blocks:
-        environment = placed.block.environment or ""
-        kind = float_type(environment)
-        if placed.kind not in FLOAT_BLOCKS or kind is None or environment not in FLOATS:
-            continue
-        latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-        layout = float_layout(latex)
-        captions = layout.captions if layout else 1
-        main = not ctx.manuscript.sections[placed.section].in_appendix
-        for scope in ("all", "main") if main else ("all",):
-            counts[kind][f"{scope} environments"] += 1
-            counts[kind][f"{scope} captions"] += captions
-            counts[kind][f"{scope} parts"] += max(1, len(_GRAPHICS.findall(latex)))
+    for found in floats:
+        for scope in ("all", "main") if found.main else ("all",):
+            counts[found.kind][f"{scope} environments"] += 1
+            counts[found.kind][f"{scope} captions"] += found.captions
+            counts[found.kind][f"{scope} parts"] += max(1, found.graphics)
     return {kind: set(counter.values()) | {counter["main captions"]} for kind, counter in counts.items()}
 
 
-@rule("CNT004", "declared-float-count", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",))
-def declared_float_count(ctx: RuleContext) -> Iterator[Finding]:
+def _declarations_against_floats(ctx: RuleContext, parts: list[tuple[Section, list[_Float | _Declaration]]]) -> Iterator[Finding]:
+    """Each declared count against the floats of the whole manuscript."""
+    declarations = [item for _, items in parts for item in items if isinstance(item, _Declaration)]
+    if not declarations:
+        return
+    readings = _readings(item for _, items in parts for item in items if isinstance(item, _Float))
+    for declaration in declarations:
+        if declaration.declared not in readings[declaration.kind]:
+            violation = DeclaredFloats(declaration.kind, declaration.declared, min(readings[declaration.kind]))
+            yield declaration.anchor.model_copy(update={"message": violation.message})
+
+
+@rule(
+    "CNT004",
+    "declared-float-count",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_declarations_against_floats,
+)
+def declared_float_count(ctx: RuleContext, section: Section) -> Iterator[_Float | _Declaration]:
     """## What it does
     Counts the figures and tables of a manuscript that declares how many it has, as journals ask
     on the title page ("Number of figures: 3", "Number of tables: 5"). Any reading of the count
@@ -89,23 +117,30 @@ def declared_float_count(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "strong: the manuscript's floats counted".
     """
-    readings: dict[str, set[int]] | None = None
-    for placed in ctx.manuscript.blocks:
-        if placed.kind is not BlockKind.PARAGRAPH or "of" not in placed.block.plain.text:
-            continue
-        for match in _DECLARED.finditer(placed.block.plain.text):
-            readings = readings if readings is not None else _readings(ctx)
-            kind, declared = match.group(1).lower().rstrip("s"), int(match.group(2))
-            if declared in readings[kind]:
-                continue
-            counted = min(readings[kind])
-            violation = DeclaredFloats(kind, declared, counted)
-            start, end = placed.block.plain.source_span(match.start(2), match.end(2))
-            evidence = Evidence(
-                kind="strong: the manuscript's floats counted",
-                statements=[
-                    Statement(file=placed.file, range=ctx.range(placed.file, start, end), quote=match.group(0), role="declared count")
-                ],
-                reason=f"no reading of the {kind} environments (captions, environments, parts; with or without the appendix) gives {declared}",
-            )
-            yield ctx.flag_block(violation, placed, match.start(2), match.end(2), evidence=evidence, confidence=0.9)
+    # A section's floats and declarations: an edit re-reads its own section, and only the count runs over the paper.
+    main = not section.in_appendix
+    for placed in section.blocks:
+        environment = placed.block.environment or ""
+        kind = float_type(environment)
+        if placed.kind in FLOAT_BLOCKS and kind is not None and environment in FLOATS:
+            latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
+            layout = float_layout(latex)
+            yield _Float(kind, main, layout.captions if layout else 1, len(_GRAPHICS.findall(latex)))
+        if placed.kind is BlockKind.PARAGRAPH and "of" in placed.block.plain.text:
+            yield from _declarations(ctx, placed)
+
+
+def _declarations(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Declaration]:
+    """The counts of figures and tables a paragraph declares, placed; their message waits for the combine's count."""
+    for match in _DECLARED.finditer(placed.block.plain.text):
+        kind, declared = match.group(1).lower().rstrip("s"), int(match.group(2))
+        start, end = placed.block.plain.source_span(match.start(2), match.end(2))
+        evidence = Evidence(
+            kind="strong: the manuscript's floats counted",
+            statements=[Statement(file=placed.file, range=ctx.range(placed.file, start, end), quote=match.group(0), role="declared count")],
+            reason=f"no reading of the {kind} environments (captions, environments, parts; with or without the appendix) gives {declared}",
+        )
+        violation = DeclaredFloats(kind, declared, 0)
+        yield _Declaration(
+            kind, declared, ctx.flag_block(violation, placed, match.start(2), match.end(2), evidence=evidence, confidence=0.9)
+        )

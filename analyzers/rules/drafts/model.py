@@ -209,8 +209,9 @@ _DELETED = re.compile(
 )
 
 
-# Whole files' readings are memoised by their text: an edit re-reads the edited file alone. Bounded by
-# files, not blocks, since each entry holds a file's text.
+# Whole files' readings are memoised by their text: an edit re-reads the edited file alone, and what
+# holds for the project is combined from the files' answers. Bounded by files, not blocks, since each
+# entry holds a file's text.
 _FILE_CACHE_SIZE = 256
 
 
@@ -219,29 +220,48 @@ def _uncommented(text: str) -> str:
     return _COMMENT.sub("", text)
 
 
-def _uncommented_all(texts: Iterable[str]) -> str:
-    """The files' texts without their comments, joined."""
-    return "\n".join(_uncommented(text) for text in texts)
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _holds(text: str) -> frozenset[str]:
+    """Which of the project-wide searches (`_SEARCHES`) find something in a file, comments aside: one entry per
+    file, so that a book's every file stays cached while each edit asks them all."""
+    masked = _uncommented(text)
+    return frozenset(name for name, pattern in _SEARCHES.items() if re.search(pattern, masked))
+
+
+def _anywhere(texts: Iterable[str], search: str) -> bool:
+    """Whether some file, comments aside, holds what `_SEARCHES[search]` looks for."""
+    if search not in _SEARCHES:
+        raise KeyError(search)
+    return any(search in _holds(text) for text in texts)
+
+
+# A switch set by hand: `\drafttrue`, `\draftfalse` (the whole command name).
+_SWITCH_SET = re.compile(r"\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])")
+
+
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _switches(text: str) -> tuple[frozenset[str], frozenset[tuple[str, bool]]]:
+    """The switches a file declares with `\\newif`, and those it sets (name, value), comments aside."""
+    masked = _uncommented(text)
+    return frozenset(_NEWIF.findall(masked)), frozenset((name, value == "true") for name, value in _SWITCH_SET.findall(masked))
 
 
 def switch_values(texts: Iterable[str]) -> dict[str, bool]:
     """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
     True with it and no `\\draftfalse`; a switch set both ways is left out."""
-    masked = _uncommented_all(texts)
-    values = {}
-    for name in set(_NEWIF.findall(masked)):
-        set_true = re.search(rf"\\{re.escape(name)}true(?![A-Za-z@])", masked) is not None
-        set_false = re.search(rf"\\{re.escape(name)}false(?![A-Za-z@])", masked) is not None
-        if not (set_true and set_false):
-            values[f"if{name}"] = set_true
-    return values
+    declared: set[str] = set()
+    set_to: set[tuple[str, bool]] = set()
+    for text in texts:
+        names, settings = _switches(text)
+        declared |= names
+        set_to |= settings
+    return {f"if{name}": (name, True) in set_to for name in declared if not ((name, True) in set_to and (name, False) in set_to)}
 
 
 def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
     """Commands that print none of their arguments: the paper's own (`\\newcommand{\\note}[1]{}`),
     and todonotes' when the package is loaded with `disable`."""
-    masked = _uncommented_all(texts)
-    todonotes = _TODONOTES_COMMANDS if _TODONOTES_DISABLED.search(masked) else ()
+    todonotes = _TODONOTES_COMMANDS if _anywhere(texts, "todonotes disabled") else ()
     return tuple(sorted({*discarding_macros(macros), *todonotes}))
 
 
@@ -406,8 +426,7 @@ def float_type(environment: str) -> str | None:
 
 def numbered_in_order(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered 1, 2, 3 … in the order of their captions."""
-    masked = _uncommented_all(texts)
-    return re.search(_OWN_NUMBERING.format(type=kind), masked) is None
+    return not _anywhere(texts, f"{kind} numbered otherwise")
 
 
 # What keeps a chaptered document's floats from being numbered "chapter.n": a counter set or printed otherwise.
@@ -422,8 +441,8 @@ SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs
 
 def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
     """Whether the paper's `kind` floats are numbered within its chapters ("4.1"), as LaTeX's book and report do."""
-    masked = _uncommented_all(texts)
-    return _CHAPTER.search(masked) is not None and re.search(_NOT_BY_CHAPTER.format(type=kind), masked) is None
+    texts = list(texts)
+    return _anywhere(texts, "chapters") and not _anywhere(texts, f"{kind} not by chapter")
 
 
 def float_environments(texts: Iterable[str], kind: str) -> int:
@@ -476,6 +495,14 @@ _NOTE_NAME = re.compile(r"todo|fixme|note|comment|tbd", re.I)
 _COLOURS = re.compile(r"\\(?:textcolor|color|colorbox|fcolorbox|hl|todo|marginpar|sethlcolor)\b")
 # The body names who speaks or what the note is: "YL: #1", "[#1] #2", "TODO: #1".
 _SPEAKER = re.compile(r"[A-Za-z]{1,12}\s*:\s*\\?\S*#\d|\[#\d\]|TODO|FIXME")
+# What the project-wide readings look for in each file (see `_holds`).
+_SEARCHES: dict[str, str | re.Pattern[str]] = {
+    "todonotes": _TODONOTES,
+    "todonotes disabled": _TODONOTES_DISABLED,
+    "chapters": _CHAPTER,
+    **{f"{kind} numbered otherwise": _OWN_NUMBERING.format(type=kind) for kind in ("figure", "table", "section")},
+    **{f"{kind} not by chapter": _NOT_BY_CHAPTER.format(type=kind) for kind in ("figure", "table", "section")},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,8 +517,8 @@ def note_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[NoteCom
     """The commands that print draft notes in this project: each of the paper's own definitions must
     colour an argument and read as a note (a note's name, or a speaker before the argument), and
     none may print nothing."""
-    masked = _uncommented_all(texts)
-    silenced = set(silenced_commands([masked], macros))
+    texts = list(texts)
+    silenced = set(silenced_commands(texts, macros))
     versions: dict[str, list[MacroDef]] = {}
     for macro in macros:
         versions.setdefault(macro.name.lstrip("\\"), []).append(macro)
@@ -500,7 +527,7 @@ def note_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[NoteCom
         for name, defined in versions.items()
         if name not in silenced and all(_prints_a_note(name, macro) for macro in defined)
     ]
-    if _TODONOTES.search(masked) and "todo" not in versions and "todo" not in silenced:
+    if _anywhere(texts, "todonotes") and "todo" not in versions and "todo" not in silenced:
         found.append(NoteCommand("todo", package=True))
     return tuple(sorted(found, key=lambda command: command.name))
 
@@ -526,7 +553,6 @@ def in_definition(source: str, offset: int) -> bool:
     return between.count("{") > between.count("}")
 
 
-@lru_cache(maxsize=_FILE_CACHE_SIZE)
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
 def note_uses(latex: str, commands: tuple[NoteCommand, ...]) -> tuple[tuple[int, int, NoteCommand], ...]:
     """Where `latex` calls a note command, comments aside: the command's name, as offsets of `latex`. Kept by

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
@@ -109,7 +110,7 @@ def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[
     found = [(placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text)]
     found += [(placed, placeholder) for placed in blocks if placed.block.table for placeholder in unfilled_cells(placed)]
     written = Counter(placeholder.text for _, placeholder in found if placeholder.kind is PlaceholderKind.MARKER)
-    floats = _counts(ctx)
+    floats = cache(lambda: _counts(ctx))  # counted only for a "Table X" that may be a roman ten
     printed: dict[tuple[int, str], list[tuple[int, int, Placeholder]]] = {}
     for placed, placeholder in found:
         start, end = (
@@ -129,7 +130,7 @@ def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[
             or publisher_slot(source, start)
             or not_text(source, start)
             or (placed.kind is BlockKind.TABLE and _reference_category(placeholder))
-            or (placeholder.names and floats.get(placeholder.names, 0) >= _ROMAN_TEN and "X" in placeholder.text)
+            or (placeholder.names and "X" in placeholder.text and floats().get(placeholder.names, 0) >= _ROMAN_TEN)
         ):
             printed.setdefault((placed.index, placeholder.text), []).append((start, end, placeholder))
     return printed
@@ -150,8 +151,8 @@ def _counts(ctx: RuleContext) -> Counter[str]:
     """How many tables, figures and sections the paper has: what a roman "X" would number."""
     counts: Counter[str] = Counter()
     for placed in ctx.manuscript.blocks:
-        kind = float_type(placed.block.environment or "")
-        if placed.kind is BlockKind.CAPTION and kind is not None:
+        kind = float_type(placed.block.environment or "") if placed.kind is BlockKind.CAPTION else None
+        if kind is not None:
             counts[kind] += 1
     counts["section"] = sum(1 for section in ctx.manuscript.sections if section.level <= 2)
     return counts

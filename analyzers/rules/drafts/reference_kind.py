@@ -63,8 +63,8 @@ def reference_names_another_kind(ctx: RuleContext) -> Iterator[Finding]:
     kinds: dict[str, set[str]] = {}
     for placed in ctx.manuscript.blocks:
         environment = placed.block.environment or ""
-        kind = float_type(environment)
-        if placed.kind not in FLOAT_BLOCKS or environment not in FLOATS or kind is None:
+        kind = float_type(environment) if placed.kind in FLOAT_BLOCKS and environment in FLOATS else None
+        if kind is None:
             continue
         if _RECAPTIONED.search(ctx.source(placed.file).text[placed.block.start : placed.block.end]):
             continue  # a float that captions another kind of float in it
