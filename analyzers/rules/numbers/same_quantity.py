@@ -70,7 +70,7 @@ from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
 from ...context import RuleContext, Spot
-from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
 from ...registry import Scope, rule
 from ...violation import Violation
