@@ -275,7 +275,7 @@ class _ChunkWalker(FactCollector):
         """Each tabular of a float as a table, captioned and labelled by its subfloat or else by the float.
         A table float's own block holds its first table; any other gets a block of its own, without text
         (the float's block holds it) and named after its tabular, so that no rule counts it as a float.
-        In a figure, a tabular without numbers only lays out its panels."""
+        In a figure, a tabular without a row of numbers only lays out its panels."""
         captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
         caption = captions[0].plain.text if captions else _nested_caption(node.nodelist)
         label = block.labels[0] if block.labels else None
@@ -352,7 +352,8 @@ class _ChunkWalker(FactCollector):
 
 
 def _holds_numbers(table: Table) -> bool:
-    return any(cell.value is not None for row in table.rows for cell in row)
+    """A row of two numbers or more: data, not panels ("\\rotatebox{90}{…}" reads as one number)."""
+    return any(sum(1 for cell in row if cell.value is not None) >= 2 for row in table.rows)
 
 
 def _holds_float(nodes: list[lw.LatexNode]) -> bool:
