@@ -153,19 +153,19 @@ def _cells(table):
 
 def test_a_tabular_in_a_figure_is_a_table_with_the_figure_caption(tmp_path):
     body = r"""\begin{figure}\centering
-\begin{tabular}{lc}
-Method & Mean \\ \hline
-A & 2.45 \\
+\begin{tabular}{lcc}
+Method & A & Mean \\ \hline
+Ours & 2.40 & 2.45 \\
 \end{tabular}
 \caption{Scores}\label{fig:s}
 \end{figure}
-\begin{figure}\begin{tabular}{cc}\includegraphics{a} & \includegraphics{b} \\ (a) & (b)\end{tabular}\end{figure}"""
+\begin{figure}\begin{tabular}{cc}\rotatebox{90}{Input} & \includegraphics{a} \\ (a) & (b)\end{tabular}\end{figure}"""
     project = make_project(tmp_path, {"main.tex": document(body)})
-    (placed,) = project.index.tables  # the second tabular only lays out panels
+    (placed,) = project.index.tables  # the second tabular only lays out panels, one label a row
     table = placed.block.table
-    assert (table.caption, table.label, _cells(table)) == ("Scores", "fig:s", [["Method", "Mean"], ["A", "2.45"]])
+    assert (table.caption, table.label, _cells(table)) == ("Scores", "fig:s", [["Method", "A", "Mean"], ["Ours", "2.40", "2.45"]])
     assert placed.block.environment == "tabular" and placed.block.plain.text == ""
-    cell = table.rows[1][1]
+    cell = table.rows[1][2]
     assert project.documents["main.tex"].text[cell.start : cell.end] == "2.45"
 
 
