@@ -61,7 +61,7 @@ _TRANSPARENT_ENVIRONMENTS = frozenset(
     }
 )
 _MAX_FLOW_DEPTH = 60
-_FLOATS = cmd.FLOAT_TABLE_ENVIRONMENTS | cmd.TABULAR_ENVIRONMENTS | cmd.FIGURE_ENVIRONMENTS
+_TABLES = cmd.FLOAT_TABLE_ENVIRONMENTS | cmd.TABULAR_ENVIRONMENTS
 
 
 def parse_chunk(text: str) -> ParsedChunk:
@@ -123,8 +123,8 @@ class _ChunkWalker(FactCollector):
                 self._block(BlockKind.MATH, node, node.nodelist)
             elif isinstance(node, lw.LatexEnvironmentNode):
                 self._flow_environment(node)
-            elif isinstance(node, lw.LatexGroupNode) and _holds_float(node.nodelist):
-                # A float in the argument of the author's own macro (`\revised{…}{R2-3}`, whose
+            elif isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist):
+                # A table in the argument of the author's own macro (`\revised{…}{R2-3}`, whose
                 # arguments the parser does not know): material of the page, not a phrase.
                 self.flush()
                 self.flow(node.nodelist)
@@ -356,10 +356,10 @@ def _holds_numbers(table: Table) -> bool:
     return any(sum(1 for cell in row if cell.value is not None) >= 2 for row in table.rows)
 
 
-def _holds_float(nodes: list[lw.LatexNode]) -> bool:
+def _holds_table(nodes: list[lw.LatexNode]) -> bool:
     return any(
-        (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _FLOATS)
-        or (isinstance(node, lw.LatexGroupNode) and _holds_float(node.nodelist))
+        (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _TABLES)
+        or (isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist))
         for node in nodes
     )
 
