@@ -16,10 +16,10 @@ from pylatexenc import latexwalker as lw
 from . import macro_signatures as cmd
 from .chunk_facts import FactCollector, collect_declarations
 from .chunks import unclosed_brace
-from .model import Block, BlockKind, Heading, KeyUse, Marker
+from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, macro_arguments
-from .tables import parse_table
+from .tables import parse_table, tabulars
 from .walker import RunWalker
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -61,6 +61,7 @@ _TRANSPARENT_ENVIRONMENTS = frozenset(
     }
 )
 _MAX_FLOW_DEPTH = 60
+_TABLES = cmd.FLOAT_TABLE_ENVIRONMENTS | cmd.TABULAR_ENVIRONMENTS
 
 
 def parse_chunk(text: str) -> ParsedChunk:
@@ -122,6 +123,11 @@ class _ChunkWalker(FactCollector):
                 self._block(BlockKind.MATH, node, node.nodelist)
             elif isinstance(node, lw.LatexEnvironmentNode):
                 self._flow_environment(node)
+            elif isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist):
+                # A table in the argument of the author's own macro (`\revised{…}{R2-3}`, whose
+                # arguments the parser does not know): material of the page, not a phrase.
+                self.flush()
+                self.flow(node.nodelist)
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.TEX_DEFINITIONS:
                 index = self.tex_definition(node, nodes, index)
 
@@ -224,11 +230,11 @@ class _ChunkWalker(FactCollector):
             return
         if name in cmd.FIGURE_ENVIRONMENTS:
             self.flush()
-            self._with_environment(name, lambda: self._float(node, name, BlockKind.FIGURE))
+            self._with_environment(name, lambda: self._tables_of(node, self._float(node, name, BlockKind.FIGURE)))
             return
         if name in cmd.ALGORITHM_ENVIRONMENTS:
             self.flush()
-            self._with_environment(name, lambda: self._float(node, name, BlockKind.ALGORITHM))
+            self._with_environment(name, lambda: self._tables_of(node, self._float(node, name, BlockKind.ALGORITHM)))
             return
         if name in ("comment",):
             return
@@ -263,11 +269,35 @@ class _ChunkWalker(FactCollector):
         return block
 
     def _table(self, node: lw.LatexEnvironmentNode, name: str) -> None:
-        block = self._float(node, name, BlockKind.TABLE)
+        self._tables_of(node, self._float(node, name, BlockKind.TABLE))
+
+    def _tables_of(self, node: lw.LatexEnvironmentNode, block: Block) -> None:
+        """Each tabular of a float as a table, captioned and labelled by its subfloat or else by the float.
+        A table float's own block holds its first table; any other gets a block of its own, without text
+        (the float's block holds it) and named after its tabular, so that no rule counts it as a float.
+        In a figure, a tabular without a row of numbers only lays out its panels."""
         captions = [b for b in self.result.blocks if b.kind is BlockKind.CAPTION and node.pos <= b.start < node.pos + node.len]
         caption = captions[0].plain.text if captions else _nested_caption(node.nodelist)
-        # A plain renderer: the cells' facts were collected when the body was rendered.
-        block.table = parse_table(node, InlineRenderer(), caption=caption, label=block.labels[0] if block.labels else None)
+        label = block.labels[0] if block.labels else None
+        for tabular, subfloat in tabulars(node):
+            own_caption = _subfloat_caption(subfloat) if subfloat is not None and subfloat is not node else None
+            table_caption = own_caption or caption
+            table_label = (self._label_within(subfloat) if own_caption is not None else None) or label
+            if block.kind is BlockKind.TABLE and block.table is None:
+                # A plain renderer: the cells' facts were collected when the body was rendered.
+                block.table = parse_table(node, tabular, InlineRenderer(), table_caption, table_label)
+                continue
+            table = parse_table(tabular, tabular, InlineRenderer(), table_caption, table_label)
+            if table is not None and (block.kind is BlockKind.TABLE or _holds_numbers(table)):
+                labels = [table_label] if table_label else []
+                self.result.blocks.append(
+                    Block(BlockKind.TABLE, table.start, table.end, PlainText("", []), tabular.environmentname, labels, table)
+                )
+
+    def _label_within(self, node: lw.LatexNode | None) -> str | None:
+        if node is None:
+            return None
+        return next((use.key for use in self.result.labels if node.pos <= use.start < node.pos + node.len), None)
 
     # Macros seen in flow; returns True when fully handled.
 
@@ -321,6 +351,19 @@ class _ChunkWalker(FactCollector):
         return self.collect(node)
 
 
+def _holds_numbers(table: Table) -> bool:
+    """A row of two numbers or more: data, not panels ("\\rotatebox{90}{…}" reads as one number)."""
+    return any(sum(1 for cell in row if cell.value is not None) >= 2 for row in table.rows)
+
+
+def _holds_table(nodes: list[lw.LatexNode]) -> bool:
+    return any(
+        (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _TABLES)
+        or (isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist))
+        for node in nodes
+    )
+
+
 def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:
     body: list[lw.LatexNode] = []
     captions: list[lw.LatexMacroNode] = []
@@ -345,6 +388,18 @@ def _nested_caption(nodes: list[lw.LatexNode]) -> str | None:
             if found is not None:
                 return found
     return None
+
+
+def _subfloat_caption(node: lw.LatexNode) -> str | None:
+    """A subtable's or minipage's own caption, or the caption `\\subfloat[…]` and `\\subcaptionbox{…}` take first."""
+    if isinstance(node, lw.LatexMacroNode):
+        arguments = [argument for argument in macro_arguments(node) if argument is not None]
+        if len(arguments) < 2:
+            return None
+        out = PlainBuilder()
+        InlineRenderer().render(argument_nodes(arguments[0]), out)
+        return out.build().text.strip() or None
+    return _nested_caption(node.nodelist) if isinstance(node, lw.LatexEnvironmentNode) else None
 
 
 def _caption_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import TypeGuard
 
 from pylatexenc import latexwalker as lw
 
-from .macro_signatures import TABULAR_ENVIRONMENTS
+from .macro_signatures import MATH_ENVIRONMENTS, TABULAR_ENVIRONMENTS
 from .model import Cell, MacroDef, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 
@@ -67,11 +68,13 @@ _SPREAD = re.compile(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
 def parse_table(
-    node: lw.LatexEnvironmentNode, renderer: InlineRenderer, caption: str | None = None, label: str | None = None
+    node: lw.LatexEnvironmentNode,
+    tabular: lw.LatexEnvironmentNode,
+    renderer: InlineRenderer,
+    caption: str | None = None,
+    label: str | None = None,
 ) -> Table | None:
-    tabular = node if _is_tabular(node) else _find_tabular(node.nodelist)
-    if tabular is None:
-        return None
+    """The table `tabular` typesets, placed at `node` (its float, or itself)."""
     rows_nodes, header_rows, raw_rules = _split_rows(tabular.nodelist)
     rows: list[list[Cell]] = []
     kept_before: list[int] = []  # how many rows are kept before each raw row
@@ -156,25 +159,43 @@ def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[t
         header_rows = later[0]
 
 
-def _is_tabular(node: lw.LatexNode) -> bool:
+def _is_tabular(node: lw.LatexNode) -> TypeGuard[lw.LatexEnvironmentNode]:
     return isinstance(node, lw.LatexEnvironmentNode) and (
         node.environmentname in TABULAR_ENVIRONMENTS or node.environmentname.startswith("deluxetable")
     )
 
 
-def _find_tabular(nodes: list[lw.LatexNode]) -> lw.LatexEnvironmentNode | None:
-    for node in nodes:
-        if _is_tabular(node):
-            return node
-        children: list[lw.LatexNode] = []
-        if isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)):
-            children = node.nodelist
-        elif isinstance(node, lw.LatexMacroNode):
-            children = [child for argument in macro_arguments(node) for child in argument_nodes(argument)]
-        found = _find_tabular(children) if children else None
-        if found is not None:
-            return found
-    return None
+# The parts of a float that hold one table each and may caption it: subcaption's and subfig's
+# subtables, and the minipages set side by side.
+_SUBFLOAT_ENVIRONMENTS = frozenset({"subtable", "subfigure", "minipage"})
+_SUBFLOAT_MACROS = frozenset({"subfloat", "subcaptionbox", "subtable", "subfigure"})
+
+
+def tabulars(node: lw.LatexNode) -> list[tuple[lw.LatexEnvironmentNode, lw.LatexNode | None]]:
+    """Each outermost tabular within `node` (or `node` itself), with the innermost subfloat around it,
+    if any: a float may set several tables side by side, each with its own caption."""
+    found: list[tuple[lw.LatexEnvironmentNode, lw.LatexNode | None]] = []
+    _collect_tabulars(node, None, found)
+    return found
+
+
+def _collect_tabulars(
+    node: lw.LatexNode, subfloat: lw.LatexNode | None, found: list[tuple[lw.LatexEnvironmentNode, lw.LatexNode | None]]
+) -> None:
+    if _is_tabular(node):
+        found.append((node, subfloat))
+        return
+    children: list[lw.LatexNode] = []
+    if isinstance(node, lw.LatexEnvironmentNode) and node.environmentname not in MATH_ENVIRONMENTS:
+        children = node.nodelist
+        subfloat = node if node.environmentname in _SUBFLOAT_ENVIRONMENTS else subfloat
+    elif isinstance(node, lw.LatexGroupNode):
+        children = node.nodelist
+    elif isinstance(node, lw.LatexMacroNode):
+        children = [child for argument in macro_arguments(node) for child in argument_nodes(argument)]
+        subfloat = node if node.macroname in _SUBFLOAT_MACROS else subfloat
+    for child in children:
+        _collect_tabulars(child, subfloat, found)
 
 
 def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int, list[tuple[int, str]]]:

@@ -147,6 +147,60 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
 
 
+def _cells(table):
+    return [[cell.text for cell in row] for row in table.rows]
+
+
+def test_a_tabular_in_a_figure_is_a_table_with_the_figure_caption(tmp_path):
+    body = r"""\begin{figure}\centering
+\begin{tabular}{lcc}
+Method & A & Mean \\ \hline
+Ours & 2.40 & 2.45 \\
+\end{tabular}
+\caption{Scores}\label{fig:s}
+\end{figure}
+\begin{figure}\begin{tabular}{cc}\rotatebox{90}{Input} & \includegraphics{a} \\ (a) & (b)\end{tabular}\end{figure}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (placed,) = project.index.tables  # the second tabular only lays out panels, one label a row
+    table = placed.block.table
+    assert (table.caption, table.label, _cells(table)) == ("Scores", "fig:s", [["Method", "A", "Mean"], ["Ours", "2.40", "2.45"]])
+    assert placed.block.environment == "tabular" and placed.block.plain.text == ""
+    cell = table.rows[1][2]
+    assert project.documents["main.tex"].text[cell.start : cell.end] == "2.45"
+
+
+def test_a_table_in_the_argument_of_an_authors_macro_is_a_table(tmp_path):
+    preamble = r"\newcommand{\revised}[2]{{#1}}"
+    body = r"""Before. \revised{Prose of the revision.
+\begin{table}\caption{Shares}\label{tab:s}
+\begin{tabular}{lc}
+Project & Share \\ \hline
+JRuby & 65.5 \\
+\end{tabular}\end{table}
+}{R2-3} After."""
+    project = make_project(tmp_path, {"main.tex": document(body, preamble)})
+    (placed,) = project.index.tables
+    assert placed.block.table.label == "tab:s" and _cells(placed.block.table)[1] == ["JRuby", "65.5"]
+    cell = placed.block.table.rows[1][1]
+    assert project.documents["main.tex"].text[cell.start : cell.end] == "65.5"
+    assert any("Prose of the revision." in block.block.plain.text for block in project.manuscript.blocks)
+
+
+def test_each_tabular_of_a_float_is_a_table_with_its_own_caption(tmp_path):
+    body = r"""\begin{table}\caption{Both datasets}\label{tab:both}
+\begin{subtable}{.5\linewidth}\caption{Left}\label{tab:left}
+\begin{tabular}{lc} A & 1.0 \\ B & 2.0 \\ \end{tabular}\end{subtable}
+\begin{minipage}{.5\linewidth}
+\begin{tabular}{lc} C & 3.0 \\ D & 4.0 \\ \end{tabular}\end{minipage}
+\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    first, second = (placed.block.table for placed in project.index.tables)
+    assert (first.caption, first.label, _cells(first)) == ("Left", "tab:left", [["A", "1.0"], ["B", "2.0"]])
+    assert (second.caption, second.label, _cells(second)) == ("Both datasets", "tab:both", [["C", "3.0"], ["D", "4.0"]])
+    source = project.documents["main.tex"].text
+    assert source[second.rows[1][1].start : second.rows[1][1].end] == "4.0"
+
+
 def test_a_hidden_column_is_not_read_and_the_columns_after_it_keep_their_place(tmp_path):
     # `H` (a column type typesetting nothing) keeps values in the source that a reader never sees.
     table = r"""\newcolumntype{H}{>{\setbox0=\hbox\bgroup}c<{\egroup}@{}}

@@ -26,6 +26,9 @@ from .model import (
     table_blocks,
 )
 
+# The other statistics of a distribution: a Mean column beside two of them is one more of its statistics.
+_DISTRIBUTION_HEADER = re.compile(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class AggregateMismatch(Violation):
@@ -116,6 +119,8 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
 def _aggregate_columns(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[Finding]:
     """Each Avg column against the other, non-aggregate columns of its row."""
     rows, columns = grid.body_rows(), grid.columns()
+    if sum(1 for column in columns if _DISTRIBUTION_HEADER.match(grid.own_header(column))) >= 2:
+        return  # "Mean, Median, Min, Max": a row describes values the table does not show
     for column in columns:
         if AGGREGATE_COLUMN_HEADER.match(grid.own_header(column)):
             others = [c for c in columns if c != column and not AGGREGATE_COLUMN_HEADER.match(grid.own_header(c))]
