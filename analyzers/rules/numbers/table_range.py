@@ -104,9 +104,11 @@ def _lines(table: Table) -> Iterator[tuple[str, list[Cell]]]:
     cells = [cell for cell in body_cells(table) if cell.value is not None]
     name = f"Table {table.label}" if table.label else "the table"
     for column in sorted({cell.column for cell in cells}):
-        yield f"{name} (column {' '.join(table.column_header(column).split())})", [c for c in cells if c.column == column]
+        header = " ".join(table.column_header(column).split()) or str(column + 1)
+        yield f"{name} (column {header})", [c for c in cells if c.column == column]
     for row in sorted({cell.row for cell in cells}):
-        yield f"{name} (row {' '.join(table.row_header(row).split())})", [c for c in cells if c.row == row]
+        header = " ".join(table.row_header(row).split()) or str(row + 1)
+        yield f"{name} (row {header})", [c for c in cells if c.row == row]
 
 
 def _shown(cell: Cell, end: End) -> tuple[float, int]:
@@ -123,18 +125,22 @@ def _holds(cell: Cell, end: End) -> bool:
     return end.decimals >= decimals - 1 and agrees(end.value, end.decimals, value)
 
 
+def _quotes_a_result(held: End, other: End) -> bool:
+    """The end that is a cell quotes a result: two or more figures, a decimal or a percentage (a band of whole
+    numbers, "aged 18-34", is a category), and the other end is as fine (a coarser one is a bound stated loosely:
+    "from 0.648 to 0.7")."""
+    figures = significant_figures(spelled(held.value, held.decimals))
+    return figures >= 2 and (held.decimals > 0 or held.percent) and other.decimals >= held.decimals
+
+
 def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> tuple[End, list[float], bool] | None:
     """The end no cell of the table holds while the other is a cell of the line, the values of the line's cells
     the range spans, and whether the end lies past the whole line's extreme; None when the range does not
     contradict the line."""
     low, high = stated.low, stated.high
     for held, other in ((low, high), (high, low)):
-        if (
-            other.decimals < held.decimals
-            or significant_figures(spelled(held.value, held.decimals)) < 2
-            or not any(_holds(cell, held) for cell in cells)
-        ):
-            continue  # a coarser end is a bound stated loosely ("from 0.648 to 0.7")
+        if not _quotes_a_result(held, other) or not any(_holds(cell, held) for cell in cells):
+            continue
         if any(_holds(cell, other) for cell in table_cells):
             continue
         values = [_shown(cell, other)[0] for cell in cells]
