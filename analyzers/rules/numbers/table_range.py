@@ -1,4 +1,5 @@
-"""NUM007: a range a sentence states of a cited table ("between 0.648 and 0.659") whose end no cell of the line it spans holds.
+"""NUM007: a range or an extreme a sentence states of a cited table ("between 0.648 and 0.659", "the highest
+accuracy, 92.15%") that the cells of the column or row it describes contradict.
 
 ## How it decides
 A range is "between A and B", "from A to B" or "A–B", each end optionally a percentage. The sentence
@@ -12,8 +13,17 @@ to 0.7"), and the end lies past every cell of the line, or past the cells the ra
 the rounding of its last place. A range over a subset of rows is no finding as long as its ends are
 cells; a range of another quantity (a setting swept "from 4 to 150") has no end that is a cell.
 
-Confidence 0.6 (information): when the end lies beyond the whole line's extreme, "past the line's
-extreme"; else "inside the line, no cell at the end".
+An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
+four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
+It describes a column of a cited table whose header the words name and which holds the number (as a
+range's end is held). It is a finding when every such column holds a cell beyond it by more than the
+number's rounding; errors all negative are compared by size ("a maximum error of -53.6" against -53.8).
+"Best" and "worst" are left alone (which way is better depends on the metric), and so is a sentence
+about part of the table ("among the baselines", "except", "apart from").
+
+Confidence 0.6 (information). Evidence: "weak: past the line's extreme" when a range's end lies beyond
+the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, and "weak: a column's
+cell beyond the stated extreme".
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, agrees, body_cells, referenced_labels, shown_table, slack, spelled, tables_by_label
+from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
 from .model import significant_figures
@@ -38,6 +48,14 @@ _RANGE = re.compile(
     + r"|\bfrom\s+" + _NUMBER + r"\s+to\s+" + _NUMBER
     + r"|(?<![\w.,-])" + _NUMBER + r"\s*(?:--|–|—|-)\s*" + _NUMBER + r"(?![\w.,]|-\d)"
 )  # fmt: skip
+# "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
+_EXTREME = re.compile(
+    r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
+    + _NUMBER
+    + r"(?![\w.])"
+)
+# A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
+_PART = re.compile(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +78,31 @@ class _Range:
     quote: str
     labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites
     anchor: Finding
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Extreme:
+    value: End
+    highest: bool
+    words: frozenset[str]  # what the words between the superlative and the number name: the column
+    quote: str
+    labels: tuple[str, ...]
+    anchor: Finding
+
+
+@dataclass(frozen=True)
+class ExtremeNotInTable(Violation):
+    quote: str
+    line: str
+    beyond: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}": {self.line} holds {self.beyond}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.line}"
 
 
 @dataclass(frozen=True)
@@ -88,6 +131,18 @@ def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
         if all(end.decimals == 0 and 1900 <= end.value <= 2100 for end in ends):
             continue
         yield match.start(), match.end(), ends[0], ends[1]
+
+
+def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
+    """The extremes `sentence` states of a quantity it names ("the highest accuracy, 92.15%"): the number,
+    whether it is a highest, and the words naming the quantity; none in a sentence about part of a table."""
+    if _PART.search(sentence):
+        return
+    for match in _EXTREME.finditer(sentence):
+        highest, named, number, percent = match.groups()
+        words = frozenset(name_words(named))
+        if words:
+            yield match.start(), match.end(), _end(number, bool(percent)), bool(highest), words
 
 
 def _end(text: str, percent: bool) -> End:
@@ -176,12 +231,49 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
             return
 
 
-def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range]]]) -> Iterator[Finding]:
+def _beaten(stated: _Extreme, tables: dict[str, Table]) -> tuple[str, float] | None:
+    """The first column the claim names that holds its number and a cell beyond it, with that cell; None when
+    some named column holding the number has it as its extreme. A maximum of errors all negative is by size."""
+    end, found = stated.value, None
+    for label in stated.labels:
+        table = tables.get(label)
+        if table is None or not _quotes_a_result(end, end):
+            continue
+        for column in sorted({cell.column for cell in body_cells(table)}):
+            cells = [c for c in body_cells(table) if c.column == column and c.value is not None]
+            if not stated.words & name_words(table.column_header(column)) or not any(_holds(c, end) for c in cells):
+                continue
+            values = [_shown(cell, end)[0] for cell in cells]
+            sign = -1.0 if end.value < 0 and all(value <= 0 for value in values) else 1.0
+            extreme = max(values, key=lambda v: sign * v) if stated.highest else min(values, key=lambda v: sign * v)
+            if abs(extreme - end.value) <= slack(end.decimals):
+                return None
+            found = found or (f"Table {label} (column {' '.join(table.column_header(column).split())})", extreme)
+    return found
+
+
+def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterator[Finding]:
+    beaten = _beaten(stated, tables)
+    if beaten is None:
+        return
+    line, extreme = beaten
+    violation = ExtremeNotInTable(stated.quote, line, _written(extreme))
+    evidence = Evidence(
+        kind="weak: a column's cell beyond the stated extreme",
+        statements=[Statement(file=stated.anchor.file, range=stated.anchor.range, quote=stated.quote, role="extreme")],
+        reason=f"the number is a cell of {line}, which holds a cell beyond it",
+    )
+    yield stated.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range | _Extreme]]]) -> Iterator[Finding]:
     tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
     for _, items in parts:
         for item in items:
             if isinstance(item, _Range):
                 yield from _contradicted(item, tables)
+            elif isinstance(item, _Extreme):
+                yield from _extreme_contradicted(item, tables)
 
 
 @rule(
@@ -193,17 +285,20 @@ def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list
     scope=Scope.SECTION,
     combine=_ranges_against_tables,
 )
-def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Range]:
+def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Range | _Extreme]:
     """## What it does
     Flags a range that a sentence states of a table it cites when one end is a cell of a column
     or row and the other end is no cell of the table: "Ensembl, RefSeq and CAT were comparably
     similar (between 0.648 and 0.659 Jaccard similarity; Table~\\ref{t})" where the column's
-    cells spanned are 0.648, 0.649 and 0.658. Which line the range describes, and when an end
-    is a loose bound rather than a quoted cell, is told below.
+    cells spanned are 0.648, 0.649 and 0.658. Flags too an extreme stated of a column whose
+    cells go beyond it: "the highest accuracy, 92.15%" where the Accuracy column holds 92.45.
+    Which line a range or an extreme describes, and when an end is a loose bound rather than a
+    quoted cell, is told below.
 
     ## Why is this bad?
-    A range summarises the table for the reader; an end that no cell holds was copied from an
-    older version of the table or mistyped, and overstates (or understates) the spread.
+    A range or an extreme summarises the table for the reader; an end that no cell holds, or a
+    "highest" that another cell beats, was copied from an older version of the table or
+    mistyped, and misstates the spread or the winner.
 
     ## Example
     ```latex
@@ -227,7 +322,7 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
             yield from _paragraph_ranges(ctx, placed)
 
 
-def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range]:
+def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
     text = placed.block.plain.text
     paragraph_refs = tuple(referenced_labels(text))
     for start, end in sentence_spans(text):
@@ -238,3 +333,6 @@ def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range]
         for at, until, low, high in stated_ranges(sentence):
             anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
             yield _Range(low, high, " ".join(sentence[at:until].split()), labels, anchor)
+        for at, until, value, highest, words in stated_extremes(sentence):
+            anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
+            yield _Extreme(value, highest, words, " ".join(sentence[at:until].split()), labels, anchor)
