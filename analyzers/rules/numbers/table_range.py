@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
@@ -91,34 +92,29 @@ class _Extreme:
 
 
 @dataclass(frozen=True)
-class ExtremeNotInTable(Violation):
+class SummaryContradicted(Violation):
+    """A range or an extreme (`quote`) that the cells of `line` contradict, as `told` says."""
+
     quote: str
     line: str
-    beyond: str
+    told: str
 
     @property
     def message(self) -> str:
-        return f'"{self.quote}": {self.line} holds {self.beyond}'
+        return f'"{self.quote}" against {self.line}: {self.told}'
 
     @property
     def identity(self) -> str:
         return f"{self.quote} {self.line}"
 
 
-@dataclass(frozen=True)
-class RangeNotInTable(Violation):
-    quote: str
-    end: str
-    line: str
-    spanned: str
+class _Line(NamedTuple):
+    """A column or a row of a table's numeric body cells, with how a message names it."""
 
-    @property
-    def message(self) -> str:
-        return f'"{self.quote}": no cell of {self.line} is {self.end}; the cells the range spans run {self.spanned}'
-
-    @property
-    def identity(self) -> str:
-        return f"{self.quote} {self.line}"
+    name: str
+    header: str
+    column: bool
+    cells: list[Cell]
 
 
 def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
@@ -154,16 +150,16 @@ def _written(value: float) -> str:
     return f"{value:.6g}"
 
 
-def _lines(table: Table) -> Iterator[tuple[str, list[Cell]]]:
-    """The table's columns and rows of numeric body cells, each with how a message names it."""
+def _lines(table: Table) -> Iterator[_Line]:
+    """The table's columns, then its rows."""
     cells = [cell for cell in body_cells(table) if cell.value is not None]
     name = f"Table {table.label}" if table.label else "the table"
     for column in sorted({cell.column for cell in cells}):
-        header = " ".join(table.column_header(column).split()) or str(column + 1)
-        yield f"{name} (column {header})", [c for c in cells if c.column == column]
+        header = " ".join(table.column_header(column).split())
+        yield _Line(f"{name} (column {header or column + 1})", header, True, [c for c in cells if c.column == column])
     for row in sorted({cell.row for cell in cells}):
-        header = " ".join(table.row_header(row).split()) or str(row + 1)
-        yield f"{name} (row {header})", [c for c in cells if c.row == row]
+        header = " ".join(table.row_header(row).split())
+        yield _Line(f"{name} (row {header or row + 1})", header, False, [c for c in cells if c.row == row])
 
 
 def _shown(cell: Cell, end: End) -> tuple[float, int]:
@@ -209,25 +205,25 @@ def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> t
     return None
 
 
+def _finding(anchor: Finding, violation: SummaryContradicted, kind: str, role: str, reason: str) -> Finding:
+    statement = Statement(file=anchor.file, range=anchor.range, quote=violation.quote, role=role)
+    evidence = Evidence(kind=kind, statements=[statement], reason=reason)
+    return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
 def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
-        if table is None:
-            continue
-        table_cells = [cell for cell in body_cells(table) if cell.value is not None]
-        for line, cells in _lines(table):
-            found = _unheld_end(stated, cells, table_cells)
+        table_cells = [cell for cell in body_cells(table) if cell.value is not None] if table is not None else []
+        for line in _lines(table) if table is not None else ():
+            found = _unheld_end(stated, line.cells, table_cells)
             if found is None:
                 continue
             end, spanned, beyond = found
-            run = f"{_written(min(spanned))}–{_written(max(spanned))}"
-            violation = RangeNotInTable(stated.quote, end.written, line, run)
-            evidence = Evidence(
-                kind="weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end",
-                statements=[Statement(file=stated.anchor.file, range=stated.anchor.range, quote=stated.quote, role="range")],
-                reason=f"one end is a cell of {line}; the other is no cell of the table",
-            )
-            yield stated.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+            told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
+            kind = "weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end"
+            reason = f"one end is a cell of {line.name}; the other is no cell of the table"
+            yield _finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), kind, "range", reason)
             return
 
 
@@ -237,33 +233,25 @@ def _beaten(stated: _Extreme, tables: dict[str, Table]) -> tuple[str, float] | N
     end, found = stated.value, None
     for label in stated.labels:
         table = tables.get(label)
-        if table is None or not _quotes_a_result(end, end):
-            continue
-        for column in sorted({cell.column for cell in body_cells(table)}):
-            cells = [c for c in body_cells(table) if c.column == column and c.value is not None]
-            if not stated.words & name_words(table.column_header(column)) or not any(_holds(c, end) for c in cells):
+        for line in _lines(table) if table is not None and _quotes_a_result(end, end) else ():
+            if not line.column or not stated.words & name_words(line.header) or not any(_holds(c, end) for c in line.cells):
                 continue
-            values = [_shown(cell, end)[0] for cell in cells]
+            values = [_shown(cell, end)[0] for cell in line.cells]
             sign = -1.0 if end.value < 0 and all(value <= 0 for value in values) else 1.0
             extreme = max(values, key=lambda v: sign * v) if stated.highest else min(values, key=lambda v: sign * v)
             if abs(extreme - end.value) <= slack(end.decimals):
                 return None
-            found = found or (f"Table {label} (column {' '.join(table.column_header(column).split())})", extreme)
+            found = found or (line.name, extreme)
     return found
 
 
 def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterator[Finding]:
     beaten = _beaten(stated, tables)
-    if beaten is None:
-        return
-    line, extreme = beaten
-    violation = ExtremeNotInTable(stated.quote, line, _written(extreme))
-    evidence = Evidence(
-        kind="weak: a column's cell beyond the stated extreme",
-        statements=[Statement(file=stated.anchor.file, range=stated.anchor.range, quote=stated.quote, role="extreme")],
-        reason=f"the number is a cell of {line}, which holds a cell beyond it",
-    )
-    yield stated.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+    if beaten is not None:
+        line, extreme = beaten
+        violation = SummaryContradicted(stated.quote, line, f"it holds {_written(extreme)}")
+        kind, reason = "weak: a column's cell beyond the stated extreme", f"the number is a cell of {line}, which holds a cell beyond it"
+        yield _finding(stated.anchor, violation, kind, "extreme", reason)
 
 
 def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range | _Extreme]]]) -> Iterator[Finding]:
