@@ -313,6 +313,8 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
 def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
     text = placed.block.plain.text
     paragraph_refs = tuple(referenced_labels(text))
+    if not paragraph_refs:
+        return  # no sentence of it cites a table
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
