@@ -6,11 +6,13 @@ from .reported_statistic import statistic_contradicts_table
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
+from .table_range import range_not_in_table
 
 __all__ = [
     "arithmetic_claim_mismatch",
     "count_restated",
     "prose_contradicts_table",
+    "range_not_in_table",
     "range_restated",
     "same_quantity_two_values",
     "statistic_contradicts_table",

@@ -1,0 +1,328 @@
+"""NUM007: a range or an extreme a sentence states of a cited table ("between 0.648 and 0.659", "the highest
+accuracy, 92.15%") that the cells of the column or row it describes contradict.
+
+## How it decides
+A range is "between A and B", "from A to B" or "A–B", each end optionally a percentage. The sentence
+(else its paragraph) must cite the table with `\\ref`. The range describes a line of the table (a column
+or a row) when one of its ends is a cell of that line quoted in full (as many decimals as the cell: 0.648
+for 0.648, 64.8% for a fraction cell 0.648) and at least one other cell of the line lies inside the range.
+Its other end must then be a cell of that line too: the extreme of the cells it spans. It is a finding
+when no cell of the cited table holds that end as written (so the range is not of another column or
+row), the end is written as finely as the line's cells (0.659 against cells of three decimals, not "up
+to 0.7"), and the end lies past every cell of the line, or past the cells the range spans by more than
+the rounding of its last place. A range over a subset of rows is no finding as long as its ends are
+cells; a range of another quantity (a setting swept "from 4 to 150") has no end that is a cell.
+
+An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
+four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
+It describes a column of a cited table whose header the words name and which holds the number (as a
+range's end is held). It is a finding when every such column holds a cell beyond it by more than the
+number's rounding; errors all negative are compared by size ("a maximum error of -53.6" against -53.8).
+"Best" and "worst" are left alone (which way is better depends on the metric), and so is a sentence
+about part of the table ("among the baselines", "except", "apart from").
+
+Confidence 0.6 (information). Evidence: "weak: past the line's extreme" when a range's end lies beyond
+the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, and "weak: a column's
+cell beyond the stated extreme".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind, Cell, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
+from ...registry import Scope, rule
+from ...violation import Violation
+from .model import significant_figures
+
+_NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
+_RANGE = re.compile(
+    r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER
+    + r"|\bfrom\s+" + _NUMBER + r"\s+to\s+" + _NUMBER
+    + r"|(?<![\w.,-])" + _NUMBER + r"\s*(?:--|–|—|-)\s*" + _NUMBER + r"(?![\w.,]|-\d)"
+)  # fmt: skip
+# "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
+_EXTREME = re.compile(
+    r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
+    + _NUMBER
+    + r"(?![\w.])"
+)
+# A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
+_PART = re.compile(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """One end of a stated range: its value, its decimals and whether it is a percentage."""
+
+    value: float
+    decimals: int
+    percent: bool
+
+    @property
+    def written(self) -> str:
+        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + ("%" if self.percent else "")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Range:
+    low: End
+    high: End
+    quote: str
+    labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites
+    anchor: Finding
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Extreme:
+    value: End
+    highest: bool
+    words: frozenset[str]  # what the words between the superlative and the number name: the column
+    quote: str
+    labels: tuple[str, ...]
+    anchor: Finding
+
+
+@dataclass(frozen=True)
+class SummaryContradicted(Violation):
+    """A range or an extreme (`quote`) that the cells of `line` contradict, as `told` says."""
+
+    quote: str
+    line: str
+    told: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}" against {self.line}: {self.told}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.line}"
+
+
+class _Line(NamedTuple):
+    """A column or a row of a table's numeric body cells, with how a message names it."""
+
+    name: str
+    header: str
+    column: bool
+    cells: list[Cell]
+
+
+def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
+    """The ranges of `sentence`, low end first; a year span ("2005–2014") is none."""
+    for match in _RANGE.finditer(sentence):
+        groups = [group for group in match.groups()]
+        pair = next(groups[i : i + 4] for i in (0, 4, 8) if groups[i] is not None)
+        percent = bool(pair[1] or pair[3])
+        ends = sorted((_end(pair[0], percent), _end(pair[2], percent)), key=lambda end: end.value)
+        if all(end.decimals == 0 and 1900 <= end.value <= 2100 for end in ends):
+            continue
+        yield match.start(), match.end(), ends[0], ends[1]
+
+
+def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
+    """The extremes `sentence` states of a quantity it names ("the highest accuracy, 92.15%"): the number,
+    whether it is a highest, and the words naming the quantity; none in a sentence about part of a table."""
+    if _PART.search(sentence):
+        return
+    for match in _EXTREME.finditer(sentence):
+        highest, named, number, percent = match.groups()
+        words = frozenset(name_words(named))
+        if words:
+            yield match.start(), match.end(), _end(number, bool(percent)), bool(highest), words
+
+
+def _end(text: str, percent: bool) -> End:
+    text = text.replace("−", "-")
+    return End(float(text), len(text.partition(".")[2]), percent)
+
+
+def _written(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _lines(table: Table) -> Iterator[_Line]:
+    """The table's columns, then its rows."""
+    cells = [cell for cell in body_cells(table) if cell.value is not None]
+    name = f"Table {table.label}" if table.label else "the table"
+    for column in sorted({cell.column for cell in cells}):
+        header = " ".join(table.column_header(column).split())
+        yield _Line(f"{name} (column {header or column + 1})", header, True, [c for c in cells if c.column == column])
+    for row in sorted({cell.row for cell in cells}):
+        header = " ".join(table.row_header(row).split())
+        yield _Line(f"{name} (row {header or row + 1})", header, False, [c for c in cells if c.row == row])
+
+
+def _shown(cell: Cell, end: End) -> tuple[float, int]:
+    """The cell as the range writes it: a fraction cell as a percentage when the end is one."""
+    value = cell.value or 0.0
+    if end.percent and not cell.percent and abs(value) <= 1:
+        return value * 100, max(cell.decimals - 2, 0)
+    return value, cell.decimals
+
+
+def _holds(cell: Cell, end: End) -> bool:
+    """The cell, as the range writes it (rounded to the end's places, one place fewer at most), is this end."""
+    value, decimals = _shown(cell, end)
+    return end.decimals >= decimals - 1 and agrees(end.value, end.decimals, value)
+
+
+def _quotes_a_result(held: End, other: End) -> bool:
+    """The end that is a cell quotes a result: two or more figures, a decimal or a percentage (a band of whole
+    numbers, "aged 18-34", is a category), and the other end is as fine (a coarser one is a bound stated loosely:
+    "from 0.648 to 0.7")."""
+    figures = significant_figures(spelled(held.value, held.decimals))
+    return figures >= 2 and (held.decimals > 0 or held.percent) and other.decimals >= held.decimals
+
+
+def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> tuple[End, list[float], bool] | None:
+    """The end no cell of the table holds while the other is a cell of the line, the values of the line's cells
+    the range spans, and whether the end lies past the whole line's extreme; None when the range does not
+    contradict the line."""
+    low, high = stated.low, stated.high
+    for held, other in ((low, high), (high, low)):
+        if not _quotes_a_result(held, other) or not any(_holds(cell, held) for cell in cells):
+            continue
+        if any(_holds(cell, other) for cell in table_cells):
+            continue
+        values = [_shown(cell, other)[0] for cell in cells]
+        spanned = [value for value in values if low.value - slack(low.decimals) <= value <= high.value + slack(high.decimals)]
+        if len(spanned) < 2:
+            continue
+        inner = max(spanned) if other is high else min(spanned)
+        if abs(inner - other.value) > slack(other.decimals):
+            beyond = all(value < other.value for value in values) if other is high else all(value > other.value for value in values)
+            return other, spanned, beyond
+    return None
+
+
+def _finding(anchor: Finding, violation: SummaryContradicted, kind: str, role: str, reason: str) -> Finding:
+    statement = Statement(file=anchor.file, range=anchor.range, quote=violation.quote, role=role)
+    evidence = Evidence(kind=kind, statements=[statement], reason=reason)
+    return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
+    for label in stated.labels:
+        table = tables.get(label)
+        table_cells = [cell for cell in body_cells(table) if cell.value is not None] if table is not None else []
+        for line in _lines(table) if table is not None else ():
+            found = _unheld_end(stated, line.cells, table_cells)
+            if found is None:
+                continue
+            end, spanned, beyond = found
+            told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
+            kind = "weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end"
+            reason = f"one end is a cell of {line.name}; the other is no cell of the table"
+            yield _finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), kind, "range", reason)
+            return
+
+
+def _beaten(stated: _Extreme, tables: dict[str, Table]) -> tuple[str, float] | None:
+    """The first column the claim names that holds its number and a cell beyond it, with that cell; None when
+    some named column holding the number has it as its extreme. A maximum of errors all negative is by size."""
+    end, found = stated.value, None
+    for label in stated.labels:
+        table = tables.get(label)
+        for line in _lines(table) if table is not None and _quotes_a_result(end, end) else ():
+            if not line.column or not stated.words & name_words(line.header) or not any(_holds(c, end) for c in line.cells):
+                continue
+            values = [_shown(cell, end)[0] for cell in line.cells]
+            sign = -1.0 if end.value < 0 and all(value <= 0 for value in values) else 1.0
+            extreme = max(values, key=lambda v: sign * v) if stated.highest else min(values, key=lambda v: sign * v)
+            if abs(extreme - end.value) <= slack(end.decimals):
+                return None
+            found = found or (line.name, extreme)
+    return found
+
+
+def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterator[Finding]:
+    beaten = _beaten(stated, tables)
+    if beaten is not None:
+        line, extreme = beaten
+        violation = SummaryContradicted(stated.quote, line, f"it holds {_written(extreme)}")
+        kind, reason = "weak: a column's cell beyond the stated extreme", f"the number is a cell of {line}, which holds a cell beyond it"
+        yield _finding(stated.anchor, violation, kind, "extreme", reason)
+
+
+def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range | _Extreme]]]) -> Iterator[Finding]:
+    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
+    for _, items in parts:
+        for item in items:
+            if isinstance(item, _Range):
+                yield from _contradicted(item, tables)
+            elif isinstance(item, _Extreme):
+                yield from _extreme_contradicted(item, tables)
+
+
+@rule(
+    "NUM007",
+    "range-not-in-table",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_ranges_against_tables,
+)
+def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Range | _Extreme]:
+    """## What it does
+    Flags a range that a sentence states of a table it cites when one end is a cell of a column
+    or row and the other end is no cell of the table: "Ensembl, RefSeq and CAT were comparably
+    similar (between 0.648 and 0.659 Jaccard similarity; Table~\\ref{t})" where the column's
+    cells spanned are 0.648, 0.649 and 0.658. Flags too an extreme stated of a column whose
+    cells go beyond it: "the highest accuracy, 92.15%" where the Accuracy column holds 92.45.
+    Which line a range or an extreme describes, and when an end is a loose bound rather than a
+    quoted cell, is told below.
+
+    ## Why is this bad?
+    A range or an extreme summarises the table for the reader; an end that no cell holds, or a
+    "highest" that another cell beats, was copied from an older version of the table or
+    mistyped, and misstates the spread or the winner.
+
+    ## Example
+    ```latex
+    The three sets are similar (between 0.648 and 0.659, Table~\\ref{t}).
+    % t: A & 0.658 \\\\ B & 0.649 \\\\ C & 0.648
+    ```
+
+    ## Use instead
+    ```latex
+    The three sets are similar (between 0.648 and 0.658, Table~\\ref{t}).
+    ```
+
+    ## Fix safety
+    No fix: the table may be the side that is wrong.
+    """
+    for placed in section.blocks:
+        here = shown_table(placed)
+        if here is not None:
+            yield here
+        if placed.kind is BlockKind.PARAGRAPH:
+            yield from _paragraph_ranges(ctx, placed)
+
+
+def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
+    text = placed.block.plain.text
+    paragraph_refs = tuple(referenced_labels(text))
+    if not paragraph_refs:
+        return  # no sentence of it cites a table
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        labels = tuple(referenced_labels(sentence)) or paragraph_refs
+        if not labels:
+            continue
+        for at, until, low, high in stated_ranges(sentence):
+            anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
+            yield _Range(low, high, " ".join(sentence[at:until].split()), labels, anchor)
+        for at, until, value, highest, words in stated_extremes(sentence):
+            anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
+            yield _Extreme(value, highest, words, " ".join(sentence[at:until].split()), labels, anchor)
