@@ -11,12 +11,23 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Category, Finding, Related, Severity
+from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import DIRECTION_WEIGHT, SET_APART, WITHIN_SPREAD, Grid, author_rule_macros, read_direction, spread_overlaps, table_blocks
+from .model import (
+    DIRECTION_WEIGHT,
+    SET_APART,
+    WITHIN_SPREAD,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    labelled_tables,
+    read_direction,
+    spread_overlaps,
+    tables_by_label,
+)
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
@@ -72,22 +83,6 @@ def _has_superlative(text: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _LabelledTable:
-    """A table a claim can cite. Its cells' offsets count from where the block started when it was
-    read; `origin` (line, column) says where it starts now."""
-
-    labels: tuple[str, ...]
-    table: Table
-    file: str
-    origin: tuple[int, int]
-    block_start: int
-
-    def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
-        shift = ctx.source(self.file).offset(*self.origin) - self.block_start
-        return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
 class _BestClaim:
     """A sentence claiming the best value and citing tables; `finding` is its anchor."""
 
@@ -97,10 +92,10 @@ class _BestClaim:
     finding: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
     """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
     rule_macros = author_rule_macros(ctx)
-    by_label = {label: item for _, items in parts for item in items if isinstance(item, _LabelledTable) for label in item.labels}
+    by_label = tables_by_label(item for _, items in parts for item in items)
     for _, items in parts:
         for claim in items:
             if not isinstance(claim, _BestClaim):
@@ -150,7 +145,7 @@ def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
-def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
+def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _BestClaim]:
     """## What it does
     Flags a sentence that claims a method achieves the best (highest, lowest,
     state-of-the-art) value on a metric while the table it cites shows another row better.
@@ -186,11 +181,7 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
     when a ✓/✗ column sets the better row apart (another setting).
     """
-    for placed in table_blocks(section):
-        labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
-        if labels:
-            origin = ctx.source(placed.file).position(placed.block.start)
-            yield _LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+    yield from labelled_tables(ctx, section)
     for placed in section.blocks:
         if placed.kind.value == "paragraph" and _has_superlative(placed.block.plain.text):
             yield from _best_claims(ctx, placed)
