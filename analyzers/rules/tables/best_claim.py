@@ -18,12 +18,14 @@ from ...registry import Scope, rule
 from ...violation import Violation
 from .model import (
     DIRECTION_WEIGHT,
+    OURS,
     SET_APART,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
     author_rule_macros,
     labelled_tables,
+    names_row,
     read_direction,
     spread_overlaps,
     tables_by_label,
@@ -73,7 +75,6 @@ _SOTA_COMPETITORS = re.compile(
     r"trackers?|architectures?|networks?|frameworks?)\b",
     re.IGNORECASE,
 )
-_OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -210,10 +211,10 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
     the confidence), or None."""
     grid = Grid.of(table, rule_macros)
     words = name_words(sentence)
-    ours = bool(_OURS.search(sentence))
+    ours = bool(OURS.search(sentence))
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    named = {row for row in rows if _names_row(grid.row_header(row), words, False)}
-    claimed_rows = named | {row for row in rows if _names_row(grid.row_header(row), words, ours)}
+    named = {row for row in rows if names_row(grid.row_header(row), words, False)}
+    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     for column in grid.columns():
@@ -239,9 +240,3 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
             )
             return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
     return None
-
-
-def _names_row(header: str, words: set[str], ours: bool) -> bool:
-    """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
-    names = name_words(header)
-    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))

@@ -30,7 +30,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import Grid, LabelledTable, author_rule_macros, labelled_tables, read_direction, tables_by_label
+from .model import OURS, Grid, LabelledTable, author_rule_macros, labelled_tables, names_row, read_direction, tables_by_label
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class ComparisonContradicted(Violation):
 
     @property
     def message(self) -> str:
-        return f"the text says {self.subject} \"{self.claim}\" {self.other}, but Table {self.table} shows the opposite: {self.cells}"
+        return f'the text says {self.subject} "{self.claim}" {self.other}, but Table {self.table} shows the opposite: {self.cells}'
 
     @property
     def identity(self) -> str:
@@ -168,7 +168,10 @@ def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozen
     """Every compared column, when each contradicts the claim."""
     grid = Grid.of(cited.table, rule_macros)
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    mine, theirs = (_named_rows(grid, rows, name_words(side)) for side in (claim.subject, claim.other))
+    mine, theirs = (
+        [row for row in rows if names_row(grid.row_header(row), name_words(side), bool(OURS.search(side)))]
+        for side in (claim.subject, claim.other)
+    )
     if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
         return None
     rest = name_words(claim.sentence) - name_words(grid.row_header(mine[0])) - name_words(grid.row_header(theirs[0]))
@@ -183,10 +186,6 @@ def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozen
             return None
         contradicting.append((" ".join(grid.column_name(first.column).split()), first, second))
     return _Contradiction(grid, contradicting, bool(named)) if named or len(contradicting) >= 2 else None
-
-
-def _named_rows(grid: Grid, rows: list[int], words: set[str]) -> list[int]:
-    return [row for row in rows if (names := name_words(grid.row_header(row))) and names <= words]
 
 
 def _pair(grid: Grid, column: int, mine: int, theirs: int) -> tuple[Cell, Cell] | None:

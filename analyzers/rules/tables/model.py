@@ -20,7 +20,7 @@ from ....latex.model import BlockKind, Cell, Table
 from ....latex.tables import is_rule, rule_macros
 from ...context import RuleContext
 from ...finding import Related, Statement
-from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled
+from ...quantities import AGGREGATE_HEADER, agrees, name_words, slack, spelled
 
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -181,6 +181,15 @@ class LabelledTable:
     def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
         shift = ctx.source(self.file).offset(*self.origin) - self.block_start
         return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
+
+
+OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+
+
+def names_row(header: str, words: set[str], ours: bool) -> bool:
+    """A sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
+    names = name_words(header)
+    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
 
 
 def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTable]:
