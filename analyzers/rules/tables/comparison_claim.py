@@ -21,12 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
 from ...violation import Violation
@@ -66,6 +68,15 @@ _HEDGED = re.compile(
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
 _OBJECT_END = re.compile(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
+
+
+_CUE = re.compile(r"than|outperform|beat|surpass|exceed", re.IGNORECASE)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _may_compare(text: str) -> bool:
+    """Cached by block text: most paragraphs hold no comparison, and an edit leaves the others alone."""
+    return _CUE.search(text) is not None and _COMPARISON.search(text) is not None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -143,7 +154,7 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _COMPARISON.search(placed.block.plain.text):
+        if placed.kind.value == "paragraph" and _may_compare(placed.block.plain.text):
             yield from _comparisons(ctx, placed)
 
 
