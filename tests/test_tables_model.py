@@ -11,6 +11,7 @@ from auditex.analyzers.rules.tables.model import (
     cells_rounding,
     derivations,
     is_aggregate_row,
+    names_row,
     row_groups,
     signed,
     size_rows,
@@ -106,3 +107,11 @@ def test_a_recomputed_value_keeps_its_sign():
     assert signed(-0.225, 1) == "-0.2"
     assert signed(-0.01, 1) == "0.0"
     assert signed(18528, 0) == "18528"
+
+
+def test_a_sentence_names_a_row_by_all_its_words_or_ours_by_our_method():
+    words = {"mean", "teacher", "outperforms", "cutmix"}
+    assert names_row("Mean Teacher", words, False)
+    assert not names_row("Mean Teacher (ours)", words - {"teacher"}, False)
+    assert names_row("Ours", set(), True)
+    assert not names_row("Ours", set(), False)

@@ -4,6 +4,7 @@ from .aggregate import table_aggregate_mismatch
 from .best_claim import best_claim_contradicts_table
 from .bold_not_best import bold_not_best
 from .bold_not_row_best import bold_not_row_best
+from .comparison_claim import comparison_claim_contradicts_table
 from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
 
@@ -11,6 +12,7 @@ __all__ = [
     "best_claim_contradicts_table",
     "bold_not_best",
     "bold_not_row_best",
+    "comparison_claim_contradicts_table",
     "derived_cell_mismatch",
     "group_total_mismatch",
     "table_aggregate_mismatch",

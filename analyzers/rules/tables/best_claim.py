@@ -11,12 +11,25 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Category, Finding, Related, Severity
+from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import DIRECTION_WEIGHT, SET_APART, WITHIN_SPREAD, Grid, author_rule_macros, read_direction, spread_overlaps, table_blocks
+from .model import (
+    DIRECTION_WEIGHT,
+    OURS,
+    SET_APART,
+    WITHIN_SPREAD,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    labelled_tables,
+    names_row,
+    read_direction,
+    spread_overlaps,
+    tables_by_label,
+)
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
@@ -62,29 +75,12 @@ _SOTA_COMPETITORS = re.compile(
     r"trackers?|architectures?|networks?|frameworks?)\b",
     re.IGNORECASE,
 )
-_OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _has_superlative(text: str) -> bool:
     """Cached by block text: the pre-filter is most of this rule's time on a book."""
     return _SUPERLATIVE.search(text) is not None
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _LabelledTable:
-    """A table a claim can cite. Its cells' offsets count from where the block started when it was
-    read; `origin` (line, column) says where it starts now."""
-
-    labels: tuple[str, ...]
-    table: Table
-    file: str
-    origin: tuple[int, int]
-    block_start: int
-
-    def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
-        shift = ctx.source(self.file).offset(*self.origin) - self.block_start
-        return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -97,10 +93,10 @@ class _BestClaim:
     finding: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
     """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
     rule_macros = author_rule_macros(ctx)
-    by_label = {label: item for _, items in parts for item in items if isinstance(item, _LabelledTable) for label in item.labels}
+    by_label = tables_by_label(item for _, items in parts for item in items)
     for _, items in parts:
         for claim in items:
             if not isinstance(claim, _BestClaim):
@@ -150,7 +146,7 @@ def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
-def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_LabelledTable | _BestClaim]:
+def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _BestClaim]:
     """## What it does
     Flags a sentence that claims a method achieves the best (highest, lowest,
     state-of-the-art) value on a metric while the table it cites shows another row better.
@@ -186,11 +182,7 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
     when a ✓/✗ column sets the better row apart (another setting).
     """
-    for placed in table_blocks(section):
-        labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
-        if labels:
-            origin = ctx.source(placed.file).position(placed.block.start)
-            yield _LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+    yield from labelled_tables(ctx, section)
     for placed in section.blocks:
         if placed.kind.value == "paragraph" and _has_superlative(placed.block.plain.text):
             yield from _best_claims(ctx, placed)
@@ -219,10 +211,10 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
     the confidence), or None."""
     grid = Grid.of(table, rule_macros)
     words = name_words(sentence)
-    ours = bool(_OURS.search(sentence))
+    ours = bool(OURS.search(sentence))
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    named = {row for row in rows if _names_row(grid.row_header(row), words, False)}
-    claimed_rows = named | {row for row in rows if _names_row(grid.row_header(row), words, ours)}
+    named = {row for row in rows if names_row(grid.row_header(row), words, False)}
+    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     for column in grid.columns():
@@ -248,9 +240,3 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
             )
             return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
     return None
-
-
-def _names_row(header: str, words: set[str], ours: bool) -> bool:
-    """The sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
-    names = name_words(header)
-    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.tables import is_rule, rule_macros
 from ...context import RuleContext
-from ...finding import Statement
-from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled
+from ...finding import Related, Statement
+from ...quantities import AGGREGATE_HEADER, agrees, name_words, slack, spelled
 
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -165,6 +165,45 @@ def cell_statement(ctx: RuleContext, file: str, grid: Grid, cell: Cell, role: st
 def table_blocks(section: Section) -> list[PlacedBlock]:
     """The section's parsed tables (what the index lists as tables, section by section)."""
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabelledTable:
+    """A table a claim can cite. Its cells' offsets count from where the block started when it was
+    read; `origin` (line, column) says where it starts now."""
+
+    labels: tuple[str, ...]
+    table: Table
+    file: str
+    origin: tuple[int, int]
+    block_start: int
+
+    def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
+        shift = ctx.source(self.file).offset(*self.origin) - self.block_start
+        return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
+
+
+OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+
+
+def names_row(header: str, words: set[str], ours: bool) -> bool:
+    """A sentence names this row: all of its distinctive words, or "our method" for an "Ours" row."""
+    names = name_words(header)
+    return (bool(names) and names <= words) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
+
+
+def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTable]:
+    """The section's tables that a sentence can cite, each under its labels."""
+    for placed in table_blocks(section):
+        labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
+        if labels:
+            origin = ctx.source(placed.file).position(placed.block.start)
+            yield LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+
+
+def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
+    """The cited tables among a rule's per-section items, by label (the last one under a label)."""
+    return {label: item for item in items if isinstance(item, LabelledTable) for label in item.labels}
 
 
 @dataclass(frozen=True, slots=True)
