@@ -5,7 +5,7 @@ CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bou
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
 """
 
-MEASURED_ON = {"commit": "d9ae3ad", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "4625c83", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
