@@ -280,7 +280,9 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
             offsets.append(marker.offset)
         elif order == 2:
             block = cast(Block, item)
-            shape.append((2, block.kind, block.environment))
+            # A table float's labels reach the tabular it `\input`s, so renaming one re-walks.
+            labels = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
+            shape.append((2, block.kind, block.environment, labels))
             offsets += (block.start, block.end)
         else:
             site = cast(IncludeSite, item)

@@ -68,3 +68,21 @@ def test_block_facts_survive_moved_manuscripts(tmp_path, monkeypatch):
     project.update("sections/results.tex", text)
     project.index
     assert read and all("GLUE-Probe" in plain or "compares" in plain for plain in read), read
+
+
+def test_a_renamed_float_label_reaches_the_tabular_it_inputs(tmp_path):
+    """A tabular `\\input` into a table float is cited by the float's label; renaming that label
+    keeps the outer file's shape, yet the included table must carry the new label, as a fresh walk gives."""
+    float_text = "\\begin{table}\n\\caption{Scores}\\label{tab:old}\n\\input{scores}\n\\end{table}\n"
+    files = {
+        "main.tex": "\\documentclass{article}\n\\begin{document}\n\\section{Results}\nSee Table~\\ref{tab:old}.\n"
+        + float_text
+        + "\\end{document}\n",
+        "scores.tex": "\\begin{tabular}{lc}\nModel & Acc \\\\\nA & 81.2 \\\\\n\\end{tabular}\n",
+    }
+    write_project(tmp_path, files)
+    project = Project(tmp_path, "main.tex")
+    project.manuscript
+    project.update("main.tex", files["main.tex"].replace("tab:old", "tab:new"))
+    labels = [p.block.labels for p in project.manuscript.blocks if p.block.table is not None]
+    assert labels == [["tab:new"]] == [p.block.labels for p in build_manuscript(project).blocks if p.block.table is not None]
