@@ -27,3 +27,18 @@ class Violation(ABC):
     def identity(self) -> str:
         """The words that identify this finding wherever it moves; by default its message."""
         return self.message
+
+
+class MisspelledKey(Violation):
+    """A key no definition holds (a `\\ref` label, a `\\cite` key), whose fix puts the closest defined key in its place."""
+
+    key: str
+    closest: str | None
+
+    @property
+    def fix_title(self) -> str | None:
+        return f"Replace `{self.key}` with `{self.closest}`" if self.closest else None
+
+    @property
+    def identity(self) -> str:
+        return self.key

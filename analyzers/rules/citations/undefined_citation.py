@@ -10,12 +10,12 @@ from rapidfuzz import process
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import MisspelledKey
 from .model import known_keys, missing_bibliography_files
 
 
 @dataclass(frozen=True)
-class UndefinedCitation(Violation):
+class UndefinedCitation(MisspelledKey):
     key: str
     closest: str | None  # the bibliography key the fix puts in its place
     case_only: bool  # `closest` differs from the key in letter case alone
@@ -27,14 +27,6 @@ class UndefinedCitation(Violation):
             return f"citation key `{self.key}` differs only in letter case from the bibliography key `{self.closest}`"
         unknown_source = f" (it may be defined in the missing `{self.missing_file}`)" if self.missing_file else ""
         return f"citation key `{self.key}` is not in the bibliography{unknown_source}"
-
-    @property
-    def fix_title(self) -> str | None:
-        return f"Replace `{self.key}` with `{self.closest}`" if self.closest else None
-
-    @property
-    def identity(self) -> str:
-        return self.key
 
 
 @rule("CIT001", "undefined-citation", Category.REFERENCE_FABRICATION, Severity.ERROR, reads=("cites", "bibliography", "problems"))

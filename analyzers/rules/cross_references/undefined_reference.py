@@ -29,7 +29,7 @@ from ....latex.project import ProjectProblem
 from ...context import RuleContext
 from ...finding import Category, Finding, Related, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import MisspelledKey, Violation
 from .model import LabelSources
 
 # "Line~\ref{", "Lines \ref{a}--\ref{", "lines~\ref{a} to \ref{": the reference names a code line.
@@ -37,7 +37,7 @@ _CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:
 
 
 @dataclass(frozen=True)
-class UndefinedReference(Violation):
+class UndefinedReference(MisspelledKey):
     command: str
     key: str
     unread: str  # where the label may be defined after all, a clause of the message ("" when nowhere)
@@ -48,14 +48,6 @@ class UndefinedReference(Violation):
     def message(self) -> str:
         unknown_source = f" (it may be defined in the missing `{self.missing}`)" if self.missing else ""
         return f"`\\{self.command}{{{self.key}}}` refers to a label that is not defined{self.unread}{unknown_source}"
-
-    @property
-    def fix_title(self) -> str | None:
-        return f"Replace `{self.key}` with `{self.closest}`" if self.closest else None
-
-    @property
-    def identity(self) -> str:
-        return self.key
 
 
 @dataclass(frozen=True)
