@@ -40,7 +40,7 @@ from corpus_ledger import FALSE_PER_PAPER, LEDGER, SCIENCE, SERIOUS, Entry, draf
 
 from auditex.analyzers.finding import Severity  # noqa: E402
 from auditex.analyzers.path_check import check_path  # noqa: E402
-from auditex.analyzers.precision import PRECISION_BAR, ClassPrecision, Measured, is_gated, tier_of  # noqa: E402
+from auditex.analyzers.precision import ClassPrecision, Measured, class_warns, is_gated, tier_of  # noqa: E402
 
 TABLE = ROOT / "analyzers" / "measured_precision.py"
 
@@ -113,10 +113,14 @@ def measure(genuine: int, false: int) -> Measured:
     return Measured(genuine + false, genuine, false, round(wilson_lower_bound(genuine, genuine + false), 3))
 
 
+Pools = tuple[dict[str, Measured], dict[tuple[str, str], Measured]]  # per evidence tier, and per rule and tier
+
+
 def precision_table(
     found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry]
-) -> tuple[list[tuple[ClassPrecision, int]], dict[str, Measured]]:
-    """Each (rule, evidence class) measured, with its untriaged findings; and each evidence tier pooled over the gated rules."""
+) -> tuple[list[tuple[ClassPrecision, int]], Pools]:
+    """Each (rule, evidence class) measured, with its untriaged findings; and the pools the gate borrows a bound from:
+    each evidence tier pooled over the gated rules, and each gated rule's classes of one tier."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # genuine, false, untriaged
     for paper, findings in found.items():
         for f in findings:
@@ -124,38 +128,43 @@ def precision_table(
             slot = 2 if entry is None else 0 if entry.verdict == "genuine" else 1
             counts[(f["code"], f["evidence"])][slot] += 1
     tiers: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    rule_tiers: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for (code, evidence), (genuine, false, _) in counts.items():
-        if is_gated(code):
-            tiers[tier_of(evidence)][0] += genuine
-            tiers[tier_of(evidence)][1] += false
-    measured_tiers = {tier: measure(genuine, false) for tier, (genuine, false) in sorted(tiers.items())}
+        if is_gated(code) and genuine + false:
+            for pool in (tiers[tier_of(evidence)], rule_tiers[(code, tier_of(evidence))]):
+                pool[0] += genuine
+                pool[1] += false
     table = [
         (ClassPrecision(code, evidence, measure(genuine, false)), untriaged)
         for (code, evidence), (genuine, false, untriaged) in sorted(counts.items())
     ]
-    return table, measured_tiers
+    return table, (
+        {tier: measure(*pool) for tier, pool in sorted(tiers.items())},
+        {key: measure(*pool) for key, pool in sorted(rule_tiers.items())},
+    )
 
 
-def print_precision(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
+def print_precision(table: list[tuple[ClassPrecision, int]], pools: Pools, papers: int) -> None:
     print(
         f"\n{'rule':8} {'evidence class':48} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}"
     )
     for item, untriaged in table:
         m = item.measured
-        warns = ("yes" if _warns(item, tiers) else "no") if is_gated(item.code) else "-"
+        warns = ("yes" if _warns(item, pools) else "no") if is_gated(item.code) else "-"
         print(
             f"{item.code:8} {item.evidence[:48]:48} {m.findings:5} {m.genuine:7} {m.false:5} {untriaged:9} "
             f"{m.precision:9.2f} {m.lower_bound:9.2f} {warns:>5} {m.genuine / papers:13.3f}"
         )
+    tiers, rule_tiers = pools
     print(f"\n{'evidence tier (gated rules pooled)':44} {'found':>5} {'genuine':>7} {'false':>5} {'precision':>9} {'wilson lb':>9}")
-    for tier, m in tiers.items():
-        print(f"{tier:44} {m.findings:5} {m.genuine:7} {m.false:5} {m.precision:9.2f} {m.lower_bound:9.2f}")
+    for name, m in [*tiers.items(), *((f"{code} {tier}", m) for (code, tier), m in rule_tiers.items())]:
+        print(f"{name:44} {m.findings:5} {m.genuine:7} {m.false:5} {m.precision:9.2f} {m.lower_bound:9.2f}")
 
 
-def _warns(item: ClassPrecision, tiers: dict[str, Measured]) -> bool:
+def _warns(item: ClassPrecision, pools: Pools) -> bool:
     """As analyzers/precision.py decides it, from this run's measurements rather than the table on disk."""
-    tier = tiers.get(item.tier)
-    return item.measured.findings > 0 and item.measured.precision >= PRECISION_BAR and tier is not None and tier.bounded
+    tiers, rule_tiers = pools
+    return class_warns(item.measured, rule_tiers.get((item.code, item.tier)), tiers.get(item.tier))
 
 
 def _literal(text: str) -> str:
@@ -163,20 +172,26 @@ def _literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def write_table(table: list[tuple[ClassPrecision, int]], tiers: dict[str, Measured], papers: int) -> None:
+def write_table(table: list[tuple[ClassPrecision, int]], pools: Pools, papers: int) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip() or "unknown"
     rows = "\n".join(
         f"    ({_literal(item.code)}, {_literal(item.evidence)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
         for item, _ in table
         if (m := item.measured).findings
     )
+    tiers, rule_tiers = pools
     tier_rows = "\n".join(f"    {_literal(tier)}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound})," for tier, m in tiers.items())
+    rule_tier_rows = "\n".join(
+        f"    ({_literal(code)}, {_literal(tier)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
+        for (code, tier), m in rule_tiers.items()
+    )
     TABLE.write_text(
         f'''"""Measured precision of each rule's evidence classes on the triaged corpus.
 
 Generated by `python benchmarks/corpus_triage.py --write`; do not edit by hand.
 CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bound of the precision);
-TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py).
+TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py);
+RULE_TIERS: the same per gated rule and evidence tier.
 """
 
 MEASURED_ON = {{"commit": {_literal(commit)}, "papers": {papers}, "date": {_literal(datetime.date.today().isoformat())}}}
@@ -187,6 +202,10 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {{
 
 TIERS: dict[str, tuple[int, int, int, float]] = {{
 {tier_rows}
+}}
+
+RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {{
+{rule_tier_rows}
 }}
 ''',
         encoding="utf-8",
@@ -276,15 +295,15 @@ def main() -> None:
             found = dict(zip((p.name for p in papers), pool.map(paper_findings, papers)))
 
     false_warnings = per_paper(found, ledger)
-    table, tiers = precision_table(found, ledger)
-    print_precision(table, tiers, len(found))
+    table, pools = precision_table(found, ledger)
+    print_precision(table, pools, len(found))
     untriaged = sum(count for _, count in table)
     print(f"\nfalse warnings per paper: {false_warnings / max(len(found), 1):.2f} (bar {FALSE_PER_PAPER}); untriaged: {untriaged}")
     science_yield(found, ledger)
     if arguments.reconcile is not None:
         reconcile(found, ledger, arguments.reconcile)
     if arguments.write:
-        write_table(table, tiers, len(found))
+        write_table(table, pools, len(found))
     if arguments.drafts:
         drafts = [f["draft"] for paper, findings in found.items() for f in findings if (paper, f["fingerprint"]) not in ledger]
         arguments.drafts.write_text("\n".join(drafts), encoding="utf-8")

@@ -86,7 +86,8 @@ def measured_precision(code: str) -> str:
         lines += [
             "",
             f"A finding of this rule is a warning only in an evidence class measured at {PRECISION_BAR:.0%} precision or more,",
-            f"whose evidence tier, pooled over the science rules, has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound",
-            f"of {LOWER_BOUND_BAR:.0%} or more ({tiers or 'no tier measured'}); in any other class it is information.",
+            "of which one pool, nearest first (the class, the rule's classes of its tier, the tier over the science rules:",
+            f"{tiers or 'no tier measured'}), has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound of",
+            f"{LOWER_BOUND_BAR:.0%} or more; in any other class it is information.",
         ]
     return "\n".join(lines)

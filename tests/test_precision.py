@@ -37,6 +37,11 @@ def table(monkeypatch):
         },
     )
     monkeypatch.setattr(precision, "TIERS", {"strong": (25, 24, 1, 0.805), "moderate": (10, 8, 2, 0.49)})
+    monkeypatch.setattr(
+        precision,
+        "RULE_TIERS",
+        {("NUM001", "strong"): (20, 19, 1, 0.764), ("NUM001", "moderate"): (10, 8, 2, 0.49), ("TAB002", "strong"): (5, 5, 0, 0.566)},
+    )
 
 
 def test_tiers_of_evidence_classes():
@@ -49,7 +54,7 @@ def test_a_class_warns_when_its_rule_measured_precise_and_its_tier_bounded(table
     assert reaches_warning("NUM001", "strong: cited table, row and column named")
     # 80% precise: information, whatever its tier.
     assert not reaches_warning("NUM001", "moderate: cited table")
-    # Five of five: precise, and its tier (strong, pooled) is bounded above 75%.
+    # Five of five: precise, and its tier (strong, pooled) is bounded above 60%.
     assert reaches_warning("TAB002", "confidence 0.9+")
     # Never measured: information until the corpus shows it.
     assert not reaches_warning("NUM001", "weak: paragraph cites the table or headers are ordinary words")
@@ -72,8 +77,29 @@ def test_the_calibrated_severity_applies_the_gate(table):
 def test_a_tier_below_the_bound_keeps_a_precise_class_informing(monkeypatch):
     monkeypatch.setattr(precision, "CLASSES", {("NOT003", "confidence 0.9+"): (3, 3, 0, 0.439)})
     monkeypatch.setattr(precision, "TIERS", {"strong": (3, 3, 0, 0.439)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("NOT003", "strong"): (3, 3, 0, 0.439)})
     item = ClassPrecision("NOT003", "confidence 0.9+", Measured(3, 3, 0, 0.439))
     assert item.measured.precision == 1.0 and not item.warns
+
+
+def test_a_precise_class_borrows_the_bound_of_its_rules_classes_of_its_tier(monkeypatch):
+    """Four of four alone bound nothing; with the rule's other moderate classes, eleven of twelve do, though the
+    moderate tier pooled over the rules is mostly false. A class below the bar gains nothing from its pool."""
+    classes = {
+        ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566),
+        ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51),
+        ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208),
+        ("DRF001", "weak: XXX"): (1, 1, 0, 0.207),
+    }
+    monkeypatch.setattr(precision, "CLASSES", classes)
+    monkeypatch.setattr(precision, "TIERS", {"moderate": (120, 78, 42, 0.561), "weak": (72, 19, 53, 0.176)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 11, 1, 0.646), ("DRF001", "weak"): (1, 1, 0, 0.207)})
+    assert reaches_warning("DRF001", "moderate: placeholder number") and reaches_warning("DRF001", "moderate: draft note")
+    assert not reaches_warning("DRF001", "moderate: unfilled cell")
+    assert not reaches_warning("DRF001", "weak: XXX")
+    # The same counts with the rule's moderate classes at 10 of 12 (83%): no pool is both precise and bounded.
+    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 10, 2, 0.552)})
+    assert not reaches_warning("DRF001", "moderate: placeholder number")
 
 
 def test_the_stored_table_is_what_its_counts_say():
@@ -89,6 +115,16 @@ def test_the_stored_table_is_what_its_counts_say():
             tier[0] += genuine
             tier[1] += false
     assert pooled == {tier: [genuine, false] for tier, (_, genuine, false, _) in measured_precision.TIERS.items()}
+    by_rule: dict[tuple[str, str], list[int]] = {}
+    for (code, evidence), (_, genuine, false, _) in measured_precision.CLASSES.items():
+        if precision.is_gated(code):
+            pool = by_rule.setdefault((code, tier_of(evidence)), [0, 0])
+            pool[0] += genuine
+            pool[1] += false
+    assert by_rule == {key: [genuine, false] for key, (_, genuine, false, _) in measured_precision.RULE_TIERS.items()}
+    for counts in measured_precision.RULE_TIERS.values():
+        findings, genuine, _, bound = counts
+        assert bound == pytest.approx(binomtest(genuine, findings).proportion_ci(method="wilson").low, abs=1e-3)
 
 
 def test_auditex_rule_shows_the_measured_precision():
