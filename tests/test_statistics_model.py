@@ -16,6 +16,8 @@ from auditex.analyzers.rules.statistics.model import (
     star_legend,
     stated_sample,
 )
+from auditex.analyzers.rules.statistics.regression import Estimate, estimates, reads_as_standard_errors, wald_stars
+from auditex.latex.model import Cell, Table
 
 
 @pytest.mark.parametrize(
@@ -152,3 +154,34 @@ def test_a_bayes_factor_stated_twice_in_one_result_contradicts_itself_but_two_te
 def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are_possible():
     assert _impossible("the FULL setup (R^2 = 75%) and R^2 = 12.5 %, but R^2 = 1.3.") == ["R^2 = 1.3"]
     assert _impossible("(Normal(0, 0.01): BF_10 = 3.5, Normal(0, 0.05): BF_10 = 1.3)") == []
+
+
+def _regression_table(rows: list[list[str]], header_rows: int = 1) -> Table:
+    cells = [[Cell(r, c, text, 0, 0) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    return Table(cells, 0, 0, "tabular", header_rows)
+
+
+def test_estimates_read_standard_errors_below_or_beside_and_stars_on_either() -> None:
+    below = _regression_table([["", "(1)"], ["Age", "-0.133**"], ["", "1 (0.044)"], ["Male", ".011"], ["", "(.006)\\sym**"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(below)] == [("-0.133", "0.044", 2), (".011", ".006", 2)]
+    beside = _regression_table([["", "Coef.", "SE"], ["Doctor", "1.049***", "(0.301)"], ["Person", "−0.206", "(0.242)"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(beside)] == [("1.049", "0.301", 3), ("-0.206", "0.242", 0)]
+
+
+@pytest.mark.parametrize(
+    ("b", "se", "stars"),
+    [
+        ("-0.133", "0.044", range(3, 4)),  # z = 3.02: p = .003
+        (".011", ".006", range(0, 3)),  # z from 1.62 to 2.09 with the rounding, and few degrees of freedom
+        ("0.20", "0.05", range(3, 4)),
+    ],
+)
+def test_possible_regression_stars_follow_from_the_rounded_ratio(b: str, se: str, stars: range) -> None:
+    legend = {1: 0.1, 2: 0.05, 3: 0.01}
+    assert wald_stars(Estimate(Cell(0, 0, b, 0, 0), b, se, 0), legend) == stars
+
+
+def test_parentheses_other_than_standard_errors_are_not_read() -> None:
+    assert reads_as_standard_errors("Robust standard errors clustered by firm in parentheses.")
+    assert not reads_as_standard_errors("t-statistics in parentheses")
+    assert not reads_as_standard_errors("95% confidence intervals in brackets; one-tailed tests")

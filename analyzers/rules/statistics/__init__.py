@@ -4,6 +4,7 @@ from .correlation_stars import correlation_stars_inconsistent
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
 from .interval_claim import interval_claim_contradicted
+from .regression_stars import regression_stars_inconsistent
 from .reported import (
     breakdown_not_100_percent,
     confidence_interval_contradicts_p,
@@ -22,6 +23,7 @@ __all__ = [
     "inconsistent_p_value",
     "interval_claim_contradicted",
     "interval_inconsistent",
+    "regression_stars_inconsistent",
     "significance_reversed",
     "significance_wording_contradicts_p",
 ]
