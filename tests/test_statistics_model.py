@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from auditex.analyzers.rules.statistics.cells import impossible_cells
 from auditex.analyzers.rules.statistics.model import (
     correlation_p,
     interval_number,
@@ -157,8 +158,15 @@ def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are
 
 
 def _regression_table(rows: list[list[str]], header_rows: int = 1) -> Table:
-    cells = [[Cell(r, c, text, 0, 0) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    cells = [[Cell(r, c, text, 0, 0, _number(text)) for c, text in enumerate(row)] for r, row in enumerate(rows)]
     return Table(cells, 0, 0, "tabular", header_rows)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def test_estimates_read_standard_errors_below_or_beside_and_stars_on_either() -> None:
@@ -185,3 +193,17 @@ def test_parentheses_other_than_standard_errors_are_not_read() -> None:
     assert reads_as_standard_errors("Robust standard errors clustered by firm in parentheses.")
     assert not reads_as_standard_errors("t-statistics in parentheses")
     assert not reads_as_standard_errors("95% confidence intervals in brackets; one-tailed tests")
+
+
+def test_a_p_column_reads_its_zeros_and_a_table_of_p_values_its_scientific_zero() -> None:
+    table = _regression_table([["", "b", "p"], ["Age", "0.000", ".000"], ["Male", "0.0e+00", ".041"]])
+    assert [(bad.cell.row, bad.written) for bad in impossible_cells(table, "")] == [(1, "p = .000"), (2, "p = 0.0e+00")]
+    losses = _regression_table([["", "Train", "Test"], ["A", "0.0e+00", "1.2e-03"]])
+    assert list(impossible_cells(losses, "Losses")) == []
+    assert [bad.written for bad in impossible_cells(losses, "Wilcoxon tests: p-values")] == ["p = 0.0e+00"]
+
+
+def test_a_share_above_one_only_where_the_table_keeps_its_shares_on_the_unit_scale() -> None:
+    rows = [["", "Mean", "Max"], ["Share urban", "0.40", "0.90"], ["Percent Catholic", "0.22", "1.31"], ["Percent Sikh", "0.10", "12.0"]]
+    assert [bad.written for bad in impossible_cells(_regression_table(rows), "")] == ["max 1.31"]
+    assert list(impossible_cells(_regression_table([rows[0], rows[2]]), "")) == []
