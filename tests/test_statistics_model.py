@@ -18,6 +18,7 @@ from auditex.analyzers.rules.statistics.model import (
     stated_sample,
 )
 from auditex.analyzers.rules.statistics.regression import Estimate, estimates, reads_as_standard_errors, wald_stars
+from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
 from auditex.latex.model import Cell, Table
 
 
@@ -207,3 +208,36 @@ def test_a_share_above_one_only_where_the_table_keeps_its_shares_on_the_unit_sca
     rows = [["", "Mean", "Max"], ["Share urban", "0.40", "0.90"], ["Percent Catholic", "0.22", "1.31"], ["Percent Sikh", "0.10", "12.0"]]
     assert [bad.written for bad in impossible_cells(_regression_table(rows), "")] == ["max 1.31"]
     assert list(impossible_cells(_regression_table([rows[0], rows[2]]), "")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "level"),
+    [
+        ("None of these associations were statistically significant.", 0.05),
+        ("The covariates were all non-significant at the 10% level.", 0.1),
+        ("Group differences were not significant for any measure (all ps > .20).", 0.05),
+        ("Differences on the scales were small (all ps > .10).", 0.1),
+    ],
+)
+def test_a_universal_claim_of_no_significance_and_its_level(sentence: str, level: float) -> None:
+    claim = none_significant(sentence, False)
+    assert claim is not None and claim.level == level
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "None of the characteristics differed significantly except smoking.",
+        "There was no significant difference in age.",
+        "All effects were significant.",
+    ],
+)
+def test_no_universal_claim_of_no_significance(sentence: str) -> None:
+    assert none_significant(sentence, False) is None
+
+
+def test_significant_p_cells_whatever_their_rounding() -> None:
+    table = _regression_table(
+        [["", "Switch", "P-value"], ["Comparison", "80%", "0.049"], ["Income", "73%", "0.05"], ["Herd", "61%", "< .001"]]
+    )
+    assert [cell.text for cell in significant_cells(table, 0.05)] == ["0.049", "< .001"]

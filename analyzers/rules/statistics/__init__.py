@@ -13,6 +13,7 @@ from .reported import (
     significance_reversed,
 )
 from .significance_wording import significance_wording_contradicts_p
+from .table_significance import none_significant_contradicts_table
 
 __all__ = [
     "breakdown_not_100_percent",
@@ -23,6 +24,7 @@ __all__ = [
     "inconsistent_p_value",
     "interval_claim_contradicted",
     "interval_inconsistent",
+    "none_significant_contradicts_table",
     "regression_stars_inconsistent",
     "significance_reversed",
     "significance_wording_contradicts_p",

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ....latex.model import Cell, Table
+from .table_p import p_columns
 
-_P_HEADER = re.compile(r"^\s*(?:\$?[pP]\$?(?:[-\s]?values?)?|Pr\s*\(>\s*\|[zt]\|\)|Sig\.?|[pP]\s*\(>\s*\|[zt]\|\))\s*$")
 _SPEAKS_OF_P = re.compile(r"\bp[-\s]?values?\b|\bPr\s*\(>", re.IGNORECASE)
 # "0.0e+00", "0e0", "0.00E-00", "0 × 10^0": the zero of a p printed by software.
 _SCIENTIFIC_ZERO = re.compile(r"(?<![\d.])0(?:\.0+)?\s*(?:[eE][+-]?0+|[×x]\s*10\^\{?[+-]?0+\}?)(?!\d)")
@@ -48,13 +48,13 @@ def impossible_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
 
 
 def _zero_p_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
-    headers = {column: table.column_header(column) for column in range(max((len(row) for row in table.rows), default=0))}
-    p_columns = {column for column, header in headers.items() if _P_HEADER.match(header)}
-    speaks_of_p = bool(p_columns) or _SPEAKS_OF_P.search(caption + " " + " ".join(headers.values())) is not None
+    columns = p_columns(table)
+    headers = " ".join(cell.text for row in table.rows[: table.header_rows] for cell in row)
+    speaks_of_p = bool(columns) or _SPEAKS_OF_P.search(f"{caption} {headers}") is not None
     for row in table.rows[table.header_rows :]:
         for cell in row[1:]:
             zero = _SCIENTIFIC_ZERO.search(cell.text) if speaks_of_p else None
-            if zero is None and cell.column in p_columns and _PLAIN_ZERO.match(cell.text):
+            if zero is None and cell.column in columns and _PLAIN_ZERO.match(cell.text):
                 zero = _PLAIN_ZERO.match(cell.text)
             if zero is not None:
                 written = f"p = {zero.group(0).strip()}"

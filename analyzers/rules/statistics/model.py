@@ -299,6 +299,12 @@ def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[Signi
     return tuple(claims)
 
 
+def stated_level(text: str) -> float | None:
+    """The significance level a text states ("at the .10 level", "α = 0.01"), if it states one."""
+    match = _STATED_LEVEL.search(text)
+    return _level(match) if match else None
+
+
 def _level(match: re.Match[str]) -> float:
     written = match.group("level") or match.group("percent")
     return float(written.rstrip("% ")) / 100 if "%" in match.group(0) or match.group("percent") else float(written)
