@@ -120,12 +120,15 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     paragraph references no table.
     """
     tables = [shown for placed in section.blocks if (shown := shown_table(placed)) is not None]
-    with_p = [shown.table for shown in tables if p_columns(shown.table)]
     yield from tables
-    for placed in section.blocks:
-        text = placed.block.plain.text
-        if placed.kind is BlockKind.PARAGRAPH and ("ignifican" in text or " ps" in text or "p-values" in text):
-            yield from _paragraph_claims(ctx, placed, with_p[0] if len(with_p) == 1 else None)
+    paragraphs = [placed for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH and _may_claim(placed.block.plain.text)]
+    with_p = [shown.table for shown in tables if p_columns(shown.table)] if paragraphs else []
+    for placed in paragraphs:
+        yield from _paragraph_claims(ctx, placed, with_p[0] if len(with_p) == 1 else None)
+
+
+def _may_claim(text: str) -> bool:
+    return "ignifican" in text or " ps" in text or "p-values" in text
 
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Table | None) -> Iterator[_Claim]:
