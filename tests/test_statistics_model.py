@@ -5,6 +5,7 @@ import math
 import pytest
 
 from auditex.analyzers.rules.statistics.cells import impossible_cells
+from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, wald_contradicted
 from auditex.analyzers.rules.statistics.model import (
     correlation_p,
     interval_number,
@@ -241,3 +242,28 @@ def test_significant_p_cells_whatever_their_rounding() -> None:
         [["", "Switch", "P-value"], ["Comparison", "80%", "0.049"], ["Income", "73%", "0.05"], ["Herd", "61%", "< .001"]]
     )
     assert [cell.text for cell in significant_cells(table, 0.05)] == ["0.049", "< .001"]
+
+
+def test_coefficient_reports_read_what_follows_each_coefficient_up_to_the_next() -> None:
+    text = "(b = -0.109, p < .05; b = -0.133, p < .001) and β = −3.18; SE = 0.27; t(40) = −11.96."
+    reports = coefficient_reports(text)
+    assert [(r.b_text, r.se_text, r.wald, r.p) for r in reports] == [
+        ("-0.109", None, None, ("<", ".05")),
+        ("-0.133", None, None, ("<", ".001")),
+        ("-3.18", "0.27", ("t", "-11.96", 40), None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "se", "p_wrong", "wald_wrong"),
+    [
+        ("b = -0.133, p < .001", "0.044", True, False),
+        ("b = -0.133, p = .003", "0.044", False, False),
+        ("b = 0.16, SE = 0.08, p = .040", "0.08", False, False),
+        ("b = 0.16, SE = 0.08, t = 3.50", "0.08", False, True),
+        ("b = -0.11, SE = 0.11, t = -0.99", "0.11", False, False),
+    ],
+)
+def test_a_coefficients_p_and_wald_statistic_against_its_standard_error(text: str, se: str, p_wrong: bool, wald_wrong: bool) -> None:
+    (report,) = coefficient_reports(text)
+    assert (p_contradicted(report, se, None) is not None, wald_contradicted(report, se)) == (p_wrong, wald_wrong)

@@ -1,5 +1,6 @@
 """STAT: reported statistics that contradict themselves or the words around them."""
 
+from .coefficient_p import coefficient_statistics_inconsistent
 from .correlation_stars import correlation_stars_inconsistent
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
@@ -17,6 +18,7 @@ from .table_significance import none_significant_contradicts_table
 
 __all__ = [
     "breakdown_not_100_percent",
+    "coefficient_statistics_inconsistent",
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
     "grim_inconsistent_mean",
