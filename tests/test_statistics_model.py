@@ -267,3 +267,16 @@ def test_coefficient_reports_read_what_follows_each_coefficient_up_to_the_next()
 def test_a_coefficients_p_and_wald_statistic_against_its_standard_error(text: str, se: str, p_wrong: bool, wald_wrong: bool) -> None:
     (report,) = coefficient_reports(text)
     assert (p_contradicted(report, se, None) is not None, wald_contradicted(report, se)) == (p_wrong, wald_wrong)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "* p<0.10, ** p<0.05, *** p<0.01",
+        "* significant at 10%; ** significant at 5%; *** significant at 1%",
+        "*, ** and *** denote significance at the 10%, 5% and 1% levels, respectively.",
+        "\\sym* p-value < 0.1, \\sym** p-value < 0.05, \\sym*** p-value < 0.01",
+    ],
+)
+def test_star_legends_as_econometrics_tables_write_them(note: str) -> None:
+    assert star_legend(note) == {1: 0.1, 2: 0.05, 3: 0.01}
