@@ -4,6 +4,8 @@ A p-value column is named by its header ("p", "P-value", "Pr(>|z|)", "Sig."); it
 p ("0.049", ".012*") or a bound ("< 0.001"). A cell shows significance at a level when even the
 largest p its rounding allows lies below the level ("0.049" is below .05: at most 0.0495).
 
+The intercept's row is not read: a sentence about a model's predictors does not speak of it.
+
 A sentence speaks of all of a table's tests only with a universal word: "none of these
 associations were statistically significant", "all were non-significant", "not significant for
 any", "all ps > .10". A sentence that makes an exception ("except", "apart from"), or whose
@@ -35,6 +37,8 @@ _NONE_SIGNIFICANT = re.compile(
 _EXCEPTION = re.compile(r"\bexcept\b|\bapart\s+from\b|\bother\s+than\b|\bbesides\b|\bbut\s+(?:for|one|two)\b", re.IGNORECASE)
 _CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|\bFDR\b|false discovery|multiple comparisons", re.IGNORECASE)
 _DEFAULT_LEVEL = 0.05
+# Rows whose test no sentence about "these predictors" means: the model's intercept.
+_INTERCEPT = re.compile(r"^\W*(?:intercept|constant|const\.?|_cons)\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,9 @@ def p_columns(table: Table) -> set[int]:
 def significant_cells(table: Table, level: float) -> Iterator[Cell]:
     """The p-value cells that show significance at `level` whatever their rounding."""
     columns = p_columns(table)
-    for row in table.rows[table.header_rows :]:
+    for index, row in enumerate(table.rows[table.header_rows :], table.header_rows):
+        if _INTERCEPT.match(row_name(table, index)):
+            continue
         for cell in row:
             match = _P_CELL.match(cell.text) if cell.column in columns else None
             if match is None:
