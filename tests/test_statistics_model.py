@@ -5,7 +5,7 @@ import math
 import pytest
 
 from auditex.analyzers.rules.statistics.cells import impossible_cells
-from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, wald_contradicted
+from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from auditex.analyzers.rules.statistics.model import (
     correlation_p,
     interval_number,
@@ -280,3 +280,8 @@ def test_a_coefficients_p_and_wald_statistic_against_its_standard_error(text: st
 )
 def test_star_legends_as_econometrics_tables_write_them(note: str) -> None:
     assert star_legend(note) == {1: 0.1, 2: 0.05, 3: 0.01}
+
+
+def test_a_table_coefficient_rounds_to_the_sentences() -> None:
+    assert rounds_to("-0.133", "-0.133") and rounds_to("-0.1334", "-0.13")
+    assert not rounds_to("0.133", "-0.133") and not rounds_to("0.13", "0.133") and not rounds_to("0.138", "0.13")

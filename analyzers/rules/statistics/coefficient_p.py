@@ -6,8 +6,9 @@ The reader is in `statistics/coefficients.py`. A sentence reports a coefficient 
 coefficient, a standard error ("SE = 0.08"), a Wald statistic ("t = -11.96", "z = 2.1") or a p.
 When the sentence gives the standard error, the t or z must be |b| / SE and the p must follow
 from it, within the rounding of the numbers. When it does not, the standard error is the one the
-table it references (else its paragraph references) prints under the same coefficient, written
-alike, when exactly one estimate of that table is.
+table it references (else its paragraph references) prints under the same coefficient (the
+table's, rounded to the sentence's places, is the sentence's), when exactly one estimate of that
+table is; the table's more precise coefficient is then the one computed with.
 
 The p of a ratio is a range: from the normal (the smallest, for a large sample) to Student's t
 with the degrees of freedom the sentence gives the t, else 10 (the largest). A p written outside
@@ -17,7 +18,7 @@ the range is a slip, or the p of another test; the finding says which numbers di
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
@@ -27,7 +28,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
-from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, wald_contradicted
+from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
 
 
@@ -65,8 +66,9 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable
                 yield item
             elif isinstance(item, _Unpaired):
                 for label in item.labels:
-                    same = [e for e in estimates(tables[label].table) if e.b_text == item.report.b_text] if label in tables else []
-                    if len(same) == 1 and (violation := _inconsistent(item.report, same[0].se_text, f" (Table {label})")):
+                    same = [e for e in estimates(tables[label].table) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
+                    report = replace(item.report, b_text=same[0].b_text) if len(same) == 1 else None
+                    if report is not None and (violation := _inconsistent(report, same[0].se_text, f" (Table {label})")):
                         evidence = Evidence(kind="moderate: a coefficient's p against its cited table's standard error", reason=_REASON)
                         yield item.anchor.model_copy(
                             update={"message": violation.message, "identity": violation.identity, "evidence": evidence}

@@ -73,6 +73,16 @@ def _plain(text: str) -> str:
     return re.sub(r"\s", "", text).replace("−", "-").replace("–", "-")
 
 
+def rounds_to(precise: str, written: str) -> bool:
+    """The precise number, rounded to the places of the written one, is the written one ("-0.1334" is "-0.133")."""
+    places = decimals(written)
+    return (
+        places <= decimals(precise)
+        and f"{abs(float(precise)):.{places}f}" == f"{abs(float(written)):.{places}f}"
+        and (float(precise) < 0) == (float(written) < 0)
+    )
+
+
 def ratio_range(b_text: str, se_text: str) -> tuple[float, float]:
     """The |b| / SE that the rounded coefficient and standard error allow."""
     b, se = abs(float(b_text)), float(se_text)
