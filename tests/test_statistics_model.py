@@ -176,6 +176,8 @@ def test_estimates_read_standard_errors_below_or_beside_and_stars_on_either() ->
     assert [(e.b_text, e.se_text, e.stars) for e in estimates(below)] == [("-0.133", "0.044", 2), (".011", ".006", 2)]
     beside = _regression_table([["", "Coef.", "SE"], ["Doctor", "1.049***", "(0.301)"], ["Person", "−0.206", "(0.242)"]])
     assert [(e.b_text, e.se_text, e.stars) for e in estimates(beside)] == [("1.049", "0.301", 3), ("-0.206", "0.242", 0)]
+    one_cell = _regression_table([["", "B (SE)"], ["Age", "-0.133** (0.044)"], ["Male", "0.20 [0.11]"], ["CI", "0.2 [0.1, 0.3]"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(one_cell)] == [("-0.133", "0.044", 2), ("0.20", "0.11", 0)]
 
 
 @pytest.mark.parametrize(

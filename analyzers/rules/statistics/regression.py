@@ -1,7 +1,8 @@
 """Regression tables: a coefficient, its standard error in parentheses, and the stars of its p.
 
-A regression table writes each estimate as a coefficient with its standard error in parentheses,
-below it (the next row, whose first cell is empty) or beside it (the next column), and marks its
+A regression table writes each estimate as a coefficient with its standard error in parentheses
+(or brackets), below it (the next row, whose first cell is empty), beside it (the next column) or
+after it in the same cell ("-0.133** (0.044)"), and marks its
 significance with stars that a legend defines ("* p<0.10, ** p<0.05, *** p<0.01"). The stars may
 stand on the coefficient or, as some packages print them, on the standard error. The ratio of the
 two is the Wald statistic, so the stars follow from the two numbers: z = |b| / SE, two-tailed.
@@ -20,10 +21,15 @@ from dataclasses import dataclass
 
 from ....latex.model import Cell, Table
 
+_STARS = r"\s*(?:\\sym)?\s*\^?\s*(?P<{}>\**)\s*[+†]?\s*"
+_B = r"(?P<b>[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+))"
+# "(0.044)" or "[0.044]"; a stray digit before it is a \vphantom's argument the plain text kept.
+_SE = r"(?:\d\s+)?(?:\(\s*(?P<se>\d+\.\d+|\.\d+|\d+)\s*\)|\[\s*(?P<bracketed>\d+\.\d+|\.\d+|\d+)\s*\])"
 # "-0.133**", "0.023+", ".002", "-13.8\sym{***}" once the plain text has dropped the markup.
-_COEFFICIENT = re.compile(r"^\s*(?P<b>[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+))\s*(?:\\sym)?\s*\^?\s*(?P<stars>\**)\s*[+†]?\s*$")
-# "(0.044)", "(.002)\sym**"; a stray digit before it is a \vphantom's argument the plain text kept.
-_STANDARD_ERROR = re.compile(r"^\s*(?:\d\s+)?\(\s*(?P<se>\d+\.\d+|\.\d+|\d+)\s*\)\s*(?:\\sym)?\s*\^?\s*(?P<stars>\**)\s*[+†]?\s*$")
+_COEFFICIENT = re.compile(rf"^\s*{_B}{_STARS.format('stars')}$")
+_STANDARD_ERROR = re.compile(rf"^\s*{_SE}{_STARS.format('stars')}$")
+# Both in one cell: "-0.133** (0.044)"; with decimals, so that a \vphantom's "1 (0.044)" stays a standard error.
+_COEFFICIENT_AND_ERROR = re.compile(rf"^\s*(?P<b>[-−–]?\s?\d*\.\d+){_STARS.format('stars')}{_SE}{_STARS.format('after')}$")
 # What a note says when its parentheses or its p-values are not a two-tailed Wald test's.
 _OTHER_READING = re.compile(
     r"t[- ]?stat|t[- ]?values?|t[- ]?ratios?|z[- ]?stat|z[- ]?values?|z[- ]?scores?|confidence intervals?|\bCIs?\b|"
@@ -58,7 +64,7 @@ def reads_as_standard_errors(note: str) -> bool:
 
 
 def estimates(table: Table) -> list[Estimate]:
-    """Each coefficient of the table's body with its standard error below it or beside it."""
+    """Each coefficient of the table's body with its standard error below it, beside it or in its own cell."""
     found = []
     rows = table.rows
     for index in range(table.header_rows, len(rows)):
@@ -66,16 +72,20 @@ def estimates(table: Table) -> list[Estimate]:
         below = {cell.column: cell for cell in rows[index + 1]} if index + 1 < len(rows) and _unnamed(rows[index + 1]) else {}
         beside = {cell.column: cell for cell in row}
         for cell in row[1:]:
+            if both := _COEFFICIENT_AND_ERROR.match(cell.text):
+                found.append(Estimate(cell, _plain_number(both.group("b")), _error(both), len(both.group("stars") + both.group("after"))))
+                continue
             coefficient = _COEFFICIENT.match(cell.text)
-            if coefficient is None:
-                continue
-            partner = below.get(cell.column) or beside.get(cell.column + cell.column_span)
+            partner = below.get(cell.column) or beside.get(cell.column + cell.column_span) if coefficient else None
             error = _STANDARD_ERROR.match(partner.text) if partner is not None else None
-            if error is None:
-                continue
-            stars = len(coefficient.group("stars")) + len(error.group("stars"))
-            found.append(Estimate(cell, _plain_number(coefficient.group("b")), error.group("se"), stars))
+            if coefficient and error:
+                stars = len(coefficient.group("stars")) + len(error.group("stars"))
+                found.append(Estimate(cell, _plain_number(coefficient.group("b")), _error(error), stars))
     return found
+
+
+def _error(match: re.Match[str]) -> str:
+    return match.group("se") or match.group("bracketed")
 
 
 def _unnamed(row: list[Cell]) -> bool:
