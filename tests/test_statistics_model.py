@@ -19,6 +19,7 @@ from auditex.analyzers.rules.statistics.model import (
     stated_sample,
 )
 from auditex.analyzers.rules.statistics.regression import Estimate, estimates, reads_as_standard_errors, wald_stars
+from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
 from auditex.latex.model import Cell, Table
 
@@ -160,15 +161,19 @@ def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are
 
 
 def _regression_table(rows: list[list[str]], header_rows: int = 1) -> Table:
-    cells = [[Cell(r, c, text, 0, 0, _number(text)) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    cells = [[Cell(r, c, text, 0, 0, _number(text), decimals=_places(text)) for c, text in enumerate(row)] for r, row in enumerate(rows)]
     return Table(cells, 0, 0, "tabular", header_rows)
 
 
 def _number(text: str) -> float | None:
     try:
-        return float(text)
+        return float(text.lstrip("<"))
     except ValueError:
         return None
+
+
+def _places(text: str) -> int:
+    return len(text.partition(".")[2]) if _number(text) is not None else 0
 
 
 def test_estimates_read_standard_errors_below_or_beside_and_stars_on_either() -> None:
@@ -287,3 +292,21 @@ def test_star_legends_as_econometrics_tables_write_them(note: str) -> None:
 def test_a_table_coefficient_rounds_to_the_sentences() -> None:
     assert rounds_to("-0.133", "-0.133") and rounds_to("-0.1334", "-0.13")
     assert not rounds_to("0.133", "-0.133") and not rounds_to("0.13", "0.133") and not rounds_to("0.138", "0.13")
+
+
+def test_statistic_columns_read_row_by_row_in_groups() -> None:
+    rows = [
+        ["", "Humans", "", "", "Model", "", ""],
+        ["Verb", "β", "\\Bz-score", "p-value", "β", "z-score", "p-value"],
+        ["Main", "0.535", "2.210", "0.027", "-0.147", "-1.239", "0.215"],
+        ["Embedded", "0.470", "2.429", "0.051", "-0.481", "-5.252", "<0.001"],
+    ]
+    assert [(found.written, found.expected) for found in row_mismatches(_regression_table(rows))] == [
+        ("p = 0.051", "p = 0.0151 from z = 2.429")
+    ]
+    fixed = [
+        ["Term", "Estimate", "SE", "t", "p"],
+        ["Condition", "0.086", "0.021", "2.10", ".036"],
+        ["Order", "-0.012", "0.020", "-0.60", ".55"],
+    ]
+    assert [found.written for found in row_mismatches(_regression_table(fixed))] == ["t = 2.10"]

@@ -13,6 +13,9 @@ table is; the table's more precise coefficient is then the one computed with.
 The p of a ratio is a range: from the normal (the smallest, for a large sample) to Student's t
 with the degrees of freedom the sentence gives the t, else 10 (the largest). A p written outside
 the range is a slip, or the p of another test; the finding says which numbers disagree.
+
+A table whose columns are an estimate's statistics is read by `statistics/statistic_columns.py`:
+each row's z or t against its estimate and standard error, and its p against its z or t.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ...registry import Scope, rule
 from ...violation import Violation
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
+from .statistic_columns import row_mismatches
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,20 @@ class CoefficientStatisticsInconsistent(Violation):
     @property
     def identity(self) -> str:
         return f"{self.b} {self.se} {self.written}"
+
+
+@dataclass(frozen=True)
+class RowStatisticsInconsistent(Violation):
+    written: str
+    expected: str
+
+    @property
+    def message(self) -> str:
+        return f"the row gives {self.expected}, not {self.written}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.written} {self.expected}"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -111,6 +129,9 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
     sentence references prints -0.133 with a standard error of 0.044 (z = 3.02 gives p = .003).
     The rounding of every number and the unknown degrees of freedom are allowed for.
 
+    A table of estimates with a column per statistic ("Estimate | SE | z | p", as statistics
+    software prints them) is read row by row the same way.
+
     ## Why is this bad?
     The coefficient, its standard error and its test are one result; when they disagree, one
     of them was copied from another model or mistyped, and the claim of significance may rest
@@ -132,14 +153,25 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
 
     ## Evidence
     "moderate: a coefficient's statistics in one sentence"; "moderate: a coefficient's p against
-    its cited table's standard error".
+    its cited table's standard error"; "moderate: a table row's estimate, standard error, statistic
+    and p".
     """
     for placed in section.blocks:
         shown = shown_table(placed)
         if shown is not None:
             yield shown
+            yield from _table_rows(ctx, section, placed, shown)
         elif placed.kind is BlockKind.PARAGRAPH and "=" in placed.block.plain.text:
             yield from _paragraph_reports(ctx, placed)
+
+
+def _table_rows(ctx: RuleContext, section: Section, placed: PlacedBlock, shown: ShownTable) -> Iterator[Finding]:
+    for found in row_mismatches(shown.table):
+        evidence = Evidence(kind="moderate: a table row's estimate, standard error, statistic and p", reason=_REASON)
+        violation = RowStatisticsInconsistent(found.written, found.expected)
+        yield ctx.flag(
+            violation, placed.file, found.cell.start, found.cell.end, evidence=evidence, section=section.title or section.kind.value
+        )
 
 
 def _paragraph_reports(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Unpaired | Finding]:
