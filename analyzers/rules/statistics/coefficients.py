@@ -13,14 +13,13 @@ error is then the one its cited table prints under the same coefficient (regress
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
-from .regression import two_tailed_p
+from .regression import UNSTATED_DEGREES, outside, p_bounds, p_contradicts, ratio_bounds
 
 _NUMBER = r"[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+)"
 _COEFFICIENT = re.compile(rf"(?<![\w\\^_])(?:b|B|β|beta|coefficient|estimate)\s*=\s*(?P<b>{_NUMBER})")
@@ -28,7 +27,6 @@ _SE = re.compile(rf"(?<![\w\\])(?:SE|S\.E\.|s\.e\.)\s*=\s*(?P<se>{_NUMBER})")
 _WALD = re.compile(rf"(?<![\w\\^_])(?P<name>[tz])\s*(?:\(\s*(?P<df>\d+(?:\.\d+)?)\s*\))?\s*=\s*(?P<value>{_NUMBER})")
 _P = re.compile(P_VALUE)
 _REACH = 90  # characters from the coefficient in which its statistics stand
-_FEW_DEGREES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +81,8 @@ def rounds_to(precise: str, written: str) -> bool:
     )
 
 
-def ratio_range(b_text: str, se_text: str) -> tuple[float, float]:
-    """The |b| / SE that the rounded coefficient and standard error allow."""
-    b, se = abs(float(b_text)), float(se_text)
-    half_b, half_se = 0.5 * 10 ** -decimals(b_text), 0.5 * 10 ** -decimals(se_text)
-    return max(b - half_b, 0.0) / (se + half_se), (b + half_b) / (se - half_se) if se > half_se else math.inf
+def _ratio(report: CoefficientReport, se_text: str) -> tuple[float, float]:
+    return ratio_bounds(float(report.b_text), decimals(report.b_text), float(se_text), decimals(se_text))
 
 
 def wald_contradicted(report: CoefficientReport, se_text: str) -> bool:
@@ -95,24 +90,13 @@ def wald_contradicted(report: CoefficientReport, se_text: str) -> bool:
     if report.wald is None:
         return False
     _, value_text, _ = report.wald
-    low, high = ratio_range(report.b_text, se_text)
-    half = 0.5 * 10 ** -decimals(value_text)
     value = abs(float(value_text))
-    return bool(value + half < low or value - half > high) and value_text.lstrip("-") not in ("0", "0.0")
+    return value != 0 and outside(value, decimals(value_text), *_ratio(report, se_text))
 
 
 def p_contradicted(report: CoefficientReport, se_text: str, degrees: int | None) -> tuple[float, float] | None:
     """The p range that b and SE give, when the p written lies outside it; None when it agrees."""
     if report.p is None or (p := p_number(report.p[1])) is None:
         return None
-    low, high = ratio_range(report.b_text, se_text)
-    smallest, largest = two_tailed_p(high), two_tailed_p(low, degrees or _FEW_DEGREES)
-    comparison = report.p[0]
-    half = 0.5 * 10 ** -decimals(report.p[1])
-    if comparison in ("<", "≤", "<="):
-        wrong = smallest >= p
-    elif comparison in (">", "≥", ">="):
-        wrong = largest <= p
-    else:
-        wrong = p + half < smallest or p - half > largest
-    return (smallest, largest) if wrong else None
+    smallest, largest = p_bounds(*_ratio(report, se_text), degrees or UNSTATED_DEGREES)
+    return (smallest, largest) if p_contradicts(report.p[0], p, decimals(report.p[1]), smallest, largest) else None

@@ -42,6 +42,8 @@ _OTHER_READING = re.compile(
 _AGREEING = 0.85
 _MIN_ESTIMATES = 6
 _FEW_DEGREES = 30
+# A t whose degrees of freedom a sentence or a row does not give: few enough for a small study's p.
+UNSTATED_DEGREES = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +112,41 @@ def two_tailed_p(z: float, df: int | None = None) -> float:
     return 2 * float(special.stdtr(df, -abs(z)))
 
 
+def half_unit(places: int) -> float:
+    """Half the last place a number is written to: the most its rounding hides."""
+    return 0.5 * 10.0**-places
+
+
+def ratio_bounds(b: float, b_places: int, se: float, se_places: int) -> tuple[float, float]:
+    """The |b| / SE that a coefficient and standard error, rounded to these places, allow."""
+    b, half_b, half_se = abs(b), half_unit(b_places), half_unit(se_places)
+    return max(b - half_b, 0.0) / (se + half_se), (b + half_b) / (se - half_se) if se > half_se else math.inf
+
+
+def outside(value: float, places: int, low: float, high: float) -> bool:
+    """A number written to these places lies outside [low, high] whatever its rounding."""
+    return value + half_unit(places) < low or value - half_unit(places) > high
+
+
+def p_bounds(weakest: float, strongest: float, degrees: int | None) -> tuple[float, float]:
+    """The p a Wald statistic between these bounds gives: the smallest under the normal, the largest
+    under Student's t with `degrees` (None: the normal, for a z)."""
+    return two_tailed_p(strongest), two_tailed_p(weakest, degrees)
+
+
+def p_contradicts(comparison: str, p: float, places: int, smallest: float, largest: float) -> bool:
+    """A p written with this comparison ("<", "=", ">") cannot be one of [smallest, largest]."""
+    if comparison in ("<", "≤", "<="):
+        return smallest >= p
+    if comparison in (">", "≥", ">="):
+        return largest <= p
+    return outside(p, places, smallest, largest)
+
+
 def wald_stars(estimate: Estimate, legend: dict[int, float]) -> range:
     """The star counts the estimate may earn, whatever the rounding of its coefficient and standard error."""
-    b, se = abs(float(estimate.b_text)), float(estimate.se_text)
-    half_b, half_se = 0.5 * 10 ** -_decimals(estimate.b_text), 0.5 * 10 ** -_decimals(estimate.se_text)
-    weakest = max(b - half_b, 0.0) / (se + half_se)
-    strongest = (b + half_b) / (se - half_se) if se > half_se else math.inf
+    b, se = float(estimate.b_text), float(estimate.se_text)
+    weakest, strongest = ratio_bounds(b, _decimals(estimate.b_text), se, _decimals(estimate.se_text))
     # The table rarely states its degrees of freedom: the most stars are the normal's, the fewest a small sample's.
     fewest = sum(1 for level in legend.values() if two_tailed_p(weakest, _FEW_DEGREES) < level)
     most = sum(1 for level in legend.values() if two_tailed_p(strongest) < level)

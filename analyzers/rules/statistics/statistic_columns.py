@@ -16,13 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ....latex.model import Cell, Table
-from .regression import two_tailed_p
+from .regression import UNSTATED_DEGREES, half_unit, outside, p_bounds, p_contradicts, ratio_bounds
 from .table_p import P_HEADER
 
 _ESTIMATE = re.compile(r"^(?:estimates?|est\.?|β|\\beta|b|B|coef(?:ficient)?s?\.?|log[- ]?odds)$", re.IGNORECASE)
 _ERROR = re.compile(r"^(?:SE|S\.E\.|std\.?\s*err(?:or)?\.?|standard\s+error)$", re.IGNORECASE)
 _STATISTIC = re.compile(r"^(?P<name>[zt])(?:[- ]?(?:values?|scores?|stat(?:istics?)?|ratios?))?$", re.IGNORECASE)
-_FEW_DEGREES = 10
 _HEADER_REACH = 4
 
 
@@ -97,35 +96,22 @@ def _number(cell: Cell | None) -> Cell | None:
     return cell if cell is not None and cell.value is not None and not cell.percent and "<" not in cell.text else None
 
 
-def _half(cell: Cell) -> float:
-    return 0.5 * 10.0**-cell.decimals
-
-
 def _ratio_mismatch(estimate: Cell, error: Cell, statistic: Cell, name: str) -> RowMismatch | None:
-    b, se, value = abs(estimate.value or 0.0), error.value or 0.0, abs(statistic.value or 0.0)
-    if se <= _half(error) or value == 0:
+    b, se, value = estimate.value or 0.0, error.value or 0.0, abs(statistic.value or 0.0)
+    if se <= half_unit(error.decimals) or value == 0:
         return None
-    low, high = max(b - _half(estimate), 0.0) / (se + _half(error)), (b + _half(estimate)) / (se - _half(error))
-    if value + _half(statistic) < low or value - _half(statistic) > high:
-        return RowMismatch(
-            statistic, f"{name} = {statistic.text.strip()}", f"|{name}| = {b / se:.2f} from the estimate and its standard error"
-        )
+    if outside(value, statistic.decimals, *ratio_bounds(b, estimate.decimals, se, error.decimals)):
+        expected = f"|{name}| = {abs(b) / se:.2f} from the estimate and its standard error"
+        return RowMismatch(statistic, f"{name} = {statistic.text.strip()}", expected)
     return None
 
 
 def _p_mismatch(statistic: Cell, p_cell: Cell | None, name: str) -> RowMismatch | None:
     if p_cell is None or p_cell.value is None or p_cell.percent:
         return None
-    value, half = abs(statistic.value or 0.0), _half(statistic)
-    smallest = two_tailed_p(value + half)
-    largest = two_tailed_p(max(value - half, 0.0), None if name == "z" else _FEW_DEGREES)
-    p = p_cell.value
-    if "<" in p_cell.text:
-        wrong = smallest >= p
-    else:
-        p_half = _half(p_cell)
-        wrong = p + p_half < smallest or p - p_half > largest
-    if not wrong:
+    value, half = abs(statistic.value or 0.0), half_unit(statistic.decimals)
+    smallest, largest = p_bounds(max(value - half, 0.0), value + half, None if name == "z" else UNSTATED_DEGREES)
+    if not p_contradicts("<" if "<" in p_cell.text else "=", p_cell.value, p_cell.decimals, smallest, largest):
         return None
     span = f"p = {smallest:.3g}" if largest - smallest < 1e-4 else f"p from {smallest:.3g} to {largest:.3g}"
     return RowMismatch(p_cell, f"p = {p_cell.text.strip()}", f"{span} from {name} = {statistic.text.strip()}")
