@@ -1,8 +1,8 @@
 """Impossible values in a table's cells, where the column or the row says what the number is.
 
 A cell holds a bare number; what it measures is in its header. Two headers make a bound sure:
-- a p-value column ("p", "p-value", "Pr(>|z|)", "Sig.") whose cell is exactly 0 (".000",
-  "0.0e+00"), and, in a table whose caption or header speaks of p-values, a zero in scientific
+- a p-value column ("p", "p-value", "Pr(>|z|)", "Sig.", every number of it in [0, 1]: a "p" of
+  orders or dimensions is not one) whose cell is exactly 0 (".000", "0.0e+00"), and, in a table whose caption or header speaks of p-values, a zero in scientific
   notation ("0.0e+00" is how software prints an underflowed p);
 - a share in a descriptive-statistics table (columns Mean and Max): a row named a percent,
   share, proportion or fraction whose mean and minimum are on the 0–1 scale, as another share of
@@ -22,8 +22,8 @@ from .table_p import p_columns
 _SPEAKS_OF_P = re.compile(r"\bp[-\s]?values?\b|\bPr\s*\(>", re.IGNORECASE)
 # "0.0e+00", "0e0", "0.00E-00", "0 × 10^0": the zero of a p printed by software.
 _SCIENTIFIC_ZERO = re.compile(r"(?<![\d.])0(?:\.0+)?\s*(?:[eE][+-]?0+|[×x]\s*10\^\{?[+-]?0+\}?)(?!\d)")
-# ".000", "0.000", "0": a p of exactly 0 as a p column prints it.
-_PLAIN_ZERO = re.compile(r"^\s*0?\.0+\s*$|^\s*0\s*$")
+# ".000", "0.00": a p of exactly 0 as a p column prints it (a bare "0" may be an order or a count).
+_PLAIN_ZERO = re.compile(r"^\s*0?\.0{2,}\s*$")
 _SHARE = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b", re.IGNORECASE)
 _MEAN = re.compile(r"^\s*(?:mean|average|avg\.?)\s*$", re.IGNORECASE)
 _MAX = re.compile(r"^\s*(?:max(?:imum)?\.?)\s*$", re.IGNORECASE)
@@ -48,7 +48,7 @@ def impossible_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
 
 
 def _zero_p_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
-    columns = p_columns(table)
+    columns = {column for column in p_columns(table) if _probabilities(table, column)}
     headers = " ".join(cell.text for row in table.rows[: table.header_rows] for cell in row)
     speaks_of_p = bool(columns) or _SPEAKS_OF_P.search(f"{caption} {headers}") is not None
     for row in table.rows[table.header_rows :]:
@@ -59,6 +59,12 @@ def _zero_p_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
             if zero is not None:
                 written = f"p = {zero.group(0).strip()}"
                 yield ImpossibleCell(cell, written, "a test never gives p = 0; report p < .001", "moderate: a p-value cell of 0")
+
+
+def _probabilities(table: Table, column: int) -> bool:
+    """Every number of the column lies in [0, 1]: a column of p-values, not a "p" of orders or dimensions."""
+    values = [cell.value for row in table.rows[table.header_rows :] for cell in row if cell.column == column and cell.value is not None]
+    return bool(values) and all(0 <= value <= 1 for value in values)
 
 
 def _overflowing_shares(table: Table) -> Iterator[ImpossibleCell]:
