@@ -29,7 +29,8 @@ from .measured_precision import CLASSES, MEASURED_ON, RULE_TIERS, TIERS
 # The codes whose warnings depend on a measured class. STAT001-003 recompute one reported
 # result from its own statistic (statcheck's arithmetic): their severity follows the
 # statistics policy (`auditex rule STAT001`), and their precision is shown, not gated.
-GATED = ("NUM", "TAB", "CNT", "NOT", "ARI", "STAT004", "STAT005", "STAT006", "STAT007", "STAT008", "STAT009", "STAT010", "DRF")
+# "STAT01" gates STAT010 and every later statistics code: a new class reports at information until measured.
+GATED = ("NUM", "TAB", "CNT", "NOT", "ARI", "STAT004", "STAT005", "STAT006", "STAT007", "STAT008", "STAT009", "STAT01", "DRF")
 PRECISION_BAR = 0.9
 # Six of six genuine clear it (a bound of 61%), five of five do not: with the point estimate at 90% or
 # more, what the bound rules out is a lucky handful.

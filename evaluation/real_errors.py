@@ -38,7 +38,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "direction-claim": ("TAB002", "TAB003", "TAB007"),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),
-    "statistic-p-mismatch": ("STAT001", "STAT002"),
+    "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
     "statistic-format": ("STAT",),
     "placeholder": ("DRF",),
     "label-before-caption": ("DRF",),

@@ -210,7 +210,21 @@ FLOAT_TABLE_ENVIRONMENTS = frozenset(
     {"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "deluxetable", "deluxetable*", "subtable"}
 )
 TABULAR_ENVIRONMENTS = frozenset(
-    {"tabular", "tabular*", "tabularx", "tabulary", "longtable", "longtable*", "supertabular", "tblr", "tabu", "array", "NiceTabular"}
+    {
+        "tabular",
+        "tabular*",
+        "tabularx",
+        "tabulary",
+        "longtable",
+        "longtable*",
+        "supertabular",
+        "tblr",
+        "talltblr",
+        "longtblr",
+        "tabu",
+        "array",
+        "NiceTabular",
+    }
 )
 FIGURE_ENVIRONMENTS = frozenset({"figure", "figure*", "wrapfigure", "subfigure", "SCfigure", "sidewaysfigure"})
 MATH_ENVIRONMENTS = frozenset(
@@ -405,6 +419,8 @@ def _build_context() -> macrospec.LatexContextDb:
             macrospec.EnvironmentSpec("subtable", "[{"),
             macrospec.EnvironmentSpec("minipage", "[[[{"),
             macrospec.EnvironmentSpec("NiceTabular", "{"),
+            # tabularray's tables: [outer keys]{inner keys, the column spec among them}.
+            *(macrospec.EnvironmentSpec(name, "[{") for name in ("tblr", "talltblr", "longtblr")),
             macrospec.EnvironmentSpec("thebibliography", "{"),
             # pandoc's reference list: {hanging indent}{entry spacing}.
             macrospec.EnvironmentSpec("CSLReferences", "{{"),

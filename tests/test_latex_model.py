@@ -169,6 +169,18 @@ Ours & 2.40 & 2.45 \\
     assert project.documents["main.tex"].text[cell.start : cell.end] == "2.45"
 
 
+def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
+    body = r"""\begin{table}\caption{Regressions}\label{tab:r}
+\begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}
+\toprule
+& (1) \\ \midrule
+Rank & -0.133** \\
+\end{talltblr}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (placed,) = project.index.tables
+    assert _cells(placed.block.table) == [["", "(1)"], ["Rank", "-0.133**"]]
+
+
 def test_a_table_in_the_argument_of_an_authors_macro_is_a_table(tmp_path):
     preamble = r"\newcommand{\revised}[2]{{#1}}"
     body = r"""Before. \revised{Prose of the revision.

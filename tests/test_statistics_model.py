@@ -4,6 +4,8 @@ import math
 
 import pytest
 
+from auditex.analyzers.rules.statistics.cells import impossible_cells
+from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from auditex.analyzers.rules.statistics.model import (
     correlation_p,
     interval_number,
@@ -16,6 +18,10 @@ from auditex.analyzers.rules.statistics.model import (
     star_legend,
     stated_sample,
 )
+from auditex.analyzers.rules.statistics.regression import Estimate, estimates, reads_as_standard_errors, wald_stars
+from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
+from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
+from auditex.latex.model import Cell, Table
 
 
 @pytest.mark.parametrize(
@@ -152,3 +158,155 @@ def test_a_bayes_factor_stated_twice_in_one_result_contradicts_itself_but_two_te
 def test_a_share_of_variance_in_percent_and_bayes_factors_under_named_priors_are_possible():
     assert _impossible("the FULL setup (R^2 = 75%) and R^2 = 12.5 %, but R^2 = 1.3.") == ["R^2 = 1.3"]
     assert _impossible("(Normal(0, 0.01): BF_10 = 3.5, Normal(0, 0.05): BF_10 = 1.3)") == []
+
+
+def _regression_table(rows: list[list[str]], header_rows: int = 1) -> Table:
+    cells = [[Cell(r, c, text, 0, 0, _number(text), decimals=_places(text)) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    return Table(cells, 0, 0, "tabular", header_rows)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.lstrip("<"))
+    except ValueError:
+        return None
+
+
+def _places(text: str) -> int:
+    return len(text.partition(".")[2]) if _number(text) is not None else 0
+
+
+def test_estimates_read_standard_errors_below_or_beside_and_stars_on_either() -> None:
+    below = _regression_table([["", "(1)"], ["Age", "-0.133**"], ["", "1 (0.044)"], ["Male", ".011"], ["", "(.006)\\sym**"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(below)] == [("-0.133", "0.044", 2), (".011", ".006", 2)]
+    beside = _regression_table([["", "Coef.", "SE"], ["Doctor", "1.049***", "(0.301)"], ["Person", "−0.206", "(0.242)"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(beside)] == [("1.049", "0.301", 3), ("-0.206", "0.242", 0)]
+    one_cell = _regression_table([["", "B (SE)"], ["Age", "-0.133** (0.044)"], ["Male", "0.20 [0.11]"], ["CI", "0.2 [0.1, 0.3]"]])
+    assert [(e.b_text, e.se_text, e.stars) for e in estimates(one_cell)] == [("-0.133", "0.044", 2), ("0.20", "0.11", 0)]
+
+
+@pytest.mark.parametrize(
+    ("b", "se", "stars"),
+    [
+        ("-0.133", "0.044", range(3, 4)),  # z = 3.02: p = .003
+        (".011", ".006", range(0, 3)),  # z from 1.62 to 2.09 with the rounding, and few degrees of freedom
+        ("0.20", "0.05", range(3, 4)),
+    ],
+)
+def test_possible_regression_stars_follow_from_the_rounded_ratio(b: str, se: str, stars: range) -> None:
+    legend = {1: 0.1, 2: 0.05, 3: 0.01}
+    assert wald_stars(Estimate(Cell(0, 0, b, 0, 0), b, se, 0), legend) == stars
+
+
+def test_parentheses_other_than_standard_errors_are_not_read() -> None:
+    assert reads_as_standard_errors("Robust standard errors clustered by firm in parentheses.")
+    assert not reads_as_standard_errors("t-statistics in parentheses")
+    assert not reads_as_standard_errors("95% confidence intervals in brackets; one-tailed tests")
+
+
+def test_a_p_column_reads_its_zeros_and_a_table_of_p_values_its_scientific_zero() -> None:
+    table = _regression_table([["", "b", "p"], ["Age", "0.000", ".000"], ["Male", "0.0e+00", ".041"]])
+    assert [(bad.cell.row, bad.written) for bad in impossible_cells(table, "")] == [(1, "p = .000"), (2, "p = 0.0e+00")]
+    losses = _regression_table([["", "Train", "Test"], ["A", "0.0e+00", "1.2e-03"]])
+    assert list(impossible_cells(losses, "Losses")) == []
+    assert [bad.written for bad in impossible_cells(losses, "Wilcoxon tests: p-values")] == ["p = 0.0e+00"]
+
+
+def test_a_share_above_one_only_where_the_table_keeps_its_shares_on_the_unit_scale() -> None:
+    rows = [["", "Mean", "Max"], ["Share urban", "0.40", "0.90"], ["Percent Catholic", "0.22", "1.31"], ["Percent Sikh", "0.10", "12.0"]]
+    assert [bad.written for bad in impossible_cells(_regression_table(rows), "")] == ["max 1.31"]
+    assert list(impossible_cells(_regression_table([rows[0], rows[2]]), "")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "level"),
+    [
+        ("None of these associations were statistically significant.", 0.05),
+        ("The covariates were all non-significant at the 10% level.", 0.1),
+        ("Group differences were not significant for any measure (all ps > .20).", 0.05),
+        ("Differences on the scales were small (all ps > .10).", 0.1),
+    ],
+)
+def test_a_universal_claim_of_no_significance_and_its_level(sentence: str, level: float) -> None:
+    claim = none_significant(sentence, False)
+    assert claim is not None and claim.level == level
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "None of the characteristics differed significantly except smoking.",
+        "There was no significant difference in age.",
+        "All effects were significant.",
+    ],
+)
+def test_no_universal_claim_of_no_significance(sentence: str) -> None:
+    assert none_significant(sentence, False) is None
+
+
+def test_significant_p_cells_whatever_their_rounding() -> None:
+    table = _regression_table(
+        [["", "Switch", "P-value"], ["Comparison", "80%", "0.049"], ["Income", "73%", "0.05"], ["Herd", "61%", "< .001"]]
+    )
+    assert [cell.text for cell in significant_cells(table, 0.05)] == ["0.049", "< .001"]
+
+
+def test_coefficient_reports_read_what_follows_each_coefficient_up_to_the_next() -> None:
+    text = "(b = -0.109, p < .05; b = -0.133, p < .001) and β = −3.18; SE = 0.27; t(40) = −11.96."
+    reports = coefficient_reports(text)
+    assert [(r.b_text, r.se_text, r.wald, r.p) for r in reports] == [
+        ("-0.109", None, None, ("<", ".05")),
+        ("-0.133", None, None, ("<", ".001")),
+        ("-3.18", "0.27", ("t", "-11.96", 40), None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "se", "p_wrong", "wald_wrong"),
+    [
+        ("b = -0.133, p < .001", "0.044", True, False),
+        ("b = -0.133, p = .003", "0.044", False, False),
+        ("b = 0.16, SE = 0.08, p = .040", "0.08", False, False),
+        ("b = 0.16, SE = 0.08, t = 3.50", "0.08", False, True),
+        ("b = -0.11, SE = 0.11, t = -0.99", "0.11", False, False),
+    ],
+)
+def test_a_coefficients_p_and_wald_statistic_against_its_standard_error(text: str, se: str, p_wrong: bool, wald_wrong: bool) -> None:
+    (report,) = coefficient_reports(text)
+    assert (p_contradicted(report, se, None) is not None, wald_contradicted(report, se)) == (p_wrong, wald_wrong)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "* p<0.10, ** p<0.05, *** p<0.01",
+        "* significant at 10%; ** significant at 5%; *** significant at 1%",
+        "*, ** and *** denote significance at the 10%, 5% and 1% levels, respectively.",
+        "\\sym* p-value < 0.1, \\sym** p-value < 0.05, \\sym*** p-value < 0.01",
+    ],
+)
+def test_star_legends_as_econometrics_tables_write_them(note: str) -> None:
+    assert star_legend(note) == {1: 0.1, 2: 0.05, 3: 0.01}
+
+
+def test_a_table_coefficient_rounds_to_the_sentences() -> None:
+    assert rounds_to("-0.133", "-0.133") and rounds_to("-0.1334", "-0.13")
+    assert not rounds_to("0.133", "-0.133") and not rounds_to("0.13", "0.133") and not rounds_to("0.138", "0.13")
+
+
+def test_statistic_columns_read_row_by_row_in_groups() -> None:
+    rows = [
+        ["", "Humans", "", "", "Model", "", ""],
+        ["Verb", "β", "\\Bz-score", "p-value", "β", "z-score", "p-value"],
+        ["Main", "0.535", "2.210", "0.027", "-0.147", "-1.239", "0.215"],
+        ["Embedded", "0.470", "2.429", "0.051", "-0.481", "-5.252", "<0.001"],
+    ]
+    assert [(found.written, found.expected) for found in row_mismatches(_regression_table(rows))] == [
+        ("p = 0.051", "p = 0.0151 from z = 2.429")
+    ]
+    fixed = [
+        ["Term", "Estimate", "SE", "t", "p"],
+        ["Condition", "0.086", "0.021", "2.10", ".036"],
+        ["Order", "-0.012", "0.020", "-0.60", ".55"],
+    ]
+    assert [found.written for found in row_mismatches(_regression_table(fixed))] == ["t = 2.10"]

@@ -1,9 +1,11 @@
 """STAT: reported statistics that contradict themselves or the words around them."""
 
+from .coefficient_p import coefficient_statistics_inconsistent
 from .correlation_stars import correlation_stars_inconsistent
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
 from .interval_claim import interval_claim_contradicted
+from .regression_stars import regression_stars_inconsistent
 from .reported import (
     breakdown_not_100_percent,
     confidence_interval_contradicts_p,
@@ -12,9 +14,11 @@ from .reported import (
     significance_reversed,
 )
 from .significance_wording import significance_wording_contradicts_p
+from .table_significance import none_significant_contradicts_table
 
 __all__ = [
     "breakdown_not_100_percent",
+    "coefficient_statistics_inconsistent",
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
     "grim_inconsistent_mean",
@@ -22,6 +26,8 @@ __all__ = [
     "inconsistent_p_value",
     "interval_claim_contradicted",
     "interval_inconsistent",
+    "none_significant_contradicts_table",
+    "regression_stars_inconsistent",
     "significance_reversed",
     "significance_wording_contradicts_p",
 ]

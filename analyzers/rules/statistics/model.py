@@ -299,6 +299,12 @@ def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[Signi
     return tuple(claims)
 
 
+def stated_level(text: str) -> float | None:
+    """The significance level a text states ("at the .10 level", "α = 0.01"), if it states one."""
+    match = _STATED_LEVEL.search(text)
+    return _level(match) if match else None
+
+
 def _level(match: re.Match[str]) -> float:
     written = match.group("level") or match.group("percent")
     return float(written.rstrip("% ")) / 100 if "%" in match.group(0) or match.group("percent") else float(written)
@@ -307,7 +313,16 @@ def _level(match: re.Match[str]) -> float:
 # Correlation tables: stars against the r and N the table states.
 
 # A stars legend: "* p < .05, ** p < .01, *** p < .001" (also "*p<0.05" and "p ≤ .05").
-_LEGEND = re.compile(r"(?<!\*)(?P<stars>\*{1,3})\s*(?:\^?\s*)?[pP]\s*[<≤]\s*(?P<level>0?\.\d+)")
+_LEGEND = re.compile(
+    r"(?<!\*)(?P<stars>\*{1,3})\s*(?:\^?\s*)?(?:[pP](?:[-\s]?values?)?\s*[<≤]\s*(?P<level>0?\.\d+)|"
+    r"(?:statistically\s+)?significant\s+at\s+(?:the\s+)?(?P<percent>\d{1,2}(?:\.\d)?)\s?%)"
+)
+# The econometrics legend in one sentence: "*, ** and *** denote significance at the 10%, 5% and 1% levels".
+_LEGEND_SENTENCE = re.compile(
+    r"(?<!\*)\*\s*,\s*\*\*\s*,?\s*(?:and\s+)?\*\*\*\s+(?:denote|indicate|represent|mark)\w*\s+(?:statistical\s+)?significance\s+"
+    r"(?:levels?\s+)?(?:at\s+)?(?:the\s+)?(?P<one>\d{1,2})\s?%\s*,\s*(?P<two>\d{1,2})\s?%\s*,?\s*(?:and\s+)?(?P<three>\d{1,2})\s?%",
+    re.IGNORECASE,
+)
 # "N = 120" once in a caption or note; pairwise deletion makes the N of each r another.
 _SAMPLE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
 _PAIRWISE = re.compile(r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I)
@@ -317,9 +332,15 @@ _CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bz
 def star_legend(text: str) -> dict[int, float]:
     """The stars a table's legend defines, by their count: {1: .05, 2: .01, 3: .001}; {} when it defines none,
     or defines them inconsistently (more stars for a larger p)."""
-    legend = {len(match.group("stars")): float(match.group("level")) for match in _LEGEND.finditer(text)}
+    legend = {len(match.group("stars")): _legend_level(match) for match in _LEGEND.finditer(text)}
+    for match in _LEGEND_SENTENCE.finditer(text):
+        legend.update({count: float(match.group(name)) / 100 for count, name in ((1, "one"), (2, "two"), (3, "three"))})
     levels = [legend[count] for count in sorted(legend)]
     return legend if levels and all(a > b for a, b in pairwise(levels)) else {}
+
+
+def _legend_level(match: re.Match[str]) -> float:
+    return float(match.group("level")) if match.group("level") else float(match.group("percent")) / 100
 
 
 def stated_sample(text: str) -> int | None:

@@ -1,0 +1,145 @@
+"""STAT012: a sentence says none of a table's tests is significant, and the table's p column disagrees.
+
+## How it decides
+The readers are in `statistics/table_p.py`. A sentence claims that none of the tests it speaks of
+is significant only with a universal word ("none of these associations were significant", "all
+were non-significant", "not significant for any", "all ps > .10"), makes no exception, and its
+paragraph names no corrected threshold. Its level is the one it states, else .05.
+
+The table is the one the sentence references (else its paragraph), else the section's one table
+with a p-value column, before or after the paragraph (results sections often discuss a table
+placed after the text). A claim is contradicted when a cell of the table's p column shows
+significance whatever its rounding: "0.049" is below .05, "0.05" is not.
+
+A sentence may speak of some of the table's rows only ("these associations"): the rows it means
+are not read, so the finding names the significant row for the reader to judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import BlockKind, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
+from ...registry import Scope, rule
+from ...violation import Violation
+from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
+
+
+@dataclass(frozen=True)
+class NoneSignificantContradicted(Violation):
+    quote: str
+    table: str
+    row: str
+    p: str
+    level: float
+
+    @property
+    def message(self) -> str:
+        level = f"{self.level:g}".lstrip("0")
+        p = f"p {self.p}" if self.p.startswith(("<", "≤")) else f"p = {self.p}"
+        return f'"{self.quote}", but {self.table} gives {p} for {self.row}, significant at {level}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.row} {self.p}"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Claim:
+    claim: NoneSignificant
+    quote: str
+    labels: tuple[str, ...]  # the tables the sentence or its paragraph references
+    section_table: Table | None  # else the section's one table of p-values
+    anchor: Finding
+
+
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
+    tables = tables_by_label(parts, ShownTable)
+    for _, items in parts:
+        for item in items:
+            if not isinstance(item, _Claim):
+                continue
+            cited = [(f"Table {label}", tables[label].table) for label in item.labels if label in tables]
+            shown = [("the section's table of p-values", item.section_table)] if not item.labels and item.section_table else []
+            for name, table in cited or shown:
+                cell = next(significant_cells(table, item.claim.level), None)
+                if cell is None:
+                    continue
+                row = row_name(table, cell.row)
+                violation = NoneSignificantContradicted(
+                    item.quote, name, f"'{row}'" if row else "a row", cell.text.strip(), item.claim.level
+                )
+                kind = "moderate: the cited table's p column" if cited else "weak: the section's one table of p-values"
+                evidence = Evidence(kind=kind, reason="a p below the level is a significant test")
+                yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+                break
+
+
+@rule(
+    "STAT012",
+    "none-significant-contradicts-table",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_claims_against_tables,
+)
+def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
+    """## What it does
+    Reads a sentence that says none of the tests it speaks of is significant ("None of these
+    associations were statistically significant", "all ps > .10") against the p-value column
+    of the table it references (else the section's one table with a p-value column), and flags
+    it when a cell of that column is below the level whatever its rounding.
+
+    ## Why is this bad?
+    A reader who takes the sentence at its word overlooks the significant result the table
+    prints; a reader who reads the table doubts the sentence and the analysis behind it.
+
+    ## Example
+    ```latex
+    None of these associations were statistically significant (Table~\\ref{tab:switch}).
+    % tab:switch: Type of comparison ... & 0.049 \\\\ Herd effects ... & 0.012
+    ```
+
+    ## Use instead
+    ```latex
+    Only the type of comparison (p = 0.049) and herd effects (p = 0.012) were significant.
+    ```
+
+    ## Fix safety
+    No fix: the sentence may speak of fewer rows than the table holds.
+
+    ## Evidence
+    "moderate: the cited table's p column"; "weak: the section's one table of p-values" when the
+    paragraph references no table.
+    """
+    tables = [shown for placed in section.blocks if (shown := shown_table(placed)) is not None]
+    yield from tables
+    paragraphs = [placed for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH and _may_claim(placed.block.plain.text)]
+    with_p = [shown.table for shown in tables if p_columns(shown.table)] if paragraphs else []
+    for placed in paragraphs:
+        yield from _paragraph_claims(ctx, placed, with_p[0] if len(with_p) == 1 else None)
+
+
+def _may_claim(text: str) -> bool:
+    return "ignifican" in text or " ps" in text or "p-values" in text
+
+
+def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Table | None) -> Iterator[_Claim]:
+    text = placed.block.plain.text
+    paragraph_refs = tuple(referenced_labels(text))
+    is_corrected = corrected(text)
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        claim = none_significant(sentence, is_corrected)
+        if claim is None:
+            continue
+        cited = tuple(referenced_labels(sentence)) or paragraph_refs
+        anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
+        yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited, section_table, anchor)
