@@ -185,7 +185,8 @@ def _lines(placed: PlacedBlock, grid: Grid) -> Iterator[_Line]:
                 yield _Line.of(placed, grid, header, line, column_wise=False, groups=grid.groups())
     aggregate_rows = [row for row in rows if is_aggregate_row(grid.row_header(row))]
     for row in aggregate_rows:
-        others = [r for r in rows if r not in aggregate_rows]
+        # A Median or SD row beside the Mean describes the rows too: it is none of the values averaged.
+        others = [r for r in rows if r not in aggregate_rows and not _DISTRIBUTION_HEADER.match(grid.row_header(r))]
         line = [
             (grid.numeric(row, column), [grid.numeric(r, column) for r in others])
             for column in columns
