@@ -30,49 +30,60 @@ from .model import Grid, author_rule_macros, cell_statement, count, label_column
 
 
 @dataclass(frozen=True)
-class GroupMissesTotal(Violation):
+class _CountsMissTotal(Violation):
+    """Counts written beside the total they should make up, and do not."""
+
     table: str | None  # its label
+    parts: tuple[tuple[str, str], ...]  # (what names the count, the count as written)
+
+    @property
+    def named(self) -> str:
+        return f"Table {self.table}" if self.table else "a table"
+
+    @property
+    def addition(self) -> str:
+        given = sum(int(value.replace(",", "")) for _, value in self.parts)
+        return f"{' + '.join(value for _, value in self.parts)} = {given:,}"
+
+    @property
+    def values(self) -> str:
+        return " ".join(value for _, value in self.parts)
+
+
+@dataclass(frozen=True)
+class GroupMissesTotal(_CountsMissTotal):
     column: str  # the column's header, as printed
-    parts: tuple[tuple[str, str], ...]  # (row label, count as written)
     total_row: str
     total: str  # as written
     agreeing: str  # another column where the same rows give its total
 
     @property
     def message(self) -> str:
-        name = f"Table {self.table}" if self.table else "a table"
         rows = ", ".join(label for label, _ in self.parts)
-        addition = " + ".join(value for _, value in self.parts)
-        given = sum(int(value.replace(",", "")) for _, value in self.parts)
         return (
-            f"{name} (column {self.column}): rows {rows} give {addition} = {given:,}, but row {self.total_row} gives {self.total}"
+            f"{self.named} (column {self.column}): rows {rows} give {self.addition}, but row {self.total_row} gives {self.total}"
             f" (in column {self.agreeing} the same rows give its {self.total_row})"
         )
 
     @property
     def identity(self) -> str:
-        return f"{self.table} {self.column} {' '.join(value for _, value in self.parts)} {self.total}"
+        return f"{self.table} {self.column} {self.values} {self.total}"
 
 
 @dataclass(frozen=True)
-class SplitsMissSize(Violation):
-    table: str | None  # its label
+class SplitsMissSize(_CountsMissTotal):
     row: str
-    parts: tuple[tuple[str, str], ...]  # (split column, count as written)
     column: str  # the size's column
     size: str  # as written
 
     @property
     def message(self) -> str:
-        name = f"Table {self.table}" if self.table else "a table"
         columns = " + ".join(column for column, _ in self.parts)
-        addition = " + ".join(value for _, value in self.parts)
-        given = sum(int(value.replace(",", "")) for _, value in self.parts)
-        return f"{name} (row {self.row}): {columns} give {addition} = {given:,}, but column {self.column} gives {self.size}"
+        return f"{self.named} (row {self.row}): {columns} give {self.addition}, but column {self.column} gives {self.size}"
 
     @property
     def identity(self) -> str:
-        return f"{self.table} {self.row} {' '.join(value for _, value in self.parts)} {self.size}"
+        return f"{self.table} {self.row} {self.values} {self.size}"
 
 
 @rule("TAB005", "group-total-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
@@ -141,8 +152,8 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, t
     label = printed(row_label(grid, total_row))
     violation = GroupMissesTotal(
         placed.block.table.label,  # type: ignore[union-attr]
-        printed(grid.column_name(total.column)),
         tuple((printed(row_label(grid, part.row, label_columns(grid, total_row))), part.text.strip()) for part in parts),
+        printed(grid.column_name(total.column)),
         label,
         total.text.strip(),
         printed(grid.column_name(agreeing)),
@@ -204,12 +215,6 @@ def _report_splits(ctx: RuleContext, placed: PlacedBlock, grid: Grid, row: int, 
         statements=[cell_statement(ctx, placed.file, grid, cell, "count", label) for cell in (size, *parts)],
         reason=f"the splits add up to {int(sum(part.value for part in parts)):,}",  # type: ignore[misc]
     )
-    violation = SplitsMissSize(placed.block.table.label, label, written, column, size.text.strip())  # type: ignore[union-attr]
-    return ctx.flag(
-        violation,
-        placed.file,
-        size.start,
-        size.end,
-        related=[ctx.related(placed.file, part.start, part.end, "a split") for part in parts],
-        evidence=evidence,
-    )
+    violation = SplitsMissSize(placed.block.table.label, written, label, column, size.text.strip())  # type: ignore[union-attr]
+    related = [ctx.related(placed.file, part.start, part.end, "a split") for part in parts]
+    return ctx.flag(violation, placed.file, size.start, size.end, related=related, evidence=evidence)
