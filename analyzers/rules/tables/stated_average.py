@@ -113,8 +113,10 @@ def _means(grid: Grid, what: set[str]) -> Iterator[tuple[int, tuple[str, list[in
 
 
 def _names(what: set[str], header: str) -> bool:
-    """The words name the header: one of its words is one of them or begins one ("acc" of "accuracy")."""
-    return any(spoken.startswith(word) for word in re.findall(r"[a-z]{2,}", header.lower()) for spoken in what)
+    """The words name the header: one of its words is one of them or begins one ("ACC" of "accuracy"); a word
+    of two letters only as an abbreviation ("AP"), not "in" of "Time (in s)"."""
+    words = [word.lower() for word in re.findall(r"[A-Za-z]{2,}", header) if len(word) > 2 or word.isupper()]
+    return any(spoken.startswith(word) for word in words for spoken in what)
 
 
 def _row_groups(grid: Grid, rows: list[int]) -> Iterator[tuple[str, list[int]]]:
