@@ -31,7 +31,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, referenced_labels, slack, spelled
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding, is_aggregate_row, labelled_tables, tables_by_label
+from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding, claims_with_tables, is_aggregate_row, labelled_tables
 
 # "an average accuracy of 0.5962", "the mean error is 1.3": the words between name the column. "Mean absolute
 # error", "mean average precision" are metrics of their own, not an average over the table's rows.
@@ -83,16 +83,14 @@ class _Stated:
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _Stated]]]) -> Iterator[Finding]:
     """Each stated average against the named columns of the tables its sentence cites, wherever they sit."""
     rule_macros = author_rule_macros(ctx)
-    by_label = tables_by_label(item for _, items in parts for item in items)
-    for _, items in parts:
-        for stated in (item for item in items if isinstance(item, _Stated)):
-            cited = [(label, Grid.of(by_label[label].table, rule_macros)) for label in stated.labels if label in by_label]
-            means = [(label, grid, column, rows, mean) for label, grid in cited for column, rows, mean in _means(grid, stated.what)]
-            if not means or any(_quotes(stated, grid, column, rows, mean) for _, grid, column, rows, mean in means):
-                continue
-            label, grid, column, rows, mean = min(means, key=lambda found: abs(found[4] - stated.value))
-            if abs(mean - stated.value) <= _NEAR * abs(mean):
-                yield _report(ctx, stated, label, grid, column, rows, mean)
+    for stated, by_label in claims_with_tables(parts, _Stated):
+        cited = [(label, Grid.of(by_label[label].table, rule_macros)) for label in stated.labels if label in by_label]
+        means = [(label, grid, column, rows, mean) for label, grid in cited for column, rows, mean in _means(grid, stated.what)]
+        if not means or any(_quotes(stated, grid, column, rows, mean) for _, grid, column, rows, mean in means):
+            continue
+        label, grid, column, rows, mean = min(means, key=lambda found: abs(found[4] - stated.value))
+        if abs(mean - stated.value) <= _NEAR * abs(mean):
+            yield _report(ctx, stated, label, grid, column, rows, mean)
 
 
 def _means(grid: Grid, what: set[str]) -> Iterator[tuple[int, tuple[str, list[int]], float]]:
