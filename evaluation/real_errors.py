@@ -25,11 +25,11 @@ LINE_SLACK = 2
 # Which codes can catch a problem of each kind: a code prefix (a family) or a whole code. An audit's
 # findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
 KIND_CODES: dict[str, tuple[str, ...]] = {
-    "table-aggregate": ("TAB001", "ARI"),
+    "table-aggregate": ("TAB001", "TAB008", "ARI"),
     "derived-value": ("ARI", "NUM003", "TAB004"),
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
-    "prose-vs-table": ("NUM001", "NUM004", "NUM007", "TAB003", "TAB007"),
+    "prose-vs-table": ("NUM001", "NUM004", "NUM007", "TAB003", "TAB007", "TAB008"),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
     "count-claim": ("CNT",),
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006"),

@@ -24,11 +24,11 @@ from .model import (
     Grid,
     LabelledTable,
     author_rule_macros,
+    claims_with_tables,
     labelled_tables,
     names_row,
     read_direction,
     spread_overlaps,
-    tables_by_label,
 )
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
@@ -96,41 +96,37 @@ class _BestClaim:
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
     """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
     rule_macros = author_rule_macros(ctx)
-    by_label = tables_by_label(item for _, items in parts for item in items)
-    for _, items in parts:
-        for claim in items:
-            if not isinstance(claim, _BestClaim):
+    for claim, by_label in claims_with_tables(parts, _BestClaim):
+        for label in claim.labels:
+            cited = by_label.get(label)
+            if cited is None:
                 continue
-            for label in claim.labels:
-                cited = by_label.get(label)
-                if cited is None:
-                    continue
-                found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
-                if found is None:
-                    continue
-                claimed, better, header, grid, confidence = found
-                violation = BestClaimContradicted(
-                    claim.word,
-                    label,
-                    header,
-                    ctx.index.printed(header),
-                    _row_name(ctx, grid, claimed),
-                    claimed.text,
-                    _row_name(ctx, grid, better),
-                    better.text,
-                )
-                yield claim.finding.model_copy(
-                    update={
-                        "message": violation.message,
-                        "identity": violation.identity,
-                        "related": [
-                            cited.related(ctx, better, f"better value {better.text}"),
-                            cited.related(ctx, claimed, f"claimed value {claimed.text}"),
-                        ],
-                        "confidence": confidence,
-                    }
-                )
-                break
+            found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
+            if found is None:
+                continue
+            claimed, better, header, grid, confidence = found
+            violation = BestClaimContradicted(
+                claim.word,
+                label,
+                header,
+                ctx.index.printed(header),
+                _row_name(ctx, grid, claimed),
+                claimed.text,
+                _row_name(ctx, grid, better),
+                better.text,
+            )
+            yield claim.finding.model_copy(
+                update={
+                    "message": violation.message,
+                    "identity": violation.identity,
+                    "related": [
+                        cited.related(ctx, better, f"better value {better.text}"),
+                        cited.related(ctx, claimed, f"claimed value {claimed.text}"),
+                    ],
+                    "confidence": confidence,
+                }
+            )
+            break
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:

@@ -1,9 +1,24 @@
-"""TAB005: a group of count rows (female, male) that does not give the sample size its table states (n)."""
+"""TAB005: a group of count rows (female, male), or a dataset's split columns (train, test), that do not give the size its table states (n).
+
+## How it decides
+
+Rows: see the check's page. Columns: a dataset table gives each dataset's size ("N", "Total",
+"# Samples", "Size") beside the sizes of its splits (columns whose header names training,
+validation, development or test data and that hold counts). In a row, the splits partition the
+dataset, so they must add up to its size. A split larger than the size is resampled or augmented
+(no part of it), and a row where some of the splits alone give the size (validation carved out of
+training) adds up; a row whose splits miss the size by more than a twentieth counts something
+else (a pool the splits are drawn from, sentences against documents) and is left alone. What is
+left is a size that its splits miss by a few items: a mistyped count, or a split that lost or
+gained rows. Such a finding's class is "moderate: the splits of a dataset miss its size by little".
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import combinations
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
@@ -15,28 +30,60 @@ from .model import Grid, author_rule_macros, cell_statement, count, label_column
 
 
 @dataclass(frozen=True)
-class GroupMissesTotal(Violation):
+class _CountsMissTotal(Violation):
+    """Counts written beside the total they should make up, and do not."""
+
     table: str | None  # its label
+    parts: tuple[tuple[str, str], ...]  # (what names the count, the count as written)
+
+    @property
+    def named(self) -> str:
+        return f"Table {self.table}" if self.table else "a table"
+
+    @property
+    def addition(self) -> str:
+        given = sum(int(value.replace(",", "")) for _, value in self.parts)
+        return f"{' + '.join(value for _, value in self.parts)} = {given:,}"
+
+    @property
+    def values(self) -> str:
+        return " ".join(value for _, value in self.parts)
+
+
+@dataclass(frozen=True)
+class GroupMissesTotal(_CountsMissTotal):
     column: str  # the column's header, as printed
-    parts: tuple[tuple[str, str], ...]  # (row label, count as written)
     total_row: str
     total: str  # as written
     agreeing: str  # another column where the same rows give its total
 
     @property
     def message(self) -> str:
-        name = f"Table {self.table}" if self.table else "a table"
         rows = ", ".join(label for label, _ in self.parts)
-        addition = " + ".join(value for _, value in self.parts)
-        given = sum(int(value.replace(",", "")) for _, value in self.parts)
         return (
-            f"{name} (column {self.column}): rows {rows} give {addition} = {given:,}, but row {self.total_row} gives {self.total}"
+            f"{self.named} (column {self.column}): rows {rows} give {self.addition}, but row {self.total_row} gives {self.total}"
             f" (in column {self.agreeing} the same rows give its {self.total_row})"
         )
 
     @property
     def identity(self) -> str:
-        return f"{self.table} {self.column} {' '.join(value for _, value in self.parts)} {self.total}"
+        return f"{self.table} {self.column} {self.values} {self.total}"
+
+
+@dataclass(frozen=True)
+class SplitsMissSize(_CountsMissTotal):
+    row: str
+    column: str  # the size's column
+    size: str  # as written
+
+    @property
+    def message(self) -> str:
+        columns = " + ".join(column for column, _ in self.parts)
+        return f"{self.named} (row {self.row}): {columns} give {self.addition}, but column {self.column} gives {self.size}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.table} {self.row} {self.values} {self.size}"
 
 
 @rule("TAB005", "group-total-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
@@ -48,7 +95,8 @@ def group_total_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
     A group whose counts do not give the stated size in one column is flagged when the same
     rows do give it in another column (so the group is a partition of the sample, not a
     selection of it). Only whole counts are added; a group with an empty or non-count cell in
-    the column is left alone.
+    the column is left alone. A dataset's training, validation and test columns are added up
+    against its size column the same way, row by row ("How it decides").
 
     ## Why is this bad?
     A breakdown that does not add up to its sample means a count was mistyped or a participant
@@ -68,7 +116,8 @@ def group_total_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
     ```
 
     ## Evidence
-    "strong: the same rows give the total in another column".
+    "strong: the same rows give the total in another column"; "moderate: the splits of a dataset
+    miss its size by little" for split columns.
 
     ## Fix safety
     No fix: any of the counts may be the wrong one.
@@ -79,6 +128,7 @@ def group_total_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding
         for total_row in size_rows(grid):
             for group in (group for group in row_groups(grid, total_row) if len(group) >= 2):
                 yield from _check_group(ctx, placed, grid, total_row, group)
+        yield from _check_splits(ctx, placed, grid)
 
 
 def _check_group(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, group: list[int]) -> Iterator[Finding]:
@@ -102,8 +152,8 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, t
     label = printed(row_label(grid, total_row))
     violation = GroupMissesTotal(
         placed.block.table.label,  # type: ignore[union-attr]
-        printed(grid.column_name(total.column)),
         tuple((printed(row_label(grid, part.row, label_columns(grid, total_row))), part.text.strip()) for part in parts),
+        printed(grid.column_name(total.column)),
         label,
         total.text.strip(),
         printed(grid.column_name(agreeing)),
@@ -122,3 +172,49 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, t
         related=[ctx.related(placed.file, total.start, total.end, f"stated {label}")],
         evidence=evidence,
     )
+
+
+# A column of a dataset's split ("Train", "Validation", "Dev", "Test set size") and one of its size ("N", "# Samples");
+# a "Total" column is TAB001's to add up.
+_SPLIT_COLUMN = re.compile(r"\b(?:train(?:ing)?|val(?:id(?:ation)?)?|dev(?:elopment)?|test(?:ing)?)\b", re.IGNORECASE)
+_SIZE_COLUMN = re.compile(
+    r"^\W*(?:n|size|(?:#\s*|no\.\s*(?:of\s+)?|number\s+of\s+)?"
+    r"(?:samples|examples|instances|images|sentences|documents|records|items|pairs|utterances|observations))\W*$",
+    re.IGNORECASE,
+)
+
+
+def _check_splits(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[Finding]:
+    """Each row whose split columns miss its size column by a few items (see "How it decides")."""
+    counted = [column for column in grid.columns() if any(count(grid, row, column) for row in grid.body_rows())]
+    splits = [column for column in counted if _SPLIT_COLUMN.search(grid.column_header(column))]
+    sizes = [column for column in counted if column not in splits and _SIZE_COLUMN.match(grid.column_header(column))]
+    if len(splits) < 2 or len(sizes) != 1:
+        return
+    for row in grid.body_rows():
+        size = count(grid, row, sizes[0])
+        parts = [part for column in splits if (part := count(grid, row, column)) is not None]
+        if size is None or len(parts) != len(splits) or any(part.value >= size.value for part in parts):  # type: ignore[operator]
+            continue  # a split missing, or resampled beyond the dataset
+        values: list[float] = [part.value for part in parts]  # type: ignore[misc]  # counts
+        subsets = (chosen for length in range(2, len(values) + 1) for chosen in combinations(values, length))
+        if any(sum(chosen) == size.value for chosen in subsets) or abs(sum(values) - size.value) > size.value / 20:  # type: ignore[operator]
+            continue
+        yield _report_splits(ctx, placed, grid, row, size, parts)
+
+
+def _report_splits(ctx: RuleContext, placed: PlacedBlock, grid: Grid, row: int, size: Cell, parts: list[Cell]) -> Finding:
+    def printed(text: str) -> str:  # a header as a reader sees it: "N~~~~" is "N"
+        return " ".join(ctx.index.printed(text).replace("~", " ").split())
+
+    label = printed(row_label(grid, row))
+    column = printed(grid.column_name(size.column))
+    written = tuple((printed(grid.column_name(part.column)), part.text.strip()) for part in parts)
+    evidence = Evidence(
+        kind="moderate: the splits of a dataset miss its size by little",
+        statements=[cell_statement(ctx, placed.file, grid, cell, "count", label) for cell in (size, *parts)],
+        reason=f"the splits add up to {int(sum(part.value for part in parts)):,}",  # type: ignore[misc]
+    )
+    violation = SplitsMissSize(placed.block.table.label, written, label, column, size.text.strip())  # type: ignore[union-attr]
+    related = [ctx.related(placed.file, part.start, part.end, "a split") for part in parts]
+    return ctx.flag(violation, placed.file, size.start, size.end, related=related, evidence=evidence)

@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
@@ -204,6 +205,20 @@ def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTabl
 def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
     """The cited tables among a rule's per-section items, by label (the last one under a label)."""
     return {label: item for item in items if isinstance(item, LabelledTable) for label in item.labels}
+
+
+Claim = TypeVar("Claim")
+
+
+def claims_with_tables(
+    parts: Sequence[tuple[object, Sequence[object]]], kind: type[Claim]
+) -> Iterator[tuple[Claim, dict[str, LabelledTable]]]:
+    """Each sentence of `kind` among a rule's per-section items, with every section's cited tables by label."""
+    by_label = tables_by_label(item for _, items in parts for item in items)
+    for _, items in parts:
+        for item in items:
+            if isinstance(item, kind):
+                yield item, by_label
 
 
 @dataclass(frozen=True, slots=True)
