@@ -32,7 +32,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "prose-vs-table": ("NUM001", "NUM004", "NUM007", "NUM008", "TAB003", "TAB007"),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
     "count-claim": ("CNT",),
-    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008"),
+    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008"),
     "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002", "TAB003", "TAB007"),
