@@ -7,8 +7,9 @@ A table gives its groups' sizes in a size line: a row whose name is a size ("N",
 group's column, or such a column with a whole number beside each group's row. A line with a cell that
 is not a whole number ("Number of borrowers: 20.8") gives means, not sizes.
 
-A sentence gives a group its size in two ways: a whole number followed, within three words, by the
-group's name ("84 to control", "93 to choice"), or a list closed by "respectively" whose values follow
+A sentence gives a group its size in three ways: a whole number followed, within three words, by the
+group's name ("84 to control", "93 to choice"), an "n =" after the group's name ("the control group
+(n = 84)"; a number after any other "=" sets a value), or a list closed by "respectively" whose values follow
 the groups in the order the sentence names them ("HD+ and C CAU samples (2 and 3, respectively)"). A
 group's name is its row or column header; the sentence names it when it holds all of its words, so a
 word two names share is written once ("HD+ and C CAU" names "HD+ CAU" and "C CAU").
@@ -45,7 +46,10 @@ _SIZE = re.compile(
 )
 # A whole number as prose writes it, not part of a decimal, a name ("Study 2", "GPT-4"), a setting ("n=10")
 # or a percentage.
-_WHOLE = re.compile(r"(?<![\w.,^_/=+-])(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\w%]|\.\d|,\d)")
+_WHOLE = re.compile(r"(?<![\w.,^_/+-])(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\w%]|\.\d|,\d)")
+# A size written after the group it counts: "control (n = 84)"; any other "=" sets a value, not a size.
+_SIZE_BEFORE = re.compile(r"\b[nN]\s*=\s*$")
+_SET_BEFORE = re.compile(r"=\s*$")
 _TOKEN = re.compile(r"[\w+]+")
 _FUNCTION = frozenset("a an the of and or in on at to for by with".split())
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
@@ -76,7 +80,8 @@ class _Sentence:
     """A prose sentence with two or more whole numbers: its words, and each number with where it is."""
 
     tokens: tuple[str, ...]
-    numbers: tuple[tuple[int, int, Spot], ...]  # (value, its token's place, where it is written)
+    # (value, its token's place, where it is written, whether it follows its group: "control (n = 84)")
+    numbers: tuple[tuple[int, int, Spot, bool], ...]
     respectively: bool
     text: str
 
@@ -144,14 +149,23 @@ def _sentences(ctx: RuleContext, section: Section) -> Iterator[_Sentence]:
         text = placed.block.plain.text
         for start, end in sentence_spans(text):
             sentence = text[start:end]
-            found = list(_WHOLE.finditer(sentence))
+            found = [
+                (match, bool(_SIZE_BEFORE.search(sentence, 0, match.start())))
+                for match in _WHOLE.finditer(sentence)
+                if not _SET_BEFORE.search(sentence, 0, match.start()) or _SIZE_BEFORE.search(sentence, 0, match.start())
+            ]
             if len(found) < 2:
                 continue
             tokens = [(match.start(), match.group().lower()) for match in _TOKEN.finditer(sentence)]
             place = {at: index for index, (at, _) in enumerate(tokens)}
             numbers = tuple(
-                (int(match.group(1).replace(",", "")), place[match.start()], ctx.spot(placed, start + match.start(), start + match.end()))
-                for match in found
+                (
+                    int(match.group(1).replace(",", "")),
+                    place[match.start()],
+                    ctx.spot(placed, start + match.start(), start + match.end()),
+                    after,
+                )
+                for match, after in found
                 if match.start() in place
             )
             yield _Sentence(tuple(word for _, word in tokens), numbers, bool(_RESPECTIVELY.search(sentence)), " ".join(sentence.split()))
@@ -169,12 +183,14 @@ def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, Spot, _Membe
     each to the group named right after it."""
     named = sorted(((places[0], member) for member in line.members if (places := _places(sentence, member))), key=lambda pair: pair[0])
     if sentence.respectively and named and len(named) == len(sentence.numbers) and named[-1][0] < sentence.numbers[0][1]:
-        return [(value, spot, member) for (value, _, spot), (_, member) in zip(sentence.numbers, named, strict=True)]
+        return [(value, spot, member) for (value, _, spot, _), (_, member) in zip(sentence.numbers, named, strict=True)]
     given = []
-    for value, at, spot in sentence.numbers:
-        after = [member for member in line.members if any(at < place <= at + 1 + _NEAR for place in _places(sentence, member))]
-        if len(after) == 1:
-            given.append((value, spot, after[0]))
+    for value, at, spot, follows in sentence.numbers:
+        # The group's name within a few words after the size ("84 to control"), or before an "n =" ("control (n = 84)").
+        near = range(at - 2 - _NEAR, at - 1) if follows else range(at + 1, at + 2 + _NEAR)
+        groups = [member for member in line.members if any(place in near for place in _places(sentence, member))]
+        if len(groups) == 1:
+            given.append((value, spot, groups[0]))
     return given
 
 
