@@ -44,8 +44,7 @@ _SIZE = re.compile(
     r"samples|participants|subjects|patients|respondents)\s*$",
     re.IGNORECASE,
 )
-# A whole number as prose writes it, not part of a decimal, a name ("Study 2", "GPT-4"), a setting ("n=10")
-# or a percentage.
+# A whole number as prose writes it, not part of a decimal, a name ("Study 2", "GPT-4") or a percentage.
 _WHOLE = re.compile(r"(?<![\w.,^_/+-])(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\w%]|\.\d|,\d)")
 # A size written after the group it counts: "control (n = 84)"; any other "=" sets a value, not a size.
 _SIZE_BEFORE = re.compile(r"\b[nN]\s*=\s*$")
