@@ -9,8 +9,9 @@ is not a whole number ("Number of borrowers: 20.8") gives means, not sizes.
 
 A sentence gives a group its size in three ways: a whole number followed, within three words, by the
 group's name ("84 to control", "93 to choice"), an "n =" after the group's name ("the control group
-(n = 84)"; a number after any other "=" sets a value), or a list closed by "respectively" whose values follow
-the groups in the order the sentence names them ("HD+ and C CAU samples (2 and 3, respectively)"). A
+(n = 84)"; a number after any other "=" sets a value), or a list closed by "respectively" whose values go
+with the groups in the order the sentence names them, all before the values or all after ("HD+ and C CAU
+samples (2 and 3, respectively)", "84 and 93 days to control and choice, respectively"). A
 group's name is its row or column header; the sentence names it when it holds all of its words, so a
 word two names share is written once ("HD+ and C CAU" names "HD+ CAU" and "C CAU").
 
@@ -178,10 +179,14 @@ def _places(sentence: _Sentence, member: _Member) -> list[int]:
 
 
 def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, Spot, _Member]]:
-    """The sizes the sentence gives the line's groups: in the order it names them before "respectively", or
-    each to the group named right after it."""
+    """The sizes the sentence gives the line's groups: in the order it names them, all before or all after the
+    values, with "respectively"; or each to the group named right after it (before an "n =")."""
     named = sorted(((places[0], member) for member in line.members if (places := _places(sentence, member))), key=lambda pair: pair[0])
-    if sentence.respectively and named and len(named) == len(sentence.numbers) and named[-1][0] < sentence.numbers[0][1]:
+    first, last = (sentence.numbers[0][1], sentence.numbers[-1][1]) if sentence.numbers else (0, 0)
+    apart = named and (named[-1][0] < first or named[0][0] > last)  # all names before the values, or all after
+    if sentence.respectively:  # its values go with names in order, never with the name next to them
+        if not (apart and len(named) == len(sentence.numbers)):
+            return []
         return [(value, spot, member) for (value, _, spot, _), (_, member) in zip(sentence.numbers, named, strict=True)]
     given = []
     for value, at, spot, follows in sentence.numbers:
