@@ -2,6 +2,7 @@
 counted list that names an item twice (CNT005)."""
 
 from auditex.analyzers.rules.counts.repeated_item import repeated
+from auditex.analyzers.rules.numbers.default_setting import defaults
 from auditex.analyzers.rules.numbers.restated import content_stems, value_of
 from auditex.analyzers.rules.numbers.restated_range import periods, ranges, setting_values, value_sets
 from auditex.analyzers.rules.numbers.same_count import counts, slipped
@@ -84,3 +85,13 @@ def test_three_or_four_values_of_one_setting_are_keyed_by_their_number():
     assert named[5] == frozenset({"λ"})
     assert list(setting_values("weights (0.1, 0.2, 0.5)")) == []  # no setting named
     assert list(setting_values("(λ = 0.1, 0.1, 0.5)")) == []  # a value twice: no set of settings
+
+
+def test_a_default_is_a_symbol_set_to_one_number_in_a_sentence_that_declares_it_the_default():
+    (found,) = defaults("We used the discount factor γ=0.99 unless specified otherwise.")
+    assert found[2:5] == ("the default γ", (0.99,), "γ=0.99")
+    (found,) = defaults("Unless stated otherwise, the agent is trained with γ=0.95.")
+    assert found[3] == (0.95,)
+    assert list(defaults("In this experiment we set γ=0.99.")) == []  # a setting, not declared the default
+    assert list(defaults("By default we sweep η = 0.1, 0.01 and report the best.")) == []  # a sweep
+    assert list(defaults("By default the test gives p = 0.04.")) == []  # a p-value is no setting

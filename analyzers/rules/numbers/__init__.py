@@ -1,6 +1,8 @@
 """NUM: numbers in the prose that disagree with the tables, each other, or their own arithmetic."""
 
 from .arithmetic_claim import arithmetic_claim_mismatch
+from .default_setting import default_restated
+from .group_sizes import group_size_mismatch
 from .prose_vs_table import prose_contradicts_table
 from .reported_statistic import statistic_contradicts_table
 from .restated_range import range_restated
@@ -11,6 +13,8 @@ from .table_range import range_not_in_table
 __all__ = [
     "arithmetic_claim_mismatch",
     "count_restated",
+    "default_restated",
+    "group_size_mismatch",
     "prose_contradicts_table",
     "range_not_in_table",
     "range_restated",

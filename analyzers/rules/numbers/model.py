@@ -319,16 +319,33 @@ _NAMED_BEFORE = re.compile(
     r"(?:\b(?!(?:The|A|An|All|Only|These|Those|Our|Their|Its|Of|In|On|For|At|With|By|And|Or|But|Out|About|Over|Some|Most|Each|Both|Nearly|Almost|Roughly)\b)[A-Z][a-z]+|~)\s*$"
 )
 
+# Two or more cell separators: a table's rows in a file of their own ("tabs/reg-fragment.tex", as estout and
+# stargazer write them), \input inside a tabular elsewhere and so read as prose.
+_TABLE_ROW = re.compile(r"(?:\s&\s[^&]*){2}")
+# The spread after a value ("22% +/- 6.7%", "0.91 ± 0.02"): a sample's dispersion, not a result of its own.
+_SPREAD_BEFORE = re.compile(r"(?:±|\+/-|\\pm)\s*$")
+
+
+def _in_prose(number: NumberInContext) -> bool:
+    """A number of running prose: a paragraph's, not a TikZ drawing's nor a table row's read as prose."""
+    mention = number.mention
+    return not (
+        mention.is_year
+        or number.block.kind.value != "paragraph"
+        or _DRAWING.search(mention.sentence)
+        or _TABLE_ROW.search(mention.sentence)
+    )
+
 
 def headline(number: NumberInContext) -> bool:
-    """A result-like quantity in running prose: 12.3%, 0.85, 48.66; not a figure coordinate or a lemma number."""
+    """A result-like quantity in running prose: 12.3%, 0.85, 48.66; not a figure coordinate, a lemma number or a spread."""
     mention = number.mention
-    if mention.is_year or number.block.kind.value != "paragraph" or _DRAWING.search(mention.sentence):
+    if not _in_prose(number):
         return False
     if not (mention.percent or mention.decimals >= 2 or (mention.decimals >= 1 and abs(mention.value) >= 10)):
         return False
     before = mention.sentence[max(0, mention.plain_start - mention.sentence_start - 12) : mention.plain_start - mention.sentence_start]
-    return not _NAMED_BEFORE.search(before)
+    return not (_NAMED_BEFORE.search(before) or _SPREAD_BEFORE.search(before))
 
 
 _COUNTED_AFTER = re.compile(r"\s*[a-z]")
@@ -344,7 +361,7 @@ def is_counted(number: NumberInContext) -> bool:
     or a number of millions or billions of it ("3.2 million observations")."""
     mention = number.mention
     scaled = mention.unit in SCALES
-    if mention.is_year or mention.percent or number.block.kind.value != "paragraph":
+    if mention.percent or not _in_prose(number):
         return False
     if not scaled and (mention.decimals or abs(mention.value) < 10):
         return False

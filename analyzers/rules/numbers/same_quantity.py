@@ -23,7 +23,12 @@ names (datasets, models, stages) overlap, or one sentence names none. A rise and
 of the sentences states side by side ("80% and 90% of the maximum F1").
 
 Only numbers that state a quantity are compared: not one of a list or set of values, not
-an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"). A bound
+an end of a range ("15%–20%", "between 2 and 5"), not a version ("JASP 0.16.3"), not the
+spread after a value ("22% +/- 6.7%"), and not a cell of a table's rows kept in a file of
+their own and read as prose (two or more " & " separators). A subject the paper states with
+three or more values is a quantity per setting, not one quantity with a slip: each
+experiment's payment in its own template sentence ("participants were compensated $0.50"),
+each model's coefficient; its pairs are left alone. A bound
 ("> 70%", "above 85%") is compared with a bound, and only against the abstract; so is a
 count before what it counts ("57 studies", "340 fps", "1659 participants", a sample size
 too), when the words after the two numbers share what is counted. Against an abstract's
@@ -205,6 +210,7 @@ def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statem
     seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement, bool]]] = {}
     # The abstract's statements already contradicted: the body's several restatements of one slip make one finding.
     contradicted: set[int] = set()
+    varies = _Values(statement for _, (part,) in parts for statement in part.statements)
     for place, (_, (part,)) in enumerate(parts):
         for statement in part.statements:
             # A count ("45 outflows") is no quote of an integer cell, which is as often an identifier or a size.
@@ -224,7 +230,8 @@ def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statem
                     continue
                 # Unseen and in no table, it needs no names in common with the body's sentence.
                 alone = abstract is not None and unseen and not _held(abstract, table_spellings) and not _same_setting(statement, other)
-                confidence = _same_quantity(statement, other, alone) if _comparable(statement, other) else None
+                comparable = _comparable(statement, other) and not varies(statement, other)
+                confidence = _same_quantity(statement, other, alone) if comparable else None
                 if confidence is None:
                     continue
                 if abstract is not None and both_held:  # the unseen abstract value is the slip
@@ -252,6 +259,25 @@ def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statem
                     contradicted.add(id(other))
                 break
             seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
+
+
+class _Values:
+    """The values the paper states for each subject. A quantity stated with three or more values is one per
+    setting (each experiment's payment, each model's coefficient, a template sentence per condition), not one
+    quantity with a slip, which gives two."""
+
+    def __init__(self, statements: Iterator[_Statement]) -> None:
+        self._values: dict[tuple[Role, frozenset[str]], set[str]] = {}
+        for statement in statements:
+            self._values.setdefault((_kind_of(statement), statement.subject), set()).add(statement.written)
+
+    def __call__(self, statement: _Statement, other: _Statement) -> bool:
+        kind = _kind_of(statement)
+        values = self._values.get((kind, statement.subject), set()) | self._values.get((kind, other.subject), set())
+        return len(values) >= _SETTINGS_APART
+
+
+_SETTINGS_APART = 3
 
 
 def _unseen(abstract: _Statement, body: frozenset[str]) -> bool:
