@@ -115,6 +115,16 @@ def test_a_stated_percentage_is_a_change_never_a_share():
     assert ratio_claims("Its memory is 20% as large as that of B.") == ()
 
 
+def test_a_factor_after_by_compares_with_the_side_before_it():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    (outperforms,) = ratio_claims("Our model outperforms QDT by 55% on average.")
+    assert (outperforms.factor, outperforms.percent, outperforms.compared) == (55, 0, "QDT")
+    (times,) = ratio_claims("LLGP improves on COGP by a factor of 4 in runtime.")
+    assert (times.factor, times.percent, "LLGP" in times.subject) == (4, None, True)
+    assert ratio_claims("SemLang outperforms Lang by 11 points.") == ()
+
+
 def test_a_percentage_may_be_either_relative_change_or_the_points_between_the_cells():
     from auditex.analyzers.rules.arithmetic.ratios import Factor, factor_between, ratio_claims
     from auditex.latex.model import Cell

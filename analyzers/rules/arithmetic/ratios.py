@@ -37,13 +37,22 @@ _CLAIM = re.compile(
     r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
     re.IGNORECASE,
 )
+# Or the compared side first, the factor after "by": "outperforms B by 55%", "improves on B by a factor of 4".
+_BY_CLAIM = re.compile(
+    r"\b(?P<verb>outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*\s+(?:up)?on|(?P<comparative>[a-z]+er|more|less|fewer)\s+than)"
+    r"\s+(?P<compared>[^.;:()%]{1,60}?)\s+by\s+(?:(?P<times>a\s+factor\s+of\s+)|a\s+margin\s+of\s+)?(?:" + _BOUND + r"|" + _ESTIMATE + r")?"
+    r"(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r"|(?P<bare>\d+(?:\.\d+)?)\b)",
+    re.IGNORECASE,
+)
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
 _FACTOR_HINT = re.compile(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
 _SPEED = re.compile(r"\b(?:faster|slower|quicker|speedier|fast|quick)\b", re.IGNORECASE)
 _TIME_HEADER = re.compile(r"time|speed|throughput|latency|fps|\bs\b|sec|min|hour|\bms\b|\bh\b|per\s+second|/s\b", re.IGNORECASE)
 # The words that say which side is the larger: the claimed one ("18 times that of", "more"), or the compared one.
-_LARGER = re.compile(r"\b(?:more|larger|higher|bigger|greater|longer|increase[sd]?|large|much|many|high|big|long)\b", re.IGNORECASE)
+_LARGER = re.compile(
+    r"\b(?:exceed\w*|more|larger|higher|bigger|greater|longer|increase[sd]?|large|much|many|high|big|long)\b", re.IGNORECASE
+)
 _SMALLER = re.compile(r"\b(?:less|fewer|smaller|lower|shorter|reduc\w*|decrease[sd]?|drops?)\b", re.IGNORECASE)
 # A percentage compares two things only as a change: "14% lower than", "a 12% improvement over", never "5% of the data compared to".
 _CHANGE = re.compile(
@@ -113,28 +122,34 @@ def may_state_ratio(text: str) -> bool:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
-    """The factors the sentence states. The claimed side is named before the factor, apart from
-    what an earlier factor of the sentence compared with ("13 times less than A, while it is 18
-    times that of B", where "it" is the claimed side again); the compared side after "than", up to
-    the end of its phrase."""
+    """The factors the sentence states. The claimed side is named before the factor (before the
+    verb: "A outperforms B by 55%"), apart from what an earlier factor of the sentence compared
+    with ("13 times less than A, while it is 18 times that of B", where "it" is the claimed side
+    again); the compared side after "than", up to the end of its phrase, or between the verb and "by"."""
     found: list[RatioClaim] = []
-    for match in _CLAIM.finditer(sentence):
+    after = 0  # where the last claim's compared side ends
+    for match in sorted((*_CLAIM.finditer(sentence), *_BY_CLAIM.finditer(sentence)), key=lambda match: match.start()):
         factor = _stated(match)
-        if factor is None or _UP_TO.search(sentence, 0, match.start()):
+        if factor is None or match.start() < after or _UP_TO.search(sentence, 0, match.start()):
             continue  # "up to 100 times": the best case of many
-        begin = _LEADING_PREPOSITION.match(sentence, match.end())
-        end = _OBJECT_END.search(sentence, begin.end() if begin else match.end())
-        compared = sentence[match.end() : end.start() if end else len(sentence)]
-        subject = sentence[found[-1].end + len(found[-1].compared) if found else 0 : match.start()]
+        if match.groupdict().get("verb"):
+            compared, stop = match.group("compared"), match.end()
+        else:
+            begin = _LEADING_PREPOSITION.match(sentence, match.end())
+            end = _OBJECT_END.search(sentence, begin.end() if begin else match.end())
+            stop = end.start() if end else len(sentence)
+            compared = sentence[match.end() : stop]
+        subject = sentence[after : match.start()]
         if found and _PRONOUN.match(subject):  # "…, while it is 18 times that of B": the same claimed side
             subject = found[-1].subject
         percent = match.group("percent")
+        speed = _SPEED.search(match.group("comparative") or match.groupdict().get("as") or "")
         found.append(
             RatioClaim(
                 factor,
                 bool(match.group("bound")),
                 bool(match.group("orders")),
-                bool(_SPEED.search(match.group("comparative") or match.group("as") or "")),
+                bool(speed),
                 subject,
                 compared,
                 frozenset(name_words(sentence)),
@@ -145,27 +160,32 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
                 bool(match.group("estimate")),
             )
         )
+        after = stop
     return tuple(found)
 
 
 def _stated(match: re.Match[str]) -> float | None:
     """The factor (or percentage) a match states; None where it compares nothing: a factor of 1 or
     less, or a percentage that is no change ("5% of the data compared to", "20% as large as")."""
-    if match.group("orders"):
-        return 10.0 ** _WORD_FACTORS.get(match.group("orders").lower(), 1)
-    if match.group("percent"):
-        change = match.group("comparative") or _CHANGE.match(match.group("gap") or "")
-        return float(match.group("percent")) if change and not match.group("of") else None
-    factor = float(match.group("factor"))
+    groups = match.groupdict()
+    if groups["orders"]:
+        return 10.0 ** _WORD_FACTORS.get(groups["orders"].lower(), 1)
+    if groups["percent"]:
+        change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or "")
+        return float(groups["percent"]) if change and not groups.get("of") else None
+    if groups.get("bare") and not groups.get("times"):
+        return None  # "outperforms B by 3 points": no factor
+    factor = float(groups["factor"] or groups["bare"])
     return factor if factor > 1 else None
 
 
 def _larger(match: re.Match[str]) -> int:
-    """Which side the words make the larger: 1 the claimed ("18 times that of", "more than"), -1 the compared ("fewer")."""
-    words = " ".join(group for group in (match.group("comparative"), match.group("as"), match.group("gap")) if group)
+    """Which side the words make the larger: 1 the claimed ("18 times that of", "more than", "exceeds"), -1 the compared ("fewer")."""
+    groups = match.groupdict()
+    words = " ".join(group for group in (groups["comparative"], groups.get("as"), groups.get("gap"), groups.get("verb")) if group)
     if _SMALLER.search(words):
         return -1
-    if _LARGER.search(words) or (match.group("of") and not match.group("as")):
+    if _LARGER.search(words) or (groups.get("of") and not groups.get("as")):
         return 1
     return 0
 
@@ -225,9 +245,11 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
     ]
     row_lines = [(table.column_header(column), column) for column in range(1, width)]
     column_lines = [(table.row_header(row), row) for row in body]
-    dimensions = ((rows, row_lines), (columns, column_lines))
+    dimensions = ((rows, row_lines, columns), (columns, column_lines, rows))
     for by_name in (True, False):
-        for lines, across in dimensions:
+        for lines, across, crossing in dimensions:
+            if not by_name and _named(crossing, claim.compared):
+                continue  # the compared side is a line the other way: not one of these two
             named = [(header, at) for header, at in across if named_share(claim.words, name_words(header)) >= 0.5]
             sides = _sides(lines, claim) if by_name else _two_lines(lines, claim) if named else None
             if sides is None:
