@@ -88,6 +88,8 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
         return "moderate: the only two rows of the table"
     if item.claim.percent is not None:
         return "moderate: a change in percent between two named rows"
+    if not item.claim.than:
+        return "moderate: a factor after 'by' or before 'compared to'"
     if any(item.claim.holds(factor.low, factor.high) for factor in compared.factors):
         return "moderate: the larger side and each line the sentence names"  # some line gives the factor, either way round
     return "strong: both rows of the cited table named" if item.cited else "moderate: both rows of the table just shown named"
@@ -145,7 +147,8 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     the table in its section without referencing one. "moderate: the larger side and each line
     the sentence names" when some line gives the factor, but the wrong way round or not on every
     line the bound names; "moderate: a change in percent between two named rows" for a
-    percentage; "moderate: the only two rows of the table" when no header names the sides.
+    percentage; "moderate: a factor after 'by' or before 'compared to'" for those forms;
+    "moderate: the only two rows of the table" when no header names the sides.
     """
     shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
     for placed in section.blocks:

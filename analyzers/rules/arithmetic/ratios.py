@@ -31,7 +31,8 @@ _MAGNITUDE = r"(?P<orders>an|one|two|three|four)\s+orders?\s+of\s+magnitude"
 # what changes, "compared to" ("a reduction … in the number of decisions compared to CBMC").
 _COMPARISON = (
     r"(?:\s+(?:(?P<comparative>[a-z]+er|more|less|fewer)(?:\s+[a-z-]+){0,2}?\s+)?(?:than|(?P<of>that\s+of|as\s+(?P<as>\w+)\s+as))\b"
-    r"|(?P<gap>(?:\s+[^\s.;:()]+){0,8}?)\s+(?:compared\s+(?:to|with)|relative\s+to|versus|vs\.?|over)\s)"
+    r"|(?P<gap>(?:\s+[^\s.;:()]+){0,8}?)\s+(?:compared\s+(?:to|with)|relative\s+to|versus|vs\.?)\s"
+    r"|(?P<noun>(?:\s+(?!(?:in|on|of|for|at|to|from)\b)[a-z-]+){1,2})\s+over\s)"  # "a 12% improvement over", never "5.85 fold in A over B"
 )
 _CLAIM = re.compile(
     r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
@@ -64,6 +65,8 @@ _OBJECT_END = re.compile(r"[.;,:()]|\b(?:while|whereas|but|which|when|on|in|for|
 _UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+$", re.IGNORECASE)
 _PRONOUN = re.compile(r"[\s,;]*(?:(?:while|whereas|and|but|so)\s+)?(?:it|they|this|these|which)\b", re.IGNORECASE)
 _LEADING_PREPOSITION = re.compile(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECASE)
+# Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
+_LOG_SCALE = re.compile(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
 _UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
@@ -83,6 +86,8 @@ class RatioClaim:
     larger: int = 0  # 1: the claimed side is the larger ("18 times that of"), -1: the smaller ("fewer"), 0: either
     percent: int | None = None  # a change in percent ("14% lower than"): the decimals it is written with
     loose: bool = False  # "about", "nearly": an estimate
+    between: str = ""  # the words between the factor and "compared to": what changes, never a side ("fold in A compared with B")
+    than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
@@ -158,6 +163,8 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
                 _larger(match),
                 len(percent.partition(".")[2]) if percent else None,
                 bool(match.group("estimate")),
+                match.groupdict().get("gap") or "",
+                not (match.groupdict().get("verb") or match.groupdict().get("gap") is not None or match.groupdict().get("noun")),
             )
         )
         after = stop
@@ -171,7 +178,7 @@ def _stated(match: re.Match[str]) -> float | None:
     if groups["orders"]:
         return 10.0 ** _WORD_FACTORS.get(groups["orders"].lower(), 1)
     if groups["percent"]:
-        change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or "")
+        change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or groups.get("noun") or "")
         return float(groups["percent"]) if change and not groups.get("of") else None
     if groups.get("bare") and not groups.get("times"):
         return None  # "outperforms B by 3 points": no factor
@@ -182,7 +189,9 @@ def _stated(match: re.Match[str]) -> float | None:
 def _larger(match: re.Match[str]) -> int:
     """Which side the words make the larger: 1 the claimed ("18 times that of", "more than", "exceeds"), -1 the compared ("fewer")."""
     groups = match.groupdict()
-    words = " ".join(group for group in (groups["comparative"], groups.get("as"), groups.get("gap"), groups.get("verb")) if group)
+    words = " ".join(
+        group for group in (groups["comparative"], groups.get("as"), groups.get("gap"), groups.get("noun"), groups.get("verb")) if group
+    )
     if _SMALLER.search(words):
         return -1
     if _LARGER.search(words) or (groups.get("of") and not groups.get("as")):
@@ -250,11 +259,14 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
         for lines, across, crossing in dimensions:
             if not by_name and _named(crossing, claim.compared):
                 continue  # the compared side is a line the other way: not one of these two
+            across = [(header, at) for header, at in across if not _LOG_SCALE.search(header)]
             named = [(header, at) for header, at in across if named_share(claim.words, name_words(header)) >= 0.5]
             sides = _sides(lines, claim) if by_name else _two_lines(lines, claim) if named else None
             if sides is None:
                 continue
             subject, compared, oriented = sides
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared)):
+                return
             for other in compared:
                 found = (
                     factor_between(lines[subject][1].get(at), lines[other][1].get(at), header, oriented) for header, at in named or across
@@ -267,7 +279,7 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
 def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
     """The claimed line and the compared ones, each named by its header."""
     subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
-    if len(subject) != 1 or not compared or subject[0] in compared:
+    if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
         return None
     return subject[0], compared, True
 
