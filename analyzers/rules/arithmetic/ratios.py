@@ -67,6 +67,7 @@ _PRONOUN = re.compile(r"[\s,;]*(?:(?:while|whereas|and|but|so)\s+)?(?:it|they|th
 _LEADING_PREPOSITION = re.compile(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECASE)
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
 _LOG_SCALE = re.compile(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
+_SPREAD = re.compile(r"\(|±|\\pm\b")
 _UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
@@ -309,8 +310,10 @@ def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) ->
 
 
 def _as_written(cell: Cell) -> bool:
-    """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing."""
-    return re.sub(r"\D", "", cell.text) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+    """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
+    A spread after the value ("73 (12)", "51 ± 1") is not part of it."""
+    value = _SPREAD.split(cell.text, maxsplit=1)[0]
+    return re.sub(r"\D", "", value) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
 
 
 def _named(lines: list[tuple[str, dict[int, Cell]]], words_of: str) -> list[int]:
