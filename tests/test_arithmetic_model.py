@@ -122,7 +122,9 @@ def test_a_factor_after_by_compares_with_the_side_before_it():
     assert (outperforms.factor, outperforms.percent, outperforms.compared) == (55, 0, "QDT")
     (times,) = ratio_claims("LLGP improves on COGP by a factor of 4 in runtime.")
     assert (times.factor, times.percent, "LLGP" in times.subject) == (4, None, True)
-    assert ratio_claims("SemLang outperforms Lang by 11 points.") == ()
+    (points,) = ratio_claims("SemLang outperforms Lang by 11 points.")
+    assert (points.factor, points.points) == (11, True)
+    assert ratio_claims("SemLang outperforms Lang by 11 runs.") == ()
 
 
 def test_a_percentage_may_be_either_relative_change_or_the_points_between_the_cells():
@@ -139,6 +141,8 @@ def test_a_percentage_may_be_either_relative_change_or_the_points_between_the_ce
     assert not lower.holds_for(factor_of(27, 51))
     assert all(lower.holds_for(factor_of(*pair)) for pair in ((37, 51), (44, 51), (50, 58)))  # points, of the larger, of the smaller
     assert not lower.holds_for(factor_of(58, 50))  # the claimed side is the larger
+    (points,) = ratio_claims("Lang is 14 points lower than SemLang.")
+    assert points.holds_for(factor_of(37, 51)) and not points.holds_for(factor_of(44, 51))  # a difference, never a ratio
 
 
 def test_a_symbol_is_read_with_the_one_number_its_paragraph_gives_it():

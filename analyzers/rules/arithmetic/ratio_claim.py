@@ -122,8 +122,8 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     than", "at least") must hold on some line, and on each line the sentence names; an estimate
     ("about 40 times", "40 times") must come within a quarter of it; "an order of magnitude" needs
     a factor of 5 at least (two orders 50). A percentage may be the change relative to either
-    side or the difference in points, within its own rounding ("about": within 15%). "Up to" is
-    left alone: it bounds the best case of many.
+    side or the difference in points, within its own rounding ("about": within 15%); "3.2 points
+    higher" is the difference alone. "Up to" is left alone: it bounds the best case of many.
 
     ## Why is this bad?
     The factor is the headline a reader quotes. "Over 40 times faster" where the table gives

@@ -25,7 +25,8 @@ _WORD_FACTORS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "twice":
 _BOUND = r"(?P<bound>over|more\s+than|at\s+least|above|exceeding|greater\s+than)\s+"
 _ESTIMATE = r"(?P<estimate>about|around|roughly|approximately|nearly|almost|close\s+to|some|~|\\sim)\s*"
 _FACTOR = r"(?P<factor>\d+(?:\.\d+)?)\s*(?:times|x|×|\\times|-?fold)"
-_PERCENT = r"(?P<percent>\d+(?:\.\d+)?)\s*%"
+# "14% lower", "12 percent higher", and a difference in points: "3.2 points higher", "outperforms B by 5 pp".
+_PERCENT = r"(?P<percent>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?P<points>(?:percentage\s+)?points?\b|pp\b))"
 _MAGNITUDE = r"(?P<orders>an|one|two|three|four)\s+orders?\s+of\s+magnitude"
 # "faster than", "fewer conflicts than", "that of", "as large as"; or, after a few words naming
 # what changes, "compared to" ("a reduction … in the number of decisions compared to CBMC").
@@ -89,6 +90,7 @@ class RatioClaim:
     loose: bool = False  # "about", "nearly": an estimate
     between: str = ""  # the words between the factor and "compared to": what changes, never a side ("fold in A compared with B")
     than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
+    points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
@@ -106,13 +108,15 @@ class RatioClaim:
         if self.percent is None:
             return self.holds(factor.low, factor.high)
         stated = slack(self.percent)
-        return any(self._near(low, high, stated) for low, high in factor.changes())
+        changes = factor.changes()
+        return any(self._near(low, high, stated) for low, high in (changes[-1:] if self.points else changes))
 
     def miss(self, factor: Factor) -> float:
         """How far the cells' factor (or nearest change) is from the stated one: the closest line is the one reported."""
         if self.percent is None:
             return abs(factor.exact - self.factor)
-        return min(abs((low + high) / 2 - self.factor) for low, high in factor.changes())
+        changes = factor.changes()
+        return min(abs((low + high) / 2 - self.factor) for low, high in (changes[-1:] if self.points else changes))
 
     def _near(self, low: float, high: float, stated: float) -> bool:
         if self.bound:
@@ -166,6 +170,7 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
                 bool(match.group("estimate")),
                 match.groupdict().get("gap") or "",
                 not (match.groupdict().get("verb") or match.groupdict().get("gap") is not None or match.groupdict().get("noun")),
+                bool(match.group("points")),
             )
         )
         after = stop
