@@ -90,10 +90,10 @@ def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
         lines = [(line.group(), line.start()) for line in _LINE.finditer(_DISPLAY_MARKUP.sub(_blank, source))]
     else:
         lines = [(math.group(name), math.start(name)) for math in _MATH.finditer(source) for name in "abc" if math.group(name) is not None]
-    known = _assigned(source)
-    return tuple(found for text, offset in lines for found in _in_math(text, offset, known))
+    return tuple(found for text, offset in lines for found in _in_math(text, offset, source))
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _assigned(source: str) -> dict[str, float]:
     """The symbols the text gives one number each ("$\\alpha = 1\\%$": 0.01); one given two is left unread."""
     values: dict[str, set[float]] = {}
@@ -107,15 +107,13 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
 
-def _in_math(text: str, offset: int, known: dict[str, float]) -> Iterator[Computation]:
+def _in_math(text: str, offset: int, source: str) -> Iterator[Computation]:
     if re.search(r"\\approx|\\sim|\\simeq|%|\\pmod|\\bmod|\\mod", text):
         return
     sides = [(piece.start(), piece.group()) for piece in re.finditer(r"[^=]+", text)]
     for (_, left), (start, right) in pairwise(sides):
         result = _RESULT.fullmatch(right)
-        uses = [use for use in _SYMBOL_USE.finditer(left) if use.group() in known and not _CALL.match(left, use.end())]
-        symbols = tuple(dict.fromkeys(use.group() for use in uses))
-        expression = _expression(_substituted(left, uses, known))
+        expression, symbols = _read(left, source) if result is not None else (None, ())
         if result is None or expression is None or not _OPERATION.search(expression):
             continue
         value, allowance = _evaluate(expression)
@@ -129,10 +127,18 @@ def _in_math(text: str, offset: int, known: dict[str, float]) -> Iterator[Comput
         )
 
 
-def _substituted(side: str, uses: list[re.Match[str]], known: dict[str, float]) -> str:
+def _read(side: str, source: str) -> tuple[str | None, tuple[str, ...]]:
+    """The side as an arithmetic expression, its symbols read with the numbers the source gives them
+    (looked up only for a side with a symbol: most are numbers alone or none), and those symbols."""
+    if result := _expression(side):
+        return result, ()
+    if _SYMBOL_USE.search(side) is None or "=" not in source:
+        return None, ()
+    known = _assigned(source)
+    uses = [use for use in _SYMBOL_USE.finditer(side) if use.group() in known and not _CALL.match(side, use.end())]
     for use in reversed(uses):
         side = side[: use.start()] + f"({known[use.group()]!r})" + side[use.end() :]
-    return side
+    return _expression(side), tuple(dict.fromkeys(use.group() for use in uses))
 
 
 def _expression(side: str) -> str | None:

@@ -1,4 +1,21 @@
-"""ARI004: a factor a sentence states between two rows of a cited table ("over 40 times faster than GMAP") that their cells do not give."""
+"""ARI004: a factor a sentence states between two rows of a cited table ("over 40 times faster than GMAP") that their cells do not give.
+
+## How it decides
+The table is the one the sentence or its paragraph references, else the one shown last before it
+in the section. The sentence names each side by a row header of the table (or a column header,
+methods side by side), the claimed one before the factor and the compared ones after "than" or
+"compared to" (or between "outperforms" and "by"); a table of two lines has no other pair to
+mean. The factor is taken from their cells on every line across (only on the lines the sentence
+names, when it names some: "fewer conflicts"), within the cells' rounding, in the same unit, and
+never on a log scale (L2FC, dB). Where the words say which side is the larger ("that of", "more",
+"fewer") it must be; "faster" is a smaller time or a larger rate, and only lines of times or rates
+count for it. A bound ("over", "more than", "at least") must hold on some line, and on each line
+the sentence names; an estimate ("about 40 times", "40 times") must come within a quarter of it;
+"an order of magnitude" needs a factor of 5 at least (two orders 50). A percentage may be the
+change relative to either side or the difference in points, within its own rounding ("about":
+within 15%); "3.2 points higher" is the difference alone. "Up to" bounds the best case of many,
+often beyond the table, and is left alone.
+"""
 
 from __future__ import annotations
 
@@ -106,24 +123,11 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
 )
 def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
     """## What it does
-    Recomputes a factor, or a change in percent, that a sentence states between two things a table
-    lists (the table the sentence or its paragraph references, else the one shown last before it in
-    the section): "Minimap2 is over 40 times faster than GMAP (Table~\\ref{t})", "more than 18
-    times that of the bit table model", "an order of magnitude fewer conflicts", "a reduction of at
-    least two orders of magnitude in the number of decisions compared to CBMC", "14\\% lower
-    success than SemLang", "outperforms QDT by 55\\%". The sentence names each side by a row
-    header of the table (or a column header, methods side by side), the claimed one before the
-    factor and the compared ones after "than" or "compared to" (or between "outperforms" and
-    "by"); a table of two lines has no other pair to mean. The factor is taken
-    from their cells on every line across (only on the lines the sentence names, when it names
-    some: "fewer conflicts"), within the cells' rounding, and in the same unit. Where the words
-    say which side is the larger ("that of", "more", "fewer") it must be; "faster" is a smaller
-    time or a larger rate, and only lines of times or rates count for it. A bound ("over", "more
-    than", "at least") must hold on some line, and on each line the sentence names; an estimate
-    ("about 40 times", "40 times") must come within a quarter of it; "an order of magnitude" needs
-    a factor of 5 at least (two orders 50). A percentage may be the change relative to either
-    side or the difference in points, within its own rounding ("about": within 15%); "3.2 points
-    higher" is the difference alone. "Up to" is left alone: it bounds the best case of many.
+    Recomputes a factor, or a change in percent, that a sentence states between two things a
+    table lists: "Minimap2 is over 40 times faster than GMAP (Table~\\ref{t})", "more than 18
+    times that of the bit table model", "an order of magnitude fewer conflicts", "14\\% lower
+    success than SemLang", "outperforms QDT by 55\\%", "3.2 points higher than". A bound ("over",
+    "at least") must hold, an estimate must come near; "up to" is left alone.
 
     ## Why is this bad?
     The factor is the headline a reader quotes. "Over 40 times faster" where the table gives
