@@ -93,6 +93,68 @@ def test_a_later_factor_of_the_same_sentence_keeps_its_claimed_side():
     assert orders.orders and orders.factor == 10 and not orders.holds(4.1, 4.3) and orders.holds(5.5, 6)
 
 
+def test_a_stated_factor_knows_which_side_its_words_make_the_larger():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    (of,) = ratio_claims("The CNN is more than 18 times that of the bit table.")
+    (fewer,) = ratio_claims("ACDCL needs 10 times fewer conflicts than MiniSat.")
+    (faster,) = ratio_claims("Minimap2 is 40 times faster than GMAP.")
+    (reduction,) = ratio_claims("We observe a reduction of at least two orders of magnitude in the number of decisions compared to CBMC.")
+    assert (of.larger, fewer.larger, faster.larger, reduction.larger) == (1, -1, 0, 0)  # "a reduction of": before the factor
+    assert reduction.bound and reduction.factor == 100 and "CBMC" in reduction.compared
+
+
+def test_a_stated_percentage_is_a_change_never_a_share():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    (lower,) = ratio_claims("Lang achieves a 14% lower success than SemLang.")
+    assert (lower.factor, lower.percent, lower.larger) == (14, 0, -1)
+    (gain,) = ratio_claims("It brings a 12.5% improvement over the baseline.")
+    assert gain.percent == 1 and "baseline" in gain.compared
+    assert ratio_claims("About 40% of the episodes compared to 30% before end in success.") == ()
+    assert ratio_claims("Its memory is 20% as large as that of B.") == ()
+
+
+def test_a_factor_after_by_compares_with_the_side_before_it():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    (outperforms,) = ratio_claims("Our model outperforms QDT by 55% on average.")
+    assert (outperforms.factor, outperforms.percent, outperforms.compared) == (55, 0, "QDT")
+    (times,) = ratio_claims("LLGP improves on COGP by a factor of 4 in runtime.")
+    assert (times.factor, times.percent, "LLGP" in times.subject) == (4, None, True)
+    (points,) = ratio_claims("SemLang outperforms Lang by 11 points.")
+    assert (points.factor, points.points) == (11, True)
+    assert ratio_claims("SemLang outperforms Lang by 11 runs.") == ()
+
+
+def test_a_percentage_may_be_either_relative_change_or_the_points_between_the_cells():
+    from auditex.analyzers.rules.arithmetic.ratios import Factor, factor_between, ratio_claims
+    from auditex.latex.model import Cell
+
+    def factor_of(claimed: float, compared: float) -> Factor:
+        cells = [Cell(row=1, column=1, text=f"{v:g}", start=0, end=0, value=v, decimals=0) for v in (claimed, compared)]
+        found = factor_between(*cells, "Success", True)
+        assert found is not None
+        return found
+
+    (lower,) = ratio_claims("Lang is 14% lower than SemLang.")
+    assert not lower.holds_for(factor_of(27, 51))
+    assert all(lower.holds_for(factor_of(*pair)) for pair in ((37, 51), (44, 51), (50, 58)))  # points, of the larger, of the smaller
+    assert not lower.holds_for(factor_of(58, 50))  # the claimed side is the larger
+    (points,) = ratio_claims("Lang is 14 points lower than SemLang.")
+    assert points.holds_for(factor_of(37, 51)) and not points.holds_for(factor_of(44, 51))  # a difference, never a ratio
+
+
+def test_a_symbol_is_read_with_the_one_number_its_paragraph_gives_it():
+    from auditex.analyzers.rules.arithmetic.computations import computations
+
+    (found,) = computations(r"It holds $\alpha=$1\% of the time and gains $\alpha*(2.2377-0.3329) = 0.02571$.")
+    assert found.symbols == ("\\alpha",) and not found.recomputes and round(found.value, 5) == 0.01905
+    assert computations(r"With $k = 2$ and then $k = 3$, $k \times 2 = 6$.") == ()  # set twice: unread
+    assert computations(r"With $t = 2.1$, $t(9) = 2.1$.") == ()  # a Latin letter before "(" is a function
+    assert all(found.recomputes for found in computations(r"$n = 2^{10} + 1 = 1025$ and $n \times 2 = 7$."))  # it sets no value
+
+
 # A table's computed columns (columns.py): each printed value against its inputs, rounded or cut.
 
 

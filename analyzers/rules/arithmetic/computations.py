@@ -4,7 +4,9 @@
 0.01905$": when every term of one side of an `=` is a written number, the reader can redo it. A
 side is read from the LaTeX source of the math (the plain text loses `\\frac`), translated to an
 arithmetic expression of numbers, `+ - × / ^` and parentheses, and evaluated without `eval`;
-anything else (a symbol, a comma, a percent sign, a function) leaves the side unread. The result
+anything else (a comma, a percent sign, a function) leaves the side unread. A symbol is read only
+where the same paragraph gives it one number ("$\\alpha = 1\\%$ … $\\alpha (2.2377 - 0.3329) =
+0.02571$"): a value set once and used a few words on. The result
 may be rounded to its places, and each decimal input may itself be rounded: the allowance adds
 what moving every input by half a unit in its last place moves the value.
 """
@@ -35,6 +37,19 @@ _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _LINE = re.compile(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _OPERATION = re.compile(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
+# A symbol given a number in the paragraph's text: "$\\alpha = 0.01$", "$\\alpha=$1\\%", "$n = 50$"; not the
+# first term of a computation ("$n = 2^{10} + 1$"), nor a symbol that is a subscript or a function's argument.
+_GREEK = (
+    r"alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|varphi|chi|psi|omega"
+    r"|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|Omega"
+)
+_SYMBOL = r"(?:\\(?:" + _GREEK + r")(?![A-Za-z])|(?<![\\A-Za-z_^])[A-Za-z](?![A-Za-z]))"
+_ASSIGNMENT = re.compile(
+    r"\$?\s*(?P<symbol>" + _SYMBOL + r")\s*=\s*\$?\s*(?P<number>-?\d+(?:\.\d+)?)\s*(?P<percent>\\%)?(?![\d.]|\s*[-+*/^(\\{])"
+)
+_SYMBOL_USE = re.compile(_SYMBOL)
+_CALL = re.compile(r"(?<![\\A-Za-z][A-Za-z])(?<=[A-Za-z])\s*\(")  # "t(9)", "f(x)": a Latin letter before "(" names a function
+_IMPLICIT_PRODUCT = re.compile(r"(?<=[\d)])\s*(?=\()|(?<=\))\s*(?=\d)")
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -56,6 +71,7 @@ class Computation:
     allowance: float
     start: int  # of the written result, in the source text given
     end: int
+    symbols: tuple[str, ...] = ()  # read with the number the paragraph gives them
 
     @property
     def recomputes(self) -> bool:
@@ -74,20 +90,30 @@ def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
         lines = [(line.group(), line.start()) for line in _LINE.finditer(_DISPLAY_MARKUP.sub(_blank, source))]
     else:
         lines = [(math.group(name), math.start(name)) for math in _MATH.finditer(source) for name in "abc" if math.group(name) is not None]
-    return tuple(found for text, offset in lines for found in _in_math(text, offset))
+    return tuple(found for text, offset in lines for found in _in_math(text, offset, source))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _assigned(source: str) -> dict[str, float]:
+    """The symbols the text gives one number each ("$\\alpha = 1\\%$": 0.01); one given two is left unread."""
+    values: dict[str, set[float]] = {}
+    for match in _ASSIGNMENT.finditer(source):
+        number = float(match.group("number")) / (100 if match.group("percent") else 1)
+        values.setdefault(match.group("symbol"), set()).add(number)
+    return {symbol: next(iter(numbers)) for symbol, numbers in values.items() if len(numbers) == 1}
 
 
 def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
 
-def _in_math(text: str, offset: int) -> Iterator[Computation]:
+def _in_math(text: str, offset: int, source: str) -> Iterator[Computation]:
     if re.search(r"\\approx|\\sim|\\simeq|%|\\pmod|\\bmod|\\mod", text):
         return
     sides = [(piece.start(), piece.group()) for piece in re.finditer(r"[^=]+", text)]
     for (_, left), (start, right) in pairwise(sides):
         result = _RESULT.fullmatch(right)
-        expression = _expression(left)
+        expression, symbols = _read(left, source) if result is not None else (None, ())
         if result is None or expression is None or not _OPERATION.search(expression):
             continue
         value, allowance = _evaluate(expression)
@@ -96,7 +122,23 @@ def _in_math(text: str, offset: int) -> Iterator[Computation]:
         written = result.group(1)
         allowance += slack(len(written.partition(".")[2])) + 1e-9 * abs(value)
         where = offset + start + result.start(1)
-        yield Computation(" ".join(left.split()), expression, value, float(written), written, allowance, where, where + len(written))
+        yield Computation(
+            " ".join(left.split()), expression, value, float(written), written, allowance, where, where + len(written), symbols
+        )
+
+
+def _read(side: str, source: str) -> tuple[str | None, tuple[str, ...]]:
+    """The side as an arithmetic expression, its symbols read with the numbers the source gives them
+    (looked up only for a side with a symbol: most are numbers alone or none), and those symbols."""
+    if result := _expression(side):
+        return result, ()
+    if _SYMBOL_USE.search(side) is None or "=" not in source:
+        return None, ()
+    known = _assigned(source)
+    uses = [use for use in _SYMBOL_USE.finditer(side) if use.group() in known and not _CALL.match(side, use.end())]
+    for use in reversed(uses):
+        side = side[: use.start()] + f"({known[use.group()]!r})" + side[use.end() :]
+    return _expression(side), tuple(dict.fromkeys(use.group() for use in uses))
 
 
 def _expression(side: str) -> str | None:
@@ -106,6 +148,7 @@ def _expression(side: str) -> str | None:
         text = _FRACTION.sub(r"((\1)/(\2))", text)
     text = _POWER.sub(lambda match: f"**({match.group(1) or match.group(2)})", _TIMES.sub("*", text))
     text = text.replace("{", "(").replace("}", ")").replace("−", "-").strip()
+    text = _IMPLICIT_PRODUCT.sub("*", text)  # "0.01(2.2 - 0.3)": a product
     return text if text and _ARITHMETIC.fullmatch(text) else None
 
 

@@ -1,4 +1,21 @@
-"""ARI004: a factor a sentence states between two rows of a cited table ("over 40 times faster than GMAP") that their cells do not give."""
+"""ARI004: a factor a sentence states between two rows of a cited table ("over 40 times faster than GMAP") that their cells do not give.
+
+## How it decides
+The table is the one the sentence or its paragraph references, else the one shown last before it
+in the section. The sentence names each side by a row header of the table (or a column header,
+methods side by side), the claimed one before the factor and the compared ones after "than" or
+"compared to" (or between "outperforms" and "by"); a table of two lines has no other pair to
+mean. The factor is taken from their cells on every line across (only on the lines the sentence
+names, when it names some: "fewer conflicts"), within the cells' rounding, in the same unit, and
+never on a log scale (L2FC, dB). Where the words say which side is the larger ("that of", "more",
+"fewer") it must be; "faster" is a smaller time or a larger rate, and only lines of times or rates
+count for it. A bound ("over", "more than", "at least") must hold on some line, and on each line
+the sentence names; an estimate ("about 40 times", "40 times") must come within a quarter of it;
+"an order of magnitude" needs a factor of 5 at least (two orders 50). A percentage may be the
+change relative to either side or the difference in points, within its own rounding ("about":
+within 15%); "3.2 points higher" is the difference alone. "Up to" bounds the best case of many,
+often beyond the table, and is left alone.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +30,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
-from .ratios import Factor, RatioClaim, factors, may_state_ratio, ratio_claims
+from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, ratio_claims
 
 
 @dataclass(frozen=True)
@@ -30,8 +47,17 @@ class RatioMiscomputed(Violation):
         line = " ".join(closest.line.split())
         return (
             f'"{self.quote}" does not follow from Table {self.label} (on {line}: {spelled(a.value or 0, a.decimals)} '
-            f"against {spelled(b.value or 0, b.decimals)}, a factor of {closest.exact:.1f})"
+            f"against {spelled(b.value or 0, b.decimals)}, {self._recomputed})"
         )
+
+    @property
+    def _recomputed(self) -> str:
+        closest = self.closest
+        if self.claim.percent is None:
+            return f"a factor of {closest.exact:.1f}"
+        up, down, points = (sum(bounds) / 2 for bounds in closest.changes())
+        decimals = max(closest.claimed.decimals, closest.compared.decimals)
+        return f"a change of {up:.1f}% of the smaller, {down:.1f}% of the larger, and {points:.{decimals}f} points apart"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -52,21 +78,38 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
 
 
 def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
-    """The claim against each table it may read, flagged for each thing compared that no line bears out."""
+    """The claim against each table it may read, flagged for each thing compared that no line bears out
+    (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
     for label in item.labels:
         table = tables.get(label)
-        for found in factors(table, claim) if table is not None else ():
-            if not found or any(claim.holds(factor.low, factor.high) for factor in found):
+        for compared in factors(table, claim) if table is not None else ():
+            failing = [factor for factor in compared.factors if not claim.holds_for(factor)]
+            if not failing or (len(failing) < len(compared.factors) and not compared.each):
                 continue
-            closest = min(found, key=lambda factor: abs(factor.exact - claim.factor))
+            closest = min(failing, key=claim.miss)
             violation = RatioMiscomputed(claim, item.quote, label, closest)
             evidence = Evidence(
-                kind="strong: both rows of the cited table named" if item.cited else "moderate: both rows of the table just shown named",
+                kind=_evidence_kind(item, compared),
                 statements=[Statement(file=item.anchor.file, range=item.anchor.range, quote=item.quote, role="stated factor")],
                 reason="no line of the table gives the two named rows that factor, within the cells' rounding",
             )
             yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+def _evidence_kind(item: _Claim, compared: Compared) -> str:
+    """How surely the sentence means the cells recomputed: its table cited or just shown, both
+    rows named or the only two rows of the table; a factor, or a change in percent; and whether
+    the factor fails outright or only on the side the sentence makes larger or on one line it names."""
+    if not compared.named:
+        return "moderate: the only two rows of the table"
+    if item.claim.percent is not None:
+        return "moderate: a change in percent between two named rows"
+    if not item.claim.than:
+        return "moderate: a factor after 'by' or before 'compared to'"
+    if any(item.claim.holds(factor.low, factor.high) for factor in compared.factors):
+        return "moderate: the larger side and each line the sentence names"  # some line gives the factor, either way round
+    return "strong: both rows of the cited table named" if item.cited else "moderate: both rows of the table just shown named"
 
 
 @rule(
@@ -80,17 +123,11 @@ def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
 )
 def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
     """## What it does
-    Recomputes a factor that a sentence states between two things a table lists (the table the
-    sentence or its paragraph references, else the one shown last before it in the section): "Minimap2
-    is over 40 times faster than GMAP (Table~\\ref{t})", "more than 18 times that of the bit
-    table model", "an order of magnitude fewer conflicts". The sentence names each side by a
-    row header of the table (or a column header, methods side by side), the claimed one before
-    the factor and the compared ones after "than"; the factor is taken from their cells on every
-    line across (only on the lines the sentence names, when it names some: "fewer conflicts"), either way round ("faster" is a smaller time or a larger rate; only lines of
-    times or rates count for it), within the cells' rounding, and in the same unit. A bound
-    ("over", "more than", "at least") must hold on some line; an estimate ("about 40 times",
-    "40 times") must come within a quarter of it; "an order of magnitude" needs a factor of 5 at
-    least (two orders 50). "Up to" is left alone: it bounds the best case of many.
+    Recomputes a factor, or a change in percent, that a sentence states between two things a
+    table lists: "Minimap2 is over 40 times faster than GMAP (Table~\\ref{t})", "more than 18
+    times that of the bit table model", "an order of magnitude fewer conflicts", "14\\% lower
+    success than SemLang", "outperforms QDT by 55\\%", "3.2 points higher than". A bound ("over",
+    "at least") must hold, an estimate must come near; "up to" is left alone.
 
     ## Why is this bad?
     The factor is the headline a reader quotes. "Over 40 times faster" where the table gives
@@ -111,7 +148,11 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     ## Evidence
     "strong: both rows of the cited table named" when the sentence or its paragraph references
     the table; "moderate: both rows of the table just shown named" when the paragraph follows
-    the table in its section without referencing one.
+    the table in its section without referencing one. "moderate: the larger side and each line
+    the sentence names" when some line gives the factor, but the wrong way round or not on every
+    line the bound names; "moderate: a change in percent between two named rows" for a
+    percentage; "moderate: a factor after 'by' or before 'compared to'" for those forms;
+    "moderate: the only two rows of the table" when no header names the sides.
     """
     shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
     for placed in section.blocks:

@@ -1,11 +1,13 @@
 """A factor a sentence states between two things ("over 40 times faster than GMAP", "an order of
-magnitude fewer"), and the factor between the cells of a table that it names.
+magnitude fewer", "14% lower than SemLang"), and the factor between the cells of a table that it names.
 
 The sentence names the two things by the headers of a cited table's lines (rows, or columns when
-the methods stand side by side); the factor is recomputed from their cells on every line across
-(each metric), with the rounding of the cells. A bound ("over 40 times", "at least an order of
-magnitude") must hold; an estimate ("about 40 times", "40 times", "an order of magnitude") must
-be near. The factor is taken either way round: "faster" is a smaller time or a larger throughput.
+the methods stand side by side), or the table has only two lines; the factor is recomputed from
+their cells on every line across (each metric), with the rounding of the cells. A bound ("over 40
+times", "at least an order of magnitude") must hold, on each line the sentence names; an estimate
+("about 40 times", "40 times", "an order of magnitude") must be near. The words say which side is
+the larger ("that of", "fewer"); where they do not ("faster", "a reduction"), the factor is taken
+either way round. A percentage is a change relative to either side, or a difference in points.
 """
 
 from __future__ import annotations
@@ -23,27 +25,56 @@ _WORD_FACTORS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "twice":
 _BOUND = r"(?P<bound>over|more\s+than|at\s+least|above|exceeding|greater\s+than)\s+"
 _ESTIMATE = r"(?P<estimate>about|around|roughly|approximately|nearly|almost|close\s+to|some|~|\\sim)\s*"
 _FACTOR = r"(?P<factor>\d+(?:\.\d+)?)\s*(?:times|x|×|\\times|-?fold)"
+# "14% lower", "12 percent higher", and a difference in points: "3.2 points higher", "outperforms B by 5 pp".
+_PERCENT = r"(?P<percent>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?P<points>(?:percentage\s+)?points?\b|pp\b))"
 _MAGNITUDE = r"(?P<orders>an|one|two|three|four)\s+orders?\s+of\s+magnitude"
-# "faster than", "fewer conflicts than", "that of", "as large as".
-_COMPARISON = r"\s+(?:(?P<comparative>[a-z]+er|more|less|fewer)(?:\s+[a-z-]+){0,2}?\s+)?(?:than|that\s+of|as\s+\w+\s+as)\b"
-_CLAIM = re.compile(
-    r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _MAGNITUDE + r")" + _COMPARISON, re.IGNORECASE
+# "faster than", "fewer conflicts than", "that of", "as large as"; or, after a few words naming
+# what changes, "compared to" ("a reduction … in the number of decisions compared to CBMC").
+_COMPARISON = (
+    r"(?:\s+(?:(?P<comparative>[a-z]+er|more|less|fewer)(?:\s+[a-z-]+){0,2}?\s+)?(?:than|(?P<of>that\s+of|as\s+(?P<as>\w+)\s+as))\b"
+    r"|(?P<gap>(?:\s+[^\s.;:()]+){0,8}?)\s+(?:compared\s+(?:to|with)|relative\s+to|versus|vs\.?)\s"
+    r"|(?P<noun>(?:\s+(?!(?:in|on|of|for|at|to|from)\b)[a-z-]+){1,2})\s+over\s)"  # "a 12% improvement over", never "5.85 fold in A over B"
 )
-# What every factor above contains: a number before its "times" (or "x", "fold"), or "magnitude".
-_FACTOR_HINT = re.compile(r"\d\s*(?:times|x|×|\\times|-?fold)|magnitude", re.IGNORECASE)
+_CLAIM = re.compile(
+    r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
+    re.IGNORECASE,
+)
+# Or the compared side first, the factor after "by": "outperforms B by 55%", "improves on B by a factor of 4".
+_BY_CLAIM = re.compile(
+    r"\b(?P<verb>outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*\s+(?:up)?on|(?P<comparative>[a-z]+er|more|less|fewer)\s+than)"
+    r"\s+(?P<compared>[^.;:()%]{1,60}?)\s+by\s+(?:(?P<times>a\s+factor\s+of\s+)|a\s+margin\s+of\s+)?(?:" + _BOUND + r"|" + _ESTIMATE + r")?"
+    r"(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r"|(?P<bare>\d+(?:\.\d+)?)\b)",
+    re.IGNORECASE,
+)
+# What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
+_FACTOR_HINT = re.compile(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
-_SPEED = re.compile(r"\b(?:faster|slower|quicker|speedier)\b", re.IGNORECASE)
+_SPEED = re.compile(r"\b(?:faster|slower|quicker|speedier|fast|quick)\b", re.IGNORECASE)
 _TIME_HEADER = re.compile(r"time|speed|throughput|latency|fps|\bs\b|sec|min|hour|\bms\b|\bh\b|per\s+second|/s\b", re.IGNORECASE)
+# The words that say which side is the larger: the claimed one ("18 times that of", "more"), or the compared one.
+_LARGER = re.compile(
+    r"\b(?:exceed\w*|more|larger|higher|bigger|greater|longer|increase[sd]?|large|much|many|high|big|long)\b", re.IGNORECASE
+)
+_SMALLER = re.compile(r"\b(?:less|fewer|smaller|lower|shorter|reduc\w*|decrease[sd]?|drops?)\b", re.IGNORECASE)
+# A percentage compares two things only as a change: "14% lower than", "a 12% improvement over", never "5% of the data compared to".
+_CHANGE = re.compile(
+    r"^(?!\s+of\b).*\b(?:higher|lower|better|worse|faster|slower|larger|smaller|greater|fewer|less|more|improve\w*|gains?|reduc\w*"
+    r"|increase[sd]?|decrease[sd]?|speed-?ups?|drops?|boosts?)\b",
+    re.IGNORECASE,
+)
 _OBJECT_END = re.compile(r"[.;,:()]|\b(?:while|whereas|but|which|when|on|in|for|with)\b")
 _UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+$", re.IGNORECASE)
 _PRONOUN = re.compile(r"[\s,;]*(?:(?:while|whereas|and|but|so)\s+)?(?:it|they|this|these|which)\b", re.IGNORECASE)
 _LEADING_PREPOSITION = re.compile(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECASE)
+# Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
+_LOG_SCALE = re.compile(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
+_SPREAD = re.compile(r"\(|±|\\pm\b")
 _UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
 @dataclass(frozen=True, slots=True)
 class RatioClaim:
-    """A factor the sentence states, how (a bound or an estimate), and the words naming each side."""
+    """A factor (or a percentage change) the sentence states, how (a bound or an estimate), and the words naming each side."""
 
     factor: float
     bound: bool
@@ -54,6 +85,12 @@ class RatioClaim:
     words: frozenset[str]  # of the whole sentence: the lines across it names ("fewer conflicts")
     start: int
     end: int
+    larger: int = 0  # 1: the claimed side is the larger ("18 times that of"), -1: the smaller ("fewer"), 0: either
+    percent: int | None = None  # a change in percent ("14% lower than"): the decimals it is written with
+    loose: bool = False  # "about", "nearly": an estimate
+    between: str = ""  # the words between the factor and "compared to": what changes, never a side ("fold in A compared with B")
+    than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
+    points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
@@ -63,6 +100,30 @@ class RatioClaim:
             return high >= self.factor / 2
         return high >= self.factor * 0.8 and low <= self.factor * 1.25
 
+    def holds_for(self, factor: Factor) -> bool:
+        """Whether the two cells bear the claim out: the larger side where the sentence says which, then
+        the factor, or for a percentage the relative change (of either side) or the difference in points."""
+        if self.larger and factor.oriented and factor.claimed_larger != (self.larger > 0):
+            return False
+        if self.percent is None:
+            return self.holds(factor.low, factor.high)
+        stated = slack(self.percent)
+        changes = factor.changes()
+        return any(self._near(low, high, stated) for low, high in (changes[-1:] if self.points else changes))
+
+    def miss(self, factor: Factor) -> float:
+        """How far the cells' factor (or nearest change) is from the stated one: the closest line is the one reported."""
+        if self.percent is None:
+            return abs(factor.exact - self.factor)
+        changes = factor.changes()
+        return min(abs((low + high) / 2 - self.factor) for low, high in (changes[-1:] if self.points else changes))
+
+    def _near(self, low: float, high: float, stated: float) -> bool:
+        if self.bound:
+            return high >= self.factor
+        spread = max(stated, self.factor * 0.15) if self.loose else stated
+        return high >= self.factor - spread and low <= self.factor + spread
+
 
 def may_state_ratio(text: str) -> bool:
     """Whether `text` may state a factor: one short pattern, so a paragraph without one is not split into sentences."""
@@ -71,40 +132,77 @@ def may_state_ratio(text: str) -> bool:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
-    """The factors the sentence states. The claimed side is named before the factor, apart from
-    what an earlier factor of the sentence compared with ("13 times less than A, while it is 18
-    times that of B", where "it" is the claimed side again); the compared side after "than", up to
-    the end of its phrase."""
+    """The factors the sentence states. The claimed side is named before the factor (before the
+    verb: "A outperforms B by 55%"), apart from what an earlier factor of the sentence compared
+    with ("13 times less than A, while it is 18 times that of B", where "it" is the claimed side
+    again); the compared side after "than", up to the end of its phrase, or between the verb and "by"."""
     found: list[RatioClaim] = []
-    for match in _CLAIM.finditer(sentence):
-        if match.group("orders"):
-            orders = _WORD_FACTORS.get(match.group("orders").lower(), 1)
-            factor = 10.0**orders
-        else:
-            factor = float(match.group("factor"))
-        if factor <= 1 or _UP_TO.search(sentence, 0, match.start()):
+    after = 0  # where the last claim's compared side ends
+    for match in sorted((*_CLAIM.finditer(sentence), *_BY_CLAIM.finditer(sentence)), key=lambda match: match.start()):
+        factor = _stated(match)
+        if factor is None or match.start() < after or _UP_TO.search(sentence, 0, match.start()):
             continue  # "up to 100 times": the best case of many
-        begin = _LEADING_PREPOSITION.match(sentence, match.end())
-        end = _OBJECT_END.search(sentence, begin.end() if begin else match.end())
-        compared = sentence[match.end() : end.start() if end else len(sentence)]
-        subject = sentence[found[-1].end + len(found[-1].compared) if found else 0 : match.start()]
+        if match.groupdict().get("verb"):
+            compared, stop = match.group("compared"), match.end()
+        else:
+            begin = _LEADING_PREPOSITION.match(sentence, match.end())
+            end = _OBJECT_END.search(sentence, begin.end() if begin else match.end())
+            stop = end.start() if end else len(sentence)
+            compared = sentence[match.end() : stop]
+        subject = sentence[after : match.start()]
         if found and _PRONOUN.match(subject):  # "…, while it is 18 times that of B": the same claimed side
             subject = found[-1].subject
-        comparative = match.group("comparative") or ""
+        percent = match.group("percent")
+        speed = _SPEED.search(match.group("comparative") or match.groupdict().get("as") or "")
         found.append(
             RatioClaim(
                 factor,
                 bool(match.group("bound")),
                 bool(match.group("orders")),
-                bool(_SPEED.match(comparative)),
+                bool(speed),
                 subject,
                 compared,
                 frozenset(name_words(sentence)),
                 match.start(),
                 match.end(),
+                _larger(match),
+                len(percent.partition(".")[2]) if percent else None,
+                bool(match.group("estimate")),
+                match.groupdict().get("gap") or "",
+                not (match.groupdict().get("verb") or match.groupdict().get("gap") is not None or match.groupdict().get("noun")),
+                bool(match.group("points")),
             )
         )
+        after = stop
     return tuple(found)
+
+
+def _stated(match: re.Match[str]) -> float | None:
+    """The factor (or percentage) a match states; None where it compares nothing: a factor of 1 or
+    less, or a percentage that is no change ("5% of the data compared to", "20% as large as")."""
+    groups = match.groupdict()
+    if groups["orders"]:
+        return 10.0 ** _WORD_FACTORS.get(groups["orders"].lower(), 1)
+    if groups["percent"]:
+        change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or groups.get("noun") or "")
+        return float(groups["percent"]) if change and not groups.get("of") else None
+    if groups.get("bare") and not groups.get("times"):
+        return None  # "outperforms B by 3 points": no factor
+    factor = float(groups["factor"] or groups["bare"])
+    return factor if factor > 1 else None
+
+
+def _larger(match: re.Match[str]) -> int:
+    """Which side the words make the larger: 1 the claimed ("18 times that of", "more than", "exceeds"), -1 the compared ("fewer")."""
+    groups = match.groupdict()
+    words = " ".join(
+        group for group in (groups["comparative"], groups.get("as"), groups.get("gap"), groups.get("noun"), groups.get("verb")) if group
+    )
+    if _SMALLER.search(words):
+        return -1
+    if _LARGER.search(words) or (groups.get("of") and not groups.get("as")):
+        return 1
+    return 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,17 +214,43 @@ class Factor:
     line: str
     low: float
     high: float
+    oriented: bool = True  # whether the claimed cell is the claimed side's (a line the sentence names)
 
     @property
     def exact(self) -> float:
         a, b = self.claimed.value or 0.0, self.compared.value or 0.0
         return max(a / b, b / a)
 
+    @property
+    def claimed_larger(self) -> bool:
+        return (self.claimed.value or 0.0) > (self.compared.value or 0.0)
 
-def factors(table: Table, claim: RatioClaim) -> Iterator[list[Factor]]:
+    def changes(self) -> tuple[tuple[float, float], ...]:
+        """What a percentage change between the cells may be, each as the range their rounding allows:
+        the change relative to the smaller, relative to the larger, and the difference in points."""
+        a, b = self.claimed, self.compared
+        gap, gap_slack = abs((a.value or 0.0) - (b.value or 0.0)), slack(a.decimals) + slack(b.decimals)
+        return (
+            ((self.low - 1) * 100, (self.high - 1) * 100),
+            ((1 - 1 / self.low) * 100, (1 - 1 / self.high) * 100),
+            (gap - gap_slack, gap + gap_slack),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """The factors between the claimed thing and one thing it is compared with, one per line across."""
+
+    factors: list[Factor]
+    each: bool  # the sentence bounds the factor on each line it names ("at least 100x fewer decisions and conflicts")
+    named: bool  # both things named by their lines' headers, not the two lines of a two-line table
+
+
+def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
     """For each thing the sentence compares with, the factors its cells give against the claimed thing's,
     one per line across (a metric) that holds a number for both: the lines the sentence names
-    ("fewer conflicts"), else every line."""
+    ("fewer conflicts"), else every line. Where no header names the two things and the table has
+    two lines, they are its two lines, when the sentence names lines across."""
     width = max((cell.column + 1 for row in table.rows for cell in row), default=0)
     body = range(table.header_rows, len(table.rows))
     rows = [(table.row_header(row), {cell.column: cell for cell in table.rows[row]}) for row in body]
@@ -136,18 +260,50 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[list[Factor]]:
     ]
     row_lines = [(table.column_header(column), column) for column in range(1, width)]
     column_lines = [(table.row_header(row), row) for row in body]
-    for lines, across in ((rows, row_lines), (columns, column_lines)):
-        subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
-        if len(subject) != 1 or not compared or subject[0] in compared:
-            continue
-        named = [(header, at) for header, at in across if named_share(claim.words, name_words(header)) >= 0.5]
-        for other in compared:
-            found = (_factor(lines[subject[0]][1].get(at), lines[other][1].get(at), header) for header, at in named or across)
-            yield [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
-        return
+    dimensions = ((rows, row_lines, columns), (columns, column_lines, rows))
+    for by_name in (True, False):
+        for lines, across, crossing in dimensions:
+            if not by_name and _named(crossing, claim.compared):
+                continue  # the compared side is a line the other way: not one of these two
+            across = [(header, at) for header, at in across if not _LOG_SCALE.search(header)]
+            named = [(header, at) for header, at in across if named_share(claim.words, name_words(header)) >= 0.5]
+            sides = _sides(lines, claim) if by_name else _two_lines(lines, claim) if named else None
+            if sides is None:
+                continue
+            subject, compared, oriented = sides
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared)):
+                return
+            for other in compared:
+                found = (
+                    factor_between(lines[subject][1].get(at), lines[other][1].get(at), header, oriented) for header, at in named or across
+                )
+                kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
+                yield Compared(kept, claim.bound and len(named) > 1, by_name)
+            return
 
 
-def _factor(a: Cell | None, b: Cell | None, line: str) -> Factor | None:
+def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
+    """The claimed line and the compared ones, each named by its header."""
+    subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
+    if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
+        return None
+    return subject[0], compared, True
+
+
+def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
+    """The two lines of a two-line table, the claimed one first where a header names one side ("than MiniSat")."""
+    if len(lines) != 2:
+        return None
+    subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
+    if len(subject) > 1 or len(compared) > 1 or (subject and subject == compared):
+        return None
+    if compared:
+        return 1 - compared[0], compared, True
+    return (subject[0], [1 - subject[0]], True) if subject else (0, [1], False)
+
+
+def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) -> Factor | None:
+    """The factor between two cells of one line, when both are positive numbers in the same unit."""
     if a is None or b is None or not (a.value and b.value and a.value > 0 and b.value > 0):
         return None
     if not (_as_written(a) and _as_written(b)) or _UNIT.sub("", a.text) != _UNIT.sub("", b.text):
@@ -155,12 +311,14 @@ def _factor(a: Cell | None, b: Cell | None, line: str) -> Factor | None:
     (small, small_slack), (large, large_slack) = sorted(((a.value, slack(a.decimals)), (b.value, slack(b.decimals))))
     if small <= small_slack:
         return None
-    return Factor(a, b, line, (large - large_slack) / (small + small_slack), (large + large_slack) / (small - small_slack))
+    return Factor(a, b, line, (large - large_slack) / (small + small_slack), (large + large_slack) / (small - small_slack), oriented)
 
 
 def _as_written(cell: Cell) -> bool:
-    """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing."""
-    return re.sub(r"\D", "", cell.text) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+    """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
+    A spread after the value ("73 (12)", "51 ± 1") is not part of it."""
+    value = _SPREAD.split(cell.text, maxsplit=1)[0]
+    return re.sub(r"\D", "", value) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
 
 
 def _named(lines: list[tuple[str, dict[int, Cell]]], words_of: str) -> list[int]:

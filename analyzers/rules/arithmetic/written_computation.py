@@ -43,9 +43,11 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
     result: `$640000 \\times 2.74 = 1753600$`, `$\\frac{700}{40} = 17.5$`,
     `$0.01 \\times (2.2377 - 0.3329) = 0.01905$`, in inline math and in each line of a display
     (equation, align). Sums, differences, products, quotients,
-    fractions, powers and parentheses are read; a side with a symbol, a comma, a percent sign
-    or a function is not, and neither is an approximation (`\\approx`, `\\sim`). The result may
-    be rounded to its places, and each decimal input of two digits or more may be rounded too.
+    fractions, powers and parentheses are read; a side with a comma, a percent sign or a
+    function is not, and neither is an approximation (`\\approx`, `\\sim`). A symbol is read
+    only where its paragraph gives it one number (`$\\alpha = 1\\%$ … $\\alpha(2.2377 - 0.3329)
+    = 0.02571$`). The result may be rounded to its places, and each decimal input of two digits
+    or more may be rounded too.
 
     ## Why is this bad?
     A reader who redoes the sum and gets another number stops trusting the ones they cannot
@@ -63,7 +65,8 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
 
     ## Evidence
     "moderate: a computation of written numbers" (the numbers may be a printed rounding of
-    others, or the `=` may mean a step of a derivation).
+    others, or the `=` may mean a step of a derivation); "moderate: a symbol the paragraph gives
+    a number" when a symbol was read with the number its paragraph sets it to.
 
     ## Fix safety
     Unsafe: the result may be right and an input mistyped.
@@ -79,5 +82,6 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
             recomputed = signed(found.value, decimals)
             violation = ComputationMismatch(found.side, found.written_text, recomputed)
             start, end = placed.block.start + found.start, placed.block.start + found.end
-            evidence = Evidence(kind="moderate: a computation of written numbers", reason=f"{found.expression} = {found.value:.6g}")
+            kind = "moderate: a symbol the paragraph gives a number" if found.symbols else "moderate: a computation of written numbers"
+            evidence = Evidence(kind=kind, reason=f"{found.expression} = {found.value:.6g}")
             yield ctx.flag(violation, placed.file, start, end, edits=[ctx.edit(placed.file, start, end, recomputed)], evidence=evidence)
