@@ -68,6 +68,7 @@ from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Stat
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
+from .figures import fed_by, section_figures
 from .model import (
     OURS,
     Figures,
@@ -78,17 +79,10 @@ from .model import (
     clamped,
     figures_evidence,
     last_place_apart,
-    may_quote,
-    quote_of,
-    retired_of,
-    section_cells,
-    section_numbers,
-    section_tables,
     significant_figures,
     stem,
-    table_cell,
 )
-from .numbered_columns import another_numbered_column, column_numbers, column_picked, leading_slip_in_guessed_row
+from .numbered_columns import another_numbered_column, column_picked, leading_slip_in_guessed_row
 
 
 @dataclass(frozen=True)
@@ -193,47 +187,6 @@ class _Tables(NamedTuple):
     anchors: dict[tuple[object, ...], _Anchor | None]
 
 
-def _fed(part: list[Figures]) -> tuple[object, ...] | None:
-    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
-    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
-    findings."""
-    figures = part[0]
-    if not figures.cells and not figures.retired:
-        return None
-    cells = tuple(
-        (
-            c.value,
-            c.decimals,
-            c.text,
-            c.label,
-            tuple(sorted(c.row_words)),
-            tuple(sorted(c.column_words)),
-            c.named,
-            c.aggregate,
-            c.change,
-            c.spread,
-            c.ours,
-            c.with_spread,
-            c.describe,
-            c.related.file,
-            c.related.range.start.line,
-            c.related.range.start.character,
-            c.related.range.end.line,
-            c.related.range.end.character,
-        )
-        for c in figures.cells
-    )
-    retired = tuple(
-        (
-            table.label,
-            table.describe,
-            tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
-        )
-        for table in figures.retired
-    )
-    return (cells, retired)
-
-
 def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> _Tables:
     return _Tables(
         cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)),
@@ -289,7 +242,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=Pairwise(_fed, _tables_of, _contradictions),
+    combine=Pairwise(fed_by, _tables_of, _contradictions),
 )
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does
@@ -330,14 +283,7 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     From how the sentence ties the cell (a cited table, its row and column named) and from the
     digits; below 0.7 the finding is information. The classes are told below.
     """
-    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
-    cells = tuple(
-        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
-        for placed, cell, value in section_cells(section)
-    )
-    quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
-    retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
-    return [Figures(cells=cells, quotes=quotes, retired=retired)]
+    return section_figures(ctx, section)
 
 
 def _told(quote: Quote, cell: TableCell) -> str:

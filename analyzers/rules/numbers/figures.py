@@ -1,0 +1,63 @@
+"""What a section gives the rules that compare prose numbers with table cells (NUM001, NUM008): its tables'
+numeric cells, its prose numbers that may quote one, and what its tables' sources comment out; and the part of
+that every other section's quotes are compared with, so an edit of the prose re-reads only its own section."""
+
+from __future__ import annotations
+
+from ....latex.manuscript import Section
+from ...context import RuleContext
+from .model import Figures, may_quote, quote_of, retired_of, section_cells, section_numbers, section_tables, table_cell
+from .numbered_columns import column_numbers
+
+
+def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
+    """The section's cells, quotes and commented-out values, as one part of a `Pairwise` combine."""
+    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
+    cells = tuple(
+        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
+        for placed, cell, value in section_cells(section)
+    )
+    quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
+    retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
+    return [Figures(cells=cells, quotes=quotes, retired=retired)]
+
+
+def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
+    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
+    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
+    findings."""
+    figures = part[0]
+    if not figures.cells and not figures.retired:
+        return None
+    cells = tuple(
+        (
+            c.value,
+            c.decimals,
+            c.text,
+            c.label,
+            tuple(sorted(c.row_words)),
+            tuple(sorted(c.column_words)),
+            c.named,
+            c.aggregate,
+            c.change,
+            c.spread,
+            c.ours,
+            c.with_spread,
+            c.describe,
+            c.related.file,
+            c.related.range.start.line,
+            c.related.range.start.character,
+            c.related.range.end.line,
+            c.related.range.end.character,
+        )
+        for c in figures.cells
+    )
+    retired = tuple(
+        (
+            table.label,
+            table.describe,
+            tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
+        )
+        for table in figures.retired
+    )
+    return (cells, retired)
