@@ -7,11 +7,13 @@ from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
 from .table_range import range_not_in_table
+from .truncated_quotes import prose_cuts_table_values
 
 __all__ = [
     "arithmetic_claim_mismatch",
     "count_restated",
     "prose_contradicts_table",
+    "prose_cuts_table_values",
     "range_not_in_table",
     "range_restated",
     "same_quantity_two_values",
