@@ -4,9 +4,25 @@ that every other section's quotes are compared with, so an edit of the prose re-
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import NamedTuple
+
 from ....latex.manuscript import Section
 from ...context import RuleContext
-from .model import Figures, may_quote, quote_of, retired_of, section_cells, section_numbers, section_tables, table_cell
+from ...quantities import CellIndex
+from .model import (
+    Figures,
+    Quote,
+    TableCell,
+    cell_index,
+    may_quote,
+    quote_of,
+    retired_of,
+    section_cells,
+    section_numbers,
+    section_tables,
+    table_cell,
+)
 from .numbered_columns import column_numbers
 
 
@@ -61,3 +77,27 @@ def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
         for table in figures.retired
     )
     return (cells, retired)
+
+
+class TableCells(NamedTuple):
+    """Every table's cells, by table and by spelling (which cells a number quotes correctly)."""
+
+    by_table: dict[str, list[TableCell]]
+    by_spelling: CellIndex[tuple[int, TableCell]]
+
+
+def table_cells(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> TableCells:
+    """The shared state of a `Pairwise` combine over `section_figures`: the cells of the sections holding tables."""
+    by_table: dict[str, list[TableCell]] = {}
+    for _, _, (figures,) in feeding:
+        for cell in figures.cells:
+            by_table.setdefault(cell.label, []).append(cell)
+    return TableCells(by_table, cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)))
+
+
+def sentences(quotes: tuple[Quote, ...]) -> Iterator[list[Quote]]:
+    """A section's quotes, a sentence's together, in reading order."""
+    grouped: dict[tuple[str, str], list[Quote]] = {}
+    for quote in quotes:
+        grouped.setdefault((quote.at.file, quote.sentence), []).append(quote)
+    yield from grouped.values()

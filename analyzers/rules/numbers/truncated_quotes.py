@@ -31,11 +31,11 @@ from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Severity, Statement, TextEdit
-from ...quantities import CellIndex, named_share, spelled, tie_words
+from ...quantities import named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
-from .figures import fed_by, section_figures
-from .model import Figures, Quote, TableCell, cell_index
+from .figures import TableCells, fed_by, section_figures, sentences, table_cells
+from .model import Figures, Quote, TableCell
 
 # Two cut numbers in one sentence make a manner of writing, not a slip.
 CUT_IN_A_SENTENCE = 2
@@ -97,21 +97,6 @@ def shortened(quote: Quote, cell: TableCell) -> _Shortened | None:
     return None
 
 
-class _Cells(NamedTuple):
-    """Every table's cells, by table and by spelling (which cells a number quotes correctly)."""
-
-    by_table: dict[str, list[TableCell]]
-    by_spelling: CellIndex[tuple[int, TableCell]]
-
-
-def _cells_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> _Cells:
-    by_table: dict[str, list[TableCell]] = {}
-    for _, _, (figures,) in feeding:
-        for cell in figures.cells:
-            by_table.setdefault(cell.label, []).append(cell)
-    return _Cells(by_table, cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)))
-
-
 def _named(quote: Quote, cell: TableCell) -> tuple[int, float]:
     """How well the sentence names the cell: its tie, then the share of the cell's header words it names ("on
     average" names an Average row or column in full)."""
@@ -128,7 +113,7 @@ class _Reading(NamedTuple):
     how: _Shortened
 
 
-def _reading(quote: Quote, cells: _Cells) -> _Reading | None:
+def _reading(quote: Quote, cells: TableCells) -> _Reading | None:
     """The cell the sentence names best among those the number shortens (in the tables the sentence or its
     paragraph references) and those it quotes correctly (anywhere), when it is a shortened cell of one value."""
     cited = quote.pointing.refs | quote.pointing.paragraph_refs
@@ -145,19 +130,11 @@ def _reading(quote: Quote, cells: _Cells) -> _Reading | None:
     return _Reading(quote, cell, how)
 
 
-def _sentences(quotes: tuple[Quote, ...]) -> Iterator[list[Quote]]:
-    """The section's quotes, a sentence's together."""
-    grouped: dict[tuple[str, str], list[Quote]] = {}
-    for quote in quotes:
-        grouped.setdefault((quote.at.file, quote.sentence), []).append(quote)
-    yield from grouped.values()
-
-
-def _cut_quotes(ctx: RuleContext, cells: _Cells, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
+def _cut_quotes(ctx: RuleContext, cells: TableCells, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
     """The section's sentences whose results cut two or more cells and round none up."""
     if not cells.by_table:
         return
-    for sentence in _sentences(part[0].quotes):
+    for sentence in sentences(part[0].quotes):
         ctx.spend(len(sentence))
         readings = [
             reading
@@ -217,7 +194,7 @@ def _finding(ctx: RuleContext, reading: _Reading, count: int) -> Finding:
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=Pairwise(fed_by, _cells_of, _cut_quotes),
+    combine=Pairwise(fed_by, table_cells, _cut_quotes),
 )
 def prose_cuts_table_values(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does
