@@ -6,6 +6,7 @@ from .reported_statistic import statistic_contradicts_table
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
+from .swapped_values import prose_swaps_table_values
 from .table_range import range_not_in_table
 from .truncated_quotes import prose_cuts_table_values
 
@@ -14,6 +15,7 @@ __all__ = [
     "count_restated",
     "prose_contradicts_table",
     "prose_cuts_table_values",
+    "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",
     "same_quantity_two_values",

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
+from ....latex.numbers import Role
 from ...context import RuleContext
-from ...quantities import CellIndex
+from ...finding import Statement
+from ...quantities import CellIndex, Pointing
 from .model import (
     Figures,
     Quote,
@@ -85,6 +87,11 @@ class TableCells(NamedTuple):
     by_table: dict[str, list[TableCell]]
     by_spelling: CellIndex[tuple[int, TableCell]]
 
+    def cited(self, pointing: Pointing) -> list[str]:
+        """The tables a sentence references, else those its paragraph references: a sentence citing one table
+        speaks of that one, whatever else its paragraph cites."""
+        return sorted(pointing.refs & self.by_table.keys() or pointing.paragraph_refs & self.by_table.keys())
+
 
 def table_cells(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> TableCells:
     """The shared state of a `Pairwise` combine over `section_figures`: the cells of the sections holding tables."""
@@ -101,3 +108,20 @@ def sentences(quotes: tuple[Quote, ...]) -> Iterator[list[Quote]]:
     for quote in quotes:
         grouped.setdefault((quote.at.file, quote.sentence), []).append(quote)
     yield from grouped.values()
+
+
+def quoted(ctx: RuleContext, quote: Quote) -> Statement:
+    """The prose side of a finding's evidence: the number's sentence."""
+    at = quote.at
+    return Statement(
+        file=at.file,
+        range=ctx.range(at.file, at.start, at.end),
+        quote=quote.sentence,
+        subject=" ".join(quote.subject),
+        role=quote.role.value,
+    )
+
+
+def held(cell: TableCell) -> Statement:
+    """The table side of a finding's evidence: the cell."""
+    return Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)

@@ -68,7 +68,7 @@ from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Stat
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
-from .figures import fed_by, section_figures
+from .figures import fed_by, held, quoted, section_figures
 from .model import (
     OURS,
     Figures,
@@ -146,22 +146,10 @@ def _stale(quote: Quote, retired: dict[str, Retired], index: CellIndex[tuple[int
     return None
 
 
-def _quoted(ctx: RuleContext, quote: Quote) -> Statement:
-    """The quote's side of the evidence."""
-    at = quote.at
-    return Statement(
-        file=at.file,
-        range=ctx.range(at.file, at.start, at.end),
-        quote=quote.sentence,
-        subject=" ".join(quote.subject),
-        role=quote.role.value,
-    )
-
-
 def _stale_finding(ctx: RuleContext, quote: Quote, table: Retired, spot: Related) -> Finding:
     violation = StaleQuote(quote=quote.text, table=table.label, where=ctx.index.printed(table.describe))
     sides = [
-        _quoted(ctx, quote),
+        quoted(ctx, quote),
         Statement(
             file=spot.file, range=spot.range, quote=_written_in(spot), subject=f"{table.describe}, commented out", role=Role.VALUE.value
         ),
@@ -457,8 +445,8 @@ def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corrobora
     elif anchored.held_elsewhere:
         kind = f"weak: {kind.partition(': ')[2]}; an uncited table holds the number"
     sides = [
-        _quoted(ctx, quote),
-        Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
+        quoted(ctx, quote),
+        held(cell),
     ]
     return Evidence(kind=kind, statements=sides, reason=f"{quote.text} is one digit away from {cell.text} in {cell.describe}")
 

@@ -7,8 +7,8 @@ every quote in the same direction. One such number alone may be a slip of the au
 digits; a sentence in which two or more numbers each cut a cell they quote, and none rounds one up, writes
 its values that way.
 
-A number of the sentence is a cut quote when, of the cells of the tables the sentence or its paragraph
-references, the cells it names best (their row and column words, then the share of those words the sentence
+A number of the sentence is a cut quote when, of the cells of the tables the sentence references (else
+those its paragraph references), the cells it names best (their row and column words, then the share of those words the sentence
 names) are cells of one value that the number cuts: the value's dropped digits are more than half a unit of
 the number's last place, so that rounding gives another number. A cell anywhere that the number quotes
 correctly (as written, or rounded) and that the sentence names as well excuses it. A fraction cell is quoted
@@ -30,11 +30,11 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Fix, Severity, Statement, TextEdit
+from ...finding import Category, Evidence, Finding, Fix, Severity, TextEdit
 from ...quantities import named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
-from .figures import TableCells, fed_by, section_figures, sentences, table_cells
+from .figures import TableCells, fed_by, held, quoted, section_figures, sentences, table_cells
 from .model import Figures, Quote, TableCell
 
 # Two cut numbers in one sentence make a manner of writing, not a slip.
@@ -116,8 +116,9 @@ class _Reading(NamedTuple):
 def _reading(quote: Quote, cells: TableCells) -> _Reading | None:
     """The cell the sentence names best among those the number shortens (in the tables the sentence or its
     paragraph references) and those it quotes correctly (anywhere), when it is a shortened cell of one value."""
-    cited = quote.pointing.refs | quote.pointing.paragraph_refs
-    shortening = [(cell, how) for label in sorted(cited) for cell in cells.by_table.get(label, ()) if (how := shortened(quote, cell))]
+    shortening = [
+        (cell, how) for label in cells.cited(quote.pointing) for cell in cells.by_table.get(label, ()) if (how := shortened(quote, cell))
+    ]
     if not shortening:
         return None
     held = [_named(quote, cell) for _, cell in cells.by_spelling.agreeing(quote.agreeing)]
@@ -156,16 +157,7 @@ def _finding(ctx: RuleContext, reading: _Reading, count: int) -> Finding:
         rounded=how.rounded + ("%" if quote.percent else ""),
         cut=count,
     )
-    sides = [
-        Statement(
-            file=quote.at.file,
-            range=ctx.range(quote.at.file, quote.at.start, quote.at.end),
-            quote=quote.sentence,
-            subject=" ".join(quote.subject),
-            role=quote.role.value,
-        ),
-        Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
-    ]
+    sides = [quoted(ctx, quote), held(cell)]
     cited = cell.label in quote.pointing.refs
     kind = (
         "moderate: the sentence cuts several cells of a table it cites"
