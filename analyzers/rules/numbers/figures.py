@@ -27,9 +27,25 @@ from .model import (
 )
 from .numbered_columns import column_numbers
 
+# The rules comparing prose with tables read a section once between them: by the section object, which a
+# parse rebuilds when the section changes (as the engine keeps a section's part while it is the same object).
+_READ: dict[int, tuple[Section, list[Figures]]] = {}
+_KEPT = 1024
+
 
 def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
     """The section's cells, quotes and commented-out values, as one part of a `Pairwise` combine."""
+    kept = _READ.get(id(section))
+    if kept is not None and kept[0] is section:
+        return kept[1]
+    if len(_READ) >= _KEPT:
+        _READ.clear()
+    part = _read(ctx, section)
+    _READ[id(section)] = (section, part)
+    return part
+
+
+def _read(ctx: RuleContext, section: Section) -> list[Figures]:
     numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
     cells = tuple(
         table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
