@@ -83,7 +83,8 @@ def quotes_cell(quote: Quote, cell: TableCell) -> bool:
 def _told_apart(first: TableCell, second: TableCell) -> tuple[frozenset[str], frozenset[str]] | None:
     """The header words each of two cells of one row (or one column) has and the other lacks, or None when the
     cells share neither a row nor a column header."""
-    if first.row_words and first.row_words == second.row_words:
+    # A row "Ours" has no distinctive word: it is the authors' own.
+    if (first.row_words or first.ours) and first.row_words == second.row_words and first.ours == second.ours:
         own, other = first.column_words - second.column_words, second.column_words - first.column_words
     elif first.column_words and first.column_words == second.column_words:
         own, other = first.row_words - second.row_words, second.row_words - first.row_words
