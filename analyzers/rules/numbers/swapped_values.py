@@ -9,12 +9,15 @@ values were swapped on their way from the table.
 The two cells are of one table that the sentence references (else one its paragraph does), in one row (the
 sentence names their columns) or in one column (it names their rows); what tells them apart is the words of the
 header one has and the other lacks, and the sentence must name both. The sentence pairs the number it writes
-first with the header it names first. With "respectively" and no third result, the names are those listed
-beside that word (not an earlier mention of one: "on UK-PL and Halo (the mean for AFL is 95.4 vs 42.7 and 1.3
-respectively for Halo and UK-PL)"). Otherwise the names must interleave with the numbers: the first cell's name
-between the result before the first (or the sentence's start) and the second number, the second cell's after
-the first number, in that order, as in "for A, 1.2; for B, 3.4" and "1.2 (col 2)
-and 3.4 (col 3)", not in "compared with B, A reaches 1.2 against 3.4".
+first with the header it names first. With "respectively", the names are those listed beside that word (not an
+earlier mention of one), and only when the two numbers are the sentence's only results: with a third, which of
+them the list pairs is not told ("0.4, 0.3 and 0.6 in the resolved, intermediate and boosted categories,
+respectively, against 0.4, 0.4 and 0.5 without pile-up"). Otherwise each number takes the name beside it: the
+first name after it (names after their numbers: "1.2 (col 2) and 3.4 (col 3)"), or the last name before it since
+the result before (names before them: "for A, 1.2; for B, 3.4"). Each reading the sentence's names allow must
+give the first number the first cell's name and the second the second's: in "A (M = 0.18) and B (M = 0.47),
+whereas A ... B ..." the names after the numbers would pair 0.18 with B, but the names before them pair it with
+A, and the sentence is passed.
 
 A number agrees with a cell as written, rounded or cut, or as a fraction cell's percentage (7.9% for 0.079). The
 numbers must be results written with a decimal point or as percentages; a whole number agrees with too many
@@ -109,19 +112,28 @@ def _paired(first: Quote, second: Quote, names: tuple[frozenset[str], frozenset[
     """The sentence pairs `first` with the first of the two headers and `second` with the other (see the module)."""
     sentence = first.sentence
     own, other = (named_at(sentence, words) for words in names)
-    respectively = RESPECTIVELY.search(sentence) if listing.alone else None
-    if respectively and own and other:
+    respectively = RESPECTIVELY.search(sentence)
+    if respectively:
+        if not (listing.alone and own and other):
+            return False  # a third result: which of them the listed names pair is not told
+
         # The names "respectively" pairs are those listed beside it, not an earlier mention of one.
         def nearest(places: list[int]) -> int:
             return min(places, key=lambda at: abs(at - respectively.start()))
 
         return nearest(own) < nearest(other)
-    # A name before the result that precedes the first number speaks of that result ("for AFL 95.4 vs 42.7").
+    named = sorted([(at, 0) for at in own] + [(at, 1) for at in other])
     start, end = _at(first), _at(second)
     earlier = max((at for at in listing.places if at < start), default=-1)
-    named_before = [at for at in own if earlier < at < end]
-    named_after = [at for at in other if at > start]
-    return bool(named_before and named_after) and named_before[-1] < named_after[0]
+    # Names after their numbers: the first name after each number. Names before them: the last name before each,
+    # after the result before it. A reading the sentence allows must give each number its own cell's name.
+    after = [next((side for at, side in named if at > start and at < end), None), next((side for at, side in named if at > end), None)]
+    before = [
+        next((side for at, side in reversed(named) if earlier < at < start), None),
+        next((side for at, side in reversed(named) if start < at < end), None),
+    ]
+    readings = [sides for sides in (after, before) if None not in sides]
+    return bool(readings) and all(sides == [0, 1] for sides in readings)
 
 
 def _swaps(first: Quote, second: Quote, cells: list[TableCell], listing: _Listing) -> Iterator[tuple[TableCell, TableCell]]:
@@ -211,13 +223,13 @@ def prose_swaps_table_values(ctx: RuleContext, section: Section) -> list[Figures
 
     ## Example
     ```latex
-    The first payment is 7.9\\% larger (col 2), and 9.7\\% more pay in full (col 3) (Table~\\ref{tab:m}).
+    The first installment is 7.9\\% larger (col 2), and 9.7\\% more pay in full (col 3) (Table~\\ref{tab:m}).
     % tab:m: (2) 9.76, (3) 0.079
     ```
 
     ## Use instead
     ```latex
-    The first payment is 9.7\\% larger (col 2), and 7.9\\% more pay in full (col 3) (Table~\\ref{tab:m}).
+    The first installment is 9.7\\% larger (col 2), and 7.9\\% more pay in full (col 3) (Table~\\ref{tab:m}).
     ```
 
     ## Fix safety

@@ -39,6 +39,8 @@ from .model import Figures, Quote, TableCell
 
 # Two cut numbers in one sentence make a manner of writing, not a slip.
 CUT_IN_A_SENTENCE = 2
+# The places a float holds exactly enough to tell a cut from a rounding.
+MOST_PLACES = 12
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,8 @@ class _Shortened(NamedTuple):
 def shortened(quote: Quote, cell: TableCell) -> _Shortened | None:
     """The number as the cell cut or rounded up to the number's places (as a percentage for a fraction cell quoted
     as one), or None: the number is neither, or the cell's dropped digits are half a unit, which either reading gives."""
+    if cell.decimals > MOST_PLACES or quote.decimals > MOST_PLACES:
+        return None  # past a float's precision (a cell written with dozens of places)
     units = round(abs(cell.value) * 10**cell.decimals)  # the cell's digits, as written
     wanted = round(abs(quote.value) * 10**quote.decimals)
     if quote.value * cell.value < 0:
