@@ -1,4 +1,4 @@
-"""What a section gives the rules that compare prose numbers with table cells (NUM001, NUM008): its tables'
+"""What a section gives the rules that compare prose numbers with table cells (NUM001, NUM010): its tables'
 numeric cells, its prose numbers that may quote one, and what its tables' sources comment out; and the part of
 that every other section's quotes are compared with, so an edit of the prose re-reads only its own section."""
 

@@ -1,4 +1,4 @@
-"""NUM009: two numbers of a sentence that the table holds the other way round.
+"""NUM011: two numbers of a sentence that the table holds the other way round.
 
 ## How it decides
 A sentence pairs each of two numbers with a cell by naming the cell's header: "the first payment is 7.9%
@@ -204,7 +204,7 @@ def _digits(quote: Quote) -> str:
 
 
 @rule(
-    "NUM009",
+    "NUM011",
     "prose-swaps-table-values",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,

@@ -1,4 +1,4 @@
-"""NUM008: a sentence whose numbers cut the table cells they quote instead of rounding them.
+"""NUM010: a sentence whose numbers cut the table cells they quote instead of rounding them.
 
 ## How it decides
 A sentence quotes a cell with fewer places than the cell has: 0.3083 as 0.31, 0.8477 as 84.8% or 85%. Cut
@@ -184,7 +184,7 @@ def _finding(ctx: RuleContext, reading: _Reading, count: int) -> Finding:
 
 
 @rule(
-    "NUM008",
+    "NUM010",
     "prose-cuts-table-values",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
