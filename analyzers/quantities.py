@@ -127,6 +127,19 @@ def _name_words(text: str) -> frozenset[str]:
     return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
 
 
+def named_at(text: str, words: AbstractSet[str]) -> list[int]:
+    """Where `text` names one of `words` (as `name_words` reads a header): a word, a macro, a numbered name
+    ("Model 2"), a reference to numbered columns ("col. 2")."""
+    found = [match.start() for pattern in (_WORD, _MACRO) for match in pattern.finditer(text) if match.group().lower() in words]
+    found += [match.start() for match in _NUMBERED.finditer(text) if f"{match.group(1).lower()} {match.group(2)}" in words]
+    found += [
+        match.start()
+        for match in _COLUMN_REFERENCE.finditer(text)
+        if any(column_word(int(number)) in words for number in re.findall(r"\d+", match.group(1)))
+    ]
+    return sorted(found)
+
+
 def column_word(number: int) -> str:
     """The word by which a sentence ("Column (1)", "col 1") and a column headed "(1)" name the same column."""
     return f"column {number}"

@@ -65,3 +65,13 @@ def test_a_clause_that_names_nothing_has_no_subject():
 def test_a_dash_after_a_letter_is_part_of_a_name_not_a_range():
     # "BERT-110", "COVID-19", "ResNet-50": the digits name a model or a disease, not a range's end.
     assert roles("BERT-110 and ResNet-50 beat COVID-19 baselines by 3-4 points") == {"3": Role.RANGE, "4 points": Role.RANGE}
+
+
+def test_named_at_finds_words_numbered_names_and_column_references():
+    from auditex.analyzers.quantities import column_word, named_at
+
+    text = "Model 2 beats BERT (col. 3) on SST-2"
+    assert named_at(text, {"bert"}) == [text.index("BERT")]
+    assert named_at(text, {"model 2"}) == [0]
+    assert named_at(text, {column_word(3)}) == [text.index("col.")]
+    assert named_at(text, {"roberta"}) == []

@@ -781,3 +781,19 @@ def test_samples_in_millions_of_other_things_are_two_quantities(tmp_path):
         "\\section{Data}\nThe national tax register of Denmark also lists 8.2 million firms over the same period.\n"
     )
     assert findings(tmp_path, body, "NUM002") == []
+
+
+def test_cut_quotes_are_reported_with_the_rounded_value_as_their_fix(tmp_path):
+    body = "\\section{Results}\nOurs reaches 38.6 on AlpacaEval and 7.2 on MT-Bench (Table~\\ref{tab:main}).\n" + TABLE.replace(
+        "7.25", "7.28"
+    )
+    found = findings(tmp_path, body, "NUM010")
+    assert [finding.fixes[0].edits[0].new_text for finding in found] == ["38.7", "7.3"]
+    assert all(not finding.fixes[0].safe for finding in found)
+
+
+def test_swapped_values_are_reported_once_with_a_fix_swapping_them(tmp_path):
+    body = "\\section{Results}\nOurs reaches 7.25 and 38.66 on AlpacaEval and MT-Bench, respectively (Table~\\ref{tab:main}).\n" + TABLE
+    found = findings(tmp_path, body, "NUM011")
+    assert len(found) == 1 and "swapped" in found[0].message
+    assert [edit.new_text for edit in found[0].fixes[0].edits] == ["38.66", "7.25"]

@@ -8,7 +8,9 @@ from .reported_statistic import statistic_contradicts_table
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
+from .swapped_values import prose_swaps_table_values
 from .table_range import range_not_in_table
+from .truncated_quotes import prose_cuts_table_values
 
 __all__ = [
     "arithmetic_claim_mismatch",
@@ -16,6 +18,8 @@ __all__ = [
     "default_restated",
     "group_size_mismatch",
     "prose_contradicts_table",
+    "prose_cuts_table_values",
+    "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",
     "same_quantity_two_values",

@@ -68,6 +68,7 @@ from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Stat
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation
+from .figures import fed_by, held, quoted, section_figures
 from .model import (
     OURS,
     Figures,
@@ -78,17 +79,10 @@ from .model import (
     clamped,
     figures_evidence,
     last_place_apart,
-    may_quote,
-    quote_of,
-    retired_of,
-    section_cells,
-    section_numbers,
-    section_tables,
     significant_figures,
     stem,
-    table_cell,
 )
-from .numbered_columns import another_numbered_column, column_numbers, column_picked, leading_slip_in_guessed_row
+from .numbered_columns import another_numbered_column, column_picked, leading_slip_in_guessed_row
 
 
 @dataclass(frozen=True)
@@ -152,22 +146,10 @@ def _stale(quote: Quote, retired: dict[str, Retired], index: CellIndex[tuple[int
     return None
 
 
-def _quoted(ctx: RuleContext, quote: Quote) -> Statement:
-    """The quote's side of the evidence."""
-    at = quote.at
-    return Statement(
-        file=at.file,
-        range=ctx.range(at.file, at.start, at.end),
-        quote=quote.sentence,
-        subject=" ".join(quote.subject),
-        role=quote.role.value,
-    )
-
-
 def _stale_finding(ctx: RuleContext, quote: Quote, table: Retired, spot: Related) -> Finding:
     violation = StaleQuote(quote=quote.text, table=table.label, where=ctx.index.printed(table.describe))
     sides = [
-        _quoted(ctx, quote),
+        quoted(ctx, quote),
         Statement(
             file=spot.file, range=spot.range, quote=_written_in(spot), subject=f"{table.describe}, commented out", role=Role.VALUE.value
         ),
@@ -191,47 +173,6 @@ class _Tables(NamedTuple):
     # The cell each quote (by place and all but where it is written) is anchored to: the engine keeps the tables
     # while no section feeds them otherwise, so an edit re-reads only the quotes it changed.
     anchors: dict[tuple[object, ...], _Anchor | None]
-
-
-def _fed(part: list[Figures]) -> tuple[object, ...] | None:
-    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
-    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
-    findings."""
-    figures = part[0]
-    if not figures.cells and not figures.retired:
-        return None
-    cells = tuple(
-        (
-            c.value,
-            c.decimals,
-            c.text,
-            c.label,
-            tuple(sorted(c.row_words)),
-            tuple(sorted(c.column_words)),
-            c.named,
-            c.aggregate,
-            c.change,
-            c.spread,
-            c.ours,
-            c.with_spread,
-            c.describe,
-            c.related.file,
-            c.related.range.start.line,
-            c.related.range.start.character,
-            c.related.range.end.line,
-            c.related.range.end.character,
-        )
-        for c in figures.cells
-    )
-    retired = tuple(
-        (
-            table.label,
-            table.describe,
-            tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
-        )
-        for table in figures.retired
-    )
-    return (cells, retired)
 
 
 def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> _Tables:
@@ -289,7 +230,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=Pairwise(_fed, _tables_of, _contradictions),
+    combine=Pairwise(fed_by, _tables_of, _contradictions),
 )
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does
@@ -330,14 +271,7 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
     From how the sentence ties the cell (a cited table, its row and column named) and from the
     digits; below 0.7 the finding is information. The classes are told below.
     """
-    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
-    cells = tuple(
-        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
-        for placed, cell, value in section_cells(section)
-    )
-    quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
-    retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
-    return [Figures(cells=cells, quotes=quotes, retired=retired)]
+    return section_figures(ctx, section)
 
 
 def _told(quote: Quote, cell: TableCell) -> str:
@@ -511,8 +445,8 @@ def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corrobora
     elif anchored.held_elsewhere:
         kind = f"weak: {kind.partition(': ')[2]}; an uncited table holds the number"
     sides = [
-        _quoted(ctx, quote),
-        Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value),
+        quoted(ctx, quote),
+        held(cell),
     ]
     return Evidence(kind=kind, statements=sides, reason=f"{quote.text} is one digit away from {cell.text} in {cell.describe}")
 

@@ -1,0 +1,143 @@
+"""What a section gives the rules that compare prose numbers with table cells (NUM001, NUM010): its tables'
+numeric cells, its prose numbers that may quote one, and what its tables' sources comment out; and the part of
+that every other section's quotes are compared with, so an edit of the prose re-reads only its own section."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ....latex.manuscript import Section
+from ....latex.numbers import Role
+from ...context import RuleContext
+from ...finding import Statement
+from ...quantities import CellIndex, Pointing
+from .model import (
+    Figures,
+    Quote,
+    TableCell,
+    cell_index,
+    may_quote,
+    quote_of,
+    retired_of,
+    section_cells,
+    section_numbers,
+    section_tables,
+    table_cell,
+)
+from .numbered_columns import column_numbers
+
+# The rules comparing prose with tables read a section once between them: by the section object, which a
+# parse rebuilds when the section changes (as the engine keeps a section's part while it is the same object).
+_READ: dict[int, tuple[Section, list[Figures]]] = {}
+_KEPT = 1024
+
+
+def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
+    """The section's cells, quotes and commented-out values, as one part of a `Pairwise` combine."""
+    kept = _READ.get(id(section))
+    if kept is not None and kept[0] is section:
+        return kept[1]
+    if len(_READ) >= _KEPT:
+        _READ.clear()
+    part = _read(ctx, section)
+    _READ[id(section)] = (section, part)
+    return part
+
+
+def _read(ctx: RuleContext, section: Section) -> list[Figures]:
+    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
+    cells = tuple(
+        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
+        for placed, cell, value in section_cells(section)
+    )
+    quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
+    retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
+    return [Figures(cells=cells, quotes=quotes, retired=retired)]
+
+
+def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
+    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
+    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
+    findings."""
+    figures = part[0]
+    if not figures.cells and not figures.retired:
+        return None
+    cells = tuple(
+        (
+            c.value,
+            c.decimals,
+            c.text,
+            c.label,
+            tuple(sorted(c.row_words)),
+            tuple(sorted(c.column_words)),
+            c.named,
+            c.aggregate,
+            c.change,
+            c.spread,
+            c.ours,
+            c.with_spread,
+            c.describe,
+            c.related.file,
+            c.related.range.start.line,
+            c.related.range.start.character,
+            c.related.range.end.line,
+            c.related.range.end.character,
+        )
+        for c in figures.cells
+    )
+    retired = tuple(
+        (
+            table.label,
+            table.describe,
+            tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
+        )
+        for table in figures.retired
+    )
+    return (cells, retired)
+
+
+class TableCells(NamedTuple):
+    """Every table's cells, by table and by spelling (which cells a number quotes correctly)."""
+
+    by_table: dict[str, list[TableCell]]
+    by_spelling: CellIndex[tuple[int, TableCell]]
+
+    def cited(self, pointing: Pointing) -> list[str]:
+        """The tables a sentence references, else those its paragraph references: a sentence citing one table
+        speaks of that one, whatever else its paragraph cites."""
+        return sorted(pointing.refs & self.by_table.keys() or pointing.paragraph_refs & self.by_table.keys())
+
+
+def table_cells(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> TableCells:
+    """The shared state of a `Pairwise` combine over `section_figures`: the cells of the sections holding tables."""
+    by_table: dict[str, list[TableCell]] = {}
+    for _, _, (figures,) in feeding:
+        for cell in figures.cells:
+            by_table.setdefault(cell.label, []).append(cell)
+    return TableCells(by_table, cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)))
+
+
+def sentences(quotes: tuple[Quote, ...]) -> Iterator[list[Quote]]:
+    """A section's quotes, a sentence's together, in reading order."""
+    grouped: dict[tuple[str, str], list[Quote]] = {}
+    for quote in quotes:
+        grouped.setdefault((quote.at.file, quote.sentence), []).append(quote)
+    yield from grouped.values()
+
+
+def quoted(ctx: RuleContext, quote: Quote) -> Statement:
+    """The prose side of a finding's evidence: the number's sentence."""
+    at = quote.at
+    return Statement(
+        file=at.file,
+        range=ctx.range(at.file, at.start, at.end),
+        quote=quote.sentence,
+        subject=" ".join(quote.subject),
+        role=quote.role.value,
+    )
+
+
+def held(cell: TableCell) -> Statement:
+    """The table side of a finding's evidence: the cell."""
+    return Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)
