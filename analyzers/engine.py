@@ -98,8 +98,9 @@ class Engine:
         self._run_keys: dict[tuple[str, int, int], _RunKey] = {}
         # id of a Section → (the Section, its keys), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
-        # The results the last check computed under their analysis cache keys, for `save`.
-        self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
+        # The last checks and the units they computed, for `save`: the keys on disk (which digest every file
+        # of the folder) are taken only when saving, not on every keystroke.
+        self._unsaved: list[tuple[_ProjectCheck, list[tuple[tuple[str, str, str], Rule]]]] = []
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         # (root, rule) → (what the sections fed, the shared state built from it) of a split combine: kept while they feed the same.
         self._shared: dict[tuple[str, str], tuple[str, Any]] = {}
@@ -143,24 +144,26 @@ class Engine:
     def _keep(self, run: _ProjectCheck, only: Callable[[str], bool] | None) -> None:
         """Keep what `run` used for the next check. A full check keeps only that: results of units that no
         longer exist would only grow the caches. A partial one keeps the other rules' results beside it."""
-        unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
+        unsaved = [(run, run.computed)] if self.cache is not None else []
         if only is None:
             self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
             self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
             self._shared = {key: shared for key, shared in self._shared.items() if not only(key[1])} | run.shared_used
-            self._unsaved |= unsaved
+            self._unsaved += unsaved
             self._run_keys |= run.run_keys
             self._section_keys |= run.section_keys
         self._checked_roots.add(run.project.root_file)
 
     def save(self) -> None:
-        """Keep the results the last check computed in the analysis cache, for the next run."""
+        """Keep the results the last check computed in the analysis cache, for the next run (before the project
+        changes again: their keys on disk digest its files)."""
         if self.cache is not None:
-            for key, units in self._unsaved.items():
-                self.cache.save_units(key, units)
-        self._unsaved = {}
+            for run, computed in self._unsaved:
+                for key, rule in computed:
+                    self.cache.save_units(run.disk_key(key, rule), run.units_used[key])
+        self._unsaved = []
 
 
 class _Skipped(Exception):

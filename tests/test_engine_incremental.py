@@ -246,3 +246,24 @@ def test_a_character_typed_above_two_tables_moves_their_repeated_cell_finding_wi
     incremental = engine.check(project)
     cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": typed}))
     assert _dumped(incremental) == _dumped(cold), _first_difference(incremental, cold)
+
+
+def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
+    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
+    beside such a finding, or taken away, must still reach it."""
+    from auditex.analyzers.finding import Category, Finding, Range, Severity
+    from auditex.analyzers.policy import Policy
+
+    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    finding = Finding(
+        code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
+    ).with_fingerprint()
+    twice = finding.model_copy()
+    policy = Policy()
+    assert [f.fingerprint for f in policy.apply(project, [finding, twice])] == [finding.fingerprint, f"{finding.fingerprint}-2"]
+    project.update("main.tex", text.replace("missing}.", "missing}. % auditex: ignore[REF001]"))
+    assert policy.apply(project, [finding, twice]) == []
+    project.update("main.tex", text)
+    assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
