@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..latex.manuscript import Section
+from ..latex.manuscript import Manuscript, Section
 from ..latex.project import Project
 from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
@@ -104,6 +104,9 @@ class Engine:
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         # (root, rule) → (what the sections fed, the shared state built from it) of a split combine: kept while they feed the same.
         self._shared: dict[tuple[str, str], tuple[str, Any]] = {}
+        # The facet digests of the last check and the manuscript they were taken of: every change of a project
+        # builds it a new manuscript, so while it holds the same one, a staged check's second stage digests nothing.
+        self._digests: tuple[Manuscript | None, dict[str, str]] = (None, {})
         self.last_stats = CheckStats()
 
     @property
@@ -154,6 +157,7 @@ class Engine:
             self._unsaved += unsaved
             self._run_keys |= run.run_keys
             self._section_keys |= run.section_keys
+        self._digests = (run.project.manuscript, run.digests)
         self._checked_roots.add(run.project.root_file)
 
     def save(self) -> None:
@@ -219,7 +223,9 @@ class _ProjectCheck:
         self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
         self.section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
         self._sections: list[tuple[Section, _SectionKeys]] | None = None
-        self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
+        manuscript, digests = engine._digests
+        # facet → its digest, taken once per check, and kept from the last check of the same manuscript
+        self.digests = dict(digests) if manuscript is project.manuscript else {}
         self.shared_used: dict[tuple[str, str], tuple[str, Any]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
@@ -286,10 +292,10 @@ class _ProjectCheck:
         return findings
 
     def digest(self, facet: str) -> str:
-        found = self._digests.get(facet)
+        found = self.digests.get(facet)
         if found is None:
             started = time.thread_time()
-            found = self._digests[facet] = FACETS[facet].digest(self.project)
+            found = self.digests[facet] = FACETS[facet].digest(self.project)
             self.stats.facet_seconds[facet] = time.thread_time() - started
         return found
 

@@ -32,6 +32,7 @@ _MARKUP = re.compile(
     r"|\\(?:hl|sout|xout|st|uline|ul|uwave|underline|textbf|emph|textit|bfseries|itshape)(?![A-Za-z@])"
 )
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+_DEFINING = (*PROSE, BlockKind.CAPTION)  # where the text introduces a short form in parentheses
 # Not inside a key: "{Appendix:TW}", "fig:ROC": a label, not prose ("$/QALY", "controllers/FTL" are prose).
 _ACRONYM_WORD = re.compile(r"(?<![\w\\{:-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
 # Acronyms a research reader knows without a definition; keep this list to the unambiguous.
@@ -140,9 +141,33 @@ def acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
         yield placed.file, acronym
 
 
-def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
+def all_acronym_definitions(ctx: RuleContext) -> tuple[AcronymDefinition, ...]:
     """Package definitions, then the body's in reading order: inline ones, and phrases before an
-    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
+    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)"). Kept for the
+    manuscript's basis (its texts and include graph) and the package definitions: NOT003 and NOT006
+    both ask on every edit."""
+    return _definitions(_ByBasis(ctx))
+
+
+class _ByBasis:
+    """A rule context as a cache key: equal to another of the same manuscript basis and package definitions."""
+
+    __slots__ = ("basis", "ctx")
+
+    def __init__(self, ctx: RuleContext) -> None:
+        packaged = tuple((file, a.short, a.long, a.start, a.end, a.origin) for file, a in ctx.index.acronyms)
+        self.ctx, self.basis = ctx, (ctx.index.manuscript.basis, packaged)
+
+    def __hash__(self) -> int:
+        return hash(self.basis)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ByBasis) and other.basis == self.basis
+
+
+@lru_cache(maxsize=4)  # a folder's few projects
+def _definitions(key: _ByBasis) -> tuple[AcronymDefinition, ...]:
+    ctx = key.ctx
     definitions = [AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
     inline: dict[int, list[Acronym]] = {}
     for placed, acronym in ctx.index.inline_acronyms:
@@ -152,24 +177,26 @@ def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
         expansions.setdefault(singular(acronym.short), acronym.long)
     for placed in ctx.index.manuscript.blocks:
         spelled = inline.get(placed.index, [])
+        candidates = _parenthesised(placed.block.plain.text) if placed.kind in _DEFINING else ()
+        if not spelled and not candidates:
+            continue
         found = [AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
-        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
-            starts = {acronym.start for acronym in spelled}
-            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
-                first = expansions.get(singular(short))
-                long = _unspelled_expansion(short, words, first) if first else None
-                start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
-                if long and start not in starts:
-                    found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
+        starts = {acronym.start for acronym in spelled}
+        for short, words, plain_start, plain_end in candidates:
+            first = expansions.get(singular(short))
+            long = _unspelled_expansion(short, words, first) if first else None
+            start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
+            if long and start not in starts:
+                found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
         definitions += sorted(found, key=lambda definition: definition.acronym.start)
-    return definitions
+    return tuple(definitions)
 
 
 def parenthesised_acronyms(ctx: RuleContext) -> Iterator[AcronymDefinition]:
     """Every acronym the body prose or a caption writes in parentheses after words ("... network (DGN)"),
     whether or not the words spell it: where the author introduced a short form."""
     for placed in ctx.index.manuscript.blocks:
-        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
+        if placed.kind in _DEFINING:
             for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
                 start, end = placed.block.plain.source_span(plain_start, plain_end)
                 yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
