@@ -78,6 +78,7 @@ from ...violation import Violation
 from .model import (
     FOLLOWING,
     SCALES,
+    MentionKey,
     clamped,
     direction,
     figures_evidence,
@@ -475,7 +476,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
 def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
     """The number as NUM002 compares it, or None when it states no measured quantity: one of a list, an end
     of a range, a statistic or a setting, or a number with fewer than three content words around it."""
-    said = _said(_Mention(number))
+    said = _said(MentionKey(number))
     if said is None:
         return None
     (kind, written, variants, agreeing), (words, names, near_names, rise, role, subject, named, counted, follows), quote = said
@@ -502,33 +503,13 @@ def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _
     )
 
 
-class _Mention:
-    """A number as `_said` keys it: its mention, the same object while its block's text is unchanged (`mentions`
-    keeps them by text), and its block's kind."""
-
-    __slots__ = ("number",)
-
-    def __init__(self, number: NumberInContext) -> None:
-        self.number = number
-
-    def __hash__(self) -> int:
-        return hash((id(self.number.mention), self.number.block.kind))
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, _Mention)
-            and other.number.mention is self.number.mention
-            and other.number.block.kind is self.number.block.kind
-        )
-
-
 # Of a `_Statement`: what it measures and how it is written; the words around it; its quote.
 _Measured = tuple[tuple[str, int, bool], str, tuple[str, ...], tuple[str, ...]]
 _Context = tuple[frozenset[str], frozenset[str], frozenset[str], int, Role, frozenset[str], str, bool, frozenset[str]]
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _said(key: _Mention) -> tuple[_Measured, _Context, tuple[str, str]] | None:
+def _said(key: MentionKey) -> tuple[_Measured, _Context, tuple[str, str]] | None:
     """What a statement is wherever its block sits: what it measures and how it is written, the words around
     it, and its quote; kept by mention, so that an edit reads the edited paragraph's numbers alone."""
     number = key.number
