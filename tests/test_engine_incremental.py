@@ -267,3 +267,26 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert policy.apply(project, [finding, twice]) == []
     project.update("main.tex", text)
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
+
+
+def test_a_walk_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path):
+    """NOT006 keeps each section's acronyms by the Section the manuscript hands on: typing above a slip
+    moves it, fixing it removes it, and an edit in another file leaves it; each as a cold check says."""
+    intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
+    results = "\\section{Results}\nThe GDN approximates any map; GDN wins.\n"
+    main = "\\documentclass{article}\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n"
+    write_project(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert [f.code for f in engine.check(project) if f.code == "NOT006"] == ["NOT006"]
+    texts = {"main.tex": main, "intro.tex": intro, "results.tex": results}
+    for name, text in [
+        ("results.tex", results.replace("The GDN", "Typed here. The GDN")),
+        ("intro.tex", intro.replace("fast", "very fast")),
+        ("results.tex", results.replace("GDN", "DGN")),
+    ]:
+        texts[name] = text
+        project.update(name, text)
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
+        assert _dumped(engine.check(project)) == _dumped(cold)
+    assert not [f for f in cold if f.code == "NOT006"]
