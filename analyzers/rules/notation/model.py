@@ -13,11 +13,11 @@ from rapidfuzz.distance import Prefix
 
 from ....latex.conditionals import NEVER
 from ....latex.index import JOINING_WORDS
-from ....latex.manuscript import SourceRun
+from ....latex.manuscript import PlacedBlock, SourceRun
 from ....latex.model import Acronym, BlockKind, MacroDef, SectionKind
 from ...context import RuleContext
 from ...finding import Related
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 # A macro is the author's own when one of these introduces it; \providecommand never overrides.
 _INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd", "def", "gdef", "edef", "xdef"})
@@ -141,45 +141,22 @@ def acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
         yield placed.file, acronym
 
 
-def all_acronym_definitions(ctx: RuleContext) -> tuple[AcronymDefinition, ...]:
+def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
     """Package definitions, then the body's in reading order: inline ones, and phrases before an
-    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)"). Kept for the
-    manuscript's basis (its texts and include graph) and the package definitions: NOT003 and NOT006
-    both ask on every edit."""
-    return _definitions(_ByBasis(ctx))
-
-
-class _ByBasis:
-    """A rule context as a cache key: equal to another of the same manuscript basis and package definitions."""
-
-    __slots__ = ("basis", "ctx")
-
-    def __init__(self, ctx: RuleContext) -> None:
-        packaged = tuple((file, a.short, a.long, a.start, a.end, a.origin) for file, a in ctx.index.acronyms)
-        self.ctx, self.basis = ctx, (ctx.index.manuscript.basis, packaged)
-
-    def __hash__(self) -> int:
-        return hash(self.basis)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _ByBasis) and other.basis == self.basis
-
-
-@lru_cache(maxsize=4)  # a folder's few projects
-def _definitions(key: _ByBasis) -> tuple[AcronymDefinition, ...]:
-    ctx = key.ctx
+    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
     definitions = [AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
     inline: dict[int, list[Acronym]] = {}
+    holders: dict[int, PlacedBlock] = {}
     for placed, acronym in ctx.index.inline_acronyms:
         inline.setdefault(placed.index, []).append(acronym)
+        holders[placed.index] = placed
     expansions: dict[str, str] = {}  # the first expansion of each defined acronym
     for acronym in [definition.acronym for definition in definitions] + [a for acronyms in inline.values() for a in acronyms]:
         expansions.setdefault(singular(acronym.short), acronym.long)
-    for placed in ctx.index.manuscript.blocks:
-        spelled = inline.get(placed.index, [])
-        candidates = _parenthesised(placed.block.plain.text) if placed.kind in _DEFINING else ()
-        if not spelled and not candidates:
-            continue
+    written = {placed.index: (placed, candidates) for placed, candidates in _defining_blocks(ctx)}
+    for index in sorted(inline.keys() | written.keys()):  # the blocks that define some acronym, in reading order
+        placed, candidates = written.get(index) or (holders[index], ())
+        spelled = inline.get(index, [])
         found = [AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
         starts = {acronym.start for acronym in spelled}
         for short, words, plain_start, plain_end in candidates:
@@ -189,17 +166,32 @@ def _definitions(key: _ByBasis) -> tuple[AcronymDefinition, ...]:
             if long and start not in starts:
                 found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
         definitions += sorted(found, key=lambda definition: definition.acronym.start)
-    return tuple(definitions)
+    return definitions
 
 
 def parenthesised_acronyms(ctx: RuleContext) -> Iterator[AcronymDefinition]:
     """Every acronym the body prose or a caption writes in parentheses after words ("... network (DGN)"),
     whether or not the words spell it: where the author introduced a short form."""
-    for placed in ctx.index.manuscript.blocks:
-        if placed.kind in _DEFINING:
-            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
-                start, end = placed.block.plain.source_span(plain_start, plain_end)
-                yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
+    for placed, candidates in _defining_blocks(ctx):
+        for short, words, plain_start, plain_end in candidates:
+            start, end = placed.block.plain.source_span(plain_start, plain_end)
+            yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
+
+
+def _defining_blocks(ctx: RuleContext) -> Iterator[tuple[PlacedBlock, tuple[_Parenthesised, ...]]]:
+    """The prose and captions that write acronyms in parentheses after words, with those acronyms, in reading order."""
+    for section in ctx.index.manuscript.sections:
+        yield from _section_parenthesised(SectionKey(section))
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _section_parenthesised(key: SectionKey) -> tuple[tuple[PlacedBlock, tuple[_Parenthesised, ...]], ...]:
+    """A section's blocks that write acronyms in parentheses: walked once per Section the manuscript hands on."""
+    return tuple(
+        (placed, candidates)
+        for placed in key.section.blocks
+        if placed.kind in _DEFINING and (candidates := _parenthesised(placed.block.plain.text))
+    )
 
 
 # Two letters swapped ("NL", "LN") are too often two names to count as one misspelt.
@@ -213,8 +205,11 @@ def transposed(written: str, defined: Iterable[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_Parenthesised = tuple[str, tuple[str, ...], int, int]  # an acronym, the words before it, its plain span
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _parenthesised(text: str) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+def _parenthesised(text: str) -> tuple[_Parenthesised, ...]:
     """Acronyms in parentheses with the words right before them in their clause: (short, words, plain span of short)."""
     found = []
     for match in _PARENTHESISED.finditer(text):
