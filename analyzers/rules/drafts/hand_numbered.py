@@ -112,7 +112,7 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     if not mentioning:  # what LaTeX numbers is counted (each float parsed) only for a paper that types a number
         return
     texts = [ctx.source(path).text for path in project.files]
-    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(project, ctx.index.macros)
     yield from _outside_chapters(ctx, hidden, texts)
     counts, subsections = _numbered_counts(ctx, hidden, texts)
     for placed in mentioning if counts else ():

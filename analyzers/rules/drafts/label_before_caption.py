@@ -70,7 +70,7 @@ def label_before_caption(ctx: RuleContext) -> Iterator[Finding]:
     "strong" when the paper refers to the label; "moderate" when nothing refers to it yet (no
     reference prints the wrong number today).
     """
-    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, ctx.index.macros)
     referenced = {use.key for _, use in ctx.index.refs}
     for placed in ctx.manuscript.blocks:
         block = placed.block

@@ -282,11 +282,34 @@ class Unprinted:
         return any(start <= offset < end for start, end in self.spans.get(file, ()))
 
 
-def unprinted(project: Project, macros: list[MacroDef]) -> Unprinted:
-    """What of the project's files TeX never prints: never-taken branches, excluded environments, silenced and deleted text."""
+def unprinted(project: Project, macros: list[tuple[str, MacroDef]]) -> Unprinted:
+    """What of the project's files TeX never prints: never-taken branches, excluded environments, silenced and
+    deleted text. `macros` are the project index's (`Index.macros`). Kept for that index, which every change of
+    the project builds anew: the drafts rules each ask on every edit, one after the other."""
+    return _unprinted(_IndexKey(project, macros))
+
+
+class _IndexKey:
+    """A project as a cache key: the same while it holds the same index, and the macros asked about are its."""
+
+    __slots__ = ("index", "macros", "project")
+
+    def __init__(self, project: Project, macros: list[tuple[str, MacroDef]]) -> None:
+        self.project, self.index, self.macros = project, project.index, macros
+
+    def __hash__(self) -> int:
+        return id(self.index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _IndexKey) and other.index is self.index and other.macros is self.macros
+
+
+@lru_cache(maxsize=1)  # one check's drafts rules ask in turn; holding more would hold old indexes
+def _unprinted(key: _IndexKey) -> Unprinted:
+    project = key.project
     texts = [project.source(path).text for path in project.files]
     excluded = excluded_environments(project)
-    silenced = silenced_commands(texts, macros)
+    silenced = silenced_commands(texts, [macro for _, macro in key.macros])
     switches = switch_values(texts)
     settings = (excluded, silenced, tuple(sorted(switches.items())))
     return Unprinted({path: _unprinted_spans(text, settings) for path, text in zip(project.files, texts)})

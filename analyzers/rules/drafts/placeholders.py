@@ -105,7 +105,7 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
 def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[int, int, Placeholder]]]:
     """The placeholders TeX prints and the paper does not use as words, by block and text, each with its source span."""
     # The files' texts, which "blocks" covers, with what the project's include graph makes of them.
-    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, ctx.index.macros)
     acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
     read = [_section_placeholders(SectionKey(section)) for section in ctx.manuscript.sections]
     found = [item for written, _ in read for item in written] + [item for _, cells in read for item in cells]
