@@ -81,6 +81,10 @@ def test_the_full_check_digests_again_only_what_changed_since_the_first_stage(tm
     session.apply({"body.tex": BODY.replace("high", "highest")})
     session.check()
     assert quick <= set(state.engine.last_stats.facet_seconds)
-    fresh = Session(write_project(tmp_path / "cold", {"main.tex": MAIN, "body.tex": BODY.replace("high", "highest")}), rules=RuleEngines(), use_cache=False)
+    fresh = Session(
+        write_project(tmp_path / "cold", {"main.tex": MAIN, "body.tex": BODY.replace("high", "highest")}),
+        rules=RuleEngines(),
+        use_cache=False,
+    )
     fresh.check()
     assert placed(session.findings) == placed(fresh.findings)

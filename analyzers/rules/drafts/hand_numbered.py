@@ -11,6 +11,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
 from ...violation import Violation
+from .float_layout import float_layout
 from .model import (
     FAR_BEYOND,
     FLOAT_BLOCKS,
@@ -20,7 +21,6 @@ from .model import (
     Unprinted,
     elsewhere,
     float_environments,
-    float_layout,
     float_type,
     hand_numbers,
     mentioned_kind,

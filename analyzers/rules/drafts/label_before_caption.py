@@ -8,7 +8,8 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
 from ...registry import rule
 from ...violation import Violation
-from .model import FLOAT_BLOCKS, FLOATS, MisplacedLabel, float_layout, may_misplace_label, unprinted
+from .float_layout import MisplacedLabel, float_layout, may_misplace_label
+from .model import FLOAT_BLOCKS, FLOATS, unprinted
 
 
 @dataclass(frozen=True)
