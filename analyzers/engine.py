@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..latex.manuscript import Section
+from ..latex.manuscript import Manuscript, Section
 from ..latex.project import Project
 from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
@@ -98,11 +98,15 @@ class Engine:
         self._run_keys: dict[tuple[str, int, int], _RunKey] = {}
         # id of a Section → (the Section, its keys), for the Section objects the next manuscript reuses.
         self._section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
-        # The results the last check computed under their analysis cache keys, for `save`.
-        self._unsaved: dict[tuple[str, ...], dict[str, list[Any]]] = {}
+        # The last checks and the units they computed, for `save`: the keys on disk (which digest every file
+        # of the folder) are taken only when saving, not on every keystroke.
+        self._unsaved: list[tuple[_ProjectCheck, list[tuple[tuple[str, str, str], Rule]]]] = []
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         # (root, rule) → (what the sections fed, the shared state built from it) of a split combine: kept while they feed the same.
         self._shared: dict[tuple[str, str], tuple[str, Any]] = {}
+        # The facet digests of the last check and the manuscript they were taken of: every change of a project
+        # builds it a new manuscript, so while it holds the same one, a staged check's second stage digests nothing.
+        self._digests: tuple[Manuscript | None, dict[str, str]] = (None, {})
         self.last_stats = CheckStats()
 
     @property
@@ -143,24 +147,27 @@ class Engine:
     def _keep(self, run: _ProjectCheck, only: Callable[[str], bool] | None) -> None:
         """Keep what `run` used for the next check. A full check keeps only that: results of units that no
         longer exist would only grow the caches. A partial one keeps the other rules' results beside it."""
-        unsaved = {run.disk_key(key, rule): run.units_used[key] for key, rule in run.computed}
+        unsaved = [(run, run.computed)] if self.cache is not None else []
         if only is None:
             self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
             self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
             self._shared = {key: shared for key, shared in self._shared.items() if not only(key[1])} | run.shared_used
-            self._unsaved |= unsaved
+            self._unsaved += unsaved
             self._run_keys |= run.run_keys
             self._section_keys |= run.section_keys
+        self._digests = (run.project.manuscript, run.digests)
         self._checked_roots.add(run.project.root_file)
 
     def save(self) -> None:
-        """Keep the results the last check computed in the analysis cache, for the next run."""
+        """Keep the results the last check computed in the analysis cache, for the next run (before the project
+        changes again: their keys on disk digest its files)."""
         if self.cache is not None:
-            for key, units in self._unsaved.items():
-                self.cache.save_units(key, units)
-        self._unsaved = {}
+            for run, computed in self._unsaved:
+                for key, rule in computed:
+                    self.cache.save_units(run.disk_key(key, rule), run.units_used[key])
+        self._unsaved = []
 
 
 class _Skipped(Exception):
@@ -216,7 +223,9 @@ class _ProjectCheck:
         self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
         self.section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
         self._sections: list[tuple[Section, _SectionKeys]] | None = None
-        self._digests: dict[str, str] = {}  # facet → its digest, taken once per check
+        manuscript, digests = engine._digests
+        # facet → its digest, taken once per check, and kept from the last check of the same manuscript
+        self.digests = dict(digests) if manuscript is project.manuscript else {}
         self.shared_used: dict[tuple[str, str], tuple[str, Any]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
@@ -283,10 +292,10 @@ class _ProjectCheck:
         return findings
 
     def digest(self, facet: str) -> str:
-        found = self._digests.get(facet)
+        found = self.digests.get(facet)
         if found is None:
             started = time.thread_time()
-            found = self._digests[facet] = FACETS[facet].digest(self.project)
+            found = self.digests[facet] = FACETS[facet].digest(self.project)
             self.stats.facet_seconds[facet] = time.thread_time() - started
         return found
 

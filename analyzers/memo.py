@@ -1,8 +1,34 @@
-"""How much per-text work is memoised.
+"""How much per-text and per-section work is memoised.
 
 Rules, and the readers they share (apa_results.py, p_values.py), memoise per-block work by the
 block's text (`functools.lru_cache(maxsize=TEXT_CACHE_SIZE)`), so re-running a project rule after
-an edit re-reads only the edited blocks.
+an edit re-reads only the edited blocks. A project rule that walks every block memoises its walk
+per section (`SectionKey`): the manuscript hands on the Section objects an edit did not touch, in
+text or place, so their blocks and offsets stand, and an edit walks the edited section alone.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..latex.manuscript import Section
+
 TEXT_CACHE_SIZE = 8192
+# Each entry holds a section and its blocks: a book's sections, for a few projects, and no more.
+SECTION_CACHE_SIZE = 1024
+
+
+class SectionKey:
+    """A section as a cache key: the same Section object is the same key, whatever its contents compare equal to."""
+
+    __slots__ = ("section",)
+
+    def __init__(self, section: Section) -> None:
+        self.section = section
+
+    def __hash__(self) -> int:
+        return id(self.section)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SectionKey) and other.section is self.section

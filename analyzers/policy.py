@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .dismissals import Dismissals
 from .finding import Finding, Severity, Source
@@ -41,7 +42,10 @@ LEADING_CODES = ("SEC", "SUB", "INC003")
 LLM_PREFIX = "LLM"
 
 
-def report_order(finding: Finding) -> tuple[bool, str, int, int, str, str]:
+_Order = tuple[bool, str, int, int, str, str]
+
+
+def report_order(finding: Finding) -> _Order:
     """Leading codes first, then by file and position; code and message break ties."""
     start = finding.range.start
     return (not finding.code.startswith(LEADING_CODES), finding.file, start.line, start.character, finding.code, finding.message)
@@ -59,9 +63,9 @@ class Policy:
         self.config = config or Config()
         self.dismissals = dismissals
         self._suppressions: dict[str, tuple[str, dict[int, frozenset[str]]]] = {}
-        # id of a finding → (the finding, its calibrated severity): the engine hands on the findings of the
-        # rules and sections an edit did not reach, so a keystroke calibrates only the new ones.
-        self._calibrated: dict[int, tuple[Finding, Severity]] = {}
+        # id of a finding → what the settings and its file's comments make of it: the engine hands on the
+        # findings of the rules and sections an edit did not reach, so a keystroke decides only the new ones.
+        self._decided: dict[int, _Decision] = {}
 
     @classmethod
     def of_folder(cls, folder: Path, config: Config | None = None) -> Policy:
@@ -71,42 +75,46 @@ class Policy:
     def apply(self, project: Project, findings: Iterable[Finding]) -> list[Finding]:
         """`findings` of `project` as the user sees them, in `report_order`."""
         rules = self.config.rules
-        names_llm = any(prefix.upper().startswith(LLM_PREFIX) for prefix in rules.select)
+        suppressions: dict[str, dict[int, frozenset[str]]] = {}
+        decided: dict[int, _Decision] = {}
+        shown: list[tuple[_Order, Finding]] = []
+        for finding in findings:
+            finding = finding.with_fingerprint()
+            lines = suppressions.get(finding.file)
+            if lines is None:
+                lines = suppressions[finding.file] = self._suppressed(project, finding.file)
+            known = self._decided.get(id(finding))
+            if known is None or known.finding is not finding or known.suppressions is not lines:
+                known = _Decision(finding, lines, report_order(finding), self._shown(finding, lines))
+            decided[id(finding)] = known
+            if known.shown is not None:
+                shown.append((known.order, known.shown))
+        self._decided = decided  # only what this check saw: findings of units gone are let go
         result: list[Finding] = []
         seen: Counter[str] = Counter()
-        selected: dict[str, bool] = {}
-        excluded: dict[str, bool] = {}
-        calibrated: dict[int, tuple[Finding, Severity]] = {}
-        for finding in sorted((finding.with_fingerprint() for finding in findings), key=report_order):
-            chosen = selected.get(finding.code)
-            if chosen is None:
-                select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
-                chosen = selected[finding.code] = is_selected(finding.code, select, rules.ignore)
-            out = excluded.get(finding.file)
-            if out is None:
-                out = excluded[finding.file] = self.config.is_excluded(finding.file)
-            if out or not chosen:
-                continue
-            if is_suppressed(finding.code, finding.range.start.line, self._suppressed(project, finding.file)):
-                continue
-            known = self._calibrated.get(id(finding))
-            if known is None or known[0] is not finding:
-                known = (finding, finding.calibrated_severity())
-            calibrated[id(finding)] = known
-            severity = self.config.severity_for(finding.code, known[1])
+        for _, finding in sorted(shown, key=itemgetter(0)):
             seen[finding.fingerprint] += 1
             if seen[finding.fingerprint] > 1:
                 # Same identity twice in a file: keep both, distinguishably.
                 finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{seen[finding.fingerprint]}"})
-            if severity is not finding.severity:
-                finding = finding.model_copy(update={"severity": severity})
             if self.dismissals is not None and self.dismissals.is_dismissed(finding.fingerprint):
                 continue
             if rules.min_severity is not None and finding.severity.rank < rules.min_severity.rank:
                 continue
             result.append(finding)
-        self._calibrated = calibrated  # only what this check saw: findings of units gone are let go
         return result
+
+    def _shown(self, finding: Finding, suppressions: dict[int, frozenset[str]]) -> Finding | None:
+        """The finding with the severity it is shown at, or None when the settings or a comment leave it out."""
+        rules = self.config.rules
+        names_llm = any(prefix.upper().startswith(LLM_PREFIX) for prefix in rules.select)
+        select = rules.select if names_llm or not finding.code.startswith(LLM_PREFIX) else ()
+        if not is_selected(finding.code, select, rules.ignore) or self.config.is_excluded(finding.file):
+            return None
+        if is_suppressed(finding.code, finding.range.start.line, suppressions):
+            return None
+        severity = self.config.severity_for(finding.code, finding.calibrated_severity())
+        return finding if severity is finding.severity else finding.model_copy(update={"severity": severity})
 
     def _suppressed(self, project: Project, file: str) -> dict[int, frozenset[str]]:
         if not project.contains(file):
@@ -117,6 +125,13 @@ class Policy:
             cached = (source.hash, suppressed_lines(source))
             self._suppressions[file] = cached
         return cached[1]
+
+
+class _Decision(NamedTuple):
+    finding: Finding
+    suppressions: dict[int, frozenset[str]]  # its file's suppression comments it was decided under
+    order: _Order  # its `report_order`
+    shown: Finding | None  # as shown, its severity settled; None: left out
 
 
 def distinct(findings: Iterable[Finding]) -> list[Finding]:

@@ -346,6 +346,8 @@ class Session:
                     others += current(state.project, state.engine.policy, on_sections) if on_sections is not None else kept.findings
                     judged += kept.shown
                     refuted |= kept.refuted
+        if len(self.states) == 1 and not (others or judged or refuted):
+            return rules  # one project's rule findings: its check made them distinct, in report order
         return merged(rules, others, judged, refuted)
 
     def files(self) -> list[str]:

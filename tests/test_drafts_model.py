@@ -2,6 +2,7 @@
 
 import pytest
 
+from auditex.analyzers.rules.drafts.float_layout import float_layout
 from auditex.analyzers.rules.drafts.model import (
     HAND_NUMBERED,
     SINGLE_NUMBERED,
@@ -10,7 +11,6 @@ from auditex.analyzers.rules.drafts.model import (
     draft_page_marks,
     elsewhere,
     float_environments,
-    float_layout,
     float_type,
     hand_numbers,
     in_definition,

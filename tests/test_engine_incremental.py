@@ -246,3 +246,47 @@ def test_a_character_typed_above_two_tables_moves_their_repeated_cell_finding_wi
     incremental = engine.check(project)
     cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": typed}))
     assert _dumped(incremental) == _dumped(cold), _first_difference(incremental, cold)
+
+
+def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
+    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
+    beside such a finding, or taken away, must still reach it."""
+    from auditex.analyzers.finding import Category, Finding, Range, Severity
+    from auditex.analyzers.policy import Policy
+
+    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    finding = Finding(
+        code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
+    ).with_fingerprint()
+    twice = finding.model_copy()
+    policy = Policy()
+    assert [f.fingerprint for f in policy.apply(project, [finding, twice])] == [finding.fingerprint, f"{finding.fingerprint}-2"]
+    project.update("main.tex", text.replace("missing}.", "missing}. % auditex: ignore[REF001]"))
+    assert policy.apply(project, [finding, twice]) == []
+    project.update("main.tex", text)
+    assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
+
+
+def test_a_walk_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path):
+    """NOT006 keeps each section's acronyms by the Section the manuscript hands on: typing above a slip
+    moves it, fixing it removes it, and an edit in another file leaves it; each as a cold check says."""
+    intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
+    results = "\\section{Results}\nThe GDN approximates any map; GDN wins.\n"
+    main = "\\documentclass{article}\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n"
+    write_project(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert [f.code for f in engine.check(project) if f.code == "NOT006"] == ["NOT006"]
+    texts = {"main.tex": main, "intro.tex": intro, "results.tex": results}
+    for name, text in [
+        ("results.tex", results.replace("The GDN", "Typed here. The GDN")),
+        ("intro.tex", intro.replace("fast", "very fast")),
+        ("results.tex", results.replace("GDN", "DGN")),
+    ]:
+        texts[name] = text
+        project.update(name, text)
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
+        assert _dumped(engine.check(project)) == _dumped(cold)
+    assert not [f for f in cold if f.code == "NOT006"]

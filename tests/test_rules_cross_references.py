@@ -235,3 +235,30 @@ def test_labels_set_by_a_class_commands_key_value_option_are_defined(tmp_path):
     )
     findings = rule_findings(tmp_path, {"main.tex": main, "thesis.cls": TCB_CLASS, "code/a.py": "import os\n"}, "REF001")
     assert [finding.message.split("`")[1] for finding in findings] == ["\\ref{lst:nowhere}"]
+
+
+def test_a_label_another_roots_file_drops_is_seen_on_the_next_edit(tmp_path):
+    """The other roots' files are read again when their size or time changes, not on every edit."""
+    from helpers import write_project
+
+    from auditex.analyzers.engine import Engine
+    from auditex.latex.project import Project
+
+    body = "See Appendix~\\ref{app:proof}.\n"
+    write_project(
+        tmp_path,
+        {
+            "body.tex": body,
+            "appendix.tex": "\\section{Proof}\\label{app:proof}\n",
+            "long.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\appendix\n\\input{appendix}\n\\end{document}\n",
+            "short.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n",
+        },
+    )
+    project = Project(tmp_path, "short.tex")
+    engine = Engine()
+    [before] = [f.message for f in engine.check(project) if f.code == "REF001"]
+    assert "`appendix.tex` defines it" in before
+    (tmp_path / "appendix.tex").write_text("\\section{Proof}\\label{app:proved}\n")
+    project.update("body.tex", body + "More.\n")
+    [after] = [f.message for f in engine.check(project) if f.code == "REF001"]
+    assert "appendix.tex" not in after

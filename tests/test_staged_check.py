@@ -62,3 +62,29 @@ def test_a_project_never_checked_is_not_staged(tmp_path: Path):
     session = Session(tmp_path, rules=RuleEngines(), use_cache=False)
     session.open()
     assert session.changed and not session.stageable
+
+
+def test_the_full_check_digests_again_only_what_changed_since_the_first_stage(tmp_path: Path):
+    """Both stages read one state of the project: the second keeps the first's facet digests; an edit in
+    between (a newer keystroke, or a bibliography changed on disk) makes it digest them anew."""
+    write_project(tmp_path, {"main.tex": MAIN, "body.tex": BODY})
+    session = Session(tmp_path, rules=RuleEngines(), use_cache=False)
+    session.open()
+    session.check()
+    [state] = session.states or []
+    session.apply({"body.tex": BODY.replace("high", "higher")})
+    session.check_quick()
+    quick = set(state.engine.last_stats.facet_seconds)
+    assert quick
+    session.check()
+    assert not quick & set(state.engine.last_stats.facet_seconds)
+    session.apply({"body.tex": BODY.replace("high", "highest")})
+    session.check()
+    assert quick <= set(state.engine.last_stats.facet_seconds)
+    fresh = Session(
+        write_project(tmp_path / "cold", {"main.tex": MAIN, "body.tex": BODY.replace("high", "highest")}),
+        rules=RuleEngines(),
+        use_cache=False,
+    )
+    fresh.check()
+    assert placed(session.findings) == placed(fresh.findings)

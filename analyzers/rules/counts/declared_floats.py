@@ -13,7 +13,8 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
 from ...violation import Violation
-from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_layout, float_type
+from ..drafts.float_layout import float_layout
+from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_type
 
 # "Number of figures: 3", "Number of Tables = 5", "No. of figures 2": a submission's front-matter declaration.
 _DECLARED = re.compile(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\d{1,2})\b(?!\s*[-–.,]\d)", re.IGNORECASE)

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from ....latex.index import LabelEntry
 from ....latex.project import ProjectProblem
+from ....latex.sandbox import ProjectRoot
 from ...context import RuleContext
 
 # Files a build generates that define labels: xr-hyper's or a book's own `\\input{main.labels}`.
@@ -78,15 +79,21 @@ def _labels_outside_the_build(ctx: RuleContext, keys: set[str]) -> dict[str, str
         relative = path.relative_to(folder).as_posix()
         if relative in ctx.project.documents:
             continue
-        for key in _labels_in(ctx.project.root.read(relative).text):
+        try:
+            status = path.stat()
+        except OSError:
+            continue  # gone since the folder was listed
+        for key in _labels_in(ctx.project.root, relative, status.st_size, status.st_mtime_ns):
             if key in keys:
                 found.setdefault(key, relative)
     return found
 
 
-@lru_cache(maxsize=64)  # the other roots' files: REF001 re-runs as the text changes, they rarely do
-def _labels_in(text: str) -> tuple[str, ...]:
-    return tuple(match.group(1).strip() for match in _LABEL.finditer(text))
+@lru_cache(maxsize=256)
+def _labels_in(root: ProjectRoot, relative: str, size: int, modified: int) -> tuple[str, ...]:
+    """The labels of one of the folder's other files, read again only when its size or time changed: REF001
+    re-runs as the text changes, and these files rarely do."""
+    return tuple(match.group(1).strip() for match in _LABEL.finditer(root.read(relative).text))
 
 
 @lru_cache(maxsize=64)

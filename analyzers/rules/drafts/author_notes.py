@@ -71,7 +71,7 @@ def printed_author_note(ctx: RuleContext) -> Iterator[Finding]:
     commands = note_commands(texts, macros)
     if not commands:
         return
-    hidden = unprinted(project, macros)
+    hidden = unprinted(project, ctx.index.macros)
     for file, placed_blocks in _read_blocks_by_file(ctx).items():
         starts = [placed.block.start for placed in placed_blocks]
         source = ctx.source(file).text

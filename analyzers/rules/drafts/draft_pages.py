@@ -52,7 +52,7 @@ def draft_page_mark(ctx: RuleContext) -> Iterator[Finding]:
     "strong: draft in a running head".
     """
     project = ctx.whole_project
-    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(project, ctx.index.macros)
     for path in project.files:
         source = ctx.source(path).text
         for command, start, end in draft_page_marks(source):

@@ -11,6 +11,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
 from ...violation import Violation
+from .float_layout import float_layout
 from .model import (
     FAR_BEYOND,
     FLOAT_BLOCKS,
@@ -20,7 +21,6 @@ from .model import (
     Unprinted,
     elsewhere,
     float_environments,
-    float_layout,
     float_type,
     hand_numbers,
     mentioned_kind,
@@ -112,7 +112,7 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     if not mentioning:  # what LaTeX numbers is counted (each float parsed) only for a paper that types a number
         return
     texts = [ctx.source(path).text for path in project.files]
-    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(project, ctx.index.macros)
     yield from _outside_chapters(ctx, hidden, texts)
     counts, subsections = _numbered_counts(ctx, hidden, texts)
     for placed in mentioning if counts else ():

@@ -8,7 +8,8 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
 from ...registry import rule
 from ...violation import Violation
-from .model import FLOAT_BLOCKS, FLOATS, MisplacedLabel, float_layout, may_misplace_label, unprinted
+from .float_layout import MisplacedLabel, float_layout, may_misplace_label
+from .model import FLOAT_BLOCKS, FLOATS, unprinted
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def label_before_caption(ctx: RuleContext) -> Iterator[Finding]:
     "strong" when the paper refers to the label; "moderate" when nothing refers to it yet (no
     reference prints the wrong number today).
     """
-    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, ctx.index.macros)
     referenced = {use.key for _, use in ctx.index.refs}
     for placed in ctx.manuscript.blocks:
         block = placed.block

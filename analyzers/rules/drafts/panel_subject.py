@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
+from ...memo import TEXT_CACHE_SIZE
 from ...registry import rule
 from ...violation import Violation
 from .model import FLOAT_BLOCKS
@@ -83,8 +85,23 @@ def panel_of_another_subject(ctx: RuleContext) -> Iterator[Finding]:
     for placed in ctx.manuscript.blocks if panels else ():
         text = placed.block.plain.text
         if placed.kind in _PROSE and "ref" in text:
-            for start, end in sentence_spans(text):
-                yield from _sentence(ctx, placed, start, text[start:end], panels)
+            for offset, sentence, citations in _panel_citations(text):
+                yield from _sentence(ctx, placed, offset, sentence, citations, panels)
+
+
+_Citation = tuple[str, frozenset[str], int, int]  # a float's key, the panel letters cited, where in the sentence
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _panel_citations(text: str) -> tuple[tuple[int, str, tuple[_Citation, ...]], ...]:
+    """The sentences of a prose text that cite panels: (offset, sentence, its citations), kept by text so
+    that an edit re-reads the edited paragraph alone."""
+    found = []
+    for start, end in sentence_spans(text):
+        citations = cited_panels(text[start:end])
+        if citations:
+            found.append((start, text[start:end], tuple(citations)))
+    return tuple(found)
 
 
 def _captioned_panels(ctx: RuleContext) -> dict[str, tuple[Panel, ...]]:
@@ -107,10 +124,17 @@ def _captioned_panels(ctx: RuleContext) -> dict[str, tuple[Panel, ...]]:
     return found
 
 
-def _sentence(ctx: RuleContext, placed: PlacedBlock, offset: int, sentence: str, panels: dict[str, tuple[Panel, ...]]) -> Iterator[Finding]:
+def _sentence(
+    ctx: RuleContext,
+    placed: PlacedBlock,
+    offset: int,
+    sentence: str,
+    citations: tuple[_Citation, ...],
+    panels: dict[str, tuple[Panel, ...]],
+) -> Iterator[Finding]:
     """The sentence's panel references whose float's caption gives the subject it names to other panels."""
     cited: dict[str, list[tuple[frozenset[str], int, int]]] = {}
-    for key, letters, start, end in cited_panels(sentence):
+    for key, letters, start, end in citations:
         if key in panels:
             cited.setdefault(key, []).append((letters, start, end))
     words = sentence_words(sentence) if cited else set()

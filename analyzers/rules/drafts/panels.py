@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+from ...memo import TEXT_CACHE_SIZE
 
 # One panel mark of a caption: "(A)", "(c, g)", "(B and F)".
 _MARK = re.compile(r"\(\s*([A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*)\s*\)")
@@ -85,8 +88,9 @@ def _names(head: str) -> set[str]:
     return _words(" ".join(word for word in _WORD.findall(_COMMAND.sub(" ", head))[1:] if word[0].isupper()))
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def caption_panels(caption: str) -> tuple[Panel, ...]:
-    """The caption's panels, when it describes two or more with their letters all in one style."""
+    """The caption's panels, when it describes two or more with their letters all in one style (kept by text)."""
     marks = list(_MARK.finditer(caption))
     letters = [_letters(mark.group(1)) for mark in marks]
     if len(marks) < 2 or sum(len(group) for group in letters) != len(frozenset().union(*letters)):

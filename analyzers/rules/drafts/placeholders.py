@@ -3,12 +3,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation
 from .model import (
@@ -104,11 +105,10 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
 def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[int, int, Placeholder]]]:
     """The placeholders TeX prints and the paper does not use as words, by block and text, each with its source span."""
     # The files' texts, which "blocks" covers, with what the project's include graph makes of them.
-    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, ctx.index.macros)
     acronyms = {acronym.short for _, acronym in ctx.index.acronyms} | {acronym.short for _, acronym in ctx.index.inline_acronyms}
-    blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
-    found = [(placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text)]
-    found += [(placed, placeholder) for placed in blocks if placed.block.table for placeholder in unfilled_cells(placed)]
+    read = [_section_placeholders(SectionKey(section)) for section in ctx.manuscript.sections]
+    found = [item for written, _ in read for item in written] + [item for _, cells in read for item in cells]
     written = Counter(placeholder.text for _, placeholder in found if placeholder.kind is PlaceholderKind.MARKER)
     floats = cache(lambda: _counts(ctx))  # counted only for a "Table X" that may be a roman ten
     printed: dict[tuple[int, str], list[tuple[int, int, Placeholder]]] = {}
@@ -134,6 +134,17 @@ def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[
         ):
             printed.setdefault((placed.index, placeholder.text), []).append((start, end, placeholder))
     return printed
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _section_placeholders(
+    key: SectionKey,
+) -> tuple[tuple[tuple[PlacedBlock, Placeholder], ...], tuple[tuple[PlacedBlock, Placeholder], ...]]:
+    """A section's placeholders in its blocks' plain text, then its tables' unfilled cells, before asking whether TeX
+    prints them: walked once per Section the manuscript hands on."""
+    blocks = [placed for placed in key.section.blocks if placed.kind in _READ]
+    written = tuple((placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text))
+    return written, tuple((placed, placeholder) for placed in blocks if placed.block.table for placeholder in unfilled_cells(placed))
 
 
 def _a_word_it_uses(placeholder: Placeholder, source: str, start: int, end: int, written: Counter[str], acronyms: set[str]) -> bool:

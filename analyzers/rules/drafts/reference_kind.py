@@ -59,7 +59,7 @@ def reference_names_another_kind(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "strong: named as another float".
     """
-    hidden = unprinted(ctx.whole_project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(ctx.whole_project, ctx.index.macros)
     kinds: dict[str, set[str]] = {}
     for placed in ctx.manuscript.blocks:
         environment = placed.block.environment or ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ...context import RuleContext
@@ -87,7 +87,7 @@ def acronym_redefined(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.flag(violation, later.file, acronym.start, acronym.end, related=[related], confidence=confidence)
 
 
-def _conflicts(definitions: list[AcronymDefinition]) -> list[tuple[AcronymDefinition, AcronymDefinition]]:
+def _conflicts(definitions: Sequence[AcronymDefinition]) -> list[tuple[AcronymDefinition, AcronymDefinition]]:
     """(later, first) for each definition whose expansion differs from every earlier one of its acronym."""
     first_by_short: dict[str, AcronymDefinition] = {}
     expansions: dict[str, list[str]] = {}  # per acronym: its first expansion and each other one, met once

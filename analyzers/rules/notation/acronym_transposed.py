@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 
 from ....latex.manuscript import PlacedBlock
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation
 from .model import (
@@ -124,16 +126,24 @@ def _body_uses(ctx: RuleContext) -> tuple[dict[str, list[tuple[PlacedBlock, int,
     reading order; and those named next to a citation."""
     uses: dict[str, list[tuple[PlacedBlock, int, int]]] = {}
     named: set[str] = set()
-    sections = ctx.index.manuscript.sections
-    for placed in ctx.index.manuscript.blocks:
-        section = sections[placed.section]
-        if placed.kind not in PROSE or not is_body_section(section.kind, section.title):
-            continue
-        for word, start, end, next_to_citation in acronym_words(placed.block.plain.text):
-            short = singular(word)
-            if len(short) < MIN_TRANSPOSED_LETTERS or short in WELL_KNOWN:
-                continue
+    for section in ctx.index.manuscript.sections:
+        for short, placed, start, end, next_to_citation in _section_uses(SectionKey(section)):
             if next_to_citation:
                 named.add(short)
             uses.setdefault(short, []).append((placed, start, end))
     return uses, named
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _section_uses(key: SectionKey) -> tuple[tuple[str, PlacedBlock, int, int, bool], ...]:
+    """A body section's acronyms of three letters or more: (acronym, block, plain span, named next to a citation)."""
+    section = key.section
+    if not is_body_section(section.kind, section.title):
+        return ()
+    return tuple(
+        (short, placed, start, end, next_to_citation)
+        for placed in section.blocks
+        if placed.kind in PROSE
+        for word, start, end, next_to_citation in acronym_words(placed.block.plain.text)
+        if len(short := singular(word)) >= MIN_TRANSPOSED_LETTERS and short not in WELL_KNOWN
+    )

@@ -13,11 +13,11 @@ from rapidfuzz.distance import Prefix
 
 from ....latex.conditionals import NEVER
 from ....latex.index import JOINING_WORDS
-from ....latex.manuscript import SourceRun
+from ....latex.manuscript import PlacedBlock, SourceRun
 from ....latex.model import Acronym, BlockKind, MacroDef, SectionKind
 from ...context import RuleContext
 from ...finding import Related
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 # A macro is the author's own when one of these introduces it; \providecommand never overrides.
 _INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustCommand", "newrobustcmd", "def", "gdef", "edef", "xdef"})
@@ -32,6 +32,7 @@ _MARKUP = re.compile(
     r"|\\(?:hl|sout|xout|st|uline|ul|uwave|underline|textbf|emph|textit|bfseries|itshape)(?![A-Za-z@])"
 )
 PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+_DEFINING = (*PROSE, BlockKind.CAPTION)  # where the text introduces a short form in parentheses
 # Not inside a key: "{Appendix:TW}", "fig:ROC": a label, not prose ("$/QALY", "controllers/FTL" are prose).
 _ACRONYM_WORD = re.compile(r"(?<![\w\\{:-])([A-Z][A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
 # Acronyms a research reader knows without a definition; keep this list to the unambiguous.
@@ -145,22 +146,25 @@ def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
     acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
     definitions = [AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
     inline: dict[int, list[Acronym]] = {}
+    holders: dict[int, PlacedBlock] = {}
     for placed, acronym in ctx.index.inline_acronyms:
         inline.setdefault(placed.index, []).append(acronym)
+        holders[placed.index] = placed
     expansions: dict[str, str] = {}  # the first expansion of each defined acronym
     for acronym in [definition.acronym for definition in definitions] + [a for acronyms in inline.values() for a in acronyms]:
         expansions.setdefault(singular(acronym.short), acronym.long)
-    for placed in ctx.index.manuscript.blocks:
-        spelled = inline.get(placed.index, [])
+    written = {placed.index: (placed, candidates) for placed, candidates in _defining_blocks(ctx)}
+    for index in sorted(inline.keys() | written.keys()):  # the blocks that define some acronym, in reading order
+        placed, candidates = written.get(index) or (holders[index], ())
+        spelled = inline.get(index, [])
         found = [AcronymDefinition(placed.file, acronym, placed.index, True) for acronym in spelled]
-        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
-            starts = {acronym.start for acronym in spelled}
-            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
-                first = expansions.get(singular(short))
-                long = _unspelled_expansion(short, words, first) if first else None
-                start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
-                if long and start not in starts:
-                    found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
+        starts = {acronym.start for acronym in spelled}
+        for short, words, plain_start, plain_end in candidates:
+            first = expansions.get(singular(short))
+            long = _unspelled_expansion(short, words, first) if first else None
+            start, end = placed.block.plain.source_span(plain_start, plain_end) if long else (0, 0)
+            if long and start not in starts:
+                found.append(AcronymDefinition(placed.file, Acronym(short, long, start, end, "inline"), placed.index, False))
         definitions += sorted(found, key=lambda definition: definition.acronym.start)
     return definitions
 
@@ -168,11 +172,26 @@ def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
 def parenthesised_acronyms(ctx: RuleContext) -> Iterator[AcronymDefinition]:
     """Every acronym the body prose or a caption writes in parentheses after words ("... network (DGN)"),
     whether or not the words spell it: where the author introduced a short form."""
-    for placed in ctx.index.manuscript.blocks:
-        if placed.kind in PROSE or placed.kind is BlockKind.CAPTION:
-            for short, words, plain_start, plain_end in _parenthesised(placed.block.plain.text):
-                start, end = placed.block.plain.source_span(plain_start, plain_end)
-                yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
+    for placed, candidates in _defining_blocks(ctx):
+        for short, words, plain_start, plain_end in candidates:
+            start, end = placed.block.plain.source_span(plain_start, plain_end)
+            yield AcronymDefinition(placed.file, Acronym(short, " ".join(words), start, end, "inline"), placed.index, False)
+
+
+def _defining_blocks(ctx: RuleContext) -> Iterator[tuple[PlacedBlock, tuple[_Parenthesised, ...]]]:
+    """The prose and captions that write acronyms in parentheses after words, with those acronyms, in reading order."""
+    for section in ctx.index.manuscript.sections:
+        yield from _section_parenthesised(SectionKey(section))
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _section_parenthesised(key: SectionKey) -> tuple[tuple[PlacedBlock, tuple[_Parenthesised, ...]], ...]:
+    """A section's blocks that write acronyms in parentheses: walked once per Section the manuscript hands on."""
+    return tuple(
+        (placed, candidates)
+        for placed in key.section.blocks
+        if placed.kind in _DEFINING and (candidates := _parenthesised(placed.block.plain.text))
+    )
 
 
 # Two letters swapped ("NL", "LN") are too often two names to count as one misspelt.
@@ -186,8 +205,11 @@ def transposed(written: str, defined: Iterable[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+_Parenthesised = tuple[str, tuple[str, ...], int, int]  # an acronym, the words before it, its plain span
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _parenthesised(text: str) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+def _parenthesised(text: str) -> tuple[_Parenthesised, ...]:
     """Acronyms in parentheses with the words right before them in their clause: (short, words, plain span of short)."""
     found = []
     for match in _PARENTHESISED.finditer(text):

@@ -257,31 +257,74 @@ def lowest_header(at: CellAt) -> str:
 
 def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     mention, placed = number.mention, number.block
-    sentence = mention.sentence
-    beside = _by_sentence(placed.block.plain.text)[mention.sentence_start]
-    stated = tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start)
     digits = DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
+    return Quote(*_quoted(MentionKey(number)), ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
+
+
+class MentionKey:
+    """A number as a cache key: its mention, the same object while its block's text is unchanged (`mentions`
+    keeps them by text), and its block's kind. What is read of it alone is then read once per paragraph text."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number: NumberInContext) -> None:
+        self.number = number
+
+    def __hash__(self) -> int:
+        return hash((id(self.number.mention), self.number.block.kind))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MentionKey)
+            and other.number.mention is self.number.mention
+            and other.number.block.kind is self.number.block.kind
+        )
+
+
+_Quoted = tuple[
+    float,
+    int,
+    bool,
+    str,
+    str,
+    tuple[str, ...],
+    Pointing,
+    tuple[tuple[float, int], ...],
+    Role,
+    bool,
+    bool,
+    str,
+    bool,
+    tuple[str, ...],
+    tuple[str, ...],
+]
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _quoted(key: MentionKey) -> _Quoted:
+    """A quote's fields that its paragraph's text decides: all but where it sits."""
+    mention, placed = key.number.mention, key.number.block
+    sentence = mention.sentence
+    beside = _by_sentence(placed.block.plain.text)[mention.sentence_start]
     at = mention.plain_start - mention.sentence_start
-    return Quote(
-        value=mention.value,
-        decimals=mention.decimals,
-        percent=mention.percent,
-        text=mention.text,
-        sentence=" ".join(sentence.split()),
-        subject=mention.subject,
-        pointing=Pointing.of(sentence, placed.block.plain.text),
-        stated=stated,
-        role=mention.role,
-        aggregate=bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),
-        spread=bool(SPREAD.search(sentence)),
-        before=sentence[:at].lower(),
-        with_spread=bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),
-        agreeing=tuple(agreeing_spellings(mention.value, mention.decimals)),
-        variants=tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
-        at=ctx.spot(placed, mention.plain_start, mention.plain_end),
-        digits=(start, end),
+    return (
+        mention.value,
+        mention.decimals,
+        mention.percent,
+        mention.text,
+        " ".join(sentence.split()),
+        mention.subject,
+        Pointing.of(sentence, placed.block.plain.text),
+        tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
+        mention.role,
+        bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),
+        bool(SPREAD.search(sentence)),
+        sentence[:at].lower(),
+        bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),
+        tuple(agreeing_spellings(mention.value, mention.decimals)),
+        tuple(dict.fromkeys(digit_variants(spelled(mention.value, mention.decimals)))),
     )
 
 

@@ -76,12 +76,14 @@ from ....latex.model import SectionKind
 from ....latex.numbers import Role
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
 from ...registry import Scope, rule
 from ...violation import Violation
 from .model import (
     FOLLOWING,
     SCALES,
+    MentionKey,
     clamped,
     direction,
     figures_evidence,
@@ -500,7 +502,44 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
 def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
     """The number as NUM002 compares it, or None when it states no measured quantity: one of a list, an end
     of a range, a statistic or a setting, or a number with fewer than three content words around it."""
-    mention, placed = number.mention, number.block
+    said = _said(MentionKey(number))
+    if said is None:
+        return None
+    (kind, written, variants, agreeing), (words, names, near_names, rise, role, subject, named, counted, follows), quote = said
+    placed, mention = number.block, number.mention
+    return _Statement(
+        kind,
+        written,
+        variants,
+        agreeing,
+        placed.index - section.blocks[0].index,
+        words,
+        names,
+        near_names,
+        rise,
+        role,
+        subject,
+        named,
+        counted,
+        follows,
+        section.kind is SectionKind.ABSTRACT,
+        *quote,
+        section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
+        ctx.spot(placed, mention.plain_start, mention.plain_end),
+    )
+
+
+# Of a `_Statement`: what it measures and how it is written; the words around it; its quote.
+_Measured = tuple[tuple[str, int, bool], str, tuple[str, ...], tuple[str, ...]]
+_Context = tuple[frozenset[str], frozenset[str], frozenset[str], int, Role, frozenset[str], str, bool, frozenset[str]]
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _said(key: MentionKey) -> tuple[_Measured, _Context, tuple[str, str]] | None:
+    """What a statement is wherever its block sits: what it measures and how it is written, the words around
+    it, and its quote; kept by mention, so that an edit reads the edited paragraph's numbers alone."""
+    number = key.number
+    mention = number.mention
     counted = is_counted(number)
     if not (counted or headline(number)) or mention.role not in _STATED:
         return None
@@ -510,12 +549,13 @@ def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _
         return None
     after = FOLLOWING.match(mention.sentence, end)
     written = spelled(mention.value, mention.decimals)
-    return _Statement(
+    measured: _Measured = (
         (mention.unit, mention.decimals, mention.value < 0),
         written,
         tuple(dict.fromkeys(digit_variants(written))),
         tuple(agreeing_spellings(mention.value, mention.decimals)),
-        placed.index - section.blocks[0].index,
+    )
+    context: _Context = (
         frozenset(stem(word) for word in words),
         frozenset(names),
         frozenset(name for name in names if name.lower() in words),
@@ -525,9 +565,5 @@ def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _
         " ".join(mention.subject),
         counted,
         frozenset(stem(word.lower()) for word in after.groups() if word) if after else frozenset(),
-        section.kind is SectionKind.ABSTRACT,
-        mention.text,
-        " ".join(mention.sentence.split()),
-        section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
-        ctx.spot(placed, mention.plain_start, mention.plain_end),
     )
+    return measured, context, (mention.text, " ".join(mention.sentence.split()))

@@ -29,8 +29,9 @@ cell beyond the stated extreme".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -38,6 +39,7 @@ from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation
@@ -311,18 +313,24 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
 
 
 def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
-    text = placed.block.plain.text
+    for start, end, stated in _stated_in(placed.block.plain.text):
+        yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _stated_in(text: str) -> tuple[tuple[int, int, Callable[[Finding], _Range | _Extreme]], ...]:
+    """The ranges and extremes a paragraph states of the tables it cites: (start, end, the statement given its
+    anchor), kept by text so that an edit re-reads the edited paragraph alone."""
     paragraph_refs = tuple(referenced_labels(text))
     if not paragraph_refs:
-        return  # no sentence of it cites a table
+        return ()  # no sentence of it cites a table
+    found: list[tuple[int, int, Callable[[Finding], _Range | _Extreme]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
-        if not labels:
-            continue
         for at, until, low, high in stated_ranges(sentence):
-            anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
-            yield _Range(low, high, " ".join(sentence[at:until].split()), labels, anchor)
+            found.append((start + at, start + until, partial(_Range, low, high, " ".join(sentence[at:until].split()), labels)))
         for at, until, value, highest, words in stated_extremes(sentence):
-            anchor = ctx.report_block(placed, start + at, start + until, "", confidence=0.6)
-            yield _Extreme(value, highest, words, " ".join(sentence[at:until].split()), labels, anchor)
+            quote = " ".join(sentence[at:until].split())
+            found.append((start + at, start + until, partial(_Extreme, value, highest, words, quote, labels)))
+    return tuple(found)

@@ -3,10 +3,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
+from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation
 from .model import SignificanceClaim, read_significance_claims, read_synonym_claims
@@ -74,12 +77,7 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
     the words that stand for significance; "moderate: bound above the level" for "p < .13".
     """
     alpha = ctx.config.statistics.alpha
-    blocks = [placed for placed in ctx.manuscript.blocks if placed.kind in _READ]
-    claimed = [
-        (placed, claim)
-        for placed in blocks
-        for claim in (*read_significance_claims(placed.block.plain.text), *read_synonym_claims(placed.block.plain.text))
-    ]
+    claimed = [claim for section in ctx.manuscript.sections for claim in _section_claims(SectionKey(section))]
     if not claimed:
         return
     # The levels the paper names anywhere, tables' legends included.
@@ -91,6 +89,17 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
             bound = claim.says_significant and claim.comparison in _LESS
             violation = SignificanceWordingContradicted(claim.word, claim.p_text, level, claim.says_significant, bound)
             yield ctx.flag_block(violation, placed, claim.word_start, claim.p_end, evidence=_evidence(claim))
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _section_claims(key: SectionKey) -> tuple[tuple[PlacedBlock, SignificanceClaim], ...]:
+    """A section's significance words with their p-values: walked once per Section the manuscript hands on."""
+    return tuple(
+        (placed, claim)
+        for placed in key.section.blocks
+        if placed.kind in _READ
+        for claim in (*read_significance_claims(placed.block.plain.text), *read_synonym_claims(placed.block.plain.text))
+    )
 
 
 def _evidence(claim: SignificanceClaim) -> Evidence:
