@@ -97,6 +97,11 @@ _PLACEHOLDERS = re.compile(
 )
 
 
+# A marker printed by a class's own command, which the plain text keeps by name before its argument:
+# "\cjournal{TBD}" reads "\cjournalTBD" (a command named "\TBD" is a note command, not matched).
+_GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])")
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def placeholders(text: str) -> tuple[Placeholder, ...]:
     """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
@@ -107,7 +112,11 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
         kind = PlaceholderKind(_GROUP_KIND[match.lastgroup or ""])
         names = _REFERENCE_NAMES.get(match.group("name").lower().rstrip(".s"), "") if match.group("name") else ""
         found.append(Placeholder(kind, match.group(0), match.start(), match.end(), names))
-    return tuple(found)
+    glued = [
+        Placeholder(PlaceholderKind.MARKER, match.group("marker"), match.start("marker"), match.end("marker"))
+        for match in _GLUED.finditer(text)
+    ]
+    return tuple(sorted(found + glued, key=lambda placeholder: placeholder.start))
 
 
 _HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
