@@ -97,8 +97,7 @@ _PLACEHOLDERS = re.compile(
 )
 
 
-# A marker printed by a class's own command, which the plain text keeps by name before its argument:
-# "\cjournal{TBD}" reads "\cjournalTBD" (a command named "\TBD" is a note command, not matched).
+# A marker a class's own command prints, glued to its name in the plain text: "\cjournal{TBD}" reads "\cjournalTBD".
 _GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])")
 
 
@@ -108,15 +107,12 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
     if not _HINT.search(text):
         return ()
     found = []
-    for match in _PLACEHOLDERS.finditer(text):
-        kind = PlaceholderKind(_GROUP_KIND[match.lastgroup or ""])
-        names = _REFERENCE_NAMES.get(match.group("name").lower().rstrip(".s"), "") if match.group("name") else ""
-        found.append(Placeholder(kind, match.group(0), match.start(), match.end(), names))
-    glued = [
-        Placeholder(PlaceholderKind.MARKER, match.group("marker"), match.start("marker"), match.end("marker"))
-        for match in _GLUED.finditer(text)
-    ]
-    return tuple(sorted(found + glued, key=lambda placeholder: placeholder.start))
+    for match in sorted([*_PLACEHOLDERS.finditer(text), *_GLUED.finditer(text)], key=lambda match: match.start(match.lastgroup or 0)):
+        group = match.lastgroup or ""
+        name = match.groupdict().get("name")
+        names = _REFERENCE_NAMES.get(name.lower().rstrip(".s"), "") if name else ""
+        found.append(Placeholder(PlaceholderKind(_GROUP_KIND[group]), match.group(group), match.start(group), match.end(group), names))
+    return tuple(found)
 
 
 _HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
