@@ -12,7 +12,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import slack
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import Grid, author_rule_macros, cell_statement, table_blocks
+from .model import Grid, author_rule_macros, cell_statement, read_direction, table_blocks
 
 _ROWS = 4  # bold rows needed before the table's own use of bold says what bold means
 _AGREEING = 0.8  # the share of them whose bold is the best of its row
@@ -88,6 +88,8 @@ def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     rule_macros = author_rule_macros(ctx)
     for placed in table_blocks(section):
         grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
+        if _opposite_metrics(grid):
+            continue
         readings = [_reading(grid, grid.groups(), _bold_is_best, _EVERY_BOLD)]
         if grid.groups():  # bold on each column group's best may also mark the row's best: a row whose best is plain breaks it
             readings.append(_reading(grid, [], _best_is_bold, _BEST_BOLD))
@@ -123,6 +125,18 @@ def _reading(grid: Grid, groups: list[range], agrees: Callable[[Line, int], bool
         if len(agreeing) >= max(_ROWS, _AGREEING * len(lines)) and len({cell.column for line in lines for cell in line if cell.bold}) >= 2:
             return _Reading([line for line in lines if line not in agreeing], sense, len(agreeing), len(lines), kind)
     return None
+
+
+def _opposite_metrics(grid: Grid) -> bool:
+    """Columns whose text cells (their headers, or a header row the table did not set apart) name
+    metrics of opposite directions (accuracy and error): a row mixes them, so none of its values is
+    the row's best."""
+    senses = {
+        read_direction(cell.text, None)[0]
+        for cell in grid.cells.values()
+        if cell.value is None and cell.column_span == 1 and cell.column in grid.columns()
+    }
+    return {1, -1} <= senses
 
 
 def _row_lines(grid: Grid, row: int, groups: list[range]) -> list[Line]:
