@@ -193,7 +193,10 @@ def _row_settings(grid: Grid) -> dict[int, tuple[str, ...]]:
     texts = {column: _texts(grid, rows, column) for column in range(grid.columns().stop)}
     labels: list[list[str]] = []
     for column, cells in texts.items():
-        if cells is None or not (_SETTING_HEADER.search(grid.own_header(column)) or _carried(cells, texts, column)):
+        headed = column in grid.columns() and _SETTING_HEADER.search(
+            grid.own_header(column)
+        )  # the row names' column is headed "Dataset" too
+        if cells is None or not (headed or _carried(cells, texts, column)):
             continue
         values: list[str] = []
         for text in cells:
