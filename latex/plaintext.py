@@ -58,6 +58,8 @@ SILENT_COMMANDS = frozenset(
         "Large",
         "normalsize",
         "bfseries",
+        "boldmath",
+        "npboldmath",
         "itshape",
         "selectfont",
         "phantomsection",

@@ -56,7 +56,7 @@ _DRAWS_RULE = re.compile(
     r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])"
 )
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
-_BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "best", "first"})
+_BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = re.compile(
     r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"

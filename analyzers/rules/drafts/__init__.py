@@ -1,6 +1,7 @@
 """DRF: manuscript hygiene that changes what a reader sees (draft placeholders, float numbers)."""
 
 from .author_notes import printed_author_note
+from .described_float import hand_number_of_another_float
 from .draft_pages import draft_page_mark
 from .hand_numbered import hand_numbered_reference
 from .label_before_caption import label_before_caption
@@ -11,6 +12,7 @@ from .reference_kind import reference_names_another_kind
 __all__ = [
     "draft_page_mark",
     "draft_placeholder",
+    "hand_number_of_another_float",
     "hand_numbered_reference",
     "label_before_caption",
     "panel_of_another_subject",

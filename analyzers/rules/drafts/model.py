@@ -97,16 +97,21 @@ _PLACEHOLDERS = re.compile(
 )
 
 
+# A marker a class's own command prints, glued to its name in the plain text: "\cjournal{TBD}" reads "\cjournalTBD".
+_GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])")
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def placeholders(text: str) -> tuple[Placeholder, ...]:
     """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
     if not _HINT.search(text):
         return ()
     found = []
-    for match in _PLACEHOLDERS.finditer(text):
-        kind = PlaceholderKind(_GROUP_KIND[match.lastgroup or ""])
-        names = _REFERENCE_NAMES.get(match.group("name").lower().rstrip(".s"), "") if match.group("name") else ""
-        found.append(Placeholder(kind, match.group(0), match.start(), match.end(), names))
+    for match in sorted([*_PLACEHOLDERS.finditer(text), *_GLUED.finditer(text)], key=lambda match: match.start(match.lastgroup or 0)):
+        group = match.lastgroup or ""
+        name = match.groupdict().get("name")
+        names = _REFERENCE_NAMES.get(name.lower().rstrip(".s"), "") if name else ""
+        found.append(Placeholder(PlaceholderKind(_GROUP_KIND[group]), match.group(group), match.start(group), match.end(group), names))
     return tuple(found)
 
 

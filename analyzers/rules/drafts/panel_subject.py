@@ -29,6 +29,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...registry import rule
 from ...violation import Violation
+from .float_numbers import float_captions
 from .model import FLOAT_BLOCKS
 from .panels import Panel, caption_panels, cited_panels, sentence_words
 
@@ -106,18 +107,10 @@ def _panel_citations(text: str) -> tuple[tuple[int, str, tuple[_Citation, ...]],
 
 def _captioned_panels(ctx: RuleContext) -> dict[str, tuple[Panel, ...]]:
     """The panels of each labelled float with one caption that describes two panels or more."""
-    captions: dict[int, list[str]] = {}
-    floats: list[PlacedBlock] = []
-    for placed in ctx.manuscript.blocks:
-        if placed.kind in FLOAT_BLOCKS:
-            floats.append(placed)
-        elif placed.kind is BlockKind.CAPTION and floats and floats[-1].file == placed.file:
-            holder = floats[-1]
-            if holder.block.start <= placed.block.start < holder.block.end:
-                captions.setdefault(holder.index, []).append(placed.block.plain.text)
+    captions = float_captions(ctx.manuscript)
     found: dict[str, tuple[Panel, ...]] = {}
-    for holder in floats:
-        texts = captions.get(holder.index, [])
+    for holder in ctx.manuscript.blocks:
+        texts = captions.get(holder.index, []) if holder.kind in FLOAT_BLOCKS else []
         parts = caption_panels(texts[0]) if len(texts) == 1 else ()
         if parts:
             found.update(dict.fromkeys(holder.block.labels, parts))

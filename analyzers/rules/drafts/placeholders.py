@@ -128,6 +128,7 @@ def _printed_placeholders(ctx: RuleContext) -> dict[tuple[int, str], list[tuple[
             )
             or _a_word_it_uses(placeholder, source, start, end, written, acronyms)
             or publisher_slot(source, start)
+            or _unprinted_class_text(placeholder, placed.block.plain.text, source, start)
             or not_text(source, start)
             or (placed.kind is BlockKind.TABLE and _reference_category(placeholder))
             or (placeholder.names and "X" in placeholder.text and floats().get(placeholder.names, 0) >= _ROMAN_TEN)
@@ -151,6 +152,13 @@ def _a_word_it_uses(placeholder: Placeholder, source: str, start: int, end: int,
     if placeholder.kind not in (PlaceholderKind.MARKER, PlaceholderKind.TRIPLE_X):
         return False
     return mentioned(source, start, end) or written[placeholder.text] >= _SUBJECT or placeholder.text in acronyms
+
+
+def _unprinted_class_text(placeholder: Placeholder, plain: str, source: str, start: int) -> bool:
+    """A marker glued to a class's command in the plain text ("\\answerTODO", "\\journalTBA") that is the end
+    of the command's own name, or its argument in the preamble, which only the class decides to print."""
+    glued = placeholder.kind is PlaceholderKind.MARKER and plain[placeholder.start - 1 : placeholder.start].isalpha()
+    return glued and (source[start - 1 : start] != "{" or 0 <= start < source.find("\\begin{document}"))
 
 
 def _reference_category(placeholder: Placeholder) -> bool:

@@ -56,7 +56,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
 
     Bold often marks the best of a group of rows: the rows between two rules (`\\midrule`,
     `\\hline`, `\\cline`, `\\addlinespace`, the author's own rule macros), or the rows with the
-    same marks in a ✓/✗ column ("uses extra data"). When a column has bold in several groups,
+    same marks in a ✓/✗ column ("uses extra data"), or a block of rows named once in a text column
+    over the empty cells below it (`\\multirow{3}{*}{ViT-S}`) beside a column naming every row. When a column has bold in several groups,
     each group is judged on its own; several different bold values within one group are left
     alone.
 
@@ -89,9 +90,9 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     for placed in table_blocks(section):
         table = placed.block.table
         grid = Grid.of(table, rule_macros)  # type: ignore[arg-type]
-        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption or ""):  # type: ignore[union-attr]
-            continue
         settings = _row_settings(grid)
+        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption or "", settings):  # type: ignore[union-attr]
+            continue
         for column in grid.columns():
             sense, source = read_direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
             if sense and not _P_COLUMN.match(grid.own_header(column)):
@@ -106,9 +107,9 @@ def _bold_in_column(
     bold = [cell for cell in cells if cell.bold]
     if not bold or len(bold) * 2 > len(cells):
         return
-    by_set: dict[tuple[int, tuple[str, ...]], list[Cell]] = {}
+    by_set: dict[tuple[tuple[int, tuple[str, ...]], tuple[str, ...]], list[Cell]] = {}
     for cell in cells:
-        by_set.setdefault(grid.row_set(cell.row), []).append(cell)
+        by_set.setdefault((grid.row_set(cell.row), settings[cell.row]), []).append(cell)
     marked_sets = [members for members in by_set.values() if any(cell.bold for cell in members)]
     for members in marked_sets:
         marked = [cell for cell in members if cell.bold]
@@ -118,7 +119,7 @@ def _bold_in_column(
         rivals = _rivals(marked[0], grid, settings)
         found = _better(marked[0], rivals(members), rivals(cells if len(marked_sets) == 1 else members), sense, grid)
         if found is not None:
-            yield _report_bold(ctx, placed, grid, column, marked[0], *found, sense, source)
+            yield _report_bold(ctx, placed, grid, settings, column, marked[0], *found, sense, source)
 
 
 _P_COLUMN = re.compile(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
@@ -130,7 +131,7 @@ _BOLD_MEANS_OTHER = re.compile(
 )
 
 
-def _marks_rows(grid: Grid, caption: str) -> bool:
+def _marks_rows(grid: Grid, caption: str, settings: dict[int, tuple[str, ...]]) -> bool:
     """Bold marks the best of each row, not of each column: methods compared across columns. Most bold
     cells (in three rows or more) are the best of their row, in their column's direction, among the
     columns of their header group (the whole row where a group holds only a value and its spread),
@@ -163,7 +164,11 @@ def _marks_rows(grid: Grid, caption: str) -> bool:
 
     def column_peers(cell: Cell) -> list[Cell]:
         return [
-            peer for row in grid.body_rows() if (peer := grid.numeric(row, cell.column)) and grid.row_set(row) == grid.row_set(cell.row)
+            peer
+            for row in grid.body_rows()
+            if (peer := grid.numeric(row, cell.column))
+            and grid.row_set(row) == grid.row_set(cell.row)
+            and settings[row] == settings[cell.row]
         ]
 
     def best(cell: Cell, peers: list[Cell]) -> bool:
@@ -182,19 +187,42 @@ _SETTING_HEADER = re.compile(r"\b(?:data\s*sets?|tasks?|benchmarks?|splits?|doma
 
 def _row_settings(grid: Grid) -> dict[int, tuple[str, ...]]:
     """Each body row's setting: its values in the text columns headed as a dataset, task or benchmark
-    (a method-by-dataset table); an empty cell continues the one above it (`\\multirow`)."""
+    (a method-by-dataset table), or carried down over blocks of rows; an empty cell continues the one
+    above it (`\\multirow`)."""
     rows = list(grid.body_rows())
+    texts = {column: _texts(grid, rows, column) for column in range(grid.columns().stop)}
     labels: list[list[str]] = []
-    for column in grid.columns():
-        cells = [grid.cells.get((row, column)) for row in rows]
-        if not _SETTING_HEADER.search(grid.own_header(column)) or not all(cell is not None and cell.value is None for cell in cells):
+    for column, cells in texts.items():
+        headed = column in grid.columns() and _SETTING_HEADER.search(
+            grid.own_header(column)
+        )  # the row names' column is headed "Dataset" too
+        if cells is None or not (headed or _carried(cells, texts, column)):
             continue
         values: list[str] = []
-        for cell in cells:
-            text = " ".join(cell.text.split()) if cell is not None else ""
+        for text in cells:
             values.append(text or (values[-1] if values else ""))
         labels.append(values)
     return {row: tuple(values[index] for values in labels) for index, row in enumerate(rows)}
+
+
+def _texts(grid: Grid, rows: list[int], column: int) -> list[str] | None:
+    """A text column's body cells, empty where a cell is; None for a column that holds a number."""
+    cells = [grid.cells.get((row, column)) for row in rows]
+    if any(cell is not None and cell.value is not None for cell in cells):
+        return None
+    return [" ".join(cell.text.split()) if cell is not None else "" for cell in cells]
+
+
+def _carried(cells: list[str], texts: dict[int, list[str] | None], column: int) -> bool:
+    """A column that names blocks of rows: each name written once over the empty cells of its block
+    (two names or more), beside a later text column that names every row (the methods of each block)."""
+    named = [text for text in cells if text]
+    return (
+        bool(cells and cells[0])
+        and len(set(named)) >= 2
+        and len(named) < len(cells)
+        and any(later is not None and all(later) for other, later in texts.items() if other > column)
+    )
 
 
 def _rivals(marked: Cell, grid: Grid, settings: dict[int, tuple[str, ...]]) -> Callable[[list[Cell]], list[Cell]]:
@@ -227,8 +255,25 @@ def _better(marked: Cell, members: list[Cell], candidates: list[Cell], sense: in
     return best, set_apart
 
 
+def _row_name(grid: Grid, row: int, settings: dict[int, tuple[str, ...]]) -> str:
+    """A row's name: its header, or in a table of blocks its block's name with its text cells ("ViT-S MSE")."""
+    if not settings[row]:
+        return grid.row_header(row)
+    texts = [" ".join(cell.text.split()) for cell in grid.table.rows[row] if cell.value is None and cell.text.strip()]
+    return " ".join(dict.fromkeys([*settings[row], *texts]))
+
+
 def _report_bold(
-    ctx: RuleContext, placed: PlacedBlock, grid: Grid, column: int, marked: Cell, best: Cell, set_apart: bool, sense: int, source: str
+    ctx: RuleContext,
+    placed: PlacedBlock,
+    grid: Grid,
+    settings: dict[int, tuple[str, ...]],
+    column: int,
+    marked: Cell,
+    best: Cell,
+    set_apart: bool,
+    sense: int,
+    source: str,
 ) -> Finding:
     table = placed.block.table
     header = " ".join(grid.own_header(column).split()) or f"column {column + 1}"
@@ -257,7 +302,7 @@ def _report_bold(
         header,
         printed(header),
         marked.text,
-        printed(grid.row_header(best.row)),
+        printed(_row_name(grid, best.row, settings)),
         best.text,
         set_apart,
         sense > 0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -12,7 +12,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import slack
 from ...registry import Scope, rule
 from ...violation import Violation
-from .model import Grid, author_rule_macros, cell_statement, table_blocks
+from .model import Grid, author_rule_macros, cell_statement, read_direction, table_blocks
 
 _ROWS = 4  # bold rows needed before the table's own use of bold says what bold means
 _AGREEING = 0.8  # the share of them whose bold is the best of its row
@@ -55,6 +55,11 @@ def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     wholly in bold (a highlighted method) and rows without bold are left alone; where the
     table has spanning column groups, each group is a row of its own.
 
+    A table with column groups may bold each group's best and, in nearly every row with bold,
+    the best of the whole row too ("Bold highlighting indicates top scores" over step-wise and
+    final-return baselines): there a row whose best value is plain while a worse one is bold is
+    flagged as well.
+
     ## Why is this bad?
     Bold is the table's claim of which method wins on that row; a reader counting wins reads
     the bold. A bold on the wrong cell credits the wrong method, and any "wins" tally built on
@@ -74,7 +79,8 @@ def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
 
     ## Evidence
     "moderate: bold marks the best of its row elsewhere in the table": the direction is the
-    table's own, read from where its other bold cells sit.
+    table's own, read from where its other bold cells sit; "moderate: the best of the row is bold
+    elsewhere in the table" for a row whose plain best breaks the whole-row reading.
 
     ## Fix safety
     No fix: the bold may be right and a value wrong.
@@ -82,23 +88,61 @@ def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     rule_macros = author_rule_macros(ctx)
     for placed in table_blocks(section):
         grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
-        lines = [line for row in grid.body_rows() for line in _row_lines(grid, row)]
-        for sense in (1, -1):
-            agreeing = [line for line in lines if _bold_is_best(line, sense)]
-            if (
-                len(agreeing) >= max(_ROWS, _AGREEING * len(lines))
-                and len({cell.column for line in lines for cell in line if cell.bold}) >= 2
-            ):
-                for line in lines:
-                    if line not in agreeing:
-                        yield from _report(ctx, placed, grid, line, sense, len(agreeing), len(lines))
+        if _opposite_metrics(grid):
+            continue
+        readings = [_reading(grid, grid.groups(), _bold_is_best, _EVERY_BOLD)]
+        if grid.groups():  # bold on each column group's best may also mark the row's best: a row whose best is plain breaks it
+            readings.append(_reading(grid, [], _best_is_bold, _BEST_BOLD))
+        seen: set[tuple[int, int]] = set()
+        for reading in filter(None, readings):
+            for line in reading.breaking:
+                yield from _report(ctx, placed, grid, line, reading, seen)
 
 
-def _row_lines(grid: Grid, row: int) -> list[list[Cell]]:
+Line = list[Cell]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What bold means in a table, read from nearly every row with bold, and the rows that break it."""
+
+    breaking: list[Line]
+    sense: int
+    agreeing: int
+    rows: int
+    kind: str  # the evidence class
+
+
+_EVERY_BOLD = "moderate: bold marks the best of its row elsewhere in the table"
+_BEST_BOLD = "moderate: the best of the row is bold elsewhere in the table"
+
+
+def _reading(grid: Grid, groups: list[range], agrees: Callable[[Line, int], bool], kind: str) -> _Reading | None:
+    """The table's rows (or column groups of rows) with bold, read one way: None unless nearly all agree."""
+    lines = [line for row in grid.body_rows() for line in _row_lines(grid, row, groups)]
+    for sense in (1, -1):
+        agreeing = [line for line in lines if agrees(line, sense)]
+        if len(agreeing) >= max(_ROWS, _AGREEING * len(lines)) and len({cell.column for line in lines for cell in line if cell.bold}) >= 2:
+            return _Reading([line for line in lines if line not in agreeing], sense, len(agreeing), len(lines), kind)
+    return None
+
+
+def _opposite_metrics(grid: Grid) -> bool:
+    """Columns whose text cells (their headers, or a header row the table did not set apart) name
+    metrics of opposite directions (accuracy and error): a row mixes them, so none of its values is
+    the row's best."""
+    senses = {
+        read_direction(cell.text, None)[0]
+        for cell in grid.cells.values()
+        if cell.value is None and cell.column_span == 1 and cell.column in grid.columns()
+    }
+    return {1, -1} <= senses
+
+
+def _row_lines(grid: Grid, row: int, groups: list[range]) -> list[Line]:
     """The cells of a row compared with each other: the whole row, or each spanning group of columns;
     only those with bold on some but not all of their cells."""
     cells = [cell for column in grid.columns() if (cell := grid.numeric(row, column)) and not cell.text.lstrip().startswith("(")]
-    groups = grid.groups()
     parts = [[cell for cell in cells if cell.column in group] for group in groups] if groups else [cells]
     return [part for part in parts if len(part) >= 2 and any(cell.bold for cell in part) and not all(cell.bold for cell in part)]
 
@@ -108,12 +152,24 @@ def _bold_is_best(line: list[Cell], sense: int) -> bool:
     return all(sense * cell.value >= best - 2 * slack(cell.decimals) for cell in line if cell.bold)  # type: ignore[operator]
 
 
-def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, line: list[Cell], sense: int, agreeing: int, rows: int) -> Iterator[Finding]:
+def _best_is_bold(line: Line, sense: int) -> bool:
+    best = max(sense * cell.value for cell in line)  # type: ignore[operator]
+    return any(sense * cell.value >= best - 2 * slack(cell.decimals) for cell in line if cell.bold)  # type: ignore[operator]
+
+
+def _report(
+    ctx: RuleContext, placed: PlacedBlock, grid: Grid, line: Line, reading: _Reading, seen: set[tuple[int, int]]
+) -> Iterator[Finding]:
+    """Each bold cell of a breaking row beaten by the row's best, once however many readings it breaks."""
+    sense, agreeing, rows = reading.sense, reading.agreeing, reading.rows
     best = max(line, key=lambda cell: sense * cell.value)  # type: ignore[operator]
     printed = ctx.index.printed
     for marked in (cell for cell in line if cell.bold):
         if sense * (best.value - marked.value) <= slack(min(marked.decimals, best.decimals)) or _column_best(grid, marked, sense):  # type: ignore[operator]
             continue  # within rounding, or the bold may mark the best of its column
+        if (marked.start, best.start) in seen:
+            continue
+        seen.add((marked.start, best.start))
         violation = BoldNotRowBest(
             placed.block.table.label,  # type: ignore[union-attr]
             printed(" ".join(grid.row_header(marked.row).split())),
@@ -127,7 +183,7 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, line: list[Cell],
         )
 
         evidence = Evidence(
-            kind="moderate: bold marks the best of its row elsewhere in the table",
+            kind=reading.kind,
             statements=[cell_statement(ctx, placed.file, grid, marked), cell_statement(ctx, placed.file, grid, best)],
             reason=f"in {agreeing} of {rows} rows with bold, bold is the row's {'highest' if sense > 0 else 'lowest'} value",
         )

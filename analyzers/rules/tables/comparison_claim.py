@@ -11,7 +11,9 @@ numeric column. A win or loss needs each column's direction (↑/↓, the metric
 caption); a raw order does not.
 
 It flags only when every compared column contradicts the claim beyond the rounding of both cells:
-a tie or one agreeing column leaves the sentence alone. Sentences that hedge or scope the claim
+a tie or one agreeing column leaves the sentence alone. A claim made of every column
+("consistently outperforms", "is better than Y in all cases", "across all datasets") is denied by
+one column that reverses it, and is flagged when one does. Sentences that hedge or scope the claim
 ("on most datasets", "on average", "except", "not", "respectively", "if", "expected") are left
 alone, and so are reference rows (oracle, human, upper bound).
 """
@@ -42,10 +44,12 @@ class ComparisonContradicted(Violation):
     subject: str  # the subject row, as printed
     other: str  # the compared row, as printed
     cells: str  # "Acc 81.2 vs 83.0; F1 …"
+    compared: int = 0  # for a claim made of every column ("consistently"), how many it covers
 
     @property
     def message(self) -> str:
-        return f'the text says {self.subject} "{self.claim}" {self.other}, but Table {self.table} shows the opposite: {self.cells}'
+        where = f" in {self.cells.count(';') + 1} of its {self.compared} columns" if self.compared else ""
+        return f'the text says {self.subject} "{self.claim}" {self.other}, but Table {self.table} shows the opposite{where}: {self.cells}'
 
     @property
     def identity(self) -> str:
@@ -64,6 +68,12 @@ _COMPARISON = re.compile(
 _HEDGED = re.compile(
     r"\b(?:most|majority|many|several|some|average|overall|generally|typically|except|apart\s+from|excluding|other\s+than|not|no|never|"
     r"n't|fails?|respectively|if|whether|would|could|expect\w*|hypothes\w*|predict\w*|while|whereas|but|although|than\s+(?:the\s+)?others?|all)\b",
+    re.IGNORECASE,
+)
+# A claim made of every column: one column against it is an exception the sentence denies.
+_UNIVERSAL = re.compile(
+    r"\b(?:consistently|always|uniformly|invariably|in\s+(?:all|every)\s+(?:cases?|settings?|datasets?|tasks?|experiments?|metrics?|benchmarks?)"
+    r"|(?:across|on|for)\s+(?:all|every)\s+(?:(?:the|\w+)\s+)?(?:cases?|settings?|datasets?|tasks?|metrics?|benchmarks?|splits?|languages?))\b",
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
@@ -88,6 +98,7 @@ class _Comparison:
     subject: str  # the clause before the comparison
     other: str  # the words after it, to the next clause
     spot: Spot  # where the comparison is written
+    universal: bool  # "consistently", "in all cases": every column is claimed
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +106,7 @@ class _Contradiction:
     grid: Grid
     cells: list[tuple[str, Cell, Cell]]  # (column name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
+    compared: int  # for a universal claim, the columns it covers; 0 otherwise
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _Comparison]]]) -> Iterator[Finding]:
@@ -128,7 +140,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     opposite: Y is better (or higher, or lower) than X in each column the sentence names,
     beyond the rounding of both cells. Both rows must be named by their own words, one on
     each side of the comparison; hedged claims ("on most datasets", "on average", "except")
-    are left alone.
+    are left alone. A claim made of every column ("consistently outperforms", "in all
+    cases") is flagged when one column reverses it.
 
     ## Why is this bad?
     A reader takes the sentence's word for which method wins; when the cited table shows the
@@ -147,7 +160,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
 
     ## Evidence
     "moderate: every named column contradicts the comparison" when the sentence names the
-    columns; "weak: every column contradicts, none named" when it names none.
+    columns; "weak: every column contradicts, none named" when it names none; "weak: a column
+    against a claim made of every column" when a "consistently" claim has an exception.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
@@ -165,18 +179,19 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
         sentence = plain[start:end]
         found = list(_COMPARISON.finditer(sentence))
         labels = tuple(referenced_labels(sentence))
-        if len(found) != 1 or not labels or _HEDGED.search(sentence):
+        universal = _UNIVERSAL.search(sentence) is not None
+        if len(found) != 1 or not labels or _HEDGED.search(_UNIVERSAL.sub(" ", sentence)):
             continue
         match = found[0]
         subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
         sense = next(name for name, value in match.groupdict().items() if value)
         spot = ctx.spot(placed, start + match.start(), start + match.end())
-        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot)
+        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal)
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
-    """Every compared column, when each contradicts the claim."""
+    """Every compared column, when each contradicts the claim; for a universal claim, those that do."""
     grid = Grid.of(cited.table, rule_macros)
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
     mine, theirs = (
@@ -193,10 +208,16 @@ def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozen
         sense = {"up": 1, "down": -1}.get(claim.sense) or (
             read_direction(grid.column_header(first.column), cited.table.caption)[0] * (1 if claim.sense == "win" else -1)
         )
-        if not sense or sense * (second.value - first.value) <= slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
+        if not sense:
+            return None  # a column whose better side the table does not say
+        if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
+            contradicting.append((" ".join(grid.column_name(first.column).split()), first, second))
+        elif not claim.universal:
             return None
-        contradicting.append((" ".join(grid.column_name(first.column).split()), first, second))
-    return _Contradiction(grid, contradicting, bool(named)) if named or len(contradicting) >= 2 else None
+    total = len(named or compared)
+    if not contradicting or (len(contradicting) == total and not named and total < 2):
+        return None
+    return _Contradiction(grid, contradicting, bool(named), 0 if len(contradicting) == total else total)
 
 
 def _pair(grid: Grid, column: int, mine: int, theirs: int) -> tuple[Cell, Cell] | None:
@@ -213,11 +234,20 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
         printed(" ".join(grid.row_header(first.row).split())),
         printed(" ".join(grid.row_header(second.row).split())),
         "; ".join(f"{printed(column)} {mine.text} vs {theirs.text}" for column, mine, theirs in cells),
+        found.compared,
     )
-    evidence = Evidence(
-        kind="moderate: every named column contradicts the comparison" if found.named else "weak: every column contradicts, none named",
-        reason=f"{len(cells)} column(s) compared, each against the claim",
+    if found.compared:
+        kind = "weak: a column against a claim made of every column"
+    elif found.named:
+        kind = "moderate: every named column contradicts the comparison"
+    else:
+        kind = "weak: every column contradicts, none named"
+    reason = (
+        f"{len(cells)} of {found.compared} columns against the claim"
+        if found.compared
+        else f"{len(cells)} column(s) compared, each against the claim"
     )
+    evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(
         claim.spot,
         violation.message,

@@ -1,0 +1,152 @@
+"""The number LaTeX prints for each figure and table, in reading order.
+
+A float's `\\caption` steps its counter; `\\setcounter{figure}{0}` sets it; a redefined
+`\\thefigure` that prints a letter before the counter (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`,
+a supplement's numbering) prefixes every later number. A kind numbered any other way (per chapter or
+section, a counter added to, `\\captionof`, a continued float) is not numbered here at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ....latex.manuscript import Manuscript, PlacedBlock
+from ....latex.model import BlockKind, MacroDef
+from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_layout, float_type
+
+# What changes how a kind is counted or printed, between two floats: its counter set, its number redefined.
+_SET = re.compile(r"\\setcounter\s*\{(?P<kind>figure|table)\}\s*\{(?P<value>\d+)\}")
+_PRINTED = re.compile(
+    r"\\(?:re)?newcommand\s*\{?\\the(?P<kind>figure|table)\}?\s*\{(?P<prefix>[A-Za-z]{0,2})\\arabic\s*\{(?P=kind)\}\}"
+    r"|\\renewcommand\s*\{?\\the(?P<other>figure|table)\b"
+)
+# Numbering the counters here cannot follow: it leaves a kind unnumbered.
+_UNFOLLOWED = re.compile(
+    r"\\(?:addtocounter|numberwithin|counterwithin\*?)\s*\{(?P<kind>figure|table)\}|\\captionof\s*\{(?P<captioned>figure|table)\}"
+    r"|(?P<all>\\ContinuedFloat|\\chapter\b)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedFloat:
+    """A figure or table with one numbered caption: the number it prints, its labels and its caption's text."""
+
+    kind: str
+    number: str  # as printed: "2", "S3"
+    labels: tuple[str, ...]
+    caption: str
+    placed: PlacedBlock
+
+
+def numbered_floats(
+    manuscript: Manuscript, texts: dict[str, str], hidden: Unprinted, macros: list[tuple[str, MacroDef]]
+) -> list[NumberedFloat]:
+    """Each printed figure and table of one numbered caption, with its number; a kind whose numbering
+    the walk cannot follow is left out, and a float of several captions only steps its counter."""
+    counters = {"figure": 0, "table": 0}
+    prefixes = {"figure": "", "table": ""}
+    lost: set[str] = set()
+    found: list[NumberedFloat] = []
+    captions = float_captions(manuscript)
+    for item in _reading_order(manuscript, texts, hidden, macros):
+        if isinstance(item, re.Match):
+            _change(item, counters, prefixes, lost)
+            continue
+        kind = float_type(item.block.environment or "") or ""
+        layout = float_layout(texts[item.file][item.block.start : item.block.end])
+        if layout is None:
+            lost.add(kind)
+            continue
+        counters[kind] += layout.captions
+        if layout.captions == 1 and len(captions.get(item.index, [])) == 1:
+            number = f"{prefixes[kind]}{counters[kind]}"
+            found.append(NumberedFloat(kind, number, tuple(item.block.labels), captions[item.index][0], item))
+    return [numbered for numbered in found if numbered.kind not in lost]
+
+
+def _change(event: re.Match[str], counters: dict[str, int], prefixes: dict[str, str], lost: set[str]) -> None:
+    """A counter set, a number printed with a prefix, or numbering this walk cannot follow."""
+    if event.re is _SET:
+        counters[event.group("kind")] = int(event.group("value"))
+    elif event.re is _PRINTED and event.group("kind"):
+        prefixes[event.group("kind")] = event.group("prefix")
+    else:
+        kinds = [event.group(name) for name in event.re.groupindex if name in ("kind", "captioned", "other")]
+        lost.update([kind for kind in kinds if kind] or ["figure", "table"])
+
+
+def _carriers(macros: list[tuple[str, MacroDef]]) -> dict[str, list[re.Match[str]]]:
+    """The paper's own commands of no argument whose body sets or prints a counter (`\\beginsupplement`):
+    using one is using its body."""
+    carriers: dict[str, list[re.Match[str]]] = {}
+    for _, macro in macros:
+        events = sorted(_events(macro.body, 0, len(macro.body)), key=lambda event: event.start())
+        if macro.arguments == 0 and events:
+            carriers[macro.name.lstrip("\\")] = events
+    return carriers
+
+
+def _events(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    for pattern in (_SET, _PRINTED, _UNFOLLOWED):
+        yield from pattern.finditer(text, start, end)
+
+
+def _reading_order(
+    manuscript: Manuscript, texts: dict[str, str], hidden: Unprinted, macros: list[tuple[str, MacroDef]]
+) -> Iterator[re.Match[str] | PlacedBlock]:
+    """The numbering events (a carrier's where it is used) and the printed floats, in the order LaTeX reads them."""
+    carriers = _carriers(macros)
+    definitions: dict[str, list[MacroDef]] = {}
+    for file, macro in macros:
+        definitions.setdefault(file, []).append(macro)
+
+    def read(file: str, offset: int) -> bool:
+        """TeX reads the command at `offset` where it stands: not in a comment, a definition or dead code."""
+        text = texts[file]
+        line = text[text.rfind("\n", 0, offset) + 1 : offset]
+        defining = any(macro.start <= offset < macro.end for macro in definitions.get(file, ()))
+        return "%" not in line.replace("\\%", "") and not defining and not hidden.covers(file, offset)
+
+    uses = re.compile(rf"\\({'|'.join(map(re.escape, carriers))})(?![A-Za-z@])") if carriers else None
+    floats: dict[str, list[PlacedBlock]] = {}
+    for section in manuscript.sections:
+        for placed in section.blocks:
+            kind = float_type(placed.block.environment or "")
+            if placed.kind in FLOAT_BLOCKS and kind is not None and placed.block.environment in FLOATS:
+                floats.setdefault(placed.file, []).append(placed)
+        for run in section.runs:
+            text = texts[run.file]
+            items: list[tuple[int, list[re.Match[str]] | PlacedBlock]] = [
+                (event.start(), [event]) for event in _events(text, run.start, run.end) if read(run.file, event.start())
+            ]
+            items += [
+                (use.start(), carriers[use.group(1)])
+                for use in (uses.finditer(text, run.start, run.end) if uses else ())
+                if read(run.file, use.start())
+            ]
+            items += [
+                (placed.block.start, placed)
+                for placed in floats.get(run.file, [])
+                if run.start <= placed.block.start < run.end and not hidden.covers(run.file, placed.block.start)
+            ]
+            for _, item in sorted(items, key=lambda pair: pair[0]):
+                yield from item if isinstance(item, list) else [item]
+
+
+def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
+    """The caption texts of each float block, by the float's reading index."""
+    captions: dict[int, list[str]] = {}
+    holder: PlacedBlock | None = None
+    for placed in manuscript.blocks:
+        if placed.kind in FLOAT_BLOCKS:
+            holder = placed
+        elif (
+            placed.kind is BlockKind.CAPTION
+            and holder is not None
+            and holder.file == placed.file
+            and holder.block.start <= placed.block.start < holder.block.end
+        ):
+            captions.setdefault(holder.index, []).append(placed.block.plain.text)
+    return captions
