@@ -99,7 +99,7 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
         return
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
     texts = {path: ctx.source(path).text for path in project.files}
-    hidden = unprinted(project, [macro for _, macro in ctx.index.macros])
+    hidden = unprinted(project, ctx.index.macros)
     floats = numbered_floats(ctx.manuscript, texts, hidden, list(ctx.index.macros))
     own, common = _caption_words(floats)
     for placed in mentioning:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind, MacroDef
-from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_layout, float_type
+from .float_layout import float_layout
+from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_type
 
 # What changes how a kind is counted or printed, between two floats: its counter set, its number redefined.
 _SET = re.compile(r"\\setcounter\s*\{(?P<kind>figure|table)\}\s*\{(?P<value>\d+)\}")
