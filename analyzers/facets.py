@@ -86,7 +86,7 @@ FACETS: dict[str, Facet] = dict(
         _facet("ref_keys", ("refs",), _keys("refs")),
         _facet("cite_keys", ("cites",), _keys("cites")),
         _facet("bibliography", ("bib_entries", "bib_problems", "bibitems"), _per_file("bib_entries", "bib_problems", "bibitems")),
-        _facet("macros", ("macros", "printed"), _per_file("macros")),
+        _facet("macros", ("macros", "printed", "rule_macros"), _per_file("macros")),
         _facet("acronyms", ("acronyms", "inline_acronyms"), _per_file("acronyms", "inline_acronyms")),
         _facet("styled", ("styled",), _per_file("styled")),
         _facet("blocks", _WHOLE_PAPER, lambda project: project.manuscript.basis, section_local=True),

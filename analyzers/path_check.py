@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..latex.project import ProjectProblem
-from ..latex.submission import ExtractionLimits
 from .engine import RuleEngines
 from .project_config import Config, RuleOptions, load_config
 from .projects import InputError, is_submission_archive, open_input, project_folder, refusal_problems
 from .session import Session
+
+if TYPE_CHECKING:
+    from ..latex.submission import ExtractionLimits
 
 
 def check_path(

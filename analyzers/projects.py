@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..latex.chunk_parser import ChunkParser
 from ..latex.discovery import find_roots, including_root, named_root, project_folder_for
 from ..latex.project import Project, ProjectProblem
 from ..latex.sandbox import ProjectRoot
 from ..latex.source import SOURCE_SUFFIXES
-from ..latex.submission import ExtractionLimits, Submission, open_submission
 from .project_config import CONFIG_FILE, Config, load_config
+
+if TYPE_CHECKING:
+    from ..latex.submission import ExtractionLimits, Submission
 
 
 class InputError(Exception):
@@ -82,6 +85,8 @@ def is_submission_archive(path: Path) -> bool:
 
 def open_input(path: Path, limits: ExtractionLimits | None = None) -> Submission:
     """A folder, a .tex file or a submitted archive, extracted safely to a private folder."""
+    from ..latex.submission import open_submission  # archives only: its settings model loads pydantic's types
+
     try:
         return open_submission(path, limits)
     except FileNotFoundError:

@@ -14,20 +14,17 @@ from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from pylatexenc import latexwalker as lw
-
 from .bibliography import BibEntry, BibProblem
 from .conditionals import NEVER, branch_paths, group_end, path_at
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
-from .macro_signatures import PARSE_CONTEXT
 from .manuscript import Manuscript, PlacedBlock, Section
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .option_labels import label_setting_commands, option_label_uses
-from .plaintext import InlineRenderer, PlainBuilder
+from .printed_macros import MACRO_CALL, printed_macros
 from .sentences import sentence_spans
 from .source import SourceText, value_hash
-from .walker import RunWalker
+from .tables import rule_macros
 
 if TYPE_CHECKING:
     from .chunk_parser import Store
@@ -119,11 +116,16 @@ class Index:
     def printed(self, text: str) -> str:
         """`text` (a rendering such as a table header) with the argument-less macros the paper defines
         spelled as they print, for messages: "row \\method" becomes "row SparseProbe"."""
-        return _MACRO_CALL.sub(lambda call: self._printed_macros.get(call.group(1), call.group(0)), text)
+        return MACRO_CALL.sub(lambda call: self._printed_macros.get(call.group(1), call.group(0)), text)
 
     @cached_property
     def _printed_macros(self) -> dict[str, str]:
         return printed_macros(macro for _, macro in self.macros)
+
+    @cached_property
+    def rule_macros(self) -> frozenset[str]:
+        """The author's macros that draw table rules: the table rules ask for every section, once per build."""
+        return rule_macros(macro for _, macro in self.macros)
 
 
 @dataclass
@@ -419,41 +421,6 @@ def _file_facts(
     macros = _with_branches(document.text, parsed.macros)
     items: dict[str, list[Any]] = {"refs": refs, "cites": cites, "macros": macros, "acronyms": parsed.acronyms, "styled": parsed.styled}
     return _FileFacts(labels, refs, cites, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
-
-
-# A macro left as written by the rendering, with the empty group that ends its name: "\\method{}".
-_MACRO_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?")
-# \xspace only decides on a following space, which the rendering of a message already has.
-_PRINTS_NOTHING = frozenset({"xspace", "@"})
-
-
-def printed_macros(definitions: Iterable[MacroDef]) -> dict[str, str]:
-    """What each argument-less macro prints, for those whose body renders to text alone
-    (`\\newcommand{\\method}{\\textsc{SparseProbe}\\xspace}` prints "SparseProbe"). A later
-    definition wins, as in TeX; a body that calls another such macro is read through it."""
-    bodies = {
-        macro.name.lstrip("\\"): macro.body
-        for macro in definitions
-        if macro.arguments == 0 and not any(branch == NEVER for _, branch in macro.branch)
-    }
-    printed: dict[str, str] = {}
-    for name, body in bodies.items():
-        text = _rendered(body)
-        for _ in range(3):  # a chain of a few definitions at most
-            text = _MACRO_CALL.sub(lambda call: _rendered(bodies[call.group(1)]) if call.group(1) in bodies else call.group(0), text)
-        if text and "\\" not in text:
-            printed[name] = text
-    return printed
-
-
-def _rendered(latex: str) -> str:
-    try:
-        nodes, _, _ = RunWalker(latex, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
-    except (RecursionError, lw.LatexWalkerError, IndexError, ValueError, AttributeError, TypeError):
-        return latex
-    out = PlainBuilder()
-    InlineRenderer(on_macro=lambda node, _: node.macroname in _PRINTS_NOTHING).render(nodes, out)
-    return out.build().text.strip()
 
 
 _EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ABBREVIATIONS = (
     "e.g",
@@ -42,7 +43,8 @@ _BOUNDARY = re.compile(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
 _ABBREVIATION_END = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=8192)  # kept by a block's text: the index and a dozen rules split the same blocks
+def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of each sentence in `text`, trimmed of outer white space."""
     spans: list[tuple[int, int]] = []
     start = 0
@@ -53,7 +55,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         _append(text, start, end, spans)
         start = match.end()
     _append(text, start, len(text), spans)
-    return spans
+    return tuple(spans)
 
 
 def _append(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:

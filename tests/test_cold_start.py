@@ -22,6 +22,7 @@ NOT_FOR_A_PLAIN_CHECK = (
     "openai",
     "anthropic",
     "scipy",
+    "auditex.latex.submission",  # archives only
 )
 
 PROBE = """

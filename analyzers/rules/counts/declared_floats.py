@@ -45,8 +45,16 @@ class DeclaredFloats(Violation):
 class _Float:
     kind: str  # "figure" or "table"
     main: bool  # in the main article, not the appendix
-    captions: int
-    graphics: int
+    latex: str  # the environment's LaTeX: read (a parse, for its captions) only when the paper declares a count
+
+    @property
+    def captions(self) -> int:
+        layout = float_layout(self.latex)
+        return layout.captions if layout else 1
+
+    @property
+    def graphics(self) -> int:
+        return len(_GRAPHICS.findall(self.latex))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -124,9 +132,7 @@ def declared_float_count(ctx: RuleContext, section: Section) -> Iterator[_Float 
         environment = placed.block.environment or ""
         kind = float_type(environment)
         if placed.kind in FLOAT_BLOCKS and kind is not None and environment in FLOATS:
-            latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-            layout = float_layout(latex)
-            yield _Float(kind, main, layout.captions if layout else 1, len(_GRAPHICS.findall(latex)))
+            yield _Float(kind, main, ctx.source(placed.file).text[placed.block.start : placed.block.end])
         if placed.kind is BlockKind.PARAGRAPH and "of" in placed.block.plain.text:
             yield from _declarations(ctx, placed)
 

@@ -36,15 +36,17 @@ class MissingComputeResources(Violation):
 
 
 class _Compute(NamedTuple):
-    trains: bool  # an empirical or method section that trains, fine-tunes or simulates
-    states_compute: bool
     anchor: Finding | None  # at the heading of an empirical section
 
 
 def _no_compute(ctx: RuleContext, parts: list[tuple[Section, list[_Compute]]]) -> Iterator[Finding]:
-    evidence = [part for _, (part,) in parts]
-    anchors = [part.anchor for part in evidence if part.anchor is not None]
-    if anchors and any(part.trains for part in evidence) and not any(part.states_compute for part in evidence):
+    # The text is searched only for a paper with an empirical section, and for compute only when it trains.
+    anchors = [part.anchor for _, (part,) in parts if part.anchor is not None]
+    if (
+        anchors
+        and any(any_text(section, _training_in, only=EMPIRICAL_SECTIONS + (SectionKind.METHOD,)) for section, _ in parts)
+        and not any(any_text(section, _compute_in) for section, _ in parts)
+    ):
         yield anchors[0]
 
 
@@ -79,6 +81,4 @@ def missing_compute_resources(ctx: RuleContext, section: Section) -> list[_Compu
     `[rules] ignore = ["DIS002"]` in `.auditex.toml`.
     """
     anchor = flag_heading(ctx, section, MissingComputeResources()) if section.kind in EMPIRICAL_SECTIONS else None
-    return [
-        _Compute(any_text(section, _training_in, only=EMPIRICAL_SECTIONS + (SectionKind.METHOD,)), any_text(section, _compute_in), anchor)
-    ]
+    return [_Compute(anchor)]

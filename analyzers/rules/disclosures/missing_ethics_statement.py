@@ -46,14 +46,19 @@ class MissingEthicsStatement(Violation):
 class _Ethics(NamedTuple):
     human_subjects: int  # mentions of human subjects or personal data
     first: Finding | None  # at the first of them
-    statement: bool  # an ethics section or a sentence on approval, consent, anonymisation
 
 
 def _no_ethics(ctx: RuleContext, parts: list[tuple[Section, list[_Ethics]]]) -> Iterator[Finding]:
     evidence = [part for _, (part,) in parts]
-    if sum(part.human_subjects for part in evidence) < _MIN_HUMAN_MENTIONS or any(part.statement for part in evidence):
+    # An ethics statement is looked for only in a paper with human subjects: most papers have none.
+    if sum(part.human_subjects for part in evidence) < _MIN_HUMAN_MENTIONS or any(_states_ethics(section) for section, _ in parts):
         return
     yield next(part.first for part in evidence if part.first is not None)
+
+
+def _states_ethics(section: Section) -> bool:
+    """An ethics section, or a sentence on approval, consent, anonymisation."""
+    return section.kind is SectionKind.ETHICS or any_text(section, _ethics_in)
 
 
 @rule(
@@ -94,4 +99,4 @@ def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics
     if mentions:
         placed, match = mentions[0]
         first = ctx.flag_block(MissingEthicsStatement(match.group(0)), placed, match.start(), match.end())
-    return [_Ethics(len(mentions), first, section.kind is SectionKind.ETHICS or any_text(section, _ethics_in))]
+    return [_Ethics(len(mentions), first)]

@@ -276,8 +276,12 @@ def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]
 
 def _told(quote: Quote, cell: TableCell) -> str:
     """The cell's value as the sentence would write it: as a percentage when that is the spelling one digit away."""
-    plain, percent = spelled(cell.value, quote.decimals), spelled(cell.value * 100, quote.decimals)
-    return percent if abs(cell.value) <= 1 < abs(quote.value) and percent in quote.variants and plain not in quote.variants else plain
+    plain = spelled(cell.value, quote.decimals)
+    if abs(cell.value) <= 1 < abs(quote.value) and plain not in quote.variants:
+        percent = spelled(cell.value * 100, quote.decimals)  # spelled only where it may be the one: a quote weighs every cell near it
+        if percent in quote.variants:
+            return percent
+    return plain
 
 
 def _tie(quote: Quote, cell: TableCell) -> int:
@@ -307,8 +311,8 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     candidates = [
         (at, c)
         for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if _told(quote, c) in quote.variants
-        and (quote.percent or _told(quote, c) == spelled(c.value, quote.decimals))
+        if (told := _told(quote, c)) in quote.variants
+        and (quote.percent or told == spelled(c.value, quote.decimals))
         and (quote.role is not Role.CHANGE or not quote.percent or c.change)
         and _quotable(quote, c)
     ]

@@ -35,16 +35,16 @@ class SignificanceWithoutTest(Claim):
 
 
 class _Significance(NamedTuple):
-    """What a section adds to RHE002: whether it reports a test, and its first "significantly" claims."""
+    """What a section adds to RHE002: its first "significantly" claims."""
 
-    test_reported: bool
     claims: list[Finding]
 
 
 def _significance_unless_tested(ctx: RuleContext, parts: list[tuple[Section, list[_Significance]]]) -> Iterator[Finding]:
-    sections = [part for _, section_parts in parts for part in section_parts]
-    if not any(part.test_reported for part in sections):
-        yield from at_most_a_few(finding for part in sections for finding in part.claims)
+    claimed = [finding for _, section_parts in parts for part in section_parts for finding in part.claims]
+    # The paper is searched for a test only when it claims significance: most papers do not.
+    if claimed and not any(_reports_test(placed.block.plain.text) for section, _ in parts for placed in section.blocks):
+        yield from at_most_a_few(iter(claimed))
 
 
 @rule(
@@ -80,7 +80,7 @@ def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_S
     No fix: either report the test or drop the word.
     """
     first = list(at_most_a_few(claims(ctx, section, _SIGNIFICANTLY, ("significant",), SignificanceWithoutTest, hedge=None)))
-    yield _Significance(any(_reports_test(placed.block.plain.text) for placed in section.blocks), first)
+    yield _Significance(first)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

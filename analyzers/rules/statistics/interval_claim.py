@@ -64,7 +64,7 @@ def interval_claim_contradicted(ctx: RuleContext, section: Section) -> Iterator[
         text = placed.block.plain.text
         if "CI" not in text and "interval" not in text and "CrI" not in text and "HDI" not in text and "HPD" not in text:
             continue
-        for claim in read_null_claims(text, tuple(sentence_spans(text))):
+        for claim in read_null_claims(text, sentence_spans(text)):
             if claim.contradicted:
                 violation = NullClaimContradicted(" ".join(text[claim.start : claim.end].split()), claim.interval.written)
                 evidence = Evidence(kind="moderate: claim and interval in one sentence", reason="an interval holds zero or it does not")

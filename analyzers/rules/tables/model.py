@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
-from ....latex.tables import is_rule, rule_macros
+from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Related, Statement
 from ...quantities import AGGREGATE_HEADER, agrees, name_words, slack, spelled
@@ -154,7 +154,7 @@ class Grid:
 
 def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
     """The author's macros that draw table rules (`\\newcommand\\shline{…\\hline…}`)."""
-    return rule_macros(macro for _, macro in ctx.index.macros)
+    return ctx.index.rule_macros
 
 
 def cell_statement(ctx: RuleContext, file: str, grid: Grid, cell: Cell, role: str = "result", row: str | None = None) -> Statement:
