@@ -80,10 +80,12 @@ class RuleContext:
         return self.whole_project.source(problem.file).text[problem.start : problem.end]
 
     def range(self, file: str, start: int, end: int) -> Range:
+        return Range.of(*self.positions(file, start, end))
+
+    def positions(self, file: str, start: int, end: int) -> tuple[int, int, int, int]:
+        """A span's start and end (line, UTF-16 character), what its `range` holds, without building the model."""
         source = self.whole_project.source(file)
-        start_line, start_char = source.position(start)
-        end_line, end_char = source.position(max(start, end))
-        return Range.of(start_line, start_char, end_line, end_char)
+        return (*source.position(start), *source.position(max(start, end)))
 
     def related(self, file: str, start: int, end: int, message: str) -> Related:
         return Related(file=file, range=self.range(file, start, end), message=message)

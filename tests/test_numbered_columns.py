@@ -1,8 +1,7 @@
 """How a sentence names a table's column by its number ("Column (1)", "model 2"), for NUM001."""
 
-from auditex.analyzers.finding import Position, Range, Related
 from auditex.analyzers.quantities import name_words
-from auditex.analyzers.rules.numbers.model import TableCell
+from auditex.analyzers.rules.numbers.model import CellPlace, TableCell
 from auditex.analyzers.rules.numbers.numbered_columns import another_numbered_column, column_numbers, column_picked
 from auditex.latex.model import Cell, Table
 from auditex.latex.tables import read_number
@@ -59,7 +58,7 @@ def _cell(value: float, *column_words: str) -> TableCell:
         ours=False,
         with_spread=False,
         describe="Table tab:fit",
-        related=Related(file="main.tex", range=Range(start=Position(line=0, character=0), end=Position(line=0, character=1)), message=""),
+        place=CellPlace("main.tex", 0, 0, 0, 1),
         rounded=frozenset(),
         exact=frozenset(),
     )

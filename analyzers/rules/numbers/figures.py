@@ -78,11 +78,7 @@ def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
             c.ours,
             c.with_spread,
             c.describe,
-            c.related.file,
-            c.related.range.start.line,
-            c.related.range.start.character,
-            c.related.range.end.line,
-            c.related.range.end.character,
+            *c.place,
         )
         for c in figures.cells
     )
@@ -140,4 +136,4 @@ def quoted(ctx: RuleContext, quote: Quote) -> Statement:
 
 def held(cell: TableCell) -> Statement:
     """The table side of a finding's evidence: the cell."""
-    return Statement(file=cell.related.file, range=cell.related.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)
+    return Statement(file=cell.place.file, range=cell.place.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)

@@ -7,13 +7,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ....latex.index import NumberInContext
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import NumberMention, Role, find_numbers
 from ...context import RuleContext, Spot
-from ...finding import Related
+from ...finding import Range, Related
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import (
     CellAt,
@@ -73,6 +74,20 @@ def section_cells(section: Section) -> Iterator[tuple[PlacedBlock, Cell, float]]
                 yield placed, cell, cell.value
 
 
+class CellPlace(NamedTuple):
+    """A cell's file and its source range's ends, as a finding's range gives them."""
+
+    file: str
+    start_line: int
+    start_character: int
+    end_line: int
+    end_character: int
+
+    @property
+    def range(self) -> Range:
+        return Range.of(self.start_line, self.start_character, self.end_line, self.end_character)
+
+
 @dataclass(frozen=True, slots=True)
 class TableCell:
     """A numeric table cell as NUM001 compares it, without its table."""
@@ -90,9 +105,14 @@ class TableCell:
     ours: bool  # its row header names the authors' own method ("Ours", "BTS (ours)")
     with_spread: bool  # it is written with its spread ("19.7 ± 6.1"): a mean of runs
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
-    related: Related  # the cell, for a finding on a prose number
+    place: CellPlace  # where it sits; its `related` is built only for a cell a finding names
     rounded: frozenset[str]  # rounded_spellings of its value
     exact: frozenset[str]  # exact_spellings
+
+    @property
+    def related(self) -> Related:
+        """The cell, for a finding on a prose number."""
+        return Related(file=self.place.file, range=self.place.range, message=f"the table's value {self.text}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +258,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         ours=bool(OURS.search(row)),
         with_spread=cell.spread is not None,
         describe=at.describe(),
-        related=ctx.related(placed.file, cell.start, cell.end, f"the table's value {cell.text}"),
+        place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         rounded=frozenset(rounded_spellings(value, cell.decimals)),
         exact=frozenset(exact_spellings(value, cell.decimals)),
     )
