@@ -17,13 +17,14 @@ from .model import (
     Quote,
     TableCell,
     cell_index,
+    lowest_headers,
     may_quote,
     quote_of,
     retired_of,
-    section_cells,
     section_numbers,
     section_tables,
     table_cell,
+    table_values,
 )
 from .numbered_columns import column_numbers
 
@@ -46,14 +47,15 @@ def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
 
 
 def _read(ctx: RuleContext, section: Section) -> list[Figures]:
-    numbering = {id(table): column_numbers(table) for _, table in section_tables(section)}
-    cells = tuple(
-        table_cell(ctx, placed, cell, value, numbering[id(placed.block.table)].get((cell.row, cell.column)))
-        for placed, cell, value in section_cells(section)
-    )
+    cells: list[TableCell] = []
+    for placed, table in section_tables(section):
+        numbering, above = column_numbers(table), lowest_headers(table)
+        for cell, value in table_values(table):
+            at = (cell.row, cell.column)
+            cells.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
     quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
     retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
-    return [Figures(cells=cells, quotes=quotes, retired=retired)]
+    return [Figures(cells=tuple(cells), quotes=quotes, retired=retired)]
 
 
 def fed_by(part: list[Figures]) -> tuple[object, ...] | None:

@@ -69,9 +69,15 @@ def section_tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
 def section_cells(section: Section) -> Iterator[tuple[PlacedBlock, Cell, float]]:
     """The numeric body cells of the section's tables, with their values."""
     for placed, table in section_tables(section):
-        for cell in body_cells(table):
-            if cell.value is not None:
-                yield placed, cell, cell.value
+        for cell, value in table_values(table):
+            yield placed, cell, value
+
+
+def table_values(table: Table) -> Iterator[tuple[Cell, float]]:
+    """The numeric body cells of one table, with their values."""
+    for cell in body_cells(table):
+        if cell.value is not None:
+            yield cell, cell.value
 
 
 class CellPlace(NamedTuple):
@@ -239,8 +245,9 @@ def may_quote(mention: NumberMention) -> bool:
     return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
 
 
-def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, number: int | None = None) -> TableCell:
-    """The cell as NUM001 compares it; `number` is its column's "(N)" (see `column_numbers`), which names it too."""
+def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
+    """The cell as NUM001 compares it; `above` is its `lowest_headers`, `number` its column's "(N)" (see
+    `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
     return TableCell(
@@ -251,7 +258,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         row_words=frozenset(name_words(row)),
         column_words=frozenset(name_words(column)) | ({column_word(number)} if number is not None else set()),
         named=bool(NAME_LIKE.search(row) or NAME_LIKE.search(column)),
-        aggregate=any(AVERAGED.match(header) for header in (row, column, lowest_header(at))),
+        aggregate=any(AVERAGED.match(header) for header in (row, column, above)),
         change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(CHANGE_HEADER.search(column)),
         # Under a numbered (regression) column, a parenthesised cell is the estimate's standard error.
         spread=bool(SPREAD.search(column)) or (number is not None and cell.text.strip().startswith("(")),
@@ -264,15 +271,22 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     )
 
 
-def lowest_header(at: CellAt) -> str:
-    """The nearest text cell above the cell in its column: its header ("Mean" under "Panel A: Summary
-    statistics"), or the sub-header a panel repeats inside the body."""
-    table, column = at.table, at.cell.column
-    for row in reversed(table.rows[: at.cell.row]):
+def lowest_headers(table: Table) -> dict[tuple[int, int], str]:
+    """By (row, column), the nearest text cell above each cell in its column: its header ("Mean" under "Panel A:
+    Summary statistics"), or the sub-header a panel repeats inside the body ("" if none). Read in one walk
+    down the rows, not a walk up from every cell."""
+    above: dict[int, str] = {}
+    found: dict[tuple[int, int], str] = {}
+    for index, row in enumerate(table.rows):
         for cell in row:
-            if cell.column <= column < cell.column + cell.column_span and cell.text.strip() and cell.value is None:
-                return cell.text
-    return ""
+            found[(index, cell.column)] = above.get(cell.column, "")
+        headers: dict[int, str] = {}
+        for cell in row:
+            if cell.text.strip() and cell.value is None:
+                for column in range(cell.column, cell.column + cell.column_span):
+                    headers.setdefault(column, cell.text)
+        above.update(headers)
+    return found
 
 
 def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:

@@ -19,7 +19,7 @@ from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Range
 from ...quantities import CellAt, body_cells, name_words, spelled
-from .model import lowest_header, section_tables, significant_figures
+from .model import lowest_headers, section_tables, significant_figures
 
 # Two tables must repeat this many results that agree before one that differs is reported, at most one
 # in `_AGREEING_PER_SLIP` of the repeated results may differ, and never more than `_SLIPS`: tables that
@@ -58,11 +58,12 @@ def keyed_cells(ctx: RuleContext, section: Section) -> tuple[KeyedCell, ...]:
     cells = []
     title = section.title or section.kind.value
     for placed, table in section_tables(section):
+        headers = lowest_headers(table)
         for cell in body_cells(table):
             if cell.value is None:
                 continue
             at = CellAt(placed, cell)
-            row_header, column_header = table.row_header(cell.row), lowest_header(at)
+            row_header, column_header = table.row_header(cell.row), headers[(cell.row, cell.column)]
             if _SUMMARY.match(row_header) or _SUMMARY.match(column_header) or not _ONE_VALUE.match(cell.text):
                 continue  # an aggregate summarises its own table's cells, which another table need not share
             row, column = _key(row_header), _key(column_header)
