@@ -296,17 +296,20 @@ def body_cells(table: Table) -> Iterator[Cell]:
         yield from row
 
 
-def rounded_spellings(value: float, decimals: int) -> set[str]:
-    """How a cell's value may be quoted: rounded to fewer places, a fraction also as a percentage."""
+@functools.lru_cache(maxsize=4096)
+def rounded_spellings(value: float, decimals: int) -> frozenset[str]:
+    """How a cell's value may be quoted: rounded to fewer places, a fraction also as a percentage. Kept by value:
+    a paper's tables repeat their values, and two rules index every cell."""
     spellings = {spelled(value, places) for places in range(decimals, -1, -1)}
     if abs(value) <= 1 and decimals >= 2:  # a fraction cell read as a percentage
         spellings |= {spelled(value * 100, places) for places in range(decimals - 2, -1, -1)}
-    return spellings
+    return frozenset(spellings)
 
 
-def exact_spellings(value: float, decimals: int) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def exact_spellings(value: float, decimals: int) -> frozenset[str]:
     """A cell's value as written, and as the percentage of a fraction."""
-    return {spelled(value, decimals), spelled(value * 100, max(decimals - 2, 0))}
+    return frozenset({spelled(value, decimals), spelled(value * 100, max(decimals - 2, 0))})
 
 
 def agreeing_spellings(value: float, decimals: int) -> list[str]:

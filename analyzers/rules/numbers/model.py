@@ -266,8 +266,8 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         with_spread=cell.spread is not None,
         describe=at.describe(),
         place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
-        rounded=frozenset(rounded_spellings(value, cell.decimals)),
-        exact=frozenset(exact_spellings(value, cell.decimals)),
+        rounded=rounded_spellings(value, cell.decimals),
+        exact=exact_spellings(value, cell.decimals),
     )
 
 
