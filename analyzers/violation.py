@@ -10,6 +10,8 @@ violation beside its check, so the message of a code is read and changed in one 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TypeVar, dataclass_transform
 
 
 class Violation(ABC):
@@ -27,6 +29,16 @@ class Violation(ABC):
     def identity(self) -> str:
         """The words that identify this finding wherever it moves; by default its message."""
         return self.message
+
+
+V = TypeVar("V", bound=Violation)
+
+
+@dataclass_transform(frozen_default=True)
+def violation_type(cls: type[V]) -> type[V]:
+    """A rule's violation as a frozen dataclass, without the equality, hash and repr nothing asks of a violation:
+    each generated method is compiled at import, and some seventy rules declare one."""
+    return dataclass(frozen=True, eq=False, repr=False)(cls)
 
 
 class MisspelledKey(Violation):

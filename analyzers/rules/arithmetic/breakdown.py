@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import spelled
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import PartsOfWhole, breakdowns
 from .prose import prose_blocks, quoted
 
 
-@dataclass(frozen=True)
+@violation_type
 class BreakdownMissesTotal(Violation):
     split: PartsOfWhole
     unit: str  # "%" or ""

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ..tables.model import Grid, author_rule_macros, cell_statement, signed, table_blocks
 from .pooled import Pooled, pooled_rows
 
 
-@dataclass(frozen=True)
+@violation_type
 class PooledCellMismatch(Violation):
     table: str | None  # its label
     row: str

@@ -29,11 +29,11 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, ratio_claims
 
 
-@dataclass(frozen=True)
+@violation_type
 class RatioMiscomputed(Violation):
     claim: RatioClaim
     quote: str

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ....latex.manuscript import PlacedBlock
 from ...context import RuleContext
 from ...finding import Evidence, Finding
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ..tables.model import Grid, cell_statement, signed
 from .columns import Fit, Outcome, best, explained
 
@@ -53,7 +53,7 @@ class MissedRow:
         return f"{self.table} {self.column} {self.written} {self.recomputed}"
 
 
-@dataclass(frozen=True)
+@violation_type
 class MissedRowViolation(Violation):
     """A row of a computed column that its inputs do not give; `computed` names what the column is."""
 

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ..tables.model import Grid, author_rule_macros, cell_statement, table_blocks
 from .columns import Fit, Outcome, Series, best, is_share_column, names_change, pair_fits, series_of, share_fits, step_fits
 from .table_report import MissedRow
 
 
-@dataclass(frozen=True)
+@violation_type
 class ColumnTruncated(Violation):
     first: MissedRow  # the first row whose value only truncation gives
     truncated: int  # how many rows only truncation gives

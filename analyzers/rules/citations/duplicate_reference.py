@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
@@ -15,11 +14,11 @@ from ...registry import rule
 from ...scholarly.cited_references import split_authors, to_text
 from ...scholarly.matching import normal, surname
 from ...scholarly.normalise import clean_doi
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import cited_keys, is_cited, numbered_apart
 
 
-@dataclass(frozen=True)
+@violation_type
 class DuplicateReference(Violation):
     key: str
     other_key: str  # the earlier entry's

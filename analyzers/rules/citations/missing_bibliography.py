@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ...wording import counted
 from .model import known_keys, missing_bibliography_files
 
 
-@dataclass(frozen=True)
+@violation_type
 class MissingBibliography(Violation):
     keys: int  # how many keys the manuscript cites
     missing_file: str | None  # the bibliography file it names and the project lacks

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.bibliography import is_printed_field
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import cited_keys, is_cited
 
 
-@dataclass(frozen=True)
+@violation_type
 class RepeatedField(Violation):
     reason: str  # the bibliography parser's words
     key: str | None

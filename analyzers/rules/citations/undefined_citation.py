@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from rapidfuzz import process
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import MisspelledKey
+from ...violation import MisspelledKey, violation_type
 from .model import known_keys, missing_bibliography_files
 
 
-@dataclass(frozen=True)
+@violation_type
 class UndefinedCitation(MisspelledKey):
     key: str
     closest: str | None  # the bibliography key the fix puts in its place

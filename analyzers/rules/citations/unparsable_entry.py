@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 
-@dataclass(frozen=True)
+@violation_type
 class UnparsableEntry(Violation):
     reason: str  # the bibliography parser's words
     key: str | None  # the entry's key, when it was read

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import cited_keys
 
 
-@dataclass(frozen=True)
+@violation_type
 class UnusedEntry(Violation):
     key: str
 

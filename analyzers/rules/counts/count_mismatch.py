@@ -22,17 +22,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import COUNT_WORDS, mismatches
 
 
-@dataclass(frozen=True)
+@violation_type
 class CountMismatch(Violation):
     announcement: re.Match[str]
     stated: int

@@ -12,7 +12,7 @@ from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ..drafts.float_layout import float_layout
 from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_type
 
@@ -21,7 +21,7 @@ _DECLARED = re.compile(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\
 _GRAPHICS = re.compile(r"\\includegraphics\b")
 
 
-@dataclass(frozen=True)
+@violation_type
 class DeclaredFloats(Violation):
     kind: str  # "figure" or "table"
     declared: int

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import COUNT_WORDS, number
 
 _PROSE = ("paragraph", "footnote", "caption")
@@ -23,7 +22,7 @@ _COUNT = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+(?:[a-z][a-z-
 _LONGEST = 6  # words of an item: longer pieces are clauses, not names of things
 
 
-@dataclass(frozen=True)
+@violation_type
 class RepeatedItem(Violation):
     item: str
     stated: int

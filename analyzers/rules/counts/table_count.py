@@ -12,11 +12,11 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .table_rows import TableCount, countable, listings, names_listed, table_counts
 
 
-@dataclass(frozen=True)
+@violation_type
 class TableCountMismatch(Violation):
     claim: TableCount
     rows: int

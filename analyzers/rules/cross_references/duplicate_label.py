@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 
-@dataclass(frozen=True)
+@violation_type
 class DuplicateLabel(Violation):
     key: str
     first_file: str  # where the first definition is

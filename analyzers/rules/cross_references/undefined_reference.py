@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from rapidfuzz import process
 
@@ -29,14 +28,14 @@ from ....latex.project import ProjectProblem
 from ...context import RuleContext
 from ...finding import Category, Finding, Related, Severity
 from ...registry import rule
-from ...violation import MisspelledKey, Violation
+from ...violation import MisspelledKey, Violation, violation_type
 from .model import LabelSources
 
 # "Line~\ref{", "Lines \ref{a}--\ref{", "lines~\ref{a} to \ref{": the reference names a code line.
 _CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
 
 
-@dataclass(frozen=True)
+@violation_type
 class UndefinedReference(MisspelledKey):
     command: str
     key: str
@@ -50,7 +49,7 @@ class UndefinedReference(MisspelledKey):
         return f"`\\{self.command}{{{self.key}}}` refers to a label that is not defined{self.unread}{unknown_source}"
 
 
-@dataclass(frozen=True)
+@violation_type
 class KeyInDoubledBraces(Violation):
     """`\\cref{{key}}`: the key LaTeX reads keeps the inner braces, which no `\\label` defines, wherever it lives."""
 
@@ -72,7 +71,7 @@ class KeyInDoubledBraces(Violation):
         return self.key
 
 
-@dataclass(frozen=True)
+@violation_type
 class UndefinedInGeneratedLabels(Violation):
     references: int
     keys: tuple[str, ...]

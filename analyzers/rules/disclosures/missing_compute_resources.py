@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -12,7 +11,7 @@ from ....latex.model import SectionKind
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import EMPIRICAL_SECTIONS, any_text, finder, flag_heading
 
 _TRAINING = re.compile(r"\b(?:train(?:ed|ing)?|fine-?tun\w*|optimi[sz]ed|epochs?|simulations?|benchmark(?:ed|s)?)\b", re.I)
@@ -24,7 +23,7 @@ _COMPUTE = re.compile(
 _training_in, _compute_in = finder(_TRAINING), finder(_COMPUTE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class MissingComputeResources(Violation):
     @property
     def message(self) -> str:

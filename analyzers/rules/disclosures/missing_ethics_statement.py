@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -12,7 +11,7 @@ from ....latex.model import SectionKind
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import any_text, finder, text_blocks
 
 _HUMAN_SUBJECTS = re.compile(
@@ -30,7 +29,7 @@ _human_subjects_in, _ethics_in = finder(_HUMAN_SUBJECTS), finder(_ETHICS)
 _MIN_HUMAN_MENTIONS = 2
 
 
-@dataclass(frozen=True)
+@violation_type
 class MissingEthicsStatement(Violation):
     mention: str  # the first mention of human subjects or personal data
 

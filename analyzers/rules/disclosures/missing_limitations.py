@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -12,7 +11,7 @@ from ....latex.model import SectionKind
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import EMPIRICAL_SECTIONS, any_text, finder, flag_heading
 
 _LIMITATIONS = re.compile(
@@ -21,7 +20,7 @@ _LIMITATIONS = re.compile(
 _limitations_in = finder(_LIMITATIONS)
 
 
-@dataclass(frozen=True)
+@violation_type
 class MissingLimitations(Violation):
     @property
     def message(self) -> str:

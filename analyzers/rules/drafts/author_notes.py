@@ -2,21 +2,20 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import NoteCommand, in_definition, note_commands, note_uses, unprinted
 
 # The blocks a reader reads: prose, captions, table cells.
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class PrintedAuthorNote(Violation):
     command: str
     times: int  # in this passage

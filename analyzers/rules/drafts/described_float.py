@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
@@ -29,7 +28,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .float_numbers import NumberedFloat, numbered_floats
 from .model import elsewhere, mentioned_kind, unprinted
 from .panels import sentence_words
@@ -46,7 +45,7 @@ _DESCRIBED = 2  # a caption's own words a sentence must hold to describe its flo
 _COMMON = 3  # captions that hold a word before it names the paper's subject rather than a float
 
 
-@dataclass(frozen=True)
+@violation_type
 class HandNumberOfAnotherFloat(Violation):
     written: str
     kind: str

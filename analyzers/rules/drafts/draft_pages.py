@@ -1,16 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import draft_page_marks, unprinted
 
 
-@dataclass(frozen=True)
+@violation_type
 class DraftPageMark(Violation):
     command: str
 

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
@@ -10,7 +9,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .float_layout import float_layout
 from .model import (
     FAR_BEYOND,
@@ -33,7 +32,7 @@ from .model import (
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
 
-@dataclass(frozen=True)
+@violation_type
 class HandNumberBeyondLast(Violation):
     written: str
     kind: str
@@ -52,7 +51,7 @@ class HandNumberBeyondLast(Violation):
         return f"{self.written} of {self.kind}s"
 
 
-@dataclass(frozen=True)
+@violation_type
 class HandNumberOutsideChapters(Violation):
     written: str
     kind: str

@@ -2,17 +2,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .float_layout import MisplacedLabel, float_layout, may_misplace_label
 from .model import FLOAT_BLOCKS, FLOATS, unprinted
 
 
-@dataclass(frozen=True)
+@violation_type
 class LabelBeforeCaption(Violation):
     key: str
     environment: str

@@ -18,7 +18,6 @@ repeat, is not read. Plurals count as their singular.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock
@@ -28,7 +27,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .float_numbers import float_captions
 from .model import FLOAT_BLOCKS
 from .panels import Panel, caption_panels, cited_panels, sentence_words
@@ -36,7 +35,7 @@ from .panels import Panel, caption_panels, cited_panels, sentence_words
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 
 
-@dataclass(frozen=True)
+@violation_type
 class PanelOfAnotherSubject(Violation):
     key: str
     cited: str  # the panel letters the sentence cites, as "C, G"

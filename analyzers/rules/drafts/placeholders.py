@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ....latex.manuscript import PlacedBlock
@@ -11,7 +10,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     Placeholder,
     PlaceholderKind,
@@ -32,7 +31,7 @@ _SUBJECT = 4
 _ROMAN_TEN = 10
 
 
-@dataclass(frozen=True)
+@violation_type
 class DraftPlaceholder(Violation):
     written: str
     kind: PlaceholderKind

@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import FLOAT_BLOCKS, FLOATS, float_type, named_before, unprinted
 
 # The reference commands that print the bare number, leaving the float's name to the text.
@@ -16,7 +15,7 @@ _BARE = ("ref", "ref*", "subref")
 _RECAPTIONED = re.compile(r"\\captionof|\\captionsetup\s*(?:\[[^\]]*\])?\s*\{[^}]*\btype\s*=")
 
 
-@dataclass(frozen=True)
+@violation_type
 class ReferenceNamesAnotherKind(Violation):
     key: str
     written: str  # the kind the text names

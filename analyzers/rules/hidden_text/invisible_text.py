@@ -11,7 +11,7 @@ from ....latex.model import StyledText
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import INJECTION
 
 # Colour specifications that print nothing on a white page.
@@ -28,7 +28,7 @@ _TINY_SCALE = 0.1
 _EXCERPT_LIMIT = 80
 
 
-@dataclass(frozen=True)
+@violation_type
 class HiddenText(Violation):
     reason: str  # why a reader cannot see it: "white", "near-zero font size", …
     command: str  # the styling command

@@ -13,7 +13,7 @@ from ...context import RuleContext
 from ...finding import Category, Finding, Range, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import injections
 
 _QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
@@ -24,7 +24,7 @@ _file_injections = lru_cache(maxsize=1024)(injections)
 _block_injections = lru_cache(maxsize=TEXT_CACHE_SIZE)(injections)
 
 
-@dataclass(frozen=True)
+@violation_type
 class ReviewerPromptInjection(Violation):
     where: str  # "in a comment" or "in the text"
     phrases: tuple[str, ...]  # the instructions of one line, whitespace flattened

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Finding, Severity
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 
-@dataclass(frozen=True)
+@violation_type
 class ProjectProblemViolation(Violation):
     kind: str  # the project problem's kind (latex/project.py ProjectProblem)
     reason: str  # the project's words for it

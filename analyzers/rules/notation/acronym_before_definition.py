@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -11,7 +10,7 @@ from ....latex.model import Acronym
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     PROSE,
     WELL_KNOWN,
@@ -39,7 +38,7 @@ def _body_prose(section: Section) -> Iterator[PlacedBlock]:
         yield from (placed for placed in section.blocks if placed.kind in PROSE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class UsedBeforeDefinition(Violation):
     short: str
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     AcronymDefinition,
     all_acronym_definitions,
@@ -17,7 +16,7 @@ from .model import (
 )
 
 
-@dataclass(frozen=True)
+@violation_type
 class AcronymRedefined(Violation):
     written: str  # the acronym as this definition writes it
     short: str  # in the singular

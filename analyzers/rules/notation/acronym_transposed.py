@@ -17,7 +17,6 @@ once, where it first appears, with how often the paper writes it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
@@ -26,7 +25,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     MIN_TRANSPOSED_LETTERS,
     PROSE,
@@ -44,7 +43,7 @@ _DEFINED_USES = 2  # its definition and one use at least
 _REPEATED_USES = 2  # a slip written twice or more is a habit the reader cannot correct alone
 
 
-@dataclass(frozen=True)
+@violation_type
 class AcronymTransposed(Violation):
     written: str  # in the singular
     defined: str

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Related, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     MacroPlaces,
     Redefinition,
@@ -20,7 +19,7 @@ from .model import (
 )
 
 
-@dataclass(frozen=True)
+@violation_type
 class MacroRedefined(Violation):
     name: str
     first_body: str

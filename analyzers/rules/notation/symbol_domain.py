@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -12,7 +11,7 @@ from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Finding, Related, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 _NUMBER = r"-?\s?(?:\d+(?:\.\d+)?|\.\d+)"
 _SYMBOL = r"(?<![\w\\^_])(?P<symbol>[A-Za-zα-ωΑ-Ω](?:_\{?[\w,]+\}?)?)"
@@ -53,7 +52,7 @@ def _number(text: str) -> float:
     return float(text.replace(" ", ""))
 
 
-@dataclass(frozen=True)
+@violation_type
 class RangeConflict(Violation):
     key: str  # the symbol as written in the source, accents included
     symbol: str

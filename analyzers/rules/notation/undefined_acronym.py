@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ....latex.manuscript import PlacedBlock, Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     PROSE,
     WELL_KNOWN,
@@ -39,7 +38,7 @@ class _AcronymUses(NamedTuple):
     glossary: tuple[tuple[str, bool, frozenset[str]], ...]
 
 
-@dataclass(frozen=True)
+@violation_type
 class UndefinedAcronym(Violation):
     short: str
     uses: int  # in the whole paper: the sections' counts, added up by the combine

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.manuscript import Section
@@ -14,7 +13,7 @@ from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import section_tables
 
 _NUM = r"([-−]?\d+(?:\.\d+)?)\s*%?"
@@ -24,7 +23,7 @@ _CHANGE = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@violation_type
 class ChangeMiscomputed(Violation):
     """A stated change (`stated`, as the sentence writes it) and what its end points give (`problem`)."""
 

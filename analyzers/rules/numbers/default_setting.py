@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .restated import NUMBER, Pair, Stated, reported, restatements, section_statements, value_of
 
 _DEFAULT = re.compile(
@@ -56,7 +55,7 @@ def _two_defaults(statement: Stated, other: Stated) -> bool:
     return not (statement.names and other.names and not statement.names & other.names)
 
 
-@dataclass(frozen=True)
+@violation_type
 class DefaultRestated(Violation):
     slip: str
     told: str

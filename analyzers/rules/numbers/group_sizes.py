@@ -35,7 +35,7 @@ from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
 from ...quantities import CellAt, body_cells
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import section_tables
 
 # The name of a line that counts each group's members.
@@ -86,7 +86,7 @@ class _Sentence:
     text: str
 
 
-@dataclass(frozen=True)
+@violation_type
 class GroupSize(Violation):
     stated: int
     group: str

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -67,7 +67,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Statement, TextEdit
 from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .figures import fed_by, held, quoted, section_figures
 from .model import (
     OURS,
@@ -85,7 +85,7 @@ from .model import (
 from .numbered_columns import another_numbered_column, column_picked, leading_slip_in_guessed_row
 
 
-@dataclass(frozen=True)
+@violation_type
 class ProseContradictsTable(Violation):
     """A prose number (`quote`, as written) one digit away from the cell it quotes (`cell`, in `table`; `where`
     describes the cell as the editor prints it; `told` is the cell's value as the sentence would write it)."""
@@ -109,7 +109,7 @@ class ProseContradictsTable(Violation):
         return f"{self.quote} {self.table} {self.cell}"
 
 
-@dataclass(frozen=True)
+@violation_type
 class StaleQuote(Violation):
     """A prose number (`quote`) that its table (`where`) writes only in a commented-out line of its source."""
 

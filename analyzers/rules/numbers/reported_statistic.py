@@ -20,7 +20,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import agrees, name_words
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import stem
 
 # The statistics a coefficient table gives a column each, by what its header or the prose label spells.
@@ -91,7 +91,7 @@ class CoefficientTable:
         return f"Table {self.table.label}" if self.table.label else "a table"
 
 
-@dataclass(frozen=True)
+@violation_type
 class StatisticContradictsTable(Violation):
     """A labelled statistic (`kind`, as written `stated`) that the table row the sentence names (`row`, in `table`)
     gives as `cell`."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
@@ -12,7 +11,7 @@ from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import section_tables
 from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
@@ -166,7 +165,7 @@ def _restated(statement: Stated, other: Stated) -> bool:
     return all(abs(a - b) <= _CLOSE * max(abs(a), abs(b)) for a, b in zip(statement.values, other.values, strict=True))
 
 
-@dataclass(frozen=True)
+@violation_type
 class RangeRestated(Violation):
     """The range `slip` here, `told` in the section `where`, for `key`."""
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...quantities import digit_variants
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _ACRONYMS = r"[A-Z]{2,}s\b"  # "NLMs", "GPUs": an acronym's plural counts things too
@@ -143,7 +142,7 @@ def _same_count(statement: Stated, other: Stated) -> bool:
     return not _other_setting(statement, other) and _evidence(statement, other) is not None
 
 
-@dataclass(frozen=True)
+@violation_type
 class CountRestated(Violation):
     """The count `slip` here, `told` in the section `where`; `shared` are the words after both."""
 

@@ -79,7 +79,7 @@ from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     FOLLOWING,
     SCALES,
@@ -125,7 +125,7 @@ class _Statement:
     at: Spot  # where its finding, or the other statement's related span, sits
 
 
-@dataclass(frozen=True)
+@violation_type
 class TwoValues(Violation):
     """`slip` (what it measures: `slip_named`) here, `told` (`told_named`) in the section `told_where`; `shared` are
     the words around both numbers."""
@@ -161,7 +161,7 @@ def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements
     yield from _repeated_in_tables(ctx, [cell for _, (part,) in parts for cell in part.cells])
 
 
-@dataclass(frozen=True)
+@violation_type
 class RepeatedCell(Violation):
     """A cell (`slip`, as written) that another table (`where`: its cell described) holds as `told` under the
     same row and column names."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
@@ -40,14 +39,14 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Severity, TextEdit
 from ...quantities import agrees, named_at, spelled
 from ...registry import Pairwise, Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .figures import TableCells, fed_by, held, quoted, section_figures, sentences, table_cells
 from .model import Figures, Quote, TableCell
 
 RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class SwappedValues(Violation):
     """Two prose numbers (`first`, `second`) that the sentence gives to two cells (`first_cell`, `second_cell`, of
     `table`), which hold them the other way round (`first_held`, `second_held`)."""

@@ -42,7 +42,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import significant_figures
 
 _NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
@@ -93,7 +93,7 @@ class _Extreme:
     anchor: Finding
 
 
-@dataclass(frozen=True)
+@violation_type
 class SummaryContradicted(Violation):
     """A range or an extreme (`quote`) that the cells of `line` contradict, as `told` says."""
 

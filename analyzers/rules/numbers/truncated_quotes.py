@@ -24,7 +24,6 @@ sentence itself references the table ("moderate: …") or only its paragraph doe
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -33,7 +32,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Severity, TextEdit
 from ...quantities import named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .figures import TableCells, fed_by, held, quoted, section_figures, sentences, table_cells
 from .model import Figures, Quote, TableCell
 
@@ -43,7 +42,7 @@ CUT_IN_A_SENTENCE = 2
 MOST_PLACES = 12
 
 
-@dataclass(frozen=True)
+@violation_type
 class CutQuote(Violation):
     """A prose number (`quote`) that cuts the cell it quotes (`cell`, in `table`; `where` describes it) instead of
     rounding it (`rounded`), one of `cut` such numbers of its sentence."""

@@ -12,13 +12,12 @@ from __future__ import annotations
 import inspect
 from abc import abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...context import RuleContext
 from ...finding import Finding, Fix
 from ...scholarly.bibtex_edit import bibtex_value, field_spans
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 if TYPE_CHECKING:  # the offline path never imports the HTTP layer
     from ...scholarly.cited_references import Cited
@@ -57,7 +56,7 @@ def documented(check: _Check) -> _Check:
     return check
 
 
-@dataclass(frozen=True)
+@violation_type
 class CitedViolation(Violation):
     """A problem of one cited reference: its identity is the key and what is wrong with it."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.manuscript import Section
@@ -17,7 +16,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Finding
 from ...memo import TEXT_CACHE_SIZE
-from ...violation import Violation
+from ...violation import Violation, violation_type
 
 MAX_PER_PAPER = 3
 _PROSE = (BlockKind.PARAGRAPH,)
@@ -29,7 +28,7 @@ _HEDGED = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@violation_type
 class Claim(Violation):
     """A claim as written: its identity is its words, lower-cased, wherever it moves."""
 

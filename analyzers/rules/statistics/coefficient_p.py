@@ -30,13 +30,13 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
 from .statistic_columns import row_mismatches
 
 
-@dataclass(frozen=True)
+@violation_type
 class CoefficientStatisticsInconsistent(Violation):
     b: str
     se: str
@@ -53,7 +53,7 @@ class CoefficientStatisticsInconsistent(Violation):
         return f"{self.b} {self.se} {self.written}"
 
 
-@dataclass(frozen=True)
+@violation_type
 class RowStatisticsInconsistent(Violation):
     written: str
     expected: str

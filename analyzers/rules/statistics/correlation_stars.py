@@ -1,21 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import correlation_p, is_correlation_table, possible_stars, star_legend, stated_sample
 
 # A correlation matrix states a few coefficients at least; a table with one starred cell may star something else.
 _MIN_STARRED = 3
 
 
-@dataclass(frozen=True)
+@violation_type
 class CorrelationStarsMismatch(Violation):
     cell: str
     n: int

@@ -15,14 +15,13 @@ test statistic in it, and only under the same name (`BF_10` and `BF_01` are two 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .bounds import impossible_values
 from .cells import impossible_cells
 
@@ -30,7 +29,7 @@ from .cells import impossible_cells
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class ImpossibleStatistic(Violation):
     written: str
     why: str

@@ -1,21 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import ReportedInterval, read_intervals
 
 # Prose, captions and table cells: an interval reads the same in all three.
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class ReversedInterval(Violation):
     interval: str
 
@@ -24,7 +23,7 @@ class ReversedInterval(Violation):
         return f"the interval {self.interval} has its lower bound above its upper bound"
 
 
-@dataclass(frozen=True)
+@violation_type
 class EstimateOutsideInterval(Violation):
     estimate: str
     interval: str

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
@@ -9,13 +8,13 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import read_null_claims
 
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
 
-@dataclass(frozen=True)
+@violation_type
 class NullClaimContradicted(Violation):
     claim: str
     interval: str

@@ -18,19 +18,18 @@ another table, disagrees almost everywhere, and its disagreements say nothing of
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import star_legend
 from .regression import contradicting, reads_as_standard_errors, two_tailed_p
 
 
-@dataclass(frozen=True)
+@violation_type
 class RegressionStarsMismatch(Violation):
     written: str
     z: float

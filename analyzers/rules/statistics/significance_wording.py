@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock
@@ -11,7 +10,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import SignificanceClaim, read_significance_claims, read_synonym_claims
 
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
@@ -23,7 +22,7 @@ _MORE = (">", "≥", "⩾", ">=")
 _ANY_LEVEL = re.compile(r"(?:p\s*[<≤]\s*|α\s*=\s*|alpha\s*=\s*)(0?\.\d+)|(\d{1,2})\s?%\s+(?:significance\s+)?level", re.I)
 
 
-@dataclass(frozen=True)
+@violation_type
 class SignificanceWordingContradicted(Violation):
     word: str
     p_text: str

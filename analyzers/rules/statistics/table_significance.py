@@ -27,11 +27,11 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
 
 
-@dataclass(frozen=True)
+@violation_type
 class NoneSignificantContradicted(Violation):
     quote: str
     table: str

@@ -35,7 +35,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, slack, spelled
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     Grid,
     Statistic,
@@ -53,7 +53,7 @@ from .model import (
 _DISTRIBUTION_HEADER = re.compile(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class AggregateMismatch(Violation):
     table: str | None  # its label
     where: str  # "row Avg", "column Mean"

@@ -15,7 +15,7 @@ from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import (
     DIRECTION_WEIGHT,
     OURS,
@@ -34,7 +34,7 @@ from .model import (
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
 
-@dataclass(frozen=True)
+@violation_type
 class BestClaimContradicted(Violation):
     word: str  # "best", "highest", "lowest", ...
     table: str  # the cited label

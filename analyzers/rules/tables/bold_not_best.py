@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
@@ -12,11 +11,11 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import slack
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import DIRECTION_WEIGHT, SET_APART, WITHIN_SPREAD, Grid, author_rule_macros, read_direction, spread_overlaps, table_blocks
 
 
-@dataclass(frozen=True)
+@violation_type
 class BoldNotBest(Violation):
     table: str | None  # its label
     header: str  # the column's header, as written

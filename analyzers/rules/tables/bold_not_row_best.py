@@ -11,14 +11,14 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import slack
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import Grid, author_rule_macros, cell_statement, read_direction, table_blocks
 
 _ROWS = 4  # bold rows needed before the table's own use of bold says what bold means
 _AGREEING = 0.8  # the share of them whose bold is the best of its row
 
 
-@dataclass(frozen=True)
+@violation_type
 class BoldNotRowBest(Violation):
     table: str | None  # its label
     row: str  # the row's name, as printed

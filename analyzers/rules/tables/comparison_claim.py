@@ -33,11 +33,11 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import OURS, Grid, LabelledTable, author_rule_macros, labelled_tables, names_row, read_direction, tables_by_label
 
 
-@dataclass(frozen=True)
+@violation_type
 class ComparisonContradicted(Violation):
     claim: str  # the comparison as written: "outperforms", "lower than"
     table: str  # the cited label

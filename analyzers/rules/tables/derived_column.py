@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import DERIVED_HEADER, Fit, Grid, author_rule_macros, cell_statement, derivations, is_aggregate_row, signed, table_blocks
 
 
-@dataclass(frozen=True)
+@violation_type
 class DerivedCellMismatch(Violation):
     table: str | None  # its label
     row: str  # the row's name, as printed

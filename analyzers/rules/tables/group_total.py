@@ -25,11 +25,11 @@ from ....latex.model import Cell
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import Grid, author_rule_macros, cell_statement, count, label_columns, row_groups, row_label, size_rows, table_blocks
 
 
-@dataclass(frozen=True)
+@violation_type
 class _CountsMissTotal(Violation):
     """Counts written beside the total they should make up, and do not."""
 

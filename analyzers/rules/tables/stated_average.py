@@ -30,7 +30,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, referenced_labels, slack, spelled
 from ...registry import Scope, rule
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding, claims_with_tables, is_aggregate_row, labelled_tables
 
 # "an average accuracy of 0.5962", "the mean error is 1.3": the words between name the column. "Mean absolute
@@ -48,7 +48,7 @@ _NEAR = 0.03  # a stated average this close to a mean of the rows is the same qu
 _BASELINE = re.compile(r"\bbaseline\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@violation_type
 class StatedAverageMissed(Violation):
     table: str  # the cited label
     column: str  # as printed
