@@ -61,6 +61,7 @@ class Grid:
     rule_rows: list[int]  # rows a rule is drawn above
     author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
     mark_columns: list[int]  # ✓/✗ columns
+    width: int  # one past its last column, read once: the table rules walk its columns for every row and claim
 
     @classmethod
     def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
@@ -73,7 +74,9 @@ class Grid:
         if author_rules:  # the header ends at the first inner rule, the author's included
             inner = [row for row in rule_rows if 0 < row < len(table.rows)]
             header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
-        grid = cls(table, {(cell.row, cell.column): cell for row in table.rows for cell in row}, header_rows, rule_rows, author_rules, [])
+        cells = {(cell.row, cell.column): cell for row in table.rows for cell in row}
+        width = max((cell.column + cell.column_span for row in table.rows for cell in row), default=1)
+        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width)
         grid.mark_columns = grid._marked_columns()
         return grid
 
@@ -81,7 +84,7 @@ class Grid:
         return range(self.header_rows, len(self.table.rows))
 
     def columns(self) -> range:
-        return range(1, max((cell.column + cell.column_span for row in self.table.rows for cell in row), default=1))
+        return range(1, self.width)
 
     def row_header(self, row: int) -> str:
         """The row's first cell, without an author's rule macro written before it."""
