@@ -269,24 +269,50 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
+def _checked_after_each_edit(tmp_path, texts: dict[str, str], edits: list[tuple[str, str]], code: str) -> list[list[str]]:
+    """`code`'s findings of a cold check of `texts`, then after each edit: each incremental check must equal a cold one."""
+    write_project(tmp_path, texts)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    seen = [[f.code for f in engine.check(project) if f.code == code]]
+    texts = dict(texts)
+    for name, text in edits:
+        texts[name] = text
+        project.update(name, text)
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
+        assert _dumped(engine.check(project)) == _dumped(cold)
+        seen.append([f.code for f in cold if f.code == code])
+    return seen
+
+
 def test_a_walk_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path):
     """NOT006 keeps each section's acronyms by the Section the manuscript hands on: typing above a slip
     moves it, fixing it removes it, and an edit in another file leaves it; each as a cold check says."""
     intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
     results = "\\section{Results}\nThe GDN approximates any map; GDN wins.\n"
     main = "\\documentclass{article}\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n"
-    write_project(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results})
-    project = Project(tmp_path, "main.tex")
-    engine = Engine()
-    assert [f.code for f in engine.check(project) if f.code == "NOT006"] == ["NOT006"]
-    texts = {"main.tex": main, "intro.tex": intro, "results.tex": results}
-    for name, text in [
+    edits = [
         ("results.tex", results.replace("The GDN", "Typed here. The GDN")),
         ("intro.tex", intro.replace("fast", "very fast")),
         ("results.tex", results.replace("GDN", "DGN")),
-    ]:
-        texts[name] = text
-        project.update(name, text)
-        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
-        assert _dumped(engine.check(project)) == _dumped(cold)
-    assert not [f for f in cold if f.code == "NOT006"]
+    ]
+    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results}, edits, "NOT006")
+    assert seen == [["NOT006"], ["NOT006"], ["NOT006"], []]
+
+
+def test_the_blocks_typing_a_float_number_kept_per_section_give_a_cold_checks_findings(tmp_path):
+    """DRF008 keeps each section's blocks that type a float's number by the Section the manuscript hands on:
+    typing above the slip, editing the supplement's captions and fixing the number each give a cold check's findings."""
+    fixture = (Path(__file__).parent / "rules" / "DRF008" / "positive.tex").read_text().replace(" % expect: DRF008", "")
+    head, rest = fixture.split("\\section{Results}")
+    results, supplement = rest.split("\\clearpage")
+    results = "\\section{Results}" + results
+    main = head + "\\input{results}\n\\clearpage\n\\input{supplement}\n\\end{document}\n"
+    supplement = supplement.replace("\\end{document}\n", "")
+    edits = [
+        ("results.tex", results.replace("We extract", "Typed here. We extract")),
+        ("supplement.tex", supplement.replace("Ablation results for each", "Ablation results, for each")),
+        ("results.tex", results.replace("Figure S2A", "Figure S3A")),
+    ]
+    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "results.tex": results, "supplement.tex": supplement}, edits, "DRF008")
+    assert seen == [["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"]]
