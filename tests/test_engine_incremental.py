@@ -316,3 +316,22 @@ def test_the_blocks_typing_a_float_number_kept_per_section_give_a_cold_checks_fi
     ]
     seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "results.tex": results, "supplement.tex": supplement}, edits, "DRF008")
     assert seen == [["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"]]
+
+
+def test_comparisons_against_tables_kept_by_what_the_tables_feed_give_a_cold_checks_findings(tmp_path):
+    """TAB007 keeps each section's findings while every section's tables are the same: typing in the prose around
+    the table, and above the claim, keep the finding; changing the cited cell in the other section removes it."""
+    table = (
+        "\\begin{table}\n\\begin{tabular}{lcc}\nMethod & CIFAR-10 Acc. & SVHN Acc. \\\\\n"
+        "CutMix & 95.1 & 96.0 \\\\\nMixUp & 94.3 & 96.4 \\\\\n\\end{tabular}\n\\caption{Accuracy.}\\label{tab:main}\n\\end{table}\n"
+    )
+    claims = "\\section{Discussion}\nMixUp outperforms CutMix on CIFAR-10 (Table~\\ref{tab:main}).\n"
+    tables = "\\section{Results}\nWe report accuracy.\n\n" + table
+    main = "\\documentclass{article}\\begin{document}\n\\input{tables}\n\\input{claims}\n\\end{document}\n"
+    edits = [
+        ("tables.tex", tables.replace("We report", "Typed here. We report")),
+        ("claims.tex", claims.replace("MixUp outperforms", "Typed here. MixUp outperforms")),
+        ("tables.tex", tables.replace("MixUp & 94.3", "MixUp & 95.5")),
+    ]
+    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "tables.tex": tables, "claims.tex": claims}, edits, "TAB007")
+    assert seen == [["TAB007"], ["TAB007"], ["TAB007"], []]

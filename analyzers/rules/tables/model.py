@@ -207,6 +207,20 @@ def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
     return {label: item for item in items if isinstance(item, LabelledTable) for label in item.labels}
 
 
+def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
+    """What a section's citable tables give every section's claims, for a `Pairwise` combine (None: it holds
+    none): their labels, place and every cell, so typing in the prose around a table keeps every other section's findings."""
+    tables = tuple(
+        (item.labels, item.file, item.origin, item.block_start, repr(item.table)) for item in part if isinstance(item, LabelledTable)
+    )
+    return tables or None
+
+
+def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, LabelledTable]:
+    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label."""
+    return tables_by_label(item for _, _, part in feeding for item in part)
+
+
 Claim = TypeVar("Claim")
 
 
