@@ -269,69 +269,79 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
-def _checked_after_each_edit(tmp_path, texts: dict[str, str], edits: list[tuple[str, str]], code: str) -> list[list[str]]:
-    """`code`'s findings of a cold check of `texts`, then after each edit: each incremental check must equal a cold one."""
-    write_project(tmp_path, texts)
-    project = Project(tmp_path, "main.tex")
-    engine = Engine()
-    seen = [[f.code for f in engine.check(project) if f.code == code]]
-    texts = dict(texts)
-    for name, text in edits:
-        texts[name] = text
-        project.update(name, text)
-        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
-        assert _dumped(engine.check(project)) == _dumped(cold)
-        seen.append([f.code for f in cold if f.code == code])
-    return seen
-
-
-def test_a_walk_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path):
-    """NOT006 keeps each section's acronyms by the Section the manuscript hands on: typing above a slip
-    moves it, fixing it removes it, and an edit in another file leaves it; each as a cold check says."""
+def _acronyms() -> dict[str, str]:
+    """NOT006 keeps each section's acronyms by the Section the manuscript hands on."""
     intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
     results = "\\section{Results}\nThe GDN approximates any map; GDN wins.\n"
     main = "\\documentclass{article}\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n"
-    edits = [
-        ("results.tex", results.replace("The GDN", "Typed here. The GDN")),
-        ("intro.tex", intro.replace("fast", "very fast")),
-        ("results.tex", results.replace("GDN", "DGN")),
-    ]
-    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results}, edits, "NOT006")
-    assert seen == [["NOT006"], ["NOT006"], ["NOT006"], []]
+    return {"main.tex": main, "intro.tex": intro, "results.tex": results}
 
 
-def test_the_blocks_typing_a_float_number_kept_per_section_give_a_cold_checks_findings(tmp_path):
-    """DRF008 keeps each section's blocks that type a float's number by the Section the manuscript hands on:
-    typing above the slip, editing the supplement's captions and fixing the number each give a cold check's findings."""
+def _typed_float_numbers() -> dict[str, str]:
+    """DRF008 keeps each section's blocks that type a float's number by the Section the manuscript hands on."""
     fixture = (Path(__file__).parent / "rules" / "DRF008" / "positive.tex").read_text().replace(" % expect: DRF008", "")
     head, rest = fixture.split("\\section{Results}")
     results, supplement = rest.split("\\clearpage")
-    results = "\\section{Results}" + results
     main = head + "\\input{results}\n\\clearpage\n\\input{supplement}\n\\end{document}\n"
-    supplement = supplement.replace("\\end{document}\n", "")
-    edits = [
-        ("results.tex", results.replace("We extract", "Typed here. We extract")),
-        ("supplement.tex", supplement.replace("Ablation results for each", "Ablation results, for each")),
-        ("results.tex", results.replace("Figure S2A", "Figure S3A")),
-    ]
-    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "results.tex": results, "supplement.tex": supplement}, edits, "DRF008")
-    assert seen == [["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"] * 2, ["DRF008"]]
+    return {"main.tex": main, "results.tex": "\\section{Results}" + results, "supplement.tex": supplement.replace("\\end{document}\n", "")}
 
 
-def test_comparisons_against_tables_kept_by_what_the_tables_feed_give_a_cold_checks_findings(tmp_path):
-    """TAB007 keeps each section's findings while every section's tables are the same: typing in the prose around
-    the table, and above the claim, keep the finding; changing the cited cell in the other section removes it."""
+def _comparisons() -> dict[str, str]:
+    """TAB007 keeps each section's findings while every section's tables are the same (its `Pairwise`)."""
     table = (
         "\\begin{table}\n\\begin{tabular}{lcc}\nMethod & CIFAR-10 Acc. & SVHN Acc. \\\\\n"
         "CutMix & 95.1 & 96.0 \\\\\nMixUp & 94.3 & 96.4 \\\\\n\\end{tabular}\n\\caption{Accuracy.}\\label{tab:main}\n\\end{table}\n"
     )
     claims = "\\section{Discussion}\nMixUp outperforms CutMix on CIFAR-10 (Table~\\ref{tab:main}).\n"
-    tables = "\\section{Results}\nWe report accuracy.\n\n" + table
     main = "\\documentclass{article}\\begin{document}\n\\input{tables}\n\\input{claims}\n\\end{document}\n"
-    edits = [
-        ("tables.tex", tables.replace("We report", "Typed here. We report")),
-        ("claims.tex", claims.replace("MixUp outperforms", "Typed here. MixUp outperforms")),
-        ("tables.tex", tables.replace("MixUp & 94.3", "MixUp & 95.5")),
-    ]
-    seen = _checked_after_each_edit(tmp_path, {"main.tex": main, "tables.tex": tables, "claims.tex": claims}, edits, "TAB007")
-    assert seen == [["TAB007"], ["TAB007"], ["TAB007"], []]
+    return {"main.tex": main, "tables.tex": "\\section{Results}\nWe report accuracy.\n\n" + table, "claims.tex": claims}
+
+
+# (the rule, its fixture, the edits as (file, old, new), how many findings of the rule a cold check gives before and after each)
+_KEPT_WORK = [
+    (
+        "NOT006",
+        _acronyms,
+        [("results.tex", "The GDN", "Typed here. The GDN"), ("intro.tex", "fast", "very fast"), ("results.tex", "GDN", "DGN")],
+        [1, 1, 1, 0],
+    ),
+    (
+        "DRF008",
+        _typed_float_numbers,
+        [
+            ("results.tex", "We extract", "Typed here. We extract"),
+            ("supplement.tex", "results for each", "results, for each"),
+            ("results.tex", "S2A", "S3A"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
+        "TAB007",
+        _comparisons,
+        [
+            ("tables.tex", "We report", "Typed here. We report"),
+            ("claims.tex", "MixUp out", "Typed here. MixUp out"),
+            ("tables.tex", "MixUp & 94.3", "MixUp & 95.5"),
+        ],
+        [1, 1, 1, 0],
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "fixture", "edits", "counts"), _KEPT_WORK, ids=[case[0] for case in _KEPT_WORK])
+def test_a_rules_work_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path, code, fixture, edits, counts):
+    """A rule's walk or findings kept per section (`SectionKey`, `Pairwise`): typing above a finding, an edit in
+    another file and fixing it each give what a cold check gives, the finding moved, kept or gone."""
+    texts = fixture()
+    write_project(tmp_path, texts)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    seen = [sum(f.code == code for f in engine.check(project))]
+    for name, old, new in edits:
+        assert old in texts[name], "the edit must change the fixture"
+        texts[name] = texts[name].replace(old, new)
+        project.update(name, texts[name])
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
+        assert _dumped(engine.check(project)) == _dumped(cold)
+        seen.append(sum(f.code == code for f in cold))
+    assert seen == counts
