@@ -297,6 +297,16 @@ def _comparisons() -> dict[str, str]:
     return {"main.tex": main, "tables.tex": "\\section{Results}\nWe report accuracy.\n\n" + table, "claims.tex": claims}
 
 
+def _reported_statistics() -> dict[str, str]:
+    """NUM004 keeps each section's findings while every section's coefficient tables are the same (its `Pairwise`)."""
+    fixture = (Path(__file__).parent / "rules" / "NUM004" / "positive.tex").read_text()
+    head, rest = fixture.split("\\subsection{Martyrdom narratives}")
+    martyrdom, table = rest.split("\\begin{table}")
+    main = head + "\\input{martyrdom}\n\\input{tables}\n\\end{document}\n"
+    tables = "\\section{Tables}\nWe list the coefficients.\n\n\\begin{table}" + table.replace("\\end{document}\n", "")
+    return {"main.tex": main, "martyrdom.tex": "\\subsection{Martyrdom narratives}" + martyrdom, "tables.tex": tables}
+
+
 # (the rule, its fixture, the edits as (file, old, new), how many findings of the rule a cold check gives before and after each)
 _KEPT_WORK = [
     (
@@ -324,6 +334,16 @@ _KEPT_WORK = [
             ("tables.tex", "MixUp & 94.3", "MixUp & 95.5"),
         ],
         [1, 1, 1, 0],
+    ),
+    (
+        "NUM004",
+        _reported_statistics,
+        [
+            ("martyrdom.tex", "Violent man", "Typed here. Violent man"),
+            ("tables.tex", "We list", "Typed here. We list"),
+            ("tables.tex", "0.47 & 0.21", "0.47 & 0.19"),
+        ],
+        [3, 3, 3, 2],
     ),
 ]
 

@@ -209,9 +209,12 @@ def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
 
 def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     """What a section's citable tables give every section's claims, for a `Pairwise` combine (None: it holds
-    none): their labels, place and every cell, so typing in the prose around a table keeps every other section's findings."""
+    none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
+    around a table (which moves its offsets, not its lines) keeps every other section's findings."""
     tables = tuple(
-        (item.labels, item.file, item.origin, item.block_start, repr(item.table)) for item in part if isinstance(item, LabelledTable)
+        (item.labels, item.file, item.origin, repr(item.table.shifted(-item.block_start)))
+        for item in part
+        if isinstance(item, LabelledTable)
     )
     return tables or None
 
