@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..latex.manuscript import Manuscript, Section
@@ -109,12 +110,12 @@ class Engine:
         self._digests: tuple[Manuscript | None, dict[str, str]] = (None, {})
         self.last_stats = CheckStats()
 
-    @property
+    @cached_property  # the config is the engine's for its life: select once, not on every keystroke's two stages
     def enabled_rules(self) -> list[Rule]:
         """The selected offline rules (online ones run in the verification pass, never here)."""
         return [rule for rule in self.selected_rules if rule.scope not in (Scope.ONLINE, Scope.LIMIT)]
 
-    @property
+    @cached_property
     def selected_rules(self) -> list[Rule]:
         return self.registry.select(self.config.rules.select, self.config.rules.ignore)
 

@@ -269,24 +269,99 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
-def test_a_walk_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path):
-    """NOT006 keeps each section's acronyms by the Section the manuscript hands on: typing above a slip
-    moves it, fixing it removes it, and an edit in another file leaves it; each as a cold check says."""
+def _acronyms() -> dict[str, str]:
+    """NOT006 keeps each section's acronyms by the Section the manuscript hands on."""
     intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
     results = "\\section{Results}\nThe GDN approximates any map; GDN wins.\n"
     main = "\\documentclass{article}\\begin{document}\n\\input{intro}\n\\input{results}\n\\end{document}\n"
-    write_project(tmp_path, {"main.tex": main, "intro.tex": intro, "results.tex": results})
+    return {"main.tex": main, "intro.tex": intro, "results.tex": results}
+
+
+def _typed_float_numbers() -> dict[str, str]:
+    """DRF008 keeps each section's blocks that type a float's number by the Section the manuscript hands on."""
+    fixture = (Path(__file__).parent / "rules" / "DRF008" / "positive.tex").read_text().replace(" % expect: DRF008", "")
+    head, rest = fixture.split("\\section{Results}")
+    results, supplement = rest.split("\\clearpage")
+    main = head + "\\input{results}\n\\clearpage\n\\input{supplement}\n\\end{document}\n"
+    return {"main.tex": main, "results.tex": "\\section{Results}" + results, "supplement.tex": supplement.replace("\\end{document}\n", "")}
+
+
+def _comparisons() -> dict[str, str]:
+    """TAB007 keeps each section's findings while every section's tables are the same (its `Pairwise`)."""
+    table = (
+        "\\begin{table}\n\\begin{tabular}{lcc}\nMethod & CIFAR-10 Acc. & SVHN Acc. \\\\\n"
+        "CutMix & 95.1 & 96.0 \\\\\nMixUp & 94.3 & 96.4 \\\\\n\\end{tabular}\n\\caption{Accuracy.}\\label{tab:main}\n\\end{table}\n"
+    )
+    claims = "\\section{Discussion}\nMixUp outperforms CutMix on CIFAR-10 (Table~\\ref{tab:main}).\n"
+    main = "\\documentclass{article}\\begin{document}\n\\input{tables}\n\\input{claims}\n\\end{document}\n"
+    return {"main.tex": main, "tables.tex": "\\section{Results}\nWe report accuracy.\n\n" + table, "claims.tex": claims}
+
+
+def _reported_statistics() -> dict[str, str]:
+    """NUM004 keeps each section's findings while every section's coefficient tables are the same (its `Pairwise`)."""
+    fixture = (Path(__file__).parent / "rules" / "NUM004" / "positive.tex").read_text()
+    head, rest = fixture.split("\\subsection{Martyrdom narratives}")
+    martyrdom, table = rest.split("\\begin{table}")
+    main = head + "\\input{martyrdom}\n\\input{tables}\n\\end{document}\n"
+    tables = "\\section{Tables}\nWe list the coefficients.\n\n\\begin{table}" + table.replace("\\end{document}\n", "")
+    return {"main.tex": main, "martyrdom.tex": "\\subsection{Martyrdom narratives}" + martyrdom, "tables.tex": tables}
+
+
+# (the rule, its fixture, the edits as (file, old, new), how many findings of the rule a cold check gives before and after each)
+_KEPT_WORK = [
+    (
+        "NOT006",
+        _acronyms,
+        [("results.tex", "The GDN", "Typed here. The GDN"), ("intro.tex", "fast", "very fast"), ("results.tex", "GDN", "DGN")],
+        [1, 1, 1, 0],
+    ),
+    (
+        "DRF008",
+        _typed_float_numbers,
+        [
+            ("results.tex", "We extract", "Typed here. We extract"),
+            ("supplement.tex", "results for each", "results, for each"),
+            ("results.tex", "S2A", "S3A"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
+        "TAB007",
+        _comparisons,
+        [
+            ("tables.tex", "We report", "Typed here. We report"),
+            ("claims.tex", "MixUp out", "Typed here. MixUp out"),
+            ("tables.tex", "MixUp & 94.3", "MixUp & 95.5"),
+        ],
+        [1, 1, 1, 0],
+    ),
+    (
+        "NUM004",
+        _reported_statistics,
+        [
+            ("martyrdom.tex", "Violent man", "Typed here. Violent man"),
+            ("tables.tex", "We list", "Typed here. We list"),
+            ("tables.tex", "0.47 & 0.21", "0.47 & 0.19"),
+        ],
+        [3, 3, 3, 2],
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "fixture", "edits", "counts"), _KEPT_WORK, ids=[case[0] for case in _KEPT_WORK])
+def test_a_rules_work_kept_per_section_gives_a_cold_checks_findings_after_edits(tmp_path, code, fixture, edits, counts):
+    """A rule's walk or findings kept per section (`SectionKey`, `Pairwise`): typing above a finding, an edit in
+    another file and fixing it each give what a cold check gives, the finding moved, kept or gone."""
+    texts = fixture()
+    write_project(tmp_path, texts)
     project = Project(tmp_path, "main.tex")
     engine = Engine()
-    assert [f.code for f in engine.check(project) if f.code == "NOT006"] == ["NOT006"]
-    texts = {"main.tex": main, "intro.tex": intro, "results.tex": results}
-    for name, text in [
-        ("results.tex", results.replace("The GDN", "Typed here. The GDN")),
-        ("intro.tex", intro.replace("fast", "very fast")),
-        ("results.tex", results.replace("GDN", "DGN")),
-    ]:
-        texts[name] = text
-        project.update(name, text)
+    seen = [sum(f.code == code for f in engine.check(project))]
+    for name, old, new in edits:
+        assert old in texts[name], "the edit must change the fixture"
+        texts[name] = texts[name].replace(old, new)
+        project.update(name, texts[name])
         cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
         assert _dumped(engine.check(project)) == _dumped(cold)
-    assert not [f for f in cold if f.code == "NOT006"]
+        seen.append(sum(f.code == code for f in cold))
+    assert seen == counts

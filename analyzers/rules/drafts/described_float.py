@@ -21,12 +21,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_numbers import NumberedFloat, numbered_floats
@@ -93,7 +95,7 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: the sentence holds another caption's own words".
     """
-    mentioning = [placed for placed in ctx.manuscript.blocks if placed.kind in _PROSE and _TYPED.search(placed.block.plain.text)]
+    mentioning = [placed for section in ctx.manuscript.sections for placed in _typing_blocks(SectionKey(section))]
     if not mentioning:  # floats are numbered only for a paper that types a number
         return
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
@@ -108,6 +110,12 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
             before = spans[number - 1][0] if number else start  # the sentence before often names what this one shows
             for mention in _TYPED.finditer(text, start, end):
                 yield from _mention(ctx, placed, mention, (text[start:end], text[before:end]), floats, (own, common))
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _typing_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's prose blocks that type a float's number: searched once per Section the manuscript hands on."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in _PROSE and _TYPED.search(placed.block.plain.text))
 
 
 def _caption_words(floats: list[NumberedFloat]) -> tuple[dict[int, set[str]], dict[str, set[str]]]:

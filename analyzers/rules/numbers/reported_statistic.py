@@ -19,7 +19,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import agrees, name_words
-from ...registry import Scope, rule
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import stem
 
@@ -170,19 +170,33 @@ def _agree(stated: Stated, cell: Cell) -> bool:
     return agrees(stated.value, stated.decimals, value) or agrees(value, cell.decimals, stated.value)
 
 
-def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[CoefficientTable | Report]]]) -> Iterator[Finding]:
-    tables = [item for _, items in parts for item in items if isinstance(item, CoefficientTable)]
+def _fed(part: list[CoefficientTable | Report]) -> tuple[str, ...] | None:
+    """What a section's coefficient tables give every section's reports (None: it holds none): every cell, counted
+    from the table's start, and the lines and columns it sits at, so typing in the prose around a table (which moves
+    its offsets, not its lines) keeps every other section's findings."""
+    tables = (item for item in part if isinstance(item, CoefficientTable))
+    return tuple(repr((found.table.shifted(-found.table.start), found.columns, found.places)) for found in tables) or None
+
+
+def _tables(ctx: RuleContext, feeding: list[tuple[int, Section, list[CoefficientTable | Report]]]) -> list[CoefficientTable]:
+    return [item for _, _, part in feeding for item in part if isinstance(item, CoefficientTable)]
+
+
+def _contradictions(
+    ctx: RuleContext, tables: list[CoefficientTable], place: int, section: Section, part: list[CoefficientTable | Report]
+) -> Iterator[Finding]:
+    """The section's reports against the row of the one table they name: an edit re-reads the edited section's
+    reports against the kept tables, and every section's only when a table changed (the engine's `Pairwise`)."""
     if not tables:
         return
-    for _, items in parts:
-        for report in items:
-            if not isinstance(report, Report):
-                continue
-            named = _named_rows(report, tables)
-            if len(named) != 1:
-                continue
-            found, row = named[0]
-            yield from _mismatches(ctx, report, found, row)
+    for report in part:
+        if not isinstance(report, Report):
+            continue
+        named = _named_rows(report, tables)
+        if len(named) != 1:
+            continue
+        found, row = named[0]
+        yield from _mismatches(ctx, report, found, row)
 
 
 @rule(
@@ -192,7 +206,7 @@ def _contradictions(ctx: RuleContext, parts: list[tuple[Section, list[Coefficien
     Severity.WARNING,
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
-    combine=_contradictions,
+    combine=Pairwise(_fed, _tables, _contradictions),
 )
 def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[CoefficientTable | Report]:
     """## What it does

@@ -32,9 +32,9 @@ from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack
-from ...registry import Scope, rule
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import OURS, Grid, LabelledTable, author_rule_macros, labelled_tables, names_row, read_direction, tables_by_label
+from .model import OURS, Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row, read_direction
 
 
 @violation_type
@@ -109,19 +109,20 @@ class _Contradiction:
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _Comparison]]]) -> Iterator[Finding]:
-    """Each comparison against the table it cites, wherever that table sits."""
+def _against_tables(
+    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Comparison]
+) -> Iterator[Finding]:
+    """The section's comparisons against the tables they cite, wherever those sit: an edit re-reads the edited
+    section's claims against the kept tables, and every section's only when a table changed (the engine's `Pairwise`)."""
+    claims = [item for item in part if isinstance(item, _Comparison)]
+    if not claims:
+        return
     rule_macros = author_rule_macros(ctx)
-    by_label = tables_by_label(item for _, items in parts for item in items)
-    for _, items in parts:
-        for claim in items:
-            if isinstance(claim, _Comparison):
-                cited = [(label, by_label[label]) for label in claim.labels if label in by_label]
-                found = next(
-                    ((label, table, result) for label, table in cited if (result := _contradicting(table, claim, rule_macros))), None
-                )
-                if found is not None:
-                    yield _report(ctx, claim, *found)
+    for claim in claims:
+        cited = [(label, by_label[label]) for label in claim.labels if label in by_label]
+        found = next(((label, table, result) for label, table in cited if (result := _contradicting(table, claim, rule_macros))), None)
+        if found is not None:
+            yield _report(ctx, claim, *found)
 
 
 @rule(
@@ -131,7 +132,7 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTa
     Severity.WARNING,
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=Pairwise(fed_tables, cited_tables, _against_tables),
 )
 def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Comparison]:
     """## What it does

@@ -210,6 +210,23 @@ def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
     return {label: item for item in items if isinstance(item, LabelledTable) for label in item.labels}
 
 
+def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
+    """What a section's citable tables give every section's claims, for a `Pairwise` combine (None: it holds
+    none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
+    around a table (which moves its offsets, not its lines) keeps every other section's findings."""
+    tables = tuple(
+        (item.labels, item.file, item.origin, repr(item.table.shifted(-item.block_start)))
+        for item in part
+        if isinstance(item, LabelledTable)
+    )
+    return tables or None
+
+
+def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, LabelledTable]:
+    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label."""
+    return tables_by_label(item for _, _, part in feeding for item in part)
+
+
 Claim = TypeVar("Claim")
 
 
