@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..latex.manuscript import PlacedBlock
-from ..latex.model import BlockKind, Cell, Table
+from ..latex.model import Block, BlockKind, Cell, Table
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
@@ -150,6 +150,11 @@ def referenced_labels(text: str) -> frozenset[str]:
     """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
     which would otherwise make a long paragraph's work quadratic."""
     return frozenset(key.strip() for match in _REF.finditer(text) for key in match.group(1).split(","))
+
+
+def block_refs(block: Block) -> frozenset[str]:
+    """The labels a block cites: those its text references and, for a caption, its own float's."""
+    return referenced_labels(block.plain.text) | frozenset(block.describes)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
