@@ -185,11 +185,12 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
 @dataclass(frozen=True, slots=True)
 class Pointing:
     """What ties a sentence to table cells: its distinctive words, the labels it references,
-    and the labels its paragraph references."""
+    the labels its paragraph references and, for a caption's sentence, the float it describes."""
 
     words: frozenset[str]
     refs: frozenset[str]
     paragraph_refs: frozenset[str]
+    captioned: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, sentence: str, paragraph: str) -> Pointing:
