@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..latex.manuscript import PlacedBlock
-from ..latex.model import BlockKind, Cell, Table
+from ..latex.model import Block, BlockKind, Cell, Table
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = re.compile(r"\\[A-Za-z@]+")
@@ -152,6 +152,11 @@ def referenced_labels(text: str) -> frozenset[str]:
     return frozenset(key.strip() for match in _REF.finditer(text) for key in match.group(1).split(","))
 
 
+def block_refs(block: Block) -> frozenset[str]:
+    """The labels a block cites: those its text references and, for a caption, its own float's."""
+    return referenced_labels(block.plain.text) | frozenset(block.describes)
+
+
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
 class ShownTable:
     """A table where its section shows it: the labels a sentence cites it by, and its grid."""
@@ -180,11 +185,12 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
 @dataclass(frozen=True, slots=True)
 class Pointing:
     """What ties a sentence to table cells: its distinctive words, the labels it references,
-    and the labels its paragraph references."""
+    the labels its paragraph references and, for a caption's sentence, the float it describes."""
 
     words: frozenset[str]
     refs: frozenset[str]
     paragraph_refs: frozenset[str]
+    captioned: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, sentence: str, paragraph: str) -> Pointing:

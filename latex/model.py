@@ -156,6 +156,8 @@ class Block:
     environment: str | None = None
     labels: list[str] = field(default_factory=list)
     table: Table | None = None
+    # A caption's float labels: its sentences speak of that float ("E.g. 49.5% of the trees …") without citing it.
+    describes: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

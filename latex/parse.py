@@ -263,9 +263,11 @@ class _ChunkWalker(FactCollector):
     def _float(self, node: lw.LatexEnvironmentNode, name: str, kind: BlockKind) -> Block:
         body, captions = _split_captions(node.nodelist)
         block = self._block(kind, node, body, name)
-        for caption in captions:
-            caption_block = self._block(BlockKind.CAPTION, caption, argument_nodes(_caption_argument(caption)), name)
+        caption_blocks = [self._block(BlockKind.CAPTION, caption, argument_nodes(_caption_argument(caption)), name) for caption in captions]
+        for caption_block in caption_blocks:
             block.labels.extend(caption_block.labels)
+        for caption_block in caption_blocks:
+            caption_block.describes = block.labels
         return block
 
     def _table(self, node: lw.LatexEnvironmentNode, name: str) -> None:

@@ -62,6 +62,7 @@ def _shift_blocks(blocks: list[Block], delta: int) -> list[Block]:
             block.environment,
             block.labels,
             block.table.shifted(delta) if block.table else None,
+            block.describes,
         )
         for block in blocks
     ]

@@ -169,6 +169,18 @@ Ours & 2.40 & 2.45 \\
     assert project.documents["main.tex"].text[cell.start : cell.end] == "2.45"
 
 
+def test_a_caption_describes_the_float_it_captions_whatever_its_label_follows(tmp_path):
+    body = r"""\begin{table}\caption{E.g.\ 49.5\% of the trees.}\label{tab:trees}
+\begin{tabular}{lc}
+Model & Share \\ \hline
+Tree & 49.5 \\
+\end{tabular}\end{table}
+A paragraph citing nothing."""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    described = {placed.kind: placed.block.describes for placed in project.manuscript.blocks}
+    assert described[BlockKind.CAPTION] == ["tab:trees"] and described[BlockKind.PARAGRAPH] == []
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}

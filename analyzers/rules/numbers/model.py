@@ -21,11 +21,13 @@ from ...quantities import (
     CellIndex,
     Pointing,
     agreeing_spellings,
+    block_refs,
     body_cells,
     column_word,
     digit_variants,
     exact_spellings,
     name_words,
+    referenced_labels,
     rounded_spellings,
     spelled,
 )
@@ -299,7 +301,8 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
 
 class MentionKey:
     """A number as a cache key: its mention, the same object while its block's text is unchanged (`mentions`
-    keeps them by text), and its block's kind. What is read of it alone is then read once per paragraph text."""
+    keeps them by text), its block's kind and, for a caption, the float it describes. What is read of it alone
+    is then read once per paragraph text."""
 
     __slots__ = ("number",)
 
@@ -307,13 +310,14 @@ class MentionKey:
         self.number = number
 
     def __hash__(self) -> int:
-        return hash((id(self.number.mention), self.number.block.kind))
+        return hash((id(self.number.mention), self.number.block.kind, tuple(self.number.block.block.describes)))
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, MentionKey)
             and other.number.mention is self.number.mention
             and other.number.block.kind is self.number.block.kind
+            and other.number.block.block.describes == self.number.block.block.describes
         )
 
 
@@ -350,7 +354,7 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing.of(sentence, placed.block.plain.text),
+        Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),

@@ -46,7 +46,8 @@ section; +0.1 when another decimal of the sentence quotes the same table; at mos
 uncited table holds the number as written. Below 0.7 the
 finding is information. The evidence class says how the sentence ties the cell: "strong:
 cited table, row and column named" (or "row or column named"), "moderate: cited table",
-"moderate: row and column named", "moderate: column named by its number", "moderate: the sentence quotes the table elsewhere" (with
+"moderate: row and column named", "moderate: column named by its number", "moderate: the table's own caption, row or
+column named" (a caption's sentence speaks of its float), "moderate: the sentence quotes the table elsewhere" (with
 "three or more figures" or not), "weak: …" (only the
 paragraph cites the table, or the number is not a result: an interval bound, a count, a
 coefficient); its measured precision decides whether a confident finding may warn.
@@ -65,7 +66,7 @@ from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Statement, TextEdit
-from ...quantities import CellIndex, Pointing, agreeing_spellings, agrees, named_share, spelled, tie_words
+from ...quantities import CellIndex, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .figures import fed_by, held, quoted, section_figures
@@ -195,7 +196,9 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         ctx.spend(1)  # a quote against the index of every table's cells
         # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
         pointing = quote.pointing
-        quote = replace(quote, pointing=Pointing(pointing.words, pointing.refs & tables.labels, pointing.paragraph_refs & tables.labels))
+        quote = replace(
+            quote, pointing=replace(pointing, refs=pointing.refs & tables.labels, paragraph_refs=pointing.paragraph_refs & tables.labels)
+        )
         compared = (place, *(getattr(quote, name) for name in _COMPARED))
         if compared not in tables.anchors:
             tables.anchors[compared] = _anchored_cell(quote, place, index)
@@ -422,7 +425,8 @@ def _states_cell(value: float, decimals: int, cell: TableCell) -> bool:
 def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corroborated: bool, retired: Retired | None) -> Evidence:
     """The sentence and the cell, and how the sentence ties them: its class keys NUM001's measured precision.
     Strong: the sentence cites the table and names the cell's row or column. Moderate: the sentence cites the
-    table, or names the row and the column in full, or another of its numbers quotes a cell of that table (a
+    table, or is the table's own caption and names its row or column, or names the row and the column in full, or
+    another of its numbers quotes a cell of that table (a
     sentence comparing a subset with the table's summary does that too). Weak otherwise, and whenever the
     number is not a result, or when a table the sentence does not cite holds the number."""
     cell = anchored.cell
@@ -432,6 +436,8 @@ def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corrobora
         kind = STALE
     elif cited and named:
         kind = "strong: cited table, row and column named" if named == 2 else "strong: cited table, row or column named"
+    elif named and cell.label in quote.pointing.captioned:
+        kind = "moderate: the table's own caption, row or column named"  # not measured yet: information
     elif corroborated and figures >= 3:
         kind = "moderate: the sentence quotes the table elsewhere, three or more figures"
     elif cited:

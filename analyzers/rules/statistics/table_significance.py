@@ -25,7 +25,7 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
@@ -121,7 +121,11 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     """
     tables = [shown for placed in section.blocks if (shown := shown_table(placed)) is not None]
     yield from tables
-    paragraphs = [placed for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH and _may_claim(placed.block.plain.text)]
+    paragraphs = [
+        placed
+        for placed in section.blocks
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _may_claim(placed.block.plain.text)
+    ]
     with_p = [shown.table for shown in tables if p_columns(shown.table)] if paragraphs else []
     for placed in paragraphs:
         yield from _paragraph_claims(ctx, placed, with_p[0] if len(with_p) == 1 else None)
@@ -133,7 +137,7 @@ def _may_claim(text: str) -> bool:
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Table | None) -> Iterator[_Claim]:
     text = placed.block.plain.text
-    paragraph_refs = tuple(referenced_labels(text))
+    paragraph_refs = tuple(block_refs(placed.block))
     is_corrected = corrected(text)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
