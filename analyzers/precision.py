@@ -106,6 +106,10 @@ def measured_tiers() -> dict[str, Measured]:
     return {tier: Measured(*counts) for tier, counts in TIERS.items()}
 
 
+def measured_rule_tiers() -> dict[tuple[str, str], Measured]:
+    return {key: Measured(*counts) for key, counts in RULE_TIERS.items()}
+
+
 def reaches_warning(code: str, evidence: str) -> bool:
     """Whether a rule finding of `code` in evidence class `evidence` may be a warning or an error."""
     if not is_gated(code):

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 
 from ..analyzers.codes import code_table
 from ..analyzers.finding import CONFIDENT
-from ..analyzers.precision import LOWER_BOUND_BAR, PRECISION_BAR, is_gated, measured, measured_on, measured_tiers
+from ..analyzers.precision import (
+    LOWER_BOUND_BAR,
+    PRECISION_BAR,
+    Measured,
+    is_gated,
+    measured,
+    measured_on,
+    measured_rule_tiers,
+    measured_tiers,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], commands: dict[str, tuple[str, str]]) -> None:
@@ -64,6 +74,10 @@ def run_rule(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _pools(pools: Mapping[str, Measured]) -> str:
+    return ", ".join(f"{tier} {m.genuine}/{m.findings} ({m.precision:.0%}, bound {m.lower_bound:.0%})" for tier, m in pools.items())
+
+
 def measured_precision(code: str) -> str:
     """The rule's precision per evidence class, as measured on the triaged corpus (analyzers/precision.py)."""
     lines = ["", "## Measured precision", f"On the triaged corpus ({measured_on()}):", ""]
@@ -80,14 +94,13 @@ def measured_precision(code: str) -> str:
     else:
         lines.append("No finding of this rule on the corpus.")
     if is_gated(code):
-        tiers = ", ".join(
-            f"{tier} {m.genuine}/{m.findings} ({m.precision:.0%}, bound {m.lower_bound:.0%})" for tier, m in measured_tiers().items()
-        )
+        own = {tier: m for (rule_code, tier), m in measured_rule_tiers().items() if rule_code == code}
         lines += [
             "",
             f"A finding of this rule is a warning only in an evidence class measured at {PRECISION_BAR:.0%} precision or more,",
-            "of which one pool, nearest first (the class, the rule's classes of its tier, the tier over the science rules:",
-            f"{tiers or 'no tier measured'}), has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound of",
-            f"{LOWER_BOUND_BAR:.0%} or more; in any other class it is information.",
+            f"of which one pool, nearest first, has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound of {LOWER_BOUND_BAR:.0%} or more:",
+            "the class itself, this rule's classes of its tier "
+            f"({_pools(own) or 'none measured'}), or the tier over the science rules ({_pools(measured_tiers()) or 'none measured'}).",
+            "In any other class it is information.",
         ]
     return "\n".join(lines)

@@ -133,3 +133,7 @@ def test_auditex_rule_shows_the_measured_precision():
     for (code, evidence), (findings, genuine, _, _) in measured_precision.CLASSES.items():
         if code == "NUM001":
             assert f"| {evidence} | {findings} | {genuine} |" in shown
+    # The pools a NUM001 class may borrow its bound from: the rule's own classes of each tier.
+    for (code, tier), (findings, genuine, _, _) in measured_precision.RULE_TIERS.items():
+        if code == "NUM001":
+            assert f"{tier} {genuine}/{findings}" in shown.split("this rule's classes of its tier")[1].split("or the tier over")[0]
