@@ -97,7 +97,7 @@ class Project:
         # ("exists", path) → bool; ("resolve", name, base) → Resolution; ("definition", path) → a .cls/.sty text
         self._disk: dict[tuple[str, ...], Any] = {}
         # The manuscript before an edit that changed one source file's text only, and that file.
-        self._edited_since: tuple[Manuscript, str] | None = None
+        self._edited_since: tuple[Manuscript, str, int] | None = None  # and the offset the edit kept the file's text before
         self._walk()
 
     # Reading
@@ -396,8 +396,8 @@ class Project:
         # (over cached parses, no re-parsing) puts them where they now are.
         if change.graph_changed or (relative in change.changed_files and relative in self.documents):
             self._walk()
-            if not change.graph_changed and relative in self.documents:
-                self._edited_since = (previous_manuscript, relative)
+            if not change.graph_changed and relative in self.documents and previous is not None:
+                self._edited_since = (previous_manuscript, relative, self.documents[relative].unchanged_before(previous))
         elif change.changed_files:
             self.__dict__.pop("manuscript", None)
             self.__dict__.pop("index", None)
@@ -420,9 +420,9 @@ class Project:
 
     @cached_property
     def manuscript(self) -> Manuscript:
-        previous, edited = self._edited_since or (None, None)
+        previous, edited, unchanged_before = self._edited_since or (None, None, 0)
         self._edited_since = None
-        return build_manuscript(self, previous, edited)
+        return build_manuscript(self, previous, edited, unchanged_before)
 
     @cached_property
     def index(self) -> Index:
