@@ -153,6 +153,10 @@ _CHANGE_THEN_FROM_TO = re.compile(_CHANGE + r"(?P<between>[^.;()\d]{0,40}?)" + _
 _NEW_CLAUSE = re.compile(r"\b(?:and|while|whereas|but|which|although|than|over|(?:compared|relative)\s+(?:to|with))\b", re.IGNORECASE)
 
 
+_ENDPOINT_AFTER = re.compile(_PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
+_ENDPOINT_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?$", re.IGNORECASE)
+
+
 def _is_year(number: Written) -> bool:
     return number.decimals == 0 and 1900 <= number.value <= 2100 and "," not in f"{number.value}"
 
@@ -203,6 +207,8 @@ def _endpoint_changes(text: str, read: set[int]) -> Iterator[StatedChange]:
             change = Written.read(match, change_group) if match.group(change_group) else Written.read(match, change_group + 2)
             if change.start in read or _NEW_CLAUSE.search(match.group("between")) or _is_year(first) or _is_year(second):
                 continue
+            if _ENDPOINT_AFTER.match(text, change.end) or _ENDPOINT_BEFORE.search(text, max(0, change.start - 12), change.start):
+                continue  # "with the rate rising from 0.06% to 3%": the percentage is a value, not the change
             read.add(change.start)
             yield StatedChange(change, first, second, endpoints=True)
 
