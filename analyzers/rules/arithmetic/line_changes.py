@@ -50,17 +50,17 @@ def stated_percentages(sentence: str) -> tuple[Written, ...]:
 
 
 def attach(sentence: str, percents: Sequence[Written], headers: Sequence[str]) -> list[Stated]:
-    """Each percentage with the header named nearest to it (within `_NEAR` characters, and nearer than any
-    other percentage); a header named for two percentages keeps the nearer one."""
+    """Each percentage with the header named nearest to it (within `_NEAR` characters, with no other
+    percentage between them); a header named for two percentages keeps the nearer one."""
     mentions = [(at, line) for line, header in enumerate(headers) for at in named_at(sentence, _full_words(header))]
     best: dict[int, tuple[int, Stated]] = {}
     for percent in percents:
-        others = [other.start for other in percents if other is not percent]
+        between = [other.start for other in percents if other is not percent]
         near = [(_distance(at, percent), at, line) for at, line in mentions if _distance(at, percent) <= _NEAR]
         near = [
             (distance, at, line)
             for distance, at, line in near
-            if not any(min(at, percent.start) < o < max(at, percent.start) for o in others)
+            if not any(min(at, percent.start) < other < max(at, percent.start) for other in between)
         ]
         if not near:
             continue
