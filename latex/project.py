@@ -16,6 +16,7 @@ from .bibliography import Bibliography, kept_bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
 from .document import Document, parse_document
 from .index import Index, IndexCache, build_index
+from .macro_signatures import BIB_COMMANDS
 from .manuscript import Manuscript, build_manuscript
 from .model import IncludeSite, Inclusion
 from .sandbox import ProjectRoot, ReadResult, Resolution, outside_folder
@@ -303,6 +304,8 @@ class Project:
         own = self._own_definition_file(site, root_dir)
         if own is None:
             return []
+        if own not in self.documents and not any(f"\\{name}" in self._definition_text(own) for name in BIB_COMMANDS):
+            return []  # a package without a bibliography command (most): not parsed as prose for nothing
         package = self.documents.get(own) or self._package(own)
         return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 

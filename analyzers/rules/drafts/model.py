@@ -105,7 +105,7 @@ _GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])"
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def placeholders(text: str) -> tuple[Placeholder, ...]:
     """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
-    if not _HINT.search(text):
+    if not _HINT.search(text) or not _NEEDED.search(text):
         return ()
     found = []
     for match in sorted([*_PLACEHOLDERS.finditer(text), *_GLUED.finditer(text)], key=lambda match: match.start(match.lastgroup or 0)):
@@ -117,6 +117,11 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
 
 
 _HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
+# What every placeholder holds, where _HINT lets most prose through: a capital X only where a reference's or a
+# number's may stand ("Table X", "(X)", "X.XX", "XX", "X%"), not inside a word ("LaTeX"); "cite" after a bracket.
+_NEEDED = re.compile(
+    r"TODO|FIXME|TB[DA]|XX|[\s~(]X|[Xx]\.[Xx]|X\s?%|\?\?|\?\)|[\[(](?:CITE|[Cc]ite|REF|[Cc]itation|CITATION|refs?\]|\?\])|NA|NaN|=\s?\(|!!!"
+)
 _GROUP_KIND = {
     "marker": PlaceholderKind.MARKER.value,
     "triple_x": PlaceholderKind.TRIPLE_X.value,
