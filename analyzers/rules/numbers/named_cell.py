@@ -38,11 +38,11 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Fix, Severity, TextEdit
+from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
-from ...violation import Violation, violation_type
-from .figures import TableCells, fed_by, held, quoted, section_figures, table_cells
+from ...violation import violation_type
+from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
 from .model import Figures, Quote, TableCell
 
 # How far a misquote may lie from the cell it names: farther, the number is some other quantity.
@@ -60,23 +60,13 @@ _LABELLED = re.compile(r"\s*[A-Za-z]")
 
 
 @violation_type
-class NamedCellMisquoted(Violation):
-    """A prose number (`quote`) whose sentence names the row and the column of one cell (`cell`, in `table`;
-    `where` describes it as the editor prints it; `told` is the cell's value as the sentence would write it)."""
-
-    quote: str
-    cell: str
-    table: str
-    where: str
-    told: str
+class NamedCellMisquoted(CellMisquoted):
+    """A prose number whose sentence names the row and the column of one cell (or its row alone) and which is not
+    that cell's value."""
 
     @property
     def message(self) -> str:
         return f"text says {self.quote}, but {self.where}, which its sentence names, says {self.cell}"
-
-    @property
-    def fix_title(self) -> str:
-        return f"Replace with the table's value {self.told}"
 
     @property
     def identity(self) -> str:
@@ -194,18 +184,7 @@ def _finding(ctx: RuleContext, quote: Quote, found: _Named) -> Finding:
     evidence = Evidence(
         kind=found.kind, statements=[quoted(ctx, quote), held(cell)], reason=f"the sentence names {cell.describe}, which holds {cell.text}"
     )
-    edit = TextEdit(
-        file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + found.told
-    )
-    return ctx.report_at(
-        quote.at,
-        violation.message,
-        identity=violation.identity,
-        related=[cell.related],
-        fixes=[Fix(title=violation.fix_title, edits=[edit])],
-        confidence=0.6,
-        evidence=evidence,
-    )
+    return misquote_finding(ctx, quote, cell, violation, found.told, 0.6, evidence)
 
 
 @rule(
