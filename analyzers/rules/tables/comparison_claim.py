@@ -1,9 +1,12 @@
 """TAB007: a sentence comparing two rows of a table it cites ("X outperforms Y") that every named cell contradicts.
 
 ## How it decides
-The sentence must cite a table (`\\ref{tab:…}`) and hold one comparison: a verb that claims a win
-("outperforms", "beats", "surpasses", "is better than"), a loss ("underperforms", "is worse than")
-or a raw order ("higher / lower / greater / smaller than", "exceeds"). The words of the clause
+The sentence must cite a table (`\\ref{tab:…}`), or its paragraph must, and hold one comparison: a
+verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "is
+superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
+order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
+against the tables its paragraph cites: the rows it names pick the table, and a table naming
+neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
@@ -31,7 +34,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack
+from ...quantities import block_refs, name_words, referenced_labels, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import OURS, Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row, read_direction
@@ -59,8 +62,10 @@ class ComparisonContradicted(Violation):
 # The comparison and what it claims: +1 a win, -1 a loss (both read against the column's direction),
 # "raw+" / "raw-" the subject's value above or below the other's.
 _COMPARISON = re.compile(
-    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than)"
-    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than)"
+    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
+    r"|improve[sd]?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
+    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
+    r"|(?:lags?|lagged|falls?|fell)\s+behind)"
     r"|(?P<up>exceeds|exceeded|(?:higher|greater|larger)(?:\s+[\w-]+){0,3}?\s+than)"
     r"|(?P<down>(?:lower|smaller)(?:\s+[\w-]+){0,3}?\s+than))\b",
     re.IGNORECASE,
@@ -80,7 +85,7 @@ _UNIVERSAL = re.compile(
 _OBJECT_END = re.compile(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
-_CUE = re.compile(r"than|outperform|beat|surpass|exceed", re.IGNORECASE)
+_CUE = re.compile(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -99,6 +104,7 @@ class _Comparison:
     other: str  # the words after it, to the next clause
     spot: Spot  # where the comparison is written
     universal: bool  # "consistently", "in all cases": every column is claimed
+    nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +142,8 @@ def _against_tables(
 )
 def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Comparison]:
     """## What it does
-    Flags a sentence that compares two rows of the table it cites ("X outperforms Y on F1
-    (Table 2)", "X has a lower error than Y") when every cell of the comparison says the
+    Flags a sentence that compares two rows of the table it (or its paragraph) cites ("X
+    outperforms Y on F1 (Table 2)", "X has a lower error than Y") when every cell of the comparison says the
     opposite: Y is better (or higher, or lower) than X in each column the sentence names,
     beyond the rounding of both cells. Both rows must be named by their own words, one on
     each side of the comparison; hedged claims ("on most datasets", "on average", "except")
@@ -162,7 +168,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     ## Evidence
     "moderate: every named column contradicts the comparison" when the sentence names the
     columns; "weak: every column contradicts, none named" when it names none; "weak: a column
-    against a claim made of every column" when a "consistently" claim has an exception.
+    against a claim made of every column" when a "consistently" claim has an exception. Each
+    class read against a table cited by the paragraph, not the sentence, is its own weak class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
@@ -176,10 +183,11 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
 def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]:
     """The paragraph's sentences holding one unhedged comparison and citing a table."""
     plain = placed.block.plain.text
+    around = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
         found = list(_COMPARISON.finditer(sentence))
-        labels = tuple(referenced_labels(sentence))
+        labels = tuple(referenced_labels(sentence)) or around
         universal = _UNIVERSAL.search(sentence) is not None
         if len(found) != 1 or not labels or _HEDGED.search(_UNIVERSAL.sub(" ", sentence)):
             continue
@@ -188,7 +196,8 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
         sense = next(name for name, value in match.groupdict().items() if value)
         spot = ctx.spot(placed, start + match.start(), start + match.end())
-        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal)
+        nearby = not referenced_labels(sentence)
+        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal, nearby)
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
@@ -248,6 +257,8 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
         if found.compared
         else f"{len(cells)} column(s) compared, each against the claim"
     )
+    if claim.nearby:  # a table the paragraph cites: the sentence may speak of another experiment
+        kind = f"weak: {kind.split(': ', 1)[1]}, in a table its paragraph cites"
     evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(
         claim.spot,
