@@ -8,7 +8,9 @@ order ("higher / lower / greater / smaller than", "exceeds"). A sentence that ci
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
 neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
-the words after it, up to the next clause, exactly one other row. The columns compared are those
+the words after it, up to the next clause, exactly one other row; else, in a table that sets its
+methods or groups side by side ("Control & Intervention"), one column each, and the claim is read
+across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
 numeric column. A win or loss needs each column's direction (↑/↓, the metric's name, the
 caption); a raw order does not.
@@ -48,10 +50,11 @@ class ComparisonContradicted(Violation):
     other: str  # the compared row, as printed
     cells: str  # "Acc 81.2 vs 83.0; F1 …"
     compared: int = 0  # for a claim made of every column ("consistently"), how many it covers
+    lines: str = "columns"  # what the claim runs across: "rows" when the sides are columns
 
     @property
     def message(self) -> str:
-        where = f" in {self.cells.count(';') + 1} of its {self.compared} columns" if self.compared else ""
+        where = f" in {self.cells.count(';') + 1} of its {self.compared} {self.lines}" if self.compared else ""
         return f'the text says {self.subject} "{self.claim}" {self.other}, but Table {self.table} shows the opposite{where}: {self.cells}'
 
     @property
@@ -109,8 +112,9 @@ class _Comparison:
 
 @dataclass(frozen=True, slots=True)
 class _Contradiction:
-    grid: Grid
-    cells: list[tuple[str, Cell, Cell]]  # (column name, subject's cell, other's cell), each against the claim
+    names: tuple[str, str]  # the subject's and the other's row (or column) header
+    lines: str  # "columns" compared between two rows, "rows" between two columns
+    cells: list[tuple[str, Cell, Cell]]  # (line name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
 
@@ -201,50 +205,65 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
-    """Every compared column, when each contradicts the claim; for a universal claim, those that do."""
+    """Every compared line, when each contradicts the claim; for a universal claim, those that do."""
     grid = Grid.of(cited.table, rule_macros)
-    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    mine, theirs = (
-        [row for row in rows if names_row(grid.row_header(row), name_words(side), bool(OURS.search(side)))]
-        for side in (claim.subject, claim.other)
-    )
-    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
+    sides = _sides(grid, claim)
+    if sides is None:
         return None
-    rest = name_words(claim.sentence) - name_words(grid.row_header(mine[0])) - name_words(grid.row_header(theirs[0]))
-    compared = [pair for column in grid.columns() if (pair := _pair(grid, column, mine[0], theirs[0]))]
-    named = [pair for pair in compared if rest & name_words(grid.column_header(pair[0].column))]
+    names, across, lines = sides
+    rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
+    named = [line for line in lines if rest & name_words(line[0])]
     contradicting = []
-    for first, second in named or compared:
+    for header, first, second in named or lines:
         sense = {"up": 1, "down": -1}.get(claim.sense) or (
-            read_direction(grid.column_header(first.column), cited.table.caption)[0] * (1 if claim.sense == "win" else -1)
+            read_direction(header, cited.table.caption)[0] * (1 if claim.sense == "win" else -1)
         )
         if not sense:
-            return None  # a column whose better side the table does not say
+            return None  # a line whose better side the table does not say
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
-            contradicting.append((" ".join(grid.column_name(first.column).split()), first, second))
+            contradicting.append((" ".join(header.split()), first, second))
         elif not claim.universal:
             return None
-    total = len(named or compared)
+    total = len(named or lines)
     if not contradicting or (len(contradicting) == total and not named and total < 2):
         return None
-    return _Contradiction(grid, contradicting, bool(named), 0 if len(contradicting) == total else total)
+    return _Contradiction(names, across, contradicting, bool(named), 0 if len(contradicting) == total else total)
 
 
-def _pair(grid: Grid, column: int, mine: int, theirs: int) -> tuple[Cell, Cell] | None:
-    first, second = grid.numeric(mine, column), grid.numeric(theirs, column)
+def _sides(grid: Grid, claim: _Comparison) -> tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]] | None:
+    """The two rows the sentence names, with each column's pair of cells; else the two columns it
+    names (methods or groups side by side), with each row's pair."""
+    words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
+    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
+    if len(mine) == 1 and len(theirs) == 1 and mine != theirs:
+        lines = [
+            (grid.column_name(column), *pair) for column in grid.columns() if (pair := _pair(grid, (mine[0], column), (theirs[0], column)))
+        ]
+        return (grid.row_header(mine[0]), grid.row_header(theirs[0])), "columns", lines
+    columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
+    mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
+    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
+        return None
+    lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
+    return (grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines
+
+
+def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
+    first, second = grid.numeric(*mine), grid.numeric(*theirs)
     return (first, second) if first is not None and second is not None else None
 
 
 def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTable, found: _Contradiction) -> Finding:
-    grid, cells, printed = found.grid, found.cells, ctx.index.printed
-    _, first, second = cells[0]
+    cells, printed = found.cells, ctx.index.printed
     violation = ComparisonContradicted(
         claim.claim,
         label,
-        printed(" ".join(grid.row_header(first.row).split())),
-        printed(" ".join(grid.row_header(second.row).split())),
+        printed(" ".join(found.names[0].split())),
+        printed(" ".join(found.names[1].split())),
         "; ".join(f"{printed(column)} {mine.text} vs {theirs.text}" for column, mine, theirs in cells),
         found.compared,
+        found.lines,
     )
     if found.compared:
         kind = "weak: a column against a claim made of every column"
@@ -257,8 +276,15 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
         if found.compared
         else f"{len(cells)} column(s) compared, each against the claim"
     )
-    if claim.nearby:  # a table the paragraph cites: the sentence may speak of another experiment
-        kind = f"weak: {kind.split(': ', 1)[1]}, in a table its paragraph cites"
+    # New readings are their own weak classes until measured: the sides as columns (groups side by
+    # side), and a table the paragraph cites (the sentence may speak of another experiment).
+    qualifiers = [
+        words
+        for words, holds in (("between two columns", found.lines == "rows"), ("in a table its paragraph cites", claim.nearby))
+        if holds
+    ]
+    if qualifiers:
+        kind = ", ".join([f"weak: {kind.split(': ', 1)[1]}", *qualifiers])
     evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(
         claim.spot,
