@@ -9,6 +9,7 @@ from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
 from .sign_claim import sign_claim_contradicts_table
 from .stated_average import stated_average_mismatch
+from .trend_claim import trend_claim_contradicts_table
 
 __all__ = [
     "best_claim_contradicts_table",
@@ -20,4 +21,5 @@ __all__ = [
     "sign_claim_contradicts_table",
     "stated_average_mismatch",
     "table_aggregate_mismatch",
+    "trend_claim_contradicts_table",
 ]
