@@ -8,7 +8,8 @@ order ("higher / lower / greater / smaller than", "exceeds"). A sentence that ci
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
 neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
-the words after it, up to the next clause, exactly one other row; else, in a table that sets its
+the words after it, up to the next clause, exactly one other row ("all other methods", "previous
+approaches": each other row of the subject's group, and one that denies the claim is enough); else, in a table that sets its
 methods or groups side by side ("Control & Intervention"), one column each, and the claim is read
 across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
@@ -85,6 +86,12 @@ _UNIVERSAL = re.compile(
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
+# The other side as every other row: "all other methods", "previous approaches", "all baselines".
+_EVERY_OTHER = re.compile(
+    r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$",
+    re.IGNORECASE,
+)
 _OBJECT_END = re.compile(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
@@ -193,11 +200,14 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
         found = list(_COMPARISON.finditer(sentence))
         labels = tuple(referenced_labels(sentence)) or around
         universal = _UNIVERSAL.search(sentence) is not None
-        if len(found) != 1 or not labels or _HEDGED.search(_UNIVERSAL.sub(" ", sentence)):
+        if len(found) != 1 or not labels:
             continue
         match = found[0]
         subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
+        # "all" of "all other methods" names the other side, and hedges nothing.
+        if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
+            continue
         sense = next(name for name, value in match.groupdict().items() if value)
         spot = ctx.spot(placed, start + match.start(), start + match.end())
         nearby = not referenced_labels(sentence)
@@ -205,19 +215,18 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
-    """Every compared line, when each contradicts the claim; for a universal claim, those that do."""
+    """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
     grid = Grid.of(cited.table, rule_macros)
-    sides = _sides(grid, claim)
-    if sides is None:
-        return None
+    return next((found for sides in _sides(grid, claim) if (found := _judged(sides, claim, cited.table.caption))), None)
+
+
+def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradiction | None:
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
     contradicting = []
     for header, first, second in named or lines:
-        sense = {"up": 1, "down": -1}.get(claim.sense) or (
-            read_direction(header, cited.table.caption)[0] * (1 if claim.sense == "win" else -1)
-        )
+        sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
         if not sense:
             return None  # a line whose better side the table does not say
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
@@ -230,23 +239,38 @@ def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozen
     return _Contradiction(names, across, contradicting, bool(named), 0 if len(contradicting) == total else total)
 
 
-def _sides(grid: Grid, claim: _Comparison) -> tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]] | None:
-    """The two rows the sentence names, with each column's pair of cells; else the two columns it
-    names (methods or groups side by side), with each row's pair."""
+# Two sides (the subject's and the other's header), what the lines are, and each line's pair of cells.
+_Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
+
+
+def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
+    """The two rows the sentence names, with each column's pair of cells (or the subject's row against
+    each other row of its group, for "all other methods"); else the two columns it names (methods or
+    groups side by side), with each row's pair."""
     words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
-    if len(mine) == 1 and len(theirs) == 1 and mine != theirs:
-        lines = [
-            (grid.column_name(column), *pair) for column in grid.columns() if (pair := _pair(grid, (mine[0], column), (theirs[0], column)))
+    if len(mine) == 1 and _EVERY_OTHER.match(claim.other):
+        theirs = [row for row in rows if row != mine[0] and grid.row_set(row) == grid.row_set(mine[0])]
+    if len(mine) == 1 and theirs and mine[0] not in theirs and (len(theirs) == 1 or _EVERY_OTHER.match(claim.other)):
+        return [
+            (
+                (grid.row_header(mine[0]), grid.row_header(other)),
+                "columns",
+                [
+                    (grid.column_name(column), *pair)
+                    for column in grid.columns()
+                    if (pair := _pair(grid, (mine[0], column), (other, column)))
+                ],
+            )
+            for other in theirs
         ]
-        return (grid.row_header(mine[0]), grid.row_header(theirs[0])), "columns", lines
     columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
     if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
-        return None
+        return []
     lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
-    return (grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines
+    return [((grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines)]
 
 
 def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
@@ -280,7 +304,11 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
     # side), and a table the paragraph cites (the sentence may speak of another experiment).
     qualifiers = [
         words
-        for words, holds in (("between two columns", found.lines == "rows"), ("in a table its paragraph cites", claim.nearby))
+        for words, holds in (
+            ("between two columns", found.lines == "rows"),
+            ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
+            ("in a table its paragraph cites", claim.nearby),
+        )
         if holds
     ]
     if qualifiers:
