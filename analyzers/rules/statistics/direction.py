@@ -123,7 +123,7 @@ def _contradicted(sentence: str, word: re.Match[str], values: re.Match[str], sha
 
 
 def _judge(sentence: str, word: re.Match[str], shape: str, first: tuple[str, str], second: tuple[str, str]) -> StatedDirection | None:
-    """The claim, when its values go against the word beyond any doubt of rounding."""
+    """The claim, when its values go against the word (two values written alike are a tie, not a contradiction)."""
     kind = next(name for name, value in word.groupdict().items() if value)
     sense = _SENSE[kind]
     metric = kind in ("better", "worse")
