@@ -53,6 +53,9 @@ _CAUTIOUS = re.compile(
     r"contrary|revers\w*|opposite|instead|rather)\b|n't\b",
     re.IGNORECASE,
 )
+# Cheap signs of either shape, so that a sentence without one is not parsed.
+_FROM_VALUE = re.compile(r"\bfrom\s+[-−]?\s?\.?\d")
+_PAIR_CUE = re.compile(r"\bvs\b|\bversus\b|\b(?:M|Mdn|mean|median)\s*=")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
@@ -74,9 +77,10 @@ def contradicted_directions(text: str, sentences: tuple[tuple[int, int], ...]) -
     found: list[StatedDirection] = []
     for start, end in sentences:
         sentence = text[start:end]
-        if _WORD.search(sentence) is None or _CAUTIOUS.search(sentence):
+        change, pair = _FROM_VALUE.search(sentence) is not None, _PAIR_CUE.search(sentence) is not None
+        if not (change or pair) or _WORD.search(sentence) is None or _CAUTIOUS.search(sentence):
             continue
-        for claim in (*_changes(sentence), *_comparisons(sentence)):
+        for claim in (*(_changes(sentence) if change else ()), *(_comparisons(sentence) if pair else ())):
             found.append(replace(claim, start=claim.start + start, end=claim.end + start))
     return tuple(found)
 

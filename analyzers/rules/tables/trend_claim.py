@@ -61,11 +61,10 @@ _UP = r"increas\w*|gr[eo]w\w*|ris(?:e|es|ing)|rose"
 _DOWN = r"decreas\w*|drop\w*|declin\w*|fall\w*|fell|diminish\w*|shrink\w*|reduc\w*"
 _AXIS_UP = r"increas\w*|larger|higher|more|greater|growing|bigger|longer"
 _AXIS_DOWN = r"decreas\w*|smaller|lower|fewer|less|shorter|shrinking"
-_TREND = re.compile(
-    rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))(?:\s+trends?)?(?:\s+[\w-]+){{0,3}}?\s+(?:with|as)\s+(?:the\s+|an?\s+)?"
-    rf"(?:(?P<axis_up>{_AXIS_UP})|(?P<axis_down>{_AXIS_DOWN}))\b",
-    re.IGNORECASE,
-)
+# The axis first ("with increasing"), the rarer half, then the direction word just before it.
+_AXIS = re.compile(rf"\b(?:with|as)\s+(?:the\s+|an?\s+)?(?:(?P<axis_up>{_AXIS_UP})|(?P<axis_down>{_AXIS_DOWN}))\b", re.IGNORECASE)
+_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))(?:\s+trends?)?(?:\s+[\w-]+){{0,3}}?\s+$", re.IGNORECASE)
+_DIRECTION_REACH = 60
 _EACH = re.compile(r"\b(?:consistently|monotonically|always|(?:for|in|across)\s+(?:all|every|each)\b)", re.IGNORECASE)
 _CAUTIOUS = re.compile(
     r"\b(?:no|not|never|neither|nor|if|whether|would|could|should|expect\w*|hypothes\w*|except|most|generally|roughly)\b|n't\b", re.I
@@ -87,7 +86,18 @@ class _TrendClaim:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _may_claim(text: str) -> bool:
-    return (" with " in text or " as " in text) and _TREND.search(text) is not None
+    return _AXIS.search(text) is not None
+
+
+def _trends(sentence: str) -> list[tuple[int, int, int]]:
+    """Each trend of the sentence: where it starts and ends, and its sign."""
+    trends = []
+    for axis in _AXIS.finditer(sentence):
+        direction = _DIRECTION.search(sentence, max(0, axis.start() - _DIRECTION_REACH), axis.start())
+        if direction is not None:
+            sign = (1 if direction.group("up") else -1) * (1 if axis.group("axis_up") else -1)
+            trends.append((direction.start(), axis.end(), sign))
+    return trends
 
 
 def _against_tables(
@@ -154,14 +164,13 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
     around = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
-        found = list(_TREND.finditer(sentence))
+        found = _trends(sentence)
         labels = tuple(referenced_labels(sentence)) or around
         if len(found) != 1 or not labels or _CAUTIOUS.search(sentence):
             continue
-        match = found[0]
-        sense = (1 if match.group("up") else -1) * (1 if match.group("axis_up") else -1)
-        spot = ctx.spot(placed, start + match.start(), start + match.end())
-        yield _TrendClaim(labels, sentence, sense, " ".join(match.group(0).split()), _EACH.search(sentence) is not None, spot)
+        begin, finish, sense = found[0]
+        spot = ctx.spot(placed, start + begin, start + finish)
+        yield _TrendClaim(labels, sentence, sense, " ".join(sentence[begin:finish].split()), _EACH.search(sentence) is not None, spot)
 
 
 def _broken(grid: Grid, claim: _TrendClaim) -> tuple[str, Cell, Cell] | None:
