@@ -33,14 +33,24 @@ from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
-from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import block_refs, name_words, referenced_labels, slack
+from ...quantities import name_words, referenced_labels, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import OURS, Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row, read_direction
+from .model import (
+    OURS,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    cited_tables,
+    citing_sentences,
+    fed_tables,
+    labelled_tables,
+    names_row,
+    read_direction,
+)
 
 
 @violation_type
@@ -193,14 +203,10 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
 
 def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]:
     """The paragraph's sentences holding one unhedged comparison and citing a table."""
-    plain = placed.block.plain.text
-    around = tuple(sorted(block_refs(placed.block)))
-    for start, end in sentence_spans(plain):
-        sentence = plain[start:end]
+    for start, sentence, labels in citing_sentences(placed):
         found = list(_COMPARISON.finditer(sentence))
-        labels = tuple(referenced_labels(sentence)) or around
         universal = _UNIVERSAL.search(sentence) is not None
-        if len(found) != 1 or not labels:
+        if len(found) != 1:
             continue
         match = found[0]
         subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]

@@ -28,14 +28,13 @@ from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
-from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import block_refs, name_words, referenced_labels, slack
+from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row
+from .model import Grid, LabelledTable, cited_tables, citing_sentences, fed_tables, judged_against_cited, labelled_tables, names_row
 
 
 @violation_type
@@ -91,16 +90,8 @@ def _against_tables(
     ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _SignClaim]
 ) -> Iterator[Finding]:
     """The section's sign claims against the tables they (or their paragraphs) cite, wherever those sit."""
-    rule_macros = author_rule_macros(ctx)
-    for claim in part:
-        if not isinstance(claim, _SignClaim):
-            continue
-        for label in claim.labels:
-            table = by_label.get(label)
-            found = _contradicting(Grid.of(table.table, rule_macros), claim) if table else None
-            if table and found:
-                yield _report(ctx, claim, label, table, *found)
-                break
+    for claim, label, table, found in judged_against_cited(ctx, by_label, part, _SignClaim, _contradicting):
+        yield _report(ctx, claim, label, table, *found)
 
 
 @rule(
@@ -148,13 +139,9 @@ def sign_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
 
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_SignClaim]:
-    plain = placed.block.plain.text
-    around = tuple(sorted(block_refs(placed.block)))
-    for start, end in sentence_spans(plain):
-        sentence = plain[start:end]
+    for start, sentence, labels in citing_sentences(placed):
         signs = list(_SIGN.finditer(sentence))
-        labels = tuple(referenced_labels(sentence)) or around
-        if not labels or not signs or len({m.group("sign").lower() for m in signs}) != 1 or _CAUTIOUS.search(sentence):
+        if not signs or len({m.group("sign").lower() for m in signs}) != 1 or _CAUTIOUS.search(sentence):
             continue
         match = signs[0]
         sign = 1 if match.group("sign").lower() == "positive" else -1

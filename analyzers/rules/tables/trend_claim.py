@@ -29,14 +29,13 @@ from itertools import pairwise
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
-from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import block_refs, name_words, referenced_labels, slack
+from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row
+from .model import Grid, LabelledTable, cited_tables, citing_sentences, fed_tables, judged_against_cited, labelled_tables, names_row
 
 
 @violation_type
@@ -104,16 +103,8 @@ def _against_tables(
     ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _TrendClaim]
 ) -> Iterator[Finding]:
     """The section's trend claims against the tables they (or their paragraphs) cite, wherever those sit."""
-    rule_macros = author_rule_macros(ctx)
-    for claim in part:
-        if not isinstance(claim, _TrendClaim):
-            continue
-        for label in claim.labels:
-            table = by_label.get(label)
-            broken = _broken(Grid.of(table.table, rule_macros), claim) if table else None
-            if table and broken:
-                yield _report(ctx, claim, label, table, *broken)
-                break
+    for claim, label, table, broken in judged_against_cited(ctx, by_label, part, _TrendClaim, _broken):
+        yield _report(ctx, claim, label, table, *broken)
 
 
 @rule(
@@ -160,13 +151,9 @@ def trend_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterato
 
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
-    plain = placed.block.plain.text
-    around = tuple(sorted(block_refs(placed.block)))
-    for start, end in sentence_spans(plain):
-        sentence = plain[start:end]
+    for start, sentence, labels in citing_sentences(placed):
         found = _trends(sentence)
-        labels = tuple(referenced_labels(sentence)) or around
-        if len(found) != 1 or not labels or _CAUTIOUS.search(sentence):
+        if len(found) != 1 or _CAUTIOUS.search(sentence):
             continue
         begin, finish, sense = found[0]
         spot = ctx.spot(placed, start + begin, start + finish)
