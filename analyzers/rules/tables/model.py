@@ -21,7 +21,7 @@ from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
 from ....latex.tables import is_rule
 from ...context import RuleContext
-from ...finding import Related, Statement
+from ...finding import Finding, Related, Statement
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
 _HIGHER = re.compile(
@@ -252,24 +252,29 @@ def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str,
             yield start, sentence, labels
 
 
-def judged_against_cited(
-    ctx: RuleContext,
-    by_label: dict[str, LabelledTable],
-    part: Sequence[object],
+def against_cited(
     kind: type[Citing],
     judge: Callable[[Grid, Citing], Verdict | None],
-) -> Iterator[tuple[Citing, str, LabelledTable, Verdict]]:
-    """Each claim of `kind` among a section's items, with the first table it cites that `judge` finds against it."""
-    rule_macros = author_rule_macros(ctx)
-    for claim in part:
-        if not isinstance(claim, kind):
-            continue
-        for label in claim.labels:
-            table = by_label.get(label)
-            verdict = judge(Grid.of(table.table, rule_macros), claim) if table else None
-            if table and verdict is not None:
-                yield claim, label, table, verdict
-                break
+    report: Callable[[RuleContext, Citing, str, LabelledTable, Verdict], Finding],
+) -> Callable[..., Iterator[Finding]]:
+    """The `each` of a `Pairwise` combine over `fed_tables`: a section's claims of `kind`, each reported
+    against the first table it cites that `judge` finds against it, wherever that table sits."""
+
+    def each(
+        ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: Sequence[object]
+    ) -> Iterator[Finding]:
+        rule_macros = author_rule_macros(ctx)
+        for claim in part:
+            if not isinstance(claim, kind):
+                continue
+            for label in claim.labels:
+                table = by_label.get(label)
+                verdict = judge(Grid.of(table.table, rule_macros), claim) if table else None
+                if table and verdict is not None:
+                    yield report(ctx, claim, label, table, verdict)
+                    break
+
+    return each
 
 
 def claims_with_tables(

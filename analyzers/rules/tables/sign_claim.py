@@ -34,7 +34,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, cited_tables, citing_sentences, fed_tables, judged_against_cited, labelled_tables, names_row
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, names_row
 
 
 @violation_type
@@ -86,58 +86,6 @@ def _may_claim(text: str) -> bool:
     return ("ositiv" in text or "egativ" in text) and _SIGN.search(text) is not None
 
 
-def _against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _SignClaim]
-) -> Iterator[Finding]:
-    """The section's sign claims against the tables they (or their paragraphs) cite, wherever those sit."""
-    for claim, label, table, found in judged_against_cited(ctx, by_label, part, _SignClaim, _contradicting):
-        yield _report(ctx, claim, label, table, *found)
-
-
-@rule(
-    "TAB011",
-    "sign-claim-contradicts-table",
-    Category.CLAIM_DISTORTION,
-    Severity.WARNING,
-    reads=("blocks", "macros"),
-    scope=Scope.SECTION,
-    combine=Pairwise(fed_tables, cited_tables, _against_tables),
-)
-def sign_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _SignClaim]:
-    """## What it does
-    Flags a sentence that gives a predictor's effect a sign ("income has a positive effect on
-    uptake", "age is negatively associated with trust") when the row of that predictor in the
-    regression table it (or its paragraph) cites has every estimate on the other side of zero
-    (of one, for odds, hazard and risk ratios).
-
-    ## Why is this bad?
-    The sign is the finding: a reader who trusts the sentence takes away the opposite of what the
-    model estimated. Either the sentence or the table is wrong.
-
-    ## Example
-    ```latex
-    Median income has a positive effect on uptake (Table~\\ref{tab:uptake}).
-    % tab:uptake: Median income & $-0.021^{**}$ & $-0.016^{***}$ \\\\
-    ```
-
-    ## Use instead
-    ```latex
-    Median income has a negative effect on uptake (Table~\\ref{tab:uptake}).
-    ```
-
-    ## Evidence
-    "weak: every estimate of the named row has the other sign"; "weak: an estimate against a
-    sign claimed in every model".
-
-    ## Fix safety
-    No fix: the sentence or the table may be the one that is wrong.
-    """
-    yield from labelled_tables(ctx, section)
-    for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
-            yield from _claims(ctx, placed)
-
-
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_SignClaim]:
     for start, sentence, labels in citing_sentences(placed):
         signs = list(_SIGN.finditer(sentence))
@@ -172,8 +120,9 @@ def _contradicting(grid: Grid, claim: _SignClaim) -> tuple[Grid, int, list[tuple
 
 
 def _report(
-    ctx: RuleContext, claim: _SignClaim, label: str, cited: LabelledTable, grid: Grid, row: int, against: list[tuple[str, Cell]]
+    ctx: RuleContext, claim: _SignClaim, label: str, cited: LabelledTable, found: tuple[Grid, int, list[tuple[str, Cell]]]
 ) -> Finding:
+    grid, row, against = found
     printed = ctx.index.printed
     violation = SignContradicted(
         claim.claim,
@@ -189,3 +138,47 @@ def _report(
     evidence = Evidence(kind=kind, reason=f"{len(against)} estimate(s) on the other side of the null")
     related = [cited.related(ctx, cell, f"estimate {cell.text}") for _, cell in against[:2]]
     return ctx.report_at(claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence)
+
+
+@rule(
+    "TAB011",
+    "sign-claim-contradicts-table",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=Pairwise(fed_tables, cited_tables, against_cited(_SignClaim, _contradicting, _report)),
+)
+def sign_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _SignClaim]:
+    """## What it does
+    Flags a sentence that gives a predictor's effect a sign ("income has a positive effect on
+    uptake", "age is negatively associated with trust") when the row of that predictor in the
+    regression table it (or its paragraph) cites has every estimate on the other side of zero
+    (of one, for odds, hazard and risk ratios).
+
+    ## Why is this bad?
+    The sign is the finding: a reader who trusts the sentence takes away the opposite of what the
+    model estimated. Either the sentence or the table is wrong.
+
+    ## Example
+    ```latex
+    Median income has a positive effect on uptake (Table~\\ref{tab:uptake}).
+    % tab:uptake: Median income & $-0.021^{**}$ & $-0.016^{***}$ \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    Median income has a negative effect on uptake (Table~\\ref{tab:uptake}).
+    ```
+
+    ## Evidence
+    "weak: every estimate of the named row has the other sign"; "weak: an estimate against a
+    sign claimed in every model".
+
+    ## Fix safety
+    No fix: the sentence or the table may be the one that is wrong.
+    """
+    yield from labelled_tables(ctx, section)
+    for placed in section.blocks:
+        if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
+            yield from _claims(ctx, placed)

@@ -35,7 +35,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, cited_tables, citing_sentences, fed_tables, judged_against_cited, labelled_tables, names_row
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, names_row
 
 
 @violation_type
@@ -99,57 +99,6 @@ def _trends(sentence: str) -> list[tuple[int, int, int]]:
     return trends
 
 
-def _against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _TrendClaim]
-) -> Iterator[Finding]:
-    """The section's trend claims against the tables they (or their paragraphs) cite, wherever those sit."""
-    for claim, label, table, broken in judged_against_cited(ctx, by_label, part, _TrendClaim, _broken):
-        yield _report(ctx, claim, label, table, *broken)
-
-
-@rule(
-    "TAB012",
-    "trend-claim-contradicts-table",
-    Category.CLAIM_DISTORTION,
-    Severity.WARNING,
-    reads=("blocks", "macros"),
-    scope=Scope.SECTION,
-    combine=Pairwise(fed_tables, cited_tables, _against_tables),
-)
-def trend_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _TrendClaim]:
-    """## What it does
-    Flags a trend a sentence claims along an ordered axis of the table it (or its paragraph)
-    cites ("the asymmetry decreases with increasing energy for all models") when a series of
-    the table goes the other way along that axis, or does not change at all.
-
-    ## Why is this bad?
-    A trend "for all models" is a claim about every step of every series: one series that
-    rises where the text says all fall makes the conclusion drawn from the trend unsafe.
-
-    ## Example
-    ```latex
-    The asymmetry decreases with increasing energy for all models (Table~\\ref{tab:a}).
-    % tab:a: Energy 0.9 & 2.76 & 7 \\\\ EPOS & 0.016 & 0.011 & 0.013 \\\\
-    ```
-
-    ## Use instead
-    ```latex
-    The asymmetry decreases with increasing energy for all models but EPOS (Table~\\ref{tab:a}).
-    ```
-
-    ## Evidence
-    "weak: a series reverses the claimed trend"; "weak: a series stays flat where a trend is
-    claimed".
-
-    ## Fix safety
-    No fix: the sentence or the table may be the one that is wrong.
-    """
-    yield from labelled_tables(ctx, section)
-    for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
-            yield from _claims(ctx, placed)
-
-
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
     for start, sentence, labels in citing_sentences(placed):
         found = _trends(sentence)
@@ -198,7 +147,8 @@ def _axis_value(header: str) -> float | None:
     return float(match.group("value").replace("−", "-")) if match else None
 
 
-def _report(ctx: RuleContext, claim: _TrendClaim, label: str, cited: LabelledTable, series: str, first: Cell, second: Cell) -> Finding:
+def _report(ctx: RuleContext, claim: _TrendClaim, label: str, cited: LabelledTable, broken: tuple[str, Cell, Cell]) -> Finding:
+    series, first, second = broken
     printed = ctx.index.printed
     flat = first.value == second.value
     violation = TrendBroken(claim.claim, label, printed(" ".join(series.split())), f"{first.text} then {second.text}", flat)
@@ -206,3 +156,46 @@ def _report(ctx: RuleContext, claim: _TrendClaim, label: str, cited: LabelledTab
     evidence = Evidence(kind=kind, reason=f"one step of {series} against the trend")
     related = [cited.related(ctx, cell, f"value {cell.text}") for cell in (first, second)]
     return ctx.report_at(claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence)
+
+
+@rule(
+    "TAB012",
+    "trend-claim-contradicts-table",
+    Category.CLAIM_DISTORTION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=Pairwise(fed_tables, cited_tables, against_cited(_TrendClaim, _broken, _report)),
+)
+def trend_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _TrendClaim]:
+    """## What it does
+    Flags a trend a sentence claims along an ordered axis of the table it (or its paragraph)
+    cites ("the asymmetry decreases with increasing energy for all models") when a series of
+    the table goes the other way along that axis, or does not change at all.
+
+    ## Why is this bad?
+    A trend "for all models" is a claim about every step of every series: one series that
+    rises where the text says all fall makes the conclusion drawn from the trend unsafe.
+
+    ## Example
+    ```latex
+    The asymmetry decreases with increasing energy for all models (Table~\\ref{tab:a}).
+    % tab:a: Energy 0.9 & 2.76 & 7 \\\\ EPOS & 0.016 & 0.011 & 0.013 \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    The asymmetry decreases with increasing energy for all models but EPOS (Table~\\ref{tab:a}).
+    ```
+
+    ## Evidence
+    "weak: a series reverses the claimed trend"; "weak: a series stays flat where a trend is
+    claimed".
+
+    ## Fix safety
+    No fix: the sentence or the table may be the one that is wrong.
+    """
+    yield from labelled_tables(ctx, section)
+    for placed in section.blocks:
+        if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
+            yield from _claims(ctx, placed)
