@@ -2,7 +2,8 @@
 
 ## How it decides
 A sentence claims a trend with a raw direction word bound to an axis: "decreases with increasing
-energy", "a decreasing trend with larger samples" ("improves" is not read: it needs the metric).
+energy", "a decreasing trend with larger samples", "drops as the noise rate increases" ("improves"
+is not read: it needs the metric).
 The sign of the trend is the direction word's times the axis word's ("with fewer" turns it).
 Hedged or negated sentences are not read.
 
@@ -61,7 +62,11 @@ _DOWN = r"decreas\w*|drop\w*|declin\w*|fall\w*|fell|diminish\w*|shrink\w*|reduc\
 _AXIS_UP = r"increas\w*|larger|higher|more|greater|growing|bigger|longer"
 _AXIS_DOWN = r"decreas\w*|smaller|lower|fewer|less|shorter|shrinking"
 # The axis first ("with increasing"), the rarer half, then the direction word just before it.
-_AXIS = re.compile(rf"\b(?:with|as)\s+(?:the\s+|an?\s+)?(?:(?P<axis_up>{_AXIS_UP})|(?P<axis_down>{_AXIS_DOWN}))\b", re.IGNORECASE)
+_AXIS = re.compile(
+    rf"\b(?:with|as)\s+(?:the\s+|an?\s+)?(?:(?P<axis_up>{_AXIS_UP})|(?P<axis_down>{_AXIS_DOWN}))\b"
+    r"|\bas\s+(?:the\s+)?(?:[\w-]+\s+){1,4}?(?:(?P<grows>increases|grows|rises)|(?P<shrinks>decreases|shrinks|falls))\b",
+    re.IGNORECASE,
+)
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))(?:\s+trends?)?(?:\s+[\w-]+){{0,3}}?\s+$", re.IGNORECASE)
 _DIRECTION_REACH = 60
 _EACH = re.compile(r"\b(?:consistently|monotonically|always|(?:for|in|across)\s+(?:all|every|each)\b)", re.IGNORECASE)
@@ -94,7 +99,7 @@ def _trends(sentence: str) -> list[tuple[int, int, int]]:
     for axis in _AXIS.finditer(sentence):
         direction = _DIRECTION.search(sentence, max(0, axis.start() - _DIRECTION_REACH), axis.start())
         if direction is not None:
-            sign = (1 if direction.group("up") else -1) * (1 if axis.group("axis_up") else -1)
+            sign = (1 if direction.group("up") else -1) * (1 if axis.group("axis_up") or axis.group("grows") else -1)
             trends.append((direction.start(), axis.end(), sign))
     return trends
 
