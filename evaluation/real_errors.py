@@ -35,7 +35,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008"),
     "bold-not-best": ("TAB002", "TAB006"),
-    "direction-claim": ("TAB002", "TAB003", "TAB007"),
+    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB011", "TAB012", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
