@@ -4,6 +4,7 @@ from .acronym_before_definition import acronym_used_before_definition
 from .acronym_redefined import acronym_redefined
 from .acronym_transposed import acronym_transposed
 from .macro_redefined import macro_redefined
+from .name_variant import name_variant
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
 
@@ -13,5 +14,6 @@ __all__ = [
     "acronym_used_before_definition",
     "conflicting_symbol_domain",
     "macro_redefined",
+    "name_variant",
     "undefined_acronym",
 ]
