@@ -5,6 +5,7 @@ from .acronym_redefined import acronym_redefined
 from .acronym_transposed import acronym_transposed
 from .macro_redefined import macro_redefined
 from .name_variant import name_variant
+from .subscript_variant import subscript_variant
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
 
@@ -15,5 +16,6 @@ __all__ = [
     "conflicting_symbol_domain",
     "macro_redefined",
     "name_variant",
+    "subscript_variant",
     "undefined_acronym",
 ]
