@@ -35,8 +35,7 @@ from ...violation import Violation, violation_type
 from .model import is_body_section
 
 # Two or three capitalised parts, joined or hyphenated, not inside a key or a path, nor before another capitalised word.
-_NAME = re.compile(r"(?<![\w\\{:/.@-])(?:[A-Z][a-z]+){2,3}(?![\w}:/@-])|(?<![\w\\{:/.@-])[A-Z][a-z]+(?:-[A-Z][a-z]+){1,2}(?![\w}:/@-])")
-_LONGER_NAME = re.compile(r"[ \t~]+[A-Z][a-z]")
+_NAME = re.compile(r"(?<![\w\\{:/.@-])(?:(?:[A-Z][a-z]+){2,3}|[A-Z][a-z]+(?:-[A-Z][a-z]+){1,2})(?![\w}:/@-]|[ \t~]+[A-Z][a-z])")
 _PART = re.compile(r"[A-Z][a-z]+")
 _CITED = re.compile(r"[^.;]{0,80}?\\cite")
 _WRITTEN = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION)
@@ -97,8 +96,9 @@ def name_variant(ctx: RuleContext) -> Iterator[Finding]:
     """
     uses = [use for section in ctx.manuscript.sections for use in _section_names(SectionKey(section))]
     written = Counter(use.parts for use in uses)
+    names_with = Counter(part for parts in written for part in set(parts))  # names the paper writes that hold each part
     for use in uses:
-        if not use.lone or written[use.parts] != 1 or not _recombined(use.parts, written):
+        if not use.lone or written[use.parts] != 1 or not all(names_with[part] > 1 for part in use.parts):
             continue
         usual = max((other for other in written if _one_apart(use.parts, other)), key=lambda other: written[other], default=None)
         if usual is None or written[usual] < _THROUGHOUT:
@@ -120,8 +120,6 @@ def _section_names(key: SectionKey) -> tuple[_Use, ...]:
     for placed in section.blocks:
         text = placed.block.plain.text
         for match in _NAME.finditer(text):
-            if _LONGER_NAME.match(text, match.end()):
-                continue
             lone = body and placed.kind in _WRITTEN and not _CITED.match(text, match.end())
             found.append(_Use(tuple(_PART.findall(match.group())), placed, match.start(), match.end(), lone))
     return tuple(found)
@@ -129,12 +127,6 @@ def _section_names(key: SectionKey) -> tuple[_Use, ...]:
 
 def _one_apart(parts: tuple[str, ...], other: tuple[str, ...]) -> bool:
     return len(parts) == len(other) and sum(mine != theirs for mine, theirs in zip(parts, other, strict=True)) == 1
-
-
-def _recombined(parts: tuple[str, ...], written: Counter[tuple[str, ...]]) -> bool:
-    """Every part of the name stands in another name the paper writes."""
-    held = {part for other in written if other != parts for part in other}
-    return all(part in held for part in parts)
 
 
 def _joined(parts: tuple[str, ...], uses: list[_Use]) -> str:
