@@ -254,6 +254,7 @@ def test_units_are_numbered_as_latex_numbers_sections_and_as_titles_number_studi
         ("section", "2.1"),
         ("section", "2.2"),
         ("section", "2.2.1"),
+        ("section", "A"),
         ("study", "1"),
         ("study", "2"),
     ]

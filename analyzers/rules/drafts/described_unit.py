@@ -2,8 +2,9 @@
 
 ## How it decides
 The units are numbered as `units.py` reads them: sections as LaTeX numbers them (chapter by
-chapter in a thesis), studies and experiments by the number their titles give. A sentence that
-types one unit's number by hand ("as described in Section 2.6", "Like in Study 1") is read for
+chapter in a thesis, the appendix lettered), studies and experiments by the number their titles
+give. A sentence that types one unit's number by hand ("as described in Section 2.6", "listed in
+Appendix A", "Like in Study 1") is read for
 what it describes, and is left alone when it names two units, contrasts ("unlike", "whereas",
 "in contrast", "compared", "new"), or may speak of another document's units (a citation, "et al.",
 the supplement).
@@ -61,7 +62,10 @@ class HandNumberOfAnotherUnit(Violation):
 
     @property
     def message(self) -> str:
-        return f'"{self.written}" is numbered by hand, but the {self.kind} this sentence describes ({self.described}) is {self.kind.title()} {self.meant}'
+        named = "Appendix" if self.meant[:1].isalpha() else self.kind.title()  # an appendix prints a letter
+        return (
+            f'"{self.written}" is numbered by hand, but the {self.kind} this sentence describes ({self.described}) is {named} {self.meant}'
+        )
 
     @property
     def identity(self) -> str:
@@ -110,7 +114,8 @@ def hand_number_of_another_unit(ctx: RuleContext) -> Iterator[Finding]:
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             mentions = list(MENTION.finditer(text, start, end))
-            if len(mentions) == 1 and not elsewhere(sentence) and not _CONTRAST.search(sentence):
+            around = text[start : mentions[0].start()] + text[mentions[0].end() : end] if len(mentions) == 1 else ""
+            if around and not elsewhere(around) and not _CONTRAST.search(sentence):  # the mention's own "Appendix" aside
                 yield from _mention(ctx, placed, mentions[0], sentence, units, words)
 
 
@@ -134,7 +139,8 @@ def _mentioning_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
 def _mention(
     ctx: RuleContext, placed: PlacedBlock, mention: re.Match[str], sentence: str, units: list[Unit], words: dict[int, Counter[str]]
 ) -> Iterator[Finding]:
-    kind, number = mentioned_unit_kind(mention.group("name")), mention.group("number").lower()
+    kind = mentioned_unit_kind(mention.group("name"))
+    number = mention.group("number") if kind == "section" else mention.group("number").lower()
     typed = next((unit for unit in units if unit.kind == kind and unit.number == number), None)
     if typed is None:
         return

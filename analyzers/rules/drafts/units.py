@@ -26,8 +26,8 @@ _RENUMBERED = re.compile(
 _NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
 # A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
 MENTION = re.compile(
-    r"(?<![\w\\])(?P<name>Section|Sec\.|Chapter|Study|Experiment|Exp\.)[\s~]*(?P<number>\d+(?:\.\d+)*[a-z]?)"
-    r"(?![\w.]*\d|\s*(?:,|and|&|–|-|to|or)\s*\d)"
+    r"(?<![\w\\])(?P<name>Section|Sec\.|Chapter|Appendix|App\.|Study|Experiment|Exp\.)[\s~]*(?P<number>\d+(?:\.\d+)*[a-z]?|[A-H](?:\.\d+)*\b)"
+    r"(?![\w.]*\d|\s*(?:,|and|&|–|-|to|or)\s*(?:\d|[A-H]\b))"
 )
 _WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
 _COMMAND = re.compile(r"\\[A-Za-z@]+\*?")
@@ -56,8 +56,8 @@ class Unit:
 
 
 def mentioned_unit_kind(name: str) -> str:
-    """The kind of unit a mention names: "Sec." and "Chapter" → section, "Exp." → experiment."""
-    return {"Sec.": "section", "Chapter": "section", "Exp.": "experiment"}.get(name, name.lower())
+    """The kind of unit a mention names: "Sec.", "Chapter" and "Appendix" → section, "Exp." → experiment."""
+    return {"Sec.": "section", "Chapter": "section", "Appendix": "section", "App.": "section", "Exp.": "experiment"}.get(name, name.lower())
 
 
 def numbered_units(manuscript: Manuscript, texts: dict[str, str]) -> list[Unit]:
@@ -83,15 +83,17 @@ def _numbered_sections(sections: list[Section], depths: list[tuple[int, bool] | 
     top = min((depth for depth, _ in filter(None, depths)), default=0)
     counters: list[int] = []
     units: list[Unit] = []
+    lettered = False  # after \appendix, the top level counts A, B, C anew
     for index, (section, depth) in enumerate(zip(sections, depths, strict=True)):
-        if section.in_appendix:
-            break
+        if section.in_appendix and not lettered:
+            counters, lettered = [], True
         if depth is None or not depth[1]:
             continue
         level = depth[0] - top  # counters above it are kept, those below reset
         counters = counters[: level + 1] + [0] * (level + 1 - len(counters))
         counters[level] += 1
-        units.append(Unit("section", ".".join(map(str, counters)), _subtree(sections, index)))
+        printed = [chr(ord("A") + counters[0] - 1) if lettered else str(counters[0]), *map(str, counters[1:])]
+        units.append(Unit("section", ".".join(printed), _subtree(sections, index)))
     return units
 
 
