@@ -19,9 +19,9 @@ from ...memo import TEXT_CACHE_SIZE
 
 _HEADING = re.compile(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
 _DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
-# Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise.
+# Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise, or levels left unnumbered.
 _RENUMBERED = re.compile(
-    r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
+    r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection|secnumdepth)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
 )
 _NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
 # A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
