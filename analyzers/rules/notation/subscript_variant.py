@@ -11,8 +11,8 @@ is left out). Two shapes leave the paper's notation:
   paper that meant both directions would write both more than once.
 - **A family of symbols switching subscript together.** Two symbols or more written with one
   subscript in a single block only ("μ_X" and "Σ_X" in a theorem), where the paper writes each of
-  them with another subscript in two blocks or more ("μ_P", "Σ_P"), and the block does not
-  introduce them ("let", "denote", ":="). Subscripts that are a single lower-case letter or a
+  them with another subscript in two blocks or more ("μ_P", "Σ_P") but never in that block (which
+  would compare the two families), and the block does not introduce them ("let", "denote", ":="). Subscripts that are a single lower-case letter or a
   digit are indices, which a formula changes at will, and are not read.
 """
 
@@ -141,9 +141,13 @@ def _switched(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
         if len(places) != 1 or len(bases) < _FAMILY:
             continue
         usual = next(
-            (other for other, held in blocks.items() if other != sub and all(len(held.get(base, ())) >= _USUAL_BLOCKS for base in bases)),
+            (
+                other
+                for other, held in blocks.items()
+                if other != sub and all(len(held.get(base, ())) >= _USUAL_BLOCKS and not held[base] & places for base in bases)
+            ),
             None,
-        )
+        )  # written throughout, and not in this block: a block that writes both families compares them
         first = next(symbol for symbol in symbols if symbol.sub == sub and symbol.base in bases)
         if usual is None or _INTRODUCED.search(first.placed.block.plain.text):
             continue
