@@ -12,8 +12,9 @@ is left out). Two shapes leave the paper's notation:
 - **A family of symbols switching subscript together.** Two symbols or more written with one
   subscript in a single block only ("μ_X" and "Σ_X" in a theorem), where the paper writes each of
   them with another subscript in two blocks or more ("μ_P", "Σ_P") but never in that block (which
-  would compare the two families), and the block does not introduce them ("let", "denote", ":="). Subscripts that are a single lower-case letter or a
-  digit are indices, which a formula changes at will, and are not read.
+  would compare the two families), and the block neither introduces them ("let", "denote", ":=")
+  nor writes them as the last of a sequence ("α_1, …, α_M"). Subscripts that are a single
+  lower-case letter or a digit are indices, which a formula changes at will, and are not read.
 """
 
 from __future__ import annotations
@@ -149,8 +150,9 @@ def _switched(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
             None,
         )  # written throughout, and not in this block: a block that writes both families compares them
         first = next(symbol for symbol in symbols if symbol.sub == sub and symbol.base in bases)
-        if usual is None or _INTRODUCED.search(first.placed.block.plain.text):
-            continue
+        text = first.placed.block.plain.text
+        if usual is None or _INTRODUCED.search(text) or any(f"{base}_1" in text for base in bases):
+            continue  # introduced here, or the last of a sequence ("α_1, …, α_M")
         family = sorted(bases)
         written, usual_written = ", ".join(f"{base}_{sub}" for base in family), ", ".join(f"{base}_{usual}" for base in family)
         violation = SubscriptVariant(written, usual_written, 0, False)
