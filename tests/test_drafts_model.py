@@ -263,3 +263,10 @@ def test_units_are_numbered_as_latex_numbers_sections_and_as_titles_number_studi
 
 def test_content_words_leave_out_function_words_and_plurals():
     assert content_words(r"Like in Study 1, the \textbf{High Performers} were defined") == ("high", "performer", "defined")
+
+
+def test_levels_below_secnumdepth_are_not_numbered(tmp_path):
+    body = "\\section{Method}\n\\subsection{Data}\n\\section{Results}\n"
+    project = make_project(tmp_path, {"main.tex": document(body, preamble="\\setcounter{secnumdepth}{1}")})
+    texts = {path: project.source(path).text for path in project.files}
+    assert [unit.number for unit in numbered_units(project.manuscript, texts)] == ["1", "2"]

@@ -4,10 +4,10 @@
 The units are numbered as `units.py` reads them: sections as LaTeX numbers them (chapter by
 chapter in a thesis, the appendix lettered), studies and experiments by the number their titles
 give. A sentence that types one unit's number by hand ("as described in Section 2.6", "listed in
-Appendix A", "Like in Study 1") is read for
-what it describes, and is left alone when it names two units, contrasts ("unlike", "whereas",
-"in contrast", "compared", "new"), or may speak of another document's units (a citation, "et al.",
-the supplement).
+Appendix A", "Like in Study 1") is read for what it describes, and is left alone when it names two
+units, stands in a roadmap (a block that names three units or more, each sentence borrowing words
+of the others), contrasts ("unlike", "whereas", "in contrast", "compared", "new"), or may speak of
+another document's units (a citation, "et al.", the supplement).
 
 - **A section** is described by a heading: a title of two words or more, every word of which the
   sentence holds ("Time compression, such as described in Section 2.6"). It is flagged when that
@@ -48,6 +48,7 @@ _CONTRAST = re.compile(
     r"\b(?:unlike|contrast|whereas|instead|rather|differ\w*|compared?|comparison|than|however|new|extend\w*|replicat\w*|beyond|except)\b",
     re.I,
 )
+_ROADMAP = 3  # units a block names before it is a roadmap of the paper
 _TITLE_WORDS = 2  # words of a heading the sentence must hold to describe its section
 _OWN = 2  # words of another unit's own a sentence must hold to describe it
 _REPEATED = 2  # times a unit's text holds a word before it is that unit's own
@@ -111,6 +112,8 @@ def hand_number_of_another_unit(ctx: RuleContext) -> Iterator[Finding]:
     words: dict[int, Counter[str]] = {}  # each study's or experiment's text, counted when first asked
     for placed in mentioning:
         text = placed.block.plain.text
+        if len(MENTION.findall(text)) >= _ROADMAP:
+            continue  # a roadmap: each sentence names a unit and borrows words of the others in passing
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             mentions = list(MENTION.finditer(text, start, end))

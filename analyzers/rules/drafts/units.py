@@ -3,8 +3,10 @@
 Sections are numbered as LaTeX numbers them: one step per unstarred `\\chapter`, `\\section`,
 `\\subsection` and `\\subsubsection`, a level's counter reset by the level above, printed with the
 levels above it ("2.5" for the fifth section of chapter 2, "3.2" for a subsection of an article),
-the appendix and a counter set by hand left out. Studies and experiments are numbered in their
-titles ("Study 2", "Experiment 1b: Prevalence prior"), starred or not, and span their subsections.
+the top level lettered anew after `\\appendix` ("B.2"), the levels below `secnumdepth` left
+unnumbered; a paper that sets a sectioning counter by hand is not numbered. Studies and
+experiments are numbered in their titles ("Study 2", "Experiment 1b: Prevalence prior"), starred
+or not, and span their subsections.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from ...memo import TEXT_CACHE_SIZE
 
 _HEADING = re.compile(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
 _DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
-# Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise, or levels left unnumbered.
+# Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise.
 _RENUMBERED = re.compile(
-    r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection|secnumdepth)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
+    r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
 )
+# The deepest level LaTeX numbers (chapter 0, section 1, …), when the paper sets it.
+_SECNUMDEPTH = re.compile(r"\\setcounter\s*\{secnumdepth\}\s*\{(-?\d+)\}")
 _NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
 # A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
 MENTION = re.compile(
@@ -38,7 +42,7 @@ the and for with from into onto that this these those their there then than they
 being which what when where while who whom whose how why not but nor yet also such each every all any both either neither
 more most less least very much many some other another same own our ours out over under about above below after before
 between through during without within upon can could may might must shall should will would does did doing done like
-section sections chapter chapters study studies experiment experiments figure figures table tables see shown described
+section sections chapter chapters figure figures table tables see shown described
 """.split()
 )
 
@@ -63,7 +67,8 @@ def mentioned_unit_kind(name: str) -> str:
 def numbered_units(manuscript: Manuscript, texts: dict[str, str]) -> list[Unit]:
     """The paper's numbered sections (unless it numbers them by hand), studies and experiments, in reading order."""
     sections = manuscript.sections
-    depths = [_depth(section, texts) for section in sections]
+    deepest = [int(value) for text in texts.values() for value in _SECNUMDEPTH.findall(text)]
+    depths = [_depth(section, texts, deepest[-1] if deepest else None) for section in sections]
     units = [] if any(_RENUMBERED.search(text) for text in texts.values()) else _numbered_sections(sections, depths)
     for index, section in enumerate(sections):
         title = _NUMBERED_TITLE.match(section.title)
@@ -73,10 +78,13 @@ def numbered_units(manuscript: Manuscript, texts: dict[str, str]) -> list[Unit]:
     return units
 
 
-def _depth(section: Section, texts: dict[str, str]) -> tuple[int, bool] | None:
-    """The heading's level and whether LaTeX numbers it; None for a heading of another command."""
+def _depth(section: Section, texts: dict[str, str], deepest: int | None) -> tuple[int, bool] | None:
+    """The heading's level and whether LaTeX numbers it (unstarred, within `secnumdepth`); None for another command."""
     heading = _HEADING.match(texts.get(section.file, ""), section.start)
-    return (_DEPTH[heading.group("command")], heading.group("star") is None) if heading else None
+    if heading is None:
+        return None
+    depth = _DEPTH[heading.group("command")]
+    return depth, heading.group("star") is None and (deepest is None or depth - 1 <= deepest)
 
 
 def _numbered_sections(sections: list[Section], depths: list[tuple[int, bool] | None]) -> list[Unit]:
