@@ -262,7 +262,7 @@ def test_units_are_numbered_as_latex_numbers_sections_and_as_titles_number_studi
 
 
 def test_content_words_leave_out_function_words_and_plurals():
-    assert content_words(r"Like in Study 1, the \textbf{High Performers} were defined") == ("high", "performer", "defined")
+    assert content_words(r"Like in Section 1, the \textbf{High Performers} were defined") == ("high", "performer", "defined")
 
 
 def test_levels_below_secnumdepth_are_not_numbered(tmp_path):
