@@ -12,7 +12,7 @@ is left out). Two shapes leave the paper's notation:
 - **A family of symbols switching subscript together.** Two symbols or more written with one
   subscript in a single block only ("μ_X" and "Σ_X" in a theorem), where the paper writes each of
   them with another subscript in two blocks or more ("μ_P", "Σ_P") but never in that block (which
-  would compare the two families), and the block neither introduces them ("let", "denote", ":=")
+  would compare the two families), and the block neither introduces them ("let", "denote", "where", ":=")
   nor writes them as the last of a sequence ("α_1, …, α_M"). Subscripts that are a single
   lower-case letter or a digit are indices, which a formula changes at will, and are not read.
 """
@@ -40,7 +40,8 @@ _SYMBOL = re.compile(r"(?P<base>(?<![A-Za-z0-9_\\])[A-Za-z]|[Α-Ωα-ω])_(?P<su
 _PARTS = re.compile(r"(?P<first>[A-Z]{2,}|[A-Z][a-z]+)(?P<joint>vs?|2|-|,)(?P<second>[A-Z]{2,}|[A-Z][a-z]+)")
 # An index after the subscript's name: "ICvEC,j".
 _INDEXED = re.compile(r",[a-z0-9]$")
-_INTRODUCED = re.compile(r"\b(?:[Ll]et|denotes?|denoted)\b|:=")
+# "where" may follow a command the text keeps glued to it ("\\unindentmorewhere").
+_INTRODUCED = re.compile(r"\b(?:[Ll]et|denotes?|denoted)\b|[Ww]here\b|:=")
 _THROUGHOUT = 3  # times the paper writes a subscript's usual order
 _FAMILY = 2  # symbols that switch subscript together
 _USUAL_BLOCKS = 2  # blocks that write each symbol with its usual subscript
