@@ -4,6 +4,7 @@ import re
 from unittest.mock import patch
 
 import pytest
+from helpers import document, make_project
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ from auditex.analyzers.rules.drafts.model import (
     switch_values,
 )
 from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
+from auditex.analyzers.rules.drafts.units import content_words, numbered_units
 from auditex.latex.index import dead_spans
 from auditex.latex.model import MacroDef
 
@@ -245,3 +247,47 @@ def test_the_panels_a_reference_cites_are_the_letters_right_after_it():
         ("c", ["C", "G"]),
         ("g", ["B"]),
     ]
+
+
+def test_units_are_numbered_as_latex_numbers_sections_and_as_titles_number_studies(tmp_path):
+    body = r"""\chapter*{Preface}
+\chapter{Background}
+\section{Editing}
+\section*{Aside}
+\section{Playback}
+\subsection{Time compression}
+\chapter{Studies}
+\section{Study 1: Ranking}
+\section{Study 2}
+\subsection{Methods}
+\appendix
+\chapter{Proofs}
+"""
+    project = make_project(tmp_path, {"main.tex": document(body).replace("article", "report")})
+    texts = {path: project.source(path).text for path in project.files}
+    units = numbered_units(project.manuscript, texts)
+    assert [(unit.kind, unit.number) for unit in units] == [
+        ("section", "1"),
+        ("section", "1.1"),
+        ("section", "1.2"),
+        ("section", "1.2.1"),
+        ("section", "2"),
+        ("section", "2.1"),
+        ("section", "2.2"),
+        ("section", "2.2.1"),
+        ("section", "A"),
+        ("study", "1"),
+        ("study", "2"),
+    ]
+    assert len(units[-1].sections) == 2  # Study 2 spans its Methods
+
+
+def test_content_words_leave_out_function_words_and_plurals():
+    assert content_words(r"Like in Section 1, the \textbf{High Performers} were defined") == ("high", "performer", "defined")
+
+
+def test_levels_below_secnumdepth_are_not_numbered(tmp_path):
+    body = "\\section{Method}\n\\subsection{Data}\n\\section{Results}\n"
+    project = make_project(tmp_path, {"main.tex": document(body, preamble="\\setcounter{secnumdepth}{1}")})
+    texts = {path: project.source(path).text for path in project.files}
+    assert [unit.number for unit in numbered_units(project.manuscript, texts)] == ["1", "2"]

@@ -286,6 +286,15 @@ def _typed_float_numbers() -> dict[str, str]:
     return {"main.tex": main, "results.tex": "\\section{Results}" + results, "supplement.tex": supplement.replace("\\end{document}\n", "")}
 
 
+def _fixture_in_files(code: str, first: str) -> dict[str, str]:
+    """A rule's positive fixture as two included files, split at the heading `first` (marks taken out)."""
+    fixture = (Path(__file__).parent / "rules" / code / "positive.tex").read_text().replace(f" % expect: {code}", "")
+    head, rest = fixture.split("\\begin{document}\n")
+    before, after = rest.split(first)
+    main = head + "\\begin{document}\n\\input{before}\n\\input{after}\n\\end{document}\n"
+    return {"main.tex": main, "before.tex": before, "after.tex": first + after.replace("\\end{document}\n", "")}
+
+
 def _comparisons() -> dict[str, str]:
     """TAB007 keeps each section's findings while every section's tables are the same (its `Pairwise`)."""
     table = (
@@ -324,6 +333,22 @@ _KEPT_WORK = [
             ("results.tex", "S2A", "S3A"),
         ],
         [2, 2, 2, 1],
+    ),
+    (
+        "NOT007",
+        lambda: _fixture_in_files("NOT007", "\\section{Results}"),
+        [
+            ("after.tex", "For the best", "Typed here. For the best"),
+            ("before.tex", "weak rankers", "weak learners"),
+            ("after.tex", "LambdaRank", "LambdaMart"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
+        "DRF009",
+        lambda: _fixture_in_files("DRF009", "\\section{Study 2}"),
+        [("after.tex", "Like in", "Typed here. Like in"), ("before.tex", "photos", "pictures"), ("after.tex", "Section 3,", "Section 2,")],
+        [4, 4, 4, 3],
     ),
     (
         "TAB007",

@@ -2,6 +2,7 @@
 
 from .author_notes import printed_author_note
 from .described_float import hand_number_of_another_float
+from .described_unit import hand_number_of_another_unit
 from .draft_pages import draft_page_mark
 from .hand_numbered import hand_numbered_reference
 from .label_before_caption import label_before_caption
@@ -13,6 +14,7 @@ __all__ = [
     "draft_page_mark",
     "draft_placeholder",
     "hand_number_of_another_float",
+    "hand_number_of_another_unit",
     "hand_numbered_reference",
     "label_before_caption",
     "panel_of_another_subject",

@@ -4,6 +4,8 @@ from .acronym_before_definition import acronym_used_before_definition
 from .acronym_redefined import acronym_redefined
 from .acronym_transposed import acronym_transposed
 from .macro_redefined import macro_redefined
+from .name_variant import name_variant
+from .subscript_variant import subscript_variant
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
 
@@ -13,5 +15,7 @@ __all__ = [
     "acronym_used_before_definition",
     "conflicting_symbol_domain",
     "macro_redefined",
+    "name_variant",
+    "subscript_variant",
     "undefined_acronym",
 ]

@@ -1,0 +1,134 @@
+"""The units a paper numbers in its headings, which its text may name by a number typed by hand.
+
+Sections are numbered as LaTeX numbers them: one step per unstarred `\\chapter`, `\\section`,
+`\\subsection` and `\\subsubsection`, a level's counter reset by the level above, printed with the
+levels above it ("2.5" for the fifth section of chapter 2, "3.2" for a subsection of an article),
+the top level lettered anew after `\\appendix` ("B.2"), the levels below `secnumdepth` left
+unnumbered; a paper that sets a sectioning counter by hand is not numbered. Studies and
+experiments are numbered in their titles ("Study 2", "Experiment 1b: Prevalence prior"), starred
+or not, and span their subsections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ....latex.manuscript import Manuscript, Section
+from ...memo import TEXT_CACHE_SIZE
+
+_HEADING = re.compile(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
+_DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
+# Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise.
+_RENUMBERED = re.compile(
+    r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
+)
+# The deepest level LaTeX numbers (chapter 0, section 1, …), when the paper sets it.
+_SECNUMDEPTH = re.compile(r"\\setcounter\s*\{secnumdepth\}\s*\{(-?\d+)\}")
+_NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
+# A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
+MENTION = re.compile(
+    r"(?<![\w\\])(?P<name>Section|Sec\.|Chapter|Appendix|App\.|Study|Experiment|Exp\.)[\s~]*(?P<number>\d+(?:\.\d+)*[a-z]?|[A-H](?:\.\d+)*\b)"
+    r"(?![\w.]*\d|\s*(?:,|and|&|–|-|to|or)\s*(?:\d|[A-H]\b))"
+)
+_WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
+_COMMAND = re.compile(r"\\[A-Za-z@]+\*?")
+# Words any unit may hold: they tell no unit from another.
+_FUNCTION_WORDS = frozenset(
+    """
+the and for with from into onto that this these those their there then than they them its was were are has have had been
+being which what when where while who whom whose how why not but nor yet also such each every all any both either neither
+more most less least very much many some other another same own our ours out over under about above below after before
+between through during without within upon can could may might must shall should will would does did doing done like
+section sections chapter chapters figure figures table tables see shown described
+""".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A numbered section, study or experiment: the number it prints and the sections it spans."""
+
+    kind: str  # "section", "study" or "experiment"
+    number: str  # as printed: "2.5", "1b"
+    sections: tuple[int, ...]  # indices into Manuscript.sections: its heading's and its subheadings'
+
+    def holds(self, section: int) -> bool:
+        return section in self.sections
+
+
+def mentioned_unit_kind(name: str) -> str:
+    """The kind of unit a mention names: "Sec.", "Chapter" and "Appendix" → section, "Exp." → experiment."""
+    return {"Sec.": "section", "Chapter": "section", "Appendix": "section", "App.": "section", "Exp.": "experiment"}.get(name, name.lower())
+
+
+def numbered_units(manuscript: Manuscript, texts: dict[str, str]) -> list[Unit]:
+    """The paper's numbered sections (unless it numbers them by hand), studies and experiments, in reading order."""
+    sections = manuscript.sections
+    deepest = [int(value) for text in texts.values() for value in _SECNUMDEPTH.findall(text)]
+    depths = [_depth(section, texts, deepest[-1] if deepest else None) for section in sections]
+    units = [] if any(_RENUMBERED.search(text) for text in texts.values()) else _numbered_sections(sections, depths)
+    for index, section in enumerate(sections):
+        title = _NUMBERED_TITLE.match(section.title)
+        if title is not None and not section.in_appendix:
+            kind, number = title.group("kind").lower(), title.group("number").lower()
+            units.append(Unit(kind, number, _subtree(sections, index)))
+    return units
+
+
+def _depth(section: Section, texts: dict[str, str], deepest: int | None) -> tuple[int, bool] | None:
+    """The heading's level and whether LaTeX numbers it (unstarred, within `secnumdepth`); None for another command."""
+    heading = _HEADING.match(texts.get(section.file, ""), section.start)
+    if heading is None:
+        return None
+    depth = _DEPTH[heading.group("command")]
+    return depth, heading.group("star") is None and (deepest is None or depth - 1 <= deepest)
+
+
+def _numbered_sections(sections: list[Section], depths: list[tuple[int, bool] | None]) -> list[Unit]:
+    top = min((depth for depth, _ in filter(None, depths)), default=0)
+    counters: list[int] = []
+    units: list[Unit] = []
+    lettered = False  # after \appendix, the top level counts A, B, C anew
+    for index, (section, depth) in enumerate(zip(sections, depths, strict=True)):
+        if section.in_appendix and not lettered:
+            counters, lettered = [], True
+        if depth is None or not depth[1]:
+            continue
+        level = depth[0] - top  # counters above it are kept, those below reset
+        counters = counters[: level + 1] + [0] * (level + 1 - len(counters))
+        counters[level] += 1
+        printed = [chr(ord("A") + counters[0] - 1) if lettered else str(counters[0]), *map(str, counters[1:])]
+        units.append(Unit("section", ".".join(printed), _subtree(sections, index)))
+    return units
+
+
+def _subtree(sections: list[Section], index: int) -> tuple[int, ...]:
+    """The section at `index` and those under it, up to the next heading of its level or above."""
+    level = sections[index].level
+    end = next((later for later in range(index + 1, len(sections)) if sections[later].level <= level), len(sections))
+    return tuple(range(index, end))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def content_words(text: str) -> tuple[str, ...]:
+    """The text's words that may tell one unit from another, lower case and in the singular, commands left out."""
+    words = (word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text)))
+    return tuple(_singular(word) for word in words if len(word) > 2 and word not in _FUNCTION_WORDS)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def unit_words(manuscript: Manuscript, unit: Unit) -> Counter[str]:
+    """How often each content word stands in a unit's text: its headings and its blocks."""
+    counted: Counter[str] = Counter()
+    for index in unit.sections:
+        counted.update(content_words(manuscript.sections[index].title))
+    for placed in manuscript.blocks:
+        if placed.section in unit.sections:
+            counted.update(content_words(placed.block.plain.text))
+    return counted
