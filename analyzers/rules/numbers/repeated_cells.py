@@ -105,6 +105,7 @@ class Repeat:
     told: KeyedCell
     agreeing: int
     spread_only: bool  # the values agree and their spreads do not ("91.1 ± 1.0" and "91.1 ± 2.6")
+    row_only: bool = False  # paired by the row's other results alike, not by the column's name (`_row_spreads`)
 
 
 def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
@@ -115,12 +116,14 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     found = _KEPT.get(key)
     if found is None:
         place = {id(cell): index for index, cell in enumerate(cells)}
-        found = tuple((place[id(item.slip)], place[id(item.told)], item.agreeing, item.spread_only) for item in _repeats(cells))
+        found = tuple(
+            (place[id(item.slip)], place[id(item.told)], item.agreeing, item.spread_only, item.row_only) for item in _repeats(cells)
+        )
         if len(_KEPT) >= _KEPT_SIZE:
             del _KEPT[next(iter(_KEPT))]
         _KEPT[key] = found
-    for slip, told, agreeing, spread_only in found:
-        yield Repeat(cells[slip], cells[told], agreeing, spread_only)
+    for slip, told, agreeing, spread_only, row_only in found:
+        yield Repeat(cells[slip], cells[told], agreeing, spread_only, row_only)
 
 
 def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
@@ -129,7 +132,7 @@ def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
 
 
 # The last few papers' repeats, by their cells as compared.
-_KEPT: dict[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, bool], ...]] = {}
+_KEPT: dict[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, bool, bool], ...]] = {}
 _KEPT_SIZE = 4
 
 
@@ -137,16 +140,56 @@ def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     by_table: dict[str, list[KeyedCell]] = {}
     for cell in cells:
         by_table.setdefault(cell.table, []).append(cell)
+    found: dict[tuple[int, int], Repeat] = {}
     # A row and column naming several cells of their own table (a group label "Test sample size" beside
     # many rows) identify none of them.
-    for table, own in by_table.items():
-        names = Counter((cell.row, cell.column, cell.above) for cell in own)
-        by_table[table] = [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
-    for first, second in combinations(by_table.values(), 2):
+    named = {table: _named_once(own) for table, own in by_table.items()}
+    for first, second in combinations(named.values(), 2):
         agreeing, differing = _compared(first, second)
         if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
             for told, slip, spread_only in differing:
-                yield Repeat(slip, told, agreeing, spread_only)
+                found[id(slip), id(told)] = Repeat(slip, told, agreeing, spread_only)
+    for first, second in combinations(by_table.values(), 2):
+        for repeat in _row_spreads(first, second):
+            found.setdefault((id(repeat.slip), id(repeat.told)), repeat)
+    yield from found.values()
+
+
+def _named_once(own: list[KeyedCell]) -> list[KeyedCell]:
+    names = Counter((cell.row, cell.column, cell.above) for cell in own)
+    return [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
+
+
+def _row_spreads(first: list[KeyedCell], second: list[KeyedCell]) -> Iterator[Repeat]:
+    """A row two tables repeat alike, whatever their columns: where the same-named row of both holds three or
+    more results written alike with their spreads ("20.6 ± 1.6"), the one value it also shares with another
+    spread ("91.1 ± 1.0", "91.1 ± 2.6") is one result copied from a run that changed. The columns need not
+    match: one table may set the epoch in a column of its own, the other in its header."""
+    for row in {cell.row for cell in first} & {cell.row for cell in second}:
+        own, other = (_with_spread(cell for cell in cells if cell.row == row) for cells in (first, second))
+        alike = own.keys() & other.keys()
+        if len(alike) < _AGREEING:
+            continue
+        values = Counter(value for value, _ in own.keys() | other.keys())
+        for key, cell in other.items():
+            told = next((item for (value, _), item in own.items() if value == key[0]), None)
+            if told is not None and key not in alike and values[key[0]] == 2 and _informative(cell):
+                yield Repeat(cell, told, len(alike), spread_only=True, row_only=True)
+
+
+def _with_spread(cells: Iterator[KeyedCell]) -> dict[tuple[str, str], KeyedCell]:
+    """The cells written with their spread, by value and spread as written; a value and spread the row holds
+    twice (the same run in two columns) identifies neither."""
+    keyed: dict[tuple[str, str], KeyedCell] = {}
+    repeated = set()
+    for cell in cells:
+        if cell.spread is None:
+            continue
+        key = (spelled(cell.value, cell.decimals), spelled(cell.spread, cell.decimals))
+        if key in keyed:
+            repeated.add(key)
+        keyed[key] = cell
+    return {key: cell for key, cell in keyed.items() if key not in repeated}
 
 
 def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:

@@ -54,6 +54,14 @@ cells of one value each count (not "mean 49.24, max 115.37"), not an aggregate r
 cells of their table, and agreement only in values of two or more figures other than 0, 1
 and 100, spread over two or more rows and columns.
 
+The columns of two tables may not match by name when one sets a setting in a column of its own
+(an "Epoch" column beside each method's rows) and the other in its headers ("Ep. 50"). There the
+row decides: when the same-named row of both tables holds three or more results written alike
+with their spreads ("20.6 ± 1.6"), a value it holds with another spread in each ("91.1 ± 1.0",
+"91.1 ± 2.6") is one result copied from a run that changed. A value and spread a row holds twice
+identifies nothing, and a value it holds with two spreads in one table is two runs. The evidence
+class is "tables: same row, its other results alike".
+
 A count in millions or billions ("3.2 million household-year observations") is a sample's
 size: restated anywhere, not only in the abstract ("8.3 million household-year observations"
 in the data section), it is compared when the words after both numbers share what is
@@ -185,7 +193,10 @@ def _repeated_in_tables(ctx: RuleContext, cells: list[KeyedCell]) -> Iterator[Fi
     for repeat in repeats(cells):
         slip, told = repeat.slip, repeat.told
         violation = RepeatedCell(slip=slip.text, told=told.text, where=ctx.index.printed(told.describe), table=told.table)
-        kind = "tables: same row and column" + ("; the spreads differ" if repeat.spread_only else "")
+        if repeat.row_only:
+            kind = "tables: same row, its other results alike; the spreads differ"
+        else:
+            kind = "tables: same row and column" + ("; the spreads differ" if repeat.spread_only else "")
         sides = [
             Statement(
                 file=cell.file,
