@@ -112,7 +112,7 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     """The results two tables repeat with two values, where the tables repeat enough others alike. Kept while
     no table's cell changes (an edit of prose compares no table again), as (slip, told, agreeing, spread only)
     by the cells' places."""
-    key = tuple(_compared_as(cell) for cell in cells)
+    key = tuple(compared_as(cell) for cell in cells)
     found = _KEPT.get(key)
     if found is None:
         place = {id(cell): index for index, cell in enumerate(cells)}
@@ -126,9 +126,9 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
         yield Repeat(cells[slip], cells[told], agreeing, spread_only, row_only)
 
 
-def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
-    """What the comparison reads of a cell: not where it is, which an edit above its table moves."""
-    return (cell.table, cell.row, cell.column, cell.above, cell.value, cell.decimals, cell.spread)
+def compared_as(cell: KeyedCell) -> tuple[object, ...]:
+    """What the comparison reads of a cell (its names' words in order): not where it is, which an edit above its table moves."""
+    return (cell.table, *(tuple(sorted(names)) for names in (cell.row, cell.column, cell.above)), cell.value, cell.decimals, cell.spread)
 
 
 # The last few papers' repeats, by their cells as compared.
@@ -149,8 +149,8 @@ def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
         if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
             for told, slip, spread_only in differing:
                 found[id(slip), id(told)] = Repeat(slip, told, agreeing, spread_only)
-    for first, second in combinations(by_table.values(), 2):
-        for repeat in _row_spreads(first, second):
+    for rows, other_rows in combinations([_spread_rows(own) for own in by_table.values()], 2):
+        for repeat in _row_spreads(rows, other_rows):
             found.setdefault((id(repeat.slip), id(repeat.told)), repeat)
     yield from found.values()
 
@@ -160,13 +160,13 @@ def _named_once(own: list[KeyedCell]) -> list[KeyedCell]:
     return [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
 
 
-def _row_spreads(first: list[KeyedCell], second: list[KeyedCell]) -> Iterator[Repeat]:
+def _row_spreads(rows: _SpreadRows, other_rows: _SpreadRows) -> Iterator[Repeat]:
     """A row two tables repeat alike, whatever their columns: where the same-named row of both holds three or
     more results written alike with their spreads ("20.6 ± 1.6"), the one value it also shares with another
     spread ("91.1 ± 1.0", "91.1 ± 2.6") is one result copied from a run that changed. The columns need not
     match: one table may set the epoch in a column of its own, the other in its header."""
-    for row in {cell.row for cell in first} & {cell.row for cell in second}:
-        own, other = (_with_spread(cell for cell in cells if cell.row == row) for cells in (first, second))
+    for row in rows.keys() & other_rows.keys():
+        own, other = rows[row], other_rows[row]
         alike = own.keys() & other.keys()
         if len(alike) < _AGREEING:
             continue
@@ -177,19 +177,24 @@ def _row_spreads(first: list[KeyedCell], second: list[KeyedCell]) -> Iterator[Re
                 yield Repeat(cell, told, len(alike), spread_only=True, row_only=True)
 
 
-def _with_spread(cells: Iterator[KeyedCell]) -> dict[tuple[str, str], KeyedCell]:
-    """The cells written with their spread, by value and spread as written; a value and spread the row holds
-    twice (the same run in two columns) identifies neither."""
-    keyed: dict[tuple[str, str], KeyedCell] = {}
+# A table's cells written with their spread, by row and then by value and spread as written.
+_SpreadRows = dict[frozenset[str], dict[tuple[str, str], KeyedCell]]
+
+
+def _spread_rows(cells: list[KeyedCell]) -> _SpreadRows:
+    """A table's cells written with their spread, by row; a value and spread a row holds twice (the same run
+    in two columns) identifies neither."""
+    rows: _SpreadRows = {}
     repeated = set()
     for cell in cells:
         if cell.spread is None:
             continue
+        row = rows.setdefault(cell.row, {})
         key = (spelled(cell.value, cell.decimals), spelled(cell.spread, cell.decimals))
-        if key in keyed:
-            repeated.add(key)
-        keyed[key] = cell
-    return {key: cell for key, cell in keyed.items() if key not in repeated}
+        if key in row:
+            repeated.add((cell.row, key))
+        row[key] = cell
+    return {name: {key: cell for key, cell in row.items() if (name, key) not in repeated} for name, row in rows.items()}
 
 
 def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:

@@ -80,7 +80,7 @@ from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
 from ...quantities import spelled
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
@@ -97,7 +97,7 @@ from .quantity_statements import (
     statement_of,
     unseen,
 )
-from .repeated_cells import KeyedCell, Repeat, keyed_cells, repeats
+from .repeated_cells import KeyedCell, Repeat, compared_as, keyed_cells, repeats
 
 
 @violation_type
@@ -310,8 +310,12 @@ def _fed(part: list[_Statements]) -> object | None:
         ),
         _plain(own.table_spellings),
         _plain(own.written),
-        tuple(tuple(_plain(getattr(cell, field.name)) for field in fields(cell)) for cell in own.cells),
+        tuple((*compared_as(cell), cell.text, cell.file, _lines(cell.range), cell.section, cell.describe) for cell in own.cells),
     )
+
+
+def _lines(range_: Range) -> tuple[int, int, int, int]:
+    return (range_.start.line, range_.start.character, range_.end.line, range_.end.character)
 
 
 def _plain(value: object) -> object:
