@@ -5,6 +5,10 @@ method's score on the same dataset. Where two tables repeat several results and 
 is the same quantity with two values ("the same system's score 92.2 in one table and 92.3 in another").
 The agreement of the others is what shows the two tables report the same quantities: tables of two settings
 (5-shot and 10-shot) under the same headers disagree nearly everywhere and are left alone.
+
+Two tables may name their columns apart (one sets the epoch in a column of its own, the other in its
+headers); there a row of the same name that repeats three or more results alike with their spreads pairs
+the value it holds with another spread (`_row_spreads`).
 """
 
 from __future__ import annotations
