@@ -116,7 +116,7 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     """The results two tables repeat with two values, where the tables repeat enough others alike. Kept while
     no table's cell changes (an edit of prose compares no table again), as (slip, told, agreeing, spread only)
     by the cells' places."""
-    key = tuple(compared_as(cell) for cell in cells)
+    key = tuple(_compared_as(cell) for cell in cells)
     found = _KEPT.get(key)
     if found is None:
         place = {id(cell): index for index, cell in enumerate(cells)}
@@ -130,9 +130,9 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
         yield Repeat(cells[slip], cells[told], agreeing, spread_only, row_only)
 
 
-def compared_as(cell: KeyedCell) -> tuple[object, ...]:
-    """What the comparison reads of a cell (its names' words in order): not where it is, which an edit above its table moves."""
-    return (cell.table, *(tuple(sorted(names)) for names in (cell.row, cell.column, cell.above)), cell.value, cell.decimals, cell.spread)
+def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
+    """What the comparison reads of a cell: not where it is, which an edit above its table moves."""
+    return (cell.table, cell.row, cell.column, cell.above, cell.value, cell.decimals, cell.spread)
 
 
 # The last few papers' repeats, by their cells as compared.
@@ -181,8 +181,8 @@ def _row_spreads(rows: _SpreadRows, other_rows: _SpreadRows) -> Iterator[Repeat]
                 yield Repeat(cell, told, len(alike), spread_only=True, row_only=True)
 
 
-# A table's cells written with their spread, by row and then by value and spread as written.
-_SpreadRows = dict[frozenset[str], dict[tuple[str, str], KeyedCell]]
+# A table's cells written with their spread, by row and then by value and spread.
+_SpreadRows = dict[frozenset[str], dict[tuple[float, float], KeyedCell]]
 
 
 def _spread_rows(cells: list[KeyedCell]) -> _SpreadRows:
@@ -194,7 +194,7 @@ def _spread_rows(cells: list[KeyedCell]) -> _SpreadRows:
         if cell.spread is None:
             continue
         row = rows.setdefault(cell.row, {})
-        key = (spelled(cell.value, cell.decimals), spelled(cell.spread, cell.decimals))
+        key = (cell.value, cell.spread)  # as read from the cell: one text, one value
         if key in row:
             repeated.add((cell.row, key))
         row[key] = cell

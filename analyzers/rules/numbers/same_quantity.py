@@ -97,7 +97,7 @@ from .quantity_statements import (
     statement_of,
     unseen,
 )
-from .repeated_cells import KeyedCell, Repeat, compared_as, keyed_cells, repeats
+from .repeated_cells import KeyedCell, Repeat, keyed_cells, repeats
 
 
 @violation_type
@@ -310,7 +310,10 @@ def _fed(part: list[_Statements]) -> object | None:
         ),
         _plain(own.table_spellings),
         _plain(own.written),
-        tuple((*compared_as(cell), cell.text, cell.file, _lines(cell.range), cell.section, cell.describe) for cell in own.cells),
+        tuple(
+            (*(_plain(getattr(cell, field.name)) for field in fields(cell) if field.name != "range"), _lines(cell.range))
+            for cell in own.cells
+        ),
     )
 
 
