@@ -248,6 +248,28 @@ def test_a_character_typed_above_two_tables_moves_their_repeated_cell_finding_wi
     assert _dumped(incremental) == _dumped(cold), _first_difference(incremental, cold)
 
 
+def test_typing_in_one_section_keeps_num002_restatements_as_a_cold_check_finds_them(tmp_path):
+    """NUM002 compares each section's statements with the earlier sections' (its `Pairwise`): typing that
+    changes no statement, or changes the restated value itself, gives what a cold check gives."""
+    main = (
+        "\\documentclass{article}\n\\begin{document}\n\\begin{abstract}\n"
+        "Our augmentation improves top-1 accuracy on ImageNet by 12.3\\% over the baseline.\n\\end{abstract}\n"
+        "\\section{Introduction}\nWe study data augmentation.\n\n"
+        "\\section{Results}\nOur augmentation improves top-1 accuracy on ImageNet by 12.8\\% over the baseline.\n"
+        "\\end{document}\n"
+    )
+    write_project(tmp_path, {"main.tex": main})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert [f.message.split(" for")[0] for f in engine.check(project) if f.code == "NUM002"] == ["12.8%"]
+    for typed in (main.replace("We study", "We  study"), main.replace("by 12.8", "by 12.3")):
+        project.update("main.tex", typed)
+        incremental = [f for f in engine.check(project) if f.code == "NUM002"]
+        cold = [f for f in Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": typed})) if f.code == "NUM002"]
+        assert _dumped(incremental) == _dumped(cold), _first_difference(incremental, cold)
+    assert incremental == []
+
+
 def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
     """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
     beside such a finding, or taken away, must still reach it."""

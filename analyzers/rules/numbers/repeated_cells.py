@@ -5,6 +5,10 @@ method's score on the same dataset. Where two tables repeat several results and 
 is the same quantity with two values ("the same system's score 92.2 in one table and 92.3 in another").
 The agreement of the others is what shows the two tables report the same quantities: tables of two settings
 (5-shot and 10-shot) under the same headers disagree nearly everywhere and are left alone.
+
+Two tables may name their columns apart (one sets the epoch in a column of its own, the other in its
+headers); there a row of the same name that repeats three or more results alike with their spreads pairs
+the value it holds with another spread (`_row_spreads`).
 """
 
 from __future__ import annotations
@@ -105,6 +109,7 @@ class Repeat:
     told: KeyedCell
     agreeing: int
     spread_only: bool  # the values agree and their spreads do not ("91.1 ± 1.0" and "91.1 ± 2.6")
+    row_only: bool = False  # paired by the row's other results alike, not by the column's name (`_row_spreads`)
 
 
 def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
@@ -115,12 +120,14 @@ def repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     found = _KEPT.get(key)
     if found is None:
         place = {id(cell): index for index, cell in enumerate(cells)}
-        found = tuple((place[id(item.slip)], place[id(item.told)], item.agreeing, item.spread_only) for item in _repeats(cells))
+        found = tuple(
+            (place[id(item.slip)], place[id(item.told)], item.agreeing, item.spread_only, item.row_only) for item in _repeats(cells)
+        )
         if len(_KEPT) >= _KEPT_SIZE:
             del _KEPT[next(iter(_KEPT))]
         _KEPT[key] = found
-    for slip, told, agreeing, spread_only in found:
-        yield Repeat(cells[slip], cells[told], agreeing, spread_only)
+    for slip, told, agreeing, spread_only, row_only in found:
+        yield Repeat(cells[slip], cells[told], agreeing, spread_only, row_only)
 
 
 def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
@@ -129,7 +136,7 @@ def _compared_as(cell: KeyedCell) -> tuple[object, ...]:
 
 
 # The last few papers' repeats, by their cells as compared.
-_KEPT: dict[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, bool], ...]] = {}
+_KEPT: dict[tuple[tuple[object, ...], ...], tuple[tuple[int, int, int, bool, bool], ...]] = {}
 _KEPT_SIZE = 4
 
 
@@ -137,16 +144,61 @@ def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     by_table: dict[str, list[KeyedCell]] = {}
     for cell in cells:
         by_table.setdefault(cell.table, []).append(cell)
+    found: dict[tuple[int, int], Repeat] = {}
     # A row and column naming several cells of their own table (a group label "Test sample size" beside
     # many rows) identify none of them.
-    for table, own in by_table.items():
-        names = Counter((cell.row, cell.column, cell.above) for cell in own)
-        by_table[table] = [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
-    for first, second in combinations(by_table.values(), 2):
+    named = {table: _named_once(own) for table, own in by_table.items()}
+    for first, second in combinations(named.values(), 2):
         agreeing, differing = _compared(first, second)
         if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
             for told, slip, spread_only in differing:
-                yield Repeat(slip, told, agreeing, spread_only)
+                found[id(slip), id(told)] = Repeat(slip, told, agreeing, spread_only)
+    for rows, other_rows in combinations([_spread_rows(own) for own in by_table.values()], 2):
+        for repeat in _row_spreads(rows, other_rows):
+            found.setdefault((id(repeat.slip), id(repeat.told)), repeat)
+    yield from found.values()
+
+
+def _named_once(own: list[KeyedCell]) -> list[KeyedCell]:
+    names = Counter((cell.row, cell.column, cell.above) for cell in own)
+    return [cell for cell in own if names[cell.row, cell.column, cell.above] == 1]
+
+
+def _row_spreads(rows: _SpreadRows, other_rows: _SpreadRows) -> Iterator[Repeat]:
+    """A row two tables repeat alike, whatever their columns: where the same-named row of both holds three or
+    more results written alike with their spreads ("20.6 ± 1.6"), the one value it also shares with another
+    spread ("91.1 ± 1.0", "91.1 ± 2.6") is one result copied from a run that changed. The columns need not
+    match: one table may set the epoch in a column of its own, the other in its header."""
+    for row in rows.keys() & other_rows.keys():
+        own, other = rows[row], other_rows[row]
+        alike = own.keys() & other.keys()
+        if len(alike) < _AGREEING:
+            continue
+        values = Counter(value for value, _ in own.keys() | other.keys())
+        for key, cell in other.items():
+            told = next((item for (value, _), item in own.items() if value == key[0]), None)
+            if told is not None and key not in alike and values[key[0]] == 2 and _informative(cell):
+                yield Repeat(cell, told, len(alike), spread_only=True, row_only=True)
+
+
+# A table's cells written with their spread, by row and then by value and spread.
+_SpreadRows = dict[frozenset[str], dict[tuple[float, float], KeyedCell]]
+
+
+def _spread_rows(cells: list[KeyedCell]) -> _SpreadRows:
+    """A table's cells written with their spread, by row; a value and spread a row holds twice (the same run
+    in two columns) identifies neither."""
+    rows: _SpreadRows = {}
+    repeated = set()
+    for cell in cells:
+        if cell.spread is None:
+            continue
+        row = rows.setdefault(cell.row, {})
+        key = (cell.value, cell.spread)  # as read from the cell: one text, one value
+        if key in row:
+            repeated.add((cell.row, key))
+        row[key] = cell
+    return {name: {key: cell for key, cell in row.items() if (name, key) not in repeated} for name, row in rows.items()}
 
 
 def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:

@@ -54,6 +54,14 @@ cells of one value each count (not "mean 49.24, max 115.37"), not an aggregate r
 cells of their table, and agreement only in values of two or more figures other than 0, 1
 and 100, spread over two or more rows and columns.
 
+The columns of two tables may not match by name when one sets a setting in a column of its own
+(an "Epoch" column beside each method's rows) and the other in its headers ("Ep. 50"). There the
+row decides: when the same-named row of both tables holds three or more results written alike
+with their spreads ("20.6 ± 1.6"), a value it holds with another spread in each ("91.1 ± 1.0",
+"91.1 ± 2.6") is one result copied from a run that changed. A value and spread a row holds twice
+identifies nothing, and a value it holds with two spreads in one table is two runs. The evidence
+class is "tables: same row, its other results alike".
+
 A count in millions or billions ("3.2 million household-year observations") is a sample's
 size: restated anywhere, not only in the abstract ("8.3 million household-year observations"
 in the data section), it is compared when the words after both numbers share what is
@@ -63,66 +71,33 @@ billions".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import fields
 from functools import lru_cache
 from typing import NamedTuple
 
-from rapidfuzz import fuzz
-
-from ....latex.index import NumberInContext
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
-from ...context import RuleContext, Spot
-from ...finding import Category, Evidence, Finding, Related, Severity, Statement
-from ...memo import TEXT_CACHE_SIZE
-from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
-from ...registry import Scope, rule
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
+from ...quantities import spelled
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import (
-    FOLLOWING,
-    SCALES,
-    MentionKey,
-    clamped,
-    direction,
-    figures_evidence,
-    headline,
-    is_counted,
-    mentions,
-    section_cells,
-    section_numbers,
-    significant_figures,
-    stem,
-    window,
+from .model import clamped, figures_evidence, section_cells, section_numbers
+from .quantity_statements import (
+    QuantityStatement,
+    Values,
+    comparable,
+    held,
+    held_spellings,
+    same_quantity,
+    same_setting,
+    scaled_counts,
+    statement_of,
+    unseen,
 )
-from .repeated_cells import KeyedCell, keyed_cells, repeats
-
-
-@dataclass(frozen=True, slots=True)
-class _Statement:
-    """A result-like prose number with the words around it, and where the finding it becomes sits when
-    another statement of the same quantity says otherwise (built then, with its message and confidence)."""
-
-    kind: tuple[str, int, bool]  # unit, decimals, negative
-    written: str
-    variants: tuple[str, ...]  # spellings one digit away, in a fixed order: which earlier statement is named must not depend on hashing
-    agreeing: tuple[str, ...]  # agreeing_spellings: a table cell with one of these holds the number
-    block: int  # the block's place in its section
-    window: frozenset[str]
-    names: frozenset[str]  # the capitalised names of its sentence
-    near_names: frozenset[str]  # those within its window
-    direction: int  # +1 a rise ("improves by"), -1 a fall ("drops"), 0 a level
-    role: Role
-    subject: frozenset[str]  # the stems of what it measures (NumberMention.subject), compared
-    named: str  # what it measures, as the sentence words it
-    counted: bool  # an integer before what it counts ("57 studies", "340 fps"): compared with the abstract only
-    follows: frozenset[str]  # the stems of the two words after the number ("studies containing", "fps for")
-    abstract: bool
-    text: str
-    sentence: str
-    where: str  # its section's title or kind
-    at: Spot  # where its finding, or the other statement's related span, sits
+from .repeated_cells import KeyedCell, Repeat, keyed_cells, repeats
 
 
 @violation_type
@@ -151,14 +126,9 @@ class _Statements(NamedTuple):
     every number of its prose is written."""
 
     table_spellings: frozenset[str]
-    statements: tuple[_Statement, ...]
+    statements: tuple[QuantityStatement, ...]
     written: frozenset[str]
     cells: tuple[KeyedCell, ...]  # its tables' numeric cells, by the names of their row and column
-
-
-def _disagreements(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
-    yield from _restated_in_prose(ctx, parts)
-    yield from _repeated_in_tables(ctx, [cell for _, (part,) in parts for cell in part.cells])
 
 
 @violation_type
@@ -180,127 +150,190 @@ class RepeatedCell(Violation):
         return f"{self.slip} {self.table} {self.told}"
 
 
-def _repeated_in_tables(ctx: RuleContext, cells: list[KeyedCell]) -> Iterator[Finding]:
-    """A result two tables repeat with two values where they repeat others alike: the later cell is reported."""
-    for repeat in repeats(cells):
-        slip, told = repeat.slip, repeat.told
-        violation = RepeatedCell(slip=slip.text, told=told.text, where=ctx.index.printed(told.describe), table=told.table)
+def _repeated(ctx: RuleContext, repeat: Repeat) -> Finding:
+    """A result two tables repeat with two values where they repeat others alike, on the later cell."""
+    slip, told = repeat.slip, repeat.told
+    violation = RepeatedCell(slip=slip.text, told=told.text, where=ctx.index.printed(told.describe), table=told.table)
+    if repeat.row_only:
+        kind = "tables: same row, its other results alike; the spreads differ"
+    else:
         kind = "tables: same row and column" + ("; the spreads differ" if repeat.spread_only else "")
-        sides = [
-            Statement(
-                file=cell.file,
-                range=cell.range,
-                quote=cell.text,
-                subject=cell.describe,
-                role=Role.VALUE.value,
-            )
-            for cell in (slip, told)
-        ]
-        evidence = Evidence(kind=kind, statements=sides, reason=f"the two tables repeat {repeat.agreeing} other results alike")
-        confidence = clamped(0.6 + figures_evidence(spelled(slip.value, slip.decimals)))
-        related = [Related(file=told.file, range=told.range, message=f"the other table's value {told.text}")]
-        source, at = ctx.source(slip.file), slip.range
-        start, end = source.offset(at.start.line, at.start.character), source.offset(at.end.line, at.end.character)
-        yield ctx.flag(violation, slip.file, start, end, related=related, confidence=confidence, section=slip.section, evidence=evidence)
+    sides = [
+        Statement(file=cell.file, range=cell.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value) for cell in (slip, told)
+    ]
+    evidence = Evidence(kind=kind, statements=sides, reason=f"the two tables repeat {repeat.agreeing} other results alike")
+    confidence = clamped(0.6 + figures_evidence(spelled(slip.value, slip.decimals)))
+    related = [Related(file=told.file, range=told.range, message=f"the other table's value {told.text}")]
+    source, at = ctx.source(slip.file), slip.range
+    start, end = source.offset(at.start.line, at.start.character), source.offset(at.end.line, at.end.character)
+    return ctx.flag(violation, slip.file, start, end, related=related, confidence=confidence, section=slip.section, evidence=evidence)
 
 
-def _restated_in_prose(ctx: RuleContext, parts: list[tuple[Section, list[_Statements]]]) -> Iterator[Finding]:
-    table_spellings = _union(tuple(part.table_spellings for _, (part,) in parts if part.table_spellings))
-    body = frozenset().union(*(part.written for section, (part,) in parts if section.kind is not SectionKind.ABSTRACT))
-    # Statements seen so far, by how their value is written: a number is compared only
-    # with the few statements one digit away, never with every earlier number.
-    seen: dict[tuple[str, int, bool, str], list[tuple[int, _Statement, bool]]] = {}
-    # The abstract's statements already contradicted: the body's several restatements of one slip make one finding.
-    contradicted: set[int] = set()
-    varies = _Values(statement for _, (part,) in parts for statement in part.statements)
-    for place, (_, (part,)) in enumerate(parts):
-        for statement in part.statements:
-            # A count ("45 outflows") is no quote of an integer cell, which is as often an identifier or a size.
-            in_table = not statement.counted and _held(statement, table_spellings)
-            candidates = (entry for variant in statement.variants for entry in seen.get((*statement.kind, variant), ()))
-            for other_place, other, other_in_table in candidates:
-                ctx.spend(1)  # pairs considered: one spelling written thousands of times makes them many
-                if (other_place == place and other.block == statement.block) or id(other) in contradicted:
-                    continue
-                abstract = statement if statement.abstract else other if other.abstract else None
-                # An abstract's value the body's prose never writes summarises nothing there (see `_unseen`).
-                unseen = abstract is not None and _unseen(abstract, body)
-                # A number a table holds is NUM001's, but the abstract restates results without citing
-                # their table: there only the copy that no table holds can be the slip, or an unseen one.
-                both_held = in_table and other_in_table  # past this test, only for an unseen abstract value
-                if (both_held and not unseen) if abstract else (in_table or other_in_table):
-                    continue
-                # Unseen and in no table, it needs no names in common with the body's sentence.
-                alone = abstract is not None and unseen and not _held(abstract, table_spellings) and not _same_setting(statement, other)
-                comparable = _comparable(statement, other) and not varies(statement, other)
-                confidence = _same_quantity(statement, other, alone) if comparable else None
-                if confidence is None:
-                    continue
-                if abstract is not None and both_held:  # the unseen abstract value is the slip
-                    slip, told = abstract, other if statement is abstract else statement
-                else:
-                    slip, told = (other, statement) if in_table else (statement, other)
-                shared = sorted(statement.window & other.window)
-                violation = TwoValues(
-                    slip=slip.text,
-                    slip_named=slip.named,
-                    told=told.text,
-                    told_named=told.named,
-                    told_where=told.where,
-                    shared=tuple(shared),
-                )
-                yield ctx.report_at(
-                    slip.at,
-                    violation.message,
-                    identity=violation.identity,
-                    related=[ctx.related(told.at.file, told.at.start, told.at.end, f"the other statement: {told.text}")],
-                    confidence=confidence,
-                    evidence=_restatement(ctx, slip, told, alone or both_held),
-                )
-                if other.abstract:
-                    contradicted.add(id(other))
-                break
-            seen.setdefault((*statement.kind, statement.written), []).append((place, statement, in_table))
+class _Earlier(NamedTuple):
+    """A statement as another is compared with it: where it is (its section's place, its own among the
+    section's statements) and whether a table holds its value."""
+
+    at: tuple[int, int]
+    statement: QuantityStatement
+    in_table: bool
 
 
-class _Values:
-    """The values the paper states for each subject. A quantity stated with three or more values is one per
-    setting (each experiment's payment, each model's coefficient, a template sentence per condition), not one
-    quantity with a slip, which gives two."""
+class _Pair(NamedTuple):
+    """Two statements of one quantity: `slip` is reported, `told` named; `unseen` when they are taken for one
+    only because the body's prose never writes the abstract's value; `other` is the earlier of the two."""
 
-    def __init__(self, statements: Iterator[_Statement]) -> None:
-        self._values: dict[tuple[Role, frozenset[str]], set[str]] = {}
-        for statement in statements:
-            self._values.setdefault((_kind_of(statement), statement.subject), set()).add(statement.written)
-
-    def __call__(self, statement: _Statement, other: _Statement) -> bool:
-        kind = _kind_of(statement)
-        values = self._values.get((kind, statement.subject), set()) | self._values.get((kind, other.subject), set())
-        return len(values) >= _SETTINGS_APART
+    slip: QuantityStatement
+    told: QuantityStatement
+    confidence: float
+    unseen: bool
+    other: _Earlier
 
 
-_SETTINGS_APART = 3
+class _Paper:
+    """What each section's statements are compared with: every section's statements by how their value is
+    written, the spellings its tables hold, the numbers its body's prose writes, and the results two tables
+    repeat. Built when what a section feeds (`_fed`) changes; each section's findings are then its own, so an
+    edit that changes no statement re-reads the edited section alone."""
+
+    def __init__(self, ctx: RuleContext, feeding: list[tuple[int, Section, list[_Statements]]]) -> None:
+        parts = [(place, section, part) for place, section, (part,) in feeding]
+        self.table_spellings = _union(tuple(part.table_spellings for _, _, part in parts if part.table_spellings))
+        self.body = frozenset().union(*(part.written for _, section, part in parts if section.kind is not SectionKind.ABSTRACT))
+        self.varies = Values(statement for _, _, part in parts for statement in part.statements)
+        # Statements by how their value is written: a number is compared only with the few one digit away.
+        self.seen: dict[tuple[str, int, bool, str], list[_Earlier]] = {}
+        # Where each abstract statement is first contradicted: the body's restatements of one slip make one finding.
+        self.first: dict[tuple[int, int], tuple[int, int]] = {}
+        for place, _, part in parts:
+            before: list[_Earlier] = []
+            for index, statement in enumerate(part.statements):
+                entry = self.entry(statement, (place, index))
+                candidates = list(self.candidates(statement, place, before))
+                pair = self.pair(ctx, entry, candidates) if any(other.statement.abstract for other in candidates) else None
+                if pair is not None and pair.other.statement.abstract:
+                    self.first.setdefault(pair.other.at, entry.at)
+                self.seen.setdefault((*statement.kind, statement.written), []).append(entry)
+                before.append(entry)
+        cells = [(place, cell) for place, _, part in parts for cell in part.cells]
+        where = {id(cell): place for place, cell in cells}
+        self.repeats: dict[int, list[Repeat]] = {}
+        for repeat in repeats([cell for _, cell in cells]):
+            self.repeats.setdefault(where[id(repeat.slip)], []).append(repeat)
+
+    def entry(self, statement: QuantityStatement, at: tuple[int, int]) -> _Earlier:
+        # A count ("45 outflows") is no quote of an integer cell, which is as often an identifier or a size.
+        return _Earlier(at, statement, not statement.counted and held(statement, self.table_spellings))
+
+    def candidates(self, statement: QuantityStatement, place: int, before: list[_Earlier]) -> Iterator[_Earlier]:
+        """The statements before this one, in the sections before its own and then `before` in its own, one
+        digit away, in reading order by each spelling one digit away."""
+        for variant in statement.variants:
+            yield from (other for other in self.seen.get((*statement.kind, variant), ()) if other.at[0] < place)
+            yield from (other for other in before if other.statement.written == variant and other.statement.kind == statement.kind)
+
+    def pair(self, ctx: RuleContext, entry: _Earlier, candidates: Iterable[_Earlier]) -> _Pair | None:
+        """The first of `candidates` that states the statement's quantity with another value; an abstract
+        statement an earlier one already contradicts is passed over."""
+        for other in candidates:
+            ctx.spend(1)  # pairs considered: one spelling written thousands of times makes them many
+            first = self.first.get(other.at)
+            if (other.at[0] == entry.at[0] and other.statement.block == entry.statement.block) or (first is not None and first < entry.at):
+                continue
+            found = self.judged(entry, other)
+            if found is not None:
+                return found
+        return None
+
+    def judged(self, entry: _Earlier, earlier: _Earlier) -> _Pair | None:
+        statement, other, in_table = entry.statement, earlier.statement, entry.in_table
+        abstract = statement if statement.abstract else other if other.abstract else None
+        # An abstract's value the body's prose never writes summarises nothing there (see `unseen`).
+        never_written = abstract is not None and unseen(abstract, self.body)
+        # A number a table holds is NUM001's, but the abstract restates results without citing
+        # their table: there only the copy that no table holds can be the slip, or an unseen one.
+        both_held = in_table and earlier.in_table  # past this test, only for an unseen abstract value
+        if (both_held and not never_written) if abstract else (in_table or earlier.in_table):
+            return None
+        # Unseen and in no table, it needs no names in common with the body's sentence.
+        alone = abstract is not None and never_written and not held(abstract, self.table_spellings) and not same_setting(statement, other)
+        confidence = same_quantity(statement, other, alone) if comparable(statement, other) and not self.varies(statement, other) else None
+        if confidence is None:
+            return None
+        if abstract is not None and both_held:  # the unseen abstract value is the slip
+            slip, told = abstract, other if statement is abstract else statement
+        else:
+            slip, told = (other, statement) if in_table else (statement, other)
+        return _Pair(slip, told, confidence, alone or both_held, earlier)
 
 
-def _unseen(abstract: _Statement, body: frozenset[str]) -> bool:
-    """The body's prose never writes the abstract's value: a table cell that happens to hold it ("32%" among
-    hundreds of cells) is then no evidence that the abstract quotes the table."""
-    return not any(spelling in body for spelling in abstract.agreeing)
+def _each(ctx: RuleContext, paper: _Paper, place: int, section: Section, part: list[_Statements]) -> Iterator[Finding]:
+    """A section's findings: each of its statements against the earlier ones, and the cells of its tables that
+    repeat another table's result with another value."""
+    (own,) = part
+    before: list[_Earlier] = []
+    for index, statement in enumerate(own.statements):
+        entry = paper.entry(statement, (place, index))
+        pair = paper.pair(ctx, entry, paper.candidates(statement, place, before))
+        if pair is not None:
+            yield _restated(ctx, pair)
+        before.append(entry)
+    for repeat in paper.repeats.get(place, ()):
+        yield _repeated(ctx, repeat)
 
 
-def _held(statement: _Statement, table_spellings: frozenset[str]) -> bool:
-    return any(spelling in table_spellings for spelling in statement.agreeing)
+def _restated(ctx: RuleContext, pair: _Pair) -> Finding:
+    slip, told = pair.slip, pair.told
+    shared = tuple(sorted(slip.window & told.window))
+    violation = TwoValues(
+        slip=slip.text, slip_named=slip.named, told=told.text, told_named=told.named, told_where=told.where, shared=shared
+    )
+    return ctx.report_at(
+        slip.at,
+        violation.message,
+        identity=violation.identity,
+        related=[ctx.related(told.at.file, told.at.start, told.at.end, f"the other statement: {told.text}")],
+        confidence=pair.confidence,
+        evidence=_restatement(ctx, slip, told, pair.unseen),
+    )
 
 
-def _named(statement: _Statement) -> str:
+def _fed(part: list[_Statements]) -> object | None:
+    """All that a section's part gives the other sections' comparisons, as plain values (sets in order)."""
+    (own,) = part
+    if not (own.statements or own.table_spellings or own.written or own.cells):
+        return None
+    return (
+        # Where a statement is, by lines and characters (`lines`), not by its offset (`at`): typing on a line above moves no statement.
+        tuple(
+            tuple(_plain(getattr(statement, field.name)) for field in fields(statement) if field.name != "at")
+            for statement in own.statements
+        ),
+        _plain(own.table_spellings),
+        _plain(own.written),
+        tuple(
+            (*(_plain(getattr(cell, field.name)) for field in fields(cell) if field.name != "range"), _lines(cell.range))
+            for cell in own.cells
+        ),
+    )
+
+
+def _lines(range_: Range) -> tuple[int, int, int, int]:
+    return (range_.start.line, range_.start.character, range_.end.line, range_.end.character)
+
+
+def _plain(value: object) -> object:
+    return tuple(sorted(value)) if isinstance(value, frozenset) else value
+
+
+def _named(statement: QuantityStatement) -> str:
     return f'"{statement.named}"'
 
 
-def _restatement(ctx: RuleContext, slip: _Statement, told: _Statement, unseen: bool) -> Evidence:
+def _restatement(ctx: RuleContext, slip: QuantityStatement, told: QuantityStatement, unseen: bool) -> Evidence:
     """Both statements, what each measures, and why they are taken for one quantity (`unseen`: only because the
     body's prose never writes the abstract's value)."""
     kind = "abstract restates, same subject" if slip.abstract or told.abstract else "same subject"
-    if _scaled_counts(slip, told):
+    if scaled_counts(slip, told):
         kind = "same count in millions or billions"
     if unseen:
         kind += "; the body's prose never writes the abstract's value"
@@ -321,125 +354,6 @@ def _restatement(ctx: RuleContext, slip: _Statement, told: _Statement, unseen: b
     )
 
 
-def _scaled_counts(statement: _Statement, other: _Statement) -> bool:
-    """Two counts in millions or billions of one thing ("3.2 million observations", "8.3 million observations"), each
-    of two or more figures and stated, not approximated: "4 million" and "6 million" ratings of two datasets coincide."""
-    if not (statement.counted and other.counted and statement.kind[0] in SCALES and statement.follows & other.follows):
-        return False
-    return all(significant_figures(item.written) >= 2 and item.role is not Role.APPROXIMATE for item in (statement, other))
-
-
-def _comparable(statement: _Statement, other: _Statement) -> bool:
-    """A bound ("> 70%") is restated as a bound, a count ("57 studies") with what it counts; the abstract's
-    summary is where either is restated, elsewhere bounds and counts vary with what they describe. A count in
-    millions or billions of the same thing ("3.2 million observations") is a sample's size, compared anywhere."""
-    abstract = statement.abstract or other.abstract
-    if (statement.role is Role.BOUND) != (other.role is Role.BOUND) or (statement.role is Role.BOUND and not abstract):
-        return False
-    if _scaled_counts(statement, other):
-        return True  # "3.2 million observations" and "8.3 million observations": a sample is restated anywhere
-    return not (statement.counted or other.counted) or (abstract and bool(statement.follows & other.follows))
-
-
-def _same_quantity(statement: _Statement, other: _Statement, abstract_alone: bool = False) -> float | None:
-    """The confidence that two statements state the same quantity (see NUM002's ## Confidence), or None when
-    their words or settings say they do not. `abstract_alone`: one is the abstract's, with a value the body
-    never writes; its names need not recur, as the abstract names its setting in its own words."""
-    abstract = statement.abstract or other.abstract
-    loose = abstract or _scaled_counts(statement, other)  # subjects worded freely: one shared word suffices
-    if _kind_of(statement) is not _kind_of(other) or not _same_subject(statement.subject, other.subject, loose):
-        return None
-    # A sentence stating both values ("80% and 90% of the maximum") tells two quantities apart.
-    if _states(statement.sentence, other) or _states(other.sentence, statement):
-        return None
-    shared = statement.window & other.window
-    common = statement.names & other.names
-    if not (_same_setting(statement, other) or abstract_alone):
-        return None
-    # A rise and a fall are two quantities, whatever the words around them.
-    if statement.direction * other.direction < 0:
-        return None
-    # Same quantity: most words around the numbers agree, or two do and one of them is a shared name
-    # ("at the 95% CL"), or two do and one statement is the abstract's summary of the other.
-    most = len(shared) >= 3 and len(shared) * 2 >= min(len(statement.window), len(other.window))
-    if not (most or (len(shared) >= 2 and (loose or any(name.lower() in shared for name in common)))):
-        return None
-    confidence = (
-        0.6
-        + 0.15 * abstract
-        + 0.1 * most
-        + 0.1 * bool(common)
-        + 0.1 * bool(statement.follows & other.follows)
-        + figures_evidence(statement.written)
-    )
-    if Role.APPROXIMATE in (statement.role, other.role):
-        confidence -= 0.25
-    if (statement.direction == 0) != (other.direction == 0):  # a change and a level
-        confidence -= 0.2
-    # A name next to one number that the other sentence never mentions sets another setting ("FaRM/YCSB").
-    if statement.near_names - other.names or other.near_names - statement.names:
-        confidence -= 0.15
-    return clamped(confidence)
-
-
-# The roles NUM002 compares: what states a measured quantity. Test statistics, p-values, coefficients
-# and intervals are the STAT rules'; settings, years and interval levels are not results. A sample size
-# written before what it counts ("1659 participants") is compared as a count.
-_STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT, Role.SAMPLE_SIZE})
-
-
-def _same_setting(statement: _Statement, other: _Statement) -> bool:
-    """The sentences' capitalised names (datasets, models) overlap, or one names none."""
-    return bool(statement.names & other.names) or not (statement.names and other.names)
-
-
-def _states(sentence: str, statement: _Statement) -> bool:
-    return any(
-        spelled(mention.value, mention.decimals) == statement.written and mention.unit == statement.kind[0]
-        for mention in mentions(sentence)
-    )
-
-
-def _kind_of(statement: _Statement) -> Role:
-    """An approximation ("about 12%") restates a result; a result stated as a rise or a fall ("22% lower",
-    "a 22% reduction") is a relative change."""
-    role = Role.VALUE if statement.role is Role.APPROXIMATE else statement.role
-    if statement.counted and role in (Role.VALUE, Role.SAMPLE_SIZE):
-        return Role.COUNT  # "$4694$ laws", "1659 participants": an integer before what it counts
-    return Role.CHANGE if role is Role.VALUE and statement.direction else role
-
-
-def _held_spellings(value: float, decimals: int) -> set[str]:
-    """How a table cell holds a number stated in prose: its roundings, but a whole number only as written
-    (a cell of 79.6 holds 79.6 and 80.0, not "80 studies")."""
-    return {spelling for spelling in rounded_spellings(value, decimals) if "." in spelling} | exact_spellings(value, decimals)
-
-
-def _same_subject(subject: frozenset[str], other: frozenset[str], abstract: bool) -> bool:
-    """Both sentences say what their number measures, and one names all the other does
-    ("accuracy on ImageNet" and "top-1 accuracy on ImageNet"; not "transfers" and "the loss").
-    The abstract restates the body in its own words: there one shared word suffices, a metric
-    written out or abbreviated ("acc", "accuracy") or spelled alike ("identify", "identified")."""
-    if not (subject and other):
-        return False
-    if subject <= other or other <= subject:
-        return True
-    return abstract and any(_alike(word, another) for word in subject for another in other)
-
-
-# Metric names an abstract and its body write in two ways, as `stem` leaves them ("f-score" → "f-scor").
-_METRIC = {"acc": "accuracy", "err": "error", "f-scor": "f1", "f-measur": "f1", "f1-scor": "f1", "prec": "precis"}
-
-
-def _alike(word: str, other: str) -> bool:
-    """Two stems (`stem`) of one word or metric."""
-    word, other = _METRIC.get(word, word), _METRIC.get(other, other)
-    return word == other or (min(len(word), len(other)) >= 5 and fuzz.ratio(word, other) >= _ALIKE)
-
-
-_ALIKE = 85  # rapidfuzz ratio of two stems of one word ("identif", "identifi"), not of two words ("preserv", "present")
-
-
 @lru_cache(maxsize=2)
 def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
     """Rebuilt only when a section with a table changed: unchanged parts are the same sets, compared by identity."""
@@ -453,7 +367,7 @@ def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=_disagreements,
+    combine=Pairwise(_fed, _Paper, _each),
 )
 def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statements]:
     """## What it does
@@ -493,77 +407,7 @@ def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statem
     a confident finding may warn (see Measured precision below).
     """
     numbers = list(section_numbers(section))
-    statements = tuple(statement for number in numbers if (statement := _statement(ctx, section, number)) is not None)
-    table_spellings = frozenset(spelling for _, cell, value in section_cells(section) for spelling in _held_spellings(value, cell.decimals))
+    statements = tuple(statement for number in numbers if (statement := statement_of(ctx, section, number)) is not None)
+    table_spellings = frozenset(spelling for _, cell, value in section_cells(section) for spelling in held_spellings(value, cell.decimals))
     written = frozenset(spelled(number.mention.value, number.mention.decimals) for number in numbers)
     return [_Statements(table_spellings, statements, written, keyed_cells(ctx, section))]
-
-
-def _statement(ctx: RuleContext, section: Section, number: NumberInContext) -> _Statement | None:
-    """The number as NUM002 compares it, or None when it states no measured quantity: one of a list, an end
-    of a range, a statistic or a setting, or a number with fewer than three content words around it."""
-    said = _said(MentionKey(number))
-    if said is None:
-        return None
-    (kind, written, variants, agreeing), (words, names, near_names, rise, role, subject, named, counted, follows), quote = said
-    placed, mention = number.block, number.mention
-    return _Statement(
-        kind,
-        written,
-        variants,
-        agreeing,
-        placed.index - section.blocks[0].index,
-        words,
-        names,
-        near_names,
-        rise,
-        role,
-        subject,
-        named,
-        counted,
-        follows,
-        section.kind is SectionKind.ABSTRACT,
-        *quote,
-        section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value),
-        ctx.spot(placed, mention.plain_start, mention.plain_end),
-    )
-
-
-# Of a `_Statement`: what it measures and how it is written; the words around it; its quote.
-_Measured = tuple[tuple[str, int, bool], str, tuple[str, ...], tuple[str, ...]]
-_Context = tuple[frozenset[str], frozenset[str], frozenset[str], int, Role, frozenset[str], str, bool, frozenset[str]]
-
-
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _said(key: MentionKey) -> tuple[_Measured, _Context, tuple[str, str]] | None:
-    """What a statement is wherever its block sits: what it measures and how it is written, the words around
-    it, and its quote; kept by mention, so that an edit reads the edited paragraph's numbers alone."""
-    number = key.number
-    mention = number.mention
-    counted = is_counted(number)
-    if not (counted or headline(number)) or mention.role not in _STATED:
-        return None
-    start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
-    words, names = window(mention.sentence, start, end)
-    if len(words) < 3:
-        return None
-    after = FOLLOWING.match(mention.sentence, end)
-    written = spelled(mention.value, mention.decimals)
-    measured: _Measured = (
-        (mention.unit, mention.decimals, mention.value < 0),
-        written,
-        tuple(dict.fromkeys(digit_variants(written))),
-        tuple(agreeing_spellings(mention.value, mention.decimals)),
-    )
-    context: _Context = (
-        frozenset(stem(word) for word in words),
-        frozenset(names),
-        frozenset(name for name in names if name.lower() in words),
-        direction(mention.sentence, start, end),
-        mention.role,
-        frozenset(stem(word) for word in mention.subject),
-        " ".join(mention.subject),
-        counted,
-        frozenset(stem(word.lower()) for word in after.groups() if word) if after else frozenset(),
-    )
-    return measured, context, (mention.text, " ".join(mention.sentence.split()))
