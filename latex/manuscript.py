@@ -7,11 +7,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
+from .pulled_rows import with_pulled_rows
 from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
     from .files import ProjectFiles
-    from .parsed_chunk import ParsedChunk
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
@@ -143,7 +143,7 @@ class _Builder:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
-        events = _events(project.documents[path].parsed)
+        events = _events(project, path)
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
@@ -255,15 +255,24 @@ def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | No
 _Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
 
 
-def _events(parsed: ParsedChunk) -> list[_Event]:
-    """A file's headings, markers, blocks and source includes in reading order."""
+def _events(project: ProjectFiles, path: str) -> list[_Event]:
+    """A file's headings, markers, blocks (its tables with the rows they read from files) and source
+    includes in reading order."""
+    parsed = project.documents[path].parsed
     events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings]
     events += [(marker.offset, 1, marker) for marker in parsed.markers]
-    events += [(block.start, 2, block) for block in parsed.blocks]
+    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in parsed.blocks]
     events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
+
+
+def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
+    table = block.table
+    if table is None or not table.pulls:
+        return block
+    return replace(block, table=with_pulled_rows(table, [project.rows_text(path, pull) for pull in table.pulls]))
 
 
 def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], length: int) -> FileLayout:
@@ -299,7 +308,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscri
     document = project.documents.get(edited)
     if old is None or document is None:
         return None
-    events = _events(document.parsed)
+    events = _events(project, edited)
     new = _layout(events, _targets(project, edited), len(document.text))
     if new.shape != old.shape:
         return None
