@@ -31,7 +31,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack
+from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import OURS, Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row, read_direction
@@ -169,7 +169,7 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _may_compare(placed.block.plain.text):
+        if speaks_of_tables(placed) and _may_compare(placed.block.plain.text):
             yield from _comparisons(ctx, placed)
 
 
@@ -179,7 +179,7 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
         found = list(_COMPARISON.finditer(sentence))
-        labels = tuple(referenced_labels(sentence))
+        labels = sentence_refs(sentence, placed.block)
         universal = _UNIVERSAL.search(sentence) is not None
         if len(found) != 1 or not labels or _HEDGED.search(_UNIVERSAL.sub(" ", sentence)):
             continue
