@@ -136,8 +136,9 @@ class _Builder:
         self.parent_kinds: dict[int, SectionKind] = {}
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
-        # The labels of the table float whose body `\input`s the file being walked: its tabular is cited by them.
-        self.float_labels: list[str] = []
+        # The labels and caption of the table float whose body `\input`s the file being walked: its tabular is
+        # cited by those labels, and captioned by that caption.
+        self.around_float: tuple[list[str], str | None] = ([], None)
 
     def walk(self, project: ProjectFiles, path: str, visited: set[str]) -> None:
         visited.add(path)
@@ -157,9 +158,10 @@ class _Builder:
                 target = targets.get((site.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
                     self.close_run(site.end)
-                    outer, self.float_labels = self.float_labels, self.labels_around(path, site.start) or self.float_labels
+                    outer = self.around_float
+                    self.around_float = self.float_around(project, path, site.start) or outer
                     self.walk(project, target, visited)
-                    self.float_labels = outer
+                    self.around_float = outer
                     self.run = (path, site.end)
         length = len(project.documents[path].text)
         self.close_run(length)
@@ -205,20 +207,29 @@ class _Builder:
         elif marker.kind == "end_abstract" and self.sections[-1].kind is SectionKind.ABSTRACT:
             self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
 
-    def labels_around(self, path: str, offset: int) -> list[str]:
-        """The labels of the table float of `path` around `offset` that holds no tabular of its own."""
+    def float_around(self, project: ProjectFiles, path: str, offset: int) -> tuple[list[str], str | None] | None:
+        """The labels and caption of the table float of `path` around `offset` that holds no tabular of its own."""
         for placed in reversed(self.blocks):  # back to the file's last table: its captions come after it
             if placed.file != path:
                 break
             if placed.kind is BlockKind.TABLE:
-                inside = placed.block.start <= offset < placed.block.end and placed.block.table is None
-                return placed.block.labels if inside else []
-        return []
+                float_block = placed.block
+                if not float_block.start <= offset < float_block.end or float_block.table is not None or not float_block.labels:
+                    return None
+                captions = [
+                    block.plain.text
+                    for block in project.documents[path].parsed.blocks
+                    if block.kind is BlockKind.CAPTION and float_block.start <= block.start < float_block.end
+                ]
+                return float_block.labels, captions[0] if captions else None
+        return None
 
     def block(self, path: str, block: Block) -> None:
         kind = block.kind
-        if kind is BlockKind.TABLE and block.table is not None and not block.labels and self.float_labels:
-            block = replace(block, labels=list(self.float_labels))
+        labels, caption = self.around_float
+        if kind is BlockKind.TABLE and block.table is not None and not block.labels and labels:
+            table = block.table if block.table.caption else replace(block.table, caption=caption)
+            block = replace(block, labels=list(labels), table=table)
         if kind is BlockKind.PARAGRAPH and block.environment in self.theorem_environments:
             kind = BlockKind.THEOREM
         section_index = len(self.sections) - 1
@@ -278,6 +289,7 @@ def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
 def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], length: int) -> FileLayout:
     shape: list[tuple[object, ...]] = []
     offsets: list[int] = []
+    bare_float_end = -1  # the end of the last table float without a tabular of its own
     for _, order, item in events:
         if order == 0:
             heading = cast(Heading, item)
@@ -289,8 +301,12 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
             offsets.append(marker.offset)
         elif order == 2:
             block = cast(Block, item)
-            # A table float's labels reach the tabular it `\input`s, so renaming one re-walks.
-            labels = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
+            # A table float's labels and caption reach the tabular it `\input`s, so editing them re-walks.
+            labels: tuple[str, ...] = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
+            if block.kind is BlockKind.TABLE and block.table is None:
+                bare_float_end = block.end
+            elif block.kind is BlockKind.CAPTION and block.start < bare_float_end:
+                labels = (block.plain.text,)
             shape.append((2, block.kind, block.environment, labels))
             offsets += (block.start, block.end)
         else:

@@ -66,3 +66,17 @@ def test_typing_in_the_prose_keeps_the_pulled_rows(tmp_path):
     (table,) = _tables(project)
     assert len(table.rows) == 3
     assert project.documents["main.tex"].text[table.rows[2][0].start :].startswith("\\input{tables/rows}")
+
+
+def test_a_tabular_input_into_a_float_takes_its_caption_through_edits(tmp_path):
+    """A float whose tabular is a file of its own captions that tabular: a rule reads the caption's notes
+    ("bold marks the second best", "standard errors in parentheses") beside the cells."""
+    float_text = "\\begin{table}\n\\caption{Scores, higher is better}\\label{tab:s}\n\\input{scores}\n\\end{table}\n"
+    files = {
+        "main.tex": f"\\documentclass{{article}}\n\\begin{{document}}\n\\section{{Results}}\nSee Table~\\ref{{tab:s}}.\n{float_text}\\end{{document}}\n",
+        "scores.tex": "\\begin{tabular}{lc}\nModel & Acc \\\\\nA & 81.2 \\\\\n\\end{tabular}\n",
+    }
+    project = make_project(tmp_path, files)
+    assert [table.caption for table in _tables(project)] == ["Scores, higher is better"]
+    project.update("main.tex", files["main.tex"].replace("higher", "lower"))
+    assert [table.caption for table in _tables(project)] == ["Scores, lower is better"]
