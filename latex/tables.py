@@ -378,7 +378,7 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
         bold=_marks(macros, _BOLD, "best", "first"),
         underline=_marks(macros, _UNDERLINE, "second"),
     )
-    _read_number(cell)
+    read_cell_number(cell)
     return cell
 
 
@@ -425,7 +425,7 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     return value, decimals, spread, percent
 
 
-def _read_number(cell: Cell) -> None:
+def read_cell_number(cell: Cell) -> None:
     number = read_number(cell.text)
     if number is None:
         return
