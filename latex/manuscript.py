@@ -208,11 +208,12 @@ class _Builder:
             self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
 
     def float_around(self, project: ProjectFiles, path: str, offset: int) -> tuple[list[str], str | None] | None:
-        """The labels and caption of the table float of `path` around `offset` that holds no tabular of its own."""
+        """The labels and caption of the float of `path` around `offset` (a table float holding no tabular of its
+        own, or a figure): the tables of the file it reads there are its own."""
         for placed in reversed(self.blocks):  # back to the file's last table: its captions come after it
             if placed.file != path:
                 break
-            if placed.kind is BlockKind.TABLE:
+            if placed.kind in (BlockKind.TABLE, BlockKind.FIGURE):
                 float_block = placed.block
                 if not float_block.start <= offset < float_block.end or float_block.table is not None or not float_block.labels:
                     return None
@@ -289,7 +290,8 @@ def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
 def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], length: int) -> FileLayout:
     shape: list[tuple[object, ...]] = []
     offsets: list[int] = []
-    bare_float_end = -1  # the end of the last table float without a tabular of its own
+    includes = [cast(IncludeSite, item).start for _, order, item in events if order == 3]
+    bare_float_end = -1  # the end of the last float whose tables are in a file it reads
     for _, order, item in events:
         if order == 0:
             heading = cast(Heading, item)
@@ -301,10 +303,14 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
             offsets.append(marker.offset)
         elif order == 2:
             block = cast(Block, item)
-            # A table float's labels and caption reach the tabular it `\input`s, so editing them re-walks.
+            # A float's labels and caption reach the tables of the file it `\input`s, so editing them re-walks.
             labels: tuple[str, ...] = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
-            if block.kind is BlockKind.TABLE and block.table is None:
-                bare_float_end = block.end
+            if (
+                block.kind in (BlockKind.TABLE, BlockKind.FIGURE)
+                and block.table is None
+                and any(block.start <= at < block.end for at in includes)
+            ):
+                labels, bare_float_end = tuple(block.labels), block.end
             elif block.kind is BlockKind.CAPTION and block.start < bare_float_end:
                 labels = (block.plain.text,)
             shape.append((2, block.kind, block.environment, labels))

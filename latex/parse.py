@@ -239,6 +239,9 @@ class _ChunkWalker(FactCollector):
             return
         if name in ("comment",):
             return
+        if name == "tikzpicture" and "\\addplot" in node.latex_verbatim():  # a plot outside a float: a file a figure reads
+            for plotted in plotted_tables(node.parsing_state.s, start, end):
+                self._table_block(plotted)
         # Theorem-like and unknown environments keep their name, so that
         # environments declared with \newtheorem elsewhere can be recognised.
         self.flush()

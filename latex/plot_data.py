@@ -24,6 +24,8 @@ _LEGEND_ENTRY = re.compile(r"\\addlegendentry\s*(?:\[[^\]]*\])?\s*\{((?:[^{}]|\{
 # An axis option `name={…}` (after a comma or the bracket: "minor xtick" is another option).
 _OPTION = r"[,\[]\s*{name}\s*=\s*\{{((?:[^{{}}]|\{{[^{{}}]*\}})*)\}}"
 _MACRO = re.compile(r"\\[A-Za-z@]+\*?|[{}$]|\\[ ,;!]")
+# A plot of more points (a dense curve) is read by the eye, not quoted point by point.
+_MOST_POINTS = 200
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 
 
@@ -41,7 +43,7 @@ def plotted_tables(source: str, start: int, end: int) -> list[Table]:
 def _axis_table(text: str, axis: re.Match[str], offset: int) -> Table | None:
     body, body_start = axis.group(2), axis.start(2)
     series = list(_series(body))
-    if not series:
+    if not series or sum(len(points) for points in series) > _MOST_POINTS:
         return None
     legend = _legend(body)
     ticks = _tick_names(body, "y" if re.search(r"[,\[]\s*xbar\b", body) else "x")  # the axis that names the points

@@ -51,3 +51,20 @@ def test_a_figure_shows_its_plot_as_a_table_under_its_label(tmp_path):
     (placed,) = [placed for placed in project.manuscript.blocks if placed.kind is BlockKind.TABLE]
     assert placed.block.labels == ["fig:t"] and placed.block.table is not None and placed.block.table.caption == "Time."
     assert [cell.value for row in placed.block.table.rows[1:] for cell in row[1:]] == [30.0, 12.0]
+
+
+def test_a_figure_that_inputs_its_plot_gives_it_its_label_and_caption_through_edits(tmp_path):
+    from helpers import make_project
+
+    from auditex.latex.model import BlockKind
+
+    plot = "\\begin{tikzpicture}\n\\begin{axis}[symbolic x coords={A, B}]\n\\addplot coordinates {(A, 30.0) (B, 12.0)};\n\\end{axis}\n\\end{tikzpicture}\n"
+    paper = "\\documentclass{article}\n\\begin{document}\nSee Figure~\\ref{fig:t}.\n\\begin{figure}\n\\input{plot}\n\\caption{Time in s.}\\label{fig:t}\n\\end{figure}\n\\end{document}\n"
+    project = make_project(tmp_path, {"main.tex": paper, "plot.tex": plot})
+
+    def shown():
+        return [(p.block.labels, p.block.table.caption) for p in project.manuscript.blocks if p.kind is BlockKind.TABLE and p.block.table]
+
+    assert shown() == [(["fig:t"], "Time in s.")]
+    project.update("main.tex", paper.replace("Time in s.", "Time in ms.").replace("fig:t", "fig:u"))
+    assert shown() == [(["fig:u"], "Time in ms.")]
