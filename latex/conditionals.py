@@ -11,6 +11,8 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from .source import COMMENT
+
 # A branch TeX never takes (the body of \iffalse, the \else of \iftrue).
 NEVER = -1
 
@@ -28,7 +30,6 @@ _PRIMITIVES = frozenset(
     "if ifx ifnum ifdim ifcat ifodd ifcase ifdefined ifcsname iffalse iftrue ifmmode ifvmode ifhmode ifinner ifvoid ifhbox ifvbox ifeof".split()
 )
 _MAX_BRANCH_ARGUMENTS = 5
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 # A name that declares or aliases a conditional is not one: \newif\ifdraft, \let\ifdraft\iftrue, \def\ifempty#1{…}.
 _DECLARATION = re.compile(
     r"\\(?P<command>newif|[gex]?def|providecommand|newcommand|renewcommand)[ \t]*\{?[ \t]*\\(?P<name>(?:if|If|@if)[A-Za-z@]*)"
@@ -45,7 +46,7 @@ def branch_paths(text: str, switches: Mapping[str, bool] = MappingProxyType({}))
     (ordinal of the conditional in the text, branch number) pairs enclosing it, outermost first.
     `switches` gives the value of `\\newif` switches the project sets once for all (`ifdraft`:
     False without `\\drafttrue`): TeX never takes their other branch."""
-    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), text)
+    masked = COMMENT.sub(lambda match: " " * len(match.group(0)), text)
     declarations = list(_DECLARATION.finditer(masked))
     declared = [(match.start(), match.end()) for match in declarations]
     newif = {match.group("name") for match in declarations if match.group("command") == "newif"} | set(switches)

@@ -35,6 +35,13 @@ class Document:
     def hash(self) -> str:
         return self.source.hash
 
+    def unchanged_before(self, previous: Document) -> int:
+        """The offset before which this text is `previous`'s, chunks and parses alike: the start of
+        the first chunk an edit made it re-scan (its length when it kept them all)."""
+        pairs = enumerate(zip(self.placed, previous.placed))
+        kept = next((place for place, (part, old) in pairs if part is not old), min(len(self.placed), len(previous.placed)))
+        return self.chunks[kept].start if kept < len(self.chunks) else len(self.text)
+
 
 def parse_document(
     path: str, text: str, previous: Document | None = None, read_problem: str | None = None, parser: ChunkParser | None = None

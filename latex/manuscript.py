@@ -105,14 +105,16 @@ class Manuscript:
     layouts: dict[str, FileLayout] = field(default_factory=dict)
 
 
-def build_manuscript(project: ProjectFiles, previous: Manuscript | None = None, edited: str | None = None) -> Manuscript:
+def build_manuscript(
+    project: ProjectFiles, previous: Manuscript | None = None, edited: str | None = None, unchanged_before: int = 0
+) -> Manuscript:
     """The manuscript of `project`. With the `previous` one and the file `edited` since, an edit
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
-    every file; the result is the same."""
+    every file; the result is the same. The edit left `edited`'s text before `unchanged_before` as it was."""
     theorem_environments = {name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments}
     manuscript = None
     if previous is not None and edited is not None and previous.theorem_environments == theorem_environments:
-        manuscript = _moved(project, previous, edited)
+        manuscript = _moved(project, previous, edited, unchanged_before)
     if manuscript is None:
         builder = _Builder(theorem_environments)
         builder.walk(project, project.root_file, set())
@@ -322,10 +324,12 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
     return FileLayout(tuple(shape), tuple(offsets), length)
 
 
-def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscript | None:
+def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_before: int) -> Manuscript | None:
     """`previous` with the blocks of `edited` replaced by their new versions, when the edit kept
     the file's shape: then every section, block index and section membership is unchanged and
-    only offsets in that file moved. None when the shape changed (a full walk is needed)."""
+    only offsets in that file moved. None when the shape changed (a full walk is needed).
+    The blocks and sections that lie before the edit stay the same objects, so what is kept by
+    them (the index's contributions, the rules' walks per section) is not read again."""
     old = previous.layouts.get(edited)
     document = project.documents.get(edited)
     if old is None or document is None:
@@ -343,20 +347,30 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str) -> Manuscri
     blocks = []
     for placed in previous.blocks:
         if placed.file == edited:
-            new_placed = PlacedBlock(edited, next(new_blocks), placed.section, placed.index, placed.kind)
-            replaced[id(placed)] = new_placed
-            placed = new_placed
+            block = next(new_blocks)
+            if block is not placed.block:  # a parse the edit re-read, or moved past it
+                new_placed = PlacedBlock(edited, block, placed.section, placed.index, placed.kind)
+                replaced[id(placed)] = new_placed
+                placed = new_placed
         blocks.append(placed)
     holding_blocks = {placed.section for placed in replaced.values()}
     sections = []
     for index, section in enumerate(previous.sections):
-        touched = index in holding_blocks or section.file == edited or any(run.file == edited for run in section.runs)
+        touched = index in holding_blocks or not _before(section, edited, unchanged_before)
         copy = _moved_section(section, edited, moved, replaced) if touched else section
         if copy is None:
             return None
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}
     return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts)
+
+
+def _before(section: Section, edited: str, offset: int) -> bool:
+    """Whether all of `section` that lies in `edited` lies before `offset`."""
+    ends = [run.end for run in section.runs if run.file == edited]
+    if section.file == edited:
+        ends.append(section.end)
+    return all(end <= offset for end in ends)
 
 
 def _moved_section(section: Section, edited: str, moved: dict[int, int], replaced: dict[int, PlacedBlock]) -> Section | None:

@@ -9,15 +9,18 @@ then defines `lst:x` although no `\\label` is written.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable
 from typing import Any
 
 from .model import KeyUse
 
-# `label={#5}` or `label=#2` in a definition's body.
-_LABEL_OPTION = re.compile(r"(?<![A-Za-z@])label\s*=\s*\{?\s*#([1-9])\s*\}?")
+# `label={#5}` or `label=#2` in a definition's body. Whether a letter stands before it is asked of each
+# match: a pattern that starts with a look-behind is tried at every offset of the text, 20 times slower.
+_LABEL_OPTION = re.compile(r"label\s*=\s*\{?\s*#([1-9])\s*\}?")
 # The definition a body belongs to: `\newtcbinputlisting[…]{\mylisting}[5]`, `\newtcolorbox{box}[2]`, `\NewDocumentCommand{\x}`.
 _DEFINITION = re.compile(r"\\(?:new|renew|provide|New|Renew|Provide|Declare)[A-Za-z]*\s*(?:\[[^\]]*\]\s*)?\{\s*(\\?[A-Za-z@]+)\s*\}")
+_NAME_CHARACTERS = frozenset(string.ascii_letters + "@")
 # How far before its `label=` a definition's name may stand.
 _BODY_CHARS = 2000
 
@@ -48,11 +51,17 @@ def defined_in(text: str) -> tuple[tuple[str, bool, int], ...]:
         return ()
     found = []
     for option in _LABEL_OPTION.finditer(text):
+        if _within_name(text, option.start()):
+            continue
         definitions = list(_DEFINITION.finditer(text, max(0, option.start() - _BODY_CHARS), option.start()))
         if definitions:
             name = definitions[-1].group(1)
             found.append((name.lstrip("\\"), not name.startswith("\\"), int(option.group(1))))
     return tuple(found)
+
+
+def _within_name(text: str, start: int) -> bool:
+    return start > 0 and text[start - 1] in _NAME_CHARACTERS
 
 
 def option_label_uses(text: str, commands: tuple[tuple[str, bool, int], ...]) -> list[KeyUse]:

@@ -100,6 +100,9 @@ SILENT_COMMANDS = frozenset(
 
 # A run of white space or of anything else: `\s` is what str.isspace() calls white space.
 _RUNS = re.compile(r"\s+|\S+")
+_WHITE_SPACE = re.compile(r"\s")
+_BREAKING_SPACE = re.compile("[\n\t\r ]")
+_WHITE_SPACE_PAIR = re.compile(r"\s\s")
 
 
 class PlainBuilder:
@@ -120,12 +123,25 @@ class PlainBuilder:
         if text.isspace():
             self.space(src_start, src_end)
             return
-        if len(text) == src_end - src_start and not any(ch in text for ch in "\n\t\r  "):
+        one_to_one = len(text) == src_end - src_start
+        if one_to_one and _BREAKING_SPACE.search(text) is None:
             self._emit(text, src_start, src_end)
             self.last_space = text[-1] == " "
             return
+        if one_to_one and _WHITE_SPACE_PAIR.search(text) is None:
+            # Words apart by one white space character each (most prose, line breaks and all): each becomes one
+            # space, so the words and the spaces between them are one 1:1 run; only one at either end may fall
+            # away or end the text.
+            first = 1 if text[0].isspace() else 0
+            last = len(text) - 1 if text[-1].isspace() else len(text)
+            if first:
+                self.space(src_start, src_start + 1)
+            self._emit(_WHITE_SPACE.sub(" ", text[first:last]), src_start + first, src_start + last)
+            self.last_space = False
+            if last < len(text):
+                self.space(src_end - 1, src_end)
+            return
         # Collapse runs of white space inside, keeping 1:1 runs in between (the runs found in C, not char by char).
-        one_to_one = len(text) == src_end - src_start
         for run in _RUNS.finditer(text):
             start, end = run.span() if one_to_one else (0, src_end - src_start)
             if text[run.start()].isspace():

@@ -16,7 +16,7 @@ from .bibliography import Bibliography, kept_bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
 from .document import Document, parse_document
 from .index import Index, IndexCache, build_index
-from .macro_signatures import INCLUDE_COMMANDS
+from .macro_signatures import BIB_COMMANDS, INCLUDE_COMMANDS
 from .manuscript import Manuscript, build_manuscript
 from .model import IncludeSite, Inclusion, RowPull
 from .pulled_rows import reads_files
@@ -99,7 +99,7 @@ class Project:
         # ("exists", path) → bool; ("resolve", name, base) → Resolution; ("definition", path) → a .cls/.sty text
         self._disk: dict[tuple[str, ...], Any] = {}
         # The manuscript before an edit that changed one source file's text only, and that file.
-        self._edited_since: tuple[Manuscript, str] | None = None
+        self._edited_since: tuple[Manuscript, str, int] | None = None  # and the offset the edit kept the file's text before
         self._walk()
 
     # Reading
@@ -305,6 +305,8 @@ class Project:
         own = self._own_definition_file(site, root_dir)
         if own is None:
             return []
+        if own not in self.documents and not any(f"\\{name}" in self._definition_text(own) for name in BIB_COMMANDS):
+            return []  # a package without a bibliography command (most): not parsed as prose for nothing
         package = self.documents.get(own) or self._package(own)
         return [(own, include) for include in package.parsed.includes if include.kind == "bib"]
 
@@ -398,8 +400,8 @@ class Project:
         # (over cached parses, no re-parsing) puts them where they now are.
         if change.graph_changed or (relative in change.changed_files and relative in self.documents):
             self._walk()
-            if not change.graph_changed and relative in self.documents:
-                self._edited_since = (previous_manuscript, relative)
+            if not change.graph_changed and relative in self.documents and previous is not None:
+                self._edited_since = (previous_manuscript, relative, self.documents[relative].unchanged_before(previous))
         elif change.changed_files:
             self.__dict__.pop("manuscript", None)
             self.__dict__.pop("index", None)
@@ -445,9 +447,9 @@ class Project:
 
     @cached_property
     def manuscript(self) -> Manuscript:
-        previous, edited = self._edited_since or (None, None)
+        previous, edited, unchanged_before = self._edited_since or (None, None, 0)
         self._edited_since = None
-        return build_manuscript(self, previous, edited)
+        return build_manuscript(self, previous, edited, unchanged_before)
 
     @cached_property
     def index(self) -> Index:

@@ -59,6 +59,16 @@ def test_a_change_is_relative_either_way_or_a_difference_in_points():
     assert judged("the error drops by 20% (0.8 vs. 1.0)") == [True]
 
 
+def test_a_change_is_read_with_its_endpoints_in_its_own_clause():
+    def read(text):
+        return [(stated.first.value, stated.second.value, stated.change.value, stated.recomputes()) for stated in stated_changes(text)]
+
+    assert read("reduced the comments from 21,587 to 4,137, a reduction of 80.83%") == [(21587, 4137, 80.83, True)]
+    assert read("a 6% increase from €8.50 to €8.84") == [(8.5, 8.84, 6, False)]
+    assert read("lowers the APR from 57% to 46%, and reduces default by 15%") == []  # another clause's change
+    assert read("coverage grew from 2015 to 2020, an 18% increase") == []  # a period, not two values
+
+
 def test_parts_of_a_whole_follow_of_these_back_to_its_count():
     text = "A total of 1,000 implications are refuted. Of these implications, 700 need size 3, with the remaining 250 needing size 4."
     (split,) = parts_of_wholes(text)

@@ -68,3 +68,15 @@ def test_a_shipped_package_is_parsed_once_per_text_not_on_every_edit(tmp_path):
     assert parser.parsed == ["main.tex"]
     project.update("assets/main.sty", package.replace("ref.bib", "other.bib"))
     assert parser.parsed[1:] == ["assets/main.sty"] and project.bibliography_files == ["assets/other.bib"]
+
+
+def test_a_shipped_package_without_a_bibliography_command_is_not_parsed(tmp_path):
+    package = "\\NeedsTeXFormat{LaTeX2e}\n\\newcommand{\\method}{Ours}\n"
+    main = document("\\cite{a}", "\\usepackage{assets/main}")
+    write_project(tmp_path, {"main.tex": main, "assets/main.sty": package, "assets/ref.bib": "@misc{a, title={A}}\n"})
+    parser = _RecordingParser()
+    project = Project(tmp_path, "main.tex", parser=parser)
+    assert parser.parsed == ["main.tex"] and project.bibliography_files == []
+    # Once it names a bibliography, it is read for it.
+    project.update("assets/main.sty", package + "\\addbibresource{assets/ref.bib}\n")
+    assert parser.parsed[1:] == ["assets/main.sty"] and project.bibliography_files == ["assets/ref.bib"]

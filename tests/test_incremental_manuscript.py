@@ -86,3 +86,26 @@ def test_a_renamed_float_label_reaches_the_tabular_it_inputs(tmp_path):
     project.update("main.tex", files["main.tex"].replace("tab:old", "tab:new"))
     labels = [p.block.labels for p in project.manuscript.blocks if p.block.table is not None]
     assert labels == [["tab:new"]] == [p.block.labels for p in build_manuscript(project).blocks if p.block.table is not None]
+
+
+def test_an_edit_keeps_the_sections_before_it_in_its_file(tmp_path):
+    """Typing in a file's last section keeps its earlier sections and their blocks (the same objects:
+    what is kept by them is not read again) and gives the later ones anew, as a fresh walk has them."""
+    long = "a sentence long enough to keep the scan that resumes after an edit away from the part before. " * 3
+    body = "".join(f"\\section{{Part {i}}}\nParagraph one of part {i}: {long}\n\nParagraph two of part {i}: {long}\n\n" for i in range(3))
+    files = {"main.tex": "\\documentclass{article}\n\\begin{document}\n\\input{body}\n\\end{document}\n", "body.tex": body}
+    write_project(tmp_path, files)
+    project = Project(tmp_path, "main.tex")
+    before = project.manuscript
+    project.update("body.tex", body.replace("two of part 2", "two of part 2x"))
+    after = project.manuscript
+    assert _described(after) == _described(build_manuscript(project))
+    kept = [section.title for section, old in zip(after.sections, before.sections) if section is old and section.file == "body.tex"]
+    assert kept == ["Part 0", "Part 1"]
+    edited = next(section for section in after.sections if section.title == "Part 2")
+    assert edited.blocks[-1] not in before.blocks and edited.blocks[0] in before.blocks
+    # Typing before them leaves none of the file's sections as they were.
+    project.update("body.tex", body.replace("one of part 0", "one of part 0x"))
+    assert not [
+        section for section, old in zip(project.manuscript.sections, after.sections) if section is old and section.file == "body.tex"
+    ]

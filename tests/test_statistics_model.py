@@ -6,6 +6,7 @@ import pytest
 
 from auditex.analyzers.rules.statistics.cells import impossible_cells
 from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
+from auditex.analyzers.rules.statistics.direction import contradicted_directions
 from auditex.analyzers.rules.statistics.model import (
     correlation_p,
     interval_number,
@@ -22,6 +23,7 @@ from auditex.analyzers.rules.statistics.regression import Estimate, estimates, r
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
 from auditex.latex.model import Cell, Table
+from auditex.latex.sentences import sentence_spans
 
 
 @pytest.mark.parametrize(
@@ -310,3 +312,24 @@ def test_statistic_columns_read_row_by_row_in_groups() -> None:
         ["Order", "-0.012", "0.020", "-0.60", ".55"],
     ]
     assert [found.written for found in row_mismatches(_regression_table(fixed))] == ["t = 2.10"]
+
+
+@pytest.mark.parametrize(
+    ("text", "contradicted"),
+    [
+        ("The error rate increased from 4.8% to 4.4%.", [("increased", "4.8%", "4.4%")]),
+        ("Scores were lower (M = 4.79) than in the control (M = 4.42).", [("lower", "4.79", "4.42")]),
+        ("Accuracy improves from 61.2 to 59.8.", [("improves", "61.2", "59.8")]),
+        ("The error improves from 61.2 to 59.8.", []),  # lower is better for an error
+        ("It improves from 61.2 to 59.8.", []),  # no metric named: no direction
+        ("Time increased from 30 s to 2 min.", []),  # two units
+        ("The rank dropped from 1st to 3rd.", []),  # ordinals
+        ("We did not see it increase from 5.1 to 4.2.", []),  # negated
+        ("It grew from 2015 to 2010.", []),  # years
+        ("Larger for adults than for children (0.99 vs. 0.24).", []),
+        ("Larger for adults than for children (0.24 vs. 0.99).", [("Larger", "0.24", "0.99")]),
+    ],
+)
+def test_direction_words_are_read_against_their_own_values(text, contradicted):
+    found = contradicted_directions(text, tuple(sentence_spans(text)))
+    assert [(claim.word, claim.first, claim.second) for claim in found] == contradicted

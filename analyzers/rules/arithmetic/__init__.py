@@ -2,6 +2,8 @@
 and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 
 from .breakdown import breakdown_not_total
+from .change_per_line import change_per_line_mismatch
+from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
 from .pooled_row import pooled_row_mismatch
 from .ratio_claim import ratio_claim_mismatch
@@ -14,6 +16,8 @@ from .written_computation import written_computation_mismatch
 
 __all__ = [
     "breakdown_not_total",
+    "change_per_line_mismatch",
+    "grid_count_mismatch",
     "parts_not_whole",
     "pooled_row_mismatch",
     "ratio_claim_mismatch",

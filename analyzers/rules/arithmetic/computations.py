@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from ....latex.source import COMMENT
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
 
@@ -33,7 +34,6 @@ _POWER = re.compile(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
 _ARITHMETIC = re.compile(r"[\d.+\-*/() ]+")
 _RESULT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*[,.;]?\s*")
 _DISPLAY_MARKUP = re.compile(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _LINE = re.compile(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _OPERATION = re.compile(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
@@ -85,7 +85,7 @@ def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
     if "=" not in source:
         return ()
     # Comments and display markup are blanked, not removed, so that offsets stay the source's.
-    source = _COMMENT.sub(_blank, source)
+    source = COMMENT.sub(_blank, source)
     if display:  # an equation or align: read line by line
         lines = [(line.group(), line.start()) for line in _LINE.finditer(_DISPLAY_MARKUP.sub(_blank, source))]
     else:

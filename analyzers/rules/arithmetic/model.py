@@ -129,13 +129,47 @@ _CHANGE_THEN_PAIR = re.compile(
 )
 
 
+# Or the pair as the change's endpoints, in the change's own clause: "from 21,587 to 4,137, a reduction of
+# 80.83%", "from 8.50 to 8.84 (a 4% increase)", "a 4% increase from 8.50 to 8.84". A currency sign or a
+# short unit may stand at each end ("from €8.50 to €8.84", "from 12 ms to 9 ms").
+_END = r"(?:about\s+|around\s+|roughly\s+)?(?:\\?[$€£]\s*)?" + NUMBER + r"\s*(?:\\?%|[A-Za-z]{1,3}\b)?"
+_FROM_TO = r"\bfrom\s+" + _END + r"\s+to\s+" + _END
+_CHANGE = (
+    r"(?:\b"
+    + _CHANGE_WORD
+    + r"\b[^.;()\d]{0,40}?"
+    + NUMBER
+    + _PERCENT_SIGN
+    + r"|"
+    + NUMBER
+    + _PERCENT_SIGN
+    + r"[^.;()\d]{0,25}?\b"
+    + _CHANGE_WORD
+    + r"\b)"
+)
+_FROM_TO_THEN_CHANGE = re.compile(_FROM_TO + r"(?P<between>[^.;)\d]{0,40}?)" + _CHANGE, re.IGNORECASE)
+_CHANGE_THEN_FROM_TO = re.compile(_CHANGE + r"(?P<between>[^.;()\d]{0,40}?)" + _FROM_TO, re.IGNORECASE)
+# Words that open another clause between the pair and a change: "from 57% to 46%, and reduces … by 15%".
+_NEW_CLAUSE = re.compile(r"\b(?:and|while|whereas|but|which|although|than|over|(?:compared|relative)\s+(?:to|with))\b", re.IGNORECASE)
+
+
+_ENDPOINT_AFTER = re.compile(_PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
+_ENDPOINT_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?$", re.IGNORECASE)
+
+
+def _is_year(number: Written) -> bool:
+    return number.decimals == 0 and 1900 <= number.value <= 2100 and "," not in f"{number.value}"
+
+
 @dataclass(frozen=True, slots=True)
 class StatedChange:
-    """A percentage change the sentence states, and the pair of values it gives for it."""
+    """A percentage change the sentence states, and the pair of values it gives for it: in parentheses
+    beside it ("(20.09 vs. 15.54)"), or as the endpoints of the change ("from 8.50 to 8.84")."""
 
     change: Written
     first: Written
     second: Written
+    endpoints: bool = False
 
     def recomputes(self) -> bool:
         """The change is the relative change of the pair, either way round, or their difference in points."""
@@ -152,14 +186,31 @@ class StatedChange:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stated_changes(text: str) -> tuple[StatedChange, ...]:
-    if "(" not in text or not _may_write_percent(text):  # the pair stands in parentheses beside a percentage
+    if not _may_write_percent(text):
         return ()
     found = []
-    for match in _CHANGE_THEN_PAIR.finditer(text):
+    for match in _CHANGE_THEN_PAIR.finditer(text) if "(" in text else ():  # the pair in parentheses beside a percentage
         change = Written.read(match, 1) if match.group(1) else Written.read(match, 3)
         first, second = Written.read(match, 5), Written.read(match, 7)
         found.append(StatedChange(change, first, second))
+    if "from" in text:
+        found.extend(_endpoint_changes(text, {stated.change.start for stated in found}))
     return tuple(found)
+
+
+def _endpoint_changes(text: str, read: set[int]) -> Iterator[StatedChange]:
+    """Changes stated with their endpoints in one clause, the pair first or the change first; a pair of
+    years ("from 2015 to 2020") is a period, not two values."""
+    for pattern, first_group, change_group in ((_FROM_TO_THEN_CHANGE, 1, 6), (_CHANGE_THEN_FROM_TO, 6, 1)):
+        for match in pattern.finditer(text):
+            first, second = Written.read(match, first_group), Written.read(match, first_group + 2)
+            change = Written.read(match, change_group) if match.group(change_group) else Written.read(match, change_group + 2)
+            if change.start in read or _NEW_CLAUSE.search(match.group("between")) or _is_year(first) or _is_year(second):
+                continue
+            if _ENDPOINT_AFTER.match(text, change.end) or _ENDPOINT_BEFORE.search(text, max(0, change.start - 12), change.start):
+                continue  # "with the rate rising from 0.06% to 3%": the percentage is a value, not the change
+            read.add(change.start)
+            yield StatedChange(change, first, second, endpoints=True)
 
 
 # Parts the sentence says make up a whole: "Of the N …, A … and the remaining B …".

@@ -1,4 +1,15 @@
-"""ARI002: a relative change stated beside the two values it compares, which they do not give."""
+"""ARI002: a relative change stated beside the two values it compares, which they do not give.
+
+## How it decides
+The pair is read in two shapes. In parentheses after the change: "an improvement of 21% (20.09
+vs. 15.54)". Or as the change's endpoints, in the change's own clause, before it or after it: "from
+21,587 to 4,137, a reduction of 80.83%", "a 4% increase from 8.50 to 8.84"; a currency sign or a
+short unit may stand at each end. Words that open another clause between the pair and the change
+("…, and reduces … by 15%", "relative to", "than", "over") say the percentage is of something else,
+and a pair of years ("from 2015 to 2020") is a period: neither is read. The change must be the
+relative change of the pair, either way round, or their difference in points, within the rounding
+of all three numbers.
+"""
 
 from __future__ import annotations
 
@@ -22,9 +33,11 @@ class ChangeMiscomputed(Violation):
     def message(self) -> str:
         a, b, c = self.stated.first, self.stated.second, self.stated.change
         low, high = sorted((a.value, b.value))
-        relative = (high - low) / low * 100 if low else float("nan")
+        base = a.value if self.stated.endpoints else low  # a change from A to B is relative to A
+        relative = (high - low) / base * 100 if base else float("nan")
+        pair = f"from {spelled(a.value, a.decimals)} to" if self.stated.endpoints else f"for {spelled(a.value, a.decimals)} vs."
         return (
-            f"{spelled(c.value, c.decimals)}% is stated for {spelled(a.value, a.decimals)} vs. {spelled(b.value, b.decimals)}, "
+            f"{spelled(c.value, c.decimals)}% is stated {pair} {spelled(b.value, b.decimals)}, "
             f"whose relative change is {relative:.1f}% and difference {high - low:.{max(a.decimals, b.decimals)}f}"
         )
 
@@ -33,7 +46,8 @@ class ChangeMiscomputed(Violation):
 def stated_change_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes a percentage improvement, gain or reduction that a sentence states together
-    with the two values it compares: "an improvement of 21% (20.09 vs. 15.54)". The stated
+    with the two values it compares: "an improvement of 21% (20.09 vs. 15.54)", "from 8.50 to
+    8.84, a 4% increase". The stated
     percentage must be the relative change of the pair (either way round) or their difference
     in points, within the rounding of all three numbers.
 
@@ -53,14 +67,16 @@ def stated_change_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findi
 
     ## Evidence
     "strong: change and pair in one sentence": the pair is in parentheses after the change.
+    "moderate: change and its endpoints in one clause": the pair is "from A to B" beside it.
     """
     for placed in prose_blocks(section):
         for stated in stated_changes(placed.block.plain.text):
             if stated.recomputes():
                 continue
+            start, end = min(stated.change.start, stated.first.start), max(stated.change.end, stated.second.end)
             evidence = Evidence(
-                kind="strong: change and pair in one sentence",
-                statements=[quoted(ctx, placed, stated.change.start, stated.second.end, "stated change")],
+                kind="moderate: change and its endpoints in one clause" if stated.endpoints else "strong: change and pair in one sentence",
+                statements=[quoted(ctx, placed, start, end, "stated change")],
                 reason="neither the relative change (either way) nor the difference of the pair gives the stated percentage",
             )
             yield ctx.flag_block(ChangeMiscomputed(stated), placed, stated.change.start, stated.change.end, evidence=evidence)

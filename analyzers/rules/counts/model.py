@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.source import COMMENT
 from ...context import paragraphs
 from ...memo import TEXT_CACHE_SIZE
 
@@ -32,7 +33,6 @@ _HEAD = re.compile(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
 _HEAD_ANY_CASE = re.compile(_HEAD.pattern, re.IGNORECASE)
 _FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
-_COMMENT = re.compile(r"(?<!\\)%.*")
 _LIST = re.compile(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
 # "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
@@ -157,7 +157,7 @@ def number(word: str) -> int:
 def _paragraph_scan(paragraph: str) -> tuple[str, tuple[int, ...]]:
     """The paragraph with its comments blanked, and where a count (a word or a number) starts a word."""
     # The "%" stays: a line holding only a comment does not end a paragraph.
-    text = _COMMENT.sub(lambda match: "%" + " " * (len(match.group(0)) - 1), paragraph) if "%" in paragraph else paragraph
+    text = COMMENT.sub(lambda match: "%" + " " * (len(match.group(0)) - 1), paragraph) if "%" in paragraph else paragraph
     if text.isascii():  # lower-case ASCII matches the case-blind pattern, and far faster
         return text, tuple(match.start() for match in _HEAD.finditer(text.lower()))
     return text, tuple(match.start() for match in _HEAD_ANY_CASE.finditer(text))

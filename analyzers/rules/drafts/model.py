@@ -22,6 +22,7 @@ from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
+from ....latex.source import COMMENT
 from ....latex.walker import RunWalker
 from ...memo import TEXT_CACHE_SIZE
 
@@ -104,7 +105,7 @@ _GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])"
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def placeholders(text: str) -> tuple[Placeholder, ...]:
     """The draft placeholders in a block's plain text, before asking whether TeX prints them."""
-    if not _HINT.search(text):
+    if not _HINT.search(text) or not _NEEDED.search(text):
         return ()
     found = []
     for match in sorted([*_PLACEHOLDERS.finditer(text), *_GLUED.finditer(text)], key=lambda match: match.start(match.lastgroup or 0)):
@@ -116,6 +117,11 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
 
 
 _HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
+# What every placeholder holds, where _HINT lets most prose through: a capital X only where a reference's or a
+# number's may stand ("Table X", "(X)", "X.XX", "XX", "X%"), not inside a word ("LaTeX"); "cite" after a bracket.
+_NEEDED = re.compile(
+    r"TODO|FIXME|TB[DA]|XX|[\s~(]X|[Xx]\.[Xx]|X\s?%|\?\?|\?\)|[\[(](?:CITE|[Cc]ite|REF|[Cc]itation|CITATION|refs?\]|\?\])|NA|NaN|=\s?\(|!!!"
+)
 _GROUP_KIND = {
     "marker": PlaceholderKind.MARKER.value,
     "triple_x": PlaceholderKind.TRIPLE_X.value,
@@ -203,7 +209,6 @@ def in_math_naming_a_variable(placeholder: Placeholder, latex: str, offset: int)
 
 # `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
 _NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _TODONOTES_DISABLED = re.compile(r"\\usepackage\s*\[[^\]]*\bdisable\b[^\]]*\]\s*\{[^}]*\btodonotes\b")
 # What todonotes' `disable` option silences.
 _TODONOTES_COMMANDS = ("todo", "missingfigure")
@@ -222,7 +227,7 @@ _FILE_CACHE_SIZE = 256
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
 def _uncommented(text: str) -> str:
-    return _COMMENT.sub("", text)
+    return COMMENT.sub("", text)
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
@@ -484,7 +489,7 @@ def in_definition(source: str, offset: int) -> bool:
         return False
     if re.fullmatch(r"\*?\s*\{?\s*", source[definitions[-1].end() : offset]):
         return True  # `\newcommand\comment[1]{…}`: the name being defined
-    between = re.sub(r"\\[{}]", "", _COMMENT.sub("", source[definitions[-1].end() : offset]))
+    between = re.sub(r"\\[{}]", "", COMMENT.sub("", source[definitions[-1].end() : offset]))
     return between.count("{") > between.count("}")
 
 
@@ -495,7 +500,7 @@ def note_uses(latex: str, commands: tuple[NoteCommand, ...]) -> tuple[tuple[int,
     by_name = {command.name: command for command in commands}
     if not by_name:
         return ()
-    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
+    masked = COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     calls = re.compile(r"\\(" + "|".join(map(re.escape, by_name)) + r")(?![A-Za-z@])")
     return tuple((match.start(), match.end(), by_name[match.group(1)]) for match in calls.finditer(masked))
 
@@ -521,7 +526,7 @@ _DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
 def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
-    masked = _COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
+    masked = COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     found = []
     for mark in _PAGE_MARK.finditer(masked):
         word = _DRAFT_WORD.search(mark.group(0))

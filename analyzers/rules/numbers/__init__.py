@@ -3,6 +3,7 @@
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .default_setting import default_restated
 from .group_sizes import group_size_mismatch
+from .named_cell import prose_misquotes_named_cell
 from .prose_vs_table import prose_contradicts_table
 from .reported_statistic import statistic_contradicts_table
 from .restated_range import range_restated
@@ -19,6 +20,7 @@ __all__ = [
     "group_size_mismatch",
     "prose_contradicts_table",
     "prose_cuts_table_values",
+    "prose_misquotes_named_cell",
     "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",

@@ -10,8 +10,9 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Statement
+from ...finding import Evidence, Finding, Fix, Statement, TextEdit
 from ...quantities import CellIndex, Pointing
+from ...violation import Violation, violation_type
 from .model import (
     Figures,
     Quote,
@@ -139,3 +140,36 @@ def quoted(ctx: RuleContext, quote: Quote) -> Statement:
 def held(cell: TableCell) -> Statement:
     """The table side of a finding's evidence: the cell."""
     return Statement(file=cell.place.file, range=cell.place.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)
+
+
+@violation_type
+class CellMisquoted(Violation):
+    """A prose number (`quote`, as written) that is not the cell it quotes (`cell`, in `table`; `where` describes
+    the cell as the editor prints it; `told` is the cell's value as the sentence would write it)."""
+
+    quote: str
+    cell: str
+    table: str
+    where: str
+    told: str
+
+    @property
+    def fix_title(self) -> str:
+        return f"Replace with the table's value {self.told}"
+
+
+def misquote_finding(
+    ctx: RuleContext, quote: Quote, cell: TableCell, violation: Violation, written: str, confidence: float, evidence: Evidence
+) -> Finding:
+    """The finding on a prose number that misquotes `cell`: the cell beside it, and the fix writing the cell's value
+    as the sentence would (`written`) over the number's digits, its sign kept."""
+    edit = TextEdit(file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + written)
+    return ctx.report_at(
+        quote.at,
+        violation.message,
+        identity=violation.identity,
+        related=[cell.related],
+        fixes=[Fix(title=violation.fix_title or "", edits=[edit])],
+        confidence=confidence,
+        evidence=evidence,
+    )

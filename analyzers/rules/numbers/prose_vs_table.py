@@ -65,11 +65,11 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Fix, Related, Severity, Statement, TextEdit
+from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import CellIndex, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .figures import fed_by, held, quoted, section_figures
+from .figures import CellMisquoted, fed_by, held, misquote_finding, quoted, section_figures
 from .model import (
     OURS,
     Figures,
@@ -87,23 +87,12 @@ from .numbered_columns import another_numbered_column, column_picked, leading_sl
 
 
 @violation_type
-class ProseContradictsTable(Violation):
-    """A prose number (`quote`, as written) one digit away from the cell it quotes (`cell`, in `table`; `where`
-    describes the cell as the editor prints it; `told` is the cell's value as the sentence would write it)."""
-
-    quote: str
-    cell: str
-    table: str
-    where: str
-    told: str
+class ProseContradictsTable(CellMisquoted):
+    """A prose number one digit away from the cell it quotes."""
 
     @property
     def message(self) -> str:
         return f"text says {self.quote}, {self.where} says {self.cell}"
-
-    @property
-    def fix_title(self) -> str:
-        return f"Replace with the table's value {self.told}"
 
     @property
     def identity(self) -> str:
@@ -211,19 +200,12 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         cell = anchored.cell
         told = _told(quote, cell)
         corroborated = _corroborated(quote, cell, index)
-        edit = TextEdit(file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + told)
         violation = ProseContradictsTable(
             quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=told
         )
-        yield ctx.report_at(
-            quote.at,
-            violation.message,
-            identity=violation.identity,
-            related=[cell.related],
-            fixes=[Fix(title=violation.fix_title, edits=[edit])],
-            confidence=_quote_confidence(quote, anchored, told, anchored.place == place, corroborated),
-            evidence=_quote_evidence(ctx, quote, anchored, corroborated, tables.retired.get(cell.label)),
-        )
+        confidence = _quote_confidence(quote, anchored, told, anchored.place == place, corroborated)
+        evidence = _quote_evidence(ctx, quote, anchored, corroborated, tables.retired.get(cell.label))
+        yield misquote_finding(ctx, quote, cell, violation, told, confidence, evidence)
 
 
 @rule(

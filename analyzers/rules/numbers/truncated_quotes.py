@@ -29,11 +29,11 @@ from typing import NamedTuple
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Fix, Severity, TextEdit
+from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .figures import TableCells, fed_by, held, quoted, section_figures, sentences, table_cells
+from .figures import TableCells, fed_by, held, misquote_finding, quoted, section_figures, sentences, table_cells
 from .model import Figures, Quote, TableCell
 
 # Two cut numbers in one sentence make a manner of writing, not a slip.
@@ -168,18 +168,7 @@ def _finding(ctx: RuleContext, reading: _Reading, count: int) -> Finding:
         else "weak: the sentence cuts several cells of a table its paragraph cites"
     )
     evidence = Evidence(kind=kind, statements=sides, reason=f"{quote.text} is {cell.text} cut, not rounded ({how.rounded})")
-    edit = TextEdit(
-        file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + how.rounded
-    )
-    return ctx.report_at(
-        quote.at,
-        violation.message,
-        identity=violation.identity,
-        related=[cell.related],
-        fixes=[Fix(title=violation.fix_title, edits=[edit])],
-        confidence=0.6,
-        evidence=evidence,
-    )
+    return misquote_finding(ctx, quote, cell, violation, how.rounded, 0.6, evidence)
 
 
 @rule(

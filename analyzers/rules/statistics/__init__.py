@@ -14,6 +14,7 @@ from .reported import (
     significance_reversed,
 )
 from .significance_wording import significance_wording_contradicts_p
+from .stated_direction import direction_contradicts_values
 from .table_significance import none_significant_contradicts_table
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "coefficient_statistics_inconsistent",
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
+    "direction_contradicts_values",
     "grim_inconsistent_mean",
     "impossible_statistic",
     "inconsistent_p_value",

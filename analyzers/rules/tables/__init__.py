@@ -7,7 +7,9 @@ from .bold_not_row_best import bold_not_row_best
 from .comparison_claim import comparison_claim_contradicts_table
 from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
+from .sign_claim import sign_claim_contradicts_table
 from .stated_average import stated_average_mismatch
+from .trend_claim import trend_claim_contradicts_table
 
 __all__ = [
     "best_claim_contradicts_table",
@@ -16,6 +18,8 @@ __all__ = [
     "comparison_claim_contradicts_table",
     "derived_cell_mismatch",
     "group_total_mismatch",
+    "sign_claim_contradicts_table",
     "stated_average_mismatch",
     "table_aggregate_mismatch",
+    "trend_claim_contradicts_table",
 ]

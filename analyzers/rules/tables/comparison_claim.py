@@ -1,11 +1,17 @@
 """TAB007: a sentence comparing two rows of a table it cites ("X outperforms Y") that every named cell contradicts.
 
 ## How it decides
-The sentence must cite a table (`\\ref{tab:…}`) and hold one comparison: a verb that claims a win
-("outperforms", "beats", "surpasses", "is better than"), a loss ("underperforms", "is worse than")
-or a raw order ("higher / lower / greater / smaller than", "exceeds"). The words of the clause
+The sentence must cite a table (`\\ref{tab:…}`), or its paragraph must, and hold one comparison: a
+verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "is
+superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
+order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
+against the tables its paragraph cites: the rows it names pick the table, and a table naming
+neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
-the words after it, up to the next clause, exactly one other row. The columns compared are those
+the words after it, up to the next clause, exactly one other row ("all other methods", "previous
+approaches": each other row of the subject's group, and one that denies the claim is enough); else, in a table that sets its
+methods or groups side by side ("Control & Intervention"), one column each, and the claim is read
+across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
 numeric column. A win or loss needs each column's direction (↑/↓, the metric's name, the
 caption); a raw order does not.
@@ -27,14 +33,24 @@ from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
-from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
+from ...quantities import name_words, referenced_labels, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import OURS, Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, names_row, read_direction
+from .model import (
+    OURS,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    cited_tables,
+    citing_sentences,
+    fed_tables,
+    labelled_tables,
+    names_row,
+    read_direction,
+)
 
 
 @violation_type
@@ -45,10 +61,11 @@ class ComparisonContradicted(Violation):
     other: str  # the compared row, as printed
     cells: str  # "Acc 81.2 vs 83.0; F1 …"
     compared: int = 0  # for a claim made of every column ("consistently"), how many it covers
+    lines: str = "columns"  # what the claim runs across: "rows" when the sides are columns
 
     @property
     def message(self) -> str:
-        where = f" in {self.cells.count(';') + 1} of its {self.compared} columns" if self.compared else ""
+        where = f" in {self.cells.count(';') + 1} of its {self.compared} {self.lines}" if self.compared else ""
         return f'the text says {self.subject} "{self.claim}" {self.other}, but Table {self.table} shows the opposite{where}: {self.cells}'
 
     @property
@@ -59,8 +76,10 @@ class ComparisonContradicted(Violation):
 # The comparison and what it claims: +1 a win, -1 a loss (both read against the column's direction),
 # "raw+" / "raw-" the subject's value above or below the other's.
 _COMPARISON = re.compile(
-    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than)"
-    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than)"
+    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
+    r"|improve[sd]?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
+    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
+    r"|(?:lags?|lagged|falls?|fell)\s+behind)"
     r"|(?P<up>exceeds|exceeded|(?:higher|greater|larger)(?:\s+[\w-]+){0,3}?\s+than)"
     r"|(?P<down>(?:lower|smaller)(?:\s+[\w-]+){0,3}?\s+than))\b",
     re.IGNORECASE,
@@ -77,10 +96,16 @@ _UNIVERSAL = re.compile(
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
+# The other side as every other row: "all other methods", "previous approaches", "all baselines".
+_EVERY_OTHER = re.compile(
+    r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$",
+    re.IGNORECASE,
+)
 _OBJECT_END = re.compile(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
-_CUE = re.compile(r"than|outperform|beat|surpass|exceed", re.IGNORECASE)
+_CUE = re.compile(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -99,12 +124,14 @@ class _Comparison:
     other: str  # the words after it, to the next clause
     spot: Spot  # where the comparison is written
     universal: bool  # "consistently", "in all cases": every column is claimed
+    nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
 
 
 @dataclass(frozen=True, slots=True)
 class _Contradiction:
-    grid: Grid
-    cells: list[tuple[str, Cell, Cell]]  # (column name, subject's cell, other's cell), each against the claim
+    names: tuple[str, str]  # the subject's and the other's row (or column) header
+    lines: str  # "columns" compared between two rows, "rows" between two columns
+    cells: list[tuple[str, Cell, Cell]]  # (line name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
 
@@ -136,8 +163,8 @@ def _against_tables(
 )
 def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Comparison]:
     """## What it does
-    Flags a sentence that compares two rows of the table it cites ("X outperforms Y on F1
-    (Table 2)", "X has a lower error than Y") when every cell of the comparison says the
+    Flags a sentence that compares two rows of the table it (or its paragraph) cites ("X
+    outperforms Y on F1 (Table 2)", "X has a lower error than Y") when every cell of the comparison says the
     opposite: Y is better (or higher, or lower) than X in each column the sentence names,
     beyond the rounding of both cells. Both rows must be named by their own words, one on
     each side of the comparison; hedged claims ("on most datasets", "on average", "except")
@@ -162,7 +189,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     ## Evidence
     "moderate: every named column contradicts the comparison" when the sentence names the
     columns; "weak: every column contradicts, none named" when it names none; "weak: a column
-    against a claim made of every column" when a "consistently" claim has an exception.
+    against a claim made of every column" when a "consistently" claim has an exception. Each
+    class read against a table cited by the paragraph, not the sentence, is its own weak class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
@@ -175,67 +203,97 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
 
 def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]:
     """The paragraph's sentences holding one unhedged comparison and citing a table."""
-    plain = placed.block.plain.text
-    for start, end in sentence_spans(plain):
-        sentence = plain[start:end]
+    for start, sentence, labels in citing_sentences(placed):
         found = list(_COMPARISON.finditer(sentence))
-        labels = sentence_refs(sentence, placed.block)
         universal = _UNIVERSAL.search(sentence) is not None
-        if len(found) != 1 or not labels or _HEDGED.search(_UNIVERSAL.sub(" ", sentence)):
+        if len(found) != 1:
             continue
         match = found[0]
         subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
+        # "all" of "all other methods" names the other side, and hedges nothing.
+        if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
+            continue
         sense = next(name for name, value in match.groupdict().items() if value)
         spot = ctx.spot(placed, start + match.start(), start + match.end())
-        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal)
+        nearby = not referenced_labels(sentence)
+        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal, nearby)
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
-    """Every compared column, when each contradicts the claim; for a universal claim, those that do."""
+    """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
     grid = Grid.of(cited.table, rule_macros)
-    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    mine, theirs = (
-        [row for row in rows if names_row(grid.row_header(row), name_words(side), bool(OURS.search(side)))]
-        for side in (claim.subject, claim.other)
-    )
-    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
-        return None
-    rest = name_words(claim.sentence) - name_words(grid.row_header(mine[0])) - name_words(grid.row_header(theirs[0]))
-    compared = [pair for column in grid.columns() if (pair := _pair(grid, column, mine[0], theirs[0]))]
-    named = [pair for pair in compared if rest & name_words(grid.column_header(pair[0].column))]
+    return next((found for sides in _sides(grid, claim) if (found := _judged(sides, claim, cited.table.caption))), None)
+
+
+def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradiction | None:
+    names, across, lines = sides
+    rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
+    named = [line for line in lines if rest & name_words(line[0])]
     contradicting = []
-    for first, second in named or compared:
-        sense = {"up": 1, "down": -1}.get(claim.sense) or (
-            read_direction(grid.column_header(first.column), cited.table.caption)[0] * (1 if claim.sense == "win" else -1)
-        )
+    for header, first, second in named or lines:
+        sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
         if not sense:
-            return None  # a column whose better side the table does not say
+            return None  # a line whose better side the table does not say
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
-            contradicting.append((" ".join(grid.column_name(first.column).split()), first, second))
+            contradicting.append((" ".join(header.split()), first, second))
         elif not claim.universal:
             return None
-    total = len(named or compared)
+    total = len(named or lines)
     if not contradicting or (len(contradicting) == total and not named and total < 2):
         return None
-    return _Contradiction(grid, contradicting, bool(named), 0 if len(contradicting) == total else total)
+    return _Contradiction(names, across, contradicting, bool(named), 0 if len(contradicting) == total else total)
 
 
-def _pair(grid: Grid, column: int, mine: int, theirs: int) -> tuple[Cell, Cell] | None:
-    first, second = grid.numeric(mine, column), grid.numeric(theirs, column)
+# Two sides (the subject's and the other's header), what the lines are, and each line's pair of cells.
+_Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
+
+
+def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
+    """The two rows the sentence names, with each column's pair of cells (or the subject's row against
+    each other row of its group, for "all other methods"); else the two columns it names (methods or
+    groups side by side), with each row's pair."""
+    words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
+    rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
+    if len(mine) == 1 and _EVERY_OTHER.match(claim.other):
+        theirs = [row for row in rows if row != mine[0] and grid.row_set(row) == grid.row_set(mine[0])]
+    if len(mine) == 1 and theirs and mine[0] not in theirs and (len(theirs) == 1 or _EVERY_OTHER.match(claim.other)):
+        return [
+            (
+                (grid.row_header(mine[0]), grid.row_header(other)),
+                "columns",
+                [
+                    (grid.column_name(column), *pair)
+                    for column in grid.columns()
+                    if (pair := _pair(grid, (mine[0], column), (other, column)))
+                ],
+            )
+            for other in theirs
+        ]
+    columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
+    mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
+    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
+        return []
+    lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
+    return [((grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines)]
+
+
+def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
+    first, second = grid.numeric(*mine), grid.numeric(*theirs)
     return (first, second) if first is not None and second is not None else None
 
 
 def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTable, found: _Contradiction) -> Finding:
-    grid, cells, printed = found.grid, found.cells, ctx.index.printed
-    _, first, second = cells[0]
+    cells, printed = found.cells, ctx.index.printed
     violation = ComparisonContradicted(
         claim.claim,
         label,
-        printed(" ".join(grid.row_header(first.row).split())),
-        printed(" ".join(grid.row_header(second.row).split())),
+        printed(" ".join(found.names[0].split())),
+        printed(" ".join(found.names[1].split())),
         "; ".join(f"{printed(column)} {mine.text} vs {theirs.text}" for column, mine, theirs in cells),
         found.compared,
+        found.lines,
     )
     if found.compared:
         kind = "weak: a column against a claim made of every column"
@@ -248,6 +306,19 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
         if found.compared
         else f"{len(cells)} column(s) compared, each against the claim"
     )
+    # New readings are their own weak classes until measured: the sides as columns (groups side by
+    # side), and a table the paragraph cites (the sentence may speak of another experiment).
+    qualifiers = [
+        words
+        for words, holds in (
+            ("between two columns", found.lines == "rows"),
+            ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
+            ("in a table its paragraph cites", claim.nearby),
+        )
+        if holds
+    ]
+    if qualifiers:
+        kind = ", ".join([f"weak: {kind.split(': ', 1)[1]}", *qualifiers])
     evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(
         claim.spot,

@@ -14,14 +14,15 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.sentences import sentence_spans
 from ....latex.tables import is_rule
 from ...context import RuleContext
-from ...finding import Related, Statement
-from ...quantities import AGGREGATE_HEADER, agrees, name_words, slack, spelled
+from ...finding import Finding, Related, Statement
+from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
 _HIGHER = re.compile(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -228,6 +229,52 @@ def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[ob
 
 
 Claim = TypeVar("Claim")
+
+
+class CitingClaim(Protocol):
+    @property
+    def labels(self) -> tuple[str, ...]: ...  # the tables it cites, its own sentence's first
+
+
+Citing = TypeVar("Citing", bound=CitingClaim)
+Verdict = TypeVar("Verdict")
+
+
+def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str, ...]]]:
+    """A paragraph's sentences with the tables each cites, else the ones its paragraph cites:
+    (start, sentence, labels); a paragraph that cites nothing gives none."""
+    plain = placed.block.plain.text
+    around = tuple(sorted(block_refs(placed.block)))
+    for start, end in sentence_spans(plain):
+        sentence = plain[start:end]
+        labels = tuple(referenced_labels(sentence)) or around
+        if labels:
+            yield start, sentence, labels
+
+
+def against_cited(
+    kind: type[Citing],
+    judge: Callable[[Grid, Citing], Verdict | None],
+    report: Callable[[RuleContext, Citing, str, LabelledTable, Verdict], Finding],
+) -> Callable[..., Iterator[Finding]]:
+    """The `each` of a `Pairwise` combine over `fed_tables`: a section's claims of `kind`, each reported
+    against the first table it cites that `judge` finds against it, wherever that table sits."""
+
+    def each(
+        ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: Sequence[object]
+    ) -> Iterator[Finding]:
+        rule_macros = author_rule_macros(ctx)
+        for claim in part:
+            if not isinstance(claim, kind):
+                continue
+            for label in claim.labels:
+                table = by_label.get(label)
+                verdict = judge(Grid.of(table.table, rule_macros), claim) if table else None
+                if table and verdict is not None:
+                    yield report(ctx, claim, label, table, verdict)
+                    break
+
+    return each
 
 
 def claims_with_tables(

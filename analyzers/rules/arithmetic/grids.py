@@ -1,0 +1,99 @@
+"""Counts a sentence states for a grid it spells out, read so that they can be recounted.
+
+A design is often given twice: as a count ("120 synthetic datasets", "a total of 33 poses") and as
+the grid that makes it up, a product of factors ("(3 DAGs x 4 sample sizes x 10 CPTs)") or a
+range walked in steps ("from -90° to +90° with step size 5.625°"). The count must be the product,
+or the number of points of the range (stated in a sentence with no other number): both ends counted, or one of them (authors differ on
+whether "from 10 to 80 in steps of 10" holds 8 values or 7).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...memo import TEXT_CACHE_SIZE
+from .model import NUMBER, Written
+
+_TIMES = r"\s*(?:x|×|\\times|\*)\s*"
+_NAMING = r"(?:\s+(?!x\b)[A-Za-z][\w-]*){1,3}"  # the words that name what a factor counts: "sample sizes"
+# "120 synthetic datasets (3 DAGs x 4 sample sizes x 10 CPTs)", "12 GPUs (6 nodes x 2 each)": a count, the few
+# words naming it, and in parentheses nothing but the product, each factor but the last named.
+_PRODUCT = re.compile(
+    NUMBER + r"(?:\s+[A-Za-z][\w-]*){1,4}\s*\(\s*((?:" + NUMBER + _NAMING + _TIMES + r")+" + NUMBER + r"(?:" + _NAMING + r")?)\s*\)",
+    re.IGNORECASE,
+)
+_FACTOR = re.compile(NUMBER)
+_SIGNED = r"([-+−]?)\s*\$?(\d+(?:\.\d+)?)"  # an end of a range, its unit apart: "-90^∘", "10%"
+_UNIT = r"\s*(?:\\?%|\^\s*\{?\s*(?:∘|\\circ)\s*\}?|°|[A-Za-z]{1,8}\b)?"
+# "ranging from -90° to +90° with step size 5.625°", "from 10% to 80% with an increment of 10%"
+_RANGE = re.compile(
+    r"\bfrom\s+" + _SIGNED + _UNIT + r"\s+to\s+" + _SIGNED + _UNIT + r"\s*,?\s+(?:with|in|at)\s+(?:an?\s+)?"
+    r"(?:steps?\s+(?:size\s+)?(?:of\s+)?|step\s+sizes?\s+(?:of\s+)?|increments?\s+(?:of\s+)?|intervals?\s+of\s+)(\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+# The count the range makes, in its sentence: "There are 8 proportions", "a total of 33 poses".
+_COUNT = re.compile(
+    r"\b(?:there\s+(?:are|were)|a\s+total\s+of|in\s+total|totall?ing|giving|yielding)\s+" + NUMBER + r"(?!\s*(?:\\?%|°))", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StatedGrid:
+    """A count, and what the grid it describes gives: a product of factors, or the points of a range."""
+
+    count: Written
+    start: int  # where the grid is written in the text
+    end: int
+    counts: tuple[int, ...]  # the counts the grid allows (a range: with both ends, or one)
+    how: str  # "3 × 4 × 10", "from -90 to 90 in steps of 5.625"
+
+    def recounts(self) -> bool:
+        return round(self.count.value) in self.counts
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def stated_grids(sentence: str) -> tuple[StatedGrid, ...]:
+    """The products and stepped ranges the sentence states beside a count of the grid they make."""
+    return (*_products(sentence), *_ranges(sentence))
+
+
+def _products(sentence: str) -> list[StatedGrid]:
+    if "(" not in sentence:
+        return []
+    found = []
+    for match in _PRODUCT.finditer(sentence):
+        count = Written.read(match)
+        factors = [Written.read(factor) for factor in _FACTOR.finditer(sentence, match.start(3), match.end(3))]
+        if count.decimals or any(factor.decimals for factor in factors):
+            continue  # counts are whole numbers
+        product = 1
+        for factor in factors:
+            product *= int(factor.value)
+        found.append(StatedGrid(count, match.start(3), match.end(3), (product,), " × ".join(f"{factor.value:g}" for factor in factors)))
+    return found
+
+
+def _ranges(sentence: str) -> list[StatedGrid]:
+    if "from" not in sentence.lower():
+        return []
+    found = []
+    for match in _RANGE.finditer(sentence):
+        low, high = _signed(match, 1), _signed(match, 3)
+        step = float(match.group(5))
+        counts = [Written.read(count) for count in _COUNT.finditer(sentence)]
+        others = [number for number in _FACTOR.finditer(sentence) if not match.start() <= number.start() < match.end()]
+        if step <= 0 or high <= low or len(counts) != 1 or len(others) != 1:
+            continue  # the count and the range alone: with other numbers, which one the range makes is open
+        points = (high - low) / step
+        if abs(points - round(points)) > 1e-6:
+            continue  # a step that does not divide the range: the ends are not both on the grid
+        how = f"from {low:g} to {high:g} in steps of {step:g}"
+        found.append(StatedGrid(counts[0], match.start(), match.end(), (round(points) + 1, round(points)), how))
+    return found
+
+
+def _signed(match: re.Match[str], group: int) -> float:
+    value = float(match.group(group + 1))
+    return -value if match.group(group) in ("-", "−") else value

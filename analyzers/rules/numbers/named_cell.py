@@ -1,0 +1,224 @@
+"""NUM014: a number whose sentence names one cell's row and column, and which is not that cell's value.
+
+## How it decides
+A sentence that names a row of a table and a column of it ("CoT reaches 71.3 accuracy on GSM8K", a row
+"CoT", a column "GSM8K") quotes the cell where they cross, whether or not it cites the table; NUM001 reads
+the number one mistyped digit away from that cell, this rule the number that is another value altogether
+(a stale run, a row or a column read one off). The tie must be unambiguous: of the tables the sentence
+cites (else every table of the paper), exactly one cell has its row header named in full by the sentence
+and its column header too (a word of it is enough in a table the sentence cites), each header of at least
+one distinctive word. Without a reference, one of the two headers must be a name ("GSM8K", "ResNet-50"),
+not an ordinary word ("Width"). A cell that opens with words of its own ("O_2 → π*_1 (531.1)") labels its
+number with something the headers do not name, and is not read. A sentence that names one row of the one
+table it (else its paragraph) cites in full, and no column of that table, quotes the one cell of that row
+near its number ("CoT reaches 71.3 (Table 2)" against CoT's accuracy 68.9 beside its time 31.0 s); with two
+cells of the row near it, the sentence names none.
+
+The number is a misquote of that cell when it is written as finely as the cell (its places, or one fewer;
+a percentage of a fraction cell keeps two places fewer), lies within a quarter of the cell's value but is
+neither the cell rounded nor cut nor one digit from it, and no cell of a table the sentence ties to (cites,
+or names a row or column of) holds it: then the sentence is not quoting some other cell. A number that is
+not a result (a range's end, a bound, an approximation, a change, a count), a sentence that states the
+cell's value itself (comparing with it) and a cell of changes or of spreads the sentence does not name are
+left alone; so is a sentence that compares ("higher than", "improves", "gap", "difference"), whose numbers
+are often differences of cells.
+
+Confidence 0.6: information, until its classes are measured. Evidence: "moderate: cited table, row and
+column named, another value" when the sentence cites the cell's table, "weak: row and column named, no table
+cited, another value" when it cites none, and "weak: cited table (or its paragraph cites it), row named, the
+one cell of its row near the number" for a row named alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ....latex.manuscript import Section
+from ....latex.numbers import Role
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...quantities import agrees, named_share, spelled, tie_words
+from ...registry import Pairwise, Scope, rule
+from ...violation import violation_type
+from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
+from .model import Figures, Quote, TableCell
+
+# How far a misquote may lie from the cell it names: farther, the number is some other quantity.
+NEAR = 0.25
+# A sentence that compares or derives: its numbers are often differences or ratios of cells.
+_COMPARING = re.compile(
+    r"\b(?:than|improv\w*|gain\w*|gap|differen\w*|increas\w*|decreas\w*|reduc\w*|drop\w*|boost\w*|outperform\w*|"
+    r"relative|ratio|times|fold|margin|delta|vs\.?|versus|compared|up\s+to|respectively)\b",
+    re.IGNORECASE,
+)
+
+
+# A cell that opens with a word ("O_2 → π*_1 (531.1)") labels its number with something the headers do not name.
+_LABELLED = re.compile(r"\s*[A-Za-z]")
+
+
+@violation_type
+class NamedCellMisquoted(CellMisquoted):
+    """A prose number whose sentence names the row and the column of one cell (or its row alone) and which is not
+    that cell's value."""
+
+    @property
+    def message(self) -> str:
+        return f"text says {self.quote}, but {self.where}, which its sentence names, says {self.cell}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.table} {self.cell} named"
+
+
+class _Named(NamedTuple):
+    """The one cell a sentence names, the cell's value as the sentence writes it and its places, and how the
+    sentence names it (its evidence class)."""
+
+    cell: TableCell
+    told: str
+    places: int
+    kind: str
+
+
+# How a sentence ties a number to the one cell it names: the evidence classes.
+CITED = "moderate: cited table, row and column named, another value"
+UNCITED = "weak: row and column named, no table cited, another value"
+ROW_ONLY = "weak: cited table (or its paragraph cites it), row named, the one cell of its row near the number"
+
+
+def _fully_named(quote: Quote, cell: TableCell, cited: bool) -> bool:
+    """The sentence names the cell's row in full and its column in full, or a word of it in a table it cites."""
+    words = quote.pointing.words
+    if not (cell.row_words and cell.column_words) or named_share(words, cell.row_words) < 1:
+        return False
+    column = named_share(words, cell.column_words)
+    return column == 1 or (cited and column > 0)
+
+
+def _as_written(quote: Quote, cell: TableCell) -> tuple[float, int] | None:
+    """The cell's value and places as the sentence would write it (a fraction cell as a percentage), or None
+    when the number is written coarser than the cell (one place fewer is a rounding, not a coarser number)."""
+    value, places = cell.value, cell.decimals
+    if quote.percent and abs(cell.value) <= 1 < abs(quote.value):
+        value, places = value * 100, max(places - 2, 0)
+    return (value, places) if quote.decimals >= places - 1 else None
+
+
+def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
+    """The one cell whose row and column the sentence names, among the tables it cites (else all), or the one
+    cell near the number in the one row it names of the one table it cites: a cell labelled by words of its own
+    ("O_2 → π*_1 (531.1)") is no plain quote of its headers."""
+    cited = sorted(quote.pointing.refs & cells.by_table.keys())  # its paragraph's references may be of other tables
+    labels = cited or sorted(cells.by_table)
+    named = [cell for label in labels for cell in cells.by_table[label] if _fully_named(quote, cell, bool(cited))]
+    kind = CITED if cited else UNCITED
+    discussed = cells.cited(quote.pointing)  # by the sentence, else by its paragraph
+    if not named and len(discussed) == 1:
+        named, kind = _near_in_named_row(quote, cells.by_table[discussed[0]]), ROW_ONLY
+    if len(named) != 1:
+        return None
+    cell = named[0]
+    if (kind == UNCITED and not cell.named) or _LABELLED.match(cell.text):
+        return None
+    written = _as_written(quote, cell)
+    if written is None:
+        return None
+    value, places = written
+    return _Named(cell, spelled(value, places), places, kind)
+
+
+def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
+    """The cells near the number in the one row of the table the sentence names in full, when it names no
+    column of it: "CoT reaches 71.3 (Table 2)" quotes CoT's one cell of that size."""
+    words = quote.pointing.words
+    rows = {cell.row_words for cell in table if cell.row_words and named_share(words, cell.row_words) == 1}
+    if len(rows) != 1 or any(words & cell.column_words for cell in table):
+        return []
+    return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and _near(quote, written[0])]
+
+
+def _near(quote: Quote, value: float) -> bool:
+    return quote.value * value > 0 and abs(abs(quote.value) - abs(value)) <= NEAR * abs(value)
+
+
+def _misquote(quote: Quote, cells: TableCells) -> _Named | None:
+    """The cell the number misquotes, if the sentence names it and no cell it ties to holds the number."""
+    found = _named_cell(quote, cells)
+    if found is None:
+        return None
+    cell, told = found.cell, float(found.told)
+    if ((cell.change or cell.spread) and not quote.spread) or not _near(quote, told if cell.value > 0 else -told):
+        return None
+    if agrees(abs(quote.value), quote.decimals, abs(told)) or agrees(abs(told), found.places, abs(quote.value)):
+        return None  # another quantity, or the cell rounded by the sentence or by the table
+    if found.told in quote.variants or any(agrees(abs(value), decimals, abs(told)) for value, decimals in quote.stated):
+        return None  # one digit away (NUM001), or a sentence comparing with the cell's own value
+    for holder in cells.by_spelling.agreeing(quote.agreeing):
+        other = holder[1]
+        if other.label == cell.label or tie_words(quote.pointing, other.label, other.row_words, other.column_words):
+            return None
+    return found
+
+
+def _misquotes(ctx: RuleContext, cells: TableCells, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
+    """The section's results whose sentence names one cell they are not."""
+    if not cells.by_table:
+        return
+    for quote in part[0].quotes:
+        ctx.spend(1)
+        if quote.role is not Role.VALUE or not (quote.decimals or quote.percent) or _COMPARING.search(quote.sentence):
+            continue
+        found = _misquote(quote, cells)
+        if found is not None:
+            yield _finding(ctx, quote, found)
+
+
+def _finding(ctx: RuleContext, quote: Quote, found: _Named) -> Finding:
+    cell = found.cell
+    violation = NamedCellMisquoted(
+        quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=found.told
+    )
+    evidence = Evidence(
+        kind=found.kind, statements=[quoted(ctx, quote), held(cell)], reason=f"the sentence names {cell.describe}, which holds {cell.text}"
+    )
+    return misquote_finding(ctx, quote, cell, violation, found.told, 0.6, evidence)
+
+
+@rule(
+    "NUM014",
+    "prose-misquotes-named-cell",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks", "structure", "macros"),
+    scope=Scope.SECTION,
+    combine=Pairwise(fed_by, table_cells, _misquotes),
+)
+def prose_misquotes_named_cell(ctx: RuleContext, section: Section) -> list[Figures]:
+    """## What it does
+    Flags a result whose sentence names the row and the column of exactly one table cell, when the number
+    is near that cell's value but is not it (nor one digit from it), and no cell the sentence ties to
+    holds the number.
+
+    ## Why is this bad?
+    A reader takes "CoT reaches 71.3 on GSM8K" as the table's cell for CoT on GSM8K. A value from an
+    older run, or read from the neighbouring row or column, states a result the table does not report.
+
+    ## Example
+    ```latex
+    With CoT, the model reaches 71.3 accuracy on GSM8K.
+    % the table: CoT & 68.9 \\\\ under the column GSM8K
+    ```
+
+    ## Use instead
+    ```latex
+    With CoT, the model reaches 68.9 accuracy on GSM8K.
+    ```
+
+    ## Fix safety
+    The fix writes the cell's value into the sentence. It is unsafe: the table may be the side that is
+    wrong, or the sentence may quote another table.
+    """
+    return section_figures(ctx, section)

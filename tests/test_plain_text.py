@@ -1,0 +1,31 @@
+"""A plain-text view collapses white space and maps each of its characters back to the source."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from auditex.latex.plaintext import PlainBuilder
+
+
+@given(st.lists(st.sampled_from(["word", "é", "2.5", " ", "  ", "\n", "\t", " \n "]), min_size=1, max_size=30).map("".join))
+def test_prose_collapses_its_white_space_and_maps_each_character_back(text):
+    builder = PlainBuilder()
+    builder.add(text, 100, 100 + len(text))
+    plain = builder.build()
+    assert plain.text == " ".join(text.split())
+    for index, character in enumerate(plain.text):
+        start, end = plain.source_span(index, index + 1)
+        if character == " ":
+            assert text[start - 100 : end - 100].isspace()
+        else:
+            assert (start, end) == (100 + text.index(character, start - 100), start + 1) and text[start - 100] == character
+
+
+def test_words_apart_by_single_line_breaks_read_as_one_run():
+    builder = PlainBuilder()
+    builder.add(" We win\nby far\t", 0, 15)
+    builder.add("here.", 15, 20)
+    plain = builder.build()
+    assert plain.text == "We win by far here."
+    assert plain.source_span(3, 13) == (4, 14)  # "win by far", its line break one character of the source
