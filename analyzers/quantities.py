@@ -157,6 +157,16 @@ def block_refs(block: Block) -> frozenset[str]:
     return referenced_labels(block.plain.text) | frozenset(block.describes)
 
 
+def sentence_refs(sentence: str, block: Block) -> tuple[str, ...]:
+    """The labels a sentence of `block` cites: those it references or, in a caption, its own float's."""
+    return tuple(referenced_labels(sentence)) or tuple(block.describes)
+
+
+def speaks_of_tables(placed: PlacedBlock) -> bool:
+    """A block whose sentences may state what a table shows: a paragraph, or a caption of its own float."""
+    return placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION)
+
+
 @dataclass(frozen=True, slots=True, eq=False)  # hashed by identity: the engine reuses an unchanged section's part
 class ShownTable:
     """A table where its section shows it: the labels a sentence cites it by, and its grid."""

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from .bibliography import Bibliography
 from .document import Document
-from .model import Inclusion
+from .model import Inclusion, RowPull
 from .source import SourceText
 
 
@@ -42,3 +42,7 @@ class ProjectFiles(Protocol):
         ...
 
     def source(self, file: str) -> SourceText: ...
+
+    def rows_text(self, file: str, pull: RowPull) -> str | None:
+        """The text of the file of bare rows a tabular of `file` reads (None: not one to read)."""
+        ...

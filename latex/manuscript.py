@@ -7,11 +7,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
+from .pulled_rows import with_pulled_rows
 from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
     from .files import ProjectFiles
-    from .parsed_chunk import ParsedChunk
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
     (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
@@ -138,14 +138,15 @@ class _Builder:
         self.parent_kinds: dict[int, SectionKind] = {}
         self.run: tuple[str, int] = ("", 0)  # the file being walked and where its open run began
         self.layouts: dict[str, FileLayout] = {}
-        # The labels of the table float whose body `\input`s the file being walked: its tabular is cited by them.
-        self.float_labels: list[str] = []
+        # The labels and caption of the table float whose body `\input`s the file being walked: its tabular is
+        # cited by those labels, and captioned by that caption.
+        self.around_float: tuple[list[str], str | None] = ([], None)
 
     def walk(self, project: ProjectFiles, path: str, visited: set[str]) -> None:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
-        events = _events(project.documents[path].parsed)
+        events = _events(project, path)
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
@@ -159,9 +160,10 @@ class _Builder:
                 target = targets.get((site.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
                     self.close_run(site.end)
-                    outer, self.float_labels = self.float_labels, self.labels_around(path, site.start) or self.float_labels
+                    outer = self.around_float
+                    self.around_float = self.float_around(project, path, site.start) or outer
                     self.walk(project, target, visited)
-                    self.float_labels = outer
+                    self.around_float = outer
                     self.run = (path, site.end)
         length = len(project.documents[path].text)
         self.close_run(length)
@@ -207,20 +209,30 @@ class _Builder:
         elif marker.kind == "end_abstract" and self.sections[-1].kind is SectionKind.ABSTRACT:
             self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
 
-    def labels_around(self, path: str, offset: int) -> list[str]:
-        """The labels of the table float of `path` around `offset` that holds no tabular of its own."""
+    def float_around(self, project: ProjectFiles, path: str, offset: int) -> tuple[list[str], str | None] | None:
+        """The labels and caption of the float of `path` around `offset` (a table float holding no tabular of its
+        own, or a figure): the tables of the file it reads there are its own."""
         for placed in reversed(self.blocks):  # back to the file's last table: its captions come after it
             if placed.file != path:
                 break
-            if placed.kind is BlockKind.TABLE:
-                inside = placed.block.start <= offset < placed.block.end and placed.block.table is None
-                return placed.block.labels if inside else []
-        return []
+            if placed.kind in (BlockKind.TABLE, BlockKind.FIGURE):
+                float_block = placed.block
+                if not float_block.start <= offset < float_block.end or float_block.table is not None or not float_block.labels:
+                    return None
+                captions = [
+                    block.plain.text
+                    for block in project.documents[path].parsed.blocks
+                    if block.kind is BlockKind.CAPTION and float_block.start <= block.start < float_block.end
+                ]
+                return float_block.labels, captions[0] if captions else None
+        return None
 
     def block(self, path: str, block: Block) -> None:
         kind = block.kind
-        if kind is BlockKind.TABLE and block.table is not None and not block.labels and self.float_labels:
-            block = replace(block, labels=list(self.float_labels))
+        labels, caption = self.around_float
+        if kind is BlockKind.TABLE and block.table is not None and not block.labels and labels:
+            table = block.table if block.table.caption else replace(block.table, caption=caption)
+            block = replace(block, labels=list(labels), table=table)
         if kind is BlockKind.PARAGRAPH and block.environment in self.theorem_environments:
             kind = BlockKind.THEOREM
         section_index = len(self.sections) - 1
@@ -257,20 +269,31 @@ def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | No
 _Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
 
 
-def _events(parsed: ParsedChunk) -> list[_Event]:
-    """A file's headings, markers, blocks and source includes in reading order."""
+def _events(project: ProjectFiles, path: str) -> list[_Event]:
+    """A file's headings, markers, blocks (its tables with the rows they read from files) and source
+    includes in reading order."""
+    parsed = project.documents[path].parsed
     events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings]
     events += [(marker.offset, 1, marker) for marker in parsed.markers]
-    events += [(block.start, 2, block) for block in parsed.blocks]
+    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in parsed.blocks]
     events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
 
 
+def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
+    table = block.table
+    if table is None or not table.pulls:
+        return block
+    return replace(block, table=with_pulled_rows(table, [project.rows_text(path, pull) for pull in table.pulls]))
+
+
 def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], length: int) -> FileLayout:
     shape: list[tuple[object, ...]] = []
     offsets: list[int] = []
+    includes = [cast(IncludeSite, item).start for _, order, item in events if order == 3]
+    bare_float_end = -1  # the end of the last float whose tables are in a file it reads
     for _, order, item in events:
         if order == 0:
             heading = cast(Heading, item)
@@ -282,8 +305,16 @@ def _layout(events: list[_Event], targets: dict[tuple[int, str], str | None], le
             offsets.append(marker.offset)
         elif order == 2:
             block = cast(Block, item)
-            # A table float's labels reach the tabular it `\input`s, so renaming one re-walks.
-            labels = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
+            # A float's labels and caption reach the tables of the file it `\input`s, so editing them re-walks.
+            labels: tuple[str, ...] = tuple(block.labels) if block.kind is BlockKind.TABLE else ()
+            if (
+                block.kind in (BlockKind.TABLE, BlockKind.FIGURE)
+                and block.table is None
+                and any(block.start <= at < block.end for at in includes)
+            ):
+                labels, bare_float_end = tuple(block.labels), block.end
+            elif block.kind is BlockKind.CAPTION and block.start < bare_float_end:
+                labels = (block.plain.text,)
             shape.append((2, block.kind, block.environment, labels))
             offsets += (block.start, block.end)
         else:
@@ -303,7 +334,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     document = project.documents.get(edited)
     if old is None or document is None:
         return None
-    events = _events(document.parsed)
+    events = _events(project, edited)
     new = _layout(events, _targets(project, edited), len(document.text))
     if new.shape != old.shape:
         return None

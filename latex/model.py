@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 
 class BlockKind(str, Enum):
@@ -111,6 +112,9 @@ class Table:
     # (row, macro) for each rule drawn above a row (row == len(rows) below the last), and each lone
     # argument-less macro there: an author's rule (\shline) once its definition is known.
     rules: tuple[tuple[int, str], ...] = ()
+    # Files whose bare rows the tabular reads where it stands (`\input{rows}`, `\PlainInput{rows}`), as
+    # (row, command, file as written, start, end of the command): rows come in above `row`.
+    pulls: tuple[RowPull, ...] = ()
 
     def column_header(self, column: int) -> str:
         parts = [
@@ -127,7 +131,20 @@ class Table:
 
     def shifted(self, delta: int) -> Table:
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
-        return Table(rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label, self.rules)
+        pulls = tuple(RowPull(pull.row, pull.command, pull.target, pull.start + delta, pull.end + delta) for pull in self.pulls)
+        return Table(
+            rows, self.start + delta, self.end + delta, self.environment, self.header_rows, self.caption, self.label, self.rules, pulls
+        )
+
+
+class RowPull(NamedTuple):
+    """A command in a tabular that reads the rows of a file there: `\\input{tables/rows}`."""
+
+    row: int
+    command: str
+    target: str
+    start: int
+    end: int
 
 
 def _shift_cell(cell: Cell, delta: int) -> Cell:

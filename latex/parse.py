@@ -19,6 +19,7 @@ from .chunks import unclosed_brace
 from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, macro_arguments
+from .plot_data import plotted_tables
 from .tables import parse_table, tabulars
 from .walker import RunWalker
 
@@ -238,6 +239,9 @@ class _ChunkWalker(FactCollector):
             return
         if name in ("comment",):
             return
+        if name == "tikzpicture" and "\\addplot" in node.latex_verbatim():  # a plot outside a float: a file a figure reads
+            for plotted in plotted_tables(node.parsing_state.s, start, end):
+                self._table_block(plotted)
         # Theorem-like and unknown environments keep their name, so that
         # environments declared with \newtheorem elsewhere can be recognised.
         self.flush()
@@ -291,10 +295,17 @@ class _ChunkWalker(FactCollector):
                 continue
             table = parse_table(tabular, tabular, InlineRenderer(), table_caption, table_label)
             if table is not None and (block.kind is BlockKind.TABLE or _holds_numbers(table)):
-                labels = [table_label] if table_label else []
-                self.result.blocks.append(
-                    Block(BlockKind.TABLE, table.start, table.end, PlainText("", []), tabular.environmentname, labels, table)
-                )
+                self._table_block(table)
+        source, end = node.parsing_state.s, node.pos + node.len
+        if block.kind is BlockKind.FIGURE and "\\addplot" in source[node.pos : end]:
+            for plotted in plotted_tables(source, node.pos, end):
+                plotted.caption, plotted.label = caption, label
+                self._table_block(plotted)
+
+    def _table_block(self, table: Table) -> None:
+        """A block of its own for a table the float's block does not hold."""
+        labels = [table.label] if table.label else []
+        self.result.blocks.append(Block(BlockKind.TABLE, table.start, table.end, PlainText("", []), table.environment, labels, table))
 
     def _label_within(self, node: lw.LatexNode | None) -> str | None:
         if node is None:

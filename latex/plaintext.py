@@ -78,6 +78,7 @@ SILENT_COMMANDS = frozenset(
         "FloatBarrier",
         "raggedright",
         "raggedleft",
+        "arraybackslash",
         "par",
         "nonumber",
         "notag",

@@ -16,9 +16,10 @@ from .bibliography import Bibliography, kept_bibliography, parse_bibliography
 from .chunk_parser import ChunkParser
 from .document import Document, parse_document
 from .index import Index, IndexCache, build_index
-from .macro_signatures import BIB_COMMANDS
+from .macro_signatures import BIB_COMMANDS, INCLUDE_COMMANDS
 from .manuscript import Manuscript, build_manuscript
-from .model import IncludeSite, Inclusion
+from .model import IncludeSite, Inclusion, RowPull
+from .pulled_rows import reads_files
 from .sandbox import ProjectRoot, ReadResult, Resolution, outside_folder
 from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
@@ -409,6 +410,29 @@ class Project:
             change.changed_sections = [sid for sid, digest in new_sections.items() if old_sections.get(sid) != digest]
             change.changed_sections += [sid for sid in old_sections if sid not in new_sections]
         return change
+
+    def rows_text(self, file: str, pull: RowPull) -> str | None:
+        """The text of the file of bare rows a tabular of `file` reads, when the project holds it and the
+        command reads files: a paper's own command is followed only to a .tex file (the files whose change
+        a kept check notices) and only when the paper does not define it to do something else."""
+        own_command = pull.command not in INCLUDE_COMMANDS
+        if own_command and not reads_files(pull.command, self._definition_texts()):
+            return None
+        here = str(PurePosixPath(file).parent)
+        site = IncludeSite(pull.command if not own_command else "input", pull.target, pull.start, pull.end, "tex")
+        root_dir = str(PurePosixPath(self.root_file).parent)
+        target = self._resolve_source(site, file, "" if here == "." else here, "" if root_dir == "." else root_dir, [])
+        if target is None or (own_command and not target.endswith(TEX_SUFFIXES)):
+            return None
+        if target in self.documents:
+            return self.documents[target].text
+        text = self._disk.get(("rows", target))
+        if text is None:
+            text = self._disk[("rows", target)] = self._read(target).text
+        return str(text)
+
+    def _definition_texts(self) -> list[str]:
+        return [*self.definitions.values(), *(self.documents[path].text for path in self.files)]
 
     def contains(self, relative: str) -> bool:
         return relative in self.documents or relative in self.bibliographies

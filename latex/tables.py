@@ -12,9 +12,10 @@ from typing import TypeGuard
 
 from pylatexenc import latexwalker as lw
 
-from .macro_signatures import MATH_ENVIRONMENTS, TABULAR_ENVIRONMENTS
-from .model import Cell, MacroDef, Table
+from .macro_signatures import MATH_ENVIRONMENTS, PARSE_CONTEXT, TABULAR_ENVIRONMENTS
+from .model import Cell, MacroDef, RowPull, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
+from .walker import RunWalker
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
 _RULES = frozenset(
@@ -55,6 +56,9 @@ _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)")
 _DRAWS_RULE = re.compile(
     r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])"
 )
+# A path a paper's own command may read rows from: a folder or a TeX or text suffix, and a letter.
+_ROWS_FILE = re.compile(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
+_ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
@@ -75,26 +79,16 @@ def parse_table(
     label: str | None = None,
 ) -> Table | None:
     """The table `tabular` typesets, placed at `node` (its float, or itself)."""
-    rows_nodes, header_rows, raw_rules = _split_rows(tabular.nodelist)
-    rows: list[list[Cell]] = []
-    kept_before: list[int] = []  # how many rows are kept before each raw row
-    for nodes_of_row in rows_nodes:
-        kept_before.append(len(rows))
-        cells: list[Cell] = []
-        column = 0
-        for nodes_of_cell in nodes_of_row:
-            cell = _cell(nodes_of_cell, renderer, len(rows), column)
-            cells.append(cell)
-            column += cell.column_span
-        if any(cell.text for cell in cells):
-            rows.append(cells)
-    if not rows:
+    rows_nodes, header_rows, raw_rules, raw_pulls = _split_rows(tabular.nodelist)
+    rows, kept_before = _rows(rows_nodes, renderer)
+    if not rows and not raw_pulls:
         return None
     hidden = hidden_columns(argument_text(next(iter(macro_arguments(tabular)[::-1]), None)))
     if hidden:
         rows = [_visible(row, hidden) for row in rows]
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
+    pulls = tuple(pull._replace(row=kept_before[pull.row]) for pull in raw_pulls)
     header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
     return Table(
         rows,
@@ -105,7 +99,37 @@ def parse_table(
         caption,
         label,
         rules,
+        pulls,
     )
+
+
+def _rows(rows_nodes: list[list[list[lw.LatexNode]]], renderer: InlineRenderer) -> tuple[list[list[Cell]], list[int]]:
+    """The rows with some text, as cells; and how many are kept before each raw row."""
+    rows: list[list[Cell]] = []
+    kept_before: list[int] = []
+    for nodes_of_row in rows_nodes:
+        kept_before.append(len(rows))
+        cells: list[Cell] = []
+        column = 0
+        for nodes_of_cell in nodes_of_row:
+            cell = _cell(nodes_of_cell, renderer, len(rows), column)
+            cells.append(cell)
+            column += cell.column_span
+        if any(cell.text for cell in cells):
+            rows.append(cells)
+    return rows, kept_before
+
+
+def bare_rows(text: str) -> tuple[list[list[Cell]], tuple[tuple[int, str], ...], int]:
+    """The rows a file of bare rows (`a & b \\\\ \\midrule`) gives the tabular that reads it, its rules, and
+    how many rows head it (when the file holds the header too); offsets count in `text`."""
+    walker = RunWalker(text, PARSE_CONTEXT, tolerant_parsing=True)
+    nodes, _, _ = walker.get_latex_nodes()
+    rows_nodes, header_rows, raw_rules, _ = _split_rows(nodes)
+    rows, kept_before = _rows(rows_nodes, InlineRenderer())
+    kept_before.append(len(rows))
+    rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
+    return rows, rules, _past_header_rows_under_partial_rules(rows, rules, header_rows)
 
 
 # A column spec's tokens: `*{3}{c}`, a modifier `@{…}` `>{…}` (no column), a column type with its
@@ -198,20 +222,26 @@ def _collect_tabulars(
         _collect_tabulars(child, subfloat, found)
 
 
-def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int, list[tuple[int, str]]]:
-    """Rows of cells of nodes; how many rows precede the first inner rule; and (raw row, macro) for
-    each rule, and each lone argument-less macro, that stands before a row's content."""
+def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]]], int, list[tuple[int, str]], list[RowPull]]:
+    """Rows of cells of nodes; how many rows precede the first inner rule; (raw row, macro) for each
+    rule, and each lone argument-less macro, that stands before a row's content; and the files of rows
+    read where a row starts."""
     rows: list[list[list[lw.LatexNode]]] = []
     row: list[list[lw.LatexNode]] = [[]]
     header_rows = 0
     rules: list[tuple[int, str]] = []
+    pulls: list[RowPull] = []
     skip_to = -1  # the end of a rule's arguments
-    for node in _flatten_cells(nodes):
+    flat = list(_flatten_cells(nodes))
+    for index, node in enumerate(flat):
         if node.pos + node.len <= skip_to:
             continue
         if node.pos < skip_to:  # text that starts inside the arguments: keep what follows them
             node = _chars_from(node, skip_to)
-        if isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
+        if not _has_content(row) and (pull := _row_pull(node, flat[index + 1 : index + 3], len(rows))):
+            pulls.append(pull)
+            skip_to = pull.end
+        elif isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
             row.append([])
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
             rows.append(row)
@@ -224,7 +254,7 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
                 header_rows = completed
         elif isinstance(node, lw.LatexMacroNode) and node.macroname == "tablehead":
             # deluxetable: the header is the argument of \tablehead.
-            head_rows, _, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
+            head_rows, _, _, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
             rows.extend(head_rows if head_rows else [])
             header_rows = len([r for r in rows if _has_content(r)])
         else:
@@ -233,7 +263,27 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
             row[-1].append(node)
     if _has_content(row):
         rows.append(row)
-    return rows, header_rows or 1, rules
+    return rows, header_rows or 1, rules, pulls
+
+
+def _row_pull(node: lw.LatexNode, following: list[lw.LatexNode], row: int) -> RowPull | None:
+    """The file of rows `node` reads where a row starts: an `\\input{rows}`, or a command LaTeX does not
+    know given a path (`\\PlainInput{tables/rows}`), which the project follows only to a file it holds."""
+    if not isinstance(node, lw.LatexMacroNode):
+        return None
+    arguments = macro_arguments(node)
+    if node.macroname in _ROW_INCLUDES and arguments:
+        target = argument_text(arguments[-1]).strip()
+        return RowPull(row, node.macroname, target, node.pos, node.pos + node.len) if target else None
+    if arguments:  # a command pylatexenc knows, with its own arguments
+        return None
+    group = next((n for n in following if not (isinstance(n, lw.LatexCharsNode) and not n.chars.strip())), None)
+    if not isinstance(group, lw.LatexGroupNode):
+        return None
+    target = argument_text(group).strip()
+    if not _ROWS_FILE.fullmatch(target):
+        return None
+    return RowPull(row, node.macroname, target, node.pos, group.pos + group.len)
 
 
 def _rule_name(macroname: str) -> str:
@@ -328,7 +378,7 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
         bold=_marks(macros, _BOLD, "best", "first"),
         underline=_marks(macros, _UNDERLINE, "second"),
     )
-    _read_number(cell)
+    read_cell_number(cell)
     return cell
 
 
@@ -375,7 +425,7 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     return value, decimals, spread, percent
 
 
-def _read_number(cell: Cell) -> None:
+def read_cell_number(cell: Cell) -> None:
     number = read_number(cell.text)
     if number is None:
         return

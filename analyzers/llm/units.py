@@ -337,7 +337,12 @@ class PaperData:
         unplaced = list(range(len(inputs)))
         for row in table.rows if table is not None else ():
             here = [n for n, (site, _) in enumerate(inputs) if any(cell.start <= site < cell.end for cell in row)]
-            rows += self._input_rows(inputs, here) if here else [[self.latex(file, cell.start, cell.end) for cell in row]]
+            # The rows a tabular reads from a file all sit on its `\input`: the file's own rows are sent once.
+            rows += (
+                self._input_rows(inputs, [n for n in here if n in unplaced])
+                if here
+                else [[self.latex(file, cell.start, cell.end) for cell in row]]
+            )
             unplaced = [n for n in unplaced if n not in here]
         return rows + self._input_rows(inputs, unplaced)
 

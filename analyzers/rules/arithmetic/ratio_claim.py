@@ -27,7 +27,7 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, referenced_labels, shown_table, spelled, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, ratio_claims
@@ -160,14 +160,14 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
         if here is not None:
             shown = here.labels
             yield here
-        if placed.kind is BlockKind.PARAGRAPH and may_state_ratio(placed.block.plain.text):
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and may_state_ratio(placed.block.plain.text):
             yield from _paragraph_claims(ctx, placed, shown)
 
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> Iterator[_Claim]:
     """The factors the paragraph's sentences state, each against the tables it or its paragraph cites, else `shown`."""
     text = placed.block.plain.text
-    paragraph_refs = tuple(referenced_labels(text))
+    paragraph_refs = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for claim in ratio_claims(sentence):

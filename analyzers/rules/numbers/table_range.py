@@ -308,20 +308,20 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
         here = shown_table(placed)
         if here is not None:
             yield here
-        if placed.kind is BlockKind.PARAGRAPH:
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             yield from _paragraph_ranges(ctx, placed)
 
 
 def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
-    for start, end, stated in _stated_in(placed.block.plain.text):
+    for start, end, stated in _stated_in(placed.block.plain.text, tuple(placed.block.describes)):
         yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _stated_in(text: str) -> tuple[tuple[int, int, Callable[[Finding], _Range | _Extreme]], ...]:
-    """The ranges and extremes a paragraph states of the tables it cites: (start, end, the statement given its
-    anchor), kept by text so that an edit re-reads the edited paragraph alone."""
-    paragraph_refs = tuple(referenced_labels(text))
+def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, Callable[[Finding], _Range | _Extreme]], ...]:
+    """The ranges and extremes a paragraph states of the tables it cites (a caption, of its own float too):
+    (start, end, the statement given its anchor), kept by text so that an edit re-reads the edited paragraph alone."""
+    paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
     if not paragraph_refs:
         return ()  # no sentence of it cites a table
     found: list[tuple[int, int, Callable[[Finding], _Range | _Extreme]]] = []

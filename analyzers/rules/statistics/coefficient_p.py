@@ -28,7 +28,7 @@ from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, referenced_labels, shown_table, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
@@ -161,7 +161,7 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
         if shown is not None:
             yield shown
             yield from _table_rows(ctx, section, placed, shown)
-        elif placed.kind is BlockKind.PARAGRAPH and "=" in placed.block.plain.text:
+        elif placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and "=" in placed.block.plain.text:
             yield from _paragraph_reports(ctx, placed)
 
 
@@ -186,6 +186,6 @@ def _paragraph_reports(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Unpai
                 yield ctx.flag_block(violation, placed, report.start, report.end, evidence=evidence)
         elif report.p is not None:
             sentence = next((text[start:end] for start, end in spans if start <= report.start < end), "")
-            labels = tuple(referenced_labels(sentence)) or tuple(referenced_labels(text))
+            labels = tuple(referenced_labels(sentence)) or tuple(sorted(block_refs(placed.block)))
             if labels:
                 yield _Unpaired(report, labels, ctx.report_block(placed, report.start, report.end, ""))

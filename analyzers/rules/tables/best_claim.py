@@ -13,7 +13,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack
+from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -180,7 +180,7 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _has_superlative(placed.block.plain.text):
+        if speaks_of_tables(placed) and _has_superlative(placed.block.plain.text):
             yield from _best_claims(ctx, placed)
 
 
@@ -196,7 +196,7 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
         )
         if claim is None or _SCOPED.search(sentence):
             continue
-        labels = tuple(referenced_labels(sentence))
+        labels = sentence_refs(sentence, placed.block)
         if labels:
             anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
             yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)

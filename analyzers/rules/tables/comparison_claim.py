@@ -36,7 +36,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack
+from ...quantities import name_words, referenced_labels, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -197,7 +197,7 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _may_compare(placed.block.plain.text):
+        if speaks_of_tables(placed) and _may_compare(placed.block.plain.text):
             yield from _comparisons(ctx, placed)
 
 

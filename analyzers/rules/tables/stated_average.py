@@ -28,7 +28,7 @@ from ....latex.model import Cell
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import AGGREGATE_COLUMN_HEADER, referenced_labels, slack, spelled
+from ...quantities import AGGREGATE_COLUMN_HEADER, sentence_refs, slack, speaks_of_tables, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding, claims_with_tables, is_aggregate_row, labelled_tables
@@ -188,7 +188,7 @@ def stated_average_mismatch(ctx: RuleContext, section: Section) -> Iterator[Labe
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if placed.kind.value == "paragraph" and _STATED.search(placed.block.plain.text):
+        if speaks_of_tables(placed) and _STATED.search(placed.block.plain.text):
             yield from _stated(ctx, placed)
 
 
@@ -197,7 +197,7 @@ def _stated(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Stated]:
     plain = placed.block.plain.text
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
-        labels = tuple(referenced_labels(sentence))
+        labels = sentence_refs(sentence, placed.block)
         for match in _STATED.finditer(sentence) if labels else ():
             what = {word.lower() for word in re.findall(r"[A-Za-z]{2,}", match.group("what"))}
             also = _ALSO.match(sentence, match.end())
