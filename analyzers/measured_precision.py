@@ -6,7 +6,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "bbacd06", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "d36ab9c", "papers": 120, "date": "2026-11-28"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -19,6 +19,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI005", "strong: four rows or more give the share"): (2, 2, 0, 0.342),
     ("ARI007", "moderate: two rows or more only truncated"): (6, 6, 0, 0.61),
     ("ARI010", "moderate: a symbol the paragraph gives a number"): (1, 1, 0, 0.207),
+    ("ARI011", "weak: a named pair giving another change"): (1, 1, 0, 0.207),
     ("CIT001", "confidence 0.9+"): (20, 20, 0, 0.839),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376),
@@ -48,6 +49,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("DRF006", "strong: draft in a running head"): (1, 1, 0, 0.207),
     ("DRF007", "moderate: the sentence names another panel's subject"): (3, 3, 0, 0.439),
     ("DRF008", "moderate: the sentence holds another caption's own words"): (1, 1, 0, 0.207),
+    ("DRF009", "moderate: the sentence holds another section's heading"): (2, 2, 0, 0.342),
+    ("DRF009", "moderate: the sentence holds another study's own words"): (4, 4, 0, 0.51),
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862),
     ("INC004", "confidence 0.9+"): (7, 7, 0, 0.646),
@@ -61,6 +64,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT004", "confidence 0.8+"): (30, 12, 18, 0.246),
     ("NOT004", "confidence 0.9+"): (8, 8, 0, 0.676),
     ("NOT006", "acronym with a defined one's letters transposed"): (2, 2, 0, 0.342),
+    ("NOT007", "moderate: a name written once, one part from a name written throughout"): (2, 2, 0, 0.342),
+    ("NOT008", "moderate: a subscript written once in reverse"): (1, 1, 0, 0.207),
+    ("NOT008", "moderate: symbols switching subscript together in one block"): (1, 1, 0, 0.207),
     ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207),
     ("NUM001", "moderate: row and column named"): (8, 1, 7, 0.022),
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (8, 1, 7, 0.022),
@@ -84,6 +90,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (2, 0, 2, 0.0),
     ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207),
+    ("NUM002", "tables: same row, its other results alike; the spreads differ"): (1, 1, 0, 0.207),
     ("NUM004", "moderate: row named"): (6, 6, 0, 0.61),
     ("NUM004", "strong: row named, another statistic agrees"): (4, 4, 0, 0.51),
     ("NUM005", "periods: one sample, two periods"): (1, 1, 0, 0.207),
@@ -111,6 +118,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("STAT010", "moderate: a share's maximum above 1"): (1, 1, 0, 0.207),
     ("STAT010", "moderate: one result states a statistic twice"): (1, 1, 0, 0.207),
     ("STAT010", "strong: a value outside the statistic's range"): (1, 1, 0, 0.207),
+    ("STAT012", "weak: the section's one table of p-values"): (1, 1, 0, 0.207),
     ("STAT013", "moderate: a coefficient's p against its cited table's standard error"): (1, 1, 0, 0.207),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little"): (3, 3, 0, 0.439),
     ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095),
@@ -126,12 +134,13 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("TAB006", "moderate: bold marks the best of its row elsewhere in the table"): (2, 2, 0, 0.342),
     ("TAB006", "moderate: the best of the row is bold elsewhere in the table"): (1, 1, 0, 0.207),
     ("TAB008", "moderate: a stated average that no group of the cited column's rows gives"): (2, 2, 0, 0.342),
+    ("TAB012", "weak: a series stays flat where a trend is claimed"): (1, 1, 0, 0.207),
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (143, 101, 42, 0.627),
+    "moderate": (153, 111, 42, 0.65),
     "strong": (76, 75, 1, 0.929),
-    "weak": (62, 24, 38, 0.276),
+    "weak": (66, 28, 38, 0.312),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
@@ -144,6 +153,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI005", "strong"): (2, 2, 0, 0.342),
     ("ARI007", "moderate"): (6, 6, 0, 0.61),
     ("ARI010", "moderate"): (1, 1, 0, 0.207),
+    ("ARI011", "weak"): (1, 1, 0, 0.207),
     ("CNT001", "moderate"): (3, 2, 1, 0.208),
     ("CNT001", "strong"): (1, 1, 0, 0.207),
     ("CNT001", "weak"): (3, 0, 3, 0.0),
@@ -162,6 +172,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("DRF006", "strong"): (1, 1, 0, 0.207),
     ("DRF007", "moderate"): (3, 3, 0, 0.439),
     ("DRF008", "moderate"): (1, 1, 0, 0.207),
+    ("DRF009", "moderate"): (6, 6, 0, 0.61),
     ("NOT001", "strong"): (1, 0, 1, 0.0),
     ("NOT002", "moderate"): (2, 0, 2, 0.0),
     ("NOT002", "weak"): (3, 0, 3, 0.0),
@@ -171,10 +182,12 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT004", "moderate"): (30, 12, 18, 0.246),
     ("NOT004", "strong"): (8, 8, 0, 0.676),
     ("NOT006", "weak"): (2, 2, 0, 0.342),
+    ("NOT007", "moderate"): (2, 2, 0, 0.342),
+    ("NOT008", "moderate"): (2, 2, 0, 0.342),
     ("NUM001", "moderate"): (22, 4, 18, 0.073),
     ("NUM001", "strong"): (3, 3, 0, 0.439),
     ("NUM001", "weak"): (28, 2, 26, 0.02),
-    ("NUM002", "weak"): (4, 1, 3, 0.046),
+    ("NUM002", "weak"): (5, 2, 3, 0.118),
     ("NUM004", "moderate"): (6, 6, 0, 0.61),
     ("NUM004", "strong"): (4, 4, 0, 0.51),
     ("NUM005", "weak"): (6, 6, 0, 0.61),
@@ -190,6 +203,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("STAT009", "moderate"): (1, 1, 0, 0.207),
     ("STAT010", "moderate"): (8, 8, 0, 0.676),
     ("STAT010", "strong"): (1, 1, 0, 0.207),
+    ("STAT012", "weak"): (1, 1, 0, 0.207),
     ("STAT013", "moderate"): (1, 1, 0, 0.207),
     ("TAB001", "moderate"): (5, 4, 1, 0.376),
     ("TAB001", "strong"): (1, 1, 0, 0.207),
@@ -201,4 +215,5 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("TAB005", "strong"): (1, 1, 0, 0.207),
     ("TAB006", "moderate"): (3, 3, 0, 0.439),
     ("TAB008", "moderate"): (2, 2, 0, 0.342),
+    ("TAB012", "weak"): (1, 1, 0, 0.207),
 }
