@@ -308,9 +308,12 @@ def _typed_float_numbers() -> dict[str, str]:
     return {"main.tex": main, "results.tex": "\\section{Results}" + results, "supplement.tex": supplement.replace("\\end{document}\n", "")}
 
 
-def _fixture_in_files(code: str, first: str) -> dict[str, str]:
-    """A rule's positive fixture as two included files, split at the heading `first` (marks taken out)."""
+def _fixture_in_files(code: str, first: str, before: str = "") -> dict[str, str]:
+    """A rule's positive fixture as two included files, split at the heading `first` (marks taken out), put
+    before the text `before` when the fixture has no such heading."""
     fixture = (Path(__file__).parent / "rules" / code / "positive.tex").read_text().replace(f" % expect: {code}", "")
+    if before:
+        fixture = fixture.replace(before, f"{first}\n{before}")
     head, rest = fixture.split("\\begin{document}\n")
     before, after = rest.split(first)
     main = head + "\\begin{document}\n\\input{before}\n\\input{after}\n\\end{document}\n"
@@ -363,6 +366,16 @@ _KEPT_WORK = [
             ("after.tex", "For the best", "Typed here. For the best"),
             ("before.tex", "weak rankers", "weak learners"),
             ("after.tex", "LambdaRank", "LambdaMart"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
+        "NOT008",
+        lambda: _fixture_in_files("NOT008", "\\section{Measure spaces}", before="Let $(X"),
+        [
+            ("after.tex", "The kernel satisfies", "Typed here. The kernel satisfies"),
+            ("before.tex", "are pooled, and", "are pooled and"),
+            ("before.tex", "\\lambda_{ECvIC}", "\\lambda_{ICvEC}"),
         ],
         [2, 2, 2, 1],
     ),
