@@ -396,6 +396,16 @@ _KEPT_WORK = [
         [1, 1, 1, 0],
     ),
     (
+        "NUM014",
+        lambda: _fixture_in_files("NUM014", "\\section{Timing}", before="Direct prompting reaches"),
+        [
+            ("after.tex", "Direct prompting", "Typed here. Direct prompting"),
+            ("before.tex", "the model reaches", "the model then reaches"),
+            ("after.tex", "CoT & 68.9 & 66.0", "CoT & 71.3 & 66.0"),
+        ],
+        [3, 3, 3, 2],
+    ),
+    (
         "NUM004",
         _reported_statistics,
         [
