@@ -308,9 +308,12 @@ def _typed_float_numbers() -> dict[str, str]:
     return {"main.tex": main, "results.tex": "\\section{Results}" + results, "supplement.tex": supplement.replace("\\end{document}\n", "")}
 
 
-def _fixture_in_files(code: str, first: str) -> dict[str, str]:
-    """A rule's positive fixture as two included files, split at the heading `first` (marks taken out)."""
+def _fixture_in_files(code: str, first: str, before: str = "") -> dict[str, str]:
+    """A rule's positive fixture as two included files, split at the heading `first` (marks taken out), put
+    before the text `before` when the fixture has no such heading."""
     fixture = (Path(__file__).parent / "rules" / code / "positive.tex").read_text().replace(f" % expect: {code}", "")
+    if before:
+        fixture = fixture.replace(before, f"{first}\n{before}")
     head, rest = fixture.split("\\begin{document}\n")
     before, after = rest.split(first)
     main = head + "\\begin{document}\n\\input{before}\n\\input{after}\n\\end{document}\n"
@@ -367,6 +370,16 @@ _KEPT_WORK = [
         [2, 2, 2, 1],
     ),
     (
+        "NOT008",
+        lambda: _fixture_in_files("NOT008", "\\section{Measure spaces}", before="Let $(X"),
+        [
+            ("after.tex", "The kernel satisfies", "Typed here. The kernel satisfies"),
+            ("before.tex", "are pooled, and", "are pooled and"),
+            ("before.tex", "\\lambda_{ECvIC}", "\\lambda_{ICvEC}"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
         "DRF009",
         lambda: _fixture_in_files("DRF009", "\\section{Study 2}"),
         [("after.tex", "Like in", "Typed here. Like in"), ("before.tex", "photos", "pictures"), ("after.tex", "Section 3,", "Section 2,")],
@@ -381,6 +394,16 @@ _KEPT_WORK = [
             ("tables.tex", "MixUp & 94.3", "MixUp & 95.5"),
         ],
         [1, 1, 1, 0],
+    ),
+    (
+        "NUM014",
+        lambda: _fixture_in_files("NUM014", "\\section{Timing}", before="Direct prompting reaches"),
+        [
+            ("after.tex", "Direct prompting", "Typed here. Direct prompting"),
+            ("before.tex", "the model reaches", "the model then reaches"),
+            ("after.tex", "CoT & 68.9 & 66.0", "CoT & 71.3 & 66.0"),
+        ],
+        [3, 3, 3, 2],
     ),
     (
         "NUM004",

@@ -36,7 +36,7 @@ from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .model import FLOAT_BLOCKS, elsewhere
@@ -135,8 +135,14 @@ def _mentioning_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
             placed.kind in _PROSE
             or (placed.kind in FLOAT_BLOCKS and not any(placed.block.start <= at < placed.block.end for at in captioned))
         )
-        and MENTION.search(placed.block.plain.text)
+        and _types_a_number(placed.block.plain.text)
     )
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _types_a_number(text: str) -> bool:
+    """Searched once per block text: a section the edit moved, not changed, is walked again without re-reading it."""
+    return MENTION.search(text) is not None
 
 
 def _mention(

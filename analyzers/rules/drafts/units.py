@@ -27,6 +27,7 @@ _RENUMBERED = re.compile(
 )
 # The deepest level LaTeX numbers (chapter 0, section 1, …), when the paper sets it.
 _SECNUMDEPTH = re.compile(r"\\setcounter\s*\{secnumdepth\}\s*\{(-?\d+)\}")
+_OUTLINES = 16  # outlines numbered and kept: a few projects' current and recent ones
 _NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
 # A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
 MENTION = re.compile(
@@ -67,15 +68,25 @@ def mentioned_unit_kind(name: str) -> str:
 def numbered_units(manuscript: Manuscript, texts: dict[str, str]) -> list[Unit]:
     """The paper's numbered sections (unless it numbers them by hand), studies and experiments, in reading order."""
     sections = manuscript.sections
-    deepest = [int(value) for text in texts.values() for value in _SECNUMDEPTH.findall(text)]
-    depths = [_depth(section, texts, deepest[-1] if deepest else None) for section in sections]
-    units = [] if any(_RENUMBERED.search(text) for text in texts.values()) else _numbered_sections(sections, depths)
+    settings = [_counter_settings(text) for text in texts.values()]
+    deepest = [value for depths, _ in settings for value in depths]
+    # What the numbering reads of each heading: typing in a paragraph changes none of it.
+    outline = tuple((section.level, section.in_appendix, _depth(section, texts, deepest[-1] if deepest else None)) for section in sections)
+    units = [] if any(renumbered for _, renumbered in settings) else list(_numbered_sections(outline))
+    levels = tuple(level for level, _, _ in outline)
     for index, section in enumerate(sections):
         title = _NUMBERED_TITLE.match(section.title)
         if title is not None and not section.in_appendix:
             kind, number = title.group("kind").lower(), title.group("number").lower()
-            units.append(Unit(kind, number, _subtree(sections, index)))
+            units.append(Unit(kind, number, _subtree(levels, index)))
     return units
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _counter_settings(text: str) -> tuple[tuple[int, ...], bool]:
+    """The `secnumdepth` values a file sets, and whether it sets a sectioning counter by hand: read once per
+    file text, so an edit re-reads the edited file alone."""
+    return tuple(int(value) for value in _SECNUMDEPTH.findall(text)), _RENUMBERED.search(text) is not None
 
 
 def _depth(section: Section, texts: dict[str, str], deepest: int | None) -> tuple[int, bool] | None:
@@ -87,13 +98,16 @@ def _depth(section: Section, texts: dict[str, str], deepest: int | None) -> tupl
     return depth, heading.group("star") is None and (deepest is None or depth - 1 <= deepest)
 
 
-def _numbered_sections(sections: list[Section], depths: list[tuple[int, bool] | None]) -> list[Unit]:
-    top = min((depth for depth, _ in filter(None, depths)), default=0)
+@lru_cache(maxsize=_OUTLINES)
+def _numbered_sections(outline: tuple[tuple[int, bool, tuple[int, bool] | None], ...]) -> tuple[Unit, ...]:
+    """The numbered sections of an outline of (level, in the appendix, depth) per heading: numbered once per outline."""
+    top = min((depth[0] for _, _, depth in outline if depth is not None), default=0)
+    levels = tuple(level for level, _, _ in outline)
     counters: list[int] = []
     units: list[Unit] = []
     lettered = False  # after \appendix, the top level counts A, B, C anew
-    for index, (section, depth) in enumerate(zip(sections, depths, strict=True)):
-        if section.in_appendix and not lettered:
+    for index, (_, in_appendix, depth) in enumerate(outline):
+        if in_appendix and not lettered:
             counters, lettered = [], True
         if depth is None or not depth[1]:
             continue
@@ -101,14 +115,13 @@ def _numbered_sections(sections: list[Section], depths: list[tuple[int, bool] | 
         counters = counters[: level + 1] + [0] * (level + 1 - len(counters))
         counters[level] += 1
         printed = [chr(ord("A") + counters[0] - 1) if lettered else str(counters[0]), *map(str, counters[1:])]
-        units.append(Unit("section", ".".join(printed), _subtree(sections, index)))
-    return units
+        units.append(Unit("section", ".".join(printed), _subtree(levels, index)))
+    return tuple(units)
 
 
-def _subtree(sections: list[Section], index: int) -> tuple[int, ...]:
+def _subtree(levels: tuple[int, ...], index: int) -> tuple[int, ...]:
     """The section at `index` and those under it, up to the next heading of its level or above."""
-    level = sections[index].level
-    end = next((later for later in range(index + 1, len(sections)) if sections[later].level <= level), len(sections))
+    end = next((later for later in range(index + 1, len(levels)) if levels[later] <= levels[index]), len(levels))
     return tuple(range(index, end))
 
 

@@ -29,7 +29,7 @@ from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .model import is_body_section
@@ -113,16 +113,24 @@ def name_variant(ctx: RuleContext) -> Iterator[Finding]:
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
 def _section_names(key: SectionKey) -> tuple[_Use, ...]:
-    """The names a section's blocks write, in reading order: searched once per Section the manuscript hands on."""
+    """The names a section's blocks write, in reading order: gathered once per Section the manuscript hands on."""
     section = key.section
     body = is_body_section(section.kind, section.title) and section.kind is not SectionKind.RELATED_WORK
-    found = []
-    for placed in section.blocks:
-        text = placed.block.plain.text
-        for match in _NAME.finditer(text):
-            lone = body and placed.kind in _WRITTEN and not _CITED.match(text, match.end())
-            found.append(_Use(tuple(_PART.findall(match.group())), placed, match.start(), match.end(), lone))
-    return tuple(found)
+    return tuple(
+        _Use(parts, placed, start, end, body and placed.kind in _WRITTEN and not cited)
+        for placed in section.blocks
+        for parts, start, end, cited in _names_in(placed.block.plain.text)
+    )
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _names_in(text: str) -> tuple[tuple[tuple[str, ...], int, int, bool], ...]:
+    """A block's names: (parts, start, end, whether a citation follows). Searched once per block text, so a section
+    an edit moved, not changed, is gathered again without re-reading its blocks."""
+    return tuple(
+        (tuple(_PART.findall(match.group())), match.start(), match.end(), _CITED.match(text, match.end()) is not None)
+        for match in _NAME.finditer(text)
+    )
 
 
 def _one_apart(parts: tuple[str, ...], other: tuple[str, ...]) -> bool:

@@ -29,7 +29,7 @@ from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 
@@ -109,12 +109,21 @@ def subscript_variant(ctx: RuleContext) -> Iterator[Finding]:
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
 def _section_symbols(key: SectionKey) -> tuple[_Symbol, ...]:
-    """A section's subscripted symbols, in reading order: read once per Section the manuscript hands on."""
+    """A section's subscripted symbols, in reading order: gathered once per Section the manuscript hands on."""
     return tuple(
-        _Symbol(match.group("base"), _INDEXED.sub("", match.group("sub")), placed, match.start(), match.end())
+        _Symbol(base, sub, placed, start, end)
         for placed in key.section.blocks
         if placed.kind in _READ
-        for match in _SYMBOL.finditer(placed.block.plain.text)
+        for base, sub, start, end in _symbols_in(placed.block.plain.text)
+    )
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _symbols_in(text: str) -> tuple[tuple[str, str, int, int], ...]:
+    """A block's subscripted symbols: (base, subscript, start, end). Searched once per block text, so a section an
+    edit moved, not changed, is gathered again without re-reading its blocks."""
+    return tuple(
+        (match.group("base"), _INDEXED.sub("", match.group("sub")), match.start(), match.end()) for match in _SYMBOL.finditer(text)
     )
 
 

@@ -5,6 +5,7 @@ that every other section's quotes are compared with, so an edit of the prose re-
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from ....latex.manuscript import Section
@@ -101,6 +102,15 @@ class TableCells(NamedTuple):
 
     by_table: dict[str, list[TableCell]]
     by_spelling: CellIndex[tuple[int, TableCell]]
+    # Each table's cells by the words of their row header: a sentence that names a row is matched against the
+    # table's rows, not each of its cells.
+    by_row: dict[str, dict[frozenset[str], list[TableCell]]]
+
+    def in_named_rows(self, label: str, words: AbstractSet[str]) -> Iterator[TableCell]:
+        """The table's cells whose row header has words, all of which `words` holds."""
+        for row_words, cells in self.by_row[label].items():
+            if row_words and row_words <= words:
+                yield from cells
 
     def cited(self, pointing: Pointing) -> list[str]:
         """The tables a sentence references, else those its paragraph references: a sentence citing one table
@@ -111,10 +121,12 @@ class TableCells(NamedTuple):
 def table_cells(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]]]) -> TableCells:
     """The shared state of a `Pairwise` combine over `section_figures`: the cells of the sections holding tables."""
     by_table: dict[str, list[TableCell]] = {}
+    by_row: dict[str, dict[frozenset[str], list[TableCell]]] = {}
     for _, _, (figures,) in feeding:
         for cell in figures.cells:
             by_table.setdefault(cell.label, []).append(cell)
-    return TableCells(by_table, cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)))
+            by_row.setdefault(cell.label, {}).setdefault(cell.row_words, []).append(cell)
+    return TableCells(by_table, cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)), by_row)
 
 
 def sentences(quotes: tuple[Quote, ...]) -> Iterator[list[Quote]]:

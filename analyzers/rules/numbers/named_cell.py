@@ -113,7 +113,9 @@ def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
     ("O_2 → π*_1 (531.1)") is no plain quote of its headers."""
     cited = sorted(quote.pointing.refs & cells.by_table.keys())  # its paragraph's references may be of other tables
     labels = cited or sorted(cells.by_table)
-    named = [cell for label in labels for cell in cells.by_table[label] if _fully_named(quote, cell, bool(cited))]
+    named = [
+        cell for label in labels for cell in cells.in_named_rows(label, quote.pointing.words) if _fully_named(quote, cell, bool(cited))
+    ]
     kind = CITED if cited else UNCITED
     discussed = cells.cited(quote.pointing)  # by the sentence, else by its paragraph
     if not named and len(discussed) == 1:

@@ -30,13 +30,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
-from ....latex.manuscript import PlacedBlock, Section
+from ....latex.manuscript import Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack, speaks_of_tables
+from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -45,11 +46,11 @@ from .model import (
     LabelledTable,
     author_rule_macros,
     cited_tables,
-    citing_sentences,
     fed_tables,
     labelled_tables,
     names_row,
     read_direction,
+    sentences_citing,
 )
 
 
@@ -122,7 +123,6 @@ class _Comparison:
     sense: str  # "win", "loss", "up" or "down"
     subject: str  # the clause before the comparison
     other: str  # the words after it, to the next clause
-    spot: Spot  # where the comparison is written
     universal: bool  # "consistently", "in all cases": every column is claimed
     nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
 
@@ -136,20 +136,27 @@ class _Contradiction:
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
 
 
+class _Written(NamedTuple):
+    """A comparison and where it is written."""
+
+    claim: _Comparison
+    spot: Spot
+
+
 def _against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Comparison]
+    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Written]
 ) -> Iterator[Finding]:
     """The section's comparisons against the tables they cite, wherever those sit: an edit re-reads the edited
     section's claims against the kept tables, and every section's only when a table changed (the engine's `Pairwise`)."""
-    claims = [item for item in part if isinstance(item, _Comparison)]
-    if not claims:
+    written = [item for item in part if isinstance(item, _Written)]
+    if not written:
         return
     rule_macros = author_rule_macros(ctx)
-    for claim in claims:
+    for claim, spot in written:
         cited = [(label, by_label[label]) for label in claim.labels if label in by_label]
         found = next(((label, table, result) for label, table in cited if (result := _contradicting(table, claim, rule_macros))), None)
         if found is not None:
-            yield _report(ctx, claim, *found)
+            yield _report(ctx, claim, spot, *found)
 
 
 @rule(
@@ -161,7 +168,7 @@ def _against_tables(
     scope=Scope.SECTION,
     combine=Pairwise(fed_tables, cited_tables, _against_tables),
 )
-def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Comparison]:
+def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Written]:
     """## What it does
     Flags a sentence that compares two rows of the table it (or its paragraph) cites ("X
     outperforms Y on F1 (Table 2)", "X has a lower error than Y") when every cell of the comparison says the
@@ -198,12 +205,19 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
         if speaks_of_tables(placed) and _may_compare(placed.block.plain.text):
-            yield from _comparisons(ctx, placed)
+            for start, end, claim in _comparisons(placed.block.plain.text, tuple(sorted(block_refs(placed.block)))):
+                yield _Written(claim, ctx.spot(placed, start, end))
 
 
-def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]:
-    """The paragraph's sentences holding one unhedged comparison and citing a table."""
-    for start, sentence, labels in citing_sentences(placed):
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _comparisons(plain: str, around: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
+    """The paragraph's sentences holding one unhedged comparison and citing a table, with where each comparison
+    stands in the plain text: read once per paragraph text, so an edit re-reads the edited paragraph alone."""
+    return tuple(_read_comparisons(plain, around))
+
+
+def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, int, _Comparison]]:
+    for start, sentence, labels in sentences_citing(plain, around):
         found = list(_COMPARISON.finditer(sentence))
         universal = _UNIVERSAL.search(sentence) is not None
         if len(found) != 1:
@@ -215,9 +229,9 @@ def _comparisons(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Comparison]
         if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
             continue
         sense = next(name for name, value in match.groupdict().items() if value)
-        spot = ctx.spot(placed, start + match.start(), start + match.end())
         nearby = not referenced_labels(sentence)
-        yield _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, spot, universal, nearby)
+        claim = _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, universal, nearby)
+        yield start + match.start(), start + match.end(), claim
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
@@ -284,7 +298,7 @@ def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[C
     return (first, second) if first is not None and second is not None else None
 
 
-def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTable, found: _Contradiction) -> Finding:
+def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited: LabelledTable, found: _Contradiction) -> Finding:
     cells, printed = found.cells, ctx.index.printed
     violation = ComparisonContradicted(
         claim.claim,
@@ -321,7 +335,7 @@ def _report(ctx: RuleContext, claim: _Comparison, label: str, cited: LabelledTab
         kind = ", ".join([f"weak: {kind.split(': ', 1)[1]}", *qualifiers])
     evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(
-        claim.spot,
+        spot,
         violation.message,
         identity=violation.identity,
         related=[

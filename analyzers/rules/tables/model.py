@@ -243,8 +243,11 @@ Verdict = TypeVar("Verdict")
 def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str, ...]]]:
     """A paragraph's sentences with the tables each cites, else the ones its paragraph cites:
     (start, sentence, labels); a paragraph that cites nothing gives none."""
-    plain = placed.block.plain.text
-    around = tuple(sorted(block_refs(placed.block)))
+    return sentences_citing(placed.block.plain.text, tuple(sorted(block_refs(placed.block))))
+
+
+def sentences_citing(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...]]]:
+    """`citing_sentences` of a paragraph's plain text and the labels the paragraph cites (`around`)."""
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
         labels = tuple(referenced_labels(sentence)) or around
