@@ -45,9 +45,10 @@ _Lines = tuple[tuple[str, int, int], ...]
 
 @dataclass(frozen=True)
 class _SectionKeys:
-    placed: str  # the section's text and where it sits: a combining rule's parts hold positions of many kinds
+    placed: str  # the section's text and where it sits: what a combining rule makes of its parts holds lines and columns
     moved: str  # the section's text and columns, not lines: findings follow a section that moved
     lines: _Lines
+    part: str  # `placed` and the characters its runs start at: a combining rule's parts hold offsets into the file
 
 
 @dataclass
@@ -192,23 +193,31 @@ class _Units:
         if value is not None:
             self.stats.rules_cached += 1
         else:
+            outer = self.context.budget  # a part computed within a combine leaves the combine's budget as it was
             self.context.budget = WorkBudget(self.context.config.rules.work_limit)  # per unit: a unit's result depends on its input alone
             try:
                 value = compute()
             except OverBudget:
                 value = [WorkSkipped(self.context.budget.spent)]
-            except UndeclaredFacet:  # a test caught a rule reading beyond its facets
+            except (UndeclaredFacet, _Skipped):  # a test caught a rule reading beyond its facets; a part ran out of budget
                 raise
             except Exception:  # a rule bug must not take the audit down
                 log.exception("rule %s failed", self.rule.code)
                 self.stats.failures.append(self.rule.code)
                 value = []
+            finally:
+                self.context.budget = outer
             self.stats.rules_run += 1
             self.computed = True
         self.current[unit] = value
         if value and isinstance(value[0], WorkSkipped):
             raise _Skipped
         return value
+
+    def keep(self, unit: str) -> None:
+        """Carry a unit this check did not need over to the next one, as if it had been read."""
+        if unit not in self.current and unit in self.previous:
+            self.current[unit] = self.previous[unit]
 
 
 class _ProjectCheck:
@@ -248,12 +257,22 @@ class _ProjectCheck:
                 )
                 findings += found if lines == keys.lines else _moved(found, lines, keys.lines)
             return findings
-        parts = [
-            (section, units.get(keys.placed, lambda section=section: list(rule.check(context, section)))) for section, keys in sections
-        ]
+
+        # A section's part is read only where something is computed from it: typing earlier in its file moves its
+        # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew.
+        def part(section: Section, keys: _SectionKeys) -> Any:
+            return units.get(keys.part, lambda: list(rule.check(context, section)))
+
         if rule.pairwise is not None:
-            return self.pairwise(rule.pairwise, context, units, sections, parts)
-        return units.get("combine" + value_hash([keys.placed for _, keys in sections]), lambda: _fingerprinted(combine(context, parts)))
+            findings = self.pairwise(rule.pairwise, context, units, sections, part)
+        else:
+            findings = units.get(
+                "combine" + value_hash([keys.placed for _, keys in sections]),
+                lambda: _fingerprinted(combine(context, [(section, part(section, keys)) for section, keys in sections])),
+            )
+        for _, keys in sections:
+            units.keep(keys.part)
+        return findings
 
     def pairwise(
         self,
@@ -261,16 +280,15 @@ class _ProjectCheck:
         context: RuleContext,
         units: _Units,
         sections: list[tuple[Section, _SectionKeys]],
-        parts: list[tuple[Section, Any]],
+        part: Callable[[Section, _SectionKeys], Any],
     ) -> list[Finding]:
         """A split combine: each section's findings under its own key and what the sections feed the shared
         state, so an edit recomputes only the pairs that involve the edited section."""
         # What each section feeds, digested under the section's key: an edit digests the edited section's alone.
         fed = [
-            units.get("feeds" + keys.placed, lambda part=part: [_fed_digest(split.feeds(part))])[0]
-            for (_, part), (_, keys) in zip(parts, sections)
+            units.get("feeds" + keys.placed, lambda section=section, keys=keys: [_fed_digest(split.feeds(part(section, keys)))])[0]
+            for section, keys in sections
         ]
-        feeding = [(place, section, part) for place, ((section, part), digest) in enumerate(zip(parts, fed)) if digest is not None]
         feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
         key = (self.project.root_file, context.rule.code)
         kept = self.engine._shared.get(key)
@@ -280,15 +298,22 @@ class _ProjectCheck:
 
         def against() -> Any:
             if not shared:
+                feeding = [
+                    (place, section, part(section, keys))
+                    for place, ((section, keys), digest) in enumerate(zip(sections, fed))
+                    if digest is not None
+                ]
                 shared.append(split.shared(context, feeding))
                 self.shared_used[key] = (feeds, shared[0])
             return shared[0]
 
         findings: list[Finding] = []
-        for place, ((section, part), (_, keys)) in enumerate(zip(parts, sections)):
+        for place, (section, keys) in enumerate(sections):
             findings += units.get(
                 "each" + value_hash((place, keys.placed, feeds)),
-                lambda place=place, section=section, part=part: _fingerprinted(split.each(context, against(), place, section, part)),
+                lambda place=place, section=section, keys=keys: _fingerprinted(
+                    split.each(context, against(), place, section, part(section, keys))
+                ),
             )
         return findings
 
@@ -373,7 +398,9 @@ class _ProjectCheck:
         ]
         heading = (section.id, section.title, section.level, section.kind.value, section.in_appendix)
         columns = [(file, position[1], text_hash) for file, position, text_hash in runs]
-        return _SectionKeys(value_hash((*heading, runs, blocks)), value_hash((*heading, columns, blocks)), tuple(lines))
+        placed = value_hash((*heading, runs, blocks))
+        starts = [run.start for run in section.runs]
+        return _SectionKeys(placed, value_hash((*heading, columns, blocks)), tuple(lines), value_hash((placed, starts)))
 
 
 def _fed_digest(fed: object | None) -> str | None:

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import write_project
+from helpers import document, write_project
 from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine
@@ -90,10 +90,19 @@ def test_typing_in_one_section_reruns_only_that_section(tmp_path):
     text = RESULTS.replace("compares", "compares all")
     project.update("sections/results.tex", text)
     engine.check(project)
-    # Each section rule runs once (the edited section) plus its combine; project rules that
-    # do not read the edited text are reused.
+    # Each section rule runs once (the edited section) plus its combine, which also reads again the parts of
+    # the sections after the edit in its file (their text is the same, their offsets are not); project rules
+    # that do not read the edited text are reused.
+    edited = RESULTS.index("compares")
+    shifted = sum(
+        1
+        for section in project.manuscript.sections
+        if any(run.file == "sections/results.tex" and run.start > edited for run in section.runs)
+    )
+    assert shifted == 1  # the Ablation subsection
     combining = sum(1 for rule in section_rules if rule.combine is not None)
-    assert engine.last_stats.rules_run <= len(section_rules) + combining + (len(engine.enabled_rules) - len(section_rules))
+    project_rules = len(engine.enabled_rules) - len(section_rules)
+    assert engine.last_stats.rules_run <= len(section_rules) + combining * (1 + shifted) + project_rules
 
 
 def test_corpus_paper_random_edits(corpus_dir, tmp_path):
@@ -435,3 +444,45 @@ def test_a_rules_work_kept_per_section_gives_a_cold_checks_findings_after_edits(
         assert _dumped(engine.check(project)) == _dumped(cold)
         seen.append(sum(f.code == code for f in cold))
     assert seen == counts
+
+
+STALE_PARTS = r"""\section{Intro}
+We study things here.
+\section{Results}
+Ours reaches 48.66 on AlpacaEval (Table~\ref{tab:main}).
+\begin{table}
+\begin{tabular}{lc}
+Method & AlpacaEval \\
+Ours & 38.66 \\
+\end{tabular}
+\caption{Main results.}\label{tab:main}
+\end{table}
+\section{More}
+\begin{table}
+\begin{tabular}{lc}
+Method & Score \\
+A & 1.25 \\
+\end{tabular}
+\caption{More.}\label{tab:more}
+\end{table}
+"""
+
+
+def test_a_combine_recomputed_after_typing_earlier_in_the_file_places_its_findings_where_a_cold_check_does(tmp_path):
+    # Typing in the introduction moves the results' offsets, not their lines; a later table's change then makes
+    # NUM001 compute its findings again, from each section's part: a part kept from before the typing put the
+    # finding ten characters early.
+    write_project(tmp_path, {"main.tex": document(STALE_PARTS)})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    text = project.documents["main.tex"].text.replace("We study things", "We study many more things")
+    project.update("main.tex", text)
+    engine.check(project)
+    text = text.replace("A & 1.25", "A & 1.75")
+    project.update("main.tex", text)
+    incremental = engine.check(project)
+    (tmp_path / "main.tex").write_text(text)
+    cold = Engine().check(Project(tmp_path, "main.tex"))
+    assert "NUM001" in [finding.code for finding in cold]
+    assert [(finding.code, finding.range) for finding in incremental] == [(finding.code, finding.range) for finding in cold]
