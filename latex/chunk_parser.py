@@ -79,8 +79,14 @@ class ChunkParser:
             results = self._workers().map(_parse_batch, batches)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        for batch_keys, batch in zip(keys, results):
-            parsed.update(zip(batch_keys, batch))
+        try:
+            for batch_keys, batch in zip(keys, results):
+                parsed.update(zip(batch_keys, batch))
+        except BaseException:
+            # A Ctrl-C or SIGTERM: the workers stop here, joined, and not in the interpreter's exit hook, where
+            # waking the pool races the pool's own thread closing it ("Bad file descriptor" on the way out).
+            self.close()
+            raise
         return parsed
 
     def _workers(self) -> ProcessPoolExecutor:
