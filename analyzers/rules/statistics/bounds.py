@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ...apa_results import P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
+from .model import ZERO_P
 
 _NUMBER = r"(?P<value>[-−–]?\s*(?:\d+(?:\.\d+)?|\.\d+))"
 _SHARE_OF_VARIANCE = re.compile(
@@ -65,7 +66,6 @@ def impossible_values(text: str) -> tuple[ImpossibleValue, ...]:
 
 
 _OUT_OF_RANGE = "strong: a value outside the statistic's range"
-_ZERO_P = "a test never gives p = 0; report p < .001"
 
 
 def _at(match: re.Match[str], why: str) -> ImpossibleValue:
@@ -100,10 +100,10 @@ def _zero_p_values(text: str) -> Iterator[ImpossibleValue]:
         if p_number(written) != 0 or match.group("cmp") not in ("=", "<", "≤", "<=") or not (places >= 2 or written.startswith(".")):
             continue
         if not any(start <= match.start() < end for start, end in results):
-            yield _at(match, _ZERO_P)
+            yield _at(match, ZERO_P)
     for match in _P_VALUE_WORDS.finditer(text):
         if _value(match) == 0:
-            yield _at(match, _ZERO_P)
+            yield _at(match, ZERO_P)
 
 
 def _twice_stated(text: str) -> Iterator[ImpossibleValue]:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ....latex.model import Cell, Table
+from .model import ZERO_P
 from .table_p import p_columns
 
 _SPEAKS_OF_P = re.compile(r"\bp[-\s]?values?\b|\bPr\s*\(>", re.IGNORECASE)
@@ -58,7 +59,7 @@ def _zero_p_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
                 zero = _PLAIN_ZERO.match(cell.text)
             if zero is not None:
                 written = f"p = {zero.group(0).strip()}"
-                yield ImpossibleCell(cell, written, "a test never gives p = 0; report p < .001", "moderate: a p-value cell of 0")
+                yield ImpossibleCell(cell, written, ZERO_P, "moderate: a p-value cell of 0")
 
 
 def _probabilities(table: Table, column: int) -> bool:

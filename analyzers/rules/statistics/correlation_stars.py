@@ -8,7 +8,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import correlation_p, is_correlation_table, possible_stars, star_legend, stated_sample
+from .model import apa_p, correlation_p, is_correlation_table, possible_stars, star_legend, stated_sample
 
 # A correlation matrix states a few coefficients at least; a table with one starred cell may star something else.
 _MIN_STARRED = 3
@@ -23,8 +23,7 @@ class CorrelationStarsMismatch(Violation):
 
     @property
     def message(self) -> str:
-        p = f"p = {self.p:.3f}".replace("0.", ".") if self.p >= 0.001 else "p < .001"
-        return f"the correlation {self.cell} over N = {self.n} gives {p}, which the table's legend marks {self.expected}"
+        return f"the correlation {self.cell} over N = {self.n} gives {apa_p(self.p)}, which the table's legend marks {self.expected}"
 
     @property
     def identity(self) -> str:

@@ -310,6 +310,14 @@ def _level(match: re.Match[str]) -> float:
     return float(written.rstrip("% ")) / 100 if "%" in match.group(0) or match.group("percent") else float(written)
 
 
+ZERO_P = "a test never gives p = 0; report p < .001"
+
+
+def apa_p(p: float) -> str:
+    """A computed p as APA reports it: "p = .036", "p < .001"."""
+    return f"p = {p:.3f}".replace("0.", ".") if p >= 0.001 else "p < .001"
+
+
 # Correlation tables: stars against the r and N the table states.
 
 # A stars legend: "* p < .05, ** p < .01, *** p < .001" (also "*p<0.05" and "p ≤ .05").

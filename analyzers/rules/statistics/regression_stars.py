@@ -25,7 +25,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import star_legend
+from .model import apa_p, star_legend
 from .regression import contradicting, reads_as_standard_errors, two_tailed_p
 
 
@@ -38,8 +38,9 @@ class RegressionStarsMismatch(Violation):
 
     @property
     def message(self) -> str:
-        p = f"p = {self.p:.3f}".replace("0.", ".") if self.p >= 0.001 else "p < .001"
-        return f"the estimate {self.written} gives z = |b|/SE = {self.z:.2f}, {p}, which the table's legend marks {self.expected}"
+        return (
+            f"the estimate {self.written} gives z = |b|/SE = {self.z:.2f}, {apa_p(self.p)}, which the table's legend marks {self.expected}"
+        )
 
     @property
     def identity(self) -> str:
