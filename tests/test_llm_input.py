@@ -239,6 +239,25 @@ def test_a_table_whose_rows_or_tabular_come_from_an_input_arrives_whole(llm_serv
     assert not any("91.2" in r["latex"] or "Hours" in r["latex"] for r in records)  # no rows sent again as text
 
 
+def test_rows_a_paper_command_reads_from_a_file_arrive_as_their_cells(llm_server: LoopbackLLMServer, tmp_path):
+    # estout's `\\PlainInput` is no include the project follows: its rows join the table on the command.
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:a} lists the estimates.\n\n"
+        "\\begin{table}\n\\caption{Estimates.}\\label{tab:a}\n\\begin{tabular}{lc}\n\\toprule\nModel & Coef. \\\\\n\\midrule\n"
+        "\\PlainInput{tables/coefs}\n\\bottomrule\n\\end{tabular}\n\\end{table}\n"
+    )
+    files = {
+        "main.tex": document(body, preamble="\\usepackage{main}\n"),
+        "main.sty": "\\let\\PlainInput=\\@@input\n",
+        "tables/coefs.tex": "Treated & 0.067 \\\\\nControl mean & 0.32 \\\\\n",
+    }
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", files)
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    (table,) = [r for r in paper_records(llm_server.requests[0].prompt_text) if "rows" in r]
+    assert table["rows"] == [["Model", "Coef."], ["Treated", "0.067"], ["Control mean", "0.32"]]
+
+
 def test_text_the_sec_rules_flag_is_never_sent_and_the_report_says_input_manipulated(hostile):
     server, result = hostile
     assert result.manipulated >= 1 and "input manipulated" in result.summary()

@@ -31,7 +31,7 @@ from typing import Any
 from ...latex.conditionals import NEVER, branch_paths
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
-from ...latex.model import BlockKind, MacroDef, SectionKind
+from ...latex.model import BlockKind, Cell, MacroDef, SectionKind
 from ...latex.project import Project
 from ..finding import Finding, Severity
 
@@ -335,16 +335,19 @@ class PaperData:
             return [row for row in bare if any(row)]
         rows: list[list[str]] = []
         unplaced = list(range(len(inputs)))
+        spans = Counter((cell.start, cell.end) for row in table.rows for cell in row) if table is not None else Counter()
         for row in table.rows if table is not None else ():
             here = [n for n, (site, _) in enumerate(inputs) if any(cell.start <= site < cell.end for cell in row)]
             # The rows a tabular reads from a file all sit on its `\input`: the file's own rows are sent once.
-            rows += (
-                self._input_rows(inputs, [n for n in here if n in unplaced])
-                if here
-                else [[self.latex(file, cell.start, cell.end) for cell in row]]
-            )
+            rows += self._input_rows(inputs, [n for n in here if n in unplaced]) if here else [self._cells(file, row, spans)]
             unplaced = [n for n in unplaced if n not in here]
         return rows + self._input_rows(inputs, unplaced)
+
+    def _cells(self, file: str, row: list[Cell], spans: Counter[tuple[int, int]]) -> list[str]:
+        """A row's cells' LaTeX. The rows a tabular reads from a file by a command the project does not follow
+        as an include (`\\PlainInput`) all sit on that command (`spans` counts the table's cells on each span),
+        so their cells are sent as the text the parser read."""
+        return [cell.text if spans[cell.start, cell.end] > 1 else self.latex(file, cell.start, cell.end) for cell in row]
 
     def _input_rows(self, inputs: list[tuple[int, list[PlacedBlock]]], chosen: list[int]) -> list[list[str]]:
         return [row for n in chosen for placed in inputs[n][1] for row in self._rows(placed)]
