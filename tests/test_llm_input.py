@@ -258,6 +258,23 @@ def test_rows_a_paper_command_reads_from_a_file_arrive_as_their_cells(llm_server
     assert table["rows"] == [["Model", "Coef."], ["Treated", "0.067"], ["Control mean", "0.32"]]
 
 
+def test_the_caption_of_a_float_of_subtables_reaches_the_model_once(llm_server: LoopbackLLMServer, tmp_path):
+    subtable = "\\begin{{subtable}}{{0.45\\textwidth}}\n\\begin{{tabular}}{{lc}}\nSample & Share \\\\\n{row} \\\\\n\\end{{tabular}}\n\\caption{{{caption}}}\n\\end{{subtable}}\n"
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:rf} lists the shares.\n\n\\begin{table}\n"
+        + subtable.format(row="HD+ BA9 & 0.354", caption="Top genes")
+        + subtable.format(row="HD+ CAU & 0.495", caption="Random genes")
+        + "\\caption{Fraction of 20,000 trees that predicted each label.}\\label{tab:rf}\n\\end{table}\n"
+    )
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body, preamble="\\usepackage{subcaption}\n")})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    sent = llm_server.requests[0].prompt_text
+    for caption in ("Fraction of 20,000 trees", "Top genes", "Random genes"):
+        assert sent.count(caption) == 1, caption
+    assert "0.354" in sent and "0.495" in sent
+
+
 def test_text_the_sec_rules_flag_is_never_sent_and_the_report_says_input_manipulated(hostile):
     server, result = hostile
     assert result.manipulated >= 1 and "input manipulated" in result.summary()

@@ -89,12 +89,18 @@ def _first_author(authors: str) -> str:
     return surname + (" et al." if len(names) > 1 else "")
 
 
-def _caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The `\\caption{...}` written within [start, end), braces balanced, or None."""
+def _caption_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Each `\\caption{...}` written within [start, end), braces balanced (a float of subtables has several)."""
+    spans = []
     at = text.find("\\caption", start, end)
-    opening = text.find("{", at, end) if at >= 0 else -1
-    closing = _closing_brace(text, opening, end) if opening >= 0 else None
-    return (at, closing + 1) if closing is not None else None
+    while at >= 0:
+        opening = text.find("{", at, end)
+        closing = _closing_brace(text, opening, end) if opening >= 0 else None
+        if closing is None:
+            break
+        spans.append((at, closing + 1))
+        at = text.find("\\caption", closing, end)
+    return spans
 
 
 def _closing_brace(text: str, opening: int, end: int) -> int | None:
@@ -311,18 +317,30 @@ class PaperData:
             record["latex"] = self.latex(
                 file, block.start, block.end, MAX_PROSE_CHARS if placed.kind is BlockKind.PARAGRAPH else MAX_BLOCK_CHARS
             )
-        else:  # the float's caption and label, then the cells row by row
-            around = [self.latex(file, block.start, table.start), self.latex(file, table.end, block.end)]
-            caption = _caption_span(self.project.source(file).text, table.start, table.end)
-            in_cells = caption is not None and any(cell.start <= caption[0] < cell.end for row in table.rows for cell in row)
-            if caption is not None and not in_cells:  # written inside the table's own span: once, with the text around it
-                around.insert(1, self.latex(file, *caption))
+        else:  # the float's captions and label, then the cells row by row
+            inside = [
+                self.latex(file, *caption)
+                for caption in _caption_spans(self.project.source(file).text, table.start, table.end)
+                if not any(cell.start <= caption[0] < cell.end for row in table.rows for cell in row)
+                and not self._in_other_table(placed, caption[0])
+            ]  # written inside the table's own span: once, with the text around it
+            around = [self.latex(file, block.start, table.start), *inside, self.latex(file, table.end, block.end)]
             record["latex"] = " ".join(part for part in around if part)
             record["rows"] = self._rows(placed)
         if table is None and placed.index in self._inputs:  # a float whose tabular is a file of its own
             record["rows"] = self._rows(placed)
         self._records[placed.index] = record
         return record
+
+    def _in_other_table(self, placed: PlacedBlock, offset: int) -> bool:
+        """`offset` lies in another table block of the float (a subtable), which sends what is written there."""
+        return any(
+            other.kind is BlockKind.TABLE
+            and other.index != placed.index
+            and other.file == placed.file
+            and other.block.start <= offset < other.block.end
+            for other in self.manuscript.blocks
+        )
 
     def _rows(self, placed: PlacedBlock) -> list[list[str]]:
         """A table block's cells row by row, a file it `\\input`s in the place of the input; a block of bare
