@@ -81,6 +81,15 @@ class Plant:
     first: str  # side A / the decoy's local statement
     second: str  # side B / the resolving passage
     decoy: bool = False
+    # The forms a request may carry each side in, where that is not its source text (a table row is sent as its cells).
+    first_shown: tuple[str, ...] = ()
+    second_shown: tuple[str, ...] = ()
+
+    def shown(self, text: str) -> tuple[bool, bool]:
+        """Whether the text carries side A, side B."""
+        return any(form in text for form in self.first_shown or (self.first,)), any(
+            form in text for form in self.second_shown or (self.second,)
+        )
 
 
 def _plants(named: bool) -> list[Plant]:
@@ -252,13 +261,14 @@ class ScriptedModel:
         focus = self._focus(text, user)
         findings = []
         for item in self.plants:
-            sides = [item.first in text, item.second in text]
+            sides = item.shown(text)
+            in_focus = item.shown(focus)
             if not item.decoy and all(sides):
                 self.seen_together.add(item.name)
             if item.decoy:
-                if sides[0] and item.first in focus:
+                if sides[0] and in_focus[0]:
                     findings.append(_finding(item, [item.first], "experiment_protocol", 0.85))
-            elif all(sides) and (item.first in focus or item.second in focus):
+            elif all(sides) and any(in_focus):
                 findings.append(_finding(item, [item.first, item.second], "context_misalignment", 0.9))
         focus_records = [r for r in json_records(_PAPER, focus) if _words(r) and self._planted(str(r.get("latex", ""))) is None]
         for record in focus_records[:1] + focus_records[-1:]:
@@ -295,9 +305,9 @@ class ScriptedModel:
             if item is None:
                 valid, severity = True, "minor"
             elif item.decoy:
-                valid, severity = item.second not in text, "major"
+                valid, severity = not item.shown(text)[1], "major"
             else:
-                valid, severity = item.first in text and item.second in text, "major"
+                valid, severity = all(item.shown(text)), "major"
             verdicts.append(
                 {
                     "number": number,
@@ -390,7 +400,7 @@ def measure(
     }
 
 
-def _settings(server: LoopbackLLMServer, provider: str, project: Project, fallback: bool) -> LLMSettings:
+def ceiling_settings(server: LoopbackLLMServer, provider: str, project: Project, fallback: bool) -> LLMSettings:
     fields: dict[str, Any] = {"model": "", "timeout_s": 300, "overall_time_limit_s": 1800}
     if fallback:
         paper_tokens = sum(len(d.text) for path, d in project.documents.items() if path.endswith(".tex")) // 4
@@ -453,7 +463,7 @@ def paper_rows(server: LoopbackLLMServer, name: str, tmp: Path, arguments: argpa
     project = checked.project
     rows = {}
     for mode in arguments.modes:
-        row = measure(server, project, checked, plants, mode, _settings(server, arguments.provider, project, arguments.fallback))
+        row = measure(server, project, checked, plants, mode, ceiling_settings(server, arguments.provider, project, arguments.fallback))
         rows[mode] = row
         failed = f"  ({row['failed']} units failed)" if row["failed"] else ""
         print(
