@@ -275,6 +275,22 @@ def test_the_caption_of_a_float_of_subtables_reaches_the_model_once(llm_server: 
     assert "0.354" in sent and "0.495" in sent
 
 
+def test_legends_set_after_the_reference_list_reach_the_model_and_the_list_does_not(llm_server: LoopbackLLMServer, tmp_path):
+    # pandoc's manuscripts: the reference list as paragraphs, then the tables and the figure legends.
+    body = (
+        "\\section{Results}\nThe models reach an AUC of 0.81 (Figure 1).\n\n"
+        "\\section*{References}\n\\hypertarget{ref-breiman}{}\nBreiman, L. 2001. Random forests. Machine Learning 45.\n\n"
+        "\\textbf{Figure 1: AUC of the random forest models on 490 samples.}\n\n"
+        "\\textbf{Figure 2: Relative importance of the taxa.}\n"
+    )
+    llm_server.responder = hostile_model
+    project = make_project(tmp_path / "paper", {"main.tex": document(body)})
+    asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
+    sent = llm_server.requests[0].prompt_text
+    assert "AUC of the random forest models on 490 samples" in sent and "Relative importance of the taxa" in sent
+    assert "Machine Learning 45" not in sent
+
+
 def test_text_the_sec_rules_flag_is_never_sent_and_the_report_says_input_manipulated(hostile):
     server, result = hostile
     assert result.manipulated >= 1 and "input manipulated" in result.summary()

@@ -37,6 +37,11 @@ from ..finding import Finding, Severity
 
 # What a references section holds that is under audit: the floats a paper places after its bibliography.
 _FLOATS = (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.CAPTION)
+# A legend written as a paragraph, as pandoc and many journal templates set them after the reference list:
+# "\textbf{Figure 5: …", "Table S2. …".
+_LEGEND = re.compile(
+    r"^(?:\\(?:noindent|textbf|textit|emph|bf|it)\b\s*\{?\s*)*(?:Supplementary\s+)?(?:Figure|Fig\.|Table)\s*S?\d+[A-Za-z]?\s*[:.]"
+)
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
 MAX_BLOCK_CHARS = 6000
 # Prose is what the audit reads: a long paragraph (a 7,600-character introduction paragraph in the corpus) is cut only past this.
@@ -239,6 +244,7 @@ class PaperData:
         self._repeated_captions = self._captions_inside_floats()
         self._inputs = self._inputs_inside_tables()
         self._inlined = {placed.index for found in self._inputs.values() for _, blocks in found for placed in blocks}
+        self._after_references = self._text_after_references()
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
 
@@ -376,8 +382,24 @@ class PaperData:
 
     def has_text(self, placed: PlacedBlock) -> bool:
         shown_elsewhere = placed.index in self._repeated_captions or placed.index in self._inlined
-        bibliography = self.manuscript.sections[placed.section].kind is SectionKind.REFERENCES and placed.kind not in _FLOATS
+        bibliography = (
+            self.manuscript.sections[placed.section].kind is SectionKind.REFERENCES
+            and placed.kind not in _FLOATS
+            and placed.index < self._after_references.get(placed.section, placed.index + 1)
+        )
         return not shown_elsewhere and not bibliography and not self.in_preamble(placed) and self.size(placed) > 0
+
+    def _text_after_references(self) -> dict[int, int]:
+        """Per reference section that text follows, the index of its first block that is no reference: a float,
+        or a legend written as a paragraph. What follows is tables and legends a reader sees, not the list."""
+        after: dict[int, int] = {}
+        for placed in self.manuscript.blocks:
+            in_references = self.manuscript.sections[placed.section].kind is SectionKind.REFERENCES
+            if in_references and placed.section not in after:
+                text = self.project.source(placed.file).text[placed.block.start : placed.block.end].lstrip()
+                if placed.kind in _FLOATS or _LEGEND.match(text):
+                    after[placed.section] = placed.index
+        return after
 
     def lines(self, blocks: Iterable[PlacedBlock]) -> str:
         """One data line per block; "section" only where it changes, since the blocks come in reading order."""
