@@ -59,16 +59,22 @@ class CodeTable:
         key = code_or_name.strip()
         return self._by_code.get(key.upper()) or self._by_name.get(key.lower())
 
-    def names(self) -> dict[str, str]:
-        """Every code → its name."""
-        return {code: entry.name for code, entry in self._by_code.items()}
-
 
 @cache
 def code_table() -> CodeTable:
     from .rules import default_registry  # on first use: importing every rule costs the server's start-up time
 
     return CodeTable([*(_of_rule(rule) for rule in default_registry()), *_llm_codes()])
+
+
+@cache
+def code_names() -> dict[str, str]:
+    """Every code → its name, in the table's order, without the table's documentation: a check reads
+    only the names (its report's counts, the check of `[rules]` codes), and each rule's doc is cleaned on reading."""
+    from .rules import default_registry
+
+    llm_names = [(code_for(kind.category), kind.name) for kind in error_types()]
+    return dict([*((rule.code, rule.name) for rule in default_registry()), *llm_names, (CRITICAL_CODE, CRITICAL_NAME)])
 
 
 def _of_rule(rule: Rule) -> Code:

@@ -6,11 +6,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..analyzers.codes import code_table
+from ..analyzers.codes import code_names
 from ..analyzers.finding import Finding, Severity
-from ..analyzers.fixes import AppliedEdit, apply_fixes
 from ..analyzers.llm.errors import LLMError
 from ..analyzers.p_values import ResultRow, result_rows
 from ..analyzers.path_check import checked_input
@@ -19,15 +18,16 @@ from ..analyzers.project_config import Config, RuleOptions
 from ..analyzers.projects import InputError, is_submission_archive, project_folder
 from ..analyzers.registry import is_selected
 from ..analyzers.reports.json_contract import to_json
-from ..analyzers.reports.markdown import to_markdown
 from ..analyzers.reports.paths import Paths
-from ..analyzers.reports.sarif import to_sarif
 from ..analyzers.reports.text import statistics_table, text_report
 from ..analyzers.session import Session
 from ..analyzers.wording import counted
 from ..latex.discovery import unfound_magic_root
 from .output import write_output
 from .progress import ProgressLine
+
+if TYPE_CHECKING:
+    from ..analyzers.fixes import AppliedEdit
 
 FORMATS = ("text", "json", "sarif", "markdown")
 SEVERITIES = [s.value for s in Severity]
@@ -108,7 +108,7 @@ def run_on_input(arguments: argparse.Namespace, body: Callable[[argparse.Namespa
             arguments.path, arguments.project_root, options, use_cache=not getattr(arguments, "no_cache", False), progress=progress
         ) as checked:
             progress.close()
-            for problem in [*checked.config.problems, *unknown_codes(checked.config, code_table().names())]:
+            for problem in [*checked.config.problems, *unknown_codes(checked.config, code_names())]:
                 print(f"auditex: warning: {problem}", file=sys.stderr)
             return body(arguments, checked)
     except (InputError, ValueError, LLMError) as error:
@@ -142,6 +142,8 @@ def _fix(arguments: argparse.Namespace, result: Session) -> int:
     """Apply the fixes of the checked findings; the report that follows is of the fixed files."""
     if is_submission_archive(arguments.path):
         raise InputError("--fix edits files, and a submitted archive is read-only: extract it to a folder and check that")
+    from ..analyzers.fixes import apply_fixes  # only --fix writes files
+
     outcome = apply_fixes(result.folder, result.findings, unsafe=arguments.unsafe_fixes)
     for refusal in outcome.refused:
         print(f"auditex: warning: {refusal}", file=sys.stderr)
@@ -241,9 +243,13 @@ def emit_report(
             **({"notes": notes} if notes else {}),
         }
         text = to_json(findings, checked.roots[0] if checked.roots else "", described)
-    elif arguments.format == "sarif":
+    elif arguments.format == "sarif":  # SARIF and Markdown load only for their format
+        from ..analyzers.reports.sarif import to_sarif
+
         text = to_sarif(findings, Paths(folder, inside=True), notes)
     elif arguments.format == "markdown":
+        from ..analyzers.reports.markdown import to_markdown
+
         text = to_markdown(findings, title, notes)
     else:
         hints = arguments.hints or arguments.min_severity == Severity.HINT.value

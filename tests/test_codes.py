@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from auditex.analyzers.codes import code_table
+from auditex.analyzers.codes import code_names, code_table
 from auditex.analyzers.finding import Category, Finding, Position, Range, Severity, Source
 from auditex.analyzers.llm.codes import CRITICAL_CODE, code_for
 from auditex.analyzers.llm.detection_prompts import error_types
@@ -32,6 +32,10 @@ def test_the_table_holds_every_rule_and_every_llm_code_once():
     rules = [rule.code for rule in default_registry()]
     llm = [code_for(kind.category) for kind in error_types()]
     assert codes == [*rules, *llm, CRITICAL_CODE]  # rules by code, then the LLM codes
+
+
+def test_the_names_a_check_reads_are_the_tables_in_its_order():
+    assert list(code_names().items()) == [(entry.code, entry.name) for entry in code_table()]
 
 
 def test_a_rule_code_says_what_the_rule_declares():

@@ -23,6 +23,10 @@ NOT_FOR_A_PLAIN_CHECK = (
     "anthropic",
     "scipy",
     "auditex.latex.submission",  # archives only
+    "auditex.analyzers.scholarly.work",  # the online check's pydantic models
+    "auditex.analyzers.reports.sarif",  # the other formats, and --fix
+    "auditex.analyzers.reports.markdown",
+    "auditex.analyzers.fixes",
 )
 
 PROBE = """

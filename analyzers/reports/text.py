@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..codes import code_table
+from ..codes import code_names
 from ..finding import Finding, Severity
 from ..p_values import ResultRow
 from ..policy import severity_order
@@ -53,7 +53,7 @@ def rule_counts(findings: list[Finding]) -> list[str]:
     """One line per code and severity, most frequent first: count, code, severity, name. A code's findings
     may differ in severity (the verifier's verdict, a doubtful finding lowered): each severity is counted apart."""
     counts = Counter((f.code, f.severity) for f in findings)
-    names = code_table().names()
+    names = code_names()
     width = len(str(max(counts.values())))
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0][0], -item[0][1].rank))
     return [f"{count:>{width}}  {code:9} {severity.value:11} {names.get(code, '')}".rstrip() for (code, severity), count in ordered]

@@ -12,12 +12,15 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from pylatexenc.latex2text import LatexNodes2Text
 
 from ...latex.project import Project
 from .normalise import bare_id, clean_doi, is_preprint_venue
-from .work import Kind, Reference
+
+if TYPE_CHECKING:  # a check reads names and text here (CIT rules); only the online check builds a Reference
+    from .work import Kind, Reference
 
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 _YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
@@ -127,6 +130,8 @@ def from_bib(key: str, entry_type: str, fields: dict[str, str]) -> Reference:
     preprint = is_preprint_venue(venue) or (not venue and (bool(arxiv) or is_preprint_venue(where)))
     url_match = _URL.search(lower.get("url", "") or lower.get("howpublished", "") or lower.get("note", ""))
     url = url_match.group(0) if url_match else ""
+    from .work import Reference
+
     kind = KIND_OF_TYPE.get(entry_type.lower(), "work")
     if kind == "work" and url and not (venue or doi or arxiv or lower.get("publisher") or lower.get("school")):
         kind = "web"  # a reference that gives only a URL
@@ -179,6 +184,8 @@ def from_bibitem(key: str, latex: str) -> Reference:
     url = url_match.group(0) if url_match else ""
     # A formatted item with a URL but no DOI, no arXiv id and nothing that names a venue: a web page or software.
     url_only = bool(url) and not doi and not arxiv and not _WORK_VENUE.search(rest)
+    from .work import Reference
+
     return Reference(
         key=key,
         title=title,

@@ -15,11 +15,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
 from .normalise import is_preprint_venue
-from .work import Reference, Work
+
+if TYPE_CHECKING:
+    from .work import Reference, Work
 
 MATCH = 0.9
 SUPPORTED_MATCH = 0.8
