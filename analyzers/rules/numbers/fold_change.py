@@ -72,10 +72,26 @@ class _LogTable:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _StatedFold:
+    """A fold a sentence states, as plain values: a section's parts are kept in the analysis cache."""
+
     placed: PlacedBlock
     sentence: str
     offset: int  # of the sentence in the block's plain text
-    fold: re.Match[str]
+    start: int  # of the fold in the sentence
+    end: int
+    number: str  # "256"
+    about: bool  # "about", "~": an estimate
+
+    @classmethod
+    def of(cls, placed: PlacedBlock, sentence: str, offset: int, fold: re.Match[str]) -> _StatedFold:
+        return cls(placed, sentence, offset, fold.start(), fold.end(), fold.group("n"), bool(fold.group("about")))
+
+    def gives(self, log: float, decimals: int, base: float) -> bool:
+        """Whether a log fold change, within its rounding, gives the stated fold within its own."""
+        value = float(self.number)
+        margin = value * 0.1 if self.about else slack(len(self.number.partition(".")[2]))
+        low, high = (float(base ** (abs(log) + sign * slack(decimals))) for sign in (-1, 1))
+        return low - margin <= value <= high + margin
 
 
 def _log_table(file: str, grid: Grid) -> _LogTable | None:
@@ -90,7 +106,7 @@ def _log_table(file: str, grid: Grid) -> _LogTable | None:
 
 def _named_row(stated: _StatedFold, table: _LogTable) -> tuple[int, str] | None:
     """The row the fold is stated of: named nearest before it in the sentence, else first after it."""
-    at = stated.fold.start()
+    at = stated.start
     named = [
         (match.start(), header)
         for header in table.rows
@@ -99,13 +115,6 @@ def _named_row(stated: _StatedFold, table: _LogTable) -> tuple[int, str] | None:
     before = [found for found in named if found[0] < at]
     chosen = max(before, default=None) or min(named, default=None)
     return (table.rows[chosen[1]], chosen[1]) if chosen else None
-
-
-def _gives(stated: re.Match[str], log: float, decimals: int, base: float) -> bool:
-    value = float(stated.group("n"))
-    margin = value * 0.1 if stated.group("about") else slack(len(stated.group("n").partition(".")[2]))
-    low, high = (float(base ** (abs(log) + sign * slack(decimals))) for sign in (-1, 1))
-    return low - margin <= value <= high + margin
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LogTable | _StatedFold]]]) -> Iterator[Finding]:
@@ -124,15 +133,15 @@ def _contradicted(ctx: RuleContext, stated: _StatedFold, tables: list[_LogTable]
         row, header = named
         cells = [cell for column, _ in table.columns if (cell := table.grid.numeric(row, column)) and cell.value is not None]
         bases = dict(table.columns)
-        if not cells or any(_gives(stated.fold, cell.value or 0.0, cell.decimals, bases[cell.column]) for cell in cells):
+        if not cells or any(stated.gives(cell.value or 0.0, cell.decimals, bases[cell.column]) for cell in cells):
             continue
         folds = tuple(
             f"{bases[cell.column]:g}^{abs(cell.value or 0.0):.{cell.decimals}f} = {bases[cell.column] ** abs(cell.value or 0.0):.3g}"
             for cell in cells
         )
-        quote = " ".join(stated.fold.group(0).split())
+        quote = " ".join(stated.sentence[stated.start : stated.end].split())
         violation = FoldNotInRow(quote, header, table.grid.table.label, folds)
-        start, end = stated.offset + stated.fold.start(), stated.offset + stated.fold.end()
+        start, end = stated.offset + stated.start, stated.offset + stated.end
         evidence = Evidence(
             kind="moderate: a fold stated of a row of log fold changes",
             statements=[cell_statement(ctx, table.file, table.grid, cell, "log fold change") for cell in cells],
@@ -186,4 +195,4 @@ def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable 
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _MAY_STATE_FOLD.search(text := placed.block.plain.text):
             for start, end in sentence_spans(text):
                 for fold in _FOLD.finditer(text[start:end]):
-                    yield _StatedFold(placed, text[start:end], start, fold)
+                    yield _StatedFold.of(placed, text[start:end], start, fold)
