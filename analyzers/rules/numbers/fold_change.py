@@ -96,7 +96,9 @@ class _StatedFold:
 
 def _log_table(file: str, grid: Grid) -> _LogTable | None:
     columns = tuple(
-        (column, 10.0 if "10" in header else 2.0) for column in grid.columns() if _LOG_FOLD.search(header := grid.column_header(column))
+        (column, 10.0 if "10" in found.group(0) else 2.0)
+        for column in grid.columns()
+        if (found := _LOG_FOLD.search(grid.column_header(column)))
     )
     if not columns:
         return None
