@@ -4,23 +4,23 @@ import re
 
 import pytest
 
-from auditex.analyzers.rules.numbers.fold_change import _FOLD, _LOG_FOLD, _StatedFold
+from auditex.analyzers.rules.numbers.fold_change import FOLD, LOG_FOLD, StatedFold
 
 
 @pytest.mark.parametrize("header", ["L2FC", "(4) L2FC", "log2FC", "logFC", "LFC", "log2 fold change", "log_2 FC", "Log2(FC)", "log10 fold"])
 def test_log_fold_headers_are_read(header):
-    assert _LOG_FOLD.search(header)
+    assert LOG_FOLD.search(header)
 
 
 @pytest.mark.parametrize("header", ["Fold", "log-likelihood", "log loss", "Flow", "Fold change"])
 def test_other_headers_are_not(header):
-    assert not _LOG_FOLD.search(header)
+    assert not LOG_FOLD.search(header)
 
 
-def _stated(sentence: str) -> _StatedFold:
-    found = _FOLD.search(sentence)
+def _stated(sentence: str) -> StatedFold:
+    found = FOLD.search(sentence)
     assert isinstance(found, re.Match)
-    return _StatedFold.of(None, sentence, 0, found)  # type: ignore[arg-type]  # no block: only the numbers are read
+    return StatedFold.of(None, sentence, 0, found)  # type: ignore[arg-type]  # no block: only the numbers are read
 
 
 def test_a_fold_holds_within_the_rounding_of_the_log_and_its_own():
@@ -35,5 +35,5 @@ def test_an_approximate_fold_holds_within_a_tenth():
 
 
 def test_a_fold_needs_a_word_of_change_after_it():
-    assert _FOLD.search("a 3-fold increase") and _FOLD.search("5 times more abundant")
-    assert not _FOLD.search("10-fold cross-validation") and not _FOLD.search("repeated 5 times")
+    assert FOLD.search("a 3-fold increase") and FOLD.search("5 times more abundant")
+    assert not FOLD.search("10-fold cross-validation") and not FOLD.search("repeated 5 times")

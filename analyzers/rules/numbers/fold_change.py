@@ -30,10 +30,8 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..tables.model import Grid, cell_statement
 
-_LOG_FOLD = re.compile(
-    r"\b(?:l2fc|lfc|log_?\{?(?:2|10)\}?\s*-?\s*(?:fc|\(fc\)|fold)|logfc|log\s*-?\s*(?:2|10)?\s*-?\s*fold)", re.IGNORECASE
-)
-_FOLD = re.compile(
+LOG_FOLD = re.compile(r"\b(?:l2fc|lfc|log_?\{?(?:2|10)\}?\s*-?\s*(?:fc|\(fc\)|fold)|logfc|log\s*-?\s*(?:2|10)?\s*-?\s*fold)", re.IGNORECASE)
+FOLD = re.compile(
     r"(?<![\w.])(?P<about>(?:about|approximately|nearly|roughly|~|∼|≈)\s*)?(?P<n>\d+(?:\.\d+)?)\s*(?:-\s*|\s)?(?:fold|times)"
     r"(?=\s+(?:\w+\s+){0,2}?(?:increase|decrease|higher|lower|more|less|greater|up|down|change|enrich|abundance|reduc|elevat))",
     re.IGNORECASE,
@@ -71,7 +69,7 @@ class _LogTable:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _StatedFold:
+class StatedFold:
     """A fold a sentence states, as plain values: a section's parts are kept in the analysis cache."""
 
     placed: PlacedBlock
@@ -83,7 +81,7 @@ class _StatedFold:
     about: bool  # "about", "~": an estimate
 
     @classmethod
-    def of(cls, placed: PlacedBlock, sentence: str, offset: int, fold: re.Match[str]) -> _StatedFold:
+    def of(cls, placed: PlacedBlock, sentence: str, offset: int, fold: re.Match[str]) -> StatedFold:
         return cls(placed, sentence, offset, fold.start(), fold.end(), fold.group("n"), bool(fold.group("about")))
 
     def gives(self, log: float, decimals: int, base: float) -> bool:
@@ -98,7 +96,7 @@ def _log_table(file: str, grid: Grid) -> _LogTable | None:
     columns = tuple(
         (column, 10.0 if "10" in found.group(0) else 2.0)
         for column in grid.columns()
-        if (found := _LOG_FOLD.search(grid.column_header(column)))
+        if (found := LOG_FOLD.search(grid.column_header(column)))
     )
     if not columns:
         return None
@@ -106,7 +104,7 @@ def _log_table(file: str, grid: Grid) -> _LogTable | None:
     return _LogTable(file, grid, columns, rows)
 
 
-def _named_row(stated: _StatedFold, table: _LogTable) -> tuple[int, str] | None:
+def _named_row(stated: StatedFold, table: _LogTable) -> tuple[int, str] | None:
     """The row the fold is stated of: named nearest before it in the sentence, else first after it."""
     at = stated.start
     named = [
@@ -119,15 +117,15 @@ def _named_row(stated: _StatedFold, table: _LogTable) -> tuple[int, str] | None:
     return (table.rows[chosen[1]], chosen[1]) if chosen else None
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LogTable | _StatedFold]]]) -> Iterator[Finding]:
+def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LogTable | StatedFold]]]) -> Iterator[Finding]:
     tables = [item for _, items in parts for item in items if isinstance(item, _LogTable)]
     for _, items in parts:
         for stated in items:
-            if isinstance(stated, _StatedFold):
+            if isinstance(stated, StatedFold):
                 yield from _contradicted(ctx, stated, tables)
 
 
-def _contradicted(ctx: RuleContext, stated: _StatedFold, tables: list[_LogTable]) -> Iterator[Finding]:
+def _contradicted(ctx: RuleContext, stated: StatedFold, tables: list[_LogTable]) -> Iterator[Finding]:
     for table in tables:
         named = _named_row(stated, table)
         if named is None:
@@ -162,7 +160,7 @@ def _contradicted(ctx: RuleContext, stated: _StatedFold, tables: list[_LogTable]
     scope=Scope.SECTION,
     combine=_against_tables,
 )
-def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable | _StatedFold]:
+def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable | StatedFold]:
     """## What it does
     Recomputes a fold change a sentence states of a gene (or any row) of a table that reports
     log fold changes: "HSPA6 shows a 256-fold increase", where the table gives HSPA6 an L2FC of
@@ -196,5 +194,5 @@ def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable 
             yield table
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _MAY_STATE_FOLD.search(text := placed.block.plain.text):
             for start, end in sentence_spans(text):
-                for fold in _FOLD.finditer(text[start:end]):
-                    yield _StatedFold.of(placed, text[start:end], start, fold)
+                for fold in FOLD.finditer(text[start:end]):
+                    yield StatedFold.of(placed, text[start:end], start, fold)
