@@ -22,11 +22,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ....latex.manuscript import PlacedBlock, Section
+from ....latex.model import Table
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import shown_table
 from ...registry import Scope, rule
-from ..tables.model import Grid, author_rule_macros, cell_statement
+from ..tables.model import DERIVED_HEADER, Grid, author_rule_macros, cell_statement
 from .columns import Fit, Formula, Outcome, Series, Value, names_change, outcome, pair_fits, series_of, step_fits
 from .table_report import MissedRow, MissedRowViolation
 
@@ -46,10 +47,24 @@ class ChangeElsewhere(MissedRowViolation):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Shown:
-    """A table of the paper, where it is written: a reference any change column may read."""
+    """A table of the paper, where it is written: a reference any change column may read. Its grid is
+    read only when the paper has a change column to check, which few have."""
+
+    file: str
+    table: Table
+    rule_macros: frozenset[str]
+
+    def grid(self) -> Grid:
+        return Grid.of(self.table, self.rule_macros)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Reference:
+    """A cell of another table for one row of the change column."""
 
     file: str
     grid: Grid
+    value: Value
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,14 +77,6 @@ class _ChangeColumn:
     value: Series
 
 
-@dataclass(frozen=True, slots=True)
-class _Reference:
-    """A cell of another table for one row of the change column."""
-
-    shown: _Shown
-    value: Value
-
-
 def _words(header: str) -> frozenset[str]:
     return frozenset(word.casefold() for word in _WORD.findall(header))
 
@@ -78,15 +85,14 @@ def _row_key(header: str) -> str:
     return " ".join(header.split()).casefold()
 
 
-def references(column: _ChangeColumn, tables: Sequence[_Shown]) -> dict[int, list[_Reference]]:
+def references(column: _ChangeColumn, tables: Sequence[tuple[str, Grid]]) -> dict[int, list[_Reference]]:
     """For each row of the change column, the cells other tables give on a row of its header under a column naming its value column."""
     named = _words(column.grid.own_header(column.value.column))
     rows = {_row_key(column.grid.row_header(row)): row for row in column.change.values if row in column.value.values}
     found: dict[int, list[_Reference]] = {}
     if not named:
         return found
-    for shown in tables:
-        grid = shown.grid
+    for file, grid in tables:
         if grid.table is column.grid.table:
             continue
         wanted = [col for col in grid.columns() if named <= _words(grid.own_header(col))]
@@ -95,7 +101,7 @@ def references(column: _ChangeColumn, tables: Sequence[_Shown]) -> dict[int, lis
             for col in wanted if row is not None else ():
                 cell = grid.numeric(body_row, col)
                 if row is not None and cell is not None and cell.value is not None:
-                    found.setdefault(row, []).append(_Reference(shown, Value(cell.value, cell.decimals, cell)))
+                    found.setdefault(row, []).append(_Reference(file, grid, Value(cell.value, cell.decimals, cell)))
     return found
 
 
@@ -120,11 +126,10 @@ def _fit(column: _ChangeColumn, formula: Formula, by_row: dict[int, list[_Refere
 
 
 def _against_other_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Shown | _ChangeColumn]]]) -> Iterator[Finding]:
-    tables = [item for _, items in parts for item in items if isinstance(item, _Shown)]
-    for _, items in parts:
-        for column in items:
-            if isinstance(column, _ChangeColumn):
-                yield from _breaks(ctx, column, references(column, tables))
+    columns = [item for _, items in parts for item in items if isinstance(item, _ChangeColumn)]
+    tables = [(item.file, item.grid()) for _, items in parts for item in items if isinstance(item, _Shown)] if columns else []
+    for column in columns:
+        yield from _breaks(ctx, column, references(column, tables))
 
 
 def _breaks(ctx: RuleContext, column: _ChangeColumn, by_row: dict[int, list[_Reference]]) -> Iterator[Finding]:
@@ -136,7 +141,7 @@ def _breaks(ctx: RuleContext, column: _ChangeColumn, by_row: dict[int, list[_Ref
     kind = "moderate: four rows or more give the change from the other table" if fit.held >= 4 else "weak: three rows give it"
     for row in fit.rows(Outcome.MISSED):
         reference = chosen[row]
-        other_grid, other = reference.shown.grid, reference.value.cell
+        other_grid, other = reference.grid, reference.value.cell
         name = f"{other_grid.column_name(other.column)} of Table {other_grid.table.label or 'without a label'}"
         named = replace(fit, b=replace(fit.b, name=name))
         cell = column.change.values[row].cell
@@ -145,11 +150,11 @@ def _breaks(ctx: RuleContext, column: _ChangeColumn, by_row: dict[int, list[_Ref
             statements=[
                 cell_statement(ctx, column.placed.file, column.grid, cell),
                 cell_statement(ctx, column.placed.file, column.grid, column.value.values[row].cell, "input"),
-                cell_statement(ctx, reference.shown.file, other_grid, other, "input"),
+                cell_statement(ctx, reference.file, other_grid, other, "input"),
             ],
             reason=f"{fit.held} other rows of the column follow {fit.formula.formula.format(a=fit.a.name, b='the other table')}",
         )
-        related = [ctx.related(reference.shown.file, other.start, other.end, "the other table's value")]
+        related = [ctx.related(reference.file, other.start, other.end, "the other table's value")]
         yield ctx.flag(
             ChangeElsewhere(MissedRow.of(ctx, column.grid, named, row)),
             column.placed.file,
@@ -209,10 +214,13 @@ def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_
     """
     rule_macros = author_rule_macros(ctx)
     for placed in section.blocks:
-        if shown_table(placed) is None:
+        shown = shown_table(placed)
+        if shown is None:
             continue
-        grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
-        yield _Shown(placed.file, grid)
+        yield _Shown(placed.file, shown.table, rule_macros)
+        if not any(DERIVED_HEADER.search(cell.text) for row in shown.table.rows[: shown.table.header_rows] for cell in row):
+            continue  # no header names a change: no column to check
+        grid = Grid.of(shown.table, rule_macros)
         columns = series_of(grid)
         for change in columns:
             if change.in_cell_share or not names_change(grid, change) or pair_fits(change, columns) or step_fits(grid, change, columns):

@@ -190,8 +190,10 @@ def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable 
     """
     for placed in section.blocks:
         shown = shown_table(placed)
-        if shown is not None and (table := _log_table(placed.file, Grid.of(shown.table))) is not None:
-            yield table
+        if shown is not None and any(LOG_FOLD.search(cell.text) for row in shown.table.rows[: shown.table.header_rows] for cell in row):
+            table = _log_table(placed.file, Grid.of(shown.table))
+            if table is not None:
+                yield table
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _MAY_STATE_FOLD.search(text := placed.block.plain.text):
             for start, end in sentence_spans(text):
                 for fold in FOLD.finditer(text[start:end]):
