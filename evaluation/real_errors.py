@@ -29,7 +29,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "derived-value": ("ARI", "NUM003", "TAB004"),
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
-    "prose-vs-table": ("NUM001", "NUM004", "NUM007", "NUM008", "NUM010", "NUM011", "NUM014", "TAB003", "TAB007", "TAB008"),
+    "prose-vs-table": ("NUM001", "NUM004", "NUM007", "NUM008", "NUM010", "NUM011", "NUM014", "NUM015", "TAB003", "TAB007", "TAB008"),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
     "count-claim": ("CNT",),
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009"),

@@ -2,6 +2,7 @@
 and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 
 from .breakdown import breakdown_not_total
+from .change_elsewhere import change_against_other_table
 from .change_per_line import change_per_line_mismatch
 from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
@@ -16,6 +17,7 @@ from .written_computation import written_computation_mismatch
 
 __all__ = [
     "breakdown_not_total",
+    "change_against_other_table",
     "change_per_line_mismatch",
     "grid_count_mismatch",
     "parts_not_whole",

@@ -2,6 +2,7 @@
 
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .default_setting import default_restated
+from .fold_change import fold_not_log_fold
 from .group_sizes import group_size_mismatch
 from .named_cell import prose_misquotes_named_cell
 from .prose_vs_table import prose_contradicts_table
@@ -17,6 +18,7 @@ __all__ = [
     "arithmetic_claim_mismatch",
     "count_restated",
     "default_restated",
+    "fold_not_log_fold",
     "group_size_mismatch",
     "prose_contradicts_table",
     "prose_cuts_table_values",
