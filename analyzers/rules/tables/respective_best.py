@@ -28,10 +28,21 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import slack, speaks_of_tables
+from ...quantities import name_words, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, read_direction
+from .model import (
+    OURS,
+    Grid,
+    LabelledTable,
+    against_cited,
+    cited_tables,
+    citing_sentences,
+    fed_tables,
+    labelled_tables,
+    names_row,
+    read_direction,
+)
 from .respectively import Pair, bind, may_pair
 
 
@@ -67,6 +78,7 @@ class _PairedBest:
     labels: tuple[str, ...]
     sentence: str
     word: str
+    subject: frozenset[str]  # the words before the superlative, which name the rows it is claimed of
     spot: Spot
 
 
@@ -76,7 +88,8 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_PairedBest]:
         if len(words) == 1 and may_pair(sentence) and not _HEDGED.search(sentence):
             match = _SUPERLATIVE.search(sentence)
             assert match is not None
-            yield _PairedBest(labels, sentence, words[0].lower(), ctx.spot(placed, start + match.start(), start + match.end()))
+            subject = frozenset(name_words(sentence[: match.start()]))
+            yield _PairedBest(labels, sentence, words[0].lower(), subject, ctx.spot(placed, start + match.start(), start + match.end()))
 
 
 # The grid and each pair whose row another row beats, with (the pair's cell, the better cell) in each column.
@@ -86,8 +99,11 @@ _Beaten = tuple[Grid, list[tuple[Pair, list[tuple[Cell, Cell]]]]]
 def _beaten(grid: Grid, claim: _PairedBest) -> _Beaten | None:
     """The pairs whose row another row beats in each of its columns of known direction, each with its cells."""
     pairs = bind(grid, claim.sentence)
+    ours = OURS.search(claim.sentence) is not None
+    if pairs is None or not all(names_row(grid.row_header(pair.row), set(claim.subject), ours) for pair in pairs):
+        return None  # the rows are not what the sentence calls the best: methods side by side as columns
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    beaten = [(pair, cells) for pair in pairs or [] if (cells := _beaten_cells(grid, claim.word, pair, rows))]
+    beaten = [(pair, cells) for pair in pairs if (cells := _beaten_cells(grid, claim.word, pair, rows))]
     return (grid, beaten) if beaten else None
 
 

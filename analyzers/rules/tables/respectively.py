@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words
-from .model import Grid
+from .model import OURS, Grid
 
 RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
@@ -89,20 +89,26 @@ def _stated(number: re.Match[str], offset: int) -> Stated:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _spans(sentence: str) -> dict[str, tuple[int, int]]:
-    """Each word's first place in the sentence, under its own name and its stem before a hyphen."""
+    """Each word's first place in the sentence, under its own name and its stem before a hyphen ("our method"
+    under "ours")."""
     found: dict[str, tuple[int, int]] = {}
     for match in _WORD.finditer(_CITING.sub(lambda cited: " " * len(cited.group()), sentence)):
         word = match.group().lower()
         for name in (word, word.split("-")[0]):
             found.setdefault(name, match.span())
+    ours = OURS.search(sentence)
+    if ours:  # "our method" names the row "Ours"
+        found.setdefault("ours", ours.span())
     return found
 
 
 def _words(header: str) -> frozenset[str]:
     """A header's distinctive words without the little words a sentence uses for its own grammar ("# of Features");
-    an aggregate row ("Average", "Total") by its word, which "on average" names."""
+    a row "Ours" by "ours", which "our method" names; an aggregate row ("Average", "Total") by its word, which "on
+    average" names."""
+    words = name_words(header) - _LITTLE | ({"ours"} if re.search(r"\bours\b", header, re.IGNORECASE) else set())
     aggregate = _AGGREGATE.match(header)
-    return frozenset(name_words(header) - _LITTLE) or frozenset({aggregate.group(1).lower()} if aggregate else ())
+    return frozenset(words) or frozenset({aggregate.group(1).lower()} if aggregate else ())
 
 
 def _mention(sentence: str, header: str, shared: frozenset[str] = frozenset()) -> tuple[int, int] | None:
