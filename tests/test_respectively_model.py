@@ -39,6 +39,7 @@ def test_a_numbers_list_is_read_with_its_places_thousands_and_percent_signs():
     ]
     assert [number.value for number in stated_list("It reaches 1.3, 42.7, and 95.4 respectively.")] == [1.3, 42.7, 95.4]
     assert stated_list("It reaches 1.3 on A and 42.7 on B.") == ()
+    assert stated_list("A and B reach 81.2 ± 0.3 and 79.4 ± 0.2, respectively.") == ()  # means and spreads
 
 
 def test_rows_pair_with_columns_one_to_one_and_a_named_group_narrows_each_columns():

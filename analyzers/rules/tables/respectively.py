@@ -42,6 +42,8 @@ _ITEM = r"[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*%)?"
 _NUMBERS = re.compile(
     rf"(?<![\w.,±-])({_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?(?:\s*,\s*{_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?)*\s*,?\s*(?:and|or|/)\s*{_ITEM})(?![\w.±])"
 )
+_SPREAD_BEFORE = re.compile(r"(?:±|\+/-|\\pm)\s*$")
+_SPREAD_AFTER = re.compile(r"\s*(?:±|\+/-|\\pm)")
 _NUMBER = re.compile(r"([-−]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?(\s*%)?")
 
 
@@ -71,10 +73,11 @@ def may_pair(text: str) -> bool:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stated_list(sentence: str) -> tuple[Stated, ...]:
-    """The last list of two or more numbers before "respectively", or () when there is none."""
+    """The last list of two or more numbers before "respectively", or () when there is none. A list that runs
+    into a spread ("81.2 and 0.3 ± ...", "... ± 0.3 and 79.4") mixes means with spreads, and is none."""
     before = RESPECTIVELY.search(sentence)
     lists = list(_NUMBERS.finditer(sentence[: before.start()] if before else ""))
-    if not lists:
+    if not lists or _SPREAD_BEFORE.search(sentence[: lists[-1].start()]) or _SPREAD_AFTER.match(sentence, lists[-1].end()):
         return ()
     found = lists[-1]
     return tuple(_stated(number, found.start()) for number in _NUMBER.finditer(found.group(1)))
