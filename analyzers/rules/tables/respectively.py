@@ -4,10 +4,13 @@
 charGREEN with the columns CoNLL and SEEDA one to one; "Naive Bayes reaches 0.30 and 0.05 on design and
 requirement debt, respectively" pairs the numbers with the columns Design and Requirement of one row. The
 lists are read from the table, not from the grammar: a list is a run of the table's row names (or of its
-column headers) that the sentence writes one after another, joined by nothing but commas, "and", "or", "/"
-and "the". A column header is named by its distinctive words; a word of the sentence also names a header
-that adds a suffix to it after a hyphen ("SEEDA" the columns "SEEDA-S" and "SEEDA-E", "CoNLL-2014" the
-column "CoNLL"), since a dataset's variants and years are written that way. Header cells the sentence
+column headers) that the sentence writes one after another, joined by a comma, "and", "or" or "/" (with
+"the", and one word of the item's own before it: "Direct prompting and CoT"). A header is named by its
+distinctive words, less the little words of grammar ("# of Features" by "features"); a row "Ours" also by
+"our method", an aggregate row ("Average", "Total") by its word ("on average"). A word of the sentence
+also names a header that adds a suffix to it after a hyphen ("SEEDA" the columns "SEEDA-S" and "SEEDA-E",
+"CoNLL-2014" the column "CoNLL"), since a dataset's variants and years are written that way. Of two
+headers named, one whose words the other holds is not: the longest name wins. Header cells the sentence
 names outside the list (a spanning "Corpus-Level Metrics", a metric) narrow each item's columns to those
 under the most of them.
 
