@@ -7,6 +7,7 @@ from .group_sizes import group_size_mismatch
 from .named_cell import prose_misquotes_named_cell
 from .prose_vs_table import prose_contradicts_table
 from .reported_statistic import statistic_contradicts_table
+from .respective_values import respective_value_misquotes_cell
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
@@ -26,6 +27,7 @@ __all__ = [
     "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",
+    "respective_value_misquotes_cell",
     "same_quantity_two_values",
     "statistic_contradicts_table",
 ]

@@ -7,6 +7,7 @@ from .bold_not_row_best import bold_not_row_best
 from .comparison_claim import comparison_claim_contradicts_table
 from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
+from .respective_best import respective_best_contradicts_table
 from .sign_claim import sign_claim_contradicts_table
 from .stated_average import stated_average_mismatch
 from .trend_claim import trend_claim_contradicts_table
@@ -18,6 +19,7 @@ __all__ = [
     "comparison_claim_contradicts_table",
     "derived_cell_mismatch",
     "group_total_mismatch",
+    "respective_best_contradicts_table",
     "sign_claim_contradicts_table",
     "stated_average_mismatch",
     "table_aggregate_mismatch",

@@ -1,0 +1,195 @@
+"""What a "respectively" sentence binds in a table: item i of one coordinated list to item i of the other.
+
+"wordGREEN and charGREEN perform the best on CoNLL and SEEDA, respectively" pairs the rows wordGREEN and
+charGREEN with the columns CoNLL and SEEDA one to one; "Naive Bayes reaches 0.30 and 0.05 on design and
+requirement debt, respectively" pairs the numbers with the columns Design and Requirement of one row. The
+lists are read from the table, not from the grammar: a list is a run of the table's row names (or of its
+column headers) that the sentence writes one after another, joined by a comma, "and", "or" or "/" (with
+"the", and one word of the item's own before it: "Direct prompting and CoT"). A header is named by its
+distinctive words, less the little words of grammar ("# of Features" by "features"); a row "Ours" also by
+"our method", an aggregate row ("Average", "Total") by its word ("on average"). A word of the sentence
+also names a header that adds a suffix to it after a hyphen ("SEEDA" the columns "SEEDA-S" and "SEEDA-E",
+"CoNLL-2014" the column "CoNLL"), since a dataset's variants and years are written that way. Of two
+headers named, one whose words the other holds is not: the longest name wins. Header cells the sentence
+names outside the list (a spanning "Corpus-Level Metrics", a metric) narrow each item's columns to those
+under the most of them.
+
+A binding is one of three shapes: a list of k rows against columns the rest of the sentence names, a list
+of k columns against the one row the sentence names, or a list of k rows against a list of k columns. A
+row named outside the list, two lists of rows, or a list whose items name more than one row each leaves
+the sentence unbound: then the items are settings, sizes or other papers' numbers, not this table's cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import name_words
+from .model import OURS, Grid
+
+RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
+# What may stand between two items of one list: "A, B, and the C", "A/B", "A or B", "A prompting and B".
+_JOINED = re.compile(r"^[\s~]*(?:[A-Za-z-]+\s*)?(?:,|/|&|\band\b|\bor\b)(?:[\s,/&~]|\band\b|\bor\b|\bthe\b)*$", re.IGNORECASE)
+# A reference or citation: its key ("tab:kept") names no header.
+_CITING = re.compile(r"\\(?:\w*ref|\w*cite\w*|label)\*?\{[^}]*\}")
+_AGGREGATE = re.compile(r"^\W*(average|mean|total|overall)\W*$", re.IGNORECASE)
+_LITTLE = frozenset({"of", "in", "on", "at", "for", "to", "by", "per", "with", "a", "an", "the", "and", "or"})
+# A number of a list ("60%", "0.81", "531.4 eV") and the list itself, at least two joined by commas, "and", "or" or "/".
+_ITEM = r"[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*%)?"
+_NUMBERS = re.compile(
+    rf"(?<![\w.,±-])({_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?(?:\s*,\s*{_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?)*\s*,?\s*(?:and|or|/)\s*{_ITEM})(?![\w.±])"
+)
+_SPREAD_BEFORE = re.compile(r"(?:±|\+/-|\\pm)\s*$")
+_SPREAD_AFTER = re.compile(r"\s*(?:±|\+/-|\\pm)")
+_NUMBER = re.compile(r"([-−]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?(\s*%)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """One number of a list: its text and value, places, whether it is a percentage, and where it stands."""
+
+    text: str
+    value: float
+    decimals: int
+    percent: bool
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Item i of a binding: its row and the columns it names (one, for a cell)."""
+
+    row: int
+    columns: tuple[int, ...]
+
+
+def may_pair(text: str) -> bool:
+    return "espectively" in text and RESPECTIVELY.search(text) is not None
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def stated_list(sentence: str) -> tuple[Stated, ...]:
+    """The last list of two or more numbers before "respectively", or () when there is none. A list that runs
+    into a spread ("81.2 and 0.3 ± ...", "... ± 0.3 and 79.4") mixes means with spreads, and is none."""
+    before = RESPECTIVELY.search(sentence)
+    lists = list(_NUMBERS.finditer(sentence[: before.start()] if before else ""))
+    if not lists or _SPREAD_BEFORE.search(sentence[: lists[-1].start()]) or _SPREAD_AFTER.match(sentence, lists[-1].end()):
+        return ()
+    found = lists[-1]
+    return tuple(_stated(number, found.start()) for number in _NUMBER.finditer(found.group(1)))
+
+
+def _stated(number: re.Match[str], offset: int) -> Stated:
+    sign, whole, places, percent = number.groups()
+    value = float(f"{sign.replace('−', '-')}{whole.replace(',', '')}.{places or 0}")
+    text = " ".join(number.group().split())
+    return Stated(text, value, len(places or ""), bool(percent), offset + number.start(), offset + number.end())
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _spans(sentence: str) -> dict[str, tuple[int, int]]:
+    """Each word's first place in the sentence, under its own name and its stem before a hyphen ("our method"
+    under "ours")."""
+    found: dict[str, tuple[int, int]] = {}
+    for match in _WORD.finditer(_CITING.sub(lambda cited: " " * len(cited.group()), sentence)):
+        word = match.group().lower()
+        for name in (word, word.split("-")[0]):
+            found.setdefault(name, match.span())
+    ours = OURS.search(sentence)
+    if ours:  # "our method" names the row "Ours"
+        found.setdefault("ours", ours.span())
+    return found
+
+
+def _words(header: str) -> frozenset[str]:
+    """A header's distinctive words without the little words a sentence uses for its own grammar ("# of Features");
+    a row "Ours" by "ours", which "our method" names; an aggregate row ("Average", "Total") by its word, which "on
+    average" names."""
+    words = name_words(header) - _LITTLE | ({"ours"} if re.search(r"\bours\b", header, re.IGNORECASE) else set())
+    aggregate = _AGGREGATE.match(header)
+    return frozenset(words) or frozenset({aggregate.group(1).lower()} if aggregate else ())
+
+
+def _mention(sentence: str, header: str, shared: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    """Where the sentence names a header: every distinctive word of it, a hyphenated one also by its stem. The
+    place is that of its words no other named header shares, so "design and requirement debt" lists the
+    headers "Design Debt" and "Requirement Debt" at "design" and at "requirement"."""
+    spans, words = _spans(sentence), _words(header)
+    places = [spans.get(word) or spans.get(word.split("-")[0]) for word in words]
+    if not places or any(place is None for place in places):
+        return None
+    own = [place for word, place in zip(words, places, strict=True) if place and word not in shared] or places
+    return min(place[0] for place in own if place), max(place[1] for place in own if place)
+
+
+def _mentions(sentence: str, headers: list[tuple[str, frozenset[int]]]) -> list[tuple[tuple[int, int], frozenset[int]]]:
+    """The headers the sentence names, each at the place of its own words (see `_mention`)."""
+    named = [(text, items) for text, items in headers if _mention(sentence, text)]
+    # The longest name wins: "# of Features" is not named where "positive weight features" names its neighbour.
+    texts = {text: _words(text) for text, _ in named}
+    named = [(text, items) for text, items in named if not any(texts[text] < other for other in texts.values())]
+    counts = Counter(word for text in {text for text, _ in named} for word in _words(text))
+    shared = frozenset(word for word, count in counts.items() if count > 1)
+    return [(span, items) for text, items in named if (span := _mention(sentence, text, shared))]
+
+
+def _runs(sentence: str, mentions: list[tuple[tuple[int, int], frozenset[int]]]) -> list[list[frozenset[int]]]:
+    """The mentions merged by place and cut into lists: a run of places joined by nothing but "and", "or", ","."""
+    merged: dict[tuple[int, int], frozenset[int]] = {}
+    for span, items in mentions:
+        merged[span] = merged.get(span, frozenset()) | items
+    runs: list[list[frozenset[int]]] = []
+    last_end = -1
+    for (start, end), items in sorted(merged.items()):
+        if start < last_end:
+            return []  # two headers named by overlapping words: no clean list
+        if runs and _JOINED.match(sentence[last_end:start]):
+            runs[-1].append(items)
+        else:
+            runs.append([items])
+        last_end = end
+    return runs
+
+
+def _header_cells(grid: Grid) -> Iterator[tuple[str, frozenset[int]]]:
+    for row in grid.table.rows[: grid.header_rows]:
+        for cell in row:
+            if cell.text.strip() and cell.column > 0:
+                yield cell.text, frozenset(range(cell.column, cell.column + cell.column_span))
+
+
+def bind(grid: Grid, sentence: str) -> list[Pair] | None:
+    """Each item of the sentence's "respectively" list as a row and its columns, or None when the sentence
+    names the table's rows and columns in no list of one of the three shapes (see the module docstring)."""
+    row_headers = [(grid.row_header(row), frozenset({row})) for row in grid.body_rows() if not grid.is_reference(row)]
+    rows = _mentions(sentence, row_headers)
+    row_runs = _runs(sentence, rows)
+    header_mentions = _mentions(sentence, list(_header_cells(grid)))
+    column_runs = _runs(sentence, header_mentions)
+    row_lists = [run for run in row_runs if len(run) > 1]
+    column_lists = [run for run in column_runs if len(run) > 1]
+    if len(row_lists) > 1 or len(column_lists) > 1 or any(len(items) != 1 for run in row_runs for items in run):
+        return None
+    context = [items for run in column_runs if len(run) == 1 for items in run]
+    if row_lists and column_lists and len(row_lists[0]) == len(column_lists[0]) and len(row_runs) == 1:
+        return [Pair(next(iter(row)), _narrowed(columns, context)) for row, columns in zip(row_lists[0], column_lists[0], strict=True)]
+    if row_lists and not column_lists and len(row_runs) == 1 and context:
+        return [Pair(next(iter(row)), _narrowed(frozenset(grid.columns()), context)) for row in row_lists[0]]
+    if column_lists and len(row_runs) == 1 and len(row_runs[0]) == 1:
+        (row,) = row_runs[0][0]
+        return [Pair(row, _narrowed(columns, context)) for columns in column_lists[0]]
+    return None
+
+
+def _narrowed(columns: frozenset[int], context: list[frozenset[int]]) -> tuple[int, ...]:
+    """An item's columns under the most header cells the sentence names outside its lists."""
+    counts = {column: sum(column in named for named in context) for column in columns}
+    most = max(counts.values(), default=0)
+    return tuple(sorted(column for column, count in counts.items() if count == most))
