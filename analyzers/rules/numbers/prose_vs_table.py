@@ -292,11 +292,13 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     # The cell as the sentence writes it must be one digit away: as written, or rounded (see `_quotable`: 0.767
     # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
     # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
-    # changes, not a level.
+    # changes, not a level. Only a cell the sentence ties can be the one (see `anchored` below): tested first, as
+    # most cells one digit away sit in tables the sentence does not point at.
     candidates = [
         (at, c)
         for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if (told := _told(quote, c)) in quote.variants
+        if _tie(quote, c)
+        and (told := _told(quote, c)) in quote.variants
         and (quote.percent or told == spelled(c.value, quote.decimals))
         and (quote.role is not Role.CHANGE or not quote.percent or c.change)
         and _quotable(quote, c)
@@ -318,8 +320,7 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     anchored = [
         (at, c)
         for at, c in candidates
-        if _tie(quote, c)
-        and (quote.decimals or c.label in refs)
+        if (quote.decimals or c.label in refs)
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
         and (quote.spread or not c.spread)
