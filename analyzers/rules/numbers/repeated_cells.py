@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from ....latex.manuscript import Section
@@ -61,31 +62,35 @@ def keyed_cells(ctx: RuleContext, section: Section) -> tuple[KeyedCell, ...]:
     title = section.title or section.kind.value
     for placed, table in section_tables(section):
         headers = lowest_headers(table)
+        above: dict[int, frozenset[str]] = {}  # by column, the words of its headers: read once per column
         for cell in body_cells(table):
             if cell.value is None:
                 continue
-            at = CellAt(placed, cell)
-            row_header, column_header = table.row_header(cell.row), headers[(cell.row, cell.column)]
-            if _SUMMARY.match(row_header) or _SUMMARY.match(column_header) or not _ONE_VALUE.match(cell.text):
+            row, column = _key(table.row_header(cell.row)), _key(headers[(cell.row, cell.column)])
+            if row is None or column is None or not _ONE_VALUE.match(cell.text):
                 continue  # an aggregate summarises its own table's cells, which another table need not share
-            row, column = _key(row_header), _key(column_header)
             if row and column and row != column:
-                above = frozenset(name_words(table.column_header(cell.column))) - column
-                cells.append(_keyed(ctx, at, (row, column, above), title))
+                if cell.column not in above:
+                    above[cell.column] = frozenset(name_words(table.column_header(cell.column)))
+                cells.append(_keyed(ctx, CellAt(placed, cell), (row, column, above[cell.column] - column), title))
     return tuple(cells)
 
 
-def _key(header: str) -> set[str]:
-    """A header's distinctive words, or its text when it has none ("Ours")."""
-    return name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set())
+@lru_cache(maxsize=4096)
+def _key(header: str) -> frozenset[str] | None:
+    """A header's distinctive words, or its text when it has none ("Ours"); None for an aggregate ("Average"). Read
+    once per header text: every cell of a row or column asks."""
+    if _SUMMARY.match(header):
+        return None
+    return frozenset(name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set()))
 
 
-def _keyed(ctx: RuleContext, at: CellAt, names: tuple[set[str], set[str], frozenset[str]], section: str) -> KeyedCell:
+def _keyed(ctx: RuleContext, at: CellAt, names: tuple[frozenset[str], frozenset[str], frozenset[str]], section: str) -> KeyedCell:
     placed, cell, (row, column, above) = at.placed, at.cell, names
     return KeyedCell(
         table=at.label or f"{placed.file}:{placed.block.table.start if placed.block.table else 0}",
-        row=frozenset(row),
-        column=frozenset(column),
+        row=row,
+        column=column,
         above=above,
         value=cell.value or 0.0,
         decimals=cell.decimals,
@@ -145,7 +150,9 @@ def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     # A row and column naming several cells of their own table (a group label "Test sample size" beside
     # many rows) identify none of them.
     named = [_named_once(own) for own in by_table.values()]
-    for (_, first), (second, _) in combinations([(own, _by_names(own)) for own in named], 2):
+    for (_, first), (second, names) in combinations([(own, _by_names(own)) for own in named], 2):
+        if first.keys().isdisjoint(names):
+            continue  # no cell of one is named as a cell of the other
         agreeing, differing = _compared(first, second)
         if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
             for told, slip, spread_only in differing:
