@@ -58,7 +58,7 @@ when the sentence cites the table, 0.7 when only its paragraph does).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -160,6 +160,9 @@ class _Tables(NamedTuple):
     cells: CellIndex[tuple[int, TableCell]]
     labels: frozenset[str]
     retired: dict[str, Retired]
+    # By table label, the words of its cells' row and column headers: a sentence that names none of them and
+    # cites the table nowhere ties none of its cells (see `tie_words`).
+    words: dict[str, frozenset[str]]
     # The cell each quote (by place and all but where it is written) is anchored to: the engine keeps the tables
     # while no section feeds them otherwise, so an edit re-reads only the quotes it changed.
     anchors: dict[tuple[object, ...], _Anchor | None]
@@ -170,8 +173,16 @@ def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]
         cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)),
         frozenset(cell.label for _, _, (figures,) in feeding for cell in figures.cells),
         {table.label: table for _, _, (figures,) in feeding for table in figures.retired},
+        _header_words(cell for _, _, (figures,) in feeding for cell in figures.cells),
         {},
     )
+
+
+def _header_words(cells: Iterable[TableCell]) -> dict[str, frozenset[str]]:
+    words: dict[str, set[str]] = {}
+    for cell in cells:
+        words.setdefault(cell.label, set()).update(cell.row_words, cell.column_words)
+    return {label: frozenset(named) for label, named in words.items()}
 
 
 def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
@@ -190,7 +201,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         )
         compared = (place, *(getattr(quote, name) for name in _COMPARED))
         if compared not in tables.anchors:
-            tables.anchors[compared] = _anchored_cell(quote, place, index)
+            tables.anchors[compared] = _anchored_cell(quote, place, tables)
         anchored = tables.anchors[compared]
         if anchored is None:
             stale = _stale(quote, tables.retired, index)
@@ -286,18 +297,25 @@ class _Anchor(NamedTuple):
     held_elsewhere: bool
 
 
-def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCell]]) -> _Anchor | None:
+def _anchored_cell(quote: Quote, place: int, tables: _Tables) -> _Anchor | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
+    index, pointing = tables.cells, quote.pointing
+    pointed = {
+        label
+        for label, words in tables.words.items()
+        if label in pointing.refs or label in pointing.paragraph_refs or not words.isdisjoint(pointing.words)
+    }
     # The cell as the sentence writes it must be one digit away: as written, or rounded (see `_quotable`: 0.767
     # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
     # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
-    # changes, not a level. Only a cell the sentence ties can be the one (see `anchored` below): tested first, as
-    # most cells one digit away sit in tables the sentence does not point at.
+    # changes, not a level. Only a cell the sentence ties can be the one (see `anchored` below): tested first, by
+    # its table, as most cells one digit away sit in tables the sentence does not point at.
     candidates = [
         (at, c)
         for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if _tie(quote, c)
+        if c.label in pointed
+        and _tie(quote, c)
         and (told := _told(quote, c)) in quote.variants
         and (quote.percent or told == spelled(c.value, quote.decimals))
         and (quote.role is not Role.CHANGE or not quote.percent or c.change)
