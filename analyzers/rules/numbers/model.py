@@ -24,6 +24,7 @@ from ...quantities import (
     block_refs,
     body_cells,
     column_word,
+    described,
     digit_variants,
     exact_spellings,
     name_words,
@@ -252,24 +253,49 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
+    read_row, read_column = _header(row), _header(column)
     return TableCell(
         value=value,
         decimals=cell.decimals,
         text=cell.text,
         label=at.label,
-        row_words=frozenset(name_words(row)),
-        column_words=frozenset(name_words(column)) | ({column_word(number)} if number is not None else set()),
-        named=bool(NAME_LIKE.search(row) or NAME_LIKE.search(column)),
-        aggregate=any(AVERAGED.match(header) for header in (row, column, above)),
-        change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(CHANGE_HEADER.search(column)),
+        row_words=read_row.words,
+        column_words=read_column.words | ({column_word(number)} if number is not None else set()),
+        named=read_row.named or read_column.named,
+        aggregate=read_row.averaged or read_column.averaged or _header(above).averaged,
+        change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or read_column.change,
         # Under a numbered (regression) column, a parenthesised cell is the estimate's standard error.
-        spread=bool(SPREAD.search(column)) or (number is not None and cell.text.strip().startswith("(")),
-        ours=bool(OURS.search(row)),
+        spread=read_column.spread or (number is not None and cell.text.strip().startswith("(")),
+        ours=read_row.ours,
         with_spread=cell.spread is not None,
-        describe=at.describe(),
+        describe=described(at.label, row, column),
         place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         rounded=rounded_spellings(value, cell.decimals),
         exact=exact_spellings(value, cell.decimals),
+    )
+
+
+class _Header(NamedTuple):
+    """What a row or column header says of its cells (see `TableCell`)."""
+
+    words: frozenset[str]  # name_words
+    named: bool  # NAME_LIKE
+    averaged: bool  # AVERAGED
+    change: bool  # CHANGE_HEADER
+    spread: bool  # SPREAD
+    ours: bool  # OURS
+
+
+@lru_cache(maxsize=4096)
+def _header(text: str) -> _Header:
+    """Read once per header text: every cell of a row or column asks."""
+    return _Header(
+        frozenset(name_words(text)),
+        bool(NAME_LIKE.search(text)),
+        bool(AVERAGED.match(text)),
+        bool(CHANGE_HEADER.search(text)),
+        bool(SPREAD.search(text)),
+        bool(OURS.search(text)),
     )
 
 
