@@ -155,6 +155,7 @@ class Figures:
     cells: tuple[TableCell, ...]
     quotes: tuple[Quote, ...]
     retired: tuple[Retired, ...] = ()  # its tables' commented-out values
+    fed: str | None = None  # the digest of what its tables give every section's quotes (see figures.fed_by)
 
 
 @dataclass(frozen=True, slots=True)
