@@ -27,10 +27,10 @@ from .model import (
     retired_of,
     section_numbers,
     section_tables,
-    table_cell,
     table_values,
 )
 from .numbered_columns import column_numbers
+from .table_cell import table_cell
 
 # The rules comparing prose with tables read a section once between them: by the section object, which a
 # parse rebuilds when the section changes (as the engine keeps a section's part while it is the same object).

@@ -300,27 +300,8 @@ class _Anchor(NamedTuple):
 def _anchored_cell(quote: Quote, place: int, tables: _Tables) -> _Anchor | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
-    index, pointing = tables.cells, quote.pointing
-    pointed = {
-        label
-        for label, words in tables.words.items()
-        if label in pointing.refs or label in pointing.paragraph_refs or not words.isdisjoint(pointing.words)
-    }
-    # The cell as the sentence writes it must be one digit away: as written, or rounded (see `_quotable`: 0.767
-    # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
-    # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
-    # changes, not a level. Only a cell the sentence ties can be the one (see `anchored` below): tested first, by
-    # its table, as most cells one digit away sit in tables the sentence does not point at.
-    candidates = [
-        (at, c)
-        for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if c.label in pointed
-        and _tie(quote, c)
-        and (told := _told(quote, c)) in quote.variants
-        and (quote.percent or told == spelled(c.value, quote.decimals))
-        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
-        and _quotable(quote, c)
-    ]
+    index = tables.cells
+    candidates = _one_digit_away(quote, tables)
     if not candidates:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
@@ -362,6 +343,30 @@ def _anchored_cell(quote: Quote, place: int, tables: _Tables) -> _Anchor | None:
     # Of equal cells, the one in the cited table, else in the sentence's own section.
     at, cell = min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
     return _Anchor(at, cell, held_elsewhere=bool(holding) and not excusing)
+
+
+def _one_digit_away(quote: Quote, tables: _Tables) -> list[tuple[int, TableCell]]:
+    """The cells the sentence ties that it may quote with one digit mistyped. The cell as the sentence writes it
+    must be one digit away: as written, or rounded (see `_quotable`: 0.767 quoted as 0.87, one digit from 0.77); a
+    fraction cell (0.0195) as a percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by
+    15%") quotes a cell of changes, not a level. The tie is tested first, by the cell's table: most cells one digit
+    away sit in tables the sentence does not point at."""
+    pointing = quote.pointing
+    pointed = {
+        label
+        for label, words in tables.words.items()
+        if label in pointing.refs or label in pointing.paragraph_refs or not words.isdisjoint(pointing.words)
+    }
+    return [
+        (at, c)
+        for at, c in tables.cells.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
+        if c.label in pointed
+        and _tie(quote, c)
+        and (told := _told(quote, c)) in quote.variants
+        and (quote.percent or told == spelled(c.value, quote.decimals))
+        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+        and _quotable(quote, c)
+    ]
 
 
 def _holding(quote: Quote, chosen: list[tuple[int, TableCell]], quoted: list[tuple[int, TableCell]]) -> list[TableCell]:
