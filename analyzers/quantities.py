@@ -251,10 +251,14 @@ class CellAt:
         return self.table.row_header(self.cell.row), self.table.column_header(self.cell.column)
 
     def describe(self) -> str:
-        row, column = self.headers()
-        where = ", ".join(part for part in (f"row {_short(row)}" if row else "", f"column {_short(column)}" if column else "") if part)
-        name = f"Table {self.label}" if self.label else "a table"
-        return f"{name} ({where})" if where else name
+        return described(self.label, *self.headers())
+
+
+def described(label: str, row: str, column: str) -> str:
+    """A cell as a message names it: "Table t (row Ours, column F1)"."""
+    where = ", ".join(part for part in (f"row {_short(row)}" if row else "", f"column {_short(column)}" if column else "") if part)
+    name = f"Table {label}" if label else "a table"
+    return f"{name} ({where})" if where else name
 
 
 def _short(text: str) -> str:

@@ -405,6 +405,16 @@ _KEPT_WORK = [
         [1, 1, 1, 0],
     ),
     (
+        "NUM001",
+        lambda: _fixture_in_files("NUM001", "\\section{Effects}"),
+        [
+            ("after.tex", "Table~\\ref{tab:effects} reports", "Typed here. Table~\\ref{tab:effects} reports"),
+            ("before.tex", "Ours reaches", "Typed here. Ours reaches"),
+            ("before.tex", "Ours & 38.66", "Ours & 48.66"),
+        ],
+        [4, 4, 4, 3],
+    ),
+    (
         "NUM014",
         lambda: _fixture_in_files("NUM014", "\\section{Timing}", before="Direct prompting reaches"),
         [

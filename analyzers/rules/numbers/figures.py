@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
+from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Fix, Statement, TextEdit
 from ...quantities import CellIndex, Pointing
@@ -17,6 +18,7 @@ from ...violation import Violation, violation_type
 from .model import (
     Figures,
     Quote,
+    Retired,
     TableCell,
     cell_index,
     lowest_headers,
@@ -25,10 +27,10 @@ from .model import (
     retired_of,
     section_numbers,
     section_tables,
-    table_cell,
     table_values,
 )
 from .numbered_columns import column_numbers
+from .table_cell import table_cell
 
 # The rules comparing prose with tables read a section once between them: by the section object, which a
 # parse rebuilds when the section changes (as the engine keeps a section's part while it is the same object).
@@ -49,25 +51,29 @@ def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
 
 
 def _read(ctx: RuleContext, section: Section) -> list[Figures]:
-    cells: list[TableCell] = []
+    read: list[TableCell] = []
     for placed, table in section_tables(section):
         numbering, above = column_numbers(table), lowest_headers(table)
         for cell, value in table_values(table):
             at = (cell.row, cell.column)
-            cells.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
+            read.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
+    cells = tuple(read)
     quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
     retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)
-    return [Figures(cells=tuple(cells), quotes=quotes, retired=retired)]
+    return [Figures(cells=cells, quotes=quotes, retired=retired, fed=_fed(cells, retired))]
 
 
-def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
-    """What a section's tables give every section's quotes (None: it holds none): all a cell is, and every value
-    its tables comment out, in a stable order, so typing in the prose around a table keeps every other section's
-    findings."""
-    figures = part[0]
-    if not figures.cells and not figures.retired:
+def fed_by(part: list[Figures]) -> str | None:
+    """What a section's tables give every section's quotes (None: it holds none), as digested when it was read."""
+    return part[0].fed
+
+
+def _fed(cells: tuple[TableCell, ...], retired: tuple[Retired, ...]) -> str | None:
+    """All a cell is, and every value its tables comment out, in a stable order, so typing in the prose around a
+    table keeps every other section's findings. Digested once: the four rules reading a section's figures feed on it."""
+    if not cells and not retired:
         return None
-    cells = tuple(
+    read = tuple(
         (
             c.value,
             c.decimals,
@@ -84,17 +90,17 @@ def fed_by(part: list[Figures]) -> tuple[object, ...] | None:
             c.describe,
             *c.place,
         )
-        for c in figures.cells
+        for c in cells
     )
-    retired = tuple(
+    commented = tuple(
         (
             table.label,
             table.describe,
             tuple((spelling, spot.file, spot.range.start.line, spot.range.start.character) for spelling, spot in table.spots),
         )
-        for table in figures.retired
+        for table in retired
     )
-    return (cells, retired)
+    return value_hash((read, commented))
 
 
 class TableCells(NamedTuple):

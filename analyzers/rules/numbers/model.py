@@ -17,18 +17,14 @@ from ...context import RuleContext, Spot
 from ...finding import Range, Related
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import (
-    CellAt,
     CellIndex,
     Pointing,
     agreeing_spellings,
     block_refs,
     body_cells,
-    column_word,
     digit_variants,
-    exact_spellings,
     name_words,
     referenced_labels,
-    rounded_spellings,
     spelled,
 )
 
@@ -154,6 +150,7 @@ class Figures:
     cells: tuple[TableCell, ...]
     quotes: tuple[Quote, ...]
     retired: tuple[Retired, ...] = ()  # its tables' commented-out values
+    fed: str | None = None  # the digest of what its tables give every section's quotes (see figures.fed_by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,32 +242,6 @@ def may_quote(mention: NumberMention) -> bool:
     if mention.role in NOT_QUOTED:
         return False
     return mention.decimals >= 1 or mention.percent or abs(mention.value) >= 10
-
-
-def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
-    """The cell as NUM001 compares it; `above` is its `lowest_headers`, `number` its column's "(N)" (see
-    `column_numbers`), which names it too."""
-    at = CellAt(placed, cell)
-    row, column = at.headers()
-    return TableCell(
-        value=value,
-        decimals=cell.decimals,
-        text=cell.text,
-        label=at.label,
-        row_words=frozenset(name_words(row)),
-        column_words=frozenset(name_words(column)) | ({column_word(number)} if number is not None else set()),
-        named=bool(NAME_LIKE.search(row) or NAME_LIKE.search(column)),
-        aggregate=any(AVERAGED.match(header) for header in (row, column, above)),
-        change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or bool(CHANGE_HEADER.search(column)),
-        # Under a numbered (regression) column, a parenthesised cell is the estimate's standard error.
-        spread=bool(SPREAD.search(column)) or (number is not None and cell.text.strip().startswith("(")),
-        ours=bool(OURS.search(row)),
-        with_spread=cell.spread is not None,
-        describe=at.describe(),
-        place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
-        rounded=rounded_spellings(value, cell.decimals),
-        exact=exact_spellings(value, cell.decimals),
-    )
 
 
 def lowest_headers(table: Table) -> dict[tuple[int, int], str]:

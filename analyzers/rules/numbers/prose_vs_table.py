@@ -58,7 +58,7 @@ when the sentence cites the table, 0.7 when only its paragraph does).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -160,6 +160,9 @@ class _Tables(NamedTuple):
     cells: CellIndex[tuple[int, TableCell]]
     labels: frozenset[str]
     retired: dict[str, Retired]
+    # By table label, the words of its cells' row and column headers: a sentence that names none of them and
+    # cites the table nowhere ties none of its cells (see `tie_words`).
+    words: dict[str, frozenset[str]]
     # The cell each quote (by place and all but where it is written) is anchored to: the engine keeps the tables
     # while no section feeds them otherwise, so an edit re-reads only the quotes it changed.
     anchors: dict[tuple[object, ...], _Anchor | None]
@@ -170,8 +173,16 @@ def _tables_of(ctx: RuleContext, feeding: list[tuple[int, Section, list[Figures]
         cell_index(tuple((place, figures) for place, _, (figures,) in feeding if figures.cells)),
         frozenset(cell.label for _, _, (figures,) in feeding for cell in figures.cells),
         {table.label: table for _, _, (figures,) in feeding for table in figures.retired},
+        _header_words(cell for _, _, (figures,) in feeding for cell in figures.cells),
         {},
     )
+
+
+def _header_words(cells: Iterable[TableCell]) -> dict[str, frozenset[str]]:
+    words: dict[str, set[str]] = {}
+    for cell in cells:
+        words.setdefault(cell.label, set()).update(cell.row_words, cell.column_words)
+    return {label: frozenset(named) for label, named in words.items()}
 
 
 def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
@@ -190,7 +201,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
         )
         compared = (place, *(getattr(quote, name) for name in _COMPARED))
         if compared not in tables.anchors:
-            tables.anchors[compared] = _anchored_cell(quote, place, index)
+            tables.anchors[compared] = _anchored_cell(quote, place, tables)
         anchored = tables.anchors[compared]
         if anchored is None:
             stale = _stale(quote, tables.retired, index)
@@ -286,21 +297,11 @@ class _Anchor(NamedTuple):
     held_elsewhere: bool
 
 
-def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCell]]) -> _Anchor | None:
+def _anchored_cell(quote: Quote, place: int, tables: _Tables) -> _Anchor | None:
     """The one cell this number (in the section at `place`) is a mistyped copy of, if the sentence ties them
     together, with the place of the cell's section."""
-    # The cell as the sentence writes it must be one digit away: as written, or rounded (see `_quotable`: 0.767
-    # quoted as 0.87, one digit from 0.77); a fraction cell (0.0195) as a
-    # percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by 15%") quotes a cell of
-    # changes, not a level.
-    candidates = [
-        (at, c)
-        for at, c in index.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
-        if (told := _told(quote, c)) in quote.variants
-        and (quote.percent or told == spelled(c.value, quote.decimals))
-        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
-        and _quotable(quote, c)
-    ]
+    index = tables.cells
+    candidates = _one_digit_away(quote, tables)
     if not candidates:
         return None
     # A correct quote of some cell is too often a quote of the cell meant, unless the sentence
@@ -318,8 +319,7 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     anchored = [
         (at, c)
         for at, c in candidates
-        if _tie(quote, c)
-        and (quote.decimals or c.label in refs)
+        if (quote.decimals or c.label in refs)
         and (quote.decimals or quote.percent or _counts_what_cell_names(quote, c))
         and (c.aggregate or not quote.aggregate or (quote.with_spread and c.with_spread))
         and (quote.spread or not c.spread)
@@ -343,6 +343,30 @@ def _anchored_cell(quote: Quote, place: int, index: CellIndex[tuple[int, TableCe
     # Of equal cells, the one in the cited table, else in the sentence's own section.
     at, cell = min(chosen, key=lambda item: (item[1].label not in refs, item[0] != place))
     return _Anchor(at, cell, held_elsewhere=bool(holding) and not excusing)
+
+
+def _one_digit_away(quote: Quote, tables: _Tables) -> list[tuple[int, TableCell]]:
+    """The cells the sentence ties that it may quote with one digit mistyped. The cell as the sentence writes it
+    must be one digit away: as written, or rounded (see `_quotable`: 0.767 quoted as 0.87, one digit from 0.77); a
+    fraction cell (0.0195) as a percentage (1.99%), not as a plain 1.99. A change in percent ("+65%", "improves by
+    15%") quotes a cell of changes, not a level. The tie is tested first, by the cell's table: most cells one digit
+    away sit in tables the sentence does not point at."""
+    pointing = quote.pointing
+    pointed = {
+        label
+        for label, words in tables.words.items()
+        if label in pointing.refs or label in pointing.paragraph_refs or not words.isdisjoint(pointing.words)
+    }
+    return [
+        (at, c)
+        for at, c in tables.cells.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
+        if c.label in pointed
+        and _tie(quote, c)
+        and (told := _told(quote, c)) in quote.variants
+        and (quote.percent or told == spelled(c.value, quote.decimals))
+        and (quote.role is not Role.CHANGE or not quote.percent or c.change)
+        and _quotable(quote, c)
+    ]
 
 
 def _holding(quote: Quote, chosen: list[tuple[int, TableCell]], quoted: list[tuple[int, TableCell]]) -> list[TableCell]:

@@ -69,10 +69,11 @@ class QuantityStatement:
 _STATED = frozenset({Role.VALUE, Role.APPROXIMATE, Role.CHANGE, Role.BOUND, Role.COUNT, Role.SAMPLE_SIZE})
 
 
-def held_spellings(value: float, decimals: int) -> set[str]:
+@lru_cache(maxsize=4096)
+def held_spellings(value: float, decimals: int) -> frozenset[str]:
     """How a table cell holds a number stated in prose: its roundings, but a whole number only as written
-    (a cell of 79.6 holds 79.6 and 80.0, not "80 studies")."""
-    return {spelling for spelling in rounded_spellings(value, decimals) if "." in spelling} | exact_spellings(value, decimals)
+    (a cell of 79.6 holds 79.6 and 80.0, not "80 studies"). Kept by value, as its spellings are."""
+    return frozenset(spelling for spelling in rounded_spellings(value, decimals) if "." in spelling) | exact_spellings(value, decimals)
 
 
 def statement_of(ctx: RuleContext, section: Section, number: NumberInContext) -> QuantityStatement | None:

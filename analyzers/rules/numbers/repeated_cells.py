@@ -17,13 +17,13 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
-from ...finding import Range
 from ...quantities import CellAt, body_cells, name_words, spelled
-from .model import lowest_headers, section_tables, significant_figures
+from .model import CellPlace, lowest_headers, section_tables, significant_figures
 
 # Two tables must repeat this many results that agree before one that differs is reported, at most one
 # in `_AGREEING_PER_SLIP` of the repeated results may differ, and never more than `_SLIPS`: tables that
@@ -51,8 +51,7 @@ class KeyedCell:
     decimals: int
     spread: float | None
     text: str
-    file: str
-    range: Range  # not offsets: the cells are kept while their section's lines stand, which an edit above them moves
+    place: CellPlace  # not offsets: the cells are kept while their section's lines stand, which an edit above them moves
     section: str
     describe: str
 
@@ -63,38 +62,41 @@ def keyed_cells(ctx: RuleContext, section: Section) -> tuple[KeyedCell, ...]:
     title = section.title or section.kind.value
     for placed, table in section_tables(section):
         headers = lowest_headers(table)
+        above: dict[int, frozenset[str]] = {}  # by column, the words of its headers: read once per column
         for cell in body_cells(table):
             if cell.value is None:
                 continue
-            at = CellAt(placed, cell)
-            row_header, column_header = table.row_header(cell.row), headers[(cell.row, cell.column)]
-            if _SUMMARY.match(row_header) or _SUMMARY.match(column_header) or not _ONE_VALUE.match(cell.text):
+            row, column = _key(table.row_header(cell.row)), _key(headers[(cell.row, cell.column)])
+            if row is None or column is None or not _ONE_VALUE.match(cell.text):
                 continue  # an aggregate summarises its own table's cells, which another table need not share
-            row, column = _key(row_header), _key(column_header)
             if row and column and row != column:
-                above = frozenset(name_words(table.column_header(cell.column))) - column
-                cells.append(_keyed(ctx, at, (row, column, above), title))
+                if cell.column not in above:
+                    above[cell.column] = frozenset(name_words(table.column_header(cell.column)))
+                cells.append(_keyed(ctx, CellAt(placed, cell), (row, column, above[cell.column] - column), title))
     return tuple(cells)
 
 
-def _key(header: str) -> set[str]:
-    """A header's distinctive words, or its text when it has none ("Ours")."""
-    return name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set())
+@lru_cache(maxsize=4096)
+def _key(header: str) -> frozenset[str] | None:
+    """A header's distinctive words, or its text when it has none ("Ours"); None for an aggregate ("Average"). Read
+    once per header text: every cell of a row or column asks."""
+    if _SUMMARY.match(header):
+        return None
+    return frozenset(name_words(header) or ({" ".join(header.lower().split())} if re.search("[A-Za-z]", header) else set()))
 
 
-def _keyed(ctx: RuleContext, at: CellAt, names: tuple[set[str], set[str], frozenset[str]], section: str) -> KeyedCell:
+def _keyed(ctx: RuleContext, at: CellAt, names: tuple[frozenset[str], frozenset[str], frozenset[str]], section: str) -> KeyedCell:
     placed, cell, (row, column, above) = at.placed, at.cell, names
     return KeyedCell(
         table=at.label or f"{placed.file}:{placed.block.table.start if placed.block.table else 0}",
-        row=frozenset(row),
-        column=frozenset(column),
+        row=row,
+        column=column,
         above=above,
         value=cell.value or 0.0,
         decimals=cell.decimals,
         spread=cell.spread,
         text=" ".join(cell.text.split()),
-        file=placed.file,
-        range=ctx.range(placed.file, cell.start, cell.end),
+        place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         section=section,
         describe=at.describe(),
     )
@@ -147,8 +149,10 @@ def _repeats(cells: Sequence[KeyedCell]) -> Iterator[Repeat]:
     found: dict[tuple[int, int], Repeat] = {}
     # A row and column naming several cells of their own table (a group label "Test sample size" beside
     # many rows) identify none of them.
-    named = {table: _named_once(own) for table, own in by_table.items()}
-    for first, second in combinations(named.values(), 2):
+    named = [_named_once(own) for own in by_table.values()]
+    for (_, first), (second, names) in combinations([(own, _by_names(own)) for own in named], 2):
+        if first.keys().isdisjoint(names):
+            continue  # no cell of one is named as a cell of the other
         agreeing, differing = _compared(first, second)
         if agreeing >= _AGREEING and 0 < len(differing) <= _SLIPS and len(differing) * _AGREEING_PER_SLIP <= agreeing:
             for told, slip, spread_only in differing:
@@ -201,7 +205,18 @@ def _spread_rows(cells: list[KeyedCell]) -> _SpreadRows:
     return {name: {key: cell for key, cell in row.items() if (name, key) not in repeated} for name, row in rows.items()}
 
 
-def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:
+def _by_names(cells: list[KeyedCell]) -> dict[frozenset[frozenset[str]], list[KeyedCell]]:
+    """A table's cells by their row and column names, either way round: each cell of another table is compared
+    with the few named as it, not with every cell of this one."""
+    found: dict[frozenset[frozenset[str]], list[KeyedCell]] = {}
+    for cell in cells:
+        found.setdefault(_names(cell), []).append(cell)
+    return found
+
+
+def _compared(
+    first: dict[frozenset[frozenset[str]], list[KeyedCell]], second: list[KeyedCell]
+) -> tuple[int, list[tuple[KeyedCell, KeyedCell, bool]]]:
     """How many cells of `second` repeat a cell of `first` alike, and those that repeat the one cell they name
     with another value (a cell whose names match several cells of `first` counts only when it agrees with one).
     Agreement counts only across two or more rows and columns: one row two tables share (a group label) may
@@ -221,11 +236,11 @@ def _compared(first: list[KeyedCell], second: list[KeyedCell]) -> tuple[int, lis
     return (len(alike) if spread else 0), differing
 
 
-def _matching(cell: KeyedCell, cells: list[KeyedCell]) -> list[KeyedCell]:
+def _matching(cell: KeyedCell, cells: dict[frozenset[frozenset[str]], list[KeyedCell]]) -> list[KeyedCell]:
     """The cells named as this one: the same row and column names ("LPT (Ours)" is "LPT"), either way round
     (a table may be the other's transposed), under the same headers above, when both have some ("Memory (GB)"
     and "Time (s)" over "idtracker.ai" are two quantities)."""
-    return [other for other in cells if _names(other) == _names(cell) and (other.above == cell.above or not (other.above and cell.above))]
+    return [other for other in cells.get(_names(cell), ()) if other.above == cell.above or not (other.above and cell.above)]
 
 
 def _names(cell: KeyedCell) -> frozenset[frozenset[str]]:

@@ -80,7 +80,7 @@ from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
+from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import spelled
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
@@ -159,14 +159,15 @@ def _repeated(ctx: RuleContext, repeat: Repeat) -> Finding:
     else:
         kind = "tables: same row and column" + ("; the spreads differ" if repeat.spread_only else "")
     sides = [
-        Statement(file=cell.file, range=cell.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value) for cell in (slip, told)
+        Statement(file=cell.place.file, range=cell.place.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)
+        for cell in (slip, told)
     ]
     evidence = Evidence(kind=kind, statements=sides, reason=f"the two tables repeat {repeat.agreeing} other results alike")
     confidence = clamped(0.6 + figures_evidence(spelled(slip.value, slip.decimals)))
-    related = [Related(file=told.file, range=told.range, message=f"the other table's value {told.text}")]
-    source, at = ctx.source(slip.file), slip.range
-    start, end = source.offset(at.start.line, at.start.character), source.offset(at.end.line, at.end.character)
-    return ctx.flag(violation, slip.file, start, end, related=related, confidence=confidence, section=slip.section, evidence=evidence)
+    related = [Related(file=told.place.file, range=told.place.range, message=f"the other table's value {told.text}")]
+    source, at = ctx.source(slip.place.file), slip.place
+    start, end = source.offset(at.start_line, at.start_character), source.offset(at.end_line, at.end_character)
+    return ctx.flag(violation, at.file, start, end, related=related, confidence=confidence, section=slip.section, evidence=evidence)
 
 
 class _Earlier(NamedTuple):
@@ -311,14 +312,10 @@ def _fed(part: list[_Statements]) -> object | None:
         _plain(own.table_spellings),
         _plain(own.written),
         tuple(
-            (*(_plain(getattr(cell, field.name)) for field in fields(cell) if field.name != "range"), _lines(cell.range))
+            tuple(_plain(getattr(cell, field.name)) for field in fields(cell))  # its place is lines and characters
             for cell in own.cells
         ),
     )
-
-
-def _lines(range_: Range) -> tuple[int, int, int, int]:
-    return (range_.start.line, range_.start.character, range_.end.line, range_.end.character)
 
 
 def _plain(value: object) -> object:

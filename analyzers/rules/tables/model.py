@@ -13,15 +13,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
+from ....latex.source import value_hash
 from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
 _HIGHER = re.compile(
@@ -63,6 +66,8 @@ class Grid:
     author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
     mark_columns: list[int]  # ✓/✗ columns
     width: int  # one past its last column, read once: the table rules walk its columns for every row and claim
+    # `is_reference` by row, read once: asked for every cell of a column
+    references: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
@@ -132,9 +137,12 @@ class Grid:
 
     def is_reference(self, row: int) -> bool:
         """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
-        return any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]) or bool(
-            _REFERENCE_ROW.search(self.row_header(row))
-        )
+        known = self.references.get(row)
+        if known is None:
+            known = self.references[row] = any(
+                cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]
+            ) or bool(_REFERENCE_ROW.search(self.row_header(row)))
+        return known
 
     def is_reference_column(self, column: int) -> bool:
         """A random, human or oracle column: a reference, not a competitor."""
@@ -216,11 +224,28 @@ def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
     around a table (which moves its offsets, not its lines) keeps every other section's findings."""
     tables = tuple(
-        (item.labels, item.file, item.origin, repr(item.table.shifted(-item.block_start)))
+        (item.labels, item.file, item.origin, _table_digest(item.table, item.block_start))
         for item in part
         if isinstance(item, LabelledTable)
     )
     return tables or None
+
+
+# Each table's digest as `fed_tables` gives it, by the table object (a parse rebuilds a table it changes): the
+# three rules that check claims against cited tables feed on the same tables.
+_DIGESTS: dict[int, tuple[Table, int, str]] = {}
+
+
+def _table_digest(table: Table, block_start: int) -> str:
+    """The table with every cell counted from its block's start."""
+    kept = _DIGESTS.get(id(table))
+    if kept is not None and kept[0] is table and kept[1] == block_start:
+        return kept[2]
+    if len(_DIGESTS) >= SECTION_CACHE_SIZE:
+        _DIGESTS.clear()
+    digest = value_hash(table.shifted(-block_start))
+    _DIGESTS[id(table)] = (table, block_start, digest)
+    return digest
 
 
 def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, LabelledTable]:
@@ -479,9 +504,11 @@ def direction(header: str, caption: str | None) -> int:
     return read_direction(header, caption)[0]
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def read_direction(header: str, caption: str | None) -> tuple[int, str]:
     """The direction and where it was read: "arrow" (↑/↓ in the header), "header" (the metric's
-    name in the header) or "caption"; (0, "") when the table does not say."""
+    name in the header) or "caption"; (0, "") when the table does not say. Kept by text: each rule
+    reading a table's columns asks it again of each, with the same caption."""
     arrows = (bool(re.search(r"↑|\\uparrow", header)), bool(re.search(r"↓|\\downarrow", header)))
     if arrows[0] != arrows[1]:
         return (1 if arrows[0] else -1), "arrow"

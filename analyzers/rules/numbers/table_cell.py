@@ -1,0 +1,64 @@
+"""A table cell as NUM001 and the rules comparing prose with tables read it: its value, its spellings, and what
+its row and column headers say of it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from ....latex.manuscript import PlacedBlock
+from ....latex.model import Cell
+from ...context import RuleContext
+from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
+from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
+
+
+def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
+    """The cell as NUM001 compares it; `above` is its `lowest_headers`, `number` its column's "(N)" (see
+    `column_numbers`), which names it too."""
+    at = CellAt(placed, cell)
+    row, column = at.headers()
+    read_row, read_column = _header(row), _header(column)
+    return TableCell(
+        value=value,
+        decimals=cell.decimals,
+        text=cell.text,
+        label=at.label,
+        row_words=read_row.words,
+        column_words=read_column.words | ({column_word(number)} if number is not None else set()),
+        named=read_row.named or read_column.named,
+        aggregate=read_row.averaged or read_column.averaged or _header(above).averaged,
+        change=cell.text.lstrip("$ ").startswith(("+", "-", "−")) or read_column.change,
+        # Under a numbered (regression) column, a parenthesised cell is the estimate's standard error.
+        spread=read_column.spread or (number is not None and cell.text.strip().startswith("(")),
+        ours=read_row.ours,
+        with_spread=cell.spread is not None,
+        describe=described(at.label, row, column),
+        place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
+        rounded=rounded_spellings(value, cell.decimals),
+        exact=exact_spellings(value, cell.decimals),
+    )
+
+
+class _Header(NamedTuple):
+    """What a row or column header says of its cells (see `TableCell`)."""
+
+    words: frozenset[str]  # name_words
+    named: bool  # NAME_LIKE
+    averaged: bool  # AVERAGED
+    change: bool  # CHANGE_HEADER
+    spread: bool  # SPREAD
+    ours: bool  # OURS
+
+
+@lru_cache(maxsize=4096)
+def _header(text: str) -> _Header:
+    """Read once per header text: every cell of a row or column asks."""
+    return _Header(
+        frozenset(name_words(text)),
+        bool(NAME_LIKE.search(text)),
+        bool(AVERAGED.match(text)),
+        bool(CHANGE_HEADER.search(text)),
+        bool(SPREAD.search(text)),
+        bool(OURS.search(text)),
+    )
