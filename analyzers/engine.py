@@ -189,10 +189,13 @@ class _Units:
         self.computed = False
 
     def get(self, unit: str, compute: Callable[..., list[Any]]) -> list[Any]:  # lambdas binding their section
-        value = self.previous.get(unit)
-        if value is not None:
-            self.stats.rules_cached += 1
-        else:
+        # A pair of sections reads each section's part once per pair: what this check computed is read first.
+        value = self.current.get(unit)
+        if value is None:
+            value = self.previous.get(unit)
+            if value is not None:
+                self.stats.rules_cached += 1
+        if value is None:
             outer = self.context.budget  # a part computed within a combine leaves the combine's budget as it was
             self.context.budget = WorkBudget(self.context.config.rules.work_limit)  # per unit: a unit's result depends on its input alone
             try:

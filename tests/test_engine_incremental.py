@@ -183,6 +183,7 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     from auditex.analyzers.registry import Pairwise, Registry, Scope, rule
 
     each_ran: list[str] = []
+    parts_ran: list[str] = []
     built: list[tuple[int, ...]] = []
 
     def shared(ctx, feeding):
@@ -196,6 +197,7 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     def part(ctx, section):
         """## What it does
         Test rule."""
+        parts_ran.append(section.title)
         return [section.title == "Tables", " ".join(placed.block.plain.text for placed in section.blocks)]
 
     split = Pairwise(lambda part: part[1] if part[0] else None, shared, each)
@@ -217,6 +219,7 @@ def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_pat
     engine = Engine(Registry([probe]))
     engine.check(project)
     assert sorted(each_ran) == ["End", "Intro", "Tables"]
+    assert sorted(parts_ran) == ["End", "Intro", "Tables"]  # a section's part is read by the feeding and by its pair: computed once
     each_ran.clear()
     project.update("main.tex", text({**body, "End": "We end here."}))
     engine.check(project)
