@@ -43,16 +43,10 @@ from ...quantities import agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
+from .misquote import as_written, comparing, near
 from .model import Figures, Quote, TableCell
 
-# How far a misquote may lie from the cell it names: farther, the number is some other quantity.
-NEAR = 0.25
-# A sentence that compares or derives: its numbers are often differences or ratios of cells.
-_COMPARING = re.compile(
-    r"\b(?:than|improv\w*|gain\w*|gap|differen\w*|increas\w*|decreas\w*|reduc\w*|drop\w*|boost\w*|outperform\w*|"
-    r"relative|ratio|times|fold|margin|delta|vs\.?|versus|compared|up\s+to|respectively)\b",
-    re.IGNORECASE,
-)
+_COMPARING = comparing("respectively")
 
 
 # A cell that opens with a word ("O_2 → π*_1 (531.1)") labels its number with something the headers do not name.
@@ -99,11 +93,9 @@ def _fully_named(quote: Quote, cell: TableCell, cited: bool) -> bool:
 
 
 def _as_written(quote: Quote, cell: TableCell) -> tuple[float, int] | None:
-    """The cell's value and places as the sentence would write it (a fraction cell as a percentage), or None
-    when the number is written coarser than the cell (one place fewer is a rounding, not a coarser number)."""
-    value, places = cell.value, cell.decimals
-    if quote.percent and abs(cell.value) <= 1 < abs(quote.value):
-        value, places = value * 100, max(places - 2, 0)
+    """The cell's value and places as the sentence would write it, or None when the number is written coarser
+    than the cell (one place fewer is a rounding, not a coarser number)."""
+    value, places = as_written(quote.value, quote.percent, cell.value, cell.decimals)
     return (value, places) if quote.decimals >= places - 1 else None
 
 
@@ -139,11 +131,7 @@ def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
     rows = {cell.row_words for cell in table if cell.row_words and named_share(words, cell.row_words) == 1}
     if len(rows) != 1 or any(words & cell.column_words for cell in table):
         return []
-    return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and _near(quote, written[0])]
-
-
-def _near(quote: Quote, value: float) -> bool:
-    return quote.value * value > 0 and abs(abs(quote.value) - abs(value)) <= NEAR * abs(value)
+    return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and near(quote.value, written[0])]
 
 
 def _misquote(quote: Quote, cells: TableCells) -> _Named | None:
@@ -152,7 +140,7 @@ def _misquote(quote: Quote, cells: TableCells) -> _Named | None:
     if found is None:
         return None
     cell, told = found.cell, float(found.told)
-    if ((cell.change or cell.spread) and not quote.spread) or not _near(quote, told if cell.value > 0 else -told):
+    if ((cell.change or cell.spread) and not quote.spread) or not near(quote.value, told if cell.value > 0 else -told):
         return None
     if agrees(abs(quote.value), quote.decimals, abs(told)) or agrees(abs(told), found.places, abs(quote.value)):
         return None  # another quantity, or the cell rounded by the sentence or by the table

@@ -22,7 +22,6 @@ Evidence: "weak: a respectively pair bound to one cell, another value, another p
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -35,14 +34,9 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..tables.model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 from ..tables.respectively import Stated, bind, may_pair, stated_list
+from .misquote import as_written, comparing, near
 
-# How far a misquote may lie from its cell: farther, the number is some other quantity.
-NEAR = 0.25
-_COMPARING = re.compile(
-    r"\b(?:than|improv\w*|gains?|gap|differen\w*|increas\w*|decreas\w*|reduc\w*|drops?|boost\w*|outperform\w*|relative|ratio|"
-    r"times|fold|margin|delta|vs\.?|versus|compared|up\s+to)\b",
-    re.IGNORECASE,
-)
+_COMPARING = comparing()
 AGREEING = "weak: a respectively pair bound to one cell, another value, another pair agrees"
 SWAPPED = "weak: a respectively list whose numbers are its cells swapped"
 
@@ -89,17 +83,13 @@ def _agrees(number: Stated, cell: Cell) -> bool:
 
 
 def _as_written(number: Stated, cell: Cell) -> tuple[float, int]:
-    """The cell's value and places as the sentence writes it: a fraction cell quoted as a percentage times 100."""
     assert cell.value is not None
-    if number.percent and abs(cell.value) <= 1 < abs(number.value):
-        return cell.value * 100, max(cell.decimals - 2, 0)
-    return cell.value, cell.decimals
+    return as_written(number.value, number.percent, cell.value, cell.decimals)
 
 
 def _misquoted(number: Stated, cell: Cell) -> bool:
     value, places = _as_written(number, cell)
-    near = number.value * value > 0 and abs(number.value - value) <= NEAR * abs(value)
-    return near and number.decimals >= places - 1 and not _agrees(number, cell)
+    return near(number.value, value) and number.decimals >= places - 1 and not _agrees(number, cell)
 
 
 # The grid, and each misquoted number's index with its cell; whether the list is its cells swapped.
