@@ -9,10 +9,12 @@ text or place, so their blocks and offsets stand, and an edit walks the edited s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ..latex.manuscript import Section
+
+T = TypeVar("T")
 
 TEXT_CACHE_SIZE = 8192
 # Each entry holds a section and its blocks: a book's sections, for a few projects, and no more.
@@ -32,3 +34,19 @@ class SectionKey:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SectionKey) and other.section is self.section
+
+
+class Same(Generic[T]):
+    """An object as a cache key by identity: what one index holds (its macros) is asked about by every section
+    of a check, and hashing its contents would cost what the cache saves. Holding the object keeps its id unused."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
