@@ -21,24 +21,10 @@ TEXT_CACHE_SIZE = 8192
 SECTION_CACHE_SIZE = 1024
 
 
-class SectionKey:
-    """A section as a cache key: the same Section object is the same key, whatever its contents compare equal to."""
-
-    __slots__ = ("section",)
-
-    def __init__(self, section: Section) -> None:
-        self.section = section
-
-    def __hash__(self) -> int:
-        return id(self.section)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SectionKey) and other.section is self.section
-
-
 class Same(Generic[T]):
-    """An object as a cache key by identity: what one index holds (its macros) is asked about by every section
-    of a check, and hashing its contents would cost what the cache saves. Holding the object keeps its id unused."""
+    """An object as a cache key by identity, whatever its contents compare equal to: hashing them would cost
+    what the cache saves (one index's macros, which every section of a check asks about). Holding the object
+    keeps its id unused."""
 
     __slots__ = ("value",)
 
@@ -50,3 +36,13 @@ class Same(Generic[T]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Same) and other.value is self.value
+
+
+class SectionKey(Same["Section"]):
+    """A section as a cache key: the same Section object is the same key."""
+
+    __slots__ = ()
+
+    @property
+    def section(self) -> Section:
+        return self.value
