@@ -9,26 +9,40 @@ text or place, so their blocks and offsets stand, and an edit walks the edited s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ..latex.manuscript import Section
+
+T = TypeVar("T")
 
 TEXT_CACHE_SIZE = 8192
 # Each entry holds a section and its blocks: a book's sections, for a few projects, and no more.
 SECTION_CACHE_SIZE = 1024
 
 
-class SectionKey:
-    """A section as a cache key: the same Section object is the same key, whatever its contents compare equal to."""
+class Same(Generic[T]):
+    """An object as a cache key by identity, whatever its contents compare equal to: hashing them would cost
+    what the cache saves (one index's macros, which every section of a check asks about). Holding the object
+    keeps its id unused."""
 
-    __slots__ = ("section",)
+    __slots__ = ("value",)
 
-    def __init__(self, section: Section) -> None:
-        self.section = section
+    def __init__(self, value: T) -> None:
+        self.value = value
 
     def __hash__(self) -> int:
-        return id(self.section)
+        return id(self.value)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SectionKey) and other.section is self.section
+        return isinstance(other, Same) and other.value is self.value
+
+
+class SectionKey(Same["Section"]):
+    """A section as a cache key: the same Section object is the same key."""
+
+    __slots__ = ()
+
+    @property
+    def section(self) -> Section:
+        return self.value

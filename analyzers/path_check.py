@@ -6,6 +6,7 @@ The CLI, batch and the benchmarks start here; the server keeps sessions of its o
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,8 +58,25 @@ def check_path(
         external_problems=external_problems,
         boundary=folder if named else None,
     )
-    session.check()
+    with rare_full_collections():
+        session.check()
     return session
+
+
+@contextmanager
+def rare_full_collections() -> Iterator[None]:
+    """A check's heap (the parsed files, their index and blocks) lives until the check ends, so the collector's
+    full passes re-scan all of it as it grows and free next to nothing: 13 passes, 1.1 s of hott_book's 11 s cold
+    check, freed 7,500 of its 320,000 objects. Young objects are still collected; the thresholds are set back after."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], _FULL_PASS_RARELY)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+_FULL_PASS_RARELY = 1000  # middle-generation passes per full pass (the default 10): a book's check makes about 180
 
 
 @contextmanager

@@ -428,6 +428,16 @@ _KEPT_WORK = [
         [3, 3, 3, 2],
     ),
     (
+        "NOT001",
+        lambda: _fixture_in_files("NOT001", "\\section{Method}"),
+        [
+            ("after.tex", "We minimise", "Typed here. We minimise"),
+            ("after.tex", "\\renewcommand{\\loss}{\\ell}", "\\renewcommand{\\loss}{\\mathcal{L}}"),
+            ("main.tex", "\\newcommand{\\loss}{\\mathcal{L}}", "\\newcommand{\\loss}{L}"),
+        ],
+        [1, 1, 0, 1],
+    ),
+    (
         "NUM004",
         _reported_statistics,
         [

@@ -25,7 +25,14 @@ _ETHICS = re.compile(
     r"de-?identified|GDPR|HIPAA|compensat\w*|paid (?:at|above))\b",
     re.I,
 )
-_human_subjects_in, _ethics_in = finder(_HUMAN_SUBJECTS), finder(_ETHICS)
+_human_subjects_in = finder(
+    _HUMAN_SUBJECTS,
+    ("human ", "crowd", "turk", "prolific", "user stud", "interviewee", "survey respondents", "patients", "participants were")
+    + ("personal", "medical records", "recruited "),
+)
+_ethics_in = finder(
+    _ETHICS, ("irb", "ethic", "consent", "review board", "approved by", "anonymi", "identified", "gdpr", "hipaa", "compensat", "paid a")
+)
 _MIN_HUMAN_MENTIONS = 2
 
 

@@ -17,7 +17,7 @@ from .model import EMPIRICAL_SECTIONS, any_text, finder, flag_heading
 _LIMITATIONS = re.compile(
     r"\b(?:limitations?|shortcomings?|drawbacks?|caveats?|weakness(?:es)?|fails? to|does not (?:handle|scale|apply))\b", re.I
 )
-_limitations_in = finder(_LIMITATIONS)
+_limitations_in = finder(_LIMITATIONS, ("limitation", "shortcoming", "drawback", "caveat", "weakness", "fail", "does not"))
 
 
 @violation_type

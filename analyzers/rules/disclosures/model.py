@@ -14,6 +14,7 @@ from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
 from ...finding import Finding
 from ...memo import TEXT_CACHE_SIZE
+from ...prefilter import may_match
 from ...violation import Violation
 
 EMPIRICAL_SECTIONS = (SectionKind.EXPERIMENTS, SectionKind.RESULTS)
@@ -22,13 +23,14 @@ _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, Block
 Finder = Callable[[str], tuple[re.Match[str], ...]]
 
 
-def finder(pattern: re.Pattern[str]) -> Finder:
+def finder(pattern: re.Pattern[str], words: tuple[str, ...] | None = None) -> Finder:
     """`pattern`'s matches in a block's text, cached by the text: a keystroke searches only the
-    edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup."""
+    edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup.
+    When every match of the case-blind `pattern` holds one of `words`, a block without them is not searched."""
 
     @lru_cache(maxsize=TEXT_CACHE_SIZE)
     def matches(text: str) -> tuple[re.Match[str], ...]:
-        return tuple(pattern.finditer(text))
+        return tuple(pattern.finditer(text)) if words is None or may_match(text, words) else ()
 
     return matches
 

@@ -71,18 +71,24 @@ def injections(text: str) -> tuple[re.Match[str], ...]:
 
 def _anchor_positions(text: str) -> list[int]:
     """Where the anchors occur, anchor by anchor. No anchor spans a blank line, so they are found
-    paragraph by paragraph, cached by text: typing re-reads one paragraph."""
+    paragraph by paragraph, cached by text: typing re-reads one paragraph. A paragraph is searched only
+    for the anchors the whole text holds: a book's text holds a few of them."""
+    lowered = text.lower()
+    present = tuple(anchor for anchor, word in enumerate(_INJECTION_ANCHORS) if word in lowered)
+    if not present:
+        return []
     occurrences = sorted(
-        (anchor, offset + position) for offset, paragraph in paragraphs(text) for anchor, position in _paragraph_anchors(paragraph)
+        (anchor, offset + position) for offset, paragraph in paragraphs(text) for anchor, position in _paragraph_anchors(paragraph, present)
     )
     return [position for _, position in occurrences]
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _paragraph_anchors(paragraph: str) -> tuple[tuple[int, int], ...]:
+def _paragraph_anchors(paragraph: str, present: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     lowered = paragraph.lower()
     found = []
-    for anchor, word in enumerate(_INJECTION_ANCHORS):
+    for anchor in present:
+        word = _INJECTION_ANCHORS[anchor]
         position = lowered.find(word)
         while position != -1:
             found.append((anchor, position))

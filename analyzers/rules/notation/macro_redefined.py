@@ -138,7 +138,7 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[MacroPlaces]
         yield _places(ctx, section, redefinitions)
 
 
-def _places(ctx: RuleContext, section: Section, redefinitions: list[Redefinition]) -> MacroPlaces:
+def _places(ctx: RuleContext, section: Section, redefinitions: tuple[Redefinition, ...]) -> MacroPlaces:
     """Where `section`'s blocks sit around each redefinition, and its first block using each redefined macro."""
     cuts = []
     for redefinition in redefinitions:

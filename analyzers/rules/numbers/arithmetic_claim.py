@@ -15,6 +15,7 @@ from ...quantities import slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import section_tables
+from .restated import HAS_DIGIT
 
 _NUM = r"([-−]?\d+(?:\.\d+)?)\s*%?"
 _CHANGE = re.compile(
@@ -89,6 +90,8 @@ _NEAR = 15  # characters between "from A to B" and "by C" that still keep C abou
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _wrong_changes(text: str) -> tuple[tuple[int, int, ChangeMiscomputed, float], ...]:
     """(start, end, violation, confidence) of the stated changes in `text` that do not add up; cached by text."""
+    if not HAS_DIGIT(text):  # both ends are numbers
+        return ()
     wrong = []
     for match in _CHANGE.finditer(text):
         groups = match.groups()

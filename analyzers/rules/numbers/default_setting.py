@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
+from ...prefilter import may_match
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .restated import NUMBER, Pair, Stated, reported, restatements, section_statements, value_of
@@ -30,11 +31,15 @@ _DEFAULT = re.compile(
     r"|\bby\s+default\b|\bdefaults?\s+(?:values?|settings?|configuration)\b|\b(?:as|is)\s+(?:the\s+|our\s+)?default\b",
     re.IGNORECASE,
 )
-_MAY_DECLARE = re.compile(r"default|unless", re.IGNORECASE)  # a quick look before a block's sentences are split
 # A symbol set to one number: "γ=0.95", "\lambda = 9", "m_eff = 0.02", "N=50"; not one of a list ("γ = 0.9, 0.95").
 _SET = re.compile(r"(?<![\w\\])(\\?[A-Za-zα-ωΑ-Ω][A-Za-z]*(?:_\{?\w+\}?)?)\s*=\s*(" + NUMBER + r")(?!\s*,\s*\d|\s*(?:and|or)\s+\d|\.?\d)")
 _NOT_SYMBOLS = frozenset({"p", "\\p", "n", "df"})  # a p-value, a sample's size: results, not settings
 _KEY = "the default "
+
+
+def _may_declare(text: str) -> bool:
+    """A quick look before a block's sentences are split: most declare no default."""
+    return may_match(text, ("default", "unless"))
 
 
 def defaults(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
@@ -112,7 +117,4 @@ def default_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     ## Fix safety
     No fix: which value the experiments used is the author's to say.
     """
-    # Most sections declare no default: their sentences are not split at all.
-    if not any(_MAY_DECLARE.search(placed.block.plain.text) for placed in section.blocks):
-        return [[]]
-    return [section_statements(ctx, section, defaults)]
+    return [section_statements(ctx, section, defaults, _may_declare)]

@@ -37,6 +37,7 @@ from ...quantities import CellAt, body_cells
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import section_tables
+from .restated import HAS_DIGIT
 
 # The name of a line that counts each group's members.
 _SIZE = re.compile(
@@ -147,6 +148,8 @@ def _sentences(ctx: RuleContext, section: Section) -> Iterator[_Sentence]:
         if placed.kind is not BlockKind.PARAGRAPH:
             continue
         text = placed.block.plain.text
+        if not HAS_DIGIT(text):  # no whole number to read
+            continue
         for start, end in sentence_spans(text):
             sentence = text[start:end]
             found = [

@@ -131,6 +131,8 @@ def _reports(text: str) -> Iterator[tuple[int, int, int, tuple[Stated, ...]]]:
     """Each sentence's runs of labelled statistics: (sentence start, sentence end, where the words naming the
     run's row start: after the run before it, else at the sentence's start, the run)."""
     for start, end in sentence_spans(text):
+        if text.find("=", start, end) == -1:
+            continue
         run: list[Stated] = []
         phrase = start
         for match in _LABELLED.finditer(text, start, end):
@@ -245,15 +247,15 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
     reported: "strong: row named, another statistic agrees"), else 0.8 ("moderate: row named").
     Its measured precision decides whether it may warn.
     """
+    heading = _stems(name_words(section.title))
     for placed in section.blocks:
         table = placed.block.table
         if placed.kind is BlockKind.TABLE and table is not None and len(columns := _columns(table)) >= 2:
             cells = (cell for row in table.rows for cell in row if cell.column in columns.values())
             places = {(cell.row, cell.column): ctx.related(placed.file, cell.start, cell.end, "") for cell in cells}
             yield CoefficientTable(table, columns, places)
-        elif placed.kind is BlockKind.PARAGRAPH:
+        elif placed.kind is BlockKind.PARAGRAPH and "=" in placed.block.plain.text:  # every labelled statistic has one
             text = placed.block.plain.text
-            heading = _stems(name_words(section.title))
             for start, end, phrase, run in _reports(text):
                 sentence = text[start:end]
                 context = _stems(name_words(sentence)) | heading

@@ -13,7 +13,7 @@ from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import section_tables
-from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
+from .restated import HAS_DIGIT, NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _SYMBOL = r"(?:([A-Za-z]{1,3})\s*=\s*)?"
 _NOUN = r"(?:\s+((?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*s)\b)?"
@@ -255,4 +255,4 @@ def range_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     measured precision decides whether a finding is information or a hint.
     """
     # A table's settings first: a sentence of its section that restates them is the later statement, reported.
-    return [[*table_settings(ctx, section), *section_statements(ctx, section, _statements)]]
+    return [[*table_settings(ctx, section), *section_statements(ctx, section, _statements, HAS_DIGIT)]]

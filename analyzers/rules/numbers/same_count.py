@@ -11,7 +11,7 @@ from ...finding import Category, Finding, Severity
 from ...quantities import digit_variants
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .restated import NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
+from .restated import HAS_DIGIT, NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _ACRONYMS = r"[A-Z]{2,}s\b"  # "NLMs", "GPUs": an acronym's plural counts things too
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
@@ -222,4 +222,4 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     "counts: same words after, a slip apart" or "counts: same counted phrase in the summaries";
     confidence 0.6. Their measured precision decides whether a finding is information or a hint.
     """
-    return [section_statements(ctx, section, counts)]
+    return [section_statements(ctx, section, counts, HAS_DIGIT)]

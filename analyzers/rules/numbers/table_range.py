@@ -44,6 +44,7 @@ from ...quantities import ShownTable, agrees, body_cells, name_words, referenced
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import significant_figures
+from .restated import HAS_DIGIT
 
 _NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
 _RANGE = re.compile(
@@ -327,6 +328,8 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, C
     found: list[tuple[int, int, Callable[[Finding], _Range | _Extreme]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
+        if not HAS_DIGIT(sentence):  # a range's ends and an extreme are numbers
+            continue
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         for at, until, low, high in stated_ranges(sentence):
             found.append((start + at, start + until, partial(_Range, low, high, " ".join(sentence[at:until].split()), labels)))

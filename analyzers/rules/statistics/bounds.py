@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ...apa_results import P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
+from ...prefilter import may_match
 from .model import ZERO_P
 
 _NUMBER = r"(?P<value>[-−–]?\s*(?:\d+(?:\.\d+)?|\.\d+))"
@@ -84,11 +85,16 @@ def _out_of_range(text: str) -> Iterator[ImpossibleValue]:
     for match in _SPREAD.finditer(text):
         if _value(match) < 0:
             yield _at(match, f"{match.group('name')} is a spread, never negative")
-    for match in _BAYES_PERCENT.finditer(text):
+    for match in _BAYES_PERCENT.finditer(text) if "BF" in text and "%" in text else ():
         yield _at(match, "a Bayes factor is a ratio of likelihoods, not a percentage")
-    for match in _P_VALUE_WORDS.finditer(text):
+    for match in _p_value_words(text):
         if _value(match) > 1:
             yield _at(match, "a p-value is a probability, at most 1")
+
+
+def _p_value_words(text: str) -> Iterator[re.Match[str]]:
+    """ "p-value = …", looked for only where the word "value" stands: the case-blind pattern is slow on a book."""
+    return _P_VALUE_WORDS.finditer(text) if may_match(text, ("value",)) else iter(())
 
 
 def _zero_p_values(text: str) -> Iterator[ImpossibleValue]:
@@ -101,13 +107,15 @@ def _zero_p_values(text: str) -> Iterator[ImpossibleValue]:
             continue
         if not any(start <= match.start() < end for start, end in results):
             yield _at(match, ZERO_P)
-    for match in _P_VALUE_WORDS.finditer(text):
+    for match in _p_value_words(text):
         if _value(match) == 0:
             yield _at(match, ZERO_P)
 
 
 def _twice_stated(text: str) -> Iterator[ImpossibleValue]:
     """A Bayes factor stated twice with two values in one test's result (a parenthesis, up to a semicolon)."""
+    if "BF" not in text:
+        return
     for group in _RESULT_GROUP.finditer(text):
         offset = group.start(1)
         for segment in re.finditer(r"[^;]+", group.group(1)):

@@ -205,6 +205,7 @@ _STATED_LEVEL = re.compile(
 _CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|FDR|false discovery|multiple comparisons|q\s*[<=]", re.I)
 # "p = .03", and the "P-value < 0.13" of papers that spell the name out.
 _P = re.compile(P_VALUE.replace("[pP]", r"[pP](?:[-\s]?values?)?", 1))
+_COMPARISON_SIGNS = "<>=≤≥⩽⩾"  # one of them stands in every p-value _P reads
 # A p-value the sentence sets as a threshold ("significant at p < .05", "set at p < .05"): not a result.
 _THRESHOLD = re.compile(
     r"\b(?:set|defined|considered|deemed|threshold|criterion|cut-?off|unless|if|when|whenever|accepted|assumed|at|level|of)[\s:]*$", re.I
@@ -248,7 +249,8 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     """The same for the words that stand for significance where a sentence avoids the word: "no
     reliable difference (p = .03)", "did not differ (p = .01)". A synonym next to a significance
     word ("no significant difference") is that word's claim, read by read_significance_claims."""
-    if not _SYNONYM.search(text) or ("p" not in text and "P" not in text):
+    # The cheap tests first: a claim needs a p-value, so a p and a comparison, and most blocks hold no synonym.
+    if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
     words = [
         word

@@ -13,6 +13,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
+from ...prefilter import may_match
 from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
@@ -79,8 +80,8 @@ _SOTA_COMPETITORS = re.compile(
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _has_superlative(text: str) -> bool:
-    """Cached by block text: the pre-filter is most of this rule's time on a book."""
-    return _SUPERLATIVE.search(text) is not None
+    """Cached by block text: the pre-filter is most of this rule's time on a book, and the words before it most of the pre-filter's."""
+    return may_match(text, ("best", "highest", "lowest", "state-of-the-art", "sota")) and _SUPERLATIVE.search(text) is not None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

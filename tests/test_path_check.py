@@ -1,0 +1,26 @@
+"""check_path, the one-shot check: its session checked with the collector's full passes made rare."""
+
+from __future__ import annotations
+
+import gc
+
+from test_analysis_cache import PAPER, write
+
+from auditex.analyzers.path_check import check_path
+from auditex.analyzers.session import Session
+
+
+def test_a_one_shot_check_runs_with_rare_full_collections_and_sets_the_thresholds_back(tmp_path, monkeypatch):
+    write(tmp_path / "paper", PAPER)
+    during = []
+    checked = Session.check
+
+    def check(session: Session) -> bool:
+        during.append(gc.get_threshold())
+        return checked(session)
+
+    monkeypatch.setattr(Session, "check", check)
+    before = gc.get_threshold()
+    check_path(tmp_path / "paper", use_cache=False)
+    assert during and during[0][:2] == before[:2] and during[0][2] > before[2]
+    assert gc.get_threshold() == before
