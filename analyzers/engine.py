@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from ..latex.manuscript import Manuscript, Section
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 _RunKey = tuple[str, tuple[int, int], str]
 # Where a section's runs lay when findings were computed: file, first line, last line of each.
 _Lines = tuple[tuple[str, int, int], ...]
+_AlignedKey = tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,15 @@ class _SectionKeys:
     moved: str  # the section's text and columns, not lines: findings follow a section that moved
     lines: _Lines
     part: str  # `placed` and the characters its runs start at: a combining rule's parts hold offsets into the file
+
+
+@dataclass(frozen=True)
+class _Aligned:
+    """One rule's per-section units at its last check, by the position of their section."""
+
+    keys: list[_SectionKeys]
+    names: list[str]
+    values: list[list[Any]]
 
 
 @dataclass
@@ -106,6 +117,9 @@ class Engine:
         self._checked_roots: set[str] = set()  # the disk serves a project's first check; memory the later ones
         # (root, rule) → (what the sections fed, the shared state built from it) of a split combine: kept while they feed the same.
         self._shared: dict[tuple[str, str], tuple[str, Any]] = {}
+        # (root, rule, facet digests, what the unit names also hold) → the sections' keys, unit names and values by
+        # position at the rule's last check: an edit looks up only the sections whose keys changed.
+        self._aligned: dict[_AlignedKey, _Aligned] = {}
         # The facet digests of the last check and the manuscript they were taken of: every change of a project
         # builds it a new manuscript, so while it holds the same one, a staged check's second stage digests nothing.
         self._digests: tuple[Manuscript | None, dict[str, str]] = (None, {})
@@ -152,10 +166,12 @@ class Engine:
         unsaved = [(run, run.computed)] if self.cache is not None else []
         if only is None:
             self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
+            self._aligned = run.aligned_used
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
             self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
             self._shared = {key: shared for key, shared in self._shared.items() if not only(key[1])} | run.shared_used
+            self._aligned = {key: aligned for key, aligned in self._aligned.items() if not only(key[1])} | run.aligned_used
             self._unsaved += unsaved
             self._run_keys |= run.run_keys
             self._section_keys |= run.section_keys
@@ -180,7 +196,10 @@ class _Units:
     """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not.
     A unit past its work budget stops the rule: its WorkSkipped result is kept (cached) like any other."""
 
-    def __init__(self, rule: Rule, context: RuleContext, stats: CheckStats, previous: dict[str, list[Any]]) -> None:
+    def __init__(
+        self, key: tuple[str, str, str], rule: Rule, context: RuleContext, stats: CheckStats, previous: dict[str, list[Any]]
+    ) -> None:
+        self.key = key
         self.rule = rule
         self.context = context
         self.stats = stats
@@ -217,10 +236,15 @@ class _Units:
             raise _Skipped
         return value
 
-    def keep(self, unit: str) -> None:
-        """Carry a unit this check did not need over to the next one, as if it had been read."""
-        if unit not in self.current and unit in self.previous:
-            self.current[unit] = self.previous[unit]
+    def keep(self, units: Iterable[str]) -> None:
+        """Carry units this check did not need over to the next one, as if they had been read."""
+        current, previous = self.current, self.previous
+        current.update({unit: previous[unit] for unit in units if unit not in current and unit in previous})
+
+    def reuse(self, names: list[str], values: list[list[Any]], cached: int) -> None:
+        """Units read (`cached` of them as the last check left them, without a look-up each)."""
+        self.current.update(zip(names, values))
+        self.stats.rules_cached += cached
 
 
 class _ProjectCheck:
@@ -240,6 +264,10 @@ class _ProjectCheck:
         # facet → its digest, taken once per check, and kept from the last check of the same manuscript
         self.digests = dict(digests) if manuscript is project.manuscript else {}
         self.shared_used: dict[tuple[str, str], tuple[str, Any]] = {}
+        self.aligned_used: dict[_AlignedKey, _Aligned] = {}
+        self._keys_list: list[_SectionKeys] | None = None
+        self._changed: dict[int, list[int] | None] = {}  # id of an earlier check's keys → the positions changed since
+        self._placed_digest: str | None = None
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
@@ -253,13 +281,14 @@ class _ProjectCheck:
         sections = self.sections()
         combine = rule.combine
         if combine is None:
-            findings: list[Finding] = []
-            for section, keys in sections:
-                lines, found = units.get(
-                    keys.moved, lambda section=section, keys=keys: [keys.lines, _fingerprinted(rule.check(context, section))]
-                )
-                findings += found if lines == keys.lines else _moved(found, lines, keys.lines)
-            return findings
+            found = self.per_section(
+                units,
+                ("moved",),
+                lambda place, keys: keys.moved,
+                lambda place, section, keys: [keys.lines, _fingerprinted(rule.check(context, section))],
+                lambda value, keys: value if value[0] == keys.lines else [keys.lines, _moved(value[1], value[0], keys.lines)],
+            )
+            return list(chain.from_iterable(findings for _, findings in found))
 
         # A section's part is read only where something is computed from it: typing earlier in its file moves its
         # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew.
@@ -270,11 +299,10 @@ class _ProjectCheck:
             findings = self.pairwise(rule.pairwise, context, units, sections, part)
         else:
             findings = units.get(
-                "combine" + value_hash([keys.placed for _, keys in sections]),
+                "combine" + self.placed_digest(),
                 lambda: _fingerprinted(combine(context, [(section, part(section, keys)) for section, keys in sections])),
             )
-        for _, keys in sections:
-            units.keep(keys.part)
+        units.keep(keys.part for _, keys in sections)
         return findings
 
     def pairwise(
@@ -289,8 +317,13 @@ class _ProjectCheck:
         state, so an edit recomputes only the pairs that involve the edited section."""
         # What each section feeds, digested under the section's key: an edit digests the edited section's alone.
         fed = [
-            units.get("feeds" + keys.placed, lambda section=section, keys=keys: [_fed_digest(split.feeds(part(section, keys)))])[0]
-            for section, keys in sections
+            value[0]
+            for value in self.per_section(
+                units,
+                ("feeds",),
+                lambda place, keys: "feeds" + keys.placed,
+                lambda place, section, keys: [_fed_digest(split.feeds(part(section, keys)))],
+            )
         ]
         feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
         key = (self.project.root_file, context.rule.code)
@@ -310,15 +343,44 @@ class _ProjectCheck:
                 self.shared_used[key] = (feeds, shared[0])
             return shared[0]
 
-        findings: list[Finding] = []
-        for place, (section, keys) in enumerate(sections):
-            findings += units.get(
-                "each" + value_hash((place, keys.placed, feeds)),
-                lambda place=place, section=section, keys=keys: _fingerprinted(
-                    split.each(context, against(), place, section, part(section, keys))
-                ),
-            )
-        return findings
+        found = self.per_section(
+            units,
+            ("each", feeds),
+            lambda place, keys: "each" + value_hash((place, keys.placed, feeds)),
+            lambda place, section, keys: _fingerprinted(split.each(context, against(), place, section, part(section, keys))),
+        )
+        return list(chain.from_iterable(found))
+
+    def per_section(
+        self,
+        units: _Units,
+        names: tuple[str, ...],
+        name_of: Callable[[int, _SectionKeys], str],
+        compute: Callable[[int, Section, _SectionKeys], list[Any]],
+        placed: Callable[[list[Any], _SectionKeys], list[Any]] = lambda value, keys: value,
+    ) -> list[list[Any]]:
+        """Each section's unit (named by `name_of`; `names` says what else a name holds). Where a section's keys
+        are those it had at the rule's last check, its unit is taken by position, without a look-up: an edit
+        looks up the edited sections alone, where a walk over every section's units cost more than the rules.
+        `placed` puts a unit looked up where its section now lies (and it is kept so)."""
+        sections = self.sections()
+        key = (*units.key, *names)
+        last = self.engine._aligned.get(key)
+        changed: Sequence[int] | None = self.changed_since(last.keys) if last is not None else None
+        if last is None or changed is None:
+            changed = range(len(sections))
+            unit_names: list[str] = [""] * len(sections)
+            values: list[list[Any]] = [[]] * len(sections)
+        else:
+            unit_names, values = list(last.names), list(last.values)
+        for place in changed:
+            section, keys = sections[place]
+            unit_names[place] = name = name_of(place, keys)
+            value = units.get(name, lambda place=place, section=section, keys=keys: compute(place, section, keys))
+            values[place] = units.current[name] = placed(value, keys)
+        units.reuse(unit_names, values, len(sections) - len(changed))
+        self.aligned_used[key] = _Aligned(self.keys_list(), unit_names, values)
+        return values
 
     def digest(self, facet: str) -> str:
         found = self.digests.get(facet)
@@ -337,7 +399,7 @@ class _ProjectCheck:
             first_check = self.project.root_file not in self.engine._checked_roots
             cache = self.engine.cache
             previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
-        units = _Units(rule, context, self.stats, previous)
+        units = _Units(key, rule, context, self.stats, previous)
         self.units_used[key] = units.current
         self._units.append((key, rule, units))
         return units
@@ -378,6 +440,27 @@ class _ProjectCheck:
                 self.section_keys[id(section)] = (section, keys)
                 self._sections.append((section, keys))
         return self._sections
+
+    def keys_list(self) -> list[_SectionKeys]:
+        if self._keys_list is None:
+            self._keys_list = [keys for _, keys in self.sections()]
+        return self._keys_list
+
+    def changed_since(self, before: list[_SectionKeys]) -> list[int] | None:
+        """The positions whose section keys are not those of `before` (None: sections were added or removed)."""
+        if id(before) not in self._changed:
+            now = self.keys_list()
+            same = len(now) == len(before)
+            self._changed[id(before)] = (
+                [place for place, (ours, theirs) in enumerate(zip(now, before)) if ours is not theirs] if same else None
+            )
+        return self._changed[id(before)]
+
+    def placed_digest(self) -> str:
+        """Every section's text and place, in order: what a combine of them all is kept under."""
+        if self._placed_digest is None:
+            self._placed_digest = value_hash([keys.placed for keys in self.keys_list()])
+        return self._placed_digest
 
     def section_keys_of(self, section: Section) -> _SectionKeys:
         """What a section rule's results depend on: the section's raw text and where each run

@@ -210,6 +210,11 @@ class AuditexServer(LanguageServer):
         return bool(value)
 
 
+# What an edit's analysis leaves alive (8,400 objects on hott_book, 3,900 on a 100 KB paper) stays below this, so
+# the collection after the publish is its only one: at the default 700 it paid a dozen while the author waited.
+_YOUNG_OBJECTS = 50_000
+
+
 def settle_heap() -> None:
     """After an analysis is published: collect what it left, then freeze what lives on.
 
@@ -220,6 +225,7 @@ def settle_heap() -> None:
     """
     gc.collect()
     gc.freeze()
+    gc.set_threshold(_YOUNG_OBJECTS, *gc.get_threshold()[1:])
 
 
 def path_of(uri: str) -> Path | None:

@@ -291,3 +291,21 @@ def test_levels_below_secnumdepth_are_not_numbered(tmp_path):
     project = make_project(tmp_path, {"main.tex": document(body, preamble="\\setcounter{secnumdepth}{1}")})
     texts = {path: project.source(path).text for path in project.files}
     assert [unit.number for unit in numbered_units(project.manuscript, texts)] == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\\usepackage[disable]{todonotes}\n\\chapter{One}",
+        "\\documentclass[11pt]{book}\n\\counterwithout{figure}{chapter}",
+        "\\renewcommand{\\thetable}{S\\arabic{table}} and \\newcommand\\thefigure{x}",
+        "\\numberwithin{section}{part}\n\\captionof{table}{A}\\ContinuedFloat\\setcounter{figure}{2}",
+        "% \\chapter{commented}\n\\usepackage{todonotes} \\counterwithin*{table}{section}",
+        "plain prose without a command",
+    ],
+)
+def test_the_project_wide_searches_find_what_a_search_of_the_whole_file_finds(text):
+    from auditex.analyzers.rules.drafts.model import _SEARCHES, _holds, _uncommented
+
+    masked = _uncommented(text)
+    assert _holds(text) == {name for name, pattern in _SEARCHES.items() if re.search(pattern, masked)}

@@ -509,3 +509,35 @@ def test_a_combine_recomputed_after_typing_earlier_in_the_file_places_its_findin
     cold = Engine().check(Project(tmp_path, "main.tex"))
     assert "NUM001" in [finding.code for finding in cold]
     assert [(finding.code, finding.range) for finding in incremental] == [(finding.code, finding.range) for finding in cold]
+
+
+_STRUCTURAL_EDITS = [
+    ("sections/results.tex", "compares", "compares~\\ref{sec:nowhere}"),  # a \ref that nothing defines
+    ("sections/intro.tex", "Probing them", "\\label{sec:probing}Probing them"),  # a \label
+    ("sections/results.tex", "~\\ref{sec:nowhere}", ""),  # the \ref removed
+    ("main.tex", "\\begin{document}", "\\newcommand{\\probe}{P}\n\\begin{document}"),  # a \newcommand
+    ("sections/intro.tex", "We make two", "\\section{Contributions}\nWe make two"),  # a heading: one more section
+    ("sections/intro.tex", "We evaluate", "We now evaluate"),  # typing before the new section, in its file
+    ("sections/intro.tex", "\\section{Contributions}\n", ""),  # the heading removed
+    ("sections/intro.tex", "\\label{sec:probing}", ""),  # the \label removed
+]
+
+
+def test_staged_checks_give_a_cold_checks_findings_after_each_structural_edit(tmp_path):
+    """Each stage of a staged check keeps what it did not recompute by the section's position: edits that add or
+    remove a reference, a label, a macro or a section (their count changes) give a cold check's findings."""
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, FILES)
+    texts = dict(FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    for name, old, new in _STRUCTURAL_EDITS:
+        assert old in texts[name], "the edit must change the fixture"
+        texts[name] = texts[name].replace(old, new, 1)
+        project.update(name, texts[name])
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays=texts))
+        quick = engine.check(project, only=is_quick)
+        assert _dumped(quick) == _dumped([finding for finding in cold if is_quick(finding.code)]), f"quick stage after {new!r}"
+        assert _dumped(engine.check(project)) == _dumped(cold), f"after {new!r}"

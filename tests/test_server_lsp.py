@@ -508,3 +508,26 @@ async def test_hostile_files_never_crash_the_server(paper: Path):
         await until(lambda: "INC001" in (codes(client, paper, "main.tex") or []), what="the deleted file reported as missing")
         assert codes(client, paper, "results.tex") == []  # no longer in the project: cleared
         assert shown(client, paper) == cold(paper)
+
+
+def test_what_an_edit_leaves_alive_waits_for_the_collection_after_its_publish():
+    import gc
+
+    from auditex.server.server import settle_heap
+
+    threshold = gc.get_threshold()
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    try:
+        settle_heap()
+        gc.callbacks.append(count)
+        kept = [[index] for index in range(10_000)]  # more than an edit of hott_book leaves alive
+        gc.callbacks.remove(count)
+        assert len(kept) == 10_000 and collections == []
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()

@@ -26,7 +26,7 @@ _EXTERNAL_DOCUMENT = re.compile(r"^[^%\n]*\\externaldocument\s*(?:\[[^\]]*\])?\s
 _LABEL = re.compile(r"^[^%\n]*?\\label\s*\{([^{}]+)\}", re.M)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LabelSources:
     """Where the labels of a build may come from besides its own `\\label`s."""
 
@@ -36,18 +36,21 @@ class LabelSources:
     elsewhere: dict[str, str]  # undefined keys another root's file labels -> that file
     external: bool  # xr's \externaldocument reads the labels of the other document's build
     packages: set[str]  # the packages loaded, some of which define labels (lastpage)
-    uses: set[tuple[str, int]]  # where the references stand: a key there is a use, not a definition
+    unresolved: set[str]  # the keys of references that `define` does not define: the references to look at
+    # Where the references stand (a key there is a use, not a definition): read only to look for a mention.
+    uses: set[tuple[str, int]] | None = None
     # Key → where it stands outside the references, looked for once per key (a key may have thousands of references).
     mentions: dict[str, tuple[str, int] | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ctx: RuleContext) -> LabelSources:
         missing = [p for p in ctx.project.problems if p.kind == "missing_file" and p.target]
-        undefined = {ref.key for _, ref in ctx.index.refs if ref.key not in ctx.index.labels}
+        defined = ctx.index.labels
+        undefined = {ref.key for _, ref in ctx.index.refs} - defined.keys()
         elsewhere = _labels_outside_the_build(ctx, undefined) if undefined else {}
         external = bool(elsewhere) and _EXTERNAL_DOCUMENT.search("\n".join(ctx.source(path).text for path in ctx.project.files)) is not None
-        return cls(
-            defined=ctx.index.labels,
+        sources = cls(
+            defined=defined,
             missing=missing,
             generated=[p for p in missing if (p.target or "").endswith(_GENERATED_LABEL_FILES)],
             elsewhere=elsewhere,
@@ -55,8 +58,10 @@ class LabelSources:
             packages={
                 site.target for path in ctx.project.files for site in ctx.project.documents[path].parsed.includes if site.kind == "package"
             },
-            uses={(file, ref.start) for file, ref in ctx.index.refs},
+            unresolved=set(),
         )
+        sources.unresolved = {key for key in undefined if not sources.define(key)}
+        return sources
 
     def define(self, key: str) -> bool:
         """Whether `key` is defined for the build: labelled, a macro's parameter, a package's, or the external document's."""
@@ -67,6 +72,8 @@ class LabelSources:
     def mention(self, ctx: RuleContext, key: str) -> tuple[str, int] | None:
         """Where `key` stands outside the references, if anywhere: a command auditex does not read may define it there."""
         if key not in self.mentions:
+            if self.uses is None:
+                self.uses = {(file, ref.start) for file, ref in ctx.index.refs}
             self.mentions[key] = _mention_outside_references(ctx, key, self.uses)
         return self.mentions[key]
 

@@ -126,7 +126,7 @@ def undefined_reference(ctx: RuleContext) -> Iterator[Finding]:
     unresolved: list[Related] = []
     unresolved_keys: dict[str, None] = {}
     for file, ref in ctx.index.refs:
-        if labels.define(ref.key):
+        if ref.key not in labels.unresolved:
             continue
         if ref.key.startswith("{") and ref.key.endswith("}"):
             inner = ref.key[1:-1]

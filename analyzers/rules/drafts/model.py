@@ -235,7 +235,10 @@ def _holds(text: str) -> frozenset[str]:
     """Which of the project-wide searches (`_SEARCHES`) find something in a file, comments aside: one entry per
     file, so that a book's every file stays cached while each edit asks them all."""
     masked = _uncommented(text)
-    return frozenset(name for name, pattern in _SEARCHES.items() if re.search(pattern, masked))
+    # Each search matches only where a command `_SEARCHED` names starts: one scan finds those places, and each
+    # search is tried there alone (a search over the whole of a book's chapter costs 0.4 ms, nine on every edit).
+    starts = [match.start() for match in _SEARCHED.finditer(masked)]
+    return frozenset(name for name, pattern in _SEARCHES.items() if any(re.compile(pattern).match(masked, start) for start in starts))
 
 
 def _anywhere(texts: Iterable[str], search: str) -> bool:
@@ -443,6 +446,10 @@ _SEARCHES: dict[str, str | re.Pattern[str]] = {
     **{f"{kind} numbered otherwise": _OWN_NUMBERING.format(type=kind) for kind in ("figure", "table", "section")},
     **{f"{kind} not by chapter": _NOT_BY_CHAPTER.format(type=kind) for kind in ("figure", "table", "section")},
 }
+# The commands every alternative of every search starts with.
+_SEARCHED = re.compile(
+    r"\\(?:usepackage|chapter|numberwithin|counterwith|setcounter|addtocounter|newcommand|renewcommand|captionof|ContinuedFloat|documentclass)"
+)
 
 
 @dataclass(frozen=True, slots=True)
