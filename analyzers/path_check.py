@@ -7,8 +7,10 @@ The CLI, batch and the benchmarks start here; the server keeps sessions of its o
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,15 +69,32 @@ def check_path(
 def rare_full_collections() -> Iterator[None]:
     """A check's heap (the parsed files, their index and blocks) lives until the check ends, so the collector's
     full passes re-scan all of it as it grows and free next to nothing: 13 passes, 1.1 s of hott_book's 11 s cold
-    check, freed 7,500 of its 320,000 objects. Young objects are still collected; the thresholds are set back after."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], _FULL_PASS_RARELY)
+    check, freed 7,500 of its 320,000 objects. Young objects are still collected; the thresholds are set back
+    when the last of the checks running at once (a batch runs several in threads) ends."""
+    with _COLLECTIONS.lock:
+        if _COLLECTIONS.checks == 0:
+            _COLLECTIONS.saved = gc.get_threshold()
+            gc.set_threshold(_COLLECTIONS.saved[0], _COLLECTIONS.saved[1], _FULL_PASS_RARELY)
+        _COLLECTIONS.checks += 1
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
+        with _COLLECTIONS.lock:
+            _COLLECTIONS.checks -= 1
+            if _COLLECTIONS.checks == 0:
+                gc.set_threshold(*_COLLECTIONS.saved)
 
 
+@dataclass
+class _Collections:
+    """The collector's thresholds as they were before the checks running now, and how many run."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    checks: int = 0
+    saved: tuple[int, ...] = ()
+
+
+_COLLECTIONS = _Collections()
 _FULL_PASS_RARELY = 1000  # middle-generation passes per full pass (the default 10): a book's check makes about 180
 
 
