@@ -42,7 +42,7 @@ from auditex.analyzers.finding import Finding, Source  # noqa: E402
 from auditex.analyzers.llm.audit_modes import MODES  # noqa: E402
 from auditex.analyzers.llm.units import PaperData  # noqa: E402
 from auditex.analyzers.session import Session  # noqa: E402
-from auditex.evaluation.real_errors import Problem, load_ledger, recall_table  # noqa: E402
+from auditex.evaluation.real_errors import Ledger, Problem, load_ledger, recall_table  # noqa: E402
 from auditex.latex.tables import bare_rows  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -137,10 +137,10 @@ def _stretch(cells: list[str]) -> tuple[str, ...]:
 
 def scripted(problem: Problem, lines: SentLines) -> Plant | None:
     sides = [lines.side(file, line) for file, line in problem.places]
-    if any(found is None for found in sides):
+    first, second = sides[0], sides[-1]
+    if any(found is None for found in sides) or first is None or second is None:
         return None
-    (first, first_shown), (second, second_shown) = sides[0], sides[-1]  # type: ignore[misc]  # None was ruled out
-    return Plant(f"{problem.file}:{problem.line}", problem.kind, first, second, first_shown=first_shown, second_shown=second_shown)
+    return Plant(f"{problem.file}:{problem.line}", problem.kind, first[0], second[0], first_shown=first[1], second_shown=second[1])
 
 
 def paper_run(server: LoopbackLLMServer, paper: str, problems: list[Problem], arguments: argparse.Namespace) -> dict[str, Any]:
@@ -231,7 +231,7 @@ def main() -> None:
 
 
 def report(
-    ledger: Any,
+    ledger: Ledger,
     findings: dict[str, dict[str, list[Finding]]],
     together: dict[str, int],
     unscripted: dict[str, list[str]],
@@ -245,10 +245,8 @@ def report(
     for mode, table in tables.items():
         overall: Any = table["overall"]
         total = overall["all"]["problems"]
-        print(
-            f"{mode:9} {total:8} {together[mode] / max(1, total):11.0%} {overall['all']['information_or_above'] or 0:9.0%} "
-            f"{overall['seen']['information_or_above'] or 0:12.0%} {overall['held_out']['information_or_above'] or 0:9.0%}"
-        )
+        shares = [_share(overall[group]["information_or_above"]) for group in ("all", "seen", "held_out")]
+        print(f"{mode:9} {total:8} {_share(together[mode] / total if total else None):>11} {shares[0]:>9} {shares[1]:>12} {shares[2]:>9}")
     print("\nreported, per kind: " + "  ".join(arguments.modes))
     kinds: Any = next(iter(tables.values()))["per_kind"] if tables else {}
     for kind in kinds:
@@ -264,6 +262,10 @@ def report(
         arguments.save.write_text(
             json.dumps({"tables": tables, "together": together, "unscripted": unscripted, "failed": failed}, indent=1)
         )
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
 
 
 if __name__ == "__main__":
