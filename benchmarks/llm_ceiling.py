@@ -87,9 +87,8 @@ class Plant:
 
     def shown(self, text: str) -> tuple[bool, bool]:
         """Whether the text carries side A, side B."""
-        return any(form in text for form in self.first_shown or (self.first,)), any(
-            form in text for form in self.second_shown or (self.second,)
-        )
+        first, second = self.first_shown or (self.first,), self.second_shown or (self.second,)
+        return any(form in text for form in first), any(form in text for form in second)
 
 
 def _plants(named: bool) -> list[Plant]:

@@ -68,13 +68,13 @@ class SentLines:
         project = self.paper.project
         path = project.root.absolute(file)
         if file in project.files:
-            text = project.source(file).text
-            lines = text.splitlines(keepends=True)
-            if not 1 <= number <= len(lines):
+            source = project.source(file)
+            starts = source.line_starts
+            if not 1 <= number <= len(starts):
                 return None
-            start = sum(map(len, lines[: number - 1]))
-            end = start + len(lines[number - 1])
-            return self.paper.latex(file, start, end), self._cells(file, text, start, end)
+            start = starts[number - 1]
+            end = starts[number] if number < len(starts) else len(source.text)
+            return self.paper.latex(file, start, end), self._cells(file, source.text, start, end)
         if project.root.relative(path) == file and path.is_file():
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
             if not 1 <= number <= len(lines):
