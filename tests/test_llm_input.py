@@ -142,18 +142,23 @@ def test_a_section_whose_heading_carries_an_injection_is_audited_without_it(llm_
     assert any("Section 2 (heading withheld: the SEC rules flagged it)" in p for p in prompts)
 
 
-def test_branches_tex_never_reads_and_the_preamble_are_not_sent(llm_server: LoopbackLLMServer, tmp_path):
+def test_branches_tex_never_reads_and_the_preamble_but_its_title_are_not_sent(llm_server: LoopbackLLMServer, tmp_path):
     body = (
         "\\newif\\ifchecklist\n\\newif\\iflong\\longtrue\n\\section{Method}\nWe fit the model on 40 sites.\n"
         "\\ifchecklist\nChecklist: did you report error bars? Yes.\n\\fi\n\\iflong\nThe long version keeps this.\n\\fi\n"
         "\\iffalse\nAn old draft paragraph.\n\\fi\n"
     )
     llm_server.responder = hostile_model
-    project = make_project(tmp_path / "paper", {"main.tex": document(body, "\\usepackage{booktabs}\n")})
+    preamble = (
+        "\\usepackage{booktabs}\n% \\title{An Abandoned Title}\n\\title[Short]{Forty Sites Suffice for {Wing} Spans}\n\\author{A. Author}\n"
+    )
+    project = make_project(tmp_path / "paper", {"main.tex": document(body, preamble)})
     asyncio.run(run_audit(project, llm_server.settings("openai"), "fast", deterministic=[]))
     [review, *_] = llm_server.requests
     assert "We fit the model on 40 sites." in review.prompt_text and "The long version keeps this." in review.prompt_text
-    for unread in ("Checklist", "An old draft paragraph", "booktabs"):
+    # The title a class typesets from the preamble is the paper's first claim: it is sent, alone.
+    assert "\\\\title[Short]{Forty Sites Suffice for {Wing} Spans}" in review.prompt_text
+    for unread in ("Checklist", "An old draft paragraph", "booktabs", "Abandoned", "A. Author"):
         assert unread not in review.prompt_text
 
 

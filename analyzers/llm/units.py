@@ -58,6 +58,9 @@ BIB_FIELD_CHARS = 80
 _WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
 RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
 _BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
+# The title a class typesets from the preamble (`\title[Short]{Long}`): the paper's first claim, sent alone.
+_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\]\s*)?(?=\{)")
+_COMMENT_MARK = re.compile(r"(?<!\\)%")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
 # The rules between a tabular's rows: no cell of their own.
@@ -289,6 +292,17 @@ class PaperData:
                 inputs.setdefault(host.index, []).append((site, [p for p in self.manuscript.blocks if p.file == inclusion.target]))
         return inputs
 
+    def preamble_title(self, placed: PlacedBlock) -> tuple[int, int] | None:
+        """The span of the `\\title{...}` a preamble block holds: the one part of the preamble a reader sees."""
+        text = self.project.source(placed.file).text
+        for found in _TITLE.finditer(text, placed.block.start, placed.block.end):
+            closing = _closing_brace(text, found.end(), placed.block.end)
+            line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+            commented = _COMMENT_MARK.search(line) is not None
+            if closing is not None and not commented and not self.withheld(placed.file, found.start(), closing + 1):
+                return found.start(), closing + 1
+        return None
+
     def in_preamble(self, placed: PlacedBlock) -> bool:
         """Before `\\begin{document}`, but for an abstract that a class typesets from there (PNAS's)."""
         in_abstract = self.manuscript.sections[placed.section].kind is SectionKind.ABSTRACT
@@ -319,7 +333,10 @@ class PaperData:
         block, file = placed.block, placed.file
         record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
-        if table is None:
+        title = self.preamble_title(placed) if self.in_preamble(placed) else None
+        if title is not None:
+            record["latex"] = self.latex(file, *title)
+        elif table is None:
             record["latex"] = self.latex(
                 file, block.start, block.end, MAX_PROSE_CHARS if placed.kind is BlockKind.PARAGRAPH else MAX_BLOCK_CHARS
             )
@@ -387,7 +404,8 @@ class PaperData:
             and placed.kind not in _FLOATS
             and placed.index < self._after_references.get(placed.section, placed.index + 1)
         )
-        return not shown_elsewhere and not bibliography and not self.in_preamble(placed) and self.size(placed) > 0
+        sent = not self.in_preamble(placed) or self.preamble_title(placed) is not None
+        return sent and not shown_elsewhere and not bibliography and self.size(placed) > 0
 
     def _text_after_references(self) -> dict[int, int]:
         """Per reference section that text follows, the index of its first block that is no reference: a float,
