@@ -7,7 +7,8 @@ between `<paper>` tags by the templates. "latex" is the block's source as the co
 branches TeX never takes removed (`\\iffalse`, `\\if0`, and a `\newif` switch that nothing sets
 true), the spans the SEC rules flag (hidden text, instructions to AI reviewers) removed, and the
 author's macros expanded (`latex.expansion`). Section titles are expanded the same way; the
-bibliography is a compact list of the cited entries (`PaperData.bibliography`).
+bibliography is a compact list of the cited entries (`PaperData.bibliography`). Of the preamble only
+what a reader sees is sent: an abstract a class typesets from there, and the `\\title{...}` alone.
 
 Every other string that comes from the paper or from a model (section titles, index facts,
 rule messages quoting the paper, memories and tasks a model wrote) goes through `data_line`
