@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..latex.deferred_pattern import DeferredPattern
 from .memo import TEXT_CACHE_SIZE
 
 _GAP = r"[\s~]*"  # white space and the tie `~`, which the plain text keeps
@@ -47,13 +48,13 @@ _BETWEEN = (
 )
 # Each gap is followed by a character it cannot hold: one way to split the spaces, no backtracking storm.
 _SEPARATOR = rf"{_GAP}(?:[,;:(]{_GAP}){{0,2}}"
-_RESULT = re.compile(
+_RESULT = DeferredPattern(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
     rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>(?:[-−–]{_GAP})?{_DIGITS})"
     rf"{_SEPARATOR}(?:{_BETWEEN}{_SEPARATOR}){{0,3}}"
     rf"(?:{P_VALUE}|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
 )
-_EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
+_EXPONENT = DeferredPattern(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")
 _SPELLED = {"<=": "≤", "⩽": "≤", ">=": "≥", "⩾": "≥"}

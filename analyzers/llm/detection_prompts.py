@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from ...latex.deferred_pattern import DeferredPattern
 from ..finding import Category
 
-_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-_HEADER = re.compile(r"<!--(.*?)-->", re.DOTALL)
-_VERSION = re.compile(r"version:\s*([\w.-]+)")
+_PLACEHOLDER = DeferredPattern(r"\{\{(\w+)\}\}")
+_HEADER = DeferredPattern(r"<!--(.*?)-->", re.DOTALL)
+_VERSION = DeferredPattern(r"version:\s*([\w.-]+)")
 
 # Which JSON schema each template shows the model.
 _SCHEMAS = {

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_HTML_COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
+from ...latex.deferred_pattern import DeferredPattern
+
+_PLACEHOLDER = DeferredPattern(r"\{(\w+)\}")
+_HTML_COMMENT = DeferredPattern(r"<!--.*?-->\s*", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from pylatexenc.latexencode import RULE_CALLABLE, UnicodeToLatexConversionRule, UnicodeToLatexEncoder
 
-_FIELD = re.compile(r"([A-Za-z][\w\-]*)\s*=\s*")
+from ...latex.deferred_pattern import DeferredPattern
+
+_FIELD = DeferredPattern(r"([A-Za-z][\w\-]*)\s*=\s*")
 
 
 @dataclass(frozen=True)

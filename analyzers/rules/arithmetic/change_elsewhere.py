@@ -17,10 +17,10 @@ is left alone: the change may be from a number the paper never prints.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
 from ...context import RuleContext
@@ -37,7 +37,7 @@ _FORMULAS = (
     Formula("difference", "{b} − {a}", lambda a, b: b - a),
     Formula("relative change", "({a} − {b}) / {b} × 100", lambda a, b: (a - b) / b * 100 if b else None),
 )
-_WORD = re.compile(r"[^\s()\[\]{},;:]+")
+_WORD = DeferredPattern(r"[^\s()\[\]{},;:]+")
 
 
 @dataclass(frozen=True, slots=True)

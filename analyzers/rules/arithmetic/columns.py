@@ -19,16 +19,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
 from ...quantities import slack
 from ..tables.model import DERIVATIONS, DERIVED_HEADER, Grid, is_aggregate_row
 
 # A column of percentages or proportions, by its header: "% of files", "Share", "Proportion".
-_SHARE_HEADER = re.compile(r"%|\bper\s*cent|\bpercent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\bfractions?\b", re.IGNORECASE)
+_SHARE_HEADER = DeferredPattern(r"%|\bper\s*cent|\bpercent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\bfractions?\b", re.IGNORECASE)
 # A column of changes, by its header: those TAB004 names ("Δ", "Gain", "Imp. ×"), and growth.
-_GROWTH = re.compile(r"\bgrowth\b", re.IGNORECASE)
+_GROWTH = DeferredPattern(r"\bgrowth\b", re.IGNORECASE)
 # A cell that writes a count and its share in parentheses: "131 (0.60)", "548 (58.7\%)".
-_COUNT_AND_SHARE = re.compile(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\(\s*(\d+(?:\.\d+)?)\s*\\?%?\s*\)\s*$")
+_COUNT_AND_SHARE = DeferredPattern(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\(\s*(\d+(?:\.\d+)?)\s*\\?%?\s*\)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_at, named_share, slack
 from .model import NUMBER, Written
 
 # A percentage that is a change, never a difference in points ("3 points", "3 pp") nor a bound ("up to 30%").
-_PERCENT = re.compile(r"(?<!up\sto\s)" + NUMBER + r"\s*(?:\\?%|\s*percent\b)(?!\s*(?:points?|pp|percentage)\b)", re.IGNORECASE)
-_CHANGE = re.compile(
+_PERCENT = DeferredPattern(r"(?<!up\sto\s)" + NUMBER + r"\s*(?:\\?%|\s*percent\b)(?!\s*(?:points?|pp|percentage)\b)", re.IGNORECASE)
+_CHANGE = DeferredPattern(
     r"\b(?:gains?|improv\w*|outperform\w*|beats?|better|higher|lower|margin|reduc\w*|increas\w*|decreas\w*|boost\w*|faster|speed-?ups?)\b",
     re.IGNORECASE,
 )

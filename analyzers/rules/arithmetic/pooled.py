@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
 from ...quantities import slack
 from ..tables.model import Grid
 
-_POOLED_ROW = re.compile(r"^\W*(?:overall|all|total|pooled|combined|average|avg\.?|mean)\b", re.IGNORECASE)
-_SIZE_HEADER = re.compile(
+_POOLED_ROW = DeferredPattern(r"^\W*(?:overall|all|total|pooled|combined|average|avg\.?|mean)\b", re.IGNORECASE)
+_SIZE_HEADER = DeferredPattern(
     r"^\W*(?:n|#|no\.|count|size|samples?|instances|examples|images|items|cases|subjects|participants|patients|queries|"
     r"questions|sentences|documents|#\s*\w+|number\s+of\s+\w+)\W*$",
     re.IGNORECASE,

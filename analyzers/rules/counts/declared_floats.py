@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -17,8 +18,8 @@ from ..drafts.float_layout import float_layout
 from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_type
 
 # "Number of figures: 3", "Number of Tables = 5", "No. of figures 2": a submission's front-matter declaration.
-_DECLARED = re.compile(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\d{1,2})\b(?!\s*[-–.,]\d)", re.IGNORECASE)
-_GRAPHICS = re.compile(r"\\includegraphics\b")
+_DECLARED = DeferredPattern(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\d{1,2})\b(?!\s*[-–.,]\d)", re.IGNORECASE)
+_GRAPHICS = DeferredPattern(r"\\includegraphics\b")
 
 
 @violation_type

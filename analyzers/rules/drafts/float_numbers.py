@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from .float_layout import float_layout
@@ -24,7 +25,7 @@ _PRINTED = re.compile(
     r"|\\renewcommand\s*\{?\\the(?P<other>figure|table)\b"
 )
 # Numbering the counters here cannot follow: it leaves a kind unnumbered.
-_UNFOLLOWED = re.compile(
+_UNFOLLOWED = DeferredPattern(
     r"\\(?:addtocounter|numberwithin|counterwithin\*?)\s*\{(?P<kind>figure|table)\}|\\captionof\s*\{(?P<captioned>figure|table)\}"
     r"|(?P<all>\\ContinuedFloat|\\chapter\b)"
 )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import StyledText
 from ...context import RuleContext
@@ -15,12 +16,14 @@ from ...violation import Violation, violation_type
 from .model import INJECTION
 
 # Colour specifications that print nothing on a white page.
-_WHITE = re.compile(r"^\s*(white(!100)?|1\s*,\s*1\s*,\s*1|1\s+1\s+1|255\s*,\s*255\s*,\s*255|#?ffffff|gray\s*1|1)\s*$", re.I)
-_DEFINE_COLOR = re.compile(r"\\(?:definecolor|colorlet)\s*\{([^}]*)\}\s*(?:\{([^}]*)\}\s*)?\{([^}]*)\}")
+_WHITE = DeferredPattern(r"^\s*(white(!100)?|1\s*,\s*1\s*,\s*1|1\s+1\s+1|255\s*,\s*255\s*,\s*255|#?ffffff|gray\s*1|1)\s*$", re.I)
+_DEFINE_COLOR = DeferredPattern(r"\\(?:definecolor|colorlet)\s*\{([^}]*)\}\s*(?:\{([^}]*)\}\s*)?\{([^}]*)\}")
 # Text styled white is legitimate on a dark background (table headers, tikz nodes).
-_BACKGROUND = re.compile(r"\\(?:cellcolor|rowcolor|columncolor|colorbox|fcolorbox|pagecolor\{(?!white))|fill\s*=|tcolorbox|tikzpicture")
+_BACKGROUND = DeferredPattern(
+    r"\\(?:cellcolor|rowcolor|columncolor|colorbox|fcolorbox|pagecolor\{(?!white))|fill\s*=|tcolorbox|tikzpicture"
+)
 _BACKGROUND_LOOKBEHIND = 300
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = DeferredPattern(r"[^\W\d_]{2,}")
 _MIN_HIDDEN_WORDS = 3
 _MIN_PHANTOM_WORDS = 5
 _TINY_POINTS = 2.0

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -16,7 +17,7 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import injections
 
-_QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
+_QUOTES_BEFORE = DeferredPattern(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
 _QUOTE_WINDOW = 120
 
 # Cached by text: a line break typed above a section moves its text without changing it.

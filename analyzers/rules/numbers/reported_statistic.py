@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
@@ -42,12 +43,12 @@ def _group(kind: str) -> str:
     return re.sub(r"\W", "_", kind)
 
 
-_LABELLED = re.compile(
+_LABELLED = DeferredPattern(
     r"(?<![\w.\\])(?:" + "|".join(f"(?P<{_group(kind)}>{label})" for kind, label in _PROSE_LABEL.items()) + r")"
     r"\s*=\s*(?P<value>[-−]?(?:\d+(?:\.\d+)?|\.\d+))(?![\d.]*\s*[×x]\s*10)"
 )
 # What may stand between two statistics of one report: a comma, a semicolon, white space.
-_JOINED = re.compile(r"^[\s,;]*$")
+_JOINED = DeferredPattern(r"^[\s,;]*$")
 # A row word too short to name anything ("vs", "1").
 _MIN_WORD = 3
 

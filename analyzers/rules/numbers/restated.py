@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.sentences import sentence_spans
@@ -31,7 +32,7 @@ _FUNCTION_WORDS = frozenset(
     + "see fig figs figure figures table tables tab eq eqs equation section sec appendix ref".split()
 )
 SUMMARIES = frozenset({SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.DISCUSSION, SectionKind.CONCLUSION})
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]*(?:=\d+(?:\.\d+)?)?")
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z-]*(?:=\d+(?:\.\d+)?)?")
 
 
 def value_of(written: str) -> float:
@@ -75,7 +76,7 @@ class Pair:
 Read = Callable[[str], Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]]
 # Whether a text may hold a statement: what every statement `read` finds holds, far cheaper than reading.
 MayHold = Callable[[str], object]
-HAS_DIGIT = re.compile(r"\d").search  # a reader of NUMBER: three blocks in four of a book hold none
+HAS_DIGIT = DeferredPattern(r"\d").search  # a reader of NUMBER: three blocks in four of a book hold none
 
 
 def section_statements(ctx: RuleContext, section: Section, read: Read, may_hold: MayHold) -> list[Stated]:

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext
@@ -50,7 +51,7 @@ from .model import (
 )
 
 # The other statistics of a distribution: a Mean column beside two of them is one more of its statistics.
-_DISTRIBUTION_HEADER = re.compile(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
+_DISTRIBUTION_HEADER = DeferredPattern(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
 
 
 @violation_type
@@ -213,7 +214,7 @@ def _check_line(ctx: RuleContext, line: _Line, sister: bool) -> Iterator[Finding
 
 
 # A mean its table says is weighted: its cells alone do not give it.
-_WEIGHTED = re.compile(r"\bweighted\b", re.IGNORECASE)
+_WEIGHTED = DeferredPattern(r"\bweighted\b", re.IGNORECASE)
 _SISTER = "moderate: a same-named aggregate of another table recomputes, this one misses by little"
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext
@@ -176,8 +177,8 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, t
 
 # A column of a dataset's split ("Train", "Validation", "Dev", "Test set size") and one of its size ("N", "# Samples");
 # a "Total" column is TAB001's to add up.
-_SPLIT_COLUMN = re.compile(r"\b(?:train(?:ing)?|val(?:id(?:ation)?)?|dev(?:elopment)?|test(?:ing)?)\b", re.IGNORECASE)
-_SIZE_COLUMN = re.compile(
+_SPLIT_COLUMN = DeferredPattern(r"\b(?:train(?:ing)?|val(?:id(?:ation)?)?|dev(?:elopment)?|test(?:ing)?)\b", re.IGNORECASE)
+_SIZE_COLUMN = DeferredPattern(
     r"^\W*(?:n|size|(?:#\s*|no\.\s*(?:of\s+)?|number\s+of\s+)?"
     r"(?:samples|examples|instances|images|sentences|documents|records|items|pairs|utterances|observations))\W*$",
     re.IGNORECASE,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol, TypeVar
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
@@ -27,27 +28,27 @@ from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
-_HIGHER = re.compile(
+_HIGHER = DeferredPattern(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
     r"top-?[15]|ndcg|hit|reward|return|score)\b",
     re.IGNORECASE,
 )
-_LOWER = re.compile(
+_LOWER = DeferredPattern(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|aurc|lpips|chamfer|cd|latency|"
     r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
     re.IGNORECASE,
 )
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
-_REFERENCE_ROW = re.compile(
+_REFERENCE_ROW = DeferredPattern(
     r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
     r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b",
     re.IGNORECASE,
 )
 # A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
-_MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
-_UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
+_MARK = DeferredPattern(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
+_UNMARKED = DeferredPattern(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
 # A number scaled by a magnitude suffix: its mantissa alone is not its value.
-_MAGNITUDE = re.compile(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
+_MAGNITUDE = DeferredPattern(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
 # Evidence weights for a finding's confidence: where a column's direction was read.
 DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
@@ -196,7 +197,7 @@ class LabelledTable:
         return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
 
 
-OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+OURS = DeferredPattern(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
 def names_row(header: str, words: set[str], ours: bool) -> bool:
@@ -350,7 +351,7 @@ DERIVATIONS = (
     Derivation("share", "{a} / {b} × 100", lambda a, b: a / b * 100 if b else None),
 )
 # A header that names a value derived from two others: "Δ", "Imp. ×", "Diff.", "Ratio", "Speed-up", "Rel. change".
-DERIVED_HEADER = re.compile(
+DERIVED_HEADER = DeferredPattern(
     r"Δ|∆|\\Delta|×|\\times|\b(?:diff(?:erence)?s?|gains?|improv\w*|imp|change|ratios?|speed-?ups?|reductions?|rel|relative|"
     r"increase|decrease|drop)\b",
     re.IGNORECASE,
@@ -440,10 +441,10 @@ ROOT_MEAN_SQUARE = Statistic(
 )
 # A row named for an error measure summarises signed errors: "MAE" the mean of their absolute values, "RMSE" their
 # root mean square; either may also be the mean of per-item errors. Any other aggregate is a mean or a sum.
-_SUM_NAMED = re.compile(r"^\W*(?:total|sum)\b", re.IGNORECASE)
+_SUM_NAMED = DeferredPattern(r"^\W*(?:total|sum)\b", re.IGNORECASE)
 _UNIT = r"\b[\s.~]*(?:\([^()]{0,20}\))?[\W_]*$"  # "MAE (eV)", "RMSE:"
-_MEAN_ABSOLUTE_ROW = re.compile(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
-_ROOT_MEAN_SQUARE_ROW = re.compile(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
+_MEAN_ABSOLUTE_ROW = DeferredPattern(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
+_ROOT_MEAN_SQUARE_ROW = DeferredPattern(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
 
 
 def signed(value: float, decimals: int) -> str:
@@ -528,7 +529,7 @@ def spread_overlaps(first: Cell, second: Cell) -> bool:
 
 
 # A row that states the size of the sample its table breaks down: "n", "N", "Total", "All", "Sample size".
-_SIZE_ROW = re.compile(
+_SIZE_ROW = DeferredPattern(
     r"^\W*(?:n|total(?:\s+(?:sample|n|count))?|all|(?:full\s+|whole\s+)?sample(?:\s+size)?|(?:number|no\.)\s+of\s+\w+)[\W_]*$",
     re.IGNORECASE,
 )

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
@@ -64,9 +65,9 @@ class RespectiveBestContradicted(Violation):
 
 
 # The superlative and what it claims: +1 the highest value, -1 the lowest, "best"/"worst" read against the column.
-_SUPERLATIVE = re.compile(r"\b(best|worst|highest|lowest|largest|smallest)\b", re.IGNORECASE)
+_SUPERLATIVE = DeferredPattern(r"\b(best|worst|highest|lowest|largest|smallest)\b", re.IGNORECASE)
 _RAW = {"highest": 1, "largest": 1, "lowest": -1, "smallest": -1}
-_HEDGED = re.compile(
+_HEDGED = DeferredPattern(
     r"\b(?:second|third|runner|among|except|excluding|other\s+than|one\s+of\s+the|nearly|almost|close\s+to|not|no|nor|"
     r"baselines?|prior|previous|best\s+of\s+(?:our|my)\s+knowledge)\b",
     re.IGNORECASE,
