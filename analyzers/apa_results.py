@@ -16,10 +16,10 @@ What authors write, after the plain-text rendering of their LaTeX (`\\textit{p}`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..latex.deferred_pattern import DeferredPattern
+from ..latex.record import record
 from .memo import TEXT_CACHE_SIZE
 
 _GAP = r"[\s~]*"  # white space and the tie `~`, which the plain text keeps
@@ -61,7 +61,7 @@ _SPELLED = {"<=": "≤", "⩽": "≤", ">=": "≥", "⩾": "≥"}
 _ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ReportedResult:
     """One result as written: `t(28) = 2.20, p = .036`, with where it sits in the plain text."""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
@@ -26,6 +25,7 @@ from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
 from ..latex.one_tailed import announces_one_tailed
 from ..latex.project import Project
+from ..latex.record import record
 from .apa_results import ReportedResult, read_results
 from .memo import TEXT_CACHE_SIZE
 from .project_config import OneTailed, StatisticsConfig
@@ -58,7 +58,7 @@ class Verdict(str, Enum):
         return self not in (Verdict.CONSISTENT, Verdict.ONE_TAILED, Verdict.EQUIVALENCE_TEST)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CheckedResult:
     """A reported result with the p-values its statistic gives and the verdict on the two."""
 
@@ -262,7 +262,7 @@ def _reported_significant(reported: ReportedResult, settings: StatisticsConfig) 
     return reported.p < alpha or (reported.p == alpha and settings.p_equal_alpha_significant)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ResultRow:
     """One result read, where it is and its verdict: a row of `auditex check --statistics`."""
 

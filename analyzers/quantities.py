@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Block, BlockKind, Cell, Table
+from ..latex.record import record
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
@@ -193,7 +194,7 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
     return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pointing:
     """What ties a sentence to table cells: its distinctive words, the labels it references,
     the labels its paragraph references and, for a caption's sentence, the float it describes."""

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 
 from .conditionals import NEVER
 from .deferred_pattern import DeferredPattern
 from .model import MacroDef
+from .record import record
 
 # An unescaped %: an even number of backslashes (possibly none) before it.
 _COMMENT = DeferredPattern(r"(?<!\\)((?:\\\\)*)%[^\n]*")
@@ -32,7 +32,7 @@ def strip_comments(text: str) -> str:
     return _COMMENT.sub(r"\1", text)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Macro:
     arguments: int
     body: str

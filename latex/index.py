@@ -23,6 +23,7 @@ from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .option_labels import label_setting_commands, option_label_uses
 from .printed_macros import MACRO_CALL, printed_macros
+from .record import record
 from .sentences import sentence_spans
 from .source import SourceText, value_hash
 from .tables import rule_macros
@@ -153,7 +154,7 @@ def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object
     return (path, *source.position(item.start), source.text[item.start : item.end], *values)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _BlockFacts:
     """What the index derives from one block's text alone; reused while the text is unchanged."""
 

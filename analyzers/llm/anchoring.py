@@ -30,6 +30,7 @@ from rapidfuzz import fuzz, process
 from ...latex.deferred_pattern import DeferredPattern
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.project import Project
+from ...latex.record import record
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .codes import code_for
 from .detection_prompts import error_type
@@ -110,7 +111,7 @@ def normalised_key(text: str) -> str:
 AnchorMethod = Literal["exact", "source", "normalised", "fuzzy", "block"]
 
 
-@dataclass(frozen=True)
+@record
 class Anchor:
     file: str
     start: int  # source offsets

@@ -22,11 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from ...latex.deferred_pattern import DeferredPattern
+from ...latex.record import record
 from ..finding import Category
 
 _PLACEHOLDER = DeferredPattern(r"\{\{(\w+)\}\}")
@@ -52,7 +52,7 @@ _SCHEMAS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class ErrorType:
     category: Category
     name: str
@@ -60,7 +60,7 @@ class ErrorType:
     definition: str
 
 
-@dataclass(frozen=True)
+@record
 class Prompt:
     name: str
     version: str

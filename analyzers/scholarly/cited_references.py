@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 from ...latex.deferred_pattern import DeferredPattern
 from ...latex.project import Project
+from ...latex.record import record
 from .normalise import bare_id, clean_doi, is_preprint_venue
 
 if TYPE_CHECKING:  # a check reads names and text here (CIT rules); only the online check builds a Reference
@@ -47,7 +48,7 @@ KIND_OF_TYPE: dict[str, Kind] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Cited:
     """One cited entry: what is sent (`reference`) and where findings go."""
 

@@ -16,11 +16,12 @@ import enum
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
+from ....latex.record import record
 from ...quantities import slack
 from ..tables.model import DERIVATIONS, DERIVED_HEADER, Grid, is_aggregate_row
 
@@ -32,7 +33,7 @@ _GROWTH = DeferredPattern(r"\bgrowth\b", re.IGNORECASE)
 _COUNT_AND_SHARE = DeferredPattern(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\(\s*(\d+(?:\.\d+)?)\s*\\?%?\s*\)\s*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Value:
     """A number of a series: its value, its decimal places, and the cell it is written in."""
 
@@ -50,7 +51,7 @@ class Value:
         return self.value if self.exact else self.value + slack(self.decimals)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Series:
     """A column's numbers by body row (aggregate rows left out), with its printed name."""
 
@@ -112,7 +113,7 @@ class Outcome(enum.Enum):
     MISSED = "missed"  # neither
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Formula:
     """How a series follows from its inputs: `compute` over the inputs' values, named for a message."""
 
@@ -145,7 +146,7 @@ def outcome(printed: Value, formula: Formula, a: Value, b: Value) -> Outcome | N
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Fit:
     """A formula of one or two input series that a series follows, row by row."""
 

@@ -17,11 +17,11 @@ import ast
 import operator
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ....latex.source import COMMENT
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
@@ -60,7 +60,7 @@ _OPERATORS: dict[type, Callable[[float, float], float]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Computation:
     """One side of an `=` made of numbers alone, and the number on the other side."""
 

@@ -10,10 +10,10 @@ whether "from 10 to 80 in steps of 10" holds 8 values or 7).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from .model import NUMBER, Written
 
@@ -40,7 +40,7 @@ _COUNT = DeferredPattern(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedGrid:
     """A count, and what the grid it describes gives: a product of factors, or the points of a range."""
 

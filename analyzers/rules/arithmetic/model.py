@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
 
@@ -31,7 +31,7 @@ def _may_write_percent(text: str) -> bool:
     return "%" in text or "cent" in text.lower()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Written:
     """A number as written: its value, its decimal places and where it is in the text."""
 
@@ -69,7 +69,7 @@ _COUNT_WITH_SHARE = DeferredPattern(NUMBER + r"\s*\(\s*" + _PERCENT + r"\s*\)", 
 _CLAUSE_END = DeferredPattern(r"[;:]|\.\s")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Share:
     """A percentage the sentence gives as `part` of `whole`."""
 
@@ -162,7 +162,7 @@ def _is_year(number: Written) -> bool:
     return number.decimals == 0 and 1900 <= number.value <= 2100 and "," not in f"{number.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedChange:
     """A percentage change the sentence states, and the pair of values it gives for it: in parentheses
     beside it ("(20.09 vs. 15.54)"), or as the endpoints of the change ("from 8.50 to 8.84")."""
@@ -219,7 +219,7 @@ _REMAINING = DeferredPattern(r"\b(?:the\s+)?(?:remaining|other|rest\s+of\s+the)\
 _REMAINING_WORD = DeferredPattern(r"(?:remaining|other|rest)\s+(?:of\s+the\s+)?\d", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PartsOfWhole:
     whole: Written
     parts: tuple[Written, ...]

@@ -11,10 +11,10 @@ what the groups' cells give for it, within the rounding of every cell.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
+from ....latex.record import record
 from ...quantities import slack
 from ..tables.model import Grid
 
@@ -26,7 +26,7 @@ _SIZE_HEADER = DeferredPattern(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pooled:
     """One cell of a pooled row, and what its groups' cells give for it."""
 
@@ -50,7 +50,7 @@ class Pooled:
         return abs((self.cell.value or 0.0) - exact) <= slack(self.cell.decimals) + rounding
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PooledRow:
     row: int
     size_column: int

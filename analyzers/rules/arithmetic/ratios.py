@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_share, slack, spelled
 
@@ -73,7 +73,7 @@ _SPREAD = DeferredPattern(r"\(|±|\\pm\b")
 _UNIT = DeferredPattern(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RatioClaim:
     """A factor (or a percentage change) the sentence states, how (a bound or an estimate), and the words naming each side."""
 
@@ -206,7 +206,7 @@ def _larger(match: re.Match[str]) -> int:
     return 0
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Factor:
     """The factor between two cells on one line across: the claimed side's and the compared side's."""
 
@@ -238,7 +238,7 @@ class Factor:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Compared:
     """The factors between the claimed thing and one thing it is compared with, one per line across."""
 

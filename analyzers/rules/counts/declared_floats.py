@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
@@ -42,7 +42,7 @@ class DeclaredFloats(Violation):
         return f"declared {self.kind}s {self.declared}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Float:
     kind: str  # "figure" or "table"
     main: bool  # in the main article, not the appendix
@@ -58,7 +58,7 @@ class _Float:
         return len(_GRAPHICS.findall(self.latex))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Declaration:
     kind: str
     declared: int

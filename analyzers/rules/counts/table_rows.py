@@ -12,11 +12,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER
 from .model import COUNT_WORDS
@@ -49,7 +49,7 @@ _SETTING_NOUNS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TableCount:
     """A count a sentence states for a table it cites, and where the count is written."""
 

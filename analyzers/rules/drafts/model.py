@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
@@ -23,6 +22,7 @@ from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
+from ....latex.record import record
 from ....latex.source import COMMENT
 from ....latex.walker import RunWalker
 from ...memo import TEXT_CACHE_SIZE
@@ -54,7 +54,7 @@ class PlaceholderKind(str, Enum):
         return f"{tier}: {self.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Placeholder:
     kind: PlaceholderKind
     text: str
@@ -286,7 +286,7 @@ def deleted_spans(text: str) -> list[tuple[int, int]]:
     return [match.span(match.lastgroup) for match in _DELETED.finditer(text) if match.lastgroup]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unprinted:
     """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
 
@@ -453,7 +453,7 @@ _SEARCHED = DeferredPattern(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NoteCommand:
     """A command whose uses print a note to a co-author."""
 

@@ -8,10 +8,10 @@ after the reference ("Figure~\\ref{fig:main}C, G", "Fig.~\\ref{fig:main}(c)").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 
 # One panel mark of a caption: "(A)", "(c, g)", "(B and F)".
@@ -44,7 +44,7 @@ _MORE_PANELS = DeferredPattern(r"\s*(?:,|and|&|or)\s*\(([A-Ha-h])\)")
 _COMMAND = DeferredPattern(r"\\[A-Za-z@]+\*?(?:\{[^{}]*\})?")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Panel:
     """One part of a caption: its letters (upper case), the words only its subject has (the head of its
     description), and those of them the caption capitalises inside the head: names ("Prostate", "ImageNet")."""

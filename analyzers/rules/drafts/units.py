@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, Section
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 
 _HEADING = DeferredPattern(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
@@ -49,7 +49,7 @@ section sections chapter chapters figure figures table tables see shown describe
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unit:
     """A numbered section, study or experiment: the number it prints and the sections it spans."""
 

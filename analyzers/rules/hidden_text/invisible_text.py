@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import StyledText
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -55,7 +55,7 @@ class HiddenText(Violation):
         return f"{self.command}:{self.excerpt}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Colour:
     """A colour the section defines (`\\definecolor{bg}{rgb}{1,1,1}`, `\\colorlet{bg}{white}`)."""
 
@@ -64,7 +64,7 @@ class _Colour:
     spec: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Hidden:
     """Styled text that is invisible unless the paper's colours or text say otherwise."""
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Range, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -40,7 +40,7 @@ class ReviewerPromptInjection(Violation):
         return '", "'.join(self.phrases).lower()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Injection:
     """One matched instruction, reported alone; the combine joins the matches of a line."""
 

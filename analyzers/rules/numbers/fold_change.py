@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -61,7 +61,7 @@ class FoldNotInRow(Violation):
         return f"{self.stated} {self.row} {self.label}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _LogTable:
     """A table with columns of log fold changes, where it is written, and its rows by header."""
 
@@ -71,7 +71,7 @@ class _LogTable:
     rows: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class StatedFold:
     """A fold a sentence states, as plain values: a section's parts are kept in the analysis cache."""
 

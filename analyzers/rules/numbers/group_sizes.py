@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
@@ -59,7 +59,7 @@ _NEAR = 3  # words between a size and the group it is given to
 _SLIP = 0.25  # a size this far from its cell, at most, restates it (one apart always does)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Member:
     """A group's cell of a size line."""
 
@@ -72,12 +72,12 @@ class _Member:
     describe: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _SizeLine:
     members: tuple[_Member, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Sentence:
     """A prose sentence with two or more whole numbers: its words, and each number with where it is."""
 

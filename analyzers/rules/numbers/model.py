@@ -14,6 +14,7 @@ from ....latex.index import NumberInContext
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import NumberMention, Role, find_numbers
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Range, Related
 from ...memo import TEXT_CACHE_SIZE
@@ -93,7 +94,7 @@ class CellPlace(NamedTuple):
         return Range.of(self.start_line, self.start_character, self.end_line, self.end_character)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TableCell:
     """A numeric table cell as NUM001 compares it, without its table."""
 
@@ -120,7 +121,7 @@ class TableCell:
         return Related(file=self.place.file, range=self.place.range, message=f"the table's value {self.text}")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Quote:
     """A prose number that may quote a table cell, with what ties its sentence to cells and where the
     finding it becomes sits (built, with its message, related cell and fix, once the cell is known)."""
@@ -154,7 +155,7 @@ class Figures:
     fed: str | None = None  # the digest of what its tables give every section's quotes (see figures.fed_by)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Retired:
     """A table's commented-out source: the decimals it once held ("%13.96 &" above the row's "13.94 &"), each
     with its place, so that a sentence quoting an old value shows as stale."""

@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...quantities import CellAt, body_cells, name_words, spelled
 from .model import CellPlace, lowest_headers, section_tables, significant_figures
@@ -40,7 +40,7 @@ _SUMMARY = DeferredPattern(r"^\W*(?:avg|average|mean|overall|total|sum|all|mae|r
 _ONE_VALUE = DeferredPattern(r"^[^\d]*\d[\d.,]*(?:[^\d]+\d[\d.,]*)?[^\d]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KeyedCell:
     """A numeric body cell with the names of its row and of its column (the header nearest above it)."""
 
@@ -103,7 +103,7 @@ def _keyed(ctx: RuleContext, at: CellAt, names: tuple[frozenset[str], frozenset[
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Repeat:
     """`slip`, a cell of a later table, and `told`, the cell of an earlier table under the same names, with
     how many other results the two tables repeat alike."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
@@ -53,7 +53,7 @@ _JOINED = DeferredPattern(r"^[\s,;]*$")
 _MIN_WORD = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One labelled value of a report: its statistic, its value as written, and where it is in the block's text."""
 
@@ -65,7 +65,7 @@ class Stated:
     end: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class Report:
     """Statistics a sentence reports together, the words before them (which name the row), and what the whole
     sentence and its section's heading name (the outcome, the contrast)."""
@@ -78,7 +78,7 @@ class Report:
     title: str
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class CoefficientTable:
     """A table with a column for two or more statistics of a coefficient, and where each of its cells is (placed
     when its section is read, as the section's findings are)."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Range, Related, Statement
@@ -47,7 +47,7 @@ def content_stems(text: str) -> list[str]:
     return [stem(word) for word in words if word not in _FUNCTION_WORDS and len(word) > 1]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One statement of a quantity: what it is (`key`, compared for equality), its value or values as
     written, the words that tie it to another statement, and where it is."""
@@ -65,7 +65,7 @@ class Stated:
     related: Related  # the same place, for the other statement's finding
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pair:
     """A later statement that contradicts an earlier one of the same quantity."""
 

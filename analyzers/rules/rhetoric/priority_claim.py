@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -22,7 +22,7 @@ _PRIORITY = DeferredPattern(
 )
 
 
-@dataclass(frozen=True)
+@record
 class UnsupportedPriorityClaim(Claim):
     @property
     def message(self) -> str:

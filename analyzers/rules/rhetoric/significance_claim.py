@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -28,7 +28,7 @@ _TEST_REPORTED = DeferredPattern(
 )
 
 
-@dataclass(frozen=True)
+@record
 class SignificanceWithoutTest(Claim):
     @property
     def message(self) -> str:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
@@ -43,7 +43,7 @@ _TEST = DeferredPattern(r"(?<![\w\\^])(?:t|F|z|χ\^?2|χ²|r)\s*(?:\([^()]*\))?\
 _CLAUSE = 120  # characters before a correlation in which its name may stand
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ImpossibleValue:
     """A statistic written with a value it cannot take, and why."""
 

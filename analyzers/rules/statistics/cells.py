@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from .model import ZERO_P
 from .table_p import p_columns
 
@@ -34,7 +34,7 @@ _MIN = DeferredPattern(r"^\s*(?:min(?:imum)?\.?)\s*$", re.IGNORECASE)
 _OVERFLOW_CAP = 2.0
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ImpossibleCell:
     """A cell whose number its column or row makes impossible, and why."""
 

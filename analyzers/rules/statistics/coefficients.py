@@ -14,10 +14,10 @@ error is then the one its cited table prints under the same coefficient (regress
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
 from .regression import UNSTATED_DEGREES, outside, p_bounds, p_contradicts, ratio_bounds
@@ -30,7 +30,7 @@ _P = DeferredPattern(P_VALUE)
 _REACH = 90  # characters from the coefficient in which its statistics stand
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CoefficientReport:
     """A coefficient with the standard error, Wald statistic and p written after it (each may be absent)."""
 

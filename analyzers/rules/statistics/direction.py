@@ -19,10 +19,11 @@ stating the reverse on purpose and is not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ..tables.model import read_direction
 
@@ -60,7 +61,7 @@ _PAIR_CUE = DeferredPattern(r"\bvs\b|\bversus\b|\b(?:M|Mdn|mean|median)\s*=")
 _YEAR = DeferredPattern(r"^(?:19|20)\d\d$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedDirection:
     start: int  # the direction word, in the text
     end: int

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
 
@@ -38,7 +38,7 @@ _NOT_ESTIMATES = frozenset("n N SD SE SEM s df p P t F z Z k K I I2 I^2 Ï„ tau Ï
 _ANOTHER_SCALE = DeferredPattern(r"\blog|\bln\b|\bexp\b|\bexponentiated|\blogit|\bback-?transformed", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ReportedInterval:
     """An interval as written, with the estimate written right before it (None: none adjacent)."""
 
@@ -140,7 +140,7 @@ _NULL_CLAIM = DeferredPattern(
 _INTERVAL_WORD = DeferredPattern(r"\b(?:CIs?|CrIs?|HDIs?|HPDI?s?|intervals?|bounds?)\b", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NullClaim:
     """A sentence's word on whether an interval holds a null value, with the interval it speaks of."""
 
@@ -218,7 +218,7 @@ _POWER = DeferredPattern(r"\s*\^")
 _CLOSES_SENTENCE = DeferredPattern(r"\s*[)\]]\s*(?:\.|$)")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SignificanceClaim:
     """A significance word and the p-value it governs in the same clause."""
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 
 _STARS = r"\s*(?:\\sym)?\s*\^?\s*(?P<{}>\**)\s*[+†]?\s*"
 _B = r"(?P<b>[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+))"
@@ -47,7 +47,7 @@ _FEW_DEGREES = 30
 UNSTATED_DEGREES = 10
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Estimate:
     """A coefficient with its standard error and the stars written on either."""
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from .regression import UNSTATED_DEGREES, half_unit, outside, p_bounds, p_contradicts, ratio_bounds
 from .table_p import P_HEADER
 
@@ -26,7 +27,7 @@ _STATISTIC = DeferredPattern(r"^(?P<name>[zt])(?:[- ]?(?:values?|scores?|stat(?:
 _HEADER_REACH = 4
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RowMismatch:
     """A cell that the row's other statistics contradict, and what they give."""
 

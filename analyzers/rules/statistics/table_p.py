@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from .model import stated_level
 
@@ -44,7 +44,7 @@ _DEFAULT_LEVEL = 0.05
 _INTERCEPT = DeferredPattern(r"^\W*(?:intercept|constant|const\.?|_cons)\W*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NoneSignificant:
     """A sentence's word that none of the tests it speaks of is significant, at the level it states or .05."""
 

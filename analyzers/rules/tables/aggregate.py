@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, slack, spelled
@@ -134,7 +134,7 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
         yield from _check_line(ctx, line, sister)
 
 
-@dataclass(frozen=True)
+@record
 class _Line:
     """One Avg column (or row) of a table: each aggregate cell with the cells of its row (or column)."""
 

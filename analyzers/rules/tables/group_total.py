@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
@@ -51,7 +51,7 @@ class _CountsMissTotal(Violation):
         return " ".join(value for _, value in self.parts)
 
 
-@dataclass(frozen=True)
+@record
 class GroupMissesTotal(_CountsMissTotal):
     column: str  # the column's header, as printed
     total_row: str
@@ -71,7 +71,7 @@ class GroupMissesTotal(_CountsMissTotal):
         return f"{self.table} {self.column} {self.values} {self.total}"
 
 
-@dataclass(frozen=True)
+@record
 class SplitsMissSize(_CountsMissTotal):
     row: str
     column: str  # the size's column

@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ....latex.source import value_hash
 from ....latex.tables import is_rule
@@ -181,7 +182,7 @@ def table_blocks(section: Section) -> list[PlacedBlock]:
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class LabelledTable:
     """A table a claim can cite. Its cells' offsets count from where the block started when it was
     read; `origin` (line, column) says where it starts now."""
@@ -317,7 +318,7 @@ def claims_with_tables(
                 yield item, by_label
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Derivation:
     """How a derived column's cell follows from two other cells of its row."""
 
@@ -370,7 +371,7 @@ def derived_agrees(grid: Grid, aggregate_row: int, column: int, rows: list[int])
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Fit:
     """A derivation of columns `a` and `b` that a column's cells follow in the rows `held`, and not in `failed`."""
 
@@ -423,7 +424,7 @@ def runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[ran
     return [run for run in candidates + [peers] if len(run) >= 2]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Statistic:
     """What an aggregate may be of the cells it summarises."""
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, speaks_of_tables
@@ -74,7 +74,7 @@ _HEDGED = DeferredPattern(
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _PairedBest:
     labels: tuple[str, ...]
     sentence: str

@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words
 from .model import OURS, Grid
@@ -51,7 +51,7 @@ _SPREAD_AFTER = DeferredPattern(r"\s*(?:±|\+/-|\\pm)")
 _NUMBER = DeferredPattern(r"([-−]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?(\s*%)?")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One number of a list: its text and value, places, whether it is a percentage, and where it stands."""
 
@@ -63,7 +63,7 @@ class Stated:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pair:
     """Item i of a binding: its row and the columns it names (one, for a cell)."""
 

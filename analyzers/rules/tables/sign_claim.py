@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -74,7 +74,7 @@ _RATIO = DeferredPattern(r"odds\s+ratio|hazard\s+ratio|risk\s+ratio|rate\s+ratio
 _NOT_ESTIMATE = DeferredPattern(r"\b(?:S\.?E\.?|std\.?|standard|t|z|p|p-values?|Pr|CI|conf\w*|interval|N|n|obs\w*|df|F|R2|R\^2|VIF)\b")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _SignClaim:
     labels: tuple[str, ...]
     sentence: str

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
@@ -69,7 +69,7 @@ class StatedAverageMissed(Violation):
         return f"{self.table} {self.column} {self.stated}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Stated:
     """A sentence's stated average, the tables it cites, and where to report it."""
 
