@@ -26,7 +26,7 @@ from ....latex.source import value_hash
 from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
-from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
 _HIGHER = DeferredPattern(
@@ -68,11 +68,17 @@ class Grid:
     author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
     mark_columns: list[int]  # ✓/✗ columns
     width: int  # one past its last column, read once: the table rules walk its columns for every row and claim
+    numbers: dict[tuple[int, int], Cell]  # the cells `numeric` gives, read once: asked some twenty thousand times a paper
     # `is_reference` by row, read once: asked for every cell of a column
     references: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
+        """The table's grid, built once per table object and rule macros: a dozen rules read each table."""
+        return _grid(Same(table), rule_macros)
+
+    @classmethod
+    def build(cls, table: Table, rule_macros: frozenset[str]) -> Grid:
         author_rules: dict[int, list[str]] = {}
         for row, name in table.rules:
             if name in rule_macros:
@@ -84,7 +90,12 @@ class Grid:
             header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
         cells = {(cell.row, cell.column): cell for row in table.rows for cell in row}
         width = max((cell.column + cell.column_span for row in table.rows for cell in row), default=1)
-        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width)
+        numbers = {
+            place: cell
+            for place, cell in cells.items()
+            if cell.value is not None and cell.column_span == 1 and not _MAGNITUDE.search(cell.text)
+        }
+        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width, numbers)
         grid.mark_columns = grid._marked_columns()
         return grid
 
@@ -132,10 +143,7 @@ class Grid:
 
     def numeric(self, row: int, column: int) -> Cell | None:
         """A cell read as one number: not a spanning cell, not a count scaled by its suffix ("2.8B", "310M")."""
-        cell = self.cells.get((row, column))
-        if cell is None or cell.value is None or cell.column_span != 1 or _MAGNITUDE.search(cell.text):
-            return None
-        return cell
+        return self.numbers.get((row, column))
 
     def is_reference(self, row: int) -> bool:
         """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
@@ -164,6 +172,11 @@ class Grid:
             if len(marked) >= 2 and all(_MARK.match(text) or _UNMARKED.match(text) for text in texts):
                 columns.append(column)
         return columns
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _grid(table: Same[Table], rule_macros: frozenset[str]) -> Grid:
+    return Grid.build(table.value, rule_macros)
 
 
 def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
