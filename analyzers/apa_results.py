@@ -16,9 +16,10 @@ What authors write, after the plain-text rendering of their LaTeX (`\\textit{p}`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..latex.deferred_pattern import DeferredPattern
+from ..latex.record import record
 from .memo import TEXT_CACHE_SIZE
 
 _GAP = r"[\s~]*"  # white space and the tie `~`, which the plain text keeps
@@ -47,20 +48,20 @@ _BETWEEN = (
 )
 # Each gap is followed by a character it cannot hold: one way to split the spaces, no backtracking storm.
 _SEPARATOR = rf"{_GAP}(?:[,;:(]{_GAP}){{0,2}}"
-_RESULT = re.compile(
+_RESULT = DeferredPattern(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
     rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>(?:[-−–]{_GAP})?{_DIGITS})"
     rf"{_SEPARATOR}(?:{_BETWEEN}{_SEPARATOR}){{0,3}}"
     rf"(?:{P_VALUE}|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
 )
-_EXPONENT = re.compile(r"(?:\^\{?|[eE])([-−]\d+)")
+_EXPONENT = DeferredPattern(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")
 _SPELLED = {"<=": "≤", "⩽": "≤", ">=": "≥", "⩾": "≥"}
 _ONE_DF = ("t", "r", "χ²", "Q")  # tests with one degree of freedom in the parentheses; z has none, F two
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ReportedResult:
     """One result as written: `t(28) = 2.20, p = .036`, with where it sits in the plain text."""
 

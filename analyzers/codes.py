@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import cast
 
 from .. import __version__
+from ..latex.record import record
 from .finding import Category, Severity, Source
 from .llm.codes import CRITICAL_CODE, CRITICAL_DEFINITION, CRITICAL_NAME, code_for
 from .llm.detection_prompts import error_types
@@ -23,7 +23,7 @@ from .registry import Rule
 PROJECT_URI = "https://github.com/auditex/auditex"
 
 
-@dataclass(frozen=True)
+@record
 class Code:
     code: str
     name: str

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..latex.manuscript import Manuscript, Section
 from ..latex.project import Project
+from ..latex.record import record
 from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
 from .context import RuleContext
@@ -45,7 +46,7 @@ _Lines = tuple[tuple[str, int, int], ...]
 _AlignedKey = tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class _SectionKeys:
     placed: str  # the section's text and where it sits: what a combining rule makes of its parts holds lines and columns
     moved: str  # the section's text and columns, not lines: findings follow a section that moved
@@ -53,7 +54,7 @@ class _SectionKeys:
     part: str  # `placed` and the characters its runs start at: a combining rule's parts hold offsets into the file
 
 
-@dataclass(frozen=True)
+@record
 class _Aligned:
     """One rule's per-section units at its last check, by the position of their section."""
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..latex.one_tailed import announces_one_tailed
+from ..latex.record import record
 from ..latex.source import SourceText, value_hash
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 CHECK_ENV = "AUDITEX_CHECK_FACETS"
 
 
-@dataclass(frozen=True)
+@record
 class Facet:
     name: str
     covers: frozenset[str]  # index fields, `project.<attribute>`s and `text` that a rule may read with it

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..latex.project import Project
+from ..latex.record import record
 from .analysis_cache import AnalysisCache
 from .finding import Finding, Source
 from .policy import Policy
@@ -61,7 +62,7 @@ class RuleSource(Protocol):
 Progress = Callable[[int, int, str], None]
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """One project's texts as of now (the editor's, where it has them) and its rule findings:
     what a slow source reads while the live project goes on changing."""
@@ -85,7 +86,7 @@ class Snapshot:
         return Project(self.folder, self.root, self.texts, boundary=self.boundary)
 
 
-@dataclass(frozen=True)
+@record
 class SourceRun:
     snapshot: Snapshot
     project: Project

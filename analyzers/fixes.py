@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..latex.record import record
 from ..latex.sandbox import ProjectRoot
 from ..latex.source import SourceText
 from .finding import Finding, Fix
@@ -25,7 +26,7 @@ def applicable(fix: Fix, unsafe: bool) -> bool:
     return fix.safe or unsafe
 
 
-@dataclass(frozen=True)
+@record
 class AppliedEdit:
     """One edit written: where (0-based line, as findings count), the text it replaced and the new text,
     and the finding it fixed (`unsafe`: a fix that needed the author's judgment, such as a claim rewritten)."""

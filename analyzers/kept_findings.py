@@ -8,9 +8,9 @@ source that `follows_edits` this way, in the editor and on the command line alik
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..latex.record import record
 from .finding import Finding, Range
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .policy import Policy
 
 
-@dataclass(frozen=True)
+@record
 class Anchor:
     """A range relative to the section (or, outside every section, the file) that holds it."""
 
@@ -31,7 +31,7 @@ class Anchor:
     text: str  # the source text of the range when audited
 
 
-@dataclass(frozen=True)
+@record
 class KeptFinding:
     finding: Finding
     anchors: tuple[Anchor, ...]  # the range, then each related range, then each fix edit's

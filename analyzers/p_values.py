@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import Manuscript, PlacedBlock, Section
 from ..latex.model import BlockKind
 from ..latex.one_tailed import announces_one_tailed
 from ..latex.project import Project
+from ..latex.record import record
 from .apa_results import ReportedResult, read_results
 from .memo import TEXT_CACHE_SIZE
 from .project_config import OneTailed, StatisticsConfig
@@ -33,9 +34,9 @@ PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION)
 # Where results are read: prose, and table cells, where `$F(1, 267) = 2.739$, $p = .765$` reads as in prose.
 _RESULTS_IN = (*PROSE, BlockKind.TABLE)
 # An interval bound at infinity, as the plain text writes `\infty`: "[-∞, 9.54]" bounds the effect below nowhere.
-_INFINITE_BOUND = re.compile(r"(?P<below>[\[(]\s*[-−–]\s*∞\s*[,;])|[,;]\s*\+?\s*∞\s*[\])]")
+_INFINITE_BOUND = DeferredPattern(r"(?P<below>[\[(]\s*[-−–]\s*∞\s*[,;])|[,;]\s*\+?\s*∞\s*[\])]")
 # An equivalence test (TOST) reports the p of its tests against the equivalence bounds.
-_EQUIVALENCE = re.compile(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
+_EQUIVALENCE = DeferredPattern(r"equivalen(?:ce|t)|\bTOST\b|two one-sided|non-?inferiority", re.I)
 _EQUIVALENCE_REACH = 250  # characters before a result that may say it is one: its sentence and the one before
 # statcheck's words for a one-tailed test; "non-directional" announces the opposite.
 
@@ -57,7 +58,7 @@ class Verdict(str, Enum):
         return self not in (Verdict.CONSISTENT, Verdict.ONE_TAILED, Verdict.EQUIVALENCE_TEST)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CheckedResult:
     """A reported result with the p-values its statistic gives and the verdict on the two."""
 
@@ -261,7 +262,7 @@ def _reported_significant(reported: ReportedResult, settings: StatisticsConfig) 
     return reported.p < alpha or (reported.p == alpha and settings.p_equal_alpha_significant)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ResultRow:
     """One result read, where it is and its verdict: a row of `auditex check --statistics`."""
 

@@ -22,8 +22,7 @@ check facts of the source and are measured but not gated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..latex.record import record
 from .measured_precision import CLASSES, MEASURED_ON, RULE_TIERS, TIERS
 
 # The codes whose warnings depend on a measured class. STAT001-003 recompute one reported
@@ -43,7 +42,7 @@ HINT_BAR = 0.5
 TIERS_BY_CONFIDENCE = {"confidence 0.9+": "strong", "confidence 0.8+": "moderate"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Measured:
     """Findings of one rule's evidence class, or of one tier pooled over the gated rules, as triaged on the corpus."""
 
@@ -61,7 +60,7 @@ class Measured:
         return self.precision >= PRECISION_BAR and self.lower_bound >= LOWER_BOUND_BAR
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ClassPrecision:
     code: str
     evidence: str

@@ -27,13 +27,14 @@ from __future__ import annotations
 import fnmatch
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..latex.record import record
 from ..latex.source import value_hash
 from .finding import Severity
 from .work_budget import WORK_LIMIT
@@ -84,7 +85,7 @@ class StatisticsConfig(BaseModel):
     one_tailed: OneTailed = Field(default=OneTailed.ANNOUNCED, alias="one-tailed")
 
 
-@dataclass(frozen=True)
+@record
 class RuleOptions:
     """`--select`, `--ignore` and `--min-severity`: the command line's word on `[rules]`."""
 

@@ -17,32 +17,34 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Block, BlockKind, Cell, Table
+from ..latex.record import record
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
-_MACRO = re.compile(r"\\[A-Za-z@]+")
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
+_MACRO = DeferredPattern(r"\\[A-Za-z@]+")
 # Macros that survive into plain text but name nothing: references, citations, spacing.
-_NOT_A_NAME = re.compile(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
+_NOT_A_NAME = DeferredPattern(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
 # A superscript glued to its letter, as math writes it: "r^2", "R^{2}" name the header "R2".
-_SUPERSCRIPT = re.compile(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
+_SUPERSCRIPT = DeferredPattern(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
 # A name with its number: "Model 3", "Study 2", "Exp. 1" (the word alone is generic: "model"); not a pointer,
 # nor a step of a sequence ("1:VUA 2:TOEFL").
-_NUMBERED = re.compile(r"\b([A-Za-z]{3,})\.?[\s~]*(\d{1,2})\b(?![.,]\d|:)")
+_NUMBERED = DeferredPattern(r"\b([A-Za-z]{3,})\.?[\s~]*(\d{1,2})\b(?![.,]\d|:)")
 # A reference to numbered columns ("Column (1)", "col. 2", "columns (3) and (4)"), as a regression table numbers
 # them: each number names the column headed "(N)" (see the numbers family's `column_numbers`).
-_COLUMN_REFERENCE = re.compile(r"\b(?:columns?|cols?\.?)[\s~]*(\(?\d{1,2}\)?(?:\s*(?:,|and|&)\s*\(?\d{1,2}\)?)*)", re.IGNORECASE)
+_COLUMN_REFERENCE = DeferredPattern(r"\b(?:columns?|cols?\.?)[\s~]*(\(?\d{1,2}\)?(?:\s*(?:,|and|&)\s*\(?\d{1,2}\)?)*)", re.IGNORECASE)
 _POINTERS = frozenset({"table", "tab", "figure", "fig", "section", "sec", "equation", "eq", "appendix", "chapter", "line", "page", "step"})
-_REF = re.compile(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
+_REF = DeferredPattern(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
 # "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
-AGGREGATE_HEADER = re.compile(
+AGGREGATE_HEADER = DeferredPattern(
     r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*(acc\.?|accuracy|score|\([^()]{0,20}\)|%)?[\W_]*$", re.IGNORECASE
 )
 # A column may also name the aggregate of a measure ("Overall Error Rate", "Mean F1 (%)"); a row so named is
 # more often a variable of a regression ("Average time at home"). TAB001 trusts a line only when most of it adds up.
-AGGREGATE_COLUMN_HEADER = re.compile(
+AGGREGATE_COLUMN_HEADER = DeferredPattern(
     r"^\W*(avg|average|mean|overall|total|sum)\b(?!-)[\s.~]*([A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*){0,2})?[\s.~]*(\([^()]{0,20}\)|%)?[\W_]*$",
     re.IGNORECASE,
 )
@@ -192,7 +194,7 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
     return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pointing:
     """What ties a sentence to table cells: its distinctive words, the labels it references,
     the labels its paragraph references and, for a caption's sentence, the float it describes."""

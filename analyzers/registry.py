@@ -13,10 +13,10 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..latex.record import record
 from .facets import FACETS
 from .finding import Category, Finding, Severity
 
@@ -35,7 +35,7 @@ class Scope(str, Enum):
     LIMIT = "limit"
 
 
-@dataclass(frozen=True)
+@record
 class Pairwise:
     """A combine split by section, for a rule that compares each section's part with what some sections
     hold (NUM001: every section's quotes against the cells of the sections that hold tables).
@@ -64,7 +64,7 @@ class Pairwise:
             yield from self.each(ctx, shared, place, section, part)
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     code: str
     name: str

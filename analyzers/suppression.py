@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from ..latex.deferred_pattern import DeferredPattern
 from ..latex.source import SourceText
 
 ALL_CODES = "*"
@@ -11,7 +10,7 @@ ALL_CODES = "*"
 # its answer stays the same object, so typing in such a file decides only the findings that are new.
 _NONE: dict[int, frozenset[str]] = {}
 # The look-behind after the '%': led by it, the pattern would be tried at every offset of the file.
-_SUPPRESSION = re.compile(r"%(?<!\\%)[^\n]*?\bauditex:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
+_SUPPRESSION = DeferredPattern(r"%(?<!\\%)[^\n]*?\bauditex:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
 
 def suppressed_lines(source: SourceText) -> dict[int, frozenset[str]]:

@@ -36,9 +36,9 @@ V = TypeVar("V", bound=Violation)
 
 @dataclass_transform(frozen_default=True)
 def violation_type(cls: type[V]) -> type[V]:
-    """A rule's violation as a frozen dataclass, without the equality, hash and repr nothing asks of a violation:
-    each generated method is compiled at import, and some seventy rules declare one."""
-    return dataclass(frozen=True, eq=False, repr=False)(cls)
+    """A rule's violation as a frozen dataclass to mypy (see `latex.record`), without the equality, hash and repr
+    nothing asks of a violation: each generated method is compiled at import, and some ninety rules declare one."""
+    return dataclass(eq=False, repr=False)(cls)
 
 
 class MisspelledKey(Violation):

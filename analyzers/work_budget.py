@@ -9,7 +9,7 @@ result stays a pure function of the input: the skip is cached like any other res
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..latex.record import record
 
 # Items compared or pairs considered by one unit of one rule. The largest paper of the corpus
 # spends a small fraction of it; a runaway input (megabytes on one line) reaches it.
@@ -20,7 +20,7 @@ class OverBudget(Exception):
     """A unit of a rule spent more than its work budget."""
 
 
-@dataclass(frozen=True)
+@record
 class WorkSkipped:
     """What a unit that ran out of budget leaves as its result, cached in place of its findings."""
 

@@ -3,10 +3,11 @@ with pre- and post-notes, TeX's bare `\\input file`, and environment definitions
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pylatexenc import latexwalker, macrospec
+
+from .deferred_pattern import DeferredPattern
 
 # A parsed argument: its node, where it starts and how long it is.
 _Group = tuple[Any, int, int]
@@ -103,7 +104,7 @@ class InputArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc] 
         return macrospec.ParsedMacroArgs(argspec="{", argnlist=[name]), pos, bare.end(1) - pos
 
 
-_BARE_FILE_NAME = re.compile(r"[ \t]*([^\s%{}\\]+)")
+_BARE_FILE_NAME = DeferredPattern(r"[ \t]*([^\s%{}\\]+)")
 
 
 class EnvironmentDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
@@ -127,7 +128,7 @@ class EnvironmentDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # typ
 
 
 # Spaces and comments before a group: pandoc writes `[2] % #1 hanging-indent` before the begin code.
-_SPACE_AND_COMMENTS = re.compile(r"(?:\s|%[^\n]*)*")
+_SPACE_AND_COMMENTS = DeferredPattern(r"(?:\s|%[^\n]*)*")
 
 
 def _raw_group(w: Any, position: int, parsing_state: Any) -> _Group | None:

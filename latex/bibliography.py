@@ -15,13 +15,14 @@ import bibtexparser
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
 
 from .chunk_parser import Store
+from .deferred_pattern import DeferredPattern
 from .document import parse_document
 from .source import SourceText, content_hash
 
 # bibtexparser logs every failed block; auditex reports them as findings.
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
-_ENTRY_HEAD = re.compile(r"\s*@\s*(\w+)\s*[{(]\s*([^,\s{}()=\"#%']+)\s*,")
+_ENTRY_HEAD = DeferredPattern(r"\s*@\s*(\w+)\s*[{(]\s*([^,\s{}()=\"#%']+)\s*,")
 # Fields that no bibliography style prints: reference-manager bookkeeping.
 _UNPRINTED_FIELDS = frozenset(
     {

@@ -8,6 +8,7 @@ import re
 from pylatexenc import latexwalker as lw
 
 from . import macro_signatures as cmd
+from .deferred_pattern import DeferredPattern
 from .model import Acronym, IncludeSite, KeyUse, MacroDef, Marker, StyledText
 from .parsed_chunk import ParsedChunk
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
@@ -295,7 +296,7 @@ class FactCollector:
             self.result.styled.append(StyledText(name, style, text, node.pos, node.pos + node.len))
 
 
-_MACRO_IN_PATH = re.compile(r"\\[A-Za-z@]")
+_MACRO_IN_PATH = DeferredPattern(r"\\[A-Za-z@]")
 
 
 def _inner_span(group: lw.LatexNode) -> tuple[int, int]:

@@ -14,6 +14,8 @@ import bisect
 import re
 from typing import NamedTuple
 
+from .deferred_pattern import DeferredPattern
+
 # Environments whose body is not LaTeX; braces inside them do not count.
 VERBATIM_ENVIRONMENTS = frozenset({"verbatim", "verbatim*", "lstlisting", "minted", "comment", "Verbatim", "alltt"})
 # Chunks never grow past this while they are balanced; an unbalanced file
@@ -28,10 +30,10 @@ TARGET_CHUNK_CHARS = 250
 # what decides a cut lies before it, in the white space after it, and in the few
 # characters after that (_LOOKAHEAD). An environment's name is bounded for that reason:
 # `\end \n\n{…}` becomes one token when an edit far down closes its brace.
-_TOKEN = re.compile(
+_TOKEN = DeferredPattern(
     r"\\begin\s*\{([^{}]{0,48})\}|\\end\s*\{([^{}]{0,48})\}|\\verb\*?([^a-zA-Z\s]).*?\3|\\[{}%]|\\[A-Za-z@]+|\\.|[{}]|%[^\n]*|\n[ \t]*(?=\n|\\(?:part|chapter|section|subsection|subsubsection|paragraph)\b)",
 )
-_WHITE_SPACE = re.compile(r"\s*")
+_WHITE_SPACE = DeferredPattern(r"\s*")
 # What a token reads past white space: `\subsubsection` and the character deciding its word
 # boundary (15), or `{lstlisting}` after `\end` (12); after a `\begin` or `\end` left before the
 # cut, its `{name}` (50 at most).

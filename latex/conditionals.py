@@ -6,11 +6,11 @@ arguments of `\\ifbool{draft}{…}{…}`) are alternatives TeX chooses between, 
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from .deferred_pattern import DeferredPattern
 from .source import COMMENT
 
 # A branch TeX never takes (the body of \iffalse, the \else of \iftrue).
@@ -31,14 +31,14 @@ _PRIMITIVES = frozenset(
 )
 _MAX_BRANCH_ARGUMENTS = 5
 # A name that declares or aliases a conditional is not one: \newif\ifdraft, \let\ifdraft\iftrue, \def\ifempty#1{…}.
-_DECLARATION = re.compile(
+_DECLARATION = DeferredPattern(
     r"\\(?P<command>newif|[gex]?def|providecommand|newcommand|renewcommand)[ \t]*\{?[ \t]*\\(?P<name>(?:if|If|@if)[A-Za-z@]*)"
     r"|\\(?:global\s*\\)?let\s*\\[A-Za-z@]+\s*=?\s*\\[A-Za-z@]+"
 )
 # `\if0 … \fi`, the authors' way to write `\iffalse`: 0 against the body's first token, which a letter never equals.
-_IF_ZERO = re.compile(r"[ \t]*0[ \t]*(?:\n|[ \t]*[A-Za-z\\%])")
-_CONTROL_SEQUENCE = re.compile(r"\\[A-Za-z@]+")
-_TOKEN = re.compile(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
+_IF_ZERO = DeferredPattern(r"[ \t]*0[ \t]*(?:\n|[ \t]*[A-Za-z\\%])")
+_CONTROL_SEQUENCE = DeferredPattern(r"\\[A-Za-z@]+")
+_TOKEN = DeferredPattern(r"\\(?P<name>(?:if|If|@if)[A-Za-z@]*|notbool|nottoggle|else|or|fi)(?![A-Za-z@])")
 
 
 def branch_paths(text: str, switches: Mapping[str, bool] = MappingProxyType({})) -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:

@@ -12,12 +12,13 @@ import re
 from pathlib import Path
 
 from .chunk_parser import ChunkParser
+from .deferred_pattern import DeferredPattern
 from .project import Project
 from .sandbox import ProjectRoot
 
-_MAGIC_ROOT = re.compile(r"^\s*%\s*!\s*T[eE]X\s+root\s*=\s*(\S.*?)\s*$", re.MULTILINE)
-_DOCUMENTCLASS = re.compile(r"^[^%\n]*\\documentclass", re.MULTILINE)
-_BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
+_MAGIC_ROOT = DeferredPattern(r"^\s*%\s*!\s*T[eE]X\s+root\s*=\s*(\S.*?)\s*$", re.MULTILINE)
+_DOCUMENTCLASS = DeferredPattern(r"^[^%\n]*\\documentclass", re.MULTILINE)
+_BEGIN_DOCUMENT = DeferredPattern(r"^[^%\n]*\\begin\s*\{document\}", re.MULTILINE)
 _PREFERRED_NAMES = ("main.tex", "ms.tex", "paper.tex", "manuscript.tex", "article.tex", "thesis.tex")
 _PROJECT_MARKERS = (".auditex.toml", ".git", ".latexmkrc", "latexmkrc")
 _HEAD_BYTES = 200_000  # magic comments and \documentclass sit at the top

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 
 from .conditionals import NEVER
+from .deferred_pattern import DeferredPattern
 from .model import MacroDef
+from .record import record
 
 # An unescaped %: an even number of backslashes (possibly none) before it.
-_COMMENT = re.compile(r"(?<!\\)((?:\\\\)*)%[^\n]*")
-_PARAMETER = re.compile(r"#(#|[1-9])")
+_COMMENT = DeferredPattern(r"(?<!\\)((?:\\\\)*)%[^\n]*")
+_PARAMETER = DeferredPattern(r"#(#|[1-9])")
 _MAX_PASSES = 6  # macros that use macros that use macros …
 _MAX_GROWTH = 4  # an expansion more than this many times its input stops expanding
 
@@ -31,7 +32,7 @@ def strip_comments(text: str) -> str:
     return _COMMENT.sub(r"\1", text)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Macro:
     arguments: int
     body: str

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
 from .conditionals import NEVER, branch_paths, group_end, path_at
+from .deferred_pattern import DeferredPattern
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
 from .manuscript import Manuscript, PlacedBlock, Section
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .option_labels import label_setting_commands, option_label_uses
 from .printed_macros import MACRO_CALL, printed_macros
+from .record import record
 from .sentences import sentence_spans
 from .source import SourceText, value_hash
 from .tables import rule_macros
@@ -31,10 +33,10 @@ if TYPE_CHECKING:
     from .document import Document
     from .files import ProjectFiles
 
-_INLINE_ACRONYM = re.compile(
+_INLINE_ACRONYM = DeferredPattern(
     r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)"
 )
-_CLAIM_WORDS = re.compile(
+_CLAIM_WORDS = DeferredPattern(
     r"\b(outperform\w*|better|best|higher|highest|lower|lowest|improv\w*|surpass\w*|state[- ]of[- ]the[- ]art|first|novel|superior|significant\w*|faster|fastest|larger|smaller|more|fewer|reduc\w*|increas\w*|beat\w*)\b",
     re.I,
 )
@@ -152,7 +154,7 @@ def stable_item(source: SourceText | None, path: str, item: Any) -> tuple[object
     return (path, *source.position(item.start), source.text[item.start : item.end], *values)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _BlockFacts:
     """What the index derives from one block's text alone; reused while the text is unchanged."""
 
@@ -423,7 +425,7 @@ def _file_facts(
     return _FileFacts(labels, refs, cites, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
 
 
-_EXCLUDE_COMMENT = re.compile(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
+_EXCLUDE_COMMENT = DeferredPattern(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
 def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:

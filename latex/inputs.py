@@ -11,9 +11,9 @@ project reads it, is compared.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+from .record import record
 from .sandbox import ProjectRoot, ReadResult
 from .source import TEX_SUFFIXES, content_hash, value_hash
 
@@ -21,7 +21,7 @@ from .source import TEX_SUFFIXES, content_hash, value_hash
 MAX_TREE_ENTRIES = 20_000
 
 
-@dataclass(frozen=True)
+@record
 class Tree:
     digest: str  # every path under the folder, its kind and, for a link, where it points
     tex_files: list[str]  # project-relative .tex paths, sorted

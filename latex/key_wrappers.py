@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .deferred_pattern import DeferredPattern
 from .macro_signatures import REF_COMMANDS
 from .model import KeyUse, MacroDef
 
-_WRAPPED_KEY = re.compile(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
+_WRAPPED_KEY = DeferredPattern(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
 
 
 # A body whose last command is a bare \label (comments aside): `\alglinelabel{key}` labels.
-_ENDS_WITH_LABEL = re.compile(r"\\label\s*(?:%[^\n]*\s*)*$")
+_ENDS_WITH_LABEL = DeferredPattern(r"\\label\s*(?:%[^\n]*\s*)*$")
 
 
 def key_wrappers(macros: Iterable[MacroDef]) -> dict[str, tuple[str, str, str]]:

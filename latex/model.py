@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
+from .record import record
+
 
 class BlockKind(str, Enum):
     PARAGRAPH = "paragraph"
@@ -207,7 +209,7 @@ class IncludeSite:
     base_dir: str = ""  # for \import{dir}{file}
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Inclusion:
     """An include site and the project file it resolved to (None: not followed)."""
 

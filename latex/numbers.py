@@ -8,24 +8,25 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from .deferred_pattern import DeferredPattern
 from .sentences import sentence_spans
 
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity.
-_NUMBER = re.compile(
+_NUMBER = DeferredPattern(
     r"(?<![\w.\\{:/-])([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
 # so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
-_RANGE_DASH = re.compile(r"(?<=\d)-{1,3}(?=\d)")
+_RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
 # Inside these the digits are identifiers, not quantities.
-_OPAQUE = re.compile(
+_OPAQUE = DeferredPattern(
     r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
 )
-_STRUCTURAL_BEFORE = re.compile(
+_STRUCTURAL_BEFORE = DeferredPattern(
     r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _STOPWORDS = frozenset(
     {
         "the",
@@ -116,10 +117,10 @@ class Role(str, Enum):
 
 _NUM = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?(?:\s?(?:%|[A-Za-zμΩ]{1,3}\b))?"
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
-_ENUMERATION = re.compile(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
-_SET = re.compile(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
-_RANGE = re.compile(
+_ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
+_SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
+_RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
+_RANGE = DeferredPattern(
     _NUM
     + r"\s*(?:-{1,3}|–|—)\s*"
     + _NUM
@@ -144,62 +145,64 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 # "up to approximately 256": a bound, however approximate.
-_BOUND_BEFORE = re.compile(
+_BOUND_BEFORE = DeferredPattern(
     r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
     r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower)\s+than)"
     r"|[<>≤≥⩽⩾≪≫])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
 )
-_APPROXIMATE_BEFORE = re.compile(
+_APPROXIMATE_BEFORE = DeferredPattern(
     r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.)|[~∼≈≃])\s*$", re.IGNORECASE
 )
 # "λ = 0.005", "Normal(0, 0.05": a symbol given a value, the arguments of a distribution or function.
-_ASSIGNED_BEFORE = re.compile(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
-_COUNT_BEFORE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
-_SETTING_BEFORE = re.compile(
+_ASSIGNED_BEFORE = DeferredPattern(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
+_COUNT_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
+_SETTING_BEFORE = DeferredPattern(
     r"\b(?:thresholds?|cut-?offs?|targets?|alpha|α|(?:significance|confidence|credib\w*|alpha)\s+levels?|steps?(?:\s+sizes?)?"
     r"|increments?|(?:set|fixed)\s+(?:[\w-]+\s+){0,4}?(?:to|at)|chosen\s+as)\s+(?:of\s+|at\s+|to\s+|is\s+|was\s+|=\s*)?$"
     r"|\b(?:like|e\.g\.,?|for\s+(?:example|instance),?|such\s+as)\s*$",
     re.IGNORECASE,
 )
-_SETTING_AFTER = re.compile(
+_SETTING_AFTER = DeferredPattern(
     r"^[\s~]*(?:[\w-]+[\s~]+)?(?:thresholds?|cut-?offs?|targets?|levels?|(?:significance|confidence|credib\w*)\s+(?:levels?|intervals?)|CL|CI)\b",
     re.IGNORECASE,
 )
 
 
-_P_BEFORE = re.compile(r"(?<![A-Za-z])(?:p|p-value|p-values)\s*(?:[=<>≤≥⩽⩾]|\\[lg]eq?)\s*$|\bp-values?\s+(?:of|was|is)\s*$", re.IGNORECASE)
+_P_BEFORE = DeferredPattern(
+    r"(?<![A-Za-z])(?:p|p-value|p-values)\s*(?:[=<>≤≥⩽⩾]|\\[lg]eq?)\s*$|\bp-values?\s+(?:of|was|is)\s*$", re.IGNORECASE
+)
 # "t(28) = ", "F(1, 186) <", "χ2(2, N = 3,479) =", "z =", "Q(3) =": a test statistic, or (inside its parentheses) a degree of freedom.
-_STATISTIC_BEFORE = re.compile(
+_STATISTIC_BEFORE = DeferredPattern(
     r"(?<![A-Za-z])(?:t|F|z|Z|W|U|H|Q[bw]?|r|R\^?2|χ\^?2|χ²|chi\^?2|chi-square[d]?|X\^?2|x2)\s*"
     r"(?:\([^()]*\)\s*(?:[=<>≤≥]|\\[lg]eq?)\s*|(?:[=<>≤≥]|\\[lg]eq?)\s*|\((?:[^()]*,\s*)?(?:N\s*=\s*)?)$"
 )
-_COEFFICIENT_BEFORE = re.compile(
+_COEFFICIENT_BEFORE = DeferredPattern(
     r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|d|g|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
     r"|\b(?:coefficients?|estimates?|elasticit(?:y|ies))\b(?:\s+[\w-]+){0,4}?\s+(?:is|was|are|were|of|equals?|at|=)\s*)$",
     re.IGNORECASE,
 )
 # A descriptive statistic is a result, though written as an assignment: "(M = 4.50, SD = 1.2)".
-_DESCRIPTIVE_BEFORE = re.compile(r"(?<![A-Za-z])(?:M|SD|SE|SEM|Mdn|mean|median)\s*=\s*$")
-_SAMPLE_BEFORE = re.compile(r"(?<![A-Za-z])[nN]\s*=\s*$")
-_SAMPLE_AFTER = re.compile(
+_DESCRIPTIVE_BEFORE = DeferredPattern(r"(?<![A-Za-z])(?:M|SD|SE|SEM|Mdn|mean|median)\s*=\s*$")
+_SAMPLE_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")
+_SAMPLE_AFTER = DeferredPattern(
     r"^\s*(?:[\w-]+\s+)?(?:participants?|subjects?|respondents?|patients?|children|adults?|students?|individuals?|infants?"
     r"|volunteers?|people|persons?|households?|workers?|voters?|mice|rats|animals?|cases|controls)\b",
     re.IGNORECASE,
 )
-_INTERVAL_AFTER = re.compile(
+_INTERVAL_AFTER = DeferredPattern(
     r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|(?:confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b)",
     re.IGNORECASE,
 )
-_INTERVAL_BEFORE = re.compile(
+_INTERVAL_BEFORE = DeferredPattern(
     r"(?:\b(?:CIs?|CrIs?|HDIs?|HPDs?|UIs?|intervals?)\b[^.;()]{0,12}?[:=]?\s*[\[(]?\s*(?:[-−]?[\d.,]+\s*(?:,|-{1,2}|–|to)\s*)?)$",
     re.IGNORECASE,
 )
-_CHANGE_BEFORE = re.compile(
+_CHANGE_BEFORE = DeferredPattern(
     r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)|\+)\s*$",
     re.IGNORECASE,
 )
-_COUNTED_AFTER = re.compile(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
+_COUNTED_AFTER = DeferredPattern(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
 
 
 def _roles(sentence: str) -> dict[int, Role]:
@@ -286,7 +289,9 @@ class NumberMention:
 
 
 # Where the phrase naming a quantity ends: a clause boundary, a conjunction, another number.
-_CLAUSE = re.compile(r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|(?<![\w-])\d", re.IGNORECASE)
+_CLAUSE = DeferredPattern(
+    r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|(?<![\w-])\d", re.IGNORECASE
+)
 _LINKING = frozenset(
     {
         "is",
@@ -344,7 +349,7 @@ _CONTENT_WORD = (
     r"(?!(?:of|on|in|for|at|with|by|to|from|over|under|against|versus|vs|compared|relative|and|or|the|a|an|than|is|are|was|were"
     r"|respectively)\b)([A-Za-z][A-Za-z0-9-]+)"
 )
-_FOLLOWING = re.compile(
+_FOLLOWING = DeferredPattern(
     rf"\s*(?:{_CONTENT_WORD}(?:\s+{_CONTENT_WORD})?\s*)?(?:(?:on|in|for|at|with|from)\s+(?:the\s+)?([A-Za-z][\w-]+))?", re.IGNORECASE
 )
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .deferred_pattern import DeferredPattern
 from .manuscript import Manuscript, Section
 
 _CACHE_SIZE = 8192  # texts and sections remembered, as the rules' per-text memos
-_ONE_TAILED = re.compile(r"\bone[- ]?(?:tailed|sided)\b|(?<![\w-])directional\b", re.I)
+_ONE_TAILED = DeferredPattern(r"\bone[- ]?(?:tailed|sided)\b|(?<![\w-])directional\b", re.I)
 
 
 def announces_one_tailed(manuscript: Manuscript) -> bool:

@@ -13,13 +13,14 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
+from .deferred_pattern import DeferredPattern
 from .model import KeyUse
 
 # `label={#5}` or `label=#2` in a definition's body. Whether a letter stands before it is asked of each
 # match: a pattern that starts with a look-behind is tried at every offset of the text, 20 times slower.
-_LABEL_OPTION = re.compile(r"label\s*=\s*\{?\s*#([1-9])\s*\}?")
+_LABEL_OPTION = DeferredPattern(r"label\s*=\s*\{?\s*#([1-9])\s*\}?")
 # The definition a body belongs to: `\newtcbinputlisting[…]{\mylisting}[5]`, `\newtcolorbox{box}[2]`, `\NewDocumentCommand{\x}`.
-_DEFINITION = re.compile(r"\\(?:new|renew|provide|New|Renew|Provide|Declare)[A-Za-z]*\s*(?:\[[^\]]*\]\s*)?\{\s*(\\?[A-Za-z@]+)\s*\}")
+_DEFINITION = DeferredPattern(r"\\(?:new|renew|provide|New|Renew|Provide|Declare)[A-Za-z]*\s*(?:\[[^\]]*\]\s*)?\{\s*(\\?[A-Za-z@]+)\s*\}")
 _NAME_CHARACTERS = frozenset(string.ascii_letters + "@")
 # How far before its `label=` a definition's name may stand.
 _BODY_CHARS = 2000

@@ -7,7 +7,6 @@ one raw paragraph plus a recorded problem. Parsing never raises.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from operator import attrgetter
 
@@ -16,6 +15,7 @@ from pylatexenc import latexwalker as lw
 from . import macro_signatures as cmd
 from .chunk_facts import FactCollector, collect_declarations
 from .chunks import unclosed_brace
+from .deferred_pattern import DeferredPattern
 from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, macro_arguments
@@ -23,9 +23,9 @@ from .plot_data import plotted_tables
 from .tables import parse_table, tabulars
 from .walker import RunWalker
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_BLANK_LINE = DeferredPattern(r"\n[ \t]*\n")
 # A listing's label given among its options: `\begin{lstlisting}[caption=…, label={lst:x}]`.
-_LISTING_LABEL = re.compile(r"\\begin\s*\{lstlisting\}\s*\[[^\]]*?\blabel\s*=\s*(\{\s*)?(?P<key>[^,{}\]\s][^,{}\]]*?)\s*[,}\]]")
+_LISTING_LABEL = DeferredPattern(r"\\begin\s*\{lstlisting\}\s*\[[^\]]*?\blabel\s*=\s*(\{\s*)?(?P<key>[^,{}\]\s][^,{}\]]*?)\s*[,}\]]")
 _TRANSPARENT_ENVIRONMENTS = frozenset(
     {
         "center",

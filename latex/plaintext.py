@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from pylatexenc import latexwalker as lw
 
+from .deferred_pattern import DeferredPattern
 from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
 
@@ -99,10 +99,10 @@ SILENT_COMMANDS = frozenset(
 
 
 # A run of white space or of anything else: `\s` is what str.isspace() calls white space.
-_RUNS = re.compile(r"\s+|\S+")
-_WHITE_SPACE = re.compile(r"\s")
-_BREAKING_SPACE = re.compile("[\n\t\r ]")
-_WHITE_SPACE_PAIR = re.compile(r"\s\s")
+_RUNS = DeferredPattern(r"\s+|\S+")
+_WHITE_SPACE = DeferredPattern(r"\s")
+_BREAKING_SPACE = DeferredPattern("[\n\t\r ]")
+_WHITE_SPACE_PAIR = DeferredPattern(r"\s\s")
 
 
 class PlainBuilder:

@@ -12,21 +12,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .deferred_pattern import DeferredPattern
 from .model import Cell, Table
 from .tables import read_cell_number, read_number
 
-_AXIS = re.compile(r"\\begin\s*\{(axis|semilogxaxis|semilogyaxis|loglogaxis)\}(.*?)\\end\s*\{\1\}", re.DOTALL)
+_AXIS = DeferredPattern(r"\\begin\s*\{(axis|semilogxaxis|semilogyaxis|loglogaxis)\}(.*?)\\end\s*\{\1\}", re.DOTALL)
 # An \addplot with its options, up to the data it plots: `coordinates {` or `table[…] {`.
-_ADDPLOT = re.compile(r"\\addplot\+?\s*(?:\[[^\]]*\]\s*)?(?:plot\s*(?:\[[^\]]*\]\s*)?)?(coordinates|table\s*(?:\[[^\]]*\])?)\s*\{")
-_POINT = re.compile(r"\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
-_LEGEND = re.compile(r"\\legend\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_LEGEND_ENTRY = re.compile(r"\\addlegendentry\s*(?:\[[^\]]*\])?\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_ADDPLOT = DeferredPattern(r"\\addplot\+?\s*(?:\[[^\]]*\]\s*)?(?:plot\s*(?:\[[^\]]*\]\s*)?)?(coordinates|table\s*(?:\[[^\]]*\])?)\s*\{")
+_POINT = DeferredPattern(r"\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)")
+_LEGEND = DeferredPattern(r"\\legend\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LEGEND_ENTRY = DeferredPattern(r"\\addlegendentry\s*(?:\[[^\]]*\])?\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 # An axis option `name={…}` (after a comma or the bracket: "minor xtick" is another option).
 _OPTION = r"[,\[]\s*{name}\s*=\s*\{{((?:[^{{}}]|\{{[^{{}}]*\}})*)\}}"
-_MACRO = re.compile(r"\\[A-Za-z@]+\*?|[{}$]|\\[ ,;!]")
+_MACRO = DeferredPattern(r"\\[A-Za-z@]+\*?|[{}$]|\\[ ,;!]")
 # A plot of more points (a dense curve) is read by the eye, not quoted point by point.
 _MOST_POINTS = 200
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_COMMENT = DeferredPattern(r"(?<!\\)%[^\n]*")
 
 
 def plotted_tables(source: str, start: int, end: int) -> list[Table]:

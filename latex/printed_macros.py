@@ -3,19 +3,19 @@ a rendering ("row \\method" becomes "row SparseProbe")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from pylatexenc import latexwalker as lw
 
 from .conditionals import NEVER
+from .deferred_pattern import DeferredPattern
 from .macro_signatures import PARSE_CONTEXT
 from .model import MacroDef
 from .plaintext import InlineRenderer, PlainBuilder
 from .walker import RunWalker
 
 # A macro left as written by the rendering, with the empty group that ends its name: "\\method{}".
-MACRO_CALL = re.compile(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?")
+MACRO_CALL = DeferredPattern(r"\\([A-Za-z@]+)(?![A-Za-z@])(?:\{\})?")
 # \xspace only decides on a following space, which the rendering of a message already has.
 _PRINTS_NOTHING = frozenset({"xspace", "@"})
 

@@ -20,6 +20,7 @@ from .macro_signatures import BIB_COMMANDS, INCLUDE_COMMANDS
 from .manuscript import Manuscript, build_manuscript
 from .model import IncludeSite, Inclusion, RowPull
 from .pulled_rows import reads_files
+from .record import record
 from .sandbox import ProjectRoot, ReadResult, Resolution, outside_folder
 from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 
@@ -27,7 +28,7 @@ from .source import SOURCE_SUFFIXES, TEX_SUFFIXES, SourceText
 _GRAPHICS_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ProjectProblem:
     kind: str  # missing_file, include_cycle, outside_root, outside_folder, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
     file: str

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from .record import record
 
 # A single source file larger than this is almost certainly not prose
 # (generated data, a binary dump); it is read truncated and reported.
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record
 class Resolution:
     """Where an include points: a project-relative path, or why it is refused."""
 
@@ -24,7 +25,7 @@ class Resolution:
     refusal: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ReadResult:
     text: str
     problem: str | None = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .deferred_pattern import DeferredPattern
+
 _ABBREVIATIONS = (
     "e.g",
     "i.e",
@@ -39,8 +41,8 @@ _ABBREVIATIONS = (
     "w.r.t",
     "a.k.a",
 )
-_BOUNDARY = re.compile(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
-_ABBREVIATION_END = re.compile(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
+_BOUNDARY = DeferredPattern(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
+_ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
 
 
 @lru_cache(maxsize=8192)  # kept by a block's text: the index and a dozen rules split the same blocks

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import re
 from functools import cached_property
+
+from .deferred_pattern import DeferredPattern
 
 # The files a project reads as text: LaTeX sources, and bibliographies (BibTeX, or a .bbl's \bibitems).
 TEX_SUFFIXES = (".tex", ".ltx")
@@ -20,7 +21,7 @@ SOURCE_SUFFIXES = TEX_SUFFIXES + BIBLIOGRAPHY_SUFFIXES
 # An unescaped `%` and the rest of its line (group 1: what it comments). The look-behind stands after
 # the `%`, so a search jumps from `%` to `%`: written before it, it is tried at every offset, 15 times
 # slower over a file (each keystroke masks the edited file's comments).
-COMMENT = re.compile(r"%(?<!\\%)([^\n]*)")
+COMMENT = DeferredPattern(r"%(?<!\\%)([^\n]*)")
 
 
 def content_hash(text: str) -> str:

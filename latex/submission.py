@@ -24,12 +24,12 @@ import weakref
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, BinaryIO, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
+from .record import record
 from .sandbox import SUBMISSION_FOLDER_PREFIX
 
 MIB = 1024 * 1024
@@ -67,7 +67,7 @@ class ExtractionLimits(BaseModel):
     ratio_min_bytes: PositiveInt = 1 * MIB
 
 
-@dataclass(frozen=True)
+@record
 class Refusal:
     """One archive member (or the whole archive) that was not extracted, and why."""
 

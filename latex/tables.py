@@ -12,6 +12,7 @@ from typing import TypeGuard
 
 from pylatexenc import latexwalker as lw
 
+from .deferred_pattern import DeferredPattern
 from .macro_signatures import MATH_ENVIRONMENTS, PARSE_CONTEXT, TABULAR_ENVIRONMENTS
 from .model import Cell, MacroDef, RowPull, Table
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
@@ -53,22 +54,22 @@ _RULE_ARGUMENTS = {
 }
 _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
-_DRAWS_RULE = re.compile(
+_DRAWS_RULE = DeferredPattern(
     r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])"
 )
 # A path a paper's own command may read rows from: a folder or a TeX or text suffix, and a letter.
-_ROWS_FILE = re.compile(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
+_ROWS_FILE = DeferredPattern(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
 _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
-_NUMBER = re.compile(
+_NUMBER = DeferredPattern(
     r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
 )
-_LEADING_MACROS = re.compile(r"^(?:\s*\\[A-Za-z@]+\*?)+")
-_VERSION_GOES_ON = re.compile(r"\.\d")  # after "3.3": "3.3.2" is a version
+_LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
+_VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
 # The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
-_SPREAD = re.compile(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
 
 
 def parse_table(
@@ -135,7 +136,7 @@ def bare_rows(text: str) -> tuple[list[list[Cell]], tuple[tuple[int, str], ...],
 # A column spec's tokens: `*{3}{c}`, a modifier `@{…}` `>{…}` (no column), a column type with its
 # arguments (`p{2cm}`, `S[table-format=2.1]`, `D{.}{.}{-1}`), or a separator (`|`, `:`).
 _GROUP = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
-_SPEC_TOKEN = re.compile(rf"\*\s*\{{(\d+)\}}\s*({_GROUP})|[@!<>]\s*{_GROUP}|([A-Za-z])(?:\s*(?:\[[^\]]*\]|{_GROUP}))*|\S")
+_SPEC_TOKEN = DeferredPattern(rf"\*\s*\{{(\d+)\}}\s*({_GROUP})|[@!<>]\s*{_GROUP}|([A-Za-z])(?:\s*(?:\[[^\]]*\]|{_GROUP}))*|\S")
 # The column type that typesets nothing, `\newcolumntype{H}{>{\setbox0=\hbox\bgroup}c<{\egroup}@{}}`: the
 # usual idiom for a column kept in the source and hidden from the reader. LaTeX has no H of its own, so a
 # table that uses it defined it.

@@ -428,6 +428,17 @@ _KEPT_WORK = [
         [3, 3, 3, 2],
     ),
     (
+        # The table rules share one grid per table object (`Grid.of`): an edited table is read anew, the other kept.
+        "TAB002",
+        lambda: _fixture_in_files("TAB002", "\\begin{table}\n\\centering\n\\begin{tabular}{llcc}"),
+        [
+            ("after.tex", "\\caption{Students", "\\caption{Typed here. Students"),
+            ("before.tex", "\\caption{Accuracy", "\\caption{The accuracy"),
+            ("before.tex", "Baseline & 81.2", "Baseline & 78.2"),
+        ],
+        [2, 2, 2, 1],
+    ),
+    (
         "NOT001",
         lambda: _fixture_in_files("NOT001", "\\section{Method}"),
         [

@@ -27,8 +27,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.manuscript import PlacedBlock, Section
 from ...latex.project import Project
+from ...latex.record import record
 from ..finding import Category, Finding, Fix, Range, Related, Severity, Source, TextEdit
 from .codes import code_for
 from .detection_prompts import error_type
@@ -45,12 +47,12 @@ _FOLD = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "~": " ", "`": "'", "\u00a0": " "}
 )
 _DROPPED = set("{}$")
-_REPLACE = re.compile(
+_REPLACE = DeferredPattern(
     r"""(?:replace|change)\s+["“](?P<old>.+?)["”]\s+(?:with|to|by)\s+["“](?P<new>.+?)["”]\s*\.?\s*$""", re.IGNORECASE | re.DOTALL
 )
 # A quote at most this much longer than a block may be that block paraphrased; a longer one is not its text.
 _LONGER_QUOTE = 1.1
-_BLOCK_RANGE = re.compile(r"^\s*blocks?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*$", re.IGNORECASE)
+_BLOCK_RANGE = DeferredPattern(r"^\s*blocks?\s*(\d+)(?:\s*[-–]\s*(\d+))?\s*$", re.IGNORECASE)
 
 
 def strip_markup(text: str) -> str:
@@ -109,7 +111,7 @@ def normalised_key(text: str) -> str:
 AnchorMethod = Literal["exact", "source", "normalised", "fuzzy", "block"]
 
 
-@dataclass(frozen=True)
+@record
 class Anchor:
     file: str
     start: int  # source offsets

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ...latex.deferred_pattern import DeferredPattern
 from .answer_cache import LLMCache
 from .errors import BadResponse, BudgetExceeded, LLMError, Timeout
 from .pricing import Usage, cost_of
@@ -45,7 +46,7 @@ T = TypeVar("T")
 _BACKOFF_CAP_S = 60.0
 # No provider caches a shorter prefix (OpenAI: 1024 tokens; Anthropic: 1024 to 4096 by model).
 MIN_CACHEABLE_PREFIX_TOKENS = 1024
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)(?:\n```|$)", re.DOTALL)
+_FENCE = DeferredPattern(r"```(?:json|JSON)?\s*\n(.*?)(?:\n```|$)", re.DOTALL)
 REPAIR_INSTRUCTION = (
     "Your previous answer could not be used: {problem}. "
     "Answer again with the complete JSON only: no prose, no code fences, nothing after the JSON."

@@ -22,15 +22,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from ...latex.deferred_pattern import DeferredPattern
+from ...latex.record import record
 from ..finding import Category
 
-_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
-_HEADER = re.compile(r"<!--(.*?)-->", re.DOTALL)
-_VERSION = re.compile(r"version:\s*([\w.-]+)")
+_PLACEHOLDER = DeferredPattern(r"\{\{(\w+)\}\}")
+_HEADER = DeferredPattern(r"<!--(.*?)-->", re.DOTALL)
+_VERSION = DeferredPattern(r"version:\s*([\w.-]+)")
 
 # Which JSON schema each template shows the model.
 _SCHEMAS = {
@@ -51,7 +52,7 @@ _SCHEMAS = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class ErrorType:
     category: Category
     name: str
@@ -59,7 +60,7 @@ class ErrorType:
     definition: str
 
 
-@dataclass(frozen=True)
+@record
 class Prompt:
     name: str
     version: str

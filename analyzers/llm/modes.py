@@ -28,13 +28,13 @@ What re-runs after an edit is in `incremental`.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.manuscript import PlacedBlock, Section
 from ..finding import Category
 from .audit_modes import Mode
@@ -62,7 +62,7 @@ SPECIALIST_SHARE = 1.0  # all specialists together read at most this many times 
 HIGHLIGHTS = 8
 MERGE_BATCH = 40
 _RELATED = "\x1e"  # between the memory and the related passages in a remembered basis
-_QUOTED = re.compile(r"[\"“]([^\"”]{12,})[\"”]")
+_QUOTED = DeferredPattern(r"[\"“]([^\"”]{12,})[\"”]")
 
 
 async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verification:

@@ -8,13 +8,15 @@ so braces inside the inserted texts (the paper, JSON) are never expanded again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-_HTML_COMMENT = re.compile(r"<!--.*?-->\s*", re.DOTALL)
+from ...latex.deferred_pattern import DeferredPattern
+from ...latex.record import record
+
+_PLACEHOLDER = DeferredPattern(r"\{(\w+)\}")
+_HTML_COMMENT = DeferredPattern(r"<!--.*?-->\s*", re.DOTALL)
 
 
-@dataclass(frozen=True)
+@record
 class ChatTemplate:
     system: str
     user: str

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...latex.conditionals import NEVER, branch_paths
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.expansion import MacroTable, strip_comments
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, MacroDef, SectionKind
@@ -40,7 +41,7 @@ from ..finding import Finding, Severity
 _FLOATS = (BlockKind.TABLE, BlockKind.FIGURE, BlockKind.CAPTION)
 # A legend written as a paragraph, as pandoc and many journal templates set them after the reference list:
 # "\textbf{Figure 5: …", "Table S2. …".
-_LEGEND = re.compile(
+_LEGEND = DeferredPattern(
     r"^(?:\\(?:noindent|textbf|textit|emph|bf|it)\b\s*\{?\s*)*(?:Supplementary\s+)?(?:Figure|Fig\.|Table)\s*S?\d+[A-Za-z]?\s*[:.]"
 )
 # One block longer than this is cut: a giant table or verbatim dump says nothing a model needs twice.
@@ -51,26 +52,26 @@ MAX_KNOWN = 40
 # Codes of the rules that flag text meant for machines, not readers: never sent to a model.
 MANIPULATION_CODES = ("SEC001", "SEC002")
 _INJECTION_CODE = "SEC002"
-_TAG_START = re.compile(r"<(?=[/A-Za-z!?])")
-_HEADING = re.compile(r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[[^\]]*\])?\{")
-_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_TAG_START = DeferredPattern(r"<(?=[/A-Za-z!?])")
+_HEADING = DeferredPattern(r"\\(?:part|chapter|(?:sub)*section|(?:sub)?paragraph)\*?\s*(?:\[[^\]]*\])?\{")
+_NEWIF = DeferredPattern(r"\\newif\s*\\if([A-Za-z@]+)")
 _BIB_FIELDS = ("author", "title", "year")
 BIB_FIELD_CHARS = 80
-_WORD = re.compile(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
+_WORD = DeferredPattern(r"[A-Za-z][\w-]{3,}|\d+(?:\.\d+)?")
 RARE = 3  # a term in at most this many blocks names something specific: a model, a dataset, a result
-_BEGIN_DOCUMENT = re.compile(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
+_BEGIN_DOCUMENT = DeferredPattern(r"^[^%\n]*?\\begin\s*\{document\}", re.MULTILINE)
 # The title a class typesets from the preamble (`\title[Short]{Long}`): the paper's first claim, sent alone.
-_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\]\s*)?(?=\{)")
-_COMMENT_MARK = re.compile(r"(?<!\\)%")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
-_SENTENCE_END = re.compile(r"[.!?](?=[\s}])|\n\s*\n")
+_TITLE = DeferredPattern(r"\\title\s*(?:\[[^\]]*\]\s*)?(?=\{)")
+_COMMENT_MARK = DeferredPattern(r"(?<!\\)%")
+_SENTENCE_SPLIT = DeferredPattern(r"(?<=[.!?])\s+")
+_SENTENCE_END = DeferredPattern(r"[.!?](?=[\s}])|\n\s*\n")
 # The rules between a tabular's rows: no cell of their own.
 # A macro whose body is typesetting machinery (TeX internals, boxes, spacing, math-style choices) reads
 # better by its name than expanded, and costs less: the book's `\\ct` grows eighteenfold into a `\\mathchoice`.
-_MACHINERY = re.compile(r"@|\\(?:mathchoice|raisebox|[hv]box|makebox|parbox|[hv]space|ifnextchar|kern|mkern|phantom)(?![A-Za-z])")
+_MACHINERY = DeferredPattern(r"@|\\(?:mathchoice|raisebox|[hv]box|makebox|parbox|[hv]space|ifnextchar|kern|mkern|phantom)(?![A-Za-z])")
 # Wrappers that only typeset: the expansion keeps what they wrap.
-_TYPESETTING_ONLY = re.compile(r"\\(?:ensuremath|xspace)(?![A-Za-z])")
-_RULES = re.compile(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
+_TYPESETTING_ONLY = DeferredPattern(r"\\(?:ensuremath|xspace)(?![A-Za-z])")
+_RULES = DeferredPattern(r"\\(?:toprule|midrule|bottomrule|hline|cline|cmidrule)(?:\([^)]*\))?(?:\{[^}]*\})?")
 
 
 @dataclass

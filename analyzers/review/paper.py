@@ -6,8 +6,7 @@ stage sees the same indexed blocks and the paper stays data, never instructions.
 
 from __future__ import annotations
 
-import re
-
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.expansion import MacroTable
 from ...latex.model import SectionKind
 from ...latex.project import Project
@@ -56,5 +55,5 @@ def _declared_title(project: Project) -> str:
     return " ".join(to_text(raw).split())
 
 
-_TITLE = re.compile(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
-_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\thanks\s*\{[^{}]*\}")
+_TITLE = DeferredPattern(r"\\title\s*(?:\[[^\]]*\])?\s*\{")
+_BREAK = DeferredPattern(r"\\\\(?:\[[^\]]*\])?|\\thanks\s*\{[^{}]*\}")

@@ -7,17 +7,17 @@ key, so editing a prompt and bumping its version re-asks the model.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from ...latex.deferred_pattern import DeferredPattern
+from ...latex.record import record
 from ..llm.templates import ChatTemplate, parse_template
 
-_VERSION = re.compile(r"<!--\s*version:\s*(\w+)")
+_VERSION = DeferredPattern(r"<!--\s*version:\s*(\w+)")
 
 
-@dataclass(frozen=True)
+@record
 class ReviewPrompt:
     name: str
     version: str

@@ -7,15 +7,15 @@ Persisting findings are reported where they are in the new version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...latex.record import record
 from ..finding import Finding
 from ..path_check import check_path
 
 
-@dataclass(frozen=True)
+@record
 class RevisionComparison:
     resolved: list[Finding]
     persisting: list[Finding]

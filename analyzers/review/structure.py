@@ -13,22 +13,24 @@ import re
 
 from pydantic import BaseModel, Field
 
+from ...latex.deferred_pattern import DeferredPattern
+
 SECTIONS = ("Summary", "Strengths", "Weaknesses", "Suggestions for Improvement", "Score")
 SCORE_SCALES = {"overall": 10, "novelty": 10, "technical_quality": 10, "clarity": 10, "confidence": 5}
 
-_HEADING = re.compile(
+_HEADING = DeferredPattern(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:\d+[.)]\s*)?(?P<name>Summary|Strengths|Weaknesses|Suggestions for Improvement|Scores?)"
     r"\s*(?:\*\*)?\s*:?\s*$",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•–]|\d+[.)])\s+(?P<text>.*)$")
-_BOLD_TITLE = re.compile(r"^\*\*(?P<title>[^*]+?)\*\*\s*[:.\-–—]?\s*(?P<rest>.*)$")
-_ANCHOR = re.compile(
+_BULLET = DeferredPattern(r"^(?P<indent>\s*)(?:[-*•–]|\d+[.)])\s+(?P<text>.*)$")
+_BOLD_TITLE = DeferredPattern(r"^\*\*(?P<title>[^*]+?)\*\*\s*[:.\-–—]?\s*(?P<rest>.*)$")
+_ANCHOR = DeferredPattern(
     r"\b(?i:Sections?|Sec\.|§|Tables?|Tab\.|Figures?|Fig\.|Equations?|Eqs?\.|Appendix|Appendices|Pages?|p\.|Algorithm|Theorem|Lemma)"
     r"\s*~?\(?(?:[A-Z]?\d[\w.\-]*|[A-Z]\b(?:\.\d[\w.\-]*)?|[a-z]+:[\w:\-]+)\)?",
 )
 _NO_EVIDENCE = "no direct evidence found in the manuscript"
-_SCORE_LINE = re.compile(
+_SCORE_LINE = DeferredPattern(
     r"(?P<name>Overall|Novelty|Technical Quality|Clarity|Confidence)\s*(?:\(\s*\d+\s*\))?\s*\**\s*:?\s*\**\s*(?P<value>\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )

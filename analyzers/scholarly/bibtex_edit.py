@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
 from pylatexenc.latexencode import RULE_CALLABLE, UnicodeToLatexConversionRule, UnicodeToLatexEncoder
 
-_FIELD = re.compile(r"([A-Za-z][\w\-]*)\s*=\s*")
+from ...latex.deferred_pattern import DeferredPattern
+from ...latex.record import record
+
+_FIELD = DeferredPattern(r"([A-Za-z][\w\-]*)\s*=\s*")
 
 
-@dataclass(frozen=True)
+@record
 class FieldSpan:
     name: str
     start: int  # the value (without its delimiters)

@@ -10,25 +10,27 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pylatexenc.latex2text import LatexNodes2Text
 
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.project import Project
+from ...latex.record import record
 from .normalise import bare_id, clean_doi, is_preprint_venue
 
 if TYPE_CHECKING:  # a check reads names and text here (CIT rules); only the online check builds a Reference
     from .work import Kind, Reference
 
 _TO_TEXT = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
-_YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
-_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;}\"']+)")
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
-_NEXT_ITEM = re.compile(r"\\bibitem\b|\\end\s*\{thebibliography\}")
-_URL = re.compile(r"https?://[^\s{}\\]+")
-_WORK_VENUE = re.compile(r"\b(?:In|Proc\w*|Journal|Conference|Transactions|Symposium|Workshop|pages)\b|\b(?:vol|pp)\.")
+_YEAR = DeferredPattern(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
+_DOI = DeferredPattern(r"\b(10\.\d{4,9}/[^\s,;}\"']+)")
+_AND = DeferredPattern(r"\s+and\s+", re.IGNORECASE)
+_NEXT_ITEM = DeferredPattern(r"\\bibitem\b|\\end\s*\{thebibliography\}")
+_URL = DeferredPattern(r"https?://[^\s{}\\]+")
+_WORK_VENUE = DeferredPattern(r"\b(?:In|Proc\w*|Journal|Conference|Transactions|Symposium|Workshop|pages)\b|\b(?:vol|pp)\.")
 # BibTeX and biblatex entry types whose works scholarly indexes mostly do not hold.
 KIND_OF_TYPE: dict[str, Kind] = {
     "software": "software",
@@ -46,7 +48,7 @@ KIND_OF_TYPE: dict[str, Kind] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Cited:
     """One cited entry: what is sent (`reference`) and where findings go."""
 

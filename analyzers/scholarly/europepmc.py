@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...latex.deferred_pattern import DeferredPattern
 from .normalise import clean_doi, person_names, plain_text
 from .service import Service, as_year, dump, works
 from .work import Reference, Work
 
-BIOMEDICAL = re.compile(
+BIOMEDICAL = DeferredPattern(
     r"\b(med\w*|clin\w*|bio\w*|health|lancet|cell|genom\w*|genet\w*|neuro\w*|pharm\w*|cancer|onco\w*|immun\w*|"
     r"epidem\w*|patholog\w*|physiol\w*|cardio\w*|pediatr\w*|psychiatr\w*|nurs\w*|surg\w*|virol\w*|microbio\w*|"
     r"bmj|jama|plos|elife|pubmed|mol\w*|proteom\w*|nucleic|vaccin\w*|infect\w*|diabet\w*|dent\w*|veterin\w*)\b",

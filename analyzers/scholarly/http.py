@@ -31,6 +31,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ...latex.record import record
+
 USER_AGENT = "auditex (reference verification; https://github.com/auditex)"
 # A service that has not accepted the connection by then is taken for unreachable (no network).
 CONNECT_TIMEOUT_S = 5.0
@@ -45,7 +47,7 @@ class NotFound(Exception):
     """The service answered that it has no such record (HTTP 404)."""
 
 
-@dataclass(frozen=True)
+@record
 class HostPolicy:
     """How often one host may be asked: at least `interval_s` between request starts, at most `concurrency` at once."""
 

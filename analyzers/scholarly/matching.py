@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
+from ...latex.record import record
 from .normalise import is_preprint_venue
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def _agreement(reference: Reference, work: Work) -> int:
     return agree
 
 
-@dataclass(frozen=True)
+@record
 class Mismatch:
     field: str  # "title", "authors", "year", "venue"
     cited: str

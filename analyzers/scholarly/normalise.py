@@ -15,10 +15,12 @@ import re
 import unicodedata
 from html.parser import HTMLParser
 
-_DISAMBIGUATION = re.compile(r"\s*\(\d+\)\s*$")
+from ...latex.deferred_pattern import DeferredPattern
+
+_DISAMBIGUATION = DeferredPattern(r"\s*\(\d+\)\s*$")
 # A tag: <i>, </sub>, <jats:italic>, <mml:math xmlns="…">, <br/>; attributes only as name=value.
-_TAG = re.compile(r"""</?(?:[a-z]+:)?[a-z][a-z0-9]*(?:\s+[\w:.-]+=(?:"[^"]*"|'[^']*'|[^\s<>]+))*\s*/?>""")
-_INSTITUTION = re.compile(
+_TAG = DeferredPattern(r"""</?(?:[a-z]+:)?[a-z][a-z0-9]*(?:\s+[\w:.-]+=(?:"[^"]*"|'[^']*'|[^\s<>]+))*\s*/?>""")
+_INSTITUTION = DeferredPattern(
     r"\b(univ\w*|institut\w*|laborat\w*|labs?|department|dept|school|college|hospital|cent(er|re)|faculty|academy|"
     r"cnrs|inserm|inria|gmbh|corporation|ministry)\b",
     re.IGNORECASE,
@@ -80,7 +82,7 @@ def clean_doi(value: str) -> str:
     return value.strip().rstrip(".").lower()
 
 
-PREPRINT_VENUES = re.compile(
+PREPRINT_VENUES = DeferredPattern(
     r"\b(arxiv|corr|biorxiv|medrxiv|ssrn|preprints?|research square|techrxiv|chemrxiv|psyarxiv|osf preprints)\b", re.IGNORECASE
 )
 
@@ -89,7 +91,7 @@ def is_preprint_venue(venue: str) -> bool:
     return bool(PREPRINT_VENUES.search(venue or ""))
 
 
-ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
+ARXIV_ID = DeferredPattern(r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
 
 
 def bare_id(value: str) -> str:

@@ -17,12 +17,13 @@ is left alone: the change may be from a number the paper never prints.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import shown_table
@@ -37,15 +38,15 @@ _FORMULAS = (
     Formula("difference", "{b} − {a}", lambda a, b: b - a),
     Formula("relative change", "({a} − {b}) / {b} × 100", lambda a, b: (a - b) / b * 100 if b else None),
 )
-_WORD = re.compile(r"[^\s()\[\]{},;:]+")
+_WORD = DeferredPattern(r"[^\s()\[\]{},;:]+")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ChangeElsewhere(MissedRowViolation):
     computed = "change from the other table"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Shown:
     """A table of the paper, where it is written: a reference any change column may read. Its grid is
     read only when the paper has a change column to check, which few have."""
@@ -58,7 +59,7 @@ class _Shown:
         return Grid.of(self.table, self.rule_macros)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Reference:
     """A cell of another table for one row of the change column."""
 
@@ -67,7 +68,7 @@ class _Reference:
     value: Value
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _ChangeColumn:
     """A change column its own table does not explain, with the column of values it is a change of."""
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
@@ -59,7 +59,7 @@ class LineChangeMiscomputed(Violation):
         )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Sentence:
     sentence: str
     before: str  # the sentence before it: where the compared lines may be named

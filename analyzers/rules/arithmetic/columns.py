@@ -16,22 +16,24 @@ import enum
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import pairwise
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
+from ....latex.record import record
 from ...quantities import slack
 from ..tables.model import DERIVATIONS, DERIVED_HEADER, Grid, is_aggregate_row
 
 # A column of percentages or proportions, by its header: "% of files", "Share", "Proportion".
-_SHARE_HEADER = re.compile(r"%|\bper\s*cent|\bpercent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\bfractions?\b", re.IGNORECASE)
+_SHARE_HEADER = DeferredPattern(r"%|\bper\s*cent|\bpercent(?:age)?s?\b|\bshares?\b|\bproportions?\b|\bfractions?\b", re.IGNORECASE)
 # A column of changes, by its header: those TAB004 names ("Δ", "Gain", "Imp. ×"), and growth.
-_GROWTH = re.compile(r"\bgrowth\b", re.IGNORECASE)
+_GROWTH = DeferredPattern(r"\bgrowth\b", re.IGNORECASE)
 # A cell that writes a count and its share in parentheses: "131 (0.60)", "548 (58.7\%)".
-_COUNT_AND_SHARE = re.compile(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\(\s*(\d+(?:\.\d+)?)\s*\\?%?\s*\)\s*$")
+_COUNT_AND_SHARE = DeferredPattern(r"^\s*(\d{1,3}(?:,\d{3})+|\d+)\s*\(\s*(\d+(?:\.\d+)?)\s*\\?%?\s*\)\s*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Value:
     """A number of a series: its value, its decimal places, and the cell it is written in."""
 
@@ -49,7 +51,7 @@ class Value:
         return self.value if self.exact else self.value + slack(self.decimals)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Series:
     """A column's numbers by body row (aggregate rows left out), with its printed name."""
 
@@ -111,7 +113,7 @@ class Outcome(enum.Enum):
     MISSED = "missed"  # neither
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Formula:
     """How a series follows from its inputs: `compute` over the inputs' values, named for a message."""
 
@@ -144,7 +146,7 @@ def outcome(printed: Value, formula: Formula, a: Value, b: Value) -> Outcome | N
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Fit:
     """A formula of one or two input series that a series follows, row by row."""
 

@@ -17,26 +17,27 @@ import ast
 import operator
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ....latex.source import COMMENT
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
 
 # Inline and display math in a block's source.
-_MATH = re.compile(r"(?<!\\)\$\$?(?P<a>[^$]+)\$\$?|\\\((?P<b>.+?)\\\)|\\\[(?P<c>.+?)\\\]", re.DOTALL)
-_DROPPED = re.compile(r"\\left|\\right|\\[,!;: ]|~|\\displaystyle|\\big+[lr]?|\\Big+[lr]?")
-_FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_TIMES = re.compile(r"\\times|\\cdot|×|·")
-_POWER = re.compile(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
-_ARITHMETIC = re.compile(r"[\d.+\-*/() ]+")
-_RESULT = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*[,.;]?\s*")
-_DISPLAY_MARKUP = re.compile(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
-_LINE = re.compile(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_OPERATION = re.compile(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
+_MATH = DeferredPattern(r"(?<!\\)\$\$?(?P<a>[^$]+)\$\$?|\\\((?P<b>.+?)\\\)|\\\[(?P<c>.+?)\\\]", re.DOTALL)
+_DROPPED = DeferredPattern(r"\\left|\\right|\\[,!;: ]|~|\\displaystyle|\\big+[lr]?|\\Big+[lr]?")
+_FRACTION = DeferredPattern(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_TIMES = DeferredPattern(r"\\times|\\cdot|×|·")
+_POWER = DeferredPattern(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
+_ARITHMETIC = DeferredPattern(r"[\d.+\-*/() ]+")
+_RESULT = DeferredPattern(r"\s*(-?\d+(?:\.\d+)?)\s*[,.;]?\s*")
+_DISPLAY_MARKUP = DeferredPattern(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
+_LINE = DeferredPattern(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
+_NUMBER = DeferredPattern(r"\d+(?:\.\d+)?")
+_OPERATION = DeferredPattern(r"[\d)]\s*[-+*/]")  # an operator after an operand: no lone negative number
 # A symbol given a number in the paragraph's text: "$\\alpha = 0.01$", "$\\alpha=$1\\%", "$n = 50$"; not the
 # first term of a computation ("$n = 2^{10} + 1$"), nor a symbol that is a subscript or a function's argument.
 _GREEK = (
@@ -44,12 +45,12 @@ _GREEK = (
     r"|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|Omega"
 )
 _SYMBOL = r"(?:\\(?:" + _GREEK + r")(?![A-Za-z])|(?<![\\A-Za-z_^])[A-Za-z](?![A-Za-z]))"
-_ASSIGNMENT = re.compile(
+_ASSIGNMENT = DeferredPattern(
     r"\$?\s*(?P<symbol>" + _SYMBOL + r")\s*=\s*\$?\s*(?P<number>-?\d+(?:\.\d+)?)\s*(?P<percent>\\%)?(?![\d.]|\s*[-+*/^(\\{])"
 )
-_SYMBOL_USE = re.compile(_SYMBOL)
-_CALL = re.compile(r"(?<![\\A-Za-z][A-Za-z])(?<=[A-Za-z])\s*\(")  # "t(9)", "f(x)": a Latin letter before "(" names a function
-_IMPLICIT_PRODUCT = re.compile(r"(?<=[\d)])\s*(?=\()|(?<=\))\s*(?=\d)")
+_SYMBOL_USE = DeferredPattern(_SYMBOL)
+_CALL = DeferredPattern(r"(?<![\\A-Za-z][A-Za-z])(?<=[A-Za-z])\s*\(")  # "t(9)", "f(x)": a Latin letter before "(" names a function
+_IMPLICIT_PRODUCT = DeferredPattern(r"(?<=[\d)])\s*(?=\()|(?<=\))\s*(?=\d)")
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -59,7 +60,7 @@ _OPERATORS: dict[type, Callable[[float, float], float]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Computation:
     """One side of an `=` made of numbers alone, and the number on the other side."""
 

@@ -10,9 +10,10 @@ whether "from 10 to 80 in steps of 10" holds 8 values or 7).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from .model import NUMBER, Written
 
@@ -20,26 +21,26 @@ _TIMES = r"\s*(?:x|×|\\times|\*)\s*"
 _NAMING = r"(?:\s+(?!x\b)[A-Za-z][\w-]*){1,3}"  # the words that name what a factor counts: "sample sizes"
 # "120 synthetic datasets (3 DAGs x 4 sample sizes x 10 CPTs)", "12 GPUs (6 nodes x 2 each)": a count, the few
 # words naming it, and in parentheses nothing but the product, each factor but the last named.
-_PRODUCT = re.compile(
+_PRODUCT = DeferredPattern(
     NUMBER + r"(?:\s+[A-Za-z][\w-]*){1,4}\s*\(\s*((?:" + NUMBER + _NAMING + _TIMES + r")+" + NUMBER + r"(?:" + _NAMING + r")?)\s*\)",
     re.IGNORECASE,
 )
-_FACTOR = re.compile(NUMBER)
+_FACTOR = DeferredPattern(NUMBER)
 _SIGNED = r"([-+−]?)\s*\$?(\d+(?:\.\d+)?)"  # an end of a range, its unit apart: "-90^∘", "10%"
 _UNIT = r"\s*(?:\\?%|\^\s*\{?\s*(?:∘|\\circ)\s*\}?|°|[A-Za-z]{1,8}\b)?"
 # "ranging from -90° to +90° with step size 5.625°", "from 10% to 80% with an increment of 10%"
-_RANGE = re.compile(
+_RANGE = DeferredPattern(
     r"\bfrom\s+" + _SIGNED + _UNIT + r"\s+to\s+" + _SIGNED + _UNIT + r"\s*,?\s+(?:with|in|at)\s+(?:an?\s+)?"
     r"(?:steps?\s+(?:size\s+)?(?:of\s+)?|step\s+sizes?\s+(?:of\s+)?|increments?\s+(?:of\s+)?|intervals?\s+of\s+)(\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
 # The count the range makes, in its sentence: "There are 8 proportions", "a total of 33 poses".
-_COUNT = re.compile(
+_COUNT = DeferredPattern(
     r"\b(?:there\s+(?:are|were)|a\s+total\s+of|in\s+total|totall?ing|giving|yielding)\s+" + NUMBER + r"(?!\s*(?:\\?%|°))", re.IGNORECASE
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedGrid:
     """A count, and what the grid it describes gives: a product of factors, or the points of a range."""
 

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_at, named_share, slack
 from .model import NUMBER, Written
 
 # A percentage that is a change, never a difference in points ("3 points", "3 pp") nor a bound ("up to 30%").
-_PERCENT = re.compile(r"(?<!up\sto\s)" + NUMBER + r"\s*(?:\\?%|\s*percent\b)(?!\s*(?:points?|pp|percentage)\b)", re.IGNORECASE)
-_CHANGE = re.compile(
+_PERCENT = DeferredPattern(r"(?<!up\sto\s)" + NUMBER + r"\s*(?:\\?%|\s*percent\b)(?!\s*(?:points?|pp|percentage)\b)", re.IGNORECASE)
+_CHANGE = DeferredPattern(
     r"\b(?:gains?|improv\w*|outperform\w*|beats?|better|higher|lower|margin|reduc\w*|increas\w*|decreas\w*|boost\w*|faster|speed-?ups?)\b",
     re.IGNORECASE,
 )
@@ -32,7 +33,7 @@ _NEAR = 60  # characters between a percentage and the header it is stated for
 _WORST_MISSES = 1  # a fit leaves at most this many of the stated percentages unexplained
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """A percentage and the line across (a column, or a row) it is stated for."""
 
@@ -82,7 +83,7 @@ def _distance(at: int, percent: Written) -> int:
     return percent.start - at if at < percent.start else at - percent.end
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PairFit:
     """The two lines (`claimed`, `compared`) whose change, relative to `base` (one of them), gives the stated percentages."""
 

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
 
 # A written number: thousands separated by commas or thin spaces ("12,911", "13 632 566"), decimals.
 NUMBER = r"(?<![\w.,^_{\\])(\d{1,3}(?:(?:,|\\,|\s)\d{3})+(?!\d)|\d+)(\.\d+)?(?![\w^_])"
-_NUMBER = re.compile(NUMBER)
+_NUMBER = DeferredPattern(NUMBER)
 _PERCENT_SIGN = r"\s*(?:\\?%|\s*per\s*cent\b|\s*percent\b)"
 
 
@@ -30,7 +31,7 @@ def _may_write_percent(text: str) -> bool:
     return "%" in text or "cent" in text.lower()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Written:
     """A number as written: its value, its decimal places and where it is in the text."""
 
@@ -59,16 +60,16 @@ def _number_at(text: str, start: int) -> Written | None:
 # Shares: "A out of B (P%)", "A out of B, or P%", "P% (A/B)", "A of B (P%)", and "Of the B …, A (P%) …".
 _FRACTION = NUMBER + r"\s*(?:out\s+of|/|of\s+(?:the|all|a\s+total\s+of)?)\s*" + NUMBER
 _PERCENT = NUMBER + _PERCENT_SIGN
-_SHARE_AFTER = re.compile(_FRACTION + r"[^()\d]{0,40}?\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
+_SHARE_AFTER = DeferredPattern(_FRACTION + r"[^()\d]{0,40}?\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
 # "33 out of 868 searches, or 3.8%": the share after a comma, the counts' words between.
-_SHARE_COMMA = re.compile(_FRACTION + r"[^()\d;.,]{0,40}?,\s*(?:or\s+|i\.e\.,?\s*|that\s+is,?\s*)?" + _PERCENT, re.IGNORECASE)
-_SHARE_BEFORE = re.compile(_PERCENT + r"[^()\d]{0,40}?\(\s*(?:i\.e\.,?\s*)?" + _FRACTION + r"[^()\d]{0,20}\)", re.IGNORECASE)
-_OF_THE = re.compile(r"\b(?:of|among|out\s+of)\s+(?:the|all|these|those)\s+" + NUMBER + r"(?![\s\w-]{0,3}%)", re.IGNORECASE)
-_COUNT_WITH_SHARE = re.compile(NUMBER + r"\s*\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[;:]|\.\s")
+_SHARE_COMMA = DeferredPattern(_FRACTION + r"[^()\d;.,]{0,40}?,\s*(?:or\s+|i\.e\.,?\s*|that\s+is,?\s*)?" + _PERCENT, re.IGNORECASE)
+_SHARE_BEFORE = DeferredPattern(_PERCENT + r"[^()\d]{0,40}?\(\s*(?:i\.e\.,?\s*)?" + _FRACTION + r"[^()\d]{0,20}\)", re.IGNORECASE)
+_OF_THE = DeferredPattern(r"\b(?:of|among|out\s+of)\s+(?:the|all|these|those)\s+" + NUMBER + r"(?![\s\w-]{0,3}%)", re.IGNORECASE)
+_COUNT_WITH_SHARE = DeferredPattern(NUMBER + r"\s*\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
+_CLAUSE_END = DeferredPattern(r"[;:]|\.\s")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Share:
     """A percentage the sentence gives as `part` of `whole`."""
 
@@ -122,7 +123,7 @@ _CHANGE_WORD = (
     r"reduc\w*|decreas\w*|drop\w*|lower|smaller|fewer|less|faster|slower|speed-?up|margin|rise|rose|fell|fall)"
 )
 _PAIR = NUMBER + r"\s*%?\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + NUMBER + r"\s*%?"
-_CHANGE_THEN_PAIR = re.compile(
+_CHANGE_THEN_PAIR = DeferredPattern(
     r"(?:\b" + _CHANGE_WORD + r"\b[^.;()\d]{0,40}?" + NUMBER + _PERCENT_SIGN + r"|" + NUMBER + _PERCENT_SIGN + r"[^.;()\d]{0,25}?\b"
     r"" + _CHANGE_WORD + r"\b)[^.;()\d]{0,80}?\(\s*(?:i\.e\.,?\s*)?[^()]{0,30}?" + _PAIR + r"\s*\)",
     re.IGNORECASE,
@@ -147,21 +148,21 @@ _CHANGE = (
     + _CHANGE_WORD
     + r"\b)"
 )
-_FROM_TO_THEN_CHANGE = re.compile(_FROM_TO + r"(?P<between>[^.;)\d]{0,40}?)" + _CHANGE, re.IGNORECASE)
-_CHANGE_THEN_FROM_TO = re.compile(_CHANGE + r"(?P<between>[^.;()\d]{0,40}?)" + _FROM_TO, re.IGNORECASE)
+_FROM_TO_THEN_CHANGE = DeferredPattern(_FROM_TO + r"(?P<between>[^.;)\d]{0,40}?)" + _CHANGE, re.IGNORECASE)
+_CHANGE_THEN_FROM_TO = DeferredPattern(_CHANGE + r"(?P<between>[^.;()\d]{0,40}?)" + _FROM_TO, re.IGNORECASE)
 # Words that open another clause between the pair and a change: "from 57% to 46%, and reduces … by 15%".
-_NEW_CLAUSE = re.compile(r"\b(?:and|while|whereas|but|which|although|than|over|(?:compared|relative)\s+(?:to|with))\b", re.IGNORECASE)
+_NEW_CLAUSE = DeferredPattern(r"\b(?:and|while|whereas|but|which|although|than|over|(?:compared|relative)\s+(?:to|with))\b", re.IGNORECASE)
 
 
-_ENDPOINT_AFTER = re.compile(_PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
-_ENDPOINT_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?$", re.IGNORECASE)
+_ENDPOINT_AFTER = DeferredPattern(_PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
+_ENDPOINT_BEFORE = DeferredPattern(r"\bfrom\s+(?:about\s+|around\s+)?$", re.IGNORECASE)
 
 
 def _is_year(number: Written) -> bool:
     return number.decimals == 0 and 1900 <= number.value <= 2100 and "," not in f"{number.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedChange:
     """A percentage change the sentence states, and the pair of values it gives for it: in parentheses
     beside it ("(20.09 vs. 15.54)"), or as the endpoints of the change ("from 8.50 to 8.84")."""
@@ -214,11 +215,11 @@ def _endpoint_changes(text: str, read: set[int]) -> Iterator[StatedChange]:
 
 
 # Parts the sentence says make up a whole: "Of the N …, A … and the remaining B …".
-_REMAINING = re.compile(r"\b(?:the\s+)?(?:remaining|other|rest\s+of\s+the)\s+" + NUMBER + r"(?!\s*%)", re.IGNORECASE)
-_REMAINING_WORD = re.compile(r"(?:remaining|other|rest)\s+(?:of\s+the\s+)?\d", re.IGNORECASE)
+_REMAINING = DeferredPattern(r"\b(?:the\s+)?(?:remaining|other|rest\s+of\s+the)\s+" + NUMBER + r"(?!\s*%)", re.IGNORECASE)
+_REMAINING_WORD = DeferredPattern(r"(?:remaining|other|rest)\s+(?:of\s+the\s+)?\d", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PartsOfWhole:
     whole: Written
     parts: tuple[Written, ...]
@@ -228,7 +229,7 @@ class PartsOfWhole:
         return abs(total - self.whole.value) <= self.whole.slack + sum(part.slack for part in self.parts)
 
 
-_OF_THESE = re.compile(r"\b(?:of|among)\s+(?:these|those)\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+_OF_THESE = DeferredPattern(r"\b(?:of|among)\s+(?:these|those)\s+([A-Za-z][\w-]*)", re.IGNORECASE)
 _LOOK_BACK = 300  # characters before "Of these X" searched for the count of X
 
 
@@ -279,13 +280,13 @@ def _is_setting(text: str, number: Written) -> bool:
 # in the parentheses, so that a list of examples or of settings is not read as a partition.
 _NAMING_WORDS = r"(?:\s*[A-Za-z][A-Za-z-]*){1,4}"
 _PART = NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS
-_BREAKDOWN = re.compile(
+_BREAKDOWN = DeferredPattern(
     NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS + r"\s*\(\s*((?:" + _PART + r"\s*,\s*(?:and\s+)?)+" + _PART + r"|"
     r"" + _PART + r"\s+and\s+" + _PART + r")\s*\)",
     re.IGNORECASE,
 )
-_PART_IN = re.compile(_PART, re.IGNORECASE)
-_NOT_A_PARTITION = re.compile(r"\b(?:e\.g|i\.e|including|such|each|per|respectively|vs|versus|at|for|of|on|in)\b", re.IGNORECASE)
+_PART_IN = DeferredPattern(_PART, re.IGNORECASE)
+_NOT_A_PARTITION = DeferredPattern(r"\b(?:e\.g|i\.e|including|such|each|per|respectively|vs|versus|at|for|of|on|in)\b", re.IGNORECASE)
 NEAR_PARTITION = 0.2  # parts that miss their total by more than this share are a selection of it, not a partition
 
 

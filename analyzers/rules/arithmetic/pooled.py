@@ -11,21 +11,22 @@ what the groups' cells give for it, within the rounding of every cell.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
+from ....latex.record import record
 from ...quantities import slack
 from ..tables.model import Grid
 
-_POOLED_ROW = re.compile(r"^\W*(?:overall|all|total|pooled|combined|average|avg\.?|mean)\b", re.IGNORECASE)
-_SIZE_HEADER = re.compile(
+_POOLED_ROW = DeferredPattern(r"^\W*(?:overall|all|total|pooled|combined|average|avg\.?|mean)\b", re.IGNORECASE)
+_SIZE_HEADER = DeferredPattern(
     r"^\W*(?:n|#|no\.|count|size|samples?|instances|examples|images|items|cases|subjects|participants|patients|queries|"
     r"questions|sentences|documents|#\s*\w+|number\s+of\s+\w+)\W*$",
     re.IGNORECASE,
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pooled:
     """One cell of a pooled row, and what its groups' cells give for it."""
 
@@ -49,7 +50,7 @@ class Pooled:
         return abs((self.cell.value or 0.0) - exact) <= slack(self.cell.decimals) + rounding
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PooledRow:
     row: int
     size_column: int

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_share, slack, spelled
 
@@ -35,44 +36,44 @@ _COMPARISON = (
     r"|(?P<gap>(?:\s+[^\s.;:()]+){0,8}?)\s+(?:compared\s+(?:to|with)|relative\s+to|versus|vs\.?)\s"
     r"|(?P<noun>(?:\s+(?!(?:in|on|of|for|at|to|from)\b)[a-z-]+){1,2})\s+over\s)"  # "a 12% improvement over", never "5.85 fold in A over B"
 )
-_CLAIM = re.compile(
+_CLAIM = DeferredPattern(
     r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
     re.IGNORECASE,
 )
 # Or the compared side first, the factor after "by": "outperforms B by 55%", "improves on B by a factor of 4".
-_BY_CLAIM = re.compile(
+_BY_CLAIM = DeferredPattern(
     r"\b(?P<verb>outperform\w*|beat\w*|surpass\w*|exceed\w*|improv\w*\s+(?:up)?on|(?P<comparative>[a-z]+er|more|less|fewer)\s+than)"
     r"\s+(?P<compared>[^.;:()%]{1,60}?)\s+by\s+(?:(?P<times>a\s+factor\s+of\s+)|a\s+margin\s+of\s+)?(?:" + _BOUND + r"|" + _ESTIMATE + r")?"
     r"(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r"|(?P<bare>\d+(?:\.\d+)?)\b)",
     re.IGNORECASE,
 )
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
-_FACTOR_HINT = re.compile(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
+_FACTOR_HINT = DeferredPattern(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
-_SPEED = re.compile(r"\b(?:faster|slower|quicker|speedier|fast|quick)\b", re.IGNORECASE)
-_TIME_HEADER = re.compile(r"time|speed|throughput|latency|fps|\bs\b|sec|min|hour|\bms\b|\bh\b|per\s+second|/s\b", re.IGNORECASE)
+_SPEED = DeferredPattern(r"\b(?:faster|slower|quicker|speedier|fast|quick)\b", re.IGNORECASE)
+_TIME_HEADER = DeferredPattern(r"time|speed|throughput|latency|fps|\bs\b|sec|min|hour|\bms\b|\bh\b|per\s+second|/s\b", re.IGNORECASE)
 # The words that say which side is the larger: the claimed one ("18 times that of", "more"), or the compared one.
-_LARGER = re.compile(
+_LARGER = DeferredPattern(
     r"\b(?:exceed\w*|more|larger|higher|bigger|greater|longer|increase[sd]?|large|much|many|high|big|long)\b", re.IGNORECASE
 )
-_SMALLER = re.compile(r"\b(?:less|fewer|smaller|lower|shorter|reduc\w*|decrease[sd]?|drops?)\b", re.IGNORECASE)
+_SMALLER = DeferredPattern(r"\b(?:less|fewer|smaller|lower|shorter|reduc\w*|decrease[sd]?|drops?)\b", re.IGNORECASE)
 # A percentage compares two things only as a change: "14% lower than", "a 12% improvement over", never "5% of the data compared to".
-_CHANGE = re.compile(
+_CHANGE = DeferredPattern(
     r"^(?!\s+of\b).*\b(?:higher|lower|better|worse|faster|slower|larger|smaller|greater|fewer|less|more|improve\w*|gains?|reduc\w*"
     r"|increase[sd]?|decrease[sd]?|speed-?ups?|drops?|boosts?)\b",
     re.IGNORECASE,
 )
-_OBJECT_END = re.compile(r"[.;,:()]|\b(?:while|whereas|but|which|when|on|in|for|with)\b")
-_UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+$", re.IGNORECASE)
-_PRONOUN = re.compile(r"[\s,;]*(?:(?:while|whereas|and|but|so)\s+)?(?:it|they|this|these|which)\b", re.IGNORECASE)
-_LEADING_PREPOSITION = re.compile(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECASE)
+_OBJECT_END = DeferredPattern(r"[.;,:()]|\b(?:while|whereas|but|which|when|on|in|for|with)\b")
+_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+$", re.IGNORECASE)
+_PRONOUN = DeferredPattern(r"[\s,;]*(?:(?:while|whereas|and|but|so)\s+)?(?:it|they|this|these|which)\b", re.IGNORECASE)
+_LEADING_PREPOSITION = DeferredPattern(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECASE)
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
-_LOG_SCALE = re.compile(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
-_SPREAD = re.compile(r"\(|±|\\pm\b")
-_UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
+_LOG_SCALE = DeferredPattern(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
+_SPREAD = DeferredPattern(r"\(|±|\\pm\b")
+_UNIT = DeferredPattern(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RatioClaim:
     """A factor (or a percentage change) the sentence states, how (a bound or an estimate), and the words naming each side."""
 
@@ -205,7 +206,7 @@ def _larger(match: re.Match[str]) -> int:
     return 0
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Factor:
     """The factor between two cells on one line across: the claimed side's and the compared side's."""
 
@@ -237,7 +238,7 @@ class Factor:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Compared:
     """The factors between the claimed thing and one thing it is compared with, one per line across."""
 

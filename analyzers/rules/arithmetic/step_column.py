@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -14,7 +14,7 @@ from .columns import names_change, pair_fits, series_of, step_fits
 from .table_report import MissedRowViolation, report_breaks
 
 
-@dataclass(frozen=True)
+@record
 class StepCellMismatch(MissedRowViolation):
     computed = "change from the row above"
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Evidence, Finding
 from ...violation import Violation, violation_type
@@ -13,7 +13,7 @@ from ..tables.model import Grid, cell_statement, signed
 from .columns import Fit, Outcome, best, explained
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class MissedRow:
     """One row of a computed column, as printed, against what its inputs give."""
 

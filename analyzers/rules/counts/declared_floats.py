@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
@@ -17,8 +18,8 @@ from ..drafts.float_layout import float_layout
 from ..drafts.model import FLOAT_BLOCKS, FLOATS, float_type
 
 # "Number of figures: 3", "Number of Tables = 5", "No. of figures 2": a submission's front-matter declaration.
-_DECLARED = re.compile(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\d{1,2})\b(?!\s*[-–.,]\d)", re.IGNORECASE)
-_GRAPHICS = re.compile(r"\\includegraphics\b")
+_DECLARED = DeferredPattern(r"\b(?:Number|No\.?)\s+of\s+(figures|tables)\s*[:=]?\s*(\d{1,2})\b(?!\s*[-–.,]\d)", re.IGNORECASE)
+_GRAPHICS = DeferredPattern(r"\\includegraphics\b")
 
 
 @violation_type
@@ -41,7 +42,7 @@ class DeclaredFloats(Violation):
         return f"declared {self.kind}s {self.declared}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Float:
     kind: str  # "figure" or "table"
     main: bool  # in the main article, not the appendix
@@ -57,7 +58,7 @@ class _Float:
         return len(_GRAPHICS.findall(self.latex))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Declaration:
     kind: str
     declared: int

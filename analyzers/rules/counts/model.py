@@ -6,66 +6,67 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.source import COMMENT
 from ...context import paragraphs
 from ...memo import TEXT_CACHE_SIZE
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-_ANNOUNCE = re.compile(
+_ANNOUNCE = DeferredPattern(
     r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
     r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b))",
     re.IGNORECASE,
 )
-_DASH = re.compile(r"---|—|\\textemdash\b")
+_DASH = DeferredPattern(r"---|—|\\textemdash\b")
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _START = r"(?:^\s*|[.:;]\s+|\n\s*)"  # a sentence, clause or source line begins
 _EMPHASIS = r"(?:\{\\(?:em|it|bf)\s+|\\(?:emph|textit|textbf|textsc|underline)\{)?"  # "{\em First}", "\textbf{First}"
-_ORDINAL_START = re.compile(
+_ORDINAL_START = DeferredPattern(
     _START + _EMPHASIS + r"(First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth)(?:ly)?\b"
     # "And second, …", "The first step …", "For the second step …"
     r"|" + _START + r"(?:And|Then|The|For\s+the|In\s+the)\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b"
     r"|" + _START + r"(Finally|Lastly)\b"
 )
 # Where _ANNOUNCE can start: a count before a space (or the paragraph's end; the space may follow it).
-_HEAD = re.compile(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
-_HEAD_ANY_CASE = re.compile(_HEAD.pattern, re.IGNORECASE)
-_FIRST = re.compile(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
-_SECTIONING = re.compile(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
-_LIST = re.compile(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
+_HEAD = DeferredPattern(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
+_HEAD_ANY_CASE = DeferredPattern(_HEAD.pattern, re.IGNORECASE)
+_FIRST = DeferredPattern(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
+_SECTIONING = DeferredPattern(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
+_LIST = DeferredPattern(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
 # "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
 _HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
 # "e.g." ends in a full stop: a word boundary after it would need a letter to follow.
-_VAGUE = re.compile(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
+_VAGUE = DeferredPattern(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
-_WORD_BEFORE = re.compile(r"(\S*)(\s+\S+)\s+$")
+_WORD_BEFORE = DeferredPattern(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
-_PARTITIVE = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
+_PARTITIVE = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
 # A count of other things earlier in the clause, which the list may enumerate instead.
-_EARLIER_COUNT = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
+_EARLIER_COUNT = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
 # "tasks with two nouns (A, B, C)": the parenthesis may name the tasks, not the nouns.
-_OWNER_BEFORE = re.compile(r"\b(?:with|without|having|containing)\s+(?:only\s+|exactly\s+|just\s+)?$", re.IGNORECASE)
-_FLOAT = re.compile(r"\\(begin|end)\{(?:table|figure|tabular)\w*\*?\}")
-_MATH = re.compile(r"\$([^$]*)\$|\\\((.*?)\\\)", re.DOTALL)
-_ELLIPSIS = re.compile(r"\\[lc]?dots\b|\.\.\.")
+_OWNER_BEFORE = DeferredPattern(r"\b(?:with|without|having|containing)\s+(?:only\s+|exactly\s+|just\s+)?$", re.IGNORECASE)
+_FLOAT = DeferredPattern(r"\\(begin|end)\{(?:table|figure|tabular)\w*\*?\}")
+_MATH = DeferredPattern(r"\$([^$]*)\$|\\\((.*?)\\\)", re.DOTALL)
+_ELLIPSIS = DeferredPattern(r"\\[lc]?dots\b|\.\.\.")
 # An item that is not one of the counted things: "For benchmarking, we also model a reference case".
-_EXTRA_ITEM = re.compile(
+_EXTRA_ITEM = DeferredPattern(
     r"\b(?:also|additionally|in addition|as an? (?:baseline|reference|benchmark)|for (?:comparison|benchmarking|reference))\b",
     re.IGNORECASE,
 )
 # A sentence that goes on with the list: "The third is C.", "We also use C."
-_CONTINUED = re.compile(r"\s*(?:\S+\s+){0,5}?(?:also|another|additionally|in addition)\b", re.IGNORECASE)
+_CONTINUED = DeferredPattern(r"\s*(?:\S+\s+){0,5}?(?:also|another|additionally|in addition)\b", re.IGNORECASE)
 # Words after which "and"/"or" joins words inside one item: "with and without debt", "between A and B".
-_DANGLING = re.compile(
+_DANGLING = DeferredPattern(
     r"(?:\b(?:with|without|before|after|within|inside|outside|above|below|over|under|pre|post|"
     r"during|from|to|into|in|on|off|of)|-)$",
     re.IGNORECASE,
 )
-_PAIRING = re.compile(r"\b(?:between|both|either)\b", re.IGNORECASE)
+_PAIRING = DeferredPattern(r"\b(?:between|both|either)\b", re.IGNORECASE)
 _NUMBER_WORDS = ("one",) + COUNT_WORDS
-_ITEM_COUNT = re.compile(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]", re.IGNORECASE)
+_ITEM_COUNT = DeferredPattern(r"(" + "|".join(_NUMBER_WORDS) + r"|\d{1,2})\s+[A-Za-z]", re.IGNORECASE)
 
 
 class Enumeration(NamedTuple):
@@ -241,15 +242,15 @@ def _top_level_parts(formula: str) -> list[str]:
     return [part for part in parts + [current] if part.strip()] or [formula]
 
 
-_STATISTIC = re.compile(r"(?:[=<>≤≥]|\\[lg]eq?|\\text(?:less|greater)(?:\{\})?)\s*\$?\s*[-−]?\d*\.?\d")
+_STATISTIC = DeferredPattern(r"(?:[=<>≤≥]|\\[lg]eq?|\\text(?:less|greater)(?:\{\})?)\s*\$?\s*[-−]?\d*\.?\d")
 # A parenthesis that says something ("(regrettably, all do not)") is an aside, not a list of names.
-_CLAUSE = re.compile(r"\b(?:is|are|was|were|do|does|did|not|has|have|had)\b", re.IGNORECASE)
+_CLAUSE = DeferredPattern(r"\b(?:is|are|was|were|do|does|did|not|has|have|had)\b", re.IGNORECASE)
 # "…, XGB-q and XGB scores, as well as the CNN score": one more item after the list closes.
-_MORE_ITEMS = re.compile(r"\b(?:as\s+well\s+as|along\s+with|together\s+with|plus)\b", re.IGNORECASE)
+_MORE_ITEMS = DeferredPattern(r"\b(?:as\s+well\s+as|along\s+with|together\s+with|plus)\b", re.IGNORECASE)
 # "Bonn and Stuttgart in Germany, and Zurich", "a primary and secondary digester, …, and a storage tank":
 # a bare "and" before a ", and" may join words of one item or close a group of two; the count is unsure.
-_AND_BEFORE_COMMA_AND = re.compile(r"(?<![,;])\s(?:and|or)\s[^;]*?,\s*(?:and|or)\s", re.IGNORECASE)
-_SHARED_OF = re.compile(r"^\s*[A-Za-z-]+\s+of\b")
+_AND_BEFORE_COMMA_AND = DeferredPattern(r"(?<![,;])\s(?:and|or)\s[^;]*?,\s*(?:and|or)\s", re.IGNORECASE)
+_SHARED_OF = DeferredPattern(r"^\s*[A-Za-z-]+\s+of\b")
 
 
 def _items(plain: str) -> tuple[list[str], bool]:

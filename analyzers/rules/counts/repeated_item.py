@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
@@ -15,10 +16,10 @@ from .model import COUNT_WORDS, number
 
 _PROSE = ("paragraph", "footnote", "caption")
 # A list after a colon, to the sentence's end: "…: A, B, C, and D."
-_LISTED = re.compile(r":\s+([^:;]+?)\s*\.?$")
-_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_LISTED = DeferredPattern(r":\s+([^:;]+?)\s*\.?$")
+_SEPARATOR = DeferredPattern(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 # A count of things: "six indicator variables", "4 conditions".
-_COUNT = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+(?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*[a-rt-z]s\b", re.IGNORECASE)
+_COUNT = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+(?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*[a-rt-z]s\b", re.IGNORECASE)
 _LONGEST = 6  # words of an item: longer pieces are clauses, not names of things
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER
 from .model import COUNT_WORDS
@@ -28,25 +29,27 @@ _LISTS = r"(?:lists?|contains?|shows?|presents?|reports?|summari[sz]es|summari[s
 _LISTED = r"(?:listed|shown|given|presented|reported|summari[sz]ed|detailed|enumerated)"
 _SELECTION = r"(?:(?:the|all|our)\s+)?(?:(?:top|first|following|selected)\s+)?"
 # "Table 3 contains the top 10 genes", "Table~\ref{t} lists all 48 sequences".
-_TABLE_LISTS = re.compile(_REF + r"[^.;]{0,25}?\b" + _LISTS + r"\s+" + _SELECTION + _COUNT + r"\s+" + _NOUN, re.IGNORECASE)
+_TABLE_LISTS = DeferredPattern(_REF + r"[^.;]{0,25}?\b" + _LISTS + r"\s+" + _SELECTION + _COUNT + r"\s+" + _NOUN, re.IGNORECASE)
 # "The 16 gene sets listed in Table 4".
-_LISTED_IN_TABLE = re.compile(
+_LISTED_IN_TABLE = DeferredPattern(
     r"\b(?:the|all|our)\s+(?:top\s+)?" + _COUNT + r"\s+" + _NOUN + r"\s+(?:are\s+|is\s+)?" + _LISTED + r"\s+in\s+" + _REF,
     re.IGNORECASE,
 )
 # A count that bounds or selects rather than counts: "at least 10 genes", "3 of the 12 genes", "10 or more".
-_NOT_EXACT_BEFORE = re.compile(
+_NOT_EXACT_BEFORE = DeferredPattern(
     r"\b(?:at\s+(?:least|most)|up\s+to|over|more\s+than|fewer\s+than|less\s+than|about|around|some)\s+$", re.IGNORECASE
 )
-_NOT_EXACT_AFTER = re.compile(r"\s+(?:of\b|or\s+(?:more|fewer|less)\b|out\s+of\b)", re.IGNORECASE)
+_NOT_EXACT_AFTER = DeferredPattern(r"\s+(?:of\b|or\s+(?:more|fewer|less)\b|out\s+of\b)", re.IGNORECASE)
 # "… shown in Table 3, along with a few intermediate behaviours": the table lists more than the count.
-_MORE_LISTED = re.compile(r"\b(?:along\s+with|as\s+well\s+as|together\s+with|in\s+addition\s+to|among\s+others|besides)\b", re.IGNORECASE)
+_MORE_LISTED = DeferredPattern(
+    r"\b(?:along\s+with|as\s+well\s+as|together\s+with|in\s+addition\s+to|among\s+others|besides)\b", re.IGNORECASE
+)
 _SETTING_NOUNS = frozenset(
     {"times", "runs", "seeds", "trials", "folds", "epochs", "iterations", "repetitions", "replicates", "decimals", "digits"}
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TableCount:
     """A count a sentence states for a table it cites, and where the count is written."""
 

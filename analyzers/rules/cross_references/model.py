@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import LabelEntry
 from ....latex.project import ProjectProblem
 from ....latex.sandbox import ProjectRoot
@@ -19,11 +20,11 @@ _GENERATED_LABEL_FILES = (".labels", ".aux")
 # Labels a package defines at the end of the document: \pageref{LastPage} with lastpage.
 _PACKAGE_LABELS = {"LastPage": "lastpage", "VeryLastPage": "lastpage", "TotPages": "totpages"}
 # A use of a key by a reference command we may not know (\hyperref[key], \zcref{key}): not a definition.
-_REFERENCE_BEFORE = re.compile(r"\\\w*ref\w*\*?\s*[\[{](?:[^{}\[\]]*,)?\s*$")
+_REFERENCE_BEFORE = DeferredPattern(r"\\\w*ref\w*\*?\s*[\[{](?:[^{}\[\]]*,)?\s*$")
 
 
-_EXTERNAL_DOCUMENT = re.compile(r"^[^%\n]*\\externaldocument\s*(?:\[[^\]]*\])?\s*\{", re.M)
-_LABEL = re.compile(r"^[^%\n]*?\\label\s*\{([^{}]+)\}", re.M)
+_EXTERNAL_DOCUMENT = DeferredPattern(r"^[^%\n]*\\externaldocument\s*(?:\[[^\]]*\])?\s*\{", re.M)
+_LABEL = DeferredPattern(r"^[^%\n]*?\\label\s*\{([^{}]+)\}", re.M)
 
 
 @dataclass(slots=True)

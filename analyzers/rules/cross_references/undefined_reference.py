@@ -18,11 +18,11 @@ related location).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from rapidfuzz import process
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import KeyUse
 from ....latex.project import ProjectProblem
 from ...context import RuleContext
@@ -32,7 +32,7 @@ from ...violation import MisspelledKey, Violation, violation_type
 from .model import LabelSources
 
 # "Line~\ref{", "Lines \ref{a}--\ref{", "lines~\ref{a} to \ref{": the reference names a code line.
-_CODE_LINE_BEFORE = re.compile(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
+_CODE_LINE_BEFORE = DeferredPattern(r"\b[Ll]ines?[~\s]*(?:\\\w*ref\{[^{}]*\}[\s~]*(?:--|–|-|to|and|,)[\s~]*)?\\\w*ref\*?\{$")
 
 
 @violation_type

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ...context import RuleContext
@@ -14,8 +15,8 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import EMPIRICAL_SECTIONS, any_text, finder, flag_heading
 
-_TRAINING = re.compile(r"\b(?:train(?:ed|ing)?|fine-?tun\w*|optimi[sz]ed|epochs?|simulations?|benchmark(?:ed|s)?)\b", re.I)
-_COMPUTE = re.compile(
+_TRAINING = DeferredPattern(r"\b(?:train(?:ed|ing)?|fine-?tun\w*|optimi[sz]ed|epochs?|simulations?|benchmark(?:ed|s)?)\b", re.I)
+_COMPUTE = DeferredPattern(
     r"\b(?:[GT]PUs?|CPUs?|cores?|A100|V100|H100|A6000|P100|T4|RTX|Titan|NVIDIA|Xeon|cluster|hardware|compute|computational (?:cost|budget|resources?)|"
     r"wall[- ]?clock|run[- ]?times?|(?:GPU|CPU|core|node)[- ]hours?|hours?|minutes|seconds|days|machine with|laptop|workstation|FLOPs?)\b",
     re.I,

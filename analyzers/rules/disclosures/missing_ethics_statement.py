@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ...context import RuleContext
@@ -14,13 +15,13 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import any_text, finder, text_blocks
 
-_HUMAN_SUBJECTS = re.compile(
+_HUMAN_SUBJECTS = DeferredPattern(
     r"\b(?:human (?:subjects?|participants?|evaluators?|raters?|annotators?|study|evaluation)|crowd[- ]?workers?|"
     r"(?:Amazon )?Mechanical Turk|MTurk|Prolific|user stud(?:y|ies)|interviewees?|survey respondents|patients|participants were|"
     r"personal(?:ly identifiable)? (?:data|information)|medical records|(?:we )?recruited \d+)\b",
     re.I,
 )
-_ETHICS = re.compile(
+_ETHICS = DeferredPattern(
     r"\b(?:IRB|institutional review board|ethic(?:s|al)|informed consent|consent(?:ed)?|review board|approved by|anonymi[sz]\w*|"
     r"de-?identified|GDPR|HIPAA|compensat\w*|paid (?:at|above))\b",
     re.I,

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ...context import RuleContext
@@ -14,7 +15,7 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import EMPIRICAL_SECTIONS, any_text, finder, flag_heading
 
-_LIMITATIONS = re.compile(
+_LIMITATIONS = DeferredPattern(
     r"\b(?:limitations?|shortcomings?|drawbacks?|caveats?|weakness(?:es)?|fails? to|does not (?:handle|scale|apply))\b", re.I
 )
 _limitations_in = finder(_LIMITATIONS, ("limitation", "shortcoming", "drawback", "caveat", "weakness", "fail", "does not"))

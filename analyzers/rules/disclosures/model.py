@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
@@ -23,7 +24,7 @@ _TEXT_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, Block
 Finder = Callable[[str], tuple[re.Match[str], ...]]
 
 
-def finder(pattern: re.Pattern[str], words: tuple[str, ...] | None = None) -> Finder:
+def finder(pattern: DeferredPattern, words: tuple[str, ...] | None = None) -> Finder:
     """`pattern`'s matches in a block's text, cached by the text: a keystroke searches only the
     edited block of its section again. One cache per pattern: hashing a pattern costs more than a lookup.
     When every match of the case-blind `pattern` holds one of `words`, a block without them is not searched."""

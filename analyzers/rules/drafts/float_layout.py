@@ -3,12 +3,12 @@ and which `\\label`s come before the caption that numbers them (read with pylate
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from pylatexenc import latexwalker as lw
 
 from ....latex.macro_signatures import PARSE_CONTEXT
+from ....latex.record import record
 from ....latex.walker import RunWalker
 from ...memo import TEXT_CACHE_SIZE
 from .model import FLOATS
@@ -22,7 +22,7 @@ _CAPTIONS = frozenset({"caption", "captionof", "subcaption"})
 _SUBFLOAT_COMMANDS = frozenset({"subfloat", "subcaptionbox", "subfigure"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class MisplacedLabel:
     """A `\\label` read before the caption that numbers its float: offsets in the float's LaTeX."""
 
@@ -33,7 +33,7 @@ class MisplacedLabel:
     subfloat: bool  # within a subfigure: it prints the figure's number (or the section's), not the subfigure's
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class FloatLayout:
     """What one float's LaTeX holds: its numbered captions and its labels read before their caption."""
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind, MacroDef
+from ....latex.record import record
 from .float_layout import float_layout
 from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_type
 
@@ -24,13 +25,13 @@ _PRINTED = re.compile(
     r"|\\renewcommand\s*\{?\\the(?P<other>figure|table)\b"
 )
 # Numbering the counters here cannot follow: it leaves a kind unnumbered.
-_UNFOLLOWED = re.compile(
+_UNFOLLOWED = DeferredPattern(
     r"\\(?:addtocounter|numberwithin|counterwithin\*?)\s*\{(?P<kind>figure|table)\}|\\captionof\s*\{(?P<captioned>figure|table)\}"
     r"|(?P<all>\\ContinuedFloat|\\chapter\b)"
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NumberedFloat:
     """A figure or table with one numbered caption: the number it prints, its labels and its caption's text."""
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
 from pylatexenc import latexwalker as lw
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
+from ....latex.record import record
 from ....latex.source import COMMENT
 from ....latex.walker import RunWalker
 from ...memo import TEXT_CACHE_SIZE
@@ -53,7 +54,7 @@ class PlaceholderKind(str, Enum):
         return f"{tier}: {self.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Placeholder:
     kind: PlaceholderKind
     text: str
@@ -79,7 +80,7 @@ _REFERENCE_NAMES = {
 }
 # What a count's number stands before: "435 samples from NA individuals".
 _COUNTED = "individuals|participants|patients|subjects|samples|respondents|cases|controls|people|animals|mice|studies|sites"
-_PLACEHOLDERS = re.compile(
+_PLACEHOLDERS = DeferredPattern(
     r"(?P<marker>(?<![\w-])(?:TODO|FIXME|TBD|TBA)(?![\w-]))"
     r"|(?P<triple_x>(?<![\w./-])XXX+(?![\w/-]))"
     # "Table X", "Figure Xa", "Sec. ??": a capital X (a roman ten only where the paper has ten) or question marks.
@@ -99,7 +100,7 @@ _PLACEHOLDERS = re.compile(
 
 
 # A marker a class's own command prints, glued to its name in the plain text: "\cjournal{TBD}" reads "\cjournalTBD".
-_GLUED = re.compile(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])")
+_GLUED = DeferredPattern(r"\\[A-Za-z@]+?[a-z](?P<marker>TODO|FIXME|TBD|TBA)(?![\w-])")
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -116,10 +117,10 @@ def placeholders(text: str) -> tuple[Placeholder, ...]:
     return tuple(found)
 
 
-_HINT = re.compile(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
+_HINT = DeferredPattern(r"TODO|FIXME|TB[DA]|X|\?\?|\.x|CITE|[Cc]ite|REF|[Cc]itation|\[refs?\]|\[\?\]|NA|\?\)|!!!|=\s?\(")
 # What every placeholder holds, where _HINT lets most prose through: a capital X only where a reference's or a
 # number's may stand ("Table X", "(X)", "X.XX", "XX", "X%"), not inside a word ("LaTeX"); "cite" after a bracket.
-_NEEDED = re.compile(
+_NEEDED = DeferredPattern(
     r"TODO|FIXME|TB[DA]|XX|[\s~(]X|[Xx]\.[Xx]|X\s?%|\?\?|\?\)|[\[(](?:CITE|[Cc]ite|REF|[Cc]itation|CITATION|refs?\]|\?\])|NA|NaN|=\s?\(|!!!"
 )
 _GROUP_KIND = {
@@ -135,22 +136,22 @@ _GROUP_KIND = {
 
 
 # What introduces a word the paper mentions instead of uses: quotes, \texttt, \verb.
-_MENTION_BEFORE = re.compile(r"(?:``|`|'|\"|“|‘|\\texttt\s*\{|\\verb\s*.|\\lstinline\s*.|\\code\s*\{)\s*$")
+_MENTION_BEFORE = DeferredPattern(r"(?:``|`|'|\"|“|‘|\\texttt\s*\{|\\verb\s*.|\\lstinline\s*.|\\code\s*\{)\s*$")
 # A marker in a list of markers ("task annotations (e.g., TODO, FIXME)") is a word the paper discusses.
-_MARKER_LIST = re.compile(r"(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)(?:,|\s+(?:and|or))\s+(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)\b")
+_MARKER_LIST = DeferredPattern(r"(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)(?:,|\s+(?:and|or))\s+(?:TODO|FIXME|TBD|TBA|XXX|HACK|BUG|NOTE)\b")
 
 
 # Journal metadata the publisher fills in ("\\cvol{2023;TBD}", a DOI of X's): the template's slot, not the author's draft.
-_METADATA_SLOT = re.compile(
+_METADATA_SLOT = DeferredPattern(
     r"\\(?:c?vol(?:ume)?|issue|doi|pages|received|revised|accepted|published|jvol|jnum|jyear|copyrightyear|acm(?:Volume|Number|Article|Year|DOI)"
     r"|articlenumber|editor|issn|isbn|pubyear|firstpage|lastpage)\s*\{[^{}]*$"
 )
 
 
 # An argument TeX does not print as text: a citation or label key, a URL.
-_KEY_ARGUMENT = re.compile(r"\\(?:[a-zA-Z]*cite[a-zA-Z]*|label|[a-zA-Z]*ref|url|href|slink)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*$")
+_KEY_ARGUMENT = DeferredPattern(r"\\(?:[a-zA-Z]*cite[a-zA-Z]*|label|[a-zA-Z]*ref|url|href|slink)\*?\s*(?:\[[^\]]*\]\s*)*\{[^{}]*$")
 # A linguistic example's acceptability judgement: "\ex. ??Taroo-wa …", "\a. ???The man …".
-_JUDGEMENT = re.compile(r"\\(?:ex|a|b|c|d|e|f|ag|bg|cg|dg|exi|ea|eg|item)\.?(?:\s*\\[a-z]+\.)*\s*$")
+_JUDGEMENT = DeferredPattern(r"\\(?:ex|a|b|c|d|e|f|ag|bg|cg|dg|exi|ea|eg|item)\.?(?:\s*\\[a-z]+\.)*\s*$")
 
 
 def not_text(source: str, start: int) -> bool:
@@ -208,13 +209,13 @@ def in_math_naming_a_variable(placeholder: Placeholder, latex: str, offset: int)
 
 
 # `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
-_NEWIF = re.compile(r"\\newif\s*\\if([A-Za-z@]+)")
+_NEWIF = DeferredPattern(r"\\newif\s*\\if([A-Za-z@]+)")
 _TODONOTES_DISABLED = re.compile(r"\\usepackage\s*\[[^\]]*\bdisable\b[^\]]*\]\s*\{[^}]*\btodonotes\b")
 # What todonotes' `disable` option silences.
 _TODONOTES_COMMANDS = ("todo", "missingfigure")
 # The changes package's deleted text: `\deleted{old}`, and the second argument of `\replaced{new}{old}`.
 _GROUP = r"\{[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}"
-_DELETED = re.compile(
+_DELETED = DeferredPattern(
     rf"\\deleted\s*(?:\[[^\]]*\])?\s*(?P<old>{_GROUP})|\\replaced\s*(?:\[[^\]]*\])?\s*{_GROUP}\s*(?P<old_replaced>{_GROUP})"
 )
 
@@ -249,7 +250,7 @@ def _anywhere(texts: Iterable[str], search: str) -> bool:
 
 
 # A switch set by hand: `\drafttrue`, `\draftfalse` (the whole command name).
-_SWITCH_SET = re.compile(r"\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])")
+_SWITCH_SET = DeferredPattern(r"\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])")
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
@@ -285,7 +286,7 @@ def deleted_spans(text: str) -> list[tuple[int, int]]:
     return [match.span(match.lastgroup) for match in _DELETED.finditer(text) if match.lastgroup]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unprinted:
     """For each file, the stretches TeX reads but never prints as text (see the module's docstring)."""
 
@@ -379,7 +380,7 @@ _NOT_BY_CHAPTER = (
 )
 _CHAPTER = re.compile(r"\\chapter\s*(?:\[[^\]]*\]\s*)?\{")
 # "Table 4", "Table I": a float named by a single number, arabic or roman.
-SINGLE_NUMBERED = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<number>\d+|[IVX]{1,4})(?![\w]|[.,]\d)")
+SINGLE_NUMBERED = DeferredPattern(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?P<number>\d+|[IVX]{1,4})(?![\w]|[.,]\d)")
 
 
 def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
@@ -396,18 +397,18 @@ def float_environments(texts: Iterable[str], kind: str) -> int:
 
 
 # A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
-HAND_NUMBERED = re.compile(
+HAND_NUMBERED = DeferredPattern(
     r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.|Sections?|Secs?\.)[\s~]*"
     r"(?P<numbers>\d+(?:\.\d+)?[a-z]?(?:\s*(?:,|and|&|–|-|to)\s*\d+(?:\.\d+)?[a-z]?)*)(?![\w.]*\d|\.\d)"
 )
 # A number this far past the paper's last one names another document's object (a statute's section, a cited figure).
 FAR_BEYOND = 3
 # What numbers its figures apart from the paper's own: another work, the supplement, an appendix of its own.
-_ELSEWHERE = re.compile(
+_ELSEWHERE = DeferredPattern(
     r"supplement|suppl\.|extended data|\bSI\b|online|appendix|additional file|\\cite|et al\.|\[\d+(?:[,–-]\s*\d+)*\]|\bof\s+\[|\bin\s+\[|'s\s+(?:paper|work|study)|\btheir\b|\boriginal\b",
     re.I,
 )
-_NUMBERED_SECTION = re.compile(r"\\(?P<command>section|subsection)\s*(?:\[[^\]]*\]\s*)?\{")
+_NUMBERED_SECTION = DeferredPattern(r"\\(?P<command>section|subsection)\s*(?:\[[^\]]*\]\s*)?\{")
 
 
 def mentioned_kind(name: str) -> str:
@@ -434,10 +435,10 @@ def hand_numbers(numbers: str) -> list[tuple[int, int | None]]:
 # Notes to a co-author printed in the text: todonotes' `\todo` (unless the package is disabled), and
 # the paper's own command that colours its argument and reads as a note ("\YL{…}" printing "YL: …").
 _TODONOTES = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\btodonotes\b")
-_NOTE_NAME = re.compile(r"todo|fixme|note|comment|tbd", re.I)
-_COLOURS = re.compile(r"\\(?:textcolor|color|colorbox|fcolorbox|hl|todo|marginpar|sethlcolor)\b")
+_NOTE_NAME = DeferredPattern(r"todo|fixme|note|comment|tbd", re.I)
+_COLOURS = DeferredPattern(r"\\(?:textcolor|color|colorbox|fcolorbox|hl|todo|marginpar|sethlcolor)\b")
 # The body names who speaks or what the note is: "YL: #1", "[#1] #2", "TODO: #1".
-_SPEAKER = re.compile(r"[A-Za-z]{1,12}\s*:\s*\\?\S*#\d|\[#\d\]|TODO|FIXME")
+_SPEAKER = DeferredPattern(r"[A-Za-z]{1,12}\s*:\s*\\?\S*#\d|\[#\d\]|TODO|FIXME")
 # What the project-wide readings look for in each file (see `_holds`).
 _SEARCHES: dict[str, str | re.Pattern[str]] = {
     "todonotes": _TODONOTES,
@@ -447,12 +448,12 @@ _SEARCHES: dict[str, str | re.Pattern[str]] = {
     **{f"{kind} not by chapter": _NOT_BY_CHAPTER.format(type=kind) for kind in ("figure", "table", "section")},
 }
 # The commands every alternative of every search starts with.
-_SEARCHED = re.compile(
+_SEARCHED = DeferredPattern(
     r"\\(?:usepackage|chapter|numberwithin|counterwith|setcounter|addtocounter|newcommand|renewcommand|captionof|ContinuedFloat|documentclass)"
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NoteCommand:
     """A command whose uses print a note to a co-author."""
 
@@ -485,7 +486,7 @@ def _prints_a_note(name: str, macro: MacroDef) -> bool:
     return _NOTE_NAME.search(name) is not None or _SPEAKER.search(macro.body) is not None
 
 
-_DEFINITION = re.compile(r"\\(?:(?:re)?newcommandx?|providecommand|def|DeclareRobustCommand|(?:New|Renew|Provide)DocumentCommand)\b")
+_DEFINITION = DeferredPattern(r"\\(?:(?:re)?newcommandx?|providecommand|def|DeclareRobustCommand|(?:New|Renew|Provide)DocumentCommand)\b")
 
 
 def in_definition(source: str, offset: int) -> bool:
@@ -513,7 +514,7 @@ def note_uses(latex: str, commands: tuple[NoteCommand, ...]) -> tuple[tuple[int,
 
 
 # The float a `\ref` is named as by the word before it: "Figure~\ref{…}", "Tab. \ref{…}".
-_NAMED_BEFORE = re.compile(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?:\(\s*)?$")
+_NAMED_BEFORE = DeferredPattern(r"(?<![\w\\])(?P<name>Figures?|Figs?\.|Tables?|Tabs?\.)[\s~]*(?:\(\s*)?$")
 
 
 def named_before(source: str, command_start: int) -> str | None:
@@ -523,11 +524,11 @@ def named_before(source: str, command_start: int) -> str | None:
 
 
 # A running head or foot, or a watermark, that stamps every page: "\markboth{…}{DRAFT \today}".
-_PAGE_MARK = re.compile(
+_PAGE_MARK = DeferredPattern(
     r"\\(?P<command>markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText)\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
     r"(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"
 )
-_DRAFT_WORD = re.compile(r"\b(?:DRAFT|[Dd]raft)\b")
+_DRAFT_WORD = DeferredPattern(r"\b(?:DRAFT|[Dd]raft)\b")
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)

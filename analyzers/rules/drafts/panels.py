@@ -8,18 +8,19 @@ after the reference ("Figure~\\ref{fig:main}C, G", "Fig.~\\ref{fig:main}(c)").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 
 # One panel mark of a caption: "(A)", "(c, g)", "(B and F)".
-_MARK = re.compile(r"\(\s*([A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*)\s*\)")
+_MARK = DeferredPattern(r"\(\s*([A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*)\s*\)")
 # After a mark that closes its description: punctuation, a joining word, or the caption's end.
-_CLOSES = re.compile(r"\s*(?:[,;.:]|and\b|or\b|$)")
-_OPENS = re.compile(r"\s*[A-Za-z]")
-_CLAUSE_END = re.compile(r"[.:;]\s")
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+_CLOSES = DeferredPattern(r"\s*(?:[,;.:]|and\b|or\b|$)")
+_OPENS = DeferredPattern(r"\s*[A-Za-z]")
+_CLAUSE_END = DeferredPattern(r"[.:;]\s")
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z-]{2,}")
 # Words every panel's description may hold: they name no subject of their own.
 _GENERIC = frozenset(
     """
@@ -29,21 +30,21 @@ middle upper lower result results performance comparison compared versus using u
 method methods data dataset datasets value values mean average function functions time test set sets across both different
 """.split()
 )
-_REFERENCE = re.compile(r"\\(?:ref|cref|Cref|autoref|subref)\*?\{([^{}]+)\}")
+_REFERENCE = DeferredPattern(r"\\(?:ref|cref|Cref|autoref|subref)\*?\{([^{}]+)\}")
 _LETTERS = r"[A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*"
 # Panels right after the reference: attached ("}B, F", "}(c)") or spaced, in parentheses ("} (c)") or in
 # upper case before punctuation or "and" ("} C, G and", not the article of "} A clear trend"); never a range
 # ("B–D"), whose inner letters are not written.
-_PANELS = re.compile(
+_PANELS = DeferredPattern(
     rf"(?:~?\(({_LETTERS})\)|({_LETTERS})|[\s~]+\(({_LETTERS})\)"
     rf"|[\s~]+([A-H](?:\s*(?:,|and|&)\s*[A-H])*)(?=\s*[,.;:)]|\s+(?:and|&)\s|\s*$))(?!\s*[-–—]|[A-Za-z])"
 )
 # More panels in parentheses after the first: "Figure~\\ref{f}(d) and (e)".
-_MORE_PANELS = re.compile(r"\s*(?:,|and|&|or)\s*\(([A-Ha-h])\)")
-_COMMAND = re.compile(r"\\[A-Za-z@]+\*?(?:\{[^{}]*\})?")
+_MORE_PANELS = DeferredPattern(r"\s*(?:,|and|&|or)\s*\(([A-Ha-h])\)")
+_COMMAND = DeferredPattern(r"\\[A-Za-z@]+\*?(?:\{[^{}]*\})?")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Panel:
     """One part of a caption: its letters (upper case), the words only its subject has (the head of its
     description), and those of them the caption capitalises inside the head: names ("Prostate", "ImageNet")."""
@@ -69,7 +70,7 @@ def _words(text: str) -> set[str]:
 
 
 _HEAD_WORDS = 6
-_HEAD_BREAK = re.compile(r"[,;:.]|\band\b")
+_HEAD_BREAK = DeferredPattern(r"[,;:.]|\band\b")
 
 
 def _head(description: str, before_mark: bool) -> str:

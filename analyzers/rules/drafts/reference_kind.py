@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ....latex.deferred_pattern import DeferredPattern
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
@@ -12,7 +12,7 @@ from .model import FLOAT_BLOCKS, FLOATS, float_type, named_before, unprinted
 # The reference commands that print the bare number, leaving the float's name to the text.
 _BARE = ("ref", "ref*", "subref")
 # A caption of another float type inside a float: `\captionof{table}`, `\captionsetup{type=table}`.
-_RECAPTIONED = re.compile(r"\\captionof|\\captionsetup\s*(?:\[[^\]]*\])?\s*\{[^}]*\btype\s*=")
+_RECAPTIONED = DeferredPattern(r"\\captionof|\\captionsetup\s*(?:\[[^\]]*\])?\s*\{[^}]*\btype\s*=")
 
 
 @violation_type

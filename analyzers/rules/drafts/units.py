@@ -13,29 +13,30 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, Section
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 
-_HEADING = re.compile(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
+_HEADING = DeferredPattern(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
 _DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
 # Numbering the walk cannot follow: a sectioning counter set by hand or printed otherwise.
-_RENUMBERED = re.compile(
+_RENUMBERED = DeferredPattern(
     r"\\(?:setcounter|addtocounter)\s*\{(?:chapter|section|subsection)\}|\\renewcommand\s*\{?\\the(?:chapter|section|subsection)\b"
 )
 # The deepest level LaTeX numbers (chapter 0, section 1, …), when the paper sets it.
-_SECNUMDEPTH = re.compile(r"\\setcounter\s*\{secnumdepth\}\s*\{(-?\d+)\}")
+_SECNUMDEPTH = DeferredPattern(r"\\setcounter\s*\{secnumdepth\}\s*\{(-?\d+)\}")
 _OUTLINES = 16  # outlines numbered and kept: a few projects' current and recent ones
-_NUMBERED_TITLE = re.compile(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
+_NUMBERED_TITLE = DeferredPattern(r"^\s*(?:Case\s+)?(?P<kind>Study|Experiment)\s+(?P<number>\d+[a-z]?)\b", re.I)
 # A unit typed by hand: "Section 2.6", "Sec. 3", "Study 1", "Experiment 2b" (a list or a range is not read).
-MENTION = re.compile(
+MENTION = DeferredPattern(
     r"(?<![\w\\])(?P<name>Section|Sec\.|Chapter|Appendix|App\.|Study|Experiment|Exp\.)[\s~]*(?P<number>\d+(?:\.\d+)*[a-z]?|[A-H](?:\.\d+)*\b)"
     r"(?![\w.]*\d|\s*(?:,|and|&|–|-|to|or)\s*(?:\d|[A-H]\b))"
 )
-_WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
-_COMMAND = re.compile(r"\\[A-Za-z@]+\*?")
+_WORD = DeferredPattern(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
+_COMMAND = DeferredPattern(r"\\[A-Za-z@]+\*?")
 # Words any unit may hold: they tell no unit from another.
 _FUNCTION_WORDS = frozenset(
     """
@@ -48,7 +49,7 @@ section sections chapter chapters figure figures table tables see shown describe
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Unit:
     """A numbered section, study or experiment: the number it prints and the sections it spans."""
 

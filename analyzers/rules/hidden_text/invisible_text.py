@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import StyledText
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -15,12 +16,14 @@ from ...violation import Violation, violation_type
 from .model import INJECTION
 
 # Colour specifications that print nothing on a white page.
-_WHITE = re.compile(r"^\s*(white(!100)?|1\s*,\s*1\s*,\s*1|1\s+1\s+1|255\s*,\s*255\s*,\s*255|#?ffffff|gray\s*1|1)\s*$", re.I)
-_DEFINE_COLOR = re.compile(r"\\(?:definecolor|colorlet)\s*\{([^}]*)\}\s*(?:\{([^}]*)\}\s*)?\{([^}]*)\}")
+_WHITE = DeferredPattern(r"^\s*(white(!100)?|1\s*,\s*1\s*,\s*1|1\s+1\s+1|255\s*,\s*255\s*,\s*255|#?ffffff|gray\s*1|1)\s*$", re.I)
+_DEFINE_COLOR = DeferredPattern(r"\\(?:definecolor|colorlet)\s*\{([^}]*)\}\s*(?:\{([^}]*)\}\s*)?\{([^}]*)\}")
 # Text styled white is legitimate on a dark background (table headers, tikz nodes).
-_BACKGROUND = re.compile(r"\\(?:cellcolor|rowcolor|columncolor|colorbox|fcolorbox|pagecolor\{(?!white))|fill\s*=|tcolorbox|tikzpicture")
+_BACKGROUND = DeferredPattern(
+    r"\\(?:cellcolor|rowcolor|columncolor|colorbox|fcolorbox|pagecolor\{(?!white))|fill\s*=|tcolorbox|tikzpicture"
+)
 _BACKGROUND_LOOKBEHIND = 300
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD = DeferredPattern(r"[^\W\d_]{2,}")
 _MIN_HIDDEN_WORDS = 3
 _MIN_PHANTOM_WORDS = 5
 _TINY_POINTS = 2.0
@@ -52,7 +55,7 @@ class HiddenText(Violation):
         return f"{self.command}:{self.excerpt}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Colour:
     """A colour the section defines (`\\definecolor{bg}{rgb}{1,1,1}`, `\\colorlet{bg}{white}`)."""
 
@@ -61,7 +64,7 @@ class _Colour:
     spec: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Hidden:
     """Styled text that is invisible unless the paper's colours or text say otherwise."""
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ...context import paragraphs
 from ...memo import TEXT_CACHE_SIZE
 
-INJECTION = re.compile(
+INJECTION = DeferredPattern(
     r"\b(?:"
     r"(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|preceding|earlier|foregoing|other)\s+"
     r"(?:instructions?|prompts?|directions?|guidelines?|rules)"

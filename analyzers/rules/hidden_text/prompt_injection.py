@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Range, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -16,7 +17,7 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .model import injections
 
-_QUOTES_BEFORE = re.compile(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
+_QUOTES_BEFORE = DeferredPattern(r"(``|“|\"|\\enquote\{|\\say\{)[^'”\"]*$")
 _QUOTE_WINDOW = 120
 
 # Cached by text: a line break typed above a section moves its text without changing it.
@@ -39,7 +40,7 @@ class ReviewerPromptInjection(Violation):
         return '", "'.join(self.phrases).lower()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Injection:
     """One matched instruction, reported alone; the combine joins the matches of a line."""
 

@@ -12,6 +12,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Prefix
 
 from ....latex.conditionals import NEVER
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import JOINING_WORDS
 from ....latex.manuscript import PlacedBlock, SourceRun
 from ....latex.model import Acronym, BlockKind, MacroDef, SectionKind
@@ -25,9 +26,9 @@ _INTRODUCES = frozenset({"newcommand", "DeclareMathOperator", "DeclareRobustComm
 _OVERRIDES = frozenset({"renewcommand", "newcommand", "DeclareRobustCommand"})
 _MAX_DEFINITIONS = 2  # a macro defined more often than this is a deliberate variable
 # What is left of a body that only passes its arguments on: #1, braces, spacing and no-ops.
-_PASS_THROUGH = re.compile(r"#\d|[{}\s]|\\(?:relax|ignorespaces|unskip|xspace|leavevmode|@gobble)(?![A-Za-z@])")
+_PASS_THROUGH = DeferredPattern(r"#\d|[{}\s]|\\(?:relax|ignorespaces|unskip|xspace|leavevmode|@gobble)(?![A-Za-z@])")
 # Highlighting: colour (with its colour argument), underlining, striking out, emphasis.
-_MARKUP = re.compile(
+_MARKUP = DeferredPattern(
     r"\\(?:textcolor|color|colorbox|sethlcolor)\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}"
     r"|\\(?:hl|sout|xout|st|uline|ul|uwave|underline|textbf|emph|textit|bfseries|itshape)(?![A-Za-z@])"
 )
@@ -36,7 +37,7 @@ _DEFINING = (*PROSE, BlockKind.CAPTION)  # where the text introduces a short for
 # Not inside a key: "{Appendix:TW}", "fig:ROC": a label, not prose ("$/QALY", "controllers/FTL" are prose).
 # Not after a word character, backslash, brace, colon or hyphen: the look back follows the first capital, so that
 # the pattern opens with a capital and `re` skips to the capitals (2.5× faster on a book than the look back first).
-_ACRONYM_WORD = re.compile(r"([A-Z](?<![\w\\{:-][A-Z])[A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
+_ACRONYM_WORD = DeferredPattern(r"([A-Z](?<![\w\\{:-][A-Z])[A-Z0-9]*[A-Z][A-Z0-9]*)s?(?![\w}:-])")
 # Acronyms a research reader knows without a definition; keep this list to the unambiguous.
 WELL_KNOWN = frozenset(
     """
@@ -48,15 +49,15 @@ GPL NASA NSF NIH ERC DFT FFT ODE PDE SDE MCMC MAP MLE EM RL TD DQN PPO VQA OCR A
 CUDA NA DBLP ORCID ARXIV LLC INC CDF PDF USB LED LCD SSD HDD NVIDIA AMD IBM AWS README FAQ TODO
 """.split()
 )
-_PARENTHESISED = re.compile(r"\((?=[A-Z])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?)\)")
+_PARENTHESISED = DeferredPattern(r"\((?=[A-Z])([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*s?)\)")
 _CONNECTORS = frozenset("of for and the in on to with via a an by from".split())
 _MAX_EXPANSION_WORDS = 8
 # Words that make "a network (NN)" a mention of "neural network (NN)", not another expansion.
 _NOT_A_TERM = _CONNECTORS | frozenset("our this that these those their its each every any such same proposed above following new".split())
-_GLOSSARY_ENTRY = re.compile(r"\\(?:newglossaryentry|newabbreviation|newacronym)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
-_NOT_BODY_TITLES = re.compile(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
+_GLOSSARY_ENTRY = DeferredPattern(r"\\(?:newglossaryentry|newabbreviation|newacronym)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
+_NOT_BODY_TITLES = DeferredPattern(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
 # "BERT~\cite{…}", "BERT (Devlin et al.)": a cited method or dataset is named, not abbreviated.
-_NAMED = re.compile(r"s?[\s~]*(?:\\cite|\()")
+_NAMED = DeferredPattern(r"s?[\s~]*(?:\\cite|\()")
 
 
 class Redefinition(NamedTuple):

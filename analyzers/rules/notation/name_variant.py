@@ -19,12 +19,12 @@ Of several names it varies, the one written most is named.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
@@ -35,9 +35,9 @@ from ...violation import Violation, violation_type
 from .model import is_body_section
 
 # Two or three capitalised parts, joined or hyphenated, not inside a key or a path, nor before another capitalised word.
-_NAME = re.compile(r"(?<![\w\\{:/.@-])(?:(?:[A-Z][a-z]+){2,3}|[A-Z][a-z]+(?:-[A-Z][a-z]+){1,2})(?![\w}:/@-]|[ \t~]+[A-Z][a-z])")
-_PART = re.compile(r"[A-Z][a-z]+")
-_CITED = re.compile(r"[^.;]{0,80}?\\cite")
+_NAME = DeferredPattern(r"(?<![\w\\{:/.@-])(?:(?:[A-Z][a-z]+){2,3}|[A-Z][a-z]+(?:-[A-Z][a-z]+){1,2})(?![\w}:/@-]|[ \t~]+[A-Z][a-z])")
+_PART = DeferredPattern(r"[A-Z][a-z]+")
+_CITED = DeferredPattern(r"[^.;]{0,80}?\\cite")
 _WRITTEN = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION)
 _THROUGHOUT = 3  # times the paper writes the name a variant differs from
 

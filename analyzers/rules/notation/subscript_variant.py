@@ -19,12 +19,12 @@ is left out). Two shapes leave the paper's notation:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -35,13 +35,13 @@ from ...violation import Violation, violation_type
 
 _READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION, BlockKind.MATH)
 # A Latin letter standing alone ("x_P", not the "num_layers" of code), or any Greek one ("dμ_X").
-_SYMBOL = re.compile(r"(?P<base>(?<![A-Za-z0-9_\\])[A-Za-z]|[Α-Ωα-ω])_(?P<sub>[A-Za-z0-9]+(?:[-,][A-Za-z0-9]+)?)")
+_SYMBOL = DeferredPattern(r"(?P<base>(?<![A-Za-z0-9_\\])[A-Za-z]|[Α-Ωα-ω])_(?P<sub>[A-Za-z0-9]+(?:[-,][A-Za-z0-9]+)?)")
 # A subscript of two named parts and a joint: "ICvEC", "TRTvIC", "A2B", "Pre-Post", "AB,CD".
-_PARTS = re.compile(r"(?P<first>[A-Z]{2,}|[A-Z][a-z]+)(?P<joint>vs?|2|-|,)(?P<second>[A-Z]{2,}|[A-Z][a-z]+)")
+_PARTS = DeferredPattern(r"(?P<first>[A-Z]{2,}|[A-Z][a-z]+)(?P<joint>vs?|2|-|,)(?P<second>[A-Z]{2,}|[A-Z][a-z]+)")
 # An index after the subscript's name: "ICvEC,j".
-_INDEXED = re.compile(r",[a-z0-9]$")
+_INDEXED = DeferredPattern(r",[a-z0-9]$")
 # "where" may follow a command the text keeps glued to it ("\\unindentmorewhere").
-_INTRODUCED = re.compile(r"\b(?:[Ll]et|denotes?|denoted)\b|[Ww]here\b|:=")
+_INTRODUCED = DeferredPattern(r"\b(?:[Ll]et|denotes?|denoted)\b|[Ww]here\b|:=")
 _THROUGHOUT = 3  # times the paper writes a subscript's usual order
 _FAMILY = 2  # symbols that switch subscript together
 _USUAL_BLOCKS = 2  # blocks that write each symbol with its usual subscript

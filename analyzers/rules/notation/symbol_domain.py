@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -15,13 +16,13 @@ from ...violation import Violation, violation_type
 
 _NUMBER = r"-?\s?(?:\d+(?:\.\d+)?|\.\d+)"
 _SYMBOL = r"(?<![\w\\^_])(?P<symbol>[A-Za-zα-ωΑ-Ω](?:_\{?[\w,]+\}?)?)"
-_DOMAIN = re.compile(rf"{_SYMBOL}\s*∈\s*(?P<open>[\[(])\s*(?P<lo>{_NUMBER})\s*,\s*(?P<hi>{_NUMBER})\s*(?P<close>[\])])(?![\w^_/])")
-_SANDWICH = re.compile(rf"(?<![\w.])(?P<lo>{_NUMBER})\s*[≤<]\s*{_SYMBOL}\s*[≤<]\s*(?P<hi>{_NUMBER})(?![\w.^_/])")
-_ACCENT = re.compile(
+_DOMAIN = DeferredPattern(rf"{_SYMBOL}\s*∈\s*(?P<open>[\[(])\s*(?P<lo>{_NUMBER})\s*,\s*(?P<hi>{_NUMBER})\s*(?P<close>[\])])(?![\w^_/])")
+_SANDWICH = DeferredPattern(rf"(?<![\w.])(?P<lo>{_NUMBER})\s*[≤<]\s*{_SYMBOL}\s*[≤<]\s*(?P<hi>{_NUMBER})(?![\w.^_/])")
+_ACCENT = DeferredPattern(
     r"\\(?:hat|widehat|tilde|widetilde|bar|overline|vec|dot|ddot|check|mathbf|bm|boldsymbol|mathcal|mathbb|mathrm|mathsf|mathfrak)\s*\{?\s*$"
 )
 # A range bound to one statement: "for all x ∈ [0,1]", "Fix δ ∈ (0,0.1)", "there exists δ ∈ (0,1)".
-_QUANTIFIED = re.compile(
+_QUANTIFIED = DeferredPattern(
     r"(?<!\w)(?:for\s+(?:all|any|every|each|some)|there\s+(?:exists?|is)|exists?|[Ff]ix(?:ed)?|[Cc]hoose|[Pp]ick|[Gg]iven|∀|∃)(?!\w)[^.;:]*$"
 )
 _LOCAL_PENALTY = 0.2

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -18,7 +19,7 @@ from .model import section_tables
 from .restated import HAS_DIGIT
 
 _NUM = r"([-−]?\d+(?:\.\d+)?)\s*%?"
-_CHANGE = re.compile(
+_CHANGE = DeferredPattern(
     r"(?:from\s+)?" + _NUM + r"\s*(?:→|->|to)\s*" + _NUM + r"[^()\d]{0,40}?\(\s*([+\-−])\s*(\d+(?:\.\d+)?)\s*(%|pp|points?)?\s*\)"
     r"|from\s+" + _NUM + r"\s*to\s*" + _NUM + r"[^.\d]{0,40}?\b(?:by|of)\s+([+\-−]?)(\d+(?:\.\d+)?)\s*(%|pp|points?|×|x\b)?",
 )
@@ -82,8 +83,8 @@ def arithmetic_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fi
 
 
 # "from 0.5 to 3 m/s by steps of 0.05", "ranging from 1 to 9 in increments of 2": a grid, not a change.
-_GRID = re.compile(r"\b(?:steps?|increments?|intervals?|spacing|resolution)\b", re.IGNORECASE)
-_SPAN_BEFORE = re.compile(r"\b(?:rang\w*|var(?:y|ies|ied|ying)|sweep\w*|spann?\w*|grid)\b[^.;]{0,30}$", re.IGNORECASE)
+_GRID = DeferredPattern(r"\b(?:steps?|increments?|intervals?|spacing|resolution)\b", re.IGNORECASE)
+_SPAN_BEFORE = DeferredPattern(r"\b(?:rang\w*|var(?:y|ies|ied|ying)|sweep\w*|spann?\w*|grid)\b[^.;]{0,30}$", re.IGNORECASE)
 _NEAR = 15  # characters between "from A to B" and "by C" that still keep C about the same quantity
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
@@ -26,13 +27,15 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .restated import NUMBER, Pair, Stated, reported, restatements, section_statements, value_of
 
-_DEFAULT = re.compile(
+_DEFAULT = DeferredPattern(
     r"\bunless\s+(?:otherwise\s+)?(?:stated|specified|noted|mentioned|indicated)(?:\s+otherwise)?\b|\bunless\s+noted\s+differently\b"
     r"|\bby\s+default\b|\bdefaults?\s+(?:values?|settings?|configuration)\b|\b(?:as|is)\s+(?:the\s+|our\s+)?default\b",
     re.IGNORECASE,
 )
 # A symbol set to one number: "γ=0.95", "\lambda = 9", "m_eff = 0.02", "N=50"; not one of a list ("γ = 0.9, 0.95").
-_SET = re.compile(r"(?<![\w\\])(\\?[A-Za-zα-ωΑ-Ω][A-Za-z]*(?:_\{?\w+\}?)?)\s*=\s*(" + NUMBER + r")(?!\s*,\s*\d|\s*(?:and|or)\s+\d|\.?\d)")
+_SET = DeferredPattern(
+    r"(?<![\w\\])(\\?[A-Za-zα-ωΑ-Ω][A-Za-z]*(?:_\{?\w+\}?)?)\s*=\s*(" + NUMBER + r")(?!\s*,\s*\d|\s*(?:and|or)\s+\d|\.?\d)"
+)
 _NOT_SYMBOLS = frozenset({"p", "\\p", "n", "df"})  # a p-value, a sample's size: results, not settings
 _KEY = "the default "
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -30,15 +31,17 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..tables.model import Grid, cell_statement
 
-LOG_FOLD = re.compile(r"\b(?:l2fc|lfc|log_?\{?(?:2|10)\}?\s*-?\s*(?:fc|\(fc\)|fold)|logfc|log\s*-?\s*(?:2|10)?\s*-?\s*fold)", re.IGNORECASE)
-FOLD = re.compile(
+LOG_FOLD = DeferredPattern(
+    r"\b(?:l2fc|lfc|log_?\{?(?:2|10)\}?\s*-?\s*(?:fc|\(fc\)|fold)|logfc|log\s*-?\s*(?:2|10)?\s*-?\s*fold)", re.IGNORECASE
+)
+FOLD = DeferredPattern(
     r"(?<![\w.])(?P<about>(?:about|approximately|nearly|roughly|~|∼|≈)\s*)?(?P<n>\d+(?:\.\d+)?)\s*(?:-\s*|\s)?(?:fold|times)"
     r"(?=\s+(?:\w+\s+){0,2}?(?:increase|decrease|higher|lower|more|less|greater|up|down|change|enrich|abundance|reduc|elevat))",
     re.IGNORECASE,
 )
-_MAY_STATE_FOLD = re.compile(r"fold|times", re.IGNORECASE)
+_MAY_STATE_FOLD = DeferredPattern(r"fold|times", re.IGNORECASE)
 # A header that can name a row in a sentence: a symbol with a digit or two capitals ("HSPA6", "Abcd1", "MAFF"), not a word ("Total").
-_NAMING_HEADER = re.compile(r"\d|[A-Z].*[A-Z]")
+_NAMING_HEADER = DeferredPattern(r"\d|[A-Z].*[A-Z]")
 
 
 @violation_type
@@ -58,7 +61,7 @@ class FoldNotInRow(Violation):
         return f"{self.stated} {self.row} {self.label}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _LogTable:
     """A table with columns of log fold changes, where it is written, and its rows by header."""
 
@@ -68,7 +71,7 @@ class _LogTable:
     rows: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class StatedFold:
     """A fold a sentence states, as plain values: a section's parts are kept in the analysis cache."""
 

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
@@ -40,25 +41,25 @@ from .model import section_tables
 from .restated import HAS_DIGIT
 
 # The name of a line that counts each group's members.
-_SIZE = re.compile(
+_SIZE = DeferredPattern(
     r"^\s*(?:n|obs\.?|observations|(?:num(?:ber)?\.?|no\.?|#)\s*(?:of\s+)?(?:samples|observations|participants|subjects|patients|"
     r"respondents|studies|cases|units|individuals|households|firms|schools|students|children|animals|mice|cells|days)|sample\s+size|"
     r"samples|participants|subjects|patients|respondents)\s*$",
     re.IGNORECASE,
 )
 # A whole number as prose writes it, not part of a decimal, a name ("Study 2", "GPT-4") or a percentage.
-_WHOLE = re.compile(r"(?<![\w.,^_/+-])(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\w%]|\.\d|,\d)")
+_WHOLE = DeferredPattern(r"(?<![\w.,^_/+-])(\d{1,3}(?:,\d{3})+|\d{1,6})(?![\w%]|\.\d|,\d)")
 # A size written after the group it counts: "control (n = 84)"; any other "=" sets a value, not a size.
-_SIZE_BEFORE = re.compile(r"\b[nN]\s*=\s*$")
-_SET_BEFORE = re.compile(r"=\s*$")
-_TOKEN = re.compile(r"[\w+]+")
+_SIZE_BEFORE = DeferredPattern(r"\b[nN]\s*=\s*$")
+_SET_BEFORE = DeferredPattern(r"=\s*$")
+_TOKEN = DeferredPattern(r"[\w+]+")
 _FUNCTION = frozenset("a an the of and or in on at to for by with".split())
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+_RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
 _NEAR = 3  # words between a size and the group it is given to
 _SLIP = 0.25  # a size this far from its cell, at most, restates it (one apart always does)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Member:
     """A group's cell of a size line."""
 
@@ -71,12 +72,12 @@ class _Member:
     describe: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _SizeLine:
     members: tuple[_Member, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Sentence:
     """A prose sentence with two or more whole numbers: its words, and each number with where it is."""
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import NumberInContext
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import NumberMention, Role, find_numbers
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Range, Related
 from ...memo import TEXT_CACHE_SIZE
@@ -28,7 +30,7 @@ from ...quantities import (
     spelled,
 )
 
-DIGITS = re.compile(r"[-−]?[\d.,]+")
+DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
 PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
@@ -92,7 +94,7 @@ class CellPlace(NamedTuple):
         return Range.of(self.start_line, self.start_character, self.end_line, self.end_character)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TableCell:
     """A numeric table cell as NUM001 compares it, without its table."""
 
@@ -119,7 +121,7 @@ class TableCell:
         return Related(file=self.place.file, range=self.place.range, message=f"the table's value {self.text}")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Quote:
     """A prose number that may quote a table cell, with what ties its sentence to cells and where the
     finding it becomes sits (built, with its message, related cell and fix, once the cell is known)."""
@@ -153,7 +155,7 @@ class Figures:
     fed: str | None = None  # the digest of what its tables give every section's quotes (see figures.fed_by)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Retired:
     """A table's commented-out source: the decimals it once held ("%13.96 &" above the row's "13.94 &"), each
     with its place, so that a sentence quoting an old value shows as stale."""
@@ -167,8 +169,8 @@ class Retired:
 
 
 # A comment (an unescaped %) and the decimals written in it.
-_COMMENT = re.compile(r"(?<!\\)%([^\n]*)")
-_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+_COMMENT = DeferredPattern(r"(?<!\\)%([^\n]*)")
+_DECIMAL = DeferredPattern(r"(?<![\d.])\d+\.\d+(?![\d.])")
 
 
 def retired_of(ctx: RuleContext, placed: PlacedBlock, table: Table) -> Retired | None:
@@ -200,22 +202,22 @@ def cell_index(tables: tuple[tuple[int, Figures], ...]) -> CellIndex[tuple[int, 
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
 # "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), and
 # "mean ± std" names how values are reported: neither speaks of an aggregate.
-SPEAKS_OF_AGGREGATE = re.compile(
+SPEAKS_OF_AGGREGATE = DeferredPattern(
     r"\b(?:averag\w*|mean(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion)\b|\s*(?:\+/-|±|\\pm))|overall|in total)\b",
     re.IGNORECASE,
 )
 # A header that names an aggregate ("Avg.", "Mean", "Total") or an averaged quantity ("Average earnings", "Mean F1").
-AVERAGED = re.compile(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
+AVERAGED = DeferredPattern(r"^\W*(?:avg|average|mean|overall|total)\b(?![-:])", re.IGNORECASE)
 # A header that names something: a macro, capitals inside a word, letters with digits or joined by a hyphen.
-NAME_LIKE = re.compile(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
+NAME_LIKE = DeferredPattern(r"\\[A-Za-z]+|[a-z][A-Z]|[A-Z]{2}|\d[A-Za-z]|[A-Za-z]\d|[A-Za-z]-[A-Za-z0-9]")
 
 
 # A spread or an interval ("SD", "S.E.", "Std.", "95% CI"): a column of them, or a sentence that speaks of one.
-SPREAD = re.compile(
+SPREAD = DeferredPattern(
     r"\b(?:SDs?|S\.[DE]\.|SEs?|[Ss]td\.?|[Ss]tdev|standard (?:deviation|error)s?|CIs?|CrIs?|confidence interval|IQR)\b|±|\\pm"
 )
 # Where a clause ends: "on average" in one clause does not speak of the number in the next.
-_CLAUSE_END = re.compile(r"[;:]|,?\s\b(?:but|while|whereas)\b")
+_CLAUSE_END = DeferredPattern(r"[;:]|,?\s\b(?:but|while|whereas)\b")
 
 
 def _clause(sentence: str, at: int) -> str:
@@ -226,11 +228,11 @@ def _clause(sentence: str, at: int) -> str:
 
 
 # A number written with its spread: "19.7% +/- 6.1%", "0.82 ± 0.03".
-_WITH_SPREAD = re.compile(r"\s*(?:±|\+/-|\\pm)")
+_WITH_SPREAD = DeferredPattern(r"\s*(?:±|\+/-|\\pm)")
 # The authors' own method: a row "Ours", and a sentence speaking of "our" method.
-OURS = re.compile(r"\bours?\b", re.IGNORECASE)
+OURS = DeferredPattern(r"\bours?\b", re.IGNORECASE)
 # A column of changes: "Δ", "Gain", "Improvement", "Diff.".
-CHANGE_HEADER = re.compile(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
+CHANGE_HEADER = DeferredPattern(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
 # Roles that quote no table cell: what is not a measured value (latex/numbers.py Role).
 NOT_QUOTED = frozenset({Role.YEAR, Role.LISTED, Role.P_VALUE, Role.STATISTIC, Role.INTERVAL_LEVEL, Role.SAMPLE_SIZE})
 
@@ -365,17 +367,17 @@ def clamped(confidence: float) -> float:
     return round(min(0.95, max(0.1, confidence)), 2)
 
 
-_DRAWING = re.compile(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
+_DRAWING = DeferredPattern(r"\\(?:draw|node|path|fill|coordinate|addplot)\b")  # TikZ the model keeps as prose
 # "Lemma 4.5", "Exercise~1.5": an identifier; not a capitalised function word opening a sentence ("The 57 studies").
-_NAMED_BEFORE = re.compile(
+_NAMED_BEFORE = DeferredPattern(
     r"(?:\b(?!(?:The|A|An|All|Only|These|Those|Our|Their|Its|Of|In|On|For|At|With|By|And|Or|But|Out|About|Over|Some|Most|Each|Both|Nearly|Almost|Roughly)\b)[A-Z][a-z]+|~)\s*$"
 )
 
 # Two or more cell separators: a table's rows in a file of their own ("tabs/reg-fragment.tex", as estout and
 # stargazer write them), \input inside a tabular elsewhere and so read as prose.
-_TABLE_ROW = re.compile(r"(?:\s&\s[^&]*){2}")
+_TABLE_ROW = DeferredPattern(r"(?:\s&\s[^&]*){2}")
 # The spread after a value ("22% +/- 6.7%", "0.91 ± 0.02"): a sample's dispersion, not a result of its own.
-_SPREAD_BEFORE = re.compile(r"(?:±|\+/-|\\pm)\s*$")
+_SPREAD_BEFORE = DeferredPattern(r"(?:±|\+/-|\\pm)\s*$")
 
 
 def _in_prose(number: NumberInContext) -> bool:
@@ -400,8 +402,8 @@ def headline(number: NumberInContext) -> bool:
     return not (_NAMED_BEFORE.search(before) or _SPREAD_BEFORE.search(before))
 
 
-_COUNTED_AFTER = re.compile(r"\s*[a-z]")
-FOLLOWING = re.compile(r"\s*(?:of\s+)?([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+_COUNTED_AFTER = DeferredPattern(r"\s*[a-z]")
+FOLLOWING = DeferredPattern(r"\s*(?:of\s+)?([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
 
 
 # Scales a count is written in: "3.2 million observations", "1.5 billion tokens".
@@ -422,14 +424,14 @@ def is_counted(number: NumberInContext) -> bool:
 
 
 # Endings that vary between restatements of one quantity ("preserving", "preservation"; "compressed", "compresses").
-_SUFFIX = re.compile(r"(?:ations?|ions?|ments?|ings?|ed|es|e|(?<!s)s|ly)$")
+_SUFFIX = DeferredPattern(r"(?:ations?|ions?|ments?|ings?|ed|es|e|(?<!s)s|ly)$")
 
 
 def stem(word: str) -> str:
     return _SUFFIX.sub("", word) if len(word) > 4 else word
 
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|\d")
+_TOKEN = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-]*|\d")
 
 
 def window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str], set[str]]:
@@ -524,7 +526,7 @@ def direction(sentence: str, start: int, end: int) -> int:
 
 
 _NOT_NAMES = frozenset({"we", "our", "the", "this", "in", "on", "table", "figure", "section", "appendix"})
-_ORDINARY = re.compile(r"[A-Z][a-z]*")
+_ORDINARY = DeferredPattern(r"[A-Z][a-z]*")
 # Words that surround any number and say nothing about which quantity it is.
 _FUNCTION_WORDS = frozenset(
     {
@@ -560,4 +562,4 @@ _FUNCTION_WORDS = frozenset(
     }
 )
 # References and citations point elsewhere; their keys and commands name no setting.
-_POINTER = re.compile(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
+_POINTER = DeferredPattern(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")

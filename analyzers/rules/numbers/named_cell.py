@@ -31,10 +31,10 @@ one cell of its row near the number" for a row named alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
@@ -50,7 +50,7 @@ _COMPARING = comparing("respectively")
 
 
 # A cell that opens with a word ("O_2 → π*_1 (531.1)") labels its number with something the headers do not name.
-_LABELLED = re.compile(r"\s*[A-Za-z]")
+_LABELLED = DeferredPattern(r"\s*[A-Za-z]")
 
 
 @violation_type

@@ -5,14 +5,13 @@ column and says it does not quote the others.
 
 from __future__ import annotations
 
-import re
-
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ...quantities import spelled
 from .model import Quote, TableCell
 
 # A regression table's column number: "(1)", "(2)", … heading the estimates of one specification each.
-_COLUMN_NUMBER = re.compile(r"^\s*\((\d{1,2})\)\s*$")
+_COLUMN_NUMBER = DeferredPattern(r"^\s*\((\d{1,2})\)\s*$")
 
 
 def column_numbers(table: Table) -> dict[tuple[int, int], int]:
@@ -33,7 +32,7 @@ def column_numbers(table: Table) -> dict[tuple[int, int], int]:
 
 
 # A header word with its number ("model 2", "column 1"), as `name_words` gives it.
-_NUMBERED_WORD = re.compile(r"[a-z]+ \d+")
+_NUMBERED_WORD = DeferredPattern(r"[a-z]+ \d+")
 
 
 def numbered_names(words: frozenset[str]) -> frozenset[str]:

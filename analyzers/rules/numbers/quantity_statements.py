@@ -8,7 +8,6 @@ edited paragraph's numbers alone; where it is (`QuantityStatement.at`) is added 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import fuzz
@@ -17,6 +16,7 @@ from ....latex.index import NumberInContext
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import agreeing_spellings, digit_variants, exact_spellings, rounded_spellings, spelled
@@ -36,7 +36,7 @@ from .model import (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class QuantityStatement:
     """A result-like prose number with the words around it, and where the finding it becomes sits when
     another statement of the same quantity says otherwise (built then, with its message and confidence)."""

@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...quantities import CellAt, body_cells, name_words, spelled
 from .model import CellPlace, lowest_headers, section_tables, significant_figures
@@ -34,12 +35,12 @@ _SLIPS = 2
 # A cell whose names match more cells of the other table than this agrees with one of them by chance.
 _CANDIDATES = 2
 # A row or column that summarises its own table's cells: an average, a total, an error over them all.
-_SUMMARY = re.compile(r"^\W*(?:avg|average|mean|overall|total|sum|all|mae|rmse|mse|std|sd)\b", re.IGNORECASE)
+_SUMMARY = DeferredPattern(r"^\W*(?:avg|average|mean|overall|total|sum|all|mae|rmse|mse|std|sd)\b", re.IGNORECASE)
 # A cell of one value, written with its spread at most: not "mean 49.24 ± 8.21, max 115.37".
-_ONE_VALUE = re.compile(r"^[^\d]*\d[\d.,]*(?:[^\d]+\d[\d.,]*)?[^\d]*$")
+_ONE_VALUE = DeferredPattern(r"^[^\d]*\d[\d.,]*(?:[^\d]+\d[\d.,]*)?[^\d]*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KeyedCell:
     """A numeric body cell with the names of its row and of its column (the header nearest above it)."""
 
@@ -102,7 +103,7 @@ def _keyed(ctx: RuleContext, at: CellAt, names: tuple[frozenset[str], frozenset[
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Repeat:
     """`slip`, a cell of a later table, and `told`, the cell of an earlier table under the same names, with
     how many other results the two tables repeat alike."""

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
@@ -42,17 +43,17 @@ def _group(kind: str) -> str:
     return re.sub(r"\W", "_", kind)
 
 
-_LABELLED = re.compile(
+_LABELLED = DeferredPattern(
     r"(?<![\w.\\])(?:" + "|".join(f"(?P<{_group(kind)}>{label})" for kind, label in _PROSE_LABEL.items()) + r")"
     r"\s*=\s*(?P<value>[-−]?(?:\d+(?:\.\d+)?|\.\d+))(?![\d.]*\s*[×x]\s*10)"
 )
 # What may stand between two statistics of one report: a comma, a semicolon, white space.
-_JOINED = re.compile(r"^[\s,;]*$")
+_JOINED = DeferredPattern(r"^[\s,;]*$")
 # A row word too short to name anything ("vs", "1").
 _MIN_WORD = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One labelled value of a report: its statistic, its value as written, and where it is in the block's text."""
 
@@ -64,7 +65,7 @@ class Stated:
     end: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class Report:
     """Statistics a sentence reports together, the words before them (which name the row), and what the whole
     sentence and its section's heading name (the outcome, the contrast)."""
@@ -77,7 +78,7 @@ class Report:
     title: str
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class CoefficientTable:
     """A table with a column for two or more statistics of a coefficient, and where each of its cells is (placed
     when its section is read, as the section's findings are)."""

@@ -23,10 +23,10 @@ Evidence: "weak: a respectively pair bound to one cell, another value, another p
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import agrees, speaks_of_tables
@@ -59,7 +59,7 @@ class RespectiveValueMisquoted(Violation):
         return f"{self.table} {self.where} {self.quote}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _PairedValues:
     labels: tuple[str, ...]
     sentence: str

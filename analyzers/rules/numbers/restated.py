@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Range, Related, Statement
@@ -31,7 +32,7 @@ _FUNCTION_WORDS = frozenset(
     + "see fig figs figure figures table tables tab eq eqs equation section sec appendix ref".split()
 )
 SUMMARIES = frozenset({SectionKind.ABSTRACT, SectionKind.INTRODUCTION, SectionKind.DISCUSSION, SectionKind.CONCLUSION})
-_WORD = re.compile(r"[A-Za-z][A-Za-z-]*(?:=\d+(?:\.\d+)?)?")
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z-]*(?:=\d+(?:\.\d+)?)?")
 
 
 def value_of(written: str) -> float:
@@ -46,7 +47,7 @@ def content_stems(text: str) -> list[str]:
     return [stem(word) for word in words if word not in _FUNCTION_WORDS and len(word) > 1]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One statement of a quantity: what it is (`key`, compared for equality), its value or values as
     written, the words that tie it to another statement, and where it is."""
@@ -64,7 +65,7 @@ class Stated:
     related: Related  # the same place, for the other statement's finding
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pair:
     """A later statement that contradicts an earlier one of the same quantity."""
 
@@ -75,7 +76,7 @@ class Pair:
 Read = Callable[[str], Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]]
 # Whether a text may hold a statement: what every statement `read` finds holds, far cheaper than reading.
 MayHold = Callable[[str], object]
-HAS_DIGIT = re.compile(r"\d").search  # a reader of NUMBER: three blocks in four of a book hold none
+HAS_DIGIT = DeferredPattern(r"\d").search  # a reader of NUMBER: three blocks in four of a book hold none
 
 
 def section_statements(ctx: RuleContext, section: Section, read: Read, may_hold: MayHold) -> list[Stated]:

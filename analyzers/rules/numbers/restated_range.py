@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from rapidfuzz.distance import Levenshtein
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
@@ -17,11 +17,11 @@ from .restated import HAS_DIGIT, NUMBER, Pair, Stated, content_stems, reported, 
 
 _SYMBOL = r"(?:([A-Za-z]{1,3})\s*=\s*)?"
 _NOUN = r"(?:\s+((?:[a-z][a-z-]*\s+){0,2}?[a-z][a-z-]*s)\b)?"
-_PARENTHESIS = re.compile(r"\s*\([^()]{0,160}\)")  # an aside between the ends, left out of the message
+_PARENTHESIS = DeferredPattern(r"\s*\([^()]{0,160}\)")  # an aside between the ends, left out of the message
 _ASIDE = r"(?:" + _PARENTHESIS.pattern + r")?"
 # "ranging between 43 and 253 total observations", "range from approximately d = -1.48 to d = 2.10",
 # "varied from 42 observations (…) to 252 observations".
-_RANGE = re.compile(
+_RANGE = DeferredPattern(
     r"\b(?:rang\w*|var(?:y|ies|ied|ying))\s+(?:between|from)\s+(?:(?:approximately|about|roughly|around)\s+)?"
     + _SYMBOL
     + r"("
@@ -37,21 +37,21 @@ _RANGE = re.compile(
     + _NOUN,
 )
 # "between 2005 and 2014", "from 1996 to 2018", "2005–2014": the period a sample was gathered in.
-_YEARS = re.compile(
+_YEARS = DeferredPattern(
     r"\b(?:(?:between|from)\s+(?:between\s+)?((?:19|20)\d\d)\s+(?:and|to)\s+((?:19|20)\d\d)|((?:19|20)\d\d)\s*(?:-{1,3}|–|—)\s*((?:19|20)\d\d))\b"
 )
 # A sample's size in the same sentence ("926 HIV-1 sequences"): a whole number of three or more digits, not a year.
-_SAMPLE = re.compile(r"(?<![\w.,-])(?!(?:19|20)\d\d\b)(\d{3,}|\d{1,3}(?:,\d{3})+)(?![\w.,-])")
+_SAMPLE = DeferredPattern(r"(?<![\w.,-])(?!(?:19|20)\d\d\b)(\d{3,}|\d{1,3}(?:,\d{3})+)(?![\w.,-])")
 _PERIOD = "the period of the "
 # A set of five or more values written out: "$\{0, 1, 7, 13, 14, 16, 18\}$", "(λ = .04, .01, .025, .001, .1)".
-_SET = re.compile(r"[{(]\s*(?:[A-Za-z]\w*\s*=\s*)?(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){4,})\s*\\?[})]")
+_SET = DeferredPattern(r"[{(]\s*(?:[A-Za-z]\w*\s*=\s*)?(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){4,})\s*\\?[})]")
 _SET_OF = "the set of "
 # Three or four values of one setting written out: "(λ = .04, .01, .025)", "$\\gamma \\in \\{0.9, 0.99, 0.999\\}$".
-_SETTING_VALUES = re.compile(
+_SETTING_VALUES = DeferredPattern(
     r"[{(]\s*(\\?[A-Za-zα-ωΑ-Ω]\w*)\s*(?:=|∈|\\in\b)\s*\\?\{?\s*(" + NUMBER + r"(?:\s*,\s*" + NUMBER + r"){2,3})\s*\\?\}?\s*[})]"
 )
 _SETTING_OF = "a setting run over "
-_SYMBOL_HEADER = re.compile(r"\\?[A-Za-zα-ωΑ-Ω]{1,2}\w?")  # a column headed by a symbol: "λ", "$\\eta$", "K"
+_SYMBOL_HEADER = DeferredPattern(r"\\?[A-Za-zα-ωΑ-Ω]{1,2}\w?")  # a column headed by a symbol: "λ", "$\\eta$", "K"
 _BEFORE = 6  # words before the range that say what ranges ("sample sizes", "true effects")
 # Two ends further apart than this (relative to the larger) are two ranges, not one restated.
 _CLOSE = 0.25
@@ -137,7 +137,7 @@ def table_settings(ctx: RuleContext, section: Section) -> Iterator[Stated]:
             )
 
 
-_ONE_NUMBER = re.compile(NUMBER)
+_ONE_NUMBER = DeferredPattern(NUMBER)
 
 
 def _statements(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:

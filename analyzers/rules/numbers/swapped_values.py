@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
@@ -43,7 +44,7 @@ from ...violation import Violation, violation_type
 from .figures import TableCells, fed_by, held, quoted, section_figures, sentences, table_cells
 from .model import Figures, Quote, TableCell
 
-RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
 
 
 @violation_type

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -20,7 +20,7 @@ GUESSED = 0.6
 _SEVERITY = {"title": Severity.WARNING, "authors": Severity.WARNING, "year": Severity.INFORMATION, "venue": Severity.INFORMATION}
 
 
-@dataclass(frozen=True)
+@record
 class MetadataMismatch(CitedViolation):
     field: str  # title, authors, year or venue
     source: str  # the index that holds the work

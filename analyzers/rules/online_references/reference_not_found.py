@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the offline path never imports the HTTP layer
     from ...scholarly.work import Verdict
 
 
-@dataclass(frozen=True)
+@record
 class ReferenceNotFound(CitedViolation):
     title: str
     searched: str  # the indexes that answered

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, SectionKind
 from ....latex.sentences import sentence_spans
@@ -21,7 +22,7 @@ from ...violation import Violation, violation_type
 MAX_PER_PAPER = 3
 _PROSE = (BlockKind.PARAGRAPH,)
 _QUIET_SECTIONS = (SectionKind.RELATED_WORK, SectionKind.REFERENCES, SectionKind.FRONT, SectionKind.APPENDIX)
-_HEDGED = re.compile(
+_HEDGED = DeferredPattern(
     r"to\s+(?:the\s+best\s+of\s+)?our\s+(?:knowledge|understanding)|as\s+far\s+as\s+we\s+know|one\s+of\s+the\s+first|"
     r"among\s+the\s+first|we\s+believe|arguably|\\cite|\\ref|\\cref|\\autoref|Table|Fig|\d",
     re.I,
@@ -46,10 +47,10 @@ class Claim(Violation):
 def claims(
     ctx: RuleContext,
     section: Section,
-    pattern: re.Pattern[str],
+    pattern: DeferredPattern,
     keywords: tuple[str, ...],
     violation: Callable[[str], Violation],
-    hedge: re.Pattern[str] | None = _HEDGED,
+    hedge: DeferredPattern | None = _HEDGED,
 ) -> Iterator[Finding]:
     """Findings for the section's sentences that match `pattern`; `keywords` is a cheap pre-filter every match contains."""
     if section.kind in _QUIET_SECTIONS:
@@ -63,7 +64,7 @@ def claims(
 
 @lru_cache(maxsize=2 * TEXT_CACHE_SIZE)
 def _claim_spans(
-    text: str, pattern: re.Pattern[str], keywords: tuple[str, ...], hedge: re.Pattern[str] | None
+    text: str, pattern: DeferredPattern, keywords: tuple[str, ...], hedge: DeferredPattern | None
 ) -> tuple[tuple[int, int], ...]:
     """Where a block's unhedged sentences match `pattern`; cached by text."""
     lowered = text.lower()

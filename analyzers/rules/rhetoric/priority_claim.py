@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...registry import Scope, rule
 from .model import Claim, at_most_a_few, claims
 
-_PRIORITY = re.compile(
+_PRIORITY = DeferredPattern(
     r"\b(?:(?:we|this|ours)\s+(?:is|are|was|were|present|propose|introduce|provide|offer)\s+(?:the\s+)?first\s+(?:to|time|attempt)\b|"
     r"the\s+first\s+(?:method|approach|work|framework|model|paper|study|system|algorithm|technique)s?\s+(?:to|that|which|for)\b|"
     r"(?:achiev\w*|set\w*|establish\w*|reach\w*|obtain\w*|attain\w*|yield\w*)\s+(?:a\s+|the\s+)?(?:new\s+)?state[- ]of[- ]the[- ]art|"
@@ -21,7 +22,7 @@ _PRIORITY = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@record
 class UnsupportedPriorityClaim(Claim):
     @property
     def message(self) -> str:

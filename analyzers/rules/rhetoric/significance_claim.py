@@ -4,30 +4,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...registry import Scope, rule
 from .model import Claim, at_most_a_few, claims
 
-_SIGNIFICANTLY = re.compile(
+_SIGNIFICANTLY = DeferredPattern(
     r"\b(?:significantly|statistically\s+significant(?:ly)?)\s+(?:\w+\s+)?(?:outperform\w*|improv\w*|better|higher|lower|reduc\w*|increas\w*|"
     r"faster|surpass\w*|exceed\w*|boost\w*|enhanc\w*|superior|beat\w*)",
     re.I,
 )
-_TEST_REPORTED = re.compile(
+_TEST_REPORTED = DeferredPattern(
     r"(?<![\w.])p\s*[<=≤]\s*0?\.\d|p-values?|t-tests?|Wilcoxon|Mann[- ]Whitney|ANOVA|bootstrap\w*|permutation test|"
     r"confidence intervals?|standard errors?|significance (?:level|test)|statistical(?:ly)? tests?|χ\^?2|chi-squared|McNemar",
     re.I,
 )
 
 
-@dataclass(frozen=True)
+@record
 class SignificanceWithoutTest(Claim):
     @property
     def message(self) -> str:

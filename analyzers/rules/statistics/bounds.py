@@ -18,31 +18,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
 from .model import ZERO_P
 
 _NUMBER = r"(?P<value>[-−–]?\s*(?:\d+(?:\.\d+)?|\.\d+))"
-_SHARE_OF_VARIANCE = re.compile(
+_SHARE_OF_VARIANCE = DeferredPattern(
     r"(?<![\w\\^])(?P<name>R\^?2|R²|[ηω](?:_\w+)?\^?2|[ηω]²)(?:_\w+)?\s*=\s*" + _NUMBER + r"(?!\.?\d)(?!\s*%)"  # "R^2 = 72%": in percent
 )
-_CORRELATION = re.compile(r"(?<![\w\\^.])(?P<name>r|ρ|r_s|r_\{s\})\s*(?P<df>\(\s*\d[\d,]*\s*\))?\s*=\s*" + _NUMBER)
-_NAMES_CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|\bKendall", re.IGNORECASE)
-_SPREAD = re.compile(r"(?<![\w\\^-])(?P<name>SDs?|SEM?|s\.d\.|s\.e\.|std\.?|variance)\s*(?:=|of)\s*" + _NUMBER)
-_BAYES_PERCENT = re.compile(r"(?<![\w\\^])(?P<name>BF(?:_\{?\w+\}?)?)\s*[=<>≤≥]\s*" + _NUMBER + r"\s*%")
-_P_VALUE_WORDS = re.compile(r"\bp[- ]values?\s*(?:=|of|is|was|were)\s*" + _NUMBER, re.IGNORECASE)
-_P_VALUE = re.compile(P_VALUE)
-_BAYES_FACTOR = re.compile(r"(?<![\w\\^])(?P<name>BF(?:_\{?\w+\}?)?)\s*(?P<cmp>[=<>≤≥])\s*" + _NUMBER)
-_RESULT_GROUP = re.compile(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
-_TEST = re.compile(r"(?<![\w\\^])(?:t|F|z|χ\^?2|χ²|r)\s*(?:\([^()]*\))?\s*=")
+_CORRELATION = DeferredPattern(r"(?<![\w\\^.])(?P<name>r|ρ|r_s|r_\{s\})\s*(?P<df>\(\s*\d[\d,]*\s*\))?\s*=\s*" + _NUMBER)
+_NAMES_CORRELATION = DeferredPattern(r"correlat|\bPearson|\bSpearman|\bKendall", re.IGNORECASE)
+_SPREAD = DeferredPattern(r"(?<![\w\\^-])(?P<name>SDs?|SEM?|s\.d\.|s\.e\.|std\.?|variance)\s*(?:=|of)\s*" + _NUMBER)
+_BAYES_PERCENT = DeferredPattern(r"(?<![\w\\^])(?P<name>BF(?:_\{?\w+\}?)?)\s*[=<>≤≥]\s*" + _NUMBER + r"\s*%")
+_P_VALUE_WORDS = DeferredPattern(r"\bp[- ]values?\s*(?:=|of|is|was|were)\s*" + _NUMBER, re.IGNORECASE)
+_P_VALUE = DeferredPattern(P_VALUE)
+_BAYES_FACTOR = DeferredPattern(r"(?<![\w\\^])(?P<name>BF(?:_\{?\w+\}?)?)\s*(?P<cmp>[=<>≤≥])\s*" + _NUMBER)
+_RESULT_GROUP = DeferredPattern(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+_TEST = DeferredPattern(r"(?<![\w\\^])(?:t|F|z|χ\^?2|χ²|r)\s*(?:\([^()]*\))?\s*=")
 _CLAUSE = 120  # characters before a correlation in which its name may stand
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ImpossibleValue:
     """A statistic written with a value it cannot take, and why."""
 

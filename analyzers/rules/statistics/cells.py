@@ -14,26 +14,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from .model import ZERO_P
 from .table_p import p_columns
 
-_SPEAKS_OF_P = re.compile(r"\bp[-\s]?values?\b|\bPr\s*\(>", re.IGNORECASE)
+_SPEAKS_OF_P = DeferredPattern(r"\bp[-\s]?values?\b|\bPr\s*\(>", re.IGNORECASE)
 # "0.0e+00", "0e0", "0.00E-00", "0 × 10^0": the zero of a p printed by software.
-_SCIENTIFIC_ZERO = re.compile(r"(?<![\d.])0(?:\.0+)?\s*(?:[eE][+-]?0+|[×x]\s*10\^\{?[+-]?0+\}?)(?!\d)")
+_SCIENTIFIC_ZERO = DeferredPattern(r"(?<![\d.])0(?:\.0+)?\s*(?:[eE][+-]?0+|[×x]\s*10\^\{?[+-]?0+\}?)(?!\d)")
 # ".000", "0.00": a p of exactly 0 as a p column prints it (a bare "0" may be an order or a count).
-_PLAIN_ZERO = re.compile(r"^\s*0?\.0{2,}\s*$")
-_SHARE = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b", re.IGNORECASE)
-_MEAN = re.compile(r"^\s*(?:mean|average|avg\.?)\s*$", re.IGNORECASE)
-_MAX = re.compile(r"^\s*(?:max(?:imum)?\.?)\s*$", re.IGNORECASE)
-_MIN = re.compile(r"^\s*(?:min(?:imum)?\.?)\s*$", re.IGNORECASE)
+_PLAIN_ZERO = DeferredPattern(r"^\s*0?\.0{2,}\s*$")
+_SHARE = DeferredPattern(r"\b(?:percent(?:age)?|share|proportion|fraction)\b", re.IGNORECASE)
+_MEAN = DeferredPattern(r"^\s*(?:mean|average|avg\.?)\s*$", re.IGNORECASE)
+_MAX = DeferredPattern(r"^\s*(?:max(?:imum)?\.?)\s*$", re.IGNORECASE)
+_MIN = DeferredPattern(r"^\s*(?:min(?:imum)?\.?)\s*$", re.IGNORECASE)
 # A share overflowing 1 by a slip; a larger maximum more likely means a 0–100 percentage.
 _OVERFLOW_CAP = 2.0
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ImpossibleCell:
     """A cell whose number its column or row makes impossible, and why."""
 

@@ -21,10 +21,11 @@ each row's z or t against its estimate and standard error, and its p against its
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -67,7 +68,7 @@ class RowStatisticsInconsistent(Violation):
         return f"{self.written} {self.expected}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Unpaired:
     """A coefficient reported without its standard error, with the tables its sentence or paragraph references."""
 

@@ -14,22 +14,23 @@ error is then the one its cited table prints under the same coefficient (regress
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
 from .regression import UNSTATED_DEGREES, outside, p_bounds, p_contradicts, ratio_bounds
 
 _NUMBER = r"[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+)"
-_COEFFICIENT = re.compile(rf"(?<![\w\\^_])(?:b|B|β|beta|coefficient|estimate)\s*=\s*(?P<b>{_NUMBER})")
-_SE = re.compile(rf"(?<![\w\\])(?:SE|S\.E\.|s\.e\.)\s*=\s*(?P<se>{_NUMBER})")
-_WALD = re.compile(rf"(?<![\w\\^_])(?P<name>[tz])\s*(?:\(\s*(?P<df>\d+(?:\.\d+)?)\s*\))?\s*=\s*(?P<value>{_NUMBER})")
-_P = re.compile(P_VALUE)
+_COEFFICIENT = DeferredPattern(rf"(?<![\w\\^_])(?:b|B|β|beta|coefficient|estimate)\s*=\s*(?P<b>{_NUMBER})")
+_SE = DeferredPattern(rf"(?<![\w\\])(?:SE|S\.E\.|s\.e\.)\s*=\s*(?P<se>{_NUMBER})")
+_WALD = DeferredPattern(rf"(?<![\w\\^_])(?P<name>[tz])\s*(?:\(\s*(?P<df>\d+(?:\.\d+)?)\s*\))?\s*=\s*(?P<value>{_NUMBER})")
+_P = DeferredPattern(P_VALUE)
 _REACH = 90  # characters from the coefficient in which its statistics stand
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CoefficientReport:
     """A coefficient with the standard error, Wald statistic and p written after it (each may be absent)."""
 

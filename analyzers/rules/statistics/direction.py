@@ -19,9 +19,11 @@ stating the reverse on purpose and is not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ..tables.model import read_direction
 
@@ -29,37 +31,37 @@ _UP = r"increas\w*|higher|greater|larger|rais(?:e|es|ed|ing)|ris(?:e|es|en|ing)|
 _DOWN = r"decreas\w*|lower(?:s|ed|ing)?|smaller|fewer|reduc\w*|drop(?:s|ped|ping)?|declin\w*|f[ae]ll(?:s|ing|en)?|shr[iau]nk\w*"
 _BETTER = r"improv\w*|better|outperform\w*|boost\w*"
 _WORSE = r"worse|degrad\w*|deteriorat\w*|underperform\w*"
-_WORD = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN})|(?P<better>{_BETTER})|(?P<worse>{_WORSE}))\b", re.IGNORECASE)
+_WORD = DeferredPattern(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN})|(?P<better>{_BETTER})|(?P<worse>{_WORSE}))\b", re.IGNORECASE)
 _SENSE = {"up": 1, "down": -1, "better": 1, "worse": -1}
 
 _NUMBER = r"(?P<{0}>[-−]?\s?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?|[-−]?\.\d+)"
 # What follows a value: a unit or "%" (compared between the two), else the next word.
 _UNIT = r"(?P<{0}>\s?%|\s?[A-Za-zµ]+\b)?"
 # A value that is not a plain magnitude: a power, an ordinal, a ratio or fraction, a range.
-_NOT_PLAIN = re.compile(r"(?:\^|e[-+]?\d|\s?[×x]\s?10|st\b|nd\b|rd\b|th\b|[:/]\d|\s?[-–]\s?\d)")
-_CHANGE = re.compile(
+_NOT_PLAIN = DeferredPattern(r"(?:\^|e[-+]?\d|\s?[×x]\s?10|st\b|nd\b|rd\b|th\b|[:/]\d|\s?[-–]\s?\d)")
+_CHANGE = DeferredPattern(
     rf"\bfrom\s+{_NUMBER.format('a')}{_UNIT.format('ua')}\s*(?:to|→|->)\s*{_NUMBER.format('b')}{_UNIT.format('ub')}", re.IGNORECASE
 )
-_PAIR = re.compile(rf"{_NUMBER.format('a')}{_UNIT.format('ua')}\s*(?:vs\.?|versus)\s+{_NUMBER.format('b')}{_UNIT.format('ub')}")
-_NAMED = re.compile(r"\b(?P<name>M|Mdn|mean|median)\s*=\s*" + _NUMBER.format("a"))
-_THAN = re.compile(r"\b(?:than|compared\s+(?:to|with)|relative\s+to)\b", re.IGNORECASE)
+_PAIR = DeferredPattern(rf"{_NUMBER.format('a')}{_UNIT.format('ua')}\s*(?:vs\.?|versus)\s+{_NUMBER.format('b')}{_UNIT.format('ub')}")
+_NAMED = DeferredPattern(r"\b(?P<name>M|Mdn|mean|median)\s*=\s*" + _NUMBER.format("a"))
+_THAN = DeferredPattern(r"\b(?:than|compared\s+(?:to|with)|relative\s+to)\b", re.IGNORECASE)
 # A comparison whose verb takes its object directly: "X outperforms Y (81.2 vs. 83.0)".
-_VERB = re.compile(r"\b(?:out|under)perform\w*", re.IGNORECASE)
+_VERB = DeferredPattern(r"\b(?:out|under)perform\w*", re.IGNORECASE)
 # Between a direction word and its endpoints: another clause, or a span of values ("ranging from").
-_BREAK = re.compile(r"[.;:]\s|\b(?:rang\w*|vary\w*|varied|between|span\w*|sweep\w*)\b", re.IGNORECASE)
+_BREAK = DeferredPattern(r"[.;:]\s|\b(?:rang\w*|vary\w*|varied|between|span\w*|sweep\w*)\b", re.IGNORECASE)
 _REACH = 60  # characters from a change word to its "from"
-_CAUTIOUS = re.compile(
+_CAUTIOUS = DeferredPattern(
     r"\b(?:not|no|never|neither|nor|without|if|whether|would|should|could|expect\w*|predict\w*|hypothes\w*|suppos\w*|"
     r"contrary|revers\w*|opposite|instead|rather)\b|n't\b",
     re.IGNORECASE,
 )
 # Cheap signs of either shape, so that a sentence without one is not parsed.
-_FROM_VALUE = re.compile(r"\bfrom\s+[-−]?\s?\.?\d")
-_PAIR_CUE = re.compile(r"\bvs\b|\bversus\b|\b(?:M|Mdn|mean|median)\s*=")
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_FROM_VALUE = DeferredPattern(r"\bfrom\s+[-−]?\s?\.?\d")
+_PAIR_CUE = DeferredPattern(r"\bvs\b|\bversus\b|\b(?:M|Mdn|mean|median)\s*=")
+_YEAR = DeferredPattern(r"^(?:19|20)\d\d$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class StatedDirection:
     start: int  # the direction word, in the text
     end: int

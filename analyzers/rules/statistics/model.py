@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
 
@@ -22,22 +23,22 @@ _INTERVAL_NAME = (
     r"(?P<name>CIs?|C\.I\.|CrI|HDI|HPDI?|(?:confidence|credible|credibility|compatibility|uncertainty) intervals?)"
 )
 # "95% CI [0.10, 0.52]", "95% CI: 0.10 to 0.52", "(95% CrI 0.1–0.5)", "95% CI = [−∞, 0.3]".
-_INTERVAL = re.compile(
+_INTERVAL = DeferredPattern(
     rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?\s*(?P<close>[\])])?"
 )
 # The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI".
-_ESTIMATE = re.compile(
+_ESTIMATE = DeferredPattern(
     rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*[,;(\[]?\s*$"
 )
 # A number after a sign or a bracket that the symbol before it did not explain: "t(103) = -2.60", "p < .001".
-_UNNAMED_AFTER = re.compile(r"[=<>≤≥)\]]\s*$")
+_UNNAMED_AFTER = DeferredPattern(r"[=<>≤≥)\]]\s*$")
 # What stands next to a number without being the estimate an interval bounds.
 _NOT_ESTIMATES = frozenset("n N SD SE SEM s df p P t F z Z k K I I2 I^2 τ tau χ r2 R2 R^2 age".split())
 # An estimate and an interval on two scales: a log ratio against the ratio's bounds, and so on.
-_ANOTHER_SCALE = re.compile(r"\blog|\bln\b|\bexp\b|\bexponentiated|\blogit|\bback-?transformed", re.I)
+_ANOTHER_SCALE = DeferredPattern(r"\blog|\bln\b|\bexp\b|\bexponentiated|\blogit|\bback-?transformed", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ReportedInterval:
     """An interval as written, with the estimate written right before it (None: none adjacent)."""
 
@@ -131,15 +132,15 @@ def _glued(text: str, match: re.Match[str]) -> bool:
 
 
 # What a sentence says of an interval and a null value: "the CrI contains 0", "the CI does not include one".
-_NULL_CLAIM = re.compile(
+_NULL_CLAIM = DeferredPattern(
     r"\b(?P<negation>(?:does|do|did)\s+not\s+|doesn['’]t\s+|don['’]t\s+|not\s+)?"
     r"(?P<verb>contain|includ|overlap|span|cross|straddl|exclud)\w*\s+(?:the\s+)?(?:value\s+(?:of\s+)?)?(?P<value>zero|0|one|1)(?![\w.,]\d|\.\d)",
     re.I,
 )
-_INTERVAL_WORD = re.compile(r"\b(?:CIs?|CrIs?|HDIs?|HPDI?s?|intervals?|bounds?)\b", re.I)
+_INTERVAL_WORD = DeferredPattern(r"\b(?:CIs?|CrIs?|HDIs?|HPDI?s?|intervals?|bounds?)\b", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NullClaim:
     """A sentence's word on whether an interval holds a null value, with the interval it speaks of."""
 
@@ -180,44 +181,44 @@ def read_null_claims(text: str, sentences: tuple[tuple[int, int], ...]) -> tuple
 
 
 # Significance words, and how they are negated or hedged.
-_SIGNIFICANT = re.compile(r"\b(?P<word>(?:statistically\s+)?(?:non-?|in)?significant(?:ly)?|significance)\b", re.I)
+_SIGNIFICANT = DeferredPattern(r"\b(?P<word>(?:statistically\s+)?(?:non-?|in)?significant(?:ly)?|significance)\b", re.I)
 # Words that say the same of a result: "reliably higher", "no credible effect"; "did not differ" and
 # "no difference" claim only when negated ("the difference was 3 ms" claims nothing).
-_SYNONYM = re.compile(r"\b(?P<word>(?:un)?reliabl[ey]|credibl[ey](?!\s+intervals?)|differ(?:ed|s)?|differences?)\b", re.I)
-_NEGATED_ONLY = re.compile(r"differ", re.I)
-_NEGATED = re.compile(
+_SYNONYM = DeferredPattern(r"\b(?P<word>(?:un)?reliabl[ey]|credibl[ey](?!\s+intervals?)|differ(?:ed|s)?|differences?)\b", re.I)
+_NEGATED_ONLY = DeferredPattern(r"differ", re.I)
+_NEGATED = DeferredPattern(
     r"\b(?:no|not|nor|without|never|neither|none|lack(?:ed|s|ing)?|fail(?:ed|s)?\s+to\s+(?:reach|be|show|attain)|did\s+not|does\s+not|do\s+not|"
     r"was\s+not|were\s+not|is\s+not|are\s+not|n['’]t)\b[\w\s-]{0,25}$",
     re.I,
 )
-_HEDGED = re.compile(
+_HEDGED = DeferredPattern(
     r"\b(?:marginal(?:ly)?|borderline|approach(?:ed|es|ing)?|trend(?:ed|ing)?|near(?:ly)?|weak(?:ly)?|almost|tendency|suggestive)\b[\w\s-]{0,25}$",
     re.I,
 )
 # What ends the clause a significance word governs: another result begins.
-_CLAUSE_END = re.compile(r";|\.\s|\b(?:while|whereas|but|although|though|however|except|unlike|compared\s+(?:to|with))\b", re.I)
+_CLAUSE_END = DeferredPattern(r";|\.\s|\b(?:while|whereas|but|although|though|however|except|unlike|compared\s+(?:to|with))\b", re.I)
 # A level stated with the word: "at the .10 level", "at α = 0.01", "at the 10% level", "p < 0.1".
-_STATED_LEVEL = re.compile(
+_STATED_LEVEL = DeferredPattern(
     r"(?:α|alpha|level\s+of|at(?:\s+the)?)\s*(?:=|of)?\s*(?P<level>0?\.\d+|\d{1,2}\s?%)(?:\s+level)?|(?P<percent>\d{1,2})\s?%\s+(?:significance\s+)?level",
     re.I,
 )
 # A significance tested against a corrected threshold: the raw p does not decide it.
-_CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|FDR|false discovery|multiple comparisons|q\s*[<=]", re.I)
+_CORRECTED = DeferredPattern(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|FDR|false discovery|multiple comparisons|q\s*[<=]", re.I)
 # "p = .03", and the "P-value < 0.13" of papers that spell the name out.
-_P = re.compile(P_VALUE.replace("[pP]", r"[pP](?:[-\s]?values?)?", 1))
+_P = DeferredPattern(P_VALUE.replace("[pP]", r"[pP](?:[-\s]?values?)?", 1))
 _COMPARISON_SIGNS = "<>=≤≥⩽⩾"  # one of them stands in every p-value _P reads
 # A p-value the sentence sets as a threshold ("significant at p < .05", "set at p < .05"): not a result.
-_THRESHOLD = re.compile(
+_THRESHOLD = DeferredPattern(
     r"\b(?:set|defined|considered|deemed|threshold|criterion|cut-?off|unless|if|when|whenever|accepted|assumed|at|level|of)[\s:]*$", re.I
 )
 _REACH = 120  # characters from a significance word to the p-value it governs
 # "p < 10^{-9}" in a plain text that keeps the power: the p-value is not the 10 the pattern reads.
-_POWER = re.compile(r"\s*\^")
+_POWER = DeferredPattern(r"\s*\^")
 # ... or twice as far, when the p-value closes the sentence in parentheses: "… higher than … (p < .13)."
-_CLOSES_SENTENCE = re.compile(r"\s*[)\]]\s*(?:\.|$)")
+_CLOSES_SENTENCE = DeferredPattern(r"\s*[)\]]\s*(?:\.|$)")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SignificanceClaim:
     """A significance word and the p-value it governs in the same clause."""
 
@@ -323,20 +324,22 @@ def apa_p(p: float) -> str:
 # Correlation tables: stars against the r and N the table states.
 
 # A stars legend: "* p < .05, ** p < .01, *** p < .001" (also "*p<0.05" and "p ≤ .05").
-_LEGEND = re.compile(
+_LEGEND = DeferredPattern(
     r"(?<!\*)(?P<stars>\*{1,3})\s*(?:\^?\s*)?(?:[pP](?:[-\s]?values?)?\s*[<≤]\s*(?P<level>0?\.\d+)|"
     r"(?:statistically\s+)?significant\s+at\s+(?:the\s+)?(?P<percent>\d{1,2}(?:\.\d)?)\s?%)"
 )
 # The econometrics legend in one sentence: "*, ** and *** denote significance at the 10%, 5% and 1% levels".
-_LEGEND_SENTENCE = re.compile(
+_LEGEND_SENTENCE = DeferredPattern(
     r"(?<!\*)\*\s*,\s*\*\*\s*,?\s*(?:and\s+)?\*\*\*\s+(?:denote|indicate|represent|mark)\w*\s+(?:statistical\s+)?significance\s+"
     r"(?:levels?\s+)?(?:at\s+)?(?:the\s+)?(?P<one>\d{1,2})\s?%\s*,\s*(?P<two>\d{1,2})\s?%\s*,?\s*(?:and\s+)?(?P<three>\d{1,2})\s?%",
     re.IGNORECASE,
 )
 # "N = 120" once in a caption or note; pairwise deletion makes the N of each r another.
-_SAMPLE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
-_PAIRWISE = re.compile(r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I)
-_CORRELATION = re.compile(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bzero-order", re.I)
+_SAMPLE = DeferredPattern(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]\d)")
+_PAIRWISE = DeferredPattern(
+    r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I
+)
+_CORRELATION = DeferredPattern(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bzero-order", re.I)
 
 
 def star_legend(text: str) -> dict[int, float]:

@@ -17,21 +17,22 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 
 _STARS = r"\s*(?:\\sym)?\s*\^?\s*(?P<{}>\**)\s*[+†]?\s*"
 _B = r"(?P<b>[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+))"
 # "(0.044)" or "[0.044]"; a stray digit before it is a \vphantom's argument the plain text kept.
 _SE = r"(?:\d\s+)?(?:\(\s*(?P<se>\d+\.\d+|\.\d+|\d+)\s*\)|\[\s*(?P<bracketed>\d+\.\d+|\.\d+|\d+)\s*\])"
 # "-0.133**", "0.023+", ".002", "-13.8\sym{***}" once the plain text has dropped the markup.
-_COEFFICIENT = re.compile(rf"^\s*{_B}{_STARS.format('stars')}$")
-_STANDARD_ERROR = re.compile(rf"^\s*{_SE}{_STARS.format('stars')}$")
+_COEFFICIENT = DeferredPattern(rf"^\s*{_B}{_STARS.format('stars')}$")
+_STANDARD_ERROR = DeferredPattern(rf"^\s*{_SE}{_STARS.format('stars')}$")
 # Both in one cell: "-0.133** (0.044)"; with decimals, so that a \vphantom's "1 (0.044)" stays a standard error.
-_COEFFICIENT_AND_ERROR = re.compile(rf"^\s*(?P<b>[-−–]?\s?\d*\.\d+){_STARS.format('stars')}{_SE}{_STARS.format('after')}$")
+_COEFFICIENT_AND_ERROR = DeferredPattern(rf"^\s*(?P<b>[-−–]?\s?\d*\.\d+){_STARS.format('stars')}{_SE}{_STARS.format('after')}$")
 # What a note says when its parentheses or its p-values are not a two-tailed Wald test's.
-_OTHER_READING = re.compile(
+_OTHER_READING = DeferredPattern(
     r"t[- ]?stat|t[- ]?values?|t[- ]?ratios?|z[- ]?stat|z[- ]?values?|z[- ]?scores?|confidence intervals?|\bCIs?\b|"
     r"p[- ]?values? in (?:parenthes|bracket)|one[- ](?:tailed|sided)|bootstrap|permutation|randomi[sz]ation inference|"
     r"standard deviations? (?:are )?(?:in|shown in|reported in) (?:parenthes|bracket)|"
@@ -46,7 +47,7 @@ _FEW_DEGREES = 30
 UNSTATED_DEGREES = 10
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Estimate:
     """A coefficient with its standard error and the stars written on either."""
 

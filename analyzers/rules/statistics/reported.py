@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ....latex.numbers import NumberMention, find_numbers
@@ -25,30 +26,30 @@ ALPHA = 0.05  # STAT004's threshold: a 95% interval
 # The blocks whose numbers the index collects: prose and theorem statements.
 _NUMBERED = (*PROSE, BlockKind.THEOREM)
 _NUMBER = r"[-−–]?\s?(?:\d+(?:\.\d*)?|\.\d+)"
-_P_ALONE = re.compile(P_VALUE)
+_P_ALONE = DeferredPattern(P_VALUE)
 # How sure each verdict is: a reading that explains the numbers leaves them less certain to be wrong.
 _CONFIDENCE = {Verdict.TRUNCATED: 0.8, Verdict.UNANNOUNCED_ONE_TAILED: 0.8, Verdict.P_ZERO: 0.9}
-_CI = re.compile(
+_CI = DeferredPattern(
     rf"95\s*%\s*(?:CI|C\.I\.|confidence interval)\s*[:=,]?\s*[\[(]\s*(?P<lo>{_NUMBER})\s*(?:,|;|to|–|—|-)\s*(?P<hi>{_NUMBER})\s*[\])]"
 )
 # The abbreviations in capitals only: "or" is not an odds ratio.
-_RATIO_ESTIMATE = re.compile(r"\b(?:a?OR|RR|HR|IRR)\s*[=:]\s*\$?\s*(\d+(?:\.\d+)?)")
-_RATIO = re.compile(r"\b(?:OR|RR|HR|IRR)\b|\b(?i:odds|hazard|risk ratio|rate ratio|ratio)\b")
-_MEAN = re.compile(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
-_SAMPLE_SIZE = re.compile(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
-_INTEGER_DATA = re.compile(
+_RATIO_ESTIMATE = DeferredPattern(r"\b(?:a?OR|RR|HR|IRR)\s*[=:]\s*\$?\s*(\d+(?:\.\d+)?)")
+_RATIO = DeferredPattern(r"\b(?:OR|RR|HR|IRR)\b|\b(?i:odds|hazard|risk ratio|rate ratio|ratio)\b")
+_MEAN = DeferredPattern(r"(?<![\w\\])(?:M|mean(?:\s+of)?)\s*(?:=|:)?\s*(?P<mean>\d+\.\d+)")
+_SAMPLE_SIZE = DeferredPattern(r"(?<![\w\\])[Nn]\s*=\s*(?P<n>\d+)")
+_INTEGER_DATA = DeferredPattern(
     r"likert|rating|rated|\d+-point|point scale|responses?|answers?|counts?|integer|items?|score[sd]? (?:from|on|between)", re.I
 )
-_BREAKDOWN = re.compile(
+_BREAKDOWN = DeferredPattern(
     r"\b(?:respectively|split|breakdown|broken down|distribut\w*|consist\w*|compris\w*|composed|divided|categori[sz]ed|"
     r"classified|fell into|proportions?)\b",
     re.I,
 )
-_NOT_A_BREAKDOWN = re.compile(
+_NOT_A_BREAKDOWN = DeferredPattern(
     r"±|\b(?:improv\w*|increas\w*|decreas\w*|reduc\w*|accura\w*|than|vs\.?|versus|outperform\w*|gain\w*|drop\w*|error|rate)\b", re.I
 )
 _MAX_BREAKDOWN_EXCESS = 20.0
-_MULTI_ITEM = re.compile(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
+_MULTI_ITEM = DeferredPattern(r"\bitems?\b|\d+-item|subscales?|composite|averaged", re.I)
 
 
 @rule(

@@ -4,6 +4,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -19,7 +20,7 @@ _ADJACENT = 40
 # A level the text names anywhere ("* p < 0.1", "the 10% level"): "significant" may mean significant at it.
 _LESS = ("<", "≤", "⩽", "<=")
 _MORE = (">", "≥", "⩾", ">=")
-_ANY_LEVEL = re.compile(r"(?:p\s*[<≤]\s*|α\s*=\s*|alpha\s*=\s*)(0?\.\d+)|(\d{1,2})\s?%\s+(?:significance\s+)?level", re.I)
+_ANY_LEVEL = DeferredPattern(r"(?:p\s*[<≤]\s*|α\s*=\s*|alpha\s*=\s*)(0?\.\d+)|(\d{1,2})\s?%\s+(?:significance\s+)?level", re.I)
 
 
 @violation_type

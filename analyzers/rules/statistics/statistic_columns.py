@@ -15,17 +15,19 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from .regression import UNSTATED_DEGREES, half_unit, outside, p_bounds, p_contradicts, ratio_bounds
 from .table_p import P_HEADER
 
-_ESTIMATE = re.compile(r"^(?:estimates?|est\.?|β|\\beta|b|B|coef(?:ficient)?s?\.?|log[- ]?odds)$", re.IGNORECASE)
-_ERROR = re.compile(r"^(?:SE|S\.E\.|std\.?\s*err(?:or)?\.?|standard\s+error)$", re.IGNORECASE)
-_STATISTIC = re.compile(r"^(?P<name>[zt])(?:[- ]?(?:values?|scores?|stat(?:istics?)?|ratios?))?$", re.IGNORECASE)
+_ESTIMATE = DeferredPattern(r"^(?:estimates?|est\.?|β|\\beta|b|B|coef(?:ficient)?s?\.?|log[- ]?odds)$", re.IGNORECASE)
+_ERROR = DeferredPattern(r"^(?:SE|S\.E\.|std\.?\s*err(?:or)?\.?|standard\s+error)$", re.IGNORECASE)
+_STATISTIC = DeferredPattern(r"^(?P<name>[zt])(?:[- ]?(?:values?|scores?|stat(?:istics?)?|ratios?))?$", re.IGNORECASE)
 _HEADER_REACH = 4
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RowMismatch:
     """A cell that the row's other statistics contradict, and what they give."""
 

@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from .model import stated_level
 
-P_HEADER = re.compile(r"^\s*(?:\$?[pP]\$?(?:[-\s]?values?)?|Pr\s*\(>\s*\|[zt]\|\)|Sig\.?)\s*$")
-_P_CELL = re.compile(r"^\s*(?P<cmp>[<≤]\s*)?(?P<p>0?\.\d+|[01](?:\.0+)?)\s*[*†+]*\s*$")
-_NONE_SIGNIFICANT = re.compile(
+P_HEADER = DeferredPattern(r"^\s*(?:\$?[pP]\$?(?:[-\s]?values?)?|Pr\s*\(>\s*\|[zt]\|\)|Sig\.?)\s*$")
+_P_CELL = DeferredPattern(r"^\s*(?P<cmp>[<≤]\s*)?(?P<p>0?\.\d+|[01](?:\.0+)?)\s*[*†+]*\s*$")
+_NONE_SIGNIFICANT = DeferredPattern(
     r"\bnone\s+of\b[^.;:]{0,150}?\b(?:statistically\s+)?significant(?:ly)?\b"
     r"|\ball\b[^.;:]{0,80}?\b(?:were|are|was|is|remained|proved)\s+(?:statistically\s+)?(?:non-?significant|insignificant|not\s+(?:statistically\s+)?significant)"
     r"|\b(?:were|are|remained)\s+all\s+(?:statistically\s+)?(?:non-?significant|insignificant|not\s+(?:statistically\s+)?significant)"
@@ -34,14 +35,16 @@ _NONE_SIGNIFICANT = re.compile(
     r"|\ball\s+(?:ps|p-values|p\s*'?s)\s*[>≥]\s*(?P<level>0?\.\d+)",
     re.IGNORECASE,
 )
-_EXCEPTION = re.compile(r"\bexcept\b|\bapart\s+from\b|\bother\s+than\b|\bbesides\b|\bbut\s+(?:for|one|two)\b", re.IGNORECASE)
-_CORRECTED = re.compile(r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|\bFDR\b|false discovery|multiple comparisons", re.IGNORECASE)
+_EXCEPTION = DeferredPattern(r"\bexcept\b|\bapart\s+from\b|\bother\s+than\b|\bbesides\b|\bbut\s+(?:for|one|two)\b", re.IGNORECASE)
+_CORRECTED = DeferredPattern(
+    r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|\bFDR\b|false discovery|multiple comparisons", re.IGNORECASE
+)
 _DEFAULT_LEVEL = 0.05
 # Rows whose test no sentence about "these predictors" means: the model's intercept.
-_INTERCEPT = re.compile(r"^\W*(?:intercept|constant|const\.?|_cons)\W*$", re.IGNORECASE)
+_INTERCEPT = DeferredPattern(r"^\W*(?:intercept|constant|const\.?|_cons)\W*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class NoneSignificant:
     """A sentence's word that none of the tests it speaks of is significant, at the level it states or .05."""
 

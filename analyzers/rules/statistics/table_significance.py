@@ -18,10 +18,10 @@ are not read, so the finding names the significant row for the reader to judge.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -50,7 +50,7 @@ class NoneSignificantContradicted(Violation):
         return f"{self.quote} {self.row} {self.p}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Claim:
     claim: NoneSignificant
     quote: str

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, slack, spelled
@@ -50,7 +51,7 @@ from .model import (
 )
 
 # The other statistics of a distribution: a Mean column beside two of them is one more of its statistics.
-_DISTRIBUTION_HEADER = re.compile(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
+_DISTRIBUTION_HEADER = DeferredPattern(r"^\W*(median|min|minimum|max|maximum|std|sd|s\.d\.|stdev|iqr|q1|q3)\b", re.IGNORECASE)
 
 
 @violation_type
@@ -133,7 +134,7 @@ def table_aggregate_mismatch(ctx: RuleContext, section: Section) -> Iterator[Fin
         yield from _check_line(ctx, line, sister)
 
 
-@dataclass(frozen=True)
+@record
 class _Line:
     """One Avg column (or row) of a table: each aggregate cell with the cells of its row (or column)."""
 
@@ -213,7 +214,7 @@ def _check_line(ctx: RuleContext, line: _Line, sister: bool) -> Iterator[Finding
 
 
 # A mean its table says is weighted: its cells alone do not give it.
-_WEIGHTED = re.compile(r"\bweighted\b", re.IGNORECASE)
+_WEIGHTED = DeferredPattern(r"\bweighted\b", re.IGNORECASE)
 _SISTER = "moderate: a same-named aggregate of another table recomputes, this one misses by little"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext
@@ -121,9 +122,9 @@ def _bold_in_column(
             yield _report_bold(ctx, placed, grid, settings, column, marked[0], *found, sense, source)
 
 
-_P_COLUMN = re.compile(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
+_P_COLUMN = DeferredPattern(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
 # A caption that gives bold another meaning: significance, or the best of each row.
-_BOLD_MEANS_OTHER = re.compile(
+_BOLD_MEANS_OTHER = DeferredPattern(
     r"(?:bold\w*|highlight\w*)[^.]{0,80}\b(?:signific\w*|p\s*[<≤])|signific\w*[^.]{0,60}\b(?:bold\w*|highlight\w*)"
     r"|\b(?:each|every|per)\s+row\b|\brow-?wise\b",
     re.IGNORECASE,
@@ -181,7 +182,7 @@ def _marks_rows(grid: Grid, caption: str, settings: dict[int, tuple[str, ...]]) 
 
 
 # A text column that names the setting a row was measured in, not the method it measures.
-_SETTING_HEADER = re.compile(r"\b(?:data\s*sets?|tasks?|benchmarks?|splits?|domains?|languages?|corpus|corpora)\b", re.IGNORECASE)
+_SETTING_HEADER = DeferredPattern(r"\b(?:data\s*sets?|tasks?|benchmarks?|splits?|domains?|languages?|corpus|corpora)\b", re.IGNORECASE)
 
 
 def _row_settings(grid: Grid) -> dict[int, tuple[str, ...]]:

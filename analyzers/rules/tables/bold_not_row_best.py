@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import slack
@@ -102,7 +102,7 @@ def bold_not_row_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
 Line = list[Cell]
 
 
-@dataclass(frozen=True)
+@record
 class _Reading:
     """What bold means in a table, read from nearly every row with bold, and the rows that break it."""
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
@@ -50,7 +51,7 @@ class _CountsMissTotal(Violation):
         return " ".join(value for _, value in self.parts)
 
 
-@dataclass(frozen=True)
+@record
 class GroupMissesTotal(_CountsMissTotal):
     column: str  # the column's header, as printed
     total_row: str
@@ -70,7 +71,7 @@ class GroupMissesTotal(_CountsMissTotal):
         return f"{self.table} {self.column} {self.values} {self.total}"
 
 
-@dataclass(frozen=True)
+@record
 class SplitsMissSize(_CountsMissTotal):
     row: str
     column: str  # the size's column
@@ -176,8 +177,8 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, total_row: int, t
 
 # A column of a dataset's split ("Train", "Validation", "Dev", "Test set size") and one of its size ("N", "# Samples");
 # a "Total" column is TAB001's to add up.
-_SPLIT_COLUMN = re.compile(r"\b(?:train(?:ing)?|val(?:id(?:ation)?)?|dev(?:elopment)?|test(?:ing)?)\b", re.IGNORECASE)
-_SIZE_COLUMN = re.compile(
+_SPLIT_COLUMN = DeferredPattern(r"\b(?:train(?:ing)?|val(?:id(?:ation)?)?|dev(?:elopment)?|test(?:ing)?)\b", re.IGNORECASE)
+_SIZE_COLUMN = DeferredPattern(
     r"^\W*(?:n|size|(?:#\s*|no\.\s*(?:of\s+)?|number\s+of\s+)?"
     r"(?:samples|examples|instances|images|sentences|documents|records|items|pairs|utterances|observations))\W*$",
     re.IGNORECASE,

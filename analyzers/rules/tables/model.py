@@ -17,37 +17,39 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol, TypeVar
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ....latex.source import value_hash
 from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
-from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
 
-_HIGHER = re.compile(
+_HIGHER = DeferredPattern(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
     r"top-?[15]|ndcg|hit|reward|return|score)\b",
     re.IGNORECASE,
 )
-_LOWER = re.compile(
+_LOWER = DeferredPattern(
     r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|aurc|lpips|chamfer|cd|latency|"
     r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
     re.IGNORECASE,
 )
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
-_REFERENCE_ROW = re.compile(
+_REFERENCE_ROW = DeferredPattern(
     r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
     r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b",
     re.IGNORECASE,
 )
 # A cell of a ✓/✗ column: which setting a row belongs to (uses extra data, needs labels, ...).
-_MARK = re.compile(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
-_UNMARKED = re.compile(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
+_MARK = DeferredPattern(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xmark|\\ding\{?5[0-9]\}?|\\(?:tick|cross)\w*|yes|no)\s*$", re.IGNORECASE)
+_UNMARKED = DeferredPattern(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
 # A number scaled by a magnitude suffix: its mantissa alone is not its value.
-_MAGNITUDE = re.compile(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
+_MAGNITUDE = DeferredPattern(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
 # Evidence weights for a finding's confidence: where a column's direction was read.
 DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
@@ -66,11 +68,17 @@ class Grid:
     author_rules: dict[int, list[str]]  # row → the author's rule macros written at its start
     mark_columns: list[int]  # ✓/✗ columns
     width: int  # one past its last column, read once: the table rules walk its columns for every row and claim
+    numbers: dict[tuple[int, int], Cell]  # the cells `numeric` gives, read once: asked some twenty thousand times a paper
     # `is_reference` by row, read once: asked for every cell of a column
     references: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
+        """The table's grid, built once per table object and rule macros: a dozen rules read each table."""
+        return _grid(Same(table), rule_macros)
+
+    @classmethod
+    def build(cls, table: Table, rule_macros: frozenset[str]) -> Grid:
         author_rules: dict[int, list[str]] = {}
         for row, name in table.rules:
             if name in rule_macros:
@@ -82,7 +90,12 @@ class Grid:
             header_rows = max(1, min(inner[0], len(table.rows) - 1)) if inner else header_rows
         cells = {(cell.row, cell.column): cell for row in table.rows for cell in row}
         width = max((cell.column + cell.column_span for row in table.rows for cell in row), default=1)
-        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width)
+        numbers = {
+            place: cell
+            for place, cell in cells.items()
+            if cell.value is not None and cell.column_span == 1 and not _MAGNITUDE.search(cell.text)
+        }
+        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width, numbers)
         grid.mark_columns = grid._marked_columns()
         return grid
 
@@ -130,10 +143,7 @@ class Grid:
 
     def numeric(self, row: int, column: int) -> Cell | None:
         """A cell read as one number: not a spanning cell, not a count scaled by its suffix ("2.8B", "310M")."""
-        cell = self.cells.get((row, column))
-        if cell is None or cell.value is None or cell.column_span != 1 or _MAGNITUDE.search(cell.text):
-            return None
-        return cell
+        return self.numbers.get((row, column))
 
     def is_reference(self, row: int) -> bool:
         """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
@@ -164,6 +174,11 @@ class Grid:
         return columns
 
 
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _grid(table: Same[Table], rule_macros: frozenset[str]) -> Grid:
+    return Grid.build(table.value, rule_macros)
+
+
 def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
     """The author's macros that draw table rules (`\\newcommand\\shline{…\\hline…}`)."""
     return ctx.index.rule_macros
@@ -180,7 +195,7 @@ def table_blocks(section: Section) -> list[PlacedBlock]:
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class LabelledTable:
     """A table a claim can cite. Its cells' offsets count from where the block started when it was
     read; `origin` (line, column) says where it starts now."""
@@ -196,7 +211,7 @@ class LabelledTable:
         return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
 
 
-OURS = re.compile(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+OURS = DeferredPattern(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
 
 
 def names_row(header: str, words: set[str], ours: bool) -> bool:
@@ -316,7 +331,7 @@ def claims_with_tables(
                 yield item, by_label
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Derivation:
     """How a derived column's cell follows from two other cells of its row."""
 
@@ -350,7 +365,7 @@ DERIVATIONS = (
     Derivation("share", "{a} / {b} × 100", lambda a, b: a / b * 100 if b else None),
 )
 # A header that names a value derived from two others: "Δ", "Imp. ×", "Diff.", "Ratio", "Speed-up", "Rel. change".
-DERIVED_HEADER = re.compile(
+DERIVED_HEADER = DeferredPattern(
     r"Δ|∆|\\Delta|×|\\times|\b(?:diff(?:erence)?s?|gains?|improv\w*|imp|change|ratios?|speed-?ups?|reductions?|rel|relative|"
     r"increase|decrease|drop)\b",
     re.IGNORECASE,
@@ -369,7 +384,7 @@ def derived_agrees(grid: Grid, aggregate_row: int, column: int, rows: list[int])
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Fit:
     """A derivation of columns `a` and `b` that a column's cells follow in the rows `held`, and not in `failed`."""
 
@@ -422,7 +437,7 @@ def runs(total: Cell, peers: list[Cell], column_wise: bool, groups: Sequence[ran
     return [run for run in candidates + [peers] if len(run) >= 2]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Statistic:
     """What an aggregate may be of the cells it summarises."""
 
@@ -440,10 +455,10 @@ ROOT_MEAN_SQUARE = Statistic(
 )
 # A row named for an error measure summarises signed errors: "MAE" the mean of their absolute values, "RMSE" their
 # root mean square; either may also be the mean of per-item errors. Any other aggregate is a mean or a sum.
-_SUM_NAMED = re.compile(r"^\W*(?:total|sum)\b", re.IGNORECASE)
+_SUM_NAMED = DeferredPattern(r"^\W*(?:total|sum)\b", re.IGNORECASE)
 _UNIT = r"\b[\s.~]*(?:\([^()]{0,20}\))?[\W_]*$"  # "MAE (eV)", "RMSE:"
-_MEAN_ABSOLUTE_ROW = re.compile(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
-_ROOT_MEAN_SQUARE_ROW = re.compile(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
+_MEAN_ABSOLUTE_ROW = DeferredPattern(r"^\W*(?:mae|mad|mean\s+abs(?:olute|\.)?\s*(?:error|deviation|err\.?)?)" + _UNIT, re.IGNORECASE)
+_ROOT_MEAN_SQUARE_ROW = DeferredPattern(r"^\W*(?:rmse|rmsd|rms|root[- ]mean[- ]squared?(?:\s+(?:error|deviation))?)" + _UNIT, re.IGNORECASE)
 
 
 def signed(value: float, decimals: int) -> str:
@@ -528,7 +543,7 @@ def spread_overlaps(first: Cell, second: Cell) -> bool:
 
 
 # A row that states the size of the sample its table breaks down: "n", "N", "Total", "All", "Sample size".
-_SIZE_ROW = re.compile(
+_SIZE_ROW = DeferredPattern(
     r"^\W*(?:n|total(?:\s+(?:sample|n|count))?|all|(?:full\s+|whole\s+)?sample(?:\s+size)?|(?:number|no\.)\s+of\s+\w+)[\W_]*$",
     re.IGNORECASE,
 )

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, speaks_of_tables
@@ -64,16 +65,16 @@ class RespectiveBestContradicted(Violation):
 
 
 # The superlative and what it claims: +1 the highest value, -1 the lowest, "best"/"worst" read against the column.
-_SUPERLATIVE = re.compile(r"\b(best|worst|highest|lowest|largest|smallest)\b", re.IGNORECASE)
+_SUPERLATIVE = DeferredPattern(r"\b(best|worst|highest|lowest|largest|smallest)\b", re.IGNORECASE)
 _RAW = {"highest": 1, "largest": 1, "lowest": -1, "smallest": -1}
-_HEDGED = re.compile(
+_HEDGED = DeferredPattern(
     r"\b(?:second|third|runner|among|except|excluding|other\s+than|one\s+of\s+the|nearly|almost|close\s+to|not|no|nor|"
     r"baselines?|prior|previous|best\s+of\s+(?:our|my)\s+knowledge)\b",
     re.IGNORECASE,
 )
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _PairedBest:
     labels: tuple[str, ...]
     sentence: str

@@ -25,32 +25,33 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words
 from .model import OURS, Grid
 
-RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-+]*")
+RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
+_WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 # What may stand between two items of one list: "A, B, and the C", "A/B", "A or B", "A prompting and B".
-_JOINED = re.compile(r"^[\s~]*(?:[A-Za-z-]+\s*)?(?:,|/|&|\band\b|\bor\b)(?:[\s,/&~]|\band\b|\bor\b|\bthe\b)*$", re.IGNORECASE)
+_JOINED = DeferredPattern(r"^[\s~]*(?:[A-Za-z-]+\s*)?(?:,|/|&|\band\b|\bor\b)(?:[\s,/&~]|\band\b|\bor\b|\bthe\b)*$", re.IGNORECASE)
 # A reference or citation: its key ("tab:kept") names no header.
-_CITING = re.compile(r"\\(?:\w*ref|\w*cite\w*|label)\*?\{[^}]*\}")
-_AGGREGATE = re.compile(r"^\W*(average|mean|total|overall)\W*$", re.IGNORECASE)
+_CITING = DeferredPattern(r"\\(?:\w*ref|\w*cite\w*|label)\*?\{[^}]*\}")
+_AGGREGATE = DeferredPattern(r"^\W*(average|mean|total|overall)\W*$", re.IGNORECASE)
 _LITTLE = frozenset({"of", "in", "on", "at", "for", "to", "by", "per", "with", "a", "an", "the", "and", "or"})
 # A number of a list ("60%", "0.81", "531.4 eV") and the list itself, at least two joined by commas, "and", "or" or "/".
 _ITEM = r"[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:\s*%)?"
-_NUMBERS = re.compile(
+_NUMBERS = DeferredPattern(
     rf"(?<![\w.,±-])({_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?(?:\s*,\s*{_ITEM}(?:\s*[a-zA-Zμ]{{1,3}}\b)?)*\s*,?\s*(?:and|or|/)\s*{_ITEM})(?![\w.±])"
 )
-_SPREAD_BEFORE = re.compile(r"(?:±|\+/-|\\pm)\s*$")
-_SPREAD_AFTER = re.compile(r"\s*(?:±|\+/-|\\pm)")
-_NUMBER = re.compile(r"([-−]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?(\s*%)?")
+_SPREAD_BEFORE = DeferredPattern(r"(?:±|\+/-|\\pm)\s*$")
+_SPREAD_AFTER = DeferredPattern(r"\s*(?:±|\+/-|\\pm)")
+_NUMBER = DeferredPattern(r"([-−]?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.(\d+))?(\s*%)?")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Stated:
     """One number of a list: its text and value, places, whether it is a percentage, and where it stands."""
 
@@ -62,7 +63,7 @@ class Stated:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Pair:
     """Item i of a binding: its row and the columns it names (one, for a cell)."""
 

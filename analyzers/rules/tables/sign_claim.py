@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -54,24 +55,26 @@ class SignContradicted(Violation):
         return f"{self.table} {self.row} {self.claim}"
 
 
-_SIGN = re.compile(
+_SIGN = DeferredPattern(
     r"\b(?P<sign>positive|negative)(?:ly)?\s+(?:and\s+(?:statistically\s+)?significant(?:ly)?\s+)?(?:\w+\s+)?"
     r"(?:effects?|associat\w*|relat\w*|correlat\w*|impacts?|coefficients?|influences?|predictors?|predict(?:s|ed)?)\b",
     re.IGNORECASE,
 )
-_CAUTIOUS = re.compile(
+_CAUTIOUS = DeferredPattern(
     r"\b(?:no|not|never|neither|nor|without|if|whether|would|could|should|expect\w*|hypothes\w*|anticipat\w*|assum\w*|"
     r"prior|previous\w*|literature|studies)\b|n't\b",
     re.IGNORECASE,
 )
-_UNIVERSAL = re.compile(r"\b(?:consistently|always|robust(?:ly)?|in\s+(?:all|every|each)\s+(?:\w+\s+)?(?:models?|specifications?))\b", re.I)
-_ESTIMATES = re.compile(r"regression|coefficients?|estimates?|\bmodels?\b|\beffects?\b|\bOLS\b|logit|probit|β|\\beta", re.IGNORECASE)
-_RATIO = re.compile(r"odds\s+ratio|hazard\s+ratio|risk\s+ratio|rate\s+ratio|\b(?:a?OR|HR|RR|IRR)s?\b|exp\s*\(|exponentiated", re.I)
+_UNIVERSAL = DeferredPattern(
+    r"\b(?:consistently|always|robust(?:ly)?|in\s+(?:all|every|each)\s+(?:\w+\s+)?(?:models?|specifications?))\b", re.I
+)
+_ESTIMATES = DeferredPattern(r"regression|coefficients?|estimates?|\bmodels?\b|\beffects?\b|\bOLS\b|logit|probit|β|\\beta", re.IGNORECASE)
+_RATIO = DeferredPattern(r"odds\s+ratio|hazard\s+ratio|risk\s+ratio|rate\s+ratio|\b(?:a?OR|HR|RR|IRR)s?\b|exp\s*\(|exponentiated", re.I)
 # Columns that hold something other than an estimate.
-_NOT_ESTIMATE = re.compile(r"\b(?:S\.?E\.?|std\.?|standard|t|z|p|p-values?|Pr|CI|conf\w*|interval|N|n|obs\w*|df|F|R2|R\^2|VIF)\b")
+_NOT_ESTIMATE = DeferredPattern(r"\b(?:S\.?E\.?|std\.?|standard|t|z|p|p-values?|Pr|CI|conf\w*|interval|N|n|obs\w*|df|F|R2|R\^2|VIF)\b")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _SignClaim:
     labels: tuple[str, ...]
     sentence: str

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
@@ -35,17 +36,17 @@ from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding
 
 # "an average accuracy of 0.5962", "the mean error is 1.3": the words between name the column. "Mean absolute
 # error", "mean average precision" are metrics of their own, not an average over the table's rows.
-_STATED = re.compile(
+_STATED = DeferredPattern(
     r"\b(?:average|mean)(?!\s+(?:absolute|squared?|average|reciprocal|relative|log|opinion|rank)\b)"
     r"(?P<what>(?:\s+[A-Za-z][\w-]*){1,3}?)\s+(?:of|is|was|=|reaches|reached)\s+(?P<value>[-−]?\d*\.\d+)",
     re.IGNORECASE,
 )
 # "… of 0.5962 for ViT compared to 0.7675 for R50": the same average of other rows, stated right after.
-_ALSO = re.compile(
+_ALSO = DeferredPattern(
     r"[^.;:]{0,60}?\b(?:compared\s+(?:to|with)|versus|vs\.?|against|while|and)\s+(?:\w+\s+){0,2}?(?P<value>[-−]?\d*\.\d+)(?![\d.])"
 )
 _NEAR = 0.03  # a stated average this close to a mean of the rows is the same quantity
-_BASELINE = re.compile(r"\bbaseline\b", re.IGNORECASE)
+_BASELINE = DeferredPattern(r"\bbaseline\b", re.IGNORECASE)
 
 
 @violation_type
@@ -68,7 +69,7 @@ class StatedAverageMissed(Violation):
         return f"{self.table} {self.column} {self.stated}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(slots=True, eq=False)
 class _Stated:
     """A sentence's stated average, the tables it cites, and where to report it."""
 
