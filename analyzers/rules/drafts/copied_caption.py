@@ -31,7 +31,9 @@ _CONTINUED = re.compile(r"\\ContinuedFloat\b|\bcont(?:inued|\.)|\(cont\b", re.I)
 # What a float's contents are not: its comments, placement, captions and labels (read by brace depth below).
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _PLACEMENT = re.compile(r"^\\begin\{[^}]*\}\s*(?:\[[^\]]*\])?")
-_CAPTION_OR_LABEL = re.compile(r"\\(?:caption\*?|label)\s*(?:\[[^\]]*\])?\s*\{")
+# The captions that step the float's counter: one, or the float has subfigures or several parts.
+_NUMBERED = re.compile(r"\\caption(?:of\s*\{\w+\})?\s*[\[{]")
+_CAPTION_OR_LABEL = re.compile(r"\\(?:caption\*?|captionof\s*\{\w+\}|label)\s*(?:\[[^\]]*\])?\s*\{")
 
 
 @violation_type
@@ -84,30 +86,32 @@ def copied_caption(ctx: RuleContext) -> Iterator[Finding]:
         return
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
     first: dict[tuple[str, str], tuple[PlacedBlock, str]] = {}
-    for holder, caption in captioned:
+    for holder, captions in captioned:
         if hidden.covers(holder.file, holder.block.start):
             continue
-        latex = ctx.source(holder.file).text[holder.block.start : holder.block.end]
-        said = _said(caption.block.plain.text)
+        source = ctx.source(holder.file).text
+        latex = source[holder.block.start : holder.block.end]
+        caption = _caption(holder, captions, source)
+        said = _said(caption) if caption is not None and len(_NUMBERED.findall(latex)) == 1 else None
         if said is None or _CONTINUED.search(latex):
             continue
         key = (float_type(holder.block.environment or "") or "", said)
         contents = _contents(latex)
         earlier = first.setdefault(key, (holder, contents))
         if earlier[0] is not holder and earlier[1] != contents:
-            yield _finding(ctx, holder, caption, earlier[0], key[0])
+            yield _finding(ctx, holder, caption or "", latex, earlier[0], key[0])
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _captioned_floats(key: SectionKey) -> tuple[tuple[PlacedBlock, PlacedBlock], ...]:
-    """A section's figures and tables with their one caption block."""
-    found: list[tuple[PlacedBlock, PlacedBlock]] = []
+def _captioned_floats(key: SectionKey) -> tuple[tuple[PlacedBlock, tuple[PlacedBlock, ...]], ...]:
+    """A section's figures and tables with their caption blocks."""
+    found: list[tuple[PlacedBlock, tuple[PlacedBlock, ...]]] = []
     holder: PlacedBlock | None = None
     captions: list[PlacedBlock] = []
     for placed in [*key.section.blocks, None]:
         if placed is None or placed.kind in FLOAT_BLOCKS:
-            if holder is not None and len(captions) == 1:
-                found.append((holder, captions[0]))
+            if holder is not None:
+                found.append((holder, tuple(captions)))
             holder, captions = (placed if placed is not None and _numbered_float(placed) else None), []
         elif holder is not None and placed.kind is BlockKind.CAPTION and holder.block.start <= placed.block.start < holder.block.end:
             captions.append(placed)
@@ -117,6 +121,15 @@ def _captioned_floats(key: SectionKey) -> tuple[tuple[PlacedBlock, PlacedBlock],
 def _numbered_float(placed: PlacedBlock) -> bool:
     environment = placed.block.environment or ""
     return environment in FLOATS and float_type(environment) is not None
+
+
+def _caption(holder: PlacedBlock, captions: tuple[PlacedBlock, ...], source: str) -> str | None:
+    """The plain text of a float's one numbered caption: its caption block, or the caption its table was read with."""
+    numbered = [caption for caption in captions if not source.startswith("\\caption*", caption.block.start)]
+    if len(numbered) == 1:
+        return numbered[0].block.plain.text
+    table = holder.block.table
+    return table.caption if not captions and table is not None else None
 
 
 def _said(caption: str) -> str | None:
@@ -154,9 +167,8 @@ def _group_end(text: str, start: int) -> int:
     return len(text)
 
 
-def _finding(ctx: RuleContext, holder: PlacedBlock, caption: PlacedBlock, earlier: PlacedBlock, kind: str) -> Finding:
-    text = caption.block.plain.text
-    shown = " ".join(text.split())
+def _finding(ctx: RuleContext, holder: PlacedBlock, caption: str, latex: str, earlier: PlacedBlock, kind: str) -> Finding:
+    shown = " ".join(caption.split())
     shown = shown if len(shown) <= 80 else shown[:77] + "…"
     violation = CopiedCaption(kind, shown, earlier.block.labels[0] if earlier.block.labels else "")
     evidence = Evidence(
@@ -164,4 +176,7 @@ def _finding(ctx: RuleContext, holder: PlacedBlock, caption: PlacedBlock, earlie
         reason=f"the earlier {kind} has this caption word for word; the two floats' contents differ",
     )
     related = [ctx.related(earlier.file, earlier.block.start, earlier.block.start, f"the earlier {kind} with this caption")]
-    return ctx.flag_block(violation, caption, 0, len(text.rstrip()), evidence=evidence, related=related)
+    match = _NUMBERED.search(latex)
+    start = holder.block.start + (match.start() if match else 0)
+    end = holder.block.start + (match.end() if match else 0)
+    return ctx.flag(violation, holder.file, start, end, evidence=evidence, related=related)
