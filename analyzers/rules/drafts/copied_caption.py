@@ -81,25 +81,27 @@ def copied_caption(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: one caption on two floats of different contents".
     """
-    captioned = [pair for section in ctx.manuscript.sections for pair in _captioned_floats(SectionKey(section))]
-    if len(captioned) < 2:
+    shared: dict[tuple[str, str], list[tuple[PlacedBlock, str]]] = {}
+    for section in ctx.manuscript.sections:
+        for holder, captions in _captioned_floats(SectionKey(section)):
+            caption = _caption(holder, captions, ctx.source(holder.file).text)
+            said = _said(caption) if caption is not None else None
+            if said is not None:
+                shared.setdefault((float_type(holder.block.environment or "") or "", said), []).append((holder, caption or ""))
+    shared = {key: floats for key, floats in shared.items() if len(floats) > 1}
+    if not shared:  # most papers: no caption printed twice, nothing more to read
         return
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
-    first: dict[tuple[str, str], tuple[PlacedBlock, str]] = {}
-    for holder, captions in captioned:
-        if hidden.covers(holder.file, holder.block.start):
-            continue
-        source = ctx.source(holder.file).text
-        latex = source[holder.block.start : holder.block.end]
-        caption = _caption(holder, captions, source)
-        said = _said(caption) if caption is not None and len(_NUMBERED.findall(latex)) == 1 else None
-        if said is None or _CONTINUED.search(latex):
-            continue
-        key = (float_type(holder.block.environment or "") or "", said)
-        contents = _contents(latex)
-        earlier = first.setdefault(key, (holder, contents))
-        if earlier[0] is not holder and earlier[1] != contents:
-            yield _finding(ctx, holder, caption or "", latex, earlier[0], key[0])
+    for (kind, _), floats in shared.items():
+        first: tuple[PlacedBlock, str] | None = None
+        for holder, caption in floats:
+            latex = ctx.source(holder.file).text[holder.block.start : holder.block.end]
+            if hidden.covers(holder.file, holder.block.start) or len(_NUMBERED.findall(latex)) != 1 or _CONTINUED.search(latex):
+                continue
+            contents = _contents(latex)
+            first = first or (holder, contents)
+            if first[1] != contents:
+                yield _finding(ctx, holder, caption, latex, first[0], kind)
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
