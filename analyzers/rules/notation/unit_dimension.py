@@ -26,6 +26,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...registry import rule
 from ...violation import Violation, violation_type
+from ..drafts.model import unprinted
 from .dimensions import Dimension, dimension
 
 _ARGUMENT = r"[^{}]*(?:\{[^{}]*\}[^{}]*)*"  # a brace group's contents, one level of nesting
@@ -66,7 +67,7 @@ class UnitOfAnotherDimension(Violation):
         return f"{self.symbol} in {self.here}, not {self.elsewhere}"
 
 
-@rule("NOT009", "unit-of-another-dimension", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",))
+@rule("NOT009", "unit-of-another-dimension", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros"))
 def unit_of_another_dimension(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a symbol given a value whose unit has another dimension than the units it is given
@@ -103,6 +104,13 @@ def unit_of_another_dimension(ctx: RuleContext) -> Iterator[Finding]:
             if where not in seen:  # a caption is read in its float too
                 seen.add(where)
                 stated.setdefault(statement.symbol, []).append((placed, statement))
+    stated = {symbol: statements for symbol, statements in stated.items() if len({pair[1].dimension for pair in statements}) == 2}
+    if stated:  # what TeX never prints (\\iffalse, a comment environment) states nothing
+        hidden = unprinted(ctx.whole_project, ctx.index.macros)
+        stated = {
+            symbol: [pair for pair in statements if not hidden.covers(pair[0].file, pair[0].block.start + pair[1].start)]
+            for symbol, statements in stated.items()
+        }
     for symbol, statements in stated.items():
         counted = Counter(statement.dimension for _, statement in statements)
         if len(counted) != 2:
