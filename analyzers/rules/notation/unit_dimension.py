@@ -105,7 +105,7 @@ def unit_of_another_dimension(ctx: RuleContext) -> Iterator[Finding]:
                 seen.add(where)
                 stated.setdefault(statement.symbol, []).append((placed, statement))
     stated = {symbol: statements for symbol, statements in stated.items() if len({pair[1].dimension for pair in statements}) == 2}
-    if stated:  # what TeX never prints (\\iffalse, a comment environment) states nothing
+    if stated:  # what TeX never prints (\iffalse, a comment environment) states nothing
         hidden = unprinted(ctx.whole_project, ctx.index.macros)
         stated = {
             symbol: [pair for pair in statements if not hidden.covers(pair[0].file, pair[0].block.start + pair[1].start)]
