@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.conditionals import group_end
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -150,23 +151,9 @@ def _contents(latex: str) -> str:
         if match.start() < position:
             continue  # a label inside the caption just dropped
         kept.append(text[position : match.start()])
-        position = _group_end(text, match.end())
+        position = group_end(text, match.end() - 1) or len(text)
     kept.append(text[position:])
     return "".join("".join(kept).split())
-
-
-def _group_end(text: str, start: int) -> int:
-    """The offset after the brace group whose opening brace ends at `start`."""
-    depth = 1
-    for index in range(start, len(text)):
-        character = text[index]
-        if character == "{" and text[index - 1] != "\\":
-            depth += 1
-        elif character == "}" and text[index - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return len(text)
 
 
 def _finding(ctx: RuleContext, holder: PlacedBlock, caption: str, latex: str, earlier: PlacedBlock, kind: str) -> Finding:

@@ -14,45 +14,48 @@ Dimension = tuple[tuple[str, int], ...]
 # Each unit in base dimensions: T time, L length, M mass, K temperature, I current, N amount.
 _UNITS: dict[str, dict[str, int]] = {
     "s": {"T": 1},
-    "second": {"T": 1},
     "min": {"T": 1},
-    "minute": {"T": 1},
     "h": {"T": 1},
-    "hour": {"T": 1},
     "Hz": {"T": -1},
-    "hertz": {"T": -1},
     "m": {"L": 1},
-    "metre": {"L": 1},
-    "meter": {"L": 1},
     "g": {"M": 1},
-    "gram": {"M": 1},
     "K": {"K": 1},
-    "kelvin": {"K": 1},
     "A": {"I": 1},
-    "ampere": {"I": 1},
     "mol": {"N": 1},
-    "mole": {"N": 1},
     "J": {"M": 1, "L": 2, "T": -2},
-    "joule": {"M": 1, "L": 2, "T": -2},
     "eV": {"M": 1, "L": 2, "T": -2},
-    "electronvolt": {"M": 1, "L": 2, "T": -2},
     "W": {"M": 1, "L": 2, "T": -3},
-    "watt": {"M": 1, "L": 2, "T": -3},
     "V": {"M": 1, "L": 2, "T": -3, "I": -1},
-    "volt": {"M": 1, "L": 2, "T": -3, "I": -1},
     "T": {"M": 1, "T": -2, "I": -1},
-    "tesla": {"M": 1, "T": -2, "I": -1},
     "G": {"M": 1, "T": -2, "I": -1},
-    "gauss": {"M": 1, "T": -2, "I": -1},
     "Pa": {"M": 1, "L": -1, "T": -2},
-    "pascal": {"M": 1, "L": -1, "T": -2},
     "N": {"M": 1, "L": 1, "T": -2},
-    "newton": {"M": 1, "L": 1, "T": -2},
     "L": {"L": 3},
-    "litre": {"L": 3},
-    "liter": {"L": 3},
     "rad": {},
-    "radian": {},
+}
+# siunitx's names of the units above.
+_NAMES = {
+    "second": "s",
+    "minute": "min",
+    "hour": "h",
+    "hertz": "Hz",
+    "metre": "m",
+    "meter": "m",
+    "gram": "g",
+    "kelvin": "K",
+    "ampere": "A",
+    "mole": "mol",
+    "joule": "J",
+    "electronvolt": "eV",
+    "watt": "W",
+    "volt": "V",
+    "tesla": "T",
+    "gauss": "G",
+    "pascal": "Pa",
+    "newton": "N",
+    "litre": "L",
+    "liter": "L",
+    "radian": "rad",
 }
 _PREFIXES = ("yocto", "zepto", "atto", "femto", "pico", "nano", "micro", "milli", "centi", "deci", "kilo", "mega", "giga", "tera", "mu")
 _PREFIX_LETTERS = "yzafpnuµμmcdkMGT"
@@ -118,6 +121,7 @@ def _add(total: Counter[str], unit: dict[str, int], times: int) -> None:
 
 def _unit(name: str) -> dict[str, int] | None:
     """A unit's dimension by its name or symbol, with or without a prefix."""
+    name = _NAMES.get(name, name)
     if name in _UNITS:
         return _UNITS[name]
     if _SHORT.match(name) and name[1:] in _UNITS:
