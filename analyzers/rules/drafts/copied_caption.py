@@ -4,7 +4,8 @@
 Each printed figure and table with one numbered caption is read: its caption's plain text (case,
 white space and closing punctuation aside) and its contents, the float's LaTeX without comments,
 placement options, captions and labels, white space aside. Two floats of one kind with the same
-caption of three words or more and different contents are a caption copied onto another float:
+caption of three words or more and different contents, in one chapter of a thesis, are a caption
+copied onto another float (each chapter's "Schematic of the experimental setup" is its own):
 the later one is flagged, the earlier named beside it. A float of several captions (subfigures,
 two minipages) is not read; a continued float (`\\ContinuedFloat`, "(continued)", "cont.") repeats
 its caption on purpose, and two floats whose contents are also the same are one float printed
@@ -82,18 +83,20 @@ def copied_caption(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: one caption on two floats of different contents".
     """
-    shared: dict[tuple[str, str], list[tuple[PlacedBlock, str]]] = {}
+    shared: dict[tuple[str, str, int], list[tuple[PlacedBlock, str]]] = {}
+    chapter = 0  # a thesis's chapter frames its floats: each chapter's "Schematic of the setup" is its own
     for section in ctx.manuscript.sections:
+        chapter += section.level <= 1
         for holder, captions in _captioned_floats(SectionKey(section)):
             caption = _caption(holder, captions, ctx.source(holder.file).text)
             said = _said(caption) if caption is not None else None
             if said is not None:
-                shared.setdefault((float_type(holder.block.environment or "") or "", said), []).append((holder, caption or ""))
+                shared.setdefault((float_type(holder.block.environment or "") or "", said, chapter), []).append((holder, caption or ""))
     shared = {key: floats for key, floats in shared.items() if len(floats) > 1}
     if not shared:  # most papers: no caption printed twice, nothing more to read
         return
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
-    for (kind, _), floats in shared.items():
+    for (kind, _, _), floats in shared.items():
         first: tuple[PlacedBlock, str] | None = None
         for holder, caption in floats:
             latex = ctx.source(holder.file).text[holder.block.start : holder.block.end]
