@@ -59,10 +59,10 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "hardcoded-reference": ("DRF",),
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
-    "equation-error": (),
+    "equation-error": ("NOT009",),  # a unit of the wrong dimension
     "claim-contradiction": (),
     "citation-misuse": (),
-    "other": (),
+    "other": ("DRF010",),  # a caption copied onto another float
 }
 KINDS = tuple(KIND_CODES)
 LLM_PREFIX = "LLM-"

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from helpers import document, rule_findings
 
+from auditex.analyzers.rules.notation.dimensions import dimension
 from auditex.analyzers.rules.notation.model import transposed
 
 
@@ -39,3 +40,22 @@ def test_a_short_form_written_in_parentheses_counts_as_defined_even_unspelled(tm
 def test_a_transposition_defined_in_its_own_right_is_another_term(tmp_path: Path) -> None:
     body = "\\section{Method}\nA graph neural network (GNN) and a neural graph network (NGN) differ. The GNN and the NGN are trained.\n"
     assert rule_findings(tmp_path, document(body), "NOT006") == []
+
+
+@pytest.mark.parametrize(
+    ("unit", "expected"),
+    [
+        ("s\\textsuperscript{-1}", (("T", -1),)),  # the units package
+        ("m\\textsuperscript{3}s\\textsuperscript{-1}", (("L", 3), ("T", -1))),
+        ("\\kilo\\hertz", (("T", -1),)),  # siunitx: a prefix is a scale, Hz a rate
+        ("\\metre\\per\\second\\squared", (("L", 1), ("T", -2))),
+        ("\\mu \\eV", (("L", 2), ("M", 1), ("T", -2))),
+        ("\\mathrm{s^{-1}}", (("T", -1),)),
+        ("m/s", (("L", 1), ("T", -1))),
+        ("nK", (("K", 1),)),
+        ("atoms/s", None),  # a count is no unit this reads
+        ("\\textwidth", None),
+    ],
+)
+def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str, int], ...] | None) -> None:
+    assert dimension(unit) == expected

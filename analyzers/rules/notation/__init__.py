@@ -8,6 +8,7 @@ from .name_variant import name_variant
 from .subscript_variant import subscript_variant
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
+from .unit_dimension import unit_of_another_dimension
 
 __all__ = [
     "acronym_redefined",
@@ -18,4 +19,5 @@ __all__ = [
     "name_variant",
     "subscript_variant",
     "undefined_acronym",
+    "unit_of_another_dimension",
 ]
