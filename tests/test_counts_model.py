@@ -82,3 +82,15 @@ def test_a_group_under_its_title_and_a_stretch_between_rules_are_counted_without
         [("all splits (aggregate)", 1), ("2.0", 1)],
     )
     assert 3 in set(listings(table))
+
+
+def test_header_rows_the_parse_took_for_the_body_are_not_counted():
+    table = _table(
+        [("No pile-up", 4)],
+        [("Category", 1), ("Cut", 1), ("S", 1), ("B", 1)],
+        [("Boosted", 1), ("0", 1), ("1", 1), ("2", 1)],
+        [("", 1), ("0.9", 1), ("1", 1), ("2", 1)],
+        [("Resolved", 1), ("0", 1), ("1", 1), ("2", 1)],
+        [("", 1), ("0.6", 1), ("1", 1), ("2", 1)],
+    )
+    assert 2 in set(listings(table))

@@ -120,6 +120,9 @@ def listings(table: Table) -> Iterator[int]:
     named = [row for row in entries if row and row[0].text.strip()]
     plain = [row for row in named if not _summary(row)]
     yield from (len(body), len(entries), len(named), len(plain), len(titles))
+    # Header rows the parse took for the body (under a title spanning the table): leading rows without a number.
+    headed = {id(row) for row in itertools.takewhile(lambda row: not any(_DIGIT.search(cell.text) for cell in row), entries)}
+    yield sum(id(row) not in headed for row in plain)
     # Each group's rows under its title ("Generalization splits" above the 21 splits), without its summary row.
     for group in _groups(body, width):
         yield from (len(group), sum(not _summary(row) for row in group))
@@ -132,6 +135,7 @@ def listings(table: Table) -> Iterator[int]:
     yield from (len(stretch) for stretch in stretches)  # or the rows of one stretch between rules
 
 
+_DIGIT = re.compile(r"\d")
 # A row that sums the others up by its name: "Total", "Average", "Combined", "all splits (aggregate)".
 _SUMMARY_NAME = re.compile(r"^\W*(?:combined|pooled|all\b)|\baggregate\b", re.IGNORECASE)
 

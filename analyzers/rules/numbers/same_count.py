@@ -82,6 +82,7 @@ _SMALL_WORD = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r")\s+(?=[a-z])")
 _SPACED_WORDS = tuple(f" {word} " for word in COUNT_WORDS)
 _KNOWN_WORD = re.compile(r"\b(?:[Tt]he|[Tt]hese|[Tt]hose|[Aa]ll)\s+(?:of\s+the\s+)?(?:" + "|".join(COUNT_WORDS) + r")\s+[a-z]")
 _DETERMINER_REACH = 16  # characters before a count that hold its determiner ("all of the ")
+_KNOWN_SET = "counts: the same known set, qualified alike"
 _PHRASE = "="  # marks the known set's counted phrase among a count's words: "=taxa significant or"
 _QUALIFIED = 3  # the counted noun and its qualifier: the first content words after the count
 _PARALLEL = 0.5  # two sentences sharing this share of their words report two settings alike
@@ -193,7 +194,7 @@ def _evidence(statement: Stated, other: Stated) -> str | None:
     # in sentences that are not one report repeated per setting. A count under ten is read for a known set alone.
     phrase = _known_set(statement)
     if phrase is not None and phrase == _known_set(other) and not _parallel(statement, other):
-        return "counts: the same known set, qualified alike"
+        return _KNOWN_SET
     if min(statement.values[0], other.values[0]) < _SMALLEST:
         return None
     tail, other_tail = _tail(statement), _tail(other)
@@ -240,10 +241,14 @@ def _same_count(statement: Stated, other: Stated) -> bool:
         return False
     if _ROUNDED in statement.words | other.words and abs(value - other_value) <= _ROUGH * max(value, other_value):
         return False
-    if _evidence(statement, other) is None:  # the cheap test first: most pairs share no words
+    evidence = _evidence(statement, other)  # the cheap test first: most pairs share no words
+    if evidence is None:
         return False
-    # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed").
-    if _writes(statement.sentence, other.written) or _writes(other.sentence, statement.written):
+    # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed"). A count of
+    # ten or more is taken as written wherever its digits stand, even inside another number ("40" in "400"): a
+    # method sentence repeated per experiment ("we recruited 40 participants", "400 participants") reads as a slip.
+    writes = _writes if evidence == _KNOWN_SET else str.__contains__
+    if writes(statement.sentence, other.written) or writes(other.sentence, statement.written):
         return False
     return not _other_setting(statement, other)
 
