@@ -63,3 +63,34 @@ def test_each_way_of_telling_items_apart_is_named():
 def test_a_list_may_enumerate_an_earlier_count_of_its_clause():
     assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three, (d) four.") == []
     assert _enumerations("The figure shows four regressions between the two models: (a) one, (b) two, (c) three.") == [(2, 3, MARKED)]
+
+
+def test_a_known_set_counted_beside_one_table_citation_is_read():
+    assert _claims("Table~\\ref{d} gives the statistics of all four datasets we use.") == [("d", 4, "datasets")]
+    assert _claims("Of the 40 languages, Table~\\ref{t} covers the remaining 12 languages.") == []  # a whole, a part
+    assert _claims("The three splits of Table~\\ref{t} and Figure~\\ref{f} differ.") == []  # two citations
+
+
+def test_a_group_under_its_title_and_a_stretch_between_rules_are_counted_without_their_summary_row():
+    table = _table(
+        [("Split", 1), ("Accuracy", 1)],
+        [("Test set", 1), ("99.9", 1)],
+        [("Generalization splits", 1), ("", 1)],
+        [("a", 1), ("1.0", 1)],
+        [("b", 1), ("2.0", 1)],
+        [("c", 1), ("3.0", 1)],
+        [("all splits (aggregate)", 1), ("2.0", 1)],
+    )
+    assert 3 in set(listings(table))
+
+
+def test_header_rows_the_parse_took_for_the_body_are_not_counted():
+    table = _table(
+        [("No pile-up", 4)],
+        [("Category", 1), ("Cut", 1), ("S", 1), ("B", 1)],
+        [("Boosted", 1), ("0", 1), ("1", 1), ("2", 1)],
+        [("", 1), ("0.9", 1), ("1", 1), ("2", 1)],
+        [("Resolved", 1), ("0", 1), ("1", 1), ("2", 1)],
+        [("", 1), ("0.6", 1), ("1", 1), ("2", 1)],
+    )
+    assert 2 in set(listings(table))

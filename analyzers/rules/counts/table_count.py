@@ -13,7 +13,11 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .table_rows import TableCount, countable, listings, names_listed, table_counts
+from .table_rows import COUNTED_NEAR, LISTED_IN, TableCount, countable, listings, names_listed, table_counts
+
+# A count said to be listed in the table is surely of its rows; a known set counted beside its citation may be of
+# something the table breaks down another way.
+_CONFIDENCE = {LISTED_IN: 1.0, COUNTED_NEAR: 0.6}
 
 
 @violation_type
@@ -51,11 +55,13 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Co
             claim, anchor = item.claim, item.anchor  # type: ignore[union-attr]
             violation = TableCountMismatch(claim, next(listings(cited.table)))
             evidence = Evidence(
-                kind="strong: the cited table's rows counted",
+                kind=claim.evidence,
                 statements=[Statement(file=anchor.file, range=anchor.range, quote=f"{claim.stated} {claim.noun}", role="stated count")],
                 reason="no reading of the table's rows (with or without group titles, continued rows, aggregates) or columns gives the count",
             )
-            yield anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+            confidence = _CONFIDENCE[claim.evidence]
+            update = {"message": violation.message, "identity": violation.identity, "evidence": evidence, "confidence": confidence}
+            yield anchor.model_copy(update=update)
 
 
 @rule(
@@ -71,11 +77,15 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Counte
     """## What it does
     Counts the rows of a table that a sentence says lists a number of things: "Table 3
     contains the top 10 genes", "Table~\\ref{t} lists all 48 sequences", "the 16 gene sets
-    listed in Table 4". The table may be counted several ways, and any of them agrees: all
-    body rows, rows without the titles of groups ("Panel A"), rows with a name (not continuing
-    the row above), rows without an Average or Total row, distinct row names, or columns (a
+    listed in Table 4"; or, in a sentence citing one table and nothing else, a known set it
+    counts ("Table 2 gives the statistics of all four datasets", "our nine languages (Table 3)"),
+    not a part of another count ("2 of the 40 genes", "Of the 40 languages, …") nor a pick ("the
+    first two rows", "the remaining 12 genes"). The table may be counted several ways, and any of
+    them agrees: all body rows, rows without the titles of groups ("Panel A"), rows with a name
+    (not continuing the row above), rows without a summary row (Average, Total, Combined, "all
+    splits (aggregate)"), one group's rows under its title, distinct row names, or columns (a
     table of methods side by side), or entries drawn apart by rules (an entry over several
-    lines). The table must speak of the counted things: the noun's head word is in its caption,
+    lines), or the rows of one stretch between rules. The table must speak of the counted things: the noun's head word is in its caption,
     its header or its first column ("genes" and a header "Gene"). Bounds and selections ("at
     least 10 genes", "3 of the 12 genes"), settings ("5 runs"), a table said to list more
     ("shown in Table 3, along with …"), and tables laid out as several tabulars are left alone.
@@ -97,7 +107,9 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Counte
     ```
 
     ## Evidence
-    "strong: the cited table's rows counted".
+    "strong: the cited table's rows counted" for a count said to be listed in the table;
+    "moderate: a known set counted beside the table's citation" (confidence 0.6) for the rest,
+    which may count what the table breaks down another way.
     """
     for placed in section.blocks:
         shown = shown_table(placed)

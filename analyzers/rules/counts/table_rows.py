@@ -44,6 +44,20 @@ _NOT_EXACT_AFTER = DeferredPattern(r"\s+(?:of\b|or\s+(?:more|fewer|less)\b|out\s
 _MORE_LISTED = DeferredPattern(
     r"\b(?:along\s+with|as\s+well\s+as|together\s+with|in\s+addition\s+to|among\s+others|besides)\b", re.IGNORECASE
 )
+# A known set counted in a sentence that cites one table: "our four datasets (Table~\ref{d})", "statistics for
+# all nine languages", "the 16 reference studies". A determiner marks the count as the whole set, not a part of it.
+_DEFINITE = DeferredPattern(
+    r"\b(?:the|all|all\s+(?:of\s+)?the|our|these|those|each\s+of\s+the)\s+" + _COUNT + r"(?:~|\s+)" + _NOUN, re.IGNORECASE
+)
+# Words that make the count a part or a pick of the table's things: "the first two rows", "the remaining 12 genes".
+_PART_OF = DeferredPattern(
+    r"\b(?:first|last|top|bottom|next|remaining|other|additional|further|selected|following|former|latter|subsample|subset)\b",
+    re.IGNORECASE,
+)
+_WHOLE_OF = DeferredPattern(
+    r"\b(?:\d+|one|" + "|".join(COUNT_WORDS) + r"|some|most|many|few|none|any)\s+(?:out\s+)?of\s*$|(?:^|[,;:])\s*of\s*$", re.IGNORECASE
+)
+_ANY_REF = DeferredPattern(r"\\(?:c|C|auto|eq|page)?ref\*?\{")
 _SETTING_NOUNS = frozenset(
     {"times", "runs", "seeds", "trials", "folds", "epochs", "iterations", "repetitions", "replicates", "decimals", "digits"}
 )
@@ -58,23 +72,42 @@ class TableCount:
     noun: str
     start: int
     end: int
+    evidence: str  # how the sentence ties the count to the table: its evidence class
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def table_counts(sentence: str) -> tuple[TableCount, ...]:
-    """The counts `sentence` states for the tables it cites by `\\ref`."""
-    found = []
+    """The counts `sentence` states for the tables it cites by `\\ref`: said to be listed there, or, in a sentence
+    citing one table alone, a known set it counts ("the four datasets")."""
+    found: list[TableCount] = []
     for pattern, label_group, count_group in ((_TABLE_LISTS, 1, 2), (_LISTED_IN_TABLE, 3, 1)):
         for match in pattern.finditer(sentence):
-            word, noun = match.group(count_group), match.group(count_group + 1)
-            before, after = sentence[: match.start(count_group)], sentence[match.end(count_group + 1) :]
-            exact = not (_NOT_EXACT_BEFORE.search(before) or _NOT_EXACT_AFTER.match(after) or _MORE_LISTED.search(after))
-            if not exact or noun.split()[-1].lower() in _SETTING_NOUNS:
-                continue
-            stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
             label = match.group(label_group).split(",")[0].strip()
-            found.append(TableCount(label, stated, " ".join(noun.split()), match.start(count_group), match.end(count_group)))
+            found += _exact(sentence, match, count_group, label, LISTED_IN)
+    cited = _REF_ONLY.findall(sentence)
+    if len(cited) == 1 and len(_ANY_REF.findall(sentence)) == 1:
+        for match in _DEFINITE.finditer(sentence):
+            told = any(claim.start == match.start(1) for claim in found)
+            whole = _WHOLE_OF.search(sentence[: match.start()])  # "2 of the 40 genes": the 40 are not what the table lists
+            if not told and not whole and not _PART_OF.search(match.group(0)) and "-" not in match.group(2).split()[-1]:
+                found += _exact(sentence, match, 1, cited[0].split(",")[0].strip(), COUNTED_NEAR)
     return tuple(found)
+
+
+LISTED_IN = "strong: the cited table's rows counted"
+COUNTED_NEAR = "moderate: a known set counted beside the table's citation"
+_REF_ONLY = re.compile(_REF)
+
+
+def _exact(sentence: str, match: re.Match[str], group: int, label: str, evidence: str) -> list[TableCount]:
+    """The count of `match` (its number in `group`, the noun after), unless it bounds, selects or sets."""
+    word, noun = match.group(group), match.group(group + 1)
+    before, after = sentence[: match.start(group)], sentence[match.end(group + 1) :]
+    exact = not (_NOT_EXACT_BEFORE.search(before) or _NOT_EXACT_AFTER.match(after) or _MORE_LISTED.search(after))
+    if not exact or noun.split()[-1].lower() in _SETTING_NOUNS:
+        return []
+    stated = int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
+    return [TableCount(label, stated, " ".join(noun.split()), match.start(group), match.end(group), evidence)]
 
 
 def _filled(row: list[Cell]) -> list[Cell]:
@@ -85,16 +118,48 @@ def listings(table: Table) -> Iterator[int]:
     """Every number of things the table may be said to list: its rows, read several ways, and its columns."""
     body = [row for row in table.rows[table.header_rows :] if _filled(row)]
     width = max((sum(cell.column_span for cell in row) for row in table.rows), default=0)
-    titles = [row for row in body if len(_filled(row)) == 1 and width > 2]  # "Panel A", a group's title
-    entries = [row for row in body if not (len(_filled(row)) == 1 and width > 2)]
+    titles = [row for row in body if _title(row, width)]  # "Panel A", a group's title
+    entries = [row for row in body if not _title(row, width)]
     named = [row for row in entries if row and row[0].text.strip()]
-    plain = [row for row in named if not AGGREGATE_HEADER.match(row[0].text)]
+    plain = [row for row in named if not _summary(row)]
     yield from (len(body), len(entries), len(named), len(plain), len(titles))
+    # Header rows the parse took for the body (under a title spanning the table): leading rows without a number.
+    headed = {id(row) for row in itertools.takewhile(lambda row: not any(_DIGIT.search(cell.text) for cell in row), entries)}
+    yield sum(id(row) not in headed for row in plain)
+    # Each group's rows under its title ("Generalization splits" above the 21 splits), without its summary row.
+    for group in _groups(body, width):
+        yield from (len(group), sum(not _summary(row) for row in group))
     yield len({" ".join(row[0].text.split()) for row in named})
     yield from (width, width - 1)
     # Rows drawn apart by rules: an entry may run over several lines ("stop reason & A, B, \\ & C, D").
     cuts = sorted({row for row, _ in table.rules if table.header_rows < row < len(table.rows)} | {table.header_rows, len(table.rows)})
-    yield sum(any(_filled(row) for row in table.rows[start:end]) for start, end in itertools.pairwise(cuts))
+    stretches = [[row for row in table.rows[start:end] if _filled(row)] for start, end in itertools.pairwise(cuts)]
+    yield sum(bool(stretch) for stretch in stretches)
+    yield from (len(stretch) for stretch in stretches)  # or the rows of one stretch between rules
+
+
+_DIGIT = re.compile(r"\d")
+# A row that sums the others up by its name: "Total", "Average", "Combined", "all splits (aggregate)".
+_SUMMARY_NAME = re.compile(r"^\W*(?:combined|pooled|all\b)|\baggregate\b", re.IGNORECASE)
+
+
+def _summary(row: list[Cell]) -> bool:
+    name = row[0].text if row else ""
+    return bool(AGGREGATE_HEADER.match(name) or _SUMMARY_NAME.search(name))
+
+
+def _title(row: list[Cell], width: int) -> bool:
+    """A row that titles a group: one filled cell in a table of three or more columns, or one filled cell without
+    a number in a table of two ("Generalization splits (held out) & \\\\")."""
+    filled = _filled(row)
+    return len(filled) == 1 and (width > 2 or (len(row) > 1 and not re.search(r"\d", filled[0].text)))
+
+
+def _groups(body: list[list[Cell]], width: int) -> Iterator[list[list[Cell]]]:
+    """The body's rows between group titles."""
+    for is_title, rows in itertools.groupby(body, lambda row: _title(row, width)):
+        if not is_title:
+            yield list(rows)
 
 
 def names_listed(table: Table, noun: str) -> bool:

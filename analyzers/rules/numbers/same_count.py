@@ -1,4 +1,35 @@
-"""NUM006: one count ("600k video instances, each of which contains T=10 time steps") restated with another value."""
+"""NUM006: one count ("600k video instances, each of which contains T=10 time steps") restated with another value.
+
+## How it decides
+A count is an integer of ten or more (thousands grouped by commas or spaces), or a scaled one
+("600k", "3.2 million"), before the words of what it counts, with a plural noun (or an
+acronym's: "19 NLMs") among the four words after it (not a unit: "800 km s^-1"); or a known
+set's count of two or more (below). Two counts, in two paragraphs, are one thing counted twice
+when:
+
+- half or more of the ten content words after them agree, four or more, and one value reads as a
+  typing slip of the other: one apart, a zero dropped or added (not between powers of ten,
+  which step a grid: 100, 1,000), two neighbouring digits swapped, or the last of three or
+  more digits changed. Methods repeat one sentence per
+  experiment with its own count ("we recruited 40 participants from Amazon Mechanical Turk"),
+  so the words alone do not make one count; or
+- both are a thousand or more, both stand in the abstract, introduction, discussion or
+  conclusion, where a paper restates its headline numbers, the same two words follow them
+  ("jobs lost"), and neither sentence names a setting next to the count; or
+- both count a known set: a determiner before the count ("the 6 taxa with significant ORs",
+  "all three benchmarks"; here a count of two or more, in digits or words, is read), and the
+  first three content words after them (the counted noun and its qualifier) agree, singular
+  or plural alike. Sentences written alike but for their values, half or more of their
+  words shared, are one report per setting ("the three fossils with low posterior
+  probabilities" under one model, "the five fossils …" under another) and are left alone.
+
+Counts of two settings are left alone: capitalised names next to each count that differ ("For
+SIDER, 21 assays", "For MUV, 12 assays"), one symbol set to two values ("T=10", "T=100"), one
+sentence of training and the other of testing. So are counts that set rather than count
+(epochs, runs, seeds, layers, durations), selections ("the top 1,000 features"), years, numbers
+in names or references ("Study 2", "GPT-4"), and two counts in one sentence or paragraph (which states both on
+purpose); a rounded count ("about 50", "over 1,000") restates an exact one within 15% of it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +42,7 @@ from ...finding import Category, Finding, Severity
 from ...quantities import digit_variants
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..counts.model import COUNT_WORDS
 from .restated import HAS_DIGIT, NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _ACRONYMS = r"[A-Z]{2,}s\b"  # "NLMs", "GPUs": an acronym's plural counts things too
@@ -41,6 +73,20 @@ _PLURAL = re.compile(r"(?:[\w-]+\s+){0,3}?(?:[a-z][a-z-]+[a-rt-z]s|" + _ACRONYMS
 _POWER_OF_TEN = re.compile(r"10+")
 # A selection, not a count of what there is: "the top 1,000 features", "the first 100 samples".
 _SELECTION_BEFORE = re.compile(r"\b(?:top|first|last|best|worst|next|previous)\s*$", re.IGNORECASE)
+# A known set: a count after a determiner ("the 6 taxa with significant ORs", "all three benchmarks"). The paper
+# names the set again with its qualifier, so a small count (under ten, or in words) is read too.
+_KNOWN_BEFORE = re.compile(r"\b(?:the|these|those|all(?:\s+of)?\s+the|all)\s+$", re.IGNORECASE)
+# A small count in a word before lower-case words, searched for only in a sentence that holds one (a plain substring
+# test, far cheaper than the pattern).
+_SMALL_WORD = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r")\s+(?=[a-z])")
+_SPACED_WORDS = tuple(f" {word} " for word in COUNT_WORDS)
+_KNOWN_WORD = re.compile(r"\b(?:[Tt]he|[Tt]hese|[Tt]hose|[Aa]ll)\s+(?:of\s+the\s+)?(?:" + "|".join(COUNT_WORDS) + r")\s+[a-z]")
+_DETERMINER_REACH = 16  # characters before a count that hold its determiner ("all of the ")
+_KNOWN_SET = "counts: the same known set, qualified alike"
+_PHRASE = "="  # marks the known set's counted phrase among a count's words: "=taxa significant or"
+_QUALIFIED = 3  # the counted noun and its qualifier: the first content words after the count
+_PARALLEL = 0.5  # two sentences sharing this share of their words report two settings alike
+_SMALLEST = 10  # the least count read for what follows it; a known set's is read from two
 _TAIL = 10  # content words after the count compared
 _SHARED = 4  # of them at least this many in common, and half: one thing counted in one setting
 _LARGE = 1000  # a count this large with the same two words after it is a headline number, restated
@@ -48,12 +94,16 @@ _ROUGH = 0.15  # a rounded count within this of the other restates it
 
 
 def counts(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
-    """The counts of `sentence` of ten or more things; the words are the stems after the count, in order, as
-    "1:word" (the first two) and "word" (all of the tail), with "~" for a rounded count."""
+    """The counts of `sentence` of ten or more things, and of a known set of two or more; the words are the stems
+    after the count, in order, as "1:word" (the first two) and "word" (all of the tail), with "~" for a rounded
+    count and the counted phrase after "=" for a known set."""
     for match in _COUNT.finditer(sentence):
         number, scale = match.group(1), (match.group(2) or "").strip().lower()
         value = value_of(number) * _SCALE.get(scale, 1)
-        if value < 10 or not value.is_integer() or ("." in number and not scale) or (1900 <= value <= 2100 and not scale):
+        if value < _SMALLEST and number.isdigit():
+            yield from _known_set_count(sentence, match.start(1), match.end(1), value)
+            continue
+        if value < _SMALLEST or not value.is_integer() or ("." in number and not scale) or (1900 <= value <= 2100 and not scale):
             continue
         if _NAME_BEFORE.search(sentence[: match.start()]) or _SELECTION_BEFORE.search(sentence[: match.start()]):
             continue
@@ -61,16 +111,63 @@ def counts(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], st
         if len(tail) < 2 or tail[0] in _SETTINGS or not _PLURAL.match(sentence, match.end()):
             continue
         rough = bool(_ROUGH_BEFORE.search(sentence[: match.start()]))
-        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | ({_ROUNDED} if rough else set())
+        phrase = _phrase(sentence, match.start(), match.end())
+        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | ({_ROUNDED} if rough else set()) | ({phrase} if phrase else set())
         end = match.end(2) if match.group(2) else match.end(1)
         yield match.start(1), end, "count", (value,), " ".join(sentence[match.start(1) : end].split()), words
+    if _has_count_word(sentence):
+        for match in _SMALL_WORD.finditer(sentence):
+            yield from _known_set_count(sentence, match.start(1), match.end(1), COUNT_WORDS.index(match.group(1)) + 2)
+
+
+def _known_set_count(
+    sentence: str, start: int, end: int, value: float
+) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """A count under ten read as a known set's: after a determiner, before a counted noun and its qualifier."""
+    phrase = _phrase(sentence, start, end)
+    tail = content_stems(sentence[end:])[:_TAIL] if phrase and value >= 2 else []
+    if phrase and tail and tail[0] not in _SETTINGS:
+        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | {phrase}
+        yield start, end, "count", (value,), sentence[start:end], words
+
+
+def _has_count(text: str) -> bool:
+    """Whether `text` may hold a count: a digit, or a known set's count in words (a block with none is not split)."""
+    return HAS_DIGIT(text) is not None or (_has_count_word(text) and _KNOWN_WORD.search(text) is not None)
+
+
+def _has_count_word(text: str) -> bool:
+    return any(word in text for word in _SPACED_WORDS)
+
+
+def _phrase(sentence: str, start: int, end: int) -> str | None:
+    """The counted noun and its qualifier of a known set's count (one after a determiner), singular or plural alike
+    ("the 6 taxa with significant ORs"); an acronym is a name, never a function word ("OR" for odds ratio)."""
+    if not _KNOWN_BEFORE.search(sentence[max(0, start - _DETERMINER_REACH) : start]):
+        return None
+    words = content_stems(_ACRONYM.sub(r"x-\1", sentence[end:]))[:_QUALIFIED]
+    return _PHRASE + " ".join(word.removesuffix("s") for word in words) if len(words) == _QUALIFIED else None
+
+
+_ACRONYM = re.compile(r"\b([A-Z]{2,}s?)\b")
 
 
 _ROUNDED = "~"
 
 
 def _tail(statement: Stated) -> frozenset[str]:
-    return frozenset(word for word in statement.words if not word.startswith("1:") and word != _ROUNDED)
+    return frozenset(word for word in statement.words if not word.startswith(("1:", _PHRASE)) and word != _ROUNDED)
+
+
+def _known_set(statement: Stated) -> str | None:
+    return next((word for word in statement.words if word.startswith(_PHRASE)), None)
+
+
+def _parallel(statement: Stated, other: Stated) -> bool:
+    """Two sentences written alike but for their values: one report per setting ("for the three fossils with low
+    posterior probabilities, with …" under one model, "for the five fossils …" under the other)."""
+    words, other_words = set(content_stems(statement.sentence)), set(content_stems(other.sentence))
+    return len(words & other_words) >= _PARALLEL * min(len(words), len(other_words))
 
 
 def slipped(value: float, other: float) -> bool:
@@ -90,8 +187,16 @@ def slipped(value: float, other: float) -> bool:
 
 
 def _evidence(statement: Stated, other: Stated) -> str | None:
-    """Why two counts are taken for one: half or more of the words after them agree ("instances, each containing T=10
-    time steps and D=3 digits"), or both are large and the same two words follow ("jobs lost"); None when neither."""
+    """Why two counts are taken for one: the same known set named with its qualifier, half or more of the words after
+    them agreeing ("instances, each containing T=10 time steps and D=3 digits"), or both large with the same two words
+    following ("jobs lost"); None when neither."""
+    # A known set named again with its qualifier ("the 6 taxa with significant ORs", "the 3 taxa with significant ORs"),
+    # in sentences that are not one report repeated per setting. A count under ten is read for a known set alone.
+    phrase = _known_set(statement)
+    if phrase is not None and phrase == _known_set(other) and not _parallel(statement, other):
+        return _KNOWN_SET
+    if min(statement.values[0], other.values[0]) < _SMALLEST:
+        return None
     tail, other_tail = _tail(statement), _tail(other)
     shared = tail & other_tail
     # Methods repeat one sentence per experiment with its own count: the words alone do not make one count.
@@ -136,10 +241,21 @@ def _same_count(statement: Stated, other: Stated) -> bool:
         return False
     if _ROUNDED in statement.words | other.words and abs(value - other_value) <= _ROUGH * max(value, other_value):
         return False
-    # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed").
-    if other.written in statement.sentence or statement.written in other.sentence:
+    evidence = _evidence(statement, other)  # the cheap test first: most pairs share no words
+    if evidence is None:
         return False
-    return not _other_setting(statement, other) and _evidence(statement, other) is not None
+    # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed"). A count of
+    # ten or more is taken as written wherever its digits stand, even inside another number ("40" in "400"): a
+    # method sentence repeated per experiment ("we recruited 40 participants", "400 participants") reads as a slip.
+    writes = _writes if evidence == _KNOWN_SET else str.__contains__
+    if writes(statement.sentence, other.written) or writes(other.sentence, statement.written):
+        return False
+    return not _other_setting(statement, other)
+
+
+def _writes(sentence: str, written: str) -> bool:
+    """Whether `sentence` writes the number `written` as a number of its own ("6" in "the 6 taxa", not in "22.86")."""
+    return re.search(r"(?<![\w.,])" + re.escape(written) + r"(?![\w]|[.,]\d)", sentence, re.IGNORECASE) is not None
 
 
 @violation_type
@@ -182,27 +298,9 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     Flags a count of things stated twice with two values: "we train ... with 600k video instances,
     each of which contains T=10 time steps and D=3 digits" and, later, "we train our model on 60000
     bouncing MNIST instances, each containing T=10 time steps and D=3 digits"; "21 482 jobs lost" in
-    the introduction and "54 000 jobs were lost" in the discussion. A count is an integer of ten or
-    more (thousands grouped by commas or spaces), or a scaled one ("600k", "3.2 million"), before
-    the words of what it counts, with a plural noun (or an acronym's: "19 NLMs") among the four
-    words after it (not a unit: "800 km s^-1"). Two counts, in two paragraphs, are one thing counted twice when:
-
-    - half or more of the ten content words after them agree, four or more, and one value reads as a
-      typing slip of the other: one apart, a zero dropped or added (not between powers of ten,
-      which step a grid: 100, 1,000), two neighbouring digits swapped, or the last of three or
-      more digits changed. Methods repeat one sentence per
-      experiment with its own count ("we recruited 40 participants from Amazon Mechanical Turk"),
-      so the words alone do not make one count; or
-    - both are a thousand or more, both stand in the abstract, introduction, discussion or
-      conclusion, where a paper restates its headline numbers, the same two words follow them
-      ("jobs lost"), and neither sentence names a setting next to the count.
-
-    Counts of two settings are left alone: capitalised names next to each count that differ ("For
-    SIDER, 21 assays", "For MUV, 12 assays"), one symbol set to two values ("T=10", "T=100"), one
-    sentence of training and the other of testing. So are counts that set rather than count
-    (epochs, runs, seeds, layers, durations), selections ("the top 1,000 features"), years, numbers
-    in names or references ("Study 2", "GPT-4"), and two counts in one sentence or paragraph (which states both on purpose); a
-    rounded count ("about 50", "over 1,000") restates an exact one within 15% of it.
+    the introduction and "54 000 jobs were lost" in the discussion; "the 6 taxa with significant
+    ORs" and, later, "the 3 taxa with significant ORs". Counts of two settings, subsets and
+    selections are left alone (see How it decides).
 
     ## Why is this bad?
     A count is the size of the data or of the effect a reader takes away; two sizes for one thing
@@ -219,7 +317,7 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     The same count in both places (or say why the two differ: a subset, another split).
 
     ## Evidence
-    "counts: same words after, a slip apart" or "counts: same counted phrase in the summaries";
-    confidence 0.6. Their measured precision decides whether a finding is information or a hint.
+    "counts: same words after, a slip apart", "counts: same counted phrase in the summaries" or
+    "counts: the same known set, qualified alike"; confidence 0.6. Their measured precision decides whether a finding is information or a hint.
     """
-    return [section_statements(ctx, section, counts, HAS_DIGIT)]
+    return [section_statements(ctx, section, counts, _has_count)]
