@@ -43,36 +43,18 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .extents import NUMBER, End, end_of, stated_ranges
 from .model import significant_figures
 from .restated import HAS_DIGIT
 
-_NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
-_RANGE = re.compile(
-    r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER
-    + r"|\bfrom\s+" + _NUMBER + r"\s+to\s+" + _NUMBER
-    + r"|(?<![\w.,-])" + _NUMBER + r"\s*(?:--|–|—|-)\s*" + _NUMBER + r"(?![\w.,]|-\d)"
-)  # fmt: skip
 # "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
 _EXTREME = re.compile(
     r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
-    + _NUMBER
+    + NUMBER
     + r"(?![\w.])"
 )
 # A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
 _PART = re.compile(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class End:
-    """One end of a stated range: its value, its decimals and whether it is a percentage."""
-
-    value: float
-    decimals: int
-    percent: bool
-
-    @property
-    def written(self) -> str:
-        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + ("%" if self.percent else "")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -120,18 +102,6 @@ class _Line(NamedTuple):
     cells: list[Cell]
 
 
-def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
-    """The ranges of `sentence`, low end first; a year span ("2005–2014") is none."""
-    for match in _RANGE.finditer(sentence):
-        groups = [group for group in match.groups()]
-        pair = next(groups[i : i + 4] for i in (0, 4, 8) if groups[i] is not None)
-        percent = bool(pair[1] or pair[3])
-        ends = sorted((_end(pair[0], percent), _end(pair[2], percent)), key=lambda end: end.value)
-        if all(end.decimals == 0 and 1900 <= end.value <= 2100 for end in ends):
-            continue
-        yield match.start(), match.end(), ends[0], ends[1]
-
-
 def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
     """The extremes `sentence` states of a quantity it names ("the highest accuracy, 92.15%"): the number,
     whether it is a highest, and the words naming the quantity; none in a sentence about part of a table."""
@@ -141,12 +111,7 @@ def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozen
         highest, named, number, percent = match.groups()
         words = frozenset(name_words(named))
         if words:
-            yield match.start(), match.end(), _end(number, bool(percent)), bool(highest), words
-
-
-def _end(text: str, percent: bool) -> End:
-    text = text.replace("−", "-")
-    return End(float(text), len(text.partition(".")[2]), percent)
+            yield match.start(), match.end(), end_of(number, bool(percent)), bool(highest), words
 
 
 def _written(value: float) -> str:
