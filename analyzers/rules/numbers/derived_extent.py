@@ -6,8 +6,9 @@ A sentence states the extent of a change when it has a word of change (reduces, 
 outperforms, ...), a word of comparison (compared to, relative to, over, than, against, versus) and a
 percentage extent: "by up to P%", "by as much as P%", or a range with percentage ends ("from A% to B%",
 "between A% and B%", "A–B%"). The sentence (else its paragraph) must cite a table with `\\ref` that has a
-row of the paper's own method (its header is "Ours", says "our ..." or "proposed") and a row the sentence
-names by its header's words (the baseline: "L1", "BPR"). Where a table repeats the baseline in several
+row of the method (its header is "Ours", says "our ..." or "proposed", else the sentence names it by its
+header's words before the comparison: "PackNet-SAN lowers ... compared to BTS") and a row the sentence names
+by its header's words (the baseline: "L1", "BPR"; a citation in a header names nothing, and "L_1" is "L1"). Where a table repeats the baseline in several
 blocks (one per setting), each row of the method is set against the baseline row nearest above it.
 
 The changes are read in the columns whose header the words just before the extent name ("the height error
@@ -69,6 +70,7 @@ class _Extent:
     quote: str
     metric: frozenset[str]  # the words before the extent, which may name its column
     named: frozenset[str]  # the sentence's words, which name the baseline row
+    subject: frozenset[str]  # the words before its comparison, which may name the method's row
     labels: tuple[str, ...]
     anchor: Finding
 
@@ -125,16 +127,18 @@ def _row_name(table: Table, row: int) -> str:
     return " ".join(_CITATION.sub(" ", table.row_header(row)).replace("~", " ").split())
 
 
-def _pairs(table: Table, named: frozenset[str]) -> list[tuple[int, int]]:
-    """(method row, baseline row): each row of the method against each named baseline nearest above it."""
+def _pairs(table: Table, stated: _Extent) -> list[tuple[int, int]]:
+    """(method row, baseline row): each row of the method against each named baseline nearest above it. The
+    method's row is headed "Ours" (or "proposed"), else it is a row the sentence names before its comparison."""
     rows = sorted({cell.row for cell in body_cells(table) if cell.value is not None})
-    headers = {row: table.row_header(row) for row in rows}
-    methods = [row for row in rows if _OURS.search(headers[row])]
+    words = {row: _naming_words(table.row_header(row)) for row in rows}
+    methods = [row for row in rows if _OURS.search(table.row_header(row))]
+    if not methods:
+        methods = [row for row in rows if words[row] and words[row] <= stated.subject]
     baselines: dict[frozenset[str], list[int]] = {}
     for row in rows:
-        words = _naming_words(headers[row])
-        if row not in methods and words and words <= named:
-            baselines.setdefault(words, []).append(row)
+        if row not in methods and words[row] and words[row] <= stated.named:
+            baselines.setdefault(words[row], []).append(row)
     pairs = []
     for method in methods:
         for group in baselines.values():
@@ -152,7 +156,7 @@ def _columns(table: Table, metric: frozenset[str]) -> list[int]:
 
 def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, int]] | None:
     """Every change of the method against its baseline in the columns read, and the first pair of rows."""
-    pairs = _pairs(table, stated.named)
+    pairs = _pairs(table, stated)
     cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
     changes = [
         _change(cells[method, column], cells[baseline, column])
@@ -247,10 +251,12 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
     found: list[tuple[int, int, partial[_Extent]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
-        if not _CHANGE.search(sentence) or not _AGAINST.search(sentence) or "%" not in sentence:
+        against = _AGAINST.search(sentence)
+        if against is None or "%" not in sentence or not _CHANGE.search(sentence):
             continue
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         named = _naming_words(sentence)
+        subject = _naming_words(sentence[: against.start()])
         extents: list[tuple[int, int, tuple[End, ...]]] = [
             (at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
         ]
@@ -261,5 +267,5 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
             before = sentence[max(at - _NAMING_WINDOW, 0) : at]
             metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))
             quote = " ".join(sentence[at:until].split())
-            found.append((start + at, start + until, partial(_Extent, ends, quote, metric, named, labels)))
+            found.append((start + at, start + until, partial(_Extent, ends, quote, metric, named, subject, labels)))
     return tuple(found)
