@@ -1,22 +1,27 @@
 """NUM016: the extent of a change a sentence states against a baseline row of a cited table ("reduces the tracking
-error by up to 22.4% compared to L1", "improvements over BPR ranging from 10% to 69%") that no cell pair gives.
+error by up to 22.4% compared to L1", "4-7x lower memory than idtracker.ai") that no cell pair gives.
 
 ## How it decides
 A sentence states the extent of a change when it has a word of change (reduces, improves, lower, higher,
-outperforms, ...), a word of comparison (compared to, relative to, over, than, against, versus) and a
-percentage extent: "by up to P%", "by as much as P%", or a range with percentage ends ("from A% to B%",
-"between A% and B%", "A–B%"). The sentence (else its paragraph) must cite a table with `\\ref` that has a
-row of the method (its header is "Ours", says "our ..." or "proposed", else the sentence names it by its
-header's words before the comparison: "PackNet-SAN lowers ... compared to BTS") and a row the sentence names
-by its header's words (the baseline: "L1", "BPR"; a citation in a header names nothing, and "L_1" is "L1"). Where a table repeats the baseline in several
+faster, ...), a word of comparison (compared to, relative to, over, than, against, versus, outperforms) and
+an extent of the change: a percentage ("by up to P%", "by as much as P%", "improvements ranging from A% to
+B%", "by between A% and B%") or a ratio ("up to 40x faster", "4-7x lower", "2.5 to 46.7 times faster"). An
+extent of a setting the comparison holds over ("better than L1 for payloads from 10% to 50%") is none: the
+extent must follow "by" or a noun of change, or come before a word of change.
+
+The sentence (else its paragraph) must cite a table with `\\ref` that has a row of the method (headed "Ours",
+"our ..." or "proposed", else a row the sentence names before its comparison: "PackNet-SAN lowers ...
+compared to BTS") and a row the sentence names by its header's words: the baseline ("L1", "BPR"; a
+citation in a header names nothing, and "L_1" is "L1"). Where a table repeats the baseline in several
 blocks (one per setting), each row of the method is set against the baseline row nearest above it.
 
 The changes are read in the columns whose header the words just before the extent name ("the height error
 by up to 67.7%" reads "Height Err."), else in every numeric column. A change is the method's cell against
-the baseline's, as a share of the baseline (relative) or as a difference (points), each with the span the
-cells' rounding allows. Every end of the extent must be one of those changes, within that span and the end's
-own rounding; an end that none gives is the finding. "Up to P%" is read as the largest change, so it must
-be one of them too: a largest change past P makes P false, and one short of P was not attained.
+the baseline's, as a share of the baseline (relative), as a difference (points) or as the larger cell over
+the smaller (a ratio), each with the span the cells' rounding allows. Every end of the extent must be one
+of those changes of its kind, within that span and the end's own rounding or cut (a whole ratio, "4-7x",
+within a tenth); an end that none gives is the finding. "Up to P%" is read as the largest change, so it
+must be one of them too: a largest change past P makes P false, and one short of P was not attained.
 
 The check is silent when the table has no row of the method, or the sentence names no baseline row (a
 range of improvements "over all baselines" names no pair), or no cell pair gives a change at all.
@@ -41,7 +46,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, body_cells, name_words, referenced_labels, shown_table, slack, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import End, stated_bounds, stated_ranges
+from .extents import End, stated_bounds, stated_ranges, stated_ratio_ranges
 
 _CHANGE = re.compile(
     r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger)",
@@ -83,11 +88,11 @@ class ChangeNotGiven(Violation):
     method: str
     baseline: str
     table: str
-    changes: str
+    changes: str  # what the pairs give: "relative changes 3.5%–70.0%", "ratios 1.1x–30.0x"
 
     @property
     def message(self) -> str:
-        return f'"{self.quote}": no column of {self.table} gives {self.method} this change against {self.baseline} (relative changes {self.changes})'
+        return f'"{self.quote}": no column of {self.table} gives {self.method} this change against {self.baseline} ({self.changes})'
 
     @property
     def identity(self) -> str:
@@ -99,23 +104,26 @@ class _Change(NamedTuple):
 
     relative: tuple[float, float] | None  # percent of the baseline; None for a baseline of zero
     difference: tuple[float, float]
+    ratio: tuple[float, float] | None  # the larger cell over the smaller; None unless both are of one sign
 
     def gives(self, end: End) -> bool:
-        """The end, rounded or cut to its places, lies in one of the spans."""
+        """The end, rounded or cut to its places, lies in one of the spans of its kind."""
         step = 10.0**-end.decimals
-        return any(low < end.value + step and end.value - slack(end.decimals) <= high for low, high in self.spans)
-
-    @property
-    def spans(self) -> tuple[tuple[float, float], ...]:
-        return (self.difference,) if self.relative is None else (self.relative, self.difference)
+        spans = (self.ratio,) if end.times else (self.relative, self.difference)
+        return any(span[0] < end.value + step and end.value - slack(end.decimals) <= span[1] for span in spans if span is not None)
 
 
 def _change(method: Cell, baseline: Cell) -> _Change:
     m, b = method.value or 0.0, baseline.value or 0.0
     ms, bs = slack(method.decimals), slack(baseline.decimals)
-    corners = [abs(mv - bv) / abs(bv) * 100 for mv in (m - ms, m + ms) for bv in (b - bs, b + bs)] if abs(b) > bs else []
-    relative = (min(corners), max(corners)) if corners else None
-    return _Change(relative, (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs))
+    pairs = [(mv, bv) for mv in (m - ms, m + ms) for bv in (b - bs, b + bs)]
+    relative = [abs(mv - bv) / abs(bv) * 100 for mv, bv in pairs] if abs(b) > bs else []
+    ratio = [max(abs(mv), abs(bv)) / min(abs(mv), abs(bv)) for mv, bv in pairs] if min(abs(m) - ms, abs(b) - bs) > 0 and m * b > 0 else []
+    return _Change(
+        (min(relative), max(relative)) if relative else None,
+        (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs),
+        (min(ratio), max(ratio)) if ratio else None,
+    )
 
 
 def _naming_words(text: str) -> frozenset[str]:
@@ -176,12 +184,15 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
         changes, (method, baseline) = found
         if all(any(change.gives(end) for change in changes) for end in stated.ends):
             return
-        relative = sorted((change.relative[0] + change.relative[1]) / 2 for change in changes if change.relative is not None)
-        told = f"{relative[0]:.1f}%–{relative[-1]:.1f}%" if relative else "none"
+        times = stated.ends[0].times
+        spans = [change.ratio if times else change.relative for change in changes]
+        middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
+        unit, kind = ("x", "ratios") if times else ("%", "relative changes")
+        told = f"{kind} {middles[0]:.1f}{unit}–{middles[-1]:.1f}{unit}" if middles else f"no {kind}"
         name = f"Table {table.label}" if table.label else "the table"
         violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
         statement = Statement(file=stated.anchor.file, range=stated.anchor.range, quote=stated.quote, role="extent")
-        reason = "the stated change is neither a relative change nor a difference of the method's cell and the baseline's"
+        reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
         evidence = Evidence(kind="weak: no cell pair gives the stated change", statements=[statement], reason=reason)
         yield stated.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
         return
@@ -252,7 +263,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         against = _AGAINST.search(sentence)
-        if against is None or "%" not in sentence or not _CHANGE.search(sentence):
+        if against is None or not _CHANGE.search(sentence):
             continue
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         named = _naming_words(sentence)
@@ -260,6 +271,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         extents: list[tuple[int, int, tuple[End, ...]]] = [
             (at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
         ]
+        extents += [(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
         extents += [(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
         for at, until, ends in extents:
             if not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):

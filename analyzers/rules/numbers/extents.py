@@ -16,8 +16,11 @@ _RANGE = re.compile(
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
     + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
 )  # fmt: skip
-# "by up to 22.4%", "by as much as 30%": a bound the set of values must reach, a percentage.
-_UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+" + r"([-−]?\d+(?:\.\d+)?)(\s*%)")
+# "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
+_UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+# "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
+_TIMES = r"\s*(?:x|×|times|-?fold)\b"
+_RATIO_RANGE = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +30,12 @@ class End:
     value: float
     decimals: int
     percent: bool
+    times: bool = False  # a ratio: "4x", "2.5 times"
 
     @property
     def written(self) -> str:
-        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + ("%" if self.percent else "")
+        unit = "%" if self.percent else "x" if self.times else ""
+        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + unit
 
 
 def end_of(text: str, percent: bool) -> End:
@@ -51,6 +56,14 @@ def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
 
 
 def stated_bounds(sentence: str) -> Iterator[tuple[int, int, End]]:
-    """The upper bounds of `sentence` stated as percentages ("by up to 22.4%")."""
+    """The upper bounds of `sentence` stated as percentages ("by up to 22.4%") or ratios ("up to 40x")."""
     for match in _UP_TO.finditer(sentence):
-        yield match.start(), match.end(), end_of(match.group(1), True)
+        end = end_of(match.group(1), bool(match.group(2)))
+        yield match.start(), match.end(), end if end.percent else End(end.value, end.decimals, False, times=True)
+
+
+def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
+    """The ranges of ratios of `sentence` ("4-7x lower", "2.5 to 46.7 times faster"), low end first."""
+    for match in _RATIO_RANGE.finditer(sentence):
+        low, high = sorted((end_of(match.group(1), False), end_of(match.group(2), False)), key=lambda end: end.value)
+        yield match.start(), match.end(), End(low.value, low.decimals, False, True), End(high.value, high.decimals, False, True)
