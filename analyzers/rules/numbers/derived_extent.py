@@ -37,16 +37,16 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import BlockKind, Cell, Table
+from ....latex.manuscript import Section
+from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, referenced_labels, shown_table, slack, tables_by_label
+from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import End, stated_bounds, stated_ranges, stated_ratio_ranges
+from .extents import End, stated_bounds, stated_finding, stated_ranges, stated_ratio_ranges, tables_and_statements
 
 _CHANGE = re.compile(
     r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger)",
@@ -191,10 +191,8 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
         told = f"{kind} {middles[0]:.1f}{unit}–{middles[-1]:.1f}{unit}" if middles else f"no {kind}"
         name = f"Table {table.label}" if table.label else "the table"
         violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
-        statement = Statement(file=stated.anchor.file, range=stated.anchor.range, quote=stated.quote, role="extent")
         reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
-        evidence = Evidence(kind="weak: no cell pair gives the stated change", statements=[statement], reason=reason)
-        yield stated.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+        yield stated_finding(stated.anchor, violation, stated.quote, "weak: no cell pair gives the stated change", "extent", reason)
         return
 
 
@@ -240,17 +238,7 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
     ## Fix safety
     No fix: the table may be the side that is wrong.
     """
-    for placed in section.blocks:
-        here = shown_table(placed)
-        if here is not None:
-            yield here
-        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
-            yield from _paragraph_extents(ctx, placed)
-
-
-def _paragraph_extents(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Extent]:
-    for start, end, stated in _stated_in(placed.block.plain.text, tuple(placed.block.describes)):
-        yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+    return tables_and_statements(ctx, section, _stated_in)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

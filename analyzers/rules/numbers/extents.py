@@ -5,10 +5,20 @@ number with its decimals and whether it is a percentage."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
-from ...quantities import spelled
+from ....latex.manuscript import Section
+from ....latex.model import BlockKind
+from ...context import RuleContext
+from ...finding import Evidence, Finding, Statement
+from ...quantities import ShownTable, shown_table, spelled
+from ...violation import Violation
+
+Stated = TypeVar("Stated")
+# What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
+Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
 
 NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
 _RANGE = re.compile(
@@ -67,3 +77,22 @@ def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
     for match in _RATIO_RANGE.finditer(sentence):
         low, high = sorted((end_of(match.group(1), False), end_of(match.group(2), False)), key=lambda end: end.value)
         yield match.start(), match.end(), End(low.value, low.decimals, False, True), End(high.value, high.decimals, False, True)
+
+
+def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[Stated]) -> Iterator[ShownTable | Stated]:
+    """The tables `section` shows, and what `read` finds stated in its paragraphs and captions, each anchored where
+    it is stated (information until measured)."""
+    for placed in section.blocks:
+        here = shown_table(placed)
+        if here is not None:
+            yield here
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
+            for start, end, stated in read(placed.block.plain.text, tuple(placed.block.describes)):
+                yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+
+
+def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:
+    """The finding at `anchor` that `violation` tells, with the statement (`quote`) as its evidence of class `kind`."""
+    statement = Statement(file=anchor.file, range=anchor.range, quote=quote, role=role)
+    evidence = Evidence(kind=kind, statements=[statement], reason=reason)
+    return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
