@@ -12,7 +12,7 @@ extent must follow "by" or a noun of change, or come before a word of change.
 The sentence (else its paragraph) must cite a table with `\\ref` that has a row of the method (headed "Ours",
 "our ..." or "proposed", else a row the sentence names before its comparison: "PackNet-SAN lowers ...
 compared to BTS") and a row the sentence names by its header's words: the baseline ("L1", "BPR"; a
-citation in a header names nothing, and "L_1" is "L1"). Where a table repeats the baseline in several
+citation in a header names nothing, and "L_1" is "L1"; "the baseline" names a row headed "Baseline"). Where a table repeats the baseline in several
 blocks (one per setting), each row of the method is set against the baseline row nearest above it.
 
 The changes are read in the columns whose header the words just before the extent name ("the height error
@@ -65,6 +65,9 @@ _OF_CHANGE_BEFORE = re.compile(
 _OF_CHANGE_AFTER = re.compile(
     r"\s*(?:\w+\s+)?(?:improvement|reduction|gain|increase|decrease|lower|higher|less|fewer|faster|better|speed-?up|drop)", re.IGNORECASE
 )
+# A row headed "Baseline" is named by "the baseline" (its word names no other row: it is in every table's header).
+_BASELINE_ROW = re.compile(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
+_THE_BASELINE = re.compile(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
 # The words just before an extent that may name its column: "reduces the average height error by up to".
 _NAMING_WINDOW = 60
 
@@ -76,6 +79,7 @@ class _Extent:
     metric: frozenset[str]  # the words before the extent, which may name its column
     named: frozenset[str]  # the sentence's words, which name the baseline row
     subject: frozenset[str]  # the words before its comparison, which may name the method's row
+    the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
     labels: tuple[str, ...]
     anchor: Finding
 
@@ -147,6 +151,8 @@ def _pairs(table: Table, stated: _Extent) -> list[tuple[int, int]]:
     for row in rows:
         if row not in methods and words[row] and words[row] <= stated.named:
             baselines.setdefault(words[row], []).append(row)
+        elif row not in methods and stated.the_baseline and _BASELINE_ROW.match(table.row_header(row)):
+            baselines.setdefault(frozenset({"baseline"}), []).append(row)
     pairs = []
     for method in methods:
         for group in baselines.values():
@@ -267,5 +273,11 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
             before = sentence[max(at - _NAMING_WINDOW, 0) : at]
             metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))
             quote = " ".join(sentence[at:until].split())
-            found.append((start + at, start + until, partial(_Extent, ends, quote, metric, named, subject, labels)))
+            found.append(
+                (
+                    start + at,
+                    start + until,
+                    partial(_Extent, ends, quote, metric, named, subject, bool(_THE_BASELINE.search(sentence)), labels),
+                )
+            )
     return tuple(found)
