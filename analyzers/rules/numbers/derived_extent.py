@@ -68,6 +68,7 @@ _OF_CHANGE_AFTER = re.compile(
 # A row headed "Baseline" is named by "the baseline" (its word names no other row: it is in every table's header).
 _BASELINE_ROW = re.compile(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
 _THE_BASELINE = re.compile(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
+_EXTENT_UNIT = re.compile(r"\d\s*(?:%|x\b|×|times|-?fold)")
 # The words just before an extent that may name its column: "reduces the average height error by up to".
 _NAMING_WINDOW = 60
 
@@ -252,8 +253,8 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Extent]], ...]:
     """The extents of change a paragraph states against a baseline, kept by text so an edit re-reads its paragraph alone."""
     paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
-    if not paragraph_refs or not _CHANGE.search(text):
-        return ()
+    if not paragraph_refs or not _EXTENT_UNIT.search(text) or not _AGAINST.search(text) or not _CHANGE.search(text):
+        return ()  # no sentence of it can state an extent of a change against a row
     found: list[tuple[int, int, partial[_Extent]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
