@@ -26,7 +26,7 @@ LINE_SLACK = 2
 # findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
 KIND_CODES: dict[str, tuple[str, ...]] = {
     "table-aggregate": ("TAB001", "TAB008", "ARI"),
-    "derived-value": ("ARI", "NUM003", "TAB004"),
+    "derived-value": ("ARI", "NUM003", "NUM016", "TAB004"),
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
     "prose-vs-table": (

@@ -2,6 +2,7 @@
 
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .default_setting import default_restated
+from .derived_extent import derived_extent_not_in_table
 from .fold_change import fold_not_log_fold
 from .group_sizes import group_size_mismatch
 from .named_cell import prose_misquotes_named_cell
@@ -19,6 +20,7 @@ __all__ = [
     "arithmetic_claim_mismatch",
     "count_restated",
     "default_restated",
+    "derived_extent_not_in_table",
     "fold_not_log_fold",
     "group_size_mismatch",
     "prose_contradicts_table",

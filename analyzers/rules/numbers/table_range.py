@@ -34,45 +34,27 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import BlockKind, Cell, Table
+from ....latex.manuscript import Section
+from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled, tables_by_label
+from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .extents import NUMBER, End, end_of, stated_finding, stated_ranges, tables_and_statements
 from .model import significant_figures
 from .restated import HAS_DIGIT
 
-_NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
-_RANGE = re.compile(
-    r"\bbetween\s+" + _NUMBER + r"\s+and\s+" + _NUMBER
-    + r"|\bfrom\s+" + _NUMBER + r"\s+to\s+" + _NUMBER
-    + r"|(?<![\w.,-])" + _NUMBER + r"\s*(?:--|–|—|-)\s*" + _NUMBER + r"(?![\w.,]|-\d)"
-)  # fmt: skip
 # "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
 _EXTREME = re.compile(
     r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
-    + _NUMBER
+    + NUMBER
     + r"(?![\w.])"
 )
 # A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
 _PART = re.compile(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class End:
-    """One end of a stated range: its value, its decimals and whether it is a percentage."""
-
-    value: float
-    decimals: int
-    percent: bool
-
-    @property
-    def written(self) -> str:
-        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + ("%" if self.percent else "")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -120,18 +102,6 @@ class _Line(NamedTuple):
     cells: list[Cell]
 
 
-def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
-    """The ranges of `sentence`, low end first; a year span ("2005–2014") is none."""
-    for match in _RANGE.finditer(sentence):
-        groups = [group for group in match.groups()]
-        pair = next(groups[i : i + 4] for i in (0, 4, 8) if groups[i] is not None)
-        percent = bool(pair[1] or pair[3])
-        ends = sorted((_end(pair[0], percent), _end(pair[2], percent)), key=lambda end: end.value)
-        if all(end.decimals == 0 and 1900 <= end.value <= 2100 for end in ends):
-            continue
-        yield match.start(), match.end(), ends[0], ends[1]
-
-
 def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
     """The extremes `sentence` states of a quantity it names ("the highest accuracy, 92.15%"): the number,
     whether it is a highest, and the words naming the quantity; none in a sentence about part of a table."""
@@ -141,12 +111,7 @@ def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozen
         highest, named, number, percent = match.groups()
         words = frozenset(name_words(named))
         if words:
-            yield match.start(), match.end(), _end(number, bool(percent)), bool(highest), words
-
-
-def _end(text: str, percent: bool) -> End:
-    text = text.replace("−", "-")
-    return End(float(text), len(text.partition(".")[2]), percent)
+            yield match.start(), match.end(), end_of(number, bool(percent)), bool(highest), words
 
 
 def _written(value: float) -> str:
@@ -208,12 +173,6 @@ def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> t
     return None
 
 
-def _finding(anchor: Finding, violation: SummaryContradicted, kind: str, role: str, reason: str) -> Finding:
-    statement = Statement(file=anchor.file, range=anchor.range, quote=violation.quote, role=role)
-    evidence = Evidence(kind=kind, statements=[statement], reason=reason)
-    return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
-
-
 def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
@@ -226,7 +185,7 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
             told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
             kind = "weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end"
             reason = f"one end is a cell of {line.name}; the other is no cell of the table"
-            yield _finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), kind, "range", reason)
+            yield stated_finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
             return
 
 
@@ -254,7 +213,7 @@ def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterato
         line, extreme = beaten
         violation = SummaryContradicted(stated.quote, line, f"it holds {_written(extreme)}")
         kind, reason = "weak: a column's cell beyond the stated extreme", f"the number is a cell of {line}, which holds a cell beyond it"
-        yield _finding(stated.anchor, violation, kind, "extreme", reason)
+        yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
 
 
 def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range | _Extreme]]]) -> Iterator[Finding]:
@@ -305,17 +264,7 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
     ## Fix safety
     No fix: the table may be the side that is wrong.
     """
-    for placed in section.blocks:
-        here = shown_table(placed)
-        if here is not None:
-            yield here
-        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
-            yield from _paragraph_ranges(ctx, placed)
-
-
-def _paragraph_ranges(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Range | _Extreme]:
-    for start, end, stated in _stated_in(placed.block.plain.text, tuple(placed.block.describes)):
-        yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+    return tables_and_statements(ctx, section, _stated_in)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

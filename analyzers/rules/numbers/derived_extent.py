@@ -1,0 +1,285 @@
+"""NUM016: the extent of a change a sentence states against a baseline row of a cited table ("reduces the tracking
+error by up to 22.4% compared to L1", "4-7x lower memory than idtracker.ai") that no cell pair gives.
+
+## How it decides
+A sentence states the extent of a change when it has a word of change (reduces, improves, lower, higher,
+faster, ...), a word of comparison (compared to, relative to, over, than, against, versus, outperforms) and
+an extent of the change: a percentage ("by up to P%", "by as much as P%", "improvements ranging from A% to
+B%", "by between A% and B%") or a ratio ("up to 40x faster", "4-7x lower", "2.5 to 46.7 times faster"). An
+extent of a setting the comparison holds over ("better than L1 for payloads from 10% to 50%") is none: the
+extent must follow "by" or a noun of change, or come before a word of change.
+
+The sentence (else its paragraph) must cite a table with `\\ref` that has a row of the method (headed "Ours",
+"our ..." or "proposed", else a row the sentence names before its comparison: "PackNet-SAN lowers ...
+compared to BTS") and a row the sentence names by its header's words: the baseline ("L1", "BPR"; a
+citation in a header names nothing, and "L_1" is "L1"; "the baseline" names a row headed "Baseline"). Where a table repeats the baseline in several
+blocks (one per setting), each row of the method is set against the baseline row nearest above it.
+
+The changes are read in the columns whose header the words just before the extent name ("the height error
+by up to 67.7%" reads "Height Err."), else in every numeric column. A change is the method's cell against
+the baseline's, as a share of the baseline (relative), as a difference (points) or as the larger cell over
+the smaller (a ratio), each with the span the cells' rounding allows. Every end of the extent must be one
+of those changes of its kind, within that span and the end's own rounding or cut (a whole ratio, "4-7x",
+within a tenth); an end that none gives is the finding. "Up to P%" is read as the largest change, so it
+must be one of them too: a largest change past P makes P false, and one short of P was not attained.
+
+The check is silent when the table has no row of the method, or the sentence names no baseline row (a
+range of improvements "over all baselines" names no pair), or no cell pair gives a change at all.
+
+Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import NamedTuple
+
+from ....latex.manuscript import Section
+from ....latex.model import Cell, Table
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Finding, Severity
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, tables_by_label
+from ...registry import Scope, rule
+from ...violation import Violation, violation_type
+from .extents import End, stated_bounds, stated_finding, stated_ranges, stated_ratio_ranges, tables_and_statements
+
+_CHANGE = re.compile(
+    r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger)",
+    re.IGNORECASE,
+)
+_AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*)(?=\s)", re.IGNORECASE)
+_OURS = re.compile(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
+# A citation in a row's header names no row; a subscript glued to its letter is part of the name ("L_1" is "L1").
+_CITATION = re.compile(r"\\\w*cite\w*\s*(?:\[[^\]]*\]\s*)*\{[^}]*\}")
+_SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_\{?([A-Za-z0-9]+)\}?")
+# The extent is of the change: "by up to 22.4%", "improvements ranging from 10% to 69%", "a 10-20% reduction"
+# (not a setting the comparison holds over: "better than L1 for noise from 10% to 50%").
+_OF_CHANGE_BEFORE = re.compile(
+    r"(?:\bby|\b(?:improvement|reduction|gain|increase|decrease|speed-?up|drop)s?(?:\s+(?:of|ranging|range))?)\s+$", re.IGNORECASE
+)
+_OF_CHANGE_AFTER = re.compile(
+    r"\s*(?:\w+\s+)?(?:improvement|reduction|gain|increase|decrease|lower|higher|less|fewer|faster|better|speed-?up|drop)", re.IGNORECASE
+)
+# A row headed "Baseline" is named by "the baseline" (its word names no other row: it is in every table's header).
+_BASELINE_ROW = re.compile(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
+_THE_BASELINE = re.compile(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
+_EXTENT_UNIT = re.compile(r"\d\s*(?:%|x\b|×|times|-?fold)")
+# The words just before an extent that may name its column: "reduces the average height error by up to".
+_NAMING_WINDOW = 60
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Extent:
+    ends: tuple[End, ...]
+    quote: str
+    metric: frozenset[str]  # the words before the extent, which may name its column
+    named: frozenset[str]  # the sentence's words, which name the baseline row
+    subject: frozenset[str]  # the words before its comparison, which may name the method's row
+    the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
+    labels: tuple[str, ...]
+    anchor: Finding
+
+
+@violation_type
+class ChangeNotGiven(Violation):
+    """A stated change (`quote`) of `method` against `baseline` that no cell pair of `table` gives."""
+
+    quote: str
+    method: str
+    baseline: str
+    table: str
+    changes: str  # what the pairs give: "relative changes 3.5%–70.0%", "ratios 1.1x–30.0x"
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}": no column of {self.table} gives {self.method} this change against {self.baseline} ({self.changes})'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.table} {self.baseline}"
+
+
+class _Change(NamedTuple):
+    """A change of the method's cell against the baseline's, as the spans the cells' rounding allows."""
+
+    relative: tuple[float, float] | None  # percent of the baseline; None for a baseline of zero
+    difference: tuple[float, float]
+    ratio: tuple[float, float] | None  # the larger cell over the smaller; None unless both are of one sign
+
+    def gives(self, end: End) -> bool:
+        """The end, rounded or cut to its places, lies in one of the spans of its kind."""
+        step = 10.0**-end.decimals
+        spans = (self.ratio,) if end.times else (self.relative, self.difference)
+        return any(span[0] < end.value + step and end.value - slack(end.decimals) <= span[1] for span in spans if span is not None)
+
+
+def _change(method: Cell, baseline: Cell) -> _Change:
+    m, b = method.value or 0.0, baseline.value or 0.0
+    ms, bs = slack(method.decimals), slack(baseline.decimals)
+    pairs = [(mv, bv) for mv in (m - ms, m + ms) for bv in (b - bs, b + bs)]
+    relative = [abs(mv - bv) / abs(bv) * 100 for mv, bv in pairs] if abs(b) > bs else []
+    ratio = [max(abs(mv), abs(bv)) / min(abs(mv), abs(bv)) for mv, bv in pairs] if min(abs(m) - ms, abs(b) - bs) > 0 and m * b > 0 else []
+    return _Change(
+        (min(relative), max(relative)) if relative else None,
+        (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs),
+        (min(ratio), max(ratio)) if ratio else None,
+    )
+
+
+def _naming_words(text: str) -> frozenset[str]:
+    """The words by which a sentence names a row and a header names its row."""
+    return frozenset(name_words(_SUBSCRIPT.sub(r"\1", _CITATION.sub(" ", text))))
+
+
+def _row_name(table: Table, row: int) -> str:
+    return " ".join(_CITATION.sub(" ", table.row_header(row)).replace("~", " ").split())
+
+
+def _pairs(table: Table, stated: _Extent) -> list[tuple[int, int]]:
+    """(method row, baseline row): each row of the method against each named baseline nearest above it. The
+    method's row is headed "Ours" (or "proposed"), else it is a row the sentence names before its comparison."""
+    rows = sorted({cell.row for cell in body_cells(table) if cell.value is not None})
+    words = {row: _naming_words(table.row_header(row)) for row in rows}
+    methods = [row for row in rows if _OURS.search(table.row_header(row))]
+    if not methods:
+        methods = [row for row in rows if words[row] and words[row] <= stated.subject]
+    baselines: dict[frozenset[str], list[int]] = {}
+    for row in rows:
+        if row not in methods and words[row] and words[row] <= stated.named:
+            baselines.setdefault(words[row], []).append(row)
+        elif row not in methods and stated.the_baseline and _BASELINE_ROW.match(table.row_header(row)):
+            baselines.setdefault(frozenset({"baseline"}), []).append(row)
+    pairs = []
+    for method in methods:
+        for group in baselines.values():
+            above = [row for row in group if row < method]
+            pairs.append((method, above[-1] if above else group[0]))
+    return pairs
+
+
+def _columns(table: Table, metric: frozenset[str]) -> list[int]:
+    """The numeric columns the words before the extent name, else all of them."""
+    columns = sorted({cell.column for cell in body_cells(table) if cell.value is not None})
+    named = [column for column in columns if metric & name_words(table.column_header(column))]
+    return named or columns
+
+
+def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, int]] | None:
+    """Every change of the method against its baseline in the columns read, and the first pair of rows."""
+    pairs = _pairs(table, stated)
+    cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
+    changes = [
+        _change(cells[method, column], cells[baseline, column])
+        for method, baseline in pairs
+        for column in _columns(table, stated.metric)
+        if (method, column) in cells and (baseline, column) in cells
+    ]
+    return (changes, pairs[0]) if changes else None
+
+
+def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
+    for label in stated.labels:
+        table = tables.get(label)
+        found = _changes(table, stated) if table is not None else None
+        if table is None or found is None:
+            continue
+        changes, (method, baseline) = found
+        if all(any(change.gives(end) for change in changes) for end in stated.ends):
+            return
+        times = stated.ends[0].times
+        spans = [change.ratio if times else change.relative for change in changes]
+        middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
+        unit, kind = ("x", "ratios") if times else ("%", "relative changes")
+        told = f"{kind} {middles[0]:.1f}{unit}–{middles[-1]:.1f}{unit}" if middles else f"no {kind}"
+        name = f"Table {table.label}" if table.label else "the table"
+        violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
+        reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
+        yield stated_finding(stated.anchor, violation, stated.quote, "weak: no cell pair gives the stated change", "extent", reason)
+        return
+
+
+def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Extent]]]) -> Iterator[Finding]:
+    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
+    for _, items in parts:
+        for item in items:
+            if isinstance(item, _Extent):
+                yield from _not_given(item, tables)
+
+
+@rule(
+    "NUM016",
+    "derived-extent-not-in-table",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_against_tables,
+)
+def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Extent]:
+    """## What it does
+    Flags the extent of a change a sentence states of its method against a baseline row of a
+    cited table ("reduces the tracking error by up to 22.4% compared to L1", "improvements over
+    BPR ranging from 10% to 69%", "4-7x lower memory than idtracker.ai") when no column of the
+    table gives the method that change against the baseline: as a share of the baseline's cell,
+    as a difference, or as a ratio.
+
+    ## Why is this bad?
+    An "up to" or a range of improvements is the headline a reader keeps; one that no pair of
+    cells gives was computed from another version of the table or another baseline.
+
+    ## Example
+    ```latex
+    Compared to L1, ours reduces the error by up to 22.4\\% (Table~\\ref{t}).
+    % t: L1 & 1.04 & 1.46 \\\\ Ours & 0.85 & 1.40
+    ```
+
+    ## Use instead
+    ```latex
+    Compared to L1, ours reduces the error by up to 18.3\\% (Table~\\ref{t}).
+    ```
+
+    ## Fix safety
+    No fix: the table may be the side that is wrong.
+    """
+    return tables_and_statements(ctx, section, _stated_in)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Extent]], ...]:
+    """The extents of change a paragraph states against a baseline, kept by text so an edit re-reads its paragraph alone."""
+    paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
+    if not paragraph_refs or not _EXTENT_UNIT.search(text) or not _AGAINST.search(text) or not _CHANGE.search(text):
+        return ()  # no sentence of it can state an extent of a change against a row
+    found: list[tuple[int, int, partial[_Extent]]] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        against = _AGAINST.search(sentence)
+        if against is None or not _CHANGE.search(sentence):
+            continue
+        labels = tuple(referenced_labels(sentence)) or paragraph_refs
+        named = _naming_words(sentence)
+        subject = _naming_words(sentence[: against.start()])
+        extents: list[tuple[int, int, tuple[End, ...]]] = [
+            (at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
+        ]
+        extents += [(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
+        extents += [(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
+        for at, until, ends in extents:
+            if not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
+                continue
+            before = sentence[max(at - _NAMING_WINDOW, 0) : at]
+            metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))
+            quote = " ".join(sentence[at:until].split())
+            found.append(
+                (
+                    start + at,
+                    start + until,
+                    partial(_Extent, ends, quote, metric, named, subject, bool(_THE_BASELINE.search(sentence)), labels),
+                )
+            )
+    return tuple(found)

@@ -1,0 +1,98 @@
+"""How a sentence states the extent of a set of values (NUM007, NUM016): a range's two ends ("between 0.648 and
+0.659", "from 10% to 69%", "1.5--40%") and an upper bound ("by up to 22.4%", "by as much as 30%"), each end a
+number with its decimals and whether it is a percentage."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ....latex.manuscript import Section
+from ....latex.model import BlockKind
+from ...context import RuleContext
+from ...finding import Evidence, Finding, Statement
+from ...quantities import ShownTable, shown_table, spelled
+from ...violation import Violation
+
+Stated = TypeVar("Stated")
+# What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
+Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
+
+NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
+_RANGE = re.compile(
+    r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
+    + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
+    + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
+)  # fmt: skip
+# "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
+_UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+# "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
+_TIMES = r"\s*(?:x|×|times|-?fold)\b"
+_RATIO_RANGE = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """One end of a stated extent: its value, its decimals and whether it is a percentage."""
+
+    value: float
+    decimals: int
+    percent: bool
+    times: bool = False  # a ratio: "4x", "2.5 times"
+
+    @property
+    def written(self) -> str:
+        unit = "%" if self.percent else "x" if self.times else ""
+        return ("-" if self.value < 0 else "") + spelled(self.value, self.decimals) + unit
+
+
+def end_of(text: str, percent: bool) -> End:
+    text = text.replace("−", "-")
+    return End(float(text), len(text.partition(".")[2]), percent)
+
+
+def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
+    """The ranges of `sentence`, low end first; a year span ("2005–2014") is none."""
+    for match in _RANGE.finditer(sentence):
+        groups = [group for group in match.groups()]
+        pair = next(groups[i : i + 4] for i in (0, 4, 8) if groups[i] is not None)
+        percent = bool(pair[1] or pair[3])
+        ends = sorted((end_of(pair[0], percent), end_of(pair[2], percent)), key=lambda end: end.value)
+        if all(end.decimals == 0 and 1900 <= end.value <= 2100 for end in ends):
+            continue
+        yield match.start(), match.end(), ends[0], ends[1]
+
+
+def stated_bounds(sentence: str) -> Iterator[tuple[int, int, End]]:
+    """The upper bounds of `sentence` stated as percentages ("by up to 22.4%") or ratios ("up to 40x")."""
+    for match in _UP_TO.finditer(sentence):
+        end = end_of(match.group(1), bool(match.group(2)))
+        yield match.start(), match.end(), end if end.percent else End(end.value, end.decimals, False, times=True)
+
+
+def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
+    """The ranges of ratios of `sentence` ("4-7x lower", "2.5 to 46.7 times faster"), low end first."""
+    for match in _RATIO_RANGE.finditer(sentence):
+        low, high = sorted((end_of(match.group(1), False), end_of(match.group(2), False)), key=lambda end: end.value)
+        yield match.start(), match.end(), End(low.value, low.decimals, False, True), End(high.value, high.decimals, False, True)
+
+
+def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[Stated]) -> Iterator[ShownTable | Stated]:
+    """The tables `section` shows, and what `read` finds stated in its paragraphs and captions, each anchored where
+    it is stated (information until measured)."""
+    for placed in section.blocks:
+        here = shown_table(placed)
+        if here is not None:
+            yield here
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
+            for start, end, stated in read(placed.block.plain.text, tuple(placed.block.describes)):
+                yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+
+
+def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:
+    """The finding at `anchor` that `violation` tells, with the statement (`quote`) as its evidence of class `kind`."""
+    statement = Statement(file=anchor.file, range=anchor.range, quote=quote, role=role)
+    evidence = Evidence(kind=kind, statements=[statement], reason=reason)
+    return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
