@@ -49,7 +49,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008"),
     "bold-not-best": ("TAB002", "TAB006"),
-    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB011", "TAB012", "STAT014"),
+    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
@@ -60,7 +60,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
     "equation-error": (),
-    "claim-contradiction": (),
+    "claim-contradiction": ("TAB007", "TAB010"),
     "citation-misuse": (),
     "other": (),
 }
