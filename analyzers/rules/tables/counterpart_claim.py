@@ -155,27 +155,24 @@ def _against(grid: Grid, claim: _CounterpartClaim) -> _Against | None:
     words = name_words(claim.sentence)
     named_rows = [row for row in rows if names_row(grid.row_header(row), words, False)]
     named_columns = [column for column in columns if words & name_words(grid.own_header(column))]
+    column_names = {column: _normal(grid.column_name(column)) for column in columns}
+    row_names = {row: _normal(grid.row_header(row)) for row in rows}
     for mark in claim.marks:
-        if column_pairs := _pairs({column: _normal(grid.column_name(column)) for column in columns}, mark, claim.other):
-            return _judged(
-                grid,
-                claim,
-                [
-                    (grid.row_header(row), (grid.column_name(a), (row, a)), (grid.column_name(b), (row, b)))
-                    for a, b in column_pairs
-                    for row in named_rows or rows
-                ],
-            )
-        if row_pairs := _pairs({row: _normal(grid.row_header(row)) for row in rows}, mark, claim.other):
-            return _judged(
-                grid,
-                claim,
-                [
-                    (grid.column_name(c), (grid.row_header(a), (a, c)), (grid.row_header(b), (b, c)))
-                    for a, b in row_pairs
-                    for c in named_columns or columns
-                ],
-            )
+        if column_pairs := _pairs(column_names, mark, claim.other):
+            compared = [
+                (grid.row_header(row), (grid.column_name(a), (row, a)), (grid.column_name(b), (row, b)))
+                for a, b in column_pairs
+                for row in named_rows or rows
+            ]
+        elif row_pairs := _pairs(row_names, mark, claim.other):
+            compared = [
+                (grid.column_name(c), (grid.row_header(a), (a, c)), (grid.row_header(b), (b, c)))
+                for a, b in row_pairs
+                for c in named_columns or columns
+            ]
+        else:
+            continue
+        return _judged(grid, claim, compared)
     return None
 
 
