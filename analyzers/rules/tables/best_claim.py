@@ -192,7 +192,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the direction; times 0.95 when the metric's name in the header gives it, 0.85 the
     caption, 0.7 only the claim's word ("highest"); times 0.9 when "our method" is read as
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
-    when a ✓/✗ column sets the better row apart (another setting).
+    when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
+    names no column and the column is read because it claims every one ("on all datasets").
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:

@@ -228,8 +228,8 @@ def counterpart_claim_contradicts_table(ctx: RuleContext, section: Section) -> I
     """## What it does
     Flags a sentence that orders every member of a group above (or below) its counterpart
     ("all sentence-level metrics show higher correlations than their corpus-level
-    counterparts", "the aggregated variants are consistently faster than the non-aggregated
-    variants") when one pair of counterpart lines of the cited table goes the other way.
+    counterparts", "the aggregated solvers consistently need less memory than the
+    non-aggregated solvers") when one pair of counterpart lines of the cited table goes the other way.
 
     ## Why is this bad?
     The claim is made of every pair; one pair that reverses it is a counterexample the reader
