@@ -78,12 +78,14 @@ _SCOPED = re.compile(
     r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
     re.IGNORECASE,
 )
-# "state-of-the-art methods" names the competitors, not a result.
-# A claim made of every column: "on all datasets", "in both settings", "across every benchmark", "in each case".
+# A claim made of every column: "on all datasets", "in both settings", "across every benchmark", "in each case";
+# "on all but one" scopes it.
 _EVERY_COLUMN = re.compile(
-    r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b", re.IGNORECASE
+    r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?!\s+(?:but|except|save)\b)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b",
+    re.IGNORECASE,
 )
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
+# "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = re.compile(
     r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
     r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
