@@ -45,11 +45,11 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "TAB009",
     ),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
-    "count-claim": ("CNT",),
+    "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008"),
     "bold-not-best": ("TAB002", "TAB006"),
-    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB011", "TAB012", "STAT014"),
+    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT",),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
@@ -60,7 +60,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
     "equation-error": ("NOT009",),  # a unit of the wrong dimension
-    "claim-contradiction": (),
+    "claim-contradiction": ("TAB007", "TAB010"),  # a claim made of every line that one line reverses
     "citation-misuse": (),
     "other": ("DRF010",),  # a caption copied onto another float
 }

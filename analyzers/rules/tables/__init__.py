@@ -5,6 +5,7 @@ from .best_claim import best_claim_contradicts_table
 from .bold_not_best import bold_not_best
 from .bold_not_row_best import bold_not_row_best
 from .comparison_claim import comparison_claim_contradicts_table
+from .counterpart_claim import counterpart_claim_contradicts_table
 from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
 from .respective_best import respective_best_contradicts_table
@@ -17,6 +18,7 @@ __all__ = [
     "bold_not_best",
     "bold_not_row_best",
     "comparison_claim_contradicts_table",
+    "counterpart_claim_contradicts_table",
     "derived_cell_mismatch",
     "group_total_mismatch",
     "respective_best_contradicts_table",

@@ -1,4 +1,13 @@
-"""TAB003: a sentence claiming the best value that the table it cites contradicts."""
+"""TAB003: a sentence claiming the best value that the table it cites contradicts.
+
+## How it decides
+The sentence must cite the table and name the claimed row by its own words (or "our method" for
+a row marked "Ours"). The columns read are those the sentence names (a metric, a dataset). A claim
+made of every column ("the best results on all datasets", "the lowest error in both settings",
+"in every case") that names none is read against each column whose better side the header or the
+caption says (not the claim's word: "highest" says nothing of a Params column); one column where
+another row is better contradicts it, a class of its own until measured.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +20,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
-from ...finding import Category, Finding, Severity
+from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
 from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
@@ -69,6 +78,13 @@ _SCOPED = re.compile(
     r"rival\w*|best\s+of\s+(?:our|my)\s+knowledge)\b",
     re.IGNORECASE,
 )
+# A claim made of every column: "on all datasets", "in both settings", "across every benchmark", "in each case";
+# "on all but one" scopes it.
+_EVERY_COLUMN = re.compile(
+    r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?!\s+(?:but|except|save)\b)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b",
+    re.IGNORECASE,
+)
+_EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = re.compile(
     r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
@@ -105,7 +121,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
             found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
             if found is None:
                 continue
-            claimed, better, header, grid, confidence = found
+            claimed, better, header, grid, confidence, every = found
             violation = BestClaimContradicted(
                 claim.word,
                 label,
@@ -125,6 +141,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
+                    **({"evidence": Evidence(kind="weak: a column of a best claim made of every column", reason=every)} if every else {}),
                 }
             )
             break
@@ -177,7 +194,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the direction; times 0.95 when the metric's name in the header gives it, 0.85 the
     caption, 0.7 only the claim's word ("highest"); times 0.9 when "our method" is read as
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
-    when a ✓/✗ column sets the better row apart (another setting).
+    when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
+    names no column and the column is read because it claims every one ("on all datasets").
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
@@ -203,9 +221,9 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
             yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
 
 
-def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, Grid, float] | None:
+def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, Grid, float, str] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
-    the confidence), or None."""
+    the confidence, and for a claim of every column the scope that made it read), or None."""
     grid = Grid.of(table, rule_macros)
     words = name_words(sentence)
     ours = bool(OURS.search(sentence))
@@ -214,12 +232,14 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
     claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
-    for column in grid.columns():
+    named_columns = [
+        column for column in grid.columns() if words & (name_words(grid.own_header(column)) | name_words(grid.column_header(column)))
+    ]
+    every = _EVERY_COLUMN.search(sentence) if not named_columns else None
+    for column in named_columns or (grid.columns() if every else ()):
         header = " ".join(grid.own_header(column).split())
-        if not words & (name_words(header) | name_words(grid.column_header(column))):
-            continue
         sense, source = read_direction(grid.column_header(column), table.caption)
-        if not sense:
+        if not sense and not every:
             sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
         cells = [cell for row in rows if (cell := grid.numeric(row, column))]
         mine = [cell for cell in cells if cell.row in claimed_rows]
@@ -234,6 +254,8 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
                 * (1.0 if named else _OURS_WEIGHT)
                 * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
                 * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+                * (_EVERY_COLUMN_WEIGHT if every else 1.0)
             )
-            return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3)
+            scope = f'"{every.group(0)}" claims every column' if every else ""
+            return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3), scope
     return None

@@ -2,8 +2,8 @@
 
 ## How it decides
 The sentence must cite a table (`\\ref{tab:…}`), or its paragraph must, and hold one comparison: a
-verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "is
-superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
+verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "an
+improvement over", "is superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
 order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
 neither row leaves it alone. The words of the clause
@@ -19,7 +19,9 @@ caption); a raw order does not.
 It flags only when every compared column contradicts the claim beyond the rounding of both cells:
 a tie or one agreeing column leaves the sentence alone. A claim made of every column
 ("consistently outperforms", "is better than Y in all cases", "across all datasets") is denied by
-one column that reverses it, and is flagged when one does. Sentences that hedge or scope the claim
+one column that reverses it, and is flagged when one does: "consistently", "always", "a consistent
+improvement over", or a quantifier over the lines ("in all / every / each / both <lines>"); "all but one" and
+"all … except" scope it and are hedges. Sentences that hedge or scope the claim
 ("on most datasets", "on average", "except", "not", "respectively", "if", "expected") are left
 alone, and so are reference rows (oracle, human, upper bound).
 """
@@ -78,7 +80,7 @@ class ComparisonContradicted(Violation):
 # "raw+" / "raw-" the subject's value above or below the other's.
 _COMPARISON = re.compile(
     r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
-    r"|improve[sd]?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
+    r"|improve[sd]?\s+(?:over|upon)|improvements?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
     r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
     r"|(?:lags?|lagged|falls?|fell)\s+behind)"
     r"|(?P<up>exceeds|exceeded|(?:higher|greater|larger)(?:\s+[\w-]+){0,3}?\s+than)"
@@ -90,10 +92,11 @@ _HEDGED = re.compile(
     r"n't|fails?|respectively|if|whether|would|could|expect\w*|hypothes\w*|predict\w*|while|whereas|but|although|than\s+(?:the\s+)?others?|all)\b",
     re.IGNORECASE,
 )
-# A claim made of every column: one column against it is an exception the sentence denies.
+# A claim made of every column: one column against it is an exception the sentence denies. "All but one"
+# and "all except" scope it, and stay hedged.
 _UNIVERSAL = re.compile(
-    r"\b(?:consistently|always|uniformly|invariably|in\s+(?:all|every)\s+(?:cases?|settings?|datasets?|tasks?|experiments?|metrics?|benchmarks?)"
-    r"|(?:across|on|for)\s+(?:all|every)\s+(?:(?:the|\w+)\s+)?(?:cases?|settings?|datasets?|tasks?|metrics?|benchmarks?|splits?|languages?))\b",
+    r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
+    r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
