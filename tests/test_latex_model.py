@@ -124,6 +124,14 @@ Proof text.
     assert any(a.short == "LLMs" and a.long == "Large Language Models" for _, a in project.index.inline_acronyms)
 
 
+def test_an_authors_macro_keeps_the_space_after_it(tmp_path):
+    """ "\\lang performs" reads as two words, never "\\langperforms": the name of a method stays a word."""
+    body = "\\section{Results}\n\\lang performs worst, \\lang{} next and \\langR\\ last.\n"
+    project = make_project(tmp_path, {"main.tex": document(body, "\\newcommand{\\lang}{Lang\\xspace}")})
+    (placed,) = [placed for placed in project.manuscript.blocks if placed.kind is BlockKind.PARAGRAPH]
+    assert placed.block.plain.text == "\\lang performs worst, \\lang next and \\langR last."
+
+
 def test_tables_read_numbers_through_decoration(tmp_path):
     table = r"""\begin{table}\caption{Results}\label{tab:r}
 \begin{tabular}{lccc}\toprule
