@@ -19,6 +19,7 @@ often beyond the table, and is left alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -30,7 +31,10 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, ratio_claims
+from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
+
+# A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
+_AGGREGATE = re.compile(r"\b(?:total|overall|average|avg|mean)\b", re.IGNORECASE)
 
 
 @violation_type
@@ -81,16 +85,18 @@ def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
     """The claim against each table it may read, flagged for each thing compared that no line bears out
     (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
-    for label in item.labels:
-        table = tables.get(label)
-        for compared in factors(table, claim) if table is not None else ():
+    labels = [label for label in item.labels if label in tables]
+    named = named_table(claim, tables) if not labels else None
+    for label in labels or ([named] if named else []):
+        table = tables[label]
+        for compared in factors(table, claim):
             failing = [factor for factor in compared.factors if not claim.holds_for(factor)]
             if not failing or (len(failing) < len(compared.factors) and not compared.each):
                 continue
-            closest = min(failing, key=claim.miss)
+            closest = min(failing, key=lambda factor: (not _AGGREGATE.search(factor.line), claim.miss(factor)))
             violation = RatioMiscomputed(claim, item.quote, label, closest)
             evidence = Evidence(
-                kind=_evidence_kind(item, compared),
+                kind=_evidence_kind(item, compared) if labels else "weak: a table the claim's words name, not cited",
                 statements=[Statement(file=item.anchor.file, range=item.anchor.range, quote=item.quote, role="stated factor")],
                 reason="no line of the table gives the two named rows that factor, within the cells' rounding",
             )
