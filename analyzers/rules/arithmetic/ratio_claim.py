@@ -109,6 +109,8 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
     the factor fails outright or only on the side the sentence makes larger or on one line it names."""
     if not compared.named:
         return "moderate: the only two rows of the table"
+    if compared.runner_up:
+        return "weak: the best of the other rows"
     if item.claim.percent is not None:
         return "moderate: a change in percent between two named rows"
     if not item.claim.than:

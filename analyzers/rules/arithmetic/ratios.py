@@ -86,6 +86,16 @@ _LEADING_PREPOSITION = re.compile(r"\s*(?:in|on|for|with|of|by)\b", re.IGNORECAS
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
 _LOG_SCALE = re.compile(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
 _SPREAD = re.compile(r"\(|±|\\pm\b")
+# The compared side named as the best of the rest ("outperforms the previous best by 2%"), and its stand-in line.
+_RUNNER_UP_WORDS = re.compile(
+    r"\b(?:previous|prior|next|second)[\s-]+best\b|\b(?:best|strongest)\s+(?:baselines?|competitors?|prior|previous|existing|other)\b"
+    r"|\brunners?[\s-]?ups?\b",
+    re.IGNORECASE,
+)
+RUNNER_UP = -1
+# The authors' method in a sentence, and the header of its line.
+_OUR_METHOD = re.compile(r"\bour\s+(?:[a-z-]+\s+)?(?:method|approach|model|framework|system|algorithm)\b|\bours\b", re.IGNORECASE)
+_OURS_HEADER = re.compile(r"^\W*(?:ours|proposed|our\s+(?:method|approach|model))\W*$", re.IGNORECASE)
 # Words of a claim that name no table: its comparison and its prepositions.
 _SCOPE_STOP = frozenset({"on", "in", "for", "of", "at", "than", "and", "to", "with", "by", "percent", "points", "times", "fold"})
 _UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
@@ -170,8 +180,9 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
         if match.re is _LISTED:
             listed.append(match)
             continue
+        if match.groupdict().get("verb") or (listed and sentence[listed[-1].end() : match.start()].strip()):
+            listed.clear()  # "…, and B outperforms C by 5%": another clause names no side for the changes before it
         if match.groupdict().get("verb"):
-            listed.clear()  # "outperforms B by 5%" names no side for a change listed before it
             compared, stop = match.group("compared"), match.end()
         else:
             begin = _LEADING_PREPOSITION.match(sentence, match.end())
@@ -287,6 +298,7 @@ class Compared:
     factors: list[Factor]
     each: bool  # the sentence bounds the factor on each line it names ("at least 100x fewer decisions and conflicts")
     named: bool  # both things named by their lines' headers, not the two lines of a two-line table
+    runner_up: bool = False  # compared with "the previous best": on each line, the rest's nearest cell
 
 
 def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
@@ -314,25 +326,47 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
             if sides is None:
                 continue
             subject, compared, oriented = sides
-            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared)):
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared) if line != RUNNER_UP):
                 return
             for other in compared:
                 found = (
-                    factor_between(lines[subject][1].get(at), lines[other][1].get(at), header, oriented) for header, at in named or across
+                    factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented)
+                    for header, at in named or across
                 )
                 kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
                 if not named and len(kept) > 1:
                     kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
-                yield Compared(kept, claim.bound and len(named) > 1, by_name)
+                yield Compared(kept, claim.bound and len(named) > 1, by_name, other == RUNNER_UP)
             return
 
 
 def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
     """The claimed line and the compared ones, each named by its header."""
-    subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
+    subject, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
+    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) else [])
     if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
         return None
     return subject[0], compared, True
+
+
+def _ours(lines: list[tuple[str, dict[int, Cell]]], subject: str) -> list[int]:
+    """The one line headed "Ours" (or "Proposed"), when the sentence's subject is the authors' method."""
+    if not _OUR_METHOD.search(subject):
+        return []
+    ours = [index for index, (header, _) in enumerate(lines) if _OURS_HEADER.match(header)]
+    return ours if len(ours) == 1 else []
+
+
+def _cell(lines: list[tuple[str, dict[int, Cell]]], subject: int, other: int, at: int) -> Cell | None:
+    """The compared line's cell at `at`; for the runner-up, the other lines' cell nearest the claimed one's
+    (the best of the rest, whichever way is better, where the claimed line is the best)."""
+    if other != RUNNER_UP:
+        return lines[other][1].get(at)
+    claimed = lines[subject][1].get(at)
+    rest = [cells[at] for index, (_, cells) in enumerate(lines) if index != subject and at in cells and cells[at].value is not None]
+    if claimed is None or claimed.value is None or not rest:
+        return None
+    return min(rest, key=lambda cell: abs((cell.value or 0.0) - (claimed.value or 0.0)))
 
 
 def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
