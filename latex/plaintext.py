@@ -72,6 +72,7 @@ SILENT_COMMANDS = frozenset(
         "index",
         "rowcolor",
         "cellcolor",
+        "color",  # its argument names a colour: a cell "\color{red} 416" reads 416
         "arraystretch",
         "setlength",
         "addcontentsline",

@@ -155,6 +155,15 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
 
 
+def test_a_coloured_cell_reads_its_number_not_its_colour(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lrr}
+ & A & B \\
+FPS & \color{red} 416 & \color{blue}412 \\
+\end{tabular}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert [(cell.text, cell.value) for cell in grid.rows[1][1:]] == [("416", 416.0), ("412", 412.0)]
+
+
 def _cells(table):
     return [[cell.text for cell in row] for row in table.rows]
 
