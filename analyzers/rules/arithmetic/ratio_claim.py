@@ -2,11 +2,18 @@
 
 ## How it decides
 The table is the one the sentence or its paragraph references, else the one shown last before it
-in the section. The sentence names each side by a row header of the table (or a column header,
-methods side by side), the claimed one before the factor and the compared ones after "than" or
-"compared to" (or between "outperforms" and "by"); a table of two lines has no other pair to
-mean. The factor is taken from their cells on every line across (only on the lines the sentence
-names, when it names some: "fewer conflicts"), within the cells' rounding, in the same unit, and
+in the section. A sentence that references no table (only a figure, or nothing) may mean one the
+paper shows elsewhere: the one table naming both sides whose caption or label the claim's own
+words name best ("11% lower on BabyAI" and "Breakdown on every BabyAI task"). The sentence names
+each side by a row header of the table (or a column header, methods side by side), the claimed
+one before the factor and the compared ones after "than" or "compared to" (or between
+"outperforms" and "by"); "our method" names the one line headed "Ours", and "the previous best"
+is, on each line across, the other cell nearest the claimed one. Changes listed before the one
+that names the compared side ("14% lower on A and 11% lower on B than C") compare the same two
+sides, each where its own words say. A table of two lines has no other pair to mean. The factor
+is taken from their cells on every line across (only on the lines the sentence names, when it
+names some: "fewer conflicts"; also on the lines averaged, in one unit, when it names none: a
+table of tasks read as a whole), within the cells' rounding, in the same unit, and
 never on a log scale (L2FC, dB). Where the words say which side is the larger ("that of", "more",
 "fewer") it must be; "faster" is a smaller time or a larger rate, and only lines of times or rates
 count for it. A bound ("over", "more than", "at least") must hold on some line, and on each line
@@ -160,7 +167,9 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     the sentence names" when some line gives the factor, but the wrong way round or not on every
     line the bound names; "moderate: a change in percent between two named rows" for a
     percentage; "moderate: a factor after 'by' or before 'compared to'" for those forms;
-    "moderate: the only two rows of the table" when no header names the sides.
+    "moderate: the only two rows of the table" when no header names the sides; "weak: the best
+    of the other rows" for "the previous best"; "weak: a table the claim's words name, not cited"
+    when the sentence cites no table and its words name one by caption or label.
     """
     shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
     for placed in section.blocks:
