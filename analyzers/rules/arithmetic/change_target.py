@@ -21,10 +21,11 @@ from ....latex.model import Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, spelled, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .prose import prose_blocks, quoted
+from .cited import stated_with_tables, with_shown_tables
+from .prose import PROSE, quoted
 from .targets import Difference, Target, differences, may_state_target, targets
 
 
@@ -53,11 +54,8 @@ class _Stated:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Stated]]]) -> Iterator[Finding]:
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Stated):
-                yield from _contradicted(item, tables)
+    for item, tables in stated_with_tables(parts, _Stated):
+        yield from _contradicted(item, tables)
 
 
 def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
@@ -109,19 +107,14 @@ def change_end_is_difference(ctx: RuleContext, section: Section) -> Iterator[Sho
     named by the number's unit or the words of what changes, and two of its cells differ by the
     stated end, which none of them is.
     """
-    shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
-    for placed in section.blocks:
-        here = shown_table(placed)
-        if here is not None:
-            shown = here.labels
-            yield here
-    for placed in prose_blocks(section):
-        if may_state_target(placed.block.plain.text):
-            yield from _stated(ctx, placed, shown)
+    return with_shown_tables(section, lambda placed, shown: _stated(ctx, placed, shown))
 
 
 def _stated(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> Iterator[_Stated]:
+    """The ends the block's sentences state, each against the tables it or its paragraph cites, else `shown`."""
     text = placed.block.plain.text
+    if placed.kind not in PROSE or not may_state_target(text):
+        return
     paragraph_refs = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(text):
         sentence = text[start:end]

@@ -35,9 +35,10 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, spelled, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .cited import stated_with_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
 # A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
@@ -81,11 +82,8 @@ class _Claim:
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Claim):
-                yield from _contradicted(item, tables)
+    for item, tables in stated_with_tables(parts, _Claim):
+        yield from _contradicted(item, tables)
 
 
 def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
@@ -171,18 +169,13 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     of the other rows" for "the previous best"; "weak: a table the claim's words name, not cited"
     when the sentence cites no table and its words name one by caption or label.
     """
-    shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
-    for placed in section.blocks:
-        here = shown_table(placed)
-        if here is not None:
-            shown = here.labels
-            yield here
-        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and may_state_ratio(placed.block.plain.text):
-            yield from _paragraph_claims(ctx, placed, shown)
+    return with_shown_tables(section, lambda placed, shown: _paragraph_claims(ctx, placed, shown))
 
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> Iterator[_Claim]:
     """The factors the paragraph's sentences state, each against the tables it or its paragraph cites, else `shown`."""
+    if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION) or not may_state_ratio(placed.block.plain.text):
+        return
     text = placed.block.plain.text
     paragraph_refs = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(text):
