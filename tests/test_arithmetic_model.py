@@ -326,3 +326,11 @@ def test_changes_listed_before_the_compared_side_share_it_each_where_its_words_s
     assert alone.factor == 3  # no "than" names a side for the 7%: left alone
     (other,) = ratio_claims("It is 7% lower on LangR, and SemLang is 3% better than MLP.")
     assert other.factor == 3 and "SemLang" in other.subject
+
+
+def test_changes_after_by_pair_with_the_sides_before_it_in_order():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    struck, dsst = ratio_claims("For AUC, EnKCF outperformed Struck and DSST by 5% and 10% while running faster.")
+    assert (struck.factor, struck.compared, dsst.factor, dsst.compared) == (5, "Struck", 10, "DSST")
+    assert ratio_claims("Ours outperforms the previous best by 0.68% and 1.33%.") == ()  # two changes, one side: on what each?

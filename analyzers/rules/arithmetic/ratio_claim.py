@@ -10,10 +10,12 @@ one before the factor and the compared ones after "than" or "compared to" (or be
 "outperforms" and "by"); "our method" names the one line headed "Ours", and "the previous best"
 is, on each line across, the other cell nearest the claimed one. Changes listed before the one
 that names the compared side ("14% lower on A and 11% lower on B than C") compare the same two
-sides, each where its own words say. A table of two lines has no other pair to mean. The factor
+sides, each where its own words say; "outperforms A and B by 5% and 10%" pairs them in order (and
+reads nothing where the counts differ). A table of two lines has no other pair to mean. The factor
 is taken from their cells on every line across (only on the lines the sentence names, when it
 names some: "fewer conflicts"; also on the lines averaged, in one unit, when it names none: a
-table of tasks read as a whole), within the cells' rounding, in the same unit, and
+table of tasks read as a whole), within the cells' rounding, in the same unit (a spread, "79.37 ±
+0.09", is no unit), and
 never on a log scale (L2FC, dB). Where the words say which side is the larger ("that of", "more",
 "fewer") it must be; "faster" is a smaller time or a larger rate, and only lines of times or rates
 count for it. A bound ("over", "more than", "at least") must hold on some line, and on each line

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ....latex.model import Cell, Table
@@ -96,6 +96,11 @@ RUNNER_UP = -1
 # The authors' method in a sentence, and the header of its line.
 _OUR_METHOD = re.compile(r"\bour\s+(?:[a-z-]+\s+)?(?:method|approach|model|framework|system|algorithm)\b|\bours\b", re.IGNORECASE)
 _OURS_HEADER = re.compile(r"^\W*(?:ours|proposed|our\s+(?:method|approach|model))\W*$", re.IGNORECASE)
+# The further changes of "by 5% and 10%", each after the last; and the sides "A and B", "A, B and C" they pair with.
+_MORE_FACTORS = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?:percentage\s+)?points?\b|pp\b)", re.IGNORECASE
+)
+_SIDES = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 # Words of a claim that name no table: its comparison and its prepositions.
 _SCOPE_STOP = frozenset({"on", "in", "for", "of", "at", "than", "and", "to", "with", "by", "percent", "points", "times", "fold"})
 _UNIT = re.compile(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
@@ -193,10 +198,32 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
         if found and _PRONOUN.match(subject):  # "…, while it is 18 times that of B": the same claimed side
             subject = found[-1].subject
         members = [*listed, match]
-        found.extend(_claim(sentence, member, subject, compared, _own_words(sentence, member, members)) for member in members)
+        claims = [_claim(sentence, member, subject, compared, _own_words(sentence, member, members)) for member in members]
+        if match.groupdict().get("verb"):
+            claims, stop = _respectively(claims[-1], sentence, stop)
+        found.extend(claims)
         listed.clear()
         after = stop
     return tuple(found)
+
+
+def _respectively(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[RatioClaim], int]:
+    """ "outperforms A and B by 5% and 10%": one claim a side, in order; where the counts differ, none."""
+    more = list(_MORE_FACTORS.finditer(sentence[stop:]))
+    taken = [match for index, match in enumerate(more) if match.start() == (more[index - 1].end() if index else 0)]
+    if not taken:
+        return [claim], stop
+    sides = [side for side in _SIDES.split(claim.compared) if side.strip()]
+    values = [claim.factor, *(float(match.group("value")) for match in taken)]
+    if len(sides) != len(values) or claim.percent is None:
+        return [], stop + taken[-1].end()
+    decimals = [claim.percent, *(len(match.group("value").partition(".")[2]) for match in taken)]
+    spans = [(claim.start, claim.end), *((stop + match.start("value"), stop + match.end()) for match in taken)]
+    paired = [
+        replace(claim, factor=value, percent=places, compared=side, start=start, end=end)
+        for side, value, places, (start, end) in zip(sides, values, decimals, spans)
+    ]
+    return paired, stop + taken[-1].end()
 
 
 def _own_words(sentence: str, member: re.Match[str], members: list[re.Match[str]]) -> frozenset[str]:
@@ -385,7 +412,7 @@ def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) ->
     """The factor between two cells of one line, when both are positive numbers in the same unit."""
     if a is None or b is None or not (a.value and b.value and a.value > 0 and b.value > 0):
         return None
-    if not (_as_written(a) and _as_written(b)) or _UNIT.sub("", a.text) != _UNIT.sub("", b.text):
+    if not (_as_written(a) and _as_written(b)) or _unit(a) != _unit(b):
         return None  # "9 MB" against "700 kB": the numbers alone do not compare
     (small, small_slack), (large, large_slack) = sorted(((a.value, slack(a.decimals)), (b.value, slack(b.decimals))))
     if small <= small_slack:
@@ -396,7 +423,7 @@ def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) ->
 def _over_lines(factors: list[Factor]) -> Iterator[Factor]:
     """The factor between the two sides' means over the lines, when a sentence names none of them
     and the lines measure in one unit."""
-    if len({_UNIT.sub("", factor.claimed.text) for factor in factors}) > 1:
+    if len({_unit(factor.claimed) for factor in factors}) > 1:
         return
     decimals = max(max(factor.claimed.decimals, factor.compared.decimals) for factor in factors)
     means = [sum(side.value or 0.0 for side in sides) / len(factors) for sides in zip(*((f.claimed, f.compared) for f in factors))]
@@ -404,6 +431,11 @@ def _over_lines(factors: list[Factor]) -> Iterator[Factor]:
     mean = factor_between(claimed, compared, "the lines averaged", factors[0].oriented)
     if mean is not None:
         yield mean
+
+
+def _unit(cell: Cell) -> str:
+    """What the cell writes beside its digits, before any spread: "79.37 ± 0.09" and "77.32" share one."""
+    return _UNIT.sub("", _SPREAD.split(cell.text, maxsplit=1)[0])
 
 
 def _as_written(cell: Cell) -> bool:
