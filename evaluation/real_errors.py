@@ -30,6 +30,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
     "prose-vs-table": (
+        "ARI004",  # a gap the prose states between two rows that the table's cells do not give
         "NUM001",
         "NUM004",
         "NUM007",

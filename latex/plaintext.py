@@ -72,6 +72,7 @@ SILENT_COMMANDS = frozenset(
         "index",
         "rowcolor",
         "cellcolor",
+        "color",  # its argument names a colour: a cell "\color{red} 416" reads 416
         "arraystretch",
         "setlength",
         "addcontentsline",
@@ -267,16 +268,14 @@ class InlineRenderer:
         arguments = macro_arguments(node)
         if not arguments or all(argument is None for argument in arguments):
             symbol = symbol_text(name)
-            if symbol is not None:
-                if symbol.isspace():
-                    out.space(start, end)
-                else:
-                    out.add(symbol, start, end)
-                    if node.latex_verbatim()[-1:].isspace():
-                        out.space(end, end)
+            if symbol is not None and symbol.isspace():
+                out.space(start, end)
                 return
-            if not arguments:
-                out.add(node.latex_verbatim().rstrip(), start, end)
+            if symbol is not None or not arguments:
+                verbatim = node.latex_verbatim()
+                out.add(verbatim.rstrip() if symbol is None else symbol, start, end)
+                if verbatim[-1:].isspace():  # "\\method performs": the name stays a word of its own
+                    out.space(end, end)
                 return
         for argument in arguments:
             if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{":

@@ -313,3 +313,24 @@ def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_r
     # A display environment is read line by line, its markup and comments aside.
     align = "\\begin{align}\n m &= 2 + 2 \\nonumber \\\\\n &= 2 \\times 3 = 7. % not 6\n\\end{align}"
     assert [(found.side, found.written_text) for found in computations(align, display=True)] == [(r"2 \times 3", "7")]
+
+
+def test_changes_listed_before_the_compared_side_share_it_each_where_its_words_say():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    first, second = ratio_claims("Lang performs the worst, achieving 14% lower success on LangR and 11% lower on BabyAI than SemLang.")
+    assert (first.factor, second.factor) == (14, 11) and first.compared == second.compared == " SemLang"
+    assert "Lang performs" in first.subject and first.subject == second.subject
+    assert "langr" in first.words and "babyai" not in first.words and "langr" not in second.words
+    (alone,) = ratio_claims("It is 7% lower on LangR, and SemLang is better than MLP by 3%.")
+    assert alone.factor == 3  # no "than" names a side for the 7%: left alone
+    (other,) = ratio_claims("It is 7% lower on LangR, and SemLang is 3% better than MLP.")
+    assert other.factor == 3 and "SemLang" in other.subject
+
+
+def test_changes_after_by_pair_with_the_sides_before_it_in_order():
+    from auditex.analyzers.rules.arithmetic.ratios import ratio_claims
+
+    struck, dsst = ratio_claims("For AUC, EnKCF outperformed Struck and DSST by 5% and 10% while running faster.")
+    assert (struck.factor, struck.compared, dsst.factor, dsst.compared) == (5, "Struck", 10, "DSST")
+    assert ratio_claims("Ours outperforms the previous best by 0.68% and 1.33%.") == ()  # two changes, one side: on what each?

@@ -124,6 +124,14 @@ Proof text.
     assert any(a.short == "LLMs" and a.long == "Large Language Models" for _, a in project.index.inline_acronyms)
 
 
+def test_an_authors_macro_keeps_the_space_after_it(tmp_path):
+    """ "\\lang performs" reads as two words, never "\\langperforms": the name of a method stays a word."""
+    body = "\\section{Results}\n\\lang performs worst, \\lang{} next and \\langR\\ last.\n"
+    project = make_project(tmp_path, {"main.tex": document(body, "\\newcommand{\\lang}{Lang\\xspace}")})
+    (placed,) = [placed for placed in project.manuscript.blocks if placed.kind is BlockKind.PARAGRAPH]
+    assert placed.block.plain.text == "\\lang performs worst, \\lang next and \\langR last."
+
+
 def test_tables_read_numbers_through_decoration(tmp_path):
     table = r"""\begin{table}\caption{Results}\label{tab:r}
 \begin{tabular}{lccc}\toprule
@@ -145,6 +153,15 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert grid.column_header(1) == "Acc ↑"
     source = project.documents["main.tex"].text
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
+
+
+def test_a_coloured_cell_reads_its_number_not_its_colour(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lrr}
+ & A & B \\
+FPS & \color{red} 416 & \color{blue}412 \\
+\end{tabular}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert [(cell.text, cell.value) for cell in grid.rows[1][1:]] == [("416", 416.0), ("412", 412.0)]
 
 
 def _cells(table):

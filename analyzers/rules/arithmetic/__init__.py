@@ -4,6 +4,7 @@ and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 from .breakdown import breakdown_not_total
 from .change_elsewhere import change_against_other_table
 from .change_per_line import change_per_line_mismatch
+from .change_target import change_end_is_difference
 from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
 from .pooled_row import pooled_row_mismatch
@@ -18,6 +19,7 @@ from .written_computation import written_computation_mismatch
 __all__ = [
     "breakdown_not_total",
     "change_against_other_table",
+    "change_end_is_difference",
     "change_per_line_mismatch",
     "grid_count_mismatch",
     "parts_not_whole",

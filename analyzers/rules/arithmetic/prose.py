@@ -7,11 +7,11 @@ from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Statement
 
-_PROSE = (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE)
+PROSE = (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE)
 
 
 def prose_blocks(section: Section) -> list[PlacedBlock]:
-    return [placed for placed in section.blocks if placed.kind in _PROSE]
+    return [placed for placed in section.blocks if placed.kind in PROSE]
 
 
 def quoted(ctx: RuleContext, placed: PlacedBlock, plain_start: int, plain_end: int, role: str) -> Statement:

@@ -2,11 +2,20 @@
 
 ## How it decides
 The table is the one the sentence or its paragraph references, else the one shown last before it
-in the section. The sentence names each side by a row header of the table (or a column header,
-methods side by side), the claimed one before the factor and the compared ones after "than" or
-"compared to" (or between "outperforms" and "by"); a table of two lines has no other pair to
-mean. The factor is taken from their cells on every line across (only on the lines the sentence
-names, when it names some: "fewer conflicts"), within the cells' rounding, in the same unit, and
+in the section. A sentence that references no table (only a figure, or nothing) may mean one the
+paper shows elsewhere: the one table naming both sides whose caption or label the claim's own
+words name best ("11% lower on BabyAI" and "Breakdown on every BabyAI task"). The sentence names
+each side by a row header of the table (or a column header, methods side by side), the claimed
+one before the factor and the compared ones after "than" or "compared to" (or between
+"outperforms" and "by"); "our method" names the one line headed "Ours", and "the previous best"
+is, on each line across, the other cell nearest the claimed one. Changes listed before the one
+that names the compared side ("14% lower on A and 11% lower on B than C") compare the same two
+sides, each where its own words say; "outperforms A and B by 5% and 10%" pairs them in order (and
+reads nothing where the counts differ). A table of two lines has no other pair to mean. The factor
+is taken from their cells on every line across (only on the lines the sentence names, when it
+names some: "fewer conflicts"; also on the lines averaged, in one unit, when it names none: a
+table of tasks read as a whole), within the cells' rounding, in the same unit (a spread, "79.37 ±
+0.09", is no unit), and
 never on a log scale (L2FC, dB). Where the words say which side is the larger ("that of", "more",
 "fewer") it must be; "faster" is a smaller time or a larger rate, and only lines of times or rates
 count for it. A bound ("over", "more than", "at least") must hold on some line, and on each line
@@ -19,6 +28,7 @@ often beyond the table, and is left alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,10 +37,14 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, spelled, tables_by_label
+from ...quantities import ShownTable, block_refs, referenced_labels, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, ratio_claims
+from .cited import stated_with_tables, with_shown_tables
+from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
+
+# A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
+_AGGREGATE = re.compile(r"\b(?:total|overall|average|avg|mean)\b", re.IGNORECASE)
 
 
 @violation_type
@@ -70,27 +84,26 @@ class _Claim:
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Claim):
-                yield from _contradicted(item, tables)
+    for item, tables in stated_with_tables(parts, _Claim):
+        yield from _contradicted(item, tables)
 
 
 def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
     """The claim against each table it may read, flagged for each thing compared that no line bears out
     (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
-    for label in item.labels:
-        table = tables.get(label)
-        for compared in factors(table, claim) if table is not None else ():
+    labels = [label for label in item.labels if label in tables]
+    named = named_table(claim, tables) if not labels else None
+    for label in labels or ([named] if named else []):
+        table = tables[label]
+        for compared in factors(table, claim):
             failing = [factor for factor in compared.factors if not claim.holds_for(factor)]
             if not failing or (len(failing) < len(compared.factors) and not compared.each):
                 continue
-            closest = min(failing, key=claim.miss)
+            closest = min(failing, key=lambda factor: (not _AGGREGATE.search(factor.line), claim.miss(factor)))
             violation = RatioMiscomputed(claim, item.quote, label, closest)
             evidence = Evidence(
-                kind=_evidence_kind(item, compared),
+                kind=_evidence_kind(item, compared) if labels else "weak: a table the claim's words name, not cited",
                 statements=[Statement(file=item.anchor.file, range=item.anchor.range, quote=item.quote, role="stated factor")],
                 reason="no line of the table gives the two named rows that factor, within the cells' rounding",
             )
@@ -103,6 +116,8 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
     the factor fails outright or only on the side the sentence makes larger or on one line it names."""
     if not compared.named:
         return "moderate: the only two rows of the table"
+    if compared.runner_up:
+        return "weak: the best of the other rows"
     if item.claim.percent is not None:
         return "moderate: a change in percent between two named rows"
     if not item.claim.than:
@@ -152,20 +167,17 @@ def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTa
     the sentence names" when some line gives the factor, but the wrong way round or not on every
     line the bound names; "moderate: a change in percent between two named rows" for a
     percentage; "moderate: a factor after 'by' or before 'compared to'" for those forms;
-    "moderate: the only two rows of the table" when no header names the sides.
+    "moderate: the only two rows of the table" when no header names the sides; "weak: the best
+    of the other rows" for "the previous best"; "weak: a table the claim's words name, not cited"
+    when the sentence cites no table and its words name one by caption or label.
     """
-    shown: tuple[str, ...] = ()  # the labels of the table last shown in the section
-    for placed in section.blocks:
-        here = shown_table(placed)
-        if here is not None:
-            shown = here.labels
-            yield here
-        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and may_state_ratio(placed.block.plain.text):
-            yield from _paragraph_claims(ctx, placed, shown)
+    return with_shown_tables(section, lambda placed, shown: _paragraph_claims(ctx, placed, shown))
 
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> Iterator[_Claim]:
     """The factors the paragraph's sentences state, each against the tables it or its paragraph cites, else `shown`."""
+    if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION) or not may_state_ratio(placed.block.plain.text):
+        return
     text = placed.block.plain.text
     paragraph_refs = tuple(sorted(block_refs(placed.block)))
     for start, end in sentence_spans(text):

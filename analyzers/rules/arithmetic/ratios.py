@@ -13,7 +13,8 @@ either way round. A percentage is a change relative to either side, or a differe
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -47,6 +48,23 @@ _BY_CLAIM = DeferredPattern(
     r"(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r"|(?P<bare>\d+(?:\.\d+)?)\b)",
     re.IGNORECASE,
 )
+# A change listed before another that names the compared side for both: "14% lower success on A and
+# 11% lower on B than C". Its own words ("success on A") say where it holds; "than" follows in the sentence.
+_LISTED = DeferredPattern(
+    r"(?<![\w.])(?:"
+    + _BOUND
+    + r"|"
+    + _ESTIMATE
+    + r")?(?:"
+    + _FACTOR
+    + r"|"
+    + _PERCENT
+    + r"|"
+    + _MAGNITUDE
+    + r")\s+(?P<comparative>[a-z]+er|more|less|fewer)\b"
+    r"(?P<scope>(?:\s+(?!(?:than|and|but|while|whereas)\b)[^\s.;:(),]+){0,4}?)\s*(?:,\s*|\s+)and\s+(?=[^.;]*?\bthan\b)",
+    re.IGNORECASE,
+)
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
 _FACTOR_HINT = DeferredPattern(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
@@ -70,6 +88,23 @@ _LEADING_PREPOSITION = DeferredPattern(r"\s*(?:in|on|for|with|of|by)\b", re.IGNO
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
 _LOG_SCALE = DeferredPattern(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
 _SPREAD = DeferredPattern(r"\(|±|\\pm\b")
+# The compared side named as the best of the rest ("outperforms the previous best by 2%"), and its stand-in line.
+_RUNNER_UP_WORDS = DeferredPattern(
+    r"\b(?:previous|prior|next|second)[\s-]+best\b|\b(?:best|strongest)\s+(?:baselines?|competitors?|prior|previous|existing|other)\b"
+    r"|\brunners?[\s-]?ups?\b",
+    re.IGNORECASE,
+)
+RUNNER_UP = -1
+# The authors' method in a sentence, and the header of its line.
+_OUR_METHOD = DeferredPattern(r"\bour\s+(?:[a-z-]+\s+)?(?:method|approach|model|framework|system|algorithm)\b|\bours\b", re.IGNORECASE)
+_OURS_HEADER = DeferredPattern(r"^\W*(?:ours|proposed|our\s+(?:method|approach|model))\W*$", re.IGNORECASE)
+# The further changes of "by 5% and 10%", each after the last; and the sides "A and B", "A, B and C" they pair with.
+_MORE_FACTORS = DeferredPattern(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?:percentage\s+)?points?\b|pp\b)", re.IGNORECASE
+)
+_SIDES = DeferredPattern(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+# Words of a claim that name no table: its comparison and its prepositions.
+_SCOPE_STOP = frozenset({"on", "in", "for", "of", "at", "than", "and", "to", "with", "by", "percent", "points", "times", "fold"})
 _UNIT = DeferredPattern(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
 
 
@@ -92,6 +127,7 @@ class RatioClaim:
     between: str = ""  # the words between the factor and "compared to": what changes, never a side ("fold in A compared with B")
     than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
     points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
+    scope: str = ""  # the claim's own words, which may name where it holds ("14% lower success on LangR")
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
@@ -136,13 +172,23 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
     """The factors the sentence states. The claimed side is named before the factor (before the
     verb: "A outperforms B by 55%"), apart from what an earlier factor of the sentence compared
     with ("13 times less than A, while it is 18 times that of B", where "it" is the claimed side
-    again); the compared side after "than", up to the end of its phrase, or between the verb and "by"."""
+    again); the compared side after "than", up to the end of its phrase, or between the verb and "by".
+    Changes listed before the one that names the compared side ("14% lower on A and 11% lower on
+    B than C") compare the same two sides, each where its own words say."""
     found: list[RatioClaim] = []
+    listed: list[re.Match[str]] = []  # changes waiting for the "than" that names their compared side
     after = 0  # where the last claim's compared side ends
-    for match in sorted((*_CLAIM.finditer(sentence), *_BY_CLAIM.finditer(sentence)), key=lambda match: match.start()):
-        factor = _stated(match)
-        if factor is None or match.start() < after or _UP_TO.search(sentence, 0, match.start()):
+    matches = (*_CLAIM.finditer(sentence), *_BY_CLAIM.finditer(sentence), *_LISTED.finditer(sentence))
+    for match in sorted(matches, key=lambda match: match.start()):
+        if _stated(match) is None or match.start() < max(after, listed[-1].end() if listed else 0):
+            continue
+        if _UP_TO.search(sentence, 0, match.start()):
             continue  # "up to 100 times": the best case of many
+        if match.re is _LISTED:
+            listed.append(match)
+            continue
+        if match.groupdict().get("verb") or (listed and sentence[listed[-1].end() : match.start()].strip()):
+            listed.clear()  # "…, and B outperforms C by 5%": another clause names no side for the changes before it
         if match.groupdict().get("verb"):
             compared, stop = match.group("compared"), match.end()
         else:
@@ -150,32 +196,68 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
             end = _OBJECT_END.search(sentence, begin.end() if begin else match.end())
             stop = end.start() if end else len(sentence)
             compared = sentence[match.end() : stop]
-        subject = sentence[after : match.start()]
+        subject = sentence[after : (listed or [match])[0].start()]
         if found and _PRONOUN.match(subject):  # "…, while it is 18 times that of B": the same claimed side
             subject = found[-1].subject
-        percent = match.group("percent")
-        speed = _SPEED.search(match.group("comparative") or match.groupdict().get("as") or "")
-        found.append(
-            RatioClaim(
-                factor,
-                bool(match.group("bound")),
-                bool(match.group("orders")),
-                bool(speed),
-                subject,
-                compared,
-                frozenset(name_words(sentence)),
-                match.start(),
-                match.end(),
-                _larger(match),
-                len(percent.partition(".")[2]) if percent else None,
-                bool(match.group("estimate")),
-                match.groupdict().get("gap") or "",
-                not (match.groupdict().get("verb") or match.groupdict().get("gap") is not None or match.groupdict().get("noun")),
-                bool(match.group("points")),
-            )
-        )
+        members = [*listed, match]
+        claims = [_claim(sentence, member, subject, compared, _own_words(sentence, member, members)) for member in members]
+        if match.groupdict().get("verb"):
+            claims, stop = _respectively(claims[-1], sentence, stop)
+        found.extend(claims)
+        listed.clear()
         after = stop
     return tuple(found)
+
+
+def _respectively(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[RatioClaim], int]:
+    """ "outperforms A and B by 5% and 10%": one claim a side, in order; where the counts differ, none."""
+    more = list(_MORE_FACTORS.finditer(sentence[stop:]))
+    taken = [match for index, match in enumerate(more) if match.start() == (more[index - 1].end() if index else 0)]
+    if not taken:
+        return [claim], stop
+    sides = [side for side in _SIDES.split(claim.compared) if side.strip()]
+    values = [claim.factor, *(float(match.group("value")) for match in taken)]
+    if len(sides) != len(values) or claim.percent is None:
+        return [], stop + taken[-1].end()
+    decimals = [claim.percent, *(len(match.group("value").partition(".")[2]) for match in taken)]
+    spans = [(claim.start, claim.end), *((stop + match.start("value"), stop + match.end()) for match in taken)]
+    paired = [
+        replace(claim, factor=value, percent=places, compared=side, start=start, end=end)
+        for side, value, places, (start, end) in zip(sides, values, decimals, spans)
+    ]
+    return paired, stop + taken[-1].end()
+
+
+def _own_words(sentence: str, member: re.Match[str], members: list[re.Match[str]]) -> frozenset[str]:
+    """The words of the sentence that may name the lines across a claim: all of them, less those
+    naming where another change of the same list holds ("on A" for the change "on B")."""
+    own = name_words(member.group(0))
+    others = {word for other in members if other is not member for word in name_words(other.group(0))}
+    return frozenset(name_words(sentence) - (others - own))
+
+
+def _claim(sentence: str, match: re.Match[str], subject: str, compared: str, words: frozenset[str]) -> RatioClaim:
+    groups = match.groupdict()
+    percent = groups["percent"]
+    speed = _SPEED.search(groups["comparative"] or groups.get("as") or "")
+    return RatioClaim(
+        _stated(match) or 0.0,
+        bool(groups["bound"]),
+        bool(groups["orders"]),
+        bool(speed),
+        subject,
+        compared,
+        words,
+        match.start(),
+        match.end(),
+        _larger(match),
+        len(percent.partition(".")[2]) if percent else None,
+        bool(groups["estimate"]),
+        groups.get("gap") or "",
+        not (groups.get("verb") or groups.get("gap") is not None or groups.get("noun")),
+        bool(groups["points"]),
+        match.string[match.end("comparative") : match.end()] if groups["comparative"] else match.group(0),
+    )
 
 
 def _stated(match: re.Match[str]) -> float | None:
@@ -245,6 +327,7 @@ class Compared:
     factors: list[Factor]
     each: bool  # the sentence bounds the factor on each line it names ("at least 100x fewer decisions and conflicts")
     named: bool  # both things named by their lines' headers, not the two lines of a two-line table
+    runner_up: bool = False  # compared with "the previous best": on each line, the rest's nearest cell
 
 
 def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
@@ -272,23 +355,47 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
             if sides is None:
                 continue
             subject, compared, oriented = sides
-            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared)):
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared) if line != RUNNER_UP):
                 return
             for other in compared:
                 found = (
-                    factor_between(lines[subject][1].get(at), lines[other][1].get(at), header, oriented) for header, at in named or across
+                    factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented)
+                    for header, at in named or across
                 )
                 kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
-                yield Compared(kept, claim.bound and len(named) > 1, by_name)
+                if not named and len(kept) > 1:
+                    kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
+                yield Compared(kept, claim.bound and len(named) > 1, by_name, other == RUNNER_UP)
             return
 
 
 def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
     """The claimed line and the compared ones, each named by its header."""
-    subject, compared = _named(lines, claim.subject), _named(lines, claim.compared)
+    subject, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
+    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) else [])
     if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
         return None
     return subject[0], compared, True
+
+
+def _ours(lines: list[tuple[str, dict[int, Cell]]], subject: str) -> list[int]:
+    """The one line headed "Ours" (or "Proposed"), when the sentence's subject is the authors' method."""
+    if not _OUR_METHOD.search(subject):
+        return []
+    ours = [index for index, (header, _) in enumerate(lines) if _OURS_HEADER.match(header)]
+    return ours if len(ours) == 1 else []
+
+
+def _cell(lines: list[tuple[str, dict[int, Cell]]], subject: int, other: int, at: int) -> Cell | None:
+    """The compared line's cell at `at`; for the runner-up, the other lines' cell nearest the claimed one's
+    (the best of the rest, whichever way is better, where the claimed line is the best)."""
+    if other != RUNNER_UP:
+        return lines[other][1].get(at)
+    claimed = lines[subject][1].get(at)
+    rest = [cells[at] for index, (_, cells) in enumerate(lines) if index != subject and at in cells and cells[at].value is not None]
+    if claimed is None or claimed.value is None or not rest:
+        return None
+    return min(rest, key=lambda cell: abs((cell.value or 0.0) - (claimed.value or 0.0)))
 
 
 def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
@@ -307,7 +414,7 @@ def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) ->
     """The factor between two cells of one line, when both are positive numbers in the same unit."""
     if a is None or b is None or not (a.value and b.value and a.value > 0 and b.value > 0):
         return None
-    if not (_as_written(a) and _as_written(b)) or _UNIT.sub("", a.text) != _UNIT.sub("", b.text):
+    if not (_as_written(a) and _as_written(b)) or _unit(a) != _unit(b):
         return None  # "9 MB" against "700 kB": the numbers alone do not compare
     (small, small_slack), (large, large_slack) = sorted(((a.value, slack(a.decimals)), (b.value, slack(b.decimals))))
     if small <= small_slack:
@@ -315,11 +422,45 @@ def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) ->
     return Factor(a, b, line, (large - large_slack) / (small + small_slack), (large + large_slack) / (small - small_slack), oriented)
 
 
+def _over_lines(factors: list[Factor]) -> Iterator[Factor]:
+    """The factor between the two sides' means over the lines, when a sentence names none of them
+    and the lines measure in one unit."""
+    if len({_unit(factor.claimed) for factor in factors}) > 1:
+        return
+    decimals = max(max(factor.claimed.decimals, factor.compared.decimals) for factor in factors)
+    means = [sum(side.value or 0.0 for side in sides) / len(factors) for sides in zip(*((f.claimed, f.compared) for f in factors))]
+    claimed, compared = (Cell(0, 0, spelled(mean, decimals), 0, 0, mean, decimals=decimals) for mean in means)
+    mean = factor_between(claimed, compared, "the lines averaged", factors[0].oriented)
+    if mean is not None:
+        yield mean
+
+
+def _unit(cell: Cell) -> str:
+    """What the cell writes beside its digits, before any spread: "79.37 ± 0.09" and "77.32" share one."""
+    return _UNIT.sub("", _SPREAD.split(cell.text, maxsplit=1)[0])
+
+
 def _as_written(cell: Cell) -> bool:
     """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
     A spread after the value ("73 (12)", "51 ± 1") is not part of it."""
     value = _SPREAD.split(cell.text, maxsplit=1)[0]
     return re.sub(r"\D", "", value) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+
+
+def named_table(claim: RatioClaim, tables: Mapping[str, Table]) -> str | None:
+    """The label of the one table, of those naming both sides by their headers, whose caption or label
+    the claim's own words name best ("11% lower on BabyAI than C" and "Breakdown on every BabyAI
+    task"): a sentence citing no table may still mean one the paper shows elsewhere."""
+    scope = {word.lstrip("\\") for word in name_words(claim.scope)} - _SCOPE_STOP
+    scores: dict[str, int] = {}
+    for label, table in tables.items():
+        named = {word.lstrip("\\") for word in name_words(f"{table.caption or ''} {label.replace('_', ' ')}")}
+        score = len(scope & named)
+        if score and any(compared.named for compared in factors(table, claim)):
+            scores[label] = score
+    best = max(scores.values(), default=0)
+    chosen = {id(tables[label]) for label, score in scores.items() if score == best}
+    return next((label for label, score in scores.items() if score == best), None) if len(chosen) == 1 else None
 
 
 def _named(lines: list[tuple[str, dict[int, Cell]]], words_of: str) -> list[int]:
