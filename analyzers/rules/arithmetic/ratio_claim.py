@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
@@ -44,7 +45,7 @@ from .cited import stated_with_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
 # A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
-_AGGREGATE = re.compile(r"\b(?:total|overall|average|avg|mean)\b", re.IGNORECASE)
+_AGGREGATE = DeferredPattern(r"\b(?:total|overall|average|avg|mean)\b", re.IGNORECASE)
 
 
 @violation_type

@@ -12,20 +12,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_share, slack
 
 # A change and where it ends: "decreases run-time performance to 317 fps", "the error drops to 2.3%".
 # The words between (at most five) name what changes; "from 8.50 to 8.84" has both ends (ARI002 reads it).
-_TARGET = re.compile(
+_TARGET = DeferredPattern(
     r"\b(?P<verb>decreas|drop|fall|fell|reduc|cut|shr[iau]nk|shorten|increas|improv|rise|rose|grow|grew|declin|boost|rais|degrad|slow|speed)\w*"
     r"(?P<what>(?:\s+(?!(?:from|up|close|compared|relative|equal|similar|due|according|next|prior|and|or|but)\b)[^\s.;:,()]+){0,5}?)"
     r"\s+to\s+(?:only\s+|just\s+)?(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d.,]*\s*(?:times|x\b|×|-?fold))"
     r"\s*(?P<unit>%|[A-Za-z]{1,8}\b)?",
     re.IGNORECASE,
 )
-_HINT = re.compile(r"\bto\s+\d", re.IGNORECASE)
+_HINT = DeferredPattern(r"\bto\s+\d", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,7 +96,7 @@ def table_counts(sentence: str) -> tuple[TableCount, ...]:
 
 LISTED_IN = "strong: the cited table's rows counted"
 COUNTED_NEAR = "moderate: a known set counted beside the table's citation"
-_REF_ONLY = re.compile(_REF)
+_REF_ONLY = DeferredPattern(_REF)
 
 
 def _exact(sentence: str, match: re.Match[str], group: int, label: str, evidence: str) -> list[TableCount]:
@@ -138,9 +138,9 @@ def listings(table: Table) -> Iterator[int]:
     yield from (len(stretch) for stretch in stretches)  # or the rows of one stretch between rules
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = DeferredPattern(r"\d")
 # A row that sums the others up by its name: "Total", "Average", "Combined", "all splits (aggregate)".
-_SUMMARY_NAME = re.compile(r"^\W*(?:combined|pooled|all\b)|\baggregate\b", re.IGNORECASE)
+_SUMMARY_NAME = DeferredPattern(r"^\W*(?:combined|pooled|all\b)|\baggregate\b", re.IGNORECASE)
 
 
 def _summary(row: list[Cell]) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from ....latex.conditionals import group_end
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -29,13 +30,13 @@ from ...violation import Violation, violation_type
 from .model import FLOAT_BLOCKS, FLOATS, float_type, unprinted
 
 _WORDS = 3  # a shorter caption ("Results.") may be one on purpose
-_CONTINUED = re.compile(r"\\ContinuedFloat\b|\bcont(?:inued|\.)|\(cont\b", re.I)
+_CONTINUED = DeferredPattern(r"\\ContinuedFloat\b|\bcont(?:inued|\.)|\(cont\b", re.I)
 # What a float's contents are not: its comments, placement, captions and labels (read by brace depth below).
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
-_PLACEMENT = re.compile(r"^\\begin\{[^}]*\}\s*(?:\[[^\]]*\])?")
+_COMMENT = DeferredPattern(r"(?<!\\)%[^\n]*")
+_PLACEMENT = DeferredPattern(r"^\\begin\{[^}]*\}\s*(?:\[[^\]]*\])?")
 # The captions that step the float's counter: one, or the float has subfigures or several parts.
-_NUMBERED = re.compile(r"\\caption(?:of\s*\{\w+\})?\s*[\[{]")
-_CAPTION_OR_LABEL = re.compile(r"\\(?:caption\*?|captionof\s*\{\w+\}|label)\s*(?:\[[^\]]*\])?\s*\{")
+_NUMBERED = DeferredPattern(r"\\caption(?:of\s*\{\w+\})?\s*[\[{]")
+_CAPTION_OR_LABEL = DeferredPattern(r"\\(?:caption\*?|captionof\s*\{\w+\}|label)\s*(?:\[[^\]]*\])?\s*\{")
 
 
 @violation_type

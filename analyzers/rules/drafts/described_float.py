@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
@@ -37,12 +38,12 @@ from .panels import sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 # One float typed by hand: "Figure 5", "Fig. S2A", "Table 4" (a list of numbers or a range is not read).
-_TYPED = re.compile(
+_TYPED = DeferredPattern(
     r"(?<![\w\\])(?P<name>Figure|Fig\.|Table|Tab\.)[\s~]*(?P<number>(?P<prefix>[A-Z]?)\d+)(?P<panel>[a-z]|[A-H](?![a-z]))?"
     r"(?![\w.]*\d|\s*(?:,|and|&|–|-|to)\s*[A-Z]?\d)"
 )
 # "Figure 1 in the manuscript": a supplement compiled apart speaks of the paper's floats.
-_OTHER_DOCUMENT = re.compile(r"\b(?:in|of|from)\s+the\s+(?:main\s+)?(?:manuscript|paper|article)\b", re.I)
+_OTHER_DOCUMENT = DeferredPattern(r"\b(?:in|of|from)\s+the\s+(?:main\s+)?(?:manuscript|paper|article)\b", re.I)
 _DESCRIBED = 2  # a caption's own words a sentence must hold to describe its float
 _COMMON = 3  # captions that hold a word before it names the paper's subject rather than a float
 

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
@@ -44,7 +45,7 @@ from .units import MENTION, Unit, content_words, mentioned_unit_kind, numbered_u
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION)
 # A sentence that sets one unit against another may use the other's words on purpose.
-_CONTRAST = re.compile(
+_CONTRAST = DeferredPattern(
     r"\b(?:unlike|contrast|whereas|instead|rather|differ\w*|compared?|comparison|than|however|new|extend\w*|replicat\w*|beyond|except)\b",
     re.I,
 )

@@ -5,9 +5,10 @@ prefix changes the scale, not the dimension, so ms and s, nm and cm compare equa
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import lru_cache
+
+from ....latex.deferred_pattern import DeferredPattern
 
 Dimension = tuple[tuple[str, int], ...]
 
@@ -60,8 +61,8 @@ _NAMES = {
 _PREFIXES = ("yocto", "zepto", "atto", "femto", "pico", "nano", "micro", "milli", "centi", "deci", "kilo", "mega", "giga", "tera", "mu")
 _PREFIX_LETTERS = "yzafpnuµμmcdkMGT"
 # siunitx's abbreviations (`\nm`, `\kHz`, `\meV`) are a prefix letter before a unit's symbol.
-_SHORT = re.compile(rf"^[{_PREFIX_LETTERS}]?(?:s|m|g|K|Hz|eV|J|W|V|A|T|L|mol|Pa|N)$")
-_TOKEN = re.compile(
+_SHORT = DeferredPattern(rf"^[{_PREFIX_LETTERS}]?(?:s|m|g|K|Hz|eV|J|W|V|A|T|L|mol|Pa|N)$")
+_TOKEN = DeferredPattern(
     r"(?:\^|\\textsuperscript)\s*\{?\s*(?P<power>[-−–]?\d+)\s*\}?"
     r"|\\(?P<macro>[A-Za-z]+)"
     r"|(?P<word>[A-Za-zµμ]+)"

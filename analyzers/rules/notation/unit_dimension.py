@@ -14,12 +14,12 @@ redefined, and a unit this does not read (counts such as atoms/s) leaves its sta
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -31,7 +31,7 @@ from .dimensions import Dimension, dimension
 
 _ARGUMENT = r"[^{}]*(?:\{[^{}]*\}[^{}]*)*"  # a brace group's contents, one level of nesting
 _NUMBER = r"-?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?-?\d+\}?)?|10\^\{?-?\d+\}?"
-_STATEMENT = re.compile(
+_STATEMENT = DeferredPattern(
     r"(?:(?<=\$)|(?<=\\\())\s*(?P<symbol>\\?[A-Za-z]+(?:_\{[^{}$]{1,20}\}|_\\?[A-Za-z0-9]+)?)\s*"
     r"(?:=|\\approx|\\simeq|\\sim|\\gtrsim|\\lesssim|\\geq?|\\leq?|<|>)\s*(?:"
     rf"\\unit\s*\[[^\]]+\]\s*\{{(?P<units>{_ARGUMENT})\}}"
@@ -41,7 +41,7 @@ _STATEMENT = re.compile(
 # Commands that open math without naming a quantity.
 _NOT_SYMBOLS = frozenset({"\\frac", "\\mathrm", "\\text", "\\left", "\\sum", "\\int", "\\log", "\\exp", "\\max", "\\min"})
 _BASES = {"M": "kg", "L": "m", "T": "s", "K": "K", "I": "A", "N": "mol"}
-_HINT = re.compile(r"\\(?:unit|SI|qty|si|mathrm|text|rm)\b")
+_HINT = DeferredPattern(r"\\(?:unit|SI|qty|si|mathrm|text|rm)\b")
 
 
 class _Statement(NamedTuple):

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
@@ -48,27 +49,27 @@ from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .extents import End, stated_bounds, stated_finding, stated_ranges, stated_ratio_ranges, tables_and_statements
 
-_CHANGE = re.compile(
+_CHANGE = DeferredPattern(
     r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger)",
     re.IGNORECASE,
 )
-_AGAINST = re.compile(r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*)(?=\s)", re.IGNORECASE)
-_OURS = re.compile(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
+_AGAINST = DeferredPattern(r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*)(?=\s)", re.IGNORECASE)
+_OURS = DeferredPattern(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
 # A citation in a row's header names no row; a subscript glued to its letter is part of the name ("L_1" is "L1").
-_CITATION = re.compile(r"\\\w*cite\w*\s*(?:\[[^\]]*\]\s*)*\{[^}]*\}")
-_SUBSCRIPT = re.compile(r"(?<=[A-Za-z])_\{?([A-Za-z0-9]+)\}?")
+_CITATION = DeferredPattern(r"\\\w*cite\w*\s*(?:\[[^\]]*\]\s*)*\{[^}]*\}")
+_SUBSCRIPT = DeferredPattern(r"(?<=[A-Za-z])_\{?([A-Za-z0-9]+)\}?")
 # The extent is of the change: "by up to 22.4%", "improvements ranging from 10% to 69%", "a 10-20% reduction"
 # (not a setting the comparison holds over: "better than L1 for noise from 10% to 50%").
-_OF_CHANGE_BEFORE = re.compile(
+_OF_CHANGE_BEFORE = DeferredPattern(
     r"(?:\bby|\b(?:improvement|reduction|gain|increase|decrease|speed-?up|drop)s?(?:\s+(?:of|ranging|range))?)\s+$", re.IGNORECASE
 )
-_OF_CHANGE_AFTER = re.compile(
+_OF_CHANGE_AFTER = DeferredPattern(
     r"\s*(?:\w+\s+)?(?:improvement|reduction|gain|increase|decrease|lower|higher|less|fewer|faster|better|speed-?up|drop)", re.IGNORECASE
 )
 # A row headed "Baseline" is named by "the baseline" (its word names no other row: it is in every table's header).
-_BASELINE_ROW = re.compile(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
-_THE_BASELINE = re.compile(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
-_EXTENT_UNIT = re.compile(r"\d\s*(?:%|x\b|×|times|-?fold)")
+_BASELINE_ROW = DeferredPattern(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
+_THE_BASELINE = DeferredPattern(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
+_EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)")
 # The words just before an extent that may name its column: "reduces the average height error by up to".
 _NAMING_WINDOW = 60
 

@@ -4,11 +4,11 @@ number with its decimals and whether it is a percentage."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -21,16 +21,16 @@ Stated = TypeVar("Stated")
 Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
 
 NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
-_RANGE = re.compile(
+_RANGE = DeferredPattern(
     r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
     + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
-_UP_TO = re.compile(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
 # "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
 _TIMES = r"\s*(?:x|×|times|-?fold)\b"
-_RATIO_RANGE = re.compile(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
+_RATIO_RANGE = DeferredPattern(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
@@ -50,11 +51,11 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
 # An integer count, or a scaled one ("3.2 million", "600k"), before the words of what it counts (or an acronym's
 # plural: "19 NLMs"). Not part of a name or a reference ("Study 2 participants", "GPT-4 models", "Table 3
 # lists"), nor a value set by "=".
-_COUNT = re.compile(r"(?<![\w.,=^_~/-])(" + NUMBER + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+(?=[a-z]|" + _ACRONYMS + ")")
+_COUNT = DeferredPattern(r"(?<![\w.,=^_~/-])(" + NUMBER + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+(?=[a-z]|" + _ACRONYMS + ")")
 # A capitalised word before the number, not the sentence's first: the number is part of a name ("Study 2", "Table 3").
-_NAME_BEFORE = re.compile(r"(?<=\S)\s+[A-Z][\w-]*\.?\s*$")
+_NAME_BEFORE = DeferredPattern(r"(?<=\S)\s+[A-Z][\w-]*\.?\s*$")
 # A count that bounds or rounds ("more than 1,000", "about 50"): compared only when far from the other value.
-_ROUGH_BEFORE = re.compile(
+_ROUGH_BEFORE = DeferredPattern(
     r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|more\s+than|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|"
     r"under|above|below|some|circa|ca\.)|~|\\sim|≈)\s*$",
     re.IGNORECASE,
@@ -69,18 +70,18 @@ _SETTINGS = frozenset(
 )
 # What it counts, in the plural, among the four words after it: "jobs", "video instances", "additional neural
 # language models", "NLMs"; not a unit ("800 km s^-1", "5 ms").
-_PLURAL = re.compile(r"(?:[\w-]+\s+){0,3}?(?:[a-z][a-z-]+[a-rt-z]s|" + _ACRONYMS + ")")
-_POWER_OF_TEN = re.compile(r"10+")
+_PLURAL = DeferredPattern(r"(?:[\w-]+\s+){0,3}?(?:[a-z][a-z-]+[a-rt-z]s|" + _ACRONYMS + ")")
+_POWER_OF_TEN = DeferredPattern(r"10+")
 # A selection, not a count of what there is: "the top 1,000 features", "the first 100 samples".
-_SELECTION_BEFORE = re.compile(r"\b(?:top|first|last|best|worst|next|previous)\s*$", re.IGNORECASE)
+_SELECTION_BEFORE = DeferredPattern(r"\b(?:top|first|last|best|worst|next|previous)\s*$", re.IGNORECASE)
 # A known set: a count after a determiner ("the 6 taxa with significant ORs", "all three benchmarks"). The paper
 # names the set again with its qualifier, so a small count (under ten, or in words) is read too.
-_KNOWN_BEFORE = re.compile(r"\b(?:the|these|those|all(?:\s+of)?\s+the|all)\s+$", re.IGNORECASE)
+_KNOWN_BEFORE = DeferredPattern(r"\b(?:the|these|those|all(?:\s+of)?\s+the|all)\s+$", re.IGNORECASE)
 # A small count in a word before lower-case words, searched for only in a sentence that holds one (a plain substring
 # test, far cheaper than the pattern).
-_SMALL_WORD = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r")\s+(?=[a-z])")
+_SMALL_WORD = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r")\s+(?=[a-z])")
 _SPACED_WORDS = tuple(f" {word} " for word in COUNT_WORDS)
-_KNOWN_WORD = re.compile(r"\b(?:[Tt]he|[Tt]hese|[Tt]hose|[Aa]ll)\s+(?:of\s+the\s+)?(?:" + "|".join(COUNT_WORDS) + r")\s+[a-z]")
+_KNOWN_WORD = DeferredPattern(r"\b(?:[Tt]he|[Tt]hese|[Tt]hose|[Aa]ll)\s+(?:of\s+the\s+)?(?:" + "|".join(COUNT_WORDS) + r")\s+[a-z]")
 _DETERMINER_REACH = 16  # characters before a count that hold its determiner ("all of the ")
 _KNOWN_SET = "counts: the same known set, qualified alike"
 _PHRASE = "="  # marks the known set's counted phrase among a count's words: "=taxa significant or"
@@ -149,7 +150,7 @@ def _phrase(sentence: str, start: int, end: int) -> str | None:
     return _PHRASE + " ".join(word.removesuffix("s") for word in words) if len(words) == _QUALIFIED else None
 
 
-_ACRONYM = re.compile(r"\b([A-Z]{2,}s?)\b")
+_ACRONYM = DeferredPattern(r"\b([A-Z]{2,}s?)\b")
 
 
 _ROUNDED = "~"
@@ -210,7 +211,7 @@ def _evidence(statement: Stated, other: Stated) -> str | None:
     return None
 
 
-_SETTING = re.compile(r"^([a-z]{1,3})=(.+)$")  # a setting in the tail, as `content_stems` keeps it: "t=10"
+_SETTING = DeferredPattern(r"^([a-z]{1,3})=(.+)$")  # a setting in the tail, as `content_stems` keeps it: "t=10"
 # The part of the data a sentence speaks of: counts of the training and of the test set differ on purpose.
 _SPLITS = {"train": re.compile(r"\btrain", re.IGNORECASE), "test": re.compile(r"\b(?:test|evaluat|held[- ]out|validat)", re.IGNORECASE)}
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
@@ -48,13 +49,13 @@ from .model import significant_figures
 from .restated import HAS_DIGIT
 
 # "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
-_EXTREME = re.compile(
+_EXTREME = DeferredPattern(
     r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
     + NUMBER
     + r"(?![\w.])"
 )
 # A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
-_PART = re.compile(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
+_PART = DeferredPattern(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell, Table
 from ....latex.sentences import sentence_spans
@@ -67,11 +68,11 @@ class BestClaimContradicted(Violation):
         return f"{self.table} {self.header} {self.claimed} {self.better}"
 
 
-_SUPERLATIVE = re.compile(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
+_SUPERLATIVE = DeferredPattern(r"\b(best|highest|lowest|state-of-the-art|sota)\b", re.IGNORECASE)
 # A superlative scoped to a subset ("the best among the baselines", "second best"), a comparison that claims no
 # win ("performs comparably to state-of-the-art methods", "on par with the best", "within 0.5 points of the best"), or a phrase that is no claim
 # ("to the best of our knowledge").
-_SCOPED = re.compile(
+_SCOPED = DeferredPattern(
     r"\b(second|third|runner|except|excluding|among\s+(?!all\b)|other\s+than|baselines?|prior|previous|"
     r"not|no|nor|fails?|close\s+to|comparabl[ey]|competitive(?:ly)?|on\s+par|par\s+with|similar(?:ly)?\s+to|"
     r"approach(?:es|ing)?\s+(?:the\s+)?(?:best|state)|within\s+(?:\S+\s+){1,3}?of\s+(?:the\s+)?(?:best|highest|lowest|state|sota)|"
@@ -80,13 +81,13 @@ _SCOPED = re.compile(
 )
 # A claim made of every column: "on all datasets", "in both settings", "across every benchmark", "in each case";
 # "on all but one" scopes it.
-_EVERY_COLUMN = re.compile(
+_EVERY_COLUMN = DeferredPattern(
     r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?!\s+(?:but|except|save)\b)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b",
     re.IGNORECASE,
 )
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
-_SOTA_COMPETITORS = re.compile(
+_SOTA_COMPETITORS = DeferredPattern(
     r"\b(?:state[- ]of[- ]the[- ]art|sota)\s+(?:\w+\s+)?(?:methods?|models?|baselines?|approaches|"
     r"systems?|techniques?|works?|algorithms?|competitors?|alternatives?|solutions?|detectors?|"
     r"trackers?|architectures?|networks?|frameworks?)\b",

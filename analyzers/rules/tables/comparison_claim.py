@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
@@ -78,7 +79,7 @@ class ComparisonContradicted(Violation):
 
 # The comparison and what it claims: +1 a win, -1 a loss (both read against the column's direction),
 # "raw+" / "raw-" the subject's value above or below the other's.
-_COMPARISON = re.compile(
+_COMPARISON = DeferredPattern(
     r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
     r"|improve[sd]?\s+(?:over|upon)|improvements?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
     r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
@@ -87,29 +88,29 @@ _COMPARISON = re.compile(
     r"|(?P<down>(?:lower|smaller)(?:\s+[\w-]+){0,3}?\s+than))\b",
     re.IGNORECASE,
 )
-_HEDGED = re.compile(
+_HEDGED = DeferredPattern(
     r"\b(?:most|majority|many|several|some|average|overall|generally|typically|except|apart\s+from|excluding|other\s+than|not|no|never|"
     r"n't|fails?|respectively|if|whether|would|could|expect\w*|hypothes\w*|predict\w*|while|whereas|but|although|than\s+(?:the\s+)?others?|all)\b",
     re.IGNORECASE,
 )
 # A claim made of every column: one column against it is an exception the sentence denies. "All but one"
 # and "all except" scope it, and stay hedged.
-_UNIVERSAL = re.compile(
+_UNIVERSAL = DeferredPattern(
     r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
     r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
 # The other side as every other row: "all other methods", "previous approaches", "all baselines".
-_EVERY_OTHER = re.compile(
+_EVERY_OTHER = DeferredPattern(
     r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
     r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$",
     re.IGNORECASE,
 )
-_OBJECT_END = re.compile(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
+_OBJECT_END = DeferredPattern(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
-_CUE = re.compile(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
+_CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
@@ -71,14 +72,14 @@ class CounterpartReversed(Violation):
         return f"{self.table} {self.claim}"
 
 
-_CLAIM = re.compile(
+_CLAIM = DeferredPattern(
     r"\b(?:(?:(?P<up>higher|greater|larger|more)|(?P<down>lower|smaller|fewer|less)|(?P<win>better)|(?P<loss>worse))"
     r"(?:\s+[\w-]+){0,3}?\s+than|(?P<outperform>outperform(?:s|ed)?)|(?P<underperform>underperform(?:s|ed)?))"
     r"\s+(?:their|its|the)\s+(?P<other>[\w-]+(?:\s+[\w-]+)??)\s+(?P<head>counterparts?|[\w-]+)\b",
     re.IGNORECASE,
 )
-_EVERY = re.compile(r"\b(?:all|each|every|consistently|always|uniformly|invariably)\b", re.IGNORECASE)
-_HEDGED = re.compile(
+_EVERY = DeferredPattern(r"\b(?:all|each|every|consistently|always|uniformly|invariably)\b", re.IGNORECASE)
+_HEDGED = DeferredPattern(
     r"\b(?:most|majority|many|several|some|average|overall|generally|typically|usually|often|tend\w*|mostly|largely|almost|"
     r"nearly|except|but|apart\s+from|excluding|other\s+than|not|no|never|n't|if|whether|would|could|should|expect\w*|hypothes\w*)\b",
     re.IGNORECASE,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ...context import RuleContext, Spot
@@ -62,19 +63,19 @@ _DOWN = r"decreas\w*|drop\w*|declin\w*|fall\w*|fell|diminish\w*|shrink\w*|reduc\
 _AXIS_UP = r"increas\w*|larger|higher|more|greater|growing|bigger|longer"
 _AXIS_DOWN = r"decreas\w*|smaller|lower|fewer|less|shorter|shrinking"
 # The axis first ("with increasing"), the rarer half, then the direction word just before it.
-_AXIS = re.compile(
+_AXIS = DeferredPattern(
     rf"\b(?:with|as)\s+(?:the\s+|an?\s+)?(?:(?P<axis_up>{_AXIS_UP})|(?P<axis_down>{_AXIS_DOWN}))\b"
     r"|\bas\s+(?:the\s+)?(?:[\w-]+\s+){1,4}?(?:(?P<grows>increases|grows|rises)|(?P<shrinks>decreases|shrinks|falls))\b",
     re.IGNORECASE,
 )
-_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))(?:\s+trends?)?(?:\s+[\w-]+){{0,3}}?\s+$", re.IGNORECASE)
+_DIRECTION = DeferredPattern(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))(?:\s+trends?)?(?:\s+[\w-]+){{0,3}}?\s+$", re.IGNORECASE)
 _DIRECTION_REACH = 60
-_EACH = re.compile(r"\b(?:consistently|monotonically|always|(?:for|in|across)\s+(?:all|every|each)\b)", re.IGNORECASE)
-_CAUTIOUS = re.compile(
+_EACH = DeferredPattern(r"\b(?:consistently|monotonically|always|(?:for|in|across)\s+(?:all|every|each)\b)", re.IGNORECASE)
+_CAUTIOUS = DeferredPattern(
     r"\b(?:no|not|never|neither|nor|if|whether|would|could|should|expect\w*|hypothes\w*|except|most|generally|roughly)\b|n't\b", re.I
 )
 # A header that is a point of an axis: a number with at most a unit ("7 TeV", "20%", "1B"), not "Model 2".
-_AXIS_HEADER = re.compile(r"^\s*(?P<value>[-−]?\d+(?:\.\d+)?)[\s~]*(?:%|[A-Za-zµ]{1,5})?\s*$")
+_AXIS_HEADER = DeferredPattern(r"^\s*(?P<value>[-−]?\d+(?:\.\d+)?)[\s~]*(?:%|[A-Za-zµ]{1,5})?\s*$")
 _MIN_POINTS = 3
 
 
