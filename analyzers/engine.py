@@ -299,9 +299,15 @@ class _ProjectCheck:
         if rule.pairwise is not None:
             findings = self.pairwise(rule.pairwise, context, units, sections, part)
         else:
+            # Every section's part, those of the sections an edit left as they were taken by position.
+            def parts() -> list[Any]:
+                return self.per_section(
+                    units, ("parts",), lambda place, keys: keys.part, lambda place, section, keys: list(rule.check(context, section))
+                )
+
             findings = units.get(
                 "combine" + self.placed_digest(),
-                lambda: _fingerprinted(combine(context, [(section, part(section, keys)) for section, keys in sections])),
+                lambda: _fingerprinted(combine(context, [(section, value) for (section, _), value in zip(sections, parts())])),
             )
         units.keep(keys.part for _, keys in sections)
         return findings

@@ -22,7 +22,6 @@ findings of the three sources (rules, online verification, LLM audit) together.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from operator import itemgetter
 from pathlib import Path
@@ -90,16 +89,18 @@ class Policy:
             if known.shown is not None:
                 shown.append((known.order, known.shown))
         self._decided = decided  # only what this check saw: findings of units gone are let go
+        shown.sort(key=itemgetter(0))
         result: list[Finding] = []
-        seen: Counter[str] = Counter()
-        for _, finding in sorted(shown, key=itemgetter(0)):
-            seen[finding.fingerprint] += 1
-            if seen[finding.fingerprint] > 1:
+        seen: dict[str, int] = {}
+        dismissals, lowest = self.dismissals, rules.min_severity
+        for _, finding in shown:
+            times = seen[finding.fingerprint] = seen.get(finding.fingerprint, 0) + 1
+            if times > 1:
                 # Same identity twice in a file: keep both, distinguishably.
-                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{seen[finding.fingerprint]}"})
-            if self.dismissals is not None and self.dismissals.is_dismissed(finding.fingerprint):
+                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{times}"})
+            if dismissals is not None and dismissals.is_dismissed(finding.fingerprint):
                 continue
-            if rules.min_severity is not None and finding.severity.rank < rules.min_severity.rank:
+            if lowest is not None and finding.severity.rank < lowest.rank:
                 continue
             result.append(finding)
         return result

@@ -103,6 +103,16 @@ class Manuscript:
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
     layouts: dict[str, FileLayout] = field(default_factory=dict)
+    # File → the places of its blocks in `blocks`, taken when an edit first asks: the manuscripts an edit moves
+    # hold their blocks in the same order, so they share it.
+    block_places: dict[str, list[int]] = field(default_factory=dict)
+
+    def places_of(self, file: str) -> list[int]:
+        """The places in `blocks` of `file`'s blocks, in reading order."""
+        places = self.block_places.get(file)
+        if places is None:
+            places = self.block_places[file] = [place for place, placed in enumerate(self.blocks) if placed.file == file]
+        return places
 
 
 def build_manuscript(
@@ -342,17 +352,13 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     for before, after in zip(old.offsets, new.offsets):
         if moved.setdefault(before, after) != after:
             return None  # two places that coincided no longer do
-    new_blocks = iter([cast(Block, item) for _, order, item in events if order == 2])
+    new_blocks = [cast(Block, item) for _, order, item in events if order == 2]
     replaced: dict[int, PlacedBlock] = {}
-    blocks = []
-    for placed in previous.blocks:
-        if placed.file == edited:
-            block = next(new_blocks)
-            if block is not placed.block:  # a parse the edit re-read, or moved past it
-                new_placed = PlacedBlock(edited, block, placed.section, placed.index, placed.kind)
-                replaced[id(placed)] = new_placed
-                placed = new_placed
-        blocks.append(placed)
+    blocks = list(previous.blocks)
+    for place, block in zip(previous.places_of(edited), new_blocks):
+        placed = blocks[place]
+        if block is not placed.block:  # a parse the edit re-read, or moved past it
+            blocks[place] = replaced[id(placed)] = PlacedBlock(edited, block, placed.section, placed.index, placed.kind)
     holding_blocks = {placed.section for placed in replaced.values()}
     sections = []
     for index, section in enumerate(previous.sections):
@@ -362,7 +368,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
             return None
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}
-    return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts)
+    return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts, block_places=previous.block_places)
 
 
 def _before(section: Section, edited: str, offset: int) -> bool:
@@ -404,5 +410,7 @@ def _moved_section(section: Section, edited: str, moved: dict[int, int], replace
         section.in_appendix,
         runs,
     )
-    copy.hash = _section_hash(copy)
+    # Blocks an edit only moved keep their text, and the section the digest of its texts.
+    if any(placed.block.plain.text != kept.block.plain.text for placed, kept in zip(section_blocks, section.blocks)):
+        copy.hash = _section_hash(copy)
     return copy

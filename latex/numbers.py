@@ -382,38 +382,68 @@ def find_numbers(plain: str) -> list[NumberMention]:
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
     for start, end in sentence_spans(plain):
-        sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), plain[start:end])
-        context = tuple(word.lower() for word in _WORD.findall(sentence) if word.lower() not in _STOPWORDS)
-        spans = _roles(sentence)
-        for match in _NUMBER.finditer(sentence):
-            absolute = start + match.start()
-            before = bisect.bisect_right(opaque_starts, absolute)
-            if before and absolute < opaque[before - 1][1]:
-                continue
-            if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14) : match.start()]):
-                continue
-            sign, digits, unit = match.groups()
-            value = float(digits.replace(",", ""))
-            if sign:
-                value = -value
-            unit = (unit or "").replace("\\%", "%").replace("percent", "%")
-            decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
-            after = sentence[match.end() : match.end() + 40]
-            is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
-            mentions.append(
-                NumberMention(
-                    value,
-                    match.group(0),
-                    decimals,
-                    unit == "%",
-                    unit,
-                    absolute,
-                    start + match.end(),
-                    sentence,
-                    start,
-                    context,
-                    _role(sentence, match.start(), match.end(), spans, is_year),
-                    subject_words(sentence, match.start(), match.end()),
-                )
+        # The opaque spans that reach into the sentence, cut to it and counted from its start.
+        first = max(bisect.bisect_right(opaque_starts, start) - 1, 0)
+        inside = tuple(
+            (max(low, start) - start, high - start) for low, high in opaque[first : bisect.bisect_left(opaque_starts, end)] if high > start
+        )
+        mentions += [
+            NumberMention(
+                mention.value,
+                mention.text,
+                mention.decimals,
+                mention.percent,
+                mention.unit,
+                start + mention.plain_start,
+                start + mention.plain_end,
+                mention.sentence,
+                start,
+                mention.context,
+                mention.role,
+                mention.subject,
             )
+            for mention in _sentence_numbers(plain[start:end], inside)
+        ]
     return mentions
+
+
+@lru_cache(maxsize=_TEXTS_KEPT)
+def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[NumberMention, ...]:
+    """The quantities of one sentence outside its `opaque` spans, placed from its start: kept by sentence, so
+    typing in a paragraph reads again the sentence typed in alone."""
+    opaque_starts = [start for start, _ in opaque]
+    mentions: list[NumberMention] = []
+    sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), text)
+    context = tuple(word.lower() for word in _WORD.findall(sentence) if word.lower() not in _STOPWORDS)
+    spans = _roles(sentence)
+    for match in _NUMBER.finditer(sentence):
+        before = bisect.bisect_right(opaque_starts, match.start())
+        if before and match.start() < opaque[before - 1][1]:
+            continue
+        if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14) : match.start()]):
+            continue
+        sign, digits, unit = match.groups()
+        value = float(digits.replace(",", ""))
+        if sign:
+            value = -value
+        unit = (unit or "").replace("\\%", "%").replace("percent", "%")
+        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+        after = sentence[match.end() : match.end() + 40]
+        is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
+        mentions.append(
+            NumberMention(
+                value,
+                match.group(0),
+                decimals,
+                unit == "%",
+                unit,
+                match.start(),
+                match.end(),
+                sentence,
+                0,
+                context,
+                _role(sentence, match.start(), match.end(), spans, is_year),
+                subject_words(sentence, match.start(), match.end()),
+            )
+        )
+    return tuple(mentions)

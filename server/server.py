@@ -137,11 +137,14 @@ class AuditexServer(LanguageServer):
             return self.generation != generation
 
         self.status("checking")
-        try:
-            first = await self.run(self._take_changes, is_stale)
-            if first is not None and not is_stale():
+        loop = asyncio.get_running_loop()
+
+        def publish_first(first: Diagnostics) -> None:
+            if not is_stale():
                 self.publish(first, final=False)
-            result = None if is_stale() else await self.run(self._check, is_stale)
+
+        try:
+            result = await self.run(self._stages, is_stale, lambda first: loop.call_soon_threadsafe(publish_first, first))
         except Exception as error:  # a bug must cost one analysis, not the server
             log.exception("analysis failed")
             self.status("error", message=f"analysis failed: {error}")
@@ -149,6 +152,15 @@ class AuditexServer(LanguageServer):
         if result is not None and not is_stale():
             self.publish(result)
             settle_heap()
+
+    def _stages(self, is_stale: Callable[[], bool], publish_first: Callable[[Diagnostics], object]) -> Diagnostics | None:
+        """Both stages, one after the other on the analysis thread: the first stage's diagnostics are handed to the
+        event loop to publish while the full check goes on, which so waits for no turn of the loop (under load
+        each hand-over waits for a core)."""
+        first = self._take_changes(is_stale)
+        if first is not None and not is_stale():
+            publish_first(first)
+        return None if is_stale() else self._check(is_stale)
 
     def _take_changes(self, is_stale: Callable[[], bool]) -> Diagnostics | None:
         """Apply the pending changes; the first stage's diagnostics, or None when nothing is staged."""

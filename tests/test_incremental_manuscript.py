@@ -26,7 +26,8 @@ def _described(manuscript: Manuscript) -> tuple:
         (s.id, s.title, s.level, s.kind, s.file, s.start, s.end, s.hash, s.in_appendix, list(s.runs), [placed(p) for p in s.blocks])
         for s in manuscript.sections
     ]
-    return (sections, [placed(p) for p in manuscript.blocks], manuscript.theorem_environments, manuscript.layouts)
+    places = {file: manuscript.places_of(file) for file in manuscript.layouts}  # a moved manuscript shares them
+    return (sections, [placed(p) for p in manuscript.blocks], manuscript.theorem_environments, manuscript.layouts, places)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.manuscript import PlacedBlock
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .model import FLOAT_BLOCKS, FLOATS, float_type, named_before, unprinted
@@ -60,11 +63,7 @@ def reference_names_another_kind(ctx: RuleContext) -> Iterator[Finding]:
     """
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
     kinds: dict[str, set[str]] = {}
-    for placed in ctx.manuscript.blocks:
-        environment = placed.block.environment or ""
-        kind = float_type(environment) if placed.kind in FLOAT_BLOCKS and environment in FLOATS else None
-        if kind is None:
-            continue
+    for placed, kind in (float_kind for section in ctx.manuscript.sections for float_kind in _floats(SectionKey(section))):
         if _RECAPTIONED.search(ctx.source(placed.file).text[placed.block.start : placed.block.end]):
             continue  # a float that captions another kind of float in it
         for key in placed.block.labels:
@@ -86,3 +85,14 @@ def reference_names_another_kind(ctx: RuleContext) -> Iterator[Finding]:
             kind="strong: named as another float", statements=[where], reason=f"`\\{use.command}` prints the {kind}'s number"
         )
         yield ctx.flag(ReferenceNamesAnotherKind(use.key, written, kind), file, start, end, evidence=evidence)
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _floats(key: SectionKey) -> tuple[tuple[PlacedBlock, str], ...]:
+    """A section's floats with the kind each is, walked once per Section the manuscript hands on."""
+    found = []
+    for placed in key.section.blocks:
+        environment = placed.block.environment or ""
+        if placed.kind in FLOAT_BLOCKS and environment in FLOATS and (kind := float_type(environment)) is not None:
+            found.append((placed, kind))
+    return tuple(found)

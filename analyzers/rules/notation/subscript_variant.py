@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -102,19 +103,33 @@ def subscript_variant(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: a subscript written once in reverse"; "moderate: symbols switching subscript together in one block".
     """
-    symbols = [symbol for section in ctx.manuscript.sections for symbol in _section_symbols(SectionKey(section))]
-    yield from _reversed(ctx, symbols)
-    yield from _switched(ctx, symbols)
+    notation = [_section_notation(SectionKey(section)) for section in ctx.manuscript.sections]
+    written = Counter(chain.from_iterable(part.written for part in notation))
+    yield from _reversed(ctx, written, [symbol for part in notation for symbol in part.swappable])
+    yield from _switched(ctx, [symbol for part in notation for symbol in part.named])
+
+
+class _Notation(NamedTuple):
+    """A section's subscripted symbols as the paper-wide comparisons read them, in reading order."""
+
+    written: tuple[tuple[str, str], ...]  # every one, as (base, subscript): how often the paper writes each
+    swappable: tuple[_Symbol, ...]  # those whose subscript has two named parts (`_swapped`)
+    named: tuple[_Symbol, ...]  # those whose subscript names something rather than indexes ("X", "ICvEC", not "i")
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _section_symbols(key: SectionKey) -> tuple[_Symbol, ...]:
-    """A section's subscripted symbols, in reading order: gathered once per Section the manuscript hands on."""
-    return tuple(
+def _section_notation(key: SectionKey) -> _Notation:
+    """Gathered once per Section the manuscript hands on: an edit reads the sections it changed or moved alone."""
+    symbols = [
         _Symbol(base, sub, placed, start, end)
         for placed in key.section.blocks
         if placed.kind in _READ
         for base, sub, start, end in _symbols_in(placed.block.plain.text)
+    ]
+    return _Notation(
+        tuple((symbol.base, symbol.sub) for symbol in symbols),
+        tuple(symbol for symbol in symbols if _swapped(symbol.sub) is not None),
+        tuple(symbol for symbol in symbols if len(symbol.sub) > 1 or symbol.sub.isupper()),
     )
 
 
@@ -127,13 +142,11 @@ def _symbols_in(text: str) -> tuple[tuple[str, str, int, int], ...]:
     )
 
 
-def _reversed(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
-    written = Counter((symbol.base, symbol.sub) for symbol in symbols)
-    for symbol in symbols:
-        parts = _PARTS.fullmatch(symbol.sub)
-        if parts is None or parts.group("first") == parts.group("second") or written[symbol.base, symbol.sub] != 1:
+def _reversed(ctx: RuleContext, written: Counter[tuple[str, str]], swappable: list[_Symbol]) -> Iterator[Finding]:
+    for symbol in swappable:
+        usual = _swapped(symbol.sub)
+        if usual is None or written[symbol.base, symbol.sub] != 1:
             continue
-        usual = f"{parts.group('second')}{parts.group('joint')}{parts.group('first')}"
         if written[symbol.base, usual] >= _THROUGHOUT:
             violation = SubscriptVariant(f"{symbol.base}_{symbol.sub}", f"{symbol.base}_{usual}", written[symbol.base, usual], True)
             evidence = Evidence(
@@ -142,11 +155,19 @@ def _reversed(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
             yield ctx.flag_block(violation, symbol.placed, symbol.start, symbol.end, evidence=evidence)
 
 
-def _switched(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # by subscript: a paper writes a few kinds thousands of times
+def _swapped(sub: str) -> str | None:
+    """A subscript of two named parts with its parts swapped ("ICvEC" → "ECvIC"); None for any other."""
+    parts = _PARTS.fullmatch(sub)
+    if parts is None or parts.group("first") == parts.group("second"):
+        return None
+    return f"{parts.group('second')}{parts.group('joint')}{parts.group('first')}"
+
+
+def _switched(ctx: RuleContext, named: list[_Symbol]) -> Iterator[Finding]:
     blocks: dict[str, dict[str, set[int]]] = {}  # subscript → symbol → blocks that write it
-    for symbol in symbols:
-        if len(symbol.sub) > 1 or symbol.sub.isupper():  # not an index
-            blocks.setdefault(symbol.sub, {}).setdefault(symbol.base, set()).add(symbol.placed.index)
+    for symbol in named:
+        blocks.setdefault(symbol.sub, {}).setdefault(symbol.base, set()).add(symbol.placed.index)
     for sub, bases in blocks.items():
         places = set().union(*bases.values())
         if len(places) != 1 or len(bases) < _FAMILY:
@@ -159,7 +180,7 @@ def _switched(ctx: RuleContext, symbols: list[_Symbol]) -> Iterator[Finding]:
             ),
             None,
         )  # written throughout, and not in this block: a block that writes both families compares them
-        first = next(symbol for symbol in symbols if symbol.sub == sub and symbol.base in bases)
+        first = next(symbol for symbol in named if symbol.sub == sub and symbol.base in bases)
         text = first.placed.block.plain.text
         if usual is None or _INTRODUCED.search(text) or any(f"{base}_1" in text for base in bases):
             continue  # introduced here, or the last of a sequence ("α_1, …, α_M")

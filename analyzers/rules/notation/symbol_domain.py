@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -11,6 +12,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Finding, Related, Severity
+from ...memo import TEXT_CACHE_SIZE
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 
@@ -41,6 +43,14 @@ class _Range(NamedTuple):
     local: bool  # bound by a quantifier ("for all", "fix", "there exists") or a theorem's hypothesis
     finding: Finding  # reported here if an earlier range differs; the combine writes the message
     first: Related  # points here when this is the symbol's first range
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # by a block's text: an edit moves the blocks after it in its file, not their text
+def _stated(text: str) -> tuple[re.Match[str], ...]:
+    """The matches of a stated range in a block's plain text, domains first, in text order."""
+    domains = _DOMAIN.finditer(text) if "∈" in text else ()
+    sandwiches = _SANDWICH.finditer(text) if "≤" in text or "<" in text else ()
+    return (*domains, *sandwiches)
 
 
 def _literal(placed: PlacedBlock, source: str, match: re.Match[str], group: str) -> bool:
@@ -139,28 +149,28 @@ def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_R
 def _ranges(ctx: RuleContext, number: int, placed: PlacedBlock) -> Iterator[_Range]:
     """The numeric ranges block `number` of its section gives symbols, in the order it states them."""
     text = placed.block.plain.text
-    if "∈" not in text and "≤" not in text and "<" not in text:
+    stated = _stated(text)
+    if not stated:
         return
     source = ctx.source(placed.file).text
-    for pattern in (_DOMAIN, _SANDWICH):
-        for match in pattern.finditer(text):
-            low, high = _number(match.group("lo")), _number(match.group("hi"))
-            if low >= high or not _literal(placed, source, match, "lo") or not _literal(placed, source, match, "hi"):
-                continue
-            symbol = match.group("symbol")
-            start, _ = placed.block.plain.source_span(match.start("symbol"), match.end("symbol"))
-            accent = _ACCENT.search(source, max(0, start - 20), start)
-            key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
-            shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
-            local = placed.kind is BlockKind.THEOREM or _QUANTIFIED.search(text, max(0, match.start() - 40), match.start()) is not None
-            yield _Range(
-                key,
-                symbol,
-                low,
-                high,
-                shown,
-                number,
-                local,
-                ctx.report_block(placed, match.start(), match.end(), ""),
-                ctx.related_block(placed, match.start(), match.end(), f"`{symbol}` first given the range {shown}"),
-            )
+    for match in stated:
+        low, high = _number(match.group("lo")), _number(match.group("hi"))
+        if low >= high or not _literal(placed, source, match, "lo") or not _literal(placed, source, match, "hi"):
+            continue
+        symbol = match.group("symbol")
+        start, _ = placed.block.plain.source_span(match.start("symbol"), match.end("symbol"))
+        accent = _ACCENT.search(source, max(0, start - 20), start)
+        key = (accent.group(0).strip(" {") if accent else "") + symbol.replace("{", "").replace("}", "")
+        shown = f"[{match.group('lo').strip()}, {match.group('hi').strip()}]"
+        local = placed.kind is BlockKind.THEOREM or _QUANTIFIED.search(text, max(0, match.start() - 40), match.start()) is not None
+        yield _Range(
+            key,
+            symbol,
+            low,
+            high,
+            shown,
+            number,
+            local,
+            ctx.report_block(placed, match.start(), match.end(), ""),
+            ctx.related_block(placed, match.start(), match.end(), f"`{symbol}` first given the range {shown}"),
+        )
