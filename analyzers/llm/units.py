@@ -295,7 +295,7 @@ class PaperData:
         return inputs
 
     def preamble_title(self, placed: PlacedBlock) -> tuple[int, int] | None:
-        """The span of the `\\title{...}` a preamble block holds: the one part of the preamble a reader sees."""
+        """The span of the `\\title{...}` a preamble block holds: what a reader sees of the preamble, an abstract aside."""
         text = self.project.source(placed.file).text
         for found in _TITLE.finditer(text, placed.block.start, placed.block.end):
             closing = _closing_brace(text, found.end(), placed.block.end)
