@@ -246,6 +246,7 @@ class PaperData:
         self._macros = readable_macros(definition for _, definition in project.index.macros)
         self._records: dict[int, dict[str, Any]] = {}
         self._preamble = self._preamble_spans()
+        self._titles = self._preamble_titles()
         self._repeated_captions = self._captions_inside_floats()
         self._inputs = self._inputs_inside_tables()
         self._inlined = {placed.index for found in self._inputs.values() for _, blocks in found for placed in blocks}
@@ -294,16 +295,22 @@ class PaperData:
                 inputs.setdefault(host.index, []).append((site, [p for p in self.manuscript.blocks if p.file == inclusion.target]))
         return inputs
 
-    def preamble_title(self, placed: PlacedBlock) -> tuple[int, int] | None:
-        """The span of the `\\title{...}` a preamble block holds: what a reader sees of the preamble, an abstract aside."""
-        text = self.project.source(placed.file).text
-        for found in _TITLE.finditer(text, placed.block.start, placed.block.end):
-            closing = _closing_brace(text, found.end(), placed.block.end)
-            line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
-            commented = _COMMENT_MARK.search(line) is not None
-            if closing is not None and not commented and not self.withheld(placed.file, found.start(), closing + 1):
-                return found.start(), closing + 1
-        return None
+    def _preamble_titles(self) -> dict[int, tuple[int, int]]:
+        """Per preamble block that holds a `\\title{...}`, its span: what a reader sees of the preamble, an
+        abstract aside. Found once, since whether a block is sent is asked again and again."""
+        titles = {}
+        for placed in self.manuscript.blocks:
+            if not self.in_preamble(placed):
+                continue
+            text = self.project.source(placed.file).text
+            for found in _TITLE.finditer(text, placed.block.start, placed.block.end):
+                closing = _closing_brace(text, found.end(), placed.block.end)
+                line = text[text.rfind("\n", 0, found.start()) + 1 : found.start()]
+                commented = _COMMENT_MARK.search(line) is not None
+                if closing is not None and not commented and not self.withheld(placed.file, found.start(), closing + 1):
+                    titles[placed.index] = (found.start(), closing + 1)
+                    break
+        return titles
 
     def in_preamble(self, placed: PlacedBlock) -> bool:
         """Before `\\begin{document}`, but for an abstract that a class typesets from there (PNAS's)."""
@@ -335,7 +342,7 @@ class PaperData:
         block, file = placed.block, placed.file
         record: dict[str, Any] = {"index": placed.index, "section": self.title(self.manuscript.sections[placed.section])}
         table = block.table
-        title = self.preamble_title(placed) if self.in_preamble(placed) else None
+        title = self._titles.get(placed.index)
         if title is not None:
             record["latex"] = self.latex(file, *title)
         elif table is None:
@@ -406,7 +413,7 @@ class PaperData:
             and placed.kind not in _FLOATS
             and placed.index < self._after_references.get(placed.section, placed.index + 1)
         )
-        sent = not self.in_preamble(placed) or self.preamble_title(placed) is not None
+        sent = not self.in_preamble(placed) or placed.index in self._titles
         return sent and not shown_elsewhere and not bibliography and self.size(placed) > 0
 
     def _text_after_references(self) -> dict[int, int]:
