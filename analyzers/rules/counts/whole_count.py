@@ -1,0 +1,286 @@
+"""CNT006: the whole of a counted set ("57 studies", "196 unique evaluations") that a table gives otherwise ("Count of unique studies, N=63").
+
+## How it decides
+A paper counts its whole sample once and restates it: the abstract's "we identified 57 studies containing 196
+unique evaluations", the results' "a total of 57 studies", the descriptive table's header "Number of
+evaluations, N=209" or its Total row. Counts of one noun are many in a paper and mostly of other things (each
+experiment's participants, a split, the studies of one comparison), so a count is taken for the whole only where
+the paper says it is one:
+
+- in a table, a header cell that writes a capital N beside the noun ("Number (%) of evaluations, N=209"; a
+  lower-case n is a group's) or the cell of a row named Total, All or Overall under a column whose header names
+  the noun ("Images"). A table that gives two wholes of one noun (a training and a test column) gives none;
+- in the prose, a count of ten or more before its noun in the abstract, which states the whole sample, or in the
+  body with a word that makes it the whole: "a total of", "in total", "all", "the 57 included studies".
+
+The prose's whole is compared with the tables' whole of the same noun (singular or plural alike) when every table
+that gives one gives the same value. It is reported when it differs, is written nowhere in that table (a cell it
+quotes is a part the table breaks down), and its sentence does not write the table's value too. Parts and
+bounds are never wholes: a count after "of", "among", "remaining", "excluded", "up to", "at least", "each",
+"per", or of a training, test or validation split; nor is a count in a sentence that cites another work. A
+rounded count ("about 200 studies", "over 1,000") restates a whole within 15% of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.manuscript import Section
+from ....latex.model import SectionKind, Table
+from ....latex.record import record
+from ....latex.sentences import sentence_spans
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...quantities import shown_table
+from ...registry import Pairwise, Scope, rule
+from ...violation import Violation, violation_type
+from ..numbers.model import PROSE_KINDS, stem
+from ..numbers.restated import NUMBER, value_of
+
+# A count before what it counts: up to two words and a plural noun ("57 studies", "196 unique evaluations").
+_COUNT = DeferredPattern(
+    r"(?<![\w.,=^_~/$-])("
+    + NUMBER
+    + r")(\s*[kK]\b|\s+(?:thousand|million|billion)\b)?\s+((?:[a-z][\w-]*\s+){0,2}?)([a-z][a-z-]*[a-rt-z]s)\b"
+)
+_SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SMALLEST = 10
+# The words that make a body count the whole: "a total of 57", "in total, 57", "all 57", "the entire corpus of 57".
+_WHOLE_BEFORE = DeferredPattern(
+    r"\b(?:a\s+total\s+of|in\s+total,?|altogether,?|all(?:\s+of\s+the)?|(?:the|our)\s+(?:entire|full|whole|complete|final)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:of|with|comprising|containing|comprised\s+of)|(?:total|final)\s+sample\s+(?:size\s+)?(?:of|was|comprised))\s+$",
+    re.IGNORECASE,
+)
+_INCLUDED = frozenset({"included", "eligible", "final", "total"})  # "the 57 included studies": the whole that was kept
+_IN_TOTAL_AFTER = DeferredPattern(r"\s+(?:in\s+total|overall|altogether)\b", re.IGNORECASE)
+# A part or a bound, not the whole: "of the 57", "among 196", "the remaining 45", "up to 100", "each of 12".
+_PART_BEFORE = DeferredPattern(
+    r"(?:(?:\d[\d,.]*\s*%?|\b(?:some|most|many|half|none|one|two|three|four|five|six|seven|eight|nine|ten|majority|minority|subset|"
+    r"proportion|share|fraction|percent|portion))\s+(?:[\w-]+\s+)?(?:of|out\s+of)|\b(?:out\s+of|among|amongst|remaining|excluding|"
+    r"excluded|except|only|up\s+to|at\s+least|at\s+most|fewer\s+than|less\s+than|each|per|every|top|first|last|further|additional|"
+    r"another|other|next))\s+(?:the\s+|these\s+|those\s+|our\s+|its\s+)?$",
+    re.IGNORECASE,
+)
+_PART_AFTER = DeferredPattern(
+    r"\s*(?:\([^()]*\)\s*)?(?:from|per|each|of\s+(?:which|whom|them|these|the)|were\s+(?:excluded|removed|dropped)|remain\w*|"
+    r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each))\b",
+    re.IGNORECASE,
+)
+_SPLITS = frozenset(
+    stem(word) for word in "training train test testing validation held-out unseen excluded remaining new other additional".split()
+)
+_ROUGH_BEFORE = DeferredPattern(
+    r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|more\s+than|some|circa|ca\.)|~|\\sim|≈)\s*$", re.IGNORECASE
+)
+_ROUGH = 0.15
+_CITES = DeferredPattern(r"\\cite|\[\d+(?:[,–-]\s*\d+)*\]|\(\D{2,40}(?:et\s+al\.?)?,?\s+(?:19|20)\d\d[a-z]?\)|\bet\s+al\b")
+# A table's whole: a capital N beside the noun in a header cell ("Number (%) of evaluations, N=209").
+_HEADER_N = DeferredPattern(r"(?<![\w])N\s*=\s*(" + NUMBER + r")")
+_PLURAL = DeferredPattern(r"\b([a-z][a-z-]*[a-rt-z]s)\b", re.IGNORECASE)
+_TOTAL_ROW = DeferredPattern(r"\W*(?:grand\s+)?(?:total|all|overall)\W*", re.IGNORECASE)
+_NOUN_REACH = 60  # characters before "N =" that name its noun
+
+
+@record(slots=True)
+class TableWhole:
+    """A table's whole of a counted noun (`key`: the noun's stem), with every number its cells write."""
+
+    key: str
+    value: float
+    written: str  # as the table writes it: "evaluations, N=209", "Total: 1792 images"
+    held: frozenset[float]
+    where: str  # the table, as a reader finds it
+    related: Related
+
+
+@record(slots=True)
+class ProseWhole:
+    """A count the prose states as a whole of its noun (`key`: the noun's stem)."""
+
+    key: str
+    value: float
+    rough: bool
+    written: str
+    sentence: str
+    evidence: str
+    anchor: Finding
+
+
+def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str, float, bool, str]]:
+    """The counts of `sentence` that state a whole (start, end, the noun's stem, value, rounded, as written)."""
+    if _CITES.search(sentence):
+        return
+    for match in _COUNT.finditer(sentence):
+        number, scale, qualifiers, noun = match.groups()
+        value = value_of(number) * _SCALE.get((scale or "").strip().lower(), 1)
+        if value < _SMALLEST or not value.is_integer() or ("." in number and not scale) or (1900 <= value <= 2100 and not scale):
+            continue
+        before, words = sentence[: match.start()], qualifiers.split()
+        if _PART_BEFORE.search(before) or _PART_AFTER.match(sentence, match.end()) or any(stem(word) in _SPLITS for word in words):
+            continue
+        marked = _WHOLE_BEFORE.search(before) or _IN_TOTAL_AFTER.match(sentence, match.end())
+        if abstract or marked or (before.rstrip().lower().endswith("the") and words[:1] and words[0] in _INCLUDED):
+            yield match.start(1), match.end(), stem(noun), value, bool(_ROUGH_BEFORE.search(before)), " ".join(match.group(0).split())
+
+
+def table_wholes(table: Table) -> Iterator[tuple[str, float, str, tuple[int, int]]]:
+    """The wholes `table` gives: (the noun's stem, value, as written, the cell's source span); none for a noun it
+    gives two wholes of."""
+    found: dict[str, list[tuple[float, str, tuple[int, int]]]] = {}
+    for row in table.rows[: table.header_rows]:
+        for cell in row:
+            for match in _HEADER_N.finditer(cell.text):
+                nouns = _PLURAL.findall(cell.text[max(0, match.start() - _NOUN_REACH) : match.start()])
+                if nouns:
+                    found.setdefault(stem(nouns[-1].lower()), []).append(
+                        (value_of(match.group(1)), " ".join(cell.text.split()), (cell.start, cell.end))
+                    )
+    for row in table.rows[table.header_rows :]:
+        if not row or not _TOTAL_ROW.fullmatch(row[0].text):
+            continue
+        for cell in row[1:]:
+            nouns = _PLURAL.findall(table.column_header(cell.column))
+            if cell.value is not None and float(cell.value).is_integer() and nouns and not cell.percent:
+                written = f"{row[0].text.strip()}: {cell.text.strip()} {nouns[-1]}"
+                found.setdefault(stem(nouns[-1].lower()), []).append((float(cell.value), written, (cell.start, cell.end)))
+    for key, wholes in found.items():
+        if len({value for value, _, _ in wholes}) == 1:
+            yield key, *wholes[0]
+
+
+def _held(table: Table) -> frozenset[float]:
+    return frozenset(float(cell.value) for row in table.rows for cell in row if cell.value is not None)
+
+
+@violation_type
+class WholeRestated(Violation):
+    """The whole `stated` here, but `told` in the table `where`."""
+
+    stated: str
+    told: str
+    where: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.stated}" here, but {self.where} gives the whole as "{self.told}"'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.stated} {self.told}"
+
+
+def _feeds(part: list[TableWhole | ProseWhole]) -> object | None:
+    wholes = tuple(
+        (item.key, item.value, item.written, tuple(sorted(item.held)), item.where) for item in part if isinstance(item, TableWhole)
+    )
+    return wholes or None
+
+
+def _shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[TableWhole | ProseWhole]]]) -> dict[str, list[TableWhole]]:
+    wholes: dict[str, list[TableWhole]] = {}
+    for _, _, part in feeding:
+        for item in part:
+            if isinstance(item, TableWhole):
+                wholes.setdefault(item.key, []).append(item)
+    return wholes
+
+
+def _against_tables(
+    ctx: RuleContext, wholes: dict[str, list[TableWhole]], place: int, section: Section, part: list[TableWhole | ProseWhole]
+) -> Iterator[Finding]:
+    """Each whole the section's prose states against the one whole the tables give of its noun."""
+    for item in part:
+        tables = wholes.get(item.key, []) if isinstance(item, ProseWhole) else []
+        if isinstance(item, ProseWhole) and tables and len({table.value for table in tables}) == 1 and _differs(item, tables[0]):
+            yield _reported(item, tables[0])
+
+
+def _differs(prose: ProseWhole, table: TableWhole) -> bool:
+    """The prose's whole is another than the table's: not a number the table writes (a part it breaks down), not
+    the table's rounded, and its sentence does not write the table's too."""
+    if prose.value in table.held or (prose.rough and abs(prose.value - table.value) <= _ROUGH * table.value):
+        return False
+    return re.search(r"(?<![\w.])" + re.escape(f"{table.value:g}") + r"(?![\w]|\.\d)", prose.sentence.replace(",", "")) is None
+
+
+def _reported(prose: ProseWhole, table: TableWhole) -> Finding:
+    violation = WholeRestated(prose.written, table.written, table.where)
+    noun = prose.written.split()[-1]
+    sides = [
+        Statement(file=prose.anchor.file, range=prose.anchor.range, quote=prose.sentence, subject=noun, role="whole count"),
+        Statement(file=table.related.file, range=table.related.range, quote=table.written, subject=noun, role="whole count"),
+    ]
+    reason = f"the prose states {prose.written} as the whole, and the table gives the whole as {table.written}"
+    evidence = Evidence(kind=prose.evidence, statements=sides, reason=reason)
+    update = {
+        "message": violation.message,
+        "identity": violation.identity,
+        "related": [table.related],
+        "confidence": 0.6,
+        "evidence": evidence,
+    }
+    return prose.anchor.model_copy(update=update)
+
+
+@rule(
+    "CNT006",
+    "whole-count-restated",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=Pairwise(_feeds, _shared, _against_tables),
+)
+def whole_count_restated(ctx: RuleContext, section: Section) -> list[TableWhole | ProseWhole]:
+    """## What it does
+    Flags the whole of a counted set that the prose and a table give with two values: the abstract's
+    "we identified 57 studies containing 196 unique evaluations" against Table 1's headers "Number (%)
+    of evaluations, N=209" and "Count of unique studies, N=63"; "a total of 1,750 images" against a
+    Total row of 1,792 under "Images". Parts, splits and bounds are left alone (see How it decides).
+
+    ## Why is this bad?
+    The whole sample is what every percentage and test of the paper is taken over; a table and a
+    sentence that disagree on it mean that one was written before the sample changed (studies added
+    to a review, participants excluded), and the reader cannot tell which numbers the analysis used.
+
+    ## Example
+    ```latex
+    \\begin{abstract} We identified 57 studies containing 196 unique evaluations. \\end{abstract}
+    ...
+    Characteristic & Number (\\%) of evaluations, N=209 & Count of unique studies, N=63 \\\\
+    ```
+
+    ## Use instead
+    The same whole in the prose and the table, or say which part the prose counts.
+
+    ## Evidence
+    "moderate: counts: the abstract's count against a table's whole" or "moderate: counts: a body
+    count marked whole against a table's whole"; confidence 0.6. Their measured precision decides
+    whether a finding is information or a hint.
+    """
+    found: list[TableWhole | ProseWhole] = []
+    abstract = section.kind is SectionKind.ABSTRACT
+    evidence = _ABSTRACT if abstract else _MARKED
+    for placed in section.blocks:
+        shown = shown_table(placed)
+        if shown is not None:
+            where = f"Table {shown.labels[0]}" if shown.labels else "the table"
+            held = _held(shown.table)
+            for key, value, written, (start, end) in table_wholes(shown.table):
+                related = ctx.related(placed.file, start, end, f"the table's whole: {written}")
+                found.append(TableWhole(key, value, written, held, where, related))
+        if placed.kind not in PROSE_KINDS or not any(char.isdigit() for char in placed.block.plain.text):
+            continue
+        text = placed.block.plain.text
+        for begin, finish in sentence_spans(text):
+            sentence = text[begin:finish]
+            for start, end, key, value, rough, written in prose_wholes(sentence, abstract):
+                anchor = ctx.report_block(placed, begin + start, begin + end, "")
+                found.append(ProseWhole(key, value, rough, written, " ".join(sentence.split()), evidence, anchor))
+    return found
+
+
+_ABSTRACT = "moderate: counts: the abstract's count against a table's whole"
+_MARKED = "moderate: counts: a body count marked whole against a table's whole"
