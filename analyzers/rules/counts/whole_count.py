@@ -65,7 +65,9 @@ _PART_BEFORE = DeferredPattern(
 )
 _PART_AFTER = DeferredPattern(
     r"\s*(?:\([^()]*\)\s*)?(?:from|per|each|of\s+(?:which|whom|them|these|the)|were\s+(?:excluded|removed|dropped)|remain\w*|"
-    r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each))\b",
+    r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each)|"
+    # what a sample was drawn from, before its exclusions: "863 articles returned by the search", "300 patients were screened"
+    r"(?:who\s+|that\s+)?(?:were\s+|was\s+)?(?:screened|assessed|invited|approached|contacted|returned|retrieved|eligible\s+for\s+screening))\b",
     re.IGNORECASE,
 )
 _SPLITS = frozenset(
@@ -80,6 +82,12 @@ _CITES = DeferredPattern(r"\\cite|\[\d+(?:[,–-]\s*\d+)*\]|\(\D{2,40}(?:et\s+al
 _HEADER_N = DeferredPattern(r"(?<![\w])N\s*=\s*(" + NUMBER + r")")
 _PLURAL = DeferredPattern(r"\b([a-z][a-z-]*[a-rt-z]s)\b", re.IGNORECASE)
 _TOTAL_ROW = DeferredPattern(r"\W*(?:grand\s+)?(?:total|all|overall)\W*", re.IGNORECASE)
+_LISTED_AFTER = DeferredPattern(r"\s*,\s*\d")
+# What a table reports of the counted things, named in its caption before them: not a count's noun.
+_REPORTED = frozenset(
+    stem(word)
+    for word in "characteristics statistics results values variables estimates measures outcomes differences means analyses".split()
+)
 _NOUN_REACH = 60  # characters before "N =" that name its noun
 
 
@@ -115,7 +123,12 @@ def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str,
     for match in _COUNT.finditer(sentence):
         number, scale, qualifiers, noun = match.groups()
         value = value_of(number) * _SCALE.get((scale or "").strip().lower(), 1)
-        if value < _SMALLEST or not value.is_integer() or ("." in number and not scale) or (1900 <= value <= 2100 and not scale):
+        if (
+            value < _SMALLEST
+            or not value.is_integer()
+            or ("." in number and not scale)
+            or (number.isdigit() and 1900 <= value <= 2100 and not scale)
+        ):
             continue
         before, words = sentence[: match.start()], qualifiers.split()
         if _PART_BEFORE.search(before) or _PART_AFTER.match(sentence, match.end()) or any(stem(word) in _SPLITS for word in words):
@@ -132,7 +145,11 @@ def table_wholes(table: Table) -> Iterator[tuple[str, float, str, tuple[int, int
     for row in table.rows[: table.header_rows]:
         for cell in row:
             for match in _HEADER_N.finditer(cell.text):
-                nouns = _PLURAL.findall(cell.text[max(0, match.start() - _NOUN_REACH) : match.start()])
+                if _LISTED_AFTER.match(cell.text, match.end()):
+                    continue  # "N=7161, 7040, 7153": one N per group, no whole
+                # The noun beside the N ("Number of evaluations, N=209"), or the caption's ("Characteristics of the
+                # participants" over "Overall (N=120)").
+                nouns = _PLURAL.findall(cell.text[max(0, match.start() - _NOUN_REACH) : match.start()]) or _caption_nouns(table)
                 if nouns:
                     found.setdefault(stem(nouns[-1].lower()), []).append(
                         (value_of(match.group(1)), " ".join(cell.text.split()), (cell.start, cell.end))
@@ -148,6 +165,11 @@ def table_wholes(table: Table) -> Iterator[tuple[str, float, str, tuple[int, int
     for key, wholes in found.items():
         if len({value for value, _, _ in wholes}) == 1:
             yield key, *wholes[0]
+
+
+def _caption_nouns(table: Table) -> list[str]:
+    """The first plural noun of the caption that may be counted, not what a table reports of them ("characteristics")."""
+    return [noun for noun in _PLURAL.findall(table.caption or "") if stem(noun.lower()) not in _REPORTED][:1]
 
 
 def _held(table: Table) -> frozenset[float]:
