@@ -18,7 +18,9 @@ that gives one gives the same value. It is reported when it differs, is written 
 quotes is a part the table breaks down), and its sentence does not write the table's value too. Parts and
 bounds are never wholes: a count after "of", "among", "remaining", "excluded", "up to", "at least", "each",
 "per", or of a training, test or validation split; nor is a count in a sentence that cites another work. A
-rounded count ("about 200 studies", "over 1,000") restates a whole within 15% of it.
+rounded count ("about 200 studies", "over 1,000") restates a whole within 15% of it. Two wholes of one set differ by
+what was added or excluded: a prose count under half the table's, or over twice it, counts another set ("all 11
+languages" of the experiments against the "Total: 7,111" languages of the world the table describes).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ _ROUGH_BEFORE = DeferredPattern(
     r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|more\s+than|some|circa|ca\.)|~|\\sim|≈)\s*$", re.IGNORECASE
 )
 _ROUGH = 0.15
+_NEAR = 0.5  # a whole restated is at least half the other
 _CITES = DeferredPattern(r"\\cite|\[\d+(?:[,–-]\s*\d+)*\]|\(\D{2,40}(?:et\s+al\.?)?,?\s+(?:19|20)\d\d[a-z]?\)|\bet\s+al\b")
 # A table's whole: a capital N beside the noun in a header cell ("Number (%) of evaluations, N=209").
 _HEADER_N = DeferredPattern(r"(?<![\w])N\s*=\s*(" + NUMBER + r")")
@@ -223,6 +226,10 @@ def _differs(prose: ProseWhole, table: TableWhole) -> bool:
     """The prose's whole is another than the table's: not a number the table writes (a part it breaks down), not
     the table's rounded, and its sentence does not write the table's too."""
     if prose.value in table.held or (prose.rough and abs(prose.value - table.value) <= _ROUGH * table.value):
+        return False
+    # One set restated differs by what was added or excluded; wholes further apart count two sets ("all 11
+    # languages" of the experiments, the "Total: 7,111" languages of the world).
+    if min(prose.value, table.value) < _NEAR * max(prose.value, table.value):
         return False
     return re.search(r"(?<![\w.])" + re.escape(f"{table.value:g}") + r"(?![\w]|\.\d)", prose.sentence.replace(",", "")) is None
 
