@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
-from ....latex.model import SectionKind, Table
+from ....latex.model import Cell, SectionKind, Table
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
@@ -67,7 +67,7 @@ _PART_BEFORE = DeferredPattern(
 )
 _PART_AFTER = DeferredPattern(
     r"\s*(?:\([^()]*\)\s*)?(?:from|per|each|of\s+(?:which|whom|them|these|the)|were\s+(?:excluded|removed|dropped)|remain\w*|"
-    r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each)|"
+    r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each)|in\s+each|"
     # what a sample was drawn from, before its exclusions: "863 articles returned by the search", "300 patients were screened"
     r"(?:who\s+|that\s+)?(?:were\s+|was\s+)?(?:screened|assessed|invited|approached|contacted|returned|retrieved|eligible\s+for\s+screening))\b",
     re.IGNORECASE,
@@ -91,7 +91,19 @@ _REPORTED = frozenset(
     stem(word)
     for word in "characteristics statistics results values variables estimates measures outcomes differences means analyses".split()
 )
-_NOUN_REACH = 60  # characters before "N =" that name its noun
+_NOUN_REACH = 60
+# A count as a cell writes it: "1,792", "209 (100%)".
+_PROSE_N = DeferredPattern(
+    r"\b([a-z][a-z-]*[a-rt-z]s)\s*\(\s*N\s*=\s*(" + NUMBER + r")\s*\)"
+    r"|(?<![\w])N\s*=\s*(" + NUMBER + r")\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][a-z-]*[a-rt-z]s)\b"
+)
+_PLAIN_COUNT = DeferredPattern(r"(\d{1,3}(?:,\d{3})+|\d+)(?:\s*\(\s*100(?:\.0+)?\s*\\?%\s*\))?")
+# A row of the sample's size: "Observations", "Obs.", "N", "Sample size", "Respondents", "Number of households".
+_SIZE_ROW = DeferredPattern(
+    r"\W*(?:N|Obs\.?|Observations|Sample\s+size|(?:Number|No\.)\s+of\s+([a-z]+s)|"
+    r"(respondents|participants|subjects|patients|individuals|households|firms|studies))\W*",
+    re.IGNORECASE,
+)  # characters before "N =" that name its noun
 
 
 @record(slots=True)
@@ -123,6 +135,11 @@ def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str,
     """The counts of `sentence` that state a whole (start, end, the noun's stem, value, rounded, as written)."""
     if _CITES.search(sentence):
         return
+    # A capital N is the whole sample, wherever it stands: "participants (N = 120)", "N = 2,240 subjects".
+    for match in _PROSE_N.finditer(sentence):
+        noun, number = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+        if not _PART_AFTER.match(sentence, match.end()):
+            yield match.start(), match.end(), stem(noun.lower()), value_of(number), False, " ".join(match.group(0).split())
     for match in _COUNT.finditer(sentence):
         number, scale, qualifiers, noun = match.groups()
         value = value_of(number) * _SCALE.get((scale or "").strip().lower(), 1)
@@ -145,29 +162,57 @@ def table_wholes(table: Table) -> Iterator[tuple[str, float, str, tuple[int, int
     """The wholes `table` gives: (the noun's stem, value, as written, the cell's source span); none for a noun it
     gives two wholes of."""
     found: dict[str, list[tuple[float, str, tuple[int, int]]]] = {}
+    for noun, value, written, cell in (*_header_ns(table), *_total_rows(table), *_size_rows(table)):
+        found.setdefault(stem(noun.lower()), []).append((value, written, (cell.start, cell.end)))
+    for key, wholes in found.items():
+        if len({value for value, _, _ in wholes}) == 1:
+            yield key, *wholes[0]
+
+
+def _header_ns(table: Table) -> Iterator[tuple[str, float, str, Cell]]:
+    """A header's capital N beside its noun ("Number of evaluations, N=209"), or under the caption's ("Characteristics
+    of the participants" over "Overall (N=120)"); a list of Ns ("N=7161, 7040") is one per group, no whole."""
     for row in table.rows[: table.header_rows]:
         for cell in row:
             for match in _HEADER_N.finditer(cell.text):
-                if _LISTED_AFTER.match(cell.text, match.end()):
-                    continue  # "N=7161, 7040, 7153": one N per group, no whole
-                # The noun beside the N ("Number of evaluations, N=209"), or the caption's ("Characteristics of the
-                # participants" over "Overall (N=120)").
                 nouns = _PLURAL.findall(cell.text[max(0, match.start() - _NOUN_REACH) : match.start()]) or _caption_nouns(table)
-                if nouns:
-                    found.setdefault(stem(nouns[-1].lower()), []).append(
-                        (value_of(match.group(1)), " ".join(cell.text.split()), (cell.start, cell.end))
-                    )
+                if nouns and not _LISTED_AFTER.match(cell.text, match.end()):
+                    yield nouns[-1], value_of(match.group(1)), " ".join(cell.text.split()), cell
+
+
+def _total_rows(table: Table) -> Iterator[tuple[str, float, str, Cell]]:
+    """The cells of a row named Total, All or Overall under a column whose header names what it counts ("Images")."""
     for row in table.rows[table.header_rows :]:
         if not row or not _TOTAL_ROW.fullmatch(row[0].text):
             continue
         for cell in row[1:]:
-            nouns = _PLURAL.findall(table.column_header(cell.column))
-            if cell.value is not None and float(cell.value).is_integer() and nouns and not cell.percent:
-                written = f"{row[0].text.strip()}: {cell.text.strip()} {nouns[-1]}"
-                found.setdefault(stem(nouns[-1].lower()), []).append((float(cell.value), written, (cell.start, cell.end)))
-    for key, wholes in found.items():
-        if len({value for value, _, _ in wholes}) == 1:
-            yield key, *wholes[0]
+            nouns, count = _PLURAL.findall(table.column_header(cell.column)), _count_of(cell)
+            if nouns and count is not None:
+                yield nouns[-1], count, f"{row[0].text.strip()}: {cell.text.strip()} {nouns[-1]}", cell
+
+
+def _size_rows(table: Table) -> Iterator[tuple[str, float, str, Cell]]:
+    """A row that gives the sample's size ("Observations", "N", "Respondents") with one value in every column: each
+    model fitted on one sample. Rows of several values are several samples, no whole."""
+    for row in table.rows[table.header_rows :]:
+        named = _SIZE_ROW.fullmatch(row[0].text) if row else None
+        if named is None:
+            continue
+        cells = [cell for cell in row[1:] if cell.text.strip()]
+        counts = [_count_of(cell) for cell in cells]
+        values = {count for count in counts if count is not None}
+        if named.group(1) or named.group(2):
+            nouns = [named.group(1) or named.group(2)]
+        else:
+            nouns = ["observations"] if named.group(0).strip().lower().startswith("obs") else _caption_nouns(table)
+        if len(values) == 1 and None not in counts and nouns:
+            yield nouns[-1], values.pop(), f"{row[0].text.strip()}: {cells[0].text.strip()}", cells[0]
+
+
+def _count_of(cell: Cell) -> float | None:
+    """The count a cell writes alone ("1,792", "209 (100%)"), not a scaled or decimal value ("7B", "0.5")."""
+    match = _PLAIN_COUNT.fullmatch(cell.text.strip())
+    return value_of(match.group(1)) if match else None
 
 
 def _caption_nouns(table: Table) -> list[str]:
