@@ -91,19 +91,19 @@ _REPORTED = frozenset(
     stem(word)
     for word in "characteristics statistics results values variables estimates measures outcomes differences means analyses".split()
 )
-_NOUN_REACH = 60
+_NOUN_REACH = 60  # characters before "N =" that name its noun
 # A count as a cell writes it: "1,792", "209 (100%)".
 _PROSE_N = DeferredPattern(
     r"\b([a-z][a-z-]*[a-rt-z]s)\s*\(\s*N\s*=\s*(" + NUMBER + r")\s*\)"
     r"|(?<![\w])N\s*=\s*(" + NUMBER + r")\s+(?:[a-z][\w-]*\s+){0,2}?([a-z][a-z-]*[a-rt-z]s)\b"
 )
 _PLAIN_COUNT = DeferredPattern(r"(\d{1,3}(?:,\d{3})+|\d+)(?:\s*\(\s*100(?:\.0+)?\s*\\?%\s*\))?")
-# A row of the sample's size: "Observations", "Obs.", "N", "Sample size", "Respondents", "Number of households".
+# A row of the sample's size: "Observations", "Obs.", "N", "Sample size", "Respondents"; not a setting's
+# ("Number of layers" in a table of hyperparameters).
 _SIZE_ROW = DeferredPattern(
-    r"\W*(?:N|Obs\.?|Observations|Sample\s+size|(?:Number|No\.)\s+of\s+([a-z]+s)|"
-    r"(respondents|participants|subjects|patients|individuals|households|firms|studies))\W*",
+    r"\W*(?:N|Obs\.?|Observations|Sample\s+size|(respondents|participants|subjects|patients|individuals|households|firms|studies))\W*",
     re.IGNORECASE,
-)  # characters before "N =" that name its noun
+)
 
 
 @record(slots=True)
@@ -201,8 +201,8 @@ def _size_rows(table: Table) -> Iterator[tuple[str, float, str, Cell]]:
         cells = [cell for cell in row[1:] if cell.text.strip()]
         counts = [_count_of(cell) for cell in cells]
         values = {count for count in counts if count is not None}
-        if named.group(1) or named.group(2):
-            nouns = [named.group(1) or named.group(2)]
+        if named.group(1):
+            nouns = [named.group(1)]
         else:
             nouns = ["observations"] if named.group(0).strip().lower().startswith("obs") else _caption_nouns(table)
         if len(values) == 1 and None not in counts and nouns:
