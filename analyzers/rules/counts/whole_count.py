@@ -39,7 +39,7 @@ from ...quantities import shown_table
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..numbers.model import PROSE_KINDS, stem
-from ..numbers.restated import NUMBER, value_of
+from ..numbers.restated import HAS_DIGIT, NUMBER, value_of
 
 # A count before what it counts: up to two words and a plural noun ("57 studies", "196 unique evaluations").
 _COUNT = DeferredPattern(
@@ -341,20 +341,46 @@ def whole_count_restated(ctx: RuleContext, section: Section) -> list[TableWhole 
         shown = shown_table(placed)
         if shown is not None:
             where = f"Table {shown.labels[0]}" if shown.labels else "the table"
-            held = _held(shown.table)
-            for key, value, written, (start, end) in table_wholes(shown.table):
+            wholes = list(table_wholes(shown.table))
+            held = _held(shown.table) if wholes else frozenset()
+            for key, value, written, (start, end) in wholes:
                 related = ctx.related(placed.file, start, end, f"the table's whole: {written}")
                 found.append(TableWhole(key, value, written, held, where, related))
-        if placed.kind not in PROSE_KINDS or not any(char.isdigit() for char in placed.block.plain.text):
-            continue
         text = placed.block.plain.text
+        if placed.kind not in PROSE_KINDS or not _may_hold(text, abstract):
+            continue
         for begin, finish in sentence_spans(text):
             sentence = text[begin:finish]
+            if not _may_hold(sentence, abstract):
+                continue
             for start, end, key, value, rough, written in prose_wholes(sentence, abstract):
                 anchor = ctx.report_block(placed, begin + start, begin + end, "")
                 found.append(ProseWhole(key, value, rough, written, " ".join(sentence.split()), evidence, anchor))
     return found
 
 
+def _may_hold(text: str, abstract: bool) -> bool:
+    """Whether `text` may state a whole: a digit, and in the body a word that marks one (plain substring tests, far
+    cheaper than reading)."""
+    return HAS_DIGIT(text) is not None and (abstract or any(word in text for word in _MARKS_WHOLE))
+
+
+# What every whole of the body has: "a total of", "in total", "all", "the entire", "the 57 included", a capital N.
+_MARKS_WHOLE = (
+    "otal",
+    "all ",
+    "All ",
+    "ltogether",
+    "verall",
+    "ntire",
+    "full",
+    "whole",
+    "omplete",
+    "final",
+    "included",
+    "eligible",
+    "N=",
+    "N =",
+)
 _ABSTRACT = "moderate: counts: the abstract's count against a table's whole"
 _MARKED = "moderate: counts: a body count marked whole against a table's whole"
