@@ -18,7 +18,8 @@ that gives one gives the same value. It is reported when it differs, is written 
 quotes is a part the table breaks down), and its sentence does not write the table's value too. Parts and
 bounds are never wholes: a count after "of", "among", "remaining", "excluded", "up to", "at least", "each",
 "per", or of a training, test or validation split; nor is a count in a sentence that cites another work. A
-rounded count ("about 200 studies", "over 1,000") restates a whole within 15% of it. Two wholes of one set differ by
+rounded count ("about 200 studies") restates a whole within 15% of it, "nearly 200" one up to 15% under it, and a
+bound ("more than 500 participants") any whole past it. Two wholes of one set differ by
 what was added or excluded: a prose count under half the table's, or over twice it, counts another set ("all 11
 languages" of the experiments against the "Total: 7,111" languages of the world the table describes).
 """
@@ -75,8 +76,11 @@ _PART_AFTER = DeferredPattern(
 _SPLITS = frozenset(
     stem(word) for word in "training train test testing validation held-out unseen excluded remaining new other additional".split()
 )
-_ROUGH_BEFORE = DeferredPattern(
-    r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|more\s+than|some|circa|ca\.)|~|\\sim|≈)\s*$", re.IGNORECASE
+# A count that bounds or rounds: "more than 500" (the whole is at least it), "nearly 200" (at most it), "about 60".
+_BOUND_BEFORE = DeferredPattern(
+    r"(?:\b(?P<above>over|more\s+than|above|in\s+excess\s+of)|\b(?P<below>nearly|almost|under|below|just\s+under)|"
+    r"(?P<about>\b(?:about|approximately|around|roughly|some|circa|ca\.)|~|\\sim|≈))\s*$",
+    re.IGNORECASE,
 )
 _ROUGH = 0.15
 _NEAR = 0.5  # a whole restated is at least half the other
@@ -124,22 +128,22 @@ class ProseWhole:
 
     key: str
     value: float
-    rough: bool
+    bound: str  # "" as written, "~" rounded, ">" or "<" a bound the whole is above or below
     written: str
     sentence: str
     evidence: str
     anchor: Finding
 
 
-def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str, float, bool, str]]:
-    """The counts of `sentence` that state a whole (start, end, the noun's stem, value, rounded, as written)."""
+def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str, float, str, str]]:
+    """The counts of `sentence` that state a whole (start, end, the noun's stem, value, bound (`_bound`), as written)."""
     if _CITES.search(sentence):
         return
     # A capital N is the whole sample, wherever it stands: "participants (N = 120)", "N = 2,240 subjects".
     for match in _PROSE_N.finditer(sentence):
         noun, number = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
         if not _PART_AFTER.match(sentence, match.end()):
-            yield match.start(), match.end(), stem(noun.lower()), value_of(number), False, " ".join(match.group(0).split())
+            yield match.start(), match.end(), stem(noun.lower()), value_of(number), "", " ".join(match.group(0).split())
     for match in _COUNT.finditer(sentence):
         number, scale, qualifiers, noun = match.groups()
         value = value_of(number) * _SCALE.get((scale or "").strip().lower(), 1)
@@ -155,7 +159,7 @@ def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str,
             continue
         marked = _WHOLE_BEFORE.search(before) or _IN_TOTAL_AFTER.match(sentence, match.end())
         if abstract or marked or (before.rstrip().lower().endswith("the") and words[:1] and words[0] in _INCLUDED):
-            yield match.start(1), match.end(), stem(noun), value, bool(_ROUGH_BEFORE.search(before)), " ".join(match.group(0).split())
+            yield match.start(1), match.end(), stem(noun), value, _bound(before), " ".join(match.group(0).split())
 
 
 def table_wholes(table: Table) -> Iterator[tuple[str, float, str, tuple[int, int]]]:
@@ -267,10 +271,26 @@ def _against_tables(
             yield _reported(item, tables[0])
 
 
+def _bound(before: str) -> str:
+    """How the count before which `before` ends states the whole: as written, rounded, or as a bound."""
+    match = _BOUND_BEFORE.search(before)
+    return "" if match is None else ">" if match.group("above") else "<" if match.group("below") else "~"
+
+
+def _within(bound: str, value: float, whole: float) -> bool:
+    """Whether a bound or a rounded count holds the whole: "more than 500" of 1,050, "nearly 200" of 190, "about 60"
+    of 63."""
+    if bound == ">":
+        return whole >= value
+    if bound == "<":  # "nearly 200" is a little under it
+        return (1 - _ROUGH) * value <= whole <= value
+    return bound == "~" and abs(value - whole) <= _ROUGH * whole
+
+
 def _differs(prose: ProseWhole, table: TableWhole) -> bool:
     """The prose's whole is another than the table's: not a number the table writes (a part it breaks down), not
     the table's rounded, and its sentence does not write the table's too."""
-    if prose.value in table.held or (prose.rough and abs(prose.value - table.value) <= _ROUGH * table.value):
+    if prose.value in table.held or _within(prose.bound, prose.value, table.value):
         return False
     # One set restated differs by what was added or excluded; wholes further apart count two sets ("all 11
     # languages" of the experiments, the "Total: 7,111" languages of the world).
@@ -353,9 +373,9 @@ def whole_count_restated(ctx: RuleContext, section: Section) -> list[TableWhole 
             sentence = text[begin:finish]
             if not _may_hold(sentence, abstract):
                 continue
-            for start, end, key, value, rough, written in prose_wholes(sentence, abstract):
+            for start, end, key, value, bound, written in prose_wholes(sentence, abstract):
                 anchor = ctx.report_block(placed, begin + start, begin + end, "")
-                found.append(ProseWhole(key, value, rough, written, " ".join(sentence.split()), evidence, anchor))
+                found.append(ProseWhole(key, value, bound, written, " ".join(sentence.split()), evidence, anchor))
     return found
 
 
