@@ -2,6 +2,7 @@
 
 from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
 from auditex.analyzers.rules.counts.table_rows import listings, table_counts
+from auditex.analyzers.rules.counts.whole_count import prose_wholes, table_wholes
 from auditex.latex.model import Cell, Table
 
 
@@ -94,3 +95,35 @@ def test_header_rows_the_parse_took_for_the_body_are_not_counted():
         [("", 1), ("0.6", 1), ("1", 1), ("2", 1)],
     )
     assert 2 in set(listings(table))
+
+
+def _wholes(sentence, abstract=False):
+    return [(key, value, bound) for _, _, key, value, bound, _ in prose_wholes(sentence, abstract)]
+
+
+def test_a_whole_is_an_abstract_count_or_a_body_count_marked_whole():
+    assert _wholes("We identified 57 studies containing 196 unique evaluations.", abstract=True) == [("studi", 57, ""), ("evalu", 196, "")]
+    assert _wholes("We identified 57 studies containing 196 unique evaluations.") == []
+    assert _wholes("This yielded a total of 57 studies.") == [("studi", 57, "")]
+    assert _wholes("Characteristics of the 57 included studies are shown.") == [("studi", 57, "")]
+    assert _wholes("We asked the respondents (N = 640) about the reform.") == [("respondent", 640, "")]
+    assert _wholes("We followed more than 1,000 patients.", abstract=True) == [("patient", 1000, ">")]
+
+
+def test_parts_splits_and_cited_counts_are_no_wholes():
+    assert _wholes("Of the 63 studies, 30 studies compared PCV10 with no vaccination.", abstract=True) == [("studi", 63, "")]
+    assert _wholes("A total of 24 evaluations from 14 studies compared PCV7.") == []
+    assert _wholes("In total, 158 training images were labelled.") == []
+    assert _wholes("The households (N = 40) in each village were visited.") == []
+    assert _wholes("Prior work recruited a total of 150 participants \\cite{smith}.") == []
+
+
+def test_a_table_gives_a_whole_in_a_header_n_a_total_row_or_a_size_row_of_one_value():
+    header = _table([("Characteristic", 1), ("Number of evaluations, N=209", 1)], [("PCV7", 1), ("24", 1)])
+    assert [(key, value) for key, value, _, _ in table_wholes(header)] == [("evalu", 209)]
+    total = _table([("Site", 1), ("Images", 1)], [("North", 1), ("1,000", 1)], [("Total", 1), ("1,792", 1)])
+    assert [(key, value) for key, value, _, _ in table_wholes(total)] == [("imag", 1792)]
+    one_sample = _table([("", 1), ("(1)", 1), ("(2)", 1)], [("Observations", 1), ("628", 1), ("628", 1)])
+    assert [(key, value) for key, value, _, _ in table_wholes(one_sample)] == [("observ", 628)]
+    two_samples = _table([("", 1), ("(1)", 1), ("(2)", 1)], [("Observations", 1), ("2,000", 1), ("6,304", 1)])
+    assert list(table_wholes(two_samples)) == []

@@ -66,6 +66,7 @@ _PART_BEFORE = DeferredPattern(
     r"another|other|next))\s+(?:the\s+|these\s+|those\s+|our\s+|its\s+)?$",
     re.IGNORECASE,
 )
+_PARTITIVE_FRAME = DeferredPattern(r"\b(?:of|among|amongst|out\s+of)\s+(?:the\s+|these\s+|all\s+)?\d", re.IGNORECASE)
 _PART_AFTER = DeferredPattern(
     r"\s*(?:\([^()]*\)\s*)?(?:from|per|each|of\s+(?:which|whom|them|these|the)|were\s+(?:excluded|removed|dropped)|remain\w*|"
     r"in\s+(?:the|our|each)\s+(?:training|test|testing|validation|held-out)|for\s+(?:training|testing|validation|each)|in\s+each|"
@@ -156,6 +157,8 @@ def prose_wholes(sentence: str, abstract: bool) -> Iterator[tuple[int, int, str,
             continue
         before, words = sentence[: match.start()], qualifiers.split()
         if _PART_BEFORE.search(before) or _PART_AFTER.match(sentence, match.end()) or any(stem(word) in _SPLITS for word in words):
+            continue
+        if _PARTITIVE_FRAME.search(before):  # "Of the 63 studies, 30 studies ...": the counts after it are its parts
             continue
         marked = _WHOLE_BEFORE.search(before) or _IN_TOTAL_AFTER.match(sentence, match.end())
         if abstract or marked or (before.rstrip().lower().endswith("the") and words[:1] and words[0] in _INCLUDED):
