@@ -8,16 +8,22 @@ experiment's participants, a split, the studies of one comparison), so a count i
 the paper says it is one:
 
 - in a table, a header cell that writes a capital N beside the noun ("Number (%) of evaluations, N=209"; a
-  lower-case n is a group's) or the cell of a row named Total, All or Overall under a column whose header names
-  the noun ("Images"). A table that gives two wholes of one noun (a training and a test column) gives none;
+  lower-case n is a group's), or beside no noun under a caption that names one ("Characteristics of the
+  patients" over "Overall (N=120)"); the cell of a row named Total, All or Overall under a column whose header
+  names the noun ("Images"); or a row of the sample's size ("Observations", "N", "Respondents") with one value in
+  every column, each model fitted on one sample. A table that gives two wholes of one noun (a training and a test
+  column) gives none, and a row naming a setting ("Number of layers") is no sample's size;
 - in the prose, a count of ten or more before its noun in the abstract, which states the whole sample, or in the
-  body with a word that makes it the whole: "a total of", "in total", "all", "the 57 included studies".
+  body with a word that makes it the whole: "a total of", "in total", "all", "the 57 included studies"; and a
+  capital N anywhere ("participants (N = 120)").
 
 The prose's whole is compared with the tables' whole of the same noun (singular or plural alike) when every table
 that gives one gives the same value. It is reported when it differs, is written nowhere in that table (a cell it
 quotes is a part the table breaks down), and its sentence does not write the table's value too. Parts and
-bounds are never wholes: a count after "of", "among", "remaining", "excluded", "up to", "at least", "each",
-"per", or of a training, test or validation split; nor is a count in a sentence that cites another work. A
+bounds are never wholes: a count after "20 of", "among", "remaining", "excluded", "up to", "at least", "each",
+"per", or in a sentence framed by a whole ("Of the 63 studies, 30 studies ..."); a count of a training, test or
+validation split, or of what a sample was drawn from ("300 patients were screened"); a count in a sentence that
+cites another work. A
 rounded count ("about 200 studies") restates a whole within 15% of it, "nearly 200" one up to 15% under it, and a
 bound ("more than 500 participants") any whole past it. Two wholes of one set differ by
 what was added or excluded: a prose count under half the table's, or over twice it, counts another set ("all 11
