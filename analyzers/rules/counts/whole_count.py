@@ -14,8 +14,10 @@ the paper says it is one:
   every column, each model fitted on one sample. A table that gives two wholes of one noun (a training and a test
   column) gives none, and a row naming a setting ("Number of layers") is no sample's size;
 - in the prose, a count of ten or more before its noun in the abstract, which states the whole sample, or in the
-  body with a word that makes it the whole: "a total of", "in total", "all", "the 57 included studies"; and a
-  capital N anywhere ("participants (N = 120)").
+  body with a word that makes it the whole: "a total of", "in total", "all", "the final sample consisted of", "the
+  57 included studies", "120 participants took part"; and a capital N anywhere ("participants (N = 120)"). The
+  prose must state the whole of a noun with one value throughout: a paper that gives several (each study's
+  "a total of 120 children took part", "a total of 90 children took part") counts several sets, none compared.
 
 The prose's whole is compared with the tables' whole of the same noun (singular or plural alike) when every table
 that gives one gives the same value. It is reported when it differs, is written nowhere in that table (a cell it
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -59,11 +62,16 @@ _SMALLEST = 10
 # The words that make a body count the whole: "a total of 57", "in total, 57", "all 57", "the entire corpus of 57".
 _WHOLE_BEFORE = DeferredPattern(
     r"\b(?:a\s+total\s+of|in\s+total,?|altogether,?|all(?:\s+of\s+the)?|(?:the|our)\s+(?:entire|full|whole|complete|final)\s+"
-    r"(?:[\w-]+\s+){0,2}?(?:of|with|comprising|containing|comprised\s+of)|(?:total|final)\s+sample\s+(?:size\s+)?(?:of|was|comprised))\s+$",
+    r"(?:[\w-]+\s+){0,2}?(?:of|with|comprising|containing|comprised\s+of)|(?:total|final|full|analytic(?:al)?)\s+sample\s+(?:size\s+)?(?:of|was|is|comprised|comprises|consisted\s+of|included))\s+$",
     re.IGNORECASE,
 )
 _INCLUDED = frozenset({"included", "eligible", "final", "total"})  # "the 57 included studies": the whole that was kept
-_IN_TOTAL_AFTER = DeferredPattern(r"\s+(?:in\s+total|overall|altogether)\b", re.IGNORECASE)
+# After the noun: "57 studies in total", "120 participants took part", "63 studies were included in the review".
+_IN_TOTAL_AFTER = DeferredPattern(
+    r"\s+(?:in\s+total|overall|altogether|took\s+part|participated|(?:were\s+)?included\s+in\s+(?:the|our|this)\s+"
+    r"(?:analysis|analyses|review|meta-analysis|study|sample))\b",
+    re.IGNORECASE,
+)
 # A part or a bound, not the whole: "of the 57", "among 196", "the remaining 45", "up to 100", "each of 12".
 _PART_BEFORE = DeferredPattern(
     r"(?:(?:\d[\d,.]*\s*%?|\b(?:some|most|many|half|none|one|two|three|four|five|six|seven|eight|nine|ten|majority|minority|subset|"
@@ -255,28 +263,43 @@ class WholeRestated(Violation):
 
 
 def _feeds(part: list[TableWhole | ProseWhole]) -> object | None:
+    """The tables' wholes, and the values the prose states wholes of each noun with: several values of one noun in
+    the prose are several sets (each study's participants), and none of them is compared."""
     wholes = tuple(
         (item.key, item.value, item.written, tuple(sorted(item.held)), item.where) for item in part if isinstance(item, TableWhole)
     )
-    return wholes or None
+    stated = tuple(sorted({(item.key, item.value) for item in part if isinstance(item, ProseWhole) and not item.bound}))
+    return (wholes, stated) if wholes or stated else None
 
 
-def _shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[TableWhole | ProseWhole]]]) -> dict[str, list[TableWhole]]:
-    wholes: dict[str, list[TableWhole]] = {}
+class _Wholes(NamedTuple):
+    """The tables' wholes by noun, and the values the prose states wholes of each noun with."""
+
+    tables: dict[str, list[TableWhole]]
+    stated: dict[str, set[float]]
+
+
+def _shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[TableWhole | ProseWhole]]]) -> _Wholes:
+    wholes = _Wholes({}, {})
     for _, _, part in feeding:
         for item in part:
             if isinstance(item, TableWhole):
-                wholes.setdefault(item.key, []).append(item)
+                wholes.tables.setdefault(item.key, []).append(item)
+            elif not item.bound:
+                wholes.stated.setdefault(item.key, set()).add(item.value)
     return wholes
 
 
 def _against_tables(
-    ctx: RuleContext, wholes: dict[str, list[TableWhole]], place: int, section: Section, part: list[TableWhole | ProseWhole]
+    ctx: RuleContext, wholes: _Wholes, place: int, section: Section, part: list[TableWhole | ProseWhole]
 ) -> Iterator[Finding]:
-    """Each whole the section's prose states against the one whole the tables give of its noun."""
+    """Each whole the section's prose states against the one whole the tables give of its noun, when the prose
+    states the whole of that noun with one value throughout."""
     for item in part:
-        tables = wholes.get(item.key, []) if isinstance(item, ProseWhole) else []
-        if isinstance(item, ProseWhole) and tables and len({table.value for table in tables}) == 1 and _differs(item, tables[0]):
+        if not isinstance(item, ProseWhole) or len(wholes.stated.get(item.key, ())) > 1:
+            continue
+        tables = wholes.tables.get(item.key, [])
+        if tables and len({table.value for table in tables}) == 1 and _differs(item, tables[0]):
             yield _reported(item, tables[0])
 
 
@@ -394,22 +417,9 @@ def _may_hold(text: str, abstract: bool) -> bool:
     return HAS_DIGIT(text) is not None and (abstract or any(word in text for word in _MARKS_WHOLE))
 
 
-# What every whole of the body has: "a total of", "in total", "all", "the entire", "the 57 included", a capital N.
-_MARKS_WHOLE = (
-    "otal",
-    "all ",
-    "All ",
-    "ltogether",
-    "verall",
-    "ntire",
-    "full",
-    "whole",
-    "omplete",
-    "final",
-    "included",
-    "eligible",
-    "N=",
-    "N =",
+# What every whole of the body has: "a total of", "in total", "all", "the entire", "the 57 included", "took part", a capital N.
+_MARKS_WHOLE = tuple(
+    "otal|all |All |ltogether|verall|ntire|full|whole|omplete|final|nalytic|included|eligible|took part|participated|N=|N =".split("|")
 )
 _ABSTRACT = "moderate: counts: the abstract's count against a table's whole"
 _MARKED = "moderate: counts: a body count marked whole against a table's whole"
