@@ -63,6 +63,10 @@ SILENT_COMMANDS = frozenset(
         "itshape",
         "selectfont",
         "phantomsection",
+        # A phantom's box is blank on the page: `5\phantom{.000}` reads 5, not 5.000.
+        "phantom",
+        "hphantom",
+        "vphantom",
         "vskip",
         "hskip",
         "smallskip",
