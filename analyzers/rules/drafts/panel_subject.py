@@ -8,8 +8,8 @@ case study (D, H)" gives prostate cancer study). Of a subject's words only those
 the caption uses count (words every description may hold, such as performance, model, row, never
 do), and its capitalised words after the first are its names. A sentence that cites panels of that
 float ("Figure~\\ref{fig:main} C, G", "Figures~\\ref{fig:main}(d) and (e)") is judged when all
-its references to the float cite panels of one subject. It is flagged when it names exactly one
-other panel's subject (two of its words, or one of its names) and holds no word of the cited
+its references to the float cite panels of one subject. It is flagged when it (from the last colon or
+semicolon before the first reference: the clause that cites) names exactly one other panel's subject (two of its words, or one of its names) and holds no word of the cited
 panel's subject: "In the prostate case study, … (Figure~\\ref{fig:main} C, G)" where the caption
 puts the prostate study in panels D and H. A caption whose marks mix both styles, or whose letters
 repeat, is not read. Plurals count as their singular.
@@ -129,8 +129,11 @@ def _sentence(
     for key, letters, start, end in citations:
         if key in panels:
             cited.setdefault(key, []).append((letters, start, end))
-    words = sentence_words(sentence) if cited else set()
     for key, references in cited.items():
+        # The clause that cites the panels speaks of them: "… as follows: firstly, the model is fitted (Fig. 1B)"
+        # cites B for the fitting, whatever the words before the colon name.
+        clause = max(sentence.rfind(":", 0, references[0][1]), sentence.rfind(";", 0, references[0][1])) + 1
+        words = sentence_words(sentence[clause:])
         letters = frozenset().union(*(written for written, _, _ in references))
         holding = [panel for panel in panels[key] if panel.letters & letters]
         named = [panel for panel in panels[key] if panel.named_by(words)]
