@@ -79,7 +79,8 @@ def with_cited_labels(block: Block, text: str, references: ReferenceMacros) -> B
 def _candidates(names: tuple[str, ...]) -> re.Pattern[str]:
     """Where a use may start in plain text, which shows a use as the macro's name glued to its argument
     (`\\tablerefres`); the source then says where the name ends."""
-    return re.compile(r"\\(?:" + "|".join([*map(re.escape, names), _REFERRING_NAME.pattern]) + ")")
+    builtin = "|".join(sorted(REF_COMMANDS - set(names)))  # kept verbatim, `\\ref{…}`: read as they stand
+    return re.compile(r"\\(?!(?:" + builtin + r")\*?\{)(?:" + "|".join([*map(re.escape, names), _REFERRING_NAME.pattern]) + ")")
 
 
 def _plain_end(plain: PlainText, source_end: int) -> int:
