@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
@@ -33,6 +34,8 @@ from .model import FLOAT_BLOCKS
 from .panels import Panel, caption_panels, cited_panels, sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+# A colon or semicolon of the prose, which a space follows (a label's colon, `fig:main`, has none).
+_CLAUSE_BREAK = DeferredPattern(r"[:;]\s")
 
 
 @violation_type
@@ -132,7 +135,7 @@ def _sentence(
     for key, references in cited.items():
         # The clause that cites the panels speaks of them: "… as follows: firstly, the model is fitted (Fig. 1B)"
         # cites B for the fitting, whatever the words before the colon name.
-        clause = max(sentence.rfind(":", 0, references[0][1]), sentence.rfind(";", 0, references[0][1])) + 1
+        clause = max((stop.end() for stop in _CLAUSE_BREAK.finditer(sentence, 0, references[0][1])), default=0)
         words = sentence_words(sentence[clause:])
         letters = frozenset().union(*(written for written, _, _ in references))
         holding = [panel for panel in panels[key] if panel.letters & letters]
