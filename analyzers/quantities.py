@@ -25,7 +25,7 @@ from ..latex.record import record
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
 # Macros that survive into plain text but name nothing: references, citations, spacing.
-_NOT_A_NAME = DeferredPattern(r"\\(?:(?:auto|c|C|eq|page)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
+_NOT_A_NAME = DeferredPattern(r"\\(?:(?:auto|c|C|eq|page|hyper)?ref|cite\w*|\w*cite|label|url|href|xspace|[hv]space|(?:no)?indent)$")
 # A superscript glued to its letter, as math writes it: "r^2", "R^{2}" name the header "R2".
 _SUPERSCRIPT = DeferredPattern(r"(?<=[A-Za-z])\^\{?([A-Za-z0-9])\}?")
 # A name with its number: "Model 3", "Study 2", "Exp. 1" (the word alone is generic: "model"); not a pointer,
@@ -35,7 +35,8 @@ _NUMBERED = DeferredPattern(r"\b([A-Za-z]{3,})\.?[\s~]*(\d{1,2})\b(?![.,]\d|:)")
 # them: each number names the column headed "(N)" (see the numbers family's `column_numbers`).
 _COLUMN_REFERENCE = DeferredPattern(r"\b(?:columns?|cols?\.?)[\s~]*(\(?\d{1,2}\)?(?:\s*(?:,|and|&)\s*\(?\d{1,2}\)?)*)", re.IGNORECASE)
 _POINTERS = frozenset({"table", "tab", "figure", "fig", "section", "sec", "equation", "eq", "appendix", "chapter", "line", "page", "step"})
-_REF = DeferredPattern(r"\\(?:ref|autoref|cref|Cref)\*?\{([^}]*)\}")
+# The commands citing a float's label: LaTeX's, hyperref's, cleveref's, varioref's (`\\hyperref[tab:x]{…}` in brackets).
+_REF = DeferredPattern(r"\\(?:(?:auto|c|C|v|V|name|sub|labelc)?ref|[cC]refrange)\*?\{([^}]*)\}|\\hyperref\[([^\]]*)\]")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
 # "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
@@ -151,7 +152,7 @@ def column_word(number: int) -> str:
 def referenced_labels(text: str) -> frozenset[str]:
     """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
     which would otherwise make a long paragraph's work quadratic."""
-    return frozenset(key.strip() for match in _REF.finditer(text) for key in match.group(1).split(","))
+    return frozenset(key.strip() for match in _REF.finditer(text) for key in (match.group(1) or match.group(2) or "").split(","))
 
 
 def block_refs(block: Block) -> frozenset[str]:

@@ -9,7 +9,10 @@ from .deferred_pattern import DeferredPattern
 from .macro_signatures import REF_COMMANDS
 from .model import KeyUse, MacroDef
 
-_WRAPPED_KEY = DeferredPattern(r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\s*\{([^{}#]*)#1([^{}#]*)\}")
+# `\\ref{tab:#1}`, `\\ref*{#1}` or hyperref's `\\hyperref[tab:#1]{…}`: the kind, then the key's prefix and suffix.
+_WRAPPED_KEY = DeferredPattern(
+    r"\\(label|ref|eqref|cref|Cref|autoref|pageref)\*?\s*\{([^{}#]*)#1([^{}#]*)\}|\\(hyperref)\s*\[([^\]#]*)#1([^\]#]*)\]"
+)
 
 
 # A body whose last command is a bare \label (comments aside): `\alglinelabel{key}` labels.
@@ -24,9 +27,11 @@ def key_wrappers(macros: Iterable[MacroDef]) -> dict[str, tuple[str, str, str]]:
     """
     direct: dict[str, tuple[str, str, str]] = {}
     for macro in macros:
-        match = _WRAPPED_KEY.search(macro.body) if macro.arguments == 1 else None
+        # The key is the first braced argument: `\\mysupp{fig:x}{a}` cites fig:x as `\\mytab{tab:x}` does.
+        match = _WRAPPED_KEY.search(macro.body) if macro.arguments >= 1 and macro.optional is None else None
         if match:
-            direct[macro.name.lstrip("\\")] = (match.group(1), match.group(2), match.group(3))
+            first = 1 if match.group(1) else 4  # the \\ref-like alternative's groups, or \\hyperref's
+            direct[macro.name.lstrip("\\")] = (match.group(first), match.group(first + 1), match.group(first + 2))
         elif macro.arguments == 0 and _ENDS_WITH_LABEL.search(macro.body):
             direct[macro.name.lstrip("\\")] = ("label", "", "")  # \refstepcounter{…}\label: the key follows the use
     wrappers = {}

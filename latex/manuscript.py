@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
+from .reference_macros import ReferenceMacros, reference_macros, with_cited_labels
 from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
@@ -100,6 +101,8 @@ class Manuscript:
     sections: list[Section]
     blocks: list[PlacedBlock]
     theorem_environments: dict[str, str]
+    # The author's reference macros, whose uses a placed block shows as the `\ref` they stand for.
+    references: ReferenceMacros
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
     layouts: dict[str, FileLayout] = field(default_factory=dict)
@@ -122,11 +125,16 @@ def build_manuscript(
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same. The edit left `edited`'s text before `unchanged_before` as it was."""
     theorem_environments = {name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments}
+    references = reference_macros(macro for path in project.files for macro in project.documents[path].parsed.macros)
     manuscript = None
-    if previous is not None and edited is not None and previous.theorem_environments == theorem_environments:
+    if (
+        previous is not None
+        and edited is not None
+        and (previous.theorem_environments, previous.references) == (theorem_environments, references)
+    ):
         manuscript = _moved(project, previous, edited, unchanged_before)
     if manuscript is None:
-        builder = _Builder(theorem_environments)
+        builder = _Builder(theorem_environments, references)
         builder.walk(project, project.root_file, set())
         manuscript = builder.finish()
     manuscript.basis = value_hash(
@@ -139,8 +147,9 @@ def build_manuscript(
 
 
 class _Builder:
-    def __init__(self, theorem_environments: dict[str, str]) -> None:
+    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros) -> None:
         self.theorem_environments = theorem_environments
+        self.references = references
         self.sections: list[Section] = [Section("front", "", 0, SectionKind.FRONT, "", 0, 0)]
         self.blocks: list[PlacedBlock] = []
         self.seen_titles: dict[tuple[str, str], int] = {}
@@ -164,7 +173,7 @@ class _Builder:
             elif order == 1:
                 self.marker(path, cast(Marker, item))
             elif order == 2:
-                self.block(path, cast(Block, item))
+                self.block(path, with_cited_labels(cast(Block, item), project.documents[path].text, self.references))
             else:
                 site = cast(IncludeSite, item)
                 target = targets.get((site.start, "tex"))
@@ -264,7 +273,7 @@ class _Builder:
                 placed.section -= 1
         for section in sections:
             section.hash = _section_hash(section)
-        return Manuscript(sections, self.blocks, self.theorem_environments, layouts=self.layouts)
+        return Manuscript(sections, self.blocks, self.theorem_environments, self.references, layouts=self.layouts)
 
 
 def _section_hash(section: Section) -> str:
@@ -352,7 +361,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     for before, after in zip(old.offsets, new.offsets):
         if moved.setdefault(before, after) != after:
             return None  # two places that coincided no longer do
-    new_blocks = [cast(Block, item) for _, order, item in events if order == 2]
+    new_blocks = [with_cited_labels(cast(Block, item), document.text, previous.references) for _, order, item in events if order == 2]
     replaced: dict[int, PlacedBlock] = {}
     blocks = list(previous.blocks)
     for place, block in zip(previous.places_of(edited), new_blocks):
@@ -368,7 +377,9 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
             return None
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}
-    return Manuscript(sections, blocks, previous.theorem_environments, layouts=layouts, block_places=previous.block_places)
+    return Manuscript(
+        sections, blocks, previous.theorem_environments, previous.references, layouts=layouts, block_places=previous.block_places
+    )
 
 
 def _before(section: Section, edited: str, offset: int) -> bool:

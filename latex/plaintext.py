@@ -63,6 +63,10 @@ SILENT_COMMANDS = frozenset(
         "itshape",
         "selectfont",
         "phantomsection",
+        # A phantom's box is blank on the page: `5\phantom{.000}` reads 5, not 5.000.
+        "phantom",
+        "hphantom",
+        "vphantom",
         "vskip",
         "hskip",
         "smallskip",
@@ -246,9 +250,9 @@ class InlineRenderer:
             return
         name = node.macroname
         start, end = node.pos, node.pos + node.len
-        if name in REF_COMMANDS or name in CITE_COMMANDS:
-            # Kept verbatim: readers (and LLMs) understand it, and quotes of
-            # it match the source exactly.
+        if name in REF_COMMANDS or name in CITE_COMMANDS or name == "hyperref":
+            # Kept verbatim: readers (and LLMs) understand it, quotes of it match the
+            # source exactly, and `\hyperref[tab:x]{the results}` keeps the label it cites.
             out.add(node.latex_verbatim().strip(), start, end)
             out.last_space = False
             return

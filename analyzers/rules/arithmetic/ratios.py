@@ -442,9 +442,9 @@ def _unit(cell: Cell) -> str:
 
 def _as_written(cell: Cell) -> bool:
     """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
-    A spread after the value ("73 (12)", "51 ± 1") is not part of it."""
+    A spread after the value ("73 (12)", "51 ± 1") is not part of it, nor a leading zero (".045" is 0.045)."""
     value = _SPREAD.split(cell.text, maxsplit=1)[0]
-    return re.sub(r"\D", "", value) == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+    return re.sub(r"\D", "", value).lstrip("0") == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals)).lstrip("0")
 
 
 def named_table(claim: RatioClaim, tables: Mapping[str, Table]) -> str | None:

@@ -8,8 +8,8 @@ case study (D, H)" gives prostate cancer study). Of a subject's words only those
 the caption uses count (words every description may hold, such as performance, model, row, never
 do), and its capitalised words after the first are its names. A sentence that cites panels of that
 float ("Figure~\\ref{fig:main} C, G", "Figures~\\ref{fig:main}(d) and (e)") is judged when all
-its references to the float cite panels of one subject. It is flagged when it names exactly one
-other panel's subject (two of its words, or one of its names) and holds no word of the cited
+its references to the float cite panels of one subject. It is flagged when it (from the last colon or
+semicolon before the first reference: the clause that cites) names exactly one other panel's subject (two of its words, or one of its names) and holds no word of the cited
 panel's subject: "In the prostate case study, … (Figure~\\ref{fig:main} C, G)" where the caption
 puts the prostate study in panels D and H. A caption whose marks mix both styles, or whose letters
 repeat, is not read. Plurals count as their singular.
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
@@ -33,6 +34,8 @@ from .model import FLOAT_BLOCKS
 from .panels import Panel, caption_panels, cited_panels, sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
+# A colon or semicolon of the prose, which a space follows (a label's colon, `fig:main`, has none).
+_CLAUSE_BREAK = DeferredPattern(r"[:;]\s")
 
 
 @violation_type
@@ -129,8 +132,11 @@ def _sentence(
     for key, letters, start, end in citations:
         if key in panels:
             cited.setdefault(key, []).append((letters, start, end))
-    words = sentence_words(sentence) if cited else set()
     for key, references in cited.items():
+        # The clause that cites the panels speaks of them: "… as follows: firstly, the model is fitted (Fig. 1B)"
+        # cites B for the fitting, whatever the words before the colon name.
+        clause = max((stop.end() for stop in _CLAUSE_BREAK.finditer(sentence, 0, references[0][1])), default=0)
+        words = sentence_words(sentence[clause:])
         letters = frozenset().union(*(written for written, _, _ in references))
         holding = [panel for panel in panels[key] if panel.letters & letters]
         named = [panel for panel in panels[key] if panel.named_by(words)]
