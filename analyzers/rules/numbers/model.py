@@ -27,8 +27,10 @@ from ...quantities import (
     digit_variants,
     name_words,
     referenced_labels,
+    rendered,
     spelled,
 )
+from ...row_names import spoken
 
 DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
@@ -269,7 +271,12 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     digits = DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
-    return Quote(*_quoted(MentionKey(number)), ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
+    fields = _quoted(MentionKey(number))
+    pointing = fields[6]
+    words = rendered(pointing.words, fields[4], ctx.index.printed)  # a row named through the author's macro
+    if words is not pointing.words:
+        fields = (*fields[:6], Pointing(words, pointing.refs, pointing.paragraph_refs, pointing.captioned), *fields[7:])
+    return Quote(*fields, ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
 
 
 class MentionKey:
@@ -327,7 +334,12 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
+        Pointing(
+            spoken(frozenset(name_words(sentence))),
+            referenced_labels(sentence),
+            block_refs(placed.block),
+            frozenset(placed.block.describes),
+        ),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),

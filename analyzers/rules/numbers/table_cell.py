@@ -18,7 +18,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
-    read_row, read_column = _header(row), _header(column)
+    read_row, read_column = _printed_header(ctx, row), _printed_header(ctx, column)
     return TableCell(
         value=value,
         decimals=cell.decimals,
@@ -49,6 +49,14 @@ class _Header(NamedTuple):
     change: bool  # CHANGE_HEADER
     spread: bool  # SPREAD
     ours: bool  # OURS
+
+
+def _printed_header(ctx: RuleContext, text: str) -> _Header:
+    """A header read as the paper prints it, the author's macros spelled out ("\\calvin" as "CALVIN"), so that a
+    sentence naming the row either way names it; a macro still counts as a name."""
+    printed = ctx.index.printed(text)
+    read = _header(printed)
+    return read if printed == text else read._replace(named=read.named or _header(text).named)
 
 
 @lru_cache(maxsize=4096)
