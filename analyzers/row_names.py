@@ -57,12 +57,14 @@ def _forms(word: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=8192)
 def _spellings(header_word: str) -> frozenset[str]:
     """A header word's other forms that name it: its singular or plural and, for a name written with hyphens
-    ("llama-2-7b-chat"), its leading parts that keep a letter and a digit ("llama-2", "llama-2-7b")."""
+    ("llama-2-7b-chat"), its leading parts that keep a letter and a digit ("llama-2", "llama-2-7b") or stop before
+    a size or version ("llama", "muse" of "muse-3b"); not a word's first part ("make" of "make-a-scene")."""
     forms = set(_inflections(header_word)) if header_word.isalpha() else set()
     parts = header_word.split("-")
     for end in range(1, len(parts)):
         short = "-".join(parts[:end])
-        if any(char.isdigit() for char in short) and any(char.isalpha() for char in short):
+        versioned = any(char.isdigit() for char in short) or parts[end][:1].isdigit()
+        if versioned and len(short) >= _SHORTEST_CUT and any(char.isalpha() for char in short):
             forms.add(short)
     return frozenset(forms)
 

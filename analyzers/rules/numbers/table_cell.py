@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import Cell
+from ....latex.printed_macros import MACRO_CALL
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
 from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
@@ -53,10 +54,16 @@ class _Header(NamedTuple):
 
 def _printed_header(ctx: RuleContext, text: str) -> _Header:
     """A header read as the paper prints it, the author's macros spelled out ("\\calvin" as "CALVIN"), so that a
-    sentence naming the row either way names it; a macro still counts as a name."""
-    printed = ctx.index.printed(text)
+    sentence naming the row either way names it; a macro still counts as a name, and one that prints no word of a
+    name ("\\Zprime" as "Z'") stays as written."""
+    printed = MACRO_CALL.sub(lambda call: _named(ctx.index.printed(call.group())) or call.group(), text)
     read = _header(printed)
     return read if printed == text else read._replace(named=read.named or _header(text).named)
+
+
+def _named(printed: str) -> str:
+    """A macro's printing, when it prints a name: a word of two letters or more."""
+    return printed if "\\" not in printed and name_words(printed) else ""
 
 
 @lru_cache(maxsize=4096)
