@@ -21,7 +21,7 @@ from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
-from .row_names import named_count, spoken
+from .row_names import names_header
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
@@ -131,12 +131,12 @@ def _name_words(text: str) -> frozenset[str]:
 
 
 def rendered(words: frozenset[str], text: str, printed: Callable[[str], str]) -> frozenset[str]:
-    """A sentence's `spoken` words with those of its rendering, where it calls a macro the paper defines
+    """A sentence's words with those of its rendering, where it calls a macro the paper defines
     ("\\calvin" as the "CALVIN" it prints): a sentence naming a row through the macro names the row written out."""
     if "\\" not in text:
         return words
     shown = printed(text)
-    return words if shown == text else words | spoken(frozenset(name_words(shown)))
+    return words if shown == text else words | name_words(shown)
 
 
 def named_at(text: str, words: AbstractSet[str]) -> list[int]:
@@ -230,7 +230,8 @@ def tie_words(pointing: Pointing, label: str, row_words: AbstractSet[str], colum
     names the cell's row and column, 1 when it references the cell's table (or its paragraph does)
     and names the row or the column (or the sentence cites that table alone), 0 when nothing ties them."""
     words, refs = pointing.words, pointing.refs
-    named_row, named_column = named_count(words, row_words) > 0, named_count(words, column_words) > 0
+    named_row = not words.isdisjoint(row_words) or names_header(words, row_words)
+    named_column = not words.isdisjoint(column_words) or names_header(words, column_words)
     if named_row and named_column:
         return 2
     if label in refs and (named_row or named_column or len(refs) == 1):
@@ -239,9 +240,12 @@ def tie_words(pointing: Pointing, label: str, row_words: AbstractSet[str], colum
 
 
 def named_share(words: AbstractSet[str], header_words: AbstractSet[str]) -> float:
-    """The share of a header's distinctive words (`name_words(header)`) that `words` names (see `row_names`):
-    "tt Hadronic" names the row "tt Hadronic" fully (1.0) and the row "tt Dileptonic" half (0.5)."""
-    return named_count(words, header_words) / len(header_words) if header_words else 0.0
+    """The share of a header's distinctive words (`name_words(header)`) that `words` contains, or 1.0 when it
+    names the header whole in another form (see `row_names`): "tt Hadronic" names the row "tt Hadronic" fully
+    (1.0) and the row "tt Dileptonic" half (0.5)."""
+    if not header_words:
+        return 0.0
+    return 1.0 if names_header(words, header_words) else len(words & header_words) / len(header_words)
 
 
 @dataclass(slots=True)

@@ -6,7 +6,8 @@ forms authors write them: a plural for the header's singular ("martyrdom narrati
 "Martyrdom Narrative"), the full word for the header's cut form ("received information from a doctor"
 for the row "Received Info, Doctor"), and a model family for its one variant written with hyphens ("LLaMA-2"
 for the row "LLaMA-2-7B-chat"). The sentence's side is widened once per sentence (`spoken`), each header
-word's side once per word (`_spellings`), so naming stays a set lookup. A short form that names two rows
+word's side once per word (`_spellings`), so naming stays a set lookup; the wider forms serve only to name a
+header whole, never a partial tie. A short form that names two rows
 ("LLaMA-2" beside "LLaMA-2-7B" and "LLaMA-2-13B") is left to the rules, which bind a sentence only to the
 one row it names.
 """
@@ -29,19 +30,16 @@ def spoken(words: frozenset[str]) -> frozenset[str]:
     return frozenset(form for word in words for form in _forms(word))
 
 
-def header_named(words: AbstractSet[str], header_word: str) -> bool:
-    """Whether a sentence's `spoken` words name one word of a header."""
-    return header_word in words or not words.isdisjoint(_spellings(header_word))
-
-
-def named_count(words: AbstractSet[str], header_words: AbstractSet[str]) -> int:
-    """How many of a header's words the sentence's `spoken` words name."""
-    return sum(1 for word in header_words if header_named(words, word))
-
-
 def names_header(words: AbstractSet[str], header_words: AbstractSet[str]) -> bool:
-    """Whether a sentence's `spoken` words name every word of a header that has some."""
-    return bool(header_words) and all(header_named(words, word) for word in header_words)
+    """Whether a sentence's words (`name_words`) name every word of a header that has some, each in any form
+    (see the module). Only a header named whole is named in another form: a word that merely shares a cut
+    form with a header ("calibrated" and "MH-GAN (cal)") gives no partial tie."""
+    if not header_words:
+        return False
+    if header_words <= words:
+        return True
+    forms = spoken(frozenset(words))
+    return all(word in forms or not forms.isdisjoint(_spellings(word)) for word in header_words)
 
 
 @functools.lru_cache(maxsize=8192)

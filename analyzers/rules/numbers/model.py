@@ -30,7 +30,6 @@ from ...quantities import (
     rendered,
     spelled,
 )
-from ...row_names import spoken
 
 DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
@@ -335,7 +334,7 @@ def _quoted(key: MentionKey) -> _Quoted:
         " ".join(sentence.split()),
         mention.subject,
         Pointing(
-            spoken(frozenset(name_words(sentence))),
+            frozenset(name_words(sentence)),
             referenced_labels(sentence),
             block_refs(placed.block),
             frozenset(placed.block.describes),
