@@ -36,9 +36,13 @@ def names_header(words: AbstractSet[str], header_words: AbstractSet[str]) -> boo
     form with a header ("calibrated" and "MH-GAN (cal)") gives no partial tie."""
     if not header_words:
         return False
-    if header_words <= words:
-        return True
-    forms = spoken(frozenset(words))
+    return header_words <= words or _named_whole(frozenset(words), frozenset(header_words))
+
+
+@functools.lru_cache(maxsize=8192)
+def _named_whole(words: frozenset[str], header_words: frozenset[str]) -> bool:
+    """Asked once per sentence and header: a sentence is matched against every cell of a row."""
+    forms = spoken(words)
     return all(word in forms or not forms.isdisjoint(_spellings(word)) for word in header_words)
 
 

@@ -272,7 +272,8 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
     fields = _quoted(MentionKey(number))
     pointing = fields[6]
-    words = rendered(pointing.words, fields[4], ctx.index.printed)  # a row named through the author's macro
+    # A row named through the author's macro; most sentences call none, and ask nothing of the index.
+    words = rendered(pointing.words, fields[4], ctx.index.printed) if "\\" in fields[4] else pointing.words
     if words is not pointing.words:
         fields = (*fields[:6], Pointing(words, pointing.refs, pointing.paragraph_refs, pointing.captioned), *fields[7:])
     return Quote(*fields, ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))

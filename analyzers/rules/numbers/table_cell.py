@@ -56,6 +56,8 @@ def _printed_header(ctx: RuleContext, text: str) -> _Header:
     """A header read as the paper prints it, the author's macros spelled out ("\\calvin" as "CALVIN"), so that a
     sentence naming the row either way names it; a macro still counts as a name, and one that prints no word of a
     name ("\\Zprime" as "Z'") stays as written."""
+    if "\\" not in text:  # most headers call no macro
+        return _header(text)
     printed = MACRO_CALL.sub(lambda call: _named(ctx.index.printed(call.group())) or call.group(), text)
     read = _header(printed)
     return read if printed == text else read._replace(named=read.named or _header(text).named)
