@@ -7,9 +7,8 @@ forms authors write them: a plural for the header's singular ("martyrdom narrati
 for the row "Received Info, Doctor"), and a model family for its one variant written with hyphens ("LLaMA-2"
 for the row "LLaMA-2-7B-chat"). The sentence's side is widened once per sentence (`spoken`), each header
 word's side once per word (`_spellings`), so naming stays a set lookup; the wider forms serve only to name a
-header whole, never a partial tie. A short form that names two rows
-("LLaMA-2" beside "LLaMA-2-7B" and "LLaMA-2-13B") is left to the rules, which bind a sentence only to the
-one row it names.
+header whole, never a partial tie. A short form that names two rows ("LLaMA-2" beside "LLaMA-2-7B" and
+"LLaMA-2-13B") is left to the rules, which bind a sentence only to the one row it names.
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ class TableCells(NamedTuple):
     by_row: dict[str, dict[frozenset[str], list[TableCell]]]
 
     def in_named_rows(self, label: str, words: AbstractSet[str]) -> Iterator[TableCell]:
-        """The table's cells whose row header has words, all of which `words` holds."""
+        """The table's cells whose row header has words, all of which `words` names (in any form `row_names` reads)."""
         for row_words, cells in self.by_row[label].items():
             if names_header(words, row_words):
                 yield from cells

@@ -334,12 +334,7 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing(
-            frozenset(name_words(sentence)),
-            referenced_labels(sentence),
-            block_refs(placed.block),
-            frozenset(placed.block.describes),
-        ),
+        Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),
