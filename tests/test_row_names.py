@@ -73,3 +73,17 @@ def test_a_macro_that_prints_no_name_stays_a_name_of_its_own(tmp_path):
     rows = "\\zp{} (light) & 41.2 & 12.0 \\\\\n\\zp{} (heavy) & 52.4 & 13.1 \\\\\n"
     text = _table(rows, "As Table~\\ref{tab:main} shows, the light model reaches 47.9 on GSM8K.", "\\newcommand{\\zp}{$Z'$}")
     assert not rule_findings(tmp_path, text, "NUM014")
+
+
+def _grouped(sentence: str) -> str:
+    table = (
+        "\\begin{table}\\centering\\begin{tabular}{llcc}\\toprule Setting & Model & GSM8K & MATH \\\\ \\midrule\n"
+        "\\multirow{2}{*}{Zero-shot} & CoT-Large & 41.2 & 12.0 \\\\\n & PoT-Large & 52.4 & 13.1 \\\\\n"
+        "\\bottomrule\\end{tabular}\\caption{Results.}\\label{tab:main}\\end{table}\n"
+    )
+    return document(f"\\section{{Results}}\n{table}\n{sentence}\n")
+
+
+def test_a_row_under_a_multirow_is_named_by_its_own_label(tmp_path):
+    found = rule_findings(tmp_path, _grouped("As Table~\\ref{tab:main} shows, PoT-Large reaches 47.9 on GSM8K."), "NUM014")
+    assert [finding.code for finding in found] == ["NUM014"]
