@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -21,6 +21,7 @@ from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
+from .row_names import names_header
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
@@ -130,6 +131,15 @@ def _name_words(text: str) -> frozenset[str]:
     return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
 
 
+def rendered(words: frozenset[str], text: str, printed: Callable[[str], str]) -> frozenset[str]:
+    """A sentence's words with those of its rendering, where it calls a macro the paper defines
+    ("\\calvin" as the "CALVIN" it prints): a sentence naming a row through the macro names the row written out."""
+    if "\\" not in text:
+        return words
+    shown = printed(text)
+    return words if shown == text else words | name_words(shown)
+
+
 def named_at(text: str, words: AbstractSet[str]) -> list[int]:
     """Where `text` names one of `words` (as `name_words` reads a header): a word, a macro, a numbered name
     ("Model 2"), a reference to numbered columns ("col. 2")."""
@@ -221,7 +231,8 @@ def tie_words(pointing: Pointing, label: str, row_words: AbstractSet[str], colum
     names the cell's row and column, 1 when it references the cell's table (or its paragraph does)
     and names the row or the column (or the sentence cites that table alone), 0 when nothing ties them."""
     words, refs = pointing.words, pointing.refs
-    named_row, named_column = bool(words & row_words), bool(words & column_words)
+    named_row = not words.isdisjoint(row_words) or names_header(words, row_words)
+    named_column = not words.isdisjoint(column_words) or names_header(words, column_words)
     if named_row and named_column:
         return 2
     if label in refs and (named_row or named_column or len(refs) == 1):
@@ -230,9 +241,12 @@ def tie_words(pointing: Pointing, label: str, row_words: AbstractSet[str], colum
 
 
 def named_share(words: AbstractSet[str], header_words: AbstractSet[str]) -> float:
-    """The share of a header's distinctive words (`name_words(header)`) that `words` contains:
-    "tt Hadronic" names the row "tt Hadronic" fully (1.0) and the row "tt Dileptonic" half (0.5)."""
-    return len(words & header_words) / len(header_words) if header_words else 0.0
+    """The share of a header's distinctive words (`name_words(header)`) that `words` contains, or 1.0 when it
+    names the header whole in another form (see `row_names`): "tt Hadronic" names the row "tt Hadronic" fully
+    (1.0) and the row "tt Dileptonic" half (0.5)."""
+    if not header_words:
+        return 0.0
+    return 1.0 if names_header(words, header_words) else len(words & header_words) / len(header_words)
 
 
 @dataclass(slots=True)

@@ -14,6 +14,7 @@ from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Fix, Statement, TextEdit
 from ...quantities import CellIndex, Pointing
+from ...row_names import names_header
 from ...violation import Violation, violation_type
 from .model import (
     Figures,
@@ -113,9 +114,9 @@ class TableCells(NamedTuple):
     by_row: dict[str, dict[frozenset[str], list[TableCell]]]
 
     def in_named_rows(self, label: str, words: AbstractSet[str]) -> Iterator[TableCell]:
-        """The table's cells whose row header has words, all of which `words` holds."""
+        """The table's cells whose row header has words, all of which `words` names (in any form `row_names` reads)."""
         for row_words, cells in self.by_row[label].items():
-            if row_words and row_words <= words:
+            if names_header(words, row_words):
                 yield from cells
 
     def cited(self, pointing: Pointing) -> list[str]:

@@ -27,6 +27,7 @@ from ...quantities import (
     digit_variants,
     name_words,
     referenced_labels,
+    rendered,
     spelled,
 )
 
@@ -269,7 +270,13 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     digits = DIGITS.match(mention.text)
     length = digits.end() if digits else len(mention.text)
     start, end = placed.block.plain.source_span(mention.plain_start, mention.plain_start + length)
-    return Quote(*_quoted(MentionKey(number)), ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
+    fields = _quoted(MentionKey(number))
+    pointing = fields[6]
+    # A row named through the author's macro; most sentences call none, and ask nothing of the index.
+    words = rendered(pointing.words, fields[4], ctx.index.printed) if "\\" in fields[4] else pointing.words
+    if words is not pointing.words:
+        fields = (*fields[:6], Pointing(words, pointing.refs, pointing.paragraph_refs, pointing.captioned), *fields[7:])
+    return Quote(*fields, ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
 
 
 class MentionKey:

@@ -7,7 +7,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ....latex.manuscript import PlacedBlock
-from ....latex.model import Cell
+from ....latex.model import Cell, Table
+from ....latex.printed_macros import MACRO_CALL
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
 from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
@@ -18,7 +19,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
-    read_row, read_column = _header(row), _header(column)
+    read_row, read_column = _printed_header(ctx, row.strip() or _own_label(at.table, cell.row)), _printed_header(ctx, column)
     return TableCell(
         value=value,
         decimals=cell.decimals,
@@ -49,6 +50,33 @@ class _Header(NamedTuple):
     change: bool  # CHANGE_HEADER
     spread: bool  # SPREAD
     ours: bool  # OURS
+
+
+def _own_label(table: Table, row: int) -> str:
+    """The label of a row whose first cell is blank, a row of a group that a `\\multirow` (or the row above)
+    names once: its second cell, when that is text ("PCV7 vs NoVax" under a blank "Costs" cell). The group's
+    name is left out, so that the row is named as the sentence names it; a label that recurs from group to group
+    names several rows, and the rules bind none."""
+    cells = table.rows[row]
+    if len(cells) > 1 and not cells[0].text.strip() and cells[1].value is None:
+        return cells[1].text
+    return ""
+
+
+def _printed_header(ctx: RuleContext, text: str) -> _Header:
+    """A header read as the paper prints it, the author's macros spelled out ("\\calvin" as "CALVIN"), so that a
+    sentence naming the row either way names it; a macro still counts as a name, and one that prints no word of a
+    name ("\\Zprime" as "Z'") stays as written."""
+    if "\\" not in text:  # most headers call no macro
+        return _header(text)
+    printed = MACRO_CALL.sub(lambda call: _named(ctx.index.printed(call.group())) or call.group(), text)
+    read = _header(printed)
+    return read if printed == text else read._replace(named=read.named or _header(text).named)
+
+
+def _named(printed: str) -> str:
+    """A macro's printing, when it prints a name: a word of two letters or more."""
+    return printed if "\\" not in printed and name_words(printed) else ""
 
 
 @lru_cache(maxsize=4096)
