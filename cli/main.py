@@ -11,6 +11,7 @@ failed (the offline findings are still reported).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import logging
 import signal
@@ -98,5 +99,17 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def run() -> NoReturn:
+    """The `auditex` command (and `python -m auditex.cli.main`): `main`, then the process's exit with its code.
+
+    What a command built stays reachable to its end (the parse, the index, the memos of module-level caches),
+    and the interpreter's collections at exit would walk all of it to free nothing the exit does not: after a
+    check of nips24_imprecise_labels they cost 0.2 s of CPU, a seventh of the process. Frozen, the heap is
+    left to the exit; files are still flushed and closed, and exit handlers still run."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -46,3 +46,20 @@ def test_a_plain_check_to_a_pipe_loads_none_of_the_heavy_modules(tmp_path):
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["code"] == 1  # the check ran, and found the undefined reference
     assert result["loaded"] == []
+
+
+EXIT_PROBE = """
+import atexit, gc, sys
+from auditex.cli import main as cli
+atexit.register(lambda: print("frozen", gc.get_freeze_count(), file=sys.stderr))
+sys.argv = ["auditex", "check", sys.argv[1], "--no-cache"]
+cli.run()
+"""
+
+
+def test_the_command_leaves_its_heap_to_the_exit_and_exits_with_the_check_s_code(tmp_path):
+    folder = write_project(tmp_path / "paper", {"main.tex": document("See \\ref{sec:nowhere}.")})
+    done = subprocess.run([sys.executable, "-c", EXIT_PROBE, str(folder)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr  # the undefined reference
+    frozen = int(done.stderr.split("frozen ")[-1].split()[0])
+    assert frozen > 10_000  # what the imports and the check built is not walked again by the exit's collections

@@ -17,11 +17,13 @@ import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
 from ....latex.record import record
+from ...memo import SECTION_CACHE_SIZE, Same
 from ...quantities import slack
 from ..tables.model import DERIVATIONS, DERIVED_HEADER, Grid, is_aggregate_row
 
@@ -64,8 +66,15 @@ class Series:
         return all(value.decimals == 0 and value.value >= 0 for value in self.values.values())
 
 
-def series_of(grid: Grid) -> list[Series]:
-    """Each numeric column of the table's body, and the in-cell shares of a column of "count (share)" cells."""
+def series_of(grid: Grid) -> tuple[Series, ...]:
+    """Each numeric column of the table's body, and the in-cell shares of a column of "count (share)" cells.
+    Read once per grid (one per table, `Grid.of`): four rules read each table's columns."""
+    return _series(Same(grid))
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _series(same: Same[Grid]) -> tuple[Series, ...]:
+    grid = same.value
     rows = [row for row in grid.body_rows() if not is_aggregate_row(grid.row_header(row))]
     found = []
     for column in grid.columns():
@@ -78,7 +87,7 @@ def series_of(grid: Grid) -> list[Series]:
         shares = {row: share for row in rows if (share := _in_cell_share(grid, row, column))}
         if len(shares) >= 2:
             found.append(Series(name, column, shares, in_cell_share=True))
-    return found
+    return tuple(found)
 
 
 def _in_cell_share(grid: Grid, row: int, column: int) -> Value | None:

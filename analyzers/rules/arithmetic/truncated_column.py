@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
@@ -88,7 +88,7 @@ def truncated_column(ctx: RuleContext, section: Section) -> Iterator[Finding]:
             yield ctx.flag(ColumnTruncated(first, len(rows)), placed.file, cell.start, cell.end, evidence=evidence)
 
 
-def _computed_as(grid: Grid, target: Series, columns: list[Series]) -> Fit | None:
+def _computed_as(grid: Grid, target: Series, columns: Sequence[Series]) -> Fit | None:
     """How the column is computed, if it is: from its row's columns, else from the row above, else a share."""
     if names_change(grid, target):
         return best(pair_fits(target, columns)) or best(step_fits(grid, target, columns))
