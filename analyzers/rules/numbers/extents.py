@@ -31,6 +31,11 @@ _RANGE = DeferredPattern(
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
 _UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+# "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes.
+_AVERAGE = DeferredPattern(
+    r"\b(?:by\s+an\s+average\s+of|on\s+average\s+by(?:\s+an?)?|an?\s+average\s+(?:improvement|gain|increase|decrease|reduction|drop|speed-?up)\s+of)"
+    r"\s+([-−]?\d+(?:\.\d+)?)(?:(\s*(?:%|\\percent\b))|(\s*(?:x|×|times|-?fold)\b))?"
+)
 # "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
 _TIMES = r"\s*(?:x|×|times|-?fold)\b"
 _RATIO_RANGE = DeferredPattern(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
@@ -82,6 +87,13 @@ def stated_bounds(sentence: str) -> Iterator[tuple[int, int, End]]:
     for match in _UP_TO.finditer(sentence):
         end = end_of(match.group(1), bool(match.group(2)))
         yield match.start(), match.end(), end if end.percent else End(end.value, end.decimals, False, times=True)
+
+
+def stated_averages(sentence: str) -> Iterator[tuple[int, int, End]]:
+    """The mean changes of `sentence` ("by an average of 2.13%", "an average improvement of 6x")."""
+    for match in _AVERAGE.finditer(sentence):
+        end = end_of(match.group(1), bool(match.group(2)))
+        yield match.start(), match.end(), End(end.value, end.decimals, end.percent, times=bool(match.group(3)))
 
 
 def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
