@@ -47,6 +47,7 @@ _STATED = DeferredPattern(
     r"\b(?:(mean|average)|(median)|(standard\s+deviation|std|s\.d\.|SD))\b\s*(?:\w+\s+)?(?:=|of|:|was|is)?\s*" + NUMBER + r"(?![\w.])",
     re.IGNORECASE,
 )
+_PERCENT_MACRO = DeferredPattern(r"\s*\\percent\b")  # quoted as the reader sees it: "35%"
 _SIZE = DeferredPattern(r"\b[Nn]\s*=\s*(\d+)\b")
 _SIZE_HEADER = DeferredPattern(r"^\W*\$?[Nn]\$?\W*$")
 
@@ -223,7 +224,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         for (at, until, low, high), following in zip(ranges, starts, strict=True):
             sizes = list(_SIZE.finditer(sentence, 0, at))
             size = int(sizes[-1].group(1)) if sizes else None
-            quote = " ".join(sentence[at:until].split())
+            quote = _PERCENT_MACRO.sub("%", " ".join(sentence[at:until].split()))
             statistics = _statistics(sentence[until:following])
             found.append((start + at, start + until, partial(_Summary, low, high, statistics, words, size, quote, labels)))
     return tuple(found)
