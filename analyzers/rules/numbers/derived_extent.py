@@ -50,7 +50,16 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import End, stated_averages, stated_bounds, stated_finding, stated_ranges, stated_ratio_ranges, tables_and_statements
+from .extents import (
+    End,
+    stated_averages,
+    stated_bounds,
+    stated_finding,
+    stated_ranges,
+    stated_ratio_ranges,
+    statements_of,
+    tables_and_statements,
+)
 
 _CHANGE = DeferredPattern(
     r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger|surpass)",
@@ -238,10 +247,8 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
 
 def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Extent]]]) -> Iterator[Finding]:
     tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Extent):
-                yield from _not_given(item, tables)
+    for stated in statements_of(parts, _Extent):
+        yield from _not_given(stated, tables)
 
 
 @rule(

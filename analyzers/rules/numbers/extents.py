@@ -6,7 +6,7 @@ Mean, SD) gives a row's extent."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -113,6 +113,11 @@ def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[State
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION):
             for start, end, stated in read(placed.block.plain.text, tuple(placed.block.describes)):
                 yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
+
+
+def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[Stated]) -> Iterator[Stated]:
+    """The statements of type `kind` that sections' parts hold, in reading order."""
+    return (item for _, items in parts for item in items if isinstance(item, kind))
 
 
 def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:

@@ -40,7 +40,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, body_cells, name_words, referenced_labels
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import NUMBER, End, cell_gives, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
+from .extents import NUMBER, End, cell_gives, end_of, stated_finding, stated_ranges, statements_of, statistic_columns, tables_and_statements
 
 # A statistic the sentence states beside its range: "(standard deviation = 10%)", "with an average of 0.620".
 _STATED = DeferredPattern(
@@ -153,10 +153,8 @@ def _disagreeing(stated: _Summary, tables: Sequence[ShownTable]) -> Iterator[Fin
 
 def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Summary]]]) -> Iterator[Finding]:
     tables = [item for _, items in parts for item in items if isinstance(item, ShownTable) and statistic_columns(item.table)]
-    for _, items in parts if tables else ():
-        for item in items:
-            if isinstance(item, _Summary):
-                yield from _disagreeing(item, tables)
+    for stated in statements_of(parts, _Summary) if tables else ():
+        yield from _disagreeing(stated, tables)
 
 
 @rule(
