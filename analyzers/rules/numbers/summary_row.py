@@ -152,8 +152,9 @@ def _disagreeing(stated: _Summary, tables: Sequence[ShownTable]) -> Iterator[Fin
 
 
 def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Summary]]]) -> Iterator[Finding]:
-    tables = [item for _, items in parts for item in items if isinstance(item, ShownTable) and statistic_columns(item.table)]
-    for stated in statements_of(parts, _Summary) if tables else ():
+    statements = list(statements_of(parts, _Summary))
+    tables = [shown for shown in statements_of(parts, ShownTable) if statistic_columns(shown.table)] if statements else []
+    for stated in statements if tables else ():
         yield from _disagreeing(stated, tables)
 
 
@@ -206,6 +207,8 @@ def _statistics(text: str) -> tuple[tuple[str, End], ...]:
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Summary]], ...]:
     """The ranges a paragraph states, with the statistics beside them, kept by text so an edit re-reads its paragraph alone."""
     paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
+    if not (paragraph_refs or _STATED.search(text)) or next(stated_ranges(text), None) is None:
+        return ()  # no range, or neither a table nor a statistic to tie one to a row
     found: list[tuple[int, int, partial[_Summary]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
