@@ -16,7 +16,8 @@ cell to the Max column's highest is of every row together and describes none. An
 with a cell when one is the other rounded (0.35 ↔ 35%, 0.105 ↔ 10%).
 
 It is a finding when rows are described and none agrees on both ends and on every statistic stated after
-the range (up to the next range or "N = k"); the message tells the first such row's disagreements.
+the range (up to the next range or "N = k"); the message tells the first such row's disagreements. Several
+rows with the range's ends and none named (items all rated "from 1 to 5") leave the row unknown: no finding.
 
 Confidence 0.6 (information). Evidence: "weak: a summary row gives another statistic" when the ends are
 the row's Min and Max and a stated statistic differs; "weak: a named summary row gives another end" when
@@ -43,10 +44,13 @@ from ...violation import Violation, violation_type
 from .extents import NUMBER, End, cell_gives, end_of, stated_finding, stated_ranges, statements_of, statistic_columns, tables_and_statements
 
 # A statistic the sentence states beside its range: "(standard deviation = 10%)", "with an average of 0.620".
+# APA's "M = 4.50", "Mdn = 4", "SD = 4.19" too (the single letters only before "=").
 _STATED = DeferredPattern(
-    r"\b(?:(mean|average)|(median)|(standard\s+deviation|std|s\.d\.|SD))\b\s*(?:\w+\s+)?(?:=|of|:|was|is)?\s*" + NUMBER + r"(?![\w.])",
+    r"\b(?:(?P<mean>mean|average|(?-i:M)(?=\s*=))|(?P<median>median|(?-i:Mdn)(?=\s*=))|(?P<sd>standard\s+deviation|std|s\.d|SD))"
+    r"\b\.?\s*(?:\w+\s+)?(?:=|of|:|was|is)?\s*" + NUMBER + r"(?![\w.])",
     re.IGNORECASE,
 )
+_STATISTIC_NAMES = ("mean", "median", "sd")
 _PERCENT_MACRO = DeferredPattern(r"\s*\\percent\b")  # quoted as the reader sees it: "35%"
 _SIZE = DeferredPattern(r"\b[Nn]\s*=\s*(\d+)\b")
 _SIZE_HEADER = DeferredPattern(r"^\W*\$?[Nn]\$?\W*$")
@@ -138,8 +142,8 @@ def _disagreeing(stated: _Summary, tables: Sequence[ShownTable]) -> Iterator[Fin
     cited = [shown for shown in tables if set(shown.labels) & set(stated.labels)]
     for candidates in (cited, [shown for shown in tables if shown not in cited]):
         bound = [(shown, row, told, named) for shown in candidates for row, told, named in _bound_rows(stated, shown.table, shown in cited)]
-        if any(not told for _, _, told, _ in bound):
-            return  # a row gives the whole sentence
+        if any(not told for _, _, told, _ in bound) or (len(bound) > 1 and not bound[0][3]):
+            return  # a row gives the whole sentence, or several rows have these ends and the sentence names none
         if bound:
             shown, row, told, named = bound[0]
             name = f"Table {shown.labels[0]}" if shown.labels else "the table"
@@ -198,7 +202,7 @@ def summary_row_contradicted(ctx: RuleContext, section: Section) -> Iterator[Sho
 def _statistics(text: str) -> tuple[tuple[str, End], ...]:
     """The statistics `text` states ("(standard deviation = 10%)"): those after a range, up to the next range."""
     return tuple(
-        (("mean", "median", "sd")[next(i for i in (0, 1, 2) if match.group(i + 1))], end_of(match.group(4), bool(match.group(5))))
+        (next(name for name in _STATISTIC_NAMES if match.group(name)), end_of(match.group(4), bool(match.group(5))))
         for match in _STATED.finditer(text)
     )
 
