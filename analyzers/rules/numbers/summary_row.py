@@ -5,7 +5,8 @@ against the row of a table of summary statistics (columns Min, Max, Mean, SD, Me
 A table of summary statistics has a column headed "Min" (or "Minimum") and one headed "Max" (or "Maximum"),
 and may have columns headed "Mean" (or "Average"), "Median" and "SD" (or "Std", "Standard deviation"). A
 sentence states a range ("from A to B", "between A and B", "A–B") and, in the same sentence, may state
-the variable's mean, median or standard deviation ("(standard deviation = 10%)", "with a mean of 0.62").
+the variable's mean, median or standard deviation ("(standard deviation = 10%)", "with a mean of 0.62",
+APA's "M = 4.50, SD = 4.19").
 
 The rows the range describes are, in a table the sentence (else its paragraph) cites, the rows the sentence
 names: by all the words of its header, or by "N = 20" where the table has a column headed "n" holding 20
@@ -19,9 +20,9 @@ It is a finding when rows are described and none agrees on both ends and on ever
 the range (up to the next range or "N = k"); the message tells the first such row's disagreements. Several
 rows with the range's ends and none named (items all rated "from 1 to 5") leave the row unknown: no finding.
 
-Confidence 0.6 (information). Evidence: "weak: a summary row gives another statistic" when the ends are
-the row's Min and Max and a stated statistic differs; "weak: a named summary row gives another end" when
-the sentence names the row and an end differs.
+Confidence 0.6 (information). Evidence: "weak: a summary row with the range's ends gives another statistic"
+when the row is tied by its Min and Max; "weak: a summary row the sentence names disagrees" when the sentence
+names the row.
 """
 
 from __future__ import annotations
@@ -149,7 +150,11 @@ def _disagreeing(stated: _Summary, tables: Sequence[ShownTable]) -> Iterator[Fin
             name = f"Table {shown.labels[0]}" if shown.labels else "the table"
             header = " ".join(shown.table.row_header(row).split()) or (f"n = {stated.size}" if named else str(row + 1))
             violation = SummaryRowDisagrees(stated.quote, name, header, "; ".join(told))
-            kind = "weak: a named summary row gives another end" if named else "weak: a summary row gives another statistic"
+            kind = (
+                "weak: a summary row the sentence names disagrees"
+                if named
+                else "weak: a summary row with the range's ends gives another statistic"
+            )
             reason = "the sentence names the row" if named else "the range's ends are the row's Min and Max"
             yield stated_finding(stated.anchor, violation, stated.quote, kind, "range", reason)
             return
