@@ -62,11 +62,11 @@ from .extents import (
 )
 
 _CHANGE = DeferredPattern(
-    r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger|surpass)",
+    r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger|surpass|beat|exceed)",
     re.IGNORECASE,
 )
 _AGAINST = DeferredPattern(
-    r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*|surpass\w*)(?=\s)", re.IGNORECASE
+    r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*|surpass\w*|beat\w*|exceed\w*)(?=\s)", re.IGNORECASE
 )
 _OURS = DeferredPattern(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
 # A citation in a row's header names no row; a subscript glued to its letter is part of the name ("L_1" is "L1").
@@ -310,15 +310,15 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         named = _naming_words(sentence)
         subject = _naming_words(sentence[: against.start()])
-        extents: list[tuple[int, int, tuple[End, ...], bool]] = [
-            (at, until, (low, high), False) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
+        extents: list[tuple[int, int, tuple[End, ...], bool, bool]] = [
+            (at, until, (low, high), False, False) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
         ]
-        extents += [(at, until, (low, high), False) for at, until, low, high in stated_ratio_ranges(sentence)]
-        extents += [(at, until, (bound,), False) for at, until, bound in stated_bounds(sentence)]
-        averages = [(at, until, (mean,), True) for at, until, mean in stated_averages(sentence)]
-        starts = sorted(at for at, *_ in extents + averages) + [len(sentence)]
-        for at, until, ends, mean in extents + averages:
-            if not mean and not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
+        extents += [(at, until, (low, high), False, False) for at, until, low, high in stated_ratio_ranges(sentence)]
+        extents += [(at, until, (bound,), False, False) for at, until, bound in stated_bounds(sentence)]
+        extents += [(at, until, (mean,), True, worded) for at, until, mean, worded in stated_averages(sentence)]
+        starts = sorted(at for at, *_ in extents) + [len(sentence)]
+        for at, until, ends, mean, worded in extents:
+            if not worded and not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
                 continue
             before = sentence[max(at - _NAMING_WINDOW, 0) : at]
             metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))

@@ -31,10 +31,13 @@ _RANGE = DeferredPattern(
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
 _UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
-# "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes.
+# "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes, in its
+# words; or "by 2.1% on average", "2.3x faster on average": a number whose change its neighbours must tell.
+_AVERAGE_UNIT = r"(?:(\s*(?:%|\\percent\b))|(\s*(?:x|×|times|-?fold)\b))"
 _AVERAGE = DeferredPattern(
     r"\b(?:by\s+an\s+average\s+of|on\s+average\s+by(?:\s+an?)?|an?\s+average\s+(?:improvement|gain|increase|decrease|reduction|drop|speed-?up)\s+of)"
-    r"\s+([-−]?\d+(?:\.\d+)?)(?:(\s*(?:%|\\percent\b))|(\s*(?:x|×|times|-?fold)\b))?"
+    r"\s+([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + "?"
+    r"|(?<![\w.])([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + r"(?=(?:\s+[\w-]+){0,2}?\s+on\s+average\b)"
 )
 # "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
 _TIMES = r"\s*(?:x|×|times|-?fold)\b"
@@ -89,11 +92,14 @@ def stated_bounds(sentence: str) -> Iterator[tuple[int, int, End]]:
         yield match.start(), match.end(), end if end.percent else End(end.value, end.decimals, False, times=True)
 
 
-def stated_averages(sentence: str) -> Iterator[tuple[int, int, End]]:
-    """The mean changes of `sentence` ("by an average of 2.13%", "an average improvement of 6x")."""
+def stated_averages(sentence: str) -> Iterator[tuple[int, int, End, bool]]:
+    """The mean changes of `sentence` ("by an average of 2.13%", "2.1% higher on average"), each with whether its
+    words say it is a change (a number followed by "on average" may be a mean of anything)."""
     for match in _AVERAGE.finditer(sentence):
-        end = end_of(match.group(1), bool(match.group(2)))
-        yield match.start(), match.end(), End(end.value, end.decimals, end.percent, times=bool(match.group(3)))
+        worded = match.group(1) is not None
+        number, percent, times = match.groups()[0:3] if worded else match.groups()[3:6]
+        end = end_of(number, bool(percent))
+        yield match.start(), match.end(), End(end.value, end.decimals, end.percent, times=bool(times)), worded
 
 
 def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
