@@ -66,7 +66,8 @@ _CHANGE = DeferredPattern(
     re.IGNORECASE,
 )
 _AGAINST = DeferredPattern(
-    r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*|surpass\w*|beat\w*|exceed\w*)(?=\s)", re.IGNORECASE
+    r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*|surpass\w*|beat\w*|exceed\w*)(?=\s)",
+    re.IGNORECASE,
 )
 _OURS = DeferredPattern(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
 # A citation in a row's header names no row; a subscript glued to its letter is part of the name ("L_1" is "L1").
