@@ -40,6 +40,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "NUM013",
         "NUM014",
         "NUM015",
+        "NUM017",  # a range of a variable against its row of summary statistics (Min, Max, SD)
         "TAB003",
         "TAB007",
         "TAB008",

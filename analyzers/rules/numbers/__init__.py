@@ -12,6 +12,7 @@ from .respective_values import respective_value_misquotes_cell
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
+from .summary_row import summary_row_contradicted
 from .swapped_values import prose_swaps_table_values
 from .table_range import range_not_in_table
 from .truncated_quotes import prose_cuts_table_values
@@ -32,4 +33,5 @@ __all__ = [
     "respective_value_misquotes_cell",
     "same_quantity_two_values",
     "statistic_contradicts_table",
+    "summary_row_contradicted",
 ]

@@ -5,7 +5,8 @@ error by up to 22.4% compared to L1", "4-7x lower memory than idtracker.ai") tha
 A sentence states the extent of a change when it has a word of change (reduces, improves, lower, higher,
 faster, ...), a word of comparison (compared to, relative to, over, than, against, versus, outperforms) and
 an extent of the change: a percentage ("by up to P%", "by as much as P%", "improvements ranging from A% to
-B%", "by between A% and B%") or a ratio ("up to 40x faster", "4-7x lower", "2.5 to 46.7 times faster"). An
+B%", "by between A% and B%") or a ratio ("up to 40x faster", "4-7x lower", "2.5 to 46.7 times faster"), or a mean of the changes
+("surpasses PiCO by an average of 2.13% on CIFAR-10", "an average improvement of 6x"). An
 extent of a setting the comparison holds over ("better than L1 for payloads from 10% to 50%") is none: the
 extent must follow "by" or a noun of change, or come before a word of change.
 
@@ -16,12 +17,14 @@ citation in a header names nothing, and "L_1" is "L1"; "the baseline" names a ro
 blocks (one per setting), each row of the method is set against the baseline row nearest above it.
 
 The changes are read in the columns whose header the words just before the extent name ("the height error
-by up to 67.7%" reads "Height Err."), else in every numeric column. A change is the method's cell against
+by up to 67.7%" reads "Height Err."), else in every numeric column; a mean's columns are named first by the
+words after it, up to the next number ("by an average of 2.13% on CIFAR-10 and 2.72% on CIFAR-100"). A change is the method's cell against
 the baseline's, as a share of the baseline (relative), as a difference (points) or as the larger cell over
 the smaller (a ratio), each with the span the cells' rounding allows. Every end of the extent must be one
 of those changes of its kind, within that span and the end's own rounding or cut (a whole ratio, "4-7x",
 within a tenth); an end that none gives is the finding. "Up to P%" is read as the largest change, so it
-must be one of them too: a largest change past P makes P false, and one short of P was not attained.
+must be one of them too: a largest change past P makes P false, and one short of P was not attained. A
+mean must be the mean of the changes read, as relative changes, differences or ratios, within its rounding.
 
 The check is silent when the table has no row of the method, or the sentence names no baseline row (a
 range of improvements "over all baselines" names no pair), or no cell pair gives a change at all.
@@ -47,13 +50,25 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import End, stated_bounds, stated_finding, stated_ranges, stated_ratio_ranges, tables_and_statements
+from .extents import (
+    End,
+    stated_averages,
+    stated_bounds,
+    stated_finding,
+    stated_ranges,
+    stated_ratio_ranges,
+    statements_of,
+    tables_and_statements,
+)
 
 _CHANGE = DeferredPattern(
-    r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger)",
+    r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger|surpass|beat|exceed)",
     re.IGNORECASE,
 )
-_AGAINST = DeferredPattern(r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*)(?=\s)", re.IGNORECASE)
+_AGAINST = DeferredPattern(
+    r"\b(?:compared\s+(?:to|with)|relative\s+to|over|than|against|versus|vs\.?|outperform\w*|surpass\w*|beat\w*|exceed\w*)(?=\s)",
+    re.IGNORECASE,
+)
 _OURS = DeferredPattern(r"\b(?:ours|our|proposed)\b", re.IGNORECASE)
 # A citation in a row's header names no row; a subscript glued to its letter is part of the name ("L_1" is "L1").
 _CITATION = DeferredPattern(r"\\\w*cite\w*\s*(?:\[[^\]]*\]\s*)*\{[^}]*\}")
@@ -70,6 +85,7 @@ _OF_CHANGE_AFTER = DeferredPattern(
 _BASELINE_ROW = DeferredPattern(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
 _THE_BASELINE = DeferredPattern(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
 _EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)")
+_NUMBER_AHEAD = DeferredPattern(r"(?<![\w.-])[-−]?\d")
 # The words just before an extent that may name its column: "reduces the average height error by up to".
 _NAMING_WINDOW = 60
 
@@ -79,6 +95,8 @@ class _Extent:
     ends: tuple[End, ...]
     quote: str
     metric: frozenset[str]  # the words before the extent, which may name its column
+    after: frozenset[str]  # the words after an average ("by an average of 2.13% on CIFAR-10"), which name its columns first
+    mean: bool  # the extent is the mean of the changes over the columns read, not their bound or range
     named: frozenset[str]  # the sentence's words, which name the baseline row
     subject: frozenset[str]  # the words before its comparison, which may name the method's row
     the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
@@ -163,11 +181,27 @@ def _pairs(table: Table, stated: _Extent) -> list[tuple[int, int]]:
     return pairs
 
 
-def _columns(table: Table, metric: frozenset[str]) -> list[int]:
-    """The numeric columns the words before the extent name, else all of them."""
+def _columns(table: Table, stated: _Extent) -> list[int]:
+    """The numeric columns the words after an average name, else those the words before the extent name, else all."""
     columns = sorted({cell.column for cell in body_cells(table) if cell.value is not None})
-    named = [column for column in columns if metric & name_words(table.column_header(column))]
-    return named or columns
+    for words in (stated.after, stated.metric):
+        named = [column for column in columns if words & name_words(table.column_header(column))]
+        if named:
+            return named
+    return columns
+
+
+def _mean(changes: list[_Change]) -> _Change:
+    """The mean change over the columns read, each span the mean of the changes' spans (None where one has none)."""
+
+    def mean(spans: list[tuple[float, float] | None]) -> tuple[float, float] | None:
+        present = [span for span in spans if span is not None]
+        if len(present) < len(spans):
+            return None
+        return sum(span[0] for span in present) / len(present), sum(span[1] for span in present) / len(present)
+
+    difference = mean([change.difference for change in changes])
+    return _Change(mean([change.relative for change in changes]), difference or (0.0, 0.0), mean([change.ratio for change in changes]))
 
 
 def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, int]] | None:
@@ -177,10 +211,16 @@ def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, i
     changes = [
         _change(cells[method, column], cells[baseline, column])
         for method, baseline in pairs
-        for column in _columns(table, stated.metric)
+        for column in _columns(table, stated)
         if (method, column) in cells and (baseline, column) in cells
     ]
     return (changes, pairs[0]) if changes else None
+
+
+def _told_mean(mean: _Change) -> str:
+    """What the mean change is, as a share of the baseline and as a difference."""
+    relative = f"{sum(mean.relative) / 2:.2f}% relative, " if mean.relative else ""
+    return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
 
 
 def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
@@ -190,13 +230,15 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
         if table is None or found is None:
             continue
         changes, (method, baseline) = found
-        if all(any(change.gives(end) for change in changes) for end in stated.ends):
+        if all(any(change.gives(end) for change in ([_mean(changes)] if stated.mean else changes)) for end in stated.ends):
             return
         times = stated.ends[0].times
         spans = [change.ratio if times else change.relative for change in changes]
         middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
         unit, kind = ("x", "ratios") if times else ("%", "relative changes")
         told = f"{kind} {middles[0]:.1f}{unit}–{middles[-1]:.1f}{unit}" if middles else f"no {kind}"
+        if stated.mean:
+            told = _told_mean(_mean(changes))
         name = f"Table {table.label}" if table.label else "the table"
         violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
         reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
@@ -206,10 +248,8 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
 
 def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Extent]]]) -> Iterator[Finding]:
     tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Extent):
-                yield from _not_given(item, tables)
+    for stated in statements_of(parts, _Extent):
+        yield from _not_given(stated, tables)
 
 
 @rule(
@@ -250,6 +290,12 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
     return tables_and_statements(ctx, section, _stated_in)
 
 
+def _naming_end(sentence: str, until: int, starts: list[int]) -> int:
+    """Where the words naming an average's columns end: at the next number or extent ("on CIFAR-10 and 2.72% on ...")."""
+    number = _NUMBER_AHEAD.search(sentence, until)
+    return min(next(start for start in starts if start >= until), number.start() if number else len(sentence))
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Extent]], ...]:
     """The extents of change a paragraph states against a baseline, kept by text so an edit re-reads its paragraph alone."""
@@ -265,22 +311,22 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         named = _naming_words(sentence)
         subject = _naming_words(sentence[: against.start()])
-        extents: list[tuple[int, int, tuple[End, ...]]] = [
-            (at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
+        extents: list[tuple[int, int, tuple[End, ...], bool, bool]] = [
+            (at, until, (low, high), False, False) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
         ]
-        extents += [(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
-        extents += [(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
-        for at, until, ends in extents:
-            if not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
+        extents += [(at, until, (low, high), False, False) for at, until, low, high in stated_ratio_ranges(sentence)]
+        extents += [(at, until, (bound,), False, False) for at, until, bound in stated_bounds(sentence)]
+        extents += [(at, until, (mean,), True, worded) for at, until, mean, worded in stated_averages(sentence)]
+        starts = sorted(at for at, *_ in extents) + [len(sentence)]
+        for at, until, ends, mean, worded in extents:
+            if not worded and not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
                 continue
             before = sentence[max(at - _NAMING_WINDOW, 0) : at]
             metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))
+            after = frozenset(name_words(sentence[until : _naming_end(sentence, until, starts)])) if mean else frozenset()
             quote = " ".join(sentence[at:until].split())
+            the_baseline = bool(_THE_BASELINE.search(sentence))
             found.append(
-                (
-                    start + at,
-                    start + until,
-                    partial(_Extent, ends, quote, metric, named, subject, bool(_THE_BASELINE.search(sentence)), labels),
-                )
+                (start + at, start + until, partial(_Extent, ends, quote, metric, after, mean, named, subject, the_baseline, labels))
             )
     return tuple(found)

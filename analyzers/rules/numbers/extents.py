@@ -1,26 +1,29 @@
-"""How a sentence states the extent of a set of values (NUM007, NUM016): a range's two ends ("between 0.648 and
-0.659", "from 10% to 69%", "1.5--40%") and an upper bound ("by up to 22.4%", "by as much as 30%"), each end a
-number with its decimals and whether it is a percentage."""
+"""How a sentence states the extent of a set of values (NUM007, NUM016, NUM017): a range's two ends ("between 0.648
+and 0.659", "from 10% to 69%", "1.5--40%") and an upper bound ("by up to 22.4%", "by as much as 30%"), each end a
+number with its decimals and whether it is a percentage; and how a table of summary statistics (columns Min, Max,
+Mean, SD) gives a row's extent."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
-from ....latex.model import BlockKind
+from ....latex.model import BlockKind, Cell, Table
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
-from ...quantities import ShownTable, shown_table, spelled
+from ...quantities import ShownTable, agrees, body_cells, shown_table, spelled
 from ...violation import Violation
 
 Stated = TypeVar("Stated")
 # What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
 Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
 
-NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*%)?"
+# A percentage is "%", or siunitx's "\percent" as the plain text keeps it ("\SI{35}{\percent}" reads "35 \percent").
+NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*(?:%|\\percent\b))?"
 _RANGE = DeferredPattern(
     r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
@@ -28,9 +31,26 @@ _RANGE = DeferredPattern(
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
 _UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+# "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes, in its
+# words; or "by 2.1% on average", "2.3x faster on average": a number whose change its neighbours must tell.
+_AVERAGE_UNIT = r"(?:(\s*(?:%|\\percent\b))|(\s*(?:x|×|times|-?fold)\b))"
+_AVERAGE = DeferredPattern(
+    r"\b(?:by\s+an\s+average\s+of|on\s+average\s+by(?:\s+an?)?|an?\s+average\s+(?:improvement|gain|increase|decrease|reduction|drop|speed-?up)\s+of)"
+    r"\s+([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + "?"
+    r"|(?<![\w.])([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + r"(?=(?:\s+[\w-]+){0,2}?\s+on\s+average\b)"
+)
 # "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
 _TIMES = r"\s*(?:x|×|times|-?fold)\b"
 _RATIO_RANGE = DeferredPattern(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
+
+# The header of a column of summary statistics: the statistic's name alone, perhaps in bold or with its unit in
+# brackets ("Max (ms)"); a longer name is another quantity ("Mean absolute error").
+_STATISTIC_HEADER = DeferredPattern(
+    r"^\W*(?:\\text\w+\{)?\s*(?:(min|minimum)|(max|maximum)|(mean|average|avg)|(median)|(sd|s\.d|std|standard\s+deviation))"
+    r"\.?\}?\s*(?:[(\[][^()\[\]]*[)\]])?\W*$",
+    re.IGNORECASE,
+)
+_STATISTICS = ("min", "max", "mean", "median", "sd")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +92,16 @@ def stated_bounds(sentence: str) -> Iterator[tuple[int, int, End]]:
         yield match.start(), match.end(), end if end.percent else End(end.value, end.decimals, False, times=True)
 
 
+def stated_averages(sentence: str) -> Iterator[tuple[int, int, End, bool]]:
+    """The mean changes of `sentence` ("by an average of 2.13%", "2.1% higher on average"), each with whether its
+    words say it is a change (a number followed by "on average" may be a mean of anything)."""
+    for match in _AVERAGE.finditer(sentence):
+        worded = match.group(1) is not None
+        number, percent, times = match.groups()[0:3] if worded else match.groups()[3:6]
+        end = end_of(number, bool(percent))
+        yield match.start(), match.end(), End(end.value, end.decimals, end.percent, times=bool(times)), worded
+
+
 def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
     """The ranges of ratios of `sentence` ("4-7x lower", "2.5 to 46.7 times faster"), low end first."""
     for match in _RATIO_RANGE.finditer(sentence):
@@ -91,8 +121,38 @@ def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[State
                 yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
 
 
+def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[Stated]) -> Iterator[Stated]:
+    """The statements of type `kind` that sections' parts hold, in reading order."""
+    return (item for _, items in parts for item in items if isinstance(item, kind))
+
+
 def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:
     """The finding at `anchor` that `violation` tells, with the statement (`quote`) as its evidence of class `kind`."""
     statement = Statement(file=anchor.file, range=anchor.range, quote=quote, role=role)
     evidence = Evidence(kind=kind, statements=[statement], reason=reason)
     return anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+
+
+def statistic_columns(table: Table) -> dict[str, int]:
+    """The columns of summary statistics by statistic ("min", "max", "mean", "median", "sd"); empty unless the
+    table has both a Min and a Max column."""
+    found: dict[str, int] = {}
+    for column in sorted({cell.column for cell in body_cells(table)}):
+        header = " ".join(table.column_header(column).split())
+        match = _STATISTIC_HEADER.match(header)
+        if match is not None:
+            found.setdefault(_STATISTICS[match.lastindex - 1 if match.lastindex else 0], column)
+    return found if "min" in found and "max" in found else {}
+
+
+def cell_gives(cell: Cell | None, stated: End) -> bool:
+    """The cell and the stated value are one number, the finer rounded to the coarser's places; a fraction cell
+    is read as a percentage when the statement is one (0.35 ↔ 35%)."""
+    if cell is None or cell.value is None:
+        return False
+    value, decimals = cell.value, cell.decimals
+    if stated.percent and not cell.percent and abs(value) <= 1:
+        value, decimals = value * 100, max(decimals - 2, 0)
+    if stated.decimals >= decimals:
+        return agrees(value, decimals, stated.value)
+    return agrees(stated.value, stated.decimals, value)

@@ -11,7 +11,8 @@ when no cell of the cited table holds that end as written (so the range is not o
 row), the end is written as finely as the line's cells (0.659 against cells of three decimals, not "up
 to 0.7"), and the end lies past every cell of the line, or past the cells the range spans by more than
 the rounding of its last place. A range over a subset of rows is no finding as long as its ends are
-cells; a range of another quantity (a setting swept "from 4 to 150") has no end that is a cell.
+cells; a range of another quantity (a setting swept "from 4 to 150") has no end that is a cell. A table of
+summary statistics (columns Min and Max) gives a row's extent in two cells: NUM017 reads ranges against it.
 
 An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
 four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
@@ -44,7 +45,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import NUMBER, End, end_of, stated_finding, stated_ranges, tables_and_statements
+from .extents import NUMBER, End, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
 from .model import significant_figures
 from .restated import HAS_DIGIT
 
@@ -177,6 +178,8 @@ def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> t
 def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
+        if table is not None and statistic_columns(table):
+            continue  # a row's extent is its Min and Max cells, not the spread of a line (NUM017)
         table_cells = [cell for cell in body_cells(table) if cell.value is not None] if table is not None else []
         for line in _lines(table) if table is not None else ():
             found = _unheld_end(stated, line.cells, table_cells)

@@ -1,0 +1,36 @@
+"""How a sentence states an extent, and how a table of summary statistics gives a row's (analyzers/rules/numbers/extents.py)."""
+
+from auditex.analyzers.rules.numbers.extents import End, cell_gives, stated_ranges, statistic_columns
+from auditex.latex.model import Cell, Table
+
+
+def _table(header: list[str], *rows: list[str]) -> Table:
+    def cell(row: int, column: int, text: str) -> Cell:
+        try:
+            value, decimals = float(text), len(text.partition(".")[2])
+        except ValueError:
+            value, decimals = None, 0
+        return Cell(row, column, text, 0, 0, value=value, decimals=decimals)
+
+    grid = [[cell(r, c, text) for c, text in enumerate(row)] for r, row in enumerate([header, *rows])]
+    return Table(grid, 0, 0, "tabular", header_rows=1)
+
+
+def test_siunitx_percent_is_a_percentage():
+    [(_, _, low, high)] = stated_ranges(r"accuracies ranged from 35 \percent to 95 \percent")
+    assert (low, high) == (End(35.0, 0, True), End(95.0, 0, True))
+
+
+def test_summary_columns_need_a_min_and_a_max():
+    table = _table(["Group", "Mean", "SD", "Min", "Max"], ["A", "4.50", "4.19", "0.00", "26.32"])
+    assert statistic_columns(table) == {"mean": 1, "sd": 2, "min": 3, "max": 4}
+    assert statistic_columns(_table(["Group", "Mean", "SD"], ["A", "4.50", "4.19"])) == {}
+    assert statistic_columns(_table(["Model", "Mean absolute error", "Min", "Max"], ["A", "1.2", "0.1", "3.0"])) == {"min": 2, "max": 3}
+
+
+def test_a_cell_gives_a_statement_rounded_either_way():
+    sd = Cell(1, 1, "0.11", 0, 0, value=0.11, decimals=2)
+    assert cell_gives(sd, End(11.0, 0, True))
+    assert not cell_gives(sd, End(10.0, 0, True))
+    assert cell_gives(Cell(1, 1, "0.92", 0, 0, value=0.92, decimals=2), End(92.15, 2, True))
+    assert cell_gives(Cell(1, 1, "26.32", 0, 0, value=26.32, decimals=2), End(26.3, 1, False))
