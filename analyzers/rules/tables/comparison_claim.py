@@ -9,7 +9,11 @@ against the tables its paragraph cites: the rows it names pick the table, and a 
 neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row ("all other methods", "previous
-approaches": each other row of the subject's group, and one that denies the claim is enough); else, in a table that sets its
+approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough).
+The subject is the last clause that names something: "the proposed model, LPT, outperforms" is LPT's. A
+table that stacks one block of the same methods per dataset or setting (a title row or a rule between
+blocks) names the subject once in each block: each block's subject row is compared with its own block's
+other row, and the lines are every block's columns, a class of its own until measured; else, in a table that sets its
 methods or groups side by side ("Control & Intervention"), one column each, and the claim is read
 across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
@@ -104,7 +108,8 @@ _UNIVERSAL = DeferredPattern(
 # The other side as every other row: "all other methods", "previous approaches", "all baselines".
 _EVERY_OTHER = DeferredPattern(
     r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
-    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$",
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
+    r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
     re.IGNORECASE,
 )
 _OBJECT_END = DeferredPattern(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
@@ -134,7 +139,7 @@ class _Comparison:
 @dataclass(frozen=True, slots=True)
 class _Contradiction:
     names: tuple[str, str]  # the subject's and the other's row (or column) header
-    lines: str  # "columns" compared between two rows, "rows" between two columns
+    lines: str  # "columns" compared between two rows, "block columns" block by block, "rows" between two columns
     cells: list[tuple[str, Cell, Cell]]  # (line name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
@@ -227,7 +232,8 @@ def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int
         if len(found) != 1:
             continue
         match = found[0]
-        subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]
+        # The last clause naming something: "the proposed model, LPT, outperforms" is LPT's.
+        subject = next((part for part in reversed(re.split(r"[,;:()]", sentence[: match.start()])) if re.search(r"\w", part)), "")
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
         # "all" of "all other methods" names the other side, and hedges nothing.
         if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
@@ -269,32 +275,69 @@ _Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
 
 def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
     """The two rows the sentence names, with each column's pair of cells (or the subject's row against
-    each other row of its group, for "all other methods"); else the two columns it names (methods or
-    groups side by side), with each row's pair."""
+    each other row of its group, for "all other methods"), in each block of a table that repeats its
+    rows block by block; else the two columns it names (methods or groups side by side), with each row's pair."""
     words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
-    if len(mine) == 1 and _EVERY_OTHER.match(claim.other):
-        theirs = [row for row in rows if row != mine[0] and grid.row_set(row) == grid.row_set(mine[0])]
-    if len(mine) == 1 and theirs and mine[0] not in theirs and (len(theirs) == 1 or _EVERY_OTHER.match(claim.other)):
-        return [
-            (
-                (grid.row_header(mine[0]), grid.row_header(other)),
-                "columns",
-                [
-                    (grid.column_name(column), *pair)
-                    for column in grid.columns()
-                    if (pair := _pair(grid, (mine[0], column), (other, column)))
-                ],
-            )
-            for other in theirs
-        ]
+    if (
+        mine
+        and not set(mine) & set(theirs)
+        and (found := _row_sides(grid, rows, mine, theirs, _EVERY_OTHER.match(claim.other) is not None))
+    ):
+        return found
     columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
     if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
         return []
     lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
     return [((grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines)]
+
+
+def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], every_other: bool) -> list[_Sides]:
+    """The subject's row against the other's (or each other row of its block), block by block: a table that
+    stacks one block of the same methods per dataset or setting names the subject once in each block."""
+    blocks = _blocks(grid, rows)  # rows with a number; a title row holds none
+    mine = [row for row in mine if row in blocks]
+    if len({blocks[row] for row in mine}) != len(mine):
+        return []  # the subject names two rows of one block
+    pairs: dict[str, list[tuple[int, int]]] = {}
+    for row in mine:
+        block = [other for other in blocks if other != row and blocks[other] == blocks[row]]
+        others = block if every_other else [other for other in theirs if other in block]
+        if every_other or len(others) == 1:
+            for other in others:
+                pairs.setdefault(" ".join(grid.row_header(other).split()), []).append((row, other))
+    titled = len(mine) > 1  # the lines of several blocks are told apart by the block's title
+    return [
+        (
+            (grid.row_header(paired[0][0]), grid.row_header(paired[0][1])),
+            "block columns" if titled else "columns",
+            [
+                (f"{blocks[row][1]} {grid.column_name(column)}" if titled else grid.column_name(column), *pair)
+                for row, other in paired
+                for column in grid.columns()
+                if (pair := _pair(grid, (row, column), (other, column)))
+            ],
+        )
+        for paired in pairs.values()
+    ]
+
+
+_Block = tuple[tuple[object, ...], str]
+
+
+def _blocks(grid: Grid, rows: list[int]) -> dict[int, _Block]:
+    """Each row's block: its group of rows (rules, ✓/✗ marks) and the title row above it ("Partially Failing
+    Motors" spanning the table), the title also naming the block."""
+    title = ""
+    blocks: dict[int, _Block] = {}  # row → (block key, block title)
+    for row in grid.body_rows():
+        if not any(grid.numeric(row, column) for column in grid.columns()):
+            title = " ".join(grid.row_header(row).split()) or title
+        elif row in rows:
+            blocks[row] = ((*grid.row_set(row), title), title)
+    return blocks
 
 
 def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
@@ -330,6 +373,7 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
         words
         for words, holds in (
             ("between two columns", found.lines == "rows"),
+            ("block by block", found.lines == "block columns"),
             ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
             ("in a table its paragraph cites", claim.nearby),
         )
