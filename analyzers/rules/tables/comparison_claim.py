@@ -9,7 +9,8 @@ against the tables its paragraph cites: the rows it names pick the table, and a 
 neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row ("all other methods", "previous
-approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough).
+approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough;
+in a table whose columns are the methods, each other column under the subject's spanning header).
 The subject is the last clause that names something: "the proposed model, LPT, outperforms" is LPT's. A
 table that stacks one block of the same methods per dataset or setting (a title row or a rule between
 blocks) names the subject once in each block: each block's subject row is compared with its own block's
@@ -107,7 +108,7 @@ _UNIVERSAL = DeferredPattern(
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
 # The other side as every other row: "all other methods", "previous approaches", "all baselines".
 _EVERY_OTHER = DeferredPattern(
-    r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"^\s*(?:(?:all|every)\s+)?(?:the\s+)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
     r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
     r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
     re.IGNORECASE,
@@ -276,22 +277,29 @@ _Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
 def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
     """The two rows the sentence names, with each column's pair of cells (or the subject's row against
     each other row of its group, for "all other methods"), in each block of a table that repeats its
-    rows block by block; else the two columns it names (methods or groups side by side), with each row's pair."""
+    rows block by block; else the two columns it names (methods or groups side by side, or the subject's
+    column against each other one under its spanning header), with each row's pair."""
     words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    every_other = _EVERY_OTHER.match(claim.other) is not None
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
-    if (
-        mine
-        and not set(mine) & set(theirs)
-        and (found := _row_sides(grid, rows, mine, theirs, _EVERY_OTHER.match(claim.other) is not None))
-    ):
+    if mine and not set(mine) & set(theirs) and (found := _row_sides(grid, rows, mine, theirs, every_other)):
         return found
     columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
-    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
+    if len(mine) == 1 and every_other:  # each other column under the subject's spanning header, or of the table
+        group = next((group for group in grid.groups() if mine[0] in group), columns)
+        theirs = [column for column in columns if column in group and column != mine[0]]
+    if len(mine) != 1 or not theirs or mine[0] in theirs or (len(theirs) > 1 and not every_other):
         return []
-    lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
-    return [((grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines)]
+    return [
+        (
+            (grid.own_header(mine[0]), grid.own_header(other)),
+            "rows",
+            [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, other)))],
+        )
+        for other in theirs
+    ]
 
 
 def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], every_other: bool) -> list[_Sides]:
