@@ -113,6 +113,8 @@ _EVERY_OTHER = DeferredPattern(
     r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
     re.IGNORECASE,
 )
+# Another line of the author's own ("LPT-EI (Ours)"): a variant, not one of the methods "the baselines" names.
+_OWN = DeferredPattern(r"\bours\b", re.IGNORECASE)
 _OBJECT_END = DeferredPattern(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
@@ -289,7 +291,7 @@ def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
     if len(mine) == 1 and every_other:  # each other column under the subject's spanning header, or of the table
         group = next((group for group in grid.groups() if mine[0] in group), columns)
-        theirs = [column for column in columns if column in group and column != mine[0]]
+        theirs = [column for column in columns if column in group and column != mine[0] and not _OWN.search(grid.own_header(column))]
     if len(mine) != 1 or not theirs or mine[0] in theirs or (len(theirs) > 1 and not every_other):
         return []
     return [
@@ -312,7 +314,11 @@ def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], 
     pairs: dict[str, list[tuple[int, int]]] = {}
     for row in mine:
         block = [other for other in blocks if other != row and blocks[other] == blocks[row]]
-        others = block if every_other else [other for other in theirs if other in block]
+        others = (
+            [other for other in block if not _OWN.search(grid.row_header(other))]
+            if every_other
+            else [other for other in theirs if other in block]
+        )
         if every_other or len(others) == 1:
             for other in others:
                 pairs.setdefault(" ".join(grid.row_header(other).split()), []).append((row, other))
