@@ -314,11 +314,10 @@ def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], 
     pairs: dict[str, list[tuple[int, int]]] = {}
     for row in mine:
         block = [other for other in blocks if other != row and blocks[other] == blocks[row]]
-        others = (
-            [other for other in block if not _OWN.search(grid.row_header(other))]
-            if every_other
-            else [other for other in theirs if other in block]
-        )
+        if every_other:
+            others = [other for other in block if not _OWN.search(grid.row_header(other))]
+        else:  # one subject row's other may sit in another group (the baselines above a rule, ours below)
+            others = theirs if len(mine) == 1 else [other for other in theirs if other in block]
         if every_other or len(others) == 1:
             for other in others:
                 pairs.setdefault(" ".join(grid.row_header(other).split()), []).append((row, other))
