@@ -58,7 +58,9 @@ from .model import (
     labelled_tables,
     names_row,
     read_direction,
+    row_blocks,
     sentences_citing,
+    stacked,
 )
 
 
@@ -307,10 +309,10 @@ def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
 def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], every_other: bool) -> list[_Sides]:
     """The subject's row against the other's (or each other row of its block), block by block: a table that
     stacks one block of the same methods per dataset or setting names the subject once in each block."""
-    blocks = _blocks(grid, rows)  # rows with a number; a title row holds none
+    blocks = row_blocks(grid, rows)  # rows with a number; a title row holds none
     mine = [row for row in mine if row in blocks]
-    if len({blocks[row] for row in mine}) != len(mine):
-        return []  # the subject names two rows of one block
+    if len(mine) != 1 and not stacked(grid, blocks, mine):
+        return []  # the subject names two rows of one block, or variants in groups of their own
     pairs: dict[str, list[tuple[int, int]]] = {}
     for row in mine:
         block = [other for other in blocks if other != row and blocks[other] == blocks[row]]
@@ -335,22 +337,6 @@ def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], 
         )
         for paired in pairs.values()
     ]
-
-
-_Block = tuple[tuple[object, ...], str]
-
-
-def _blocks(grid: Grid, rows: list[int]) -> dict[int, _Block]:
-    """Each row's block: its group of rows (rules, ✓/✗ marks) and the title row above it ("Partially Failing
-    Motors" spanning the table), the title also naming the block."""
-    title = ""
-    blocks: dict[int, _Block] = {}  # row → (block key, block title)
-    for row in grid.body_rows():
-        if not any(grid.numeric(row, column) for column in grid.columns()):
-            title = " ".join(grid.row_header(row).split()) or title
-        elif row in rows:
-            blocks[row] = ((*grid.row_set(row), title), title)
-    return blocks
 
 
 def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
