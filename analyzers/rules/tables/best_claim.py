@@ -34,6 +34,7 @@ from ...prefilter import may_match
 from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .blocks import row_blocks, stacked
 from .model import (
     DIRECTION_WEIGHT,
     OURS,
@@ -46,9 +47,7 @@ from .model import (
     labelled_tables,
     names_row,
     read_direction,
-    row_blocks,
     spread_overlaps,
-    stacked,
 )
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words

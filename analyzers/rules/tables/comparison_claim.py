@@ -48,6 +48,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from .blocks import row_blocks, stacked
 from .model import (
     OURS,
     Grid,
@@ -58,9 +59,7 @@ from .model import (
     labelled_tables,
     names_row,
     read_direction,
-    row_blocks,
     sentences_citing,
-    stacked,
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol, TypeVar
@@ -172,33 +172,6 @@ class Grid:
             if len(marked) >= 2 and all(_MARK.match(text) or _UNMARKED.match(text) for text in texts):
                 columns.append(column)
         return columns
-
-
-Block = tuple[tuple[object, ...], str]
-
-
-def row_blocks(grid: Grid, rows: list[int]) -> dict[int, Block]:
-    """Each of `rows`' block (the rows with a number): its group of rows (rules, ✓/✗ marks) and the title row
-    above it ("Partially Failing Motors" spanning the table), the title also naming the block."""
-    title = ""
-    blocks: dict[int, Block] = {}  # row → (block key, block title)
-    for row in grid.body_rows():
-        if not any(grid.numeric(row, column) for column in grid.columns()):
-            title = " ".join(grid.row_header(row).split()) or title
-        elif row in rows:
-            blocks[row] = ((*grid.row_set(row), title), title)
-    return blocks
-
-
-def stacked(grid: Grid, blocks: dict[int, Block], claimed: Collection[int]) -> bool:
-    """The claimed rows sit one in each of two or more blocks that repeat the same other methods (one block
-    per dataset or setting), not in groups of variants ("Ours-small" above a rule, "Ours-large" below)."""
-    keys = [blocks[row][0] for row in claimed if row in blocks]
-    others = {
-        key: frozenset(" ".join(grid.row_header(row).split()) for row, block in blocks.items() if block[0] == key and row not in claimed)
-        for key in keys
-    }
-    return len(keys) == len(set(keys)) > 1 and len(set(others.values())) == 1 and bool(next(iter(others.values())))
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
