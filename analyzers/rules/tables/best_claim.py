@@ -237,6 +237,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
     when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
     names no column and the column is read because it claims every one ("on all datasets").
+    A table that stacks one block of the same methods per dataset is read block by block: the
+    claimed row against its own block's rows, a weak class of its own until measured.
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:

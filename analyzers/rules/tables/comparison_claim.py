@@ -210,7 +210,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     "moderate: every named column contradicts the comparison" when the sentence names the
     columns; "weak: every column contradicts, none named" when it names none; "weak: a column
     against a claim made of every column" when a "consistently" claim has an exception. Each
-    class read against a table cited by the paragraph, not the sentence, is its own weak class.
+    class read against a table cited by the paragraph, not the sentence, or block by block in a
+    table that stacks one block of the same methods per dataset, is its own weak class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
