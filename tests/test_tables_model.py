@@ -1,5 +1,6 @@
-"""The table family's model: which statistic an aggregate row is, derived columns, and sample-size groups."""
+"""The table family's model: which statistic an aggregate row is, derived columns, sample-size groups and stacked blocks."""
 
+from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
 from auditex.analyzers.rules.tables.model import (
     DERIVATIONS,
     MEAN,
@@ -115,3 +116,18 @@ def test_a_sentence_names_a_row_by_all_its_words_or_ours_by_our_method():
     assert not names_row("Mean Teacher (ours)", words - {"teacher"}, False)
     assert names_row("Ours", set(), True)
     assert not names_row("Ours", set(), False)
+
+
+def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_groups_are_no_blocks():
+    grid = _grid(
+        [["Method", "Acc"], ["CIFAR-10", ""], ["MixUp", "94.1"], ["Ours", "95.2"], ["CIFAR-100", ""], ["MixUp", "75.3"], ["Ours", "75.0"]],
+        rules=((1, "midrule"), (4, "midrule")),
+    )
+    rows = list(grid.body_rows())
+    blocks = row_blocks(grid, rows)
+    assert sorted(blocks) == [2, 3, 5, 6] and blocks[6][1] == "CIFAR-100"
+    assert stacked(grid, blocks, [3, 6])
+    variants = _grid(
+        [["Method", "Acc"], ["MixUp", "94.1"], ["Ours-small", "93.0"], ["Ours-large", "95.0"]], rules=((1, "midrule"), (3, "midrule"))
+    )
+    assert not stacked(variants, row_blocks(variants, [1, 2, 3]), [2, 3])

@@ -7,6 +7,13 @@ made of every column ("the best results on all datasets", "the lowest error in b
 "in every case") that names none is read against each column whose better side the header or the
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
 another row is better contradicts it, a class of its own until measured.
+
+A table that stacks one block of the same methods per dataset or setting (a title row or a rule between
+blocks, each block holding the same other rows) names the claimed row once in each block: each block's
+claimed row is read against its own block's rows, not against the other datasets' numbers, and a block
+where another row is better contradicts "the best on both datasets", a class of its own until measured.
+Rows of the author's in groups of their own ("Ours-small" above a rule, "Ours-large" below) are no
+blocks: the table is read whole.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from ...prefilter import may_match
 from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .blocks import row_blocks, stacked
 from .model import (
     DIRECTION_WEIGHT,
     OURS,
@@ -122,7 +130,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
             found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
             if found is None:
                 continue
-            claimed, better, header, grid, confidence, every = found
+            claimed, better, header, grid, confidence, every, blockwise = found
             violation = BestClaimContradicted(
                 claim.word,
                 label,
@@ -142,10 +150,42 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **({"evidence": Evidence(kind="weak: a column of a best claim made of every column", reason=every)} if every else {}),
+                    **_evidence(every, blockwise),
                 }
             )
             break
+
+
+def _contests(grid: Grid, rows: list[int], claimed_rows: set[int], cells: list[Cell]) -> list[list[Cell]]:
+    """The column's cells the claim sets against each other: all of them, or block by block in a table that
+    stacks one block of the same methods per dataset or setting ("the best on both datasets")."""
+    blocks = row_blocks(grid, rows)
+    if not stacked(grid, blocks, [row for row in rows if row in claimed_rows]):
+        return [cells]
+    return [
+        [cell for cell in cells if blocks.get(cell.row, ((), ""))[0] == blocks[row][0]]
+        for row in rows
+        if row in claimed_rows and row in blocks
+    ]
+
+
+def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell, Cell] | None:
+    """The claimed rows' best cell and another row's cell better beyond the rounding of both, if any."""
+    mine = [cell for cell in cells if cell.row in claimed_rows]
+    claimed = max(mine, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
+    better = max((cell for cell in cells if cell.row not in claimed_rows), key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
+    if claimed is None or better is None or sense * (better.value - claimed.value) <= slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
+        return None
+    return claimed, better
+
+
+def _evidence(every: str, blockwise: bool) -> dict[str, Evidence]:
+    """New readings are weak classes of their own until measured: a column read because the claim is made of
+    every one, and a stacked table read block by block."""
+    kinds = [
+        kind for kind, holds in (("a column of a best claim made of every column", every), ("read block by block", blockwise)) if holds
+    ]
+    return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=every or "the claimed row in each block")} if kinds else {}
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
@@ -197,6 +237,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
     when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
     names no column and the column is read because it claims every one ("on all datasets").
+    A table that stacks one block of the same methods per dataset is read block by block: the
+    claimed row against its own block's rows, a weak class of its own until measured.
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
@@ -222,9 +264,12 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
             yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
 
 
-def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset[str]) -> tuple[Cell, Cell, str, Grid, float, str] | None:
+def _contradicted(
+    table: Table, sentence: str, word: str, rule_macros: frozenset[str]
+) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
-    the confidence, and for a claim of every column the scope that made it read), or None."""
+    the confidence, for a claim of every column the scope that made it read, and whether the table
+    was read block by block), or None."""
     grid = Grid.of(table, rule_macros)
     words = name_words(sentence)
     ours = bool(OURS.search(sentence))
@@ -243,13 +288,12 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
         if not sense and not every:
             sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
         cells = [cell for row in rows if (cell := grid.numeric(row, column))]
-        mine = [cell for cell in cells if cell.row in claimed_rows]
-        if not sense or not mine:
+        if not sense or not any(cell.row in claimed_rows for cell in cells):
             continue
-        claimed = max(mine, key=lambda cell: sense * cell.value)  # type: ignore[operator]
-        others = [cell for cell in cells if cell.row not in claimed_rows]
-        better = max(others, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
-        if better is not None and sense * (better.value - claimed.value) > slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
+        groups = _contests(grid, rows, claimed_rows, cells)
+        found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
+        if found is not None:
+            claimed, better = found
             confidence = (
                 DIRECTION_WEIGHT[source]
                 * (1.0 if named else _OURS_WEIGHT)
@@ -258,5 +302,6 @@ def _contradicted(table: Table, sentence: str, word: str, rule_macros: frozenset
                 * (_EVERY_COLUMN_WEIGHT if every else 1.0)
             )
             scope = f'"{every.group(0)}" claims every column' if every else ""
-            return claimed, better, header.replace("↑", "").replace("↓", "").strip(), grid, round(confidence, 3), scope
+            header = header.replace("↑", "").replace("↓", "").strip()
+            return claimed, better, header, grid, round(confidence, 3), scope, len(groups) > 1
     return None

@@ -9,7 +9,12 @@ against the tables its paragraph cites: the rows it names pick the table, and a 
 neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row ("all other methods", "previous
-approaches": each other row of the subject's group, and one that denies the claim is enough); else, in a table that sets its
+approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough;
+in a table whose columns are the methods, each other column under the subject's spanning header).
+The subject is the last clause that names something: "the proposed model, LPT, outperforms" is LPT's. A
+table that stacks one block of the same methods per dataset or setting (a title row or a rule between
+blocks) names the subject once in each block: each block's subject row is compared with its own block's
+other row, and the lines are every block's columns, a class of its own until measured; else, in a table that sets its
 methods or groups side by side ("Control & Intervention"), one column each, and the claim is read
 across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
@@ -43,6 +48,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from .blocks import row_blocks, stacked
 from .model import (
     OURS,
     Grid,
@@ -103,10 +109,13 @@ _UNIVERSAL = DeferredPattern(
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
 # The other side as every other row: "all other methods", "previous approaches", "all baselines".
 _EVERY_OTHER = DeferredPattern(
-    r"^\s*(?:(?:all|every)\s+(?:the\s+)?)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
-    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$",
+    r"^\s*(?:(?:all|every)\s+)?(?:the\s+)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
+    r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
     re.IGNORECASE,
 )
+# Another line of the author's own ("LPT-EI (Ours)"): a variant, not one of the methods "the baselines" names.
+_OWN = DeferredPattern(r"\bours\b", re.IGNORECASE)
 _OBJECT_END = DeferredPattern(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
 
 
@@ -134,7 +143,7 @@ class _Comparison:
 @dataclass(frozen=True, slots=True)
 class _Contradiction:
     names: tuple[str, str]  # the subject's and the other's row (or column) header
-    lines: str  # "columns" compared between two rows, "rows" between two columns
+    lines: str  # "columns" compared between two rows, "block columns" block by block, "rows" between two columns
     cells: list[tuple[str, Cell, Cell]]  # (line name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
@@ -201,7 +210,8 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     "moderate: every named column contradicts the comparison" when the sentence names the
     columns; "weak: every column contradicts, none named" when it names none; "weak: a column
     against a claim made of every column" when a "consistently" claim has an exception. Each
-    class read against a table cited by the paragraph, not the sentence, is its own weak class.
+    class read against a table cited by the paragraph, not the sentence, or block by block in a
+    table that stacks one block of the same methods per dataset, is its own weak class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
@@ -227,7 +237,8 @@ def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int
         if len(found) != 1:
             continue
         match = found[0]
-        subject = re.split(r"[,;:()]", sentence[: match.start()])[-1]
+        # The last clause naming something: "the proposed model, LPT, outperforms" is LPT's.
+        subject = next((part for part in reversed(re.split(r"[,;:()]", sentence[: match.start()])) if re.search(r"\w", part)), "")
         other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
         # "all" of "all other methods" names the other side, and hedges nothing.
         if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
@@ -269,32 +280,63 @@ _Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
 
 def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
     """The two rows the sentence names, with each column's pair of cells (or the subject's row against
-    each other row of its group, for "all other methods"); else the two columns it names (methods or
-    groups side by side), with each row's pair."""
+    each other row of its group, for "all other methods"), in each block of a table that repeats its
+    rows block by block; else the two columns it names (methods or groups side by side, or the subject's
+    column against each other one under its spanning header), with each row's pair."""
     words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
+    every_other = _EVERY_OTHER.match(claim.other) is not None
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
-    if len(mine) == 1 and _EVERY_OTHER.match(claim.other):
-        theirs = [row for row in rows if row != mine[0] and grid.row_set(row) == grid.row_set(mine[0])]
-    if len(mine) == 1 and theirs and mine[0] not in theirs and (len(theirs) == 1 or _EVERY_OTHER.match(claim.other)):
-        return [
-            (
-                (grid.row_header(mine[0]), grid.row_header(other)),
-                "columns",
-                [
-                    (grid.column_name(column), *pair)
-                    for column in grid.columns()
-                    if (pair := _pair(grid, (mine[0], column), (other, column)))
-                ],
-            )
-            for other in theirs
-        ]
+    if mine and not set(mine) & set(theirs) and (found := _row_sides(grid, rows, mine, theirs, every_other)):
+        return found
     columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
-    if len(mine) != 1 or len(theirs) != 1 or mine == theirs:
+    if len(mine) == 1 and every_other:  # each other column under the subject's spanning header, or of the table
+        group = next((group for group in grid.groups() if mine[0] in group), columns)
+        theirs = [column for column in columns if column in group and column != mine[0] and not _OWN.search(grid.own_header(column))]
+    if len(mine) != 1 or not theirs or mine[0] in theirs or (len(theirs) > 1 and not every_other):
         return []
-    lines = [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, theirs[0])))]
-    return [((grid.own_header(mine[0]), grid.own_header(theirs[0])), "rows", lines)]
+    return [
+        (
+            (grid.own_header(mine[0]), grid.own_header(other)),
+            "rows",
+            [(grid.row_header(row), *pair) for row in rows if (pair := _pair(grid, (row, mine[0]), (row, other)))],
+        )
+        for other in theirs
+    ]
+
+
+def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], every_other: bool) -> list[_Sides]:
+    """The subject's row against the other's (or each other row of its block), block by block: a table that
+    stacks one block of the same methods per dataset or setting names the subject once in each block."""
+    blocks = row_blocks(grid, rows)  # rows with a number; a title row holds none
+    mine = [row for row in mine if row in blocks]
+    if len(mine) != 1 and not stacked(grid, blocks, mine):
+        return []  # the subject names two rows of one block, or variants in groups of their own
+    pairs: dict[str, list[tuple[int, int]]] = {}
+    for row in mine:
+        block = [other for other in blocks if other != row and blocks[other] == blocks[row]]
+        if every_other:
+            others = [other for other in block if not _OWN.search(grid.row_header(other))]
+        else:  # one subject row's other may sit in another group (the baselines above a rule, ours below)
+            others = theirs if len(mine) == 1 else [other for other in theirs if other in block]
+        if every_other or len(others) == 1:
+            for other in others:
+                pairs.setdefault(" ".join(grid.row_header(other).split()), []).append((row, other))
+    titled = len(mine) > 1  # the lines of several blocks are told apart by the block's title
+    return [
+        (
+            (grid.row_header(paired[0][0]), grid.row_header(paired[0][1])),
+            "block columns" if titled else "columns",
+            [
+                (f"{blocks[row][1]} {grid.column_name(column)}" if titled else grid.column_name(column), *pair)
+                for row, other in paired
+                for column in grid.columns()
+                if (pair := _pair(grid, (row, column), (other, column)))
+            ],
+        )
+        for paired in pairs.values()
+    ]
 
 
 def _pair(grid: Grid, mine: tuple[int, int], theirs: tuple[int, int]) -> tuple[Cell, Cell] | None:
@@ -330,6 +372,7 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
         words
         for words, holds in (
             ("between two columns", found.lines == "rows"),
+            ("block by block", found.lines == "block columns"),
             ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
             ("in a table its paragraph cites", claim.nearby),
         )
