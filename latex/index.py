@@ -482,6 +482,16 @@ def dead_spans(
     """Stretches TeX never reads: branches of `\\iffalse … \\fi` or `\\if0 … \\fi` (and `\\else` of `\\iftrue`),
     the branch a `\\newif` switch of known value (`switches`, see conditionals.branch_paths) never takes,
     environments the comment package excludes, and the arguments of macros that discard them."""
+    return list(_dead_spans(text, excluded, discarding, tuple(sorted(switches.items()))))
+
+
+# Kept by a file's text and the project's settings: the index and the drafts rules each read every file's,
+# the edited one's on every edit (a book's files and a few of its edited versions).
+@lru_cache(maxsize=64)
+def _dead_spans(
+    text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switch_values: tuple[tuple[str, bool], ...]
+) -> tuple[tuple[int, int], ...]:
+    switches = dict(switch_values)
     spans = []
     conditionals = ("\\iffalse", "\\iftrue", "\\if0", "\\if 0", *("\\" + name for name in switches))
     if any(conditional in text for conditional in conditionals):
@@ -498,7 +508,7 @@ def dead_spans(
             end = group_end(text, match.end() - 1)
             if end is not None:
                 spans.append((match.start(), end))
-    return spans
+    return tuple(spans)
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:
