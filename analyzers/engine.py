@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -156,7 +157,7 @@ class Engine:
             if rule.scope is Scope.LIMIT and skipped and (only is None or only(rule.code)):
                 findings += _fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped))
         self._keep(run, only)
-        result = self.policy.apply(project, findings)
+        result = self.policy.apply(project, findings, partial=only is not None)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
@@ -237,10 +238,14 @@ class _Units:
             raise _Skipped
         return value
 
-    def keep(self, units: Iterable[str]) -> None:
-        """Carry units this check did not need over to the next one, as if they had been read."""
+    def keep(self, units: AbstractSet[str]) -> None:
+        """Carry units this check did not need over to the next one, as if they had been read (set operations:
+        an edit reads a few of a book's 190 parts, and each of its combining rules carries the others)."""
         current, previous = self.current, self.previous
-        current.update({unit: previous[unit] for unit in units if unit not in current and unit in previous})
+        if current.keys() >= units:  # every part was read: a combine computed anew reads them all
+            return
+        for unit in (previous.keys() & units) - current.keys():
+            current[unit] = previous[unit]
 
     def reuse(self, names: list[str], values: list[list[Any]], cached: int) -> None:
         """Units read (`cached` of them as the last check left them, without a look-up each)."""
@@ -269,6 +274,7 @@ class _ProjectCheck:
         self._keys_list: list[_SectionKeys] | None = None
         self._changed: dict[int, list[int] | None] = {}  # id of an earlier check's keys → the positions changed since
         self._placed_digest: str | None = None
+        self._part_names: frozenset[str] | None = None
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
@@ -309,7 +315,7 @@ class _ProjectCheck:
                 "combine" + self.placed_digest(),
                 lambda: _fingerprinted(combine(context, [(section, value) for (section, _), value in zip(sections, parts())])),
             )
-        units.keep(keys.part for _, keys in sections)
+        units.keep(self.part_names())
         return findings
 
     def pairwise(
@@ -452,6 +458,12 @@ class _ProjectCheck:
         if self._keys_list is None:
             self._keys_list = [keys for _, keys in self.sections()]
         return self._keys_list
+
+    def part_names(self) -> frozenset[str]:
+        """Every section's part key: what a combining rule carries over."""
+        if self._part_names is None:
+            self._part_names = frozenset(keys.part for keys in self.keys_list())
+        return self._part_names
 
     def changed_since(self, before: list[_SectionKeys]) -> list[int] | None:
         """The positions whose section keys are not those of `before` (None: sections were added or removed)."""
