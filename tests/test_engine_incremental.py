@@ -552,3 +552,32 @@ def test_staged_checks_give_a_cold_checks_findings_after_each_structural_edit(tm
         quick = engine.check(project, only=is_quick)
         assert _dumped(quick) == _dumped([finding for finding in cold if is_quick(finding.code)]), f"quick stage after {new!r}"
         assert _dumped(engine.check(project)) == _dumped(cold), f"after {new!r}"
+
+
+def _with_heading(rng: random.Random, text: str, number: int) -> str:
+    """`text` with a section heading before one of its body's lines: the sections after it move."""
+    lines = text.split("\n")
+    body = [index for index, line in enumerate(lines) if (index > 0 and "\\begin{document}" in lines[index - 1]) or "% expect" in line]
+    at = rng.choice(body) if body else len(lines) // 2
+    return "\n".join([*lines[:at], f"\\section{{Part {number}}}", *lines[at:]])
+
+
+@pytest.mark.parametrize("code", ["NOT009", "ARI004", "ARI014", "TAB008"])
+def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
+    """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
+    paper's tables): typing and new headings, checked in stages as the editor does, give a cold check's findings."""
+    from auditex.analyzers.staged_check import is_quick
+
+    text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert code in {finding.code for finding in engine.check(project)}, "the fixture must exercise the rule"
+    rng = random.Random(code)
+    for step in range(12):
+        text = _with_heading(rng, text, step) if step % 3 == 0 else random_edit(rng, text)
+        project.update("main.tex", text)
+        engine.check(project, only=is_quick)
+        incremental = engine.check(project)
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+        assert _dumped(incremental) == _dumped(cold), f"{code}, edit {step + 1}: {_first_difference(incremental, cold)}"
