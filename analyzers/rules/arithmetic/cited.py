@@ -43,8 +43,10 @@ def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, 
 
 
 def _fed_tables(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
-    """What a section's tables give every section's statements (None: it shows none): their labels and grids."""
-    fed = tuple((item.labels, value_hash(item.table)) for item in part if isinstance(item, ShownTable))
+    """What a section's tables give every section's statements (None: it shows none): their labels and grids, each
+    cell counted from the table's start, so typing in the prose before a table keeps every section's findings
+    (a statement is judged by the table's values, and reported where the statement is)."""
+    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
     return fed or None
 
 
