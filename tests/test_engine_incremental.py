@@ -303,6 +303,31 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
+def test_a_first_stage_leaves_the_policys_decisions_of_the_other_findings_to_the_full_check(tmp_path, monkeypatch):
+    """A staged check's first stage hands the policy the quick rules' findings alone: what it decided of the
+    others stays for the full check after it, which decides only the findings the edit made anew."""
+    from auditex.analyzers.policy import Policy
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    cold = engine.check(project)
+    decided: list[str] = []
+    shown = Policy._shown
+    monkeypatch.setattr(Policy, "_shown", lambda self, finding, lines: decided.append(finding.code) or shown(self, finding, lines))
+    engine.check(project, only=is_quick)
+    assert _dumped(engine.check(project)) == _dumped(cold)
+    assert decided == []  # nothing changed: every finding was decided before, in either stage
+    typed = RESULTS.replace("compares", "compares all")
+    project.update("sections/results.tex", typed)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"sections/results.tex": typed}))
+    engine.check(project, only=is_quick)
+    decided.clear()
+    assert _dumped(engine.check(project)) == _dumped(cold)
+    assert decided and not any(is_quick(code) for code in decided) and len(decided) < len(cold) / 2
+
+
 def _acronyms() -> dict[str, str]:
     """NOT006 keeps each section's acronyms by the Section the manuscript hands on."""
     intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
