@@ -274,7 +274,7 @@ class _ProjectCheck:
         self._keys_list: list[_SectionKeys] | None = None
         self._changed: dict[int, list[int] | None] = {}  # id of an earlier check's keys → the positions changed since
         self._placed_digest: str | None = None
-        self._part_names: frozenset[str] | None = None
+        self._part_names: dict[bool, frozenset[str]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
@@ -298,9 +298,15 @@ class _ProjectCheck:
             return list(chain.from_iterable(findings for _, findings in found))
 
         # A section's part is read only where something is computed from it: typing earlier in its file moves its
-        # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew.
+        # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew;
+        # a rule whose parts hold no offsets keeps them by the section's text and place alone.
+        placed_parts = rule.placed_parts
+
+        def part_name(keys: _SectionKeys) -> str:
+            return keys.placed if placed_parts else keys.part
+
         def part(section: Section, keys: _SectionKeys) -> Any:
-            return units.get(keys.part, lambda: list(rule.check(context, section)))
+            return units.get(part_name(keys), lambda: list(rule.check(context, section)))
 
         if rule.pairwise is not None:
             findings = self.pairwise(rule.pairwise, context, units, sections, part)
@@ -308,14 +314,14 @@ class _ProjectCheck:
             # Every section's part, those of the sections an edit left as they were taken by position.
             def parts() -> list[Any]:
                 return self.per_section(
-                    units, ("parts",), lambda place, keys: keys.part, lambda place, section, keys: list(rule.check(context, section))
+                    units, ("parts",), lambda place, keys: part_name(keys), lambda place, section, keys: list(rule.check(context, section))
                 )
 
             findings = units.get(
                 "combine" + self.placed_digest(),
                 lambda: _fingerprinted(combine(context, [(section, value) for (section, _), value in zip(sections, parts())])),
             )
-        units.keep(self.part_names())
+        units.keep(self.part_names(placed_parts))
         return findings
 
     def pairwise(
@@ -459,11 +465,12 @@ class _ProjectCheck:
             self._keys_list = [keys for _, keys in self.sections()]
         return self._keys_list
 
-    def part_names(self) -> frozenset[str]:
-        """Every section's part key: what a combining rule carries over."""
-        if self._part_names is None:
-            self._part_names = frozenset(keys.part for keys in self.keys_list())
-        return self._part_names
+    def part_names(self, placed: bool) -> frozenset[str]:
+        """Every section's part key (`placed`: by its text and place alone): what a combining rule carries over."""
+        names = self._part_names.get(placed)
+        if names is None:
+            names = self._part_names[placed] = frozenset(keys.placed if placed else keys.part for keys in self.keys_list())
+        return names
 
     def changed_since(self, before: list[_SectionKeys]) -> list[int] | None:
         """The positions whose section keys are not those of `before` (None: sections were added or removed)."""

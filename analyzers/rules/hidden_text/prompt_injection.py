@@ -91,6 +91,7 @@ def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
     reads=("blocks", "text"),
     scope=Scope.SECTION,
     combine=_one_finding_per_line,
+    placed_parts=True,  # matches by line and range
 )
 def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_Injection]:
     """## What it does
