@@ -587,10 +587,11 @@ def _with_heading(rng: random.Random, text: str, number: int) -> str:
     return "\n".join([*lines[:at], f"\\section{{Part {number}}}", *lines[at:]])
 
 
-@pytest.mark.parametrize("code", ["NOT009", "ARI004", "ARI014", "TAB008"])
+@pytest.mark.parametrize("code", ["NOT009", "ARI004", "ARI014", "TAB008", "SEC001", "SEC002", "RHE001", "RHE002", "NOT002"])
 def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
     """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
-    paper's tables): typing and new headings, checked in stages as the editor does, give a cold check's findings."""
+    paper's tables), and rules whose parts are kept by their section's text and place: typing and new headings,
+    checked in stages as the editor does, give a cold check's findings."""
     from auditex.analyzers.staged_check import is_quick
 
     text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
