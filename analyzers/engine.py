@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -156,7 +157,7 @@ class Engine:
             if rule.scope is Scope.LIMIT and skipped and (only is None or only(rule.code)):
                 findings += _fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped))
         self._keep(run, only)
-        result = self.policy.apply(project, findings)
+        result = self.policy.apply(project, findings, partial=only is not None)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
@@ -237,10 +238,14 @@ class _Units:
             raise _Skipped
         return value
 
-    def keep(self, units: Iterable[str]) -> None:
-        """Carry units this check did not need over to the next one, as if they had been read."""
+    def keep(self, units: AbstractSet[str]) -> None:
+        """Carry units this check did not need over to the next one, as if they had been read (set operations:
+        an edit reads a few of a book's 190 parts, and each of its combining rules carries the others)."""
         current, previous = self.current, self.previous
-        current.update({unit: previous[unit] for unit in units if unit not in current and unit in previous})
+        if current.keys() >= units:  # every part was read: a combine computed anew reads them all
+            return
+        for unit in (previous.keys() & units) - current.keys():
+            current[unit] = previous[unit]
 
     def reuse(self, names: list[str], values: list[list[Any]], cached: int) -> None:
         """Units read (`cached` of them as the last check left them, without a look-up each)."""
@@ -269,6 +274,7 @@ class _ProjectCheck:
         self._keys_list: list[_SectionKeys] | None = None
         self._changed: dict[int, list[int] | None] = {}  # id of an earlier check's keys → the positions changed since
         self._placed_digest: str | None = None
+        self._part_names: dict[bool, frozenset[str]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
         context = RuleContext(self.project, rule, self.engine.config)
@@ -292,9 +298,15 @@ class _ProjectCheck:
             return list(chain.from_iterable(findings for _, findings in found))
 
         # A section's part is read only where something is computed from it: typing earlier in its file moves its
-        # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew.
+        # offsets (not its lines), so a kept part is good for what was made of it, but not to make anything anew;
+        # a rule whose parts hold no offsets keeps them by the section's text and place alone.
+        placed_parts = rule.placed_parts
+
+        def part_name(keys: _SectionKeys) -> str:
+            return keys.placed if placed_parts else keys.part
+
         def part(section: Section, keys: _SectionKeys) -> Any:
-            return units.get(keys.part, lambda: list(rule.check(context, section)))
+            return units.get(part_name(keys), lambda: list(rule.check(context, section)))
 
         if rule.pairwise is not None:
             findings = self.pairwise(rule.pairwise, context, units, sections, part)
@@ -302,14 +314,14 @@ class _ProjectCheck:
             # Every section's part, those of the sections an edit left as they were taken by position.
             def parts() -> list[Any]:
                 return self.per_section(
-                    units, ("parts",), lambda place, keys: keys.part, lambda place, section, keys: list(rule.check(context, section))
+                    units, ("parts",), lambda place, keys: part_name(keys), lambda place, section, keys: list(rule.check(context, section))
                 )
 
             findings = units.get(
                 "combine" + self.placed_digest(),
                 lambda: _fingerprinted(combine(context, [(section, value) for (section, _), value in zip(sections, parts())])),
             )
-        units.keep(keys.part for _, keys in sections)
+        units.keep(self.part_names(placed_parts))
         return findings
 
     def pairwise(
@@ -452,6 +464,13 @@ class _ProjectCheck:
         if self._keys_list is None:
             self._keys_list = [keys for _, keys in self.sections()]
         return self._keys_list
+
+    def part_names(self, placed: bool) -> frozenset[str]:
+        """Every section's part key (`placed`: by its text and place alone): what a combining rule carries over."""
+        names = self._part_names.get(placed)
+        if names is None:
+            names = self._part_names[placed] = frozenset(keys.placed if placed else keys.part for keys in self.keys_list())
+        return names
 
     def changed_since(self, before: list[_SectionKeys]) -> list[int] | None:
         """The positions whose section keys are not those of `before` (None: sections were added or removed)."""

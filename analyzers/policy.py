@@ -71,8 +71,9 @@ class Policy:
         """The policy a project folder declares: `.auditex.toml` (unless `config` is given) and its dismissals."""
         return cls(config or load_config(folder), Dismissals(folder))
 
-    def apply(self, project: Project, findings: Iterable[Finding]) -> list[Finding]:
-        """`findings` of `project` as the user sees them, in `report_order`."""
+    def apply(self, project: Project, findings: Iterable[Finding], partial: bool = False) -> list[Finding]:
+        """`findings` of `project` as the user sees them, in `report_order`. A `partial` check's findings (a staged
+        check's first stage) are decided beside the others' decisions, which the full check after it reads again."""
         rules = self.config.rules
         suppressions: dict[str, dict[int, frozenset[str]]] = {}
         decided: dict[int, _Decision] = {}
@@ -88,7 +89,8 @@ class Policy:
             decided[id(finding)] = known
             if known.shown is not None:
                 shown.append((known.order, known.shown))
-        self._decided = decided  # only what this check saw: findings of units gone are let go
+        # A full check keeps only what it saw (findings of units gone are let go); a partial one keeps the rest too.
+        self._decided = self._decided | decided if partial else decided
         shown.sort(key=itemgetter(0))
         result: list[Finding] = []
         seen: dict[str, int] = {}

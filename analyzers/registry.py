@@ -77,11 +77,14 @@ class Rule:
     unnecessary: bool = False
     # A section rule that needs the whole paper: `check(ctx, section)` returns what the section
     # contributes (cached per section), `combine(ctx, [(section, part), ...])` the findings.
-    # Parts are reused for a section that moved within its lines, so they must hold no raw
-    # offsets: ranges (ctx.range/report/related) only.
+    # A part may hold offsets (a PlacedBlock): it is kept while its section's text and the characters
+    # it starts at are the same, so typing earlier in its file reads the section again.
     combine: Callable[..., Iterable[Finding]] | None = None
     # A combine split by section (the engine re-runs only the sections an edit concerns); `combine` is its whole-paper form.
     pairwise: Pairwise | None = None
+    # The parts hold lines and columns (ranges, ctx.range/report/related), never offsets: a part is kept while its
+    # section's text and place are the same, so a section that typing earlier in its file moved is not read again.
+    placed_parts: bool = False
 
     @property
     def doc(self) -> str:
@@ -118,6 +121,7 @@ def rule(
     scope: Scope = Scope.PROJECT,
     unnecessary: bool = False,
     combine: Callable[..., Iterable[Finding]] | Pairwise | None = None,
+    placed_parts: bool = False,
 ) -> Callable[[Callable[..., Iterable[Any]]], Rule]:
     reads = tuple(reads)
     unknown = set(reads) - FACETS.keys()
@@ -130,8 +134,8 @@ def rule(
         if not check.__doc__ or "## What it does" not in check.__doc__:
             raise ValueError(f"rule {code} needs a docstring with '## What it does'")
         if isinstance(combine, Pairwise):
-            return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine.combine, combine)
-        return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine)
+            return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine.combine, combine, placed_parts)
+        return Rule(code, name, category, severity, scope, reads, check, unnecessary, combine, None, placed_parts)
 
     return register
 

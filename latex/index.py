@@ -134,10 +134,10 @@ class Index:
 class IndexCache:
     """What one index build hands to the next, keyed by content; each build keeps only what it used."""
 
-    # block text → _BlockFacts; (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions
+    # (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions
     derived: dict[object, Any] = field(default_factory=dict)
-    blocks: dict[int, _BlockContribution] = field(default_factory=dict)  # id of a PlacedBlock → its _BlockContribution
-    sections: dict[int, _SectionContribution] = field(default_factory=dict)  # id of a Section → its _SectionContribution
+    # id of a Section → its _SectionContribution, which holds its blocks' contributions and facts
+    sections: dict[int, _SectionContribution] = field(default_factory=dict)
     digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
 
 
@@ -192,7 +192,7 @@ class _BlockContribution:
 
     placed: PlacedBlock
     section_kind: SectionKind
-    facts: _BlockFacts  # kept alive in the text-keyed cache while the block is reused
+    facts: _BlockFacts  # kept with its section's contribution while the block is reused
     numbers: list[NumberInContext]
     acronyms: list[Acronym]
     claims: list[Claim]
@@ -210,7 +210,7 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     cache = cache if cache is not None else IndexCache()
     file_items: dict[str, dict[str, list[Any]]] = {facet: {} for facet in _FILE_FACETS}
     versions: dict[str, _Version] = {}
-    live: dict[object, Any] = {}  # the facts this build uses, files' and blocks': the cache's next `derived`
+    live: dict[object, Any] = {}  # the files' facts this build uses: the cache's next `derived`
     sources = _SourceFacts.read(project, manuscript, cache.derived, live, file_items, versions)
     bibliographies = _BibliographyFacts.read(project, file_items, versions)
     prose = _ProseFacts.read(manuscript, project.files, cache, store, live, file_items)
@@ -340,30 +340,39 @@ class _ProseFacts:
         re-reads the edited section alone); in it each prose block's, reused while the block is the same object.
         A first build also reuses the block facts kept in `store`, and keeps its own."""
         prose = cls()
-        first_build = not cache.blocks
+        first_build = not cache.sections
         previous = cache.derived
         if first_build and store is not None:
             previous = {text: facts for path in files for text, facts in store.load("block_facts", path, _BlockFacts).items()}
             previous.update(cache.derived)
-        live_blocks: dict[int, _BlockContribution] = {}
+        kept = {
+            id(section): contribution
+            for section in manuscript.sections
+            if (contribution := cache.sections.get(id(section))) is not None
+            and contribution.section is section
+            and contribution.blocks == len(section.blocks)
+        }
+        # A section read again finds its blocks' contributions and facts among those of the sections it replaces
+        # (an edit's one or two), not in a table of every block of the paper rebuilt on every edit.
+        replaced = [contribution for key, contribution in cache.sections.items() if kept.get(key) is not contribution]
+        blocks = {key: block for contribution in replaced for key, block in contribution.contributions.items()}
+        if replaced:
+            previous = previous | {text: facts for contribution in replaced for text, facts in contribution.facts.items()}
         live_sections: dict[int, _SectionContribution] = {}
         new_facts_in: set[str] = set()  # the files with blocks whose facts this build derived
         for section in manuscript.sections:
-            kept = cache.sections.get(id(section))
-            if kept is None or kept.section is not section or kept.blocks != len(section.blocks):
-                kept = _SectionContribution.read(section, cache.blocks, previous, new_facts_in)
-            live_sections[id(section)] = kept
-            live.update(kept.facts)
-            live_blocks.update(kept.contributions)
+            contribution = kept.get(id(section)) or _SectionContribution.read(section, blocks, previous, new_facts_in)
+            live_sections[id(section)] = contribution
             for field_name in ("numbers", "claims", "inline_acronyms", "tables", "theorems"):
-                getattr(prose, field_name).extend(getattr(kept.prose, field_name))
-            for placed, acronym in kept.prose.inline_acronyms:
+                getattr(prose, field_name).extend(getattr(contribution.prose, field_name))
+            for placed, acronym in contribution.prose.inline_acronyms:
                 file_items["inline_acronyms"][placed.file].append(acronym)
-        cache.derived, cache.blocks, cache.sections = live, live_blocks, live_sections
+        cache.derived, cache.sections = live, live_sections
         if first_build and store is not None:
+            facts_of = {text: facts for contribution in live_sections.values() for text, facts in contribution.facts.items()}
             for path in new_facts_in:
                 texts = {placed.block.plain.text for placed in manuscript.blocks if placed.file == path and placed.kind in _PROSE_KINDS}
-                store.save("block_facts", path, {text: live[text] for text in texts})
+                store.save("block_facts", path, {text: facts_of[text] for text in texts})
         return prose
 
 
@@ -375,7 +384,7 @@ class _SectionContribution:
     blocks: int  # how many blocks it held
     prose: _ProseFacts
     contributions: dict[int, _BlockContribution]  # id of a PlacedBlock → its contribution
-    facts: dict[object, Any]  # its blocks' texts → their facts, kept alive in the text-keyed cache
+    facts: dict[object, Any]  # its blocks' texts → their facts: where a section that replaces it finds them
 
     @classmethod
     def read(
@@ -482,6 +491,16 @@ def dead_spans(
     """Stretches TeX never reads: branches of `\\iffalse … \\fi` or `\\if0 … \\fi` (and `\\else` of `\\iftrue`),
     the branch a `\\newif` switch of known value (`switches`, see conditionals.branch_paths) never takes,
     environments the comment package excludes, and the arguments of macros that discard them."""
+    return list(_dead_spans(text, excluded, discarding, tuple(sorted(switches.items()))))
+
+
+# Kept by a file's text and the project's settings: the index and the drafts rules each read every file's,
+# the edited one's on every edit (a book's files and a few of its edited versions).
+@lru_cache(maxsize=64)
+def _dead_spans(
+    text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switch_values: tuple[tuple[str, bool], ...]
+) -> tuple[tuple[int, int], ...]:
+    switches = dict(switch_values)
     spans = []
     conditionals = ("\\iffalse", "\\iftrue", "\\if0", "\\if 0", *("\\" + name for name in switches))
     if any(conditional in text for conditional in conditionals):
@@ -498,7 +517,7 @@ def dead_spans(
             end = group_end(text, match.end() - 1)
             if end is not None:
                 spans.append((match.start(), end))
-    return spans
+    return tuple(spans)
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:

@@ -303,6 +303,31 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
+def test_a_first_stage_leaves_the_policys_decisions_of_the_other_findings_to_the_full_check(tmp_path, monkeypatch):
+    """A staged check's first stage hands the policy the quick rules' findings alone: what it decided of the
+    others stays for the full check after it, which decides only the findings the edit made anew."""
+    from auditex.analyzers.policy import Policy
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    cold = engine.check(project)
+    decided: list[str] = []
+    shown = Policy._shown
+    monkeypatch.setattr(Policy, "_shown", lambda self, finding, lines: decided.append(finding.code) or shown(self, finding, lines))
+    engine.check(project, only=is_quick)
+    assert _dumped(engine.check(project)) == _dumped(cold)
+    assert decided == []  # nothing changed: every finding was decided before, in either stage
+    typed = RESULTS.replace("compares", "compares all")
+    project.update("sections/results.tex", typed)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"sections/results.tex": typed}))
+    engine.check(project, only=is_quick)
+    decided.clear()
+    assert _dumped(engine.check(project)) == _dumped(cold)
+    assert decided and not any(is_quick(code) for code in decided) and len(decided) < len(cold) / 2
+
+
 def _acronyms() -> dict[str, str]:
     """NOT006 keeps each section's acronyms by the Section the manuscript hands on."""
     intro = "\\section{Intro}\nWe call it a deep geometric network (DGN). DGNs are fast. DGN again.\n"
@@ -552,3 +577,33 @@ def test_staged_checks_give_a_cold_checks_findings_after_each_structural_edit(tm
         quick = engine.check(project, only=is_quick)
         assert _dumped(quick) == _dumped([finding for finding in cold if is_quick(finding.code)]), f"quick stage after {new!r}"
         assert _dumped(engine.check(project)) == _dumped(cold), f"after {new!r}"
+
+
+def _with_heading(rng: random.Random, text: str, number: int) -> str:
+    """`text` with a section heading before one of its body's lines: the sections after it move."""
+    lines = text.split("\n")
+    body = [index for index, line in enumerate(lines) if (index > 0 and "\\begin{document}" in lines[index - 1]) or "% expect" in line]
+    at = rng.choice(body) if body else len(lines) // 2
+    return "\n".join([*lines[:at], f"\\section{{Part {number}}}", *lines[at:]])
+
+
+@pytest.mark.parametrize("code", ["NOT009", "ARI004", "ARI014", "TAB008", "SEC001", "SEC002", "RHE001", "RHE002", "NOT002"])
+def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
+    """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
+    paper's tables), and rules whose parts are kept by their section's text and place: typing and new headings,
+    checked in stages as the editor does, give a cold check's findings."""
+    from auditex.analyzers.staged_check import is_quick
+
+    text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert code in {finding.code for finding in engine.check(project)}, "the fixture must exercise the rule"
+    rng = random.Random(code)
+    for step in range(12):
+        text = _with_heading(rng, text, step) if step % 3 == 0 else random_edit(rng, text)
+        project.update("main.tex", text)
+        engine.check(project, only=is_quick)
+        incremental = engine.check(project)
+        cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+        assert _dumped(incremental) == _dumped(cold), f"{code}, edit {step + 1}: {_first_difference(incremental, cold)}"

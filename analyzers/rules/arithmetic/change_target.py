@@ -24,7 +24,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, block_refs, referenced_labels, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .cited import stated_with_tables, with_shown_tables
+from .cited import against_shown_tables, with_shown_tables
 from .prose import PROSE, quoted
 from .targets import Difference, Target, differences, may_state_target, targets
 
@@ -53,11 +53,6 @@ class _Stated:
     anchor: Finding
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Stated]]]) -> Iterator[Finding]:
-    for item, tables in stated_with_tables(parts, _Stated):
-        yield from _contradicted(item, tables)
-
-
 def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
     for label in item.labels:
         for difference in differences(tables[label], item.target) if label in tables else ():
@@ -78,7 +73,7 @@ def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=against_shown_tables(_Stated, _contradicted),
 )
 def change_end_is_difference(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Stated]:
     """## What it does

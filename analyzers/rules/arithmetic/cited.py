@@ -8,7 +8,11 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
+from ....latex.source import value_hash
+from ...context import RuleContext
+from ...finding import Finding
 from ...quantities import ShownTable, shown_table, tables_by_label
+from ...registry import Pairwise
 
 Stated = TypeVar("Stated")
 
@@ -25,12 +29,28 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
             yield from read(placed, shown)
 
 
-def stated_with_tables(
-    parts: list[tuple[Section, list[ShownTable | Stated]]], kind: type[Stated]
-) -> Iterator[tuple[Stated, dict[str, Table]]]:
-    """Each statement of type `kind` the sections yielded, with the paper's tables by label."""
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
+def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, Table]], Iterable[Finding]]) -> Pairwise:
+    """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
+    tables by label: an edit judges the edited section's statements again, and every section's only when a
+    table changes."""
+
+    def each(ctx: RuleContext, tables: dict[str, Table], place: int, section: Section, part: list[object]) -> Iterator[Finding]:
+        for item in part:
             if isinstance(item, kind):
-                yield item, tables
+                yield from judge(item, tables)
+
+    return Pairwise(_fed_tables, _tables_by_label, each)
+
+
+def _fed_tables(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
+    """What a section's tables give every section's statements (None: it shows none): their labels and grids, each
+    cell counted from the table's start, so typing in the prose before a table keeps every section's findings
+    (a statement is judged by the table's values, and reported where the statement is)."""
+    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
+    return fed or None
+
+
+def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> dict[str, Table]:
+    """The paper's tables by each of their labels, from the sections that show them."""
+    shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
+    return {label: item.table for label, item in shown.items()}

@@ -41,7 +41,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, block_refs, referenced_labels, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .cited import stated_with_tables, with_shown_tables
+from .cited import against_shown_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
 # A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
@@ -82,11 +82,6 @@ class _Claim:
     labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites, else the one just shown
     cited: bool
     anchor: Finding
-
-
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    for item, tables in stated_with_tables(parts, _Claim):
-        yield from _contradicted(item, tables)
 
 
 def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
@@ -135,7 +130,7 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_claims_against_tables,
+    combine=against_shown_tables(_Claim, _contradicted),
 )
 def ratio_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
     """## What it does

@@ -249,26 +249,28 @@ def _anywhere(texts: Iterable[str], search: str) -> bool:
     return any(search in _holds(text) for text in texts)
 
 
-# A switch set by hand: `\drafttrue`, `\draftfalse` (the whole command name).
-_SWITCH_SET = DeferredPattern(r"\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])")
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _declared_switches(text: str) -> frozenset[str]:
+    """The switches a file declares with `\\newif`, comments aside."""
+    return frozenset(_NEWIF.findall(_uncommented(text))) if "\\newif" in text else frozenset()
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
-def _switches(text: str) -> tuple[frozenset[str], frozenset[tuple[str, bool]]]:
-    """The switches a file declares with `\\newif`, and those it sets (name, value), comments aside."""
-    masked = _uncommented(text)
-    return frozenset(_NEWIF.findall(masked)), frozenset((name, value == "true") for name, value in _SWITCH_SET.findall(masked))
+def _switches_set(text: str, names: frozenset[str]) -> frozenset[tuple[str, bool]]:
+    """How a file sets the switches `names` by hand (`\\drafttrue`, `\\draftfalse`), comments aside: only the
+    declared ones are looked for, so a paper that declares none reads no file for them."""
+    pattern = re.compile(r"\\(" + "|".join(map(re.escape, sorted(names))) + r")(true|false)(?![A-Za-z@])")
+    return frozenset((name, value == "true") for name, value in pattern.findall(_uncommented(text)))
 
 
 def switch_values(texts: Iterable[str]) -> dict[str, bool]:
     """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
     True with it and no `\\draftfalse`; a switch set both ways is left out."""
-    declared: set[str] = set()
-    set_to: set[tuple[str, bool]] = set()
-    for text in texts:
-        names, settings = _switches(text)
-        declared |= names
-        set_to |= settings
+    texts = list(texts)
+    declared = frozenset[str]().union(*(_declared_switches(text) for text in texts))
+    if not declared:
+        return {}
+    set_to = frozenset[tuple[str, bool]]().union(*(_switches_set(text, declared) for text in texts))
     return {f"if{name}": (name, True) in set_to for name in declared if not ((name, True) in set_to and (name, False) in set_to)}
 
 

@@ -101,7 +101,14 @@ def _hidden_in_paper(ctx: RuleContext, parts: list[tuple[Section, list[_Colour |
 
 
 @rule(
-    "SEC001", "hidden-text", Category.RHETORIC_BIAS, Severity.ERROR, reads=("styled", "text"), scope=Scope.SECTION, combine=_hidden_in_paper
+    "SEC001",
+    "hidden-text",
+    Category.RHETORIC_BIAS,
+    Severity.ERROR,
+    reads=("styled", "text"),
+    scope=Scope.SECTION,
+    combine=_hidden_in_paper,
+    placed_parts=True,  # colours by file, line and column, hidden text by its finding's range
 )
 def hidden_text(ctx: RuleContext, section: Section) -> Iterator[_Colour | _Hidden]:
     """## What it does

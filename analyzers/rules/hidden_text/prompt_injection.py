@@ -91,6 +91,7 @@ def _quoted_before(ctx: RuleContext, finding: Finding) -> bool:
     reads=("blocks", "text"),
     scope=Scope.SECTION,
     combine=_one_finding_per_line,
+    placed_parts=True,  # matches by line and range
 )
 def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_Injection]:
     """## What it does
@@ -130,9 +131,8 @@ def reviewer_prompt_injection(ctx: RuleContext, section: Section) -> Iterator[_I
                 continue
             start, end = stretch.start + match.start(), stretch.start + match.end()
             look_back = not comment and stretch.start > 0 and match.start() < _QUOTE_WINDOW
-            yield _injection(
-                ctx, file, start, end, match.group(0), "in a comment" if comment else "in the text", raw=True, look_back=look_back
-            )
+            where = "in a comment" if comment else "in the text"
+            yield _injection(ctx, file, start, end, match.group(0), where, raw=True, look_back=look_back)
     # Phrases split by markup (`ignore \\textbf{previous} instructions`) only match the plain view.
     for placed in section.blocks:
         if placed.kind is BlockKind.CODE:

@@ -109,6 +109,7 @@ def _conflicting_ranges(ctx: RuleContext, parts: list[tuple[Section, list[_Range
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_conflicting_ranges,
+    placed_parts=True,  # ranges by block index within the section
 )
 def conflicting_symbol_domain(ctx: RuleContext, section: Section) -> Iterator[_Range]:
     """## What it does

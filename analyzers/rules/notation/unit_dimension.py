@@ -20,11 +20,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
-from ....latex.manuscript import PlacedBlock
+from ....latex.manuscript import PlacedBlock, Section
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...registry import rule
+from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..drafts.model import unprinted
 from .dimensions import Dimension, dimension
@@ -67,8 +67,44 @@ class UnitOfAnotherDimension(Violation):
         return f"{self.symbol} in {self.here}, not {self.elsewhere}"
 
 
-@rule("NOT009", "unit-of-another-dimension", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks", "macros"))
-def unit_of_another_dimension(ctx: RuleContext) -> Iterator[Finding]:
+def _of_two_dimensions(ctx: RuleContext, parts: list[tuple[Section, list[tuple[PlacedBlock, _Statement]]]]) -> Iterator[Finding]:
+    """The sections' statements by symbol, in the paper's order: a symbol stated in units of two dimensions."""
+    stated: dict[str, list[tuple[PlacedBlock, _Statement]]] = {}
+    seen: set[tuple[str, int]] = set()
+    for _, statements in parts:
+        for placed, statement in statements:
+            where = (placed.file, placed.block.start + statement.start)
+            if where not in seen:  # a caption is read in its float too
+                seen.add(where)
+                stated.setdefault(statement.symbol, []).append((placed, statement))
+    stated = {symbol: statements for symbol, statements in stated.items() if len({pair[1].dimension for pair in statements}) == 2}
+    if stated:  # what TeX never prints (\iffalse, a comment environment) states nothing
+        hidden = unprinted(ctx.whole_project, ctx.index.macros)
+        stated = {
+            symbol: [pair for pair in statements if not hidden.covers(pair[0].file, pair[0].block.start + pair[1].start)]
+            for symbol, statements in stated.items()
+        }
+    for symbol, statements in stated.items():
+        counted = Counter(statement.dimension for _, statement in statements)
+        if len(counted) != 2:
+            continue
+        (usual, times), (odd, once) = counted.most_common()
+        if times >= 2 and once == 1:
+            placed, statement = next(pair for pair in statements if pair[1].dimension == odd)
+            first = next(pair for pair in statements if pair[1].dimension == usual)
+            yield _finding(ctx, symbol, (placed, statement), first, (_unit_text(odd), _unit_text(usual), times))
+
+
+@rule(
+    "NOT009",
+    "unit-of-another-dimension",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+    combine=_of_two_dimensions,
+)
+def unit_of_another_dimension(ctx: RuleContext, section: Section) -> Iterator[tuple[PlacedBlock, _Statement]]:
     """## What it does
     Flags a symbol given a value whose unit has another dimension than the units it is given
     everywhere else: the phase-space flux κ stated as 1.1 × 10⁻² s⁻¹ and ≳ 10⁻³ s⁻¹, then required
@@ -95,31 +131,10 @@ def unit_of_another_dimension(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: one symbol, a unit of another dimension".
     """
-    stated: dict[str, list[tuple[PlacedBlock, _Statement]]] = {}
-    seen: set[tuple[str, int]] = set()
-    for placed in ctx.manuscript.blocks:
+    for placed in section.blocks:  # a section's statements, read again only when its text changes
         latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
         for statement in _statements(latex):
-            where = (placed.file, placed.block.start + statement.start)
-            if where not in seen:  # a caption is read in its float too
-                seen.add(where)
-                stated.setdefault(statement.symbol, []).append((placed, statement))
-    stated = {symbol: statements for symbol, statements in stated.items() if len({pair[1].dimension for pair in statements}) == 2}
-    if stated:  # what TeX never prints (\iffalse, a comment environment) states nothing
-        hidden = unprinted(ctx.whole_project, ctx.index.macros)
-        stated = {
-            symbol: [pair for pair in statements if not hidden.covers(pair[0].file, pair[0].block.start + pair[1].start)]
-            for symbol, statements in stated.items()
-        }
-    for symbol, statements in stated.items():
-        counted = Counter(statement.dimension for _, statement in statements)
-        if len(counted) != 2:
-            continue
-        (usual, times), (odd, once) = counted.most_common()
-        if times >= 2 and once == 1:
-            placed, statement = next(pair for pair in statements if pair[1].dimension == odd)
-            first = next(pair for pair in statements if pair[1].dimension == usual)
-            yield _finding(ctx, symbol, (placed, statement), first, (_unit_text(odd), _unit_text(usual), times))
+            yield placed, statement
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

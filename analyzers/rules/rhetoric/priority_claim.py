@@ -41,6 +41,7 @@ def _first_claims(ctx: RuleContext, parts: list[tuple[Section, list[Finding]]]) 
     reads=("blocks", "structure"),
     scope=Scope.SECTION,
     combine=_first_claims,
+    placed_parts=True,  # findings, by their ranges
 )
 def unsupported_priority_claim(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does

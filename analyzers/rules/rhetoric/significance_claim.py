@@ -56,6 +56,7 @@ def _significance_unless_tested(ctx: RuleContext, parts: list[tuple[Section, lis
     reads=("blocks", "structure"),
     scope=Scope.SECTION,
     combine=_significance_unless_tested,
+    placed_parts=True,  # findings, by their ranges
 )
 def significance_without_test(ctx: RuleContext, section: Section) -> Iterator[_Significance]:
     """## What it does

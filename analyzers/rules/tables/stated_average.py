@@ -30,9 +30,19 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import AGGREGATE_COLUMN_HEADER, sentence_refs, slack, speaks_of_tables, spelled
-from ...registry import Scope, rule
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import MEAN, Grid, LabelledTable, author_rule_macros, cells_rounding, claims_with_tables, is_aggregate_row, labelled_tables
+from .model import (
+    MEAN,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    cells_rounding,
+    cited_tables,
+    fed_tables,
+    is_aggregate_row,
+    labelled_tables,
+)
 
 # "an average accuracy of 0.5962", "the mean error is 1.3": the words between name the column. "Mean absolute
 # error", "mean average precision" are metrics of their own, not an average over the table's rows.
@@ -81,10 +91,14 @@ class _Stated:
     finding: Finding
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _Stated]]]) -> Iterator[Finding]:
-    """Each stated average against the named columns of the tables its sentence cites, wherever they sit."""
+def _against_tables(
+    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Stated]
+) -> Iterator[Finding]:
+    """Each stated average of a section against the named columns of the tables its sentence cites, wherever they sit."""
     rule_macros = author_rule_macros(ctx)
-    for stated, by_label in claims_with_tables(parts, _Stated):
+    for stated in part:
+        if not isinstance(stated, _Stated):
+            continue
         cited = [(label, Grid.of(by_label[label].table, rule_macros)) for label in stated.labels if label in by_label]
         means = [(label, grid, column, rows, mean) for label, grid in cited for column, rows, mean in _means(grid, stated.what)]
         if not means or any(_quotes(stated, grid, column, rows, mean) for _, grid, column, rows, mean in means):
@@ -160,7 +174,7 @@ def _report(ctx: RuleContext, stated: _Stated, label: str, grid: Grid, column: i
     Severity.WARNING,
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=Pairwise(fed_tables, cited_tables, _against_tables),
 )
 def stated_average_mismatch(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _Stated]:
     """## What it does
