@@ -6,12 +6,13 @@ import gc
 import importlib
 import pkgutil
 import re
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from auditex.latex.deferred_pattern import DeferredPattern, required_literal
+from auditex.latex.deferred_pattern import _FOLDS_TO_LOWER, DeferredPattern, required_literals
 
 SOURCE = r"(?P<whole>\d+)(?:\.(?P<places>\d+))?"
 TEXT = "From 12.5 to 7, then 100.25 and 3."
@@ -49,16 +50,29 @@ def test_a_bad_pattern_fails_when_used_with_re_error() -> None:
         deferred.search("x")
 
 
-def test_the_literal_every_match_contains() -> None:
-    assert required_literal(r"\\begin\s*\{table\}") == "{table}"
-    assert required_literal(r"x(?=y)z\b") == "xz"  # what looks ahead or behind matches no text
-    assert required_literal(r"(?<=abc)d") == "d"
-    assert required_literal(r"\\ref|\\eqref") == "ref"  # common to every branch
-    assert required_literal(r"ab?c|abc") == "a"
-    assert required_literal(r"x{0,3}yz(?:w)+") == "yz"
-    for none in (r"abc|", r"(?:abc)?", r"[ab]c*", r"(?i)abc", r"(?i:bcd)"):
-        assert required_literal(none) == "", none
-    assert required_literal("abc", re.IGNORECASE) == ""
+def test_the_literals_every_match_contains_one_of() -> None:
+    assert required_literals(r"\\begin\s*\{table\}") == ({"{table}"}, False)
+    assert required_literals(r"x(?=y)z\b") == ({"xz"}, False)  # what looks ahead or behind matches no text
+    assert required_literals(r"(?<=abc)d") == ({"d"}, False)
+    assert required_literals(r"\\(?:ref|eqref)\{") == ({"ref", "eqref"}, False)  # one of the branches
+    assert required_literals(r"ab?c|abc") == ({"a"}, False)  # the parser takes the common "a" out
+    assert required_literals(r"x{0,3}yz(?:w)+") == ({"yz"}, False)
+    for none in (r"abc|", r"(?:abc)?", r"[ab]c*", r"(?i:bcd)", r"(ab)?\1", "|".join("abcdefghijklm")):
+        assert required_literals(none) == (set(), False), none
+    assert required_literals("ABC", re.LOCALE | re.ASCII) == (set(), False)
+
+
+def test_a_case_insensitive_pattern_gives_its_literals_in_lower_case_without_i_or_s() -> None:
+    assert required_literals(r"\bTable\s+\d", re.IGNORECASE) == ({"table"}, True)
+    assert required_literals(r"(?i)\bsignificant(?-i:ly)") == ({"cantly"}, True)
+    assert required_literals(r"(?i)Kelvin|Celsius") == ({"kelv", "cel"}, True)
+
+
+def test_the_characters_lowered_for_a_case_insensitive_literal_match_only_what_lowers_to_them() -> None:
+    every_character = "".join(map(chr, range(sys.maxunicode + 1)))
+    for character in _FOLDS_TO_LOWER:
+        matches = re.findall(re.escape(character), every_character, re.IGNORECASE)
+        assert {match.lower() for match in matches} == {character.lower()}, character
 
 
 def test_without_its_literal_the_pattern_answers_no_match_and_stays_uncompiled() -> None:
@@ -104,11 +118,12 @@ def _answers(pattern: DeferredPattern | re.Pattern[str], text: str) -> list[obje
 
 def test_every_method_of_the_code_base_patterns_answers_as_re_compile_on_real_sentences() -> None:
     sentences, patterns = _sentences(), _patterns_of_the_code_base()
-    with_literal = [p for p in patterns if p.literal]
+    with_literal = [p for p in patterns if required_literals(p.pattern, p.flags)[0]]
     assert len(with_literal) > 150 and len(sentences) > 1000
     pairs, absent = 0, 0
     for index, pattern in enumerate(with_literal):
-        holding = [s for s in sentences if pattern.literal in s][:2]
+        literals, folded = required_literals(pattern.pattern, pattern.flags)
+        holding = [s for s in sentences if any(literal in (s.lower() if folded else s) for literal in literals)][:2]
         for text in [*holding, *sentences[index * 7 : index * 7 + 3]]:
             fresh = DeferredPattern(pattern.pattern, pattern.flags)
             assert _answers(fresh, text) == _answers(re.compile(pattern.pattern, pattern.flags), text), (pattern.pattern, text)
