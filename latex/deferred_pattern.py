@@ -5,6 +5,9 @@ of them: compiling the rest is a quarter of what the rules' modules cost at impo
 use a `DeferredPattern` compiles and keeps the compiled pattern's bound methods in its own
 `__dict__`, where they shadow the methods below: every later `search`, `match` or `finditer` is an
 attribute read, as on a compiled pattern, not a Python call more.
+
+Answering "no match" without compiling when a text lacks a literal every match needs was measured and
+dropped: deriving the literals costs more than the few compiles it saves (benchmarks/README.md, tenth round).
 """
 
 from __future__ import annotations
