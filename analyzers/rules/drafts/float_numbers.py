@@ -109,7 +109,7 @@ def _reading_order(
         """TeX reads the command at `offset` where it stands: not in a comment, a definition or dead code."""
         text = texts[file]
         line = text[text.rfind("\n", 0, offset) + 1 : offset]
-        defining = any(macro.start <= offset < macro.end for macro in definitions.get(file, ()))
+        defining = any(macro.start < offset < macro.end for macro in definitions.get(file, ()))  # a definition itself is read
         return "%" not in line.replace("\\%", "") and not defining and not hidden.covers(file, offset)
 
     uses = re.compile(rf"\\({'|'.join(map(re.escape, carriers))})(?![A-Za-z@])") if carriers else None

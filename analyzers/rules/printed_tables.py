@@ -1,0 +1,105 @@
+"""A table named by its printed number ("Table 3", "Tab. 2", "Tables 2 and 4") cites the table float that prints it.
+
+A sentence's own `\\ref` says which table it speaks of. A paper that types the number instead says the
+same, as long as the number names one table: the table float whose caption LaTeX numbers so, counted
+as DRF003 counts (drafts/float_numbers.py). A sentence's literal mention is kept as a key of its own,
+the printed number `3` (so a message's "Table 3" reads as the paper prints it), which reads from the text alone (so a section's part holding it stays valid whatever the
+rest of the paper does); the table it names is found where the paper's tables are gathered, from the
+whole manuscript's numbering.
+
+Nothing is bound where the number is uncertain: a kind the numbering cannot follow (per chapter, a
+`\\thetable` printed otherwise, a counter added to), a file the walk could not reach, a float the parse
+missed, a number two labelled tables print or an unlabelled one prints, a number past the last table,
+a number with a second level ("Table 2.1"), and a sentence that may name another work's table ("Table 1
+of [12]", "in Smith et al.", the supplement, an appendix).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+from ...latex.model import Block
+from ...latex.sentences import sentence_spans
+from ..context import RuleContext
+from ..quantities import block_refs, referenced_labels
+from .drafts.float_numbers import numbered_floats
+from .drafts.model import (
+    FLOAT_BLOCKS,
+    HAND_NUMBERED,
+    elsewhere,
+    float_environments,
+    float_type,
+    hand_numbers,
+    mentioned_kind,
+    numbered_by_chapter,
+    unprinted,
+)
+
+T = TypeVar("T")
+
+
+def literal_key(number: str) -> str:
+    """The key a literal mention of table `number` cites, until the paper's numbering says which table it is:
+    the number as printed, which no label of the paper is taken to be."""
+    return number
+
+
+def cited_tables(sentence: str, paragraph: Iterable[str]) -> tuple[str, ...]:
+    """What a sentence cites: its own `\\ref`s, else the tables it names by number, else `paragraph`'s citations."""
+    return tuple(sorted(referenced_labels(sentence) or literal_refs(sentence))) or tuple(sorted(paragraph))
+
+
+def paragraph_tables(block: Block) -> frozenset[str]:
+    """What a block cites for its sentences that cite nothing: its `\\ref`s (a caption, its float) and the tables it names by number."""
+    return block_refs(block) | literal_refs(block.plain.text)
+
+
+@functools.lru_cache(maxsize=4096)
+def literal_refs(text: str) -> frozenset[str]:
+    """The keys (`literal_key`) of the tables `text` names by number, outside sentences about another work."""
+    if "Tab" not in text:
+        return frozenset()
+    keys: set[str] = set()
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        mentions = [mention for mention in HAND_NUMBERED.finditer(sentence) if mentioned_kind(mention.group("name")) == "table"]
+        if not mentions or elsewhere(sentence):
+            continue
+        for mention in mentions:
+            numbers = hand_numbers(mention.group("numbers"))
+            keys.update(literal_key(str(top)) for top, sub in numbers if sub is None)
+    return frozenset(keys)
+
+
+def printed_tables(ctx: RuleContext) -> dict[str, str]:
+    """Each literal key (`literal_key`) that names exactly one labelled table float, with that float's label;
+    empty where the paper's table numbering cannot be followed."""
+    project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
+    if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
+        return {}
+    manuscript = ctx.manuscript
+    tables = [
+        placed for placed in manuscript.blocks if placed.kind in FLOAT_BLOCKS and float_type(placed.block.environment or "") == "table"
+    ]
+    if not tables:
+        return {}
+    texts = {path: ctx.source(path).text for path in project.files}
+    if float_environments(texts.values(), "table") > len(tables) or numbered_by_chapter(texts.values(), "table"):
+        return {}  # a table environment the parse did not read (the count would run short), or "Table 4.1"
+    macros = ctx.index.macros
+    numbered = [found for found in numbered_floats(manuscript, texts, unprinted(project, macros), macros) if found.kind == "table"]
+    printed: dict[str, list[tuple[str, ...]]] = {}
+    for found in numbered:
+        labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
+        printed.setdefault(found.number, []).append(labels)
+    return {literal_key(number): labels[0][0] for number, labels in printed.items() if len(labels) == 1 and labels[0]}
+
+
+def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> dict[str, T]:
+    """`tables` (by label) with each table also under the literal key its printed number gives it (a label
+    of the paper's own keeps its table)."""
+    if not tables:
+        return dict(tables)
+    return {**{key: tables[label] for key, label in printed_tables(ctx).items() if label in tables}, **tables}

@@ -1,0 +1,72 @@
+"""A table named by its printed number binds to the one labelled table float that prints it."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import document, make_project
+
+from auditex.analyzers.context import RuleContext
+from auditex.analyzers.project_config import Config
+from auditex.analyzers.rules.printed_tables import cited_tables, literal_refs, printed_tables
+from auditex.analyzers.rules.statistics.table_significance import none_significant_contradicts_table
+
+
+def _table(label: str | None, caption: str = "A table.") -> str:
+    labelled = f"\\label{{{label}}}" if label else ""
+    return f"\\begin{{table}}\\caption{{{caption}}}{labelled}\\begin{{tabular}}{{lc}}a & 1 \\\\\\end{{tabular}}\\end{{table}}\n"
+
+
+def _printed(tmp_path, body: str, preamble: str = "", documentclass: str = "article") -> dict[str, str]:
+    text = document(body, preamble).replace("{article}", f"{{{documentclass}}}")
+    project = make_project(tmp_path, {"main.tex": text})
+    return printed_tables(RuleContext(project, none_significant_contradicts_table, Config()))
+
+
+def test_each_printed_number_names_its_labelled_table(tmp_path):
+    body = "\\section{A}" + _table("tab:a") + _table("tab:b") + "\\setcounter{table}{6}" + _table("tab:g")
+    assert _printed(tmp_path, body) == {"1": "tab:a", "2": "tab:b", "7": "tab:g"}
+
+
+def test_a_supplement_prefix_is_part_of_the_number(tmp_path):
+    body = _table("tab:a") + "\\renewcommand{\\thetable}{S\\arabic{table}}\\setcounter{table}{0}" + _table("tab:s")
+    assert _printed(tmp_path, body) == {"1": "tab:a", "S1": "tab:s"}
+
+
+def test_an_unlabelled_table_binds_nothing_but_still_counts(tmp_path):
+    assert _printed(tmp_path, _table(None) + _table("tab:b")) == {"2": "tab:b"}
+
+
+@pytest.mark.parametrize(
+    ("body", "preamble", "documentclass"),
+    [
+        ("\\chapter{One}" + _table("tab:a"), "", "report"),  # "Table 1.1"
+        (_table("tab:a"), "\\renewcommand{\\thetable}{\\Roman{table}}", "article"),  # "Table I"
+        (_table("tab:a"), "\\numberwithin{table}{section}", "article"),
+        (_table("tab:a") + "\\addtocounter{table}{2}" + _table("tab:b"), "", "article"),
+    ],
+)
+def test_numbering_that_cannot_be_followed_binds_nothing(tmp_path, body, preamble, documentclass):
+    assert _printed(tmp_path, body, preamble, documentclass) == {}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keys"),
+    [
+        ("As Table 3 shows, the loss falls.", {"3"}),
+        ("The results (Tab.~2) hold.", {"2"}),
+        ("Tables 2 and 4 list them.", {"2", "4"}),
+        ("Table 2.1 lists them.", set()),  # a second level: numbered otherwise
+        ("As in Table 1 of [12], the loss falls.", set()),
+        ("Table 2 in Smith et al. lists them.", set()),
+        ("Supplementary Table 3 lists them.", set()),
+        ("The table lists them.", set()),
+    ],
+)
+def test_the_tables_a_sentence_names_by_number(sentence, keys):
+    assert literal_refs(sentence) == keys
+
+
+def test_a_sentence_s_own_ref_comes_before_its_numbers_and_both_before_the_paragraph():
+    assert cited_tables("Table~\\ref{tab:a} and Table 2 agree.", {"tab:p"}) == ("tab:a",)
+    assert cited_tables("Table 2 agrees.", {"tab:p"}) == ("2",)
+    assert cited_tables("It agrees.", {"tab:p"}) == ("tab:p",)
