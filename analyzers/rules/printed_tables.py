@@ -99,7 +99,8 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
 
 def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> dict[str, T]:
     """`tables` (by label) with each table also under the literal key its printed number gives it (a label
-    of the paper's own keeps its table)."""
+    of the paper's own keeps its table, and comes first)."""
     if not tables:
         return dict(tables)
-    return {**{key: tables[label] for key, label in printed_tables(ctx).items() if label in tables}, **tables}
+    printed = {key: tables[label] for key, label in printed_tables(ctx).items() if label in tables and key not in tables}
+    return {**tables, **printed}  # the labels first: a reader that picks a table by its name meets those

@@ -21,9 +21,10 @@ from ....latex.model import Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, spelled
+from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import cited_tables, paragraph_tables
 from .cited import stated_with_tables, with_shown_tables
 from .prose import PROSE, quoted
 from .targets import Difference, Target, differences, may_state_target, targets
@@ -54,7 +55,7 @@ class _Stated:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Stated]]]) -> Iterator[Finding]:
-    for item, tables in stated_with_tables(parts, _Stated):
+    for item, tables in stated_with_tables(ctx, parts, _Stated):
         yield from _contradicted(item, tables)
 
 
@@ -76,7 +77,7 @@ def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
     "change-end-is-difference",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_against_tables,
 )
@@ -115,11 +116,11 @@ def _stated(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> It
     text = placed.block.plain.text
     if placed.kind not in PROSE or not may_state_target(text):
         return
-    paragraph_refs = tuple(sorted(block_refs(placed.block)))
+    paragraph_refs = paragraph_tables(placed.block)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for target in targets(sentence):
             begin, stop = start + target.start, start + target.end
             statement = quoted(ctx, placed, begin, stop, "stated end")
             anchor = ctx.report_block(placed, begin, stop, "", evidence=Evidence(kind="", statements=[statement], reason=""))
-            yield _Stated(target, tuple(referenced_labels(sentence)) or paragraph_refs or shown, anchor)
+            yield _Stated(target, cited_tables(sentence, paragraph_refs) or shown, anchor)

@@ -8,7 +8,9 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
+from ...context import RuleContext
 from ...quantities import ShownTable, shown_table, tables_by_label
+from ..printed_tables import with_printed
 
 Stated = TypeVar("Stated")
 
@@ -26,10 +28,11 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
 
 
 def stated_with_tables(
-    parts: list[tuple[Section, list[ShownTable | Stated]]], kind: type[Stated]
+    ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | Stated]]], kind: type[Stated]
 ) -> Iterator[tuple[Stated, dict[str, Table]]]:
-    """Each statement of type `kind` the sections yielded, with the paper's tables by label."""
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
+    """Each statement of type `kind` the sections yielded, with the paper's tables by label (and by the
+    number each prints, which a sentence's literal "Table 3" cites)."""
+    tables = with_printed({label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}, ctx)
     for _, items in parts:
         for item in items:
             if isinstance(item, kind):

@@ -38,9 +38,10 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, block_refs, referenced_labels, spelled
+from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import cited_tables, paragraph_tables
 from .cited import stated_with_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
@@ -85,7 +86,7 @@ class _Claim:
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    for item, tables in stated_with_tables(parts, _Claim):
+    for item, tables in stated_with_tables(ctx, parts, _Claim):
         yield from _contradicted(item, tables)
 
 
@@ -133,7 +134,7 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
     "ratio-claim-mismatch",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
@@ -180,10 +181,10 @@ def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, .
     if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION) or not may_state_ratio(placed.block.plain.text):
         return
     text = placed.block.plain.text
-    paragraph_refs = tuple(sorted(block_refs(placed.block)))
+    paragraph_refs = paragraph_tables(placed.block)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for claim in ratio_claims(sentence):
-            cited = tuple(referenced_labels(sentence)) or paragraph_refs
+            cited = cited_tables(sentence, paragraph_refs)
             anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
             yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)

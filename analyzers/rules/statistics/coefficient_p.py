@@ -29,9 +29,10 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, tables_by_label
+from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import cited_tables, paragraph_tables, with_printed
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
 from .statistic_columns import row_mismatches
@@ -78,7 +79,7 @@ class _Unpaired:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Unpaired | Finding]]]) -> Iterator[Finding]:
-    tables = tables_by_label(parts, ShownTable)
+    tables = with_printed(tables_by_label(parts, ShownTable), ctx)
     for _, items in parts:
         for item in items:
             if isinstance(item, Finding):
@@ -119,7 +120,7 @@ def _inconsistent(report: CoefficientReport, se_text: str, source: str = "") -> 
     "coefficient-statistics-inconsistent",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_against_tables,
 )
@@ -187,6 +188,6 @@ def _paragraph_reports(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Unpai
                 yield ctx.flag_block(violation, placed, report.start, report.end, evidence=evidence)
         elif report.p is not None:
             sentence = next((text[start:end] for start, end in spans if start <= report.start < end), "")
-            labels = tuple(referenced_labels(sentence)) or tuple(sorted(block_refs(placed.block)))
+            labels = cited_tables(sentence, paragraph_tables(placed.block))
             if labels:
                 yield _Unpaired(report, labels, ctx.report_block(placed, report.start, report.end, ""))
