@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from helpers import document, make_project
+from helpers import document, make_project, write_project
 
 from auditex.analyzers.context import RuleContext
+from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import Config
 from auditex.analyzers.rules.printed_tables import cited_tables, literal_refs, printed_tables
 from auditex.analyzers.rules.statistics.table_significance import none_significant_contradicts_table
+from auditex.latex.project import Project
 
 
 def _table(label: str | None, caption: str = "A table.") -> str:
@@ -70,3 +72,38 @@ def test_a_sentence_s_own_ref_comes_before_its_numbers_and_both_before_the_parag
     assert cited_tables("Table~\\ref{tab:a} and Table 2 agree.", {"tab:p"}) == ("tab:a",)
     assert cited_tables("Table 2 agrees.", {"tab:p"}) == ("2",)
     assert cited_tables("It agrees.", {"tab:p"}) == ("tab:p",)
+
+
+def _p_table(label: str, p: str) -> str:
+    return f"\\begin{{table}}\\caption{{Effects.}}\\label{{{label}}}\\begin{{tabular}}{{lcc}}Term & Effect & $p$ \\\\ Treatment & 0.28 & {p} \\\\\\end{{tabular}}\\end{{table}}\n"
+
+
+@pytest.mark.parametrize(
+    ("edit", "found"),
+    [
+        (
+            lambda text: text.replace("\\section{Results}\n", "\\section{Results}\n" + _p_table("tab:new", "0.400")),
+            0,
+        ),  # Table 2 is now tab:a
+        (lambda text: text.replace("Filler.", "Filler.\\setcounter{table}{5}"), 0),  # tab:b prints 7
+        (lambda text: text.replace("Filler.", "Filler. More filler."), 1),
+    ],
+)
+def test_an_edit_elsewhere_that_renumbers_the_tables_rebinds_a_literal_number(tmp_path, edit, found):
+    body = (
+        "\\section{Methods}\nFiller.\n\n\\section{Results}\n"
+        + _p_table("tab:a", "0.300")
+        + _p_table("tab:b", "0.030")
+        + "\\section{Discussion}\nAs Table~2 shows, none of the effects was significant.\n"
+    )
+    write_project(tmp_path, {"main.tex": document(body)})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert len([finding for finding in engine.check(project) if finding.code == "STAT012"]) == 1
+    text = edit(project.documents["main.tex"].text)
+    project.update("main.tex", text)
+    incremental = engine.check(project)
+    assert len([finding for finding in incremental if finding.code == "STAT012"]) == found
+    (tmp_path / "main.tex").write_text(text)
+    cold = Engine().check(Project(tmp_path, "main.tex"))
+    assert [finding.model_dump(mode="json") for finding in incremental] == [finding.model_dump(mode="json") for finding in cold]
