@@ -17,9 +17,10 @@ of [12]", "in Smith et al.", the supplement, an appendix).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeVar
 
+from ...latex.deferred_pattern import DeferredPattern
 from ...latex.model import Block
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
@@ -97,10 +98,44 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
     return {literal_key(number): labels[0][0] for number, labels in printed.items() if len(labels) == 1 and labels[0]}
 
 
-def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> dict[str, T]:
-    """`tables` (by label) with each table also under the literal key its printed number gives it (a label
-    of the paper's own keeps its table, and comes first)."""
-    if not tables:
-        return dict(tables)
-    printed = {key: tables[label] for key, label in printed_tables(ctx).items() if label in tables and key not in tables}
-    return {**tables, **printed}  # the labels first: a reader that picks a table by its name meets those
+def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> Mapping[str, T]:
+    """`tables` (by label) with each table also found under the literal key its printed number gives it."""
+    return _WithPrinted(tables, ctx)
+
+
+# What a literal key looks like: a printed number, with a supplement's letters.
+_PRINTED_KEY = DeferredPattern(r"[A-Z]{0,2}\d+")
+
+
+class _WithPrinted(Mapping[str, T]):
+    """Tables by label that also answer to a printed number. The numbering is read only when a sentence cites one
+    (it parses every float), and once per index; iterating gives the labels alone, so a reader that picks a table
+    by its name meets each table once, under its label."""
+
+    def __init__(self, tables: Mapping[str, T], ctx: RuleContext) -> None:
+        self._tables, self._ctx = tables, ctx
+
+    def __getitem__(self, key: str) -> T:
+        if key in self._tables or not _PRINTED_KEY.fullmatch(key):
+            return self._tables[key]
+        label = _printed(self._ctx).get(key)
+        if label is None or label not in self._tables:
+            raise KeyError(key)
+        return self._tables[label]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+
+_last: list[tuple[object, dict[str, str]]] = []  # the numbering of the last index asked about
+
+
+def _printed(ctx: RuleContext) -> dict[str, str]:
+    """`printed_tables`, kept for the project's current index: each rule of a check asks in turn."""
+    index = ctx.whole_project.index
+    if not _last or _last[0][0] is not index:
+        _last[:] = [(index, printed_tables(ctx))]
+    return _last[0][1]

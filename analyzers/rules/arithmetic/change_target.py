@@ -13,7 +13,7 @@ to", "compared to" state no end; "to 3 times" is a factor.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -59,7 +59,7 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable
         yield from _contradicted(item, tables)
 
 
-def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
+def _contradicted(item: _Stated, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in item.labels:
         for difference in differences(tables[label], item.target) if label in tables else ():
             violation = EndIsDifference(item.target, label, difference)

@@ -3,7 +3,7 @@ tables of the whole paper by label, where a sentence's "Table 3" points."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -29,7 +29,7 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
 
 def stated_with_tables(
     ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | Stated]]], kind: type[Stated]
-) -> Iterator[tuple[Stated, dict[str, Table]]]:
+) -> Iterator[tuple[Stated, Mapping[str, Table]]]:
     """Each statement of type `kind` the sections yielded, with the paper's tables by label (and by the
     number each prints, which a sentence's literal "Table 3" cites)."""
     tables = with_printed({label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}, ctx)

@@ -29,7 +29,7 @@ often beyond the table, and is left alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -90,7 +90,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
         yield from _contradicted(item, tables)
 
 
-def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
+def _contradicted(item: _Claim, tables: Mapping[str, Table]) -> Iterator[Finding]:
     """The claim against each table it may read, flagged for each thing compared that no line bears out
     (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
