@@ -25,18 +25,8 @@ from ...latex.model import Block
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
 from ..quantities import block_refs, referenced_labels
+from .drafts import model as drafts
 from .drafts.float_numbers import numbered_floats
-from .drafts.model import (
-    FLOAT_BLOCKS,
-    HAND_NUMBERED,
-    elsewhere,
-    float_environments,
-    float_type,
-    hand_numbers,
-    mentioned_kind,
-    numbered_by_chapter,
-    unprinted,
-)
 
 T = TypeVar("T")
 
@@ -65,11 +55,13 @@ def literal_refs(text: str) -> frozenset[str]:
     keys: set[str] = set()
     for start, end in sentence_spans(text):
         sentence = text[start:end]
-        mentions = [mention for mention in HAND_NUMBERED.finditer(sentence) if mentioned_kind(mention.group("name")) == "table"]
-        if not mentions or elsewhere(sentence):
+        mentions = [
+            mention for mention in drafts.HAND_NUMBERED.finditer(sentence) if drafts.mentioned_kind(mention.group("name")) == "table"
+        ]
+        if not mentions or drafts.elsewhere(sentence):
             continue
         for mention in mentions:
-            numbers = hand_numbers(mention.group("numbers"))
+            numbers = drafts.hand_numbers(mention.group("numbers"))
             keys.update(literal_key(str(top)) for top, sub in numbers if sub is None)
     return frozenset(keys)
 
@@ -82,15 +74,17 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
         return {}
     manuscript = ctx.manuscript
     tables = [
-        placed for placed in manuscript.blocks if placed.kind in FLOAT_BLOCKS and float_type(placed.block.environment or "") == "table"
+        placed
+        for placed in manuscript.blocks
+        if placed.kind in drafts.FLOAT_BLOCKS and drafts.float_type(placed.block.environment or "") == "table"
     ]
     if not tables:
         return {}
     texts = {path: ctx.source(path).text for path in project.files}
-    if float_environments(texts.values(), "table") > len(tables) or numbered_by_chapter(texts.values(), "table"):
+    if drafts.float_environments(texts.values(), "table") > len(tables) or drafts.numbered_by_chapter(texts.values(), "table"):
         return {}  # a table environment the parse did not read (the count would run short), or "Table 4.1"
     macros = ctx.index.macros
-    numbered = [found for found in numbered_floats(manuscript, texts, unprinted(project, macros), macros) if found.kind == "table"]
+    numbered = [found for found in numbered_floats(manuscript, texts, drafts.unprinted(project, macros), macros) if found.kind == "table"]
     printed: dict[str, list[tuple[str, ...]]] = {}
     for found in numbered:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
