@@ -79,7 +79,8 @@ class _Unpaired:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Unpaired | Finding]]]) -> Iterator[Finding]:
-    tables = with_printed(tables_by_label(parts, ShownTable), ctx)
+    labelled = tables_by_label(parts, ShownTable)
+    tables = with_printed(labelled, ctx)
     for _, items in parts:
         for item in items:
             if isinstance(item, Finding):
@@ -89,13 +90,15 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable
                     same = [e for e in estimates(tables[label].table) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
                     report = replace(item.report, b_text=same[0].b_text) if len(same) == 1 else None
                     if report is not None and (violation := _inconsistent(report, same[0].se_text, f" (Table {label})")):
-                        evidence = Evidence(kind="moderate: a coefficient's p against its cited table's standard error", reason=_REASON)
+                        against = "the standard error of the table its number names" if label not in labelled else _CITED_SE
+                        evidence = Evidence(kind=f"moderate: a coefficient's p against {against}", reason=_REASON)
                         yield item.anchor.model_copy(
                             update={"message": violation.message, "identity": violation.identity, "evidence": evidence}
                         )
                         break
 
 
+_CITED_SE = "its cited table's standard error"
 _REASON = "a Wald test's statistic is b / SE, and its p follows from it"
 
 
@@ -155,7 +158,8 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
 
     ## Evidence
     "moderate: a coefficient's statistics in one sentence"; "moderate: a coefficient's p against
-    its cited table's standard error"; "moderate: a table row's estimate, standard error, statistic
+    its cited table's standard error" ("… against the standard error of the table its number names" when the
+    text types "Table 3" instead of a `\\ref`); "moderate: a table row's estimate, standard error, statistic
     and p".
     """
     for placed in section.blocks:
