@@ -34,6 +34,13 @@ def test_a_supplement_prefix_is_part_of_the_number(tmp_path):
     assert _printed(tmp_path, body) == {"1": "tab:a", "S1": "tab:s"}
 
 
+def test_a_note_below_the_caption_leaves_the_number(tmp_path):
+    noted = (
+        "\\begin{table}\\caption{Main.}\\label{tab:a}\\begin{tabular}{lc}a & 1 \\\\\\end{tabular}\\caption*{Notes: a note.}\\end{table}\n"
+    )
+    assert _printed(tmp_path, noted + _table("tab:b")) == {"1": "tab:a", "2": "tab:b"}
+
+
 def test_an_unlabelled_table_binds_nothing_but_still_counts(tmp_path):
     assert _printed(tmp_path, _table(None) + _table("tab:b")) == {"2": "tab:b"}
 

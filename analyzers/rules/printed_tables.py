@@ -84,7 +84,11 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
     if drafts.float_environments(texts.values(), "table") > len(tables) or drafts.numbered_by_chapter(texts.values(), "table"):
         return {}  # a table environment the parse did not read (the count would run short), or "Table 4.1"
     macros = ctx.index.macros
-    numbered = [found for found in numbered_floats(manuscript, texts, drafts.unprinted(project, macros), macros) if found.kind == "table"]
+    numbered = [
+        found
+        for found in numbered_floats(manuscript, texts, drafts.unprinted(project, macros), macros, noted=True)
+        if found.kind == "table"
+    ]
     printed: dict[str, list[tuple[str, ...]]] = {}
     for found in numbered:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
