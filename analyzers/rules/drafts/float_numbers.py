@@ -49,7 +49,7 @@ def numbered_floats(
     """Each printed figure and table of one numbered caption, with its number; a kind whose numbering
     the walk cannot follow is left out, and a float of several captions only steps its counter. With
     `noted`, also a float whose numbered caption comes with unnumbered ones (a `\\caption*` note below
-    it), its caption then left empty: which caption block is the numbered one is not known."""
+    it) or stands where no caption block was read (inside an `adjustwidth`), its caption then left empty."""
     counters = {"figure": 0, "table": 0}
     prefixes = {"figure": "", "table": ""}
     lost: set[str] = set()
@@ -66,7 +66,7 @@ def numbered_floats(
             continue
         counters[kind] += layout.captions
         texts_of = captions.get(item.index, [])
-        if layout.captions == 1 and (len(texts_of) == 1 or (noted and texts_of)):
+        if layout.captions == 1 and (len(texts_of) == 1 or noted):
             caption = texts_of[0] if len(texts_of) == 1 else ""
             found.append(NumberedFloat(kind, f"{prefixes[kind]}{counters[kind]}", tuple(item.block.labels), caption, item))
     return [numbered for numbered in found if numbered.kind not in lost]
