@@ -8,7 +8,7 @@ from helpers import document, make_project, write_project
 from auditex.analyzers.context import RuleContext
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import Config
-from auditex.analyzers.rules.printed_tables import cited_tables, literal_refs, printed_tables
+from auditex.analyzers.rules.printed_tables import literal_refs, printed_tables, sentence_tables
 from auditex.analyzers.rules.statistics.table_significance import none_significant_contradicts_table
 from auditex.latex.project import Project
 
@@ -75,10 +75,18 @@ def test_the_tables_a_sentence_names_by_number(sentence, keys):
     assert literal_refs(sentence) == keys
 
 
-def test_a_sentence_s_own_ref_comes_before_its_numbers_and_both_before_the_paragraph():
-    assert cited_tables("Table~\\ref{tab:a} and Table 2 agree.", {"tab:p"}) == ("tab:a",)
-    assert cited_tables("Table 2 agrees.", {"tab:p"}) == ("2",)
-    assert cited_tables("It agrees.", {"tab:p"}) == ("tab:p",)
+def test_a_sentence_s_own_ref_comes_before_its_numbers_and_the_numbers_before_the_paragraph():
+    assert sentence_tables("Table~\\ref{tab:a} and Table 2 agree.", {"tab:p"}) == ("tab:a",)
+    assert sentence_tables("Table 2 agrees.", {"tab:p"}) == ("2", "tab:p")  # the number may bind to no table
+    assert sentence_tables("It agrees.", {"tab:p"}) == ("tab:p",)
+
+
+def test_a_number_bound_to_no_table_leaves_the_section_s_table_of_p_values(tmp_path):
+    body = "\\chapter{Results}\n" + _p_table("tab:a", "0.030") + "As Table~1 shows, none of the effects was significant.\n"
+    text = document(body).replace("{article}", "{report}")  # tables numbered by chapter: "Table 1" binds nothing
+    write_project(tmp_path, {"main.tex": text})
+    found = [finding for finding in Engine().check(Project(tmp_path, "main.tex")) if finding.code == "STAT012"]
+    assert [finding.evidence.kind for finding in found if finding.evidence] == ["weak: the section's one table of p-values"]
 
 
 def _p_table(label: str, p: str) -> str:

@@ -37,9 +37,16 @@ def literal_key(number: str) -> str:
     return number
 
 
-def cited_tables(sentence: str, paragraph: Iterable[str]) -> tuple[str, ...]:
-    """What a sentence cites: its own `\\ref`s, else the tables it names by number, else `paragraph`'s citations."""
-    return tuple(sorted(referenced_labels(sentence) or literal_refs(sentence))) or tuple(sorted(paragraph))
+def sentence_tables(sentence: str, paragraph: Iterable[str]) -> tuple[str, ...]:
+    """What a sentence cites: its own `\\ref`s, else the tables it names by number followed by `paragraph`'s
+    citations. Those stay: a number the paper's numbering cannot bind cites nothing, and the sentence then
+    reads as it did without it."""
+    return tuple(sorted(referenced_labels(sentence))) or tuple(dict.fromkeys([*sorted(literal_refs(sentence)), *sorted(paragraph)]))
+
+
+def printed_key(key: str) -> bool:
+    """Whether a cited key is a printed number (`literal_key`), which may bind to no table."""
+    return _PRINTED_KEY.fullmatch(key) is not None
 
 
 def paragraph_tables(block: Block) -> frozenset[str]:

@@ -24,7 +24,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..printed_tables import cited_tables, paragraph_tables
+from ..printed_tables import paragraph_tables, sentence_tables
 from .cited import stated_with_tables, with_shown_tables
 from .prose import PROSE, quoted
 from .targets import Difference, Target, differences, may_state_target, targets
@@ -123,4 +123,4 @@ def _stated(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> It
             begin, stop = start + target.start, start + target.end
             statement = quoted(ctx, placed, begin, stop, "stated end")
             anchor = ctx.report_block(placed, begin, stop, "", evidence=Evidence(kind="", statements=[statement], reason=""))
-            yield _Stated(target, cited_tables(sentence, paragraph_refs) or shown, anchor)
+            yield _Stated(target, sentence_tables(sentence, paragraph_refs or shown), anchor)

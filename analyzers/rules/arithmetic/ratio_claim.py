@@ -41,7 +41,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..printed_tables import cited_tables, paragraph_tables
+from ..printed_tables import paragraph_tables, sentence_tables
 from .cited import stated_with_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
@@ -185,6 +185,6 @@ def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, .
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for claim in ratio_claims(sentence):
-            cited = cited_tables(sentence, paragraph_refs)
+            cited = sentence_tables(sentence, paragraph_refs)
             anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
             yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)

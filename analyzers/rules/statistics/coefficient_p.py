@@ -32,7 +32,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..printed_tables import cited_tables, paragraph_tables, with_printed
+from ..printed_tables import paragraph_tables, sentence_tables, with_printed
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
 from .statistic_columns import row_mismatches
@@ -192,6 +192,6 @@ def _paragraph_reports(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Unpai
                 yield ctx.flag_block(violation, placed, report.start, report.end, evidence=evidence)
         elif report.p is not None:
             sentence = next((text[start:end] for start, end in spans if start <= report.start < end), "")
-            labels = cited_tables(sentence, paragraph_tables(placed.block))
+            labels = sentence_tables(sentence, paragraph_tables(placed.block))
             if labels:
                 yield _Unpaired(report, labels, ctx.report_block(placed, report.start, report.end, ""))

@@ -29,7 +29,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..printed_tables import cited_tables, paragraph_tables, with_printed
+from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
 from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
 
 
@@ -69,7 +69,8 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
             if not isinstance(item, _Claim):
                 continue
             cited = [(f"Table {label}", tables[label].table) for label in item.labels if label in tables]
-            shown = [("the section's table of p-values", item.section_table)] if not item.labels and item.section_table else []
+            citing = [label for label in item.labels if label in tables or not printed_key(label)]  # a number bound to no table cites none
+            shown = [("the section's table of p-values", item.section_table)] if not citing and item.section_table else []
             for name, table in cited or shown:
                 cell = next(significant_cells(table, item.claim.level), None)
                 if cell is None:
@@ -151,6 +152,6 @@ def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Tabl
         claim = none_significant(sentence, is_corrected)
         if claim is None:
             continue
-        cited = cited_tables(sentence, paragraph_refs)
+        cited = sentence_tables(sentence, paragraph_refs)
         anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
         yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited, section_table, anchor)
