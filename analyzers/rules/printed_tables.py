@@ -1,11 +1,15 @@
 """A table named by its printed number ("Table 3", "Tab. 2", "Tables 2 and 4") cites the table float that prints it.
 
 A sentence's own `\\ref` says which table it speaks of. A paper that types the number instead says the
-same, as long as the number names one table: the table float whose caption LaTeX numbers so, counted
-as DRF003 counts (drafts/float_numbers.py). A sentence's literal mention is kept as a key of its own,
-the printed number `3` (so a message's "Table 3" reads as the paper prints it), which reads from the text alone (so a section's part holding it stays valid whatever the
-rest of the paper does); the table it names is found where the paper's tables are gathered, from the
-whole manuscript's numbering.
+same, as long as the number names one table: the table float whose numbered caption LaTeX numbers so,
+counted as DRF003 counts (drafts/float_numbers.py; a `\\caption*` note below the caption does not
+count). A sentence's literal mention is kept as a key of its own, the printed number `3` (a message's
+"Table 3" then reads as the paper prints it). The key reads from the text alone, so a section's part
+holding it stays valid whatever the rest of the paper does; the table it names is found where the
+paper's tables are gathered, from the whole manuscript's numbering (`with_printed`).
+
+A sentence's own `\\ref`s come first; its numbers come before its paragraph's citations, which stay
+behind them: a number that binds to no table leaves the sentence reading as it did without it.
 
 Nothing is bound where the number is uncertain: a kind the numbering cannot follow (per chapter, a
 `\\thetable` printed otherwise, a counter added to), a file the walk could not reach, a float the parse
@@ -50,7 +54,8 @@ def printed_key(key: str) -> bool:
 
 
 def paragraph_tables(block: Block) -> frozenset[str]:
-    """What a block cites for its sentences that cite nothing: its `\\ref`s (a caption, its float) and the tables it names by number."""
+    """What a block cites for its sentences that cite nothing: its `\\ref`s (a caption, its float) and the
+    tables it names by number."""
     return block_refs(block) | literal_refs(block.plain.text)
 
 
