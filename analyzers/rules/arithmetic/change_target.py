@@ -13,7 +13,7 @@ to", "compared to" state no end; "to 3 times" is a factor.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -21,9 +21,10 @@ from ....latex.model import Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, spelled
+from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import paragraph_tables, sentence_tables
 from .cited import against_shown_tables, with_shown_tables
 from .prose import PROSE, quoted
 from .targets import Difference, Target, differences, may_state_target, targets
@@ -53,7 +54,7 @@ class _Stated:
     anchor: Finding
 
 
-def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
+def _contradicted(item: _Stated, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in item.labels:
         for difference in differences(tables[label], item.target) if label in tables else ():
             violation = EndIsDifference(item.target, label, difference)
@@ -71,7 +72,7 @@ def _contradicted(item: _Stated, tables: dict[str, Table]) -> Iterator[Finding]:
     "change-end-is-difference",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=against_shown_tables(_Stated, _contradicted),
 )
@@ -110,11 +111,11 @@ def _stated(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, ...]) -> It
     text = placed.block.plain.text
     if placed.kind not in PROSE or not may_state_target(text):
         return
-    paragraph_refs = tuple(sorted(block_refs(placed.block)))
+    paragraph_refs = paragraph_tables(placed.block)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for target in targets(sentence):
             begin, stop = start + target.start, start + target.end
             statement = quoted(ctx, placed, begin, stop, "stated end")
             anchor = ctx.report_block(placed, begin, stop, "", evidence=Evidence(kind="", statements=[statement], reason=""))
-            yield _Stated(target, tuple(referenced_labels(sentence)) or paragraph_refs or shown, anchor)
+            yield _Stated(target, sentence_tables(sentence, paragraph_refs or shown), anchor)

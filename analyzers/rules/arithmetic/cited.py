@@ -3,7 +3,7 @@ tables of the whole paper by label, where a sentence's "Table 3" points."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
@@ -13,6 +13,7 @@ from ...context import RuleContext
 from ...finding import Finding
 from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Pairwise
+from ..printed_tables import with_printed
 
 Stated = TypeVar("Stated")
 
@@ -29,12 +30,12 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
             yield from read(placed, shown)
 
 
-def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, Table]], Iterable[Finding]]) -> Pairwise:
+def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
     tables by label: an edit judges the edited section's statements again, and every section's only when a
     table changes."""
 
-    def each(ctx: RuleContext, tables: dict[str, Table], place: int, section: Section, part: list[object]) -> Iterator[Finding]:
+    def each(ctx: RuleContext, tables: Mapping[str, Table], place: int, section: Section, part: list[object]) -> Iterator[Finding]:
         for item in part:
             if isinstance(item, kind):
                 yield from judge(item, tables)
@@ -50,7 +51,8 @@ def _fed_tables(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] |
     return fed or None
 
 
-def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> dict[str, Table]:
-    """The paper's tables by each of their labels, from the sections that show them."""
+def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
+    """The paper's tables by each of their labels, from the sections that show them (and by the number each
+    prints, which a sentence's literal "Table 3" cites)."""
     shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
-    return {label: item.table for label, item in shown.items()}
+    return with_printed({label: item.table for label, item in shown.items()}, ctx)

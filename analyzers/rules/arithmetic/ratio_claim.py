@@ -29,7 +29,7 @@ often beyond the table, and is left alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -38,9 +38,10 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, block_refs, referenced_labels, spelled
+from ...quantities import ShownTable, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import paragraph_tables, sentence_tables
 from .cited import against_shown_tables, with_shown_tables
 from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, named_table, ratio_claims
 
@@ -84,7 +85,7 @@ class _Claim:
     anchor: Finding
 
 
-def _contradicted(item: _Claim, tables: dict[str, Table]) -> Iterator[Finding]:
+def _contradicted(item: _Claim, tables: Mapping[str, Table]) -> Iterator[Finding]:
     """The claim against each table it may read, flagged for each thing compared that no line bears out
     (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
@@ -128,7 +129,7 @@ def _evidence_kind(item: _Claim, compared: Compared) -> str:
     "ratio-claim-mismatch",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=against_shown_tables(_Claim, _contradicted),
 )
@@ -175,10 +176,10 @@ def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, shown: tuple[str, .
     if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION) or not may_state_ratio(placed.block.plain.text):
         return
     text = placed.block.plain.text
-    paragraph_refs = tuple(sorted(block_refs(placed.block)))
+    paragraph_refs = paragraph_tables(placed.block)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         for claim in ratio_claims(sentence):
-            cited = tuple(referenced_labels(sentence)) or paragraph_refs
+            cited = sentence_tables(sentence, paragraph_refs)
             anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
             yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited or shown, bool(cited), anchor)

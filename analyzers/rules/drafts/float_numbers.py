@@ -44,10 +44,12 @@ class NumberedFloat:
 
 
 def numbered_floats(
-    manuscript: Manuscript, texts: dict[str, str], hidden: Unprinted, macros: list[tuple[str, MacroDef]]
+    manuscript: Manuscript, texts: dict[str, str], hidden: Unprinted, macros: list[tuple[str, MacroDef]], noted: bool = False
 ) -> list[NumberedFloat]:
     """Each printed figure and table of one numbered caption, with its number; a kind whose numbering
-    the walk cannot follow is left out, and a float of several captions only steps its counter."""
+    the walk cannot follow is left out, and a float of several captions only steps its counter. With
+    `noted`, also a float whose numbered caption comes with unnumbered ones (a `\\caption*` note below
+    it) or stands where no caption block was read (inside an `adjustwidth`), its caption then left empty."""
     counters = {"figure": 0, "table": 0}
     prefixes = {"figure": "", "table": ""}
     lost: set[str] = set()
@@ -63,9 +65,10 @@ def numbered_floats(
             lost.add(kind)
             continue
         counters[kind] += layout.captions
-        if layout.captions == 1 and len(captions.get(item.index, [])) == 1:
-            number = f"{prefixes[kind]}{counters[kind]}"
-            found.append(NumberedFloat(kind, number, tuple(item.block.labels), captions[item.index][0], item))
+        texts_of = captions.get(item.index, [])
+        if layout.captions == 1 and (len(texts_of) == 1 or noted):
+            caption = texts_of[0] if len(texts_of) == 1 else ""
+            found.append(NumberedFloat(kind, f"{prefixes[kind]}{counters[kind]}", tuple(item.block.labels), caption, item))
     return [numbered for numbered in found if numbered.kind not in lost]
 
 
@@ -109,7 +112,7 @@ def _reading_order(
         """TeX reads the command at `offset` where it stands: not in a comment, a definition or dead code."""
         text = texts[file]
         line = text[text.rfind("\n", 0, offset) + 1 : offset]
-        defining = any(macro.start <= offset < macro.end for macro in definitions.get(file, ()))
+        defining = any(macro.start < offset < macro.end for macro in definitions.get(file, ()))  # a definition itself is read
         return "%" not in line.replace("\\%", "") and not defining and not hidden.covers(file, offset)
 
     uses = re.compile(rf"\\({'|'.join(map(re.escape, carriers))})(?![A-Za-z@])") if carriers else None

@@ -29,9 +29,10 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, tables_by_label
+from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import paragraph_tables, sentence_tables, with_printed
 from .coefficients import CoefficientReport, coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from .regression import estimates
 from .statistic_columns import row_mismatches
@@ -78,7 +79,8 @@ class _Unpaired:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Unpaired | Finding]]]) -> Iterator[Finding]:
-    tables = tables_by_label(parts, ShownTable)
+    labelled = tables_by_label(parts, ShownTable)
+    tables = with_printed(labelled, ctx)
     for _, items in parts:
         for item in items:
             if isinstance(item, Finding):
@@ -88,13 +90,15 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable
                     same = [e for e in estimates(tables[label].table) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
                     report = replace(item.report, b_text=same[0].b_text) if len(same) == 1 else None
                     if report is not None and (violation := _inconsistent(report, same[0].se_text, f" (Table {label})")):
-                        evidence = Evidence(kind="moderate: a coefficient's p against its cited table's standard error", reason=_REASON)
+                        against = "the standard error of the table its number names" if label not in labelled else _CITED_SE
+                        evidence = Evidence(kind=f"moderate: a coefficient's p against {against}", reason=_REASON)
                         yield item.anchor.model_copy(
                             update={"message": violation.message, "identity": violation.identity, "evidence": evidence}
                         )
                         break
 
 
+_CITED_SE = "its cited table's standard error"
 _REASON = "a Wald test's statistic is b / SE, and its p follows from it"
 
 
@@ -119,7 +123,7 @@ def _inconsistent(report: CoefficientReport, se_text: str, source: str = "") -> 
     "coefficient-statistics-inconsistent",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_against_tables,
 )
@@ -154,7 +158,8 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
 
     ## Evidence
     "moderate: a coefficient's statistics in one sentence"; "moderate: a coefficient's p against
-    its cited table's standard error"; "moderate: a table row's estimate, standard error, statistic
+    its cited table's standard error" ("… against the standard error of the table its number names" when the
+    text types "Table 3" instead of a `\\ref`); "moderate: a table row's estimate, standard error, statistic
     and p".
     """
     for placed in section.blocks:
@@ -187,6 +192,6 @@ def _paragraph_reports(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Unpai
                 yield ctx.flag_block(violation, placed, report.start, report.end, evidence=evidence)
         elif report.p is not None:
             sentence = next((text[start:end] for start, end in spans if start <= report.start < end), "")
-            labels = tuple(referenced_labels(sentence)) or tuple(sorted(block_refs(placed.block)))
+            labels = sentence_tables(sentence, paragraph_tables(placed.block))
             if labels:
                 yield _Unpaired(report, labels, ctx.report_block(placed, report.start, report.end, ""))

@@ -6,7 +6,8 @@ is significant only with a universal word ("none of these associations were sign
 were non-significant", "not significant for any", "all ps > .10"), makes no exception, and its
 paragraph names no corrected threshold. Its level is the one it states, else .05.
 
-The table is the one the sentence references (else its paragraph), else the section's one table
+The table is the one the sentence references, by `\\ref` or by its printed number ("Table 3",
+see `printed_tables.py`), else the one its paragraph references, else the section's one table
 with a p-value column, before or after the paragraph (results sections often discuss a table
 placed after the text). A claim is contradicted when a cell of the table's p column shows
 significance whatever its rounding: "0.049" is below .05, "0.05" is not.
@@ -25,9 +26,10 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, block_refs, referenced_labels, shown_table, tables_by_label
+from ...quantities import ShownTable, shown_table, tables_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
 from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
 
 
@@ -60,13 +62,15 @@ class _Claim:
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    tables = tables_by_label(parts, ShownTable)
+    labelled = tables_by_label(parts, ShownTable)
+    tables = with_printed(labelled, ctx)
     for _, items in parts:
         for item in items:
             if not isinstance(item, _Claim):
                 continue
             cited = [(f"Table {label}", tables[label].table) for label in item.labels if label in tables]
-            shown = [("the section's table of p-values", item.section_table)] if not item.labels and item.section_table else []
+            citing = [label for label in item.labels if label in tables or not printed_key(label)]  # a number bound to no table cites none
+            shown = [("the section's table of p-values", item.section_table)] if not citing and item.section_table else []
             for name, table in cited or shown:
                 cell = next(significant_cells(table, item.claim.level), None)
                 if cell is None:
@@ -75,7 +79,10 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
                 violation = NoneSignificantContradicted(
                     item.quote, name, f"'{row}'" if row else "a row", cell.text.strip(), item.claim.level
                 )
-                kind = "moderate: the cited table's p column" if cited else "weak: the section's one table of p-values"
+                kind = "weak: the section's one table of p-values"
+                if cited:
+                    by_number = all(label not in labelled for label in item.labels)
+                    kind = "moderate: the p column of the table its number names" if by_number else "moderate: the cited table's p column"
                 evidence = Evidence(kind=kind, reason="a p below the level is a significant test")
                 yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
                 break
@@ -86,7 +93,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
     "none-significant-contradicts-table",
     Category.CLAIM_DISTORTION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_claims_against_tables,
 )
@@ -116,7 +123,8 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     No fix: the sentence may speak of fewer rows than the table holds.
 
     ## Evidence
-    "moderate: the cited table's p column"; "weak: the section's one table of p-values" when the
+    "moderate: the cited table's p column" ("moderate: the p column of the table its number names"
+    when the text types "Table 3" instead of a `\\ref`); "weak: the section's one table of p-values" when the
     paragraph references no table.
     """
     tables = [shown for placed in section.blocks if (shown := shown_table(placed)) is not None]
@@ -137,13 +145,13 @@ def _may_claim(text: str) -> bool:
 
 def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Table | None) -> Iterator[_Claim]:
     text = placed.block.plain.text
-    paragraph_refs = tuple(block_refs(placed.block))
+    paragraph_refs = paragraph_tables(placed.block)
     is_corrected = corrected(text)
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         claim = none_significant(sentence, is_corrected)
         if claim is None:
             continue
-        cited = tuple(referenced_labels(sentence)) or paragraph_refs
+        cited = sentence_tables(sentence, paragraph_refs)
         anchor = ctx.report_block(placed, start + claim.start, start + claim.end, "")
         yield _Claim(claim, " ".join(sentence[claim.start : claim.end].split()), cited, section_table, anchor)
