@@ -6,7 +6,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "5287260", "papers": 120, "date": "2026-11-28"}
+MEASURED_ON = {"commit": "b41e8af", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207),
@@ -35,6 +35,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207),
     ("CNT004", "strong: the manuscript's floats counted"): (2, 2, 0, 0.342),
     ("CNT005", "strong: a counted list names one item twice"): (1, 1, 0, 0.207),
+    ("CNT006", "moderate: counts: a body count marked whole against a table's whole"): (1, 1, 0, 0.207),
+    ("CNT006", "moderate: counts: the abstract's count against a table's whole"): (2, 2, 0, 0.342),
     ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566),
     ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51),
     ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208),
@@ -73,8 +75,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT008", "moderate: symbols switching subscript together in one block"): (1, 1, 0, 0.207),
     ("NOT009", "moderate: one symbol, a unit of another dimension"): (2, 2, 0, 0.342),
     ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207),
-    ("NUM001", "moderate: row and column named"): (8, 1, 7, 0.022),
-    ("NUM001", "moderate: the sentence quotes the table elsewhere"): (8, 1, 7, 0.022),
+    ("NUM001", "moderate: row and column named"): (9, 1, 8, 0.02),
+    ("NUM001", "moderate: the sentence quotes the table elsewhere"): (9, 1, 8, 0.02),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0),
     ("NUM001", "moderate: the table's own caption, row or column named"): (1, 1, 0, 0.207),
     ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439),
@@ -89,8 +91,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM001", "weak: the sentence quotes the table elsewhere, three or more figures; the number's role: relative change"): (1, 0, 1, 0.0),
     ("NUM001", "weak: the sentence quotes the table elsewhere, three or more figures; the number's role: setting"): (1, 0, 1, 0.0),
     ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: bound"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: coefficient"): (1, 0, 1, 0.0),
-    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: interval bound"): (4, 0, 4, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: coefficient"): (2, 0, 2, 0.0),
+    ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: interval bound"): (5, 0, 5, 0.0),
     ("NUM001", "weak: the sentence quotes the table elsewhere; the number's role: setting"): (1, 0, 1, 0.0),
     ("NUM002", "abstract restates, same subject"): (1, 0, 1, 0.0),
     ("NUM002", "same subject"): (2, 0, 2, 0.0),
@@ -112,6 +114,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM011", "weak: two values of a table the paragraph cites swapped"): (1, 1, 0, 0.207),
     ("NUM015", "moderate: a fold stated of a row of log fold changes"): (1, 1, 0, 0.207),
     ("NUM016", "weak: no cell pair gives the stated change"): (1, 1, 0, 0.207),
+    ("NUM017", "weak: a summary row the sentence names disagrees"): (1, 1, 0, 0.207),
     ("REF001", "confidence 0.9+"): (47, 46, 1, 0.889),
     ("REF002", "confidence 0.9+"): (20, 20, 0, 0.839),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0),
@@ -141,6 +144,10 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("TAB005", "strong: the same rows give the total in another column"): (1, 1, 0, 0.207),
     ("TAB006", "moderate: bold marks the best of its row elsewhere in the table"): (2, 2, 0, 0.342),
     ("TAB006", "moderate: the best of the row is bold elsewhere in the table"): (1, 1, 0, 0.207),
+    (
+        "TAB007",
+        "weak: a column against a claim made of every column, block by block, against each other row of its group, in a table its paragraph cites",
+    ): (1, 1, 0, 0.207),
     ("TAB008", "moderate: a stated average that no group of the cited column's rows gives"): (2, 2, 0, 0.342),
     ("TAB009", "weak: a respectively pair whose row another row beats in each column it names"): (1, 1, 0, 0.207),
     ("TAB010", "weak: a counterpart pair reverses a claim made of every pair"): (1, 1, 0, 0.207),
@@ -148,9 +155,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float]] = {
-    "moderate": (163, 122, 41, 0.677),
+    "moderate": (168, 125, 43, 0.673),
     "strong": (76, 75, 1, 0.929),
-    "weak": (72, 34, 38, 0.361),
+    "weak": (76, 36, 40, 0.365),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
@@ -173,6 +180,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("CNT002", "strong"): (1, 1, 0, 0.207),
     ("CNT004", "strong"): (2, 2, 0, 0.342),
     ("CNT005", "strong"): (1, 1, 0, 0.207),
+    ("CNT006", "moderate"): (3, 3, 0, 0.439),
     ("DRF001", "moderate"): (12, 11, 1, 0.646),
     ("DRF001", "strong"): (7, 7, 0, 0.646),
     ("DRF001", "weak"): (2, 2, 0, 0.342),
@@ -199,9 +207,9 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NOT007", "moderate"): (2, 2, 0, 0.342),
     ("NOT008", "moderate"): (2, 2, 0, 0.342),
     ("NOT009", "moderate"): (2, 2, 0, 0.342),
-    ("NUM001", "moderate"): (22, 4, 18, 0.073),
+    ("NUM001", "moderate"): (24, 4, 20, 0.067),
     ("NUM001", "strong"): (3, 3, 0, 0.439),
-    ("NUM001", "weak"): (28, 2, 26, 0.02),
+    ("NUM001", "weak"): (30, 2, 28, 0.018),
     ("NUM002", "weak"): (5, 2, 3, 0.118),
     ("NUM004", "moderate"): (6, 6, 0, 0.61),
     ("NUM004", "strong"): (4, 4, 0, 0.51),
@@ -214,6 +222,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("NUM011", "weak"): (1, 1, 0, 0.207),
     ("NUM015", "moderate"): (1, 1, 0, 0.207),
     ("NUM016", "weak"): (1, 1, 0, 0.207),
+    ("NUM017", "weak"): (1, 1, 0, 0.207),
     ("STAT004", "moderate"): (1, 1, 0, 0.207),
     ("STAT006", "moderate"): (1, 1, 0, 0.207),
     ("STAT007", "moderate"): (3, 3, 0, 0.439),
@@ -231,6 +240,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {
     ("TAB005", "moderate"): (1, 1, 0, 0.207),
     ("TAB005", "strong"): (1, 1, 0, 0.207),
     ("TAB006", "moderate"): (3, 3, 0, 0.439),
+    ("TAB007", "weak"): (1, 1, 0, 0.207),
     ("TAB008", "moderate"): (2, 2, 0, 0.342),
     ("TAB009", "weak"): (1, 1, 0, 0.207),
     ("TAB010", "weak"): (1, 1, 0, 0.207),
