@@ -4,6 +4,7 @@ a rendering ("row \\method" becomes "row SparseProbe")."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from pylatexenc import latexwalker as lw
 
@@ -39,6 +40,8 @@ def printed_macros(definitions: Iterable[MacroDef]) -> dict[str, str]:
     return printed
 
 
+# Each index build asks again for every definition's rendering: a keystroke leaves the bodies as they were.
+@lru_cache(maxsize=1024)
 def _rendered(latex: str) -> str:
     try:
         nodes, _, _ = RunWalker(latex, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
