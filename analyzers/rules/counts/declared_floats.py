@@ -97,6 +97,7 @@ def _declarations_against_floats(ctx: RuleContext, parts: list[tuple[Section, li
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_declarations_against_floats,
+    placed_parts=True,  # each float's LaTeX, each declaration's finding
 )
 def declared_float_count(ctx: RuleContext, section: Section) -> Iterator[_Float | _Declaration]:
     """## What it does

@@ -58,6 +58,7 @@ def _no_compute(ctx: RuleContext, parts: list[tuple[Section, list[_Compute]]]) -
     reads=("blocks", "structure"),
     scope=Scope.SECTION,
     combine=_no_compute,
+    placed_parts=True,  # flags and the heading's finding
 )
 def missing_compute_resources(ctx: RuleContext, section: Section) -> list[_Compute]:
     """## What it does

@@ -76,6 +76,7 @@ def _states_ethics(section: Section) -> bool:
     reads=("blocks", "structure"),
     scope=Scope.SECTION,
     combine=_no_ethics,
+    placed_parts=True,  # a count and the first mention's finding
 )
 def missing_ethics_statement(ctx: RuleContext, section: Section) -> list[_Ethics]:
     """## What it does

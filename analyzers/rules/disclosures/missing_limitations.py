@@ -57,6 +57,7 @@ def _no_limitations(ctx: RuleContext, parts: list[tuple[Section, list[_Limitatio
     reads=("blocks", "structure"),
     scope=Scope.SECTION,
     combine=_no_limitations,
+    placed_parts=True,  # flags and the heading's finding
 )
 def missing_limitations(ctx: RuleContext, section: Section) -> list[_Limitations]:
     """## What it does

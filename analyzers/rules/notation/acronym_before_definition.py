@@ -73,6 +73,7 @@ def _uses_before_definition(ctx: RuleContext, parts: list[tuple[Section, list[_A
     reads=("acronyms", "blocks", "structure"),
     scope=Scope.SECTION,
     combine=_uses_before_definition,
+    placed_parts=True,  # acronyms and findings, the order decided within the section
 )
 def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterator[_AcronymOrder]:
     """## What it does

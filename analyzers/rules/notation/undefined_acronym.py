@@ -93,6 +93,7 @@ def _most_used_undefined(ctx: RuleContext, parts: list[tuple[Section, list[_Acro
     reads=("acronyms", "blocks", "structure"),
     scope=Scope.SECTION,
     combine=_most_used_undefined,
+    placed_parts=True,  # counts, names and the first use's finding
 )
 def undefined_acronym(ctx: RuleContext, section: Section) -> Iterator[_AcronymUses]:
     """## What it does
