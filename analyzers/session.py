@@ -196,13 +196,19 @@ class Session:
                 return True
             self.open()
         states = self.states or []
-        for number, state in enumerate(states, 1):
-            if state.dirty:
-                if is_stale():
-                    return False
-                if self.progress is not None:
-                    self.progress(f"checking {state.project.root_file}" + (f" ({number}/{len(states)})" if len(states) > 1 else ""))
-                self.check_one(state)
+        try:
+            for number, state in enumerate(states, 1):
+                if state.dirty:
+                    if is_stale():
+                        return False
+                    if self.progress is not None:
+                        self.progress(f"checking {state.project.root_file}" + (f" ({number}/{len(states)})" if len(states) > 1 else ""))
+                    self.check_one(state)
+        except BaseException:
+            # A Ctrl-C or SIGTERM after the parse: the workers are joined here, not left to the interpreter's
+            # exit hook, whose wake-up races the pool's own thread closing it ("Bad file descriptor").
+            self.parser.close()
+            raise
         self.parser.close()  # parse workers serve the first check; later parses are single files
         if self._kept is not None:  # the first check, of the disk as it was: the next session answers from it
             self._kept.keep([state.project for state in states], self.roots, self.findings)
