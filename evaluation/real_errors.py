@@ -31,6 +31,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "confusion-matrix": ("ARI",),
     "prose-vs-table": (
         "ARI004",  # a gap the prose states between two rows that the table's cells do not give
+        "CNT006",  # a whole count the prose states against the table's N or Total
         "NUM001",
         "NUM004",
         "NUM007",
