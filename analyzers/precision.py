@@ -16,7 +16,10 @@ strong, 0.8 moderate); that tier pooled over every gated rule. A bound is borrow
 because one class rarely holds the findings a bound needs; the rule's own tier comes before the
 rules' because precision is a property of a mechanism (the rule's moderate classes share it, one
 rule's mostly false moderate class says nothing of another's), and the point estimate is always
-the class's own. Everything else is information until its evidence is stronger. Markup rules (REF, CIT, INC, …)
+the class's own. A precise class whose genuine findings lie on GENERAL_PAPERS papers or more warns without a
+borrowed bound: the corpus showed that almost every class fires on one paper only (the error a rule was built
+from), so a class right on two papers has shown the generality a pool's bound stands in for. Everything else is
+information until its evidence is stronger. Markup rules (REF, CIT, INC, …)
 check facts of the source and are measured but not gated.
 """
 
@@ -37,6 +40,8 @@ LOWER_BOUND_BAR = 0.6
 # A class measured below this is mostly false: its findings are hints, below the information a
 # reader is asked to look at (an LLM verifier that confirms one restores the rule's severity).
 HINT_BAR = 0.5
+# A precise class right on this many papers warns on its own: it is not fitted to the one paper it was built from.
+GENERAL_PAPERS = 2
 
 
 TIERS_BY_CONFIDENCE = {"confidence 0.9+": "strong", "confidence 0.8+": "moderate"}
@@ -50,6 +55,7 @@ class Measured:
     genuine: int
     false: int
     lower_bound: float  # of the precision, 95% Wilson score interval
+    papers: int  # distinct papers with a genuine finding
 
     @property
     def precision(self) -> float:
@@ -77,10 +83,11 @@ class ClassPrecision:
 
 
 def class_warns(measured: Measured, rule_tier: Measured | None, tier: Measured | None) -> bool:
-    """The gate: the class is precise, and a pool it belongs to (itself, its rule's tier, its tier) is bounded."""
+    """The gate: the class is precise, and either right on GENERAL_PAPERS papers or in a bounded pool (itself, its
+    rule's tier, its tier)."""
     if measured.findings == 0 or measured.precision < PRECISION_BAR:
         return False
-    return any(pool is not None and pool.bounded for pool in (measured, rule_tier, tier))
+    return measured.papers >= GENERAL_PAPERS or any(pool is not None and pool.bounded for pool in (measured, rule_tier, tier))
 
 
 def tier_of(evidence: str) -> str:

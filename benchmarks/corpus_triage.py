@@ -28,6 +28,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,8 +121,20 @@ def science_yield(found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str
         )
 
 
-def measure(genuine: int, false: int) -> Measured:
-    return Measured(genuine + false, genuine, false, round(wilson_lower_bound(genuine, genuine + false), 3))
+def measure(genuine: int, false: int, papers: set[str]) -> Measured:
+    return Measured(genuine + false, genuine, false, round(wilson_lower_bound(genuine, genuine + false), 3), len(papers))
+
+
+@dataclass
+class Pool:
+    """Classes pooled into one tier: their genuine and false findings, and the papers of the genuine ones."""
+
+    genuine: int = 0
+    false: int = 0
+    papers: set[str] = field(default_factory=set)
+
+    def measured(self) -> Measured:
+        return measure(self.genuine, self.false, self.papers)
 
 
 Pools = tuple[dict[str, Measured], dict[tuple[str, str], Measured]]  # per evidence tier, and per rule and tier
@@ -133,38 +146,42 @@ def precision_table(
     """Each (rule, evidence class) measured, with its untriaged findings; and the pools the gate borrows a bound from:
     each evidence tier pooled over the gated rules, and each gated rule's classes of one tier."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # genuine, false, untriaged
+    right_on: dict[tuple[str, str], set[str]] = defaultdict(set)  # the papers of a class's genuine findings
     for paper, findings in found.items():
         for f in findings:
             entry = ledger.get((paper, f["fingerprint"]))
             slot = 2 if entry is None else 0 if entry.verdict == "genuine" else 1
             counts[(f["code"], f["evidence"])][slot] += 1
-    tiers: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    rule_tiers: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+            if slot == 0:
+                right_on[(f["code"], f["evidence"])].add(paper)
+    tiers: dict[str, Pool] = defaultdict(Pool)
+    rule_tiers: dict[tuple[str, str], Pool] = defaultdict(Pool)
     for (code, evidence), (genuine, false, _) in counts.items():
         if is_gated(code) and genuine + false:
             for pool in (tiers[tier_of(evidence)], rule_tiers[(code, tier_of(evidence))]):
-                pool[0] += genuine
-                pool[1] += false
+                pool.genuine += genuine
+                pool.false += false
+                pool.papers |= right_on[(code, evidence)]
     table = [
-        (ClassPrecision(code, evidence, measure(genuine, false)), untriaged)
+        (ClassPrecision(code, evidence, measure(genuine, false, right_on[(code, evidence)])), untriaged)
         for (code, evidence), (genuine, false, untriaged) in sorted(counts.items())
     ]
     return table, (
-        {tier: measure(*pool) for tier, pool in sorted(tiers.items())},
-        {key: measure(*pool) for key, pool in sorted(rule_tiers.items())},
+        {tier: pool.measured() for tier, pool in sorted(tiers.items())},
+        {key: pool.measured() for key, pool in sorted(rule_tiers.items())},
     )
 
 
 def print_precision(table: list[tuple[ClassPrecision, int]], pools: Pools, papers: int) -> None:
     print(
-        f"\n{'rule':8} {'evidence class':48} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'warns':>5} {'genuine/paper':>13}"
+        f"\n{'rule':8} {'evidence class':48} {'found':>5} {'genuine':>7} {'false':>5} {'untriaged':>9} {'precision':>9} {'wilson lb':>9} {'papers':>6} {'warns':>5} {'genuine/paper':>13}"
     )
     for item, untriaged in table:
         m = item.measured
         warns = ("yes" if _warns(item, pools) else "no") if is_gated(item.code) else "-"
         print(
             f"{item.code:8} {item.evidence[:48]:48} {m.findings:5} {m.genuine:7} {m.false:5} {untriaged:9} "
-            f"{m.precision:9.2f} {m.lower_bound:9.2f} {warns:>5} {m.genuine / papers:13.3f}"
+            f"{m.precision:9.2f} {m.lower_bound:9.2f} {m.papers:6} {warns:>5} {m.genuine / papers:13.3f}"
         )
     tiers, rule_tiers = pools
     print(f"\n{'evidence tier (gated rules pooled)':44} {'found':>5} {'genuine':>7} {'false':>5} {'precision':>9} {'wilson lb':>9}")
@@ -186,36 +203,38 @@ def _literal(text: str) -> str:
 def write_table(table: list[tuple[ClassPrecision, int]], pools: Pools, papers: int) -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip() or "unknown"
     rows = "\n".join(
-        f"    ({_literal(item.code)}, {_literal(item.evidence)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
+        f"    ({_literal(item.code)}, {_literal(item.evidence)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}, {m.papers}),"
         for item, _ in table
         if (m := item.measured).findings
     )
     tiers, rule_tiers = pools
-    tier_rows = "\n".join(f"    {_literal(tier)}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound})," for tier, m in tiers.items())
+    tier_rows = "\n".join(
+        f"    {_literal(tier)}: ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}, {m.papers})," for tier, m in tiers.items()
+    )
     rule_tier_rows = "\n".join(
-        f"    ({_literal(code)}, {_literal(tier)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}),"
+        f"    ({_literal(code)}, {_literal(tier)}): ({m.findings}, {m.genuine}, {m.false}, {m.lower_bound}, {m.papers}),"
         for (code, tier), m in rule_tiers.items()
     )
     TABLE.write_text(
         f'''"""Measured precision of each rule's evidence classes on the triaged corpus.
 
 Generated by `python benchmarks/corpus_triage.py --write`; do not edit by hand.
-CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bound of the precision);
+CLASSES: (code, evidence class): (findings, genuine, false, 95% Wilson lower bound of the precision,\n    distinct papers with a genuine finding);
 TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precision.py);
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
 MEASURED_ON = {{"commit": {_literal(commit)}, "papers": {papers}, "date": {_literal(datetime.date.today().isoformat())}}}
 
-CLASSES: dict[tuple[str, str], tuple[int, int, int, float]] = {{
+CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {{
 {rows}
 }}
 
-TIERS: dict[str, tuple[int, int, int, float]] = {{
+TIERS: dict[str, tuple[int, int, int, float, int]] = {{
 {tier_rows}
 }}
 
-RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float]] = {{
+RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {{
 {rule_tier_rows}
 }}
 ''',

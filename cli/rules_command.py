@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from ..analyzers.codes import code_table
 from ..analyzers.finding import CONFIDENT
 from ..analyzers.precision import (
+    GENERAL_PAPERS,
     LOWER_BOUND_BAR,
     PRECISION_BAR,
     Measured,
@@ -100,7 +101,7 @@ def measured_precision(code: str) -> str:
             f"A finding of this rule is a warning only in an evidence class measured at {PRECISION_BAR:.0%} precision or more,",
             f"of which one pool, nearest first, has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound of {LOWER_BOUND_BAR:.0%} or more:",
             "the class itself, this rule's classes of its tier "
-            f"({_pools(own) or 'none measured'}), or the tier over the science rules ({_pools(measured_tiers()) or 'none measured'}).",
-            "In any other class it is information.",
+            f"({_pools(own) or 'none measured'}), or the tier over the science rules ({_pools(measured_tiers()) or 'none measured'});",
+            f"or whose genuine findings lie on {GENERAL_PAPERS} papers or more. In any other class it is information.",
         ]
     return "\n".join(lines)

@@ -31,16 +31,20 @@ def table(monkeypatch):
         precision,
         "CLASSES",
         {
-            ("NUM001", "strong: cited table, row and column named"): (20, 19, 1, 0.764),
-            ("NUM001", "moderate: cited table"): (10, 8, 2, 0.49),
-            ("TAB002", "confidence 0.9+"): (5, 5, 0, 0.566),
+            ("NUM001", "strong: cited table, row and column named"): (20, 19, 1, 0.764, 1),
+            ("NUM001", "moderate: cited table"): (10, 8, 2, 0.49, 1),
+            ("TAB002", "confidence 0.9+"): (5, 5, 0, 0.566, 1),
         },
     )
-    monkeypatch.setattr(precision, "TIERS", {"strong": (25, 24, 1, 0.805), "moderate": (10, 8, 2, 0.49)})
+    monkeypatch.setattr(precision, "TIERS", {"strong": (25, 24, 1, 0.805, 2), "moderate": (10, 8, 2, 0.49, 1)})
     monkeypatch.setattr(
         precision,
         "RULE_TIERS",
-        {("NUM001", "strong"): (20, 19, 1, 0.764), ("NUM001", "moderate"): (10, 8, 2, 0.49), ("TAB002", "strong"): (5, 5, 0, 0.566)},
+        {
+            ("NUM001", "strong"): (20, 19, 1, 0.764, 1),
+            ("NUM001", "moderate"): (10, 8, 2, 0.49, 1),
+            ("TAB002", "strong"): (5, 5, 0, 0.566, 1),
+        },
     )
 
 
@@ -75,65 +79,81 @@ def test_the_calibrated_severity_applies_the_gate(table):
 
 
 def test_a_tier_below_the_bound_keeps_a_precise_class_informing(monkeypatch):
-    monkeypatch.setattr(precision, "CLASSES", {("NOT003", "confidence 0.9+"): (3, 3, 0, 0.439)})
-    monkeypatch.setattr(precision, "TIERS", {"strong": (3, 3, 0, 0.439)})
-    monkeypatch.setattr(precision, "RULE_TIERS", {("NOT003", "strong"): (3, 3, 0, 0.439)})
-    item = ClassPrecision("NOT003", "confidence 0.9+", Measured(3, 3, 0, 0.439))
+    monkeypatch.setattr(precision, "CLASSES", {("NOT003", "confidence 0.9+"): (3, 3, 0, 0.439, 1)})
+    monkeypatch.setattr(precision, "TIERS", {"strong": (3, 3, 0, 0.439, 1)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("NOT003", "strong"): (3, 3, 0, 0.439, 1)})
+    item = ClassPrecision("NOT003", "confidence 0.9+", Measured(3, 3, 0, 0.439, 1))
     assert item.measured.precision == 1.0 and not item.warns
+
+
+def test_a_precise_class_right_on_two_papers_warns_without_a_bound(monkeypatch):
+    """Two of two on two papers bound nothing (a Wilson bound of 34%), but a class fitted to the paper it was built
+    from fires on that paper only: one right on two has shown the generality a pool's bound stands in for."""
+    classes = {
+        ("NOT007", "moderate: a name written once"): (2, 2, 0, 0.342, 2),
+        ("NOT007", "moderate: one paper twice"): (2, 2, 0, 0.342, 1),
+        ("NOT007", "moderate: three papers, one false in four"): (4, 3, 1, 0.301, 3),
+    }
+    monkeypatch.setattr(precision, "CLASSES", classes)
+    monkeypatch.setattr(precision, "TIERS", {"moderate": (120, 78, 42, 0.561, 30)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("NOT007", "moderate"): (8, 7, 1, 0.529, 3)})
+    assert reaches_warning("NOT007", "moderate: a name written once")
+    assert not reaches_warning("NOT007", "moderate: one paper twice")
+    assert not reaches_warning("NOT007", "moderate: three papers, one false in four")
 
 
 def test_a_precise_class_borrows_the_bound_of_its_rules_classes_of_its_tier(monkeypatch):
     """Four of four alone bound nothing; with the rule's other moderate classes, eleven of twelve do, though the
     moderate tier pooled over the rules is mostly false. A class below the bar gains nothing from its pool."""
     classes = {
-        ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566),
-        ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51),
-        ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208),
-        ("DRF001", "weak: XXX"): (1, 1, 0, 0.207),
+        ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566, 1),
+        ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51, 1),
+        ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208, 1),
+        ("DRF001", "weak: XXX"): (1, 1, 0, 0.207, 1),
     }
     monkeypatch.setattr(precision, "CLASSES", classes)
-    monkeypatch.setattr(precision, "TIERS", {"moderate": (120, 78, 42, 0.561), "weak": (72, 19, 53, 0.176)})
-    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 11, 1, 0.646), ("DRF001", "weak"): (1, 1, 0, 0.207)})
+    monkeypatch.setattr(precision, "TIERS", {"moderate": (120, 78, 42, 0.561, 30), "weak": (72, 19, 53, 0.176, 10)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 11, 1, 0.646, 1), ("DRF001", "weak"): (1, 1, 0, 0.207, 1)})
     assert reaches_warning("DRF001", "moderate: placeholder number") and reaches_warning("DRF001", "moderate: draft note")
     assert not reaches_warning("DRF001", "moderate: unfilled cell")
     assert not reaches_warning("DRF001", "weak: XXX")
     # The same counts with the rule's moderate classes at 10 of 12 (83%): no pool is both precise and bounded.
-    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 10, 2, 0.552)})
+    monkeypatch.setattr(precision, "RULE_TIERS", {("DRF001", "moderate"): (12, 10, 2, 0.552, 1)})
     assert not reaches_warning("DRF001", "moderate: placeholder number")
 
 
 def test_the_stored_table_is_what_its_counts_say():
     """Each stored bound is the 95% Wilson bound of its counts, and the tiers pool the gated rules' classes."""
     for counts in (*measured_precision.CLASSES.values(), *measured_precision.TIERS.values()):
-        findings, genuine, false, bound = counts
-        assert findings == genuine + false > 0
+        findings, genuine, false, bound, papers = counts
+        assert findings == genuine + false > 0 and papers <= genuine and (papers > 0) == (genuine > 0)
         assert bound == pytest.approx(binomtest(genuine, findings).proportion_ci(method="wilson").low, abs=1e-3)
     pooled: dict[str, list[int]] = {}
-    for (code, evidence), (_, genuine, false, _) in measured_precision.CLASSES.items():
+    for (code, evidence), (_, genuine, false, _, _) in measured_precision.CLASSES.items():
         if precision.is_gated(code):
             tier = pooled.setdefault(tier_of(evidence), [0, 0])
             tier[0] += genuine
             tier[1] += false
-    assert pooled == {tier: [genuine, false] for tier, (_, genuine, false, _) in measured_precision.TIERS.items()}
+    assert pooled == {tier: [genuine, false] for tier, (_, genuine, false, _, _) in measured_precision.TIERS.items()}
     by_rule: dict[tuple[str, str], list[int]] = {}
-    for (code, evidence), (_, genuine, false, _) in measured_precision.CLASSES.items():
+    for (code, evidence), (_, genuine, false, _, _) in measured_precision.CLASSES.items():
         if precision.is_gated(code):
             pool = by_rule.setdefault((code, tier_of(evidence)), [0, 0])
             pool[0] += genuine
             pool[1] += false
-    assert by_rule == {key: [genuine, false] for key, (_, genuine, false, _) in measured_precision.RULE_TIERS.items()}
+    assert by_rule == {key: [genuine, false] for key, (_, genuine, false, _, _) in measured_precision.RULE_TIERS.items()}
     for counts in measured_precision.RULE_TIERS.values():
-        findings, genuine, _, bound = counts
+        findings, genuine, _, bound, _ = counts
         assert bound == pytest.approx(binomtest(genuine, findings).proportion_ci(method="wilson").low, abs=1e-3)
 
 
 def test_auditex_rule_shows_the_measured_precision():
     shown = subprocess.run([sys.executable, "-m", "auditex.cli.main", "rule", "NUM001"], capture_output=True, text=True, check=True).stdout
     assert "## Measured precision" in shown and f"commit {measured_precision.MEASURED_ON['commit']}" in shown
-    for (code, evidence), (findings, genuine, _, _) in measured_precision.CLASSES.items():
+    for (code, evidence), (findings, genuine, _, _, _) in measured_precision.CLASSES.items():
         if code == "NUM001":
             assert f"| {evidence} | {findings} | {genuine} |" in shown
     # The pools a NUM001 class may borrow its bound from: the rule's own classes of each tier.
-    for (code, tier), (findings, genuine, _, _) in measured_precision.RULE_TIERS.items():
+    for (code, tier), (findings, genuine, _, _, _) in measured_precision.RULE_TIERS.items():
         if code == "NUM001":
             assert f"{tier} {genuine}/{findings}" in shown.split("this rule's classes of its tier")[1].split("or the tier over")[0]
