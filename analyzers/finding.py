@@ -167,16 +167,24 @@ class Finding(BaseModel):
 
     @property
     def places(self) -> list[tuple[str, Range]]:
-        """(file, range) of its range, then of each related range, then of each fix edit: the order `placed` replaces them in."""
+        """(file, range) of its range, then of each related range, each fix edit, each statement of its evidence: the order
+        `placed` replaces them in."""
         return [
             (self.file, self.range),
             *((item.file, item.range) for item in self.related),
             *((edit.file, edit.range) for fix in self.fixes for edit in fix.edits),
+            *((statement.file, statement.range) for statement in (self.evidence.statements if self.evidence else ())),
         ]
 
     def placed(self, place: Callable[[str, Range], Range]) -> Finding:
-        """This finding with each of its ranges (its own, its related ones, its fix edits') replaced by
-        `place(file, range)`: a finding moved with the text it is about."""
+        """This finding with each of its ranges (its own, its related ones, its fix edits', its evidence's statements')
+        replaced by `place(file, range)`: a finding moved with the text it is about."""
+        evidence = self.evidence
+        if evidence is not None:
+            statements = [
+                statement.model_copy(update={"range": place(statement.file, statement.range)}) for statement in evidence.statements
+            ]
+            evidence = evidence.model_copy(update={"statements": statements})
         return self.model_copy(
             update={
                 "range": place(self.file, self.range),
@@ -187,6 +195,7 @@ class Finding(BaseModel):
                     )
                     for fix in self.fixes
                 ],
+                "evidence": evidence,
             }
         )
 

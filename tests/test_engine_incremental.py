@@ -177,6 +177,22 @@ def test_a_line_added_above_a_section_moves_its_findings_without_running_its_rul
     assert [f.range.start.line for f in moved] == [f.range.start.line + 4 for f in before] and moved
 
 
+def test_a_moved_section_moves_its_findings_evidence_with_them(tmp_path):
+    """A kept finding's evidence quotes its statements with their ranges: moved with the section, not left where
+    the section lay before the edit (as CNT001's announced count was)."""
+    text = "\\documentclass{article}\n\\begin{document}\n\\section{Intro}\nSome words.\n\n\\section{Methods}\nWe compare four methods: Alpha, Beta and Gamma.\n\\end{document}\n"
+    (tmp_path / "main.tex").write_text(text, encoding="utf-8")
+    project = Project(tmp_path, "main.tex", overlays={"main.tex": text})
+    engine = Engine()
+    [before] = [f for f in engine.check(project) if f.code == "CNT001"]
+    assert before.evidence is not None and before.evidence.statements[0].range.start.line == before.range.start.line == 6
+    edited = text.replace("Some words.\n", "Some words.\n\nA new paragraph.\n")
+    project.update("main.tex", edited)
+    [after] = [f for f in engine.check(project) if f.code == "CNT001"]
+    assert after.evidence is not None and after.evidence.statements[0].range.start.line == after.range.start.line == 8
+    assert _dumped(engine.check(project)) == _dumped(Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": edited})))
+
+
 def test_a_pairwise_rule_recomputes_only_the_pairs_of_the_edited_section(tmp_path):
     """NUM001's shape: each section against what the feeding sections hold. An edit in a section that
     feeds nothing re-runs that section's findings alone, against the shared state kept from the check before; an
