@@ -19,7 +19,7 @@ from helpers import document, write_project
 from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine, default_registry
-from auditex.analyzers.registry import Registry
+from auditex.analyzers.registry import Registry, Rule
 from auditex.latex.project import Project
 
 
@@ -621,8 +621,21 @@ def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_spl
     assert _staged_edits_mismatch(tmp_path, code, Engine()) is None
 
 
+def _holding_its_section(rule: Rule) -> Rule:
+    """`rule` marked `placed_parts` with each part holding the section its check read (its blocks' offsets), and the
+    combine placing the statements in that section rather than in the one that is current."""
+
+    def check(ctx, section):
+        return [(section, part) for part in rule.check(ctx, section)]
+
+    def combine(ctx, parts):
+        return rule.combine(ctx, [(then, [part]) for _, held in parts for then, part in held])
+
+    return replace(rule, check=check, combine=combine, placed_parts=True)
+
+
 def test_a_rule_whose_parts_hold_offsets_marked_placed_keeps_a_stale_part(tmp_path):
-    """NOT009's parts hold blocks (their offsets): kept by their section's text and place alone, a section that
-    typing earlier in the file moved gives its findings at the old offsets. The test above catches such a mark."""
-    wrong = [replace(rule, placed_parts=True) if rule.code == "NOT009" else rule for rule in default_registry()]
+    """A part that holds offsets (here its section's blocks), kept by its section's text and place alone: a section
+    that typing earlier in the file moved gives its findings at the old offsets. The test above catches such a mark."""
+    wrong = [_holding_its_section(rule) if rule.code == "NOT009" else rule for rule in default_registry()]
     assert _staged_edits_mismatch(tmp_path, "NOT009", Engine(Registry(wrong))) is not None
