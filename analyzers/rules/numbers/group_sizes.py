@@ -32,7 +32,7 @@ from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
-from ...context import RuleContext, Spot
+from ...context import BlockSpan, RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
 from ...quantities import CellAt, body_cells
 from ...registry import Scope, rule
@@ -83,7 +83,7 @@ class _Sentence:
 
     tokens: tuple[str, ...]
     # (value, its token's place, where it is written, whether it follows its group: "control (n = 84)")
-    numbers: tuple[tuple[int, int, Spot, bool], ...]
+    numbers: tuple[tuple[int, int, BlockSpan, bool], ...]
     respectively: bool
     text: str
 
@@ -145,7 +145,7 @@ def _lines(table: Table) -> Iterator[list[tuple[Cell, str]]]:
 
 def _sentences(ctx: RuleContext, section: Section) -> Iterator[_Sentence]:
     """The section's prose sentences with two or more whole numbers."""
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         if placed.kind is not BlockKind.PARAGRAPH:
             continue
         text = placed.block.plain.text
@@ -166,7 +166,7 @@ def _sentences(ctx: RuleContext, section: Section) -> Iterator[_Sentence]:
                 (
                     int(match.group(1).replace(",", "")),
                     place[match.start()],
-                    ctx.spot(placed, start + match.start(), start + match.end()),
+                    BlockSpan(block, start + match.start(), start + match.end()),
                     after,
                 )
                 for match, after in found
@@ -182,7 +182,7 @@ def _places(sentence: _Sentence, member: _Member) -> list[int]:
     return [place for place, word in enumerate(sentence.tokens) if word == member.words[0]]
 
 
-def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, Spot, _Member]]:
+def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, BlockSpan, _Member]]:
     """The sizes the sentence gives the line's groups: in the order it names them, all before or all after the
     values, with "respectively"; or each to the group named right after it (before an "n =")."""
     named = sorted(((places[0], member) for member in line.members if (places := _places(sentence, member))), key=lambda pair: pair[0])
@@ -207,17 +207,17 @@ def _slip(stated: int, size: int) -> bool:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_SizeLine | _Sentence]]]) -> Iterator[Finding]:
-    items = [item for _, found in parts for item in found]
-    lines = [item for item in items if isinstance(item, _SizeLine)]
-    for sentence in (item for item in items if isinstance(item, _Sentence)):
-        for line in lines:
-            ctx.spend(1)
-            given = _given(sentence, line)
-            if len({member.name for _, _, member in given}) < 2:
-                continue
-            for stated, spot, member in given:
-                if _slip(stated, member.size):
-                    yield _reported(ctx, sentence, stated, spot, member)
+    lines = [item for _, found in parts for item in found if isinstance(item, _SizeLine)]
+    for section, found in parts:
+        for sentence in (item for item in found if isinstance(item, _Sentence)):
+            for line in lines:
+                ctx.spend(1)
+                given = _given(sentence, line)
+                if len({member.name for _, _, member in given}) < 2:
+                    continue
+                for stated, span, member in given:
+                    if _slip(stated, member.size):
+                        yield _reported(ctx, sentence, stated, ctx.spot_in(section, span), member)
 
 
 def _reported(ctx: RuleContext, sentence: _Sentence, stated: int, spot: Spot, member: _Member) -> Finding:
@@ -245,6 +245,7 @@ def _reported(ctx: RuleContext, sentence: _Sentence, stated: int, spot: Spot, me
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_against_tables,
+    placed_parts=True,  # cells' ranges, numbers by block index within the section
 )
 def group_size_mismatch(ctx: RuleContext, section: Section) -> list[_SizeLine | _Sentence]:
     """## What it does
