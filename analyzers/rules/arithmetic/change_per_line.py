@@ -23,15 +23,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
+from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import TableAt, referenced_labels, shown_table, shown_tables, spelled
-from ...registry import Scope, rule
+from ...quantities import TableAt, referenced_labels, shown_table, spelled
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .line_changes import PairFit, Stated, attach, cells_by_side, named_sides, pair_fits, settled, stated_percentages
 from .model import Written
@@ -69,21 +71,52 @@ class _Sentence:
     offset: int  # of the sentence in the block's plain text
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Sentence]]]) -> Iterator[Finding]:
-    """Each sentence against the tables it (or its paragraph) cites, else the few shown last before it: a
-    float often stands before the heading of the section that discusses it."""
+@dataclass(frozen=True, slots=True, eq=False)
+class _ShownAt(TableAt):
+    cells: str  # the table's grid, its cells counted from its start, digested: what it gives every section's sentences
+
+
+@record(slots=True, eq=False)
+class _Shown:
+    """The paper's tables by label, and each section's tables in reading order, by the section's place."""
+
+    by_label: dict[str, list[Table]]
+    placed: list[tuple[int, list[Table]]]
+
+    def recent(self, place: int) -> list[Table]:
+        """The tables shown last before the section at `place`, the latest first."""
+        return [table for at, tables in self.placed if at < place for table in tables][::-1][:_RECENT]
+
+
+def _fed(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
+    """What a section's tables give every section's sentences (None: it shows none), without their offsets."""
+    return tuple((item.labels, item.cells) for item in part if isinstance(item, _ShownAt)) or None
+
+
+def _shown(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> _Shown:
     by_label: dict[str, list[Table]] = defaultdict(list)
-    for shown in shown_tables(parts):
-        for label in shown.labels:
-            by_label[label].append(shown.table)
-    recent: list[Table] = []
-    for section, items in parts:
-        for item in items:
-            if isinstance(item, TableAt):
-                recent = [item.table(section), *recent[: _RECENT - 1]]
-            else:
-                tables = [table for label in item.labels for table in by_label.get(label, ())] or recent
-                yield from _first_contradiction(ctx, section.blocks[item.block], item, tables)
+    placed: list[tuple[int, list[Table]]] = []
+    for place, section, part in feeding:
+        tables = []
+        for item in part:
+            if isinstance(item, _ShownAt):
+                tables.append(table := item.table(section))
+                for label in item.labels:
+                    by_label[label].append(table)
+        placed.append((place, tables))
+    return _Shown(dict(by_label), placed)
+
+
+def _in_section(ctx: RuleContext, shown: _Shown, place: int, section: Section, part: list[TableAt | _Sentence]) -> Iterator[Finding]:
+    """Each sentence of the section against the tables it (or its paragraph) cites, else the few shown last before
+    it: a float often stands before the heading of the section that discusses it."""
+    recent = shown.recent(place)
+    for item in part:
+        if isinstance(item, TableAt):
+            recent = [item.table(section), *recent[: _RECENT - 1]]
+        else:
+            tables = [table for label in item.labels for table in shown.by_label.get(label, ())] or recent
+            yield from _first_contradiction(ctx, section.blocks[item.block], item, tables)
 
 
 def _first_contradiction(ctx: RuleContext, placed: PlacedBlock, item: _Sentence, tables: Sequence[Table]) -> Iterator[Finding]:
@@ -144,7 +177,7 @@ def _short(header: str) -> str:
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=Pairwise(_fed, _shown, _in_section),  # an edit judges the edited section's sentences, all only when a table changes
     placed_parts=True,  # tables and sentences by block index within the section
 )
 def change_per_line_mismatch(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Sentence]:
@@ -180,7 +213,7 @@ def change_per_line_mismatch(ctx: RuleContext, section: Section) -> Iterator[Tab
     for block, placed in enumerate(section.blocks):
         here = shown_table(placed)
         if here is not None:
-            yield TableAt(here.labels, block)
+            yield _ShownAt(here.labels, block, value_hash(here.table.shifted(-here.table.start)))
         if placed.kind is BlockKind.PARAGRAPH and "%" in placed.block.plain.text:
             yield from _sentences(block, placed)
 
