@@ -36,15 +36,6 @@ class Spot(NamedTuple):
     section: str
 
 
-class BlockSpan(NamedTuple):
-    """A span of a block's plain text, the block named by its place among its section's blocks: where a combining
-    rule's part may report, without offsets into the file, so it holds while its section's text and place do."""
-
-    block: int
-    start: int
-    end: int
-
-
 @dataclass
 class RuleContext:
     """A rule's view of the project. What it reads must lie within the facets it declares
@@ -165,10 +156,6 @@ class RuleContext:
         start, end = placed.block.plain.source_span(plain_start, plain_end)
         section = self.whole_project.manuscript.sections[placed.section]
         return Spot(placed.file, start, end, section.title or section.kind.value)
-
-    def spot_in(self, section: Section, span: BlockSpan) -> Spot:
-        """Where `span` of one of `section`'s blocks lies now."""
-        return self.spot(section.blocks[span.block], span.start, span.end)
 
     def report_at(self, spot: Spot, message: str, **kwargs: Any) -> Finding:
         kwargs.setdefault("section", spot.section)
