@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
@@ -120,7 +122,12 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Counte
             yield _CountedTable(shown.labels, block, countable(shown.table, source))
         if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE) or "ref" not in placed.block.plain.text:
             continue
-        text = placed.block.plain.text
-        for start, end in sentence_spans(text):
-            for claim in table_counts(text[start:end]):
-                yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))
+        for start, claim in _counts(placed.block.plain.text):
+            yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _counts(text: str) -> tuple[tuple[int, TableCount], ...]:
+    """The counts a paragraph's sentences state for a table, each with its sentence's start: kept by text, so an
+    edit reads its paragraph alone."""
+    return tuple((start, claim) for start, end in sentence_spans(text) for claim in table_counts(text[start:end]))
