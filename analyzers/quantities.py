@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..latex.deferred_pattern import DeferredPattern
-from ..latex.manuscript import PlacedBlock
+from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
 from .row_names import names_header
@@ -196,7 +196,40 @@ def shown_table(placed: PlacedBlock) -> ShownTable | None:
     return ShownTable(tuple(dict.fromkeys(label for label in (table.label, *placed.block.labels) if label)), table)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class TableAt:
+    """A table its section shows, named by its block's place among the section's blocks, with the labels a sentence
+    cites it by: what a combining rule's part keeps of a table, without its cells' offsets (`placed_parts`)."""
+
+    labels: tuple[str, ...]
+    block: int
+
+    def placed(self, section: Section) -> PlacedBlock:
+        """The table's block where it lies now (`section` is the one the part was read from, or that text moved)."""
+        return section.blocks[self.block]
+
+    def table(self, section: Section) -> Table:
+        return self.placed(section).block.table  # type: ignore[return-value]  # a table block: its text parses the same
+
+    def shown(self, section: Section) -> ShownTable:
+        return ShownTable(self.labels, self.table(section))
+
+
 Shown = TypeVar("Shown", bound=ShownTable)
+At = TypeVar("At", bound=TableAt)
+
+
+def shown_tables(parts: Iterable[tuple[Section, Iterable[object]]]) -> Iterator[ShownTable]:
+    """The tables that sections' parts hold (`TableAt`), in reading order, as their sections show them now."""
+    return (item.shown(section) for section, items in parts for item in items if isinstance(item, TableAt))
+
+
+def tables_at_by_label(parts: Iterable[tuple[Section, Iterable[object]]], kind: type[At]) -> dict[str, tuple[At, Table]]:
+    """The tables that sections' parts show (their `TableAt`s of type `kind`) by each of their labels, with each table
+    as its section holds it now: where a sentence's "Table 3" points, wherever in the paper the table sits."""
+    return {
+        label: (item, item.table(section)) for section, items in parts for item in items if isinstance(item, kind) for label in item.labels
+    }
 
 
 def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type[Shown]) -> dict[str, Shown]:

@@ -20,7 +20,7 @@ def test_other_headers_are_not(header):
 def _stated(sentence: str) -> StatedFold:
     found = FOLD.search(sentence)
     assert isinstance(found, re.Match)
-    return StatedFold.of(None, sentence, 0, found)  # type: ignore[arg-type]  # no block: only the numbers are read
+    return StatedFold.of(0, sentence, 0, found)  # no block: only the numbers are read
 
 
 def test_a_fold_holds_within_the_rounding_of_the_log_and_its_own():

@@ -22,7 +22,6 @@ from dataclasses import replace
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import Table
 from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -48,15 +47,15 @@ class ChangeElsewhere(MissedRowViolation):
 
 @record(slots=True, eq=False)
 class _Shown:
-    """A table of the paper, where it is written: a reference any change column may read. Its grid is
-    read only when the paper has a change column to check, which few have."""
+    """A table of the paper, by its block's place in its section: a reference any change column may read. Its
+    grid is read (where the section holds it now) only when the paper has a change column to check, which few have."""
 
-    file: str
-    table: Table
+    block: int
     rule_macros: frozenset[str]
 
-    def grid(self) -> Grid:
-        return Grid.of(self.table, self.rule_macros)
+    def grid(self, section: Section) -> tuple[str, Grid]:
+        placed = section.blocks[self.block]
+        return placed.file, Grid.of(placed.block.table, self.rule_macros)  # type: ignore[arg-type]  # a table block
 
 
 @record(slots=True, eq=False)
@@ -76,6 +75,21 @@ class _ChangeColumn:
     grid: Grid
     change: Series
     value: Series
+
+
+@record(slots=True, eq=False)
+class _ChangeAt:
+    """A `_ChangeColumn` as a section's part keeps it: its table by block place, its two columns by their place among
+    the table's series, so that it holds no offsets and is read where its section holds it now."""
+
+    table: _Shown
+    change: int
+    value: int
+
+    def column(self, section: Section) -> _ChangeColumn:
+        _, grid = self.table.grid(section)
+        columns = series_of(grid)
+        return _ChangeColumn(section.blocks[self.table.block], grid, columns[self.change], columns[self.value])
 
 
 def _words(header: str) -> frozenset[str]:
@@ -126,9 +140,9 @@ def _fit(column: _ChangeColumn, formula: Formula, by_row: dict[int, list[_Refere
     return Fit(column.change, formula, column.value, reference, outcomes, inputs), chosen
 
 
-def _against_other_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Shown | _ChangeColumn]]]) -> Iterator[Finding]:
-    columns = [item for _, items in parts for item in items if isinstance(item, _ChangeColumn)]
-    tables = [(item.file, item.grid()) for _, items in parts for item in items if isinstance(item, _Shown)] if columns else []
+def _against_other_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Shown | _ChangeAt]]]) -> Iterator[Finding]:
+    columns = [item.column(section) for section, items in parts for item in items if isinstance(item, _ChangeAt)]
+    tables = [item.grid(section) for section, items in parts for item in items if isinstance(item, _Shown)] if columns else []
     for column in columns:
         yield from _breaks(ctx, column, references(column, tables))
 
@@ -180,8 +194,9 @@ def _value_column(grid: Grid, change: Series, columns: Sequence[Series]) -> Seri
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_against_other_tables,
+    placed_parts=True,  # tables by block index within the section, columns by their place in the table
 )
-def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_Shown | _ChangeColumn]:
+def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_Shown | _ChangeAt]:
     """## What it does
     Recomputes a column headed as a change ("Δ", "Gain") whose cells are the change of the
     value beside them from the value another table of the paper gives on the same row and
@@ -214,11 +229,12 @@ def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_
     No fix: the wrong number may be the change or either value.
     """
     rule_macros = author_rule_macros(ctx)
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is None:
             continue
-        yield _Shown(placed.file, shown.table, rule_macros)
+        table = _Shown(block, rule_macros)
+        yield table
         if not any(DERIVED_HEADER.search(cell.text) for row in shown.table.rows[: shown.table.header_rows] for cell in row):
             continue  # no header names a change: no column to check
         grid = Grid.of(shown.table, rule_macros)
@@ -228,4 +244,4 @@ def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_
                 continue  # not a change, or one its own table explains
             value = _value_column(grid, change, columns)
             if value is not None:
-                yield _ChangeColumn(placed, grid, change, value)
+                yield _ChangeAt(table, columns.index(change), columns.index(value))

@@ -23,15 +23,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
+from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, referenced_labels, shown_table, spelled
-from ...registry import Scope, rule
+from ...quantities import TableAt, referenced_labels, shown_table, spelled
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .line_changes import PairFit, Stated, attach, cells_by_side, named_sides, pair_fits, settled, stated_percentages
 from .model import Written
@@ -65,30 +67,59 @@ class _Sentence:
     before: str  # the sentence before it: where the compared lines may be named
     percents: tuple[Written, ...]
     labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites
-    placed: PlacedBlock
+    block: int  # the paragraph's place among its section's blocks
     offset: int  # of the sentence in the block's plain text
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Sentence]]]) -> Iterator[Finding]:
-    """Each sentence against the tables it (or its paragraph) cites, else the few shown last before it: a
-    float often stands before the heading of the section that discusses it."""
+@dataclass(frozen=True, slots=True, eq=False)
+class _ShownAt(TableAt):
+    cells: str  # the table's grid, its cells counted from its start, digested: what it gives every section's sentences
+
+
+@record(slots=True, eq=False)
+class _Shown:
+    """The paper's tables by label, and each section's tables in reading order, by the section's place."""
+
+    by_label: dict[str, list[Table]]
+    placed: list[tuple[int, list[Table]]]
+
+    def recent(self, place: int) -> list[Table]:
+        """The tables shown last before the section at `place`, the latest first."""
+        return [table for at, tables in self.placed if at < place for table in tables][::-1][:_RECENT]
+
+
+def _fed(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
+    """What a section's tables give every section's sentences (None: it shows none), without their offsets."""
+    return tuple((item.labels, item.cells) for item in part if isinstance(item, _ShownAt)) or None
+
+
+def _shown(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> _Shown:
     by_label: dict[str, list[Table]] = defaultdict(list)
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, ShownTable):
+    placed: list[tuple[int, list[Table]]] = []
+    for place, section, part in feeding:
+        tables = []
+        for item in part:
+            if isinstance(item, _ShownAt):
+                tables.append(table := item.table(section))
                 for label in item.labels:
-                    by_label[label].append(item.table)
-    recent: list[Table] = []
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, ShownTable):
-                recent = [item.table, *recent[: _RECENT - 1]]
-            else:
-                tables = [table for label in item.labels for table in by_label.get(label, ())] or recent
-                yield from _first_contradiction(ctx, item, tables)
+                    by_label[label].append(table)
+        placed.append((place, tables))
+    return _Shown(dict(by_label), placed)
 
 
-def _first_contradiction(ctx: RuleContext, item: _Sentence, tables: Sequence[Table]) -> Iterator[Finding]:
+def _in_section(ctx: RuleContext, shown: _Shown, place: int, section: Section, part: list[TableAt | _Sentence]) -> Iterator[Finding]:
+    """Each sentence of the section against the tables it (or its paragraph) cites, else the few shown last before
+    it: a float often stands before the heading of the section that discusses it."""
+    recent = shown.recent(place)
+    for item in part:
+        if isinstance(item, TableAt):
+            recent = [item.table(section), *recent[: _RECENT - 1]]
+        else:
+            tables = [table for label in item.labels for table in shown.by_label.get(label, ())] or recent
+            yield from _first_contradiction(ctx, section.blocks[item.block], item, tables)
+
+
+def _first_contradiction(ctx: RuleContext, placed: PlacedBlock, item: _Sentence, tables: Sequence[Table]) -> Iterator[Finding]:
     """The percentages the first table (and direction) with a settled pair contradicts."""
     for table in tables:
         for by_rows in (True, False):
@@ -98,7 +129,7 @@ def _first_contradiction(ctx: RuleContext, item: _Sentence, tables: Sequence[Tab
                 continue
             named = named_sides(item.before + " " + item.sentence, _headers(table, by_rows))
             for fit in settled(pair_fits(table, by_rows, stated, named)):
-                yield from (_report(ctx, item, table, by_rows, fit, missed) for missed in fit.missed)
+                yield from (_report(ctx, placed, item, table, by_rows, fit, missed) for missed in fit.missed)
                 return
 
 
@@ -110,7 +141,7 @@ def _headers(table: Table, rows: bool) -> list[str]:
     return [""] + [table.column_header(column) for column in range(1, width)]
 
 
-def _report(ctx: RuleContext, item: _Sentence, table: Table, by_rows: bool, fit: PairFit, missed: Stated) -> Finding:
+def _report(ctx: RuleContext, placed: PlacedBlock, item: _Sentence, table: Table, by_rows: bool, fit: PairFit, missed: Stated) -> Finding:
     cells = cells_by_side(table, by_rows)
     sides, lines = _headers(table, by_rows), _headers(table, not by_rows)
     a, b = cells[(fit.claimed, missed.line)], cells[(fit.compared, missed.line)]
@@ -126,13 +157,13 @@ def _report(ctx: RuleContext, item: _Sentence, table: Table, by_rows: bool, fit:
         tuple(f"{spelled(held.percent.value, held.percent.decimals)}% on {_short(lines[held.line])}" for held in fit.held),
     )
     start, end = item.offset + percent.start, item.offset + percent.end
-    statement = ctx.related_block(item.placed, item.offset, item.offset + len(item.sentence), "stated changes")
+    statement = ctx.related_block(placed, item.offset, item.offset + len(item.sentence), "stated changes")
     evidence = Evidence(
         kind="moderate: the pair the sentence's other changes give" if len(fit.held) > 1 else "weak: a named pair giving another change",
         statements=[Statement(file=statement.file, range=statement.range, quote=" ".join(item.sentence.split()), role="stated changes")],
         reason=f"{len(fit.held)} other percentage(s) of the sentence follow the same two lines; this one does not",
     )
-    return ctx.flag_block(violation, item.placed, start, end, evidence=evidence)
+    return ctx.flag_block(violation, placed, start, end, evidence=evidence)
 
 
 def _short(header: str) -> str:
@@ -146,9 +177,10 @@ def _short(header: str) -> str:
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=Pairwise(_fed, _shown, _in_section),  # an edit judges the edited section's sentences, all only when a table changes
+    placed_parts=True,  # tables and sentences by block index within the section
 )
-def change_per_line_mismatch(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Sentence]:
+def change_per_line_mismatch(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Sentence]:
     """## What it does
     Recomputes the changes a sentence states dataset by dataset (or metric by metric) of a table:
     "It beats the baseline by 69\\% on Amazon and by 12\\% on Goodbooks". The two rows compared
@@ -178,15 +210,15 @@ def change_per_line_mismatch(ctx: RuleContext, section: Section) -> Iterator[Sho
     ## Fix safety
     No fix: the wrong number may be the percentage or either cell.
     """
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         here = shown_table(placed)
         if here is not None:
-            yield here
+            yield _ShownAt(here.labels, block, value_hash(here.table.shifted(-here.table.start)))
         if placed.kind is BlockKind.PARAGRAPH and "%" in placed.block.plain.text:
-            yield from _sentences(placed)
+            yield from _sentences(block, placed)
 
 
-def _sentences(placed: PlacedBlock) -> Iterator[_Sentence]:
+def _sentences(block: int, placed: PlacedBlock) -> Iterator[_Sentence]:
     text = placed.block.plain.text
     paragraph_refs = tuple(referenced_labels(text))
     before = ""
@@ -194,5 +226,5 @@ def _sentences(placed: PlacedBlock) -> Iterator[_Sentence]:
         sentence = text[start:end]
         percents = stated_percentages(sentence)
         if percents:
-            yield _Sentence(sentence, before, percents, tuple(referenced_labels(sentence)) or paragraph_refs, placed, start)
+            yield _Sentence(sentence, before, percents, tuple(referenced_labels(sentence)) or paragraph_refs, block, start)
         before = sentence

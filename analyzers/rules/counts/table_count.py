@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, shown_table, tables_by_label
+from ...memo import TEXT_CACHE_SIZE
+from ...quantities import TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .table_rows import COUNTED_NEAR, LISTED_IN, TableCount, countable, listings, names_listed, table_counts
@@ -32,7 +34,7 @@ class TableCountMismatch(Violation):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _CountedTable(ShownTable):
+class _CountedTable(TableAt):
     countable: bool  # its rows can be counted (see table_rows.countable)
 
 
@@ -44,16 +46,17 @@ class _Claim:
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_CountedTable | _Claim]]]) -> Iterator[Finding]:
     """Each count against the table it cites, wherever that table sits."""
-    tables = tables_by_label(parts, _CountedTable)
+    tables = tables_at_by_label(parts, _CountedTable)
     for _, items in parts:
         for item in items:
             cited = tables.get(item.claim.label) if isinstance(item, _Claim) else None
-            if cited is None or not cited.countable or not names_listed(cited.table, item.claim.noun):  # type: ignore[union-attr]
+            if cited is None or not cited[0].countable:
                 continue
-            if item.claim.stated in set(listings(cited.table)):  # type: ignore[union-attr]
+            table = cited[1]
+            if not names_listed(table, item.claim.noun) or item.claim.stated in set(listings(table)):  # type: ignore[union-attr]
                 continue
             claim, anchor = item.claim, item.anchor  # type: ignore[union-attr]
-            violation = TableCountMismatch(claim, next(listings(cited.table)))
+            violation = TableCountMismatch(claim, next(listings(table)))
             evidence = Evidence(
                 kind=claim.evidence,
                 statements=[Statement(file=anchor.file, range=anchor.range, quote=f"{claim.stated} {claim.noun}", role="stated count")],
@@ -72,6 +75,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Co
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_claims_against_tables,
+    placed_parts=True,  # tables by block index within the section, counts by their findings' ranges
 )
 def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_CountedTable | _Claim]:
     """## What it does
@@ -111,14 +115,19 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Counte
     "moderate: a known set counted beside the table's citation" (confidence 0.6) for the rest,
     which may count what the table breaks down another way.
     """
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is not None:
             source = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-            yield _CountedTable(shown.labels, shown.table, countable(shown.table, source))
+            yield _CountedTable(shown.labels, block, countable(shown.table, source))
         if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.CAPTION, BlockKind.FOOTNOTE) or "ref" not in placed.block.plain.text:
             continue
-        text = placed.block.plain.text
-        for start, end in sentence_spans(text):
-            for claim in table_counts(text[start:end]):
-                yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))
+        for start, claim in _counts(placed.block.plain.text):
+            yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _counts(text: str) -> tuple[tuple[int, TableCount], ...]:
+    """The counts a paragraph's sentences state for a table, each with its sentence's start: kept by text, so an
+    edit reads its paragraph alone."""
+    return tuple((start, claim) for start, end in sentence_spans(text) for claim in table_counts(text[start:end]))

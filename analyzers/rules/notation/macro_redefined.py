@@ -93,6 +93,7 @@ def _redefinitions_after_use(ctx: RuleContext, parts: list[tuple[Section, list[M
     reads=("macros", "blocks"),
     scope=Scope.SECTION,
     combine=_redefinitions_after_use,
+    placed_parts=True,  # block indices within the section, cut by line and column; uses by their ranges
 )
 def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[MacroPlaces]:
     """## What it does
@@ -139,11 +140,15 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[MacroPlaces]
 
 
 def _places(ctx: RuleContext, section: Section, redefinitions: tuple[Redefinition, ...]) -> MacroPlaces:
-    """Where `section`'s blocks sit around each redefinition, and its first block using each redefined macro."""
+    """Where `section`'s blocks sit around each redefinition, and its first block using each redefined macro. The
+    blocks and the redefinition are compared by line and column, which a part kept by its section's text and place
+    keeps, as the macros' digest keeps the redefinition's."""
     cuts = []
     for redefinition in redefinitions:
         of_file = [number for number, placed in enumerate(section.blocks) if placed.file == redefinition.file]
-        before = [number for number in of_file if section.blocks[number].block.start < redefinition.later.start]
+        source = ctx.source(redefinition.file)
+        at = source.position(redefinition.later.start)
+        before = [number for number in of_file if source.position(section.blocks[number].block.start) < at]
         cuts.append((before[-1] if before else None, of_file[0] if of_file else None))
     uses = {}
     for name in dict.fromkeys(redefinition.name for redefinition in redefinitions):

@@ -67,12 +67,13 @@ class UnitOfAnotherDimension(Violation):
         return f"{self.symbol} in {self.here}, not {self.elsewhere}"
 
 
-def _of_two_dimensions(ctx: RuleContext, parts: list[tuple[Section, list[tuple[PlacedBlock, _Statement]]]]) -> Iterator[Finding]:
+def _of_two_dimensions(ctx: RuleContext, parts: list[tuple[Section, list[tuple[int, _Statement]]]]) -> Iterator[Finding]:
     """The sections' statements by symbol, in the paper's order: a symbol stated in units of two dimensions."""
     stated: dict[str, list[tuple[PlacedBlock, _Statement]]] = {}
     seen: set[tuple[str, int]] = set()
-    for _, statements in parts:
-        for placed, statement in statements:
+    for section, found in parts:
+        for block, statement in found:
+            placed = section.blocks[block]  # the block where it lies now: a part is kept while its section only moved
             where = (placed.file, placed.block.start + statement.start)
             if where not in seen:  # a caption is read in its float too
                 seen.add(where)
@@ -103,8 +104,9 @@ def _of_two_dimensions(ctx: RuleContext, parts: list[tuple[Section, list[tuple[P
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_of_two_dimensions,
+    placed_parts=True,  # statements by block index within the section, in the block's LaTeX
 )
-def unit_of_another_dimension(ctx: RuleContext, section: Section) -> Iterator[tuple[PlacedBlock, _Statement]]:
+def unit_of_another_dimension(ctx: RuleContext, section: Section) -> Iterator[tuple[int, _Statement]]:
     """## What it does
     Flags a symbol given a value whose unit has another dimension than the units it is given
     everywhere else: the phase-space flux κ stated as 1.1 × 10⁻² s⁻¹ and ≳ 10⁻³ s⁻¹, then required
@@ -131,10 +133,10 @@ def unit_of_another_dimension(ctx: RuleContext, section: Section) -> Iterator[tu
     ## Evidence
     "moderate: one symbol, a unit of another dimension".
     """
-    for placed in section.blocks:  # a section's statements, read again only when its text changes
+    for block, placed in enumerate(section.blocks):  # a section's statements, read again only when its text changes
         latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
         for statement in _statements(latex):
-            yield placed, statement
+            yield block, statement
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

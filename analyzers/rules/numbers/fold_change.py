@@ -63,10 +63,9 @@ class FoldNotInRow(Violation):
 
 @record(slots=True, eq=False)
 class _LogTable:
-    """A table with columns of log fold changes, where it is written, and its rows by header."""
+    """A table with columns of log fold changes, by its block's place in its section, and its rows by header."""
 
-    file: str
-    grid: Grid
+    block: int
     columns: tuple[tuple[int, float], ...]  # (column, base)
     rows: dict[str, int]
 
@@ -75,7 +74,7 @@ class _LogTable:
 class StatedFold:
     """A fold a sentence states, as plain values: a section's parts are kept in the analysis cache."""
 
-    placed: PlacedBlock
+    block: int  # the paragraph's place among its section's blocks
     sentence: str
     offset: int  # of the sentence in the block's plain text
     start: int  # of the fold in the sentence
@@ -84,8 +83,8 @@ class StatedFold:
     about: bool  # "about", "~": an estimate
 
     @classmethod
-    def of(cls, placed: PlacedBlock, sentence: str, offset: int, fold: re.Match[str]) -> StatedFold:
-        return cls(placed, sentence, offset, fold.start(), fold.end(), fold.group("n"), bool(fold.group("about")))
+    def of(cls, block: int, sentence: str, offset: int, fold: re.Match[str]) -> StatedFold:
+        return cls(block, sentence, offset, fold.start(), fold.end(), fold.group("n"), bool(fold.group("about")))
 
     def gives(self, log: float, decimals: int, base: float) -> bool:
         """Whether a log fold change, within its rounding, gives the stated fold within its own."""
@@ -95,7 +94,7 @@ class StatedFold:
         return low - margin <= value <= high + margin
 
 
-def _log_table(file: str, grid: Grid) -> _LogTable | None:
+def _log_table(block: int, grid: Grid) -> _LogTable | None:
     columns = tuple(
         (column, 10.0 if "10" in found.group(0) else 2.0)
         for column in grid.columns()
@@ -104,7 +103,7 @@ def _log_table(file: str, grid: Grid) -> _LogTable | None:
     if not columns:
         return None
     rows = {header: row for row in grid.body_rows() if len(header := grid.row_header(row)) > 2 and _NAMING_HEADER.search(header)}
-    return _LogTable(file, grid, columns, rows)
+    return _LogTable(block, columns, rows)
 
 
 def _named_row(stated: StatedFold, table: _LogTable) -> tuple[int, str] | None:
@@ -121,20 +120,23 @@ def _named_row(stated: StatedFold, table: _LogTable) -> tuple[int, str] | None:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_LogTable | StatedFold]]]) -> Iterator[Finding]:
-    tables = [item for _, items in parts for item in items if isinstance(item, _LogTable)]
-    for _, items in parts:
+    tables = [(section, item) for section, items in parts for item in items if isinstance(item, _LogTable)]
+    for section, items in parts:
         for stated in items:
             if isinstance(stated, StatedFold):
-                yield from _contradicted(ctx, stated, tables)
+                yield from _contradicted(ctx, section.blocks[stated.block], stated, tables)
 
 
-def _contradicted(ctx: RuleContext, stated: StatedFold, tables: list[_LogTable]) -> Iterator[Finding]:
-    for table in tables:
+def _contradicted(ctx: RuleContext, placed: PlacedBlock, stated: StatedFold, tables: list[tuple[Section, _LogTable]]) -> Iterator[Finding]:
+    """The fold of the paragraph `placed` against the rows it names, each table read where its section holds it now."""
+    for section, table in tables:
         named = _named_row(stated, table)
         if named is None:
             continue
         row, header = named
-        cells = [cell for column, _ in table.columns if (cell := table.grid.numeric(row, column)) and cell.value is not None]
+        shown = section.blocks[table.block]
+        grid = Grid.of(shown.block.table)  # type: ignore[arg-type]  # a table block: its text parses the same
+        cells = [cell for column, _ in table.columns if (cell := grid.numeric(row, column)) and cell.value is not None]
         bases = dict(table.columns)
         if not cells or any(stated.gives(cell.value or 0.0, cell.decimals, bases[cell.column]) for cell in cells):
             continue
@@ -143,15 +145,15 @@ def _contradicted(ctx: RuleContext, stated: StatedFold, tables: list[_LogTable])
             for cell in cells
         )
         quote = " ".join(stated.sentence[stated.start : stated.end].split())
-        violation = FoldNotInRow(quote, header, table.grid.table.label, folds)
+        violation = FoldNotInRow(quote, header, grid.table.label, folds)
         start, end = stated.offset + stated.start, stated.offset + stated.end
         evidence = Evidence(
             kind="moderate: a fold stated of a row of log fold changes",
-            statements=[cell_statement(ctx, table.file, table.grid, cell, "log fold change") for cell in cells],
+            statements=[cell_statement(ctx, shown.file, grid, cell, "log fold change") for cell in cells],
             reason=f"the sentence names row {header}; base to the power of each of its log fold changes",
         )
-        related = [ctx.related(table.file, cell.start, cell.end, "log fold change of the row") for cell in cells]
-        yield ctx.flag_block(violation, stated.placed, start, end, related=related, evidence=evidence)
+        related = [ctx.related(shown.file, cell.start, cell.end, "log fold change of the row") for cell in cells]
+        yield ctx.flag_block(violation, placed, start, end, related=related, evidence=evidence)
 
 
 @rule(
@@ -162,6 +164,7 @@ def _contradicted(ctx: RuleContext, stated: StatedFold, tables: list[_LogTable])
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_against_tables,
+    placed_parts=True,  # tables and sentences by block index within the section
 )
 def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable | StatedFold]:
     """## What it does
@@ -191,13 +194,13 @@ def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable 
     ## Fix safety
     No fix: the sentence may quote the wrong comparison, or the table may.
     """
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is not None and any(LOG_FOLD.search(cell.text) for row in shown.table.rows[: shown.table.header_rows] for cell in row):
-            table = _log_table(placed.file, Grid.of(shown.table))
+            table = _log_table(block, Grid.of(shown.table))
             if table is not None:
                 yield table
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _MAY_STATE_FOLD.search(text := placed.block.plain.text):
             for start, end in sentence_spans(text):
                 for fold in FOLD.finditer(text[start:end]):
-                    yield StatedFold.of(placed, text[start:end], start, fold)
+                    yield StatedFold.of(block, text[start:end], start, fold)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -34,6 +35,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import CellAt, body_cells
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
@@ -82,10 +84,18 @@ class _Sentence:
     """A prose sentence with two or more whole numbers: its words, and each number with where it is."""
 
     tokens: tuple[str, ...]
-    # (value, its token's place, where it is written, whether it follows its group: "control (n = 84)")
-    numbers: tuple[tuple[int, int, Spot, bool], ...]
+    # (value, its token's place, its span in the paragraph's plain text, whether it follows its group: "control (n = 84)")
+    numbers: tuple[tuple[int, int, tuple[int, int], bool], ...]
     respectively: bool
     text: str
+
+
+@record(slots=True)
+class _Paragraph:
+    """A paragraph's sentences with two or more whole numbers, the paragraph by its place among its section's blocks."""
+
+    block: int
+    sentences: tuple[_Sentence, ...]
 
 
 @violation_type
@@ -143,36 +153,44 @@ def _lines(table: Table) -> Iterator[list[tuple[Cell, str]]]:
         yield [(cell, table.row_header(cell.row)) for cell in cells if cell.column == column and _words(table.row_header(cell.row))]
 
 
-def _sentences(ctx: RuleContext, section: Section) -> Iterator[_Sentence]:
-    """The section's prose sentences with two or more whole numbers."""
-    for placed in section.blocks:
-        if placed.kind is not BlockKind.PARAGRAPH:
+def _paragraphs(section: Section) -> Iterator[_Paragraph]:
+    """The section's paragraphs with a sentence of two or more whole numbers."""
+    for block, placed in enumerate(section.blocks):
+        if placed.kind is BlockKind.PARAGRAPH and HAS_DIGIT(text := placed.block.plain.text):  # else no whole number to read
+            sentences = _sentences(text)
+            if sentences:
+                yield _Paragraph(block, sentences)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _sentences(text: str) -> tuple[_Sentence, ...]:
+    """A paragraph's sentences with two or more whole numbers, kept by text so an edit reads its paragraph alone."""
+    found_sentences = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        found = [
+            (match, bool(_SIZE_BEFORE.search(sentence, 0, match.start())))
+            for match in _WHOLE.finditer(sentence)
+            if not _SET_BEFORE.search(sentence, 0, match.start()) or _SIZE_BEFORE.search(sentence, 0, match.start())
+        ]
+        if len(found) < 2:
             continue
-        text = placed.block.plain.text
-        if not HAS_DIGIT(text):  # no whole number to read
-            continue
-        for start, end in sentence_spans(text):
-            sentence = text[start:end]
-            found = [
-                (match, bool(_SIZE_BEFORE.search(sentence, 0, match.start())))
-                for match in _WHOLE.finditer(sentence)
-                if not _SET_BEFORE.search(sentence, 0, match.start()) or _SIZE_BEFORE.search(sentence, 0, match.start())
-            ]
-            if len(found) < 2:
-                continue
-            tokens = [(match.start(), match.group().lower()) for match in _TOKEN.finditer(sentence)]
-            place = {at: index for index, (at, _) in enumerate(tokens)}
-            numbers = tuple(
-                (
-                    int(match.group(1).replace(",", "")),
-                    place[match.start()],
-                    ctx.spot(placed, start + match.start(), start + match.end()),
-                    after,
-                )
-                for match, after in found
-                if match.start() in place
+        tokens = [(match.start(), match.group().lower()) for match in _TOKEN.finditer(sentence)]
+        place = {at: index for index, (at, _) in enumerate(tokens)}
+        numbers = tuple(
+            (
+                int(match.group(1).replace(",", "")),
+                place[match.start()],
+                (start + match.start(), start + match.end()),
+                after,
             )
-            yield _Sentence(tuple(word for _, word in tokens), numbers, bool(_RESPECTIVELY.search(sentence)), " ".join(sentence.split()))
+            for match, after in found
+            if match.start() in place
+        )
+        found_sentences.append(
+            _Sentence(tuple(word for _, word in tokens), numbers, bool(_RESPECTIVELY.search(sentence)), " ".join(sentence.split()))
+        )
+    return tuple(found_sentences)
 
 
 def _places(sentence: _Sentence, member: _Member) -> list[int]:
@@ -182,7 +200,7 @@ def _places(sentence: _Sentence, member: _Member) -> list[int]:
     return [place for place, word in enumerate(sentence.tokens) if word == member.words[0]]
 
 
-def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, Spot, _Member]]:
+def _given(sentence: _Sentence, line: _SizeLine) -> list[tuple[int, tuple[int, int], _Member]]:
     """The sizes the sentence gives the line's groups: in the order it names them, all before or all after the
     values, with "respectively"; or each to the group named right after it (before an "n =")."""
     named = sorted(((places[0], member) for member in line.members if (places := _places(sentence, member))), key=lambda pair: pair[0])
@@ -206,18 +224,18 @@ def _slip(stated: int, size: int) -> bool:
     return stated != size and (abs(stated - size) == 1 or abs(stated - size) <= _SLIP * max(stated, size))
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_SizeLine | _Sentence]]]) -> Iterator[Finding]:
-    items = [item for _, found in parts for item in found]
-    lines = [item for item in items if isinstance(item, _SizeLine)]
-    for sentence in (item for item in items if isinstance(item, _Sentence)):
-        for line in lines:
-            ctx.spend(1)
-            given = _given(sentence, line)
-            if len({member.name for _, _, member in given}) < 2:
-                continue
-            for stated, spot, member in given:
-                if _slip(stated, member.size):
-                    yield _reported(ctx, sentence, stated, spot, member)
+def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_SizeLine | _Paragraph]]]) -> Iterator[Finding]:
+    lines = [item for _, found in parts for item in found if isinstance(item, _SizeLine)]
+    for section, found in parts:
+        for paragraph in (item for item in found if isinstance(item, _Paragraph)):
+            for sentence, line in ((sentence, line) for sentence in paragraph.sentences for line in lines):
+                ctx.spend(1)
+                given = _given(sentence, line)
+                if len({member.name for _, _, member in given}) < 2:
+                    continue
+                for stated, (start, end), member in given:
+                    if _slip(stated, member.size):
+                        yield _reported(ctx, sentence, stated, ctx.spot(section.blocks[paragraph.block], start, end), member)
 
 
 def _reported(ctx: RuleContext, sentence: _Sentence, stated: int, spot: Spot, member: _Member) -> Finding:
@@ -245,8 +263,9 @@ def _reported(ctx: RuleContext, sentence: _Sentence, stated: int, spot: Spot, me
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_against_tables,
+    placed_parts=True,  # cells' ranges, numbers by block index within the section and span in its plain text
 )
-def group_size_mismatch(ctx: RuleContext, section: Section) -> list[_SizeLine | _Sentence]:
+def group_size_mismatch(ctx: RuleContext, section: Section) -> list[_SizeLine | _Paragraph]:
     """## What it does
     Compares the sizes a sentence gives named groups with the sizes a table gives the same
     groups: "The number of branch days allocated to each were 84 to control, 80 to forced
@@ -272,4 +291,4 @@ def group_size_mismatch(ctx: RuleContext, section: Section) -> list[_SizeLine | 
     ## Fix safety
     No fix: which count is right is the author's to say.
     """
-    return [*_size_lines(ctx, section), *_sentences(ctx, section)]
+    return [*_size_lines(ctx, section), *_paragraphs(section)]

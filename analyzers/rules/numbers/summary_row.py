@@ -39,7 +39,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, referenced_labels
+from ...quantities import ShownTable, TableAt, body_cells, name_words, referenced_labels, shown_table, shown_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .extents import NUMBER, End, cell_gives, end_of, stated_finding, stated_ranges, statements_of, statistic_columns, tables_and_statements
@@ -160,9 +160,9 @@ def _disagreeing(stated: _Summary, tables: Sequence[ShownTable]) -> Iterator[Fin
             return
 
 
-def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Summary]]]) -> Iterator[Finding]:
+def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[TableAt | _Summary]]]) -> Iterator[Finding]:
     statements = list(statements_of(parts, _Summary))
-    tables = [shown for shown in statements_of(parts, ShownTable) if statistic_columns(shown.table)] if statements else []
+    tables = [shown for shown in shown_tables(parts) if statistic_columns(shown.table)] if statements else []
     for stated in statements if tables else ():
         yield from _disagreeing(stated, tables)
 
@@ -175,8 +175,9 @@ def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownT
     reads=("blocks",),
     scope=Scope.SECTION,
     combine=_against_tables,
+    placed_parts=True,  # tables by block index within the section, ranges by their findings' ranges
 )
-def summary_row_contradicted(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Summary]:
+def summary_row_contradicted(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Summary]:
     """## What it does
     Flags a range a sentence states of a variable, with its mean, median or standard deviation,
     when the row of a table of summary statistics (columns Min, Max, Mean, SD) it describes gives
@@ -201,7 +202,8 @@ def summary_row_contradicted(ctx: RuleContext, section: Section) -> Iterator[Sho
     ## Fix safety
     No fix: the table may be the side that is wrong.
     """
-    return tables_and_statements(ctx, section, _stated_in)
+    yield from (TableAt(shown.labels, block) for block, placed in enumerate(section.blocks) if (shown := shown_table(placed)))
+    yield from (item for item in tables_and_statements(ctx, section, _stated_in) if isinstance(item, _Summary))
 
 
 def _statistics(text: str) -> tuple[tuple[str, End], ...]:

@@ -29,7 +29,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, shown_table, tables_by_label
+from ...quantities import ShownTable, TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables, with_printed
@@ -78,8 +78,8 @@ class _Unpaired:
     anchor: Finding
 
 
-def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Unpaired | Finding]]]) -> Iterator[Finding]:
-    labelled = tables_by_label(parts, ShownTable)
+def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Unpaired | Finding]]]) -> Iterator[Finding]:
+    labelled = {label: table for label, (_, table) in tables_at_by_label(parts, TableAt).items()}
     tables = with_printed(labelled, ctx)
     for _, items in parts:
         for item in items:
@@ -87,7 +87,7 @@ def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable
                 yield item
             elif isinstance(item, _Unpaired):
                 for label in item.labels:
-                    same = [e for e in estimates(tables[label].table) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
+                    same = [e for e in estimates(tables[label]) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
                     report = replace(item.report, b_text=same[0].b_text) if len(same) == 1 else None
                     if report is not None and (violation := _inconsistent(report, same[0].se_text, f" (Table {label})")):
                         against = "the standard error of the table its number names" if label not in labelled else _CITED_SE
@@ -126,8 +126,9 @@ def _inconsistent(report: CoefficientReport, se_text: str, source: str = "") -> 
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_against_tables,
+    placed_parts=True,  # tables by block index within the section, the rest by findings' ranges
 )
-def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Unpaired | Finding]:
+def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Unpaired | Finding]:
     """## What it does
     Checks a coefficient a sentence reports against its own standard error: "b = 0.16, SE =
     0.08, t = 3.50" (the t must be |b| / SE) or "b = -0.133, p < .001" where the table the
@@ -162,10 +163,10 @@ def coefficient_statistics_inconsistent(ctx: RuleContext, section: Section) -> I
     text types "Table 3" instead of a `\\ref`); "moderate: a table row's estimate, standard error, statistic
     and p".
     """
-    for placed in section.blocks:
+    for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is not None:
-            yield shown
+            yield TableAt(shown.labels, block)
             yield from _table_rows(ctx, section, placed, shown)
         elif placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and "=" in placed.block.plain.text:
             yield from _paragraph_reports(ctx, placed)

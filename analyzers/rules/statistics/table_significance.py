@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import BlockKind, Table
+from ....latex.model import BlockKind
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, shown_table, tables_by_label
+from ...quantities import TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
@@ -57,20 +57,21 @@ class _Claim:
     claim: NoneSignificant
     quote: str
     labels: tuple[str, ...]  # the tables the sentence or its paragraph references
-    section_table: Table | None  # else the section's one table of p-values
+    section_table: TableAt | None  # else the section's one table of p-values
     anchor: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[ShownTable | _Claim]]]) -> Iterator[Finding]:
-    labelled = tables_by_label(parts, ShownTable)
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Claim]]]) -> Iterator[Finding]:
+    labelled = {label: table for label, (_, table) in tables_at_by_label(parts, TableAt).items()}
     tables = with_printed(labelled, ctx)
-    for _, items in parts:
+    for section, items in parts:
         for item in items:
             if not isinstance(item, _Claim):
                 continue
-            cited = [(f"Table {label}", tables[label].table) for label in item.labels if label in tables]
+            cited = [(f"Table {label}", tables[label]) for label in item.labels if label in tables]
             citing = [label for label in item.labels if label in tables or not printed_key(label)]  # a number bound to no table cites none
-            shown = [("the section's table of p-values", item.section_table)] if not citing and item.section_table else []
+            own = item.section_table
+            shown = [("the section's table of p-values", own.table(section))] if not citing and own is not None else []
             for name, table in cited or shown:
                 cell = next(significant_cells(table, item.claim.level), None)
                 if cell is None:
@@ -96,8 +97,9 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sho
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
     combine=_claims_against_tables,
+    placed_parts=True,  # tables by block index within the section, claims by their findings' ranges
 )
-def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Claim]:
+def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Claim]:
     """## What it does
     Reads a sentence that says none of the tests it speaks of is significant ("None of these
     associations were statistically significant", "all ps > .10") against the p-value column
@@ -127,14 +129,14 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     when the text types "Table 3" instead of a `\\ref`); "weak: the section's one table of p-values" when the
     paragraph references no table.
     """
-    tables = [shown for placed in section.blocks if (shown := shown_table(placed)) is not None]
-    yield from tables
+    tables = [(TableAt(shown.labels, block), shown.table) for block, placed in enumerate(section.blocks) if (shown := shown_table(placed))]
+    yield from (at for at, _ in tables)
     paragraphs = [
         placed
         for placed in section.blocks
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _may_claim(placed.block.plain.text)
     ]
-    with_p = [shown.table for shown in tables if p_columns(shown.table)] if paragraphs else []
+    with_p = [at for at, table in tables if p_columns(table)] if paragraphs else []
     for placed in paragraphs:
         yield from _paragraph_claims(ctx, placed, with_p[0] if len(with_p) == 1 else None)
 
@@ -143,7 +145,7 @@ def _may_claim(text: str) -> bool:
     return "ignifican" in text or " ps" in text or "p-values" in text
 
 
-def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: Table | None) -> Iterator[_Claim]:
+def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: TableAt | None) -> Iterator[_Claim]:
     text = placed.block.plain.text
     paragraph_refs = paragraph_tables(placed.block)
     is_corrected = corrected(text)
