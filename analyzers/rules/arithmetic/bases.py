@@ -30,8 +30,9 @@ _RELATION = (
     r"\s*(?:of|" + _CHANGE_NOUN + r"(?:\s+(?:from|over|relative\s+to|compared\s+(?:to|with)|of|on|in))?"
     r"|(?:lower|higher|less|more|smaller|larger|greater|fewer|below|above)\s+than)\b"
 )
+_RANK = r"\\?%\s*ile|percentile|th\b"  # "the 99%ile slowdown", "the 95th": a rank, not a value
 # The words that lead from the relation to the base: a few, no digit, no other clause.
-_TO_BASE = r"(?P<words>(?:\s+(?!(?:and|or|but|while|whereas|which)\b)[^\s\d,;:()]+){0,9}?)\s*\(?\s*(?:\\?[$€£]\s*)?"
+_TO_BASE = r"(?P<words>(?:\s+(?!(?:and|or|but|while|whereas|which)\b)[^\s\d,;:().]+){0,9}?)\s*\(?\s*(?:\\?[$€£]\s*)?"
 _STATED = DeferredPattern(
     _CONNECT
     + NUMBER
@@ -45,6 +46,7 @@ _STATED = DeferredPattern(
     re.IGNORECASE,
 )
 _NUMBER = DeferredPattern(NUMBER)
+_RANK_AFTER = DeferredPattern(r"\s*(?:" + _RANK + r")", re.IGNORECASE)
 _OUT_OF = DeferredPattern(r"\(\s*out\s+of\s+(?:an?\s+|the\s+)?[^()\d]{0,40}?" + NUMBER + r"[^()\d]*\)", re.IGNORECASE)
 # A pair written before the value: "0.79 minutes, versus 1.13 minutes for the old method, which is a 44% improvement".
 _VERSUS = DeferredPattern(r"(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*(?:\\?[$€£]\s*)?$", re.IGNORECASE)
@@ -117,6 +119,8 @@ def _value_before(text: str, connect: int) -> tuple[Written | None, Written | No
     ):
         return None, None
     value = numbers[-1]
+    if _RANK_AFTER.match(text, value.end):
+        return None, None
     after = _PARENTHESIS.sub("", text[value.end : connect])
     if re.search(r"\d", after) or ")" in after:  # another number between, or the value closes a parenthesis: "(s.e. 0.04), which"
         return None, None
