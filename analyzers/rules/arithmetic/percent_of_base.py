@@ -7,7 +7,9 @@ average hazard rate (4.7%)", "a decrease of 204 pesos (out of a group mean of 94
 22%", "a slowdown of 1.2, which is 48% lower than the baseline's 2.3". The value is the last
 number before the connecting words (", which is", ", or", "representing", "equivalent to", ", a"),
 parentheses aside; the base is the number the words after the percentage lead to ("of", "a
-decrease from", "lower than"), or a parenthesis "(out of … N)". The percentage is read every way
+decrease from", "lower than"), or a parenthesis "(out of … N)", or, where the pair comes first
+("0.79 minutes, versus 1.13 minutes for the old method, which is a 44% improvement"), the number
+before "versus". A rank ("the 99%ile slowdown") is no value. The percentage is read every way
 it can be meant: the value's share of the base, the change between them relative to either, or
 their difference in points; each within the rounding of all three numbers, and an estimate
 ("about", "≈") within a tenth more. Only where no reading gives it is the sentence flagged. A list
