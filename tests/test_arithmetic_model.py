@@ -2,6 +2,7 @@
 
 import re
 
+from auditex.analyzers.rules.arithmetic.bases import based_percentages
 from auditex.analyzers.rules.arithmetic.columns import (
     PROPORTION,
     SHARE,
@@ -334,3 +335,23 @@ def test_changes_after_by_pair_with_the_sides_before_it_in_order():
     struck, dsst = ratio_claims("For AUC, EnKCF outperformed Struck and DSST by 5% and 10% while running faster.")
     assert (struck.factor, struck.compared, dsst.factor, dsst.compared) == (5, "Struck", 10, "DSST")
     assert ratio_claims("Ours outperforms the previous best by 0.68% and 1.33%.") == ()  # two changes, one side: on what each?
+
+
+def test_a_percentage_of_a_base_reads_the_value_before_the_connecting_words_and_the_base_after():
+    (stated,) = based_percentages("reduce the rate by 1.78 ppt (s.e. 0.04), which represents a 38% decrease from the average rate (4.7%).")
+    assert (stated.value.value, stated.percent.value, stated.base.value) == (1.78, 38.0, 4.7)
+    assert stated.recomputes()
+
+
+def test_a_percentage_of_a_base_takes_the_base_out_of_a_parenthesis_or_before_versus():
+    (out_of,) = based_percentages("a decrease of 204 pesos (out of a group mean of 942), equivalent to 22% of the mean")
+    (versus,) = based_percentages("0.79 minutes, versus 1.13 minutes for the old method, which is a 24% improvement")
+    assert (out_of.base.value, out_of.recomputes()) == (942.0, True)
+    assert (versus.value.value, versus.base.value, versus.recomputes()) == (1.13, 0.79, False)
+
+
+def test_a_percentage_of_a_base_is_not_read_from_a_list_a_bound_a_factor_or_a_year():
+    assert not based_percentages("by 1.5 and 1.4 ppt, representing a 37% and 34% drop from the average of 4.03%")
+    assert not based_percentages("holds 512 entries, which is over 50% of the 300 lines")
+    assert not based_percentages("10.35 million per second, which is 71% of a baseline system, 10x of lock")
+    assert not based_percentages("surveyed in 2015, or 12% of the 300 firms")

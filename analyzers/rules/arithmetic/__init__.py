@@ -7,6 +7,7 @@ from .change_per_line import change_per_line_mismatch
 from .change_target import change_end_is_difference
 from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
+from .percent_of_base import percent_of_base_mismatch
 from .pooled_row import pooled_row_mismatch
 from .ratio_claim import ratio_claim_mismatch
 from .share_column import share_column_mismatch
@@ -23,6 +24,7 @@ __all__ = [
     "change_per_line_mismatch",
     "grid_count_mismatch",
     "parts_not_whole",
+    "percent_of_base_mismatch",
     "pooled_row_mismatch",
     "ratio_claim_mismatch",
     "share_column_mismatch",

@@ -23,10 +23,10 @@ from ...quantities import slack
 # A written number: thousands separated by commas or thin spaces ("12,911", "13 632 566"), decimals.
 NUMBER = r"(?<![\w.,^_{\\])(\d{1,3}(?:(?:,|\\,|\s)\d{3})+(?!\d)|\d+)(\.\d+)?(?![\w^_])"
 _NUMBER = DeferredPattern(NUMBER)
-_PERCENT_SIGN = r"\s*(?:\\?%|\s*per\s*cent\b|\s*percent\b)"
+PERCENT_SIGN = r"\s*(?:\\?%|\s*per\s*cent\b|\s*percent\b)"
 
 
-def _may_write_percent(text: str) -> bool:
+def may_write_percent(text: str) -> bool:
     """A percent sign or the word: what every share and stated change needs, found before any pattern runs."""
     return "%" in text or "cent" in text.lower()
 
@@ -59,7 +59,7 @@ def _number_at(text: str, start: int) -> Written | None:
 
 # Shares: "A out of B (P%)", "A out of B, or P%", "P% (A/B)", "A of B (P%)", and "Of the B …, A (P%) …".
 _FRACTION = NUMBER + r"\s*(?:out\s+of|/|of\s+(?:the|all|a\s+total\s+of)?)\s*" + NUMBER
-_PERCENT = NUMBER + _PERCENT_SIGN
+_PERCENT = NUMBER + PERCENT_SIGN
 _SHARE_AFTER = DeferredPattern(_FRACTION + r"[^()\d]{0,40}?\(\s*" + _PERCENT + r"\s*\)", re.IGNORECASE)
 # "33 out of 868 searches, or 3.8%": the share after a comma, the counts' words between.
 _SHARE_COMMA = DeferredPattern(_FRACTION + r"[^()\d;.,]{0,40}?,\s*(?:or\s+|i\.e\.,?\s*|that\s+is,?\s*)?" + _PERCENT, re.IGNORECASE)
@@ -95,7 +95,7 @@ def _truncated(written: Written, exact: float) -> bool:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def shares(text: str) -> tuple[Share, ...]:
     """Every share of a count the text writes with its base, cached by text."""
-    if not _may_write_percent(text):
+    if not may_write_percent(text):
         return ()
     found: dict[int, Share] = {}
     for match in _SHARE_AFTER.finditer(text):
@@ -124,7 +124,7 @@ _CHANGE_WORD = (
 )
 _PAIR = NUMBER + r"\s*%?\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + NUMBER + r"\s*%?"
 _CHANGE_THEN_PAIR = DeferredPattern(
-    r"(?:\b" + _CHANGE_WORD + r"\b[^.;()\d]{0,40}?" + NUMBER + _PERCENT_SIGN + r"|" + NUMBER + _PERCENT_SIGN + r"[^.;()\d]{0,25}?\b"
+    r"(?:\b" + _CHANGE_WORD + r"\b[^.;()\d]{0,40}?" + NUMBER + PERCENT_SIGN + r"|" + NUMBER + PERCENT_SIGN + r"[^.;()\d]{0,25}?\b"
     r"" + _CHANGE_WORD + r"\b)[^.;()\d]{0,80}?\(\s*(?:i\.e\.,?\s*)?[^()]{0,30}?" + _PAIR + r"\s*\)",
     re.IGNORECASE,
 )
@@ -140,10 +140,10 @@ _CHANGE = (
     + _CHANGE_WORD
     + r"\b[^.;()\d]{0,40}?"
     + NUMBER
-    + _PERCENT_SIGN
+    + PERCENT_SIGN
     + r"|"
     + NUMBER
-    + _PERCENT_SIGN
+    + PERCENT_SIGN
     + r"[^.;()\d]{0,25}?\b"
     + _CHANGE_WORD
     + r"\b)"
@@ -154,11 +154,11 @@ _CHANGE_THEN_FROM_TO = DeferredPattern(_CHANGE + r"(?P<between>[^.;()\d]{0,40}?)
 _NEW_CLAUSE = DeferredPattern(r"\b(?:and|while|whereas|but|which|although|than|over|(?:compared|relative)\s+(?:to|with))\b", re.IGNORECASE)
 
 
-_ENDPOINT_AFTER = DeferredPattern(_PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
+_ENDPOINT_AFTER = DeferredPattern(PERCENT_SIGN + r"\s+to\s", re.IGNORECASE)
 _ENDPOINT_BEFORE = DeferredPattern(r"\bfrom\s+(?:about\s+|around\s+)?$", re.IGNORECASE)
 
 
-def _is_year(number: Written) -> bool:
+def is_year(number: Written) -> bool:
     return number.decimals == 0 and 1900 <= number.value <= 2100 and "," not in f"{number.value}"
 
 
@@ -187,7 +187,7 @@ class StatedChange:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stated_changes(text: str) -> tuple[StatedChange, ...]:
-    if not _may_write_percent(text):
+    if not may_write_percent(text):
         return ()
     found = []
     for match in _CHANGE_THEN_PAIR.finditer(text) if "(" in text else ():  # the pair in parentheses beside a percentage
@@ -206,7 +206,7 @@ def _endpoint_changes(text: str, read: set[int]) -> Iterator[StatedChange]:
         for match in pattern.finditer(text):
             first, second = Written.read(match, first_group), Written.read(match, first_group + 2)
             change = Written.read(match, change_group) if match.group(change_group) else Written.read(match, change_group + 2)
-            if change.start in read or _NEW_CLAUSE.search(match.group("between")) or _is_year(first) or _is_year(second):
+            if change.start in read or _NEW_CLAUSE.search(match.group("between")) or is_year(first) or is_year(second):
                 continue
             if _ENDPOINT_AFTER.match(text, change.end) or _ENDPOINT_BEFORE.search(text, max(0, change.start - 12), change.start):
                 continue  # "with the rate rising from 0.06% to 3%": the percentage is a value, not the change
@@ -279,9 +279,9 @@ def _is_setting(text: str, number: Written) -> bool:
 # single-copy, 6.7% duplicated)". Each part is a number and the words that name it; nothing else may stand
 # in the parentheses, so that a list of examples or of settings is not read as a partition.
 _NAMING_WORDS = r"(?:\s*[A-Za-z][A-Za-z-]*){1,4}"
-_PART = NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS
+_PART = NUMBER + r"(" + PERCENT_SIGN + r")?" + _NAMING_WORDS
 _BREAKDOWN = DeferredPattern(
-    NUMBER + r"(" + _PERCENT_SIGN + r")?" + _NAMING_WORDS + r"\s*\(\s*((?:" + _PART + r"\s*,\s*(?:and\s+)?)+" + _PART + r"|"
+    NUMBER + r"(" + PERCENT_SIGN + r")?" + _NAMING_WORDS + r"\s*\(\s*((?:" + _PART + r"\s*,\s*(?:and\s+)?)+" + _PART + r"|"
     r"" + _PART + r"\s+and\s+" + _PART + r")\s*\)",
     re.IGNORECASE,
 )
