@@ -5,6 +5,7 @@ import math
 import pytest
 
 from auditex.analyzers.rules.statistics.cells import impossible_cells
+from auditex.analyzers.rules.statistics.centring import LOPSIDED, off_centre
 from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from auditex.analyzers.rules.statistics.direction import contradicted_directions
 from auditex.analyzers.rules.statistics.model import (
@@ -53,6 +54,26 @@ def test_bounds_and_estimates():
     (percent,) = read_intervals("45% (95% CI 0.40–0.50)")
     assert percent.percent_mismatch and not percent.excludes_estimate
     assert interval_number("−\\infty") == -math.inf and interval_number("1,234.5") == 1234.5
+
+
+@pytest.mark.parametrize(
+    ("text", "lopsided"),
+    [
+        ("the effect was −0.43 kg [95% CI: −1.16, −0.3]", True),  # a unit between estimate and interval
+        ("d = 0.18, 95% CI [−0.38, 0.38]", True),
+        ("d = 0.05, 95% CI [−0.44, 0.33]", False),  # within what a noncentral interval and rounding allow
+        ("HR 2.10 (95% CI 1.02–4.31)", False),  # centred on the log scale
+        ("OR = 0.04, 95% CI [0.00, 0.69]", False),  # a bound rounded to 0 may be any small ratio
+        ("accuracy 0.95 (95% CI 0.90–0.97)", False),  # centred on the logit
+        ("r = .90, 95% CI [.70, .97]", False),  # centred on Fisher's z
+        ("median 1.2 (95% CI 0.9–3.5)", False),
+        ("0.45 (95% CI 0.451–0.62)", False),  # the estimate touches its bound
+    ],
+)
+def test_an_estimate_off_its_intervals_centre_on_every_scale(text, lopsided):
+    (interval,) = read_intervals(text)
+    times = off_centre(interval, text[: interval.estimate_start])
+    assert (times is not None and times >= LOPSIDED) == lopsided
 
 
 @pytest.mark.parametrize(

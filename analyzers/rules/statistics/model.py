@@ -26,9 +26,12 @@ _INTERVAL_NAME = (
 _INTERVAL = DeferredPattern(
     rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?\s*(?P<close>[\])])?"
 )
-# The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI".
+# A unit written between an estimate and its interval.
+_UNIT = r"(?:[kmμµ]?g|[cmk]?m|m?s|sec|min|h|hrs?|days?|weeks?|months?|years?|pp|points?|bpm|mmHg|m?L|ml|dB|Hz)\b"
+# The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI",
+# "−0.43 kg [95% CI" (a unit between them).
 _ESTIMATE = DeferredPattern(
-    rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*[,;(\[]?\s*$"
+    rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*(?:{_UNIT}\s*)?[,;(\[]?\s*$"
 )
 # A number after a sign or a bracket that the symbol before it did not explain: "t(103) = -2.60", "p < .001".
 _UNNAMED_AFTER = DeferredPattern(r"[=<>≤≥)\]]\s*$")
@@ -52,6 +55,7 @@ class ReportedInterval:
     estimate_text: str
     estimate_start: int
     percent_mismatch: bool  # "45% (95% CI 0.40–0.50)": the estimate in percent, the bounds as fractions
+    in_percent: bool  # the estimate is written in percent
 
     @property
     def reversed(self) -> bool:
@@ -91,7 +95,7 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
         if _glued(text, match):
             continue
         low_text, high_text = match.group("low"), match.group("high")
-        estimate, estimate_text, estimate_start, mismatch = None, "", match.start(), False
+        estimate, estimate_text, estimate_start, mismatch, in_percent = None, "", match.start(), False, False
         before = text[max(0, match.start() - 60) : match.start()]
         adjacent = _ESTIMATE.search(before)
         if adjacent and _names_an_estimate(before, adjacent) and not _ANOTHER_SCALE.search(before[-40:]):
@@ -99,7 +103,8 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
             estimate = interval_number(estimate_text)
             estimate_start = match.start() - len(before) + adjacent.start("value")
             bounds_percent = "%" in match.group(0)[match.start("low") - match.start() :]
-            mismatch = bool(adjacent.group("percent")) != bounds_percent
+            in_percent = bool(adjacent.group("percent"))
+            mismatch = in_percent != bounds_percent
         found.append(
             ReportedInterval(
                 interval_number(low_text),
@@ -112,6 +117,7 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
                 estimate_text,
                 estimate_start,
                 mismatch,
+                in_percent,
             )
         )
     return tuple(found)
