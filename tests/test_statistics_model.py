@@ -13,6 +13,7 @@ from auditex.analyzers.rules.statistics.model import (
     interval_number,
     is_correlation_table,
     possible_stars,
+    read_interval_significance,
     read_intervals,
     read_null_claims,
     read_significance_claims,
@@ -354,3 +355,23 @@ def test_statistic_columns_read_row_by_row_in_groups() -> None:
 def test_direction_words_are_read_against_their_own_values(text, contradicted):
     found = contradicted_directions(text, tuple(sentence_spans(text)))
     assert [(claim.word, claim.first, claim.second) for claim in found] == contradicted
+
+
+@pytest.mark.parametrize(
+    ("text", "says_significant", "contradicted"),
+    [
+        ("significantly associated, β = 0.07, 95% CI [−0.03, 0.17]", True, True),
+        ("did not significantly differ from zero, d = 0.06, 95% CI [−0.16, 0.27]", False, False),
+        ("not a significant risk (OR = 1.90, 95% CI 1.30–2.80)", False, True),  # a ratio: null 1
+        ("a significant gain (2.10, 95% CI [0.80, 3.40])", True, False),  # unnamed: may be a ratio's, holds 1
+        ("a significant effect, b = 0.20, 95% CI [0.00, 0.40]", True, False),  # a bound at the null decides nothing
+    ],
+)
+def test_a_significance_word_is_read_against_the_interval_it_cites(text, says_significant, contradicted):
+    (claim,) = read_interval_significance(text)
+    assert (claim.says_significant, claim.contradicted) == (says_significant, contradicted)
+
+
+def test_a_p_value_or_another_level_leaves_the_interval_to_others():
+    assert read_interval_significance("significant (t(40) = 2.10, p = .04, d = 0.30, 95% CI [−0.01, 0.61])") == ()
+    assert read_interval_significance("not significant (b = 0.20, 90% CI [0.01, 0.39])") == ()

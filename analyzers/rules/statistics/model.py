@@ -74,6 +74,17 @@ class ReportedInterval:
     def written(self) -> str:
         return f"[{self.low_text}, {self.high_text}]"
 
+    def holds(self, value: float) -> bool | None:
+        """Whether the interval contains the value (True) or excludes it (False) beyond the rounding
+        of its bounds; None where a bound may be the value."""
+        low, high = sorted((self.low, self.high))
+        slack = 0.5 * 10 ** -min(decimals(self.low_text), decimals(self.high_text))
+        if low > value + slack or high < value - slack:
+            return False
+        if low < value - slack and high > value + slack:
+            return True
+        return None
+
 
 def interval_number(text: str) -> float:
     """A bound or estimate as written: "−0.5", "1,234.5", "∞", "-\\infty"."""
@@ -159,11 +170,7 @@ class NullClaim:
     @property
     def contradicted(self) -> bool:
         """The interval holds the value when the sentence says it does not, or the other way, beyond the rounding of its bounds."""
-        low, high = sorted((self.interval.low, self.interval.high))
-        slack = 0.5 * 10 ** -min(decimals(self.interval.low_text), decimals(self.interval.high_text))
-        if self.says_contains:
-            return bool(low > self.value + slack or high < self.value - slack)
-        return bool(low < self.value - slack and high > self.value + slack)
+        return self.interval.holds(self.value) is (not self.says_contains)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -259,42 +266,85 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     # The cheap tests first: a claim needs a p-value, so a p and a comparison, and most blocks hold no synonym.
     if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
-    words = [
+    return _claims(text, _synonym_words(text), synonym=True)
+
+
+def _synonym_words(text: str) -> list[re.Match[str]]:
+    """The synonyms of significance that claim on their own: not beside the word itself, and "differ" only negated."""
+    return [
         word
         for word in _SYNONYM.finditer(text)
         if not _SIGNIFICANT.search(text, max(0, word.start() - 30), min(len(text), word.end() + 30))
         and (not _NEGATED_ONLY.match(word.group("word")) or _NEGATED.search(text[max(0, word.start() - 40) : word.start()]))
     ]
-    return _claims(text, words, synonym=True)
+
+
+# An interval that tests at .05: labelled 95%, or with no level (95% is the default one).
+_AT_95 = DeferredPattern(r"(?:95(?:\.0+)?\s*%|[^\d])")
+# An interval of a ratio, whose null value is 1: named so before the interval.
+_RATIO = DeferredPattern(r"\b(?:a?OR|a?HR|RR|IRR|odds|hazard|ratios?)\b", re.I)
+
+
+@record(slots=True)
+class IntervalSignificance:
+    """A significance word whose clause gives an interval in place of a p-value."""
+
+    says_significant: bool
+    word: str  # as written, with its negation: "not statistically significant"
+    word_start: int
+    interval: ReportedInterval
+    ratio: bool  # the interval's estimate is named a ratio: its null value is 1
+    synonym: bool
+
+    @property
+    def contradicted(self) -> bool:
+        """The interval holds the null value where the word says significant, or excludes it where the word
+        says not; an unnamed interval of positive bounds may be a ratio's, and must say so of 0 and of 1."""
+        nulls = (1.0,) if self.ratio else (0.0,) if min(self.interval.low, self.interval.high) <= 0 else (0.0, 1.0)
+        sides = {self.interval.holds(null) for null in nulls}
+        return sides == {self.says_significant}
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_interval_significance(text: str) -> tuple[IntervalSignificance, ...]:
+    """Each significance word (or its synonym) with the first interval in its clause, where no p-value
+    stands between them (the p is what STAT007 reads); hedged words claim nothing."""
+    if "ignifican" not in text and not _SYNONYM.search(text):
+        return ()
+    intervals = read_intervals(text)
+    claims = []
+    for words, synonym in ((list(_SIGNIFICANT.finditer(text)), False), (_synonym_words(text), True)) if intervals else ():
+        for index, word in enumerate(words):
+            end = min(_clause_end(text, words, index), word.end() + _REACH)
+            interval = next((interval for interval in intervals if word.end() <= interval.start < end), None)
+            if interval is None or _P.search(text, word.end(), interval.end) or not _AT_95.match(text, interval.start):
+                continue
+            said = _said(text, word, interval.start)
+            if said is not None:
+                ratio = _RATIO.search(text, max(word.end(), interval.start - 80), interval.start) is not None
+                claims.append(IntervalSignificance(*said, interval, ratio, synonym))
+    return tuple(claims)
 
 
 def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[SignificanceClaim, ...]:
     corrected = _CORRECTED.search(text) is not None
     claims = []
     for index, word in enumerate(words):
-        limit = min(len(text), word.end() + 2 * _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
-        clause_end = _CLAUSE_END.search(text, word.end(), limit)
-        p_match = _P.search(text, word.end(), clause_end.start() if clause_end else limit)
+        p_match = _P.search(text, word.end(), _clause_end(text, words, index))
         if p_match is None or _THRESHOLD.search(text[word.end() : p_match.start()]) or _POWER.match(text, p_match.end()):
             continue
         if p_match.start() > word.end() + _REACH and not _CLOSES_SENTENCE.match(text, p_match.end()):
             continue  # a p-value this far from the word reports the word's test only in the parenthesis that ends its sentence
-        before = text[max(0, word.start() - 40) : word.start()]
-        if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : p_match.start()], re.I):
-            continue
-        spelled = word.group("word").lower()
-        negative = spelled.startswith(("non", "in", "unreliab")) or _NEGATED.search(before) is not None
+        said = _said(text, word, p_match.start())
         p = p_number(p_match.group("p"))
-        if p is None:
+        if said is None or p is None:
             continue
-        negation = _NEGATED.search(before)
-        written = (before[negation.start() :].strip() + " " if negation else "") + word.group("word")
         stated = _STATED_LEVEL.search(text, max(0, word.start() - 60), min(len(text), p_match.end() + 40))
         claims.append(
             SignificanceClaim(
-                not negative,
-                " ".join(written.split()),
-                word.start() - (len(before) - negation.start() if negation else 0),
+                said[0],
+                said[1],
+                said[2],
                 p_match.group(0),
                 p_match.group("cmp"),
                 p,
@@ -306,6 +356,26 @@ def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[Signi
             )
         )
     return tuple(claims)
+
+
+def _clause_end(text: str, words: list[re.Match[str]], index: int) -> int:
+    """Where the clause of the index-th significance word ends: at the next word, a clause break, or past the reach."""
+    word = words[index]
+    limit = min(len(text), word.end() + 2 * _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
+    clause_end = _CLAUSE_END.search(text, word.end(), limit)
+    return clause_end.start() if clause_end else limit
+
+
+def _said(text: str, word: re.Match[str], until: int) -> tuple[bool, str, int] | None:
+    """What a significance word says up to the number it governs at `until`: significant or not, the
+    words as written with their negation, and where they start; None for a hedged word ("marginally")."""
+    before = text[max(0, word.start() - 40) : word.start()]
+    if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : until], re.I):
+        return None
+    negation = _NEGATED.search(before)
+    negative = word.group("word").lower().startswith(("non", "in", "unreliab")) or negation is not None
+    written = (before[negation.start() :].strip() + " " if negation else "") + word.group("word")
+    return not negative, " ".join(written.split()), word.start() - (len(before) - negation.start() if negation else 0)
 
 
 def stated_level(text: str) -> float | None:
