@@ -282,7 +282,7 @@ def _synonym_words(text: str) -> list[re.Match[str]]:
 # An interval that tests at .05: labelled 95%, or with no level (95% is the default one).
 _AT_95 = DeferredPattern(r"(?:95(?:\.0+)?\s*%|[^\d])")
 # An interval of a ratio, whose null value is 1: named so before the interval.
-_RATIO = DeferredPattern(r"\b(?:a?OR|a?HR|RR|IRR|odds|hazard|ratios?)\b", re.I)
+_RATIO = DeferredPattern(r"\b(?:a?OR|a?HR|RR|IRR)\b|\b(?i:odds|hazard|ratios?)\b")
 
 
 @record(slots=True)
@@ -300,15 +300,15 @@ class IntervalSignificance:
     def contradicted(self) -> bool:
         """The interval holds the null value where the word says significant, or excludes it where the word
         says not; an unnamed interval of positive bounds may be a ratio's, and must say so of 0 and of 1."""
-        nulls = (1.0,) if self.ratio else (0.0,) if min(self.interval.low, self.interval.high) <= 0 else (0.0, 1.0)
+        nulls = (0.0,) if min(self.interval.low, self.interval.high) <= 0 else (1.0,) if self.ratio else (0.0, 1.0)
         sides = {self.interval.holds(null) for null in nulls}
         return sides == {self.says_significant}
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def read_interval_significance(text: str) -> tuple[IntervalSignificance, ...]:
-    """Each significance word (or its synonym) with the first interval in its clause, where no p-value
-    stands between them (the p is what STAT007 reads); hedged words claim nothing."""
+    """Each significance word (or its synonym) with the first interval in its clause, where the clause
+    gives no p-value (the p is what STAT007 reads); hedged words claim nothing."""
     if "ignifican" not in text and not _SYNONYM.search(text):
         return ()
     intervals = read_intervals(text)
@@ -317,7 +317,7 @@ def read_interval_significance(text: str) -> tuple[IntervalSignificance, ...]:
         for index, word in enumerate(words):
             end = min(_clause_end(text, words, index), word.end() + _REACH)
             interval = next((interval for interval in intervals if word.end() <= interval.start < end), None)
-            if interval is None or _P.search(text, word.end(), interval.end) or not _AT_95.match(text, interval.start):
+            if interval is None or _P.search(text, word.end(), max(end, interval.end)) or not _AT_95.match(text, interval.start):
                 continue
             said = _said(text, word, interval.start)
             if said is not None:

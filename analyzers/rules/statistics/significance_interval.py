@@ -4,9 +4,9 @@
 The reader is `read_interval_significance` in `statistics/model.py`. A significance word
 ("significant", "non-significant", "significance") or a word that stands for it ("reliably",
 "credible", and "differ" when negated) governs the first labelled interval after it in its
-clause, within 120 characters, when no p-value stands between them (a p-value there is
-STAT007's to judge). The null value is 1 when the words before the interval name a ratio (OR,
-HR, RR, "odds", "hazard", "ratio"), 0 when a bound is zero or negative; an interval of positive
+clause, within 120 characters, when the clause gives no p-value (a p-value there is STAT007's
+to judge). The null value is 0 when a bound is zero or negative, else 1 when the words before
+the interval name a ratio (OR, HR, RR, "odds", "hazard", "ratio"); an interval of positive
 bounds under no such name may be a ratio's, so it must contradict the word about 0 and about 1
 alike. A bound equal to the null value within its rounding decides nothing, and hedged words
 ("marginally significant", "a trend") claim nothing.
