@@ -363,7 +363,8 @@ def test_direction_words_are_read_against_their_own_values(text, contradicted):
         ("significantly associated, β = 0.07, 95% CI [−0.03, 0.17]", True, True),
         ("did not significantly differ from zero, d = 0.06, 95% CI [−0.16, 0.27]", False, False),
         ("not a significant risk (OR = 1.90, 95% CI 1.30–2.80)", False, True),  # a ratio: null 1
-        ("a significant gain (2.10, 95% CI [0.80, 3.40])", True, False),  # unnamed: may be a ratio's, holds 1
+        ("not a significant gain (2.10, 95% CI [1.20, 3.40])", False, False),  # unnamed: may be a level's
+        ("not a significant effect, d = 2.10, 95% CI [1.20, 3.40]", False, True),
         ("a significant effect, b = 0.20, 95% CI [0.00, 0.40]", True, False),  # a bound at the null decides nothing
     ],
 )

@@ -281,6 +281,14 @@ def _synonym_words(text: str) -> list[re.Match[str]]:
 
 # An interval that tests at .05: labelled 95%, or with no level (95% is the default one).
 _AT_95 = DeferredPattern(r"(?:95(?:\.0+)?\s*%|[^\d])")
+# An effect's symbol before its estimate: "b = ", "β = ", "d = ", "Cohen's d = ", "Δ = ", "r = ".
+_EFFECT = DeferredPattern(
+    r"(?:(?<![\w\\])(?:[bBdgrβρΔ]|Cohen['’]s\s+d|Hedges['’]?\s+g)(?:_\{?\w+\}?)?|\b(?:difference|effect))\s*[=:]?\s*$"
+)
+# A test against another value than 0 or 1: "not different from chance", "differ from 0.5", "than the baseline".
+_OTHER_NULL = DeferredPattern(
+    r"\bchance\b|\bbaseline\b|\b(?:from|than)\s+(?:the\s+)?(?:value\s+(?:of\s+)?)?[-−]?(?:0?\.\d*[1-9]|[1-9])", re.I
+)
 # An interval of a ratio, whose null value is 1: named so before the interval.
 _RATIO = DeferredPattern(r"\b(?:a?OR|a?HR|RR|IRR)\b|\b(?i:odds|hazard|ratios?)\b")
 
@@ -293,16 +301,13 @@ class IntervalSignificance:
     word: str  # as written, with its negation: "not statistically significant"
     word_start: int
     interval: ReportedInterval
-    ratio: bool  # the interval's estimate is named a ratio: its null value is 1
+    null: float | None  # the value the word's test rejects or not; None where the interval may be of a level
     synonym: bool
 
     @property
     def contradicted(self) -> bool:
-        """The interval holds the null value where the word says significant, or excludes it where the word
-        says not; an unnamed interval of positive bounds may be a ratio's, and must say so of 0 and of 1."""
-        nulls = (0.0,) if min(self.interval.low, self.interval.high) <= 0 else (1.0,) if self.ratio else (0.0, 1.0)
-        sides = {self.interval.holds(null) for null in nulls}
-        return sides == {self.says_significant}
+        """The interval holds the null value where the word says significant, or excludes it where the word says not."""
+        return self.null is not None and self.interval.holds(self.null) is self.says_significant
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -320,10 +325,20 @@ def read_interval_significance(text: str) -> tuple[IntervalSignificance, ...]:
             if interval is None or _P.search(text, word.end(), max(end, interval.end)) or not _AT_95.match(text, interval.start):
                 continue
             said = _said(text, word, interval.start)
-            if said is not None:
-                ratio = _RATIO.search(text, max(word.end(), interval.start - 80), interval.start) is not None
-                claims.append(IntervalSignificance(*said, interval, ratio, synonym))
+            if said is not None and not _OTHER_NULL.search(text, word.end(), interval.start):
+                claims.append(IntervalSignificance(*said, interval, _null(text, word.end(), interval), synonym))
     return tuple(claims)
+
+
+def _null(text: str, start: int, interval: ReportedInterval) -> float | None:
+    """The null value of the interval a clause cites from `start`: 0 for a signed quantity (a bound at or
+    below 0) or an effect's symbol, 1 for a named ratio; None for an interval of a level (an accuracy, a mean)."""
+    if min(interval.low, interval.high) <= 0:
+        return 0.0
+    before = text[max(start, interval.start - 80) : interval.start]
+    if _RATIO.search(before):
+        return 1.0
+    return 0.0 if _EFFECT.search(text, max(start, interval.estimate_start - 20), interval.estimate_start) else None
 
 
 def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[SignificanceClaim, ...]:

@@ -5,11 +5,13 @@ The reader is `read_interval_significance` in `statistics/model.py`. A significa
 ("significant", "non-significant", "significance") or a word that stands for it ("reliably",
 "credible", and "differ" when negated) governs the first labelled interval after it in its
 clause, within 120 characters, when the clause gives no p-value (a p-value there is STAT007's
-to judge). The null value is 0 when a bound is zero or negative, else 1 when the words before
-the interval name a ratio (OR, HR, RR, "odds", "hazard", "ratio"); an interval of positive
-bounds under no such name may be a ratio's, so it must contradict the word about 0 and about 1
-alike. A bound equal to the null value within its rounding decides nothing, and hedged words
-("marginally significant", "a trend") claim nothing.
+to judge). The null value is 0 when a bound is zero or negative (a signed quantity), else 1 when
+the words before the interval name a ratio (OR, HR, RR, "odds", "hazard", "ratio"), else 0 when
+its estimate is an effect's (b, β, d, g, r, Δ, "difference", "effect"); an interval of positive
+bounds under no such name may be a level's (an accuracy, a mean), whose interval says nothing of
+the test, and is left alone, as is a clause that tests against another value ("from chance",
+"from 0.5", "than the baseline"). A bound equal to the null value within its rounding decides
+nothing, and hedged words ("marginally significant", "a trend") claim nothing.
 """
 
 from __future__ import annotations
