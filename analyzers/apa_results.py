@@ -54,6 +54,12 @@ _RESULT = DeferredPattern(
     rf"{_SEPARATOR}(?:{_BETWEEN}{_SEPARATOR}){{0,3}}"
     rf"(?:{P_VALUE}|(?P<ns>n\.\s?s\.?|ns|NS)(?!\w))"
 )
+# A statistic of squares written with a minus, which no data give: "F(1, 24) = -2.10", "χ²(2) = −5.3"
+# (a difference Δχ² may be negative: the Δ is excluded).
+NEGATIVE_STATISTIC = DeferredPattern(
+    r"(?<![\w^\\.'’Δ])(?P<test>F|Q(?:[_-]?\{?(?:b|w|B|W|[Bb]etween|[Ww]ithin)\}?)?|χ\s*\^?\s*\{?2\}?|χ²|chi\s*[\^_-]?\s*\{?2\}?|chi²)"
+    rf"{_GAP}{_DEGREES}={_GAP}(?P<value>[-−–]{_GAP}{_DIGITS})"
+)
 _EXPONENT = DeferredPattern(r"(?:\^\{?|[eE])([-−]\d+)")
 _LESS = ("<", "<=", "≤", "⩽")
 _MORE = (">", ">=", "≥", "⩾")

@@ -5,6 +5,7 @@ import math
 import pytest
 
 from auditex.analyzers.rules.statistics.cells import impossible_cells
+from auditex.analyzers.rules.statistics.centring import LOPSIDED, off_centre
 from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
 from auditex.analyzers.rules.statistics.direction import contradicted_directions
 from auditex.analyzers.rules.statistics.model import (
@@ -12,6 +13,7 @@ from auditex.analyzers.rules.statistics.model import (
     interval_number,
     is_correlation_table,
     possible_stars,
+    read_interval_significance,
     read_intervals,
     read_null_claims,
     read_significance_claims,
@@ -53,6 +55,26 @@ def test_bounds_and_estimates():
     (percent,) = read_intervals("45% (95% CI 0.40–0.50)")
     assert percent.percent_mismatch and not percent.excludes_estimate
     assert interval_number("−\\infty") == -math.inf and interval_number("1,234.5") == 1234.5
+
+
+@pytest.mark.parametrize(
+    ("text", "lopsided"),
+    [
+        ("the effect was −0.43 kg [95% CI: −1.16, −0.3]", True),  # a unit between estimate and interval
+        ("d = 0.18, 95% CI [−0.38, 0.38]", True),
+        ("d = 0.05, 95% CI [−0.44, 0.33]", False),  # within what a noncentral interval and rounding allow
+        ("HR 2.10 (95% CI 1.02–4.31)", False),  # centred on the log scale
+        ("OR = 0.04, 95% CI [0.00, 0.69]", False),  # a bound rounded to 0 may be any small ratio
+        ("accuracy 0.95 (95% CI 0.90–0.97)", False),  # centred on the logit
+        ("r = .90, 95% CI [.70, .97]", False),  # centred on Fisher's z
+        ("median 1.2 (95% CI 0.9–3.5)", False),
+        ("0.45 (95% CI 0.451–0.62)", False),  # the estimate touches its bound
+    ],
+)
+def test_an_estimate_off_its_intervals_centre_on_every_scale(text, lopsided):
+    (interval,) = read_intervals(text)
+    times = off_centre(interval, text[: interval.estimate_start])
+    assert (times is not None and times >= LOPSIDED) == lopsided
 
 
 @pytest.mark.parametrize(
@@ -333,3 +355,24 @@ def test_statistic_columns_read_row_by_row_in_groups() -> None:
 def test_direction_words_are_read_against_their_own_values(text, contradicted):
     found = contradicted_directions(text, tuple(sentence_spans(text)))
     assert [(claim.word, claim.first, claim.second) for claim in found] == contradicted
+
+
+@pytest.mark.parametrize(
+    ("text", "says_significant", "contradicted"),
+    [
+        ("significantly associated, β = 0.07, 95% CI [−0.03, 0.17]", True, True),
+        ("did not significantly differ from zero, d = 0.06, 95% CI [−0.16, 0.27]", False, False),
+        ("not a significant risk (OR = 1.90, 95% CI 1.30–2.80)", False, True),  # a ratio: null 1
+        ("not a significant gain (2.10, 95% CI [1.20, 3.40])", False, False),  # unnamed: may be a level's
+        ("not a significant effect, d = 2.10, 95% CI [1.20, 3.40]", False, True),
+        ("a significant effect, b = 0.20, 95% CI [0.00, 0.40]", True, False),  # a bound at the null decides nothing
+    ],
+)
+def test_a_significance_word_is_read_against_the_interval_it_cites(text, says_significant, contradicted):
+    (claim,) = read_interval_significance(text)
+    assert (claim.says_significant, claim.contradicted) == (says_significant, contradicted)
+
+
+def test_a_p_value_or_another_level_leaves_the_interval_to_others():
+    assert read_interval_significance("significant (t(40) = 2.10, p = .04, d = 0.30, 95% CI [−0.01, 0.61])") == ()
+    assert read_interval_significance("not significant (b = 0.20, 90% CI [0.01, 0.39])") == ()

@@ -13,6 +13,7 @@ from .reported import (
     inconsistent_p_value,
     significance_reversed,
 )
+from .significance_interval import significance_contradicts_interval
 from .significance_wording import significance_wording_contradicts_p
 from .stated_direction import direction_contradicts_values
 from .table_significance import none_significant_contradicts_table
@@ -30,6 +31,7 @@ __all__ = [
     "interval_inconsistent",
     "none_significant_contradicts_table",
     "regression_stars_inconsistent",
+    "significance_contradicts_interval",
     "significance_reversed",
     "significance_wording_contradicts_p",
 ]

@@ -3,6 +3,7 @@
 Some numbers are impossible whatever the data: a p-value is a probability that a test never
 computes as exactly 0 and that never exceeds 1, a correlation lies in [−1, 1], an R² or η² is a
 share of variance (at most 1), a standard deviation, standard error or variance is never negative,
+nor is an F or chi-square statistic (a ratio and a sum of squares),
 and a Bayes factor is a ratio of likelihoods, not a percentage. One test gives one Bayes factor of
 each direction, so a result that states the same one twice with two values ("BF = 0.19, BF > 100")
 contradicts itself.
@@ -22,7 +23,7 @@ from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
-from ...apa_results import P_VALUE, p_number, read_results
+from ...apa_results import NEGATIVE_STATISTIC, P_VALUE, p_number, read_results
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
 from .model import ZERO_P
@@ -70,9 +71,9 @@ def impossible_values(text: str) -> tuple[ImpossibleValue, ...]:
 _OUT_OF_RANGE = "strong: a value outside the statistic's range"
 
 
-def _at(match: re.Match[str], why: str) -> ImpossibleValue:
+def _at(match: re.Match[str], why: str, kind: str = _OUT_OF_RANGE) -> ImpossibleValue:
     """The whole match, as written, out of its statistic's range."""
-    return ImpossibleValue(" ".join(match.group(0).split()), why, _OUT_OF_RANGE, match.start(), match.end())
+    return ImpossibleValue(" ".join(match.group(0).split()), why, kind, match.start(), match.end())
 
 
 def _out_of_range(text: str) -> Iterator[ImpossibleValue]:
@@ -91,6 +92,8 @@ def _out_of_range(text: str) -> Iterator[ImpossibleValue]:
     for match in _p_value_words(text):
         if _value(match) > 1:
             yield _at(match, "a p-value is a probability, at most 1")
+    for match in NEGATIVE_STATISTIC.finditer(text) if "(" in text else ():
+        yield _at(match, f"{match.group('test')} is a ratio or sum of squares, never negative", "strong: a negative F or chi-square")
 
 
 def _p_value_words(text: str) -> Iterator[re.Match[str]]:

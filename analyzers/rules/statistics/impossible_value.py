@@ -48,10 +48,11 @@ def impossible_statistic(ctx: RuleContext, section: Section) -> Iterator[Finding
     """## What it does
     Flags a statistic written with a value no data can give: a p-value of exactly 0
     ("p = .000") or above 1, a correlation outside [-1, 1] ("r(45) = 1.23"), an R² or η²
-    above 1, a negative SD, SE or variance, a Bayes factor written as a percentage, and a
-    Bayes factor that one test's result states twice with two values ("BF = 0.19, BF > 100").
-    Prose, captions and table cells are read; a letter that may name something else (a rank
-    r, a dropout p) is read as a statistic only when spelled as one. A bare number in a table
+    above 1, a negative SD, SE or variance, a negative F or chi-square with its degrees of
+    freedom ("F(2, 57) = -3.41"; a difference Δχ² may be negative), a Bayes factor written as
+    a percentage, and a Bayes factor that one test's result states twice with two values
+    ("BF = 0.19, BF > 100"). Prose, captions and table cells are read; a letter that may name
+    something else (a rank r, a dropout p) is read as a statistic only when spelled as one. A bare number in a table
     is read by its header: a p-value column's 0 (or a "0.0e+00" in a table of p-values), and a
     share's maximum above 1 in a descriptive-statistics table whose shares are on the 0–1 scale.
 
@@ -70,9 +71,10 @@ def impossible_statistic(ctx: RuleContext, section: Section) -> Iterator[Finding
     ```
 
     ## Evidence
-    "strong: a value outside the statistic's range"; "moderate: one result states a statistic
-    twice" (the second value may belong to a neighbouring test); "moderate: a p-value cell of
-    0" and "moderate: a share's maximum above 1" (the header says what the cell is).
+    "strong: a value outside the statistic's range"; "strong: a negative F or chi-square";
+    "moderate: one result states a statistic twice" (the second value may belong to a
+    neighbouring test); "moderate: a p-value cell of 0" and "moderate: a share's maximum above
+    1" (the header says what the cell is).
 
     ## Fix safety
     No fix: the right value is in the analysis, not in the text.

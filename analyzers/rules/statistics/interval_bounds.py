@@ -1,3 +1,14 @@
+"""STAT006: an interval that cannot bound the estimate written with it.
+
+## How it decides
+Intervals are read in `statistics/model.py`: a labelled interval and the number written right
+before it (past a unit, "−0.43 kg [95% CI …]"), unless that number is a sample size, SD or test
+statistic. Where the estimate lies inside, `statistics/centring.py` asks whether any scale an
+interval is built on centres it: each of the three numbers may be anywhere its rounding allows,
+and the estimate must be 2.5 times nearer one bound than the other on its own scale, on the log
+scale (positive numbers), on the logit (numbers in (0, 1)) and, for a correlation, on Fisher's z.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -8,6 +19,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from .centring import LOPSIDED, off_centre
 from .model import ReportedInterval, read_intervals
 
 # Prose, captions and table cells: an interval reads the same in all three.
@@ -33,6 +45,20 @@ class EstimateOutsideInterval(Violation):
         return f"the estimate {self.estimate} lies outside its own interval {self.interval}"
 
 
+@violation_type
+class EstimateOffCentre(Violation):
+    estimate: str
+    interval: str
+    times: float
+
+    @property
+    def message(self) -> str:
+        return (
+            f"the estimate {self.estimate} is {self.times:.1f} times nearer one bound of {self.interval} than the other"
+            " on every scale an interval is built on: one of the three numbers is likely wrong"
+        )
+
+
 @rule("STAT006", "interval-inconsistent", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
 def interval_inconsistent(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
@@ -40,7 +66,10 @@ def interval_inconsistent(ctx: RuleContext, section: Section) -> Iterator[Findin
     "HDI", in prose, captions and table cells) and flags one whose lower bound is above its
     upper bound, and one that does not contain the estimate written right before it
     ("OR = 1.23, 95% CI [1.31, 1.52]", "0.45 (95% CI 0.50–0.60)"), beyond the rounding of the
-    numbers. An interval may be asymmetric (ratios) or one-sided (`[0.12, ∞)`); an estimate on
+    numbers; and, at information, an estimate so much nearer one bound than the other that no
+    scale an interval is built on (its own, the log of a ratio, Fisher's z of a correlation, the
+    logit of a proportion) centres it ("−0.43 [−1.16, −0.30]", "d = 0.18, 95% CI [−0.38, 0.38]").
+    An interval may be asymmetric (ratios) or one-sided (`[0.12, ∞)`); an estimate on
     another scale than its interval (a log odds ratio, a back-transformed mean), one given in
     percent against bounds given as fractions, and a number that is a sample size, SD or p are
     left alone.
@@ -64,17 +93,23 @@ def interval_inconsistent(ctx: RuleContext, section: Section) -> Iterator[Findin
 
     ## Evidence
     "strong: bounds reversed"; "moderate: estimate outside its interval" (the number before an
-    interval is nearly always its estimate, but not always).
+    interval is nearly always its estimate, but not always); "moderate: estimate far off its
+    interval's centre" (a percentile or posterior interval of a skewed quantity may be lopsided;
+    medians, variances, percentages and intervals the estimate touches are left alone).
     """
     for placed in section.blocks:
         if placed.kind not in _READ:
             continue
-        for interval in read_intervals(placed.block.plain.text):
+        text = placed.block.plain.text
+        for interval in read_intervals(text):
             if interval.reversed:
                 yield _flag(ctx, placed, interval, ReversedInterval(interval.written), "strong: bounds reversed", interval.start)
             elif interval.excludes_estimate:
                 violation = EstimateOutsideInterval(interval.estimate_text, interval.written)
                 yield _flag(ctx, placed, interval, violation, "moderate: estimate outside its interval", interval.estimate_start)
+            elif (times := off_centre(interval, text[: interval.estimate_start])) is not None and times >= LOPSIDED:
+                off = EstimateOffCentre(interval.estimate_text, interval.written, times)
+                yield _flag(ctx, placed, interval, off, "moderate: estimate far off its interval's centre", interval.estimate_start)
 
 
 def _flag(ctx: RuleContext, placed: PlacedBlock, interval: ReportedInterval, violation: Violation, kind: str, start: int) -> Finding:

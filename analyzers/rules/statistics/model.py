@@ -26,9 +26,12 @@ _INTERVAL_NAME = (
 _INTERVAL = DeferredPattern(
     rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?\s*(?P<close>[\])])?"
 )
-# The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI".
+# A unit written between an estimate and its interval.
+_UNIT = r"(?:[kmμµ]?g|[cmk]?m|m?s|sec|min|h|hrs?|days?|weeks?|months?|years?|pp|points?|bpm|mmHg|m?L|ml|dB|Hz)\b"
+# The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI",
+# "−0.43 kg [95% CI" (a unit between them).
 _ESTIMATE = DeferredPattern(
-    rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*[,;(\[]?\s*$"
+    rf"(?:(?P<symbol>[A-Za-zα-ωΑ-Ω][\w'’^{{}}-]{{0,12}})\s*(?P<sign>=|:)?\s*)?(?P<value>{_NUMBER})\s*(?P<percent>%)?\s*(?:{_UNIT}\s*)?[,;(\[]?\s*$"
 )
 # A number after a sign or a bracket that the symbol before it did not explain: "t(103) = -2.60", "p < .001".
 _UNNAMED_AFTER = DeferredPattern(r"[=<>≤≥)\]]\s*$")
@@ -52,6 +55,7 @@ class ReportedInterval:
     estimate_text: str
     estimate_start: int
     percent_mismatch: bool  # "45% (95% CI 0.40–0.50)": the estimate in percent, the bounds as fractions
+    in_percent: bool  # the estimate is written in percent
 
     @property
     def reversed(self) -> bool:
@@ -69,6 +73,17 @@ class ReportedInterval:
     @property
     def written(self) -> str:
         return f"[{self.low_text}, {self.high_text}]"
+
+    def holds(self, value: float) -> bool | None:
+        """Whether the interval contains the value (True) or excludes it (False) beyond the rounding
+        of its bounds; None where a bound may be the value."""
+        low, high = sorted((self.low, self.high))
+        slack = 0.5 * 10 ** -min(decimals(self.low_text), decimals(self.high_text))
+        if low > value + slack or high < value - slack:
+            return False
+        if low < value - slack and high > value + slack:
+            return True
+        return None
 
 
 def interval_number(text: str) -> float:
@@ -91,7 +106,7 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
         if _glued(text, match):
             continue
         low_text, high_text = match.group("low"), match.group("high")
-        estimate, estimate_text, estimate_start, mismatch = None, "", match.start(), False
+        estimate, estimate_text, estimate_start, mismatch, in_percent = None, "", match.start(), False, False
         before = text[max(0, match.start() - 60) : match.start()]
         adjacent = _ESTIMATE.search(before)
         if adjacent and _names_an_estimate(before, adjacent) and not _ANOTHER_SCALE.search(before[-40:]):
@@ -99,7 +114,8 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
             estimate = interval_number(estimate_text)
             estimate_start = match.start() - len(before) + adjacent.start("value")
             bounds_percent = "%" in match.group(0)[match.start("low") - match.start() :]
-            mismatch = bool(adjacent.group("percent")) != bounds_percent
+            in_percent = bool(adjacent.group("percent"))
+            mismatch = in_percent != bounds_percent
         found.append(
             ReportedInterval(
                 interval_number(low_text),
@@ -112,6 +128,7 @@ def read_intervals(text: str) -> tuple[ReportedInterval, ...]:
                 estimate_text,
                 estimate_start,
                 mismatch,
+                in_percent,
             )
         )
     return tuple(found)
@@ -153,11 +170,7 @@ class NullClaim:
     @property
     def contradicted(self) -> bool:
         """The interval holds the value when the sentence says it does not, or the other way, beyond the rounding of its bounds."""
-        low, high = sorted((self.interval.low, self.interval.high))
-        slack = 0.5 * 10 ** -min(decimals(self.interval.low_text), decimals(self.interval.high_text))
-        if self.says_contains:
-            return bool(low > self.value + slack or high < self.value - slack)
-        return bool(low < self.value - slack and high > self.value + slack)
+        return self.interval.holds(self.value) is (not self.says_contains)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -253,42 +266,100 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     # The cheap tests first: a claim needs a p-value, so a p and a comparison, and most blocks hold no synonym.
     if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
-    words = [
+    return _claims(text, _synonym_words(text), synonym=True)
+
+
+def _synonym_words(text: str) -> list[re.Match[str]]:
+    """The synonyms of significance that claim on their own: not beside the word itself, and "differ" only negated."""
+    return [
         word
         for word in _SYNONYM.finditer(text)
         if not _SIGNIFICANT.search(text, max(0, word.start() - 30), min(len(text), word.end() + 30))
         and (not _NEGATED_ONLY.match(word.group("word")) or _NEGATED.search(text[max(0, word.start() - 40) : word.start()]))
     ]
-    return _claims(text, words, synonym=True)
+
+
+# An interval that tests at .05: labelled 95%, or with no level (95% is the default one).
+_AT_95 = DeferredPattern(r"(?:95(?:\.0+)?\s*%|[^\d])")
+# An effect's symbol before its estimate: "b = ", "β = ", "d = ", "Cohen's d = ", "Δ = ", "r = ".
+_EFFECT = DeferredPattern(
+    r"(?:(?<![\w\\])(?:[bBdgrβρΔ]|Cohen['’]s\s+d|Hedges['’]?\s+g)(?:_\{?\w+\}?)?|\b(?:difference|effect))\s*[=:]?\s*$"
+)
+# A test against another value than 0 or 1: "not different from chance", "differ from 0.5", "than the baseline".
+_OTHER_NULL = DeferredPattern(
+    r"\bchance\b|\bbaseline\b|\b(?:from|than)\s+(?:the\s+)?(?:value\s+(?:of\s+)?)?[-−]?(?:0?\.\d*[1-9]|[1-9])", re.I
+)
+# An interval of a ratio, whose null value is 1: named so before the interval.
+_RATIO = DeferredPattern(r"\b(?:a?OR|a?HR|RR|IRR)\b|\b(?i:odds|hazard|ratios?)\b")
+
+
+@record(slots=True)
+class IntervalSignificance:
+    """A significance word whose clause gives an interval in place of a p-value."""
+
+    says_significant: bool
+    word: str  # as written, with its negation: "not statistically significant"
+    word_start: int
+    interval: ReportedInterval
+    null: float | None  # the value the word's test rejects or not; None where the interval may be of a level
+    synonym: bool
+
+    @property
+    def contradicted(self) -> bool:
+        """The interval holds the null value where the word says significant, or excludes it where the word says not."""
+        return self.null is not None and self.interval.holds(self.null) is self.says_significant
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_interval_significance(text: str) -> tuple[IntervalSignificance, ...]:
+    """Each significance word (or its synonym) with the first interval in its clause, where the clause
+    gives no p-value (the p is what STAT007 reads); hedged words claim nothing."""
+    if "ignifican" not in text and not _SYNONYM.search(text):
+        return ()
+    intervals = read_intervals(text)
+    claims = []
+    for words, synonym in ((list(_SIGNIFICANT.finditer(text)), False), (_synonym_words(text), True)) if intervals else ():
+        for index, word in enumerate(words):
+            end = min(_clause_end(text, words, index), word.end() + _REACH)
+            interval = next((interval for interval in intervals if word.end() <= interval.start < end), None)
+            if interval is None or _P.search(text, word.end(), max(end, interval.end)) or not _AT_95.match(text, interval.start):
+                continue
+            said = _said(text, word, interval.start)
+            if said is not None and not _OTHER_NULL.search(text, word.end(), interval.start):
+                claims.append(IntervalSignificance(*said, interval, _null(text, word.end(), interval), synonym))
+    return tuple(claims)
+
+
+def _null(text: str, start: int, interval: ReportedInterval) -> float | None:
+    """The null value of the interval a clause cites from `start`: 0 for a signed quantity (a bound at or
+    below 0) or an effect's symbol, 1 for a named ratio; None for an interval of a level (an accuracy, a mean)."""
+    if min(interval.low, interval.high) <= 0:
+        return 0.0
+    before = text[max(start, interval.start - 80) : interval.start]
+    if _RATIO.search(before):
+        return 1.0
+    return 0.0 if _EFFECT.search(text, max(start, interval.estimate_start - 20), interval.estimate_start) else None
 
 
 def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[SignificanceClaim, ...]:
     corrected = _CORRECTED.search(text) is not None
     claims = []
     for index, word in enumerate(words):
-        limit = min(len(text), word.end() + 2 * _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
-        clause_end = _CLAUSE_END.search(text, word.end(), limit)
-        p_match = _P.search(text, word.end(), clause_end.start() if clause_end else limit)
+        p_match = _P.search(text, word.end(), _clause_end(text, words, index))
         if p_match is None or _THRESHOLD.search(text[word.end() : p_match.start()]) or _POWER.match(text, p_match.end()):
             continue
         if p_match.start() > word.end() + _REACH and not _CLOSES_SENTENCE.match(text, p_match.end()):
             continue  # a p-value this far from the word reports the word's test only in the parenthesis that ends its sentence
-        before = text[max(0, word.start() - 40) : word.start()]
-        if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : p_match.start()], re.I):
-            continue
-        spelled = word.group("word").lower()
-        negative = spelled.startswith(("non", "in", "unreliab")) or _NEGATED.search(before) is not None
+        said = _said(text, word, p_match.start())
         p = p_number(p_match.group("p"))
-        if p is None:
+        if said is None or p is None:
             continue
-        negation = _NEGATED.search(before)
-        written = (before[negation.start() :].strip() + " " if negation else "") + word.group("word")
         stated = _STATED_LEVEL.search(text, max(0, word.start() - 60), min(len(text), p_match.end() + 40))
         claims.append(
             SignificanceClaim(
-                not negative,
-                " ".join(written.split()),
-                word.start() - (len(before) - negation.start() if negation else 0),
+                said[0],
+                said[1],
+                said[2],
                 p_match.group(0),
                 p_match.group("cmp"),
                 p,
@@ -300,6 +371,26 @@ def _claims(text: str, words: list[re.Match[str]], synonym: bool) -> tuple[Signi
             )
         )
     return tuple(claims)
+
+
+def _clause_end(text: str, words: list[re.Match[str]], index: int) -> int:
+    """Where the clause of the index-th significance word ends: at the next word, a clause break, or past the reach."""
+    word = words[index]
+    limit = min(len(text), word.end() + 2 * _REACH, words[index + 1].start() if index + 1 < len(words) else len(text))
+    clause_end = _CLAUSE_END.search(text, word.end(), limit)
+    return clause_end.start() if clause_end else limit
+
+
+def _said(text: str, word: re.Match[str], until: int) -> tuple[bool, str, int] | None:
+    """What a significance word says up to the number it governs at `until`: significant or not, the
+    words as written with their negation, and where they start; None for a hedged word ("marginally")."""
+    before = text[max(0, word.start() - 40) : word.start()]
+    if _HEDGED.search(before) or re.search(r"\b(?:marginal|trend|borderline)", text[word.end() : until], re.I):
+        return None
+    negation = _NEGATED.search(before)
+    negative = word.group("word").lower().startswith(("non", "in", "unreliab")) or negation is not None
+    written = (before[negation.start() :].strip() + " " if negation else "") + word.group("word")
+    return not negative, " ".join(written.split()), word.start() - (len(before) - negation.start() if negation else 0)
 
 
 def stated_level(text: str) -> float | None:
