@@ -1,6 +1,6 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
-from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
+from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, LISTED_AFTER, MARKED, PARENTHESISED, mismatches
 from auditex.analyzers.rules.counts.table_rows import listings, table_counts
 from auditex.analyzers.rules.counts.whole_count import prose_wholes, table_wholes
 from auditex.latex.model import Cell, Table
@@ -127,3 +127,22 @@ def test_a_table_gives_a_whole_in_a_header_n_a_total_row_or_a_size_row_of_one_va
     assert [(key, value) for key, value, _, _ in table_wholes(one_sample)] == [("observ", 628)]
     two_samples = _table([("", 1), ("(1)", 1), ("(2)", 1)], [("Observations", 1), ("2,000", 1), ("6,304", 1)])
     assert list(table_wholes(two_samples)) == []
+
+
+def test_a_list_after_the_counts_clause_is_its_enumeration_unless_the_clause_names_another_set():
+    listed = "\\begin{itemize}\n\\item A\n\\item B\n\\item C\n\\end{itemize}"
+    assert _enumerations(f"We make four contributions in this paper:\n{listed}") == [(4, 3, LISTED_AFTER)]
+    assert _enumerations(f"We make three contributions in this paper:\n{listed}") == []
+    assert _enumerations(f"Training stops in the last five epochs if one of the following criteria is met:\n{listed}") == []
+    assert _enumerations(f"The four surveys are presented as part of three studies:\n{listed}") == []
+    assert _enumerations(f"It covers 47 specifications, except the following:\n{listed}") == []
+    assert _enumerations(f"We use four datasets in our study.\n{listed}") == []  # a full stop: the list may be anything
+
+
+def test_an_n_fold_announcement_counts_what_follows():
+    listed = "\\begin{itemize}\n\\item A\n\\item B\n\\item C\n\\end{itemize}"
+    assert [(stated, counted) for stated, counted, _ in _enumerations(f"Our contributions are twofold:\n{listed}")] == [(2, 3)]
+    assert _enumerations(f"Our contributions are three-fold:\n{listed}") == []
+    assert [(stated, counted) for stated, counted, _ in _enumerations("The reason is twofold. First, A. Second, B. Third, C.")] == [(2, 3)]
+    assert _enumerations("The reason is twofold. First, A. Second, B.") == []
+    assert _enumerations("a threefold increase. First, A. Second, B.") == []

@@ -16,7 +16,21 @@ _ANNOUNCE = DeferredPattern(
     r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
-    r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b))",
+    r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b)"
+    # "four model variants that vary the interaction parameters:" and a list environment right after the sentence.
+    r"|(?P<clause>\s[^.:;\n]{1,100}?:)(?=(?:\s|%)*\\begin\{(?:itemize|enumerate|description|compactitem|compactenum)\}))",
+    re.IGNORECASE,
+)
+# "Our contributions are threefold:", "The reason is twofold. First, …": the count is the items that follow.
+_FOLD = DeferredPattern(
+    r"\b(?:are|is|was|were)\s+(" + "|".join(COUNT_WORDS[:9]) + r")([- ]?fold)\b\s*(?::|\.\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
+    re.IGNORECASE,
+)
+# A clause that names another set the list may enumerate: "except the following:", "if one of the following
+# criteria is met:", "four surveys presented as part of three studies:".
+_OTHER_SET = DeferredPattern(
+    r"\b(?:except|besides|other\s+than|apart\s+from|in\s+addition|as\s+well\s+as|also|following\s+[a-z])"
+    r"|\b(?:one|" + "|".join(COUNT_WORDS) + r"|\d+)\s+[a-z]",
     re.IGNORECASE,
 )
 _DASH = DeferredPattern(r"---|—|\\textemdash\b")
@@ -84,6 +98,7 @@ class Enumeration(NamedTuple):
 LISTED = "strong: items of a list environment"
 MARKED = "strong: numbered markers"
 MARKED_OPEN = "weak: numbered markers, an unmarked item may follow"
+LISTED_AFTER = "moderate: a list environment after the count's clause"
 INLINE = "moderate: an inline list closed by and/or"
 PARENTHESISED = "moderate: a parenthesised list"
 ORDINALS = "weak: ordinal sentences"
@@ -98,40 +113,54 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
     for offset, paragraph in paragraphs(source):
         text, heads = _paragraph_scan(paragraph)
         blanked.append(text)
-        candidates += [offset + head for head in heads]
+        candidates += [(offset + head, _ANNOUNCE) for head in heads]
+        if "fold" in text:
+            candidates += [(offset + fold.start(), _FOLD) for fold in _FOLD.finditer(text)]
     text = "\n\n".join(blanked)
     found, scanned = [], 0
-    for candidate in candidates:
-        match = _ANNOUNCE.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
+    for candidate, pattern in sorted(candidates, key=lambda place: place[0]):
+        match = pattern.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
         if match is None:
             continue
         scanned = match.end()
-        word = match.group(1)
-        if not word.isdigit() and word.lower() not in COUNT_WORDS:
-            continue  # "ſix": the case-blind pattern matches letters that are not the word
-        before = text[max(0, match.start() - 60) : match.start()]
-        if _in_name(before):
-            continue
-        stated = number(word)
-        opener = "—" if match.group("dash") else match.group(0)[-1]
-        enumeration = _count_items(text, match.end(), opener, stated)
-        if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
-            continue
-        confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
-        if _in_float(text, match.start()):
-            confidence -= 0.1
-        subset = _PARTITIVE.search(before)
-        if subset:
-            if number(subset.group(1)) == enumeration.counted:
-                continue
-            confidence = min(confidence, 0.5)
-        if opener == "(" and _OWNER_BEFORE.search(before):
-            confidence = min(confidence, 0.5)
-        # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
-        if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
-            continue
-        found.append((match, stated, enumeration._replace(confidence=confidence)))
+        mismatch = _mismatch(text, match)
+        if mismatch is not None:
+            found.append(mismatch)
     return found
+
+
+def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enumeration] | None:
+    """The announcement `match` with its enumeration, where they disagree."""
+    word = match.group(1)
+    if not word.isdigit() and word.lower() not in COUNT_WORDS:
+        return None  # "ſix": the case-blind pattern matches letters that are not the word
+    before = text[max(0, match.start() - 60) : match.start()]
+    stated = number(word)
+    groups = match.groupdict()
+    if _in_name(before) or (groups.get("clause") and (stated < 2 or _OTHER_SET.search(groups["clause"]))):
+        return None
+    opener = "—" if groups.get("dash") else match.group(0)[-1]
+    enumeration = _count_items(text, match.end(), opener, stated)
+    if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
+        return None
+    if groups.get("clause"):  # the list may be of what the clause names: less sure than a list right after the noun
+        enumeration = enumeration._replace(confidence=0.75, how=LISTED_AFTER)
+    elif match.re is _FOLD.compiled():  # measured apart from the counts before a noun
+        enumeration = enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after an N-fold announcement")
+    confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
+    if _in_float(text, match.start()):
+        confidence -= 0.1
+    subset = _PARTITIVE.search(before)
+    if subset:
+        if number(subset.group(1)) == enumeration.counted:
+            return None
+        confidence = min(confidence, 0.5)
+    if opener == "(" and _OWNER_BEFORE.search(before):
+        confidence = min(confidence, 0.5)
+    # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
+    if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
+        return None
+    return match, stated, enumeration._replace(confidence=confidence)
 
 
 def _in_name(before: str) -> bool:
