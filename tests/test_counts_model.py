@@ -146,3 +146,13 @@ def test_an_n_fold_announcement_counts_what_follows():
     assert [(stated, counted) for stated, counted, _ in _enumerations("The reason is twofold. First, A. Second, B. Third, C.")] == [(2, 3)]
     assert _enumerations("The reason is twofold. First, A. Second, B.") == []
     assert _enumerations("a threefold increase. First, A. Second, B.") == []
+
+
+def test_both_announces_two_items_but_not_a_breakdown_of_its_members_nor_an_ordinal_run():
+    assert _enumerations("We report results on both tasks (tagging, parsing and chunking).") == [
+        (2, 3, 'moderate: a parenthesised list after "both"')
+    ]
+    assert _enumerations("We use both datasets: A, B and C.") == [(2, 3, 'moderate: an inline list closed by and/or after "both"')]
+    assert _enumerations("in both tribes (8 Canini, 1 Vulpini).") == []
+    assert _enumerations("We compare both approaches. First, A. Second, B. Third, C.") == []
+    assert _enumerations("associated with both measurements: $r^2 = 0.78$; $e = 0.05$ and $r^2 = 0.74$; $e = 0.02$.") == []

@@ -15,14 +15,16 @@ regressions between the two models: (a) … (d)"). A clause between the count an
 is left alone when it names another set the list may enumerate ("if one of the following
 criteria is met:", "except the following:", "four surveys presented as part of three
 studies:"). "Our contributions are threefold:" and "The reason is twofold. First, …" count
-what follows as any announcement does. Below 0.7 the finding is information.
+what follows as any announcement does, and "both" announces two ("both tasks (A, B and C)")
+except before ordinals and a breakdown of its members ("both tribes (8 Canini, 1 Vulpini)").
+An inline list of statistics ("both measurements: $r^2 = 0.78$; …") is not read. Below 0.7 the finding is information.
 
 The evidence class is how the items were told apart: its tier is how plainly the source marks
 them ("strong: items of a list environment", "strong: numbered markers", "moderate: an inline
 list closed by and/or", "moderate: a breakdown whose items carry their counts", "weak: ordinal
 sentences", …). Each way misreads its own shapes, so each is measured apart, and so are a list
 after a clause ("moderate: a list environment after the count's clause") and the items after an
-N-fold announcement ("moderate: … after an N-fold announcement").
+N-fold announcement or "both" ("moderate: … after an N-fold announcement", "… after "both"").
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
     steps:" followed by a list, "four contributions in this paper:" and a list, "Our
-    contributions are threefold:") when the enumeration has another number of items. Items are
+    contributions are threefold:", "both tasks (A, B and C)") when the enumeration has another
+    number of items. Items are
     counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
     from ordinals ("First, … Second, …", "{\\em First}", "And second, …", "The first step …
     For the second step …", in later paragraphs of the same section too while the run is

@@ -13,7 +13,7 @@ from ...memo import TEXT_CACHE_SIZE
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 _ANNOUNCE = DeferredPattern(
-    r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
+    r"\b(" + "|".join(COUNT_WORDS) + r"|both|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
     r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b)"
@@ -44,7 +44,7 @@ _ORDINAL_START = DeferredPattern(
     r"|" + _START + r"(Finally|Lastly)\b"
 )
 # Where _ANNOUNCE can start: a count before a space (or the paragraph's end; the space may follow it).
-_HEAD = DeferredPattern(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
+_HEAD = DeferredPattern(r"\b(?:" + "|".join(COUNT_WORDS) + r"|both|\d{1,2})(?:\s|$)")
 _HEAD_ANY_CASE = DeferredPattern(_HEAD.pattern, re.IGNORECASE)
 _FIRST = DeferredPattern(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = DeferredPattern(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
@@ -131,22 +131,25 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
 
 def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enumeration] | None:
     """The announcement `match` with its enumeration, where they disagree."""
-    word = match.group(1)
-    if not word.isdigit() and word.lower() not in COUNT_WORDS:
+    word, groups = match.group(1), match.groupdict()
+    both = word.lower() == "both"
+    if not word.isdigit() and word.lower() not in COUNT_WORDS and not both:
         return None  # "ſix": the case-blind pattern matches letters that are not the word
     before = text[max(0, match.start() - 60) : match.start()]
-    stated = number(word)
-    groups = match.groupdict()
-    if _in_name(before) or (groups.get("clause") and (stated < 2 or _OTHER_SET.search(groups["clause"]))):
-        return None
+    stated = 2 if both else number(word)
     opener = "—" if groups.get("dash") else match.group(0)[-1]
-    enumeration = _count_items(text, match.end(), opener, stated)
+    if _in_name(before) or (groups.get("clause") and (both or stated < 2 or _OTHER_SET.search(groups["clause"]))):
+        return None
+    enumeration = _count_items(text, match.end(), opener, stated) if not (both and opener.isspace()) else None
     if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
+        return None
+    if both and enumeration.how == BREAKDOWN:  # "both tribes (8 Canini, 1 Vulpini)": the members of each
         return None
     if groups.get("clause"):  # the list may be of what the clause names: less sure than a list right after the noun
         enumeration = enumeration._replace(confidence=0.75, how=LISTED_AFTER)
-    elif match.re is _FOLD.compiled():  # measured apart from the counts before a noun
-        enumeration = enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after an N-fold announcement")
+    elif both or match.re is _FOLD.compiled():  # measured apart from a count before its noun
+        announced = '"both"' if both else "an N-fold announcement"
+        enumeration = enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after {announced}")
     confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
     if _in_float(text, match.start()):
         confidence -= 0.1
@@ -220,7 +223,8 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
         closing = _DASH.search(text, start, end)
         end = closing.start() if closing else end
     sentence = text[start:end]
-    if _VAGUE.search(sentence) or "\\item" in sentence:
+    # A list of statistics ("both measurements: $r^2 = 0.78$; …") reports values about the things, as in parentheses.
+    if _VAGUE.search(sentence) or "\\item" in sentence or _STATISTIC.search(sentence):
         return None
     # "A, B, C, and D": short items, the last one right after and/or.
     plain, aside = _plain(sentence)
