@@ -156,3 +156,15 @@ def test_both_announces_two_items_but_not_a_breakdown_of_its_members_nor_an_ordi
     assert _enumerations("in both tribes (8 Canini, 1 Vulpini).") == []
     assert _enumerations("We compare both approaches. First, A. Second, B. Third, C.") == []
     assert _enumerations("associated with both measurements: $r^2 = 0.78$; $e = 0.05$ and $r^2 = 0.74$; $e = 0.02$.") == []
+
+
+def test_a_count_may_stand_before_a_noun_with_several_modifiers_but_not_before_function_words_or_plurals():
+    assert _enumerations("It covers six diverse document types (patents, scientific, legal, reports, tenders).") == [(6, 5, PARENTHESISED)]
+    assert _enumerations("on three standard 3D detection benchmarks: A, B, C and D.") == [(3, 4, INLINE)]
+    assert _enumerations("Each model has two to four parameters: a, b and c.") == []
+    assert _enumerations("six studies included other evaluations (A vs B, C vs D, and E vs F).") == []
+
+
+def test_markers_the_pattern_does_not_read_are_no_count():
+    assert _enumerations("three techniques: 1)~{\\em A}, 2)~{\\em B} and 3)~{\\em C}.") == []
+    assert _enumerations("three techniques: 1)~{\\em A} and 2)~{\\em B}.") == [(3, 2, MARKED)]

@@ -75,8 +75,8 @@ class CountMismatch(Violation):
 @rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
 def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
-    steps:" followed by a list, "four contributions in this paper:" and a list, "Our
+    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "six diverse
+    document types (A, B, C, D, E)", "three steps:" followed by a list, "four contributions in this paper:" and a list, "Our
     contributions are threefold:", "both tasks (A, B and C)") when the enumeration has another
     number of items. Items are
     counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",

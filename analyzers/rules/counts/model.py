@@ -12,8 +12,15 @@ from ...context import paragraphs
 from ...memo import TEXT_CACHE_SIZE
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+# Up to two more words before the noun's last modifier ("six diverse document types", "three standard 3D detection
+# benchmarks"): none plural, none a function word, so "two to four parameters" and "rules for universes" stay apart.
+_MODIFIER = r"(?!(?:to|of|in|on|for|with|from|by|and|or|at|as|the|an?|that|which|we|are|is|were|was|be|than|out|up)\b)[a-z0-9]+(?:-[a-z0-9]+)*(?<!s)"
 _ANNOUNCE = DeferredPattern(
-    r"\b(" + "|".join(COUNT_WORDS) + r"|both|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
+    r"\b("
+    + "|".join(COUNT_WORDS)
+    + r"|both|\d{1,2})\s+((?:"
+    + _MODIFIER
+    + r"\s+){0,2}(?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
     r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b)"
@@ -51,12 +58,14 @@ _SECTIONING = DeferredPattern(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _LIST = DeferredPattern(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
 # "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
-_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
+_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s|~)")  # "1)~{\em A}" too
 # "e.g." ends in a full stop: a word boundary after it would need a letter to follow.
 _VAGUE = DeferredPattern(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
 _WORD_BEFORE = DeferredPattern(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
+# "two to four parameters: …", "three or four steps:": a range, not the count of what follows.
+_RANGE_BEFORE = DeferredPattern(r"\b(?:one|" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s*(?:to|or|-|–|--)\s*$", re.IGNORECASE)
 _PARTITIVE = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
 # A count of other things earlier in the clause, which the list may enumerate instead.
 _EARLIER_COUNT = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
@@ -138,7 +147,11 @@ def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enum
     before = text[max(0, match.start() - 60) : match.start()]
     stated = 2 if both else number(word)
     opener = "—" if groups.get("dash") else match.group(0)[-1]
-    if _in_name(before) or (groups.get("clause") and (both or stated < 2 or _OTHER_SET.search(groups["clause"]))):
+    if (
+        _in_name(before)
+        or _RANGE_BEFORE.search(before)
+        or (groups.get("clause") and (both or stated < 2 or _OTHER_SET.search(groups["clause"])))
+    ):
         return None
     enumeration = _count_items(text, match.end(), opener, stated) if not (both and opener.isspace()) else None
     if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
@@ -216,6 +229,8 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     paragraph = text[start : _paragraph_end(text, start)]
     if re.match(r"\s*\(?(?:1|i|a)\)", paragraph):
         counted, trailing = _sequential_markers(paragraph, _MARKERS if paragraph.lstrip().startswith("(") else _HALF_MARKERS)
+        if counted < 2:  # markers the pattern did not read are no count of items
+            return None
         # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
         return Enumeration(counted, 0.6, MARKED_OPEN) if trailing else Enumeration(counted, 0.9, MARKED)
     end = _sentence_end(text, start)
