@@ -1,6 +1,6 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
-from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, LISTED_AFTER, MARKED, PARENTHESISED, mismatches
+from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
 from auditex.analyzers.rules.counts.table_rows import listings, table_counts
 from auditex.analyzers.rules.counts.whole_count import prose_wholes, table_wholes
 from auditex.latex.model import Cell, Table
@@ -131,7 +131,9 @@ def test_a_table_gives_a_whole_in_a_header_n_a_total_row_or_a_size_row_of_one_va
 
 def test_a_list_after_the_counts_clause_is_its_enumeration_unless_the_clause_names_another_set():
     listed = "\\begin{itemize}\n\\item A\n\\item B\n\\item C\n\\end{itemize}"
-    assert _enumerations(f"We make four contributions in this paper:\n{listed}") == [(4, 3, LISTED_AFTER)]
+    assert _enumerations(f"We make four contributions in this paper:\n{listed}") == [
+        (4, 3, "moderate: items of a list environment after the count's clause")
+    ]
     assert _enumerations(f"We make three contributions in this paper:\n{listed}") == []
     assert _enumerations(f"Training stops in the last five epochs if one of the following criteria is met:\n{listed}") == []
     assert _enumerations(f"The four surveys are presented as part of three studies:\n{listed}") == []
@@ -168,3 +170,12 @@ def test_a_count_may_stand_before_a_noun_with_several_modifiers_but_not_before_f
 def test_markers_the_pattern_does_not_read_are_no_count():
     assert _enumerations("three techniques: 1)~{\\em A}, 2)~{\\em B} and 3)~{\\em C}.") == []
     assert _enumerations("three techniques: 1)~{\\em A} and 2)~{\\em B}.") == [(3, 2, MARKED)]
+
+
+def test_an_inline_list_after_the_counts_clause_is_read_but_not_past_a_label_or_a_formula():
+    clause = "moderate: an inline list closed by and/or after the count's clause"
+    assert _enumerations("We use three models for our experiments: A, B, C and D.") == [(3, 4, clause)]
+    assert _enumerations("six labels in Table~\\ref{table:grade-stats}: novice, beginner and expert.") == []
+    assert _enumerations("Two indices are used: $l,r$ for left and right.") == []
+    assert _enumerations("We use three datasets for both tasks: A, B and C.") == []  # "both" is not announcing the list
+    assert _enumerations("two such types of material: appendices, which can be read, and others, often data.") == []

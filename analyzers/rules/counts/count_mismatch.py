@@ -2,7 +2,8 @@
 
 ## How it decides
 The confidence comes from how the items were told apart: 0.95 for a list environment right
-after the count (0.75 when a clause comes between: "four contributions in this paper:"),
+after the count (at most 0.75 when a clause comes between, whatever the items: "four
+contributions in this paper:", "three models for our experiments: A, B, C and D"),
 0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
 items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences
 ("First, … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
@@ -17,14 +18,17 @@ criteria is met:", "except the following:", "four surveys presented as part of t
 studies:"). "Our contributions are threefold:" and "The reason is twofold. First, …" count
 what follows as any announcement does, and "both" announces two ("both tasks (A, B and C)")
 except before ordinals and a breakdown of its members ("both tribes (8 Canini, 1 Vulpini)").
-An inline list of statistics ("both measurements: $r^2 = 0.78$; …") is not read. Below 0.7 the finding is information.
+An inline list of statistics ("both measurements: $r^2 = 0.78$; …"), one whose formula names
+the items together ("Two indices: $l,r$ for left and right") and one whose commas set off asides
+("appendices, which can be read, and …") are not read; nor is a clause past a brace, a parenthesis
+or a formula, whose colon is a label's ("six labels in Table~\\ref{table:grade-stats}:"). Below 0.7 the finding is information.
 
 The evidence class is how the items were told apart: its tier is how plainly the source marks
 them ("strong: items of a list environment", "strong: numbered markers", "moderate: an inline
 list closed by and/or", "moderate: a breakdown whose items carry their counts", "weak: ordinal
-sentences", …). Each way misreads its own shapes, so each is measured apart, and so are a list
-after a clause ("moderate: a list environment after the count's clause") and the items after an
-N-fold announcement or "both" ("moderate: … after an N-fold announcement", "… after "both"").
+sentences", …). Each way misreads its own shapes, so each is measured apart, and so are the items
+after a clause, an N-fold announcement or "both" ("moderate: items of a list environment after the
+count's clause", "moderate: … after an N-fold announcement", "… after "both"").
 """
 
 from __future__ import annotations

@@ -24,8 +24,9 @@ _ANNOUNCE = DeferredPattern(
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
     r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b)"
-    # "four model variants that vary the interaction parameters:" and a list environment right after the sentence.
-    r"|(?P<clause>\s[^.:;\n]{1,100}?:)(?=(?:\s|%)*\\begin\{(?:itemize|enumerate|description|compactitem|compactenum)\}))",
+    # "four model variants that vary the interaction parameters:", "three models for our experiments: A, B and C".
+    # Braces, parentheses and formulas end it: a colon there is a label's or a formula's ("\\ref{fig:a}", "$a:A$").
+    r"|(?P<clause>\s[^.:;\n{}()$]{1,100}?:))",
     re.IGNORECASE,
 )
 # "Our contributions are threefold:", "The reason is twofold. First, …": the count is the items that follow.
@@ -37,7 +38,7 @@ _FOLD = DeferredPattern(
 # criteria is met:", "four surveys presented as part of three studies:".
 _OTHER_SET = DeferredPattern(
     r"\b(?:except|besides|other\s+than|apart\s+from|in\s+addition|as\s+well\s+as|also|following\s+[a-z])"
-    r"|\b(?:one|" + "|".join(COUNT_WORDS) + r"|\d+)\s+[a-z]",
+    r"|\b(?:one|both|" + "|".join(COUNT_WORDS) + r"|\d+)\s+[a-z]",
     re.IGNORECASE,
 )
 _DASH = DeferredPattern(r"---|—|\\textemdash\b")
@@ -107,7 +108,6 @@ class Enumeration(NamedTuple):
 LISTED = "strong: items of a list environment"
 MARKED = "strong: numbered markers"
 MARKED_OPEN = "weak: numbered markers, an unmarked item may follow"
-LISTED_AFTER = "moderate: a list environment after the count's clause"
 INLINE = "moderate: an inline list closed by and/or"
 PARENTHESISED = "moderate: a parenthesised list"
 ORDINALS = "weak: ordinal sentences"
@@ -131,7 +131,8 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
         match = pattern.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
         if match is None:
             continue
-        scanned = match.end()
+        if not match.groupdict().get("clause"):  # a clause holds no other count that could announce the list
+            scanned = match.end()
         mismatch = _mismatch(text, match)
         if mismatch is not None:
             found.append(mismatch)
@@ -158,11 +159,12 @@ def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enum
         return None
     if both and enumeration.how == BREAKDOWN:  # "both tribes (8 Canini, 1 Vulpini)": the members of each
         return None
-    if groups.get("clause"):  # the list may be of what the clause names: less sure than a list right after the noun
-        enumeration = enumeration._replace(confidence=0.75, how=LISTED_AFTER)
+    if groups.get("clause"):  # the list may be of what the clause names: less sure than right after the noun
+        if abs(enumeration.counted - stated) > 2:  # "15 manifestos … brings the study to a count as follows: (a) … (c)"
+            return None
+        enumeration = _told_apart(enumeration, "the count's clause")._replace(confidence=min(enumeration.confidence, 0.75))
     elif both or match.re is _FOLD.compiled():  # measured apart from a count before its noun
-        announced = '"both"' if both else "an N-fold announcement"
-        enumeration = enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after {announced}")
+        enumeration = _told_apart(enumeration, '"both"' if both else "an N-fold announcement")
     confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
     if _in_float(text, match.start()):
         confidence -= 0.1
@@ -177,6 +179,11 @@ def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enum
     if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
         return None
     return match, stated, enumeration._replace(confidence=confidence)
+
+
+def _told_apart(enumeration: Enumeration, announcement: str) -> Enumeration:
+    """The enumeration in its own evidence class: its items, told apart as ever, after another announcement."""
+    return enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after {announcement}")
 
 
 def _in_name(before: str) -> bool:
@@ -246,7 +253,7 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if plain is None:
         return None
     items, closed = _items(plain)
-    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain):
+    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain) or _named_together(sentence, items, stated):
         return None
     enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75, INLINE)
     # A dash sets off asides of every kind ("three words --- just who is speaking and the gist"): only a
@@ -256,6 +263,17 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
         return None
     return enumeration._replace(confidence=enumeration.confidence - 0.1 * aside)
+
+
+# An item that comments on the one before ("appendices, which can be read, and …"): commas set off asides there.
+_ASIDE_ITEM = DeferredPattern(r"^(?:which|who|whose|where|that|often|usually|typically)\b", re.IGNORECASE)
+
+
+def _named_together(sentence: str, items: list[str], stated: int) -> bool:
+    """Whether the list's commas may not part its items: one formula names them all ("Two indices are used: $l,r$
+    for left and right"), or an item is an aside on the one before."""
+    formulas = [match.group(1) if match.group(1) is not None else match.group(2) for match in _MATH.finditer(sentence)]
+    return any(len(_top_level_parts(formula or "")) == stated for formula in formulas) or any(_ASIDE_ITEM.match(item) for item in items)
 
 
 def _plain(fragment: str) -> tuple[str | None, bool]:
