@@ -127,3 +127,55 @@ def test_a_table_gives_a_whole_in_a_header_n_a_total_row_or_a_size_row_of_one_va
     assert [(key, value) for key, value, _, _ in table_wholes(one_sample)] == [("observ", 628)]
     two_samples = _table([("", 1), ("(1)", 1), ("(2)", 1)], [("Observations", 1), ("2,000", 1), ("6,304", 1)])
     assert list(table_wholes(two_samples)) == []
+
+
+def test_a_list_after_the_counts_clause_is_its_enumeration_unless_the_clause_names_another_set():
+    listed = "\\begin{itemize}\n\\item A\n\\item B\n\\item C\n\\end{itemize}"
+    assert _enumerations(f"We make four contributions in this paper:\n{listed}") == [
+        (4, 3, "moderate: items of a list environment after the count's clause")
+    ]
+    assert _enumerations(f"We make three contributions in this paper:\n{listed}") == []
+    assert _enumerations(f"Training stops in the last five epochs if one of the following criteria is met:\n{listed}") == []
+    assert _enumerations(f"The four surveys are presented as part of three studies:\n{listed}") == []
+    assert _enumerations(f"It covers 47 specifications, except the following:\n{listed}") == []
+    assert _enumerations(f"We use four datasets in our study.\n{listed}") == []  # a full stop: the list may be anything
+
+
+def test_an_n_fold_announcement_counts_what_follows():
+    listed = "\\begin{itemize}\n\\item A\n\\item B\n\\item C\n\\end{itemize}"
+    assert [(stated, counted) for stated, counted, _ in _enumerations(f"Our contributions are twofold:\n{listed}")] == [(2, 3)]
+    assert _enumerations(f"Our contributions are three-fold:\n{listed}") == []
+    assert [(stated, counted) for stated, counted, _ in _enumerations("The reason is twofold. First, A. Second, B. Third, C.")] == [(2, 3)]
+    assert _enumerations("The reason is twofold. First, A. Second, B.") == []
+    assert _enumerations("a threefold increase. First, A. Second, B.") == []
+
+
+def test_both_announces_two_items_but_not_a_breakdown_of_its_members_nor_an_ordinal_run():
+    assert _enumerations("We report results on both tasks (tagging, parsing and chunking).") == [
+        (2, 3, 'moderate: a parenthesised list after "both"')
+    ]
+    assert _enumerations("We use both datasets: A, B and C.") == [(2, 3, 'moderate: an inline list closed by and/or after "both"')]
+    assert _enumerations("in both tribes (8 Canini, 1 Vulpini).") == []
+    assert _enumerations("We compare both approaches. First, A. Second, B. Third, C.") == []
+    assert _enumerations("associated with both measurements: $r^2 = 0.78$; $e = 0.05$ and $r^2 = 0.74$; $e = 0.02$.") == []
+
+
+def test_a_count_may_stand_before_a_noun_with_several_modifiers_but_not_before_function_words_or_plurals():
+    assert _enumerations("It covers six diverse document types (patents, scientific, legal, reports, tenders).") == [(6, 5, PARENTHESISED)]
+    assert _enumerations("on three standard 3D detection benchmarks: A, B, C and D.") == [(3, 4, INLINE)]
+    assert _enumerations("Each model has two to four parameters: a, b and c.") == []
+    assert _enumerations("six studies included other evaluations (A vs B, C vs D, and E vs F).") == []
+
+
+def test_markers_the_pattern_does_not_read_are_no_count():
+    assert _enumerations("three techniques: 1)~{\\em A}, 2)~{\\em B} and 3)~{\\em C}.") == []
+    assert _enumerations("three techniques: 1)~{\\em A} and 2)~{\\em B}.") == [(3, 2, MARKED)]
+
+
+def test_an_inline_list_after_the_counts_clause_is_read_but_not_past_a_label_or_a_formula():
+    clause = "moderate: an inline list closed by and/or after the count's clause"
+    assert _enumerations("We use three models for our experiments: A, B, C and D.") == [(3, 4, clause)]
+    assert _enumerations("six labels in Table~\\ref{table:grade-stats}: novice, beginner and expert.") == []
+    assert _enumerations("Two indices are used: $l,r$ for left and right.") == []
+    assert _enumerations("We use three datasets for both tasks: A, B and C.") == []  # "both" is not announcing the list
+    assert _enumerations("two such types of material: appendices, which can be read, and others, often data.") == []

@@ -2,20 +2,33 @@
 
 ## How it decides
 The confidence comes from how the items were told apart: 0.95 for a list environment right
-after the count, 0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of
-three or more items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences
+after the count (at most 0.75 when a clause comes between, whatever the items: "four
+contributions in this paper:", "three models for our experiments: A, B, C and D"),
+0.9 for "(1) … (2) …" markers, 0.85 for a parenthesis or an inline list of three or more
+items closed by "and"/"or", 0.75 for "A and B" alone and for ordinal sentences
 ("First, … Second, …") within the paragraph, 0.6 when the ordinal run is picked up in a later
 paragraph. Minus 0.1 when an item carries its own count or its parentheses were set aside,
 when the list sits in a table or figure, and for each item beyond one that the counts differ
 by (a slip is usually one item; many means the parse likely went wrong). At most 0.5 when the
 list may enumerate something else: "tasks with two nouns (A, B, C)" or "three of the four
 datasets (A, B, C)"; none when a count earlier in the clause is the list's length ("four
-regressions between the two models: (a) … (d)"). Below 0.7 the finding is information.
+regressions between the two models: (a) … (d)"). A clause between the count and its list
+is left alone when it names another set the list may enumerate ("if one of the following
+criteria is met:", "except the following:", "four surveys presented as part of three
+studies:"). "Our contributions are threefold:" and "The reason is twofold. First, …" count
+what follows as any announcement does, and "both" announces two ("both tasks (A, B and C)")
+except before ordinals and a breakdown of its members ("both tribes (8 Canini, 1 Vulpini)").
+An inline list of statistics ("both measurements: $r^2 = 0.78$; …"), one whose formula names
+the items together ("Two indices: $l,r$ for left and right") and one whose commas set off asides
+("appendices, which can be read, and …") are not read; nor is a clause past a brace, a parenthesis
+or a formula, whose colon is a label's ("six labels in Table~\\ref{table:grade-stats}:"). Below 0.7 the finding is information.
 
 The evidence class is how the items were told apart: its tier is how plainly the source marks
 them ("strong: items of a list environment", "strong: numbered markers", "moderate: an inline
 list closed by and/or", "moderate: a breakdown whose items carry their counts", "weak: ordinal
-sentences", …). Each way misreads its own shapes, so each is measured apart.
+sentences", …). Each way misreads its own shapes, so each is measured apart, and so are the items
+after a clause, an N-fold announcement or "both" ("moderate: items of a list environment after the
+count's clause", "moderate: … after an N-fold announcement", "… after "both"").
 """
 
 from __future__ import annotations
@@ -40,7 +53,9 @@ class CountMismatch(Violation):
     @property
     def message(self) -> str:
         words = " ".join(self.announcement.group(0).split())
-        return f'"{words}" announces {self.stated} {self.announcement.group(2)}, but {self.counted} follow'
+        counted = self.announcement.group(2)
+        noun = "items" if counted.endswith("fold") else counted  # "are threefold:" counts what follows
+        return f'"{words}" announces {self.stated} {noun}, but {self.counted} follow'
 
     @property
     def fix_title(self) -> str | None:
@@ -64,8 +79,10 @@ class CountMismatch(Violation):
 @rule("CNT001", "count-mismatch", Category.CLAIM_DISTORTION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
 def count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "three
-    steps:" followed by a list) when the enumeration has another number of items. Items are
+    Flags a count that announces an enumeration ("five datasets: A, B, C and D", "six diverse
+    document types (A, B, C, D, E)", "three steps:" followed by a list, "four contributions in this paper:" and a list, "Our
+    contributions are threefold:", "both tasks (A, B and C)") when the enumeration has another
+    number of items. Items are
     counted from `\\item`s of the list that follows, from explicit markers "(1) … (2) …",
     from ordinals ("First, … Second, …", "{\\em First}", "And second, …", "The first step …
     For the second step …", in later paragraphs of the same section too while the run is

@@ -12,11 +12,33 @@ from ...context import paragraphs
 from ...memo import TEXT_CACHE_SIZE
 
 COUNT_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+# Up to two more words before the noun's last modifier ("six diverse document types", "three standard 3D detection
+# benchmarks"): none plural, none a function word, so "two to four parameters" and "rules for universes" stay apart.
+_MODIFIER = r"(?!(?:to|of|in|on|for|with|from|by|and|or|at|as|the|an?|that|which|we|are|is|were|was|be|than|out|up)\b)[a-z0-9]+(?:-[a-z0-9]+)*(?<!s)"
 _ANNOUNCE = DeferredPattern(
-    r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+((?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
+    r"\b("
+    + "|".join(COUNT_WORDS)
+    + r"|both|\d{1,2})\s+((?:"
+    + _MODIFIER
+    + r"\s+){0,2}(?:[a-z]+[- ])?[a-z]+s)\s*(?::|,?\s*namely\b|,?\s*i\.e\.,?|\((?=[^)]*[,;])"
     r"|[^.:;\n]{0,80}?[.:]\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b)"
     # "the five indicators we consider---two based on claims, one on surveys---": a breakdown set off by a dash.
-    r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b))",
+    r"|(?:\s+(?:that\s+|which\s+)?we\s+[a-z]+)?\s*(?P<dash>---|—|\\textemdash\b)"
+    # "four model variants that vary the interaction parameters:", "three models for our experiments: A, B and C".
+    # Braces, parentheses and formulas end it: a colon there is a label's or a formula's ("\\ref{fig:a}", "$a:A$").
+    r"|(?P<clause>\s[^.:;\n{}()$]{1,100}?:))",
+    re.IGNORECASE,
+)
+# "Our contributions are threefold:", "The reason is twofold. First, …": the count is the items that follow.
+_FOLD = DeferredPattern(
+    r"\b(?:are|is|was|were)\s+(" + "|".join(COUNT_WORDS[:9]) + r")([- ]?fold)\b\s*(?::|\.\s+(?=(?:First(?:ly)?|(?:In\s+t|T)he\s+first)\b))",
+    re.IGNORECASE,
+)
+# A clause that names another set the list may enumerate: "except the following:", "if one of the following
+# criteria is met:", "four surveys presented as part of three studies:".
+_OTHER_SET = DeferredPattern(
+    r"\b(?:except|besides|other\s+than|apart\s+from|in\s+addition|as\s+well\s+as|also|following\s+[a-z])"
+    r"|\b(?:one|both|" + "|".join(COUNT_WORDS) + r"|\d+)\s+[a-z]",
     re.IGNORECASE,
 )
 _DASH = DeferredPattern(r"---|—|\\textemdash\b")
@@ -30,19 +52,21 @@ _ORDINAL_START = DeferredPattern(
     r"|" + _START + r"(Finally|Lastly)\b"
 )
 # Where _ANNOUNCE can start: a count before a space (or the paragraph's end; the space may follow it).
-_HEAD = DeferredPattern(r"\b(?:" + "|".join(COUNT_WORDS) + r"|\d{1,2})(?:\s|$)")
+_HEAD = DeferredPattern(r"\b(?:" + "|".join(COUNT_WORDS) + r"|both|\d{1,2})(?:\s|$)")
 _HEAD_ANY_CASE = DeferredPattern(_HEAD.pattern, re.IGNORECASE)
 _FIRST = DeferredPattern(r"\s*" + _EMPHASIS + r"First(?:ly)?\b")
 _SECTIONING = DeferredPattern(r"\\(?:chapter|(?:sub)*section|paragraph)\*?\{")
 _LIST = DeferredPattern(r"(?:\s|%)*\\begin\{(itemize|enumerate|description|compactitem|compactenum)\}")
 _MARKERS = re.compile(r"\((\d{1,2}|[ivx]{1,4}|[a-h])\)")
 # "1) …; 2) …; and 3) …": a closing parenthesis alone marks items only where an item can start.
-_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s)")
+_HALF_MARKERS = re.compile(r"(?:^|[;,:]|\band|\n)\s*(\d{1,2}|[ivx]{1,4}|[a-h])\)(?=\s|~)")  # "1)~{\em A}" too
 # "e.g." ends in a full stop: a word boundary after it would need a letter to follow.
 _VAGUE = DeferredPattern(r"\be\.g\.|\b(?:such as|including|includes|for example|for instance|etc|among others|like)\b", re.IGNORECASE)
 # The word before a count, and what comes before that word.
 _WORD_BEFORE = DeferredPattern(r"(\S*)(\s+\S+)\s+$")
 # "three of the four datasets (A, B and C)": the list may enumerate either count.
+# "two to four parameters: …", "three or four steps:": a range, not the count of what follows.
+_RANGE_BEFORE = DeferredPattern(r"\b(?:one|" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s*(?:to|or|-|–|--)\s*$", re.IGNORECASE)
 _PARTITIVE = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+of\s+(?:the|these|those|our|its|their|all)\s+$", re.IGNORECASE)
 # A count of other things earlier in the clause, which the list may enumerate instead.
 _EARLIER_COUNT = DeferredPattern(r"\b(" + "|".join(COUNT_WORDS) + r"|\d{1,2})\s+[a-z-]+s\b(?=[^.:;]*$)", re.IGNORECASE)
@@ -98,40 +122,68 @@ def mismatches(source: str) -> list[tuple[re.Match[str], int, Enumeration]]:
     for offset, paragraph in paragraphs(source):
         text, heads = _paragraph_scan(paragraph)
         blanked.append(text)
-        candidates += [offset + head for head in heads]
+        candidates += [(offset + head, _ANNOUNCE) for head in heads]
+        if "fold" in text:
+            candidates += [(offset + fold.start(), _FOLD) for fold in _FOLD.finditer(text)]
     text = "\n\n".join(blanked)
     found, scanned = [], 0
-    for candidate in candidates:
-        match = _ANNOUNCE.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
+    for candidate, pattern in sorted(candidates, key=lambda place: place[0]):
+        match = pattern.match(text, candidate) if candidate >= scanned else None  # as finditer: no overlaps
         if match is None:
             continue
-        scanned = match.end()
-        word = match.group(1)
-        if not word.isdigit() and word.lower() not in COUNT_WORDS:
-            continue  # "ſix": the case-blind pattern matches letters that are not the word
-        before = text[max(0, match.start() - 60) : match.start()]
-        if _in_name(before):
-            continue
-        stated = number(word)
-        opener = "—" if match.group("dash") else match.group(0)[-1]
-        enumeration = _count_items(text, match.end(), opener, stated)
-        if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
-            continue
-        confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
-        if _in_float(text, match.start()):
-            confidence -= 0.1
-        subset = _PARTITIVE.search(before)
-        if subset:
-            if number(subset.group(1)) == enumeration.counted:
-                continue
-            confidence = min(confidence, 0.5)
-        if opener == "(" and _OWNER_BEFORE.search(before):
-            confidence = min(confidence, 0.5)
-        # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
-        if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
-            continue
-        found.append((match, stated, enumeration._replace(confidence=confidence)))
+        if not match.groupdict().get("clause"):  # a clause holds no other count that could announce the list
+            scanned = match.end()
+        mismatch = _mismatch(text, match)
+        if mismatch is not None:
+            found.append(mismatch)
     return found
+
+
+def _mismatch(text: str, match: re.Match[str]) -> tuple[re.Match[str], int, Enumeration] | None:
+    """The announcement `match` with its enumeration, where they disagree."""
+    word, groups = match.group(1), match.groupdict()
+    both = word.lower() == "both"
+    if not word.isdigit() and word.lower() not in COUNT_WORDS and not both:
+        return None  # "ſix": the case-blind pattern matches letters that are not the word
+    before = text[max(0, match.start() - 60) : match.start()]
+    stated = 2 if both else number(word)
+    opener = "—" if groups.get("dash") else match.group(0)[-1]
+    if (
+        _in_name(before)
+        or _RANGE_BEFORE.search(before)
+        or (groups.get("clause") and (both or stated < 2 or _OTHER_SET.search(groups["clause"])))
+    ):
+        return None
+    enumeration = _count_items(text, match.end(), opener, stated) if not (both and opener.isspace()) else None
+    if enumeration is None or enumeration.counted == stated or (opener == "(" and stated > 10):
+        return None
+    if both and enumeration.how == BREAKDOWN:  # "both tribes (8 Canini, 1 Vulpini)": the members of each
+        return None
+    if groups.get("clause"):  # the list may be of what the clause names: less sure than right after the noun
+        if abs(enumeration.counted - stated) > 2:  # "15 manifestos … brings the study to a count as follows: (a) … (c)"
+            return None
+        enumeration = _told_apart(enumeration, "the count's clause")._replace(confidence=min(enumeration.confidence, 0.75))
+    elif both or match.re is _FOLD.compiled():  # measured apart from a count before its noun
+        enumeration = _told_apart(enumeration, '"both"' if both else "an N-fold announcement")
+    confidence = enumeration.confidence - 0.1 * min(abs(enumeration.counted - stated) - 1, 2)
+    if _in_float(text, match.start()):
+        confidence -= 0.1
+    subset = _PARTITIVE.search(before)
+    if subset:
+        if number(subset.group(1)) == enumeration.counted:
+            return None
+        confidence = min(confidence, 0.5)
+    if opener == "(" and _OWNER_BEFORE.search(before):
+        confidence = min(confidence, 0.5)
+    # "four regressions between the two models: (a) … (d)": the list enumerates the earlier count.
+    if any(number(earlier.group(1)) == enumeration.counted for earlier in _EARLIER_COUNT.finditer(before)):
+        return None
+    return match, stated, enumeration._replace(confidence=confidence)
+
+
+def _told_apart(enumeration: Enumeration, announcement: str) -> Enumeration:
+    """The enumeration in its own evidence class: its items, told apart as ever, after another announcement."""
+    return enumeration._replace(how=f"moderate: {enumeration.how.partition(': ')[2]} after {announcement}")
 
 
 def _in_name(before: str) -> bool:
@@ -184,6 +236,8 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     paragraph = text[start : _paragraph_end(text, start)]
     if re.match(r"\s*\(?(?:1|i|a)\)", paragraph):
         counted, trailing = _sequential_markers(paragraph, _MARKERS if paragraph.lstrip().startswith("(") else _HALF_MARKERS)
+        if counted < 2:  # markers the pattern did not read are no count of items
+            return None
         # "(i) …, (ii) …, (iii) …, and the success rate": an unmarked last item may follow the markers.
         return Enumeration(counted, 0.6, MARKED_OPEN) if trailing else Enumeration(counted, 0.9, MARKED)
     end = _sentence_end(text, start)
@@ -191,14 +245,15 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
         closing = _DASH.search(text, start, end)
         end = closing.start() if closing else end
     sentence = text[start:end]
-    if _VAGUE.search(sentence) or "\\item" in sentence:
+    # A list of statistics ("both measurements: $r^2 = 0.78$; …") reports values about the things, as in parentheses.
+    if _VAGUE.search(sentence) or "\\item" in sentence or _STATISTIC.search(sentence):
         return None
     # "A, B, C, and D": short items, the last one right after and/or.
     plain, aside = _plain(sentence)
     if plain is None:
         return None
     items, closed = _items(plain)
-    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain):
+    if not closed or _MORE_ITEMS.search(plain) or _AND_BEFORE_COMMA_AND.search(plain) or _named_together(sentence, items, stated):
         return None
     enumeration = _weigh(items, stated, 0.85 if len(items) > 2 else 0.75, INLINE)
     # A dash sets off asides of every kind ("three words --- just who is speaking and the gist"): only a
@@ -208,6 +263,17 @@ def _count_items(text: str, start: int, opener: str, stated: int) -> Enumeration
     if enumeration is None or (enumeration.counted < stated and _continues(text, end, enumeration.counted)):
         return None
     return enumeration._replace(confidence=enumeration.confidence - 0.1 * aside)
+
+
+# An item that comments on the one before ("appendices, which can be read, and …"): commas set off asides there.
+_ASIDE_ITEM = DeferredPattern(r"^(?:which|who|whose|where|that|often|usually|typically)\b", re.IGNORECASE)
+
+
+def _named_together(sentence: str, items: list[str], stated: int) -> bool:
+    """Whether the list's commas may not part its items: one formula names them all ("Two indices are used: $l,r$
+    for left and right"), or an item is an aside on the one before."""
+    formulas = [match.group(1) if match.group(1) is not None else match.group(2) for match in _MATH.finditer(sentence)]
+    return any(len(_top_level_parts(formula or "")) == stated for formula in formulas) or any(_ASIDE_ITEM.match(item) for item in items)
 
 
 def _plain(fragment: str) -> tuple[str | None, bool]:
