@@ -626,3 +626,50 @@ def test_a_rule_whose_parts_hold_offsets_marked_placed_keeps_a_stale_part(tmp_pa
     typing earlier in the file moved gives its findings at the old offsets. The test above catches such a mark."""
     wrong = [replace(rule, placed_parts=True) if rule.code == "NOT009" else rule for rule in default_registry()]
     assert _staged_edits_mismatch(tmp_path, "NOT009", Engine(Registry(wrong))) is not None
+
+
+_DRAFTS = sorted(rule.code for rule in default_registry() if rule.code.startswith("DRF"))
+
+
+@pytest.mark.parametrize("code", _DRAFTS)
+def test_drafts_rules_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
+    """The drafts rules keep what they read of each section while the manuscript hands the same Section on: typing
+    and new headings, checked in stages, give a cold check's findings."""
+    assert _staged_edits_mismatch(tmp_path, code, Engine()) is None
+
+
+def _typed_before_a_section_mismatch(tmp_path: Path, code: str, typed: tuple[str, str], before_cold=lambda: None) -> str | None:
+    """Rule `code`'s positive fixture with text typed in a section before others of its file, checked in stages:
+    where its findings differ from a cold check's (run after `before_cold`), or None."""
+    from auditex.analyzers.staged_check import is_quick
+
+    text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    assert typed[0] in text, "the edit must change the fixture"
+    text = text.replace(*typed)
+    project.update("main.tex", text)
+    engine.check(project, only=is_quick)
+    incremental = engine.check(project)
+    before_cold()
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+    return None if _dumped(incremental) == _dumped(cold) else _first_difference(incremental, cold)
+
+
+def test_a_drafts_section_reading_kept_by_its_text_alone_is_stale(tmp_path, monkeypatch):
+    """DRF003's reading of a section holds its blocks (their offsets): kept by the section's text alone, a section
+    that typing earlier in its file moved gives its findings at the old offsets."""
+    from auditex.analyzers.rules.drafts import hand_numbered
+
+    typed = ("lists the ablations", "lists the many ablations")
+    assert _typed_before_a_section_mismatch(tmp_path / "kept", "DRF003", typed) is None
+    read = hand_numbered._reading.__wrapped__
+    kept: dict[tuple[str, ...], object] = {}
+
+    def by_text(key):
+        return kept.setdefault(tuple(placed.block.plain.text for placed in key.section.blocks), read(key))
+
+    monkeypatch.setattr(hand_numbered, "_reading", by_text)
+    assert _typed_before_a_section_mismatch(tmp_path / "stale", "DRF003", typed, monkeypatch.undo) is not None

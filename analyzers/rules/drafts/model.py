@@ -393,9 +393,14 @@ def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
 
 def float_environments(texts: Iterable[str], kind: str) -> int:
     """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
+    return sum(_float_environments_in(text, kind) for text in texts)
+
+
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _float_environments_in(text: str, kind: str) -> int:
+    """One file's count, kept by its text: an edit counts the edited file's alone."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
-    pattern = re.compile(rf"\\begin\s*\{{(?:{names})\}}")
-    return sum(len(pattern.findall(_uncommented(text))) for text in texts)
+    return len(re.findall(rf"\\begin\s*\{{(?:{names})\}}", _uncommented(text)))
 
 
 # A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
