@@ -305,6 +305,34 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
 
 
+def test_the_policy_decides_a_kept_list_of_findings_again_only_when_a_comment_of_its_files_changes(tmp_path, monkeypatch):
+    """A rule's list of findings that the engine hands on as it was is decided as a whole, without a step per
+    finding; a suppression comment typed in one of its files makes the policy decide it again."""
+    from auditex.analyzers.finding import Category, Finding, Range, Severity
+    from auditex.analyzers.policy import Policy
+
+    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    finding = Finding(
+        code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
+    ).with_fingerprint()
+    group = [finding, finding.model_copy()]
+    policy = Policy()
+    numbered = [finding.fingerprint, f"{finding.fingerprint}-2"]
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
+    decide = Policy._decide
+    decided: list[int] = []
+    monkeypatch.setattr(Policy, "_decide", lambda self, *args: decided.append(len(args[1])) or decide(self, *args))
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
+    assert decided == []
+    project.update("main.tex", text.replace("missing}.", "missing}. % auditex: ignore[REF001]"))
+    assert policy.apply_grouped(project, [group]) == []
+    assert decided == [2]
+    project.update("main.tex", text)
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
+
+
 def test_a_first_stage_leaves_the_policys_decisions_of_the_other_findings_to_the_full_check(tmp_path, monkeypatch):
     """A staged check's first stage hands the policy the quick rules' findings alone: what it decided of the
     others stays for the full check after it, which decides only the findings the edit made anew."""
