@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from ....latex.record import record
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from .float_layout import float_layout
 from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_type
 
@@ -145,7 +147,7 @@ def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
     """The caption texts of each float block, by the float's reading index."""
     captions: dict[int, list[str]] = {}
     holder: PlacedBlock | None = None
-    for placed in manuscript.blocks:
+    for placed in (placed for section in manuscript.sections for placed in _floats_and_captions(SectionKey(section))):
         if placed.kind in FLOAT_BLOCKS:
             holder = placed
         elif (
@@ -156,3 +158,10 @@ def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
         ):
             captions.setdefault(holder.index, []).append(placed.block.plain.text)
     return captions
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _floats_and_captions(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's float and caption blocks, in order: picked once per Section the manuscript hands on, where
+    every edit walked every block of the paper."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in FLOAT_BLOCKS or placed.kind is BlockKind.CAPTION)
