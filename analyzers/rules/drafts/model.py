@@ -20,12 +20,13 @@ from pylatexenc import latexwalker as lw
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
+from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
 from ....latex.record import record
 from ....latex.source import COMMENT
 from ....latex.walker import RunWalker
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 
 class PlaceholderKind(str, Enum):
@@ -337,7 +338,19 @@ def _unprinted_spans(
 ) -> tuple[tuple[int, int], ...]:
     """One file's unprinted stretches under the project's excluded environments, silenced commands and switches."""
     excluded, silenced, switches = settings
-    return (*dead_spans(text, excluded, silenced, dict(switches)), *deleted_spans(text))
+    # A switch the file never tests leaves its branches as they are: without it, the index's reading of the file serves.
+    tested = {name: value for name, value in switches if "\\" + name in text}
+    return (*dead_spans(text, excluded, silenced, tested), *deleted_spans(text))
+
+
+# The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
+READ_BLOCKS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def read_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's blocks that a reader reads as text, picked once per Section the manuscript hands on."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in READ_BLOCKS)
 
 
 # Floats and their numbers: what `\caption` gives a `\label`, and how LaTeX counts.
