@@ -19,6 +19,7 @@ from helpers import document, write_project
 from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine, default_registry
+from auditex.analyzers.finding import Finding
 from auditex.analyzers.registry import Registry
 from auditex.latex.project import Project
 
@@ -284,18 +285,27 @@ def test_typing_in_one_section_keeps_num002_restatements_as_a_cold_check_finds_t
     assert incremental == []
 
 
-def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
-    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
-    beside such a finding, or taken away, must still reach it."""
-    from auditex.analyzers.finding import Category, Finding, Range, Severity
-    from auditex.analyzers.policy import Policy
+_UNDEFINED_REF = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
 
-    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
-    write_project(tmp_path, {"main.tex": text})
-    project = Project(tmp_path, "main.tex")
+
+def _undefined_ref_finding(tmp_path: Path) -> tuple[Project, Finding]:
+    """A one-file project with an undefined `\\ref`, and a finding on it as the engine hands it on."""
+    from auditex.analyzers.finding import Category, Finding, Range, Severity
+
+    write_project(tmp_path, {"main.tex": _UNDEFINED_REF})
     finding = Finding(
         code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
     ).with_fingerprint()
+    return Project(tmp_path, "main.tex"), finding
+
+
+def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
+    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
+    beside such a finding, or taken away, must still reach it."""
+    from auditex.analyzers.policy import Policy
+
+    text = _UNDEFINED_REF
+    project, finding = _undefined_ref_finding(tmp_path)
     twice = finding.model_copy()
     policy = Policy()
     assert [f.fingerprint for f in policy.apply(project, [finding, twice])] == [finding.fingerprint, f"{finding.fingerprint}-2"]
@@ -308,15 +318,10 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
 def test_the_policy_decides_a_kept_list_of_findings_again_only_when_a_comment_of_its_files_changes(tmp_path, monkeypatch):
     """A rule's list of findings that the engine hands on as it was is decided as a whole, without a step per
     finding; a suppression comment typed in one of its files makes the policy decide it again."""
-    from auditex.analyzers.finding import Category, Finding, Range, Severity
     from auditex.analyzers.policy import Policy
 
-    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
-    write_project(tmp_path, {"main.tex": text})
-    project = Project(tmp_path, "main.tex")
-    finding = Finding(
-        code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
-    ).with_fingerprint()
+    text = _UNDEFINED_REF
+    project, finding = _undefined_ref_finding(tmp_path)
     group = [finding, finding.model_copy()]
     policy = Policy()
     numbered = [finding.fingerprint, f"{finding.fingerprint}-2"]
