@@ -364,6 +364,12 @@ FLOATS = frozenset(
 )
 
 
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def section_floats(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's float blocks whose caption steps a counter (`FLOATS`), picked once per Section the manuscript hands on."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in FLOAT_BLOCKS and placed.block.environment in FLOATS)
+
+
 # What makes LaTeX number a float type otherwise than 1, 2, 3 … through the paper: numbering per
 # chapter or section, a counter set by hand, a caption outside a float, a continued float.
 _OWN_NUMBERING = (
