@@ -10,7 +10,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_layout import float_layout
@@ -157,11 +157,13 @@ def _mentions_beyond_last(ctx: RuleContext, placed: PlacedBlock, counts: Counter
         yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # by text: the sections after an edit, in its file, are new Sections of the same blocks
 def _may_mention(text: str) -> bool:
     """Whether the text types a float or section number, by hand ("Table 4") or as one number ("Table I")."""
     return ("Fig" in text or "Tab" in text or "Sec" in text) and (HAND_NUMBERED.search(text) or SINGLE_NUMBERED.search(text)) is not None
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _names_a_float(text: str) -> bool:
     """Whether the text names a float by a single number, arabic or roman ("Table 4", "Table I")."""
     return ("Fig" in text or "Tab" in text) and SINGLE_NUMBERED.search(text) is not None
