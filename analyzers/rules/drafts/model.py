@@ -550,16 +550,21 @@ def named_before(source: str, command_start: int) -> str | None:
 
 
 # A running head or foot, or a watermark, that stamps every page: "\markboth{…}{DRAFT \today}".
+_PAGE_MARK_COMMANDS = r"markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText"
 _PAGE_MARK = DeferredPattern(
-    r"\\(?P<command>markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText)\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
+    rf"\\(?P<command>{_PAGE_MARK_COMMANDS})"
+    r"\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
     r"(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"
 )
+_PAGE_MARK_COMMAND = DeferredPattern(rf"\\(?:{_PAGE_MARK_COMMANDS})")
 _DRAFT_WORD = DeferredPattern(r"\b(?:DRAFT|[Dd]raft)\b")
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
 def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
+    if _PAGE_MARK_COMMAND.search(latex) is None:
+        return ()  # most files set none: one scan, not the masking of every comment of a book's chapter first
     masked = COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     found = []
     for mark in _PAGE_MARK.finditer(masked):
