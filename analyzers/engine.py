@@ -141,7 +141,7 @@ class Engine:
         results stay for the next check (a staged check runs the quick rules first, then all)."""
         started = time.perf_counter()
         run = _ProjectCheck(self, project)
-        findings: list[Finding] = []
+        found: list[list[Finding]] = []  # by rule: the lists kept for the rules an edit did not reach are the same lists
         skipped: list[str] = []
         stats = run.stats
         for rule in self.enabled_rules:
@@ -149,15 +149,15 @@ class Engine:
                 continue
             rule_started, facets_before = time.thread_time(), sum(stats.facet_seconds.values())
             try:
-                findings += run.findings_of(rule)
+                found.append(run.findings_of(rule))
             except _Skipped:
                 skipped.append(rule.code)
             stats.rule_cost(rule.code, rule_started, facets_before)
         for rule in self.selected_rules:
             if rule.scope is Scope.LIMIT and skipped and (only is None or only(rule.code)):
-                findings += _fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped))
+                found.append(_fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped)))
         self._keep(run, only)
-        result = self.policy.apply(project, findings, partial=only is not None)
+        result = self.policy.apply_grouped(project, found, partial=only is not None)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result

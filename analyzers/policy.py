@@ -22,8 +22,9 @@ findings of the three sources (rules, online verification, LLM audit) together.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -65,6 +66,9 @@ class Policy:
         # id of a finding → what the settings and its file's comments make of it: the engine hands on the
         # findings of the rules and sections an edit did not reach, so a keystroke decides only the new ones.
         self._decided: dict[int, _Decision] = {}
+        # id of a rule's list of findings → its findings decided: the engine hands on the lists of the rules whose
+        # units an edit did not reach, so those are decided without a step per finding.
+        self._groups: dict[int, _GroupDecision] = {}
 
     @classmethod
     def of_folder(cls, folder: Path, config: Config | None = None) -> Policy:
@@ -74,38 +78,76 @@ class Policy:
     def apply(self, project: Project, findings: Iterable[Finding], partial: bool = False) -> list[Finding]:
         """`findings` of `project` as the user sees them, in `report_order`. A `partial` check's findings (a staged
         check's first stage) are decided beside the others' decisions, which the full check after it reads again."""
-        rules = self.config.rules
+        return self.apply_grouped(project, [list(findings)], partial)
+
+    def apply_grouped(self, project: Project, groups: Iterable[list[Finding]], partial: bool = False) -> list[Finding]:
+        """`apply` to the findings of `groups` in turn. A group is one rule's findings as the engine keeps them: the
+        same list at the next check is decided as a whole (a keystroke hands on most rules' lists as they were)."""
         suppressions: dict[str, dict[int, frozenset[str]]] = {}
+        kept_groups: dict[int, _GroupDecision] = {}
         decided: dict[int, _Decision] = {}
         shown: list[tuple[_Order, Finding]] = []
-        for finding in findings:
+        for group in groups:
+            known = self._groups.get(id(group))
+            if known is None or known.group is not group or not self._same_suppressions(project, known.suppressions, suppressions):
+                known = self._decide(project, group, suppressions, decided)
+            kept_groups[id(group)] = known
+            shown += known.shown
+        # A full check keeps only what it saw (findings of units gone are let go); a partial one keeps the rest too.
+        self._decided = self._decided | decided if partial else decided
+        self._groups = self._groups | kept_groups if partial else kept_groups
+        shown.sort(key=itemgetter(0))
+        return self._numbered(list(map(itemgetter(1), shown)))
+
+    def _decide(
+        self, project: Project, group: list[Finding], suppressions: dict[str, dict[int, frozenset[str]]], decided: dict[int, _Decision]
+    ) -> _GroupDecision:
+        """A group's findings decided one by one, each decision kept while the finding and its file's comments are."""
+        shown: list[tuple[_Order, Finding]] = []
+        files: dict[str, dict[int, frozenset[str]]] = {}
+        for finding in group:
             finding = finding.with_fingerprint()
-            lines = suppressions.get(finding.file)
+            lines = files.get(finding.file)
             if lines is None:
-                lines = suppressions[finding.file] = self._suppressed(project, finding.file)
+                lines = files[finding.file] = self._suppressions_of(project, finding.file, suppressions)
             known = self._decided.get(id(finding))
             if known is None or known.finding is not finding or known.suppressions is not lines:
                 known = _Decision(finding, lines, report_order(finding), self._shown(finding, lines))
             decided[id(finding)] = known
             if known.shown is not None:
                 shown.append((known.order, known.shown))
-        # A full check keeps only what it saw (findings of units gone are let go); a partial one keeps the rest too.
-        self._decided = self._decided | decided if partial else decided
-        shown.sort(key=itemgetter(0))
-        result: list[Finding] = []
-        seen: dict[str, int] = {}
-        dismissals, lowest = self.dismissals, rules.min_severity
-        for _, finding in shown:
-            times = seen[finding.fingerprint] = seen.get(finding.fingerprint, 0) + 1
-            if times > 1:
-                # Same identity twice in a file: keep both, distinguishably.
-                finding = finding.model_copy(update={"fingerprint": f"{finding.fingerprint}-{times}"})
-            if dismissals is not None and dismissals.is_dismissed(finding.fingerprint):
-                continue
-            if lowest is not None and finding.severity.rank < lowest.rank:
-                continue
-            result.append(finding)
-        return result
+        return _GroupDecision(group, tuple(files.items()), shown)
+
+    def _same_suppressions(
+        self, project: Project, decided_under: tuple[tuple[str, dict[int, frozenset[str]]], ...], now: dict[str, dict[int, frozenset[str]]]
+    ) -> bool:
+        """Whether each file a group's findings lie in has the suppression comments the group was decided under."""
+        return all(self._suppressions_of(project, file, now) is lines for file, lines in decided_under)
+
+    def _suppressions_of(self, project: Project, file: str, now: dict[str, dict[int, frozenset[str]]]) -> dict[int, frozenset[str]]:
+        lines = now.get(file)
+        if lines is None:
+            lines = now[file] = self._suppressed(project, file)
+        return lines
+
+    def _numbered(self, shown: list[Finding]) -> list[Finding]:
+        """The shown findings less the dismissed and those below `min-severity`, a second finding with one
+        fingerprint given a numbered one (same identity twice in a file: both kept, distinguishably). Counted
+        without a step per finding: a keystroke's check shows hundreds, and repeats only a few."""
+        fingerprints = list(map(attrgetter("fingerprint"), shown))
+        counted = Counter(fingerprints)
+        if len(counted) < len(shown):
+            seen: dict[str, int] = {}
+            for place in [place for place, fingerprint in enumerate(fingerprints) if counted[fingerprint] > 1]:
+                times = seen[fingerprints[place]] = seen.get(fingerprints[place], 0) + 1
+                if times > 1:
+                    shown[place] = shown[place].model_copy(update={"fingerprint": f"{fingerprints[place]}-{times}"})
+        dismissals, lowest = self.dismissals, self.config.rules.min_severity
+        if dismissals is not None:
+            shown = [finding for finding in shown if not dismissals.is_dismissed(finding.fingerprint)]
+        if lowest is not None:
+            shown = [finding for finding in shown if finding.severity.rank >= lowest.rank]
+        return shown
 
     def _shown(self, finding: Finding, suppressions: dict[int, frozenset[str]]) -> Finding | None:
         """The finding with the severity it is shown at, or None when the settings or a comment leave it out."""
@@ -135,6 +177,12 @@ class _Decision(NamedTuple):
     suppressions: dict[int, frozenset[str]]  # its file's suppression comments it was decided under
     order: _Order  # its `report_order`
     shown: Finding | None  # as shown, its severity settled; None: left out
+
+
+class _GroupDecision(NamedTuple):
+    group: list[Finding]
+    suppressions: tuple[tuple[str, dict[int, frozenset[str]]], ...]  # each of its files' comments it was decided under
+    shown: list[tuple[_Order, Finding]]  # its findings shown, with their `report_order`
 
 
 def distinct(findings: Iterable[Finding]) -> list[Finding]:

@@ -19,6 +19,7 @@ from helpers import document, write_project
 from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine, default_registry
+from auditex.analyzers.finding import Finding
 from auditex.analyzers.registry import Registry, Rule
 from auditex.latex.project import Project
 
@@ -300,18 +301,27 @@ def test_typing_in_one_section_keeps_num002_restatements_as_a_cold_check_finds_t
     assert incremental == []
 
 
-def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
-    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
-    beside such a finding, or taken away, must still reach it."""
-    from auditex.analyzers.finding import Category, Finding, Range, Severity
-    from auditex.analyzers.policy import Policy
+_UNDEFINED_REF = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
 
-    text = "\\documentclass{article}\\begin{document}\nSee \\ref{missing}.\n\\end{document}\n"
-    write_project(tmp_path, {"main.tex": text})
-    project = Project(tmp_path, "main.tex")
+
+def _undefined_ref_finding(tmp_path: Path) -> tuple[Project, Finding]:
+    """A one-file project with an undefined `\\ref`, and a finding on it as the engine hands it on."""
+    from auditex.analyzers.finding import Category, Finding, Range, Severity
+
+    write_project(tmp_path, {"main.tex": _UNDEFINED_REF})
     finding = Finding(
         code="REF001", category=Category.LATEX, severity=Severity.ERROR, message="undefined", file="main.tex", range=Range.of(1, 4, 1, 17)
     ).with_fingerprint()
+    return Project(tmp_path, "main.tex"), finding
+
+
+def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_changes(tmp_path):
+    """The policy keeps what it decided of each finding the engine hands on; a suppression comment typed
+    beside such a finding, or taken away, must still reach it."""
+    from auditex.analyzers.policy import Policy
+
+    text = _UNDEFINED_REF
+    project, finding = _undefined_ref_finding(tmp_path)
     twice = finding.model_copy()
     policy = Policy()
     assert [f.fingerprint for f in policy.apply(project, [finding, twice])] == [finding.fingerprint, f"{finding.fingerprint}-2"]
@@ -319,6 +329,29 @@ def test_the_policy_decides_a_kept_finding_again_when_a_comment_of_its_file_chan
     assert policy.apply(project, [finding, twice]) == []
     project.update("main.tex", text)
     assert [f.fingerprint for f in policy.apply(project, [finding])] == [finding.fingerprint]
+
+
+def test_the_policy_decides_a_kept_list_of_findings_again_only_when_a_comment_of_its_files_changes(tmp_path, monkeypatch):
+    """A rule's list of findings that the engine hands on as it was is decided as a whole, without a step per
+    finding; a suppression comment typed in one of its files makes the policy decide it again."""
+    from auditex.analyzers.policy import Policy
+
+    text = _UNDEFINED_REF
+    project, finding = _undefined_ref_finding(tmp_path)
+    group = [finding, finding.model_copy()]
+    policy = Policy()
+    numbered = [finding.fingerprint, f"{finding.fingerprint}-2"]
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
+    decide = Policy._decide
+    decided: list[int] = []
+    monkeypatch.setattr(Policy, "_decide", lambda self, *args: decided.append(len(args[1])) or decide(self, *args))
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
+    assert decided == []
+    project.update("main.tex", text.replace("missing}.", "missing}. % auditex: ignore[REF001]"))
+    assert policy.apply_grouped(project, [group]) == []
+    assert decided == [2]
+    project.update("main.tex", text)
+    assert [f.fingerprint for f in policy.apply_grouped(project, [group])] == numbered
 
 
 def test_a_first_stage_leaves_the_policys_decisions_of_the_other_findings_to_the_full_check(tmp_path, monkeypatch):
@@ -655,3 +688,50 @@ def test_a_rule_whose_parts_hold_offsets_marked_placed_keeps_a_stale_part(tmp_pa
     that typing earlier in the file moved gives its findings at the old offsets. The test above catches such a mark."""
     wrong = [_holding_its_section(rule) if rule.code == "NOT009" else rule for rule in default_registry()]
     assert _staged_edits_mismatch(tmp_path, "NOT009", Engine(Registry(wrong))) is not None
+
+
+_DRAFTS = sorted(rule.code for rule in default_registry() if rule.code.startswith("DRF"))
+
+
+@pytest.mark.parametrize("code", _DRAFTS)
+def test_drafts_rules_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
+    """The drafts rules keep what they read of each section while the manuscript hands the same Section on: typing
+    and new headings, checked in stages, give a cold check's findings."""
+    assert _staged_edits_mismatch(tmp_path, code, Engine()) is None
+
+
+def _typed_before_a_section_mismatch(tmp_path: Path, code: str, typed: tuple[str, str], before_cold=lambda: None) -> str | None:
+    """Rule `code`'s positive fixture with text typed in a section before others of its file, checked in stages:
+    where its findings differ from a cold check's (run after `before_cold`), or None."""
+    from auditex.analyzers.staged_check import is_quick
+
+    text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    assert typed[0] in text, "the edit must change the fixture"
+    text = text.replace(*typed)
+    project.update("main.tex", text)
+    engine.check(project, only=is_quick)
+    incremental = engine.check(project)
+    before_cold()
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+    return None if _dumped(incremental) == _dumped(cold) else _first_difference(incremental, cold)
+
+
+def test_a_drafts_section_reading_kept_by_its_text_alone_is_stale(tmp_path, monkeypatch):
+    """DRF003's reading of a section holds its blocks (their offsets): kept by the section's text alone, a section
+    that typing earlier in its file moved gives its findings at the old offsets."""
+    from auditex.analyzers.rules.drafts import hand_numbered
+
+    typed = ("lists the ablations", "lists the many ablations")
+    assert _typed_before_a_section_mismatch(tmp_path / "kept", "DRF003", typed) is None
+    read = hand_numbered._reading.__wrapped__
+    kept: dict[tuple[str, ...], object] = {}
+
+    def by_text(key):
+        return kept.setdefault(tuple(placed.block.plain.text for placed in key.section.blocks), read(key))
+
+    monkeypatch.setattr(hand_numbered, "_reading", by_text)
+    assert _typed_before_a_section_mismatch(tmp_path / "stale", "DRF003", typed, monkeypatch.undo) is not None

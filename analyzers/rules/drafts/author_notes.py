@@ -2,17 +2,18 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from operator import attrgetter
 
 from ....latex.manuscript import PlacedBlock
-from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import NoteCommand, in_definition, note_commands, note_uses, unprinted
+from .model import NoteCommand, in_definition, note_commands, note_uses, read_blocks, unprinted
 
-# The blocks a reader reads: prose, captions, table cells.
-_READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
+# Where a block starts in its file: what a note's offset is bisected against.
+_START = attrgetter("block.start")
 
 
 @violation_type
@@ -94,9 +95,9 @@ def printed_author_note(ctx: RuleContext) -> Iterator[Finding]:
 def _read_blocks_by_file(ctx: RuleContext) -> dict[str, list[PlacedBlock]]:
     """Each file's blocks a reader reads, in source order: a note's offset finds its block by bisection."""
     blocks: dict[str, list[PlacedBlock]] = {}
-    for placed in ctx.manuscript.blocks:
-        if placed.kind in _READ:
+    for section in ctx.manuscript.sections:
+        for placed in read_blocks(SectionKey(section)):
             blocks.setdefault(placed.file, []).append(placed)
     for placed_blocks in blocks.values():
-        placed_blocks.sort(key=lambda placed: placed.block.start)
+        placed_blocks.sort(key=_START)
     return blocks

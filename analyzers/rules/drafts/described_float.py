@@ -29,7 +29,7 @@ from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_numbers import NumberedFloat, numbered_floats
@@ -116,7 +116,12 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
 def _typing_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
     """A section's prose blocks that type a float's number: searched once per Section the manuscript hands on."""
-    return tuple(placed for placed in key.section.blocks if placed.kind in _PROSE and _TYPED.search(placed.block.plain.text))
+    return tuple(placed for placed in key.section.blocks if placed.kind in _PROSE and _types_a_number(placed.block.plain.text))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # by text: the sections after an edit, in its file, are new Sections of the same blocks
+def _types_a_number(text: str) -> bool:
+    return _TYPED.search(text) is not None
 
 
 def _caption_words(floats: list[NumberedFloat]) -> tuple[dict[int, set[str]], dict[str, set[str]]]:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from ....latex.record import record
+from ...memo import SECTION_CACHE_SIZE, SectionKey
 from .float_layout import float_layout
-from .model import FLOAT_BLOCKS, FLOATS, Unprinted, float_type
+from .model import FLOAT_BLOCKS, Unprinted, float_type, section_floats
 
 # What changes how a kind is counted or printed, between two floats: its counter set, its number redefined.
 # Compiled now, as the next: `_change` tells a match apart by `event.re is _SET`.
@@ -99,6 +101,13 @@ def _events(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
         yield from pattern.finditer(text, start, end)
 
 
+@lru_cache(maxsize=SECTION_CACHE_SIZE)  # about a run a section: a book's, and the edited file's last few versions
+def _run_events(text: str, start: int, end: int) -> tuple[re.Match[str], ...]:
+    """The numbering events of a section's run of `text`, kept by the file's text: an edit scans the edited file's
+    runs alone, where every run of a book was scanned three times over on every edit."""
+    return tuple(_events(text, start, end))
+
+
 def _reading_order(
     manuscript: Manuscript, texts: dict[str, str], hidden: Unprinted, macros: list[tuple[str, MacroDef]]
 ) -> Iterator[re.Match[str] | PlacedBlock]:
@@ -118,14 +127,13 @@ def _reading_order(
     uses = re.compile(rf"\\({'|'.join(map(re.escape, carriers))})(?![A-Za-z@])") if carriers else None
     floats: dict[str, list[PlacedBlock]] = {}
     for section in manuscript.sections:
-        for placed in section.blocks:
-            kind = float_type(placed.block.environment or "")
-            if placed.kind in FLOAT_BLOCKS and kind is not None and placed.block.environment in FLOATS:
+        for placed in section_floats(SectionKey(section)):
+            if float_type(placed.block.environment or "") is not None:
                 floats.setdefault(placed.file, []).append(placed)
         for run in section.runs:
             text = texts[run.file]
             items: list[tuple[int, list[re.Match[str]] | PlacedBlock]] = [
-                (event.start(), [event]) for event in _events(text, run.start, run.end) if read(run.file, event.start())
+                (event.start(), [event]) for event in _run_events(text, run.start, run.end) if read(run.file, event.start())
             ]
             items += [
                 (use.start(), carriers[use.group(1)])
@@ -145,7 +153,7 @@ def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
     """The caption texts of each float block, by the float's reading index."""
     captions: dict[int, list[str]] = {}
     holder: PlacedBlock | None = None
-    for placed in manuscript.blocks:
+    for placed in (placed for section in manuscript.sections for placed in _floats_and_captions(SectionKey(section))):
         if placed.kind in FLOAT_BLOCKS:
             holder = placed
         elif (
@@ -156,3 +164,10 @@ def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
         ):
             captions.setdefault(holder.index, []).append(placed.block.plain.text)
     return captions
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _floats_and_captions(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's float and caption blocks, in order: picked once per Section the manuscript hands on, where
+    every edit walked every block of the paper."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in FLOAT_BLOCKS or placed.kind is BlockKind.CAPTION)

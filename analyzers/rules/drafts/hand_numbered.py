@@ -2,12 +2,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_layout import float_layout
@@ -107,15 +110,37 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
     if any(inclusion.target is None for inclusion in project.inclusions if inclusion.site.kind == "tex"):
         return
-    mentioning = [placed for placed in ctx.manuscript.blocks if placed.kind in _PROSE and _may_mention(placed.block.plain.text)]
+    readings = [_reading(SectionKey(section)) for section in ctx.manuscript.sections]
+    mentioning = [placed for reading in readings for placed in reading.mentioning]
     if not mentioning:  # what LaTeX numbers is counted (each float parsed) only for a paper that types a number
         return
     texts = [ctx.source(path).text for path in project.files]
     hidden = unprinted(project, ctx.index.macros)
-    yield from _outside_chapters(ctx, hidden, texts)
-    counts, subsections = _numbered_counts(ctx, hidden, texts)
+    typed = [typed for reading in readings for typed in reading.floats]
+    yield from _outside_chapters(ctx, hidden, texts, typed, readings)
+    counts, subsections = _numbered_counts(ctx, hidden, texts, typed)
     for placed in mentioning if counts else ():
         yield from _mentions_beyond_last(ctx, placed, counts, subsections)
+
+
+@record(slots=True)
+class _SectionReading:
+    """What DRF003 reads of a section's blocks, whatever the rest of the paper holds: kept per Section the manuscript
+    hands on, so an edit reads the edited sections' blocks alone (and the project's settings only where these are)."""
+
+    mentioning: tuple[PlacedBlock, ...]  # prose that types a float or section number
+    floats: tuple[tuple[PlacedBlock, str], ...]  # blocks in a float environment, with the counter it steps
+    prose: tuple[PlacedBlock, ...]  # prose that names a float by one number ("Table I")
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _reading(key: SectionKey) -> _SectionReading:
+    blocks = key.section.blocks
+    return _SectionReading(
+        tuple(placed for placed in blocks if placed.kind in _PROSE and _may_mention(placed.block.plain.text)),
+        tuple((placed, kind) for placed in blocks if (kind := float_type(placed.block.environment or "")) is not None),
+        tuple(placed for placed in blocks if placed.kind in _PROSE and _names_a_float(placed.block.plain.text)),
+    )
 
 
 def _mentions_beyond_last(ctx: RuleContext, placed: PlacedBlock, counts: Counter[str], subsections: list[int]) -> Iterator[Finding]:
@@ -132,9 +157,16 @@ def _mentions_beyond_last(ctx: RuleContext, placed: PlacedBlock, counts: Counter
         yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # by text: the sections after an edit, in its file, are new Sections of the same blocks
 def _may_mention(text: str) -> bool:
     """Whether the text types a float or section number, by hand ("Table 4") or as one number ("Table I")."""
     return ("Fig" in text or "Tab" in text or "Sec" in text) and (HAND_NUMBERED.search(text) or SINGLE_NUMBERED.search(text)) is not None
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _names_a_float(text: str) -> bool:
+    """Whether the text names a float by a single number, arabic or roman ("Table 4", "Table I")."""
+    return ("Fig" in text or "Tab" in text) and SINGLE_NUMBERED.search(text) is not None
 
 
 def _beyond(
@@ -152,9 +184,11 @@ def _beyond(
     return None
 
 
-def _numbered_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> tuple[Counter[str], list[int]]:
+def _numbered_counts(
+    ctx: RuleContext, hidden: Unprinted, texts: list[str], typed: list[tuple[PlacedBlock, str]]
+) -> tuple[Counter[str], list[int]]:
     """How many of each kind LaTeX numbers, with each numbered section's count of numbered subsections."""
-    counts = _float_counts(ctx, hidden, texts)
+    counts = _float_counts(ctx, hidden, texts, typed)
     subsections = _section_counts(ctx, hidden)
     if subsections and numbered_in_order(texts, "section"):
         counts["section"] = len(subsections)
@@ -166,13 +200,12 @@ def _sentence_around(text: str, offset: int) -> tuple[int, int]:
     return next((span for span in sentence_spans(text) if span[0] <= offset < span[1]), (0, len(text)))
 
 
-def _float_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> Counter[str]:
+def _float_counts(ctx: RuleContext, hidden: Unprinted, texts: list[str], typed: list[tuple[PlacedBlock, str]]) -> Counter[str]:
     """How many figures and tables LaTeX numbers, for the kinds whose numbering the rule can establish."""
     counts: Counter[str] = Counter()
     environments: Counter[str] = Counter()
-    for placed in ctx.manuscript.blocks:
-        kind = float_type(placed.block.environment or "")
-        if placed.kind not in FLOAT_BLOCKS or kind is None or placed.block.environment not in FLOATS:
+    for placed, kind in typed:
+        if placed.kind not in FLOAT_BLOCKS or placed.block.environment not in FLOATS:
             continue
         environments[kind] += 1
         if not hidden.covers(placed.file, placed.block.start):
@@ -201,19 +234,17 @@ def _section_counts(ctx: RuleContext, hidden: Unprinted) -> list[int]:
     return subsections
 
 
-def _outside_chapters(ctx: RuleContext, hidden: Unprinted, texts: list[str]) -> Iterator[Finding]:
+def _outside_chapters(
+    ctx: RuleContext, hidden: Unprinted, texts: list[str], typed: list[tuple[PlacedBlock, str]], readings: list[_SectionReading]
+) -> Iterator[Finding]:
     """A figure or table named by one number ("Table I") in a paper that numbers them within chapters: it names none."""
-    kinds = {
-        kind
-        for placed in ctx.manuscript.blocks
-        if (kind := float_type(placed.block.environment or "")) is not None and not hidden.covers(placed.file, placed.block.start)
-    }
+    kinds = {kind for placed, kind in typed if not hidden.covers(placed.file, placed.block.start)}
     chaptered = {kind for kind in kinds if numbered_by_chapter(texts, kind)}
-    for placed in ctx.manuscript.blocks if chaptered else ():
-        if placed.kind not in _PROSE or hidden.covers(placed.file, placed.block.start):
+    for placed in (placed for reading in readings for placed in reading.prose) if chaptered else ():
+        if hidden.covers(placed.file, placed.block.start):
             continue
         text = placed.block.plain.text
-        for mention in SINGLE_NUMBERED.finditer(text) if ("Fig" in text or "Tab" in text) else ():
+        for mention in SINGLE_NUMBERED.finditer(text):
             kind = mentioned_kind(mention.group("name"))
             start, end = _sentence_around(text, mention.start())
             if kind not in chaptered or elsewhere(text[start:end]):

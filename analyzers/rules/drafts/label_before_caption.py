@@ -5,10 +5,11 @@ from collections.abc import Iterator
 
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement, TextEdit
+from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_layout import MisplacedLabel, float_layout, may_misplace_label
-from .model import FLOAT_BLOCKS, FLOATS, unprinted
+from .model import section_floats, unprinted
 
 
 @violation_type
@@ -72,10 +73,8 @@ def label_before_caption(ctx: RuleContext) -> Iterator[Finding]:
     """
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
     referenced = {use.key for _, use in ctx.index.refs}
-    for placed in ctx.manuscript.blocks:
+    for placed in (placed for section in ctx.manuscript.sections for placed in section_floats(SectionKey(section))):
         block = placed.block
-        if placed.kind not in FLOAT_BLOCKS or block.environment not in FLOATS:
-            continue
         if hidden.covers(placed.file, block.start):
             continue
         source = ctx.source(placed.file).text

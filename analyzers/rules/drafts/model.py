@@ -20,12 +20,13 @@ from pylatexenc import latexwalker as lw
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
+from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
 from ....latex.record import record
 from ....latex.source import COMMENT
 from ....latex.walker import RunWalker
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 
 class PlaceholderKind(str, Enum):
@@ -337,7 +338,19 @@ def _unprinted_spans(
 ) -> tuple[tuple[int, int], ...]:
     """One file's unprinted stretches under the project's excluded environments, silenced commands and switches."""
     excluded, silenced, switches = settings
-    return (*dead_spans(text, excluded, silenced, dict(switches)), *deleted_spans(text))
+    # A switch the file never tests leaves its branches as they are: without it, the index's reading of the file serves.
+    tested = {name: value for name, value in switches if "\\" + name in text}
+    return (*dead_spans(text, excluded, silenced, tested), *deleted_spans(text))
+
+
+# The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
+READ_BLOCKS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def read_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's blocks that a reader reads as text, picked once per Section the manuscript hands on."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in READ_BLOCKS)
 
 
 # Floats and their numbers: what `\caption` gives a `\label`, and how LaTeX counts.
@@ -349,6 +362,12 @@ FLOATS = frozenset(
     {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "table", "table*", "sidewaystable", "sidewaystable*", "wraptable"}
     | {"algorithm", "algorithm*"}
 )
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def section_floats(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's float blocks whose caption steps a counter (`FLOATS`), picked once per Section the manuscript hands on."""
+    return tuple(placed for placed in key.section.blocks if placed.kind in FLOAT_BLOCKS and placed.block.environment in FLOATS)
 
 
 # What makes LaTeX number a float type otherwise than 1, 2, 3 … through the paper: numbering per
@@ -393,9 +412,14 @@ def numbered_by_chapter(texts: Iterable[str], kind: str) -> bool:
 
 def float_environments(texts: Iterable[str], kind: str) -> int:
     """How many `kind` float environments the LaTeX begins, comments aside: what the manuscript's blocks must hold."""
+    return sum(_float_environments_in(text, kind) for text in texts)
+
+
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _float_environments_in(text: str, kind: str) -> int:
+    """One file's count, kept by its text: an edit counts the edited file's alone."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
-    pattern = re.compile(rf"\\begin\s*\{{(?:{names})\}}")
-    return sum(len(pattern.findall(_uncommented(text))) for text in texts)
+    return len(re.findall(rf"\\begin\s*\{{(?:{names})\}}", _uncommented(text)))
 
 
 # A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
@@ -526,16 +550,21 @@ def named_before(source: str, command_start: int) -> str | None:
 
 
 # A running head or foot, or a watermark, that stamps every page: "\markboth{…}{DRAFT \today}".
+_PAGE_MARK_COMMANDS = r"markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText"
 _PAGE_MARK = DeferredPattern(
-    r"\\(?P<command>markboth|markright|fancyhead|fancyfoot|[lcr]head|[lcr]foot|SetWatermarkText)\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
+    rf"\\(?P<command>{_PAGE_MARK_COMMANDS})"
+    r"\s*(?:\[[^\]]*\]\s*)?\{(?:[^{}]|\{[^{}]*\})*\}"
     r"(?:\s*\{(?:[^{}]|\{[^{}]*\})*\})?"
 )
+_PAGE_MARK_COMMAND = DeferredPattern(rf"\\(?:{_PAGE_MARK_COMMANDS})")
 _DRAFT_WORD = DeferredPattern(r"\b(?:DRAFT|[Dd]raft)\b")
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
 def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     """Where `latex` (comments aside) sets a running head, foot or watermark that says "draft": the command, and the word's offsets."""
+    if _PAGE_MARK_COMMAND.search(latex) is None:
+        return ()  # most files set none: one scan, not the masking of every comment of a book's chapter first
     masked = COMMENT.sub(lambda match: " " * len(match.group(0)), latex)
     found = []
     for mark in _PAGE_MARK.finditer(masked):

@@ -26,11 +26,10 @@ from ....latex.model import BlockKind
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_numbers import float_captions
-from .model import FLOAT_BLOCKS
 from .panels import Panel, caption_panels, cited_panels, sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
@@ -85,10 +84,9 @@ def panel_of_another_subject(ctx: RuleContext) -> Iterator[Finding]:
     No fix: the letters or the subject may be the wrong one.
     """
     panels = _captioned_panels(ctx)
-    for placed in ctx.manuscript.blocks if panels else ():
-        text = placed.block.plain.text
-        if placed.kind in _PROSE and "ref" in text:
-            for offset, sentence, citations in _panel_citations(text):
+    for section in ctx.manuscript.sections if panels else ():
+        for placed in _citing_blocks(SectionKey(section)):
+            for offset, sentence, citations in _panel_citations(placed.block.plain.text):
                 yield from _sentence(ctx, placed, offset, sentence, citations, panels)
 
 
@@ -107,12 +105,21 @@ def _panel_citations(text: str) -> tuple[tuple[int, str, tuple[_Citation, ...]],
     return tuple(found)
 
 
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _citing_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
+    """A section's prose blocks that cite panels, picked once per Section the manuscript hands on."""
+    return tuple(
+        placed
+        for placed in key.section.blocks
+        if placed.kind in _PROSE and "ref" in placed.block.plain.text and _panel_citations(placed.block.plain.text)
+    )
+
+
 def _captioned_panels(ctx: RuleContext) -> dict[str, tuple[Panel, ...]]:
     """The panels of each labelled float with one caption that describes two panels or more."""
-    captions = float_captions(ctx.manuscript)
     found: dict[str, tuple[Panel, ...]] = {}
-    for holder in ctx.manuscript.blocks:
-        texts = captions.get(holder.index, []) if holder.kind in FLOAT_BLOCKS else []
+    for index, texts in float_captions(ctx.manuscript).items():  # in the order of their floats
+        holder = ctx.manuscript.blocks[index]
         parts = caption_panels(texts[0]) if len(texts) == 1 else ()
         if parts:
             found.update(dict.fromkeys(holder.block.labels, parts))

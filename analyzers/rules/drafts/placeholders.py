@@ -20,11 +20,10 @@ from .model import (
     not_text,
     placeholders,
     publisher_slot,
+    read_blocks,
     unprinted,
 )
 
-# The blocks whose text a reader sees as text: prose, captions, table cells (figure bodies are drawings).
-_READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM, BlockKind.TABLE)
 # A marker the paper writes this often is what it is about (a study of TODO comments), not a leftover.
 _SUBJECT = 4
 # A roman "X" numbers the tenth table or section of a paper that has ten.
@@ -142,7 +141,7 @@ def _section_placeholders(
 ) -> tuple[tuple[tuple[PlacedBlock, Placeholder], ...], tuple[tuple[PlacedBlock, Placeholder], ...]]:
     """A section's placeholders in its blocks' plain text, then its tables' unfilled cells, before asking whether TeX
     prints them: walked once per Section the manuscript hands on."""
-    blocks = [placed for placed in key.section.blocks if placed.kind in _READ]
+    blocks = read_blocks(key)
     written = tuple((placed, placeholder) for placed in blocks for placeholder in placeholders(placed.block.plain.text))
     return written, tuple((placed, placeholder) for placed in blocks if placed.block.table for placeholder in unfilled_cells(placed))
 

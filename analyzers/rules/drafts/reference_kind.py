@@ -1,16 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import FLOAT_BLOCKS, FLOATS, float_type, named_before, unprinted
+from .model import float_type, named_before, section_floats, unprinted
 
 # The reference commands that print the bare number, leaving the float's name to the text.
 _BARE = ("ref", "ref*", "subref")
@@ -87,12 +86,9 @@ def reference_names_another_kind(ctx: RuleContext) -> Iterator[Finding]:
         yield ctx.flag(ReferenceNamesAnotherKind(use.key, written, kind), file, start, end, evidence=evidence)
 
 
-@lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _floats(key: SectionKey) -> tuple[tuple[PlacedBlock, str], ...]:
-    """A section's floats with the kind each is, walked once per Section the manuscript hands on."""
-    found = []
-    for placed in key.section.blocks:
-        environment = placed.block.environment or ""
-        if placed.kind in FLOAT_BLOCKS and environment in FLOATS and (kind := float_type(environment)) is not None:
-            found.append((placed, kind))
-    return tuple(found)
+def _floats(key: SectionKey) -> Iterator[tuple[PlacedBlock, str]]:
+    """A section's floats with the kind each is."""
+    for placed in section_floats(key):
+        kind = float_type(placed.block.environment or "")
+        if kind is not None:
+            yield placed, kind
