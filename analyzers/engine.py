@@ -362,10 +362,11 @@ class _ProjectCheck:
                 self.shared_used[key] = (feeds, shared[0])
             return shared[0]
 
+        # A section is named by what it feeds where that is all its findings read of it: typing that states nothing keeps them.
         found = self.per_section(
             units,
             ("each", feeds),
-            lambda place, keys: "each" + value_hash((place, keys.placed, feeds)),
+            lambda place, keys: "each" + value_hash((place, fed[place] if split.feeds_all else keys.placed, feeds)),
             lambda place, section, keys: _fingerprinted(split.each(context, against(), place, section, part(section, keys))),
         )
         return list(chain.from_iterable(found))
