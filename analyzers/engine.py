@@ -170,7 +170,8 @@ class Engine:
         unsaved = [(run, run.computed)] if self.cache is not None else []
         if only is None:
             self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
-            self._aligned = run.aligned_used
+            # A combine kept whole reads no parts: their places stay for the check that reads them, to carry them by.
+            self._aligned = {key: aligned for key, aligned in self._aligned.items() if key[:3] in run.units_used} | run.aligned_used
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
             self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used

@@ -689,3 +689,26 @@ def test_a_split_combine_whose_sections_read_more_than_they_feed_marked_so_keeps
     ]
     assert _staged_pairs_after(tmp_path, Engine(), STALE_PARTS, [("48.66 on", "38.66 on")], "NUM001") == [(0, 0)]
     assert _staged_pairs_after(tmp_path, Engine(Registry(wrong)), STALE_PARTS, [("48.66 on", "38.66 on")], "NUM001") == [(1, 0)]
+
+
+def test_the_units_carried_from_check_to_check_hold_no_more_than_a_fresh_checks(tmp_path):
+    """Each check carries the last one's units forward in place: the units of a section that typing changed are
+    dropped with it, so an engine that saw every keystroke holds no unit that one fresh check of the last text does
+    not (it may lack a part that no finding needed since)."""
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, FILES)
+    texts = dict(FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    rng = random.Random(3)
+    for _ in range(15):
+        texts["sections/results.tex"] = random_edit(rng, texts["sections/results.tex"])
+        project.update("sections/results.tex", texts["sections/results.tex"])
+        engine.check(project, only=is_quick)
+        engine.check(project)
+    fresh = Engine()
+    fresh.check(Project(tmp_path, "main.tex", overlays=texts))
+    assert engine._units.keys() == fresh._units.keys()
+    assert {key: set(units) - set(fresh._units[key]) for key, units in engine._units.items() if set(units) - set(fresh._units[key])} == {}
