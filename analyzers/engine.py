@@ -275,7 +275,8 @@ class _Units:
         self.stale.update(names)
 
     def finish(self) -> None:
-        """Drop the retired units this check did not read: each is a section's that changed (or went)."""
+        """Drop the retired units this check did not read: those of the sections that changed or went, and the
+        combine of the paper before the edit."""
         for unit in self.stale - self.read:
             self.current.pop(unit, None)
 
