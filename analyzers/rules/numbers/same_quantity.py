@@ -304,14 +304,15 @@ def _fed(part: list[_Statements]) -> object | None:
     if not (own.statements or own.table_spellings or own.written or own.cells):
         return None
     return (
-        tuple(tuple(_plain(getattr(statement, name)) for name in _STATEMENT_FED) for statement in own.statements),
+        tuple((statement.at.file, *(_plain(getattr(statement, name)) for name in _STATEMENT_FED)) for statement in own.statements),
         _plain(own.table_spellings),
         _plain(own.written),
         tuple(tuple(_plain(getattr(cell, name)) for name in _CELL_FED) for cell in own.cells),
     )
 
 
-# Where a statement is, by lines and characters (`lines`), not by its offset (`at`): typing on a line above moves no statement.
+# Where a statement is, by its file and lines and characters (`lines`), not by its offset (`at`): typing on a line above
+# moves no statement.
 _STATEMENT_FED = tuple(field.name for field in fields(QuantityStatement) if field.name != "at")
 _CELL_FED = tuple(field.name for field in fields(KeyedCell))  # its place is lines and characters
 
