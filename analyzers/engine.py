@@ -57,11 +57,13 @@ class _SectionKeys:
 
 @record
 class _Aligned:
-    """One rule's per-section units at its last check, by the position of their section."""
+    """One rule's per-section units at its last check, by the position of their section (`tag`: what else their
+    names held, the same for all)."""
 
     keys: list[_SectionKeys]
     names: list[str]
     values: list[list[Any]]
+    tag: tuple[str, ...]
 
 
 @dataclass
@@ -168,7 +170,8 @@ class Engine:
         unsaved = [(run, run.computed)] if self.cache is not None else []
         if only is None:
             self._units, self._shared, self._unsaved = run.units_used, run.shared_used, unsaved
-            self._aligned = run.aligned_used
+            # A combine kept whole reads no parts: their places stay for the check that reads them, to carry them by.
+            self._aligned = {key: aligned for key, aligned in self._aligned.items() if key[:3] in run.units_used} | run.aligned_used
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
             self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
@@ -196,22 +199,35 @@ class _Skipped(Exception):
 
 class _Units:
     """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not.
-    A unit past its work budget stops the rule: its WorkSkipped result is kept (cached) like any other."""
+    A unit past its work budget stops the rule: its WorkSkipped result is kept (cached) like any other.
+
+    `carried`: the last check's units in memory are carried forward, the same dictionary, in which this check
+    replaces what it computed anew and drops what it no longer names (`retire`), instead of a new dictionary of
+    every section's units per check. A unit's name says all it depends on, so a unit left behind is never wrong."""
 
     def __init__(
-        self, key: tuple[str, str, str], rule: Rule, context: RuleContext, stats: CheckStats, previous: dict[str, list[Any]]
+        self,
+        key: tuple[str, str, str],
+        rule: Rule,
+        context: RuleContext,
+        stats: CheckStats,
+        previous: dict[str, list[Any]],
+        carried: bool,
     ) -> None:
         self.key = key
         self.rule = rule
         self.context = context
         self.stats = stats
         self.previous = previous
-        self.current: dict[str, list[Any]] = {}
+        self.carried = carried
+        self.current: dict[str, list[Any]] = previous if carried else {}
+        self.read: set[str] = set()  # the names this check read or computed
+        self.stale: set[str] = set()  # the names the last check used and this one may not
         self.computed = False
 
     def get(self, unit: str, compute: Callable[..., list[Any]]) -> list[Any]:  # lambdas binding their section
         # A pair of sections reads each section's part once per pair: what this check computed is read first.
-        value = self.current.get(unit)
+        value = self.current.get(unit) if not self.carried or unit in self.read else None
         if value is None:
             value = self.previous.get(unit)
             if value is not None:
@@ -234,6 +250,7 @@ class _Units:
             self.stats.rules_run += 1
             self.computed = True
         self.current[unit] = value
+        self.read.add(unit)
         if value and isinstance(value[0], WorkSkipped):
             raise _Skipped
         return value
@@ -242,15 +259,26 @@ class _Units:
         """Carry units this check did not need over to the next one, as if they had been read (set operations:
         an edit reads a few of a book's 190 parts, and each of its combining rules carries the others)."""
         current, previous = self.current, self.previous
-        if current.keys() >= units:  # every part was read: a combine computed anew reads them all
+        if self.carried or current.keys() >= units:  # carried, or every part was read: a combine computed anew reads them all
             return
         for unit in (previous.keys() & units) - current.keys():
             current[unit] = previous[unit]
 
     def reuse(self, names: list[str], values: list[list[Any]], cached: int) -> None:
-        """Units read (`cached` of them as the last check left them, without a look-up each)."""
-        self.current.update(zip(names, values))
+        """Units read (`cached` of them as the last check left them, without a look-up each; carried, they are there)."""
+        if not self.carried:
+            self.current.update(zip(names, values))
         self.stats.rules_cached += cached
+
+    def retire(self, names: Iterable[str]) -> None:
+        """Names the last check used that this one may have replaced."""
+        self.stale.update(names)
+
+    def finish(self) -> None:
+        """Drop the retired units this check did not read: those of the sections that changed or went, and the
+        combine of the paper before the edit."""
+        for unit in self.stale - self.read:
+            self.current.pop(unit, None)
 
 
 class _ProjectCheck:
@@ -285,6 +313,11 @@ class _ProjectCheck:
         units = self.units(rule, facets, context)
         if rule.scope is Scope.PROJECT:
             return units.get("project", lambda: _fingerprinted(rule.check(context)))
+        findings = self.section_findings(rule, context, units)
+        units.finish()
+        return findings
+
+    def section_findings(self, rule: Rule, context: RuleContext, units: _Units) -> list[Finding]:
         sections = self.sections()
         combine = rule.combine
         if combine is None:
@@ -309,7 +342,7 @@ class _ProjectCheck:
             return units.get(part_name(keys), lambda: list(rule.check(context, section)))
 
         if rule.pairwise is not None:
-            findings = self.pairwise(rule.pairwise, context, units, sections, part)
+            findings = self.pairwise(rule.pairwise, context, units, sections, part, part_name)
         else:
             # Every section's part, those of the sections an edit left as they were taken by position.
             def parts() -> list[Any]:
@@ -317,7 +350,8 @@ class _ProjectCheck:
                     units, ("parts",), lambda place, keys: part_name(keys), lambda place, section, keys: list(rule.check(context, section))
                 )
 
-            findings = units.get(
+            findings = self.whole(
+                units,
                 "combine" + self.placed_digest(),
                 lambda: _fingerprinted(combine(context, [(section, value) for (section, _), value in zip(sections, parts())])),
             )
@@ -331,6 +365,7 @@ class _ProjectCheck:
         units: _Units,
         sections: list[tuple[Section, _SectionKeys]],
         part: Callable[[Section, _SectionKeys], Any],
+        part_name: Callable[[_SectionKeys], str],
     ) -> list[Finding]:
         """A split combine: each section's findings under its own key and what the sections feed the shared
         state, so an edit recomputes only the pairs that involve the edited section."""
@@ -342,6 +377,7 @@ class _ProjectCheck:
                 ("feeds",),
                 lambda place, keys: "feeds" + keys.placed,
                 lambda place, section, keys: [_fed_digest(split.feeds(part(section, keys)))],
+                parts=part_name,
             )
         ]
         feeds = value_hash([(place, digest) for place, digest in enumerate(fed) if digest is not None])
@@ -362,10 +398,11 @@ class _ProjectCheck:
                 self.shared_used[key] = (feeds, shared[0])
             return shared[0]
 
+        # A section is named by what it feeds where that is all its findings read of it: typing that states nothing keeps them.
         found = self.per_section(
             units,
             ("each", feeds),
-            lambda place, keys: "each" + value_hash((place, keys.placed, feeds)),
+            lambda place, keys: "each" + value_hash((place, fed[place] if split.feeds_all else keys.placed, feeds)),
             lambda place, section, keys: _fingerprinted(split.each(context, against(), place, section, part(section, keys))),
         )
         return list(chain.from_iterable(found))
@@ -377,29 +414,48 @@ class _ProjectCheck:
         name_of: Callable[[int, _SectionKeys], str],
         compute: Callable[[int, Section, _SectionKeys], list[Any]],
         placed: Callable[[list[Any], _SectionKeys], list[Any]] = lambda value, keys: value,
+        parts: Callable[[_SectionKeys], str] | None = None,
     ) -> list[list[Any]]:
         """Each section's unit (named by `name_of`; `names` says what else a name holds). Where a section's keys
         are those it had at the rule's last check, its unit is taken by position, without a look-up: an edit
         looks up the edited sections alone, where a walk over every section's units cost more than the rules.
-        `placed` puts a unit looked up where its section now lies (and it is kept so)."""
+        `placed` puts a unit looked up where its section now lies (and it is kept so). The names of units, and of
+        `parts` (a combining rule's parts read elsewhere), that the changed sections had are retired."""
         sections = self.sections()
-        key = (*units.key, *names)
+        key, tag = (*units.key, names[0]), names[1:]
         last = self.engine._aligned.get(key)
-        changed: Sequence[int] | None = self.changed_since(last.keys) if last is not None else None
+        changed: Sequence[int] | None = self.changed_since(last.keys) if last is not None and last.tag == tag else None
         if last is None or changed is None:
             changed = range(len(sections))
             unit_names: list[str] = [""] * len(sections)
             values: list[list[Any]] = [[]] * len(sections)
+            if last is not None:
+                units.retire(last.names)
+                if parts is not None:
+                    units.retire({parts(keys) for keys in last.keys} - {parts(keys) for keys in self.keys_list()})
         else:
             unit_names, values = list(last.names), list(last.values)
+            if parts is not None:
+                units.retire(parts(last.keys[place]) for place in changed if parts(last.keys[place]) != parts(sections[place][1]))
+            units.retire(unit_names[place] for place in changed)
         for place in changed:
             section, keys = sections[place]
             unit_names[place] = name = name_of(place, keys)
             value = units.get(name, lambda place=place, section=section, keys=keys: compute(place, section, keys))
             values[place] = units.current[name] = placed(value, keys)
         units.reuse(unit_names, values, len(sections) - len(changed))
-        self.aligned_used[key] = _Aligned(self.keys_list(), unit_names, values)
+        self.aligned_used[key] = _Aligned(self.keys_list(), unit_names, values, tag)
         return values
+
+    def whole(self, units: _Units, name: str, compute: Callable[[], list[Any]]) -> list[Any]:
+        """A unit of the whole paper (a combine of every section's parts), the one it replaces retired."""
+        key = (*units.key, "whole")
+        last = self.engine._aligned.get(key)
+        if last is not None:
+            units.retire(last.names)
+        value = units.get(name, compute)
+        self.aligned_used[key] = _Aligned([], [name], [value], ())
+        return value
 
     def digest(self, facet: str) -> str:
         found = self.digests.get(facet)
@@ -414,11 +470,12 @@ class _ProjectCheck:
         analysis cache); those this check uses are kept."""
         key = (self.project.root_file, rule.code, facets)
         previous = self.engine._units.get(key)
+        carried = previous is not None
         if previous is None:
             first_check = self.project.root_file not in self.engine._checked_roots
             cache = self.engine.cache
             previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
-        units = _Units(key, rule, context, self.stats, previous)
+        units = _Units(key, rule, context, self.stats, previous, carried)
         self.units_used[key] = units.current
         self._units.append((key, rule, units))
         return units

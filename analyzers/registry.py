@@ -48,11 +48,15 @@ class Pairwise:
     the edited one feeds changed (a table's cell, not the prose around it). The shared state is kept across checks
     while every section feeds the same, so it may hold an older part of the edited section: `each` reads that
     section from its `part`, and `feeds` must give all that the shared state's readers use. `combine` is the whole
-    paper at once."""
+    paper at once.
+
+    `feeds_all`: what a section feeds is all that `each` reads of its part (where it is as lines and characters, not
+    offsets), so a section whose edit changed nothing it feeds keeps its findings, not only the other sections."""
 
     feeds: Callable[[Any], object | None]
     shared: Callable[..., Any]
     each: Callable[..., Iterable[Finding]]
+    feeds_all: bool = False
 
     def fed(self, parts: list[tuple[Any, Any]]) -> list[tuple[int, Any, Any, object]]:
         """(place, section, part, what it feeds) of the sections that feed the shared state."""

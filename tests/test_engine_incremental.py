@@ -660,13 +660,15 @@ def _staged_edits_mismatch(tmp_path: Path, code: str, engine: Engine) -> str | N
 
 
 _PLACED_PARTS = sorted(rule.code for rule in default_registry() if rule.placed_parts)
+_FEEDS_ALL = sorted(rule.code for rule in default_registry() if rule.pairwise is not None and rule.pairwise.feeds_all)
 
 
-@pytest.mark.parametrize("code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", *_PLACED_PARTS}))
+@pytest.mark.parametrize("code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", *_PLACED_PARTS, *_FEEDS_ALL}))
 def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
     """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
-    paper's tables), and every rule whose parts are kept by their section's text and place: typing and new
-    headings, checked in stages as the editor does, give a cold check's findings."""
+    paper's tables), every rule whose parts are kept by their section's text and place, and every split combine
+    whose sections keep their findings while they feed the same: typing and new headings, checked in stages as
+    the editor does, give a cold check's findings."""
     assert _staged_edits_mismatch(tmp_path, code, Engine()) is None
 
 
@@ -735,3 +737,87 @@ def test_a_drafts_section_reading_kept_by_its_text_alone_is_stale(tmp_path, monk
 
     monkeypatch.setattr(hand_numbered, "_reading", by_text)
     assert _typed_before_a_section_mismatch(tmp_path / "stale", "DRF003", typed, monkeypatch.undo) is not None
+
+
+def _staged_pairs_after(tmp_path: Path, engine: Engine, text: str, edits: list[tuple[str, str]], code: str) -> list[tuple[int, int]]:
+    """(incremental, cold) counts of `code`'s findings after each edit of `text`, checked in stages; the findings
+    must be a cold check's."""
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, {"main.tex": document(text)})
+    project = Project(tmp_path, "main.tex")
+    engine.check(project)
+    counts = []
+    for old, new in edits:
+        text = project.documents["main.tex"].text
+        assert old in text, "the edit must change the fixture"
+        text = text.replace(old, new)
+        project.update("main.tex", text)
+        engine.check(project, only=is_quick)
+        incremental = engine.check(project)
+        cold = Engine(engine.registry).check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+        counts.append((sum(f.code == code for f in incremental), sum(f.code == code for f in cold)))
+        if _dumped(incremental) != _dumped(cold):
+            break
+    return counts
+
+
+RESTATED = r"""\begin{abstract}
+We train on 600k video instances, each of which contains T=10 time steps. Our augmentation improves top-1 accuracy on ImageNet by 12.3\% over the baseline.
+\end{abstract}
+\section{Introduction}
+We study video prediction.
+\section{Experiments}
+We describe the setup first.
+We train our model on 60000 video instances, each of which contains T=10 time steps.
+Our augmentation improves top-1 accuracy on ImageNet by 12.8\% over the baseline.
+"""
+
+
+def test_a_split_combine_keeps_a_sections_pairs_only_while_it_states_the_same(tmp_path):
+    """NUM006 and NUM002 keep a section's pairs while what it feeds is the same: typing prose that states nothing
+    keeps them, and a restated value made to agree, or to disagree again, gives a cold check's findings, not the
+    kept pair."""
+    edits = [
+        ("We describe the setup", "We first describe the setup"),
+        ("60000 video", "600k video"),
+        ("by 12.8", "by 12.3"),
+        # the value made to disagree again, with words typed after it on its line
+        ("by 12.3\\% over the baseline.\n\n", "by 12.9\\% over the baseline, as before.\n\n"),
+    ]
+    for code, counts in (("NUM006", [(1, 1), (0, 0), (0, 0), (0, 0)]), ("NUM002", [(1, 1), (1, 1), (0, 0), (1, 1)])):
+        assert _staged_pairs_after(tmp_path, Engine(), RESTATED, edits, code) == counts, code
+
+
+def test_a_split_combine_whose_sections_read_more_than_they_feed_marked_so_keeps_a_stale_pair(tmp_path):
+    """NUM001's sections feed their tables' cells, not their quotes: marked as feeding all its findings read, a quote
+    corrected in the prose keeps its finding against the table. The tests above catch such a mark."""
+    wrong = [
+        replace(rule, pairwise=replace(rule.pairwise, feeds_all=True)) if rule.code == "NUM001" and rule.pairwise else rule
+        for rule in default_registry()
+    ]
+    assert _staged_pairs_after(tmp_path, Engine(), STALE_PARTS, [("48.66 on", "38.66 on")], "NUM001") == [(0, 0)]
+    assert _staged_pairs_after(tmp_path, Engine(Registry(wrong)), STALE_PARTS, [("48.66 on", "38.66 on")], "NUM001") == [(1, 0)]
+
+
+def test_the_units_carried_from_check_to_check_hold_no_more_than_a_fresh_checks(tmp_path):
+    """Each check carries the last one's units forward in place: the units of a section that typing changed are
+    dropped with it, so an engine that saw every keystroke holds no unit that one fresh check of the last text does
+    not (it may lack a part that no finding needed since)."""
+    from auditex.analyzers.staged_check import is_quick
+
+    write_project(tmp_path, FILES)
+    texts = dict(FILES)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    engine.check(project)
+    rng = random.Random(3)
+    for _ in range(15):
+        texts["sections/results.tex"] = random_edit(rng, texts["sections/results.tex"])
+        project.update("sections/results.tex", texts["sections/results.tex"])
+        engine.check(project, only=is_quick)
+        engine.check(project)
+    fresh = Engine()
+    fresh.check(Project(tmp_path, "main.tex", overlays=texts))
+    assert engine._units.keys() == fresh._units.keys()
+    assert {key: set(units) - set(fresh._units[key]) for key, units in engine._units.items() if set(units) - set(fresh._units[key])} == {}

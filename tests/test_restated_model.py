@@ -95,3 +95,33 @@ def test_a_default_is_a_symbol_set_to_one_number_in_a_sentence_that_declares_it_
     assert list(defaults("In this experiment we set γ=0.99.")) == []  # a setting, not declared the default
     assert list(defaults("By default we sweep η = 0.1, 0.01 and report the best.")) == []  # a sweep
     assert list(defaults("By default the test gives p = 0.04.")) == []  # a p-value is no setting
+
+
+def test_what_a_section_feeds_changes_with_every_field_of_its_statements():
+    """NUM005, NUM006 and NUM009 keep a section's pairs while what it feeds is the same (`feeds_all`): every field
+    of a statement, its places as lines and characters, must be fed, or an edit of it would keep a stale pair."""
+    from dataclasses import fields, replace
+
+    from auditex.analyzers.finding import Category, Finding, Range, Related, Severity
+    from auditex.analyzers.rules.numbers.restated import Stated, _stated
+
+    at, moved = Range.of(1, 2, 1, 5), Range.of(1, 3, 1, 6)
+    anchor = Finding(code="NUM006", category=Category.CONTEXT_MISALIGNMENT, severity=Severity.WARNING, message="", file="a.tex", range=at)
+    related = Related(file="a.tex", range=at, message="the other statement: 10")
+    statement = Stated("count", (10.0,), "10", frozenset({"run"}), "10 runs", frozenset({"MNIST"}), 0, False, "Intro", anchor, related)
+    edited = {
+        "key": "range",
+        "values": (11.0,),
+        "written": "11",
+        "words": frozenset({"runs"}),
+        "sentence": "11 runs",
+        "names": frozenset(),
+        "block": 1,
+        "summary": True,
+        "where": "Results",
+        "anchor": anchor.model_copy(update={"range": moved}),
+        "related": related.model_copy(update={"range": moved}),
+    }
+    assert {field.name for field in fields(Stated)} == edited.keys(), "a new field of a statement must be fed"
+    for name, value in edited.items():
+        assert _stated([[replace(statement, **{name: value})]]) != _stated([[statement]]), name

@@ -1,8 +1,8 @@
 """What NUM002 compares, a prose number that states a measured quantity with the words around it, and when two
 statements are one quantity.
 
-A statement is read once per mention (`said`), wherever its paragraph sits, so that an edit reads the
-edited paragraph's numbers alone; where it is (`QuantityStatement.at`) is added per section.
+A statement is read once per sentence (`said`), wherever its paragraph sits, so that an edit reads the
+edited sentence's numbers alone; where it is (`QuantityStatement.at`) is added per section.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from ...quantities import agreeing_spellings, digit_variants, exact_spellings, r
 from .model import (
     FOLLOWING,
     SCALES,
-    MentionKey,
     clamped,
     direction,
     figures_evidence,
@@ -79,7 +78,7 @@ def held_spellings(value: float, decimals: int) -> frozenset[str]:
 def statement_of(ctx: RuleContext, section: Section, number: NumberInContext) -> QuantityStatement | None:
     """The number as NUM002 compares it, or None when it states no measured quantity: one of a list, an end
     of a range, a statistic or a setting, or a number with fewer than three content words around it."""
-    found = said(MentionKey(number))
+    found = said(_SaidKey(number))
     if found is None:
         return None
     (kind, written, variants, agreeing), (words, names, near_names, rise, role, subject, named, counted, follows), quote = found
@@ -113,10 +112,30 @@ _Measured = tuple[tuple[str, int, bool], str, tuple[str, ...], tuple[str, ...]]
 _Context = tuple[frozenset[str], frozenset[str], frozenset[str], int, Role, frozenset[str], str, bool, frozenset[str]]
 
 
+class _SaidKey:
+    """A number as `said` reads it: its sentence, its place in it, what was read of it and its block's kind. The
+    sentences of an edited paragraph that the edit left as they were are the same key."""
+
+    __slots__ = ("number", "read")
+
+    def __init__(self, number: NumberInContext) -> None:
+        mention = number.mention
+        self.number = number
+        start, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
+        read = (mention.value, mention.text, mention.decimals, mention.percent, mention.unit, mention.role, mention.subject)
+        self.read = (mention.sentence, start, end, read, number.block.kind)
+
+    def __hash__(self) -> int:
+        return hash(self.read)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SaidKey) and other.read == self.read
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def said(key: MentionKey) -> tuple[_Measured, _Context, tuple[str, str]] | None:
+def said(key: _SaidKey) -> tuple[_Measured, _Context, tuple[str, str]] | None:
     """What a statement is wherever its block sits: what it measures and how it is written, the words around
-    it, and its quote; kept by mention, so that an edit reads the edited paragraph's numbers alone."""
+    it, and its quote; kept by sentence, so that an edit reads the edited sentence's numbers alone."""
     number = key.number
     mention = number.mention
     counted = is_counted(number)

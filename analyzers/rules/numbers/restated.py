@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -18,6 +19,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Range, Related, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...registry import Pairwise
 from ...violation import Violation
 from .model import PROSE_KINDS, clamped, stem, window
@@ -86,30 +88,45 @@ def section_statements(ctx: RuleContext, section: Section, read: Read, may_hold:
     found = []
     where = section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value)
     for placed in section.blocks:
-        if placed.kind not in PROSE_KINDS or not may_hold(placed.block.plain.text):
+        if placed.kind not in PROSE_KINDS:
             continue
-        text = placed.block.plain.text
-        for begin, finish in sentence_spans(text):
-            sentence = text[begin:finish]
-            if not may_hold(sentence):
-                continue
-            for start, end, key, values, written, words in read(sentence):
-                found.append(
-                    Stated(
-                        key,
-                        values,
-                        written,
-                        words,
-                        " ".join(sentence.split()),
-                        _near_names(sentence, start, end),
-                        placed.index,
-                        section.kind in SUMMARIES,
-                        where,
-                        ctx.report_block(placed, begin + start, begin + end, ""),
-                        ctx.related_block(placed, begin + start, begin + end, f"the other statement: {written}"),
-                    )
+        for start, end, key, values, written, words, sentence, names in _block_statements(read, may_hold, placed.block.plain.text):
+            found.append(
+                Stated(
+                    key,
+                    values,
+                    written,
+                    words,
+                    sentence,
+                    names,
+                    placed.index,
+                    section.kind in SUMMARIES,
+                    where,
+                    ctx.report_block(placed, start, end, ""),
+                    ctx.related_block(placed, start, end, f"the other statement: {written}"),
                 )
+            )
     return found
+
+
+# What a block's text states, wherever the block sits: (start, end) in the text, key, values, as written, words,
+# its sentence on one line and the names near it.
+_Found = tuple[int, int, str, tuple[float, ...], str, frozenset[str], str, frozenset[str]]
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _block_statements(read: Read, may_hold: MayHold, text: str) -> tuple[_Found, ...]:
+    """Kept by the block's text: an edit reads the edited paragraph again, not the rest of its section."""
+    if not may_hold(text):
+        return ()
+    found = []
+    for begin, finish in sentence_spans(text):
+        sentence = text[begin:finish]
+        if may_hold(sentence):
+            for start, end, key, values, written, words in read(sentence):
+                line = " ".join(sentence.split())
+                found.append((begin + start, begin + end, key, values, written, words, line, _near_names(sentence, start, end)))
+    return tuple(found)
 
 
 def _near_names(sentence: str, start: int, end: int) -> frozenset[str]:
@@ -149,7 +166,7 @@ def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair]
             if pair is not None:
                 yield report(pair)
 
-    return Pairwise(_stated, lambda ctx, feeding: Earlier(feeding), each)
+    return Pairwise(_stated, lambda ctx, feeding: Earlier(feeding), each, feeds_all=True)
 
 
 def _stated(part: list[list[Stated]]) -> object | None:

@@ -304,18 +304,17 @@ def _fed(part: list[_Statements]) -> object | None:
     if not (own.statements or own.table_spellings or own.written or own.cells):
         return None
     return (
-        # Where a statement is, by lines and characters (`lines`), not by its offset (`at`): typing on a line above moves no statement.
-        tuple(
-            tuple(_plain(getattr(statement, field.name)) for field in fields(statement) if field.name != "at")
-            for statement in own.statements
-        ),
+        tuple((statement.at.file, *(_plain(getattr(statement, name)) for name in _STATEMENT_FED)) for statement in own.statements),
         _plain(own.table_spellings),
         _plain(own.written),
-        tuple(
-            tuple(_plain(getattr(cell, field.name)) for field in fields(cell))  # its place is lines and characters
-            for cell in own.cells
-        ),
+        tuple(tuple(_plain(getattr(cell, name)) for name in _CELL_FED) for cell in own.cells),
     )
+
+
+# Where a statement is, by its file and lines and characters (`lines`), not by its offset (`at`): typing on a line above
+# moves no statement.
+_STATEMENT_FED = tuple(field.name for field in fields(QuantityStatement) if field.name != "at")
+_CELL_FED = tuple(field.name for field in fields(KeyedCell))  # its place is lines and characters
 
 
 def _plain(value: object) -> object:
@@ -364,7 +363,7 @@ def _union(spellings: tuple[frozenset[str], ...]) -> frozenset[str]:
     Severity.WARNING,
     reads=("blocks", "structure", "macros"),
     scope=Scope.SECTION,
-    combine=Pairwise(_fed, _Paper, _each),
+    combine=Pairwise(_fed, _Paper, _each, feeds_all=True),
 )
 def same_quantity_two_values(ctx: RuleContext, section: Section) -> list[_Statements]:
     """## What it does
