@@ -37,7 +37,6 @@ from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
 from .model import (
     DIRECTION_WEIGHT,
-    OURS,
     SET_APART,
     WITHIN_SPREAD,
     Grid,
@@ -45,10 +44,10 @@ from .model import (
     author_rule_macros,
     claims_with_tables,
     labelled_tables,
-    names_row,
     read_direction,
     spread_overlaps,
 )
+from .row_naming import OURS, names_row
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
