@@ -8,7 +8,13 @@ from ....latex.deferred_pattern import DeferredPattern
 from ...quantities import name_words
 from ...row_names import names_header
 
-OURS = DeferredPattern(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
+# "Our method", "our proposed approach", "our PL-based detector": up to two words of its own before the noun, none
+# that makes it another of the author's rows ("our baseline model", "our previous method").
+OURS = DeferredPattern(
+    r"\b(ours|our\s+(?!(?:[\w-]+\s+){0,2}?(?:baseline|previous|earlier|prior|original)\b)(?:[\w-]+\s+){0,2}?"
+    r"(?:method|model|approach|framework|system|algorithm|detector|network|agent|pipeline|architecture|technique)s?)\b",
+    re.IGNORECASE,
+)
 
 
 def names_row(header: str, words: set[str], ours: bool) -> bool:
