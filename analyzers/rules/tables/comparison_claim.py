@@ -32,8 +32,11 @@ a tie or one agreeing column leaves the sentence alone. A claim made of every co
 one column that reverses it, and is flagged when one does: "consistently", "always", "a consistent
 improvement over", or a quantifier over the lines ("in all / every / each / both <lines>"); "all but one" and
 "all … except" scope it and are hedges. Sentences that hedge or scope the claim
-("on most datasets", "on average", "except", "not", "respectively", "if", "expected") are left
-alone, and so are reference rows (oracle, human, upper bound).
+("on most datasets", "except", "not", "respectively", "if", "expected") are left alone, and so
+are reference rows (oracle, human, upper bound). "On average" scopes the claim to the table's
+Average (Avg., Mean) line, which is then the one line compared; a table with none leaves it alone.
+A sentence that turns to a contrast ("…, while …", "whereas", ", but", ";") is read clause by
+clause, each clause a claim of its own. Each of these readings is a class of its own until measured.
 """
 
 from __future__ import annotations
@@ -124,6 +127,7 @@ _LIST_LEAD = DeferredPattern(r"^\s*(?:both|either)\s+", re.IGNORECASE)
 _ITEM_FILLER = frozenset({"the", "a", "an", "model", "models", "method", "methods", "approach", "baseline", "variant"})
 
 
+_AVERAGE_LINE = DeferredPattern(r"\b(?:avg|average|mean)\b", re.IGNORECASE)
 # Where a sentence turns to a contrast: each side is a claim of its own.
 _CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 _CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
@@ -147,6 +151,7 @@ class _Comparison:
     universal: bool  # "consistently", "in all cases": every column is claimed
     nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
     contrasted: bool  # the sentence contrasts two clauses ("…, while …"), and this is one of them
+    averaged: bool  # "on average": the claim is of the table's Average line
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,12 +275,14 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
         other = listed[0]
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
     rest = _CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
-    if _HEDGED.search(_UNIVERSAL.sub(" ", rest)):
+    # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
+    hedges = {match.group(0).lower() for match in _HEDGED.finditer(_UNIVERSAL.sub(" ", rest))}
+    if hedges - {"average"}:
         return None
     sense = next(name for name, value in match.groupdict().items() if value)
     universal = _UNIVERSAL.search(sentence) is not None
     claim = _Comparison(
-        labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted
+        labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
     )
     return (match.start(), match.end()), claim
 
@@ -304,6 +311,8 @@ def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradi
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
+    if claim.averaged and not (named := [line for line in lines if _AVERAGE_LINE.search(line[0])]):
+        return None
     contradicting = []
     for header, first, second in named or lines:
         sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
@@ -433,6 +442,7 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
             ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
             ("against one of a list of rows", bool(claim.listed)),
             ("in one clause of a contrast", claim.contrasted),
+            ("on the table's Average line", claim.averaged),
             ("in a table its paragraph cites", claim.nearby),
         )
         if holds
