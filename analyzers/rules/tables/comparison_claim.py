@@ -2,7 +2,7 @@
 
 ## How it decides
 The sentence must cite a table (`\\ref{tab:…}`), or its paragraph must, and hold one comparison: a
-verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "an
+verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "a better fit than", "improves over", "an
 improvement over", "is superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
 order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
@@ -85,9 +85,9 @@ class ComparisonContradicted(Violation):
 # The comparison and what it claims: +1 a win, -1 a loss (both read against the column's direction),
 # "raw+" / "raw-" the subject's value above or below the other's.
 _COMPARISON = DeferredPattern(
-    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
+    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|better(?:\s+[\w'-]+){0,4}?\s+than"
     r"|improve[sd]?\s+(?:over|upon)|improvements?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
-    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
+    r"|(?P<loss>underperform(?:s|ed)?|worse(?:\s+[\w'-]+){0,4}?\s+than|(?:is|are|was|were)\s+inferior\s+to"
     r"|(?:lags?|lagged|falls?|fell)\s+behind)"
     r"|(?P<up>exceeds|exceeded|(?:higher|greater|larger)(?:\s+[\w-]+){0,3}?\s+than)"
     r"|(?P<down>(?:lower|smaller)(?:\s+[\w-]+){0,3}?\s+than))\b",
