@@ -1,8 +1,10 @@
 """TAB003: a sentence claiming the best value that the table it cites contradicts.
 
 ## How it decides
-The sentence must cite the table and name the claimed row by its own words (or "our method" for
-a row marked "Ours"). The columns read are those the sentence names (a metric, a dataset). A claim
+The sentence must cite the table, or sit in a paragraph that does (a class of its own until
+measured), and name the claimed row by its own words (or "our method" for a row marked "Ours").
+The rows a claim is won against ("compared to the baseline methods", "outperforming the previous
+best") are no subset it is scoped to. The columns read are those the sentence names (a metric, a dataset). A claim
 made of every column ("the best results on all datasets", "the lowest error in both settings",
 "in every case") that names none is read against each column whose better side the header or the
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
@@ -31,7 +33,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
+from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
@@ -92,6 +94,14 @@ _EVERY_COLUMN = DeferredPattern(
     r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?!\s+(?:but|except|save)\b)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b",
     re.IGNORECASE,
 )
+# The rows a claim is won against, not a subset it is scoped to: "compared to the baseline methods", "outperforming
+# the previous best", "than all prior work".
+_COMPETING = DeferredPattern(
+    r"\b(?:compared\s+(?:to|with)|than|over|against|versus|vs\.?|outperform\w*|surpass\w*)\s+(?:all\s+)?(?:the\s+)?"
+    r"(?:(?:other|previous|prior|existing)\s+)?(?:best|baselines?|methods|approaches|works?|state[- ]of[- ]the[- ]art)"
+    r"(?:\s+(?:methods?|models?|approaches|results?))?\b",
+    re.IGNORECASE,
+)
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = DeferredPattern(
@@ -116,6 +126,7 @@ class _BestClaim:
     sentence: str
     word: str
     finding: Finding
+    nearby: bool  # the tables are those its paragraph cites: the sentence cites none
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
@@ -149,7 +160,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **_evidence(every, blockwise),
+                    **_evidence(every, blockwise, claim.nearby),
                 }
             )
             break
@@ -178,13 +189,17 @@ def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell
     return claimed, better
 
 
-def _evidence(every: str, blockwise: bool) -> dict[str, Evidence]:
+def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
-    every one, and a stacked table read block by block."""
-    kinds = [
-        kind for kind, holds in (("a column of a best claim made of every column", every), ("read block by block", blockwise)) if holds
-    ]
-    return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=every or "the claimed row in each block")} if kinds else {}
+    every one, a stacked table read block by block, and a table the paragraph cites, not the sentence."""
+    readings = (
+        ("a column of a best claim made of every column", every),
+        ("read block by block", blockwise),
+        ("in a table its paragraph cites", nearby),
+    )
+    kinds = [kind for kind, holds in readings if holds]
+    reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
+    return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=reason)} if kinds else {}
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
@@ -255,12 +270,13 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
             (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
             None,
         )
-        if claim is None or _SCOPED.search(sentence):
+        if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
             continue
-        labels = sentence_refs(sentence, placed.block)
+        own = sentence_refs(sentence, placed.block)
+        labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
             anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
+            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own)
 
 
 def _contradicted(
