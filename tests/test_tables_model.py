@@ -17,7 +17,7 @@ from auditex.analyzers.rules.tables.model import (
     size_rows,
     statistics_of,
 )
-from auditex.analyzers.rules.tables.row_naming import names_row
+from auditex.analyzers.rules.tables.row_naming import OURS, names_row
 from auditex.latex.model import Cell, Table
 
 
@@ -122,6 +122,11 @@ def test_a_hyphen_closed_up_still_names_the_row():
     assert names_row("Finetuned", {"fine-tuned", "model"}, False)
     assert names_row("Pre-trained", {"pretrained"}, False)
     assert not names_row("HAF", {"cpf-haf"}, False)
+
+
+def test_our_method_in_a_few_words_of_its_own_is_the_row_marked_ours():
+    assert OURS.search("our proposed approach") and OURS.search("Our PL-based detector")
+    assert not OURS.search("our baseline model") and not OURS.search("our previous method")
 
 
 def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_groups_are_no_blocks():
