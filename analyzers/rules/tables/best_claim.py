@@ -4,7 +4,9 @@
 The sentence must cite the table, or sit in a paragraph that does (a class of its own until
 measured), and name the claimed row by its own words (or "our method" for a row marked "Ours").
 The rows a claim is won against ("compared to the baseline methods", "outperforming the previous
-best") are no subset it is scoped to. The columns read are those the sentence names (a metric, a dataset). A claim
+best") are no subset it is scoped to. Where the sentence's words name several columns alike (a dataset's "r" and
+"ρ", or its column at corpus and at sentence level under spanning headers it does not name), any
+of them may be the one meant: the claim is contradicted only where each of them denies it. The columns read are those the sentence names (a metric, a dataset). A claim
 made of every column ("the best results on all datasets", "the lowest error in both settings",
 "in every case") that names none is read against each column whose better side the header or the
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
@@ -293,30 +295,45 @@ def _contradicted(
     claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
-    named_columns = [
-        column for column in grid.columns() if words & (name_words(grid.own_header(column)) | name_words(grid.column_header(column)))
-    ]
+    named_columns = [column for column in grid.columns() if _named_by(grid, words, column)]
     every = _EVERY_COLUMN.search(sentence) if not named_columns else None
     for column in named_columns or (grid.columns() if every else ()):
-        header = " ".join(grid.own_header(column).split())
-        sense, source = read_direction(grid.column_header(column), table.caption)
-        if not sense and not every:
-            sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
-        cells = [cell for row in rows if (cell := grid.numeric(row, column))]
-        if not sense or not any(cell.row in claimed_rows for cell in cells):
+        contest = _column_contest(grid, column, rows, claimed_rows, word, every is not None)
+        # The sentence's words name its twins as well ("SEEDA-S": its r and its ρ, at corpus and at sentence level):
+        # any of them may be the one meant, so each must deny the claim.
+        twins = [other for other in named_columns if other != column and _named_by(grid, words, other) == _named_by(grid, words, column)]
+        if contest is None or any(_column_contest(grid, other, rows, claimed_rows, word, False) is None for other in twins):
             continue
-        groups = _contests(grid, rows, claimed_rows, cells)
-        found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
-        if found is not None:
-            claimed, better = found
-            confidence = (
-                DIRECTION_WEIGHT[source]
-                * (1.0 if named else _OURS_WEIGHT)
-                * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
-                * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
-                * (_EVERY_COLUMN_WEIGHT if every else 1.0)
-            )
-            scope = f'"{every.group(0)}" claims every column' if every else ""
-            header = header.replace("↑", "").replace("↓", "").strip()
-            return claimed, better, header, grid, round(confidence, 3), scope, len(groups) > 1
+        (claimed, better), source, blockwise = contest
+        confidence = (
+            DIRECTION_WEIGHT[source]
+            * (1.0 if named else _OURS_WEIGHT)
+            * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
+            * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+            * (_EVERY_COLUMN_WEIGHT if every else 1.0)
+        )
+        scope = f'"{every.group(0)}" claims every column' if every else ""
+        header = " ".join(grid.own_header(column).split()).replace("↑", "").replace("↓", "").strip()
+        return claimed, better, header, grid, round(confidence, 3), scope, blockwise
     return None
+
+
+def _named_by(grid: Grid, words: set[str], column: int) -> set[str]:
+    """The sentence's words that name the column, in its own header or a spanning one."""
+    return words & (name_words(grid.own_header(column)) | name_words(grid.column_header(column)))
+
+
+def _column_contest(
+    grid: Grid, column: int, rows: list[int], claimed_rows: set[int], word: str, every: bool
+) -> tuple[tuple[Cell, Cell], str, bool] | None:
+    """The claimed rows' cell and a better one of the column (with where its direction comes from, and whether
+    the table was read block by block), when another row beats the claim there."""
+    sense, source = read_direction(grid.column_header(column), grid.table.caption)
+    if not sense and not every:
+        sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
+    cells = [cell for row in rows if (cell := grid.numeric(row, column))]
+    if not sense or not any(cell.row in claimed_rows for cell in cells):
+        return None
+    groups = _contests(grid, rows, claimed_rows, cells)
+    found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
+    return (found, source, len(groups) > 1) if found is not None else None
