@@ -129,6 +129,7 @@ class _BestClaim:
     word: str
     finding: Finding
     nearby: bool  # the tables are those its paragraph cites: the sentence cites none
+    subject: str  # the words that name the claimed row: the sentence's, or before the superlative when `nearby`
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
@@ -139,7 +140,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
             cited = by_label.get(label)
             if cited is None:
                 continue
-            found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
+            found = _contradicted(cited.table, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue
             claimed, better, header, grid, confidence, every, blockwise = found
@@ -278,21 +279,23 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
         labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
             anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own)
+            # Read against a table the sentence does not cite, the claimed row is the one named before the
+            # superlative: words after it may name the table's other variables ("the highest prevalence of X").
+            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, sentence if own else sentence[: claim.start()])
 
 
 def _contradicted(
-    table: Table, sentence: str, word: str, rule_macros: frozenset[str]
+    table: Table, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
 ) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
     the confidence, for a claim of every column the scope that made it read, and whether the table
     was read block by block), or None."""
     grid = Grid.of(table, rule_macros)
-    words = name_words(sentence)
-    ours = bool(OURS.search(sentence))
+    words, subject_words = name_words(sentence), name_words(subject)
+    ours = bool(OURS.search(subject))
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    named = {row for row in rows if names_row(grid.row_header(row), words, False)}
-    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
+    named = {row for row in rows if names_row(grid.row_header(row), subject_words, False)}
+    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), subject_words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     named_columns = [column for column in grid.columns() if _named_by(grid, words, column)]
