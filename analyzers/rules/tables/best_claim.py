@@ -6,7 +6,10 @@ measured), and name the claimed row by its own words (or "our method" for a row 
 The rows a claim is won against ("compared to the baseline methods", "outperforming the previous
 best") are no subset it is scoped to. Where the sentence's words name several columns alike (a dataset's "r" and
 "ρ", or its column at corpus and at sentence level under spanning headers it does not name), any
-of them may be the one meant: the claim is contradicted only where each of them denies it. The columns read are those the sentence names (a metric, a dataset). A claim
+of them may be the one meant: the claim is contradicted only where each of them denies it.
+"The best performance" or "the best results" that names no column and is not hedged ("overall",
+"most", "all but one") is a claim of the whole table: read against each column whose better side
+the table says, a class of its own until measured. The columns read are those the sentence names (a metric, a dataset). A claim
 made of every column ("the best results on all datasets", "the lowest error in both settings",
 "in every case") that names none is read against each column whose better side the header or the
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
@@ -104,6 +107,9 @@ _COMPETING = DeferredPattern(
     r"(?:\s+(?:methods?|models?|approaches|results?))?\b",
     re.IGNORECASE,
 )
+# "The best performance" that names no column and is not hedged ("overall", "most"): a claim of the whole table.
+_WHOLE_TABLE = DeferredPattern(r"the\s+best\s+(?:performance|results?)\b", re.IGNORECASE)
+_GENERALLY = DeferredPattern(r"\b(?:overall|most|mostly|generally|average|majority|many|often|some|several|but|save)\b", re.IGNORECASE)
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = DeferredPattern(
@@ -194,15 +200,22 @@ def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell
 
 def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
-    every one, a stacked table read block by block, and a table the paragraph cites, not the sentence."""
+    every one (or of the whole table, naming none), a stacked table read block by block, and a table the
+    paragraph cites, not the sentence."""
     readings = (
-        ("a column of a best claim made of every column", every),
+        ("a column of a best claim made of every column", every.endswith("every column")),
+        ("a column of a best claim that names none", every.endswith("names no column")),
         ("read block by block", blockwise),
         ("in a table its paragraph cites", nearby),
     )
     kinds = [kind for kind, holds in readings if holds]
     reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
     return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=reason)} if kinds else {}
+
+
+def _whole_table(sentence: str) -> re.Match[str] | None:
+    """ "The best performance", unhedged: a claim of every column of the table, though it names none."""
+    return None if _GENERALLY.search(sentence) else _WHOLE_TABLE.search(sentence)
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
@@ -299,7 +312,7 @@ def _contradicted(
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
     named_columns = [column for column in grid.columns() if _named_by(grid, words, column)]
-    every = _EVERY_COLUMN.search(sentence) if not named_columns else None
+    every = (_EVERY_COLUMN.search(sentence) or _whole_table(sentence)) if not named_columns else None
     for column in named_columns or (grid.columns() if every else ()):
         contest = _column_contest(grid, column, rows, claimed_rows, word, every is not None)
         # The sentence's words name its twins as well ("SEEDA-S": its r and its ρ, at corpus and at sentence level):
@@ -315,7 +328,7 @@ def _contradicted(
             * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
             * (_EVERY_COLUMN_WEIGHT if every else 1.0)
         )
-        scope = f'"{every.group(0)}" claims every column' if every else ""
+        scope = f'"{every.group(0)}" {"names no column" if _WHOLE_TABLE.match(every.group(0)) else "claims every column"}' if every else ""
         header = " ".join(grid.own_header(column).split()).replace("↑", "").replace("↓", "").strip()
         return claimed, better, header, grid, round(confidence, 3), scope, blockwise
     return None
