@@ -109,7 +109,9 @@ _COMPETING = DeferredPattern(
 )
 # "The best performance" that names no column and is not hedged ("overall", "most"): a claim of the whole table.
 _WHOLE_TABLE = DeferredPattern(r"the\s+best\s+(?:performance|results?)\b", re.IGNORECASE)
-_GENERALLY = DeferredPattern(r"\b(?:overall|most|mostly|generally|average|majority|many|often|some|several|but|save)\b", re.IGNORECASE)
+_GENERALLY = DeferredPattern(
+    r"\b(?:overall|most|mostly|generally|average|majority|many|often|some|several|but|save|respectively)\b", re.IGNORECASE
+)
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = DeferredPattern(
@@ -292,9 +294,12 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
         labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
             anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
-            # Read against a table the sentence does not cite, the claimed row is the one named before the
-            # superlative: words after it may name the table's other variables ("the highest prevalence of X").
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, sentence if own else sentence[: claim.start()])
+            # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
+            # the one the superlative's own clause names before it: words after it may name the table's other
+            # variables ("the highest prevalence of X"), and another clause another subject ("(which gave the best …)").
+            clause = re.split(r"[,;:()]", sentence[: claim.start()])[-1]
+            subject = sentence if own and not _whole_table(sentence) else clause
+            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, subject)
 
 
 def _contradicted(
