@@ -316,13 +316,14 @@ def _contradicted(
     claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), subject_words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
-    named_columns = [column for column in grid.columns() if _named_by(grid, words, column)]
+    naming = {column: by for column in grid.columns() if (by := _named_by(grid, words, column))}
+    named_columns = list(naming)
     every = (_EVERY_COLUMN.search(sentence) or _whole_table(sentence)) if not named_columns else None
     for column in named_columns or (grid.columns() if every else ()):
         contest = _column_contest(grid, column, rows, claimed_rows, word, every is not None)
         # The sentence's words name its twins as well ("SEEDA-S": its r and its ρ, at corpus and at sentence level):
         # any of them may be the one meant, so each must deny the claim.
-        twins = [other for other in named_columns if other != column and _named_by(grid, words, other) == _named_by(grid, words, column)]
+        twins = [other for other in named_columns if other != column and naming[other] == naming.get(column)]
         if contest is None or any(_column_contest(grid, other, rows, claimed_rows, word, False) is None for other in twins):
             continue
         (claimed, better), source, blockwise = contest
