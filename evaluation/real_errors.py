@@ -63,7 +63,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
     "equation-error": ("NOT009",),  # a unit of the wrong dimension
-    "claim-contradiction": ("TAB007", "TAB010"),  # a claim made of every line that one line reverses
+    "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
     "citation-misuse": (),
     "other": ("DRF010",),  # a caption copied onto another float
 }

@@ -12,12 +12,12 @@ from auditex.analyzers.rules.tables.model import (
     cells_rounding,
     derivations,
     is_aggregate_row,
-    names_row,
     row_groups,
     signed,
     size_rows,
     statistics_of,
 )
+from auditex.analyzers.rules.tables.row_naming import OURS, names_row
 from auditex.latex.model import Cell, Table
 
 
@@ -116,6 +116,17 @@ def test_a_sentence_names_a_row_by_all_its_words_or_ours_by_our_method():
     assert not names_row("Mean Teacher (ours)", words - {"teacher"}, False)
     assert names_row("Ours", set(), True)
     assert not names_row("Ours", set(), False)
+
+
+def test_a_hyphen_closed_up_still_names_the_row():
+    assert names_row("Finetuned", {"fine-tuned", "model"}, False)
+    assert names_row("Pre-trained", {"pretrained"}, False)
+    assert not names_row("HAF", {"cpf-haf"}, False)
+
+
+def test_our_method_in_a_few_words_of_its_own_is_the_row_marked_ours():
+    assert OURS.search("our proposed approach") and OURS.search("Our PL-based detector")
+    assert not OURS.search("our baseline model") and not OURS.search("our previous method")
 
 
 def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_groups_are_no_blocks():

@@ -1,8 +1,15 @@
 """TAB003: a sentence claiming the best value that the table it cites contradicts.
 
 ## How it decides
-The sentence must cite the table and name the claimed row by its own words (or "our method" for
-a row marked "Ours"). The columns read are those the sentence names (a metric, a dataset). A claim
+The sentence must cite the table, or sit in a paragraph that does (a class of its own until
+measured), and name the claimed row by its own words (or "our method" for a row marked "Ours").
+The rows a claim is won against ("compared to the baseline methods", "outperforming the previous
+best") are no subset it is scoped to. Where the sentence's words name several columns alike (a dataset's "r" and
+"ρ", or its column at corpus and at sentence level under spanning headers it does not name), any
+of them may be the one meant: the claim is contradicted only where each of them denies it.
+"The best performance" or "the best results" that names no column and is not hedged ("overall",
+"most", "all but one") is a claim of the whole table: read against each column whose better side
+the table says, a class of its own until measured. The columns read are those the sentence names (a metric, a dataset). A claim
 made of every column ("the best results on all datasets", "the lowest error in both settings",
 "in every case") that names none is read against each column whose better side the header or the
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
@@ -31,13 +38,12 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import name_words, sentence_refs, slack, speaks_of_tables
+from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
 from .model import (
     DIRECTION_WEIGHT,
-    OURS,
     SET_APART,
     WITHIN_SPREAD,
     Grid,
@@ -45,10 +51,10 @@ from .model import (
     author_rule_macros,
     claims_with_tables,
     labelled_tables,
-    names_row,
     read_direction,
     spread_overlaps,
 )
+from .row_naming import OURS, names_row
 
 _OURS_WEIGHT = 0.9  # "our method" read as the row marked "Ours", not named by its own words
 
@@ -93,6 +99,19 @@ _EVERY_COLUMN = DeferredPattern(
     r"\b(?:on|in|across|for|over)\s+(?:all|both|every|each)(?!\s+(?:but|except|save)\b)(?:\s+(?:of\s+)?(?:the\s+)?(?:\w+\s+)?[\w-]+)?\b",
     re.IGNORECASE,
 )
+# The rows a claim is won against, not a subset it is scoped to: "compared to the baseline methods", "outperforming
+# the previous best", "than all prior work".
+_COMPETING = DeferredPattern(
+    r"\b(?:compared\s+(?:to|with)|than|over|against|versus|vs\.?|outperform\w*|surpass\w*)\s+(?:all\s+)?(?:the\s+)?"
+    r"(?:(?:other|previous|prior|existing)\s+)?(?:best|baselines?|methods|approaches|works?|state[- ]of[- ]the[- ]art)"
+    r"(?:\s+(?:methods?|models?|approaches|results?))?\b",
+    re.IGNORECASE,
+)
+# "The best performance" that names no column and is not hedged ("overall", "most"): a claim of the whole table.
+_WHOLE_TABLE = DeferredPattern(r"the\s+best\s+(?:performance|results?)\b", re.IGNORECASE)
+_GENERALLY = DeferredPattern(
+    r"\b(?:overall|most|mostly|generally|average|majority|many|often|some|several|but|save|respectively)\b", re.IGNORECASE
+)
 _EVERY_COLUMN_WEIGHT = 0.6  # a column the sentence does not name, read because it claims every one
 # "state-of-the-art methods" names the competitors, not a result.
 _SOTA_COMPETITORS = DeferredPattern(
@@ -117,6 +136,8 @@ class _BestClaim:
     sentence: str
     word: str
     finding: Finding
+    nearby: bool  # the tables are those its paragraph cites: the sentence cites none
+    subject: str  # the words that name the claimed row: the sentence's, or before the superlative when `nearby`
 
 
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
@@ -127,7 +148,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
             cited = by_label.get(label)
             if cited is None:
                 continue
-            found = _contradicted(cited.table, claim.sentence, claim.word, rule_macros)
+            found = _contradicted(cited.table, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue
             claimed, better, header, grid, confidence, every, blockwise = found
@@ -150,7 +171,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Lab
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **_evidence(every, blockwise),
+                    **_evidence(every, blockwise, claim.nearby),
                 }
             )
             break
@@ -179,13 +200,24 @@ def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell
     return claimed, better
 
 
-def _evidence(every: str, blockwise: bool) -> dict[str, Evidence]:
+def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
-    every one, and a stacked table read block by block."""
-    kinds = [
-        kind for kind, holds in (("a column of a best claim made of every column", every), ("read block by block", blockwise)) if holds
-    ]
-    return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=every or "the claimed row in each block")} if kinds else {}
+    every one (or of the whole table, naming none), a stacked table read block by block, and a table the
+    paragraph cites, not the sentence."""
+    readings = (
+        ("a column of a best claim made of every column", every.endswith("every column")),
+        ("a column of a best claim that names none", every.endswith("names no column")),
+        ("read block by block", blockwise),
+        ("in a table its paragraph cites", nearby),
+    )
+    kinds = [kind for kind, holds in readings if holds]
+    reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
+    return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=reason)} if kinds else {}
+
+
+def _whole_table(sentence: str) -> re.Match[str] | None:
+    """ "The best performance", unhedged: a claim of every column of the table, though it names none."""
+    return None if _GENERALLY.search(sentence) else _WHOLE_TABLE.search(sentence)
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
@@ -256,52 +288,74 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
             (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
             None,
         )
-        if claim is None or _SCOPED.search(sentence):
+        if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
             continue
-        labels = sentence_refs(sentence, placed.block)
+        own = sentence_refs(sentence, placed.block)
+        labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
             anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor)
+            # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
+            # the one the superlative's own clause names before it: words after it may name the table's other
+            # variables ("the highest prevalence of X"), and another clause another subject ("(which gave the best …)").
+            clause = re.split(r"[,;:()]", sentence[: claim.start()])[-1]
+            subject = sentence if own and not _whole_table(sentence) else clause
+            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, subject)
 
 
 def _contradicted(
-    table: Table, sentence: str, word: str, rule_macros: frozenset[str]
+    table: Table, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
 ) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
     the confidence, for a claim of every column the scope that made it read, and whether the table
     was read block by block), or None."""
     grid = Grid.of(table, rule_macros)
-    words = name_words(sentence)
-    ours = bool(OURS.search(sentence))
+    words, subject_words = name_words(sentence), name_words(subject)
+    ours = bool(OURS.search(subject))
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    named = {row for row in rows if names_row(grid.row_header(row), words, False)}
-    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), words, ours)}
+    named = {row for row in rows if names_row(grid.row_header(row), subject_words, False)}
+    claimed_rows = named | {row for row in rows if names_row(grid.row_header(row), subject_words, ours)}
     if not claimed_rows or len(claimed_rows) == len(rows):
         return None
-    named_columns = [
-        column for column in grid.columns() if words & (name_words(grid.own_header(column)) | name_words(grid.column_header(column)))
-    ]
-    every = _EVERY_COLUMN.search(sentence) if not named_columns else None
+    naming = {column: by for column in grid.columns() if (by := _named_by(grid, words, column))}
+    named_columns = list(naming)
+    every = (_EVERY_COLUMN.search(sentence) or _whole_table(sentence)) if not named_columns else None
     for column in named_columns or (grid.columns() if every else ()):
-        header = " ".join(grid.own_header(column).split())
-        sense, source = read_direction(grid.column_header(column), table.caption)
-        if not sense and not every:
-            sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
-        cells = [cell for row in rows if (cell := grid.numeric(row, column))]
-        if not sense or not any(cell.row in claimed_rows for cell in cells):
+        contest = _column_contest(grid, column, rows, claimed_rows, word, every is not None)
+        # The sentence's words name its twins as well ("SEEDA-S": its r and its ρ, at corpus and at sentence level):
+        # any of them may be the one meant, so each must deny the claim.
+        twins = [other for other in named_columns if other != column and naming[other] == naming.get(column)]
+        if contest is None or any(_column_contest(grid, other, rows, claimed_rows, word, False) is None for other in twins):
             continue
-        groups = _contests(grid, rows, claimed_rows, cells)
-        found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
-        if found is not None:
-            claimed, better = found
-            confidence = (
-                DIRECTION_WEIGHT[source]
-                * (1.0 if named else _OURS_WEIGHT)
-                * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
-                * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
-                * (_EVERY_COLUMN_WEIGHT if every else 1.0)
-            )
-            scope = f'"{every.group(0)}" claims every column' if every else ""
-            header = header.replace("↑", "").replace("↓", "").strip()
-            return claimed, better, header, grid, round(confidence, 3), scope, len(groups) > 1
+        (claimed, better), source, blockwise = contest
+        confidence = (
+            DIRECTION_WEIGHT[source]
+            * (1.0 if named else _OURS_WEIGHT)
+            * (WITHIN_SPREAD if spread_overlaps(claimed, better) else 1.0)
+            * (SET_APART if grid.row_set(better.row)[1] != grid.row_set(claimed.row)[1] else 1.0)
+            * (_EVERY_COLUMN_WEIGHT if every else 1.0)
+        )
+        scope = f'"{every.group(0)}" {"names no column" if _WHOLE_TABLE.match(every.group(0)) else "claims every column"}' if every else ""
+        header = " ".join(grid.own_header(column).split()).replace("↑", "").replace("↓", "").strip()
+        return claimed, better, header, grid, round(confidence, 3), scope, blockwise
     return None
+
+
+def _named_by(grid: Grid, words: set[str], column: int) -> set[str]:
+    """The sentence's words that name the column, in its own header or a spanning one."""
+    return words & (name_words(grid.own_header(column)) | name_words(grid.column_header(column)))
+
+
+def _column_contest(
+    grid: Grid, column: int, rows: list[int], claimed_rows: set[int], word: str, every: bool
+) -> tuple[tuple[Cell, Cell], str, bool] | None:
+    """The claimed rows' cell and a better one of the column (with where its direction comes from, and whether
+    the table was read block by block), when another row beats the claim there."""
+    sense, source = read_direction(grid.column_header(column), grid.table.caption)
+    if not sense and not every:
+        sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
+    cells = [cell for row in rows if (cell := grid.numeric(row, column))]
+    if not sense or not any(cell.row in claimed_rows for cell in cells):
+        return None
+    groups = _contests(grid, rows, claimed_rows, cells)
+    found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
+    return (found, source, len(groups) > 1) if found is not None else None

@@ -2,7 +2,7 @@
 
 ## How it decides
 The sentence must cite a table (`\\ref{tab:…}`), or its paragraph must, and hold one comparison: a
-verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "improves over", "an
+verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "a better fit than", "improves over", "an
 improvement over", "is superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
 order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
@@ -10,7 +10,12 @@ neither row leaves it alone. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row ("all other methods", "previous
 approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough;
-in a table whose columns are the methods, each other column under the subject's spanning header).
+in a table whose columns are the methods, each other column under the subject's spanning header;
+"the baseline" the table's one row headed Baseline). The other side may be a list ("PiCO+ and DALI",
+"both M0 and M1", "A, B, and C"): the claim is made of each item, so one item the table reverses is
+enough; an item after the first is read only where all of its words are a row's own (less "the",
+"model", "method"), since the words after an "and" may begin a clause of their own. Such a finding
+is a class of its own until measured.
 The subject is the last clause that names something: "the proposed model, LPT, outperforms" is LPT's. A
 table that stacks one block of the same methods per dataset or setting (a title row or a rule between
 blocks) names the subject once in each block: each block's subject row is compared with its own block's
@@ -27,8 +32,11 @@ a tie or one agreeing column leaves the sentence alone. A claim made of every co
 one column that reverses it, and is flagged when one does: "consistently", "always", "a consistent
 improvement over", or a quantifier over the lines ("in all / every / each / both <lines>"); "all but one" and
 "all … except" scope it and are hedges. Sentences that hedge or scope the claim
-("on most datasets", "on average", "except", "not", "respectively", "if", "expected") are left
-alone, and so are reference rows (oracle, human, upper bound).
+("on most datasets", "except", "not", "respectively", "if", "expected") are left alone, and so
+are reference rows (oracle, human, upper bound). "On average" scopes the claim to the table's
+Average (Avg., Mean) line, which is then the one line compared; a table with none leaves it alone.
+A sentence that turns to a contrast ("…, while …", "whereas", ", but", ";") is read clause by
+clause, each clause a claim of its own. Each of these readings is a class of its own until measured.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -49,18 +58,8 @@ from ...quantities import block_refs, name_words, referenced_labels, slack, spea
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
-from .model import (
-    OURS,
-    Grid,
-    LabelledTable,
-    author_rule_macros,
-    cited_tables,
-    fed_tables,
-    labelled_tables,
-    names_row,
-    read_direction,
-    sentences_citing,
-)
+from .model import Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, read_direction, sentences_citing
+from .row_naming import OURS, names_row
 
 
 @violation_type
@@ -86,9 +85,9 @@ class ComparisonContradicted(Violation):
 # The comparison and what it claims: +1 a win, -1 a loss (both read against the column's direction),
 # "raw+" / "raw-" the subject's value above or below the other's.
 _COMPARISON = DeferredPattern(
-    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|(?:performs?|performed|is|are|was|were)\s+better\s+than"
+    r"\b(?:(?P<win>outperform(?:s|ed)?|beats|beat|surpass(?:es|ed)?|better(?:\s+[\w'-]+){0,4}?\s+than"
     r"|improve[sd]?\s+(?:over|upon)|improvements?\s+(?:over|upon)|(?:is|are|was|were)\s+superior\s+to)"
-    r"|(?P<loss>underperform(?:s|ed)?|(?:performs?|performed|is|are|was|were)\s+worse\s+than|(?:is|are|was|were)\s+inferior\s+to"
+    r"|(?P<loss>underperform(?:s|ed)?|worse(?:\s+[\w'-]+){0,4}?\s+than|(?:is|are|was|were)\s+inferior\s+to"
     r"|(?:lags?|lagged|falls?|fell)\s+behind)"
     r"|(?P<up>exceeds|exceeded|(?:higher|greater|larger)(?:\s+[\w-]+){0,3}?\s+than)"
     r"|(?P<down>(?:lower|smaller)(?:\s+[\w-]+){0,3}?\s+than))\b",
@@ -114,11 +113,23 @@ _EVERY_OTHER = DeferredPattern(
     r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
     re.IGNORECASE,
 )
+# The other side as the table's one Baseline row: "the baseline", "the baseline model" (the plural is every other row).
+_THE_BASELINE = DeferredPattern(r"^\s*the\s+baseline(?:\s+(?:model|method|system|approach))?\W*$", re.IGNORECASE)
+_BASELINE_ROW = DeferredPattern(r"^\W*baseline\b", re.IGNORECASE)
 # Another line of the author's own ("LPT-EI (Ours)"): a variant, not one of the methods "the baselines" names.
 _OWN = DeferredPattern(r"\bours\b", re.IGNORECASE)
 _OBJECT_END = DeferredPattern(r"[,;:()]|\b(?:on|in|for|across|by|with|at|under|and|when|as|using|over)\b", re.IGNORECASE)
+# The other side as a list of rows ("PiCO+ and DALI", "both M0 and M1", "A, B, and C"): the claim is made of each.
+_LIST_END = DeferredPattern(r"[;:()]|\b(?:on|in|for|across|by|with|at|under|when|as|using|over)\b", re.IGNORECASE)
+_LIST_SEPARATOR = DeferredPattern(r"\s*,\s*(?:and|or)\s+|\s*,\s*|\s+(?:and|or)\s+", re.IGNORECASE)
+_LIST_LEAD = DeferredPattern(r"^\s*(?:both|either)\s+", re.IGNORECASE)
+# Words that may stand beside a listed row's own ("the LEAP model"); any other word makes the item a clause.
+_ITEM_FILLER = frozenset({"the", "a", "an", "model", "models", "method", "methods", "approach", "baseline", "variant"})
 
 
+_AVERAGE_LINE = DeferredPattern(r"\b(?:avg|average|mean)\b", re.IGNORECASE)
+# Where a sentence turns to a contrast: each side is a claim of its own.
+_CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 _CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
@@ -136,8 +147,11 @@ class _Comparison:
     sense: str  # "win", "loss", "up" or "down"
     subject: str  # the clause before the comparison
     other: str  # the words after it, to the next clause
+    listed: tuple[str, ...]  # the other side's further items, when it is a list ("A and B"): each is claimed against
     universal: bool  # "consistently", "in all cases": every column is claimed
     nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
+    contrasted: bool  # the sentence contrasts two clauses ("…, while …"), and this is one of them
+    averaged: bool  # "on average": the claim is of the table's Average line
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +224,9 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     "moderate: every named column contradicts the comparison" when the sentence names the
     columns; "weak: every column contradicts, none named" when it names none; "weak: a column
     against a claim made of every column" when a "consistently" claim has an exception. Each
-    class read against a table cited by the paragraph, not the sentence, or block by block in a
-    table that stacks one block of the same methods per dataset, is its own weak class.
+    class read against a table cited by the paragraph, not the sentence, block by block in a
+    table that stacks one block of the same methods per dataset, or against one item of a listed
+    other side ("beats both A and B"), is its own weak class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
@@ -232,33 +247,72 @@ def _comparisons(plain: str, around: tuple[str, ...]) -> tuple[tuple[int, int, _
 
 def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, int, _Comparison]]:
     for start, sentence, labels in sentences_citing(plain, around):
-        found = list(_COMPARISON.finditer(sentence))
-        universal = _UNIVERSAL.search(sentence) is not None
-        if len(found) != 1:
-            continue
-        match = found[0]
-        # The last clause naming something: "the proposed model, LPT, outperforms" is LPT's.
-        subject = next((part for part in reversed(re.split(r"[,;:()]", sentence[: match.start()])) if re.search(r"\w", part)), "")
-        other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
-        # "all" of "all other methods" names the other side, and hedges nothing.
-        if _HEDGED.search(_UNIVERSAL.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)):
-            continue
-        sense = next(name for name, value in match.groupdict().items() if value)
-        nearby = not referenced_labels(sentence)
-        claim = _Comparison(labels, sentence, " ".join(match.group(0).split()), sense, subject, other, universal, nearby)
-        yield start + match.start(), start + match.end(), claim
+        clauses, nearby = _clauses(sentence), not referenced_labels(sentence)
+        for offset, clause in clauses:
+            if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
+                (begin, end), claim = read
+                yield start + offset + begin, start + offset + end, claim
+
+
+def _clauses(sentence: str) -> list[tuple[int, str]]:
+    """The sentence's clauses of a contrast ("X beats Y on A, while Z …"), each read as a sentence of its own, with where
+    each begins: the contrast scopes neither claim."""
+    cuts = [0, *(match.start() for match in _CONTRAST.finditer(sentence)), len(sentence)]
+    return [(begin, sentence[begin:end]) for begin, end in pairwise(cuts) if end > begin]
+
+
+def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contrasted: bool) -> tuple[tuple[int, int], _Comparison] | None:
+    """The clause's one unhedged comparison, with where it stands in the clause."""
+    found = list(_COMPARISON.finditer(_CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    # The last clause naming something: "the proposed model, LPT, outperforms" is LPT's.
+    subject = next((part for part in reversed(re.split(r"[,;:()]", sentence[: match.start()])) if re.search(r"\w", part)), "")
+    other = _OBJECT_END.split(sentence[match.end() :], maxsplit=1)[0]
+    listed = _listed(sentence[match.end() :])
+    if listed:
+        other = listed[0]
+    # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
+    rest = _CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
+    # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
+    hedges = {match.group(0).lower() for match in _HEDGED.finditer(_UNIVERSAL.sub(" ", rest))}
+    if hedges - {"average"}:
+        return None
+    sense = next(name for name, value in match.groupdict().items() if value)
+    universal = _UNIVERSAL.search(sentence) is not None
+    claim = _Comparison(
+        labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
+    )
+    return (match.start(), match.end()), claim
+
+
+def _listed(after: str) -> tuple[str, ...]:
+    """The other side's items when it is a list of two or more ("both M0 and M1", "A, B, and C"); else none."""
+    items = tuple(item for item in _LIST_SEPARATOR.split(_LIST_LEAD.sub("", _LIST_END.split(after, maxsplit=1)[0])) if item.strip())
+    return items if len(items) > 1 else ()
 
 
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
     """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
     grid = Grid.of(cited.table, rule_macros)
-    return next((found for sides in _sides(grid, claim) if (found := _judged(sides, claim, cited.table.caption))), None)
+    return next(
+        (
+            found
+            for other in (claim.other, *claim.listed)
+            for sides in _sides(grid, claim, other)
+            if (found := _judged(sides, claim, cited.table.caption))
+        ),
+        None,
+    )
 
 
 def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradiction | None:
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
+    if claim.averaged and not (named := [line for line in lines if _AVERAGE_LINE.search(line[0])]):
+        return None
     contradicting = []
     for header, first, second in named or lines:
         sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
@@ -278,19 +332,26 @@ def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradi
 _Sides = tuple[tuple[str, str], str, list[tuple[str, Cell, Cell]]]
 
 
-def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
+def _sides(grid: Grid, claim: _Comparison, other: str) -> list[_Sides]:
     """The two rows the sentence names, with each column's pair of cells (or the subject's row against
     each other row of its group, for "all other methods"), in each block of a table that repeats its
     rows block by block; else the two columns it names (methods or groups side by side, or the subject's
-    column against each other one under its spanning header), with each row's pair."""
-    words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, claim.other)]
+    column against each other one under its spanning header), with each row's pair. A further item of a
+    listed other side is read only where its words are a row's (or column's) own: else it is a clause."""
+    words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    every_other = _EVERY_OTHER.match(claim.other) is not None
+    every_other = _EVERY_OTHER.match(other) is not None
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
+    if other != claim.other:
+        theirs = [row for row in theirs if _item_names(words[1][0], grid.row_header(row))]
+    if not theirs and _THE_BASELINE.match(other):
+        theirs = [row for row in rows if _BASELINE_ROW.match(grid.row_header(row))]
     if mine and not set(mine) & set(theirs) and (found := _row_sides(grid, rows, mine, theirs, every_other)):
         return found
     columns = [column for column in grid.columns() if not grid.is_reference_column(column)]
     mine, theirs = ([column for column in columns if names_row(grid.own_header(column), *side)] for side in words)
+    if other != claim.other:
+        theirs = [column for column in theirs if _item_names(words[1][0], grid.own_header(column))]
     if len(mine) == 1 and every_other:  # each other column under the subject's spanning header, or of the table
         group = next((group for group in grid.groups() if mine[0] in group), columns)
         theirs = [column for column in columns if column in group and column != mine[0] and not _OWN.search(grid.own_header(column))]
@@ -304,6 +365,11 @@ def _sides(grid: Grid, claim: _Comparison) -> list[_Sides]:
         )
         for other in theirs
     ]
+
+
+def _item_names(words: set[str], header: str) -> bool:
+    """A listed item's words are the header's own, less the words that may stand beside a name ("the LEAP model")."""
+    return words - _ITEM_FILLER <= name_words(header)
 
 
 def _row_sides(grid: Grid, rows: list[int], mine: list[int], theirs: list[int], every_other: bool) -> list[_Sides]:
@@ -374,6 +440,9 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
             ("between two columns", found.lines == "rows"),
             ("block by block", found.lines == "block columns"),
             ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
+            ("against one of a list of rows", bool(claim.listed)),
+            ("in one clause of a contrast", claim.contrasted),
+            ("on the table's Average line", claim.averaged),
             ("in a table its paragraph cites", claim.nearby),
         )
         if holds

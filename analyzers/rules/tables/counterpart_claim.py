@@ -37,17 +37,8 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import (
-    Grid,
-    LabelledTable,
-    against_cited,
-    cited_tables,
-    citing_sentences,
-    fed_tables,
-    labelled_tables,
-    names_row,
-    read_direction,
-)
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, read_direction
+from .row_naming import names_row
 
 
 @violation_type

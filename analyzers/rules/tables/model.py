@@ -27,8 +27,7 @@ from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same
-from ...quantities import AGGREGATE_HEADER, agrees, block_refs, name_words, referenced_labels, slack, spelled
-from ...row_names import names_header
+from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled
 
 _HIGHER = DeferredPattern(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -210,15 +209,6 @@ class LabelledTable:
     def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
         shift = ctx.source(self.file).offset(*self.origin) - self.block_start
         return ctx.related(self.file, cell.start + shift, cell.end + shift, message)
-
-
-OURS = DeferredPattern(r"\b(ours|our\s+(?:method|model|approach|framework|system))\b", re.IGNORECASE)
-
-
-def names_row(header: str, words: set[str], ours: bool) -> bool:
-    """A sentence names this row: all of its distinctive words, in any form `row_names` reads, or "our method" for an
-    "Ours" row."""
-    return names_header(words, name_words(header)) or (ours and bool(re.search(r"\bours\b", header, re.IGNORECASE)))
 
 
 def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTable]:

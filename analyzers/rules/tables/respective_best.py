@@ -32,19 +32,9 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import (
-    OURS,
-    Grid,
-    LabelledTable,
-    against_cited,
-    cited_tables,
-    citing_sentences,
-    fed_tables,
-    labelled_tables,
-    names_row,
-    read_direction,
-)
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, read_direction
 from .respectively import Pair, bind, may_pair
+from .row_naming import OURS, names_row
 
 
 @violation_type

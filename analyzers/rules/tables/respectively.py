@@ -31,7 +31,8 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words
-from .model import OURS, Grid
+from .model import Grid
+from .row_naming import OURS
 
 RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
