@@ -33,7 +33,7 @@ TextRewrite = Callable[[str], str]
 TABULAR = re.compile(r"\\begin\{tabular\}(?:\[[^\]]*\])?(\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})(.*?)\\end\{tabular\}", re.S)
 TABLE_FLOAT = re.compile(r"\\begin\{table\*?\}.*?\\end\{table\*?\}", re.S)
 _REF = r"\\ref\{([^{}]+)\}"
-_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)(~|\s)" + _REF)
+_TABLE_REF = re.compile(r"\b(?:Table|Tab\.)(~|[ \t])" + _REF)  # on one line: a rewrite keeps lines
 _NUMBER = r"-?\d+(?:\.\d+)?"
 
 
@@ -68,7 +68,7 @@ def ref_spaced(text: str) -> str:
 def ref_spelled_out(text: str) -> str:
     """`\\cref{x}`, `\\autoref{x}`, `Tab.~\\ref{x}` → `Table~\\ref{x}` for a table's label (the reverse idiom)."""
     tables = {label for table in TABLE_FLOAT.findall(text) for label in re.findall(r"\\label\{([^{}]+)\}", table)}
-    text = re.sub(r"\bTab\.(~|\s)\\ref\{", r"Table\1\\ref{", text)
+    text = re.sub(r"\bTab\.(~|[ \t])\\ref\{", r"Table\1\\ref{", text)
     return re.sub(
         r"\\(?:[cC]ref|autoref)\{([^{},]+)\}",
         lambda m: f"Table~\\ref{{{m.group(1)}}}" if m.group(1) in tables else m.group(0),

@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -109,7 +109,12 @@ def _paper_outcomes(task: tuple[Path, list[Problem], tuple[str, ...]]) -> list[O
 
 
 def variant_outcomes(
-    ledger_folder: Path, corpus: Path, papers: set[str] | None = None, rewrites: Sequence[str] = (), jobs: int = 1
+    ledger_folder: Path,
+    corpus: Path,
+    papers: set[str] | None = None,
+    rewrites: Sequence[str] = (),
+    jobs: int = 1,
+    progress: Callable[[str, list[Outcome]], None] | None = None,
 ) -> list[Outcome]:
     """Every (caught problem, rewrite) outcome on the seen papers (never the held-out fifth)."""
     ledger = load_ledger(ledger_folder)
@@ -122,8 +127,13 @@ def variant_outcomes(
         for paper, problems in ledger.papers.items()
         if paper not in ledger.held_out and (not papers or paper in papers) and problems and (corpus / paper).is_dir()
     ]
+    outcomes: list[Outcome] = []
     with ProcessPoolExecutor(jobs) as pool:
-        return [outcome for outcomes in pool.map(_paper_outcomes, tasks) for outcome in outcomes]
+        for (folder, _, _), paper_outcomes in zip(tasks, pool.map(_paper_outcomes, tasks)):
+            outcomes += paper_outcomes
+            if progress is not None:
+                progress(folder.name, paper_outcomes)
+    return outcomes
 
 
 def survival_table(outcomes: Iterable[Outcome]) -> dict[str, dict[str, dict[str, int]]]:
