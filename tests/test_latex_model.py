@@ -227,6 +227,18 @@ JRuby & 65.5 \\
     assert any("Prose of the revision." in block.block.plain.text for block in project.manuscript.blocks)
 
 
+@pytest.mark.parametrize(
+    "box",
+    [r"\resizebox{\linewidth}{!}{%s}", r"\scalebox{0.8}{%s}", r"\adjustbox{max width=\linewidth}{%s}"],
+)
+def test_a_boxed_tabular_in_the_file_a_float_inputs_is_the_floats_table(tmp_path, box):
+    rows = box % "\\begin{tabular}{lc}\nProject & Share \\\\ \\hline\nJRuby & 65.5 \\\\\n\\end{tabular}"
+    body = r"\begin{table}\caption{Shares}\label{tab:s}\small{\input{rows}}\end{table}"
+    project = make_project(tmp_path, {"main.tex": document(body), "rows.tex": rows + "\n"})
+    (placed,) = project.index.tables
+    assert _cells(placed.block.table)[1] == ["JRuby", "65.5"]
+
+
 def test_each_tabular_of_a_float_is_a_table_with_its_own_caption(tmp_path):
     body = r"""\begin{table}\caption{Both datasets}\label{tab:both}
 \begin{subtable}{.5\linewidth}\caption{Left}\label{tab:left}
