@@ -408,6 +408,19 @@ Ant & 0.517 & 0.237 & 0.154 & 0.000 \\ \bottomrule\end{tabular}\caption{F1}\labe
     assert grid.header_rows == 1 and grid.row_header(1) == "Ant"
 
 
+def test_a_header_row_under_a_full_rule_below_group_names_belongs_to_the_header(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lcc}
+& \multicolumn{2}{c}{Results} \\ \hline
+Method & ACC & ECE \\ \hline
+Base & 0.54 & 0.07 \\ \hline\end{tabular}\caption{F1}\label{tab:f1}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert grid.header_rows == 2 and grid.column_header(1) == "Results ACC" and grid.row_header(2) == "Base"
+    # A first row that names its columns ends the header at its rule.
+    named = table.replace("& \\multicolumn{2}{c}{Results}", "Setting & Results & More")
+    grid = make_project(tmp_path, {"main.tex": document(named)}).index.tables[0].block.table
+    assert grid.header_rows == 1
+
+
 def test_a_tabular_input_into_a_float_is_cited_by_the_float_label(tmp_path):
     body = "\\begin{table}\\caption{Effects}\\label{tab:effects}\n\\scriptsize{\\input{tables/effects.tex}}\n\\end{table}"
     tabular = "\\begin{tabular}{lc}\nOutcome & (1) \\\\\nForced & 0.067 \\\\\n\\end{tabular}\n"
