@@ -178,7 +178,7 @@ def caption_moved(text: str) -> str:
         start, end, _ = captions[0]
         caption = float_text[start:end]
         blanked = "\n".join("%" for _ in caption.split("\n"))
-        flat = " ".join(line.strip() for line in caption.split("\n"))
+        flat = " ".join(re.sub(r"(?<!\\)%.*", "", line).strip() for line in caption.split("\n"))  # its comments end nothing now
         if end <= tabular.start():
             at = tabular.end()
             return float_text[:start] + blanked + float_text[end:at] + flat + float_text[at:]

@@ -77,6 +77,12 @@ def test_a_cell_rewrite_reads_cells_not_comments_nor_prose() -> None:
     assert rewritten("percent-in-header").count("(\\%)") == 1  # only the column whose cells had a percent sign
 
 
+def test_a_moved_caption_leaves_its_comments_behind() -> None:
+    paper = PAPER.replace(r"\caption{Accuracy.}", "\\caption{Accuracy. % said twice\nOf all.}")
+    text = REWRITES["caption-moved"]({"main.tex": paper}).files["main.tex"]
+    assert r"\end{tabular}\caption{Accuracy. Of all.}" in text and text.count("\n") == paper.count("\n")
+
+
 def test_a_table_moved_to_its_own_file_is_input_where_it_stood() -> None:
     result = REWRITES["table-in-own-file"]({"main.tex": PAPER})
     moved = f"{TABLE_FOLDER}/main_1.tex"
