@@ -233,8 +233,8 @@ def _map_cells(body: str, spell: Callable[[int, int, str], str]) -> str:
         for c, cell in enumerate(row):
             match = _CELL.fullmatch(cell)
             assert match is not None
-            lead, content, tail = match.groups()
-            out.append(lead + (spell(r, c, content) if content else content) + tail)
+            opening, content, tail = match.groups()
+            out.append(opening + (spell(r, c, content) if content else content) + tail)
     return "".join(out)
 
 
@@ -317,8 +317,8 @@ def header_group(text: str) -> str:
         rows = _split_rows(body)
         if "multicolumn" in "".join(rows[0]) or len(rows[0]) < 3:
             return body
-        lead = re.match(r"(\s*(?:\\(?:hline|toprule|midrule)\b(?:\[[^\]]*\])?\s*)*)", body)
-        at = lead.end() if lead else 0
+        rules = re.match(r"(\s*(?:\\(?:hline|toprule|midrule)\b(?:\[[^\]]*\])?\s*)*)", body)
+        at = rules.end() if rules else 0
         n = len(rows[0])
         return body[:at] + f"& \\multicolumn{{{n - 1}}}{{c}}{{Results}} \\\\ \\cmidrule{{2-{n}}} " + body[at:]
 
