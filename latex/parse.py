@@ -131,6 +131,12 @@ class _ChunkWalker(FactCollector):
                 self.flow(node.nodelist)
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.TEX_DEFINITIONS:
                 index = self.tex_definition(node, nodes, index)
+            elif isinstance(node, lw.LatexMacroNode) and _boxed_tables(node):
+                # A box around a tabular outside a float (`\resizebox{\linewidth}{!}{…}` in the file of
+                # rows a float inputs): the page's material, as the tabular alone would be.
+                self.flush()
+                for boxed in _boxed_tables(node):
+                    self.flow(boxed)
 
             elif isinstance(node, lw.LatexMacroNode) and node.macroname == "label" and self.paragraph is None:
                 self.collect(node)  # a label after a heading belongs to the section
@@ -375,6 +381,12 @@ def _holds_table(nodes: list[lw.LatexNode]) -> bool:
         or (isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist))
         for node in nodes
     )
+
+
+def _boxed_tables(node: lw.LatexMacroNode) -> list[list[lw.LatexNode]]:
+    """The arguments of a macro that hold a table (a box's content), as node lists."""
+    arguments = (argument_nodes(argument) for argument in macro_arguments(node))
+    return [nodes for nodes in arguments if _holds_table(nodes)]
 
 
 def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:

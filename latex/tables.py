@@ -173,15 +173,22 @@ def _visible(row: list[Cell], hidden: frozenset[int]) -> list[Cell]:
 
 def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
     """A partial rule under spanning headers (`\\cmidrule{2-4}`) ends the header only when numbers follow it;
-    a row of words after it ("Ours & Baseline") is a second header row, which runs to the next rule."""
+    a row of words after it ("Ours & Baseline") is a second header row, which runs to the next rule. So does
+    any rule under rows of spanning group names alone (`& \\multicolumn{3}{c}{Results}`), which name no column."""
     while True:
         at_end = {name for at, name in rules if at == header_rows}
         later = [at for at, name in rules if at > header_rows and name != "bottomrule"]
-        if not at_end or not at_end <= _PARTIAL_RULES or not later:
+        if not at_end or not later or not (at_end <= _PARTIAL_RULES or _groups_only(rows[:header_rows])):
             return header_rows
         if any(cell.value is not None for row in rows[header_rows : later[0]] for cell in row):
             return header_rows
         header_rows = later[0]
+
+
+def _groups_only(rows: list[list[Cell]]) -> bool:
+    """Rows whose every filled cell spans several columns: group names over the columns' own names."""
+    filled = [cell for row in rows for cell in row if cell.text]
+    return bool(filled) and all(cell.column_span > 1 for cell in filled)
 
 
 def _is_tabular(node: lw.LatexNode) -> TypeGuard[lw.LatexEnvironmentNode]:

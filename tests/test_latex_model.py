@@ -227,6 +227,18 @@ JRuby & 65.5 \\
     assert any("Prose of the revision." in block.block.plain.text for block in project.manuscript.blocks)
 
 
+@pytest.mark.parametrize(
+    "box",
+    [r"\resizebox{\linewidth}{!}{%s}", r"\scalebox{0.8}{%s}", r"\adjustbox{max width=\linewidth}{%s}"],
+)
+def test_a_boxed_tabular_in_the_file_a_float_inputs_is_the_floats_table(tmp_path, box):
+    rows = box % "\\begin{tabular}{lc}\nProject & Share \\\\ \\hline\nJRuby & 65.5 \\\\\n\\end{tabular}"
+    body = r"\begin{table}\caption{Shares}\label{tab:s}\small{\input{rows}}\end{table}"
+    project = make_project(tmp_path, {"main.tex": document(body), "rows.tex": rows + "\n"})
+    (placed,) = project.index.tables
+    assert _cells(placed.block.table)[1] == ["JRuby", "65.5"]
+
+
 def test_each_tabular_of_a_float_is_a_table_with_its_own_caption(tmp_path):
     body = r"""\begin{table}\caption{Both datasets}\label{tab:both}
 \begin{subtable}{.5\linewidth}\caption{Left}\label{tab:left}
@@ -394,6 +406,19 @@ Ant & 0.517 & 0.237 & 0.154 & 0.000 \\ \bottomrule\end{tabular}\caption{F1}\labe
     numbers_follow = table.replace("Project & \\thead{Ours} & \\thead{Patterns} & Ours & Patterns \\\\ \\midrule\n", "")
     grid = make_project(tmp_path, {"main.tex": document(numbers_follow)}).index.tables[0].block.table
     assert grid.header_rows == 1 and grid.row_header(1) == "Ant"
+
+
+def test_a_header_row_under_a_full_rule_below_group_names_belongs_to_the_header(tmp_path):
+    table = r"""\begin{table}\begin{tabular}{lcc}
+& \multicolumn{2}{c}{Results} \\ \hline
+Method & ACC & ECE \\ \hline
+Base & 0.54 & 0.07 \\ \hline\end{tabular}\caption{F1}\label{tab:f1}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert grid.header_rows == 2 and grid.column_header(1) == "Results ACC" and grid.row_header(2) == "Base"
+    # A first row that names its columns ends the header at its rule.
+    named = table.replace("& \\multicolumn{2}{c}{Results}", "Setting & Results & More")
+    grid = make_project(tmp_path, {"main.tex": document(named)}).index.tables[0].block.table
+    assert grid.header_rows == 1
 
 
 def test_a_tabular_input_into_a_float_is_cited_by_the_float_label(tmp_path):
