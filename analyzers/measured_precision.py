@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "e5c2698", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "557d32a", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -29,7 +29,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376, 4),
     ("CIT005", "confidence 0.9+"): (2, 1, 1, 0.095, 1),
     ("CNT001", "moderate: a breakdown whose items carry their counts"): (1, 1, 0, 0.207, 1),
-    ("CNT001", "moderate: a parenthesised list"): (1, 0, 1, 0.0, 0),
+    ("CNT001", "moderate: a parenthesised list"): (2, 1, 1, 0.095, 1),
     ("CNT001", "moderate: an inline list closed by and/or"): (1, 1, 0, 0.207, 1),
     ("CNT001", "strong: numbered markers"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak: ordinal sentences"): (3, 0, 3, 0.0, 0),
@@ -76,15 +76,15 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT008", "moderate: symbols switching subscript together in one block"): (1, 1, 0, 0.207, 1),
     ("NOT009", "moderate: one symbol, a unit of another dimension"): (2, 2, 0, 0.342, 1),
     ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207, 1),
-    ("NUM001", "moderate: row and column named"): (9, 1, 8, 0.02, 1),
+    ("NUM001", "moderate: row and column named"): (6, 1, 5, 0.03, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (9, 1, 8, 0.02, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0, 0),
     ("NUM001", "moderate: the table's own caption, row or column named"): (1, 1, 0, 0.207, 1),
     ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439, 1),
     ("NUM001", "weak: cited table, row or column named; an uncited table holds the number"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: column named by its number; an uncited table holds the number"): (1, 1, 0, 0.207, 1),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (10, 1, 9, 0.018, 1),
-    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; an uncited table holds the number"): (1, 0, 1, 0.0, 0),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (11, 1, 10, 0.016, 1),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; an uncited table holds the number"): (2, 0, 2, 0.0, 0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (2, 0, 2, 0.0, 0),
     ("NUM001", "weak: row and column named; the number's role: relative change"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: row and column named; the number's role: setting"): (2, 0, 2, 0.0, 0),
@@ -127,6 +127,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0, 0),
     ("STAT001", "confidence 0.8+"): (2, 2, 0, 0.342, 2),
     ("STAT004", "confidence 0.8+"): (1, 1, 0, 0.207, 1),
+    ("STAT006", "moderate: estimate far off its interval's centre"): (2, 2, 0, 0.342, 2),
     ("STAT006", "moderate: estimate outside its interval"): (1, 1, 0, 0.207, 1),
     ("STAT007", "moderate: bound above the level"): (1, 1, 0, 0.207, 1),
     ("STAT007", "moderate: synonym and p in one clause"): (1, 1, 0, 0.207, 1),
@@ -138,6 +139,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("STAT010", "strong: a value outside the statistic's range"): (1, 1, 0, 0.207, 1),
     ("STAT012", "weak: the section's one table of p-values"): (1, 1, 0, 0.207, 1),
     ("STAT013", "moderate: a coefficient's p against its cited table's standard error"): (1, 1, 0, 0.207, 1),
+    ("STAT015", "moderate: significance word and interval in one clause"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little"): (3, 3, 0, 0.439, 1),
     ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095, 1),
     ("TAB001", "strong: a named aggregate whose line otherwise adds up"): (1, 1, 0, 0.207, 1),
@@ -146,6 +148,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB002", "strong: a better row in its own group, direction from the caption"): (5, 5, 0, 0.566, 2),
     ("TAB002", "strong: a better row in its own group, direction from the header"): (5, 5, 0, 0.566, 2),
     ("TAB002", "weak: only a row of another group is better"): (1, 0, 1, 0.0, 0),
+    ("TAB003", "weak: a column of a best claim that names none, in a table its paragraph cites"): (1, 1, 0, 0.207, 1),
+    ("TAB003", "weak: in a table its paragraph cites"): (1, 0, 1, 0.0, 0),
     ("TAB004", "strong: the header names a derivation its other rows follow"): (1, 1, 0, 0.207, 1),
     ("TAB005", "moderate: the splits of a dataset miss its size by little"): (1, 1, 0, 0.207, 1),
     ("TAB005", "strong: the same rows give the total in another column"): (1, 1, 0, 0.207, 1),
@@ -162,9 +166,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (168, 125, 43, 0.673, 50),
+    "moderate": (169, 129, 40, 0.694, 51),
     "strong": (76, 75, 1, 0.929, 38),
-    "weak": (76, 36, 40, 0.365, 27),
+    "weak": (80, 37, 43, 0.357, 28),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
@@ -181,7 +185,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI011", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI013", "moderate"): (1, 1, 0, 0.207, 1),
     ("ARI014", "weak"): (1, 1, 0, 0.207, 1),
-    ("CNT001", "moderate"): (3, 2, 1, 0.208, 2),
+    ("CNT001", "moderate"): (4, 3, 1, 0.301, 3),
     ("CNT001", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak"): (3, 0, 3, 0.0, 0),
     ("CNT002", "strong"): (1, 1, 0, 0.207, 1),
@@ -214,9 +218,9 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT007", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT008", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT009", "moderate"): (2, 2, 0, 0.342, 1),
-    ("NUM001", "moderate"): (24, 4, 20, 0.067, 4),
+    ("NUM001", "moderate"): (21, 4, 17, 0.077, 4),
     ("NUM001", "strong"): (3, 3, 0, 0.439, 1),
-    ("NUM001", "weak"): (30, 2, 28, 0.018, 2),
+    ("NUM001", "weak"): (32, 2, 30, 0.017, 2),
     ("NUM002", "weak"): (5, 2, 3, 0.118, 2),
     ("NUM004", "moderate"): (6, 6, 0, 0.61, 1),
     ("NUM004", "strong"): (4, 4, 0, 0.51, 1),
@@ -231,18 +235,20 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM016", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak"): (1, 1, 0, 0.207, 1),
     ("STAT004", "moderate"): (1, 1, 0, 0.207, 1),
-    ("STAT006", "moderate"): (1, 1, 0, 0.207, 1),
+    ("STAT006", "moderate"): (3, 3, 0, 0.439, 2),
     ("STAT007", "moderate"): (3, 3, 0, 0.439, 3),
     ("STAT009", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT010", "moderate"): (8, 8, 0, 0.676, 3),
     ("STAT010", "strong"): (1, 1, 0, 0.207, 1),
     ("STAT012", "weak"): (1, 1, 0, 0.207, 1),
     ("STAT013", "moderate"): (1, 1, 0, 0.207, 1),
+    ("STAT015", "moderate"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate"): (5, 4, 1, 0.376, 2),
     ("TAB001", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB001", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB002", "strong"): (11, 11, 0, 0.741, 4),
     ("TAB002", "weak"): (1, 0, 1, 0.0, 0),
+    ("TAB003", "weak"): (2, 1, 1, 0.095, 1),
     ("TAB004", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB005", "moderate"): (1, 1, 0, 0.207, 1),
     ("TAB005", "strong"): (1, 1, 0, 0.207, 1),
