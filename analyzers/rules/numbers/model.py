@@ -221,10 +221,10 @@ SPREAD = DeferredPattern(
 _CLAUSE_END = DeferredPattern(r"[;:]|,?\s\b(?:but|while|whereas)\b")
 
 
-def _clause(sentence: str, at: int) -> str:
-    """The clause of the sentence holding the character at `at`."""
-    starts = [match.end() for match in _CLAUSE_END.finditer(sentence, 0, at)]
-    end = _CLAUSE_END.search(sentence, at)
+def clause_at(sentence: str, at: int, ends: DeferredPattern = _CLAUSE_END) -> str:
+    """The clause of the sentence holding the character at `at`, clauses ending where `ends` matches."""
+    starts = [match.end() for match in ends.finditer(sentence, 0, at)]
+    end = ends.search(sentence, at)
     return sentence[starts[-1] if starts else 0 : end.start() if end else len(sentence)]
 
 
@@ -337,7 +337,7 @@ def _quoted(key: MentionKey) -> _Quoted:
         Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
-        bool(SPEAKS_OF_AGGREGATE.search(_clause(sentence, at))),
+        bool(SPEAKS_OF_AGGREGATE.search(clause_at(sentence, at))),
         bool(SPREAD.search(sentence)),
         sentence[:at].lower(),
         bool(_WITH_SPREAD.match(sentence, mention.plain_end - mention.sentence_start)),

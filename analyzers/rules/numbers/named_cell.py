@@ -12,7 +12,10 @@ not an ordinary word ("Width"). A cell that opens with words of its own ("O_2 �
 number with something the headers do not name, and is not read. A sentence that names one row of the one
 table it (else its paragraph) cites in full, and no column of that table, quotes the one cell of that row
 near its number ("CoT reaches 71.3 (Table 2)" against CoT's accuracy 68.9 beside its time 31.0 s); with two
-cells of the row near it, the sentence names none.
+cells of the row near it, the sentence names none. A sentence that names several rows, each in a clause of its
+own ("Direct prompting scores 61.4 on StrategyQA, while CoT reaches 71.2"; clauses end at ";", ":", ", and",
+", but", "while", "whereas"), ties each number to the row its own clause names; a clause that names two of the
+rows, or calls an author's macro, ties none.
 
 The number is a misquote of that cell when it is written as finely as the cell (its places, or one fewer;
 a percentage of a fraction cell keeps two places fewer), lies within a quarter of the cell's value but is
@@ -26,7 +29,8 @@ are often differences of cells.
 Confidence 0.6: information, until its classes are measured. Evidence: "moderate: cited table, row and
 column named, another value" when the sentence cites the cell's table, "weak: row and column named, no table
 cited, another value" when it cites none, and "weak: cited table (or its paragraph cites it), row named, the
-one cell of its row near the number" for a row named alone.
+one cell of its row near the number" for a row named alone; "moderate: cited table, row named in the number's clause,
+column named, another value" and its uncited "weak: …" for a row named in the number's clause.
 """
 
 from __future__ import annotations
@@ -39,12 +43,12 @@ from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import agrees, named_share, spelled, tie_words
+from ...quantities import agrees, name_words, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
 from .misquote import as_written, comparing, near
-from .model import Figures, Quote, TableCell
+from .model import Figures, Quote, TableCell, clause_at
 
 _COMPARING = comparing("respectively")
 
@@ -81,6 +85,15 @@ class _Named(NamedTuple):
 CITED = "moderate: cited table, row and column named, another value"
 UNCITED = "weak: row and column named, no table cited, another value"
 ROW_ONLY = "weak: cited table (or its paragraph cites it), row named, the one cell of its row near the number"
+# A sentence naming several rows, one in each clause: the row named in the number's own clause.
+IN_CLAUSE = {
+    CITED: "moderate: cited table, row named in the number's clause, column named, another value",
+    UNCITED: "weak: row named in the number's clause, column named, no table cited, another value",
+}
+# An author's macro other than a reference or citation: its words are not in the clause's text.
+_MACRO = DeferredPattern(r"\\(?!(?:[a-zA-Z]*ref|cite[a-zA-Z]*)\b)[A-Za-z]+")
+# Where a clause that names its own row ends: "A reaches 89.8 on X, and B 84.0", "A …; B …", "A …, while B …".
+_ROW_CLAUSE_END = DeferredPattern(r"[;:]|,\s+(?:and|but|while|whereas)\b|\s\b(?:while|whereas)\b")
 
 
 def _fully_named(quote: Quote, cell: TableCell, cited: bool) -> bool:
@@ -112,6 +125,8 @@ def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
     discussed = cells.cited(quote.pointing)  # by the sentence, else by its paragraph
     if not named and len(discussed) == 1:
         named, kind = _near_in_named_row(quote, cells.by_table[discussed[0]]), ROW_ONLY
+    elif len(named) > 1:
+        named, kind = _in_own_clause(quote, named), IN_CLAUSE[kind]
     if len(named) != 1:
         return None
     cell = named[0]
@@ -122,6 +137,17 @@ def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
         return None
     value, places = written
     return _Named(cell, spelled(value, places), places, kind)
+
+
+def _in_own_clause(quote: Quote, named: list[TableCell]) -> list[TableCell]:
+    """Of the cells whose rows the sentence names, those whose row the number's own clause names: "A reaches 89.8
+    on X, and B 84.0" quotes A's cell with 89.8. A clause that calls the author's macros is not read."""
+    at = len(" ".join(quote.before.split()))  # the sentence is kept with its spaces collapsed
+    clause = clause_at(quote.sentence, at, _ROW_CLAUSE_END)
+    if _MACRO.search(clause):
+        return []
+    words = frozenset(name_words(clause))
+    return [cell for cell in named if named_share(words, cell.row_words) == 1]
 
 
 def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
