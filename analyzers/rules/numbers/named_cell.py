@@ -15,7 +15,7 @@ near its number ("CoT reaches 71.3 (Table 2)" against CoT's accuracy 68.9 beside
 cells of the row near it, the sentence names none. A sentence that names several rows, each in a clause of its
 own ("Direct prompting scores 61.4 on StrategyQA, while CoT reaches 71.2"; clauses end at ";", ":", ", and",
 ", but", "while", "whereas"), ties each number to the row its own clause names; a clause that names two of the
-rows, or calls an author's macro, ties none.
+rows ties none.
 
 The number is a misquote of that cell when it is written as finely as the cell (its places, or one fewer;
 a percentage of a fraction cell keeps two places fewer), lies within a quarter of the cell's value but is
@@ -35,7 +35,7 @@ column named, another value" and its uncited "weak: …" for a row named in the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -43,7 +43,7 @@ from ....latex.manuscript import Section
 from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import agrees, name_words, named_share, spelled, tie_words
+from ...quantities import agrees, name_words, named_share, rendered, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
@@ -90,8 +90,6 @@ IN_CLAUSE = {
     CITED: "moderate: cited table, row named in the number's clause, column named, another value",
     UNCITED: "weak: row named in the number's clause, column named, no table cited, another value",
 }
-# An author's macro other than a reference or citation: its words are not in the clause's text.
-_MACRO = DeferredPattern(r"\\(?!(?:[a-zA-Z]*ref|cite[a-zA-Z]*)\b)[A-Za-z]+")
 # Where a clause that names its own row ends: "A reaches 89.8 on X, and B 84.0", "A …; B …", "A …, while B …".
 _ROW_CLAUSE_END = DeferredPattern(r"[;:]|,\s+(?:and|but|while|whereas)\b|\s\b(?:while|whereas)\b")
 
@@ -112,7 +110,7 @@ def _as_written(quote: Quote, cell: TableCell) -> tuple[float, int] | None:
     return (value, places) if quote.decimals >= places - 1 else None
 
 
-def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
+def _named_cell(quote: Quote, cells: TableCells, printed: Callable[[str], str]) -> _Named | None:
     """The one cell whose row and column the sentence names, among the tables it cites (else all), or the one
     cell near the number in the one row it names of the one table it cites: a cell labelled by words of its own
     ("O_2 → π*_1 (531.1)") is no plain quote of its headers."""
@@ -126,7 +124,7 @@ def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
     if not named and len(discussed) == 1:
         named, kind = _near_in_named_row(quote, cells.by_table[discussed[0]]), ROW_ONLY
     elif len(named) > 1:
-        named, kind = _in_own_clause(quote, named), IN_CLAUSE[kind]
+        named, kind = _in_own_clause(quote, named, printed), IN_CLAUSE[kind]
     if len(named) != 1:
         return None
     cell = named[0]
@@ -139,14 +137,12 @@ def _named_cell(quote: Quote, cells: TableCells) -> _Named | None:
     return _Named(cell, spelled(value, places), places, kind)
 
 
-def _in_own_clause(quote: Quote, named: list[TableCell]) -> list[TableCell]:
-    """Of the cells whose rows the sentence names, those whose row the number's own clause names: "A reaches 89.8
-    on X, and B 84.0" quotes A's cell with 89.8. A clause that calls the author's macros is not read."""
+def _in_own_clause(quote: Quote, named: list[TableCell], printed: Callable[[str], str]) -> list[TableCell]:
+    """Of the cells whose rows the sentence names, those whose row the number's own clause names (through the
+    author's macros as the sentence's words are): "A reaches 89.8 on X, and B 84.0" quotes A's cell with 89.8."""
     at = len(" ".join(quote.before.split()))  # the sentence is kept with its spaces collapsed
     clause = clause_at(quote.sentence, at, _ROW_CLAUSE_END)
-    if _MACRO.search(clause):
-        return []
-    words = frozenset(name_words(clause))
+    words = rendered(frozenset(name_words(clause)), clause, printed)
     return [cell for cell in named if named_share(words, cell.row_words) == 1]
 
 
@@ -160,9 +156,9 @@ def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
     return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and near(quote.value, written[0])]
 
 
-def _misquote(quote: Quote, cells: TableCells) -> _Named | None:
+def _misquote(quote: Quote, cells: TableCells, printed: Callable[[str], str]) -> _Named | None:
     """The cell the number misquotes, if the sentence names it and no cell it ties to holds the number."""
-    found = _named_cell(quote, cells)
+    found = _named_cell(quote, cells, printed)
     if found is None:
         return None
     cell, told = found.cell, float(found.told)
@@ -187,7 +183,7 @@ def _misquotes(ctx: RuleContext, cells: TableCells, place: int, section: Section
         ctx.spend(1)
         if quote.role is not Role.VALUE or not (quote.decimals or quote.percent) or _COMPARING.search(quote.sentence):
             continue
-        found = _misquote(quote, cells)
+        found = _misquote(quote, cells, ctx.index.printed)
         if found is not None:
             yield _finding(ctx, quote, found)
 
