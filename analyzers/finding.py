@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .precision import measured_imprecise, reaches_warning
+from .precision import UNSURE, measured_imprecise, reaches_warning
 
 
 class Severity(str, Enum):
@@ -30,8 +30,9 @@ class Severity(str, Enum):
 
 _SEVERITY_RANK = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFORMATION: 1, Severity.HINT: 0}
 
-# A rule finding whose confidence is below this informs and never warns: a false warning costs
-# more than a missed hint. Each rule's docs (## Confidence) say how its confidence is computed.
+# A rule finding whose confidence is below this informs and never warns (a false warning costs more than a
+# missed hint), unless its own class of such findings was measured precise (precision.py). Each rule's docs
+# (## Confidence) say how its confidence is computed.
 CONFIDENT = 0.7
 
 
@@ -147,16 +148,16 @@ class Finding(BaseModel):
         if calibrated and self.severity.rank >= Severity.INFORMATION.rank and measured_imprecise(self.code, self.evidence_class):
             return Severity.HINT
         serious = calibrated and self.severity.rank > Severity.INFORMATION.rank
-        if serious and (self.confidence < CONFIDENT or not reaches_warning(self.code, self.evidence_class)):
+        if serious and not reaches_warning(self.code, self.evidence_class):
             return Severity.INFORMATION
         return self.severity
 
     @property
     def evidence_class(self) -> str:
-        """The class this finding's precision is measured in: its evidence's kind, else its confidence in tenths."""
-        if self.evidence is not None:
-            return self.evidence.kind
-        return f"confidence {min(9, int(round(self.confidence, 2) * 10)) / 10:.1f}+"
+        """The class this finding's precision is measured in: its evidence's kind, else its confidence in tenths; below
+        CONFIDENT, marked unsure."""
+        kind = self.evidence.kind if self.evidence is not None else f"confidence {min(9, int(round(self.confidence, 2) * 10)) / 10:.1f}+"
+        return kind + UNSURE if self.confidence < CONFIDENT else kind
 
     def with_fingerprint(self) -> Finding:
         if self.fingerprint:

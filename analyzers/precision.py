@@ -21,6 +21,10 @@ borrowed bound: the corpus showed that almost every class fires on one paper onl
 from), so a class right on two papers has shown the generality a pool's bound stands in for. Everything else is
 information until its evidence is stronger. Markup rules (REF, CIT, INC, …)
 check facts of the source and are measured but not gated.
+
+A finding its rule is unsure of (confidence below CONFIDENT) is measured twice: in its own class (its kind, marked
+UNSURE), which alone decides whether it warns, without a pool's bound; and in its kind's class, which judges the
+rule's sure findings of that kind (as before the split: they are at least as sure).
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ LOWER_BOUND_BAR = 0.6
 HINT_BAR = 0.5
 # A precise class right on this many papers warns on its own: it is not fitted to the one paper it was built from.
 GENERAL_PAPERS = 2
+# What a finding below its rule's CONFIDENT (finding.py) adds to its evidence class, so the corpus measures a rule's
+# unsure findings apart: they warn only by their own measurement (`ClassPrecision.warns_with`).
+UNSURE = " (unsure)"
 
 
 TIERS_BY_CONFIDENCE = {"confidence 0.9+": "strong", "confidence 0.8+": "moderate"}
@@ -79,7 +86,14 @@ class ClassPrecision:
     @property
     def warns(self) -> bool:
         rule_tier, tier = RULE_TIERS.get((self.code, self.tier)), TIERS.get(self.tier)
-        return class_warns(self.measured, Measured(*rule_tier) if rule_tier else None, Measured(*tier) if tier else None)
+        return self.warns_with(Measured(*rule_tier) if rule_tier else None, Measured(*tier) if tier else None)
+
+    def warns_with(self, rule_tier: Measured | None, tier: Measured | None) -> bool:
+        """The gate with these pools; a class of findings their rule is unsure of borrows no pool's bound: surer
+        findings vouch for none of them."""
+        if is_unsure(self.evidence):
+            return class_warns(self.measured, None, None)
+        return class_warns(self.measured, rule_tier, tier)
 
 
 def class_warns(measured: Measured, rule_tier: Measured | None, tier: Measured | None) -> bool:
@@ -117,11 +131,16 @@ def measured_rule_tiers() -> dict[tuple[str, str], Measured]:
 
 
 def reaches_warning(code: str, evidence: str) -> bool:
-    """Whether a rule finding of `code` in evidence class `evidence` may be a warning or an error."""
+    """Whether a rule finding of `code` in evidence class `evidence` may be a warning or an error: one its rule is
+    unsure of, only in a gated rule's class of such findings measured precise by itself."""
     if not is_gated(code):
-        return True
+        return not is_unsure(evidence)
     counts = CLASSES.get((code, evidence))
     return counts is not None and ClassPrecision(code, evidence, Measured(*counts)).warns
+
+
+def is_unsure(evidence: str) -> bool:
+    return evidence.endswith(UNSURE)
 
 
 def measured_imprecise(code: str, evidence: str) -> bool:

@@ -41,7 +41,7 @@ from corpus_ledger import FALSE_PER_PAPER, LEDGER, SCIENCE, SERIOUS, Entry, draf
 
 from auditex.analyzers.finding import Severity  # noqa: E402
 from auditex.analyzers.path_check import check_path  # noqa: E402
-from auditex.analyzers.precision import ClassPrecision, Measured, class_warns, is_gated, tier_of  # noqa: E402
+from auditex.analyzers.precision import UNSURE, ClassPrecision, Measured, is_gated, is_unsure, tier_of  # noqa: E402
 from auditex.evaluation.real_errors import load_ledger as load_real_errors  # noqa: E402
 
 TABLE = ROOT / "analyzers" / "measured_precision.py"
@@ -144,20 +144,25 @@ def precision_table(
     found: dict[str, list[dict[str, Any]]], ledger: dict[tuple[str, str], Entry]
 ) -> tuple[list[tuple[ClassPrecision, int]], Pools]:
     """Each (rule, evidence class) measured, with its untriaged findings; and the pools the gate borrows a bound from:
-    each evidence tier pooled over the gated rules, and each gated rule's classes of one tier."""
+    each evidence tier pooled over the gated rules, and each gated rule's classes of one tier.
+
+    A finding its rule is unsure of counts in its own class and in the class of its evidence's kind, which is
+    measured over all the kind's findings, as the sure ones are judged by."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # genuine, false, untriaged
     right_on: dict[tuple[str, str], set[str]] = defaultdict(set)  # the papers of a class's genuine findings
     for paper, findings in found.items():
         for f in findings:
             entry = ledger.get((paper, f["fingerprint"]))
             slot = 2 if entry is None else 0 if entry.verdict == "genuine" else 1
-            counts[(f["code"], f["evidence"])][slot] += 1
-            if slot == 0:
-                right_on[(f["code"], f["evidence"])].add(paper)
+            evidence = f["evidence"]
+            for key in {(f["code"], evidence), (f["code"], evidence.removesuffix(UNSURE))}:
+                counts[key][slot] += 1
+                if slot == 0:
+                    right_on[key].add(paper)
     tiers: dict[str, Pool] = defaultdict(Pool)
     rule_tiers: dict[tuple[str, str], Pool] = defaultdict(Pool)
     for (code, evidence), (genuine, false, _) in counts.items():
-        if is_gated(code) and genuine + false:
+        if is_gated(code) and genuine + false and not is_unsure(evidence):
             for pool in (tiers[tier_of(evidence)], rule_tiers[(code, tier_of(evidence))]):
                 pool.genuine += genuine
                 pool.false += false
@@ -192,7 +197,7 @@ def print_precision(table: list[tuple[ClassPrecision, int]], pools: Pools, paper
 def _warns(item: ClassPrecision, pools: Pools) -> bool:
     """As analyzers/precision.py decides it, from this run's measurements rather than the table on disk."""
     tiers, rule_tiers = pools
-    return class_warns(item.measured, rule_tiers.get((item.code, item.tier)), tiers.get(item.tier))
+    return item.warns_with(rule_tiers.get((item.code, item.tier)), tiers.get(item.tier))
 
 
 def _literal(text: str) -> str:

@@ -12,6 +12,7 @@ from ..analyzers.precision import (
     GENERAL_PAPERS,
     LOWER_BOUND_BAR,
     PRECISION_BAR,
+    UNSURE,
     Measured,
     is_gated,
     measured,
@@ -69,7 +70,13 @@ def run_rule(arguments: argparse.Namespace) -> int:
     rule = entry.rule
     print(f"# {rule.code} {rule.name}\n")
     print(f"Category: {rule.category.value} · default severity: {rule.severity.value} · scope: {rule.scope.value}")
-    print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
+    if is_gated(rule.code):
+        print(
+            f"A finding with confidence below {CONFIDENT} is measured apart (its class ends {UNSURE.strip()!r}) and is"
+            " information unless that class was measured precise by itself.\n"
+        )
+    else:
+        print(f"A finding with confidence below {CONFIDENT} is reported as information, never as a warning or error.\n")
     print(rule.doc)
     print(measured_precision(rule.code))
     return 0

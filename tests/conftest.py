@@ -43,12 +43,16 @@ def checked_facets():
 
 @pytest.fixture
 def every_class_measured_precise():
-    """The science rules' warnings as their own evidence sets them, as if every evidence class had been measured
-    precise on the corpus: for tests of a rule's logic, apart from the measured gate (analyzers/precision.py)."""
+    """The science rules' warnings as their own evidence sets them, as if every evidence class of findings their rule
+    is sure of had been measured precise on the corpus: for tests of a rule's logic, apart from the measured gate
+    (analyzers/precision.py)."""
     from auditex.analyzers import precision
 
+    def sure(code: str, evidence: str) -> bool:
+        return not precision.is_unsure(evidence)
+
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(precision, "reaches_warning", lambda code, evidence: True)
-        patch.setattr("auditex.analyzers.finding.reaches_warning", lambda code, evidence: True)
+        patch.setattr(precision, "reaches_warning", sure)
+        patch.setattr("auditex.analyzers.finding.reaches_warning", sure)
         patch.setattr("auditex.analyzers.finding.measured_imprecise", lambda code, evidence: False)
         yield

@@ -78,6 +78,33 @@ def test_the_calibrated_severity_applies_the_gate(table):
     assert finding("TAB002", confidence=0.93).calibrated_severity() is Severity.WARNING
 
 
+def test_unsure_findings_warn_only_by_their_own_class(monkeypatch):
+    """A rule's findings below its confidence bar are measured apart: precise on two papers, they warn; precise on one
+    paper, they inform, though their kind's class and its tier are bounded; the sure findings keep their kind's class."""
+    unsure = "moderate: group sizes" + precision.UNSURE
+    monkeypatch.setattr(
+        precision,
+        "CLASSES",
+        {
+            ("NUM008", "moderate: group sizes"): (12, 12, 0, 0.757, 3),
+            ("NUM008", unsure): (3, 3, 0, 0.439, 2),
+            ("NUM006", "moderate: counts"): (12, 12, 0, 0.757, 3),
+            ("NUM006", "moderate: counts" + precision.UNSURE): (2, 2, 0, 0.342, 1),
+        },
+    )
+    monkeypatch.setattr(precision, "TIERS", {"moderate": (24, 24, 0, 0.862, 6)})
+    monkeypatch.setattr(
+        precision, "RULE_TIERS", {("NUM008", "moderate"): (12, 12, 0, 0.757, 3), ("NUM006", "moderate"): (12, 12, 0, 0.757, 3)}
+    )
+    assert finding("NUM008", "moderate: group sizes", confidence=0.6).evidence_class == unsure
+    assert finding("NUM008", "moderate: group sizes", confidence=0.6).calibrated_severity() is Severity.WARNING
+    assert finding("NUM006", "moderate: counts", confidence=0.6).calibrated_severity() is Severity.INFORMATION
+    assert finding("NUM006", "moderate: counts", confidence=0.8).calibrated_severity() is Severity.WARNING
+    # Without explicit evidence too; and a markup rule's unsure finding never warns.
+    assert finding("TAB002", confidence=0.65).evidence_class == "confidence 0.6+" + precision.UNSURE
+    assert finding("REF001", confidence=0.65).calibrated_severity() is Severity.INFORMATION
+
+
 def test_a_tier_below_the_bound_keeps_a_precise_class_informing(monkeypatch):
     monkeypatch.setattr(precision, "CLASSES", {("NOT003", "confidence 0.9+"): (3, 3, 0, 0.439, 1)})
     monkeypatch.setattr(precision, "TIERS", {"strong": (3, 3, 0, 0.439, 1)})
@@ -128,15 +155,21 @@ def test_the_stored_table_is_what_its_counts_say():
         findings, genuine, false, bound, papers = counts
         assert findings == genuine + false > 0 and papers <= genuine and (papers > 0) == (genuine > 0)
         assert bound == pytest.approx(binomtest(genuine, findings).proportion_ci(method="wilson").low, abs=1e-3)
+    # A kind's class counts its unsure findings too, so the pools leave the unsure classes out.
+    kinds = {key: counts for key, counts in measured_precision.CLASSES.items() if not precision.is_unsure(key[1])}
+    for (code, evidence), (findings, genuine, false, _, _) in measured_precision.CLASSES.items():
+        if precision.is_unsure(evidence):
+            kind = kinds[(code, evidence.removesuffix(precision.UNSURE))]
+            assert findings <= kind[0] and genuine <= kind[1] and false <= kind[2]
     pooled: dict[str, list[int]] = {}
-    for (code, evidence), (_, genuine, false, _, _) in measured_precision.CLASSES.items():
+    for (code, evidence), (_, genuine, false, _, _) in kinds.items():
         if precision.is_gated(code):
             tier = pooled.setdefault(tier_of(evidence), [0, 0])
             tier[0] += genuine
             tier[1] += false
     assert pooled == {tier: [genuine, false] for tier, (_, genuine, false, _, _) in measured_precision.TIERS.items()}
     by_rule: dict[tuple[str, str], list[int]] = {}
-    for (code, evidence), (_, genuine, false, _, _) in measured_precision.CLASSES.items():
+    for (code, evidence), (_, genuine, false, _, _) in kinds.items():
         if precision.is_gated(code):
             pool = by_rule.setdefault((code, tier_of(evidence)), [0, 0])
             pool[0] += genuine
