@@ -18,7 +18,9 @@ rules' because precision is a property of a mechanism (the rule's moderate class
 rule's mostly false moderate class says nothing of another's), and the point estimate is always
 the class's own. A precise class whose genuine findings lie on GENERAL_PAPERS papers or more warns without a
 borrowed bound: the corpus showed that almost every class fires on one paper only (the error a rule was built
-from), so a class right on two papers has shown the generality a pool's bound stands in for. Everything else is
+from), so a class right on two papers has shown the generality a pool's bound stands in for. So does a precise
+class whose rule's classes of its tier, pooled, are precise and right on two papers: the mechanism has shown it
+(never the tier pooled over the rules, which is many mechanisms). Everything else is
 information until its evidence is stronger. Markup rules (REF, CIT, INC, …)
 check facts of the source and are measured but not gated.
 
@@ -97,11 +99,14 @@ class ClassPrecision:
 
 
 def class_warns(measured: Measured, rule_tier: Measured | None, tier: Measured | None) -> bool:
-    """The gate: the class is precise, and either right on GENERAL_PAPERS papers or in a bounded pool (itself, its
-    rule's tier, its tier)."""
+    """The gate: the class is precise, and either it or its rule's classes of its tier precise and right on
+    GENERAL_PAPERS papers, or it is in a bounded pool (itself, its rule's tier, its tier)."""
     if measured.findings == 0 or measured.precision < PRECISION_BAR:
         return False
-    return measured.papers >= GENERAL_PAPERS or any(pool is not None and pool.bounded for pool in (measured, rule_tier, tier))
+    general = (pool for pool in (measured, rule_tier) if pool is not None and pool.precision >= PRECISION_BAR)
+    return any(pool.papers >= GENERAL_PAPERS for pool in general) or any(
+        pool is not None and pool.bounded for pool in (measured, rule_tier, tier)
+    )
 
 
 def tier_of(evidence: str) -> str:

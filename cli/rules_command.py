@@ -109,6 +109,7 @@ def measured_precision(code: str) -> str:
             f"of which one pool, nearest first, has {PRECISION_BAR:.0%} precision and a 95% Wilson lower bound of {LOWER_BOUND_BAR:.0%} or more:",
             "the class itself, this rule's classes of its tier "
             f"({_pools(own) or 'none measured'}), or the tier over the science rules ({_pools(measured_tiers()) or 'none measured'});",
-            f"or whose genuine findings lie on {GENERAL_PAPERS} papers or more. In any other class it is information.",
+            f"or whose genuine findings, or those of this rule's classes of its tier at {PRECISION_BAR:.0%} precision, lie on"
+            f" {GENERAL_PAPERS} papers or more. In any other class it is information.",
         ]
     return "\n".join(lines)

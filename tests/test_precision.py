@@ -129,6 +129,29 @@ def test_a_precise_class_right_on_two_papers_warns_without_a_bound(monkeypatch):
     assert not reaches_warning("NOT007", "moderate: three papers, one false in four")
 
 
+def test_a_precise_class_warns_when_its_rules_classes_of_its_tier_are_right_on_two_papers(monkeypatch):
+    """One of one bounds nothing; the rule's moderate classes, three of three on three papers, have shown the mechanism
+    general. Neither the tier pooled over the rules nor an imprecise rule pool vouches that way."""
+    classes = {
+        ("STAT007", "moderate: word and p in one clause"): (1, 1, 0, 0.207, 1),
+        ("STAT007", "moderate: bound above the level"): (1, 1, 0, 0.207, 1),
+        ("STAT007", "moderate: synonym and p in one clause"): (1, 1, 0, 0.207, 1),
+        ("NUM002", "tables: same row and column"): (1, 1, 0, 0.207, 1),
+        ("TAB012", "weak: a series stays flat"): (1, 1, 0, 0.207, 1),
+    }
+    monkeypatch.setattr(precision, "CLASSES", classes)
+    monkeypatch.setattr(precision, "TIERS", {"moderate": (120, 78, 42, 0.561, 30), "weak": (72, 60, 12, 0.73, 20)})
+    monkeypatch.setattr(
+        precision,
+        "RULE_TIERS",
+        {("STAT007", "moderate"): (3, 3, 0, 0.439, 3), ("NUM002", "weak"): (5, 2, 3, 0.118, 2), ("TAB012", "weak"): (1, 1, 0, 0.207, 1)},
+    )
+    assert reaches_warning("STAT007", "moderate: word and p in one clause")
+    assert not reaches_warning("NUM002", "tables: same row and column")
+    monkeypatch.setattr(precision, "TIERS", {"weak": (72, 50, 22, 0.58, 20)})
+    assert not reaches_warning("TAB012", "weak: a series stays flat")
+
+
 def test_a_precise_class_borrows_the_bound_of_its_rules_classes_of_its_tier(monkeypatch):
     """Four of four alone bound nothing; with the rule's other moderate classes, eleven of twelve do, though the
     moderate tier pooled over the rules is mostly false. A class below the bar gains nothing from its pool."""
