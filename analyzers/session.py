@@ -38,7 +38,7 @@ from .finding import Finding
 from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
 from .folder_record import CheckRecord, KeptCheck
 from .kept_findings import KeptFinding, anchored, current
-from .policy import Policy, merged, report_order
+from .policy import Policy, in_report_order, merged
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
 from .staged_check import is_quick, moved_through_edits, texts_of
@@ -236,7 +236,7 @@ class Session:
                 others = moved_through_edits(
                     [finding for finding in state.findings if not is_quick(finding.code)], state.texts, state.project
                 )
-                state.findings = sorted([*state.engine.check(state.project, only=is_quick), *others], key=report_order)
+                state.findings = in_report_order(state.engine.check(state.project, only=is_quick), others)
                 state.texts = texts_of(state.project)
         return True
 

@@ -88,3 +88,26 @@ def test_the_full_check_digests_again_only_what_changed_since_the_first_stage(tm
     )
     fresh.check()
     assert placed(session.findings) == placed(fresh.findings)
+
+
+def test_a_few_findings_placed_among_many_in_report_order_are_where_a_sort_puts_them():
+    """The first stage places the others' findings among the quick rules' by bisection: the same list, ties and all,
+    as sorting them together (the quick ones first among equals, each side in its own order)."""
+    import random
+
+    from auditex.analyzers.finding import Category, Range, Severity
+    from auditex.analyzers.policy import in_report_order, report_order
+
+    def finding(number: int, code: str, line: int, message: str) -> Finding:
+        file = ("main.bib", "body.tex")[number % 2]
+        return Finding(
+            code=code, category=Category.LATEX, severity=Severity.HINT, message=message, file=file, range=Range.of(line, 0, line, 1)
+        )
+
+    shuffle = random.Random(34)
+    for trial in range(200):
+        many = sorted((finding(n, shuffle.choice(("CIT004", "SEC001")), shuffle.randrange(30), "m") for n in range(300)), key=report_order)
+        few = [finding(n, shuffle.choice(("CIT004", "DRF001", "SEC001")), shuffle.randrange(30), str(n % 2)) for n in range(trial % 12)]
+        for ordered, more in ((many, few), (few, many)):  # the other way round, too many to bisect: sorted
+            placed = in_report_order(sorted(ordered, key=report_order), more)
+            assert [id(f) for f in placed] == [id(f) for f in sorted([*sorted(ordered, key=report_order), *more], key=report_order)]
