@@ -134,12 +134,12 @@ class Index:
 class IndexCache:
     """What one index build hands to the next, keyed by content; each build keeps only what it used."""
 
-    # (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions; ("bibliographies",
-    # each bibliography's file, hash and read problem) → their _BibliographyFacts
+    # (file, hash, wrappers) → _FileFacts; ("label-setting", a file's text) → its definitions
     derived: dict[object, Any] = field(default_factory=dict)
     # id of a Section → its _SectionContribution, which holds its blocks' contributions and facts
     sections: dict[int, _SectionContribution] = field(default_factory=dict)
     digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
+    bibliographies: dict[tuple[object, ...], _BibliographyFacts] = field(default_factory=dict)  # (file, hash, read problem)s → facts
 
 
 # What a file's items are a function of (its content hash first); with a facet and file it keys a digest.
@@ -213,7 +213,7 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     versions: dict[str, _Version] = {}
     live: dict[object, Any] = {}  # the files' facts this build uses: the cache's next `derived`
     sources = _SourceFacts.read(project, manuscript, cache.derived, live, file_items, versions)
-    bibliographies = _BibliographyFacts.read(project, cache.derived, live, file_items, versions)
+    bibliographies = _BibliographyFacts.read(project, cache, file_items, versions)
     prose = _ProseFacts.read(manuscript, project.files, cache, store, live, file_items)
     digests_before, cache.digests = cache.digests, {}
     texts = {path: project.source(path) for path in project.files}
@@ -305,28 +305,19 @@ class _BibliographyFacts:
 
     @classmethod
     def read(
-        cls,
-        project: ProjectFiles,
-        previous: dict[object, Any],
-        live: dict[object, Any],
-        file_items: dict[str, dict[str, list[Any]]],
-        versions: dict[str, _Version],
+        cls, project: ProjectFiles, cache: IndexCache, file_items: dict[str, dict[str, list[Any]]], versions: dict[str, _Version]
     ) -> _BibliographyFacts:
-        """The entries and problems, gathered again only when a bibliography's text changed (a keystroke in a .tex
-        file keeps them: a paper's hundreds of entries are not put in a new table per build)."""
+        """Gathered again only when a bibliography changed: a keystroke in a .tex file keeps a paper's hundreds of entries."""
         bibliographies = [(path, project.bibliographies[path]) for path in project.bibliography_files]
-        key = (
-            "bibliographies",
-            tuple((path, bibliography.source.hash, bibliography.read_problem) for path, bibliography in bibliographies),
-        )
-        facts = live.get(key) or previous.get(key)
+        key = tuple((path, bibliography.source.hash, bibliography.read_problem) for path, bibliography in bibliographies)
+        facts = cache.bibliographies.get(key)
         if facts is None:
             facts = cls()
             for path, bibliography in bibliographies:
                 for entry in bibliography.entries:
                     facts.entries.setdefault(entry.key, []).append((path, entry))
                 facts.problems += [(path, problem) for problem in bibliography.problems]
-        live[key] = facts
+        cache.bibliographies = {key: facts}
         for path, bibliography in bibliographies:
             versions[path] = (bibliography.source.hash,)
             file_items["bib_entries"][path] = bibliography.entries
