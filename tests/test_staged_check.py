@@ -111,3 +111,16 @@ def test_a_few_findings_placed_among_many_in_report_order_are_where_a_sort_puts_
         for ordered, more in ((many, few), (few, many)):  # the other way round, too many to bisect: sorted
             placed = in_report_order(sorted(ordered, key=report_order), more)
             assert [id(f) for f in placed] == [id(f) for f in sorted([*sorted(ordered, key=report_order), *more], key=report_order)]
+
+
+def test_the_first_stage_keeps_a_finding_before_the_edit_as_it_was_and_moves_one_after_it(tmp_path: Path):
+    write_project(tmp_path, {"main.tex": MAIN, "body.tex": BODY})
+    session = Session(tmp_path, rules=RuleEngines(), use_cache=False)
+    session.check()
+    first, second = sorted((f for f in session.findings if f.code == "DRF001"), key=lambda f: f.range.start.line)
+    session.apply({"body.tex": BODY.replace("A second paragraph", "Typed. A second paragraph")})
+    assert session.check_quick()
+    staged = {f.range.start.line: f for f in session.findings if f.code == "DRF001"}
+    assert staged[first.range.start.line] is first  # its text and all before it are the same: not copied
+    moved = staged[second.range.start.line]
+    assert moved is not second and moved.range.start.character == second.range.start.character + len("Typed. ")
