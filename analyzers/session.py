@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -365,8 +367,8 @@ class Session:
     def findings_by_file(self) -> dict[str, list[Finding]]:
         """Every project file (clean ones with []) → its findings."""
         result: dict[str, list[Finding]] = {file: [] for file in self.files()}
-        for finding in self.findings:
-            result.setdefault(finding.file, []).append(finding)
+        for file, findings in groupby(self.findings, key=attrgetter("file")):  # in report order, a file's findings run together
+            result.setdefault(file, []).extend(findings)
         return result
 
     def projects_with(self, relative: str) -> list[Project]:
