@@ -138,13 +138,14 @@ class Engine:
         found: list[list[Finding]] = []  # by rule: the lists kept for the rules an edit did not reach are the same lists
         skipped: list[str] = []
         stats = run.stats
+        rule_started = time.thread_time()
         for rule in self.enabled_rules if only is None else self._selected_by(only)[0]:
-            rule_started, facets_before = time.thread_time(), stats.facets_total
+            facets_before = stats.facets_total
             try:
                 found.append(run.findings_of(rule))
             except Skipped:
                 skipped.append(rule.code)
-            stats.rule_cost(rule.code, rule_started, facets_before)
+            rule_started = stats.rule_cost(rule.code, rule_started, facets_before)
         if skipped:
             for rule in self.selected_rules:
                 if rule.scope is Scope.LIMIT and (only is None or only(rule.code)):

@@ -29,11 +29,13 @@ class CheckStats:
     facet_seconds: dict[str, float] = field(default_factory=dict)
     facets_total: float = 0.0  # the sum of `facet_seconds`, kept as they are taken: each rule's cost subtracts it
 
-    def rule_cost(self, code: str, started: float, facets_before: float) -> None:
-        """Count the CPU time since `started` to rule `code`, less the facet digests taken meanwhile."""
-        digests = self.facets_total - facets_before
-        spent = max(0.0, time.thread_time() - started - digests)  # never below 0 by the rounding of the subtraction
+    def rule_cost(self, code: str, started: float, facets_before: float) -> float:
+        """Count the CPU time since `started` to rule `code`, less the facet digests taken meanwhile; the time now, where
+        the next rule starts (one reading of the thread's clock, a system call, per rule)."""
+        now = time.thread_time()
+        spent = max(0.0, now - started - (self.facets_total - facets_before))  # never below 0 by the rounding of the subtraction
         self.rule_seconds[code] = self.rule_seconds.get(code, 0.0) + spent
+        return now
 
 
 class Skipped(Exception):
