@@ -47,6 +47,9 @@ class Dismissals:
     def is_dismissed(self, fingerprint: str) -> bool:
         return fingerprint in self._items
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def __iter__(self) -> Iterator[Dismissal]:
         return iter(self._items.values())
 

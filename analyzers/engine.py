@@ -15,10 +15,8 @@ the same keys, and `save` keeps the ones a check computed for the next run.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -31,15 +29,14 @@ from ..latex.source import content_hash, value_hash
 from .analysis_cache import AnalysisCache
 from .context import RuleContext
 from .dismissals import Dismissals
-from .facets import FACETS, UndeclaredFacet
+from .facets import FACETS
 from .finding import Finding, Range
 from .policy import Policy
 from .project_config import Config
 from .registry import Pairwise, Registry, Rule, Scope
+from .rule_units import CheckStats, Skipped, Units
 from .rules import default_registry
-from .work_budget import OverBudget, WorkBudget, WorkSkipped
 
-log = logging.getLogger(__name__)
 # A section's source run as its key holds it: file, (line, column) of its start, content hash.
 _RunKey = tuple[str, tuple[int, int], str]
 # Where a section's runs lay when findings were computed: file, first line, last line of each.
@@ -64,24 +61,6 @@ class _Aligned:
     names: list[str]
     values: list[list[Any]]
     tag: tuple[str, ...]
-
-
-@dataclass
-class CheckStats:
-    rules_run: int = 0
-    rules_cached: int = 0
-    seconds: float = 0.0
-    failures: list[str] = field(default_factory=list)
-    # CPU seconds of this thread per rule code, and per facet digest (taken once, for the first rule that
-    # reads it, and not counted in that rule's): what benchmarks/check_speed.py --per-rule reports.
-    rule_seconds: dict[str, float] = field(default_factory=dict)
-    facet_seconds: dict[str, float] = field(default_factory=dict)
-
-    def rule_cost(self, code: str, started: float, facets_before: float) -> None:
-        """Count the CPU time since `started` to rule `code`, less the facet digests taken meanwhile."""
-        digests = sum(self.facet_seconds.values()) - facets_before
-        spent = max(0.0, time.thread_time() - started - digests)  # never below 0 by the rounding of the subtraction
-        self.rule_seconds[code] = self.rule_seconds.get(code, 0.0) + spent
 
 
 @dataclass
@@ -127,12 +106,25 @@ class Engine:
         # The facet digests of the last check and the manuscript they were taken of: every change of a project
         # builds it a new manuscript, so while it holds the same one, a staged check's second stage digests nothing.
         self._digests: tuple[Manuscript | None, dict[str, str]] = (None, {})
+        # The rules a staged check's first stage selects (`only`), and their codes: selected once, not per keystroke.
+        self._only: tuple[Callable[[str], bool], list[Rule], frozenset[str]] | None = None
+        # code → the rule's context: it holds the project, the rule and the config, the same on every check of the project.
+        self._contexts: dict[str, RuleContext] = {}
         self.last_stats = CheckStats()
 
     @cached_property  # the config is the engine's for its life: select once, not on every keystroke's two stages
     def enabled_rules(self) -> list[Rule]:
         """The selected offline rules (online ones run in the verification pass, never here)."""
         return [rule for rule in self.selected_rules if rule.scope not in (Scope.ONLINE, Scope.LIMIT)]
+
+    @cached_property
+    def digested_facets(self) -> dict[str, tuple[str, ...]]:
+        """Each enabled rule's facets whose digests key its results. A section rule reads its own section's blocks,
+        kind and text: those go into its sections' keys, not the project-wide digests that any edit anywhere changes."""
+        return {
+            rule.code: tuple(facet for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
+            for rule in self.enabled_rules
+        }
 
     @cached_property
     def selected_rules(self) -> list[Rule]:
@@ -146,23 +138,37 @@ class Engine:
         found: list[list[Finding]] = []  # by rule: the lists kept for the rules an edit did not reach are the same lists
         skipped: list[str] = []
         stats = run.stats
-        for rule in self.enabled_rules:
-            if only is not None and not only(rule.code):
-                continue
-            rule_started, facets_before = time.thread_time(), sum(stats.facet_seconds.values())
+        rule_started = time.thread_time()
+        for rule in self.enabled_rules if only is None else self._selected_by(only)[0]:
+            facets_before = stats.facets_total
             try:
                 found.append(run.findings_of(rule))
-            except _Skipped:
+            except Skipped:
                 skipped.append(rule.code)
-            stats.rule_cost(rule.code, rule_started, facets_before)
-        for rule in self.selected_rules:
-            if rule.scope is Scope.LIMIT and skipped and (only is None or only(rule.code)):
-                found.append(_fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped)))
+            rule_started = stats.rule_cost(rule.code, rule_started, facets_before)
+        if skipped:
+            for rule in self.selected_rules:
+                if rule.scope is Scope.LIMIT and (only is None or only(rule.code)):
+                    found.append(_fingerprinted(rule.check(RuleContext(project, rule, self.config), skipped)))
         self._keep(run, only)
         result = self.policy.apply_grouped(project, found, partial=only is not None)
         run.stats.seconds = time.perf_counter() - started
         self.last_stats = run.stats
         return result
+
+    def _selected_by(self, only: Callable[[str], bool]) -> tuple[list[Rule], frozenset[str]]:
+        """The enabled rules whose code `only` accepts, and their codes (kept for the last `only` asked)."""
+        if self._only is None or self._only[0] is not only:
+            rules = [rule for rule in self.enabled_rules if only(rule.code)]
+            self._only = (only, rules, frozenset(rule.code for rule in rules))
+        return self._only[1], self._only[2]
+
+    def context(self, project: Project, rule: Rule) -> RuleContext:
+        """The rule's context on `project`, made once: the engine gives each unit a fresh budget, and a rule keeps nothing in it."""
+        context = self._contexts.get(rule.code)
+        if context is None or context.whole_project is not project:
+            context = self._contexts[rule.code] = RuleContext(project, rule, self.config)
+        return context
 
     def _keep(self, run: _ProjectCheck, only: Callable[[str], bool] | None) -> None:
         """Keep what `run` used for the next check. A full check keeps only that: results of units that no
@@ -174,9 +180,10 @@ class Engine:
             self._aligned = {key: aligned for key, aligned in self._aligned.items() if key[:3] in run.units_used} | run.aligned_used
             self._run_keys, self._section_keys = run.run_keys, run.section_keys
         else:
-            self._units = {key: units for key, units in self._units.items() if not only(key[1])} | run.units_used
-            self._shared = {key: shared for key, shared in self._shared.items() if not only(key[1])} | run.shared_used
-            self._aligned = {key: aligned for key, aligned in self._aligned.items() if not only(key[1])} | run.aligned_used
+            ran = self._selected_by(only)[1]
+            self._units = {key: units for key, units in self._units.items() if key[1] not in ran} | run.units_used
+            self._shared = {key: shared for key, shared in self._shared.items() if key[1] not in ran} | run.shared_used
+            self._aligned = {key: aligned for key, aligned in self._aligned.items() if key[1] not in ran} | run.aligned_used
             self._unsaved += unsaved
             self._run_keys |= run.run_keys
             self._section_keys |= run.section_keys
@@ -193,94 +200,6 @@ class Engine:
         self._unsaved = []
 
 
-class _Skipped(Exception):
-    """A unit of the rule ran out of its work budget (now or when its cached result was computed)."""
-
-
-class _Units:
-    """One rule's results by unit: reused when cached, computed (a rule bug costing only its unit) when not.
-    A unit past its work budget stops the rule: its WorkSkipped result is kept (cached) like any other.
-
-    `carried`: the last check's units in memory are carried forward, the same dictionary, in which this check
-    replaces what it computed anew and drops what it no longer names (`retire`), instead of a new dictionary of
-    every section's units per check. A unit's name says all it depends on, so a unit left behind is never wrong."""
-
-    def __init__(
-        self,
-        key: tuple[str, str, str],
-        rule: Rule,
-        context: RuleContext,
-        stats: CheckStats,
-        previous: dict[str, list[Any]],
-        carried: bool,
-    ) -> None:
-        self.key = key
-        self.rule = rule
-        self.context = context
-        self.stats = stats
-        self.previous = previous
-        self.carried = carried
-        self.current: dict[str, list[Any]] = previous if carried else {}
-        self.read: set[str] = set()  # the names this check read or computed
-        self.stale: set[str] = set()  # the names the last check used and this one may not
-        self.computed = False
-
-    def get(self, unit: str, compute: Callable[..., list[Any]]) -> list[Any]:  # lambdas binding their section
-        # A pair of sections reads each section's part once per pair: what this check computed is read first.
-        value = self.current.get(unit) if not self.carried or unit in self.read else None
-        if value is None:
-            value = self.previous.get(unit)
-            if value is not None:
-                self.stats.rules_cached += 1
-        if value is None:
-            outer = self.context.budget  # a part computed within a combine leaves the combine's budget as it was
-            self.context.budget = WorkBudget(self.context.config.rules.work_limit)  # per unit: a unit's result depends on its input alone
-            try:
-                value = compute()
-            except OverBudget:
-                value = [WorkSkipped(self.context.budget.spent)]
-            except (UndeclaredFacet, _Skipped):  # a test caught a rule reading beyond its facets; a part ran out of budget
-                raise
-            except Exception:  # a rule bug must not take the audit down
-                log.exception("rule %s failed", self.rule.code)
-                self.stats.failures.append(self.rule.code)
-                value = []
-            finally:
-                self.context.budget = outer
-            self.stats.rules_run += 1
-            self.computed = True
-        self.current[unit] = value
-        self.read.add(unit)
-        if value and isinstance(value[0], WorkSkipped):
-            raise _Skipped
-        return value
-
-    def keep(self, units: AbstractSet[str]) -> None:
-        """Carry units this check did not need over to the next one, as if they had been read (set operations:
-        an edit reads a few of a book's 190 parts, and each of its combining rules carries the others)."""
-        current, previous = self.current, self.previous
-        if self.carried or current.keys() >= units:  # carried, or every part was read: a combine computed anew reads them all
-            return
-        for unit in (previous.keys() & units) - current.keys():
-            current[unit] = previous[unit]
-
-    def reuse(self, names: list[str], values: list[list[Any]], cached: int) -> None:
-        """Units read (`cached` of them as the last check left them, without a look-up each; carried, they are there)."""
-        if not self.carried:
-            self.current.update(zip(names, values))
-        self.stats.rules_cached += cached
-
-    def retire(self, names: Iterable[str]) -> None:
-        """Names the last check used that this one may have replaced."""
-        self.stale.update(names)
-
-    def finish(self) -> None:
-        """Drop the retired units this check did not read: those of the sections that changed or went, and the
-        combine of the paper before the edit."""
-        for unit in self.stale - self.read:
-            self.current.pop(unit, None)
-
-
 class _ProjectCheck:
     """One check of one project: which cached units it used, and the section keys it computed once."""
 
@@ -289,7 +208,7 @@ class _ProjectCheck:
         self.project = project
         self.stats = CheckStats()
         self.units_used: dict[tuple[str, str, str], dict[str, list[Any]]] = {}
-        self._units: list[tuple[tuple[str, str, str], Rule, _Units]] = []
+        self._units: list[tuple[tuple[str, str, str], Rule, Units]] = []
         self._files_digest: str | None = None
         self.run_keys: dict[tuple[str, int, int], _RunKey] = {}
         self.section_keys: dict[int, tuple[Section, _SectionKeys]] = {}
@@ -305,10 +224,8 @@ class _ProjectCheck:
         self._part_names: dict[bool, frozenset[str]] = {}
 
     def findings_of(self, rule: Rule) -> list[Finding]:
-        context = RuleContext(self.project, rule, self.engine.config)
-        # A section rule reads its own section's blocks, kind and text: those go into its key, not the
-        # project-wide digests that any edit anywhere changes.
-        facets = "|".join(self.digest(facet) for facet in rule.reads if rule.scope is Scope.PROJECT or not FACETS[facet].section_local)
+        context = self.engine.context(self.project, rule)
+        facets = "|".join(map(self.digest, self.engine.digested_facets[rule.code]))
         facets += "|" + self.engine.settings  # results under other settings are other results
         units = self.units(rule, facets, context)
         if rule.scope is Scope.PROJECT:
@@ -317,7 +234,7 @@ class _ProjectCheck:
         units.finish()
         return findings
 
-    def section_findings(self, rule: Rule, context: RuleContext, units: _Units) -> list[Finding]:
+    def section_findings(self, rule: Rule, context: RuleContext, units: Units) -> list[Finding]:
         sections = self.sections()
         combine = rule.combine
         if combine is None:
@@ -362,7 +279,7 @@ class _ProjectCheck:
         self,
         split: Pairwise,
         context: RuleContext,
-        units: _Units,
+        units: Units,
         sections: list[tuple[Section, _SectionKeys]],
         part: Callable[[Section, _SectionKeys], Any],
         part_name: Callable[[_SectionKeys], str],
@@ -409,7 +326,7 @@ class _ProjectCheck:
 
     def per_section(
         self,
-        units: _Units,
+        units: Units,
         names: tuple[str, ...],
         name_of: Callable[[int, _SectionKeys], str],
         compute: Callable[[int, Section, _SectionKeys], list[Any]],
@@ -447,7 +364,7 @@ class _ProjectCheck:
         self.aligned_used[key] = _Aligned(self.keys_list(), unit_names, values, tag)
         return values
 
-    def whole(self, units: _Units, name: str, compute: Callable[[], list[Any]]) -> list[Any]:
+    def whole(self, units: Units, name: str, compute: Callable[[], list[Any]]) -> list[Any]:
         """A unit of the whole paper (a combine of every section's parts), the one it replaces retired."""
         key = (*units.key, "whole")
         last = self.engine._aligned.get(key)
@@ -462,10 +379,11 @@ class _ProjectCheck:
         if found is None:
             started = time.thread_time()
             found = self.digests[facet] = FACETS[facet].digest(self.project)
-            self.stats.facet_seconds[facet] = time.thread_time() - started
+            spent = self.stats.facet_seconds[facet] = time.thread_time() - started
+            self.stats.facets_total += spent
         return found
 
-    def units(self, rule: Rule, facets: str, context: RuleContext) -> _Units:
+    def units(self, rule: Rule, facets: str, context: RuleContext) -> Units:
         """The rule's cached results under these facet digests (from memory, else from the
         analysis cache); those this check uses are kept."""
         key = (self.project.root_file, rule.code, facets)
@@ -475,7 +393,7 @@ class _ProjectCheck:
             first_check = self.project.root_file not in self.engine._checked_roots
             cache = self.engine.cache
             previous = cache.load_units(self.disk_key(key, rule)) if cache is not None and first_check else {}
-        units = _Units(key, rule, context, self.stats, previous, carried)
+        units = Units(key, rule, context, self.stats, previous, carried)
         self.units_used[key] = units.current
         self._units.append((key, rule, units))
         return units

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +40,7 @@ from .finding import Finding
 from .finding_source import RULES_SLOT, FindingSource, Progress, RuleChecker, RuleSource, Snapshot, SourceReport, SourceRun
 from .folder_record import CheckRecord, KeptCheck
 from .kept_findings import KeptFinding, anchored, current
-from .policy import Policy, merged, report_order
+from .policy import Policy, in_report_order, merged
 from .project_config import CONFIG_FILE, Config, load_config
 from .projects import InputError, open_projects
 from .staged_check import is_quick, moved_through_edits, texts_of
@@ -236,7 +238,7 @@ class Session:
                 others = moved_through_edits(
                     [finding for finding in state.findings if not is_quick(finding.code)], state.texts, state.project
                 )
-                state.findings = sorted([*state.engine.check(state.project, only=is_quick), *others], key=report_order)
+                state.findings = in_report_order(state.engine.check(state.project, only=is_quick), others)
                 state.texts = texts_of(state.project)
         return True
 
@@ -365,8 +367,8 @@ class Session:
     def findings_by_file(self) -> dict[str, list[Finding]]:
         """Every project file (clean ones with []) → its findings."""
         result: dict[str, list[Finding]] = {file: [] for file in self.files()}
-        for finding in self.findings:
-            result.setdefault(finding.file, []).append(finding)
+        for file, findings in groupby(self.findings, key=attrgetter("file")):  # in report order, a file's findings run together
+            result.setdefault(file, []).extend(findings)
         return result
 
     def projects_with(self, relative: str) -> list[Project]:

@@ -44,7 +44,7 @@ def moved_through_edits(findings: list[Finding], before: Mapping[str, SourceText
         for file in files:
             if file not in edits:
                 edits[file] = _Edit.between(before[file], now[file]) if file in before and file in now else None
-        if any(edits[file] is not None for file in files):
+        if not all(_before(edits[file], range_) for file, range_ in places):
             if any(_erases(edits[file], range_) for file, range_ in places):
                 continue  # its text is gone: the full check says whether what replaced it has a finding
             finding = finding.placed(lambda file, range_: _placed(edits[file], range_))
@@ -67,6 +67,10 @@ class _Edit:
         room = min(len(old.text), len(new.text)) - start
         suffix = _common_length(old.text[len(old.text) - room :], new.text[len(new.text) - room :], prefix=False)
         return cls(old, new, start, len(old.text) - suffix, len(new.text) - suffix)
+
+    def before(self, range_: Range) -> bool:
+        """Whether the range ends before the edit: the text up to it is the same, so it stays where it was."""
+        return self.old.offset(range_.end.line, range_.end.character) < self.start
 
     def erases(self, range_: Range) -> bool:
         """Whether the edit replaced all of the range's text."""
@@ -101,6 +105,10 @@ def _common_length(a: str, b: str, prefix: bool) -> int:
         else:
             high = middle - 1
     return low
+
+
+def _before(edit: _Edit | None, range_: Range) -> bool:
+    return edit is None or edit.before(range_)
 
 
 def _erases(edit: _Edit | None, range_: Range) -> bool:

@@ -139,6 +139,7 @@ class IndexCache:
     # id of a Section → its _SectionContribution, which holds its blocks' contributions and facts
     sections: dict[int, _SectionContribution] = field(default_factory=dict)
     digests: dict[_DigestKey, str] = field(default_factory=dict)  # (facet, file, version) → digest of the file's items
+    bibliographies: dict[tuple[object, ...], _BibliographyFacts] = field(default_factory=dict)  # (file, hash, read problem)s → facts
 
 
 # What a file's items are a function of (its content hash first); with a facet and file it keys a digest.
@@ -212,7 +213,7 @@ def build_index(project: ProjectFiles, manuscript: Manuscript, cache: IndexCache
     versions: dict[str, _Version] = {}
     live: dict[object, Any] = {}  # the files' facts this build uses: the cache's next `derived`
     sources = _SourceFacts.read(project, manuscript, cache.derived, live, file_items, versions)
-    bibliographies = _BibliographyFacts.read(project, file_items, versions)
+    bibliographies = _BibliographyFacts.read(project, cache, file_items, versions)
     prose = _ProseFacts.read(manuscript, project.files, cache, store, live, file_items)
     digests_before, cache.digests = cache.digests, {}
     texts = {path: project.source(path) for path in project.files}
@@ -303,14 +304,22 @@ class _BibliographyFacts:
     problems: list[tuple[str, BibProblem]] = field(default_factory=list)
 
     @classmethod
-    def read(cls, project: ProjectFiles, file_items: dict[str, dict[str, list[Any]]], versions: dict[str, _Version]) -> _BibliographyFacts:
-        facts = cls()
-        for path in project.bibliography_files:
-            bibliography = project.bibliographies[path]
+    def read(
+        cls, project: ProjectFiles, cache: IndexCache, file_items: dict[str, dict[str, list[Any]]], versions: dict[str, _Version]
+    ) -> _BibliographyFacts:
+        """Gathered again only when a bibliography changed: a keystroke in a .tex file keeps a paper's hundreds of entries."""
+        bibliographies = [(path, project.bibliographies[path]) for path in project.bibliography_files]
+        key = tuple((path, bibliography.source.hash, bibliography.read_problem) for path, bibliography in bibliographies)
+        facts = cache.bibliographies.get(key)
+        if facts is None:
+            facts = cls()
+            for path, bibliography in bibliographies:
+                for entry in bibliography.entries:
+                    facts.entries.setdefault(entry.key, []).append((path, entry))
+                facts.problems += [(path, problem) for problem in bibliography.problems]
+        cache.bibliographies = {key: facts}
+        for path, bibliography in bibliographies:
             versions[path] = (bibliography.source.hash,)
-            for entry in bibliography.entries:
-                facts.entries.setdefault(entry.key, []).append((path, entry))
-            facts.problems += [(path, problem) for problem in bibliography.problems]
             file_items["bib_entries"][path] = bibliography.entries
             file_items["bib_problems"][path] = bibliography.problems
         return facts

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -189,8 +189,7 @@ class Project:
             walk.problems.append(ProjectProblem("unreadable", relative, at, at + (at < len(document.text)), document.read_problem))
         for start, end, kind, message in document.parsed.problems:
             walk.problems.append(ProjectProblem(kind, relative, start, end, message))
-        here = str(PurePosixPath(relative).parent)
-        here = "" if here == "." else here
+        here = _folder(relative)
         root_dir, problems = walk.root_dir, walk.problems
         for site in document.parsed.includes:
             if site.kind in ("package", "class"):
@@ -235,8 +234,7 @@ class Project:
             # root's); many authors also rely on the including file's folder.
             bases = [root_dir, here, ""]
         name = site.target
-        has_suffix = PurePosixPath(name).suffix != ""
-        names = [name] if site.command != "include" and has_suffix and PurePosixPath(name).suffix in TEX_SUFFIXES else [f"{name}.tex", name]
+        names = [name] if site.command != "include" and _suffix(name) in TEX_SUFFIXES else [f"{name}.tex", name]
         names = [folder + candidate for candidate in names]
         refusal = None
         tried: list[str] = []
@@ -274,7 +272,7 @@ class Project:
         """A file shown as it is (a figure, a listing) must not be read from outside the project; whether it
         exists is the build's concern (graphics are found through \\graphicspath and by extension)."""
         name = site.target
-        names = [name, *(f"{name}{suffix}" for suffix in _GRAPHICS_SUFFIXES)] if not PurePosixPath(name).suffix else [name]
+        names = [name, *(f"{name}{suffix}" for suffix in _GRAPHICS_SUFFIXES)] if not _suffix(name) else [name]
         resolutions = [self._resolve(candidate, root_dir) for candidate in names]
         for resolution in resolutions:
             if resolution.refusal:
@@ -455,6 +453,19 @@ class Project:
     @cached_property
     def index(self) -> Index:
         return build_index(self, self.manuscript, self._index_cache, self.parser.store)
+
+
+# The walk runs on every keystroke (it places the edited file's include sites): what it asks of a path is kept.
+@lru_cache(maxsize=4096)
+def _suffix(name: str) -> str:
+    return PurePosixPath(name).suffix
+
+
+@lru_cache(maxsize=4096)
+def _folder(relative: str) -> str:
+    """A file's folder in the project, "" for the project's own."""
+    here = str(PurePosixPath(relative).parent)
+    return "" if here == "." else here
 
 
 def _include_signature(document: Document) -> tuple[tuple[str, str, str, str], ...]:

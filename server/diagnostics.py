@@ -10,6 +10,7 @@ Code actions, hovers and the report read the findings from here: what the user s
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,13 @@ Diagnostics = dict[str, tuple[Path, list[Finding]]]  # URI → (its folder, its 
 
 def by_uri(session: Session) -> Diagnostics:
     """A session's findings per file (before it is opened: its record's), keyed by URI."""
-    return {(session.folder / file).as_uri(): (session.folder, findings) for file, findings in session.findings_by_file().items()}
+    return {file_uri(session.folder, file): (session.folder, findings) for file, findings in session.findings_by_file().items()}
+
+
+@lru_cache(maxsize=4096)
+def file_uri(folder: Path, file: str) -> str:
+    """The URI of a folder's file, made once: each stage of every keystroke names every file of the project."""
+    return (folder / file).as_uri()
 
 
 class Published:

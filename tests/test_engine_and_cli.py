@@ -112,6 +112,20 @@ def test_engine_reuses_rule_results_until_what_they_read_changes(tmp_path):
     assert not any(f.code == "CIT001" for f in engine.check(project))
 
 
+def test_an_engine_checking_another_project_or_stage_reads_that_one(tmp_path):
+    """The engine makes each rule's context and a stage's selection once: a check of another project (a session that
+    opened the folder again) reads that project, and another selection runs its own rules."""
+    write_project(tmp_path / "a", BROKEN)
+    write_project(tmp_path / "b", {**BROKEN, "main.tex": BROKEN["main.tex"].replace("knuth84,missing", "knuth84")})
+    engine = Engine()
+    engine.check(Project(tmp_path / "a", "main.tex"))
+    other = Project(tmp_path / "b", "main.tex")
+    assert [f.model_dump() for f in engine.check(other)] == [f.model_dump() for f in Engine().check(other)]
+    for family in ("CIT", "REF"):
+        found = {f.code for f in engine.check(other, only=lambda code, family=family: code.startswith(family))}
+        assert found and all(code.startswith(family) for code in found)
+
+
 def test_check_text_json_sarif_markdown_and_exit_codes(tmp_path, capsys):
     write_project(tmp_path, BROKEN)
     assert main(["check", str(tmp_path)]) == 1

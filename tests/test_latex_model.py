@@ -331,6 +331,33 @@ def test_update_reparses_only_the_changed_file_and_reports_changed_sections(tmp_
     assert len(after - before) == 1 and len(before & after) == len(before) - 1
 
 
+def test_a_keystroke_keeps_the_bibliographies_entries_and_an_edit_of_a_bibliography_reads_them_again(tmp_path):
+    project = make_project(
+        tmp_path,
+        {
+            "main.tex": document("\\input{a}\\bibliography{refs,more}"),
+            "a.tex": "A text.",
+            "refs.bib": "@book{k, title={T}}",
+            "more.bib": "",
+        },
+    )
+    entries = project.index.bib_entries
+    assert set(entries) == {"k"}
+    project.update("a.tex", "A text, typed in.")
+    assert project.index.bib_entries is entries  # a keystroke in a .tex file: the same entries, not gathered again
+    project.update("more.bib", "@book{j, title={U}} @book{k, title={V}}")
+    assert {key: [file for file, _ in places] for key, places in project.index.bib_entries.items()} == {
+        "k": ["refs.bib", "more.bib"],
+        "j": ["more.bib"],
+    }
+    project.update("refs.bib", "@book{m, title={T}} @book{m, title={T}}")
+    assert {key: [file for file, _ in places] for key, places in project.index.bib_entries.items()} == {
+        "m": ["refs.bib", "refs.bib"],
+        "j": ["more.bib"],
+        "k": ["more.bib"],
+    }
+
+
 def test_update_follows_new_includes_and_files_appearing(tmp_path):
     project = make_project(tmp_path, {"main.tex": document("\\input{later}")})
     assert project.problems[0].kind == "missing_file"

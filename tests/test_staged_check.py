@@ -88,3 +88,39 @@ def test_the_full_check_digests_again_only_what_changed_since_the_first_stage(tm
     )
     fresh.check()
     assert placed(session.findings) == placed(fresh.findings)
+
+
+def test_a_few_findings_placed_among_many_in_report_order_are_where_a_sort_puts_them():
+    """The first stage places the others' findings among the quick rules' by bisection: the same list, ties and all,
+    as sorting them together (the quick ones first among equals, each side in its own order)."""
+    import random
+
+    from auditex.analyzers.finding import Category, Range, Severity
+    from auditex.analyzers.policy import in_report_order, report_order
+
+    def finding(number: int, code: str, line: int, message: str) -> Finding:
+        file = ("main.bib", "body.tex")[number % 2]
+        return Finding(
+            code=code, category=Category.LATEX, severity=Severity.HINT, message=message, file=file, range=Range.of(line, 0, line, 1)
+        )
+
+    shuffle = random.Random(34)
+    for trial in range(200):
+        many = sorted((finding(n, shuffle.choice(("CIT004", "SEC001")), shuffle.randrange(30), "m") for n in range(300)), key=report_order)
+        few = [finding(n, shuffle.choice(("CIT004", "DRF001", "SEC001")), shuffle.randrange(30), str(n % 2)) for n in range(trial % 12)]
+        for ordered, more in ((many, few), (few, many)):  # the other way round, too many to bisect: sorted
+            placed = in_report_order(sorted(ordered, key=report_order), more)
+            assert [id(f) for f in placed] == [id(f) for f in sorted([*sorted(ordered, key=report_order), *more], key=report_order)]
+
+
+def test_the_first_stage_keeps_a_finding_before_the_edit_as_it_was_and_moves_one_after_it(tmp_path: Path):
+    write_project(tmp_path, {"main.tex": MAIN, "body.tex": BODY})
+    session = Session(tmp_path, rules=RuleEngines(), use_cache=False)
+    session.check()
+    first, second = sorted((f for f in session.findings if f.code == "DRF001"), key=lambda f: f.range.start.line)
+    session.apply({"body.tex": BODY.replace("A second paragraph", "Typed. A second paragraph")})
+    assert session.check_quick()
+    staged = {f.range.start.line: f for f in session.findings if f.code == "DRF001"}
+    assert staged[first.range.start.line] is first  # its text and all before it are the same: not copied
+    moved = staged[second.range.start.line]
+    assert moved is not second and moved.range.start.character == second.range.start.character + len("Typed. ")
