@@ -290,8 +290,8 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
             text = placed.block.plain.text
             for start, end, phrase, run in _reports(text):
                 sentence = text[start:end]
-                named = _stems(name_words(text[phrase : run[0].start])), _stems(name_words(sentence)) | heading
-                yield Report(run, *named, sentence, placed, section.title, _decimals_beside(text, start, end, run))
+                words = _stems(name_words(text[phrase : run[0].start])), _stems(name_words(sentence)) | heading  # phrase, context
+                yield Report(run, *words, sentence, placed, section.title, _decimals_beside(text, start, end, run))
 
 
 def _decimals_beside(text: str, start: int, end: int, run: tuple[Stated, ...]) -> frozenset[tuple[float, int]]:
@@ -309,7 +309,8 @@ def _written(value: float, decimals: int) -> tuple[float, int]:
 QUOTED_ROW = "moderate: row quoted by two of its other cells"
 
 
-def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int, named: str) -> Iterator[Finding]:
+def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int, tie: str) -> Iterator[Finding]:
+    """The report's statistics that the row differs from; `tie` is the evidence class of how the sentence ties the row."""
     cells = {kind: cell for kind, column in found.columns.items() if (cell := _cell(found.table, row, column)) is not None}
     compared = [(stated, cells[stated.kind]) for stated in report.stated if stated.kind in cells]
     agreeing = [stated for stated, cell in compared if _agree(stated, cell)]
@@ -318,7 +319,7 @@ def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: 
         if stated in agreeing:
             continue
         violation = StatisticContradictsTable(stated.kind, stated.text, cell.text.strip(), found.name, ctx.index.printed(row_name))
-        kind = "strong: row named, another statistic agrees" if agreeing and named != QUOTED_ROW else named
+        kind = "strong: row named, another statistic agrees" if agreeing and tie != QUOTED_ROW else tie
         anchor = ctx.flag_block(violation, report.placed, stated.start, stated.end)
         place = found.places[(cell.row, cell.column)]
         related = place.model_copy(update={"message": f"the table's {stated.kind} {cell.text.strip()}"})
