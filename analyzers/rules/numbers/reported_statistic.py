@@ -307,6 +307,8 @@ def _written(value: float, decimals: int) -> tuple[float, int]:
 
 # The evidence class of a row named by the values the sentence quotes of it, not by its words.
 QUOTED_ROW = "moderate: row quoted by two of its other cells"
+# How a finding's reason says the sentence ties the row: in words, or by its values.
+_TIED_BY = {False: "names", True: "quotes two other cells of"}
 
 
 def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int, tie: str) -> Iterator[Finding]:
@@ -330,7 +332,9 @@ def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: 
             ),
         ]
         evidence = Evidence(
-            kind=kind, statements=sides, reason=f"{stated.kind} {stated.text} against {cell.text.strip()} in the row the sentence names"
+            kind=kind,
+            statements=sides,
+            reason=f"{stated.kind} {stated.text} against {cell.text.strip()} in the row the sentence {_TIED_BY[tie == QUOTED_ROW]}",
         )
         yield anchor.model_copy(update={"related": [related], "confidence": 0.9 if agreeing else 0.8, "evidence": evidence})
 
