@@ -1,10 +1,17 @@
 """NUM004: a regression statistic reported in the prose ("b = 0.16, SE = 0.08, p = .040") that the table row it
 reports says otherwise.
 
+## How it decides
 A results paragraph restates a coefficient table row by row: the predictor or contrast it names, then its
 estimate, standard error, test statistic and p-value, each labelled. The label says which column the value
 quotes, and the words before it (with the heading of the section, which often names the outcome) say which
 row. Both ends are named, so the comparison needs no guess about what the number measures.
+
+A table of group means with a p-value column (a measure per row, its mean in each condition, the test's p)
+is restated otherwise: "between the mediated (M=1.15, SD=0.16) and non-mediated (M=1.26) conditions, t(9) =
+-3.72, p = .004" names its row by the values it quotes, not by the row's words. When no row is named in
+words, a sentence that quotes two or more of one row's other cells as written (the same places, a decimal
+each), and no other row's two, reports that row's statistics: "moderate: row quoted by two of its other cells".
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ _LABELLED = DeferredPattern(
 _JOINED = DeferredPattern(r"^[\s,;]*$")
 # A row word too short to name anything ("vs", "1").
 _MIN_WORD = 3
+# A decimal the prose writes ("1.15", ".004", "-0.3"): the values that may quote a row's cells.
+_DECIMAL = DeferredPattern(r"(?<![\w.])[-−]?\d*\.\d+(?![\w.])")
 
 
 @record(slots=True)
@@ -76,6 +85,7 @@ class Report:
     sentence: str
     placed: PlacedBlock
     title: str
+    quoted: frozenset[tuple[float, int]]  # the sentence's decimals outside its labelled statistics, as written
 
 
 @record(slots=True, eq=False)
@@ -90,6 +100,12 @@ class CoefficientTable:
     @property
     def name(self) -> str:
         return f"Table {self.table.label}" if self.table.label else "a table"
+
+    @property
+    def coefficients(self) -> bool:
+        """A coefficient table (two statistics or more), whose rows a sentence names in words; a table with one
+        (means per condition and their test's p) is named by the values a sentence quotes of a row."""
+        return len(self.columns) >= 2
 
 
 @violation_type
@@ -158,13 +174,27 @@ def _named_rows(report: Report, tables: list[CoefficientTable]) -> list[tuple[Co
     """The rows the report speaks of: every word of the row named by the sentence or its heading, and most of
     them by the words just before the statistics; ties (two rows named alike) are left open."""
     scored = []
-    for found in tables:
+    for found in (found for found in tables if found.coefficients):
         for row in range(found.table.header_rows, len(found.table.rows)):
             words = _row_words(found.table, row)
             if words and words <= report.context:
                 scored.append((len(words & report.phrase), found, row))
     best = max((score for score, _, _ in scored), default=0)
     return [(found, row) for score, found, row in scored if score == best] if best else []
+
+
+def _quoted_row(report: Report, tables: list[CoefficientTable]) -> tuple[CoefficientTable, int] | None:
+    """The one row two or more of whose other cells (not its statistics) the sentence writes as they stand, or None
+    when no row, or more than one, is quoted so."""
+    quoting = []
+    for found in tables:
+        statistics = set(found.columns.values())
+        for row in range(found.table.header_rows, len(found.table.rows)):
+            row_cells = found.table.rows[row]
+            cells = {_written(cell.value, cell.decimals) for cell in row_cells if cell.value is not None and cell.column not in statistics}
+            if len({written for written in cells if written[1] >= 1} & report.quoted) >= 2:
+                quoting.append((found, row))
+    return quoting[0] if len(quoting) == 1 else None
 
 
 def _agree(stated: Stated, cell: Cell) -> bool:
@@ -196,10 +226,10 @@ def _contradictions(
         if not isinstance(report, Report):
             continue
         named = _named_rows(report, tables)
-        if len(named) != 1:
-            continue
-        found, row = named[0]
-        yield from _mismatches(ctx, report, found, row)
+        if len(named) == 1:
+            yield from _mismatches(ctx, report, *named[0], "moderate: row named")
+        elif not named and (quoted := _quoted_row(report, tables)) is not None:
+            yield from _mismatches(ctx, report, *quoted, QUOTED_ROW)
 
 
 @rule(
@@ -221,7 +251,8 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
     whose words (its contrast, predictor and outcome cells) the sentence or its section's heading
     names, and the most of whose words stand in the sentence before the statistics, after the
     statistics reported before them ("both extreme (b = …) and violent manifestos (b = …)"). When
-    two rows are named alike, nothing is compared. Values agree when one is the other rounded.
+    two rows are named alike, nothing is compared; a row may also be named by two of its cells
+    the sentence quotes (told below). Values agree when one is the other rounded.
 
     ## Why is this bad?
     The reader takes the sentence's statistics as the table's. A coefficient, standard error or
@@ -251,7 +282,7 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
     heading = _stems(name_words(section.title))
     for placed in section.blocks:
         table = placed.block.table
-        if placed.kind is BlockKind.TABLE and table is not None and len(columns := _columns(table)) >= 2:
+        if placed.kind is BlockKind.TABLE and table is not None and (columns := _columns(table)):
             cells = (cell for row in table.rows for cell in row if cell.column in columns.values())
             places = {(cell.row, cell.column): ctx.related(placed.file, cell.start, cell.end, "") for cell in cells}
             yield CoefficientTable(table, columns, places)
@@ -259,11 +290,29 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
             text = placed.block.plain.text
             for start, end, phrase, run in _reports(text):
                 sentence = text[start:end]
-                context = _stems(name_words(sentence)) | heading
-                yield Report(run, _stems(name_words(text[phrase : run[0].start])), context, sentence, placed, section.title)
+                words = _stems(name_words(text[phrase : run[0].start])), _stems(name_words(sentence)) | heading  # phrase, context
+                yield Report(run, *words, sentence, placed, section.title, _decimals_beside(text, start, end, run))
 
 
-def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int) -> Iterator[Finding]:
+def _decimals_beside(text: str, start: int, end: int, run: tuple[Stated, ...]) -> frozenset[tuple[float, int]]:
+    """The decimals of the sentence `text[start:end]` that are not the run's labelled statistics, as written."""
+    found = (match for match in _DECIMAL.finditer(text, start, end) if not any(s.start <= match.start() < s.end for s in run))
+    return frozenset(_written(float(match.group().replace("−", "-")), len(match.group().partition(".")[2])) for match in found)
+
+
+def _written(value: float, decimals: int) -> tuple[float, int]:
+    """A number as written, to compare a prose decimal with a cell: its value at its places, and its places."""
+    return round(value, decimals), decimals
+
+
+# The evidence class of a row named by the values the sentence quotes of it, not by its words.
+QUOTED_ROW = "moderate: row quoted by two of its other cells"
+# How a finding's reason says the sentence ties the row: in words, or by its values.
+_TIED_BY = {False: "names", True: "quotes two other cells of"}
+
+
+def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: int, tie: str) -> Iterator[Finding]:
+    """The report's statistics that the row differs from; `tie` is the evidence class of how the sentence ties the row."""
     cells = {kind: cell for kind, column in found.columns.items() if (cell := _cell(found.table, row, column)) is not None}
     compared = [(stated, cells[stated.kind]) for stated in report.stated if stated.kind in cells]
     agreeing = [stated for stated, cell in compared if _agree(stated, cell)]
@@ -272,7 +321,7 @@ def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: 
         if stated in agreeing:
             continue
         violation = StatisticContradictsTable(stated.kind, stated.text, cell.text.strip(), found.name, ctx.index.printed(row_name))
-        kind = "strong: row named, another statistic agrees" if agreeing else "moderate: row named"
+        kind = "strong: row named, another statistic agrees" if agreeing and tie != QUOTED_ROW else tie
         anchor = ctx.flag_block(violation, report.placed, stated.start, stated.end)
         place = found.places[(cell.row, cell.column)]
         related = place.model_copy(update={"message": f"the table's {stated.kind} {cell.text.strip()}"})
@@ -283,7 +332,9 @@ def _mismatches(ctx: RuleContext, report: Report, found: CoefficientTable, row: 
             ),
         ]
         evidence = Evidence(
-            kind=kind, statements=sides, reason=f"{stated.kind} {stated.text} against {cell.text.strip()} in the row the sentence names"
+            kind=kind,
+            statements=sides,
+            reason=f"{stated.kind} {stated.text} against {cell.text.strip()} in the row the sentence {_TIED_BY[tie == QUOTED_ROW]}",
         )
         yield anchor.model_copy(update={"related": [related], "confidence": 0.9 if agreeing else 0.8, "evidence": evidence})
 
