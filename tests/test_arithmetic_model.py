@@ -309,11 +309,41 @@ def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_r
     assert read(r"$0.38 \times 2.1 = 0.82$") == [(r"0.38 \times 2.1", "0.82", True)]
     # One-digit settings are exact: 0.01 is no rounding of 0.015.
     assert read(r"$0.01 \times 2.2377 = 0.02571$") == [(r"0.01 \times 2.2377", "0.02571", False)]
-    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt{4} = 2$") == []
+    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt[3]{8} = 2$, $\log 8 = 3$") == []
     assert read(r"\[ y = 3 + 4 = 8 = z \]") == [("3 + 4", "8", False)]
     # A display environment is read line by line, its markup and comments aside.
     align = "\\begin{align}\n m &= 2 + 2 \\nonumber \\\\\n &= 2 \\times 3 = 7. % not 6\n\\end{align}"
     assert [(found.side, found.written_text) for found in computations(align, display=True)] == [(r"2 \times 3", "7")]
+
+
+def test_a_computation_applies_its_functions_and_is_read_every_way_its_writing_leaves_open():
+    from auditex.analyzers.rules.arithmetic.computations import computations
+
+    def read(source):
+        return [(found.expression, found.written_text, found.recomputes) for found in computations(source)]
+
+    # Functions: the logarithm in whichever base gives the result, the one a subscript fixes in that base alone.
+    assert read(r"$\exp(-0.69)=0.50$, $\sqrt{2} = 1.41$, $\log(1000) = 3$, $\log_2(8) = 3$, $2\ln\left(4\right) = 2.77$") == [
+        ("exp(-0.69)", "0.50", True),
+        ("sqrt(2)", "1.41", True),
+        ("lg(1000)", "3", True),
+        ("lb(8)", "3", True),
+        ("2*ln(4 )", "2.77", True),
+    ]
+    assert read(r"$\log_{10}(8) = 3$") == [("lg(8)", "3", False)]
+    # A symbol the paragraph sets, inside a function: no base gives 13.35 (e: -13.45, 10: -13.42, 2: -13.46).
+    (kl,) = computations(r"It uses the input $\alpha=$1\% of the time, a KL of $\alpha(\log(\alpha) - 1339.70) = 13.35$ nats.")
+    assert kl.symbols == ("\\alpha",) and not kl.recomputes
+    # A percentage is a fraction or points, the result in hundredths or as it stands; siunitx's \num is a number.
+    assert read(r"$\frac{1}{15} = 6.7\%$, $40\% \times 2 = 80$, $50\% \times 300 = 160$") == [
+        ("((1)/(15))", "6.7", True),
+        ("40 * 2", "80", True),
+        ("50*0.01 * 300", "160", False),
+    ]
+    assert read(r"$C = 100/75 = \num{1.33}$ and $\num{1.2e3} \times 2 = 2400$") == [
+        ("100/75", "1.33", True),
+        ("1.2*10**(3) * 2", "2400", True),
+    ]
 
 
 def test_changes_listed_before_the_compared_side_share_it_each_where_its_words_say():
