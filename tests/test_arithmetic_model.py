@@ -385,3 +385,26 @@ def test_a_percentage_of_a_base_is_not_read_from_a_list_a_bound_a_factor_or_a_ye
     assert not based_percentages("holds 512 entries, which is over 50% of the 300 lines")
     assert not based_percentages("10.35 million per second, which is 71% of a baseline system, 10x of lock")
     assert not based_percentages("surveyed in 2015, or 12% of the 300 firms")
+
+
+def test_percentages_listed_as_parts_of_one_noun_are_read_as_shares_of_one_whole():
+    from auditex.analyzers.rules.arithmetic.model import listed_shares
+
+    (exchange,) = listed_shares("It includes 58% HF exchange, 39% B88 exchange, and 8% Slater exchange. When applied")
+    assert exchange.noun == "exchange" and exchange.total == 105 and exchange.exceeds_whole()
+    # The last part's name ends at the noun, whatever words follow it.
+    text = "The cohort was 52.4% white participants and 49.1% black participants at baseline."
+    (cohort,) = listed_shares(text)
+    assert text[cohort.parts[0].start : cohort.end] == "52.4% white participants and 49.1% black participants"
+    # Rounding may pass 100%, and far beyond it the parts are measures of several things.
+    assert not listed_shares("33.4% red cells, 33.3% blue cells and 33.4% green cells")[0].exceeds_whole()
+    assert not listed_shares("90% coverage and 85% coverage")[0].exceeds_whole()
+    # Rates with bases of their own, metrics, changes and different nouns are no shares of one whole.
+    for rates in (
+        "30% of the time and 80% of the time",
+        "60% for training and 50% for testing",
+        "85% top-1 accuracy and 26% top-5 accuracy",
+        "a 60% reduction and a 45% reduction",
+        "11% drivers are solo drivers, 35% share a cab",
+    ):
+        assert listed_shares(rates) == (), rates
