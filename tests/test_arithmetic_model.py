@@ -344,6 +344,11 @@ def test_a_computation_applies_its_functions_and_is_read_every_way_its_writing_l
         ("100/75", "1.33", True),
         ("1.2*10**(3) * 2", "2400", True),
     ]
+    # Thousands set apart as math sets them; a bare comma separates a list.
+    assert read(r"$2 \times 500 = 1{,}100$, $2 \times 500 = 1\,000$, $(1, 2) = 1,000$") == [
+        ("2 * 500", "1{,}100", False),
+        ("2 * 500", "1\\,000", True),
+    ]
 
 
 def test_changes_listed_before_the_compared_side_share_it_each_where_its_words_say():

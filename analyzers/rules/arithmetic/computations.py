@@ -37,7 +37,11 @@ _FRACTION = DeferredPattern(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _TIMES = DeferredPattern(r"\\times|\\cdot|×|·")
 _POWER = DeferredPattern(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
 _ARITHMETIC = DeferredPattern(r"(?:[\d.+\-*/()% ]|ln|lg|lb|log|exp|sqrt)+")
-_RESULT = DeferredPattern(r"\s*(?P<num>\\num\s*\{\s*)?(-?\d+(?:\.\d+)?)\s*(?(num)\})\s*(?P<percent>\\%)?\s*[,.;]?\s*")
+# The result: thousands may be set apart as math sets them ("1{,}753{,}600", "1\,753\,600"), not by a bare comma.
+_RESULT = DeferredPattern(
+    r"\s*(?P<num>\\num\s*\{\s*)?(-?\d{1,3}(?:(?:\{,\}|\\,)\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(?(num)\})\s*(?P<percent>\\%)?\s*[,.;]?\s*"
+)
+_THOUSANDS = DeferredPattern(r"\{,\}|\\,")
 # Functions a computation may apply, as the expression names them: `lg` and `lb` are the logarithms a
 # subscript fixes (`\log_{10}`, `\log_2`), `log` one whose base the paper leaves to its field.
 _FUNCTIONS: dict[str, Callable[[float], float]] = {
@@ -137,14 +141,13 @@ def _in_math(text: str, offset: int, source: str) -> Iterator[Computation]:
             continue
         written = result.group(2)
         percent = result.group("percent") is not None
-        found = _meant(expression, float(written), slack(len(written.partition(".")[2])), percent)
+        number = float(_THOUSANDS.sub("", written))
+        found = _meant(expression, number, slack(len(written.partition(".")[2])), percent)
         if found is None:
             continue
         where = offset + start + result.start(2)
         reading, value, allowance = found
-        yield Computation(
-            " ".join(left.split()), reading, value, float(written), written, allowance, where, where + len(written), symbols, percent
-        )
+        yield Computation(" ".join(left.split()), reading, value, number, written, allowance, where, where + len(written), symbols, percent)
 
 
 def _meant(expression: str, written: float, rounding: float, percent: bool) -> tuple[str, float, float] | None:

@@ -47,8 +47,9 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
     (`\\approx`, `\\sim`). A symbol is read only where its paragraph gives it one number
     (`$\\alpha = 1\\%$ … $\\alpha(2.2377 - 0.3329) = 0.02571$`). Where the writing leaves a meaning
     open, any meaning that gives the result will do: `\\log` in base e, 10 or 2, a percentage as a
-    fraction or as points (`$\\frac{1}{15} = 6.7\\%$`, `$40\\% \\times 2 = 80$`). The result may be
-    rounded to its places, and each decimal input of two digits or more may be rounded too.
+    fraction or as points (`$\\frac{1}{15} = 6.7\\%$`, `$40\\% \\times 2 = 80$`). The result may set its
+    thousands apart (`1{,}753{,}600`, `1\\,753\\,600`) and may be rounded to its places, and each
+    decimal input of two digits or more may be rounded too.
 
     ## Why is this bad?
     A reader who redoes the sum and gets another number stops trusting the ones they cannot
