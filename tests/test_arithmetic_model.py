@@ -164,6 +164,18 @@ def test_a_symbol_is_read_with_the_one_number_its_paragraph_gives_it():
     assert computations(r"With $k = 2$ and then $k = 3$, $k \times 2 = 6$.") == ()  # set twice: unread
     assert computations(r"With $t = 2.1$, $t(9) = 2.1$.") == ()  # a Latin letter before "(" is a function
     assert all(found.recomputes for found in computations(r"$n = 2^{10} + 1 = 1025$ and $n \times 2 = 7$."))  # it sets no value
+    # A subscripted symbol is one symbol; the last term of a computation sets no value ("$f/N_2 = 0.39$").
+    (spacing,) = computations(r"With $N_2 = 8192$ points over $f_{sw} = 5000$ Hz, $\epsilon = f_{sw}/N_2 = 0.39$ Hz.")
+    assert spacing.symbols == ("f_{sw}", "N_2") and round(spacing.value, 2) == 0.61 and not spacing.recomputes
+    assert computations(r"With $k = 2, n = 5$, $k \times n = 10$.")[0].recomputes
+    # A whole number stays exact, and a whole result of a division is a count, its floor or ceiling.
+    assert computations(r"With $n = 3054$ and $D = 13$, $m = n/D = 234$ points.")[0].recomputes
+    assert [found.recomputes for found in computations(r"$10/4 = 3$, $10/4 = 2$, $10/4 = 4$, $5 \times 1.5 = 8$")] == [
+        True,
+        True,
+        False,
+        True,
+    ]
 
 
 # A table's computed columns (columns.py): each printed value against its inputs, rounded or cut.

@@ -21,6 +21,7 @@ import math
 import operator
 import re
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from functools import lru_cache
 from itertools import pairwise
 
@@ -59,15 +60,18 @@ _DISPLAY_MARKUP = DeferredPattern(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{
 _LINE = DeferredPattern(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
 _NUMBER = DeferredPattern(r"\d+(?:\.\d+)?")
 _OPERATION = DeferredPattern(r"[\d)%]\s*[-+*/]|\b(?:ln|lg|lb|log|exp|sqrt)\(")  # an operation: no lone negative number
-# A symbol given a number in the paragraph's text: "$\\alpha = 0.01$", "$\\alpha=$1\\%", "$n = 50$"; not the
-# first term of a computation ("$n = 2^{10} + 1$"), nor a symbol that is a subscript or a function's argument.
+# A symbol given a number in the paragraph's text: "$\\alpha = 0.01$", "$\\alpha=$1\\%", "$n = 50$", "$N_2 = 8192$",
+# at the start of its math or of an item of it ("$k = 2, n = 5$"); not the first term of a computation ("$n = 2^{10}
+# + 1$"), nor its last ("$f/N_2 = 0.61$"), nor a symbol that is a subscript or a function's argument.
 _GREEK = (
     r"alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|varphi|chi|psi|omega"
     r"|Gamma|Delta|Theta|Lambda|Sigma|Phi|Psi|Omega"
 )
-_SYMBOL = r"(?:\\(?:" + _GREEK + r")(?![A-Za-z])|(?<![\\A-Za-z_^])[A-Za-z](?![A-Za-z]))"
+_SYMBOL = r"(?:\\(?:" + _GREEK + r")(?![A-Za-z])|(?<![\\A-Za-z_^])[A-Za-z](?![A-Za-z]))(?:_(?:\{[\w\s]*\}|[A-Za-z0-9]))?"
 _ASSIGNMENT = DeferredPattern(
-    r"\$?\s*(?P<symbol>" + _SYMBOL + r")\s*=\s*\$?\s*(?P<number>-?\d+(?:\.\d+)?)\s*(?P<percent>\\%)?(?![\d.]|\s*[-+*/^(\\{])"
+    r"(?:(?<=\$)|(?<=\\\()|(?<=,)|(?<=;)|(?<=\\quad))\s*(?P<symbol>"
+    + _SYMBOL
+    + r")\s*=\s*\$?\s*(?P<number>-?\d+(?:\.\d+)?)\s*(?P<percent>\\%)?(?![\d.]|\s*[-+*/^(\\{])"
 )
 _SYMBOL_USE = DeferredPattern(_SYMBOL)
 _CALL = DeferredPattern(r"(?<![\\A-Za-z][A-Za-z])(?<=[A-Za-z])\s*\(")  # "t(9)", "f(x)": a Latin letter before "(" names a function
@@ -117,11 +121,12 @@ def computations(source: str, display: bool = False) -> tuple[Computation, ...]:
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _assigned(source: str) -> dict[str, float]:
-    """The symbols the text gives one number each ("$\\alpha = 1\\%$": 0.01); one given two is left unread."""
-    values: dict[str, set[float]] = {}
+def _assigned(source: str) -> dict[str, str]:
+    """The symbols the text gives one number each, with the digits written, so that a whole number stays
+    exact and a decimal keeps its rounding ("$\\alpha = 1\\%$": "0.01"); one given two is left unread."""
+    values: dict[str, set[str]] = {}
     for match in _ASSIGNMENT.finditer(source):
-        number = float(match.group("number")) / (100 if match.group("percent") else 1)
+        number = str(Decimal(match.group("number")).scaleb(-2)) if match.group("percent") else match.group("number")
         values.setdefault(match.group("symbol"), set()).add(number)
     return {symbol: next(iter(numbers)) for symbol, numbers in values.items() if len(numbers) == 1}
 
@@ -142,7 +147,10 @@ def _in_math(text: str, offset: int, source: str) -> Iterator[Computation]:
         written = result.group(2)
         percent = result.group("percent") is not None
         number = float(_THOUSANDS.sub("", written))
-        found = _meant(expression, number, slack(len(written.partition(".")[2])), percent)
+        rounding = slack(len(written.partition(".")[2]))
+        if "." not in written and "/" in expression:
+            rounding = 1 - 1e-6  # a whole result of a division is a count: its floor or its ceiling ("$m = n/D = 234$")
+        found = _meant(expression, number, rounding, percent)
         if found is None:
             continue
         where = offset + start + result.start(2)
@@ -184,7 +192,7 @@ def _read(side: str, source: str) -> tuple[str | None, tuple[str, ...]]:
     known = _assigned(source)
     uses = [use for use in _SYMBOL_USE.finditer(side) if use.group() in known and not _CALL.match(side, use.end())]
     for use in reversed(uses):
-        side = side[: use.start()] + f"({known[use.group()]!r})" + side[use.end() :]
+        side = side[: use.start()] + f"({known[use.group()]})" + side[use.end() :]
     return _expression(side), tuple(dict.fromkeys(use.group() for use in uses))
 
 
