@@ -5,13 +5,14 @@
 side is read from the LaTeX source of the math (the plain text loses `\\frac`), translated to an
 arithmetic expression of numbers, `+ - × / ^`, parentheses and the functions `\\log`, `\\ln`,
 `\\exp` and `\\sqrt`, and evaluated without `eval`; anything else (a comma, another function)
-leaves the side unread. Where the writing leaves a meaning open, every meaning is tried and the
-one nearest the result kept: `\\log` in base e, 10 or 2, a percentage as a fraction or as points
-(`$\\frac{1}{15} = 6.7\\%$`, `$40\\% \\times 2 = 80$`). siunitx's `\\num{1.2e-3}` is a number. A symbol is read only
-where the same paragraph gives it one number ("$\\alpha = 1\\%$ … $\\alpha (2.2377 - 0.3329) =
-0.02571$"): a value set once and used a few words on. The result
-may be rounded to its places, and each decimal input may itself be rounded: the allowance adds
-what moving every input by half a unit in its last place moves the value.
+leaves the side unread. Where the writing leaves a meaning open, every meaning is tried, and the
+first that gives the result is kept (else the usual one, for the message): `\\log` in base e, 10
+or 2, a percentage as a fraction or as points (`$\\frac{1}{15} = 6.7\\%$`, `$40\\% \\times 2 = 80$`).
+siunitx's `\\num{1.2e-3}` is a number. A symbol, subscripted or not, is read only where the same
+paragraph gives it one number ("$\\alpha = 1\\%$ … $\\alpha (2.2377 - 0.3329) = 0.02571$"): a value
+set once and used a few words on. The result may be rounded to its places (a whole result of a
+division is a count, its floor or its ceiling), and each decimal input may itself be rounded: the
+allowance adds what moving every input by half a unit in its last place moves the value.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ _DROPPED = DeferredPattern(r"\\left|\\right|\\[,!;: ]|~|\\displaystyle|\\big+[lr
 _FRACTION = DeferredPattern(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _TIMES = DeferredPattern(r"\\times|\\cdot|×|·")
 _POWER = DeferredPattern(r"\^\s*\{([^{}]*)\}|\^\s*(\d)")
-_ARITHMETIC = DeferredPattern(r"(?:[\d.+\-*/()% ]|ln|lg|lb|log|exp|sqrt)+")
 # The result: thousands may be set apart as math sets them ("1{,}753{,}600", "1\,753\,600"), not by a bare comma.
 _RESULT = DeferredPattern(
     r"\s*(?P<num>\\num\s*\{\s*)?(-?\d{1,3}(?:(?:\{,\}|\\,)\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*(?(num)\})\s*(?P<percent>\\%)?\s*[,.;]?\s*"
@@ -53,13 +53,15 @@ _FUNCTIONS: dict[str, Callable[[float], float]] = {
     "sqrt": math.sqrt,
 }
 _LOG_BASES = ("ln", "lg", "lb")
+_CALLABLE = "|".join(("log", *_FUNCTIONS))
+_ARITHMETIC = DeferredPattern(r"(?:[\d.+\-*/()% ]|" + _CALLABLE + r")+")
 _FIXED_LOG = DeferredPattern(r"\\log_\{?\s*(10|2|e)\s*\}?\s*")
 _FUNCTION = DeferredPattern(r"\\(ln|log|exp|sqrt)(?![A-Za-z])\s*")
 _SIUNITX_NUMBER = DeferredPattern(r"\\num\s*(?:\[[^\]]*\])?\s*\{\s*(\d+(?:\.\d+)?)(?:\s*e\s*([-+]?\d+))?\s*\}")
 _DISPLAY_MARKUP = DeferredPattern(r"\\[\[\]]|\\(?:begin|end)\{[^{}]*\}|\\label\{[^{}]*\}|\\(?:nonumber|notag)\b|&")
 _LINE = DeferredPattern(r"(?:[^\\]|\\(?!\\))+")  # up to a line break \\ of an align
 _NUMBER = DeferredPattern(r"\d+(?:\.\d+)?")
-_OPERATION = DeferredPattern(r"[\d)%]\s*[-+*/]|\b(?:ln|lg|lb|log|exp|sqrt)\(")  # an operation: no lone negative number
+_OPERATION = DeferredPattern(r"[\d)%]\s*[-+*/]|\b(?:" + _CALLABLE + r")\(")  # an operation: no lone negative number
 # A symbol given a number in the paragraph's text: "$\\alpha = 0.01$", "$\\alpha=$1\\%", "$n = 50$", "$N_2 = 8192$",
 # at the start of its math or of an item of it ("$k = 2, n = 5$"); not the first term of a computation ("$n = 2^{10}
 # + 1$"), nor its last ("$f/N_2 = 0.61$"), nor a symbol that is a subscript or a function's argument.
@@ -75,7 +77,7 @@ _ASSIGNMENT = DeferredPattern(
 )
 _SYMBOL_USE = DeferredPattern(_SYMBOL)
 _CALL = DeferredPattern(r"(?<![\\A-Za-z][A-Za-z])(?<=[A-Za-z])\s*\(")  # "t(9)", "f(x)": a Latin letter before "(" names a function
-_IMPLICIT_PRODUCT = DeferredPattern(r"(?<=[\d)%])\s*(?=\(|(?:ln|lg|lb|log|exp|sqrt)\()|(?<=\))\s*(?=\d)")
+_IMPLICIT_PRODUCT = DeferredPattern(r"(?<=[\d)%])\s*(?=\(|(?:" + _CALLABLE + r")\()|(?<=\))\s*(?=\d)")
 _OPERATORS: dict[type, Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
