@@ -62,7 +62,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "hardcoded-reference": ("DRF",),
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
-    "equation-error": ("NOT009",),  # a unit of the wrong dimension
+    "equation-error": ("NOT009", "ARI010"),  # a unit of the wrong dimension; a written computation that does not recompute
     "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
     "citation-misuse": (),
     "other": ("DRF010",),  # a caption copied onto another float

@@ -164,6 +164,18 @@ def test_a_symbol_is_read_with_the_one_number_its_paragraph_gives_it():
     assert computations(r"With $k = 2$ and then $k = 3$, $k \times 2 = 6$.") == ()  # set twice: unread
     assert computations(r"With $t = 2.1$, $t(9) = 2.1$.") == ()  # a Latin letter before "(" is a function
     assert all(found.recomputes for found in computations(r"$n = 2^{10} + 1 = 1025$ and $n \times 2 = 7$."))  # it sets no value
+    # A subscripted symbol is one symbol; the last term of a computation sets no value ("$f/N_2 = 0.39$").
+    (spacing,) = computations(r"With $N_2 = 8192$ points over $f_{sw} = 5000$ Hz, $\epsilon = f_{sw}/N_2 = 0.39$ Hz.")
+    assert spacing.symbols == ("f_{sw}", "N_2") and round(spacing.value, 2) == 0.61 and not spacing.recomputes
+    assert computations(r"With $k = 2, n = 5$, $k \times n = 10$.")[0].recomputes
+    # A whole number stays exact, and a whole result of a division is a count, its floor or ceiling.
+    assert computations(r"With $n = 3054$ and $D = 13$, $m = n/D = 234$ points.")[0].recomputes
+    assert [found.recomputes for found in computations(r"$10/4 = 3$, $10/4 = 2$, $10/4 = 4$, $5 \times 1.5 = 8$")] == [
+        True,
+        True,
+        False,
+        True,
+    ]
 
 
 # A table's computed columns (columns.py): each printed value against its inputs, rounded or cut.
@@ -309,11 +321,46 @@ def test_a_computation_of_written_numbers_is_redone_within_the_rounding_of_its_r
     assert read(r"$0.38 \times 2.1 = 0.82$") == [(r"0.38 \times 2.1", "0.82", True)]
     # One-digit settings are exact: 0.01 is no rounding of 0.015.
     assert read(r"$0.01 \times 2.2377 = 0.02571$") == [(r"0.01 \times 2.2377", "0.02571", False)]
-    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt{4} = 2$") == []
+    assert read(r"$x + 1 = 3$, $22/7 \approx 3.14$, $(1, 2) = 3$, $-3 = -3$, $\sqrt[3]{8} = 2$, $\log 8 = 3$") == []
     assert read(r"\[ y = 3 + 4 = 8 = z \]") == [("3 + 4", "8", False)]
     # A display environment is read line by line, its markup and comments aside.
     align = "\\begin{align}\n m &= 2 + 2 \\nonumber \\\\\n &= 2 \\times 3 = 7. % not 6\n\\end{align}"
     assert [(found.side, found.written_text) for found in computations(align, display=True)] == [(r"2 \times 3", "7")]
+
+
+def test_a_computation_applies_its_functions_and_is_read_every_way_its_writing_leaves_open():
+    from auditex.analyzers.rules.arithmetic.computations import computations
+
+    def read(source):
+        return [(found.expression, found.written_text, found.recomputes) for found in computations(source)]
+
+    # Functions: the logarithm in whichever base gives the result, the one a subscript fixes in that base alone.
+    assert read(r"$\exp(-0.69)=0.50$, $\sqrt{2} = 1.41$, $\log(1000) = 3$, $\log_2(8) = 3$, $2\ln\left(4\right) = 2.77$") == [
+        ("exp(-0.69)", "0.50", True),
+        ("sqrt(2)", "1.41", True),
+        ("lg(1000)", "3", True),
+        ("lb(8)", "3", True),
+        ("2*ln(4 )", "2.77", True),
+    ]
+    assert read(r"$\log_{10}(8) = 3$") == [("lg(8)", "3", False)]
+    # A symbol the paragraph sets, inside a function: no base gives 13.35 (e: -13.45, 10: -13.42, 2: -13.46).
+    (kl,) = computations(r"It uses the input $\alpha=$1\% of the time, a KL of $\alpha(\log(\alpha) - 1339.70) = 13.35$ nats.")
+    assert kl.symbols == ("\\alpha",) and not kl.recomputes
+    # A percentage is a fraction or points, the result in hundredths or as it stands; siunitx's \num is a number.
+    assert read(r"$\frac{1}{15} = 6.7\%$, $40\% \times 2 = 80$, $50\% \times 300 = 160$") == [
+        ("((1)/(15))", "6.7", True),
+        ("40 * 2", "80", True),
+        ("50*0.01 * 300", "160", False),
+    ]
+    assert read(r"$C = 100/75 = \num{1.33}$ and $\num{1.2e3} \times 2 = 2400$") == [
+        ("100/75", "1.33", True),
+        ("1.2*10**(3) * 2", "2400", True),
+    ]
+    # Thousands set apart as math sets them; a bare comma separates a list.
+    assert read(r"$2 \times 500 = 1{,}100$, $2 \times 500 = 1\,000$, $(1, 2) = 1,000$") == [
+        ("2 * 500", "1{,}100", False),
+        ("2 * 500", "1\\,000", True),
+    ]
 
 
 def test_changes_listed_before_the_compared_side_share_it_each_where_its_words_say():
@@ -355,3 +402,26 @@ def test_a_percentage_of_a_base_is_not_read_from_a_list_a_bound_a_factor_or_a_ye
     assert not based_percentages("holds 512 entries, which is over 50% of the 300 lines")
     assert not based_percentages("10.35 million per second, which is 71% of a baseline system, 10x of lock")
     assert not based_percentages("surveyed in 2015, or 12% of the 300 firms")
+
+
+def test_percentages_listed_as_parts_of_one_noun_are_read_as_shares_of_one_whole():
+    from auditex.analyzers.rules.arithmetic.model import listed_shares
+
+    (exchange,) = listed_shares("It includes 58% HF exchange, 39% B88 exchange, and 8% Slater exchange. When applied")
+    assert exchange.noun == "exchange" and exchange.total == 105 and exchange.exceeds_whole()
+    # The last part's name ends at the noun, whatever words follow it.
+    text = "The cohort was 52.4% white participants and 49.1% black participants at baseline."
+    (cohort,) = listed_shares(text)
+    assert text[cohort.parts[0].start : cohort.end] == "52.4% white participants and 49.1% black participants"
+    # Rounding may pass 100%, and far beyond it the parts are measures of several things.
+    assert not listed_shares("33.4% red cells, 33.3% blue cells and 33.4% green cells")[0].exceeds_whole()
+    assert not listed_shares("90% coverage and 85% coverage")[0].exceeds_whole()
+    # Rates with bases of their own, metrics, changes and different nouns are no shares of one whole.
+    for rates in (
+        "30% of the time and 80% of the time",
+        "60% for training and 50% for testing",
+        "85% top-1 accuracy and 26% top-5 accuracy",
+        "a 60% reduction and a 45% reduction",
+        "11% drivers are solo drivers, 35% share a cab",
+    ):
+        assert listed_shares(rates) == (), rates

@@ -19,6 +19,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import slack
+from ..tables.model import direction
 
 # A written number: thousands separated by commas or thin spaces ("12,911", "13 632 566"), decimals.
 NUMBER = r"(?<![\w.,^_{\\])(\d{1,3}(?:(?:,|\\,|\s)\d{3})+(?!\d)|\d+)(\.\d+)?(?![\w^_])"
@@ -309,3 +310,58 @@ def breakdowns(text: str) -> tuple[PartsOfWhole, ...]:
         if all(part.value < whole.value for part in parts) and abs(total - whole.value) <= NEAR_PARTITION * whole.value:
             found.append(PartsOfWhole(whole, parts))
     return tuple(found)
+
+
+# Shares of one thing listed together: "58% HF exchange, 39% B88 exchange, and 8% Slater exchange". Each
+# part is a percentage and the words that name it, the last of them the same noun in every part: parts of
+# one whole, which cannot add up to more than all of it. Words that give each percentage its own base
+# ("30% of the time", "80% on A", "per", "each") make rates, not parts, and a noun that names a metric
+# ("top-1 accuracy, top-5 accuracy") or a change ("a 40% reduction") is a measure, not a whole.
+_SHARE_WORDS = r"((?:\s+(?!(?:and|or)\b)[A-Za-z][\w-]*){1,3})"
+_SHARE_PART = NUMBER + PERCENT_SIGN + _SHARE_WORDS
+_SHARE_LIST = DeferredPattern(_SHARE_PART + r"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)" + _SHARE_PART + r")+", re.IGNORECASE)
+_SHARE_PART_IN = DeferredPattern(_SHARE_PART, re.IGNORECASE)
+
+
+@record(slots=True)
+class ListedShares:
+    """Percentages the sentence lists as parts of one thing, named by the noun each part ends with."""
+
+    noun: str
+    parts: tuple[Written, ...]
+    end: int  # of the last part's name
+
+    @property
+    def total(self) -> float:
+        return sum(part.value for part in self.parts)
+
+    def exceeds_whole(self) -> bool:
+        """More than all of the whole, beyond the rounding of every part; parts far beyond it (a fifth
+        more) are measures of several things that share a name, not a whole's parts."""
+        return 100 + sum(part.slack for part in self.parts) < self.total <= 100 * (1 + NEAR_PARTITION)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def listed_shares(text: str) -> tuple[ListedShares, ...]:
+    """Lists of two percentages or more whose naming words end with one noun, each part named by words alone."""
+    if not may_write_percent(text):
+        return ()
+    found = []
+    for match in _SHARE_LIST.finditer(text):
+        parts_of = list(_SHARE_PART_IN.finditer(text, match.start(), match.end()))
+        noun = parts_of[0].group(3).split()[-1]  # the first part ends where the list goes on
+        names = [_named_up_to(part.group(3), noun) for part in parts_of]
+        if any(name is None or _NOT_A_PARTITION.search(name) for name in names):
+            continue
+        if direction(noun, None) or re.fullmatch(_CHANGE_WORD, noun, re.IGNORECASE):
+            continue
+        end = parts_of[-1].start(3) + len(names[-1] or "")
+        found.append(ListedShares(noun, tuple(Written.read(part) for part in parts_of), end))
+    return tuple(found)
+
+
+def _named_up_to(words: str, noun: str) -> str | None:
+    """A part's naming words as written, up to the noun (singular or plural); None when the noun is not among them."""
+    stem = noun.lower().removesuffix("s")
+    named = next((word for word in re.finditer(r"\S+", words) if word.group().lower().removesuffix("s") == stem), None)
+    return words[: named.end()] if named else None

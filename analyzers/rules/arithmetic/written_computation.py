@@ -41,12 +41,16 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
     Redoes a computation a paper writes out in math with numbers alone, set equal to its
     result: `$640000 \\times 2.74 = 1753600$`, `$\\frac{700}{40} = 17.5$`,
     `$0.01 \\times (2.2377 - 0.3329) = 0.01905$`, in inline math and in each line of a display
-    (equation, align). Sums, differences, products, quotients,
-    fractions, powers and parentheses are read; a side with a comma, a percent sign or a
-    function is not, and neither is an approximation (`\\approx`, `\\sim`). A symbol is read
-    only where its paragraph gives it one number (`$\\alpha = 1\\%$ … $\\alpha(2.2377 - 0.3329)
-    = 0.02571$`). The result may be rounded to its places, and each decimal input of two digits
-    or more may be rounded too.
+    (equation, align). Sums, differences, products, quotients, fractions, powers, parentheses
+    and the functions `\\log`, `\\ln`, `\\exp` and `\\sqrt` are read; a side with a comma or
+    another function is not, and neither is an approximation (`\\approx`, `\\sim`). A symbol,
+    subscripted or not, is read only where its paragraph gives it one number (`$\\alpha = 1\\%$ …
+    $\\alpha(2.2377 - 0.3329) = 0.02571$`, `$N_2 = 8192$`). Where the writing leaves a meaning open,
+    any meaning that gives the result will do: `\\log` in base e, 10 or 2, a percentage as a
+    fraction or as points (`$\\frac{1}{15} = 6.7\\%$`, `$40\\% \\times 2 = 80$`). The result may
+    set its thousands apart (`1{,}753{,}600`, `1\\,753\\,600`) and may be rounded to its places (a
+    whole result of a division is a count: its floor or its ceiling), and each decimal input of two
+    digits or more may be rounded too.
 
     ## Why is this bad?
     A reader who redoes the sum and gets another number stops trusting the ones they cannot
@@ -79,8 +83,9 @@ def written_computation_mismatch(ctx: RuleContext, section: Section) -> Iterator
                 continue
             decimals = len(found.written_text.partition(".")[2])
             recomputed = signed(found.value, decimals)
-            violation = ComputationMismatch(found.side, found.written_text, recomputed)
+            unit = "%" if found.percent else ""
+            violation = ComputationMismatch(found.side, found.written_text + unit, recomputed + unit)
             start, end = placed.block.start + found.start, placed.block.start + found.end
             kind = "moderate: a symbol the paragraph gives a number" if found.symbols else "moderate: a computation of written numbers"
-            evidence = Evidence(kind=kind, reason=f"{found.expression} = {found.value:.6g}")
+            evidence = Evidence(kind=kind, reason=f"{found.expression} = {found.value:.6g}{unit}")
             yield ctx.flag(violation, placed.file, start, end, edits=[ctx.edit(placed.file, start, end, recomputed)], evidence=evidence)
