@@ -31,6 +31,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from ..statistics.model import stated_level
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 
 
@@ -56,13 +57,9 @@ _ALL_SIGNIFICANT = DeferredPattern(
     r"(?:(?:except|but)(?:\s+for)?\s+(?P<except>[^,;]+?)\s+)?(?:are|were)\s+(?:all\s+)?(?:statistically\s+)?significant(?:ly)?\b",
     re.IGNORECASE,
 )
-# The threshold: "p < 0.05", "p<.01", "p < 10^-4" (as plain text renders 10^{-4}), "α = 0.05", "at the 5% level".
-_THRESHOLD = DeferredPattern(
-    r"\bp\s*(?:<|≤|\\leq?|\\le\b)\s*(?:(?P<power>10\s*\^\s*\{?\s*[-−]\s*\d+\}?)|(?P<p>0?\.\d+))"
-    r"|(?:α|\\alpha)\s*=\s*(?P<alpha>0?\.\d+)"
-    r"|\bat\s+the\s+(?P<percent>\d+(?:\.\d+)?)\s*%\s+level",
-    re.IGNORECASE,
-)
+# A threshold written as a p-value: "p < 0.05", "p<.01", "p < 10^-4" (as plain text renders 10^{-4}); a level
+# ("α = 0.05", "at the 5% level") is the statistics family's `stated_level`.
+_P_BELOW = DeferredPattern(r"\bp\s*(?:<|≤|\\leq?\b)\s*(?:10\s*\^\s*\{?\s*[-−]\s*(?P<power>\d+)\}?|(?P<p>0?\.\d+))", re.IGNORECASE)
 # Macros the plain text leaves glued to what they wrap: "\\smash{$p < 0.05$}" reads "\\smashp < 0.05".
 _WRAPPER = DeferredPattern(r"\\(?:smash|mathit|mathrm|mathnormal|textit|emph)")
 _HEDGE = DeferredPattern(r"\b(?:most|almost|nearly|not|no|none|some|many)\b", re.IGNORECASE)
@@ -84,14 +81,10 @@ class _SignificanceClaim:
 
 def threshold_of(sentence: str) -> float | None:
     """The significance threshold a sentence states, as a p-value."""
-    match = _THRESHOLD.search(_WRAPPER.sub(" ", sentence))
+    match = _P_BELOW.search(_WRAPPER.sub(" ", sentence))
     if match is None:
-        return None
-    if match.group("power"):
-        return 10.0 ** -int(re.sub(r"\D", "", match.group("power").split("^")[1]))
-    if match.group("percent"):
-        return float(match.group("percent")) / 100
-    return float(match.group("p") or match.group("alpha"))
+        return stated_level(sentence)
+    return 10.0 ** -int(match.group("power")) if match.group("power") else float(match.group("p"))
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
