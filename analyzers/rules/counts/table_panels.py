@@ -45,11 +45,6 @@ class TablePanelsMismatch(Violation):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _PanelledTable(TableAt):
-    pass
-
-
-@dataclass(frozen=True, slots=True, eq=False)
 class _Claim:
     claim: PanelClaim
     label: str
@@ -58,13 +53,13 @@ class _Claim:
     anchor: Finding  # where the panel is named, placed while its section was read
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_PanelledTable | _Claim]]]) -> Iterator[Finding]:
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Claim]]]) -> Iterator[Finding]:
     """Each named panel against the panels every part of its table titles (a table laid out as several tabulars
     under one label titles a panel in each), wherever that table sits."""
     titles: dict[str, list[int | None]] = {}
     for section, items in parts:
         for item in items:
-            if isinstance(item, _PanelledTable):
+            if isinstance(item, TableAt):
                 for label in item.labels:
                     titles.setdefault(label, []).extend(panel_titles(item.table(section)))
     for _, items in parts:
@@ -95,7 +90,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Pa
     combine=_claims_against_tables,
     placed_parts=True,  # tables by block index within the section, named panels by their findings' ranges
 )
-def table_panels_mismatch(ctx: RuleContext, section: Section) -> Iterator[_PanelledTable | _Claim]:
+def table_panels_mismatch(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Claim]:
     """## What it does
     Reads the panels a table titles in its rows ("Panel A: Speed of payment", "Panel : Survey
     Data") and checks what its own caption and notes say of them ("This table has two panels.
@@ -137,7 +132,7 @@ def table_panels_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Panel
     for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is not None:
-            yield _PanelledTable(shown.labels, block)
+            yield TableAt(shown.labels, block)
         if placed.kind in _NAMING and "anel" in placed.block.plain.text:
             yield from _claims(ctx, placed, block)
 
