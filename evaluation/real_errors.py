@@ -46,6 +46,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "TAB007",
         "TAB008",
         "TAB009",
+        "TAB013",  # a caption's claim that every result is significant against the table's p-values
     ),
     "prose-vs-figure-or-list": ("NUM001", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
@@ -54,7 +55,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "STAT014"),
     "interval": ("STAT",),
-    "significance-wording": ("STAT",),
+    "significance-wording": ("STAT", "TAB013"),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
     "statistic-format": ("STAT",),
     "placeholder": ("DRF",),

@@ -1,7 +1,7 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
 from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
-from auditex.analyzers.rules.counts.table_rows import listings, table_counts
+from auditex.analyzers.rules.counts.table_rows import listings, panel_claims, panel_titles, table_counts, untitled_panel
 from auditex.analyzers.rules.counts.whole_count import prose_wholes, table_wholes
 from auditex.latex.model import Cell, Table
 
@@ -179,3 +179,33 @@ def test_an_inline_list_after_the_counts_clause_is_read_but_not_past_a_label_or_
     assert _enumerations("Two indices are used: $l,r$ for left and right.") == []
     assert _enumerations("We use three datasets for both tasks: A, B and C.") == []  # "both" is not announcing the list
     assert _enumerations("two such types of material: appendices, which can be read, and others, often data.") == []
+
+
+def _panels(text):
+    return [(claim.panel, claim.stated, claim.label) for claim in panel_claims(text)]
+
+
+def test_a_text_names_panels_of_its_own_table_or_of_the_table_it_cites():
+    assert _panels("This table has two panels. Panel A uses loans, while Panel B uses the survey.") == [
+        (None, 2, None),
+        (1, None, None),
+        (2, None, None),
+    ]
+    assert _panels("as Panel A of Table \\ref{SS}, and Table~\\ref{T}, Panel C") == [(1, None, "SS"), (3, None, "T")]
+    assert _panels("The regressions in panel (b) use, and Panels A-C show") == [(2, None, None), (3, None, None)]
+    # A bare lower-case letter is an article, a number before "panels" may end a cell's value, and "Panel data" names a row.
+    assert _panels("each panel a figure shows; 1.2 panels; Panel data") == []
+
+
+def test_a_table_titles_its_panels_in_any_cell_and_an_unlettered_title_is_one_panel():
+    assert panel_titles(_table([("", 1), ("Panel A: Speed", 2)], [("X", 1), ("Panel B: Default", 1), ("Panel C: Visits", 1)])) == [1, 2, 3]
+    assert panel_titles(_table([("", 1), ("Panel : Survey data", 2)], [("Panel data estimate", 1), ("1", 1), ("2", 1)])) == [None]
+
+
+def test_a_named_panel_is_judged_against_titles_that_start_at_the_first():
+    (two,) = panel_claims("two panels")
+    (second,) = panel_claims("Panel B")
+    (fourth,) = panel_claims("Panel D")
+    assert untitled_panel(two, [None]) and untitled_panel(second, [None]) and untitled_panel(fourth, [1, 2, 3])
+    assert not untitled_panel(second, [1, 2]) and not untitled_panel(two, [1, 2])
+    assert not untitled_panel(second, []) and not untitled_panel(second, [3, 4])  # no titles; the rest of a split table

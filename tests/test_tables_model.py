@@ -142,3 +142,17 @@ def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_grou
         [["Method", "Acc"], ["MixUp", "94.1"], ["Ours-small", "93.0"], ["Ours-large", "95.0"]], rules=((1, "midrule"), (3, "midrule"))
     )
     assert not stacked(variants, row_blocks(variants, [1, 2, 3]), [2, 3])
+
+
+def test_a_claim_that_every_result_is_significant_carries_its_threshold_and_exception():
+    from auditex.analyzers.rules.tables.significance_note import significance_claims, threshold_of
+
+    assert threshold_of("significant at \\smashp < 10^-4.") == 1e-4
+    assert threshold_of("All correlations are significant at α=0.05.") == 0.05
+    assert threshold_of("significant at the 1% level") == 0.01
+    assert threshold_of("All results are significant.") is None
+    (claim,) = significance_claims("All results except for DCGAN on CelebA are significant at p < 10^-4.")
+    assert claim[2:] == ("DCGAN on CelebA", 1e-4)
+    # A hedged claim, or one without its threshold, says nothing a p-value can deny.
+    assert significance_claims("Almost all results are significant at p < 0.05.") == ()
+    assert significance_claims("All results are significant.") == ()

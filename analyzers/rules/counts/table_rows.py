@@ -174,3 +174,75 @@ def names_listed(table: Table, noun: str) -> bool:
 def countable(table: Table, source: str) -> bool:
     """Whether the table's rows can be counted from its parse: one tabular, not a layout of several."""
     return source.count("\\begin{tabular") + source.count("\\begin{longtable") <= 1 and len(table.rows) > table.header_rows
+
+
+# A row that titles a panel: "Panel A: Speed of payment", "Panel (b)", "Panel 2.", or an unlettered "Panel : Survey
+# Data" (a colon or the cell's end after the word, so "Panel data" names a row, not a panel).
+_PANEL_TITLE = DeferredPattern(r"^\W*Panel\s*(?:\(?([A-H1-9])\)?(?!\w)|(?=[:.\-–—]|$))", re.IGNORECASE)
+_PANEL_LETTER = r"\(?([A-H1-9]|[a-h](?=\)))\)?(?!\w)"  # "Panel B", "panel (b)": a bare lower-case "a" is an article
+# "Panel B", "Panels A and B", "panels (a)-(c)": the panels a text names, and the table it names them of, if it says.
+_PANEL_NAMED = DeferredPattern(
+    r"\b[Pp]anels?\s+" + _PANEL_LETTER + r"(?:\s*(?:,|and|&|to|-|–|--)\s*" + _PANEL_LETTER + r")?"
+    r"(?:\s+(?:of|in)\s+(?:the\s+)?" + _REF + r"|\s+of\s+this\s+table)?"
+)
+_TABLE_THEN_PANEL = DeferredPattern(_REF + r",?\s*\(?\s*[Pp]anels?\s+" + _PANEL_LETTER)
+_PANELS_COUNTED = DeferredPattern(r"(?<![\d.,])\b(" + "|".join(COUNT_WORDS[:5]) + r"|[2-6])\s+panels\b", re.IGNORECASE)
+
+
+@record(slots=True)
+class PanelClaim:
+    """A panel a text names ("Panel B", index 2), or a number of panels it says a table has ("two panels"), with the
+    label of the table it cites for it (None: the table whose caption or note the text is)."""
+
+    panel: int | None
+    stated: int | None
+    label: str | None
+    start: int
+    end: int
+
+
+def _panel_index(letter: str) -> int:
+    return int(letter) if letter.isdigit() else ord(letter.upper()) - ord("A") + 1
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def panel_claims(text: str) -> tuple[PanelClaim, ...]:
+    """The panels `text` names and the numbers of panels it states, each with the table it cites for it."""
+    found: list[PanelClaim] = []
+    for match in _TABLE_THEN_PANEL.finditer(text):
+        found.append(PanelClaim(_panel_index(match.group(2)), None, match.group(1).split(",")[0].strip(), match.start(), match.end()))
+    for match in _PANEL_NAMED.finditer(text):
+        if any(claim.start <= match.start() < claim.end for claim in found):
+            continue
+        first, last, label = match.group(1), match.group(2), match.group(3)
+        label = label.split(",")[0].strip() if label else None
+        # "Panels A and B" names both; "Panels A-C" the run between: the last one named says the most.
+        found.append(PanelClaim(_panel_index(last or first), None, label, match.start(), match.end()))
+    for match in _PANELS_COUNTED.finditer(text):
+        word = match.group(1).lower()
+        stated = int(word) if word.isdigit() else COUNT_WORDS.index(word) + 2
+        found.append(PanelClaim(None, stated, None, match.start(), match.end()))
+    return tuple(sorted(found, key=lambda claim: claim.start))
+
+
+def panel_titles(table: Table) -> list[int | None]:
+    """The panels a table titles in its rows, in order: each one's index ("Panel B" is 2), None for an unlettered
+    "Panel : Survey Data"."""
+    titles: list[int | None] = []
+    for row in table.rows:
+        for cell in row:  # two panels may sit side by side: "Panel B: Default" & "Panel C: Visits"
+            title = _PANEL_TITLE.match(cell.text)
+            if title:
+                titles.append(_panel_index(title.group(1)) if title.group(1) else None)
+    return titles
+
+
+def untitled_panel(claim: PanelClaim, titles: list[int | None]) -> bool:
+    """Whether the panel or number of panels `claim` states is not what the titles give. Titles that start past the
+    first panel ("Panel C" first) are the rest of a table split over floats, and say nothing of the panels before."""
+    lettered = [title for title in titles if title is not None]
+    if not titles or (lettered and min(lettered) != 1):
+        return False
+    if claim.stated is not None:
+        return claim.stated != len(titles)
+    return claim.panel not in lettered if lettered else (claim.panel or 0) > len(titles)

@@ -10,6 +10,7 @@ from .derived_column import derived_cell_mismatch
 from .group_total import group_total_mismatch
 from .respective_best import respective_best_contradicts_table
 from .sign_claim import sign_claim_contradicts_table
+from .significance_note import significance_note_contradicts_table
 from .stated_average import stated_average_mismatch
 from .trend_claim import trend_claim_contradicts_table
 
@@ -23,6 +24,7 @@ __all__ = [
     "group_total_mismatch",
     "respective_best_contradicts_table",
     "sign_claim_contradicts_table",
+    "significance_note_contradicts_table",
     "stated_average_mismatch",
     "table_aggregate_mismatch",
     "trend_claim_contradicts_table",
