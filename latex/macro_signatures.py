@@ -306,6 +306,7 @@ _EXTRA_MACROS = {
     "includepdf": "[{",
     "label": "{",
     "appendix": "",
+    "abstract": "{",  # the abstract as a command; `\begin{abstract}` is the environment
     "documentclass": "[{",
     "usepackage": "[{",
     # definitions

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from .files import ProjectFiles
 
 _KIND_PATTERNS: list[tuple[SectionKind, re.Pattern[str]]] = [
-    (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\b", re.I)),
+    # The heading "Abstract" alone: "Abstract Domains" or "Abstract Conflict Analysis" is a section of the body.
+    (SectionKind.ABSTRACT, re.compile(r"^\s*abstract\s*[.:]?\s*$", re.I)),
     (SectionKind.REFERENCES, re.compile(r"^\s*(references|bibliography)\s*$", re.I)),
     (SectionKind.LIMITATIONS, re.compile(r"limitation", re.I)),
     (SectionKind.ETHICS, re.compile(r"ethic|broader impact|societal impact|social impact|consent|responsible", re.I)),

@@ -63,6 +63,7 @@ _TRANSPARENT_ENVIRONMENTS = frozenset(
 )
 _MAX_FLOW_DEPTH = 60
 _TABLES = cmd.FLOAT_TABLE_ENVIRONMENTS | cmd.TABULAR_ENVIRONMENTS
+_PAGE_MATERIAL = _TABLES | {"abstract"}
 
 
 def parse_chunk(text: str) -> ParsedChunk:
@@ -124,9 +125,9 @@ class _ChunkWalker(FactCollector):
                 self._block(BlockKind.MATH, node, node.nodelist)
             elif isinstance(node, lw.LatexEnvironmentNode):
                 self._flow_environment(node)
-            elif isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist):
-                # A table in the argument of the author's own macro (`\revised{…}{R2-3}`, whose
-                # arguments the parser does not know): material of the page, not a phrase.
+            elif isinstance(node, lw.LatexGroupNode) and _holds(node.nodelist, _PAGE_MATERIAL):
+                # A table or the abstract in the argument of a macro the parser does not know (the author's
+                # `\revised{…}{R2-3}`, IEEEtran's `\IEEEtitleabstractindextext{…}`): material of the page, not a phrase.
                 self.flush()
                 self.flow(node.nodelist)
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.TEX_DEFINITIONS:
@@ -217,10 +218,7 @@ class _ChunkWalker(FactCollector):
             self.result.blocks.append(Block(BlockKind.CODE, start, end, builder.build(), name))
             return
         if name == "abstract":
-            self.flush()
-            self.result.headings.append(Heading(2, "Abstract", True, start, start + len("\\begin{abstract}")))
-            self._flow_inside(name, node)
-            self.result.markers.append(Marker("end_abstract", end))
+            self._abstract(start, start + len("\\begin{abstract}"), lambda: self._flow_inside(name, node), end)
             return
         if name in ("thebibliography", "CSLReferences"):
             self.flush()
@@ -262,6 +260,13 @@ class _ChunkWalker(FactCollector):
         finally:
             if not transparent:
                 self.environments.pop()
+
+    def _abstract(self, start: int, head_end: int, flow_text: Callable[[], object], end: int) -> None:
+        """The abstract, as an environment or a command: a section of its own, up to `end`."""
+        self.flush()
+        self.result.headings.append(Heading(2, "Abstract", True, start, head_end))
+        flow_text()
+        self.result.markers.append(Marker("end_abstract", end))
 
     def _with_environment(self, name: str, action: Callable[[], object]) -> None:
         self.environments.append(name)
@@ -334,6 +339,14 @@ class _ChunkWalker(FactCollector):
             self.flush()
             self.result.markers.append(Marker("appendix", node.pos))
             return True
+        if name == "abstract":  # the abstract as a command (`\abstract{…}`: papaja, jss, many journal classes)
+            arguments = macro_arguments(node)
+            text = arguments[-1] if arguments else None
+            if not (isinstance(text, lw.LatexGroupNode) and text.delimiters[0] == "{"):
+                return False
+            end = node.pos + node.len
+            self._abstract(node.pos, text.pos + 1, lambda: self._with_environment(name, lambda: self.flow(text.nodelist)), end)
+            return True
         if name in ("par", "item", "bibitem"):
             self.flush()
             if name == "bibitem":
@@ -376,9 +389,14 @@ def _holds_numbers(table: Table) -> bool:
 
 
 def _holds_table(nodes: list[lw.LatexNode]) -> bool:
+    return _holds(nodes, _TABLES)
+
+
+def _holds(nodes: list[lw.LatexNode], environments: frozenset[str]) -> bool:
+    """Whether `nodes` hold one of `environments`, within groups too."""
     return any(
-        (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _TABLES)
-        or (isinstance(node, lw.LatexGroupNode) and _holds_table(node.nodelist))
+        (isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in environments)
+        or (isinstance(node, lw.LatexGroupNode) and _holds(node.nodelist, environments))
         for node in nodes
     )
 

@@ -83,6 +83,30 @@ def test_bbl_is_used_when_no_bib_ships(tmp_path):
     assert not project.problems
 
 
+@pytest.mark.parametrize(
+    ("preamble", "body"),
+    [
+        # papaja, jss and many journal classes: the abstract as a command, in the preamble or the body
+        ("\\abstract{We reach 93.4\\% accuracy.\n\nIt holds.}", ""),
+        ("", "\\abstract{We reach 93.4\\% accuracy.}"),
+        # IEEEtran's compsoc: the environment in the argument of a macro the parser does not know
+        ("", "\\IEEEtitleabstractindextext{%\n\\begin{abstract}We reach 93.4\\% accuracy.\\end{abstract}}\n\\maketitle"),
+    ],
+)
+def test_the_abstract_is_read_wherever_the_class_puts_it(tmp_path, preamble, body):
+    text = document(body + "\n\\section{Results}\nOur method reaches 93.4\\%.", preamble)
+    sections = make_project(tmp_path, {"main.tex": text}).manuscript.sections
+    [abstract] = [section for section in sections if section.kind is SectionKind.ABSTRACT]
+    assert "We reach 93.4% accuracy." in [placed.block.plain.text for placed in abstract.blocks]
+    assert [section.kind for section in sections if section.title == "Results"] == [SectionKind.RESULTS]
+
+
+def test_a_heading_that_begins_with_abstract_is_a_section_of_the_body(tmp_path):
+    body = "\\section{Abstract Conflict Analysis}\nWe learn 3 clauses.\n\\section{Abstract Domains}\nIntervals."
+    sections = make_project(tmp_path, {"main.tex": document(body)}).manuscript.sections
+    assert not [section for section in sections if section.kind is SectionKind.ABSTRACT]
+
+
 def test_sections_kinds_blocks_and_plain_text_map_back(tmp_path):
     body = r"""\begin{abstract}We reach 93.4\% accuracy.\end{abstract}
 \section{Introduction}
