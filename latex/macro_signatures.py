@@ -274,6 +274,8 @@ THEOREM_ENVIRONMENTS = frozenset(
     }
 )
 
+ABSTRACT_COMMANDS = frozenset({"abstract", "ABSTRACT"})
+
 _EXTRA_MACROS = {
     # references and citations
     **{name: "*{" for name in REF_COMMANDS},
@@ -306,7 +308,8 @@ _EXTRA_MACROS = {
     "includepdf": "[{",
     "label": "{",
     "appendix": "",
-    "abstract": "{",  # the abstract as a command; `\begin{abstract}` is the environment
+    # the abstract as a command (`\abstract[Summary]{…}`: Wiley's; `\ABSTRACT{…}`: INFORMS'); `\begin{abstract}` is the environment
+    **{name: "[{" for name in ABSTRACT_COMMANDS},
     "documentclass": "[{",
     "usepackage": "[{",
     # definitions

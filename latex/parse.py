@@ -339,13 +339,13 @@ class _ChunkWalker(FactCollector):
             self.flush()
             self.result.markers.append(Marker("appendix", node.pos))
             return True
-        if name == "abstract":  # the abstract as a command (`\abstract{…}`: papaja, jss, many journal classes)
+        if name in cmd.ABSTRACT_COMMANDS:  # the abstract as a command (`\abstract{…}`: papaja, jss, many journal classes)
             arguments = macro_arguments(node)
             text = arguments[-1] if arguments else None
             if not (isinstance(text, lw.LatexGroupNode) and text.delimiters[0] == "{"):
                 return False
             end = node.pos + node.len
-            self._abstract(node.pos, text.pos + 1, lambda: self._with_environment(name, lambda: self.flow(text.nodelist)), end)
+            self._abstract(node.pos, text.pos + 1, lambda: self._with_environment("abstract", lambda: self.flow(text.nodelist)), end)
             return True
         if name in ("par", "item", "bibitem"):
             self.flush()

@@ -89,6 +89,8 @@ def test_bbl_is_used_when_no_bib_ships(tmp_path):
         # papaja, jss and many journal classes: the abstract as a command, in the preamble or the body
         ("\\abstract{We reach 93.4\\% accuracy.\n\nIt holds.}", ""),
         ("", "\\abstract{We reach 93.4\\% accuracy.}"),
+        ("", "\\abstract[Summary]{We reach 93.4\\% accuracy.}"),  # Wiley's journals
+        ("", "\\ABSTRACT{We reach 93.4\\% accuracy.}"),  # INFORMS
         # IEEEtran's compsoc: the environment in the argument of a macro the parser does not know
         ("", "\\IEEEtitleabstractindextext{%\n\\begin{abstract}We reach 93.4\\% accuracy.\\end{abstract}}\n\\maketitle"),
     ],
