@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "e4cd40d", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "384aa5d", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -20,10 +20,12 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI004", "weak: a table the claim's words name, not cited"): (1, 1, 0, 0.207, 1),
     ("ARI005", "strong: four rows or more give the share"): (2, 2, 0, 0.342, 2),
     ("ARI007", "moderate: two rows or more only truncated"): (6, 6, 0, 0.61, 1),
-    ("ARI010", "moderate: a symbol the paragraph gives a number"): (1, 1, 0, 0.207, 1),
+    ("ARI010", "moderate: a computation of written numbers"): (1, 1, 0, 0.207, 1),
+    ("ARI010", "moderate: a symbol the paragraph gives a number"): (2, 2, 0, 0.342, 1),
     ("ARI011", "weak: a named pair giving another change"): (1, 1, 0, 0.207, 1),
     ("ARI013", "moderate: four rows or more give the change from the other table"): (1, 1, 0, 0.207, 1),
     ("ARI014", "weak: the end is the difference of two cells on the line its words name"): (1, 1, 0, 0.207, 1),
+    ("ARI016", "moderate: shares of one noun listed together"): (1, 1, 0, 0.207, 1),
     ("CIT001", "confidence 0.9+"): (20, 20, 0, 0.839, 14),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893, 8),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376, 4),
@@ -43,6 +45,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CNT006", "moderate: counts: a body count marked whole against a table's whole (unsure)"): (1, 1, 0, 0.207, 1),
     ("CNT006", "moderate: counts: the abstract's count against a table's whole"): (2, 2, 0, 0.342, 1),
     ("CNT006", "moderate: counts: the abstract's count against a table's whole (unsure)"): (2, 2, 0, 0.342, 1),
+    ("CNT007", "moderate: a sentence names a panel of the table it cites"): (1, 1, 0, 0.207, 1),
+    ("CNT007", "strong: a table's caption or note names its own panels"): (2, 2, 0, 0.342, 1),
     ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566, 2),
     ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51, 3),
     ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208, 2),
@@ -152,6 +156,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM002", "tables: same row, its other results alike; the spreads differ"): (1, 1, 0, 0.207, 1),
     ("NUM002", "tables: same row, its other results alike; the spreads differ (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM004", "moderate: row named"): (6, 6, 0, 0.61, 1),
+    ("NUM004", "moderate: row quoted by two of its other cells"): (1, 1, 0, 0.207, 1),
     ("NUM004", "strong: row named, another statistic agrees"): (4, 4, 0, 0.51, 1),
     ("NUM005", "periods: one sample, two periods"): (1, 1, 0, 0.207, 1),
     ("NUM005", "periods: one sample, two periods (unsure)"): (1, 1, 0, 0.207, 1),
@@ -227,11 +232,12 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB009", "weak: a respectively pair whose row another row beats in each column it names"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak: a counterpart pair reverses a claim made of every pair"): (1, 1, 0, 0.207, 1),
     ("TAB012", "weak: a series stays flat where a trend is claimed"): (1, 1, 0, 0.207, 1),
+    ("TAB013", "strong: a caption's claim of every result against its p-values"): (1, 1, 0, 0.207, 1),
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (169, 129, 40, 0.694, 51),
-    "strong": (76, 75, 1, 0.929, 38),
+    "moderate": (174, 134, 40, 0.702, 51),
+    "strong": (79, 78, 1, 0.932, 40),
     "weak": (80, 37, 43, 0.357, 28),
 }
 
@@ -245,10 +251,11 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI004", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI005", "strong"): (2, 2, 0, 0.342, 2),
     ("ARI007", "moderate"): (6, 6, 0, 0.61, 1),
-    ("ARI010", "moderate"): (1, 1, 0, 0.207, 1),
+    ("ARI010", "moderate"): (3, 3, 0, 0.439, 1),
     ("ARI011", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI013", "moderate"): (1, 1, 0, 0.207, 1),
     ("ARI014", "weak"): (1, 1, 0, 0.207, 1),
+    ("ARI016", "moderate"): (1, 1, 0, 0.207, 1),
     ("CNT001", "moderate"): (4, 3, 1, 0.301, 3),
     ("CNT001", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak"): (3, 0, 3, 0.0, 0),
@@ -256,6 +263,8 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CNT004", "strong"): (2, 2, 0, 0.342, 1),
     ("CNT005", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT006", "moderate"): (3, 3, 0, 0.439, 1),
+    ("CNT007", "moderate"): (1, 1, 0, 0.207, 1),
+    ("CNT007", "strong"): (2, 2, 0, 0.342, 1),
     ("DRF001", "moderate"): (12, 11, 1, 0.646, 7),
     ("DRF001", "strong"): (7, 7, 0, 0.646, 4),
     ("DRF001", "weak"): (2, 2, 0, 0.342, 2),
@@ -286,7 +295,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM001", "strong"): (3, 3, 0, 0.439, 1),
     ("NUM001", "weak"): (32, 2, 30, 0.017, 2),
     ("NUM002", "weak"): (5, 2, 3, 0.118, 2),
-    ("NUM004", "moderate"): (6, 6, 0, 0.61, 1),
+    ("NUM004", "moderate"): (7, 7, 0, 0.646, 2),
     ("NUM004", "strong"): (4, 4, 0, 0.51, 1),
     ("NUM005", "weak"): (6, 6, 0, 0.61, 5),
     ("NUM006", "weak"): (5, 5, 0, 0.566, 4),
@@ -322,4 +331,5 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB009", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB012", "weak"): (1, 1, 0, 0.207, 1),
+    ("TAB013", "strong"): (1, 1, 0, 0.207, 1),
 }
