@@ -64,7 +64,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "notation-inconsistent": ("NOT",),
     "equation-error": ("NOT009",),  # a unit of the wrong dimension
     "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
-    "citation-misuse": (),
+    "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
     "other": ("DRF010",),  # a caption copied onto another float
 }
 KINDS = tuple(KIND_CODES)
