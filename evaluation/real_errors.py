@@ -65,7 +65,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "equation-error": ("NOT009",),  # a unit of the wrong dimension
     "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
-    "other": ("DRF010",),  # a caption copied onto another float
+    "other": ("DRF010", "STAT016"),  # a caption copied onto another float; a difference stated against its own test
 }
 KINDS = tuple(KIND_CODES)
 LLM_PREFIX = "LLM-"

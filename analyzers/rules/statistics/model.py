@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
+from ....latex.sentences import sentence_spans
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import TEXT_CACHE_SIZE
 
@@ -267,6 +268,36 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
     return _claims(text, _synonym_words(text), synonym=True)
+
+
+# Words that put one side ahead of the other: "performs better than", "higher than", "outperforms".
+_COMPARATIVE = DeferredPattern(r"\b(?P<word>better|worse|higher|lower|greater|larger|smaller|outperform(?:s|ed)?|exceed(?:s|ed)?)\b", re.I)
+# Words that give a difference as the sample's alone, or as a hypothesis: "numerically higher", "predicted to be better".
+_UNCLAIMED = DeferredPattern(
+    r"\b(?:numerical(?:ly)?|descriptive(?:ly)?|nominal(?:ly)?|slight(?:ly)?|somewhat|tend(?:s|ed|ency)?|trend|"
+    r"(?:predict|expect)(?:s|ed)?\s+(?:that|to)|hypothes[ie]s|hypothesi[sz]ed|whether|if|marginal(?:ly)?|borderline|suggestive)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_comparative_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """Each comparative ("performs better than", "outperforms") with the first p-value after it in its clause, in
+    a sentence that says nothing of significance: the comparative then claims the difference the p-value tests. A
+    sentence with a significance word or a synonym of one is read_significance_claims's, and one that gives the
+    difference as the sample's alone ("numerically higher") or as a hypothesis claims nothing, and so does a p-value
+    given as a bound ("p > 0.5" defines a threshold as often as it reports a test)."""
+    if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS):
+        return ()
+    words = [word for word in _COMPARATIVE.finditer(text) if not _speaks_of_significance(text, word.start())]
+    return tuple(claim for claim in _claims(text, words, synonym=False) if claim.says_significant and claim.comparison == "=")
+
+
+def _speaks_of_significance(text: str, at: int) -> bool:
+    """Whether the sentence holding `at` names significance or a synonym, or gives its differences as unclaimed."""
+    start, end = next(((start, end) for start, end in sentence_spans(text) if start <= at < end), (0, len(text)))
+    sentence = text[start:end]
+    return any(pattern.search(sentence) for pattern in (_SIGNIFICANT, _SYNONYM, _UNCLAIMED))
 
 
 def _synonym_words(text: str) -> list[re.Match[str]]:
