@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 
-from ....latex.manuscript import PlacedBlock
-from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import SignificanceClaim, read_comparative_claims
+from .model import read_comparative_claims, section_claims
 
-_READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 # A p-value above this is significant at no level a paper uses: a p of .07 may be significant at the .10 level.
 _NO_LEVEL = 0.1
 
@@ -61,7 +57,7 @@ def comparative_claim_not_significant(ctx: RuleContext) -> Iterator[Finding]:
     """
     level = max(ctx.config.statistics.alpha, _NO_LEVEL)
     for section in ctx.manuscript.sections:
-        for placed, claim in _section_claims(SectionKey(section)):
+        for placed, claim in section_claims(SectionKey(section), read_comparative_claims):
             if claim.p > max(level, claim.level or 0.0):
                 evidence = Evidence(
                     kind="weak: comparative and a non-significant p in one clause",
@@ -70,13 +66,3 @@ def comparative_claim_not_significant(ctx: RuleContext) -> Iterator[Finding]:
                 yield ctx.flag_block(
                     ComparativeNotSignificant(claim.word, claim.p_text), placed, claim.word_start, claim.p_end, evidence=evidence
                 )
-
-
-@lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _section_claims(key: SectionKey) -> tuple[tuple[PlacedBlock, SignificanceClaim], ...]:
-    return tuple(
-        (placed, claim)
-        for placed in key.section.blocks
-        if placed.kind in _READ
-        for claim in read_comparative_claims(placed.block.plain.text)
-    )

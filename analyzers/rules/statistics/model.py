@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.manuscript import PlacedBlock
+from ....latex.model import BlockKind
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...apa_results import P_VALUE, decimals, p_number
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 # A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
 _NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
@@ -268,6 +271,24 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
     return _claims(text, _synonym_words(text), synonym=True)
+
+
+# The blocks whose words claim a result: prose, notes and captions.
+CLAIMING = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
+
+
+@lru_cache(maxsize=2 * SECTION_CACHE_SIZE)  # two readers ask: STAT007's words and STAT016's comparatives
+def section_claims(
+    key: SectionKey, read: Callable[[str], tuple[SignificanceClaim, ...]]
+) -> tuple[tuple[PlacedBlock, SignificanceClaim], ...]:
+    """The claims `read` finds in a section's prose: walked once per Section the manuscript hands on."""
+    return tuple((placed, claim) for placed in key.section.blocks if placed.kind in CLAIMING for claim in read(placed.block.plain.text))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_worded_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """The significance words of a text and the words that stand for them, each with the p-value it governs."""
+    return (*read_significance_claims(text), *read_synonym_claims(text))
 
 
 # Words that put one side ahead of the other: "performs better than", "higher than", "outperforms".
