@@ -29,9 +29,9 @@ class ComparativeNotSignificant(Violation):
 def comparative_claim_not_significant(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a sentence that puts one condition or model ahead of another ("performs better than",
-    "higher than", "outperforms") and reports, in the same clause, the test of that difference with
-    an exact p-value above .10 and above the paper's level: "the Mean Tracker model performs better than the
-    GP model (t(159) = 1.42, p = .16)". A sentence that says anything of significance (that is
+    "higher than", "outperforms") and reports, in the same clause, the test of that difference
+    with an exact p-value above .10 and above the paper's level: "the Mean Tracker model performs
+    better than the GP model (t(159) = 1.42, p = .16)". A sentence that says anything of significance (that is
     STAT007's), or gives the difference as the sample's alone ("numerically higher", "slightly
     better", "tended to") or as a hypothesis ("predicted to be higher"), is left alone.
 
