@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import document, write_project
+from helpers import RuleFixture, document, write_project
 from sample_paper import FILES, RESULTS, random_edit
 
 from auditex.analyzers.engine import Engine, default_registry
@@ -643,8 +643,9 @@ def _staged_edits_mismatch(tmp_path: Path, code: str, engine: Engine) -> str | N
     the first edit whose findings differ from a cold check's, or None."""
     from auditex.analyzers.staged_check import is_quick
 
-    text = (Path(__file__).parent / "rules" / code / "positive.tex").read_text(encoding="utf-8")
-    write_project(tmp_path, {"main.tex": text})
+    files = RuleFixture.read(Path(__file__).parent / "rules" / code / "positive.tex").files  # a `.bib` beside it too
+    write_project(tmp_path, files)
+    text = str(files["main.tex"])
     project = Project(tmp_path, "main.tex")
     assert code in {finding.code for finding in engine.check(project)}, "the fixture must exercise the rule"
     rng = random.Random(code)

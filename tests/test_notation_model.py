@@ -6,7 +6,7 @@ import pytest
 from helpers import document, rule_findings
 
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import transposed
+from auditex.analyzers.rules.notation.model import explained_twins, transposed
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,23 @@ def test_a_transposition_defined_in_its_own_right_is_another_term(tmp_path: Path
 )
 def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str, int], ...] | None) -> None:
     assert dimension(unit) == expected
+
+
+@pytest.mark.parametrize(
+    ("display", "key", "twins"),
+    [
+        (
+            "IPA(t) = 1-BS_model(t)BS_null(t),",
+            "where BS_model(t) is the model's and (S_null(t) the null model's score.",
+            [("S_null", "BS_null")],
+        ),
+        ("IPA(t) = 1-BS_model(t)BS_null(t),", "where BS_model(t) and BS_null(t) are the scores.", []),
+        # The display's symbol is explained too: the other one is a further quantity, not a typo.
+        ("L = L_rec + λ L_reg,", "where L_rec and L_reg are the terms and KL_reg is left for later.", []),
+        # One letter changed, not lost or added; and an index subscript is not a name.
+        ("y = a_ijmn x,", "where U_ijmn is the coupling.", []),
+        ("IPA(t) = 1-BS_model(t)BS_null(t),", "The scores BS_model and S_null are reported.", []),  # not a key
+    ],
+)
+def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(display: str, key: str, twins: list[tuple[str, str]]) -> None:
+    assert [(explained, displayed) for _, _, explained, displayed in explained_twins(display, key)] == twins

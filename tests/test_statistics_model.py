@@ -13,6 +13,7 @@ from auditex.analyzers.rules.statistics.model import (
     interval_number,
     is_correlation_table,
     possible_stars,
+    read_comparative_claims,
     read_interval_significance,
     read_intervals,
     read_null_claims,
@@ -112,6 +113,25 @@ def test_a_p_value_closing_its_sentence_reports_a_distant_word():
 def test_words_that_stand_for_significance(text, claims):
     assert [(claim.says_significant, claim.word, claim.p_text) for claim in read_synonym_claims(text)] == claims
     assert all(claim.synonym for claim in read_synonym_claims(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("the Mean Tracker model performs better than the GP model (t(159)=1.42, p=.16, d=0.11).", [("better", "p=.16")]),
+        ("scores were higher in session two (t(40)=4.1, p=.0004), and it predicts 86 of 160 best.", [("higher", "p=.0004")]),
+        ("a chance greater than 50%: most(p) := p > 0.5.", []),  # a bound: a threshold as often as a test
+        ("it outperforms the baseline (p = 0.3).", [("outperforms", "p = 0.3")]),
+        # The sentence speaks of significance (STAT007's), or gives the difference as the sample's or as a hypothesis.
+        ("it performs better, but not significantly (p=.16).", []),
+        ("it performs numerically better (p=.16).", []),
+        ("we predicted that older children would score higher (p=.37).", []),
+        ("it was not better than the baseline (p=.4).", []),
+        ("accuracy was higher for the fine-tuned model.", []),
+    ],
+)
+def test_a_comparative_claims_the_difference_its_clauses_p_tests(text, claims):
+    assert [(claim.word, claim.p_text) for claim in read_comparative_claims(text)] == claims
 
 
 @pytest.mark.parametrize(

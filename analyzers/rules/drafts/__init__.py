@@ -1,6 +1,7 @@
 """DRF: manuscript hygiene that changes what a reader sees (draft placeholders, float numbers)."""
 
 from .author_notes import printed_author_note
+from .cited_author import citation_names_another_author
 from .copied_caption import copied_caption
 from .described_float import hand_number_of_another_float
 from .described_unit import hand_number_of_another_unit
@@ -12,6 +13,7 @@ from .placeholders import draft_placeholder
 from .reference_kind import reference_names_another_kind
 
 __all__ = [
+    "citation_names_another_author",
     "copied_caption",
     "draft_page_mark",
     "draft_placeholder",

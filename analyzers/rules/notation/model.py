@@ -16,6 +16,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import JOINING_WORDS
 from ....latex.manuscript import PlacedBlock, SourceRun
 from ....latex.model import Acronym, BlockKind, MacroDef, SectionKind
+from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Related
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same, SectionKey
@@ -328,3 +329,39 @@ def glossary_entries(ctx: RuleContext, run: SourceRun) -> tuple[str, bool, froze
 @lru_cache(maxsize=1024)
 def is_body_section(kind: SectionKind, title: str) -> bool:
     return kind not in (SectionKind.FRONT, SectionKind.ABSTRACT, SectionKind.REFERENCES) and not _NOT_BODY_TITLES.search(title)
+
+
+# A symbol with a named subscript: up to three Latin letters standing alone, or a Greek one ("BS_null", "σ_tot").
+_NAMED_SYMBOL = DeferredPattern(r"(?<![A-Za-z0-9_\\])(?P<base>[A-Za-z]{1,3}|[Α-Ωα-ω])_(?P<sub>[A-Za-z][A-Za-z0-9]+)(?![A-Za-z0-9])")
+# The opening of a display's key: "where …", ", with …", "in which …".
+_KEY = DeferredPattern(r"[\s,]*(?:where|with|in which)\b")
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def explained_twins(display: str, text: str) -> tuple[tuple[int, int, str, str], ...]:
+    """The symbols the key opening `text` explains one letter off a symbol of `display` it leaves unexplained."""
+    if _KEY.match(text) is None:
+        return ()
+    spans = sentence_spans(text)
+    sentence_end = spans[0][1] if spans else len(text)
+    explained = [(match.start(), match.end(), match.group(0)) for match in _NAMED_SYMBOL.finditer(text, 0, sentence_end)]
+    displayed = {match.group(0) for match in _NAMED_SYMBOL.finditer(display)}
+    written = {symbol for _, _, symbol in explained}
+    mismatches = []
+    for start, end, symbol in explained:
+        if symbol in displayed:
+            continue
+        twin = next((other for other in sorted(displayed) if other not in written and _one_letter_off(symbol, other)), None)
+        if twin is not None:
+            mismatches.append((start, end, symbol, twin))
+    return tuple(mismatches)
+
+
+def _one_letter_off(symbol: str, other: str) -> bool:
+    """The same subscript, and one name is the other with one letter more at its start or end ("S_null", "BS_null")."""
+    base, _, sub = symbol.partition("_")
+    other_base, _, other_sub = other.partition("_")
+    if sub != other_sub or abs(len(base) - len(other_base)) != 1:
+        return False
+    short, long = sorted((base, other_base), key=len)
+    return long.startswith(short) or long.endswith(short)

@@ -1,6 +1,7 @@
 """STAT: reported statistics that contradict themselves or the words around them."""
 
 from .coefficient_p import coefficient_statistics_inconsistent
+from .comparative_claim import comparative_claim_not_significant
 from .correlation_stars import correlation_stars_inconsistent
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
@@ -21,6 +22,7 @@ from .table_significance import none_significant_contradicts_table
 __all__ = [
     "breakdown_not_100_percent",
     "coefficient_statistics_inconsistent",
+    "comparative_claim_not_significant",
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
     "direction_contradicts_values",

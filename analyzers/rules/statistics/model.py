@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import pairwise
 
 from ....latex.deferred_pattern import DeferredPattern
+from ....latex.manuscript import PlacedBlock
+from ....latex.model import BlockKind
 from ....latex.record import record
+from ....latex.sentences import sentence_spans
 from ...apa_results import P_VALUE, decimals, p_number
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
 # A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
 _NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
@@ -267,6 +271,54 @@ def read_synonym_claims(text: str) -> tuple[SignificanceClaim, ...]:
     if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS) or not _SYNONYM.search(text):
         return ()
     return _claims(text, _synonym_words(text), synonym=True)
+
+
+# The blocks whose words claim a result: prose, notes and captions.
+CLAIMING = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
+
+
+@lru_cache(maxsize=2 * SECTION_CACHE_SIZE)  # two readers ask: STAT007's words and STAT016's comparatives
+def section_claims(
+    key: SectionKey, read: Callable[[str], tuple[SignificanceClaim, ...]]
+) -> tuple[tuple[PlacedBlock, SignificanceClaim], ...]:
+    """The claims `read` finds in a section's prose: walked once per Section the manuscript hands on."""
+    return tuple((placed, claim) for placed in key.section.blocks if placed.kind in CLAIMING for claim in read(placed.block.plain.text))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_worded_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """The significance words of a text and the words that stand for them, each with the p-value it governs."""
+    return (*read_significance_claims(text), *read_synonym_claims(text))
+
+
+# Words that put one side ahead of the other: "performs better than", "higher than", "outperforms".
+_COMPARATIVE = DeferredPattern(r"\b(?P<word>better|worse|higher|lower|greater|larger|smaller|outperform(?:s|ed)?|exceed(?:s|ed)?)\b", re.I)
+# Words that give a difference as the sample's alone, or as a hypothesis: "numerically higher", "predicted to be better".
+_UNCLAIMED = DeferredPattern(
+    r"\b(?:numerical(?:ly)?|descriptive(?:ly)?|nominal(?:ly)?|slight(?:ly)?|somewhat|tend(?:s|ed|ency)?|trend|"
+    r"(?:predict|expect)(?:s|ed)?\s+(?:that|to)|hypothes[ie]s|hypothesi[sz]ed|whether|if|marginal(?:ly)?|borderline|suggestive)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_comparative_claims(text: str) -> tuple[SignificanceClaim, ...]:
+    """Each comparative ("performs better than", "outperforms") with the first p-value after it in its clause, in
+    a sentence that says nothing of significance: the comparative then claims the difference the p-value tests. A
+    sentence with a significance word or a synonym of one is read_significance_claims's, and one that gives the
+    difference as the sample's alone ("numerically higher") or as a hypothesis claims nothing, and so does a p-value
+    given as a bound ("p > 0.5" defines a threshold as often as it reports a test)."""
+    if ("p" not in text and "P" not in text) or not any(sign in text for sign in _COMPARISON_SIGNS):
+        return ()
+    words = [word for word in _COMPARATIVE.finditer(text) if not _speaks_of_significance(text, word.start())]
+    return tuple(claim for claim in _claims(text, words, synonym=False) if claim.says_significant and claim.comparison == "=")
+
+
+def _speaks_of_significance(text: str, at: int) -> bool:
+    """Whether the sentence holding `at` names significance or a synonym, or gives its differences as unclaimed."""
+    start, end = next(((start, end) for start, end in sentence_spans(text) if start <= at < end), (0, len(text)))
+    sentence = text[start:end]
+    return any(pattern.search(sentence) for pattern in (_SIGNIFICANT, _SYNONYM, _UNCLAIMED))
 
 
 def _synonym_words(text: str) -> list[re.Match[str]]:

@@ -2,19 +2,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
-from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...memo import SECTION_CACHE_SIZE, SectionKey
+from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import SignificanceClaim, read_significance_claims, read_synonym_claims
+from .model import CLAIMING, SignificanceClaim, read_worded_claims, section_claims
 
-_READ = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 # Within this many characters, the word and the p-value read as one statement ("significantly (p = .23)").
 _ADJACENT = 40
 # A level the text names anywhere ("* p < 0.1", "the 10% level"): "significant" may mean significant at it.
@@ -77,11 +74,11 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
     the words that stand for significance; "moderate: bound above the level" for "p < .13".
     """
     alpha = ctx.config.statistics.alpha
-    claimed = [claim for section in ctx.manuscript.sections for claim in _section_claims(SectionKey(section))]
+    claimed = [claim for section in ctx.manuscript.sections for claim in section_claims(SectionKey(section), read_worded_claims)]
     if not claimed:
         return
     # The levels the paper names anywhere, tables' legends included.
-    texts = (placed.block.plain.text for placed in ctx.manuscript.blocks if placed.kind in (*_READ, BlockKind.TABLE))
+    texts = (placed.block.plain.text for placed in ctx.manuscript.blocks if placed.kind in (*CLAIMING, BlockKind.TABLE))
     named = [float(level) if level else float(percent) / 100 for text in texts for level, percent in _ANY_LEVEL.findall(text)]
     for placed, claim in claimed:
         level = claim.level if claim.level is not None else alpha
@@ -89,17 +86,6 @@ def significance_wording_contradicts_p(ctx: RuleContext) -> Iterator[Finding]:
             bound = claim.says_significant and claim.comparison in _LESS
             violation = SignificanceWordingContradicted(claim.word, claim.p_text, level, claim.says_significant, bound)
             yield ctx.flag_block(violation, placed, claim.word_start, claim.p_end, evidence=_evidence(claim))
-
-
-@lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _section_claims(key: SectionKey) -> tuple[tuple[PlacedBlock, SignificanceClaim], ...]:
-    """A section's significance words with their p-values: walked once per Section the manuscript hands on."""
-    return tuple(
-        (placed, claim)
-        for placed in key.section.blocks
-        if placed.kind in _READ
-        for claim in (*read_significance_claims(placed.block.plain.text), *read_synonym_claims(placed.block.plain.text))
-    )
 
 
 def _evidence(claim: SignificanceClaim) -> Evidence:
