@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "384aa5d", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "c05eae9", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -68,6 +68,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("DRF009", "moderate: the sentence holds another section's heading"): (2, 2, 0, 0.342, 2),
     ("DRF009", "moderate: the sentence holds another study's own words"): (4, 4, 0, 0.51, 1),
     ("DRF010", "moderate: one caption on two floats of different contents"): (9, 7, 2, 0.453, 6),
+    ("DRF011", "moderate: the name is another entry's author"): (1, 1, 0, 0.207, 1),
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961, 8),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862, 3),
     ("INC004", "confidence 0.9+"): (7, 7, 0, 0.646, 6),
@@ -89,6 +90,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT008", "moderate: a subscript written once in reverse"): (1, 1, 0, 0.207, 1),
     ("NOT008", "moderate: symbols switching subscript together in one block"): (1, 1, 0, 0.207, 1),
     ("NOT009", "moderate: one symbol, a unit of another dimension"): (2, 2, 0, 0.342, 1),
+    ("NOT010", "moderate: the key explains a symbol one letter off the display's"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate: column named by its number (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate: row and column named"): (6, 1, 5, 0.03, 1),
@@ -205,6 +207,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("STAT012", "weak: the section's one table of p-values"): (1, 1, 0, 0.207, 1),
     ("STAT013", "moderate: a coefficient's p against its cited table's standard error"): (1, 1, 0, 0.207, 1),
     ("STAT015", "moderate: significance word and interval in one clause"): (1, 1, 0, 0.207, 1),
+    ("STAT016", "weak: comparative and a non-significant p in one clause"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little"): (3, 3, 0, 0.439, 1),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little (unsure)"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095, 1),
@@ -236,9 +239,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (174, 134, 40, 0.702, 51),
+    "moderate": (176, 136, 40, 0.705, 52),
     "strong": (79, 78, 1, 0.932, 40),
-    "weak": (80, 37, 43, 0.357, 28),
+    "weak": (81, 38, 43, 0.364, 29),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
@@ -279,6 +282,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("DRF008", "moderate"): (1, 1, 0, 0.207, 1),
     ("DRF009", "moderate"): (6, 6, 0, 0.61, 3),
     ("DRF010", "moderate"): (9, 7, 2, 0.453, 6),
+    ("DRF011", "moderate"): (1, 1, 0, 0.207, 1),
     ("NOT001", "strong"): (1, 0, 1, 0.0, 0),
     ("NOT002", "moderate"): (2, 0, 2, 0.0, 0),
     ("NOT002", "weak"): (3, 0, 3, 0.0, 0),
@@ -291,6 +295,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT007", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT008", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT009", "moderate"): (2, 2, 0, 0.342, 1),
+    ("NOT010", "moderate"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate"): (21, 4, 17, 0.077, 4),
     ("NUM001", "strong"): (3, 3, 0, 0.439, 1),
     ("NUM001", "weak"): (32, 2, 30, 0.017, 2),
@@ -316,6 +321,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("STAT012", "weak"): (1, 1, 0, 0.207, 1),
     ("STAT013", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT015", "moderate"): (1, 1, 0, 0.207, 1),
+    ("STAT016", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate"): (5, 4, 1, 0.376, 2),
     ("TAB001", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB001", "weak"): (1, 1, 0, 0.207, 1),

@@ -638,9 +638,9 @@ def _with_heading(rng: random.Random, text: str, number: int) -> str:
     return "\n".join([*lines[:at], f"\\section{{Part {number}}}", *lines[at:]])
 
 
-def _staged_edits_mismatch(tmp_path: Path, code: str, engine: Engine) -> str | None:
-    """Typing and new headings in rule `code`'s positive fixture, checked in stages by `engine` as the editor does:
-    the first edit whose findings differ from a cold check's, or None."""
+def _staged_edits_mismatch(tmp_path: Path, code: str, engine: Engine, seed: int | None = None) -> str | None:
+    """Typing and new headings in rule `code`'s positive fixture (at random, from `seed`, else the code), checked in
+    stages by `engine` as the editor does: the first edit whose findings differ from a cold check's, or None."""
     from auditex.analyzers.staged_check import is_quick
 
     files = RuleFixture.read(Path(__file__).parent / "rules" / code / "positive.tex").files  # a `.bib` beside it too
@@ -648,7 +648,7 @@ def _staged_edits_mismatch(tmp_path: Path, code: str, engine: Engine) -> str | N
     text = str(files["main.tex"])
     project = Project(tmp_path, "main.tex")
     assert code in {finding.code for finding in engine.check(project)}, "the fixture must exercise the rule"
-    rng = random.Random(code)
+    rng = random.Random(code if seed is None else seed)
     for step in range(12):
         text = _with_heading(rng, text, step) if step % 3 == 0 else random_edit(rng, text)
         project.update("main.tex", text)
@@ -689,8 +689,9 @@ def _holding_its_section(rule: Rule) -> Rule:
 def test_a_rule_whose_parts_hold_offsets_marked_placed_keeps_a_stale_part(tmp_path):
     """A part that holds offsets (here its section's blocks), kept by its section's text and place alone: a section
     that typing earlier in the file moved gives its findings at the old offsets. The test above catches such a mark."""
-    wrong = [_holding_its_section(rule) if rule.code == "NOT009" else rule for rule in default_registry()]
-    assert _staged_edits_mismatch(tmp_path, "NOT009", Engine(Registry(wrong))) is not None
+    wrong = Registry([_holding_its_section(rule) if rule.code == "NOT009" else rule for rule in default_registry()])
+    # Whether twelve random edits move the section depends on where they fall: some of five sequences do.
+    assert any(_staged_edits_mismatch(tmp_path / str(seed), "NOT009", Engine(wrong), seed) is not None for seed in range(5))
 
 
 _DRAFTS = sorted(rule.code for rule in default_registry() if rule.code.startswith("DRF"))
