@@ -259,9 +259,6 @@ def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[ob
     return tables_by_label(item for _, _, part in feeding for item in part)
 
 
-Claim = TypeVar("Claim")
-
-
 class CitingClaim(Protocol):
     @property
     def labels(self) -> tuple[str, ...]: ...  # the tables it cites, its own sentence's first
@@ -309,17 +306,6 @@ def against_cited(
                     break
 
     return each
-
-
-def claims_with_tables(
-    parts: Sequence[tuple[object, Sequence[object]]], kind: type[Claim]
-) -> Iterator[tuple[Claim, dict[str, LabelledTable]]]:
-    """Each sentence of `kind` among a rule's per-section items, with every section's cited tables by label."""
-    by_label = tables_by_label(item for _, items in parts for item in items)
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, kind):
-                yield item, by_label
 
 
 @record(slots=True)
