@@ -21,6 +21,7 @@ from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
+from ..latex.source import value_hash
 from .row_names import names_header
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
@@ -236,6 +237,14 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
     """The tables that sections' parts show (those of type `kind`), by each of their labels: where a
     sentence's "Table 3" points, wherever in the paper the table sits."""
     return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
+
+
+def fed_shown_tables(part: Iterable[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
+    """What a section's tables (`ShownTable`) give a `Pairwise` combine's shared state (None: it shows none): their
+    labels and grids, each cell counted from the table's start, so typing in the prose before a table keeps every
+    section's findings (a statement is judged by the table's values, and reported where the statement is)."""
+    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
+    return fed or None
 
 
 @record(slots=True)

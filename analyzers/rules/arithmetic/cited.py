@@ -8,10 +8,9 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
-from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Finding
-from ...quantities import ShownTable, shown_table, tables_by_label
+from ...quantities import ShownTable, fed_shown_tables, shown_table, tables_by_label
 from ...registry import Pairwise
 from ..printed_tables import with_printed
 
@@ -40,15 +39,7 @@ def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[st
             if isinstance(item, kind):
                 yield from judge(item, tables)
 
-    return Pairwise(_fed_tables, _tables_by_label, each)
-
-
-def _fed_tables(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
-    """What a section's tables give every section's statements (None: it shows none): their labels and grids, each
-    cell counted from the table's start, so typing in the prose before a table keeps every section's findings
-    (a statement is judged by the table's values, and reported where the statement is)."""
-    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
-    return fed or None
+    return Pairwise(fed_shown_tables, _tables_by_label, each)
 
 
 def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
