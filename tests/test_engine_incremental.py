@@ -534,6 +534,17 @@ _KEPT_WORK = [
         ],
         [3, 3, 3, 2],
     ),
+    (
+        # The disclosure rules ask each section once per Section the manuscript hands on whether its text holds a pattern.
+        "DIS002",
+        lambda: _fixture_in_files("DIS002", "\\section{Experiments}"),
+        [
+            ("after.tex", "We train", "Typed here. We train"),
+            ("before.tex", "attention layer", "attention module"),
+            ("before.tex", "We propose", "On one GPU, we propose"),
+        ],
+        [1, 1, 1, 0],
+    ),
 ]
 
 

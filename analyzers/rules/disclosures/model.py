@@ -14,7 +14,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
 from ...finding import Finding
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...prefilter import may_match
 from ...violation import Violation
 
@@ -50,7 +50,14 @@ def any_text(
     only: tuple[SectionKind, ...] = (),
     skip: tuple[SectionKind, ...] = (),
 ) -> bool:
-    return any(find(placed.block.plain.text) for placed in text_blocks(section, only, skip))
+    return _any_text(SectionKey(section), find, only, skip)
+
+
+@lru_cache(maxsize=SECTION_CACHE_SIZE)
+def _any_text(key: SectionKey, find: Finder, only: tuple[SectionKind, ...], skip: tuple[SectionKind, ...]) -> bool:
+    """Asked once per Section the manuscript hands on: a combine asks of every section on each edit, and the
+    blocks of the sections an edit did not touch are not looked up again."""
+    return any(find(placed.block.plain.text) for placed in text_blocks(key.section, only, skip))
 
 
 def flag_heading(ctx: RuleContext, section: Section, violation: Violation) -> Finding:
