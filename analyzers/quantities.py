@@ -22,6 +22,7 @@ from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
 from ..latex.source import value_hash
+from .memo import TEXT_CACHE_SIZE
 from .row_names import names_header
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
@@ -130,6 +131,17 @@ def _name_words(text: str) -> frozenset[str]:
     numbered = {f"{word.lower()} {number}" for word, number in _NUMBERED.findall(text) if word.lower() not in _POINTERS}
     numbered |= {column_word(int(number)) for match in _COLUMN_REFERENCE.finditer(text) for number in re.findall(r"\d+", match.group(1))}
     return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
+
+
+def searched_by_text(pattern: DeferredPattern) -> Callable[[str], bool]:
+    """Whether `pattern` matches in a text, kept by the text: a section's walk asks of each of its blocks on every
+    edit, and an edit searches the edited block alone."""
+
+    @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+    def found(text: str) -> bool:
+        return pattern.search(text) is not None
+
+    return found
 
 
 def rendered(words: frozenset[str], text: str, printed: Callable[[str], str]) -> frozenset[str]:

@@ -419,6 +419,12 @@ def _comparisons() -> dict[str, str]:
     return {"main.tex": main, "tables.tex": "\\section{Results}\nWe report accuracy.\n\n" + table, "claims.tex": claims}
 
 
+def _comparison_and_another_sentence() -> dict[str, str]:
+    """TAB007 reads a paragraph's comparisons sentence by sentence, each kept by its text and the tables it cites."""
+    texts = _comparisons()
+    return texts | {"claims.tex": texts["claims.tex"].replace("(Table~\\ref{tab:main}).", "(Table~\\ref{tab:main}). We note the gap.")}
+
+
 def _reported_statistics() -> dict[str, str]:
     """NUM004 keeps each section's findings while every section's coefficient tables are the same (its `Pairwise`)."""
     fixture = (Path(__file__).parent / "rules" / "NUM004" / "positive.tex").read_text()
@@ -482,6 +488,16 @@ _KEPT_WORK = [
             ("tables.tex", "MixUp & 94.3", "MixUp & 95.5"),
         ],
         [1, 1, 1, 0],
+    ),
+    (
+        "TAB007",
+        _comparison_and_another_sentence,
+        [
+            ("claims.tex", "MixUp outperforms CutMix", "CutMix outperforms MixUp"),
+            ("claims.tex", "We note the gap.", "We note the small gap."),
+            ("claims.tex", "CutMix outperforms MixUp", "MixUp outperforms CutMix"),
+        ],
+        [1, 0, 0, 1],
     ),
     (
         "NUM001",
