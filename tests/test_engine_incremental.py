@@ -510,6 +510,17 @@ _KEPT_WORK = [
         [4, 4, 4, 3],
     ),
     (
+        # A quote's fields are kept by what is read of it, its paragraph's citations among them.
+        "NUM001",
+        lambda: _fixture_in_files("NUM001", "\\section{Effects}"),
+        [
+            ("after.tex", "Table~\\ref{tab:effects} reports", "The next table reports"),
+            ("after.tex", "In model 3", "Typed here. In model 3"),
+            ("after.tex", "The next table reports", "Table~\\ref{tab:effects} reports"),
+        ],
+        [4, 3, 3, 4],
+    ),
+    (
         "NUM014",
         lambda: _fixture_in_files("NUM014", "\\section{Timing}", before="Direct prompting reaches"),
         [
