@@ -171,10 +171,11 @@ def column_word(number: int) -> str:
     return f"column {number}"
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def referenced_labels(text: str) -> frozenset[str]:
-    """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
-    which would otherwise make a long paragraph's work quadratic."""
+    """The labels `text` references. Remembered by text: each sentence of a paragraph asks for the paragraph's,
+    which would otherwise make a long paragraph's work quadratic, and a section's walk asks of every sentence and
+    paragraph on each edit."""
     return frozenset(key.strip() for match in _REF.finditer(text) for key in (match.group(1) or match.group(2) or "").split(","))
 
 

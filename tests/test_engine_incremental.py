@@ -701,7 +701,9 @@ _PLACED_PARTS = sorted(rule.code for rule in default_registry() if rule.placed_p
 _FEEDS_ALL = sorted(rule.code for rule in default_registry() if rule.pairwise is not None and rule.pairwise.feeds_all)
 
 
-@pytest.mark.parametrize("code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", "NUM007", "NUM016", *_PLACED_PARTS, *_FEEDS_ALL}))
+@pytest.mark.parametrize(
+    "code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", "NUM007", "NUM016", "TAB012", *_PLACED_PARTS, *_FEEDS_ALL})
+)
 def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
     """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
     paper's tables), every rule whose parts are kept by their section's text and place, and every split combine

@@ -292,23 +292,34 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
     plain = placed.block.plain.text
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
-        competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
-        claim = next(
-            (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
-            None,
-        )
-        if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
+        claim = _superlative(sentence)
+        if claim is None:
             continue
         own = sentence_refs(sentence, placed.block)
         labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
-            anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
+            begin, finish, word = claim
+            anchor = ctx.report_block(placed, start + begin, start + finish, "")
             # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
             # the one the superlative's own clause names before it: words after it may name the table's other
             # variables ("the highest prevalence of X"), and another clause another subject ("(which gave the best …)").
-            clause = re.split(r"[,;:()]", sentence[: claim.start()])[-1]
+            clause = re.split(r"[,;:()]", sentence[:begin])[-1]
             subject = sentence if own and not _whole_table(sentence) else clause
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, subject)
+            yield _BestClaim(labels, sentence, word, anchor, not own, subject)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _superlative(sentence: str) -> tuple[int, int, str] | None:
+    """The sentence's first superlative that names no competitors, unless the sentence scopes it (where it stands and
+    its word, lower-case): kept by its text, so typing in a paragraph reads the sentence typed in alone."""
+    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+    claim = next(
+        (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
+        None,
+    )
+    if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
+        return None
+    return claim.start(), claim.end(), claim.group(1).lower()
 
 
 def _contradicted(
