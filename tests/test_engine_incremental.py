@@ -594,6 +594,22 @@ def test_a_rules_work_kept_per_section_gives_a_cold_checks_findings_after_edits(
     assert seen == counts
 
 
+def test_the_acronym_definitions_read_once_per_index_follow_an_edit(tmp_path):
+    """NOT003 and NOT006 share the paper's acronym definitions, read once per index: a definition typed anew gives a
+    cold check's findings on the next check (checked before a cold check could replace what is kept)."""
+    text = (Path(__file__).parent / "rules" / "NOT003" / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert any(finding.code == "NOT003" for finding in engine.check(project))
+    text = text.replace("representation learning (RL)", "representation learning (ReL)")
+    project.update("main.tex", text)
+    incremental = engine.check(project)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+    assert _dumped(incremental) == _dumped(cold)
+    assert not any(finding.code == "NOT003" for finding in cold)
+
+
 STALE_PARTS = r"""\section{Intro}
 We study things here.
 \section{Results}
