@@ -303,6 +303,9 @@ def _listed(after: str) -> tuple[str, ...]:
     return items if len(items) > 1 else ()
 
 
+# Kept by the table and claim objects (the claim kept by its sentence, the table while the sections feed the same):
+# an edit judges the edited section's claims again, and only those whose sentence or table changed read a grid.
+@lru_cache(maxsize=256)
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
     """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
     grid = Grid.of(cited.table, rule_macros)
