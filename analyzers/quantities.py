@@ -22,7 +22,7 @@ from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
 from ..latex.source import value_hash
-from .memo import TEXT_CACHE_SIZE
+from .memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
 from .row_names import names_header
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
@@ -256,8 +256,26 @@ def fed_shown_tables(part: Iterable[object]) -> tuple[tuple[tuple[str, ...], str
     """What a section's tables (`ShownTable`) give a `Pairwise` combine's shared state (None: it shows none): their
     labels and grids, each cell counted from the table's start, so typing in the prose before a table keeps every
     section's findings (a statement is judged by the table's values, and reported where the statement is)."""
-    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
+    fed = tuple((item.labels, table_digest(item.table, item.table.start)) for item in part if isinstance(item, ShownTable))
     return fed or None
+
+
+# Each table's digest by the table object and the offset its cells are counted from (a parse rebuilds a table it
+# changes): the rules that judge statements against tables feed on the same tables, each digested once.
+_TABLE_DIGESTS: dict[tuple[int, int], tuple[Table, str]] = {}
+
+
+def table_digest(table: Table, start: int) -> str:
+    """The table with every cell counted from `start` (its own start or its block's), as a `Pairwise` feed digests it."""
+    key = (id(table), start)
+    kept = _TABLE_DIGESTS.get(key)
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    if len(_TABLE_DIGESTS) >= SECTION_CACHE_SIZE:
+        _TABLE_DIGESTS.clear()
+    digest = value_hash(table.shifted(-start))
+    _TABLE_DIGESTS[key] = (table, digest)
+    return digest
 
 
 @record(slots=True)
