@@ -12,18 +12,23 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
 from ..latex.source import value_hash
+from .finding import Finding
 from .memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
+from .registry import Pairwise
 from .row_names import names_header
+
+if TYPE_CHECKING:
+    from .context import RuleContext
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
@@ -231,6 +236,8 @@ class TableAt:
 
 Shown = TypeVar("Shown", bound=ShownTable)
 At = TypeVar("At", bound=TableAt)
+Judged = TypeVar("Judged")
+ByLabel = TypeVar("ByLabel", bound=Mapping[str, Table])
 
 
 def shown_tables(parts: Iterable[tuple[Section, Iterable[object]]]) -> Iterator[ShownTable]:
@@ -258,6 +265,23 @@ def fed_shown_tables(part: Iterable[object]) -> tuple[tuple[tuple[str, ...], str
     section's findings (a statement is judged by the table's values, and reported where the statement is)."""
     fed = tuple((item.labels, table_digest(item.table, item.table.start)) for item in part if isinstance(item, ShownTable))
     return fed or None
+
+
+def judged_against_tables(
+    kind: type[Judged],
+    judge: Callable[[Judged, ByLabel], Iterable[Finding]],
+    tables: Callable[[RuleContext, list[tuple[int, Section, list[object]]]], ByLabel],
+) -> Pairwise:
+    """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
+    tables by label (`tables` builds them from the sections that show some): an edit judges the edited section's
+    statements again, and every section's only when a table changes."""
+
+    def each(ctx: RuleContext, by_label: ByLabel, place: int, section: Section, part: list[object]) -> Iterator[Finding]:
+        for item in part:
+            if isinstance(item, kind):
+                yield from judge(item, by_label)
+
+    return Pairwise(fed_shown_tables, tables, each)
 
 
 # Each table's digest by the table object and the offset its cells are counted from (a parse rebuilds a table it

@@ -10,7 +10,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
 from ...context import RuleContext
 from ...finding import Finding
-from ...quantities import ShownTable, fed_shown_tables, shown_table, tables_by_label
+from ...quantities import ShownTable, judged_against_tables, shown_table, tables_by_label
 from ...registry import Pairwise
 from ..printed_tables import with_printed
 
@@ -31,15 +31,8 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
 
 def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
-    tables by label: an edit judges the edited section's statements again, and every section's only when a
-    table changes."""
-
-    def each(ctx: RuleContext, tables: Mapping[str, Table], place: int, section: Section, part: list[object]) -> Iterator[Finding]:
-        for item in part:
-            if isinstance(item, kind):
-                yield from judge(item, tables)
-
-    return Pairwise(fed_shown_tables, _tables_by_label, each)
+    tables by label, a table's printed number among them."""
+    return judged_against_tables(kind, judge, _tables_by_label)
 
 
 def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:

@@ -15,7 +15,7 @@ from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
-from ...quantities import ShownTable, agrees, body_cells, fed_shown_tables, shown_table, spelled, tables_by_label
+from ...quantities import ShownTable, agrees, body_cells, judged_against_tables, shown_table, spelled, tables_by_label
 from ...registry import Pairwise
 from ...violation import Violation
 
@@ -129,18 +129,11 @@ def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[
 
 def against_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, Table]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine over `tables_and_statements` parts that judges each statement of type `kind` against the
-    paper's tables by label (the last one shown under a label): an edit judges the edited section's statements
-    again, and every section's only when a table changes."""
-
-    def each(ctx: RuleContext, tables: dict[str, Table], place: int, section: Section, part: Sequence[object]) -> Iterator[Finding]:
-        for item in part:
-            if isinstance(item, kind):
-                yield from judge(item, tables)
-
-    return Pairwise(fed_shown_tables, _tables_by_label, each)
+    paper's tables by label (the last one shown under a label)."""
+    return judged_against_tables(kind, judge, _tables_by_label)
 
 
-def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, Table]:
+def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> dict[str, Table]:
     return {label: shown.table for label, shown in tables_by_label([(section, part) for _, section, part in feeding], ShownTable).items()}
 
 
