@@ -12,16 +12,23 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..latex.deferred_pattern import DeferredPattern
 from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
+from ..latex.source import value_hash
+from .finding import Finding
+from .memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
+from .registry import Pairwise
 from .row_names import names_header
+
+if TYPE_CHECKING:
+    from .context import RuleContext
 
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _MACRO = DeferredPattern(r"\\[A-Za-z@]+")
@@ -131,6 +138,17 @@ def _name_words(text: str) -> frozenset[str]:
     return frozenset(({word.lower() for word in _WORD.findall(text) if len(word) > 1} - _GENERIC) | macros | numbered)
 
 
+def searched_by_text(pattern: DeferredPattern) -> Callable[[str], bool]:
+    """Whether `pattern` matches in a text, kept by the text: a section's walk asks of each of its blocks on every
+    edit, and an edit searches the edited block alone."""
+
+    @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
+    def found(text: str) -> bool:
+        return pattern.search(text) is not None
+
+    return found
+
+
 def rendered(words: frozenset[str], text: str, printed: Callable[[str], str]) -> frozenset[str]:
     """A sentence's words with those of its rendering, where it calls a macro the paper defines
     ("\\calvin" as the "CALVIN" it prints): a sentence naming a row through the macro names the row written out."""
@@ -158,10 +176,11 @@ def column_word(number: int) -> str:
     return f"column {number}"
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
 def referenced_labels(text: str) -> frozenset[str]:
-    """The labels `text` references. Remembered: each sentence of a paragraph asks for the paragraph's,
-    which would otherwise make a long paragraph's work quadratic."""
+    """The labels `text` references. Remembered by text: each sentence of a paragraph asks for the paragraph's,
+    which would otherwise make a long paragraph's work quadratic, and a section's walk asks of every sentence and
+    paragraph on each edit."""
     return frozenset(key.strip() for match in _REF.finditer(text) for key in (match.group(1) or match.group(2) or "").split(","))
 
 
@@ -217,6 +236,8 @@ class TableAt:
 
 Shown = TypeVar("Shown", bound=ShownTable)
 At = TypeVar("At", bound=TableAt)
+Judged = TypeVar("Judged")
+ByLabel = TypeVar("ByLabel", bound=Mapping[str, Table])
 
 
 def shown_tables(parts: Iterable[tuple[Section, Iterable[object]]]) -> Iterator[ShownTable]:
@@ -236,6 +257,49 @@ def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type
     """The tables that sections' parts show (those of type `kind`), by each of their labels: where a
     sentence's "Table 3" points, wherever in the paper the table sits."""
     return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
+
+
+def fed_shown_tables(part: Iterable[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
+    """What a section's tables (`ShownTable`) give a `Pairwise` combine's shared state (None: it shows none): their
+    labels and grids, each cell counted from the table's start, so typing in the prose before a table keeps every
+    section's findings (a statement is judged by the table's values, and reported where the statement is)."""
+    fed = tuple((item.labels, table_digest(item.table, item.table.start)) for item in part if isinstance(item, ShownTable))
+    return fed or None
+
+
+def judged_against_tables(
+    kind: type[Judged],
+    judge: Callable[[Judged, ByLabel], Iterable[Finding]],
+    tables: Callable[[RuleContext, list[tuple[int, Section, list[object]]]], ByLabel],
+) -> Pairwise:
+    """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
+    tables by label (`tables` builds them from the sections that show some): an edit judges the edited section's
+    statements again, and every section's only when a table changes."""
+
+    def each(ctx: RuleContext, by_label: ByLabel, place: int, section: Section, part: list[object]) -> Iterator[Finding]:
+        for item in part:
+            if isinstance(item, kind):
+                yield from judge(item, by_label)
+
+    return Pairwise(fed_shown_tables, tables, each)
+
+
+# Each table's digest by the table object and the offset its cells are counted from (a parse rebuilds a table it
+# changes): the rules that judge statements against tables feed on the same tables, each digested once.
+_TABLE_DIGESTS: dict[tuple[int, int], tuple[Table, str]] = {}
+
+
+def table_digest(table: Table, start: int) -> str:
+    """The table with every cell counted from `start` (its own start or its block's), as a `Pairwise` feed digests it."""
+    key = (id(table), start)
+    kept = _TABLE_DIGESTS.get(key)
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    if len(_TABLE_DIGESTS) >= SECTION_CACHE_SIZE:
+        _TABLE_DIGESTS.clear()
+    digest = value_hash(table.shifted(-start))
+    _TABLE_DIGESTS[key] = (table, digest)
+    return digest
 
 
 @record(slots=True)

@@ -419,6 +419,12 @@ def _comparisons() -> dict[str, str]:
     return {"main.tex": main, "tables.tex": "\\section{Results}\nWe report accuracy.\n\n" + table, "claims.tex": claims}
 
 
+def _comparison_and_another_sentence() -> dict[str, str]:
+    """TAB007 reads a paragraph's comparisons sentence by sentence, each kept by its text and the tables it cites."""
+    texts = _comparisons()
+    return texts | {"claims.tex": texts["claims.tex"].replace("(Table~\\ref{tab:main}).", "(Table~\\ref{tab:main}). We note the gap.")}
+
+
 def _reported_statistics() -> dict[str, str]:
     """NUM004 keeps each section's findings while every section's coefficient tables are the same (its `Pairwise`)."""
     fixture = (Path(__file__).parent / "rules" / "NUM004" / "positive.tex").read_text()
@@ -484,6 +490,16 @@ _KEPT_WORK = [
         [1, 1, 1, 0],
     ),
     (
+        "TAB007",
+        _comparison_and_another_sentence,
+        [
+            ("claims.tex", "MixUp outperforms CutMix", "CutMix outperforms MixUp"),
+            ("claims.tex", "We note the gap.", "We note the small gap."),
+            ("claims.tex", "CutMix outperforms MixUp", "MixUp outperforms CutMix"),
+        ],
+        [1, 0, 0, 1],
+    ),
+    (
         "NUM001",
         lambda: _fixture_in_files("NUM001", "\\section{Effects}"),
         [
@@ -492,6 +508,17 @@ _KEPT_WORK = [
             ("before.tex", "Ours & 38.66", "Ours & 48.66"),
         ],
         [4, 4, 4, 3],
+    ),
+    (
+        # A quote's fields are kept by what is read of it, its paragraph's citations among them.
+        "NUM001",
+        lambda: _fixture_in_files("NUM001", "\\section{Effects}"),
+        [
+            ("after.tex", "Table~\\ref{tab:effects} reports", "The next table reports"),
+            ("after.tex", "In model 3", "Typed here. In model 3"),
+            ("after.tex", "The next table reports", "Table~\\ref{tab:effects} reports"),
+        ],
+        [4, 3, 3, 4],
     ),
     (
         "NUM014",
@@ -534,6 +561,17 @@ _KEPT_WORK = [
         ],
         [3, 3, 3, 2],
     ),
+    (
+        # The disclosure rules ask each section once per Section the manuscript hands on whether its text holds a pattern.
+        "DIS002",
+        lambda: _fixture_in_files("DIS002", "\\section{Experiments}"),
+        [
+            ("after.tex", "We train", "Typed here. We train"),
+            ("before.tex", "attention layer", "attention module"),
+            ("before.tex", "We propose", "On one GPU, we propose"),
+        ],
+        [1, 1, 1, 0],
+    ),
 ]
 
 
@@ -554,6 +592,22 @@ def test_a_rules_work_kept_per_section_gives_a_cold_checks_findings_after_edits(
         assert _dumped(engine.check(project)) == _dumped(cold)
         seen.append(sum(f.code == code for f in cold))
     assert seen == counts
+
+
+def test_the_acronym_definitions_read_once_per_index_follow_an_edit(tmp_path):
+    """NOT003 and NOT006 share the paper's acronym definitions, read once per index: a definition typed anew gives a
+    cold check's findings on the next check (checked before a cold check could replace what is kept)."""
+    text = (Path(__file__).parent / "rules" / "NOT003" / "positive.tex").read_text(encoding="utf-8")
+    write_project(tmp_path, {"main.tex": text})
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert any(finding.code == "NOT003" for finding in engine.check(project))
+    text = text.replace("representation learning (RL)", "representation learning (ReL)")
+    project.update("main.tex", text)
+    incremental = engine.check(project)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"main.tex": text}))
+    assert _dumped(incremental) == _dumped(cold)
+    assert not any(finding.code == "NOT003" for finding in cold)
 
 
 STALE_PARTS = r"""\section{Intro}
@@ -664,7 +718,9 @@ _PLACED_PARTS = sorted(rule.code for rule in default_registry() if rule.placed_p
 _FEEDS_ALL = sorted(rule.code for rule in default_registry() if rule.pairwise is not None and rule.pairwise.feeds_all)
 
 
-@pytest.mark.parametrize("code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", *_PLACED_PARTS, *_FEEDS_ALL}))
+@pytest.mark.parametrize(
+    "code", sorted({"NOT009", "ARI004", "ARI014", "TAB008", "NUM007", "NUM016", "TAB012", *_PLACED_PARTS, *_FEEDS_ALL})
+)
 def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):
     """Rules whose sections' statements are judged against what other sections hold (a symbol's other units, the
     paper's tables), every rule whose parts are kept by their section's text and place, and every split combine

@@ -8,10 +8,9 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
-from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Finding
-from ...quantities import ShownTable, shown_table, tables_by_label
+from ...quantities import ShownTable, judged_against_tables, shown_table, tables_by_label
 from ...registry import Pairwise
 from ..printed_tables import with_printed
 
@@ -32,23 +31,8 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
 
 def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
-    tables by label: an edit judges the edited section's statements again, and every section's only when a
-    table changes."""
-
-    def each(ctx: RuleContext, tables: Mapping[str, Table], place: int, section: Section, part: list[object]) -> Iterator[Finding]:
-        for item in part:
-            if isinstance(item, kind):
-                yield from judge(item, tables)
-
-    return Pairwise(_fed_tables, _tables_by_label, each)
-
-
-def _fed_tables(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
-    """What a section's tables give every section's statements (None: it shows none): their labels and grids, each
-    cell counted from the table's start, so typing in the prose before a table keeps every section's findings
-    (a statement is judged by the table's values, and reported where the statement is)."""
-    fed = tuple((item.labels, value_hash(item.table.shifted(-item.table.start))) for item in part if isinstance(item, ShownTable))
-    return fed or None
+    tables by label, a table's printed number among them."""
+    return judged_against_tables(kind, judge, _tables_by_label)
 
 
 def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:

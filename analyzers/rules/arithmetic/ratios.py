@@ -162,6 +162,7 @@ class RatioClaim:
         return high >= self.factor - spread and low <= self.factor + spread
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # kept by text: a section's walk asks of each of its blocks on every edit
 def may_state_ratio(text: str) -> bool:
     """Whether `text` may state a factor: one short pattern, so a paragraph without one is not split into sentences."""
     return _FACTOR_HINT.search(text) is not None

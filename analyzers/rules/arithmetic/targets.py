@@ -49,6 +49,7 @@ class Difference:
     second: Cell
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # kept by text: a section's walk asks of each of its blocks on every edit
 def may_state_target(text: str) -> bool:
     return _HINT.search(text) is not None
 

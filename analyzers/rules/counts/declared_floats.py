@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
@@ -12,6 +13,7 @@ from ....latex.model import BlockKind
 from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..drafts.float_layout import float_layout
@@ -139,9 +141,15 @@ def declared_float_count(ctx: RuleContext, section: Section) -> Iterator[_Float 
             yield from _declarations(ctx, placed)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _declared_in(text: str) -> tuple[re.Match[str], ...]:
+    """A paragraph's declared counts, kept by its text: a section's walk asks of each of its paragraphs on every edit."""
+    return tuple(_DECLARED.finditer(text))
+
+
 def _declarations(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Declaration]:
     """The counts of figures and tables a paragraph declares, placed; their message waits for the combine's count."""
-    for match in _DECLARED.finditer(placed.block.plain.text):
+    for match in _declared_in(placed.block.plain.text):
         kind, declared = match.group(1).lower().rstrip("s"), int(match.group(2))
         start, end = placed.block.plain.source_span(match.start(2), match.end(2))
         evidence = Evidence(

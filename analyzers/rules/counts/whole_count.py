@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -45,6 +46,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Related, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import shown_table
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
@@ -411,6 +413,7 @@ def whole_count_restated(ctx: RuleContext, section: Section) -> list[TableWhole 
     return found
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)  # kept by text: a section's walk asks of each of its blocks on every edit
 def _may_hold(text: str, abstract: bool) -> bool:
     """Whether `text` may state a whole: a digit, and in the body a word that marks one (plain substring tests, far
     cheaper than reading)."""

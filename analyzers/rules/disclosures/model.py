@@ -14,7 +14,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, SectionKind
 from ...context import RuleContext
 from ...finding import Finding
-from ...memo import TEXT_CACHE_SIZE
+from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE
 from ...prefilter import may_match
 from ...violation import Violation
 
@@ -50,7 +50,22 @@ def any_text(
     only: tuple[SectionKind, ...] = (),
     skip: tuple[SectionKind, ...] = (),
 ) -> bool:
-    return any(find(placed.block.plain.text) for placed in text_blocks(section, only, skip))
+    if (only and section.kind not in only) or section.kind in skip:
+        return False
+    # Asked once per Section the manuscript hands on (held, so its id stays its own) and finder (a module's, for
+    # good): a combine asks of every section on each edit, and the blocks of those an edit left are not looked up.
+    key = (id(section), id(find))
+    kept = _HELD.get(key)
+    if kept is not None and kept[0] is section:
+        return kept[1]
+    if len(_HELD) >= SECTION_CACHE_SIZE:
+        _HELD.clear()
+    held = any(find(placed.block.plain.text) for placed in text_blocks(section))
+    _HELD[key] = (section, held)
+    return held
+
+
+_HELD: dict[tuple[int, int], tuple[Section, bool]] = {}
 
 
 def flag_heading(ctx: RuleContext, section: Section, violation: Violation) -> Finding:

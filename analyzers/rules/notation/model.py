@@ -152,7 +152,29 @@ def acronym_definitions(ctx: RuleContext) -> Iterator[tuple[str, Acronym]]:
 
 def all_acronym_definitions(ctx: RuleContext) -> list[AcronymDefinition]:
     """Package definitions, then the body's in reading order: inline ones, and phrases before an
-    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)")."""
+    acronym defined elsewhere that do not spell it ("Adaptive Recurrent Unit (SRU)"). Read once per index (the
+    list is shared, never changed): NOT003 and NOT006 each ask on every edit."""
+    return _all_acronym_definitions(_ByIndex(ctx))
+
+
+class _ByIndex:
+    """A rule's context as a cache key: the same while the project holds the same index (every change builds a new one)."""
+
+    __slots__ = ("ctx", "index")
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx, self.index = ctx, ctx.whole_project.index
+
+    def __hash__(self) -> int:
+        return id(self.index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ByIndex) and other.index is self.index
+
+
+@lru_cache(maxsize=1)  # the rules of one check ask in turn; holding more would hold old indexes
+def _all_acronym_definitions(key: _ByIndex) -> list[AcronymDefinition]:
+    ctx = key.ctx
     definitions = [AcronymDefinition(file, acronym, None, True) for file, acronym in ctx.index.acronyms]
     inline: dict[int, list[Acronym]] = {}
     holders: dict[int, PlacedBlock] = {}

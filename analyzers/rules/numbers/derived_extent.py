@@ -35,7 +35,7 @@ Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated cha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
@@ -47,17 +47,17 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, tables_by_label
+from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .extents import (
     End,
+    against_tables,
     stated_averages,
     stated_bounds,
     stated_finding,
     stated_ranges,
     stated_ratio_ranges,
-    statements_of,
     tables_and_statements,
 )
 
@@ -246,12 +246,6 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
         return
 
 
-def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Extent]]]) -> Iterator[Finding]:
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for stated in statements_of(parts, _Extent):
-        yield from _not_given(stated, tables)
-
-
 @rule(
     "NUM016",
     "derived-extent-not-in-table",
@@ -259,7 +253,7 @@ def _against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownT
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_against_tables,
+    combine=against_tables(_Extent, _not_given),
 )
 def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Extent]:
     """## What it does

@@ -6,7 +6,7 @@ Mean, SD) gives a row's extent."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,7 +15,8 @@ from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
-from ...quantities import ShownTable, agrees, body_cells, shown_table, spelled
+from ...quantities import ShownTable, agrees, body_cells, judged_against_tables, shown_table, spelled, tables_by_label
+from ...registry import Pairwise
 from ...violation import Violation
 
 Stated = TypeVar("Stated")
@@ -124,6 +125,16 @@ def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[State
 def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[Stated]) -> Iterator[Stated]:
     """The statements of type `kind` that sections' parts hold, in reading order."""
     return (item for _, items in parts for item in items if isinstance(item, kind))
+
+
+def against_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, Table]], Iterable[Finding]]) -> Pairwise:
+    """A `Pairwise` combine over `tables_and_statements` parts that judges each statement of type `kind` against the
+    paper's tables by label (the last one shown under a label)."""
+    return judged_against_tables(kind, judge, _tables_by_label)
+
+
+def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> dict[str, Table]:
+    return {label: shown.table for label, shown in tables_by_label([(section, part) for _, section, part in feeding], ShownTable).items()}
 
 
 def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:

@@ -26,7 +26,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import shown_table, slack
+from ...quantities import searched_by_text, shown_table, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..tables.model import Grid, cell_statement
@@ -39,7 +39,7 @@ FOLD = DeferredPattern(
     r"(?=\s+(?:\w+\s+){0,2}?(?:increase|decrease|higher|lower|more|less|greater|up|down|change|enrich|abundance|reduc|elevat))",
     re.IGNORECASE,
 )
-_MAY_STATE_FOLD = DeferredPattern(r"fold|times", re.IGNORECASE)
+_may_state_fold = searched_by_text(DeferredPattern(r"fold|times", re.IGNORECASE))
 # A header that can name a row in a sentence: a symbol with a digit or two capitals ("HSPA6", "Abcd1", "MAFF"), not a word ("Total").
 _NAMING_HEADER = DeferredPattern(r"\d|[A-Z].*[A-Z]")
 
@@ -200,7 +200,7 @@ def fold_not_log_fold(ctx: RuleContext, section: Section) -> Iterator[_LogTable 
             table = _log_table(block, Grid.of(shown.table))
             if table is not None:
                 yield table
-        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _MAY_STATE_FOLD.search(text := placed.block.plain.text):
+        if placed.kind in (BlockKind.PARAGRAPH, BlockKind.CAPTION) and _may_state_fold(text := placed.block.plain.text):
             for start, end in sentence_spans(text):
                 for fold in FOLD.finditer(text[start:end]):
                     yield StatedFold.of(block, text[start:end], start, fold)

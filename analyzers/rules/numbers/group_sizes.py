@@ -165,32 +165,34 @@ def _paragraphs(section: Section) -> Iterator[_Paragraph]:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _sentences(text: str) -> tuple[_Sentence, ...]:
     """A paragraph's sentences with two or more whole numbers, kept by text so an edit reads its paragraph alone."""
-    found_sentences = []
+    found = []
     for start, end in sentence_spans(text):
-        sentence = text[start:end]
-        found = [
-            (match, bool(_SIZE_BEFORE.search(sentence, 0, match.start())))
-            for match in _WHOLE.finditer(sentence)
-            if not _SET_BEFORE.search(sentence, 0, match.start()) or _SIZE_BEFORE.search(sentence, 0, match.start())
-        ]
-        if len(found) < 2:
-            continue
-        tokens = [(match.start(), match.group().lower()) for match in _TOKEN.finditer(sentence)]
-        place = {at: index for index, (at, _) in enumerate(tokens)}
-        numbers = tuple(
-            (
-                int(match.group(1).replace(",", "")),
-                place[match.start()],
-                (start + match.start(), start + match.end()),
-                after,
-            )
-            for match, after in found
-            if match.start() in place
-        )
-        found_sentences.append(
-            _Sentence(tuple(word for _, word in tokens), numbers, bool(_RESPECTIVELY.search(sentence)), " ".join(sentence.split()))
-        )
-    return tuple(found_sentences)
+        read = _sentence(text[start:end])
+        if read is not None:
+            numbers = tuple((value, place, (start + begin, start + finish), after) for value, place, (begin, finish), after in read.numbers)
+            found.append(_Sentence(read.tokens, numbers, read.respectively, read.text))
+    return tuple(found)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _sentence(sentence: str) -> _Sentence | None:
+    """A sentence with two or more whole numbers (their spans counted from its start), else None: kept by its text,
+    so typing in a paragraph reads the sentence typed in alone."""
+    found = [
+        (match, bool(_SIZE_BEFORE.search(sentence, 0, match.start())))
+        for match in _WHOLE.finditer(sentence)
+        if not _SET_BEFORE.search(sentence, 0, match.start()) or _SIZE_BEFORE.search(sentence, 0, match.start())
+    ]
+    if len(found) < 2:
+        return None
+    tokens = [(match.start(), match.group().lower()) for match in _TOKEN.finditer(sentence)]
+    place = {at: index for index, (at, _) in enumerate(tokens)}
+    numbers = tuple(
+        (int(match.group(1).replace(",", "")), place[match.start()], (match.start(), match.end()), after)
+        for match, after in found
+        if match.start() in place
+    )
+    return _Sentence(tuple(word for _, word in tokens), numbers, bool(_RESPECTIVELY.search(sentence)), " ".join(sentence.split()))
 
 
 def _places(sentence: _Sentence, member: _Member) -> list[int]:

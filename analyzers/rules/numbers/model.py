@@ -280,25 +280,43 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
 
 
 class MentionKey:
-    """A number as a cache key: its mention, the same object while its block's text is unchanged (`mentions`
-    keeps them by text), its block's kind and, for a caption, the float it describes. What is read of it alone
-    is then read once per paragraph text."""
+    """A number as a cache key by what `_quoted` reads of it: its mention counted from its sentence's start, the
+    other numbers of its sentence, its block's kind, the float a caption describes and the labels its block cites.
+    A number of a sentence that typing did not touch is read once, though its paragraph's text changed (a field
+    `_quoted` comes to read belongs in `read`)."""
 
-    __slots__ = ("number",)
+    __slots__ = ("number", "read")
 
     def __init__(self, number: NumberInContext) -> None:
         self.number = number
+        mention, placed = number.mention, number.block
+        start, text = mention.sentence_start, placed.block.plain.text
+        self.read = (
+            mention.value,
+            mention.text,
+            mention.decimals,
+            mention.percent,
+            mention.sentence,
+            mention.subject,
+            mention.role,
+            mention.plain_start - start,
+            mention.plain_end - start,
+            tuple((other.value, other.decimals, other.plain_start - start) for other in _by_sentence(text)[start]),
+            placed.kind,
+            tuple(placed.block.describes),
+            _paragraph_refs(text),
+        )
 
     def __hash__(self) -> int:
-        return hash((id(self.number.mention), self.number.block.kind, tuple(self.number.block.block.describes)))
+        return hash(self.read)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, MentionKey)
-            and other.number.mention is self.number.mention
-            and other.number.block.kind is self.number.block.kind
-            and other.number.block.block.describes == self.number.block.block.describes
-        )
+        return isinstance(other, MentionKey) and other.read == self.read
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _paragraph_refs(text: str) -> frozenset[str]:
+    return referenced_labels(text)
 
 
 _Quoted = tuple[

@@ -119,14 +119,24 @@ def _block_statements(read: Read, may_hold: MayHold, text: str) -> tuple[_Found,
     """Kept by the block's text: an edit reads the edited paragraph again, not the rest of its section."""
     if not may_hold(text):
         return ()
-    found = []
-    for begin, finish in sentence_spans(text):
-        sentence = text[begin:finish]
-        if may_hold(sentence):
-            for start, end, key, values, written, words in read(sentence):
-                line = " ".join(sentence.split())
-                found.append((begin + start, begin + end, key, values, written, words, line, _near_names(sentence, start, end)))
-    return tuple(found)
+    return tuple(
+        (begin + start, begin + end, key, values, written, words, line, names)
+        for begin, finish in sentence_spans(text)
+        for start, end, key, values, written, words, line, names in _sentence_statements(read, may_hold, text[begin:finish])
+    )
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _sentence_statements(read: Read, may_hold: MayHold, sentence: str) -> tuple[_Found, ...]:
+    """A sentence's statements, start and end in the sentence: kept by its text, so typing in a paragraph reads the
+    sentence typed in alone."""
+    if not may_hold(sentence):
+        return ()
+    line = " ".join(sentence.split())
+    return tuple(
+        (start, end, key, values, written, words, line, _near_names(sentence, start, end))
+        for start, end, key, values, written, words in read(sentence)
+    )
 
 
 def _near_names(sentence: str, start: int, end: int) -> frozenset[str]:

@@ -30,7 +30,7 @@ cell beyond the stated extreme".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
@@ -42,10 +42,10 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled, tables_by_label
+from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .extents import NUMBER, End, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
+from .extents import NUMBER, End, against_tables, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
 from .model import significant_figures
 from .restated import HAS_DIGIT
 
@@ -220,14 +220,12 @@ def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterato
         yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
 
 
-def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list[ShownTable | _Range | _Extreme]]]) -> Iterator[Finding]:
-    tables = {label: shown.table for label, shown in tables_by_label(parts, ShownTable).items()}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _Range):
-                yield from _contradicted(item, tables)
-            elif isinstance(item, _Extreme):
-                yield from _extreme_contradicted(item, tables)
+def _judged(stated: object, tables: dict[str, Table]) -> Iterator[Finding]:
+    """A stated range or extreme against the tables (a part's tables judge nothing)."""
+    if isinstance(stated, _Range):
+        yield from _contradicted(stated, tables)
+    elif isinstance(stated, _Extreme):
+        yield from _extreme_contradicted(stated, tables)
 
 
 @rule(
@@ -237,7 +235,7 @@ def _ranges_against_tables(ctx: RuleContext, parts: Sequence[tuple[Section, list
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=_ranges_against_tables,
+    combine=against_tables(object, _judged),
 )
 def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Range | _Extreme]:
     """## What it does

@@ -39,7 +39,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
 from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables
-from ...registry import Scope, rule
+from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
 from .model import (
@@ -49,7 +49,8 @@ from .model import (
     Grid,
     LabelledTable,
     author_rule_macros,
-    claims_with_tables,
+    cited_tables,
+    fed_tables,
     labelled_tables,
     read_direction,
     spread_overlaps,
@@ -140,10 +141,17 @@ class _BestClaim:
     subject: str  # the words that name the claimed row: the sentence's, or before the superlative when `nearby`
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[LabelledTable | _BestClaim]]]) -> Iterator[Finding]:
-    """Each claim against the table it cites, wherever that table sits (the last one under a label)."""
+def _claims_against_tables(
+    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _BestClaim]
+) -> Iterator[Finding]:
+    """The section's claims against the tables they cite, wherever those sit (the last one under a label): an edit
+    re-reads the edited section's claims against the kept tables, and every section's only when a table changed
+    (the engine's `Pairwise`)."""
+    claims = [item for item in part if isinstance(item, _BestClaim)]
+    if not claims:
+        return
     rule_macros = author_rule_macros(ctx)
-    for claim, by_label in claims_with_tables(parts, _BestClaim):
+    for claim in claims:
         for label in claim.labels:
             cited = by_label.get(label)
             if cited is None:
@@ -231,7 +239,8 @@ def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
     Severity.WARNING,
     reads=("blocks", "macros"),
     scope=Scope.SECTION,
-    combine=_claims_against_tables,
+    combine=Pairwise(fed_tables, cited_tables, _claims_against_tables),
+    placed_parts=True,  # a table's cells are read from where its block starts now, a claim holds a finding's range
 )
 def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[LabelledTable | _BestClaim]:
     """## What it does
@@ -283,23 +292,34 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
     plain = placed.block.plain.text
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
-        competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
-        claim = next(
-            (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
-            None,
-        )
-        if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
+        claim = _superlative(sentence)
+        if claim is None:
             continue
         own = sentence_refs(sentence, placed.block)
         labels = own or tuple(sorted(block_refs(placed.block)))
         if labels:
-            anchor = ctx.report_block(placed, start + claim.start(), start + claim.end(), "")
+            begin, finish, word = claim
+            anchor = ctx.report_block(placed, start + begin, start + finish, "")
             # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
             # the one the superlative's own clause names before it: words after it may name the table's other
             # variables ("the highest prevalence of X"), and another clause another subject ("(which gave the best …)").
-            clause = re.split(r"[,;:()]", sentence[: claim.start()])[-1]
+            clause = re.split(r"[,;:()]", sentence[:begin])[-1]
             subject = sentence if own and not _whole_table(sentence) else clause
-            yield _BestClaim(labels, sentence, claim.group(1).lower(), anchor, not own, subject)
+            yield _BestClaim(labels, sentence, word, anchor, not own, subject)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _superlative(sentence: str) -> tuple[int, int, str] | None:
+    """The sentence's first superlative that names no competitors, unless the sentence scopes it (where it stands and
+    its word, lower-case): kept by its text, so typing in a paragraph reads the sentence typed in alone."""
+    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+    claim = next(
+        (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
+        None,
+    )
+    if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
+        return None
+    return claim.start(), claim.end(), claim.group(1).lower()
 
 
 def _contradicted(

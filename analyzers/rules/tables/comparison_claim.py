@@ -247,11 +247,21 @@ def _comparisons(plain: str, around: tuple[str, ...]) -> tuple[tuple[int, int, _
 
 def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, int, _Comparison]]:
     for start, sentence, labels in sentences_citing(plain, around):
-        clauses, nearby = _clauses(sentence), not referenced_labels(sentence)
-        for offset, clause in clauses:
-            if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
-                (begin, end), claim = read
-                yield start + offset + begin, start + offset + end, claim
+        for begin, end, claim in _sentence_comparisons(sentence, labels):
+            yield start + begin, start + end, claim
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
+    """A sentence's comparisons, with where each stands in it: kept by its text, so typing in a paragraph reads the
+    sentence typed in alone."""
+    clauses, nearby = _clauses(sentence), not referenced_labels(sentence)
+    found = []
+    for offset, clause in clauses:
+        if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
+            (begin, end), claim = read
+            found.append((offset + begin, offset + end, claim))
+    return tuple(found)
 
 
 def _clauses(sentence: str) -> list[tuple[int, str]]:
@@ -293,6 +303,9 @@ def _listed(after: str) -> tuple[str, ...]:
     return items if len(items) > 1 else ()
 
 
+# Kept by the table and claim objects (the claim kept by its sentence, the table while the sections feed the same):
+# an edit judges the edited section's claims again, and only those whose sentence or table changed read a grid.
+@lru_cache(maxsize=256)
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
     """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
     grid = Grid.of(cited.table, rule_macros)

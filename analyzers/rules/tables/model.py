@@ -22,12 +22,11 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
-from ....latex.source import value_hash
 from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same
-from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled
+from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled, table_digest
 
 _HIGHER = DeferredPattern(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
@@ -230,36 +229,16 @@ def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
     around a table (which moves its offsets, not its lines) keeps every other section's findings."""
     tables = tuple(
-        (item.labels, item.file, item.origin, _table_digest(item.table, item.block_start))
+        (item.labels, item.file, item.origin, table_digest(item.table, item.block_start))
         for item in part
         if isinstance(item, LabelledTable)
     )
     return tables or None
 
 
-# Each table's digest as `fed_tables` gives it, by the table object (a parse rebuilds a table it changes): the
-# three rules that check claims against cited tables feed on the same tables.
-_DIGESTS: dict[int, tuple[Table, int, str]] = {}
-
-
-def _table_digest(table: Table, block_start: int) -> str:
-    """The table with every cell counted from its block's start."""
-    kept = _DIGESTS.get(id(table))
-    if kept is not None and kept[0] is table and kept[1] == block_start:
-        return kept[2]
-    if len(_DIGESTS) >= SECTION_CACHE_SIZE:
-        _DIGESTS.clear()
-    digest = value_hash(table.shifted(-block_start))
-    _DIGESTS[id(table)] = (table, block_start, digest)
-    return digest
-
-
 def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, LabelledTable]:
     """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label."""
     return tables_by_label(item for _, _, part in feeding for item in part)
-
-
-Claim = TypeVar("Claim")
 
 
 class CitingClaim(Protocol):
@@ -309,17 +288,6 @@ def against_cited(
                     break
 
     return each
-
-
-def claims_with_tables(
-    parts: Sequence[tuple[object, Sequence[object]]], kind: type[Claim]
-) -> Iterator[tuple[Claim, dict[str, LabelledTable]]]:
-    """Each sentence of `kind` among a rule's per-section items, with every section's cited tables by label."""
-    by_label = tables_by_label(item for _, items in parts for item in items)
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, kind):
-                yield item, by_label
 
 
 @record(slots=True)

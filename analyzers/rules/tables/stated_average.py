@@ -29,7 +29,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import AGGREGATE_COLUMN_HEADER, sentence_refs, slack, speaks_of_tables, spelled
+from ...quantities import AGGREGATE_COLUMN_HEADER, searched_by_text, sentence_refs, slack, speaks_of_tables, spelled
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -51,6 +51,7 @@ _STATED = DeferredPattern(
     r"(?P<what>(?:\s+[A-Za-z][\w-]*){1,3}?)\s+(?:of|is|was|=|reaches|reached)\s+(?P<value>[-−]?\d*\.\d+)",
     re.IGNORECASE,
 )
+_may_state_average = searched_by_text(_STATED)
 # "… of 0.5962 for ViT compared to 0.7675 for R50": the same average of other rows, stated right after.
 _ALSO = DeferredPattern(
     r"[^.;:]{0,60}?\b(?:compared\s+(?:to|with)|versus|vs\.?|against|while|and)\s+(?:\w+\s+){0,2}?(?P<value>[-−]?\d*\.\d+)(?![\d.])"
@@ -203,7 +204,7 @@ def stated_average_mismatch(ctx: RuleContext, section: Section) -> Iterator[Labe
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if speaks_of_tables(placed) and _STATED.search(placed.block.plain.text):
+        if speaks_of_tables(placed) and _may_state_average(placed.block.plain.text):
             yield from _stated(ctx, placed)
 
 

@@ -108,12 +108,21 @@ def _trends(sentence: str) -> list[tuple[int, int, int]]:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
     for start, sentence, labels in citing_sentences(placed):
-        found = _trends(sentence)
-        if len(found) != 1 or _CAUTIOUS.search(sentence):
-            continue
-        begin, finish, sense = found[0]
-        spot = ctx.spot(placed, start + begin, start + finish)
-        yield _TrendClaim(labels, sentence, sense, " ".join(sentence[begin:finish].split()), _EACH.search(sentence) is not None, spot)
+        claimed = _claimed_trend(sentence)
+        if claimed is not None:
+            begin, finish, sense, each = claimed
+            spot = ctx.spot(placed, start + begin, start + finish)
+            yield _TrendClaim(labels, sentence, sense, " ".join(sentence[begin:finish].split()), each, spot)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _claimed_trend(sentence: str) -> tuple[int, int, int, bool] | None:
+    """The sentence's one trend, unless it hedges (start, end, sign), and whether it is claimed of every series:
+    kept by its text, so typing in a paragraph reads the sentence typed in alone."""
+    found = _trends(sentence)
+    if len(found) != 1 or _CAUTIOUS.search(sentence):
+        return None
+    return (*found[0], _EACH.search(sentence) is not None)
 
 
 def _broken(grid: Grid, claim: _TrendClaim) -> tuple[str, Cell, Cell] | None:
