@@ -610,6 +610,22 @@ def test_the_acronym_definitions_read_once_per_index_follow_an_edit(tmp_path):
     assert not any(finding.code == "NOT003" for finding in cold)
 
 
+def test_the_bibliographys_people_read_once_per_index_follow_an_edited_bib_file(tmp_path):
+    """DRF011 keeps each entry's people while the index hands on the same entries: a `.bib` file edited so the named
+    author wrote the cited work gives a cold check's findings (none) on the next check."""
+    files = RuleFixture.read(Path(__file__).parent / "rules" / "DRF011" / "positive.tex").files
+    write_project(tmp_path, files)
+    project = Project(tmp_path, "main.tex")
+    engine = Engine()
+    assert sum(finding.code == "DRF011" for finding in engine.check(project)) == 2
+    bib = str(files["refs.bib"]).replace("author={Zhou, Zongwei and", "author={Settles, Burr and Zhou, Zongwei and")
+    project.update("refs.bib", bib)
+    incremental = engine.check(project)
+    cold = Engine().check(Project(tmp_path, "main.tex", overlays={"refs.bib": bib}))
+    assert _dumped(incremental) == _dumped(cold)
+    assert sum(finding.code == "DRF011" for finding in cold) == 1
+
+
 STALE_PARTS = r"""\section{Intro}
 We study things here.
 \section{Results}

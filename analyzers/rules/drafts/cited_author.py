@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ....latex.bibliography import BibEntry
 from ....latex.model import KeyUse
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
+from ...memo import TEXT_CACHE_SIZE, Same
 from ...registry import rule
 from ...scholarly.cited_references import split_authors, to_text
 from ...scholarly.matching import normal, surname
@@ -111,44 +113,53 @@ _Misattributed = tuple[str, KeyUse, int, str, str, frozenset[str]]
 
 def _misattributed(ctx: RuleContext) -> Iterator[_Misattributed]:
     """The single-key citations whose typed name is another entry's person and none of their own entry's."""
-    people = {key: _people(places[0][1]) for key, places in ctx.index.bib_entries.items()}
-    author_of: dict[str, str] = {}
-    for key, names in people.items():
-        for name in names:
-            author_of.setdefault(name, key)
+    people, author_of = _bibliography_people(Same(ctx.index.bib_entries))
     if not author_of:
         return
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
     cites_by_file: dict[str, list[tuple[int, str]]] = {}
     for file, use in ctx.index.cites:
         cites_by_file.setdefault(file, []).append((use.start, use.key))
-    # A surname the paper also writes in lower case is a word ("The", "Project", "Data"), not a name.
-    words = {word for file in cites_by_file for word in _LOWER_WORD.findall(ctx.source(file).text)}
     for file, use in ctx.index.cites:
         own = people.get(use.key)
         if not own or hidden.covers(file, use.start):
             continue
-        source = ctx.source(file).text
-        command_start = source.rfind("\\", 0, use.start)
-        if source[command_start : use.start].count(",") or source[use.end : source.find("}", use.end)].strip():
-            continue  # a citation of several keys
-        credited = _credited(source, command_start)
+        credited = _credited(ctx.source(file).text, use.start, use.end)
         if credited is None:
             continue
-        start, written = credited
-        sentence_end = _sentence_end(source, command_start)
+        start, written, command_start, sentence_end = credited
         in_sentence = {key for at, key in cites_by_file[file] if command_start < at < sentence_end}
         for name in written:
             person = normal(name)
-            named_elsewhere = any(person in people.get(key, ()) for key in in_sentence)
-            if person in author_of and person not in own and person not in words and not named_elsewhere:
+            if person not in author_of or person in own or any(person in people.get(key, ()) for key in in_sentence):
+                continue
+            # A surname the paper also writes in lower case is a word ("The", "Project", "Data"), not a name.
+            if not any(person in _lower_words(ctx.source(other).text) for other in cites_by_file):
                 yield file, use, start, name, author_of[person], own
                 break
+
+
+# Kept by the bibliography's entries, which the index hands on while no `.bib` file changes: splitting every
+# entry's names is most of what the rule would otherwise do on each keystroke.
+@lru_cache(maxsize=4)
+def _bibliography_people(entries: Same[dict[str, list[tuple[str, BibEntry]]]]) -> tuple[dict[str, frozenset[str]], dict[str, str]]:
+    """Each entry's people, and for each person the first entry that lists them."""
+    people = {key: _people(places[0][1]) for key, places in entries.value.items()}
+    author_of: dict[str, str] = {}
+    for key, names in people.items():
+        for name in names:
+            author_of.setdefault(name, key)
+    return people, author_of
 
 
 def _people(entry: BibEntry) -> frozenset[str]:
     """The normalised surnames of the people an entry lists as its authors and editors."""
     return frozenset(surname(to_text(name)) for field in ("author", "editor") for name in split_authors(entry.fields.get(field, ""))[0])
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(_LOWER_WORD.findall(text))
 
 
 def _sentence_end(source: str, start: int) -> int:
@@ -158,10 +169,17 @@ def _sentence_end(source: str, start: int) -> int:
     return start + (spans[0][1] if spans else len(after))
 
 
-def _credited(source: str, command_start: int) -> tuple[int, list[str]] | None:
-    """Where the names typed right before a citation command start, and the names as written."""
+# Kept by the file's text and the key's place: every citation of the paper is read on each keystroke.
+@lru_cache(maxsize=4 * TEXT_CACHE_SIZE)
+def _credited(source: str, key_start: int, key_end: int) -> tuple[int, tuple[str, ...], int, int] | None:
+    """For a single-key citation typed right after names: where the names start, the names as written, where the
+    command starts and where its sentence ends."""
+    command_start = source.rfind("\\", 0, key_start)
+    if source[command_start:key_start].count(",") or source[key_end : source.find("}", key_end)].strip():
+        return None  # a citation of several keys
     before = max(0, command_start - _BEFORE)
     named = _NAMED.search(source[before:command_start])
     if named is None:
         return None
-    return before + named.start("names"), _NAME_JOIN.split(named.group("names"))
+    names = tuple(_NAME_JOIN.split(named.group("names")))
+    return before + named.start("names"), names, command_start, _sentence_end(source, command_start)
