@@ -17,20 +17,28 @@ summary statistics (columns Min and Max) gives a row's extent in two cells: NUM0
 An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
 four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
 It describes a column of a cited table whose header the words name and which holds the number (as a
-range's end is held). It is a finding when every such column holds a cell beyond it by more than the
-number's rounding; errors all negative are compared by size ("a maximum error of -53.6" against -53.8).
+range's end is held). When no cited table has such a column (the sentence cites a figure, or nothing), it
+describes the one column of the paper's other tables that the words name and that holds the number; two
+such columns and it describes none. It is a finding when every column it describes holds a cell beyond it
+by more than the number's rounding. A negative maximum is one by size ("a maximum error of -3.7" of errors
+either side of zero), and so is any extreme of errors all negative ("-53.6" against -53.8).
+
+A line's members are its cells less the aggregates: an aggregate row (Mean, MAE, RMSE, Total, as TAB001
+knows them) is no member of a column, nor an aggregate column (Avg.) of a row. A table of summary statistics
+(columns Min and Max) describes no extreme.
 "Best" and "worst" are left alone (which way is better depends on the metric), and so is a sentence
 about part of the table ("among the baselines", "except", "apart from").
 
 Confidence 0.6 (information). Evidence: "weak: past the line's extreme" when a range's end lies beyond
-the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, and "weak: a column's
-cell beyond the stated extreme".
+the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, "weak: a column's
+cell beyond the stated extreme" for a cited table's column, and "weak: the one column the words name,
+uncited, holds a cell beyond the stated extreme" for a column of a table the sentence does not cite.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
@@ -42,9 +50,10 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled
+from ...quantities import AGGREGATE_COLUMN_HEADER, ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..tables.model import is_aggregate_row
 from .extents import NUMBER, End, against_tables, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
 from .model import significant_figures
 from .restated import HAS_DIGIT
@@ -121,15 +130,20 @@ def _written(value: float) -> str:
 
 
 def _lines(table: Table) -> Iterator[_Line]:
-    """The table's columns, then its rows."""
+    """The table's columns, then its rows. An aggregate row (Mean, MAE, Total) is no member of a column, nor an
+    aggregate column (Avg.) of a row: it summarises the others, and "the largest error" is not the MAE's."""
     cells = [cell for cell in body_cells(table) if cell.value is not None]
     name = f"Table {table.label}" if table.label else "the table"
-    for column in sorted({cell.column for cell in cells}):
-        header = " ".join(table.column_header(column).split())
-        yield _Line(f"{name} (column {header or column + 1})", header, True, [c for c in cells if c.column == column])
-    for row in sorted({cell.row for cell in cells}):
-        header = " ".join(table.row_header(row).split())
-        yield _Line(f"{name} (row {header or row + 1})", header, False, [c for c in cells if c.row == row])
+    columns = {column: " ".join(table.column_header(column).split()) for column in sorted({cell.column for cell in cells})}
+    rows = {row: " ".join(table.row_header(row).split()) for row in sorted({cell.row for cell in cells})}
+    summary_rows = {row for row, header in rows.items() if is_aggregate_row(header)}
+    summary_columns = {column for column, header in columns.items() if AGGREGATE_COLUMN_HEADER.match(header)}
+    for column, header in columns.items():
+        if members := [c for c in cells if c.column == column and c.row not in summary_rows]:
+            yield _Line(f"{name} (column {header or column + 1})", header, True, members)
+    for row, header in rows.items():
+        if members := [c for c in cells if c.row == row and c.column not in summary_columns]:
+            yield _Line(f"{name} (row {header or row + 1})", header, False, members)
 
 
 def _shown(cell: Cell, end: End) -> tuple[float, int]:
@@ -193,31 +207,60 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
             return
 
 
-def _beaten(stated: _Extreme, tables: dict[str, Table]) -> tuple[str, float] | None:
-    """The first column the claim names that holds its number and a cell beyond it, with that cell; None when
-    some named column holding the number has it as its extreme. A maximum of errors all negative is by size."""
-    end, found = stated.value, None
-    for label in stated.labels:
-        table = tables.get(label)
-        for line in _lines(table) if table is not None and _quotes_a_result(end, end) else ():
-            if not line.column or not stated.words & name_words(line.header) or not any(_holds(c, end) for c in line.cells):
-                continue
-            values = [_shown(cell, end)[0] for cell in line.cells]
-            sign = -1.0 if end.value < 0 and all(value <= 0 for value in values) else 1.0
-            extreme = max(values, key=lambda v: sign * v) if stated.highest else min(values, key=lambda v: sign * v)
-            if abs(extreme - end.value) <= slack(end.decimals):
-                return None
-            found = found or (line.name, extreme)
-    return found
+def _named_columns(stated: _Extreme, tables: Iterable[Table]) -> list[_Line]:
+    """The columns of `tables` whose header the claim's words name and which hold its number (a table of summary
+    statistics gives a row's extent in its Min and Max cells, not in a column's spread)."""
+    end = stated.value
+    return [
+        line
+        for table in tables
+        if not statistic_columns(table)
+        for line in _lines(table)
+        if line.column and stated.words & name_words(line.header) and any(_holds(cell, end) for cell in line.cells)
+    ]
+
+
+def _column_extreme(stated: _Extreme, line: _Line) -> float:
+    """The column's extreme the claim names: its highest or its lowest. A negative maximum is one by size ("a maximum
+    error of -3.7" of errors either side of zero), and so is any extreme of errors all negative."""
+    values = [_shown(cell, stated.value)[0] for cell in line.cells]
+    negative = stated.value.value < 0
+    if negative and stated.highest:
+        return max(values, key=abs)
+    sign = -1.0 if negative and all(value <= 0 for value in values) else 1.0
+    return max(values, key=lambda v: sign * v) if stated.highest else min(values, key=lambda v: sign * v)
+
+
+def _beyond(stated: _Extreme, extreme: float) -> bool:
+    """The column's extreme lies past the stated one by more than its rounding (by size, for a negative maximum)."""
+    value = stated.value.value
+    if value < 0 and stated.highest:
+        return abs(extreme) - abs(value) > slack(stated.value.decimals)
+    return abs(extreme - value) > slack(stated.value.decimals)
 
 
 def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterator[Finding]:
-    beaten = _beaten(stated, tables)
-    if beaten is not None:
-        line, extreme = beaten
-        violation = SummaryContradicted(stated.quote, line, f"it holds {_written(extreme)}")
-        kind, reason = "weak: a column's cell beyond the stated extreme", f"the number is a cell of {line}, which holds a cell beyond it"
-        yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
+    """The claim against the named columns of the tables it cites that hold its number; when none does, against the
+    one column of the paper's other tables that the words name and that holds it. A finding when every such column
+    holds a cell beyond the number."""
+    if not _quotes_a_result(stated.value, stated.value):
+        return
+    columns = _named_columns(stated, (tables[label] for label in stated.labels if label in tables))
+    kind, cited = "weak: a column's cell beyond the stated extreme", True
+    if not columns:
+        columns = _named_columns(stated, (table for label, table in tables.items() if label not in stated.labels))
+        kind, cited = "weak: the one column the words name, uncited, holds a cell beyond the stated extreme", False
+        if len(columns) != 1:
+            return  # no column, or several, of the paper is the one the claim names
+    beyond = [(line, extreme) for line in columns if _beyond(stated, extreme := _column_extreme(stated, line))]
+    if len(beyond) < len(columns):
+        return  # a named column has the number as its extreme
+    line, extreme = beyond[0]
+    violation = SummaryContradicted(stated.quote, line.name, f"it holds {_written(extreme)}")
+    reason = f"the number is a cell of {line.name}, which holds a cell beyond it"
+    if not cited:
+        reason += "; the sentence cites no table holding it, and no other column of the paper is named so and holds it"
+    yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
 
 
 def _judged(stated: object, tables: dict[str, Table]) -> Iterator[Finding]:
@@ -274,15 +317,15 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, C
     """The ranges and extremes a paragraph states of the tables it cites (a caption, of its own float too):
     (start, end, the statement given its anchor), kept by text so that an edit re-reads the edited paragraph alone."""
     paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
-    if not paragraph_refs:
-        return ()  # no sentence of it cites a table
+    if not paragraph_refs and not _EXTREME.search(text):
+        return ()  # a range is judged against a cited table; an extreme may name a column of any table
     found: list[tuple[int, int, Callable[[Finding], _Range | _Extreme]]] = []
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         if not HAS_DIGIT(sentence):  # a range's ends and an extreme are numbers
             continue
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
-        for at, until, low, high in stated_ranges(sentence):
+        for at, until, low, high in stated_ranges(sentence) if labels else ():
             found.append((start + at, start + until, partial(_Range, low, high, " ".join(sentence[at:until].split()), labels)))
         for at, until, value, highest, words in stated_extremes(sentence):
             quote = " ".join(sentence[at:until].split())
