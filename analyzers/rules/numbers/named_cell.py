@@ -42,6 +42,7 @@ the paper's own method's row, column named in the number's sentence, another val
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -113,6 +114,8 @@ IN_CLAUSE = {
 }
 # An abstract's result, which speaks of the paper's own method: that method's cell under the column its sentence names.
 ABSTRACT = "weak: abstract, the paper's own method's row, column named in the number's sentence, another value"
+# An abstract's sentence that may give another method's result: it cites, or speaks of prior work or baselines.
+_OTHERS = DeferredPattern(r"\\cite|\b(?:prior|previous|existing|baselines?|competing|state[- ]of[- ]the[- ]art|sota)\b", re.IGNORECASE)
 # Where a clause that names its own row ends: "A reaches 89.8 on X, and B 84.0", "A …; B …", "A …, while B …".
 _ROW_CLAUSE_END = DeferredPattern(r"[;:]|,\s+(?:and|but|while|whereas)\b|\s\b(?:while|whereas)\b")
 
@@ -182,7 +185,10 @@ def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
 def _abstract_cell(quote: Quote, cells: TableCells, abstract: frozenset[str]) -> _Named | None:
     """In the abstract, the one cell of the paper's own method under a column the number's sentence names in full:
     "our model reaches 71.3 on GSM8K" quotes the row "Ours" (or the method the abstract names) under "GSM8K", in
-    whichever table holds it. Cells of one value are one cell (the main table's and an ablation's full model)."""
+    whichever table holds it. Cells of one value are one cell (the main table's and an ablation's full model). A
+    sentence that cites or speaks of other methods ("prior methods reach 65.0") may give their result."""
+    if _OTHERS.search(quote.sentence):
+        return None
     named = [
         cell
         for table in cells.by_table.values()
