@@ -60,11 +60,6 @@ def _by_sentence(text: str) -> dict[int, list[NumberMention]]:
     return grouped
 
 
-def prose_words(section: Section) -> frozenset[str]:
-    """The distinctive words of the section's prose (`name_words`): what its sentences may name between them."""
-    return frozenset(word for placed in section.blocks if placed.kind in PROSE_KINDS for word in name_words(placed.block.plain.text))
-
-
 def section_tables(section: Section) -> Iterator[tuple[PlacedBlock, Table]]:
     """The section's tables, as the index lists them (its `tables`)."""
     for placed in section.blocks:
