@@ -797,3 +797,20 @@ def test_swapped_values_are_reported_once_with_a_fix_swapping_them(tmp_path):
     found = findings(tmp_path, body, "NUM011")
     assert len(found) == 1 and "swapped" in found[0].message
     assert [edit.new_text for edit in found[0].fixes[0].edits] == ["38.66", "7.25"]
+
+
+def test_abstract_result_is_the_own_methods_cell_under_the_column_it_names(tmp_path):
+    # The abstract names no row: its result is the paper's own method's ("Ours") under the column its sentence names.
+    abstract = "\\begin{abstract}Our model reaches a win rate of 36.20 on AlpacaEval.\\end{abstract}\n"
+    found = findings(tmp_path, abstract + "\\section{Results}\nTable~\\ref{tab:main} gives the scores.\n" + TABLE, "NUM014")
+    assert [(f.range.start.line, f.evidence.kind) for f in found] == [
+        (2, "weak: abstract, the paper's own method's row, column named in the number's sentence, another value")
+    ]
+    assert "36.20" in found[0].message and "38.66" in found[0].message
+    # The same sentence in the body names no row: the body's results are not all the own method's.
+    body = abstract.replace("\\begin{abstract}", "\\section{Summary}\n").replace("\\end{abstract}", "")
+    assert findings(tmp_path, body + TABLE, "NUM014") == []
+    # A value any cell holds (here the baseline's), or two values of the own method's row and column, tie no cell.
+    assert findings(tmp_path, abstract.replace("36.20", "30.12") + TABLE, "NUM014") == []
+    ablation = TABLE.replace("tab:main", "tab:ablation").replace("38.66", "35.10")
+    assert findings(tmp_path, abstract + TABLE + ablation, "NUM014") == []

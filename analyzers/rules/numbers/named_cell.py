@@ -17,6 +17,13 @@ own ("Direct prompting scores 61.4 on StrategyQA, while CoT reaches 71.2"; claus
 ", but", "while", "whereas"), ties each number to the row its own clause names; a clause that names two of the
 rows ties none.
 
+An abstract cites no table and seldom names the row of its own method ("our router reaches 74.6 on GSM8K"): a
+reader takes its result for the paper's own method, so a number of the abstract that names no cell as above
+quotes the cell of the own method's row (a row "Ours", "RouteNet (ours)") under the one column its sentence
+names in full, in whichever table holds it; cells of that row and column that hold one value (a main table and
+an ablation's full model) are one cell, and two values tie none. A row the abstract merely names is no sign of
+the own method: read so, an introduction's sentences tied 4 numbers of the corpus to rows they do not speak of.
+
 The number is a misquote of that cell when it is written as finely as the cell (its places, or one fewer;
 a percentage of a fraction cell keeps two places fewer), lies within a quarter of the cell's value but is
 neither the cell rounded nor cut nor one digit from it, and no cell of a table the sentence ties to (cites,
@@ -24,22 +31,25 @@ or names a row or column of) holds it: then the sentence is not quoting some oth
 not a result (a range's end, a bound, an approximation, a change, a count), a sentence that states the
 cell's value itself (comparing with it) and a cell of changes or of spreads the sentence does not name are
 left alone; so is a sentence that compares ("higher than", "improves", "gap", "difference"), whose numbers
-are often differences of cells.
+are often differences of cells. An abstract's number that any cell of the paper holds quotes that cell.
 
 Confidence 0.6: information, until its classes are measured. Evidence: "moderate: cited table, row and
 column named, another value" when the sentence cites the cell's table, "weak: row and column named, no table
 cited, another value" when it cites none, and "weak: cited table (or its paragraph cites it), row named, the
 one cell of its row near the number" for a row named alone; "moderate: cited table, row named in the number's clause,
-column named, another value" and its uncited "weak: …" for a row named in the number's clause.
+column named, another value" and its uncited "weak: …" for a row named in the number's clause; "weak: abstract,
+the paper's own method's row, column named in the number's sentence, another value" for an abstract's result.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
+from ....latex.model import SectionKind
 from ....latex.numbers import Role
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -71,6 +81,19 @@ class NamedCellMisquoted(CellMisquoted):
         return f"{self.quote} {self.table} {self.cell} named"
 
 
+@violation_type
+class AbstractCellMisquoted(CellMisquoted):
+    """An abstract's result that is not the cell of the paper's own method under the column its sentence names."""
+
+    @property
+    def message(self) -> str:
+        return f"the abstract says {self.quote}, but {self.where}, the paper's own method under the column its sentence names, says {self.cell}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.table} {self.cell} abstract"
+
+
 class _Named(NamedTuple):
     """The one cell a sentence names, the cell's value as the sentence writes it and its places, and how the
     sentence names it (its evidence class)."""
@@ -90,6 +113,10 @@ IN_CLAUSE = {
     CITED: "moderate: cited table, row named in the number's clause, column named, another value",
     UNCITED: "weak: row named in the number's clause, column named, no table cited, another value",
 }
+# An abstract's result, which speaks of the paper's own method: that method's cell under the column its sentence names.
+ABSTRACT = "weak: abstract, the paper's own method's row, column named in the number's sentence, another value"
+# An abstract's sentence that may give another method's result: it cites, or speaks of prior work or baselines.
+_OTHERS = DeferredPattern(r"\\cite|\b(?:prior|previous|existing|baselines?|competing|state[- ]of[- ]the[- ]art|sota)\b", re.IGNORECASE)
 # Where a clause that names its own row ends: "A reaches 89.8 on X, and B 84.0", "A …; B …", "A …, while B …".
 _ROW_CLAUSE_END = DeferredPattern(r"[;:]|,\s+(?:and|but|while|whereas)\b|\s\b(?:while|whereas)\b")
 
@@ -156,9 +183,31 @@ def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
     return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and near(quote.value, written[0])]
 
 
-def _misquote(quote: Quote, cells: TableCells, printed: Callable[[str], str]) -> _Named | None:
-    """The cell the number misquotes, if the sentence names it and no cell it ties to holds the number."""
+def _abstract_cell(quote: Quote, cells: TableCells) -> _Named | None:
+    """In the abstract, the one cell of the paper's own method under a column the number's sentence names in full:
+    "our model reaches 71.3 on GSM8K" quotes the row "Ours" (or "RouteNet (ours)") under "GSM8K", in
+    whichever table holds it. Cells of one value are one cell (the main table's and an ablation's full model). A
+    sentence that cites or speaks of other methods ("prior methods reach 65.0") may give their result."""
+    if _OTHERS.search(quote.sentence):
+        return None
+    named = [
+        cell
+        for table in cells.by_table.values()
+        for cell in table
+        if cell.ours and named_share(quote.pointing.words, cell.column_words) == 1
+    ]
+    if len({(cell.value, cell.decimals) for cell in named}) != 1 or _LABELLED.match(named[0].text):
+        return None
+    written = _as_written(quote, named[0])
+    return None if written is None else _Named(named[0], spelled(*written), written[1], ABSTRACT)
+
+
+def _misquote(quote: Quote, cells: TableCells, printed: Callable[[str], str], in_abstract: bool) -> _Named | None:
+    """The cell the number misquotes, if the sentence names it (in the abstract, the paper's own method's cell its
+    sentence names a column of) and no cell it ties to holds the number (in the abstract, no cell at all)."""
     found = _named_cell(quote, cells, printed)
+    if found is None and in_abstract:
+        found = _abstract_cell(quote, cells)
     if found is None:
         return None
     cell, told = found.cell, float(found.told)
@@ -170,7 +219,11 @@ def _misquote(quote: Quote, cells: TableCells, printed: Callable[[str], str]) ->
         return None  # one digit away (NUM001), or a sentence comparing with the cell's own value
     for holder in cells.by_spelling.agreeing(quote.agreeing):
         other = holder[1]
-        if other.label == cell.label or tie_words(quote.pointing, other.label, other.row_words, other.column_words):
+        if (
+            found.kind == ABSTRACT
+            or other.label == cell.label
+            or tie_words(quote.pointing, other.label, other.row_words, other.column_words)
+        ):
             return None
     return found
 
@@ -183,18 +236,19 @@ def _misquotes(ctx: RuleContext, cells: TableCells, place: int, section: Section
         ctx.spend(1)
         if quote.role is not Role.VALUE or not (quote.decimals or quote.percent) or _COMPARING.search(quote.sentence):
             continue
-        found = _misquote(quote, cells, ctx.index.printed)
+        found = _misquote(quote, cells, ctx.index.printed, section.kind is SectionKind.ABSTRACT)
         if found is not None:
             yield _finding(ctx, quote, found)
 
 
 def _finding(ctx: RuleContext, quote: Quote, found: _Named) -> Finding:
     cell = found.cell
-    violation = NamedCellMisquoted(
-        quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=found.told
+    kind, names = (
+        (AbstractCellMisquoted, "the abstract's result is") if found.kind == ABSTRACT else (NamedCellMisquoted, "the sentence names")
     )
+    violation = kind(quote=quote.text, cell=cell.text, table=cell.label, where=ctx.index.printed(cell.describe), told=found.told)
     evidence = Evidence(
-        kind=found.kind, statements=[quoted(ctx, quote), held(cell)], reason=f"the sentence names {cell.describe}, which holds {cell.text}"
+        kind=found.kind, statements=[quoted(ctx, quote), held(cell)], reason=f"{names} {cell.describe}, which holds {cell.text}"
     )
     return misquote_finding(ctx, quote, cell, violation, found.told, 0.6, evidence)
 
@@ -212,7 +266,8 @@ def prose_misquotes_named_cell(ctx: RuleContext, section: Section) -> list[Figur
     """## What it does
     Flags a result whose sentence names the row and the column of exactly one table cell, when the number
     is near that cell's value but is not it (nor one digit from it), and no cell the sentence ties to
-    holds the number.
+    holds the number. A result of the abstract, which seldom names its method's row, is read as the cell
+    of the paper's own method under the column its sentence names.
 
     ## Why is this bad?
     A reader takes "CoT reaches 71.3 on GSM8K" as the table's cell for CoT on GSM8K. A value from an
