@@ -103,6 +103,10 @@ SILENT_COMMANDS = frozenset(
 )
 
 
+# A tabularray table writes its notes in its outer options (`note{}={* p < 0.05}`, `remark{Note}={N = 146.}`), as
+# R's modelsummary and tinytable print them: text the reader sees under the table.
+_TABULARRAY = frozenset({"tblr", "talltblr", "longtblr"})
+_NOTE_KEY = DeferredPattern(r"(?:^|[,\s])(?:note|remark)\s*$")
 # A run of white space or of anything else: `\s` is what str.isspace() calls white space.
 _RUNS = DeferredPattern(r"\s+|\S+")
 _WHITE_SPACE = DeferredPattern(r"\s")
@@ -203,6 +207,25 @@ def argument_text(node: lw.LatexNode | None) -> str:
     return verbatim
 
 
+def tabularray_notes(node: lw.LatexEnvironmentNode) -> list[lw.LatexNode]:
+    """The values of a tabularray table's `note{…}={…}` and `remark{…}={…}` outer options, in order."""
+    arguments = node.nodeargd.argnlist if node.nodeargd is not None else []
+    options = next((argument for argument in arguments if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "["), None)
+    parts = options.nodelist if options is not None else []
+    notes: list[lw.LatexNode] = []
+    for key, name, equals, value in zip(parts, parts[1:], parts[2:], parts[3:], strict=False):
+        if (
+            isinstance(key, lw.LatexCharsNode)
+            and _NOTE_KEY.search(key.chars)
+            and isinstance(name, lw.LatexGroupNode)
+            and isinstance(equals, lw.LatexCharsNode)
+            and equals.chars.strip() == "="
+            and isinstance(value, lw.LatexGroupNode)
+        ):
+            notes.append(value)
+    return notes
+
+
 def argument_nodes(node: lw.LatexNode | None) -> list[lw.LatexNode]:
     if node is None:
         return []
@@ -243,6 +266,9 @@ class InlineRenderer:
         elif isinstance(node, lw.LatexMacroNode):
             self.render_macro(node, out)
         elif isinstance(node, lw.LatexEnvironmentNode):
+            for note in tabularray_notes(node) if node.environmentname in _TABULARRAY else ():
+                self.render(note.nodelist, out)
+                out.add("\n", note.pos + note.len, note.pos + note.len)  # a note ends before the next begins
             self.render(node.nodelist, out)
 
     def render_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> None:

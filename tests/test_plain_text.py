@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from auditex.latex.parse import parse_chunk
 from auditex.latex.plaintext import PlainBuilder
 
 
@@ -29,3 +30,14 @@ def test_words_apart_by_single_line_breaks_read_as_one_run():
     plain = builder.build()
     assert plain.text == "We win by far here."
     assert plain.source_span(3, 13) == (4, 14)  # "win by far", its line break one character of the source
+
+
+def test_a_tabularray_tables_notes_in_its_outer_options_read_as_its_text_and_map_back():
+    source = (
+        "\\begin{table}\\caption{Wages.}\\begin{talltblr}[entry=none,note{}={* p \\num{< 0.05}},remark{Note}={N = 146.}]"
+        "{colspec={Q[]Q[]}}\na & 1 \\\\\n\\end{talltblr}\\end{table}"
+    )
+    (table,) = [block for block in parse_chunk(source).blocks if block.table is not None]
+    assert table.plain.text.startswith("* p < 0.05 N = 146. a & 1")
+    start, end = table.plain.source_span(0, len("* p < 0.05"))
+    assert source[start:end] == "* p \\num{< 0.05"

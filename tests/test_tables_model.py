@@ -1,5 +1,7 @@
 """The table family's model: which statistic an aggregate row is, derived columns, sample-size groups and stacked blocks."""
 
+from helpers import document, make_project
+
 from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
 from auditex.analyzers.rules.tables.model import (
     DERIVATIONS,
@@ -16,6 +18,8 @@ from auditex.analyzers.rules.tables.model import (
     signed,
     size_rows,
     statistics_of,
+    table_blocks,
+    table_notes,
 )
 from auditex.analyzers.rules.tables.row_naming import OURS, names_row
 from auditex.latex.model import Cell, Table
@@ -156,3 +160,31 @@ def test_a_claim_that_every_result_is_significant_carries_its_threshold_and_exce
     # A hedged claim, or one without its threshold, says nothing a p-value can deny.
     assert significance_claims("Almost all results are significant at p < 0.05.") == ()
     assert significance_claims("All results are significant.") == ()
+
+
+_GRID = "\\begin{tabular}{lc}\n & (1) \\\\\nTreatment & 0.13** \\\\\n & (0.04) \\\\\n\\end{tabular}\n"
+
+
+def _notes(tmp_path, float_body: str, files: dict[str, str]) -> list[str]:
+    body = f"\\section{{Results}}\n\\begin{{table}}\\caption{{Wages.}}\\label{{tab:w}}\n{float_body}\n\\end{{table}}\n"
+    project = make_project(tmp_path, {"main.tex": document(body), **files})
+    return [table_notes(section, placed) for section in project.manuscript.sections for placed in table_blocks(section)]
+
+
+def test_the_notes_of_an_input_tabular_are_those_its_float_writes_around_it(tmp_path):
+    legend = "\\begin{tablenotes}\\item Standard errors in parentheses. * p<0.1, ** p<0.05.\\end{tablenotes}"
+    (notes,) = _notes(tmp_path, f"\\input{{tables/w}}\n{legend}", {"tables/w.tex": _GRID})
+    assert "Wages." in notes and "Standard errors in parentheses. * p<0.1, ** p<0.05." in notes
+
+
+def test_an_inline_tabular_reads_its_notes_from_its_own_block_once(tmp_path):
+    (notes,) = _notes(tmp_path, f"{_GRID}\\footnotesize Note: N = 120.", {})
+    assert notes.count("N = 120") == 1 and "Wages." in notes
+
+
+def test_another_floats_notes_are_not_a_tables_own(tmp_path):
+    other = "\\begin{table}\\caption{Other.}\\label{tab:o}\\input{tables/o}\\footnotesize Note: N = 99.\\end{table}\n"
+    body = f"\\section{{Results}}\n\\begin{{table}}\\caption{{Wages.}}\\label{{tab:w}}\\input{{tables/w}}\\end{{table}}\n{other}"
+    project = make_project(tmp_path, {"main.tex": document(body), "tables/w.tex": _GRID, "tables/o.tex": _GRID})
+    notes = [table_notes(section, placed) for section in project.manuscript.sections for placed in table_blocks(section)]
+    assert len(notes) == 2 and "N = 99" not in notes[0] and "N = 99" in notes[1]

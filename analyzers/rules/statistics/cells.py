@@ -2,8 +2,9 @@
 
 A cell holds a bare number; what it measures is in its header. Two headers make a bound sure:
 - a p-value column ("p", "p-value", "Pr(>|z|)", "Sig.", every number of it in [0, 1]: a "p" of
-  orders or dimensions is not one) whose cell is exactly 0 (".000", "0.0e+00"), and, in a table whose caption or header speaks of p-values, a zero in scientific
-  notation ("0.0e+00" is how software prints an underflowed p);
+  orders or dimensions is not one) whose cell is exactly 0 (".000", "0.0e+00"), and, in a table
+  whose caption, notes or header speak of p-values, a zero in scientific notation ("0.0e+00" is
+  how software prints an underflowed p);
 - a share in a descriptive-statistics table (columns Mean and Max): a row named a percent,
   share, proportion or fraction whose mean and minimum are on the 0–1 scale, as another share of
   the table is (its maximum at most 1), and whose maximum lies a little above 1. A percentage
@@ -44,15 +45,15 @@ class ImpossibleCell:
     kind: str
 
 
-def impossible_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
-    yield from _zero_p_cells(table, caption)
+def impossible_cells(table: Table, notes: str) -> Iterator[ImpossibleCell]:
+    yield from _zero_p_cells(table, notes)
     yield from _overflowing_shares(table)
 
 
-def _zero_p_cells(table: Table, caption: str) -> Iterator[ImpossibleCell]:
+def _zero_p_cells(table: Table, notes: str) -> Iterator[ImpossibleCell]:
     columns = {column for column in p_columns(table) if _probabilities(table, column)}
     headers = " ".join(cell.text for row in table.rows[: table.header_rows] for cell in row)
-    speaks_of_p = bool(columns) or _SPEAKS_OF_P.search(f"{caption} {headers}") is not None
+    speaks_of_p = bool(columns) or _SPEAKS_OF_P.search(f"{notes} {headers}") is not None
     for row in table.rows[table.header_rows :]:
         for cell in row[1:]:
             zero = _SCIENTIFIC_ZERO.search(cell.text) if speaks_of_p else None

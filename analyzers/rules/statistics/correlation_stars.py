@@ -8,6 +8,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..tables.model import table_notes
 from .model import apa_p, correlation_p, is_correlation_table, possible_stars, star_legend, stated_sample
 
 # A correlation matrix states a few coefficients at least; a table with one starred cell may star something else.
@@ -67,7 +68,7 @@ def correlation_stars_inconsistent(ctx: RuleContext, section: Section) -> Iterat
         table = placed.block.table
         if placed.kind is not BlockKind.TABLE or table is None or not is_correlation_table(table.caption or ""):
             continue
-        text = f"{table.caption}\n{placed.block.plain.text}"
+        text = table_notes(section, placed)
         legend, n = star_legend(text), stated_sample(text)
         cells = [cell for row in table.rows[table.header_rows :] for cell in row[1:] if _coefficient(cell)]
         starred_columns = {cell.column for cell in cells if "*" in cell.text}

@@ -22,6 +22,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..tables.model import table_notes
 from .bounds import impossible_values
 from .cells import impossible_cells
 
@@ -86,7 +87,7 @@ def impossible_statistic(ctx: RuleContext, section: Section) -> Iterator[Finding
             evidence = Evidence(kind=found.kind, reason=found.why)
             yield ctx.flag_block(ImpossibleStatistic(found.written, found.why), placed, found.start, found.end, evidence=evidence)
         table = placed.block.table
-        for bad in impossible_cells(table, table.caption or "") if placed.kind is BlockKind.TABLE and table is not None else ():
+        for bad in impossible_cells(table, table_notes(section, placed)) if placed.kind is BlockKind.TABLE and table is not None else ():
             evidence = Evidence(kind=bad.kind, reason=bad.why)
             violation = ImpossibleStatistic(bad.written, bad.why)
             yield ctx.flag(

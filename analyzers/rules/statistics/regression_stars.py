@@ -25,6 +25,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..tables.model import table_notes
 from .model import apa_p, star_legend
 from .regression import contradicting, reads_as_standard_errors, two_tailed_p
 
@@ -85,7 +86,7 @@ def regression_stars_inconsistent(ctx: RuleContext, section: Section) -> Iterato
         table = placed.block.table
         if placed.kind is not BlockKind.TABLE or table is None:
             continue
-        note = f"{table.caption or ''}\n{placed.block.plain.text}"
+        note = table_notes(section, placed)
         legend = star_legend(note)
         if not legend or not reads_as_standard_errors(note):
             continue

@@ -13,7 +13,17 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import DIRECTION_WEIGHT, SET_APART, WITHIN_SPREAD, Grid, author_rule_macros, read_direction, spread_overlaps, table_blocks
+from .model import (
+    DIRECTION_WEIGHT,
+    SET_APART,
+    WITHIN_SPREAD,
+    Grid,
+    author_rule_macros,
+    read_direction,
+    spread_overlaps,
+    table_blocks,
+    table_notes,
+)
 
 
 @violation_type
@@ -48,8 +58,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     header or caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
     FID, distances, failures, "epochs to" converge are lower-better. Columns whose direction is unknown, and
     oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
-    are left alone. So are tables whose bold means something else: the caption says bold marks
-    significance or the best of each row, or most bold cells (in three rows or more) are the
+    are left alone. So are tables whose bold means something else: the caption or a note of the
+    table says bold marks significance or the best of each row, or most bold cells (in three rows or more) are the
     best of their own row within their header group, and more of them than of their column:
     methods compared across columns, one game or language pair per row. A column of p-values
     ("p", "Sig.") is no metric: bold there marks significance.
@@ -91,7 +101,7 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
         table = placed.block.table
         grid = Grid.of(table, rule_macros)  # type: ignore[arg-type]
         settings = _row_settings(grid)
-        if _BOLD_MEANS_OTHER.search(table.caption or "") or _marks_rows(grid, table.caption or "", settings):  # type: ignore[union-attr]
+        if _BOLD_MEANS_OTHER.search(table_notes(section, placed)) or _marks_rows(grid, table.caption or "", settings):  # type: ignore[union-attr]
             continue
         for column in grid.columns():
             sense, source = read_direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
@@ -123,7 +133,7 @@ def _bold_in_column(
 
 
 _P_COLUMN = DeferredPattern(r"^\W*(?:\$?p\$?(?:[- ]?values?)?|sig\.?|significance)\W*$", re.IGNORECASE)
-# A caption that gives bold another meaning: significance, or the best of each row.
+# A caption or note that gives bold another meaning: significance, or the best of each row.
 _BOLD_MEANS_OTHER = DeferredPattern(
     r"(?:bold\w*|highlight\w*)[^.]{0,80}\b(?:signific\w*|p\s*[<≤])|signific\w*[^.]{0,60}\b(?:bold\w*|highlight\w*)"
     r"|\b(?:each|every|per)\s+row\b|\brow-?wise\b",

@@ -194,6 +194,21 @@ def table_blocks(section: Section) -> list[PlacedBlock]:
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
 
 
+def table_notes(section: Section, placed: PlacedBlock) -> str:
+    """The notes of a table, wherever its float writes them: its caption, its own block's text (a tabular written
+    in its float holds the float's notes too), and the text of the section's table blocks without a grid that bear
+    one of its labels: the float around an `\\input` tabular, where its `tablenotes`, star legend and source lines
+    are (the tabular's file holds only the grid)."""
+    table = placed.block.table
+    labels = {label for label in (table.label if table else None, *placed.block.labels) if label}
+    floats = [
+        other.block.plain.text
+        for other in section.blocks
+        if other.kind is BlockKind.TABLE and other.block.table is None and labels.intersection(other.block.labels)
+    ]
+    return "\n".join([(table.caption if table else None) or "", placed.block.plain.text, *floats])
+
+
 @record(slots=True, eq=False)
 class LabelledTable:
     """A table a claim can cite. Its cells' offsets count from where the block started when it was
