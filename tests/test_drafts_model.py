@@ -36,7 +36,7 @@ from auditex.analyzers.rules.drafts.model import (
 )
 from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
-from auditex.latex.index import dead_spans
+from auditex.latex.dead_text import dead_spans
 from auditex.latex.model import MacroDef
 
 

@@ -17,8 +17,8 @@ from functools import lru_cache
 
 from pylatexenc import latexwalker as lw
 
+from ....latex.dead_text import dead_spans, discarding_macros, excluded_environments
 from ....latex.deferred_pattern import DeferredPattern
-from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, MacroDef
