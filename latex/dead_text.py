@@ -197,6 +197,7 @@ def _printed(same: _Same, dead: tuple[tuple[int, int], ...]) -> Block | None:
     return replace(block, plain=plain)
 
 
-@lru_cache(maxsize=64)  # kept by the file's text and the project's settings, as the spans are
+@lru_cache(maxsize=256)  # kept by a file's text and the project's settings: the manuscript and the index read every file's
 def dead_text(text: str, excluded: tuple[str, ...], discarding: tuple[str, ...]) -> DeadText:
+    """What of a file TeX never prints, given the project's `excluded` environments and `discarding` macros."""
     return DeadText(_dead_spans(text, excluded, discarding, ()))
