@@ -6,20 +6,40 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .conditionals import NEVER, branch_paths, group_end
 from .deferred_pattern import DeferredPattern
 from .model import Block, MacroDef, PlainText
+from .source import uncommented
 
 if TYPE_CHECKING:
     from .files import ProjectFiles
 
 _EXCLUDE_COMMENT = DeferredPattern(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
+# The control word a never-taken branch starts after (branch_paths starts it where the token ends).
+_OPENING_TOKEN = DeferredPattern(r"\\[A-Za-z@]+$")
+_LONGEST_TOKEN = 64
+# `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
+_NEWIF = DeferredPattern(r"\\newif\s*\\if([A-Za-z@]+)")
+
+
+class Unread(NamedTuple):
+    """What a project never prints, beyond `\\iffalse`: the environments it excludes, the macros that discard
+    their arguments, and the value of each `\\newif` switch it sets once for all (a switch's other branch)."""
+
+    excluded: tuple[str, ...] = ()
+    discarding: tuple[str, ...] = ()
+    switches: tuple[tuple[str, bool], ...] = ()
+
+
+def project_unread(project: ProjectFiles, macros: list[MacroDef]) -> Unread:
+    switches = switch_values(project.source(path).text for path in project.files)
+    return Unread(excluded_environments(project), discarding_macros(macros), tuple(sorted(switches.items())))
 
 
 def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
@@ -31,6 +51,31 @@ def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
 @lru_cache(maxsize=256)  # kept by a file's text: the drafts rules ask on every edit, and the other files are unchanged
 def _excluded_in(text: str) -> frozenset[str]:
     return frozenset(name.strip() for name in _EXCLUDE_COMMENT.findall(text)) if "excludecomment" in text else frozenset()
+
+
+@lru_cache(maxsize=256)
+def _declared_switches(text: str) -> frozenset[str]:
+    """The switches a file declares with `\\newif`, comments aside."""
+    return frozenset(_NEWIF.findall(uncommented(text))) if "\\newif" in text else frozenset()
+
+
+@lru_cache(maxsize=256)
+def _switches_set(text: str, names: frozenset[str]) -> frozenset[tuple[str, bool]]:
+    """How a file sets the switches `names` by hand (`\\drafttrue`, `\\draftfalse`), comments aside: only the
+    declared ones are looked for, so a paper that declares none reads no file for them."""
+    pattern = re.compile(r"\\(" + "|".join(map(re.escape, sorted(names))) + r")(true|false)(?![A-Za-z@])")
+    return frozenset((name, value == "true") for name, value in pattern.findall(uncommented(text)))
+
+
+def switch_values(texts: Iterable[str]) -> dict[str, bool]:
+    """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
+    True with it and no `\\draftfalse`; a switch set both ways is left out."""
+    texts = list(texts)
+    declared = frozenset[str]().union(*(_declared_switches(text) for text in texts))
+    if not declared:
+        return {}
+    set_to = frozenset[tuple[str, bool]]().union(*(_switches_set(text, declared) for text in texts))
+    return {f"if{name}": (name, True) in set_to for name in declared if not ((name, True) in set_to and (name, False) in set_to)}
 
 
 def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
@@ -79,7 +124,10 @@ def _dead_spans(
         starts, paths = branch_paths(text, switches)
         for index, path in enumerate(paths):
             if any(branch == NEVER for _, branch in path):
-                spans.append((starts[index], starts[index + 1] if index + 1 < len(starts) else len(text)))
+                # The `\\iffalse`, `\\ifdraft` or `\\else` that opens the branch prints nothing either.
+                opening = _OPENING_TOKEN.search(text, max(starts[index] - _LONGEST_TOKEN, 0), starts[index])
+                start = opening.start() if opening else starts[index]
+                spans.append((start, starts[index + 1] if index + 1 < len(starts) else len(text)))
     if excluded:
         pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
         spans += [match.span() for match in pattern.finditer(text)]
@@ -198,6 +246,6 @@ def _printed(same: _Same, dead: tuple[tuple[int, int], ...]) -> Block | None:
 
 
 @lru_cache(maxsize=256)  # kept by a file's text and the project's settings: the manuscript and the index read every file's
-def dead_text(text: str, excluded: tuple[str, ...], discarding: tuple[str, ...]) -> DeadText:
-    """What of a file TeX never prints, given the project's `excluded` environments and `discarding` macros."""
-    return DeadText(_dead_spans(text, excluded, discarding, ()))
+def dead_text(text: str, unread: Unread) -> DeadText:
+    """What of a file TeX never prints, given what its project never prints."""
+    return DeadText(_dead_spans(text, unread.excluded, unread.discarding, unread.switches))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
 from .conditionals import branch_paths, path_at
-from .dead_text import DeadText, dead_text
+from .dead_text import DeadText, Unread, dead_text
 from .deferred_pattern import DeferredPattern
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
 from .manuscript import Manuscript, PlacedBlock, Section
@@ -427,14 +427,14 @@ def _file_facts(
     path: str,
     document: Document,
     wrappers: dict[str, tuple[str, str, str]],
-    unread: tuple[tuple[str, ...], tuple[str, ...]],
+    unread: Unread,
     labelling: tuple[tuple[str, bool, int], ...],
 ) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *wrapped_uses(document.text, wrappers, "label"), *option_label_uses(document.text, labelling)]
     refs = [*(rewrapped(ref, wrappers) for ref in parsed.refs), *wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
-    dead = dead_text(document.text, *unread)
+    dead = dead_text(document.text, unread)
     if dead:
         labels, refs, cites = (_outside(uses, dead) for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]

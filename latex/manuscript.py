@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from .dead_text import DeadText, dead_text, discarding_macros, excluded_environments
+from .dead_text import DeadText, Unread, dead_text, project_unread
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
 from .reference_macros import ReferenceMacros, reference_macros, with_cited_labels
@@ -105,8 +105,8 @@ class Manuscript:
     theorem_environments: dict[str, str]
     # The author's reference macros, whose uses a placed block shows as the `\ref` they stand for.
     references: ReferenceMacros
-    # What the project never prints (see dead_text): the environments it excludes, the macros that discard their arguments.
-    unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    # What the project never prints beyond `\\iffalse` (see dead_text).
+    unread: Unread
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
     layouts: dict[str, FileLayout] = field(default_factory=dict)
@@ -131,7 +131,7 @@ def build_manuscript(
     theorem_environments = {name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments}
     macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
     references = reference_macros(macros)
-    unread = (excluded_environments(project), discarding_macros(macros))
+    unread = project_unread(project, macros)
     manuscript = None
     if (
         previous is not None
@@ -153,9 +153,7 @@ def build_manuscript(
 
 
 class _Builder:
-    def __init__(
-        self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: tuple[tuple[str, ...], tuple[str, ...]]
-    ) -> None:
+    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: Unread) -> None:
         self.theorem_environments = theorem_environments
         self.references = references
         self.unread = unread
@@ -297,12 +295,12 @@ def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | No
 _Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
 
 
-def _events(project: ProjectFiles, path: str, unread: tuple[tuple[str, ...], tuple[str, ...]]) -> list[_Event]:
+def _events(project: ProjectFiles, path: str, unread: Unread) -> list[_Event]:
     """A file's headings, markers, blocks (its tables with the rows they read from files) and source
     includes in reading order, without what TeX never prints."""
     document = project.documents[path]
     parsed = document.parsed
-    dead = dead_text(document.text, *unread)
+    dead = dead_text(document.text, unread)
     events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
     events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]

@@ -3,6 +3,7 @@
 import pytest
 from helpers import document, make_project, write_project
 
+from auditex.latex.dead_text import dead_spans
 from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
 from auditex.latex.sandbox import ProjectRoot
@@ -403,6 +404,7 @@ def test_text_tex_never_prints_is_not_read(tmp_path):
     body = r"""\begin{abstract}We reach 93.4\% accuracy. \if 0 This leaves 12 programmers. \fi It helps.\end{abstract}
 \section{Results}
 Scores rise by 5\%. \iffalse Old claim: 17 runs. \fi Done.\note{fix 23 here} \iftrue Kept 8. \else Dropped 9. \fi
+\ifcamera Camera-ready 66. \fi
 
 \iffalse
 \section{Old results}
@@ -410,7 +412,7 @@ A removed paragraph with 31 numbers.
 \begin{table}\caption{Removed 44 table.}\begin{tabular}{ll} a & 1\\ b & 2\end{tabular}\end{table}
 \fi
 \begin{kdd}Venue text 55.\end{kdd}"""
-    preamble = "\\usepackage{comment}\\excludecomment{kdd}\\newcommand{\\note}[1]{}"
+    preamble = "\\usepackage{comment}\\excludecomment{kdd}\\newcommand{\\note}[1]{}\\newif\\ifcamera"
     manuscript = make_project(tmp_path, {"main.tex": document(body, preamble)}).manuscript
     texts = [placed.block.plain.text for placed in manuscript.blocks if placed.block.start > len(preamble)]
     assert texts == ["We reach 93.4% accuracy. It helps.", "Scores rise by 5%. Done. Kept 8. "]
@@ -420,6 +422,9 @@ A removed paragraph with 31 numbers.
     start, end = paragraph.source_span(texts[1].index("Done"), texts[1].index("Kept") + 4)
     text = document(body, preamble)
     assert text[start:end].startswith("Done.") and text[start:end].endswith("Kept")
+    # A dead stretch holds the token that opens it: it prints nothing either.
+    line = "a \\iffalse b \\fi c \\iftrue d \\else e \\fi f \\if 0 g \\fi h"
+    assert [line[start:end] for start, end in dead_spans(line, (), ())] == ["\\iffalse b \\fi", "\\else e \\fi", "\\if 0 g \\fi"]
 
 
 def test_the_index_reads_no_number_of_dead_text_and_an_edit_that_ends_a_branch_rereads_it(tmp_path):
