@@ -1,6 +1,8 @@
-"""What of a file TeX never prints: the branches of a conditional it never takes, the environments the comment
-package excludes, and the arguments of macros that discard them. The manuscript reads its blocks without it, and
-the index its labels, references and citations: one reading of printed text for every rule."""
+"""What of a file TeX never prints: the branches of a conditional it never takes (`\\iffalse`, `\\if0`, the
+`\\else` of `\\iftrue`, the other branch of a `\\newif` switch the project sets once for all), the environments
+the comment package excludes, and the arguments of macros that discard them. The manuscript reads its blocks,
+headings and markers without it, and the index its labels, references and citations: the blocks' text, the
+abstract, the captions, the tables and the quantity model read only what the paper prints."""
 
 from __future__ import annotations
 
@@ -112,8 +114,8 @@ def dead_spans(
     return list(_dead_spans(text, excluded, discarding, tuple(sorted(switches.items()))))
 
 
-# Kept by a file's text and the project's settings: the index and the drafts rules each read every file's,
-# the edited one's on every edit (a book's files and a few of its edited versions).
+# Kept by a file's text and the project's settings: the manuscript, the index and the drafts rules each read
+# every file's, the edited one's on every edit (a book's files and a few of its edited versions).
 @lru_cache(maxsize=64)
 def _dead_spans(
     text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switch_values: tuple[tuple[str, bool], ...]
