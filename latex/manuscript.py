@@ -305,7 +305,7 @@ def _events(project: ProjectFiles, path: str, unread: Unread) -> list[_Event]:
     events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
     events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]
     events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in _printed_blocks(parsed.blocks, dead)]
-    events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
+    events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex" and not dead.covers(site.start)]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
 

@@ -427,6 +427,12 @@ A removed paragraph with 31 numbers.
     assert [line[start:end] for start, end in dead_spans(line, (), ())] == ["\\iffalse b \\fi", "\\else e \\fi", "\\if 0 g \\fi"]
 
 
+def test_a_file_input_in_dead_text_is_not_read_as_the_papers(tmp_path):
+    files = {"main.tex": document("Kept 1.\n\\iffalse\n\\input{old}\n\\fi\n\\input{new}"), "old.tex": "Old 2.", "new.tex": "New 3."}
+    manuscript = make_project(tmp_path, files).manuscript
+    assert [placed.block.plain.text.strip() for placed in manuscript.blocks] == ["Kept 1.", "New 3."]
+
+
 def test_the_index_reads_no_number_of_dead_text_and_an_edit_that_ends_a_branch_rereads_it(tmp_path):
     # Paragraphs long enough to be parsed apart (chunks.TARGET_CHUNK_CHARS).
     text = document(
