@@ -170,6 +170,11 @@ class DeadText:
         place = bisect.bisect_right(self.starts, offset) - 1
         return place >= 0 and offset < self.ends[place]
 
+    def _clear(self, start: int, end: int) -> bool:
+        """Whether no dead span meets [start, end) (nor starts at `start`, for an empty run)."""
+        place = bisect.bisect_right(self.starts, start) - 1
+        return (place < 0 or self.ends[place] <= start) and (place + 1 >= len(self.starts) or self.starts[place + 1] >= max(end, start + 1))
+
     def within(self, start: int, end: int) -> tuple[tuple[int, int], ...]:
         """The dead spans of [start, end), cut to it."""
         place = max(bisect.bisect_right(self.starts, start) - 1, 0)
@@ -203,7 +208,9 @@ class DeadText:
         for plain_start, plain_end, source_start, source_end in plain.segments:
             start, end = plain.offset + source_start, plain.offset + source_end
             one_to_one = plain_end - plain_start == end - start
-            if one_to_one:
+            if self._clear(start, end):  # most runs: one search, no pieces
+                pieces = [(plain_start, start, end)]
+            elif one_to_one:
                 pieces = [(plain_start + live_start - start, live_start, live_end) for live_start, live_end in self.live_pieces(start, end)]
             else:  # a symbol or collapsed white space: dead when where it comes from starts dead
                 pieces = [] if self.covers(start) else [(plain_start, start, end)]
@@ -220,31 +227,42 @@ class DeadText:
 
 
 class _Same:
-    """A block as a cache key: the same object, not an equal one."""
+    """A value as a cache key: the same object, not an equal one."""
 
-    __slots__ = ("block",)
+    __slots__ = ("value",)
 
-    def __init__(self, block: Block) -> None:
-        self.block = block
+    def __init__(self, value: object) -> None:
+        self.value = value
 
     def __hash__(self) -> int:
-        return id(self.block)
+        return id(self.value)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.block is self.block
+        return isinstance(other, _Same) and other.value is self.value
 
 
 # Kept by the parsed block and its dead spans: an edit leaves the blocks before it the same objects, and their
 # printed versions must stay the same objects too, or the index would read them again on every keystroke.
 @lru_cache(maxsize=1024)
 def _printed(same: _Same, dead: tuple[tuple[int, int], ...]) -> Block | None:
-    block = same.block
+    block = same.value
+    assert isinstance(block, Block)
     if dead == ((block.start, block.end),):
         return None
-    plain = DeadText(dead).printed_plain(block.plain)
+    offset = block.plain.offset
+    plain = _printed_plain(_Same(block.plain.segments), block.plain.text, tuple((start - offset, end - offset) for start, end in dead))
     if block.plain.text.strip() and not plain.text.strip() and block.table is None:
         return None
-    return replace(block, plain=plain)
+    return replace(block, plain=plain.shifted(offset))
+
+
+# Kept by the parse's runs (which a moved block shares) and its dead spans where it stands: the blocks after an
+# edit are moved copies, and cutting them again would cost every keystroke after a paragraph with dead text.
+@lru_cache(maxsize=1024)
+def _printed_plain(segments: _Same, text: str, dead: tuple[tuple[int, int], ...]) -> PlainText:
+    runs = segments.value
+    assert isinstance(runs, list)
+    return DeadText(dead).printed_plain(PlainText(text, runs))
 
 
 @lru_cache(maxsize=256)  # kept by a file's text and the project's settings: the manuscript and the index read every file's
