@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
-from types import MappingProxyType
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .bibliography import BibEntry, BibProblem
-from .conditionals import NEVER, branch_paths, group_end, path_at
+from .conditionals import branch_paths, path_at
+from .dead_text import DeadText, Unread, dead_text
 from .deferred_pattern import DeferredPattern
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
 from .manuscript import Manuscript, PlacedBlock, Section
@@ -263,7 +263,7 @@ class _SourceFacts:
         facts_of_files = cls()
         all_macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
         wrappers = key_wrappers(all_macros)
-        unread = (excluded_environments(project), discarding_macros(all_macros))
+        unread = manuscript.unread
         labelling = label_setting_commands(
             [*project.definitions.values(), *(project.source(path).text for path in project.files)], previous, live
         )
@@ -427,14 +427,14 @@ def _file_facts(
     path: str,
     document: Document,
     wrappers: dict[str, tuple[str, str, str]],
-    unread: tuple[tuple[str, ...], tuple[str, ...]],
+    unread: Unread,
     labelling: tuple[tuple[str, bool, int], ...],
 ) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *wrapped_uses(document.text, wrappers, "label"), *option_label_uses(document.text, labelling)]
     refs = [*(rewrapped(ref, wrappers) for ref in parsed.refs), *wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
-    dead = dead_spans(document.text, *unread)
+    dead = dead_text(document.text, unread)
     if dead:
         labels, refs, cites = (_outside(uses, dead) for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
@@ -443,95 +443,9 @@ def _file_facts(
     return _FileFacts(labels, refs, cites, entries, {facet: [(path, item) for item in items[facet]] for facet in _PAIRED_FACETS}, macros)
 
 
-_EXCLUDE_COMMENT = DeferredPattern(r"^[^%\n]*?\\excludecomment\s*\{([^{}]+)\}", re.M)
-
-
-def excluded_environments(project: ProjectFiles) -> tuple[str, ...]:
-    """Environments the comment package drops in this root (`\\excludecomment{kdd}`): papers with one
-    root per venue switch the venue's text with them, so their labels and references are not this root's."""
-    return tuple(sorted({name for path in project.files for name in _excluded_in(project.source(path).text)}))
-
-
-@lru_cache(maxsize=256)  # kept by a file's text: the drafts rules ask on every edit, and the other files are unchanged
-def _excluded_in(text: str) -> frozenset[str]:
-    return frozenset(name.strip() for name in _EXCLUDE_COMMENT.findall(text)) if "excludecomment" in text else frozenset()
-
-
-def discarding_macros(macros: list[MacroDef]) -> tuple[str, ...]:
-    """Macros that typeset none of their arguments: draft notes switched off (`\\newcommand{\\note}[1]{}`),
-    and those that pass their arguments only to such macros (`\\newcommand{\\amit}[1]{\\note{Amit: #1}}`)."""
-    return _discarding(tuple((macro.name.lstrip("\\"), macro.arguments, macro.body) for macro in macros))
-
-
-@lru_cache(maxsize=64)  # kept by the definitions: the index and the drafts rules ask again on every edit
-def _discarding(macros: tuple[tuple[str, int, str], ...]) -> tuple[str, ...]:
-    definitions: dict[str, list[tuple[int, str]]] = {}
-    for name, arguments, body in macros:
-        definitions.setdefault(name, []).append((arguments, body))
-    discarding: set[str] = set()
-    for _ in range(3):  # a chain of a few wrappers at most
-        calls = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}") if discarding else None
-        found = {
-            name
-            for name, versions in definitions.items()
-            if all(arguments > 0 and "#" not in (calls.sub("", body) if calls else body) for arguments, body in versions)
-        }
-        if found == discarding:
-            break
-        discarding = found
-    return tuple(sorted(discarding))
-
-
-def _outside(uses: list[KeyUse], dead: list[tuple[int, int]]) -> list[KeyUse]:
-    """The uses that start outside every dead span: a search among the spans' union, not a scan of every span per use."""
-    union: list[list[int]] = []
-    for start, end in sorted(dead):
-        if union and start <= union[-1][1]:
-            union[-1][1] = max(union[-1][1], end)
-        else:
-            union.append([start, end])
-    starts = [start for start, _ in union]
-    return [use for use in uses if (place := bisect.bisect_right(starts, use.start) - 1) < 0 or use.start >= union[place][1]]
-
-
-def dead_spans(
-    text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switches: Mapping[str, bool] = MappingProxyType({})
-) -> list[tuple[int, int]]:
-    """Stretches TeX never reads: branches of `\\iffalse … \\fi` or `\\if0 … \\fi` (and `\\else` of `\\iftrue`),
-    the branch a `\\newif` switch of known value (`switches`, see conditionals.branch_paths) never takes,
-    environments the comment package excludes, and the arguments of macros that discard them."""
-    return list(_dead_spans(text, excluded, discarding, tuple(sorted(switches.items()))))
-
-
-# Kept by a file's text and the project's settings: the index and the drafts rules each read every file's,
-# the edited one's on every edit (a book's files and a few of its edited versions).
-@lru_cache(maxsize=64)
-def _dead_spans(
-    text: str, excluded: tuple[str, ...], discarding: tuple[str, ...], switch_values: tuple[tuple[str, bool], ...]
-) -> tuple[tuple[int, int], ...]:
-    switches = dict(switch_values)
-    spans = []
-    if _holds_any(text, ("\\iffalse", "\\iftrue", "\\if0", "\\if 0", *("\\" + name for name in switches))):
-        starts, paths = branch_paths(text, switches)
-        for index, path in enumerate(paths):
-            if any(branch == NEVER for _, branch in path):
-                spans.append((starts[index], starts[index + 1] if index + 1 < len(starts) else len(text)))
-    if excluded:
-        pattern = re.compile(r"\\begin\{(" + "|".join(map(re.escape, excluded)) + r")\}.*?\\end\{\1\}", re.S)
-        spans += [match.span() for match in pattern.finditer(text)]
-    if discarding:  # one scan finds the calls, where a substring test of each name first cost a scan each
-        pattern = re.compile(r"\\(?:" + "|".join(map(re.escape, discarding)) + r")(?![A-Za-z@])\s*\{")
-        for match in pattern.finditer(text):
-            end = group_end(text, match.end() - 1)
-            if end is not None:
-                spans.append((match.start(), end))
-    return tuple(spans)
-
-
-def _holds_any(text: str, needles: tuple[str, ...]) -> bool:
-    """Whether `text` holds one of `needles`, in one scan: a substring test of each costs a scan each (0.3 ms for
-    the conditionals and a paper's six note commands on a 17 kB file, which the index and the drafts rules both ask on every edit)."""
-    return re.compile("|".join(map(re.escape, needles))).search(text) is not None
+def _outside(uses: list[KeyUse], dead: DeadText) -> list[KeyUse]:
+    """The uses that start outside every dead span."""
+    return [use for use in uses if not dead.covers(use.start)]
 
 
 def _with_branches(text: str, macros: list[MacroDef]) -> list[MacroDef]:

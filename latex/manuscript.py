@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from .dead_text import DeadText, Unread, dead_text, project_unread
 from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
 from .reference_macros import ReferenceMacros, reference_macros, with_cited_labels
@@ -104,6 +105,8 @@ class Manuscript:
     theorem_environments: dict[str, str]
     # The author's reference macros, whose uses a placed block shows as the `\ref` they stand for.
     references: ReferenceMacros
+    # What the project never prints beyond `\\iffalse` (see dead_text).
+    unread: Unread
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
     layouts: dict[str, FileLayout] = field(default_factory=dict)
@@ -126,16 +129,18 @@ def build_manuscript(
     that keeps that file's shape (typing in a paragraph) moves its blocks instead of re-walking
     every file; the result is the same. The edit left `edited`'s text before `unchanged_before` as it was."""
     theorem_environments = {name: title for path in project.files for name, title in project.documents[path].parsed.theorem_environments}
-    references = reference_macros(macro for path in project.files for macro in project.documents[path].parsed.macros)
+    macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
+    references = reference_macros(macros)
+    unread = project_unread(project, macros)
     manuscript = None
     if (
         previous is not None
         and edited is not None
-        and (previous.theorem_environments, previous.references) == (theorem_environments, references)
+        and (previous.theorem_environments, previous.references, previous.unread) == (theorem_environments, references, unread)
     ):
         manuscript = _moved(project, previous, edited, unchanged_before)
     if manuscript is None:
-        builder = _Builder(theorem_environments, references)
+        builder = _Builder(theorem_environments, references, unread)
         builder.walk(project, project.root_file, set())
         manuscript = builder.finish()
     manuscript.basis = value_hash(
@@ -148,9 +153,10 @@ def build_manuscript(
 
 
 class _Builder:
-    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros) -> None:
+    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: Unread) -> None:
         self.theorem_environments = theorem_environments
         self.references = references
+        self.unread = unread
         self.sections: list[Section] = [Section("front", "", 0, SectionKind.FRONT, "", 0, 0)]
         self.blocks: list[PlacedBlock] = []
         self.seen_titles: dict[tuple[str, str], int] = {}
@@ -166,7 +172,7 @@ class _Builder:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
-        events = _events(project, path)
+        events = _events(project, path, self.unread)
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
@@ -274,7 +280,7 @@ class _Builder:
                 placed.section -= 1
         for section in sections:
             section.hash = _section_hash(section)
-        return Manuscript(sections, self.blocks, self.theorem_environments, self.references, layouts=self.layouts)
+        return Manuscript(sections, self.blocks, self.theorem_environments, self.references, self.unread, layouts=self.layouts)
 
 
 def _section_hash(section: Section) -> str:
@@ -289,17 +295,25 @@ def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | No
 _Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
 
 
-def _events(project: ProjectFiles, path: str) -> list[_Event]:
+def _events(project: ProjectFiles, path: str, unread: Unread) -> list[_Event]:
     """A file's headings, markers, blocks (its tables with the rows they read from files) and source
-    includes in reading order."""
-    parsed = project.documents[path].parsed
+    includes in reading order, without what TeX never prints."""
+    document = project.documents[path]
+    parsed = document.parsed
+    dead = dead_text(document.text, unread)
     events: list[_Event] = []
-    events += [(heading.start, 0, heading) for heading in parsed.headings]
-    events += [(marker.offset, 1, marker) for marker in parsed.markers]
-    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in parsed.blocks]
-    events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex"]
+    events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
+    events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]
+    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in _printed_blocks(parsed.blocks, dead)]
+    events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex" and not dead.covers(site.start)]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
+
+
+def _printed_blocks(blocks: list[Block], dead: DeadText) -> list[Block]:
+    if not dead:
+        return blocks
+    return [printed for printed in map(dead.printed, blocks) if printed is not None]
 
 
 def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
@@ -354,7 +368,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     document = project.documents.get(edited)
     if old is None or document is None:
         return None
-    events = _events(project, edited)
+    events = _events(project, edited, previous.unread)
     new = _layout(events, _targets(project, edited), len(document.text))
     if new.shape != old.shape:
         return None
@@ -379,7 +393,13 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
         sections.append(copy)
     layouts = {**previous.layouts, edited: new}
     return Manuscript(
-        sections, blocks, previous.theorem_environments, previous.references, layouts=layouts, block_places=previous.block_places
+        sections,
+        blocks,
+        previous.theorem_environments,
+        previous.references,
+        previous.unread,
+        layouts=layouts,
+        block_places=previous.block_places,
     )
 
 

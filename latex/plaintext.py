@@ -99,6 +99,12 @@ SILENT_COMMANDS = frozenset(
         "enddata",
         "tablecomments",
         "specialrule",
+        # A conditional's own tokens print nothing, whichever branch TeX takes (see dead_text for the branch it never takes).
+        "if",
+        "iffalse",
+        "iftrue",
+        "else",
+        "fi",
     }
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .deferred_pattern import DeferredPattern
 
@@ -22,6 +22,12 @@ SOURCE_SUFFIXES = TEX_SUFFIXES + BIBLIOGRAPHY_SUFFIXES
 # the `%`, so a search jumps from `%` to `%`: written before it, it is tried at every offset, 15 times
 # slower over a file (each keystroke masks the edited file's comments).
 COMMENT = DeferredPattern(r"%(?<!\\%)([^\n]*)")
+
+
+@lru_cache(maxsize=256)  # kept by a file's text: whole files are asked on every edit, and only the edited one changed
+def uncommented(text: str) -> str:
+    """`text` without its comments."""
+    return COMMENT.sub("", text)
 
 
 def content_hash(text: str) -> str:

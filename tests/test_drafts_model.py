@@ -32,11 +32,10 @@ from auditex.analyzers.rules.drafts.model import (
     numbered_in_order,
     placeholders,
     publisher_slot,
-    switch_values,
 )
 from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
-from auditex.latex.index import dead_spans
+from auditex.latex.dead_text import dead_spans, switch_values
 from auditex.latex.model import MacroDef
 
 
@@ -305,7 +304,8 @@ def test_levels_below_secnumdepth_are_not_numbered(tmp_path):
     ],
 )
 def test_the_project_wide_searches_find_what_a_search_of_the_whole_file_finds(text):
-    from auditex.analyzers.rules.drafts.model import _SEARCHES, _holds, _uncommented
+    from auditex.analyzers.rules.drafts.model import _SEARCHES, _holds
+    from auditex.latex.source import uncommented
 
-    masked = _uncommented(text)
+    masked = uncommented(text)
     assert _holds(text) == {name for name, pattern in _SEARCHES.items() if re.search(pattern, masked)}

@@ -3,6 +3,7 @@
 import pytest
 from helpers import document, make_project, write_project
 
+from auditex.latex.dead_text import dead_spans
 from auditex.latex.discovery import find_roots, magic_root
 from auditex.latex.model import BlockKind, SectionKind
 from auditex.latex.sandbox import ProjectRoot
@@ -397,6 +398,53 @@ def test_comments_are_not_content(tmp_path):
     project = make_project(tmp_path, {"main.tex": document("Text % \\label{hidden} 42\n\\% not a comment 7")})
     assert "hidden" not in project.index.labels
     assert [n.mention.value for n in project.index.numbers] == [7]
+
+
+def test_text_tex_never_prints_is_not_read(tmp_path):
+    body = r"""\begin{abstract}We reach 93.4\% accuracy. \if 0 This leaves 12 programmers. \fi It helps.\end{abstract}
+\section{Results}
+Scores rise by 5\%. \iffalse Old claim: 17 runs. \fi Done.\note{fix 23 here} \iftrue Kept 8. \else Dropped 9. \fi
+\ifcamera Camera-ready 66. \fi
+
+\iffalse
+\section{Old results}
+A removed paragraph with 31 numbers.
+\begin{table}\caption{Removed 44 table.}\begin{tabular}{ll} a & 1\\ b & 2\end{tabular}\end{table}
+\fi
+\begin{kdd}Venue text 55.\end{kdd}"""
+    preamble = "\\usepackage{comment}\\excludecomment{kdd}\\newcommand{\\note}[1]{}\\newif\\ifcamera"
+    manuscript = make_project(tmp_path, {"main.tex": document(body, preamble)}).manuscript
+    texts = [placed.block.plain.text for placed in manuscript.blocks if placed.block.start > len(preamble)]
+    assert texts == ["We reach 93.4% accuracy. It helps.", "Scores rise by 5%. Done. Kept 8. "]
+    assert [section.title for section in manuscript.sections] == ["", "Abstract", "", "Results"]
+    # What is left maps back to the source it was read from.
+    paragraph = manuscript.blocks[-1].block.plain
+    start, end = paragraph.source_span(texts[1].index("Done"), texts[1].index("Kept") + 4)
+    text = document(body, preamble)
+    assert text[start:end].startswith("Done.") and text[start:end].endswith("Kept")
+    # A dead stretch holds the token that opens it: it prints nothing either.
+    line = "a \\iffalse b \\fi c \\iftrue d \\else e \\fi f \\if 0 g \\fi h"
+    assert [line[start:end] for start, end in dead_spans(line, (), ())] == ["\\iffalse b \\fi", "\\else e \\fi", "\\if 0 g \\fi"]
+
+
+def test_a_file_input_in_dead_text_is_not_read_as_the_papers(tmp_path):
+    files = {"main.tex": document("Kept 1.\n\\iffalse\n\\input{old}\n\\fi\n\\input{new}"), "old.tex": "Old 2.", "new.tex": "New 3."}
+    manuscript = make_project(tmp_path, files).manuscript
+    assert [placed.block.plain.text.strip() for placed in manuscript.blocks] == ["Kept 1.", "New 3."]
+
+
+def test_the_index_reads_no_number_of_dead_text_and_an_edit_that_ends_a_branch_rereads_it(tmp_path):
+    # Paragraphs long enough to be parsed apart (chunks.TARGET_CHUNK_CHARS).
+    text = document(
+        "Before 3 runs. \\iffalse Hidden 17 runs. \\fi After 4 runs." + " More words." * 25 + "\n\n" + "A later paragraph of 6 words. " * 10
+    )
+    project = make_project(tmp_path, {"main.tex": text})
+    assert [number.mention.value for number in project.index.numbers] == [3, 4, *[6] * 10]
+    first = project.manuscript.blocks[0].block
+    project.update("main.tex", text.replace("later", "latter", 1))
+    assert project.manuscript.blocks[0].block is first  # a keystroke after it does not read it again
+    project.update("main.tex", text.replace("\\iffalse", "\\iftrue"))
+    assert [number.mention.value for number in project.index.numbers] == [3, 17, 4, *[6] * 10]
 
 
 def test_invalid_utf8_and_nul_bytes_are_read_with_a_problem(tmp_path):

@@ -17,14 +17,14 @@ from functools import lru_cache
 
 from pylatexenc import latexwalker as lw
 
+from ....latex.dead_text import dead_spans, discarding_macros, excluded_environments, switch_values
 from ....latex.deferred_pattern import DeferredPattern
-from ....latex.index import dead_spans, discarding_macros, excluded_environments
 from ....latex.macro_signatures import PARSE_CONTEXT
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind, MacroDef
 from ....latex.project import Project
 from ....latex.record import record
-from ....latex.source import COMMENT
+from ....latex.source import COMMENT, uncommented
 from ....latex.walker import RunWalker
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 
@@ -209,8 +209,6 @@ def in_math_naming_a_variable(placeholder: Placeholder, latex: str, offset: int)
     return placeholder.kind is not PlaceholderKind.NUMBER or not re.search(r"=\s*\{?\s*$", latex[max(0, offset - 8) : offset])
 
 
-# `\newif\ifdraft`, and what sets it: `\drafttrue`, `\draftfalse`.
-_NEWIF = DeferredPattern(r"\\newif\s*\\if([A-Za-z@]+)")
 _TODONOTES_DISABLED = re.compile(r"\\usepackage\s*\[[^\]]*\bdisable\b[^\]]*\]\s*\{[^}]*\btodonotes\b")
 # What todonotes' `disable` option silences.
 _TODONOTES_COMMANDS = ("todo", "missingfigure")
@@ -228,15 +226,10 @@ _FILE_CACHE_SIZE = 256
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)
-def _uncommented(text: str) -> str:
-    return COMMENT.sub("", text)
-
-
-@lru_cache(maxsize=_FILE_CACHE_SIZE)
 def _holds(text: str) -> frozenset[str]:
     """Which of the project-wide searches (`_SEARCHES`) find something in a file, comments aside: one entry per
     file, so that a book's every file stays cached while each edit asks them all."""
-    masked = _uncommented(text)
+    masked = uncommented(text)
     # Each search matches only where a command `_SEARCHED` names starts: one scan finds those places, and each
     # search is tried there alone (a search over the whole of a book's chapter costs 0.4 ms, nine on every edit).
     starts = [match.start() for match in _SEARCHED.finditer(masked)]
@@ -248,31 +241,6 @@ def _anywhere(texts: Iterable[str], search: str) -> bool:
     if search not in _SEARCHES:
         raise KeyError(search)
     return any(search in _holds(text) for text in texts)
-
-
-@lru_cache(maxsize=_FILE_CACHE_SIZE)
-def _declared_switches(text: str) -> frozenset[str]:
-    """The switches a file declares with `\\newif`, comments aside."""
-    return frozenset(_NEWIF.findall(_uncommented(text))) if "\\newif" in text else frozenset()
-
-
-@lru_cache(maxsize=_FILE_CACHE_SIZE)
-def _switches_set(text: str, names: frozenset[str]) -> frozenset[tuple[str, bool]]:
-    """How a file sets the switches `names` by hand (`\\drafttrue`, `\\draftfalse`), comments aside: only the
-    declared ones are looked for, so a paper that declares none reads no file for them."""
-    pattern = re.compile(r"\\(" + "|".join(map(re.escape, sorted(names))) + r")(true|false)(?![A-Za-z@])")
-    return frozenset((name, value == "true") for name, value in pattern.findall(_uncommented(text)))
-
-
-def switch_values(texts: Iterable[str]) -> dict[str, bool]:
-    """The `\\newif` switches the project sets once for all: `ifdraft` is False without `\\drafttrue`,
-    True with it and no `\\draftfalse`; a switch set both ways is left out."""
-    texts = list(texts)
-    declared = frozenset[str]().union(*(_declared_switches(text) for text in texts))
-    if not declared:
-        return {}
-    set_to = frozenset[tuple[str, bool]]().union(*(_switches_set(text, declared) for text in texts))
-    return {f"if{name}": (name, True) in set_to for name in declared if not ((name, True) in set_to and (name, False) in set_to)}
 
 
 def silenced_commands(texts: Iterable[str], macros: list[MacroDef]) -> tuple[str, ...]:
@@ -419,7 +387,7 @@ def float_environments(texts: Iterable[str], kind: str) -> int:
 def _float_environments_in(text: str, kind: str) -> int:
     """One file's count, kept by its text: an edit counts the edited file's alone."""
     names = "|".join(re.escape(name) for name in FLOATS if float_type(name) == kind)
-    return len(re.findall(rf"\\begin\s*\{{(?:{names})\}}", _uncommented(text)))
+    return len(re.findall(rf"\\begin\s*\{{(?:{names})\}}", uncommented(text)))
 
 
 # A float or section named by its number in the text: "Figure 5", "Fig. 3a", "Tables 2 and 4", "Section 3.2".
