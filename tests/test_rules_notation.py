@@ -163,7 +163,9 @@ def test_a_body_redefinition_after_use_is_caught_beside_conditional_definitions(
 
 
 def test_a_switch_declared_in_another_file_still_makes_branches(tmp_path):
-    macros = "\\ifcomments\n\\newcommand{\\note}[1]{\\textbf{#1}}\n\\else\n\\newcommand{\\note}[1]{(#1)}\n\\fi\n"
+    # The macros file prints a line, so its definitions have a place in reading order: a file that prints nothing
+    # (its conditionals' tokens print nothing either) gives the rule no block to order them by.
+    macros = "\\ifcomments\n\\newcommand{\\note}[1]{\\textbf{#1}}\n\\else\n\\newcommand{\\note}[1]{(#1)}\n\\fi\nNotes are set.\n"
     main = document("\\section{Method}\nText \\note{a}.\n\n\\input{macros}\n\nMore \\note{b}.\n", "\\newif\\ifcomments")
     assert run(tmp_path, {"main.tex": main, "macros.tex": macros}) == []
     found = run(tmp_path, {"main.tex": main, "macros.tex": macros.replace("\\ifcomments", "").replace("\\else", "")})
