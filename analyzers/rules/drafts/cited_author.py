@@ -25,7 +25,7 @@ from ....latex.model import KeyUse
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...memo import TEXT_CACHE_SIZE, Same
+from ...memo import Same
 from ...registry import rule
 from ...scholarly.cited_references import split_authors, to_text
 from ...scholarly.matching import normal, surname
@@ -37,6 +37,8 @@ _NAME = r"[A-Z][a-z'\-]+"
 _NAMED = re.compile(rf"(?P<names>{_NAME}(?:\s+(?:and|\\&)\s+{_NAME})?)(?:\s+et\s*~?\s*al\.?,?)?\s*~?\s*$")
 _NAME_JOIN = re.compile(r"\s+(?:and|\\&)\s+")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]+\b")
+# A whole file's text is a cache key here: a project's files and a few edited versions of them, no more.
+_FILE_CACHE_SIZE = 256
 # How far before the command the names are looked for, and after it the sentence's other citations.
 _BEFORE = 80
 _SENTENCE_AFTER = 600
@@ -118,13 +120,16 @@ def _misattributed(ctx: RuleContext) -> Iterator[_Misattributed]:
         return
     hidden = unprinted(ctx.whole_project, ctx.index.macros)
     cites_by_file: dict[str, list[tuple[int, str]]] = {}
+    spans_by_file: dict[str, list[tuple[int, int]]] = {}
     for file, use in ctx.index.cites:
         cites_by_file.setdefault(file, []).append((use.start, use.key))
+        spans_by_file.setdefault(file, []).append((use.start, use.end))
+    credited_in = {file: _credited_in(ctx.source(file).text, tuple(spans)) for file, spans in spans_by_file.items()}
     for file, use in ctx.index.cites:
         own = people.get(use.key)
         if not own or hidden.covers(file, use.start):
             continue
-        credited = _credited(ctx.source(file).text, use.start, use.end)
+        credited = credited_in[file].get((use.start, use.end))
         if credited is None:
             continue
         start, written, command_start, sentence_end = credited
@@ -157,7 +162,7 @@ def _people(entry: BibEntry) -> frozenset[str]:
     return frozenset(surname(to_text(name)) for field in ("author", "editor") for name in split_authors(entry.fields.get(field, ""))[0])
 
 
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
 def _lower_words(text: str) -> frozenset[str]:
     return frozenset(_LOWER_WORD.findall(text))
 
@@ -169,8 +174,13 @@ def _sentence_end(source: str, start: int) -> int:
     return start + (spans[0][1] if spans else len(after))
 
 
-# Kept by the file's text and the key's place: every citation of the paper is read on each keystroke.
-@lru_cache(maxsize=4 * TEXT_CACHE_SIZE)
+# Kept by the file's text and its citations' places: every citation of the paper is read on each keystroke.
+@lru_cache(maxsize=_FILE_CACHE_SIZE)
+def _credited_in(source: str, spans: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], tuple[int, tuple[str, ...], int, int]]:
+    """The citations of a file (their keys' spans) typed right after names, each with what `_credited` reads."""
+    return {span: credited for span in spans if (credited := _credited(source, *span)) is not None}
+
+
 def _credited(source: str, key_start: int, key_end: int) -> tuple[int, tuple[str, ...], int, int] | None:
     """For a single-key citation typed right after names: where the names start, the names as written, where the
     command starts and where its sentence ends."""
