@@ -32,6 +32,7 @@ from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..statistics.model import stated_level
+from ..statistics.table_p import P_HEADER
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 
 
@@ -63,7 +64,6 @@ _P_BELOW = DeferredPattern(r"\bp\s*(?:<|≤|\\leq?\b)\s*(?:10\s*\^\s*\{?\s*[-−
 # Macros the plain text leaves glued to what they wrap: "\\smash{$p < 0.05$}" reads "\\smashp < 0.05".
 _WRAPPER = DeferredPattern(r"\\(?:smash|mathit|mathrm|mathnormal|textit|emph)")
 _HEDGE = DeferredPattern(r"\b(?:most|almost|nearly|not|no|none|some|many)\b", re.IGNORECASE)
-_P_COLUMN = DeferredPattern(r"^\W*(?:p|p[- ]?val(?:ue)?s?|pr\s*\(.*\))\W*$", re.IGNORECASE)
 # Words that join an exception's names ("DCGAN on CelebA"): no header holds them.
 _JOINING = frozenset({"on", "in", "for", "of", "at", "with", "the", "and", "under"})
 _OWN_TEXT = (BlockKind.TABLE, BlockKind.CAPTION)  # a float's caption and notes speak of its own table
@@ -125,7 +125,7 @@ def _contradicting(grid: Grid, claim: _SignificanceClaim) -> list[tuple[str, Cel
     first = next((row for row in range(len(grid.table.rows)) if any(grid.numeric(row, column) for column in grid.columns())), 0)
     over = []
     for column in grid.columns():
-        if not any(_P_COLUMN.match(text) for text in _headers(grid, first, column)):
+        if not any(P_HEADER.match(text) for text in _headers(grid, first, column)):
             continue
         tested = " ".join([*_headers(grid, first, column), *_headers(grid, first, column - 1)])
         for row in range(first, len(grid.table.rows)):
