@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TypeVar, dataclass_transform
 
+from ..latex.record import init_on_first_use, named
+
 
 class Violation(ABC):
     @property
@@ -37,8 +39,9 @@ V = TypeVar("V", bound=Violation)
 @dataclass_transform(frozen_default=True)
 def violation_type(cls: type[V]) -> type[V]:
     """A rule's violation as a frozen dataclass to mypy (see `latex.record`), without the equality, hash and repr
-    nothing asks of a violation: each generated method is compiled at import, and some ninety rules declare one."""
-    return dataclass(eq=False, repr=False)(cls)
+    nothing asks of a violation, and with its `__init__` compiled when the rule first finds one: over a hundred
+    rules declare one, and a check of a paper builds a tenth of them."""
+    return init_on_first_use(dataclass(init=False, eq=False, repr=False)(named(cls)))
 
 
 class MisspelledKey(Violation):
