@@ -365,3 +365,100 @@ def _named_up_to(words: str, noun: str) -> str | None:
     stem = noun.lower().removesuffix("s")
     named = next((word for word in re.finditer(r"\S+", words) if word.group().lower().removesuffix("s") == stem), None)
     return words[: named.end()] if named else None
+
+
+# A factor stated beside the two values it divides: "a 3.1× reduction (107.9 J vs. 32.4 J)", "from 107.9 J to
+# 32.4 J, a 3.1× reduction", "were 0.169 and 0.076, respectively (a 2.2x improvement)". The factor is written
+# "3.1×", "3.1x", "3.1 times" or "3.1-fold", never as a product ("4 × 4", "9.1 × 10^9"); a value of the pair is
+# neither a mantissa nor a factor itself, and "ranging from A to B" is a range, not a pair. Words that open
+# another clause between the pair and the factor say it is of something else.
+_TIMES = r"\s*(?:×|\\times\b|x\b|times\b|-?fold\b)(?!\s*\d)"
+_FACTOR_NUMBER = r"(?<![\w.,^_{\\±])(\d+)(\.\d+)?(?=" + _TIMES + r")"  # never the spread of "5.01±2.54 times"
+_HEDGE = r"(?:(?P<hedge>(?P<bound>over|more\s+than|at\s+least)|about|around|roughly|approximately|nearly|almost|close\s+to|~|\\sim)\s*)?"
+_STATED_FACTOR = r"(?:(?:a|an|by)\s+)?" + _HEDGE + _FACTOR_NUMBER + _TIMES + r"(?P<words>[^.;()\d]{0,25}?)\b" + _CHANGE_WORD + r"\b"
+_VALUE = r"(?:\\?[$€£]\s*)?" + NUMBER + r"(?!\s*(?:×|\\times)\s*10|" + _TIMES + r")\s*(?:\\?%|[A-Za-z]{1,3}\b)?"
+_VERSUS = _VALUE + r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + _VALUE
+_FROM_TO_VALUES = r"(?<!ranging\s)(?<!ranges\s)(?<!range\s)\bfrom\s+" + _VALUE + r"\s+to\s+" + _VALUE
+_RESPECTIVE_PAIR = r"\brespectively\s+" + _VALUE + r"\s+and\s+" + _VALUE + r"|" + _VALUE + r"\s+and\s+" + _VALUE + r",?\s+respectively\b"
+_FACTOR_THEN_PAIR = DeferredPattern(
+    _STATED_FACTOR + r"(?P<between>[^.;()\d]{0,40}?)(?:\(\s*(?:i\.e\.,?\s*)?[^()\d]{0,30}?" + _VERSUS + r"\s*\)|" + _FROM_TO_VALUES + r")",
+    re.IGNORECASE,
+)
+_PAIR_THEN_FACTOR = DeferredPattern(
+    r"(?:" + _VERSUS + r"|" + _FROM_TO_VALUES + r"|" + _RESPECTIVE_PAIR + r")(?P<between>[^.;\d]{0,40}?)" + _STATED_FACTOR,
+    re.IGNORECASE,
+)
+# Or the factor between the two values it compares, as a contrast: "A has an MSE of 0.005, while B has a 10x
+# higher MSE of 0.05".
+_CONTRAST_FACTOR = DeferredPattern(
+    _VALUE + r"[^.;\d]{0,60}?\b(?:while|whereas)\b[^.;\d]{0,40}?" + _STATED_FACTOR + r"(?P<between>[^.;\d]{0,30}?)\b(?:of|at)\s+" + _VALUE,
+    re.IGNORECASE,
+)
+ESTIMATE_SPREAD = 0.1  # "about 3x": within a tenth of the ratio
+
+
+@record(slots=True)
+class StatedFactor:
+    """A factor the sentence states, and the pair of values it gives for it; `bound` for "over 3x", `estimate` for "about 3x"."""
+
+    factor: Written
+    first: Written
+    second: Written
+    bound: bool
+    estimate: bool
+    times_end: int  # of the factor's "×", "x", "times" or "fold"
+    start: int  # of the words that state the factor and its pair
+    end: int
+
+    def ratios(self) -> tuple[float, float, float]:
+        """The larger value over the smaller: as written, and its least and greatest under the rounding of both."""
+        low, high = sorted((self.first, self.second), key=lambda written: written.value)
+        return (
+            high.value / low.value,
+            (high.value - high.slack) / (low.value + low.slack),
+            (high.value + high.slack) / max(low.value - low.slack, 1e-300),
+        )
+
+    def recomputes(self) -> bool:
+        """The factor is the ratio of the pair (its inverse for a factor below one), within the rounding of all three numbers."""
+        _, least, greatest = self.ratios()
+        factor, spread = self.factor.value, self.factor.slack
+        if factor < 1:
+            least, greatest = 1 / greatest, 1 / least
+        if self.bound:
+            return greatest >= factor - spread
+        if self.estimate:
+            return least * (1 - ESTIMATE_SPREAD) <= factor + spread and factor - spread <= greatest * (1 + ESTIMATE_SPREAD)
+        return least <= factor + spread and factor - spread <= greatest
+
+
+# What every stated factor contains, found before any pattern runs.
+_FACTOR_HINT = DeferredPattern(r"\d\s*(?:×|\\times|x\b|times\b|-?fold\b)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def stated_factors(text: str) -> tuple[StatedFactor, ...]:
+    """Every factor the text states beside the two values it divides (after it, before it, or one on each side), cached by text."""
+    if _FACTOR_HINT.search(text) is None:
+        return ()
+    found: dict[int, StatedFactor] = {}
+    for pattern in (_FACTOR_THEN_PAIR, _PAIR_THEN_FACTOR, _CONTRAST_FACTOR):
+        for match in pattern.finditer(text):
+            numbers = _numbers_of(match)
+            factor, times = next((number, times) for number in numbers if (times := _TIMES_AFTER.match(text, number.end)))
+            first, second = (number for number in numbers if number is not factor)
+            if _NEW_CLAUSE.search(match.group("between")) or is_year(first) or is_year(second) or 0 in (first.value, second.value):
+                continue
+            bound, estimate = bool(match.group("bound")), bool(match.group("hedge")) and not match.group("bound")
+            found.setdefault(factor.start, StatedFactor(factor, first, second, bound, estimate, times.end(), match.start(), match.end()))
+    return tuple(found.values())
+
+
+_TIMES_AFTER = DeferredPattern(_TIMES, re.IGNORECASE)
+
+
+def _numbers_of(match: re.Match[str]) -> list[Written]:
+    """The numbers a match read, in order: each is two unnamed groups, its digits and its decimals."""
+    named = set(match.re.groupindex.values())
+    unnamed = [group for group in range(1, match.re.groups + 1) if group not in named]
+    return [Written.read(match, group) for group in unnamed[::2] if match.group(group) is not None]
