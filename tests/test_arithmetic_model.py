@@ -50,6 +50,20 @@ def test_a_base_named_earlier_stops_at_the_clause():
     assert _shares("Of the 200 runs, 50 (25%) failed; 30 (10%) of all 300 jobs were retried") == [(50, 200, 25, True)]
 
 
+def test_a_base_is_named_before_its_counts_in_more_ways():
+    assert _shares("Our study was completed by 63 participants, of which 41 (65%) passed.") == [(41, 63, 65, True)]
+    assert _shares("Of 466 selectors, our parser read 440 (90%) without error.") == [(440, 466, 90, False)]
+    assert _shares("a subset of 325,800 records; of these, a weapon was found in 10,885 instances (about 3.3%).") == [
+        (10885, 325800, 3.3, True)
+    ]
+    assert _shares("Of the 22033636 implications, 8178279 (or 37.12%) are true.") == [(8178279, 22033636, 37.12, True)]
+    assert _shares("the majority of the fossils (23/36 = 60%) had strong evidence") == [(23, 36, 60, False)]
+
+
+def test_a_share_with_its_own_words_is_no_share_of_the_base():
+    assert _shares("Of the 63 participants, 41 participants (65% female) passed.") == []
+
+
 def test_a_change_is_relative_either_way_or_a_difference_in_points():
     def judged(text):
         return [stated.recomputes() for stated in stated_changes(text)]

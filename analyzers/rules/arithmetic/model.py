@@ -115,7 +115,49 @@ def shares(text: str) -> tuple[Share, ...]:
         for match in _COUNT_WITH_SHARE.finditer(text, base.end(), stop):
             part, percent = Written.read(match, 1), Written.read(match, 3)
             found.setdefault(percent.start, Share(part, whole, percent, True))
+    for share in _shares_of_bases_named_before(text):
+        found.setdefault(share.percent.start, share)
     return tuple(share for share in found.values() if 0 < share.part.value <= share.whole.value and share.whole.value >= 2)
+
+
+# More ways a sentence names a base before the counts it splits: "Of 466 selectors, … 440 (94%)" opening the
+# sentence, "63 participants, of which 41 (65%) passed", "325,800 records …; of these, 10,885 (about 3.3%) …".
+# The count's share may follow the words naming it and carry a word in its parentheses ("8,178,279 (or 37.12%)",
+# "10,885 instances (about 3.3%)"), and a fraction may be set equal to it ("23/36 = 64%").
+_OF_N_OPENING = DeferredPattern(r"(?:^|(?<=[.;:]\s))Of\s+(?:all\s+)?" + NUMBER + r"(?![\s\w-]{0,3}%)")
+_OF_WHICH = DeferredPattern(NUMBER + r"(?![\s\w-]{0,3}%)[^\d.;:()]{1,60}?,?\s+(?:of|among)\s+(?:which|whom)\b", re.IGNORECASE)
+_OF_THESE_ALONE = DeferredPattern(r"\b(?:of|among)\s+(?:these|them)\s*,", re.IGNORECASE)
+_QUALIFIED_SHARE = DeferredPattern(
+    NUMBER + r"(?:\s+[A-Za-z-]+){0,2}\s*\(\s*(?:or|about|approximately|roughly|nearly|almost|~|\\sim|i\.e\.,?)?\s*" + _PERCENT + r"\s*\)",
+    re.IGNORECASE,
+)
+_SHARE_EQUALS = DeferredPattern(NUMBER + r"\s*/\s*" + NUMBER + r"\s*=\s*" + _PERCENT, re.IGNORECASE)
+_COUNT = DeferredPattern(NUMBER + r"(?![\s\w-]{0,3}%)")
+_SENTENCE_START = DeferredPattern(r"\.\s+[A-Z]")
+
+
+def _shares_of_bases_named_before(text: str) -> Iterator[Share]:
+    for match in _SHARE_EQUALS.finditer(text):
+        yield Share(Written.read(match, 1), Written.read(match, 3), Written.read(match, 5), False)
+    for whole, parts_start in _named_bases(text):
+        clause_end = _CLAUSE_END.search(text, parts_start)
+        for match in _QUALIFIED_SHARE.finditer(text, parts_start, clause_end.start() if clause_end else len(text)):
+            yield Share(Written.read(match, 1), whole, Written.read(match, 3), True)
+
+
+def _named_bases(text: str) -> Iterator[tuple[Written, int]]:
+    """Each base a sentence names before its counts, with where the counts start: "Of the N", "Of N" opening a
+    sentence, "N …, of which", and "N …; of these," (the last count before it in its sentence)."""
+    for pattern in (_OF_THE, _OF_N_OPENING, _OF_WHICH):
+        for base in pattern.finditer(text):
+            yield Written.read(base), base.end()
+    for these in _OF_THESE_ALONE.finditer(text):
+        sentence_starts = list(_SENTENCE_START.finditer(text, max(0, these.start() - _LOOK_BACK), these.start()))
+        start = sentence_starts[-1].end() - 1 if sentence_starts else max(0, these.start() - _LOOK_BACK)
+        counts = [Written.read(count) for count in _COUNT.finditer(text, start, these.start())]
+        counts = [count for count in counts if count.decimals == 0 and not _is_setting(text, count)]
+        if counts:
+            yield counts[-1], these.end()
 
 
 # A relative change stated beside the two values it compares: "by 21% (20.09 vs. 15.54)".
