@@ -111,6 +111,11 @@ def test_products_spreads_ranges_and_factors_are_no_stated_factor():
     assert stated_factors("falls from 9.6 × 10^29 to 2.7 × 10^24, smaller by 5 times") == ()
 
 
+def test_a_pair_of_settings_is_not_what_a_factor_divides():
+    assert stated_factors("scaling from 8 to 64 GPUs, a 5.2x speedup") == ()
+    assert stated_factors("with 2 and 4 GPUs, respectively, training is 1.8x faster") == ()
+
+
 def test_parts_of_a_whole_follow_of_these_back_to_its_count():
     text = "A total of 1,000 implications are refuted. Of these implications, 700 need size 3, with the remaining 250 needing size 4."
     (split,) = parts_of_wholes(text)

@@ -421,7 +421,12 @@ _STATED_FACTOR = r"(?:(?:a|an|by)\s+)?" + _HEDGE + _FACTOR_NUMBER + _TIMES + r"(
 _VALUE = r"(?:\\?[$€£]\s*)?" + NUMBER + r"(?!\s*(?:×|\\times)\s*10|" + _TIMES + r")\s*(?:\\?%|[A-Za-z]{1,3}\b)?"
 _VERSUS = _VALUE + r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + _VALUE
 _FROM_TO_VALUES = r"(?<!ranging\s)(?<!ranges\s)(?<!range\s)\bfrom\s+" + _VALUE + r"\s+to\s+" + _VALUE
-_RESPECTIVE_PAIR = r"\brespectively\s+" + _VALUE + r"\s+and\s+" + _VALUE + r"|" + _VALUE + r"\s+and\s+" + _VALUE + r",?\s+respectively\b"
+# "were respectively A and B", "reach A and B, respectively": a verb says the pair is what is measured, not
+# settings ("with 2 and 4 GPUs, respectively, 1.8x faster").
+_MEASURED = r"\b(?:are|is|were|was|of|reach\w*|achiev\w*|obtain\w*|scor\w*|gave|give[sn]?|yield\w*|t[ao]{1,2}k\w*|requir\w*)\s+"
+_RESPECTIVE_PAIR = (
+    _MEASURED + r"(?:respectively\s+" + _VALUE + r"\s+and\s+" + _VALUE + r"|" + _VALUE + r"\s+and\s+" + _VALUE + r",?\s+respectively\b)"
+)
 _FACTOR_THEN_PAIR = DeferredPattern(
     _STATED_FACTOR + r"(?P<between>[^.;()\d]{0,40}?)(?:\(\s*(?:i\.e\.,?\s*)?[^()\d]{0,30}?" + _VERSUS + r"\s*\)|" + _FROM_TO_VALUES + r")",
     re.IGNORECASE,
@@ -434,6 +439,12 @@ _PAIR_THEN_FACTOR = DeferredPattern(
 # higher MSE of 0.05".
 _CONTRAST_FACTOR = DeferredPattern(
     _VALUE + r"[^.;\d]{0,60}?\b(?:while|whereas)\b[^.;\d]{0,40}?" + _STATED_FACTOR + r"(?P<between>[^.;\d]{0,30}?)\b(?:of|at)\s+" + _VALUE,
+    re.IGNORECASE,
+)
+# A pair that counts what a run is given ("from 8 to 64 GPUs, a 5.2x speedup") is its setting, not what the factor divides.
+_SETTING_COUNT = DeferredPattern(
+    r"\s*(?:GPUs?|CPUs?|TPUs?|cores?|nodes?|workers?|threads?|machines?|servers?|devices?|process(?:es|ors?)?|ranks?|clients?"
+    r"|layers?|samples?|examples?|images?|tokens?|users?|participants?|epochs?|iterations?|steps?|batch(?:es)?)\b",
     re.IGNORECASE,
 )
 ESTIMATE_SPREAD = 0.1  # "about 3x": within a tenth of the ratio
@@ -490,6 +501,8 @@ def stated_factors(text: str) -> tuple[StatedFactor, ...]:
             factor, times = next((number, times) for number in numbers if (times := _TIMES_AFTER.match(text, number.end)))
             first, second = (number for number in numbers if number is not factor)
             if _NEW_CLAUSE.search(match.group("between")) or is_year(first) or is_year(second) or 0 in (first.value, second.value):
+                continue
+            if any(_SETTING_COUNT.match(text, number.end) for number in (first, second)):
                 continue
             bound, estimate = bool(match.group("bound")), bool(match.group("hedge")) and not match.group("bound")
             found.setdefault(factor.start, StatedFactor(factor, first, second, bound, estimate, times.end(), match.start(), match.end()))

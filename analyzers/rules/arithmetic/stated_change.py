@@ -15,6 +15,8 @@ A factor is read the same way beside the pair it divides: "a 3.1× reduction (10
 of 0.005, while B has a 10x higher MSE of 0.05". It is written "3.1×", "3.1x", "3.1 times" or "3.1-fold" (never
 a product, "4 × 4"), and must be the larger value over the smaller (the smaller over the larger for a factor
 below one) within the rounding of all three numbers; "over 3x" must hold and "about 3x" come within a tenth.
+A pair of what a run is given ("from 8 to 64 GPUs, a 5.2x speedup", "with 2 and 4 nodes, respectively") is
+its setting, not what the factor divides, and is not read.
 """
 
 from __future__ import annotations
