@@ -16,7 +16,7 @@ from auditex.analyzers.rules.arithmetic.columns import (
     share_fits,
     step_fits,
 )
-from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, shares, stated_changes
+from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, shares, stated_changes, stated_factors
 from auditex.analyzers.rules.arithmetic.pooled import pooled_rows
 from auditex.analyzers.rules.tables.model import Grid
 from auditex.latex.model import Cell, Table
@@ -50,6 +50,20 @@ def test_a_base_named_earlier_stops_at_the_clause():
     assert _shares("Of the 200 runs, 50 (25%) failed; 30 (10%) of all 300 jobs were retried") == [(50, 200, 25, True)]
 
 
+def test_a_base_is_named_before_its_counts_in_more_ways():
+    assert _shares("Our study was completed by 63 participants, of which 41 (65%) passed.") == [(41, 63, 65, True)]
+    assert _shares("Of 466 selectors, our parser read 440 (90%) without error.") == [(440, 466, 90, False)]
+    assert _shares("a subset of 325,800 records; of these, a weapon was found in 10,885 instances (about 3.3%).") == [
+        (10885, 325800, 3.3, True)
+    ]
+    assert _shares("Of the 22033636 implications, 8178279 (or 37.12%) are true.") == [(8178279, 22033636, 37.12, True)]
+    assert _shares("the majority of the fossils (23/36 = 60%) had strong evidence") == [(23, 36, 60, False)]
+
+
+def test_a_share_with_its_own_words_is_no_share_of_the_base():
+    assert _shares("Of the 63 participants, 41 participants (65% female) passed.") == []
+
+
 def test_a_change_is_relative_either_way_or_a_difference_in_points():
     def judged(text):
         return [stated.recomputes() for stated in stated_changes(text)]
@@ -68,6 +82,38 @@ def test_a_change_is_read_with_its_endpoints_in_its_own_clause():
     assert read("a 6% increase from €8.50 to €8.84") == [(8.5, 8.84, 6, False)]
     assert read("lowers the APR from 57% to 46%, and reduces default by 15%") == []  # another clause's change
     assert read("coverage grew from 2015 to 2020, an 18% increase") == []  # a period, not two values
+
+
+def test_a_factor_is_the_ratio_of_the_pair_it_is_stated_with():
+    def read(text):
+        return [(stated.first.value, stated.second.value, stated.factor.value, stated.recomputes()) for stated in stated_factors(text)]
+
+    assert read("energy drops from 107.9 J to 32.4 J, a 3.1× reduction") == [(107.9, 32.4, 3.1, False)]
+    assert read("a 3.3x reduction (107.9 J vs. 32.4 J)") == [(107.9, 32.4, 3.3, True)]
+    assert read("were respectively 0.169 and 0.076 (a 1.21x improvement)") == [(0.169, 0.076, 1.21, False)]
+    assert read("A has an MSE of 0.005, while B has a 10x higher MSE of 0.05") == [(0.005, 0.05, 10, True)]
+    assert read("a 0.5x speedup (10 s vs. 20 s)") == [(10, 20, 0.5, True)]  # a factor below one is the smaller over the larger
+
+
+def test_a_bound_factor_must_hold_and_an_estimate_come_near():
+    def judged(text):
+        return [stated.recomputes() for stated in stated_factors(text)]
+
+    assert judged("over 2x faster (10 s vs. 31 s)") == [True]
+    assert judged("over 4x faster (10 s vs. 31 s)") == [False]
+    assert judged("about 3.3x faster (10 s vs. 31 s)") == [True]
+    assert judged("about 5x faster (10 s vs. 31 s)") == [False]
+
+
+def test_products_spreads_ranges_and_factors_are_no_stated_factor():
+    assert stated_factors("a 4 × 4 grid (3 vs. 5) is faster") == ()
+    assert stated_factors("on average 5.01±2.54 times higher, ranging from 1.81 to 10.85 times that of B") == ()
+    assert stated_factors("falls from 9.6 × 10^29 to 2.7 × 10^24, smaller by 5 times") == ()
+
+
+def test_a_pair_of_settings_is_not_what_a_factor_divides():
+    assert stated_factors("scaling from 8 to 64 GPUs, a 5.2x speedup") == ()
+    assert stated_factors("with 2 and 4 GPUs, respectively, training is 1.8x faster") == ()
 
 
 def test_parts_of_a_whole_follow_of_these_back_to_its_count():

@@ -115,7 +115,49 @@ def shares(text: str) -> tuple[Share, ...]:
         for match in _COUNT_WITH_SHARE.finditer(text, base.end(), stop):
             part, percent = Written.read(match, 1), Written.read(match, 3)
             found.setdefault(percent.start, Share(part, whole, percent, True))
+    for share in _shares_of_bases_named_before(text):
+        found.setdefault(share.percent.start, share)
     return tuple(share for share in found.values() if 0 < share.part.value <= share.whole.value and share.whole.value >= 2)
+
+
+# More ways a sentence names a base before the counts it splits: "Of 466 selectors, … 440 (94%)" opening the
+# sentence, "63 participants, of which 41 (65%) passed", "325,800 records …; of these, 10,885 (about 3.3%) …".
+# The count's share may follow the words naming it and carry a word in its parentheses ("8,178,279 (or 37.12%)",
+# "10,885 instances (about 3.3%)"), and a fraction may be set equal to it ("23/36 = 64%").
+_OF_N_OPENING = DeferredPattern(r"(?:^|(?<=[.;:]\s))Of\s+(?:all\s+)?" + NUMBER + r"(?![\s\w-]{0,3}%)")
+_OF_WHICH = DeferredPattern(NUMBER + r"(?![\s\w-]{0,3}%)[^\d.;:()]{1,60}?,?\s+(?:of|among)\s+(?:which|whom)\b", re.IGNORECASE)
+_OF_THESE_ALONE = DeferredPattern(r"\b(?:of|among)\s+(?:these|them)\s*,", re.IGNORECASE)
+_QUALIFIED_SHARE = DeferredPattern(
+    NUMBER + r"(?:\s+[A-Za-z-]+){0,2}\s*\(\s*(?:or|about|approximately|roughly|nearly|almost|~|\\sim|i\.e\.,?)?\s*" + _PERCENT + r"\s*\)",
+    re.IGNORECASE,
+)
+_SHARE_EQUALS = DeferredPattern(NUMBER + r"\s*/\s*" + NUMBER + r"\s*=\s*" + _PERCENT, re.IGNORECASE)
+_COUNT = DeferredPattern(NUMBER + r"(?![\s\w-]{0,3}%)")
+_SENTENCE_START = DeferredPattern(r"\.\s+[A-Z]")
+
+
+def _shares_of_bases_named_before(text: str) -> Iterator[Share]:
+    for match in _SHARE_EQUALS.finditer(text):
+        yield Share(Written.read(match, 1), Written.read(match, 3), Written.read(match, 5), False)
+    for whole, parts_start in _named_bases(text):
+        clause_end = _CLAUSE_END.search(text, parts_start)
+        for match in _QUALIFIED_SHARE.finditer(text, parts_start, clause_end.start() if clause_end else len(text)):
+            yield Share(Written.read(match, 1), whole, Written.read(match, 3), True)
+
+
+def _named_bases(text: str) -> Iterator[tuple[Written, int]]:
+    """Each base a sentence names before its counts, with where the counts start: "Of the N", "Of N" opening a
+    sentence, "N …, of which", and "N …; of these," (the last count before it in its sentence)."""
+    for pattern in (_OF_THE, _OF_N_OPENING, _OF_WHICH):
+        for base in pattern.finditer(text):
+            yield Written.read(base), base.end()
+    for these in _OF_THESE_ALONE.finditer(text):
+        sentence_starts = list(_SENTENCE_START.finditer(text, max(0, these.start() - _LOOK_BACK), these.start()))
+        start = sentence_starts[-1].end() - 1 if sentence_starts else max(0, these.start() - _LOOK_BACK)
+        counts = [Written.read(count) for count in _COUNT.finditer(text, start, these.start())]
+        counts = [count for count in counts if count.decimals == 0 and not _is_setting(text, count)]
+        if counts:
+            yield counts[-1], these.end()
 
 
 # A relative change stated beside the two values it compares: "by 21% (20.09 vs. 15.54)".
@@ -365,3 +407,113 @@ def _named_up_to(words: str, noun: str) -> str | None:
     stem = noun.lower().removesuffix("s")
     named = next((word for word in re.finditer(r"\S+", words) if word.group().lower().removesuffix("s") == stem), None)
     return words[: named.end()] if named else None
+
+
+# A factor stated beside the two values it divides: "a 3.1× reduction (107.9 J vs. 32.4 J)", "from 107.9 J to
+# 32.4 J, a 3.1× reduction", "were 0.169 and 0.076, respectively (a 2.2x improvement)". The factor is written
+# "3.1×", "3.1x", "3.1 times" or "3.1-fold", never as a product ("4 × 4", "9.1 × 10^9"); a value of the pair is
+# neither a mantissa nor a factor itself, and "ranging from A to B" is a range, not a pair. Words that open
+# another clause between the pair and the factor say it is of something else.
+_TIMES = r"\s*(?:×|\\times\b|x\b|times\b|-?fold\b)(?!\s*\d)"
+_FACTOR_NUMBER = r"(?<![\w.,^_{\\±])(\d+)(\.\d+)?(?=" + _TIMES + r")"  # never the spread of "5.01±2.54 times"
+_HEDGE = r"(?:(?P<hedge>(?P<bound>over|more\s+than|at\s+least)|about|around|roughly|approximately|nearly|almost|close\s+to|~|\\sim)\s*)?"
+_STATED_FACTOR = r"(?:(?:a|an|by)\s+)?" + _HEDGE + _FACTOR_NUMBER + _TIMES + r"(?P<words>[^.;()\d]{0,25}?)\b" + _CHANGE_WORD + r"\b"
+_VALUE = r"(?:\\?[$€£]\s*)?" + NUMBER + r"(?!\s*(?:×|\\times)\s*10|" + _TIMES + r")\s*(?:\\?%|[A-Za-z]{1,3}\b)?"
+_VERSUS = _VALUE + r"\s*(?:vs\.?|versus|compared\s+(?:to|with)|against)\s*" + _VALUE
+_FROM_TO_VALUES = r"(?<!ranging\s)(?<!ranges\s)(?<!range\s)\bfrom\s+" + _VALUE + r"\s+to\s+" + _VALUE
+# "were respectively A and B", "reach A and B, respectively": a verb says the pair is what is measured, not
+# settings ("with 2 and 4 GPUs, respectively, 1.8x faster").
+_MEASURED = r"\b(?:are|is|were|was|of|reach\w*|achiev\w*|obtain\w*|scor\w*|gave|give[sn]?|yield\w*|t[ao]{1,2}k\w*|requir\w*)\s+"
+_RESPECTIVE_PAIR = (
+    _MEASURED + r"(?:respectively\s+" + _VALUE + r"\s+and\s+" + _VALUE + r"|" + _VALUE + r"\s+and\s+" + _VALUE + r",?\s+respectively\b)"
+)
+_FACTOR_THEN_PAIR = DeferredPattern(
+    _STATED_FACTOR + r"(?P<between>[^.;()\d]{0,40}?)(?:\(\s*(?:i\.e\.,?\s*)?[^()\d]{0,30}?" + _VERSUS + r"\s*\)|" + _FROM_TO_VALUES + r")",
+    re.IGNORECASE,
+)
+_PAIR_THEN_FACTOR = DeferredPattern(
+    r"(?:" + _VERSUS + r"|" + _FROM_TO_VALUES + r"|" + _RESPECTIVE_PAIR + r")(?P<between>[^.;\d]{0,40}?)" + _STATED_FACTOR,
+    re.IGNORECASE,
+)
+# Or the factor between the two values it compares, as a contrast: "A has an MSE of 0.005, while B has a 10x
+# higher MSE of 0.05".
+_CONTRAST_FACTOR = DeferredPattern(
+    _VALUE + r"[^.;\d]{0,60}?\b(?:while|whereas)\b[^.;\d]{0,40}?" + _STATED_FACTOR + r"(?P<between>[^.;\d]{0,30}?)\b(?:of|at)\s+" + _VALUE,
+    re.IGNORECASE,
+)
+# A pair that counts what a run is given ("from 8 to 64 GPUs, a 5.2x speedup") is its setting, not what the factor divides.
+_SETTING_COUNT = DeferredPattern(
+    r"\s*(?:GPUs?|CPUs?|TPUs?|cores?|nodes?|workers?|threads?|machines?|servers?|devices?|process(?:es|ors?)?|ranks?|clients?"
+    r"|layers?|samples?|examples?|images?|tokens?|users?|participants?|epochs?|iterations?|steps?|batch(?:es)?)\b",
+    re.IGNORECASE,
+)
+ESTIMATE_SPREAD = 0.1  # "about 3x": within a tenth of the ratio
+
+
+@record(slots=True)
+class StatedFactor:
+    """A factor the sentence states, and the pair of values it gives for it; `bound` for "over 3x", `estimate` for "about 3x"."""
+
+    factor: Written
+    first: Written
+    second: Written
+    bound: bool
+    estimate: bool
+    times_end: int  # of the factor's "×", "x", "times" or "fold"
+    start: int  # of the words that state the factor and its pair
+    end: int
+
+    def ratios(self) -> tuple[float, float, float]:
+        """The larger value over the smaller: as written, and its least and greatest under the rounding of both."""
+        low, high = sorted((self.first, self.second), key=lambda written: written.value)
+        return (
+            high.value / low.value,
+            (high.value - high.slack) / (low.value + low.slack),
+            (high.value + high.slack) / max(low.value - low.slack, 1e-300),
+        )
+
+    def recomputes(self) -> bool:
+        """The factor is the ratio of the pair (its inverse for a factor below one), within the rounding of all three numbers."""
+        _, least, greatest = self.ratios()
+        factor, spread = self.factor.value, self.factor.slack
+        if factor < 1:
+            least, greatest = 1 / greatest, 1 / least
+        if self.bound:
+            return greatest >= factor - spread
+        if self.estimate:
+            return least * (1 - ESTIMATE_SPREAD) <= factor + spread and factor - spread <= greatest * (1 + ESTIMATE_SPREAD)
+        return least <= factor + spread and factor - spread <= greatest
+
+
+# What every stated factor contains, found before any pattern runs.
+_FACTOR_HINT = DeferredPattern(r"\d\s*(?:×|\\times|x\b|times\b|-?fold\b)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def stated_factors(text: str) -> tuple[StatedFactor, ...]:
+    """Every factor the text states beside the two values it divides (after it, before it, or one on each side), cached by text."""
+    if _FACTOR_HINT.search(text) is None:
+        return ()
+    found: dict[int, StatedFactor] = {}
+    for pattern in (_FACTOR_THEN_PAIR, _PAIR_THEN_FACTOR, _CONTRAST_FACTOR):
+        for match in pattern.finditer(text):
+            numbers = _numbers_of(match)
+            factor, times = next((number, times) for number in numbers if (times := _TIMES_AFTER.match(text, number.end)))
+            first, second = (number for number in numbers if number is not factor)
+            if _NEW_CLAUSE.search(match.group("between")) or is_year(first) or is_year(second) or 0 in (first.value, second.value):
+                continue
+            if any(_SETTING_COUNT.match(text, number.end) for number in (first, second)):
+                continue
+            bound, estimate = bool(match.group("bound")), bool(match.group("hedge")) and not match.group("bound")
+            found.setdefault(factor.start, StatedFactor(factor, first, second, bound, estimate, times.end(), match.start(), match.end()))
+    return tuple(found.values())
+
+
+_TIMES_AFTER = DeferredPattern(_TIMES, re.IGNORECASE)
+
+
+def _numbers_of(match: re.Match[str]) -> list[Written]:
+    """The numbers a match read, in order: each is two unnamed groups, its digits and its decimals."""
+    named = set(match.re.groupindex.values())
+    unnamed = [group for group in range(1, match.re.groups + 1) if group not in named]
+    return [Written.read(match, group) for group in unnamed[::2] if match.group(group) is not None]

@@ -36,9 +36,10 @@ def _count(value: float) -> str:
 def share_of_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes a percentage that a sentence writes beside the count and the base it is the
-    share of: "33 out of 868 (9%)", "9% (33/868)", "Of the 19,233 isoforms, 12,911 (67.2%)
-    matched". The percentage must be the count over the base, within its own rounding (or
-    truncated to its places).
+    share of: "33 out of 868 (9%)", "9% (33/868)", "23/36 = 64%", "Of the 19,233 isoforms,
+    12,911 (67.2%) matched", "63 participants, of which 41 (65%) passed", "325,800 records; of
+    these, 10,885 (about 3.3%) …". The percentage must be the count over the base, within its own
+    rounding (or truncated to its places).
 
     ## Why is this bad?
     Readers take the percentage and skip the counts. A share that does not follow from its
@@ -58,7 +59,8 @@ def share_of_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[Find
     ## Evidence
     "strong: count and base beside the percentage" when the sentence writes "A out of B" or
     "A/B" next to the percentage; "moderate: base named earlier in the sentence" for "Of the
-    B …, A (P%)", where the percentage may be of another base.
+    B …, A (P%)", "Of B …", "B …, of which A (P%)" and "B …; of these, A (P%)", where the
+    percentage may be of another base.
     """
     for placed in prose_blocks(section):
         text = placed.block.plain.text
