@@ -2,6 +2,7 @@
 counted list that names an item twice (CNT005)."""
 
 from auditex.analyzers.rules.counts.repeated_item import repeated
+from auditex.analyzers.rules.numbers.cited_period import dated_periods
 from auditex.analyzers.rules.numbers.default_setting import defaults
 from auditex.analyzers.rules.numbers.restated import content_stems, value_of
 from auditex.analyzers.rules.numbers.restated_range import periods, ranges, setting_values, value_sets
@@ -35,6 +36,22 @@ def test_a_period_is_compared_only_with_a_sample_size_in_its_sentence():
     (found,) = periods("a dataset of 926 HIV-1 sequences obtained between 2005 and 2014")
     assert found[2:4] == ("the period of the 926", (2005.0, 2014.0))
     assert list(periods("sequences obtained between 2005 and 2014")) == []
+
+
+def test_a_dated_period_is_read_to_the_precision_it_gives():
+    def values(text: str) -> list[tuple[float, ...]]:
+        return [found[2] for found in dated_periods(text)]
+
+    assert values("during May 26, 2021 – June 7, 2021.") == [(2021, 5, 26, 2021, 6, 7)]
+    assert values("fielded March 3 - 15, 2021") == [(2021, 3, 3, 2021, 3, 15)]  # the day alone takes the month
+    assert values("from July 2 through 14, 2020") == [(2020, 7, 2, 2020, 7, 14)]
+    assert values("the 5-week period Jan 3--Feb 6, 2020") == [(2020, 1, 3, 2020, 2, 6)]
+    assert values("between 22 May 1986 and 29 July 2006") == [(1986, 5, 22, 2006, 7, 29)]
+    assert values("from March 2019 to June 2020") == [(2019, 3, 0, 2020, 6, 0)]
+    assert values("Yearly 2010-2020") == [(2010, 0, 0, 2020, 0, 0)]
+    assert values("in 2017 and 2018") == []  # two years, not a period
+    assert values("from March to August") == []  # no year
+    assert values("scores of 2010-2020.5") == []  # not years
 
 
 def test_a_count_is_an_integer_before_a_plural_noun():

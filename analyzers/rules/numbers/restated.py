@@ -9,11 +9,11 @@ earlier one that disagrees, once, so a value repeated three times makes one find
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
-from ....latex.manuscript import Section
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import SectionKind
 from ....latex.record import record
 from ....latex.sentences import sentence_spans
@@ -81,41 +81,44 @@ MayHold = Callable[[str], object]
 HAS_DIGIT = DeferredPattern(r"\d").search  # a reader of NUMBER: three blocks in four of a book hold none
 
 
+# What a block's text states, wherever the block sits: (start, end) in the text, key, values, as written, words,
+# its sentence on one line and the names near it.
+Found = tuple[int, int, str, tuple[float, ...], str, frozenset[str], str, frozenset[str]]
+
+
 def section_statements(ctx: RuleContext, section: Section, read: Read, may_hold: MayHold) -> list[Stated]:
     """The statements `read` finds in the prose of `section`: for each sentence, (start, end, key, values,
     as written, words) with start and end in the sentence. Blocks and sentences `may_hold` turns down are
     not read (nor split)."""
-    found = []
+    return [
+        statement
+        for placed in section.blocks
+        if placed.kind in PROSE_KINDS
+        for statement in block_stated(ctx, section, placed, _block_statements(read, may_hold, placed.block.plain.text))
+    ]
+
+
+def block_stated(ctx: RuleContext, section: Section, placed: PlacedBlock, found: Iterable[Found]) -> Iterator[Stated]:
+    """The statements `found` in the plain text of `placed`, a block of `section`, placed where they are written."""
     where = section.title or ("the front matter" if section.kind is SectionKind.FRONT else section.kind.value)
-    for placed in section.blocks:
-        if placed.kind not in PROSE_KINDS:
-            continue
-        for start, end, key, values, written, words, sentence, names in _block_statements(read, may_hold, placed.block.plain.text):
-            found.append(
-                Stated(
-                    key,
-                    values,
-                    written,
-                    words,
-                    sentence,
-                    names,
-                    placed.index,
-                    section.kind in SUMMARIES,
-                    where,
-                    ctx.report_block(placed, start, end, ""),
-                    ctx.related_block(placed, start, end, f"the other statement: {written}"),
-                )
-            )
-    return found
-
-
-# What a block's text states, wherever the block sits: (start, end) in the text, key, values, as written, words,
-# its sentence on one line and the names near it.
-_Found = tuple[int, int, str, tuple[float, ...], str, frozenset[str], str, frozenset[str]]
+    for start, end, key, values, written, words, sentence, names in found:
+        yield Stated(
+            key,
+            values,
+            written,
+            words,
+            sentence,
+            names,
+            placed.index,
+            section.kind in SUMMARIES,
+            where,
+            ctx.report_block(placed, start, end, ""),
+            ctx.related_block(placed, start, end, f"the other statement: {written}"),
+        )
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _block_statements(read: Read, may_hold: MayHold, text: str) -> tuple[_Found, ...]:
+def _block_statements(read: Read, may_hold: MayHold, text: str) -> tuple[Found, ...]:
     """Kept by the block's text: an edit reads the edited paragraph again, not the rest of its section."""
     if not may_hold(text):
         return ()
@@ -127,7 +130,7 @@ def _block_statements(read: Read, may_hold: MayHold, text: str) -> tuple[_Found,
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _sentence_statements(read: Read, may_hold: MayHold, sentence: str) -> tuple[_Found, ...]:
+def _sentence_statements(read: Read, may_hold: MayHold, sentence: str) -> tuple[Found, ...]:
     """A sentence's statements, start and end in the sentence: kept by its text, so typing in a paragraph reads the
     sentence typed in alone."""
     if not may_hold(sentence):
