@@ -195,6 +195,8 @@ def _numbers(sentence: str) -> list[tuple[int, int, _Number]]:
     """The sentence's decimals and percentages, each with the words after it and before it, up to its neighbours."""
     found = [(match.start(), match.end(), end_of(match.group(1), bool(match.group(2)))) for match in _STANDALONE.finditer(sentence)]
     found = [(at, until, value) for at, until, value in found if value.decimals > 0 or value.percent]
+    if not found:
+        return []
     bounds = [0, *(until for _, until, _ in found[:-1])]
     starts = [*(at for at, _, _ in found[1:]), len(sentence)]
     return [
