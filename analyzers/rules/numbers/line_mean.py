@@ -9,7 +9,9 @@ paragraph just before it cites ("We recorded the time (see Figure~\\ref{fig:time
 A plotted figure (pgfplots `coordinates`) is such a table: its series are columns, its points rows.
 
 A line's mean is the mean of its members (its cells less an aggregate row or column: Mean, Total, Avg.), a
-fraction cell read as a percentage when the number is one. One number of the sentence must be the mean of a
+fraction cell read as a percentage when the number is one; a percentage is the mean only of a line of
+percentages or of fractions ("a 44% improvement" is no mean of times 0.258 to 2.75), a plain number only of a
+line without percentages. One number of the sentence must be the mean of a
 line of the table within its rounding, and no cell hold it: that ties the sentence to the table's line means. Another number
 is then read as the mean of the one line of the same kind (a column when the tie is a column) whose header
 words the words after it name, up to the next number ("versus 1.13 minutes for the existing method" names
@@ -87,8 +89,15 @@ def _line_mean(line: Line, stated: End) -> float:
     return sum(values) / len(values)
 
 
+def _same_unit(number: End, line: Line) -> bool:
+    """A percentage is a mean of percentages or of fractions (0.35 read as 35%); a plain number of plain cells."""
+    if number.percent:
+        return all(cell.percent for cell in line.cells) or all(abs(cell.value or 0.0) <= 1 for cell in line.cells)
+    return not any(cell.percent for cell in line.cells)
+
+
 def _is_mean_of(number: End, line: Line) -> bool:
-    return len(line.cells) >= 2 and agrees(number.value, number.decimals, _line_mean(line, number))
+    return _same_unit(number, line) and agrees(number.value, number.decimals, _line_mean(line, number))
 
 
 def _named_line(number: _Number, lines: list[Line]) -> Line | None:
@@ -107,8 +116,10 @@ def _misstated(stated: _Mean, table: Table) -> tuple[Line, float] | None:
     number = stated.stated.value
     lines = [line for line in table_lines(table) if len(line.cells) >= 2]
     named = _named_line(stated.stated, lines)
-    if named is None or any(
-        holds(cell, number) and (cell not in named.cells or shown_as(cell, number)[1] <= number.decimals) for cell in cells
+    if (
+        named is None
+        or not _same_unit(number, named)
+        or any(holds(cell, number) and (cell not in named.cells or shown_as(cell, number)[1] <= number.decimals) for cell in cells)
     ):
         return None  # a cell elsewhere (an Avg. column, another line) holds the number, or one of the line's in full: a quote
     if abs(number.value - _line_mean(named, number)) <= slack(number.decimals):
