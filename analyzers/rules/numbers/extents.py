@@ -26,7 +26,7 @@ from ...quantities import (
     tables_by_label,
 )
 from ...registry import Pairwise
-from ...violation import Violation
+from ...violation import Violation, violation_type
 from ..tables.model import is_aggregate_row
 
 Stated = TypeVar("Stated")
@@ -177,6 +177,23 @@ def cell_gives(cell: Cell | None, stated: End) -> bool:
     if stated.decimals >= decimals:
         return agrees(value, decimals, stated.value)
     return agrees(stated.value, stated.decimals, value)
+
+
+@violation_type
+class LineContradicted(Violation):
+    """A range, an extreme or a mean (`quote`) that the cells of `line` (a column or a row) contradict, as `told` says."""
+
+    quote: str
+    line: str
+    told: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}" against {self.line}: {self.told}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.line}"
 
 
 class Line(NamedTuple):

@@ -42,8 +42,7 @@ from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled
 from ...registry import Scope, rule
-from ...violation import Violation, violation_type
-from .extents import NUMBER, End, Line, against_tables, end_of, holds, shown_as, stated_finding, table_lines
+from .extents import NUMBER, End, Line, LineContradicted, against_tables, end_of, holds, shown_as, stated_finding, table_lines
 
 _MEAN = DeferredPattern(r"\b(?:mean|average|averaged|on\s+average)\b", re.IGNORECASE)
 # A number standing alone: not part of a word, a version, a list of digits or a range's end ("3-5").
@@ -64,23 +63,6 @@ class _Mean:
     quote: str
     labels: tuple[str, ...]
     anchor: Finding
-
-
-@violation_type
-class MeanNotOfLine(Violation):
-    """A mean (`quote`) stated of `line`, whose cells give another, as `told` says."""
-
-    quote: str
-    line: str
-    told: str
-
-    @property
-    def message(self) -> str:
-        return f'"{self.quote}" against {self.line}: {self.told}'
-
-    @property
-    def identity(self) -> str:
-        return f"{self.quote} {self.line}"
 
 
 def _line_mean(line: Line, stated: End) -> float:
@@ -149,7 +131,7 @@ def _judged(stated: _Mean, tables: dict[str, Table]) -> Iterator[Finding]:
         told = f"the mean of its {len(line.cells)} cells is {mean:.6g}{unit}, {spelled(mean, decimals)}{unit} as written"
         reason = f"another mean of the sentence is its own line's; this one names {line.name}"
         kind = "moderate: another mean of the sentence is its own line's"
-        yield stated_finding(stated.anchor, MeanNotOfLine(stated.quote, line.name, told), stated.quote, kind, "mean", reason)
+        yield stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "mean", reason)
         return
 
 

@@ -51,11 +51,11 @@ from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, spelled
 from ...registry import Scope, rule
-from ...violation import Violation, violation_type
 from .extents import (
     NUMBER,
     End,
     Line,
+    LineContradicted,
     against_tables,
     end_of,
     holds,
@@ -96,23 +96,6 @@ class _Extreme:
     quote: str
     labels: tuple[str, ...]
     anchor: Finding
-
-
-@violation_type
-class SummaryContradicted(Violation):
-    """A range or an extreme (`quote`) that the cells of `line` contradict, as `told` says."""
-
-    quote: str
-    line: str
-    told: str
-
-    @property
-    def message(self) -> str:
-        return f'"{self.quote}" against {self.line}: {self.told}'
-
-    @property
-    def identity(self) -> str:
-        return f"{self.quote} {self.line}"
 
 
 def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
@@ -174,7 +157,7 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
             told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
             kind = "weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end"
             reason = f"one end is a cell of {line.name}; the other is no cell of the table"
-            yield stated_finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
+            yield stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
             return
 
 
@@ -227,7 +210,7 @@ def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterato
     if len(beyond) < len(columns):
         return  # a named column has the number as its extreme
     line, extreme = beyond[0]
-    violation = SummaryContradicted(stated.quote, line.name, f"it holds {_written(extreme)}")
+    violation = LineContradicted(stated.quote, line.name, f"it holds {_written(extreme)}")
     reason = f"the number is a cell of {line.name}, which holds a cell beyond it"
     if not cited:
         reason += "; the sentence cites no table holding it, and no other column of the paper is named so and holds it"
