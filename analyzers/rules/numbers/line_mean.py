@@ -3,25 +3,27 @@ bars) that the line's cells do not give, where another mean of the same sentence
 
 ## How it decides
 A sentence speaks of means ("mean", "average", "on average") and states two or more numbers, each a decimal
-or a percentage. The table is one the
-sentence cites with `\\ref`, else one its paragraph cites, else, for a paragraph that cites nothing, one the
-paragraph just before it cites ("We recorded the time (see Figure~\\ref{fig:time}). The mean time was ...").
-A plotted figure (pgfplots `coordinates`) is such a table: its series are columns, its points rows.
+or a percentage. The table is one the sentence cites with `\\ref`, else one its paragraph cites, else, for a
+paragraph that cites nothing, one the paragraph just before it cites ("We recorded the time (see
+Figure~\\ref{fig:time}). The mean time was ..."). A plotted figure (pgfplots `coordinates`) is such a table:
+its series are columns, its points rows.
 
 A line's mean is the mean of its members (its cells less an aggregate row or column: Mean, Total, Avg.), a
 fraction cell read as a percentage when the number is one; a percentage is the mean only of a line of
-percentages or of fractions ("a 44% improvement" is no mean of times 0.258 to 2.75), a plain number only of a
-line without percentages. One number of the sentence must be the mean of a
-line of the table within its rounding, and no cell hold it: that ties the sentence to the table's line means. Another number
-is then read as the mean of the one line of the same kind (a column when the tie is a column) whose header
-words the words after it name, up to the next number ("versus 1.13 minutes for the existing method" names
-the column Existing), else the words before it, back to the number before; two such lines, or none, and it
-is read as nothing.
-It is a finding when that line's mean, rounded to the number's places, is not the number (a mean cut short,
-1.13 for 1.1396, is rounded wrongly: the tie may be either), and the number lies between the line's lowest and highest cell (a mean must; a number outside is some other quantity).
-A number that a cell outside the named line holds (its Avg. cell, another line's), or one of its own cells
-written in full, quotes that cell: NUM001's to read; one of the line's own cells may round to it by chance
-(1.125 beside a mean stated 1.13).
+percentages or of fractions ("a 44% improvement" is no mean of times 0.258 to 2.75), a plain number only of
+a line without percentages. One number of the sentence, which no cell holds, must be the mean of a line of
+the table within its rounding: that ties the sentence to the table's line means. Another number is then
+read as the mean of the one line of the same kind (a column when the tie is a column) whose header words
+the words after it name, up to the next number ("versus 1.13 minutes for the existing method" names the
+column Existing), else the words before it, back to the number before; two such lines, or none, and it is
+read as nothing.
+
+It is a finding when that line's mean, rounded to the number's places, is not the number (a mean cut
+short, 1.13 for 1.1396, is rounded wrongly: the tie may be either), and the number lies between the line's
+lowest and highest cell (a mean must; a number outside is some other quantity). A number that a cell
+outside the named line holds (its Avg. cell, another line's), or one of its own cells written in full,
+quotes that cell: NUM001's to read; one of the line's own cells may round to it by chance (1.125 beside a
+mean stated 1.13).
 
 Confidence 0.6 (information). Evidence: "moderate: another mean of the sentence is its own line's".
 """
