@@ -42,13 +42,14 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "NUM014",
         "NUM015",
         "NUM017",  # a range of a variable against its row of summary statistics (Min, Max, SD)
+        "NUM019",  # a mean of a line of a cited table or figure, beside another mean of the sentence that is its line's
         "TAB003",
         "TAB007",
         "TAB008",
         "TAB009",
         "TAB013",  # a caption's claim that every result is significant against the table's p-values
     ),
-    "prose-vs-figure-or-list": ("NUM001", "CNT001"),
+    "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),

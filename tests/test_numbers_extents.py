@@ -1,6 +1,6 @@
 """How a sentence states an extent, and how a table of summary statistics gives a row's (analyzers/rules/numbers/extents.py)."""
 
-from auditex.analyzers.rules.numbers.extents import End, cell_gives, stated_ranges, statistic_columns
+from auditex.analyzers.rules.numbers.extents import End, cell_gives, holds, shown_as, stated_ranges, statistic_columns, table_lines
 from auditex.latex.model import Cell, Table
 
 
@@ -34,3 +34,21 @@ def test_a_cell_gives_a_statement_rounded_either_way():
     assert not cell_gives(sd, End(10.0, 0, True))
     assert cell_gives(Cell(1, 1, "0.92", 0, 0, value=0.92, decimals=2), End(92.15, 2, True))
     assert cell_gives(Cell(1, 1, "26.32", 0, 0, value=26.32, decimals=2), End(26.3, 1, False))
+
+
+def test_a_tables_lines_leave_out_its_aggregates():
+    table = _table(
+        ["Method", "A", "B", "Avg."], ["X", "0.50", "0.70", "0.60"], ["Y", "0.30", "0.50", "0.40"], ["Mean", "0.40", "0.60", "0.50"]
+    )
+    lines = {line.name: [cell.text for cell in line.cells] for line in table_lines(table)}
+    assert lines["the table (column A)"] == ["0.50", "0.30"]  # the Mean row summarises the column
+    assert lines["the table (row X)"] == ["0.50", "0.70"]  # the Avg. column summarises the row
+    assert [line.column for line in table_lines(table)] == [True, True, True, False, False, False]
+
+
+def test_a_fraction_cell_reads_as_the_percentage_a_sentence_writes():
+    cell = Cell(1, 1, "0.752", 0, 0, value=0.752, decimals=3)
+    value, decimals = shown_as(cell, End(75.2, 1, True))
+    assert abs(value - 75.2) < 1e-9 and decimals == 1
+    assert holds(cell, End(75.2, 1, True)) and holds(cell, End(0.75, 2, False))
+    assert not holds(cell, End(0.8, 1, False))  # two places fewer than the cell: a loose bound, not the cell

@@ -6,6 +6,7 @@ from .default_setting import default_restated
 from .derived_extent import derived_extent_not_in_table
 from .fold_change import fold_not_log_fold
 from .group_sizes import group_size_mismatch
+from .line_mean import mean_not_of_line
 from .named_cell import prose_misquotes_named_cell
 from .prose_vs_table import prose_contradicts_table
 from .reported_statistic import statistic_contradicts_table
@@ -26,6 +27,7 @@ __all__ = [
     "derived_extent_not_in_table",
     "fold_not_log_fold",
     "group_size_mismatch",
+    "mean_not_of_line",
     "prose_contradicts_table",
     "prose_cuts_table_values",
     "prose_misquotes_named_cell",

@@ -8,16 +8,26 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
-from ...quantities import ShownTable, agrees, body_cells, judged_against_tables, shown_table, spelled, tables_by_label
+from ...quantities import (
+    AGGREGATE_COLUMN_HEADER,
+    ShownTable,
+    agrees,
+    body_cells,
+    judged_against_tables,
+    shown_table,
+    spelled,
+    tables_by_label,
+)
 from ...registry import Pairwise
-from ...violation import Violation
+from ...violation import Violation, violation_type
+from ..tables.model import is_aggregate_row
 
 Stated = TypeVar("Stated")
 # What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
@@ -167,3 +177,60 @@ def cell_gives(cell: Cell | None, stated: End) -> bool:
     if stated.decimals >= decimals:
         return agrees(value, decimals, stated.value)
     return agrees(stated.value, stated.decimals, value)
+
+
+@violation_type
+class LineContradicted(Violation):
+    """A range, an extreme or a mean (`quote`) that the cells of `line` (a column or a row) contradict, as `told` says."""
+
+    quote: str
+    line: str
+    told: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}" against {self.line}: {self.told}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.line}"
+
+
+class Line(NamedTuple):
+    """A column or a row of a table's numeric body cells, with how a message names it."""
+
+    name: str
+    header: str
+    column: bool
+    cells: list[Cell]
+
+
+def table_lines(table: Table) -> Iterator[Line]:
+    """The table's columns, then its rows. An aggregate row (Mean, MAE, Total) is no member of a column, nor an
+    aggregate column (Avg.) of a row: it summarises the others, and "the largest error" is not the MAE's."""
+    cells = [cell for cell in body_cells(table) if cell.value is not None]
+    name = f"Table {table.label}" if table.label else "the table"
+    columns = {column: " ".join(table.column_header(column).split()) for column in sorted({cell.column for cell in cells})}
+    rows = {row: " ".join(table.row_header(row).split()) for row in sorted({cell.row for cell in cells})}
+    summary_rows = {row for row, header in rows.items() if is_aggregate_row(header)}
+    summary_columns = {column for column, header in columns.items() if AGGREGATE_COLUMN_HEADER.match(header)}
+    for column, header in columns.items():
+        if members := [c for c in cells if c.column == column and c.row not in summary_rows]:
+            yield Line(f"{name} (column {header or column + 1})", header, True, members)
+    for row, header in rows.items():
+        if members := [c for c in cells if c.row == row and c.column not in summary_columns]:
+            yield Line(f"{name} (row {header or row + 1})", header, False, members)
+
+
+def shown_as(cell: Cell, end: End) -> tuple[float, int]:
+    """The cell as the range writes it: a fraction cell as a percentage when the end is one."""
+    value = cell.value or 0.0
+    if end.percent and not cell.percent and abs(value) <= 1:
+        return value * 100, max(cell.decimals - 2, 0)
+    return value, cell.decimals
+
+
+def holds(cell: Cell, end: End) -> bool:
+    """The cell, as the range writes it (rounded to the end's places, one place fewer at most), is this end."""
+    value, decimals = shown_as(cell, end)
+    return end.decimals >= decimals - 1 and agrees(end.value, end.decimals, value)

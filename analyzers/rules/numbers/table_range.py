@@ -41,7 +41,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -50,11 +49,23 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import AGGREGATE_COLUMN_HEADER, ShownTable, agrees, body_cells, name_words, referenced_labels, slack, spelled
+from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, spelled
 from ...registry import Scope, rule
-from ...violation import Violation, violation_type
-from ..tables.model import is_aggregate_row
-from .extents import NUMBER, End, against_tables, end_of, stated_finding, stated_ranges, statistic_columns, tables_and_statements
+from .extents import (
+    NUMBER,
+    End,
+    Line,
+    LineContradicted,
+    against_tables,
+    end_of,
+    holds,
+    shown_as,
+    stated_finding,
+    stated_ranges,
+    statistic_columns,
+    table_lines,
+    tables_and_statements,
+)
 from .model import significant_figures
 from .restated import HAS_DIGIT
 
@@ -87,32 +98,6 @@ class _Extreme:
     anchor: Finding
 
 
-@violation_type
-class SummaryContradicted(Violation):
-    """A range or an extreme (`quote`) that the cells of `line` contradict, as `told` says."""
-
-    quote: str
-    line: str
-    told: str
-
-    @property
-    def message(self) -> str:
-        return f'"{self.quote}" against {self.line}: {self.told}'
-
-    @property
-    def identity(self) -> str:
-        return f"{self.quote} {self.line}"
-
-
-class _Line(NamedTuple):
-    """A column or a row of a table's numeric body cells, with how a message names it."""
-
-    name: str
-    header: str
-    column: bool
-    cells: list[Cell]
-
-
 def stated_extremes(sentence: str) -> Iterator[tuple[int, int, End, bool, frozenset[str]]]:
     """The extremes `sentence` states of a quantity it names ("the highest accuracy, 92.15%"): the number,
     whether it is a highest, and the words naming the quantity; none in a sentence about part of a table."""
@@ -129,37 +114,6 @@ def _written(value: float) -> str:
     return f"{value:.6g}"
 
 
-def _lines(table: Table) -> Iterator[_Line]:
-    """The table's columns, then its rows. An aggregate row (Mean, MAE, Total) is no member of a column, nor an
-    aggregate column (Avg.) of a row: it summarises the others, and "the largest error" is not the MAE's."""
-    cells = [cell for cell in body_cells(table) if cell.value is not None]
-    name = f"Table {table.label}" if table.label else "the table"
-    columns = {column: " ".join(table.column_header(column).split()) for column in sorted({cell.column for cell in cells})}
-    rows = {row: " ".join(table.row_header(row).split()) for row in sorted({cell.row for cell in cells})}
-    summary_rows = {row for row, header in rows.items() if is_aggregate_row(header)}
-    summary_columns = {column for column, header in columns.items() if AGGREGATE_COLUMN_HEADER.match(header)}
-    for column, header in columns.items():
-        if members := [c for c in cells if c.column == column and c.row not in summary_rows]:
-            yield _Line(f"{name} (column {header or column + 1})", header, True, members)
-    for row, header in rows.items():
-        if members := [c for c in cells if c.row == row and c.column not in summary_columns]:
-            yield _Line(f"{name} (row {header or row + 1})", header, False, members)
-
-
-def _shown(cell: Cell, end: End) -> tuple[float, int]:
-    """The cell as the range writes it: a fraction cell as a percentage when the end is one."""
-    value = cell.value or 0.0
-    if end.percent and not cell.percent and abs(value) <= 1:
-        return value * 100, max(cell.decimals - 2, 0)
-    return value, cell.decimals
-
-
-def _holds(cell: Cell, end: End) -> bool:
-    """The cell, as the range writes it (rounded to the end's places, one place fewer at most), is this end."""
-    value, decimals = _shown(cell, end)
-    return end.decimals >= decimals - 1 and agrees(end.value, end.decimals, value)
-
-
 def _quotes_a_result(held: End, other: End) -> bool:
     """The end that is a cell quotes a result: two or more figures, a decimal or a percentage (a band of whole
     numbers, "aged 18-34", is a category), and the other end is as fine (a coarser one is a bound stated loosely:
@@ -174,11 +128,11 @@ def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> t
     contradict the line."""
     low, high = stated.low, stated.high
     for held, other in ((low, high), (high, low)):
-        if not _quotes_a_result(held, other) or not any(_holds(cell, held) for cell in cells):
+        if not _quotes_a_result(held, other) or not any(holds(cell, held) for cell in cells):
             continue
-        if any(_holds(cell, other) for cell in table_cells):
+        if any(holds(cell, other) for cell in table_cells):
             continue
-        values = [_shown(cell, other)[0] for cell in cells]
+        values = [shown_as(cell, other)[0] for cell in cells]
         spanned = [value for value in values if low.value - slack(low.decimals) <= value <= high.value + slack(high.decimals)]
         if len(spanned) < 2:
             continue
@@ -195,7 +149,7 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
         if table is not None and statistic_columns(table):
             continue  # a row's extent is its Min and Max cells, not the spread of a line (NUM017)
         table_cells = [cell for cell in body_cells(table) if cell.value is not None] if table is not None else []
-        for line in _lines(table) if table is not None else ():
+        for line in table_lines(table) if table is not None else ():
             found = _unheld_end(stated, line.cells, table_cells)
             if found is None:
                 continue
@@ -203,11 +157,11 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
             told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
             kind = "weak: past the line's extreme" if beyond else "weak: inside the line, no cell at the end"
             reason = f"one end is a cell of {line.name}; the other is no cell of the table"
-            yield stated_finding(stated.anchor, SummaryContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
+            yield stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
             return
 
 
-def _named_columns(stated: _Extreme, tables: Iterable[Table]) -> list[_Line]:
+def _named_columns(stated: _Extreme, tables: Iterable[Table]) -> list[Line]:
     """The columns of `tables` whose header the claim's words name and which hold its number (a table of summary
     statistics gives a row's extent in its Min and Max cells, not in a column's spread)."""
     end = stated.value
@@ -215,15 +169,15 @@ def _named_columns(stated: _Extreme, tables: Iterable[Table]) -> list[_Line]:
         line
         for table in tables
         if not statistic_columns(table)
-        for line in _lines(table)
-        if line.column and stated.words & name_words(line.header) and any(_holds(cell, end) for cell in line.cells)
+        for line in table_lines(table)
+        if line.column and stated.words & name_words(line.header) and any(holds(cell, end) for cell in line.cells)
     ]
 
 
-def _column_extreme(stated: _Extreme, line: _Line) -> float:
+def _column_extreme(stated: _Extreme, line: Line) -> float:
     """The column's extreme the claim names: its highest or its lowest. A negative maximum is one by size ("a maximum
     error of -3.7" of errors either side of zero), and so is any extreme of errors all negative."""
-    values = [_shown(cell, stated.value)[0] for cell in line.cells]
+    values = [shown_as(cell, stated.value)[0] for cell in line.cells]
     negative = stated.value.value < 0
     if negative and stated.highest:
         return max(values, key=abs)
@@ -256,7 +210,7 @@ def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterato
     if len(beyond) < len(columns):
         return  # a named column has the number as its extreme
     line, extreme = beyond[0]
-    violation = SummaryContradicted(stated.quote, line.name, f"it holds {_written(extreme)}")
+    violation = LineContradicted(stated.quote, line.name, f"it holds {_written(extreme)}")
     reason = f"the number is a cell of {line.name}, which holds a cell beyond it"
     if not cited:
         reason += "; the sentence cites no table holding it, and no other column of the paper is named so and holds it"
