@@ -22,7 +22,6 @@ import hashlib
 import logging
 import os
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +60,8 @@ def cache_disabled(env: dict[str, str] | None = None) -> bool:
 @cache
 def code_fingerprint() -> str:
     """auditex's version, the parsers' versions and a digest of the code that produces parses and findings."""
+    from importlib import metadata  # a check that keeps no results (--no-cache) never reads it
+
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.blake2b(__version__.encode(), digest_size=16)
     for library in _PARSERS:

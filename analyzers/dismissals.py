@@ -10,13 +10,15 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from ..latex.record import record
+from .plain_model import adapter
 
 log = logging.getLogger(__name__)
 DISMISSALS_FILE = Path(".auditex") / "dismissed.json"
 
 
-class Dismissal(BaseModel):
+@record
+class Dismissal:
     fingerprint: str
     code: str
     file: str
@@ -24,7 +26,8 @@ class Dismissal(BaseModel):
     dismissed_at: str
 
 
-_LIST = TypeAdapter(list[Dismissal])
+# The file's shape, read and written by pydantic: a project with no dismissals never imports it.
+_LIST = list[Dismissal]
 
 
 class Dismissals:
@@ -37,8 +40,10 @@ class Dismissals:
         self._items = {}
         if not self.path.is_file():
             return
+        from pydantic import ValidationError
+
         try:
-            items = _LIST.validate_json(self.path.read_bytes())
+            items = adapter(_LIST).validate_json(self.path.read_bytes())
         except (OSError, ValidationError) as error:
             log.warning("ignoring unreadable %s: %s", self.path, error)
             return
@@ -71,7 +76,7 @@ class Dismissals:
 
     def _save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = _LIST.dump_json(sorted(self._items.values(), key=lambda item: (item.file, item.code)), indent=2)
+        data = adapter(_LIST).dump_json(sorted(self._items.values(), key=lambda item: (item.file, item.code)), indent=2)
         temporary = self.path.with_suffix(".tmp")
         temporary.write_bytes(data + b"\n")
         temporary.replace(self.path)

@@ -1,18 +1,19 @@
 """The Finding: what every detector (rule or LLM) reports, and the JSON contract.
 
-Findings cross every boundary (CLI JSON, SARIF, LSP, LLM merge), so they are
-pydantic models. Ranges are 0-based LSP positions (line, UTF-16 character).
+Findings cross every boundary (CLI JSON, SARIF, LSP, LLM merge), so pydantic reads and writes
+them there (analyzers/plain_model.py); a check builds them as plain dataclasses. Ranges are 0-based LSP positions (line, UTF-16 character).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import field
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from ..latex.record import record
+from .plain_model import PlainModel
 from .precision import UNSURE, measured_imprecise, reaches_warning
 
 
@@ -55,14 +56,14 @@ class Source(str, Enum):
     LLM = "llm"
 
 
-class Position(BaseModel):
-    model_config = ConfigDict(frozen=True)
+@record
+class Position(PlainModel):
     line: int
     character: int
 
 
-class Range(BaseModel):
-    model_config = ConfigDict(frozen=True)
+@record
+class Range(PlainModel):
     start: Position
     end: Position
 
@@ -71,7 +72,8 @@ class Range(BaseModel):
         return cls(start=Position(line=start_line, character=start_char), end=Position(line=end_line, character=end_char))
 
 
-class Related(BaseModel):
+@record
+class Related(PlainModel):
     """The other side of a contradiction (or any supporting evidence)."""
 
     file: str
@@ -79,13 +81,15 @@ class Related(BaseModel):
     message: str
 
 
-class TextEdit(BaseModel):
+@record
+class TextEdit(PlainModel):
     file: str
     range: Range
     new_text: str
 
 
-class Fix(BaseModel):
+@record
+class Fix(PlainModel):
     title: str
     edits: list[TextEdit]
     # Safe fixes keep meaning (e.g. a typo'd key to the only close label);
@@ -93,7 +97,8 @@ class Fix(BaseModel):
     safe: bool = False
 
 
-class Statement(BaseModel):
+@record
+class Statement(PlainModel):
     """One side of a comparison: where it is, the words quoted, and what its number is."""
 
     file: str
@@ -105,29 +110,31 @@ class Statement(BaseModel):
     role: str = ""
 
 
-class Evidence(BaseModel):
+@record
+class Evidence(PlainModel):
     """What a cross-section finding rests on, so that a reader or an LLM verifier can confirm or
     reject it without re-running the rule: both sides quoted, what each measures, and why the rule
     compared them. `kind` is the evidence class the rule's precision is measured by
     (analyzers/precision.py): only classes measured precise on the corpus reach warning."""
 
     kind: str
-    statements: list[Statement] = Field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
     reason: str = ""
 
 
-class Finding(BaseModel):
+@record
+class Finding(PlainModel):
     code: str
     category: Category
     severity: Severity
     message: str
     file: str
     range: Range
-    related: list[Related] = Field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
     source: Source = Source.RULE
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    confidence: float = 1.0
     fingerprint: str = ""
-    fixes: list[Fix] = Field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
     # Not part of the contract's required keys but useful to every consumer.
     explanation: str | None = None
     anchored: bool = True
@@ -138,7 +145,12 @@ class Finding(BaseModel):
     verified: bool = False
     # Words that identify the finding independently of its position; the
     # engine folds them into the fingerprint so it survives edits elsewhere.
-    identity: str = Field(default="", exclude=True)
+    identity: str = ""
+    never_dumped = frozenset({"identity"})
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"a finding's confidence is between 0 and 1, not {self.confidence}")
 
     def calibrated_severity(self) -> Severity:
         """The severity the evidence supports: a rule unsure of a warning or error reports information,

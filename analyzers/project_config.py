@@ -27,17 +27,19 @@ from __future__ import annotations
 import fnmatch
 import re
 import tomllib
-from dataclasses import field
+from dataclasses import field, fields
 from enum import Enum
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..latex.record import record
 from ..latex.source import value_hash
 from .finding import Severity
+from .plain_model import PlainModel
 from .work_budget import WORK_LIMIT
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 CONFIG_FILE = ".auditex.toml"
 
@@ -46,23 +48,37 @@ class ConfigError(ValueError):
     """`.auditex.toml` is unreadable or invalid; the message names the key and a likely fix."""
 
 
-class RulesConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    select: list[str] = Field(default_factory=list)
-    ignore: list[str] = Field(default_factory=list)
-    severity: dict[str, Severity] = Field(default_factory=dict)
-    exclude: list[str] = Field(default_factory=list)
-    min_severity: Severity | None = Field(default=None, alias="min-severity")
+class InvalidSettings(ValueError):
+    """Settings that do not validate; the message is the first error as the user wrote it."""
+
+
+# pydantic's configuration of each table: a key no field reads is an error, not ignored.
+_FORBID_EXTRA = {"extra": "forbid"}
+
+
+@record
+class RulesConfig(PlainModel):
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    exclude: list[str] = field(default_factory=list)
+    min_severity: Severity | None = None
     # Items one unit of a rule may compare before the rule is skipped for the project (LIM001).
-    work_limit: int = Field(default=WORK_LIMIT, ge=1, alias="work-limit")
+    work_limit: int = WORK_LIMIT
+    __pydantic_config__ = _FORBID_EXTRA
+
+    def __post_init__(self) -> None:
+        if self.work_limit < 1:
+            raise ValueError(f"work-limit is at least 1, not {self.work_limit}")
 
 
-class ProjectConfig(BaseModel):
+@record
+class ProjectConfig(PlainModel):
     """[project]: which root files are checked, when detection would pick others."""
 
-    model_config = ConfigDict(extra="forbid")
     root: str | None = None
-    roots: list[str] = Field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
+    __pydantic_config__ = _FORBID_EXTRA
 
     def named_roots(self) -> list[str]:
         return [*([self.root] if self.root else []), *(name for name in self.roots if name != self.root)]
@@ -76,13 +92,18 @@ class OneTailed(str, Enum):
     NEVER = "never"  # every test is two-tailed
 
 
-class StatisticsConfig(BaseModel):
+@record
+class StatisticsConfig(PlainModel):
     """`[statistics]`: how reported p-values are read (documented in `auditex rule STAT001`)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-    alpha: float = Field(default=0.05, gt=0, lt=1)
-    p_equal_alpha_significant: bool = Field(default=True, alias="p-equal-alpha-significant")
-    one_tailed: OneTailed = Field(default=OneTailed.ANNOUNCED, alias="one-tailed")
+    alpha: float = 0.05
+    p_equal_alpha_significant: bool = True
+    one_tailed: OneTailed = OneTailed.ANNOUNCED
+    __pydantic_config__ = _FORBID_EXTRA
+
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha is between 0 and 1, not {self.alpha}")
 
 
 @record
@@ -94,23 +115,36 @@ class RuleOptions:
     min_severity: Severity | None = None
 
 
-class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    project: ProjectConfig = Field(default_factory=ProjectConfig)
-    rules: RulesConfig = Field(default_factory=RulesConfig)
-    statistics: StatisticsConfig = Field(default_factory=StatisticsConfig)
+@record
+class Config(PlainModel):
+    project: ProjectConfig = field(default_factory=ProjectConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    statistics: StatisticsConfig = field(default_factory=StatisticsConfig)
     # Sections read by other layers (the LLM pipeline, the server) as raw tables.
-    llm: dict[str, Any] = Field(default_factory=dict)
-    online: dict[str, Any] = Field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/resolver.py)
+    llm: dict[str, Any] = field(default_factory=dict)
+    online: dict[str, Any] = field(default_factory=dict)  # [online]: reference verification (analyzers/scholarly/resolver.py)
     # Problems found while loading, reported as findings rather than raised.
-    problems: list[str] = Field(default_factory=list, exclude=True)
+    problems: list[str] = field(default_factory=list)
+    __pydantic_config__ = _FORBID_EXTRA
+    never_dumped = frozenset({"problems"})
+
+    @classmethod
+    def of_settings(cls, data: dict[str, Any]) -> Config:
+        """`data` (a `.auditex.toml` or the editor's settings) as a Config; InvalidSettings names its first error."""
+        from pydantic import ValidationError  # only settings to read pay for pydantic
+
+        try:
+            return cls.model_validate(_field_names(data))
+        except ValidationError as error:
+            raise InvalidSettings(_first_error(error)) from None
 
     def is_excluded(self, file: str) -> bool:
         return any(fnmatch.fnmatch(file, pattern) for pattern in self.rules.exclude)
 
     def rule_settings(self) -> str:
         """The settings rules read (`[statistics]`, the work limit), as a digest: part of every cached rule result's key."""
-        return value_hash((self.statistics.model_dump(mode="json"), self.rules.work_limit))
+        statistics = self.statistics
+        return value_hash(((statistics.alpha, statistics.p_equal_alpha_significant, statistics.one_tailed.value), self.rules.work_limit))
 
     def severity_for(self, code: str, default: Severity) -> Severity:
         return self.rules.severity.get(code, default)
@@ -133,11 +167,31 @@ class Config(BaseModel):
             if isinstance(values, dict) and isinstance(data.get(section), dict):
                 data[section] = {**data[section], **{k: v for k, v in values.items() if v is not None}}
         try:
-            merged = Config.model_validate(data)
-        except ValidationError as error:
-            merged = self.model_copy()
-            merged.problems = [*self.problems, f"invalid auditex settings: {_first_error(error)}"]
-        return merged
+            return Config.of_settings(data)
+        except InvalidSettings as error:
+            return self.model_copy(update={"problems": [*self.problems, f"invalid auditex settings: {error}"]})
+
+
+# The tables whose keys are fields, written in the file with hyphens ("min-severity", "work-limit").
+_TABLES: dict[str, type[PlainModel]] = {"rules": RulesConfig, "project": ProjectConfig, "statistics": StatisticsConfig}
+
+
+def _field_name(key: str) -> str:
+    return key.replace("-", "_")
+
+
+def _written(name: str) -> str:
+    """A field's name as `.auditex.toml` writes it."""
+    return name.replace("_", "-")
+
+
+def _field_names(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with the keys of its tables spelled as their fields ("min-severity" is `min_severity`); the raw
+    tables ([llm], [online]) and the keys inside a field's value (a code in `severity`) are left as written."""
+    return {
+        key: {_field_name(name): value for name, value in table.items()} if key in _TABLES and isinstance(table, dict) else table
+        for key, table in data.items()
+    }
 
 
 def load_config(folder: Path, strict: bool = False) -> Config:
@@ -148,14 +202,13 @@ def load_config(folder: Path, strict: bool = False) -> Config:
         return Config()
     try:
         text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-        return Config.model_validate(data)
+        return Config.of_settings(tomllib.loads(text))
     except tomllib.TOMLDecodeError as error:
         problem = f"{CONFIG_FILE} could not be read: {_toml_problem(text, str(error))}"
     except (OSError, UnicodeDecodeError) as error:
         problem = f"{CONFIG_FILE} could not be read: {error}"
-    except ValidationError as error:
-        problem = f"{CONFIG_FILE} is invalid: {_first_error(error)}"
+    except InvalidSettings as error:
+        problem = f"{CONFIG_FILE} is invalid: {error}"
     if strict:
         raise ConfigError(problem)
     return Config(problems=[problem])
@@ -182,12 +235,11 @@ def _toml_problem(text: str, error: str) -> str:
 def _first_error(error: ValidationError) -> str:
     """The first error as the user wrote it: the key's table and name, and what was probably meant."""
     first = error.errors()[0]
-    location = [str(part) for part in first.get("loc", ())]
+    location = [_written(str(part)) if index < 2 else str(part) for index, part in enumerate(first.get("loc", ()))]
     key = location[-1] if location else ""
-    if first.get("type") == "extra_forbidden":
-        tables: dict[str, type[BaseModel]] = {"rules": RulesConfig, "project": ProjectConfig, "statistics": StatisticsConfig}
-        model = tables.get(location[0], Config) if len(location) > 1 else Config
-        known = [field.alias or name for name, field in model.model_fields.items() if name != "problems"]
+    if first.get("type") in ("extra_forbidden", "unexpected_keyword_argument"):
+        model = _TABLES.get(location[0], Config) if len(location) > 1 else Config
+        known = [_written(each.name) for each in fields(model) if each.name != "problems"]  # type: ignore[arg-type]  # a dataclass
         where = f"key '{key}' in [{'.'.join(location[:-1])}]" if len(location) > 1 else f"table [{key}]"
         return f"unknown {where}{did_you_mean(key, known)}; known: {', '.join(known)}"
     if first.get("type") == "enum":
@@ -196,7 +248,8 @@ def _first_error(error: ValidationError) -> str:
             ("setting", [t.value for t in OneTailed]) if location[:1] == ["statistics"] else ("severity", [s.value for s in Severity])
         )
         return f"{'.'.join(location)}: '{value}' is not a {kind}{did_you_mean(value.lower(), choices)}; use one of {', '.join(choices)}"
-    return f"{'.'.join(location)}: {first.get('msg', 'invalid value')}"
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{'.'.join(location)}: {message}"
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:

@@ -13,6 +13,12 @@ Two measurements, each alternating the two installs so that a shared, noisy mach
   AUDITEX_NO_CACHE=1, A then B then ChkTeX (`chktex -q` on each root file), as CPU seconds
   (user + system of the process and the children it waited for) and wall seconds.
 
+- **instructions** (`--instructions`): the cold check of each paper once more per side under valgrind's
+  cachegrind, counting the instructions the process and its children execute. A count does not move
+  with the machine's load, so it shows a change of a few percent that CPU seconds on a shared machine
+  hide; it is not time (code that misses the caches costs more per instruction), so the CPU ratio
+  stays the target. Needs `apt-get install -y valgrind`; a run takes some 50 times the check's CPU.
+
 Every figure is the median over rounds; every ratio is the median of the ratios of the pairs
 (A/B of one round, or of one keystroke), which is what a loaded machine leaves meaningful.
 
@@ -22,7 +28,7 @@ running interpreter (which must have auditex's dependencies: the test extra's ve
 tree on PYTHONPATH as `auditex`, so it does not matter which auditex that venv installed.
 
     python benchmarks/paired_speed.py [--baseline 5da6867] [--keystroke PAPER[:FILE] ...]
-        [--cold PAPER ...] [--rounds 3] [--edits 20] [--refs 2] [--json OUT.json]
+        [--cold PAPER ...] [--rounds 3] [--edits 20] [--refs 2] [--instructions] [--json OUT.json]
 
 ChkTeX is a Debian package: `apt-get install -y chktex` (without it, its column says so).
 """
@@ -344,6 +350,28 @@ def cold_round(corpus: Path, paper: str, sides: list[Side], chktex: str | None) 
         shutil.rmtree(work, ignore_errors=True)
 
 
+def instructions(command: list[str], env: dict[str, str]) -> int:
+    """The instructions `command` and the children it starts execute, as valgrind's cachegrind counts them."""
+    probe = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run([*probe, *command], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    counts = re.findall(r"^==\d+== I\s+refs:\s+([\d,]+)", done.stderr, re.MULTILINE)
+    if not counts:
+        raise RuntimeError(f"valgrind counted nothing for {' '.join(command)}: {done.stderr[-500:]}")
+    return sum(int(count.replace(",", "")) for count in counts)
+
+
+def cold_instructions(corpus: Path, paper: str, sides: list[Side]) -> dict[str, int]:
+    work = Path(tempfile.mkdtemp(prefix="auditex-paired-"))
+    try:
+        folder = paper_copy(corpus, paper, work)
+        return {
+            side.name: instructions(side.command("check", str(folder)), side.environment(work / f"cache-{side.name}", AUDITEX_NO_CACHE="1"))
+            for side in sides
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def cold_row(paper: str, kb: int, rounds: list[dict[str, tuple[float, float]]]) -> dict[str, Any]:
     row: dict[str, Any] = {"paper": paper, "kb": kb, "rounds": len(rounds), "raw": rounds}
     names = ["A", "B"] + (["chktex"] if rounds and "chktex" in rounds[0] else [])
@@ -395,6 +423,13 @@ def report(sides: list[Side], keystroke: list[dict[str, Any]], cold: list[dict[s
             )
         if cold[0].get("ratio_chktex") is None:
             out += ["", CHKTEX_HINT]
+        counted = [row for row in cold if "instructions" in row]
+        if counted:
+            out += ["", "Cold `auditex check`, instructions executed (valgrind, one run a side)", ""]
+            out += ["| paper | A (G) | B (G) | A/B |", "|---|---:|---:|---:|"]
+            for row in counted:
+                a, b = row["instructions"]["A"], row["instructions"]["B"]
+                out.append(f"| {row['paper']} | {a / 1e9:.3f} | {b / 1e9:.3f} | {a / b:.3f} |")
     return "\n".join(out)
 
 
@@ -417,6 +452,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--refs", type=int, default=2, help="undefined \\ref insertions per round and side")
     parser.add_argument("--debounce-ms", type=int, default=200, help="the servers' debounce, subtracted from every latency")
     parser.add_argument("--json", type=Path, help="also write every measurement here")
+    parser.add_argument("--instructions", action="store_true", help="also count the cold checks' instructions under valgrind")
     parsed = parser.parse_args(argv)
     if parsed.rounds < 1 or parsed.edits < 1 or parsed.refs < 0 or parsed.debounce_ms < 0:
         parser.error("--rounds and --edits must be at least 1, --refs and --debounce-ms at least 0")
@@ -435,6 +471,8 @@ def main(argv: list[str] | None = None) -> None:
     sides = [side_of(options.candidate, options.cache, "A"), side_of(options.baseline, options.cache, "B")]
     for side in sides:
         print(f"{side.name} = {side.label}: auditex from {side.where()}", file=sys.stderr)
+    if options.instructions and not shutil.which("valgrind"):
+        sys.exit("--instructions counts with valgrind: apt-get install -y valgrind")
     chktex = shutil.which("chktex")
     if options.cold and not chktex:
         print(CHKTEX_HINT, file=sys.stderr)
@@ -457,6 +495,8 @@ def main(argv: list[str] | None = None) -> None:
             cold_rounds.append(cold_round(options.corpus, paper, sides, chktex))
             print(f"cold {paper} round {round_ + 1}/{options.rounds} done", file=sys.stderr)
         cold_rows.append(cold_row(paper, tex_size_kb(options.corpus / paper), cold_rounds))
+        if options.instructions:
+            cold_rows[-1]["instructions"] = cold_instructions(options.corpus, paper, sides)
         save(options.json, sides, keystroke_rows, cold_rows)
     print(report(sides, keystroke_rows, cold_rows, os.getloadavg()))
 

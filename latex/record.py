@@ -68,16 +68,20 @@ def named(cls: type[T]) -> type[T]:
 def init_on_first_use(cls: type[T]) -> type[T]:
     """`cls`, a dataclass declared with `init=False`, given the `__init__` a dataclass compiles for it
     when its first instance is built."""
+    declared: Any = cls
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         # A dataclass of a subclass adding no fields compiles the __init__ of `cls`'s own fields,
         # defaults and __post_init__; it refers to neither class.
-        compiled = dataclass(eq=False, repr=False, match_args=False)(type(cls.__name__, (cls,), {"__doc__": cls.__doc__, "__slots__": ()})).__init__
+        fielded: Any = dataclass(eq=False, repr=False, match_args=False)(
+            type(cls.__name__, (cls,), {"__doc__": cls.__doc__, "__slots__": ()})
+        )
+        compiled = vars(fielded)["__init__"]
         compiled.__qualname__ = f"{cls.__qualname__}.__init__"
-        setattr(cls, "__init__", compiled)
+        declared.__init__ = compiled
         compiled(self, *args, **kwargs)
 
-    setattr(cls, "__init__", __init__)
+    declared.__init__ = __init__
     return cls
 
 

@@ -22,6 +22,9 @@ NOT_FOR_A_PLAIN_CHECK = (
     "openai",
     "anthropic",
     "scipy",
+    "pydantic",  # findings and settings are plain dataclasses until they cross an edge (analyzers/plain_model.py)
+    "email",
+    "importlib.metadata",  # the analysis cache's fingerprint, with the cache off
     "auditex.latex.submission",  # archives only
     "auditex.analyzers.scholarly.work",  # the online check's pydantic models
     "auditex.analyzers.reports.sarif",  # the other formats, and --fix

@@ -72,3 +72,45 @@ def test_without_chktex_the_report_says_how_to_install_it(bench):
     sides = [bench.Side("A", "working tree", "python"), bench.Side("B", "b", "python")]
     cold = bench.cold_row("paper", 176, [{"A": (1.0, 2.0), "B": (2.0, 3.0)}])
     assert "apt-get install -y chktex" in bench.report(sides, [], [cold], (0.0, 0.0, 0.0))
+
+
+VALGRIND_OF_A_CHECK_WITH_A_CHILD = """==101== Cachegrind, a high-precision tracing profiler
+==102== I   refs:      1,957,383,405
+==101== Collected : 4669901634
+==101== I   refs:      4,669,901,634
+"""
+
+
+def test_instructions_add_up_every_process_valgrind_followed(bench, monkeypatch):
+    ran = []
+
+    def run(command, **_):
+        ran.append(command)
+        return bench.subprocess.CompletedProcess(command, 0, stderr=VALGRIND_OF_A_CHECK_WITH_A_CHILD)
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    assert bench.instructions(["auditex", "check", "paper"], {}) == 1_957_383_405 + 4_669_901_634
+    assert (
+        ran[0][:2] == ["valgrind", "--tool=cachegrind"]
+        and "--trace-children=yes" in ran[0]
+        and ran[0][-3:] == ["auditex", "check", "paper"]
+    )
+
+
+def test_a_run_valgrind_did_not_count_is_an_error_not_zero(bench, monkeypatch):
+    monkeypatch.setattr(
+        bench.subprocess, "run", lambda command, **_: bench.subprocess.CompletedProcess(command, 1, stderr="valgrind: not found")
+    )
+    with pytest.raises(RuntimeError, match="valgrind counted nothing"):
+        bench.instructions(["auditex"], {})
+
+
+def test_the_report_gives_the_instruction_ratio_of_the_papers_counted(bench):
+    sides = [bench.Side("A", "working tree", "python"), bench.Side("B", "5da6867d18f3", "venv/bin/python")]
+    counted = {
+        **bench.cold_row("paper", 176, [{"A": (1.0, 2.0), "B": (2.0, 3.0)}]),
+        "instructions": {"A": 8_056_000_000, "B": 8_850_000_000},
+    }
+    text = bench.report(sides, [], [counted, bench.cold_row("other", 10, [{"A": (1.0, 2.0), "B": (2.0, 3.0)}])], (0.0, 0.0, 0.0))
+    assert "| paper | 8.056 | 8.850 | 0.910 |" in text
+    assert "| other | " in text and text.count("| other |") == 1  # counted only where asked

@@ -8,7 +8,6 @@ and the only server text we quote goes through `redact` first.
 
 from __future__ import annotations
 
-import email.utils
 import time
 from collections.abc import Mapping
 from types import ModuleType
@@ -104,6 +103,8 @@ def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> f
         return max(0.0, float(value))
     except ValueError:
         pass
+    import email.utils  # only a server asking to wait pays for it, not every check importing these errors
+
     try:
         moment = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
