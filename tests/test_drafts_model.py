@@ -317,6 +317,8 @@ def test_a_respective_list_is_what_follows_the_references_from_its_last_preposit
     assert [(keys, items) for _, keys, items, _, _ in respective_lists(text)] == [(("fig:a", "fig:b"), ("verbs", "nouns"))]
     assert respective_lists(r"Figures~\ref{fig:a} and \ref{fig:b} show verbs, nouns and adjectives, respectively.") == ()
     assert respective_lists(r"Figure~\ref{fig:a} shows verbs and nouns, respectively.") == ()
+    first = r"BLEU scores for German and French are reported respectively in Figures~\ref{fig:de} and \ref{fig:fr}."
+    assert [(keys, items) for _, keys, items, _, _ in respective_lists(first)] == [(("fig:de", "fig:fr"), ("German", "French"))]
 
 
 def test_each_float_holds_the_item_only_its_caption_names() -> None:

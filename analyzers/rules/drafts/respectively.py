@@ -5,7 +5,9 @@ A sentence is read when it references two floats or more (`\\ref`, `\\cref`, `\\
 figures or tables with one caption) and then closes a list of as many items with "respectively":
 "Figures~\\ref{fig:a} and \\ref{fig:b} show the AUC for verbs and nouns, respectively". The list is
 what follows the last reference up to "respectively", from its last preposition or colon on ("for
-verbs and nouns"), split at commas and "and"; a list of another length is not read. Of each item
+verbs and nouns"), or, when nothing does, what comes before the first reference without the words
+that present the floats ("BLEU scores for German and French are reported respectively in Figures …"
+lists German and French); it is split at commas and "and", and a list of another length is not read. Of each item
 only the words no other item holds and not every referenced caption holds count (plurals as their
 singular; "splits" of "the test, development and training splits" names none; words any caption may
 hold, such as figure, results, model, never). A float holds an item when its caption or its label holds
@@ -40,6 +42,12 @@ _REFERENCE = DeferredPattern(r"\\(?:ref|cref|Cref|autoref)\*?\{([^{}]+)\}")
 _RESPECTIVELY = DeferredPattern(r",?\s*respectively\b", re.IGNORECASE)
 # Where the list before "respectively" starts: after its last preposition or colon ("… plots for verbs and nouns").
 _LIST_START = DeferredPattern(r"\b(?:for|of|in|on|with|from|between|at|by|to|under)\b|:")
+# What presents the floats after a list that comes first: "… are shown in Figures~", "… can be found in".
+_PRESENTING = DeferredPattern(
+    r"(?:[\s~(,]|\b(?:are|is|were|was|be|can|shown|given|reported|plotted|depicted|illustrated|presented|displayed|found|"
+    r"provided|listed|summari[sz]ed|visuali[sz]ed|in|see|Figures?|Figs?\.?|Tables?|Tabs?\.?)\b)*$"
+)
+_WORD = DeferredPattern(r"[A-Za-z]{2,}")
 _ITEM_BREAK = DeferredPattern(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _LABEL_PREFIX = DeferredPattern(r"^(?:fig(?:ure)?|tab(?:le)?|tbl|sfig|stab)\s*[:._-]?", re.IGNORECASE)
 
@@ -125,11 +133,15 @@ def respective_lists(text: str) -> tuple[RespectiveList, ...]:
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         closing = _RESPECTIVELY.search(sentence)
-        references = list(_REFERENCE.finditer(sentence, 0, closing.start() if closing else 0))
+        references = list(_REFERENCE.finditer(sentence)) if closing else []
+        listed = sentence[references[-1].end() : closing.start()] if references and closing else ""
+        if closing and not _WORD.search(listed):  # the items come first: "X and Y are shown in Figures~\ref{a} and \ref{b}"
+            listed = _PRESENTING.sub("", sentence[: min(references[0].start(), closing.start())]) if references else ""
+        else:
+            references = [reference for reference in references if closing and reference.end() <= closing.start()]
         keys = tuple(key.strip() for reference in references for key in reference.group(1).split(","))
-        if closing is None or len(keys) < 2 or len(set(keys)) != len(keys):
+        if len(keys) < 2 or len(set(keys)) != len(keys):
             continue
-        listed = sentence[references[-1].end() : closing.start()]
         starts = [match.end() for match in _LIST_START.finditer(listed)]
         items = tuple(item.strip() for item in _ITEM_BREAK.split(listed[starts[-1] if starts else 0 :]) if item.strip())
         if len(items) == len(keys):
