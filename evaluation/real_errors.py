@@ -67,7 +67,8 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "equation-error": ("NOT009", "ARI010"),  # a unit of the wrong dimension; a written computation that does not recompute
     "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
-    "other": ("DRF010", "STAT016"),  # a caption copied onto another float; a difference stated against its own test
+    # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped order
+    "other": ("DRF010", "DRF012", "STAT016"),
 }
 KINDS = tuple(KIND_CODES)
 LLM_PREFIX = "LLM-"

@@ -34,6 +34,7 @@ from auditex.analyzers.rules.drafts.model import (
     publisher_slot,
 )
 from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
+from auditex.analyzers.rules.drafts.respectively import held_items, respective_lists
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
 from auditex.latex.dead_text import dead_spans, switch_values
 from auditex.latex.model import MacroDef
@@ -309,3 +310,20 @@ def test_the_project_wide_searches_find_what_a_search_of_the_whole_file_finds(te
 
     masked = uncommented(text)
     assert _holds(text) == {name for name, pattern in _SEARCHES.items() if re.search(pattern, masked)}
+
+
+def test_a_respective_list_is_what_follows_the_references_from_its_last_preposition() -> None:
+    text = r"We fit the model. Figures~\ref{fig:a} and \ref{fig:b} show the AUC for verbs and nouns, respectively."
+    assert [(keys, items) for _, keys, items, _, _ in respective_lists(text)] == [(("fig:a", "fig:b"), ("verbs", "nouns"))]
+    assert respective_lists(r"Figures~\ref{fig:a} and \ref{fig:b} show verbs, nouns and adjectives, respectively.") == ()
+    assert respective_lists(r"Figure~\ref{fig:a} shows verbs and nouns, respectively.") == ()
+    first = r"BLEU scores for German and French are reported respectively in Figures~\ref{fig:de} and \ref{fig:fr}."
+    assert [(keys, items) for _, keys, items, _, _ in respective_lists(first)] == [(("fig:de", "fig:fr"), ("German", "French"))]
+
+
+def test_each_float_holds_the_item_only_its_caption_names() -> None:
+    nouns, verbs = {"auc", "histogram", "noun", "suffix"}, {"auc", "histogram", "verb", "affix"}
+    assert held_items(("verbs", "nouns"), [nouns, verbs]) == (1, 0)
+    assert held_items(("nouns", "verbs"), [nouns, verbs]) == (0, 1)
+    assert held_items(("real orders", "reversed orders"), [nouns, verbs]) is None  # no caption names either
+    assert held_items(("verbs", "nouns"), [nouns | {"verb"}, verbs]) is None  # the first caption holds both items

@@ -22,7 +22,17 @@ from auditex.analyzers.rules.statistics.model import (
     star_legend,
     stated_sample,
 )
-from auditex.analyzers.rules.statistics.regression import Estimate, estimates, reads_as_standard_errors, wald_stars
+from auditex.analyzers.rules.statistics.regression import (
+    Estimate,
+    effect_stated,
+    estimates,
+    named_models,
+    names_variable,
+    not_significant,
+    reads_as_standard_errors,
+    variable_words,
+    wald_stars,
+)
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
 from auditex.latex.model import Cell, Table
@@ -246,6 +256,56 @@ def test_parentheses_other_than_standard_errors_are_not_read() -> None:
     assert reads_as_standard_errors("Robust standard errors clustered by firm in parentheses.")
     assert not reads_as_standard_errors("t-statistics in parentheses")
     assert not reads_as_standard_errors("95% confidence intervals in brackets; one-tailed tests")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "effect"),
+    [
+        ("For instance, higher income areas lead to higher vaccination uptake.", "lead to higher"),
+        ("Counties with higher unemployment are associated with lower vaccination rates.", "associated with lower"),
+        ("Evangelical counties have lower vaccination rates.", "have lower"),
+        ("Treated borrowers were more likely to repay.", "more likely"),
+        ("Income has a significant positive effect on uptake.", None),  # STAT007's: it speaks of significance
+        ("Income did not increase uptake.", None),
+        ("We expect that richer counties have higher uptake.", None),
+        ("Income may increase uptake (p = .04).", None),
+        ("Table 2 reports the estimates of each model.", None),
+    ],
+)
+def test_a_sentence_states_an_effect_as_a_finding_unless_it_speaks_of_significance_negates_or_hedges(
+    sentence: str, effect: str | None
+) -> None:
+    stated = effect_stated(sentence)
+    assert (stated.group(0) if stated else None) == effect
+
+
+@pytest.mark.parametrize(
+    ("passage", "models"),
+    [
+        ("Table 3 Model 1 holds the controls. In this first model, income leads to higher uptake.", (1,)),
+        ("Columns 2 and 3 add the signal.", (2, 3)),
+        ("See column (4).", (4,)),
+        ("The estimates hold across specifications.", ()),
+    ],
+)
+def test_the_models_a_passage_names_last(passage: str, models: tuple[int, ...]) -> None:
+    assert named_models(passage) == models
+
+
+def test_a_sentence_names_a_row_by_its_variables_words_outside_its_controls() -> None:
+    assert variable_words("Median Income") == {"income"}
+    assert variable_words("Percent of GOP votes, 2020") == {"gop", "votes"}
+    assert names_variable("when controlling for everything else, higher income areas lead", frozenset({"income"})) is not None
+    assert names_variable("controlling for income, unemployment lowers uptake", frozenset({"income"})) is None
+    assert names_variable("GOP counties have lower uptake", frozenset({"gop", "votes"})) is None
+
+
+def test_an_estimate_is_not_significant_without_a_star_and_with_p_above_every_level() -> None:
+    legend = {1: 0.05, 2: 0.01, 3: 0.001}
+    assert not_significant(Estimate(Cell(0, 0, "0.002", 0, 0), "0.002", "0.011", 0), legend)
+    assert not not_significant(Estimate(Cell(0, 0, "0.023+", 0, 0), "0.023", "0.012", 0), legend)  # a dagger marks p < .10
+    assert not not_significant(Estimate(Cell(0, 0, "1.555", 0, 0), "1.555", "0.918", 0), legend)  # p = .09: below .10
+    assert not not_significant(Estimate(Cell(0, 0, "0.011*", 0, 0), "0.011", "0.005", 1), legend)
 
 
 def test_a_p_column_reads_its_zeros_and_a_table_of_p_values_its_scientific_zero() -> None:

@@ -11,6 +11,7 @@ from .label_before_caption import label_before_caption
 from .panel_subject import panel_of_another_subject
 from .placeholders import draft_placeholder
 from .reference_kind import reference_names_another_kind
+from .respectively import respectively_swaps_floats
 
 __all__ = [
     "citation_names_another_author",
@@ -24,4 +25,5 @@ __all__ = [
     "panel_of_another_subject",
     "printed_author_note",
     "reference_names_another_kind",
+    "respectively_swaps_floats",
 ]

@@ -3,6 +3,7 @@
 from .coefficient_p import coefficient_statistics_inconsistent
 from .comparative_claim import comparative_claim_not_significant
 from .correlation_stars import correlation_stars_inconsistent
+from .effect_claim import effect_of_unstarred_coefficient
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
 from .interval_claim import interval_claim_contradicted
@@ -26,6 +27,7 @@ __all__ = [
     "confidence_interval_contradicts_p",
     "correlation_stars_inconsistent",
     "direction_contradicts_values",
+    "effect_of_unstarred_coefficient",
     "grim_inconsistent_mean",
     "impossible_statistic",
     "inconsistent_p_value",

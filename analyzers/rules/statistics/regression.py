@@ -157,8 +157,108 @@ def wald_stars(estimate: Estimate, legend: dict[int, float]) -> range:
 def contradicting(table: Table, legend: dict[int, float]) -> list[tuple[Estimate, range]]:
     """The estimates whose stars their coefficient and standard error cannot earn, when nearly all
     the table's other estimates agree with the reading (else the parentheses are not standard errors)."""
+    read, wrong = _wald_reading(table, legend)
+    return wrong if _reads_as_wald(read, wrong) else []
+
+
+def wald_estimates(table: Table, legend: dict[int, float]) -> list[Estimate]:
+    """The table's estimates, when nearly all of them earn their stars (its parentheses are standard errors); else none."""
+    read, wrong = _wald_reading(table, legend)
+    return [estimate for estimate, _ in read] if _reads_as_wald(read, wrong) else []
+
+
+def _wald_reading(table: Table, legend: dict[int, float]) -> tuple[list[tuple[Estimate, range]], list[tuple[Estimate, range]]]:
+    """Each estimate with the stars it may earn, and those whose stars it cannot."""
     read = [(estimate, wald_stars(estimate, legend)) for estimate in estimates(table) if float(estimate.se_text) > 0]
-    wrong = [(estimate, allowed) for estimate, allowed in read if min(estimate.stars, max(legend)) not in allowed]
-    if len(read) < _MIN_ESTIMATES or len(read) - len(wrong) < _AGREEING * len(read):
-        return []
-    return wrong
+    return read, [(estimate, allowed) for estimate, allowed in read if min(estimate.stars, max(legend)) not in allowed]
+
+
+def _reads_as_wald(read: list[tuple[Estimate, range]], wrong: list[tuple[Estimate, range]]) -> bool:
+    return len(read) >= _MIN_ESTIMATES and len(read) - len(wrong) >= _AGREEING * len(read)
+
+
+# What a sentence says of a coefficient: its effect, stated as a finding.
+
+# "lead to higher uptake", "increased the rate", "have lower rates", "is associated with lower rates", "a positive effect",
+# "more likely".
+_EFFECT = DeferredPattern(
+    r"\b(?:lead|leads|led)\s+to\s+(?:higher|lower|more|less|greater|increased|decreased|reduced|an?\s+(?:increase|decrease|reduction))\b"
+    r"|\b(?:increase[sd]|decrease[sd]|reduce[sd]|raise[sd]|lower(?:s|ed))\b"
+    r"|\b(?:has|have|had|show(?:s|ed)?)\s+(?:higher|lower|greater|more|less|fewer)\b"
+    r"|\bassociated\s+with\s+(?:an?\s+)?(?:higher|lower|more|less|greater|increased|decreased|reduced|increases?|decreases?|reductions?)\b"
+    r"|\b(?:positive|negative)\s+(?:effects?|impacts?|associations?|relationships?)\b"
+    r"|\b(?:more|less)\s+likely\b",
+    re.IGNORECASE,
+)
+# A sentence that says anything of significance, negates, hedges or speaks of a hypothesis states no finding of its own
+# that the stars could contradict: "did not increase", "may lower", "we expect higher rates", "(p = .09)".
+_UNSTATED = DeferredPattern(
+    r"ignifican|\bp\s*[<=>≤≥]|\b(?:no|not|nor|neither|never|none|null|fail(?:s|ed)?|without)\b|n['’]t\b"
+    r"|\b(?:hypothes\w*|predict\w*|expect\w*|whether|if|may|might|could|would|should|marginal(?:ly)?|trend\w*|tend\w*|suggest\w*)\b",
+    re.IGNORECASE,
+)
+# The model or column a passage names: "Model 1", "column (2)", "Columns 1 and 3", "the first model".
+_NAMED_MODEL = DeferredPattern(
+    r"\b(?:models?|columns?|cols?\.|specifications?)\s*\(?(?P<numbers>\d(?:\)?\s*(?:,|and|&)\s*\(?\d)*)\)?(?!\d|\.\d)"
+    r"|\b(?P<ordinal>first|second|third|fourth|fifth|sixth)\s+(?:models?|columns?|specifications?)\b",
+    re.IGNORECASE,
+)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+# A row's variable named among a sentence's controls: "controlling for income", "adjusted for age".
+_CONTROLLED = DeferredPattern(r"\b(?:control(?:s|led|ling)?|adjust(?:ed|ing)?|account(?:ed|ing)?)\s+for\b[^,.;]{0,40}$", re.IGNORECASE)
+# Words of a row's name that qualify the variable rather than name it: "Median Income" is income.
+_QUALIFIERS = frozenset(
+    "the and for with per log mean median average percent percentage share rate rates number total level levels".split()
+)
+# A coefficient no level a paper uses calls significant: its p is above .10 whatever its rounding.
+_NO_LEVEL = 0.1
+
+
+def effect_stated(sentence: str) -> re.Match[str] | None:
+    """The words by which a sentence states an effect as a finding, unless it says anything of significance, negates,
+    hedges or speaks of a hypothesis (then the stars have nothing to contradict)."""
+    effect = _EFFECT.search(sentence)
+    return effect if effect is not None and _UNSTATED.search(sentence) is None else None
+
+
+def named_models(passage: str) -> tuple[int, ...]:
+    """The models or columns (numbered from 1) the last mention of one in the passage names: "Model 1", "Columns 2
+    and 3", "the first model"; () when the passage names none."""
+    mention = next(reversed(list(_NAMED_MODEL.finditer(passage))), None)
+    if mention is None:
+        return ()
+    if mention.group("ordinal"):
+        return (_ORDINALS.index(mention.group("ordinal").lower()) + 1,)
+    return tuple(int(digit) for digit in re.findall(r"\d", mention.group("numbers")))
+
+
+def variable_words(name: str) -> frozenset[str]:
+    """The words of a row's name that name its variable: "Median Income" is {"income"}."""
+    return frozenset(word for word in re.findall(r"[a-z]{3,}", name.lower()) if word not in _QUALIFIERS)
+
+
+def names_variable(sentence: str, words: frozenset[str]) -> int | None:
+    """Where a sentence names a variable by all its words (a plural too), outside a list of controls: the offset of its
+    first word; None when it does not."""
+    offsets = []
+    for word in words:
+        found = re.search(rf"\b{word}s?\b", sentence, re.IGNORECASE)
+        if found is None or _CONTROLLED.search(sentence[: found.start()]):
+            return None
+        offsets.append(found.start())
+    return min(offsets) if offsets else None
+
+
+def not_significant(estimate: Estimate, legend: dict[int, float]) -> bool:
+    """An estimate without a star or a dagger whose coefficient and standard error give p > .10 and above every
+    level of the legend, whatever their rounding."""
+    if estimate.stars or re.search(r"[+†]", estimate.coefficient.text) or float(estimate.se_text) <= 0:
+        return False
+    b, se = float(estimate.b_text), float(estimate.se_text)
+    _, strongest = ratio_bounds(b, _decimals(estimate.b_text), se, _decimals(estimate.se_text))
+    return two_tailed_p(strongest) > max(_NO_LEVEL, *legend.values())
+
+
+def estimate_columns(found: list[Estimate]) -> list[int]:
+    """The table's columns of estimates in order: the nth is the table's model n."""
+    return sorted({estimate.coefficient.column for estimate in found})
