@@ -308,19 +308,14 @@ def _listed(after: str) -> tuple[str, ...]:
 @lru_cache(maxsize=256)
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
     """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
-    grid = Grid.of(cited.table, rule_macros)
+    grid = Grid.of(cited.table, rule_macros, cited.notes)
     return next(
-        (
-            found
-            for other in (claim.other, *claim.listed)
-            for sides in _sides(grid, claim, other)
-            if (found := _judged(sides, claim, cited.table.caption))
-        ),
+        (found for other in (claim.other, *claim.listed) for sides in _sides(grid, claim, other) if (found := _judged(sides, claim, grid))),
         None,
     )
 
 
-def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradiction | None:
+def _judged(sides: _Sides, claim: _Comparison, grid: Grid) -> _Contradiction | None:
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
@@ -328,7 +323,9 @@ def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradi
         return None
     contradicting = []
     for header, first, second in named or lines:
-        sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
+        sense = {"up": 1, "down": -1}.get(claim.sense) or (
+            read_direction(header, grid.table.caption, grid.stated)[0] * (1 if claim.sense == "win" else -1)
+        )
         if not sense:
             return None  # a line whose better side the table does not say
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
