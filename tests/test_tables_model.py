@@ -204,6 +204,9 @@ def test_a_caption_or_note_that_says_which_side_is_better_sets_the_columns_its_h
     assert read_direction("Acc", "relative error", -1) == (1, "header")
     assert read_direction("CIFAR-10", "Negative log of the relative error", 1) == (1, "note")
     assert read_direction("CIFAR-10", "Negative log of the relative error") == (-1, "caption")
+    # "% correct" is an accuracy; "incorrect" and "corrected" name no metric.
+    assert read_direction("% correct", None) == (1, "header")
+    assert read_direction("incorrect", None) == read_direction("Bonferroni-corrected", None) == (0, "")
 
 
 def test_a_grid_reads_the_side_its_notes_state_and_the_caption_where_it_has_no_notes(tmp_path):

@@ -58,7 +58,17 @@ from ...quantities import block_refs, name_words, referenced_labels, slack, spea
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
-from .model import Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, read_direction, sentences_citing
+from .model import (
+    UNIVERSAL,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    cited_tables,
+    fed_tables,
+    labelled_tables,
+    read_direction,
+    sentences_citing,
+)
 from .row_naming import OURS, names_row
 
 
@@ -96,13 +106,6 @@ _COMPARISON = DeferredPattern(
 _HEDGED = DeferredPattern(
     r"\b(?:most|majority|many|several|some|average|overall|generally|typically|except|apart\s+from|excluding|other\s+than|not|no|never|"
     r"n't|fails?|respectively|if|whether|would|could|expect\w*|hypothes\w*|predict\w*|while|whereas|but|although|than\s+(?:the\s+)?others?|all)\b",
-    re.IGNORECASE,
-)
-# A claim made of every column: one column against it is an exception the sentence denies. "All but one"
-# and "all except" scope it, and stay hedged.
-_UNIVERSAL = DeferredPattern(
-    r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
-    r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
@@ -286,11 +289,11 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
     rest = _CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
     # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
-    hedges = {match.group(0).lower() for match in _HEDGED.finditer(_UNIVERSAL.sub(" ", rest))}
+    hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", rest))}
     if hedges - {"average"}:
         return None
     sense = next(name for name, value in match.groupdict().items() if value)
-    universal = _UNIVERSAL.search(sentence) is not None
+    universal = UNIVERSAL.search(sentence) is not None
     claim = _Comparison(
         labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
     )

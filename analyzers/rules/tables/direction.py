@@ -16,7 +16,7 @@ from ...memo import TEXT_CACHE_SIZE
 
 _HIGHER = DeferredPattern(
     r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
-    r"top-?[15]|ndcg|hit|reward|return|score)\b",
+    r"top-?[15]|ndcg|hit|reward|return|score|correct(?:ness)?)\b",
     re.IGNORECASE,
 )
 _LOWER = DeferredPattern(

@@ -43,6 +43,13 @@ _MARK = DeferredPattern(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xm
 _UNMARKED = DeferredPattern(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
 # A number scaled by a magnitude suffix: its mantissa alone is not its value.
 _MAGNITUDE = DeferredPattern(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
+# A claim made of every line (TAB007, TAB014): one line against it is an exception the sentence denies. "All but one"
+# and "all except" scope it, and stay hedged.
+UNIVERSAL = DeferredPattern(
+    r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
+    r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
+    re.IGNORECASE,
+)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
 WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
 
