@@ -7,7 +7,8 @@ superior", "X has / shows / achieves consistent improvements / gains", with no "
 cases", "in every setting", "across all datasets", "consistently", "always". A sentence that turns to
 a contrast ("…, but …", "while", "whereas", ";") is read clause by clause, so "both tools are above
 99.5% for most videos, but X is improved in all cases" claims the second clause whole. A clause that
-hedges or negates ("most", "on average", "except", "not", "if", "expected") is left alone.
+hedges or negates ("most", "on average", "except", "not", "if", "expected") is left alone; the words of a
+label it references (`\\ref{tab:many-scores}`) are no words of its prose.
 
 The table is one the sentence cites, else one its paragraph cites. The words of the clause before the
 gain name the system: one column of a spanning header that holds exactly one other column ("% correct"
@@ -30,7 +31,7 @@ from ....latex.model import Cell
 from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import name_words, slack
+from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -113,7 +114,8 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_GainClaim]:
         for begin, end in zip(bounds[::2], bounds[1::2], strict=True):
             clause = sentence[begin:end]
             gain = _GAIN.search(clause)
-            if gain is None or not UNIVERSAL.search(clause) or _HEDGED.search(clause):
+            prose = without_refs(clause)
+            if gain is None or not UNIVERSAL.search(prose) or _HEDGED.search(prose):
                 continue
             spot = ctx.spot(placed, start + begin + gain.start(), start + begin + gain.end())
             yield _GainClaim(labels, clause[: gain.start()], " ".join(gain.group(0).split()), spot)
