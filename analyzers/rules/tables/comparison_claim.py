@@ -45,7 +45,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -59,11 +58,13 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
 from .model import (
+    CONTRAST,
     UNIVERSAL,
     Grid,
     LabelledTable,
     author_rule_macros,
     cited_tables,
+    contrast_clauses,
     fed_tables,
     labelled_tables,
     read_direction,
@@ -131,8 +132,6 @@ _ITEM_FILLER = frozenset({"the", "a", "an", "model", "models", "method", "method
 
 
 _AVERAGE_LINE = DeferredPattern(r"\b(?:avg|average|mean)\b", re.IGNORECASE)
-# Where a sentence turns to a contrast: each side is a claim of its own.
-_CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 _CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
@@ -258,7 +257,7 @@ def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int
 def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
     """A sentence's comparisons, with where each stands in it: kept by its text, so typing in a paragraph reads the
     sentence typed in alone."""
-    clauses, nearby = _clauses(sentence), not referenced_labels(sentence)
+    clauses, nearby = contrast_clauses(sentence), not referenced_labels(sentence)
     found = []
     for offset, clause in clauses:
         if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
@@ -267,16 +266,9 @@ def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple
     return tuple(found)
 
 
-def _clauses(sentence: str) -> list[tuple[int, str]]:
-    """The sentence's clauses of a contrast ("X beats Y on A, while Z …"), each read as a sentence of its own, with where
-    each begins: the contrast scopes neither claim."""
-    cuts = [0, *(match.start() for match in _CONTRAST.finditer(sentence)), len(sentence)]
-    return [(begin, sentence[begin:end]) for begin, end in pairwise(cuts) if end > begin]
-
-
 def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contrasted: bool) -> tuple[tuple[int, int], _Comparison] | None:
     """The clause's one unhedged comparison, with where it stands in the clause."""
-    found = list(_COMPARISON.finditer(_CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
+    found = list(_COMPARISON.finditer(CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
     if len(found) != 1:
         return None
     match = found[0]
@@ -287,7 +279,7 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
     if listed:
         other = listed[0]
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
-    rest = _CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
+    rest = CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
     # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
     hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", rest))}
     if hedges - {"average"}:

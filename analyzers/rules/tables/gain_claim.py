@@ -35,6 +35,7 @@ from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
+    CONTRAST,
     DIRECTION_WEIGHT,
     UNIVERSAL,
     WITHIN_SPREAD,
@@ -43,6 +44,7 @@ from .model import (
     against_cited,
     cited_tables,
     citing_sentences,
+    contrast_clauses,
     fed_tables,
     labelled_tables,
     spread_overlaps,
@@ -86,8 +88,6 @@ _HEDGED = DeferredPattern(
     r"apart\s+from|excluding|other\s+than|not|no|never|if|whether|would|could|should|expect\w*|hypothes\w*)\b|n't\b",
     re.IGNORECASE,
 )
-# Where a sentence turns to a contrast: each side is a claim of its own.
-_CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 
 
 @record(slots=True, eq=False)
@@ -110,11 +110,9 @@ class _Reversal:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_GainClaim]:
     for start, sentence, labels in citing_sentences(placed):
-        bounds = [0, *(cut for found in _CONTRAST.finditer(sentence) for cut in (found.start(), found.end())), len(sentence)]
-        for begin, end in zip(bounds[::2], bounds[1::2], strict=True):
-            clause = sentence[begin:end]
+        for begin, clause in contrast_clauses(sentence):
             gain = _GAIN.search(clause)
-            prose = without_refs(clause)
+            prose = without_refs(CONTRAST.sub(" ", clause))
             if gain is None or not UNIVERSAL.search(prose) or _HEDGED.search(prose):
                 continue
             spot = ctx.spot(placed, start + begin + gain.start(), start + begin + gain.end())

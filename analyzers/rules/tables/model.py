@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Protocol, TypeVar
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -50,6 +51,8 @@ UNIVERSAL = DeferredPattern(
     r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
+# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", ";"): each side is a claim of its own.
+CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
 WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
 
@@ -271,6 +274,13 @@ class CitingClaim(Protocol):
 
 Citing = TypeVar("Citing", bound=CitingClaim)
 Verdict = TypeVar("Verdict")
+
+
+def contrast_clauses(sentence: str) -> list[tuple[int, str]]:
+    """The sentence's clauses of a contrast ("X beats Y on A, while Z …"), each read as a sentence of its own, with where
+    each begins (its contrast word leads it): the contrast scopes neither claim."""
+    cuts = [0, *(match.start() for match in CONTRAST.finditer(sentence)), len(sentence)]
+    return [(begin, sentence[begin:end]) for begin, end in pairwise(cuts) if end > begin]
 
 
 def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str, ...]]]:
