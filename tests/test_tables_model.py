@@ -218,3 +218,16 @@ def test_a_grid_reads_the_side_its_notes_state_and_the_caption_where_it_has_no_n
     table = placed.block.table
     assert Grid.of(table, notes=table_notes(section, placed)).direction(1) == (-1, "note")
     assert Grid.of(table).direction(1) == (0, "")
+
+
+def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits_a_sentence():
+    from auditex.analyzers.quantities import without_refs
+    from auditex.analyzers.rules.tables.model import contrast_clauses
+
+    assert "many" not in without_refs("As Table~\\ref{tab:many-scores} shows, V2 has consistent gains.")
+    sentence = "Both are accurate on most videos, but TRex is improved in all cases while using less memory."
+    assert [clause for _, clause in contrast_clauses(sentence)] == [
+        "Both are accurate on most videos",
+        ", but TRex is improved in all cases ",
+        "while using less memory.",
+    ]
