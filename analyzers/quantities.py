@@ -184,6 +184,11 @@ def referenced_labels(text: str) -> frozenset[str]:
     return frozenset(key.strip() for match in _REF.finditer(text) for key in (match.group(1) or match.group(2) or "").split(","))
 
 
+def without_refs(text: str) -> str:
+    """The text with its references blanked: a label's words ("tab:many-eng-scores") are no words of the prose."""
+    return _REF.sub(" ", text)
+
+
 def block_refs(block: Block) -> frozenset[str]:
     """The labels a block cites: those its text references and, for a caption, its own float's."""
     return referenced_labels(block.plain.text) | frozenset(block.describes)

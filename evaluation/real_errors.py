@@ -54,7 +54,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),
     "bold-not-best": ("TAB002", "TAB006"),
-    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "STAT014"),
+    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT", "TAB013"),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
@@ -65,7 +65,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
     "equation-error": ("NOT009", "ARI010"),  # a unit of the wrong dimension; a written computation that does not recompute
-    "claim-contradiction": ("TAB003", "TAB007", "TAB010"),  # a claim made of every line that one line reverses
+    "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
     # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped order
     "other": ("DRF010", "DRF012", "STAT016"),

@@ -1,8 +1,10 @@
-"""The table family's model: which statistic an aggregate row is, derived columns, sample-size groups and stacked blocks."""
+"""The table family's model: which statistic an aggregate row is, derived columns, sample-size groups, stacked blocks
+and which side of a column is better."""
 
 from helpers import document, make_project
 
 from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
+from auditex.analyzers.rules.tables.direction import read_direction, stated_direction
 from auditex.analyzers.rules.tables.model import (
     DERIVATIONS,
     MEAN,
@@ -188,3 +190,44 @@ def test_another_floats_notes_are_not_a_tables_own(tmp_path):
     project = make_project(tmp_path, {"main.tex": document(body), "tables/w.tex": _GRID, "tables/o.tex": _GRID})
     notes = [table_notes(section, placed) for section in project.manuscript.sections for placed in table_blocks(section)]
     assert len(notes) == 2 and "N = 99" not in notes[0] and "N = 99" in notes[1]
+
+
+def test_a_caption_or_note_that_says_which_side_is_better_sets_the_columns_its_headers_leave_open():
+    assert stated_direction("Cross-attention bleed rate (lower is better).") == -1
+    assert stated_direction("Negative log relative error. In each case, higher is better.") == 1
+    assert stated_direction("The larger, the better.") == 1
+    assert stated_direction("Larger models are better at rare words.") == 0  # a claim about rows, not the columns' side
+    # Both sides said: each column's own header must say which.
+    assert stated_direction("MAE (lower is better) and accuracy (higher is better)") == 0
+    assert stated_direction("Lower bounds are reported.") == 0
+    # The header's arrow or metric name comes first; a stated side before the metric the caption names.
+    assert read_direction("Acc", "relative error", -1) == (1, "header")
+    assert read_direction("CIFAR-10", "Negative log of the relative error", 1) == (1, "note")
+    assert read_direction("CIFAR-10", "Negative log of the relative error") == (-1, "caption")
+    # "% correct" is an accuracy; "incorrect" and "corrected" name no metric.
+    assert read_direction("% correct", None) == (1, "header")
+    assert read_direction("incorrect", None) == read_direction("Bonferroni-corrected", None) == (0, "")
+
+
+def test_a_grid_reads_the_side_its_notes_state_and_the_caption_where_it_has_no_notes(tmp_path):
+    legend = "\\begin{tablenotes}\\item Lower is better.\\end{tablenotes}"
+    body = "\\section{R}\n\\begin{table}\\caption{Bleed.}\\label{tab:b}\\input{tables/b}\n" + legend + "\\end{table}\n"
+    grid_text = "\\begin{tabular}{lc}\n & Test \\\\\nA & 1.0 \\\\\n\\end{tabular}\n"
+    project = make_project(tmp_path, {"main.tex": document(body), "tables/b.tex": grid_text})
+    ((section, placed),) = [(section, placed) for section in project.manuscript.sections for placed in table_blocks(section)]
+    table = placed.block.table
+    assert Grid.of(table, notes=table_notes(section, placed)).direction(1) == (-1, "note")
+    assert Grid.of(table).direction(1) == (0, "")
+
+
+def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits_a_sentence():
+    from auditex.analyzers.quantities import without_refs
+    from auditex.analyzers.rules.tables.model import contrast_clauses
+
+    assert "many" not in without_refs("As Table~\\ref{tab:many-scores} shows, V2 has consistent gains.")
+    sentence = "Both are accurate on most videos, but TRex is improved in all cases while using less memory."
+    assert [clause for _, clause in contrast_clauses(sentence)] == [
+        "Both are accurate on most videos",
+        ", but TRex is improved in all cases ",
+        "while using less memory.",
+    ]

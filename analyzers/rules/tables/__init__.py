@@ -7,6 +7,7 @@ from .bold_not_row_best import bold_not_row_best
 from .comparison_claim import comparison_claim_contradicts_table
 from .counterpart_claim import counterpart_claim_contradicts_table
 from .derived_column import derived_cell_mismatch
+from .gain_claim import gain_claim_contradicts_table
 from .group_total import group_total_mismatch
 from .respective_best import respective_best_contradicts_table
 from .sign_claim import sign_claim_contradicts_table
@@ -21,6 +22,7 @@ __all__ = [
     "comparison_claim_contradicts_table",
     "counterpart_claim_contradicts_table",
     "derived_cell_mismatch",
+    "gain_claim_contradicts_table",
     "group_total_mismatch",
     "respective_best_contradicts_table",
     "sign_claim_contradicts_table",

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import Cell, Table
+from ....latex.model import Cell
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -52,7 +52,6 @@ from .model import (
     cited_tables,
     fed_tables,
     labelled_tables,
-    read_direction,
     spread_overlaps,
 )
 from .row_naming import OURS, names_row
@@ -156,7 +155,7 @@ def _claims_against_tables(
             cited = by_label.get(label)
             if cited is None:
                 continue
-            found = _contradicted(cited.table, claim.sentence, claim.subject, claim.word, rule_macros)
+            found = _contradicted(cited, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue
             claimed, better, header, grid, confidence, every, blockwise = found
@@ -273,7 +272,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
 
     ## Confidence
     1.0 when the sentence names the row by its own words and ↑/↓ in the column header gives
-    the direction; times 0.95 when the metric's name in the header gives it, 0.85 the
+    the direction; times 0.95 when the metric's name in the header gives it, 0.9 a caption or
+    note that says which side is better ("lower is better"), 0.85 the metric's name in the
     caption, 0.7 only the claim's word ("highest"); times 0.9 when "our method" is read as
     the row marked "Ours"; times 0.85 when the gap is within the cells' ± spreads; times 0.6
     when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
@@ -323,12 +323,12 @@ def _superlative(sentence: str) -> tuple[int, int, str] | None:
 
 
 def _contradicted(
-    table: Table, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
+    cited: LabelledTable, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
 ) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
     the confidence, for a claim of every column the scope that made it read, and whether the table
     was read block by block), or None."""
-    grid = Grid.of(table, rule_macros)
+    grid = Grid.of(cited.table, rule_macros, cited.notes)
     words, subject_words = name_words(sentence), name_words(subject)
     ours = bool(OURS.search(subject))
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
@@ -370,7 +370,7 @@ def _column_contest(
 ) -> tuple[tuple[Cell, Cell], str, bool] | None:
     """The claimed rows' cell and a better one of the column (with where its direction comes from, and whether
     the table was read block by block), when another row beats the claim there."""
-    sense, source = read_direction(grid.column_header(column), grid.table.caption)
+    sense, source = grid.direction(column)
     if not sense and not every:
         sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
     cells = [cell for row in rows if (cell := grid.numeric(row, column))]

@@ -19,7 +19,6 @@ from .model import (
     WITHIN_SPREAD,
     Grid,
     author_rule_macros,
-    read_direction,
     spread_overlaps,
     table_blocks,
     table_notes,
@@ -55,7 +54,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Flags a bold (or `\\best`-style highlighted) cell that is not the best value of its
     column. The direction comes from ↑/↓ in the header, else from the metric's name in the
-    header or caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
+    header, else from the caption or a note saying which side is better ("lower is better"), else
+    from the metric's name in the caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
     FID, distances, failures, "epochs to" converge are lower-better. Columns whose direction is unknown, and
     oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
     are left alone. So are tables whose bold means something else: the caption or a note of the
@@ -90,8 +90,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
 
     ## Confidence
     1.0 when the better row is in the bold cell's own group and ↑/↓ gives the direction;
-    times 0.95 when the direction comes from the metric's name in the header, 0.85 from the
-    caption; times 0.85 when the gap is within the cells' ± spreads; times 0.6 when the bold
+    times 0.95 when the direction comes from the metric's name in the header, 0.9 from a caption
+    or note that says which side is better, 0.85 from the metric's name in the caption; times 0.85 when the gap is within the cells' ± spreads; times 0.6 when the bold
     cell is the best of its own group (of two rows or more, or set apart by a ✓/✗ column) and
     only a row of another group is better: bold may mark the best of its group, so the
     finding is information.
@@ -99,12 +99,12 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     rule_macros = author_rule_macros(ctx)
     for placed in table_blocks(section):
         table = placed.block.table
-        grid = Grid.of(table, rule_macros)  # type: ignore[arg-type]
+        grid = Grid.of(table, rule_macros, table_notes(section, placed))  # type: ignore[arg-type]
         settings = _row_settings(grid)
-        if _BOLD_MEANS_OTHER.search(table_notes(section, placed)) or _marks_rows(grid, table.caption or "", settings):  # type: ignore[union-attr]
+        if _BOLD_MEANS_OTHER.search(grid.notes) or _marks_rows(grid, settings):
             continue
         for column in grid.columns():
-            sense, source = read_direction(grid.column_header(column), table.caption)  # type: ignore[union-attr]
+            sense, source = grid.direction(column)
             if sense and not _P_COLUMN.match(grid.own_header(column)):
                 yield from _bold_in_column(ctx, placed, grid, column, settings, sense, source)
 
@@ -141,13 +141,13 @@ _BOLD_MEANS_OTHER = DeferredPattern(
 )
 
 
-def _marks_rows(grid: Grid, caption: str, settings: dict[int, tuple[str, ...]]) -> bool:
+def _marks_rows(grid: Grid, settings: dict[int, tuple[str, ...]]) -> bool:
     """Bold marks the best of each row, not of each column: methods compared across columns. Most bold
     cells (in three rows or more) are the best of their row, in their column's direction, among the
     columns of their header group (the whole row where a group holds only a value and its spread),
     leaving out reference columns (random, human, oracle) and parenthesised spreads; and more of them
     are the best of their row than of their column."""
-    senses = {column: read_direction(grid.column_header(column), caption)[0] for column in grid.columns()}
+    senses = {column: grid.direction(column)[0] for column in grid.columns()}
     # Only bold cells whose column's direction is known can be judged best of anything.
     bold = [
         cell

@@ -45,7 +45,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -58,7 +57,19 @@ from ...quantities import block_refs, name_words, referenced_labels, slack, spea
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
-from .model import Grid, LabelledTable, author_rule_macros, cited_tables, fed_tables, labelled_tables, read_direction, sentences_citing
+from .model import (
+    CONTRAST,
+    UNIVERSAL,
+    Grid,
+    LabelledTable,
+    author_rule_macros,
+    cited_tables,
+    contrast_clauses,
+    fed_tables,
+    labelled_tables,
+    read_direction,
+    sentences_citing,
+)
 from .row_naming import OURS, names_row
 
 
@@ -98,13 +109,6 @@ _HEDGED = DeferredPattern(
     r"n't|fails?|respectively|if|whether|would|could|expect\w*|hypothes\w*|predict\w*|while|whereas|but|although|than\s+(?:the\s+)?others?|all)\b",
     re.IGNORECASE,
 )
-# A claim made of every column: one column against it is an exception the sentence denies. "All but one"
-# and "all except" scope it, and stay hedged.
-_UNIVERSAL = DeferredPattern(
-    r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
-    r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
-    re.IGNORECASE,
-)
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
 # The other side as every other row: "all other methods", "previous approaches", "all baselines".
 _EVERY_OTHER = DeferredPattern(
@@ -128,8 +132,6 @@ _ITEM_FILLER = frozenset({"the", "a", "an", "model", "models", "method", "method
 
 
 _AVERAGE_LINE = DeferredPattern(r"\b(?:avg|average|mean)\b", re.IGNORECASE)
-# Where a sentence turns to a contrast: each side is a claim of its own.
-_CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 _CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
 
 
@@ -255,7 +257,7 @@ def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int
 def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
     """A sentence's comparisons, with where each stands in it: kept by its text, so typing in a paragraph reads the
     sentence typed in alone."""
-    clauses, nearby = _clauses(sentence), not referenced_labels(sentence)
+    clauses, nearby = contrast_clauses(sentence), not referenced_labels(sentence)
     found = []
     for offset, clause in clauses:
         if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
@@ -264,16 +266,9 @@ def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple
     return tuple(found)
 
 
-def _clauses(sentence: str) -> list[tuple[int, str]]:
-    """The sentence's clauses of a contrast ("X beats Y on A, while Z …"), each read as a sentence of its own, with where
-    each begins: the contrast scopes neither claim."""
-    cuts = [0, *(match.start() for match in _CONTRAST.finditer(sentence)), len(sentence)]
-    return [(begin, sentence[begin:end]) for begin, end in pairwise(cuts) if end > begin]
-
-
 def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contrasted: bool) -> tuple[tuple[int, int], _Comparison] | None:
     """The clause's one unhedged comparison, with where it stands in the clause."""
-    found = list(_COMPARISON.finditer(_CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
+    found = list(_COMPARISON.finditer(CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
     if len(found) != 1:
         return None
     match = found[0]
@@ -284,13 +279,13 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
     if listed:
         other = listed[0]
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
-    rest = _CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
+    rest = CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
     # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
-    hedges = {match.group(0).lower() for match in _HEDGED.finditer(_UNIVERSAL.sub(" ", rest))}
+    hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", rest))}
     if hedges - {"average"}:
         return None
     sense = next(name for name, value in match.groupdict().items() if value)
-    universal = _UNIVERSAL.search(sentence) is not None
+    universal = UNIVERSAL.search(sentence) is not None
     claim = _Comparison(
         labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
     )
@@ -308,19 +303,14 @@ def _listed(after: str) -> tuple[str, ...]:
 @lru_cache(maxsize=256)
 def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
     """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
-    grid = Grid.of(cited.table, rule_macros)
+    grid = Grid.of(cited.table, rule_macros, cited.notes)
     return next(
-        (
-            found
-            for other in (claim.other, *claim.listed)
-            for sides in _sides(grid, claim, other)
-            if (found := _judged(sides, claim, cited.table.caption))
-        ),
+        (found for other in (claim.other, *claim.listed) for sides in _sides(grid, claim, other) if (found := _judged(sides, claim, grid))),
         None,
     )
 
 
-def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradiction | None:
+def _judged(sides: _Sides, claim: _Comparison, grid: Grid) -> _Contradiction | None:
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
@@ -328,7 +318,9 @@ def _judged(sides: _Sides, claim: _Comparison, caption: str | None) -> _Contradi
         return None
     contradicting = []
     for header, first, second in named or lines:
-        sense = {"up": 1, "down": -1}.get(claim.sense) or (read_direction(header, caption)[0] * (1 if claim.sense == "win" else -1))
+        sense = {"up": 1, "down": -1}.get(claim.sense) or (
+            read_direction(header, grid.table.caption, grid.stated)[0] * (1 if claim.sense == "win" else -1)
+        )
         if not sense:
             return None  # a line whose better side the table does not say
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]

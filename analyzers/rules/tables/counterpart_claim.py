@@ -37,7 +37,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, read_direction
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 from .row_naming import names_row
 
 
@@ -178,7 +178,7 @@ def _judged(grid: Grid, claim: _CounterpartClaim, compared: list[tuple[str, _Sid
         first, second = grid.numeric(*mine), grid.numeric(*theirs)
         sense = {"up": 1, "down": -1}.get(claim.sense)
         if sense is None:
-            sense = read_direction(grid.column_name(theirs[1]), grid.table.caption)[0] * (1 if claim.sense == "win" else -1)
+            sense = grid.direction(theirs[1])[0] * (1 if claim.sense == "win" else -1)
         if first is None or second is None or not sense:
             continue
         total += 1

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Protocol, TypeVar
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -25,19 +26,13 @@ from ....latex.sentences import sentence_spans
 from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
-from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, Same
+from ...memo import SECTION_CACHE_SIZE, Same
 from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled, table_digest
+from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
+from .direction import direction as direction
+from .direction import read_direction as read_direction
+from .direction import stated_direction
 
-_HIGHER = DeferredPattern(
-    r"↑|\\uparrow|\b(acc|accuracy|f1|auc|auroc|precision|recall|bleu|rouge\S*|map|miou|iou|psnr|ssim|success|sr|win|"
-    r"top-?[15]|ndcg|hit|reward|return|score)\b",
-    re.IGNORECASE,
-)
-_LOWER = DeferredPattern(
-    r"↓|\\downarrow|\b(error|errors|err|loss|perplexity|ppl|fid|kid|mse|rmse|mae|ece|aurc|lpips|chamfer|cd|latency|"
-    r"wer|cer|distance|regret|failures?|failure\s+rate|violations?|collisions?|crash(?:es)?|(?:epochs|steps)\s+to)\b",
-    re.IGNORECASE,
-)
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
 _REFERENCE_ROW = DeferredPattern(
     r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
@@ -49,8 +44,15 @@ _MARK = DeferredPattern(r"^\s*(?:✓|✔|✗|✘|×|√|\\checkmark|\\cmark|\\xm
 _UNMARKED = DeferredPattern(r"^\s*(?:[-–—]+|n/a)?\s*$", re.IGNORECASE)
 # A number scaled by a magnitude suffix: its mantissa alone is not its value.
 _MAGNITUDE = DeferredPattern(r"\d\s?(?:k|K|M|B|G|bn|mn)(?![A-Za-z])")
-# Evidence weights for a finding's confidence: where a column's direction was read.
-DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "caption": 0.85, "claim": 0.7}
+# A claim made of every line (TAB007, TAB014): one line against it is an exception the sentence denies. "All but one"
+# and "all except" scope it, and stay hedged.
+UNIVERSAL = DeferredPattern(
+    r"\b(?:consistently|always|uniformly|invariably|consistent\s+(?=improvements?\s|gains?\s|advantages?\s)"
+    r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
+    re.IGNORECASE,
+)
+# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", ";"): each side is a claim of its own.
+CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
 WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
 
@@ -68,16 +70,18 @@ class Grid:
     mark_columns: list[int]  # ✓/✗ columns
     width: int  # one past its last column, read once: the table rules walk its columns for every row and claim
     numbers: dict[tuple[int, int], Cell]  # the cells `numeric` gives, read once: asked some twenty thousand times a paper
+    notes: str  # the table's caption and notes (`table_notes`), or its caption where the reader has no float to read
+    stated: int  # the better side its caption or notes state in words ("lower is better"): +1, -1, or 0
     # `is_reference` by row, read once: asked for every cell of a column
     references: dict[int, bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset()) -> Grid:
-        """The table's grid, built once per table object and rule macros: a dozen rules read each table."""
-        return _grid(Same(table), rule_macros)
+    def of(cls, table: Table, rule_macros: frozenset[str] = frozenset(), notes: str = "") -> Grid:
+        """The table's grid, built once per table object, rule macros and notes: a dozen rules read each table."""
+        return _grid(Same(table), rule_macros, notes)
 
     @classmethod
-    def build(cls, table: Table, rule_macros: frozenset[str]) -> Grid:
+    def build(cls, table: Table, rule_macros: frozenset[str], notes: str = "") -> Grid:
         author_rules: dict[int, list[str]] = {}
         for row, name in table.rules:
             if name in rule_macros:
@@ -94,7 +98,8 @@ class Grid:
             for place, cell in cells.items()
             if cell.value is not None and cell.column_span == 1 and not _MAGNITUDE.search(cell.text)
         }
-        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width, numbers)
+        notes = notes or table.caption or ""
+        grid = cls(table, cells, header_rows, rule_rows, author_rules, [], width, numbers, notes, stated_direction(notes))
         grid.mark_columns = grid._marked_columns()
         return grid
 
@@ -126,6 +131,10 @@ class Grid:
                 if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
                     return cell.text
         return ""
+
+    def direction(self, column: int) -> tuple[int, str]:
+        """The column's better side and where it was read (`read_direction`), the table's notes included."""
+        return read_direction(self.column_header(column), self.table.caption, self.stated)
 
     def column_name(self, column: int) -> str:
         """A column's header, its spanning group's name included: "BLEURT SN"."""
@@ -174,8 +183,8 @@ class Grid:
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
-def _grid(table: Same[Table], rule_macros: frozenset[str]) -> Grid:
-    return Grid.build(table.value, rule_macros)
+def _grid(table: Same[Table], rule_macros: frozenset[str], notes: str) -> Grid:
+    return Grid.build(table.value, rule_macros, notes)
 
 
 def author_rule_macros(ctx: RuleContext) -> frozenset[str]:
@@ -219,6 +228,7 @@ class LabelledTable:
     file: str
     origin: tuple[int, int]
     block_start: int
+    notes: str  # `table_notes`: its caption, and the notes its float writes around the grid
 
     def related(self, ctx: RuleContext, cell: Cell, message: str) -> Related:
         shift = ctx.source(self.file).offset(*self.origin) - self.block_start
@@ -231,7 +241,8 @@ def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTabl
         labels = tuple(label for label in [placed.block.table.label, *placed.block.labels] if label)  # type: ignore[union-attr]
         if labels:
             origin = ctx.source(placed.file).position(placed.block.start)
-            yield LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start)  # type: ignore[arg-type]
+            notes = table_notes(section, placed)
+            yield LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start, notes)  # type: ignore[arg-type]
 
 
 def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
@@ -244,7 +255,7 @@ def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
     around a table (which moves its offsets, not its lines) keeps every other section's findings."""
     tables = tuple(
-        (item.labels, item.file, item.origin, table_digest(item.table, item.block_start))
+        (item.labels, item.file, item.origin, table_digest(item.table, item.block_start), item.notes)
         for item in part
         if isinstance(item, LabelledTable)
     )
@@ -263,6 +274,13 @@ class CitingClaim(Protocol):
 
 Citing = TypeVar("Citing", bound=CitingClaim)
 Verdict = TypeVar("Verdict")
+
+
+def contrast_clauses(sentence: str) -> list[tuple[int, str]]:
+    """The sentence's clauses of a contrast ("X beats Y on A, while Z …"), each read as a sentence of its own, with where
+    each begins (its contrast word leads it): the contrast scopes neither claim."""
+    cuts = [0, *(match.start() for match in CONTRAST.finditer(sentence)), len(sentence)]
+    return [(begin, sentence[begin:end]) for begin, end in pairwise(cuts) if end > begin]
 
 
 def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str, ...]]]:
@@ -297,7 +315,7 @@ def against_cited(
                 continue
             for label in claim.labels:
                 table = by_label.get(label)
-                verdict = judge(Grid.of(table.table, rule_macros), claim) if table else None
+                verdict = judge(Grid.of(table.table, rule_macros, table.notes), claim) if table else None
                 if table and verdict is not None:
                     yield report(ctx, claim, label, table, verdict)
                     break
@@ -486,28 +504,6 @@ def cells_rounding(run: list[Cell], statistic: Statistic) -> float:
     worst = sum(slacks) / scale
     spread = math.sqrt(sum(each * each for each in slacks) / 3) / scale
     return min(worst, 4 * spread)
-
-
-def direction(header: str, caption: str | None) -> int:
-    """+1 when higher is better, -1 when lower is better, 0 when the table does not say."""
-    return read_direction(header, caption)[0]
-
-
-@lru_cache(maxsize=TEXT_CACHE_SIZE)
-def read_direction(header: str, caption: str | None) -> tuple[int, str]:
-    """The direction and where it was read: "arrow" (↑/↓ in the header), "header" (the metric's
-    name in the header) or "caption"; (0, "") when the table does not say. Kept by text: each rule
-    reading a table's columns asks it again of each, with the same caption."""
-    arrows = (bool(re.search(r"↑|\\uparrow", header)), bool(re.search(r"↓|\\downarrow", header)))
-    if arrows[0] != arrows[1]:
-        return (1 if arrows[0] else -1), "arrow"
-    for text, where in ((header, "header"), (caption or "", "caption")):
-        higher, lower = bool(_HIGHER.search(text)), bool(_LOWER.search(text))
-        if higher != lower:
-            return (1 if higher else -1), where
-        if higher and lower:
-            return 0, ""
-    return 0, ""
 
 
 def spread_overlaps(first: Cell, second: Cell) -> bool:

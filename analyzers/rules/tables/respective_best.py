@@ -32,7 +32,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, speaks_of_tables
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables, read_direction
+from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 from .respectively import Pair, bind, may_pair
 from .row_naming import OURS, names_row
 
@@ -102,7 +102,7 @@ def _beaten_cells(grid: Grid, word: str, pair: Pair, rows: list[int]) -> list[tu
     """(the pair's cell, the best other cell) in each column, when every column of known direction has one better."""
     found = []
     for column in pair.columns:
-        sense = _RAW.get(word) or read_direction(grid.column_header(column), grid.table.caption)[0] * (1 if word == "best" else -1)
+        sense = _RAW.get(word) or grid.direction(column)[0] * (1 if word == "best" else -1)
         mine = grid.numeric(pair.row, column)
         others = [cell for row in rows if row != pair.row and (cell := grid.numeric(row, column))]
         if not sense or mine is None or not others:

@@ -7,11 +7,12 @@ It must state one sign only, and neither negate nor suppose ("no", "not", "if", 
 "hypothesised"): a hypothesis may be stated to be rejected.
 
 The table is one the sentence cites, else one its paragraph cites, and reads as estimates: its
-caption or header speaks of a regression, a model, coefficients, estimates or effects. The
+caption, its notes (a `tablenotes` or note line of its float) or its header speaks of a regression,
+a model, coefficients, estimates or effects. The
 sentence's words must name exactly one of its rows (all of the row's distinctive words). The row's
 estimates are its numeric cells in the columns that are not a standard error, a statistic, a
 p-value, an interval or a count. A ratio table (odds, hazard, risk or rate ratios, exponentiated
-coefficients) puts its null at 1, any other at 0.
+coefficients, said in its caption, notes or header) puts its null at 1, any other at 0.
 
 It flags only when every estimate of the row lies on the other side of the null beyond its
 rounding: a row whose models disagree, or with an estimate at the null, is left alone (a sentence
@@ -70,7 +71,10 @@ _UNIVERSAL = DeferredPattern(
     r"\b(?:consistently|always|robust(?:ly)?|in\s+(?:all|every|each)\s+(?:\w+\s+)?(?:models?|specifications?))\b", re.I
 )
 _ESTIMATES = DeferredPattern(r"regression|coefficients?|estimates?|\bmodels?\b|\beffects?\b|\bOLS\b|logit|probit|β|\\beta", re.IGNORECASE)
-_RATIO = DeferredPattern(r"odds\s+ratio|hazard\s+ratio|risk\s+ratio|rate\s+ratio|\b(?:a?OR|HR|RR|IRR)s?\b|exp\s*\(|exponentiated", re.I)
+# The abbreviations in capitals only ("or" is a word of any note), and "unexponentiated coefficients" are no ratios.
+_RATIO = DeferredPattern(
+    r"odds\s+ratio|hazard\s+ratio|risk\s+ratio|rate\s+ratio|(?-i:\b(?:a?OR|HR|RR|IRR)s?\b)|exp\s*\(|\bexponentiated", re.I
+)
 # Columns that hold something other than an estimate.
 _NOT_ESTIMATE = DeferredPattern(r"\b(?:S\.?E\.?|std\.?|standard|t|z|p|p-values?|Pr|CI|conf\w*|interval|N|n|obs\w*|df|F|R2|R\^2|VIF)\b")
 
@@ -105,13 +109,13 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_SignClaim]:
 def _contradicting(grid: Grid, claim: _SignClaim) -> tuple[Grid, int, list[tuple[str, Cell]]] | None:
     """The named row and its estimates on the other side of the null, when they deny the claim."""
     headers = " ".join(grid.column_header(column) for column in grid.columns())
-    if not _ESTIMATES.search(f"{grid.table.caption or ''} {headers}"):
+    if not _ESTIMATES.search(f"{grid.notes} {headers}"):
         return None
     words = name_words(claim.sentence)
     rows = [row for row in grid.body_rows() if names_row(grid.row_header(row), words, False)]
     if len(rows) != 1:
         return None
-    null = 1.0 if _RATIO.search(f"{grid.table.caption or ''} {headers}") else 0.0
+    null = 1.0 if _RATIO.search(f"{grid.notes} {headers}") else 0.0
     cells = [
         (grid.column_name(column), cell)
         for column in grid.columns()
