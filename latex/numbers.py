@@ -12,9 +12,10 @@ from itertools import pairwise
 from .deferred_pattern import DeferredPattern
 from .sentences import sentence_spans
 
-# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity.
+# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
+# second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:/-])([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
+    r"(?<![\w.\\{:-])(?<![^%]/)(?<!^/)([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),

@@ -61,6 +61,11 @@ def test_references_are_no_quantities():
     assert roles("as Table~3 and Section~4.1 show, Eq.~2 holds") == {}
 
 
+def test_after_a_slash_only_the_second_of_two_percentages_is_a_number():
+    assert roles("two clusters keep most of it (60%/51% respectively)") == {"60%": Role.VALUE, "51%": Role.VALUE}
+    assert "7" not in roles("a 24/7 procurement") and "3456260" not in roles("doi 10.1145/3447786.3456260")
+
+
 def test_the_subject_is_what_the_clause_names():
     [mention] = find_numbers("Our method improves accuracy on ImageNet by 12.3%.")
     assert {"accuracy", "imagenet"} <= set(mention.subject)
