@@ -121,10 +121,11 @@ class Role(str, Enum):
 
 
 # "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm").
-_NUM = r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)(?:e[-−]?\d+)?(?:\s?(?:%|(?!(?:and|or)\b)[A-Za-zμΩ]{1,3}\b))?"
+_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b)[A-Za-zμΩ]{1,3}\b))?"
+_NUM = r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+# An end of an interval in brackets, whose comma is no thousands separator: "[20,120]", "[90%, 110%]".
+_BRACKETED = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?" + _UNIT
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
-# An end of an interval in brackets, whose comma is no thousands separator: "[20,120]".
-_BRACKETED = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?"
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
 _RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)

@@ -47,6 +47,7 @@ def roles(sentence: str) -> dict[str, Role]:
         ("a total of 1,234,567 tokens", "1,234,567", Role.COUNT),
         ("widths of 0.4, 0.6, 0.8 and 1.0 mm", "1.0", Role.LISTED),
         ("both exceed 30 for all κ∈[20,120]", "20,120", Role.RANGE),
+        ("scaling drawn from the range [90%, 110%] for flies", "110%", Role.RANGE),
         # A tie prints as a space: "Table~3" is a reference, "Period~1" no approximate value.
         ("the data from Periods~1 and 2", "1", Role.VALUE),
         ("the loss is ~3.2 on average", "3.2", Role.APPROXIMATE),
