@@ -75,8 +75,19 @@ def _facet(name: str, covers: tuple[str, ...], digest: Callable[[Project], str],
 
 
 # The blocks, their positions and sections are a function of the files' texts and the include graph
-# (the manuscript's basis): reading them, a rule may read any file's text and parse too.
-_WHOLE_PAPER = ("manuscript", "numbers", "claims", "tables", "theorems", "sources", "text", "project.files", "project.documents")
+# (the manuscript's basis): reading them, a rule may read any file's text and parse, and the include sites, too.
+_WHOLE_PAPER = (
+    "manuscript",
+    "numbers",
+    "claims",
+    "tables",
+    "theorems",
+    "sources",
+    "text",
+    "project.files",
+    "project.documents",
+    "project.inclusions",
+)
 
 FACETS: dict[str, Facet] = dict(
     [

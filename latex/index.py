@@ -272,9 +272,11 @@ class _SourceFacts:
         for path in project.files:
             document = project.documents[path]
             parsed = document.parsed
-            versions[path] = (document.hash, wrappers_key, theorems_key)
-            key = (path, document.hash, wrappers_key)
-            facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread, labelling)
+            # A file the manuscript never walks (`\input` only from dead text) prints none of its keys.
+            printed = path in manuscript.layouts
+            versions[path] = (document.hash, wrappers_key, theorems_key, printed)
+            key = (path, document.hash, wrappers_key, printed)
+            facts = live.get(key) or previous.get(key) or _file_facts(path, document, wrappers, unread, labelling, printed)
             live[key] = facts
             for entry in facts.label_entries:
                 facts_of_files.labels.setdefault(entry.key, []).append(entry)
@@ -429,13 +431,16 @@ def _file_facts(
     wrappers: dict[str, tuple[str, str, str]],
     unread: Unread,
     labelling: tuple[tuple[str, bool, int], ...],
+    printed: bool,
 ) -> _FileFacts:
     parsed = document.parsed
     labels = [*parsed.labels, *wrapped_uses(document.text, wrappers, "label"), *option_label_uses(document.text, labelling)]
     refs = [*(rewrapped(ref, wrappers) for ref in parsed.refs), *wrapped_uses(document.text, wrappers, "ref")]
     cites = parsed.cites
     dead = dead_text(document.text, unread)
-    if dead:
+    if not printed:
+        labels, refs, cites = [], [], []
+    elif dead:
         labels, refs, cites = (_outside(uses, dead) for uses in (labels, refs, cites))
     entries = [LabelEntry(label.key, path, label.start, label.end, label.kind) for label in labels]
     macros = _with_branches(document.text, parsed.macros)

@@ -359,6 +359,9 @@ _EXTRA_MACROS = {
     "vphantom": "{",
     "resizebox": "*{{{",
     "scalebox": "{[{",
+    "adjustbox": "{{",
+    "rotatebox": "[{{",
+    "raisebox": "{[[{",
     "transparent": "{",
     "texttransparent": "{{",
     # tables
@@ -422,6 +425,7 @@ def _build_context() -> macrospec.LatexContextDb:
             macrospec.EnvironmentSpec("subfigure", "[{"),
             macrospec.EnvironmentSpec("subtable", "[{"),
             macrospec.EnvironmentSpec("minipage", "[[[{"),
+            macrospec.EnvironmentSpec("adjustbox", "{"),
             macrospec.EnvironmentSpec("NiceTabular", "{"),
             # tabularray's tables: [outer keys]{inner keys, the column spec among them}.
             *(macrospec.EnvironmentSpec(name, "[{") for name in ("tblr", "talltblr", "longtblr")),

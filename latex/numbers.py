@@ -7,18 +7,23 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from itertools import pairwise
 
 from .deferred_pattern import DeferredPattern
 from .sentences import sentence_spans
 
-# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity.
+# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
+# second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:/-])([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
+    r"(?<![\w.\\{:-])(?<![^%]/)(?<!^/)([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
 # so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
 _RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
+# A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
+# A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
+_TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
 # Inside these the digits are identifiers, not quantities.
 _OPAQUE = DeferredPattern(
     r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
@@ -115,7 +120,11 @@ class Role(str, Enum):
     COEFFICIENT = "coefficient"  # a coefficient or an effect size: "β = 0.31", "OR = 1.89", "d = 0.42", "the coefficient is −0.228"
 
 
-_NUM = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?(?:\s?(?:%|[A-Za-zμΩ]{1,3}\b))?"
+# "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm").
+_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b)[A-Za-zμΩ]{1,3}\b))?"
+_NUM = r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+# An end of an interval in brackets, whose comma is no thousands separator: "[20,120]", "[90%, 110%]".
+_BRACKETED = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?" + _UNIT
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
@@ -125,9 +134,9 @@ _RANGE = DeferredPattern(
     + r"\s*(?:-{1,3}|–|—)\s*"
     + _NUM
     + r"|\[\s*"
-    + _NUM
+    + _BRACKETED
     + r"\s*,\s*"
-    + _NUM
+    + _BRACKETED
     + r"\s*\]"
     + r"|\bbetween\s+"
     + _NUM
@@ -203,6 +212,13 @@ _CHANGE_BEFORE = DeferredPattern(
     re.IGNORECASE,
 )
 _COUNTED_AFTER = DeferredPattern(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
+# Two numbers joined by "and" or "or" ("reduces the error by 48% and 56%", "N = 19 and 49", "above 85% and 90%"):
+# the words before the first say what both are. A comma or any other word between them ends the pair ("by 5%, and 90% of").
+_PAIRED = DeferredPattern(r"\s+(?:and|or)\s+")
+# The roles the words before a number give it, which its pair's second number shares; the second's own words give
+# it no role of its own but a count's ("over 43,281 and 60,297 frames").
+_SHARED_ROLES = frozenset({Role.CHANGE, Role.BOUND, Role.APPROXIMATE, Role.SETTING, Role.SAMPLE_SIZE, Role.P_VALUE, Role.COEFFICIENT})
+_SHARED_OVER = frozenset({Role.VALUE, Role.COUNT})
 
 
 def _roles(sentence: str) -> dict[int, Role]:
@@ -255,6 +271,19 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
     if float_free(sentence[start:end]) and _COUNTED_AFTER.match(after):
         return Role.COUNT
     return Role.VALUE
+
+
+def _paired_roles(sentence: str, mentions: list[NumberMention]) -> None:
+    """Give the second number of each pair (see `_PAIRED`) the role the first has from its words, when both are
+    written alike (both percentages or neither, in one unit): "n=144 or 73%" is a count and its share."""
+    for first, second in pairwise(mentions):
+        if (
+            first.role in _SHARED_ROLES
+            and second.role in _SHARED_OVER
+            and (first.percent, first.unit) == (second.percent, second.unit)
+            and _PAIRED.fullmatch(sentence, first.plain_end, second.plain_start)
+        ):
+            second.role = first.role
 
 
 def float_free(written: str) -> bool:
@@ -414,13 +443,14 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
     sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), text)
-    context = tuple(word.lower() for word in _WORD.findall(sentence) if word.lower() not in _STOPWORDS)
-    spans = _roles(sentence)
-    for match in _NUMBER.finditer(sentence):
+    read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
+    context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
+    spans = _roles(read)
+    for match in _NUMBER.finditer(read):
         before = bisect.bisect_right(opaque_starts, match.start())
         if before and match.start() < opaque[before - 1][1]:
             continue
-        if _STRUCTURAL_BEFORE.search(sentence[max(0, match.start() - 14) : match.start()]):
+        if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
             continue
         sign, digits, unit = match.groups()
         value = float(digits.replace(",", ""))
@@ -428,12 +458,12 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
             value = -value
         unit = (unit or "").replace("\\%", "%").replace("percent", "%")
         decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
-        after = sentence[match.end() : match.end() + 40]
+        after = read[match.end() : match.end() + 40]
         is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         mentions.append(
             NumberMention(
                 value,
-                match.group(0),
+                sentence[match.start() : match.end()],
                 decimals,
                 unit == "%",
                 unit,
@@ -442,8 +472,9 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
                 sentence,
                 0,
                 context,
-                _role(sentence, match.start(), match.end(), spans, is_year),
-                subject_words(sentence, match.start(), match.end()),
+                _role(read, match.start(), match.end(), spans, is_year),
+                subject_words(read, match.start(), match.end()),
             )
         )
+    _paired_roles(read, mentions)
     return tuple(mentions)

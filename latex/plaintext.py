@@ -10,11 +10,16 @@ from .deferred_pattern import DeferredPattern
 from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
 
-# Commands that render as their last mandatory argument.
+# Commands that render as their last mandatory argument: the others set its colour, size or place.
 _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
     {
         "textcolor",
         "colorbox",
+        "resizebox",
+        "scalebox",
+        "adjustbox",
+        "rotatebox",
+        "raisebox",
         "href",
         "multicolumn",
         "multirow",

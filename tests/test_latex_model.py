@@ -433,6 +433,21 @@ def test_a_file_input_in_dead_text_is_not_read_as_the_papers(tmp_path):
     assert [placed.block.plain.text.strip() for placed in manuscript.blocks] == ["Kept 1.", "New 3."]
 
 
+def test_the_index_reads_no_key_of_a_file_input_only_from_dead_text(tmp_path):
+    files = {
+        "main.tex": document("\\label{kept}\\cite{a}\n\\iffalse\n\\input{old}\n\\fi\n\\input{new}"),
+        "old.tex": "\\label{kept}\\ref{gone}\\cite{b}",
+        "new.tex": "\\label{new}\\ref{kept}",
+    }
+    project = make_project(tmp_path, files)
+    index = project.index
+    assert {key: [entry.file for entry in entries] for key, entries in index.labels.items()} == {"kept": ["main.tex"], "new": ["new.tex"]}
+    assert [use.key for _, use in index.refs] == ["kept"]
+    assert [use.key for _, use in index.cites] == ["a"]
+    project.update("main.tex", files["main.tex"].replace("\\iffalse", "\\iftrue"))
+    assert sorted(use.key for _, use in project.index.cites) == ["a", "b"]
+
+
 def test_the_index_reads_no_number_of_dead_text_and_an_edit_that_ends_a_branch_rereads_it(tmp_path):
     # Paragraphs long enough to be parsed apart (chunks.TARGET_CHUNK_CHARS).
     text = document(

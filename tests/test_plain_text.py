@@ -41,3 +41,13 @@ def test_a_tabularray_tables_notes_in_its_outer_options_read_as_its_text_and_map
     assert table.plain.text.startswith("* p < 0.05 N = 146. a & 1")
     start, end = table.plain.source_span(0, len("* p < 0.05"))
     assert source[start:end] == "* p \\num{< 0.05"
+
+
+def test_a_boxs_size_scale_angle_and_options_print_nothing_only_its_content_does():
+    source = (
+        "\\begin{figure}\\resizebox{0.8\\linewidth}{!}{Wide} \\scalebox{0.9}[1]{Scaled} \\adjustbox{max width=\\textwidth}{Boxed}"
+        " \\rotatebox[origin=c]{90}{Turned} \\raisebox{-0.5ex}{Low}"
+        " \\begin{adjustbox}{max width=\\textwidth}Inside\\end{adjustbox}\\caption{A figure.}\\end{figure}"
+    )
+    (figure,) = [block for block in parse_chunk(source).blocks if block.plain.text.startswith("Wide")]
+    assert figure.plain.text == "Wide Scaled Boxed Turned Low Inside"

@@ -172,6 +172,18 @@ def test_a_switch_declared_in_another_file_still_makes_branches(tmp_path):
     assert [code for code, _, _ in found] == ["NOT001"]
 
 
+def test_a_redefinition_in_a_file_that_prints_nothing_sits_at_the_input_that_includes_it(tmp_path):
+    body = "\\section{Method}\nWe minimise $\\loss$.\n\n\\input{macros}\n\n\\section{Appendix}\nAgain $\\loss$.\n"
+    files = {"main.tex": document(body, "\\newcommand{\\loss}{\\mathcal{L}}"), "macros.tex": "\\renewcommand{\\loss}{\\ell}\n"}
+    assert [(code, line) for code, line, _ in run(tmp_path, files)] == [("NOT001", 0)]
+    # Input before the text uses it, the new meaning is the only one printed.
+    files["main.tex"] = document(
+        body.replace("\\input{macros}\n\n", "").replace("\\section{Method}", "\\input{macros}\n\\section{Method}"),
+        "\\newcommand{\\loss}{\\mathcal{L}}",
+    )
+    assert run(tmp_path, files) == []
+
+
 def test_an_acronym_defined_again_with_other_words_is_caught(tmp_path):
     body = (
         "\\section{Method}\nWe use a Simple Recurrent Unit (SRU) and a graph neural network (GNN).\n\n"

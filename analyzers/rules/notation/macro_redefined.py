@@ -15,6 +15,7 @@ from .model import (
     MacroPlaces,
     Redefinition,
     macro_redefinitions,
+    printed_place,
     without_spaces,
 )
 
@@ -140,14 +141,16 @@ def macro_redefined(ctx: RuleContext, section: Section) -> Iterator[MacroPlaces]
 
 
 def _places(ctx: RuleContext, section: Section, redefinitions: tuple[Redefinition, ...]) -> MacroPlaces:
-    """Where `section`'s blocks sit around each redefinition, and its first block using each redefined macro. The
+    """Where `section`'s blocks sit around each redefinition (one in a file that prints nothing sits at the `\\input`
+    of its file), and its first block using each redefined macro. The
     blocks and the redefinition are compared by line and column, which a part kept by its section's text and place
     keeps, as the macros' digest keeps the redefinition's."""
     cuts = []
     for redefinition in redefinitions:
-        of_file = [number for number, placed in enumerate(section.blocks) if placed.file == redefinition.file]
-        source = ctx.source(redefinition.file)
-        at = source.position(redefinition.later.start)
+        file, offset = printed_place(ctx, redefinition.file, redefinition.later.start)
+        of_file = [number for number, placed in enumerate(section.blocks) if placed.file == file]
+        source = ctx.source(file)
+        at = source.position(offset)
         before = [number for number in of_file if source.position(section.blocks[number].block.start) < at]
         cuts.append((before[-1] if before else None, of_file[0] if of_file else None))
     uses = {}

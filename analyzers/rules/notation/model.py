@@ -90,6 +90,22 @@ class AcronymDefinition(NamedTuple):
     spelled: bool  # the expansion's initials spell the acronym
 
 
+def printed_place(ctx: RuleContext, file: str, offset: int) -> tuple[str, int]:
+    """Where `offset` of `file` falls in reading order, as a (file, offset) of a file that prints blocks: itself,
+    or for a file that prints none (a macros file `\\input` in the body), the site of the `\\input` that includes it."""
+    manuscript, seen = ctx.manuscript, {file}
+    while not manuscript.places_of(file):
+        site = next(
+            (inclusion for inclusion in ctx.project.inclusions if inclusion.target == file and inclusion.file in manuscript.layouts),
+            None,
+        )
+        if site is None or site.file in seen:
+            break
+        file, offset = site.file, site.site.start
+        seen.add(file)
+    return file, offset
+
+
 def macro_redefinitions(ctx: RuleContext) -> tuple[Redefinition, ...]:
     """Redefinitions with a new meaning of macros the author introduced, in the index's order."""
     return _redefinitions(Same(ctx.index.macros))

@@ -105,11 +105,14 @@ def _disagreements(stated: _Summary, row: dict[int, Cell], columns: dict[str, in
     return told
 
 
-def _named(table: Table, row: int, cells: dict[int, Cell], columns: dict[str, int], stated: _Summary) -> bool:
-    """The sentence names the row: by every word of its header, or by "N = k" against a column headed n."""
+def _named_by_header(table: Table, row: int, stated: _Summary) -> bool:
+    """The sentence names the row by every word of its header."""
     header = name_words(table.row_header(row))
-    if header and header <= stated.words:
-        return True
+    return bool(header) and header <= stated.words
+
+
+def _named_by_size(table: Table, cells: dict[int, Cell], columns: dict[str, int], stated: _Summary) -> bool:
+    """The sentence names the row by "N = k" against a column headed n."""
     sizes = [column for column, cell in cells.items() if column not in columns.values() and _SIZE_HEADER.match(table.column_header(column))]
     return stated.size is not None and any(cells[column].value == stated.size for column in sizes)
 
@@ -120,7 +123,10 @@ def _bound_rows(stated: _Summary, table: Table, cited: bool) -> list[tuple[int, 
     from the Min column's lowest cell to the Max column's highest (a range over every row)."""
     columns = statistic_columns(table)
     rows = _row_cells(table) if columns else {}
-    named = [row for row, cells in rows.items() if cited and _named(table, row, cells, columns, stated)]
+    # "N = 20" names one row; a header may be a group's, printed on its first row ("test sample size" beside all of them).
+    named = [row for row, cells in rows.items() if cited and _named_by_size(table, cells, columns, stated)] or [
+        row for row in rows if cited and _named_by_header(table, row, stated)
+    ]
     if named:
         return [(row, _disagreements(stated, rows[row], columns), True) for row in named]
     lows = [cells[columns["min"]] for cells in rows.values() if columns["min"] in cells]
