@@ -7,11 +7,12 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "f01f82d", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "9e9a58e", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
     ("ARI001", "strong: count and base beside the percentage"): (1, 1, 0, 0.207, 1),
+    ("ARI002", "moderate: factor and its pair in one sentence"): (1, 1, 0, 0.207, 1),
     ("ARI002", "strong: change and pair in one sentence"): (1, 1, 0, 0.207, 1),
     ("ARI003", "strong: the remaining part named"): (1, 1, 0, 0.207, 1),
     ("ARI004", "moderate: the larger side and each line the sentence names"): (1, 1, 0, 0.207, 1),
@@ -69,6 +70,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("DRF009", "moderate: the sentence holds another study's own words"): (4, 4, 0, 0.51, 1),
     ("DRF010", "moderate: one caption on two floats of different contents"): (9, 7, 2, 0.453, 6),
     ("DRF011", "moderate: the name is another entry's author"): (1, 1, 0, 0.207, 1),
+    ("DRF012", "moderate: each caption names the other item"): (1, 1, 0, 0.207, 1),
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961, 8),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862, 3),
     ("INC004", "confidence 0.9+"): (7, 7, 0, 0.646, 6),
@@ -100,8 +102,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0, 0),
     ("NUM001", "moderate: the table's own caption, row or column named"): (1, 1, 0, 0.207, 1),
     ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439, 1),
-    ("NUM001", "weak: cited table, row or column named; an uncited table holds the number"): (1, 0, 1, 0.0, 0),
-    ("NUM001", "weak: cited table, row or column named; an uncited table holds the number (unsure)"): (1, 0, 1, 0.0, 0),
+    ("NUM001", "weak: cited table, row or column named; the number's role: count"): (1, 0, 1, 0.0, 0),
+    ("NUM001", "weak: cited table, row or column named; the number's role: count (unsure)"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: column named by its number; an uncited table holds the number"): (1, 1, 0, 0.207, 1),
     ("NUM001", "weak: column named by its number; an uncited table holds the number (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words"): (11, 1, 10, 0.016, 1),
@@ -191,6 +193,10 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM016", "weak: no cell pair gives the stated change (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names disagrees"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names disagrees (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM018", "periods: one cited source, two periods"): (1, 1, 0, 0.207, 1),
+    ("NUM018", "periods: one cited source, two periods (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM019", "moderate: another mean of the sentence is its own line's"): (1, 1, 0, 0.207, 1),
+    ("NUM019", "moderate: another mean of the sentence is its own line's (unsure)"): (1, 1, 0, 0.207, 1),
     ("REF001", "confidence 0.9+"): (47, 46, 1, 0.889, 6),
     ("REF002", "confidence 0.9+"): (20, 20, 0, 0.839, 13),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0, 0),
@@ -210,6 +216,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("STAT013", "moderate: a coefficient's p against its cited table's standard error"): (1, 1, 0, 0.207, 1),
     ("STAT015", "moderate: significance word and interval in one clause"): (1, 1, 0, 0.207, 1),
     ("STAT016", "weak: comparative and a non-significant p in one clause"): (1, 1, 0, 0.207, 1),
+    ("STAT017", "weak: an effect stated of a coefficient without a star"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little"): (3, 3, 0, 0.439, 1),
     ("TAB001", "moderate: a same-named aggregate of another table recomputes, this one misses by little (unsure)"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate: an Overall, a near miss, or one other aggregate of its line adds up"): (2, 1, 1, 0.095, 1),
@@ -238,17 +245,19 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB010", "weak: a counterpart pair reverses a claim made of every pair"): (1, 1, 0, 0.207, 1),
     ("TAB012", "weak: a series stays flat where a trend is claimed"): (1, 1, 0, 0.207, 1),
     ("TAB013", "strong: a caption's claim of every result against its p-values"): (1, 1, 0, 0.207, 1),
+    ("TAB014", "weak: a line against a gain claimed in every line over the table's one other system"): (1, 1, 0, 0.207, 1),
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (174, 135, 39, 0.708, 51),
+    "moderate": (177, 138, 39, 0.713, 53),
     "strong": (78, 77, 1, 0.931, 39),
-    "weak": (82, 39, 43, 0.371, 29),
+    "weak": (85, 42, 43, 0.39, 30),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate"): (1, 1, 0, 0.207, 1),
     ("ARI001", "strong"): (1, 1, 0, 0.207, 1),
+    ("ARI002", "moderate"): (1, 1, 0, 0.207, 1),
     ("ARI002", "strong"): (1, 1, 0, 0.207, 1),
     ("ARI003", "strong"): (1, 1, 0, 0.207, 1),
     ("ARI004", "moderate"): (2, 2, 0, 0.342, 2),
@@ -285,6 +294,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("DRF009", "moderate"): (6, 6, 0, 0.61, 3),
     ("DRF010", "moderate"): (9, 7, 2, 0.453, 6),
     ("DRF011", "moderate"): (1, 1, 0, 0.207, 1),
+    ("DRF012", "moderate"): (1, 1, 0, 0.207, 1),
     ("NOT001", "strong"): (1, 0, 1, 0.0, 0),
     ("NOT002", "moderate"): (2, 0, 2, 0.0, 0),
     ("NOT002", "weak"): (3, 0, 3, 0.0, 0),
@@ -314,6 +324,8 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM015", "moderate"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM018", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM019", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT004", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT006", "moderate"): (3, 3, 0, 0.439, 2),
     ("STAT007", "moderate"): (3, 3, 0, 0.439, 3),
@@ -324,6 +336,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("STAT013", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT015", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT016", "weak"): (1, 1, 0, 0.207, 1),
+    ("STAT017", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB001", "moderate"): (5, 4, 1, 0.376, 2),
     ("TAB001", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB001", "weak"): (1, 1, 0, 0.207, 1),
@@ -340,4 +353,5 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB010", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB012", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB013", "strong"): (1, 1, 0, 0.207, 1),
+    ("TAB014", "weak"): (1, 1, 0, 0.207, 1),
 }
