@@ -66,3 +66,22 @@ def test_the_command_leaves_its_heap_to_the_exit_and_exits_with_the_check_s_code
     assert done.returncode == 1, done.stderr  # the undefined reference
     frozen = int(done.stderr.split("frozen ")[-1].split()[0])
     assert frozen > 10_000  # what the imports and the check built is not walked again by the exit's collections
+
+
+IMPORT_PROBE = """
+import gc, json
+from auditex.cli.main import build_parser
+before = gc.get_freeze_count()
+build_parser(["check"])
+imported = gc.get_freeze_count()
+build_parser(["check"])
+print(json.dumps({"before": before, "imported": imported, "again": gc.get_freeze_count(), "collecting": gc.isenabled()}))
+"""
+
+
+def test_the_command_s_modules_are_imported_uncollected_and_then_frozen():
+    done = subprocess.run([sys.executable, "-c", IMPORT_PROBE], capture_output=True, text=True, timeout=120, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["before"] == 0 and result["imported"] > 20_000  # the rules, their models and patterns: kept to the exit
+    assert result["again"] == result["imported"]  # a second parser imports nothing and freezes nothing more
+    assert result["collecting"]  # the check's own garbage is still collected
