@@ -312,13 +312,13 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
 def _superlative(sentence: str) -> tuple[int, int, str] | None:
     """The sentence's first superlative that names no competitors, unless the sentence scopes it (where it stands and
     its word, lower-case): kept by its text, so typing in a paragraph reads the sentence typed in alone."""
-    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+    prose = without_refs(sentence)  # a label's words ("fig:eval:best", "tab:baselines") neither claim nor scope
+    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(prose)]
     claim = next(
-        (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
+        (match for match in _SUPERLATIVE.finditer(prose) if not any(left <= match.start() < right for left, right in competitors)),
         None,
     )
-    # A label's words ("tab:baselines", "tab:no-pretraining") scope nothing.
-    if claim is None or _SCOPED.search(_COMPETING.sub(" ", without_refs(sentence))):
+    if claim is None or _SCOPED.search(_COMPETING.sub(" ", prose)):
         return None
     return claim.start(), claim.end(), claim.group(1).lower()
 

@@ -75,10 +75,10 @@ class _PairedBest:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_PairedBest]:
     for start, sentence, labels in citing_sentences(placed):
-        words = _SUPERLATIVE.findall(sentence)
-        # A label's words ("tab:baselines") scope nothing.
-        if len(words) == 1 and may_pair(sentence) and not _HEDGED.search(without_refs(sentence)):
-            match = _SUPERLATIVE.search(sentence)
+        prose = without_refs(sentence)  # a label's words ("tab:baselines", "fig:best") neither claim nor scope
+        words = _SUPERLATIVE.findall(prose)
+        if len(words) == 1 and may_pair(sentence) and not _HEDGED.search(prose):
+            match = _SUPERLATIVE.search(prose)
             assert match is not None
             subject = frozenset(name_words(sentence[: match.start()]))
             yield _PairedBest(labels, sentence, words[0].lower(), subject, ctx.spot(placed, start + match.start(), start + match.end()))
