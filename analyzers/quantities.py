@@ -185,8 +185,9 @@ def referenced_labels(text: str) -> frozenset[str]:
 
 
 def without_refs(text: str) -> str:
-    """The text with its references blanked: a label's words ("tab:many-eng-scores") are no words of the prose."""
-    return _REF.sub(" ", text)
+    """The text with its references blanked, every other character where it stands (a match in it is a match in
+    `text`): a label's words ("tab:many-eng-scores", "fig:eval:best") are no words of the prose."""
+    return _REF.sub(lambda match: " " * len(match.group(0)), text)
 
 
 def block_refs(block: Block) -> frozenset[str]:

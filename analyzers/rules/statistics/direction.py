@@ -25,6 +25,7 @@ from functools import lru_cache
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
+from ...quantities import without_refs
 from ..tables.model import read_direction
 
 _UP = r"increas\w*|higher|greater|larger|rais(?:e|es|ed|ing)|ris(?:e|es|en|ing)|rose|gr[eo]w(?:s|n|ing)?"
@@ -80,7 +81,8 @@ def contradicted_directions(text: str, sentences: tuple[tuple[int, int], ...]) -
     for start, end in sentences:
         sentence = text[start:end]
         change, pair = _FROM_VALUE.search(sentence) is not None, _PAIR_CUE.search(sentence) is not None
-        if not (change or pair) or _WORD.search(sentence) is None or _CAUTIOUS.search(sentence):
+        # A referenced label's words ("fig:no-grad-clip") are no caution of the author's.
+        if not (change or pair) or _WORD.search(sentence) is None or _CAUTIOUS.search(without_refs(sentence)):
             continue
         for claim in (*(_changes(sentence) if change else ()), *(_comparisons(sentence) if pair else ())):
             found.append(replace(claim, start=claim.start + start, end=claim.end + start))

@@ -19,6 +19,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
+from ...quantities import without_refs
 
 # A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
 _NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
@@ -317,7 +318,7 @@ def read_comparative_claims(text: str) -> tuple[SignificanceClaim, ...]:
 def _speaks_of_significance(text: str, at: int) -> bool:
     """Whether the sentence holding `at` names significance or a synonym, or gives its differences as unclaimed."""
     start, end = next(((start, end) for start, end in sentence_spans(text) if start <= at < end), (0, len(text)))
-    sentence = text[start:end]
+    sentence = without_refs(text[start:end])  # a referenced label's words ("tab:significance") say nothing
     return any(pattern.search(sentence) for pattern in (_SIGNIFICANT, _SYNONYM, _UNCLAIMED))
 
 

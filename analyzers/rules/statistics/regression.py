@@ -21,6 +21,7 @@ import re
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ....latex.record import record
+from ...quantities import without_refs
 
 _STARS = r"\s*(?:\\sym)?\s*\^?\s*(?P<{}>\**)\s*[+†]?\s*"
 _B = r"(?P<b>[-−–]?\s?(?:\d+\.\d+|\.\d+|\d+))"
@@ -218,7 +219,8 @@ def effect_stated(sentence: str) -> re.Match[str] | None:
     """The words by which a sentence states an effect as a finding, unless it says anything of significance, negates,
     hedges or speaks of a hypothesis (then the stars have nothing to contradict)."""
     effect = _EFFECT.search(sentence)
-    return effect if effect is not None and _UNSTATED.search(sentence) is None else None
+    # A referenced label's words ("tab:no-controls") neither negate nor hedge.
+    return effect if effect is not None and _UNSTATED.search(without_refs(sentence)) is None else None
 
 
 def named_models(passage: str) -> tuple[int, ...]:

@@ -38,7 +38,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables
+from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
@@ -224,7 +224,7 @@ def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
 
 def _whole_table(sentence: str) -> re.Match[str] | None:
     """ "The best performance", unhedged: a claim of every column of the table, though it names none."""
-    return None if _GENERALLY.search(sentence) else _WHOLE_TABLE.search(sentence)
+    return None if _GENERALLY.search(without_refs(sentence)) else _WHOLE_TABLE.search(sentence)
 
 
 def _row_name(ctx: RuleContext, grid: Grid, cell: Cell) -> str:
@@ -312,12 +312,13 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
 def _superlative(sentence: str) -> tuple[int, int, str] | None:
     """The sentence's first superlative that names no competitors, unless the sentence scopes it (where it stands and
     its word, lower-case): kept by its text, so typing in a paragraph reads the sentence typed in alone."""
-    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(sentence)]
+    prose = without_refs(sentence)  # a label's words ("fig:eval:best", "tab:baselines") neither claim nor scope
+    competitors = [match.span() for match in _SOTA_COMPETITORS.finditer(prose)]
     claim = next(
-        (match for match in _SUPERLATIVE.finditer(sentence) if not any(left <= match.start() < right for left, right in competitors)),
+        (match for match in _SUPERLATIVE.finditer(prose) if not any(left <= match.start() < right for left, right in competitors)),
         None,
     )
-    if claim is None or _SCOPED.search(_COMPETING.sub(" ", sentence)):
+    if claim is None or _SCOPED.search(_COMPETING.sub(" ", prose)):
         return None
     return claim.start(), claim.end(), claim.group(1).lower()
 
@@ -338,7 +339,7 @@ def _contradicted(
         return None
     naming = {column: by for column in grid.columns() if (by := _named_by(grid, words, column))}
     named_columns = list(naming)
-    every = (_EVERY_COLUMN.search(sentence) or _whole_table(sentence)) if not named_columns else None
+    every = (_EVERY_COLUMN.search(without_refs(sentence)) or _whole_table(sentence)) if not named_columns else None
     for column in named_columns or (grid.columns() if every else ()):
         contest = _column_contest(grid, column, rows, claimed_rows, word, every is not None)
         # The sentence's words name its twins as well ("SEEDA-S": its r and its ρ, at corpus and at sentence level):

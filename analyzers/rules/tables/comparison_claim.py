@@ -53,7 +53,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables
+from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
@@ -281,11 +281,12 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
     rest = CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
     # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
-    hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", rest))}
+    # A referenced label's words ("tab:all-sinkhorn-runtimes") are no hedge of the author's.
+    hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", without_refs(rest)))}
     if hedges - {"average"}:
         return None
     sense = next(name for name, value in match.groupdict().items() if value)
-    universal = UNIVERSAL.search(sentence) is not None
+    universal = UNIVERSAL.search(without_refs(sentence)) is not None
     claim = _Comparison(
         labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
     )

@@ -34,7 +34,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, slack
+from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
@@ -105,8 +105,8 @@ def _may_claim(text: str) -> bool:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_CounterpartClaim]:
     for start, sentence, labels in citing_sentences(placed):
-        found = list(_CLAIM.finditer(sentence))
-        if len(found) != 1 or _HEDGED.search(sentence):
+        found, prose = list(_CLAIM.finditer(sentence)), without_refs(sentence)  # a label's words hedge nothing
+        if len(found) != 1 or _HEDGED.search(prose):
             continue
         match = found[0]
         counterparts = match.group("head").lower() == "counterparts"
@@ -116,7 +116,7 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_CounterpartClaim
             if match.group("head").lower() not in subject.lower().split():
                 continue
             other = match.group("other")
-        if not (counterparts or _EVERY.search(sentence)):
+        if not (counterparts or _EVERY.search(prose)):
             continue
         marks = tuple(word for word in re.findall(r"[\w-]+", subject) if len(word) > 1 and word.lower() not in _NOT_A_MARK)
         sense = next(name for name in _SENSES if match.group(name))

@@ -29,7 +29,7 @@ from ....latex.model import Cell
 from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import name_words, slack, speaks_of_tables
+from ...quantities import name_words, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
@@ -75,9 +75,10 @@ class _PairedBest:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_PairedBest]:
     for start, sentence, labels in citing_sentences(placed):
-        words = _SUPERLATIVE.findall(sentence)
-        if len(words) == 1 and may_pair(sentence) and not _HEDGED.search(sentence):
-            match = _SUPERLATIVE.search(sentence)
+        prose = without_refs(sentence)  # a label's words ("tab:baselines", "fig:best") neither claim nor scope
+        words = _SUPERLATIVE.findall(prose)
+        if len(words) == 1 and may_pair(sentence) and not _HEDGED.search(prose):
+            match = _SUPERLATIVE.search(prose)
             assert match is not None
             subject = frozenset(name_words(sentence[: match.start()]))
             yield _PairedBest(labels, sentence, words[0].lower(), subject, ctx.spot(placed, start + match.start(), start + match.end()))

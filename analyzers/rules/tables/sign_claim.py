@@ -33,7 +33,7 @@ from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, slack
+from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
@@ -96,14 +96,14 @@ def _may_claim(text: str) -> bool:
 
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_SignClaim]:
     for start, sentence, labels in citing_sentences(placed):
-        signs = list(_SIGN.finditer(sentence))
-        if not signs or len({m.group("sign").lower() for m in signs}) != 1 or _CAUTIOUS.search(sentence):
+        signs, prose = list(_SIGN.finditer(sentence)), without_refs(sentence)  # a label's words ("tab:prior-studies") are no caution
+        if not signs or len({m.group("sign").lower() for m in signs}) != 1 or _CAUTIOUS.search(prose):
             continue
         match = signs[0]
         sign = 1 if match.group("sign").lower() == "positive" else -1
         spot = ctx.spot(placed, start + match.start(), start + match.end())
         claim = " ".join(match.group(0).split())
-        yield _SignClaim(labels, sentence, sign, claim, _UNIVERSAL.search(sentence) is not None, spot)
+        yield _SignClaim(labels, sentence, sign, claim, _UNIVERSAL.search(prose) is not None, spot)
 
 
 def _contradicting(grid: Grid, claim: _SignClaim) -> tuple[Grid, int, list[tuple[str, Cell]]] | None:

@@ -28,7 +28,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, slack
+from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..statistics.model import stated_level
@@ -96,7 +96,7 @@ def significance_claims(sentence: str) -> tuple[tuple[int, int, str, float], ...
     return tuple(
         (match.start(), match.end(), match.group("except") or "", threshold)
         for match in _ALL_SIGNIFICANT.finditer(sentence)
-        if not _HEDGE.search(sentence[: match.end()])  # "Almost all results …", "All results are not …"
+        if not _HEDGE.search(without_refs(sentence[: match.end()]))  # "Almost all results …", "All results are not …"
     )
 
 

@@ -34,7 +34,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, slack
+from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
@@ -119,10 +119,10 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
 def _claimed_trend(sentence: str) -> tuple[int, int, int, bool] | None:
     """The sentence's one trend, unless it hedges (start, end, sign), and whether it is claimed of every series:
     kept by its text, so typing in a paragraph reads the sentence typed in alone."""
-    found = _trends(sentence)
-    if len(found) != 1 or _CAUTIOUS.search(sentence):
+    found, prose = _trends(sentence), without_refs(sentence)  # a label's words are no caution of the author's
+    if len(found) != 1 or _CAUTIOUS.search(prose):
         return None
-    return (*found[0], _EACH.search(sentence) is not None)
+    return (*found[0], _EACH.search(prose) is not None)
 
 
 def _broken(grid: Grid, claim: _TrendClaim) -> tuple[str, Cell, Cell] | None:
