@@ -32,8 +32,9 @@ from auditex.analyzers.rules.drafts.model import (
     numbered_in_order,
     placeholders,
     publisher_slot,
+    singular,
 )
-from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
+from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels, sentence_words
 from auditex.analyzers.rules.drafts.respectively import held_items, respective_lists
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
 from auditex.latex.dead_text import dead_spans, switch_values
@@ -212,6 +213,34 @@ def test_a_caption_gives_each_panel_the_words_only_its_description_holds():
         (["B", "F"], ["chain", "flc", "free", "light"], ["flc"]),
         (["C", "G"], ["cancer", "prostate"], []),
     ]
+
+
+@pytest.mark.parametrize(
+    ("plural", "single"),
+    [
+        ("rewards", "reward"),
+        ("accuracies", "accuracy"),
+        ("suffixes", "suffix"),
+        ("patches", "patch"),
+        ("meshes", "mesh"),
+        ("classes", "class"),
+        ("class", "class"),
+        ("corpus", "corpus"),
+        ("analysis", "analysis"),
+        ("series", "series"),
+        ("images", "image"),
+        ("ties", "tie"),
+        ("gas", "gas"),
+    ],
+)
+def test_a_word_is_made_singular_by_its_ending(plural, single):
+    assert singular(plural) == single
+
+
+def test_a_panel_is_named_by_the_singular_or_plural_of_its_words():
+    (_, accuracy) = caption_panels("(a) Training losses of the encoders. (b) Validation accuracies of the suffix classifiers.")
+    assert accuracy.named_by(sentence_words("the validation accuracy of each classifier"))
+    assert accuracy.named_by(sentence_words("the suffixes the classifier reads"))
 
 
 def test_panel_marks_before_their_descriptions_are_read_to_the_next_mark():
