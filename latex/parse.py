@@ -407,22 +407,39 @@ def _boxed_tables(node: lw.LatexMacroNode) -> list[list[lw.LatexNode]]:
     return [nodes for nodes in arguments if _holds_table(nodes)]
 
 
+_CAPTIONS = ("caption", "captionof", "tablecaption")
+# The parts of a float whose `\caption` is a subcaption: the float's counter never steps for it.
+_SUBCAPTIONED = frozenset({"subfigure", "subtable"})
+
+
 def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:
+    """A float's body and its captions: those it sets itself and those it sets in its columns, minipages and
+    groups (`\\captionof{table}` below each of two tables set in `multicols`), which LaTeX numbers alike."""
     body: list[lw.LatexNode] = []
     captions: list[lw.LatexMacroNode] = []
     for node in nodes:
-        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTIONS:
             captions.append(node)
         else:
             body.append(node)
+            captions.extend(_laid_out_captions(node))
     return body, captions
+
+
+def _laid_out_captions(node: lw.LatexNode) -> list[lw.LatexMacroNode]:
+    """The captions set within a group or an environment of a float, a subfigure's or a subtable's left out."""
+    if isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _SUBCAPTIONED:
+        return []
+    if not isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)) or not node.nodelist:
+        return []
+    return _split_captions(node.nodelist)[1]
 
 
 def _nested_caption(nodes: list[lw.LatexNode]) -> str | None:
     """The plain text of a caption written inside a group or a minipage of the float, which the
     float's own captions do not hold: what a table's caption says about its columns."""
     for node in nodes:
-        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTIONS:
             out = PlainBuilder()
             InlineRenderer().render(argument_nodes(_caption_argument(node)), out)
             return out.build().text

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from auditex.analyzers.rules.drafts import model as drafts_model
 from auditex.analyzers.rules.drafts.float_layout import float_layout
+from auditex.analyzers.rules.drafts.float_numbers import float_captions
 from auditex.analyzers.rules.drafts.model import (
     HAND_NUMBERED,
     SINGLE_NUMBERED,
@@ -134,6 +135,15 @@ def test_a_float_counts_its_numbered_captions_and_finds_labels_before_them():
     assert layout is not None and layout.environment == "figure" and layout.captions == 2
     assert [(label.key, label.subfloat) for label in layout.misplaced] == [("fig:a", False)]
     assert float_layout("\\begin{center}\\label{x}\\caption{y}\\end{center}") is None
+
+
+def test_a_caption_set_after_a_floats_second_table_is_the_floats(tmp_path):
+    body = r"""\begin{table}
+\begin{tabular}{l} a \\ \end{tabular}\caption{Accuracies.}
+\begin{tabular}{l} b \\ \end{tabular}\caption{Losses.}
+\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    assert list(float_captions(project.manuscript).values()) == [["Accuracies.", "Losses."]]
 
 
 def test_float_numbering_that_the_rule_can_establish():
