@@ -106,6 +106,8 @@ class _ChunkWalker(FactCollector):
         self.paragraph_start = 0
         self.paragraph_end = 0
         self.depth = 0
+        # The captions a float sets within its columns or groups, while its body renders: their own blocks hold them.
+        self.captions_apart: frozenset[int] = frozenset()
 
     # Flow: top-level material that forms blocks.
 
@@ -277,7 +279,11 @@ class _ChunkWalker(FactCollector):
 
     def _float(self, node: lw.LatexEnvironmentNode, name: str, kind: BlockKind) -> Block:
         body, captions = _split_captions(node.nodelist)
-        block = self._block(kind, node, body, name)
+        self.captions_apart = frozenset(map(id, captions))
+        try:
+            block = self._block(kind, node, body, name)
+        finally:
+            self.captions_apart = frozenset()
         caption_blocks = [self._block(BlockKind.CAPTION, caption, argument_nodes(_caption_argument(caption)), name) for caption in captions]
         for caption_block in caption_blocks:
             block.labels.extend(caption_block.labels)
@@ -371,6 +377,8 @@ class _ChunkWalker(FactCollector):
 
     def _inline_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> bool:
         name: str = node.macroname
+        if id(node) in self.captions_apart:
+            return True
         if name in ("footnote", "footnotetext"):
             arguments = macro_arguments(node)
             self._block(BlockKind.FOOTNOTE, node, argument_nodes(arguments[-1] if arguments else None), name)

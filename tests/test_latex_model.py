@@ -236,6 +236,8 @@ def test_a_float_reads_the_captions_set_in_its_columns_and_groups_but_not_its_su
     project = make_project(tmp_path, {"main.tex": document(body)})
     captions = [placed.block.plain.text.strip() for placed in project.manuscript.blocks if placed.kind is BlockKind.CAPTION]
     assert captions == ["XGB mean absolute SHAP values", "CNN mean absolute SHAP values", "Both halves"]
+    table = next(placed.block for placed in project.manuscript.blocks if placed.block.environment == "table")
+    assert "SHAP" not in table.plain.text and sorted(table.labels) == ["tab:cnn", "tab:xgb"]  # once each
 
 
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
