@@ -240,6 +240,13 @@ def test_a_float_reads_the_captions_set_in_its_columns_and_groups_but_not_its_su
     assert "SHAP" not in table.plain.text and sorted(table.labels) == ["tab:cnn", "tab:xgb"]  # once each
 
 
+def test_a_float_whose_body_words_are_all_dead_still_prints(tmp_path):
+    body = r"""\begin{figure}\centering{\iffalse \subfigure[An old panel]{\label{fig:old}} \fi
+\includegraphics{wget}\caption{A multi-level explanation.}\label{fig:wget}}\end{figure}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    assert [placed.kind for placed in project.manuscript.blocks] == [BlockKind.FIGURE, BlockKind.CAPTION]
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}
