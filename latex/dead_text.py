@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .conditionals import NEVER, branch_paths, group_end
 from .deferred_pattern import DeferredPattern
-from .model import Block, MacroDef, PlainText
+from .model import Block, BlockKind, MacroDef, PlainText
 from .source import uncommented
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ class DeadText:
 
     def printed(self, block: Block) -> Block | None:
         """`block` without the text TeX never prints: itself when none of it is dead, None when all of it is
-        (or all its text). A table keeps its cells: the table floats the corpus hides lie wholly in dead text."""
+        (or all its text, but for a float's: its image prints). A table keeps its cells: the table floats the corpus hides lie wholly in dead text."""
         dead = self.within(block.start, block.end)
         return _printed(_Same(block), dead) if dead else block
 
@@ -241,6 +241,9 @@ class _Same:
         return isinstance(other, _Same) and other.value is self.value
 
 
+_FLOATS = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM)
+
+
 # Kept by the parsed block and its dead spans: an edit leaves the blocks before it the same objects, and their
 # printed versions must stay the same objects too, or the index would read them again on every keystroke.
 @lru_cache(maxsize=1024)
@@ -251,7 +254,8 @@ def _printed(same: _Same, dead: tuple[tuple[int, int], ...]) -> Block | None:
         return None
     offset = block.plain.offset
     plain = _printed_plain(_Same(block.plain.segments), block.plain.text, tuple((start - offset, end - offset) for start, end in dead))
-    if block.plain.text.strip() and not plain.text.strip() and block.table is None:
+    # A float whose body's words are all dead still prints: its image, its caption (a block of its own).
+    if block.plain.text.strip() and not plain.text.strip() and block.table is None and block.kind not in _FLOATS:
         return None
     return replace(block, plain=plain.shifted(offset))
 

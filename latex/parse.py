@@ -106,6 +106,8 @@ class _ChunkWalker(FactCollector):
         self.paragraph_start = 0
         self.paragraph_end = 0
         self.depth = 0
+        # The captions a float sets within its columns or groups, while its body renders: their own blocks hold them.
+        self.captions_apart: frozenset[int] = frozenset()
 
     # Flow: top-level material that forms blocks.
 
@@ -277,7 +279,11 @@ class _ChunkWalker(FactCollector):
 
     def _float(self, node: lw.LatexEnvironmentNode, name: str, kind: BlockKind) -> Block:
         body, captions = _split_captions(node.nodelist)
-        block = self._block(kind, node, body, name)
+        self.captions_apart = frozenset(map(id, captions))
+        try:
+            block = self._block(kind, node, body, name)
+        finally:
+            self.captions_apart = frozenset()
         caption_blocks = [self._block(BlockKind.CAPTION, caption, argument_nodes(_caption_argument(caption)), name) for caption in captions]
         for caption_block in caption_blocks:
             block.labels.extend(caption_block.labels)
@@ -371,6 +377,8 @@ class _ChunkWalker(FactCollector):
 
     def _inline_macro(self, node: lw.LatexMacroNode, out: PlainBuilder) -> bool:
         name: str = node.macroname
+        if id(node) in self.captions_apart:
+            return True
         if name in ("footnote", "footnotetext"):
             arguments = macro_arguments(node)
             self._block(BlockKind.FOOTNOTE, node, argument_nodes(arguments[-1] if arguments else None), name)
@@ -407,22 +415,39 @@ def _boxed_tables(node: lw.LatexMacroNode) -> list[list[lw.LatexNode]]:
     return [nodes for nodes in arguments if _holds_table(nodes)]
 
 
+_CAPTIONS = ("caption", "captionof", "tablecaption")
+# The parts of a float whose `\caption` is a subcaption: the float's counter never steps for it.
+_SUBCAPTIONED = frozenset({"subfigure", "subtable"})
+
+
 def _split_captions(nodes: list[lw.LatexNode]) -> tuple[list[lw.LatexNode], list[lw.LatexMacroNode]]:
+    """A float's body and its captions: those it sets itself and those it sets in its columns, minipages and
+    groups (`\\captionof{table}` below each of two tables set in `multicols`), which LaTeX numbers alike."""
     body: list[lw.LatexNode] = []
     captions: list[lw.LatexMacroNode] = []
     for node in nodes:
-        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTIONS:
             captions.append(node)
         else:
             body.append(node)
+            captions.extend(_laid_out_captions(node))
     return body, captions
+
+
+def _laid_out_captions(node: lw.LatexNode) -> list[lw.LatexMacroNode]:
+    """The captions set within a group or an environment of a float, a subfigure's or a subtable's left out."""
+    if isinstance(node, lw.LatexEnvironmentNode) and node.environmentname.strip() in _SUBCAPTIONED:
+        return []
+    if not isinstance(node, (lw.LatexGroupNode, lw.LatexEnvironmentNode)) or not node.nodelist:
+        return []
+    return _split_captions(node.nodelist)[1]
 
 
 def _nested_caption(nodes: list[lw.LatexNode]) -> str | None:
     """The plain text of a caption written inside a group or a minipage of the float, which the
     float's own captions do not hold: what a table's caption says about its columns."""
     for node in nodes:
-        if isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "captionof", "tablecaption"):
+        if isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTIONS:
             out = PlainBuilder()
             InlineRenderer().render(argument_nodes(_caption_argument(node)), out)
             return out.build().text

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from auditex.analyzers.rules.drafts import model as drafts_model
 from auditex.analyzers.rules.drafts.float_layout import float_layout
+from auditex.analyzers.rules.drafts.float_numbers import float_captions
 from auditex.analyzers.rules.drafts.model import (
     HAND_NUMBERED,
     SINGLE_NUMBERED,
@@ -32,8 +33,9 @@ from auditex.analyzers.rules.drafts.model import (
     numbered_in_order,
     placeholders,
     publisher_slot,
+    singular,
 )
-from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels
+from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels, sentence_words
 from auditex.analyzers.rules.drafts.respectively import held_items, respective_lists
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
 from auditex.latex.dead_text import dead_spans, switch_values
@@ -135,6 +137,15 @@ def test_a_float_counts_its_numbered_captions_and_finds_labels_before_them():
     assert float_layout("\\begin{center}\\label{x}\\caption{y}\\end{center}") is None
 
 
+def test_a_caption_set_after_a_floats_second_table_is_the_floats(tmp_path):
+    body = r"""\begin{table}
+\begin{tabular}{l} a \\ \end{tabular}\caption{Accuracies.}
+\begin{tabular}{l} b \\ \end{tabular}\caption{Losses.}
+\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    assert list(float_captions(project.manuscript).values()) == [["Accuracies.", "Losses."]]
+
+
 def test_float_numbering_that_the_rule_can_establish():
     assert numbered_in_order(["\\documentclass{article}\\begin{figure}\\caption{a}\\end{figure}"], "figure")
     assert not numbered_in_order(["\\numberwithin{figure}{section}"], "figure")
@@ -212,6 +223,34 @@ def test_a_caption_gives_each_panel_the_words_only_its_description_holds():
         (["B", "F"], ["chain", "flc", "free", "light"], ["flc"]),
         (["C", "G"], ["cancer", "prostate"], []),
     ]
+
+
+@pytest.mark.parametrize(
+    ("plural", "single"),
+    [
+        ("rewards", "reward"),
+        ("accuracies", "accuracy"),
+        ("suffixes", "suffix"),
+        ("patches", "patch"),
+        ("meshes", "mesh"),
+        ("classes", "class"),
+        ("class", "class"),
+        ("corpus", "corpus"),
+        ("analysis", "analysis"),
+        ("series", "series"),
+        ("images", "image"),
+        ("ties", "tie"),
+        ("gas", "gas"),
+    ],
+)
+def test_a_word_is_made_singular_by_its_ending(plural, single):
+    assert singular(plural) == single
+
+
+def test_a_panel_is_named_by_the_singular_or_plural_of_its_words():
+    (_, accuracy) = caption_panels("(a) Training losses of the encoders. (b) Validation accuracies of the suffix classifiers.")
+    assert accuracy.named_by(sentence_words("the validation accuracy of each classifier"))
+    assert accuracy.named_by(sentence_words("the suffixes the classifier reads"))
 
 
 def test_panel_marks_before_their_descriptions_are_read_to_the_next_mark():

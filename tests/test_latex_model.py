@@ -225,6 +225,28 @@ A paragraph citing nothing."""
     assert described[BlockKind.CAPTION] == ["tab:trees"] and described[BlockKind.PARAGRAPH] == []
 
 
+def test_a_float_reads_the_captions_set_in_its_columns_and_groups_but_not_its_subfigures(tmp_path):
+    body = r"""\begin{table}\begin{multicols}{2}
+\begin{tabular}{lr} a & 1 \\ \end{tabular}
+\captionof{table}{XGB mean absolute SHAP values \label{tab:xgb}}
+{\small\begin{tabular}{lr} b & 2 \\ \end{tabular}}
+{\captionof{table}{CNN mean absolute SHAP values}\label{tab:cnn}}
+\end{multicols}\end{table}
+\begin{figure}\begin{subfigure}{1in}\caption{Left half}\end{subfigure}\caption{Both halves}\end{figure}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    captions = [placed.block.plain.text.strip() for placed in project.manuscript.blocks if placed.kind is BlockKind.CAPTION]
+    assert captions == ["XGB mean absolute SHAP values", "CNN mean absolute SHAP values", "Both halves"]
+    table = next(placed.block for placed in project.manuscript.blocks if placed.block.environment == "table")
+    assert "SHAP" not in table.plain.text and sorted(table.labels) == ["tab:cnn", "tab:xgb"]  # once each
+
+
+def test_a_float_whose_body_words_are_all_dead_still_prints(tmp_path):
+    body = r"""\begin{figure}\centering{\iffalse \subfigure[An old panel]{\label{fig:old}} \fi
+\includegraphics{wget}\caption{A multi-level explanation.}\label{fig:wget}}\end{figure}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    assert [placed.kind for placed in project.manuscript.blocks] == [BlockKind.FIGURE, BlockKind.CAPTION]
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}

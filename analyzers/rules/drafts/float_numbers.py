@@ -150,18 +150,19 @@ def _reading_order(
 
 
 def float_captions(manuscript: Manuscript) -> dict[int, list[str]]:
-    """The caption texts of each float block, by the float's reading index."""
+    """The caption texts of each float block, by the float's reading index: a caption is its innermost float's,
+    a subfigure's its own, and one set after a float's second table still the float's."""
     captions: dict[int, list[str]] = {}
-    holder: PlacedBlock | None = None
+    floats: list[PlacedBlock] = []
     for placed in (placed for section in manuscript.sections for placed in _floats_and_captions(SectionKey(section))):
         if placed.kind in FLOAT_BLOCKS:
-            holder = placed
-        elif (
-            placed.kind is BlockKind.CAPTION
-            and holder is not None
-            and holder.file == placed.file
-            and holder.block.start <= placed.block.start < holder.block.end
-        ):
+            floats.append(placed)
+            continue
+        holder = next(
+            (held for held in reversed(floats) if held.file == placed.file and held.block.start <= placed.block.start < held.block.end),
+            None,
+        )
+        if holder is not None:
             captions.setdefault(holder.index, []).append(placed.block.plain.text)
     return captions
 

@@ -540,3 +540,22 @@ def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
         if word is not None:
             found.append((mark.group("command"), mark.start() + word.start(), mark.start() + word.end()))
     return tuple(found)
+
+
+# Plurals whose singular is the word itself, and endings of singulars that end in "s" ("class", "corpus", "analysis").
+_INVARIANT_PLURALS = frozenset({"series", "species"})
+_SINGULAR_S = ("ss", "us", "is")
+# A sibilant before the plural's "es": "suffixes", "patches", "meshes", "classes", "buzzes".
+_SIBILANT_PLURAL = DeferredPattern(r"(?:x|ch|sh|ss|zz)es$")
+
+
+def singular(word: str) -> str:
+    """A lower-case word's singular: "accuracies" is "accuracy", "suffixes" is "suffix", "rewards" is "reward";
+    a word of three letters or fewer, or one whose singular ends in "s", as written."""
+    if len(word) <= 3 or word in _INVARIANT_PLURALS or word.endswith(_SINGULAR_S) or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if _SIBILANT_PLURAL.search(word):
+        return word[:-2]
+    return word[:-1]

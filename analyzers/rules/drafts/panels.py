@@ -13,6 +13,7 @@ from functools import lru_cache
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
+from .model import singular
 
 # One panel mark of a caption: "(A)", "(c, g)", "(B and F)".
 _MARK = DeferredPattern(r"\(\s*([A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*)\s*\)")
@@ -66,7 +67,7 @@ def _letters(written: str) -> frozenset[str]:
 def _words(text: str) -> set[str]:
     """Content words, lower case and singular ("rewards" is "reward"), commands and generic words left out."""
     words = {word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text))} - _GENERIC
-    return {word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "ies")) else word for word in words} - _GENERIC
+    return {singular(word) for word in words} - _GENERIC
 
 
 _HEAD_WORDS = 6

@@ -19,6 +19,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, Section
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
+from .model import singular
 
 _HEADING = DeferredPattern(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
 _DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
@@ -130,11 +131,7 @@ def _subtree(levels: tuple[int, ...], index: int) -> tuple[int, ...]:
 def content_words(text: str) -> tuple[str, ...]:
     """The text's words that may tell one unit from another, lower case and in the singular, commands left out."""
     words = (word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text)))
-    return tuple(_singular(word) for word in words if len(word) > 2 and word not in _FUNCTION_WORDS)
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return tuple(singular(word) for word in words if len(word) > 2 and word not in _FUNCTION_WORDS)
 
 
 def unit_words(manuscript: Manuscript, unit: Unit) -> Counter[str]:
