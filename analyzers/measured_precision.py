@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "9e9a58e", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "d645724", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -100,7 +100,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (9, 1, 8, 0.02, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere (unsure)"): (9, 1, 8, 0.02, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0, 0),
-    ("NUM001", "moderate: the table's own caption, row or column named"): (1, 1, 0, 0.207, 1),
+    ("NUM001", "moderate: the table's own caption, row or column named"): (2, 1, 1, 0.095, 1),
+    ("NUM001", "moderate: the table's own caption, row or column named (unsure)"): (1, 0, 1, 0.0, 0),
     ("NUM001", "strong: the table's commented-out source holds the text's value"): (3, 3, 0, 0.439, 1),
     ("NUM001", "weak: cited table, row or column named; the number's role: count"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: cited table, row or column named; the number's role: count (unsure)"): (1, 0, 1, 0.0, 0),
@@ -249,7 +250,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (177, 138, 39, 0.713, 53),
+    "moderate": (178, 138, 40, 0.709, 53),
     "strong": (78, 77, 1, 0.931, 39),
     "weak": (85, 42, 43, 0.39, 30),
 }
@@ -308,7 +309,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT008", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT009", "moderate"): (2, 2, 0, 0.342, 1),
     ("NOT010", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NUM001", "moderate"): (21, 4, 17, 0.077, 4),
+    ("NUM001", "moderate"): (22, 4, 18, 0.073, 4),
     ("NUM001", "strong"): (3, 3, 0, 0.439, 1),
     ("NUM001", "weak"): (32, 2, 30, 0.017, 2),
     ("NUM002", "weak"): (5, 2, 3, 0.118, 2),
