@@ -68,16 +68,16 @@ def _import_command(module: str) -> ModuleType:
     times while a check's imports ran, and its older passes would walk them again during the check (about
     6% of a cold check's CPU on nips24_imprecise_labels)."""
     name = f"{__package__}.{module}"
-    if name in sys.modules:
-        return sys.modules[name]
-    collecting = gc.isenabled()
-    gc.disable()
+    fresh, collecting = name not in sys.modules, gc.isenabled()
+    if fresh:
+        gc.disable()
     try:
         return importlib.import_module(name)
     finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
+        if fresh:
+            gc.freeze()
+            if collecting:
+                gc.enable()
 
 
 class Terminated(KeyboardInterrupt):
