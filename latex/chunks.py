@@ -155,10 +155,12 @@ def _white_space_end(text: str, position: int) -> int:
     return match.end()
 
 
-def unclosed_brace(text: str) -> int | None:
-    """Where the outermost `{` that is never closed opens (comments, `\\{`, verbatim and `\\iffalse`
-    blocks skipped: TeX does not count braces there); None when all close."""
+def brace_slips(text: str) -> list[tuple[int, str]]:
+    """Where the braces of `text` do not pair up: the first `}` that closes no group, and the outermost
+    `{` never closed (comments, `\\{`, `\\verb`, verbatim and `\\iffalse` blocks skipped: TeX does not
+    count braces there). Each as (offset, what the author is told); empty when all pair."""
     opened: list[int] = []
+    slips: list[tuple[int, str]] = []
     position = 0
     skipping = 0  # depth of \iffalse … \fi
     while (match := _TOKEN.search(text, position)) is not None:
@@ -176,7 +178,16 @@ def unclosed_brace(text: str) -> int | None:
             opened.append(match.start())
         elif token == "}" and opened:
             opened.pop()
-    return opened[0] if opened else None
+        elif token == "}" and not slips:
+            slips.append((match.start(), _EXTRA_CLOSE))
+    if opened:
+        slips.append((opened[0], _NEVER_CLOSED))
+    return slips
+
+
+# TeX itself stops at both: "\end occurred inside a group"; "Too many }'s", or in a formula "Extra }, or forgotten $".
+_NEVER_CLOSED = "this `{` is never closed, so everything after it is read as one group"
+_EXTRA_CLOSE = "this `}` closes no group, so TeX stops here and what surrounds it prints otherwise than written"
 
 
 def _verbatim_end(name: str) -> re.Pattern[str]:

@@ -14,7 +14,7 @@ from pylatexenc import latexwalker as lw
 
 from . import macro_signatures as cmd
 from .chunk_facts import FactCollector, collect_declarations
-from .chunks import unclosed_brace
+from .chunks import brace_slips
 from .deferred_pattern import DeferredPattern
 from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
@@ -87,12 +87,8 @@ def parse_chunk(text: str) -> ParsedChunk:
         result.problems.append(
             (0, min(len(text), 200), "unparsable", f"this passage could not be parsed because {reason}; it is read as plain text")
         )
-    unclosed = unclosed_brace(text)
-    if unclosed is not None:
-        # The author's slip, not the parser's: TeX itself stops with "\\end occurred inside a group".
-        result.problems.append(
-            (unclosed, unclosed + 1, "unbalanced", "this `{` is never closed, so everything after it is read as one group")
-        )
+    # The author's slips, not the parser's: TeX itself stops at them.
+    result.problems.extend((offset, offset + 1, "unbalanced", message) for offset, message in brace_slips(text))
     result.blocks.sort(key=lambda block: block.start)
     return result
 

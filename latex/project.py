@@ -30,7 +30,7 @@ _GRAPHICS_SUFFIXES = (".pdf", ".png", ".jpg", ".jpeg", ".eps")
 
 @record(slots=True)
 class ProjectProblem:
-    kind: str  # missing_file, include_cycle, outside_root, outside_folder, unreadable, unparsable, unbalanced (a brace never closed), missing_bibliography
+    kind: str  # missing_file, include_cycle, outside_root, outside_folder, unreadable, unparsable, unbalanced (a brace that does not pair), missing_bibliography
     file: str
     start: int
     end: int

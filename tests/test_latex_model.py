@@ -573,3 +573,15 @@ def test_a_tabular_input_outside_a_float_takes_no_label(tmp_path):
     project = make_project(tmp_path, {"main.tex": document(body), "tables/effects.tex": tabular})
     (placed,) = [placed for placed in project.index.tables if placed.block.table is not None]
     assert placed.block.labels == []
+
+
+def test_brace_slips_are_the_first_extra_close_and_the_outermost_unclosed_open():
+    from auditex.latex.chunks import brace_slips
+
+    formula = r"$\frac{N_{p}-N_{q}}N_{p}+N_{q}}$"
+    assert [offset for offset, _ in brace_slips(formula)] == [len(formula) - 2]
+    assert "closes no group" in brace_slips(formula)[0][1]
+    twice = "a} b} {c {d}"
+    assert [(offset, "never closed" in message) for offset, message in brace_slips(twice)] == [(1, False), (6, True)]
+    # TeX does not count these braces, and neither do we.
+    assert brace_slips(r"\{ \verb|}| % }" + "\n" + r"\iffalse } \fi {ok}") == []

@@ -14,11 +14,13 @@ from .model import project_problems
 def unreadable_source(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags project files that could not be read cleanly: invalid UTF-8, NUL bytes, files too
-    large, or passages the parser could only read as plain text.
+    large, passages the parser could only read as plain text, and braces that do not pair: a `{`
+    never closed, or a `}` that closes no group (`$\\frac{a-b}a+b}$`, where `{a+b}` was meant).
 
     ## Why is this bad?
     Findings in those places may be incomplete; the author should know which parts auditex
-    could not fully see.
+    could not fully see. A brace that does not pair stops TeX, and what surrounds it prints
+    otherwise than written: a fraction loses its denominator.
 
     ## Example
     A Latin-1 encoded `intro.tex` with `é` stored as byte 0xE9.
