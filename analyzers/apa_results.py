@@ -9,7 +9,8 @@ What authors write, after the plain-text rendering of their LaTeX (`\\textit{p}`
 - the letter l typed for the digit 1 in degrees of freedom (`F(l, 76)`);
 - thousands separators (`N = 3,479`, `1{,}008`, `2,000.20`) and Unicode minus signs;
 - ties (`~`) and thin spaces between the pieces;
-- the p-value after a comma, a semicolon or in its own parentheses, or "ns" in its place;
+- the p-value after a comma, a semicolon or in its own parentheses, or in the next cell of a table's
+  row (`$F(1,267)=2.739$ & $p=.765$`), or "ns" in its place;
 - an effect size, an MSE or a confidence interval between the statistic and its p-value.
 """
 
@@ -47,7 +48,8 @@ _BETWEEN = (
     r"|(?:one|two)[- ](?:tailed|sided))"
 )
 # Each gap is followed by a character it cannot hold: one way to split the spaces, no backtracking storm.
-_SEPARATOR = rf"{_GAP}(?:[,;:(]{_GAP}){{0,2}}"
+# A table's plain text joins a row's cells with "&": a statistic's p may stand in the next cell.
+_SEPARATOR = rf"{_GAP}(?:[,;:(&]{_GAP}){{0,2}}"
 _RESULT = DeferredPattern(
     rf"(?<![\w^\\.'’]){_TEST}{_GAP}(?:{_DEGREES})?"
     rf"(?P<test_cmp>{_COMPARISON}){_GAP}(?P<value>(?:[-−–]{_GAP})?{_DIGITS})"

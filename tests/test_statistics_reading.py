@@ -221,3 +221,10 @@ def test_an_announcement_typed_in_another_section_reaches_the_cached_results(tmp
     assert [f.code for f in engine.check(project) if f.code.startswith("STAT")] == ["STAT002"]
     project.update("main.tex", text.replace("We ran t-tests.", "We ran one-tailed t-tests."))
     assert [f.code for f in engine.check(project) if f.code.startswith("STAT")] == []
+
+
+def test_a_table_row_gives_the_statistic_and_its_p_in_neighbouring_cells():
+    row = "Order & F(1,267)=2.739 & p=.765\nGroup & F(1,267)=12.10 & p<.001"
+    assert [(result.statistic, result.p_text) for result in read_results(row)] == [("F(1,267)=2.739", ".765"), ("F(1,267)=12.10", ".001")]
+    # A bare number in the next cell is not a p: the row says what it is only through its header.
+    assert read_results("Order & F(1,267)=2.739 & .765") == ()
