@@ -10,6 +10,7 @@ from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
 
 from .argument_parsers import CitationArgsParser, EnvironmentDefinitionArgsParser, InputArgsParser
+from .siunitx import SIGNATURES as SIUNITX_SIGNATURES
 
 REF_COMMANDS = frozenset(
     {
@@ -378,6 +379,7 @@ _EXTRA_MACROS = {
     "num": "[{",
     "SI": "[{[{",
     "qty": "[{[{",
+    **SIUNITX_SIGNATURES,
     "cmidrule": "[{",
     "cline": "{",
     "hl": "{",

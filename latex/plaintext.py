@@ -9,6 +9,7 @@ from pylatexenc import latexwalker as lw
 from .deferred_pattern import DeferredPattern
 from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
+from .siunitx import QUANTITY_COMMANDS, RANGE_COMMANDS, RANGE_PHRASE, UNIT_COMMANDS, unit_text
 
 # Commands that render as their last mandatory argument: the others set its colour, size or place.
 _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
@@ -30,8 +31,6 @@ _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
         "footnote",
         "textsuperscript",
         "textsubscript",
-        "SI",
-        "qty",
         "num",
     }
 )
@@ -298,7 +297,7 @@ class InlineRenderer:
         if name in ("\\", "tabularnewline", "newline"):
             out.newline(start, end)
             return
-        if name in ("SI", "qty"):
+        if name in QUANTITY_COMMANDS or name in RANGE_COMMANDS or name in UNIT_COMMANDS or name == "ang":
             self._render_quantity(node, out)
             return
         if name in _RENDERS_ITS_CONTENT:
@@ -323,12 +322,23 @@ class InlineRenderer:
                 self.render_node(argument, out)
 
     def _render_quantity(self, node: lw.LatexMacroNode, out: PlainBuilder) -> None:
-        """\\SI[options]{number}[prefix]{unit}: the number, then the unit."""
-        arguments = macro_arguments(node)
-        number, unit = (arguments[1], arguments[-1]) if len(arguments) == 4 else (last_mandatory_argument(node), None)
-        if number is not None:
+        """siunitx: `\\SI[options]{number}[prefix]{unit}` the number, then the unit as printed ("3 ms");
+        `\\SIrange{1}{5}{\\percent}` "1 % to 5 %"; `\\unit{\\metre\\per\\second}` "m/s"; `\\ang{30}` "30°"."""
+        spec = getattr(node.nodeargd, "argspec", "") or ""
+        mandatory = [argument for kind, argument in zip(spec, macro_arguments(node)) if kind == "{"]
+        name = node.macroname
+        unit = mandatory[-1] if mandatory and name not in ("numrange", "ang") else None
+        numbers = mandatory[: 2 if name in RANGE_COMMANDS else 0 if name in UNIT_COMMANDS else 1]
+        for index, number in enumerate(numbers):
+            if number is None:
+                continue
+            if index:
+                out.add(RANGE_PHRASE, number.pos, number.pos)
             self.render_node(number, out)
-        if unit is not None:
-            end = node.pos + node.len
-            out.space(end, end)
-            self.render_node(unit, out)
+            if name == "ang":
+                out.add("°", number.pos + number.len, number.pos + number.len)
+            elif unit is not None:
+                out.space(number.pos + number.len, number.pos + number.len)
+                out.add(unit_text(unit), unit.pos, unit.pos + unit.len)
+        if not numbers and unit is not None:
+            out.add(unit_text(unit), unit.pos, unit.pos + unit.len)
