@@ -73,6 +73,25 @@ def test_a_count_is_an_integer_before_a_plural_noun():
     assert list(counts("the 12 CPU cores we used")) == []  # an acronym before the counted noun is no plural
 
 
+def test_a_comparison_in_parentheses_gives_each_count_its_noun_and_the_other_count():
+    first, second = counts("this data set has half as many morphological characters as does the penguin data set (122 versus 245)")
+    assert (first[3], second[3], second[4]) == ((122.0,), (245.0,), "245")
+    assert {"<character", ">122", "character"} == second[5]  # the counted noun, the other subject's count
+    (samples, _) = counts("the small number of HD+ and C CAU samples (2 and 3, respectively)")
+    assert samples[5] == {"<sampl", ">3", "sampl"}
+    assert [found[3] for found in counts("the two ground states (1 and 2 respectively) of the atom")] == [(2,)]  # labels: a known set only
+    assert list(counts("a lower sample size in the second session (204 vs. 160)")) == []  # no plural noun before it
+
+
+def test_a_count_narrowed_by_a_relative_clause_or_of_a_set_is_a_part():
+    (ordered,) = counts("we treat 34 characters that were ordered in the original study as unordered")
+    assert "⊂" in ordered[5]
+    (binary,) = counts("48 of the binary characters were encoded as presence or absence")
+    assert "⊂" in binary[5]
+    (total,) = counts("the matrix contains 202 characters (ranging from binary to k=7)")
+    assert "⊂" not in total[5]
+
+
 def test_a_slip_is_one_apart_a_zero_a_swap_or_the_last_digit():
     assert slipped(600000, 60000) and slipped(42, 43) and slipped(245, 254) and slipped(926, 928)
     assert not slipped(32, 72)  # another leading digit: as often another count

@@ -168,10 +168,11 @@ class Earlier:
         return None
 
 
-def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair], Finding]) -> Pairwise:
+def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair], Finding], paper: type[Earlier] = Earlier) -> Pairwise:
     """The pairs of the sections' statements (`section_statements`), each later statement against the earlier ones
     of its key, in reading order, reported on the later one: split by section, an edit re-reads the edited
-    section's statements alone, and every section's only when what the edited one states changed."""
+    section's statements alone, and every section's only when what the edited one states changed. `paper` holds
+    the whole paper's statements (a rule that compares against all of them gives its own)."""
 
     def each(ctx: RuleContext, earlier: Earlier, place: int, section: Section, part: list[list[Stated]]) -> Iterator[Finding]:
         for seen, statement in enumerate(part[0]):
@@ -179,7 +180,7 @@ def restatements(same: Callable[[Stated, Stated], bool], report: Callable[[Pair]
             if pair is not None:
                 yield report(pair)
 
-    return Pairwise(_stated, lambda ctx, feeding: Earlier(feeding), each, feeds_all=True)
+    return Pairwise(_stated, lambda ctx, feeding: paper(feeding), each, feeds_all=True)
 
 
 def _stated(part: list[list[Stated]]) -> object | None:

@@ -23,6 +23,18 @@ when:
   words shared, are one report per setting ("the three fossils with low posterior
   probabilities" under one model, "the five fossils …" under another) and are left alone.
 
+A comparison of two subjects' counts in parentheses after what they count ("half as many morphological
+characters as does the penguin data set (122 versus 245)", "HD+ and C CAU samples (2 and 3, respectively)")
+restates the totals the paper gives for its data sets. The counted noun is the last plural noun of the
+clause, within eight words before the parenthesis; a value under two is a label, not a count. When the paper
+states the comparison's other count as a total of that noun ("a matrix of 125 species with 122 characters"),
+never states this one, and states exactly one other total of it ("contains 36 fossil species and 202
+characters"), the comparison gives the other subject a count its own statement does not: this count is
+reported against that total. A total is a count of the noun (among the two words after it) that no relative
+clause narrows ("34 characters that were ordered"), that is not "of" a set ("48 of the binary characters"),
+not rounded and not a known set named again; with two or more other totals (two data sets, a subset, a
+filtered sample), or none, nothing says which the comparison meant, and it is left alone.
+
 Counts of two settings are left alone: capitalised names next to each count that differ ("For
 SIDER, 21 assays", "For MUV, 12 assays"), one symbol set to two values ("T=10", "T=100"), one
 sentence of training and the other of testing. So are counts that set rather than count
@@ -34,7 +46,7 @@ purpose); a rounded count ("about 50", "over 1,000") restates an exact one withi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -44,7 +56,7 @@ from ...quantities import digit_variants
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..counts.model import COUNT_WORDS
-from .restated import HAS_DIGIT, NUMBER, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
+from .restated import HAS_DIGIT, NUMBER, Earlier, Pair, Stated, content_stems, reported, restatements, section_statements, value_of
 
 _ACRONYMS = r"[A-Z]{2,}s\b"  # "NLMs", "GPUs": an acronym's plural counts things too
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9}
@@ -92,13 +104,33 @@ _TAIL = 10  # content words after the count compared
 _SHARED = 4  # of them at least this many in common, and half: one thing counted in one setting
 _LARGE = 1000  # a count this large with the same two words after it is a headline number, restated
 _ROUGH = 0.15  # a rounded count within this of the other restates it
+# Two subjects' counts compared in parentheses after what they count: "half as many morphological characters as does the
+# penguin data set (122 versus 245)", "HD+ and C CAU samples (2 and 3, respectively)".
+_COMPARISON = DeferredPattern(r"\((\d{1,3}(?:,\d{3})+|\d+)\s+(?:versus|vs\.?|and)\s+(\d{1,3}(?:,\d{3})+|\d+)(?:,?\s*respectively)?\)")
+# What the comparison counts: the last plural noun of its clause, among the words before the parenthesis.
+_CLAUSE = DeferredPattern(r"[^,;:()]*$")
+_PLURAL_WORD = DeferredPattern(r"[a-z][a-z-]+[a-rt-z]s")
+_NOT_NOUNS = frozenset("does has was this thus its perhaps always sometimes versus whereas".split())
+_COMPARED_REACH = 8  # words before the parenthesis searched for the counted noun
+_COMPARED = "<"  # marks a compared count's noun among its words: "<charact"
+_PARTNER = ">"  # and the other subject's count: ">122"
+# A count of a part, not a total: one a relative clause narrows ("34 characters that were ordered"), one "of" a set ("48 of
+# the binary characters").
+_PART = "⊂"
+_NARROWED = DeferredPattern(r"\s*of\s|\s*(?:[\w-]+\s+){1,3}?(?:that|which|who|whose|where)\b")
+_ANCHORED = "counts: a comparison's count against the one other total stated"
 
 
 def counts(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
     """The counts of `sentence` of ten or more things, and of a known set of two or more; the words are the stems
     after the count, in order, as "1:word" (the first two) and "word" (all of the tail), with "~" for a rounded
     count and the counted phrase after "=" for a known set."""
+    compared = [(match.start(), match.end()) for match in _COMPARISON.finditer(sentence)] if "(" in sentence else []
+    for start, end in compared:
+        yield from _compared_counts(sentence, start, end)
     for match in _COUNT.finditer(sentence):
+        if any(start <= match.start() < end for start, end in compared):
+            continue
         number, scale = match.group(1), (match.group(2) or "").strip().lower()
         value = value_of(number) * _SCALE.get(scale, 1)
         if value < _SMALLEST and number.isdigit():
@@ -113,12 +145,35 @@ def counts(sentence: str) -> Iterator[tuple[int, int, str, tuple[float, ...], st
             continue
         rough = bool(_ROUGH_BEFORE.search(sentence[: match.start()]))
         phrase = _phrase(sentence, match.start(), match.end())
-        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | ({_ROUNDED} if rough else set()) | ({phrase} if phrase else set())
+        marks = (
+            ({_ROUNDED} if rough else set())
+            | ({phrase} if phrase else set())
+            | ({_PART} if _NARROWED.match(sentence, match.end()) else set())
+        )
+        words = frozenset(tail) | {f"1:{word}" for word in tail[:2]} | marks
         end = match.end(2) if match.group(2) else match.end(1)
         yield match.start(1), end, "count", (value,), " ".join(sentence[match.start(1) : end].split()), words
     if _has_count_word(sentence):
         for match in _SMALL_WORD.finditer(sentence):
             yield from _known_set_count(sentence, match.start(1), match.end(1), COUNT_WORDS.index(match.group(1)) + 2)
+
+
+def _compared_counts(sentence: str, start: int, end: int) -> Iterator[tuple[int, int, str, tuple[float, ...], str, frozenset[str]]]:
+    """The two counts of a comparison in parentheses (`_COMPARISON`), each with what it counts and the other's value;
+    none when no plural noun of its clause comes within reach before it, or a value is under two (a label)."""
+    match = _COMPARISON.match(sentence, start, end)
+    if match is None:
+        return
+    clause = _CLAUSE.search(sentence[:start])
+    words = clause.group(0).split()[-_COMPARED_REACH:] if clause else []
+    nouns = [word for word in words if _PLURAL_WORD.fullmatch(word) and word not in _NOT_NOUNS]
+    values = (value_of(match.group(1)), value_of(match.group(2)))
+    if not nouns or min(values) < 2:
+        return
+    noun = content_stems(nouns[-1])[0]
+    for group, (value, partner) in ((1, values), (2, values[::-1])):
+        marks = {noun, f"{_COMPARED}{noun}", f"{_PARTNER}{partner:g}"}
+        yield match.start(group), match.end(group), "count", (value,), match.group(group), frozenset(marks)
 
 
 def _known_set_count(
@@ -157,7 +212,9 @@ _ROUNDED = "~"
 
 
 def _tail(statement: Stated) -> frozenset[str]:
-    return frozenset(word for word in statement.words if not word.startswith(("1:", _PHRASE)) and word != _ROUNDED)
+    return frozenset(
+        word for word in statement.words if not word.startswith(("1:", _PHRASE, _COMPARED, _PARTNER)) and word not in (_ROUNDED, _PART)
+    )
 
 
 def _known_set(statement: Stated) -> str | None:
@@ -187,12 +244,60 @@ def slipped(value: float, other: float) -> bool:
     )
 
 
+def _compared(statement: Stated) -> tuple[str, float] | None:
+    """What a compared count counts, and the other subject's count; None for a count of a sentence's own."""
+    noun = next((word[1:] for word in statement.words if word.startswith(_COMPARED)), None)
+    partner = next((float(word[1:]) for word in statement.words if word.startswith(_PARTNER)), None)
+    return None if noun is None or partner is None else (noun, partner)
+
+
+def _total_of(statement: Stated, noun: str) -> bool:
+    """Whether a count states a whole total of `noun` (among the two words after it): not narrowed by a relative
+    clause, rounded, a known set named again (which may be a part) or a comparison's."""
+    return (
+        f"1:{noun}" in statement.words
+        and not statement.words & {_ROUNDED, _PART}
+        and _known_set(statement) is None
+        and _compared(statement) is None
+    )
+
+
+class _Totals(Earlier):
+    """The paper's counts, and by counted noun the values it states as whole totals. A comparison's count is compared
+    with a total only when the comparison's other count is one of them (the comparison names the paper's data
+    sets), this one is none, and one other total remains: the other subject's, stated otherwise."""
+
+    def __init__(self, feeding: list[tuple[int, Section, list[list[Stated]]]]) -> None:
+        super().__init__(feeding)
+        self.totals: dict[str, set[float]] = {}
+        for statements in self.by_key.values():
+            for _, statement in statements:
+                for noun in (word[2:] for word in statement.words if word.startswith("1:")):
+                    if _total_of(statement, noun):
+                        self.totals.setdefault(noun, set()).add(statement.values[0])
+
+    def contradicted(self, statement: Stated, place: int, before: list[Stated], same: Callable[[Stated, Stated], bool]) -> Pair | None:
+        return super().contradicted(statement, place, before, lambda one, other: self._anchored(one, other) and same(one, other))
+
+    def _anchored(self, statement: Stated, other: Stated) -> bool:
+        for compared, total in ((statement, other), (other, statement)):
+            found = _compared(compared)
+            if found is not None:
+                totals = self.totals.get(found[0], set())
+                return found[1] in totals and compared.values[0] not in totals and totals - {found[1]} == {total.values[0]}
+        return True
+
+
 def _evidence(statement: Stated, other: Stated) -> str | None:
     """Why two counts are taken for one: the same known set named with its qualifier, half or more of the words after
     them agreeing ("instances, each containing T=10 time steps and D=3 digits"), or both large with the same two words
     following ("jobs lost"); None when neither."""
     # A known set named again with its qualifier ("the 6 taxa with significant ORs", "the 3 taxa with significant ORs"),
     # in sentences that are not one report repeated per setting. A count under ten is read for a known set alone.
+    for compared, total in ((statement, other), (other, statement)):
+        found = _compared(compared)
+        if found is not None:
+            return _ANCHORED if _total_of(total, found[0]) else None
     phrase = _known_set(statement)
     if phrase is not None and phrase == _known_set(other) and not _parallel(statement, other):
         return _KNOWN_SET
@@ -248,7 +353,7 @@ def _same_count(statement: Stated, other: Stated) -> bool:
     # A sentence that writes the other value too speaks of both ("of the 120 participants, 85 completed"). A count of
     # ten or more is taken as written wherever its digits stand, even inside another number ("40" in "400"): a
     # method sentence repeated per experiment ("we recruited 40 participants", "400 participants") reads as a slip.
-    writes = _writes if evidence == _KNOWN_SET else str.__contains__
+    writes = _writes if evidence in (_KNOWN_SET, _ANCHORED) else str.__contains__
     if writes(statement.sentence, other.written) or writes(other.sentence, statement.written):
         return False
     return not _other_setting(statement, other)
@@ -281,8 +386,13 @@ def _reported(pair: Pair) -> Finding:
     slip, told = pair.slip, pair.told
     shared = tuple(sorted(_tail(slip) & _tail(told)))
     violation = CountRestated(slip.written, told.written, told.where, shared)
-    reason = f"the words after both counts agree: {', '.join(shared)}"
-    return reported(pair, violation, _evidence(slip, told) or "", reason, "count", 0.6)
+    kind = _evidence(slip, told) or ""
+    compared = _compared(slip) or _compared(told)
+    if kind == _ANCHORED and compared is not None:
+        reason = f"the comparison's other count, {compared[1]:g}, is a total of {compared[0]} the paper states; its one other total is {told.written}"
+    else:
+        reason = f"the words after both counts agree: {', '.join(shared)}"
+    return reported(pair, violation, kind, reason, "count", 0.6)
 
 
 @rule(
@@ -292,7 +402,7 @@ def _reported(pair: Pair) -> Finding:
     Severity.WARNING,
     reads=("blocks",),
     scope=Scope.SECTION,
-    combine=restatements(_same_count, _reported),
+    combine=restatements(_same_count, _reported, _Totals),
 )
 def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     """## What it does
@@ -300,8 +410,9 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     each of which contains T=10 time steps and D=3 digits" and, later, "we train our model on 60000
     bouncing MNIST instances, each containing T=10 time steps and D=3 digits"; "21 482 jobs lost" in
     the introduction and "54 000 jobs were lost" in the discussion; "the 6 taxa with significant
-    ORs" and, later, "the 3 taxa with significant ORs". Counts of two settings, subsets and
-    selections are left alone (see How it decides).
+    ORs" and, later, "the 3 taxa with significant ORs"; a matrix of "202 characters" that a comparison
+    gives as "the penguin data set (122 versus 245)", where 122 is the other data set's stated total.
+    Counts of two settings, subsets and selections are left alone (see How it decides).
 
     ## Why is this bad?
     A count is the size of the data or of the effect a reader takes away; two sizes for one thing
@@ -318,7 +429,9 @@ def count_restated(ctx: RuleContext, section: Section) -> list[list[Stated]]:
     The same count in both places (or say why the two differ: a subset, another split).
 
     ## Evidence
-    "counts: same words after, a slip apart", "counts: same counted phrase in the summaries" or
-    "counts: the same known set, qualified alike"; confidence 0.6. Their measured precision decides whether a finding is information or a hint.
+    "counts: same words after, a slip apart", "counts: same counted phrase in the summaries",
+    "counts: the same known set, qualified alike" or "counts: a comparison's count against the one
+    other total stated" (a comparison "(122 versus 245)" whose other count is a total the paper
+    states, this one against the one other total of what it counts); confidence 0.6. Their measured precision decides whether a finding is information or a hint.
     """
     return [section_statements(ctx, section, counts, _has_count)]
