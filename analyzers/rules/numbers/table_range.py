@@ -20,7 +20,7 @@ of that stretch lies outside the range by more than its ends' rounding ("1.5-40%
 rows of 40.1 and 1.5), one cell at least lies inside it, and an end has decimals or is a percentage (a band of
 whole numbers, "aged 18-34", is a category). A row is no stretch (its cells are several quantities), nor is a
 change "from 3.91 to 3.45" (a "from" after no word of extent: "ranging", "varies"), an interval of one estimate
-("(CI 99.63-100.00%)") or a range over part of the table ("except", "among").
+("(CI 99.63-100.00%)") or a range over part of the table ("except", "among", "all videos but").
 
 An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
 four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
@@ -84,8 +84,9 @@ _EXTREME = DeferredPattern(
     + NUMBER
     + r"(?![\w.])"
 )
-# A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
-_PART = DeferredPattern(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
+# A superlative or a range over part of the table ("the highest among the baselines", "all videos but the longest")
+# is no claim about a whole column.
+_PART = DeferredPattern(r"\b(?:among|except|excluding|other than|apart from|baselines?|all(?:\s+[\w-]+){0,3}\s+but)\b", re.IGNORECASE)
 # "from 3.91 to 3.45" after no word of extent is a change, from one cell to another, not a range of the cells between.
 _EXTENT_FROM = DeferredPattern(r"\b(?:rang\w*|var(?:y|ies|ied|ying))\s+$", re.IGNORECASE)
 # An interval of one estimate ("(CI 99.63-100.00%)", "95% CI: 1.2-3.4") is no extent of the cells around it.
