@@ -296,8 +296,10 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
     Flags a range that a sentence states of a table it cites when one end is a cell of a column
     or row and the other end is no cell of the table: "Ensembl, RefSeq and CAT were comparably
     similar (between 0.648 and 0.659 Jaccard similarity; Table~\\ref{t})" where the column's
-    cells spanned are 0.648, 0.649 and 0.658. Flags too an extreme stated of a column whose
-    cells go beyond it: "the highest accuracy, 92.15%" where the Accuracy column holds 92.45.
+    cells spanned are 0.648, 0.649 and 0.658, and a range whose two ends are cells of a column
+    when a cell between them lies outside it ("1.5-40%" where 44.38 lies between the rows of
+    40.1 and 1.5). Flags too an extreme stated of a column whose cells go beyond it: "the
+    highest accuracy, 92.15%" where the Accuracy column holds 92.45.
     Which line a range or an extreme describes, and when an end is a loose bound rather than a
     quoted cell, is told below.
 
