@@ -1,6 +1,15 @@
 """How a sentence states an extent, and how a table of summary statistics gives a row's (analyzers/rules/numbers/extents.py)."""
 
-from auditex.analyzers.rules.numbers.extents import End, cell_gives, holds, shown_as, stated_ranges, statistic_columns, table_lines
+from auditex.analyzers.rules.numbers.extents import (
+    End,
+    cell_gives,
+    holds,
+    shown_as,
+    stated_bounds,
+    stated_ranges,
+    statistic_columns,
+    table_lines,
+)
 from auditex.latex.model import Cell, Table
 
 
@@ -19,6 +28,15 @@ def _table(header: list[str], *rows: list[str]) -> Table:
 def test_siunitx_percent_is_a_percentage():
     [(_, _, low, high)] = stated_ranges(r"accuracies ranged from 35 \percent to 95 \percent")
     assert (low, high) == (End(35.0, 0, True), End(95.0, 0, True))
+
+
+def test_the_word_percent_is_a_percentage():
+    [(_, _, low, high)] = stated_ranges("take-up fell by between 3 and 4.5 percent in every arm")
+    assert (low, high) == (End(3.0, 0, True), End(4.5, 1, True))
+    [(_, _, bound)] = stated_bounds("costs fell by up to 22 per cent")
+    assert bound == End(22.0, 0, True)
+    [(_, _, low, high)] = stated_ranges("between 3 and 5 percentiles")
+    assert not low.percent and not high.percent  # a word that begins with "percent" is another unit
 
 
 def test_summary_columns_need_a_min_and_a_max():

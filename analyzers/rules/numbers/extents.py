@@ -33,18 +33,20 @@ Stated = TypeVar("Stated")
 # What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
 Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
 
-# A percentage is "%", or siunitx's "\percent" as the plain text keeps it ("\SI{35}{\percent}" reads "35 \percent").
-NUMBER = r"([-−]?\d+(?:\.\d+)?)(\s*(?:%|\\percent\b))?"
+# A percentage is "%", siunitx's "\percent" as the plain text keeps it ("\SI{35}{\percent}" reads "35 \percent"), or
+# the word, as economics and the social sciences write it ("78 percent", "3 per cent").
+_PERCENT = r"\s*(?:%|\\percent\b)|\s+per\s?cent\b"
+NUMBER = r"([-−]?\d+(?:\.\d+)?)(" + _PERCENT + ")?"
 _RANGE = DeferredPattern(
     r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
     + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
-_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(\s*%)|\s*(?:x|×|times|-?fold)\b)")
+_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(" + _PERCENT + r")|\s*(?:x|×|times|-?fold)\b)")
 # "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes, in its
 # words; or "by 2.1% on average", "2.3x faster on average": a number whose change its neighbours must tell.
-_AVERAGE_UNIT = r"(?:(\s*(?:%|\\percent\b))|(\s*(?:x|×|times|-?fold)\b))"
+_AVERAGE_UNIT = r"(?:(" + _PERCENT + r")|(\s*(?:x|×|times|-?fold)\b))"
 _AVERAGE = DeferredPattern(
     r"\b(?:by\s+an\s+average\s+of|on\s+average\s+by(?:\s+an?)?|an?\s+average\s+(?:improvement|gain|increase|decrease|reduction|drop|speed-?up)\s+of)"
     r"\s+([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + "?"

@@ -14,6 +14,14 @@ the rounding of its last place. A range over a subset of rows is no finding as l
 cells; a range of another quantity (a setting swept "from 4 to 150") has no end that is a cell. A table of
 summary statistics (columns Min and Max) gives a row's extent in two cells: NUM017 reads ranges against it.
 
+A range both of whose ends are cells of a column spans the stretch of the column between them: the cell each end
+is (of the cells that hold it, the one nearest it), and every cell between the two. It is a finding when a cell
+of that stretch lies outside the range by more than its ends' rounding ("1.5-40%" where 44.38 lies between the
+rows of 40.1 and 1.5), one cell at least lies inside it, and an end has decimals or is a percentage (a band of
+whole numbers, "aged 18-34", is a category). A row is no stretch (its cells are several quantities), nor is a
+change "from 3.91 to 3.45" (a "from" after no word of extent: "ranging", "varies"), an interval of one estimate
+("(CI 99.63-100.00%)") or a range over part of the table ("except", "among", "all videos but").
+
 An extreme is "the highest / largest / greatest / maximum" or "the lowest / smallest / minimum", one to
 four words naming the quantity, then a number ("a maximum error of -53.6", "the highest accuracy, 92.15%").
 It describes a column of a cited table whose header the words name and which holds the number (as a
@@ -30,7 +38,8 @@ knows them) is no member of a column, nor an aggregate column (Avg.) of a row. A
 about part of the table ("among the baselines", "except", "apart from").
 
 Confidence 0.6 (information). Evidence: "weak: past the line's extreme" when a range's end lies beyond
-the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, "weak: a column's
+the whole line's extreme, "weak: inside the line, no cell at the end" otherwise, "weak: a cell between the end
+cells lies outside the range" for a stretch of a column the range skips a cell of, "weak: a column's
 cell beyond the stated extreme" for a cited table's column, and "weak: the one column the words name,
 uncited, holds a cell beyond the stated extreme" for a column of a table the sentence does not cite.
 """
@@ -66,7 +75,7 @@ from .extents import (
     table_lines,
     tables_and_statements,
 )
-from .model import significant_figures
+from .model import SPREAD, significant_figures
 from .restated import HAS_DIGIT
 
 # "the highest accuracy, 92.15%", "a maximum error of -53.6": the words between name the column.
@@ -75,8 +84,13 @@ _EXTREME = DeferredPattern(
     + NUMBER
     + r"(?![\w.])"
 )
-# A superlative over part of the table ("the highest among the baselines") is no claim about a whole column.
-_PART = DeferredPattern(r"\b(?:among|except|excluding|other than|apart from|baselines?)\b", re.IGNORECASE)
+# A superlative or a range over part of the table ("the highest among the baselines", "all videos but the longest")
+# is no claim about a whole column.
+_PART = DeferredPattern(r"\b(?:among|except|excluding|other than|apart from|baselines?|all(?:\s+[\w-]+){0,3}\s+but)\b", re.IGNORECASE)
+# "from 3.91 to 3.45" after no word of extent is a change, from one cell to another, not a range of the cells between.
+_EXTENT_FROM = DeferredPattern(r"\b(?:rang\w*|var(?:y|ies|ied|ying))\s+$", re.IGNORECASE)
+# An interval of one estimate ("(CI 99.63-100.00%)", "95% CI: 1.2-3.4") is no extent of the cells around it.
+_INTERVAL_BEFORE = DeferredPattern(r"(?:" + SPREAD.pattern + r")\W*(?:\w+\W*)?$")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -84,6 +98,7 @@ class _Range:
     low: End
     high: End
     quote: str
+    stretch: bool  # an extent of the cells between its ends: no change "from A to B", interval, or part of a table
     labels: tuple[str, ...]  # the tables the sentence cites, else those its paragraph cites
     anchor: Finding
 
@@ -143,6 +158,44 @@ def _unheld_end(stated: _Range, cells: list[Cell], table_cells: list[Cell]) -> t
     return None
 
 
+def _end_row(cells: list[Cell], end: End) -> int | None:
+    """The row of the cell that is the end: of the cells that hold it, the one nearest its value; None when two are."""
+    distances = sorted((abs(shown_as(cell, end)[0] - end.value), cell.row) for cell in cells if holds(cell, end))
+    if not distances or (len(distances) > 1 and distances[1][0] == distances[0][0]):
+        return None
+    return distances[0][1]
+
+
+def _skipped_between(stated: _Range, column: Line) -> tuple[list[float], list[float]]:
+    """The cells of the column between the cells of the range's two ends that lie outside the range by more than
+    its ends' rounding, and those inside it: a range whose ends are two cells of a stretch of a column spans every
+    cell between them."""
+    low, high = _end_row(column.cells, stated.low), _end_row(column.cells, stated.high)
+    if low is None or high is None:
+        return [], []
+    first, last = sorted((low, high))
+    values = [shown_as(cell, stated.low)[0] for cell in column.cells if first < cell.row < last]
+    floor, ceiling = stated.low.value - slack(stated.low.decimals), stated.high.value + slack(stated.high.decimals)
+    outside = [value for value in values if not floor <= value <= ceiling]
+    return outside, [value for value in values if floor <= value <= ceiling]
+
+
+def _stretch_contradicted(stated: _Range, line: Line) -> Finding | None:
+    """The range, both of whose ends are cells of a column (one quantity, unlike a row), skips a cell between them:
+    one cell inside at least (a range of two neighbouring cells, or of cells all outside it, is of something else),
+    and an end with decimals or a percentage (a band of whole numbers, "aged 18-34", is a category)."""
+    if not (stated.stretch and line.column) or not any(end.decimals > 0 or end.percent for end in (stated.low, stated.high)):
+        return None
+    outside, inside = _skipped_between(stated, line)
+    if not outside or not inside:
+        return None
+    skipped = max(outside, key=lambda value: max(value - stated.high.value, stated.low.value - value))
+    told = f"{_written(skipped)} lies between the cells of its ends"
+    reason = f"both ends are cells of {line.name}; a cell between them lies outside the range"
+    kind = "weak: a cell between the end cells lies outside the range"
+    return stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
+
+
 def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
@@ -152,6 +205,10 @@ def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]
         for line in table_lines(table) if table is not None else ():
             found = _unheld_end(stated, line.cells, table_cells)
             if found is None:
+                skipping = _stretch_contradicted(stated, line)
+                if skipping is not None:
+                    yield skipping
+                    return
                 continue
             end, spanned, beyond = found
             told = f"no cell is {end.written}; the cells the range spans run {_written(min(spanned))}–{_written(max(spanned))}"
@@ -239,8 +296,10 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
     Flags a range that a sentence states of a table it cites when one end is a cell of a column
     or row and the other end is no cell of the table: "Ensembl, RefSeq and CAT were comparably
     similar (between 0.648 and 0.659 Jaccard similarity; Table~\\ref{t})" where the column's
-    cells spanned are 0.648, 0.649 and 0.658. Flags too an extreme stated of a column whose
-    cells go beyond it: "the highest accuracy, 92.15%" where the Accuracy column holds 92.45.
+    cells spanned are 0.648, 0.649 and 0.658, and a range whose two ends are cells of a column
+    when a cell between them lies outside it ("1.5-40%" where 44.38 lies between the rows of
+    40.1 and 1.5). Flags too an extreme stated of a column whose cells go beyond it: "the
+    highest accuracy, 92.15%" where the Accuracy column holds 92.45.
     Which line a range or an extreme describes, and when an end is a loose bound rather than a
     quoted cell, is told below.
 
@@ -280,7 +339,10 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, C
             continue
         labels = tuple(referenced_labels(sentence)) or paragraph_refs
         for at, until, low, high in stated_ranges(sentence) if labels else ():
-            found.append((start + at, start + until, partial(_Range, low, high, " ".join(sentence[at:until].split()), labels)))
+            quote = " ".join(sentence[at:until].split())
+            change = quote.startswith("from") and not _EXTENT_FROM.search(sentence, 0, at)
+            stretch = not (change or _INTERVAL_BEFORE.search(sentence, 0, at) or _PART.search(sentence))
+            found.append((start + at, start + until, partial(_Range, low, high, quote, stretch, labels)))
         for at, until, value, highest, words in stated_extremes(sentence):
             quote = " ".join(sentence[at:until].split())
             found.append((start + at, start + until, partial(_Extreme, value, highest, words, quote, labels)))
