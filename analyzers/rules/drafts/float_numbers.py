@@ -24,7 +24,8 @@ from .model import FLOAT_BLOCKS, Unprinted, float_type, section_floats
 # Compiled now, as the next: `_change` tells a match apart by `event.re is _SET`.
 _SET = re.compile(r"\\setcounter\s*\{(?P<kind>figure|table)\}\s*\{(?P<value>\d+)\}")
 _PRINTED = re.compile(
-    r"\\(?:re)?newcommand\s*\{?\\the(?P<kind>figure|table)\}?\s*\{(?P<prefix>[A-Za-z]{0,2})\\arabic\s*\{(?P=kind)\}\}"
+    r"\\(?:re)?newcommand\s*\{?\\the(?P<kind>figure|table)\}?\s*\{(?P<prefix>[A-Za-z]{0,2}[-.]?)"
+    r"(?:\\arabic\s*\{(?P=kind)\}|\\@arabic\s*\\c@(?P=kind)\b)\}"
     r"|\\renewcommand\s*\{?\\the(?P<other>figure|table)\b"
 )
 # Numbering the counters here cannot follow: it leaves a kind unnumbered.
