@@ -1,8 +1,9 @@
 """The number LaTeX prints for each figure and table, in reading order.
 
 A float's `\\caption` steps its counter; `\\setcounter{figure}{0}` sets it; a redefined
-`\\thefigure` that prints a letter before the counter (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`,
-a supplement's numbering) prefixes every later number. A kind numbered any other way (per chapter or
+`\\thefigure` that prints a letter or two before the counter, with a mark or none
+(`\\renewcommand{\\thefigure}{S\\arabic{figure}}`, "OA-", "S.", the kernel's `S\\@arabic\\c@figure`: a
+supplement's numbering) prefixes every later number. A kind numbered any other way (per chapter or
 section, a counter added to, `\\captionof`, a continued float) is not numbered here at all.
 """
 
