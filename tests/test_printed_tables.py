@@ -34,6 +34,19 @@ def test_a_supplement_prefix_is_part_of_the_number(tmp_path):
     assert _printed(tmp_path, body) == {"1": "tab:a", "S1": "tab:s"}
 
 
+@pytest.mark.parametrize(
+    ("printed", "supplement"),
+    [
+        ("\\renewcommand\\thetable{OA-\\arabic{table}}", "OA-1"),  # an online appendix's "Table OA-1"
+        ("\\renewcommand{\\thetable}{S.\\arabic{table}}", "S.1"),
+        ("\\makeatletter\\renewcommand \\thetable{S\\@arabic\\c@table}\\makeatother", "S1"),  # the kernel's own form
+    ],
+)
+def test_a_supplement_prefix_with_a_mark_still_numbers_the_tables_before_it(tmp_path, printed, supplement):
+    body = _table("tab:a") + _table("tab:b") + printed + "\\setcounter{table}{0}" + _table("tab:s")
+    assert _printed(tmp_path, body) == {"1": "tab:a", "2": "tab:b", supplement: "tab:s"}
+
+
 def test_a_note_below_the_caption_leaves_the_number(tmp_path):
     noted = (
         "\\begin{table}\\caption{Main.}\\label{tab:a}\\begin{tabular}{lc}a & 1 \\\\\\end{tabular}\\caption*{Notes: a note.}\\end{table}\n"

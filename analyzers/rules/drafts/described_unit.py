@@ -14,11 +14,15 @@ another document's units (a citation, "et al.", the supplement).
   heading lies under exactly one other section of the typed one's level, no heading under the
   typed section shares a word with the sentence, and the typed section's text does not hold
   every word of that heading (a section that speaks of the subject may be the one meant).
-- **A study or experiment** is described by its text: a word is another unit's own against the
-  typed one when that unit's text holds it twice or more (the sentence itself not counted) and the
-  typed unit's never does. It is flagged when the sentence holds two such words of another unit
-  and none of the typed unit's own against it; of several units so described, the one with the
-  most such words is named, the earlier on a tie.
+- **A study or experiment**, and a section no heading describes, is described by its text: a word
+  is another unit's own against the typed one when that unit's text holds it twice or more (the
+  sentence itself not counted) and the typed unit's never does. It is flagged when the sentence
+  holds two such words of another unit and none of the typed unit's own against it; of several
+  units so described, the one with the most such words is named, the earlier on a tie. A section
+  is set against the sections of its level (an appendix's against the appendix's), less those that
+  preview or review the whole paper (introduction, background, related work, discussion,
+  conclusion), whose words are every section's ("As we have discussed in Section 3, if the income
+  target is fixed …", where only Section 4, the theory, speaks of targets and unanticipated earnings).
 
 A unit's number that no heading prints is left alone (DRF003's concern), as is a paper that sets
 its sectioning counters by hand.
@@ -49,6 +53,8 @@ _CONTRAST = DeferredPattern(
     r"\b(?:unlike|contrast|whereas|instead|rather|differ\w*|compared?|comparison|than|however|new|extend\w*|replicat\w*|beyond|except)\b",
     re.I,
 )
+# A section that previews or reviews the whole paper speaks of every other section's subject.
+_OVERVIEW = DeferredPattern(r"\b(?:introduction|conclu\w*|discussion|summary|related|literature|background|overview|outlook)\b", re.I)
 _ROADMAP = 3  # units a block names before it is a roadmap of the paper
 _TITLE_WORDS = 2  # words of a heading the sentence must hold to describe its section
 _OWN = 2  # words of another unit's own a sentence must hold to describe it
@@ -81,7 +87,9 @@ def hand_number_of_another_unit(ctx: RuleContext) -> Iterator[Finding]:
     described in Section 2.6", "Like in Study 1, we define the top 20 scorers as High Performers")
     where the sentence describes another unit: the title of a heading under another section
     ("2.5 Audio playback interfaces", whose subsection is "Time compression"), or words only
-    another study's text holds (High Performers, defined in Study 2 and never in Study 1).
+    another study's text holds (High Performers, defined in Study 2 and never in Study 1), or
+    another section's ("As discussed in Section 3, if the income target is fixed …", where only
+    Section 4 speaks of income targets).
 
     ## Why is this bad?
     A number typed by hand does not follow the sections when they move, and a study's number is
@@ -103,14 +111,14 @@ def hand_number_of_another_unit(ctx: RuleContext) -> Iterator[Finding]:
 
     ## Evidence
     "moderate: the sentence holds another section's heading"; "moderate: the sentence holds
-    another study's own words".
+    another study's own words" (or experiment's, or section's).
     """
     mentioning = [placed for section in ctx.manuscript.sections for placed in _mentioning_blocks(SectionKey(section))]
     if not mentioning:
         return
     texts = {path: ctx.source(path).text for path in ctx.whole_project.files}
     units = numbered_units(ctx.manuscript, texts)
-    words: dict[int, Counter[str]] = {}  # each study's or experiment's text, counted when first asked
+    words: dict[int, Counter[str]] = {}  # each unit's text, counted when first asked
     for placed in mentioning:
         text = placed.block.plain.text
         if len(MENTION.findall(text)) >= _ROADMAP:
@@ -156,12 +164,12 @@ def _mention(
         return
     held = set(content_words(sentence))
     manuscript = ctx.manuscript
-    if kind == "section":
-        described = _headed(manuscript, units, typed, held)
-        evidence_kind = "moderate: the sentence holds another section's heading"
-    else:
-        counted = {id(unit): _counted(manuscript, unit, words, placed, sentence) for unit in units if unit.kind == kind}
-        described = _studied(units, typed, held, counted)
+    described = _headed(manuscript, units, typed, held) if kind == "section" else None
+    evidence_kind = "moderate: the sentence holds another section's heading"
+    if described is None:
+        peers = _peers(manuscript, units, typed)
+        counted = {id(unit): _counted(manuscript, unit, words, placed, sentence) for unit in peers}
+        described = _studied(peers, typed, held, counted)
         evidence_kind = f"moderate: the sentence holds another {kind}'s own words"
     if described is None:
         return
@@ -171,6 +179,21 @@ def _mention(
     evidence = Evidence(kind=evidence_kind, reason=f"{kind.title()} {meant.number} holds {what}; {kind.title()} {typed.number} does not")
     related = [ctx.related(heading.file, heading.start, heading.start, f"{kind.title()} {meant.number}")]
     yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence, related=related)
+
+
+def _peers(manuscript: Manuscript, units: list[Unit], typed: Unit) -> list[Unit]:
+    """The units the typed one may be mistaken for: its kind's; for a section, those of its level and lettering, less
+    the sections that preview or review the whole paper (an introduction's words are every section's)."""
+    if typed.kind != "section":
+        return [unit for unit in units if unit.kind == typed.kind]
+    return [
+        unit
+        for unit in units
+        if unit.kind == "section"
+        and unit.number.count(".") == typed.number.count(".")
+        and unit.number[:1].isalpha() == typed.number[:1].isalpha()
+        and (unit is typed or not _OVERVIEW.search(manuscript.sections[unit.sections[0]].title))
+    ]
 
 
 def _headed(manuscript: Manuscript, units: list[Unit], typed: Unit, held: set[str]) -> tuple[Unit, str] | None:

@@ -1,8 +1,9 @@
 """The number LaTeX prints for each figure and table, in reading order.
 
 A float's `\\caption` steps its counter; `\\setcounter{figure}{0}` sets it; a redefined
-`\\thefigure` that prints a letter before the counter (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`,
-a supplement's numbering) prefixes every later number. A kind numbered any other way (per chapter or
+`\\thefigure` that prints a letter or two before the counter, with a mark or none
+(`\\renewcommand{\\thefigure}{S\\arabic{figure}}`, "OA-", "S.", the kernel's `S\\@arabic\\c@figure`: a
+supplement's numbering) prefixes every later number. A kind numbered any other way (per chapter or
 section, a counter added to, `\\captionof`, a continued float) is not numbered here at all.
 """
 
@@ -24,7 +25,8 @@ from .model import FLOAT_BLOCKS, Unprinted, float_type, section_floats
 # Compiled now, as the next: `_change` tells a match apart by `event.re is _SET`.
 _SET = re.compile(r"\\setcounter\s*\{(?P<kind>figure|table)\}\s*\{(?P<value>\d+)\}")
 _PRINTED = re.compile(
-    r"\\(?:re)?newcommand\s*\{?\\the(?P<kind>figure|table)\}?\s*\{(?P<prefix>[A-Za-z]{0,2})\\arabic\s*\{(?P=kind)\}\}"
+    r"\\(?:re)?newcommand\s*\{?\\the(?P<kind>figure|table)\}?\s*\{(?P<prefix>[A-Za-z]{0,2}[-.]?)"
+    r"(?:\\arabic\s*\{(?P=kind)\}|\\@arabic\s*\\c@(?P=kind)\b)\}"
     r"|\\renewcommand\s*\{?\\the(?P<other>figure|table)\b"
 )
 # Numbering the counters here cannot follow: it leaves a kind unnumbered.
