@@ -123,11 +123,14 @@ class _ChunkWalker(FactCollector):
                 self._block(BlockKind.MATH, node, node.nodelist)
             elif isinstance(node, lw.LatexEnvironmentNode):
                 self._flow_environment(node)
-            elif isinstance(node, lw.LatexGroupNode) and _holds(node.nodelist, _PAGE_MATERIAL):
-                # A table or the abstract in the argument of a macro the parser does not know (the author's
-                # `\revised{…}{R2-3}`, IEEEtran's `\IEEEtitleabstractindextext{…}`): material of the page, not a phrase.
+            elif isinstance(node, lw.LatexGroupNode) and (_holds(node.nodelist, _PAGE_MATERIAL) or _holds_heading(node.nodelist)):
+                # A table, the abstract or a heading in the argument of a macro the parser does not know (the
+                # author's `\revised{…}{R2-3}`, IEEEtran's `\IEEEtitleabstractindextext{…}`, pandoc's
+                # `\hypertarget{id}{\section{…}}`): material of the page, not a phrase.
                 self.flush()
                 self.flow(node.nodelist)
+            elif isinstance(node, lw.LatexMacroNode) and node.macroname == "hypertarget" and _group_at(nodes, index + 1):
+                index += 1  # hyperref prints a target's text, never its name
             elif isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.TEX_DEFINITIONS:
                 index = self.tex_definition(node, nodes, index)
             elif isinstance(node, lw.LatexMacroNode) and _boxed_tables(node):
@@ -394,6 +397,19 @@ def _holds_numbers(table: Table) -> bool:
 
 def _holds_table(nodes: list[lw.LatexNode]) -> bool:
     return _holds(nodes, _TABLES)
+
+
+def _holds_heading(nodes: list[lw.LatexNode]) -> bool:
+    """Whether `nodes` hold a sectioning command, within groups too."""
+    return any(
+        (isinstance(node, lw.LatexMacroNode) and node.macroname in cmd.SECTION_LEVELS)
+        or (isinstance(node, lw.LatexGroupNode) and _holds_heading(node.nodelist))
+        for node in nodes
+    )
+
+
+def _group_at(nodes: list[lw.LatexNode], index: int) -> bool:
+    return index < len(nodes) and isinstance(nodes[index], lw.LatexGroupNode)
 
 
 def _holds(nodes: list[lw.LatexNode], environments: frozenset[str]) -> bool:

@@ -323,6 +323,8 @@ def test_units_are_numbered_as_latex_numbers_sections_and_as_titles_number_studi
 
 def test_content_words_leave_out_function_words_and_plurals():
     assert content_words(r"Like in Section 1, the \textbf{High Performers} were defined") == ("high", "performer", "defined")
+    # An address tells where material lies, not what a unit is about.
+    assert content_words("The form is at https://osf.io/v97bp and www.example.org/x, or mail a.b@uni.edu.") == ("form", "mail")
 
 
 def test_levels_below_secnumdepth_are_not_numbered(tmp_path):

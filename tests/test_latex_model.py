@@ -585,3 +585,13 @@ def test_brace_slips_are_the_first_extra_close_and_the_outermost_unclosed_open()
     assert [(offset, "never closed" in message) for offset, message in brace_slips(twice)] == [(1, False), (6, True)]
     # TeX does not count these braces, and neither do we.
     assert brace_slips(r"\{ \verb|}| % }" + "\n" + r"\iffalse } \fi {ok}") == []
+
+
+def test_a_heading_inside_a_hypertarget_is_a_heading():
+    from auditex.latex.parse import parse_chunk
+
+    # pandoc (papaja, R Markdown) wraps every heading in hyperref's target.
+    parsed = parse_chunk("\\hypertarget{study-1}{%\n\\section{Study 1}\\label{study-1}}\n\nWe ran 20 people.\n")
+    assert [heading.title for heading in parsed.headings] == ["Study 1"]
+    assert [block.plain.text for block in parsed.blocks] == ["We ran 20 people."]
+    assert [(label.key, label.kind) for label in parsed.labels] == [("study-1", "section")]

@@ -174,6 +174,10 @@ def _mention(
     if described is None:
         return
     meant, what = described
+    if placed.kind is not BlockKind.CAPTION and meant.holds(placed.section):
+        # Prose within a study that names another is comparing the two ("unlike Study 1, we manipulate …"):
+        # the words it holds of its own study are where it stands. A caption names the study its float shows.
+        return
     heading = manuscript.sections[meant.sections[0]]
     violation = HandNumberOfAnotherUnit(" ".join(mention.group(0).split()), kind, meant.number, what)
     evidence = Evidence(kind=evidence_kind, reason=f"{kind.title()} {meant.number} holds {what}; {kind.title()} {typed.number} does not")

@@ -38,6 +38,8 @@ MENTION = DeferredPattern(
 )
 _WORD = DeferredPattern(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
 _COMMAND = DeferredPattern(r"\\[A-Za-z@]+\*?")
+# A web or mail address: its pieces ("osf", "http") name where material lies, not what a unit is about.
+_ADDRESS = DeferredPattern(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
 # Words any unit may hold: they tell no unit from another.
 _FUNCTION_WORDS = frozenset(
     """
@@ -130,7 +132,7 @@ def _subtree(levels: tuple[int, ...], index: int) -> tuple[int, ...]:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def content_words(text: str) -> tuple[str, ...]:
     """The text's words that may tell one unit from another, lower case and in the singular, commands left out."""
-    words = (word.lower() for word in _WORD.findall(_COMMAND.sub(" ", text)))
+    words = (word.lower() for word in _WORD.findall(_COMMAND.sub(" ", _ADDRESS.sub(" ", text))))
     return tuple(singular(word) for word in words if len(word) > 2 and word not in _FUNCTION_WORDS)
 
 
