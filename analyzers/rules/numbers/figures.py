@@ -22,6 +22,7 @@ from .model import (
     Retired,
     TableCell,
     cell_index,
+    header_key,
     lowest_headers,
     may_quote,
     quote_of,
@@ -56,6 +57,8 @@ def _read(ctx: RuleContext, section: Section) -> list[Figures]:
     for placed, table in section_tables(section):
         numbering, above = column_numbers(table), lowest_headers(table)
         for cell, value in table_values(table):
+            if header_key(cell.text):
+                continue  # "(2,2,Y)" keys its row; its leading 2 is no value
             at = (cell.row, cell.column)
             read.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
     cells = tuple(read)

@@ -200,6 +200,24 @@ def cell_index(tables: tuple[tuple[int, Figures], ...]) -> CellIndex[tuple[int, 
     return index
 
 
+# A row key written with punctuation and no word of two letters ("(2,2,Y)", "k=5", "1/2"): name_words reads
+# nothing of it, so a sentence names it only by writing it whole.
+_KEY = r"[A-Za-z0-9.]+(?:\s*[,=/][ \t]*[A-Za-z0-9.]+)+"
+_ROW_KEY = DeferredPattern(rf"(?<![\w(,=/.])(?:\({_KEY}\)|{_KEY}(?![\w)=,/]))")
+
+
+def row_keys(text: str) -> frozenset[str]:
+    """The punctuated keys `text` writes, spaces dropped and lower-cased: "(2,2,Y)" as "(2,2,y)"."""
+    keys = ("".join(match.group().split()).lower() for match in _ROW_KEY.finditer(text))
+    return frozenset(key for key in keys if any(character.isalpha() for character in key))
+
+
+def header_key(header: str) -> frozenset[str]:
+    """A header that is one punctuated key ("(2,2,Y)") as the word a sentence writing it names (see `row_keys`)."""
+    keys = row_keys(header)
+    return keys if len(keys) == 1 and len(next(iter(keys))) == len("".join(header.split())) else frozenset()
+
+
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.
 # "Mean" before a metric's next word names the metric ("mean absolute error", "mean average precision"), and
 # "mean ± std" names how values are reported: neither speaks of an aggregate.
@@ -352,7 +370,12 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
+        Pointing(
+            frozenset(name_words(sentence)) | row_keys(sentence),
+            referenced_labels(sentence),
+            block_refs(placed.block),
+            frozenset(placed.block.describes),
+        ),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(clause_at(sentence, at))),
