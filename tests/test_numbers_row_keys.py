@@ -1,7 +1,7 @@
 """How a sentence names a row keyed by punctuation ("(2,2,Y)", "k=5"), which has no word to name it by
-(analyzers/rules/numbers/model.py)."""
+(analyzers/rules/numbers/row_keys.py)."""
 
-from auditex.analyzers.rules.numbers.model import header_key, row_keys
+from auditex.analyzers.rules.numbers.row_keys import header_key, row_keys
 
 
 def test_a_sentence_writes_a_key_whole_spaces_aside():

@@ -22,7 +22,6 @@ from .model import (
     Retired,
     TableCell,
     cell_index,
-    header_key,
     lowest_headers,
     may_quote,
     quote_of,
@@ -32,6 +31,7 @@ from .model import (
     table_values,
 )
 from .numbered_columns import column_numbers
+from .row_keys import header_key
 from .table_cell import table_cell
 
 # The rules comparing prose with tables read a section once between them: by the section object, which a

@@ -30,6 +30,7 @@ from ...quantities import (
     rendered,
     spelled,
 )
+from .row_keys import row_keys
 
 DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
@@ -198,24 +199,6 @@ def cell_index(tables: tuple[tuple[int, Figures], ...]) -> CellIndex[tuple[int, 
         for cell in figures.cells:
             index.add((place, cell), cell.rounded, cell.exact)
     return index
-
-
-# A row key written with punctuation and no word of two letters ("(2,2,Y)", "k=5", "1/2"): name_words reads
-# nothing of it, so a sentence names it only by writing it whole.
-_KEY = r"[A-Za-z0-9.]+(?:\s*[,=/][ \t]*[A-Za-z0-9.]+)+"
-_ROW_KEY = DeferredPattern(rf"(?<![\w(,=/.])(?:\({_KEY}\)|{_KEY}(?![\w)=,/]))")
-
-
-def row_keys(text: str) -> frozenset[str]:
-    """The punctuated keys `text` writes, spaces dropped and lower-cased: "(2,2,Y)" as "(2,2,y)"."""
-    keys = ("".join(match.group().split()).lower() for match in _ROW_KEY.finditer(text))
-    return frozenset(key for key in keys if any(character.isalpha() for character in key))
-
-
-def header_key(header: str) -> frozenset[str]:
-    """A header that is one punctuated key ("(2,2,Y)") as the word a sentence writing it names (see `row_keys`)."""
-    keys = row_keys(header)
-    return keys if len(keys) == 1 and len(next(iter(keys))) == len("".join(header.split())) else frozenset()
 
 
 # "On average", "the mean", "overall", "in total": the sentence quotes an aggregate row or column.

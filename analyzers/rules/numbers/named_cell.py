@@ -63,7 +63,8 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
 from .misquote import as_written, comparing, near
-from .model import Figures, Quote, TableCell, clause_at, row_keys
+from .model import Figures, Quote, TableCell, clause_at
+from .row_keys import row_keys
 
 _COMPARING = comparing("respectively")
 
