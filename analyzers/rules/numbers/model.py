@@ -30,6 +30,7 @@ from ...quantities import (
     rendered,
     spelled,
 )
+from .row_keys import row_keys
 
 DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
@@ -352,7 +353,12 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing(frozenset(name_words(sentence)), referenced_labels(sentence), block_refs(placed.block), frozenset(placed.block.describes)),
+        Pointing(
+            frozenset(name_words(sentence)) | row_keys(sentence),
+            referenced_labels(sentence),
+            block_refs(placed.block),
+            frozenset(placed.block.describes),
+        ),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(clause_at(sentence, at))),

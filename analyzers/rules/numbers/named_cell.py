@@ -8,11 +8,16 @@ the number one mistyped digit away from that cell, this rule the number that is 
 cites (else every table of the paper), exactly one cell has its row header named in full by the sentence
 and its column header too (a word of it is enough in a table the sentence cites), each header of at least
 one distinctive word. Without a reference, one of the two headers must be a name ("GSM8K", "ResNet-50"),
-not an ordinary word ("Width"). A cell that opens with words of its own ("O_2 → π*_1 (531.1)") labels its
+not an ordinary word ("Width"). A row keyed by punctuation and no word ("(2,2,Y)", "k=5") is named by
+writing the key whole, and is a name. A cell that opens with words of its own ("O_2 → π*_1 (531.1)") labels its
 number with something the headers do not name, and is not read. A sentence that names one row of the one
-table it (else its paragraph) cites in full, and no column of that table, quotes the one cell of that row
-near its number ("CoT reaches 71.3 (Table 2)" against CoT's accuracy 68.9 beside its time 31.0 s); with two
-cells of the row near it, the sentence names none. A sentence that names several rows, each in a clause of its
+table it (else its paragraph) cites in full, and no cell of it near its number by row and column, quotes the
+one cell of that row near its number, when the number's own clause names no column of that table in full
+("CoT reaches 71.3 (Table 2)" against CoT's accuracy 68.9 beside its time 31.0 s; "(2,2,Y) finds a model in
+160s, but cannot exhaust the size" against its 154 s to one model, the exhaust column being the other clause's);
+with two cells of the row near it, the sentence names none. A whole number quotes a cell only of a table its
+sentence cites, as in NUM001, and only when it counts nothing: a unit may follow it ("160s", "154 ms"), a
+word or a macro may not ("45 \\metaworld tasks"). A sentence that names several rows, each in a clause of its
 own ("Direct prompting scores 61.4 on StrategyQA, while CoT reaches 71.2"; clauses end at ";", ":", ", and",
 ", but", "while", "whereas"), ties each number to the row its own clause names; a clause that names two of the
 rows ties none.
@@ -59,6 +64,7 @@ from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
 from .misquote import as_written, comparing, near
 from .model import Figures, Quote, TableCell, clause_at
+from .row_keys import row_keys
 
 _COMPARING = comparing("respectively")
 
@@ -117,6 +123,8 @@ IN_CLAUSE = {
 ABSTRACT = "weak: abstract, the paper's own method's row, column named in the number's sentence, another value"
 # An abstract's sentence that may give another method's result: it cites, or speaks of prior work or baselines.
 _OTHERS = DeferredPattern(r"\\cite|\b(?:prior|previous|existing|baselines?|competing|state[- ]of[- ]the[- ]art|sota)\b", re.IGNORECASE)
+# What a whole number counts: a word of four letters or more, or a macro other than a unit's, after it.
+_COUNTED = DeferredPattern(r"\s*(?:\\(?!unit\b|si\b|SI\b)[A-Za-z]+|[A-Za-z]{4,})")
 # Where a clause that names its own row ends: "A reaches 89.8 on X, and B 84.0", "A …; B …", "A …, while B …".
 _ROW_CLAUSE_END = DeferredPattern(r"[;:]|,\s+(?:and|but|while|whereas)\b|\s\b(?:while|whereas)\b")
 
@@ -148,15 +156,18 @@ def _named_cell(quote: Quote, cells: TableCells, printed: Callable[[str], str]) 
     ]
     kind = CITED if cited else UNCITED
     discussed = cells.cited(quote.pointing)  # by the sentence, else by its paragraph
-    if not named and len(discussed) == 1:
-        named, kind = _near_in_named_row(quote, cells.by_table[discussed[0]]), ROW_ONLY
+    clause = _clause_words(quote, printed)
+    if not any(_near(quote, cell) for cell in named) and len(discussed) == 1:
+        named, kind = _near_in_named_row(quote, cells.by_table[discussed[0]], clause), ROW_ONLY
     elif len(named) > 1:
-        named, kind = _in_own_clause(quote, named, printed), IN_CLAUSE[kind]
+        named, kind = [cell for cell in named if named_share(clause, cell.row_words) == 1], IN_CLAUSE[kind]
     if len(named) != 1:
         return None
     cell = named[0]
     if (kind == UNCITED and not cell.named) or _LABELLED.match(cell.text):
         return None
+    if not (quote.decimals or quote.percent) and (cell.label not in quote.pointing.refs or _counts(quote)):
+        return None  # a whole number quotes a cell only of a table its sentence cites, as in NUM001, and counts nothing
     written = _as_written(quote, cell)
     if written is None:
         return None
@@ -164,23 +175,37 @@ def _named_cell(quote: Quote, cells: TableCells, printed: Callable[[str], str]) 
     return _Named(cell, spelled(value, places), places, kind)
 
 
-def _in_own_clause(quote: Quote, named: list[TableCell], printed: Callable[[str], str]) -> list[TableCell]:
-    """Of the cells whose rows the sentence names, those whose row the number's own clause names (through the
-    author's macros as the sentence's words are): "A reaches 89.8 on X, and B 84.0" quotes A's cell with 89.8."""
+def _clause_words(quote: Quote, printed: Callable[[str], str]) -> frozenset[str]:
+    """The words of the number's own clause (through the author's macros, as the sentence's words are): "A reaches
+    89.8 on X, and B 84.0" names A in the clause of 89.8."""
     at = len(" ".join(quote.before.split()))  # the sentence is kept with its spaces collapsed
     clause = clause_at(quote.sentence, at, _ROW_CLAUSE_END)
-    words = rendered(frozenset(name_words(clause)), clause, printed)
-    return [cell for cell in named if named_share(words, cell.row_words) == 1]
+    return rendered(frozenset(name_words(clause)) | row_keys(clause), clause, printed)
 
 
-def _near_in_named_row(quote: Quote, table: list[TableCell]) -> list[TableCell]:
-    """The cells near the number in the one row of the table the sentence names in full, when it names no
-    column of it: "CoT reaches 71.3 (Table 2)" quotes CoT's one cell of that size."""
+def _counts(quote: Quote) -> bool:
+    """A whole number before a word or a macro ("45 \\metaworld tasks", "128 genes"), which it counts; not before a
+    unit ("160s", "154 ms", "160 \\unit{s}")."""
+    at = quote.sentence.find(quote.text, len(" ".join(quote.before.split())))
+    return at >= 0 and bool(_COUNTED.match(quote.sentence, at + len(quote.text)))
+
+
+def _near(quote: Quote, cell: TableCell) -> bool:
+    """The number lies near the cell's value as the sentence would write it."""
+    written = _as_written(quote, cell)
+    return written is not None and near(quote.value, written[0])
+
+
+def _near_in_named_row(quote: Quote, table: list[TableCell], clause: frozenset[str]) -> list[TableCell]:
+    """The cells near the number in the one row of the table the sentence names in full, when the number's own
+    clause names no column of it in full: "CoT reaches 71.3 (Table 2)" quotes CoT's one cell of that size, and
+    "(2,2,Y) finds a model in 160 s, but cannot exhaust the size" its time to one model, not the exhaust column
+    the other clause names."""
     words = quote.pointing.words
     rows = {cell.row_words for cell in table if cell.row_words and named_share(words, cell.row_words) == 1}
-    if len(rows) != 1 or any(words & cell.column_words for cell in table):
+    if len(rows) != 1 or any(named_share(clause, cell.column_words) == 1 for cell in table):
         return []
-    return [cell for cell in table if cell.row_words in rows and (written := _as_written(quote, cell)) and near(quote.value, written[0])]
+    return [cell for cell in table if cell.row_words in rows and _near(quote, cell)]
 
 
 def _abstract_cell(quote: Quote, cells: TableCells) -> _Named | None:
@@ -206,7 +231,7 @@ def _misquote(quote: Quote, cells: TableCells, printed: Callable[[str], str], in
     """The cell the number misquotes, if the sentence names it (in the abstract, the paper's own method's cell its
     sentence names a column of) and no cell it ties to holds the number (in the abstract, no cell at all)."""
     found = _named_cell(quote, cells, printed)
-    if found is None and in_abstract:
+    if found is None and in_abstract and (quote.decimals or quote.percent):
         found = _abstract_cell(quote, cells)
     if found is None:
         return None
@@ -234,7 +259,7 @@ def _misquotes(ctx: RuleContext, cells: TableCells, place: int, section: Section
         return
     for quote in part[0].quotes:
         ctx.spend(1)
-        if quote.role is not Role.VALUE or not (quote.decimals or quote.percent) or _COMPARING.search(quote.sentence):
+        if quote.role is not Role.VALUE or _COMPARING.search(quote.sentence):
             continue
         found = _misquote(quote, cells, ctx.index.printed, section.kind is SectionKind.ABSTRACT)
         if found is not None:

@@ -12,6 +12,7 @@ from ....latex.printed_macros import MACRO_CALL
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
 from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
+from .row_keys import header_key
 
 
 def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
@@ -82,9 +83,10 @@ def _named(printed: str) -> str:
 @lru_cache(maxsize=4096)
 def _header(text: str) -> _Header:
     """Read once per header text: every cell of a row or column asks."""
+    key = header_key(text)  # "(2,2,Y)": a key of no words, named by being written whole, and a name
     return _Header(
-        frozenset(name_words(text)),
-        bool(NAME_LIKE.search(text)),
+        frozenset(name_words(text)) or key,
+        bool(key or NAME_LIKE.search(text)),
         bool(AVERAGED.match(text)),
         bool(CHANGE_HEADER.search(text)),
         bool(SPREAD.search(text)),

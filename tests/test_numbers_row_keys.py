@@ -1,0 +1,24 @@
+"""How a sentence names a row keyed by punctuation ("(2,2,Y)", "k=5"), which has no word to name it by
+(analyzers/rules/numbers/row_keys.py)."""
+
+from auditex.analyzers.rules.numbers.row_keys import header_key, row_keys
+
+
+def test_a_sentence_writes_a_key_whole_spaces_aside():
+    assert row_keys("A notable example is (2,2,Y) for models of size 9") == {"(2,2,y)"}
+    assert row_keys("with k = 5 and (0, 1, N) both") == {"k=5", "(0,1,n)"}
+
+
+def test_numbers_alone_are_no_key():
+    assert row_keys("in 2019, 2020 and 1/2 of the (0.5, 0.3) cases") == frozenset()
+
+
+def test_a_key_inside_a_call_or_a_word_is_no_key():
+    assert row_keys("f(2,2,Y) and x(a,b)") == frozenset()
+
+
+def test_a_header_is_a_key_only_when_it_is_one_key_whole():
+    assert header_key("(2,2,Y)") == {"(2,2,y)"}
+    assert header_key("d=3, t=100") == {"d=3,t=100"}
+    assert header_key("(2,2,Y) run") == frozenset()
+    assert header_key("Width") == frozenset()
