@@ -485,3 +485,4 @@ def test_shares_the_remaining_one_completes_add_up_to_all():
 def test_a_base_or_a_bound_makes_shares_of_something_else():
     assert remaining_shares("Of the 200 users, 70% were men and the remaining 25% women.") == ()
     assert remaining_shares("Over 70% passed and the remaining 20% failed.") == ()
+    assert remaining_shares("Accuracy rose from 85% to 90%, and the remaining 10% are errors.") == ()

@@ -317,9 +317,15 @@ def parts_of_wholes(text: str) -> tuple[PartsOfWhole, ...]:
 # Shares that "the remaining" one completes to all of a whole: "1% labeled as cancer-positive and the remaining 99%
 # as cancer-negative", "around 60% are solved by both, 20% only by A, and the remaining 20% only by B". Every number
 # of the sentence is one of its shares, so that no base or count makes one a share of something else; a bound
-# ("over 20%") is no part.
+# ("over 20%") is no part, and shares a change or a range joins ("from 85% to 90%") are values, not parts.
 _REMAINING_SHARE = DeferredPattern(
     r"\b(?:the\s+)?(?:remaining|rest\s*\(|other)\s*(?:about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?" + NUMBER + PERCENT_SIGN,
+    re.IGNORECASE,
+)
+# Words between the shares that make them values of a change or a range, or a share of a share: not parts of one whole.
+_NOT_PARTS = DeferredPattern(
+    r"\b(?:to|from|than|vs|versus|compared|between|increas\w*|decreas\w*|improv\w*|reduc\w*|drop\w*|ris(?:e|es|ing)|rose|fell|points?)\b"
+    r"|%\s*(?:-|–|--)|%\s+of\s+(?:the\s+)?(?:remaining|other|rest)",
     re.IGNORECASE,
 )
 _SHARE_BOUND = DeferredPattern(r"(?:over|more\s+than|less\s+than|under|at\s+(?:least|most)|up\s+to|>|<|≥|≤)\s*$", re.IGNORECASE)
@@ -344,7 +350,9 @@ def remaining_shares(text: str) -> tuple[PartsOfWhole, ...]:
         last = Written.read(remaining)
         if len(parts) < 2 or parts[-1].start != last.start or not all(_PERCENT_AFTER.match(text, part.end) for part in parts):
             continue
-        if any(_SHARE_BOUND.search(text, max(0, part.start - 12), part.start) for part in parts):
+        if any(part.value > 100 or _SHARE_BOUND.search(text, max(0, part.start - 12), part.start) for part in parts):
+            continue
+        if _NOT_PARTS.search(text, parts[0].end, remaining.start()):
             continue
         hedged = sum(part.value for part in parts if _SHARE_HEDGE.search(text, max(0, part.start - 14), part.start))
         whole = Written(100.0, 0, parts[0].start, parts[0].start)
