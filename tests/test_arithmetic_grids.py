@@ -26,3 +26,15 @@ def test_a_range_counts_both_ends_or_one():
 def test_a_range_beside_other_numbers_is_not_read():
     assert _read("There are 4 runs and 12 seeds, from 1 to 12 in steps of 1") == []
     assert _read("There are 5 levels from 0 to 1 in steps of 0.3") == []  # the step does not divide the range
+
+
+def test_a_total_is_the_count_per_unit_times_the_units():
+    sentence = "There are {} total cases, resulting from 10 observations of 3,147 counties."
+    assert _read(sentence.format("31,470")) == [(31470, (31470,), True)]
+    assert _read(sentence.format("34,683")) == [(34683, (31470,), False)]
+    assert _read("a total of 120 runs, 5 seeds for each of 24 settings") == [(120, (120,), True)]
+
+
+def test_a_share_or_a_third_number_is_no_count_per_unit():
+    assert _read("We kept 10 of the 3,147 counties, 500 cases in total.") == []
+    assert _read("There are 34,683 total cases from 10 observations of 3,147 counties in 2 waves.") == []

@@ -16,7 +16,7 @@ from auditex.analyzers.rules.arithmetic.columns import (
     share_fits,
     step_fits,
 )
-from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, shares, stated_changes, stated_factors
+from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, remaining_shares, shares, stated_changes, stated_factors
 from auditex.analyzers.rules.arithmetic.pooled import pooled_rows
 from auditex.analyzers.rules.tables.model import Grid
 from auditex.latex.model import Cell, Table
@@ -471,3 +471,18 @@ def test_percentages_listed_as_parts_of_one_noun_are_read_as_shares_of_one_whole
         "11% drivers are solo drivers, 35% share a cab",
     ):
         assert listed_shares(rates) == (), rates
+
+
+def test_shares_the_remaining_one_completes_add_up_to_all():
+    text = "a test set with 1% labeled positive and the remaining {}% labeled negative."
+    assert [split.recomputes() for split in remaining_shares(text.format(99))] == [True]
+    assert [split.recomputes() for split in remaining_shares(text.format(89))] == [False]
+    hedged = "Around 60% are solved by both, 20% only by A, and the remaining {}% only by B."
+    assert [split.recomputes() for split in remaining_shares(hedged.format(20))] == [True]
+    assert [split.recomputes() for split in remaining_shares(hedged.format(30))] == [False]
+
+
+def test_a_base_or_a_bound_makes_shares_of_something_else():
+    assert remaining_shares("Of the 200 users, 70% were men and the remaining 25% women.") == ()
+    assert remaining_shares("Over 70% passed and the remaining 20% failed.") == ()
+    assert remaining_shares("Accuracy rose from 85% to 90%, and the remaining 10% are errors.") == ()

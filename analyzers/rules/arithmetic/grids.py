@@ -1,10 +1,12 @@
 """Counts a sentence states for a grid it spells out, read so that they can be recounted.
 
 A design is often given twice: as a count ("120 synthetic datasets", "a total of 33 poses") and as
-the grid that makes it up, a product of factors ("(3 DAGs x 4 sample sizes x 10 CPTs)") or a
-range walked in steps ("from -90° to +90° with step size 5.625°"). The count must be the product,
-or the number of points of the range (stated in a sentence with no other number): both ends counted, or one of them (authors differ on
-whether "from 10 to 80 in steps of 10" holds 8 values or 7).
+the grid that makes it up, a product of factors ("(3 DAGs x 4 sample sizes x 10 CPTs)"), a count
+per unit and the units in words ("34,683 total cases, resulting from 10 observations of 3,147
+counties") or a range walked in steps ("from -90° to +90° with step size 5.625°"). The count must
+be the product, or the number of points of the range (stated in a sentence with no other number):
+both ends counted, or one of them (authors differ on whether "from 10 to 80 in steps of 10" holds
+8 values or 7).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from functools import lru_cache
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
-from .model import NUMBER, Written
+from .model import NUMBER, Written, is_year
 
 _TIMES = r"\s*(?:x|×|\\times|\*)\s*"
 _NAMING = r"(?:\s+(?!x\b)[A-Za-z][\w-]*){1,3}"  # the words that name what a factor counts: "sample sizes"
@@ -40,6 +42,20 @@ _COUNT = DeferredPattern(
 )
 
 
+# A total and, in the same sentence and nothing else numbered, a count per unit and the units in words: "There are
+# 34,683 total cases, resulting from 10 observations of 3,147 counties", "a total of 120 runs, 5 seeds for each of 24
+# settings". What each unit has is named by a plural noun ("observations"): "10 of 3,147 counties" is a share, and
+# "out of" never a product.
+_TOTAL = DeferredPattern(
+    r"\b(?:a\s+total\s+of|in\s+total|totall?ing)\s+" + NUMBER + r"|" + NUMBER + r"(?=(?:\s+[A-Za-z][\w-]*){0,2}?\s+(?:in\s+)?total\b)",
+    re.IGNORECASE,
+)
+_PER_UNIT = DeferredPattern(
+    NUMBER + r"(?:\s+(?!out\b)[A-Za-z][\w-]*){1,3}?(?<=s)\s+(?:of|(?:for|from|in|on)\s+each\s+of)\s+(?:the\s+|all\s+)?" + NUMBER + _NAMING,
+    re.IGNORECASE,
+)
+
+
 @record(slots=True)
 class StatedGrid:
     """A count, and what the grid it describes gives: a product of factors, or the points of a range."""
@@ -49,6 +65,7 @@ class StatedGrid:
     end: int
     counts: tuple[int, ...]  # the counts the grid allows (a range: with both ends, or one)
     how: str  # "3 × 4 × 10", "from -90 to 90 in steps of 5.625"
+    per_unit: bool = False  # a count per unit and the units, in words ("10 observations of 3,147 counties")
 
     def recounts(self) -> bool:
         return round(self.count.value) in self.counts
@@ -57,7 +74,7 @@ class StatedGrid:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stated_grids(sentence: str) -> tuple[StatedGrid, ...]:
     """The products and stepped ranges the sentence states beside a count of the grid they make."""
-    return (*_products(sentence), *_ranges(sentence))
+    return (*_products(sentence), *_per_unit_products(sentence), *_ranges(sentence))
 
 
 def _products(sentence: str) -> list[StatedGrid]:
@@ -73,6 +90,26 @@ def _products(sentence: str) -> list[StatedGrid]:
         for factor in factors:
             product *= int(factor.value)
         found.append(StatedGrid(count, match.start(3), match.end(3), (product,), " × ".join(f"{factor.value:g}" for factor in factors)))
+    return found
+
+
+def _per_unit_products(sentence: str) -> list[StatedGrid]:
+    if "total" not in sentence.lower():
+        return []
+    totals = [Written.read(total, 1) if total.group(1) else Written.read(total, 3) for total in _TOTAL.finditer(sentence)]
+    numbers = [Written.read(number) for number in _FACTOR.finditer(sentence)]
+    if len(totals) != 1 or len(numbers) != 3:
+        return []  # one total and its two factors alone: with other numbers, which ones make it is open
+    total = totals[0]
+    found = []
+    for match in _PER_UNIT.finditer(sentence):
+        each, units = Written.read(match, 1), Written.read(match, 3)
+        if match.start() <= total.start < match.end() or any(number.decimals for number in (total, each, units)):
+            continue
+        if min(each.value, units.value) < 2 or total.value < max(each.value, units.value) or is_year(each) or is_year(units):
+            continue
+        how = f"{each.value:g} × {units.value:g}"
+        found.append(StatedGrid(total, match.start(), match.end(), (int(each.value * units.value),), how, per_unit=True))
     return found
 
 

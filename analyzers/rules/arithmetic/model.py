@@ -266,10 +266,13 @@ _REMAINING_WORD = DeferredPattern(r"(?:remaining|other|rest)\s+(?:of\s+the\s+)?\
 class PartsOfWhole:
     whole: Written
     parts: tuple[Written, ...]
+    percent: bool = False  # shares of all of something: the whole is 100%, not written
+    hedged: float = 0.0  # what the parts hedged ("around 60%") add up to: each within a tenth of itself
 
     def recomputes(self) -> bool:
         total = sum(part.value for part in self.parts)
-        return abs(total - self.whole.value) <= self.whole.slack + sum(part.slack for part in self.parts)
+        allowance = self.whole.slack + sum(part.slack for part in self.parts) + ESTIMATE_SPREAD * self.hedged
+        return abs(total - self.whole.value) <= allowance
 
 
 _OF_THESE = DeferredPattern(r"\b(?:of|among)\s+(?:these|those)\s+([A-Za-z][\w-]*)", re.IGNORECASE)
@@ -308,6 +311,52 @@ def parts_of_wholes(text: str) -> tuple[PartsOfWhole, ...]:
         if len(counts) != 1:
             continue  # one part before "the remaining": anything else is not a plain partition
         found.append(PartsOfWhole(whole, (counts[0], Written.read(remaining))))
+    return tuple(found)
+
+
+# Shares that "the remaining" one completes to all of a whole: "1% labeled as cancer-positive and the remaining 99%
+# as cancer-negative", "around 60% are solved by both, 20% only by A, and the remaining 20% only by B". Every number
+# of the sentence is one of its shares, so that no base or count makes one a share of something else; a bound
+# ("over 20%") is no part, and shares a change or a range joins ("from 85% to 90%") are values, not parts.
+_REMAINING_SHARE = DeferredPattern(
+    r"\b(?:the\s+)?(?:remaining|rest\s*\(|other)\s*(?:about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?" + NUMBER + PERCENT_SIGN,
+    re.IGNORECASE,
+)
+# Words between the shares that make them values of a change or a range, or a share of a share: not parts of one whole.
+_NOT_PARTS = DeferredPattern(
+    r"\b(?:to|from|than|vs|versus|compared|between|increas\w*|decreas\w*|improv\w*|reduc\w*|drop\w*|ris(?:e|es|ing)|rose|fell|points?)\b"
+    r"|%\s*(?:-|–|--)|%\s+of\s+(?:the\s+)?(?:remaining|other|rest)",
+    re.IGNORECASE,
+)
+_SHARE_BOUND = DeferredPattern(r"(?:over|more\s+than|less\s+than|under|at\s+(?:least|most)|up\s+to|>|<|≥|≤)\s*$", re.IGNORECASE)
+_SHARE_HEDGE = DeferredPattern(r"(?:about|around|approximately|roughly|nearly|almost|~|\\sim)\s*$", re.IGNORECASE)
+_PERCENT_AFTER = DeferredPattern(PERCENT_SIGN, re.IGNORECASE)
+_SENTENCE_END = DeferredPattern(r"\.(?:\s+[A-Z]|\s*$)")
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def remaining_shares(text: str) -> tuple[PartsOfWhole, ...]:
+    """Percentages a sentence completes with "the remaining P%" to all of its whole, each sentence whose numbers
+    are all these shares, the remaining one last."""
+    if not may_write_percent(text):
+        return ()
+    found = []
+    for remaining in _REMAINING_SHARE.finditer(text):
+        starts = [match.end() for match in _SENTENCE_START.finditer(text, 0, remaining.start())]
+        start = starts[-1] - 1 if starts else 0
+        end = _SENTENCE_END.search(text, remaining.end())
+        numbers = list(_NUMBER.finditer(text, start, end.start() if end else len(text)))
+        parts = [Written.read(number) for number in numbers]
+        last = Written.read(remaining)
+        if len(parts) < 2 or parts[-1].start != last.start or not all(_PERCENT_AFTER.match(text, part.end) for part in parts):
+            continue
+        if any(part.value > 100 or _SHARE_BOUND.search(text, max(0, part.start - 12), part.start) for part in parts):
+            continue
+        if _NOT_PARTS.search(text, parts[0].end, remaining.start()):
+            continue
+        hedged = sum(part.value for part in parts if _SHARE_HEDGE.search(text, max(0, part.start - 14), part.start))
+        whole = Written(100.0, 0, parts[0].start, parts[0].start)
+        found.append(PartsOfWhole(whole, tuple(parts), percent=True, hedged=hedged))
     return tuple(found)
 
 
