@@ -6,7 +6,7 @@ import pytest
 from helpers import document, rule_findings
 
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import explained_twins, transposed
+from auditex.analyzers.rules.notation.model import explained_twins, renamed_bound_symbols, transposed
 
 
 @pytest.mark.parametrize(
@@ -79,3 +79,23 @@ def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str,
 )
 def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(display: str, key: str, twins: list[tuple[str, str]]) -> None:
     assert [(explained, displayed) for _, _, explained, displayed in explained_twins(display, key)] == twins
+
+
+@pytest.mark.parametrize(
+    ("display", "renamed"),
+    [
+        (r"\pi_t(\theta) \simeq \sum\limits_{n=1}^N w^i \delta(\theta^i)", [("n", "i")]),
+        (r"q(\cdot) = \sum_k \alpha_j t_\nu(\cdot; \mu_j, \Sigma_j)", [("k", "j")]),
+        (r"\sum_{(\bs{p}^j,\bs{n}^j)\in P_v} |g(\bs{p}^j_v, z) - d^j|", [(r"\bs{n}^j", "d^j")]),
+        # The term ends at its relation: an index of the other side is not the term's.
+        (r"\min_{m \in [M]} \sum_{t=0}^\infty \gamma^n R_n^m \leq \min_{m \in [M]} B^m_i(k)", [("t", "n")]),
+        (r"\sum_{i=1}^n x_i + \sum_{(x_i, y_i) \in D} \ell(x_i, y_i)", []),
+        (r"L_j = \sum_{i=1}^n w_{ij}", []),  # written inside a pair of indices
+        (r"\sum_{i=1}^L Z_p \mathbb{E}_{p(z)}[f(z)]", []),  # p is applied: a name, not an index
+        (r"S = \sum_{k=1}^K a_j b^m", []),  # two unbound indices: which one was meant is unknown
+        (r"\sum_{i=1}^N c = N c", []),  # a constant summed: no other index in its place
+        (r"\sum_{i=1}^N x_i % \sum_{k=1}^N y_j", []),  # a comment is no formula
+    ],
+)
+def test_a_bound_symbol_the_formula_never_writes_names_the_unbound_one_in_its_place(display: str, renamed: list[tuple[str, str]]) -> None:
+    assert [(found.bound, found.written) for found in renamed_bound_symbols(display)] == renamed
