@@ -75,10 +75,22 @@ def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str,
         # One letter changed, not lost or added; and an index subscript is not a name.
         ("y = a_ijmn x,", "where U_ijmn is the coupling.", []),
         ("IPA(t) = 1-BS_model(t)BS_null(t),", "The scores BS_model and S_null are reported.", []),  # not a key
+        # An indexed letter the key names as its subject, under another letter of the display's alphabet.
+        (
+            "q(·) = ∑_k α_j t_δ(·; μ_j, Σ_j),",
+            "where ω_j are mixture weights, μ_j is a location parameter and Σ_j is the scale.",
+            [("ω_j", "α_j")],
+        ),
+        ("q(·) = ∑_k α_j t_δ(·; μ_j, Σ_j),", "where α_j are mixture weights and μ_j, Σ_j the location and scale.", []),
+        ("g_S = 4π a_S/M,", "where a_S is the scattering length.", []),  # written in the display
+        ("y = ∑_j α_j x_j + β_j,", "where ω_j are the weights.", []),  # two Greek letters indexed j: which one is unknown
+        ("y = ∑_j α_j x_j,", "where ω_j = 2 α_j are the weights.", []),  # the key writes α_j: ω_j is a further symbol
+        ("y = ∑_j α_j x_j,", "where x_j is the input and ω_j are the weights.", [("ω_j", "α_j")]),
+        ("y = ∑_j α_j x_j,", "where a_j are the weights.", []),  # a Latin letter is as often a further symbol
     ],
 )
 def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(display: str, key: str, twins: list[tuple[str, str]]) -> None:
-    assert [(explained, displayed) for _, _, explained, displayed in explained_twins(display, key)] == twins
+    assert [(twin.explained, twin.displayed) for twin in explained_twins(display, key)] == twins
 
 
 @pytest.mark.parametrize(
