@@ -12,7 +12,7 @@ from typing import NamedTuple
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Prefix
 
-from ....latex.conditionals import NEVER
+from ....latex.conditionals import NEVER, group_end
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import JOINING_WORDS
 from ....latex.manuscript import PlacedBlock, SourceRun
@@ -480,16 +480,6 @@ def _indexed(text: str) -> tuple[str, str] | None:
     return "".join(ch for ch in match.group("symbol") if ch not in "{} \t\n"), match.group("braced") or match.group("bare")
 
 
-def _group_end(text: str, start: int) -> int:
-    """The end of the brace group whose content starts at `start` (just after its `{`); -1 when unclosed."""
-    depth = 1
-    for position in range(start, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[position], 0)
-        if depth == 0:
-            return position
-    return -1
-
-
 def _term_end(text: str, start: int) -> int:
     """Where the term from `start` ends: its first relation or alignment at depth 0, or the group around it closing."""
     depth = 0
@@ -526,9 +516,10 @@ def _bindings(text: str) -> list[_Binding]:
         if letter := binder.group("letter"):  # "\\sum_k"
             bindings.append(_Binding(binder.end(), over_index, (_Bound(binder.end() - 1, binder.end(), letter, letter, ""),)))
             continue
-        end = _group_end(text, binder.end())
-        if end < 0:
+        closed = group_end(text, binder.end() - 1)
+        if closed is None:
             continue
+        end = closed - 1  # the binding's closing brace
         upper = _UPPER_LIMIT.match(text, end + 1)  # the upper limit is no part of the term
         after = upper.end() if upper else end + 1
         if (index := _INDEX_BOUND.match(text[:end], binder.end())) is not None:
