@@ -6,7 +6,7 @@ import pytest
 from helpers import document, rule_findings
 
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import explained_twins, renamed_bound_symbols, transposed
+from auditex.analyzers.rules.notation.model import explained_twins, formulas, renamed_bound_symbols, transposed
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,15 @@ def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(di
         (r"S = \sum_{k=1}^K a_j b^m", []),  # two unbound indices: which one was meant is unknown
         (r"\sum_{i=1}^N c = N c", []),  # a constant summed: no other index in its place
         (r"\sum_{i=1}^N x_i % \sum_{k=1}^N y_j", []),  # a comment is no formula
+        (r"\{x^t\}_{k=0}^{T-1}", [("k", "t")]),  # a set's index never written in its members
+        (r"\{x^t\}_{t=0}^{T-1} \cup \{\mathbf{x}_i\}_{i \in [N]}", []),
     ],
 )
 def test_a_bound_symbol_the_formula_never_writes_names_the_unbound_one_in_its_place(display: str, renamed: list[tuple[str, str]]) -> None:
     assert [(found.bound, found.written) for found in renamed_bound_symbols(display)] == renamed
+
+
+def test_a_paragraphs_formulas_are_its_inline_math_and_a_display_is_one() -> None:
+    paragraph = r"from $\{x^t\}_{k=0}^{T-1}$ and \(a_i\), at \$5 % $b_j$"
+    assert list(formulas(paragraph, displayed=False)) == [(6, r"\{x^t\}_{k=0}^{T-1}"), (33, "a_i")]
+    assert list(formulas(r"\sum_i x_i", displayed=True)) == [(0, r"\sum_i x_i")]

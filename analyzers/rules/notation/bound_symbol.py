@@ -1,11 +1,13 @@
-"""NOT011: a symbol a displayed sum, product or expectation binds, renamed in the formula under it.
+"""NOT011: a symbol a sum, product, set or expectation binds, renamed in what it binds.
 
 ## How it decides
-A display's bindings are read from its LaTeX: an index under a sum, product or union ("\\sum_{n=1}^N",
-"\\sum_{k \\in K}", "\\sum_k"), and indexed symbols under any binding operator, alone or as a tuple
-("\\sum_{(\\bs{p}^j, \\bs{n}^j) \\in P_v}", "\\mathbb{E}_{x_i \\sim D}"). A bound symbol is flagged when the
-display never writes it after its binding, while the term under the operator (up to its first relation
-or alignment mark) writes, in its place, exactly one symbol of its kind that nothing in the display binds:
+A formula's bindings are read from its LaTeX (a display whole, and each inline formula of prose,
+captions and algorithms): an index under a sum, product or union ("\\sum_{n=1}^N", "\\sum_{k \\in K}",
+"\\sum_k"), the index of a set ("\\{x^t\\}_{t=0}^{T-1}"), and indexed symbols under any binding operator,
+alone or as a tuple ("\\sum_{(\\bs{p}^j, \\bs{n}^j) \\in P_v}", "\\mathbb{E}_{x_i \\sim D}"). A bound symbol is
+flagged when the formula never writes it after its binding (a set: in its members), while the term under
+the operator (up to its first relation or alignment mark; a set: its members) writes, in its place,
+exactly one symbol of its kind that nothing in the formula binds:
 for an index, a letter in a sub- or superscript ("\\sum_{n=1}^N w^i \\delta(\\theta^i)"); for an indexed
 symbol, another symbol with its index ("d^j" beside the bound "\\bs{n}^j"). A letter the display also
 writes outside any script, or applies ("Z_p … p(z)"), is a name rather than an index, and a term that
@@ -16,13 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ....latex.manuscript import Section
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import renamed_bound_symbols
+from .model import formulas, renamed_bound_symbols
+
+# Displays whole; the inline formulas of prose, captions and algorithms ("\\{x^t\\}_{t=0}^{T-1}").
+_READ = (BlockKind.MATH, BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION, BlockKind.ALGORITHM)
 
 
 @violation_type
@@ -32,7 +37,7 @@ class BoundSymbolRenamed(Violation):
 
     @property
     def message(self) -> str:
-        return f"the display binds {self.bound} but never writes it; the formula under it writes {self.written}, which nothing binds"
+        return f"the formula binds {self.bound} but never writes it; it writes {self.written} in its place, which nothing binds"
 
     @property
     def identity(self) -> str:
@@ -42,9 +47,9 @@ class BoundSymbolRenamed(Violation):
 @rule("NOT011", "bound-symbol-renamed", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
 def bound_symbol_renamed(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
-    Flags a symbol that a displayed sum, product or expectation binds and its formula never writes,
-    where the formula writes another, unbound symbol in its place: "\\sum_{n=1}^N w^i \\delta(\\theta^i)",
-    or a sum over "(\\bs{p}^j, \\bs{n}^j) \\in P_v" whose term writes d^j.
+    Flags a symbol that a sum, product, set or expectation binds and its formula never writes, where
+    the formula writes another, unbound symbol in its place: "\\sum_{n=1}^N w^i \\delta(\\theta^i)",
+    "\\{x^t\\}_{k=0}^{T-1}", or a sum over "(\\bs{p}^j, \\bs{n}^j) \\in P_v" whose term writes d^j.
 
     ## Why is this bad?
     The sum's index no longer runs over the term: as written, the term is a constant added N times,
@@ -68,14 +73,19 @@ def bound_symbol_renamed(ctx: RuleContext, section: Section) -> Iterator[Finding
     "moderate: a bound symbol the formula never writes, an unbound one in its place".
     """
     for placed in section.blocks:
-        if placed.block.kind is not BlockKind.MATH:
+        if placed.block.kind not in _READ:
             continue
         latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
-        for renamed in renamed_bound_symbols(latex):
-            evidence = Evidence(
-                kind="moderate: a bound symbol the formula never writes, an unbound one in its place",
-                reason=f"the display binds {renamed.bound} and never writes it after; its term writes {renamed.written}, bound nowhere in it",
-            )
-            violation = BoundSymbolRenamed(renamed.bound, renamed.written)
-            start = placed.block.start + renamed.start
-            yield ctx.flag(violation, placed.file, start, start + renamed.end - renamed.start, evidence=evidence)
+        for offset, formula in formulas(latex, placed.block.kind is BlockKind.MATH):
+            yield from _flag(ctx, placed, offset, formula)
+
+
+def _flag(ctx: RuleContext, placed: PlacedBlock, offset: int, formula: str) -> Iterator[Finding]:
+    for renamed in renamed_bound_symbols(formula):
+        evidence = Evidence(
+            kind="moderate: a bound symbol the formula never writes, an unbound one in its place",
+            reason=f"the formula binds {renamed.bound} and never writes it after; what it binds writes {renamed.written}, bound nowhere in it",
+        )
+        violation = BoundSymbolRenamed(renamed.bound, renamed.written)
+        start = placed.block.start + offset + renamed.start
+        yield ctx.flag(violation, placed.file, start, start + renamed.end - renamed.start, evidence=evidence)

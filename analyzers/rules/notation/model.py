@@ -469,6 +469,12 @@ _NOT_SYMBOLS = DeferredPattern(r"\\(?:text\w*|mathrm|operatorname|mbox|label|tag
 _COMMENT = DeferredPattern(r"(?<!\\)%[^\n]*")
 _LONE_LETTER = DeferredPattern(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
 _APPLIED = DeferredPattern(r"\s*\(")
+# A set of indexed members: "\\{x^t\\}_{t=0}^{T-1}", "\\{\\mathbf{x}_i\\}_{i \\in [N]}".
+_INDEXED_SET = DeferredPattern(
+    r"\\\{(?P<members>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*?)\\\}\s*_\s*\{?\s*(?P<index>[a-z])\s*(?:=|\\in(?![A-Za-z]))"
+)
+# Inline formulas of a paragraph: "$…$" and "\\(…\\)".
+_INLINE_FORMULA = DeferredPattern(r"(?<![\\$])\$(?!\$)(?P<dollar>(?:[^$\\]|\\.)+)\$|\\\((?P<paren>.+?)\\\)", re.S)
 _UPPER_LIMIT = DeferredPattern(r"\s*\^\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)")
 
 
@@ -503,18 +509,29 @@ class _Bound(NamedTuple):
 
 
 class _Binding(NamedTuple):
-    end: int  # where the formula under the operator starts
+    term: tuple[int, int]  # the formula under the operator, or a set's members
+    reach: int  # the end of what the binding covers: the display's end, or the set's
     over_index: bool  # the operator's index is a dummy of its term
     bound: tuple[_Bound, ...]
 
 
 def _bindings(text: str) -> list[_Binding]:
-    """The display's bindings this reads: an index under a sum or product, or indexed symbols under any operator."""
-    bindings = []
+    """The formula's bindings this reads: an index under a sum or product or of a set ("\\{x_i\\}_{i=1}^N"), or
+    indexed symbols under any operator."""
+    bindings = [
+        _Binding(
+            (found.start("members"), found.end("members")),
+            found.end("members"),
+            True,
+            (_Bound(*found.span("index"), found.group("index"), found.group("index"), ""),),
+        )
+        for found in _INDEXED_SET.finditer(text)
+    ]
     for binder in _BINDER.finditer(text):
         over_index = binder.group("operator") in _OVER_AN_INDEX
         if letter := binder.group("letter"):  # "\\sum_k"
-            bindings.append(_Binding(binder.end(), over_index, (_Bound(binder.end() - 1, binder.end(), letter, letter, ""),)))
+            index_bound = (_Bound(binder.end() - 1, binder.end(), letter, letter, ""),)
+            bindings.append(_Binding((binder.end(), _term_end(text, binder.end())), len(text), over_index, index_bound))
             continue
         closed = group_end(text, binder.end() - 1)
         if closed is None:
@@ -522,11 +539,12 @@ def _bindings(text: str) -> list[_Binding]:
         end = closed - 1  # the binding's closing brace
         upper = _UPPER_LIMIT.match(text, end + 1)  # the upper limit is no part of the term
         after = upper.end() if upper else end + 1
+        term = (after, _term_end(text, after))
         if (index := _INDEX_BOUND.match(text[:end], binder.end())) is not None:
             letter = index.group("index")
-            bindings.append(_Binding(after, over_index, (_Bound(index.start("index"), index.end("index"), letter, letter, ""),)))
+            bindings.append(_Binding(term, len(text), over_index, (_Bound(*index.span("index"), letter, letter, ""),)))
         elif (symbols := _SYMBOLS_BOUND.match(text, binder.end(), end)) is not None:
-            offset, bound = symbols.start("elements"), []
+            offset, bound = symbols.start("elements"), list[_Bound]()
             for element in symbols.group("elements").split(","):
                 if (read := _indexed(element)) is None:  # a binding with a member this does not read is left whole
                     break
@@ -534,8 +552,18 @@ def _bindings(text: str) -> list[_Binding]:
                 bound.append(_Bound(left, offset + len(element.rstrip()), element.strip(), *read))
                 offset += len(element) + 1
             else:
-                bindings.append(_Binding(after, True, tuple(bound)))
+                bindings.append(_Binding(term, len(text), True, tuple(bound)))
     return bindings
+
+
+def formulas(latex: str, displayed: bool) -> Iterator[tuple[int, str]]:
+    """A block's formulas with their offsets: the whole of a display, or each inline formula of a paragraph."""
+    if displayed:
+        yield 0, latex
+        return
+    for found in _INLINE_FORMULA.finditer(_COMMENT.sub(lambda match: " " * len(match.group(0)), latex)):
+        group = "dollar" if found.group("dollar") is not None else "paren"
+        yield found.start(group), found.group(group)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -557,11 +585,11 @@ def renamed_bound_symbols(latex: str) -> tuple[RenamedBound, ...]:
     }
     renamed = []
     for binding in bindings:
-        term_end = _term_end(text, binding.end)
+        (term_start, term_end), reach = binding.term, binding.reach
         if binding.bound[0].indexed_by:  # indexed symbols: one of them unwritten, one other symbol of its index in the term
             written = {
                 (read, match.start()): match.group(0)
-                for match in _INDEXED_SYMBOL.finditer(text, binding.end)
+                for match in _INDEXED_SYMBOL.finditer(text, term_start)
                 if (read := _indexed(match.group(0)))
             }
             unwritten = [bound for bound in binding.bound if not any(read == (bound.symbol, bound.indexed_by) for read, _ in written)]
@@ -577,9 +605,9 @@ def renamed_bound_symbols(latex: str) -> tuple[RenamedBound, ...]:
             )
         elif binding.over_index:  # an index: never written after, and one unbound index letter in the term
             missing = binding.bound[0]
-            if missing.symbol in names[binding.end :]:
+            if missing.symbol in names[term_start:reach]:
                 continue
-            strangers = sorted({match.group("letter") for match in _SCRIPT_LETTER.finditer(names, binding.end, term_end)} - indices - named)
+            strangers = sorted({match.group("letter") for match in _SCRIPT_LETTER.finditer(names, term_start, term_end)} - indices - named)
         else:
             continue
         if len(strangers) == 1:
