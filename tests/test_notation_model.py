@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 from helpers import document, rule_findings
 
+from auditex.analyzers.rules.notation.bindings import formulas, renamed_bound_symbols
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import explained_twins, formulas, renamed_bound_symbols, transposed
+from auditex.analyzers.rules.notation.model import explained_twins, transposed
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import formulas, renamed_bound_symbols
+from .bindings import formulas, renamed_bound_symbols
 
 # Displays whole; the inline formulas of prose, captions and algorithms ("\\{x^t\\}_{t=0}^{T-1}").
 _READ = (BlockKind.MATH, BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION, BlockKind.ALGORITHM)
