@@ -14,9 +14,9 @@ from ...memo import TEXT_CACHE_SIZE
 
 
 class RenamedBound(NamedTuple):
-    """A symbol a display binds and never writes after, and the unbound symbol of its kind written in its place."""
+    """A symbol a formula binds and never writes after, and the unbound symbol of its kind written in its place."""
 
-    start: int  # the bound symbol, in the display's LaTeX
+    start: int  # the bound symbol, in the formula's LaTeX
     end: int
     bound: str  # as the binding writes it: "\\bs{n}^j", "k"
     written: str  # what the formula writes instead: "d^j", "\\alpha_j"
@@ -51,11 +51,11 @@ _NOT_SYMBOLS = DeferredPattern(r"\\(?:text\w*|mathrm|operatorname|mbox|label|tag
 _COMMENT = DeferredPattern(r"(?<!\\)%[^\n]*")
 _LONE_LETTER = DeferredPattern(r"(?<![A-Za-z])([A-Za-z])(?![A-Za-z])")
 _APPLIED = DeferredPattern(r"\s*\(")
-# A set of indexed members: "\\{x^t\\}_{t=0}^{T-1}", "\\{\\mathbf{x}_i\\}_{i \\in [N]}".
+# A set of indexed members: "\{x^t\}_{t=0}^{T-1}", "\{\mathbf{x}_i\}_{i \in [N]}".
 _INDEXED_SET = DeferredPattern(
     r"\\\{(?P<members>(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*?)\\\}\s*_\s*\{?\s*(?P<index>[a-z])\s*(?:=|\\in(?![A-Za-z]))"
 )
-# Inline formulas of a paragraph: "$…$" and "\\(…\\)".
+# Inline formulas of a paragraph: "$…$" and "\(…\)".
 _INLINE_FORMULA = DeferredPattern(r"(?<![\\$])\$(?!\$)(?P<dollar>(?:[^$\\]|\\.)+)\$|\\\((?P<paren>.+?)\\\)", re.S)
 _UPPER_LIMIT = DeferredPattern(r"\s*\^\s*(?:\{[^{}]*\}|\\?[A-Za-z0-9]+)")
 
