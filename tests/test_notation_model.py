@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from helpers import document, rule_findings
 
+from auditex.analyzers.rules.notation.bindings import formulas, renamed_bound_symbols
 from auditex.analyzers.rules.notation.dimensions import dimension
 from auditex.analyzers.rules.notation.model import explained_twins, transposed
 
@@ -75,7 +76,47 @@ def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str,
         # One letter changed, not lost or added; and an index subscript is not a name.
         ("y = a_ijmn x,", "where U_ijmn is the coupling.", []),
         ("IPA(t) = 1-BS_model(t)BS_null(t),", "The scores BS_model and S_null are reported.", []),  # not a key
+        # An indexed letter the key names as its subject, under another letter of the display's alphabet.
+        (
+            "q(·) = ∑_k α_j t_δ(·; μ_j, Σ_j),",
+            "where ω_j are mixture weights, μ_j is a location parameter and Σ_j is the scale.",
+            [("ω_j", "α_j")],
+        ),
+        ("q(·) = ∑_k α_j t_δ(·; μ_j, Σ_j),", "where α_j are mixture weights and μ_j, Σ_j the location and scale.", []),
+        ("g_S = 4π a_S/M,", "where a_S is the scattering length.", []),  # written in the display
+        ("y = ∑_j α_j x_j + β_j,", "where ω_j are the weights.", []),  # two Greek letters indexed j: which one is unknown
+        ("y = ∑_j α_j x_j,", "where ω_j = 2 α_j are the weights.", []),  # the key writes α_j: ω_j is a further symbol
+        ("y = ∑_j α_j x_j,", "where x_j is the input and ω_j are the weights.", [("ω_j", "α_j")]),
+        ("y = ∑_j α_j x_j,", "where a_j are the weights.", []),  # a Latin letter is as often a further symbol
     ],
 )
 def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(display: str, key: str, twins: list[tuple[str, str]]) -> None:
-    assert [(explained, displayed) for _, _, explained, displayed in explained_twins(display, key)] == twins
+    assert [(twin.explained, twin.displayed) for twin in explained_twins(display, key)] == twins
+
+
+@pytest.mark.parametrize(
+    ("display", "renamed"),
+    [
+        (r"\pi_t(\theta) \simeq \sum\limits_{n=1}^N w^i \delta(\theta^i)", [("n", "i")]),
+        (r"q(\cdot) = \sum_k \alpha_j t_\nu(\cdot; \mu_j, \Sigma_j)", [("k", "j")]),
+        (r"\sum_{(\bs{p}^j,\bs{n}^j)\in P_v} |g(\bs{p}^j_v, z) - d^j|", [(r"\bs{n}^j", "d^j")]),
+        # The term ends at its relation: an index of the other side is not the term's.
+        (r"\min_{m \in [M]} \sum_{t=0}^\infty \gamma^n R_n^m \leq \min_{m \in [M]} B^m_i(k)", [("t", "n")]),
+        (r"\sum_{i=1}^n x_i + \sum_{(x_i, y_i) \in D} \ell(x_i, y_i)", []),
+        (r"L_j = \sum_{i=1}^n w_{ij}", []),  # written inside a pair of indices
+        (r"\sum_{i=1}^L Z_p \mathbb{E}_{p(z)}[f(z)]", []),  # p is applied: a name, not an index
+        (r"S = \sum_{k=1}^K a_j b^m", []),  # two unbound indices: which one was meant is unknown
+        (r"\sum_{i=1}^N c = N c", []),  # a constant summed: no other index in its place
+        (r"\sum_{i=1}^N x_i % \sum_{k=1}^N y_j", []),  # a comment is no formula
+        (r"\{x^t\}_{k=0}^{T-1}", [("k", "t")]),  # a set's index never written in its members
+        (r"\{x^t\}_{t=0}^{T-1} \cup \{\mathbf{x}_i\}_{i \in [N]}", []),
+    ],
+)
+def test_a_bound_symbol_the_formula_never_writes_names_the_unbound_one_in_its_place(display: str, renamed: list[tuple[str, str]]) -> None:
+    assert [(found.bound, found.written) for found in renamed_bound_symbols(display)] == renamed
+
+
+def test_a_paragraphs_formulas_are_its_inline_math_and_a_display_is_one() -> None:
+    paragraph = r"from $\{x^t\}_{k=0}^{T-1}$ and \(a_i\), at \$5 % $b_j$"
+    assert list(formulas(paragraph, displayed=False)) == [(6, r"\{x^t\}_{k=0}^{T-1}"), (33, "a_i")]
+    assert list(formulas(r"\sum_i x_i", displayed=True)) == [(0, r"\sum_i x_i")]

@@ -3,6 +3,7 @@
 from .acronym_before_definition import acronym_used_before_definition
 from .acronym_redefined import acronym_redefined
 from .acronym_transposed import acronym_transposed
+from .bound_symbol import bound_symbol_renamed
 from .explained_symbol import explained_symbol_not_in_display
 from .macro_redefined import macro_redefined
 from .name_variant import name_variant
@@ -15,6 +16,7 @@ __all__ = [
     "acronym_redefined",
     "acronym_transposed",
     "acronym_used_before_definition",
+    "bound_symbol_renamed",
     "conflicting_symbol_domain",
     "explained_symbol_not_in_display",
     "macro_redefined",

@@ -10,6 +10,12 @@ display never writes it, the display writes a symbol with the same subscript who
 name with one letter more or fewer ("BS_null" for "S_null"), and the key never explains that one:
 the key names the display's symbol with a letter lost or added, so the reader is sent to a
 quantity the paper never defines (the survival function S rather than the Brier score BS).
+
+An indexed Greek letter is read too when the key names it as the subject of its clause ("where ω_j
+are mixture weights", "is", "denotes"): it is flagged when the display never writes it, the key writes
+it once, and the display writes exactly one Greek letter with that index which the key's sentence
+never writes ("α_j" in "q = ∑_k α_j t(·; μ_j, Σ_j)"). The key explains the display's
+symbol under another letter, so the reader cannot tell what the display's symbol is.
 """
 
 from __future__ import annotations
@@ -26,7 +32,10 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import SECTION_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import explained_twins
+from .model import ExplainedTwin, explained_twins
+
+_ONE_LETTER_OFF = "moderate: the key explains a symbol one letter off the display's"
+_RENAMED_LETTER = "moderate: the key explains the display's indexed symbol under another letter"
 
 
 @violation_type
@@ -45,10 +54,7 @@ class ExplainedSymbolNotInDisplay(Violation):
 
 class _Mismatch(NamedTuple):
     key: PlacedBlock  # the paragraph that explains the display
-    start: int  # the explained symbol, in the key's plain text
-    end: int
-    explained: str
-    displayed: str
+    twin: ExplainedTwin
 
 
 @rule("NOT010", "explained-symbol-not-in-display", Category.CONTEXT_MISALIGNMENT, Severity.WARNING, reads=("blocks",))
@@ -56,7 +62,8 @@ def explained_symbol_not_in_display(ctx: RuleContext) -> Iterator[Finding]:
     """## What it does
     Flags a "where" clause after a displayed equation that explains a symbol the equation does not
     hold, one letter off a symbol the equation does hold and the clause leaves unexplained:
-    "IPA(t) = 1 − BS_model(t)/BS_null(t), where … S_null(t) represents the BS of the null model".
+    "IPA(t) = 1 − BS_model(t)/BS_null(t), where … S_null(t) represents the BS of the null model";
+    or an indexed symbol under another letter: "q = ∑_k α_j t(·; μ_j, Σ_j), where ω_j are mixture weights".
 
     ## Why is this bad?
     The reader looks for S_null in the formula and does not find it, while BS_null stays undefined;
@@ -77,16 +84,18 @@ def explained_symbol_not_in_display(ctx: RuleContext) -> Iterator[Finding]:
     No fix: the key or the formula may hold the typo.
 
     ## Evidence
-    "moderate: the key explains a symbol one letter off the display's".
+    "moderate: the key explains a symbol one letter off the display's"; "moderate: the key explains
+    the display's indexed symbol under another letter" for an indexed letter the key names as its
+    clause's subject ("where ω_j are mixture weights" under "q = ∑_k α_j t(·; μ_j, Σ_j)").
     """
     for section in ctx.manuscript.sections:
-        for mismatch in _section_mismatches(SectionKey(section)):
-            violation = ExplainedSymbolNotInDisplay(mismatch.explained, mismatch.displayed)
+        for key, twin in _section_mismatches(SectionKey(section)):
+            violation = ExplainedSymbolNotInDisplay(twin.explained, twin.displayed)
             evidence = Evidence(
-                kind="moderate: the key explains a symbol one letter off the display's",
-                reason=f"the display writes {mismatch.displayed} and never {mismatch.explained}; the key never explains {mismatch.displayed}",
+                kind=_RENAMED_LETTER if twin.renamed_letter else _ONE_LETTER_OFF,
+                reason=f"the display writes {twin.displayed} and never {twin.explained}; the key never explains {twin.displayed}",
             )
-            yield ctx.flag_block(violation, mismatch.key, mismatch.start, mismatch.end, evidence=evidence)
+            yield ctx.flag_block(violation, key, twin.start, twin.end, evidence=evidence)
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
@@ -94,8 +103,8 @@ def _section_mismatches(key: SectionKey) -> tuple[_Mismatch, ...]:
     """Read once per Section the manuscript hands on."""
     blocks = key.section.blocks
     return tuple(
-        _Mismatch(explaining, start, end, explained, displayed)
+        _Mismatch(explaining, twin)
         for display, explaining in pairwise(blocks)
         if display.kind is BlockKind.MATH and explaining.kind is BlockKind.PARAGRAPH
-        for start, end, explained, displayed in explained_twins(display.block.plain.text, explaining.block.plain.text)
+        for twin in explained_twins(display.block.plain.text, explaining.block.plain.text)
     )

@@ -4,6 +4,7 @@ and how acronyms are defined, spelled, expanded and used."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
@@ -371,28 +372,53 @@ def is_body_section(kind: SectionKind, title: str) -> bool:
 
 # A symbol with a named subscript: up to three Latin letters standing alone, or a Greek one ("BS_null", "σ_tot").
 _NAMED_SYMBOL = DeferredPattern(r"(?<![A-Za-z0-9_\\])(?P<base>[A-Za-z]{1,3}|[Α-Ωα-ω])_(?P<sub>[A-Za-z][A-Za-z0-9]+)(?![A-Za-z0-9])")
+# A Greek letter with an index ("ω_j"): a Latin one ("x_i", "a_j") is as often a further symbol the key introduces.
+_INDEXED_LETTER = DeferredPattern(r"(?P<base>[Α-Ωα-ω])_(?P<sub>[a-z])(?![A-Za-z0-9_])")
+_EXPLAINED_AS = DeferredPattern(r"\s+(?:is|are|denotes?|represents?|stands?)\b")
 # The opening of a display's key: "where …", ", with …", "in which …".
 _KEY = DeferredPattern(r"[\s,]*(?:where|with|in which)\b")
 
 
+class ExplainedTwin(NamedTuple):
+    """A symbol a display's key explains and the display does not hold, and the display's symbol it stands for."""
+
+    start: int  # the explained symbol, in the key's plain text
+    end: int
+    explained: str
+    displayed: str
+    renamed_letter: bool  # the same index under another Greek letter ("ω_j" for "α_j"), not a name one letter off
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def explained_twins(display: str, text: str) -> tuple[tuple[int, int, str, str], ...]:
-    """The symbols the key opening `text` explains one letter off a symbol of `display` it leaves unexplained."""
+def explained_twins(display: str, text: str) -> tuple[ExplainedTwin, ...]:
+    """The symbols the key opening `text` explains in place of a symbol of `display` it leaves unexplained: a
+    name one letter off ("S_null" for "BS_null"), or an indexed Greek letter it names as its clause's subject
+    under another Greek letter ("ω_j are mixture weights" for "α_j")."""
     if _KEY.match(text) is None:
         return ()
     spans = sentence_spans(text)
     sentence_end = spans[0][1] if spans else len(text)
+    twins = []
     explained = [(match.start(), match.end(), match.group(0)) for match in _NAMED_SYMBOL.finditer(text, 0, sentence_end)]
     displayed = {match.group(0) for match in _NAMED_SYMBOL.finditer(display)}
     written = {symbol for _, _, symbol in explained}
-    mismatches = []
     for start, end, symbol in explained:
         if symbol in displayed:
             continue
         twin = next((other for other in sorted(displayed) if other not in written and _one_letter_off(symbol, other)), None)
         if twin is not None:
-            mismatches.append((start, end, symbol, twin))
-    return tuple(mismatches)
+            twins.append(ExplainedTwin(start, end, symbol, twin, False))
+    letters = list(_INDEXED_LETTER.finditer(text, 0, sentence_end))
+    in_key = Counter(match.group(0) for match in letters)
+    in_display = {match.group(0) for match in _INDEXED_LETTER.finditer(display)}
+    for match in letters:
+        symbol, index = match.group(0), match.group("sub")
+        if symbol in in_display or in_key[symbol] > 1 or _EXPLAINED_AS.match(text, match.end()) is None:
+            continue
+        others = [other for other in in_display if other.endswith("_" + index) and other not in in_key]
+        if len(others) == 1:
+            twins.append(ExplainedTwin(match.start(), match.end(), symbol, others[0], True))
+    return tuple(twins)
 
 
 def _one_letter_off(symbol: str, other: str) -> bool:
