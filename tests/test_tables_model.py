@@ -233,3 +233,26 @@ def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits
         ", but TRex is improved in all cases ",
         "while using less memory.",
     ]
+
+
+def test_the_prose_presenting_a_table_gives_its_better_side_when_it_names_metrics_of_one_direction(tmp_path):
+    from auditex.analyzers.rules.tables.direction import prose_direction
+    from auditex.analyzers.rules.tables.model import presented_directions, section_cited
+
+    assert prose_direction("Each row shows the mean accuracy after selecting n samples.") == 1
+    assert prose_direction("Table 2 lists the error of each method.") == -1
+    assert prose_direction("Table 2 lists the accuracy and the error of each method.") == 0
+    assert prose_direction("Table 2 lists each method.") == 0
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:a} lists the accuracy of each method.\n\n"
+        "Table~\\ref{tab:b} lists the accuracy, and Table~\\ref{tab:a} again its loss.\n\n"
+        "Table~\\ref{tab:c} lists the error rate of each method.\n\n"
+        "The gradient norm method shows a consistent improvement over other methods.\n"
+        "\\begin{table}\\caption{Methods.}\\label{tab:d}\n" + _GRID + "\\end{table}\n"
+    )
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (section,) = [section for section in project.manuscript.sections if section.title == "Results"]
+    # tab:a is presented once by its accuracy and once by its loss: its side is left open.
+    assert presented_directions(section) == (("tab:c", -1),)
+    # A claim in a paragraph citing nothing may speak of any table its section cites or places.
+    assert section_cited(section) == ("tab:a", "tab:b", "tab:c", "tab:d")

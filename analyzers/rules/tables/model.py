@@ -27,11 +27,21 @@ from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, Same
-from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled, table_digest
+from ...quantities import (
+    AGGREGATE_HEADER,
+    agrees,
+    block_refs,
+    referenced_labels,
+    slack,
+    speaks_of_tables,
+    spelled,
+    table_digest,
+    without_refs,
+)
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
 from .direction import direction as direction
+from .direction import prose_direction, stated_direction
 from .direction import read_direction as read_direction
-from .direction import stated_direction
 
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
 _REFERENCE_ROW = DeferredPattern(
@@ -216,6 +226,28 @@ def table_notes(section: Section, placed: PlacedBlock) -> str:
         if other.kind is BlockKind.TABLE and other.block.table is None and labels.intersection(other.block.labels)
     ]
     return "\n".join([(table.caption if table else None) or "", placed.block.plain.text, *floats])
+
+
+def section_cited(section: Section) -> tuple[str, ...]:
+    """The labels a section's paragraphs and captions cite, and those of the tables it places: what a claim in a
+    paragraph that cites nothing may speak of ("The gradient norm method shows a consistent improvement over other
+    methods", two paragraphs after the one citing the tables)."""
+    cited = {label for placed in section.blocks if speaks_of_tables(placed) for label in block_refs(placed.block)}
+    placed_tables = {label for placed in table_blocks(section) for label in (placed.block.table.label, *placed.block.labels) if label}  # type: ignore[union-attr]
+    return tuple(sorted(cited | placed_tables))
+
+
+def presented_directions(section: Section) -> tuple[tuple[str, int], ...]:
+    """For each table a paragraph of the section cites, the direction the metrics it names say (`prose_direction`),
+    where every such paragraph names metrics of that one direction: "Tables 1 and 2 show how our approach performs.
+    Each row shows the mean accuracy when selecting n samples" makes a higher cell of either the better one."""
+    said: dict[str, set[int]] = {}
+    for placed in section.blocks:
+        if placed.kind is BlockKind.PARAGRAPH:
+            sense = prose_direction(without_refs(placed.block.plain.text))
+            for label in block_refs(placed.block):
+                said.setdefault(label, set()).add(sense)
+    return tuple(sorted((label, senses.pop()) for label, senses in said.items() if len(senses) == 1 and 0 not in senses))
 
 
 @record(slots=True, eq=False)
