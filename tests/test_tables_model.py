@@ -256,3 +256,19 @@ def test_the_prose_presenting_a_table_gives_its_better_side_when_it_names_metric
     assert presented_directions(section) == (("tab:c", -1),)
     # A claim in a paragraph citing nothing may speak of any table its section cites or places.
     assert section_cited(section) == ("tab:a", "tab:b", "tab:c", "tab:d")
+
+
+def test_a_paragraph_citing_nothing_reads_the_tables_its_section_cites_and_says_so(tmp_path):
+    from auditex.analyzers.rules.tables.model import claim_sentences, section_cited
+
+    body = "\\section{Results}\nTable~\\ref{tab:a} lists the accuracy. Figure~\\ref{fig:b} plots it.\n\nX is better than Y in all cases.\n"
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (section,) = [section for section in project.manuscript.sections if section.title == "Results"]
+    first, second = [placed for placed in section.blocks if placed.kind.value == "paragraph"]
+    in_section = section_cited(section)
+    # The paragraph citing a table keeps its own sentences' labels; the one citing nothing takes the section's.
+    assert [(labels, sectioned) for _, _, labels, sectioned in claim_sentences(first, in_section)] == [
+        (("tab:a",), False),
+        (("fig:b",), False),
+    ]
+    assert [(labels, sectioned) for _, _, labels, sectioned in claim_sentences(second, in_section)] == [(("fig:b", "tab:a"), True)]

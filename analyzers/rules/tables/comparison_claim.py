@@ -64,6 +64,7 @@ from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
 from .model import (
     CONTRAST,
+    SECTIONED,
     UNIVERSAL,
     Grid,
     LabelledTable,
@@ -491,7 +492,7 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
             ("in one clause of a contrast", claim.contrasted),
             ("on the table's Average line", claim.averaged),
             ("in a table its paragraph cites", claim.nearby and not claim.sectioned),
-            ("in a table its section cites, its paragraph citing none", claim.sectioned),
+            (SECTIONED, claim.sectioned),
             ("its better side read from the prose presenting the table", found.presented),
         )
         if holds

@@ -321,6 +321,19 @@ def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str,
     return sentences_citing(placed.block.plain.text, tuple(sorted(block_refs(placed.block))))
 
 
+# The evidence qualifier of a claim read against its section's tables, its paragraph citing none (`claim_sentences`).
+SECTIONED = "in a table its section cites, its paragraph citing none"
+
+
+def claim_sentences(placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...], bool]]:
+    """`citing_sentences`, and in a paragraph that cites nothing its sentences with the tables its section cites or
+    places (`in_section`, from `section_cited`): (start, sentence, labels, sectioned). For a rule whose claims are made
+    of every line, and whose rows or columns the claim names, which a table of another experiment seldom shares."""
+    cited = tuple(sorted(block_refs(placed.block)))
+    for start, sentence, labels in sentences_citing(placed.block.plain.text, cited or in_section):
+        yield start, sentence, labels, not cited
+
+
 def sentences_citing(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...]]]:
     """`citing_sentences` of a paragraph's plain text and the labels the paragraph cites (`around`)."""
     for start, end in sentence_spans(plain):
