@@ -236,8 +236,8 @@ def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits
 
 
 def test_the_prose_presenting_a_table_gives_its_better_side_when_it_names_metrics_of_one_direction(tmp_path):
+    from auditex.analyzers.rules.tables.citing import presented_directions, section_cited
     from auditex.analyzers.rules.tables.direction import prose_direction
-    from auditex.analyzers.rules.tables.model import presented_directions, section_cited
 
     assert prose_direction("Each row shows the mean accuracy after selecting n samples.") == 1
     assert prose_direction("Table 2 lists the error of each method.") == -1
@@ -259,7 +259,7 @@ def test_the_prose_presenting_a_table_gives_its_better_side_when_it_names_metric
 
 
 def test_a_paragraph_citing_nothing_reads_the_tables_its_section_cites_and_says_so(tmp_path):
-    from auditex.analyzers.rules.tables.model import claim_sentences, section_cited
+    from auditex.analyzers.rules.tables.citing import claim_sentences, section_cited
 
     body = "\\section{Results}\nTable~\\ref{tab:a} lists the accuracy. Figure~\\ref{fig:b} plots it.\n\nX is better than Y in all cases.\n"
     project = make_project(tmp_path, {"main.tex": document(body)})

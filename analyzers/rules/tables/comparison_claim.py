@@ -62,9 +62,9 @@ from ...quantities import block_refs, name_words, referenced_labels, slack, spea
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
+from .citing import SECTIONED, presented_directions, section_cited
 from .model import (
     CONTRAST,
-    SECTIONED,
     UNIVERSAL,
     Grid,
     LabelledTable,
@@ -73,9 +73,7 @@ from .model import (
     contrast_clauses,
     fed_tables,
     labelled_tables,
-    presented_directions,
     read_direction,
-    section_cited,
     sentences_citing,
 )
 from .row_naming import OURS, names_row

@@ -36,21 +36,19 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from .citing import SECTIONED, claim_sentences, section_cited
 from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
-    SECTIONED,
     UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
     against_cited,
     cited_tables,
-    claim_sentences,
     contrast_clauses,
     fed_tables,
     labelled_tables,
-    section_cited,
     spread_overlaps,
 )
 from .row_naming import names_row

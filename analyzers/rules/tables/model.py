@@ -27,21 +27,11 @@ from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, Same
-from ...quantities import (
-    AGGREGATE_HEADER,
-    agrees,
-    block_refs,
-    referenced_labels,
-    slack,
-    speaks_of_tables,
-    spelled,
-    table_digest,
-    without_refs,
-)
+from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled, table_digest
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
 from .direction import direction as direction
-from .direction import prose_direction, stated_direction
 from .direction import read_direction as read_direction
+from .direction import stated_direction
 
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
 _REFERENCE_ROW = DeferredPattern(
@@ -228,28 +218,6 @@ def table_notes(section: Section, placed: PlacedBlock) -> str:
     return "\n".join([(table.caption if table else None) or "", placed.block.plain.text, *floats])
 
 
-def section_cited(section: Section) -> tuple[str, ...]:
-    """The labels a section's paragraphs and captions cite, and those of the tables it places: what a claim in a
-    paragraph that cites nothing may speak of ("The gradient norm method shows a consistent improvement over other
-    methods", two paragraphs after the one citing the tables)."""
-    cited = {label for placed in section.blocks if speaks_of_tables(placed) for label in block_refs(placed.block)}
-    placed_tables = {label for placed in table_blocks(section) for label in (placed.block.table.label, *placed.block.labels) if label}  # type: ignore[union-attr]
-    return tuple(sorted(cited | placed_tables))
-
-
-def presented_directions(section: Section) -> tuple[tuple[str, int], ...]:
-    """For each table a paragraph of the section cites, the direction the metrics it names say (`prose_direction`),
-    where every such paragraph names metrics of that one direction: "Tables 1 and 2 show how our approach performs.
-    Each row shows the mean accuracy when selecting n samples" makes a higher cell of either the better one."""
-    said: dict[str, set[int]] = {}
-    for placed in section.blocks:
-        if placed.kind is BlockKind.PARAGRAPH:
-            sense = prose_direction(without_refs(placed.block.plain.text))
-            for label in block_refs(placed.block):
-                said.setdefault(label, set()).add(sense)
-    return tuple(sorted((label, senses.pop()) for label, senses in said.items() if len(senses) == 1 and 0 not in senses))
-
-
 @record(slots=True, eq=False)
 class LabelledTable:
     """A table a claim can cite. Its cells' offsets count from where the block started when it was
@@ -319,19 +287,6 @@ def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str,
     """A paragraph's sentences with the tables each cites, else the ones its paragraph cites:
     (start, sentence, labels); a paragraph that cites nothing gives none."""
     return sentences_citing(placed.block.plain.text, tuple(sorted(block_refs(placed.block))))
-
-
-# The evidence qualifier of a claim read against its section's tables, its paragraph citing none (`claim_sentences`).
-SECTIONED = "in a table its section cites, its paragraph citing none"
-
-
-def claim_sentences(placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...], bool]]:
-    """`citing_sentences`, and in a paragraph that cites nothing its sentences with the tables its section cites or
-    places (`in_section`, from `section_cited`): (start, sentence, labels, sectioned). For a rule whose claims are made
-    of every line, and whose rows or columns the claim names, which a table of another experiment seldom shares."""
-    cited = tuple(sorted(block_refs(placed.block)))
-    for start, sentence, labels in sentences_citing(placed.block.plain.text, cited or in_section):
-        yield start, sentence, labels, not cited
 
 
 def sentences_citing(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...]]]:

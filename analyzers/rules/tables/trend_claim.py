@@ -39,7 +39,8 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import SECTIONED, Grid, LabelledTable, against_cited, cited_tables, claim_sentences, fed_tables, labelled_tables, section_cited
+from .citing import SECTIONED, claim_sentences, section_cited
+from .model import Grid, LabelledTable, against_cited, cited_tables, fed_tables, labelled_tables
 from .row_naming import names_row
 
 
