@@ -233,3 +233,42 @@ def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits
         ", but TRex is improved in all cases ",
         "while using less memory.",
     ]
+
+
+def test_the_prose_presenting_a_table_gives_its_better_side_when_it_names_metrics_of_one_direction(tmp_path):
+    from auditex.analyzers.rules.tables.citing import presented_directions, section_cited
+    from auditex.analyzers.rules.tables.direction import prose_direction
+
+    assert prose_direction("Each row shows the mean accuracy after selecting n samples.") == 1
+    assert prose_direction("Table 2 lists the error of each method.") == -1
+    assert prose_direction("Table 2 lists the accuracy and the error of each method.") == 0
+    assert prose_direction("Table 2 lists each method.") == 0
+    body = (
+        "\\section{Results}\nTable~\\ref{tab:a} lists the accuracy of each method.\n\n"
+        "Table~\\ref{tab:b} lists the accuracy, and Table~\\ref{tab:a} again its loss.\n\n"
+        "Table~\\ref{tab:c} lists the error rate of each method.\n\n"
+        "The gradient norm method shows a consistent improvement over other methods.\n"
+        "\\begin{table}\\caption{Methods.}\\label{tab:d}\n" + _GRID + "\\end{table}\n"
+    )
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (section,) = [section for section in project.manuscript.sections if section.title == "Results"]
+    # tab:a is presented once by its accuracy and once by its loss: its side is left open.
+    assert presented_directions(section) == (("tab:c", -1),)
+    # A claim in a paragraph citing nothing may speak of any table its section cites or places.
+    assert section_cited(section) == ("tab:a", "tab:b", "tab:c", "tab:d")
+
+
+def test_a_paragraph_citing_nothing_reads_the_tables_its_section_cites_and_says_so(tmp_path):
+    from auditex.analyzers.rules.tables.citing import claim_sentences, section_cited
+
+    body = "\\section{Results}\nTable~\\ref{tab:a} lists the accuracy. Figure~\\ref{fig:b} plots it.\n\nX is better than Y in all cases.\n"
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    (section,) = [section for section in project.manuscript.sections if section.title == "Results"]
+    first, second = [placed for placed in section.blocks if placed.kind.value == "paragraph"]
+    in_section = section_cited(section)
+    # The paragraph citing a table keeps its own sentences' labels; the one citing nothing takes the section's.
+    assert [(labels, sectioned) for _, _, labels, sectioned in claim_sentences(first, in_section)] == [
+        (("tab:a",), False),
+        (("fig:b",), False),
+    ]
+    assert [(labels, sectioned) for _, _, labels, sectioned in claim_sentences(second, in_section)] == [(("fig:b", "tab:a"), True)]

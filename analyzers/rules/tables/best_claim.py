@@ -2,7 +2,8 @@
 
 ## How it decides
 The sentence must cite the table, or sit in a paragraph that does (a class of its own until
-measured), and name the claimed row by its own words (or "our method" for a row marked "Ours").
+measured), or, a claim made of every line ("the best accuracy on all datasets") in a paragraph citing
+nothing, speak of a table its section cites or places (another class of its own), and name the claimed row by its own words (or "our method" for a row marked "Ours").
 The rows a claim is won against ("compared to the baseline methods", "outperforming the previous
 best") are no subset it is scoped to. Where the sentence's words name several columns alike (a dataset's "r" and
 "ρ", or its column at corpus and at sentence level under spanning headers it does not name), any
@@ -42,9 +43,11 @@ from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_o
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
+from .citing import SECTIONED, section_cited
 from .model import (
     DIRECTION_WEIGHT,
     SET_APART,
+    UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
@@ -138,6 +141,7 @@ class _BestClaim:
     finding: Finding
     nearby: bool  # the tables are those its paragraph cites: the sentence cites none
     subject: str  # the words that name the claimed row: the sentence's, or before the superlative when `nearby`
+    sectioned: bool  # a claim made of every line in a paragraph citing nothing: the tables are those its section cites
 
 
 def _claims_against_tables(
@@ -178,7 +182,7 @@ def _claims_against_tables(
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **_evidence(every, blockwise, claim.nearby),
+                    **_evidence(every, blockwise, claim.nearby, claim.sectioned),
                 }
             )
             break
@@ -207,7 +211,7 @@ def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell
     return claimed, better
 
 
-def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
+def _evidence(every: str, blockwise: bool, nearby: bool, sectioned: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
     every one (or of the whole table, naming none), a stacked table read block by block, and a table the
     paragraph cites, not the sentence."""
@@ -215,7 +219,8 @@ def _evidence(every: str, blockwise: bool, nearby: bool) -> dict[str, Evidence]:
         ("a column of a best claim made of every column", every.endswith("every column")),
         ("a column of a best claim that names none", every.endswith("names no column")),
         ("read block by block", blockwise),
-        ("in a table its paragraph cites", nearby),
+        ("in a table its paragraph cites", nearby and not sectioned),
+        (SECTIONED, sectioned),
     )
     kinds = [kind for kind, holds in readings if holds]
     reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
@@ -279,24 +284,28 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     when a ✓/✗ column sets the better row apart (another setting); times 0.6 when the sentence
     names no column and the column is read because it claims every one ("on all datasets").
     A table that stacks one block of the same methods per dataset is read block by block: the
-    claimed row against its own block's rows, a weak class of its own until measured.
+    claimed row against its own block's rows, a weak class of its own until measured. A claim made
+    of every line in a paragraph citing nothing reads the tables its section cites, a weak class too.
     """
     yield from labelled_tables(ctx, section)
+    in_section = section_cited(section)
     for placed in section.blocks:
         if speaks_of_tables(placed) and _has_superlative(placed.block.plain.text):
-            yield from _best_claims(ctx, placed)
+            yield from _best_claims(ctx, placed, in_section)
 
 
-def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
-    """The paragraph's sentences that claim the best value, unscoped, and cite a table."""
+def _best_claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[_BestClaim]:
+    """The paragraph's sentences that claim the best value, unscoped, and cite a table; in a paragraph citing nothing,
+    a claim made of every line ("the best accuracy on all datasets") reads the tables its section cites."""
     plain = placed.block.plain.text
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
         claim = _superlative(sentence)
         if claim is None:
             continue
-        own = sentence_refs(sentence, placed.block)
-        labels = own or tuple(sorted(block_refs(placed.block)))
+        own, cited = sentence_refs(sentence, placed.block), tuple(sorted(block_refs(placed.block)))
+        sectioned = not cited and UNIVERSAL.search(without_refs(sentence)) is not None
+        labels = own or cited or (in_section if sectioned else ())
         if labels:
             begin, finish, word = claim
             anchor = ctx.report_block(placed, start + begin, start + finish, "")
@@ -305,7 +314,7 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_BestClaim]:
             # variables ("the highest prevalence of X"), and another clause another subject ("(which gave the best …)").
             clause = re.split(r"[,;:()]", sentence[:begin])[-1]
             subject = sentence if own and not _whole_table(sentence) else clause
-            yield _BestClaim(labels, sentence, word, anchor, not own, subject)
+            yield _BestClaim(labels, sentence, word, anchor, not own, subject, sectioned)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)

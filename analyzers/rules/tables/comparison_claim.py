@@ -6,7 +6,10 @@ verb that claims a win ("outperforms", "beats", "surpasses", "is better than", "
 improvement over", "is superior to"), a loss ("underperforms", "is worse than", "is inferior to", "lags behind") or a raw
 order ("higher / lower / greater / smaller than", "exceeds"). A sentence that cites nothing is read
 against the tables its paragraph cites: the rows it names pick the table, and a table naming
-neither row leaves it alone. The words of the clause
+neither row leaves it alone. A claim made of every line ("shows a consistent improvement over other
+methods") in a paragraph that cites nothing is read the same way against the tables its section cites
+or places, as a class of its own: authors present a table in one paragraph and draw its conclusion two
+paragraphs later. The words of the clause
 before the comparison must name exactly one row of the table (all of its distinctive words), and
 the words after it, up to the next clause, exactly one other row ("all other methods", "previous
 approaches", "the baselines": each other row of the subject's group, and one that denies the claim is enough;
@@ -24,7 +27,9 @@ methods or groups side by side ("Control & Intervention"), one column each, and 
 across its rows as it is otherwise across columns. The columns compared are those
 whose header the rest of the sentence names (a metric, a dataset); when it names none, every
 numeric column. A win or loss needs each column's direction (↑/↓, the metric's name, the
-caption); a raw order does not.
+caption); a raw order does not. Where the table says none, the prose of the claim's section presenting
+the table may: every paragraph citing it names metrics of one direction ("Each row shows the mean
+accuracy"), a reading of its own class.
 
 It flags only when every compared column contradicts the claim beyond the rounding of both cells:
 a tie or one agreeing column leaves the sentence alone. A claim made of every column
@@ -57,6 +62,7 @@ from ...quantities import block_refs, name_words, referenced_labels, slack, spea
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
+from .citing import SECTIONED, presented_directions, section_cited
 from .model import (
     CONTRAST,
     UNIVERSAL,
@@ -152,6 +158,7 @@ class _Comparison:
     listed: tuple[str, ...]  # the other side's further items, when it is a list ("A and B"): each is claimed against
     universal: bool  # "consistently", "in all cases": every column is claimed
     nearby: bool  # the table is cited by the sentence's paragraph, not by the sentence
+    sectioned: bool  # the paragraph cites nothing: the table is one its section cites or places
     contrasted: bool  # the sentence contrasts two clauses ("…, while …"), and this is one of them
     averaged: bool  # "on average": the claim is of the table's Average line
 
@@ -163,6 +170,7 @@ class _Contradiction:
     cells: list[tuple[str, Cell, Cell]]  # (line name, subject's cell, other's cell), each against the claim
     named: bool  # the sentence names the columns
     compared: int  # for a universal claim, the columns it covers; 0 otherwise
+    presented: bool  # the better side was read from the prose presenting the table: the table says none
 
 
 class _Written(NamedTuple):
@@ -170,6 +178,7 @@ class _Written(NamedTuple):
 
     claim: _Comparison
     spot: Spot
+    presented: tuple[tuple[str, int], ...]  # the direction its section's prose gives each table it presents
 
 
 def _against_tables(
@@ -181,9 +190,11 @@ def _against_tables(
     if not written:
         return
     rule_macros = author_rule_macros(ctx)
-    for claim, spot in written:
-        cited = [(label, by_label[label]) for label in claim.labels if label in by_label]
-        found = next(((label, table, result) for label, table in cited if (result := _contradicting(table, claim, rule_macros))), None)
+    for claim, spot, presented in written:
+        cited = [(label, by_label[label], dict(presented).get(label, 0)) for label in claim.labels if label in by_label]
+        found = next(
+            ((label, table, result) for label, table, told in cited if (result := _contradicting(table, claim, rule_macros, told))), None
+        )
         if found is not None:
             yield _report(ctx, claim, spot, *found)
 
@@ -228,45 +239,52 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     against a claim made of every column" when a "consistently" claim has an exception. Each
     class read against a table cited by the paragraph, not the sentence, block by block in a
     table that stacks one block of the same methods per dataset, or against one item of a listed
-    other side ("beats both A and B"), is its own weak class.
+    other side ("beats both A and B"), is its own weak class; so is a claim made of every column in
+    a paragraph citing nothing, read against the tables its section cites, and a column whose better
+    side only the prose presenting the table says ("Each row shows the mean accuracy").
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
     """
     yield from labelled_tables(ctx, section)
+    in_section, presented = section_cited(section), presented_directions(section)
     for placed in section.blocks:
         if speaks_of_tables(placed) and _may_compare(placed.block.plain.text):
-            for start, end, claim in _comparisons(placed.block.plain.text, tuple(sorted(block_refs(placed.block)))):
-                yield _Written(claim, ctx.spot(placed, start, end))
+            cited = tuple(sorted(block_refs(placed.block)))
+            for start, end, claim in _comparisons(placed.block.plain.text, cited or in_section, not cited):
+                yield _Written(claim, ctx.spot(placed, start, end), presented)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _comparisons(plain: str, around: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
-    """The paragraph's sentences holding one unhedged comparison and citing a table, with where each comparison
-    stands in the plain text: read once per paragraph text, so an edit re-reads the edited paragraph alone."""
-    return tuple(_read_comparisons(plain, around))
+def _comparisons(plain: str, around: tuple[str, ...], sectioned: bool) -> tuple[tuple[int, int, _Comparison], ...]:
+    """The paragraph's sentences holding one unhedged comparison and citing a table (or, `sectioned`, in a paragraph
+    that cites nothing, one its section cites), with where each comparison stands in the plain text: read once per
+    paragraph text, so an edit re-reads the edited paragraph alone."""
+    return tuple(_read_comparisons(plain, around, sectioned))
 
 
-def _read_comparisons(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, int, _Comparison]]:
+def _read_comparisons(plain: str, around: tuple[str, ...], sectioned: bool) -> Iterator[tuple[int, int, _Comparison]]:
     for start, sentence, labels in sentences_citing(plain, around):
-        for begin, end, claim in _sentence_comparisons(sentence, labels):
+        for begin, end, claim in _sentence_comparisons(sentence, labels, sectioned):
             yield start + begin, start + end, claim
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
-def _sentence_comparisons(sentence: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, _Comparison], ...]:
+def _sentence_comparisons(sentence: str, labels: tuple[str, ...], sectioned: bool) -> tuple[tuple[int, int, _Comparison], ...]:
     """A sentence's comparisons, with where each stands in it: kept by its text, so typing in a paragraph reads the
     sentence typed in alone."""
     clauses, nearby = contrast_clauses(sentence), not referenced_labels(sentence)
     found = []
     for offset, clause in clauses:
-        if (read := _read_clause(clause, labels, nearby, len(clauses) > 1)) is not None:
+        if (read := _read_clause(clause, labels, nearby, len(clauses) > 1, sectioned)) is not None:
             (begin, end), claim = read
             found.append((offset + begin, offset + end, claim))
     return tuple(found)
 
 
-def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contrasted: bool) -> tuple[tuple[int, int], _Comparison] | None:
+def _read_clause(
+    sentence: str, labels: tuple[str, ...], nearby: bool, contrasted: bool, sectioned: bool
+) -> tuple[tuple[int, int], _Comparison] | None:
     """The clause's one unhedged comparison, with where it stands in the clause."""
     found = list(_COMPARISON.finditer(CONTRAST.sub(lambda match: " " * len(match.group(0)), sentence)))
     if len(found) != 1:
@@ -287,8 +305,21 @@ def _read_clause(sentence: str, labels: tuple[str, ...], nearby: bool, contraste
         return None
     sense = next(name for name, value in match.groupdict().items() if value)
     universal = UNIVERSAL.search(without_refs(sentence)) is not None
+    if sectioned and not universal:
+        return None  # away from the paragraph citing it, only a claim made of every line is read against a table
     claim = _Comparison(
-        labels, sentence, " ".join(match.group(0).split()), sense, subject, other, listed[1:], universal, nearby, contrasted, bool(hedges)
+        labels,
+        sentence,
+        " ".join(match.group(0).split()),
+        sense,
+        subject,
+        other,
+        listed[1:],
+        universal,
+        nearby,
+        sectioned,
+        contrasted,
+        bool(hedges),
     )
     return (match.start(), match.end()), claim
 
@@ -302,28 +333,37 @@ def _listed(after: str) -> tuple[str, ...]:
 # Kept by the table and claim objects (the claim kept by its sentence, the table while the sections feed the same):
 # an edit judges the edited section's claims again, and only those whose sentence or table changed read a grid.
 @lru_cache(maxsize=256)
-def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str]) -> _Contradiction | None:
-    """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does)."""
+def _contradicting(cited: LabelledTable, claim: _Comparison, rule_macros: frozenset[str], told: int) -> _Contradiction | None:
+    """The first pair of sides whose every compared line contradicts the claim (for a universal claim, a line that does);
+    `told` is the better side the prose presenting the table gives (`presented_directions`), 0 when it gives none."""
     grid = Grid.of(cited.table, rule_macros, cited.notes)
     return next(
-        (found for other in (claim.other, *claim.listed) for sides in _sides(grid, claim, other) if (found := _judged(sides, claim, grid))),
+        (
+            found
+            for other in (claim.other, *claim.listed)
+            for sides in _sides(grid, claim, other)
+            if (found := _judged(sides, claim, grid, told))
+        ),
         None,
     )
 
 
-def _judged(sides: _Sides, claim: _Comparison, grid: Grid) -> _Contradiction | None:
+def _judged(sides: _Sides, claim: _Comparison, grid: Grid, told: int) -> _Contradiction | None:
     names, across, lines = sides
     rest = name_words(claim.sentence) - name_words(names[0]) - name_words(names[1])
     named = [line for line in lines if rest & name_words(line[0])]
     if claim.averaged and not (named := [line for line in lines if _AVERAGE_LINE.search(line[0])]):
         return None
-    contradicting = []
+    contradicting, presented = [], False
     for header, first, second in named or lines:
-        sense = {"up": 1, "down": -1}.get(claim.sense) or (
-            read_direction(header, grid.table.caption, grid.stated)[0] * (1 if claim.sense == "win" else -1)
-        )
+        sense = {"up": 1, "down": -1}.get(claim.sense, 0)
+        if not sense:  # a win or a loss: read against the line's better side
+            better = read_direction(header, grid.table.caption, grid.stated)[0]
+            if not better and told:
+                better, presented = told, True
+            sense = better * (1 if claim.sense == "win" else -1)
         if not sense:
-            return None  # a line whose better side the table does not say
+            return None  # a line whose better side neither the table nor the prose presenting it says
         if sense * (second.value - first.value) > slack(min(first.decimals, second.decimals)):  # type: ignore[operator]
             contradicting.append((" ".join(header.split()), first, second))
         elif not claim.universal:
@@ -331,7 +371,7 @@ def _judged(sides: _Sides, claim: _Comparison, grid: Grid) -> _Contradiction | N
     total = len(named or lines)
     if not contradicting or (len(contradicting) == total and not named and total < 2):
         return None
-    return _Contradiction(names, across, contradicting, bool(named), 0 if len(contradicting) == total else total)
+    return _Contradiction(names, across, contradicting, bool(named), 0 if len(contradicting) == total else total, presented)
 
 
 # Two sides (the subject's and the other's header), what the lines are, and each line's pair of cells.
@@ -449,7 +489,9 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
             ("against one of a list of rows", bool(claim.listed)),
             ("in one clause of a contrast", claim.contrasted),
             ("on the table's Average line", claim.averaged),
-            ("in a table its paragraph cites", claim.nearby),
+            ("in a table its paragraph cites", claim.nearby and not claim.sectioned),
+            (SECTIONED, claim.sectioned),
+            ("its better side read from the prose presenting the table", found.presented),
         )
         if holds
     ]

@@ -7,7 +7,9 @@ smaller … than") or a win or loss ("better / worse … than", "outperforms") w
 "counterparts" (or the noun) are B, the other group's mark ("corpus-level", "non-aggregated").
 The group's own mark, A, is a word of the clause before the comparison.
 
-The table is one the sentence cites, else one its paragraph cites. Its columns are paired when
+The table is one the sentence cites, else one its paragraph cites, else, in a paragraph that cites
+nothing, one its section cites or places (a class of its own: a table presented in one paragraph is
+often concluded on two paragraphs later). Its columns are paired when
 one column's name, with A written as B, is another column's name ("Sentence-Level Metrics CoNLL
 r" and "Corpus-Level Metrics CoNLL r"); else its rows are paired the same way. The claim must be
 made of every pair: it says "all", "each", "every", "consistently" or "always", or it speaks of
@@ -37,7 +39,8 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
+from .citing import SECTIONED, claim_sentences, section_cited
+from .model import Grid, LabelledTable, against_cited, cited_tables, fed_tables, labelled_tables
 from .row_naming import names_row
 
 
@@ -89,6 +92,7 @@ class _CounterpartClaim:
     marks: tuple[str, ...]  # the candidate marks of the subject's group (A)
     other: str  # the counterparts' mark (B)
     spot: Spot
+    sectioned: bool  # its paragraph cites nothing: the tables are those its section cites
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +107,8 @@ def _may_claim(text: str) -> bool:
     return _CLAIM.search(text) is not None
 
 
-def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_CounterpartClaim]:
-    for start, sentence, labels in citing_sentences(placed):
+def _claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[_CounterpartClaim]:
+    for start, sentence, labels, sectioned in claim_sentences(placed, in_section):
         found, prose = list(_CLAIM.finditer(sentence)), without_refs(sentence)  # a label's words hedge nothing
         if len(found) != 1 or _HEDGED.search(prose):
             continue
@@ -121,7 +125,7 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_CounterpartClaim
         marks = tuple(word for word in re.findall(r"[\w-]+", subject) if len(word) > 1 and word.lower() not in _NOT_A_MARK)
         sense = next(name for name in _SENSES if match.group(name))
         spot = ctx.spot(placed, start + match.start(), start + match.end())
-        yield _CounterpartClaim(labels, sentence, " ".join(match.group(0).split()), _SENSES[sense], marks, other, spot)
+        yield _CounterpartClaim(labels, sentence, " ".join(match.group(0).split()), _SENSES[sense], marks, other, spot, sectioned)
 
 
 def _pairs(names: dict[int, str], mark: str, other: str) -> list[tuple[int, int]]:
@@ -201,6 +205,7 @@ def _report(ctx: RuleContext, claim: _CounterpartClaim, label: str, cited: Label
         if found.tie
         else "weak: a counterpart pair reverses a claim made of every pair"
     )
+    kind += f", {SECTIONED}" if claim.sectioned else ""
     evidence = Evidence(kind=kind, reason=f"{len(found.lines)} of {found.compared} compared pairs against the claim")
     _, mine, theirs = found.lines[0]
     related = [cited.related(ctx, cell, f"{role} value {cell.text}") for cell, role in ((mine, "claimed"), (theirs, "counterpart"))]
@@ -243,12 +248,14 @@ def counterpart_claim_contradicts_table(ctx: RuleContext, section: Section) -> I
 
     ## Evidence
     "weak: a counterpart pair reverses a claim made of every pair"; "weak: a counterpart pair
-    ties where an order is claimed of every pair".
+    ties where an order is claimed of every pair"; each read in a paragraph citing nothing, against
+    a table its section cites, is its own class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
     """
     yield from labelled_tables(ctx, section)
+    in_section = section_cited(section)
     for placed in section.blocks:
         if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
-            yield from _claims(ctx, placed)
+            yield from _claims(ctx, placed, in_section)

@@ -3,7 +3,8 @@
 An arrow in the column's header (↑/↓) says it; else the metric its header names (accuracy is
 higher-better, error lower-better); else the caption or a note of the table saying it in words
 ("lower is better"); else the metric the caption names. A table that says nothing leaves the
-direction unknown, and the rules that need it leave the column alone.
+direction unknown, and the rules that need it leave the column alone; a rule may then take it from
+the prose presenting the table (`prose_direction`), as a reading of its own.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def read_direction(header: str, caption: str | None, stated: int = 0) -> tuple[i
         return stated, "note"
     named = _named_direction(caption or "")
     return (named, "caption") if named else (0, "")
+
+
+def prose_direction(prose: str) -> int:
+    """+1 or -1 when prose about a table names metrics of one direction only ("Each row shows the mean accuracy"), else 0:
+    what a table that names no metric of its own measures, as the paragraph presenting it says."""
+    return _named_direction(prose) or 0
 
 
 def _named_direction(text: str) -> int | None:

@@ -10,7 +10,9 @@ a contrast ("…, but …", "while", "whereas", ";") is read clause by clause, s
 hedges or negates ("most", "on average", "except", "not", "if", "expected") is left alone; the words of a
 label it references (`\\ref{tab:many-scores}`) are no words of its prose.
 
-The table is one the sentence cites, else one its paragraph cites. The words of the clause before the
+The table is one the sentence cites, else one its paragraph cites, else, in a paragraph that cites
+nothing, one its section cites or places (a class of its own: a table presented in one paragraph is
+often concluded on two paragraphs later). The words of the clause before the
 gain name the system: one column of a spanning header that holds exactly one other column ("% correct"
 over "TRex" and "idtracker.ai"), or one body row of a table with exactly one other competing row
 (reference rows such as oracle or human left out). Only then is the claim's other side known: the
@@ -34,6 +36,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from .citing import SECTIONED, claim_sentences, section_cited
 from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
@@ -43,7 +46,6 @@ from .model import (
     LabelledTable,
     against_cited,
     cited_tables,
-    citing_sentences,
     contrast_clauses,
     fed_tables,
     labelled_tables,
@@ -96,6 +98,7 @@ class _GainClaim:
     subject: str  # the clause's words before the gain
     claim: str
     spot: Spot
+    sectioned: bool  # its paragraph cites nothing: the tables are those its section cites
 
 
 @record(slots=True, eq=False)
@@ -108,15 +111,15 @@ class _Reversal:
     source: str  # where the first line's direction was read
 
 
-def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_GainClaim]:
-    for start, sentence, labels in citing_sentences(placed):
+def _claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[_GainClaim]:
+    for start, sentence, labels, sectioned in claim_sentences(placed, in_section):
         for begin, clause in contrast_clauses(sentence):
             gain = _GAIN.search(clause)
             prose = without_refs(CONTRAST.sub(" ", clause))
             if gain is None or not UNIVERSAL.search(prose) or _HEDGED.search(prose):
                 continue
             spot = ctx.spot(placed, start + begin + gain.start(), start + begin + gain.end())
-            yield _GainClaim(labels, clause[: gain.start()], " ".join(gain.group(0).split()), spot)
+            yield _GainClaim(labels, clause[: gain.start()], " ".join(gain.group(0).split()), spot, sectioned)
 
 
 def _reversed(grid: Grid, claim: _GainClaim) -> _Reversal | None:
@@ -175,7 +178,8 @@ def _report(ctx: RuleContext, claim: _GainClaim, label: str, cited: LabelledTabl
     _, mine, theirs = found.against[0]
     confidence = DIRECTION_WEIGHT[found.source] * (WITHIN_SPREAD if spread_overlaps(mine, theirs) else 1.0)
     evidence = Evidence(
-        kind="weak: a line against a gain claimed in every line over the table's one other system",
+        kind="weak: a line against a gain claimed in every line over the table's one other system"
+        + (f", {SECTIONED}" if claim.sectioned else ""),
         reason=f"{len(found.against)} of {found.compared} compared {found.lines} against the claim",
     )
     related = [cited.related(ctx, cell, f"{role} value {cell.text}") for cell, role in ((mine, "claimed"), (theirs, "better"))]
@@ -217,12 +221,14 @@ def gain_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     ```
 
     ## Evidence
-    "weak: a line against a gain claimed in every line over the table's one other system".
+    "weak: a line against a gain claimed in every line over the table's one other system"; read in a
+    paragraph citing nothing, against a table its section cites, its own class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
     """
     yield from labelled_tables(ctx, section)
+    in_section = section_cited(section)
     for placed in section.blocks:
         if placed.kind.value == "paragraph" and _GAIN.search(placed.block.plain.text):
-            yield from _claims(ctx, placed)
+            yield from _claims(ctx, placed, in_section)

@@ -7,7 +7,9 @@ is not read: it needs the metric).
 The sign of the trend is the direction word's times the axis word's ("with fewer" turns it).
 Hedged or negated sentences are not read.
 
-The table is one the sentence cites, else one its paragraph cites, and must have an ordered axis:
+The table is one the sentence cites, else one its paragraph cites, else, in a paragraph that cites
+nothing, one its section cites or places (a class of its own: a table presented in one paragraph is
+often concluded on two paragraphs later). It must have an ordered axis:
 three or more numeric column headers ("0.9 TeV, 2.76 TeV, 7 TeV", "10%, 20%, 50%") in increasing
 or decreasing order, whose rows are the series; else three or more numeric row headers, whose
 columns are. The series read are those the sentence names (all of a row's distinctive words);
@@ -37,7 +39,8 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
+from .citing import SECTIONED, claim_sentences, section_cited
+from .model import Grid, LabelledTable, against_cited, cited_tables, fed_tables, labelled_tables
 from .row_naming import names_row
 
 
@@ -88,6 +91,7 @@ class _TrendClaim:
     claim: str
     each: bool  # claimed of every series
     spot: Spot
+    sectioned: bool  # its paragraph cites nothing: the tables are those its section cites
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -106,13 +110,13 @@ def _trends(sentence: str) -> list[tuple[int, int, int]]:
     return trends
 
 
-def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_TrendClaim]:
-    for start, sentence, labels in citing_sentences(placed):
+def _claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[_TrendClaim]:
+    for start, sentence, labels, sectioned in claim_sentences(placed, in_section):
         claimed = _claimed_trend(sentence)
         if claimed is not None:
             begin, finish, sense, each = claimed
             spot = ctx.spot(placed, start + begin, start + finish)
-            yield _TrendClaim(labels, sentence, sense, " ".join(sentence[begin:finish].split()), each, spot)
+            yield _TrendClaim(labels, sentence, sense, " ".join(sentence[begin:finish].split()), each, spot, sectioned)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -169,6 +173,7 @@ def _report(ctx: RuleContext, claim: _TrendClaim, label: str, cited: LabelledTab
     flat = first.value == second.value
     violation = TrendBroken(claim.claim, label, printed(" ".join(series.split())), f"{first.text} then {second.text}", flat)
     kind = "weak: a series stays flat where a trend is claimed" if flat else "weak: a series reverses the claimed trend"
+    kind += f", {SECTIONED}" if claim.sectioned else ""
     evidence = Evidence(kind=kind, reason=f"one step of {series} against the trend")
     related = [cited.related(ctx, cell, f"value {cell.text}") for cell in (first, second)]
     return ctx.report_at(claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence)
@@ -206,12 +211,14 @@ def trend_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterato
 
     ## Evidence
     "weak: a series reverses the claimed trend"; "weak: a series stays flat where a trend is
-    claimed".
+    claimed"; each read in a paragraph citing nothing, against a table its section cites, is its
+    own class.
 
     ## Fix safety
     No fix: the sentence or the table may be the one that is wrong.
     """
     yield from labelled_tables(ctx, section)
+    in_section = section_cited(section)
     for placed in section.blocks:
         if placed.kind.value == "paragraph" and _may_claim(placed.block.plain.text):
-            yield from _claims(ctx, placed)
+            yield from _claims(ctx, placed, in_section)
