@@ -10,6 +10,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .deferred_pattern import DeferredPattern
+from .macro_signatures import REFERENCE_COMMAND
 from .sentences import sentence_spans
 
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
@@ -24,10 +25,8 @@ _RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
-# Inside these the digits are identifiers, not quantities.
-_OPAQUE = DeferredPattern(
-    r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
-)
+# Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
+_OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
 _STRUCTURAL_BEFORE = DeferredPattern(
     r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
 )

@@ -62,6 +62,11 @@ def test_references_are_no_quantities():
     assert roles("as Table~3 and Section~4.1 show, Eq.~2 holds") == {}
 
 
+def test_a_citations_notes_and_a_ranges_second_label_are_no_quantities():
+    cited = "as \\parencites[Chapter 5]{a}[p.~12]{b} and \\footcite[p. 7]{c} show, over \\crefrange{t:1}{t 3} 80% hold"
+    assert [mention.text for mention in find_numbers(cited)] == ["80%"]
+
+
 def test_after_a_slash_only_the_second_of_two_percentages_is_a_number():
     assert roles("two clusters keep most of it (60%/51% respectively)") == {"60%": Role.VALUE, "51%": Role.VALUE}
     assert "7" not in roles("a 24/7 procurement") and "3456260" not in roles("doi 10.1145/3447786.3456260")
