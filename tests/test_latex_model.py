@@ -247,6 +247,17 @@ def test_a_float_whose_body_words_are_all_dead_still_prints(tmp_path):
     assert [placed.kind for placed in project.manuscript.blocks] == [BlockKind.FIGURE, BlockKind.CAPTION]
 
 
+def test_a_float_is_not_labelled_by_a_label_in_its_dead_text(tmp_path):
+    body = r"""\begin{figure}\iffalse\label{fig:old}\fi\caption{A panel.}\label{fig:new}\end{figure}
+\begin{table}\iffalse\label{tab:old}\else\label{tab:kept}\fi\caption{Scores.}\label{tab:new}
+\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    figure, figure_caption, table, table_caption = project.manuscript.blocks
+    assert (figure.block.labels, figure_caption.block.describes) == (["fig:new"], ["fig:new"])
+    assert (table.block.labels, table_caption.block.describes) == (["tab:kept", "tab:new"], ["tab:kept", "tab:new"])
+    assert table.block.table is not None and table.block.table.label == "tab:kept"
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}
