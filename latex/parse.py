@@ -18,7 +18,7 @@ from .chunks import unclosed_brace
 from .deferred_pattern import DeferredPattern
 from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
-from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, macro_arguments
+from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .plot_data import plotted_tables
 from .tables import parse_table, tabulars
 from .walker import RunWalker
@@ -352,6 +352,12 @@ class _ChunkWalker(FactCollector):
                 return False
             end = node.pos + node.len
             self._abstract(node.pos, text.pos + 1, lambda: self._with_environment("abstract", lambda: self.flow(text.nodelist)), end)
+            return True
+        if name == "captionof":  # set outside a float (a `center` around a longtable): a caption of its counter, not prose
+            self.flush()
+            counter = argument_text(next(iter(macro_arguments(node)[1:2]), None)).strip()
+            caption = self._block(BlockKind.CAPTION, node, argument_nodes(_caption_argument(node)), counter or None)
+            caption.describes = caption.labels
             return True
         if name in ("par", "item", "bibitem"):
             self.flush()

@@ -258,6 +258,20 @@ def test_a_float_is_not_labelled_by_a_label_in_its_dead_text(tmp_path):
     assert table.block.table is not None and table.block.table.label == "tab:kept"
 
 
+def test_a_caption_set_outside_a_float_is_a_caption_of_its_counter(tmp_path):
+    body = r"""Before.
+\begin{center}\captionof{table}{SRA accessions of 13 species\label{tab:sra}}
+\begin{tabular}{lc} Rat & 14 \\ \end{tabular}\end{center}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    _, caption, _ = project.manuscript.blocks
+    assert (caption.kind, caption.block.environment, caption.block.plain.text) == (
+        BlockKind.CAPTION,
+        "table",
+        "SRA accessions of 13 species",
+    )
+    assert caption.block.describes == ["tab:sra"]
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}
