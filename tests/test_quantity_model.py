@@ -23,6 +23,12 @@ def roles(sentence: str) -> dict[str, Role]:
         ("OR = 1.9, 95% CI = [2.091, 2.622]", "2.622", Role.INTERVAL_BOUND),
         ("the correction of cases (+65%) was large", "65%", Role.CHANGE),
         ("a decrease of the estimates by 15%", "15%", Role.CHANGE),
+        # A change named after its size is a change too; a "loss" or a "growth rate" so named is a level.
+        ("with 80.5% improvement from the previous best method", "80.5%", Role.CHANGE),
+        ("led to a 3x reduction in memory usage", "3x", Role.CHANGE),
+        ("outperforms on average by a 27% absolute increase", "27%", Role.CHANGE),
+        ("it reaches a 2.31 loss on validation", "2.31", Role.VALUE),
+        ("a 5% growth rate of the economy", "5%", Role.VALUE),
         ("accuracy above 85% on every split", "85%", Role.BOUND),
         ("The survey ran in 2019.", "2019", Role.YEAR),
         ("t(28) = 2.20, p = .04", ".04", Role.P_VALUE),
