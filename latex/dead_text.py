@@ -202,7 +202,8 @@ class DeadText:
 
     def unprinted_labels(self, labels: Iterable[KeyUse]) -> frozenset[str]:
         """The keys of `labels` (a file's `\\label`s) that stand in dead text only: they label no float they sit in."""
-        dead, live = set(), set()
+        dead: set[str] = set()
+        live: set[str] = set()
         for use in labels:
             (dead if self.covers(use.start) else live).add(use.key)
         return frozenset(dead - live)
