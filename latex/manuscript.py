@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from .dead_text import DeadText, Unread, dead_text, project_unread, without_labels
 from .model import Block, BlockKind, Heading, IncludeSite, KeyUse, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
-from .reference_macros import ReferenceMacros, reference_macros, with_cited_labels
+from .reference_macros import ReferenceMacros, reference_macros, with_macro_labels
 from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ class _Builder:
             elif order == 1:
                 self.marker(path, cast(Marker, item))
             elif order == 2:
-                self.block(path, with_cited_labels(cast(Block, item), project.documents[path].text, self.references))
+                self.block(path, with_macro_labels(cast(Block, item), project.documents[path].text, self.references))
             else:
                 site = cast(IncludeSite, item)
                 target = targets.get((site.start, "tex"))
@@ -377,7 +377,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     for before, after in zip(old.offsets, new.offsets):
         if moved.setdefault(before, after) != after:
             return None  # two places that coincided no longer do
-    new_blocks = [with_cited_labels(cast(Block, item), document.text, previous.references) for _, order, item in events if order == 2]
+    new_blocks = [with_macro_labels(cast(Block, item), document.text, previous.references) for _, order, item in events if order == 2]
     replaced: dict[int, PlacedBlock] = {}
     blocks = list(previous.blocks)
     for place, block in zip(previous.places_of(edited), new_blocks):

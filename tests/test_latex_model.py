@@ -272,6 +272,17 @@ def test_a_caption_set_outside_a_float_is_a_caption_of_its_counter(tmp_path):
     assert caption.block.describes == ["tab:sra"]
 
 
+def test_a_float_is_labelled_by_the_authors_label_macro(tmp_path):
+    preamble = "\\newcommand{\\figurelabel}[1]{\\label{fig:#1}}\n\\newcommand{\\tablelabel}[1]{\\label{tab:#1}}"
+    body = r"""\begin{figure}\caption{A panel.\figurelabel{sho}}\end{figure}
+\begin{table}\caption{Scores.}\tablelabel{scores}
+\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body, preamble)})
+    figure, figure_caption, table, _ = project.manuscript.blocks
+    assert (figure.block.labels, figure_caption.block.describes) == (["fig:sho"], ["fig:sho"])
+    assert table.block.labels == ["tab:scores"] and table.block.table is not None and table.block.table.label == "tab:scores"
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}
