@@ -58,7 +58,9 @@ def reference_macros(macros: Iterable[MacroDef]) -> ReferenceMacros:
     macros = list(macros)
     wrapping = key_wrappers(macros)
     wrappers = {name: (prefix, suffix) for name, (kind, prefix, suffix) in wrapping.items() if kind == "ref"}
-    labelling = tuple(sorted((name, wrapper) for name, wrapper in wrapping.items() if wrapper[0] == "label"))
+    # A label macro that steps a counter of its own (`\\refstepcounter{ALC@line}\\label`) labels that counter, not a float.
+    stepping = {macro.name.lstrip("\\") for macro in macros if "\\refstepcounter" in macro.body}
+    labelling = tuple(sorted((name, wrapper) for name, wrapper in wrapping.items() if wrapper[0] == "label" and name not in stepping))
     referring = {macro.name.lstrip("\\") for macro in macros if _REFERRING_NAME.fullmatch(macro.name.lstrip("\\"))}
     return ReferenceMacros(tuple(sorted(wrappers.items())), frozenset(referring - set(wrappers)), labelling)
 

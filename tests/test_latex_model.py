@@ -274,13 +274,16 @@ def test_a_caption_set_outside_a_float_is_a_caption_of_its_counter(tmp_path):
 
 def test_a_float_is_labelled_by_the_authors_label_macro(tmp_path):
     preamble = "\\newcommand{\\figurelabel}[1]{\\label{fig:#1}}\n\\newcommand{\\tablelabel}[1]{\\label{tab:#1}}"
+    preamble += "\n\\newcommand{\\linelabel}{\\refstepcounter{ALC@line}\\label}"  # labels a line of the algorithm, not it
     body = r"""\begin{figure}\caption{A panel.\figurelabel{sho}}\end{figure}
 \begin{table}\caption{Scores.}\tablelabel{scores}
-\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}"""
+\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}
+\begin{algorithm}\caption{Steps.}\label{alg:steps}\STATE update \linelabel{alg:update}\end{algorithm}"""
     project = make_project(tmp_path, {"main.tex": document(body, preamble)})
-    figure, figure_caption, table, _ = project.manuscript.blocks
+    figure, figure_caption, table, _, algorithm, _ = project.manuscript.blocks
     assert (figure.block.labels, figure_caption.block.describes) == (["fig:sho"], ["fig:sho"])
     assert table.block.labels == ["tab:scores"] and table.block.table is not None and table.block.table.label == "tab:scores"
+    assert algorithm.block.labels == ["alg:steps"]
 
 
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
