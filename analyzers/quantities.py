@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from ..latex.deferred_pattern import DeferredPattern
+from ..latex.macro_signatures import REFERENCE_COMMAND
 from ..latex.manuscript import PlacedBlock, Section
 from ..latex.model import Block, BlockKind, Cell, Table
 from ..latex.record import record
@@ -185,9 +186,10 @@ def referenced_labels(text: str) -> frozenset[str]:
 
 
 def without_refs(text: str) -> str:
-    """The text with its references blanked, every other character where it stands (a match in it is a match in
-    `text`): a label's words ("tab:many-eng-scores", "fig:eval:best") are no words of the prose."""
-    return _REF.sub(lambda match: " " * len(match.group(0)), text)
+    """The text with its references and citations blanked, every other character where it stands (a match in it is a
+    match in `text`): a label's or a key's words ("tab:many-eng-scores", "most2019all"), and a note's ("p.~12"), are
+    no words of the prose."""
+    return REFERENCE_COMMAND.sub(lambda match: " " * len(match.group(0)), text)
 
 
 def block_refs(block: Block) -> frozenset[str]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .conditionals import NEVER, branch_paths, group_end
 from .deferred_pattern import DeferredPattern
-from .model import Block, BlockKind, MacroDef, PlainText
+from .model import Block, BlockKind, KeyUse, MacroDef, PlainText
 from .source import uncommented
 
 if TYPE_CHECKING:
@@ -200,6 +200,14 @@ class DeadText:
         dead = self.within(block.start, block.end)
         return _printed(_Same(block), dead) if dead else block
 
+    def unprinted_labels(self, labels: Iterable[KeyUse]) -> frozenset[str]:
+        """The keys of `labels` (a file's `\\label`s) that stand in dead text only: they label no float they sit in."""
+        dead: set[str] = set()
+        live: set[str] = set()
+        for use in labels:
+            (dead if self.covers(use.start) else live).add(use.key)
+        return frozenset(dead - live)
+
     def printed_plain(self, plain: PlainText) -> PlainText:
         """`plain` without the characters whose source is dead, its runs of white space kept single."""
         parts: list[str] = []
@@ -258,6 +266,25 @@ def _printed(same: _Same, dead: tuple[tuple[int, int], ...]) -> Block | None:
     if block.plain.text.strip() and not plain.text.strip() and block.table is None and block.kind not in _FLOATS:
         return None
     return replace(block, plain=plain.shifted(offset))
+
+
+def without_labels(block: Block, unprinted: frozenset[str]) -> Block:
+    """`block` without the labels TeX never reads (`unprinted`): a float's, its table's, and those its caption describes."""
+    if unprinted.isdisjoint(block.labels) and unprinted.isdisjoint(block.describes):
+        return block
+    return _without_labels(_Same(block), unprinted)
+
+
+# Kept by the block, as `_printed`: an edit must hand the index the same objects for the blocks it leaves.
+@lru_cache(maxsize=1024)
+def _without_labels(same: _Same, unprinted: frozenset[str]) -> Block:
+    block = same.value
+    assert isinstance(block, Block)
+    labels = [key for key in block.labels if key not in unprinted]
+    table = block.table
+    if table is not None and table.label in unprinted:
+        table = replace(table, label=labels[0] if labels else None)
+    return replace(block, labels=labels, describes=[key for key in block.describes if key not in unprinted], table=table)
 
 
 # Kept by the parse's runs (which a moved block shares) and its dead spans where it stands: the blocks after an

@@ -10,6 +10,7 @@ from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
 
 from .argument_parsers import CitationArgsParser, EnvironmentDefinitionArgsParser, InputArgsParser
+from .deferred_pattern import DeferredPattern
 from .siunitx import SIGNATURES as SIUNITX_SIGNATURES
 
 REF_COMMANDS = frozenset(
@@ -119,6 +120,21 @@ MULTICITE_COMMANDS = frozenset(
     }
 )
 CITE_COMMANDS = _SINGLE_CITE_COMMANDS | MULTICITE_COMMANDS
+
+
+def _names(commands: frozenset[str]) -> str:
+    return "|".join(sorted(commands, key=lambda name: (-len(name), name)))
+
+
+# A reference or citation as a block's plain text keeps it (verbatim), with every argument: its keys, a range's second
+# label, a citation's pre- and postnotes ("p.~12") and each list of a multi-citation. Its words and digits are
+# identifiers, not prose: `\hyperref[tab:x]{the results}` prints its second argument, so only the label is one.
+REFERENCE_COMMAND = DeferredPattern(
+    rf"\\(?:(?:{_names(MULTICITE_COMMANDS)})(?:\s*\([^()]*\)){{0,2}}(?:\s*(?:\[[^\]]*\]\s*){{0,2}}\{{[^{{}}]*\}})+"
+    rf"|(?:{_names(frozenset({'crefrange', 'Crefrange'}))})\*?\s*\{{[^{{}}]*\}}\s*\{{[^{{}}]*\}}"
+    rf"|(?:{_names(REF_COMMANDS | _SINGLE_CITE_COMMANDS)})\*?(?:\s*<[^<>]*>)?(?:\s*\[[^\]]*\]){{0,2}}\s*\{{[^{{}}]*\}}"
+    r"|hyperref\[[^\]]*\])"
+)
 SECTION_LEVELS = {
     "part": 0,
     "chapter": 1,

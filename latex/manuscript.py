@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from .dead_text import DeadText, Unread, dead_text, project_unread
-from .model import Block, BlockKind, Heading, IncludeSite, Marker, SectionKind
+from .dead_text import DeadText, Unread, dead_text, project_unread, without_labels
+from .model import Block, BlockKind, Heading, IncludeSite, KeyUse, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
-from .reference_macros import ReferenceMacros, reference_macros, with_cited_labels
+from .reference_macros import ReferenceMacros, reference_macros, with_macro_labels
 from .source import content_hash, value_hash
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ class _Builder:
             elif order == 1:
                 self.marker(path, cast(Marker, item))
             elif order == 2:
-                self.block(path, with_cited_labels(cast(Block, item), project.documents[path].text, self.references))
+                self.block(path, with_macro_labels(cast(Block, item), project.documents[path].text, self.references))
             else:
                 site = cast(IncludeSite, item)
                 target = targets.get((site.start, "tex"))
@@ -304,16 +304,17 @@ def _events(project: ProjectFiles, path: str, unread: Unread) -> list[_Event]:
     events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
     events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]
-    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in _printed_blocks(parsed.blocks, dead)]
+    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in _printed_blocks(parsed.blocks, parsed.labels, dead)]
     events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex" and not dead.covers(site.start)]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
 
 
-def _printed_blocks(blocks: list[Block], dead: DeadText) -> list[Block]:
+def _printed_blocks(blocks: list[Block], labels: list[KeyUse], dead: DeadText) -> list[Block]:
     if not dead:
         return blocks
-    return [printed for printed in map(dead.printed, blocks) if printed is not None]
+    unprinted = dead.unprinted_labels(labels)
+    return [without_labels(printed, unprinted) for printed in map(dead.printed, blocks) if printed is not None]
 
 
 def _with_pulled_rows(project: ProjectFiles, path: str, block: Block) -> Block:
@@ -376,7 +377,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     for before, after in zip(old.offsets, new.offsets):
         if moved.setdefault(before, after) != after:
             return None  # two places that coincided no longer do
-    new_blocks = [with_cited_labels(cast(Block, item), document.text, previous.references) for _, order, item in events if order == 2]
+    new_blocks = [with_macro_labels(cast(Block, item), document.text, previous.references) for _, order, item in events if order == 2]
     replaced: dict[int, PlacedBlock] = {}
     blocks = list(previous.blocks)
     for place, block in zip(previous.places_of(edited), new_blocks):

@@ -10,6 +10,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .deferred_pattern import DeferredPattern
+from .macro_signatures import REFERENCE_COMMAND
 from .sentences import sentence_spans
 
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
@@ -24,10 +25,8 @@ _RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
-# Inside these the digits are identifiers, not quantities.
-_OPAQUE = DeferredPattern(
-    r"\\(?:ref|eqref|autoref|cref|Cref|pageref|cite\w*|parencite|textcite|autocite|label|url|href)\*?(?:\[[^\]]*\])*\{[^}]*\}"
-)
+# Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
+_OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
 _STRUCTURAL_BEFORE = DeferredPattern(
     r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
 )
@@ -211,6 +210,13 @@ _CHANGE_BEFORE = DeferredPattern(
     r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)|\+)\s*$",
     re.IGNORECASE,
 )
+# A change named after its size ("80.5% improvement from", "a 3x reduction in", "a 27% absolute increase"); not a "loss",
+# which as often names a level ("2.31 loss"), nor a rate ("1× growth rate").
+_CHANGE_AFTER = DeferredPattern(
+    r"^\s*(?:(?:relative|absolute|average|overall|net)\s+)?(?:improvement|increase|decrease|reduction|gain|drop|decline|rise|growth"
+    r"|change|boost|jump|fall|speed-?up|slowdown)s?\b(?!\s*rates?\b)",
+    re.IGNORECASE,
+)
 _COUNTED_AFTER = DeferredPattern(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
 # Two numbers joined by "and" or "or" ("reduces the error by 48% and 56%", "N = 19 and 49", "above 85% and 90%"):
 # the words before the first say what both are. A comma or any other word between them ends the pair ("by 5%, and 90% of").
@@ -259,7 +265,7 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
         return Role.SAMPLE_SIZE
     if _COEFFICIENT_BEFORE.search(before):
         return Role.COEFFICIENT
-    if _CHANGE_BEFORE.search(before):
+    if _CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(after):
         return Role.CHANGE
     if _DESCRIPTIVE_BEFORE.search(before):
         return Role.VALUE

@@ -18,7 +18,7 @@ from .chunks import brace_slips
 from .deferred_pattern import DeferredPattern
 from .model import Block, BlockKind, Heading, KeyUse, Marker, PlainText, Table
 from .parsed_chunk import ParsedChunk
-from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, macro_arguments
+from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments, printed_chars
 from .plot_data import plotted_tables
 from .tables import parse_table, tabulars
 from .walker import RunWalker
@@ -150,11 +150,12 @@ class _ChunkWalker(FactCollector):
 
     def _flow_chars(self, node: lw.LatexCharsNode) -> None:
         position = 0
-        for blank in _BLANK_LINE.finditer(node.chars):
-            self._inline_text(node.chars[position : blank.start()], node.pos + position)
+        chars = printed_chars(node.chars)
+        for blank in _BLANK_LINE.finditer(chars):
+            self._inline_text(chars[position : blank.start()], node.pos + position)
             self.flush()
             position = blank.end()
-        self._inline_text(node.chars[position:], node.pos + position)
+        self._inline_text(chars[position:], node.pos + position)
 
     def _inline_text(self, chars: str, start: int) -> None:
         if not chars.strip():
@@ -351,6 +352,12 @@ class _ChunkWalker(FactCollector):
                 return False
             end = node.pos + node.len
             self._abstract(node.pos, text.pos + 1, lambda: self._with_environment("abstract", lambda: self.flow(text.nodelist)), end)
+            return True
+        if name == "captionof":  # set outside a float (a `center` around a longtable): a caption of its counter, not prose
+            self.flush()
+            counter = argument_text(next(iter(macro_arguments(node)[1:2]), None)).strip()
+            caption = self._block(BlockKind.CAPTION, node, argument_nodes(_caption_argument(node)), counter or None)
+            caption.describes = caption.labels
             return True
         if name in ("par", "item", "bibitem"):
             self.flush()

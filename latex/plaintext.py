@@ -124,6 +124,11 @@ _BREAKING_SPACE = DeferredPattern("[\n\t\r ]")
 _WHITE_SPACE_PAIR = DeferredPattern(r"\s\s")
 
 
+def printed_chars(chars: str) -> str:
+    """Characters as TeX prints them: a tie (`Table~3`, `4~GPUs`) is a space; `\\textasciitilde` is the tilde."""
+    return chars.replace("~", " ") if "~" in chars else chars
+
+
 class PlainBuilder:
     """Accumulates plain text and its source segments, collapsing white space."""
 
@@ -268,7 +273,7 @@ class InlineRenderer:
             return
         start, end = node.pos, node.pos + node.len
         if isinstance(node, lw.LatexCharsNode):
-            out.add(node.chars, start, end)
+            out.add(printed_chars(node.chars), start, end)
         elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode)):
             self.render(node.nodelist, out)
         elif isinstance(node, lw.LatexSpecialsNode):
@@ -299,6 +304,9 @@ class InlineRenderer:
             return
         if name in QUANTITY_COMMANDS or name in RANGE_COMMANDS or name in UNIT_COMMANDS or name == "ang":
             self._render_quantity(node, out)
+            return
+        if name == "url" and isinstance(address := last_mandatory_argument(node), lw.LatexGroupNode):
+            out.add(argument_text(address), address.pos + 1, address.pos + address.len - 1)  # as typed, its tildes too
             return
         if name in _RENDERS_ITS_CONTENT:
             content = last_mandatory_argument(node)

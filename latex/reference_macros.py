@@ -7,6 +7,9 @@ block in its project, where the definitions are known, replaces each such use by
 every reader of a block's references understands. A macro the project uses but never defines (a class
 file's `\\tableref{tab:res}` or `\\figureref{fig:x}`) cites its argument as it stands, when its name says
 it refers and its argument reads as a label (`tab:res`, `Peaks:Parameters`).
+
+Labels set through the author's macros are placed the same way: a float that writes `\\figurelabel{sho}` for
+`\\label{fig:sho}` is labelled `fig:sho`, as its `\\label` would label it.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .deferred_pattern import DeferredPattern
-from .key_wrappers import key_wrappers
+from .key_wrappers import key_wrappers, wrapped_uses
 from .macro_signatures import REF_COMMANDS
-from .model import Block, MacroDef, PlainText
+from .model import Block, BlockKind, MacroDef, PlainText
 from .record import record
 
 # A macro whose name says it refers: \tableref, \figref, \secref, \reftable (but not \ref itself, kept verbatim).
@@ -37,6 +40,8 @@ class ReferenceMacros:
 
     wrappers: tuple[tuple[str, tuple[str, str]], ...]
     defined: frozenset[str]
+    # The macros that set a label, name → ("label", prefix, suffix) as key_wrappers gives them.
+    labelling: tuple[tuple[str, tuple[str, str, str]], ...] = ()
 
     def label(self, name: str, key: str) -> str | None:
         """The label a use `\\name{key}` cites, or None when it cites none."""
@@ -51,9 +56,40 @@ class ReferenceMacros:
 def reference_macros(macros: Iterable[MacroDef]) -> ReferenceMacros:
     """What the project's definitions say about its reference macros."""
     macros = list(macros)
-    wrappers = {name: (prefix, suffix) for name, (kind, prefix, suffix) in key_wrappers(macros).items() if kind == "ref"}
+    wrapping = key_wrappers(macros)
+    wrappers = {name: (prefix, suffix) for name, (kind, prefix, suffix) in wrapping.items() if kind == "ref"}
+    # A label macro that steps a counter of its own (`\\refstepcounter{ALC@line}\\label`) labels that counter, not a float.
+    stepping = {macro.name.lstrip("\\") for macro in macros if "\\refstepcounter" in macro.body}
+    labelling = tuple(sorted((name, wrapper) for name, wrapper in wrapping.items() if wrapper[0] == "label" and name not in stepping))
     referring = {macro.name.lstrip("\\") for macro in macros if _REFERRING_NAME.fullmatch(macro.name.lstrip("\\"))}
-    return ReferenceMacros(tuple(sorted(wrappers.items())), frozenset(referring - set(wrappers)))
+    return ReferenceMacros(tuple(sorted(wrappers.items())), frozenset(referring - set(wrappers)), labelling)
+
+
+# The blocks a label names: a float's own, and a caption's, which describes its float.
+_LABELLED = (BlockKind.FIGURE, BlockKind.TABLE, BlockKind.ALGORITHM, BlockKind.CAPTION)
+
+
+def with_macro_labels(block: Block, text: str, references: ReferenceMacros) -> Block:
+    """`block` with the labels the author's macros cite (with_cited_labels) and, for a float or a caption, set."""
+    return with_set_labels(with_cited_labels(block, text, references), text, references)
+
+
+def with_set_labels(block: Block, text: str, references: ReferenceMacros) -> Block:
+    """A float or caption `block` with the labels the author's label macros set within it (`\\figurelabel{sho}`):
+    the parse reads no preamble, so it left them out."""
+    if not references.labelling or block.kind not in _LABELLED:
+        return block
+    uses = wrapped_uses(text[block.start : block.end], dict(references.labelling), "label")
+    keys = [use.key for use in uses if use.key not in block.labels]
+    if not keys:
+        return block
+    labels = [*block.labels, *keys]
+    if block.kind is BlockKind.CAPTION:
+        return replace(block, labels=labels, describes=[*block.describes, *keys])
+    table = block.table
+    if table is not None and table.label is None:
+        table = replace(table, label=labels[0])
+    return replace(block, labels=labels, table=table)
 
 
 def with_cited_labels(block: Block, text: str, references: ReferenceMacros) -> Block:

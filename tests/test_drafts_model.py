@@ -32,8 +32,10 @@ from auditex.analyzers.rules.drafts.model import (
     numbered_heading,
     numbered_in_order,
     placeholders,
+    printed_files,
     publisher_slot,
     singular,
+    unprinted,
 )
 from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels, sentence_words
 from auditex.analyzers.rules.drafts.respectively import held_items, respective_lists
@@ -144,6 +146,23 @@ def test_a_caption_set_after_a_floats_second_table_is_the_floats(tmp_path):
 \end{table}"""
     project = make_project(tmp_path, {"main.tex": document(body)})
     assert list(float_captions(project.manuscript).values()) == [["Accuracies.", "Losses."]]
+
+
+def test_a_file_input_only_from_dead_text_is_wholly_unprinted(tmp_path):
+    files = {
+        "main.tex": document("\\iffalse\n\\input{old}\n\\fi\n\\input{new}"),
+        "old.tex": "\\markboth{Draft}{DRAFT}\\drafttrue",
+        "new.tex": "\\newif\\ifdraft\n\\ifdraft Draft only.\\fi Printed.",
+    }
+    project = make_project(tmp_path, files)
+    assert project.files == ["main.tex", "old.tex", "new.tex"]
+    assert printed_files(project) == ["main.tex", "new.tex"]
+    hidden = unprinted(project, project.index.macros)
+    assert hidden.covers("old.tex", 0) and hidden.covers("old.tex", len(files["old.tex"]) - 1)
+    # The dead file's `\drafttrue` sets no switch of the paper: the `\ifdraft` branch stays unprinted.
+    assert hidden.covers("new.tex", files["new.tex"].index("Draft only")) and not hidden.covers(
+        "new.tex", files["new.tex"].index("Printed")
+    )
 
 
 def test_float_numbering_that_the_rule_can_establish():

@@ -247,6 +247,45 @@ def test_a_float_whose_body_words_are_all_dead_still_prints(tmp_path):
     assert [placed.kind for placed in project.manuscript.blocks] == [BlockKind.FIGURE, BlockKind.CAPTION]
 
 
+def test_a_float_is_not_labelled_by_a_label_in_its_dead_text(tmp_path):
+    body = r"""\begin{figure}\iffalse\label{fig:old}\fi\caption{A panel.}\label{fig:new}\end{figure}
+\begin{table}\iffalse\label{tab:old}\else\label{tab:kept}\fi\caption{Scores.}\label{tab:new}
+\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    figure, figure_caption, table, table_caption = project.manuscript.blocks
+    assert (figure.block.labels, figure_caption.block.describes) == (["fig:new"], ["fig:new"])
+    assert (table.block.labels, table_caption.block.describes) == (["tab:kept", "tab:new"], ["tab:kept", "tab:new"])
+    assert table.block.table is not None and table.block.table.label == "tab:kept"
+
+
+def test_a_caption_set_outside_a_float_is_a_caption_of_its_counter(tmp_path):
+    body = r"""Before.
+\begin{center}\captionof{table}{SRA accessions of 13 species\label{tab:sra}}
+\begin{tabular}{lc} Rat & 14 \\ \end{tabular}\end{center}"""
+    project = make_project(tmp_path, {"main.tex": document(body)})
+    _, caption, _ = project.manuscript.blocks
+    assert (caption.kind, caption.block.environment, caption.block.plain.text) == (
+        BlockKind.CAPTION,
+        "table",
+        "SRA accessions of 13 species",
+    )
+    assert caption.block.describes == ["tab:sra"]
+
+
+def test_a_float_is_labelled_by_the_authors_label_macro(tmp_path):
+    preamble = "\\newcommand{\\figurelabel}[1]{\\label{fig:#1}}\n\\newcommand{\\tablelabel}[1]{\\label{tab:#1}}"
+    preamble += "\n\\newcommand{\\linelabel}{\\refstepcounter{ALC@line}\\label}"  # labels a line of the algorithm, not it
+    body = r"""\begin{figure}\caption{A panel.\figurelabel{sho}}\end{figure}
+\begin{table}\caption{Scores.}\tablelabel{scores}
+\begin{tabular}{lc} A & 1 \\ \end{tabular}\end{table}
+\begin{algorithm}\caption{Steps.}\label{alg:steps}\STATE update \linelabel{alg:update}\end{algorithm}"""
+    project = make_project(tmp_path, {"main.tex": document(body, preamble)})
+    figure, figure_caption, table, _, algorithm, _ = project.manuscript.blocks
+    assert (figure.block.labels, figure_caption.block.describes) == (["fig:sho"], ["fig:sho"])
+    assert table.block.labels == ["tab:scores"] and table.block.table is not None and table.block.table.label == "tab:scores"
+    assert algorithm.block.labels == ["alg:steps"]
+
+
 def test_a_tabularray_table_reads_its_rows_past_its_outer_and_inner_keys(tmp_path):
     body = r"""\begin{table}\caption{Regressions}\label{tab:r}
 \begin{talltblr}[entry=none, note{}={* p < 0.05}]{colspec={Q[]Q[]}, column{2}={halign=c,}}

@@ -51,3 +51,13 @@ def test_a_boxs_size_scale_angle_and_options_print_nothing_only_its_content_does
     )
     (figure,) = [block for block in parse_chunk(source).blocks if block.plain.text.startswith("Wide")]
     assert figure.plain.text == "Wide Scaled Boxed Turned Low Inside"
+
+
+def test_a_tie_prints_as_a_space_and_textasciitilde_and_an_address_as_a_tilde():
+    source = (
+        "As Table~3 shows, 4~GPUs take \\textasciitilde 2 h (\\url{http://a.org/~me}).\n\n\\begin{tabular}{l} Rat~x \\\\ \\end{tabular}"
+    )
+    paragraph, table = parse_chunk(source).blocks
+    assert paragraph.plain.text == "As Table 3 shows, 4 GPUs take ~ 2 h (http://a.org/~me)."
+    assert paragraph.plain.source_span(9, 10) == (9, 10)  # the tie's space stands where the tie does
+    assert table.plain.text == "Rat x"

@@ -23,6 +23,12 @@ def roles(sentence: str) -> dict[str, Role]:
         ("OR = 1.9, 95% CI = [2.091, 2.622]", "2.622", Role.INTERVAL_BOUND),
         ("the correction of cases (+65%) was large", "65%", Role.CHANGE),
         ("a decrease of the estimates by 15%", "15%", Role.CHANGE),
+        # A change named after its size is a change too; a "loss" or a "growth rate" so named is a level.
+        ("with 80.5% improvement from the previous best method", "80.5%", Role.CHANGE),
+        ("led to a 3x reduction in memory usage", "3x", Role.CHANGE),
+        ("outperforms on average by a 27% absolute increase", "27%", Role.CHANGE),
+        ("it reaches a 2.31 loss on validation", "2.31", Role.VALUE),
+        ("a 5% growth rate of the economy", "5%", Role.VALUE),
         ("accuracy above 85% on every split", "85%", Role.BOUND),
         ("The survey ran in 2019.", "2019", Role.YEAR),
         ("t(28) = 2.20, p = .04", ".04", Role.P_VALUE),
@@ -60,6 +66,11 @@ def test_each_role_is_read_from_the_words_around_the_number(sentence, number, ro
 def test_references_are_no_quantities():
     assert roles("as Table 3 and Section 4.1 show, Eq. 2 holds") == {}
     assert roles("as Table~3 and Section~4.1 show, Eq.~2 holds") == {}
+
+
+def test_a_citations_notes_and_a_ranges_second_label_are_no_quantities():
+    cited = "as \\parencites[Chapter 5]{a}[p.~12]{b} and \\footcite[p. 7]{c} show, over \\crefrange{t:1}{t 3} 80% hold"
+    assert [mention.text for mention in find_numbers(cited)] == ["80%"]
 
 
 def test_after_a_slash_only_the_second_of_two_percentages_is_a_number():

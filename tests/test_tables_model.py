@@ -227,6 +227,8 @@ def test_a_clause_is_read_without_the_labels_it_references_and_a_contrast_splits
     cited = "As Table~\\ref{tab:many-scores} shows, V2 has consistent gains."
     assert "many" not in without_refs(cited)
     assert without_refs(cited).index("V2") == cited.index("V2")  # a word found in it stands where it stands in the text
+    keyed = "As \\citet[most of Ch.~2]{all2019} and \\crefrange{tab:all}{tab:most} show, V2 gains."
+    assert without_refs(keyed).split() == ["As", "and", "show,", "V2", "gains."]  # a key's and a note's words are no prose
     sentence = "Both are accurate on most videos, but TRex is improved in all cases while using less memory."
     assert [clause for _, clause in contrast_clauses(sentence)] == [
         "Both are accurate on most videos",

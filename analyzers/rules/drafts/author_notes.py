@@ -10,7 +10,7 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...memo import SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import NoteCommand, in_definition, note_commands, note_uses, read_blocks, unprinted
+from .model import NoteCommand, in_definition, note_commands, note_uses, printed_files, read_blocks, unprinted
 
 # Where a block starts in its file: what a note's offset is bisected against.
 _START = attrgetter("block.start")
@@ -66,7 +66,7 @@ def printed_author_note(ctx: RuleContext) -> Iterator[Finding]:
     own command.
     """
     project = ctx.whole_project
-    texts = [ctx.source(path).text for path in project.files]
+    texts = [ctx.source(path).text for path in printed_files(project)]
     macros = [macro for _, macro in ctx.index.macros]
     commands = note_commands(texts, macros)
     if not commands:

@@ -33,7 +33,7 @@ from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_numbers import NumberedFloat, numbered_floats
-from .model import elsewhere, mentioned_kind, unprinted
+from .model import elsewhere, mentioned_kind, printed_files, unprinted
 from .panels import sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
@@ -100,7 +100,7 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
     if not mentioning:  # floats are numbered only for a paper that types a number
         return
     project = ctx.whole_project  # the files' texts and include graph, which "blocks" covers
-    texts = {path: ctx.source(path).text for path in project.files}
+    texts = {path: ctx.source(path).text for path in printed_files(project)}
     hidden = unprinted(project, ctx.index.macros)
     floats = numbered_floats(ctx.manuscript, texts, hidden, list(ctx.index.macros))
     own, common = _caption_words(floats)

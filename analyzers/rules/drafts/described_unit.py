@@ -44,7 +44,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import FLOAT_BLOCKS, elsewhere
+from .model import FLOAT_BLOCKS, elsewhere, printed_files
 from .units import MENTION, Unit, content_words, mentioned_unit_kind, numbered_units, unit_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM, BlockKind.CAPTION)
@@ -116,7 +116,7 @@ def hand_number_of_another_unit(ctx: RuleContext) -> Iterator[Finding]:
     mentioning = [placed for section in ctx.manuscript.sections for placed in _mentioning_blocks(SectionKey(section))]
     if not mentioning:
         return
-    texts = {path: ctx.source(path).text for path in ctx.whole_project.files}
+    texts = {path: ctx.source(path).text for path in printed_files(ctx.whole_project)}
     units = numbered_units(ctx.manuscript, texts)
     words: dict[int, Counter[str]] = {}  # each unit's text, counted when first asked
     for placed in mentioning:

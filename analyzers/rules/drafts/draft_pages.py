@@ -6,7 +6,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import rule
 from ...violation import Violation, violation_type
-from .model import draft_page_marks, unprinted
+from .model import draft_page_marks, printed_files, unprinted
 
 
 @violation_type
@@ -52,7 +52,7 @@ def draft_page_mark(ctx: RuleContext) -> Iterator[Finding]:
     """
     project = ctx.whole_project
     hidden = unprinted(project, ctx.index.macros)
-    for path in project.files:
+    for path in printed_files(project):
         source = ctx.source(path).text
         for command, start, end in draft_page_marks(source):
             if hidden.covers(path, start):

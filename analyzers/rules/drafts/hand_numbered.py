@@ -29,6 +29,7 @@ from .model import (
     numbered_by_chapter,
     numbered_heading,
     numbered_in_order,
+    printed_files,
     unprinted,
 )
 
@@ -114,7 +115,7 @@ def hand_numbered_reference(ctx: RuleContext) -> Iterator[Finding]:
     mentioning = [placed for reading in readings for placed in reading.mentioning]
     if not mentioning:  # what LaTeX numbers is counted (each float parsed) only for a paper that types a number
         return
-    texts = [ctx.source(path).text for path in project.files]
+    texts = [ctx.source(path).text for path in printed_files(project)]
     hidden = unprinted(project, ctx.index.macros)
     typed = [typed for reading in readings for typed in reading.floats]
     yield from _outside_chapters(ctx, hidden, texts, typed, readings)

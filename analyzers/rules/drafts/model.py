@@ -289,15 +289,25 @@ class _IndexKey:
         return isinstance(other, _IndexKey) and other.index is self.index and other.macros is self.macros
 
 
+def printed_files(project: Project) -> list[str]:
+    """The project's files the manuscript walks, in include order: a file `\\input` only from dead text (`\\iffalse`,
+    an unused macro) prints nothing, so its marks, settings and switches are not the paper's."""
+    walked = project.manuscript.layouts
+    return [path for path in project.files if path in walked]
+
+
 @lru_cache(maxsize=1)  # one check's drafts rules ask in turn; holding more would hold old indexes
 def _unprinted(key: _IndexKey) -> Unprinted:
     project = key.project
-    texts = [project.source(path).text for path in project.files]
+    printed = printed_files(project)
+    texts = [project.source(path).text for path in printed]
     excluded = excluded_environments(project)
     silenced = silenced_commands(texts, [macro for _, macro in key.macros])
     switches = switch_values(texts)
     settings = (excluded, silenced, tuple(sorted(switches.items())))
-    return Unprinted({path: _unprinted_spans(text, settings) for path, text in zip(project.files, texts)})
+    spans = {path: _unprinted_spans(text, settings) for path, text in zip(printed, texts)}
+    unwalked = {path: ((0, len(project.source(path).text)),) for path in project.files if path not in spans}
+    return Unprinted({**spans, **unwalked})
 
 
 @lru_cache(maxsize=_FILE_CACHE_SIZE)

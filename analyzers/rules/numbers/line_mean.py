@@ -183,7 +183,7 @@ def mean_not_of_line(ctx: RuleContext, section: Section) -> Iterator[ShownTable 
         text = placed.block.plain.text
         for start, end, stated in _stated_in(text, cited_before):
             yield stated(ctx.report_block(placed, start, end, "", confidence=0.6))
-        cited_before = tuple(sorted(referenced_labels(text))) or cited_before
+        cited_before = tuple(sorted(referenced_labels(text)))  # the paragraph just before only: what it cites is its own
 
 
 def _numbers(sentence: str) -> list[tuple[int, int, _Number]]:
