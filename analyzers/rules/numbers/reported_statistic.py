@@ -26,8 +26,9 @@ A p-value may be stated as a bound, "p < .05" or "p > .10": the cell agrees when
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
@@ -60,7 +61,8 @@ _PROSE_LABEL = {
     "odds ratio": r"OR",
 }
 # A p-value may be stated as a bound ("p < .05"): a cell agrees with it when it lies within the bound.
-_BOUNDS = {"<": lambda cell, bound: cell <= bound, "≤": lambda cell, bound: cell <= bound, ">": lambda cell, bound: cell >= bound}
+# The bound at its own value agrees: "p < .05" against a cell .05 may be the cell rounded.
+_BOUNDS: dict[str, Callable[[float, float], bool]] = {"<": operator.le, "≤": operator.le, ">": operator.ge}
 
 
 def _group(kind: str) -> str:
@@ -302,10 +304,9 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
     the one all of whose words (its contrast, predictor and outcome cells) the sentence or its
     section's heading names, and the most of whose words stand in the sentence before the
     statistics, after the statistics reported before them ("both extreme (b = …) and violent
-    manifestos (b = …)"). When two rows are named alike, nothing is compared; a row may also be
-    named by two of its cells the sentence quotes, or anywhere in a sentence whose paragraph cites
-    its table (told below). Values agree when one is the other rounded, or when the cell lies
-    within a bound the prose states ("p < .05" against .03).
+    manifestos (b = …)"). When two rows are named alike, nothing is compared (a row named by two
+    of its cells, or in a paragraph citing its table, is told below). Values agree when one is the
+    other rounded, or the cell lies within a bound the prose states ("p < .05" against .03).
 
     ## Why is this bad?
     The reader takes the sentence's statistics as the table's. A coefficient, standard error or
@@ -328,25 +329,28 @@ def statistic_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[
     No fix: the table may be the side that is wrong.
 
     ## Confidence
-    0.9 when another statistic of the same report agrees with the row (the row is surely the one
-    reported: "strong: row named, another statistic agrees"), else 0.8 ("moderate: row named");
-    0.6 for a row named anywhere in a sentence whose paragraph cites its table. Its measured
-    precision decides whether it may warn.
+    0.9 when another statistic of the same report agrees with the row ("strong: row named, another
+    statistic agrees"), 0.8 when the sentence names the row ("moderate: row named"), 0.6 when it
+    names it after the statistic, citing its table. Its measured precision decides whether it warns.
     """
     heading = _stems(name_words(section.title))
     for placed in section.blocks:
-        table = placed.block.table
-        if placed.kind is BlockKind.TABLE and table is not None and (columns := _columns(table)):
-            cells = (cell for row in table.rows for cell in row if cell.column in columns.values())
-            places = {(cell.row, cell.column): ctx.related(placed.file, cell.start, cell.end, "") for cell in cells}
-            labels = frozenset(label for label in [table.label, *placed.block.labels] if label)
-            yield CoefficientTable(table, columns, places, labels)
+        if placed.kind is BlockKind.TABLE and (table := placed.block.table) is not None and (columns := _columns(table)):
+            yield _coefficient_table(ctx, placed, table, columns)
         elif placed.kind is BlockKind.PARAGRAPH and _RELATION.search(placed.block.plain.text):  # every labelled statistic has one
             text = placed.block.plain.text
             for start, end, phrase, run in _reports(text):
                 sentence = text[start:end]
                 words = _stems(name_words(text[phrase : run[0].start])), _stems(name_words(sentence)) | heading  # phrase, context
                 yield Report(run, *words, sentence, placed, section.title, _decimals_beside(text, start, end, run))
+
+
+def _coefficient_table(ctx: RuleContext, placed: PlacedBlock, table: Table, columns: dict[str, int]) -> CoefficientTable:
+    """The table with where each of its statistics' cells is, and the labels a sentence cites it by."""
+    cells = (cell for row in table.rows for cell in row if cell.column in columns.values())
+    places = {(cell.row, cell.column): ctx.related(placed.file, cell.start, cell.end, "") for cell in cells}
+    labels = frozenset(label for label in [table.label, *placed.block.labels] if label)
+    return CoefficientTable(table, columns, places, labels)
 
 
 def _decimals_beside(text: str, start: int, end: int, run: tuple[Stated, ...]) -> frozenset[tuple[float, int]]:
