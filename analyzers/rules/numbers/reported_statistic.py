@@ -226,19 +226,19 @@ def _quoted_row(report: Report, tables: list[CoefficientTable]) -> tuple[Coeffic
 
 
 def _cited_row(report: Report, tables: list[CoefficientTable]) -> tuple[CoefficientTable, int] | None:
-    """The one row, of a table the sentence's paragraph cites, all of whose words the sentence itself names and with
-    a cell for a statistic it reports (no heading row: "Secondary task"), or None when no row, or two alike, are named
-    so. Of rows whose words hold another's ("Number of pawns" within "Number of pawns per borrower"), the most named."""
+    """The one row, of a table with a column for a statistic the sentence reports and which its paragraph cites, all
+    of whose words the sentence itself names, or None when no row, or two alike, are named so. Of rows whose words
+    hold another's, the most named: "Number of pawns per borrower" over "Number of pawns", and a heading row ("Loan
+    take-up measures", whose omnibus test the table does not give) over the rows under it."""
     cited, said = block_refs(report.placed.block), _stems(name_words(report.sentence))
-    named = []
-    for found in tables:
-        columns = [column for kind, column in found.columns.items() if any(stated.kind == kind for stated in report.stated)]
-        if not found.labels & cited or not columns:
-            continue
-        for row in range(found.table.header_rows, len(found.table.rows)):
-            words = _row_words(found.table, row)
-            if words and words <= said and any(_cell(found.table, row, column) for column in columns):
-                named.append((len(words), found, row))
+    kinds = {stated.kind for stated in report.stated}
+    named = [
+        (len(words), found, row)
+        for found in tables
+        if found.labels & cited and kinds & found.columns.keys()
+        for row in range(found.table.header_rows, len(found.table.rows))
+        if (words := _row_words(found.table, row)) and words <= said
+    ]
     most = max((count for count, _, _ in named), default=0)
     best = [(found, row) for count, found, row in named if count == most]
     return best[0] if len(best) == 1 else None
