@@ -51,3 +51,21 @@ def test_rows_named_alike_or_not_at_all_are_left_alone(tmp_path):
         "The model fit well (t = 9.10, p = .300).\n"
     )
     assert findings(tmp_path, body) == []
+
+
+def test_a_bound_agrees_with_a_cell_within_it(tmp_path):
+    within = "\\section{Trust}\nTreated participants trusted more than the control group (b = 0.42, p < .01).\n"
+    assert findings(tmp_path / "within", within) == []
+    beyond = "\\section{Trust}\nTreated participants trusted more than the control group (b = 0.42, p > .05).\n"
+    found = findings(tmp_path / "beyond", beyond)
+    assert [f.message for f in found] == ["text reports p-value > .05 for Trust, Treated vs. Control, Table tab:coef says 0.001"]
+    assert found[0].evidence.kind == "strong: row named, another statistic agrees"
+
+
+def test_row_named_after_the_statistic_in_a_paragraph_citing_the_table(tmp_path):
+    body = "\\section{Results}\nIn Table~\\ref{tab:coef}, the difference (p-value = 0.46) is in turnout between treated and control citizens.\n"
+    found = findings(tmp_path / "cited", body)
+    assert [f.message for f in found] == ["text reports p-value 0.46 for Turnout, Treated vs. Control, Table tab:coef says 0.046"]
+    assert found[0].evidence.kind == "weak: row named by a sentence whose paragraph cites the table" and found[0].confidence == 0.6
+    uncited = "\\section{Results}\nIn the pilot, the difference (p-value = 0.46) is in turnout between treated and control citizens.\n"
+    assert findings(tmp_path / "uncited", uncited) == []
