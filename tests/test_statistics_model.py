@@ -30,11 +30,12 @@ from auditex.analyzers.rules.statistics.regression import (
     names_variable,
     not_significant,
     reads_as_standard_errors,
+    significance_stated,
     variable_words,
     wald_stars,
 )
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
-from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells
+from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells, starred_cells
 from auditex.latex.model import Cell, Table
 from auditex.latex.sentences import sentence_spans
 
@@ -280,6 +281,25 @@ def test_a_sentence_states_an_effect_as_a_finding_unless_it_speaks_of_significan
 
 
 @pytest.mark.parametrize(
+    ("sentence", "word"),
+    [
+        ("Income has a significant positive effect on uptake.", "significant"),
+        (
+            "Median income is statistically significantly associated with uptake (Table~\\ref{tab:no-controls}).",
+            "statistically significantly",
+        ),
+        ("Income is not significantly associated with uptake.", None),
+        ("Income was insignificant in every model.", None),
+        ("Income may be significant in larger samples.", None),
+        ("Income is significant (p = .03).", None),
+    ],
+)
+def test_a_sentence_calls_a_variable_significant_unless_it_gives_its_p_negates_or_hedges(sentence: str, word: str | None) -> None:
+    stated = significance_stated(sentence)
+    assert (stated.group(0) if stated else None) == word
+
+
+@pytest.mark.parametrize(
     ("passage", "models"),
     [
         ("Table 3 Model 1 holds the controls. In this first model, income leads to higher uptake.", (1,)),
@@ -329,6 +349,7 @@ def test_a_share_above_one_only_where_the_table_keeps_its_shares_on_the_unit_sca
         ("The covariates were all non-significant at the 10% level.", 0.1),
         ("Group differences were not significant for any measure (all ps > .20).", 0.05),
         ("Differences on the scales were small (all ps > .10).", 0.1),
+        ("No significant differences were detected for any of the metrics.", 0.05),
     ],
 )
 def test_a_universal_claim_of_no_significance_and_its_level(sentence: str, level: float) -> None:
@@ -353,6 +374,15 @@ def test_significant_p_cells_whatever_their_rounding() -> None:
         [["", "Switch", "P-value"], ["Comparison", "80%", "0.049"], ["Income", "73%", "0.05"], ["Herd", "61%", "< .001"]]
     )
     assert [cell.text for cell in significant_cells(table, 0.05)] == ["0.049", "< .001"]
+
+
+def test_starred_cells_at_the_level_by_the_tables_legend() -> None:
+    table = _regression_table(
+        [["", "r", "rm"], ["Hesitancy", "-0.47", "0.12*"], ["Rates", "0.11", "0.322***"], ["(Intercept)", "1.2***", ""]]
+    )
+    assert [cell.text for cell in starred_cells(table, {1: 0.05, 2: 0.01, 3: 0.001}, 0.05)] == ["0.12*", "0.322***"]
+    assert [cell.text for cell in starred_cells(table, {1: 0.10, 2: 0.05, 3: 0.01}, 0.05)] == ["0.322***"]
+    assert list(starred_cells(table, {}, 0.05)) == []
 
 
 def test_coefficient_reports_read_what_follows_each_coefficient_up_to_the_next() -> None:

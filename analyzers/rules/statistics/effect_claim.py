@@ -9,10 +9,11 @@ p > .10, and above every level of the legend, whatever their rounding.
 
 A sentence states an effect when it says the variable leads to, increases, lowers or is
 associated with higher or lower values, has a positive or negative effect, or makes an outcome
-more or less likely; it is not read when it says anything of significance or gives a p-value (that
-is STAT007's and STAT016's), negates, hedges ("may", "tend", "marginally") or speaks of a
-hypothesis. It names a row when it holds every word of the row's name that names the variable
-("Median Income" is income), outside a list of controls ("controlling for income"); a row whose
+more or less likely; it is not read when it gives a p-value (that is STAT007's and STAT016's),
+negates, hedges ("may", "tend", "marginally") or speaks of a hypothesis. A sentence that calls the
+variable significant ("is significantly associated with", "a significant effect") is read the same
+way: a coefficient the table prints without a star and p > .10 contradicts it outright. It names a
+row when it holds every word of the row's name that names the variable ("Median Income" is income), outside a list of controls ("controlling for income"); a row whose
 words another row of the table shares is not named by them.
 
 The table is the one the sentence references, by `\\ref` or printed number, else one its paragraph
@@ -47,6 +48,7 @@ from .regression import (
     names_variable,
     not_significant,
     reads_as_standard_errors,
+    significance_stated,
     variable_words,
     wald_estimates,
 )
@@ -60,9 +62,12 @@ class EffectOfUnstarredCoefficient(Violation):
     row: str
     table: str
     written: str
+    significance: bool = False  # the text calls the variable significant
 
     @property
     def message(self) -> str:
+        if self.significance:
+            return f'the text calls {self.row} significant ("{self.effect}"), but {self.table} gives it {self.written}, without a star and p > .10'
         return f'the text states an effect of {self.row} ("{self.effect}"), but {self.table} gives it {self.written}, without a star and p > .10'
 
     @property
@@ -81,6 +86,7 @@ class _StarredTable(TableAt):
 class _Claim:
     sentence: str
     effect: str
+    significance: bool  # the sentence calls the variable significant, not only states its effect
     models: tuple[int, ...]  # the models the paragraph last names, () for none
     labels: tuple[str, ...]  # the tables the sentence or its paragraph references
     anchor: Finding
@@ -94,9 +100,10 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_St
             for label in (label for label in claim.labels if label in tables):
                 at, table = tables[label]
                 for row, written in _unstarred_rows(claim, table, dict(at.legend)):
-                    violation = EffectOfUnstarredCoefficient(claim.effect, row, f"Table {label}", written)
+                    violation = EffectOfUnstarredCoefficient(claim.effect, row, f"Table {label}", written, claim.significance)
+                    stated = "significance" if claim.significance else "an effect"
                     evidence = Evidence(
-                        kind="weak: an effect stated of a coefficient without a star",
+                        kind=f"weak: {stated} stated of a coefficient without a star",
                         reason="the table's legend marks every significant estimate, and this one's z gives p > .10",
                     )
                     yield claim.anchor.model_copy(
@@ -141,7 +148,8 @@ def effect_of_unstarred_coefficient(ctx: RuleContext, section: Section) -> Itera
     Reads a sentence that states a regression variable's effect as a finding ("higher income areas
     lead to higher vaccination uptake") against the table it references, in the model its paragraph
     names ("Model 1"), and flags it when the table prints that coefficient without a star and its
-    standard error gives p > .10, in a table whose legend defines the stars.
+    standard error gives p > .10, in a table whose legend defines the stars. A sentence that calls
+    the variable significant ("income is significantly associated with uptake") is read the same way.
 
     ## Why is this bad?
     The table says the data do not distinguish the coefficient from zero; the sentence states its
@@ -163,7 +171,8 @@ def effect_of_unstarred_coefficient(ctx: RuleContext, section: Section) -> Itera
     No fix: the sentence may speak of another model than the one its paragraph names.
 
     ## Evidence
-    "weak: an effect stated of a coefficient without a star".
+    "weak: an effect stated of a coefficient without a star"; "weak: significance stated of a
+    coefficient without a star" when the sentence calls the variable significant.
     """
     for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
@@ -182,8 +191,11 @@ def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Claim]
     for start, end in sentence_spans(text):
         sentence = text[start:end]
         effect = effect_stated(sentence)
-        cited = sentence_tables(sentence, references) if effect is not None else ()
-        if effect is None or not cited:
+        significance = significance_stated(sentence) if effect is None else None
+        stated = effect or significance
+        cited = sentence_tables(sentence, references) if stated is not None else ()
+        if stated is None or not cited:
             continue
-        anchor = ctx.report_block(placed, start + effect.start(), start + effect.end(), "")
-        yield _Claim(sentence, " ".join(effect.group(0).split()), named_models(text[:end]), cited, anchor)
+        anchor = ctx.report_block(placed, start + stated.start(), start + stated.end(), "")
+        words = " ".join(stated.group(0).split())
+        yield _Claim(sentence, words, significance is not None, named_models(text[:end]), cited, anchor)

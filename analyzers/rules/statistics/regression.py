@@ -191,10 +191,14 @@ _EFFECT = DeferredPattern(
     r"|\b(?:more|less)\s+likely\b",
     re.IGNORECASE,
 )
-# A sentence that says anything of significance, negates, hedges or speaks of a hypothesis states no finding of its own
-# that the stars could contradict: "did not increase", "may lower", "we expect higher rates", "(p = .09)".
+# Significance stated as a finding of the variable: "is significantly associated with", "a significant positive effect".
+_SIGNIFICANT = DeferredPattern(r"(?<![-\w])(?:statistically\s+)?significant(?:ly)?\b", re.IGNORECASE)
+# A sentence that gives a p-value speaks of that p (STAT007's and STAT016's).
+_P_GIVEN = DeferredPattern(r"\bp\s*[<=>≤≥]", re.IGNORECASE)
+# A sentence that negates, hedges or speaks of a hypothesis states no finding of its own that the stars could
+# contradict: "did not increase", "may lower", "we expect higher rates", "insignificant".
 _UNSTATED = DeferredPattern(
-    r"ignifican|\bp\s*[<=>≤≥]|\b(?:no|not|nor|neither|never|none|null|fail(?:s|ed)?|without)\b|n['’]t\b"
+    r"\b(?:no|not|nor|neither|never|none|null|fail(?:s|ed)?|without|insignificant\w*|non-?significant\w*)\b|n['’]t\b"
     r"|\b(?:hypothes\w*|predict\w*|expect\w*|whether|if|may|might|could|would|should|marginal(?:ly)?|trend\w*|tend\w*|suggest\w*)\b",
     re.IGNORECASE,
 )
@@ -220,7 +224,20 @@ def effect_stated(sentence: str) -> re.Match[str] | None:
     hedges or speaks of a hypothesis (then the stars have nothing to contradict)."""
     effect = _EFFECT.search(sentence)
     # A referenced label's words ("tab:no-controls") neither negate nor hedge.
-    return effect if effect is not None and _UNSTATED.search(without_refs(sentence)) is None else None
+    prose = without_refs(sentence)
+    if effect is None or "ignifican" in prose or _P_GIVEN.search(prose) or _UNSTATED.search(prose):
+        return None  # significance stated is `significance_stated`'s
+    return effect
+
+
+def significance_stated(sentence: str) -> re.Match[str] | None:
+    """The word by which a sentence calls a variable significant as a finding ("is significantly associated with"),
+    unless it gives a p-value, negates, hedges or speaks of a hypothesis."""
+    prose = without_refs(sentence)
+    word = _SIGNIFICANT.search(sentence)
+    if word is None or _P_GIVEN.search(prose) or _UNSTATED.search(prose):
+        return None
+    return word
 
 
 def named_models(passage: str) -> tuple[int, ...]:

@@ -6,9 +6,13 @@ largest p its rounding allows lies below the level ("0.049" is below .05: at mos
 
 The intercept's row is not read: a sentence about a model's predictors does not speak of it.
 
+A table without a p column may mark its tests by stars its legend defines ("* p < .05"): a cell
+with stars shows significance at a level when the stars' level is no higher ("**" of "** p < .01"
+is significant at .05; "*" of "* p < .10" is not).
+
 A sentence speaks of all of a table's tests only with a universal word: "none of these
 associations were statistically significant", "all were non-significant", "not significant for
-any", "all ps > .10". A sentence that makes an exception ("except", "apart from"), or whose
+any", "no significant differences for any of the metrics", "all ps > .10". A sentence that makes an exception ("except", "apart from"), or whose
 paragraph speaks of a corrected threshold (Bonferroni, FDR), is not read: its level is not the
 table's raw p.
 """
@@ -32,6 +36,7 @@ _NONE_SIGNIFICANT = DeferredPattern(
     r"|\ball\b[^.;:]{0,80}?\b(?:were|are|was|is|remained|proved)\s+(?:statistically\s+)?(?:non-?significant|insignificant|not\s+(?:statistically\s+)?significant)"
     r"|\b(?:were|are|remained)\s+all\s+(?:statistically\s+)?(?:non-?significant|insignificant|not\s+(?:statistically\s+)?significant)"
     r"|\b(?:non-?significant|not\s+(?:statistically\s+)?significant)\s+(?:for|in|across)\s+(?:all|any|every|each)\b"
+    r"|\bno\s+(?:statistically\s+)?significant\b[^.;:]{0,80}?\b(?:for|in|across|among|between)\s+(?:any|all|every|each)\b"
     r"|\ball\s+(?:ps|p-values|p\s*'?s)\s*[>≥]\s*(?P<level>0?\.\d+)",
     re.IGNORECASE,
 )
@@ -40,6 +45,8 @@ _CORRECTED = DeferredPattern(
     r"bonferroni|holm|correct(?:ed|ion)|adjust(?:ed|ment)|\bFDR\b|false discovery|multiple comparisons", re.IGNORECASE
 )
 _DEFAULT_LEVEL = 0.05
+# A number's significance stars, written after it ("0.322***", "-1.2^{**}").
+_STARS = DeferredPattern(r"(?<=[\d)}^])\s*\^?\{?(\*{1,4})")
 # Rows whose test no sentence about "these predictors" means: the model's intercept.
 _INTERCEPT = DeferredPattern(r"^\W*(?:intercept|constant|const\.?|_cons)\W*$", re.IGNORECASE)
 
@@ -86,6 +93,21 @@ def significant_cells(table: Table, level: float) -> Iterator[Cell]:
             written = match.group("p")
             largest = float(written) + (0 if match.group("cmp") else 0.5 * 10 ** -len(written.partition(".")[2]))
             if largest < level:
+                yield cell
+
+
+def starred_cells(table: Table, legend: dict[int, float], level: float) -> Iterator[Cell]:
+    """The body's cells whose stars the legend defines at `level` or below (a cell with more stars than the legend
+    defines reads as the most it defines)."""
+    if not legend:
+        return
+    most = max(legend)
+    for index, row in enumerate(table.rows[table.header_rows :], table.header_rows):
+        if _INTERCEPT.match(row_name(table, index)):
+            continue
+        for cell in row[1:]:
+            stars = _STARS.search(cell.text)
+            if stars and legend.get(min(len(stars.group(1)), most), 1.0) <= level:
                 yield cell
 
 

@@ -10,7 +10,10 @@ The table is the one the sentence references, by `\\ref` or by its printed numbe
 see `printed_tables.py`), else the one its paragraph references, else the section's one table
 with a p-value column, before or after the paragraph (results sections often discuss a table
 placed after the text). A claim is contradicted when a cell of the table's p column shows
-significance whatever its rounding: "0.049" is below .05, "0.05" is not.
+significance whatever its rounding: "0.049" is below .05, "0.05" is not. A cited table without a
+p column is read by its stars, where its legend defines them ("* p < .05, ** p < .01"): a cell
+whose stars stand for the sentence's level or below is a significant test. The section's one
+table is read by its p column only: a table the paragraph does not cite may star other tests.
 
 A sentence may speak of some of the table's rows only ("these associations"): the rows it means
 are not read, so the finding names the significant row for the reader to judge.
@@ -19,6 +22,7 @@ are not read, so the finding names the significant row for the reader to judge.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
@@ -30,7 +34,9 @@ from ...quantities import TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
-from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells
+from ..tables.model import table_notes
+from .model import star_legend
+from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells, starred_cells
 
 
 @violation_type
@@ -40,10 +46,13 @@ class NoneSignificantContradicted(Violation):
     row: str
     p: str
     level: float
+    starred: bool = False  # `p` is a cell whose stars the table's legend defines
 
     @property
     def message(self) -> str:
         level = f"{self.level:g}".lstrip("0")
+        if self.starred:
+            return f'"{self.quote}", but {self.table} stars {self.row} ({self.p}), significant at {level} by its legend'
         p = f"p {self.p}" if self.p.startswith(("<", "≤")) else f"p = {self.p}"
         return f'"{self.quote}", but {self.table} gives {p} for {self.row}, significant at {level}'
 
@@ -52,17 +61,24 @@ class NoneSignificantContradicted(Violation):
         return f"{self.quote} {self.row} {self.p}"
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class _TableOfTests(TableAt):
+    """A table, with the stars its legend defines: {1: .05, 2: .01}, () when it defines none."""
+
+    legend: tuple[tuple[int, float], ...] = ()
+
+
 @record(slots=True, eq=False)
 class _Claim:
     claim: NoneSignificant
     quote: str
     labels: tuple[str, ...]  # the tables the sentence or its paragraph references
-    section_table: TableAt | None  # else the section's one table of p-values
+    section_table: _TableOfTests | None  # else the section's one table of p-values
     anchor: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Claim]]]) -> Iterator[Finding]:
-    labelled = {label: table for label, (_, table) in tables_at_by_label(parts, TableAt).items()}
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_TableOfTests | _Claim]]]) -> Iterator[Finding]:
+    labelled = tables_at_by_label(parts, _TableOfTests)
     tables = with_printed(labelled, ctx)
     for section, items in parts:
         for item in items:
@@ -71,22 +87,32 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Tab
             cited = [(f"Table {label}", tables[label]) for label in item.labels if label in tables]
             citing = [label for label in item.labels if label in tables or not printed_key(label)]  # a number bound to no table cites none
             own = item.section_table
-            shown = [("the section's table of p-values", own.table(section))] if not citing and own is not None else []
-            for name, table in cited or shown:
-                cell = next(significant_cells(table, item.claim.level), None)
-                if cell is None:
+            shown = [("the section's table of p-values", (own, own.table(section)))] if not citing and own is not None else []
+            for name, (at, table) in cited or shown:
+                level = item.claim.level
+                cell = next(significant_cells(table, level), None)
+                starred = next(starred_cells(table, dict(at.legend), level), None) if cited and not p_columns(table) else None
+                if cell is None and starred is None:
                     continue
-                row = row_name(table, cell.row)
+                shown_cell = cell or starred
+                assert shown_cell is not None  # one of them is
+                row = row_name(table, shown_cell.row)
+                written = shown_cell.text.strip()
                 violation = NoneSignificantContradicted(
-                    item.quote, name, f"'{row}'" if row else "a row", cell.text.strip(), item.claim.level
+                    item.quote, name, f"'{row}'" if row else "a row", written, level, starred is not None
                 )
-                kind = "weak: the section's one table of p-values"
-                if cited:
-                    by_number = all(label not in labelled for label in item.labels)
-                    kind = "moderate: the p column of the table its number names" if by_number else "moderate: the cited table's p column"
-                evidence = Evidence(kind=kind, reason="a p below the level is a significant test")
+                evidence = _evidence(cited != [], starred is not None, all(label not in labelled for label in item.labels))
                 yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
                 break
+
+
+def _evidence(cited: bool, starred: bool, by_number: bool) -> Evidence:
+    if starred:
+        return Evidence(kind="weak: a starred cell of the cited table", reason="the table's legend marks a test significant at the level")
+    kind = "weak: the section's one table of p-values"
+    if cited:
+        kind = "moderate: the p column of the table its number names" if by_number else "moderate: the cited table's p column"
+    return Evidence(kind=kind, reason="a p below the level is a significant test")
 
 
 @rule(
@@ -99,12 +125,13 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Tab
     combine=_claims_against_tables,
     placed_parts=True,  # tables by block index within the section, claims by their findings' ranges
 )
-def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[TableAt | _Claim]:
+def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_TableOfTests | _Claim]:
     """## What it does
     Reads a sentence that says none of the tests it speaks of is significant ("None of these
     associations were statistically significant", "all ps > .10") against the p-value column
     of the table it references (else the section's one table with a p-value column), and flags
-    it when a cell of that column is below the level whatever its rounding.
+    it when a cell of that column is below the level whatever its rounding, or, in a cited table
+    without a p column, when a cell bears stars its legend defines at the level or below.
 
     ## Why is this bad?
     A reader who takes the sentence at its word overlooks the significant result the table
@@ -127,9 +154,13 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     ## Evidence
     "moderate: the cited table's p column" ("moderate: the p column of the table its number names"
     when the text types "Table 3" instead of a `\\ref`); "weak: the section's one table of p-values" when the
-    paragraph references no table.
+    paragraph references no table; "weak: a starred cell of the cited table" when the stars decide.
     """
-    tables = [(TableAt(shown.labels, block), shown.table) for block, placed in enumerate(section.blocks) if (shown := shown_table(placed))]
+    tables = [
+        (_TableOfTests(shown.labels, block, tuple(star_legend(table_notes(section, placed)).items())), shown.table)
+        for block, placed in enumerate(section.blocks)
+        if (shown := shown_table(placed))
+    ]
     yield from (at for at, _ in tables)
     paragraphs = [
         placed
@@ -145,7 +176,7 @@ def _may_claim(text: str) -> bool:
     return "ignifican" in text or " ps" in text or "p-values" in text
 
 
-def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: TableAt | None) -> Iterator[_Claim]:
+def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: _TableOfTests | None) -> Iterator[_Claim]:
     text = placed.block.plain.text
     paragraph_refs = paragraph_tables(placed.block)
     is_corrected = corrected(text)
