@@ -68,7 +68,7 @@ _HEDGE = r"(?:about|roughly|approximately|nearly|almost|around|close\s+to|≈|~|
 # qualify it: "of the total weight"), the noun closing the phrase.
 _SHARE = DeferredPattern(
     _MEASURE
-    + r"(?P<between>[^\d;:]{0,60}?)(?P<estimate>"
+    + r"[^\d;:]{0,60}?(?P<estimate>"
     + _HEDGE
     + r"\s*)?(?P<percent>\d+)(\.\d+)?"
     + PERCENT_SIGN

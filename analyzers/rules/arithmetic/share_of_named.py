@@ -59,9 +59,12 @@ class _Base:
 
 @record(slots=True, eq=False)
 class _Share:
+    """A share of a named quantity, placed while its section was read; its message and evidence wait for the bases."""
+
     share: NamedShare
     block: tuple[str, int]
-    anchor: Finding  # placed while its section was read; its evidence waits for the bases
+    statement: Statement
+    anchor: Finding
 
 
 def _against_named_values(ctx: RuleContext, parts: list[tuple[Section, list[_Base | _Share]]]) -> Iterator[Finding]:
@@ -83,7 +86,7 @@ def _against_named_values(ctx: RuleContext, parts: list[tuple[Section, list[_Bas
         where = "another paragraph" if all(base.block != item.block for base in values.values()) else "another sentence"
         evidence = Evidence(
             kind=f"weak: percentage of a named quantity whose value is stated in {where}",
-            statements=[*item.anchor.evidence.statements, *(base.statement for base in values.values())],  # type: ignore[union-attr]
+            statements=[item.statement, *(base.statement for base in values.values())],
             reason=f"no value the paper gives the {share.noun} in {share.unit} gives the percentage",
         )
         violation = ShareOfNamedMiscomputed(share, tuple(values))
@@ -138,9 +141,8 @@ def share_of_named_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Bas
         shares = named_shares(text)
         for share in shares:
             statement = quoted(ctx, placed, share.value.start, share.noun_end, "stated percentage")
-            evidence = Evidence(kind="weak: percentage of a named quantity", statements=[statement], reason="")
-            anchor = ctx.flag_block(ShareOfNamedMiscomputed(share, ()), placed, share.percent.start, share.percent.end, evidence=evidence)
-            yield _Share(share, block, anchor)
+            anchor = ctx.flag_block(ShareOfNamedMiscomputed(share, ()), placed, share.percent.start, share.percent.end)
+            yield _Share(share, block, statement, anchor)
         own = {share.value.start for share in shares}
         for named in named_values(text):
             if named.value.start not in own:  # "a load of 50 g, which is 28% of its weight" names the share's value, not a base
