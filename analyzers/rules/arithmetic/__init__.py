@@ -12,6 +12,7 @@ from .pooled_row import pooled_row_mismatch
 from .ratio_claim import ratio_claim_mismatch
 from .share_column import share_column_mismatch
 from .share_of_count import share_of_count_mismatch
+from .share_of_named import share_of_named_mismatch
 from .shares_over_whole import shares_exceed_whole
 from .stated_change import stated_change_mismatch
 from .step_column import step_column_mismatch
@@ -30,6 +31,7 @@ __all__ = [
     "ratio_claim_mismatch",
     "share_column_mismatch",
     "share_of_count_mismatch",
+    "share_of_named_mismatch",
     "shares_exceed_whole",
     "stated_change_mismatch",
     "step_column_mismatch",
