@@ -12,10 +12,32 @@ from itertools import pairwise
 from .deferred_pattern import DeferredPattern
 from .sentences import sentence_spans
 
+# Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
+# "1.1· 10^6", "3.4 \\cdot 10^{-8}") or its exponent after an e ("3e-4", "1.2E+5"); table cells and prose read it alike.
+TIMES_TEN_TO = r"(?:[eE]([-−+]?\d+)(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?([-−+]?\d+)\}?)"
+# A power of ten alone ("10^-3", "∼ 10^6 steps"): the mantissa is 1.
+POWER_OF_TEN = r"10\s?\^\{?([-−+]?\d+)\}?"
+
+
+def scaled(digits: str, power: str | None) -> tuple[float, int]:
+    """The value and decimal places of `digits` times ten to `power`: 3.5·10^-1 is 0.35, two places; 8×10^5 is 800000."""
+    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    if not power:
+        return float(digits.replace(",", "")), decimals
+    scale = int(power.replace("−", "-"))
+    return float(f"{digits.replace(',', '')}e{scale}"), max(0, decimals - scale)
+
+
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
+# A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
+# power than ten's ("2^10").
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:-])(?<![^%]/)(?<!^/)([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
+    r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
+    + POWER_OF_TEN
+    + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
+    + TIMES_TEN_TO
+    + r"|(?!\^)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
@@ -120,11 +142,19 @@ class Role(str, Enum):
     COEFFICIENT = "coefficient"  # a coefficient or an effect size: "β = 0.31", "OR = 1.89", "d = 0.42", "the coefficient is −0.228"
 
 
-# "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm").
-_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b)[A-Za-zμΩ]{1,3}\b))?"
-_NUM = r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+# "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm"),
+# nor the e of an exponent ("1e-4" is no range).
+_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b|[eE][-−+]?\d)[A-Za-zμΩ]{1,3}\b))?"
+_NUM = (
+    r"(?<![\w.^])[-−]?(?:"
+    + POWER_OF_TEN
+    + r"|(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)"
+    + TIMES_TEN_TO
+    + "?)"
+    + _UNIT
+)
 # An end of an interval in brackets, whose comma is no thousands separator: "[20,120]", "[90%, 110%]".
-_BRACKETED = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+_BRACKETED = r"(?<![\w.^])[-−]?(?:" + POWER_OF_TEN + r"|(?:\d+(?:\.\d+)?|\.\d+)" + TIMES_TEN_TO + "?)" + _UNIT
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
@@ -236,10 +266,10 @@ def _roles(sentence: str) -> dict[int, Role]:
     return roles
 
 
-def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: bool) -> Role:
-    """The role of the number at sentence[start:end], given the `_roles` of its sentence. What a
-    statistic's notation says comes first; then intervals (an interval's ends are not a range of
-    results); then what the sentence's structure and words say."""
+def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: bool, whole: bool) -> Role:
+    """The role of the number at sentence[start:end], given the `_roles` of its sentence; only a `whole` number
+    (an integer as written, no percentage) counts. What a statistic's notation says comes first; then intervals
+    (an interval's ends are not a range of results); then what the sentence's structure and words say."""
     before, after = sentence[max(0, start - 40) : start], sentence[end : end + 40]
     if year:
         return Role.YEAR
@@ -255,7 +285,7 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
         return spans[start]
     if _BOUND_BEFORE.search(before):
         return Role.BOUND
-    if _SAMPLE_BEFORE.search(before) or (float_free(sentence[start:end]) and _SAMPLE_AFTER.match(after)):
+    if _SAMPLE_BEFORE.search(before) or (whole and _SAMPLE_AFTER.match(after)):
         return Role.SAMPLE_SIZE
     if _COEFFICIENT_BEFORE.search(before):
         return Role.COEFFICIENT
@@ -268,7 +298,7 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
         return Role.SETTING
     if _APPROXIMATE_BEFORE.search(before):
         return Role.APPROXIMATE
-    if float_free(sentence[start:end]) and _COUNTED_AFTER.match(after):
+    if whole and _COUNTED_AFTER.match(after):
         return Role.COUNT
     return Role.VALUE
 
@@ -284,11 +314,6 @@ def _paired_roles(sentence: str, mentions: list[NumberMention]) -> None:
             and _PAIRED.fullmatch(sentence, first.plain_end, second.plain_start)
         ):
             second.role = first.role
-
-
-def float_free(written: str) -> bool:
-    """A whole number as written ("57", "3,479"), without a decimal point or a percent sign."""
-    return written.replace(",", "").isdigit()
 
 
 # Block texts whose numbers are kept: a large paper's blocks, with room for the edits of a session.
@@ -452,14 +477,16 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
             continue
         if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
             continue
-        sign, digits, unit = match.groups()
-        value = float(digits.replace(",", ""))
+        sign, power_alone, digits, exponent, times_ten, unit = match.groups()
+        power = power_alone or exponent or times_ten
+        value, decimals = scaled(digits or "1", power)
         if sign:
             value = -value
         unit = (unit or "").replace("\\%", "%").replace("percent", "%")
-        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
         after = read[match.end() : match.end() + 40]
-        is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
+        # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
+        whole = not sign and not unit and decimals == 0
+        is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         mentions.append(
             NumberMention(
                 value,
@@ -472,7 +499,7 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
                 sentence,
                 0,
                 context,
-                _role(read, match.start(), match.end(), spans, is_year),
+                _role(read, match.start(), match.end(), spans, is_year, whole),
                 subject_words(read, match.start(), match.end()),
             )
         )
