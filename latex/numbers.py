@@ -14,9 +14,24 @@ from .sentences import sentence_spans
 
 # Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
 # "1.1· 10^6", "3.4 \\cdot 10^{-8}") or its exponent after an e ("3e-4", "1.2E+5"); table cells and prose read it alike.
-TIMES_TEN_TO = r"(?:[eE]([-−+]?\d+)(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?([-−+]?\d+)\}?)"
+_EXPONENT_DIGITS = r"[-−+]?\d+"
+
+
+def _times_ten_to(exponent: str) -> str:
+    return r"(?:[eE]" + exponent + r"(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
+
+
+def _power_of_ten(exponent: str) -> str:
+    return r"10\s?\^\{?" + exponent + r"\}?"
+
+
+TIMES_TEN_TO = _times_ten_to(f"({_EXPONENT_DIGITS})")
 # A power of ten alone ("10^-3", "∼ 10^6 steps"): the mantissa is 1.
-POWER_OF_TEN = r"10\s?\^\{?([-−+]?\d+)\}?"
+POWER_OF_TEN = _power_of_ten(f"({_EXPONENT_DIGITS})")
+# A number as written, in scientific notation or not ("0.5", "8×10^5", "10^-3"), without groups: for the patterns
+# of a statement to take whole (atomic: "up to 8×10^5" is no "up to 8×"), and `written_value` to read.
+WRITTEN_NUMBER = r"(?>[-−]?(?:" + _power_of_ten(_EXPONENT_DIGITS) + r"|\d+(?:\.\d+)?" + _times_ten_to(_EXPONENT_DIGITS) + "?))"
+_WRITTEN = DeferredPattern(r"([-−]?)(?:" + POWER_OF_TEN + r"|([\d.,]+)" + TIMES_TEN_TO + "?)")
 
 
 def scaled(digits: str, power: str | None) -> tuple[float, int]:
@@ -26,6 +41,16 @@ def scaled(digits: str, power: str | None) -> tuple[float, int]:
         return float(digits.replace(",", "")), decimals
     scale = int(power.replace("−", "-"))
     return float(f"{digits.replace(',', '')}e{scale}"), max(0, decimals - scale)
+
+
+def written_value(text: str) -> tuple[float, int]:
+    """The value and decimal places of a `WRITTEN_NUMBER` ("−8×10^5" is −800000)."""
+    match = _WRITTEN.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a number as written: {text!r}")
+    sign, power_alone, digits, exponent, times_ten = match.groups()
+    value, decimals = scaled(digits or "1", power_alone or exponent or times_ten)
+    return -value if sign else value, decimals
 
 
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the

@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.latex.numbers import Role, find_numbers
+from auditex.latex.numbers import Role, find_numbers, written_value
 from auditex.latex.parse import parse_chunk
 from auditex.latex.tables import read_number
 
@@ -62,3 +62,9 @@ def test_a_table_cell_reads_scientific_notation_as_prose_does():
         assert (cell_value, cell_decimals) == (pytest.approx(value), decimals)
         [mention] = find_numbers(f"It is {text} here.")
         assert (mention.value, mention.decimals) == (pytest.approx(value), decimals)
+
+
+def test_a_number_as_written_is_read_by_the_same_parser():
+    assert written_value("−8×10^5") == (-8e5, 0)
+    assert written_value("10^-3") == (pytest.approx(1e-3), 3)
+    assert written_value("0.25") == (0.25, 2)
