@@ -62,7 +62,7 @@ _NUMBER = DeferredPattern(
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
-    + r"|(?!\^)))"
+    + r"|(?!\^\{?[-−+]?\d)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),

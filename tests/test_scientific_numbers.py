@@ -52,6 +52,8 @@ def test_a_year_is_never_a_power_of_ten():
 def test_exponents_and_other_powers_are_no_quantities():
     # An exponent of a unit or of a symbol, and the base of a power of two, measure nothing.
     assert read(r"An area of 5 m$^2$ and $x^{3}$ with $2^{10}$ slots.") == [("5", 5.0, 0, Role.VALUE)]
+    # A degree sign is no exponent: "40^∘S" is 40.
+    assert [value for _, value, *_ in read(r"between $40^\circ$S and $65^\circ$S")] == [40.0, 65.0]
     # The e of a word or identifier is no exponent.
     assert [value for _, value, *_ in read(r"The 3e5a hash and 2E runs.")] == [3.0, 2.0]
 
