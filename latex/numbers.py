@@ -13,10 +13,57 @@ from .deferred_pattern import DeferredPattern
 from .macro_signatures import REFERENCE_COMMAND
 from .sentences import sentence_spans
 
+# Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
+# "1.1· 10^6", "3.4 \\cdot 10^{-8}") or its exponent after an e ("3e-4", "1.2E+5"); table cells and prose read it alike.
+_EXPONENT_DIGITS = r"[-−+]?\d+"
+
+
+def _times_ten_to(exponent: str) -> str:
+    return r"(?:[eE]" + exponent + r"(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
+
+
+def _power_of_ten(exponent: str) -> str:
+    return r"10\s?\^\{?" + exponent + r"\}?"
+
+
+TIMES_TEN_TO = _times_ten_to(f"({_EXPONENT_DIGITS})")
+# A power of ten alone ("10^-3", "∼ 10^6 steps"): the mantissa is 1.
+POWER_OF_TEN = _power_of_ten(f"({_EXPONENT_DIGITS})")
+# A number as written, in scientific notation or not ("0.5", "8×10^5", "10^-3"), without groups: for the patterns
+# of a statement to take whole (atomic: "up to 8×10^5" is no "up to 8×"), and `written_value` to read.
+WRITTEN_NUMBER = r"(?>[-−]?(?:" + _power_of_ten(_EXPONENT_DIGITS) + r"|\d+(?:\.\d+)?" + _times_ten_to(_EXPONENT_DIGITS) + "?))"
+_WRITTEN = DeferredPattern(r"([-−]?)(?:" + POWER_OF_TEN + r"|([\d.,]+)" + TIMES_TEN_TO + "?)")
+
+
+def scaled(digits: str, power: str | None) -> tuple[float, int]:
+    """The value and decimal places of `digits` times ten to `power`: 3.5·10^-1 is 0.35, two places; 8×10^5 is 800000."""
+    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    if not power:
+        return float(digits.replace(",", "")), decimals
+    scale = int(power.replace("−", "-"))
+    return float(f"{digits.replace(',', '')}e{scale}"), max(0, decimals - scale)
+
+
+def written_value(text: str) -> tuple[float, int]:
+    """The value and decimal places of a `WRITTEN_NUMBER` ("−8×10^5" is −800000)."""
+    match = _WRITTEN.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a number as written: {text!r}")
+    sign, power_alone, digits, exponent, times_ten = match.groups()
+    value, decimals = scaled(digits or "1", power_alone or exponent or times_ten)
+    return -value if sign else value, decimals
+
+
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
+# A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
+# power than ten's ("2^10").
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:-])(?<![^%]/)(?<!^/)([-−]?)(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))"
+    r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
+    + POWER_OF_TEN
+    + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
+    + TIMES_TEN_TO
+    + r"|(?!\^\{?[-−+]?\d)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
@@ -119,11 +166,19 @@ class Role(str, Enum):
     COEFFICIENT = "coefficient"  # a coefficient or an effect size: "β = 0.31", "OR = 1.89", "d = 0.42", "the coefficient is −0.228"
 
 
-# "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm").
-_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b)[A-Za-zμΩ]{1,3}\b))?"
-_NUM = r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+# "3,479" is one number, as `_NUMBER` reads it: not a list of 3 and 479. Its unit is no "and" ("0.8 and 1.0 mm"),
+# nor the e of an exponent ("1e-4" is no range).
+_UNIT = r"(?:\s?(?:%|(?!(?:and|or)\b|[eE][-−+]?\d)[A-Za-zμΩ]{1,3}\b))?"
+_NUM = (
+    r"(?<![\w.^])[-−]?(?:"
+    + POWER_OF_TEN
+    + r"|(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?(?!,\d{3}(?!\d))|\.\d+)"
+    + TIMES_TEN_TO
+    + "?)"
+    + _UNIT
+)
 # An end of an interval in brackets, whose comma is no thousands separator: "[20,120]", "[90%, 110%]".
-_BRACKETED = r"(?<![\w.])[-−]?(?:\d+(?:\.\d+)?|\.\d+)(?:e[-−]?\d+)?" + _UNIT
+_BRACKETED = r"(?<![\w.^])[-−]?(?:" + POWER_OF_TEN + r"|(?:\d+(?:\.\d+)?|\.\d+)" + TIMES_TEN_TO + "?)" + _UNIT
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
@@ -242,10 +297,10 @@ def _roles(sentence: str) -> dict[int, Role]:
     return roles
 
 
-def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: bool) -> Role:
-    """The role of the number at sentence[start:end], given the `_roles` of its sentence. What a
-    statistic's notation says comes first; then intervals (an interval's ends are not a range of
-    results); then what the sentence's structure and words say."""
+def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: bool, whole: bool) -> Role:
+    """The role of the number at sentence[start:end], given the `_roles` of its sentence; only a `whole` number
+    (an integer as written, no percentage) counts. What a statistic's notation says comes first; then intervals
+    (an interval's ends are not a range of results); then what the sentence's structure and words say."""
     before, after = sentence[max(0, start - 40) : start], sentence[end : end + 40]
     if year:
         return Role.YEAR
@@ -261,7 +316,7 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
         return spans[start]
     if _BOUND_BEFORE.search(before):
         return Role.BOUND
-    if _SAMPLE_BEFORE.search(before) or (float_free(sentence[start:end]) and _SAMPLE_AFTER.match(after)):
+    if _SAMPLE_BEFORE.search(before) or (whole and _SAMPLE_AFTER.match(after)):
         return Role.SAMPLE_SIZE
     if _COEFFICIENT_BEFORE.search(before):
         return Role.COEFFICIENT
@@ -274,7 +329,7 @@ def _role(sentence: str, start: int, end: int, spans: dict[int, Role], year: boo
         return Role.SETTING
     if _APPROXIMATE_BEFORE.search(before):
         return Role.APPROXIMATE
-    if float_free(sentence[start:end]) and _COUNTED_AFTER.match(after):
+    if whole and _COUNTED_AFTER.match(after):
         return Role.COUNT
     return Role.VALUE
 
@@ -290,11 +345,6 @@ def _paired_roles(sentence: str, mentions: list[NumberMention]) -> None:
             and _PAIRED.fullmatch(sentence, first.plain_end, second.plain_start)
         ):
             second.role = first.role
-
-
-def float_free(written: str) -> bool:
-    """A whole number as written ("57", "3,479"), without a decimal point or a percent sign."""
-    return written.replace(",", "").isdigit()
 
 
 # Block texts whose numbers are kept: a large paper's blocks, with room for the edits of a session.
@@ -458,14 +508,16 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
             continue
         if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
             continue
-        sign, digits, unit = match.groups()
-        value = float(digits.replace(",", ""))
+        sign, power_alone, digits, exponent, times_ten, unit = match.groups()
+        power = power_alone or exponent or times_ten
+        value, decimals = scaled(digits or "1", power)
         if sign:
             value = -value
         unit = (unit or "").replace("\\%", "%").replace("percent", "%")
-        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
         after = read[match.end() : match.end() + 40]
-        is_year = decimals == 0 and not unit and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
+        # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
+        whole = not sign and not unit and decimals == 0
+        is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         mentions.append(
             NumberMention(
                 value,
@@ -478,7 +530,7 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
                 sentence,
                 0,
                 context,
-                _role(read, match.start(), match.end(), spans, is_year),
+                _role(read, match.start(), match.end(), spans, is_year, whole),
                 subject_words(read, match.start(), match.end()),
             )
         )

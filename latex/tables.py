@@ -15,6 +15,7 @@ from pylatexenc import latexwalker as lw
 from .deferred_pattern import DeferredPattern
 from .macro_signatures import MATH_ENVIRONMENTS, PARSE_CONTEXT, TABULAR_ENVIRONMENTS
 from .model import Cell, MacroDef, RowPull, Table
+from .numbers import TIMES_TEN_TO, scaled
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .walker import RunWalker
 
@@ -63,9 +64,7 @@ _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
-_NUMBER = DeferredPattern(
-    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)(?:[eE]\^?\{?([-−+]?\d+)\}?|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\^\{?([-−]?\d+)\}?)?(?![A-Za-z]{2})"
-)
+_NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
 # The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
@@ -415,15 +414,9 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     before = text[: match.start()].strip()
     if re.search(r"[A-Za-z]{2,}", before):
         return None  # "BERT-base 110" is a label, not a number cell
-    value = float(digits.replace(",", ""))
-    decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+    value, decimals = scaled(digits, exponent or times_ten)
     if sign in ("-", "−", "–"):
         value = -value
-    power = exponent or times_ten
-    if power:
-        scale = int(power.replace("−", "-"))
-        value *= 10**scale
-        decimals = max(0, decimals - scale)  # 3.5·10^-1 is 0.35: two places
     rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing

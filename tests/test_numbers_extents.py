@@ -70,3 +70,12 @@ def test_a_fraction_cell_reads_as_the_percentage_a_sentence_writes():
     assert abs(value - 75.2) < 1e-9 and decimals == 1
     assert holds(cell, End(75.2, 1, True)) and holds(cell, End(0.75, 2, False))
     assert not holds(cell, End(0.8, 1, False))  # two places fewer than the cell: a loose bound, not the cell
+
+
+def test_scientific_notation_is_read_whole():
+    # "up to 8×10^5 sequences" bounds a count, not a ratio of 8×; "10^3–10^5" spans 1000 to 100000, not 3 to 10.
+    assert list(stated_bounds("we train on up to 8×10^5 sequences")) == []
+    [(_, _, low, high)] = stated_ranges("sizes of 10^3–10^5 samples")
+    assert (low, high) == (End(1000.0, 0, False), End(100000.0, 0, False))
+    [(_, _, low, high)] = stated_ranges("rates between 10^-3 and 2.5×10^-1")
+    assert (low, high) == (End(0.001, 3, False), End(0.25, 2, False))

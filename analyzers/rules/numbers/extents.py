@@ -13,6 +13,7 @@ from typing import NamedTuple, TypeVar
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import BlockKind, Cell, Table
+from ....latex.numbers import WRITTEN_NUMBER, written_value
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
 from ...quantities import (
@@ -36,14 +37,14 @@ Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Findin
 # A percentage is "%", siunitx's "\percent" as the plain text keeps it ("\SI{35}{\percent}" reads "35 \percent"), or
 # the word, as economics and the social sciences write it ("78 percent", "3 per cent").
 _PERCENT = r"\s*(?:%|\\percent\b)|\s+per\s?cent\b"
-NUMBER = r"([-−]?\d+(?:\.\d+)?)(" + _PERCENT + ")?"
+NUMBER = r"(" + WRITTEN_NUMBER + r")(" + _PERCENT + ")?"
 _RANGE = DeferredPattern(
     r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
     + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
-_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+([-−]?\d+(?:\.\d+)?)(?:(" + _PERCENT + r")|\s*(?:x|×|times|-?fold)\b)")
+_UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+(" + WRITTEN_NUMBER + r")(?:(" + _PERCENT + r")|\s*(?:x|×|times|-?fold)\b)")
 # "by an average of 2.13%", "on average by 27%", "an average improvement of 6x": the mean of a set of changes, in its
 # words; or "by 2.1% on average", "2.3x faster on average": a number whose change its neighbours must tell.
 _AVERAGE_UNIT = r"(?:(" + _PERCENT + r")|(\s*(?:x|×|times|-?fold)\b))"
@@ -82,8 +83,7 @@ class End:
 
 
 def end_of(text: str, percent: bool) -> End:
-    text = text.replace("−", "-")
-    return End(float(text), len(text.partition(".")[2]), percent)
+    return End(*written_value(text), percent)
 
 
 def stated_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
-from ....latex.numbers import Role
+from ....latex.numbers import TIMES_TEN_TO, Role
 from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Fix, Statement, TextEdit
@@ -164,6 +165,10 @@ def held(cell: TableCell) -> Statement:
     return Statement(file=cell.place.file, range=cell.place.range, quote=cell.text, subject=cell.describe, role=Role.VALUE.value)
 
 
+# A prose number in scientific notation: its mantissa and its power of ten.
+_MANTISSA = DeferredPattern(r"([\d.]+)" + TIMES_TEN_TO)
+
+
 @violation_type
 class CellMisquoted(Violation):
     """A prose number (`quote`, as written) that is not the cell it quotes (`cell`, in `table`; `where` describes
@@ -184,8 +189,16 @@ def misquote_finding(
     ctx: RuleContext, quote: Quote, cell: TableCell, violation: Violation, written: str, confidence: float, evidence: Evidence
 ) -> Finding:
     """The finding on a prose number that misquotes `cell`: the cell beside it, and the fix writing the cell's value
-    as the sentence would (`written`) over the number's digits, its sign kept."""
-    edit = TextEdit(file=quote.at.file, range=ctx.range(quote.at.file, *quote.digits), new_text=("-" if quote.value < 0 else "") + written)
+    as the sentence would (`written`) over the number's digits, its sign kept; over a number in scientific notation,
+    the mantissa the sentence's power of ten gives ("3.25" over the "4.25" of "4.25×10^-5")."""
+    start, end = quote.digits
+    scientific = _MANTISSA.fullmatch(quote.text.lstrip("-−"))
+    if scientific is not None:
+        mantissa, power = scientific.group(1), next(group for group in scientific.groups()[1:] if group)
+        places = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+        written = f"{abs(float(written.replace(',', ''))) / 10 ** int(power.replace('−', '-')):.{places}f}"
+        end = start + len(mantissa) + (quote.text[:1] in "-−")
+    edit = TextEdit(file=quote.at.file, range=ctx.range(quote.at.file, start, end), new_text=("-" if quote.value < 0 else "") + written)
     return ctx.report_at(
         quote.at,
         violation.message,

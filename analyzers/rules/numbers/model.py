@@ -13,7 +13,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import NumberInContext
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
-from ....latex.numbers import NumberMention, Role, find_numbers
+from ....latex.numbers import POWER_OF_TEN, TIMES_TEN_TO, NumberMention, Role, find_numbers
 from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Range, Related
@@ -32,7 +32,8 @@ from ...quantities import (
 )
 from .row_keys import row_keys
 
-DIGITS = DeferredPattern(r"[-−]?[\d.,]+")
+# A number as written without its unit: a fix writes over all of "8×10^5", not its 8.
+DIGITS = DeferredPattern(r"[-−]?(?:" + POWER_OF_TEN + r"|[\d.,]+(?:" + TIMES_TEN_TO + r")?)")
 # The blocks whose numbers the index lists (its `numbers`): prose, footnotes, captions, theorems.
 PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, BlockKind.THEOREM)
 
