@@ -8,8 +8,10 @@ from helpers import document, make_project, write_project
 from auditex.analyzers.context import RuleContext
 from auditex.analyzers.engine import Engine
 from auditex.analyzers.project_config import Config
-from auditex.analyzers.rules.printed_tables import literal_refs, printed_tables, sentence_tables
+from auditex.analyzers.quantities import Pointing
+from auditex.analyzers.rules.printed_tables import bound_pointing, literal_refs, printed_tables, sentence_pointing, sentence_tables
 from auditex.analyzers.rules.statistics.table_significance import none_significant_contradicts_table
+from auditex.latex.model import Block, BlockKind, PlainText
 from auditex.latex.project import Project
 
 
@@ -122,3 +124,29 @@ def test_an_edit_elsewhere_that_renumbers_the_tables_rebinds_a_literal_number(tm
     (tmp_path / "main.tex").write_text(text)
     cold = Engine().check(Project(tmp_path, "main.tex"))
     assert [finding.model_dump(mode="json") for finding in incremental] == [finding.model_dump(mode="json") for finding in cold]
+
+
+def test_a_number_typed_for_another_table_binds_nowhere(tmp_path):
+    """DRF008's number: the sentence describes the ablation table's caption, not the table its number names."""
+    body = (
+        "\\section{A}Table 1 lists the ablation of the pruning schedule.\n"
+        + _table("tab:a", "Datasets and their sizes.")
+        + _table("tab:b", "Ablation of the pruning schedule.")
+    )
+    assert _printed(tmp_path, body) == {"2": "tab:b"}
+
+
+def test_a_pointing_reads_its_numbers_as_the_labels_of_their_tables(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document(_table("tab:a") + _table("tab:b"))})
+    ctx = RuleContext(project, none_significant_contradicts_table, Config())
+    pointing = Pointing(frozenset(), frozenset({"2"}), frozenset({"2", "7", "tab:a"}))
+    bound = bound_pointing(pointing, frozenset({"tab:a", "tab:b"}), ctx)
+    assert (bound.refs, bound.paragraph_refs, bound.by_number) == ({"tab:b"}, {"tab:a", "tab:b"}, {"tab:b"})
+    cited_both_ways = Pointing(frozenset(), frozenset({"1"}), frozenset({"tab:a"}))
+    assert bound_pointing(cited_both_ways, frozenset({"tab:a", "tab:b"}), ctx).by_number == frozenset()
+
+
+def test_a_sentence_s_pointing_keeps_its_numbers_until_the_paper_s_numbering_binds_them():
+    block = Block(kind=BlockKind.PARAGRAPH, start=0, end=0, plain=PlainText("Table 2 agrees. See Table~\\ref{tab:a}.", []))
+    pointing = sentence_pointing("Table 2 agrees.", block, frozenset())
+    assert (pointing.refs, pointing.paragraph_refs) == ({"2"}, {"2", "tab:a"})
