@@ -27,7 +27,7 @@ of [12]", "in Smith et al.", the supplement, an appendix).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TypeVar
@@ -36,12 +36,14 @@ from ...latex.deferred_pattern import DeferredPattern
 from ...latex.model import Block
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
+from ..finding import Finding
 from ..quantities import Pointing, block_refs, referenced_labels
 from .drafts import described_float
 from .drafts import model as drafts
 from .drafts.float_numbers import numbered_floats
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def literal_key(number: str) -> str:
@@ -135,6 +137,36 @@ BY_NUMBER = "; table named by a hand-typed number"
 def named_by_number(key: str, tables: Mapping[str, object]) -> bool:
     """Whether a cited key reaches its table by a printed number (`with_printed`) rather than by its label."""
     return isinstance(tables, _WithPrinted) and key not in tables.labelled and key in tables
+
+
+def marked_by_number(finding: Finding) -> Finding:
+    """The finding, its evidence class marked (`BY_NUMBER`): the table it was read against is named by a printed number."""
+    if finding.evidence is None:
+        return finding
+    return finding.model_copy(update={"evidence": finding.evidence.model_copy(update={"kind": finding.evidence.kind + BY_NUMBER})})
+
+
+def judged_by_number(judge: Callable[[S, Mapping[str, T]], Iterable[Finding]]) -> Callable[[S, Mapping[str, T]], Iterator[Finding]]:
+    """`judge` of a statement against tables that also answer to printed numbers (`with_printed`): the findings it
+    gives only because a number named a table (judged against the tables by label, the statement gives none such)
+    are `marked_by_number`."""
+
+    def judged(stated: S, tables: Mapping[str, T]) -> Iterator[Finding]:
+        found = list(judge(stated, tables))
+        keys = getattr(stated, "labels", ())
+        if not found or not isinstance(tables, _WithPrinted) or not any(named_by_number(key, tables) for key in keys):
+            yield from found
+            return
+        by_label = {(finding.range, finding.identity) for finding in judge(stated, tables.labelled)}
+        yield from (finding if (finding.range, finding.identity) in by_label else marked_by_number(finding) for finding in found)
+
+    return judged
+
+
+def paragraph_keys(text: str, describes: Iterable[str]) -> tuple[str, ...]:
+    """What a paragraph's plain `text` cites, in order: its `\\ref`s, the tables it names by number, and (a caption)
+    the float it describes; `paragraph_tables` read from the text alone, for the readings kept by text."""
+    return tuple(sorted(referenced_labels(text) | literal_refs(text) | frozenset(describes)))
 
 
 def sentence_pointing(sentence: str, block: Block, words: frozenset[str]) -> Pointing:

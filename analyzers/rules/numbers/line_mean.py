@@ -31,7 +31,7 @@ Confidence 0.6 (information). Evidence: "moderate: another mean of the sentence 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -121,7 +121,7 @@ def _misstated(stated: _Mean, table: Table) -> tuple[Line, float] | None:
     return (named, _line_mean(named, number)) if tied else None
 
 
-def _judged(stated: _Mean, tables: dict[str, Table]) -> Iterator[Finding]:
+def _judged(stated: _Mean, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
         found = _misstated(stated, table) if table is not None else None

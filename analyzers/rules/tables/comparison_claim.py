@@ -56,7 +56,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, referenced_labels, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from ..printed_tables import literal_refs, paragraph_tables
+from ..printed_tables import literal_refs, marked_by_number, named_by_number, paragraph_tables
 from .blocks import row_blocks, stacked
 from .model import (
     CONTRAST,
@@ -64,7 +64,6 @@ from .model import (
     Grid,
     LabelledTable,
     author_rule_macros,
-    by_number,
     cited_tables,
     contrast_clauses,
     fed_tables,
@@ -187,7 +186,8 @@ def _against_tables(
         cited = [(label, by_label[label]) for label in claim.labels if label in by_label]
         found = next(((label, table, result) for label, table in cited if (result := _contradicting(table, claim, rule_macros))), None)
         if found is not None:
-            yield by_number(_report(ctx, claim, spot, *found), found[0], by_label)
+            finding = _report(ctx, claim, spot, *found)
+            yield marked_by_number(finding) if named_by_number(found[0], by_label) else finding
 
 
 @rule(

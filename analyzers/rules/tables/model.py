@@ -28,7 +28,7 @@ from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, Same
 from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled, table_digest
-from ..printed_tables import BY_NUMBER, named_by_number, paragraph_tables, sentence_tables, with_printed
+from ..printed_tables import marked_by_number, named_by_number, paragraph_tables, sentence_tables, with_printed
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
 from .direction import direction as direction
 from .direction import read_direction as read_direction
@@ -319,18 +319,11 @@ def against_cited(
                 table = by_label.get(label)
                 verdict = judge(Grid.of(table.table, rule_macros, table.notes), claim) if table else None
                 if table and verdict is not None:
-                    yield by_number(report(ctx, claim, label, table, verdict), label, by_label)
+                    finding = report(ctx, claim, label, table, verdict)
+                    yield marked_by_number(finding) if named_by_number(label, by_label) else finding
                     break
 
     return each
-
-
-def by_number(finding: Finding, key: str, tables: Mapping[str, LabelledTable]) -> Finding:
-    """The finding, its evidence class marked when the table it was read against is named by a printed number."""
-    if finding.evidence is None or not named_by_number(key, tables):
-        return finding
-    evidence = finding.evidence.model_copy(update={"kind": finding.evidence.kind + BY_NUMBER})
-    return finding.model_copy(update={"evidence": evidence})
 
 
 @record(slots=True)
