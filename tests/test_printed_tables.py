@@ -190,3 +190,7 @@ def _finding(kind: str) -> Finding:
         identity=kind,
         evidence=Evidence(kind=kind),
     )
+
+
+def test_a_label_two_tables_bear_binds_no_number(tmp_path):
+    assert _printed(tmp_path, _table("tab:a") + _table("tab:b") + _table("tab:b")) == {"1": "tab:a"}

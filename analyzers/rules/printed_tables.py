@@ -19,7 +19,7 @@ behind them: a number that binds to no table leaves the sentence reading as it d
 Nothing is bound where the number is uncertain or wrong: a number DRF008 finds typed for another table (its
 sentence describes another caption) binds nowhere in the paper; a kind the numbering cannot follow (per chapter, a
 `\\thetable` printed otherwise, a counter added to), a file the walk could not reach, a float the parse
-missed, a number two labelled tables print or an unlabelled one prints, a number past the last table,
+missed, a number two labelled tables print or an unlabelled one prints, a label two tables bear, a number past the last table,
 a number with a second level ("Table 2.1"), and a sentence that may name another work's table ("Table 1
 of [12]", "in Smith et al.", the supplement, an appendix).
 """
@@ -27,6 +27,7 @@ of [12]", "in Smith et al.", the supplement, an appendix).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
@@ -117,10 +118,12 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
         printed.setdefault(found.number, []).append(labels)
     misnumbered = {found.mention.group("number") for found in described_float.misnumbered(ctx) if found.kind == "table"}
+    # A label two table floats bear names either: the rules keep one table under it, maybe not the number's.
+    borne = Counter(label for placed in tables for label in set(placed.block.labels))
     return {
         literal_key(number): labels[0][0]
         for number, labels in printed.items()
-        if len(labels) == 1 and labels[0] and number not in misnumbered
+        if len(labels) == 1 and labels[0] and borne[labels[0][0]] <= 1 and number not in misnumbered
     }
 
 
