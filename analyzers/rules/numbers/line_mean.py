@@ -142,7 +142,7 @@ def _judged(stated: _Mean, tables: Mapping[str, Table]) -> Iterator[Finding]:
     "mean-not-of-line",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
     combine=against_tables(_Mean, _judged),
 )
