@@ -232,8 +232,9 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does
     Flags a number in the prose that is one digit away from a table cell it talks about.
-    The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
-    or it names both the cell's row (method) and its column (dataset, metric). Rounding is
+    The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`, or
+    its printed number typed by hand, "(Table 2)", when that names one table: the evidence
+    class then says so), or it names both the cell's row (method) and its column (dataset, metric). Rounding is
     allowed, and a number that some cell holds is taken as a correct quote; which cell is meant,
     and which numbers quote no cell, is told below.
 
