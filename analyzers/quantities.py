@@ -313,12 +313,14 @@ def table_digest(table: Table, start: int) -> str:
 @record(slots=True)
 class Pointing:
     """What ties a sentence to table cells: its distinctive words, the labels it references,
-    the labels its paragraph references and, for a caption's sentence, the float it describes."""
+    the labels its paragraph references and, for a caption's sentence, the float it describes;
+    `by_number`, the labels of those tables it names only by a printed number ("Table 2")."""
 
     words: frozenset[str]
     refs: frozenset[str]
     paragraph_refs: frozenset[str]
     captioned: frozenset[str] = frozenset()
+    by_number: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, sentence: str, paragraph: str) -> Pointing:

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 from helpers import document, make_project, write_project
 
 from auditex.analyzers.context import RuleContext
 from auditex.analyzers.engine import Engine
+from auditex.analyzers.finding import Category, Evidence, Finding, Position, Range, Severity
 from auditex.analyzers.project_config import Config
-from auditex.analyzers.rules.printed_tables import literal_refs, printed_tables, sentence_tables
+from auditex.analyzers.quantities import Pointing
+from auditex.analyzers.rules.printed_tables import (
+    BY_NUMBER,
+    bound_pointing,
+    judged_by_number,
+    literal_refs,
+    printed_tables,
+    sentence_pointing,
+    sentence_tables,
+    with_printed,
+)
 from auditex.analyzers.rules.statistics.table_significance import none_significant_contradicts_table
+from auditex.latex.model import Block, BlockKind, PlainText
 from auditex.latex.project import Project
 
 
@@ -135,3 +149,61 @@ def test_an_edit_elsewhere_that_renumbers_the_tables_rebinds_a_literal_number(tm
     (tmp_path / "main.tex").write_text(text)
     cold = Engine().check(Project(tmp_path, "main.tex"))
     assert [finding.model_dump(mode="json") for finding in incremental] == [finding.model_dump(mode="json") for finding in cold]
+
+
+def test_a_number_typed_for_another_table_binds_nowhere(tmp_path):
+    """DRF008's number: the sentence describes the ablation table's caption, not the table its number names."""
+    body = (
+        "\\section{A}Table 1 lists the ablation of the pruning schedule.\n"
+        + _table("tab:a", "Datasets and their sizes.")
+        + _table("tab:b", "Ablation of the pruning schedule.")
+    )
+    assert _printed(tmp_path, body) == {"2": "tab:b"}
+
+
+def test_a_pointing_reads_its_numbers_as_the_labels_of_their_tables(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document(_table("tab:a") + _table("tab:b"))})
+    ctx = RuleContext(project, none_significant_contradicts_table, Config())
+    pointing = Pointing(frozenset(), frozenset({"2"}), frozenset({"2", "7", "tab:a"}))
+    bound = bound_pointing(pointing, frozenset({"tab:a", "tab:b"}), ctx)
+    assert (bound.refs, bound.paragraph_refs, bound.by_number) == ({"tab:b"}, {"tab:a", "tab:b"}, {"tab:b"})
+    cited_both_ways = Pointing(frozenset(), frozenset({"1"}), frozenset({"tab:a"}))
+    assert bound_pointing(cited_both_ways, frozenset({"tab:a", "tab:b"}), ctx).by_number == frozenset()
+
+
+def test_a_sentence_s_pointing_keeps_its_numbers_until_the_paper_s_numbering_binds_them():
+    block = Block(kind=BlockKind.PARAGRAPH, start=0, end=0, plain=PlainText("Table 2 agrees. See Table~\\ref{tab:a}.", []))
+    pointing = sentence_pointing("Table 2 agrees.", block, frozenset())
+    assert (pointing.refs, pointing.paragraph_refs) == ({"2"}, {"2", "tab:a"})
+
+
+def test_a_finding_only_a_number_s_table_gives_is_marked_by_number(tmp_path):
+    project = make_project(tmp_path, {"main.tex": document(_table("tab:a") + _table("tab:b"))})
+    ctx = RuleContext(project, none_significant_contradicts_table, Config())
+    tables = with_printed({"tab:a": "first", "tab:b": "second"}, ctx)
+
+    class Stated(NamedTuple):
+        labels: tuple[str, ...]
+
+    def judge(stated: Stated, by_label) -> list[Finding]:
+        return [_finding(by_label[label]) for label in stated.labels if label in by_label]
+
+    kinds = [finding.evidence.kind for finding in judged_by_number(judge)(Stated(("tab:a", "2")), tables)]
+    assert kinds == ["first", "second" + BY_NUMBER]
+
+
+def _finding(kind: str) -> Finding:
+    return Finding(
+        code="NUM007",
+        message=kind,
+        severity=Severity.INFORMATION,
+        category=Category.EVIDENCE_MANIPULATION,
+        file="main.tex",
+        range=Range(start=Position(line=0, character=0), end=Position(line=0, character=1)),
+        identity=kind,
+        evidence=Evidence(kind=kind),
+    )
+
+
+def test_a_label_two_tables_bear_binds_no_number(tmp_path):
+    assert _printed(tmp_path, _table("tab:a") + _table("tab:b") + _table("tab:b")) == {"1": "tab:a"}

@@ -8,12 +8,18 @@ count). A sentence's literal mention is kept as a key of its own, the printed nu
 holding it stays valid whatever the rest of the paper does; the table it names is found where the
 paper's tables are gathered, from the whole manuscript's numbering (`with_printed`).
 
+The STAT and ARI rules read their tables through `with_printed`; the TAB rules through `cited_tables` and
+`citing_sentences` (tables/model.py), NUM001 through `sentence_pointing` and `bound_pointing`. A finding
+read against a table its number names carries `BY_NUMBER` in its evidence class, which the measured-precision
+gate measures apart from a `\\ref`'s.
+
 A sentence's own `\\ref`s come first; its numbers come before its paragraph's citations, which stay
 behind them: a number that binds to no table leaves the sentence reading as it did without it.
 
-Nothing is bound where the number is uncertain: a kind the numbering cannot follow (per chapter, a
+Nothing is bound where the number is uncertain or wrong: a number DRF008 finds typed for another table (its
+sentence describes another caption) binds nowhere in the paper; a kind the numbering cannot follow (per chapter, a
 `\\thetable` printed otherwise, a counter added to), a file the walk could not reach, a float the parse
-missed, a number two labelled tables print or an unlabelled one prints, a number past the last table,
+missed, a number two labelled tables print or an unlabelled one prints, a label two tables bear, a number past the last table,
 a number with a second level ("Table 2.1"), and a sentence that may name another work's table ("Table 1
 of [12]", "in Smith et al.", the supplement, an appendix).
 """
@@ -21,18 +27,24 @@ of [12]", "in Smith et al.", the supplement, an appendix).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from typing import TypeVar
 
 from ...latex.deferred_pattern import DeferredPattern
 from ...latex.model import Block
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
-from ..quantities import block_refs, referenced_labels
+from ..finding import Finding
+from ..quantities import Pointing, block_refs, referenced_labels
+from .drafts import described_float
 from .drafts import model as drafts
 from .drafts.float_numbers import numbered_floats
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 def literal_key(number: str) -> str:
@@ -105,12 +117,84 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
     for found in numbered:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
         printed.setdefault(found.number, []).append(labels)
-    return {literal_key(number): labels[0][0] for number, labels in printed.items() if len(labels) == 1 and labels[0]}
+    misnumbered = {found.mention.group("number") for found in described_float.misnumbered(ctx) if found.kind == "table"}
+    # A label two table floats bear names either: the rules keep one table under it, maybe not the number's.
+    borne = Counter(label for placed in tables for label in set(placed.block.labels))
+    return {
+        literal_key(number): labels[0][0]
+        for number, labels in printed.items()
+        if len(labels) == 1 and labels[0] and borne[labels[0][0]] <= 1 and number not in misnumbered
+    }
 
 
 def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> Mapping[str, T]:
     """`tables` (by label) with each table also found under the literal key its printed number gives it."""
     return _WithPrinted(tables, ctx)
+
+
+# What an evidence class adds when the table a claim is read against is named by a number typed by hand: the
+# measured-precision gate measures these bindings apart from a `\ref`'s.
+BY_NUMBER = "; table named by a hand-typed number"
+
+
+def named_by_number(key: str, tables: Mapping[str, object]) -> bool:
+    """Whether a cited key reaches its table by a printed number (`with_printed`) rather than by its label."""
+    return isinstance(tables, _WithPrinted) and key not in tables.labelled and key in tables
+
+
+def marked_by_number(finding: Finding) -> Finding:
+    """The finding, its evidence class marked (`BY_NUMBER`): the table it was read against is named by a printed number."""
+    if finding.evidence is None:
+        return finding
+    return finding.model_copy(update={"evidence": finding.evidence.model_copy(update={"kind": finding.evidence.kind + BY_NUMBER})})
+
+
+def judged_by_number(judge: Callable[[S, Mapping[str, T]], Iterable[Finding]]) -> Callable[[S, Mapping[str, T]], Iterator[Finding]]:
+    """`judge` of a statement against tables that also answer to printed numbers (`with_printed`): the findings it
+    gives only because a number named a table (judged against the tables by label, the statement gives none such)
+    are `marked_by_number`."""
+
+    def judged(stated: S, tables: Mapping[str, T]) -> Iterator[Finding]:
+        found = list(judge(stated, tables))
+        keys = getattr(stated, "labels", ())
+        if not found or not isinstance(tables, _WithPrinted) or not any(named_by_number(key, tables) for key in keys):
+            yield from found
+            return
+        by_label = {(finding.range, finding.identity) for finding in judge(stated, tables.labelled)}
+        yield from (finding if (finding.range, finding.identity) in by_label else marked_by_number(finding) for finding in found)
+
+    return judged
+
+
+def paragraph_keys(text: str, describes: Iterable[str]) -> tuple[str, ...]:
+    """What a paragraph's plain `text` cites, in order: its `\\ref`s, the tables it names by number, and (a caption)
+    the float it describes; `paragraph_tables` read from the text alone, for the readings kept by text."""
+    return tuple(sorted(referenced_labels(text) | literal_refs(text) | frozenset(describes)))
+
+
+def sentence_pointing(sentence: str, block: Block, words: frozenset[str]) -> Pointing:
+    """What ties a sentence of `block` to cells: its own references, else the tables it names by number; its
+    paragraph's (`paragraph_tables`); the float a caption describes. Printed numbers stay keys (`literal_key`)
+    until `bound_pointing` reads them against the paper's numbering."""
+    refs = referenced_labels(sentence) or literal_refs(sentence)
+    return Pointing(words, refs, paragraph_tables(block), frozenset(block.describes))
+
+
+def bound_pointing(pointing: Pointing, labels: AbstractSet[str], ctx: RuleContext) -> Pointing:
+    """`pointing` with each printed number it cites (a key that is no label of `labels`) read as the label of the
+    one table the number names, and dropped where it names none; `by_number` holds the labels reached so."""
+    numbers = [key for key in pointing.refs | pointing.paragraph_refs if key not in labels and printed_key(key)]
+    if not numbers:
+        return pointing
+    printed = _printed(ctx)
+    named = {key: printed[key] for key in numbers if printed.get(key) in labels}
+
+    def bound(keys: frozenset[str]) -> frozenset[str]:
+        return frozenset(named.get(key, key) for key in keys if key in named or key not in numbers)
+
+    referenced = (pointing.refs | pointing.paragraph_refs).difference(numbers)
+    by_number = frozenset(named.values()) - referenced
+    return replace(pointing, refs=bound(pointing.refs), paragraph_refs=bound(pointing.paragraph_refs), by_number=by_number)
 
 
 # What a literal key looks like: a printed number, with a supplement's letters.
@@ -124,6 +208,11 @@ class _WithPrinted(Mapping[str, T]):
 
     def __init__(self, tables: Mapping[str, T], ctx: RuleContext) -> None:
         self._tables, self._ctx = tables, ctx
+
+    @property
+    def labelled(self) -> Mapping[str, T]:
+        """The tables by their labels alone."""
+        return self._tables
 
     def __getitem__(self, key: str) -> T:
         if key in self._tables or not _PRINTED_KEY.fullmatch(key):

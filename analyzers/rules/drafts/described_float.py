@@ -26,6 +26,7 @@ from functools import lru_cache
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
+from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
@@ -96,6 +97,32 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
     ## Evidence
     "moderate: the sentence holds another caption's own words".
     """
+    for found in misnumbered(ctx):
+        kind, number, meant = found.kind, found.mention.group("number"), found.meant
+        violation = HandNumberOfAnotherFloat(
+            " ".join(found.mention.group(0).split()), kind, meant.number, meant.labels[0] if meant.labels else ""
+        )
+        evidence = Evidence(
+            kind="moderate: the sentence holds another caption's own words",
+            reason=f"{kind} {meant.number}'s caption alone holds {', '.join(found.shared)}; {kind} {number}'s caption shares none but the paper's common words with the sentence",
+        )
+        related = [ctx.related(meant.placed.file, meant.placed.block.start, meant.placed.block.start, f"{kind} {meant.number}")]
+        yield ctx.flag_block(violation, found.placed, found.mention.start(), found.mention.end(), evidence=evidence, related=related)
+
+
+@record(slots=True, eq=False)
+class Misnumbered:
+    """A float's number typed by hand in a sentence that describes another float of its kind (`meant`)."""
+
+    placed: PlacedBlock
+    mention: re.Match[str]
+    kind: str
+    meant: NumberedFloat
+    shared: list[str]  # the words of `meant`'s caption alone that the sentence holds
+
+
+def misnumbered(ctx: RuleContext) -> Iterator[Misnumbered]:
+    """Every hand-typed float number the paper gives a sentence that describes another float (DRF008's findings)."""
     mentioning = [placed for section in ctx.manuscript.sections for placed in _typing_blocks(SectionKey(section))]
     if not mentioning:  # floats are numbered only for a paper that types a number
         return
@@ -110,7 +137,9 @@ def hand_number_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
         for number, (start, end) in enumerate(spans):
             before = spans[number - 1][0] if number else start  # the sentence before often names what this one shows
             for mention in _TYPED.finditer(text, start, end):
-                yield from _mention(ctx, placed, mention, (text[start:end], text[before:end]), floats, (own, common))
+                found = _mention(mention, (text[start:end], text[before:end]), floats, (own, common))
+                if found is not None:
+                    yield Misnumbered(placed, mention, *found)
 
 
 @lru_cache(maxsize=SECTION_CACHE_SIZE)
@@ -136,36 +165,26 @@ def _caption_words(floats: list[NumberedFloat]) -> tuple[dict[int, set[str]], di
 
 
 def _mention(
-    ctx: RuleContext,
-    placed: PlacedBlock,
     mention: re.Match[str],
     sentences: tuple[str, str],
     floats: list[NumberedFloat],
     words_of: tuple[dict[int, set[str]], dict[str, set[str]]],
-) -> Iterator[Finding]:
+) -> tuple[str, NumberedFloat, list[str]] | None:
     """A typed number whose float the sentence (with the one before it) does not describe, while it clearly
-    describes one other float of its kind."""
+    describes one other float of its kind: (kind, that float, the words of its caption alone the sentence holds)."""
     sentence, context = sentences
     own, common = words_of
     kind = mentioned_kind(mention.group("name"))
     number = mention.group("number")
     written = next((index for index, numbered in enumerate(floats) if numbered.kind == kind and numbered.number == number), None)
     if written is None or _OTHER_DOCUMENT.search(sentence) or (elsewhere(sentence) and not mention.group("prefix")):
-        return
+        return None
     words = sentence_words(context)
     held = sorted(
         ((len(own[index] & words), index) for index, peer in enumerate(floats) if peer.kind == kind and own[index] & words), reverse=True
     )
     if not held or held[0][1] == written or (sentence_words(floats[written].caption) & sentence_words(sentence)) - common[kind]:
-        return  # the sentence holds words of the typed float's caption: it may describe it
+        return None  # the sentence holds words of the typed float's caption: it may describe it
     if held[0][0] < _DESCRIBED or (len(held) > 1 and held[0][0] < held[1][0] + _DESCRIBED):
-        return  # no float described, or two
-    meant = floats[held[0][1]]
-    shared = sorted(own[held[0][1]] & words)
-    violation = HandNumberOfAnotherFloat(" ".join(mention.group(0).split()), kind, meant.number, meant.labels[0] if meant.labels else "")
-    evidence = Evidence(
-        kind="moderate: the sentence holds another caption's own words",
-        reason=f"{kind} {meant.number}'s caption alone holds {', '.join(shared)}; {kind} {number}'s caption shares none but the paper's common words with the sentence",
-    )
-    related = [ctx.related(meant.placed.file, meant.placed.block.start, meant.placed.block.start, f"{kind} {meant.number}")]
-    yield ctx.flag_block(violation, placed, mention.start(), mention.end(), evidence=evidence, related=related)
+        return None  # no float described, or two
+    return kind, floats[held[0][1]], sorted(own[held[0][1]] & words)

@@ -35,7 +35,7 @@ Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated cha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import NamedTuple
@@ -47,9 +47,10 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack
+from ...quantities import ShownTable, body_cells, name_words, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import paragraph_keys, sentence_tables
 from .extents import (
     End,
     against_tables,
@@ -223,7 +224,7 @@ def _told_mean(mean: _Change) -> str:
     return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
 
 
-def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
+def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
         found = _changes(table, stated) if table is not None else None
@@ -251,7 +252,7 @@ def _not_given(stated: _Extent, tables: dict[str, Table]) -> Iterator[Finding]:
     "derived-extent-not-in-table",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
     combine=against_tables(_Extent, _not_given),
 )
@@ -293,7 +294,7 @@ def _naming_end(sentence: str, until: int, starts: list[int]) -> int:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Extent]], ...]:
     """The extents of change a paragraph states against a baseline, kept by text so an edit re-reads its paragraph alone."""
-    paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
+    paragraph_refs = paragraph_keys(text, describes)
     if not paragraph_refs or not _EXTENT_UNIT.search(text) or not _AGAINST.search(text) or not _CHANGE.search(text):
         return ()  # no sentence of it can state an extent of a change against a row
     found: list[tuple[int, int, partial[_Extent]]] = []
@@ -302,7 +303,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         against = _AGAINST.search(sentence)
         if against is None or not _CHANGE.search(sentence):
             continue
-        labels = tuple(referenced_labels(sentence)) or paragraph_refs
+        labels = sentence_tables(sentence, paragraph_refs)
         named = _naming_words(sentence)
         subject = _naming_words(sentence[: against.start()])
         extents: list[tuple[int, int, tuple[End, ...], bool, bool]] = [

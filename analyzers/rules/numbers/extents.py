@@ -6,7 +6,7 @@ Mean, SD) gives a row's extent."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
@@ -28,6 +28,7 @@ from ...quantities import (
 )
 from ...registry import Pairwise
 from ...violation import Violation, violation_type
+from ..printed_tables import judged_by_number, with_printed
 from ..tables.model import is_aggregate_row
 
 Stated = TypeVar("Stated")
@@ -139,14 +140,16 @@ def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[
     return (item for _, items in parts for item in items if isinstance(item, kind))
 
 
-def against_tables(kind: type[Stated], judge: Callable[[Stated, dict[str, Table]], Iterable[Finding]]) -> Pairwise:
+def against_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine over `tables_and_statements` parts that judges each statement of type `kind` against the
     paper's tables by label (the last one shown under a label)."""
-    return judged_against_tables(kind, judge, _tables_by_label)
+    return judged_against_tables(kind, judged_by_number(judge), _tables_by_label)
 
 
-def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> dict[str, Table]:
-    return {label: shown.table for label, shown in tables_by_label([(section, part) for _, section, part in feeding], ShownTable).items()}
+def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
+    """The paper's tables by label, and by the number each prints (`with_printed`)."""
+    shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
+    return with_printed({label: table.table for label, table in shown.items()}, ctx)
 
 
 def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:

@@ -31,7 +31,7 @@ Confidence 0.6 (information). Evidence: "moderate: another mean of the sentence 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -121,7 +121,7 @@ def _misstated(stated: _Mean, table: Table) -> tuple[Line, float] | None:
     return (named, _line_mean(named, number)) if tied else None
 
 
-def _judged(stated: _Mean, tables: dict[str, Table]) -> Iterator[Finding]:
+def _judged(stated: _Mean, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
         found = _misstated(stated, table) if table is not None else None
@@ -142,7 +142,7 @@ def _judged(stated: _Mean, tables: dict[str, Table]) -> Iterator[Finding]:
     "mean-not-of-line",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
     combine=against_tables(_Mean, _judged),
 )

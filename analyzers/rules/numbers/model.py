@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -22,7 +22,6 @@ from ...quantities import (
     CellIndex,
     Pointing,
     agreeing_spellings,
-    block_refs,
     body_cells,
     digit_variants,
     name_words,
@@ -30,6 +29,7 @@ from ...quantities import (
     rendered,
     spelled,
 )
+from ..printed_tables import literal_refs, sentence_pointing
 from .row_keys import row_keys
 
 # A number as written without its unit: a fix writes over all of "8×10^5", not its 8.
@@ -277,7 +277,7 @@ def quote_of(ctx: RuleContext, number: NumberInContext) -> Quote:
     # A row named through the author's macro; most sentences call none, and ask nothing of the index.
     words = rendered(pointing.words, fields[4], ctx.index.printed) if "\\" in fields[4] else pointing.words
     if words is not pointing.words:
-        fields = (*fields[:6], Pointing(words, pointing.refs, pointing.paragraph_refs, pointing.captioned), *fields[7:])
+        fields = (*fields[:6], replace(pointing, words=words), *fields[7:])
     return Quote(*fields, ctx.spot(placed, mention.plain_start, mention.plain_end), (start, end))
 
 
@@ -318,7 +318,7 @@ class MentionKey:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _paragraph_refs(text: str) -> frozenset[str]:
-    return referenced_labels(text)
+    return referenced_labels(text) | literal_refs(text)
 
 
 _Quoted = tuple[
@@ -354,12 +354,7 @@ def _quoted(key: MentionKey) -> _Quoted:
         mention.text,
         " ".join(sentence.split()),
         mention.subject,
-        Pointing(
-            frozenset(name_words(sentence)) | row_keys(sentence),
-            referenced_labels(sentence),
-            block_refs(placed.block),
-            frozenset(placed.block.describes),
-        ),
+        sentence_pointing(sentence, placed.block, frozenset(name_words(sentence)) | row_keys(sentence)),
         tuple((other.value, other.decimals) for other in beside if other.plain_start != mention.plain_start),
         mention.role,
         bool(SPEAKS_OF_AGGREGATE.search(clause_at(sentence, at))),

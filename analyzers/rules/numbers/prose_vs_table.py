@@ -69,6 +69,7 @@ from ...finding import Category, Evidence, Finding, Related, Severity, Statement
 from ...quantities import CellIndex, agreeing_spellings, agrees, named_share, spelled, tie_words
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import BY_NUMBER, bound_pointing
 from .figures import CellMisquoted, fed_by, held, misquote_finding, quoted, section_figures
 from .model import (
     OURS,
@@ -195,7 +196,7 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
     for quote in part[0].quotes:
         ctx.spend(1)  # a quote against the index of every table's cells
         # Only references to tables tie: "Table~\ref{t} and Figure~\ref{f}" cites one table alone.
-        pointing = quote.pointing
+        pointing = bound_pointing(quote.pointing, tables.labels, ctx)
         quote = replace(
             quote, pointing=replace(pointing, refs=pointing.refs & tables.labels, paragraph_refs=pointing.paragraph_refs & tables.labels)
         )
@@ -231,8 +232,9 @@ def _contradictions(ctx: RuleContext, tables: _Tables, place: int, section: Sect
 def prose_contradicts_table(ctx: RuleContext, section: Section) -> list[Figures]:
     """## What it does
     Flags a number in the prose that is one digit away from a table cell it talks about.
-    The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`),
-    or it names both the cell's row (method) and its column (dataset, metric). Rounding is
+    The sentence must tie the number to the cell: it references the table (`\\ref{tab:…}`, or
+    its printed number typed by hand, "(Table 2)", when that names one table: the evidence
+    class then says so), or it names both the cell's row (method) and its column (dataset, metric). Rounding is
     allowed, and a number that some cell holds is taken as a correct quote; which cell is meant,
     and which numbers quote no cell, is told below.
 
@@ -460,6 +462,8 @@ def _quote_evidence(ctx: RuleContext, quote: Quote, anchored: _Anchor, corrobora
         kind = f"weak: {kind.partition(': ')[2]}; the number's role: {quote.role.value}"
     elif anchored.held_elsewhere:
         kind = f"weak: {kind.partition(': ')[2]}; an uncited table holds the number"
+    if cell.label in quote.pointing.by_number:
+        kind += BY_NUMBER
     sides = [
         quoted(ctx, quote),
         held(cell),

@@ -47,7 +47,7 @@ uncited, holds a cell beyond the stated extreme" for a column of a table the sen
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -58,8 +58,9 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, referenced_labels, slack, spelled
+from ...quantities import ShownTable, body_cells, name_words, slack, spelled
 from ...registry import Scope, rule
+from ..printed_tables import paragraph_keys, sentence_tables
 from .extents import (
     NUMBER,
     End,
@@ -196,7 +197,7 @@ def _stretch_contradicted(stated: _Range, line: Line) -> Finding | None:
     return stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
 
 
-def _contradicted(stated: _Range, tables: dict[str, Table]) -> Iterator[Finding]:
+def _contradicted(stated: _Range, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
         if table is not None and statistic_columns(table):
@@ -250,7 +251,7 @@ def _beyond(stated: _Extreme, extreme: float) -> bool:
     return abs(extreme - value) > slack(stated.value.decimals)
 
 
-def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterator[Finding]:
+def _extreme_contradicted(stated: _Extreme, tables: Mapping[str, Table]) -> Iterator[Finding]:
     """The claim against the named columns of the tables it cites that hold its number; when none does, against the
     one column of the paper's other tables that the words name and that holds it. A finding when every such column
     holds a cell beyond the number."""
@@ -274,7 +275,7 @@ def _extreme_contradicted(stated: _Extreme, tables: dict[str, Table]) -> Iterato
     yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
 
 
-def _judged(stated: object, tables: dict[str, Table]) -> Iterator[Finding]:
+def _judged(stated: object, tables: Mapping[str, Table]) -> Iterator[Finding]:
     """A stated range or extreme against the tables (a part's tables judge nothing)."""
     if isinstance(stated, _Range):
         yield from _contradicted(stated, tables)
@@ -287,7 +288,7 @@ def _judged(stated: object, tables: dict[str, Table]) -> Iterator[Finding]:
     "range-not-in-table",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
-    reads=("blocks",),
+    reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
     combine=against_tables(object, _judged),
 )
@@ -329,7 +330,7 @@ def range_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTabl
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, Callable[[Finding], _Range | _Extreme]], ...]:
     """The ranges and extremes a paragraph states of the tables it cites (a caption, of its own float too):
     (start, end, the statement given its anchor), kept by text so that an edit re-reads the edited paragraph alone."""
-    paragraph_refs = tuple(sorted(referenced_labels(text) | frozenset(describes)))
+    paragraph_refs = paragraph_keys(text, describes)
     if not paragraph_refs and not _EXTREME.search(text):
         return ()  # a range is judged against a cited table; an extreme may name a column of any table
     found: list[tuple[int, int, Callable[[Finding], _Range | _Extreme]]] = []
@@ -337,7 +338,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, C
         sentence = text[start:end]
         if not HAS_DIGIT(sentence):  # a range's ends and an extreme are numbers
             continue
-        labels = tuple(referenced_labels(sentence)) or paragraph_refs
+        labels = sentence_tables(sentence, paragraph_refs)
         for at, until, low, high in stated_ranges(sentence) if labels else ():
             quote = " ".join(sentence[at:until].split())
             change = quote.startswith("from") and not _EXTENT_FROM.search(sentence, 0, at)

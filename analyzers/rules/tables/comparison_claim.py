@@ -47,7 +47,7 @@ clause, each clause a claim of its own. Each of these readings is a class of its
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -58,9 +58,10 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import block_refs, name_words, referenced_labels, slack, speaks_of_tables, without_refs
+from ...quantities import name_words, referenced_labels, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
+from ..printed_tables import literal_refs, marked_by_number, named_by_number, paragraph_tables
 from .blocks import row_blocks, stacked
 from .citing import SECTIONED, presented_directions, section_cited
 from .model import (
@@ -182,7 +183,7 @@ class _Written(NamedTuple):
 
 
 def _against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Written]
+    ctx: RuleContext, by_label: Mapping[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Written]
 ) -> Iterator[Finding]:
     """The section's comparisons against the tables they cite, wherever those sit: an edit re-reads the edited
     section's claims against the kept tables, and every section's only when a table changed (the engine's `Pairwise`)."""
@@ -196,7 +197,8 @@ def _against_tables(
             ((label, table, result) for label, table, told in cited if (result := _contradicting(table, claim, rule_macros, told))), None
         )
         if found is not None:
-            yield _report(ctx, claim, spot, *found)
+            finding = _report(ctx, claim, spot, *found)
+            yield marked_by_number(finding) if named_by_number(found[0], by_label) else finding
 
 
 @rule(
@@ -250,7 +252,7 @@ def comparison_claim_contradicts_table(ctx: RuleContext, section: Section) -> It
     in_section, presented = section_cited(section), presented_directions(section)
     for placed in section.blocks:
         if speaks_of_tables(placed) and _may_compare(placed.block.plain.text):
-            cited = tuple(sorted(block_refs(placed.block)))
+            cited = tuple(sorted(paragraph_tables(placed.block)))
             for start, end, claim in _comparisons(placed.block.plain.text, cited or in_section, not cited):
                 yield _Written(claim, ctx.spot(placed, start, end), presented)
 
@@ -273,7 +275,7 @@ def _read_comparisons(plain: str, around: tuple[str, ...], sectioned: bool) -> I
 def _sentence_comparisons(sentence: str, labels: tuple[str, ...], sectioned: bool) -> tuple[tuple[int, int, _Comparison], ...]:
     """A sentence's comparisons, with where each stands in it: kept by its text, so typing in a paragraph reads the
     sentence typed in alone."""
-    clauses, nearby = contrast_clauses(sentence), not referenced_labels(sentence)
+    clauses, nearby = contrast_clauses(sentence), not (referenced_labels(sentence) or literal_refs(sentence))
     found = []
     for offset, clause in clauses:
         if (read := _read_clause(clause, labels, nearby, len(clauses) > 1, sectioned)) is not None:

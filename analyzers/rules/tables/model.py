@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -27,7 +27,8 @@ from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, Same
-from ...quantities import AGGREGATE_HEADER, agrees, block_refs, referenced_labels, slack, spelled, table_digest
+from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled, table_digest
+from ..printed_tables import marked_by_number, named_by_number, paragraph_tables, sentence_tables, with_printed
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
 from .direction import direction as direction
 from .direction import read_direction as read_direction
@@ -262,9 +263,10 @@ def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     return tables or None
 
 
-def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> dict[str, LabelledTable]:
-    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label."""
-    return tables_by_label(item for _, _, part in feeding for item in part)
+def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> Mapping[str, LabelledTable]:
+    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label, and
+    by the number the paper prints for it (`with_printed`)."""
+    return with_printed(tables_by_label(item for _, _, part in feeding for item in part), ctx)
 
 
 class CitingClaim(Protocol):
@@ -284,16 +286,16 @@ def contrast_clauses(sentence: str) -> list[tuple[int, str]]:
 
 
 def citing_sentences(placed: PlacedBlock) -> Iterator[tuple[int, str, tuple[str, ...]]]:
-    """A paragraph's sentences with the tables each cites, else the ones its paragraph cites:
-    (start, sentence, labels); a paragraph that cites nothing gives none."""
-    return sentences_citing(placed.block.plain.text, tuple(sorted(block_refs(placed.block))))
+    """A paragraph's sentences with the tables each cites (by `\\ref`, or by printed number: `sentence_tables`),
+    else the ones its paragraph cites: (start, sentence, labels); a paragraph that cites nothing gives none."""
+    return sentences_citing(placed.block.plain.text, tuple(sorted(paragraph_tables(placed.block))))
 
 
 def sentences_citing(plain: str, around: tuple[str, ...]) -> Iterator[tuple[int, str, tuple[str, ...]]]:
     """`citing_sentences` of a paragraph's plain text and the labels the paragraph cites (`around`)."""
     for start, end in sentence_spans(plain):
         sentence = plain[start:end]
-        labels = tuple(referenced_labels(sentence)) or around
+        labels = sentence_tables(sentence, around)
         if labels:
             yield start, sentence, labels
 
@@ -307,7 +309,7 @@ def against_cited(
     against the first table it cites that `judge` finds against it, wherever that table sits."""
 
     def each(
-        ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: Sequence[object]
+        ctx: RuleContext, by_label: Mapping[str, LabelledTable], place: int, section: Section, part: Sequence[object]
     ) -> Iterator[Finding]:
         rule_macros = author_rule_macros(ctx)
         for claim in part:
@@ -317,7 +319,8 @@ def against_cited(
                 table = by_label.get(label)
                 verdict = judge(Grid.of(table.table, rule_macros, table.notes), claim) if table else None
                 if table and verdict is not None:
-                    yield report(ctx, claim, label, table, verdict)
+                    finding = report(ctx, claim, label, table, verdict)
+                    yield marked_by_number(finding) if named_by_number(label, by_label) else finding
                     break
 
     return each
