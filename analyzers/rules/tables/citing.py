@@ -39,8 +39,9 @@ def presented_directions(section: Section) -> tuple[tuple[str, int], ...]:
     Each row shows the mean accuracy when selecting n samples" makes a higher cell of either the better one."""
     said: dict[str, set[int]] = {}
     for placed in section.blocks:
-        if placed.kind is BlockKind.PARAGRAPH:
+        labels = block_refs(placed.block) if placed.kind is BlockKind.PARAGRAPH else ()
+        if labels:  # most paragraphs cite nothing: their metrics are not read
             sense = prose_direction(without_refs(placed.block.plain.text))
-            for label in block_refs(placed.block):
+            for label in labels:
                 said.setdefault(label, set()).add(sense)
     return tuple(sorted((label, senses.pop()) for label, senses in said.items() if len(senses) == 1 and 0 not in senses))
