@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Table
@@ -34,12 +33,12 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import TableAt, shown_table, tables_at_by_label
+from ...quantities import shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables, with_printed
 from ..tables.model import table_notes
-from .model import star_legend
+from .model import StarredTable, star_legend
 from .regression import (
     Estimate,
     effect_stated,
@@ -75,13 +74,6 @@ class EffectOfUnstarredCoefficient(Violation):
         return f"{self.row} {self.written}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _StarredTable(TableAt):
-    """A regression table whose legend defines its stars."""
-
-    legend: tuple[tuple[int, float], ...] = ()
-
-
 @record(slots=True, eq=False)
 class _Claim:
     sentence: str
@@ -92,8 +84,8 @@ class _Claim:
     anchor: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_StarredTable | _Claim]]]) -> Iterator[Finding]:
-    starred = tables_at_by_label(parts, _StarredTable)
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[StarredTable | _Claim]]]) -> Iterator[Finding]:
+    starred = tables_at_by_label(parts, StarredTable)
     tables = with_printed(starred, ctx)
     for _, items in parts:
         for claim in (item for item in items if isinstance(item, _Claim)):
@@ -143,7 +135,7 @@ def _unstarred_rows(claim: _Claim, table: Table, legend: dict[int, float]) -> It
     combine=_claims_against_tables,
     placed_parts=True,  # tables by block index within the section, claims by their findings' ranges
 )
-def effect_of_unstarred_coefficient(ctx: RuleContext, section: Section) -> Iterator[_StarredTable | _Claim]:
+def effect_of_unstarred_coefficient(ctx: RuleContext, section: Section) -> Iterator[StarredTable | _Claim]:
     """## What it does
     Reads a sentence that states a regression variable's effect as a finding ("higher income areas
     lead to higher vaccination uptake") against the table it references, in the model its paragraph
@@ -179,7 +171,7 @@ def effect_of_unstarred_coefficient(ctx: RuleContext, section: Section) -> Itera
         note = table_notes(section, placed) if shown is not None else ""
         legend = star_legend(note)
         if shown is not None and legend and reads_as_standard_errors(note):
-            yield _StarredTable(shown.labels, block, tuple(legend.items()))
+            yield StarredTable(shown.labels, block, tuple(legend.items()))
     for placed in section.blocks:
         if placed.kind in (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE):
             yield from _paragraph_claims(ctx, placed)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
@@ -19,7 +20,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...apa_results import P_VALUE, decimals, p_number
 from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
-from ...quantities import without_refs
+from ...quantities import TableAt, without_refs
 
 # A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
 _NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
@@ -484,6 +485,13 @@ _PAIRWISE = DeferredPattern(
     r"pairwise|range[sd]?\b|varies|varied|between\s+\d+\s+and\s+\d+|from\s+\d+\s+to\s+\d+|ns?\s*=\s*\d+\s*[-–]", re.I
 )
 _CORRELATION = DeferredPattern(r"correlat|\bPearson|\bSpearman|inter-?correlation|\bzero-order", re.I)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StarredTable(TableAt):
+    """A table, with the stars its legend defines: ((1, .05), (2, .01)), () when it defines none."""
+
+    legend: tuple[tuple[int, float], ...] = ()
 
 
 def star_legend(text: str) -> dict[int, float]:

@@ -22,7 +22,6 @@ are not read, so the finding names the significant row for the reader to judge.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
@@ -30,12 +29,12 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import TableAt, shown_table, tables_at_by_label
+from ...quantities import shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
 from ..tables.model import table_notes
-from .model import star_legend
+from .model import StarredTable, star_legend
 from .table_p import NoneSignificant, corrected, none_significant, p_columns, row_name, significant_cells, starred_cells
 
 
@@ -61,24 +60,17 @@ class NoneSignificantContradicted(Violation):
         return f"{self.quote} {self.row} {self.p}"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _TableOfTests(TableAt):
-    """A table, with the stars its legend defines: {1: .05, 2: .01}, () when it defines none."""
-
-    legend: tuple[tuple[int, float], ...] = ()
-
-
 @record(slots=True, eq=False)
 class _Claim:
     claim: NoneSignificant
     quote: str
     labels: tuple[str, ...]  # the tables the sentence or its paragraph references
-    section_table: _TableOfTests | None  # else the section's one table of p-values
+    section_table: StarredTable | None  # else the section's one table of p-values
     anchor: Finding
 
 
-def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_TableOfTests | _Claim]]]) -> Iterator[Finding]:
-    labelled = tables_at_by_label(parts, _TableOfTests)
+def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[StarredTable | _Claim]]]) -> Iterator[Finding]:
+    labelled = tables_at_by_label(parts, StarredTable)
     tables = with_printed(labelled, ctx)
     for section, items in parts:
         for item in items:
@@ -125,7 +117,7 @@ def _evidence(cited: bool, starred: bool, by_number: bool) -> Evidence:
     combine=_claims_against_tables,
     placed_parts=True,  # tables by block index within the section, claims by their findings' ranges
 )
-def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[_TableOfTests | _Claim]:
+def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> Iterator[StarredTable | _Claim]:
     """## What it does
     Reads a sentence that says none of the tests it speaks of is significant ("None of these
     associations were statistically significant", "all ps > .10") against the p-value column
@@ -157,7 +149,7 @@ def none_significant_contradicts_table(ctx: RuleContext, section: Section) -> It
     paragraph references no table; "weak: a starred cell of the cited table" when the stars decide.
     """
     tables = [
-        (_TableOfTests(shown.labels, block, tuple(star_legend(table_notes(section, placed)).items())), shown.table)
+        (StarredTable(shown.labels, block, tuple(star_legend(table_notes(section, placed)).items())), shown.table)
         for block, placed in enumerate(section.blocks)
         if (shown := shown_table(placed))
     ]
@@ -176,7 +168,7 @@ def _may_claim(text: str) -> bool:
     return "ignifican" in text or " ps" in text or "p-values" in text
 
 
-def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: _TableOfTests | None) -> Iterator[_Claim]:
+def _paragraph_claims(ctx: RuleContext, placed: PlacedBlock, section_table: StarredTable | None) -> Iterator[_Claim]:
     text = placed.block.plain.text
     paragraph_refs = paragraph_tables(placed.block)
     is_corrected = corrected(text)
