@@ -17,6 +17,7 @@ from .macro_signatures import MATH_ENVIRONMENTS, PARSE_CONTEXT, TABULAR_ENVIRONM
 from .model import Cell, MacroDef, RowPull, Table
 from .numbers import TIMES_TEN_TO, scaled
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
+from .row_keys import header_key
 from .walker import RunWalker
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
@@ -407,6 +408,8 @@ def _macro_names(nodes: list[lw.LatexNode]) -> Iterator[str]:
 def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     """(value, decimals, spread, percent) of the first number in a cell text."""
     text = _LEADING_MACROS.sub("", text)  # "\\tablefirst4.19": an unexpanded highlight macro
+    if header_key(text):
+        return None  # "(2,1,N)", "K=20, LF=5": a key names a row or setting, its leading 2 or 20 measures nothing
     match = _NUMBER.search(text)
     if match is None:
         return None

@@ -32,7 +32,6 @@ from .model import (
     table_values,
 )
 from .numbered_columns import column_numbers
-from .row_keys import header_key
 from .table_cell import table_cell
 
 # The rules comparing prose with tables read a section once between them: by the section object, which a
@@ -58,8 +57,6 @@ def _read(ctx: RuleContext, section: Section) -> list[Figures]:
     for placed, table in section_tables(section):
         numbering, above = column_numbers(table), lowest_headers(table)
         for cell, value in table_values(table):
-            if header_key(cell.text):
-                continue  # "(2,2,Y)" keys its row; its leading 2 is no value
             at = (cell.row, cell.column)
             read.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
     cells = tuple(read)

@@ -15,6 +15,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import POWER_OF_TEN, TIMES_TEN_TO, NumberMention, Role, find_numbers
 from ....latex.record import record
+from ....latex.row_keys import row_keys
 from ...context import RuleContext, Spot
 from ...finding import Range, Related
 from ...memo import TEXT_CACHE_SIZE
@@ -30,7 +31,6 @@ from ...quantities import (
     spelled,
 )
 from ..printed_tables import literal_refs, sentence_pointing
-from .row_keys import row_keys
 
 # A number as written without its unit: a fix writes over all of "8×10^5", not its 8.
 DIGITS = DeferredPattern(r"[-−]?(?:" + POWER_OF_TEN + r"|[\d.,]+(?:" + TIMES_TEN_TO + r")?)")

@@ -56,6 +56,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import SectionKind
 from ....latex.numbers import Role
+from ....latex.row_keys import row_keys
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import agrees, name_words, named_share, rendered, spelled, tie_words
@@ -64,7 +65,6 @@ from ...violation import violation_type
 from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
 from .misquote import as_written, comparing, near
 from .model import Figures, Quote, TableCell, clause_at
-from .row_keys import row_keys
 
 _COMPARING = comparing("respectively")
 

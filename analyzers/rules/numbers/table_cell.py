@@ -9,10 +9,10 @@ from typing import NamedTuple
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import Cell, Table
 from ....latex.printed_macros import MACRO_CALL
+from ....latex.row_keys import header_key
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
 from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
-from .row_keys import header_key
 
 
 def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:

@@ -3,7 +3,7 @@ key, so a sentence names the row only by writing the key whole, as the key's own
 
 from __future__ import annotations
 
-from ....latex.deferred_pattern import DeferredPattern
+from .deferred_pattern import DeferredPattern
 
 # A key: two or more letters or numbers joined by ",", "=" or "/", in parentheses or not.
 _KEY = r"[A-Za-z0-9.]+(?:\s*[,=/][ \t]*[A-Za-z0-9.]+)+"

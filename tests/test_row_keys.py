@@ -1,7 +1,8 @@
 """How a sentence names a row keyed by punctuation ("(2,2,Y)", "k=5"), which has no word to name it by
-(analyzers/rules/numbers/row_keys.py)."""
+(latex/row_keys.py)."""
 
-from auditex.analyzers.rules.numbers.row_keys import header_key, row_keys
+from auditex.latex.row_keys import header_key, row_keys
+from auditex.latex.tables import read_number
 
 
 def test_a_sentence_writes_a_key_whole_spaces_aside():
@@ -22,3 +23,10 @@ def test_a_header_is_a_key_only_when_it_is_one_key_whole():
     assert header_key("d=3, t=100") == {"d=3,t=100"}
     assert header_key("(2,2,Y) run") == frozenset()
     assert header_key("Width") == frozenset()
+
+
+def test_a_cell_that_is_a_key_holds_no_number():
+    assert read_number("(2,1,N)") is None
+    assert read_number("K=20, LF=5") is None
+    assert read_number("1,234") == (1234.0, 0, None, False)
+    assert read_number("(0.5, 0.3)") == (0.5, 1, None, False)  # two numbers and no letter: no key
