@@ -66,7 +66,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "notation-inconsistent": ("NOT",),
     # a unit of the wrong dimension; a written computation that does not recompute; a formula whose braces do not pair;
     # a sum or set whose bound index its formula never writes
-    "equation-error": ("NOT009", "NOT011", "ARI010", "INC004"),
+    "equation-error": ("NOT009", "NOT011", "NOT012", "ARI010", "INC004"),
     "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
     # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped order

@@ -7,6 +7,7 @@ from .bound_symbol import bound_symbol_renamed
 from .explained_symbol import explained_symbol_not_in_display
 from .macro_redefined import macro_redefined
 from .name_variant import name_variant
+from .normal_density import normal_density_sign
 from .subscript_variant import subscript_variant
 from .symbol_domain import conflicting_symbol_domain
 from .undefined_acronym import undefined_acronym
@@ -21,6 +22,7 @@ __all__ = [
     "explained_symbol_not_in_display",
     "macro_redefined",
     "name_variant",
+    "normal_density_sign",
     "subscript_variant",
     "undefined_acronym",
     "unit_of_another_dimension",
