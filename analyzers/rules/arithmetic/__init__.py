@@ -3,6 +3,7 @@ and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 
 from .breakdown import breakdown_not_total
 from .change_elsewhere import change_against_other_table
+from .change_from_level import change_in_points_from_level
 from .change_per_line import change_per_line_mismatch
 from .change_target import change_end_is_difference
 from .grid_count import grid_count_mismatch
@@ -23,6 +24,7 @@ __all__ = [
     "breakdown_not_total",
     "change_against_other_table",
     "change_end_is_difference",
+    "change_in_points_from_level",
     "change_per_line_mismatch",
     "grid_count_mismatch",
     "parts_not_whole",
