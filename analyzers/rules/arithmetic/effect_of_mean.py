@@ -24,7 +24,8 @@ from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...quantities import shown_table, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..tables.model import Grid, author_rule_macros, cell_statement
+from ..tables.model import author_rule_macros, cell_statement
+from .cited import TableByBlock
 from .mean_effects import StatedEffect, TableEffect, has_mean_row, stated_effects, table_effects
 from .prose import prose_blocks, quoted
 
@@ -51,18 +52,6 @@ class EffectNotOfMean(Violation):
 
 
 @record(slots=True, eq=False)
-class _MeanTable:
-    """A table with a control-mean row, by its block's place in its section."""
-
-    block: int
-    rule_macros: frozenset[str]
-
-    def grid(self, section: Section) -> tuple[str, Grid]:
-        placed = section.blocks[self.block]
-        return placed.file, Grid.of(placed.block.table, self.rule_macros)  # type: ignore[arg-type]  # a table block
-
-
-@record(slots=True, eq=False)
 class _Effect:
     """A stated relative effect, placed while its section was read; its message and evidence wait for the tables."""
 
@@ -76,10 +65,10 @@ def _middle(effect: TableEffect) -> float:
     return (low + high) / 2
 
 
-def _against_mean_tables(ctx: RuleContext, parts: list[tuple[Section, list[_MeanTable | _Effect]]]) -> Iterator[Finding]:
+def _against_mean_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableByBlock | _Effect]]]) -> Iterator[Finding]:
     """Each stated effect against the effects of the tables with a control mean that its outcome names."""
     effects = [item for _, items in parts for item in items if isinstance(item, _Effect)]
-    tables = [item.grid(section) for section, items in parts for item in items if isinstance(item, _MeanTable)] if effects else []
+    tables = [item.grid(section) for section, items in parts for item in items if isinstance(item, TableByBlock)] if effects else []
     for item in effects:
         stated = item.stated
         named = [(file, grid, effect) for file, grid in tables for effect in table_effects(grid, stated.outcome)]
@@ -112,7 +101,7 @@ def _against_mean_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Mean
     combine=_against_mean_tables,
     placed_parts=True,  # tables by block index within the section, each effect's finding placed in its section
 )
-def effect_not_of_control_mean(ctx: RuleContext, section: Section) -> Iterator[_MeanTable | _Effect]:
+def effect_not_of_control_mean(ctx: RuleContext, section: Section) -> Iterator[TableByBlock | _Effect]:
     """## What it does
     Recomputes a relative effect a sentence states of an outcome ("increases the likelihood of
     repeat business by 19%") from the regression tables of the paper that give a control mean: each
@@ -148,7 +137,7 @@ def effect_not_of_control_mean(ctx: RuleContext, section: Section) -> Iterator[_
     for block, placed in enumerate(section.blocks):
         shown = shown_table(placed)
         if shown is not None and has_mean_row(shown.table):
-            yield _MeanTable(block, rule_macros)
+            yield TableByBlock(block, rule_macros)
     for placed in prose_blocks(section):
         for stated in stated_effects(placed.block.plain.text):
             statement = quoted(ctx, placed, stated.start, stated.end, "stated effect")
