@@ -1,5 +1,5 @@
-from auditex.analyzers.rules.arithmetic.mean_effects import TableEffect, share_a_word, stated_effects, words_of
-from auditex.latex.model import Cell
+from auditex.analyzers.rules.arithmetic.mean_effects import TableEffect, has_mean_row, share_a_word, stated_effects, words_of
+from auditex.latex.model import Cell, Table
 
 
 def test_an_effect_is_read_with_the_words_of_its_outcome():
@@ -32,3 +32,16 @@ def test_a_table_effect_gives_a_percentage_within_the_rounding_of_coefficient_an
     assert effect.gives(exact)
     assert not effect.gives(rounded_away)
     assert effect.gives(hedged)
+
+
+def _table(*headers: str) -> Table:
+    rows = [[Cell(text=header, start=0, end=0, column=0, row=row), _cell(1.0, 1)] for row, header in enumerate(("", *headers))]
+    return Table(rows=rows, start=0, end=0, environment="tabular")
+
+
+def test_a_table_gives_a_control_mean_by_its_row_not_by_an_average_of_baselines():
+    assert has_mean_row(_table("Treatment", "Observations", "Control Mean"))
+    assert has_mean_row(_table("Treatment", "Mean of dep. var."))
+    assert has_mean_row(_table("Treatment", "Baseline mean"))
+    assert not has_mean_row(_table("Ours", "Baseline average"))
+    assert not has_mean_row(_table("Ours", "Mean"))

@@ -26,9 +26,9 @@ from ..tables.model import Grid
 from .model import NUMBER, PERCENT_SIGN, Written, may_write_percent
 
 # "Control Mean", "Control group mean", "Mean of dep. var.", "Dep. var. mean", "Baseline mean": the mean a table's
-# effects are relative to.
+# effects are relative to ("Baseline average" may be the average of a table's baseline methods).
 _MEAN_ROW = DeferredPattern(
-    r"^\s*(?:(?:control|baseline|comparison)(?:\s+group)?\s+(?:mean|average)"
+    r"^\s*(?:(?:control|comparison)(?:\s+group)?\s+(?:mean|average)|baseline\s+mean"
     r"|mean\s+(?:of\s+)?(?:the\s+)?(?:dep(?:endent)?\.?\s*var|outcome|control)|dep(?:endent)?\.?\s*var(?:iable)?\.?\s+mean)",
     re.IGNORECASE,
 )
