@@ -52,7 +52,8 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
-    "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),
+    # ARI019: an abstract's relative effect that the body's regression tables over their control means do not give
+    "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006", "ARI019"),
     "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),
     "interval": ("STAT",),

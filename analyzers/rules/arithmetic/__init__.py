@@ -3,8 +3,10 @@ and the arithmetic of a table's computed columns (shares, steps, truncation)."""
 
 from .breakdown import breakdown_not_total
 from .change_elsewhere import change_against_other_table
+from .change_from_level import change_in_points_from_level
 from .change_per_line import change_per_line_mismatch
 from .change_target import change_end_is_difference
+from .effect_of_mean import effect_not_of_control_mean
 from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
 from .percent_of_base import percent_of_base_mismatch
@@ -23,7 +25,9 @@ __all__ = [
     "breakdown_not_total",
     "change_against_other_table",
     "change_end_is_difference",
+    "change_in_points_from_level",
     "change_per_line_mismatch",
+    "effect_not_of_control_mean",
     "grid_count_mismatch",
     "parts_not_whole",
     "percent_of_base_mismatch",

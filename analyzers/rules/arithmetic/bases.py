@@ -12,6 +12,8 @@ bound ("over 20%") and a factor for a base ("10x of lock") say something else an
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from enum import IntEnum
 from functools import lru_cache
 from itertools import product
 
@@ -56,6 +58,15 @@ _REACH = 80  # characters before the connecting words within which the value is 
 _PAIR_GAP = 60  # characters between the first of a pair and "versus" (its unit, what it measures)
 
 
+class Reading(IntEnum):
+    """How a percentage may be read of a value and a base, by its place in `_readings`."""
+
+    SHARE = 0
+    CHANGE_OF_BASE = 1  # the change relative to the base
+    CHANGE_OF_VALUE = 2  # the change relative to the value
+    POINTS = 3  # the difference, in points where both are percentages
+
+
 @record(slots=True)
 class BasedPercentage:
     """A percentage (`percent`) stated of a value (`value`) against a base (`base`), with how it is hedged."""
@@ -65,9 +76,10 @@ class BasedPercentage:
     base: Written
     estimate: bool
 
-    def recomputes(self) -> bool:
+    def recomputes(self, readings: Collection[Reading] = tuple(Reading)) -> bool:
         """The percentage is the value's share of the base, or its change from the base (either side as the
-        reference), within the rounding of all three; an estimate ("about") within a tenth more."""
+        reference), or their difference in points: one of `readings`, within the rounding of all three; an
+        estimate ("about") within a tenth more."""
         corners = [
             result
             for a, b in product(
@@ -79,7 +91,7 @@ class BasedPercentage:
         allowance = self.percent.slack + (0.1 * self.percent.value if self.estimate else 0)
         lows = [min(corners[i::4]) for i in range(4)]
         highs = [max(corners[i::4]) for i in range(4)]
-        return any(low - allowance <= self.percent.value <= high + allowance for low, high in zip(lows, highs, strict=True))
+        return any(lows[reading] - allowance <= self.percent.value <= highs[reading] + allowance for reading in readings)
 
 
 def _readings(a: float, b: float) -> tuple[float, float, float, float]:

@@ -28,6 +28,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import shown_table
 from ...registry import Scope, rule
 from ..tables.model import DERIVED_HEADER, Grid, author_rule_macros, cell_statement
+from .cited import TableByBlock
 from .columns import Fit, Formula, Outcome, Series, Value, names_change, outcome, pair_fits, series_of, step_fits
 from .table_report import MissedRow, MissedRowViolation
 
@@ -43,19 +44,6 @@ _WORD = DeferredPattern(r"[^\s()\[\]{},;:]+")
 @record(slots=True)
 class ChangeElsewhere(MissedRowViolation):
     computed = "change from the other table"
-
-
-@record(slots=True, eq=False)
-class _Shown:
-    """A table of the paper, by its block's place in its section: a reference any change column may read. Its
-    grid is read (where the section holds it now) only when the paper has a change column to check, which few have."""
-
-    block: int
-    rule_macros: frozenset[str]
-
-    def grid(self, section: Section) -> tuple[str, Grid]:
-        placed = section.blocks[self.block]
-        return placed.file, Grid.of(placed.block.table, self.rule_macros)  # type: ignore[arg-type]  # a table block
 
 
 @record(slots=True, eq=False)
@@ -82,7 +70,7 @@ class _ChangeAt:
     """A `_ChangeColumn` as a section's part keeps it: its table by block place, its two columns by their place among
     the table's series, so that it holds no offsets and is read where its section holds it now."""
 
-    table: _Shown
+    table: TableByBlock
     change: int
     value: int
 
@@ -140,9 +128,9 @@ def _fit(column: _ChangeColumn, formula: Formula, by_row: dict[int, list[_Refere
     return Fit(column.change, formula, column.value, reference, outcomes, inputs), chosen
 
 
-def _against_other_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Shown | _ChangeAt]]]) -> Iterator[Finding]:
+def _against_other_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableByBlock | _ChangeAt]]]) -> Iterator[Finding]:
     columns = [item.column(section) for section, items in parts for item in items if isinstance(item, _ChangeAt)]
-    tables = [item.grid(section) for section, items in parts for item in items if isinstance(item, _Shown)] if columns else []
+    tables = [item.grid(section) for section, items in parts for item in items if isinstance(item, TableByBlock)] if columns else []
     for column in columns:
         yield from _breaks(ctx, column, references(column, tables))
 
@@ -196,7 +184,7 @@ def _value_column(grid: Grid, change: Series, columns: Sequence[Series]) -> Seri
     combine=_against_other_tables,
     placed_parts=True,  # tables by block index within the section, columns by their place in the table
 )
-def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_Shown | _ChangeAt]:
+def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[TableByBlock | _ChangeAt]:
     """## What it does
     Recomputes a column headed as a change ("Δ", "Gain") whose cells are the change of the
     value beside them from the value another table of the paper gives on the same row and
@@ -233,7 +221,7 @@ def change_against_other_table(ctx: RuleContext, section: Section) -> Iterator[_
         shown = shown_table(placed)
         if shown is None:
             continue
-        table = _Shown(block, rule_macros)
+        table = TableByBlock(block, rule_macros)
         yield table
         if not any(DERIVED_HEADER.search(cell.text) for row in shown.table.rows[: shown.table.header_rows] for cell in row):
             continue  # no header names a change: no column to check

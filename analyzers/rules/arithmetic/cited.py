@@ -8,13 +8,28 @@ from typing import TypeVar
 
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
+from ....latex.record import record
 from ...context import RuleContext
 from ...finding import Finding
 from ...quantities import ShownTable, judged_against_tables, shown_table, tables_by_label
 from ...registry import Pairwise
 from ..printed_tables import with_printed
+from ..tables.model import Grid
 
 Stated = TypeVar("Stated")
+
+
+@record(slots=True, eq=False)
+class TableByBlock:
+    """A table of the paper, by its block's place in its section: what a rule that reads tables across sections keeps
+    of one. Its grid is read (where the section holds it now) only when the paper has something to check against it."""
+
+    block: int
+    rule_macros: frozenset[str]
+
+    def grid(self, section: Section) -> tuple[str, Grid]:
+        placed = section.blocks[self.block]
+        return placed.file, Grid.of(placed.block.table, self.rule_macros)  # type: ignore[arg-type]  # a table block
 
 
 def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, ...]], Iterable[Stated]]) -> Iterator[ShownTable | Stated]:
