@@ -97,12 +97,14 @@ def reference_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
     floats = _float_words(ctx.manuscript)
     by_label = {label: read for read in floats for label in read.labels}
     held = Counter(word for read in floats for word in read.words)
+    # Each float's own words, by word: a sentence's words are looked up, not intersected with every float's.
+    owners = {word: read for read in floats if read.captioned for word in read.words if held[word] == 1}
     for section in ctx.manuscript.sections if by_label else ():
         for placed in _referencing_blocks(SectionKey(section)):
             for reference in _references(placed.block.plain.text):
                 referenced = {id(by_label[key]): by_label[key] for key, _, _ in reference.keys if key in by_label}
                 if len(referenced) == 1:
-                    yield from _judged(ctx, placed, reference, next(iter(referenced.values())), (floats, held))
+                    yield from _judged(ctx, placed, reference, next(iter(referenced.values())), owners)
 
 
 @record(slots=True)
@@ -181,20 +183,16 @@ def _referencing_blocks(key: SectionKey) -> tuple[PlacedBlock, ...]:
 
 
 def _judged(
-    ctx: RuleContext, placed: PlacedBlock, reference: _Reference, own: _FloatWords, paper: tuple[list[_FloatWords], Counter[str]]
+    ctx: RuleContext, placed: PlacedBlock, reference: _Reference, own: _FloatWords, owners: dict[str, _FloatWords]
 ) -> Iterator[Finding]:
-    floats, held = paper
     text = placed.block.plain.text
     sentence = REFERENCE.sub(" ", text[reference.sentence[0] : reference.sentence[1]])
     words = _words(sentence)
-    described = sorted(
-        (
-            (shared, other)
-            for other in floats
-            if other is not own and other.captioned and len(shared := _own_words(words, other, held)) >= _DESCRIBED
-        ),
-        key=lambda pair: -len(pair[0]),
-    )
+    held: dict[int, tuple[set[str], _FloatWords]] = {}
+    for word in words:
+        if word in owners and owners[word] is not own:
+            held.setdefault(id(owners[word]), (set(), owners[word]))[0].add(word)
+    described = sorted(((shared, other) for shared, other in held.values() if len(shared) >= _DESCRIBED), key=lambda pair: -len(pair[0]))
     if not described or not described[0][0] & names(sentence):
         return
     if len(described) > 1 and len(described[1][0]) > len(described[0][0]) - _DESCRIBED:
@@ -212,11 +210,6 @@ def _judged(
     )
     related = [ctx.related(meant.placed.file, meant.placed.block.start, meant.placed.block.start, "the float the sentence describes")]
     yield ctx.flag_block(violation, placed, start, end, evidence=evidence, related=related)
-
-
-def _own_words(words: frozenset[str], other: _FloatWords, held: Counter[str]) -> frozenset[str]:
-    """The sentence's words that the other float's text alone holds."""
-    return frozenset(word for word in words & other.words if held[word] == 1)
 
 
 def _speaks_of(words: frozenset[str], own: _FloatWords) -> bool:
