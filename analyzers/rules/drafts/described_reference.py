@@ -7,8 +7,8 @@ with a letter and a digit ("O10", "CA184-024") or a capital after its first lett
 A word is a float's own when no other float's text holds it (plurals count as their singular;
 words any caption may hold, such as figure, results, model, never count).
 
-A sentence of the prose that references one float (`\\ref`, `\\cref`, `\\autoref`, to its labels;
-a sentence that references two floats compares them) is flagged when
+A sentence of the prose that references one such float (`\\ref`, `\\cref`, `\\autoref`, to its
+labels; a sentence that references two floats compares them) is flagged when
 
 - it holds two own words of one other float, one of them a name, and two or more of no other
   float unless two fewer (the sentence describes that float), and
@@ -103,8 +103,9 @@ def reference_of_another_float(ctx: RuleContext) -> Iterator[Finding]:
         for placed in _referencing_blocks(SectionKey(section)):
             for reference in _references(placed.block.plain.text):
                 referenced = {id(by_label[key]): by_label[key] for key, _, _ in reference.keys if key in by_label}
-                if len(referenced) == 1:
-                    yield from _judged(ctx, placed, reference, next(iter(referenced.values())), owners)
+                own = next(iter(referenced.values())) if len(referenced) == 1 else None
+                if own is not None and own.captioned:
+                    yield from _judged(ctx, placed, reference, own, owners)
 
 
 @record(slots=True)
