@@ -70,8 +70,9 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "equation-error": ("NOT009", "NOT011", "NOT012", "ARI010", "INC004"),
     "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
-    # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped order
-    "other": ("DRF010", "DRF012", "STAT016"),
+    # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped
+    # order; a reference whose sentence describes another float
+    "other": ("DRF010", "DRF012", "DRF013", "STAT016"),
 }
 KINDS = tuple(KIND_CODES)
 LLM_PREFIX = "LLM-"

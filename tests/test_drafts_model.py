@@ -37,7 +37,7 @@ from auditex.analyzers.rules.drafts.model import (
     singular,
     unprinted,
 )
-from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels, sentence_words
+from auditex.analyzers.rules.drafts.panels import caption_panels, cited_panels, label_words, names, sentence_words
 from auditex.analyzers.rules.drafts.respectively import held_items, respective_lists
 from auditex.analyzers.rules.drafts.units import content_words, numbered_units
 from auditex.latex.dead_text import dead_spans, switch_values
@@ -387,3 +387,18 @@ def test_each_float_holds_the_item_only_its_caption_names() -> None:
     assert held_items(("nouns", "verbs"), [nouns, verbs]) == (0, 1)
     assert held_items(("real orders", "reversed orders"), [nouns, verbs]) is None  # no caption names either
     assert held_items(("verbs", "nouns"), [nouns | {"verb"}, verbs]) is None  # the first caption holds both items
+
+
+def test_names_are_words_with_a_digit_or_an_inner_capital() -> None:
+    assert names(r"The models O10 and CA184-024 beat ResNet-50 and CheckMate (Figure~\ref{fig:o20}).") == {
+        "o10",
+        "ca184-024",
+        "resnet-50",
+        "checkmate",
+    }
+    assert names("A plain sentence of Words, 2024 and 3.5 percent.") == set()
+
+
+def test_a_label_names_its_float_by_the_words_after_its_kind() -> None:
+    assert label_words("fig:auc_nouns") == {"auc", "noun"}
+    assert label_words("tab-speed") == {"speed"}

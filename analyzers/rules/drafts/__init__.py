@@ -4,6 +4,7 @@ from .author_notes import printed_author_note
 from .cited_author import citation_names_another_author
 from .copied_caption import copied_caption
 from .described_float import hand_number_of_another_float
+from .described_reference import reference_of_another_float
 from .described_unit import hand_number_of_another_unit
 from .draft_pages import draft_page_mark
 from .hand_numbered import hand_numbered_reference
@@ -25,5 +26,6 @@ __all__ = [
     "panel_of_another_subject",
     "printed_author_note",
     "reference_names_another_kind",
+    "reference_of_another_float",
     "respectively_swaps_floats",
 ]

@@ -552,6 +552,18 @@ def draft_page_marks(latex: str) -> tuple[tuple[str, int, int], ...]:
     return tuple(found)
 
 
+# Words that tell no subject from another: articles, pronouns, auxiliaries, the names of a paper's parts.
+FUNCTION_WORDS = frozenset(
+    """
+the and for with from into onto that this these those their there then than they them its was were are has have had been
+being which what when where while who whom whose how why not but nor yet also such each every all any both either neither
+more most less least very much many some other another same own our ours out over under about above below after before
+between through during without within upon can could may might must shall should will would does did doing done like
+section sections chapter chapters figure figures table tables see shown described
+""".split()
+)
+
+
 # Plurals whose singular is the word itself, and endings of singulars that end in "s" ("class", "corpus", "analysis").
 _INVARIANT_PLURALS = frozenset({"series", "species"})
 _SINGULAR_S = ("ss", "us", "is")

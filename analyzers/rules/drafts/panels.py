@@ -26,12 +26,12 @@ _WORD = DeferredPattern(r"[A-Za-z][A-Za-z-]{2,}")
 _GENERIC = frozenset(
     """
 the and for with from each all its their this that these those are was were has have had per over under between than
-panel panels figure figures table tables shows show shown showing plot plots row rows column columns left right top bottom
+panel panels figure figures table tables shows show shown showed showing plot plots row rows column columns left right top bottom
 middle upper lower result results performance comparison compared versus using used case cases study studies model models
 method methods data dataset datasets value values mean average function functions time test set sets across both different
 """.split()
 )
-_REFERENCE = DeferredPattern(r"\\(?:ref|cref|Cref|autoref|subref)\*?\{([^{}]+)\}")
+REFERENCE = DeferredPattern(r"\\(?:ref|cref|Cref|autoref|subref)\*?\{([^{}]+)\}")
 _LETTERS = r"[A-Ha-h](?:\s*(?:,|and|&)\s*[A-Ha-h])*"
 # Panels right after the reference: attached ("}B, F", "}(c)") or spaced, in parentheses ("} (c)") or in
 # upper case before punctuation or "and" ("} C, G and", not the article of "} A clear trend"); never a range
@@ -125,7 +125,7 @@ def caption_panels(caption: str) -> tuple[Panel, ...]:
 def cited_panels(sentence: str) -> list[tuple[str, frozenset[str], int, int]]:
     """Each reference of the sentence followed by panel letters: (key, letters, start, end of the reference and letters)."""
     found: list[tuple[str, frozenset[str], int, int]] = []
-    for reference in _REFERENCE.finditer(sentence):
+    for reference in REFERENCE.finditer(sentence):
         panels = _PANELS.match(sentence, reference.end())
         if panels is None:
             continue
@@ -139,3 +139,22 @@ def cited_panels(sentence: str) -> list[tuple[str, frozenset[str], int, int]]:
 def sentence_words(sentence: str) -> set[str]:
     """The sentence's words that may name a panel's subject, references and other commands left out."""
     return _words(sentence)
+
+
+# What a label starts with to say its float's kind ("fig:", "tab-"): no word of the float's subject.
+_LABEL_PREFIX = DeferredPattern(r"^(?:fig(?:ure)?|tab(?:le)?|tbl|sfig|stab)\s*[:._-]?", re.IGNORECASE)
+
+
+def label_words(label: str) -> set[str]:
+    """The words a float's label names it by: "fig:auc_nouns" gives auc and noun."""
+    return sentence_words(re.sub(r"[^A-Za-z]+", " ", _LABEL_PREFIX.sub("", label)))
+
+
+# A name: a word with a letter and a digit ("O10", "CA184-024", "GPT-4") or a capital after its first letter ("CheckMate").
+_NAME = DeferredPattern(r"(?<![\w-])(?:(?=[\w-]*\d)[A-Za-z][\w-]*\d[\w-]*|[A-Z][a-z]*[A-Z][\w-]*)")
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def names(text: str) -> frozenset[str]:
+    """The names a text writes, lower case, references and other commands left out."""
+    return frozenset(name.lower() for name in _NAME.findall(_COMMAND.sub(" ", text)))

@@ -35,7 +35,7 @@ from ...memo import SECTION_CACHE_SIZE, TEXT_CACHE_SIZE, SectionKey
 from ...registry import rule
 from ...violation import Violation, violation_type
 from .float_numbers import float_captions
-from .panels import sentence_words
+from .panels import label_words, sentence_words
 
 _PROSE = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.THEOREM)
 _REFERENCE = DeferredPattern(r"\\(?:ref|cref|Cref|autoref)\*?\{([^{}]+)\}")
@@ -49,7 +49,6 @@ _PRESENTING = DeferredPattern(
 )
 _WORD = DeferredPattern(r"[A-Za-z]{2,}")
 _ITEM_BREAK = DeferredPattern(r"\s*,\s*(?:and\s+)?|\s+and\s+")
-_LABEL_PREFIX = DeferredPattern(r"^(?:fig(?:ure)?|tab(?:le)?|tbl|sfig|stab)\s*[:._-]?", re.IGNORECASE)
 
 
 @violation_type
@@ -111,7 +110,7 @@ def _float_words(ctx: RuleContext) -> dict[str, set[str]]:
         if len(texts) != 1:
             continue
         for label in ctx.manuscript.blocks[index].block.labels:
-            found[label] = sentence_words(texts[0]) | sentence_words(re.sub(r"[^A-Za-z]+", " ", _LABEL_PREFIX.sub("", label)))
+            found[label] = sentence_words(texts[0]) | label_words(label)
     return found
 
 

@@ -19,7 +19,7 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Manuscript, Section
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
-from .model import singular
+from .model import FUNCTION_WORDS, singular
 
 _HEADING = DeferredPattern(r"\\(?P<command>chapter|section|subsection|subsubsection)\s*(?P<star>\*)?")
 _DEPTH = {"chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
@@ -40,16 +40,6 @@ _WORD = DeferredPattern(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
 _COMMAND = DeferredPattern(r"\\[A-Za-z@]+\*?")
 # A web or mail address: its pieces ("osf", "http") name where material lies, not what a unit is about.
 _ADDRESS = DeferredPattern(r"(?:https?://|www\.)\S+|\S+@\S+\.\w+")
-# Words any unit may hold: they tell no unit from another.
-_FUNCTION_WORDS = frozenset(
-    """
-the and for with from into onto that this these those their there then than they them its was were are has have had been
-being which what when where while who whom whose how why not but nor yet also such each every all any both either neither
-more most less least very much many some other another same own our ours out over under about above below after before
-between through during without within upon can could may might must shall should will would does did doing done like
-section sections chapter chapters figure figures table tables see shown described
-""".split()
-)
 
 
 @record(slots=True)
@@ -133,7 +123,7 @@ def _subtree(levels: tuple[int, ...], index: int) -> tuple[int, ...]:
 def content_words(text: str) -> tuple[str, ...]:
     """The text's words that may tell one unit from another, lower case and in the singular, commands left out."""
     words = (word.lower() for word in _WORD.findall(_COMMAND.sub(" ", _ADDRESS.sub(" ", text))))
-    return tuple(singular(word) for word in words if len(word) > 2 and word not in _FUNCTION_WORDS)
+    return tuple(singular(word) for word in words if len(word) > 2 and word not in FUNCTION_WORDS)
 
 
 def unit_words(manuscript: Manuscript, unit: Unit) -> Counter[str]:
