@@ -29,7 +29,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .definitions import StatedDerivation, defined_column, operand_column, stated_derivations
-from .model import Grid, author_rule_macros, cell_statement, fit, is_aggregate_row, table_blocks
+from .model import Grid, author_rule_macros, derivation_statements, fit, is_aggregate_row, table_blocks
 
 
 @violation_type
@@ -163,9 +163,7 @@ def _reversed(
     )
     evidence = Evidence(
         kind="moderate: a note's definition that every row reverses",
-        statements=[
-            cell_statement(ctx, placed.file, grid, part, role) for part, role in ((cell, "result"), (first, "input"), (second, "input"))
-        ],
+        statements=derivation_statements(ctx, placed.file, grid, cell, first, second),
         reason=f"{len(swapped.held)} rows give {violation.reversed}; none gives {violation.stated}",
     )
     related = [ctx.related(placed.file, part.start, part.end, "recomputed") for part in (cell, first, second)]
