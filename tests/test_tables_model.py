@@ -290,6 +290,7 @@ def test_a_note_defines_a_difference_or_a_ratio_in_the_order_its_operator_fixes(
     # No order: "the difference between A and B", "the change from A to B".
     assert read("Gap is the difference between treated and control.") == read("Gap is the change from A to B.") == []
     assert read("Imp. is the improvement of ours over the baseline.") == []
+    assert read("FC is the fold change of treated over control.") == [("FC", "fold change of treated", "control", "ratio")]
 
 
 def test_an_operand_names_its_column_by_the_number_the_paper_gives_it_or_by_its_nearest_words():

@@ -48,9 +48,10 @@ def stated_derivations(text: str) -> list[StatedDerivation]:
     """The definitions of a difference or a ratio in a caption's or note's text (see `_DEFINED`)."""
     found = []
     for match in _DEFINED.finditer(text):
-        operator, what = " ".join(match.group("op").lower().split()), match.group("what").lower()
+        operator = " ".join(match.group("op").lower().split())
+        what = text[match.start("what") : match.start("op")].lower()  # the words of the operation before its operator
         left, right = match.group("left"), match.group("right")
-        if operator in ("to", "over") and "ratio" not in what:
+        if operator in ("to", "over") and not ("ratio" in what or "fold" in what):
             continue  # "the change from A to B", "the improvement of A over B": no operation whose order they fix
         if operator == "subtracted from":
             left, right = right, left
