@@ -26,7 +26,7 @@ LINE_SLACK = 2
 # findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
 KIND_CODES: dict[str, tuple[str, ...]] = {
     "table-aggregate": ("TAB001", "TAB008", "ARI"),
-    "derived-value": ("ARI", "NUM003", "NUM016", "TAB004"),
+    "derived-value": ("ARI", "NUM003", "NUM016", "TAB004", "TAB015"),  # TAB015: a derived column against its note's definition
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),
     "prose-vs-table": (
@@ -66,8 +66,9 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "acronym-inconsistent": ("NOT",),
     "notation-inconsistent": ("NOT",),
     # a unit of the wrong dimension; a written computation that does not recompute; a formula whose braces do not pair;
-    # a sum or set whose bound index its formula never writes
-    "equation-error": ("NOT009", "NOT011", "NOT012", "ARI010", "INC004"),
+    # a sum or set whose bound index its formula never writes; a normal density without its minus; a derived column's
+    # definition that its rows reverse
+    "equation-error": ("NOT009", "NOT011", "NOT012", "ARI010", "INC004", "TAB015"),
     "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
     # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped

@@ -4,6 +4,7 @@ and which side of a column is better."""
 from helpers import document, make_project
 
 from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
+from auditex.analyzers.rules.tables.definitions import defined_column, operand_column, stated_derivations
 from auditex.analyzers.rules.tables.direction import read_direction, stated_direction
 from auditex.analyzers.rules.tables.model import (
     DERIVATIONS,
@@ -274,3 +275,30 @@ def test_a_paragraph_citing_nothing_reads_the_tables_its_section_cites_and_says_
         (("fig:b",), False),
     ]
     assert [(labels, sectioned) for _, _, labels, sectioned in claim_sentences(second, in_section)] == [(("fig:b", "tab:a"), True)]
+
+
+def test_a_note_defines_a_difference_or_a_ratio_in_the_order_its_operator_fixes():
+    def read(text: str) -> list[tuple[str, str, str, str]]:
+        return [(found.name, found.left, found.right, found.derivation.name) for found in stated_derivations(text)]
+
+    assert read("due to brain region. Δ L2FC is the log2 fold change of (5) minus (3), where") == [("Δ L2FC", "(5)", "(3)", "difference")]
+    assert read("Speed-up is the runtime of the baseline divided by that of ours.") == [
+        ("Speed-up", "runtime of the baseline", "ours", "ratio")
+    ]
+    assert read("R is the ratio of (2) to (1).") == [("R", "(2)", "(1)", "ratio")]
+    assert read("Δ is ViT subtracted from CNN.") == [("Δ", "CNN", "ViT", "difference")]
+    # No order: "the difference between A and B", "the change from A to B".
+    assert read("Gap is the difference between treated and control.") == read("Gap is the change from A to B.") == []
+    assert read("Imp. is the improvement of ours over the baseline.") == []
+    assert read("FC is the fold change of treated over control.") == [("FC", "fold change of treated", "control", "ratio")]
+
+
+def test_an_operand_names_its_column_by_the_number_the_paper_gives_it_or_by_its_nearest_words():
+    grid = _grid([["Gene", "HD+ L2FC (3)", "GTEx L2FC (5)", "Δ (3) vs (5) L2FC"], ["CFAP157", "-0.13", "4.30", "-4.43"]])
+    assert operand_column(grid, "(5)", (), first=True) == 2 and operand_column(grid, "(3)", (2,), first=False) == 1
+    assert defined_column(grid, "Δ L2FC", (2, 1)) == 3
+    times = _grid([["Input", "Baseline (s)", "Ours (s)", "Speed-up"], ["small", "2.0", "4.0", "2.0"]])
+    assert operand_column(times, "runtime of the baseline", (), first=True) == 1
+    assert operand_column(times, "ours", (1,), first=False) == 2
+    assert operand_column(times, "(4)", (), first=True) is None  # no column numbered 4
+    assert defined_column(times, "Speed-up", (1, 2)) == 3

@@ -6,6 +6,7 @@ from .bold_not_best import bold_not_best
 from .bold_not_row_best import bold_not_row_best
 from .comparison_claim import comparison_claim_contradicts_table
 from .counterpart_claim import counterpart_claim_contradicts_table
+from .defined_column import derived_definition_reversed
 from .derived_column import derived_cell_mismatch
 from .gain_claim import gain_claim_contradicts_table
 from .group_total import group_total_mismatch
@@ -22,6 +23,7 @@ __all__ = [
     "comparison_claim_contradicts_table",
     "counterpart_claim_contradicts_table",
     "derived_cell_mismatch",
+    "derived_definition_reversed",
     "gain_claim_contradicts_table",
     "group_total_mismatch",
     "respective_best_contradicts_table",

@@ -10,7 +10,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import DERIVED_HEADER, Fit, Grid, author_rule_macros, cell_statement, derivations, is_aggregate_row, signed, table_blocks
+from .model import DERIVED_HEADER, Fit, Grid, author_rule_macros, derivation_statements, derivations, is_aggregate_row, signed, table_blocks
 
 
 @violation_type
@@ -123,9 +123,7 @@ def _report(ctx: RuleContext, placed: PlacedBlock, grid: Grid, best: Fit, cell: 
 
     evidence = Evidence(
         kind="strong: the header names a derivation its other rows follow",
-        statements=[
-            cell_statement(ctx, placed.file, grid, part, role) for part, role in ((cell, "result"), (left, "input"), (right, "input"))
-        ],
+        statements=derivation_statements(ctx, placed.file, grid, cell, left, right),
         reason=f"{left.text} and {right.text} give {recomputed}; {len(best.held)} other rows follow the {best.derivation.name}",
     )
     return ctx.flag(

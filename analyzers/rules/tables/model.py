@@ -199,6 +199,11 @@ def cell_statement(ctx: RuleContext, file: str, grid: Grid, cell: Cell, role: st
     return Statement(file=file, range=ctx.range(file, cell.start, cell.end), quote=cell.text, subject=subject, role=role)
 
 
+def derivation_statements(ctx: RuleContext, file: str, grid: Grid, cell: Cell, left: Cell, right: Cell) -> list[Statement]:
+    """A derived cell's evidence: the cell quoted as the result, and the two cells it is derived from as inputs."""
+    return [cell_statement(ctx, file, grid, part, role) for part, role in ((cell, "result"), (left, "input"), (right, "input"))]
+
+
 def table_blocks(section: Section) -> list[PlacedBlock]:
     """The section's parsed tables (what the index lists as tables, section by section)."""
     return [placed for placed in section.blocks if placed.kind is BlockKind.TABLE and placed.block.table is not None]
