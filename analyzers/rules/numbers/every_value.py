@@ -149,11 +149,6 @@ def _broken(stated: _Bound, tables: Mapping[str, Table]) -> Iterator[Finding]:
     )
 
 
-def _judged(stated: object, tables: Mapping[str, Table]) -> Iterator[Finding]:
-    if isinstance(stated, _Bound):
-        yield from _broken(stated, tables)
-
-
 @rule(
     "NUM020",
     "bound-of-every-value-broken",
@@ -161,7 +156,7 @@ def _judged(stated: object, tables: Mapping[str, Table]) -> Iterator[Finding]:
     Severity.WARNING,
     reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
-    combine=against_tables(object, _judged),
+    combine=against_tables(_Bound, _broken),
 )
 def bound_of_every_value_broken(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Bound]:
     """## What it does
