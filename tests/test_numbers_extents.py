@@ -10,6 +10,7 @@ from auditex.analyzers.rules.numbers.extents import (
     statistic_columns,
     table_lines,
 )
+from auditex.analyzers.rules.numbers.table_range import stated_extremes
 from auditex.latex.model import Cell, Table
 
 
@@ -37,6 +38,16 @@ def test_the_word_percent_is_a_percentage():
     assert bound == End(22.0, 0, True)
     [(_, _, low, high)] = stated_ranges("between 3 and 5 percentiles")
     assert not low.percent and not high.percent  # a word that begins with "percent" is another unit
+
+
+def test_a_percentage_keeps_its_sign_before_a_full_stop():
+    [(_, _, low, high)] = stated_ranges("shares ran 1.5--40%.")
+    assert (low, high) == (End(1.5, 1, True), End(40.0, 0, True))
+    [(_, _, _, highest, words)] = stated_extremes("the highest accuracy, 92.15%.")
+    assert highest and words == {"accuracy"}
+    assert [value for _, _, value, *_ in stated_extremes("the highest accuracy, 92.15%.")] == [End(92.15, 2, True)]
+    assert not list(stated_ranges("pages 12-34."))  # a range of bare numbers before a full stop is read as before: none
+    assert not list(stated_ranges("versions 1.2-3.4.5"))
 
 
 def test_summary_columns_need_a_min_and_a_max():

@@ -4,6 +4,7 @@ from .arithmetic_claim import arithmetic_claim_mismatch
 from .cited_period import cited_source_period_restated
 from .default_setting import default_restated
 from .derived_extent import derived_extent_not_in_table
+from .every_value import bound_of_every_value_broken
 from .fold_change import fold_not_log_fold
 from .group_sizes import group_size_mismatch
 from .line_mean import mean_not_of_line
@@ -21,6 +22,7 @@ from .truncated_quotes import prose_cuts_table_values
 
 __all__ = [
     "arithmetic_claim_mismatch",
+    "bound_of_every_value_broken",
     "cited_source_period_restated",
     "count_restated",
     "default_restated",

@@ -42,7 +42,8 @@ NUMBER = r"(" + WRITTEN_NUMBER + r")(" + _PERCENT + ")?"
 _RANGE = DeferredPattern(
     r"\bbetween\s+" + NUMBER + r"\s+and\s+" + NUMBER
     + r"|\bfrom\s+" + NUMBER + r"\s+to\s+" + NUMBER
-    + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER + r"(?![\w.,]|-\d)"
+    + r"|(?<![\w.,-])" + NUMBER + r"\s*(?:--|–|—|-)\s*" + NUMBER
+    + r"(?(12)(?!\w|[.,]\d)|(?![\w.,]|-\d))"  # after its percent sign (group 12), a sentence's full stop: "1.5--40%."
 )  # fmt: skip
 # "by up to 22.4%", "by as much as 30%", "up to 40x": a bound the set of values must reach, a percentage or a ratio.
 _UP_TO = DeferredPattern(r"\b(?:up\s+to|as\s+much\s+as)\s+(" + WRITTEN_NUMBER + r")(?:(" + _PERCENT + r")|\s*(?:x|×|times|-?fold)\b)")

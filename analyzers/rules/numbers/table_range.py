@@ -83,7 +83,7 @@ from .restated import HAS_DIGIT
 _EXTREME = DeferredPattern(
     r"\b(?:(highest|largest|greatest|maximum)|lowest|smallest|minimum)\b((?:\s+[A-Za-z][\w-]*){1,4}?)\s*(?:of|at|is|was|=|:|,|\()?\s*"
     + NUMBER
-    + r"(?![\w.])"
+    + r"(?!\w|[.,]\d)"  # a sentence's full stop may follow the percent sign ("the highest accuracy, 92.15%.")
 )
 # A superlative or a range over part of the table ("the highest among the baselines", "all videos but the longest")
 # is no claim about a whole column.
