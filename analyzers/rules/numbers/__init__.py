@@ -2,6 +2,7 @@
 
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .cited_period import cited_source_period_restated
+from .complement_rate import complement_misstated
 from .default_setting import default_restated
 from .derived_extent import derived_extent_not_in_table
 from .fold_change import fold_not_log_fold
@@ -22,6 +23,7 @@ from .truncated_quotes import prose_cuts_table_values
 __all__ = [
     "arithmetic_claim_mismatch",
     "cited_source_period_restated",
+    "complement_misstated",
     "count_restated",
     "default_restated",
     "derived_extent_not_in_table",
