@@ -6,9 +6,10 @@ wrong; one who meets the same 0.22 as a "failure rate" in the prose and a "Succe
 two cannot both be right. `measure_named` reads which measure a header or a phrase names, and `complement_of`
 which measure is its complement.
 
-A name is read as one measure only when it names no measure of the other side too ("Error rate of the accurate
-runs" names both and is read as neither). "Error" names the error rate only where it is not another kind of
-error: a standard error, a mean squared or absolute error, a relative or reconstruction error are no shares.
+A header is read as one measure only when it names no other ("Error rate of the accurate runs" names both and
+is read as neither). "Error" names the error rate only where it is not another kind of error: a standard error,
+a mean squared or absolute error, a relative or reconstruction error, an error in a unit ("Error (eV)") are no
+shares. "Retention time" is no retention, and a "dropout" is a setting of a network more often than an attrition.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ PAIRS: tuple[tuple[Measure, Measure], ...] = tuple(
         ("accuracy", r"\baccura(?:cy|cies)\b|\bacc\b", "error rate", r"\b(?:error|err)(?:\s+rates?)?\b|\bmisclassification"),
         ("success rate", r"\bsuccess(?:es)?\b", "failure rate", r"\bfail(?:ures?|ed|s)?\b"),
         ("take-up", r"\btake-?\s?up\b|\buptake\b", "refusal", r"\brefus(?:als?|e|ed|ing)\b"),
-        ("retention", r"\bretention\b|\bretained\b", "attrition", r"\battrition\b|\bdrop-?outs?\b|\bdropped\s+out\b"),
+        ("retention", r"\bretention\b(?!\s+times?)|\bretained\b", "attrition", r"\battrition\b|\bdrop-outs\b|\bdropped\s+out\b"),
         ("coverage", r"\bcoverage\b", "miss rate", r"\bmiss(?:es|ed)?(?:\s+rates?)?\b"),
         ("response rate", _NOT + r"\bresponse\s+rates?\b", "non-response", r"\bnon-?\s?response\b"),
         ("acceptance rate", r"\bacceptance\b", "rejection rate", r"\brejection\b"),
@@ -56,33 +57,38 @@ _OTHER_ERROR = DeferredPattern(
 
 
 _ERROR_CONTEXT = 30  # characters before "error" that may say it is another kind of error ("mean squared")
+_UNIT_CONTEXT = 15  # characters after it that may give its unit: "Error (eV)", "Height Err. (m)"
+_UNIT = DeferredPattern(r"\((?![^)]*%)[^)]*[A-Za-z][^)]*\)")
 
 
-def _named_at(measure: Measure, text: str, start: int, end: int) -> bool:
-    """Whether the name matched at `start:end` of `text` names the measure: an error is the error rate only where
-    the words before it do not make it another error."""
-    return measure.name != "error rate" or not _OTHER_ERROR.search(text, max(0, start - _ERROR_CONTEXT), end)
+def _named_at(measure: Measure, text: str, start: int, end: int) -> Measure | None:
+    """The measure the name matched at `start:end` of `text` names: an error is the error rate only where the words
+    before it do not make it another error (None)."""
+    if measure.name == "error rate" and (
+        _OTHER_ERROR.search(text, max(0, start - _ERROR_CONTEXT), end) or _UNIT.search(text, end, end + _UNIT_CONTEXT)
+    ):
+        return None
+    return measure
 
 
 @functools.lru_cache(maxsize=TEXT_CACHE_SIZE)
-def measures_in(text: str) -> tuple[tuple[int, int, Measure], ...]:
-    """Every name of a measure in `text`, in order: (start, end, measure)."""
+def measures_in(text: str) -> tuple[tuple[int, int, Measure | None], ...]:
+    """Every name of a measure in `text`, in order: (start, end, measure); the measure is None for a name of another
+    kind of error ("the median relative error"), which names a quantity, but no share."""
     found = [
-        (match.start(), match.end(), measure)
+        (match.start(), match.end(), _named_at(measure, text, match.start(), match.end()))
         for pair in PAIRS
         for measure in pair
         for match in measure.names.finditer(text)
-        if _named_at(measure, text, match.start(), match.end())
     ]
     return tuple(sorted(found, key=lambda name: name[0]))
 
 
 def measure_named(text: str) -> Measure | None:
     """The one measure of a complementary pair that `text` (a header, a phrase) names, or None."""
-    named = {measure.name: measure for _, _, measure in measures_in(text)}
+    named = {measure.name: measure for _, _, measure in measures_in(text) if measure is not None}
     return next(iter(named.values())) if len(named) == 1 else None
 
 
 def complement_of(measure: Measure) -> Measure:
     return next(second if first is measure else first for first, second in PAIRS if measure in (first, second))
-

@@ -26,9 +26,11 @@ and its complement in the cited table do not add up, another pair does"; informa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Cell
 from ....latex.numbers import NumberMention, Role
@@ -41,31 +43,31 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..tables.model import Grid, LabelledTable, against_cited, cited_tables, citing_sentences, fed_tables, labelled_tables
 from .misquote import as_written, near
-from .model import SPREAD, mentions, may_quote
+from .model import SPREAD, may_quote, mentions
 
 SAME_VALUES = "moderate: the cited table gives the prose's values under the complement's name"
 NOT_COMPLEMENTARY = "weak: a rate and its complement in the cited table do not add up, another pair does"
 _RATES = (Role.VALUE, Role.APPROXIMATE)
 _SPREAD_BEFORE = 12  # characters before a number where "SD =" or "±" makes it a spread
+_JUST_BEFORE = DeferredPattern(r"\s*(?:of\s+)?(?:the\s+)?(?:overall\s+|mean\s+|average\s+)?", re.IGNORECASE)  # "3% of the refusals"
 
 
 @violation_type
 class ComplementMisstated(Violation):
-    quote: str  # the number as written
-    measure: str  # what the prose calls it
+    quote: str  # the numbers as written: "0.22 and 0.31"
+    measure: str  # what the prose calls them
     table: str
     line: str  # "row Success Rate", as printed
-    cell: str  # the cell it is set against, as written
-    complement: str  # the cell's complement as the number writes it, or "" when the number is the cell itself
+    complement: str  # what the table calls them
+    cell: str  # the cell the number is set against, as written ("" when the numbers are the line's cells)
+    left: str  # the cell's complement as the number writes it
 
     @property
     def message(self) -> str:
-        if not self.complement:
-            return f"the text gives {self.quote} as the {self.measure}, but Table {self.table} gives {self.cell} as its complement ({self.line})"
-        return (
-            f"the text gives {self.quote} as the {self.measure}, but Table {self.table} gives its complement as {self.cell} "
-            f"({self.line}), which leaves {self.complement}"
-        )
+        said = f"the text gives {self.quote} as the {self.measure}, but Table {self.table} gives"
+        if not self.cell:
+            return f"{said} the same values as the {self.complement} ({self.line})"
+        return f"{said} the {self.complement} as {self.cell} ({self.line}), which leaves {self.left}"
 
     @property
     def identity(self) -> str:
@@ -101,22 +103,26 @@ def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_StatedRates]:
                 if owner is not None:
                     by_measure.setdefault(owner, []).append(mention)
         for owner, numbers in by_measure.items():
+            measure = names[owner][2]
+            if measure is None:
+                continue
             rates = tuple(_Rate(number.value, number.decimals, number.percent, number.text) for number in numbers)
             spots = tuple(ctx.spot(placed, number.plain_start, number.plain_end) for number in numbers)
-            yield _StatedRates(labels, names[owner][2], rates, spots)
+            yield _StatedRates(labels, measure, rates, spots)
 
 
 def _is_rate(mention: NumberMention, text: str) -> bool:
+    """A share stated as a result: a percentage up to 100 or a fraction up to 1, not a spread ("SD = 0.05")."""
     before = text[max(0, mention.plain_start - _SPREAD_BEFORE) : mention.plain_start]
-    return mention.role in _RATES and may_quote(mention) and not SPREAD.search(before) and mention.value >= 0
+    share = 0 <= mention.value <= (100 if mention.percent else 1) and (mention.percent or not mention.unit)
+    return share and mention.role in _RATES and may_quote(mention) and not SPREAD.search(before)
 
 
-def _owner(names: tuple[tuple[int, int, Measure], ...], at: int, until: int, sentence: str) -> int | None:
+def _owner(names: tuple[tuple[int, int, Measure | None], ...], at: int, until: int, sentence: str) -> int | None:
     """The measure name a number belongs to: the one written just after it ("3% of refusals"), else the nearest
     before it."""
     for index, (start, _, _) in enumerate(names):
-        between = sentence[until:start]
-        if start >= until and len(between) <= 12 and not any(character.isdigit() for character in between):
+        if start >= until and _JUST_BEFORE.fullmatch(sentence, until, start):
             return index
     before = [index for index, (_, end, _) in enumerate(names) if end <= at]
     return before[-1] if before else None
@@ -129,27 +135,25 @@ class _Line:
 
 
 def _lines_named(grid: Grid, measure: Measure) -> tuple[list[_Line], bool]:
-    """The table's rows and columns named the measure's complement, and whether any is named the measure itself."""
+    """The table's rows and columns named the measure's complement whose cells are shares (a count of failures is
+    none), and whether any row or column is named the measure itself."""
     complement = complement_of(measure)
+    rows = [
+        (f"row {' '.join(grid.row_header(row).split())}", grid.row_header(row), [grid.numeric(row, column) for column in grid.columns()])
+        for row in grid.body_rows()
+    ]
+    columns = [
+        (f"column {grid.column_name(column)}", grid.column_header(column), [grid.numeric(row, column) for row in grid.body_rows()])
+        for column in grid.columns()
+    ]
     lines: list[_Line] = []
     own = False
-    rows = [(f"row {' '.join(grid.row_header(row).split())}", grid.row_header(row), row) for row in grid.body_rows()]
-    columns = [(f"column {grid.column_name(column)}", grid.column_header(column), column) for column in grid.columns()]
-    for kind, named in (("row", rows), ("column", columns)):
-        for name, header, index in named:
-            read = measure_named(header)
-            own = own or read is measure
-            if read is complement:
-                cells = [
-                    cell
-                    for cell in (
-                        (grid.numeric(index, column) for column in grid.columns())
-                        if kind == "row"
-                        else (grid.numeric(row, index) for row in grid.body_rows())
-                    )
-                    if cell is not None
-                ]
-                lines.append(_Line(name, tuple(cells)))
+    for name, header, line in (*rows, *columns):
+        read = measure_named(header)
+        own = own or read is measure
+        cells = tuple(cell for cell in line if cell is not None)
+        if read is complement and cells and all(0 <= (cell.value or 0) <= 100 for cell in cells):
+            lines.append(_Line(name, cells))
     return lines, own
 
 
@@ -205,21 +209,22 @@ def _not_complementary(line: _Line, claim: _StatedRates) -> _Verdict | None:
         for cell in line.cells:
             value, places, whole = _shown(rate, cell)
             if id(cell) not in tied and rate.decimals >= places and near(rate.value, whole - value):
-                return line, index, cell, f"{whole - value:.{places}f}"
+                return line, index, cell, f"{whole - value:.{places}f}{'%' if rate.percent else ''}"
     return None
 
 
 def _report(ctx: RuleContext, claim: _StatedRates, label: str, cited: LabelledTable, found: _Verdict) -> Finding:
-    line, index, cell, complement = found
-    rate = claim.rates[index]
-    printed = ctx.index.printed
-    violation = ComplementMisstated(rate.text, claim.measure.name, label, printed(line.name), cell.text, complement)
+    line, index, cell, left = found
     other = complement_of(claim.measure).name
-    if complement:
-        kind, reason = NOT_COMPLEMENTARY, f"another {claim.measure.name} of the sentence is the complement of a cell of this {other} line"
+    printed = ctx.index.printed(line.name)
+    if left:
+        quote, kind = claim.rates[index].text, NOT_COMPLEMENTARY
+        reason = f"another {claim.measure.name} of the sentence is the complement of a cell of the {other} line, {printed}"
+        violation = ComplementMisstated(quote, claim.measure.name, label, printed, other, cell.text, left)
     else:
-        quoted = ", ".join(stated.text for stated in claim.rates)
-        kind, reason = SAME_VALUES, f"the sentence's {claim.measure.name} values {quoted} are cells of the table's {other} line"
+        quote, kind = " and ".join(rate.text for rate in claim.rates), SAME_VALUES
+        reason = f"each {claim.measure.name} of the sentence is a cell of the {other} line, {printed}"
+        violation = ComplementMisstated(quote, claim.measure.name, label, printed, other, "", "")
     related = [cited.related(ctx, cell, f"the table's {other} {cell.text}")]
     evidence = Evidence(kind=kind, reason=reason)
     return ctx.report_at(claim.spots[index], violation.message, identity=violation.identity, related=related, evidence=evidence)
