@@ -180,6 +180,7 @@ _Verdict = tuple[_Line, int, Cell, str]
 
 
 def _misstated(grid: Grid, claim: _StatedRates) -> _Verdict | None:
+    """The first line named the complement that the rates misstate, in a table that never names the measure itself."""
     lines, own = _lines_named(grid, claim.measure)
     if own:
         return None
@@ -191,15 +192,17 @@ def _misstated(grid: Grid, claim: _StatedRates) -> _Verdict | None:
 
 
 def _same_values(line: _Line, claim: _StatedRates) -> _Verdict | None:
+    """Two rates or more, each a distinct cell of the complement's line, none a complement of one."""
     if len(claim.rates) < 2 or any(_complements(rate, cell) for rate in claim.rates for cell in line.cells):
         return None
-    matched = [next((cell for cell in line.cells if _same(rate, cell)), None) for rate in claim.rates]
-    if any(cell is None for cell in matched) or len({id(cell) for cell in matched}) != len(matched):
-        return None
-    return line, 0, matched[0], ""  # type: ignore[return-value]
+    matched = [cell for rate in claim.rates if (cell := next((cell for cell in line.cells if _same(rate, cell)), None))]
+    if len(matched) != len(claim.rates) or len({id(cell) for cell in matched}) != len(matched):
+        return None  # a rate no cell holds, or two rates one cell holds
+    return line, 0, matched[0], ""
 
 
 def _not_complementary(line: _Line, claim: _StatedRates) -> _Verdict | None:
+    """A rate near the complement of a cell, but not it, while another rate is the complement of another cell."""
     tied = {id(cell) for rate in claim.rates for cell in line.cells if _complements(rate, cell)}
     if not tied:
         return None
