@@ -45,6 +45,18 @@ PAIRS: tuple[tuple[Measure, Measure], ...] = tuple(
         ("acceptance rate", r"\bacceptance\b", "rejection rate", r"\brejection\b"),
         ("compliance", _NOT + r"\bcompliance\b", "non-compliance", r"\bnon-?\s?compliance\b"),
         ("agreement", r"\bagreement\b", "disagreement", r"\bdisagreement\b"),
+        (
+            "sensitivity",
+            r"\bsensitivity\b(?!\s+analys[ie]s)|\btrue[-\s]positive\s+rates?\b|\bTPR\b",
+            "false negative rate",
+            r"\bfalse[-\s]negative\s+rates?\b|\bFNR\b",
+        ),
+        (
+            "specificity",
+            r"\bspecificity\b|\btrue[-\s]negative\s+rates?\b|\bTNR\b",
+            "false positive rate",
+            r"\bfalse[-\s]positive\s+rates?\b|\bFPR\b",
+        ),
     )
 )
 

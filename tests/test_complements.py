@@ -17,6 +17,8 @@ from auditex.analyzers.complements import PAIRS, complement_of, measure_named, m
         ("non-response rate", "non-response"),
         ("response rate", "response rate"),
         ("Attrition", "attrition"),
+        ("TPR (\\%)", "sensitivity"),
+        ("False positive rate", "false positive rate"),
     ],
 )
 def test_a_header_names_one_measure(header: str, name: str) -> None:
@@ -26,7 +28,16 @@ def test_a_header_names_one_measure(header: str, name: str) -> None:
 
 @pytest.mark.parametrize(
     "header",
-    ["Error (eV) TDDFT", "Height Err. (m)", "Mean Absolute Error", "Retention time", "Dropout", "Accuracy and error rate", "Method"],
+    [
+        "Error (eV) TDDFT",
+        "Height Err. (m)",
+        "Mean Absolute Error",
+        "Retention time",
+        "Dropout",
+        "Sensitivity analysis",
+        "Accuracy and error rate",
+        "Method",
+    ],
 )
 def test_other_errors_and_names_of_both_sides_name_no_measure(header: str) -> None:
     assert measure_named(header) is None

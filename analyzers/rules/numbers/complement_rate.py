@@ -6,10 +6,11 @@ either holds the very values the prose gives, or values whose complements are no
 The sentence must cite a table (or sit in a paragraph that does) and name one measure of a complementary pair
 (analyzers/complements.py: accuracy and error rate, success and failure, take-up and refusal, retention and
 attrition, coverage and miss rate, response and non-response, acceptance and rejection, compliance and
-non-compliance, agreement and disagreement). Its numbers are the measure's: a number written just before the
-name ("3% of refusals", "99.7% accuracy") is that name's, any other the nearest name's before it ("failure rates
-of the mediated (M = 0.22) and ..."). Spreads (SD, SE, ±), p-values, statistics, sample sizes, settings, bounds
-and listed values are no rates and are left out.
+non-compliance, agreement and disagreement, sensitivity and false negative rate, specificity and false positive
+rate). Its numbers are the measure's: a number written just before the name ("3% of refusals", "99.7% accuracy")
+is that name's, any other the nearest name's before it ("failure rates of the mediated (M = 0.22) and ...").
+Only shares are rates: a percentage up to 100, a fraction up to 1 without a unit. Spreads (SD, SE, ±), p-values,
+statistics, sample sizes, settings, bounds and listed values are no rates and are left out.
 
 The cited table must name the complement and never the measure itself, in a row header or a column header:
 a table that gives both lets the prose quote either, and NUM001 reads its cells. A line (row or column) named
