@@ -1,4 +1,4 @@
-"""NUM020: a rate the prose states under one name of a complementary pair ("failure rate", "error rate", "refusal")
+"""NUM021: a rate the prose states under one name of a complementary pair ("failure rate", "error rate", "refusal")
 where the table its sentence cites gives the rate's complement ("Success Rate", "Accuracy", "Loan take-up"), and
 either holds the very values the prose gives, or values whose complements are not the prose's.
 
@@ -235,7 +235,7 @@ def _report(ctx: RuleContext, claim: _StatedRates, label: str, cited: LabelledTa
 
 
 @rule(
-    "NUM020",
+    "NUM021",
     "complement-misstated",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
