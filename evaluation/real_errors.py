@@ -52,7 +52,8 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     ),
     "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
-    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
+    # NUM021: a rate stated under one name of a complementary pair and its table's complement ("failure" against "Success Rate")
+    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "NUM021", "CNT006"),
     # ARI019: an abstract's relative effect that the body's regression tables over their control means do not give
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006", "ARI019"),
     "bold-not-best": ("TAB002", "TAB006"),

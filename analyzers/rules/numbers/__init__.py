@@ -2,6 +2,7 @@
 
 from .arithmetic_claim import arithmetic_claim_mismatch
 from .cited_period import cited_source_period_restated
+from .complement_rate import complement_misstated
 from .default_setting import default_restated
 from .derived_extent import derived_extent_not_in_table
 from .every_value import bound_of_every_value_broken
@@ -24,6 +25,7 @@ __all__ = [
     "arithmetic_claim_mismatch",
     "bound_of_every_value_broken",
     "cited_source_period_restated",
+    "complement_misstated",
     "count_restated",
     "default_restated",
     "derived_extent_not_in_table",
