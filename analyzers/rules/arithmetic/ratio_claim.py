@@ -47,6 +47,8 @@ from .ratios import Compared, Factor, RatioClaim, factors, may_state_ratio, name
 
 # A line that sums the others up ("Total", "Avg."): the one a claim about two rows most often means.
 _AGGREGATE = DeferredPattern(r"\b(?:total|overall|average|avg|mean)\b", re.IGNORECASE)
+# "An order of magnitude" where the cells give 5.8: generous rather than wrong, so the finding is unsure.
+_ARGUABLE_CONFIDENCE = 0.6
 
 
 @violation_type
@@ -104,7 +106,10 @@ def _contradicted(item: _Claim, tables: Mapping[str, Table]) -> Iterator[Finding
                 statements=[Statement(file=item.anchor.file, range=item.anchor.range, quote=item.quote, role="stated factor")],
                 reason="no line of the table gives the two named rows that factor, within the cells' rounding",
             )
-            yield item.anchor.model_copy(update={"message": violation.message, "identity": violation.identity, "evidence": evidence})
+            update = {"message": violation.message, "identity": violation.identity, "evidence": evidence}
+            if any(claim.arguable(factor) for factor in failing):
+                update["confidence"] = _ARGUABLE_CONFIDENCE  # within half an order of the stated one: measured apart, unsure
+            yield item.anchor.model_copy(update=update)
 
 
 def _evidence_kind(item: _Claim, compared: Compared) -> str:

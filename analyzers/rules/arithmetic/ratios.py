@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.numbers import TIMES_TEN_TO
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_share, slack, spelled
@@ -65,6 +66,26 @@ _LISTED = re.compile(  # compiled now: a match is told from the others by `match
     r"(?P<scope>(?:\s+(?!(?:than|and|but|while|whereas)\b)[^\s.;:(),]+){0,4}?)\s*(?:,\s*|\s+)and\s+(?=[^.;]*?\bthan\b)",
     re.IGNORECASE,
 )
+# Where a factor after "by" holds ("… by 10x in runtime"), and a further factor with its own ("and 2x in memory").
+_SCOPE_WORDS = r"\s+(?:in|on|for)\s+(?P<scope>[^\s.;:(),]+(?:\s+(?!and\b)[^\s.;:(),]+){0,2})"
+_OWN_SCOPE = DeferredPattern(_SCOPE_WORDS, re.IGNORECASE)
+_SCOPED_FACTOR = DeferredPattern(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<claim>(?:"
+    + _BOUND
+    + r"|"
+    + _ESTIMATE
+    + r")?(?:"
+    + _FACTOR
+    + r"|"
+    + _PERCENT
+    + r"|"
+    + _MAGNITUDE
+    + r"))"
+    + _SCOPE_WORDS,
+    re.IGNORECASE,
+)
+# A claim's own words that name a line of times ("in runtime"): read as a comparison of speed.
+_TIME_WORDS = DeferredPattern(r"\b(?:run-?\s?times?|time|latency|speed|throughput)\b", re.IGNORECASE)
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
 _FACTOR_HINT = DeferredPattern(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
@@ -88,6 +109,8 @@ _LEADING_PREPOSITION = DeferredPattern(r"\s*(?:in|on|for|with|of|by)\b", re.IGNO
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
 _LOG_SCALE = DeferredPattern(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
 _SPREAD = DeferredPattern(r"\(|±|\\pm\b")
+# A cell's power of ten after its mantissa ("4.5\cdot10^{-3}", "3e5").
+_TIMES_TEN = DeferredPattern(TIMES_TEN_TO)
 # The compared side named as the best of the rest ("outperforms the previous best by 2%"), and its stand-in line.
 _RUNNER_UP_WORDS = DeferredPattern(
     r"\b(?:previous|prior|next|second)[\s-]+best\b|\b(?:best|strongest)\s+(?:baselines?|competitors?|prior|previous|existing|other)\b"
@@ -106,6 +129,11 @@ _SIDES = DeferredPattern(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 # Words of a claim that name no table: its comparison and its prepositions.
 _SCOPE_STOP = frozenset({"on", "in", "for", "of", "at", "than", "and", "to", "with", "by", "percent", "points", "times", "fold"})
 _UNIT = DeferredPattern(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
+# How far below 10^N, in orders, a factor still bears out "N orders of magnitude" (as read in the corpus: 12.5,
+# 57 for "almost two", 746 for "three"), "almost" or "about" N; and how far it is arguable rather than wrong.
+_ORDERS_NEAR = 0.15  # "an order of magnitude": 7.1 at least
+_ORDERS_LOOSE = 0.3  # "almost an order of magnitude": 5 at least
+_ORDERS_ARGUABLE = 0.5  # below 3.2, "an order of magnitude" is wrong by any reading
 
 
 @record(slots=True)
@@ -134,8 +162,15 @@ class RatioClaim:
         if self.bound:
             return high >= self.factor
         if self.orders:
-            return high >= self.factor / 2
+            return high >= self.factor / 10 ** (_ORDERS_LOOSE if self.loose else _ORDERS_NEAR)
         return high >= self.factor * 0.8 and low <= self.factor * 1.25
+
+    def arguable(self, factor: Factor) -> bool:
+        """Whether cells that fail an estimate in orders of magnitude still come within half an order of it,
+        the larger side where the words say: "an order of magnitude" for 5.8 is generous, not wrong by any reading."""
+        if not self.orders or self.bound or (self.larger and factor.oriented and factor.claimed_larger != (self.larger > 0)):
+            return False
+        return factor.high >= self.factor / 10**_ORDERS_ARGUABLE
 
     def holds_for(self, factor: Factor) -> bool:
         """Whether the two cells bear the claim out: the larger side where the sentence says which, then
@@ -204,6 +239,8 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
         claims = [_claim(sentence, member, subject, compared, _own_words(sentence, member, members)) for member in members]
         if match.groupdict().get("verb"):
             claims, stop = _respectively(claims[-1], sentence, stop)
+            if len(claims) == 1:
+                claims, stop = _in_own_scopes(claims[0], sentence, stop)
         found.extend(claims)
         listed.clear()
         after = stop
@@ -227,6 +264,40 @@ def _respectively(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[Rat
         for side, value, places, (start, end) in zip(sides, values, decimals, spans)
     ]
     return paired, stop + taken[-1].end()
+
+
+def _in_own_scopes(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[RatioClaim], int]:
+    """ "improves upon B by an order of magnitude in runtime and almost two orders of magnitude in NLPD": one
+    claim a factor, each on the lines its own words name ("in runtime": a speed, read on lines of times)."""
+    own = _OWN_SCOPE.match(sentence, stop)
+    if own is None:
+        return [claim], stop
+    scoped, at = [(claim, own.group("scope"))], own.end()
+    while (more := _SCOPED_FACTOR.match(sentence, at)) is not None:
+        groups = more.groupdict()
+        percent = groups["percent"]
+        further = replace(
+            claim,
+            factor=_magnitude(groups["orders"]) if groups["orders"] else float(percent or groups["factor"]),
+            bound=bool(groups["bound"]),
+            orders=bool(groups["orders"]),
+            loose=bool(groups["estimate"]),
+            percent=len(percent.partition(".")[2]) if percent else None,
+            points=bool(groups["points"]),
+            start=more.start("claim"),
+            end=more.end("claim"),
+        )
+        scoped.append((further, more.group("scope")))
+        at = more.end()
+    if len(scoped) == 1:
+        return [claim], stop
+    scopes = [name_words(scope) for _, scope in scoped]
+    named_elsewhere = set().union(*scopes)
+    claims = [
+        replace(each, words=frozenset((claim.words - named_elsewhere) | words), speed=each.speed or bool(_TIME_WORDS.search(scope)))
+        for (each, scope), words in zip(scoped, scopes)
+    ]
+    return claims, at
 
 
 def _own_words(sentence: str, member: re.Match[str], members: list[re.Match[str]]) -> frozenset[str]:
@@ -266,7 +337,7 @@ def _stated(match: re.Match[str]) -> float | None:
     less, or a percentage that is no change ("5% of the data compared to", "20% as large as")."""
     groups = match.groupdict()
     if groups["orders"]:
-        return 10.0 ** _WORD_FACTORS.get(groups["orders"].lower(), 1)
+        return _magnitude(groups["orders"])
     if groups["percent"]:
         change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or groups.get("noun") or "")
         return float(groups["percent"]) if change and not groups.get("of") else None
@@ -274,6 +345,11 @@ def _stated(match: re.Match[str]) -> float | None:
         return None  # "outperforms B by 3 points": no factor
     factor = float(groups["factor"] or groups["bare"])
     return factor if factor > 1 else None
+
+
+def _magnitude(orders: str) -> float:
+    """The factor of "an order" (10) or "two orders" (100) of magnitude."""
+    return 10.0 ** _WORD_FACTORS.get(orders.lower(), 1)
 
 
 def _larger(match: re.Match[str]) -> int:
@@ -355,28 +431,43 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
             sides = _sides(lines, claim) if by_name else _two_lines(lines, claim) if named else None
             if sides is None:
                 continue
-            subject, compared, oriented = sides
-            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared) if line != RUNNER_UP):
+            subjects, compared, oriented = sides
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (*subjects, *compared) if line != RUNNER_UP):
                 return
             for other in compared:
-                found = (
-                    factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented)
-                    for header, at in named or across
-                )
-                kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
-                if not named and len(kept) > 1:
-                    kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
+                kept = [
+                    factor for subject in subjects for factor in _line_factors(lines, (subject, other), named or across, claim, oriented, not named)
+                ]
                 yield Compared(kept, claim.bound and len(named) > 1, by_name, other == RUNNER_UP)
             return
 
 
-def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
-    """The claimed line and the compared ones, each named by its header."""
-    subject, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
-    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) else [])
-    if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
+def _line_factors(
+    lines: list[tuple[str, dict[int, Cell]]],
+    sides: tuple[int, int],
+    across: list[tuple[str, int]],
+    claim: RatioClaim,
+    oriented: bool,
+    averaged: bool,
+) -> list[Factor]:
+    """The factors between one claimed line and one compared line on each line across (of times, for a speed),
+    and, `averaged` (the sentence names no line across), their mean over the lines."""
+    subject, other = sides
+    found = (factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented) for header, at in across)
+    kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
+    if averaged and len(kept) > 1:
+        kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
+    return kept
+
+
+def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
+    """The claimed lines and the compared ones, each named by its header. A subject that names several lines
+    alike ("LLGP" of "LLGP m=500" and "LLGP m=1000") claims the factor of each, and any of them bears it out."""
+    subjects, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
+    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) and len(subjects) == 1 else [])
+    if not subjects or not compared or set(subjects) & {*compared, *_named(lines, claim.between)} or set(compared) & set(_named(lines, claim.between)):
         return None
-    return subject[0], compared, True
+    return subjects, compared, True
 
 
 def _ours(lines: list[tuple[str, dict[int, Cell]]], subject: str) -> list[int]:
@@ -399,7 +490,7 @@ def _cell(lines: list[tuple[str, dict[int, Cell]]], subject: int, other: int, at
     return min(rest, key=lambda cell: abs((cell.value or 0.0) - (claimed.value or 0.0)))
 
 
-def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
+def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
     """The two lines of a two-line table, the claimed one first where a header names one side ("than MiniSat")."""
     if len(lines) != 2:
         return None
@@ -407,8 +498,8 @@ def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> t
     if len(subject) > 1 or len(compared) > 1 or (subject and subject == compared):
         return None
     if compared:
-        return 1 - compared[0], compared, True
-    return (subject[0], [1 - subject[0]], True) if subject else (0, [1], False)
+        return [1 - compared[0]], compared, True
+    return ([subject[0]], [1 - subject[0]], True) if subject else ([0], [1], False)
 
 
 def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) -> Factor | None:
@@ -445,7 +536,11 @@ def _as_written(cell: Cell) -> bool:
     """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
     A spread after the value ("73 (12)", "51 ± 1") is not part of it, nor a leading zero (".045" is 0.045)."""
     value = _SPREAD.split(cell.text, maxsplit=1)[0]
-    return re.sub(r"\D", "", value).lstrip("0") == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals)).lstrip("0")
+    read = re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+    mantissa = _TIMES_TEN.split(value, maxsplit=1)[0]
+    if mantissa != value:  # "4.5\cdot10^{-3}": the mantissa's digits are the value's, less the zeros its power adds
+        return re.sub(r"\D", "", mantissa).strip("0") == read.strip("0")
+    return re.sub(r"\D", "", value).lstrip("0") == read.lstrip("0")
 
 
 def named_table(claim: RatioClaim, tables: Mapping[str, Table]) -> str | None:
