@@ -5,7 +5,7 @@ The sentence names the two things by the headers of a cited table's lines (rows,
 the methods stand side by side), or the table has only two lines; the factor is recomputed from
 their cells on every line across (each metric), with the rounding of the cells. A bound ("over 40
 times", "at least an order of magnitude") must hold, on each line the sentence names; an estimate
-("about 40 times", "40 times", "an order of magnitude") must be near. The words say which side is
+("about 40 times", "40 times", "an order of magnitude": 7.1 at least) must be near. The words say which side is
 the larger ("that of", "fewer"); where they do not ("faster", "a reduction"), the factor is taken
 either way round. A percentage is a change relative to either side, or a difference in points.
 """
@@ -86,6 +86,8 @@ _SCOPED_FACTOR = DeferredPattern(
 )
 # A claim's own words that name a line of times ("in runtime"): read as a comparison of speed.
 _TIME_WORDS = DeferredPattern(r"\b(?:run-?\s?times?|time|latency|speed|throughput)\b", re.IGNORECASE)
+# The words closing a comparison ("than", "that of"): what the comparison measures stands before them.
+_COMPARED_WORD = DeferredPattern(r"\b(?:than|that\s+of|as\s+\w+\s+as)\s*$", re.IGNORECASE)
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
 _FACTOR_HINT = DeferredPattern(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
@@ -156,6 +158,7 @@ class RatioClaim:
     than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
     points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
     scope: str = ""  # the claim's own words, which may name where it holds ("14% lower success on LangR")
+    measure: str = ""  # what the factor compares, where the words name it ("3x more parameters than"): a table must measure it
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
@@ -329,7 +332,16 @@ def _claim(sentence: str, match: re.Match[str], subject: str, compared: str, wor
         not (groups.get("verb") or groups.get("gap") is not None or groups.get("noun")),
         bool(groups["points"]),
         match.string[match.end("comparative") : match.end()] if groups["comparative"] else match.group(0),
+        _measure(match),
     )
+
+
+def _measure(match: re.Match[str]) -> str:
+    """What a factor before "than" compares, named between its comparative and "than" ("3x more parameters than")."""
+    groups = match.groupdict()
+    if not groups["comparative"] or groups.get("verb") or match.re is _LISTED:
+        return ""
+    return _COMPARED_WORD.sub("", match.string[match.end("comparative") : match.end()]).strip()
 
 
 def _stated(match: re.Match[str]) -> float | None:
@@ -413,6 +425,8 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
     ("fewer conflicts"), else every line. Where no header names the two things and the table has
     two lines, they are its two lines, when the sentence names lines across."""
     width = max((cell.column + 1 for row in table.rows for cell in row), default=0)
+    if not _measures(table, claim.measure, width):
+        return
     body = range(table.header_rows, len(table.rows))
     rows = [(table.row_header(row), {cell.column: cell for cell in table.rows[row]}) for row in body]
     columns = [
@@ -436,7 +450,9 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
                 return
             for other in compared:
                 kept = [
-                    factor for subject in subjects for factor in _line_factors(lines, (subject, other), named or across, claim, oriented, not named)
+                    factor
+                    for subject in subjects
+                    for factor in _line_factors(lines, (subject, other), named or across, claim, oriented, not named)
                 ]
                 yield Compared(kept, claim.bound and len(named) > 1, by_name, other == RUNNER_UP)
             return
@@ -460,12 +476,23 @@ def _line_factors(
     return kept
 
 
+def _measures(table: Table, measure: str, width: int) -> bool:
+    """Whether the table measures what the sentence compares, where it names it ("more parameters"): a header
+    or its caption names it. A table of times says nothing of "3x more parameters than"."""
+    words = name_words(measure)
+    if not words:
+        return True
+    headers = [table.column_header(column) for column in range(width)]
+    headers += [table.row_header(row) for row in range(len(table.rows))]
+    return any(words & name_words(text) for text in (*headers, table.caption or "", table.label or ""))
+
+
 def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
     """The claimed lines and the compared ones, each named by its header. A subject that names several lines
     alike ("LLGP" of "LLGP m=500" and "LLGP m=1000") claims the factor of each, and any of them bears it out."""
     subjects, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
     compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) and len(subjects) == 1 else [])
-    if not subjects or not compared or set(subjects) & {*compared, *_named(lines, claim.between)} or set(compared) & set(_named(lines, claim.between)):
+    if not subjects or not compared or set(subjects) & set(compared) or set(_named(lines, claim.between)) & {*subjects, *compared}:
         return None
     return subjects, compared, True
 
