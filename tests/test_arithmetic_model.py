@@ -542,3 +542,17 @@ def test_cells_in_scientific_notation_compare_by_their_value():
     (claim,) = ratio_claims("The Meta OT initialization is an order of magnitude faster than the zeros initialization.")
     (compared,) = factors(table, claim)
     assert [round(factor.exact, 2) for factor in compared.factors] == [1.96] and not claim.arguable(compared.factors[0])
+
+
+def test_a_factor_written_to_a_decimal_claims_its_precision_and_a_named_measure_needs_its_line():
+    from auditex.analyzers.rules.arithmetic.ratios import factors, ratio_claims
+
+    table = _read_table([["Configuration", "Energy (J)"], ["Homogeneous", "107.9"], ["FlexCrypt", "32.4"]])
+    (precise,) = ratio_claims("FlexCrypt results in a 3.1x total energy reduction compared to prior work.")
+    (about,) = ratio_claims("FlexCrypt uses about 3.1 times less energy than Homogeneous.")
+    (compared,) = factors(table, precise)
+    (energy,) = compared.factors
+    assert precise.decimals == 1 and not precise.holds_for(energy) and precise.arguable(energy)  # 3.33 is "3.3x"
+    assert about.holds_for(energy)
+    (parameters,) = ratio_claims("Homogeneous has around 3x more parameters than FlexCrypt.")
+    assert parameters.measure == "parameters" and list(factors(table, parameters)) == []

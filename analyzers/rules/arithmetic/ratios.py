@@ -158,6 +158,7 @@ class RatioClaim:
     than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
     points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
     scope: str = ""  # the claim's own words, which may name where it holds ("14% lower success on LangR")
+    decimals: int = 0  # of a factor written to a decimal ("3.1x"): it claims that precision
     measure: str = ""  # what the factor compares, where the words name it ("3x more parameters than"): a table must measure it
 
     def holds(self, low: float, high: float) -> bool:
@@ -166,14 +167,23 @@ class RatioClaim:
             return high >= self.factor
         if self.orders:
             return high >= self.factor / 10 ** (_ORDERS_LOOSE if self.loose else _ORDERS_NEAR)
-        return high >= self.factor * 0.8 and low <= self.factor * 1.25
+        if self.decimals and not self.loose:  # "3.1x": as precise as it is written, like a factor beside its pair (ARI002)
+            spread = slack(self.decimals)
+            return high >= self.factor - spread and low <= self.factor + spread
+        return self._near_estimate(low, high)
 
     def arguable(self, factor: Factor) -> bool:
-        """Whether cells that fail an estimate in orders of magnitude still come within half an order of it,
-        the larger side where the words say: "an order of magnitude" for 5.8 is generous, not wrong by any reading."""
-        if not self.orders or self.bound or (self.larger and factor.oriented and factor.claimed_larger != (self.larger > 0)):
+        """Whether cells that fail the claim still bear out a looser reading of it, the larger side where the
+        words say: within half an order of "an order of magnitude" (5.8 is generous, not wrong by any reading),
+        or, for a factor written to a decimal ("3.1x" for 3.33), near it as an estimate."""
+        if self.bound or self.percent is not None or (self.larger and factor.oriented and factor.claimed_larger != (self.larger > 0)):
             return False
-        return factor.high >= self.factor / 10**_ORDERS_ARGUABLE
+        if self.orders:
+            return factor.high >= self.factor / 10**_ORDERS_ARGUABLE
+        return bool(self.decimals) and self._near_estimate(factor.low, factor.high)
+
+    def _near_estimate(self, low: float, high: float) -> bool:
+        return high >= self.factor * 0.8 and low <= self.factor * 1.25
 
     def holds_for(self, factor: Factor) -> bool:
         """Whether the two cells bear the claim out: the larger side where the sentence says which, then
@@ -287,6 +297,7 @@ def _in_own_scopes(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[Ra
             loose=bool(groups["estimate"]),
             percent=len(percent.partition(".")[2]) if percent else None,
             points=bool(groups["points"]),
+            decimals=_factor_decimals(groups["factor"]),
             start=more.start("claim"),
             end=more.end("claim"),
         )
@@ -332,8 +343,14 @@ def _claim(sentence: str, match: re.Match[str], subject: str, compared: str, wor
         not (groups.get("verb") or groups.get("gap") is not None or groups.get("noun")),
         bool(groups["points"]),
         match.string[match.end("comparative") : match.end()] if groups["comparative"] else match.group(0),
-        _measure(match),
+        decimals=_factor_decimals(groups.get("factor") or groups.get("bare")),
+        measure=_measure(match),
     )
+
+
+def _factor_decimals(factor: str | None) -> int:
+    """The decimals a factor is written with ("3.1x": 1); none for a percentage or an order of magnitude."""
+    return len(factor.partition(".")[2]) if factor else 0
 
 
 def _measure(match: re.Match[str]) -> str:
@@ -489,10 +506,14 @@ def _measures(table: Table, measure: str, width: int) -> bool:
 
 def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
     """The claimed lines and the compared ones, each named by its header. A subject that names several lines
-    alike ("LLGP" of "LLGP m=500" and "LLGP m=1000") claims the factor of each, and any of them bears it out."""
+    alike ("LLGP" of "LLGP m=500" and "LLGP m=1000") claims the factor of each against the one line compared,
+    and any of them bears it out; against several ("our approach" and "comment patterns", once per task)
+    which pairs with which is not said."""
     subjects, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
-    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) and len(subjects) == 1 else [])
+    compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) else [])
     if not subjects or not compared or set(subjects) & set(compared) or set(_named(lines, claim.between)) & {*subjects, *compared}:
+        return None
+    if len(subjects) > 1 and (len(compared) > 1 or RUNNER_UP in compared):
         return None
     return subjects, compared, True
 
