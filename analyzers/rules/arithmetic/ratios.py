@@ -31,6 +31,8 @@ _FACTOR = r"(?P<factor>\d+(?:\.\d+)?)\s*(?:times|x|×|\\times|-?fold)"
 # "14% lower", "12 percent higher", and a difference in points: "3.2 points higher", "outperforms B by 5 pp".
 _PERCENT = r"(?P<percent>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?P<points>(?:percentage\s+)?points?\b|pp\b))"
 _MAGNITUDE = r"(?P<orders>an|one|two|three|four)\s+orders?\s+of\s+magnitude"
+# A factor, a percentage or orders of magnitude, bounded ("over") or estimated ("about") or neither.
+_STATED = r"(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")"
 # "faster than", "fewer conflicts than", "that of", "as large as"; or, after a few words naming
 # what changes, "compared to" ("a reduction … in the number of decisions compared to CBMC").
 _COMPARISON = (
@@ -39,7 +41,7 @@ _COMPARISON = (
     r"|(?P<noun>(?:\s+(?!(?:in|on|of|for|at|to|from)\b)[a-z-]+){1,2})\s+over\s)"  # "a 12% improvement over", never "5.85 fold in A over B"
 )
 _CLAIM = DeferredPattern(
-    r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
+    r"(?<![\w.])" + _STATED + _COMPARISON,
     re.IGNORECASE,
 )
 # Or the compared side first, the factor after "by": "outperforms B by 55%", "improves on B by a factor of 4".
@@ -52,17 +54,7 @@ _BY_CLAIM = DeferredPattern(
 # A change listed before another that names the compared side for both: "14% lower success on A and
 # 11% lower on B than C". Its own words ("success on A") say where it holds; "than" follows in the sentence.
 _LISTED = re.compile(  # compiled now: a match is told from the others by `match.re is _LISTED`
-    r"(?<![\w.])(?:"
-    + _BOUND
-    + r"|"
-    + _ESTIMATE
-    + r")?(?:"
-    + _FACTOR
-    + r"|"
-    + _PERCENT
-    + r"|"
-    + _MAGNITUDE
-    + r")\s+(?P<comparative>[a-z]+er|more|less|fewer)\b"
+    r"(?<![\w.])" + _STATED + r"\s+(?P<comparative>[a-z]+er|more|less|fewer)\b"
     r"(?P<scope>(?:\s+(?!(?:than|and|but|while|whereas)\b)[^\s.;:(),]+){0,4}?)\s*(?:,\s*|\s+)and\s+(?=[^.;]*?\bthan\b)",
     re.IGNORECASE,
 )
@@ -70,18 +62,7 @@ _LISTED = re.compile(  # compiled now: a match is told from the others by `match
 _SCOPE_WORDS = r"\s+(?:in|on|for)\s+(?P<scope>[^\s.;:(),]+(?:\s+(?!and\b)[^\s.;:(),]+){0,2})"
 _OWN_SCOPE = DeferredPattern(_SCOPE_WORDS, re.IGNORECASE)
 _SCOPED_FACTOR = DeferredPattern(
-    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<claim>(?:"
-    + _BOUND
-    + r"|"
-    + _ESTIMATE
-    + r")?(?:"
-    + _FACTOR
-    + r"|"
-    + _PERCENT
-    + r"|"
-    + _MAGNITUDE
-    + r"))"
-    + _SCOPE_WORDS,
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<claim>" + _STATED + r")" + _SCOPE_WORDS,
     re.IGNORECASE,
 )
 # A claim's own words that name a line of times ("in runtime"): read as a comparison of speed.
