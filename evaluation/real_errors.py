@@ -49,7 +49,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "TAB009",
         "TAB013",  # a caption's claim that every result is significant against the table's p-values
     ),
-    "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
+    "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001", "ARI004"),  # ARI004: a factor between two plotted points (pgfplots)
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),
