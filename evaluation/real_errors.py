@@ -50,7 +50,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "TAB009",
         "TAB013",  # a caption's claim that every result is significant against the table's p-values
     ),
-    "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
+    "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001", "ARI004"),  # ARI004: a factor between two plotted points (pgfplots)
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     # NUM021: a rate stated under one name of a complementary pair and its table's complement ("failure" against "Success Rate")
     "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "NUM021", "CNT006"),

@@ -20,6 +20,7 @@ from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes
 from auditex.analyzers.rules.arithmetic.pooled import pooled_rows
 from auditex.analyzers.rules.tables.model import Grid
 from auditex.latex.model import Cell, Table
+from auditex.latex.tables import read_cell_number
 
 
 def _shares(text):
@@ -147,7 +148,24 @@ def test_a_later_factor_of_the_same_sentence_keeps_its_claimed_side():
     first, second = ratio_claims("The CNN holds 13 times less than the pairs, while it is more than 18 times that of the bit table.")
     assert "pairs" in first.compared and second.subject == first.subject and "bit table" in second.compared
     (orders,) = ratio_claims("It needs an order of magnitude fewer conflicts than MiniSat.")
-    assert orders.orders and orders.factor == 10 and not orders.holds(4.1, 4.3) and orders.holds(5.5, 6)
+    assert orders.orders and orders.factor == 10 and not orders.holds(5.5, 6) and orders.holds(7.5, 8)
+
+
+def test_an_order_of_magnitude_tolerates_what_authors_call_one_and_doubts_half_an_order():
+    from auditex.analyzers.rules.arithmetic.ratios import factor_between, ratio_claims
+    from auditex.latex.model import Cell
+
+    def factor_of(claimed: float, compared: float):
+        cells = [Cell(row=1, column=1, text=f"{v:g}", start=0, end=0, value=v, decimals=0) for v in (claimed, compared)]
+        return factor_between(*cells, "Seconds", True)
+
+    (plain,) = ratio_claims("It is an order of magnitude faster than B.")
+    (almost,) = ratio_claims("It is almost two orders of magnitude faster than B.")
+    assert plain.holds_for(factor_of(10, 75)) and not plain.holds_for(factor_of(73, 421))
+    assert plain.arguable(factor_of(73, 421)) and not plain.arguable(factor_of(23, 45))  # 5.8 generous, 2 wrong
+    assert almost.holds_for(factor_of(172, 9863)) and not almost.holds_for(factor_of(20, 600))
+    (bound,) = ratio_claims("It is more than an order of magnitude faster than B.")
+    assert not bound.holds_for(factor_of(10, 90)) and not bound.arguable(factor_of(10, 90))  # a bound is never generous
 
 
 def test_a_stated_factor_knows_which_side_its_words_make_the_larger():
@@ -179,6 +197,9 @@ def test_a_factor_after_by_compares_with_the_side_before_it():
     assert (outperforms.factor, outperforms.percent, outperforms.compared) == (55, 0, "QDT")
     (times,) = ratio_claims("LLGP improves on COGP by a factor of 4 in runtime.")
     assert (times.factor, times.percent, "LLGP" in times.subject) == (4, None, True)
+    runtime, nlpd = ratio_claims("LLGP improves upon COGP by an order of magnitude in runtime and almost two orders of magnitude in NLPD.")
+    assert (runtime.factor, runtime.speed, "nlpd" in runtime.words) == (10, True, False)
+    assert (nlpd.factor, nlpd.loose, nlpd.speed, "nlpd" in nlpd.words, "runtime" in nlpd.words) == (100, True, False, True, False)
     (points,) = ratio_claims("SemLang outperforms Lang by 11 points.")
     assert (points.factor, points.points) == (11, True)
     assert ratio_claims("SemLang outperforms Lang by 11 runs.") == ()
@@ -486,3 +507,52 @@ def test_a_base_or_a_bound_makes_shares_of_something_else():
     assert remaining_shares("Of the 200 users, 70% were men and the remaining 25% women.") == ()
     assert remaining_shares("Over 70% passed and the remaining 20% failed.") == ()
     assert remaining_shares("Accuracy rose from 85% to 90%, and the remaining 10% are errors.") == ()
+
+
+# A factor a sentence states against the table it cites (ratios.py): the lines each side names.
+
+
+def _read_table(rows: list[list[str]]) -> Table:
+    cells = [[Cell(r, c, text, 0, 0) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    for row in cells:
+        for cell in row:
+            read_cell_number(cell)
+    return Table(cells, 0, 0, "tabular", header_rows=1)
+
+
+def test_a_subject_naming_several_lines_claims_the_factor_of_each():
+    from auditex.analyzers.rules.arithmetic.ratios import factors, ratio_claims
+
+    table = _read_table(
+        [["Metric", "LLGP m=500", "LLGP m=1000", "COGP"], ["Seconds", "73", "90", "421"], ["NLPD", "1.72", "1.69", "98.63"]]
+    )
+    runtime, nlpd = ratio_claims("LLGP improves upon COGP by an order of magnitude in runtime and almost two orders of magnitude in NLPD.")
+    (compared,) = factors(table, runtime)
+    assert [round(factor.exact, 1) for factor in compared.factors] == [5.8, 4.7]  # each LLGP line, on the line of times
+    assert not any(runtime.holds_for(factor) for factor in compared.factors)
+    assert all(runtime.arguable(factor) for factor in compared.factors)
+    (compared,) = factors(table, nlpd)
+    assert [round(factor.exact) for factor in compared.factors] == [57, 58] and all(nlpd.holds_for(f) for f in compared.factors)
+
+
+def test_cells_in_scientific_notation_compare_by_their_value():
+    from auditex.analyzers.rules.arithmetic.ratios import factors, ratio_claims
+
+    table = _read_table([["Initialization", "Runtime (s)"], ["Zeros", r"4.5\cdot10^{-3}"], ["Meta OT", r"2.3\cdot10^{-3}"]])
+    (claim,) = ratio_claims("The Meta OT initialization is an order of magnitude faster than the zeros initialization.")
+    (compared,) = factors(table, claim)
+    assert [round(factor.exact, 2) for factor in compared.factors] == [1.96] and not claim.arguable(compared.factors[0])
+
+
+def test_a_factor_written_to_a_decimal_claims_its_precision_and_a_named_measure_needs_its_line():
+    from auditex.analyzers.rules.arithmetic.ratios import factors, ratio_claims
+
+    table = _read_table([["Configuration", "Energy (J)"], ["Homogeneous", "107.9"], ["FlexCrypt", "32.4"]])
+    (precise,) = ratio_claims("FlexCrypt results in a 3.1x total energy reduction compared to prior work.")
+    (about,) = ratio_claims("FlexCrypt uses about 3.1 times less energy than Homogeneous.")
+    (compared,) = factors(table, precise)
+    (energy,) = compared.factors
+    assert precise.decimals == 1 and not precise.holds_for(energy) and precise.arguable(energy)  # 3.33 is "3.3x"
+    assert about.holds_for(energy)
+    (parameters,) = ratio_claims("Homogeneous has around 3x more parameters than FlexCrypt.")
+    assert parameters.measure == "parameters" and list(factors(table, parameters)) == []

@@ -5,7 +5,7 @@ The sentence names the two things by the headers of a cited table's lines (rows,
 the methods stand side by side), or the table has only two lines; the factor is recomputed from
 their cells on every line across (each metric), with the rounding of the cells. A bound ("over 40
 times", "at least an order of magnitude") must hold, on each line the sentence names; an estimate
-("about 40 times", "40 times", "an order of magnitude") must be near. The words say which side is
+("about 40 times", "40 times", "an order of magnitude": 7.1 at least) must be near. The words say which side is
 the larger ("that of", "fewer"); where they do not ("faster", "a reduction"), the factor is taken
 either way round. A percentage is a change relative to either side, or a difference in points.
 """
@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
+from ....latex.numbers import TIMES_TEN_TO
 from ....latex.record import record
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, named_share, slack, spelled
@@ -30,6 +31,8 @@ _FACTOR = r"(?P<factor>\d+(?:\.\d+)?)\s*(?:times|x|×|\\times|-?fold)"
 # "14% lower", "12 percent higher", and a difference in points: "3.2 points higher", "outperforms B by 5 pp".
 _PERCENT = r"(?P<percent>\d+(?:\.\d+)?)\s*(?:%|percent\b|(?P<points>(?:percentage\s+)?points?\b|pp\b))"
 _MAGNITUDE = r"(?P<orders>an|one|two|three|four)\s+orders?\s+of\s+magnitude"
+# A factor, a percentage or orders of magnitude, bounded ("over") or estimated ("about") or neither.
+_STATED = r"(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")"
 # "faster than", "fewer conflicts than", "that of", "as large as"; or, after a few words naming
 # what changes, "compared to" ("a reduction … in the number of decisions compared to CBMC").
 _COMPARISON = (
@@ -38,7 +41,7 @@ _COMPARISON = (
     r"|(?P<noun>(?:\s+(?!(?:in|on|of|for|at|to|from)\b)[a-z-]+){1,2})\s+over\s)"  # "a 12% improvement over", never "5.85 fold in A over B"
 )
 _CLAIM = DeferredPattern(
-    r"(?<![\w.])(?:" + _BOUND + r"|" + _ESTIMATE + r")?(?:" + _FACTOR + r"|" + _PERCENT + r"|" + _MAGNITUDE + r")" + _COMPARISON,
+    r"(?<![\w.])" + _STATED + _COMPARISON,
     re.IGNORECASE,
 )
 # Or the compared side first, the factor after "by": "outperforms B by 55%", "improves on B by a factor of 4".
@@ -51,20 +54,21 @@ _BY_CLAIM = DeferredPattern(
 # A change listed before another that names the compared side for both: "14% lower success on A and
 # 11% lower on B than C". Its own words ("success on A") say where it holds; "than" follows in the sentence.
 _LISTED = re.compile(  # compiled now: a match is told from the others by `match.re is _LISTED`
-    r"(?<![\w.])(?:"
-    + _BOUND
-    + r"|"
-    + _ESTIMATE
-    + r")?(?:"
-    + _FACTOR
-    + r"|"
-    + _PERCENT
-    + r"|"
-    + _MAGNITUDE
-    + r")\s+(?P<comparative>[a-z]+er|more|less|fewer)\b"
+    r"(?<![\w.])" + _STATED + r"\s+(?P<comparative>[a-z]+er|more|less|fewer)\b"
     r"(?P<scope>(?:\s+(?!(?:than|and|but|while|whereas)\b)[^\s.;:(),]+){0,4}?)\s*(?:,\s*|\s+)and\s+(?=[^.;]*?\bthan\b)",
     re.IGNORECASE,
 )
+# Where a factor after "by" holds ("… by 10x in runtime"), and a further factor with its own ("and 2x in memory").
+_SCOPE_WORDS = r"\s+(?:in|on|for)\s+(?P<scope>[^\s.;:(),]+(?:\s+(?!and\b)[^\s.;:(),]+){0,2})"
+_OWN_SCOPE = DeferredPattern(_SCOPE_WORDS, re.IGNORECASE)
+_SCOPED_FACTOR = DeferredPattern(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:by\s+)?(?P<claim>" + _STATED + r")" + _SCOPE_WORDS,
+    re.IGNORECASE,
+)
+# A claim's own words that name a line of times ("in runtime"): read as a comparison of speed.
+_TIME_WORDS = DeferredPattern(r"\b(?:run-?\s?times?|time|latency|speed|throughput)\b", re.IGNORECASE)
+# The words closing a comparison ("than", "that of"): what the comparison measures stands before them.
+_COMPARED_WORD = DeferredPattern(r"\b(?:than|that\s+of|as\s+\w+\s+as)\s*$", re.IGNORECASE)
 # What every claim above contains: a number before its "times" (or "x", "fold", "%"), or "magnitude".
 _FACTOR_HINT = DeferredPattern(r"\d\s*(?:times|x|×|\\times|-?fold|%)|magnitude", re.IGNORECASE)
 # A comparison of speed names a line of times or rates; other lines measure something else.
@@ -88,6 +92,8 @@ _LEADING_PREPOSITION = DeferredPattern(r"\s*(?:in|on|for|with|of|by)\b", re.IGNO
 # Cells on a log scale ("L2FC", "log odds", "dB") do not divide into a factor.
 _LOG_SCALE = DeferredPattern(r"\blog(?![a-z])|\bl2fc\b|\blfc\b|\bdb\b", re.IGNORECASE)
 _SPREAD = DeferredPattern(r"\(|±|\\pm\b")
+# A cell's power of ten after its mantissa ("4.5\cdot10^{-3}", "3e5").
+_TIMES_TEN = DeferredPattern(TIMES_TEN_TO)
 # The compared side named as the best of the rest ("outperforms the previous best by 2%"), and its stand-in line.
 _RUNNER_UP_WORDS = DeferredPattern(
     r"\b(?:previous|prior|next|second)[\s-]+best\b|\b(?:best|strongest)\s+(?:baselines?|competitors?|prior|previous|existing|other)\b"
@@ -106,6 +112,11 @@ _SIDES = DeferredPattern(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 # Words of a claim that name no table: its comparison and its prepositions.
 _SCOPE_STOP = frozenset({"on", "in", "for", "of", "at", "than", "and", "to", "with", "by", "percent", "points", "times", "fold"})
 _UNIT = DeferredPattern(r"[\d.,\s{}~$\\]+|(?:SI|num)\b")
+# How far below 10^N, in orders, a factor still bears out "N orders of magnitude" (as read in the corpus: 12.5,
+# 57 for "almost two", 746 for "three"), "almost" or "about" N; and how far it is arguable rather than wrong.
+_ORDERS_NEAR = 0.15  # "an order of magnitude": 7.1 at least
+_ORDERS_LOOSE = 0.3  # "almost an order of magnitude": 5 at least
+_ORDERS_ARGUABLE = 0.5  # below 3.2, "an order of magnitude" is wrong by any reading
 
 
 @record(slots=True)
@@ -128,13 +139,31 @@ class RatioClaim:
     than: bool = True  # read as "… than B" (or "that of B"), the form of longest standing
     points: bool = False  # "3.2 points higher": the difference of the cells, never their ratio
     scope: str = ""  # the claim's own words, which may name where it holds ("14% lower success on LangR")
+    decimals: int = 0  # of a factor written to a decimal ("3.1x"): it claims that precision
+    measure: str = ""  # what the factor compares, where the words name it ("3x more parameters than"): a table must measure it
 
     def holds(self, low: float, high: float) -> bool:
         """Whether a factor somewhere between `low` and `high` (what the cells' rounding allows) bears the claim out."""
         if self.bound:
             return high >= self.factor
         if self.orders:
-            return high >= self.factor / 2
+            return high >= self.factor / 10 ** (_ORDERS_LOOSE if self.loose else _ORDERS_NEAR)
+        if self.decimals and not self.loose:  # "3.1x": as precise as it is written, like a factor beside its pair (ARI002)
+            spread = slack(self.decimals)
+            return high >= self.factor - spread and low <= self.factor + spread
+        return self._near_estimate(low, high)
+
+    def arguable(self, factor: Factor) -> bool:
+        """Whether cells that fail the claim still bear out a looser reading of it, the larger side where the
+        words say: within half an order of "an order of magnitude" (5.8 is generous, not wrong by any reading),
+        or, for a factor written to a decimal ("3.1x" for 3.33), near it as an estimate."""
+        if self.bound or self.percent is not None or (self.larger and factor.oriented and factor.claimed_larger != (self.larger > 0)):
+            return False
+        if self.orders:
+            return factor.high >= self.factor / 10**_ORDERS_ARGUABLE
+        return bool(self.decimals) and self._near_estimate(factor.low, factor.high)
+
+    def _near_estimate(self, low: float, high: float) -> bool:
         return high >= self.factor * 0.8 and low <= self.factor * 1.25
 
     def holds_for(self, factor: Factor) -> bool:
@@ -204,6 +233,8 @@ def ratio_claims(sentence: str) -> tuple[RatioClaim, ...]:
         claims = [_claim(sentence, member, subject, compared, _own_words(sentence, member, members)) for member in members]
         if match.groupdict().get("verb"):
             claims, stop = _respectively(claims[-1], sentence, stop)
+            if len(claims) == 1:
+                claims, stop = _in_own_scopes(claims[0], sentence, stop)
         found.extend(claims)
         listed.clear()
         after = stop
@@ -227,6 +258,41 @@ def _respectively(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[Rat
         for side, value, places, (start, end) in zip(sides, values, decimals, spans)
     ]
     return paired, stop + taken[-1].end()
+
+
+def _in_own_scopes(claim: RatioClaim, sentence: str, stop: int) -> tuple[list[RatioClaim], int]:
+    """ "improves upon B by an order of magnitude in runtime and almost two orders of magnitude in NLPD": one
+    claim a factor, each on the lines its own words name ("in runtime": a speed, read on lines of times)."""
+    own = _OWN_SCOPE.match(sentence, stop)
+    if own is None:
+        return [claim], stop
+    scoped, at = [(claim, own.group("scope"))], own.end()
+    while (more := _SCOPED_FACTOR.match(sentence, at)) is not None:
+        groups = more.groupdict()
+        percent = groups["percent"]
+        further = replace(
+            claim,
+            factor=_magnitude(groups["orders"]) if groups["orders"] else float(percent or groups["factor"]),
+            bound=bool(groups["bound"]),
+            orders=bool(groups["orders"]),
+            loose=bool(groups["estimate"]),
+            percent=len(percent.partition(".")[2]) if percent else None,
+            points=bool(groups["points"]),
+            decimals=_factor_decimals(groups["factor"]),
+            start=more.start("claim"),
+            end=more.end("claim"),
+        )
+        scoped.append((further, more.group("scope")))
+        at = more.end()
+    if len(scoped) == 1:
+        return [claim], stop
+    scopes = [name_words(scope) for _, scope in scoped]
+    named_elsewhere = set().union(*scopes)
+    claims = [
+        replace(each, words=frozenset((claim.words - named_elsewhere) | words), speed=each.speed or bool(_TIME_WORDS.search(scope)))
+        for (each, scope), words in zip(scoped, scopes)
+    ]
+    return claims, at
 
 
 def _own_words(sentence: str, member: re.Match[str], members: list[re.Match[str]]) -> frozenset[str]:
@@ -258,7 +324,22 @@ def _claim(sentence: str, match: re.Match[str], subject: str, compared: str, wor
         not (groups.get("verb") or groups.get("gap") is not None or groups.get("noun")),
         bool(groups["points"]),
         match.string[match.end("comparative") : match.end()] if groups["comparative"] else match.group(0),
+        decimals=_factor_decimals(groups.get("factor") or groups.get("bare")),
+        measure=_measure(match),
     )
+
+
+def _factor_decimals(factor: str | None) -> int:
+    """The decimals a factor is written with ("3.1x": 1); none for a percentage or an order of magnitude."""
+    return len(factor.partition(".")[2]) if factor else 0
+
+
+def _measure(match: re.Match[str]) -> str:
+    """What a factor before "than" compares, named between its comparative and "than" ("3x more parameters than")."""
+    groups = match.groupdict()
+    if not groups["comparative"] or groups.get("verb") or match.re is _LISTED:
+        return ""
+    return _COMPARED_WORD.sub("", match.string[match.end("comparative") : match.end()]).strip()
 
 
 def _stated(match: re.Match[str]) -> float | None:
@@ -266,7 +347,7 @@ def _stated(match: re.Match[str]) -> float | None:
     less, or a percentage that is no change ("5% of the data compared to", "20% as large as")."""
     groups = match.groupdict()
     if groups["orders"]:
-        return 10.0 ** _WORD_FACTORS.get(groups["orders"].lower(), 1)
+        return _magnitude(groups["orders"])
     if groups["percent"]:
         change = groups.get("verb") or groups["comparative"] or _CHANGE.match(groups.get("gap") or groups.get("noun") or "")
         return float(groups["percent"]) if change and not groups.get("of") else None
@@ -274,6 +355,11 @@ def _stated(match: re.Match[str]) -> float | None:
         return None  # "outperforms B by 3 points": no factor
     factor = float(groups["factor"] or groups["bare"])
     return factor if factor > 1 else None
+
+
+def _magnitude(orders: str) -> float:
+    """The factor of "an order" (10) or "two orders" (100) of magnitude."""
+    return 10.0 ** _WORD_FACTORS.get(orders.lower(), 1)
 
 
 def _larger(match: re.Match[str]) -> int:
@@ -337,6 +423,8 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
     ("fewer conflicts"), else every line. Where no header names the two things and the table has
     two lines, they are its two lines, when the sentence names lines across."""
     width = max((cell.column + 1 for row in table.rows for cell in row), default=0)
+    if not _measures(table, claim.measure, width):
+        return
     body = range(table.header_rows, len(table.rows))
     rows = [(table.row_header(row), {cell.column: cell for cell in table.rows[row]}) for row in body]
     columns = [
@@ -355,28 +443,60 @@ def factors(table: Table, claim: RatioClaim) -> Iterator[Compared]:
             sides = _sides(lines, claim) if by_name else _two_lines(lines, claim) if named else None
             if sides is None:
                 continue
-            subject, compared, oriented = sides
-            if any(_LOG_SCALE.search(lines[line][0]) for line in (subject, *compared) if line != RUNNER_UP):
+            subjects, compared, oriented = sides
+            if any(_LOG_SCALE.search(lines[line][0]) for line in (*subjects, *compared) if line != RUNNER_UP):
                 return
             for other in compared:
-                found = (
-                    factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented)
-                    for header, at in named or across
-                )
-                kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
-                if not named and len(kept) > 1:
-                    kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
+                kept = [
+                    factor
+                    for subject in subjects
+                    for factor in _line_factors(lines, (subject, other), named or across, claim, oriented, not named)
+                ]
                 yield Compared(kept, claim.bound and len(named) > 1, by_name, other == RUNNER_UP)
             return
 
 
-def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
-    """The claimed line and the compared ones, each named by its header."""
-    subject, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
+def _line_factors(
+    lines: list[tuple[str, dict[int, Cell]]],
+    sides: tuple[int, int],
+    across: list[tuple[str, int]],
+    claim: RatioClaim,
+    oriented: bool,
+    averaged: bool,
+) -> list[Factor]:
+    """The factors between one claimed line and one compared line on each line across (of times, for a speed),
+    and, `averaged` (the sentence names no line across), their mean over the lines."""
+    subject, other = sides
+    found = (factor_between(lines[subject][1].get(at), _cell(lines, subject, other, at), header, oriented) for header, at in across)
+    kept = [factor for factor in found if factor is not None and (not claim.speed or _TIME_HEADER.search(factor.line))]
+    if averaged and len(kept) > 1:
+        kept.extend(_over_lines(kept))  # "11% lower on BabyAI" of a table of its tasks: averaged
+    return kept
+
+
+def _measures(table: Table, measure: str, width: int) -> bool:
+    """Whether the table measures what the sentence compares, where it names it ("more parameters"): a header
+    or its caption names it. A table of times says nothing of "3x more parameters than"."""
+    words = name_words(measure)
+    if not words:
+        return True
+    headers = [table.column_header(column) for column in range(width)]
+    headers += [table.row_header(row) for row in range(len(table.rows))]
+    return any(words & name_words(text) for text in (*headers, table.caption or "", table.label or ""))
+
+
+def _sides(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
+    """The claimed lines and the compared ones, each named by its header. A subject that names several lines
+    alike ("LLGP" of "LLGP m=500" and "LLGP m=1000") claims the factor of each against the one line compared,
+    and any of them bears it out; against several ("our approach" and "comment patterns", once per task)
+    which pairs with which is not said."""
+    subjects, compared = _named(lines, claim.subject) or _ours(lines, claim.subject), _named(lines, claim.compared)
     compared = compared or ([RUNNER_UP] if _RUNNER_UP_WORDS.search(claim.compared) else [])
-    if len(subject) != 1 or not compared or subject[0] in compared or set(_named(lines, claim.between)) & {*subject, *compared}:
+    if not subjects or not compared or set(subjects) & set(compared) or set(_named(lines, claim.between)) & {*subjects, *compared}:
         return None
-    return subject[0], compared, True
+    if len(subjects) > 1 and (len(compared) > 1 or RUNNER_UP in compared):
+        return None
+    return subjects, compared, True
 
 
 def _ours(lines: list[tuple[str, dict[int, Cell]]], subject: str) -> list[int]:
@@ -399,7 +519,7 @@ def _cell(lines: list[tuple[str, dict[int, Cell]]], subject: int, other: int, at
     return min(rest, key=lambda cell: abs((cell.value or 0.0) - (claimed.value or 0.0)))
 
 
-def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[int, list[int], bool] | None:
+def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> tuple[list[int], list[int], bool] | None:
     """The two lines of a two-line table, the claimed one first where a header names one side ("than MiniSat")."""
     if len(lines) != 2:
         return None
@@ -407,8 +527,8 @@ def _two_lines(lines: list[tuple[str, dict[int, Cell]]], claim: RatioClaim) -> t
     if len(subject) > 1 or len(compared) > 1 or (subject and subject == compared):
         return None
     if compared:
-        return 1 - compared[0], compared, True
-    return (subject[0], [1 - subject[0]], True) if subject else (0, [1], False)
+        return [1 - compared[0]], compared, True
+    return ([subject[0]], [1 - subject[0]], True) if subject else ([0], [1], False)
 
 
 def factor_between(a: Cell | None, b: Cell | None, line: str, oriented: bool) -> Factor | None:
@@ -445,7 +565,11 @@ def _as_written(cell: Cell) -> bool:
     """Whether the cell's digits are its value's: "2\\,076" read as 2, or "3e5" as 3, compare nothing.
     A spread after the value ("73 (12)", "51 ± 1") is not part of it, nor a leading zero (".045" is 0.045)."""
     value = _SPREAD.split(cell.text, maxsplit=1)[0]
-    return re.sub(r"\D", "", value).lstrip("0") == re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals)).lstrip("0")
+    read = re.sub(r"\D", "", spelled(cell.value or 0.0, cell.decimals))
+    mantissa = _TIMES_TEN.split(value, maxsplit=1)[0]
+    if mantissa != value:  # "4.5\cdot10^{-3}": the mantissa's digits are the value's, less the zeros its power adds
+        return re.sub(r"\D", "", mantissa).strip("0") == read.strip("0")
+    return re.sub(r"\D", "", value).lstrip("0") == read.lstrip("0")
 
 
 def named_table(claim: RatioClaim, tables: Mapping[str, Table]) -> str | None:
