@@ -15,6 +15,7 @@ from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
 from .summary_row import summary_row_contradicted
+from .symbol_cell import prose_misquotes_symbol_cell
 from .swapped_values import prose_swaps_table_values
 from .table_range import range_not_in_table
 from .truncated_quotes import prose_cuts_table_values
@@ -31,6 +32,7 @@ __all__ = [
     "prose_contradicts_table",
     "prose_cuts_table_values",
     "prose_misquotes_named_cell",
+    "prose_misquotes_symbol_cell",
     "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",
