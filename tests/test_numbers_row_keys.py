@@ -1,7 +1,7 @@
 """How a sentence names a row keyed by punctuation ("(2,2,Y)", "k=5"), which has no word to name it by
 (analyzers/rules/numbers/row_keys.py)."""
 
-from auditex.analyzers.rules.numbers.row_keys import header_key, row_keys
+from auditex.analyzers.rules.numbers.row_keys import header_key, header_symbol, letter_keyed, row_keys, stated_symbol
 
 
 def test_a_sentence_writes_a_key_whole_spaces_aside():
@@ -22,3 +22,22 @@ def test_a_header_is_a_key_only_when_it_is_one_key_whole():
     assert header_key("d=3, t=100") == {"d=3,t=100"}
     assert header_key("(2,2,Y) run") == frozenset()
     assert header_key("Width") == frozenset()
+
+
+def test_a_header_is_a_symbol_with_its_unit_aside():
+    assert header_symbol("μ (meV)") == ("μ", "meV")
+    assert header_symbol("$g$") == ("g", "")
+    assert header_symbol("T_{c} [K]") == ("T_c", "K")
+    assert header_symbol("SD") == ("SD", "")
+    assert header_symbol("Age") == header_symbol("Device A") == ("", "")
+
+
+def test_a_sentence_gives_a_symbol_the_number_after_its_equals_sign():
+    assert stated_symbol("the fit of device A uses g = 90, μ = ") == "μ"
+    assert stated_symbol("the most common (M = 4.50, SD = ") == "SD"
+    assert stated_symbol("with an age of ") == stated_symbol("with age = ") == ""
+
+
+def test_a_header_keyed_by_a_letter_is_one_of_a_series():
+    assert letter_keyed("Device A") and letter_keyed("Site II")
+    assert not letter_keyed("Hopelessness") and not letter_keyed("A")

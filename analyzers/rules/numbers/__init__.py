@@ -15,8 +15,8 @@ from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
 from .summary_row import summary_row_contradicted
-from .symbol_cell import prose_misquotes_symbol_cell
 from .swapped_values import prose_swaps_table_values
+from .symbol_cell import prose_misquotes_symbol_cell
 from .table_range import range_not_in_table
 from .truncated_quotes import prose_cuts_table_values
 
