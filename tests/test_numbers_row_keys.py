@@ -28,7 +28,8 @@ def test_a_header_is_a_symbol_with_its_unit_aside():
     assert header_symbol("μ (meV)") == ("μ", "meV")
     assert header_symbol("$g$") == ("g", "")
     assert header_symbol("T_{c} [K]") == ("T_c", "K")
-    assert header_symbol("SD") == ("SD", "")
+    assert header_symbol("SD") == header_symbol("Std. dev.") == ("SD", "")
+    assert header_symbol("Mean") == ("M", "")
     assert header_symbol("Age") == header_symbol("Device A") == ("", "")
 
 

@@ -26,6 +26,18 @@ def header_key(header: str) -> frozenset[str]:
 # subscript, or an abbreviation of up to three capitals ("SD", "OR"). A word ("Age", "age") is no symbol.
 _SYMBOL = DeferredPattern(r"\$?\s*([A-Za-zΑ-Ωα-ωϵϑϕ](?:_\{?\w{1,6}\}?)?|[A-Z]{2,3})\s*\$?")
 _UNIT = DeferredPattern(r"\s*[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]\s*$")
+# The headers that spell out a statistic's symbol, as APA prose writes it: "M = 4.50, SD = 4.19" of the columns
+# "Mean" and "SD".
+_SPELLED_SYMBOLS = {
+    "mean": "M",
+    "sd": "SD",
+    "std": "SD",
+    "std. dev.": "SD",
+    "standard deviation": "SD",
+    "se": "SE",
+    "standard error": "SE",
+    "odds ratio": "OR",
+}
 # A prose symbol given a value: "μ = 1.4", "(M = 4.50", "g=90"; the symbol's own characters are not part of a word.
 _STATED = DeferredPattern(r"(?<![\w\\^_,.])([A-Za-zΑ-Ωα-ωϵϑϕ](?:_\{?\w{1,6}\}?)?|[A-Z]{2,3})\s*=\s*$")
 # A header keyed by one letter or a Roman numeral after its words ("Device A", "Sample B", "Site II"): `name_words`
@@ -34,11 +46,14 @@ _LETTER_KEYED = DeferredPattern(r"[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)*\s
 
 
 def header_symbol(header: str) -> tuple[str, str]:
-    """The symbol a header is and the unit it gives in brackets ("μ (meV)" as ("μ", "meV")), or ("", "") for a
-    header of words."""
+    """The symbol a header is and the unit it gives in brackets ("μ (meV)" as ("μ", "meV"); "Mean" as "M"), or
+    ("", "") for a header of words."""
     unit = _UNIT.search(header)
-    bare = header[: unit.start()] if unit else header
-    symbol = _SYMBOL.fullmatch(bare.strip())
+    bare = (header[: unit.start()] if unit else header).strip()
+    spelled = _SPELLED_SYMBOLS.get(" ".join(bare.lower().split()))
+    if spelled:
+        return spelled, unit.group(1) if unit else ""
+    symbol = _SYMBOL.fullmatch(bare)
     if symbol is None:
         return "", ""
     return symbol.group(1).replace("{", "").replace("}", ""), unit.group(1) if unit else ""

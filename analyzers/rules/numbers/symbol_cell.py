@@ -9,14 +9,18 @@ SD = 4.19)") restates that cell, whether or not it cites the table. `name_words`
 no word, and "Device A" shares its only word with every header of its series, so NUM014 binds none of these.
 
 The number is tied to a cell when the words just before it set a symbol to it ("μ = "), a row or column header of
-some table is that symbol (its unit in brackets aside: "μ (meV)", "T_c [K]"), and the sentence, before the
+some table is that symbol (its unit in brackets aside: "μ (meV)", "T_c [K]"; or spelled out as APA prose abbreviates
+it: "Mean" for M, "Std. dev." for SD), and the sentence, before the
 number, names the cell's other header: whole, for a header keyed by a letter ("device A" for "Device A"), or
 every word of it, in any form `row_names` reads. Of the cells so named, those whose other header the sentence
 names last before the number are the candidates ("role model status (M = 0.57, SD = 0.84), justification for
 violence (M = 0.30, SD = 0.71)" ties 0.71 to the justification row), and exactly one cell of the whole paper
 must remain: a symbol and header that two tables share tie nothing. A symbol named alone ties nothing: a paper
 reuses a symbol for many settings ("μ = 10 meV" of a simulation against the fitted μ of a device). When the
-header gives a unit and the sentence writes another right after the number, the two are other quantities.
+header gives a unit and the sentence writes another right after the number, the two are other quantities. A
+sentence that ties two of its values to one cell speaks of groups the table does not split ("hopelessness was
+most prevalent in extremist (M = 5.17) and nationalist manifestos (M = 3.45)" against the overall mean): none of
+them is read.
 
 The value is misquoted when it lies within a quarter of the cell's value, is written as finely as the cell (or one
 place coarser), is neither the cell rounded nor cut, nor any other value of the cell's table. Confidence 0.6:
@@ -27,6 +31,7 @@ named, no table cited, another value" when it cites none.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
@@ -40,7 +45,7 @@ from ...quantities import agrees, name_words, named_at, spelled
 from ...registry import Pairwise, Scope, rule
 from ...row_names import names_header
 from ...violation import violation_type
-from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, table_cells
+from .figures import CellMisquoted, TableCells, fed_by, held, misquote_finding, quoted, section_figures, sentences, table_cells
 from .misquote import as_written, near
 from .model import Figures, Quote, TableCell
 from .row_keys import header_symbol, letter_keyed, stated_symbol
@@ -122,12 +127,8 @@ def _symbol_cell(quote: Quote, cells: TableCells) -> tuple[str, TableCell] | Non
     return (symbol, last[0]) if len(last) == 1 else None
 
 
-def _misquote(quote: Quote, cells: TableCells) -> tuple[str, TableCell, str] | None:
-    """The symbol, the cell it names, and the cell's value as the sentence writes it, when the number misquotes it."""
-    found = _symbol_cell(quote, cells)
-    if found is None:
-        return None
-    symbol, cell = found
+def _misquote(quote: Quote, cell: TableCell, cells: TableCells) -> str | None:
+    """The cell's value as the sentence writes it, when the number misquotes it."""
     told, places = as_written(quote.value, quote.percent, cell.value, cell.decimals)
     if quote.decimals < places - 1 or not near(quote.value, told):
         return None
@@ -135,20 +136,23 @@ def _misquote(quote: Quote, cells: TableCells) -> tuple[str, TableCell, str] | N
         return None  # the cell rounded by the sentence, or by the table
     if any(other.label == cell.label for _, other in cells.by_spelling.agreeing(quote.agreeing)):
         return None  # the sentence gives another value of the same table
-    return symbol, cell, spelled(told, places)
+    return spelled(told, places)
 
 
 def _misquotes(ctx: RuleContext, cells: TableCells, place: int, section: Section, part: list[Figures]) -> Iterator[Finding]:
-    """The section's values given to a symbol that misquote the cell the symbol and the sentence name."""
+    """The section's values given to a symbol that misquote the cell the symbol and the sentence name. A sentence
+    that ties two values to one cell speaks of groups the table does not split ("most prevalent in extremist
+    (M = 5.17), nationalist (M = 3.45) and religious manifestos (M = 2.30)" against the overall mean): none is read."""
     if not cells.by_table:
         return
-    for quote in part[0].quotes:
-        ctx.spend(1)
-        if quote.role not in _GIVEN:
-            continue
-        found = _misquote(quote, cells)
-        if found is not None:
-            yield _finding(ctx, quote, *found)
+    for sentence in sentences(part[0].quotes):
+        ctx.spend(len(sentence))
+        tied = [(quote, found) for quote in sentence if quote.role in _GIVEN and (found := _symbol_cell(quote, cells)) is not None]
+        per_cell = Counter(cell.place for _, (_, cell) in tied)
+        for quote, (symbol, cell) in tied:
+            told = _misquote(quote, cell, cells) if per_cell[cell.place] == 1 else None
+            if told is not None:
+                yield _finding(ctx, quote, symbol, cell, told)
 
 
 def _finding(ctx: RuleContext, quote: Quote, symbol: str, cell: TableCell, told: str) -> Finding:
