@@ -31,6 +31,7 @@ named, no table cited, another value" when it cites none.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
@@ -101,8 +102,9 @@ def _keyed(cells: TableCells, symbol: str) -> Iterator[_Keyed]:
 def _named_end(header: str, before: str) -> int:
     """Where the text before the number last names the header (-1: it does not): a letter-keyed header ("Device A")
     written whole, any other by every word of it."""
-    if letter_keyed(header):
-        return before.lower().rfind(" ".join(header.split()).lower())
+    if letter_keyed(header):  # "device A", not "device Alpha"
+        written = list(re.finditer(rf"(?<!\w){re.escape(' '.join(header.split()))}(?!\w)", before, re.IGNORECASE))
+        return written[-1].end() if written else -1
     words = name_words(header)
     if not words or not names_header(frozenset(name_words(before)), words):
         return -1
