@@ -43,7 +43,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "NUM015",
         "NUM017",  # a range of a variable against its row of summary statistics (Min, Max, SD)
         "NUM019",  # a mean of a line of a cited table or figure, beside another mean of the sentence that is its line's
-        "NUM020",  # a value the prose gives a symbol against the cell the symbol and the sentence's other header name
+        "NUM022",  # a value the prose gives a symbol against the cell the symbol and the sentence's other header name
         "TAB003",
         "TAB007",
         "TAB008",
@@ -52,7 +52,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     ),
     "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
-    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "NUM020", "CNT006"),
+    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "NUM022", "CNT006"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),
     "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),

@@ -1,4 +1,4 @@
-"""NUM020: a value the prose gives a symbol ("μ = 1.4 meV") that is not the cell of the table row (or column) that
+"""NUM022: a value the prose gives a symbol ("μ = 1.4 meV") that is not the cell of the table row (or column) that
 symbol heads, in the row or column the sentence names beside it.
 
 ## How it decides
@@ -171,7 +171,7 @@ def _finding(ctx: RuleContext, quote: Quote, symbol: str, cell: TableCell, told:
 
 
 @rule(
-    "NUM020",
+    "NUM022",
     "prose-misquotes-symbol-cell",
     Category.EVIDENCE_MANIPULATION,
     Severity.WARNING,
