@@ -58,6 +58,7 @@ def _cell(value: float, *column_words: str) -> TableCell:
         ours=False,
         with_spread=False,
         describe="Table tab:fit",
+        headers=("R2 marg", ""),
         place=CellPlace("main.tex", 0, 0, 0, 1),
         rounded=frozenset(),
         exact=frozenset(),

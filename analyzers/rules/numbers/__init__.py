@@ -18,6 +18,7 @@ from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
 from .summary_row import summary_row_contradicted
 from .swapped_values import prose_swaps_table_values
+from .symbol_cell import prose_misquotes_symbol_cell
 from .table_range import range_not_in_table
 from .truncated_quotes import prose_cuts_table_values
 
@@ -35,6 +36,7 @@ __all__ = [
     "prose_contradicts_table",
     "prose_cuts_table_values",
     "prose_misquotes_named_cell",
+    "prose_misquotes_symbol_cell",
     "prose_swaps_table_values",
     "range_not_in_table",
     "range_restated",

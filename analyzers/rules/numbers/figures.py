@@ -90,6 +90,7 @@ def _fed(cells: tuple[TableCell, ...], retired: tuple[Retired, ...]) -> str | No
             c.ours,
             c.with_spread,
             c.describe,
+            c.headers,
             *c.place,
         )
         for c in cells

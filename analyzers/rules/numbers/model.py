@@ -114,6 +114,7 @@ class TableCell:
     ours: bool  # its row header names the authors' own method ("Ours", "BTS (ours)")
     with_spread: bool  # it is written with its spread ("19.7 ± 6.1"): a mean of runs
     describe: str  # "Table tab:main (row Ours, column AlpacaEval)"
+    headers: tuple[str, str]  # its row's and its column's header as the table prints them: ("μ (meV)", "Device A")
     place: CellPlace  # where it sits; its `related` is built only for a cell a finding names
     rounded: frozenset[str]  # rounded_spellings of its value
     exact: frozenset[str]  # exact_spellings

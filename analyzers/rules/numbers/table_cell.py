@@ -20,7 +20,8 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
-    read_row, read_column = _printed_header(ctx, row.strip() or _own_label(at.table, cell.row)), _printed_header(ctx, column)
+    own_row = row.strip() or _own_label(at.table, cell.row)
+    read_row, read_column = _printed_header(ctx, own_row), _printed_header(ctx, column)
     return TableCell(
         value=value,
         decimals=cell.decimals,
@@ -36,6 +37,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         ours=read_row.ours,
         with_spread=cell.spread is not None,
         describe=described(at.label, row, column),
+        headers=(own_row, column),
         place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         rounded=rounded_spellings(value, cell.decimals),
         exact=exact_spellings(value, cell.decimals),
