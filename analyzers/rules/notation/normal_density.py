@@ -67,6 +67,8 @@ def normal_density_sign(ctx: RuleContext, section: Section) -> Iterator[Finding]
         if placed.block.kind not in _READ:
             continue
         latex = ctx.source(placed.file).text[placed.block.start : placed.block.end]
+        if "frac" not in latex or ("sigma" not in latex and "tau" not in latex and "s^" not in latex):
+            continue  # no fraction, or no scale: no normal density to read
         for offset, formula in formulas(latex, placed.block.kind is BlockKind.MATH):
             for density in signless_densities(formula):
                 start = placed.block.start + offset + density.start

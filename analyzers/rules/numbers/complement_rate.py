@@ -94,15 +94,15 @@ class _StatedRates:
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_StatedRates]:
     text = placed.block.plain.text
     for start, sentence, labels in citing_sentences(placed):
-        names = measures_in(sentence)
+        rates = [mention for mention in mentions(text) if mention.sentence_start == start and _is_rate(mention, text)]
+        names = measures_in(sentence) if rates else ()  # the names last: a sentence of rates is rare, a scan is not cheap
         if not names:
             continue
         by_measure: dict[int, list[NumberMention]] = {}
-        for mention in mentions(text):
-            if mention.sentence_start == start and _is_rate(mention, text):
-                owner = _owner(names, mention.plain_start - start, mention.plain_end - start, sentence)
-                if owner is not None:
-                    by_measure.setdefault(owner, []).append(mention)
+        for mention in rates:
+            owner = _owner(names, mention.plain_start - start, mention.plain_end - start, sentence)
+            if owner is not None:
+                by_measure.setdefault(owner, []).append(mention)
         for owner, numbers in by_measure.items():
             measure = names[owner][2]
             if measure is None:
@@ -271,5 +271,5 @@ def complement_misstated(ctx: RuleContext, section: Section) -> Iterator[Labelle
     """
     yield from labelled_tables(ctx, section)
     for placed in section.blocks:
-        if speaks_of_tables(placed) and measures_in(placed.block.plain.text):
-            yield from _claims(ctx, placed)
+        if speaks_of_tables(placed):
+            yield from _claims(ctx, placed)  # the sentences that cite a table first: few of them, and read by all
