@@ -1,0 +1,205 @@
+"""STAT018: a test whose degrees of freedom give the sample a study recruited, where the study says it excluded some of it.
+
+## How it decides
+A study is the section a "Study 2" or "Experiment 1" heading opens, with its subsections; a paper
+without such headings is one study. The study's prose states the units it recruits ("we recruit
+472 participants", "301 students took part") and the units it removes from them ("we remove 115
+participants who failed to follow instructions", "12 respondents were excluded"); an exclusion
+belongs to the recruitment stated last before it, and leaves that recruitment's analysed sample,
+the recruited count less the excluded one.
+
+Each APA test of the study gives the numbers of units its degrees of freedom allow: t(df) df + 1
+(one sample, paired) or df + 2 (two groups), r(df) df + 2, F(k, d) d + k + 1 (one-way, or a
+regression with k predictors) or d / k + 1 (one factor repeated), a chi-square the N in its
+parentheses. Welch's fractional degrees of freedom give none.
+
+A test is reported when one of its numbers is a recruited count exactly and none is that
+recruitment's analysed sample: the test ran on every unit recruited, the ones the study says it
+removed included. A test on fewer units than the study analysed (a subgroup, a condition, missing
+answers) or on more (trials, repeated ratings) matches no count and is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ....latex.manuscript import Section
+from ....latex.model import BlockKind
+from ....latex.record import record
+from ...apa_results import read_results
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
+from ...registry import Scope, rule
+from ...violation import Violation, violation_type
+from .samples import STUDY_HEADING, read_sample_counts, sizes_of_test
+
+
+@violation_type
+class TestSampleMismatch(Violation):
+    statistic: str
+    tested: int  # the units the test's degrees of freedom give
+    recruited: int
+    excluded: int  # 0: the study states no exclusion
+
+    @property
+    def message(self) -> str:
+        if self.excluded:
+            return (
+                f"{self.statistic} gives a sample of {self.tested}, the number recruited, but the study removes "
+                f"{self.excluded} of them, leaving {self.recruited - self.excluded}"
+            )
+        return f"{self.statistic} gives a sample of at least {self.tested}, but the study recruits {self.recruited}"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.statistic} {self.recruited} {self.excluded}"
+
+
+@record(slots=True, eq=False)
+class _Stated:
+    """A count of the study's units a sentence states: recruited, or excluded from the last recruitment."""
+
+    count: int
+    excluded: bool
+    quote: str
+    file: str
+    range: Range
+
+
+@record(slots=True, eq=False)
+class _Test:
+    """An APA test with the numbers of units its degrees of freedom allow."""
+
+    statistic: str
+    sizes: frozenset[int]
+    anchor: Finding
+
+
+_BEFORE_EXCLUSIONS = "moderate: a test's degrees of freedom give the sample before its stated exclusions"
+_BEYOND_SAMPLE = "moderate: a test's degrees of freedom need a few more units than the study has"
+_REASON = "a test's degrees of freedom count the units it analysed, and the study states how many it has"
+# A test this many units beyond the study's sample, at most, is a slip of its df; far beyond, it counts trials or ratings.
+_SLIP = 0.05
+_SLIP_UNITS = 2
+
+
+def _studies(parts: list[tuple[Section, list[_Stated | _Test]]]) -> Iterator[list[_Stated | _Test]]:
+    """The items of each study in reading order: a study heading opens one, and a heading as high as it closes it."""
+    study: list[_Stated | _Test] = []
+    level: int | None = None
+    for section, items in parts:
+        opens = STUDY_HEADING.match(section.title) is not None
+        if opens or (level is not None and section.level <= level):
+            yield study
+            study, level = [], section.level if opens else None
+        study.extend(items)
+    yield study
+
+
+def _samples(items: list[_Stated | _Test]) -> list[tuple[_Stated, _Stated | None]]:
+    """Each recruitment of a study with the exclusion stated after it (before the next recruitment), if any."""
+    recruited: list[tuple[_Stated, _Stated | None]] = []
+    for item in items:
+        if isinstance(item, _Stated) and not item.excluded:
+            recruited.append((item, None))
+        elif isinstance(item, _Stated) and recruited and recruited[-1][1] is None and item.count < recruited[-1][0].count:
+            recruited[-1] = (recruited[-1][0], item)
+    return recruited
+
+
+def _against_samples(ctx: RuleContext, parts: list[tuple[Section, list[_Stated | _Test]]]) -> Iterator[Finding]:
+    for items in _studies(parts):
+        samples = _samples(items)
+        analysed = {sample.count - (exclusion.count if exclusion else 0) for sample, exclusion in samples}
+        for test in (item for item in items if isinstance(item, _Test)):
+            ctx.spend(1)
+            if test.sizes & analysed:
+                continue  # the test ran on a sample the study analyses
+            for sample, exclusion in samples:
+                left = sample.count - (exclusion.count if exclusion else 0)
+                if exclusion is not None and sample.count in test.sizes:
+                    yield _reported(test, sample.count, sample, exclusion)
+                    break
+                if left < min(test.sizes) <= left + max(_SLIP_UNITS, _SLIP * left):
+                    yield _reported(test, min(test.sizes), sample, exclusion)
+                    break
+
+
+def _reported(test: _Test, tested: int, sample: _Stated, exclusion: _Stated | None) -> Finding:
+    violation = TestSampleMismatch(test.statistic, tested, sample.count, exclusion.count if exclusion else 0)
+    anchor = test.anchor
+    statements = [
+        Statement(file=anchor.file, range=anchor.range, quote=test.statistic, subject="the test's sample", role="test statistic"),
+        Statement(file=sample.file, range=sample.range, quote=sample.quote, subject="the units recruited", role="sample size"),
+    ]
+    related = [Related(file=sample.file, range=sample.range, message=f"the study recruits {sample.count}")]
+    if exclusion is not None:
+        statements.append(
+            Statement(file=exclusion.file, range=exclusion.range, quote=exclusion.quote, subject="the units excluded", role="sample size")
+        )
+        related.append(Related(file=exclusion.file, range=exclusion.range, message=f"and removes {exclusion.count}"))
+    before_exclusions = exclusion is not None and tested == sample.count
+    return anchor.model_copy(
+        update={
+            "message": violation.message,
+            "identity": violation.identity,
+            "related": related,
+            "confidence": 0.7 if before_exclusions else 0.6,
+            "evidence": Evidence(kind=_BEFORE_EXCLUSIONS if before_exclusions else _BEYOND_SAMPLE, statements=statements, reason=_REASON),
+        }
+    )
+
+
+@rule(
+    "STAT018",
+    "test-on-sample-before-exclusions",
+    Category.CONTEXT_MISALIGNMENT,
+    Severity.WARNING,
+    reads=("blocks",),
+    scope=Scope.SECTION,
+    combine=_against_samples,
+    placed_parts=True,  # counts and tests by their ranges
+)
+def test_on_sample_before_exclusions(ctx: RuleContext, section: Section) -> Iterator[_Stated | _Test]:
+    """## What it does
+    Compares the degrees of freedom of a study's tests with the sample the study says it
+    analysed: "we recruit 472 participants … and we remove 115 participants who failed to follow
+    instructions" leaves 357, but the comparison of the two treatments is reported as
+    t(470) = 5.44, the df of 472 participants in two groups. A test is reported when its degrees of
+    freedom give exactly the number recruited and not the number left after the exclusions.
+
+    ## Why is this bad?
+    Either the test ran on the participants the paper says it removed, so its result is not the
+    one the exclusion rule promises, or the degrees of freedom were copied from another analysis.
+    The reader cannot tell which sample the conclusion rests on.
+
+    ## Example
+    ```latex
+    We recruit 472 participants and remove 115 participants who failed the attention check.
+    Advisers in the Likeable treatment recommend lower ranks ($t(470) = 5.44$, $p < .001$).
+    ```
+
+    ## Use instead
+    ```latex
+    We recruit 472 participants and remove 115 participants who failed the attention check.
+    Advisers in the Likeable treatment recommend lower ranks ($t(355) = 5.44$, $p < .001$).
+    ```
+
+    ## Fix safety
+    No fix: the test, the exclusion or the count may be the wrong one.
+
+    ## Evidence
+    "moderate: a test's degrees of freedom give the sample before its stated exclusions".
+    """
+    for placed in section.blocks:
+        if placed.kind not in (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE):
+            continue
+        text = placed.block.plain.text
+        for count in read_sample_counts(text):
+            start, end = placed.block.plain.source_span(count.start, count.end)
+            quote = " ".join(text[count.start : count.end].split())
+            yield _Stated(count.count, count.excluded, quote, placed.file, ctx.range(placed.file, start, end))
+        for result in read_results(text):
+            sizes = sizes_of_test(result)
+            if sizes:
+                yield _Test(result.statistic, sizes, ctx.report_block(placed, result.start, result.end, ""))

@@ -1,0 +1,86 @@
+"""The statistics family's reading of a study's sample: the units it recruits and excludes, as its prose states
+them, and the numbers of units a test's degrees of freedom give (STAT018 compares the two)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ....latex.deferred_pattern import DeferredPattern
+from ....latex.record import record
+from ...apa_results import ReportedResult
+from ...memo import TEXT_CACHE_SIZE
+
+# What a study counts as its units: people, and the couples or households a survey samples.
+_UNIT = (
+    r"(?:participants|respondents|subjects|adults|individuals|people|persons|students|undergraduates|children|infants|patients|"
+    r"volunteers|workers|(?:MTurk|Prolific)\s+workers|advis[eo]rs|advisees|users|employees|consumers|voters|teachers|parents|"
+    r"couples|dyads|households)\b"
+)
+_COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,]\d|\s*%)"
+# The count after the verb ("recruit 472 participants"), or before it ("301 students took part").
+_AFTER_VERB, _BEFORE_VERB = rf"(?P<after>{_COUNT})", rf"(?<![\w.,])(?P<before>{_COUNT})"
+_SOME_WORDS = r"(?:[\w-]+\s+){0,2}?"  # "472 adult US participants"
+# "we recruit 472 participants", "recruited a sample of 1,000 adults", "301 students took part".
+_RECRUITED = DeferredPattern(
+    rf"\b(?:recruit\w*|enrol(?:l?ed)?|sampled|surveyed)\s+(?:(?:a\s+)?(?:total|sample)\s+of\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
+    rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:were\s+recruited|took\s+part|participated|completed\s+the\s+(?:study|survey|experiment))",
+    re.I,
+)
+# "we remove 115 participants who failed", "excluded the data of 12 respondents", "58 participants were excluded".
+_EXCLUDED = DeferredPattern(
+    rf"\b(?:remov|exclud|drop|discard|eliminat)\w*\s+(?:the\s+(?:data|responses)\s+(?:of|from)\s+)?(?:an?\s+(?:additional|further)\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
+    rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:\w+\s+){{0,6}}?(?:were|was)\s+(?:\w+\s+)?(?:removed|excluded|dropped|discarded|eliminated)",
+    re.I,
+)
+# Words one of which every sentence the two patterns read holds: a block without any is not read.
+_SAMPLE_WORDS = (*"recruit enrol sampled surveyed participated completed remov exclud drop discard eliminat".split(), "took part")
+# A heading that starts a study of its own: what it recruits and excludes is that study's sample.
+STUDY_HEADING = DeferredPattern(r"^\s*(?:(?:pilot|main|follow-up)\s+)?(?:study|experiment|exp\.)\s*\d+[a-z]?\b", re.I)
+# The N a chi-square gives in its parentheses: "χ²(1, n = 201)".
+_CHI_SQUARE_N = DeferredPattern(r",\s*[Nn]\s*=\s*(\d[\d,]*)\s*\)")
+
+
+@record(slots=True)
+class SampleCount:
+    """A count of a study's units as a sentence states it: recruited, or excluded from the analysis."""
+
+    count: int
+    excluded: bool
+    start: int  # the phrase, in the block's plain text
+    end: int
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def read_sample_counts(text: str) -> tuple[SampleCount, ...]:
+    """The units a block's plain text says a study recruited ("we recruit 472 participants") and excluded ("we remove
+    115 participants who failed"), in the order it states them."""
+    lowered = text.lower()
+    if not any(word in lowered for word in _SAMPLE_WORDS):
+        return ()
+    found = [(match, False) for match in _RECRUITED.finditer(text)] + [(match, True) for match in _EXCLUDED.finditer(text)]
+    counts = (
+        SampleCount(int((match.group("after") or match.group("before")).replace(",", "")), excluded, match.start(), match.end())
+        for match, excluded in found
+    )
+    return tuple(sorted(counts, key=lambda count: count.start))
+
+
+def sizes_of_test(result: ReportedResult) -> frozenset[int]:
+    """The numbers of units a test's degrees of freedom give: t(df) one sample or paired (df + 1) or two groups (df + 2),
+    r(df) df + 2 pairs, F(k, d) one-way or a regression with k predictors (d + k + 1) or one factor repeated over k + 1
+    levels (d / k + 1), a chi-square its stated N. Welch's fractional df only bound the sample: no size."""
+    if result.test == "χ²":
+        stated = _CHI_SQUARE_N.search(result.statistic)
+        return frozenset({int(stated.group(1).replace(",", ""))}) if stated else frozenset()
+    if result.df1 is None or not result.df1.is_integer() or (result.df2 is not None and not result.df2.is_integer()):
+        return frozenset()
+    df = int(result.df1)
+    if result.test == "t":
+        return frozenset({df + 1, df + 2})
+    if result.test == "r":
+        return frozenset({df + 2})
+    if result.test == "F" and result.df2 is not None:
+        within = {int(result.df2) // df + 1} if int(result.df2) % df == 0 else set()
+        return frozenset({int(result.df2) + df + 1, *within})
+    return frozenset()
