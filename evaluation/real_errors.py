@@ -51,7 +51,8 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     ),
     "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001"),
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
-    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006"),
+    # STAT018: the analysed sample stated in the prose against the one a test's degrees of freedom give
+    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "CNT006", "STAT018"),
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006"),
     "bold-not-best": ("TAB002", "TAB006"),
     "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),

@@ -495,16 +495,21 @@ def test_a_p_value_or_another_level_leaves_the_interval_to_others():
     [
         (
             "Next, we recruit 472 participants from Prolific. We remove 115 participants who failed to follow instructions.",
-            [(472, False), (115, True)],
+            [(472, "recruited"), (115, "excluded")],
         ),
-        ("We recruited a sample of 1,000 adults; 58 participants who did not finish were excluded.", [(1000, False), (58, True)]),
-        ("301 students took part, and we excluded the data of 12 respondents.", [(301, False), (12, True)]),
+        (
+            "We recruited a sample of 1,000 adults; 58 participants who did not finish were excluded.",
+            [(1000, "recruited"), (58, "excluded")],
+        ),
+        ("301 students took part, and we excluded the data of 12 respondents.", [(301, "recruited"), (12, "excluded")]),
+        ("We recruited 400 adults, leaving 357 participants after the checks.", [(400, "recruited"), (357, "left")]),
+        ("Of 410 students who took part, the final sample comprised 380 students (final n = 380).", [(380, "left"), (380, "left")]),
         # A share, a dropout rate and a count of trials are not units of the sample.
         ("We excluded 12% of trials and used dropout 0.1 on 300 images.", []),
     ],
 )
-def test_read_sample_counts(text: str, counts: list[tuple[int, bool]]) -> None:
-    assert [(count.count, count.excluded) for count in read_sample_counts(text)] == counts
+def test_read_sample_counts(text: str, counts: list[tuple[int, str]]) -> None:
+    assert [(count.count, count.role.value) for count in read_sample_counts(text)] == counts
 
 
 @pytest.mark.parametrize(

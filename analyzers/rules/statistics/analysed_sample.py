@@ -31,7 +31,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Range, Related, Severity, Statement
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .samples import STUDY_HEADING, read_sample_counts, sizes_of_test
+from .samples import STUDY_HEADING, SampleRole, read_sample_counts, sizes_of_test
 
 
 @violation_type
@@ -39,28 +39,28 @@ class TestSampleMismatch(Violation):
     statistic: str
     tested: int  # the units the test's degrees of freedom give
     recruited: int
-    excluded: int  # 0: the study states no exclusion
+    analysed: int  # the units the study keeps for its analyses: the recruited ones, less those it excludes
 
     @property
     def message(self) -> str:
-        if self.excluded:
+        if self.tested == self.recruited:
             return (
-                f"{self.statistic} gives a sample of {self.tested}, the number recruited, but the study removes "
-                f"{self.excluded} of them, leaving {self.recruited - self.excluded}"
+                f"{self.statistic} gives a sample of {self.tested}, the number recruited, but the study excludes "
+                f"{self.recruited - self.analysed} of them and analyses {self.analysed}"
             )
-        return f"{self.statistic} gives a sample of at least {self.tested}, but the study recruits {self.recruited}"
+        return f"{self.statistic} gives a sample of at least {self.tested}, but the study analyses {self.analysed}"
 
     @property
     def identity(self) -> str:
-        return f"{self.statistic} {self.recruited} {self.excluded}"
+        return f"{self.statistic} {self.recruited} {self.analysed}"
 
 
 @record(slots=True, eq=False)
 class _Stated:
-    """A count of the study's units a sentence states: recruited, or excluded from the last recruitment."""
+    """A count of the study's units a sentence states: recruited, excluded, or left for the analysis."""
 
     count: int
-    excluded: bool
+    role: SampleRole
     quote: str
     file: str
     range: Range
@@ -73,6 +73,22 @@ class _Test:
     statistic: str
     sizes: frozenset[int]
     anchor: Finding
+
+
+@record(slots=True, eq=False)
+class _Sample:
+    """A recruitment of a study, with the statement after it (before the next recruitment) that excludes some of it."""
+
+    recruited: _Stated
+    exclusion: _Stated | None = None
+
+    @property
+    def analysed(self) -> int:
+        if self.exclusion is None:
+            return self.recruited.count
+        if self.exclusion.role is SampleRole.LEFT:
+            return self.exclusion.count
+        return self.recruited.count - self.exclusion.count
 
 
 _BEFORE_EXCLUSIONS = "moderate: a test's degrees of freedom give the sample before its stated exclusions"
@@ -96,49 +112,44 @@ def _studies(parts: list[tuple[Section, list[_Stated | _Test]]]) -> Iterator[lis
     yield study
 
 
-def _samples(items: list[_Stated | _Test]) -> list[tuple[_Stated, _Stated | None]]:
-    """Each recruitment of a study with the exclusion stated after it (before the next recruitment), if any."""
-    recruited: list[tuple[_Stated, _Stated | None]] = []
+def _samples(items: list[_Stated | _Test]) -> list[_Sample]:
+    """Each recruitment of a study, with the first exclusion stated after it that leaves some of it."""
+    samples: list[_Sample] = []
     for item in items:
-        if isinstance(item, _Stated) and not item.excluded:
-            recruited.append((item, None))
-        elif isinstance(item, _Stated) and recruited and recruited[-1][1] is None and item.count < recruited[-1][0].count:
-            recruited[-1] = (recruited[-1][0], item)
-    return recruited
+        if isinstance(item, _Stated) and item.role is SampleRole.RECRUITED:
+            samples.append(_Sample(item))
+        elif isinstance(item, _Stated) and samples and samples[-1].exclusion is None and 0 < item.count < samples[-1].recruited.count:
+            samples[-1].exclusion = item
+    return samples
 
 
 def _against_samples(ctx: RuleContext, parts: list[tuple[Section, list[_Stated | _Test]]]) -> Iterator[Finding]:
     for items in _studies(parts):
         samples = _samples(items)
-        analysed = {sample.count - (exclusion.count if exclusion else 0) for sample, exclusion in samples}
+        analysed = {sample.analysed for sample in samples}
         for test in (item for item in items if isinstance(item, _Test)):
             ctx.spend(1)
             if test.sizes & analysed:
                 continue  # the test ran on a sample the study analyses
-            for sample, exclusion in samples:
-                left = sample.count - (exclusion.count if exclusion else 0)
-                if exclusion is not None and sample.count in test.sizes:
-                    yield _reported(test, sample.count, sample, exclusion)
+            for sample in samples:
+                if sample.exclusion is not None and sample.recruited.count in test.sizes:
+                    yield _reported(test, sample.recruited.count, sample)
                     break
-                if left < min(test.sizes) <= left + max(_SLIP_UNITS, _SLIP * left):
-                    yield _reported(test, min(test.sizes), sample, exclusion)
+                if sample.analysed < min(test.sizes) <= sample.analysed + max(_SLIP_UNITS, _SLIP * sample.analysed):
+                    yield _reported(test, min(test.sizes), sample)
                     break
 
 
-def _reported(test: _Test, tested: int, sample: _Stated, exclusion: _Stated | None) -> Finding:
-    violation = TestSampleMismatch(test.statistic, tested, sample.count, exclusion.count if exclusion else 0)
+def _reported(test: _Test, tested: int, sample: _Sample) -> Finding:
+    violation = TestSampleMismatch(test.statistic, tested, sample.recruited.count, sample.analysed)
     anchor = test.anchor
+    stated = [sample.recruited, *([sample.exclusion] if sample.exclusion else [])]
     statements = [
         Statement(file=anchor.file, range=anchor.range, quote=test.statistic, subject="the test's sample", role="test statistic"),
-        Statement(file=sample.file, range=sample.range, quote=sample.quote, subject="the units recruited", role="sample size"),
+        *(Statement(file=s.file, range=s.range, quote=s.quote, subject=f"the units {s.role.value}", role="sample size") for s in stated),
     ]
-    related = [Related(file=sample.file, range=sample.range, message=f"the study recruits {sample.count}")]
-    if exclusion is not None:
-        statements.append(
-            Statement(file=exclusion.file, range=exclusion.range, quote=exclusion.quote, subject="the units excluded", role="sample size")
-        )
-        related.append(Related(file=exclusion.file, range=exclusion.range, message=f"and removes {exclusion.count}"))
-    before_exclusions = exclusion is not None and tested == sample.count
+    related = [Related(file=s.file, range=s.range, message=f"the units {s.role.value}: {s.count}") for s in stated]
+    before_exclusions = sample.exclusion is not None and tested == sample.recruited.count
     return anchor.model_copy(
         update={
             "message": violation.message,
@@ -198,7 +209,7 @@ def test_on_sample_before_exclusions(ctx: RuleContext, section: Section) -> Iter
         for count in read_sample_counts(text):
             start, end = placed.block.plain.source_span(count.start, count.end)
             quote = " ".join(text[count.start : count.end].split())
-            yield _Stated(count.count, count.excluded, quote, placed.file, ctx.range(placed.file, start, end))
+            yield _Stated(count.count, count.role, quote, placed.file, ctx.range(placed.file, start, end))
         for result in read_results(text):
             sizes = sizes_of_test(result)
             if sizes:

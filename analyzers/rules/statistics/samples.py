@@ -4,6 +4,7 @@ them, and the numbers of units a test's degrees of freedom give (STAT018 compare
 from __future__ import annotations
 
 import re
+from enum import Enum
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -18,8 +19,8 @@ _UNIT = (
     r"couples|dyads|households)\b"
 )
 _COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,]\d|\s*%)"
-# The count after the verb ("recruit 472 participants"), or before it ("301 students took part").
-_AFTER_VERB, _BEFORE_VERB = rf"(?P<after>{_COUNT})", rf"(?<![\w.,])(?P<before>{_COUNT})"
+_FIRST_NUMBER = DeferredPattern(r"\d{1,3}(?:,\d{3})+|\d+")  # the count of a phrase the patterns below read: its only number
+_AFTER_VERB, _BEFORE_VERB = _COUNT, rf"(?<![\w.,]){_COUNT}"  # "recruit 472 participants", "301 students took part"
 _SOME_WORDS = r"(?:[\w-]+\s+){0,2}?"  # "472 adult US participants"
 # "we recruit 472 participants", "recruited a sample of 1,000 adults", "301 students took part".
 _RECRUITED = DeferredPattern(
@@ -33,37 +34,59 @@ _EXCLUDED = DeferredPattern(
     rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:\w+\s+){{0,6}}?(?:were|was)\s+(?:\w+\s+)?(?:removed|excluded|dropped|discarded|eliminated)",
     re.I,
 )
-# Words one of which every sentence the two patterns read holds: a block without any is not read.
-_SAMPLE_WORDS = (*"recruit enrol sampled surveyed participated completed remov exclud drop discard eliminat".split(), "took part")
+# "leaving 357 participants", "the final sample comprised 357 adults", "(final n = 160)", "357 participants remained".
+_LEFT = DeferredPattern(
+    rf"\bfinal\s+sample(?:\s+size)?\s+(?:of|was|is|comprised|consisted\s+of|included)\s+(?:\w+\s+)?{_AFTER_VERB}"
+    rf"|\bfinal\s+[Nn]\s*=\s*{_AFTER_VERB}"
+    rf"|\b(?:leaving|left\s+with|resulting\s+in)\s+(?:a\s+(?:final\s+)?sample\s+of\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
+    rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+remained",
+    re.I,
+)
+# Words one of which every sentence the patterns read holds: a block without any is not read.
+_SAMPLE_WORDS = (
+    *"recruit enrol sampled surveyed participated completed remov exclud drop discard eliminat final leav left remain".split(),
+    "took part",
+)
 # A heading that starts a study of its own: what it recruits and excludes is that study's sample.
 STUDY_HEADING = DeferredPattern(r"^\s*(?:(?:pilot|main|follow-up)\s+)?(?:study|experiment|exp\.)\s*\d+[a-z]?\b", re.I)
 # The N a chi-square gives in its parentheses: "χ²(1, n = 201)".
 _CHI_SQUARE_N = DeferredPattern(r",\s*[Nn]\s*=\s*(\d[\d,]*)\s*\)")
 
 
+class SampleRole(Enum):
+    RECRUITED = "recruited"
+    EXCLUDED = "excluded"  # from the units recruited
+    LEFT = "left"  # for the analysis, after the exclusions
+
+
 @record(slots=True)
 class SampleCount:
-    """A count of a study's units as a sentence states it: recruited, or excluded from the analysis."""
+    """A count of a study's units as a sentence states it: recruited, excluded, or left for the analysis."""
 
     count: int
-    excluded: bool
+    role: SampleRole
     start: int  # the phrase, in the block's plain text
     end: int
 
 
+_READ = ((_RECRUITED, SampleRole.RECRUITED), (_EXCLUDED, SampleRole.EXCLUDED), (_LEFT, SampleRole.LEFT))
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def read_sample_counts(text: str) -> tuple[SampleCount, ...]:
-    """The units a block's plain text says a study recruited ("we recruit 472 participants") and excluded ("we remove
-    115 participants who failed"), in the order it states them."""
+    """The units a block's plain text says a study recruited ("we recruit 472 participants"), excluded ("we remove
+    115 participants who failed") and kept ("leaving 357"), in the order it states them."""
     lowered = text.lower()
     if not any(word in lowered for word in _SAMPLE_WORDS):
         return ()
-    found = [(match, False) for match in _RECRUITED.finditer(text)] + [(match, True) for match in _EXCLUDED.finditer(text)]
-    counts = (
-        SampleCount(int((match.group("after") or match.group("before")).replace(",", "")), excluded, match.start(), match.end())
-        for match, excluded in found
-    )
+    found = [(match, role) for pattern, role in _READ for match in pattern.finditer(text)]
+    counts = (SampleCount(_count(match.group()), role, match.start(), match.end()) for match, role in found)
     return tuple(sorted(counts, key=lambda count: count.start))
+
+
+def _count(phrase: str) -> int:
+    number = _FIRST_NUMBER.search(phrase)
+    return int(number.group().replace(",", "")) if number else 0
 
 
 def sizes_of_test(result: ReportedResult) -> frozenset[int]:
