@@ -119,7 +119,7 @@ def _samples(items: list[_Stated | _Test]) -> list[_Sample]:
         if isinstance(item, _Stated) and item.role is SampleRole.RECRUITED:
             samples.append(_Sample(item))
         elif isinstance(item, _Stated) and samples and samples[-1].exclusion is None and 0 < item.count < samples[-1].recruited.count:
-            samples[-1].exclusion = item
+            samples[-1] = _Sample(samples[-1].recruited, item)
     return samples
 
 
