@@ -504,6 +504,10 @@ def test_a_p_value_or_another_level_leaves_the_interval_to_others():
         ("301 students took part, and we excluded the data of 12 respondents.", [(301, "recruited"), (12, "excluded")]),
         ("We recruited 400 adults, leaving 357 participants after the checks.", [(400, "recruited"), (357, "left")]),
         ("Of 410 students who took part, the final sample comprised 380 students (final n = 380).", [(380, "left"), (380, "left")]),
+        # An exclusion from one analysis, or of units replaced, leaves the study's sample as recruited.
+        ("We recruited 120 children and excluded 9 participants from the eye-tracking analyses.", [(120, "recruited")]),
+        ("We recruited 120 children and excluded 9 participants who did not finish.", [(120, "recruited"), (9, "excluded")]),
+        ("We recruited 120 adults; 12 participants were excluded and replaced by new ones.", [(120, "recruited")]),
         # A share, a dropout rate and a count of trials are not units of the sample.
         ("We excluded 12% of trials and used dropout 0.1 on 300 images.", []),
     ],

@@ -18,7 +18,7 @@ _UNIT = (
     r"volunteers|workers|(?:MTurk|Prolific)\s+workers|advis[eo]rs|advisees|users|employees|consumers|voters|teachers|parents|"
     r"couples|dyads|households)\b"
 )
-_COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{2,6})(?![\d.,]\d|\s*%)"
+_COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?![\d.,]\d|\s*%)"
 _FIRST_NUMBER = DeferredPattern(r"\d{1,3}(?:,\d{3})+|\d+")  # the count of a phrase the patterns below read: its only number
 _AFTER_VERB, _BEFORE_VERB = _COUNT, rf"(?<![\w.,]){_COUNT}"  # "recruit 472 participants", "301 students took part"
 _SOME_WORDS = r"(?:[\w-]+\s+){0,2}?"  # "472 adult US participants"
@@ -32,6 +32,12 @@ _RECRUITED = DeferredPattern(
 _EXCLUDED = DeferredPattern(
     rf"\b(?:remov|exclud|drop|discard|eliminat)\w*\s+(?:the\s+(?:data|responses)\s+(?:of|from)\s+)?(?:an?\s+(?:additional|further)\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
     rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:\w+\s+){{0,6}}?(?:were|was)\s+(?:\w+\s+)?(?:removed|excluded|dropped|discarded|eliminated)",
+    re.I,
+)
+# What keeps an exclusion from shrinking the study's sample: it is from one analysis ("from the eye-tracking
+# analyses"), or the excluded units were replaced.
+_NOT_STUDY_WIDE = DeferredPattern(
+    r"[^.;]{0,80}?(?:\b(?:from|in|for)\s+(?:the\s+|this\s+|these\s+|our\s+|some\s+|certain\s+)?(?:[\w-]+\s+){0,3}analys[ie]s\b|\breplac)",
     re.I,
 )
 # "leaving 357 participants", "the final sample comprised 357 adults", "(final n = 160)", "357 participants remained".
@@ -79,7 +85,12 @@ def read_sample_counts(text: str) -> tuple[SampleCount, ...]:
     lowered = text.lower()
     if not any(word in lowered for word in _SAMPLE_WORDS):
         return ()
-    found = [(match, role) for pattern, role in _READ for match in pattern.finditer(text)]
+    found = [
+        (match, role)
+        for pattern, role in _READ
+        for match in pattern.finditer(text)
+        if role is not SampleRole.EXCLUDED or not _NOT_STUDY_WIDE.match(text, match.end())
+    ]
     counts = (SampleCount(_count(match.group()), role, match.start(), match.end()) for match, role in found)
     return tuple(sorted(counts, key=lambda count: count.start))
 
