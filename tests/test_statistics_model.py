@@ -504,6 +504,11 @@ def test_a_p_value_or_another_level_leaves_the_interval_to_others():
         ("301 students took part, and we excluded the data of 12 respondents.", [(301, "recruited"), (12, "excluded")]),
         ("We recruited 400 adults, leaving 357 participants after the checks.", [(400, "recruited"), (357, "left")]),
         ("Of 410 students who took part, the final sample comprised 380 students (final n = 380).", [(380, "left"), (380, "left")]),
+        (
+            "A total of 91 (mean age = 25.1 years, females = 44) participants completed the experiment. Seven participants "
+            "with poor performance were excluded from the study.",
+            [(91, "recruited"), (7, "excluded")],
+        ),
         # An exclusion from one analysis, or of units replaced, leaves the study's sample as recruited.
         ("We recruited 120 children and excluded 9 participants from the eye-tracking analyses.", [(120, "recruited")]),
         ("We recruited 120 children and excluded 9 participants who did not finish.", [(120, "recruited"), (9, "excluded")]),

@@ -3,20 +3,27 @@
 ## How it decides
 A study is the section a "Study 2" or "Experiment 1" heading opens, with its subsections; a paper
 without such headings is one study. The study's prose states the units it recruits ("we recruit
-472 participants", "301 students took part") and the units it removes from them ("we remove 115
-participants who failed to follow instructions", "12 respondents were excluded"); an exclusion
-belongs to the recruitment stated last before it, and leaves that recruitment's analysed sample,
-the recruited count less the excluded one.
+472 participants", "A total of 91 (mean age 25.1) participants completed the experiment"), the
+units it removes from them ("we remove 115 participants who failed to follow instructions", "Seven
+participants were excluded") and the sample it keeps ("leaving 357 participants", "the final sample
+comprised 290 students", "final n = 160"). The statements after a recruitment, up to the next one,
+give its analysed sample: the sample kept where the study states it, else the recruited count less
+every exclusion. An exclusion from one analysis ("from the eye-tracking analyses") or of units that
+were replaced leaves the sample as recruited.
 
 Each APA test of the study gives the numbers of units its degrees of freedom allow: t(df) df + 1
 (one sample, paired) or df + 2 (two groups), r(df) df + 2, F(k, d) d + k + 1 (one-way, or a
 regression with k predictors) or d / k + 1 (one factor repeated), a chi-square the N in its
 parentheses. Welch's fractional degrees of freedom give none.
 
-A test is reported when one of its numbers is a recruited count exactly and none is that
-recruitment's analysed sample: the test ran on every unit recruited, the ones the study says it
-removed included. A test on fewer units than the study analysed (a subgroup, a condition, missing
-answers) or on more (trials, repeated ratings) matches no count and is left alone.
+A test that gives one of the study's analysed samples ran on it, and one that gives fewer units (a
+subgroup, a condition, missing answers) or far more (trials, repeated ratings) is left alone: on the
+corpus, most tests are of these. A test is reported when one of its numbers is a recruited count
+exactly, where the study says it excluded some of them: the test ran on every unit recruited, the
+removed ones included ("moderate: a test's degrees of freedom give the sample before its stated
+exclusions"). A test whose smallest number exceeds an analysed sample by a slip (two units, or 5%)
+needs units the study does not have; that is reported unsure ("moderate: a test's degrees of freedom
+need a few more units than the study has").
 """
 
 from __future__ import annotations
@@ -77,18 +84,16 @@ class _Test:
 
 @record(slots=True, eq=False)
 class _Sample:
-    """A recruitment of a study, with the statement after it (before the next recruitment) that excludes some of it."""
+    """A recruitment of a study, with the statements after it (before the next recruitment) that exclude some of it."""
 
     recruited: _Stated
-    exclusion: _Stated | None = None
+    exclusions: tuple[_Stated, ...] = ()
 
     @property
     def analysed(self) -> int:
-        if self.exclusion is None:
-            return self.recruited.count
-        if self.exclusion.role is SampleRole.LEFT:
-            return self.exclusion.count
-        return self.recruited.count - self.exclusion.count
+        """The sample left, where the study states it; else the recruited count less every exclusion."""
+        left = [stated.count for stated in self.exclusions if stated.role is SampleRole.LEFT]
+        return left[-1] if left else self.recruited.count - sum(stated.count for stated in self.exclusions)
 
 
 _BEFORE_EXCLUSIONS = "moderate: a test's degrees of freedom give the sample before its stated exclusions"
@@ -113,13 +118,13 @@ def _studies(parts: list[tuple[Section, list[_Stated | _Test]]]) -> Iterator[lis
 
 
 def _samples(items: list[_Stated | _Test]) -> list[_Sample]:
-    """Each recruitment of a study, with the first exclusion stated after it that leaves some of it."""
+    """Each recruitment of a study, with the exclusions stated after it that leave some of it."""
     samples: list[_Sample] = []
     for item in items:
         if isinstance(item, _Stated) and item.role is SampleRole.RECRUITED:
             samples.append(_Sample(item))
-        elif isinstance(item, _Stated) and samples and samples[-1].exclusion is None and 0 < item.count < samples[-1].recruited.count:
-            samples[-1] = _Sample(samples[-1].recruited, item)
+        elif isinstance(item, _Stated) and samples and 0 < item.count < samples[-1].recruited.count:
+            samples[-1] = _Sample(samples[-1].recruited, (*samples[-1].exclusions, item))
     return samples
 
 
@@ -132,7 +137,7 @@ def _against_samples(ctx: RuleContext, parts: list[tuple[Section, list[_Stated |
             if test.sizes & analysed:
                 continue  # the test ran on a sample the study analyses
             for sample in samples:
-                if sample.exclusion is not None and sample.recruited.count in test.sizes:
+                if sample.analysed < sample.recruited.count and sample.recruited.count in test.sizes:
                     yield _reported(test, sample.recruited.count, sample)
                     break
                 if sample.analysed < min(test.sizes) <= sample.analysed + max(_SLIP_UNITS, _SLIP * sample.analysed):
@@ -143,13 +148,13 @@ def _against_samples(ctx: RuleContext, parts: list[tuple[Section, list[_Stated |
 def _reported(test: _Test, tested: int, sample: _Sample) -> Finding:
     violation = TestSampleMismatch(test.statistic, tested, sample.recruited.count, sample.analysed)
     anchor = test.anchor
-    stated = [sample.recruited, *([sample.exclusion] if sample.exclusion else [])]
+    stated = [sample.recruited, *sample.exclusions]
     statements = [
         Statement(file=anchor.file, range=anchor.range, quote=test.statistic, subject="the test's sample", role="test statistic"),
         *(Statement(file=s.file, range=s.range, quote=s.quote, subject=f"the units {s.role.value}", role="sample size") for s in stated),
     ]
     related = [Related(file=s.file, range=s.range, message=f"the units {s.role.value}: {s.count}") for s in stated]
-    before_exclusions = sample.exclusion is not None and tested == sample.recruited.count
+    before_exclusions = sample.analysed < sample.recruited.count == tested
     return anchor.model_copy(
         update={
             "message": violation.message,
@@ -177,7 +182,9 @@ def test_on_sample_before_exclusions(ctx: RuleContext, section: Section) -> Iter
     analysed: "we recruit 472 participants … and we remove 115 participants who failed to follow
     instructions" leaves 357, but the comparison of the two treatments is reported as
     t(470) = 5.44, the df of 472 participants in two groups. A test is reported when its degrees of
-    freedom give exactly the number recruited and not the number left after the exclusions.
+    freedom give exactly the number recruited and not the number left after the exclusions, or
+    (unsure) a few more units than the study analyses. Tests on fewer units (a subgroup, a
+    condition) or on far more (trials) are left alone.
 
     ## Why is this bad?
     Either the test ran on the participants the paper says it removed, so its result is not the

@@ -18,10 +18,14 @@ _UNIT = (
     r"volunteers|workers|(?:MTurk|Prolific)\s+workers|advis[eo]rs|advisees|users|employees|consumers|voters|teachers|parents|"
     r"couples|dyads|households)\b"
 )
-_COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?![\d.,]\d|\s*%)"
-_FIRST_NUMBER = DeferredPattern(r"\d{1,3}(?:,\d{3})+|\d+")  # the count of a phrase the patterns below read: its only number
+# Counts a sentence spells out: "Seven participants were excluded".
+_SPELLED = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+_COUNT = rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d{{1,6}}|(?:{'|'.join(_SPELLED)})\b)(?![\d.,]\d|\s*%)"
+# The count of a phrase the patterns below read: its first number, written or spelled out.
+_FIRST_NUMBER = DeferredPattern(rf"\d{{1,3}}(?:,\d{{3}})+|\d+|\b(?:{'|'.join(_SPELLED)})\b", re.I)
 _AFTER_VERB, _BEFORE_VERB = _COUNT, rf"(?<![\w.,]){_COUNT}"  # "recruit 472 participants", "301 students took part"
-_SOME_WORDS = r"(?:[\w-]+\s+){0,2}?"  # "472 adult US participants"
+# "472 adult US participants", "91 (mean age = 25.1 years, 44 women) participants".
+_SOME_WORDS = r"(?:\([^()]{1,60}\)\s+)?(?:[\w-]+\s+){0,2}?"
 # "we recruit 472 participants", "recruited a sample of 1,000 adults", "301 students took part".
 _RECRUITED = DeferredPattern(
     rf"\b(?:recruit\w*|enrol(?:l?ed)?|sampled|surveyed)\s+(?:(?:a\s+)?(?:total|sample)\s+of\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
@@ -97,7 +101,10 @@ def read_sample_counts(text: str) -> tuple[SampleCount, ...]:
 
 def _count(phrase: str) -> int:
     number = _FIRST_NUMBER.search(phrase)
-    return int(number.group().replace(",", "")) if number else 0
+    if number is None:
+        return 0
+    written = number.group().lower()
+    return _SPELLED.index(written) + 1 if written in _SPELLED else int(written.replace(",", ""))
 
 
 def sizes_of_test(result: ReportedResult) -> frozenset[int]:
