@@ -506,7 +506,7 @@ def test_a_p_value_or_another_level_leaves_the_interval_to_others():
         ("Of 410 students who took part, the final sample comprised 380 students (final n = 380).", [(380, "left"), (380, "left")]),
         (
             "A total of 91 (mean age = 25.1 years, females = 44) participants completed the experiment. Seven participants "
-            "with poor performance were excluded from the study.",
+            "with poor performance (less than 80% accuracy) were excluded from the study.",
             [(91, "recruited"), (7, "excluded")],
         ),
         # An exclusion from one analysis, or of units replaced, leaves the study's sample as recruited.

@@ -35,7 +35,7 @@ _RECRUITED = DeferredPattern(
 # "we remove 115 participants who failed", "excluded the data of 12 respondents", "58 participants were excluded".
 _EXCLUDED = DeferredPattern(
     rf"\b(?:remov|exclud|drop|discard|eliminat)\w*\s+(?:the\s+(?:data|responses)\s+(?:of|from)\s+)?(?:an?\s+(?:additional|further)\s+)?{_AFTER_VERB}\s+{_SOME_WORDS}{_UNIT}"
-    rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:\w+\s+){{0,6}}?(?:were|was)\s+(?:\w+\s+)?(?:removed|excluded|dropped|discarded|eliminated)",
+    rf"|{_BEFORE_VERB}\s+{_SOME_WORDS}{_UNIT}\s+(?:[^.;]{{0,80}}?\s)?(?:were|was)\s+(?:\w+\s+)?(?:removed|excluded|dropped|discarded|eliminated)",
     re.I,
 )
 # What keeps an exclusion from shrinking the study's sample: it is from one analysis ("from the eye-tracking
