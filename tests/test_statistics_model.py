@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from auditex.analyzers.apa_results import read_results
 from auditex.analyzers.rules.statistics.cells import impossible_cells
 from auditex.analyzers.rules.statistics.centring import LOPSIDED, off_centre
 from auditex.analyzers.rules.statistics.coefficients import coefficient_reports, p_contradicted, rounds_to, wald_contradicted
@@ -34,6 +35,7 @@ from auditex.analyzers.rules.statistics.regression import (
     variable_words,
     wald_stars,
 )
+from auditex.analyzers.rules.statistics.samples import read_sample_counts, sizes_of_test
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells, starred_cells
 from auditex.latex.model import Cell, Table
@@ -486,3 +488,51 @@ def test_a_significance_word_is_read_against_the_interval_it_cites(text, says_si
 def test_a_p_value_or_another_level_leaves_the_interval_to_others():
     assert read_interval_significance("significant (t(40) = 2.10, p = .04, d = 0.30, 95% CI [−0.01, 0.61])") == ()
     assert read_interval_significance("not significant (b = 0.20, 90% CI [0.01, 0.39])") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        (
+            "Next, we recruit 472 participants from Prolific. We remove 115 participants who failed to follow instructions.",
+            [(472, "recruited"), (115, "excluded")],
+        ),
+        (
+            "We recruited a sample of 1,000 adults; 58 participants who did not finish were excluded.",
+            [(1000, "recruited"), (58, "excluded")],
+        ),
+        ("301 students took part, and we excluded the data of 12 respondents.", [(301, "recruited"), (12, "excluded")]),
+        ("We recruited 400 adults, leaving 357 participants after the checks.", [(400, "recruited"), (357, "left")]),
+        ("Of 410 students who took part, the final sample comprised 380 students (final n = 380).", [(380, "left"), (380, "left")]),
+        (
+            "A total of 91 (mean age = 25.1 years, females = 44) participants completed the experiment. Seven participants "
+            "with poor performance (less than 80% accuracy) were excluded from the study.",
+            [(91, "recruited"), (7, "excluded")],
+        ),
+        # An exclusion from one analysis, or of units replaced, leaves the study's sample as recruited.
+        ("We recruited 120 children and excluded 9 participants from the eye-tracking analyses.", [(120, "recruited")]),
+        ("We recruited 120 children and excluded 9 participants who did not finish.", [(120, "recruited"), (9, "excluded")]),
+        ("We recruited 120 adults; 12 participants were excluded and replaced by new ones.", [(120, "recruited")]),
+        # A share, a dropout rate and a count of trials are not units of the sample.
+        ("We excluded 12% of trials and used dropout 0.1 on 300 images.", []),
+    ],
+)
+def test_read_sample_counts(text: str, counts: list[tuple[int, str]]) -> None:
+    assert [(count.count, count.role.value) for count in read_sample_counts(text)] == counts
+
+
+@pytest.mark.parametrize(
+    ("result", "sizes"),
+    [
+        ("t(470) = 5.44, p < .001", {471, 472}),
+        ("r(48) = .30, p = .03", {50}),
+        ("F(2, 28) = 3.10, p = .061", {31, 15}),
+        ("F(3, 28) = 3.10, p = .061", {32}),
+        ("χ^2(1, N = 201) = 36.62, p < .001", {201}),
+        ("χ^2(1) = 10.80, p = .001", set()),
+        ("t(997.87) = -4.03, p < .001", set()),  # Welch's df only bound the sample
+    ],
+)
+def test_sizes_of_test(result: str, sizes: set[int]) -> None:
+    (read,) = read_results(result)
+    assert sizes_of_test(read) == sizes

@@ -1,5 +1,6 @@
 """STAT: reported statistics that contradict themselves or the words around them."""
 
+from .analysed_sample import test_on_sample_before_exclusions
 from .coefficient_p import coefficient_statistics_inconsistent
 from .comparative_claim import comparative_claim_not_significant
 from .correlation_stars import correlation_stars_inconsistent
@@ -38,4 +39,5 @@ __all__ = [
     "significance_contradicts_interval",
     "significance_reversed",
     "significance_wording_contradicts_p",
+    "test_on_sample_before_exclusions",
 ]
