@@ -94,12 +94,12 @@ class _StatedRates:
 def _claims(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_StatedRates]:
     text = placed.block.plain.text
     for start, sentence, labels in citing_sentences(placed):
-        rates = [mention for mention in mentions(text) if mention.sentence_start == start and _is_rate(mention, text)]
-        names = measures_in(sentence) if rates else ()  # the names last: a sentence of rates is rare, a scan is not cheap
+        shares = [mention for mention in mentions(text) if mention.sentence_start == start and _is_rate(mention, text)]
+        names = measures_in(sentence) if shares else ()  # the names last: a sentence of rates is rare, a scan is not cheap
         if not names:
             continue
         by_measure: dict[int, list[NumberMention]] = {}
-        for mention in rates:
+        for mention in shares:
             owner = _owner(names, mention.plain_start - start, mention.plain_end - start, sentence)
             if owner is not None:
                 by_measure.setdefault(owner, []).append(mention)
