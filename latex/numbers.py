@@ -66,6 +66,31 @@ _NUMBER = DeferredPattern(
     + r"|(?!\^\{?[-−+]?\d)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
+# A whole percentage spelled out ("three percent", "twenty-five per cent", "Five %"): no decimals, so its rounding is
+# to the whole percent. Not a percentile ("the top one percentile"), nor a word inside another ("someone percent").
+_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_NUMBER_WORDS = {word: value for value, word in enumerate(_UNITS)} | {word: 10 + value for value, word in enumerate(_TEENS)}
+_NUMBER_WORDS |= {word: 20 + 10 * value for value, word in enumerate(_TENS)} | {"hundred": 100}
+
+
+def _alternatives(words: tuple[str, ...] | dict[str, int]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+_WORD_PERCENT = DeferredPattern(
+    rf"(?<![\w-])((?:(?:one|a)\s+)?hundred|(?:{_alternatives(_TENS)})(?:[-\s](?:{_alternatives(_UNITS[1:])}))?"
+    rf"|{_alternatives(_TEENS)}|{_alternatives(_UNITS)})\s?(?:percent\b|per\s+cent\b|\\?%)",
+    re.IGNORECASE,
+)
+
+
+def spelled_value(words: str) -> int:
+    """The whole number `_WORD_PERCENT` reads spelled out: "twenty-five" is 25, "a hundred" 100."""
+    return sum(_NUMBER_WORDS[word] for word in re.split(r"[-\s]+", words.lower()) if word in _NUMBER_WORDS)
+
+
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
 # so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
 _RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
@@ -502,9 +527,13 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
     context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
     spans = _roles(read)
+
+    def hidden(start: int) -> bool:
+        before = bisect.bisect_right(opaque_starts, start)
+        return bool(before) and start < opaque[before - 1][1]
+
     for match in _NUMBER.finditer(read):
-        before = bisect.bisect_right(opaque_starts, match.start())
-        if before and match.start() < opaque[before - 1][1]:
+        if hidden(match.start()):
             continue
         if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
             continue
@@ -534,5 +563,25 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
                 subject_words(read, match.start(), match.end()),
             )
         )
+    for match in _WORD_PERCENT.finditer(read):
+        if hidden(match.start()):
+            continue
+        mentions.append(
+            NumberMention(
+                float(spelled_value(match.group(1))),
+                sentence[match.start() : match.end()],
+                0,
+                True,
+                "%",
+                match.start(),
+                match.end(),
+                sentence,
+                0,
+                context,
+                _role(read, match.start(), match.end(), spans, False, False),
+                subject_words(read, match.start(), match.end()),
+            )
+        )
+    mentions.sort(key=lambda mention: mention.plain_start)
     _paired_roles(read, mentions)
     return tuple(mentions)
