@@ -79,11 +79,12 @@ def _alternatives(words: tuple[str, ...] | dict[str, int]) -> str:
     return "|".join(sorted(words, key=len, reverse=True))
 
 
-_WORD_PERCENT = DeferredPattern(
+# Its one group is the number's words, for `spelled_value`; a pattern reading a bound takes it beside a `WRITTEN_NUMBER`.
+SPELLED_PERCENT = (
     rf"(?<![\w-])((?:(?:one|a)\s+)?hundred|(?:{_alternatives(_TENS)})(?:[-\s](?:{_alternatives(_UNITS[1:])}))?"
-    rf"|{_alternatives(_TEENS)}|{_alternatives(_UNITS)})\s?(?:percent\b|per\s+cent\b|\\?%)",
-    re.IGNORECASE,
+    rf"|{_alternatives(_TEENS)}|{_alternatives(_UNITS)})\s?(?:percent\b|per\s+cent\b|\\?%)"
 )
+_WORD_PERCENT = DeferredPattern(SPELLED_PERCENT, re.IGNORECASE)
 
 
 def spelled_value(words: str) -> int:
@@ -563,25 +564,28 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
                 subject_words(read, match.start(), match.end()),
             )
         )
-    for match in _WORD_PERCENT.finditer(read):
-        if hidden(match.start()):
-            continue
-        mentions.append(
-            NumberMention(
-                float(spelled_value(match.group(1))),
-                sentence[match.start() : match.end()],
-                0,
-                True,
-                "%",
-                match.start(),
-                match.end(),
-                sentence,
-                0,
-                context,
-                _role(read, match.start(), match.end(), spans, False, False),
-                subject_words(read, match.start(), match.end()),
-            )
-        )
+    mentions += (mention for mention in _spelled_percentages(sentence, read, context, spans) if not hidden(mention.plain_start))
     mentions.sort(key=lambda mention: mention.plain_start)
     _paired_roles(read, mentions)
     return tuple(mentions)
+
+
+def _spelled_percentages(sentence: str, read: str, context: tuple[str, ...], spans: dict[int, Role]) -> list[NumberMention]:
+    """The percentages of a sentence spelled out ("three percent"), as `_sentence_numbers` reads them: whole numbers."""
+    return [
+        NumberMention(
+            float(spelled_value(match.group(1))),
+            sentence[match.start() : match.end()],
+            0,
+            True,
+            "%",
+            match.start(),
+            match.end(),
+            sentence,
+            0,
+            context,
+            _role(read, match.start(), match.end(), spans, False, False),
+            subject_words(read, match.start(), match.end()),
+        )
+        for match in _WORD_PERCENT.finditer(read)
+    ]
