@@ -548,44 +548,22 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
         # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
         whole = not sign and not unit and decimals == 0
         is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
-        mentions.append(
-            NumberMention(
-                value,
-                sentence[match.start() : match.end()],
-                decimals,
-                unit == "%",
-                unit,
-                match.start(),
-                match.end(),
-                sentence,
-                0,
-                context,
-                _role(read, match.start(), match.end(), spans, is_year, whole),
-                subject_words(read, match.start(), match.end()),
-            )
-        )
-    mentions += (mention for mention in _spelled_percentages(sentence, read, context, spans) if not hidden(mention.plain_start))
+        role = _role(read, match.start(), match.end(), spans, is_year, whole)
+        mentions.append(_mention(sentence, read, match.span(), value, decimals, unit, context, role))
+    for match in _WORD_PERCENT.finditer(read):  # a percentage spelled out: a whole number ("three percent")
+        if not hidden(match.start()):
+            role = _role(read, match.start(), match.end(), spans, False, False)
+            mentions.append(_mention(sentence, read, match.span(), float(spelled_value(match.group(1))), 0, "%", context, role))
     mentions.sort(key=lambda mention: mention.plain_start)
     _paired_roles(read, mentions)
     return tuple(mentions)
 
 
-def _spelled_percentages(sentence: str, read: str, context: tuple[str, ...], spans: dict[int, Role]) -> list[NumberMention]:
-    """The percentages of a sentence spelled out ("three percent"), as `_sentence_numbers` reads them: whole numbers."""
-    return [
-        NumberMention(
-            float(spelled_value(match.group(1))),
-            sentence[match.start() : match.end()],
-            0,
-            True,
-            "%",
-            match.start(),
-            match.end(),
-            sentence,
-            0,
-            context,
-            _role(read, match.start(), match.end(), spans, False, False),
-            subject_words(read, match.start(), match.end()),
-        )
-        for match in _WORD_PERCENT.finditer(read)
-    ]
+def _mention(
+    sentence: str, read: str, span: tuple[int, int], value: float, decimals: int, unit: str, context: tuple[str, ...], role: Role
+) -> NumberMention:
+    """The number at `span` of a sentence, placed from its start; `read` is the sentence as the patterns read it."""
+    start, end = span
+    return NumberMention(
+        value, sentence[start:end], decimals, unit == "%", unit, start, end, sentence, 0, context, role, subject_words(read, start, end)
+    )
