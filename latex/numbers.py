@@ -66,6 +66,32 @@ _NUMBER = DeferredPattern(
     + r"|(?!\^\{?[-−+]?\d)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
+# A whole percentage spelled out ("three percent", "twenty-five per cent", "Five %"): no decimals, so its rounding is
+# to the whole percent. Not a percentile ("the top one percentile"), nor a word inside another ("someone percent").
+_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_NUMBER_WORDS = {word: value for value, word in enumerate(_UNITS)} | {word: 10 + value for value, word in enumerate(_TEENS)}
+_NUMBER_WORDS |= {word: 20 + 10 * value for value, word in enumerate(_TENS)} | {"hundred": 100}
+
+
+def _alternatives(words: tuple[str, ...] | dict[str, int]) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
+# Its one group is the number's words, for `spelled_value`; a pattern reading a bound takes it beside a `WRITTEN_NUMBER`.
+SPELLED_PERCENT = (
+    rf"(?<![\w-])((?:(?:one|a)\s+)?hundred|(?:{_alternatives(_TENS)})(?:[-\s](?:{_alternatives(_UNITS[1:])}))?"
+    rf"|{_alternatives(_TEENS)}|{_alternatives(_UNITS)})\s?(?:percent\b|per\s+cent\b|\\?%)"
+)
+_WORD_PERCENT = DeferredPattern(SPELLED_PERCENT, re.IGNORECASE)
+
+
+def spelled_value(words: str) -> int:
+    """The whole number `_WORD_PERCENT` reads spelled out: "twenty-five" is 25, "a hundred" 100."""
+    return sum(_NUMBER_WORDS[word] for word in re.split(r"[-\s]+", words.lower()) if word in _NUMBER_WORDS)
+
+
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
 # so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
 _RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
@@ -502,9 +528,13 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
     context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
     spans = _roles(read)
+
+    def hidden(start: int) -> bool:
+        before = bisect.bisect_right(opaque_starts, start)
+        return bool(before) and start < opaque[before - 1][1]
+
     for match in _NUMBER.finditer(read):
-        before = bisect.bisect_right(opaque_starts, match.start())
-        if before and match.start() < opaque[before - 1][1]:
+        if hidden(match.start()):
             continue
         if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
             continue
@@ -518,21 +548,22 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
         # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
         whole = not sign and not unit and decimals == 0
         is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
-        mentions.append(
-            NumberMention(
-                value,
-                sentence[match.start() : match.end()],
-                decimals,
-                unit == "%",
-                unit,
-                match.start(),
-                match.end(),
-                sentence,
-                0,
-                context,
-                _role(read, match.start(), match.end(), spans, is_year, whole),
-                subject_words(read, match.start(), match.end()),
-            )
-        )
+        role = _role(read, match.start(), match.end(), spans, is_year, whole)
+        mentions.append(_mention(sentence, read, match.span(), value, decimals, unit, context, role))
+    for match in _WORD_PERCENT.finditer(read):  # a percentage spelled out: a whole number ("three percent")
+        if not hidden(match.start()):
+            role = _role(read, match.start(), match.end(), spans, False, False)
+            mentions.append(_mention(sentence, read, match.span(), float(spelled_value(match.group(1))), 0, "%", context, role))
+    mentions.sort(key=lambda mention: mention.plain_start)
     _paired_roles(read, mentions)
     return tuple(mentions)
+
+
+def _mention(
+    sentence: str, read: str, span: tuple[int, int], value: float, decimals: int, unit: str, context: tuple[str, ...], role: Role
+) -> NumberMention:
+    """The number at `span` of a sentence, placed from its start; `read` is the sentence as the patterns read it."""
+    start, end = span
+    return NumberMention(
+        value, sentence[start:end], decimals, unit == "%", unit, start, end, sentence, 0, context, role, subject_words(read, start, end)
+    )

@@ -90,3 +90,16 @@ def test_scientific_notation_is_read_whole():
     assert (low, high) == (End(1000.0, 0, False), End(100000.0, 0, False))
     [(_, _, low, high)] = stated_ranges("rates between 10^-3 and 2.5×10^-1")
     assert (low, high) == (End(0.001, 3, False), End(0.25, 2, False))
+
+
+def test_a_bound_of_every_group_reads_a_spelled_percentage_and_the_measure_its_clause_names():
+    from auditex.analyzers.rules.numbers.every_value import _stated_in
+
+    paragraph = "Table~\\ref{t} compares the arms. In no arm did more than three percent of borrowers refuse the loan."
+    [(_, _, read)] = _stated_in(paragraph, ())
+    bound = read(None)
+    assert (bound.threshold, bound.none, bound.below) == (End(3.0, 0, True), True, False)
+    assert bound.measure is not None and bound.measure.name == "refusal"
+    # A measure named past the clause's end is another quantity's.
+    [(_, _, read)] = _stated_in("Table~\\ref{t} lists it. In no run was the loss above 5%, while accuracy stayed high.", ())
+    assert read(None).measure is None

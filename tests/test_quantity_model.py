@@ -123,3 +123,22 @@ def test_a_paragraph_typed_in_reads_its_numbers_as_a_fresh_read_does():
     assert [mention.value for mention in fresh] == [48.6, 3.1, 12, 5]  # "Table 2" names a table
     assert kept == fresh
     assert all(typed[mention.plain_start : mention.plain_end] == mention.text for mention in kept)
+
+
+def test_a_percentage_spelled_out_is_a_whole_percentage():
+    # A word number has no decimals: "three percent" is 3%, rounded to the whole percent, as "3%" is.
+    [bound] = find_numbers("In no arm did more than three percent of individuals refuse loans.")
+    assert (bound.text, bound.value, bound.decimals, bound.percent, bound.role) == ("three percent", 3.0, 0, True, Role.BOUND)
+    spelled = {mention.text: mention.value for mention in find_numbers("Twenty-five per cent of firms and ninety nine \\% of workers.")}
+    assert spelled == {"Twenty-five per cent": 25.0, "ninety nine \\%": 99.0}
+    assert roles("with a three and a five percent increase") == {"five percent": Role.CHANGE}
+
+
+def test_a_spelled_percentile_or_a_word_inside_another_is_no_percentage():
+    assert roles("The top one percentile of rates is dropped; someone percent-encodes it.") == {}
+
+
+def test_spelled_percentages_take_their_place_among_the_numbers_of_their_sentence():
+    mentions = find_numbers("Of 120 firms, about ten percent and 12% of workers left.")
+    assert [mention.text for mention in mentions] == ["120", "ten percent", "12%"]
+    assert mentions[1].role is Role.APPROXIMATE

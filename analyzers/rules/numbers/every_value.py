@@ -3,11 +3,11 @@ any evidence (i.e. log BF < 0.0)", "similarity scores were higher than 98% in al
 breaks.
 
 ## How it decides
-The sentence quantifies over the table's rows: "none of" (no value meets the bound), or "all", "every", "each",
-"in all" (every value meets it); a sentence about part of the table ("other", "except", "most", "among",
-"almost", "nearly", "some", "but") states no bound of every value. The bound is a comparison and a number:
+The sentence quantifies over the table's rows: "none of", "in no arm" (no value meets the bound), or "all",
+"every", "each", "in all" (every value meets it); a sentence about part of the table ("other", "except", "most",
+"among", "almost", "nearly", "some", "but") states no bound of every value. The bound is a comparison and a number:
 "<", ">", "≤", "≥", "below", "above", "under", "over", "less than", "more than", "greater than", "higher than",
-"lower than", "exceeds", the number perhaps a percentage.
+"lower than", "exceeds", the number perhaps a percentage, in digits or in words ("three percent").
 
 The words just before the comparison (up to four, less verbs and articles) name the quantity. It is the one
 column of the tables the sentence (else its paragraph) cites whose header's words those words all name, each
@@ -15,12 +15,20 @@ word perhaps in another form (rate, rates); "log" before them names the column's
 BF). A percentage is compared with a column of fractions as percentages (0.35 is 35%). Two such columns, or none,
 and the bound is read as nothing; so is a bound whose sentence names a row of the table (then it is that row's).
 
-The column's members are its cells less an aggregate row (Mean, Total). It is a finding when a member is
-beyond the bound: a cell that meets it under "none of", or one on its other side under "all" (a cell equal to
-the bound meets "≤" and "≥" and, as its rounding allows, "above" and "below" too). The logarithm of a cell
-meets a bound only when it does in every base (2, e and 10): log BF < 0 is BF < 1 in each.
+Where the words name no column, the bound's clause (from those words to the next comma) may name one measure of a
+complementary pair (analyzers/complements.py: "refuse", "error rate"): the line is then the one row or column of
+the cited tables named its complement ("Loan take-up"), whose cells are shares, in tables that never name the
+measure itself; a row's members are its groups, less a test's column (p-value, difference, N). Each cell is read
+as what it leaves of the whole (1 − 0.955 is 4.5%).
 
-Confidence 0.6 (information). Evidence: "weak: a column's cell breaks the bound stated of every value".
+The line's members are its cells less an aggregate row (Mean, Total). It is a finding when a member is beyond
+the bound: a cell that meets it under "none of", or one on its other side under "all". A cell is compared as the
+bound writes it, rounded to its places (3.3% is "three percent"), so a cell equal to the bound meets "≤" and "≥"
+and, as its rounding allows, "above" and "below" too. The logarithm of a cell meets a bound only when it does in
+every base (2, e and 10): log BF < 0 is BF < 1 in each.
+
+Confidence 0.6 (information). Evidence: "weak: a column's cell breaks the bound stated of every value" and "weak:
+the complement of a line's cell breaks the bound stated of every value".
 """
 
 from __future__ import annotations
@@ -34,7 +42,9 @@ from functools import lru_cache, partial
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
 from ....latex.model import Cell, Table
+from ....latex.numbers import SPELLED_PERCENT, spelled_value
 from ....latex.sentences import sentence_spans
+from ...complements import Measure, complement_of, measure_named
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
@@ -55,17 +65,23 @@ from .extents import (
 )
 from .model import stem
 
-_NONE = DeferredPattern(r"\bnone\s+of\b", re.IGNORECASE)
+# "none of the fossils", "in no arm": no member of the table meets the bound ("in no way" quantifies over nothing).
+_NONE = DeferredPattern(r"\bnone\s+of\b|\bin\s+no\s+(?!(?:way|sense|time|doubt)\b)[a-z]+\b", re.IGNORECASE)
 _ALL = DeferredPattern(r"\b(?:all|every|each)\b", re.IGNORECASE)
 _PART = DeferredPattern(r"\b(?:other|others|except|excluding|most|among|almost|nearly|some|but)\b", re.IGNORECASE)
 # The comparison and its number; the group after the operator's says which way the bound faces.
 _BOUND = DeferredPattern(
     r"(?:(<|≤|\\leq?\b|\\lt\b|\bbelow\b|\bunder\b|\b(?:less|lower|smaller)\s+than\b)"
     r"|(>|≥|\\geq?\b|\\gt\b|\babove\b|\bover\b|\bexceed(?:s|ed|ing)?\b|\b(?:more|greater|higher|larger)\s+than\b))"
-    r"\s*(?:or\s+equal\s+to\s+)?\$?\s*" + NUMBER + r"(?!\w|[.,]\d)",
+    r"\s*(?:or\s+equal\s+to\s+)?\$?\s*(?:" + NUMBER + r"|" + SPELLED_PERCENT + r")(?!\w|[.,]\d)",
     re.IGNORECASE,
 )
 _WORD = DeferredPattern(r"[A-Za-z][\w-]*")
+# The bound's clause runs from the words naming its quantity to here: "more than 3% of individuals ... refuse loans".
+_CLAUSE_END = DeferredPattern(r"[,;:()]")
+_TEST_HEADER = DeferredPattern(
+    r"^\W*(?:\\\w+\{)?\s*(?:p|p-values?|pr|t|z|f|chi2?|χ2?|diff\.?|differences?|n|obs\.?|observations)\b", re.IGNORECASE
+)
 # Words between the quantity and its comparison: "similarity scores were higher than", "log BF <".
 _LINKING = frozenset(
     {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "of", "a", "an", "the", "i", "e", "ie", "all", "any"}
@@ -82,6 +98,7 @@ class _Bound:
     words: frozenset[str]  # the stems of the words naming the quantity, just before the comparison
     logarithm: bool  # "log BF": the bound is of the column's logarithm
     named: frozenset[str]  # the sentence's words, which may name a row
+    measure: Measure | None  # the one measure of a complementary pair the bound's clause names ("refuse", "error rate")
     quote: str
     labels: tuple[str, ...]
     anchor: Finding
@@ -103,7 +120,8 @@ def _meets(value: float, stated: _Bound) -> bool:
         if value <= 0:
             return stated.below
         return all(_meets_plain(math.log(value, base), threshold, stated) for base in _BASES)
-    return _meets_plain(value, threshold, stated)
+    # A value is compared as the bound writes it: "in no arm more than three percent" holds 3.3%, which rounds to 3%.
+    return _meets_plain(round(value, stated.threshold.decimals), threshold, stated)
 
 
 def _meets_plain(value: float, threshold: float, stated: _Bound) -> bool:
@@ -130,23 +148,77 @@ def _columns(stated: _Bound, tables: Mapping[str, Table]) -> list[tuple[Table, L
     return found
 
 
+def _complement_lines(stated: _Bound, tables: Mapping[str, Table]) -> list[Line]:
+    """The rows and columns of the cited tables named the complement of the measure the bound's clause names ("Loan
+    take-up" for "refuse"), whose cells are shares of the bound's whole; none where a cited table names the measure
+    itself (its line is the measure's own)."""
+    if stated.measure is None:
+        return []
+    complement, found = complement_of(stated.measure), []
+    for label in dict.fromkeys(stated.labels):
+        table = tables.get(label)
+        if table is None:
+            continue
+        lines = list(table_lines(table))
+        if any(measure_named(line.header) is stated.measure for line in lines):
+            return []
+        named = [_members(table, line) for line in lines if measure_named(line.header) is complement]
+        found += [line for line in named if line.cells and _shares(line, stated.threshold)]
+    return found
+
+
+def _members(table: Table, line: Line) -> Line:
+    """The line less a row's cells under a test's column (a balance table's p-value, a difference of arms): the
+    members of a row are its groups."""
+    if line.column:
+        return line
+    return line._replace(cells=[cell for cell in line.cells if not _TEST_HEADER.match(" ".join(table.column_header(cell.column).split()))])
+
+
+def _shares(line: Line, threshold: End) -> bool:
+    whole = _whole(threshold)
+    return all(0 <= shown_as(cell, threshold)[0] <= whole for cell in line.cells if cell.value is not None)
+
+
+def _whole(threshold: End) -> float:
+    """What a share and its complement add up to, as the bound writes them: 100%, or 1."""
+    return 100.0 if threshold.percent else 1.0
+
+
 def _broken(stated: _Bound, tables: Mapping[str, Table]) -> Iterator[Finding]:
-    columns = _columns(stated, tables)
-    if len(columns) != 1:
-        return  # no column, or several, is the one the words name
-    _, line = columns[0]
+    columns = [line for _, line in _columns(stated, tables)]
+    complementary = not columns
+    lines = _complement_lines(stated, tables) if complementary else columns
+    if len(lines) != 1:
+        return  # no line, or several, is the one the words name
+    line = lines[0]
     cells: list[Cell] = [cell for cell in line.cells if cell.value is not None]
-    breaking = [cell for cell in cells if _meets(shown_as(cell, stated.threshold)[0], stated) == stated.none]
+    values = {id(cell): _stated_value(cell, stated, complementary) for cell in cells}
+    breaking = [cell for cell in cells if _meets(values[id(cell)], stated) == stated.none]
     if not cells or not breaking:
         return
     shown = ", ".join(cell.text.strip() for cell in breaking[:3]) + (", …" if len(breaking) > 3 else "")
     told = f"{'it holds' if stated.none else 'it also holds'} {shown}"
-    violation = LineContradicted(stated.quote, line.name, told)
     scope = "no value meets it" if stated.none else "every value meets it"
-    reason = f"the sentence says {scope}; the words before it name {line.name}" + (", as a logarithm" if stated.logarithm else "")
-    yield stated_finding(
-        stated.anchor, violation, stated.quote, "weak: a column's cell breaks the bound stated of every value", "bound", reason
-    )
+    if complementary:
+        assert stated.measure is not None
+        places, unit = stated.threshold.decimals + 1, "%" if stated.threshold.percent else ""
+        left = ", ".join(f"{values[id(cell)]:.{places}f}{unit}" for cell in breaking[:3]) + (", …" if len(breaking) > 3 else "")
+        told = f"{told} of {complement_of(stated.measure).name}, which leaves {left} of {stated.measure.name}"
+        reason = f"the sentence bounds the {stated.measure.name} and says {scope}; {line.name} gives its complement"
+        kind = "weak: the complement of a line's cell breaks the bound stated of every value"
+    else:
+        reason = f"the sentence says {scope}; the words before it name {line.name}" + (", as a logarithm" if stated.logarithm else "")
+        kind = "weak: a column's cell breaks the bound stated of every value"
+    violation = LineContradicted(stated.quote, line.name, told)
+    yield stated_finding(stated.anchor, violation, stated.quote, kind, "bound", reason)
+
+
+def _stated_value(cell: Cell, stated: _Bound, complementary: bool) -> float:
+    """The cell as the bound writes it: a fraction as a percentage when the bound is one, and, read against the
+    complement's line, what it leaves of the whole."""
+    value = shown_as(cell, stated.threshold)[0]
+    return _whole(stated.threshold) - value if complementary else value
 
 
 @rule(
@@ -163,8 +235,9 @@ def bound_of_every_value_broken(ctx: RuleContext, section: Section) -> Iterator[
     Flags a bound a sentence states of every value of a column of a table it cites when a cell of
     the column breaks it: "none of the fossils exhibited any evidence (i.e. log BF < 0.0)" where
     the column BF holds 0.63 (its logarithm is below zero), or "similarity scores were higher than
-    98% in all cases" where the column Similarity holds 0.97. Which column a bound describes is
-    told below.
+    98% in all cases" where the column Similarity holds 0.97, or "in no arm did more than three
+    percent refuse" where the row Loan take-up holds 0.955 (4.5% refuse). Which line a bound
+    describes is told below.
 
     ## Why is this bad?
     "None" and "all" summarise a whole column for the reader, who will not check every cell; one
@@ -207,8 +280,11 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, C
                 match.group(1) is not None,
                 (match.group(1) or match.group(2) or "") in ("≤", "≥") or "equal" in match.group(0),
             )
-            threshold = end_of(match.group(3), bool(match.group(4)))
+            threshold = end_of(match.group(3), bool(match.group(4))) if match.group(3) else End(spelled_value(match.group(5)), 0, True)
             quote = " ".join(sentence[at : match.end()].split())
-            bound = partial(_Bound, threshold, below, inclusive, none, words, logarithm, frozenset(name_words(sentence)), quote, labels)
+            clause = _CLAUSE_END.search(sentence, match.end())
+            measure = measure_named(sentence[at : clause.start() if clause else len(sentence)])
+            named = frozenset(name_words(sentence))
+            bound = partial(_Bound, threshold, below, inclusive, none, words, logarithm, named, measure, quote, labels)
             found.append((start + at, start + match.end(), bound))
     return tuple(found)
