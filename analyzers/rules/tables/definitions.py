@@ -27,6 +27,9 @@ _DEFINED = DeferredPattern(
     + rf"(?P<right>{_OPERAND})",
     re.IGNORECASE,
 )
+# One of these is in every text `_DEFINED` reads: "to" and "over" define only "the ratio of …", "the fold change of …".
+_OPERATOR_WORDS = ("minus", "divided", "subtracted", "ratio", "fold")
+_SPACED_OPERATOR = DeferredPattern(r"\s[−–/-]\s")
 _TAG = DeferredPattern(_NUMBER_TAG)
 _LETTERS = DeferredPattern(r"[a-z0-9]+")
 _FILLER = frozenset({"the", "of", "that", "a", "an", "our", "those", "values"})
@@ -46,6 +49,9 @@ class StatedDerivation:
 
 def stated_derivations(text: str) -> list[StatedDerivation]:
     """The definitions of a difference or a ratio in a caption's or note's text (see `_DEFINED`)."""
+    lowered = text.lower()
+    if not any(operator in lowered for operator in _OPERATOR_WORDS) and not _SPACED_OPERATOR.search(text):
+        return []
     found = []
     for match in _DEFINED.finditer(text):
         operator = " ".join(match.group("op").lower().split())
