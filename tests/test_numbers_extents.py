@@ -4,6 +4,8 @@ from auditex.analyzers.rules.numbers.extents import (
     End,
     cell_gives,
     holds,
+    own_blocks,
+    own_names,
     shown_as,
     stated_bounds,
     stated_ranges,
@@ -90,3 +92,17 @@ def test_scientific_notation_is_read_whole():
     assert (low, high) == (End(1000.0, 0, False), End(100000.0, 0, False))
     [(_, _, low, high)] = stated_ranges("rates between 10^-3 and 2.5×10^-1")
     assert (low, high) == (End(0.001, 3, False), End(0.25, 2, False))
+
+
+def test_own_names_are_the_words_a_paper_writes_after_our():
+    text = "Our mixture-of-interests models and our proposed M-LSTM model beat our baseline models; our measure of the model is MRR."
+    assert own_names(text) == {"mixture-of-interests", "m-lstm"}
+
+
+def test_own_blocks_pair_each_run_of_own_rows_with_the_other_rows_before_it():
+    # SysID, L1, Ours | SysID, L1, Ours: one block per setting.
+    assert own_blocks([1, 2, 3, 5, 6, 7], {3, 7}) == [([3], [1, 2]), ([7], [5, 6])]
+    # Own rows first: the other rows after the last own run join its block.
+    assert own_blocks([1, 2, 3], {1}) == [([1], [2, 3])]
+    # No own row: no block.
+    assert own_blocks([1, 2], set()) == []
