@@ -26,10 +26,22 @@ within a tenth); an end that none gives is the finding. "Up to P%" is read as th
 must be one of them too: a largest change past P makes P false, and one short of P was not attained. A
 mean must be the mean of the changes read, as relative changes, differences or ratios, within its rounding.
 
-The check is silent when the table has no row of the method, or the sentence names no baseline row (a
-range of improvements "over all baselines" names no pair), or no cell pair gives a change at all.
+A sentence that names no baseline row but sets "our" method against the baselines as a whole ("variants of our
+model achieve higher performance than baseline models, with improvements ranging from 10% to 69%", "outperforms
+the state of the art by up to 30%") is read against all the table's rows: the paper's own rows are those headed
+"Ours" (or "proposed"), else those a word names that the paper writes after "our" anywhere ("our mixture models"
+names "Projection Mixture"), and the others are the rows they are set against (no aggregate, no change row), block by
+block where the table repeats them per setting (each run of other rows with the run of own rows after it). In each
+block and column read, the best own cell gains over the best other cell, on the column's better side (its header's
+or caption's, else the side the sentence says its numbers go: "higher", "lower"); a gain on the worse side is
+negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
+greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding.
 
-Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change".
+The check is silent when the table has no row of the method, or the sentence names no baseline row and does not
+speak of "our" method against the baselines as a whole, or no cell pair gives a change at all.
+
+Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change"; against the baselines as a
+whole, "weak: the extremes of our best rows' gains over the others' best".
 """
 
 from __future__ import annotations
@@ -421,7 +433,9 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
     cited table ("reduces the tracking error by up to 22.4% compared to L1", "improvements over
     BPR ranging from 10% to 69%", "4-7x lower memory than idtracker.ai") when no column of the
     table gives the method that change against the baseline: as a share of the baseline's cell,
-    as a difference, or as a ratio.
+    as a difference, or as a ratio. Against the baselines as a whole ("variants of our model beat
+    baseline models, with improvements ranging from 10% to 69%"), a range's ends must be the least
+    and the greatest gain, per column, of the paper's best row over the best other row.
 
     ## Why is this bad?
     An "up to" or a range of improvements is the headline a reader keeps; one that no pair of
@@ -440,6 +454,10 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
 
     ## Fix safety
     No fix: the table may be the side that is wrong.
+
+    ## Evidence
+    "weak: no cell pair gives the stated change" against a named baseline row; "weak: the extremes of our best
+    rows' gains over the others' best" against the baselines as a whole.
     """
     yield from tables_and_statements(ctx, section, _stated_in)
     own = frozenset(word for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH for word in own_names(placed.block.plain.text))
