@@ -35,7 +35,8 @@ block where the table repeats them per setting (each run of other rows with the 
 block and column read, the best own cell gains over the best other cell, on the column's better side (its header's
 or caption's, else the side the sentence says its numbers go: "higher", "lower"); a gain on the worse side is
 negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
-greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding.
+greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding
+and the end's, a whole multiple of ten ("up to 30%") being a round figure read to its tens.
 
 The check is silent when the table has no row of the method, or the sentence names no baseline row and does not
 speak of "our" method against the baselines as a whole, or no cell pair gives a change at all.
@@ -359,6 +360,11 @@ def _extremes(gains: list[_Change], highest: bool) -> _Change:
     return _Change(relative, _extreme([gain.difference for gain in gains], highest) or (0.0, 0.0), ratio)
 
 
+def _round_figure(end: End) -> End:
+    """A whole multiple of ten ("up to 30%") is a round figure of a headline, read to its tens (30% for 32.2%)."""
+    return End(end.value, -1, end.percent, end.times) if end.decimals == 0 and end.value and end.value % 10 == 0 else end
+
+
 def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, times: bool) -> str:
     """What the gains are: "relative gains from 4.2% to 69.4% (up to 70.1% over the weakest)"."""
     unit, kind = ("x", "ratios") if times else ("%", "relative gains")
@@ -382,8 +388,9 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], own: froze
         lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
         # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
         greatest = (highest, _extremes(found.over_weakest, highest=True))
-        low_given = len(stated.ends) == 1 or lowest.gives(stated.ends[0])
-        if low_given and any(bound.gives(stated.ends[-1]) for bound in greatest):
+        ends = [_round_figure(end) for end in stated.ends]
+        low_given = len(ends) == 1 or lowest.gives(ends[0])
+        if low_given and any(bound.gives(ends[-1]) for bound in greatest):
             return
         told = _told_extremes(lowest, highest, greatest[1], stated.ends[0].times)
         name = f"Table {table.label}" if table.label else "the table"
