@@ -31,10 +31,10 @@ model achieve higher performance than baseline models, with improvements ranging
 the state of the art by up to 30%") is read against all the table's rows: the paper's own rows are those headed
 "Ours" (or "proposed"), else those a word names that the paper writes after "our" anywhere ("our mixture models"
 names "Projection Mixture"), and the others are the rows they are set against (no aggregate, no change row), block by
-block where the table repeats them per setting (each run of other rows with the run of own rows after it). In each
-block and column read, the best own cell gains over the best other cell, on the column's better side (its header's
-or caption's, else the side the sentence says its numbers go: "higher", "lower"); a gain on the worse side is
-negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
+block where the table repeats them per setting (each run of other rows with the run of own rows after it), in every
+table of a float of subtables under the cited label. In each block and column read, the best own cell gains over the
+best other cell, on the column's better side (its header's or caption's, else the side the sentence says its numbers
+go: "higher", "lower"; a column of no known side is not read); a gain on the worse side is negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
 greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding
 and the end's, a whole multiple of ten ("up to 30%") being a round figure read to its tens.
 
@@ -65,10 +65,11 @@ from ...quantities import ShownTable, body_cells, name_words, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_keys, sentence_tables
-from ..tables.direction import read_direction
+from ..tables.direction import read_direction, stated_direction
 from ..tables.model import is_aggregate_row
 from .extents import (
     End,
+    PaperReading,
     against_tables_and_words,
     own_blocks,
     own_names,
@@ -281,13 +282,13 @@ def _told_mean(mean: _Change) -> str:
     return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
 
 
-def _judged(stated: _Extent, tables: Mapping[str, Table], own: frozenset[str]) -> Iterator[Finding]:
+def _judged(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
     """Against the baseline the sentence names, else (it names none, and speaks of "our" method against the
     baselines) its extremes against the best gains of the paper's own rows over the others."""
     if any(label in tables and _pairs(tables[label], stated) for label in stated.labels):
         yield from _not_given(stated, tables)
     elif stated.ours_over_others and not stated.mean:
-        yield from _extremes_not_given(stated, tables, own)
+        yield from _extremes_not_given(stated, tables, paper)
 
 
 def _blocks_of(table: Table, own: frozenset[str]) -> list[tuple[list[int], list[int]]]:
@@ -304,7 +305,7 @@ def _blocks_of(table: Table, own: frozenset[str]) -> list[tuple[list[int], list[
 
 def _column_direction(table: Table, column: int, going: int) -> int:
     """The better side of a column: the table's, else the side the sentence says its method's numbers go."""
-    return read_direction(table.column_header(column), table.caption)[0] or going
+    return read_direction(table.column_header(column), table.caption, stated_direction(table.caption or ""))[0] or going
 
 
 def _gain(ours: Cell, other: Cell, better: int) -> _Change:
@@ -325,25 +326,23 @@ class _Gains(NamedTuple):
     others: str
 
 
-def _best_gains(table: Table, stated: _Extent, own: frozenset[str]) -> _Gains | None:
-    """The gains of the paper's own rows over the others; None unless a block of the table has both."""
-    blocks = _blocks_of(table, own)
-    cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
-    over_best, over_weakest = [], []
-    for (ours, others), column in product(blocks, _columns(table, stated)):
-        better = _column_direction(table, column, stated.going)
-        mine = [cells[row, column] for row in ours if (row, column) in cells]
-        theirs = sorted((cells[row, column] for row in others if (row, column) in cells), key=lambda cell: better * (cell.value or 0.0))
-        if better and mine and theirs:
-            best = max(mine, key=lambda cell: better * (cell.value or 0.0))
-            over_best.append(_gain(best, theirs[-1], better))
-            over_weakest.append(_gain(best, theirs[0], better))
-    if not over_best:
-        return None
-    ours_named, others_named = (
-        ", ".join(dict.fromkeys(_row_name(table, row) for block in blocks for row in block[side])) for side in (0, 1)
-    )
-    return _Gains(over_best, over_weakest, ours_named, others_named)
+def _best_gains(tables: tuple[Table, ...], stated: _Extent, own: frozenset[str]) -> _Gains | None:
+    """The gains of the paper's own rows over the others in the tables of a float; None unless a block has both."""
+    over_best, over_weakest, ours_named, others_named = [], [], {}, {}
+    for table in tables:
+        blocks = _blocks_of(table, own)
+        cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
+        for (ours, others), column in product(blocks, _columns(table, stated)):
+            better = _column_direction(table, column, stated.going)
+            mine = [cells[row, column] for row in ours if (row, column) in cells]
+            theirs = sorted((cells[row, column] for row in others if (row, column) in cells), key=lambda cell: better * (cell.value or 0.0))
+            if better and mine and theirs:
+                best = max(mine, key=lambda cell: better * (cell.value or 0.0))
+                over_best.append(_gain(best, theirs[-1], better))
+                over_weakest.append(_gain(best, theirs[0], better))
+                ours_named.update(dict.fromkeys(_row_name(table, row) for row in ours))
+                others_named.update(dict.fromkeys(_row_name(table, row) for row in others))
+    return _Gains(over_best, over_weakest, ", ".join(ours_named), ", ".join(others_named)) if over_best else None
 
 
 def _extreme(spans: list[tuple[float, float] | None], highest: bool) -> tuple[float, float] | None:
@@ -377,12 +376,12 @@ def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, tim
     )
 
 
-def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], own: frozenset[str]) -> Iterator[Finding]:
+def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
     """A range's ends must be the least and the greatest per-column gain of the paper's best row over the others'
-    best, an "up to" the greatest: judged against the first cited table that has both."""
+    best, an "up to" the greatest: judged against the first cited float whose tables have both."""
     for label in stated.labels:
         table = tables.get(label)
-        found = _best_gains(table, stated, own) if table is not None else None
+        found = _best_gains(paper.tabulars.get(label, (table,)), stated, paper.words) if table is not None else None
         if table is None or found is None:
             continue
         lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)

@@ -192,29 +192,42 @@ def against_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Tab
     return judged_against_tables(kind, judged_by_number(judge), _tables_by_label)
 
 
+class PaperReading(NamedTuple):
+    """What a judge reads of the whole paper beside its tables by label."""
+
+    words: frozenset[str]  # the words the sections' parts hold (the names the paper gives its own method)
+    tabulars: Mapping[str, tuple[Table, ...]]  # every table a float shows under a label that several share (subtables)
+
+
 def against_tables_and_words(
-    kind: type[Stated], words: type[Words], judge: Callable[[Stated, Mapping[str, Table], frozenset[str]], Iterable[Finding]]
+    kind: type[Stated], words: type[Words], judge: Callable[[Stated, Mapping[str, Table], PaperReading], Iterable[Finding]]
 ) -> Pairwise:
-    """`against_tables`, with the words every section's parts of type `words` hold given to `judge` too: what the
-    whole paper says of something (the names it gives its own method), read wherever it is said."""
+    """`against_tables`, with what the whole paper holds given to `judge` too (`PaperReading`): the words every
+    section's parts of type `words` hold, wherever they are said, and every table of a float of subtables (a label
+    gives `against_tables` its last one)."""
 
     def feeds(part: Sequence[object]) -> object | None:
         tables = fed_shown_tables(part)
         held = tuple(sorted(_words_held([part], words)))
         return (tables, held) if tables is not None or held else None
 
-    def shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> tuple[Mapping[str, Table], frozenset[str]]:
-        return _tables_by_label(ctx, feeding), _words_held([part for _, _, part in feeding], words)
+    def shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> tuple[Mapping[str, Table], PaperReading]:
+        under: dict[str, list[Table]] = {}
+        for item in statements_of([(section, part) for _, section, part in feeding], ShownTable):
+            for label in item.labels:
+                under.setdefault(label, []).append(item.table)
+        tabulars = {label: tuple(tables) for label, tables in under.items() if len(tables) > 1}
+        return _tables_by_label(ctx, feeding), PaperReading(_words_held([part for _, _, part in feeding], words), tabulars)
 
     def each(
-        ctx: RuleContext, state: tuple[Mapping[str, Table], frozenset[str]], place: int, section: Section, part: list[object]
+        ctx: RuleContext, state: tuple[Mapping[str, Table], PaperReading], place: int, section: Section, part: list[object]
     ) -> Iterator[Finding]:
-        tables, held = state
+        tables, paper = state
 
-        def with_words(stated: Stated, by_label: Mapping[str, Table]) -> Iterable[Finding]:
-            return judge(stated, by_label, held)
+        def with_paper(stated: Stated, by_label: Mapping[str, Table]) -> Iterable[Finding]:
+            return judge(stated, by_label, paper)
 
-        judged = judged_by_number(with_words)
+        judged = judged_by_number(with_paper)
         for item in part:
             if isinstance(item, kind):
                 yield from judged(item, tables)
