@@ -41,6 +41,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "NUM013",
         "NUM014",
         "NUM015",
+        "NUM016",  # a range or an "up to" of the gains the prose states against the cited table's rows
         "NUM017",  # a range or an extreme of a variable against its row of summary statistics (Min, Max, SD)
         "NUM019",  # a mean of a line of a cited table or figure, beside another mean of the sentence that is its line's
         "NUM020",  # a bound stated of every value of a cited table's column ("none of ... log BF < 0") that a cell breaks

@@ -4,6 +4,8 @@ from auditex.analyzers.rules.numbers.extents import (
     End,
     cell_gives,
     holds,
+    own_blocks,
+    own_names,
     shown_as,
     stated_bounds,
     stated_ranges,
@@ -103,3 +105,17 @@ def test_a_bound_of_every_group_reads_a_spelled_percentage_and_the_measure_its_c
     # A measure named past the clause's end is another quantity's.
     [(_, _, read)] = _stated_in("Table~\\ref{t} lists it. In no run was the loss above 5%, while accuracy stayed high.", ())
     assert read(None).measure is None
+
+
+def test_own_names_are_the_words_a_paper_writes_after_our():
+    text = "Our mixture-of-interests models and our proposed M-LSTM model beat our baseline models; our measure of the model is MRR."
+    assert own_names(text) == {"mixture-of-interests", "m-lstm"}
+
+
+def test_own_blocks_pair_each_run_of_own_rows_with_the_other_rows_before_it():
+    # SysID, L1, Ours | SysID, L1, Ours: one block per setting.
+    assert own_blocks([1, 2, 3, 5, 6, 7], {3, 7}) == [([3], [1, 2]), ([7], [5, 6])]
+    # Own rows first: the other rows after the last own run join its block.
+    assert own_blocks([1, 2, 3], {1}) == [([1], [2, 3])]
+    # No own row: no block.
+    assert own_blocks([1, 2], set()) == []

@@ -26,10 +26,23 @@ within a tenth); an end that none gives is the finding. "Up to P%" is read as th
 must be one of them too: a largest change past P makes P false, and one short of P was not attained. A
 mean must be the mean of the changes read, as relative changes, differences or ratios, within its rounding.
 
-The check is silent when the table has no row of the method, or the sentence names no baseline row (a
-range of improvements "over all baselines" names no pair), or no cell pair gives a change at all.
+A sentence that names no baseline row but sets "our" method against the baselines as a whole ("variants of our
+model achieve higher performance than baseline models, with improvements ranging from 10% to 69%", "outperforms
+the state of the art by up to 30%") is read against all the table's rows: the paper's own rows are those headed
+"Ours" (or "proposed"), else those a word names that the paper writes after "our" anywhere ("our mixture models"
+names "Projection Mixture"), and the others are the rows they are set against (no aggregate, no change row), block by
+block where the table repeats them per setting (each run of other rows with the run of own rows after it), in every
+table of a float of subtables under the cited label. In each block and column read, the best own cell gains over the
+best other cell, on the column's better side (its header's or caption's, else the side the sentence says its numbers
+go: "higher", "lower"; a column of no known side is not read); a gain on the worse side is negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
+greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding
+and the end's, a whole multiple of ten ("up to 30%") being a round figure read to its tens.
 
-Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change".
+The check is silent when the table has no row of the method, or the sentence names no baseline row and does not
+speak of "our" method against the baselines as a whole, or no cell pair gives a change at all.
+
+Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change"; against the baselines as a
+whole, "weak: the extremes of our best rows' gains over the others' best".
 """
 
 from __future__ import annotations
@@ -38,11 +51,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import product
 from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
-from ....latex.model import Cell, Table
+from ....latex.model import BlockKind, Cell, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
@@ -51,9 +65,14 @@ from ...quantities import ShownTable, body_cells, name_words, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_keys, sentence_tables
+from ..tables.direction import read_direction, stated_direction
+from ..tables.model import is_aggregate_row
 from .extents import (
     End,
-    against_tables,
+    PaperReading,
+    against_tables_and_words,
+    own_blocks,
+    own_names,
     stated_averages,
     stated_bounds,
     stated_finding,
@@ -61,6 +80,7 @@ from .extents import (
     stated_ratio_ranges,
     tables_and_statements,
 )
+from .model import CHANGE_HEADER
 
 _CHANGE = DeferredPattern(
     r"\b(?:reduc|improv|lower|higher|decreas|increas|gain|outperform|better|drop|fewer|faster|speed|boost|cut|smaller|larger|surpass|beat|exceed)",
@@ -85,6 +105,15 @@ _OF_CHANGE_AFTER = DeferredPattern(
 # A row headed "Baseline" is named by "the baseline" (its word names no other row: it is in every table's header).
 _BASELINE_ROW = DeferredPattern(r"\s*(?:\\textbf\{)?baseline\}?\s*$", re.IGNORECASE)
 _THE_BASELINE = DeferredPattern(r"\bthe\s+baseline\b(?!s)", re.IGNORECASE)
+# A sentence of "our" method against the baselines as a whole ("variants of our model achieve higher performance than
+# baseline models", "outperforms all baselines"): its rows are the paper's own against every other row.
+_OTHERS = DeferredPattern(
+    r"\bbaselines?\b|\bstate[- ]of[- ]the[- ]art\b|\b(?:other|existing|competing|prior|previous|all)\s+(?:methods|models|approaches|systems)\b",
+    re.IGNORECASE,
+)
+# Which way a sentence says its method's numbers go, for a column whose table does not say which side is better.
+_HIGHER_WORD = DeferredPattern(r"\b(?:higher|larger|increas\w*|more)\b", re.IGNORECASE)
+_LOWER_WORD = DeferredPattern(r"\b(?:lower|smaller|reduc\w*|decreas\w*|fewer|less)\b", re.IGNORECASE)
 _EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)")
 _NUMBER_AHEAD = DeferredPattern(r"(?<![\w.-])[-−]?\d")
 # The words just before an extent that may name its column: "reduces the average height error by up to".
@@ -101,8 +130,37 @@ class _Extent:
     named: frozenset[str]  # the sentence's words, which name the baseline row
     subject: frozenset[str]  # the words before its comparison, which may name the method's row
     the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
+    ours_over_others: bool  # the sentence sets "our" method against the baselines as a whole, naming none
+    going: int  # +1 when the sentence says its method's numbers are higher, -1 lower, 0 when it says neither or both
     labels: tuple[str, ...]
     anchor: Finding
+
+
+@dataclass(frozen=True, slots=True)
+class _OwnNames:
+    """The words a section's paragraphs name the paper's own method by ("our mixture models": "mixture")."""
+
+    words: frozenset[str]
+
+
+@violation_type
+class ExtremesNotGiven(Violation):
+    """A stated range or bound (`quote`) of the gains of the paper's own rows (`ours`) over the best of the other rows
+    (`others`) of `table`, where the per-column gains run `changes`."""
+
+    quote: str
+    ours: str
+    others: str
+    table: str
+    changes: str
+
+    @property
+    def message(self) -> str:
+        return f'"{self.quote}": per column of {self.table}, the best of {self.ours} against the best of {self.others} gives {self.changes}'
+
+    @property
+    def identity(self) -> str:
+        return f"{self.quote} {self.table} {self.others}"
 
 
 @violation_type
@@ -224,6 +282,125 @@ def _told_mean(mean: _Change) -> str:
     return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
 
 
+def _judged(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
+    """Against the baseline the sentence names, else (it names none, and speaks of "our" method against the
+    baselines) its extremes against the best gains of the paper's own rows over the others."""
+    if any(label in tables and _pairs(tables[label], stated) for label in stated.labels):
+        yield from _not_given(stated, tables)
+    elif stated.ours_over_others and not stated.mean:
+        yield from _extremes_not_given(stated, tables, paper)
+
+
+def _blocks_of(table: Table, own: frozenset[str]) -> list[tuple[list[int], list[int]]]:
+    """The rows of the paper's own method (headed "Ours" or "proposed", else named by a word the paper names its own
+    method by: `own`) with the other rows they compare with (no aggregate, no change row), block by block."""
+    rows = sorted({cell.row for cell in body_cells(table) if cell.value is not None})
+    headers = {row: table.row_header(row) for row in rows}
+    compared = [row for row in rows if not is_aggregate_row(headers[row]) and not CHANGE_HEADER.search(headers[row])]
+    mine = {row for row in compared if _OURS.search(headers[row])} or {
+        row for row in compared if any(own & {word, *word.split("-")} for word in _naming_words(headers[row]))
+    }
+    return own_blocks(compared, mine)
+
+
+def _column_direction(table: Table, column: int, going: int) -> int:
+    """The better side of a column: the table's, else the side the sentence says its method's numbers go."""
+    return read_direction(table.column_header(column), table.caption, stated_direction(table.caption or ""))[0] or going
+
+
+def _gain(ours: Cell, other: Cell, better: int) -> _Change:
+    """The change of `ours` over `other`, negative where `ours` is on the worse side (a ratio only where it is better)."""
+    change = _change(ours, other)
+    if better * ((ours.value or 0.0) - (other.value or 0.0)) >= 0:
+        return change
+    relative = (-change.relative[1], -change.relative[0]) if change.relative else None
+    return _Change(relative, (-change.difference[1], -change.difference[0]), None)
+
+
+class _Gains(NamedTuple):
+    """Per block and column read, the gain of the best own row over the best other row and over the weakest."""
+
+    over_best: list[_Change]
+    over_weakest: list[_Change]
+    ours: str
+    others: str
+
+
+def _best_gains(tables: tuple[Table, ...], stated: _Extent, own: frozenset[str]) -> _Gains | None:
+    """The gains of the paper's own rows over the others in the tables of a float; None unless a block has both."""
+    over_best, over_weakest, ours_named, others_named = [], [], {}, {}
+    for table in tables:
+        blocks = _blocks_of(table, own)
+        cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
+        for (ours, others), column in product(blocks, _columns(table, stated)):
+            better = _column_direction(table, column, stated.going)
+            mine = [cells[row, column] for row in ours if (row, column) in cells]
+            theirs = sorted((cells[row, column] for row in others if (row, column) in cells), key=lambda cell: better * (cell.value or 0.0))
+            if better and mine and theirs:
+                best = max(mine, key=lambda cell: better * (cell.value or 0.0))
+                over_best.append(_gain(best, theirs[-1], better))
+                over_weakest.append(_gain(best, theirs[0], better))
+                ours_named.update(dict.fromkeys(_row_name(table, row) for row in ours))
+                others_named.update(dict.fromkeys(_row_name(table, row) for row in others))
+    return _Gains(over_best, over_weakest, ", ".join(ours_named), ", ".join(others_named)) if over_best else None
+
+
+def _extreme(spans: list[tuple[float, float] | None], highest: bool) -> tuple[float, float] | None:
+    """The span the lowest (or highest) of the changes lies in, given each change's span."""
+    if not spans or any(span is None for span in spans):
+        return None
+    pick = max if highest else min
+    return pick(span[0] for span in spans if span), pick(span[1] for span in spans if span)
+
+
+def _extremes(gains: list[_Change], highest: bool) -> _Change:
+    relative = _extreme([gain.relative for gain in gains], highest)
+    ratio = _extreme([gain.ratio for gain in gains], highest)
+    return _Change(relative, _extreme([gain.difference for gain in gains], highest) or (0.0, 0.0), ratio)
+
+
+def _round_figure(end: End) -> End:
+    """A whole multiple of ten ("up to 30%") is a round figure of a headline, read to its tens (30% for 32.2%)."""
+    return End(end.value, -1, end.percent, end.times) if end.decimals == 0 and end.value and end.value % 10 == 0 else end
+
+
+def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, times: bool) -> str:
+    """What the gains are: "relative gains from 4.2% to 69.4% (up to 70.1% over the weakest)"."""
+    unit, kind = ("x", "ratios") if times else ("%", "relative gains")
+    spans = [change.ratio if times else change.relative for change in (lowest, highest, over_weakest)]
+    if any(span is None for span in spans):
+        return f"no {kind} of one sign"
+    low, high, weakest = ((span[0] + span[1]) / 2 for span in spans if span is not None)
+    return f"{kind} from {low:.1f}{unit} to {high:.1f}{unit}" + (
+        f" (up to {weakest:.1f}{unit} over the weakest)" if weakest > high + 0.05 else ""
+    )
+
+
+def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
+    """A range's ends must be the least and the greatest per-column gain of the paper's best row over the others'
+    best, an "up to" the greatest: judged against the first cited float whose tables have both."""
+    for label in stated.labels:
+        table = tables.get(label)
+        found = _best_gains(paper.tabulars.get(label, (table,)), stated, paper.words) if table is not None else None
+        if table is None or found is None:
+            continue
+        lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
+        # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
+        greatest = (highest, _extremes(found.over_weakest, highest=True))
+        ends = [_round_figure(end) for end in stated.ends]
+        low_given = len(ends) == 1 or lowest.gives(ends[0])
+        if low_given and any(bound.gives(ends[-1]) for bound in greatest):
+            return
+        told = _told_extremes(lowest, highest, greatest[1], stated.ends[0].times)
+        name = f"Table {table.label}" if table.label else "the table"
+        violation = ExtremesNotGiven(stated.quote, found.ours, found.others, name, told)
+        reason = "a range's ends are the least and the greatest per-column gain of the best own row over the best other row; an 'up to' the greatest, also over the weakest"
+        yield stated_finding(
+            stated.anchor, violation, stated.quote, "weak: the extremes of our best rows' gains over the others' best", "extent", reason
+        )
+        return
+
+
 def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding]:
     for label in stated.labels:
         table = tables.get(label)
@@ -254,15 +431,17 @@ def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding
     Severity.WARNING,
     reads=("blocks", "macros"),  # a table named by its printed number: the numbering reads the counters macros set
     scope=Scope.SECTION,
-    combine=against_tables(_Extent, _not_given),
+    combine=against_tables_and_words(_Extent, _OwnNames, _judged),
 )
-def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Extent]:
+def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[ShownTable | _Extent | _OwnNames]:
     """## What it does
     Flags the extent of a change a sentence states of its method against a baseline row of a
     cited table ("reduces the tracking error by up to 22.4% compared to L1", "improvements over
     BPR ranging from 10% to 69%", "4-7x lower memory than idtracker.ai") when no column of the
     table gives the method that change against the baseline: as a share of the baseline's cell,
-    as a difference, or as a ratio.
+    as a difference, or as a ratio. Against the baselines as a whole ("variants of our model beat
+    baseline models, with improvements ranging from 10% to 69%"), a range's ends must be the least
+    and the greatest gain, per column, of the paper's best row over the best other row.
 
     ## Why is this bad?
     An "up to" or a range of improvements is the headline a reader keeps; one that no pair of
@@ -281,8 +460,15 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
 
     ## Fix safety
     No fix: the table may be the side that is wrong.
+
+    ## Evidence
+    "weak: no cell pair gives the stated change" against a named baseline row; "weak: the extremes of our best
+    rows' gains over the others' best" against the baselines as a whole.
     """
-    return tables_and_statements(ctx, section, _stated_in)
+    yield from tables_and_statements(ctx, section, _stated_in)
+    own = frozenset(word for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH for word in own_names(placed.block.plain.text))
+    if own:
+        yield _OwnNames(own)
 
 
 def _naming_end(sentence: str, until: int, starts: list[int]) -> int:
@@ -321,7 +507,13 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
             after = frozenset(name_words(sentence[until : _naming_end(sentence, until, starts)])) if mean else frozenset()
             quote = " ".join(sentence[at:until].split())
             the_baseline = bool(_THE_BASELINE.search(sentence))
+            ours_over_others = bool(_OURS.search(sentence) and _OTHERS.search(sentence))
+            going = bool(_HIGHER_WORD.search(sentence)) - bool(_LOWER_WORD.search(sentence))
             found.append(
-                (start + at, start + until, partial(_Extent, ends, quote, metric, after, mean, named, subject, the_baseline, labels))
+                (
+                    start + at,
+                    start + until,
+                    partial(_Extent, ends, quote, metric, after, mean, named, subject, the_baseline, ours_over_others, going, labels),
+                )
             )
     return tuple(found)

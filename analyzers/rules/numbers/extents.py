@@ -6,9 +6,10 @@ Mean, SD) gives a row's extent."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, TypeVar
+from functools import lru_cache
+from typing import NamedTuple, Protocol, TypeVar
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
@@ -16,12 +17,15 @@ from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import WRITTEN_NUMBER, written_value
 from ...context import RuleContext
 from ...finding import Evidence, Finding, Statement
+from ...memo import TEXT_CACHE_SIZE
 from ...quantities import (
     AGGREGATE_COLUMN_HEADER,
     ShownTable,
     agrees,
     body_cells,
+    fed_shown_tables,
     judged_against_tables,
+    name_words,
     shown_table,
     spelled,
     tables_by_label,
@@ -32,6 +36,16 @@ from ..printed_tables import judged_by_number, with_printed
 from ..tables.model import is_aggregate_row
 
 Stated = TypeVar("Stated")
+
+
+class HeldWords(Protocol):
+    """A section's part that holds words the whole paper's statements are judged with."""
+
+    @property
+    def words(self) -> frozenset[str]: ...
+
+
+Words = TypeVar("Words", bound=HeldWords)
 # What a paragraph states, read from its text and the floats it describes: (start, end, the statement given its anchor).
 Reader = Callable[[str, tuple[str, ...]], tuple[tuple[int, int, Callable[[Finding], Stated]], ...]]
 
@@ -67,6 +81,16 @@ _STATISTIC_HEADER = DeferredPattern(
     re.IGNORECASE,
 )
 _STATISTICS = ("min", "max", "mean", "median", "sd")
+
+# The name a paper gives its own method: "our mixture-of-interests models", "our M-LSTM model" (a phrase of more than
+# a name, "our measure of the model", names none).
+_OWN_NAME = DeferredPattern(
+    r"\bour\s+((?:(?!(?:of|the|and|or|for|to|in|on|with|by|at|as|a|an|this|that|these)\s)[\w-]+\s+){0,2}?)"
+    r"(?:model|method|approach|algorithm|system|framework|network|architecture|variant|technique|controller|policy|agent)s?\b",
+    re.IGNORECASE,
+)
+# Words after "our" that name no method of its own: "our proposed model", "our baseline models".
+_NOT_OWN = frozenset({"proposed", "new", "novel", "full", "final", "best", "own", "simple", "baseline", "baselines", "two", "three"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +148,27 @@ def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
         yield match.start(), match.end(), End(low.value, low.decimals, False, True), End(high.value, high.decimals, False, True)
 
 
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def own_names(text: str) -> frozenset[str]:
+    """The words a paragraph names the paper's own method by: "our mixture-of-interests models" gives
+    "mixture-of-interests"."""
+    return frozenset(word for match in _OWN_NAME.finditer(text) for word in name_words(match.group(1)) if word not in _NOT_OWN)
+
+
+def own_blocks(rows: Sequence[int], mine: Collection[int]) -> list[tuple[list[int], list[int]]]:
+    """The table's `rows` as blocks of the paper's own rows (`mine`) with the other rows they compare with, where a
+    table repeats its rows per setting: each run of other rows with the run of own rows after it (other rows after
+    the last own run join its block). Only the blocks with both."""
+    blocks: list[tuple[list[int], list[int]]] = []
+    for row in rows:
+        if not blocks or (row not in mine and blocks[-1][0]):
+            blocks.append(([], []))
+        blocks[-1][0 if row in mine else 1].append(row)
+    if len(blocks) > 1 and not blocks[-1][0]:
+        blocks[-2][1].extend(blocks.pop()[1])
+    return [(ours, others) for ours, others in blocks if ours and others]
+
+
 def tables_and_statements(ctx: RuleContext, section: Section, read: Reader[Stated]) -> Iterator[ShownTable | Stated]:
     """The tables `section` shows, and what `read` finds stated in its paragraphs and captions, each anchored where
     it is stated (information until measured)."""
@@ -145,6 +190,53 @@ def against_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Tab
     """A `Pairwise` combine over `tables_and_statements` parts that judges each statement of type `kind` against the
     paper's tables by label (the last one shown under a label)."""
     return judged_against_tables(kind, judged_by_number(judge), _tables_by_label)
+
+
+class PaperReading(NamedTuple):
+    """What a judge reads of the whole paper beside its tables by label."""
+
+    words: frozenset[str]  # the words the sections' parts hold (the names the paper gives its own method)
+    tabulars: Mapping[str, tuple[Table, ...]]  # every table a float shows under a label that several share (subtables)
+
+
+def against_tables_and_words(
+    kind: type[Stated], words: type[Words], judge: Callable[[Stated, Mapping[str, Table], PaperReading], Iterable[Finding]]
+) -> Pairwise:
+    """`against_tables`, with what the whole paper holds given to `judge` too (`PaperReading`): the words every
+    section's parts of type `words` hold, wherever they are said, and every table of a float of subtables (a label
+    gives `against_tables` its last one)."""
+
+    def feeds(part: Sequence[object]) -> object | None:
+        tables = fed_shown_tables(part)
+        held = tuple(sorted(_words_held([part], words)))
+        return (tables, held) if tables is not None or held else None
+
+    def shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> tuple[Mapping[str, Table], PaperReading]:
+        under: dict[str, list[Table]] = {}
+        for item in statements_of([(section, part) for _, section, part in feeding], ShownTable):
+            for label in item.labels:
+                under.setdefault(label, []).append(item.table)
+        tabulars = {label: tuple(tables) for label, tables in under.items() if len(tables) > 1}
+        return _tables_by_label(ctx, feeding), PaperReading(_words_held([part for _, _, part in feeding], words), tabulars)
+
+    def each(
+        ctx: RuleContext, state: tuple[Mapping[str, Table], PaperReading], place: int, section: Section, part: list[object]
+    ) -> Iterator[Finding]:
+        tables, paper = state
+
+        def with_paper(stated: Stated, by_label: Mapping[str, Table]) -> Iterable[Finding]:
+            return judge(stated, by_label, paper)
+
+        judged = judged_by_number(with_paper)
+        for item in part:
+            if isinstance(item, kind):
+                yield from judged(item, tables)
+
+    return Pairwise(feeds, shared, each)
+
+
+def _words_held(parts: Iterable[Sequence[object]], kind: type[Words]) -> frozenset[str]:
+    return frozenset(word for part in parts for item in part if isinstance(item, kind) for word in item.words)
 
 
 def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
