@@ -15,7 +15,11 @@ def _subject(sentence: str, written: str) -> tuple[str, ...]:
     ("sentence", "written", "subject"),
     [
         ("Sinkhorn runtime (seconds) to reach a marginal error of 10^-2.", "10^-2", ("marginal", "error")),
-        ("The table shows the runtime required to reach an error threshold of 10^-2.", "10^-2", ("runtime", "required", "error", "threshold")),
+        (
+            "The table shows the runtime required to reach an error threshold of 10^-2.",
+            "10^-2",
+            ("runtime", "required", "error", "threshold"),
+        ),
         ("We fine-tune the model with a learning rate of 0.0001.", "0.0001", ("learning", "rate")),
         ("The initial learning rate is 0.001 for all runs.", "0.001", ("learning", "rate")),
     ],

@@ -5,10 +5,11 @@ reach a marginal error of $10^{-2}$" in the table's caption, "\\cref{tab:runtime
 ## How it decides
 A setting is a number a sentence says an experiment is run with, named in words (`setting_subject`): a
 threshold, tolerance or cut-off ("an error threshold of $10^{-2}$"), a hyperparameter ("a learning rate of
-1e-4", "batch size of 64": its subject is the hyperparameter's name), or what a run goes until ("to reach a marginal error of $10^{-2}$"). A symbol set
-alone ("σ = 0.5", "μ = 10 meV") is not read: one figure shows several panels' settings that way, and the
-corpus's pairs of them tied to one float differ by design. A setting belongs to the experiment of each float
-its sentence cites, or, in a caption, of the float the caption describes. Two statements of one float's
+1e-4", "batch size = 16": its subject is the hyperparameter's name), or what a run goes until ("to reach a
+marginal error of $10^{-2}$"). A symbol set alone ("σ = 0.5", "μ = 10 meV") is not read: one figure shows
+several panels' settings that way, and the corpus's pairs of them tied to one float differ by design. A
+setting belongs to the experiment of each float its sentence cites; a sentence citing none, to the one float
+its paragraph cites; in a caption, to the float the caption describes. Two statements of one float's
 setting, in two blocks, whose subjects are the same (both name one, and one names all the other does:
 "marginal error" and "marginal error below a tolerance"), with values that differ beyond rounding (0.01 and
 0.010 agree), are reported on the later one. A subject the paper states for one float with three or more
