@@ -2,7 +2,7 @@
 
 import pytest
 
-from auditex.analyzers.rules.numbers.model import setting_subject
+from auditex.analyzers.rules.numbers.settings import setting_subject
 from auditex.latex.numbers import find_numbers
 
 

@@ -29,8 +29,9 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import referenced_labels
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from .model import PROSE_KINDS, mentions, setting_subject, stem
+from .model import PROSE_KINDS, mentions, stem
 from .restated import Earlier, Found, Pair, Stated, block_stated, reported, restatements
+from .settings import setting_subject
 
 _SWEEP = 3  # values of one subject for one float: a sweep of the setting
 
