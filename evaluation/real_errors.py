@@ -55,9 +55,21 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "prose-vs-figure-or-list": ("NUM001", "NUM019", "CNT001", "ARI004"),  # ARI004: a factor between two plotted points (pgfplots)
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     # NUM021: a rate stated under one name of a complementary pair and its table's complement ("failure" against "Success Rate");
-    # NUM022: a value the prose gives a symbol against the cell the symbol keys; STAT018: the analysed sample stated in
-    # the prose against the one a test's degrees of freedom give
-    "same-quantity-two-values": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM009", "NUM018", "NUM021", "NUM022", "CNT006", "STAT018"),
+    # NUM022: a value the prose gives a symbol against the cell the symbol keys; NUM023: one setting of one float's experiment
+    # stated with two values; STAT018: the analysed sample stated in the prose against the one a test's degrees of freedom give
+    "same-quantity-two-values": (
+        "NUM002",
+        "NUM005",
+        "NUM006",
+        "NUM008",
+        "NUM009",
+        "NUM018",
+        "NUM021",
+        "NUM022",
+        "NUM023",
+        "CNT006",
+        "STAT018",
+    ),
     # ARI019: an abstract's relative effect that the body's regression tables over their control means do not give
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006", "ARI019"),
     "bold-not-best": ("TAB002", "TAB006"),

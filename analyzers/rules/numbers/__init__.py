@@ -6,6 +6,7 @@ from .complement_rate import complement_misstated
 from .default_setting import default_restated
 from .derived_extent import derived_extent_not_in_table
 from .every_value import bound_of_every_value_broken
+from .float_setting import float_setting_restated
 from .fold_change import fold_not_log_fold
 from .group_sizes import group_size_mismatch
 from .line_mean import mean_not_of_line
@@ -30,6 +31,7 @@ __all__ = [
     "count_restated",
     "default_restated",
     "derived_extent_not_in_table",
+    "float_setting_restated",
     "fold_not_log_fold",
     "group_size_mismatch",
     "mean_not_of_line",
