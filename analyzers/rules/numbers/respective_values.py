@@ -222,6 +222,8 @@ def respective_value_misquotes_cell(ctx: RuleContext, section: Section) -> Itera
     Flags a number of a "respectively" list ("X and Y reach 60% and 51%, respectively") that the cell its
     pair names in the table the sentence (or its paragraph) cites does not hold, when another pair of the
     same list matches its cell; and a two-number list whose numbers are its two cells in swapped order.
+    A sentence that cites no table is read against one table per subject ("For DIC and OQA, ... 60%/51%
+    respectively"), each chosen by its caption, at the row and column where another pair agrees.
 
     ## Why is this bad?
     "Respectively" binds each number to one row and column. A stale number or a swapped pair reports a
