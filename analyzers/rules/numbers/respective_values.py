@@ -128,16 +128,17 @@ def _misquotes(grid: Grid, claim: _PairedValues) -> _Misquotes | None:
     cells = [cell for pair in pairs if (cell := grid.numeric(pair.row, pair.columns[0])) is not None]
     if len(cells) != len(pairs) or len({(cell.row, cell.column) for cell in cells}) != len(cells):
         return None
-    return _judged(grid, claim.numbers, cells)
+    judged = _judged(claim.numbers, cells)
+    return (grid, *judged) if judged else None
 
 
-def _judged(grid: Grid, numbers: tuple[Stated, ...], cells: list[Cell]) -> _Misquotes | None:
+def _judged(numbers: tuple[Stated, ...], cells: list[Cell]) -> tuple[list[tuple[int, Cell]], bool] | None:
     """The numbers that disagree with their cells, when another pair agrees; or the list as its two cells swapped."""
     agreeing = [_agrees(number, cell) for number, cell in zip(numbers, cells, strict=True)]
     if len(cells) == 2 and not any(agreeing) and all(map(_agrees, numbers, reversed(cells))):
-        return grid, list(enumerate(cells)), True
+        return list(enumerate(cells)), True
     wrong = [(index, cell) for index, cell in enumerate(cells) if not agreeing[index] and _misquoted(numbers[index], cell)]
-    return (grid, wrong, False) if wrong and any(agreeing) else None
+    return (wrong, False) if wrong and any(agreeing) else None
 
 
 def _report(ctx: RuleContext, claim: _PairedValues, label: str, cited: LabelledTable, found: _Misquotes, kind: str = AGREEING) -> Finding:
@@ -187,10 +188,10 @@ def _by_subject(ctx: RuleContext, by_label: Mapping[str, LabelledTable], claim: 
     if len(addresses) != 1:
         return None
     (address,) = addresses
-    found = _judged(grids[0], claim.numbers, [held[address] for held in cells])
-    if found is None or found[2]:
-        return None
-    index, cell = found[1][0]
+    judged = _judged(claim.numbers, [held[address] for held in cells])
+    if judged is None or judged[1]:
+        return None  # a swap across tables is a list of subjects in another order, not a misquote
+    index, cell = judged[0][0]
     table = tables[chosen[index]]
     return _report(ctx, claim, table.labels[0], table, (grids[index], [(index, cell)], False), BY_CAPTION)
 

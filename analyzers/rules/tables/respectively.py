@@ -23,8 +23,8 @@ A list of subjects may instead name one table each, by its caption: "For DIC and
 respectively", where the paper gives one table per dataset ("DICES Performance Metrics", "OpinionQA Performance
 Metrics") of the same columns. An item names a caption by one of its words: the word itself, or, written in
 capitals, the word's start ("DIC" for "DICES") or the word's capitals ("OQA" for "OpinionQA"); the item must name
-exactly one of the tables, so a word every caption shares ("Performance") names none. The cell is then one row and
-column of every such table, found by header text (`addresses`).
+exactly one of the tables, so a word every caption shares ("Performance") names none, and a caption two items name
+("Datasets: OQA, HK, DIC") names neither. Which row and column of those tables the list means is NUM013's to find.
 """
 
 from __future__ import annotations
@@ -175,17 +175,11 @@ def subject_tables(sentence: str, captions: Sequence[str]) -> list[int] | None:
     # A caption that two different words name ("Datasets: OQA, HK, DIC") speaks of them all, not of one.
     by_word = {word.lower(): names[span] for span, word in words}
     spoken = Counter(index for tables in by_word.values() for index in tables)
-    named = [(span, own.pop()) for span, _ in words if len(own := {index for index in names[span] if spoken[index] == 1}) == 1]
-    lists: list[list[int]] = []
-    last_end = -1
-    for (start, end), table in named:
-        if lists and _JOINED.match(sentence[last_end:start]):
-            lists[-1].append(table)
-        else:
-            lists.append([table])
-        last_end = end
-    found = [items for items in lists if len(items) > 1]
-    return found[0] if len(found) == 1 and len(set(found[0])) == len(found[0]) else None
+    named = [(span, frozenset(own)) for span, _ in words if len(own := {index for index in names[span] if spoken[index] == 1}) == 1]
+    found = [run for run in _runs(sentence, named) if len(run) > 1]
+    if len(found) != 1 or len(set(found[0])) != len(found[0]):
+        return None
+    return [next(iter(items)) for items in found[0]]
 
 
 def _names_caption(item: str, caption: str) -> bool:
