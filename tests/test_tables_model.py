@@ -24,6 +24,7 @@ from auditex.analyzers.rules.tables.model import (
     table_blocks,
     table_notes,
 )
+from auditex.analyzers.rules.tables.respectively import loosely_names, subject_tables
 from auditex.analyzers.rules.tables.row_naming import OURS, names_row
 from auditex.latex.model import Cell, Table
 
@@ -302,3 +303,19 @@ def test_an_operand_names_its_column_by_the_number_the_paper_gives_it_or_by_its_
     assert operand_column(times, "ours", (1,), first=False) == 2
     assert operand_column(times, "(4)", (), first=True) is None  # no column numbered 4
     assert defined_column(times, "Speed-up", (1, 2)) == 3
+
+
+def test_a_list_of_subjects_names_one_table_each_by_its_caption_and_a_caption_of_them_all_names_none():
+    captions = ["Dataset statistics. Datasets: OQA, HK, DIC.", "OpinionQA Performance Metrics", "DICES Performance Metrics"]
+    assert subject_tables("For DIC and OQA, two clusters keep 60%/51% respectively.", captions) == [2, 1]
+    assert subject_tables("For DICES, two clusters keep 60% of the information.", captions) is None
+    assert subject_tables("Performance and Metrics reach 60% and 51%, respectively.", captions) is None
+    assert (
+        subject_tables("For Dic and Oqa, two clusters keep 60%/51% respectively.", captions) is None
+    )  # a start or capitals only in capitals
+
+
+def test_a_header_is_loosely_named_by_any_form_of_its_words():
+    sentence = "using just two clusters preserves the majority of the usable rater information"
+    assert loosely_names(sentence, "profile cluster-2") and loosely_names(sentence, "Info Preserved")
+    assert not loosely_names(sentence, "Test Accuracy") and not loosely_names("the rat ran", "Rater")

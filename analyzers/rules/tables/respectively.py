@@ -18,13 +18,20 @@ A binding is one of three shapes: a list of k rows against columns the rest of t
 of k columns against the one row the sentence names, or a list of k rows against a list of k columns. A
 row named outside the list, two lists of rows, or a list whose items name more than one row each leaves
 the sentence unbound: then the items are settings, sizes or other papers' numbers, not this table's cells.
+
+A list of subjects may instead name one table each, by its caption: "For DIC and OQA, two clusters keep 60%/51%
+respectively", where the paper gives one table per dataset ("DICES Performance Metrics", "OpinionQA Performance
+Metrics") of the same columns. An item names a caption by one of its words: the word itself, or, written in
+capitals, the word's start ("DIC" for "DICES") or the word's capitals ("OQA" for "OpinionQA"); the item must name
+exactly one of the tables, so a word every caption shares ("Performance") names none, and a caption two items name
+("Datasets: OQA, HK, DIC") names neither. Which row and column of those tables the list means is NUM013's to find.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
@@ -158,6 +165,59 @@ def _runs(sentence: str, mentions: list[tuple[tuple[int, int], frozenset[int]]])
             runs.append([items])
         last_end = end
     return runs
+
+
+def subject_tables(sentence: str, captions: Sequence[str]) -> list[int] | None:
+    """The captions (by index) that the sentence's one list of subjects names item by item, or None when no list of
+    two or more items names distinct captions, or when two lists do (see the module docstring)."""
+    words = [(match.span(), match.group()) for match in _WORD.finditer(_CITING.sub(lambda cited: " " * len(cited.group()), sentence))]
+    names = {span: {index for index, caption in enumerate(captions) if _names_caption(word, caption)} for span, word in words}
+    # A caption that two different words name ("Datasets: OQA, HK, DIC") speaks of them all, not of one.
+    by_word = {word.lower(): names[span] for span, word in words}
+    spoken = Counter(index for tables in by_word.values() for index in tables)
+    named = [(span, frozenset(own)) for span, _ in words if len(own := {index for index in names[span] if spoken[index] == 1}) == 1]
+    found = [run for run in _runs(sentence, named) if len(run) > 1]
+    if len(found) != 1 or len(set(found[0])) != len(found[0]):
+        return None
+    return [next(iter(items)) for items in found[0]]
+
+
+def _names_caption(item: str, caption: str) -> bool:
+    """Whether a capitalised word names a caption: as one of its words, or, in capitals, as a word's start or capitals."""
+    if not item[0].isupper() or len(item) < 2:
+        return False
+    words = _caption_words(caption)
+    if item.lower() in {word.lower() for word in words}:
+        return True
+    return item.isupper() and any(_abbreviates(item, word) for word in words)
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def _caption_words(caption: str) -> tuple[str, ...]:
+    return tuple(match.group() for match in _WORD.finditer(_CITING.sub(" ", caption)))
+
+
+def _abbreviates(item: str, word: str) -> bool:
+    """ "DIC" of "DICES" (its start) and "OQA" of "OpinionQA" (its capitals)."""
+    capitals = "".join(letter for letter in word if letter.isupper())
+    return (len(word) > len(item) and word.upper().startswith(item)) or (len(capitals) > 1 and capitals == item)
+
+
+def loosely_names(sentence: str, header: str) -> bool:
+    """Whether the sentence writes a distinctive word of a header in any form: "clusters" names "cluster-2", "information"
+    "Info", "preserves" "Preserved". Looser than `bind`'s naming: it only narrows cells a number already found."""
+    written = set(_spans(sentence))
+    return any(_same_word(word.split("-")[0], other) for word in _words(header) for other in written)
+
+
+_ENDING = DeferredPattern(r"(?:es|s|ed|ing)$")
+
+
+def _same_word(first: str, second: str) -> bool:
+    short, long = sorted((first, second), key=len)
+    return len(short) > 2 and (
+        short == long or _ENDING.sub("", short) == _ENDING.sub("", long) or (len(short) > 3 and long.startswith(short))
+    )
 
 
 def _header_cells(grid: Grid) -> Iterator[tuple[str, frozenset[int]]]:
