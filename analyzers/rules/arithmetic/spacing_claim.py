@@ -1,0 +1,126 @@
+"""ARI020: a list of values a sentence says are evenly spaced (or doubling, or log-spaced) that the spacing does not give.
+
+## How it decides
+Two shapes are read, each in one sentence that says the values are spaced evenly ("evenly spaced", "in equal steps",
+"equidistant", "an even distribution"), double or halve, or are spaced on a log scale. A list of three values or
+more that the number reader marks as one enumeration, in one unit and in order, right after the claim with no other
+number between, or right before it: "scored from 1 to 2 across an even distribution, yielding the scores 1, 1.34,
+1.67, and 2". Each value may be rounded to its places (a value written with fewer places than the most precise of its
+list is round: "1" beside "1.34" is 1.00); an even list may be a progression or, meant on a log scale, geometric; a
+log-spaced list may repeat its mantissas every decade ("1e-5, 5e-5, 1e-4, 5e-4"). The value flagged is the first
+that the list's ends and count do not give. Or a count right before the claim, the set's two ends and its step:
+"21 evenly-spaced increments; the first was 0 s, the last was 4 s, and consecutive increments differed by 0.4 s";
+the ends and step must give the count with both ends counted, or one, and a step that does not divide the range is
+left alone (ARI012 reads a range and step beside "a total of N").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ....latex.manuscript import Section
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...registry import Scope, rule
+from ...violation import Violation, violation_type
+from ..tables.model import signed
+from .grids import stated_grids
+from .prose import prose_blocks, quoted
+from .spacing import SpacedList, SteppedSet, spaced_lists, stepped_sets
+
+_LIST_KIND = "moderate: a list said to be spaced evenly, redone from its ends"
+_STEPPED_KIND = "moderate: a count beside the ends and step of an evenly spaced set"
+
+
+@violation_type
+class ListNotSpaced(Violation):
+    spaced: SpacedList
+
+    @property
+    def message(self) -> str:
+        spaced = self.spaced
+        place = spaced.first_off()
+        value = spaced.values[place]
+        expected = signed(spaced.expected()[place], value.decimals)
+        listed = ", ".join(written.text for written in spaced.values)
+        return f"{listed} is said to be {spaced.spacing.value}, which from its ends gives {expected} where it has {value.text}"
+
+    @property
+    def identity(self) -> str:
+        return ", ".join(written.text for written in self.spaced.values)
+
+
+@violation_type
+class SetMiscounted(Violation):
+    stepped: SteppedSet
+
+    @property
+    def message(self) -> str:
+        stepped = self.stepped
+        gives = " or ".join(str(count) for count in stepped.counts())
+        how = f"from {stepped.first.text} to {stepped.last.text} in steps of {stepped.step.text}"
+        return f"{stepped.count.text} evenly spaced values are stated {how}, which gives {gives}"
+
+    @property
+    def identity(self) -> str:
+        stepped = self.stepped
+        return f"{stepped.count.text} {stepped.first.text} {stepped.last.text} {stepped.step.text}"
+
+
+@rule("ARI020", "spacing-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
+    """## What it does
+    Redoes a list of values that a sentence says are evenly spaced, in equal steps, doubling
+    or log-spaced: from the list's two ends and its count, each value must be the one the
+    spacing gives, within the rounding it is written to. An evenly spaced set given by its
+    count, its two ends and its step is recounted the same way.
+
+    ## Why is this bad?
+    A reader who checks that "1, 1.34, 1.67, and 2" is an even spacing of 1 to 2 finds 1.33:
+    a value mistyped or computed another way than the sentence says, copied into every table
+    that repeats it.
+
+    ## Example
+    ```latex
+    The four crypts are scored from 1 to 2 across an even distribution, yielding the
+    scores 1, 1.34, 1.67, and 2.
+    ```
+
+    ## Use instead
+    ```latex
+    The four crypts are scored from 1 to 2 across an even distribution, yielding the
+    scores 1, 1.33, 1.67, and 2.
+    ```
+
+    ## Evidence
+    "moderate: a list said to be spaced evenly, redone from its ends"; "moderate: a count
+    beside the ends and step of an evenly spaced set" when the set is given by its count,
+    ends and step.
+
+    ## Fix safety
+    No fix: the list's ends, its count or the value flagged may be the wrong one.
+    """
+    for placed in prose_blocks(section):
+        plain = placed.block.plain.text
+        for spaced in spaced_lists(plain):
+            if spaced.spaced():
+                continue
+            value = spaced.values[spaced.first_off()]
+            evidence = Evidence(
+                kind=_LIST_KIND,
+                statements=[
+                    quoted(ctx, placed, spaced.claim_start, spaced.claim_end, "claim"),
+                    quoted(ctx, placed, spaced.start, spaced.end, "list"),
+                ],
+                reason=f"no {spaced.spacing.value} list of {len(spaced.values)} values rounds to the ones written",
+            )
+            yield ctx.flag_block(ListNotSpaced(spaced), placed, value.plain_start, value.plain_end, evidence=evidence)
+        for stepped in stepped_sets(plain):
+            if stepped.recounts() or stated_grids(stepped.count.sentence):
+                continue  # recounted, or a grid ARI012 recounts
+            evidence = Evidence(
+                kind=_STEPPED_KIND,
+                statements=[quoted(ctx, placed, stepped.start, stepped.end, "set")],
+                reason="the ends and the step give another count of values than the one stated",
+            )
+            yield ctx.flag_block(SetMiscounted(stepped), placed, stepped.count.plain_start, stepped.count.plain_end, evidence=evidence)
