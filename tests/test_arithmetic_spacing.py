@@ -30,6 +30,7 @@ def test_a_progression_fits_when_each_value_is_within_its_rounding():
         ("The batch size is doubled at each stage: 32, 64, 128 and 265.", Spacing.DOUBLING, False),
         ("The rate is searched on a log scale over 1e-5, 5e-5, 1e-4 and 5e-4.", Spacing.LOG, True),  # mantissas per decade
         ("Thresholds are evenly spaced: 1, 10, 100 and 1000.", Spacing.EVEN, True),  # even on a log scale
+        ("With evenly spaced anchors, the AP is 30.1, 32.4, 35.0 and 35.2.", Spacing.EVEN, False),  # near 1, no ratio is meant
     ],
 )
 def test_a_list_beside_its_claim_is_redone_from_its_ends(sentence, spacing, spaced):
@@ -37,9 +38,13 @@ def test_a_list_beside_its_claim_is_redone_from_its_ends(sentence, spacing, spac
     assert found.spacing is spacing and found.spaced() is spaced
 
 
-def test_the_first_value_off_the_spacing_is_the_one_named():
+def test_the_one_value_that_set_aside_leaves_the_others_spaced_is_the_slip():
     (found,) = spaced_lists("We sweep evenly spaced values 0.2, 0.4, 0.6, 0.9 and 1.0.")
-    assert found.first_off() == 3 and round(found.expected()[3], 6) == 0.8
+    assert found.slip() == 3 and round(found.expected_at(3), 6) == 0.8
+    (found,) = spaced_lists("They are scored from 1 to 2 across an even distribution, yielding the scores 1, 1.34, 1.67, and 2.")
+    assert found.slip() == 1 and round(found.expected_at(1), 4) == 1.3333  # an inner value, from the ends, before an end
+    (found,) = spaced_lists("With evenly spaced anchors, the AP is 30.1, 32.4, 35.0 and 35.2.")
+    assert not found.spaced() and found.slip() is None  # no one value explains it: results, not the spaced values
 
 
 @pytest.mark.parametrize(
@@ -48,6 +53,9 @@ def test_the_first_value_off_the_spacing_is_the_one_named():
         "Each trace was pressed with four pressures (1, 5, 15, 30 N) at 5 equidistant points along it.",  # the claim names the points
         "We use the thresholds 0.2, 0.4, 0.7 and 0.8.",  # no claim
         "We use evenly spaced thresholds 0.4, 0.2, 0.8 and 0.6.",  # not in order
+        "We use evenly spaced thresholds 0.1, 0.5 and 1.0.",  # three values: a slip cannot be told from another list
+        "Plotted on a log scale, the errors are 0.1, 0.5, 2.3 and 4.0.",  # how values are drawn, not chosen
+        "Doubling the width, the accuracy is 70.1, 72.3, 75.0 and 75.2.",  # a doubled quantity, not a list doubling each step
     ],
 )
 def test_a_list_the_claim_does_not_speak_of_is_not_read(sentence):

@@ -2,13 +2,15 @@
 
 A sentence that calls a set of values "evenly spaced", "in equal steps", "equidistant" or "linearly spaced" and lists
 them ("scored from 1 to 2 across an even distribution, yielding 1, 1.34, 1.67, and 2") promises that each value is the
-one the list's ends and its count give. "Doubling", "halving", "log-spaced" or "geometric" promise the same on a log
-scale. The list is the numbers the shared number reader marks as one enumeration (`Role.LISTED`): three or more,
+one the list's ends and its count give. "Doubling at each step", "log-spaced" or "geometric" promise the same on a log
+scale. The list is the numbers the shared number reader marks as one enumeration (`Role.LISTED`): four or more,
 joined by commas, "and", "or", written in one unit, in order. Each value may be rounded to the places it is written
 to; a value written with fewer places than the most precise one of its list is round ("1" beside "1.34" is 1.00).
-An even claim is kept when the list is an arithmetic progression or a geometric one (an author may mean even on a
-log scale); a log claim when it is geometric, or a grid repeating its mantissas every decade ("1e-5, 5e-5, 1e-4,
-5e-4" is even on a log scale per decade); doubling and halving need the ratio 2.
+An even claim is kept when the list is an arithmetic progression, or a geometric one spanning a power of ten (an
+author may mean even on a log scale); a log claim when it is geometric, or a grid repeating its mantissas every
+decade ("1e-5, 5e-5, 1e-4, 5e-4"); doubling and halving need the ratio 2. A list off its spacing is a slip only
+when setting one value aside leaves the others spaced as claimed: a list no value explains is not the one the claim
+describes.
 """
 
 from __future__ import annotations
@@ -28,21 +30,28 @@ from ...quantities import slack
 
 # "evenly spaced", "equally-spaced", "in equal steps", "uniform increments", "equidistant", "at regular intervals".
 # "Uniformly distributed" is a random draw, not a list's spacing: distributions are read only as "even(ly)".
-_EVEN_CLAIM = DeferredPattern(
+_EVEN_WORDS = (
     r"\b(?:even(?:ly)?|equal(?:ly)?|uniform(?:ly)?|linear(?:ly)?|regular(?:ly)?)[\s-]+(?:spaced|spacing|separated|stepped|steps?|increments?"
-    r"|intervals?|gaps?)\b|\bequi-?(?:distant|spaced)\b|\blinspace\b|\beven(?:ly)?[\s-]+distribut(?:ed|ion)\b",
-    re.IGNORECASE,
+    r"|intervals?|gaps?)\b|\bequi-?(?:distant|spaced)\b|\blinspace\b|\beven(?:ly)?[\s-]+distribut(?:ed|ion)\b"
 )
+_EVEN_CLAIM = DeferredPattern(_EVEN_WORDS, re.IGNORECASE)
+# "log-spaced", "logarithmically spaced", "a geometric grid", "evenly spaced on a log scale", "searched on a log scale" (an
+# even claim, or a choice of values, followed by its scale); a plot "on a log scale" says how values are drawn, not chosen.
 _LOG_CLAIM = DeferredPattern(
-    r"\blog(?:arithmic(?:ally)?)?[\s-]*(?:spaced|scaled?|uniform(?:ly)?|space|grid|steps?)\b|\bgeometric(?:ally)?[\s-]+(?:spaced|sequence|progression|grid|steps?)\b"
-    r"|\blogspace\b|\b(?:on|in)\s+(?:a\s+)?log(?:arithmic)?\b",
+    r"\blog(?:arithmic(?:ally)?)?[\s-]*(?:spaced|spacing|grid|steps?)\b|\bgeometric(?:ally)?[\s-]+(?:spaced|sequence|progression|grid|steps?)\b"
+    r"|\blogspace\b|(?:"
+    + _EVEN_WORDS
+    + r"|\b(?:search|sampl|chos|select|swe|spac)\w*)[^.;\d]{0,20}?\b(?:on|in)\s+(?:an?\s+)?log(?:arithmic)?[\s-]*(?:scale|space)\b",
     re.IGNORECASE,
 )
-_DOUBLING_CLAIM = DeferredPattern(r"\b(?:doubl|halv)(?:ing|es|ed)\b", re.IGNORECASE)
+# Doubling or halving at each step ("doubled at each stage", "halving every round"): a doubled quantity alone is no list's spacing.
+_DOUBLING_CLAIM = DeferredPattern(r"\b(?:doubl|halv)(?:ing|es|ed)\b[^.;\d]{0,15}?\b(?:each|every|per|successive(?:ly)?)\b", re.IGNORECASE)
 # Between two values of one enumeration: a comma, "and", "or" ("1, 1.34, 1.67, and 2").
 _JOIN = DeferredPattern(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
 # Between a list and a claim after it: its unit, a comma, a verb ("0.1, 0.2 and 0.4 s, evenly spaced", "…, which are equally spaced").
 _CLOSE_AFTER = DeferredPattern(r"[^\d.;]{0,30}")
+# Four values or more: in three, one value off the spacing cannot be told from a list the claim does not describe.
+_LISTED = 4
 _EXACT = 1e-9  # the slack, relative, of a value written round: exact
 # A value exactly halfway between two written ones is rounded either way, but not both ways in one list: the spacing
 # of "0.2, 0.4, 0.6, 0.9, 1.0" is no tie-broken rounding of 0.25, 0.45, 0.65, 0.85, 1.05.
@@ -91,52 +100,82 @@ class SpacedList:
 
     def spaced(self) -> bool:
         """Whether the values are spaced as claimed, each within its rounding."""
-        bounds = self.bounds()
+        return self._fits(None)
+
+    def slip(self) -> int | None:
+        """The place of the one value that, set aside, leaves the others spaced as claimed: an inner one before an end (the
+        ends are the range the sentence states); None when no one value does, a list the claim may not be of."""
+        places = [place for place in range(len(self.values)) if self._fits(place)]
+        inner = [place for place in places if 0 < place < len(self.values) - 1]
+        return next(iter(inner or places), None)
+
+    def expected_at(self, place: int) -> float:
+        """The value at `place` that the other values give, spaced as claimed: a least-squares line through them (of the
+        logarithms, on a log scale)."""
+        last = len(self.values) - 1
+        through = (0, last) if 0 < place < last else [other for other in range(last + 1) if other != place]  # the stated range's ends
+        others = [(other, self.values[other].value) for other in through]
         if self.spacing is Spacing.EVEN:
-            return progression_fits(bounds) or geometric_fits(bounds)
+            return _line_at(others, place)
+        if self.spacing is Spacing.DOUBLING:
+            ratio = 2.0 if self.values[-1].value > self.values[0].value else 0.5
+            return math.exp(sum(math.log(value / ratio**other) for other, value in others) / len(others)) * ratio**place
+        return math.exp(_line_at([(other, math.log(value)) for other, value in others], place))
+
+    def _spans_decades(self) -> bool:
+        """Whether the values span a power of ten or more: only then may "evenly spaced" mean on a log scale."""
+        magnitudes = [abs(value.value) for value in self.values]
+        return min(magnitudes) > 0 and max(magnitudes) >= 10 * min(magnitudes)
+
+    def _fits(self, aside: int | None) -> bool:
+        bounds = [None if place == aside else bound for place, bound in enumerate(self.bounds())]
+        if self.spacing is Spacing.EVEN:
+            return progression_fits(bounds) or (self._spans_decades() and geometric_fits(bounds))
         if self.spacing is Spacing.DOUBLING:
             return ratio_fits(bounds, 2.0)
-        return geometric_fits(bounds) or decade_grid(self.values)
-
-    def expected(self) -> list[float]:
-        """The values the list's ends and count give, spaced as claimed."""
-        first, last, steps = self.values[0].value, self.values[-1].value, len(self.values) - 1
-        if self.spacing is Spacing.EVEN:
-            return [first + (last - first) * step / steps for step in range(steps + 1)]
-        ratio = (last / first) ** (1 / steps) if self.spacing is Spacing.LOG else (2.0 if last > first else 0.5)
-        return [first * ratio**step for step in range(steps + 1)]
-
-    def first_off(self) -> int:
-        """The place of the first value the spacing from the list's ends does not give, within its rounding."""
-        bounds = self.bounds()
-        for place, (expected, (low, high)) in enumerate(zip(self.expected(), bounds, strict=True)):
-            if not low - 1e-9 <= expected <= high + 1e-9:
-                return place
-        return len(self.values) - 1
+        return geometric_fits(bounds) or decade_grid([value for place, value in enumerate(self.values) if place != aside])
 
 
-def progression_fits(bounds: Sequence[tuple[float, float]]) -> bool:
+def _line_at(points: list[tuple[int, float]], place: int) -> float:
+    mean_place = sum(other for other, _ in points) / len(points)
+    mean_value = sum(value for _, value in points) / len(points)
+    spread = sum((other - mean_place) ** 2 for other, _ in points)
+    slope = sum((other - mean_place) * (value - mean_value) for other, value in points) / spread
+    return mean_value + slope * (place - mean_place)
+
+
+Bounds = Sequence[tuple[float, float] | None]  # where each value of a list may lie; None for a value set aside
+
+
+def progression_fits(bounds: Bounds) -> bool:
     """Whether some first value a and step d put a + k·d within the k-th bounds for every k."""
+    placed = [(place, bound) for place, bound in enumerate(bounds) if bound is not None]
     lowest, highest = -math.inf, math.inf
-    for (i, (low_i, high_i)), (j, (low_j, high_j)) in combinations(enumerate(bounds), 2):
+    for (i, (low_i, high_i)), (j, (low_j, high_j)) in combinations(placed, 2):
         lowest = max(lowest, (low_j - high_i) / (j - i))
         highest = min(highest, (high_j - low_i) / (j - i))
     return lowest <= highest + 1e-12
 
 
-def geometric_fits(bounds: Sequence[tuple[float, float]]) -> bool:
+def geometric_fits(bounds: Bounds) -> bool:
     """Whether some first value and ratio put every value within its bounds: a progression of the logarithms."""
-    if any(low <= 0 for low, _ in bounds) and any(high >= 0 for _, high in bounds):
+    kept = [bound for bound in bounds if bound is not None]
+    if any(low <= 0 for low, _ in kept) and any(high >= 0 for _, high in kept):
         return False  # a ratio keeps the sign, and no power reaches zero
-    signed = [(abs(low), abs(high)) if low > 0 else (abs(high), abs(low)) for low, high in bounds]
-    return progression_fits([(math.log(low), math.log(high)) for low, high in signed])
+    return progression_fits([None if bound is None else _log_bounds(bound) for bound in bounds])
 
 
-def ratio_fits(bounds: Sequence[tuple[float, float]], ratio: float) -> bool:
+def _log_bounds(bound: tuple[float, float]) -> tuple[float, float]:
+    low, high = sorted(abs(end) for end in bound)
+    return math.log(low), math.log(high)
+
+
+def ratio_fits(bounds: Bounds, ratio: float) -> bool:
     """Whether each value is the one before it times `ratio` (or divided by it), within the bounds."""
+    placed = [(place, bound) for place, bound in enumerate(bounds) if bound is not None]
     for factor in (ratio, 1 / ratio):
-        lowest = max(low / factor**place for place, (low, _) in enumerate(bounds))
-        highest = min(high / factor**place for place, (_, high) in enumerate(bounds))
+        lowest = max(low / factor**place for place, (low, _) in placed)
+        highest = min(high / factor**place for place, (_, high) in placed)
         if lowest > 0 and lowest <= highest * (1 + 1e-12):
             return True
     return False
@@ -160,7 +199,7 @@ def decade_grid(values: Sequence[NumberMention]) -> bool:
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def spaced_lists(plain: str) -> tuple[SpacedList, ...]:
-    """The lists of three values or more that a sentence of `plain` says are evenly spaced, doubling or log-spaced."""
+    """The lists of four values or more that a sentence of `plain` says are evenly spaced, doubling or log-spaced."""
     by_sentence: dict[int, list[NumberMention]] = {}
     for mention in find_numbers(plain):
         by_sentence.setdefault(mention.sentence_start, []).append(mention)
@@ -197,7 +236,7 @@ def _claim(sentence: str) -> tuple[Spacing, int, int] | None:
 
 
 def _enumerations(mentions: list[NumberMention]) -> list[list[NumberMention]]:
-    """Runs of listed numbers joined only by commas, "and", "or", written alike and in order: three or more."""
+    """Runs of listed numbers joined only by commas, "and", "or", written alike and in order: four or more."""
     runs: list[list[NumberMention]] = []
     for before, mention in [(None, mentions[0]), *pairwise(mentions)]:
         joined = (
@@ -211,7 +250,7 @@ def _enumerations(mentions: list[NumberMention]) -> list[list[NumberMention]]:
             runs[-1].append(mention)
         else:
             runs.append([mention])
-    return [run for run in runs if len(run) >= 3 and _ordered(run)]
+    return [run for run in runs if len(run) >= _LISTED and _ordered(run)]
 
 
 def _ordered(run: list[NumberMention]) -> bool:

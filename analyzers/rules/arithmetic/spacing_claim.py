@@ -2,13 +2,14 @@
 
 ## How it decides
 Two shapes are read, each in one sentence that says the values are spaced evenly ("evenly spaced", "in equal steps",
-"equidistant", "an even distribution"), double or halve, or are spaced on a log scale. A list of three values or
+"equidistant", "an even distribution"), double or halve at each step, or are log-spaced. A list of four values or
 more that the number reader marks as one enumeration, in one unit and in order, right after the claim with no other
 number between, or right before it: "scored from 1 to 2 across an even distribution, yielding the scores 1, 1.34,
 1.67, and 2". Each value may be rounded to its places (a value written with fewer places than the most precise of its
-list is round: "1" beside "1.34" is 1.00); an even list may be a progression or, meant on a log scale, geometric; a
-log-spaced list may repeat its mantissas every decade ("1e-5, 5e-5, 1e-4, 5e-4"). The value flagged is the first
-that the list's ends and count do not give. Or a count right before the claim, the set's two ends and its step:
+list is round: "1" beside "1.34" is 1.00); an even list may be a progression or, spanning a power of ten, geometric;
+a log-spaced list may repeat its mantissas every decade ("1e-5, 5e-5, 1e-4, 5e-4"). The list is flagged only when
+setting one value aside leaves the others spaced as claimed (an inner value before an end): that value is the slip,
+and the value the list's ends give it is named. Or a count right before the claim, the set's two ends and its step:
 "21 evenly-spaced increments; the first was 0 s, the last was 4 s, and consecutive increments differed by 0.4 s";
 the ends and step must give the count with both ends counted, or one, and a step that does not divide the range is
 left alone (ARI012 reads a range and step beside "a total of N").
@@ -35,13 +36,14 @@ _STEPPED_KIND = "moderate: a count beside the ends and step of an evenly spaced 
 @violation_type
 class ListNotSpaced(Violation):
     spaced: SpacedList
+    slip: int  # the place of the value off the spacing
 
     @property
     def message(self) -> str:
         spaced = self.spaced
-        place = spaced.first_off()
+        place = self.slip
         value = spaced.values[place]
-        expected = signed(spaced.expected()[place], value.decimals)
+        expected = signed(spaced.expected_at(place), value.decimals)
         listed = ", ".join(written.text for written in spaced.values)
         return f"{listed} is said to be {spaced.spacing.value}, which from its ends gives {expected} where it has {value.text}"
 
@@ -103,18 +105,19 @@ def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findi
     for placed in prose_blocks(section):
         plain = placed.block.plain.text
         for spaced in spaced_lists(plain):
-            if spaced.spaced():
-                continue
-            value = spaced.values[spaced.first_off()]
+            slip = None if spaced.spaced() else spaced.slip()
+            if slip is None:
+                continue  # spaced as claimed, or no one value explains it: not the list the claim describes
+            value = spaced.values[slip]
             evidence = Evidence(
                 kind=_LIST_KIND,
                 statements=[
                     quoted(ctx, placed, spaced.claim_start, spaced.claim_end, "claim"),
                     quoted(ctx, placed, spaced.start, spaced.end, "list"),
                 ],
-                reason=f"no {spaced.spacing.value} list of {len(spaced.values)} values rounds to the ones written",
+                reason=f"no {spaced.spacing.value} list of {len(spaced.values)} values rounds to the ones written; the others are without this one",
             )
-            yield ctx.flag_block(ListNotSpaced(spaced), placed, value.plain_start, value.plain_end, evidence=evidence)
+            yield ctx.flag_block(ListNotSpaced(spaced, slip), placed, value.plain_start, value.plain_end, evidence=evidence)
         for stepped in stepped_sets(plain):
             if stepped.recounts() or stated_grids(stepped.count.sentence):
                 continue  # recounted, or a grid ARI012 recounts
