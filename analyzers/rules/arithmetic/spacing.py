@@ -110,10 +110,10 @@ class SpacedList:
         return next(iter(inner or places), None)
 
     def expected_at(self, place: int) -> float:
-        """The value at `place` that the other values give, spaced as claimed: a least-squares line through them (of the
-        logarithms, on a log scale)."""
+        """The value at `place` that the others give, spaced as claimed: an inner value from the list's ends, an end from a
+        least-squares line through the others (of the logarithms, on a log scale)."""
         last = len(self.values) - 1
-        through = (0, last) if 0 < place < last else [other for other in range(last + 1) if other != place]  # the stated range's ends
+        through = (0, last) if 0 < place < last else [other for other in range(last + 1) if other != place]
         others = [(other, self.values[other].value) for other in through]
         if self.spacing is Spacing.EVEN:
             return _line_at(others, place)
@@ -200,11 +200,8 @@ def decade_grid(values: Sequence[NumberMention]) -> bool:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def spaced_lists(plain: str) -> tuple[SpacedList, ...]:
     """The lists of four values or more that a sentence of `plain` says are evenly spaced, doubling or log-spaced."""
-    by_sentence: dict[int, list[NumberMention]] = {}
-    for mention in find_numbers(plain):
-        by_sentence.setdefault(mention.sentence_start, []).append(mention)
     found = []
-    for start, mentions in by_sentence.items():
+    for start, mentions in _numbers_by_sentence(plain).items():
         sentence = mentions[0].sentence
         claim = _claim(sentence)
         if claim is None:
@@ -224,6 +221,14 @@ def _attached(sentence: str, mentions: list[NumberMention], values: list[NumberM
     if claim_end <= first:
         return not any(claim_end <= mention.plain_start - mention.sentence_start < first for mention in mentions)
     return claim_start >= last and _CLOSE_AFTER.fullmatch(sentence, last, claim_start) is not None
+
+
+def _numbers_by_sentence(plain: str) -> dict[int, list[NumberMention]]:
+    """The numbers of `plain` by the start of their sentence."""
+    by_sentence: dict[int, list[NumberMention]] = {}
+    for mention in find_numbers(plain):
+        by_sentence.setdefault(mention.sentence_start, []).append(mention)
+    return by_sentence
 
 
 def _claim(sentence: str) -> tuple[Spacing, int, int] | None:
@@ -294,11 +299,8 @@ class SteppedSet:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def stepped_sets(plain: str) -> tuple[SteppedSet, ...]:
     """The sets a sentence of `plain` says are evenly spaced and gives by a count right before the claim, two ends and a step."""
-    by_sentence: dict[int, list[NumberMention]] = {}
-    for mention in find_numbers(plain):
-        by_sentence.setdefault(mention.sentence_start, []).append(mention)
     found = []
-    for mentions in by_sentence.values():
+    for mentions in _numbers_by_sentence(plain).values():
         sentence = mentions[0].sentence
         match = _EVEN_CLAIM.search(sentence)
         if match is None:
