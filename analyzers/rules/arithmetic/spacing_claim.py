@@ -9,7 +9,8 @@ number between, or right before it: "scored from 1 to 2 across an even distribut
 list is round: "1" beside "1.34" is 1.00); an even list may be a progression or, spanning a power of ten, geometric;
 a log-spaced list may repeat its mantissas every decade ("1e-5, 5e-5, 1e-4, 5e-4"). The list is flagged only when
 setting one value aside leaves the others spaced as claimed (an inner value before an end): that value is the slip,
-and the value the list's ends give it is named. Or a count right before the claim, the set's two ends and its step:
+and the value the list's ends give it is named; a table of the section whose column repeats the whole list, row after
+row, is quoted at the cell that repeats the slip. Or a count right before the claim, the set's two ends and its step:
 "21 evenly-spaced increments; the first was 0 s, the last was 4 s, and consecutive increments differed by 0.4 s";
 the ends and step must give the count with both ends counted, or one, and a step that does not divide the range is
 left alone (ARI012 reads a range and step beside "a total of N").
@@ -21,10 +22,10 @@ from collections.abc import Iterator
 
 from ....latex.manuscript import Section
 from ...context import RuleContext
-from ...finding import Category, Evidence, Finding, Severity
+from ...finding import Category, Evidence, Finding, Severity, Statement
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
-from ..tables.model import signed
+from ..tables.model import Grid, author_rule_macros, cell_statement, signed, table_blocks
 from .grids import stated_grids
 from .prose import prose_blocks, quoted
 from .spacing import SpacedList, SteppedSet, spaced_lists, stepped_sets
@@ -69,7 +70,7 @@ class SetMiscounted(Violation):
         return f"{stepped.count.text} {stepped.first.text} {stepped.last.text} {stepped.step.text}"
 
 
-@rule("ARI020", "spacing-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks",), scope=Scope.SECTION)
+@rule("ARI020", "spacing-claim-mismatch", Category.EVIDENCE_MANIPULATION, Severity.WARNING, reads=("blocks", "macros"), scope=Scope.SECTION)
 def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Redoes a list of values that a sentence says are evenly spaced, in equal steps, doubling
@@ -102,6 +103,7 @@ def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findi
     ## Fix safety
     No fix: the list's ends, its count or the value flagged may be the wrong one.
     """
+    rule_macros = author_rule_macros(ctx)
     for placed in prose_blocks(section):
         plain = placed.block.plain.text
         for spaced in spaced_lists(plain):
@@ -114,6 +116,7 @@ def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findi
                 statements=[
                     quoted(ctx, placed, spaced.claim_start, spaced.claim_end, "claim"),
                     quoted(ctx, placed, spaced.start, spaced.end, "list"),
+                    *_repeated_in_tables(ctx, section, spaced, slip, rule_macros),
                 ],
                 reason=f"no {spaced.spacing.value} list of {len(spaced.values)} values rounds to the ones written; the others are without this one",
             )
@@ -127,3 +130,21 @@ def spacing_claim_mismatch(ctx: RuleContext, section: Section) -> Iterator[Findi
                 reason="the ends and the step give another count of values than the one stated",
             )
             yield ctx.flag_block(SetMiscounted(stepped), placed, stepped.count.plain_start, stepped.count.plain_end, evidence=evidence)
+
+
+def _repeated_in_tables(
+    ctx: RuleContext, section: Section, spaced: SpacedList, slip: int, rule_macros: frozenset[str]
+) -> Iterator[Statement]:
+    """The cell that repeats the slip, in each table of the section whose column repeats the whole list, row after row."""
+    wanted = [value.value for value in spaced.values]
+    for placed in table_blocks(section):
+        grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]  # a table block
+        for column in range(grid.width):
+            cells = [grid.numbers[row, column] for row in range(len(grid.table.rows)) if (row, column) in grid.numbers]
+            for first in range(len(cells) - len(wanted) + 1):
+                run = cells[first : first + len(wanted)]
+                if all(
+                    cell.value == value and cell.row == run[0].row + place
+                    for place, (cell, value) in enumerate(zip(run, wanted, strict=True))
+                ):
+                    yield cell_statement(ctx, placed.file, grid, run[slip], role="table repeating the list")
