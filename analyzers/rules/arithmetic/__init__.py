@@ -16,6 +16,7 @@ from .share_column import share_column_mismatch
 from .share_of_count import share_of_count_mismatch
 from .share_of_named import share_of_named_mismatch
 from .shares_over_whole import shares_exceed_whole
+from .spacing_claim import spacing_claim_mismatch
 from .stated_change import stated_change_mismatch
 from .step_column import step_column_mismatch
 from .truncated_column import truncated_column
@@ -37,6 +38,7 @@ __all__ = [
     "share_of_count_mismatch",
     "share_of_named_mismatch",
     "shares_exceed_whole",
+    "spacing_claim_mismatch",
     "stated_change_mismatch",
     "step_column_mismatch",
     "truncated_column",
