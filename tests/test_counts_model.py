@@ -234,6 +234,11 @@ def test_a_named_set_is_counted_in_a_list_beside_its_name_and_in_a_paragraph_it_
     assert [(count.name, count.stated) for count in led] == [("CALVIN", 34)]
     nearest = set_counts("Unlike \\calvin, Meta-World has 45 tasks.")
     assert [(count.name, count.stated) for count in nearest] == [("Meta-World", 45)]
+    led_past_a_nearer_name = set_counts("CALVIN: a benchmark. We use the ABC split with 34 tasks.")
+    assert [(count.name, count.stated) for count in led_past_a_nearer_name] == [("ABC", 34), ("CALVIN", 34)]
+    assert set_counts("Training: we use 5 tasks in total.") == ()  # a paragraph's label, not a set
+    part = set_counts("We adapt to 5 tasks from \\metaworld and 4 holdout tasks of \\calvin.")
+    assert [(count.name, member_head(count.member)) for count in part] == [("\\calvin", "holdout task")]
 
 
 def test_a_table_said_to_cover_a_named_set_is_its_caption_float_or_its_one_cited_table():

@@ -256,11 +256,10 @@ _MEMBER = r"([a-z][a-z-]*[a-z])\b"  # what the set holds: "task", "tasks", "game
 _COVERS = DeferredPattern(r"\b(?:every|each|all)(?:\s+of\s+the|\s+the)?\s+" + _SET_NAME + r"\s+" + _MEMBER)
 _COUNT_IN = r"(?<![\d.,])" + _COUNT + r"\s+"
 # "45 tasks in \metaworld", "the 57 games of Atari".
-_MEMBERS_IN_SET = DeferredPattern(_COUNT_IN + _NOUN + r"\s+(?:in|of|from)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])")
+# Not "5 tasks from \metaworld": drawn from a set is a part of it.
+_MEMBERS_IN_SET = DeferredPattern(_COUNT_IN + _NOUN + r"\s+(?:in|of)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])")
 # The list the count above leads: ", 34 in \calvin, 20 in \habpick where …, and 5 in BabyAI".
-_NEXT_IN_SET = DeferredPattern(
-    r"[^,;.]{0,80}?(?:,|;)\s*(?:and\s+)?" + _COUNT_IN + r"(?:in|of|from)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])"
-)
+_NEXT_IN_SET = DeferredPattern(r"[^,;.]{0,80}?(?:,|;)\s*(?:and\s+)?" + _COUNT_IN + r"(?:in|of)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])")
 # "\calvin, with 34 tasks", "the ML-45 version of \metaworld, which has 45 tasks".
 _HAS = r"\b(?:with|has|have|contains?|comprises?|consists\s+of|includes?)\s+" + _COUNT_IN + _NOUN
 _SET_HAS = DeferredPattern(_SET_NAME + r"(?![\w-])[^.;A-Z\\]{0,80}?" + _HAS)  # the nearest name before the count
@@ -268,6 +267,7 @@ _SET_HAS = DeferredPattern(_SET_NAME + r"(?![\w-])[^.;A-Z\\]{0,80}?" + _HAS)  # 
 _LED_BY_SET = DeferredPattern(r"^\s*" + _SET_NAME + r"(?:\s*\\cite\w*\{[^}]*\})?\s*:")
 _SET_HAS_LED = DeferredPattern(_HAS)
 _CAPITALISED = DeferredPattern(r"[A-Z][a-z-]*")  # any word that starts a sentence, not a name by its spelling
+_CLAUSE_START = DeferredPattern(r"(?:^|[:;])\s*$")
 
 
 @record(slots=True)
@@ -293,8 +293,8 @@ class SetCount:
 
 
 def member_head(member: str) -> str:
-    """The member's word without its plural: "tasks", "task" and "manipulation tasks" are one member."""
-    return re.sub(r"(?<=[^s])s$", "", member.split()[-1].lower())
+    """The members as compared, without the plural: "tasks" and "task" are one member, "holdout tasks" another."""
+    return re.sub(r"(?<=[^s])s$", "", " ".join(member.lower().split()))
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -327,14 +327,13 @@ def set_counts(paragraph: str) -> tuple[SetCount, ...]:
                 found.append(_set_count(following, 2, member, 1, start))
                 at = following.end()
         for match in _SET_HAS.finditer(sentence):
-            if not (_CAPITALISED.fullmatch(match.group(1)) and not sentence[: match.start()].strip()):  # "We use … with 34 tasks"
+            if not (_CAPITALISED.fullmatch(match.group(1)) and _CLAUSE_START.search(sentence[: match.start()])):  # "We use …"
                 found.append(_set_count(match, 1, match.group(3), 2, start))
     led = _LED_BY_SET.match(paragraph)
-    if led:
-        told = {count.start for count in found}
+    if led and not _CAPITALISED.fullmatch(led.group(1)):  # "CALVIN:", not "Training:"
+        # The paragraph's set, whatever a sentence's nearest name ("the ABC → D split of the benchmark with 34 tasks").
         for match in _SET_HAS_LED.finditer(paragraph, led.end()):
-            if match.start(1) not in told:
-                found.append(SetCount(led.group(1), match.group(2), _number(match.group(1)), match.start(1), match.end()))
+            found.append(SetCount(led.group(1), match.group(2), _number(match.group(1)), match.start(1), match.end()))
     return tuple(found)
 
 
