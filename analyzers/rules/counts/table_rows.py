@@ -20,7 +20,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER
-from .model import COUNT_WORDS
+from .model import COUNT_WORDS, number
 
 _COUNT = r"(" + "|".join(COUNT_WORDS) + r"|\d{1,3})"
 # The counted thing: a plural noun, with up to two words before it ("differentially expressed genes").
@@ -333,16 +333,12 @@ def set_counts(paragraph: str) -> tuple[SetCount, ...]:
     if led and not _CAPITALISED.fullmatch(led.group(1)):  # "CALVIN:", not "Training:"
         # The paragraph's set, whatever a sentence's nearest name ("the ABC → D split of the benchmark with 34 tasks").
         for match in _SET_HAS_LED.finditer(paragraph, led.end()):
-            found.append(SetCount(led.group(1), match.group(2), _number(match.group(1)), match.start(1), match.end()))
+            found.append(SetCount(led.group(1), match.group(2), number(match.group(1)), match.start(1), match.end()))
     return tuple(found)
 
 
 def _set_count(match: re.Match[str], name: int, member: str, count: int, offset: int) -> SetCount:
-    return SetCount(match.group(name), member, _number(match.group(count)), offset + match.start(count), offset + match.end())
-
-
-def _number(word: str) -> int:
-    return int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 2
+    return SetCount(match.group(name), member, number(match.group(count)), offset + match.start(count), offset + match.end())
 
 
 def set_members(table: Table, name: str, printed: Callable[[str], str]) -> int:
