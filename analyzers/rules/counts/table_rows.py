@@ -5,6 +5,10 @@ or of its columns (the methods it compares), and a careful reader counts them. T
 more than one way: rows that only title a group ("Panel A"), rows continuing the row above
 (an empty first cell), an Average or Total row, columns with or without the row-header column.
 A stated count that none of these readings gives is the one a reader would query.
+
+A table may also be said to cover every member of a set the paper names ("Breakdown on every CALVIN task"),
+whose count the paper states elsewhere ("45 tasks in Meta-World, 34 in CALVIN"); its rows, without the row of
+the whole set, are the members it lists.
 """
 
 from __future__ import annotations
