@@ -1,7 +1,18 @@
 """The count family's reading of what a sentence says a table lists, and of what the table lists."""
 
 from auditex.analyzers.rules.counts.model import BREAKDOWN, INLINE, LISTED, MARKED, PARENTHESISED, mismatches
-from auditex.analyzers.rules.counts.table_rows import listings, panel_claims, panel_titles, table_counts, untitled_panel
+from auditex.analyzers.rules.counts.table_rows import (
+    listings,
+    member_head,
+    panel_claims,
+    panel_titles,
+    set_counts,
+    set_coverages,
+    set_key,
+    set_members,
+    table_counts,
+    untitled_panel,
+)
 from auditex.analyzers.rules.counts.whole_count import prose_wholes, table_wholes
 from auditex.latex.model import Cell, Table
 
@@ -209,3 +220,37 @@ def test_a_named_panel_is_judged_against_titles_that_start_at_the_first():
     assert untitled_panel(two, [None]) and untitled_panel(second, [None]) and untitled_panel(fourth, [1, 2, 3])
     assert not untitled_panel(second, [1, 2]) and not untitled_panel(two, [1, 2])
     assert not untitled_panel(second, []) and not untitled_panel(second, [3, 4])  # no titles; the rest of a split table
+
+
+def test_a_named_set_is_counted_in_a_list_beside_its_name_and_in_a_paragraph_it_leads():
+    listed = set_counts("We count 45 tasks in \\metaworld, 34 in \\calvin, 20 in \\habpick where we count each goal, and 5 in BabyAI.")
+    assert [(count.name, member_head(count.member), count.stated) for count in listed] == [
+        ("\\metaworld", "task", 45),
+        ("\\calvin", "task", 34),
+        ("\\habpick", "task", 20),
+        ("BabyAI", "task", 5),
+    ]
+    led = set_counts("CALVIN \\cite{m}: a tabletop benchmark. We use the split of the benchmark with 34 tasks.")
+    assert [(count.name, count.stated) for count in led] == [("CALVIN", 34)]
+    nearest = set_counts("Unlike \\calvin, Meta-World has 45 tasks.")
+    assert [(count.name, count.stated) for count in nearest] == [("Meta-World", 45)]
+    led_past_a_nearer_name = set_counts("CALVIN: a benchmark. We use the ABC split with 34 tasks.")
+    assert [(count.name, count.stated) for count in led_past_a_nearer_name] == [("ABC", 34), ("CALVIN", 34)]
+    assert set_counts("Training: we use 5 tasks in total.") == ()  # a paragraph's label, not a set
+    part = set_counts("We adapt to 5 tasks from \\metaworld and 4 holdout tasks of \\calvin.")
+    assert [(count.name, member_head(count.member)) for count in part] == [("\\calvin", "holdout task")]
+
+
+def test_a_table_said_to_cover_a_named_set_is_its_caption_float_or_its_one_cited_table():
+    assert [(c.label, c.name, c.member) for c in set_coverages("Breakdown on every \\calvin task.", True)] == [(None, "\\calvin", "task")]
+    cited = set_coverages("\\Cref{t:c} shows performance for each of the \\calvin tasks.", False)
+    assert [(c.label, c.name, c.member) for c in cited] == [("t:c", "\\calvin", "tasks")]
+    assert set_coverages("\\Cref{t:c} and \\Cref{t:d} show each of the \\calvin tasks.", False) == ()
+    assert set_coverages("Results on every \\calvin task.", False) == ()  # a sentence that cites no table
+
+
+def test_the_members_of_a_set_are_its_named_rows_without_the_row_of_the_whole_set():
+    rows = [["", "A", "B"], ["\\textbf{Meta-World}", "84", "61"], ["assembly", "100", "70"], ["basketball", "90", "70"]]
+    table = _table(*([(text, 1) for text in row] for row in rows))
+    assert set_members(table, "Meta-World", lambda text: text.replace("\\textbf{Meta-World}", "Meta-World")) == 2
+    assert set_key("Meta World") == set_key("meta-world")

@@ -5,21 +5,26 @@ or of its columns (the methods it compares), and a careful reader counts them. T
 more than one way: rows that only title a group ("Panel A"), rows continuing the row above
 (an empty first cell), an Average or Total row, columns with or without the row-header column.
 A stated count that none of these readings gives is the one a reader would query.
+
+A table may also be said to cover every member of a set the paper names ("Breakdown on every CALVIN task"),
+whose count the paper states elsewhere ("45 tasks in Meta-World, 34 in CALVIN"); its rows, without the row of
+the whole set, are the members it lists.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ....latex.record import record
+from ....latex.sentences import sentence_spans
 from ...memo import TEXT_CACHE_SIZE
 from ...quantities import AGGREGATE_HEADER
-from .model import COUNT_WORDS
+from .model import COUNT_WORDS, number
 
 _COUNT = r"(" + "|".join(COUNT_WORDS) + r"|\d{1,3})"
 # The counted thing: a plural noun, with up to two words before it ("differentially expressed genes").
@@ -246,3 +251,112 @@ def untitled_panel(claim: PanelClaim, titles: list[int | None]) -> bool:
     if claim.stated is not None:
         return claim.stated != len(titles)
     return claim.panel not in lettered if lettered else (claim.panel or 0) > len(titles)
+
+
+# A named set: a macro the paper defines ("\calvin") or a capitalised name ("BabyAI", "Meta-World").
+_SET_NAME = r"(\\[A-Za-z]+(?:\{\})?|[A-Z][\w-]*)"
+_MEMBER = r"([a-z][a-z-]*[a-z])\b"  # what the set holds: "task", "tasks", "games"
+# "Breakdown on every \calvin task", "results for each of the Atari games", "all BabyAI tasks".
+_COVERS = DeferredPattern(r"\b(?:every|each|all)(?:\s+of\s+the|\s+the)?\s+" + _SET_NAME + r"\s+" + _MEMBER)
+_COUNT_IN = r"(?<![\d.,])" + _COUNT + r"\s+"
+# "45 tasks in \metaworld", "the 57 games of Atari".
+# Not "5 tasks from \metaworld": drawn from a set is a part of it.
+_MEMBERS_IN_SET = DeferredPattern(_COUNT_IN + _NOUN + r"\s+(?:in|of)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])")
+# The list the count above leads: ", 34 in \calvin, 20 in \habpick where …, and 5 in BabyAI".
+_NEXT_IN_SET = DeferredPattern(r"[^,;.]{0,80}?(?:,|;)\s*(?:and\s+)?" + _COUNT_IN + r"(?:in|of)\s+(?:the\s+)?" + _SET_NAME + r"(?![\w-])")
+# "\calvin, with 34 tasks", "the ML-45 version of \metaworld, which has 45 tasks".
+_HAS = r"\b(?:with|has|have|contains?|comprises?|consists\s+of|includes?)\s+" + _COUNT_IN + _NOUN
+_SET_HAS = DeferredPattern(_SET_NAME + r"(?![\w-])[^.;A-Z\\]{0,80}?" + _HAS)  # the nearest name before the count
+# A paragraph led by the set's name ("\textbf{CALVIN}~\cite{…}: … the benchmark with 34 tasks").
+_LED_BY_SET = DeferredPattern(r"^\s*" + _SET_NAME + r"(?:\s*\\cite\w*\{[^}]*\})?\s*:")
+_SET_HAS_LED = DeferredPattern(_HAS)
+_CAPITALISED = DeferredPattern(r"[A-Z][a-z-]*")  # any word that starts a sentence, not a name by its spelling
+_CLAUSE_START = DeferredPattern(r"(?:^|[:;])\s*$")
+
+
+@record(slots=True)
+class SetCoverage:
+    """A text's "every <set> <member>": the table it says covers the set's members, by the set's name as written."""
+
+    label: str | None  # the cited table (None: the float whose caption the text is)
+    name: str
+    member: str
+    start: int
+    end: int
+
+
+@record(slots=True)
+class SetCount:
+    """A count a text states of a named set's members ("45 tasks in \\metaworld"), and where it is written."""
+
+    name: str
+    member: str
+    stated: int
+    start: int
+    end: int
+
+
+def member_head(member: str) -> str:
+    """The members as compared, without the plural: "tasks" and "task" are one member, "holdout tasks" another."""
+    return re.sub(r"(?<=[^s])s$", "", " ".join(member.lower().split()))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def set_coverages(sentence: str, caption: bool) -> tuple[SetCoverage, ...]:
+    """The named sets `sentence` says a table covers member by member: a caption's own float, or the one table a
+    sentence cites and no other reference."""
+    cited = _REF_ONLY.findall(sentence)
+    if caption:
+        label = None
+    elif len(cited) == 1 and len(_ANY_REF.findall(sentence)) == 1:
+        label = cited[0].split(",")[0].strip()
+    else:
+        return ()
+    return tuple(SetCoverage(label, match.group(1), match.group(2), match.start(), match.end()) for match in _COVERS.finditer(sentence))
+
+
+@lru_cache(maxsize=TEXT_CACHE_SIZE)
+def set_counts(paragraph: str) -> tuple[SetCount, ...]:
+    """The counts of named sets' members a paragraph states: "N <members> in <set>" and the list it leads
+    ("…, 34 in \\calvin"), "<set> … with N <members>" in one sentence, and "with N <members>" in a paragraph led by
+    the set's name."""
+    found: list[SetCount] = []
+    for start, end in sentence_spans(paragraph):
+        sentence = paragraph[start:end]
+        for match in _MEMBERS_IN_SET.finditer(sentence):
+            member = match.group(2)
+            found.append(_set_count(match, 3, member, 1, start))
+            at = match.end()
+            while following := _NEXT_IN_SET.match(sentence, at):
+                found.append(_set_count(following, 2, member, 1, start))
+                at = following.end()
+        for match in _SET_HAS.finditer(sentence):
+            if not (_CAPITALISED.fullmatch(match.group(1)) and _CLAUSE_START.search(sentence[: match.start()])):  # "We use …"
+                found.append(_set_count(match, 1, match.group(3), 2, start))
+    led = _LED_BY_SET.match(paragraph)
+    if led and not _CAPITALISED.fullmatch(led.group(1)):  # "CALVIN:", not "Training:"
+        # The paragraph's set, whatever a sentence's nearest name ("the ABC → D split of the benchmark with 34 tasks").
+        for match in _SET_HAS_LED.finditer(paragraph, led.end()):
+            found.append(SetCount(led.group(1), match.group(2), number(match.group(1)), match.start(1), match.end()))
+    return tuple(found)
+
+
+def _set_count(match: re.Match[str], name: int, member: str, count: int, offset: int) -> SetCount:
+    return SetCount(match.group(name), member, number(match.group(count)), offset + match.start(count), offset + match.end())
+
+
+def set_members(table: Table, name: str, printed: Callable[[str], str]) -> int:
+    """The members of the set `name` a table lists: its named rows, without group titles, summary rows and the row
+    of the whole set (a "CALVIN" row over the CALVIN tasks), each cell read as it prints."""
+    body = [row for row in table.rows[table.header_rows :] if _filled(row)]
+    width = max((sum(cell.column_span for cell in row) for row in table.rows), default=0)
+    whole = set_key(name)
+    return sum(
+        bool(row[0].text.strip()) and not _title(row, width) and not _summary(row) and set_key(printed(row[0].text)) != whole
+        for row in body
+    )
+
+
+def set_key(name: str) -> str:
+    """A set's name as compared: "Meta-World", "meta-world" and "Meta World" are one set."""
+    return re.sub(r"[\W_]+", "", name).lower()
