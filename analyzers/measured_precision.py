@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "ffc55bf", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "084289d", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -34,6 +34,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI017", "weak: percentage of a named quantity whose value is stated in another paragraph"): (1, 1, 0, 0.207, 1),
     ("ARI018", "weak: a change in percent that is the difference in points from the one level stated elsewhere"): (1, 1, 0, 0.207, 1),
     ("ARI019", "weak: relative effect against the control means of the tables its outcome names"): (1, 1, 0, 0.207, 1),
+    ("ARI020", "moderate: a count beside the ends and step of an evenly spaced set"): (1, 1, 0, 0.207, 1),
+    ("ARI020", "moderate: a list said to be spaced evenly, redone from its ends"): (1, 1, 0, 0.207, 1),
     ("CIT001", "confidence 0.9+"): (20, 20, 0, 0.839, 14),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893, 8),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376, 4),
@@ -46,6 +48,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CNT001", "strong: numbered markers"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak: ordinal sentences"): (3, 0, 3, 0.0, 0),
     ("CNT001", "weak: ordinal sentences (unsure)"): (2, 0, 2, 0.0, 0),
+    ("CNT002", "moderate: a table said to cover every member of a named set, against the set's stated count"): (2, 2, 0, 0.342, 1),
+    ("CNT002", "moderate: a table said to cover every member of a named set, against the set's stated count (unsure)"): (2, 2, 0, 0.342, 1),
     ("CNT002", "strong: the cited table's rows counted"): (1, 1, 0, 0.207, 1),
     ("CNT004", "strong: the manuscript's floats counted"): (2, 2, 0, 0.342, 1),
     ("CNT005", "strong: a counted list names one item twice"): (1, 1, 0, 0.207, 1),
@@ -209,6 +213,13 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM010", "weak: the sentence cuts several cells of a table its paragraph cites (unsure)"): (4, 4, 0, 0.51, 1),
     ("NUM011", "weak: two values of a table the paragraph cites swapped"): (1, 1, 0, 0.207, 1),
     ("NUM011", "weak: two values of a table the paragraph cites swapped (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM013", "weak: a respectively list of subjects, one table each by its caption, another pair agrees at the same row and column"): (
+        1,
+        1,
+        0,
+        0.207,
+        1,
+    ),
     ("NUM014", "weak: cited table (or its paragraph cites it), row named, the one cell of its row near the number"): (1, 1, 0, 0.207, 1),
     ("NUM014", "weak: cited table (or its paragraph cites it), row named, the one cell of its row near the number (unsure)"): (
         1,
@@ -220,6 +231,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM015", "moderate: a fold stated of a row of log fold changes"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak: no cell pair gives the stated change"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak: no cell pair gives the stated change (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM016", "weak: the extremes of our best rows' gains over the others' best"): (1, 1, 0, 0.207, 1),
+    ("NUM016", "weak: the extremes of our best rows' gains over the others' best (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names disagrees"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names disagrees (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names gives another extreme"): (1, 1, 0, 0.207, 1),
@@ -230,9 +243,13 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM019", "moderate: another mean of the sentence is its own line's (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM020", "weak: a column's cell breaks the bound stated of every value"): (1, 1, 0, 0.207, 1),
     ("NUM020", "weak: a column's cell breaks the bound stated of every value (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM020", "weak: the complement of a line's cell breaks the bound stated of every value"): (1, 1, 0, 0.207, 1),
+    ("NUM020", "weak: the complement of a line's cell breaks the bound stated of every value (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM021", "moderate: the cited table gives the prose's values under the complement's name"): (1, 1, 0, 0.207, 1),
     ("NUM022", "weak: symbol and the other header named, no table cited, another value"): (1, 1, 0, 0.207, 1),
     ("NUM022", "weak: symbol and the other header named, no table cited, another value (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM023", "one float's setting, two values"): (1, 1, 0, 0.207, 1),
+    ("NUM023", "one float's setting, two values (unsure)"): (1, 1, 0, 0.207, 1),
     ("REF001", "confidence 0.9+"): (47, 46, 1, 0.889, 6),
     ("REF002", "confidence 0.9+"): (20, 20, 0, 0.839, 13),
     ("SEC001", "confidence 0.9+"): (1, 0, 1, 0.0, 0),
@@ -291,9 +308,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (197, 159, 38, 0.746, 60),
+    "moderate": (201, 163, 38, 0.751, 61),
     "strong": (77, 76, 1, 0.93, 38),
-    "weak": (104, 56, 48, 0.443, 35),
+    "weak": (108, 60, 48, 0.462, 37),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
@@ -316,9 +333,11 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI017", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI018", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI019", "weak"): (1, 1, 0, 0.207, 1),
+    ("ARI020", "moderate"): (2, 2, 0, 0.342, 2),
     ("CNT001", "moderate"): (4, 3, 1, 0.301, 3),
     ("CNT001", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak"): (3, 0, 3, 0.0, 0),
+    ("CNT002", "moderate"): (2, 2, 0, 0.342, 1),
     ("CNT002", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT004", "strong"): (2, 2, 0, 0.342, 1),
     ("CNT005", "strong"): (1, 1, 0, 0.207, 1),
@@ -371,15 +390,17 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM009", "moderate"): (1, 1, 0, 0.207, 1),
     ("NUM010", "weak"): (4, 4, 0, 0.51, 1),
     ("NUM011", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM013", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM014", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM015", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NUM016", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM016", "weak"): (2, 2, 0, 0.342, 2),
     ("NUM017", "weak"): (2, 2, 0, 0.342, 2),
     ("NUM018", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM019", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NUM020", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM020", "weak"): (2, 2, 0, 0.342, 2),
     ("NUM021", "moderate"): (1, 1, 0, 0.207, 1),
     ("NUM022", "weak"): (1, 1, 0, 0.207, 1),
+    ("NUM023", "weak"): (1, 1, 0, 0.207, 1),
     ("STAT004", "moderate"): (1, 1, 0, 0.207, 1),
     ("STAT006", "moderate"): (3, 3, 0, 0.439, 2),
     ("STAT007", "moderate"): (3, 3, 0, 0.439, 3),
