@@ -20,3 +20,9 @@ def test_signed_exponents_squares_of_sums_and_functions_of_other_variables_are_n
     assert signless_densities(r"Z = \exp\left(\frac{(\mu+\sigma^2)^2}{2\sigma^2}\right)") == ()
     assert signless_densities(r"g(x) = \exp(\frac{(x_i - \mu_k)^2}{2 \sigma_k^2})") == ()  # x is not x_i
     assert signless_densities(r"f(x) = \exp\left(\frac{(x-\mu)^2}{2\sigma^2} - 1\right)") == ()  # not a lone fraction
+
+
+def test_a_density_in_escaped_braces_spans_its_closing_brace():
+    formula = r"p(x) = \exp\{\frac{(x-\mu)^2}{2\sigma^2}\}"
+    (density,) = signless_densities(formula)
+    assert formula[density.start : density.end] == r"\exp\{\frac{(x-\mu)^2}{2\sigma^2}\}"

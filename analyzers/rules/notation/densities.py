@@ -48,7 +48,7 @@ def signless_densities(formula: str) -> tuple[SignlessDensity, ...]:
             continue
         variable = _squared_distance_over_scale(formula[opening.end() : argument_end])
         if variable is not None and _applied_to(formula[: opening.start()], variable):
-            found.append(SignlessDensity(opening.start(), argument_end + 1, variable))
+            found.append(SignlessDensity(opening.start(), argument_end + len(_CLOSING[opening.group(1)]), variable))
     return tuple(found)
 
 
