@@ -10,7 +10,7 @@ not one of its members. A set the paper counts several ways, or nowhere, is left
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,14 +88,12 @@ class _Claim:
 class _Coverage:
     coverage: SetCoverage
     label: str  # the table it covers
-    name: str  # the set's name as it prints
     anchor: Finding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _SetCount:
     count: SetCount
-    name: str
     anchor: Finding
 
 
@@ -129,51 +127,61 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Re
 def _coverages_against_counts(
     ctx: RuleContext, parts: list[tuple[Section, list[_Read]]], tables: dict[str, tuple[_CountedTable, Table]]
 ) -> Iterator[Finding]:
-    """Each table said to cover a named set against the one count of that set the paper states."""
-    counts: dict[tuple[str, str], list[_SetCount]] = {}
-    for _, items in parts:
-        for item in items:
-            if isinstance(item, _SetCount):
-                counts.setdefault((set_key(item.name), member_head(item.count.member)), []).append(item)
+    """Each table said to cover a named set against the one count of that set the paper states. Names are printed
+    here, where a coverage asks for them: printing reads the author's macros, which a paper of no coverage never needs."""
+    coverages = [item for _, items in parts for item in items if isinstance(item, _Coverage)]
     printed = ctx.index.printed
-    for _, items in parts:
+    counts: dict[tuple[str, str], list[_SetCount]] = {}
+    for _, items in parts if coverages else ():
         for item in items:
-            if not isinstance(item, _Coverage):
-                continue
-            stated = counts.get((set_key(item.name), member_head(item.coverage.member)), [])
-            cited = tables.get(item.label)
-            if len({count.count.stated for count in stated}) != 1 or cited is None or not cited[0].countable:
-                continue  # the paper counts the set nowhere, or several ways
-            table, count = cited[1], stated[0]
-            members = set_members(table, item.name, printed)
-            if not names_listed(table, item.coverage.member) or count.count.stated in {members, *listings(table)}:
-                continue
-            violation = SetCoverageMismatch(item.label, item.name, member_head(item.coverage.member), count.count.stated, members)
-            anchor, told = item.anchor, count.anchor
-            evidence = Evidence(
-                kind=COVERS_SET,
-                statements=[
-                    Statement(file=anchor.file, range=anchor.range, quote=f"every {item.name} {violation.member}", role="covered set"),
-                    Statement(
-                        file=told.file,
-                        range=told.range,
-                        quote=f"{count.count.stated} {count.count.member} ({item.name})",
-                        role="stated count",
-                    ),
-                ],
-                reason="no reading of the table's rows (with or without the set's own row, group titles, summary rows) gives the set's count",
-            )
-            related = [
-                Related(file=told.file, range=told.range, message=f"the paper counts {count.count.stated} {count.count.member} here")
-            ]
-            update = {
-                "message": violation.message,
-                "identity": violation.identity,
-                "evidence": evidence,
-                "confidence": _COVERS_SET_CONFIDENCE,
-                "related": related,
-            }
-            yield anchor.model_copy(update=update)
+            if isinstance(item, _SetCount) and not (name := printed(item.count.name)).startswith("\\"):  # a command, no set
+                counts.setdefault((set_key(name), member_head(item.count.member)), []).append(item)
+    for item in coverages:
+        name = printed(item.coverage.name)
+        if not name.startswith("\\"):
+            yield from _coverage_against_counts(item, name, counts, tables, printed)
+
+
+def _coverage_against_counts(
+    item: _Coverage,
+    name: str,
+    counts: dict[tuple[str, str], list[_SetCount]],
+    tables: dict[str, tuple[_CountedTable, Table]],
+    printed: Callable[[str], str],
+) -> Iterator[Finding]:
+    """A table said to cover the set `name` against the one count of the set the paper states (`counts`)."""
+    stated = counts.get((set_key(name), member_head(item.coverage.member)), [])
+    cited = tables.get(item.label)
+    if len({count.count.stated for count in stated}) != 1 or cited is None or not cited[0].countable:
+        return  # the paper counts the set nowhere, or several ways
+    table, count = cited[1], stated[0]
+    members = set_members(table, name, printed)
+    if not names_listed(table, item.coverage.member) or count.count.stated in {members, *listings(table)}:
+        return
+    violation = SetCoverageMismatch(item.label, name, member_head(item.coverage.member), count.count.stated, members)
+    anchor, told = item.anchor, count.anchor
+    evidence = Evidence(
+        kind=COVERS_SET,
+        statements=[
+            Statement(file=anchor.file, range=anchor.range, quote=f"every {name} {violation.member}", role="covered set"),
+            Statement(
+                file=told.file,
+                range=told.range,
+                quote=f"{count.count.stated} {count.count.member} ({name})",
+                role="stated count",
+            ),
+        ],
+        reason="no reading of the table's rows (with or without the set's own row, group titles, summary rows) gives the set's count",
+    )
+    related = [Related(file=told.file, range=told.range, message=f"the paper counts {count.count.stated} {count.count.member} here")]
+    update = {
+        "message": violation.message,
+        "identity": violation.identity,
+        "evidence": evidence,
+        "confidence": _COVERS_SET_CONFIDENCE,
+        "related": related,
+    }
+    yield anchor.model_copy(update=update)
 
 
 @rule(
@@ -239,20 +247,17 @@ def table_count_mismatch(ctx: RuleContext, section: Section) -> Iterator[_Read]:
 def _stated(ctx: RuleContext, placed: PlacedBlock) -> Iterator[_Claim | _Coverage | _SetCount]:
     """What a text states of tables: the counts it gives for a table it cites, the counts of named sets, and the
     tables it says cover such a set (its caption's float, or the table a sentence of it cites)."""
-    text, printed = placed.block.plain.text, ctx.index.printed
+    text = placed.block.plain.text
     if "ref" in text:
         for start, claim in _counts(text):
             yield _Claim(claim, ctx.report_block(placed, start + claim.start, start + claim.end, ""))
     for count in set_counts(text):
-        name = printed(count.name)
-        if not name.startswith("\\"):  # a command, not a set the paper names
-            yield _SetCount(count, name, ctx.report_block(placed, count.start, count.end, ""))
+        yield _SetCount(count, ctx.report_block(placed, count.start, count.end, ""))
     caption = placed.kind is BlockKind.CAPTION
     for start, coverage in _coverages(text, caption):
         label = coverage.label or next(iter(placed.block.describes), None)
-        name = printed(coverage.name)
-        if label is not None and not name.startswith("\\"):
-            yield _Coverage(coverage, label, name, ctx.report_block(placed, start + coverage.start, start + coverage.end, ""))
+        if label is not None:
+            yield _Coverage(coverage, label, ctx.report_block(placed, start + coverage.start, start + coverage.end, ""))
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -265,4 +270,6 @@ def _counts(text: str) -> tuple[tuple[int, TableCount], ...]:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _coverages(text: str, caption: bool) -> tuple[tuple[int, SetCoverage], ...]:
     """The named sets a text's sentences say a table covers, each with its sentence's start."""
+    if "every" not in text and "each" not in text and "all" not in text:
+        return ()  # no sentence of it says "every", "each" or "all": most texts, read without splitting
     return tuple((start, coverage) for start, end in sentence_spans(text) for coverage in set_coverages(text[start:end], caption))

@@ -305,14 +305,15 @@ def member_head(member: str) -> str:
 def set_coverages(sentence: str, caption: bool) -> tuple[SetCoverage, ...]:
     """The named sets `sentence` says a table covers member by member: a caption's own float, or the one table a
     sentence cites and no other reference."""
-    cited = _REF_ONLY.findall(sentence)
+    covers = list(_COVERS.finditer(sentence))
+    cited = _REF_ONLY.findall(sentence) if covers and not caption else []
     if caption:
         label = None
     elif len(cited) == 1 and len(_ANY_REF.findall(sentence)) == 1:
         label = cited[0].split(",")[0].strip()
     else:
         return ()
-    return tuple(SetCoverage(label, match.group(1), match.group(2), match.start(), match.end()) for match in _COVERS.finditer(sentence))
+    return tuple(SetCoverage(label, match.group(1), match.group(2), match.start(), match.end()) for match in covers)
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
@@ -323,6 +324,8 @@ def set_counts(paragraph: str) -> tuple[SetCount, ...]:
     found: list[SetCount] = []
     for start, end in sentence_spans(paragraph):
         sentence = paragraph[start:end]
+        if not _DIGIT.search(sentence) and not any(word in sentence for word in COUNT_WORDS):
+            continue  # every shape below states a count: most sentences state none, and their patterns are not cheap
         for match in _MEMBERS_IN_SET.finditer(sentence):
             member = match.group(2)
             found.append(_set_count(match, 3, member, 1, start))
@@ -330,7 +333,7 @@ def set_counts(paragraph: str) -> tuple[SetCount, ...]:
             while following := _NEXT_IN_SET.match(sentence, at):
                 found.append(_set_count(following, 2, member, 1, start))
                 at = following.end()
-        for match in _SET_HAS.finditer(sentence):
+        for match in _SET_HAS.finditer(sentence) if _SET_HAS_LED.search(sentence) else ():
             if not (_CAPITALISED.fullmatch(match.group(1)) and _CLAUSE_START.search(sentence[: match.start()])):  # "We use …"
                 found.append(_set_count(match, 1, match.group(3), 2, start))
     led = _LED_BY_SET.match(paragraph)
