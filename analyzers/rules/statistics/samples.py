@@ -57,11 +57,8 @@ _SAMPLE_WORDS = (
     *"recruit enrol sampled surveyed participated completed remov exclud drop discard eliminat final leav left remain".split(),
     "took part",
 )
-# Words one of which every phrase the patterns read holds: a unit ("participants"), or "final" ("final n = 160").
-_UNIT_WORDS = (
-    *"participant respondent subject adult individual people person student undergraduate children infant patient".split(),
-    *"volunteer worker advis user employee consumer voter teacher parent couple dyad household final".split(),
-)
+# A unit ("participants") or "final" ("final n = 160"): every phrase the patterns read holds one.
+_UNIT_OR_FINAL = DeferredPattern(r"\b(?:" + _UNIT + r"|final\b)", re.I)
 # A heading that starts a study of its own: what it recruits and excludes is that study's sample.
 STUDY_HEADING = DeferredPattern(r"^\s*(?:(?:pilot|main|follow-up)\s+)?(?:study|experiment|exp\.)\s*\d+[a-z]?\b", re.I)
 # The N a chi-square gives in its parentheses: "χ²(1, n = 201)".
@@ -92,7 +89,7 @@ def read_sample_counts(text: str) -> tuple[SampleCount, ...]:
     """The units a block's plain text says a study recruited ("we recruit 472 participants"), excluded ("we remove
     115 participants who failed") and kept ("leaving 357"), in the order it states them."""
     lowered = text.lower()
-    if not any(word in lowered for word in _SAMPLE_WORDS) or not any(word in lowered for word in _UNIT_WORDS):
+    if not any(word in lowered for word in _SAMPLE_WORDS) or not _UNIT_OR_FINAL.search(text):
         return ()
     found = [
         (match, role)
