@@ -37,6 +37,7 @@ from auditex.analyzers.rules.statistics.regression import (
 )
 from auditex.analyzers.rules.statistics.samples import read_sample_counts, sizes_of_test
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
+from auditex.analyzers.rules.statistics.table_intervals import table_intervals
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells, starred_cells
 from auditex.latex.model import Cell, Table
 from auditex.latex.sentences import sentence_spans
@@ -342,6 +343,46 @@ def test_a_share_above_one_only_where_the_table_keeps_its_shares_on_the_unit_sca
     rows = [["", "Mean", "Max"], ["Share urban", "0.40", "0.90"], ["Percent Catholic", "0.22", "1.31"], ["Percent Sikh", "0.10", "12.0"]]
     assert [bad.written for bad in impossible_cells(_regression_table(rows), "")] == ["max 1.31"]
     assert list(impossible_cells(_regression_table([rows[0], rows[2]]), "")) == []
+
+
+def _read_intervals(rows: list[list[str]], caption: str = "", notes: str = "") -> list[tuple[str, str, bool, bool]]:
+    table = _regression_table(rows)
+    table.caption = caption
+    return [
+        (read.interval.estimate_text, read.interval.written, read.interval.reversed, read.interval.excludes_estimate)
+        for read in table_intervals(table, notes)
+    ]
+
+
+def test_a_cell_holds_an_estimate_and_the_interval_its_header_or_caption_names() -> None:
+    rows = [["", "OR (95% CI)", "p"], ["Age", "1.45*** (1.50, 1.90)", ".002"], ["Night", "2.10 [2.40, 2.20]", ".001"]]
+    assert _read_intervals(rows) == [("1.45", "[1.50, 1.90]", False, True), ("2.10", "[2.40, 2.20]", True, True)]
+    unnamed = [["", "OR", "p"], rows[1][:2] + [".002"]]
+    assert _read_intervals(unnamed) == []
+    assert _read_intervals(unnamed, caption="Odds ratios (95% CI).") == [("1.45", "[1.50, 1.90]", False, True)]
+    assert _read_intervals(unnamed, notes="Note: 95% confidence intervals in parentheses.") == [("1.45", "[1.50, 1.90]", False, True)]
+    assert _read_intervals([["", "Median (IQR)"], ["Short", "512 (470, 580)"]]) == [("512", "[470, 580]", False, False)]
+
+
+def test_a_column_of_intervals_bounds_the_nearest_estimate_past_spreads_and_tests() -> None:
+    rows = [["", "Mean", "SD", "95% CI"], ["Doctor", "0.54", "0.50", "0.41 to 0.47"], ["Online", "0.41", "0.49", "(0.38, 0.45)"]]
+    assert _read_intervals(rows) == [("0.54", "[0.41, 0.47]", False, True), ("0.41", "[0.38, 0.45]", False, False)]
+    # the log odds ratio is on another scale than the odds ratio's interval
+    assert _read_intervals([["", "log OR", "SE", "95% CI of OR"], ["Age", "0.37", "0.09", "(1.21, 1.74)"]]) == []
+
+
+def test_lower_and_upper_columns_bound_the_nearest_estimate() -> None:
+    header = ["Parameter", "mean", "SE", "lower bound", "upper bound", "R-hat"]
+    rows = [
+        header,
+        ["Intercept", "633.707", "8.815", "617.142", "651.175", "1.006"],
+        ["Duration", "-10.959", "1.947", "-7.105", "-14.825", "1.000"],
+    ]
+    assert _read_intervals(rows) == [("633.707", "[617.142, 651.175]", False, False), ("-10.959", "[-7.105, -14.825]", True, False)]
+    quantiles = [["", "Estimate", "2.5%", "97.5%"], ["beta", "0.80", "0.85", "1.20"]]
+    assert _read_intervals(quantiles) == [("0.80", "[0.85, 1.20]", False, True)]
+    # "LL" and "UL" of a model's name are no bounds: only whole headers of a bound are read
+    assert _read_intervals([["", "Base", "LLGP m=500", "ULGP"], ["a", "1.7", "1.72", "1.69"]]) == []
 
 
 @pytest.mark.parametrize(

@@ -24,14 +24,14 @@ from ...quantities import TableAt, without_refs
 
 # A number as the plain text writes it: a sign, thousands separators, or an infinite bound.
 _NUMBER = r"(?:[-−–]\s?)?(?:\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+|∞|\\infty|[Ii]nf(?:inity)?)"
+# An interval's two bounds and what separates them: "0.10, 0.52", "0.10 to 0.52", "0.10–0.52" (a percent each may keep).
+BOUNDS = rf"(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?"
 _INTERVAL_NAME = (
     r"(?:(?P<level>\d{2}(?:\.\d+)?)\s*%\s*)?"
     r"(?P<name>CIs?|C\.I\.|CrI|HDI|HPDI?|(?:confidence|credible|credibility|compatibility|uncertainty) intervals?)"
 )
 # "95% CI [0.10, 0.52]", "95% CI: 0.10 to 0.52", "(95% CrI 0.1–0.5)", "95% CI = [−∞, 0.3]".
-_INTERVAL = DeferredPattern(
-    rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*(?P<low>{_NUMBER})\s*%?\s*(?:,|;|to|––?|—|--?)\s*(?P<high>{_NUMBER})\s*%?\s*(?P<close>[\])])?"
-)
+_INTERVAL = DeferredPattern(rf"(?<![\w]){_INTERVAL_NAME}\s*(?:[:=,]\s*)?(?P<open>[\[(])?\s*{BOUNDS}\s*(?P<close>[\])])?")
 # A unit written between an estimate and its interval.
 _UNIT = r"(?:[kmμµ]?g|[cmk]?m|m?s|sec|min|h|hrs?|days?|weeks?|months?|years?|pp|points?|bpm|mmHg|m?L|ml|dB|Hz)\b"
 # The estimate an interval follows, adjacent to it: "OR = 1.23, 95% CI", "0.45 (95% CI", "HR 0.8; 95% CI",
