@@ -16,6 +16,7 @@ from auditex.analyzers.rules.arithmetic.columns import (
     share_fits,
     step_fits,
 )
+from auditex.analyzers.rules.arithmetic.f_score import Measures, header_words, measure_lines
 from auditex.analyzers.rules.arithmetic.model import breakdowns, parts_of_wholes, remaining_shares, shares, stated_changes, stated_factors
 from auditex.analyzers.rules.arithmetic.pooled import pooled_rows
 from auditex.analyzers.rules.tables.model import Grid
@@ -556,3 +557,20 @@ def test_a_factor_written_to_a_decimal_claims_its_precision_and_a_named_measure_
     assert about.holds_for(energy)
     (parameters,) = ratio_claims("Homogeneous has around 3x more parameters than FlexCrypt.")
     assert parameters.measure == "parameters" and list(factors(table, parameters)) == []
+
+
+# F1 beside its precision and recall (f_score.py): which lines are paired.
+
+
+def test_an_f1_line_pairs_with_the_nearest_precision_and_recall_of_its_group() -> None:
+    headers = ["Model", "Precision", "Recall", "F1 measure", "Precision", "Recall", "F$_1$"]
+    groups = ["", "1", "1", "1", "4", "4", "4"]
+    assert measure_lines([header_words(header) for header in headers], groups) == [Measures(1, 2, 3), Measures(4, 5, 6)]
+    # an F1 whose group holds no recall is not paired with another group's
+    assert measure_lines(["Model", "Precision", "Recall", "Accuracy", "F1"], ["", "1", "1", "3", "3"]) == []
+
+
+def test_single_letters_pair_only_as_p_r_f_in_order() -> None:
+    assert measure_lines(["Model", "P", "R", "F"], ["", "", "", ""]) == [Measures(1, 2, 3)]
+    assert measure_lines(["Model", "R", "F", "p"], ["", "", "", ""]) == []
+    assert measure_lines(["Model", "P", "R", "F2"], ["", "", "", ""]) == []

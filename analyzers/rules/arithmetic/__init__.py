@@ -7,6 +7,7 @@ from .change_from_level import change_in_points_from_level
 from .change_per_line import change_per_line_mismatch
 from .change_target import change_end_is_difference
 from .effect_of_mean import effect_not_of_control_mean
+from .f_score import f_score_above_harmonic_mean
 from .grid_count import grid_count_mismatch
 from .parts_of_whole import parts_not_whole
 from .percent_of_base import percent_of_base_mismatch
@@ -29,6 +30,7 @@ __all__ = [
     "change_in_points_from_level",
     "change_per_line_mismatch",
     "effect_not_of_control_mean",
+    "f_score_above_harmonic_mean",
     "grid_count_mismatch",
     "parts_not_whole",
     "percent_of_base_mismatch",
