@@ -146,8 +146,8 @@ def second_mark_not_second_best(ctx: RuleContext, section: Section) -> Iterator[
     for placed in table_blocks(section):
         grid = Grid.of(placed.block.table, rule_macros, table_notes(section, placed))  # type: ignore[arg-type]
         stated = bool(_SECOND_STATED.search(grid.notes))
-        if not stated and _UNDERLINE_NAMED.search(grid.notes):
-            continue  # the notes give the underline a meaning of their own
+        if not any(map(_underlined, grid.numbers.values())) or (not stated and _UNDERLINE_NAMED.search(grid.notes)):
+            continue  # no underline, or the notes give it a meaning of their own
         settings = row_settings(grid)
         for found in _runner_up_marks(grid, settings, stated):
             if found.second is not None:
