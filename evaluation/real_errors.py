@@ -72,7 +72,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     ),
     # ARI019: an abstract's relative effect that the body's regression tables over their control means do not give
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006", "ARI019"),
-    "bold-not-best": ("TAB002", "TAB006"),
+    "bold-not-best": ("TAB002", "TAB006", "TAB016"),
     "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT", "TAB013"),

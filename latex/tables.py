@@ -376,6 +376,7 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))
+    runner_up = {macro for macro in macros if "second" in macro.lower()}  # \\secondbest marks the second best, not the best
     cell = Cell(
         row,
         column,
@@ -383,7 +384,7 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
         start,
         end,
         column_span=span,
-        bold=_marks(macros, _BOLD, "best", "first"),
+        bold=_marks(macros - runner_up, _BOLD, "best", "first"),
         underline=_marks(macros, _UNDERLINE, "second"),
     )
     read_cell_number(cell)

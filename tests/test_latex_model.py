@@ -182,6 +182,19 @@ B & 93.4$\pm$0.2 & 12.5\% & \underline{7} \\
     assert source[a[1].start : a[1].end] == "\\textbf{93.4}"
 
 
+def test_a_macro_named_for_the_second_best_marks_an_underline_not_a_bold(tmp_path):
+    table = r"""\begin{table}\caption{Results}\label{tab:r}
+\begin{tabular}{lc}\toprule
+Method & Acc \\ \midrule
+A & \tablefirst{93.4} \\
+B & \secondbest{92.1} \\
+\bottomrule\end{tabular}\end{table}"""
+    project = make_project(tmp_path, {"main.tex": document(table)})
+    first, second = (row[1] for row in project.index.tables[0].block.table.rows[1:])
+    assert (first.bold, first.underline) == (True, False)
+    assert (second.bold, second.underline) == (False, True)
+
+
 def test_a_coloured_cell_reads_its_number_not_its_colour(tmp_path):
     table = r"""\begin{table}\begin{tabular}{lrr}
  & A & B \\

@@ -6,6 +6,7 @@ from helpers import document, make_project
 from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
 from auditex.analyzers.rules.tables.definitions import defined_column, operand_column, stated_derivations
 from auditex.analyzers.rules.tables.direction import read_direction, stated_direction
+from auditex.analyzers.rules.tables.marks import marked_groups, row_settings
 from auditex.analyzers.rules.tables.model import (
     DERIVATIONS,
     MEAN,
@@ -150,6 +151,21 @@ def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_grou
         [["Method", "Acc"], ["MixUp", "94.1"], ["Ours-small", "93.0"], ["Ours-large", "95.0"]], rules=((1, "midrule"), (3, "midrule"))
     )
     assert not stacked(variants, row_blocks(variants, [1, 2, 3]), [2, 3])
+
+
+def test_a_mark_is_compared_within_the_groups_that_hold_one_and_leaves_reference_rows_out():
+    grid = _grid(
+        [["Method", "Acc"], ["Base", "71.2"], ["Prior", "74.5"], ["Oracle", "90.0"], ["Ours", "77.3"], ["Ours-L", "78.0"]],
+        rules=((1, "midrule"), (4, "midrule")),
+    )
+    grid.cells[(2, 1)].underline = True
+    settings = row_settings(grid)
+    cells, groups = marked_groups(grid, 1, settings, lambda cell: cell.underline)
+    assert [cell.text for cell in cells] == ["71.2", "74.5", "77.3", "78.0"]  # the oracle competes with nobody
+    assert [[cell.text for cell in group] for group in groups] == [["71.2", "74.5"]]
+    for row in (1, 2, 4):
+        grid.cells[(row, 1)].underline = True
+    assert marked_groups(grid, 1, settings, lambda cell: cell.underline)[1] == []  # most rows marked: a highlight, not a rank
 
 
 def test_a_claim_that_every_result_is_significant_carries_its_threshold_and_exception():

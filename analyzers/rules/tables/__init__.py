@@ -1,4 +1,4 @@
-"""TAB: tables that contradict themselves (aggregates, best-value marks) or the claims about them."""
+"""TAB: tables that contradict themselves (aggregates, best and second-best marks) or the claims about them."""
 
 from .aggregate import table_aggregate_mismatch
 from .best_claim import best_claim_contradicts_table
@@ -11,6 +11,7 @@ from .derived_column import derived_cell_mismatch
 from .gain_claim import gain_claim_contradicts_table
 from .group_total import group_total_mismatch
 from .respective_best import respective_best_contradicts_table
+from .second_mark import second_mark_not_second_best
 from .sign_claim import sign_claim_contradicts_table
 from .significance_note import significance_note_contradicts_table
 from .stated_average import stated_average_mismatch
@@ -27,6 +28,7 @@ __all__ = [
     "gain_claim_contradicts_table",
     "group_total_mismatch",
     "respective_best_contradicts_table",
+    "second_mark_not_second_best",
     "sign_claim_contradicts_table",
     "significance_note_contradicts_table",
     "stated_average_mismatch",
