@@ -119,7 +119,7 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
         printed.setdefault(found.number, []).append(labels)
     misnumbered = {found.mention.group("number") for found in described_float.misnumbered(ctx) if found.kind == "table"}
-    # A label two table floats bear names either: the rules keep one table under it, maybe not the number's.
+    # A label two table floats bear names either: the rules read both floats under it, not the number's alone.
     borne = Counter(label for placed in tables for label in set(placed.block.labels))
     return {
         literal_key(number): labels[0][0]
