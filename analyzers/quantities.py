@@ -245,7 +245,27 @@ class TableAt:
 Shown = TypeVar("Shown", bound=ShownTable)
 At = TypeVar("At", bound=TableAt)
 Judged = TypeVar("Judged")
-ByLabel = TypeVar("ByLabel", bound=Mapping[str, Table])
+Tabular = TypeVar("Tabular")
+ByLabel = TypeVar("ByLabel", bound=Mapping[str, tuple[Table, ...]])
+
+
+def tabulars_by_label(labelled: Iterable[tuple[tuple[str, ...], Tabular]]) -> dict[str, tuple[Tabular, ...]]:
+    """Every table under each of its labels, in reading order, from (labels, table) pairs: where a sentence's
+    "Table 3" points. A float that holds several tabulars (side by side, a top and a bottom part, subtables
+    without labels of their own) gives its label all of them, each with the float's caption: a statement about
+    its first part is read against it too."""
+    under: dict[str, list[Tabular]] = {}
+    for labels, table in labelled:
+        for label in labels:
+            under.setdefault(label, []).append(table)
+    return {label: tuple(tables) for label, tables in under.items()}
+
+
+def each_cited(labels: Iterable[str], tables: Mapping[str, tuple[Tabular, ...]]) -> Iterator[tuple[str, Tabular]]:
+    """Each table the labels cite, in order, with the label that cites it: every tabular of a float."""
+    for label in labels:
+        for table in tables.get(label, ()):
+            yield label, table
 
 
 def shown_tables(parts: Iterable[tuple[Section, Iterable[object]]]) -> Iterator[ShownTable]:
@@ -253,18 +273,17 @@ def shown_tables(parts: Iterable[tuple[Section, Iterable[object]]]) -> Iterator[
     return (item.shown(section) for section, items in parts for item in items if isinstance(item, TableAt))
 
 
-def tables_at_by_label(parts: Iterable[tuple[Section, Iterable[object]]], kind: type[At]) -> dict[str, tuple[At, Table]]:
-    """The tables that sections' parts show (their `TableAt`s of type `kind`) by each of their labels, with each table
-    as its section holds it now: where a sentence's "Table 3" points, wherever in the paper the table sits."""
-    return {
-        label: (item, item.table(section)) for section, items in parts for item in items if isinstance(item, kind) for label in item.labels
-    }
+def tables_at_by_label(parts: Iterable[tuple[Section, Iterable[object]]], kind: type[At]) -> dict[str, tuple[tuple[At, Table], ...]]:
+    """The tables that sections' parts show (their `TableAt`s of type `kind`) by label (`tabulars_by_label`), each
+    table as its section holds it now."""
+    return tabulars_by_label(
+        (item.labels, (item, item.table(section))) for section, items in parts for item in items if isinstance(item, kind)
+    )
 
 
-def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type[Shown]) -> dict[str, Shown]:
-    """The tables that sections' parts show (those of type `kind`), by each of their labels: where a
-    sentence's "Table 3" points, wherever in the paper the table sits."""
-    return {label: item for _, items in parts for item in items if isinstance(item, kind) for label in item.labels}
+def tables_by_label(parts: Iterable[tuple[object, Iterable[object]]], kind: type[Shown]) -> dict[str, tuple[Shown, ...]]:
+    """The tables that sections' parts show (those of type `kind`) by label (`tabulars_by_label`)."""
+    return tabulars_by_label((item.labels, item) for _, items in parts for item in items if isinstance(item, kind))
 
 
 def fed_shown_tables(part: Iterable[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:

@@ -34,11 +34,12 @@ from dataclasses import replace
 from typing import TypeVar
 
 from ...latex.deferred_pattern import DeferredPattern
-from ...latex.model import Block
+from ...latex.manuscript import Section
+from ...latex.model import Block, Table
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
 from ..finding import Finding
-from ..quantities import Pointing, block_refs, referenced_labels
+from ..quantities import Pointing, ShownTable, block_refs, referenced_labels, tables_by_label
 from .drafts import described_float
 from .drafts import model as drafts
 from .drafts.float_numbers import numbered_floats
@@ -118,7 +119,7 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
         labels = found.labels or ((found.placed.block.table.label,) if found.placed.block.table and found.placed.block.table.label else ())
         printed.setdefault(found.number, []).append(labels)
     misnumbered = {found.mention.group("number") for found in described_float.misnumbered(ctx) if found.kind == "table"}
-    # A label two table floats bear names either: the rules keep one table under it, maybe not the number's.
+    # A label two table floats bear names either: the rules read both floats under it, not the number's alone.
     borne = Counter(label for placed in tables for label in set(placed.block.labels))
     return {
         literal_key(number): labels[0][0]
@@ -130,6 +131,13 @@ def printed_tables(ctx: RuleContext) -> dict[str, str]:
 def with_printed(tables: Mapping[str, T], ctx: RuleContext) -> Mapping[str, T]:
     """`tables` (by label) with each table also found under the literal key its printed number gives it."""
     return _WithPrinted(tables, ctx)
+
+
+def shown_tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, tuple[Table, ...]]:
+    """The shared state of a `Pairwise` combine over sections' shown tables (`ShownTable`): every table of the
+    paper under each of its labels (all the tabulars of a float), and under the number each prints."""
+    shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
+    return with_printed({label: tuple(item.table for item in items) for label, items in shown.items()}, ctx)
 
 
 # What an evidence class adds when the table a claim is read against is named by a number typed by hand: the

@@ -21,7 +21,6 @@ many misses a different one.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -32,7 +31,7 @@ from ....latex.sentences import sentence_spans
 from ....latex.source import value_hash
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import TableAt, referenced_labels, shown_table, spelled
+from ...quantities import TableAt, referenced_labels, shown_table, spelled, tabulars_by_label
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .line_changes import PairFit, Stated, attach, cells_by_side, named_sides, pair_fits, settled, stated_percentages
@@ -80,7 +79,7 @@ class _ShownAt(TableAt):
 class _Shown:
     """The paper's tables by label, and each section's tables in reading order, by the section's place."""
 
-    by_label: dict[str, list[Table]]
+    by_label: dict[str, tuple[Table, ...]]
     placed: list[tuple[int, list[Table]]]
 
     def recent(self, place: int) -> list[Table]:
@@ -94,17 +93,11 @@ def _fed(part: list[object]) -> tuple[tuple[tuple[str, ...], str], ...] | None:
 
 
 def _shown(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> _Shown:
-    by_label: dict[str, list[Table]] = defaultdict(list)
-    placed: list[tuple[int, list[Table]]] = []
-    for place, section, part in feeding:
-        tables = []
-        for item in part:
-            if isinstance(item, _ShownAt):
-                tables.append(table := item.table(section))
-                for label in item.labels:
-                    by_label[label].append(table)
-        placed.append((place, tables))
-    return _Shown(dict(by_label), placed)
+    shown = [
+        (place, [(item.labels, item.table(section)) for item in part if isinstance(item, _ShownAt)]) for place, section, part in feeding
+    ]
+    by_label = tabulars_by_label(labelled for _, tables in shown for labelled in tables)
+    return _Shown(by_label, [(place, [table for _, table in tables]) for place, tables in shown])
 
 
 def _in_section(ctx: RuleContext, shown: _Shown, place: int, section: Section, part: list[TableAt | _Sentence]) -> Iterator[Finding]:

@@ -21,7 +21,7 @@ from ....latex.model import Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, spelled
+from ...quantities import ShownTable, each_cited, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables
@@ -54,9 +54,9 @@ class _Stated:
     anchor: Finding
 
 
-def _contradicted(item: _Stated, tables: Mapping[str, Table]) -> Iterator[Finding]:
-    for label in item.labels:
-        for difference in differences(tables[label], item.target) if label in tables else ():
+def _contradicted(item: _Stated, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
+    for label, table in each_cited(item.labels, tables):
+        for difference in differences(table, item.target):
             violation = EndIsDifference(item.target, label, difference)
             evidence = Evidence(
                 kind="weak: the end is the difference of two cells on the line its words name",

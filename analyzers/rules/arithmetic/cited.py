@@ -9,11 +9,10 @@ from typing import TypeVar
 from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import Table
 from ....latex.record import record
-from ...context import RuleContext
 from ...finding import Finding
-from ...quantities import ShownTable, judged_against_tables, shown_table, tables_by_label
+from ...quantities import ShownTable, judged_against_tables, shown_table
 from ...registry import Pairwise
-from ..printed_tables import with_printed
+from ..printed_tables import shown_tables_by_label
 from ..tables.model import Grid
 
 Stated = TypeVar("Stated")
@@ -44,14 +43,7 @@ def with_shown_tables(section: Section, read: Callable[[PlacedBlock, tuple[str, 
             yield from read(placed, shown)
 
 
-def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
+def against_shown_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, tuple[Table, ...]]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine that judges each statement of type `kind` the sections yielded against the paper's
     tables by label, a table's printed number among them."""
-    return judged_against_tables(kind, judge, _tables_by_label)
-
-
-def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
-    """The paper's tables by each of their labels, from the sections that show them (and by the number each
-    prints, which a sentence's literal "Table 3" cites)."""
-    shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
-    return with_printed({label: item.table for label, item in shown.items()}, ctx)
+    return judged_against_tables(kind, judge, shown_tables_by_label)

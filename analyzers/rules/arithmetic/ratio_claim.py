@@ -49,7 +49,7 @@ from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import ShownTable, spelled
+from ...quantities import ShownTable, each_cited, spelled
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables
@@ -98,14 +98,13 @@ class _Claim:
     anchor: Finding
 
 
-def _contradicted(item: _Claim, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _contradicted(item: _Claim, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
     """The claim against each table it may read, flagged for each thing compared that no line bears out
     (or, where the sentence bounds the factor on each line it names, that one of them does not)."""
     claim = item.claim
     labels = [label for label in item.labels if label in tables]
     named = named_table(claim, tables) if not labels else None
-    for label in labels or ([named] if named else []):
-        table = tables[label]
+    for label, table in each_cited(labels or ([named] if named else []), tables):
         judged = [(compared, [factor for factor in compared.factors if not claim.holds_for(factor)]) for compared in factors(table, claim)]
         borne = any(_bears_out(compared, failing) for compared, failing in judged)
         for compared, failing in judged:

@@ -572,19 +572,19 @@ def _as_written(cell: Cell) -> bool:
     return re.sub(r"\D", "", value).lstrip("0") == read.lstrip("0")
 
 
-def named_table(claim: RatioClaim, tables: Mapping[str, Table]) -> str | None:
+def named_table(claim: RatioClaim, tables: Mapping[str, tuple[Table, ...]]) -> str | None:
     """The label of the one table, of those naming both sides by their headers, whose caption or label
     the claim's own words name best ("11% lower on BabyAI than C" and "Breakdown on every BabyAI
     task"): a sentence citing no table may still mean one the paper shows elsewhere."""
     scope = {word.lstrip("\\") for word in name_words(claim.scope)} - _SCOPE_STOP
     scores: dict[str, int] = {}
-    for label, table in tables.items():
-        named = {word.lstrip("\\") for word in name_words(f"{table.caption or ''} {label.replace('_', ' ')}")}
+    for label, tabulars in tables.items():
+        named = {word.lstrip("\\") for word in name_words(f"{tabulars[0].caption or ''} {label.replace('_', ' ')}")}
         score = len(scope & named)
-        if score and any(compared.named for compared in factors(table, claim)):
+        if score and any(compared.named for table in tabulars for compared in factors(table, claim)):
             scores[label] = score
     best = max(scores.values(), default=0)
-    chosen = {id(tables[label]) for label, score in scores.items() if score == best}
+    chosen = {id(tables[label][0]) for label, score in scores.items() if score == best}  # a float, whichever label names it
     return next((label for label, score in scores.items() if score == best), None) if len(chosen) == 1 else None
 
 

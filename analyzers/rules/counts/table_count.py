@@ -105,8 +105,8 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Re
     tables = tables_at_by_label(parts, _CountedTable)
     for _, items in parts:
         for item in items:
-            cited = tables.get(item.claim.label) if isinstance(item, _Claim) else None
-            if cited is None or not cited[0].countable:
+            cited = _counted(tables, item.claim.label) if isinstance(item, _Claim) else None
+            if cited is None:
                 continue
             table = cited[1]
             if not names_listed(table, item.claim.noun) or item.claim.stated in set(listings(table)):  # type: ignore[union-attr]
@@ -124,8 +124,15 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[_Re
     yield from _coverages_against_counts(ctx, parts, tables)
 
 
+def _counted(tables: dict[str, tuple[tuple[_CountedTable, Table], ...]], label: str) -> tuple[_CountedTable, Table] | None:
+    """The table under `label` whose rows can be counted: a float's one tabular (a float of several is a layout of
+    several, as `countable` reads one tabular's source)."""
+    cited = tables.get(label, ())
+    return cited[0] if len(cited) == 1 and cited[0][0].countable else None
+
+
 def _coverages_against_counts(
-    ctx: RuleContext, parts: list[tuple[Section, list[_Read]]], tables: dict[str, tuple[_CountedTable, Table]]
+    ctx: RuleContext, parts: list[tuple[Section, list[_Read]]], tables: dict[str, tuple[tuple[_CountedTable, Table], ...]]
 ) -> Iterator[Finding]:
     """Each table said to cover a named set against the one count of that set the paper states. Names are printed
     here, where a coverage asks for them: printing reads the author's macros, which a paper of no coverage never needs."""
@@ -146,13 +153,13 @@ def _coverage_against_counts(
     item: _Coverage,
     name: str,
     counts: dict[tuple[str, str], list[_SetCount]],
-    tables: dict[str, tuple[_CountedTable, Table]],
+    tables: dict[str, tuple[tuple[_CountedTable, Table], ...]],
     printed: Callable[[str], str],
 ) -> Iterator[Finding]:
     """A table said to cover the set `name` against the one count of the set the paper states (`counts`)."""
     stated = counts.get((set_key(name), member_head(item.coverage.member)), [])
-    cited = tables.get(item.label)
-    if len({count.count.stated for count in stated}) != 1 or cited is None or not cited[0].countable:
+    cited = _counted(tables, item.label)
+    if len({count.count.stated for count in stated}) != 1 or cited is None:
         return  # the paper counts the set nowhere, or several ways
     table, count = cited[1], stated[0]
     members = set_members(table, name, printed)

@@ -9,7 +9,7 @@ from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import TableAt, shown_table
+from ...quantities import TableAt, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from .table_rows import PanelClaim, panel_claims, panel_titles, untitled_panel
@@ -56,12 +56,10 @@ class _Claim:
 def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Claim]]]) -> Iterator[Finding]:
     """Each named panel against the panels every part of its table titles (a table laid out as several tabulars
     under one label titles a panel in each), wherever that table sits."""
-    titles: dict[str, list[int | None]] = {}
-    for section, items in parts:
-        for item in items:
-            if isinstance(item, TableAt):
-                for label in item.labels:
-                    titles.setdefault(label, []).extend(panel_titles(item.table(section)))
+    titles = {
+        label: [title for _, table in tabulars for title in panel_titles(table)]
+        for label, tabulars in tables_at_by_label(parts, TableAt).items()
+    }
     for _, items in parts:
         reported: set[tuple[int, str]] = set()  # a note naming two missing panels names them for one reason
         for item in items:

@@ -61,7 +61,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, slack
+from ...quantities import ShownTable, body_cells, each_cited, name_words, slack
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_keys, sentence_tables
@@ -69,7 +69,6 @@ from ..tables.direction import read_direction, stated_direction
 from ..tables.model import is_aggregate_row
 from .extents import (
     End,
-    PaperReading,
     against_tables_and_words,
     own_blocks,
     own_names,
@@ -282,13 +281,13 @@ def _told_mean(mean: _Change) -> str:
     return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
 
 
-def _judged(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
+def _judged(stated: _Extent, tables: Mapping[str, tuple[Table, ...]], own: frozenset[str]) -> Iterator[Finding]:
     """Against the baseline the sentence names, else (it names none, and speaks of "our" method against the
-    baselines) its extremes against the best gains of the paper's own rows over the others."""
-    if any(label in tables and _pairs(tables[label], stated) for label in stated.labels):
+    baselines) its extremes against the best gains of the paper's own rows (named by `own` too) over the others."""
+    if any(_pairs(table, stated) for _, table in each_cited(stated.labels, tables)):
         yield from _not_given(stated, tables)
     elif stated.ours_over_others and not stated.mean:
-        yield from _extremes_not_given(stated, tables, paper)
+        yield from _extremes_not_given(stated, tables, own)
 
 
 def _blocks_of(table: Table, own: frozenset[str]) -> list[tuple[list[int], list[int]]]:
@@ -376,14 +375,15 @@ def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, tim
     )
 
 
-def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
+def _extremes_not_given(stated: _Extent, tables: Mapping[str, tuple[Table, ...]], own: frozenset[str]) -> Iterator[Finding]:
     """A range's ends must be the least and the greatest per-column gain of the paper's best row over the others'
     best, an "up to" the greatest: judged against the first cited float whose tables have both."""
     for label in stated.labels:
-        table = tables.get(label)
-        found = _best_gains(paper.tabulars.get(label, (table,)), stated, paper.words) if table is not None else None
-        if table is None or found is None:
+        tabulars = tables.get(label, ())
+        found = _best_gains(tabulars, stated, own)
+        if found is None:
             continue
+        table = tabulars[0]
         lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
         # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
         greatest = (highest, _extremes(found.over_weakest, highest=True))
@@ -401,15 +401,16 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
         return
 
 
-def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _not_given(stated: _Extent, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
+    """The stated change against the first cited float with the method's and the baseline's cells: a finding when
+    none of its tables gives it."""
     for label in stated.labels:
-        table = tables.get(label)
-        found = _changes(table, stated) if table is not None else None
-        if table is None or found is None:
+        judged = [(table, found) for table in tables.get(label, ()) if (found := _changes(table, stated)) is not None]
+        if not judged:
             continue
-        changes, (method, baseline) = found
-        if all(any(change.gives(end) for change in ([_mean(changes)] if stated.mean else changes)) for end in stated.ends):
+        if any(_given(changes, stated) for _, (changes, _) in judged):
             return
+        table, (changes, (method, baseline)) = judged[0]
         times = stated.ends[0].times
         spans = [change.ratio if times else change.relative for change in changes]
         middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
@@ -422,6 +423,11 @@ def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding
         reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
         yield stated_finding(stated.anchor, violation, stated.quote, "weak: no cell pair gives the stated change", "extent", reason)
         return
+
+
+def _given(changes: list[_Change], stated: _Extent) -> bool:
+    """Every stated end is one of the changes (their mean, for a stated mean)."""
+    return all(any(change.gives(end) for change in ([_mean(changes)] if stated.mean else changes)) for end in stated.ends)
 
 
 @rule(

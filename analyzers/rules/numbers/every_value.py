@@ -48,7 +48,7 @@ from ...complements import Measure, complement_of, measure_named
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, name_words
+from ...quantities import ShownTable, each_cited, name_words
 from ...registry import Scope, rule
 from ..printed_tables import paragraph_keys, sentence_tables
 from .extents import (
@@ -130,14 +130,11 @@ def _meets_plain(value: float, threshold: float, stated: _Bound) -> bool:
     return value < threshold if stated.below else value > threshold
 
 
-def _columns(stated: _Bound, tables: Mapping[str, Table]) -> list[tuple[Table, Line]]:
+def _columns(stated: _Bound, tables: Mapping[str, tuple[Table, ...]]) -> list[tuple[Table, Line]]:
     """The columns of the cited tables whose header's words the quantity's words all name, in tables whose rows the
     sentence does not name."""
     found = []
-    for label in dict.fromkeys(stated.labels):
-        table = tables.get(label)
-        if table is None:
-            continue
+    for _, table in each_cited(dict.fromkeys(stated.labels), tables):
         lines = list(table_lines(table))
         if any(not line.column and (header := name_words(line.header)) and header <= stated.named for line in lines):
             continue  # the sentence names a row: the bound is that row's
@@ -148,17 +145,14 @@ def _columns(stated: _Bound, tables: Mapping[str, Table]) -> list[tuple[Table, L
     return found
 
 
-def _complement_lines(stated: _Bound, tables: Mapping[str, Table]) -> list[Line]:
+def _complement_lines(stated: _Bound, tables: Mapping[str, tuple[Table, ...]]) -> list[Line]:
     """The rows and columns of the cited tables named the complement of the measure the bound's clause names ("Loan
     take-up" for "refuse"), whose cells are shares of the bound's whole; none where a cited table names the measure
     itself (its line is the measure's own)."""
     if stated.measure is None:
         return []
     complement, found = complement_of(stated.measure), []
-    for label in dict.fromkeys(stated.labels):
-        table = tables.get(label)
-        if table is None:
-            continue
+    for _, table in each_cited(dict.fromkeys(stated.labels), tables):
         lines = list(table_lines(table))
         if any(measure_named(line.header) is stated.measure for line in lines):
             return []
@@ -185,7 +179,7 @@ def _whole(threshold: End) -> float:
     return 100.0 if threshold.percent else 1.0
 
 
-def _broken(stated: _Bound, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _broken(stated: _Bound, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
     columns = [line for _, line in _columns(stated, tables)]
     complementary = not columns
     lines = _complement_lines(stated, tables) if complementary else columns

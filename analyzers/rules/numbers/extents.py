@@ -28,11 +28,10 @@ from ...quantities import (
     name_words,
     shown_table,
     spelled,
-    tables_by_label,
 )
 from ...registry import Pairwise
 from ...violation import Violation, violation_type
-from ..printed_tables import judged_by_number, with_printed
+from ..printed_tables import judged_by_number, shown_tables_by_label
 from ..tables.model import is_aggregate_row
 
 Stated = TypeVar("Stated")
@@ -186,46 +185,35 @@ def statements_of(parts: Sequence[tuple[Section, Sequence[object]]], kind: type[
     return (item for _, items in parts for item in items if isinstance(item, kind))
 
 
-def against_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, Table]], Iterable[Finding]]) -> Pairwise:
+def against_tables(kind: type[Stated], judge: Callable[[Stated, Mapping[str, tuple[Table, ...]]], Iterable[Finding]]) -> Pairwise:
     """A `Pairwise` combine over `tables_and_statements` parts that judges each statement of type `kind` against the
-    paper's tables by label (the last one shown under a label)."""
-    return judged_against_tables(kind, judged_by_number(judge), _tables_by_label)
-
-
-class PaperReading(NamedTuple):
-    """What a judge reads of the whole paper beside its tables by label."""
-
-    words: frozenset[str]  # the words the sections' parts hold (the names the paper gives its own method)
-    tabulars: Mapping[str, tuple[Table, ...]]  # every table a float shows under a label that several share (subtables)
+    paper's tables by label (every tabular of a float)."""
+    return judged_against_tables(kind, judged_by_number(judge), shown_tables_by_label)
 
 
 def against_tables_and_words(
-    kind: type[Stated], words: type[Words], judge: Callable[[Stated, Mapping[str, Table], PaperReading], Iterable[Finding]]
+    kind: type[Stated], words: type[Words], judge: Callable[[Stated, Mapping[str, tuple[Table, ...]], frozenset[str]], Iterable[Finding]]
 ) -> Pairwise:
-    """`against_tables`, with what the whole paper holds given to `judge` too (`PaperReading`): the words every
-    section's parts of type `words` hold, wherever they are said, and every table of a float of subtables (a label
-    gives `against_tables` its last one)."""
+    """`against_tables`, with the words every section's parts of type `words` hold given to `judge` too, wherever
+    they are said (the names the paper gives its own method)."""
 
     def feeds(part: Sequence[object]) -> object | None:
         tables = fed_shown_tables(part)
         held = tuple(sorted(_words_held([part], words)))
         return (tables, held) if tables is not None or held else None
 
-    def shared(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> tuple[Mapping[str, Table], PaperReading]:
-        under: dict[str, list[Table]] = {}
-        for item in statements_of([(section, part) for _, section, part in feeding], ShownTable):
-            for label in item.labels:
-                under.setdefault(label, []).append(item.table)
-        tabulars = {label: tuple(tables) for label, tables in under.items() if len(tables) > 1}
-        return _tables_by_label(ctx, feeding), PaperReading(_words_held([part for _, _, part in feeding], words), tabulars)
+    def shared(
+        ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]
+    ) -> tuple[Mapping[str, tuple[Table, ...]], frozenset[str]]:
+        return shown_tables_by_label(ctx, feeding), _words_held([part for _, _, part in feeding], words)
 
     def each(
-        ctx: RuleContext, state: tuple[Mapping[str, Table], PaperReading], place: int, section: Section, part: list[object]
+        ctx: RuleContext, state: tuple[Mapping[str, tuple[Table, ...]], frozenset[str]], place: int, section: Section, part: list[object]
     ) -> Iterator[Finding]:
-        tables, paper = state
+        tables, held = state
 
-        def with_paper(stated: Stated, by_label: Mapping[str, Table]) -> Iterable[Finding]:
-            return judge(stated, by_label, paper)
+        def with_paper(stated: Stated, by_label: Mapping[str, tuple[Table, ...]]) -> Iterable[Finding]:
+            return judge(stated, by_label, held)
 
         judged = judged_by_number(with_paper)
         for item in part:
@@ -237,12 +225,6 @@ def against_tables_and_words(
 
 def _words_held(parts: Iterable[Sequence[object]], kind: type[Words]) -> frozenset[str]:
     return frozenset(word for part in parts for item in part if isinstance(item, kind) for word in item.words)
-
-
-def _tables_by_label(ctx: RuleContext, feeding: list[tuple[int, Section, list[object]]]) -> Mapping[str, Table]:
-    """The paper's tables by label, and by the number each prints (`with_printed`)."""
-    shown = tables_by_label([(section, part) for _, section, part in feeding], ShownTable)
-    return with_printed({label: table.table for label, table in shown.items()}, ctx)
 
 
 def stated_finding(anchor: Finding, violation: Violation, quote: str, kind: str, role: str, reason: str) -> Finding:

@@ -42,7 +42,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, agrees, body_cells, name_words, referenced_labels, shown_table, slack, spelled
+from ...quantities import ShownTable, agrees, body_cells, each_cited, name_words, referenced_labels, shown_table, slack, spelled
 from ...registry import Scope, rule
 from .extents import NUMBER, End, Line, LineContradicted, against_tables, end_of, holds, shown_as, stated_finding, table_lines
 
@@ -121,10 +121,9 @@ def _misstated(stated: _Mean, table: Table) -> tuple[Line, float] | None:
     return (named, _line_mean(named, number)) if tied else None
 
 
-def _judged(stated: _Mean, tables: Mapping[str, Table]) -> Iterator[Finding]:
-    for label in stated.labels:
-        table = tables.get(label)
-        found = _misstated(stated, table) if table is not None else None
+def _judged(stated: _Mean, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
+    for _, table in each_cited(stated.labels, tables):
+        found = _misstated(stated, table)
         if found is None:
             continue
         line, mean = found

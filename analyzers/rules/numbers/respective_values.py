@@ -166,10 +166,10 @@ def _cells_by_address(grid: Grid) -> dict[_Address, Cell]:
     return {_address(grid, cell): cell for cell in cells if cell is not None}
 
 
-def _by_subject(ctx: RuleContext, by_label: Mapping[str, LabelledTable], claim: _PairedValues) -> Finding | None:
+def _by_subject(ctx: RuleContext, by_label: Mapping[str, tuple[LabelledTable, ...]], claim: _PairedValues) -> Finding | None:
     """A number of a list of subjects that name one table each by caption, misquoting its own table's cell at the one
     address the sentence names where another number agrees with its own table's (see the module docstring)."""
-    tables = list({id(table): table for table in by_label.values()}.values())
+    tables = list({id(table): table for tabulars in by_label.values() for table in tabulars}.values())
     chosen = subject_tables(claim.sentence, [table.table.caption or "" for table in tables])
     if chosen is None or len(chosen) != len(claim.numbers):
         return None
@@ -197,7 +197,7 @@ def _by_subject(ctx: RuleContext, by_label: Mapping[str, LabelledTable], claim: 
 
 
 def _against_tables(
-    ctx: RuleContext, by_label: Mapping[str, LabelledTable], place: int, section: Section, part: Sequence[object]
+    ctx: RuleContext, by_label: Mapping[str, tuple[LabelledTable, ...]], place: int, section: Section, part: Sequence[object]
 ) -> Iterator[Finding]:
     """The claims against the tables they cite, and the lists that cite none against the tables their subjects name."""
     yield from _against_cited(ctx, by_label, place, section, part)

@@ -58,7 +58,7 @@ from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, slack, spelled
+from ...quantities import ShownTable, body_cells, each_cited, name_words, slack, spelled
 from ...registry import Scope, rule
 from ..printed_tables import paragraph_keys, sentence_tables
 from .extents import (
@@ -197,14 +197,14 @@ def _stretch_contradicted(stated: _Range, line: Line) -> Finding | None:
     return stated_finding(stated.anchor, LineContradicted(stated.quote, line.name, told), stated.quote, kind, "range", reason)
 
 
-def _contradicted(stated: _Range, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _contradicted(stated: _Range, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
     for label in stated.labels:
-        table = tables.get(label)
-        if table is not None and statistic_columns(table):
-            continue  # a row's extent is its Min and Max cells, not the spread of a line (NUM017)
-        table_cells = [cell for cell in body_cells(table) if cell.value is not None] if table is not None else []
-        for line in table_lines(table) if table is not None else ():
-            found = _unheld_end(stated, line.cells, table_cells)
+        tabulars = [
+            table for table in tables.get(label, ()) if not statistic_columns(table)
+        ]  # a row's extent is its Min and Max cells, not the spread of a line (NUM017)
+        float_cells = [cell for table in tabulars for cell in body_cells(table) if cell.value is not None]  # every part of the float
+        for line in (line for table in tabulars for line in table_lines(table)):
+            found = _unheld_end(stated, line.cells, float_cells)
             if found is None:
                 skipping = _stretch_contradicted(stated, line)
                 if skipping is not None:
@@ -251,16 +251,16 @@ def _beyond(stated: _Extreme, extreme: float) -> bool:
     return abs(extreme - value) > slack(stated.value.decimals)
 
 
-def _extreme_contradicted(stated: _Extreme, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _extreme_contradicted(stated: _Extreme, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
     """The claim against the named columns of the tables it cites that hold its number; when none does, against the
     one column of the paper's other tables that the words name and that holds it. A finding when every such column
     holds a cell beyond the number."""
     if not _quotes_a_result(stated.value, stated.value):
         return
-    columns = _named_columns(stated, (tables[label] for label in stated.labels if label in tables))
+    columns = _named_columns(stated, (table for _, table in each_cited(stated.labels, tables)))
     kind, cited = "weak: a column's cell beyond the stated extreme", True
     if not columns:
-        columns = _named_columns(stated, (table for label, table in tables.items() if label not in stated.labels))
+        columns = _named_columns(stated, (table for label, tabulars in tables.items() if label not in stated.labels for table in tabulars))
         kind, cited = "weak: the one column the words name, uncited, holds a cell beyond the stated extreme", False
         if len(columns) != 1:
             return  # no column, or several, of the paper is the one the claim names
@@ -275,7 +275,7 @@ def _extreme_contradicted(stated: _Extreme, tables: Mapping[str, Table]) -> Iter
     yield stated_finding(stated.anchor, violation, stated.quote, kind, "extreme", reason)
 
 
-def _judged(stated: object, tables: Mapping[str, Table]) -> Iterator[Finding]:
+def _judged(stated: object, tables: Mapping[str, tuple[Table, ...]]) -> Iterator[Finding]:
     """A stated range or extreme against the tables (a part's tables judge nothing)."""
     if isinstance(stated, _Range):
         yield from _contradicted(stated, tables)

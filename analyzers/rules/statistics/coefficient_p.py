@@ -29,7 +29,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import ShownTable, TableAt, shown_table, tables_at_by_label
+from ...quantities import ShownTable, TableAt, each_cited, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables, with_printed
@@ -79,15 +79,15 @@ class _Unpaired:
 
 
 def _against_tables(ctx: RuleContext, parts: list[tuple[Section, list[TableAt | _Unpaired | Finding]]]) -> Iterator[Finding]:
-    labelled = {label: table for label, (_, table) in tables_at_by_label(parts, TableAt).items()}
+    labelled = {label: tuple(table for _, table in tabulars) for label, tabulars in tables_at_by_label(parts, TableAt).items()}
     tables = with_printed(labelled, ctx)
     for _, items in parts:
         for item in items:
             if isinstance(item, Finding):
                 yield item
             elif isinstance(item, _Unpaired):
-                for label in item.labels:
-                    same = [e for e in estimates(tables[label]) if rounds_to(e.b_text, item.report.b_text)] if label in tables else []
+                for label, table in each_cited(item.labels, tables):
+                    same = [e for e in estimates(table) if rounds_to(e.b_text, item.report.b_text)]
                     report = replace(item.report, b_text=same[0].b_text) if len(same) == 1 else None
                     if report is not None and (violation := _inconsistent(report, same[0].se_text, f" (Table {label})")):
                         against = "the standard error of the table its number names" if label not in labelled else _CITED_SE

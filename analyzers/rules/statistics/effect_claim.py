@@ -33,7 +33,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import shown_table, tables_at_by_label
+from ...quantities import each_cited, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, sentence_tables, with_printed
@@ -89,8 +89,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sta
     tables = with_printed(starred, ctx)
     for _, items in parts:
         for claim in (item for item in items if isinstance(item, _Claim)):
-            for label in (label for label in claim.labels if label in tables):
-                at, table = tables[label]
+            for label, (at, table) in each_cited(claim.labels, tables):
                 for row, written in _unstarred_rows(claim, table, dict(at.legend)):
                     violation = EffectOfUnstarredCoefficient(claim.effect, row, f"Table {label}", written, claim.significance)
                     stated = "significance" if claim.significance else "an effect"

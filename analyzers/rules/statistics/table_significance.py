@@ -29,7 +29,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
-from ...quantities import shown_table, tables_at_by_label
+from ...quantities import each_cited, shown_table, tables_at_by_label
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_tables, printed_key, sentence_tables, with_printed
@@ -76,7 +76,7 @@ def _claims_against_tables(ctx: RuleContext, parts: list[tuple[Section, list[Sta
         for item in items:
             if not isinstance(item, _Claim):
                 continue
-            cited = [(f"Table {label}", tables[label]) for label in item.labels if label in tables]
+            cited = [(f"Table {label}", at_table) for label, at_table in each_cited(item.labels, tables)]
             citing = [label for label in item.labels if label in tables or not printed_key(label)]  # a number bound to no table cites none
             own = item.section_table
             shown = [("the section's table of p-values", (own, own.table(section)))] if not citing and own is not None else []

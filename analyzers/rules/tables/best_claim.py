@@ -27,7 +27,7 @@ blocks: the table is read whole.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,7 +39,7 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables, without_refs
+from ...quantities import block_refs, each_cited, name_words, sentence_refs, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import row_blocks, stacked
@@ -145,9 +145,13 @@ class _BestClaim:
 
 
 def _claims_against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _BestClaim]
+    ctx: RuleContext,
+    by_label: Mapping[str, tuple[LabelledTable, ...]],
+    place: int,
+    section: Section,
+    part: list[LabelledTable | _BestClaim],
 ) -> Iterator[Finding]:
-    """The section's claims against the tables they cite, wherever those sit (the last one under a label): an edit
+    """The section's claims against the tables they cite, wherever those sit (each tabular of a float): an edit
     re-reads the edited section's claims against the kept tables, and every section's only when a table changed
     (the engine's `Pairwise`)."""
     claims = [item for item in part if isinstance(item, _BestClaim)]
@@ -155,10 +159,7 @@ def _claims_against_tables(
         return
     rule_macros = author_rule_macros(ctx)
     for claim in claims:
-        for label in claim.labels:
-            cited = by_label.get(label)
-            if cited is None:
-                continue
+        for label, cited in each_cited(claim.labels, by_label):
             found = _contradicted(cited, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue

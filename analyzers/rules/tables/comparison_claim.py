@@ -58,7 +58,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack, speaks_of_tables, without_refs
+from ...quantities import each_cited, name_words, referenced_labels, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import literal_refs, marked_by_number, named_by_number, paragraph_tables
@@ -183,7 +183,7 @@ class _Written(NamedTuple):
 
 
 def _against_tables(
-    ctx: RuleContext, by_label: Mapping[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Written]
+    ctx: RuleContext, by_label: Mapping[str, tuple[LabelledTable, ...]], place: int, section: Section, part: list[LabelledTable | _Written]
 ) -> Iterator[Finding]:
     """The section's comparisons against the tables they cite, wherever those sit: an edit re-reads the edited
     section's claims against the kept tables, and every section's only when a table changed (the engine's `Pairwise`)."""
@@ -192,7 +192,7 @@ def _against_tables(
         return
     rule_macros = author_rule_macros(ctx)
     for claim, spot, presented in written:
-        cited = [(label, by_label[label], dict(presented).get(label, 0)) for label in claim.labels if label in by_label]
+        cited = [(label, table, dict(presented).get(label, 0)) for label, table in each_cited(claim.labels, by_label)]
         found = next(
             ((label, table, result) for label, table, told in cited if (result := _contradicting(table, claim, rule_macros, told))), None
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -27,7 +27,7 @@ from ....latex.tables import is_rule
 from ...context import RuleContext
 from ...finding import Finding, Related, Statement
 from ...memo import SECTION_CACHE_SIZE, Same
-from ...quantities import AGGREGATE_HEADER, agrees, slack, spelled, table_digest
+from ...quantities import AGGREGATE_HEADER, agrees, each_cited, slack, spelled, table_digest, tabulars_by_label
 from ..printed_tables import marked_by_number, named_by_number, paragraph_tables, sentence_tables, with_printed
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
 from .direction import direction as direction
@@ -251,11 +251,6 @@ def labelled_tables(ctx: RuleContext, section: Section) -> Iterator[LabelledTabl
             yield LabelledTable(labels, placed.block.table, placed.file, origin, placed.block.start, notes)  # type: ignore[arg-type]
 
 
-def tables_by_label(items: Iterable[object]) -> dict[str, LabelledTable]:
-    """The cited tables among a rule's per-section items, by label (the last one under a label)."""
-    return {label: item for item in items if isinstance(item, LabelledTable) for label in item.labels}
-
-
 def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     """What a section's citable tables give every section's claims, for a `Pairwise` combine (None: it holds
     none): their labels, line and column, and every cell counted from the table's block, so typing in the prose
@@ -268,10 +263,11 @@ def fed_tables(part: Sequence[object]) -> tuple[object, ...] | None:
     return tables or None
 
 
-def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> Mapping[str, LabelledTable]:
-    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label, and
-    by the number the paper prints for it (`with_printed`)."""
-    return with_printed(tables_by_label(item for _, _, part in feeding for item in part), ctx)
+def cited_tables(ctx: RuleContext, feeding: list[tuple[int, Section, Sequence[object]]]) -> Mapping[str, tuple[LabelledTable, ...]]:
+    """The shared state of a `Pairwise` combine over `fed_tables`: every section's citable tables by label (all the
+    tabulars of a float: `tabulars_by_label`), and by the number the paper prints for it (`with_printed`)."""
+    cited = (item for _, _, part in feeding for item in part if isinstance(item, LabelledTable))
+    return with_printed(tabulars_by_label((item.labels, item) for item in cited), ctx)
 
 
 class CitingClaim(Protocol):
@@ -311,19 +307,18 @@ def against_cited(
     report: Callable[[RuleContext, Citing, str, LabelledTable, Verdict], Finding],
 ) -> Callable[..., Iterator[Finding]]:
     """The `each` of a `Pairwise` combine over `fed_tables`: a section's claims of `kind`, each reported
-    against the first table it cites that `judge` finds against it, wherever that table sits."""
+    against the first table it cites (each tabular of a float) that `judge` finds against it, wherever that table sits."""
 
     def each(
-        ctx: RuleContext, by_label: Mapping[str, LabelledTable], place: int, section: Section, part: Sequence[object]
+        ctx: RuleContext, by_label: Mapping[str, tuple[LabelledTable, ...]], place: int, section: Section, part: Sequence[object]
     ) -> Iterator[Finding]:
         rule_macros = author_rule_macros(ctx)
         for claim in part:
             if not isinstance(claim, kind):
                 continue
-            for label in claim.labels:
-                table = by_label.get(label)
-                verdict = judge(Grid.of(table.table, rule_macros, table.notes), claim) if table else None
-                if table and verdict is not None:
+            for label, table in each_cited(claim.labels, by_label):
+                verdict = judge(Grid.of(table.table, rule_macros, table.notes), claim)
+                if verdict is not None:
                     finding = report(ctx, claim, label, table, verdict)
                     yield marked_by_number(finding) if named_by_number(label, by_label) else finding
                     break

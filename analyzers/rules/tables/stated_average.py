@@ -20,7 +20,7 @@ group of the cited column's rows gives".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock, Section
@@ -29,7 +29,7 @@ from ....latex.record import record
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity, Statement
-from ...quantities import AGGREGATE_COLUMN_HEADER, searched_by_text, sentence_refs, slack, speaks_of_tables, spelled
+from ...quantities import AGGREGATE_COLUMN_HEADER, each_cited, searched_by_text, sentence_refs, slack, speaks_of_tables, spelled
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import (
@@ -93,14 +93,14 @@ class _Stated:
 
 
 def _against_tables(
-    ctx: RuleContext, by_label: dict[str, LabelledTable], place: int, section: Section, part: list[LabelledTable | _Stated]
+    ctx: RuleContext, by_label: Mapping[str, tuple[LabelledTable, ...]], place: int, section: Section, part: list[LabelledTable | _Stated]
 ) -> Iterator[Finding]:
     """Each stated average of a section against the named columns of the tables its sentence cites, wherever they sit."""
     rule_macros = author_rule_macros(ctx)
     for stated in part:
         if not isinstance(stated, _Stated):
             continue
-        cited = [(label, Grid.of(by_label[label].table, rule_macros)) for label in stated.labels if label in by_label]
+        cited = [(label, Grid.of(table.table, rule_macros)) for label, table in each_cited(stated.labels, by_label)]
         means = [(label, grid, column, rows, mean) for label, grid in cited for column, rows, mean in _means(grid, stated.what)]
         if not means or any(_quotes(stated, grid, column, rows, mean) for _, grid, column, rows, mean in means):
             continue
