@@ -82,6 +82,11 @@ _SAME_SETTING = frozenset(
 _STATED_ROLES = frozenset({Role.VALUE, Role.SETTING, Role.COUNT})
 
 
+def names_hyperparameter(text: str) -> bool:
+    """A quick look before a paragraph's numbers or a table's rows are read: most name no hyperparameter."""
+    return _HYPERPARAMETER.search(text) is not None
+
+
 def hyperparameter(key: str) -> tuple[str, frozenset[str]] | None:
     """The hyperparameter a settings table's row key names in full ("Base learning rate": learning_rate), and the
     stems of the words it qualifies it by ("Discriminator learning rate": discriminator); None for a key naming none

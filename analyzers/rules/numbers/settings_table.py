@@ -44,7 +44,7 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .model import NAME_LIKE, POINTER, mentions
 from .restated import content_stems
-from .settings import counted, hyperparameter, stated_hyperparameter
+from .settings import counted, hyperparameter, names_hyperparameter, stated_hyperparameter
 
 # A table of settings, by its caption or header; an ablation's or a sensitivity study's table varies them.
 _SETTINGS_CAPTION = DeferredPattern(
@@ -149,7 +149,7 @@ def settings_rows(ctx: RuleContext, placed: PlacedBlock, table: Table) -> list[S
     """The rows of a settings table that set one hyperparameter each; none for a table of other things."""
     caption = table.caption or ""
     header = " ".join(cell.text for row in table.rows[: table.header_rows] for cell in row)
-    if _VARIED.search(caption):
+    if _VARIED.search(caption) or not any(names_hyperparameter(cell.text) for row in table.rows for cell in row):
         return []
     keyed = [(row, *key) for row in table.rows if (key := _key(row)) is not None]
     body = len(table.rows) - table.header_rows
@@ -193,6 +193,8 @@ def _unread(text: str) -> bool:
 def _stated(placed: PlacedBlock) -> Iterator[StatedSetting]:
     """The hyperparameters a paragraph's numbers state."""
     text = placed.block.plain.text
+    if not names_hyperparameter(text):
+        return
     for mention in mentions(text):
         name = stated_hyperparameter(mention)
         if name is None:
