@@ -58,8 +58,15 @@ _UNREAD_FORM = DeferredPattern(r"[eE]\s*\^|×|\\times")
 _ANOTHER_RUN = DeferredPattern(
     r"\b(?:than|instead|compared?|comparison|versus|vs|var(?:y|ies|ied|ying)|sweep\w*|search\w*|grid|range[sd]?|ranging|between|"
     r"up to|ablat\w*|increas\w*|decreas\w*|larger|smaller|higher|lower|different|except|reduc\w*|halv\w*|doubl\w*|"
-    r"original\w*|default|unlike|whereas|while|baselines?|prior|previous|following|suggested|recommended|"
-    r"fine-?tun\w*|pre-?train\w*)\b",
+    r"original\w*|default|unlike|whereas|while|baselines?|prior|previous|following|suggested|recommended)\b",
+    re.IGNORECASE,
+)
+# A phase, a component or a share of the run a setting may be another's for ("during fine-tuning", "the decoder's
+# learning rate", "at inference", "a batch size of 32 per GPU"): the table must write it too.
+_PART_OF_RUN = DeferredPattern(
+    r"\b(?:fine-?tun\w*|pre-?train\w*|distill\w*|inference|decod\w*|sampling|evaluation|test(?:ing)?|"
+    r"encoder|decoder|classifier|mlp|discriminator|generator|critic|actor|projection|adapter|teacher|student|backbone|probe|"
+    r"per[- ](?:gpu|device|node|worker|core|replica|tpu|machine)|effective|global|accumulat\w*)\b",
     re.IGNORECASE,
 )
 # A scope the sentence restricts its setting to: the words after "for", "on", "in", "during", "when".
@@ -155,8 +162,8 @@ def settings_rows(ctx: RuleContext, placed: PlacedBlock, table: Table) -> list[S
     body = len(table.rows) - table.header_rows
     if not (_SETTINGS_CAPTION.search(caption) or _SETTINGS_CAPTION.search(header) or (len(keyed) >= 2 and 2 * len(keyed) >= body)):
         return []
-    shown = _words(" ".join([caption, *(cell.text for row in table.rows for cell in row)]))
-    shown |= {word.lower() for word in re.findall(r"[\w-]+", " ".join([caption, *(cell.text for row in table.rows for cell in row)]))}
+    written = " ".join([caption, *(cell.text for row in table.rows for cell in row)]).lower()
+    shown = _words(written) | set(re.findall(r"[\w-]+", written)) | set(re.findall(r"\w+", written))  # "fine-tuning", and its parts
     labels = frozenset(label for label in [table.label, *placed.block.labels] if label)
     name = f"Table {table.label}" if table.label else "the settings table"
     rows = []
@@ -223,11 +230,14 @@ def _holds(row: SettingRow, stated: StatedSetting) -> bool:
 
 
 def _another_scope(stated: StatedSetting, rows: list[SettingRow]) -> bool:
-    """The sentence restricts its setting to a scope, or names a thing, that no table holding the rows writes."""
+    """The sentence restricts its setting to a scope, a phase or a component of the run, or names a thing, that no
+    table holding the rows writes."""
     shown = frozenset().union(*(row.shown for row in rows))
     for match in _SCOPE.finditer(stated.sentence):
         if not _words(match.group(1)) - _EVERY_RUN <= shown:
             return True
+    if any(not set(re.split(r"[- ]", part.group().lower())) <= shown for part in _PART_OF_RUN.finditer(stated.sentence)):
+        return True
     words = _NAME.findall(POINTER.sub(" ", stated.sentence))[1:]  # the first word is capitalised as the sentence's
     names = {word.lower() for word in words if NAME_LIKE.search(word) or word[:1].isupper()}
     return bool(names - shown - _OPTIMIZERS)
