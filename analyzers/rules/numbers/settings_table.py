@@ -20,9 +20,11 @@ hyperparameter holds its value (per-model and per-dataset columns legitimately d
 match none of them; a percentage matches its fraction, "1M" a million), and its sentence does not say it is
 another run's setting: a comparison, a sweep or a change ("than", "instead of", "varying", "reduced by"), a
 default, a baseline's or a cited work's setting ("following"), or a scope the tables do not show ("for
-ImageNet", "during fine-tuning", "on TPU-v4 chips": a word after "for", "on", "in", "during" or "when", or a
-name anywhere in the sentence, that no settings table holding the row writes). A row written in a form not
-read as a value ("3e^-4", "256×2") may hold anything, and silences the comparison. Information (0.6): the
+ImageNet", "on TPU-v4 chips": a word after "for", "on", "in", "during" or "when", or a name anywhere in the
+sentence, that no settings table holding the row writes), nor a phase, a component or a share of the run they
+do not show ("during fine-tuning", "at inference", "the classifier has 2 layers", "32 per GPU"). A number
+written in a form not read as its value ("3e^-4" read as 3, "256×2"), in the row or in the sentence, may be
+anything, and silences the comparison. Information (0.6): the
 evidence class is "moderate: prose setting names a settings table's row, no cell of it holds the value".
 """
 
