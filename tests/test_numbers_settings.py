@@ -71,6 +71,7 @@ def _stated(sentence: str, written: str) -> str | None:
         ("Each run lasts 20 epochs.", "20", "epochs"),
         ("We repeat every run with 5 random seeds.", "5", "seeds"),
         ("The model consists of 48 Transformer layers.", "48", "layers"),
+        ("The number of training epochs is set to 20.", "20", "epochs"),
     ],
 )
 def test_a_prose_number_states_the_hyperparameter_named_next_to_it(sentence, written, name):

@@ -67,6 +67,8 @@ _HYPERPARAMETER = DeferredPattern(
 _NAME_THEN_VALUE = DeferredPattern(
     r"(?:\s*\([^()]{1,12}\))?\s*(?:(?:of|is|was|are|were|to|set|fixed|at|equal|as|be|=|:)\s*)*\$?\s*", re.IGNORECASE
 )
+# A count named before its value: "the number of training epochs is 20", "the total number of seeds: 5".
+_NUMBER_OF = DeferredPattern(r"\bnumber\s+of\s+(?:training\s+|random\s+)?$", re.IGNORECASE)
 # What a count is written before: "20 epochs", "5 random seeds", "48 Transformer layers", "1M training steps".
 # Not an ordinal ("the 40th epoch") nor two numbers joined ("epoch 0 and epoch 4").
 _VALUE_THEN_NAME = DeferredPattern(
@@ -106,14 +108,16 @@ def counted(name: str) -> bool:
 
 def stated_hyperparameter(mention: NumberMention) -> str | None:
     """The hyperparameter a prose number states, named next to it: after its name ("a learning rate of 3e-4",
-    "the batch size is set to 64", "dropout = 0.1") or, for a count, before it ("20 epochs", "5 random seeds").
+    "the batch size is set to 64", "dropout = 0.1") or, for a count, before it ("20 epochs", "5 random seeds")
+    or after "number of" ("the number of epochs is 20").
     None for a number of a list, a range or a bound, or named otherwise ("epoch 4" is an epoch, not a count)."""
     if mention.role not in _STATED_ROLES:
         return None
     at, end = mention.plain_start - mention.sentence_start, mention.plain_end - mention.sentence_start
     sentence = mention.sentence
     for match in _HYPERPARAMETER.finditer(sentence, max(0, at - 60), at):
-        if match.lastgroup not in _COUNTED and _NAME_THEN_VALUE.fullmatch(sentence, match.end(), at):
+        counts = match.lastgroup in _COUNTED and not _NUMBER_OF.search(sentence, max(0, match.start() - 20), match.start())
+        if not counts and _NAME_THEN_VALUE.fullmatch(sentence, match.end(), at):
             return match.lastgroup
     after = _HYPERPARAMETER.search(sentence, end, end + 40)
     if (
