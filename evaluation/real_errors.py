@@ -56,7 +56,8 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     "count-claim": ("CNT", "NUM006"),  # a count against the items it names, or against the same count restated
     # NUM021: a rate stated under one name of a complementary pair and its table's complement ("failure" against "Success Rate");
     # NUM022: a value the prose gives a symbol against the cell the symbol keys; NUM023: one setting of one float's experiment
-    # stated with two values; STAT018: the analysed sample stated in the prose against the one a test's degrees of freedom give
+    # stated with two values; STAT018: the analysed sample stated in the prose against the one a test's degrees of freedom give;
+    # NUM024: a training setting stated in the prose against the settings table's row for it
     "same-quantity-two-values": (
         "NUM002",
         "NUM005",
@@ -67,6 +68,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
         "NUM021",
         "NUM022",
         "NUM023",
+        "NUM024",
         "CNT006",
         "STAT018",
     ),

@@ -17,6 +17,7 @@ from .respective_values import respective_value_misquotes_cell
 from .restated_range import range_restated
 from .same_count import count_restated
 from .same_quantity import same_quantity_two_values
+from .settings_table import setting_contradicts_settings_table
 from .summary_row import summary_row_contradicted
 from .swapped_values import prose_swaps_table_values
 from .symbol_cell import prose_misquotes_symbol_cell
@@ -44,6 +45,7 @@ __all__ = [
     "range_restated",
     "respective_value_misquotes_cell",
     "same_quantity_two_values",
+    "setting_contradicts_settings_table",
     "statistic_contradicts_table",
     "summary_row_contradicted",
 ]

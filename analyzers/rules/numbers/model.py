@@ -467,7 +467,7 @@ def window(sentence: str, start: int, end: int, size: int = 5) -> tuple[set[str]
     before = [w for w in _TOKEN.findall(sentence[:start]) if not w.isdigit()][-size:]
     after = [w for w in _TOKEN.findall(sentence[end:]) if not w.isdigit()][:size]
     content = name_words(" ".join(before + after)) - _FUNCTION_WORDS
-    words = _TOKEN.findall(_POINTER.sub(" ", sentence))
+    words = _TOKEN.findall(POINTER.sub(" ", sentence))
     initials = {"".join(w[0] for w in words[i : i + 2]).lower() for i in range(len(words) - 1)}
     # The first word is a name only when it is not an ordinary capitalised word ("DualMind achieves …", not "Results show …").
     # A name that abbreviates two words of the sentence ("credibility level (CL)") names the quantity, not a setting.
@@ -590,4 +590,4 @@ _FUNCTION_WORDS = frozenset(
     }
 )
 # References and citations point elsewhere; their keys and commands name no setting.
-_POINTER = DeferredPattern(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
+POINTER = DeferredPattern(r"\\[A-Za-z]*(?:cite|ref)[A-Za-z]*\*?(?:\[[^\]]*\])*\{[^}]*\}")
