@@ -372,6 +372,9 @@ def test_a_summary_table_reads_groups_side_by_side_columns_of_statistics_and_ran
     ranges = [["", "M", "SD", "Range"], ["Age", "34.2", "8.1", "38–65"], ["Years", "4.2", "1.1", "1–9"]]
     assert _impossible_summaries(ranges) == [("Age", "mean 34.2", "a mean outside its min and max")]
     assert _impossible_summaries([["", "Mean", "SD"], ["Age", "34.2", "8.1"]]) == []
+    # participants and quarters are not percentiles: no statistic named in words
+    assert _impossible_summaries([["", "P1", "P2", "P3"], ["Experience", "16", "8", "12"]]) == []
+    assert _impossible_summaries([["", "Q1", "Q2", "Q3"], ["Sales", "16", "8", "12"]]) == []
 
 
 @pytest.mark.parametrize(

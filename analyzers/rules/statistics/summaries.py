@@ -36,7 +36,7 @@ _PERCENTILE = DeferredPattern(
     re.IGNORECASE,
 )
 _STATISTICS = {
-    "mean": DeferredPattern(r"^(?:mean|average|avg\.?|M|\\bar\{?x\}?|x̄)$", re.IGNORECASE),
+    "mean": DeferredPattern(r"^(?:mean|average|avg\.?|M|μ|\\mu|\\bar\{?x\}?|x̄)$", re.IGNORECASE),
     "sd": DeferredPattern(r"^(?:SD|S\.D\.|std\.?(?:\s*dev\.?)?|st\.?\s*dev\.?|standard\s+deviation|σ|\\sigma)$", re.IGNORECASE),
     "min": DeferredPattern(r"^min(?:imum|\.)?$", re.IGNORECASE),
     "max": DeferredPattern(r"^max(?:imum|\.)?$", re.IGNORECASE),
@@ -105,7 +105,7 @@ def _statistic(text: str) -> tuple[str, int] | None:
     if match is None:
         return None
     if match.group("median"):
-        return "percentile", 50
+        return "median", 50
     if match.group("q") or match.group("qu"):
         return "percentile", 25 * int(match.group("q") or match.group("qu"))
     rank = int(match.group("p") or match.group("percent"))
@@ -114,10 +114,14 @@ def _statistic(text: str) -> tuple[str, int] | None:
 
 def _is_summary_set(names: list[tuple[str, int] | None]) -> bool:
     """Statistics enough to bound one another: a centre (a mean or a percentile) and a min, max or range,
-    or two percentiles."""
+    or two percentiles, among statistics named in words: headers "P1 P2 P3" name participants or prompts
+    and "Q1 Q2 Q3" quarters as often as percentiles, so they do not make a summary table alone."""
     kinds = {name[0] for name in names if name}
-    percentiles = {name for name in names if name and name[0] == "percentile"}
-    return (bool(kinds & {"mean", "percentile"}) and bool(kinds & {"min", "max", "range"})) or len(percentiles) >= 2
+    percentiles = {rank for kind, rank in filter(None, names) if kind in ("percentile", "median")}
+    in_words = bool(kinds & {"mean", "sd", "min", "max", "range", "median"})
+    return in_words and (
+        (bool(kinds & {"mean", "percentile", "median"}) and bool(kinds & {"min", "max", "range"})) or len(percentiles) >= 2
+    )
 
 
 def table_variables(table: Table) -> Iterator[Variable]:
@@ -177,7 +181,7 @@ def _variable(name: str, cells: dict[tuple[str, int], Cell | None]) -> Variable 
         summary = _summary("median" if rank == 50 else f"P{rank}" if rank else statistic.replace("sd", "SD"), cell)
         if summary is None:
             continue
-        if statistic == "percentile":
+        if statistic in ("percentile", "median"):
             variable.percentiles[rank] = summary
         elif statistic == "n":
             variable.n = summary.value
