@@ -25,6 +25,7 @@ from itertools import pairwise
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell, Table
 from ....latex.record import record
+from ..numbers.extents import statistic_named
 from .regression import half_unit
 from .statistic_columns import header_words
 
@@ -35,11 +36,11 @@ _PERCENTILE = DeferredPattern(
     r"|(?P<median>median|med\.?|mdn))$",
     re.IGNORECASE,
 )
-_STATISTICS = {
-    "mean": DeferredPattern(r"^(?:mean|average|avg\.?|M|μ|\\mu|\\bar\{?x\}?|x̄)$", re.IGNORECASE),
-    "sd": DeferredPattern(r"^(?:SD|S\.D\.|std\.?(?:\s*dev\.?)?|st\.?\s*dev\.?|standard\s+deviation|σ|\\sigma)$", re.IGNORECASE),
-    "min": DeferredPattern(r"^min(?:imum|\.)?$", re.IGNORECASE),
-    "max": DeferredPattern(r"^max(?:imum|\.)?$", re.IGNORECASE),
+# What a header names beside the statistics NUM017 reads (numbers/extents.py): APA's symbols of a mean and an
+# SD, Stata's "Std. Dev.", a range cell's column and a count.
+_OTHER_NAMES = {
+    "mean": DeferredPattern(r"^(?:M|μ|\\mu|\\bar\{?x\}?|x̄)$"),
+    "sd": DeferredPattern(r"^(?:std\.?\s*dev\.?|st\.?\s*dev\.?|σ|\\sigma)$", re.IGNORECASE),
     "range": DeferredPattern(r"^range$", re.IGNORECASE),
     "n": DeferredPattern(r"^(?:N|obs\.?|observations)$", re.IGNORECASE),
 }
@@ -98,9 +99,11 @@ class ImpossibleSummary:
 def _statistic(text: str) -> tuple[str, int] | None:
     """What a header cell names: ("mean", 0), ("percentile", 25), ...; None for anything else."""
     words = header_words(text)
-    for name, pattern in _STATISTICS.items():
-        if pattern.match(words):
-            return name, 0
+    named = statistic_named(words) or next((name for name, pattern in _OTHER_NAMES.items() if pattern.match(words)), None)
+    if named == "median":
+        return "median", 50
+    if named is not None:
+        return named, 0
     match = _PERCENTILE.match(words)
     if match is None:
         return None
