@@ -386,7 +386,10 @@ def test_a_summary_table_reads_groups_side_by_side_columns_of_statistics_and_ran
         ("The median AUC was 0.96 (range: 0.367 - 0.951).", ["median 0.96"]),
         ("A mean of 4.0 (range 1-4).", []),
         ("The mean income was 5 and ages ranged from 18 to 40.", []),  # the range of another quantity
-        ("The mean was 12.3 (interquartile range 13-20).", []),
+        ("The mean was 12.3 (interquartile range 13-20).", []),  # a mean may lie outside the quartiles
+        ("The median stay was 12 days (IQR 3-10).", ["median 12"]),
+        ("The median age was 54 years (interquartile range: 45, 63).", []),
+        ("The median age was 54 years (IQR 55-63).", []),  # 54.4 and 54.5 round so
         ("The mean was 45 (range 50%-60%).", []),
     ],
 )

@@ -50,7 +50,7 @@ _RANGE_CELL = DeferredPattern(rf"^\[?\s*(?P<low>{_NUMBER})\s*(?:–|—|--?|to|,
 _ORDER = "moderate: a summary outside the order min ≤ percentiles ≤ max"
 _MEAN = "moderate: a mean outside its min and max"
 _SPREAD = "moderate: an SD larger than the min, max and mean allow"
-PROSE = "moderate: a sentence's mean outside the range it gives"
+PROSE = "moderate: a sentence's mean or median outside the range it gives"
 
 
 @record(slots=True)
@@ -223,11 +223,11 @@ def impossible_summaries(variable: Variable) -> Iterator[ImpossibleSummary]:
     ]
     for lower, upper in pairwise(chain):
         if lower.value - lower.half > upper.value + upper.half:
-            # the percentile is the suspect, not the extreme it passes
-            if upper is variable.high and lower is not variable.low:
-                yield ImpossibleSummary(variable.name, lower, f"it is above the maximum {upper.text}", _ORDER)
+            # the suspect is a percentile rather than the extreme it passes, and the median rather than a quartile
+            if upper is variable.high or (lower.name == "median" and upper is not variable.low):
+                yield ImpossibleSummary(variable.name, lower, f"it is above the {_spelled(upper.name)} {upper.text}", _ORDER)
             else:
-                yield ImpossibleSummary(variable.name, upper, f"it is below the {lower.name} {lower.text}", _ORDER)
+                yield ImpossibleSummary(variable.name, upper, f"it is below the {_spelled(lower.name)} {lower.text}", _ORDER)
             return
     mean, low, high = variable.mean, variable.low, variable.high
     if mean is not None and low is not None and mean.value + mean.half < low.value - low.half:
@@ -248,6 +248,10 @@ def impossible_summaries(variable: Variable) -> Iterator[ImpossibleSummary]:
         yield ImpossibleSummary(variable.name, sd, f"{values} have an SD of at most {bound:.3g}", _SPREAD)
 
 
+def _spelled(name: str) -> str:
+    return {"min": "minimum", "max": "maximum"}.get(name, name)
+
+
 def _largest_sd(variable: Variable) -> float | None:
     """The largest sample SD the rounded min, max and mean allow: (max − μ)(μ − min) · n / (n − 1)."""
     assert variable.low is not None and variable.high is not None
@@ -265,18 +269,19 @@ def _largest_sd(variable: Variable) -> float | None:
 
 
 # A sentence's centre and its range, in either order: "M = 5.2, SD = 1.1, range 1–4", "mean age 34.2 years
-# (range 38–65)", "aged 18–40 (M = 27.1)". What stands between them is the centre's unit, an SD or words
-# without a number, a conjunction or another centre that would make the range another quantity's.
+# (range 38–65)", "aged 18–40 (M = 27.1)", and a median's interquartile range, "median 54 (IQR 45–63)". What
+# stands between them is the centre's unit, an SD or words without a number, not a conjunction or another centre
+# that would make the range another quantity's.
 _CENTRE = (
     r"(?P<centre>\b(?:mean|average|median|Mdn)\b(?:\s+[a-z]+)?\s*(?:[=:]|of|was|is|were)?|(?<![\w\\])M\s*=)\s*(?P<value>"
     + _NUMBER
     + r")(?![\d.])(?P<percent>\s*\\?%)?"
 )
 _RANGE = (
-    r"(?<!interquartile\s)(?<!IQR\s)\b(?:rang(?:e[sd]?|ing)|aged)\b\s*(?:[=:]|from|between)?\s*(?P<low>"
+    r"\b(?:(?P<iqr>interquartile\s+range|IQR)|rang(?:e[sd]?|ing)|aged)\b\s*(?:[=:]|from|between|of)?\s*[\[(]?\s*(?P<low>"
     + _NUMBER
     + r")(?P<low_percent>\s*\\?%)?"
-    r"\s*(?:–|—|--?|to|and)\s*(?P<high>" + _NUMBER + r")(?![\d.])(?P<high_percent>\s*\\?%)?"
+    r"\s*(?:–|—|--?|to|and|,)\s*(?P<high>" + _NUMBER + r")(?![\d.])(?P<high_percent>\s*\\?%)?"
 )
 _BETWEEN = r"(?P<between>(?:[^.;\d]|SD\s*=\s*[\d.]+|\d+(?:\.\d+)?\s*(?=\)))*?)"
 _CENTRE_THEN_RANGE = DeferredPattern(_CENTRE + _BETWEEN + _RANGE, re.IGNORECASE)
@@ -287,7 +292,7 @@ _REACH = 60  # characters between a centre and its range
 
 @record(slots=True)
 class StatedRange:
-    """A sentence's mean or median of a quantity and the range of the same values, where it starts and ends."""
+    """A sentence's mean or median of a quantity and the range (or a median's interquartile range) of the same values."""
 
     variable: Variable
     start: int
@@ -295,8 +300,9 @@ class StatedRange:
 
 
 def stated_ranges(text: str) -> Iterator[StatedRange]:
-    """Each mean or median a block's plain text gives beside the range of its values."""
-    if "ang" not in text and "aged" not in text:
+    """Each mean or median a block's plain text gives beside the range of its values, and each median beside its
+    interquartile range (a mean may lie outside that)."""
+    if "ang" not in text and "aged" not in text and "IQR" not in text:
         return
     for pattern in (_CENTRE_THEN_RANGE, _RANGE_THEN_CENTRE):
         for match in pattern.finditer(text):
@@ -305,8 +311,9 @@ def stated_ranges(text: str) -> Iterator[StatedRange]:
                 len(between) > _REACH
                 or _ANOTHER_QUANTITY.search(between)
                 or in_percent != bool(match.group("low_percent") or match.group("high_percent"))
+                or (match.group("iqr") and not _is_median(match))
             ):
-                continue  # another quantity's range, or a percentage beside a number
+                continue  # another quantity's range, a percentage beside a number, or a mean's quartiles
             yield StatedRange(_stated_variable(match), match.start(), match.end())
 
 
@@ -315,10 +322,16 @@ def _stated_variable(match: re.Match[str]) -> Variable:
         written = match.group(group)
         return Summary(name, _number(written), _places(written), match.start(group), match.end(group), written.strip())
 
-    median = match.group("centre").lower().startswith(("median", "mdn"))
-    variable = Variable("", low=summary("min", "low"), high=summary("max", "high"))
-    if median:
+    if match.group("iqr"):
+        variable = Variable("", percentiles={25: summary("P25", "low"), 75: summary("P75", "high")})
+    else:
+        variable = Variable("", low=summary("min", "low"), high=summary("max", "high"))
+    if _is_median(match):
         variable.percentiles[50] = summary("median", "value")
     else:
         variable.mean = summary("mean", "value")
     return variable
+
+
+def _is_median(match: re.Match[str]) -> bool:
+    return match.group("centre").lower().startswith(("median", "mdn"))
