@@ -372,6 +372,14 @@ def test_a_summary_table_reads_groups_side_by_side_columns_of_statistics_and_ran
     ranges = [["", "M", "SD", "Range"], ["Age", "34.2", "8.1", "38–65"], ["Years", "4.2", "1.1", "1–9"]]
     assert _impossible_summaries(ranges) == [("Age", "mean 34.2", "a mean outside its min and max")]
     assert _impossible_summaries([["", "Mean", "SD"], ["Age", "34.2", "8.1"]]) == []
+    # two units are two quantities; a range cell's comma needs a space ("1,234" is one number)
+    assert _impossible_summaries([["", "Mean (ms)", "Max (s)"], ["RT", "612", "1.3"]]) == []
+    assert _impossible_summaries([["", "Mean (ms)", "Max (ms)"], ["RT", "612", "513"]]) == [
+        ("RT", "mean 612", "a mean outside its min and max")
+    ]
+    assert _impossible_summaries([["", "Mean", "Range"], ["Words", "980", "1,234"], ["Age", "30", "[32, 40]"]]) == [
+        ("Age", "mean 30", "a mean outside its min and max")
+    ]
     # participants and quarters are not percentiles: no statistic named in words
     assert _impossible_summaries([["", "P1", "P2", "P3"], ["Experience", "16", "8", "12"]]) == []
     assert _impossible_summaries([["", "Q1", "Q2", "Q3"], ["Sales", "16", "8", "12"]]) == []

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -46,7 +46,10 @@ _OTHER_NAMES = {
 }
 # A range cell: "18–65", "-2.1 to 3.4", "[0, 1]".
 _NUMBER = r"[-−–]?\s?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)"
-_RANGE_CELL = DeferredPattern(rf"^\[?\s*(?P<low>{_NUMBER})\s*(?:–|—|--?|to|,)\s*(?P<high>{_NUMBER})\s*\]?$")
+# A comma between the ends needs a space after it: "1,234" is one number.
+_RANGE_CELL = DeferredPattern(rf"^\[?\s*(?P<low>{_NUMBER})\s*(?:–|—|--?|to|,\s)\s*(?P<high>{_NUMBER})\s*\]?$")
+# A header's unit: "Max (ms)", "Mean [%]".
+_UNIT = DeferredPattern(r"[(\[]([^()\[\]]*)[)\]]\s*$")
 _ORDER = "moderate: a summary outside the order min ≤ percentiles ≤ max"
 _MEAN = "moderate: a mean outside its min and max"
 _SPREAD = "moderate: an SD larger than the min, max and mean allow"
@@ -129,26 +132,34 @@ def _is_summary_set(names: list[tuple[str, int] | None]) -> bool:
 
 def table_variables(table: Table) -> Iterator[Variable]:
     """The variables of a descriptive-statistics table, either orientation; a header row that repeats a
-    statistic opens another group of columns (two samples side by side), each read as its own variable."""
+    statistic opens another group of columns (two samples side by side), each read as its own variable.
+    Statistics whose headers give two units ("Mean (ms)" beside "Max (s)") are not one variable's."""
     for index, row in enumerate(table.rows[:_HEADER_REACH]):
         names = [_statistic(cell.text) for cell in row[1:]]
         if _is_summary_set(names):
-            yield from _row_variables(table, index, [(cell.column, name) for cell, name in zip(row[1:], names, strict=True) if name])
+            yield from _row_variables(
+                table, index, [(cell.column, name, cell.text) for cell, name in zip(row[1:], names, strict=True) if name]
+            )
             return
     names = [_statistic(row[0].text) if row else None for row in table.rows]
-    if _is_summary_set(names):
+    if _is_summary_set(names) and _one_unit(row[0].text for row, name in zip(table.rows, names, strict=True) if name):
         yield from _column_variables(table, names)
 
 
-def _row_variables(table: Table, header: int, columns: list[tuple[int, tuple[str, int]]]) -> Iterator[Variable]:
-    groups: list[dict[tuple[str, int], int]] = [{}]
-    for column, name in columns:
+def _one_unit(headers: Iterable[str]) -> bool:
+    return len({unit.group(1).strip().lower() for header in headers if (unit := _UNIT.search(header))}) <= 1
+
+
+def _row_variables(table: Table, header: int, columns: list[tuple[int, tuple[str, int], str]]) -> Iterator[Variable]:
+    groups: list[dict[tuple[str, int], tuple[int, str]]] = [{}]
+    for column, name, text in columns:
         if name in groups[-1]:
             groups.append({})
-        groups[-1][name] = column
+        groups[-1][name] = column, text
+    readable = [{name: column for name, (column, _) in group.items()} for group in groups if _one_unit(text for _, text in group.values())]
     for row in table.rows[header + 1 :]:
         cells = {cell.column: cell for cell in row}
-        for group in groups:
+        for group in readable:
             variable = _variable(row[0].text if row else "", {name: cells.get(column) for name, column in group.items()})
             if variable is not None:
                 yield variable
@@ -281,7 +292,7 @@ _RANGE = (
     r"\b(?:(?P<iqr>interquartile\s+range|IQR)|rang(?:e[sd]?|ing)|aged)\b\s*(?:[=:]|from|between|of)?\s*[\[(]?\s*(?P<low>"
     + _NUMBER
     + r")(?P<low_percent>\s*\\?%)?"
-    r"\s*(?:–|—|--?|to|and|,)\s*(?P<high>" + _NUMBER + r")(?![\d.])(?P<high_percent>\s*\\?%)?"
+    r"\s*(?:–|—|--?|to|and|,\s)\s*(?P<high>" + _NUMBER + r")(?![\d.])(?P<high_percent>\s*\\?%)?"
 )
 _BETWEEN = r"(?P<between>(?:[^.;\d]|SD\s*=\s*[\d.]+|\d+(?:\.\d+)?\s*(?=\)))*?)"
 _CENTRE_THEN_RANGE = DeferredPattern(_CENTRE + _BETWEEN + _RANGE, re.IGNORECASE)
