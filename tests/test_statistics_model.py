@@ -391,6 +391,9 @@ def test_a_summary_table_reads_groups_side_by_side_columns_of_statistics_and_ran
         ("Participants ($M = 5.2$, $SD = 1.1$, range 1--4) rated.", ["mean 5.2"]),
         ("The mean age was 34.2 years (range 38--65).", ["mean 34.2"]),
         ("Participants were aged 18–40 (M = 47.1).", ["mean 47.1"]),
+        ("Children (range: 7 to 8, 26 female, M_age = 8.53; SD = 0.50).", []),  # aged 8 is up to 8 years 11 months
+        ("Children (range: 7 to 8, 26 female, M_age = 9.53; SD = 0.50).", ["mean 9.53"]),
+        ("The slope was m = 5.2 over the range 1-4.", []),  # a lower-case m is no mean
         ("The median AUC was 0.96 (range: 0.367 - 0.951).", ["median 0.96"]),
         ("A mean of 4.0 (range 1-4).", []),
         ("The mean income was 5 and ages ranged from 18 to 40.", []),  # the range of another quantity

@@ -233,7 +233,7 @@ def impossible_summaries(variable: Variable) -> Iterator[ImpossibleSummary]:
         if summary
     ]
     for lower, upper in pairwise(chain):
-        if lower.value - lower.half > upper.value + upper.half:
+        if lower.value - lower.half > _most(upper, variable):
             # the suspect is a percentile rather than the extreme it passes, and the median rather than a quartile
             if upper is variable.high or (lower.name == "median" and upper is not variable.low):
                 yield ImpossibleSummary(variable.name, lower, f"it is above the {_spelled(upper.name)} {upper.text}", _ORDER)
@@ -244,7 +244,7 @@ def impossible_summaries(variable: Variable) -> Iterator[ImpossibleSummary]:
     if mean is not None and low is not None and mean.value + mean.half < low.value - low.half:
         yield ImpossibleSummary(variable.name, mean, f"it is below the minimum {low.text}", _MEAN)
         return
-    if mean is not None and high is not None and mean.value - mean.half > high.value + high.half:
+    if mean is not None and high is not None and mean.value - mean.half > _most(high, variable):
         yield ImpossibleSummary(variable.name, mean, f"it is above the maximum {high.text}", _MEAN)
         return
     sd = variable.sd
@@ -259,6 +259,12 @@ def impossible_summaries(variable: Variable) -> Iterator[ImpossibleSummary]:
         yield ImpossibleSummary(variable.name, sd, f"{values} have an SD of at most {bound:.3g}", _SPREAD)
 
 
+def _most(summary: Summary, variable: Variable) -> float:
+    """The largest value a summary may stand for: its rounding, and for a whole maximum the next whole number, as
+    ages and durations are written in completed units (a child "aged 7–8" may be 8 years and 11 months)."""
+    return summary.value + (1.0 if summary is variable.high and summary.places == 0 else summary.half)
+
+
 def _spelled(name: str) -> str:
     return {"min": "minimum", "max": "maximum"}.get(name, name)
 
@@ -266,7 +272,7 @@ def _spelled(name: str) -> str:
 def _largest_sd(variable: Variable) -> float | None:
     """The largest sample SD the rounded min, max and mean allow: (max − μ)(μ − min) · n / (n − 1)."""
     assert variable.low is not None and variable.high is not None
-    low, high = variable.low.value - variable.low.half, variable.high.value + variable.high.half
+    low, high = variable.low.value - variable.low.half, _most(variable.high, variable)
     if high < low:
         return None
     if variable.mean is None:
@@ -280,11 +286,12 @@ def _largest_sd(variable: Variable) -> float | None:
 
 
 # A sentence's centre and its range, in either order: "M = 5.2, SD = 1.1, range 1–4", "mean age 34.2 years
-# (range 38–65)", "aged 18–40 (M = 27.1)", and a median's interquartile range, "median 54 (IQR 45–63)". What
-# stands between them is the centre's unit, an SD or words without a number, not a conjunction or another centre
-# that would make the range another quantity's.
+# (range 38–65)", "aged 18–40 (M = 27.1)", "(range: 7 to 8, 26 female, M_age = 7.53)", and a median's
+# interquartile range, "median 54 (IQR 45–63)". What stands between them is the centre's unit, an SD, a count of
+# women or men, or words without a number, not a conjunction or another centre that would make the range another
+# quantity's.
 _CENTRE = (
-    r"(?P<centre>\b(?:mean|average|median|Mdn)\b(?:\s+[a-z]+)?\s*(?:[=:]|of|was|is|were)?|(?<![\w\\])M\s*=)\s*(?P<value>"
+    r"(?P<centre>\b(?:mean|average|median|Mdn)\b(?:\s+[a-z]+)?\s*(?:[=:]|of|was|is|were)?|(?<![\w\\])(?-i:M)(?:_\{?\w+\}?)?\s*=)\s*(?P<value>"
     + _NUMBER
     + r")(?![\d.])(?P<percent>\s*\\?%)?"
 )
@@ -294,7 +301,7 @@ _RANGE = (
     + r")(?P<low_percent>\s*\\?%)?"
     r"\s*(?:–|—|--?|to|and|,\s)\s*(?P<high>" + _NUMBER + r")(?![\d.])(?P<high_percent>\s*\\?%)?"
 )
-_BETWEEN = r"(?P<between>(?:[^.;\d]|SD\s*=\s*[\d.]+|\d+(?:\.\d+)?\s*(?=\)))*?)"
+_BETWEEN = r"(?P<between>(?:[^.;\d]|SD\s*=\s*[\d.]+|\d+(?:\.\d+)?\s*(?=\))|\d+\s+(?:fe)?males?\b|\d+\s+(?:wo)?m[ae]n\b)*?)"
 _CENTRE_THEN_RANGE = DeferredPattern(_CENTRE + _BETWEEN + _RANGE, re.IGNORECASE)
 _RANGE_THEN_CENTRE = DeferredPattern(_RANGE + _BETWEEN + _CENTRE, re.IGNORECASE)
 _ANOTHER_QUANTITY = DeferredPattern(r"\b(?:and|while|whereas|but|mean|median|average|interquartile|IQR)\b", re.IGNORECASE)
