@@ -6,13 +6,16 @@ four) or its first column names a centre (a mean, a median or another percentile
 or a range cell ("18–65"), or two percentiles; each row (or column) is one variable, and a header
 row that names a statistic twice holds two groups of columns side by side. A cell is read only as
 a plain number: a bound ("< 0.01"), a percentage or a "mean (SD)" pair is left out. Every
-comparison allows the rounding of both numbers (a mean of 4.0 with a maximum of 4 holds). The SD
+comparison allows the rounding of both numbers (a mean of 4.0 with a maximum of 4 holds), and a whole
+maximum may stand for its completed unit (ages in years: "aged 7–8" holds a mean of 8.5). Statistics
+whose headers give two units ("Mean (ms)" beside "Max (s)") are not compared. The SD
 bound is Bhatia and Davis's: n values in [min, max] with mean μ have a variance of at most
 (max − μ)(μ − min), and a sample SD at most that times n / (n − 1), with n from an N column or 2 (the
 loosest) without one. Bounds of a scale (Likert 1–7) bound the observed values too, so a table that
 gives them in place of the observed ones is read the same. A sentence is read where it gives a mean
 or a median and, within a few words and no other quantity between, a range ("M = 5.2, SD = 1.1,
-range 1–4"; "aged 18–40 (M = 27.1)"); an interquartile range is not a range of the values.
+range 1–4"; "aged 18–40 (M = 27.1)"), and where it gives a median and its interquartile range
+("median 12 days (IQR 3–10)"); a mean is not read against an interquartile range (it may lie outside).
 STAT010 reports a negative SD or variance; this rule does not.
 """
 
