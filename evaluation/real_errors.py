@@ -25,7 +25,8 @@ LINE_SLACK = 2
 # Which codes can catch a problem of each kind: a code prefix (a family) or a whole code. An audit's
 # findings (LLM-*) catch any kind; kinds that only an audit can judge map to nothing else.
 KIND_CODES: dict[str, tuple[str, ...]] = {
-    "table-aggregate": ("TAB001", "TAB008", "ARI"),
+    # STAT019: a Mean (or Median) column or row of a descriptive-statistics table outside its row's Min and Max
+    "table-aggregate": ("TAB001", "TAB008", "ARI", "STAT019"),
     "derived-value": ("ARI", "NUM003", "NUM016", "TAB004", "TAB015"),  # TAB015: a derived column against its note's definition
     "parts-vs-total": ("ARI", "STAT005", "NUM003", "TAB005"),
     "confusion-matrix": ("ARI",),

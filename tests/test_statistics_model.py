@@ -37,6 +37,7 @@ from auditex.analyzers.rules.statistics.regression import (
 )
 from auditex.analyzers.rules.statistics.samples import read_sample_counts, sizes_of_test
 from auditex.analyzers.rules.statistics.statistic_columns import row_mismatches
+from auditex.analyzers.rules.statistics.summaries import impossible_summaries, stated_ranges, table_variables
 from auditex.analyzers.rules.statistics.table_intervals import table_intervals
 from auditex.analyzers.rules.statistics.table_p import none_significant, significant_cells, starred_cells
 from auditex.latex.model import Cell, Table
@@ -383,6 +384,69 @@ def test_lower_and_upper_columns_bound_the_nearest_estimate() -> None:
     assert _read_intervals(quantiles) == [("0.80", "[0.85, 1.20]", False, True)]
     # "LL" and "UL" of a model's name are no bounds: only whole headers of a bound are read
     assert _read_intervals([["", "Base", "LLGP m=500", "ULGP"], ["a", "1.7", "1.72", "1.69"]]) == []
+
+
+def _impossible_summaries(rows: list[list[str]]) -> list[tuple[str, str, str]]:
+    table = _regression_table(rows)
+    return [(found.variable, found.written, found.kind.split(": ")[1]) for v in table_variables(table) for found in impossible_summaries(v)]
+
+
+def test_a_summary_table_of_variables_as_rows_bounds_each_mean_and_sd_by_its_min_and_max() -> None:
+    rows = [
+        ["Variable", "N", "Mean", "SD", "Min", "Max"],
+        ["Income", "120", "52.3", "12.4", "10.2", "48.9"],
+        ["Tenure", "120", "4.1", "15.2", "0", "9"],
+        ["Rating", "120", "4.0", "0.9", "1", "4"],  # a mean of 4.0 under a maximum of 4 holds
+        ["Spread", "2", "5", "7.0", "0", "10"],  # two values 0 and 10: SD 7.07
+    ]
+    assert _impossible_summaries(rows) == [
+        ("Income", "mean 52.3", "a mean outside its min and max"),
+        ("Tenure", "SD 15.2", "an SD larger than the min, max and mean allow"),
+    ]
+
+
+def test_a_summary_table_reads_groups_side_by_side_columns_of_statistics_and_range_cells() -> None:
+    twice = [["", "Mean", "Min", "Max", "Mean", "Min", "Max"], ["Age", "30", "18", "40", "50", "18", "40"]]
+    assert _impossible_summaries(twice) == [("Age", "mean 50", "a mean outside its min and max")]
+    columns = [["", "RT", "Rating"], ["Mean", "612", "3.9"], ["P25", "540", "3.0"], ["Median", "598", "2.8"], ["Max", "1290", "7"]]
+    assert _impossible_summaries(columns) == [("Rating", "median 2.8", "a summary outside the order min ≤ percentiles ≤ max")]
+    ranges = [["", "M", "SD", "Range"], ["Age", "34.2", "8.1", "38–65"], ["Years", "4.2", "1.1", "1–9"]]
+    assert _impossible_summaries(ranges) == [("Age", "mean 34.2", "a mean outside its min and max")]
+    assert _impossible_summaries([["", "Mean", "SD"], ["Age", "34.2", "8.1"]]) == []
+    # two units are two quantities; a range cell's comma needs a space ("1,234" is one number)
+    assert _impossible_summaries([["", "Mean (ms)", "Max (s)"], ["RT", "612", "1.3"]]) == []
+    assert _impossible_summaries([["", "Mean (ms)", "Max (ms)"], ["RT", "612", "513"]]) == [
+        ("RT", "mean 612", "a mean outside its min and max")
+    ]
+    assert _impossible_summaries([["", "Mean", "Range"], ["Words", "980", "1,234"], ["Age", "30", "[32, 40]"]]) == [
+        ("Age", "mean 30", "a mean outside its min and max")
+    ]
+    # participants and quarters are not percentiles: no statistic named in words
+    assert _impossible_summaries([["", "P1", "P2", "P3"], ["Experience", "16", "8", "12"]]) == []
+    assert _impossible_summaries([["", "Q1", "Q2", "Q3"], ["Sales", "16", "8", "12"]]) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "written"),
+    [
+        ("Participants ($M = 5.2$, $SD = 1.1$, range 1--4) rated.", ["mean 5.2"]),
+        ("The mean age was 34.2 years (range 38--65).", ["mean 34.2"]),
+        ("Participants were aged 18–40 (M = 47.1).", ["mean 47.1"]),
+        ("Children (range: 7 to 8, 26 female, M_age = 8.53; SD = 0.50).", []),  # aged 8 is up to 8 years 11 months
+        ("Children (range: 7 to 8, 26 female, M_age = 9.53; SD = 0.50).", ["mean 9.53"]),
+        ("The slope was m = 5.2 over the range 1-4.", []),  # a lower-case m is no mean
+        ("The median AUC was 0.96 (range: 0.367 - 0.951).", ["median 0.96"]),
+        ("A mean of 4.0 (range 1-4).", []),
+        ("The mean income was 5 and ages ranged from 18 to 40.", []),  # the range of another quantity
+        ("The mean was 12.3 (interquartile range 13-20).", []),  # a mean may lie outside the quartiles
+        ("The median stay was 12 days (IQR 3-10).", ["median 12"]),
+        ("The median age was 54 years (interquartile range: 45, 63).", []),
+        ("The median age was 54 years (IQR 55-63).", []),  # 54.4 and 54.5 round so
+        ("The mean was 45 (range 50%-60%).", []),
+    ],
+)
+def test_a_sentence_bounds_its_mean_or_median_by_the_range_it_gives(sentence: str, written: list[str]) -> None:
+    assert [found.written for stated in stated_ranges(sentence) for found in impossible_summaries(stated.variable)] == written
 
 
 @pytest.mark.parametrize(

@@ -239,11 +239,15 @@ def statistic_columns(table: Table) -> dict[str, int]:
     table has both a Min and a Max column."""
     found: dict[str, int] = {}
     for column in sorted({cell.column for cell in body_cells(table)}):
-        header = " ".join(table.column_header(column).split())
-        match = _STATISTIC_HEADER.match(header)
-        if match is not None:
-            found.setdefault(_STATISTICS[match.lastindex - 1 if match.lastindex else 0], column)
+        if (statistic := statistic_named(table.column_header(column))) is not None:
+            found.setdefault(statistic, column)
     return found if "min" in found and "max" in found else {}
+
+
+def statistic_named(header: str) -> str | None:
+    """The summary statistic ("min", "max", "mean", "median", "sd") a header names alone; None for another quantity."""
+    match = _STATISTIC_HEADER.match(" ".join(header.split()))
+    return _STATISTICS[match.lastindex - 1 if match.lastindex else 0] if match is not None else None
 
 
 def cell_gives(cell: Cell | None, stated: End) -> bool:

@@ -5,6 +5,7 @@ from .coefficient_p import coefficient_statistics_inconsistent
 from .comparative_claim import comparative_claim_not_significant
 from .correlation_stars import correlation_stars_inconsistent
 from .effect_claim import effect_of_unstarred_coefficient
+from .impossible_summary import impossible_summary_statistics
 from .impossible_value import impossible_statistic
 from .interval_bounds import interval_inconsistent
 from .interval_claim import interval_claim_contradicted
@@ -31,6 +32,7 @@ __all__ = [
     "effect_of_unstarred_coefficient",
     "grim_inconsistent_mean",
     "impossible_statistic",
+    "impossible_summary_statistics",
     "inconsistent_p_value",
     "interval_claim_contradicted",
     "interval_inconsistent",

@@ -45,7 +45,7 @@ class _Group:
     p: int | None = None
 
 
-def _header(text: str) -> str:
+def header_words(text: str) -> str:
     """A header cell's words, past a bold macro the plain text kept and math dollars. An author's
     one-letter macro loses its space in the plain text ("\\B z-score" reads "\\Bz-score"), so a
     macro of one capital letter is taken alone."""
@@ -57,7 +57,7 @@ def _groups(table: Table) -> tuple[int, list[_Group]]:
     for index, row in enumerate(table.rows[:_HEADER_REACH]):
         groups: list[_Group] = []
         for cell in row[1:]:
-            header = _header(cell.text)
+            header = header_words(cell.text)
             if _ESTIMATE.match(header) or (not groups and (_ERROR.match(header) or _STATISTIC.match(header))):
                 groups.append(_Group())
             group = groups[-1] if groups else None
