@@ -76,6 +76,7 @@ from .extents import (
     stated_averages,
     stated_bounds,
     stated_finding,
+    stated_gains,
     stated_ranges,
     stated_ratio_ranges,
     tables_and_statements,
@@ -111,10 +112,23 @@ _OTHERS = DeferredPattern(
     r"\bbaselines?\b|\bstate[- ]of[- ]the[- ]art\b|\b(?:other|existing|competing|prior|previous|all)\s+(?:methods|models|approaches|systems)\b",
     re.IGNORECASE,
 )
+# A plain gain over the baselines as a whole is over their best: "outperforming the previous best by 2.05%".
+_BEST_OTHER = DeferredPattern(
+    r"\b(?:previous|prior|next|second)[- ]best\b|\b(?:best|strongest)\s+(?:baseline|competitor|competing)|\bstate[- ]of[- ]the[- ]art\b",
+    re.IGNORECASE,
+)
+# A plain change of a bound or an approximation ("over 40 times", "about 5%") or of a list ("by 0.68% and 1.33%", read
+# respectively) is no one pair's change.
+_APPROXIMATE = DeferredPattern(
+    r"(?:\b(?:about|approximately|around|roughly|nearly|almost|over|than|least|most|some)|≈|~|\\sim|\\approx)\s*$", re.IGNORECASE
+)
+_LISTED = DeferredPattern(r"\s*(?:,|and\b|or\b)\s*\d|[\s\S]*\brespectively\b", re.IGNORECASE)
 # Which way a sentence says its method's numbers go, for a column whose table does not say which side is better.
 _HIGHER_WORD = DeferredPattern(r"\b(?:higher|larger|increas\w*|more)\b", re.IGNORECASE)
 _LOWER_WORD = DeferredPattern(r"\b(?:lower|smaller|reduc\w*|decreas\w*|fewer|less)\b", re.IGNORECASE)
-_EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)")
+_EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)|\b(?:points?|pp|ppts?|pts?|per\s?cent)\b")
+# A plain change in a sentence of averages may be their mean or a mean's change: it is read as neither.
+_AVERAGE_WORD = DeferredPattern(r"\b(?:average[sd]?|mean|avg)\b", re.IGNORECASE)
 _NUMBER_AHEAD = DeferredPattern(r"(?<![\w.-])[-−]?\d")
 # The words just before an extent that may name its column: "reduces the average height error by up to".
 _NAMING_WINDOW = 60
@@ -122,18 +136,21 @@ _NAMING_WINDOW = 60
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Extent:
+    anchor: Finding  # first: the reader keeps the rest, and its finding is given last
     ends: tuple[End, ...]
     quote: str
     metric: frozenset[str]  # the words before the extent, which may name its column
     after: frozenset[str]  # the words after an average ("by an average of 2.13% on CIFAR-10"), which name its columns first
     mean: bool  # the extent is the mean of the changes over the columns read, not their bound or range
+    relative: bool  # a percentage end may be a share of the baseline ("by 2.3%"; not "by 2.3 points", "2.3% absolute")
+    difference: bool  # an end may be a difference of the cells ("by 2.3 points"; not "a 2.3% relative gain")
     named: frozenset[str]  # the sentence's words, which name the baseline row
     subject: frozenset[str]  # the words before its comparison, which may name the method's row
     the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
     ours_over_others: bool  # the sentence sets "our" method against the baselines as a whole, naming none
+    plain: bool  # one change of one pair of cells ("by 1.9 points"), not an extent of several
     going: int  # +1 when the sentence says its method's numbers are higher, -1 lower, 0 when it says neither or both
     labels: tuple[str, ...]
-    anchor: Finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,17 +199,35 @@ class ChangeNotGiven(Violation):
         return f"{self.quote} {self.table} {self.baseline}"
 
 
+class _Read(NamedTuple):
+    """An extent where a sentence states it (`at` to `until`), with how its ends are read."""
+
+    at: int
+    until: int
+    ends: tuple[End, ...]
+    mean: bool = False
+    worded: bool = False  # its words say it is a change ("by an average of"), wherever it stands
+    relative: bool = True
+    difference: bool = True
+    plain: bool = False  # one change of one pair of cells ("by 1.9 points"), not an extent of several
+
+
 class _Change(NamedTuple):
     """A change of the method's cell against the baseline's, as the spans the cells' rounding allows."""
 
     relative: tuple[float, float] | None  # percent of the baseline; None for a baseline of zero
     difference: tuple[float, float]
     ratio: tuple[float, float] | None  # the larger cell over the smaller; None unless both are of one sign
+    # The difference of two fraction cells in percentage points (0.774 against 0.745 is 2.9 points); read of one pair.
+    points: tuple[float, float] | None = None
 
-    def gives(self, end: End) -> bool:
-        """The end, rounded or cut to its places, lies in one of the spans of its kind."""
+    def gives(self, end: End, relative: bool = True, difference: bool = True) -> bool:
+        """The end, rounded or cut to its places, lies in one of the spans of its kind (a share of the baseline only
+        where it may be `relative`, a difference only where it may be a `difference`)."""
         step = 10.0**-end.decimals
-        spans = (self.ratio,) if end.times else (self.relative, self.difference)
+        spans = (
+            (self.ratio,) if end.times else (self.relative if relative else None, *((self.difference, self.points) if difference else ()))
+        )
         return any(span[0] < end.value + step and end.value - slack(end.decimals) <= span[1] for span in spans if span is not None)
 
 
@@ -202,10 +237,13 @@ def _change(method: Cell, baseline: Cell) -> _Change:
     pairs = [(mv, bv) for mv in (m - ms, m + ms) for bv in (b - bs, b + bs)]
     relative = [abs(mv - bv) / abs(bv) * 100 for mv, bv in pairs] if abs(b) > bs else []
     ratio = [max(abs(mv), abs(bv)) / min(abs(mv), abs(bv)) for mv, bv in pairs] if min(abs(m) - ms, abs(b) - bs) > 0 and m * b > 0 else []
+    difference = (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs)
+    fractions = not (method.percent or baseline.percent) and max(abs(m), abs(b)) <= 1
     return _Change(
         (min(relative), max(relative)) if relative else None,
-        (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs),
+        difference,
         (min(ratio), max(ratio)) if ratio else None,
+        (difference[0] * 100, difference[1] * 100) if fractions else None,
     )
 
 
@@ -220,12 +258,12 @@ def _row_name(table: Table, row: int) -> str:
 
 def _pairs(table: Table, stated: _Extent) -> list[tuple[int, int]]:
     """(method row, baseline row): each row of the method against each named baseline nearest above it. The
-    method's row is headed "Ours" (or "proposed"), else it is a row the sentence names before its comparison."""
+    method's row is one the sentence names before its comparison, else a row headed "Ours" (or "proposed")."""
     rows = sorted({cell.row for cell in body_cells(table) if cell.value is not None})
     words = {row: _naming_words(table.row_header(row)) for row in rows}
-    methods = [row for row in rows if _OURS.search(table.row_header(row))]
+    methods = [row for row in rows if words[row] and words[row] <= stated.subject]
     if not methods:
-        methods = [row for row in rows if words[row] and words[row] <= stated.subject]
+        methods = [row for row in rows if _OURS.search(table.row_header(row))]
     baselines: dict[frozenset[str], list[int]] = {}
     for row in rows:
         if row not in methods and words[row] and words[row] <= stated.named:
@@ -274,6 +312,19 @@ def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, i
         if (method, column) in cells and (baseline, column) in cells
     ]
     return (changes, pairs[0]) if changes else None
+
+
+def _told_changes(changes: list[_Change], stated: _Extent) -> str:
+    """What the changes are, of the stated end's kind: "relative changes 3.5%–70.0%", "differences 0.8–2.9"."""
+    times = stated.ends[0].times
+    points = not (times or stated.relative)
+    spans = [change.ratio if times else (change.points or change.difference) if points else change.relative for change in changes]
+    middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
+    unit, kind = ("x", "ratio") if times else ("", "difference") if points else ("%", "relative change")
+    if not middles:
+        return f"no {kind}s"
+    low, high = f"{middles[0]:.1f}{unit}", f"{middles[-1]:.1f}{unit}"
+    return f"{kind} {low}" if low == high else f"{kind}s {low}–{high}"
 
 
 def _told_mean(mean: _Change) -> str:
@@ -384,6 +435,10 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
         found = _best_gains(paper.tabulars.get(label, (table,)), stated, paper.words) if table is not None else None
         if table is None or found is None:
             continue
+        name = f"Table {table.label}" if table.label else "the table"
+        if stated.plain:
+            yield from _best_gain_not_given(stated, found, name)
+            return
         lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
         # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
         greatest = (highest, _extremes(found.over_weakest, highest=True))
@@ -392,7 +447,6 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
         if low_given and any(bound.gives(ends[-1]) for bound in greatest):
             return
         told = _told_extremes(lowest, highest, greatest[1], stated.ends[0].times)
-        name = f"Table {table.label}" if table.label else "the table"
         violation = ExtremesNotGiven(stated.quote, found.ours, found.others, name, told)
         reason = "a range's ends are the least and the greatest per-column gain of the best own row over the best other row; an 'up to' the greatest, also over the weakest"
         yield stated_finding(
@@ -401,27 +455,30 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
         return
 
 
-def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding]:
-    for label in stated.labels:
-        table = tables.get(label)
-        found = _changes(table, stated) if table is not None else None
-        if table is None or found is None:
-            continue
-        changes, (method, baseline) = found
-        if all(any(change.gives(end) for change in ([_mean(changes)] if stated.mean else changes)) for end in stated.ends):
-            return
-        times = stated.ends[0].times
-        spans = [change.ratio if times else change.relative for change in changes]
-        middles = sorted((span[0] + span[1]) / 2 for span in spans if span is not None)
-        unit, kind = ("x", "ratios") if times else ("%", "relative changes")
-        told = f"{kind} {middles[0]:.1f}{unit}–{middles[-1]:.1f}{unit}" if middles else f"no {kind}"
-        if stated.mean:
-            told = _told_mean(_mean(changes))
-        name = f"Table {table.label}" if table.label else "the table"
-        violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
-        reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
-        yield stated_finding(stated.anchor, violation, stated.quote, "weak: no cell pair gives the stated change", "extent", reason)
+def _best_gain_not_given(stated: _Extent, found: _Gains, name: str) -> Iterator[Finding]:
+    """A plain gain over the best of the others ("outperforming the previous best by 2.05%") must be the gain of the
+    paper's best row over the others' best in a column read (one the sentence names, else any)."""
+    if any(gain.gives(end, stated.relative, stated.difference) for gain in found.over_best for end in stated.ends):
         return
+    violation = ExtremesNotGiven(stated.quote, found.ours, found.others, name, _told_changes(found.over_best, stated))
+    reason = "a plain gain over the best other row is the gain of the best own row over the best other row in a column read"
+    yield stated_finding(stated.anchor, violation, stated.quote, "weak: our best rows' gain over the others' best", "extent", reason)
+
+
+def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding]:
+    """Judged against the one cited table with a pair of rows: where several have one, the pair meant is unknown."""
+    bound = {id(table): (table, found) for label in stated.labels if (table := tables.get(label)) and (found := _changes(table, stated))}
+    if len(bound) != 1:
+        return
+    [(table, (changes, (method, baseline)))] = bound.values()
+    read = [_mean(changes)] if stated.mean else changes
+    if all(any(change.gives(end, stated.relative, stated.difference) for change in read) for end in stated.ends):
+        return
+    told = _told_mean(_mean(changes)) if stated.mean else _told_changes(changes, stated)
+    name = f"Table {table.label}" if table.label else "the table"
+    violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
+    reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
+    yield stated_finding(stated.anchor, violation, stated.quote, "weak: no cell pair gives the stated change", "extent", reason)
 
 
 @rule(
@@ -492,28 +549,50 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         labels = sentence_tables(sentence, paragraph_refs)
         named = _naming_words(sentence)
         subject = _naming_words(sentence[: against.start()])
-        extents: list[tuple[int, int, tuple[End, ...], bool, bool]] = [
-            (at, until, (low, high), False, False) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent
-        ]
-        extents += [(at, until, (low, high), False, False) for at, until, low, high in stated_ratio_ranges(sentence)]
-        extents += [(at, until, (bound,), False, False) for at, until, bound in stated_bounds(sentence)]
-        extents += [(at, until, (mean,), True, worded) for at, until, mean, worded in stated_averages(sentence)]
-        starts = sorted(at for at, *_ in extents) + [len(sentence)]
-        for at, until, ends, mean, worded in extents:
-            if not worded and not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
+        extents = [_Read(at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent]
+        extents += [_Read(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
+        extents += [_Read(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
+        extents += [_Read(at, until, (mean,), mean=True, worded=worded) for at, until, mean, worded in stated_averages(sentence)]
+        if not _AVERAGE_WORD.search(sentence):
+            # A plain change that is no end of an extent above: "by 1.9 points", "a 3.2-point gain", "by 2.3%".
+            extents += [
+                _Read(gain.start, gain.end, (gain.stated,), relative=gain.relative, difference=gain.difference, plain=True)
+                for gain in stated_gains(sentence)
+                if not any(read.at < gain.end and gain.start < read.until for read in extents)
+                and not _APPROXIMATE.search(sentence, 0, gain.start)
+                and not _LISTED.match(sentence, gain.end)
+            ]
+        starts = sorted(read.at for read in extents) + [len(sentence)]
+        for read in extents:
+            at, until = read.at, read.until
+            if not read.worded and not (_OF_CHANGE_BEFORE.search(sentence, 0, at) or _OF_CHANGE_AFTER.match(sentence, until)):
                 continue
             before = sentence[max(at - _NAMING_WINDOW, 0) : at]
             metric = frozenset(name_words(before.partition(" ")[2] if at > _NAMING_WINDOW else before))
-            after = frozenset(name_words(sentence[until : _naming_end(sentence, until, starts)])) if mean else frozenset()
+            # The columns of a mean, or of a plain change, may be named after it: "by 4.1 points on CIFAR-10".
+            named_after = read.mean or read.plain
+            after = frozenset(name_words(sentence[until : _naming_end(sentence, until, starts)])) if named_after else frozenset()
             quote = " ".join(sentence[at:until].split())
             the_baseline = bool(_THE_BASELINE.search(sentence))
-            ours_over_others = bool(_OURS.search(sentence) and _OTHERS.search(sentence))
+            # A plain change against the baselines as a whole is over their best, where the sentence says so.
+            ours_over_others = bool(_OURS.search(sentence) and (_BEST_OTHER if read.plain else _OTHERS).search(sentence))
             going = bool(_HIGHER_WORD.search(sentence)) - bool(_LOWER_WORD.search(sentence))
-            found.append(
-                (
-                    start + at,
-                    start + until,
-                    partial(_Extent, ends, quote, metric, after, mean, named, subject, the_baseline, ours_over_others, going, labels),
-                )
+            extent = partial(
+                _Extent,
+                ends=read.ends,
+                quote=quote,
+                metric=metric,
+                after=after,
+                mean=read.mean,
+                relative=read.relative,
+                difference=read.difference,
+                named=named,
+                subject=subject,
+                the_baseline=the_baseline,
+                ours_over_others=ours_over_others,
+                plain=read.plain,
+                going=going,
+                labels=labels,
             )
+            found.append((start + at, start + until, extent))
     return tuple(found)
