@@ -1,30 +1,38 @@
 """NUM016: the extent of a change a sentence states against a baseline row of a cited table ("reduces the tracking
-error by up to 22.4% compared to L1", "4-7x lower memory than idtracker.ai") that no cell pair gives.
+error by up to 22.4% compared to L1", "4-7x lower memory than idtracker.ai"), or a plain change ("improves over Prior
+by 1.9 points"), that no cell pair gives.
 
 ## How it decides
 A sentence states the extent of a change when it has a word of change (reduces, improves, lower, higher,
 faster, ...), a word of comparison (compared to, relative to, over, than, against, versus, outperforms) and
 an extent of the change: a percentage ("by up to P%", "by as much as P%", "improvements ranging from A% to
 B%", "by between A% and B%") or a ratio ("up to 40x faster", "4-7x lower", "2.5 to 46.7 times faster"), or a mean of the changes
-("surpasses PiCO by an average of 2.13% on CIFAR-10", "an average improvement of 6x"). An
+("surpasses PiCO by an average of 2.13% on CIFAR-10", "an average improvement of 6x"), or one plain change: "by 1.9
+points", "by 4.1 accuracy points", "by 6.6 pp", "a 3.2-point gain", "by 2.3%", "1.9x faster". Points are a difference
+(of two fraction cells, in percentage points); a percentage is a difference or a share of the baseline, unless
+"relative" or "absolute" says which. A plain change that is approximate or a bound ("about 5%", "over 40 times"), one of
+a list ("by 0.68% and 1.33%", "respectively"), or in a sentence of averages or means is not read. An
 extent of a setting the comparison holds over ("better than L1 for payloads from 10% to 50%") is none: the
 extent must follow "by" or a noun of change, or come before a word of change.
 
-The sentence (else its paragraph) must cite a table with `\\ref` that has a row of the method (headed "Ours",
-"our ..." or "proposed", else a row the sentence names before its comparison: "PackNet-SAN lowers ...
-compared to BTS") and a row the sentence names by its header's words: the baseline ("L1", "BPR"; a
+The sentence (else its paragraph) must cite a table with `\\ref` that has a row of the method (a row the sentence
+names before its comparison: "PackNet-SAN lowers ... compared to BTS", else one headed "Ours", "our ..." or
+"proposed") and a row the sentence names by its header's words: the baseline ("L1", "BPR"; a
 citation in a header names nothing, and "L_1" is "L1"; "the baseline" names a row headed "Baseline"). Where a table repeats the baseline in several
 blocks (one per setting), each row of the method is set against the baseline row nearest above it.
 
 The changes are read in the columns whose header the words just before the extent name ("the height error
 by up to 67.7%" reads "Height Err."), else in every numeric column; a mean's columns are named first by the
-words after it, up to the next number ("by an average of 2.13% on CIFAR-10 and 2.72% on CIFAR-100"). A change is the method's cell against
+words after it, up to the next number ("by an average of 2.13% on CIFAR-10 and 2.72% on CIFAR-100"), and so are a plain
+change's ("by 4.1 accuracy points on ImageNet"). A change is the method's cell against
 the baseline's, as a share of the baseline (relative), as a difference (points) or as the larger cell over
 the smaller (a ratio), each with the span the cells' rounding allows. Every end of the extent must be one
 of those changes of its kind, within that span and the end's own rounding or cut (a whole ratio, "4-7x",
 within a tenth); an end that none gives is the finding. "Up to P%" is read as the largest change, so it
 must be one of them too: a largest change past P makes P false, and one short of P was not attained. A
-mean must be the mean of the changes read, as relative changes, differences or ratios, within its rounding.
+mean must be the mean of the changes read, as relative changes, differences or ratios, within its rounding. A plain
+change names one pair of cells: some pair of the columns read must give it. Where several cited tables hold the rows,
+the pair meant is unknown and the check is silent.
 
 A sentence that names no baseline row but sets "our" method against the baselines as a whole ("variants of our
 model achieve higher performance than baseline models, with improvements ranging from 10% to 69%", "outperforms
@@ -36,20 +44,23 @@ table of a float of subtables under the cited label. In each block and column re
 best other cell, on the column's better side (its header's or caption's, else the side the sentence says its numbers
 go: "higher", "lower"; a column of no known side is not read); a gain on the worse side is negative. A range's low end must be the least of those gains, and its high end (or an "up to") the greatest, or the
 greatest over the weakest other row (a headline may be read against the weakest baseline); within the cells' rounding
-and the end's, a whole multiple of ten ("up to 30%") being a round figure read to its tens.
+and the end's, a whole multiple of ten ("up to 30%") being a round figure read to its tens. A plain change of "our"
+method over the others' best ("outperforming the previous best by 2.05% on WebVision", "over the state of the art")
+must be the gain of the best own row over the best other row in one of the columns read.
 
 The check is silent when the table has no row of the method, or the sentence names no baseline row and does not
 speak of "our" method against the baselines as a whole, or no cell pair gives a change at all.
 
 Confidence 0.6 (information). Evidence: "weak: no cell pair gives the stated change"; against the baselines as a
-whole, "weak: the extremes of our best rows' gains over the others' best".
+whole, "weak: the extremes of our best rows' gains over the others' best", and for a plain gain over the others' best,
+"weak: our best rows' gain over the others' best".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from itertools import product
 from typing import NamedTuple
@@ -430,15 +441,21 @@ def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, tim
 def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: PaperReading) -> Iterator[Finding]:
     """A range's ends must be the least and the greatest per-column gain of the paper's best row over the others'
     best, an "up to" the greatest: judged against the first cited float whose tables have both."""
+    # A plain gain over the others' best says which row is better, not which side: on a column of no known side,
+    # either side may be the better one.
+    sides = [replace(stated, going=going) for going in (1, -1)] if stated.plain and not stated.going else [stated]
     for label in stated.labels:
         table = tables.get(label)
-        found = _best_gains(paper.tabulars.get(label, (table,)), stated, paper.words) if table is not None else None
-        if table is None or found is None:
+        if table is None:
+            continue
+        sided = [found for side in sides if (found := _best_gains(paper.tabulars.get(label, (table,)), side, paper.words))]
+        if not sided:
             continue
         name = f"Table {table.label}" if table.label else "the table"
         if stated.plain:
-            yield from _best_gain_not_given(stated, found, name)
+            yield from _best_gain_not_given(stated, sided, name)
             return
+        found = sided[0]
         lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
         # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
         greatest = (highest, _extremes(found.over_weakest, highest=True))
@@ -455,11 +472,13 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
         return
 
 
-def _best_gain_not_given(stated: _Extent, found: _Gains, name: str) -> Iterator[Finding]:
+def _best_gain_not_given(stated: _Extent, sided: list[_Gains], name: str) -> Iterator[Finding]:
     """A plain gain over the best of the others ("outperforming the previous best by 2.05%") must be the gain of the
-    paper's best row over the others' best in a column read (one the sentence names, else any)."""
-    if any(gain.gives(end, stated.relative, stated.difference) for gain in found.over_best for end in stated.ends):
+    paper's best row over the others' best in a column read (one the sentence names, else any), on a side read."""
+    gains = [gain for found in sided for gain in found.over_best]
+    if any(gain.gives(end, stated.relative, stated.difference) for gain in gains for end in stated.ends):
         return
+    found = sided[0]  # told on the side the table or the sentence gives, else the higher
     violation = ExtremesNotGiven(stated.quote, found.ours, found.others, name, _told_changes(found.over_best, stated))
     reason = "a plain gain over the best other row is the gain of the best own row over the best other row in a column read"
     yield stated_finding(stated.anchor, violation, stated.quote, "weak: our best rows' gain over the others' best", "extent", reason)
@@ -498,7 +517,10 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
     table gives the method that change against the baseline: as a share of the baseline's cell,
     as a difference, or as a ratio. Against the baselines as a whole ("variants of our model beat
     baseline models, with improvements ranging from 10% to 69%"), a range's ends must be the least
-    and the greatest gain, per column, of the paper's best row over the best other row.
+    and the greatest gain, per column, of the paper's best row over the best other row. A plain
+    gain ("improves over Prior by 1.9 points", "by 4.1 accuracy points on ImageNet", "by 2.3%")
+    must be one column's change of the two rows, in the column the sentence names if it names
+    one; over "the previous best", the gain of the paper's best row over the others' best.
 
     ## Why is this bad?
     An "up to" or a range of improvements is the headline a reader keeps; one that no pair of
@@ -507,12 +529,15 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
     ## Example
     ```latex
     Compared to L1, ours reduces the error by up to 22.4\\% (Table~\\ref{t}).
+    On ImageNet, FooNet improves over Prior by 1.9 points (Table~\\ref{m}).
     % t: L1 & 1.04 & 1.46 \\\\ Ours & 0.85 & 1.40
+    % m: Method & CIFAR-100 & ImageNet \\\\ Prior & 66.1 & 57.9 \\\\ FooNet & 69.0 & 60.2
     ```
 
     ## Use instead
     ```latex
     Compared to L1, ours reduces the error by up to 18.3\\% (Table~\\ref{t}).
+    On ImageNet, FooNet improves over Prior by 2.3 points (Table~\\ref{m}).
     ```
 
     ## Fix safety
@@ -520,7 +545,8 @@ def derived_extent_not_in_table(ctx: RuleContext, section: Section) -> Iterator[
 
     ## Evidence
     "weak: no cell pair gives the stated change" against a named baseline row; "weak: the extremes of our best
-    rows' gains over the others' best" against the baselines as a whole.
+    rows' gains over the others' best" against the baselines as a whole; "weak: our best rows' gain over the
+    others' best" for a plain gain over the previous best.
     """
     yield from tables_and_statements(ctx, section, _stated_in)
     own = frozenset(word for placed in section.blocks if placed.kind is BlockKind.PARAGRAPH for word in own_names(placed.block.plain.text))
