@@ -67,17 +67,18 @@ from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import Section
-from ....latex.model import BlockKind, Cell, Table
+from ....latex.model import BlockKind, Table
 from ....latex.sentences import sentence_spans
 from ...context import RuleContext
 from ...finding import Category, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import ShownTable, body_cells, name_words, slack
+from ...quantities import ShownTable, body_cells, name_words
 from ...registry import Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import paragraph_keys, sentence_tables
 from ..tables.direction import read_direction, stated_direction
 from ..tables.model import is_aggregate_row
+from .cell_changes import Change, cell_change, extreme_change, mean_change, signed_gain
 from .extents import (
     End,
     PaperReading,
@@ -223,41 +224,6 @@ class _Read(NamedTuple):
     plain: bool = False  # one change of one pair of cells ("by 1.9 points"), not an extent of several
 
 
-class _Change(NamedTuple):
-    """A change of the method's cell against the baseline's, as the spans the cells' rounding allows."""
-
-    relative: tuple[float, float] | None  # percent of the baseline; None for a baseline of zero
-    difference: tuple[float, float]
-    ratio: tuple[float, float] | None  # the larger cell over the smaller; None unless both are of one sign
-    # The difference of two fraction cells in percentage points (0.774 against 0.745 is 2.9 points); read of one pair.
-    points: tuple[float, float] | None = None
-
-    def gives(self, end: End, relative: bool = True, difference: bool = True) -> bool:
-        """The end, rounded or cut to its places, lies in one of the spans of its kind (a share of the baseline only
-        where it may be `relative`, a difference only where it may be a `difference`)."""
-        step = 10.0**-end.decimals
-        spans = (
-            (self.ratio,) if end.times else (self.relative if relative else None, *((self.difference, self.points) if difference else ()))
-        )
-        return any(span[0] < end.value + step and end.value - slack(end.decimals) <= span[1] for span in spans if span is not None)
-
-
-def _change(method: Cell, baseline: Cell) -> _Change:
-    m, b = method.value or 0.0, baseline.value or 0.0
-    ms, bs = slack(method.decimals), slack(baseline.decimals)
-    pairs = [(mv, bv) for mv in (m - ms, m + ms) for bv in (b - bs, b + bs)]
-    relative = [abs(mv - bv) / abs(bv) * 100 for mv, bv in pairs] if abs(b) > bs else []
-    ratio = [max(abs(mv), abs(bv)) / min(abs(mv), abs(bv)) for mv, bv in pairs] if min(abs(m) - ms, abs(b) - bs) > 0 and m * b > 0 else []
-    difference = (max(abs(m - b) - ms - bs, 0.0), abs(m - b) + ms + bs)
-    fractions = not (method.percent or baseline.percent) and max(abs(m), abs(b)) <= 1
-    return _Change(
-        (min(relative), max(relative)) if relative else None,
-        difference,
-        (min(ratio), max(ratio)) if ratio else None,
-        (difference[0] * 100, difference[1] * 100) if fractions else None,
-    )
-
-
 def _naming_words(text: str) -> frozenset[str]:
     """The words by which a sentence names a row and a header names its row."""
     return frozenset(name_words(_SUBSCRIPT.sub(r"\1", _CITATION.sub(" ", text))))
@@ -299,25 +265,12 @@ def _columns(table: Table, stated: _Extent) -> list[int]:
     return columns
 
 
-def _mean(changes: list[_Change]) -> _Change:
-    """The mean change over the columns read, each span the mean of the changes' spans (None where one has none)."""
-
-    def mean(spans: list[tuple[float, float] | None]) -> tuple[float, float] | None:
-        present = [span for span in spans if span is not None]
-        if len(present) < len(spans):
-            return None
-        return sum(span[0] for span in present) / len(present), sum(span[1] for span in present) / len(present)
-
-    difference = mean([change.difference for change in changes])
-    return _Change(mean([change.relative for change in changes]), difference or (0.0, 0.0), mean([change.ratio for change in changes]))
-
-
-def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, int]] | None:
+def _changes(table: Table, stated: _Extent) -> tuple[list[Change], tuple[int, int]] | None:
     """Every change of the method against its baseline in the columns read, and the first pair of rows."""
     pairs = _pairs(table, stated)
     cells = {(cell.row, cell.column): cell for cell in body_cells(table) if cell.value is not None}
     changes = [
-        _change(cells[method, column], cells[baseline, column])
+        cell_change(cells[method, column], cells[baseline, column])
         for method, baseline in pairs
         for column in _columns(table, stated)
         if (method, column) in cells and (baseline, column) in cells
@@ -325,7 +278,7 @@ def _changes(table: Table, stated: _Extent) -> tuple[list[_Change], tuple[int, i
     return (changes, pairs[0]) if changes else None
 
 
-def _told_changes(changes: list[_Change], stated: _Extent) -> str:
+def _told_changes(changes: list[Change], stated: _Extent) -> str:
     """What the changes are, of the stated end's kind: "relative changes 3.5%–70.0%", "differences 0.8–2.9"."""
     times = stated.ends[0].times
     points = not (times or stated.relative)
@@ -338,7 +291,7 @@ def _told_changes(changes: list[_Change], stated: _Extent) -> str:
     return f"{kind} {low}" if low == high else f"{kind}s {low}–{high}"
 
 
-def _told_mean(mean: _Change) -> str:
+def _told_mean(mean: Change) -> str:
     """What the mean change is, as a share of the baseline and as a difference."""
     relative = f"{sum(mean.relative) / 2:.2f}% relative, " if mean.relative else ""
     return f"the mean change is {relative}{sum(mean.difference) / 2:.2f} as a difference"
@@ -370,20 +323,11 @@ def _column_direction(table: Table, column: int, going: int) -> int:
     return read_direction(table.column_header(column), table.caption, stated_direction(table.caption or ""))[0] or going
 
 
-def _gain(ours: Cell, other: Cell, better: int) -> _Change:
-    """The change of `ours` over `other`, negative where `ours` is on the worse side (a ratio only where it is better)."""
-    change = _change(ours, other)
-    if better * ((ours.value or 0.0) - (other.value or 0.0)) >= 0:
-        return change
-    relative = (-change.relative[1], -change.relative[0]) if change.relative else None
-    return _Change(relative, (-change.difference[1], -change.difference[0]), None)
-
-
 class _Gains(NamedTuple):
     """Per block and column read, the gain of the best own row over the best other row and over the weakest."""
 
-    over_best: list[_Change]
-    over_weakest: list[_Change]
+    over_best: list[Change]
+    over_weakest: list[Change]
     ours: str
     others: str
 
@@ -400,25 +344,11 @@ def _best_gains(tables: tuple[Table, ...], stated: _Extent, own: frozenset[str])
             theirs = sorted((cells[row, column] for row in others if (row, column) in cells), key=lambda cell: better * (cell.value or 0.0))
             if better and mine and theirs:
                 best = max(mine, key=lambda cell: better * (cell.value or 0.0))
-                over_best.append(_gain(best, theirs[-1], better))
-                over_weakest.append(_gain(best, theirs[0], better))
+                over_best.append(signed_gain(best, theirs[-1], better))
+                over_weakest.append(signed_gain(best, theirs[0], better))
                 ours_named.update(dict.fromkeys(_row_name(table, row) for row in ours))
                 others_named.update(dict.fromkeys(_row_name(table, row) for row in others))
     return _Gains(over_best, over_weakest, ", ".join(ours_named), ", ".join(others_named)) if over_best else None
-
-
-def _extreme(spans: list[tuple[float, float] | None], highest: bool) -> tuple[float, float] | None:
-    """The span the lowest (or highest) of the changes lies in, given each change's span."""
-    if not spans or any(span is None for span in spans):
-        return None
-    pick = max if highest else min
-    return pick(span[0] for span in spans if span), pick(span[1] for span in spans if span)
-
-
-def _extremes(gains: list[_Change], highest: bool) -> _Change:
-    relative = _extreme([gain.relative for gain in gains], highest)
-    ratio = _extreme([gain.ratio for gain in gains], highest)
-    return _Change(relative, _extreme([gain.difference for gain in gains], highest) or (0.0, 0.0), ratio)
 
 
 def _round_figure(end: End) -> End:
@@ -426,7 +356,7 @@ def _round_figure(end: End) -> End:
     return End(end.value, -1, end.percent, end.times) if end.decimals == 0 and end.value and end.value % 10 == 0 else end
 
 
-def _told_extremes(lowest: _Change, highest: _Change, over_weakest: _Change, times: bool) -> str:
+def _told_extremes(lowest: Change, highest: Change, over_weakest: Change, times: bool) -> str:
     """What the gains are: "relative gains from 4.2% to 69.4% (up to 70.1% over the weakest)"."""
     unit, kind = ("x", "ratios") if times else ("%", "relative gains")
     spans = [change.ratio if times else change.relative for change in (lowest, highest, over_weakest)]
@@ -456,9 +386,9 @@ def _extremes_not_given(stated: _Extent, tables: Mapping[str, Table], paper: Pap
             yield from _best_gain_not_given(stated, sided, name)
             return
         found = sided[0]
-        lowest, highest = _extremes(found.over_best, highest=False), _extremes(found.over_best, highest=True)
+        lowest, highest = extreme_change(found.over_best, highest=False), extreme_change(found.over_best, highest=True)
         # The greatest gain may be read over the weakest other row ("up to 80% over the baselines").
-        greatest = (highest, _extremes(found.over_weakest, highest=True))
+        greatest = (highest, extreme_change(found.over_weakest, highest=True))
         ends = [_round_figure(end) for end in stated.ends]
         low_given = len(ends) == 1 or lowest.gives(ends[0])
         if low_given and any(bound.gives(ends[-1]) for bound in greatest):
@@ -490,10 +420,10 @@ def _not_given(stated: _Extent, tables: Mapping[str, Table]) -> Iterator[Finding
     if len(bound) != 1:
         return
     [(table, (changes, (method, baseline)))] = bound.values()
-    read = [_mean(changes)] if stated.mean else changes
+    read = [mean_change(changes)] if stated.mean else changes
     if all(any(change.gives(end, stated.relative, stated.difference) for change in read) for end in stated.ends):
         return
-    told = _told_mean(_mean(changes)) if stated.mean else _told_changes(changes, stated)
+    told = _told_mean(mean_change(changes)) if stated.mean else _told_changes(changes, stated)
     name = f"Table {table.label}" if table.label else "the table"
     violation = ChangeNotGiven(stated.quote, _row_name(table, method), _row_name(table, baseline), name, told)
     reason = "the stated change is no relative change, difference or ratio of the method's cell and the baseline's"
@@ -560,6 +490,24 @@ def _naming_end(sentence: str, until: int, starts: list[int]) -> int:
     return min(next(start for start in starts if start >= until), number.start() if number else len(sentence))
 
 
+def _extents_in(sentence: str) -> list[_Read]:
+    """The ranges, bounds and means of changes a sentence states, and its plain changes that are none of theirs."""
+    extents = [_Read(at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent]
+    extents += [_Read(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
+    extents += [_Read(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
+    extents += [_Read(at, until, (mean,), mean=True, worded=worded) for at, until, mean, worded in stated_averages(sentence)]
+    if _AVERAGE_WORD.search(sentence):
+        return extents
+    # A plain change that is no end of an extent above: "by 1.9 points", "a 3.2-point gain", "by 2.3%".
+    return extents + [
+        _Read(gain.start, gain.end, (gain.stated,), relative=gain.relative, difference=gain.difference, plain=True)
+        for gain in stated_gains(sentence)
+        if not any(read.at < gain.end and gain.start < read.until for read in extents)
+        and not _APPROXIMATE.search(sentence, 0, gain.start)
+        and not _LISTED.match(sentence, gain.end)
+    ]
+
+
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, partial[_Extent]], ...]:
     """The extents of change a paragraph states against a baseline, kept by text so an edit re-reads its paragraph alone."""
@@ -575,19 +523,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
         labels = sentence_tables(sentence, paragraph_refs)
         named = _naming_words(sentence)
         subject = _naming_words(sentence[: against.start()])
-        extents = [_Read(at, until, (low, high)) for at, until, low, high in stated_ranges(sentence) if low.percent and high.percent]
-        extents += [_Read(at, until, (low, high)) for at, until, low, high in stated_ratio_ranges(sentence)]
-        extents += [_Read(at, until, (bound,)) for at, until, bound in stated_bounds(sentence)]
-        extents += [_Read(at, until, (mean,), mean=True, worded=worded) for at, until, mean, worded in stated_averages(sentence)]
-        if not _AVERAGE_WORD.search(sentence):
-            # A plain change that is no end of an extent above: "by 1.9 points", "a 3.2-point gain", "by 2.3%".
-            extents += [
-                _Read(gain.start, gain.end, (gain.stated,), relative=gain.relative, difference=gain.difference, plain=True)
-                for gain in stated_gains(sentence)
-                if not any(read.at < gain.end and gain.start < read.until for read in extents)
-                and not _APPROXIMATE.search(sentence, 0, gain.start)
-                and not _LISTED.match(sentence, gain.end)
-            ]
+        extents = _extents_in(sentence)
         starts = sorted(read.at for read in extents) + [len(sentence)]
         for read in extents:
             at, until = read.at, read.until
