@@ -8,6 +8,7 @@ from auditex.analyzers.rules.numbers.extents import (
     own_names,
     shown_as,
     stated_bounds,
+    stated_gains,
     stated_ranges,
     statistic_columns,
     table_lines,
@@ -31,6 +32,22 @@ def _table(header: list[str], *rows: list[str]) -> Table:
 def test_siunitx_percent_is_a_percentage():
     [(_, _, low, high)] = stated_ranges(r"accuracies ranged from 35 \percent to 95 \percent")
     assert (low, high) == (End(35.0, 0, True), End(95.0, 0, True))
+
+
+def test_a_plain_gain_is_read_with_its_unit():
+    def read(text: str) -> list[tuple[End, bool, bool]]:
+        return [(gain.stated, gain.relative, gain.difference) for gain in stated_gains(text)]
+
+    # Points of any spelling are a difference; a percentage is either, unless "relative" or "absolute" says which.
+    assert read("improves over Prior by 1.9 points") == [(End(1.9, 1, False), False, True)]
+    assert read("surpasses Base by 4.1 accuracy points on D") == [(End(4.1, 1, False), False, True)]
+    assert read("a 3.2-point gain over Y") == [(End(3.2, 1, False), False, True)]
+    assert read("lowers it by 6.6 pp and by 3 percentage points") == [(End(6.6, 1, False), False, True), (End(3.0, 0, False), False, True)]
+    assert read("beats Y by 2.3%") == [(End(2.3, 1, True), True, True)]
+    assert read("a 5% relative improvement") == [(End(5.0, 0, True), True, False)]
+    assert read("a 5% absolute improvement") == [(End(5.0, 0, True), False, True)]
+    assert read("is 1.9x faster than Y") == [(End(1.9, 1, False, times=True), False, False)]
+    assert read("trained for 30 epochs on 2 GPUs") == []
 
 
 def test_the_word_percent_is_a_percentage():

@@ -68,6 +68,15 @@ _AVERAGE = DeferredPattern(
     r"\s+([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + "?"
     r"|(?<![\w.])([-−]?\d+(?:\.\d+)?)" + _AVERAGE_UNIT + r"(?=(?:\s+[\w-]+){0,2}?\s+on\s+average\b)"
 )
+# "by 1.9 points", "by 4.1 accuracy points", "by 2.3%", "a 3.2-point gain", "by 2.5x": one change, as a percentage
+# (points or relative), as points (percentage points, "pp", "ppt", "pts", a metric's points) or as a ratio; "relative" or
+# "absolute" after it says which a percentage is.
+_GAIN = DeferredPattern(
+    r"(?<![\w.,-])(\d+(?:\.\d+)?)(?:("
+    + _PERCENT
+    + r")|(-?\s*(?:(?:percentage|absolute|[\w@-]+)\s+)?(?:points?|pp|ppts?|pts?|p\.p\.)(?!\w))"
+    r"|(\s*(?:x|×|times|-?fold)\b))(?:\s*[(,]?\s*(relative|absolute)\b)?"
+)
 # "4-7x lower", "between 2.5 and 46.7 times faster", "a 2–3-fold reduction": a range of ratios.
 _TIMES = r"\s*(?:x|×|times|-?fold)\b"
 _RATIO_RANGE = DeferredPattern(r"(?<![\w.,-])(\d+(?:\.\d+)?)\s*(?:x|×)?\s*(?:--|–|—|-|to|and)\s*(\d+(?:\.\d+)?)" + _TIMES)
@@ -138,6 +147,28 @@ def stated_averages(sentence: str) -> Iterator[tuple[int, int, End, bool]]:
         number, percent, times = match.groups()[0:3] if worded else match.groups()[3:6]
         end = end_of(number, bool(percent))
         yield match.start(), match.end(), End(end.value, end.decimals, end.percent, times=bool(times)), worded
+
+
+class Gain(NamedTuple):
+    """A plain change a sentence states (`stated_gains`): its end and whether it may be relative, a difference."""
+
+    start: int
+    end: int
+    stated: End
+    relative: bool
+    difference: bool
+
+
+def stated_gains(sentence: str) -> Iterator[Gain]:
+    """The plain changes of `sentence` ("by 1.9 points", "by 2.3%", "a 3.2-point gain", "by 2.5x"), each number with
+    its unit: a percentage is relative or points (unless "relative" or "absolute" says which), points are a difference."""
+    for match in _GAIN.finditer(sentence):
+        number, percent, points, times, qualifier = match.groups()
+        end = end_of(number, bool(percent))
+        if times:
+            yield Gain(match.start(), match.end(), End(end.value, end.decimals, False, times=True), False, False)
+        else:
+            yield Gain(match.start(), match.end(), end, bool(percent) and qualifier != "absolute", bool(points) or qualifier != "relative")
 
 
 def stated_ratio_ranges(sentence: str) -> Iterator[tuple[int, int, End, End]]:
