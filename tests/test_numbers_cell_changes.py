@@ -27,3 +27,12 @@ def test_fraction_cells_differ_in_percentage_points():
 
 def test_a_ratio_is_the_larger_cell_over_the_smaller():
     assert cell_change(_cell("0.12"), _cell("0.23")).gives(End(1.9, 1, False, times=True))
+
+
+def test_a_percentage_may_be_the_ratio_less_one_as_a_speed_up_is_told() -> None:
+    change = cell_change(_cell("93.4"), _cell("100.0"))
+    assert change.gives(End(7.1, 1, False), speed=True)  # 100 / 93.4 = 1.071: "7.1% faster"
+    assert change.gives(End(6.6, 1, False))  # a 6.6% shorter time
+    assert not change.gives(End(9.0, 1, False), speed=True)
+    # an error "reduced by 7.1%" is a share of the baseline's, not the ratio less one
+    assert not change.gives(End(7.1, 1, False))

@@ -21,12 +21,16 @@ class Change(NamedTuple):
     # The difference of two fraction cells in percentage points (0.774 against 0.745 is 2.9 points); read of one pair.
     points: tuple[float, float] | None = None
 
-    def gives(self, end: End, relative: bool = True, difference: bool = True) -> bool:
+    def gives(self, end: End, relative: bool = True, difference: bool = True, speed: bool = False) -> bool:
         """The end, rounded or cut to its places, lies in one of the spans of its kind (a share of the baseline only
-        where it may be `relative`, a difference only where it may be a `difference`)."""
+        where it may be `relative`, or the ratio less one where the change is a `speed`; a difference only where it
+        may be a `difference`)."""
         step = 10.0**-end.decimals
+        over_smaller = (100 * (self.ratio[0] - 1), 100 * (self.ratio[1] - 1)) if self.ratio and relative and speed else None
         spans = (
-            (self.ratio,) if end.times else (self.relative if relative else None, *((self.difference, self.points) if difference else ()))
+            (self.ratio,)
+            if end.times
+            else (self.relative if relative else None, over_smaller, *((self.difference, self.points) if difference else ()))
         )
         return any(span[0] < end.value + step and end.value - slack(end.decimals) <= span[1] for span in spans if span is not None)
 

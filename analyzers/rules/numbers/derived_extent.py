@@ -136,6 +136,8 @@ _APPROXIMATE = DeferredPattern(
 _LISTED = DeferredPattern(r"\s*(?:,|and\b|or\b)\s*\d|[\s\S]*\brespectively\b", re.IGNORECASE)
 # Which way a sentence says its method's numbers go, for a column whose table does not say which side is better.
 _HIGHER_WORD = DeferredPattern(r"\b(?:higher|larger|increas\w*|more)\b", re.IGNORECASE)
+# A change told as a speed: "7.1% faster" is most often the ratio of the times less one, not a share of the baseline's.
+_SPEED_WORD = DeferredPattern(r"\b(?:faster|slower|quicker|speed-?ups?|sped\s+up|throughput)\b", re.IGNORECASE)
 _LOWER_WORD = DeferredPattern(r"\b(?:lower|smaller|reduc\w*|decreas\w*|fewer|less)\b", re.IGNORECASE)
 _EXTENT_UNIT = DeferredPattern(r"\d\s*(?:%|x\b|×|times|-?fold)|\b(?:points?|pp|ppts?|pts?|per\s?cent)\b")
 # A plain change in a sentence of averages may be their mean or a mean's change: it is read as neither.
@@ -155,6 +157,7 @@ class _Extent:
     mean: bool  # the extent is the mean of the changes over the columns read, not their bound or range
     relative: bool  # a percentage end may be a share of the baseline ("by 2.3%"; not "by 2.3 points", "2.3% absolute")
     difference: bool  # an end may be a difference of the cells ("by 2.3 points"; not "a 2.3% relative gain")
+    speed: bool  # a percentage end may be the ratio less one, as a speed-up is told ("7.1% faster": 100 s against 93.4 s)
     named: frozenset[str]  # the sentence's words, which name the baseline row
     subject: frozenset[str]  # the words before its comparison, which may name the method's row
     the_baseline: bool  # the sentence speaks of "the baseline", a row headed so
@@ -404,7 +407,7 @@ def _best_gain_not_given(stated: _Extent, sided: list[_Gains], name: str) -> Ite
     """A plain gain over the best of the others ("outperforming the previous best by 2.05%") must be the gain of the
     paper's best row over the others' best in a column read (one the sentence names, else any), on a side read."""
     gains = [gain for found in sided for gain in found.over_best]
-    if any(gain.gives(end, stated.relative, stated.difference) for gain in gains for end in stated.ends):
+    if any(gain.gives(end, stated.relative, stated.difference, stated.speed) for gain in gains for end in stated.ends):
         return
     found = sided[0]  # told on the side the table or the sentence gives, else the higher
     violation = ExtremesNotGiven(stated.quote, found.ours, found.others, name, _told_changes(found.over_best, stated))
@@ -420,7 +423,7 @@ def _not_given(stated: _Extent, tables: Mapping[str, tuple[Table, ...]]) -> Iter
         return
     [(table, (changes, (method, baseline)))] = bound.values()
     read = [mean_change(changes)] if stated.mean else changes
-    if all(any(change.gives(end, stated.relative, stated.difference) for change in read) for end in stated.ends):
+    if all(any(change.gives(end, stated.relative, stated.difference, stated.speed) for change in read) for end in stated.ends):
         return
     told = _told_mean(mean_change(changes)) if stated.mean else _told_changes(changes, stated)
     name = f"Table {table.label}" if table.label else "the table"
@@ -538,6 +541,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
             # A plain change against the baselines as a whole is over their best, where the sentence says so.
             ours_over_others = bool(_OURS.search(sentence) and (_BEST_OTHER if read.plain else _OTHERS).search(sentence))
             going = bool(_HIGHER_WORD.search(sentence)) - bool(_LOWER_WORD.search(sentence))
+            speed = bool(_SPEED_WORD.search(sentence))
             extent = partial(
                 _Extent,
                 ends=read.ends,
@@ -547,6 +551,7 @@ def _stated_in(text: str, describes: tuple[str, ...]) -> tuple[tuple[int, int, p
                 mean=read.mean,
                 relative=read.relative,
                 difference=read.difference,
+                speed=speed,
                 named=named,
                 subject=subject,
                 the_baseline=the_baseline,
