@@ -42,7 +42,7 @@ from ...prefilter import may_match
 from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .blocks import row_blocks, stacked
+from .blocks import contests
 from .citing import SECTIONED, section_cited
 from .model import (
     DIRECTION_WEIGHT,
@@ -186,19 +186,6 @@ def _claims_against_tables(
                 }
             )
             break
-
-
-def _contests(grid: Grid, rows: list[int], claimed_rows: set[int], cells: list[Cell]) -> list[list[Cell]]:
-    """The column's cells the claim sets against each other: all of them, or block by block in a table that
-    stacks one block of the same methods per dataset or setting ("the best on both datasets")."""
-    blocks = row_blocks(grid, rows)
-    if not stacked(grid, blocks, [row for row in rows if row in claimed_rows]):
-        return [cells]
-    return [
-        [cell for cell in cells if blocks.get(cell.row, ((), ""))[0] == blocks[row][0]]
-        for row in rows
-        if row in claimed_rows and row in blocks
-    ]
 
 
 def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell, Cell] | None:
@@ -386,6 +373,6 @@ def _column_contest(
     cells = [cell for row in rows if (cell := grid.numeric(row, column))]
     if not sense or not any(cell.row in claimed_rows for cell in cells):
         return None
-    groups = _contests(grid, rows, claimed_rows, cells)
+    groups = contests(grid, rows, claimed_rows, cells)
     found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
     return (found, source, len(groups) > 1) if found is not None else None
