@@ -39,19 +39,21 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import block_refs, name_words, sentence_refs, slack, speaks_of_tables, without_refs
+from ...quantities import block_refs, name_words, sentence_refs, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from .blocks import contests
 from .citing import SECTIONED, section_cited
 from .model import (
     DIRECTION_WEIGHT,
+    EITHER_SIDE,
     SET_APART,
     UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
     author_rule_macros,
+    beaten,
     cited_tables,
     fed_tables,
     labelled_tables,
@@ -162,7 +164,7 @@ def _claims_against_tables(
             found = _contradicted(cited, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue
-            claimed, better, header, grid, confidence, every, blockwise = found
+            claimed, better, header, grid, confidence, every, blockwise, either = found
             violation = BestClaimContradicted(
                 claim.word,
                 label,
@@ -182,35 +184,32 @@ def _claims_against_tables(
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **_evidence(every, blockwise, claim.nearby, claim.sectioned),
+                    **_evidence(every, blockwise, either, claim.nearby, claim.sectioned),
                 }
             )
             break
 
 
-def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell, Cell] | None:
-    """The claimed rows' best cell and another row's cell better beyond the rounding of both, if any."""
-    mine = [cell for cell in cells if cell.row in claimed_rows]
-    claimed = max(mine, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
-    better = max((cell for cell in cells if cell.row not in claimed_rows), key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
-    if claimed is None or better is None or sense * (better.value - claimed.value) <= slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
-        return None
-    return claimed, better
-
-
-def _evidence(every: str, blockwise: bool, nearby: bool, sectioned: bool) -> dict[str, Evidence]:
+def _evidence(every: str, blockwise: bool, either: bool, nearby: bool, sectioned: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
-    every one (or of the whole table, naming none), a stacked table read block by block, and a table the
-    paragraph cites, not the sentence."""
+    every one (or of the whole table, naming none), a stacked table read block by block, a column whose better
+    side is unsaid, and a table the paragraph cites, not the sentence."""
     readings = (
         ("a column of a best claim made of every column", every.endswith("every column")),
         ("a column of a best claim that names none", every.endswith("names no column")),
         ("read block by block", blockwise),
+        ("rows on both sides, its better side unsaid", either),
         ("in a table its paragraph cites", nearby and not sectioned),
         (SECTIONED, sectioned),
     )
     kinds = [kind for kind, holds in readings if holds]
-    reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
+    reason = every or (
+        "the claimed row in each block"
+        if blockwise
+        else "rows on both sides of the claimed one"
+        if either
+        else "the sentence cites no table; its paragraph does"
+    )
     return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=reason)} if kinds else {}
 
 
@@ -321,10 +320,10 @@ def _superlative(sentence: str) -> tuple[int, int, str] | None:
 
 def _contradicted(
     cited: LabelledTable, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
-) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
+) -> tuple[Cell, Cell, str, Grid, float, str, bool, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
-    the confidence, for a claim of every column the scope that made it read, and whether the table
-    was read block by block), or None."""
+    the confidence, for a claim of every column the scope that made it read, whether the table
+    was read block by block, and whether the column's better side is unsaid), or None."""
     grid = Grid.of(cited.table, rule_macros, cited.notes)
     words, subject_words = name_words(sentence), name_words(subject)
     ours = bool(OURS.search(subject))
@@ -353,7 +352,7 @@ def _contradicted(
         )
         scope = f'"{every.group(0)}" {"names no column" if _WHOLE_TABLE.match(every.group(0)) else "claims every column"}' if every else ""
         header = " ".join(grid.own_header(column).split()).replace("↑", "").replace("↓", "").strip()
-        return claimed, better, header, grid, round(confidence, 3), scope, blockwise
+        return claimed, better, header, grid, round(confidence, 3), scope, blockwise, source == EITHER_SIDE
     return None
 
 
@@ -366,13 +365,17 @@ def _column_contest(
     grid: Grid, column: int, rows: list[int], claimed_rows: set[int], word: str, every: bool
 ) -> tuple[tuple[Cell, Cell], str, bool] | None:
     """The claimed rows' cell and a better one of the column (with where its direction comes from, and whether
-    the table was read block by block), when another row beats the claim there."""
+    the table was read block by block), when another row beats the claim there, or, where the column's better side
+    is unsaid, rows on both sides of it do."""
     sense, source = grid.direction(column)
     if not sense and not every:
-        sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
+        # "Highest" or "lowest" says the better side; "the best" in a column the table says nothing of is denied by
+        # rows on both sides of the claimed one (`beaten`), whichever side is better.
+        sense = {"highest": 1, "lowest": -1}.get(word, 0)
+        source = "claim" if sense else EITHER_SIDE
     cells = [cell for row in rows if (cell := grid.numeric(row, column))]
-    if not sense or not any(cell.row in claimed_rows for cell in cells):
+    if not source or not any(cell.row in claimed_rows for cell in cells):
         return None
     groups = contests(grid, rows, claimed_rows, cells)
-    found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
+    found = next((pair for group in groups if (pair := beaten(group, claimed_rows, sense))), None)
     return (found, source, len(groups) > 1) if found is not None else None

@@ -38,7 +38,7 @@ from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
-from ...quantities import name_words, referenced_labels, slack, without_refs
+from ...quantities import name_words, referenced_labels, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import literal_refs
@@ -47,11 +47,13 @@ from .citing import SECTIONED, claim_sentences, section_cited
 from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
+    EITHER_SIDE,
     UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
     against_cited,
+    beaten,
     cited_tables,
     contrast_clauses,
     fed_tables,
@@ -101,10 +103,11 @@ _EVERY_COMPETITOR = DeferredPattern(
     re.IGNORECASE,
 )
 # The claim of the best, which names no side of the column ("highest" and "lowest" do: TAB003 reads them by the claim's
-# word), unless it names the competitors ("state-of-the-art methods") or is no claim ("to the best of our knowledge").
+# word), unless it names the competitors ("state-of-the-art methods") or is no claim ("to the best of our knowledge",
+# "at best", "best-first search").
 _BEST = DeferredPattern(
-    r"\b(?:best|top|state[- ]of[- ]the[- ]art|sota)\b(?!\s+(?:of\s+(?:our|my)\s+knowledge|[\w-]+\s+)?(?:baselines?|methods?|models?|"
-    r"approaches|systems?|works?|competitors?|algorithms?|techniques?|alternatives?)\b)",
+    r"(?<!\bat\s)\b(?:best|top|state[- ]of[- ]the[- ]art|sota)\b(?!-|\s+of\s+(?:our|my)\s+knowledge|\s+(?:[\w-]+\s+)?(?:baselines?|"
+    r"methods?|models?|approaches|systems?|works?|competitors?|algorithms?|techniques?|alternatives?)\b)",
     re.IGNORECASE,
 )
 # A claim made of every line, beside `UNIVERSAL`: "across different datasets", "across the benchmarks evaluated".
@@ -134,7 +137,6 @@ _COST = DeferredPattern(
     r"gpus?|hours?|hrs|sec|seconds|ms|epochs?|steps|iterations|year)\b|#",
     re.IGNORECASE,
 )
-_EITHER_SIDE_WEIGHT = 0.6  # the table says no better side: competitors on both sides of the claim deny it whichever it is
 _OURS_WEIGHT = 0.9  # "our method" read as the rows marked "Ours"
 
 
@@ -157,7 +159,7 @@ class _Denial:
     subject: str  # the claimed row's header
     against: list[tuple[str, Cell, Cell, str]]  # (column, the claimed cell, a better or bracketing cell, its row)
     compared: int
-    source: str  # where the first denying line's direction was read; "" when the table says none
+    source: str  # where the first denying line's direction was read; EITHER_SIDE where the table says none
     ours: bool  # the claimed rows are those marked "Ours"
     blockwise: bool
 
@@ -222,9 +224,10 @@ def _denied(grid: Grid, claim: _WinClaim) -> _Denial | None:
     ]
     if not claimed or not competitors:
         return None
-    lines = [
-        (column, cells) for column in _columns(grid, claim) if _contested(cells := _cells(grid, column, claimed, competitors), claimed)
-    ]
+    columns, named_columns = _columns(grid, claim)
+    if named_columns and not claim.win:
+        return None  # the best in the columns a sentence names is TAB003's, in every column its own or not
+    lines = [(column, cells) for column in columns if _contested(cells := _cells(grid, column, claimed, competitors), claimed)]
     if all(grid.direction(column)[0] for column, _ in lines):
         return None  # TAB003 and TAB007 read a table that says every column's better side
     against, sources, blockwise = [], [], False
@@ -234,10 +237,10 @@ def _denied(grid: Grid, claim: _WinClaim) -> _Denial | None:
             continue  # the best in a column whose better side the table says: TAB003's
         groups = contests(grid, [row for row in rows if row in claimed or row in competitors], claimed, cells)
         blockwise = blockwise or len(groups) > 1
-        found = next((pair for group in groups if (pair := _beaten(group, claimed, sense))), None)
+        found = next((pair for group in groups if (pair := beaten(group, claimed, sense))), None)
         if found is not None:
             against.append((_printed_header(grid, column), *found, " ".join(grid.row_header(found[1].row).split())))
-            sources.append(source if sense else "")
+            sources.append(source if sense else EITHER_SIDE)
     compared = len(lines)
     if compared < 2 or not against:
         return None
@@ -254,19 +257,19 @@ def _contested(cells: list[Cell], claimed: set[int]) -> bool:
     return any(cell.row in claimed for cell in cells) and any(cell.row not in claimed for cell in cells)
 
 
-def _columns(grid: Grid, claim: _WinClaim) -> list[int]:
+def _columns(grid: Grid, claim: _WinClaim) -> tuple[list[int], bool]:
     """The columns the clause names beside its subject and other side (a metric, a dataset), else every numeric
     column but those of cost and references; less those its scope leaves out ("except MNIST"), and none when that
-    scope names no column."""
+    scope names no column; and whether the clause names them."""
     left_out = name_words(claim.excepted)
     words = name_words(claim.sentence) - name_words(claim.subject) - name_words(claim.other) - left_out
     columns = [column for column in grid.columns() if column not in grid.mark_columns and not grid.is_reference_column(column)]
     excepted = [column for column in columns if left_out & _header_words(grid, column)]
     if left_out and not excepted:
-        return []
+        return [], False
     columns = [column for column in columns if column not in excepted]
     named = [column for column in columns if words & _header_words(grid, column)]
-    return named or [column for column in columns if not _COST.search(grid.column_header(column))]
+    return (named, True) if named else ([column for column in columns if not _COST.search(grid.column_header(column))], False)
 
 
 def _header_words(grid: Grid, column: int) -> set[str]:
@@ -278,33 +281,18 @@ def _printed_header(grid: Grid, column: int) -> str:
     return " ".join(grid.column_name(column).replace("↑", "").replace("↓", "").split())
 
 
-def _beaten(cells: list[Cell], claimed: set[int], sense: int) -> tuple[Cell, Cell] | None:
-    """The claimed rows' best cell and a competitor's better one beyond the rounding of both; where the better side is
-    unsaid (`sense` 0), the claimed cell and a competitor's beyond it on the side where competitors sit on both sides."""
-    mine = [cell for cell in cells if cell.row in claimed]
-    theirs = [cell for cell in cells if cell.row not in claimed]
-    beyond = {}
-    for side in (1, -1) if not sense else (sense,):
-        best = max(mine, key=lambda cell: side * cell.value)  # type: ignore[operator]
-        rival = max(theirs, key=lambda cell: side * cell.value)  # type: ignore[operator]
-        if side * (rival.value - best.value) > slack(min(best.decimals, rival.decimals)):  # type: ignore[operator]
-            beyond[side] = (best, rival)
-    if len(beyond) < (1 if sense else 2):
-        return None
-    return beyond[sense or 1]
-
-
 def _report(ctx: RuleContext, claim: _WinClaim, label: str, cited: LabelledTable, found: _Denial) -> Finding:
     printed = ctx.index.printed
     cells = "; ".join(printed(f"{line} {mine.text} vs {theirs.text} for {row}") for line, mine, theirs, row in found.against[:3])
     violation = UniversalWinDenied(printed(found.subject), claim.claim, label, len(found.against), found.compared, cells)
     _, mine, theirs, _ = found.against[0]
-    direction = DIRECTION_WEIGHT[found.source] if found.source else _EITHER_SIDE_WEIGHT
-    confidence = direction * (_OURS_WEIGHT if found.ours else 1.0) * (WITHIN_SPREAD if spread_overlaps(mine, theirs) else 1.0)
+    confidence = (
+        DIRECTION_WEIGHT[found.source] * (_OURS_WEIGHT if found.ours else 1.0) * (WITHIN_SPREAD if spread_overlaps(mine, theirs) else 1.0)
+    )
     qualifiers = [
         words
         for words, holds in (
-            ("competitors on both sides, its better side unsaid", not found.source),
+            ("competitors on both sides, its better side unsaid", found.source == EITHER_SIDE),
             ("read block by block", found.blockwise),
             ("in a table its paragraph cites", claim.nearby and not claim.sectioned),
             (SECTIONED, claim.sectioned),
