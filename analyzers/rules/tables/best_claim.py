@@ -16,6 +16,10 @@ made of every column ("the best results on all datasets", "the lowest error in b
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
 another row is better contradicts it, a class of its own until measured.
 
+A claim of "the best" in a column it names whose better side the table does not say (no ↑/↓, no metric's name, no
+note; "highest" and "lowest" say it by their own word) still fails where other rows sit on both sides of the claimed
+one beyond rounding: whichever side is better, one of them beats it. A class of its own until measured.
+
 A table that stacks one block of the same methods per dataset or setting (a title row or a rule between
 blocks, each block holding the same other rows) names the claimed row once in each block: each block's
 claimed row is read against its own block's rows, not against the other datasets' numbers, and a block
@@ -45,6 +49,7 @@ from ...violation import Violation, violation_type
 from .blocks import contests
 from .citing import SECTIONED, section_cited
 from .model import (
+    CONTRAST,
     DIRECTION_WEIGHT,
     EITHER_SIDE,
     SET_APART,
@@ -272,6 +277,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     A table that stacks one block of the same methods per dataset is read block by block: the
     claimed row against its own block's rows, a weak class of its own until measured. A claim made
     of every line in a paragraph citing nothing reads the tables its section cites, a weak class too.
+    "The best" in a named column whose better side the table does not say is read as denied when
+    other rows sit on both sides of the claimed one (0.6), a weak class of its own until measured.
     """
     yield from labelled_tables(ctx, section)
     in_section = section_cited(section)
@@ -294,6 +301,10 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, .
         labels = own or cited or (in_section if sectioned else ())
         if labels:
             begin, finish, word = claim
+            # A turn to a contrast after the claim begins another claim, of its own row and columns ("X is the best on
+            # fluency, however Y is best on semantics").
+            turn = CONTRAST.search(sentence, finish)
+            sentence = sentence[: turn.start()] if turn else sentence
             anchor = ctx.report_block(placed, start + begin, start + finish, "")
             # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
             # the one the superlative's own clause names before it: words after it may name the table's other

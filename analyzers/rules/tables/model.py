@@ -53,8 +53,8 @@ UNIVERSAL = DeferredPattern(
     r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
-# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", ";"): each side is a claim of its own.
-CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
+# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", "however", ";"): each side is a claim of its own.
+CONTRAST = DeferredPattern(r"\b(?:while|whereas|however)\b|,\s*but\b|;", re.IGNORECASE)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
 WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
 
