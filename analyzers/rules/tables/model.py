@@ -53,6 +53,14 @@ UNIVERSAL = DeferredPattern(
     r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
+# The other side of a comparison as every other row, which TAB007 reads where the table says every column's better
+# side (TAB017 leaves it to TAB007 there): "all other methods", "previous approaches", "all baselines".
+EVERY_OTHER = DeferredPattern(
+    r"^\s*(?:(?:all|every)\s+)?(?:the\s+)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
+    r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
+    re.IGNORECASE,
+)
 # Where a sentence turns to a contrast ("…, while …", "whereas", ", but", "however", ";"): each side is a claim of its own.
 CONTRAST = DeferredPattern(r"\b(?:while|whereas|however)\b|,\s*but\b|;", re.IGNORECASE)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)

@@ -22,7 +22,9 @@ This rule reads a table that leaves the better side of a compared column unsaid 
 TAB003 and TAB007 read one that says every column's, and are silent on one that does not. There the claim fails where
 competitors sit on both sides of the claimed rows beyond rounding (one above, one below): whichever side is better,
 one of them beats it. A win over every competitor is read also against the columns whose better side the table says,
-a competitor better than every claimed row beyond the rounding of both cells denying it.
+a competitor better than every claimed row beyond the rounding of both cells denying it; in a table that says every
+column's, only where TAB007 does not read its other side ("the state of the art", "all compared methods", "every
+competitor"; TAB007 reads "all other methods", "the baselines").
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
     EITHER_SIDE,
+    EVERY_OTHER,
     UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
@@ -228,8 +231,8 @@ def _denied(grid: Grid, claim: _WinClaim) -> _Denial | None:
     if named_columns and not claim.win:
         return None  # the best in the columns a sentence names is TAB003's, in every column its own or not
     lines = [(column, cells) for column in columns if _contested(cells := _cells(grid, column, claimed, competitors), claimed)]
-    if all(grid.direction(column)[0] for column, _ in lines):
-        return None  # TAB003 and TAB007 read a table that says every column's better side
+    if (EVERY_OTHER.match(claim.other) or not claim.win) and all(grid.direction(column)[0] for column, _ in lines):
+        return None  # TAB003 and TAB007 read "the best" and a win over "all other methods" where the table says every side
     against, sources, blockwise = [], [], False
     for column, cells in lines:
         sense, source = grid.direction(column)
@@ -324,8 +327,9 @@ def universal_win_contradicts_table(ctx: RuleContext, section: Section) -> Itera
     on every benchmark", "X achieves the best results across different datasets", "X is the
     best on every task except Y") when the table it cites does not say which side of a column
     is better and a column has competitors both above and below X: whichever side is better,
-    one of them beats X there. A win over every competitor is also read against the columns
-    whose better side the table says. Hedged claims ("most", "comparable or better",
+    one of them beats X there. A win over every competitor ("surpasses the state of the art",
+    "outperforms all compared methods") is also read against the columns whose better side the
+    table says ("all other methods" there is TAB007's). Hedged claims ("most", "comparable or better",
     "among methods without extra data") are left alone; an "except" scope leaves its columns
     out; cost columns (parameters, time) and reference rows (oracle, upper bound) are not read.
 
