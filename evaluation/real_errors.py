@@ -76,7 +76,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     # ARI019: an abstract's relative effect that the body's regression tables over their control means do not give
     "abstract-vs-body": ("NUM002", "NUM005", "NUM006", "NUM008", "NUM014", "CNT006", "ARI019"),
     "bold-not-best": ("TAB002", "TAB006", "TAB016"),
-    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "STAT014"),
+    "direction-claim": ("TAB002", "TAB003", "TAB007", "TAB009", "TAB010", "TAB011", "TAB012", "TAB014", "TAB017", "STAT014"),
     "interval": ("STAT",),
     "significance-wording": ("STAT", "TAB013"),
     "statistic-p-mismatch": ("STAT001", "STAT002", "STAT011", "STAT013"),
@@ -90,7 +90,7 @@ KIND_CODES: dict[str, tuple[str, ...]] = {
     # a sum or set whose bound index its formula never writes; a normal density without its minus; a derived column's
     # definition that its rows reverse
     "equation-error": ("NOT009", "NOT011", "NOT012", "ARI010", "INC004", "TAB015"),
-    "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014"),  # a claim made of every line that one line reverses
+    "claim-contradiction": ("TAB003", "TAB007", "TAB010", "TAB014", "TAB017"),  # a claim made of every line that one line reverses
     "citation-misuse": ("DRF011",),  # a work credited by name to the author of another entry
     # a caption copied onto another float; a difference stated against its own test; floats paired "respectively" in swapped
     # order; a reference whose sentence describes another float

@@ -737,7 +737,21 @@ _FEEDS_ALL = sorted(rule.code for rule in default_registry() if rule.pairwise is
 @pytest.mark.parametrize(
     "code",
     sorted(
-        {"NOT009", "ARI004", "ARI014", "TAB008", "NUM007", "NUM016", "NUM019", "NUM020", "NUM022", "TAB012", *_PLACED_PARTS, *_FEEDS_ALL}
+        {
+            "NOT009",
+            "ARI004",
+            "ARI014",
+            "TAB008",
+            "NUM007",
+            "NUM016",
+            "NUM019",
+            "NUM020",
+            "NUM022",
+            "TAB012",
+            "TAB017",
+            *_PLACED_PARTS,
+            *_FEEDS_ALL,
+        }
     ),
 )
 def test_rules_that_combine_sections_give_a_cold_checks_findings_as_sections_split_and_move(tmp_path, code):

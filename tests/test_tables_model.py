@@ -3,7 +3,7 @@ and which side of a column is better."""
 
 from helpers import document, make_project
 
-from auditex.analyzers.rules.tables.blocks import row_blocks, stacked
+from auditex.analyzers.rules.tables.blocks import contests, row_blocks, stacked
 from auditex.analyzers.rules.tables.definitions import defined_column, operand_column, stated_derivations
 from auditex.analyzers.rules.tables.direction import read_direction, stated_direction
 from auditex.analyzers.rules.tables.marks import marked_groups, row_settings
@@ -136,6 +136,8 @@ def test_a_hyphen_closed_up_still_names_the_row():
 def test_our_method_in_a_few_words_of_its_own_is_the_row_marked_ours():
     assert OURS.search("our proposed approach") and OURS.search("Our PL-based detector")
     assert not OURS.search("our baseline model") and not OURS.search("our previous method")
+    assert OURS.search("the proposed method demonstrates") and OURS.search("we proposed model")
+    assert not OURS.search("previously proposed methods") and not OURS.search("the method proposed by Xu")
 
 
 def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_groups_are_no_blocks():
@@ -151,6 +153,9 @@ def test_a_stacked_table_repeats_its_methods_block_by_block_but_variants_in_grou
         [["Method", "Acc"], ["MixUp", "94.1"], ["Ours-small", "93.0"], ["Ours-large", "95.0"]], rules=((1, "midrule"), (3, "midrule"))
     )
     assert not stacked(variants, row_blocks(variants, [1, 2, 3]), [2, 3])
+    cells = [cell for row in rows if (cell := grid.numeric(row, 1))]
+    assert [[cell.text for cell in group] for group in contests(grid, rows, {3, 6}, cells)] == [["94.1", "95.2"], ["75.3", "75.0"]]
+    assert contests(variants, [1, 2, 3], {2, 3}, cells) == [cells]
 
 
 def test_a_mark_is_compared_within_the_groups_that_hold_one_and_leaves_reference_rows_out():

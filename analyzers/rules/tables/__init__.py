@@ -16,6 +16,7 @@ from .sign_claim import sign_claim_contradicts_table
 from .significance_note import significance_note_contradicts_table
 from .stated_average import stated_average_mismatch
 from .trend_claim import trend_claim_contradicts_table
+from .universal_win import universal_win_contradicts_table
 
 __all__ = [
     "best_claim_contradicts_table",
@@ -34,4 +35,5 @@ __all__ = [
     "stated_average_mismatch",
     "table_aggregate_mismatch",
     "trend_claim_contradicts_table",
+    "universal_win_contradicts_table",
 ]

@@ -16,6 +16,10 @@ made of every column ("the best results on all datasets", "the lowest error in b
 caption says (not the claim's word: "highest" says nothing of a Params column); one column where
 another row is better contradicts it, a class of its own until measured.
 
+A claim of "the best" in a column it names whose better side the table does not say (no ↑/↓, no metric's name, no
+note; "highest" and "lowest" say it by their own word) still fails where other rows sit on both sides of the claimed
+one beyond rounding: whichever side is better, one of them beats it. A class of its own until measured.
+
 A table that stacks one block of the same methods per dataset or setting (a title row or a rule between
 blocks, each block holding the same other rows) names the claimed row once in each block: each block's
 claimed row is read against its own block's rows, not against the other datasets' numbers, and a block
@@ -39,19 +43,22 @@ from ...context import RuleContext
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
 from ...prefilter import may_match
-from ...quantities import block_refs, each_cited, name_words, sentence_refs, slack, speaks_of_tables, without_refs
+from ...quantities import block_refs, each_cited, name_words, sentence_refs, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .blocks import row_blocks, stacked
+from .blocks import contests
 from .citing import SECTIONED, section_cited
 from .model import (
+    CONTRAST,
     DIRECTION_WEIGHT,
+    EITHER_SIDE,
     SET_APART,
     UNIVERSAL,
     WITHIN_SPREAD,
     Grid,
     LabelledTable,
     author_rule_macros,
+    beaten,
     cited_tables,
     fed_tables,
     labelled_tables,
@@ -163,7 +170,7 @@ def _claims_against_tables(
             found = _contradicted(cited, claim.sentence, claim.subject, claim.word, rule_macros)
             if found is None:
                 continue
-            claimed, better, header, grid, confidence, every, blockwise = found
+            claimed, better, header, grid, confidence, every, blockwise, either = found
             violation = BestClaimContradicted(
                 claim.word,
                 label,
@@ -183,48 +190,32 @@ def _claims_against_tables(
                         cited.related(ctx, claimed, f"claimed value {claimed.text}"),
                     ],
                     "confidence": confidence,
-                    **_evidence(every, blockwise, claim.nearby, claim.sectioned),
+                    **_evidence(every, blockwise, either, claim.nearby, claim.sectioned),
                 }
             )
             break
 
 
-def _contests(grid: Grid, rows: list[int], claimed_rows: set[int], cells: list[Cell]) -> list[list[Cell]]:
-    """The column's cells the claim sets against each other: all of them, or block by block in a table that
-    stacks one block of the same methods per dataset or setting ("the best on both datasets")."""
-    blocks = row_blocks(grid, rows)
-    if not stacked(grid, blocks, [row for row in rows if row in claimed_rows]):
-        return [cells]
-    return [
-        [cell for cell in cells if blocks.get(cell.row, ((), ""))[0] == blocks[row][0]]
-        for row in rows
-        if row in claimed_rows and row in blocks
-    ]
-
-
-def _beaten(cells: list[Cell], claimed_rows: set[int], sense: int) -> tuple[Cell, Cell] | None:
-    """The claimed rows' best cell and another row's cell better beyond the rounding of both, if any."""
-    mine = [cell for cell in cells if cell.row in claimed_rows]
-    claimed = max(mine, key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
-    better = max((cell for cell in cells if cell.row not in claimed_rows), key=lambda cell: sense * cell.value, default=None)  # type: ignore[operator]
-    if claimed is None or better is None or sense * (better.value - claimed.value) <= slack(min(claimed.decimals, better.decimals)):  # type: ignore[operator]
-        return None
-    return claimed, better
-
-
-def _evidence(every: str, blockwise: bool, nearby: bool, sectioned: bool) -> dict[str, Evidence]:
+def _evidence(every: str, blockwise: bool, either: bool, nearby: bool, sectioned: bool) -> dict[str, Evidence]:
     """New readings are weak classes of their own until measured: a column read because the claim is made of
-    every one (or of the whole table, naming none), a stacked table read block by block, and a table the
-    paragraph cites, not the sentence."""
+    every one (or of the whole table, naming none), a stacked table read block by block, a column whose better
+    side is unsaid, and a table the paragraph cites, not the sentence."""
     readings = (
         ("a column of a best claim made of every column", every.endswith("every column")),
         ("a column of a best claim that names none", every.endswith("names no column")),
         ("read block by block", blockwise),
+        ("rows on both sides, its better side unsaid", either),
         ("in a table its paragraph cites", nearby and not sectioned),
         (SECTIONED, sectioned),
     )
     kinds = [kind for kind, holds in readings if holds]
-    reason = every or ("the claimed row in each block" if blockwise else "the sentence cites no table; its paragraph does")
+    reason = every or (
+        "the claimed row in each block"
+        if blockwise
+        else "rows on both sides of the claimed one"
+        if either
+        else "the sentence cites no table; its paragraph does"
+    )
     return {"evidence": Evidence(kind="weak: " + ", ".join(kinds), reason=reason)} if kinds else {}
 
 
@@ -287,6 +278,8 @@ def best_claim_contradicts_table(ctx: RuleContext, section: Section) -> Iterator
     A table that stacks one block of the same methods per dataset is read block by block: the
     claimed row against its own block's rows, a weak class of its own until measured. A claim made
     of every line in a paragraph citing nothing reads the tables its section cites, a weak class too.
+    "The best" in a named column whose better side the table does not say is read as denied when
+    other rows sit on both sides of the claimed one (0.6), a weak class of its own until measured.
     """
     yield from labelled_tables(ctx, section)
     in_section = section_cited(section)
@@ -309,6 +302,10 @@ def _best_claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, .
         labels = own or cited or (in_section if sectioned else ())
         if labels:
             begin, finish, word = claim
+            # A turn to a contrast after the claim begins another claim, of its own row and columns ("X is the best on
+            # fluency, however Y is best on semantics").
+            turn = CONTRAST.search(sentence, finish)
+            sentence = sentence[: turn.start()] if turn else sentence
             anchor = ctx.report_block(placed, start + begin, start + finish, "")
             # Read against a table the sentence does not cite, or as a claim of the whole table, the claimed row is
             # the one the superlative's own clause names before it: words after it may name the table's other
@@ -335,10 +332,10 @@ def _superlative(sentence: str) -> tuple[int, int, str] | None:
 
 def _contradicted(
     cited: LabelledTable, sentence: str, subject: str, word: str, rule_macros: frozenset[str]
-) -> tuple[Cell, Cell, str, Grid, float, str, bool] | None:
+) -> tuple[Cell, Cell, str, Grid, float, str, bool, bool] | None:
     """(the claimed row's best cell, a better cell of another row, the column's header, the grid,
-    the confidence, for a claim of every column the scope that made it read, and whether the table
-    was read block by block), or None."""
+    the confidence, for a claim of every column the scope that made it read, whether the table
+    was read block by block, and whether the column's better side is unsaid), or None."""
     grid = Grid.of(cited.table, rule_macros, cited.notes)
     words, subject_words = name_words(sentence), name_words(subject)
     ours = bool(OURS.search(subject))
@@ -367,7 +364,7 @@ def _contradicted(
         )
         scope = f'"{every.group(0)}" {"names no column" if _WHOLE_TABLE.match(every.group(0)) else "claims every column"}' if every else ""
         header = " ".join(grid.own_header(column).split()).replace("↑", "").replace("↓", "").strip()
-        return claimed, better, header, grid, round(confidence, 3), scope, blockwise
+        return claimed, better, header, grid, round(confidence, 3), scope, blockwise, source == EITHER_SIDE
     return None
 
 
@@ -380,13 +377,17 @@ def _column_contest(
     grid: Grid, column: int, rows: list[int], claimed_rows: set[int], word: str, every: bool
 ) -> tuple[tuple[Cell, Cell], str, bool] | None:
     """The claimed rows' cell and a better one of the column (with where its direction comes from, and whether
-    the table was read block by block), when another row beats the claim there."""
+    the table was read block by block), when another row beats the claim there, or, where the column's better side
+    is unsaid, rows on both sides of it do."""
     sense, source = grid.direction(column)
     if not sense and not every:
-        sense, source = {"highest": 1, "lowest": -1}.get(word, 0), "claim"
+        # "Highest" or "lowest" says the better side; "the best" in a column the table says nothing of is denied by
+        # rows on both sides of the claimed one (`beaten`), whichever side is better.
+        sense = {"highest": 1, "lowest": -1}.get(word, 0)
+        source = "claim" if sense else EITHER_SIDE
     cells = [cell for row in rows if (cell := grid.numeric(row, column))]
-    if not sense or not any(cell.row in claimed_rows for cell in cells):
+    if not source or not any(cell.row in claimed_rows for cell in cells):
         return None
-    groups = _contests(grid, rows, claimed_rows, cells)
-    found = next((pair for group in groups if (pair := _beaten(group, claimed_rows, sense))), None)
+    groups = contests(grid, rows, claimed_rows, cells)
+    found = next((pair for group in groups if (pair := beaten(group, claimed_rows, sense))), None)
     return (found, source, len(groups) > 1) if found is not None else None

@@ -1,13 +1,14 @@
 """Blocks of a table's rows: a table that stacks one block of the same methods per dataset or setting.
 
 A claim made of "both datasets" reads each block's row against its own block's rows, not against the
-other datasets' numbers (TAB003, TAB007).
+other datasets' numbers (TAB003, TAB007, TAB017).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from ....latex.model import Cell
 from .model import Grid
 
 Block = tuple[tuple[object, ...], str]
@@ -35,3 +36,16 @@ def stacked(grid: Grid, blocks: dict[int, Block], claimed: Collection[int]) -> b
         for key in keys
     }
     return len(keys) == len(set(keys)) > 1 and len(set(others.values())) == 1 and bool(next(iter(others.values())))
+
+
+def contests(grid: Grid, rows: list[int], claimed_rows: Collection[int], cells: list[Cell]) -> list[list[Cell]]:
+    """The column's cells the claim sets against each other: all of them, or block by block in a table that
+    stacks one block of the same methods per dataset or setting ("the best on both datasets")."""
+    blocks = row_blocks(grid, rows)
+    if not stacked(grid, blocks, [row for row in rows if row in claimed_rows]):
+        return [cells]
+    return [
+        [cell for cell in cells if blocks.get(cell.row, ((), ""))[0] == blocks[row][0]]
+        for row in rows
+        if row in claimed_rows and row in blocks
+    ]

@@ -66,6 +66,7 @@ from .blocks import row_blocks, stacked
 from .citing import SECTIONED, presented_directions, section_cited
 from .model import (
     CONTRAST,
+    EVERY_OTHER,
     UNIVERSAL,
     Grid,
     LabelledTable,
@@ -117,13 +118,6 @@ _HEDGED = DeferredPattern(
     re.IGNORECASE,
 )
 # Where the compared row's name ends: the next clause or a qualifier ("on CIFAR", "in Table 2").
-# The other side as every other row: "all other methods", "previous approaches", "all baselines".
-_EVERY_OTHER = DeferredPattern(
-    r"^\s*(?:(?:all|every)\s+)?(?:the\s+)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
-    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
-    r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
-    re.IGNORECASE,
-)
 # The other side as the table's one Baseline row: "the baseline", "the baseline model" (the plural is every other row).
 _THE_BASELINE = DeferredPattern(r"^\s*the\s+baseline(?:\s+(?:model|method|system|approach))?\W*$", re.IGNORECASE)
 _BASELINE_ROW = DeferredPattern(r"^\W*baseline\b", re.IGNORECASE)
@@ -299,7 +293,7 @@ def _read_clause(
     if listed:
         other = listed[0]
     # "all" of "all other methods" names the other side, and hedges nothing; the contrast's own word hedges nothing either.
-    rest = CONTRAST.sub(" ", sentence.replace(other, " ") if _EVERY_OTHER.match(other) else sentence)
+    rest = CONTRAST.sub(" ", sentence.replace(other, " ") if EVERY_OTHER.match(other) else sentence)
     # "On average" scopes the claim to the table's Average line, where it has one; any other hedge leaves it alone.
     # A referenced label's words ("tab:all-sinkhorn-runtimes") are no hedge of the author's.
     hedges = {match.group(0).lower() for match in _HEDGED.finditer(UNIVERSAL.sub(" ", without_refs(rest)))}
@@ -388,7 +382,7 @@ def _sides(grid: Grid, claim: _Comparison, other: str) -> list[_Sides]:
     listed other side is read only where its words are a row's (or column's) own: else it is a clause."""
     words = [(name_words(side), bool(OURS.search(side))) for side in (claim.subject, other)]
     rows = [row for row in grid.body_rows() if not grid.is_reference(row)]
-    every_other = _EVERY_OTHER.match(other) is not None
+    every_other = EVERY_OTHER.match(other) is not None
     mine, theirs = ([row for row in rows if names_row(grid.row_header(row), *side)] for side in words)
     if other != claim.other:
         theirs = [row for row in theirs if _item_names(words[1][0], grid.row_header(row))]
@@ -487,7 +481,7 @@ def _report(ctx: RuleContext, claim: _Comparison, spot: Spot, label: str, cited:
         for words, holds in (
             ("between two columns", found.lines == "rows"),
             ("block by block", found.lines == "block columns"),
-            ("against each other row of its group", _EVERY_OTHER.match(claim.other) is not None),
+            ("against each other row of its group", EVERY_OTHER.match(claim.other) is not None),
             ("against one of a list of rows", bool(claim.listed)),
             ("in one clause of a contrast", claim.contrasted),
             ("on the table's Average line", claim.averaged),

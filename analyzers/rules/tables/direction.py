@@ -32,8 +32,10 @@ _STATED_BETTER = DeferredPattern(
     r"|\bthe\s+(?:(?P<higher_the>higher|larger|greater|bigger)|(?P<lower_the>lower|smaller)),?\s+the\s+better\b",
     re.IGNORECASE,
 )
-# Evidence weights for a finding's confidence: where a column's direction was read.
-DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "note": 0.9, "caption": 0.85, "claim": 0.7}
+# Evidence weights for a finding's confidence: where a column's direction was read; "either side" where it was not, a
+# claim of the best being denied by rows on both sides of the claimed one whichever side is better (`beaten`).
+EITHER_SIDE = "either side"
+DIRECTION_WEIGHT = {"arrow": 1.0, "header": 0.95, "note": 0.9, "caption": 0.85, "claim": 0.7, EITHER_SIDE: 0.6}
 
 
 def direction(header: str, caption: str | None) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -30,6 +30,7 @@ from ...memo import SECTION_CACHE_SIZE, Same
 from ...quantities import AGGREGATE_HEADER, agrees, each_cited, slack, spelled, table_digest, tabulars_by_label
 from ..printed_tables import marked_by_number, named_by_number, paragraph_tables, sentence_tables, with_printed
 from .direction import DIRECTION_WEIGHT as DIRECTION_WEIGHT
+from .direction import EITHER_SIDE as EITHER_SIDE
 from .direction import direction as direction
 from .direction import read_direction as read_direction
 from .direction import stated_direction
@@ -52,8 +53,16 @@ UNIVERSAL = DeferredPattern(
     r"|(?:in|across|on|for|over)\s+(?:all|every|each|both)\b(?!\s+(?:but|except|save|bar)\b)(?:\s+(?:of\s+)?(?:the\s+)?[\w-]+){1,2}?(?=\s|$|[,.;:)]))",
     re.IGNORECASE,
 )
-# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", ";"): each side is a claim of its own.
-CONTRAST = DeferredPattern(r"\b(?:while|whereas)\b|,\s*but\b|;", re.IGNORECASE)
+# The other side of a comparison as every other row, which TAB007 reads where the table says every column's better
+# side (TAB017 leaves it to TAB007 there): "all other methods", "previous approaches", "all baselines".
+EVERY_OTHER = DeferredPattern(
+    r"^\s*(?:(?:all|every)\s+)?(?:the\s+)?(?:other|previous|prior|existing|competing)\s+[\w-]+(?:\s+[\w-]+)?\s*$"
+    r"|^\s*all\s+(?:the\s+)?(?:baselines|methods|approaches|models)\s*$"
+    r"|^\s*(?:the\s+|these\s+)?(?:baselines|baseline\s+(?:methods|models|approaches)|competitors)\s*$",
+    re.IGNORECASE,
+)
+# Where a sentence turns to a contrast ("…, while …", "whereas", ", but", "however", ";"): each side is a claim of its own.
+CONTRAST = DeferredPattern(r"\b(?:while|whereas|however)\b|,\s*but\b|;", re.IGNORECASE)
 SET_APART = 0.6  # the better row belongs to another group of rows (a rule or a ✓/✗ column sets it apart)
 WITHIN_SPREAD = 0.85  # the gap is within the rows' ± spreads
 
@@ -507,6 +516,23 @@ def cells_rounding(run: list[Cell], statistic: Statistic) -> float:
     worst = sum(slacks) / scale
     spread = math.sqrt(sum(each * each for each in slacks) / 3) / scale
     return min(worst, 4 * spread)
+
+
+def beaten(cells: Sequence[Cell], claimed: Collection[int], sense: int) -> tuple[Cell, Cell] | None:
+    """The claimed rows' best cell and another row's cell better beyond the rounding of both, if any (TAB003, TAB017).
+    Where the table does not say the column's better side (`sense` 0), the claim of the best still fails when other
+    rows sit on both sides of the claimed ones: whichever side is better, one of them beats it (the higher is given)."""
+    mine = [cell for cell in cells if cell.row in claimed]
+    theirs = [cell for cell in cells if cell.row not in claimed]
+    if not mine or not theirs:
+        return None
+    beyond = {}
+    for side in (sense,) if sense else (1, -1):
+        best = max(mine, key=lambda cell: side * cell.value)  # type: ignore[operator]
+        rival = max(theirs, key=lambda cell: side * cell.value)  # type: ignore[operator]
+        if side * (rival.value - best.value) > slack(min(best.decimals, rival.decimals)):  # type: ignore[operator]
+            beyond[side] = (best, rival)
+    return beyond.get(sense or 1) if len(beyond) == (1 if sense else 2) else None
 
 
 def spread_overlaps(first: Cell, second: Cell) -> bool:

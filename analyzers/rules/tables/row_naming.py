@@ -9,9 +9,11 @@ from ...quantities import name_words
 from ...row_names import names_header
 
 # "Our method", "our proposed approach", "our PL-based detector": up to two words of its own before the noun, none
-# that makes it another of the author's rows ("our baseline model", "our previous method").
+# that makes it another of the author's rows ("our baseline model", "our previous method"); "the proposed method" too,
+# unless another's ("previously proposed", "the method proposed by").
 OURS = DeferredPattern(
-    r"\b(ours|our\s+(?!(?:[\w-]+\s+){0,2}?(?:baseline|previous|earlier|prior|original)\b)(?:[\w-]+\s+){0,2}?"
+    r"\b(ours|(?:our|(?<!previously\s)(?<!recently\s)(?<!originally\s)proposed)\s+"
+    r"(?!(?:[\w-]+\s+){0,2}?(?:baseline|previous|earlier|prior|original)\b)(?:[\w-]+\s+){0,2}?"
     r"(?:method|model|approach|framework|system|algorithm|detector|network|agent|pipeline|architecture|technique)s?)\b",
     re.IGNORECASE,
 )
