@@ -1,0 +1,253 @@
+"""ARI021: a "count (share)" cell that is not its count's share of its group's N, or a variable's shares that do not add to 100%.
+
+## How it decides
+
+Cells. A column's group size is the N its own header states ("Control (n = 180)"), else the
+count of the table's size row ("N", "Total") in it, else the one N its caption states. A
+"count (share)" cell is read against that N: the share must be the count over N, rounded or
+truncated to its places (or as a proportion, for shares up to 1). The table must show that its
+shares are of the column's N: at least one other cell gives its share of its N, and no more
+cells miss than give it (a table of shares of another base, a subgroup or the row, misses in
+most cells). A share its row's counts give (a cross-tabulation's row percentages) is no slip.
+A share that some smaller base gives, the share of those who answered when some did not, is
+reported apart ("(unsure)", information), and so is a cell backed by fewer than three agreeing
+cells or by more than one missing cell per two agreeing ones.
+
+Blocks. A variable's categories are the rows under a title row (a label over empty cells) or
+between two rules, two rows or more. Their shares in a column, a percentage or the share of a
+"count (share)" cell in every row, add to 100% within one unit of each share's last place
+(rounding and truncation). The block must be a partition of the sample: either the same rows
+add to 100% in another column ("strong"), or two other blocks of the same column do
+("moderate", reported apart as unsure: a variable that allows several answers, or leaves a
+category out, misses 100% without a slip). Notes or a block title that say several answers
+were allowed or a category is left out (missing, not reported) leave the block alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ....latex.manuscript import PlacedBlock, Section
+from ...context import RuleContext
+from ...finding import Category, Evidence, Finding, Severity
+from ...registry import Scope, rule
+from ...violation import Violation, violation_type
+from ..tables.model import Grid, author_rule_macros, cell_statement, signed, table_blocks, table_notes
+from .columns import Value
+from .group_shares import (
+    CountShare,
+    GroupSize,
+    block_shares,
+    block_title,
+    count_shares,
+    group_sizes,
+    partition,
+    row_percentage,
+    said_not_a_partition,
+    share_blocks,
+    share_of,
+    smaller_base,
+    whole_missed,
+)
+
+_SURE = 0.85
+_UNSURE = 0.6  # measured apart, information until its own class is measured precise
+_SIZE_STATED = {
+    "header": "strong: its column's header states the group's N",
+    "row": "moderate: the table's N row states the group's size",
+    "caption": "moderate: the caption states the sample's N",
+}
+
+
+def _named(table: str | None) -> str:
+    return f"Table {table}" if table else "a table"
+
+
+@violation_type
+class ShareNotOfGroup(Violation):
+    table: str | None  # its label
+    row: str
+    column: str
+    count: int
+    size: int
+    written: str  # the share as printed
+    recomputed: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{_named(self.table)} (row {self.row}, column {self.column}): {self.count:,} of {self.size:,} is {self.recomputed}%,"
+            f" but the cell gives {self.written}"
+        )
+
+    @property
+    def identity(self) -> str:
+        return f"{self.table} {self.row} {self.column} {self.count} {self.written}"
+
+
+@violation_type
+class SharesMissWhole(Violation):
+    table: str | None
+    column: str
+    rows: tuple[str, ...]  # the block's row names
+    shares: tuple[str, ...]  # as printed
+    total: str
+
+    @property
+    def message(self) -> str:
+        return f"{_named(self.table)} (column {self.column}): the shares of rows {', '.join(self.rows)} add up to {self.total}%, not 100%"
+
+    @property
+    def identity(self) -> str:
+        return f"{self.table} {self.column} {' '.join(self.shares)}"
+
+
+@rule(
+    "ARI021",
+    "share-of-group-size-mismatch",
+    Category.EVIDENCE_MANIPULATION,
+    Severity.WARNING,
+    reads=("blocks", "macros"),
+    scope=Scope.SECTION,
+)
+def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
+    """## What it does
+    Recomputes the shares of a sample-characteristics table ("Table 1"): a "count (share)" cell,
+    "Female, n (%) & 96 (48.0)", must be its count's share of its group's N (stated in the column's
+    header, "Treatment ($N=200$)", in an "N" or "Total" row, or in the caption), and the shares of
+    one variable's categories (the rows under "Age group", or between two rules) must add up to
+    100% within their rounding. A table whose other cells are not shares of the column's N, and a
+    variable that allows several answers or leaves a category out, are left alone ("How it decides").
+
+    ## Why is this bad?
+    Readers compare groups by their shares and skip the counts. A share that its own count and N
+    do not give, or categories that do not make up the whole sample, mean a count, a share or a
+    participant was mistyped or lost between the analysis and the table.
+
+    ## Example
+    ```latex
+                 & Treatment ($N=200$) & Control ($N=180$) \\\\ \\midrule
+    Female, n (\\%) & 96 (48.0) & 90 (55.0) \\\\
+    Smoker, n (\\%) & 50 (25.0) & 45 (25.0) \\\\
+    Diabetes, n (\\%) & 30 (15.0) & 27 (15.0) \\\\
+    Age group     &           &           \\\\
+    18--30        & 40\\%     & 35\\%     \\\\
+    31--50        & 35\\%     & 40\\%     \\\\
+    51+           & 15\\%     & 25\\%     \\\\
+    ```
+
+    ## Use instead
+    ```latex
+    Female, n (\\%) & 96 (48.0) & 90 (50.0) \\\\
+    51+           & 25\\%     & 25\\%     \\\\
+    ```
+
+    ## Evidence
+    A cell: its N stated by its "column's header" (strong), "N row" or "caption" (moderate); a
+    block: "the same rows add to 100% in another column" (strong) or "the column's other blocks" (moderate).
+
+    ## Fix safety
+    No fix: the count, the share or the N may be the wrong one.
+    """
+    rule_macros = author_rule_macros(ctx)
+    for placed in table_blocks(section):
+        yield from _check_table(ctx, placed, Grid.of(placed.block.table, rule_macros), table_notes(section, placed))  # type: ignore[arg-type]
+
+
+def _check_table(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str) -> Iterator[Finding]:
+    sizes = group_sizes(grid, notes)
+    missed = _missed_cells(grid, sizes)
+    for item, size, agreeing in missed:
+        base = smaller_base(item.count, size.value, item.share)
+        sure = base is None and agreeing >= 3 and agreeing >= 2 * len(missed)
+        yield _report_cell(ctx, placed, grid, item, size, base, sure)
+    if sizes or count_shares(grid):  # a characteristics table: its blocks are a sample's variables
+        reported = {(item.cell.row, item.cell.column) for item, _, _ in missed}
+        yield from _check_blocks(ctx, placed, grid, notes, reported)
+
+
+def _missed_cells(grid: Grid, sizes: dict[int, GroupSize]) -> list[tuple[CountShare, GroupSize, int]]:
+    """Each "count (share)" cell its group's N does not give, with how many cells do, in a table whose other cells
+    show their shares are of N; a share of its row's counts (row percentages) is no slip."""
+    bound = [(item, sizes[item.cell.column]) for item in count_shares(grid) if item.cell.column in sizes]
+    missed = [(item, size) for item, size in bound if not share_of(item.count, size.value, item.share)]
+    agreeing = len(bound) - len(missed)
+    if not missed or agreeing < 1 or len(missed) > agreeing:
+        return []  # the shares are of another base (a subgroup, the row), not of the column's N
+    return [(item, size, agreeing) for item, size in missed if not row_percentage(grid, item)]
+
+
+def _report_cell(
+    ctx: RuleContext, placed: PlacedBlock, grid: Grid, item: CountShare, size: GroupSize, base: int | None, sure: bool
+) -> Finding:
+    printed = ctx.index.printed
+    share = item.share
+    exact = item.count / size.value * (1 if share.value <= 1 and share.decimals >= 2 else 100)
+    violation = ShareNotOfGroup(
+        grid.table.label,
+        printed(grid.row_header(item.cell.row)),
+        printed(grid.column_name(item.cell.column)),
+        item.count,
+        size.value,
+        signed(share.value, share.decimals),
+        signed(exact, max(share.decimals, 1)),
+    )
+    reason = f"{item.count:,} / {size.value:,} = {exact:.3f}"
+    if base is not None:
+        reason += f"; of {base:,} (those who answered?) it would be the share printed"
+    statements = [cell_statement(ctx, placed.file, grid, item.cell, "share")]
+    related = []
+    if size.cell is not None:
+        statements.append(cell_statement(ctx, placed.file, grid, size.cell, "count"))
+        related.append(ctx.related(placed.file, size.cell.start, size.cell.end, "the group's size"))
+    evidence = Evidence(kind=_SIZE_STATED[size.stated_in], statements=statements, reason=reason)
+    confidence = _SURE if sure else _UNSURE
+    return ctx.flag(violation, placed.file, item.cell.start, item.cell.end, related=related, evidence=evidence, confidence=confidence)
+
+
+def _check_blocks(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str, reported: set[tuple[int, int]]) -> Iterator[Finding]:
+    """Each block of a variable's shares that misses 100% where the table shows the block partitions its sample
+    (a block with a cell reported already misses it for that cell's slip)."""
+    blocks = [block for block in share_blocks(grid) if not said_not_a_partition(grid, block, notes)]
+    partitions = {tuple(block): partition(grid, block) for block in blocks}
+    for block in blocks:
+        rows = partitions[tuple(block)]
+        for column in grid.columns():
+            shares = block_shares(grid, rows or block, column)
+            if shares is None or not whole_missed(shares) or any((row, column) in reported for row in rows or block):
+                continue
+            if rows is not None:
+                yield _report_block(ctx, placed, grid, column, rows, shares, elsewhere=True)
+            elif sum(_adds_up(grid, other, column) for other in partitions.values()) >= 2:
+                yield _report_block(ctx, placed, grid, column, block, shares, elsewhere=False)
+
+
+def _adds_up(grid: Grid, rows: list[int] | None, column: int) -> bool:
+    shares = block_shares(grid, rows, column) if rows is not None else None
+    return shares is not None and not whole_missed(shares)
+
+
+def _report_block(
+    ctx: RuleContext, placed: PlacedBlock, grid: Grid, column: int, block: list[int], shares: list[Value], elsewhere: bool
+) -> Finding:
+    printed = ctx.index.printed
+    total = sum(share.value for share in shares)
+    places = max(share.decimals for share in shares)
+    title = block_title(grid, block)
+    violation = SharesMissWhole(
+        grid.table.label,
+        printed(grid.column_name(column)),
+        tuple(printed(grid.row_header(row)) for row in block),
+        tuple(" ".join(share.cell.text.split()) for share in shares),
+        signed(total, places),
+    )
+    kind = "strong: the same rows add to 100% in another column" if elsewhere else "moderate: the column's other blocks add to 100%"
+    evidence = Evidence(
+        kind=kind,
+        statements=[cell_statement(ctx, placed.file, grid, share.cell, "share") for share in shares],
+        reason=f"{' + '.join(signed(share.value, share.decimals) for share in shares)} = {signed(total, places)}"
+        + (f" ({printed(title)})" if title else ""),
+    )
+    first, last = shares[0].cell, shares[-1].cell
+    confidence = _SURE if elsewhere else _UNSURE
+    return ctx.flag(violation, placed.file, first.start, last.end, evidence=evidence, confidence=confidence)

@@ -1,0 +1,87 @@
+"""The arithmetic family's reading of a sample-characteristics table (group_shares.py): each column's N, its
+"count (share)" cells, and the blocks of a variable's shares that add to 100%."""
+
+from auditex.analyzers.rules.arithmetic.columns import Value
+from auditex.analyzers.rules.arithmetic.group_shares import (
+    block_shares,
+    count_shares,
+    group_sizes,
+    row_percentage,
+    said_not_a_partition,
+    share_blocks,
+    share_of,
+    smaller_base,
+    whole_missed,
+)
+from auditex.analyzers.rules.tables.model import Grid
+from auditex.latex.model import Cell, Table
+from auditex.latex.tables import read_cell_number
+
+
+def _grid(rows: list[list[str]]) -> Grid:
+    cells = [[Cell(r, c, text, 0, 0) for c, text in enumerate(row)] for r, row in enumerate(rows)]
+    for row in cells:
+        for cell in row:
+            read_cell_number(cell)
+    return Grid.of(Table(cells, 0, 0, "tabular", header_rows=1, rules=((1, "midrule"),)))
+
+
+def _share(text: str) -> Value:
+    return Value(float(text), len(text.partition(".")[2]), Cell(0, 0, text, 0, 0))
+
+
+BASELINE = [
+    ["", "Treatment (N=200)", "Control ($n = 180$)"],
+    ["Female, n (%)", "96 (48.0)", "90 (55.0)"],
+    ["Age group", "", ""],
+    ["18--30", "40%", "35%"],
+    ["31--50", "35%", "40%"],
+    ["51+", "15%", "25%"],
+]
+
+
+def test_a_columns_n_is_its_headers_else_the_size_rows_else_the_captions_one_n():
+    assert {column: size.value for column, size in group_sizes(_grid(BASELINE), "").items()} == {1: 200, 2: 180}
+    by_row = _grid([["", "A", "B"], ["N", "120", "80"], ["Female", "60 (50.0)", "40 (50.0)"]])
+    assert {column: (size.value, size.stated_in) for column, size in group_sizes(by_row, "").items()} == {
+        1: (120, "row"),
+        2: (80, "row"),
+    }
+    unstated = _grid([["", "n (%)"], ["Female", "60 (50.0)"], ["Male", "60 (50.0)"]])
+    assert group_sizes(unstated, "") == {}
+    assert {column: size.value for column, size in group_sizes(unstated, "Participants (N = 1{,}200).").items()} == {1: 1200}
+    assert group_sizes(unstated, "Site A (N = 120) and site B (N = 80).") == {}  # two Ns: neither is the table's
+
+
+def test_a_share_is_its_count_of_the_group_rounded_or_truncated_or_as_a_proportion():
+    assert share_of(96, 200, _share("48.0")) and not share_of(90, 180, _share("55.0"))
+    assert share_of(131, 21587, _share("0.60"))  # 0.607%, truncated
+    assert share_of(30, 120, _share("0.25"))  # a proportion
+    assert [(item.count, item.share.value) for item in count_shares(_grid(BASELINE))] == [(96, 48.0), (90, 55.0)]
+
+
+def test_a_smaller_base_gives_a_share_of_those_who_answered():
+    assert smaller_base(70, 250, _share("30.0")) == 233
+    assert smaller_base(90, 180, _share("55.0")) is None  # no whole base gives 55.0 of 90
+    assert smaller_base(90, 180, _share("45.0")) is None  # below the count's share of N: no smaller base
+
+
+def test_row_percentages_are_shares_of_the_rows_counts():
+    grid = _grid([["", "A", "B"], ["Improved", "60 (60.0)", "40 (40.0)"]])
+    assert row_percentage(grid, count_shares(grid)[0])
+
+
+def test_a_variables_block_is_its_rows_under_a_title_and_adds_to_100_within_rounding():
+    grid = _grid(BASELINE)
+    assert share_blocks(grid) == [[3, 4, 5]]
+    assert whole_missed(block_shares(grid, [3, 4, 5], 1) or []) == -10
+    assert whole_missed(block_shares(grid, [3, 4, 5], 2) or []) == 0
+    assert whole_missed([_share("33.3"), _share("33.3"), _share("33.3")]) == 0  # truncated thirds
+    assert block_shares(grid, [1, 3], 1) is not None and block_shares(grid, [2, 3], 1) is None  # a title row has no share
+
+
+def test_notes_that_allow_several_answers_or_leave_a_category_out_say_a_block_is_no_partition():
+    grid = _grid(BASELINE)
+    assert said_not_a_partition(grid, [3, 4, 5], "Participants could select all that apply.")
+    assert said_not_a_partition(grid, [3, 4, 5], "Missing values are not shown.")
+    assert not said_not_a_partition(grid, [3, 4, 5], "Baseline characteristics.")
