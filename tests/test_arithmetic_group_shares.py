@@ -40,17 +40,24 @@ BASELINE = [
 ]
 
 
-def test_a_columns_n_is_its_headers_else_the_size_rows_else_the_captions_one_n():
-    assert {column: size.value for column, size in group_sizes(_grid(BASELINE), "").items()} == {1: 200, 2: 180}
-    by_row = _grid([["", "A", "B"], ["N", "120", "80"], ["Female", "60 (50.0)", "40 (50.0)"]])
-    assert {column: (size.value, size.stated_in) for column, size in group_sizes(by_row, "").items()} == {
-        1: (120, "row"),
-        2: (80, "row"),
-    }
-    unstated = _grid([["", "n (%)"], ["Female", "60 (50.0)"], ["Male", "60 (50.0)"]])
-    assert group_sizes(unstated, "") == {}
-    assert {column: size.value for column, size in group_sizes(unstated, "Participants (N = 1{,}200).").items()} == {1: 1200}
-    assert group_sizes(unstated, "Site A (N = 120) and site B (N = 80).") == {}  # two Ns: neither is the table's
+def _sizes(rows: list[list[str]], notes: str = "") -> dict[tuple[int, int], tuple[int, str]]:
+    return {place: (size.value, size.stated_in) for place, size in group_sizes(_grid(rows), notes).items()}
+
+
+def test_a_cells_n_is_its_column_headers_else_the_size_row_above_else_the_captions_one_n():
+    assert _sizes(BASELINE)[1, 1] == (200, "header") and _sizes(BASELINE)[5, 2] == (180, "header")
+    stacked = [["", "n"], ["Total", "120"], ["Female", "60 (50.0)"], ["Total", "80"], ["Female", "40 (50.0)"]]
+    assert _sizes(stacked) == {(2, 1): (120, "row"), (4, 1): (80, "row")}  # each sample under its own total
+    unstated = [["", "n (%)"], ["Female", "60 (50.0)"], ["Male", "60 (50.0)"]]
+    assert _sizes(unstated) == {}
+    assert _sizes(unstated, "Participants (N = 1{,}200).") == {(1, 1): (1200, "caption"), (2, 1): (1200, "caption")}
+    assert _sizes(unstated, "Site A (N = 120) and site B (N = 80).") == {}  # two Ns: neither is the table's
+
+
+def test_a_count_beside_a_share_column_is_read_with_its_share():
+    grid = _grid([["", "n", "%"], ["Total", "250", ""], ["Female", "130", "52"], ["Male", "120", "48"]])
+    assert [(item.count, item.share.value, item.group) for item in count_shares(grid)] == [(130, 52, 1), (120, 48, 1)]
+    assert share_blocks(grid) == [[2, 3]] and whole_missed(block_shares(grid, [2, 3], 2) or []) == 0
 
 
 def test_a_share_is_its_count_of_the_group_rounded_or_truncated_or_as_a_proportion():

@@ -37,6 +37,7 @@ from .columns import Value
 from .group_shares import (
     CountShare,
     GroupSize,
+    answered_base,
     block_shares,
     block_title,
     count_shares,
@@ -156,25 +157,21 @@ def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator
 
 def _check_table(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str) -> Iterator[Finding]:
     sizes = group_sizes(grid, notes)
-    missed = _missed_cells(grid, sizes)
-    for item, size, agreeing in missed:
+    items = count_shares(grid)
+    bound = [(item, size) for item in items if (size := sizes.get((item.cell.row, item.group))) is not None]
+    missed = [(item, size) for item, size in bound if not share_of(item.count, size.value, item.share)]
+    agreeing = len(bound) - len(missed)
+    if agreeing < 1 or len(missed) > agreeing:
+        if items or not sizes:
+            return  # no characteristics table: its shares are of another base (a subgroup, the row), or of none stated
+        missed = []
+    unexplained = [(item, size) for item, size in missed if not row_percentage(grid, item) and not answered_base(grid, item, items)]
+    for item, size in unexplained:
         base = smaller_base(item.count, size.value, item.share)
         sure = base is None and agreeing >= 3 and agreeing >= 2 * len(missed)
         yield _report_cell(ctx, placed, grid, item, size, base, sure)
-    if sizes or count_shares(grid):  # a characteristics table: its blocks are a sample's variables
-        reported = {(item.cell.row, item.cell.column) for item, _, _ in missed}
-        yield from _check_blocks(ctx, placed, grid, notes, reported)
-
-
-def _missed_cells(grid: Grid, sizes: dict[int, GroupSize]) -> list[tuple[CountShare, GroupSize, int]]:
-    """Each "count (share)" cell its group's N does not give, with how many cells do, in a table whose other cells
-    show their shares are of N; a share of its row's counts (row percentages) is no slip."""
-    bound = [(item, sizes[item.cell.column]) for item in count_shares(grid) if item.cell.column in sizes]
-    missed = [(item, size) for item, size in bound if not share_of(item.count, size.value, item.share)]
-    agreeing = len(bound) - len(missed)
-    if not missed or agreeing < 1 or len(missed) > agreeing:
-        return []  # the shares are of another base (a subgroup, the row), not of the column's N
-    return [(item, size, agreeing) for item, size in missed if not row_percentage(grid, item)]
+    reported = {(item.cell.row, item.cell.column) for item, _ in missed}
+    yield from _check_blocks(ctx, placed, grid, notes, reported)
 
 
 def _report_cell(

@@ -17,8 +17,8 @@ from ....latex.deferred_pattern import DeferredPattern
 from ....latex.model import Cell
 from ....latex.record import record
 from ..tables.blocks import row_blocks
-from ..tables.model import Grid, count, is_aggregate_row, size_rows
-from .columns import SHARE, Outcome, Value, count_and_share, outcome
+from ..tables.model import Grid, count, is_aggregate_row, label_columns, size_rows
+from .columns import SHARE, Outcome, Value, count_and_share, is_share_column, outcome, series_of
 
 # A group size as written in a header or a caption: "N=209", "(n = 180)", "$N = 1{,}024$".
 _STATED_SIZE = DeferredPattern(r"(?<![A-Za-z])[Nn]\s*=\s*(\d{1,3}(?:,\d{3})+|\d+)(?![\d.])")
@@ -39,20 +39,22 @@ class GroupSize:
     cell: Cell | None  # the size row's cell, when a row states it
 
 
-def group_sizes(grid: Grid, notes: str) -> dict[int, GroupSize]:
-    """Each column's group size: its own header's "N = 200", else the size row's count in it, else the caption's N
-    when the caption states one N and no column states its own."""
-    sizes: dict[int, GroupSize] = {}
-    rows = size_rows(grid)
+def group_sizes(grid: Grid, notes: str) -> dict[tuple[int, int], GroupSize]:
+    """Each body cell's group size, by row and column: its column header's "N = 200", else the count of the nearest
+    size row above it in its column (a table may stack two samples, each under its own "Total"), else the caption's
+    N when the caption states one N and neither a header nor a size row states any."""
+    rows = set(size_rows(grid))
+    headers = {column: GroupSize(stated, "header", None) for column in grid.columns() if (stated := _one_size(grid.column_header(column)))}
+    caption = _one_size(notes) if not headers and not rows else None
+    sizes: dict[tuple[int, int], GroupSize] = {}
     for column in grid.columns():
-        stated = _one_size(grid.column_header(column))
-        if stated is not None:
-            sizes[column] = GroupSize(stated, "header", None)
-        elif rows and (cell := count(grid, rows[0], column)) is not None:
-            sizes[column] = GroupSize(int(cell.value), "row", cell)  # type: ignore[arg-type]  # a count
-    caption = _one_size(notes)
-    if caption is not None and not sizes:
-        sizes = {column: GroupSize(caption, "caption", None) for column in grid.columns()}
+        above: GroupSize | None = None
+        for row in grid.body_rows():
+            if row in rows:
+                cell = count(grid, row, column)
+                above = GroupSize(int(cell.value), "row", cell) if cell is not None else None  # type: ignore[arg-type]  # a count
+            elif size := headers.get(column) or above or (GroupSize(caption, "caption", None) if caption else None):
+                sizes[row, column] = size
     return sizes
 
 
@@ -63,16 +65,19 @@ def _one_size(text: str) -> int | None:
 
 @record(slots=True)
 class CountShare:
-    """A "count (share)" cell of a characteristic's row."""
+    """A characteristic's count and its share in one row: a "count (share)" cell, or an "n" cell beside a "%" cell."""
 
-    cell: Cell
+    cell: Cell  # the share's cell
     count: int
     share: Value
+    group: int  # the count's column, whose group size the share is of
 
 
 def count_shares(grid: Grid) -> list[CountShare]:
-    """The table's "count (share)" cells, outside its size and aggregate rows."""
+    """The table's "count (share)" cells, and its count cells beside a share column ("n", "%"), outside its size and
+    aggregate rows."""
     skipped = set(size_rows(grid))
+    paired = share_columns(grid)
     found = []
     for row in grid.body_rows():
         if row in skipped or is_aggregate_row(grid.row_header(row)):
@@ -80,8 +85,17 @@ def count_shares(grid: Grid) -> list[CountShare]:
         for cell in grid.table.rows[row]:
             counted = count_and_share(cell)
             if counted is not None:
-                found.append(CountShare(cell, *counted))
+                found.append(CountShare(cell, *counted, cell.column))
+            elif cell.column in paired and (share := grid.numeric(row, cell.column)) and share.spread is None:
+                beside = count(grid, row, cell.column - 1)
+                if beside is not None and cell.column - 1 not in paired:
+                    found.append(CountShare(share, int(beside.value), Value(share.value, share.decimals, share), beside.column))  # type: ignore[arg-type]
     return found
+
+
+def share_columns(grid: Grid) -> set[int]:
+    """The columns of shares, by their header ("%", "Share") or their cells (percentages)."""
+    return {series.column for series in series_of(grid) if not series.in_cell_share and is_share_column(grid, series)}
 
 
 def share_of(count: int, size: int, share: Value) -> bool:
@@ -103,6 +117,14 @@ def smaller_base(count: int, size: int, share: Value) -> int | None:
     return next((base for base in range(max(low, count, 1), min(high, size - 1) + 1) if share_of(count, base, share)), None)
 
 
+def answered_base(grid: Grid, item: CountShare, items: Sequence[CountShare]) -> bool:
+    """Whether the share is of the counts its variable's block gives shares to: the block's other rows without a share
+    (missing, mixed, unknown) left out of the base, as a share of those who answered is."""
+    block = next((block for block in share_blocks(grid) if item.cell.row in block), [])
+    answered = sum(other.count for other in items if other.group == item.group and other.cell.row in block)
+    return item.cell.row in block and answered > 0 and share_of(item.count, answered, item.share)
+
+
 def row_percentage(grid: Grid, item: CountShare) -> bool:
     """Whether the share is of its row's counts (a cross-tabulation's row percentages), not of its column."""
     row = [counted[0] for cell in grid.table.rows[item.cell.row] if (counted := count_and_share(cell)) is not None]
@@ -110,25 +132,26 @@ def row_percentage(grid: Grid, item: CountShare) -> bool:
 
 
 def share_blocks(grid: Grid) -> list[list[int]]:
-    """The rows of each variable, two or more: the rows under a title row (a label over empty cells), or, in a table
-    without title rows, between rules; a size or aggregate row ends a block."""
+    """The rows of each variable, two or more: a block ends at a title row (a label over empty cells), at a size or
+    aggregate row, at a category label (a first cell written where the rows below leave it empty: "Sex" over
+    "female", "male") and at a rule, unless rules are drawn under most rows (then they separate nothing)."""
     skipped = set(size_rows(grid))
-    titled = any(not _has_number(grid, row) for row in grid.body_rows())
+    body = list(grid.body_rows())
+    ruled = set(grid.rule_rows) & set(body)
+    if len(ruled) * 2 >= len(body):
+        ruled = set()
     blocks: list[list[int]] = []
-    key: object = None
-    current: object = None
-    for row in grid.body_rows():
-        if row in skipped or is_aggregate_row(grid.row_header(row)):
-            key = current = None
+    ended = True
+    for row in body:
+        if row in skipped or is_aggregate_row(grid.row_header(row)) or not _has_number(grid, row):
+            ended = True
             continue
-        if not _has_number(grid, row):
-            key = row  # a title: the rows below are its variable's
-            continue
-        row_key = key if titled else grid.row_set(row)
-        if row_key != current or not blocks or blocks[-1][-1] != row - 1:
+        first = grid.cells.get((row, 0))
+        category = len(label_columns(grid, row)) >= 2 and first is not None and bool(first.text.strip())
+        if ended or row in ruled or category:
             blocks.append([])
-            current = row_key
         blocks[-1].append(row)
+        ended = False
     return [block for block in blocks if len(block) >= 2]
 
 
@@ -140,7 +163,7 @@ def partition(grid: Grid, block: Sequence[int]) -> list[int] | None:
     """The block's leading rows whose shares add up to 100% in some column: the whole block, or its categories above
     rows of other variables left under its title ("Low", "Middle", "High" above "Included herd effects"); None when
     no column adds up."""
-    for end in range(len(block), 1, -1):
+    for end in range(len(block), 1 if len(block) == 2 else 2, -1):  # a part of a block has three categories or more
         rows = list(block[:end])
         if any((shares := block_shares(grid, rows, column)) is not None and not whole_missed(shares) for column in grid.columns()):
             return rows
@@ -153,15 +176,17 @@ def block_title(grid: Grid, block: Sequence[int]) -> str:
 
 
 def block_shares(grid: Grid, block: Sequence[int], column: int) -> list[Value] | None:
-    """The block's shares in a column: a percentage cell or the share of a "count (share)" cell in every row."""
+    """The block's shares in a column: a percentage cell (or a number in a share column, "%") or the share of a
+    "count (share)" cell in every row."""
     shares = []
+    in_share_column = column in share_columns(grid)
     for row in block:
         cell = grid.cells.get((row, column))
         counted = count_and_share(cell) if cell is not None else None
         numeric = grid.numeric(row, column)
         if counted is not None:
             shares.append(counted[1])
-        elif numeric is not None and numeric.percent and numeric.spread is None:
+        elif numeric is not None and (numeric.percent or in_share_column) and numeric.spread is None:
             shares.append(Value(numeric.value, numeric.decimals, numeric))  # type: ignore[arg-type]  # numeric
         else:
             return None
