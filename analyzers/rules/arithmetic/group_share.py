@@ -2,25 +2,32 @@
 
 ## How it decides
 
-Cells. A column's group size is the N its own header states ("Control (n = 180)"), else the
-count of the table's size row ("N", "Total") in it, else the one N its caption states. A
-"count (share)" cell is read against that N: the share must be the count over N, rounded or
-truncated to its places (or as a proportion, for shares up to 1). The table must show that its
-shares are of the column's N: at least one other cell gives its share of its N, and no more
-cells miss than give it (a table of shares of another base, a subgroup or the row, misses in
-most cells). A share its row's counts give (a cross-tabulation's row percentages) is no slip.
-A share that some smaller base gives, the share of those who answered when some did not, is
-reported apart ("(unsure)", information), and so is a cell backed by fewer than three agreeing
-cells or by more than one missing cell per two agreeing ones.
+Cells. A characteristic's count and share are a "count (share)" cell, or a count beside a share
+column ("n" then "%"). The share's group size is the N its column's header states ("Control
+(n = 180)"), else the count of the nearest size row ("N", "Total") above it in the count's column
+(a table may stack two samples, each under its own total), else the one N its caption states. The
+share must be the count over N, rounded or truncated to its places (or as a proportion, for shares
+up to 1). The table must show that its shares are of that N: at least one other share is its
+count's share of its N, and no more miss than give it (a table of shares of another base, a
+subgroup or the row, misses in most cells). A share its row's counts give (a cross-tabulation's
+row percentages), or its variable's block gives (the block's rows without a share, "missing" or
+"mixed", left out of the base: the share of those who answered) is no slip. A share that some
+other base below N gives is reported apart ("(unsure)", information), and so is a cell backed by
+fewer than three agreeing cells or by more than one missing cell per two agreeing ones.
 
-Blocks. A variable's categories are the rows under a title row (a label over empty cells) or
-between two rules, two rows or more. Their shares in a column, a percentage or the share of a
-"count (share)" cell in every row, add to 100% within one unit of each share's last place
-(rounding and truncation). The block must be a partition of the sample: either the same rows
-add to 100% in another column ("strong"), or two other blocks of the same column do
-("moderate", reported apart as unsure: a variable that allows several answers, or leaves a
-category out, misses 100% without a slip). Notes or a block title that say several answers
-were allowed or a category is left out (missing, not reported) leave the block alone.
+Blocks. A variable's categories are two rows or more, ended by a title row (a label over empty
+cells), a size or aggregate row, a category label (a first cell written where the rows below leave
+it empty: "Sex" over "female", "male") and a rule, unless rules are drawn under most rows. Their
+shares in a column (a percentage, a number in a "%" column, or the share of a "count (share)"
+cell, in every row) add to 100% within one unit of each share's last place (rounding and
+truncation). The block must be a partition of the sample: the same rows add to 100% in another
+column ("strong"), where the rows may be the block's first three or more, the other variables
+left under its title; or, when no column of the block adds up, two other blocks of the same
+column do ("moderate", reported apart as unsure: a variable that allows several answers, or
+leaves a category out, misses 100% without a slip). Only a characteristics table's blocks are
+read: one whose shares are of their groups' N, or that states an N and has no counts beside its
+shares. Notes or a block title that say several answers were allowed or a category is left out
+(missing, not reported) leave the block alone.
 """
 
 from __future__ import annotations
@@ -114,11 +121,11 @@ class SharesMissWhole(Violation):
 def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     """## What it does
     Recomputes the shares of a sample-characteristics table ("Table 1"): a "count (share)" cell,
-    "Female, n (%) & 96 (48.0)", must be its count's share of its group's N (stated in the column's
-    header, "Treatment ($N=200$)", in an "N" or "Total" row, or in the caption), and the shares of
-    one variable's categories (the rows under "Age group", or between two rules) must add up to
-    100% within their rounding. A table whose other cells are not shares of the column's N, and a
-    variable that allows several answers or leaves a category out, are left alone ("How it decides").
+    "Female, n (%) & 96 (48.0)", or an "n" cell beside a "%" cell, must be its count's share of its
+    group's N (stated in the column's header, "Treatment ($N=200$)", in an "N" or "Total" row, or in
+    the caption), and the shares of one variable's categories (the rows under "Age group") must add
+    up to 100% within their rounding. Tables of shares of another base, and variables that allow
+    several answers or leave a category out, are left alone ("How it decides").
 
     ## Why is this bad?
     Readers compare groups by their shares and skip the counts. A share that its own count and N
@@ -156,6 +163,7 @@ def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator
 
 
 def _check_table(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str) -> Iterator[Finding]:
+    """The shares its group's N does not give, then the blocks of a characteristics table that miss 100%."""
     sizes = group_sizes(grid, notes)
     items = count_shares(grid)
     bound = [(item, size) for item in items if (size := sizes.get((item.cell.row, item.group))) is not None]
