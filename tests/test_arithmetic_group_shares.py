@@ -7,8 +7,10 @@ from auditex.analyzers.rules.arithmetic.group_shares import (
     count_shares,
     group_sizes,
     row_percentage,
+    row_shares,
     said_not_a_partition,
     share_blocks,
+    share_column_runs,
     share_of,
     smaller_base,
     whole_missed,
@@ -92,3 +94,15 @@ def test_notes_that_allow_several_answers_or_leave_a_category_out_say_a_block_is
     assert said_not_a_partition(grid, [3, 4, 5], "Participants could select all that apply.")
     assert said_not_a_partition(grid, [3, 4, 5], "Missing values are not shown.")
     assert not said_not_a_partition(grid, [3, 4, 5], "Baseline characteristics.")
+
+
+def test_adjacent_share_columns_hold_a_rows_categories_side_by_side():
+    grid = _grid(
+        [
+            ["Item", "Agree (%)", "Neutral (%)", "Disagree (%)", "n"],
+            ["Fast", "40.0", "35.0", "25.0", "20"],
+            ["Easy", "62.5", "25.0", "12.5", "16"],
+        ]
+    )
+    assert share_column_runs(grid) == [[1, 2, 3]]
+    assert whole_missed(row_shares(grid, 1, [1, 2, 3]) or []) == 0

@@ -28,6 +28,13 @@ leaves a category out, misses 100% without a slip). Only a characteristics table
 read: one whose shares are of their groups' N, or that states an N and has no counts beside its
 shares. Notes or a block title that say several answers were allowed or a category is left out
 (missing, not reported) leave the block alone.
+
+Rows. A variable's categories may stand side by side instead, in adjacent share columns ("Agree
+(%)", "Neutral (%)", "Disagree (%)"), one row per item or group. A row whose shares across the run
+miss 100% (by more than one unit of each share's last place) is flagged when three rows or more,
+and at least two for each row that misses, add up across the same columns; a run whose rows do not
+add up is no variable's categories (accuracies side by side) and is left alone. Such a finding's
+class is "moderate: the other rows add to 100% across the same columns", unsure below four such rows.
 """
 
 from __future__ import annotations
@@ -51,8 +58,10 @@ from .group_shares import (
     group_sizes,
     partition,
     row_percentage,
+    row_shares,
     said_not_a_partition,
     share_blocks,
+    share_column_runs,
     share_of,
     smaller_base,
     whole_missed,
@@ -96,18 +105,18 @@ class ShareNotOfGroup(Violation):
 @violation_type
 class SharesMissWhole(Violation):
     table: str | None
-    column: str
-    rows: tuple[str, ...]  # the block's row names
+    place: str  # "column Treatment", "row Ant"
+    parts: str  # "rows 18--30, 31--50, 51+", "columns Design, Requirement, Other"
     shares: tuple[str, ...]  # as printed
     total: str
 
     @property
     def message(self) -> str:
-        return f"{_named(self.table)} (column {self.column}): the shares of rows {', '.join(self.rows)} add up to {self.total}%, not 100%"
+        return f"{_named(self.table)} ({self.place}): the shares of {self.parts} add up to {self.total}%, not 100%"
 
     @property
     def identity(self) -> str:
-        return f"{self.table} {self.column} {' '.join(self.shares)}"
+        return f"{self.table} {self.place} {' '.join(self.shares)}"
 
 
 @rule(
@@ -123,8 +132,8 @@ def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator
     Recomputes the shares of a sample-characteristics table ("Table 1"): a "count (share)" cell,
     "Female, n (%) & 96 (48.0)", or an "n" cell beside a "%" cell, must be its count's share of its
     group's N (stated in the column's header, "Treatment ($N=200$)", in an "N" or "Total" row, or in
-    the caption), and the shares of one variable's categories (the rows under "Age group") must add
-    up to 100% within their rounding. Tables of shares of another base, and variables that allow
+    the caption), and the shares of one variable's categories (the rows under "Age group", or a row's
+    "Agree", "Neutral" and "Disagree" columns) must add up to 100% within their rounding. Tables of shares of another base, and variables that allow
     several answers or leave a category out, are left alone ("How it decides").
 
     ## Why is this bad?
@@ -152,14 +161,17 @@ def share_of_group_size_mismatch(ctx: RuleContext, section: Section) -> Iterator
 
     ## Evidence
     A cell: its N stated by its "column's header" (strong), "N row" or "caption" (moderate); a
-    block: "the same rows add to 100% in another column" (strong) or "the column's other blocks" (moderate).
+    block: "the same rows add to 100% in another column" (strong) or "the column's other blocks"
+    (moderate); a row: "the other rows add to 100% across the same columns" (moderate).
 
     ## Fix safety
     No fix: the count, the share or the N may be the wrong one.
     """
     rule_macros = author_rule_macros(ctx)
     for placed in table_blocks(section):
-        yield from _check_table(ctx, placed, Grid.of(placed.block.table, rule_macros), table_notes(section, placed))  # type: ignore[arg-type]
+        grid = Grid.of(placed.block.table, rule_macros)  # type: ignore[arg-type]
+        yield from _check_table(ctx, placed, grid, table_notes(section, placed))
+        yield from _check_rows(ctx, placed, grid)
 
 
 def _check_table(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str) -> Iterator[Finding]:
@@ -232,27 +244,54 @@ def _adds_up(grid: Grid, rows: list[int] | None, column: int) -> bool:
     return shares is not None and not whole_missed(shares)
 
 
+def _check_rows(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[Finding]:
+    """Each row whose shares across a run of share columns miss 100% where most rows add up across them."""
+    printed = ctx.index.printed
+    for run in share_column_runs(grid):
+        read = {row: shares for row in grid.body_rows() if (shares := row_shares(grid, row, run)) is not None}
+        missed = [row for row, shares in read.items() if whole_missed(shares)]
+        adding = len(read) - len(missed)
+        if not missed or adding < 3 or adding < 2 * len(missed):
+            continue  # the columns are no variable's categories: their rows do not add up
+        columns = f"columns {', '.join(printed(grid.column_name(column)) for column in run)}"
+        for row in missed:
+            place = f"row {printed(grid.row_header(row))}"
+            kind = "moderate: the other rows add to 100% across the same columns"
+            yield _report_shares(ctx, placed, grid, (place, columns), read[row], kind, _SURE if adding >= 4 else _UNSURE)
+
+
 def _report_block(
     ctx: RuleContext, placed: PlacedBlock, grid: Grid, column: int, block: list[int], shares: list[Value], elsewhere: bool
 ) -> Finding:
     printed = ctx.index.printed
+    rows = f"rows {', '.join(printed(grid.row_header(row)) for row in block)}"
+    title = block_title(grid, block)
+    kind = "strong: the same rows add to 100% in another column" if elsewhere else "moderate: the column's other blocks add to 100%"
+    named = (f"column {printed(grid.column_name(column))}", rows)
+    return _report_shares(ctx, placed, grid, named, shares, kind, _SURE if elsewhere else _UNSURE, printed(title))
+
+
+def _report_shares(
+    ctx: RuleContext,
+    placed: PlacedBlock,
+    grid: Grid,
+    named: tuple[str, str],
+    shares: list[Value],
+    kind: str,
+    confidence: float,
+    title: str = "",
+) -> Finding:
+    """A variable's shares that miss 100%: `named` is where they stand and what they are ("column X", "rows a, b")."""
     total = sum(share.value for share in shares)
     places = max(share.decimals for share in shares)
-    title = block_title(grid, block)
     violation = SharesMissWhole(
-        grid.table.label,
-        printed(grid.column_name(column)),
-        tuple(printed(grid.row_header(row)) for row in block),
-        tuple(" ".join(share.cell.text.split()) for share in shares),
-        signed(total, places),
+        grid.table.label, *named, tuple(" ".join(share.cell.text.split()) for share in shares), signed(total, places)
     )
-    kind = "strong: the same rows add to 100% in another column" if elsewhere else "moderate: the column's other blocks add to 100%"
     evidence = Evidence(
         kind=kind,
         statements=[cell_statement(ctx, placed.file, grid, share.cell, "share") for share in shares],
         reason=f"{' + '.join(signed(share.value, share.decimals) for share in shares)} = {signed(total, places)}"
-        + (f" ({printed(title)})" if title else ""),
+        + (f" ({title})" if title else ""),
     )
     first, last = shares[0].cell, shares[-1].cell
-    confidence = _SURE if elsewhere else _UNSURE
     return ctx.flag(violation, placed.file, first.start, last.end, evidence=evidence, confidence=confidence)

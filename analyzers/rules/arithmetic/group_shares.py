@@ -193,6 +193,26 @@ def block_shares(grid: Grid, block: Sequence[int], column: int) -> list[Value] |
     return shares
 
 
+def share_column_runs(grid: Grid) -> list[list[int]]:
+    """Runs of two or more adjacent share columns ("Agree (%)", "Neutral (%)", "Disagree (%)"): a variable's categories
+    side by side, one row per item or group."""
+    runs: list[list[int]] = []
+    for column in sorted(share_columns(grid)):
+        if runs and runs[-1][-1] == column - 1:
+            runs[-1].append(column)
+        else:
+            runs.append([column])
+    return [run for run in runs if len(run) >= 2]
+
+
+def row_shares(grid: Grid, row: int, run: Sequence[int]) -> list[Value] | None:
+    """A row's shares in a run of share columns, when every one of them holds a plain number."""
+    cells = [grid.numeric(row, column) for column in run]
+    if any(cell is None or cell.spread is not None for cell in cells):
+        return None
+    return [Value(cell.value, cell.decimals, cell) for cell in cells if cell is not None and cell.value is not None]
+
+
 def whole_missed(shares: Sequence[Value]) -> float:
     """How far the shares' sum falls from 100% beyond what their rounding or truncation allows (0 when it adds up)."""
     total = sum(share.value for share in shares)
