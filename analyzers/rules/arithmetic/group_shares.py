@@ -42,17 +42,18 @@ class GroupSize:
 def group_sizes(grid: Grid, notes: str) -> dict[tuple[int, int], GroupSize]:
     """Each body cell's group size, by row and column: its column header's "N = 200", else the count of the nearest
     size row above it in its column (a table may stack two samples, each under its own "Total"), else the caption's
-    N when the caption states one N and neither a header nor a size row states any."""
+    N when the caption states one N and neither a header nor a size row states any. The rows above the first size
+    row take its count (a "Total" closing the table)."""
     rows = set(size_rows(grid))
     headers = {column: GroupSize(stated, "header", None) for column in grid.columns() if (stated := _one_size(grid.column_header(column)))}
     caption = _one_size(notes) if not headers and not rows else None
     sizes: dict[tuple[int, int], GroupSize] = {}
     for column in grid.columns():
-        above: GroupSize | None = None
+        counted = {row: GroupSize(int(cell.value), "row", cell) for row in sorted(rows) if (cell := count(grid, row, column))}  # type: ignore[arg-type]
+        above = next(iter(counted.values()), None)  # a total closing the table is the size of the rows above it
         for row in grid.body_rows():
             if row in rows:
-                cell = count(grid, row, column)
-                above = GroupSize(int(cell.value), "row", cell) if cell is not None else None  # type: ignore[arg-type]  # a count
+                above = counted.get(row)
             elif size := headers.get(column) or above or (GroupSize(caption, "caption", None) if caption else None):
                 sizes[row, column] = size
     return sizes
@@ -160,10 +161,11 @@ def _has_number(grid: Grid, row: int) -> bool:
 
 
 def partition(grid: Grid, block: Sequence[int]) -> list[int] | None:
-    """The block's leading rows whose shares add up to 100% in some column: the whole block, or its categories above
-    rows of other variables left under its title ("Low", "Middle", "High" above "Included herd effects"); None when
-    no column adds up."""
-    for end in range(len(block), 1 if len(block) == 2 else 2, -1):  # a part of a block has three categories or more
+    """The block's leading rows whose shares add up to 100% in some column: the whole block, or, under a title row,
+    its categories above rows of other variables left under the title ("Low", "Middle", "High" above "Included herd
+    effects"); None when no column adds up."""
+    shortest = min(len(block), 3) if block_title(grid, block) else len(block)  # a part of a titled block: three categories or more
+    for end in range(len(block), shortest - 1, -1):
         rows = list(block[:end])
         if any((shares := block_shares(grid, rows, column)) is not None and not whole_missed(shares) for column in grid.columns()):
             return rows
