@@ -3,17 +3,19 @@
 ## How it decides
 
 Cells. A characteristic's count and share are a "count (share)" cell, or a count beside a share
-column ("n" then "%"). The share's group size is the N its column's header states ("Control
-(n = 180)"), else the count of the nearest size row ("N", "Total") above it in the count's column
-(a table may stack two samples, each under its own total), else the one N its caption states. The
-share must be the count over N, rounded or truncated to its places (or as a proportion, for shares
-up to 1). The table must show that its shares are of that N: at least one other share is its
-count's share of its N, and no more miss than give it (a table of shares of another base, a
-subgroup or the row, misses in most cells). A share its row's counts give (a cross-tabulation's
-row percentages), or its variable's block gives (the block's rows without a share, "missing" or
-"mixed", left out of the base: the share of those who answered) is no slip. A share that some
-other base below N gives is reported apart ("(unsure)", information), and so is a cell backed by
-fewer than three agreeing cells or by more than one missing cell per two agreeing ones.
+column ("n" then "%"). The share's group size is the N its column's header states ("Control (n =
+180)"), else the count of the nearest size row ("N", "Total") above it in the count's column, or of
+the first size row for the rows above it (a "Total" closing the table; a table may stack two
+samples, each under its own total), else the one N its caption states. The share must be the count
+over N, rounded or truncated to its places (or as a proportion, for shares up to 1). The table must
+show that its shares are of that N: at least one other share is its count's share of its N (two,
+unless every N is stated in its column's header), and no more miss than give it (a table of shares
+of another base, a subgroup or the row, misses in most cells). A share its row's counts give (a
+cross-tabulation's row percentages), or its variable's block gives (the block's rows without a
+share, "missing" or "mixed", left out of the base: the share of those who answered) is no slip. A
+share that some other base below N gives is reported apart ("(unsure)", information), and so is a
+cell backed by fewer than three agreeing cells or by more than one missing cell per two agreeing
+ones.
 
 Blocks. A variable's categories are two rows or more, ended by a title row (a label over empty
 cells), a size or aggregate row, a category label (a first cell written where the rows below leave
@@ -181,7 +183,8 @@ def _check_table(ctx: RuleContext, placed: PlacedBlock, grid: Grid, notes: str) 
     bound = [(item, size) for item in items if (size := sizes.get((item.cell.row, item.group))) is not None]
     missed = [(item, size) for item, size in bound if not share_of(item.count, size.value, item.share)]
     agreeing = len(bound) - len(missed)
-    if agreeing < 1 or len(missed) > agreeing:
+    stated = all(size.stated_in == "header" for _, size in bound)  # the author wrote each group's N over its shares
+    if agreeing < (1 if stated else 2) or len(missed) > agreeing:
         if items or not sizes:
             return  # no characteristics table: its shares are of another base (a subgroup, the row), or of none stated
         missed = []
