@@ -12,6 +12,7 @@ from auditex.analyzers.rules.arithmetic.group_shares import (
     share_blocks,
     share_column_runs,
     share_of,
+    side_by_side,
     smaller_base,
     whole_missed,
 )
@@ -106,3 +107,19 @@ def test_adjacent_share_columns_hold_a_rows_categories_side_by_side():
     )
     assert share_column_runs(grid) == [[1, 2, 3]]
     assert whole_missed(row_shares(grid, 1, [1, 2, 3]) or []) == 0
+
+
+def test_the_widest_part_of_a_run_across_which_the_rows_add_up_holds_the_categories():
+    rows = [["Project", "TD (%)", "Design (%)", "Requirement (%)", "Other (%)"]]
+    rows += [
+        [name, td, design, requirement, other]
+        for name, td, design, requirement, other in (
+            ("Ant", "0.60", "72.51", "9.92", "17.55"),
+            ("EMF", "0.41", "75.00", "15.38", "9.61"),
+            ("JEdit", "1.50", "76.56", "5.46", "17.96"),
+        )
+    ]
+    found = side_by_side(_grid(rows), [1, 2, 3, 4])
+    assert found is not None and found[0] == [2, 3, 4] and sorted(found[1]) == [1, 2, 3]  # truncated to 99.98, 99.99
+    accuracies = [["Method", "Acc (%)", "F1 (%)"], ["A", "81.2", "79.9"], ["B", "77.0", "75.1"], ["C", "60.1", "58.0"]]
+    assert side_by_side(_grid(accuracies), [1, 2]) is None

@@ -34,8 +34,9 @@ shares. Notes or a block title that say several answers were allowed or a catego
 Rows. A variable's categories may stand side by side instead, in adjacent share columns ("Agree
 (%)", "Neutral (%)", "Disagree (%)"), one row per item or group. A row whose shares across the run
 miss 100% (by more than one unit of each share's last place) is flagged when three rows or more,
-and at least two for each row that misses, add up across the same columns; a run whose rows do not
-add up is no variable's categories (accuracies side by side) and is left alone. Such a finding's
+and at least two for each row that misses, add up across the same columns: the whole run, or its
+widest part of three columns or more (a run that also holds a "%" column of another variable). A
+run no part of which adds up is no variable's categories (accuracies side by side) and is left alone. Such a finding's
 class is "moderate: the other rows add to 100% across the same columns", unsure below four such rows.
 """
 
@@ -60,11 +61,11 @@ from .group_shares import (
     group_sizes,
     partition,
     row_percentage,
-    row_shares,
     said_not_a_partition,
     share_blocks,
     share_column_runs,
     share_of,
+    side_by_side,
     smaller_base,
     whole_missed,
 )
@@ -251,16 +252,16 @@ def _check_rows(ctx: RuleContext, placed: PlacedBlock, grid: Grid) -> Iterator[F
     """Each row whose shares across a run of share columns miss 100% where most rows add up across them."""
     printed = ctx.index.printed
     for run in share_column_runs(grid):
-        read = {row: shares for row in grid.body_rows() if (shares := row_shares(grid, row, run)) is not None}
-        missed = [row for row, shares in read.items() if whole_missed(shares)]
-        adding = len(read) - len(missed)
-        if not missed or adding < 3 or adding < 2 * len(missed):
+        found = side_by_side(grid, run)
+        if found is None:
             continue  # the columns are no variable's categories: their rows do not add up
-        columns = f"columns {', '.join(printed(grid.column_name(column)) for column in run)}"
+        columns, read = found
+        missed = [row for row, shares in read.items() if whole_missed(shares)]
+        named = f"columns {', '.join(printed(grid.column_name(column)) for column in columns)}"
+        kind = "moderate: the other rows add to 100% across the same columns"
+        confidence = _SURE if len(read) - len(missed) >= 4 else _UNSURE
         for row in missed:
-            place = f"row {printed(grid.row_header(row))}"
-            kind = "moderate: the other rows add to 100% across the same columns"
-            yield _report_shares(ctx, placed, grid, (place, columns), read[row], kind, _SURE if adding >= 4 else _UNSURE)
+            yield _report_shares(ctx, placed, grid, (f"row {printed(grid.row_header(row))}", named), read[row], kind, confidence)
 
 
 def _report_block(

@@ -215,6 +215,20 @@ def row_shares(grid: Grid, row: int, run: Sequence[int]) -> list[Value] | None:
     return [Value(cell.value, cell.decimals, cell) for cell in cells if cell is not None and cell.value is not None]
 
 
+def side_by_side(grid: Grid, run: Sequence[int]) -> tuple[list[int], dict[int, list[Value]]] | None:
+    """The widest part of a run of share columns (all of it, or three adjacent columns or more) across which the rows
+    add up to 100%: three rows or more, and two for each row that misses; with each row's shares. None when no part
+    holds a variable's categories (accuracies side by side)."""
+    for width in range(len(run), min(len(run), 3) - 1, -1):
+        for start in range(len(run) - width + 1):
+            columns = list(run[start : start + width])
+            read = {row: shares for row in grid.body_rows() if (shares := row_shares(grid, row, columns)) is not None}
+            missed = sum(1 for shares in read.values() if whole_missed(shares))
+            if len(read) - missed >= max(3, 2 * missed):
+                return columns, read
+    return None
+
+
 def whole_missed(shares: Sequence[Value]) -> float:
     """How far the shares' sum falls from 100% beyond what their rounding or truncation allows (0 when it adds up)."""
     total = sum(share.value for share in shares)
