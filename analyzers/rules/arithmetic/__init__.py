@@ -9,6 +9,7 @@ from .change_target import change_end_is_difference
 from .effect_of_mean import effect_not_of_control_mean
 from .f_score import f_score_above_harmonic_mean
 from .grid_count import grid_count_mismatch
+from .group_share import share_of_group_size_mismatch
 from .parts_of_whole import parts_not_whole
 from .percent_of_base import percent_of_base_mismatch
 from .pooled_row import pooled_row_mismatch
@@ -38,6 +39,7 @@ __all__ = [
     "ratio_claim_mismatch",
     "share_column_mismatch",
     "share_of_count_mismatch",
+    "share_of_group_size_mismatch",
     "share_of_named_mismatch",
     "shares_exceed_whole",
     "spacing_claim_mismatch",

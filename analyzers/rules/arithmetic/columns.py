@@ -92,11 +92,17 @@ def _series(same: Same[Grid]) -> tuple[Series, ...]:
 
 def _in_cell_share(grid: Grid, row: int, column: int) -> Value | None:
     cell = grid.cells.get((row, column))
-    match = _COUNT_AND_SHARE.match(cell.text) if cell is not None else None
-    if match is None or cell is None:
+    counted = count_and_share(cell) if cell is not None else None
+    return counted[1] if counted is not None else None
+
+
+def count_and_share(cell: Cell) -> tuple[int, Value] | None:
+    """The count and the parenthesised share of a "count (share)" cell: "131 (0.60)", "548 (58.7\\%)"."""
+    match = _COUNT_AND_SHARE.match(cell.text)
+    if match is None:
         return None
     written = match.group(2)
-    return Value(float(written), len(written.partition(".")[2]), cell)
+    return int(match.group(1).replace(",", "")), Value(float(written), len(written.partition(".")[2]), cell)
 
 
 def is_share_column(grid: Grid, series: Series) -> bool:
