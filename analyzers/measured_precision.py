@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "084289d", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "dc4d35a", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -36,6 +36,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI019", "weak: relative effect against the control means of the tables its outcome names"): (1, 1, 0, 0.207, 1),
     ("ARI020", "moderate: a count beside the ends and step of an evenly spaced set"): (1, 1, 0, 0.207, 1),
     ("ARI020", "moderate: a list said to be spaced evenly, redone from its ends"): (1, 1, 0, 0.207, 1),
+    ("ARI021", "moderate: the other rows add to 100% across the same columns"): (1, 0, 1, 0.0, 0),
     ("CIT001", "confidence 0.9+"): (20, 20, 0, 0.839, 14),
     ("CIT002", "confidence 0.9+"): (32, 32, 0, 0.893, 8),
     ("CIT003", "confidence 0.9+"): (5, 4, 1, 0.376, 4),
@@ -201,8 +202,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM007", "weak: a cell between the end cells lies outside the range (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM007", "weak: inside the line, no cell at the end; table named by a hand-typed number"): (1, 1, 0, 0.207, 1),
     ("NUM007", "weak: inside the line, no cell at the end; table named by a hand-typed number (unsure)"): (1, 1, 0, 0.207, 1),
-    ("NUM007", "weak: past the line's extreme"): (1, 1, 0, 0.207, 1),
-    ("NUM007", "weak: past the line's extreme (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM007", "weak: past the line's extreme"): (2, 1, 1, 0.095, 1),
+    ("NUM007", "weak: past the line's extreme (unsure)"): (2, 1, 1, 0.095, 1),
     ("NUM007", "weak: the one column the words name, uncited, holds a cell beyond the stated extreme"): (1, 1, 0, 0.207, 1),
     ("NUM007", "weak: the one column the words name, uncited, holds a cell beyond the stated extreme (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM008", "moderate: groups' sizes against a size line"): (3, 3, 0, 0.439, 2),
@@ -231,6 +232,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM015", "moderate: a fold stated of a row of log fold changes"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak: no cell pair gives the stated change"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak: no cell pair gives the stated change (unsure)"): (1, 1, 0, 0.207, 1),
+    ("NUM016", "weak: our best rows' gain over the others' best"): (2, 1, 1, 0.095, 1),
+    ("NUM016", "weak: our best rows' gain over the others' best (unsure)"): (2, 1, 1, 0.095, 1),
     ("NUM016", "weak: the extremes of our best rows' gains over the others' best"): (1, 1, 0, 0.207, 1),
     ("NUM016", "weak: the extremes of our best rows' gains over the others' best (unsure)"): (1, 1, 0, 0.207, 1),
     ("NUM017", "weak: a summary row the sentence names disagrees"): (1, 1, 0, 0.207, 1),
@@ -282,6 +285,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB002", "strong: a better row in its own group, direction from the header"): (5, 5, 0, 0.566, 2),
     ("TAB002", "weak: only a row of another group is better"): (1, 0, 1, 0.0, 0),
     ("TAB002", "weak: only a row of another group is better (unsure)"): (1, 0, 1, 0.0, 0),
+    ("TAB003", "weak: a column of a best claim made of every column"): (1, 0, 1, 0.0, 0),
+    ("TAB003", "weak: a column of a best claim made of every column (unsure)"): (1, 0, 1, 0.0, 0),
     ("TAB003", "weak: a column of a best claim that names none, in a table its paragraph cites"): (1, 1, 0, 0.207, 1),
     ("TAB003", "weak: a column of a best claim that names none, in a table its paragraph cites (unsure)"): (1, 1, 0, 0.207, 1),
     ("TAB003", "weak: in a table its paragraph cites"): (1, 0, 1, 0.0, 0),
@@ -301,16 +306,25 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB008", "moderate: a stated average that no group of the cited column's rows gives"): (2, 2, 0, 0.342, 1),
     ("TAB009", "weak: a respectively pair whose row another row beats in each column it names"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak: a counterpart pair reverses a claim made of every pair"): (1, 1, 0, 0.207, 1),
-    ("TAB012", "weak: a series stays flat where a trend is claimed"): (1, 1, 0, 0.207, 1),
+    ("TAB012", "weak: a series stays flat where a trend is claimed"): (2, 1, 1, 0.095, 1),
     ("TAB013", "strong: a caption's claim of every result against its p-values"): (1, 1, 0, 0.207, 1),
     ("TAB014", "weak: a line against a gain claimed in every line over the table's one other system"): (1, 1, 0, 0.207, 1),
     ("TAB015", "moderate: a note's definition that every row reverses"): (1, 1, 0, 0.207, 1),
+    ("TAB016", "strong: the notes say the underline marks the second best"): (1, 1, 0, 0.207, 1),
+    (
+        "TAB017",
+        "weak: a column against a win claimed over every competitor in every column, competitors on both sides, its better side unsaid",
+    ): (1, 1, 0, 0.207, 1),
+    (
+        "TAB017",
+        "weak: a column against a win claimed over every competitor in every column, competitors on both sides, its better side unsaid (unsure)",
+    ): (1, 1, 0, 0.207, 1),
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (201, 163, 38, 0.751, 61),
-    "strong": (77, 76, 1, 0.93, 38),
-    "weak": (108, 60, 48, 0.462, 37),
+    "moderate": (202, 163, 39, 0.747, 61),
+    "strong": (78, 77, 1, 0.931, 38),
+    "weak": (114, 62, 52, 0.452, 37),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
@@ -334,6 +348,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI018", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI019", "weak"): (1, 1, 0, 0.207, 1),
     ("ARI020", "moderate"): (2, 2, 0, 0.342, 2),
+    ("ARI021", "moderate"): (1, 0, 1, 0.0, 0),
     ("CNT001", "moderate"): (4, 3, 1, 0.301, 3),
     ("CNT001", "strong"): (1, 1, 0, 0.207, 1),
     ("CNT001", "weak"): (3, 0, 3, 0.0, 0),
@@ -385,7 +400,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM004", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM005", "weak"): (6, 6, 0, 0.61, 5),
     ("NUM006", "weak"): (8, 8, 0, 0.676, 5),
-    ("NUM007", "weak"): (4, 4, 0, 0.51, 4),
+    ("NUM007", "weak"): (5, 4, 1, 0.376, 4),
     ("NUM008", "moderate"): (3, 3, 0, 0.439, 2),
     ("NUM009", "moderate"): (1, 1, 0, 0.207, 1),
     ("NUM010", "weak"): (4, 4, 0, 0.51, 1),
@@ -393,7 +408,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NUM013", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM014", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM015", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NUM016", "weak"): (2, 2, 0, 0.342, 2),
+    ("NUM016", "weak"): (4, 3, 1, 0.301, 3),
     ("NUM017", "weak"): (2, 2, 0, 0.342, 2),
     ("NUM018", "weak"): (1, 1, 0, 0.207, 1),
     ("NUM019", "moderate"): (1, 1, 0, 0.207, 1),
@@ -418,7 +433,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB001", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB002", "strong"): (11, 11, 0, 0.741, 4),
     ("TAB002", "weak"): (1, 0, 1, 0.0, 0),
-    ("TAB003", "weak"): (2, 1, 1, 0.095, 1),
+    ("TAB003", "weak"): (3, 1, 2, 0.061, 1),
     ("TAB004", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB005", "moderate"): (1, 1, 0, 0.207, 1),
     ("TAB005", "strong"): (1, 1, 0, 0.207, 1),
@@ -427,8 +442,10 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB008", "moderate"): (2, 2, 0, 0.342, 1),
     ("TAB009", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak"): (1, 1, 0, 0.207, 1),
-    ("TAB012", "weak"): (1, 1, 0, 0.207, 1),
+    ("TAB012", "weak"): (2, 1, 1, 0.095, 1),
     ("TAB013", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB014", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB015", "moderate"): (1, 1, 0, 0.207, 1),
+    ("TAB016", "strong"): (1, 1, 0, 0.207, 1),
+    ("TAB017", "weak"): (1, 1, 0, 0.207, 1),
 }
