@@ -6,6 +6,7 @@ import re
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.numbers import NumberMention, Role
+from ...prefilter import may_match
 from .model import stem
 from .restated import content_stems
 
@@ -60,6 +61,11 @@ _HYPERPARAMETERS = {
     "training_steps": r"(?:training|optimi[sz]ation|gradient)\s+(?:steps|iterations|updates)|iterations",
 }
 _COUNTED = frozenset({"epochs", "warmup_steps", "seeds", "layers", "attention_heads", "training_steps"})
+# A word every name of `_HYPERPARAMETERS` holds, looked for before the pattern.
+_HYPERPARAMETER_WORDS = (
+    *("learning", "lr", "batch", "epoch", "dropout", "decay", "warm", "momentum", "seeds", "layers", "heads", "hidden"),
+    *("embedding", "context", "sequence", "temperature", "grad", "smoothing", "beam", "steps", "iterations", "updates"),
+)
 _HYPERPARAMETER = DeferredPattern(
     r"(?<![\w-])(?:" + "|".join(f"(?P<{name}>{pattern})" for name, pattern in _HYPERPARAMETERS.items()) + r")(?![\w-])", re.IGNORECASE
 )
@@ -86,7 +92,7 @@ _STATED_ROLES = frozenset({Role.VALUE, Role.SETTING, Role.COUNT})
 
 def names_hyperparameter(text: str) -> bool:
     """A quick look before a paragraph's numbers or a table's rows are read: most name no hyperparameter."""
-    return _HYPERPARAMETER.search(text) is not None
+    return may_match(text, _HYPERPARAMETER_WORDS) and _HYPERPARAMETER.search(text) is not None
 
 
 def hyperparameter(key: str) -> tuple[str, frozenset[str]] | None:

@@ -58,6 +58,7 @@ from ....latex.model import Cell
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
+from ...prefilter import may_match
 from ...quantities import each_cited, name_words, referenced_labels, slack, speaks_of_tables, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
@@ -133,13 +134,13 @@ _ITEM_FILLER = frozenset({"the", "a", "an", "model", "models", "method", "method
 
 
 _AVERAGE_LINE = DeferredPattern(r"\b(?:avg|average|mean)\b", re.IGNORECASE)
-_CUE = DeferredPattern(r"than|outperform|beat|surpass|exceed|improve|superior|inferior|behind", re.IGNORECASE)
+_CUE_WORDS = ("than", "outperform", "beat", "surpass", "exceed", "improve", "superior", "inferior", "behind")
 
 
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _may_compare(text: str) -> bool:
     """Cached by block text: most paragraphs hold no comparison, and an edit leaves the others alone."""
-    return _CUE.search(text) is not None and _COMPARISON.search(text) is not None
+    return may_match(text, _CUE_WORDS) and _COMPARISON.search(text) is not None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

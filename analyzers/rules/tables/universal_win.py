@@ -40,6 +40,7 @@ from ....latex.record import record
 from ...context import RuleContext, Spot
 from ...finding import Category, Evidence, Finding, Severity
 from ...memo import TEXT_CACHE_SIZE
+from ...prefilter import may_match
 from ...quantities import name_words, referenced_labels, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
@@ -108,6 +109,8 @@ _EVERY_COMPETITOR = DeferredPattern(
 # The claim of the best, which names no side of the column ("highest" and "lowest" do: TAB003 reads them by the claim's
 # word), unless it names the competitors ("state-of-the-art methods") or is no claim ("to the best of our knowledge",
 # "at best", "best-first search").
+# The words every win (`_WIN`) or best (`_BEST`) holds: "state" for the state of the art.
+_CLAIM_WORDS = ("outperform", "surpass", "beat", "better", "superior", "best", "top", "state", "sota")
 _BEST = DeferredPattern(
     r"(?<!\bat\s)\b(?:best|top|state[- ]of[- ]the[- ]art|sota)\b(?!-|\s+of\s+(?:our|my)\s+knowledge|\s+(?:[\w-]+\s+)?(?:baselines?|"
     r"methods?|models?|approaches|systems?|works?|competitors?|algorithms?|techniques?|alternatives?)\b)",
@@ -170,7 +173,7 @@ class _Denial:
 @lru_cache(maxsize=TEXT_CACHE_SIZE)
 def _may_claim(text: str) -> bool:
     """Cached by block text: most paragraphs claim no win, and an edit leaves the others alone."""
-    return (_WIN.search(text) or _BEST.search(text)) is not None
+    return may_match(text, _CLAIM_WORDS) and (_WIN.search(text) or _BEST.search(text)) is not None
 
 
 def _claims(ctx: RuleContext, placed: PlacedBlock, in_section: tuple[str, ...]) -> Iterator[_WinClaim]:
