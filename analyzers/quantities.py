@@ -46,6 +46,8 @@ _COLUMN_REFERENCE = DeferredPattern(r"\b(?:columns?|cols?\.?)[\s~]*(\(?\d{1,2}\)
 _POINTERS = frozenset({"table", "tab", "figure", "fig", "section", "sec", "equation", "eq", "appendix", "chapter", "line", "page", "step"})
 # The commands citing a float's label: LaTeX's, hyperref's, cleveref's, varioref's (`\\hyperref[tab:x]{…}` in brackets).
 _REF = DeferredPattern(r"\\(?:(?:auto|c|C|v|V|name|sub|labelc)?ref|[cC]refrange)\*?\{([^}]*)\}|\\hyperref\[([^\]]*)\]")
+# The part of a float a reference names by a letter written onto it: "Table~\\ref{t}b", "\\ref{t}(B)" (not "\\ref{t} a").
+_PART_LETTER = DeferredPattern(r"\(([a-hA-H])\)|([a-hA-H])(?![A-Za-z])")
 # Header words that name no setting: they appear in every table.
 # The whole header names the aggregate ("Avg.", "Mean acc.", "Total", with a unit or scope in parentheses:
 # "Total (pb)", "total (order ≤ 4)"), not a method ("Mean-Teacher").
@@ -182,7 +184,30 @@ def referenced_labels(text: str) -> frozenset[str]:
     """The labels `text` references. Remembered by text: each sentence of a paragraph asks for the paragraph's,
     which would otherwise make a long paragraph's work quadratic, and a section's walk asks of every sentence and
     paragraph on each edit."""
-    return frozenset(key.strip() for match in _REF.finditer(text) for key in (match.group(1) or match.group(2) or "").split(","))
+    parts: dict[str, set[int | None]] = {}
+    for match in _REF.finditer(text):
+        keys = [key.strip() for key in (match.group(1) or match.group(2) or "").split(",")]
+        letter = _PART_LETTER.match(text, match.end()) if len(keys) == 1 else None
+        for key in keys:
+            parts.setdefault(key, set()).add("abcdefgh".index((letter.group(1) or letter.group(2)).lower()) if letter else None)
+    return frozenset(
+        CitedLabel(key, part) if len(named) == 1 and (part := next(iter(named))) is not None else key for key, named in parts.items()
+    )
+
+
+class CitedLabel(str):
+    """A label a text cites by one part of its float: "Table~\\ref{t}b" is `t`, part 1. It is the label wherever a
+    label is asked for; where the float holds several tabulars, `tables_part` reads the one it names."""
+
+    part: int
+
+    def __new__(cls, label: str, part: int) -> CitedLabel:
+        cited = super().__new__(cls, label)
+        cited.part = part
+        return cited
+
+    def __reduce__(self) -> tuple[type[CitedLabel], tuple[str, int]]:
+        return CitedLabel, (str(self), self.part)
 
 
 def without_refs(text: str) -> str:
@@ -261,10 +286,19 @@ def tabulars_by_label(labelled: Iterable[tuple[tuple[str, ...], Tabular]]) -> di
     return {label: tuple(tables) for label, tables in under.items()}
 
 
+def tables_part(label: str, tables: tuple[Tabular, ...]) -> tuple[Tabular, ...]:
+    """The tabulars of a float that a cited label names: the lettered part alone where the float holds several (none
+    where it holds fewer), else all of them."""
+    if isinstance(label, CitedLabel) and len(tables) > 1:
+        return tables[label.part : label.part + 1]
+    return tables
+
+
 def each_cited(labels: Iterable[str], tables: Mapping[str, tuple[Tabular, ...]]) -> Iterator[tuple[str, Tabular]]:
-    """Each table the labels cite, in order, with the label that cites it: every tabular of a float."""
+    """Each table the labels cite, in order, with the label that cites it: every tabular of a float, or the part a
+    letter names (`tables_part`)."""
     for label in labels:
-        for table in tables.get(label, ()):
+        for table in tables_part(label, tables.get(label, ())):
             yield label, table
 
 

@@ -1,8 +1,10 @@
 """Tables by label: a float that holds several tabulars gives its label every one of them, in reading order."""
 
+import pickle
+
 from helpers import document, make_project
 
-from auditex.analyzers.quantities import each_cited, shown_table, tabulars_by_label
+from auditex.analyzers.quantities import CitedLabel, each_cited, referenced_labels, shown_table, tabulars_by_label
 
 _TWO_PARTS = r"""
 \begin{table}
@@ -43,3 +45,20 @@ def test_a_float_of_two_tabulars_gives_its_label_both_with_its_caption(tmp_path)
     assert [table.column_header(1) for table in by_label["tab:both"]] == ["CIFAR-10", "SVHN"]
     assert {table.caption for table in by_label["tab:both"]} == {"Accuracy on CIFAR-10 (left) and on SVHN (right)."}
     assert [table.column_header(1) for table in by_label["tab:one"]] == ["MNIST"]
+
+
+def test_a_letter_written_onto_a_reference_names_one_part_of_the_float():
+    [part_b] = referenced_labels(r"MAKER was the outlier (Table~\ref{tab:both}b).")
+    assert part_b == "tab:both" and isinstance(part_b, CitedLabel) and part_b.part == 1
+    assert pickle.loads(pickle.dumps(part_b)).part == 1  # kept by the analysis cache
+    tables = {"tab:both": ("left", "right"), "tab:one": ("only",)}
+    assert list(each_cited([part_b], tables)) == [("tab:both", "right")]
+    [part_c] = referenced_labels(r"Table~\ref{tab:one}(C)")
+    assert list(each_cited([part_c], tables)) == [("tab:one", "only")]  # one tabular: the letter names a panel of it
+    assert list(each_cited(referenced_labels(r"Table~\ref{tab:both}(c)"), tables)) == []  # a part the float lacks
+
+
+def test_a_letter_apart_from_the_reference_or_two_parts_cite_the_whole_float():
+    for text in (r"Table~\ref{tab:both} a new set", r"Table~\ref{tab:both}and", r"Tables~\ref{tab:both}a and \ref{tab:both}b"):
+        [label] = referenced_labels(text)
+        assert not isinstance(label, CitedLabel), text

@@ -39,7 +39,7 @@ from ...latex.model import Block, Table
 from ...latex.sentences import sentence_spans
 from ..context import RuleContext
 from ..finding import Finding
-from ..quantities import Pointing, ShownTable, block_refs, referenced_labels, tables_by_label
+from ..quantities import Pointing, ShownTable, block_refs, referenced_labels, tables_by_label, tables_part
 from .drafts import described_float
 from .drafts import model as drafts
 from .drafts.float_numbers import numbered_floats
@@ -224,7 +224,8 @@ class _WithPrinted(Mapping[str, T]):
 
     def __getitem__(self, key: str) -> T:
         if key in self._tables or not _PRINTED_KEY.fullmatch(key):
-            return self._tables[key]
+            tables = self._tables[key]
+            return tables_part(key, tables) if isinstance(tables, tuple) else tables  # type: ignore[return-value]
         label = _printed(self._ctx).get(key)
         if label is None or label not in self._tables:
             raise KeyError(key)
