@@ -14,12 +14,13 @@ from .macro_signatures import REFERENCE_COMMAND
 from .sentences import sentence_spans
 
 # Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
-# "1.1· 10^6", "3.4 \\cdot 10^{-8}") or its exponent after an e ("3e-4", "1.2E+5"); table cells and prose read it alike.
+# "1.1· 10^6", "3.4 \\cdot 10^{-8}") or its exponent after an e ("3e-4", "1.2E+5", "3e^{-4}"); table cells and prose read it alike.
 _EXPONENT_DIGITS = r"[-−+]?\d+"
 
 
 def _times_ten_to(exponent: str) -> str:
-    return r"(?:[eE]" + exponent + r"(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
+    # "3e^{-4}" as math writes a learning rate; only a negative power after a caret ("2e^2/h" is the electron's charge).
+    return r"(?:[eE](?:\^\{?(?=[-−]))?" + exponent + r"\}?(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
 
 
 def _power_of_ten(exponent: str) -> str:

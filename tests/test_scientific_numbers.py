@@ -24,6 +24,7 @@ def read(latex: str) -> list[tuple[str, float, int, Role]]:
         (r"The rate is $10^{-3}$ here.", "10^-3", 1e-3, 3),
         (r"The rate is $-2.5\times 10^{-2}$ here.", "-2.5× 10^-2", -2.5e-2, 3),
         (r"The ratio is $1 \times 10 ^{-4}$ here.", "1 × 10 ^-4", 1e-4, 4),
+        (r"The learning rate is $3e^{-4}$ here.", "3e^-4", 3e-4, 4),
     ],
 )
 def test_a_number_in_scientific_notation_is_one_mention_with_its_value(latex, text, value, decimals):
@@ -56,6 +57,8 @@ def test_exponents_and_other_powers_are_no_quantities():
     assert [value for _, value, *_ in read(r"between $40^\circ$S and $65^\circ$S")] == [40.0, 65.0]
     # The e of a word or identifier is no exponent.
     assert [value for _, value, *_ in read(r"The 3e5a hash and 2E runs.")] == [3.0, 2.0]
+    # A positive power after a caret is of Euler's e or of the electron's charge: "2e^2/h" is no 200.
+    assert [value for _, value, *_ in read(r"a conductance of $2e^2/h$")] == [2.0]
 
 
 def test_a_table_cell_reads_scientific_notation_as_prose_does():
