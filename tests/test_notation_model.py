@@ -7,7 +7,7 @@ from helpers import document, rule_findings
 
 from auditex.analyzers.rules.notation.bindings import formulas, renamed_bound_symbols
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import explained_twins, transposed
+from auditex.analyzers.rules.notation.model import explained_twins, introduced_at, transposed
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,22 @@ def test_a_paragraphs_formulas_are_its_inline_math_and_a_display_is_one() -> Non
     paragraph = r"from $\{x^t\}_{k=0}^{T-1}$ and \(a_i\), at \$5 % $b_j$"
     assert list(formulas(paragraph, displayed=False)) == [(6, r"\{x^t\}_{k=0}^{T-1}"), (33, "a_i")]
     assert list(formulas(r"\sum_i x_i", displayed=True)) == [(0, r"\sum_i x_i")]
+
+
+@pytest.mark.parametrize(
+    ("text", "short", "introduced"),
+    [
+        ("for speech/music discrimination (SMD) here", "SMD", True),
+        ("the Cramer-Rao lower bound (CRB) converges", "CRB", True),  # an extra word between the initials
+        ("much higher true positive rates (TPR's) and", "TPR", True),
+        ("Low energy ratio (LER, also known as the SIF)", "LER", True),
+        ("propagate in the DAG (Directed Acyclic Graph) network", "DAG", True),
+        ("encoded by a graph network (GNN) over", "GNN", False),  # words that miss a letter
+        ("LLMs are popular", "LLM", False),
+        ("as in the GNN (Table 3) results", "GNN", False),
+        ("results (see GNN) here", "GNN", False),
+    ],
+)
+def test_an_acronym_is_introduced_where_words_around_it_spell_it(text: str, short: str, introduced: bool) -> None:
+    start = text.index(short)
+    assert introduced_at(text, start, start + len(short), short) is introduced

@@ -15,6 +15,7 @@ from .model import (
     PROSE,
     WELL_KNOWN,
     acronym_words,
+    introduced_at,
     is_body_section,
     singular,
 )
@@ -114,7 +115,9 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
             seen.add(short)
             defined_in, acronym = pending[short]
             before = None
-            if short in defined_here:
+            if introduced_at(placed.block.plain.text, start, end, short):
+                before = False  # its first use tells it, in a form the definitions' reader does not spell out
+            elif short in defined_here:
                 before = (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start)
             related = ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")
             confidence = 0.9 if before is not None else 0.8

@@ -60,6 +60,12 @@ _GLOSSARY_ENTRY = DeferredPattern(r"\\(?:newglossaryentry|newabbreviation|newacr
 _NOT_BODY_TITLES = DeferredPattern(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
 # "BERT~\cite{…}", "BERT (Devlin et al.)": a cited method or dataset is named, not abbreviated.
 _NAMED = DeferredPattern(r"s?[\s~]*(?:\\cite|\()")
+# Where a text tells the reader a short form, in a way the definitions' reader may not spell out: in parentheses
+# right after words ("speech/music discrimination (SMD)", "(TPR's)", "(LER, also known as …)"), or before its
+# words in parentheses ("DAG (Directed Acyclic Graph)").
+_OPENS_AFTER_WORDS = DeferredPattern(r"[\w}'’.-][\s~]*\($")
+_CLOSES = DeferredPattern(r"(?:['’]?s)?\s*[),;]")
+_WORDS_AFTER = DeferredPattern(r"s?[\s~]*\(([A-Za-z][\w'’]*(?:[\s/-]+[\w'’]+){1,7})\)")
 
 
 class Redefinition(NamedTuple):
@@ -353,6 +359,31 @@ def acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
     return tuple(
         (match.group(1), match.start(), match.end(), _NAMED.match(text, match.end()) is not None) for match in _ACRONYM_WORD.finditer(text)
     )
+
+
+def introduced_at(text: str, start: int, end: int, short: str) -> bool:
+    """Whether the acronym at `text[start:end]` is written where a reader is told it, after words whose initials hold
+    its letters in order (`_OPENS_AFTER_WORDS`: "Cramer-Rao lower bound (CRB)", "true positive rates (TPR's)") or
+    before words whose capitals spell it (`_WORDS_AFTER`): a definition in a form the definitions' reader does not
+    spell out. Words that miss a letter ("rapid serial presentation (RSVP)") define nothing."""
+    if _OPENS_AFTER_WORDS.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
+        before = re.sub(r"\([^()]*$", "", text[max(0, start - 120) : start])
+        return _initials_hold(short, [word for word in re.split(r"[^\w'’]+", before) if word][-_MAX_EXPANSION_WORDS:])
+    after = _WORDS_AFTER.match(text, end)
+    initials = "".join(word[0] for word in re.split(r"[\s/-]+", after.group(1)) if word[0].isupper()) if after else ""
+    return len(initials) >= 2 and initials.upper() == short.upper()
+
+
+def _initials_hold(short: str, words: list[str]) -> bool:
+    """The acronym's letters, last to first, are the initials of the words before it, last to first, skipping words
+    ("Cramer-Rao lower bound": C, R, B); the last word gives the last letter."""
+    letters = [letter for letter in short.upper() if letter.isalpha()]
+    if not words or not letters or words[-1][0].upper() != letters[-1]:
+        return False
+    for word in reversed(words):
+        if letters and word[0].upper() == letters[-1]:
+            letters.pop()
+    return not letters
 
 
 def glossary_entries(ctx: RuleContext, run: SourceRun) -> tuple[str, bool, frozenset[str]] | None:
