@@ -365,7 +365,7 @@ def introduced_at(text: str, start: int, end: int, short: str) -> bool:
     """Whether the acronym at `text[start:end]` is written where a reader is told it, after words whose initials hold
     its letters in order (`_OPENS_AFTER_WORDS`: "Cramer-Rao lower bound (CRB)", "true positive rates (TPR's)") or
     before words whose capitals spell it (`_WORDS_AFTER`): a definition in a form the definitions' reader does not
-    spell out. Words that miss a letter ("rapid serial presentation (RSVP)") define nothing."""
+    spell out. Words that miss a letter ("a graph network (GNN)") define nothing."""
     if _OPENS_AFTER_WORDS.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
         before = re.sub(r"\([^()]*$", "", text[max(0, start - 120) : start])
         return _initials_hold(short, [word for word in re.split(r"[^\w'’]+", before) if word][-_MAX_EXPANSION_WORDS:])
