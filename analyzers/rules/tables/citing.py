@@ -1,15 +1,20 @@
 """Which tables a claim of every line speaks of when its paragraph cites none, and what the prose presenting a table
-says its better side is: the readings the TAB claim rules share beyond the tables a sentence cites."""
+says its better side is: the readings the TAB claim rules share beyond the tables a sentence cites, and how they
+report a claim against its cells."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ....latex.manuscript import PlacedBlock, Section
-from ....latex.model import BlockKind
+from ....latex.model import BlockKind, Cell
+from ...context import RuleContext, Spot
+from ...finding import Evidence, Finding
 from ...quantities import block_refs, speaks_of_tables, without_refs
+from ...violation import Violation
 from .direction import prose_direction
-from .model import sentences_citing, table_blocks
+from .model import LabelledTable, sentences_citing, table_blocks
 
 # The evidence qualifier of a claim read against its section's tables, its paragraph citing none (`claim_sentences`).
 SECTIONED = "in a table its section cites, its paragraph citing none"
@@ -45,3 +50,19 @@ def presented_directions(section: Section) -> tuple[tuple[str, int], ...]:
             for label in labels:
                 said.setdefault(label, set()).add(sense)
     return tuple(sorted((label, senses.pop()) for label, senses in said.items() if len(senses) == 1 and 0 not in senses))
+
+
+def claim_finding(
+    ctx: RuleContext,
+    cited: LabelledTable,
+    spot: Spot,
+    violation: Violation,
+    cells: tuple[Cell, Cell],
+    role: str,
+    evidence: Evidence,
+    **kwargs: Any,
+) -> Finding:
+    """A claim's finding at its words, with the claimed cell of the cited table and the cell against it (its `role`)."""
+    claimed, other = cells
+    related = [cited.related(ctx, cell, f"{said} value {cell.text}") for cell, said in ((claimed, "claimed"), (other, role))]
+    return ctx.report_at(spot, violation.message, identity=violation.identity, related=related, evidence=evidence, **kwargs)

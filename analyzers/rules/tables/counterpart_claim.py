@@ -39,7 +39,7 @@ from ...memo import TEXT_CACHE_SIZE
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .citing import SECTIONED, claim_sentences, section_cited
+from .citing import SECTIONED, claim_finding, claim_sentences, section_cited
 from .model import Grid, LabelledTable, against_cited, cited_tables, fed_tables, labelled_tables
 from .row_naming import names_row
 
@@ -208,8 +208,7 @@ def _report(ctx: RuleContext, claim: _CounterpartClaim, label: str, cited: Label
     kind += f", {SECTIONED}" if claim.sectioned else ""
     evidence = Evidence(kind=kind, reason=f"{len(found.lines)} of {found.compared} compared pairs against the claim")
     _, mine, theirs = found.lines[0]
-    related = [cited.related(ctx, cell, f"{role} value {cell.text}") for cell, role in ((mine, "claimed"), (theirs, "counterpart"))]
-    return ctx.report_at(claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence)
+    return claim_finding(ctx, cited, claim.spot, violation, (mine, theirs), "counterpart", evidence)
 
 
 @rule(

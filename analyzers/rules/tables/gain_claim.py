@@ -36,7 +36,7 @@ from ...finding import Category, Evidence, Finding, Severity
 from ...quantities import name_words, slack, without_refs
 from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
-from .citing import SECTIONED, claim_sentences, section_cited
+from .citing import SECTIONED, claim_finding, claim_sentences, section_cited
 from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
@@ -182,10 +182,7 @@ def _report(ctx: RuleContext, claim: _GainClaim, label: str, cited: LabelledTabl
         + (f", {SECTIONED}" if claim.sectioned else ""),
         reason=f"{len(found.against)} of {found.compared} compared {found.lines} against the claim",
     )
-    related = [cited.related(ctx, cell, f"{role} value {cell.text}") for cell, role in ((mine, "claimed"), (theirs, "better"))]
-    return ctx.report_at(
-        claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence, confidence=round(confidence, 3)
-    )
+    return claim_finding(ctx, cited, claim.spot, violation, (mine, theirs), "better", evidence, confidence=round(confidence, 3))
 
 
 @rule(

@@ -46,7 +46,7 @@ from ...registry import Pairwise, Scope, rule
 from ...violation import Violation, violation_type
 from ..printed_tables import literal_refs
 from .blocks import contests
-from .citing import SECTIONED, claim_sentences, section_cited
+from .citing import SECTIONED, claim_finding, claim_sentences, section_cited
 from .model import (
     CONTRAST,
     DIRECTION_WEIGHT,
@@ -309,10 +309,7 @@ def _report(ctx: RuleContext, claim: _WinClaim, label: str, cited: LabelledTable
         kind=", ".join(["weak: a column against a win claimed over every competitor in every column", *qualifiers]),
         reason=f"{len(found.against)} of {found.compared} compared columns against the claim",
     )
-    related = [cited.related(ctx, cell, f"{role} value {cell.text}") for cell, role in ((mine, "claimed"), (theirs, "better"))]
-    return ctx.report_at(
-        claim.spot, violation.message, identity=violation.identity, related=related, evidence=evidence, confidence=round(confidence, 3)
-    )
+    return claim_finding(ctx, cited, claim.spot, violation, (mine, theirs), "better", evidence, confidence=round(confidence, 3))
 
 
 @rule(
