@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
+from .cell_macros import CellMacros, cell_macros, with_cell_macros
 from .dead_text import DeadText, Unread, dead_text, project_unread, without_labels
 from .model import Block, BlockKind, Heading, IncludeSite, KeyUse, Marker, SectionKind
 from .pulled_rows import with_pulled_rows
@@ -107,6 +108,8 @@ class Manuscript:
     references: ReferenceMacros
     # What the project never prints beyond `\\iffalse` (see dead_text).
     unread: Unread
+    # The author's macros its tables' cells may be written through (see cell_macros).
+    cell_macros: CellMacros
     # A digest of everything the manuscript is a function of: the files' texts and where includes led.
     basis: str = ""
     layouts: dict[str, FileLayout] = field(default_factory=dict)
@@ -132,15 +135,17 @@ def build_manuscript(
     macros = [macro for path in project.files for macro in project.documents[path].parsed.macros]
     references = reference_macros(macros)
     unread = project_unread(project, macros)
+    in_cells = cell_macros(project, unread)
     manuscript = None
     if (
         previous is not None
         and edited is not None
-        and (previous.theorem_environments, previous.references, previous.unread) == (theorem_environments, references, unread)
+        and (previous.theorem_environments, previous.references, previous.unread, previous.cell_macros)
+        == (theorem_environments, references, unread, in_cells)
     ):
         manuscript = _moved(project, previous, edited, unchanged_before)
     if manuscript is None:
-        builder = _Builder(theorem_environments, references, unread)
+        builder = _Builder(theorem_environments, references, unread, in_cells)
         builder.walk(project, project.root_file, set())
         manuscript = builder.finish()
     manuscript.basis = value_hash(
@@ -153,10 +158,11 @@ def build_manuscript(
 
 
 class _Builder:
-    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: Unread) -> None:
+    def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: Unread, in_cells: CellMacros) -> None:
         self.theorem_environments = theorem_environments
         self.references = references
         self.unread = unread
+        self.cell_macros = in_cells
         self.sections: list[Section] = [Section("front", "", 0, SectionKind.FRONT, "", 0, 0)]
         self.blocks: list[PlacedBlock] = []
         self.seen_titles: dict[tuple[str, str], int] = {}
@@ -172,7 +178,7 @@ class _Builder:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
-        events = _events(project, path, self.unread)
+        events = _events(project, path, self.unread, self.cell_macros)
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
             if order == 0:
@@ -280,7 +286,9 @@ class _Builder:
                 placed.section -= 1
         for section in sections:
             section.hash = _section_hash(section)
-        return Manuscript(sections, self.blocks, self.theorem_environments, self.references, self.unread, layouts=self.layouts)
+        return Manuscript(
+            sections, self.blocks, self.theorem_environments, self.references, self.unread, self.cell_macros, layouts=self.layouts
+        )
 
 
 def _section_hash(section: Section) -> str:
@@ -295,16 +303,19 @@ def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | No
 _Event = tuple[int, int, Heading | Marker | Block | IncludeSite]
 
 
-def _events(project: ProjectFiles, path: str, unread: Unread) -> list[_Event]:
-    """A file's headings, markers, blocks (its tables with the rows they read from files) and source
-    includes in reading order, without what TeX never prints."""
+def _events(project: ProjectFiles, path: str, unread: Unread, in_cells: CellMacros) -> list[_Event]:
+    """A file's headings, markers, blocks (their tables' cells read through the author's macros, with the rows
+    they read from files) and source includes in reading order, without what TeX never prints."""
     document = project.documents[path]
     parsed = document.parsed
     dead = dead_text(document.text, unread)
     events: list[_Event] = []
     events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
     events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]
-    events += [(block.start, 2, _with_pulled_rows(project, path, block)) for block in _printed_blocks(parsed.blocks, parsed.labels, dead)]
+    events += [
+        (block.start, 2, _with_pulled_rows(project, path, with_cell_macros(block, document.text, in_cells)))
+        for block in _printed_blocks(parsed.blocks, parsed.labels, dead)
+    ]
     events += [(site.start, 3, site) for site in parsed.includes if site.kind == "tex" and not dead.covers(site.start)]
     events.sort(key=lambda event: (event[0], event[1]))
     return events
@@ -369,7 +380,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
     document = project.documents.get(edited)
     if old is None or document is None:
         return None
-    events = _events(project, edited, previous.unread)
+    events = _events(project, edited, previous.unread, previous.cell_macros)
     new = _layout(events, _targets(project, edited), len(document.text))
     if new.shape != old.shape:
         return None
@@ -399,6 +410,7 @@ def _moved(project: ProjectFiles, previous: Manuscript, edited: str, unchanged_b
         previous.theorem_environments,
         previous.references,
         previous.unread,
+        previous.cell_macros,
         layouts=layouts,
         block_places=previous.block_places,
     )

@@ -68,8 +68,8 @@ _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
-# The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
-_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+# The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%", "4.5·10^-3 ± 1.5·10^-3".
+_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)" + TIMES_TEN_TO + "?")
 
 
 def parse_table(
@@ -354,6 +354,12 @@ def _has_content(row: list[list[lw.LatexNode]]) -> bool:
     return any(not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip()) for cell in row for node in cell)
 
 
+def read_cell(source: str, row: int, column: int) -> Cell:
+    """The cell `source` writes, read alone (at row `row`, column `column`; its offsets count in `source`)."""
+    nodes, _, _ = RunWalker(source, PARSE_CONTEXT, tolerant_parsing=True).get_latex_nodes()
+    return _cell(nodes, InlineRenderer(), row, column)
+
+
 def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column: int) -> Cell:
     span = 1
     content = nodes
@@ -425,7 +431,7 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
     spread_match = _SPREAD.match(rest)
-    spread = float(spread_match.group(1)) if spread_match else None
+    spread = scaled(spread_match.group(1), spread_match.group(2) or spread_match.group(3))[0] if spread_match else None
     percent = "%" in rest[:3]
     return value, decimals, spread, percent
 
