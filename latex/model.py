@@ -100,6 +100,7 @@ class Cell:
     underline: bool = False
     column_span: int = 1
     decimals: int = 0  # digits after the decimal point, for rounding tolerance
+    italic: bool = False
 
 
 @dataclass(slots=True)
@@ -130,6 +131,13 @@ class Table:
     def row_header(self, row: int) -> str:
         cells = self.rows[row]
         return cells[0].text if cells else ""
+
+    def set_apart(self, row: int) -> bool:
+        """A row set in italics, its name and two or more numbers: concurrent or non-comparable work, shown beside
+        the comparison and not in it (a table that bolds its best leaves these rows out)."""
+        cells = self.rows[row]
+        numbers = [cell for cell in cells[1:] if cell.value is not None]
+        return len(numbers) >= 2 and cells[0].italic and all(cell.italic for cell in numbers)
 
     def shifted(self, delta: int) -> Table:
         rows = [[_shift_cell(cell, delta) for cell in row] for row in self.rows]
@@ -163,6 +171,7 @@ def _shift_cell(cell: Cell, delta: int) -> Cell:
         cell.underline,
         cell.column_span,
         cell.decimals,
+        cell.italic,
     )
 
 

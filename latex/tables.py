@@ -65,6 +65,7 @@ _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
+_ITALIC = frozenset({"textit", "itshape", "it", "emph", "textsl", "slshape"})
 _NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
@@ -392,6 +393,7 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
         column_span=span,
         bold=_marks(macros - runner_up, _BOLD, "best", "first"),
         underline=_marks(macros, _UNDERLINE, "second"),
+        italic=bool(macros & _ITALIC),
     )
     read_cell_number(cell)
     return cell

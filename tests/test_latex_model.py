@@ -195,6 +195,19 @@ B & \secondbest{92.1} \\
     assert (second.bold, second.underline) == (False, True)
 
 
+def test_a_row_set_in_italics_is_set_apart_from_the_comparison(tmp_path):
+    table = r"""\begin{table}\caption{Results; concurrent work in italics}\label{tab:r}
+\begin{tabular}{lcc}\toprule
+Method & A & B \\ \midrule
+Prior & 80.1 & \textit{70.2} \\
+{\itshape Concurrent} & {\itshape 81.0} & \emph{71.0} \\
+Ours & \textbf{80.9} & \textbf{70.9} \\
+\bottomrule\end{tabular}\end{table}"""
+    grid = make_project(tmp_path, {"main.tex": document(table)}).index.tables[0].block.table
+    assert [cell.italic for cell in grid.rows[1]] == [False, False, True]
+    assert [grid.set_apart(row) for row in range(1, 4)] == [False, True, False]  # one italic cell sets no row apart
+
+
 def test_a_coloured_cell_reads_its_number_not_its_colour(tmp_path):
     table = r"""\begin{table}\begin{tabular}{lrr}
  & A & B \\

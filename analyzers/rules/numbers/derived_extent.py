@@ -38,7 +38,8 @@ A sentence that names no baseline row but sets "our" method against the baseline
 model achieve higher performance than baseline models, with improvements ranging from 10% to 69%", "outperforms
 the state of the art by up to 30%") is read against all the table's rows: the paper's own rows are those headed
 "Ours" (or "proposed"), else those a word names that the paper writes after "our" anywhere ("our mixture models"
-names "Projection Mixture"), and the others are the rows they are set against (no aggregate, no change row), block by
+names "Projection Mixture"), and the others are the rows they are set against (no aggregate, no change row, none set
+apart in italics as concurrent work), block by
 block where the table repeats them per setting (each run of other rows with the run of own rows after it), in every
 table of a float of subtables under the cited label. In each block and column read, the best own cell gains over the
 best other cell, on the column's better side (its header's or caption's, else the side the sentence says its numbers
@@ -310,10 +311,12 @@ def _judged(stated: _Extent, tables: Mapping[str, tuple[Table, ...]], own: froze
 
 def _blocks_of(table: Table, own: frozenset[str]) -> list[tuple[list[int], list[int]]]:
     """The rows of the paper's own method (headed "Ours" or "proposed", else named by a word the paper names its own
-    method by: `own`) with the other rows they compare with (no aggregate, no change row), block by block."""
+    method by: `own`) with the other rows they compare with (no aggregate, no change row, none set apart), block by block."""
     rows = sorted({cell.row for cell in body_cells(table) if cell.value is not None})
     headers = {row: table.row_header(row) for row in rows}
-    compared = [row for row in rows if not is_aggregate_row(headers[row]) and not CHANGE_HEADER.search(headers[row])]
+    compared = [
+        row for row in rows if not is_aggregate_row(headers[row]) and not CHANGE_HEADER.search(headers[row]) and not table.set_apart(row)
+    ]
     mine = {row for row in compared if _OURS.search(headers[row])} or {
         row for row in compared if any(own & {word, *word.split("-")} for word in _naming_words(headers[row]))
     }

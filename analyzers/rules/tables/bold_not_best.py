@@ -56,8 +56,8 @@ def bold_not_best(ctx: RuleContext, section: Section) -> Iterator[Finding]:
     header, else from the caption or a note saying which side is better ("lower is better"), else
     from the metric's name in the caption: accuracy, F1, AUC, BLEU are higher-better; error, loss, perplexity,
     FID, distances, failures, "epochs to" converge are lower-better. Columns whose direction is unknown, and
-    oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell)
-    are left alone. So are tables whose bold means something else: the caption or a note of the
+    oracle / teacher / upper-bound / random / human / extra-data rows (named in any text cell), and rows set
+    apart in italics (concurrent work: the name and every number italic), are left alone. So are tables whose bold means something else: the caption or a note of the
     table says bold marks significance or the best of each row, or most bold cells (in three rows or more) are the
     best of their own row within their header group, and more of them than of their column:
     methods compared across columns, one game or language pair per row. A column of p-values

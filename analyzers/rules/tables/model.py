@@ -164,12 +164,15 @@ class Grid:
         return self.numbers.get((row, column))
 
     def is_reference(self, row: int) -> bool:
-        """An oracle, teacher, upper bound or extra-data row, named in any of its text cells."""
+        """An oracle, teacher, upper bound or extra-data row, named in any of its text cells; or a row the table
+        sets apart in italics (concurrent work)."""
         known = self.references.get(row)
         if known is None:
-            known = self.references[row] = any(
-                cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row]
-            ) or bool(_REFERENCE_ROW.search(self.row_header(row)))
+            known = self.references[row] = (
+                any(cell.value is None and _REFERENCE_ROW.search(cell.text) for cell in self.table.rows[row])
+                or bool(_REFERENCE_ROW.search(self.row_header(row)))
+                or self.table.set_apart(row)
+            )
         return known
 
     def is_reference_column(self, column: int) -> bool:
