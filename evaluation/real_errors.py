@@ -113,6 +113,8 @@ class Problem:
     evidence: str
     decidable: bool
     other: str = ""  # "file:line" of the other side, when there is one
+    # Found by a second reading, after the rules were written: no rule was built for it, and none may be.
+    after_rules: bool = False
 
     @property
     def places(self) -> list[tuple[str, int]]:
@@ -173,7 +175,16 @@ def _paper_problems(path: Path) -> list[Problem]:
         if not isinstance(raw["line"], int) or raw["line"] < 1:
             raise LedgerError(f"{where}: line must be a 1-based line number, not {raw['line']!r}")
         problems.append(
-            Problem(path.stem, raw["file"], raw["line"], raw["kind"], raw["evidence"], bool(raw["decidable"]), raw.get("other", ""))
+            Problem(
+                path.stem,
+                raw["file"],
+                raw["line"],
+                raw["kind"],
+                raw["evidence"],
+                bool(raw["decidable"]),
+                raw.get("other", ""),
+                bool(raw.get("after_rules", False)),
+            )
         )
     return problems
 
@@ -212,13 +223,17 @@ def recall_of(problems: Iterable[Problem], findings: Mapping[str, list[Finding]]
 
 
 def recall_table(ledger: Ledger, findings: Mapping[str, list[Finding]]) -> dict[str, object]:
-    """Recall per kind and overall, for all problems, the decidable ones, and the seen and held-out papers."""
-    checked = [problem for problem in ledger.problems if problem.paper in findings]
+    """Recall per kind and overall, for all problems, the decidable ones, and the seen and held-out papers; and
+    apart, for the problems a second reading found after the rules were written (none of them counts above)."""
+    read = [problem for problem in ledger.problems if problem.paper in findings]
+    checked = [problem for problem in read if not problem.after_rules]
+    second = [problem for problem in read if problem.after_rules]
     groups = {
         "all": checked,
         "decidable": [problem for problem in checked if problem.decidable],
         "seen": [problem for problem in checked if problem.paper not in ledger.held_out],
         "held_out": [problem for problem in checked if problem.paper in ledger.held_out],
+        **({"second_reading": second, "second_reading_decidable": [problem for problem in second if problem.decidable]} if second else {}),
     }
     per_kind = {
         kind: _row(recall_of([problem for problem in checked if problem.kind == kind], findings))
@@ -245,13 +260,14 @@ def _row(recall: Recall) -> dict[str, object]:
 
 def seen_misses(ledger: Ledger, findings: Mapping[str, list[Finding]], kinds: Iterable[str]) -> list[Problem]:
     """The problems of `kinds` on papers outside the held-out fifth that no finding catches at information or
-    above: what rule work may read. The held-out papers' problems are never listed."""
+    above: what rule work may read. The held-out papers' problems are never listed, nor a second reading's."""
     wanted = set(kinds)
     return [
         problem
         for problem in ledger.problems
         if problem.paper in findings
         and problem.paper not in ledger.held_out
+        and not problem.after_rules
         and (not wanted or problem.kind in wanted)
         and catching(problem, findings[problem.paper], Severity.INFORMATION) is None
     ]

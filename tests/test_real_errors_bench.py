@@ -77,3 +77,16 @@ def test_the_misses_listed_for_rule_work_leave_out_the_held_out_papers(tmp_path)
     assert [problem.line for problem in seen_misses(ledger, no_findings, ["claim-contradiction"])] == [6]
     (folder / "held_out.txt").write_text("diary\n", encoding="utf-8")
     assert seen_misses(load_ledger(folder), no_findings, []) == []
+
+
+def test_a_second_readings_problems_are_counted_apart_and_never_listed_for_rule_work(tmp_path, capsys):
+    second = '\n[[problem]]\nfile = "main.tex"\nline = 6\nkind = "parts-vs-total"\nevidence = "120 + 80 = 200"\ndecidable = true\nafter_rules = true\n'
+    corpus, folder = _layout(tmp_path, LEDGER + second)
+    assert main(["bench", "real-errors", str(folder), "--corpus", str(corpus), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["overall"]["all"]["problems"] == 2  # the first reading's alone, comparable with earlier runs
+    assert report["overall"]["second_reading"]["problems"] == 1
+    assert "parts-vs-total" not in report["per_kind"]
+    ledger = load_ledger(folder)
+    assert [problem.line for problem in seen_misses(ledger, {"diary": []}, [])] == [4, 6]
+    assert [problem.after_rules for problem in ledger.problems] == [False, False, True]
