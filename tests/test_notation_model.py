@@ -130,6 +130,13 @@ def test_a_paragraphs_formulas_are_its_inline_math_and_a_display_is_one() -> Non
         ("much higher true positive rates (TPR's) and", "TPR", True),
         ("Low energy ratio (LER, also known as the SIF)", "LER", True),
         ("propagate in the DAG (Directed Acyclic Graph) network", "DAG", True),
+        (r"propagate in the DAG \revise(Directed Acyclic Graph) network", "DAG", True),  # a revision mark around it
+        ("we relied on continuous integration scripts (hereon CI\\@). The", "CI", True),
+        ("the mean squared error (hereafter, MSE) of", "MSE", True),
+        ("by saving an edit decision list, or EDL, which records", "EDL", True),
+        (r"within the Regional Arctic System Model \citep[RASM;][]{Hamman_2016a}, a regional", "RASM", True),
+        (r"within the model \citep[RASM;][]{Hamman_2016a}, a regional", "RASM", False),
+        ("a graph network, or GNN, over", "GNN", False),
         ("encoded by a graph network (GNN) over", "GNN", False),  # words that miss a letter
         ("LLMs are popular", "LLM", False),
         ("as in the GNN (Table 3) results", "GNN", False),

@@ -60,12 +60,19 @@ _GLOSSARY_ENTRY = DeferredPattern(r"\\(?:newglossaryentry|newabbreviation|newacr
 _NOT_BODY_TITLES = DeferredPattern(r"checklist|acknowledg|author|contribution|affiliation|funding", re.I)
 # "BERT~\cite{…}", "BERT (Devlin et al.)": a cited method or dataset is named, not abbreviated.
 _NAMED = DeferredPattern(r"s?[\s~]*(?:\\cite|\()")
-# Where a text tells the reader a short form, in a way the definitions' reader may not spell out: in parentheses
-# right after words ("speech/music discrimination (SMD)", "(TPR's)", "(LER, also known as …)"), or before its
-# words in parentheses ("DAG (Directed Acyclic Graph)").
-_OPENS_AFTER_WORDS = DeferredPattern(r"[\w}'’.-][\s~]*\($")
-_CLOSES = DeferredPattern(r"(?:['’]?s)?\s*[),;]")
-_WORDS_AFTER = DeferredPattern(r"s?[\s~]*\(([A-Za-z][\w'’]*(?:[\s/-]+[\w'’]+){1,7})\)")
+# Where a text tells the reader a short form, in a way the definitions' reader may not spell out: right after words
+# whose initials it holds, in parentheses ("speech/music discrimination (SMD)", "(TPR's)", "(LER, also known as …)"),
+# in natbib's prefix, printed in the citation's parentheses ("Regional Arctic System Model \\citep[RASM;][]{…}"), or
+# after ", or" ("an edit decision list, or EDL,"); in parentheses that say so ("(hereafter CI)", "(henceforth CI)");
+# or before its words in parentheses ("DAG (Directed Acyclic Graph)").
+_OPENS_AFTER_WORDS = DeferredPattern(r"[\w}'’.-][\s~]*(?:\(|\\cite[a-zA-Z]*\*?\[|,\s+or\s+)$")
+_ABBREVIATED_HENCE = DeferredPattern(r"\((?:here(?:on|after|inafter)|henceforth|thereafter|abbreviated(?:\s+as)?)[,:\s~]+$", re.I)
+_CLOSES = DeferredPattern(r"(?:['’]?s)?(?:\\@)?\s*[),;]")
+# The words after an acronym, in parentheses, an author's mark of a revision around them or not ("DAG \\revise{(Directed
+# Acyclic Graph)}" renders as "DAG \\revise(Directed Acyclic Graph)").
+_WORDS_AFTER = DeferredPattern(r"s?[\s~]*(?:\\[A-Za-z]+\s*)?\(([A-Za-z][\w'’]*(?:[\s/-]+[\w'’]+){1,7})\)")
+# The opening itself, cut off the words before it.
+_OPENING = DeferredPattern(r"(?:\([^()]*|\\cite[a-zA-Z]*\*?\[[^\[\]]*|,\s+or\s+)$")
 
 
 class Redefinition(NamedTuple):
@@ -363,11 +370,14 @@ def acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
 
 def introduced_at(text: str, start: int, end: int, short: str) -> bool:
     """Whether the acronym at `text[start:end]` is written where a reader is told it, after words whose initials hold
-    its letters in order (`_OPENS_AFTER_WORDS`: "Cramer-Rao lower bound (CRB)", "true positive rates (TPR's)") or
+    its letters in order (`_OPENS_AFTER_WORDS`: "Cramer-Rao lower bound (CRB)", "true positive rates (TPR's)", "an
+    edit decision list, or EDL,"), in parentheses that say so ("continuous integration scripts (hereon CI)"), or
     before words whose capitals spell it (`_WORDS_AFTER`): a definition in a form the definitions' reader does not
     spell out. Words that miss a letter ("a graph network (GNN)") define nothing."""
+    if _ABBREVIATED_HENCE.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
+        return True
     if _OPENS_AFTER_WORDS.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
-        before = re.sub(r"\([^()]*$", "", text[max(0, start - 120) : start])
+        before = _OPENING.sub("", text[max(0, start - 120) : start])
         return _initials_hold(short, [word for word in re.split(r"[^\w'’]+", before) if word][-_MAX_EXPANSION_WORDS:])
     after = _WORDS_AFTER.match(text, end)
     initials = "".join(word[0] for word in re.split(r"[\s/-]+", after.group(1)) if word[0].isupper()) if after else ""
