@@ -86,8 +86,15 @@ def _read_again(cell: Cell, text: str, macros: CellMacros) -> Cell:
     source = text[cell.start : cell.end]
     if not macros.used_in(source):
         return cell
-    again = read_cell(macros.expand(source), cell.row, cell.column)
+    expanded = macros.expand(source)
+    if _SPANS_CELLS.search(expanded):
+        return cell  # `\\ms{1.0}{2.0}` for "1.0 & 2.0": TeX sets two cells where the parse saw one; the grid is not this one
+    again = read_cell(expanded, cell.row, cell.column)
     return replace(again, start=cell.start, end=cell.end, column_span=cell.column_span)
+
+
+# An alignment tab or a row's end: what a macro's expansion may hold that makes one cell several.
+_SPANS_CELLS = re.compile(r"(?<!\\)&|\\\\")
 
 
 @lru_cache(maxsize=16)

@@ -78,3 +78,10 @@ def test_editing_a_definition_reads_the_cells_again(tmp_path):
     text = (tmp_path / "main.tex").read_text()
     project.update("main.tex", text.replace(r"\newcommand{\B}[1]{\textbf{#1}}", r"\newcommand{\B}[1]{\emph{#1}}"))
     assert not _cells(project)["1,1"].bold
+
+
+def test_a_macro_that_sets_several_cells_leaves_the_cell_as_parsed(tmp_path):
+    body = _BODY.replace(r"\pair{4.5\cdot10^{-3}}{1.5\cdot10^{-3}}", r"\two{1.0}{2.0}")
+    write_project(tmp_path, {"main.tex": _PREAMBLE.replace(r"\iffalse", "\\newcommand{\\two}[2]{#1 & #2}\n\\iffalse") + body})
+    cell = _cells(Project(tmp_path, "main.tex"))["1,3"]
+    assert cell.value is None  # TeX sets "1.0" and "2.0" in two cells: neither is this cell's number
