@@ -68,7 +68,8 @@ def with_cell_macros(block: Block, text: str, macros: CellMacros) -> Block:
         return kept[3]
     read = block
     if macros.used_in(source):
-        rows = [[_read_again(cell, text, macros) for cell in row] for row in table.rows]
+        cells = _cells_read(macros)
+        rows = [[_read_again(cell, text, macros, cells) for cell in row] for row in table.rows]
         read = replace(block, table=replace(table, rows=rows))
     if len(_READ) >= _KEPT:
         _READ.clear()
@@ -82,15 +83,29 @@ _READ: dict[int, tuple[Block, CellMacros, str, Block]] = {}
 _KEPT = 512
 
 
-def _read_again(cell: Cell, text: str, macros: CellMacros) -> Cell:
+def _read_again(cell: Cell, text: str, macros: CellMacros, cells: dict[tuple[str, int, int], Cell | None]) -> Cell:
     source = text[cell.start : cell.end]
     if not macros.used_in(source):
         return cell
-    expanded = macros.expand(source)
-    if _SPANS_CELLS.search(expanded):
-        return cell  # `\\ms{1.0}{2.0}` for "1.0 & 2.0": TeX sets two cells where the parse saw one; the grid is not this one
-    again = read_cell(expanded, cell.row, cell.column)
-    return replace(again, start=cell.start, end=cell.end, column_span=cell.column_span)
+    key = (source, cell.row, cell.column)
+    if key not in cells:
+        expanded = macros.expand(source)
+        # `\\ms{1.0}{2.0}` for "1.0 & 2.0": TeX sets two cells where the parse saw one; the grid is not this one (None)
+        cells[key] = None if _SPANS_CELLS.search(expanded) else read_cell(expanded, cell.row, cell.column)
+    again = cells[key]
+    return cell if again is None else replace(again, start=cell.start, end=cell.end, column_span=cell.column_span)
+
+
+def _cells_read(macros: CellMacros) -> dict[tuple[str, int, int], Cell | None]:
+    """The cells read under `macros`, by source, row and column: typing in one cell of a long table reads that cell
+    again, not its neighbours. Emptied when the definitions change, or when it has grown large."""
+    if not _CELLS or _CELLS[0][0] != macros or len(_CELLS[0][1]) >= _KEPT_CELLS:
+        _CELLS[:] = [(macros, {})]
+    return _CELLS[0][1]
+
+
+_CELLS: list[tuple[CellMacros, dict[tuple[str, int, int], Cell | None]]] = []
+_KEPT_CELLS = 16384
 
 
 # An alignment tab or a row's end: what a macro's expansion may hold that makes one cell several.
