@@ -199,6 +199,7 @@ def main() -> None:
         sys.exit(f"not in the ledger: {', '.join(unknown)}")
     findings: dict[str, dict[str, list[Finding]]] = {mode: {} for mode in arguments.modes}
     together: dict[str, int] = dict.fromkeys(arguments.modes, 0)
+    second_together: dict[str, int] = dict.fromkeys(arguments.modes, 0)  # of the second reading's problems
     unscripted: dict[str, list[str]] = {}
     failed: dict[str, str] = {}
     with LoopbackLLMServer() as server:
@@ -217,7 +218,9 @@ def main() -> None:
             cells = []
             for mode, result in run["modes"].items():
                 findings[mode][name] = result["findings"]
-                together[mode] += len(result["together"])
+                second = {f"{p.file}:{p.line}" for p in problems if p.after_rules}
+                together[mode] += sum(1 for place in result["together"] if place not in second)
+                second_together[mode] += sum(1 for place in result["together"] if place in second)
                 caught = recall_table(ledger, {name: result["findings"]})["overall"]["all"]["informed"]  # type: ignore[index]
                 cells.append(f"{mode} {len(result['together'])}/{caught}")
             print(
@@ -227,26 +230,35 @@ def main() -> None:
             for mode, result in run["modes"].items():
                 if result["lost"]:
                     print(f"    {mode}: seen whole, not in the report: {', '.join(result['lost'])}", flush=True)
-    report(ledger, findings, together, unscripted, failed, arguments)
+    report(ledger, findings, (together, second_together), unscripted, failed, arguments)
 
 
 def report(
     ledger: Ledger,
     findings: dict[str, dict[str, list[Finding]]],
-    together: dict[str, int],
+    together: tuple[dict[str, int], dict[str, int]],
     unscripted: dict[str, list[str]],
     failed: dict[str, str],
     arguments: argparse.Namespace,
 ) -> None:
+    """The first reading's problems as before; the second reading's (found after the rules) in columns of their own."""
     tables = {mode: recall_table(ledger, by_paper) for mode, by_paper in findings.items()}
     window = " (context window forced to a quarter of each paper)" if arguments.fallback else ""
     print(f"\nA model that reports every ledger problem it is shown, through the pipeline{window}:")
-    print(f"{'mode':9} {'problems':>8} {'seen whole':>11} {'reported':>9} {'seen papers':>12} {'held-out':>9}")
+    print(
+        f"{'mode':9} {'problems':>8} {'seen whole':>11} {'reported':>9} {'seen papers':>12} {'held-out':>9}"
+        f" {'second reading':>15} {'seen whole':>11} {'reported':>9}"
+    )
     for mode, table in tables.items():
         overall: Any = table["overall"]
         total = overall["all"]["problems"]
         shares = [_share(overall[group]["information_or_above"]) for group in ("all", "seen", "held_out")]
-        print(f"{mode:9} {total:8} {_share(together[mode] / total if total else None):>11} {shares[0]:>9} {shares[1]:>12} {shares[2]:>9}")
+        second = overall.get("second_reading", {"problems": 0, "information_or_above": None})
+        print(
+            f"{mode:9} {total:8} {_share(together[0][mode] / total if total else None):>11} {shares[0]:>9} {shares[1]:>12}"
+            f" {shares[2]:>9} {second['problems']:>15} {_share(together[1][mode] / second['problems'] if second['problems'] else None):>11}"
+            f" {_share(second['information_or_above']):>9}"
+        )
     print("\nreported, per kind: " + "  ".join(arguments.modes))
     kinds: Any = next(iter(tables.values()))["per_kind"] if tables else {}
     for kind in kinds:
@@ -260,7 +272,10 @@ def report(
         print(f"failed: {name}: {why}")
     if arguments.save:
         arguments.save.write_text(
-            json.dumps({"tables": tables, "together": together, "unscripted": unscripted, "failed": failed}, indent=1)
+            json.dumps(
+                {"tables": tables, "together": together[0], "second_together": together[1], "unscripted": unscripted, "failed": failed},
+                indent=1,
+            )
         )
 
 
