@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 from typing import TypeGuard
 
 from pylatexenc import latexwalker as lw
@@ -21,6 +22,8 @@ from .row_keys import header_key
 from .walker import RunWalker
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
+_LONGTABLE_PARTS = frozenset({"endfirsthead", "endhead", "endfoot", "endlastfoot"})
+_CAPTION_ROW = frozenset({"caption", "label"})
 _RULES = frozenset(
     {
         "hline",
@@ -53,6 +56,17 @@ _RULE_ARGUMENTS = {
     "noalign": "{",
     "cdashline": "{",
     "hdashline": "[",
+}
+# deluxetable's commands around its rows, read off the source with their arguments: its caption, width and
+# type size before \\startdata; after \\enddata, its notes.
+_DELUXETABLE_ARGUMENTS = {
+    "tablecaption": "{",
+    "tablewidth": "{",
+    "tabletypesize": "{",
+    "tablenum": "[{",
+    "tablecolumns": "{",
+    "centerwidetable": "",
+    "startdata": "",
 }
 _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
@@ -90,7 +104,7 @@ def parse_table(
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
     pulls = tuple(pull._replace(row=kept_before[pull.row]) for pull in raw_pulls)
-    header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
+    header_rows = _heading_rows(rows, rules, header_rows)
     return Table(
         rows,
         node.pos,
@@ -130,7 +144,7 @@ def bare_rows(text: str) -> tuple[list[list[Cell]], tuple[tuple[int, str], ...],
     rows, kept_before = _rows(rows_nodes, InlineRenderer())
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
-    return rows, rules, _past_header_rows_under_partial_rules(rows, rules, header_rows)
+    return rows, rules, _heading_rows(rows, rules, header_rows)
 
 
 # A column spec's tokens: `*{3}{c}`, a modifier `@{…}` `>{…}` (no column), a column type with its
@@ -169,6 +183,57 @@ def _visible(row: list[Cell], hidden: frozenset[int]) -> list[Cell]:
             cell.column_span = shown
             kept.append(cell)
     return kept
+
+
+def _heading_rows(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
+    """How many rows head the table, from the rows before its first inner rule: past partial rules, and past
+    the rows right under the header that name its columns by number."""
+    numbering = {at for at, row in enumerate(rows) if _numbers_columns(row)}
+    for at in numbering:
+        for cell in rows[at]:
+            cell.value = None  # "(3)" names the third column; it measures nothing
+    header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
+    while header_rows < len(rows) - 1 and (header_rows in numbering or _names_groups_columns(rows, header_rows)):
+        header_rows += 1
+    return header_rows
+
+
+# A regression table's column number: "(1)", "(2)", … above its models' estimates.
+_COLUMN_NUMBER = DeferredPattern(r"\((\d+)\)")
+
+
+def _numbers_columns(row: list[Cell]) -> bool:
+    """A row whose cells past the first are "(1)", "(2)", "(3)"…: one after another."""
+    numbers = [_COLUMN_NUMBER.fullmatch(cell.text) for cell in row[1:] if cell.text]
+    if len(numbers) < 2 or not all(numbers):
+        return False
+    counted = [int(number.group(1)) for number in numbers if number]
+    return all(later == earlier + 1 for earlier, later in pairwise(counted))
+
+
+def _names_groups_columns(rows: list[list[Cell]], at: int) -> bool:
+    """A row under group names that span columns (`& \\multicolumn{3}{c}{Face Detector}`) names the groups'
+    columns when it fills every one of them with words or whole numbers (sessions 2, 3, 4; 200 and 400
+    labels) and the row below measures: a decimal, a percentage or a spread. Whole numbers above whole
+    numbers are the body's counts."""
+    if at == 0 or at + 1 >= len(rows):
+        return False
+    groups = [cell for cell in rows[at - 1] if cell.text and cell.column > 0]
+    if not groups or any(cell.column_span < 2 for cell in groups):
+        return False
+    covered = {column for cell in groups for column in range(cell.column, cell.column + cell.column_span)}
+    named = [cell for cell in rows[at] if cell.column in covered]
+    measured = [cell for cell in rows[at + 1] if cell.column in covered]
+    return (
+        len(named) == len(covered)
+        and all(cell.text and not _measures(cell) for cell in named)
+        and any(cell.value is not None for cell in named)
+        and any(_measures(cell) for cell in measured)
+    )
+
+
+def _measures(cell: Cell) -> bool:
+    return cell.value is not None and bool(cell.decimals or cell.percent or cell.spread is not None)
 
 
 def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
@@ -240,6 +305,7 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
     rules: list[tuple[int, str]] = []
     pulls: list[RowPull] = []
     skip_to = -1  # the end of a rule's arguments
+    part_start, first_head = 0, False  # where longtable's part being read began; whether it had a first head
     flat = list(_flatten_cells(nodes))
     for index, node in enumerate(flat):
         if node.pos + node.len <= skip_to:
@@ -252,14 +318,30 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
         elif isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
             row.append([])
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
-            rows.append(row)
+            if not _caption_only(row):  # longtable's "\caption{…}\label{…}\\" is its caption, not a row
+                rows.append(row)
             row = [[]]
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _LONGTABLE_PARTS:
+            # longtable's head and feet end here: the (first) head heads the table; the head it repeats on
+            # later pages and the feet it prints at page ends ("Continued on next page") are no rows of it.
+            if node.macroname == "endfirsthead" or (node.macroname == "endhead" and not first_head):
+                header_rows = sum(1 for r in rows if _has_content(r)) or header_rows
+                first_head = first_head or node.macroname == "endfirsthead"
+            else:
+                del rows[part_start:]
+                rules = [(at, name) for at, name in rules if at <= part_start]
+                pulls = [pull for pull in pulls if pull.row <= part_start]
+            part_start = len(rows)
         elif isinstance(node, lw.LatexMacroNode) and is_rule(name := _rule_name(node.macroname)):
             rules.append((len(rows), name))
-            skip_to = _rule_end(node, name)
+            skip_to = _arguments_end(node, _RULE_ARGUMENTS.get(name, ""))
             completed = sum(1 for r in rows if _has_content(r))
             if header_rows == 0 and completed > 0 and name != "bottomrule":
                 header_rows = completed
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _DELUXETABLE_ARGUMENTS:
+            skip_to = _arguments_end(node, _DELUXETABLE_ARGUMENTS[node.macroname])
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname == "enddata":
+            break
         elif isinstance(node, lw.LatexMacroNode) and node.macroname == "tablehead":
             # deluxetable: the header is the argument of \tablehead.
             head_rows, _, _, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
@@ -272,6 +354,11 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
     if _has_content(row):
         rows.append(row)
     return rows, header_rows or 1, rules, pulls
+
+
+def _caption_only(row: list[list[lw.LatexNode]]) -> bool:
+    nodes = [node for cell in row for node in cell if not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip())]
+    return bool(nodes) and all(isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTION_ROW for node in nodes)
 
 
 def _row_pull(node: lw.LatexNode, following: list[lw.LatexNode], row: int) -> RowPull | None:
@@ -299,11 +386,11 @@ def _rule_name(macroname: str) -> str:
     return macroname.rstrip("(")
 
 
-def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
-    """Where the rule's arguments end in the source (the node may not hold them all)."""
+def _arguments_end(node: lw.LatexMacroNode, kinds: str) -> int:
+    """Where the macro's arguments of these kinds end in the source (the node may not hold them all)."""
     source = node.parsing_state.s
-    end: int = node.pos + 1 + len(name)
-    for kind in _RULE_ARGUMENTS.get(name, ""):
+    end: int = node.pos + 1 + len(_rule_name(node.macroname))
+    for kind in kinds:
         if match := _ARGUMENT[kind].match(source, end):
             end = match.end()
     node_end: int = node.pos + node.len

@@ -20,3 +20,96 @@ def test_a_tabular_in_a_macro_definition_is_no_table(tmp_path):
     body = "\\begin{table}\\begin{tabular}{lc}\nMethod & Acc \\\\ \\hline\nA & 93.4 \\\\\n\\end{tabular}\\end{table}"
     (table,) = _tables(tmp_path, body, preamble)
     assert _texts(table) == [["Method", "Acc"], ["A", "93.4"]]
+
+
+def test_a_longtable_is_its_first_head_and_its_body_without_its_caption_repeated_head_or_feet(tmp_path):
+    body = r"""\begin{longtable}{lr}
+\caption{Shifts}\label{tab:shifts}\\
+\hline
+Spin & $\delta$ (ppm) \\
+\hline
+\endfirsthead
+\hline
+Spin & $\delta$ (ppm) \\
+\hline
+\endhead
+\hline
+\multicolumn{2}{r}{Continues on next page...}\\
+\hline
+\endfoot
+\hline
+\endlastfoot
+A & 1.25 \\
+B & 2.50 \\
+\end{longtable}"""
+    (table,) = _tables(tmp_path, body, "\\usepackage{longtable}")
+    assert _texts(table) == [["Spin", "δ (ppm)"], ["A", "1.25"], ["B", "2.50"]]
+    assert table.header_rows == 1 and table.rows[2][1].value == 2.5
+
+
+def test_a_longtable_head_ends_at_endhead(tmp_path):
+    body = r"""\begin{longtable}{lrr}
+\toprule
+Study & Control (n) & Cases (n)\tabularnewline
+\midrule
+\endhead
+Ahn & 148 & 62\tabularnewline
+Baxter & 172 & 120\tabularnewline
+\bottomrule
+\end{longtable}"""
+    (table,) = _tables(tmp_path, body, "\\usepackage{longtable}")
+    assert _texts(table) == [["Study", "Control (n)", "Cases (n)"], ["Ahn", "148", "62"], ["Baxter", "172", "120"]]
+    assert table.header_rows == 1
+
+
+def test_a_deluxetable_s_rows_are_its_data_without_its_caption_width_or_notes(tmp_path):
+    body = r"""\begin{deluxetable}{lcc}
+\tablewidth{0pt}
+\tablecaption{Outflow catalog.\label{tab:outflows}}
+\tablehead{\colhead{Source} & \colhead{$v$} & \colhead{Rank}}
+\startdata
+SMZ 11 & 7.5 & 9 \\
+HOPS 383 & 9.6 & 2
+\enddata
+\tablenotetext{a}{HOPS sources are protostars from the catalog of 2016.}
+\end{deluxetable}"""
+    (table,) = _tables(tmp_path, body, "\\usepackage{aastex}")
+    assert _texts(table) == [["Source", "v", "Rank"], ["SMZ 11", "7.5", "9"], ["HOPS 383", "9.6", "2"]]
+    assert table.header_rows == 1 and table.rows[2][2].value == 2
+
+
+def test_a_row_that_numbers_the_columns_heads_the_table_and_holds_no_value(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lcccc}\toprule
+ & \multicolumn{2}{c}{Time} & \multicolumn{2}{c}{Wage} \\ \cmidrule(lr){2-3}\cmidrule(lr){4-5}
+ & (1) & (2) & (3) & (4) \\ \midrule
+Cancellation & 7.540 & 10.161 & 0.632 & 0.434 \\
+ & (0.206) & (0.409) & (0.010) & (0.020) \\ \midrule
+\multicolumn{5}{l}{Panel B} \\
+ & (5) & (6) & (7) & (8) \\ \midrule
+No-show & 7.663 & 10.896 & 0.079 & 0.017 \\ \bottomrule
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert table.header_rows == 2 and table.column_header(1) == "Time (1)" and table.row_header(2) == "Cancellation"
+    assert [cell.value for cell in table.rows[1][1:]] == [None] * 4
+    assert [cell.value for cell in table.rows[5][1:]] == [None] * 4  # panel B's numbers name its columns too
+    assert table.rows[3][1].value == 0.206  # a standard error is a number
+
+
+def test_a_row_of_whole_numbers_under_group_names_names_the_groups_columns(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lcccccc}\hline
+Rec. & \multicolumn{3}{c}{Face Detector} & \multicolumn{3}{c}{Manual} \\ \hline
+Session & 2 & 3 & 4 & 2 & 3 & 4 \\ \hline
+NS & 30.8\% & 29.4\% & 24.6\% & 77.6\% & 74.3\% & 73.4\% \\ \hline
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert table.header_rows == 2 and table.column_header(4) == "Manual 2" and table.row_header(2) == "NS"
+
+
+def test_whole_numbers_under_group_names_above_whole_numbers_are_the_body(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lccc}\hline
+ & \multicolumn{3}{c}{Errors per run} \\ \hline
+A & 3 & 5 & 7 \\
+B & 2 & 4 & 1 \\ \hline
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert table.header_rows == 1 and table.rows[1][1].value == 3
