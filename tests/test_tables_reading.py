@@ -3,6 +3,8 @@ hold no value, in the idioms papers of every field write."""
 
 from helpers import document, make_project
 
+from auditex.analyzers.rules.tables.model import Grid
+
 
 def _tables(tmp_path, body: str, preamble: str = ""):
     return [placed.block.table for placed in make_project(tmp_path, {"main.tex": document(body, preamble)}).index.tables]
@@ -103,6 +105,8 @@ NS & 30.8\% & 29.4\% & 24.6\% & 77.6\% & 74.3\% & 73.4\% \\ \hline
 \end{tabular}\end{table}"""
     (table,) = _tables(tmp_path, body)
     assert table.header_rows == 2 and table.column_header(4) == "Manual 2" and table.row_header(2) == "NS"
+    # A number names the column only with the group's words above it.
+    assert Grid.of(table).own_header(4) == "Manual 2" and Grid.of(table).own_header(0) == "Session"
 
 
 def test_whole_numbers_under_group_names_above_whole_numbers_are_the_body(tmp_path):
