@@ -117,3 +117,15 @@ B & 2 & 4 & 1 \\ \hline
 \end{tabular}\end{table}"""
     (table,) = _tables(tmp_path, body)
     assert table.header_rows == 1 and table.rows[1][1].value == 3
+
+
+def test_the_units_package_s_value_is_read_and_a_siunitx_option_is_not(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lr}
+Parameter & Value \\ \hline
+Scattering length & \unit[9.46]{nm} \\
+Trap frequency & $\unit[1020]{Hz}$ \\
+Speed & \unit[per-mode=symbol]{\metre\per\second} \\
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body, "\\usepackage{units}")
+    assert [row[1].text for row in table.rows[1:]] == ["9.46 nm", "1020 Hz", "m/s"]
+    assert [row[1].value for row in table.rows[1:]] == [9.46, 1020, None]
