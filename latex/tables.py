@@ -84,6 +84,17 @@ _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
 # The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
 _SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+# "7.2 (0.3)", "9.4 [0.7]": a spread in parentheses, where the table says its parentheses hold spreads.
+_PARENTHESIZED_SPREAD = DeferredPattern(r"^\s*[(\[]\s*(\d*\.?\d+)\s*[)\]]")
+_SPREAD_WORD = r"(?:standard\s+(?:deviation|error)s?|\bS\.?[DE]\.?M?s?\b|\bstd\b\.?|\bSEM\b)"
+# What a caption, a column's header or a row's says of its parentheses: "Standard errors in parentheses",
+# "SEM … reported in brackets", "means (and standard deviations)", "Age, mean (SD)".
+_DECLARES_SPREAD = DeferredPattern(
+    rf"(?i){_SPREAD_WORD}[^.;]{{0,40}}\b(?:in|within)\s+(?:parenthes[ie]s|brackets)"
+    rf"|(?:parenthes[ie]s|brackets)\s+(?:are|show|give|report|hold|denote|indicate)\s+(?:the\s+)?{_SPREAD_WORD}"
+    rf"|\bmeans?\s*\((?:and\s+)?{_SPREAD_WORD}\)"
+)
+_DECLARES_SHARE = DeferredPattern(r"\b[nN]\s*\(\s*%\s*\)")  # "Women, n (%)": counts and their shares
 
 
 def parse_table(
@@ -105,7 +116,7 @@ def parse_table(
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
     pulls = tuple(pull._replace(row=kept_before[pull.row]) for pull in raw_pulls)
     header_rows = _heading_rows(rows, rules, header_rows)
-    return Table(
+    table = Table(
         rows,
         node.pos,
         node.pos + node.len,
@@ -116,6 +127,24 @@ def parse_table(
         rules,
         pulls,
     )
+    _read_declared_spreads(table)
+    return table
+
+
+def _read_declared_spreads(table: Table) -> None:
+    """Read "7.2 (0.3)" as 7.2 and its spread where the table says its parentheses hold spreads: its row's
+    header ("Age, mean (SD)"), else its column's, else its caption. A row of counts and shares ("n (%)")
+    holds no spread. Elsewhere a number in parentheses is anything: a count filtered out, a rank."""
+    in_caption = bool(table.caption and _DECLARES_SPREAD.search(table.caption))
+    in_column = {cell.column: bool(_DECLARES_SPREAD.search(table.column_header(cell.column))) for row in table.rows for cell in row}
+    for row in table.rows[table.header_rows :]:
+        named = row[0].text if row else ""
+        if _DECLARES_SHARE.search(named):
+            continue
+        in_row = bool(_DECLARES_SPREAD.search(named))
+        for cell in row[1:]:
+            if cell.value is not None and cell.spread is None and (in_row or in_column[cell.column] or in_caption):
+                read_cell_number(cell, parenthesized_spread=True)
 
 
 def _rows(rows_nodes: list[list[list[lw.LatexNode]]], renderer: InlineRenderer) -> tuple[list[list[Cell]], list[int]]:
@@ -493,8 +522,9 @@ def _macro_names(nodes: list[lw.LatexNode]) -> Iterator[str]:
             yield from _macro_names(node.nodelist)
 
 
-def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
-    """(value, decimals, spread, percent) of the first number in a cell text."""
+def read_number(text: str, parenthesized_spread: bool = False) -> tuple[float, int, float | None, bool] | None:
+    """(value, decimals, spread, percent) of the first number in a cell text; with `parenthesized_spread`, a
+    number in parentheses right after it is its spread."""
     text = _LEADING_MACROS.sub("", text)  # "\\tablefirst4.19": an unexpanded highlight macro
     if header_key(text):
         return None  # "(2,1,N)", "K=20, LF=5": a key names a row or setting, its leading 2 or 20 measures nothing
@@ -511,14 +541,14 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
-    spread_match = _SPREAD.match(rest)
+    spread_match = _SPREAD.match(rest) or (_PARENTHESIZED_SPREAD.match(rest) if parenthesized_spread else None)
     spread = float(spread_match.group(1)) if spread_match else None
     percent = "%" in rest[:3]
     return value, decimals, spread, percent
 
 
-def read_cell_number(cell: Cell) -> None:
-    number = read_number(cell.text)
+def read_cell_number(cell: Cell, parenthesized_spread: bool = False) -> None:
+    number = read_number(cell.text, parenthesized_spread)
     if number is None:
         return
     cell.value, cell.decimals, cell.spread, cell.percent = number

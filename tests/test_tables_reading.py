@@ -129,3 +129,27 @@ Speed & \unit[per-mode=symbol]{\metre\per\second} \\
     (table,) = _tables(tmp_path, body, "\\usepackage{units}")
     assert [row[1].text for row in table.rows[1:]] == ["9.46 nm", "1020 Hz", "m/s"]
     assert [row[1].value for row in table.rows[1:]] == [9.46, 1020, None]
+
+
+def test_a_spread_in_parentheses_is_read_where_the_table_says_parentheses_hold_spreads(tmp_path):
+    body = r"""\begin{table}\caption{Speedup. We report means (and standard deviations) over 10 folds.}
+\begin{tabular}{lcc}\hline
+Variant & Evaluations & Insertions \\ \hline
+CORELS & 7 (1) & 2.0 (.2) \\
+No bound & $>$ 390 (40) & 9.4 [0.7] \\ \hline
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert [(cell.value, cell.spread) for cell in table.rows[1][1:]] == [(7, 1), (2.0, 0.2)]
+    assert [(cell.value, cell.spread) for cell in table.rows[2][1:]] == [(390, 40), (9.4, 0.7)]
+
+
+def test_a_row_or_column_named_mean_sd_holds_spreads_in_parentheses_and_counts_with_shares_do_not(tmp_path):
+    body = r"""\begin{table}\caption{Sample. Numbers in parentheses are genes filtered out in the other analysis.}
+\begin{tabular}{lcc}\hline
+ & Treated & Mean (SD) \\ \hline
+Age, mean (SD) & 37.2 (10.1) & 36.0 (9.0) \\
+Women, n (\%) & 418 (44.1) & 3281 (54) \\ \hline
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert [cell.spread for cell in table.rows[1][1:]] == [10.1, 9.0]
+    assert [(cell.value, cell.spread) for cell in table.rows[2][1:]] == [(418, None), (3281, None)]  # a row of counts and shares says so
