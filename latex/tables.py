@@ -535,10 +535,12 @@ def read_number(text: str, parenthesized_spread: bool = False) -> tuple[float, i
     before = text[: match.start()].strip()
     if re.search(r"[A-Za-z]{2,}", before):
         return None  # "BERT-base 110" is a label, not a number cell
+    rest = text[match.end() :]
+    if text[: match.start(1) if sign else match.start(2)].endswith(("/", "^")) or rest.lstrip().startswith("π"):
+        return None  # "β=σ_0/2", "x∈R^9276", "ω = 2π × 500 Hz": an operand of a formula, not what the cell measures
     value, decimals = scaled(digits, exponent or times_ten)
     if sign in ("-", "−", "–"):
         value = -value
-    rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
     spread_match = _SPREAD.match(rest) or (_PARENTHESIZED_SPREAD.match(rest) if parenthesized_spread else None)

@@ -4,6 +4,7 @@ hold no value, in the idioms papers of every field write."""
 from helpers import document, make_project
 
 from auditex.analyzers.rules.tables.model import Grid
+from auditex.latex.tables import read_number
 
 
 def _tables(tmp_path, body: str, preamble: str = ""):
@@ -153,3 +154,12 @@ Women, n (\%) & 418 (44.1) & 3281 (54) \\ \hline
     (table,) = _tables(tmp_path, body)
     assert [cell.spread for cell in table.rows[1][1:]] == [10.1, 9.0]
     assert [(cell.value, cell.spread) for cell in table.rows[2][1:]] == [(418, None), (3281, None)]  # a row of counts and shares says so
+
+
+def test_an_operand_of_a_formula_is_not_the_cell_s_value():
+    assert read_number("β=σ_0/2, γ: score variance") is None
+    assert read_number("x_t∈R^9276, i=1,...,I") is None
+    assert read_number("ω_r = 2π × 1020 Hz") is None
+    assert read_number("κ=31.62") == (31.62, 2, None, False)
+    assert read_number("N = 2× 10^6") == (2e6, 0, None, False)
+    assert read_number("^ 5×10^-6") == (5e-6, 6, None, False)  # an empty superscript that aligns the column
