@@ -81,6 +81,10 @@ _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "bo
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
+# siunitx's compact uncertainty, in units of the last digits written against them: "2.977(77)" is 2.977 ± 0.077.
+_LAST_DIGITS_UNCERTAINTY = DeferredPattern(r"\((\d+)\)")
+_POWER = DeferredPattern(r"\^\s*([-−]?\d+)")
+_SEXAGESIMAL = DeferredPattern(r"\^[^\d\s]{1,2}\d")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
 # The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
 _SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
@@ -539,12 +543,22 @@ def read_number(text: str, parenthesized_spread: bool = False) -> tuple[float, i
     if text[: match.start(1) if sign else match.start(2)].endswith(("/", "^")) or rest.lstrip().startswith("π"):
         return None  # "β=σ_0/2", "x∈R^9276", "ω = 2π × 500 Hz": an operand of a formula, not what the cell measures
     value, decimals = scaled(digits, exponent or times_ten)
+    if power := _POWER.match(rest):
+        # "10^-3" is a thousandth; "2^10" is no 2. A mark raised after a number ("0.300^‡", "12^a") leaves it.
+        if digits != "10" or exponent or times_ten:
+            return None
+        value, decimals = scaled("1", power.group(1))
+        rest = rest[power.end() :]
+    if _SEXAGESIMAL.match(rest):
+        return None  # "5^h35^m23.30^s", "-5^∘07^'10.00^''": an angle in hours or degrees, minutes and seconds
     if sign in ("-", "−", "–"):
         value = -value
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
     spread_match = _SPREAD.match(rest) or (_PARENTHESIZED_SPREAD.match(rest) if parenthesized_spread else None)
     spread = float(spread_match.group(1)) if spread_match else None
+    if spread is None and decimals and (uncertainty := _LAST_DIGITS_UNCERTAINTY.match(rest)):
+        spread = round(int(uncertainty.group(1)) * 10.0**-decimals, decimals)
     percent = "%" in rest[:3]
     return value, decimals, spread, percent
 

@@ -163,3 +163,18 @@ def test_an_operand_of_a_formula_is_not_the_cell_s_value():
     assert read_number("κ=31.62") == (31.62, 2, None, False)
     assert read_number("N = 2× 10^6") == (2e6, 0, None, False)
     assert read_number("^ 5×10^-6") == (5e-6, 6, None, False)  # an empty superscript that aligns the column
+
+
+def test_a_power_of_ten_alone_is_its_value_and_another_power_or_an_angle_is_none_but_a_raised_mark_leaves_it():
+    assert read_number("10^-3") == (0.001, 3, None, False)
+    assert read_number("10^34 m^2 kg/s") == (1e34, 0, None, False)
+    assert read_number("2^10") is None
+    assert read_number("0.300^‡") == (0.3, 3, None, False) and read_number("12^a") == (12, 0, None, False)
+    assert read_number("5^h35^m23.30^s") is None and read_number("-5^∘07^'10.00^''") is None
+    assert read_number("1.5×10^3") == (1500.0, 0, None, False)
+
+
+def test_an_uncertainty_in_the_last_digits_is_the_spread():
+    assert read_number("2.977(77)") == (2.977, 3, 0.077, False)
+    assert read_number("1.2345(6)") == (1.2345, 4, 0.0006, False)
+    assert read_number("2.977 (77)")[2] is None and read_number("12(3)")[2] is None  # apart, or no digits to count in
