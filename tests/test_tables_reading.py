@@ -178,3 +178,16 @@ def test_an_uncertainty_in_the_last_digits_is_the_spread():
     assert read_number("2.977(77)") == (2.977, 3, 0.077, False)
     assert read_number("1.2345(6)") == (1.2345, 4, 0.0006, False)
     assert read_number("2.977 (77)")[2] is None and read_number("12(3)")[2] is None  # apart, or no digits to count in
+
+
+def test_a_tabular_s_position_is_no_cell(tmp_path):
+    body = r"""\begin{table}\begin{tabular}[t]{lrr}\toprule
+Method & Time & Memory \\ \midrule
+Ours & 1.5 & 20 \\ \bottomrule
+\end{tabular}\quad\begin{tabularx}{\linewidth}[b]{lX}
+Method & Note \\ \hline
+Ours & fast \\
+\end{tabularx}\end{table}"""
+    first, second = _tables(tmp_path, body, "\\usepackage{tabularx}")
+    assert _texts(first) == [["Method", "Time", "Memory"], ["Ours", "1.5", "20"]]
+    assert _texts(second) == [["Method", "Note"], ["Ours", "fast"]]
