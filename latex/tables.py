@@ -246,9 +246,9 @@ def _numbers_columns(row: list[Cell]) -> bool:
 
 def _names_groups_columns(rows: list[list[Cell]], at: int) -> bool:
     """A row under group names that span columns (`& \\multicolumn{3}{c}{Face Detector}`) names the groups'
-    columns when it fills every one of them with words or whole numbers (sessions 2, 3, 4; 200 and 400
-    labels) and the row below measures: a decimal, a percentage or a spread. Whole numbers above whole
-    numbers are the body's counts."""
+    columns when it fills every one of them with words or whole numbers (CuDNN and GILR; sessions 2, 3, 4;
+    200 and 400 labels) and the row below measures: a decimal, a percentage or a spread. Whole numbers
+    above whole numbers are the body's counts."""
     if at == 0 or at + 1 >= len(rows):
         return False
     groups = [cell for cell in rows[at - 1] if cell.text and cell.column > 0]
@@ -260,7 +260,6 @@ def _names_groups_columns(rows: list[list[Cell]], at: int) -> bool:
     return (
         len(named) == len(covered)
         and all(cell.text and not _measures(cell) for cell in named)
-        and any(cell.value is not None for cell in named)
         and any(_measures(cell) for cell in measured)
     )
 

@@ -191,3 +191,13 @@ Ours & fast \\
     first, second = _tables(tmp_path, body, "\\usepackage{tabularx}")
     assert _texts(first) == [["Method", "Time", "Memory"], ["Ours", "1.5", "20"]]
     assert _texts(second) == [["Method", "Note"], ["Ours", "fast"]]
+
+
+def test_a_row_of_words_under_group_names_beside_a_row_name_names_the_groups_columns(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lcccc}\toprule
+Sequence Length & \multicolumn{2}{c}{1,024} & \multicolumn{2}{c}{8,192} \\ \midrule
+ & CuDNN & GILR & CuDNN & GILR \\ \midrule
+Iterations & 1.0 $\pm$ 0.4 & 0.55 $\pm$ 0.04 & 0.44 $\pm$ 0.05 & 0.56 $\pm$ 0.16 \\ \bottomrule
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert table.header_rows == 2 and table.column_header(3) == "8,192 CuDNN" and table.row_header(2) == "Iterations"
