@@ -79,7 +79,14 @@ _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
-_NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
+# Thousands grouped by commas ("13,433.67") or, where the source sets a thin space ("2\\,076"), by one.
+_NUMBER = DeferredPattern(
+    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\u2009\d{3})+(?:\.\d+)?|\d*\.\d+|\d+)"
+    + TIMES_TEN_TO
+    + r"?(?![A-Za-z]{2})"
+)
+_THIN_SPACE_GROUPS = DeferredPattern(r"\d\s*\\[,;]\s*\d{3}(?!\d)")
+_SPACE_BEFORE_GROUP = DeferredPattern(r"(?<=\d) (?=\d{3}(?!\d))")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
 # siunitx's compact uncertainty, in units of the last digits written against them: "2.977(77)" is 2.977 ± 0.077.
 _LAST_DIGITS_UNCERTAINTY = DeferredPattern(r"\((\d+)\)")
@@ -492,6 +499,8 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
             start += len(first.chars) - len(first.chars.lstrip())
         if isinstance(last, lw.LatexCharsNode):
             end -= len(last.chars) - len(last.chars.rstrip())
+        if _THIN_SPACE_GROUPS.search(first.parsing_state.s, start, end):
+            text = _SPACE_BEFORE_GROUP.sub("\u2009", text)  # "2\\,076" prints 2 076, one number
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))
@@ -541,7 +550,7 @@ def read_number(text: str, parenthesized_spread: bool = False) -> tuple[float, i
     rest = text[match.end() :]
     if text[: match.start(1) if sign else match.start(2)].endswith(("/", "^")) or rest.lstrip().startswith("π"):
         return None  # "β=σ_0/2", "x∈R^9276", "ω = 2π × 500 Hz": an operand of a formula, not what the cell measures
-    value, decimals = scaled(digits, exponent or times_ten)
+    value, decimals = scaled(digits.replace("\u2009", ""), exponent or times_ten)
     if power := _POWER.match(rest):
         # "10^-3" is a thousandth; "2^10" is no 2. A mark raised after a number ("0.300^‡", "12^a") leaves it.
         if digits != "10" or exponent or times_ten:

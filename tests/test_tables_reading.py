@@ -201,3 +201,16 @@ Iterations & 1.0 $\pm$ 0.4 & 0.55 $\pm$ 0.04 & 0.44 $\pm$ 0.05 & 0.56 $\pm$ 0.16
 \end{tabular}\end{table}"""
     (table,) = _tables(tmp_path, body)
     assert table.header_rows == 2 and table.column_header(3) == "8,192 CuDNN" and table.row_header(2) == "Iterations"
+
+
+def test_thousands_are_read_whole_grouped_by_commas_with_decimals_or_by_thin_spaces(tmp_path):
+    assert read_number("$13,433.67") == (13433.67, 2, None, False)
+    assert read_number("2 076") == (2, 0, None, False)  # a space the source did not set as a thin one parts numbers
+    body = r"""\begin{table}\begin{tabular}{lrr}
+ & GMAP & SpAln \\ \hline
+Aligned reads & 103\,669 & 2\,076.5 \\
+Hidden sizes & 64 128 & 1{,}024 \\
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert [cell.value for cell in table.rows[1][1:]] == [103669, 2076.5]
+    assert [cell.value for cell in table.rows[2][1:]] == [64, 1024]
