@@ -138,16 +138,10 @@ class Grid:
     def own_header(self, column: int) -> str:
         """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)". A number there names
         the column only with the words above it: "AG News 200" (labels), "Wage (3)" (a regression's)."""
-        over = [
-            cell.text
-            for row in reversed(self.table.rows[: self.header_rows])
-            for cell in row
-            if cell.column <= column < cell.column + cell.column_span and cell.text.strip()
-        ]
-        if not over or _LETTER.search(over[0]):
-            return over[0] if over else ""
-        named = next((text for text in over[1:] if _LETTER.search(text)), None)
-        return f"{named} {over[0]}" if named else over[0]
+        rows = reversed(self.table.rows[: self.header_rows])
+        over = [cell.text for row in rows for cell in row if cell.column <= column < cell.column + cell.column_span and cell.text.strip()]
+        named = next((text for text in over if _LETTER.search(text)), "")
+        return (over[0] if named in ("", over[0]) else f"{named} {over[0]}") if over else ""
 
     def direction(self, column: int) -> tuple[int, str]:
         """The column's better side and where it was read (`read_direction`), the table's notes included."""
