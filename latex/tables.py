@@ -19,6 +19,7 @@ from .model import Cell, MacroDef, RowPull, Table
 from .numbers import TIMES_TEN_TO, scaled
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .row_keys import header_key
+from .siunitx import QUANTITY_COMMANDS, RANGE_COMMANDS, UNIT_COMMANDS
 from .walker import RunWalker
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
@@ -77,6 +78,7 @@ _DRAWS_RULE = DeferredPattern(
 _ROWS_FILE = DeferredPattern(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
 _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
+_UNITS = QUANTITY_COMMANDS | RANGE_COMMANDS | UNIT_COMMANDS
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 # Thousands grouped by commas ("13,433.67") or, where the source sets a thin space ("2\\,076"), by one.
@@ -93,8 +95,9 @@ _LAST_DIGITS_UNCERTAINTY = DeferredPattern(r"\((\d+)\)")
 _POWER = DeferredPattern(r"\^\s*([-−]?\d+)")
 _SEXAGESIMAL = DeferredPattern(r"\^[^\d\s]{1,2}\d")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
-# The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%".
-_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)")
+# The spread after a value, also after its percent sign or as its subscript: "93.4 ± 0.2", "19.7% +/- 6.1%",
+# "$93.4_{\\pm 0.3}$", siunitx's "\\num{93.4 +- 0.3}".
+_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?_?\s*(?:±|\+/?-|\\pm)\s*(\d*\.?\d+)")
 # "7.2 (0.3)", "9.4 [0.7]": a spread in parentheses, where the table says its parentheses hold spreads.
 _PARENTHESIZED_SPREAD = DeferredPattern(r"^\s*[(\[]\s*(\d*\.?\d+)\s*[)\]]")
 _SPREAD_WORD = r"(?:standard\s+(?:deviation|error)s?|\bS\.?[DE]\.?M?s?\b|\bstd\b\.?|\bSEM\b)"
@@ -525,9 +528,12 @@ def _marks(macros: set[str], names: frozenset[str], *fragments: str) -> bool:
 
 
 def _macro_names(nodes: list[lw.LatexNode]) -> Iterator[str]:
+    """The macros of a cell, but a unit's (`\\SI{1.5}{\\milli\\second}` marks no second best)."""
     for node in nodes:
         if isinstance(node, lw.LatexMacroNode):
             yield node.macroname
+            if node.macroname in _UNITS:
+                continue
             for argument in macro_arguments(node):
                 yield from _macro_names(argument_nodes(argument))
         elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode, lw.LatexEnvironmentNode)):

@@ -214,3 +214,14 @@ Hidden sizes & 64 128 & 1{,}024 \\
     (table,) = _tables(tmp_path, body)
     assert [cell.value for cell in table.rows[1][1:]] == [103669, 2076.5]
     assert [cell.value for cell in table.rows[2][1:]] == [64, 1024]
+
+
+def test_a_spread_written_as_a_subscript_or_siunitx_s_plus_minus_is_read_and_a_unit_marks_nothing(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lccc}
+Method & Acc & F1 & Time \\ \hline
+Ours & $93.4_{\pm 0.3}$ & \num{71.2 +- 0.4} & \SI{1.5}{\milli\second} \\
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body, "\\usepackage{siunitx}")
+    acc, f1, time = table.rows[1][1:]
+    assert (acc.value, acc.spread, f1.value, f1.spread) == (93.4, 0.3, 71.2, 0.4)
+    assert (time.value, time.underline, time.bold) == (1.5, False, False)
