@@ -430,10 +430,11 @@ def _build_context() -> macrospec.LatexContextDb:
             *(macrospec.MacroSpec(name, args_parser=CitationArgsParser(multicite=name in MULTICITE_COMMANDS)) for name in CITE_COMMANDS),
         ],
         environments=[
-            macrospec.EnvironmentSpec("tabular", "{"),
-            macrospec.EnvironmentSpec("tabular*", "{{"),
-            macrospec.EnvironmentSpec("tabularx", "{{"),
-            macrospec.EnvironmentSpec("tabulary", "{{"),
+            # [pos] aligns the tabular with the text around it: `\begin{tabular}[t]{lcc}`.
+            macrospec.EnvironmentSpec("tabular", "[{"),
+            macrospec.EnvironmentSpec("tabular*", "{[{"),
+            macrospec.EnvironmentSpec("tabularx", "{[{"),
+            macrospec.EnvironmentSpec("tabulary", "{[{"),
             macrospec.EnvironmentSpec("longtable", "[{"),
             macrospec.EnvironmentSpec("array", "[{"),
             macrospec.EnvironmentSpec("deluxetable", "{"),

@@ -63,6 +63,7 @@ _TRANSPARENT_ENVIRONMENTS = frozenset(
 )
 _MAX_FLOW_DEPTH = 60
 _TABLES = cmd.FLOAT_TABLE_ENVIRONMENTS | cmd.TABULAR_ENVIRONMENTS
+_DEFINITIONS = cmd.MACRO_DEFINITIONS | cmd.DOCUMENT_COMMAND_DEFINITIONS | {"newenvironment", "renewenvironment"}
 _PAGE_MATERIAL = _TABLES | {"abstract"}
 
 
@@ -429,7 +430,11 @@ def _holds(nodes: list[lw.LatexNode], environments: frozenset[str]) -> bool:
 
 
 def _boxed_tables(node: lw.LatexMacroNode) -> list[list[lw.LatexNode]]:
-    """The arguments of a macro that hold a table (a box's content), as node lists."""
+    """The arguments of a macro that hold a table (a box's content), as node lists. A definition's body
+    (`\\newcommand{\\specialcell}[2][c]{\\begin{tabular}[#1]{@{}c@{}}#2\\end{tabular}}`) is no table: its
+    cells are the parameters of the macro, printed where the macro is used."""
+    if node.macroname in _DEFINITIONS:
+        return []
     arguments = (argument_nodes(argument) for argument in macro_arguments(node))
     return [nodes for nodes in arguments if _holds_table(nodes)]
 

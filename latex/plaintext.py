@@ -258,6 +258,13 @@ def last_mandatory_argument(node: lw.LatexMacroNode) -> lw.LatexNode | None:
     return None
 
 
+def _units_package_value(spec: str, arguments: list[lw.LatexNode | None]) -> lw.LatexNode | None:
+    """The value of the units package's `\\unit[value]{unit}`: an optional argument that sets no siunitx
+    option (those are all `key=value`)."""
+    optional = next((argument for kind, argument in zip(spec, arguments) if kind == "["), None)
+    return optional if optional is not None and "=" not in argument_text(optional) else None
+
+
 class InlineRenderer:
     """Renders inline material; `on_macro` lets the caller see every macro."""
 
@@ -331,12 +338,15 @@ class InlineRenderer:
 
     def _render_quantity(self, node: lw.LatexMacroNode, out: PlainBuilder) -> None:
         """siunitx: `\\SI[options]{number}[prefix]{unit}` the number, then the unit as printed ("3 ms");
-        `\\SIrange{1}{5}{\\percent}` "1 % to 5 %"; `\\unit{\\metre\\per\\second}` "m/s"; `\\ang{30}` "30°"."""
+        `\\SIrange{1}{5}{\\percent}` "1 % to 5 %"; `\\unit{\\metre\\per\\second}` "m/s"; `\\ang{30}` "30°";
+        the units package's `\\unit[1020]{Hz}` "1020 Hz"."""
         spec = getattr(node.nodeargd, "argspec", "") or ""
         mandatory = [argument for kind, argument in zip(spec, macro_arguments(node)) if kind == "{"]
         name = node.macroname
         unit = mandatory[-1] if mandatory and name not in ("numrange", "ang") else None
         numbers = mandatory[: 2 if name in RANGE_COMMANDS else 0 if name in UNIT_COMMANDS else 1]
+        if name == "unit" and (value := _units_package_value(spec, macro_arguments(node))) is not None:
+            numbers = [value]
         for index, number in enumerate(numbers):
             if number is None:
                 continue

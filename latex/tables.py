@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 from typing import TypeGuard
 
 from pylatexenc import latexwalker as lw
@@ -18,9 +19,12 @@ from .model import Cell, MacroDef, RowPull, Table
 from .numbers import TIMES_TEN_TO, scaled
 from .plaintext import InlineRenderer, PlainBuilder, argument_nodes, argument_text, macro_arguments
 from .row_keys import header_key
+from .siunitx import QUANTITY_COMMANDS, RANGE_COMMANDS, UNIT_COMMANDS
 from .walker import RunWalker
 
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
+_LONGTABLE_PARTS = frozenset({"endfirsthead", "endhead", "endfoot", "endlastfoot"})
+_CAPTION_ROW = frozenset({"caption", "label"})
 _RULES = frozenset(
     {
         "hline",
@@ -54,6 +58,17 @@ _RULE_ARGUMENTS = {
     "cdashline": "{",
     "hdashline": "[",
 }
+# deluxetable's commands around its rows, read off the source with their arguments: its caption, width and
+# type size before \\startdata; after \\enddata, its notes.
+_DELUXETABLE_ARGUMENTS = {
+    "tablecaption": "{",
+    "tablewidth": "{",
+    "tabletypesize": "{",
+    "tablenum": "[{",
+    "tablecolumns": "{",
+    "centerwidetable": "",
+    "startdata": "",
+}
 _ARGUMENT = {"[": re.compile(r"\s*\[[^\]]*\]"), "(": re.compile(r"\s*\([^)]*\)"), "{": re.compile(r"\s*\{(?:[^{}]|\{[^{}]*\})*\}")}
 # A definition whose body draws a rule makes its macro a rule: \\newcommand\\shline{\\noalign{…}\\hline…}.
 _DRAWS_RULE = DeferredPattern(
@@ -63,14 +78,38 @@ _DRAWS_RULE = DeferredPattern(
 _ROWS_FILE = DeferredPattern(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
 _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
+_UNITS = QUANTITY_COMMANDS | RANGE_COMMANDS | UNIT_COMMANDS
 _BOLD = frozenset({"textbf", "bf", "bfseries", "mathbf", "boldsymbol", "bm", "boldmath", "npboldmath", "best", "first"})
 _UNDERLINE = frozenset({"underline", "uline", "ul", "second", "underbar"})
 _ITALIC = frozenset({"textit", "itshape", "it", "emph", "textsl", "slshape"})
-_NUMBER = DeferredPattern(r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+|\d*\.\d+|\d+)" + TIMES_TEN_TO + r"?(?![A-Za-z]{2})")
+# Thousands grouped by commas ("13,433.67") or, where the source sets a thin space ("2\\,076"), by one.
+_NUMBER = DeferredPattern(
+    r"(?<![\w.])([-−–+]?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\u2009\d{3})+(?:\.\d+)?|\d*\.\d+|\d+)"
+    + TIMES_TEN_TO
+    + r"?(?![A-Za-z]{2})"
+)
+_THIN_SPACE_GROUPS = DeferredPattern(r"\d\s*\\[,;]\s*\d{3}(?!\d)")
+_SPACE_BEFORE_GROUP = DeferredPattern(r"(?<=\d) (?=\d{3}(?!\d))")
 _LEADING_MACROS = DeferredPattern(r"^(?:\s*\\[A-Za-z@]+\*?)+")
+# siunitx's compact uncertainty, in units of the last digits written against them: "2.977(77)" is 2.977 ± 0.077.
+_LAST_DIGITS_UNCERTAINTY = DeferredPattern(r"\((\d+)\)")
+_POWER = DeferredPattern(r"\^\s*([-−]?\d+)")
+_SEXAGESIMAL = DeferredPattern(r"\^[^\d\s]{1,2}\d")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
-# The spread after a value, also after its percent sign: "93.4 ± 0.2", "19.7% +/- 6.1%", "4.5·10^-3 ± 1.5·10^-3".
-_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?(?:±|\+/-|\\pm)\s*(\d*\.?\d+)" + TIMES_TEN_TO + "?")
+# The spread after a value, also after its percent sign or as its subscript: "93.4 ± 0.2", "19.7% +/- 6.1%",
+# "$93.4_{\\pm 0.3}$", siunitx's "\\num{93.4 +- 0.3}", "4.5·10^-3 ± 1.5·10^-3".
+_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?_?\s*(?:±|\+/?-|\\pm)\s*(\d*\.?\d+)" + TIMES_TEN_TO + "?")
+# "7.2 (0.3)", "9.4 [0.7]": a spread in parentheses, where the table says its parentheses hold spreads.
+_PARENTHESIZED_SPREAD = DeferredPattern(r"^\s*[(\[]\s*(\d*\.?\d+)\s*[)\]]")
+_SPREAD_WORD = r"(?:standard\s+(?:deviation|error)s?|\bS\.?[DE]\.?M?s?\b|\bstd\b\.?|\bSEM\b)"
+# What a caption, a column's header or a row's says of its parentheses: "Standard errors in parentheses",
+# "SEM … reported in brackets", "means (and standard deviations)", "Age, mean (SD)".
+_DECLARES_SPREAD = DeferredPattern(
+    rf"(?i){_SPREAD_WORD}[^.;]{{0,40}}\b(?:in|within)\s+(?:parenthes[ie]s|brackets)"
+    rf"|(?:parenthes[ie]s|brackets)\s+(?:are|show|give|report|hold|denote|indicate)\s+(?:the\s+)?{_SPREAD_WORD}"
+    rf"|\bmeans?\s*\((?:and\s+)?{_SPREAD_WORD}\)"
+)
+_DECLARES_SHARE = DeferredPattern(r"\b[nN]\s*\(\s*%\s*\)")  # "Women, n (%)": counts and their shares
 
 
 def parse_table(
@@ -91,8 +130,8 @@ def parse_table(
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
     pulls = tuple(pull._replace(row=kept_before[pull.row]) for pull in raw_pulls)
-    header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
-    return Table(
+    header_rows = _heading_rows(rows, rules, header_rows)
+    table = Table(
         rows,
         node.pos,
         node.pos + node.len,
@@ -103,6 +142,24 @@ def parse_table(
         rules,
         pulls,
     )
+    _read_declared_spreads(table)
+    return table
+
+
+def _read_declared_spreads(table: Table) -> None:
+    """Read "7.2 (0.3)" as 7.2 and its spread where the table says its parentheses hold spreads: its row's
+    header ("Age, mean (SD)"), else its column's, else its caption. A row of counts and shares ("n (%)")
+    holds no spread. Elsewhere a number in parentheses is anything: a count filtered out, a rank."""
+    in_caption = bool(table.caption and _DECLARES_SPREAD.search(table.caption))
+    in_column = {cell.column: bool(_DECLARES_SPREAD.search(table.column_header(cell.column))) for row in table.rows for cell in row}
+    for row in table.rows[table.header_rows :]:
+        named = row[0].text if row else ""
+        if _DECLARES_SHARE.search(named):
+            continue
+        in_row = bool(_DECLARES_SPREAD.search(named))
+        for cell in row[1:]:
+            if cell.value is not None and cell.spread is None and (in_row or in_column[cell.column] or in_caption):
+                read_cell_number(cell, parenthesized_spread=True)
 
 
 def _rows(rows_nodes: list[list[list[lw.LatexNode]]], renderer: InlineRenderer) -> tuple[list[list[Cell]], list[int]]:
@@ -131,7 +188,7 @@ def bare_rows(text: str) -> tuple[list[list[Cell]], tuple[tuple[int, str], ...],
     rows, kept_before = _rows(rows_nodes, InlineRenderer())
     kept_before.append(len(rows))
     rules = tuple((kept_before[raw], name) for raw, name in raw_rules)
-    return rows, rules, _past_header_rows_under_partial_rules(rows, rules, header_rows)
+    return rows, rules, _heading_rows(rows, rules, header_rows)
 
 
 # A column spec's tokens: `*{3}{c}`, a modifier `@{…}` `>{…}` (no column), a column type with its
@@ -170,6 +227,56 @@ def _visible(row: list[Cell], hidden: frozenset[int]) -> list[Cell]:
             cell.column_span = shown
             kept.append(cell)
     return kept
+
+
+def _heading_rows(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
+    """How many rows head the table, from the rows before its first inner rule: past partial rules, and past
+    the rows right under the header that name its columns by number."""
+    numbering = {at for at, row in enumerate(rows) if _numbers_columns(row)}
+    for at in numbering:
+        for cell in rows[at]:
+            cell.value = None  # "(3)" names the third column; it measures nothing
+    header_rows = _past_header_rows_under_partial_rules(rows, rules, header_rows)
+    while header_rows < len(rows) - 1 and (header_rows in numbering or _names_groups_columns(rows, header_rows)):
+        header_rows += 1
+    return header_rows
+
+
+# A regression table's column number: "(1)", "(2)", … above its models' estimates.
+_COLUMN_NUMBER = DeferredPattern(r"\((\d+)\)")
+
+
+def _numbers_columns(row: list[Cell]) -> bool:
+    """A row whose cells past the first are "(1)", "(2)", "(3)"…: one after another."""
+    numbers = [_COLUMN_NUMBER.fullmatch(cell.text) for cell in row[1:] if cell.text]
+    if len(numbers) < 2 or not all(numbers):
+        return False
+    counted = [int(number.group(1)) for number in numbers if number]
+    return all(later == earlier + 1 for earlier, later in pairwise(counted))
+
+
+def _names_groups_columns(rows: list[list[Cell]], at: int) -> bool:
+    """A row under group names that span columns (`& \\multicolumn{3}{c}{Face Detector}`) names the groups'
+    columns when it fills every one of them with words or whole numbers (CuDNN and GILR; sessions 2, 3, 4;
+    200 and 400 labels) and the row below measures: a decimal, a percentage or a spread. Whole numbers
+    above whole numbers are the body's counts."""
+    if at == 0 or at + 1 >= len(rows):
+        return False
+    groups = [cell for cell in rows[at - 1] if cell.text and cell.column > 0]
+    if not groups or any(cell.column_span < 2 for cell in groups):
+        return False
+    covered = {column for cell in groups for column in range(cell.column, cell.column + cell.column_span)}
+    named = [cell for cell in rows[at] if cell.column in covered]
+    measured = [cell for cell in rows[at + 1] if cell.column in covered]
+    return (
+        len(named) == len(covered)
+        and all(cell.text and not _measures(cell) for cell in named)
+        and any(_measures(cell) for cell in measured)
+    )
+
+
+def _measures(cell: Cell) -> bool:
+    return cell.value is not None and bool(cell.decimals or cell.percent or cell.spread is not None)
 
 
 def _past_header_rows_under_partial_rules(rows: list[list[Cell]], rules: tuple[tuple[int, str], ...], header_rows: int) -> int:
@@ -241,6 +348,7 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
     rules: list[tuple[int, str]] = []
     pulls: list[RowPull] = []
     skip_to = -1  # the end of a rule's arguments
+    part_start, first_head = 0, False  # where longtable's part being read began; whether it had a first head
     flat = list(_flatten_cells(nodes))
     for index, node in enumerate(flat):
         if node.pos + node.len <= skip_to:
@@ -253,14 +361,30 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
         elif isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
             row.append([])
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _ROW_ENDS:
-            rows.append(row)
+            if not _caption_only(row):  # longtable's "\caption{…}\label{…}\\" is its caption, not a row
+                rows.append(row)
             row = [[]]
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _LONGTABLE_PARTS:
+            # longtable's head and feet end here: the (first) head heads the table; the head it repeats on
+            # later pages and the feet it prints at page ends ("Continued on next page") are no rows of it.
+            if node.macroname == "endfirsthead" or (node.macroname == "endhead" and not first_head):
+                header_rows = sum(1 for r in rows if _has_content(r)) or header_rows
+                first_head = first_head or node.macroname == "endfirsthead"
+            else:
+                del rows[part_start:]
+                rules = [(at, name) for at, name in rules if at <= part_start]
+                pulls = [pull for pull in pulls if pull.row <= part_start]
+            part_start = len(rows)
         elif isinstance(node, lw.LatexMacroNode) and is_rule(name := _rule_name(node.macroname)):
             rules.append((len(rows), name))
-            skip_to = _rule_end(node, name)
+            skip_to = _arguments_end(node, _RULE_ARGUMENTS.get(name, ""))
             completed = sum(1 for r in rows if _has_content(r))
             if header_rows == 0 and completed > 0 and name != "bottomrule":
                 header_rows = completed
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _DELUXETABLE_ARGUMENTS:
+            skip_to = _arguments_end(node, _DELUXETABLE_ARGUMENTS[node.macroname])
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname == "enddata":
+            break
         elif isinstance(node, lw.LatexMacroNode) and node.macroname == "tablehead":
             # deluxetable: the header is the argument of \tablehead.
             head_rows, _, _, _ = _split_rows(argument_nodes(macro_arguments(node)[-1] if macro_arguments(node) else None))
@@ -273,6 +397,11 @@ def _split_rows(nodes: list[lw.LatexNode]) -> tuple[list[list[list[lw.LatexNode]
     if _has_content(row):
         rows.append(row)
     return rows, header_rows or 1, rules, pulls
+
+
+def _caption_only(row: list[list[lw.LatexNode]]) -> bool:
+    nodes = [node for cell in row for node in cell if not (isinstance(node, lw.LatexCharsNode) and not node.chars.strip())]
+    return bool(nodes) and all(isinstance(node, lw.LatexMacroNode) and node.macroname in _CAPTION_ROW for node in nodes)
 
 
 def _row_pull(node: lw.LatexNode, following: list[lw.LatexNode], row: int) -> RowPull | None:
@@ -300,11 +429,11 @@ def _rule_name(macroname: str) -> str:
     return macroname.rstrip("(")
 
 
-def _rule_end(node: lw.LatexMacroNode, name: str) -> int:
-    """Where the rule's arguments end in the source (the node may not hold them all)."""
+def _arguments_end(node: lw.LatexMacroNode, kinds: str) -> int:
+    """Where the macro's arguments of these kinds end in the source (the node may not hold them all)."""
     source = node.parsing_state.s
-    end: int = node.pos + 1 + len(name)
-    for kind in _RULE_ARGUMENTS.get(name, ""):
+    end: int = node.pos + 1 + len(_rule_name(node.macroname))
+    for kind in kinds:
         if match := _ARGUMENT[kind].match(source, end):
             end = match.end()
     node_end: int = node.pos + node.len
@@ -380,6 +509,8 @@ def _cell(nodes: list[lw.LatexNode], renderer: InlineRenderer, row: int, column:
             start += len(first.chars) - len(first.chars.lstrip())
         if isinstance(last, lw.LatexCharsNode):
             end -= len(last.chars) - len(last.chars.rstrip())
+        if _THIN_SPACE_GROUPS.search(first.parsing_state.s, start, end):
+            text = _SPACE_BEFORE_GROUP.sub("\u2009", text)  # "2\\,076" prints 2 076, one number
     else:
         start = end = nodes[0].pos if nodes else 0
     macros = set(_macro_names(nodes))
@@ -405,17 +536,21 @@ def _marks(macros: set[str], names: frozenset[str], *fragments: str) -> bool:
 
 
 def _macro_names(nodes: list[lw.LatexNode]) -> Iterator[str]:
+    """The macros of a cell, but a unit's (`\\SI{1.5}{\\milli\\second}` marks no second best)."""
     for node in nodes:
         if isinstance(node, lw.LatexMacroNode):
             yield node.macroname
+            if node.macroname in _UNITS:
+                continue
             for argument in macro_arguments(node):
                 yield from _macro_names(argument_nodes(argument))
         elif isinstance(node, (lw.LatexGroupNode, lw.LatexMathNode, lw.LatexEnvironmentNode)):
             yield from _macro_names(node.nodelist)
 
 
-def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
-    """(value, decimals, spread, percent) of the first number in a cell text."""
+def read_number(text: str, parenthesized_spread: bool = False) -> tuple[float, int, float | None, bool] | None:
+    """(value, decimals, spread, percent) of the first number in a cell text; with `parenthesized_spread`, a
+    number in parentheses right after it is its spread."""
     text = _LEADING_MACROS.sub("", text)  # "\\tablefirst4.19": an unexpanded highlight macro
     if header_key(text):
         return None  # "(2,1,N)", "K=20, LF=5": a key names a row or setting, its leading 2 or 20 measures nothing
@@ -426,20 +561,34 @@ def read_number(text: str) -> tuple[float, int, float | None, bool] | None:
     before = text[: match.start()].strip()
     if re.search(r"[A-Za-z]{2,}", before):
         return None  # "BERT-base 110" is a label, not a number cell
-    value, decimals = scaled(digits, exponent or times_ten)
+    rest = text[match.end() :]
+    if text[: match.start(1) if sign else match.start(2)].endswith(("/", "^")) or rest.lstrip().startswith("π"):
+        return None  # "β=σ_0/2", "x∈R^9276", "ω = 2π × 500 Hz": an operand of a formula, not what the cell measures
+    value, decimals = scaled(digits.replace("\u2009", ""), exponent or times_ten)
+    if power := _POWER.match(rest):
+        # "10^-3" is a thousandth; "2^10" is no 2. A mark raised after a number ("0.300^‡", "12^a") leaves it.
+        if digits != "10" or exponent or times_ten:
+            return None
+        value, decimals = scaled("1", power.group(1))
+        rest = rest[power.end() :]
+    if _SEXAGESIMAL.match(rest):
+        return None  # "5^h35^m23.30^s", "-5^∘07^'10.00^''": an angle in hours or degrees, minutes and seconds
     if sign in ("-", "−", "–"):
         value = -value
-    rest = text[match.end() :]
     if _VERSION_GOES_ON.match(rest):
         return None  # "3.3.2 GA", "1.7.0": a version names a release, it measures nothing
-    spread_match = _SPREAD.match(rest)
-    spread = scaled(spread_match.group(1), spread_match.group(2) or spread_match.group(3))[0] if spread_match else None
+    spread_match = _SPREAD.match(rest) or (_PARENTHESIZED_SPREAD.match(rest) if parenthesized_spread else None)
+    # its power of ten, when it is written in scientific notation ("± 1.5·10^-3")
+    spread_power = next((group for group in spread_match.groups()[1:] if group), None) if spread_match else None
+    spread = scaled(spread_match.group(1), spread_power)[0] if spread_match else None
+    if spread is None and decimals and (uncertainty := _LAST_DIGITS_UNCERTAINTY.match(rest)):
+        spread = round(int(uncertainty.group(1)) * 10.0**-decimals, decimals)
     percent = "%" in rest[:3]
     return value, decimals, spread, percent
 
 
-def read_cell_number(cell: Cell) -> None:
-    number = read_number(cell.text)
+def read_cell_number(cell: Cell, parenthesized_spread: bool = False) -> None:
+    number = read_number(cell.text, parenthesized_spread)
     if number is None:
         return
     cell.value, cell.decimals, cell.spread, cell.percent = number

@@ -36,6 +36,7 @@ from .direction import read_direction as read_direction
 from .direction import stated_direction
 
 # Rows that are references, not competitors: nobody bolds the oracle, the teacher or the run with extra data.
+_LETTER = DeferredPattern(r"[^\W\d_]")
 _REFERENCE_ROW = DeferredPattern(
     r"\b(oracle|upper[- ]bound|human|ground[- ]truth|gt|fully[- ]supervised|(?<!-)supervised|random|chance|topline|teacher|"
     r"privileged|(?:extra|additional|external)\s+(?:data|training\s+data|information))\b",
@@ -135,12 +136,12 @@ class Grid:
         )
 
     def own_header(self, column: int) -> str:
-        """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)"."""
-        for row in reversed(self.table.rows[: self.header_rows]):
-            for cell in row:
-                if cell.column <= column < cell.column + cell.column_span and cell.text.strip():
-                    return cell.text
-        return ""
+        """The lowest header cell over a column: "Avg" under a spanning "Accuracy (%)". A number there names
+        the column only with the words above it: "AG News 200" (labels), "Wage (3)" (a regression's)."""
+        rows = reversed(self.table.rows[: self.header_rows])
+        over = [cell.text for row in rows for cell in row if cell.column <= column < cell.column + cell.column_span and cell.text.strip()]
+        named = next((text for text in over if _LETTER.search(text)), "")
+        return (over[0] if named in ("", over[0]) else f"{named} {over[0]}") if over else ""
 
     def direction(self, column: int) -> tuple[int, str]:
         """The column's better side and where it was read (`read_direction`), the table's notes included."""
