@@ -1,7 +1,7 @@
 """How a sentence names a table's column by its number ("Column (1)", "model 2"), for NUM001."""
 
 from auditex.analyzers.quantities import name_words
-from auditex.analyzers.rules.numbers.model import CellPlace, TableCell
+from auditex.analyzers.rules.numbers.model import CellPlace, TableCell, panels_named
 from auditex.analyzers.rules.numbers.numbered_columns import another_numbered_column, column_numbers, column_picked
 from auditex.latex.model import Cell, Table
 from auditex.latex.tables import read_number
@@ -73,3 +73,9 @@ def test_a_column_picked_by_its_number_excludes_the_rest_of_its_series():
     assert not another_numbered_column(words, model_2, pooled)  # not of the series: it may be quoted
     both = name_words("model 2 improves the r^2 to 0.56, and model 3 adds the trends")
     assert not another_numbered_column(both, model_2, model_3)  # the sentence names model 3 too
+
+
+def test_a_sentence_names_the_panels_it_speaks_of():
+    assert panels_named("As Panel A of Table 3 shows, the mean is .11") == {"A"}
+    assert panels_named("panels B and C report the effects; Panels D–E the rest") == {"B", "C", "D", "E"}
+    assert panels_named("the panel agrees, as Table 2 shows") == frozenset()

@@ -91,6 +91,7 @@ def _fed(cells: tuple[TableCell, ...], retired: tuple[Retired, ...]) -> str | No
             c.with_spread,
             c.describe,
             c.headers,
+            c.panel,
             *c.place,
         )
         for c in cells

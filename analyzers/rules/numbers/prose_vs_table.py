@@ -14,7 +14,8 @@ Cells named alike in two tables: the one in the table the sentence or its paragr
 is meant. A column is named by its number too: "Column (1)", "col. 2" name the columns a regression table heads
 "(1)", "(2)" (its parenthesised cells are standard errors), "model 2" a column "Model 2"; such a sentence
 quotes no other column of the series (a cell there holding the number excuses nothing), and with the column
-alone named a slip of the leading figure ties nothing.
+alone named a slip of the leading figure ties nothing. A sentence that names a panel of a table ("As Panel A of
+Table 3 shows") quotes none of the cells its other panels' title rows head ("Panel B. Inter-item correlation").
 A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
 compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
 an aggregate. Rounding is allowed: 93.4 in the
@@ -81,6 +82,7 @@ from .model import (
     clamped,
     figures_evidence,
     last_place_apart,
+    panels_named,
     significant_figures,
     stem,
 )
@@ -359,10 +361,13 @@ def _one_digit_away(quote: Quote, tables: _Tables) -> list[tuple[int, TableCell]
         for label, words in tables.words.items()
         if label in pointing.refs or label in pointing.paragraph_refs or not words.isdisjoint(pointing.words)
     }
+    # "As Panel A of Table 3 shows": the cells of the table's other panels are not the ones it quotes.
+    panels = panels_named(quote.sentence)
     return [
         (at, c)
         for at, c in tables.cells.one_digit_away(quote.variants, rounded=quote.decimals >= 1)
         if c.label in pointed
+        and not (panels and c.panel and c.panel not in panels)
         and _tie(quote, c)
         and (told := _told(quote, c)) in quote.variants
         and (quote.percent or told == spelled(c.value, quote.decimals))

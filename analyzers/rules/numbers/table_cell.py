@@ -12,7 +12,7 @@ from ....latex.printed_macros import MACRO_CALL
 from ....latex.row_keys import header_key
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
-from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
+from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, PANEL_TITLE, SPREAD, CellPlace, TableCell
 
 
 def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
@@ -41,6 +41,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         rounded=rounded_spellings(value, cell.decimals),
         exact=exact_spellings(value, cell.decimals),
+        panel=panel.group(1).upper() if (panel := PANEL_TITLE.match(above)) else "",
     )
 
 
