@@ -325,6 +325,10 @@ _EXTRA_MACROS = {
     "includepdf": "[{",
     "label": "{",
     "appendix": "",
+    # fractions amsmath adds to \frac: their two arguments are the fraction's (plaintext prints "1/2")
+    "dfrac": "{{",
+    "tfrac": "{{",
+    "cfrac": "[{{",
     # the abstract as a command (`\abstract[Summary]{…}`: Wiley's; `\ABSTRACT{…}`: INFORMS'); `\begin{abstract}` is the environment
     **{name: "[{" for name in ABSTRACT_COMMANDS},
     "documentclass": "[{",

@@ -19,8 +19,12 @@ _EXPONENT_DIGITS = r"[-−+]?\d+"
 
 
 def _times_ten_to(exponent: str) -> str:
-    # "3e^{-4}" as math writes a learning rate; only a negative power after a caret ("2e^2/h" is the electron's charge).
-    return r"(?:[eE](?:\^\{?(?=[-−]))?" + exponent + r"\}?(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
+    # "3e^{-4}" as math writes a learning rate, "4e^6" a size; after a caret no power of 2 ("2e^2/h" is the electron's
+    # charge) nor of 1. A times sign as code writes it ("65 * 10^8") multiplies too.
+    return (
+        r"(?:[eE](?:\^\{?(?=[-−]|[3-9]|[1-9]\d))?" + exponent + r"\}?(?!\w|\.\d)"
+        r"|\s*(?:[×x·⋅*∗]|\\times|\\cdot|\\ast)\s*10\s?\^\{?" + exponent + r"\}?)"
+    )
 
 
 def _power_of_ten(exponent: str) -> str:
@@ -58,15 +62,24 @@ def written_value(text: str) -> tuple[float, int]:
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 # A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
-# power than ten's ("2^10").
+# power than ten's ("2^10"), nor an ordinal ("3rd", "the 95th percentile", "5^th") or a dimension ("3D", "2D data").
 _NUMBER = DeferredPattern(
     r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
-    + r"|(?!\^\{?[-−+]?\d)))"
-    r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
+    + r"|(?!\^\{?[-−+]?\d|\^?\{?(?:st|nd|rd|th)\b|D\b)))"
+    r"(?:\s?(%|\\%|percent\b|pp\b|percentage\s+points?\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
 )
+
+
+def _unit_name(written: str) -> str:
+    """A `_NUMBER`'s unit as the mentions name it: a percentage "%" however written, percentage points "pp"."""
+    if written.startswith("percentage"):
+        return "pp"
+    return "%" if written in ("\\%", "percent") else written
+
+
 # A whole percentage spelled out ("three percent", "twenty-five per cent", "Five %"): no decimals, so its rounding is
 # to the whole percent. Not a percentile ("the top one percentile"), nor a word inside another ("someone percent").
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -94,16 +107,25 @@ def spelled_value(words: str) -> int:
 
 
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
-# so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
-_RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
+# so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative. Not a dash
+# inside an identifier: after digits glued to a letter ("E5-2623", "CA184-024", "FA8750-14-2-0009"), nor in a chain
+# of three or more groups (a date "2020-03-15", an ORCID "0000-0002-1825-0097").
+_RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\d-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(?:\.\d+)?(?!\.?\d|-{1,3}\d))")
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
 # Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
 _OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
+# A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity.
 _STRUCTURAL_BEFORE = DeferredPattern(
-    r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
+    r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
+    r"|Experiments?|Study|Studies|Models?|Conditions?|Hypothes[ie]s|Prediction|Case|Scenario|Session|Wave|Cluster|Columns|Panel|Specification|Group|Question|Trial|Simulation)\.?"
+    r"|[A-Za-z]-|#)\s*\(?$",
 )
+_MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
+# A day of a date ("August 2, 2012", "15 March"): no quantity, though its year is one.
+_MONTH_BEFORE = DeferredPattern(rf"\b{_MONTHS}\.?\s*$")
+_MONTH_AFTER = DeferredPattern(rf"\s*{_MONTHS}\b")
 _WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
 _STOPWORDS = frozenset(
     {
@@ -237,7 +259,7 @@ _RANGE = DeferredPattern(
 # "up to approximately 256": a bound, however approximate.
 _BOUND_BEFORE = DeferredPattern(
     r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
-    r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower)\s+than)"
+    r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger)\s+than)"
     r"|[<>≤≥⩽⩾≪≫])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
 )
@@ -246,7 +268,8 @@ _APPROXIMATE_BEFORE = DeferredPattern(
 )
 # "λ = 0.005", "Normal(0, 0.05": a symbol given a value, the arguments of a distribution or function.
 _ASSIGNED_BEFORE = DeferredPattern(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
-_COUNT_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
+# A count ("n = 62") is a result, not a setting; an index ("∑_n=1^N", "{σ_n}_n=1") is neither.
+_COUNT_BEFORE = DeferredPattern(r"(?<![A-Za-z_])[nN]\s*=\s*$")
 _SETTING_BEFORE = DeferredPattern(
     r"\b(?:thresholds?|cut-?offs?|targets?|alpha|α|(?:significance|confidence|credib\w*|alpha)\s+levels?|steps?(?:\s+sizes?)?"
     r"|increments?|(?:set|fixed)\s+(?:[\w-]+\s+){0,4}?(?:to|at)|chosen\s+as)\s+(?:of\s+|at\s+|to\s+|is\s+|was\s+|=\s*)?$"
@@ -274,14 +297,14 @@ _COEFFICIENT_BEFORE = DeferredPattern(
 )
 # A descriptive statistic is a result, though written as an assignment: "(M = 4.50, SD = 1.2)".
 _DESCRIPTIVE_BEFORE = DeferredPattern(r"(?<![A-Za-z])(?:M|SD|SE|SEM|Mdn|mean|median)\s*=\s*$")
-_SAMPLE_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")
+_SAMPLE_BEFORE = _COUNT_BEFORE
 _SAMPLE_AFTER = DeferredPattern(
     r"^\s*(?:[\w-]+\s+)?(?:participants?|subjects?|respondents?|patients?|children|adults?|students?|individuals?|infants?"
     r"|volunteers?|people|persons?|households?|workers?|voters?|mice|rats|animals?|cases|controls)\b",
     re.IGNORECASE,
 )
 _INTERVAL_AFTER = DeferredPattern(
-    r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|(?:confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b)",
+    r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b",
     re.IGNORECASE,
 )
 _INTERVAL_BEFORE = DeferredPattern(
@@ -289,7 +312,8 @@ _INTERVAL_BEFORE = DeferredPattern(
     re.IGNORECASE,
 )
 _CHANGE_BEFORE = DeferredPattern(
-    r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)|\+)\s*$",
+    r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)\s*"
+    r"|(?<![\w)\]}])\+)$",  # a sign, not a sum's plus ("t+1", "N + 1", "G28.37+0.07")
     re.IGNORECASE,
 )
 # A change named after its size ("80.5% improvement from", "a 3x reduction in", "a 27% absolute increase"); not a "loss",
@@ -299,7 +323,10 @@ _CHANGE_AFTER = DeferredPattern(
     r"|change|boost|jump|fall|speed-?up|slowdown)s?\b(?!\s*rates?\b)",
     re.IGNORECASE,
 )
-_COUNTED_AFTER = DeferredPattern(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
+# What a count counts: a plural noun, maybe after one word ("57 studies", "4 additional genes"); no verb or function word
+# that ends in s ("2 was", "3 is", "38 as definite").
+_NOT_NOUNS = r"(?!(?:is|was|has|does|as|us|its|this|thus|plus|versus|across|whereas|always|perhaps|less|unless)\b)"
+_COUNTED_AFTER = DeferredPattern(rf"^\s*(?:out\s+of\s+\d+\s+)?(?:{_NOT_NOUNS}[a-z][a-z-]*\s+)?{_NOT_NOUNS}[a-z][a-z-]*s\b")
 # Two numbers joined by "and" or "or" ("reduces the error by 48% and 56%", "N = 19 and 49", "above 85% and 90%"):
 # the words before the first say what both are. A comma or any other word between them ends the pair ("by 5%, and 90% of").
 _PAIRED = DeferredPattern(r"\s+(?:and|or)\s+")
@@ -525,7 +552,7 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     typing in a paragraph reads again the sentence typed in alone."""
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
-    sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), text)
+    sentence = _RANGE_DASH.sub(lambda range_: range_.group(1) + "–".ljust(len(range_.group(2))), text)
     read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
     context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
     spans = _roles(read)
@@ -544,10 +571,12 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
         value, decimals = scaled(digits or "1", power)
         if sign:
             value = -value
-        unit = (unit or "").replace("\\%", "%").replace("percent", "%")
+        unit = _unit_name(unit or "")
         after = read[match.end() : match.end() + 40]
         # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
         whole = not sign and not unit and decimals == 0
+        if whole and value <= 31 and (_MONTH_BEFORE.search(read, max(0, match.start() - 11), match.start()) or _MONTH_AFTER.match(after)):
+            continue
         is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         role = _role(read, match.start(), match.end(), spans, is_year, whole)
         mentions.append(_mention(sentence, read, match.span(), value, decimals, unit, context, role))

@@ -113,6 +113,8 @@ SILENT_COMMANDS = frozenset(
 )
 
 
+_FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "flatfrac"})
+
 # A tabularray table writes its notes in its outer options (`note{}={* p < 0.05}`, `remark{Note}={N = 146.}`), as
 # R's modelsummary and tinytable print them: text the reader sees under the table.
 _TABULARRAY = frozenset({"tblr", "talltblr", "longtblr"})
@@ -325,6 +327,13 @@ class InlineRenderer:
                 if verbatim[-1:].isspace():  # "\\method performs": the name stays a word of its own
                     out.space(end, end)
                 return
+        if name in _FRACTIONS:  # `\\frac{1}{4}`, `\\tfrac12` print a fraction: "1/4", not "14"
+            numerator, denominator = arguments[-2:]
+            self.render_node(numerator, out)
+            if denominator is not None:
+                out.add("/", denominator.pos, denominator.pos)
+                self.render_node(denominator, out)
+            return
         for argument in arguments:
             if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{":
                 self.render_node(argument, out)

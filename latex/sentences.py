@@ -25,6 +25,7 @@ _ABBREVIATIONS = (
     "Refs",
     "resp",
     "approx",
+    "ca",
     "No",
     "Dr",
     "Prof",
@@ -42,7 +43,8 @@ _ABBREVIATIONS = (
     "a.k.a",
 )
 _BOUNDARY = DeferredPattern(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
-_ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
+# An abbreviation listed, an initial ("J. Smith"), or letters with dots between ("s.e. 0.5", "s.d.", "p.m.").
+_ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z]|\b[a-z]\.[a-z])$")
 
 
 @lru_cache(maxsize=8192)  # kept by a block's text: the index and a dozen rules split the same blocks
