@@ -63,13 +63,14 @@ def written_value(text: str) -> tuple[float, int]:
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 # A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
 # power than ten's ("2^10"), nor an ordinal ("3rd", "the 95th percentile", "5^th") or a dimension ("3D", "2D data").
+# A multiplier is "8×" ("8× faster"); "256×256" is a product, whose factors `_PRODUCT` reads.
 _NUMBER = DeferredPattern(
     r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
     + r"|(?!\^\{?[-−+]?\d|\^?\{?(?:st|nd|rd|th)\b|D\b)))"
-    r"(?:\s?(%|\\%|percent\b|pp\b|percentage\s+points?\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
+    r"(?:\s?(%|\\%|percent\b|pp\b|percentage\s+points?\b|points?\b|×(?!\s*\d)|x\b(?!\s*\d)|[kKMB]\b|million\b|billion\b))?"
 )
 
 
@@ -231,6 +232,9 @@ _BRACKETED = r"(?<![\w.^])[-−]?(?:" + POWER_OF_TEN + r"|(?:\d+(?:\.\d+)?|\.\d+
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
+# A product or a size ("256×256 images", "2 × 4 layers", "109×109×64"), not a power of ten: its factors are no results.
+_FACTOR = r"\d+(?:\.\d+)?"
+_PRODUCT = DeferredPattern(rf"(?<![\w.^]){_FACTOR}(?:\s*[×x]\s*(?!10\s?\^){_FACTOR}(?![\w^]|\.\d))+")
 _RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
 _RANGE = DeferredPattern(
     _NUM
@@ -260,7 +264,7 @@ _RANGE = DeferredPattern(
 _BOUND_BEFORE = DeferredPattern(
     r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
     r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger)\s+than)"
-    r"|[<>≤≥⩽⩾≪≫])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
+    r"|[<>≤≥⩽⩾≪≫≳≲⪆⪅])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
 )
 _APPROXIMATE_BEFORE = DeferredPattern(
@@ -342,7 +346,7 @@ def _roles(sentence: str) -> dict[int, Role]:
     for match in _RANGE.finditer(sentence):
         for number in _NUMBER.finditer(sentence, match.start(), match.end()):
             roles[number.start()] = Role.RANGE
-    listed = [*_SET.finditer(sentence)]
+    listed = [*_SET.finditer(sentence), *_PRODUCT.finditer(sentence)]
     if not _RESPECTIVELY.search(sentence):  # "43.1, 38.6 and 60.2, respectively" are results
         listed += _ENUMERATION.finditer(sentence)
     for match in listed:

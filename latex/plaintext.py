@@ -124,6 +124,7 @@ _RUNS = DeferredPattern(r"\s+|\S+")
 _WHITE_SPACE = DeferredPattern(r"\s")
 _BREAKING_SPACE = DeferredPattern("[\n\t\r ]")
 _WHITE_SPACE_PAIR = DeferredPattern(r"\s\s")
+_DIGIT_GROUP = DeferredPattern(r"\d{3}(?!\d)")
 
 
 def printed_chars(chars: str) -> str:
@@ -319,6 +320,8 @@ class InlineRenderer:
         if not arguments or all(argument is None for argument in arguments):
             symbol = symbol_text(name)
             if symbol is not None and symbol.isspace():
+                if name == "," and out.parts and out.parts[-1][-1:].isdigit() and _DIGIT_GROUP.match(node.parsing_state.s, end):
+                    return  # a thin space between digit groups ("59\\,918") prints one number
                 out.space(start, end)
                 return
             if symbol is not None or not arguments:
@@ -346,6 +349,10 @@ class InlineRenderer:
         name = node.macroname
         unit = mandatory[-1] if mandatory and name not in ("numrange", "ang") else None
         numbers = mandatory[: 2 if name in RANGE_COMMANDS else 0 if name in UNIT_COMMANDS else 1]
+        if name == "unit":  # the units package's `\\unit[7.7]{m}` prints "7.7 m"; siunitx's options are keys (`[per-mode=symbol]`)
+            value = next((argument for kind, argument in zip(spec, macro_arguments(node)) if kind == "[" and argument is not None), None)
+            if value is not None and "=" not in argument_text(value):
+                numbers = [value]
         for index, number in enumerate(numbers):
             if number is None:
                 continue

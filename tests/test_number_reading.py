@@ -37,6 +37,9 @@ def values(latex: str) -> list[float]:
         # Scientific notation written with a caret or with the times of code.
         (r"Matrices of $4e^6 \times 4e^6$ entries.", [4e6, 4e6]),
         (r"A tumour mass of $65 * 10^8$ cells.", [65e8]),
+        # A thin space between digit groups is one number; the units package's value is printed before its unit.
+        (r"Minimap2 predicted 59\,918 introns from $2\,3$ runs.", [59918, 2, 3]),
+        (r"A flux of \unit[1.1\times 10^{-2}]{s\textsuperscript{-1}} and a gain of \unit[28]{dB}.", [1.1e-2, 28]),
     ],
 )
 def test_the_reader_reads_the_quantities_a_reader_sees(latex, read_values):
@@ -45,6 +48,17 @@ def test_the_reader_reads_the_quantities_a_reader_sees(latex, read_values):
 
 def test_a_squared_charge_after_a_caret_is_no_scientific_notation():
     assert values(r"The conductance is $2e^2/h$ here.") == [2]
+
+
+def test_the_factors_of_a_product_are_listed_and_a_multiplier_is_one_quantity():
+    assert [(text, role) for text, _, _, role in read(r"On $256\times 256$ images, 2 × 4 layers run 8× faster than $3\times10^{-4}$.")] == [
+        ("256", Role.LISTED),
+        ("256", Role.LISTED),
+        ("2", Role.LISTED),
+        ("4", Role.LISTED),
+        ("8×", Role.VALUE),
+        ("3×10^-4", Role.VALUE),
+    ]
 
 
 def test_percentage_points_are_points_of_a_percentage():
@@ -59,6 +73,7 @@ def test_percentage_points_are_points_of_a_percentage():
         (r"The index runs to $N + 1$ here.", Role.VALUE),
         (r"Accuracy improved (+3.2) on the test set.", Role.CHANGE),  # a sign
         (r"We drop scores larger than 5 here.", Role.BOUND),
+        (r"Sources with a flux $\kappa \gtrsim 10^{-3}$ suffice.", Role.BOUND),
         (r"Outliers smaller than 0.3 are dropped.", Role.BOUND),
         (r"We downsample to 50 pixels each.", Role.COUNT),  # no prediction interval ("PI")
         (r"The paper has 12 citations.", Role.COUNT),  # nor a confidence interval ("CI")
