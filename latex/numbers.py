@@ -59,13 +59,13 @@ def written_value(text: str) -> tuple[float, int]:
     return -value if sign else value, decimals
 
 
-# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
+# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity, nor a metric's cut-off ("P@10"). After a slash only the
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 # A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
 # power than ten's ("2^10"), nor an ordinal ("3rd", "the 95th percentile", "5^th") or a dimension ("3D", "2D data").
 # A multiplier is "8×" ("8× faster"); "256×256" is a product, whose factors `_PRODUCT` reads.
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
+    r"(?<![\w.\\{:^@-])(?<![^%]/)(?<!^/)([-−]?)(?:"
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
@@ -109,19 +109,23 @@ def spelled_value(words: str) -> int:
 
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
 # so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative. Not a dash
-# inside an identifier: after digits glued to a letter ("E5-2623", "CA184-024", "FA8750-14-2-0009"), nor in a chain
-# of three or more groups (a date "2020-03-15", an ORCID "0000-0002-1825-0097").
-_RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\d-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(?:\.\d+)?(?!\.?\d|-{1,3}\d))")
+# inside an identifier: after digits glued to a letter ("E5-2623", "CA184-024", "FA8750-14-2-0009") or to a word's dash
+# ("RGPIN-2021-02618"), nor in a chain of three or more groups (a date "2020-03-15", an ORCID "0000-0002-1825-0097").
+_RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\w-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(?:\.\d+)?(?!\.?\d|-{1,3}\d))")
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
 # Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
 _OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
-# A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity.
+# A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity;
+# so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66"), though not an ordinary
+# word ("in this study 120 children", "each layer 64 units").
 _STRUCTURAL_BEFORE = DeferredPattern(
     r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
-    r"|Experiments?|Study|Studies|Models?|Conditions?|Hypothes[ie]s|Prediction|Case|Scenario|Session|Wave|Cluster|Columns|Panel|Specification|Group|Question|Trial|Simulation)\.?"
-    r"|[A-Za-z]-|#)\s*\(?$",
+    r"|Experiments?|Exp|Expt|Study|Studies|Models?|Conditions?|Hypothes[ie]s|Prediction|Case|Scenario|Session|Wave|Cluster|Profile|Panel|Specification|Group|Question|Trial|Simulation"
+    r"|Tables|Figures|Sections|Chapters|Equations|Appendices|Algorithms|Rows|Columns|Layers|Rounds|Rules?"
+    r"|(?i:tables?|figures?|figs?|sections?|chapters?|equations?|eqs?|appendix|algorithms?|theorem|lemma|pages?))\.?"
+    r"|\bp\.|[A-Za-z]-|#)\s*\(?$",
 )
 _MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
 # A day of a date ("August 2, 2012", "15 March"): no quantity, though its year is one.

@@ -26,6 +26,8 @@ _ABBREVIATIONS = (
     "resp",
     "approx",
     "ca",
+    "Exp",
+    "Expt",
     "No",
     "Dr",
     "Prof",
@@ -44,6 +46,8 @@ _ABBREVIATIONS = (
 )
 _BOUNDARY = DeferredPattern(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
 # An abbreviation listed, an initial ("J. Smith"), or letters with dots between ("s.e. 0.5", "s.d.", "p.m.").
+# Abbreviations that end no sentence before a number: a page ("p. 66", "pp. 3--5"), an issue ("no. 5"), a volume.
+_NUMBERING_END = DeferredPattern(r"\b(?:p|pp|no|vol)$", re.IGNORECASE)
 _ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z]|\b[a-z]\.[a-z])$")
 
 
@@ -54,7 +58,10 @@ def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
     start = 0
     for match in _BOUNDARY.finditer(text):
         end = match.start() + 1
-        if text[match.start()] == "." and _ABBREVIATION_END.search(text[max(0, match.start() - 8) : match.start()]):
+        before = text[max(0, match.start() - 8) : match.start()]
+        if text[match.start()] == "." and (
+            _ABBREVIATION_END.search(before) or (text[match.end() : match.end() + 1].isdigit() and _NUMBERING_END.search(before))
+        ):
             continue
         _append(text, start, end, spans)
         start = match.end()

@@ -24,12 +24,16 @@ def values(latex: str) -> list[float]:
         (r"Funded by grant FA8750-14-2-0009 and run on a Xeon E5-2623 with 16 cores.", [16]),
         (r"We fitted the CA184-024 trial data to 12 patients.", [12]),
         (r"The ethics approval of 2020-03-15 covers 40 sites.", [2020, 40]),
+        (r"Grant RGPIN-2021-02618 funded 40 sites.", [40]),
+        (r"We report P@10 and Recall@20 of 0.41.", [0.41]),  # a metric's cut-off
         (r"Scores ranged 15-20 points.", [15, 20]),  # a range still
         # An ordinal or a dimension is no quantity.
         (r"Winsorised at the 90th percentile, the 3rd run and the $5^{th}$ one reached 0.81.", [0.81]),
         (r"We project the 3D scene to 2D images in 12 views.", [12]),
         # A named item ("Experiment 2", "Model 1") is a name, not a quantity.
         (r"In Experiment 2, Model 3 reached 0.91 and Study 1 had 30 children.", [0.91, 30]),
+        # So is a cross-reference typed in lower case, but not a count after an ordinary word.
+        (r"As figure 3 and table 2 show (see p. 66), in this study 120 children took part.", [120]),
         # A day of a date is no quantity; its year is a year.
         (r"Data span August 2, 2012 to 15 March 2013 and 74 branches.", [2012, 2013, 74]),
         # A fraction prints as one: its numerator and denominator are not one number ("\frac{1}{4}" was "14").
@@ -93,6 +97,8 @@ def test_the_role_of_the_last_number_is_read_from_its_words(latex, role):
         ("Earnings are 2.14 SGD (s.e. 0.5) higher. Next.", 2),
         ("The mean was 3.2 (s.d. 1.1) across runs. Next.", 2),
         ("The site lies ca. 50 km away. Next.", 2),
+        ("See p. 66 and Exp. 2 for details. Next.", 2),
+        ("It holds with probability p. The next one.", 2),  # a symbol, not a page
         ("We stop at x = 5. Then y grows.", 2),
     ],
 )
