@@ -120,13 +120,23 @@ _OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?
 # A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity;
 # so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66"), though not an ordinary
 # word ("in this study 120 children", "each layer 64 units").
-_STRUCTURAL_BEFORE = DeferredPattern(
-    r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
-    r"|Experiments?|Exp|Expt|Study|Studies|Models?|Conditions?|Hypothes[ie]s|Prediction|Case|Scenario|Session|Wave|Cluster|Profile|Panel|Specification|Group|Question|Trial|Simulation"
-    r"|Tables|Figures|Sections|Chapters|Equations|Appendices|Algorithms|Rows|Columns|Layers|Rounds|Rules?"
-    r"|(?i:tables?|figures?|figs?|sections?|chapters?|equations?|eqs?|appendix|algorithms?|theorem|lemma|pages?))\.?"
-    r"|\bp\.|[A-Za-z]-|#)\s*\(?$",
+_NAMES_MANY = (
+    r"Tables|Figures|Figs|Sections|Chapters|Equations|Eqs|Appendices|Algorithms|Lines|Rows|Columns|Layers|Rounds|Rules|Steps"
+    r"|Experiments|Studies|Models|Conditions|Hypotheses|(?i:tables|figures|figs|sections|chapters|equations|eqs|pages)"
 )
+_NAMES = (
+    r"\b(?:Table|Tab|Figure|Fig|Section|Sec|Chapter|Eq|Equation|Appendix|Algorithm|Alg|Line|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
+    r"|Experiment|Exp|Expt|Study|Model|Condition|Hypothesis|Prediction|Case|Scenario|Session|Wave|Cluster|Profile|Panel|Specification|Group|Question|Trial|Simulation|Rule"
+    rf"|(?i:table|figure|fig|section|chapter|equation|eq|appendix|algorithm|theorem|lemma|page)|{_NAMES_MANY})\.?|\bp\."
+)
+_STRUCTURAL_BEFORE = DeferredPattern(rf"(?:{_NAMES}|[A-Za-z]-|#)\s*\(?$")
+# The further names of a list ("Tables 1 and 2", "Experiments 1, 2, and 3a", "Sections 3--5").
+_NAMED_LIST_BEFORE = DeferredPattern(
+    rf"\b(?:{_NAMES_MANY})\.?\s*\(?\d+[a-z]?\)?(?:\s*,\s*\(?\d+[a-z]?\)?)*\s*(?:,?\s*(?:and|or|&)|,|–|to)\s*\(?$"
+)
+# A list's marker ("(1) We disable …", "…; 4) assign …", "and (2) a sweep"): it counts nothing.
+_MARKER_BEFORE = DeferredPattern(r"(?:(?:^|[:;.]|\b(?:and|or|then))\s*\(?|,\s*\()$")  # not "(0, 1) are"
+_MARKER_AFTER = DeferredPattern(r"\)\s+[A-Za-z]")
 _MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
 # A day of a date ("August 2, 2012", "15 March"): no quantity, though its year is one.
 _MONTH_BEFORE = DeferredPattern(rf"\b{_MONTHS}\.?\s*$")
@@ -572,7 +582,9 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     for match in _NUMBER.finditer(read):
         if hidden(match.start()):
             continue
-        if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
+        if _STRUCTURAL_BEFORE.search(read, max(0, match.start() - 14), match.start()) or _NAMED_LIST_BEFORE.search(
+            read, max(0, match.start() - 40), match.start()
+        ):
             continue
         sign, power_alone, digits, exponent, times_ten, unit = match.groups()
         power = power_alone or exponent or times_ten
@@ -584,6 +596,8 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
         # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
         whole = not sign and not unit and decimals == 0
         if whole and value <= 31 and (_MONTH_BEFORE.search(read, max(0, match.start() - 11), match.start()) or _MONTH_AFTER.match(after)):
+            continue
+        if whole and value <= 20 and _MARKER_AFTER.match(after) and _MARKER_BEFORE.search(read, max(0, match.start() - 8), match.start()):
             continue
         is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         role = _role(read, match.start(), match.end(), spans, is_year, whole)

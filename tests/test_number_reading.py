@@ -34,6 +34,11 @@ def values(latex: str) -> list[float]:
         (r"In Experiment 2, Model 3 reached 0.91 and Study 1 had 30 children.", [0.91, 30]),
         # So is a cross-reference typed in lower case, but not a count after an ordinary word.
         (r"As figure 3 and table 2 show (see p. 66), in this study 120 children took part.", [120]),
+        (r"Tables 1 and 2 and Experiments 1, 2, and 3a show it for 40 runs.", [40]),
+        (r"Figure 3 and 20 participants agree.", [20]),  # one name, then a count
+        # A list's marker counts nothing; a count in parentheses after a noun does, as does a tuple's end.
+        (r"(1) We disable the map and (2) we remove 12 bounds; 4) assign raters.", [12]),
+        (r"Women (45) and men (55) took part; $(3, 5)$ holds.", [45, 55, 3, 5]),
         # A day of a date is no quantity; its year is a year.
         (r"Data span August 2, 2012 to 15 March 2013 and 74 branches.", [2012, 2013, 74]),
         # A fraction prints as one: its numerator and denominator are not one number ("\frac{1}{4}" was "14").
