@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .deferred_pattern import DeferredPattern
-from .macro_signatures import REFERENCE_COMMAND
+from .number_subjects import OPAQUE, STOPWORDS, WORD, subject_words
 from .sentences import sentence_spans
 
 # Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
@@ -115,8 +115,6 @@ _RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\w-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
-# Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
-_OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
 # A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity;
 # so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66"), though not an ordinary
 # word ("in this study 120 children", "each layer 64 units").
@@ -141,68 +139,6 @@ _MONTHS = r"(?:January|February|March|April|May|June|July|August|September|Octob
 # A day of a date ("August 2, 2012", "15 March"): no quantity, though its year is one.
 _MONTH_BEFORE = DeferredPattern(rf"\b{_MONTHS}\.?\s*$")
 _MONTH_AFTER = DeferredPattern(rf"\s*{_MONTHS}\b")
-_WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
-_STOPWORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "of",
-        "on",
-        "in",
-        "to",
-        "and",
-        "or",
-        "for",
-        "with",
-        "by",
-        "at",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "this",
-        "that",
-        "these",
-        "those",
-        "we",
-        "our",
-        "it",
-        "its",
-        "from",
-        "than",
-        "which",
-        "while",
-        "over",
-        "into",
-        "up",
-        "achieves",
-        "achieve",
-        "reaches",
-        "obtains",
-        "shows",
-        "show",
-        "has",
-        "have",
-        "respectively",
-        "about",
-        "around",
-        "approximately",
-        "only",
-        "also",
-        "both",
-        "all",
-        "each",
-        "per",
-        "across",
-        "using",
-        "use",
-        "used",
-    }
-)
 
 
 class Role(str, Enum):
@@ -445,97 +381,12 @@ class NumberMention:
         return self.role is Role.YEAR
 
 
-# Where the phrase naming a quantity ends: a clause boundary, a conjunction, another number.
-_CLAUSE = DeferredPattern(
-    r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|(?<![\w-])\d", re.IGNORECASE
-)
-_LINKING = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "equal",
-        "equals",
-        "reached",
-        "reach",
-        "reaches",
-        "at",
-        "of",
-        "to",
-        "by",
-        "on",
-        "in",
-        "for",
-        "with",
-        "a",
-        "an",
-        "the",
-        "only",
-        "just",
-        "still",
-        "now",
-        "yields",
-        "yield",
-        "gives",
-        "give",
-        "achieves",
-        "achieved",
-        "obtains",
-        "obtained",
-        "attains",
-        "attained",
-        "scores",
-        "scored",
-        "remains",
-        "remain",
-        "remained",
-        "stands",
-        "stood",
-        "amounts",
-        "amount",
-        "out",
-    }
-)
-
-
-_CONTENT_WORD = (
-    r"(?!(?:of|on|in|for|at|with|by|to|from|over|under|against|versus|vs|compared|relative|and|or|the|a|an|than|is|are|was|were"
-    r"|respectively)\b)([A-Za-z][A-Za-z0-9-]+)"
-)
-_FOLLOWING = DeferredPattern(
-    rf"\s*(?:{_CONTENT_WORD}(?:\s+{_CONTENT_WORD})?\s*)?(?:(?:on|in|for|at|with|from)\s+(?:the\s+)?([A-Za-z][\w-]+))?", re.IGNORECASE
-)
-
-
-def subject_words(sentence: str, start: int, end: int) -> tuple[str, ...]:
-    """What the number at sentence[start:end] measures: the content words of its clause just before it
-    ("the accuracy of Ours on ImageNet is 93.4") and the noun right after it ("57 studies", "12% accuracy"),
-    lower-case, in order. Empty when the clause names nothing (", at −0.222")."""
-    clause = _OPAQUE.sub(" ", sentence[max(0, start - 80) : start])
-    cuts = [match.end() for match in _CLAUSE.finditer(clause)]
-    if cuts:
-        clause = clause[cuts[-1] :]
-    before = [word.lower() for word in _WORD.findall(clause)]
-    while before and before[-1] in _LINKING | _STOPWORDS:  # "… is", "… of": the verb and preposition that lead to the number
-        before.pop()
-    words = [word for word in before if word not in _STOPWORDS and word not in _LINKING][-4:]
-    # After it: the noun it counts or measures ("57 studies", "12% accuracy"), and what a preposition names ("on ImageNet").
-    following = _FOLLOWING.match(sentence, end)
-    if following:
-        words += [word.lower() for word in following.groups() if word and word.lower() not in words]
-    return tuple(words)
-
-
 @lru_cache(maxsize=_TEXTS_KEPT)
 def find_numbers(plain: str) -> list[NumberMention]:
     """Quantities in a block's plain text; identifiers, years stay marked. Kept by text, so the index and
     the rules that read a block's numbers read them once between them: the list is shared, never changed."""
     # Sorted and apart (finditer's matches): a number is inside one when the last span starting at or before it reaches past it.
-    opaque = [match.span() for match in _OPAQUE.finditer(plain)]
+    opaque = [match.span() for match in OPAQUE.finditer(plain)]
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
     for start, end in sentence_spans(plain):
@@ -572,7 +423,7 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     mentions: list[NumberMention] = []
     sentence = _RANGE_DASH.sub(lambda range_: range_.group(1) + "–".ljust(len(range_.group(2))), text)
     read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
-    context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
+    context = tuple(word.lower() for word in WORD.findall(read) if word.lower() not in STOPWORDS)
     spans = _roles(read)
 
     def hidden(start: int) -> bool:
