@@ -244,6 +244,8 @@ TABULAR_ENVIRONMENTS = frozenset(
     }
 )
 FIGURE_ENVIRONMENTS = frozenset({"figure", "figure*", "wrapfigure", "subfigure", "SCfigure", "sidewaysfigure"})
+# Pictures drawn in the source (a figure's file often holds one alone): a figure's body wherever they stand.
+PICTURE_ENVIRONMENTS = frozenset({"tikzpicture", "pspicture", "picture", "circuitikz", "forest"})
 MATH_ENVIRONMENTS = frozenset(
     {
         "equation",
