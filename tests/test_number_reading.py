@@ -3,6 +3,7 @@ seeded sample of 320 prose numbers from 40 corpus papers showed, each written th
 
 import pytest
 
+from auditex.latex.model import BlockKind
 from auditex.latex.numbers import Role, find_numbers
 from auditex.latex.parse import parse_chunk
 from auditex.latex.sentences import sentence_spans
@@ -109,3 +110,10 @@ def test_the_role_of_the_last_number_is_read_from_its_words(latex, role):
 )
 def test_a_dotted_abbreviation_ends_no_sentence(text, sentences):
     assert len(sentence_spans(text)) == sentences
+
+
+def test_a_picture_drawn_in_its_own_file_is_a_figure_not_prose():
+    blocks = parse_chunk(
+        "\\begin{tikzpicture}[scale=4/16]\n  \\filldraw (0, -2) rectangle (1, -3) node {see Table~\\ref{tab:a}};\n\\end{tikzpicture}\n"
+    ).blocks
+    assert [block.kind for block in blocks] == [BlockKind.FIGURE]
