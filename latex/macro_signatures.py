@@ -327,6 +327,16 @@ _EXTRA_MACROS = {
     "includepdf": "[{",
     "label": "{",
     "appendix": "",
+    # front matter: an author's or affiliation's mark is an option (`\author[1]{…}`, authblk's `\affil[2]{…}`)
+    "author": "[{",
+    "affil": "[{",
+    "footnotemark": "[",
+    # set-up that prints nothing (plaintext's SILENT_COMMANDS): its arguments are options, colours and column types
+    "lstset": "{",
+    "newcolumntype": "{[{",
+    "tikzset": "{",
+    "pgfplotsset": "{",
+    "captionsetup": "[{",
     # fractions amsmath adds to \frac: their two arguments are the fraction's (plaintext prints "1/2")
     "dfrac": "{{",
     "tfrac": "{{",

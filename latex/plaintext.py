@@ -103,6 +103,16 @@ SILENT_COMMANDS = frozenset(
         "enddata",
         "tablecomments",
         "specialrule",
+        # Set-up: colours, listings, hyperlinks, column types, pictures' and captions' styles; a footnote's mark.
+        "definecolor",
+        "colorlet",
+        "lstset",
+        "hypersetup",
+        "newcolumntype",
+        "tikzset",
+        "pgfplotsset",
+        "captionsetup",
+        "footnotemark",
         # A conditional's own tokens print nothing, whichever branch TeX takes (see dead_text for the branch it never takes).
         "if",
         "iffalse",

@@ -56,6 +56,15 @@ def test_the_reader_reads_the_quantities_a_reader_sees(latex, read_values):
     assert values(latex) == pytest.approx(read_values)
 
 
+def test_set_up_and_front_matter_marks_print_no_numbers():
+    preamble = (
+        r"\definecolor{link}{RGB}{74, 102, 146} \colorlet{dark}{rust!85!black} \hypersetup{linkcolor=red!75!black}"
+        r" \lstset{numbersep=5pt} \newcolumntype{d}[1]{D{.}{.}{#1}} \captionsetup{belowskip=10pt}"
+        r" \author[1]{Devin Incerti} \affil[2]{Genentech} ran 3 runs\footnotemark[2]."
+    )
+    assert values(preamble) == [3]
+
+
 def test_a_squared_charge_after_a_caret_is_no_scientific_notation():
     assert values(r"The conductance is $2e^2/h$ here.") == [2]
 
