@@ -244,8 +244,9 @@ _STATISTIC_BEFORE = DeferredPattern(
     r"(?<![A-Za-z])(?:t|F|z|Z|W|U|H|Q[bw]?|r|R\^?2|χ\^?2|χ²|chi\^?2|chi-square[d]?|X\^?2|x2)\s*"
     r"(?:\([^()]*\)\s*(?:[=<>≤≥]|\\[lg]eq?)\s*|(?:[=<>≤≥]|\\[lg]eq?)\s*|\((?:[^()]*,\s*)?(?:N\s*=\s*)?)$"
 )
+# An effect size is Cohen's d or Hedges' g in lower case: "D = 4" sets a dimension.
 _COEFFICIENT_BEFORE = DeferredPattern(
-    r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|d|g|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
+    r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|(?-i:d|g)|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
     r"|\b(?:coefficients?|estimates?|elasticit(?:y|ies))\b(?:\s+[\w-]+){0,4}?\s+(?:is|was|are|were|of|equals?|at|=)\s*)$",
     re.IGNORECASE,
 )

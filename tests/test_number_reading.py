@@ -100,6 +100,8 @@ def test_percentage_points_are_points_of_a_percentage():
         (r"Of 67 lobes we classify 38 as definite.", Role.VALUE),
         (r"The uncertainties $\{\sigma_n\}_{n=1}^N$ are known.", Role.SETTING),  # an index, no sample size
         (r"We recruited $n = 40$ adults.", Role.SAMPLE_SIZE),
+        (r"Each video has $T=100, D=4$ digits.", Role.SETTING),  # a dimension, no effect size
+        (r"The effect was large ($d = 0.42$).", Role.COEFFICIENT),
     ],
 )
 def test_the_role_of_the_last_number_is_read_from_its_words(latex, role):
