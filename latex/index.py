@@ -18,7 +18,7 @@ from .conditionals import branch_paths, path_at
 from .dead_text import DeadText, Unread, dead_text
 from .deferred_pattern import DeferredPattern
 from .key_wrappers import key_wrappers, rewrapped, wrapped_uses
-from .manuscript import Manuscript, PlacedBlock, Section, is_reference_list
+from .manuscript import Manuscript, PlacedBlock, Section
 from .model import Acronym, BlockKind, KeyUse, MacroDef, SectionKind, StyledText
 from .numbers import NumberMention, find_numbers
 from .option_labels import label_setting_commands, option_label_uses
@@ -419,8 +419,7 @@ class _SectionContribution:
             else:
                 read.facts[placed.block.plain.text] = contribution.facts
             read.contributions[id(placed)] = contribution
-            if not is_reference_list(section):
-                prose.numbers += contribution.numbers
+            prose.numbers += contribution.numbers
             prose.claims += contribution.claims
             prose.inline_acronyms += [(placed, acronym) for acronym in contribution.acronyms]
         return read

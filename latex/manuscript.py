@@ -41,12 +41,6 @@ def section_kind_for(title: str) -> SectionKind | None:
     return None
 
 
-def is_reference_list(section: Section) -> bool:
-    """A section titled as the references ("References", "Bibliography"), whose volumes, pages and years measure
-    nothing; not a section after it that only inherits its kind (a supplement's "Statistical tests")."""
-    return section_kind_for(section.title) is SectionKind.REFERENCES
-
-
 @dataclass(slots=True)
 class PlacedBlock:
     """A block with where it sits: its file and its section."""

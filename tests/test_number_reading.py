@@ -2,13 +2,10 @@
 seeded sample of 320 prose numbers from 40 corpus papers showed, each written the way the world writes it."""
 
 import pytest
-from helpers import write_project
 
-from auditex.analyzers.rules.numbers.model import section_numbers
 from auditex.latex.model import BlockKind
 from auditex.latex.numbers import Role, find_numbers
 from auditex.latex.parse import parse_chunk
-from auditex.latex.project import Project
 from auditex.latex.sentences import sentence_spans
 
 
@@ -131,16 +128,3 @@ def test_a_picture_drawn_in_its_own_file_is_a_figure_not_prose():
         "\\begin{tikzpicture}[scale=4/16]\n  \\filldraw (0, -2) rectangle (1, -3) node {see Table~\\ref{tab:a}};\n\\end{tikzpicture}\n"
     ).blocks
     assert [block.kind for block in blocks] == [BlockKind.FIGURE]
-
-
-def test_a_reference_list_typed_as_prose_holds_no_quantities(tmp_path):
-    write_project(
-        tmp_path,
-        {
-            "main.tex": "\\documentclass{article}\n\\begin{document}\n\\section{Results}\nWe ran 12 seeds.\n\n"
-            "\\section*{References}\n49. Westcott SL, Schloss PD. 2017. mSphere 2:e00073--17.\n\n"
-            "\\subsection*{Statistical tests}\nA supplement after the list ran 7 checks.\n\\end{document}\n"
-        },
-    )
-    sections = Project(tmp_path, "main.tex").manuscript.sections
-    assert [number.mention.value for section in sections for number in section_numbers(section)] == [12, 7]

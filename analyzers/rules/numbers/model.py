@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from ....latex.deferred_pattern import DeferredPattern
 from ....latex.index import NumberInContext
-from ....latex.manuscript import PlacedBlock, Section, is_reference_list
+from ....latex.manuscript import PlacedBlock, Section
 from ....latex.model import BlockKind, Cell, Table
 from ....latex.numbers import POWER_OF_TEN, TIMES_TEN_TO, NumberMention, Role, find_numbers
 from ....latex.record import record
@@ -39,9 +39,7 @@ PROSE_KINDS = (BlockKind.PARAGRAPH, BlockKind.FOOTNOTE, BlockKind.CAPTION, Block
 
 
 def section_numbers(section: Section) -> Iterator[NumberInContext]:
-    """The section's numbers, as the index lists them: none of a reference list typed as prose."""
-    if is_reference_list(section):
-        return
+    """The section's numbers, as the index lists them."""
     for placed in section.blocks:
         if placed.kind in PROSE_KINDS:
             for mention in mentions(placed.block.plain.text):
