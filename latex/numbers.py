@@ -210,9 +210,9 @@ _RANGE = DeferredPattern(
     + r"(?=[^.;]{0,30}?\b(?:in|by|with)\s+(?:\w+\s+)?(?:steps?|increments?|intervals?)\b)",
     re.IGNORECASE,
 )
-# "up to approximately 256": a bound, however approximate.
+# "up to approximately 256": a bound, however approximate; "averaged over 3 runs" counts the runs.
 _BOUND_BEFORE = DeferredPattern(
-    r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
+    r"(?:\b(?:above|below|beyond|(?<!averaged )(?<!average )(?<!averages )(?<!mean )(?<!median )over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
     r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger)\s+than)"
     r"|[<>≤≥⩽⩾≪≫≳≲⪆⪅])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
