@@ -244,6 +244,8 @@ TABULAR_ENVIRONMENTS = frozenset(
     }
 )
 FIGURE_ENVIRONMENTS = frozenset({"figure", "figure*", "wrapfigure", "subfigure", "SCfigure", "sidewaysfigure"})
+# Pictures drawn in the source (a figure's file often holds one alone): a figure's body wherever they stand.
+PICTURE_ENVIRONMENTS = frozenset({"tikzpicture", "pspicture", "picture", "circuitikz", "forest"})
 MATH_ENVIRONMENTS = frozenset(
     {
         "equation",
@@ -325,6 +327,20 @@ _EXTRA_MACROS = {
     "includepdf": "[{",
     "label": "{",
     "appendix": "",
+    # front matter: an author's or affiliation's mark is an option (`\author[1]{…}`, authblk's `\affil[2]{…}`)
+    "author": "[{",
+    "affil": "[{",
+    "footnotemark": "[",
+    # set-up that prints nothing (plaintext's SILENT_COMMANDS): its arguments are options, colours and column types
+    "lstset": "{",
+    "newcolumntype": "{[{",
+    "tikzset": "{",
+    "pgfplotsset": "{",
+    "captionsetup": "[{",
+    # fractions amsmath adds to \frac: their two arguments are the fraction's (plaintext prints "1/2")
+    "dfrac": "{{",
+    "tfrac": "{{",
+    "cfrac": "[{{",
     # the abstract as a command (`\abstract[Summary]{…}`: Wiley's; `\ABSTRACT{…}`: INFORMS'); `\begin{abstract}` is the environment
     **{name: "[{" for name in ABSTRACT_COMMANDS},
     "documentclass": "[{",

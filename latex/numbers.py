@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .deferred_pattern import DeferredPattern
-from .macro_signatures import REFERENCE_COMMAND
+from .number_subjects import OPAQUE, STOPWORDS, WORD, subject_words
 from .sentences import sentence_spans
 
 # Scientific notation as printed (math prints `\times` as ×, `\cdot` as ·): a mantissa times a power of ten ("8×10^5",
@@ -19,8 +19,12 @@ _EXPONENT_DIGITS = r"[-−+]?\d+"
 
 
 def _times_ten_to(exponent: str) -> str:
-    # "3e^{-4}" as math writes a learning rate; only a negative power after a caret ("2e^2/h" is the electron's charge).
-    return r"(?:[eE](?:\^\{?(?=[-−]))?" + exponent + r"\}?(?!\w|\.\d)|\s*(?:[×x·⋅]|\\times|\\cdot)\s*10\s?\^\{?" + exponent + r"\}?)"
+    # "3e^{-4}" as math writes a learning rate, "4e^6" a size; after a caret no power of 2 ("2e^2/h" is the electron's
+    # charge) nor of 1. A times sign as code writes it ("65 * 10^8") multiplies too.
+    return (
+        r"(?:[eE](?:\^\{?(?=[-−]|[3-9]|[1-9]\d))?" + exponent + r"\}?(?!\w|\.\d)"
+        r"|\s*(?:[×x·⋅*∗]|\\times|\\cdot|\\ast)\s*10\s?\^\{?" + exponent + r"\}?)"
+    )
 
 
 def _power_of_ten(exponent: str) -> str:
@@ -55,18 +59,28 @@ def written_value(text: str) -> tuple[float, int]:
     return -value if sign else value, decimals
 
 
-# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity. After a slash only the
+# `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity, nor a metric's cut-off ("P@10"). After a slash only the
 # second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
 # A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
-# power than ten's ("2^10").
+# power than ten's ("2^10"), nor an ordinal ("3rd", "the 95th percentile", "5^th") or a dimension ("3D", "2D data").
+# A multiplier is "8×" ("8× faster"); "256×256" is a product, whose factors `_PRODUCT` reads.
 _NUMBER = DeferredPattern(
-    r"(?<![\w.\\{:^-])(?<![^%]/)(?<!^/)([-−]?)(?:"
+    r"(?<![\w.\\{:^@-])(?<![^%]/)(?<!^/)([-−]?)(?:"
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
-    + r"|(?!\^\{?[-−+]?\d)))"
-    r"(?:\s?(%|\\%|percent\b|pp\b|points?\b|×|x\b|[kKMB]\b|million\b|billion\b))?"
+    + r"|(?!\^\{?[-−+]?\d|\^?\{?(?:st|nd|rd|th)\b|D\b)))"
+    r"(?:\s?(%|\\%|percent\b|pp\b|percentage\s+points?\b|points?\b|×(?!\s*\d)|x\b(?!\s*\d)|[kKMB]\b|million\b|billion\b))?"
 )
+
+
+def _unit_name(written: str) -> str:
+    """A `_NUMBER`'s unit as the mentions name it: a percentage "%" however written, percentage points "pp"."""
+    if written.startswith("percentage"):
+        return "pp"
+    return "%" if written in ("\\%", "percent") else written
+
+
 # A whole percentage spelled out ("three percent", "twenty-five per cent", "Five %"): no decimals, so its rounding is
 # to the whole percent. Not a percentile ("the top one percentile"), nor a word inside another ("someone percent").
 _UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -94,78 +108,37 @@ def spelled_value(words: str) -> int:
 
 
 # A dash between two numbers ("0.7--1.7", "15-20%") is a range: written as an en dash (padded to keep offsets),
-# so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative.
-_RANGE_DASH = DeferredPattern(r"(?<=\d)-{1,3}(?=\d)")
+# so the second end is read as a number and not as an identifier's suffix ("BERT-110") or a negative. Not a dash
+# inside an identifier: after digits glued to a letter ("E5-2623", "CA184-024", "FA8750-14-2-0009") or to a word's dash
+# ("RGPIN-2021-02618"), nor in a chain of three or more groups (a date "2020-03-15", an ORCID "0000-0002-1825-0097").
+_RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\w-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(?:\.\d+)?(?!\.?\d|-{1,3}\d))")
 # A tie (`Table~3`, `Period~1`, `4~GPUs`) prints as a space: read as one, it is no "~" of an approximate value.
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
-# Inside these the digits are identifiers, not quantities: a reference or citation with all its arguments, a label, a URL.
-_OPAQUE = DeferredPattern(rf"{REFERENCE_COMMAND.pattern}|\\(?:label|url|href)\*?(?:\[[^\]]*\])*\{{[^}}]*\}}")
-_STRUCTURAL_BEFORE = DeferredPattern(
-    r"(?:\b(?:Table|Tab|Figure|Fig|Figs|Section|Sec|Chapter|Eq|Equation|Eqs|Appendix|Algorithm|Alg|Line|Lines|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block)\.?|[A-Za-z]-|#)\s*\(?$",
+# A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity;
+# so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66"), though not an ordinary
+# word ("in this study 120 children", "each layer 64 units").
+_NAMES_MANY = (
+    r"Tables|Figures|Figs|Sections|Chapters|Equations|Eqs|Appendices|Algorithms|Lines|Rows|Columns|Layers|Rounds|Rules|Steps"
+    r"|Experiments|Studies|Models|Conditions|Hypotheses|(?i:tables|figures|figs|sections|chapters|equations|eqs|pages)"
 )
-_WORD = DeferredPattern(r"[A-Za-z][A-Za-z0-9\-+]*")
-_STOPWORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "of",
-        "on",
-        "in",
-        "to",
-        "and",
-        "or",
-        "for",
-        "with",
-        "by",
-        "at",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "this",
-        "that",
-        "these",
-        "those",
-        "we",
-        "our",
-        "it",
-        "its",
-        "from",
-        "than",
-        "which",
-        "while",
-        "over",
-        "into",
-        "up",
-        "achieves",
-        "achieve",
-        "reaches",
-        "obtains",
-        "shows",
-        "show",
-        "has",
-        "have",
-        "respectively",
-        "about",
-        "around",
-        "approximately",
-        "only",
-        "also",
-        "both",
-        "all",
-        "each",
-        "per",
-        "across",
-        "using",
-        "use",
-        "used",
-    }
+_NAMES = (
+    r"\b(?:Table|Tab|Figure|Fig|Section|Sec|Chapter|Eq|Equation|Appendix|Algorithm|Alg|Line|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
+    r"|Experiment|Exp|Expt|Study|Model|Condition|Hypothesis|Prediction|Case|Scenario|Session|Wave|Cluster|Profile|Panel|Specification|Group|Question|Trial|Simulation|Rule"
+    rf"|(?i:table|figure|fig|section|chapter|equation|eq|appendix|algorithm|theorem|lemma|page)|{_NAMES_MANY})\.?|\bp\."
 )
+_STRUCTURAL_BEFORE = DeferredPattern(rf"(?:{_NAMES}|[A-Za-z]-|#)\s*\(?$")
+# The further names of a list ("Tables 1 and 2", "Experiments 1, 2, and 3a", "Sections 3--5").
+_NAMED_LIST_BEFORE = DeferredPattern(
+    rf"\b(?:{_NAMES_MANY})\.?\s*\(?\d+[a-z]?\)?(?:\s*,\s*\(?\d+[a-z]?\)?)*\s*(?:,?\s*(?:and|or|&)|,|–|to)\s*\(?$"
+)
+# A list's marker ("(1) We disable …", "…; 4) assign …", "and (2) a sweep"): it counts nothing.
+_MARKER_BEFORE = DeferredPattern(r"(?:(?:^|[:;.]|\b(?:and|or|then))\s*\(?|,\s*\()$")  # not "(0, 1) are"
+_MARKER_AFTER = DeferredPattern(r"\)\s+[A-Za-z]")
+_MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)"
+# A day of a date ("August 2, 2012", "15 March"): no quantity, though its year is one.
+_MONTH_BEFORE = DeferredPattern(rf"\b{_MONTHS}\.?\s*$")
+_MONTH_AFTER = DeferredPattern(rf"\s*{_MONTHS}\b")
 
 
 class Role(str, Enum):
@@ -209,6 +182,9 @@ _BRACKETED = r"(?<![\w.^])[-−]?(?:" + POWER_OF_TEN + r"|(?:\d+(?:\.\d+)?|\.\d+
 # Three or more numbers joined by commas, "and", "or" ("0.4, 0.6, 0.8 and 1.0 mm"); a set in braces.
 _ENUMERATION = DeferredPattern(_NUM + r"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)" + _NUM + r"){2,}")
 _SET = DeferredPattern(r"\{[^{}]*\d[^{}]*,[^{}]*\}")
+# A product or a size ("256×256 images", "2 × 4 layers", "109×109×64"), not a power of ten: its factors are no results.
+_FACTOR = r"\d+(?:\.\d+)?"
+_PRODUCT = DeferredPattern(rf"(?<![\w.^]){_FACTOR}(?:\s*[×x]\s*(?!10\s?\^){_FACTOR}(?![\w^]|\.\d))+")
 _RESPECTIVELY = DeferredPattern(r"\brespectively\b", re.IGNORECASE)
 _RANGE = DeferredPattern(
     _NUM
@@ -234,11 +210,11 @@ _RANGE = DeferredPattern(
     + r"(?=[^.;]{0,30}?\b(?:in|by|with)\s+(?:\w+\s+)?(?:steps?|increments?|intervals?)\b)",
     re.IGNORECASE,
 )
-# "up to approximately 256": a bound, however approximate.
+# "up to approximately 256": a bound, however approximate; "averaged over 3 runs" counts the runs.
 _BOUND_BEFORE = DeferredPattern(
-    r"(?:\b(?:above|below|beyond|over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
-    r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower)\s+than)"
-    r"|[<>≤≥⩽⩾≪≫])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
+    r"(?:\b(?:above|below|beyond|(?<!averaged )(?<!average )(?<!averages )(?<!mean )(?<!median )over|under|exceed\w*|surpass\w*|at\s+(?:least|most)|up\s+to"
+    r"|(?:no\s+)?(?:more|less|fewer|greater|higher|lower|larger|smaller|bigger)\s+than)"
+    r"|[<>≤≥⩽⩾≪≫≳≲⪆⪅])(?:\s+(?:about|around|approximately|roughly|nearly|almost))?\s*$",
     re.IGNORECASE,
 )
 _APPROXIMATE_BEFORE = DeferredPattern(
@@ -246,7 +222,8 @@ _APPROXIMATE_BEFORE = DeferredPattern(
 )
 # "λ = 0.005", "Normal(0, 0.05": a symbol given a value, the arguments of a distribution or function.
 _ASSIGNED_BEFORE = DeferredPattern(r"(?:=|\b[A-Za-z][\w,=.]*\((?:[^()]*,)?)\s*$")
-_COUNT_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")  # a count ("n = 62") is a result, not a setting
+# A count ("n = 62") is a result, not a setting; an index ("∑_n=1^N", "{σ_n}_n=1") is neither.
+_COUNT_BEFORE = DeferredPattern(r"(?<![A-Za-z_])[nN]\s*=\s*$")
 _SETTING_BEFORE = DeferredPattern(
     r"\b(?:thresholds?|cut-?offs?|targets?|alpha|α|(?:significance|confidence|credib\w*|alpha)\s+levels?|steps?(?:\s+sizes?)?"
     r"|increments?|(?:set|fixed)\s+(?:[\w-]+\s+){0,4}?(?:to|at)|chosen\s+as)\s+(?:of\s+|at\s+|to\s+|is\s+|was\s+|=\s*)?$"
@@ -267,21 +244,22 @@ _STATISTIC_BEFORE = DeferredPattern(
     r"(?<![A-Za-z])(?:t|F|z|Z|W|U|H|Q[bw]?|r|R\^?2|χ\^?2|χ²|chi\^?2|chi-square[d]?|X\^?2|x2)\s*"
     r"(?:\([^()]*\)\s*(?:[=<>≤≥]|\\[lg]eq?)\s*|(?:[=<>≤≥]|\\[lg]eq?)\s*|\((?:[^()]*,\s*)?(?:N\s*=\s*)?)$"
 )
+# An effect size is Cohen's d or Hedges' g in lower case: "D = 4" sets a dimension.
 _COEFFICIENT_BEFORE = DeferredPattern(
-    r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|d|g|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
+    r"(?:(?<![A-Za-z])(?:β|beta|b|B|OR|HR|RR|IRR|AOR|aOR|γ|coef\.?|(?-i:d|g)|η\^?2|η²|ηp2|η_p\^?2|ω\^?2|ω²|BF(?:_?\{?[01]{2}\}?)?|R\^?2|R²)\s*[=<>]\s*"
     r"|\b(?:coefficients?|estimates?|elasticit(?:y|ies))\b(?:\s+[\w-]+){0,4}?\s+(?:is|was|are|were|of|equals?|at|=)\s*)$",
     re.IGNORECASE,
 )
 # A descriptive statistic is a result, though written as an assignment: "(M = 4.50, SD = 1.2)".
 _DESCRIPTIVE_BEFORE = DeferredPattern(r"(?<![A-Za-z])(?:M|SD|SE|SEM|Mdn|mean|median)\s*=\s*$")
-_SAMPLE_BEFORE = DeferredPattern(r"(?<![A-Za-z])[nN]\s*=\s*$")
+_SAMPLE_BEFORE = _COUNT_BEFORE
 _SAMPLE_AFTER = DeferredPattern(
     r"^\s*(?:[\w-]+\s+)?(?:participants?|subjects?|respondents?|patients?|children|adults?|students?|individuals?|infants?"
     r"|volunteers?|people|persons?|households?|workers?|voters?|mice|rats|animals?|cases|controls)\b",
     re.IGNORECASE,
 )
 _INTERVAL_AFTER = DeferredPattern(
-    r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|(?:confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b)",
+    r"^\s*(?:\\?%|percent)?\s*(?:CIs?|CrIs?|HDIs?|HPDs?|PIs?|UIs?|confidence|credib\w*|prediction|uncertainty|highest|compatibility)\b",
     re.IGNORECASE,
 )
 _INTERVAL_BEFORE = DeferredPattern(
@@ -289,7 +267,8 @@ _INTERVAL_BEFORE = DeferredPattern(
     re.IGNORECASE,
 )
 _CHANGE_BEFORE = DeferredPattern(
-    r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)|\+)\s*$",
+    r"(?:\b(?:by|(?:increase|decrease|reduction|improvement|gain|drop|decline|rise|growth|change|boost|loss|fall|jump)s?\s+(?:of\s+)?(?:about\s+|around\s+)?)\s*"
+    r"|(?<![\w)\]}])\+)$",  # a sign, not a sum's plus ("t+1", "N + 1", "G28.37+0.07")
     re.IGNORECASE,
 )
 # A change named after its size ("80.5% improvement from", "a 3x reduction in", "a 27% absolute increase"); not a "loss",
@@ -299,7 +278,10 @@ _CHANGE_AFTER = DeferredPattern(
     r"|change|boost|jump|fall|speed-?up|slowdown)s?\b(?!\s*rates?\b)",
     re.IGNORECASE,
 )
-_COUNTED_AFTER = DeferredPattern(r"^\s*(?:out\s+of\s+\d+\s+)?(?:[a-z][a-z-]*\s+)?[a-z][a-z-]*s\b")
+# What a count counts: a plural noun, maybe after one word ("57 studies", "4 additional genes"); no verb or function word
+# that ends in s ("2 was", "3 is", "38 as definite").
+_NOT_NOUNS = r"(?!(?:is|was|has|does|as|us|its|this|thus|plus|versus|across|whereas|always|perhaps|less|unless)\b)"
+_COUNTED_AFTER = DeferredPattern(rf"^\s*(?:out\s+of\s+\d+\s+)?(?:{_NOT_NOUNS}[a-z][a-z-]*\s+)?{_NOT_NOUNS}[a-z][a-z-]*s\b")
 # Two numbers joined by "and" or "or" ("reduces the error by 48% and 56%", "N = 19 and 49", "above 85% and 90%"):
 # the words before the first say what both are. A comma or any other word between them ends the pair ("by 5%, and 90% of").
 _PAIRED = DeferredPattern(r"\s+(?:and|or)\s+")
@@ -315,7 +297,7 @@ def _roles(sentence: str) -> dict[int, Role]:
     for match in _RANGE.finditer(sentence):
         for number in _NUMBER.finditer(sentence, match.start(), match.end()):
             roles[number.start()] = Role.RANGE
-    listed = [*_SET.finditer(sentence)]
+    listed = [*_SET.finditer(sentence), *_PRODUCT.finditer(sentence)]
     if not _RESPECTIVELY.search(sentence):  # "43.1, 38.6 and 60.2, respectively" are results
         listed += _ENUMERATION.finditer(sentence)
     for match in listed:
@@ -400,97 +382,12 @@ class NumberMention:
         return self.role is Role.YEAR
 
 
-# Where the phrase naming a quantity ends: a clause boundary, a conjunction, another number.
-_CLAUSE = DeferredPattern(
-    r"[,;:()\[\]{}]|\b(?:and|but|while|whereas|although|though|than|compared|versus|vs)\b|(?<![\w-])\d", re.IGNORECASE
-)
-_LINKING = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "equal",
-        "equals",
-        "reached",
-        "reach",
-        "reaches",
-        "at",
-        "of",
-        "to",
-        "by",
-        "on",
-        "in",
-        "for",
-        "with",
-        "a",
-        "an",
-        "the",
-        "only",
-        "just",
-        "still",
-        "now",
-        "yields",
-        "yield",
-        "gives",
-        "give",
-        "achieves",
-        "achieved",
-        "obtains",
-        "obtained",
-        "attains",
-        "attained",
-        "scores",
-        "scored",
-        "remains",
-        "remain",
-        "remained",
-        "stands",
-        "stood",
-        "amounts",
-        "amount",
-        "out",
-    }
-)
-
-
-_CONTENT_WORD = (
-    r"(?!(?:of|on|in|for|at|with|by|to|from|over|under|against|versus|vs|compared|relative|and|or|the|a|an|than|is|are|was|were"
-    r"|respectively)\b)([A-Za-z][A-Za-z0-9-]+)"
-)
-_FOLLOWING = DeferredPattern(
-    rf"\s*(?:{_CONTENT_WORD}(?:\s+{_CONTENT_WORD})?\s*)?(?:(?:on|in|for|at|with|from)\s+(?:the\s+)?([A-Za-z][\w-]+))?", re.IGNORECASE
-)
-
-
-def subject_words(sentence: str, start: int, end: int) -> tuple[str, ...]:
-    """What the number at sentence[start:end] measures: the content words of its clause just before it
-    ("the accuracy of Ours on ImageNet is 93.4") and the noun right after it ("57 studies", "12% accuracy"),
-    lower-case, in order. Empty when the clause names nothing (", at −0.222")."""
-    clause = _OPAQUE.sub(" ", sentence[max(0, start - 80) : start])
-    cuts = [match.end() for match in _CLAUSE.finditer(clause)]
-    if cuts:
-        clause = clause[cuts[-1] :]
-    before = [word.lower() for word in _WORD.findall(clause)]
-    while before and before[-1] in _LINKING | _STOPWORDS:  # "… is", "… of": the verb and preposition that lead to the number
-        before.pop()
-    words = [word for word in before if word not in _STOPWORDS and word not in _LINKING][-4:]
-    # After it: the noun it counts or measures ("57 studies", "12% accuracy"), and what a preposition names ("on ImageNet").
-    following = _FOLLOWING.match(sentence, end)
-    if following:
-        words += [word.lower() for word in following.groups() if word and word.lower() not in words]
-    return tuple(words)
-
-
 @lru_cache(maxsize=_TEXTS_KEPT)
 def find_numbers(plain: str) -> list[NumberMention]:
     """Quantities in a block's plain text; identifiers, years stay marked. Kept by text, so the index and
     the rules that read a block's numbers read them once between them: the list is shared, never changed."""
     # Sorted and apart (finditer's matches): a number is inside one when the last span starting at or before it reaches past it.
-    opaque = [match.span() for match in _OPAQUE.finditer(plain)]
+    opaque = [match.span() for match in OPAQUE.finditer(plain)]
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
     for start, end in sentence_spans(plain):
@@ -525,9 +422,9 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     typing in a paragraph reads again the sentence typed in alone."""
     opaque_starts = [start for start, _ in opaque]
     mentions: list[NumberMention] = []
-    sentence = _RANGE_DASH.sub(lambda dash: "–".ljust(len(dash.group(0))), text)
+    sentence = _RANGE_DASH.sub(lambda range_: range_.group(1) + "–".ljust(len(range_.group(2))), text)
     read = _TIE.sub(" ", sentence)  # what the patterns read; the mentions keep the sentence as written
-    context = tuple(word.lower() for word in _WORD.findall(read) if word.lower() not in _STOPWORDS)
+    context = tuple(word.lower() for word in WORD.findall(read) if word.lower() not in STOPWORDS)
     spans = _roles(read)
 
     def hidden(start: int) -> bool:
@@ -537,17 +434,23 @@ def _sentence_numbers(text: str, opaque: tuple[tuple[int, int], ...]) -> tuple[N
     for match in _NUMBER.finditer(read):
         if hidden(match.start()):
             continue
-        if _STRUCTURAL_BEFORE.search(read[max(0, match.start() - 14) : match.start()]):
+        if _STRUCTURAL_BEFORE.search(read, max(0, match.start() - 14), match.start()) or _NAMED_LIST_BEFORE.search(
+            read, max(0, match.start() - 40), match.start()
+        ):
             continue
         sign, power_alone, digits, exponent, times_ten, unit = match.groups()
         power = power_alone or exponent or times_ten
         value, decimals = scaled(digits or "1", power)
         if sign:
             value = -value
-        unit = (unit or "").replace("\\%", "%").replace("percent", "%")
+        unit = _unit_name(unit or "")
         after = read[match.end() : match.end() + 40]
         # "57", "3,479", "8×10^5": no sign, no decimals, no unit.
         whole = not sign and not unit and decimals == 0
+        if whole and value <= 31 and (_MONTH_BEFORE.search(read, max(0, match.start() - 11), match.start()) or _MONTH_AFTER.match(after)):
+            continue
+        if whole and value <= 20 and _MARKER_AFTER.match(after) and _MARKER_BEFORE.search(read, max(0, match.start() - 8), match.start()):
+            continue
         is_year = whole and not power and 1900 <= value <= 2100 and "," not in digits and not _COUNTED_AFTER.match(after)
         role = _role(read, match.start(), match.end(), spans, is_year, whole)
         mentions.append(_mention(sentence, read, match.span(), value, decimals, unit, context, role))

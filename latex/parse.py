@@ -249,6 +249,10 @@ class _ChunkWalker(FactCollector):
         if name == "tikzpicture" and "\\addplot" in node.latex_verbatim():  # a plot outside a float: a file a figure reads
             for plotted in plotted_tables(node.parsing_state.s, start, end):
                 self._table_block(plotted)
+        if name in cmd.PICTURE_ENVIRONMENTS:  # drawn, not written: its coordinates and options are no prose
+            self.flush()
+            self._with_environment(name, lambda: self._block(BlockKind.FIGURE, node, node.nodelist, name))
+            return
         # Theorem-like and unknown environments keep their name, so that
         # environments declared with \newtheorem elsewhere can be recognised.
         self.flush()

@@ -103,6 +103,16 @@ SILENT_COMMANDS = frozenset(
         "enddata",
         "tablecomments",
         "specialrule",
+        # Set-up: colours, listings, hyperlinks, column types, pictures' and captions' styles; a footnote's mark.
+        "definecolor",
+        "colorlet",
+        "lstset",
+        "hypersetup",
+        "newcolumntype",
+        "tikzset",
+        "pgfplotsset",
+        "captionsetup",
+        "footnotemark",
         # A conditional's own tokens print nothing, whichever branch TeX takes (see dead_text for the branch it never takes).
         "if",
         "iffalse",
@@ -113,6 +123,8 @@ SILENT_COMMANDS = frozenset(
 )
 
 
+_FRACTIONS = frozenset({"frac", "dfrac", "tfrac", "cfrac", "nicefrac", "sfrac", "flatfrac"})
+
 # A tabularray table writes its notes in its outer options (`note{}={* p < 0.05}`, `remark{Note}={N = 146.}`), as
 # R's modelsummary and tinytable print them: text the reader sees under the table.
 _TABULARRAY = frozenset({"tblr", "talltblr", "longtblr"})
@@ -122,6 +134,7 @@ _RUNS = DeferredPattern(r"\s+|\S+")
 _WHITE_SPACE = DeferredPattern(r"\s")
 _BREAKING_SPACE = DeferredPattern("[\n\t\r ]")
 _WHITE_SPACE_PAIR = DeferredPattern(r"\s\s")
+_DIGIT_GROUP = DeferredPattern(r"\d{3}(?!\d)")
 
 
 def printed_chars(chars: str) -> str:
@@ -324,6 +337,8 @@ class InlineRenderer:
         if not arguments or all(argument is None for argument in arguments):
             symbol = symbol_text(name)
             if symbol is not None and symbol.isspace():
+                if name == "," and out.parts and out.parts[-1][-1:].isdigit() and _DIGIT_GROUP.match(node.parsing_state.s, end):
+                    return  # a thin space between digit groups ("59\\,918") prints one number
                 out.space(start, end)
                 return
             if symbol is not None or not arguments:
@@ -332,6 +347,13 @@ class InlineRenderer:
                 if verbatim[-1:].isspace():  # "\\method performs": the name stays a word of its own
                     out.space(end, end)
                 return
+        if name in _FRACTIONS:  # `\\frac{1}{4}`, `\\tfrac12` print a fraction: "1/4", not "14"
+            numerator, denominator = arguments[-2:]
+            self.render_node(numerator, out)
+            if denominator is not None:
+                out.add("/", denominator.pos, denominator.pos)
+                self.render_node(denominator, out)
+            return
         for argument in arguments:
             if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{":
                 self.render_node(argument, out)

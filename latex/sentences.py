@@ -25,6 +25,9 @@ _ABBREVIATIONS = (
     "Refs",
     "resp",
     "approx",
+    "ca",
+    "Exp",
+    "Expt",
     "No",
     "Dr",
     "Prof",
@@ -42,7 +45,10 @@ _ABBREVIATIONS = (
     "a.k.a",
 )
 _BOUNDARY = DeferredPattern(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
-_ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z])$")
+# An abbreviation listed, an initial ("J. Smith"), or letters with dots between ("s.e. 0.5", "s.d.", "p.m.").
+# Abbreviations that end no sentence before a number: a page ("p. 66", "pp. 3--5"), an issue ("no. 5"), a volume.
+_NUMBERING_END = DeferredPattern(r"\b(?:p|pp|no|vol)$", re.IGNORECASE)
+_ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z]|\b[a-z]\.[a-z])$")
 
 
 @lru_cache(maxsize=8192)  # kept by a block's text: the index and a dozen rules split the same blocks
@@ -52,7 +58,10 @@ def sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
     start = 0
     for match in _BOUNDARY.finditer(text):
         end = match.start() + 1
-        if text[match.start()] == "." and _ABBREVIATION_END.search(text[max(0, match.start() - 8) : match.start()]):
+        before = text[max(0, match.start() - 8) : match.start()]
+        if text[match.start()] == "." and (
+            _ABBREVIATION_END.search(before) or (text[match.end() : match.end() + 1].isdigit() and _NUMBERING_END.search(before))
+        ):
             continue
         _append(text, start, end, spans)
         start = match.end()

@@ -181,6 +181,8 @@ def unit_text(node: lw.LatexNode | None) -> str:
             pieces.append("/")
         elif name in ("cdot", "times"):
             pieces.append("·")
+        elif name == "textsuperscript":  # a unit written by hand (the units package's `s\\textsuperscript{-1}`): "s^-1"
+            pieces.append("^")
         elif name.isalpha():
             pieces.append(pending_prefix + _UNITS.get(name, name) + pending_power)
             pending_prefix, pending_power = "", ""

@@ -88,6 +88,8 @@ def test_a_unit_is_read_into_its_dimension(unit: str, expected: tuple[tuple[str,
         ("y = ∑_j α_j x_j,", "where ω_j = 2 α_j are the weights.", []),  # the key writes α_j: ω_j is a further symbol
         ("y = ∑_j α_j x_j,", "where x_j is the input and ω_j are the weights.", [("ω_j", "α_j")]),
         ("y = ∑_j α_j x_j,", "where a_j are the weights.", []),  # a Latin letter is as often a further symbol
+        # The key writes the derivative the display writes as a fraction: a differential, no letter added.
+        ("d N_ions/d t = K ∫ n^2,", "where dN_ions/dt is the rate of ion production.", []),
     ],
 )
 def test_a_key_explaining_a_symbol_one_letter_off_the_displays_names_its_twin(display: str, key: str, twins: list[tuple[str, str]]) -> None:

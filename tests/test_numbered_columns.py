@@ -1,8 +1,9 @@
 """How a sentence names a table's column by its number ("Column (1)", "model 2"), for NUM001."""
 
 from auditex.analyzers.quantities import name_words
-from auditex.analyzers.rules.numbers.model import CellPlace, TableCell, panels_named
+from auditex.analyzers.rules.numbers.model import CellPlace, TableCell
 from auditex.analyzers.rules.numbers.numbered_columns import another_numbered_column, column_numbers, column_picked
+from auditex.analyzers.rules.numbers.panels import panels_named
 from auditex.latex.model import Cell, Table
 from auditex.latex.tables import read_number
 

@@ -58,8 +58,9 @@ def test_a_settings_rows_key_names_its_hyperparameter_and_qualifiers(key, named)
 
 
 def _stated(sentence: str, written: str) -> str | None:
-    (mention,) = [mention for mention in find_numbers(sentence) if mention.text == written]
-    return stated_hyperparameter(mention)
+    """The hyperparameter the number `written` states; None when the reader reads no quantity there (an ordinal)."""
+    mentions = [mention for mention in find_numbers(sentence) if mention.text == written]
+    return stated_hyperparameter(mentions[0]) if mentions else None
 
 
 @pytest.mark.parametrize(

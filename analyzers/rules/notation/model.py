@@ -463,10 +463,11 @@ def explained_twins(display: str, text: str) -> tuple[ExplainedTwin, ...]:
 
 
 def _one_letter_off(symbol: str, other: str) -> bool:
-    """The same subscript, and one name is the other with one letter more at its start or end ("S_null", "BS_null")."""
+    """The same subscript, and one name is the other with one letter more at its start or end ("S_null", "BS_null");
+    not its differential ("dN_ions/dt" explains the display's "\\frac{d N_ions}{d t}")."""
     base, _, sub = symbol.partition("_")
     other_base, _, other_sub = other.partition("_")
     if sub != other_sub or abs(len(base) - len(other_base)) != 1:
         return False
     short, long = sorted((base, other_base), key=len)
-    return long.startswith(short) or long.endswith(short)
+    return long != "d" + short and (long.startswith(short) or long.endswith(short))

@@ -237,17 +237,6 @@ _WITH_SPREAD = DeferredPattern(r"\s*(?:±|\+/-|\\pm)")
 # The authors' own method: a row "Ours", and a sentence speaking of "our" method.
 OURS = DeferredPattern(r"\bours?\b", re.IGNORECASE)
 # A column of changes: "Δ", "Gain", "Improvement", "Diff.".
-# A table's panel, as its title row inside the body names it ("Panel A. Criterion validity", "Panel B:"), and as a
-# sentence names the panels it speaks of ("As Panel A of Table 3 shows", "panels B and C").
-PANEL_TITLE = DeferredPattern(r"^\W*panel\s+([A-H])\b", re.IGNORECASE)
-_PANELS_NAMED = DeferredPattern(r"\bpanels?\s+([A-H](?:(?:\s*,\s*|\s+and\s+|\s*[-–]+\s*)[A-H])*)\b", re.IGNORECASE)
-
-
-def panels_named(sentence: str) -> frozenset[str]:
-    """The panels a sentence names, in capitals: "Panel A" is {"A"}, "panels B and C" {"B", "C"}."""
-    return frozenset(letter.upper() for match in _PANELS_NAMED.finditer(sentence) for letter in re.findall(r"\b[A-Ha-h]\b", match.group(1)))
-
-
 CHANGE_HEADER = DeferredPattern(r"Δ|\\Delta|\b(?:gain|improv\w*|change|diff\w*|increase|decrease|reduction|delta)\b", re.IGNORECASE)
 # Roles that quote no table cell: what is not a measured value (latex/numbers.py Role).
 NOT_QUOTED = frozenset({Role.YEAR, Role.LISTED, Role.P_VALUE, Role.STATISTIC, Role.INTERVAL_LEVEL, Role.SAMPLE_SIZE})

@@ -82,11 +82,11 @@ from .model import (
     clamped,
     figures_evidence,
     last_place_apart,
-    panels_named,
     significant_figures,
     stem,
 )
 from .numbered_columns import another_numbered_column, column_picked, leading_slip_in_guessed_row
+from .panels import panels_named
 
 
 @violation_type

@@ -12,7 +12,8 @@ from ....latex.printed_macros import MACRO_CALL
 from ....latex.row_keys import header_key
 from ...context import RuleContext
 from ...quantities import CellAt, column_word, described, exact_spellings, name_words, rounded_spellings
-from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, PANEL_TITLE, SPREAD, CellPlace, TableCell
+from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, TableCell
+from .panels import PANEL_TITLE
 
 
 def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
