@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "2c18df3", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "49fcc18", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -88,7 +88,6 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("INC001", "confidence 0.9+"): (140, 139, 1, 0.961, 8),
     ("INC003", "confidence 0.9+"): (24, 24, 0, 0.862, 3),
     ("INC004", "confidence 0.9+"): (9, 9, 0, 0.701, 8),
-    ("NOT001", "confidence 0.9+"): (1, 0, 1, 0.0, 0),
     ("NOT002", "confidence 0.4+"): (1, 0, 1, 0.0, 0),
     ("NOT002", "confidence 0.4+ (unsure)"): (1, 0, 1, 0.0, 0),
     ("NOT002", "confidence 0.6+"): (2, 0, 2, 0.0, 0),
@@ -112,8 +111,8 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT012", "moderate: a density of a variable, the Gaussian exponent without its minus"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate: column named by its number"): (1, 1, 0, 0.207, 1),
     ("NUM001", "moderate: column named by its number (unsure)"): (1, 1, 0, 0.207, 1),
-    ("NUM001", "moderate: row and column named"): (6, 1, 5, 0.03, 1),
-    ("NUM001", "moderate: row and column named (unsure)"): (5, 0, 5, 0.0, 0),
+    ("NUM001", "moderate: row and column named"): (4, 1, 3, 0.046, 1),
+    ("NUM001", "moderate: row and column named (unsure)"): (3, 0, 3, 0.0, 0),
     ("NUM001", "moderate: the sentence quotes the table elsewhere"): (9, 1, 8, 0.02, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere (unsure)"): (9, 1, 8, 0.02, 1),
     ("NUM001", "moderate: the sentence quotes the table elsewhere, three or more figures"): (4, 0, 4, 0.0, 0),
@@ -136,8 +135,12 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
         0.0,
         0,
     ),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: bound"): (1, 0, 1, 0.0, 0),
+    ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: bound (unsure)"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range"): (2, 0, 2, 0.0, 0),
     ("NUM001", "weak: paragraph cites the table or headers are ordinary words; the number's role: range (unsure)"): (2, 0, 2, 0.0, 0),
+    ("NUM001", "weak: row and column named; the number's role: bound"): (2, 0, 2, 0.0, 0),
+    ("NUM001", "weak: row and column named; the number's role: bound (unsure)"): (2, 0, 2, 0.0, 0),
     ("NUM001", "weak: row and column named; the number's role: setting"): (2, 0, 2, 0.0, 0),
     ("NUM001", "weak: row and column named; the number's role: setting (unsure)"): (1, 0, 1, 0.0, 0),
     ("NUM001", "weak: the sentence quotes the table elsewhere, three or more figures; the number's role: range"): (1, 0, 1, 0.0, 0),
@@ -306,7 +309,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB008", "moderate: a stated average that no group of the cited column's rows gives"): (2, 2, 0, 0.342, 1),
     ("TAB009", "weak: a respectively pair whose row another row beats in each column it names"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak: a counterpart pair reverses a claim made of every pair"): (1, 1, 0, 0.207, 1),
-    ("TAB012", "weak: a series stays flat where a trend is claimed"): (2, 1, 1, 0.095, 1),
+    ("TAB012", "weak: a series stays flat where a trend is claimed"): (1, 1, 0, 0.207, 1),
     ("TAB013", "strong: a caption's claim of every result against its p-values"): (1, 1, 0, 0.207, 1),
     ("TAB014", "weak: a line against a gain claimed in every line over the table's one other system"): (1, 1, 0, 0.207, 1),
     ("TAB015", "moderate: a note's definition that every row reverses"): (1, 1, 0, 0.207, 1),
@@ -322,9 +325,9 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (191, 163, 28, 0.796, 61),
-    "strong": (78, 77, 1, 0.931, 38),
-    "weak": (112, 62, 50, 0.461, 37),
+    "moderate": (189, 163, 26, 0.806, 61),
+    "strong": (77, 77, 0, 0.952, 38),
+    "weak": (114, 62, 52, 0.452, 37),
 }
 
 RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
@@ -376,7 +379,6 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("DRF011", "moderate"): (1, 1, 0, 0.207, 1),
     ("DRF012", "moderate"): (1, 1, 0, 0.207, 1),
     ("DRF013", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NOT001", "strong"): (1, 0, 1, 0.0, 0),
     ("NOT002", "moderate"): (2, 0, 2, 0.0, 0),
     ("NOT002", "weak"): (3, 0, 3, 0.0, 0),
     ("NOT003", "moderate"): (2, 1, 1, 0.095, 1),
@@ -391,9 +393,9 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT010", "moderate"): (2, 2, 0, 0.342, 2),
     ("NOT011", "moderate"): (10, 10, 0, 0.722, 6),
     ("NOT012", "moderate"): (1, 1, 0, 0.207, 1),
-    ("NUM001", "moderate"): (21, 4, 17, 0.077, 4),
+    ("NUM001", "moderate"): (19, 4, 15, 0.085, 4),
     ("NUM001", "strong"): (3, 3, 0, 0.439, 1),
-    ("NUM001", "weak"): (37, 2, 35, 0.015, 2),
+    ("NUM001", "weak"): (40, 2, 38, 0.014, 2),
     ("NUM002", "weak"): (5, 2, 3, 0.118, 2),
     ("NUM004", "moderate"): (7, 7, 0, 0.646, 2),
     ("NUM004", "strong"): (4, 4, 0, 0.51, 1),
@@ -442,7 +444,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("TAB008", "moderate"): (2, 2, 0, 0.342, 1),
     ("TAB009", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB010", "weak"): (1, 1, 0, 0.207, 1),
-    ("TAB012", "weak"): (2, 1, 1, 0.095, 1),
+    ("TAB012", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB013", "strong"): (1, 1, 0, 0.207, 1),
     ("TAB014", "weak"): (1, 1, 0, 0.207, 1),
     ("TAB015", "moderate"): (1, 1, 0, 0.207, 1),
