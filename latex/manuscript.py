@@ -226,20 +226,36 @@ class _Builder:
             kind = own_kind or parent_kind or SectionKind.OTHER
         self.parent_kinds = {level: k for level, k in self.parent_kinds.items() if level < heading.level}
         self.parent_kinds[heading.level] = kind
-        occurrence = self.seen_titles.get((path, heading.title), 0)
-        self.seen_titles[(path, heading.title)] = occurrence + 1
-        section_id = f"{path}#{heading.title}" + (f"#{occurrence + 1}" if occurrence else "")
+        section_id = self.section_id(path, heading.title)
         self.open_section(
             Section(section_id, heading.title, heading.level, kind, path, heading.start, heading.end, in_appendix=self.in_appendix)
         )
+
+    def section_id(self, path: str, title: str) -> str:
+        """`path#title`, numbered from the second section of that title in the file."""
+        occurrence = self.seen_titles.get((path, title), 0)
+        self.seen_titles[(path, title)] = occurrence + 1
+        return f"{path}#{title}" + (f"#{occurrence + 1}" if occurrence else "")
 
     def marker(self, path: str, marker: Marker) -> None:
         if marker.kind == "appendix":
             self.in_appendix = True
         elif marker.kind in ("bibliography", "thebibliography"):
             self.heading(path, Heading(2, "References", True, marker.offset, marker.offset))
+            if marker.kind == "bibliography":  # the list BibTeX writes takes no text of the source
+                self.after_references(path, marker.offset)
+        elif marker.kind == "end_thebibliography" and self.sections[-1].kind is SectionKind.REFERENCES:
+            self.after_references(path, marker.offset)
         elif marker.kind == "end_abstract" and self.sections[-1].kind is SectionKind.ABSTRACT:
             self.open_section(Section(f"{path}#after-abstract", "", 2, SectionKind.FRONT, path, marker.offset, marker.offset))
+
+    def after_references(self, path: str, offset: int) -> None:
+        """What follows a reference list before the next heading (floats and pages of supplement set after
+        `\\bibliography`) is no reference: a section of its own, and the parent of the headings under it."""
+        self.parent_kinds = {level: kind for level, kind in self.parent_kinds.items() if level < 2}
+        self.parent_kinds[2] = SectionKind.OTHER
+        section_id = self.section_id(path, "after-references")
+        self.open_section(Section(section_id, "", 2, SectionKind.OTHER, path, offset, offset, in_appendix=self.in_appendix))
 
     def float_around(self, project: ProjectFiles, path: str, offset: int) -> tuple[list[str], str | None] | None:
         """The labels and caption of the float of `path` around `offset` (a table float holding no tabular of its

@@ -227,6 +227,7 @@ class _ChunkWalker(FactCollector):
             self.flush()
             self.result.markers.append(Marker("thebibliography", start))
             self.collect_within(node.nodelist)
+            self.result.markers.append(Marker("end_thebibliography", end))
             return
         if name in cmd.MATH_ENVIRONMENTS:
             self.flush()

@@ -660,3 +660,26 @@ def test_a_heading_inside_a_hypertarget_is_a_heading():
     assert [heading.title for heading in parsed.headings] == ["Study 1"]
     assert [block.plain.text for block in parsed.blocks] == ["We ran 20 people."]
     assert [(label.key, label.kind) for label in parsed.labels] == [("study-1", "section")]
+
+
+def test_what_follows_a_reference_list_is_no_reference(tmp_path):
+    body = r"""\section{Results}
+Text.
+\bibliography{refs}
+\begin{table}\begin{tabular}{lc} A & 1.0 \\ B & 2.0 \\ \end{tabular}\caption{Late table.}\end{table}
+\subsection{Supplement}
+More text.
+\section{Another list}
+\begin{thebibliography}{9}\bibitem{k} A. Author. Title.\end{thebibliography}
+A paragraph set after the typed list.
+"""
+    sections = make_project(tmp_path, {"main.tex": document(body)}).manuscript.sections
+    kinds = [(section.title, section.kind.value, [placed.kind.value for placed in section.blocks]) for section in sections]
+    assert kinds[1:] == [
+        ("References", "references", []),
+        ("", "other", ["table", "caption"]),  # a float set after \bibliography
+        ("Supplement", "other", ["paragraph"]),  # its subsection is no reference either
+        ("Another list", "other", []),
+        ("References", "references", []),
+        ("", "other", ["paragraph"]),
+    ]
