@@ -494,6 +494,10 @@ _ESCAPED_TEXT = {
     # Pandoc writes a text-mode < and > so ("\\(p\\) \\textless{} .001").
     "textless": "<",
     "textgreater": ">",
+    # textcomp's signs, as a table written in text mode sets them ("\\textminus 3.2", "93.4 \\textpm 0.3").
+    "textminus": "−",
+    "textpm": "±",
+    "texttimes": "×",
 }
 _SPECIAL_TEXT = {"~": " ", "--": "–", "---": "—", "``": "“", "''": "”", "!`": "¡", "?`": "¿", "&": " & "}
 

@@ -93,6 +93,8 @@ SILENT_COMMANDS = frozenset(
         "notag",
         "displaystyle",
         "textstyle",
+        "scriptstyle",
+        "scriptscriptstyle",
         "left",
         "right",
         "big",

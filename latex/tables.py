@@ -96,9 +96,9 @@ _LAST_DIGITS_UNCERTAINTY = DeferredPattern(r"\((\d+)\)")
 _POWER = DeferredPattern(r"\^\s*([-−]?\d+)")
 _SEXAGESIMAL = DeferredPattern(r"\^[^\d\s]{1,2}\d")
 _VERSION_GOES_ON = DeferredPattern(r"\.\d")  # after "3.3": "3.3.2" is a version
-# The spread after a value, also after its percent sign or as its subscript: "93.4 ± 0.2", "19.7% +/- 6.1%",
-# "$93.4_{\\pm 0.3}$", siunitx's "\\num{93.4 +- 0.3}", "4.5·10^-3 ± 1.5·10^-3".
-_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?_?\s*(?:±|\+/?-|\\pm)\s*(\d*\.?\d+)" + TIMES_TEN_TO + "?")
+# The spread after a value, also after its percent sign or as its subscript or superscript: "93.4 ± 0.2",
+# "19.7% +/- 6.1%", "$93.4_{\\pm 0.3}$", "$93.4^{\\pm 0.3}$", siunitx's "\\num{93.4 +- 0.3}", "4.5·10^-3 ± 1.5·10^-3".
+_SPREAD = DeferredPattern(r"^\s*(?:\\?%\s*)?[_^]?\s*(?:±|\+/?-|\\pm)\s*(\d*\.?\d+)" + TIMES_TEN_TO + "?")
 # "7.2 (0.3)", "9.4 [0.7]": a spread in parentheses, where the table says its parentheses hold spreads.
 _PARENTHESIZED_SPREAD = DeferredPattern(r"^\s*[(\[]\s*(\d*\.?\d+)\s*[)\]]")
 _SPREAD_WORD = r"(?:standard\s+(?:deviation|error)s?|\bS\.?[DE]\.?M?s?\b|\bstd\b\.?|\bSEM\b)"

@@ -225,3 +225,14 @@ Ours & $93.4_{\pm 0.3}$ & \num{71.2 +- 0.4} & \SI{1.5}{\milli\second} \\
     acc, f1, time = table.rows[1][1:]
     assert (acc.value, acc.spread, f1.value, f1.spread) == (93.4, 0.3, 71.2, 0.4)
     assert (time.value, time.underline, time.bold) == (1.5, False, False)
+
+
+def test_textcomp_signs_and_a_math_style_switch_read_through(tmp_path):
+    body = r"""\begin{table}\begin{tabular}{lccc}
+Method & A & B & C \\ \hline
+X & \textminus 3.2 & 93.4 $\scriptstyle\pm 0.3$ & $93.4^{\pm 0.3}$ \\
+Y & 1.0 & 93.4 \textpm 0.3 & 2.0 \\
+\end{tabular}\end{table}"""
+    (table,) = _tables(tmp_path, body)
+    assert [(cell.value, cell.spread) for cell in table.rows[1][1:]] == [(-3.2, None), (93.4, 0.3), (93.4, 0.3)]
+    assert (table.rows[2][2].value, table.rows[2][2].spread) == (93.4, 0.3)
