@@ -47,14 +47,19 @@ class CellMacros:
 
 def cell_macros(project: ProjectFiles, unread: Unread) -> CellMacros:
     """What the project's definitions say about its cell macros: those TeX reads (not in `\\iffalse`)."""
-    definitions = tuple(
-        (macro.command, macro.name.lstrip("\\"), macro.arguments, macro.body, macro.optional)
-        for path in project.files
-        for macro in project.documents[path].parsed.macros
-        if not dead_text(project.documents[path].text, unread).covers(macro.start)
-    )
+    definitions: list[_Definition] = []
+    for path in project.files:
+        document = project.documents[path]
+        if not document.parsed.macros:
+            continue
+        dead = dead_text(document.text, unread)  # once a file: every keystroke builds these again
+        definitions += (
+            (macro.command, macro.name.lstrip("\\"), macro.arguments, macro.body, macro.optional)
+            for macro in document.parsed.macros
+            if not dead.covers(macro.start)
+        )
     taking = tuple(sorted({name for _, name, arguments, _, _ in definitions if arguments and name.isalpha()}))
-    return CellMacros(definitions, taking)
+    return CellMacros(tuple(definitions), taking)
 
 
 def with_cell_macros(block: Block, text: str, macros: CellMacros) -> Block:
