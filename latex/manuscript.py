@@ -178,6 +178,7 @@ class _Builder:
         visited.add(path)
         self.run = (path, 0)
         targets = _targets(project, path)
+        pulled = _pulled_spans(project.documents[path].parsed.blocks)
         events = _events(project, path, self.unread, self.cell_macros)
         self.layouts[path] = _layout(events, targets, len(project.documents[path].text))
         for _, order, item in events:
@@ -192,6 +193,9 @@ class _Builder:
                 target = targets.get((site.start, "tex"))
                 if target is not None and target not in visited and target in project.documents:
                     self.close_run(site.end)
+                    if any(start <= site.start < end for start, end in pulled):
+                        self.pulled_rows(project, path, target, visited, site.end)
+                        continue
                     outer = self.around_float
                     self.around_float = self.float_around(project, path, site.start) or outer
                     self.walk(project, target, visited)
@@ -202,6 +206,15 @@ class _Builder:
         current = self.sections[-1]
         if current.file == path:
             current.end = max(current.end, length)
+
+    def pulled_rows(self, project: ProjectFiles, path: str, target: str, visited: set[str], resume: int) -> None:
+        """A file of bare rows a tabular reads: its cells are the table's (`with_pulled_rows`), not paragraphs of
+        their own. Its text stays in the section, which an edit there changes; it keeps no layout, so that edit
+        walks again and the table reads the rows anew."""
+        visited.add(target)
+        self.run = (target, 0)
+        self.close_run(len(project.documents[target].text))
+        self.run = (path, resume)
 
     def close_run(self, end: int) -> None:
         """Give the current section the walked file's text up to `end`."""
@@ -308,7 +321,19 @@ class _Builder:
 
 
 def _section_hash(section: Section) -> str:
-    return content_hash("\x1f".join([section.title, *(placed.block.plain.text for placed in section.blocks)]))
+    return content_hash("\x1f".join([section.title, *(_printed(placed.block) for placed in section.blocks)]))
+
+
+def _printed(block: Block) -> str:
+    """A block's text; a table's cells too, which it may read from elsewhere (a file of rows, the author's macros)."""
+    if block.table is None:
+        return block.plain.text
+    return "\x1e".join([block.plain.text, *(cell.text for row in block.table.rows for cell in row)])
+
+
+def _pulled_spans(blocks: list[Block]) -> list[tuple[int, int]]:
+    """Where the tabulars of a file read rows from another (the span of each `\\input` among their rows)."""
+    return [(pull.start, pull.end) for block in blocks if block.table is not None for pull in block.table.pulls]
 
 
 def _targets(project: ProjectFiles, path: str) -> dict[tuple[int, str], str | None]:
@@ -472,6 +497,6 @@ def _moved_section(section: Section, edited: str, moved: dict[int, int], replace
         runs,
     )
     # Blocks an edit only moved keep their text, and the section the digest of its texts.
-    if any(placed.block.plain.text != kept.block.plain.text for placed, kept in zip(section_blocks, section.blocks)):
+    if any(placed is not kept and _printed(placed.block) != _printed(kept.block) for placed, kept in zip(section_blocks, section.blocks)):
         copy.hash = _section_hash(copy)
     return copy

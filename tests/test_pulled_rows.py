@@ -68,6 +68,24 @@ def test_typing_in_the_prose_keeps_the_pulled_rows(tmp_path):
     assert project.documents["main.tex"].text[table.rows[2][0].start :].startswith("\\input{tables/rows}")
 
 
+def test_the_rows_are_the_tables_not_a_paragraph_of_their_own(tmp_path):
+    """The prose rules would read `A & 81.2` as a sentence stating 81.2 beside the table that holds it."""
+    project = make_project(tmp_path, {"main.tex": _paper("\\input"), "tables/rows.tex": _ROWS})
+    assert [placed.file for placed in project.manuscript.blocks] == ["main.tex"] * 3
+    (section,) = project.manuscript.sections
+    assert "tables/rows.tex" in [run.file for run in section.runs]  # its text is still the section's
+
+
+def test_typing_in_the_file_of_rows_reads_the_rows_again(tmp_path):
+    project = make_project(tmp_path, {"main.tex": _paper("\\input"), "tables/rows.tex": _ROWS})
+    project.manuscript
+    change = project.update("tables/rows.tex", _ROWS.replace("81.2", "88.8"))
+    assert [row[1].text for row in _tables(project)[0].rows] == ["Acc", "88.8", "79.4"]
+    assert change.changed_sections == ["main.tex#Results"]
+    project.update("tables/rows.tex", _ROWS + "C & 70.1 \\\\\n")
+    assert [row[0].text for row in _tables(project)[0].rows] == ["Model", "A", "B", "C"]
+
+
 def test_a_tabular_input_into_a_float_takes_its_caption_through_edits(tmp_path):
     """A float whose tabular is a file of its own captions that tabular: a rule reads the caption's notes
     ("bold marks the second best", "standard errors in parentheses") beside the cells."""

@@ -249,7 +249,7 @@ class PaperData:
         self._titles = self._preamble_titles()
         self._repeated_captions = self._captions_inside_floats()
         self._inputs = self._inputs_inside_tables()
-        self._inlined = {placed.index for found in self._inputs.values() for _, blocks in found for placed in blocks}
+        self._inlined = {place for found in self._inputs.values() for _, file in found for place in self.manuscript.places_of(file)}
         self._after_references = self._text_after_references()
         self._paper: str | None = None
         self._terms: dict[int, set[str]] | None = None
@@ -283,16 +283,16 @@ class PaperData:
             )
         }
 
-    def _inputs_inside_tables(self) -> dict[int, list[tuple[int, list[PlacedBlock]]]]:
-        """Per table block, where it `\\input`s a file within its span and that file's blocks (its rows, or its
-        tabular): sent inside the table, not after it as text of their own."""
+    def _inputs_inside_tables(self) -> dict[int, list[tuple[int, str]]]:
+        """Per table block, where it `\\input`s a file within its span and that file (its rows, or its tabular):
+        sent inside the table, not after it as text of their own."""
         tables = [placed for placed in self.manuscript.blocks if placed.kind is BlockKind.TABLE]
-        inputs: dict[int, list[tuple[int, list[PlacedBlock]]]] = {}
+        inputs: dict[int, list[tuple[int, str]]] = {}
         for inclusion in self.project.inclusions:
             site = inclusion.site.start
             host = next((t for t in tables if t.file == inclusion.file and t.block.start <= site < t.block.end and inclusion.target), None)
-            if host is not None:
-                inputs.setdefault(host.index, []).append((site, [p for p in self.manuscript.blocks if p.file == inclusion.target]))
+            if host is not None and inclusion.target:
+                inputs.setdefault(host.index, []).append((site, inclusion.target))
         return inputs
 
     def _preamble_titles(self) -> dict[int, tuple[int, int]]:
@@ -380,9 +380,7 @@ class PaperData:
         table, file = placed.block.table, placed.file
         inputs = self._inputs.get(placed.index, [])
         if table is None and not inputs:
-            text = _RULES.sub(" ", self.latex(file, placed.block.start, placed.block.end))
-            bare = [[" ".join(cell.split()) for cell in _top_level_split(row, "&")] for row in _top_level_split(text, "\\\\")]
-            return [row for row in bare if any(row)]
+            return self._bare_rows(file, placed.block.start, placed.block.end)
         rows: list[list[str]] = []
         unplaced = list(range(len(inputs)))
         spans = Counter((cell.start, cell.end) for row in table.rows for cell in row) if table is not None else Counter()
@@ -399,8 +397,19 @@ class PaperData:
         so their cells are sent as the text the parser read."""
         return [cell.text if spans[cell.start, cell.end] > 1 else self.latex(file, cell.start, cell.end) for cell in row]
 
-    def _input_rows(self, inputs: list[tuple[int, list[PlacedBlock]]], chosen: list[int]) -> list[list[str]]:
-        return [row for n in chosen for placed in inputs[n][1] for row in self._rows(placed)]
+    def _input_rows(self, inputs: list[tuple[int, str]], chosen: list[int]) -> list[list[str]]:
+        """The rows of the files a table inputs: a tabular's blocks, or a file of bare rows (which places none)."""
+        rows: list[list[str]] = []
+        for file in (inputs[n][1] for n in chosen):
+            blocks = [self._rows(self.manuscript.blocks[place]) for place in self.manuscript.places_of(file)]
+            rows += [row for block in blocks for row in block] if blocks else self._bare_rows(file, 0, len(self.project.source(file).text))
+        return rows
+
+    def _bare_rows(self, file: str, start: int, end: int) -> list[list[str]]:
+        """Rows written as source (`a & b \\\\`), split at their row ends and ampersands."""
+        text = _RULES.sub(" ", self.latex(file, start, end))
+        bare = [[" ".join(cell.split()) for cell in _top_level_split(row, "&")] for row in _top_level_split(text, "\\\\")]
+        return [row for row in bare if any(row)]
 
     def size(self, placed: PlacedBlock) -> int:
         record = self.record(placed)
