@@ -21,7 +21,8 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
     `column_numbers`), which names it too."""
     at = CellAt(placed, cell)
     row, column = at.headers()
-    own_row = row.strip() or _own_label(at.table, cell.row)
+    grouped = _grouped_label(at.table, cell.row)
+    own_row = grouped or row.strip() or _own_label(at.table, cell.row)
     read_row, read_column = _printed_header(ctx, own_row), _printed_header(ctx, column)
     return TableCell(
         value=value,
@@ -37,7 +38,7 @@ def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, 
         spread=read_column.spread or (number is not None and cell.text.strip().startswith("(")),
         ours=read_row.ours,
         with_spread=cell.spread is not None,
-        describe=described(at.label, row, column),
+        describe=described(at.label, grouped or row, column),
         headers=(own_row, column),
         place=CellPlace(placed.file, *ctx.positions(placed.file, cell.start, cell.end)),
         rounded=rounded_spellings(value, cell.decimals),
@@ -66,6 +67,27 @@ def _own_label(table: Table, row: int) -> str:
     if len(cells) > 1 and not cells[0].text.strip() and cells[1].value is None:
         return cells[1].text
     return ""
+
+
+def _grouped_label(table: Table, row: int) -> str:
+    """A row of a group whose own label recurs in another group (`\\multirow{2}{*}{BERT} & SST`, then `& MNLI`,
+    and RoBERTa's SST and MNLI below): the group's name and the label ("BERT MNLI"), which a sentence names to
+    name that one row ("BERT reaches 84.0 on MNLI"). Empty for any other row."""
+    body = range(table.header_rows, len(table.rows))
+    labels = {at: table.rows[at][1].text.strip() for at in body if len(table.rows[at]) > 1 and table.rows[at][1].value is None}
+    label = labels.get(row, "")
+    if not label:
+        return ""
+    first = row
+    while first > table.header_rows and not table.rows[first][0].text.strip() and labels.get(first - 1):
+        first -= 1
+    group = table.rows[first][0].text.strip()
+    last = row
+    while last + 1 < len(table.rows) and labels.get(last + 1) and not table.rows[last + 1][0].text.strip():
+        last += 1
+    if not group or first == last or not any(labels[at] == label for at in labels if not first <= at <= last):
+        return ""
+    return f"{group} {label}"
 
 
 def _printed_header(ctx: RuleContext, text: str) -> _Header:
