@@ -61,6 +61,27 @@ def test_false_alarms_are_dropped_and_counted(llm_server, paper):
     assert CLAIM in candidates and LOSS in user_text(verify.body).split("</paper>", 1)[0]
 
 
+def test_a_call_returns_what_the_report_can_keep_of_the_sections_it_reviews(llm_server, paper):
+    """Three per section (PaperAudit), up to the report's `max_findings`: a fixed five for the whole paper lost
+    most problems of a paper that has many."""
+    quotes = {
+        "Introduction": ["Image classification is a core task.", CLAIM],
+        "Method": ["FastNet stacks ten residual blocks", "The loss is the cross entropy"],
+        "Experiments": ["FastNet reaches 85.1", PROTOCOL],
+        "Conclusion": ["FastNet is a revolutionary advance"],
+    }
+    found = [finding("method_logic", quote, section) for section, listed in quotes.items() for quote in listed]
+    llm_server.responder = judged({quote: {"severity": "moderate"} for listed in quotes.values() for quote in listed})
+    llm_server.script(json.dumps({"findings": found}))
+    result = audit(project_of(paper), llm_server, "fast")
+    assert len(result.llm_findings) == 7 and result.verification.over_cap == 0
+    [fast] = [r for r in llm_server.requests if role(r.body) == "fast"]
+    assert "Report at most 10 findings" in user_text(fast.body)  # five sections, the report's ten
+    llm_server.script(json.dumps({"findings": found}))
+    capped = audit(project_of(paper), llm_server, "fast", settings={"max_findings": 6})
+    assert len(capped.llm_findings) == 6 and len(candidates_of(llm_server.requests[-1].body)) == 6
+
+
 def test_at_most_three_findings_per_section_best_first_and_configurable(llm_server, paper):
     quotes = ["FastNet stacks ten residual blocks", "trained with a learning rate of 0.1", "for 90 epochs", "The loss is the cross entropy"]
     severities = ["minor", "major", "moderate", "major"]

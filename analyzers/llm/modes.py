@@ -13,7 +13,7 @@ prefix, the instructions and the whole paper, and only its task differs:
   every candidate of every stage and section.
 - critical: the top-k critical problems, Zhang & Abernethy App. A, ranked in the model's order.
 
-Each detecting call returns at most `max_findings_per_unit` findings, most severe first.
+Each detecting call returns at most `AuditRun.allowed` findings, most severe first: three per section it reviews.
 
 The memory design, for a paper too long for a window (`AuditRun.fallback`): fast and critical
 split the paper into parts, each read with the passages of the rest most like it; standard and deep give each part a descriptive memory (Table 24) joined with
@@ -108,7 +108,7 @@ async def fast(run: AuditRun) -> None:
     if run.whole_paper:
         run.plan(1, "fast")
         unit = Unit("fast", "fast", "fast review (whole paper)", run.paper.sections())
-        k = str(run.settings.max_findings_per_unit)
+        k = str(run.allowed(unit))
         answer = await run.ask_json(unit, run.request(unit, k=k, known=known_lines(run.project, run.deterministic, None)), FindingsAnswer)
         if answer is not None:
             await run.propose(run.top(unit, answer.findings), None)
@@ -290,7 +290,7 @@ async def part_reviews(run: AuditRun, parts: list[list[Section]], memory: str) -
         unit = Unit(f"section:{_part_id(part)}", "section", f"review of {section_label(part[0])}", part, blocks)
         known = known_lines(run.project, run.deterministic, blocks)
         if run.whole_paper:
-            k = str(run.settings.max_findings_per_unit)
+            k = str(run.allowed(unit))
             answer = await run.ask_json(unit, run.request(unit, focus=_focus(run, part), known=known, k=k), FindingsAnswer)
             if answer is not None:
                 await run.propose(run.top(unit, answer.findings), part[0])
@@ -364,7 +364,7 @@ async def specialists(run: AuditRun, memory: str) -> None:
         known = known_lines(run.project, run.deterministic, blocks)
         task_line = data_line(_task_record(run, task, read))
         if run.whole_paper:
-            request = run.request(unit, task=task_line, focus=_focus(run, read), known=known, k=str(run.settings.max_findings_per_unit))
+            request = run.request(unit, task=task_line, focus=_focus(run, read), known=known, k=str(run.allowed(unit)))
         else:
             request = run.request(unit, task=task_line, highlights=_highlights(task, facts), known=known, paper=run.paper.lines(blocks))
         answer = await run.ask_json(unit, request, FindingsAnswer)

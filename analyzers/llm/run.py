@@ -194,12 +194,19 @@ class AuditRun:
         """The smallest context window of the run's models, in characters (about four per token)."""
         return min(client.settings.window for client in [self.client, *self.verifiers]) * 4
 
+    def allowed(self, unit: Unit) -> int:
+        """How many findings a detecting call may return: what the report can keep of the sections it reviews
+        (`max_findings_per_section` each, PaperAudit's "at most three per section", up to `max_findings`), never
+        fewer than `max_findings_per_unit`. A fixed 5 for a whole paper lost most problems of a paper that has many."""
+        settings = self.settings
+        return max(settings.max_findings_per_unit, min(settings.max_findings_per_section * len(unit.sections), settings.max_findings))
+
     def top(self, unit: Unit, answers: list[LLMFinding]) -> list[LLMFinding]:
-        """A detecting unit's findings, most severe (then most confident) first, at most `max_findings_per_unit`."""
+        """A detecting unit's findings, most severe (then most confident) first, at most `allowed(unit)`."""
         if unit.kind not in DETECTING:
             return answers
         ranked = sorted(answers, key=lambda a: (-a.severity.rank, -a.confidence))
-        return ranked[: self.settings.max_findings_per_unit]
+        return ranked[: self.allowed(unit)]
 
     def plan(self, count: int, kind: str, clients: list[LLMClient] | None = None) -> None:
         """Announce `count` more units of `kind`, each asked of every one of `clients` (default: the run's

@@ -96,7 +96,9 @@ class LLMSettings(BaseModel):
         default="", description="one model or several, comma-separated (a panel); empty = the provider's default verifier"
     )
     verifier_base_url: str | None = Field(default=None, description="None = base_url for the same provider, else the vendor")
-    max_findings_per_unit: int = Field(default=5, ge=1, description="findings one detection call may return, best first")
+    max_findings_per_unit: int = Field(
+        default=5, ge=1, description="findings one detection call may return at least, best first (see AuditRun.allowed)"
+    )
     max_findings_per_section: int = Field(default=3, ge=1, description="verified LLM findings kept per section, best first")
     max_findings: int = Field(default=10, ge=1, description="verified LLM findings kept per paper, best first")
     json_response_format: bool | None = Field(
