@@ -48,7 +48,7 @@ from auditex.latex.tables import bare_rows  # noqa: E402
 CORPUS = ROOT.parent / "shared" / "corpus"
 LEDGER = ROOT / "tests" / "real_errors"
 _COMMENT = re.compile(r"(?<!\\)%")
-_RULE = re.compile(r"^\s*(?:\\(?:hline|toprule|midrule|bottomrule)\b|\\c(?:mid)?rule(?:\([^)]*\))?\{[^}]*\})\s*")
+_RULE = re.compile(r"^(?:\s*(?:\\(?:hline|toprule|midrule|bottomrule)\b|\\c(?:mid)?rule(?:\([^)]*\))?\{[^}]*\}))+\s*")
 _AMPERSAND = re.compile(r"(?<!\\)&")
 _PLAIN_RUN = re.compile(r"(?<![\\A-Za-z0-9])[A-Za-z0-9(][A-Za-z0-9 ,.;:()'&+=<>/!?-]{10,}[A-Za-z0-9).]")
 
@@ -121,8 +121,8 @@ def _cut(run: str, limit: int = 120) -> str:
 
 def _stretch(cells: list[str]) -> tuple[str, ...]:
     """The first three cells of the longest stretch of nonempty cells, as a request's JSON carries them ("0.517",
-    "0.237"): two or more cells, or one of twelve characters or more (a row written over several lines). A
-    rule drawn before the row (`\\hline`) is no part of its first cell."""
+    "0.237"): two or more cells, or one of twelve characters or more (a row written over several lines). The
+    rules drawn before the row (`\\hline`, `\\cmidrule{1-5}\\cmidrule{7-8}`) are no part of its first cell."""
     stretches: list[list[str]] = [[]]
     for cell in (_RULE.sub("", cell).strip() for cell in cells):
         if cell:
