@@ -75,6 +75,7 @@ _DRAWS_RULE = DeferredPattern(
     r"\\(?:hline|toprule|midrule|bottomrule|specialrule|cline|cmidrule|noalign|hhline|Xhline|cdashline|hdashline)(?![A-Za-z])"
 )
 # A path a paper's own command may read rows from: a folder or a TeX or text suffix, and a letter.
+_PICTURE_FILE = DeferredPattern(r"\.(?:tikz|pgf|pdf_tex|pdftex_t|pstex_t|eps_tex|svg)$", re.IGNORECASE)
 _ROWS_FILE = DeferredPattern(r"(?=[^{}]*[A-Za-z])[\w.-]*(?:/[\w.-]+)+|[\w./-]+\.(?:tex|txt)")
 _ROW_INCLUDES = frozenset({"input", "include"})
 _PARTIAL_RULES = frozenset({"cmidrule", "cline", "cdashline"})
@@ -412,7 +413,9 @@ def _row_pull(node: lw.LatexNode, following: list[lw.LatexNode], row: int) -> Ro
     arguments = macro_arguments(node)
     if node.macroname in _ROW_INCLUDES and arguments:
         target = argument_text(arguments[-1]).strip()
-        return RowPull(row, node.macroname, target, node.pos, node.pos + node.len) if target else None
+        if not target or _PICTURE_FILE.search(target):  # a tabular of pictures (`\input{a.tikz} & \input{b.tikz}`)
+            return None
+        return RowPull(row, node.macroname, target, node.pos, node.pos + node.len)
     if arguments:  # a command pylatexenc knows, with its own arguments
         return None
     group = next((n for n in following if not (isinstance(n, lw.LatexCharsNode) and not n.chars.strip())), None)

@@ -86,6 +86,16 @@ def test_typing_in_the_file_of_rows_reads_the_rows_again(tmp_path):
     assert [row[0].text for row in _tables(project)[0].rows] == ["Model", "A", "B", "C"]
 
 
+def test_a_tabular_of_pictures_reads_no_rows_from_them(tmp_path):
+    """`\\input{a.tikz} & \\input{b.tikz}` sets two drawings side by side: their code is no row of a table."""
+    paper = _paper("\\input").replace("\\input{tables/rows}", "\\input{plots/a.tikz} & \\input{plots/b.tikz} \\\\")
+    picture = "\\begin{tikzpicture}\n\\draw (0,0) -- (1,1);\n\\end{tikzpicture}\n"
+    project = make_project(tmp_path, {"main.tex": paper, "plots/a.tikz": picture, "plots/b.tikz": picture})
+    (table,) = _tables(project)
+    assert not table.pulls and len(table.rows) == 2  # the header and the row of pictures
+    assert "plots/a.tikz" in {placed.file for placed in project.manuscript.blocks}  # walked as the drawing it is
+
+
 def test_a_tabular_input_into_a_float_takes_its_caption_through_edits(tmp_path):
     """A float whose tabular is a file of its own captions that tabular: a rule reads the caption's notes
     ("bold marks the second best", "standard errors in parentheses") beside the cells."""
