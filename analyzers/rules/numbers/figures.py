@@ -32,7 +32,7 @@ from .model import (
     table_values,
 )
 from .numbered_columns import column_numbers
-from .table_cell import table_cell
+from .table_cell import grouped_labels, table_cell
 
 # The rules comparing prose with tables read a section once between them: by the section object, which a
 # parse rebuilds when the section changes (as the engine keeps a section's part while it is the same object).
@@ -55,10 +55,10 @@ def section_figures(ctx: RuleContext, section: Section) -> list[Figures]:
 def _read(ctx: RuleContext, section: Section) -> list[Figures]:
     read: list[TableCell] = []
     for placed, table in section_tables(section):
-        numbering, above = column_numbers(table), lowest_headers(table)
+        numbering, above, grouped = column_numbers(table), lowest_headers(table), grouped_labels(table)
         for cell, value in table_values(table):
             at = (cell.row, cell.column)
-            read.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at)))
+            read.append(table_cell(ctx, placed, cell, value, above[at], numbering.get(at), grouped.get(cell.row, "")))
     cells = tuple(read)
     quotes = tuple(quote_of(ctx, number) for number in section_numbers(section) if may_quote(number.mention))
     retired = tuple(found for placed, table in section_tables(section) if (found := retired_of(ctx, placed, table)) is not None)

@@ -3,6 +3,7 @@ its row and column headers say of it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -16,12 +17,13 @@ from .model import AVERAGED, CHANGE_HEADER, NAME_LIKE, OURS, SPREAD, CellPlace, 
 from .panels import PANEL_TITLE
 
 
-def table_cell(ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None) -> TableCell:
+def table_cell(
+    ctx: RuleContext, placed: PlacedBlock, cell: Cell, value: float, above: str, number: int | None = None, grouped: str = ""
+) -> TableCell:
     """The cell as NUM001 compares it; `above` is its `lowest_headers`, `number` its column's "(N)" (see
-    `column_numbers`), which names it too."""
+    `column_numbers`), which names it too, and `grouped` its row's name in a group (see `grouped_labels`)."""
     at = CellAt(placed, cell)
     row, column = at.headers()
-    grouped = _grouped_label(at.table, cell.row)
     own_row = grouped or row.strip() or _own_label(at.table, cell.row)
     read_row, read_column = _printed_header(ctx, own_row), _printed_header(ctx, column)
     return TableCell(
@@ -69,25 +71,26 @@ def _own_label(table: Table, row: int) -> str:
     return ""
 
 
-def _grouped_label(table: Table, row: int) -> str:
-    """A row of a group whose own label recurs in another group (`\\multirow{2}{*}{BERT} & SST`, then `& MNLI`,
-    and RoBERTa's SST and MNLI below): the group's name and the label ("BERT MNLI"), which a sentence names to
-    name that one row ("BERT reaches 84.0 on MNLI"). Empty for any other row."""
-    body = range(table.header_rows, len(table.rows))
-    labels = {at: table.rows[at][1].text.strip() for at in body if len(table.rows[at]) > 1 and table.rows[at][1].value is None}
-    label = labels.get(row, "")
-    if not label:
-        return ""
-    first = row
-    while first > table.header_rows and not table.rows[first][0].text.strip() and labels.get(first - 1):
-        first -= 1
-    group = table.rows[first][0].text.strip()
-    last = row
-    while last + 1 < len(table.rows) and labels.get(last + 1) and not table.rows[last + 1][0].text.strip():
-        last += 1
-    if not group or first == last or not any(labels[at] == label for at in labels if not first <= at <= last):
-        return ""
-    return f"{group} {label}"
+def grouped_labels(table: Table) -> dict[int, str]:
+    """The rows of a group whose own label recurs outside it (`\\multirow{2}{*}{BERT} & SST`, then `& MNLI`, and
+    RoBERTa's SST and MNLI below), each with the group's name and its label ("BERT MNLI"), which a sentence names
+    to name that one row ("BERT reaches 84.0 on MNLI"). Other rows keep the name `table_cell` reads."""
+    rows = table.rows
+    labels = {at: rows[at][1].text.strip() for at in range(table.header_rows, len(rows)) if len(rows[at]) > 1 and rows[at][1].value is None}
+    labels = {at: label for at, label in labels.items() if label}
+    everywhere = Counter(labels.values())
+    named: dict[int, str] = {}
+    at = table.header_rows
+    while at < len(rows):
+        last = at
+        while at in labels and last + 1 in labels and not rows[last + 1][0].text.strip():
+            last += 1
+        group = rows[at][0].text.strip()
+        if group and last > at:
+            inside = Counter(labels[row] for row in range(at, last + 1))
+            named |= {row: f"{group} {labels[row]}" for row in range(at, last + 1) if everywhere[labels[row]] > inside[labels[row]]}
+        at = last + 1
+    return named
 
 
 def _printed_header(ctx: RuleContext, text: str) -> _Header:
