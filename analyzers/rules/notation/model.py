@@ -71,6 +71,8 @@ _CLOSES = DeferredPattern(r"(?:['’]?s)?(?:\\@)?\s*[),;]")
 # The words after an acronym, in parentheses, an author's mark of a revision around them or not ("DAG \\revise{(Directed
 # Acyclic Graph)}" renders as "DAG \\revise(Directed Acyclic Graph)").
 _WORDS_AFTER = DeferredPattern(r"s?[\s~]*(?:\\[A-Za-z]+\s*)?\(([A-Za-z][\w'’]*(?:[\s/-]+[\w'’]+){1,7})\)")
+# An acronym set equal to its formula right after its words ("the ``average selection on gains'' ASG = TOT - TUT").
+_EQUATED = DeferredPattern(r"\s*(?::=|=|≡|\\equiv\b)")
 # The opening itself, cut off the words before it.
 _OPENING = DeferredPattern(r"(?:\([^()]*|\\cite[a-zA-Z]*\*?\[[^\[\]]*|,\s+or\s+)$")
 
@@ -371,13 +373,15 @@ def acronym_words(text: str) -> tuple[tuple[str, int, int, bool], ...]:
 def introduced_at(text: str, start: int, end: int, short: str) -> bool:
     """Whether the acronym at `text[start:end]` is written where a reader is told it, after words whose initials hold
     its letters in order (`_OPENS_AFTER_WORDS`: "Cramer-Rao lower bound (CRB)", "true positive rates (TPR's)", "an
-    edit decision list, or EDL,"), in parentheses that say so ("continuous integration scripts (hereon CI)"), or
-    before words whose capitals spell it (`_WORDS_AFTER`): a definition in a form the definitions' reader does not
-    spell out. Words that miss a letter ("a graph network (GNN)") define nothing."""
+    edit decision list, or EDL,"; `_EQUATED`: "the average selection on gains ASG = TOT - TUT"), in parentheses
+    that say so ("continuous integration scripts (hereon CI)"), or before words whose capitals spell it
+    (`_WORDS_AFTER`): a definition in a form the definitions' reader does not spell out. Words that miss a letter
+    ("a graph network (GNN)") define nothing."""
     if _ABBREVIATED_HENCE.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
         return True
-    if _OPENS_AFTER_WORDS.search(text, max(0, start - 40), start) and _CLOSES.match(text, end):
-        before = _OPENING.sub("", text[max(0, start - 120) : start])
+    opens = _OPENS_AFTER_WORDS.search(text, max(0, start - 40), start) and _CLOSES.match(text, end)
+    if opens or _EQUATED.match(text, end):
+        before = _OPENING.sub("", text[max(0, start - 120) : start]) if opens else text[max(0, start - 120) : start]
         return _initials_hold(short, [word for word in re.split(r"[^\w'’]+", before) if word][-_MAX_EXPANSION_WORDS:])
     after = _WORDS_AFTER.match(text, end)
     initials = "".join(word[0] for word in re.split(r"[\s/-]+", after.group(1)) if word[0].isupper()) if after else ""
