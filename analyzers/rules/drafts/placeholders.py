@@ -4,6 +4,7 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
+from ....latex.deferred_pattern import DeferredPattern
 from ....latex.manuscript import PlacedBlock
 from ....latex.model import BlockKind
 from ...context import RuleContext
@@ -28,6 +29,11 @@ from .model import (
 _SUBJECT = 4
 # A roman "X" numbers the tenth table or section of a paper that has ten.
 _ROMAN_TEN = 10
+# A caption telling that a value is missing: a question mark in the table then stands for it.
+_UNKNOWN_TOLD = DeferredPattern(
+    r"(?i)\b(?:could\s+not\s+be\s+(?:found|determined|obtained|measured|recovered)|(?:is|are|was|were)\s+unknown"
+    r"|not\s+(?:available|reported|known)|unavailable)\b|\?\s*(?:=|:|denotes|indicates|marks|means)"
+)
 
 
 @violation_type
@@ -183,9 +189,11 @@ def _evidence(ctx: RuleContext, file: str, start: int, end: int, placeholder: Pl
 
 
 def unfilled_cells(placed: PlacedBlock) -> list[Placeholder]:
-    """A table's body cells that hold only a question mark: a value or mark never filled in (source offsets)."""
+    """A table's body cells that hold only a question mark: a value or mark never filled in (source offsets). A
+    caption that says a value is unknown ("PLW1 for the cyclosporin dataset could not be found") tells what its
+    question marks stand for."""
     table = placed.block.table
-    if table is None:
+    if table is None or _UNKNOWN_TOLD.search(table.caption or ""):
         return []
     return [
         Placeholder(PlaceholderKind.CELL, cell.text.strip(), cell.start, cell.end)
