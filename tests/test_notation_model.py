@@ -7,7 +7,7 @@ from helpers import document, rule_findings
 
 from auditex.analyzers.rules.notation.bindings import formulas, renamed_bound_symbols
 from auditex.analyzers.rules.notation.dimensions import dimension
-from auditex.analyzers.rules.notation.model import explained_twins, introduced_at, transposed
+from auditex.analyzers.rules.notation.model import coded_by_letters, explained_twins, introduced_at, transposed
 
 
 @pytest.mark.parametrize(
@@ -143,8 +143,26 @@ def test_a_paragraphs_formulas_are_its_inline_math_and_a_display_is_one() -> Non
         ("LLMs are popular", "LLM", False),
         ("as in the GNN (Table 3) results", "GNN", False),
         ("results (see GNN) here", "GNN", False),
+        ("by estimating the ``average selection on gains'' ASG = TOT - TUT. This", "ASG", True),
+        ("the model uses ASG = 3 here", "ASG", False),
     ],
 )
 def test_an_acronym_is_introduced_where_words_around_it_spell_it(text: str, short: str, introduced: bool) -> None:
     start = text.index(short)
     assert introduced_at(text, start, start + len(short), short) is introduced
+
+
+@pytest.mark.parametrize(
+    ("text", "short", "coded"),
+    [
+        ("the numbers of subject and attractor (SS, SP, PS and PP; S-singular, P-plural).", "PP", True),
+        ("the main and embedded subjects - SS, SP, PS and PP. Similarly", "PP", True),
+        ("conditions SSS, SSP, SPS, etc. and PPP", "PPP", True),
+        ("across a prepositional phrase (PP) than a clause", "PP", False),
+        ("the PP, the NP and the VP are phrases", "PP", False),  # acronyms listed together spell many letters
+        ("the GPU, CPU and TPU numbers", "GPU", False),
+    ],
+)
+def test_capitals_are_a_code_where_a_key_of_letters_or_sibling_codes_say_so(text: str, short: str, coded: bool) -> None:
+    start = text.rindex(short)
+    assert coded_by_letters(text, start, start + len(short), short) is coded

@@ -15,6 +15,7 @@ from .model import (
     PROSE,
     WELL_KNOWN,
     acronym_words,
+    coded_by_letters,
     introduced_at,
     is_body_section,
     singular,
@@ -110,7 +111,7 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
     seen: set[str] = set()
     for placed in _body_prose(section):
         for short, start, end, _ in acronym_words(placed.block.plain.text):
-            if short not in pending or short in WELL_KNOWN or short in seen:
+            if short not in pending or short in WELL_KNOWN or short in seen or coded_by_letters(placed.block.plain.text, start, end, short):
                 continue
             seen.add(short)
             defined_in, acronym = pending[short]

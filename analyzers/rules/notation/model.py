@@ -73,6 +73,14 @@ _CLOSES = DeferredPattern(r"(?:['’]?s)?(?:\\@)?\s*[),;]")
 _WORDS_AFTER = DeferredPattern(r"s?[\s~]*(?:\\[A-Za-z]+\s*)?\(([A-Za-z][\w'’]*(?:[\s/-]+[\w'’]+){1,7})\)")
 # An acronym set equal to its formula right after its words ("the ``average selection on gains'' ASG = TOT - TUT").
 _EQUATED = DeferredPattern(r"\s*(?::=|=|≡|\\equiv\b)")
+# One entry of a key of letters: "S-singular", "P: plural", "H = high".
+_LETTER_KEY = DeferredPattern(r"(?<![\w-])([A-Z])\s*(?:[-–—:=]|\\textendash)\s*[a-z]{3,}")
+_KEY_REACH = 120
+_CAPITALS = DeferredPattern(r"(?<![\w-])[A-Z]{2,5}(?![\w-])")
+# Codes in a few letters, more codes than letters ("SS, SP, PS", "HHL, HLH, LHH"); acronyms listed together spell
+# more letters than there are of them ("PP, NP and VP").
+_CODE_LETTERS = 3
+_CODES = 3
 # The opening itself, cut off the words before it.
 _OPENING = DeferredPattern(r"(?:\([^()]*|\\cite[a-zA-Z]*\*?\[[^\[\]]*|,\s+or\s+)$")
 
@@ -386,6 +394,20 @@ def introduced_at(text: str, start: int, end: int, short: str) -> bool:
     after = _WORDS_AFTER.match(text, end)
     initials = "".join(word[0] for word in re.split(r"[\s/-]+", after.group(1)) if word[0].isupper()) if after else ""
     return len(initials) >= 2 and initials.upper() == short.upper()
+
+
+def coded_by_letters(text: str, start: int, end: int, short: str) -> bool:
+    """Whether the capitals at `text[start:end]` are a code: one that a key of letters beside them spells out ("the four
+    conditions (SS, SP, PS and PP; S-singular, P-plural)", every letter of it one the key gives, and the key two or
+    more), or one of three or more codes written beside it in the same few letters ("SS, SP, PS and PP"). Such a code
+    is no acronym, whatever an acronym of the same letters means elsewhere."""
+    around = max(0, start - _KEY_REACH), min(len(text), end + _KEY_REACH)
+    key = {match.group(1) for match in _LETTER_KEY.finditer(text, *around)}
+    if len(key) >= 2 and set(short) <= key:
+        return True
+    codes = {match.group(0) for match in _CAPITALS.finditer(text, *around) if len(match.group(0)) == len(short)}
+    letters = set("".join(codes))
+    return len(codes) >= _CODES and len(letters) <= _CODE_LETTERS and len(letters) < len(codes)
 
 
 def _initials_hold(short: str, words: list[str]) -> bool:
