@@ -7,7 +7,7 @@ TIERS: the same per evidence tier, pooled over the gated rules (analyzers/precis
 RULE_TIERS: the same per gated rule and evidence tier.
 """
 
-MEASURED_ON = {"commit": "49fcc18", "papers": 120, "date": "2026-11-29"}
+MEASURED_ON = {"commit": "490f505", "papers": 120, "date": "2026-11-29"}
 
 CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("ARI001", "moderate: base named earlier in the sentence"): (1, 1, 0, 0.207, 1),
@@ -62,7 +62,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CNT007", "strong: a table's caption or note names its own panels"): (2, 2, 0, 0.342, 1),
     ("DRF001", "moderate: draft note"): (5, 5, 0, 0.566, 2),
     ("DRF001", "moderate: placeholder number"): (4, 4, 0, 0.51, 3),
-    ("DRF001", "moderate: unfilled cell"): (3, 2, 1, 0.208, 2),
+    ("DRF001", "moderate: unfilled cell"): (2, 2, 0, 0.342, 2),
     ("DRF001", "strong: draft marker"): (2, 2, 0, 0.342, 2),
     ("DRF001", "strong: placeholder citation"): (2, 2, 0, 0.342, 1),
     ("DRF001", "strong: placeholder reference"): (3, 3, 0, 0.439, 1),
@@ -97,7 +97,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT003", "confidence 0.5+ (unsure)"): (2, 0, 2, 0.0, 0),
     ("NOT003", "confidence 0.8+"): (2, 1, 1, 0.095, 1),
     ("NOT003", "confidence 0.9+"): (10, 10, 0, 0.722, 9),
-    ("NOT004", "confidence 0.8+"): (15, 13, 2, 0.621, 10),
+    ("NOT004", "confidence 0.8+"): (13, 13, 0, 0.772, 10),
     ("NOT004", "confidence 0.9+"): (6, 6, 0, 0.61, 5),
     ("NOT006", "acronym with a defined one's letters transposed"): (2, 2, 0, 0.342, 2),
     ("NOT006", "acronym with a defined one's letters transposed (unsure)"): (1, 1, 0, 0.207, 1),
@@ -325,7 +325,7 @@ CLASSES: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
 }
 
 TIERS: dict[str, tuple[int, int, int, float, int]] = {
-    "moderate": (189, 163, 26, 0.806, 61),
+    "moderate": (186, 163, 23, 0.821, 61),
     "strong": (77, 77, 0, 0.952, 38),
     "weak": (114, 62, 52, 0.452, 37),
 }
@@ -362,7 +362,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("CNT006", "moderate"): (3, 3, 0, 0.439, 1),
     ("CNT007", "moderate"): (1, 1, 0, 0.207, 1),
     ("CNT007", "strong"): (2, 2, 0, 0.342, 1),
-    ("DRF001", "moderate"): (12, 11, 1, 0.646, 7),
+    ("DRF001", "moderate"): (11, 11, 0, 0.741, 7),
     ("DRF001", "strong"): (7, 7, 0, 0.646, 4),
     ("DRF001", "weak"): (2, 2, 0, 0.342, 2),
     ("DRF002", "moderate"): (6, 6, 0, 0.61, 4),
@@ -384,7 +384,7 @@ RULE_TIERS: dict[tuple[str, str], tuple[int, int, int, float, int]] = {
     ("NOT003", "moderate"): (2, 1, 1, 0.095, 1),
     ("NOT003", "strong"): (10, 10, 0, 0.722, 9),
     ("NOT003", "weak"): (2, 0, 2, 0.0, 0),
-    ("NOT004", "moderate"): (15, 13, 2, 0.621, 10),
+    ("NOT004", "moderate"): (13, 13, 0, 0.772, 10),
     ("NOT004", "strong"): (6, 6, 0, 0.61, 5),
     ("NOT006", "weak"): (2, 2, 0, 0.342, 2),
     ("NOT007", "moderate"): (2, 2, 0, 0.342, 2),
