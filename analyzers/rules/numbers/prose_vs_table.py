@@ -16,6 +16,9 @@ is meant. A column is named by its number too: "Column (1)", "col. 2" name the c
 quotes no other column of the series (a cell there holding the number excuses nothing), and with the column
 alone named a slip of the leading figure ties nothing. A sentence that names a panel of a table ("As Panel A of
 Table 3 shows") quotes none of the cells its other panels' title rows head ("Panel B. Inter-item correlation").
+A row of a group set once over several rows (`\\multirow{2}{*}{BERT} & MNLI`) is named by its own label, or by the
+group and the label where the label recurs in another group: "BERT reaches 83.0 on MNLI" names BERT's MNLI row,
+"83.0 on MNLI" alone names none.
 A cell whose value the sentence also states (75.2% beside a cell 0.752) is being
 compared with, not copied. "Mean" before a metric ("mean absolute error") does not speak of
 an aggregate. Rounding is allowed: 93.4 in the
