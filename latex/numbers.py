@@ -60,7 +60,8 @@ def written_value(text: str) -> tuple[float, int]:
 
 
 # `(?!\.?\d)`: no piece of a version ("JASP 0.16.3") or of a longer digit run is a quantity, nor a metric's cut-off ("P@10"). After a slash only the
-# second of two percentages is one ("74.0%/82.1% exact/fuzzy"): not a denominator ("5/5", "24/7") nor a DOI's piece.
+# second of two percentages is one ("74.0%/82.1% exact/fuzzy"): neither side of a fraction ("3/4 of the data", "5/5",
+# "24/7") is a quantity alone, nor a DOI's piece.
 # A number in scientific notation is one quantity; an exponent is none ("m^2", "x^3"), nor is the base of another
 # power than ten's ("2^10"), nor an ordinal ("3rd", "the 95th percentile", "5^th") or a dimension ("3D", "2D data").
 # A multiplier is "8×" ("8× faster"); "256×256" is a product, whose factors `_PRODUCT` reads.
@@ -69,7 +70,7 @@ _NUMBER = DeferredPattern(
     + POWER_OF_TEN
     + r"|(\d{1,3}(?:,\d{3})+(?!\.?\d)|\d+(?:\.\d+)?(?!\.?\d)|\.\d+(?!\.?\d))(?:"
     + TIMES_TEN_TO
-    + r"|(?!\^\{?[-−+]?\d|\^?\{?(?:st|nd|rd|th)\b|D\b)))"
+    + r"|(?!\^\{?[-−+]?\d|\^?\{?(?:st|nd|rd|th)\b|D\b|/\d)))"
     r"(?:\s?(%|\\%|percent\b|pp\b|percentage\s+points?\b|points?\b|×(?!\s*\d)|x\b(?!\s*\d)|[kKMB]\b|million\b|billion\b))?"
 )
 

@@ -42,8 +42,10 @@ def values(latex: str) -> list[float]:
         (r"Women (45) and men (55) took part; $(3, 5)$ holds.", [45, 55, 3, 5]),
         # A day of a date is no quantity; its year is a year.
         (r"Data span August 2, 2012 to 15 March 2013 and 74 branches.", [2012, 2013, 74]),
-        # A fraction prints as one: its numerator and denominator are not one number ("\frac{1}{4}" was "14").
-        (r"A ratio of $\frac{1}{4}$ and $\tfrac12$ of 30 runs.", [1, 1, 30]),
+        # A fraction prints as one ("\frac{1}{4}" was "14"), and neither its numerator nor its denominator is a
+        # quantity alone ("3/4 of the data" states no 3).
+        (r"A ratio of $\frac{1}{4}$ and $\tfrac12$ of 30 runs.", [30]),
+        (r"We trained on 3/4 of the data, in 12/40 cases (30\%) and at 74.0\%/82.1\% exact/fuzzy.", [30, 74.0, 82.1]),
         # Scientific notation written with a caret or with the times of code.
         (r"Matrices of $4e^6 \times 4e^6$ entries.", [4e6, 4e6]),
         (r"A tumour mass of $65 * 10^8$ cells.", [65e8]),
