@@ -117,8 +117,8 @@ _RANGE_DASH = DeferredPattern(r"(?<![\w.])(?<!\w-)(\d+(?:\.\d+)?)(-{1,3})(?=\d+(
 # A "~" after a space is one an author meant as "about" ("is ~3.2"), though TeX prints a space.
 _TIE = DeferredPattern(r"(?<=[\w.)\]}])~")
 # A capitalised name before a number makes it a name ("Table 3", "Experiment 2", "Model 1", "Columns 1"), not a quantity;
-# so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66"), though not an ordinary
-# word ("in this study 120 children", "each layer 64 units").
+# so does a cross-reference typed in lower case ("see table 2", "figures 3 and 4", "p. 66") or a version ("version 2.1",
+# "release 1.5", "v. 1.2"), though not an ordinary word ("in this study 120 children", "each layer 64 units").
 _NAMES_MANY = (
     r"Tables|Figures|Figs|Sections|Chapters|Equations|Eqs|Appendices|Algorithms|Lines|Rows|Columns|Layers|Rounds|Rules|Steps"
     r"|Experiments|Studies|Models|Conditions|Hypotheses|(?i:tables|figures|figs|sections|chapters|equations|eqs|pages)"
@@ -126,7 +126,7 @@ _NAMES_MANY = (
 _NAMES = (
     r"\b(?:Table|Tab|Figure|Fig|Section|Sec|Chapter|Eq|Equation|Appendix|Algorithm|Alg|Line|Theorem|Lemma|Corollary|Proposition|Definition|Step|Stage|Phase|Version|v|Page|pp|Example|Remark|Assumption|Problem|Exercise|Item|Part|Row|Column|Task|Round|Level|Layer|Block"
     r"|Experiment|Exp|Expt|Study|Model|Condition|Hypothesis|Prediction|Case|Scenario|Session|Wave|Cluster|Profile|Panel|Specification|Group|Question|Trial|Simulation|Rule"
-    rf"|(?i:table|figure|fig|section|chapter|equation|eq|appendix|algorithm|theorem|lemma|page)|{_NAMES_MANY})\.?|\bp\."
+    rf"|(?i:table|figure|fig|section|chapter|equation|eq|appendix|algorithm|theorem|lemma|page|version|release|ver)|{_NAMES_MANY})\.?|\bp\."
 )
 _STRUCTURAL_BEFORE = DeferredPattern(rf"(?:{_NAMES}|[A-Za-z]-|#)\s*\(?$")
 # The further names of a list ("Tables 1 and 2", "Experiments 1, 2, and 3a", "Sections 3--5").

@@ -46,8 +46,9 @@ _ABBREVIATIONS = (
 )
 _BOUNDARY = DeferredPattern(r"[.!?](?:[\"”’')\]]*)\s+(?=[A-Z0-9\\“\"(\[$])|\n")
 # An abbreviation listed, an initial ("J. Smith"), or letters with dots between ("s.e. 0.5", "s.d.", "p.m.").
-# Abbreviations that end no sentence before a number: a page ("p. 66", "pp. 3--5"), an issue ("no. 5"), a volume.
-_NUMBERING_END = DeferredPattern(r"\b(?:p|pp|no|vol)$", re.IGNORECASE)
+# Abbreviations that end no sentence before a number: a page ("p. 66", "pp. 3--5"), an issue ("no. 5"), a volume, a
+# version ("v. 1.2", "ver. 3").
+_NUMBERING_END = DeferredPattern(r"\b(?:p|pp|no|vol|v|ver)$", re.IGNORECASE)
 _ABBREVIATION_END = DeferredPattern(r"(?:\b(?:" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")|\b[A-Z]|\b[a-z]\.[a-z])$")
 
 

@@ -46,6 +46,8 @@ def values(latex: str) -> list[float]:
         # quantity alone ("3/4 of the data" states no 3).
         (r"A ratio of $\frac{1}{4}$ and $\tfrac12$ of 30 runs.", [30]),
         (r"We trained on 3/4 of the data, in 12/40 cases (30\%) and at 74.0\%/82.1\% exact/fuzzy.", [30, 74.0, 82.1]),
+        # A version names a release, it measures nothing.
+        (r"We used version 2.1 of the tool (v. 1.2 of its parser, release 1.5) on 300 images.", [300]),
         # Scientific notation written with a caret or with the times of code.
         (r"Matrices of $4e^6 \times 4e^6$ entries.", [4e6, 4e6]),
         (r"A tumour mass of $65 * 10^8$ cells.", [65e8]),
