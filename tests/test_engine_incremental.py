@@ -118,6 +118,18 @@ def test_corpus_paper_random_edits(corpus_dir, tmp_path):
     _type_and_compare(folder, root, files, 12, seed=7)
 
 
+def test_edits_in_a_file_of_rows_a_tabular_inputs_give_the_findings_of_a_cold_check(tmp_path):
+    """The rows are the table's, read through the file that holds the tabular: typing in either file re-reads them."""
+    main = document(
+        "\\section{Results}\nOurs reaches 81.2 on Acc and 70.4 on F1 (Table~\\ref{tab:s}), the best of all.\n"
+        "\\begin{table}\n\\caption{Scores, higher is better.}\\label{tab:s}\n\\begin{tabular}{lcc}\n\\toprule\n"
+        "Model & Acc & F1 \\\\\n\\midrule\n\\input{tables/rows}\n\\bottomrule\n\\end{tabular}\n\\end{table}\n"
+    )
+    rows = "Base & 79.4 & \\textbf{71.3} \\\\\nOurs & \\textbf{81.2} & 70.9 \\\\\nLarge & 80.7 & 69.8 \\\\\n"
+    write_project(tmp_path, {"main.tex": main, "tables/rows.tex": rows})
+    _type_and_compare(tmp_path, "main.tex", ["main.tex", "tables/rows.tex"], 30, seed=3)
+
+
 def test_a_rule_reading_beyond_its_facets_fails_loudly(tmp_path):
     from auditex.analyzers.facets import UndeclaredFacet
     from auditex.analyzers.finding import Category, Severity
