@@ -59,7 +59,8 @@ def draft_placeholder(ctx: RuleContext) -> Iterator[Finding]:
     Flags draft placeholders left in the text a reader sees: a number still to be filled in
     (`X.XX`, `x.xx`, `XX.X`, `0.XX`, `XX%`), a reference or citation still to be made ("Table X",
     "Figure Xa", "Section ??", "(CITE)", "[ref]", "[citation needed]"), a draft marker (TODO,
-    FIXME, TBD, TBA), `??` typed in the text, and XXX.
+    FIXME, TBD, TBA), `??` typed in the text, XXX, and a table cell holding only a question mark
+    (unless the caption says a value is unknown: "could not be found", "not available").
 
     Only what TeX prints counts: not comments, code and verbatim, the never-taken branch of a
     conditional (`\\iffalse`, a `\\newif` switch never set true), environments the comment

@@ -81,7 +81,10 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
     """## What it does
     Flags an acronym that the body text uses before the sentence that defines it
     inline ("… large language models (LLMs) …"). The title and abstract are exempt, since
-    papers conventionally define acronyms again in the introduction.
+    papers conventionally define acronyms again in the introduction. A first use that tells the acronym
+    in another form is its definition ("the Cramer-Rao lower bound (CRB)", "(hereafter CI)", "the average
+    selection on gains ASG = TOT - TUT"); capitals that are a code, not the acronym ("conditions SS, SP, PS
+    and PP; S-singular, P-plural"), are no use of it.
 
     ## Why is this bad?
     A reader meets the short form before learning what it stands for.
