@@ -117,14 +117,23 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
             if short not in pending or short in WELL_KNOWN or short in seen or coded_by_letters(placed.block.plain.text, start, end, short):
                 continue
             seen.add(short)
-            defined_in, acronym = pending[short]
-            before = None
-            if introduced_at(placed.block.plain.text, start, end, short):
-                before = False  # its first use tells it, in a form the definitions' reader does not spell out
-            elif short in defined_here:
-                before = (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start)
-            related = ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")
-            confidence = 0.9 if before is not None else 0.8
-            finding = ctx.flag_block(UsedBeforeDefinition(short), placed, start, end, related=[related], confidence=confidence)
-            first_uses.append(_AcronymUse(short, before, finding))
+            first_uses.append(_first_use(ctx, placed, (start, end), short, pending[short], short in defined_here))
     yield _AcronymOrder(defined_here, first_uses)
+
+
+def _first_use(
+    ctx: RuleContext, placed: PlacedBlock, span: tuple[int, int], short: str, definition: tuple[PlacedBlock, Acronym], here: bool
+) -> _AcronymUse:
+    """An acronym's first use in the section, at `span` of its block's text, and whether it comes before `definition`
+    (None: the definition is in another section, after this one)."""
+    start, end = span
+    defined_in, acronym = definition
+    before = None
+    if introduced_at(placed.block.plain.text, start, end, short):
+        before = False  # its first use tells it, in a form the definitions' reader does not spell out
+    elif here:
+        before = (placed.index, placed.block.plain.source_offset(start)) < (defined_in.index, acronym.start)
+    related = ctx.related(defined_in.file, acronym.start, acronym.end, f"{short} is defined here")
+    confidence = 0.9 if before is not None else 0.8
+    finding = ctx.flag_block(UsedBeforeDefinition(short), placed, start, end, related=[related], confidence=confidence)
+    return _AcronymUse(short, before, finding)
