@@ -350,9 +350,20 @@ def _events(project: ProjectFiles, path: str, unread: Unread, in_cells: CellMacr
     document = project.documents[path]
     parsed = document.parsed
     dead = dead_text(document.text, unread)
+    # A sectioning command or `\appendix` in the preamble is the text of a definition (`\patchcmd`, `\xapptocmd\section{…}`):
+    # nothing is printed there. An abstract that a class typesets from the preamble is.
+    body = next((marker.offset for marker in parsed.markers if marker.kind == "begin_document"), 0)
     events: list[_Event] = []
-    events += [(heading.start, 0, heading) for heading in parsed.headings if not dead.covers(heading.start)]
-    events += [(marker.offset, 1, marker) for marker in parsed.markers if not dead.covers(marker.offset)]
+    events += [
+        (heading.start, 0, heading)
+        for heading in parsed.headings
+        if not dead.covers(heading.start) and (heading.start >= body or section_kind_for(heading.title) is SectionKind.ABSTRACT)
+    ]
+    events += [
+        (marker.offset, 1, marker)
+        for marker in parsed.markers
+        if not dead.covers(marker.offset) and (marker.offset >= body or marker.kind != "appendix")
+    ]
     events += [
         (block.start, 2, _with_pulled_rows(project, path, with_cell_macros(block, document.text, in_cells)))
         for block in _printed_blocks(parsed.blocks, parsed.labels, dead)

@@ -110,6 +110,17 @@ def test_a_heading_that_begins_with_abstract_is_a_section_of_the_body(tmp_path):
     assert not [section for section in sections if section.kind is SectionKind.ABSTRACT]
 
 
+def test_a_heading_or_appendix_in_a_preamble_patch_is_no_section(tmp_path):
+    # papaja's template patches \section after \appendix: the preamble prints nothing there.
+    preamble = (
+        "\\usepackage{xpatch}\n\\xapptocmd\\appendix{\\xapptocmd\\section{\\addcontentsline{toc}{section}{\\appendixname: #1}}{}{}}{}{}\n"
+    )
+    body = "\\section{Method}\nWe ask 40 people.\n\\section{Results}\nThey answer.\n\\appendix\n\\section{Items}\nThe items."
+    sections = make_project(tmp_path, {"main.tex": document(body, preamble)}).manuscript.sections
+    titled = [(section.title, section.kind) for section in sections if section.title]
+    assert titled == [("Method", SectionKind.METHOD), ("Results", SectionKind.RESULTS), ("Items", SectionKind.APPENDIX)]
+
+
 def test_sections_kinds_blocks_and_plain_text_map_back(tmp_path):
     body = r"""\begin{abstract}We reach 93.4\% accuracy.\end{abstract}
 \section{Introduction}

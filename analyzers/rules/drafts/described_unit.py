@@ -5,7 +5,7 @@ The units are numbered as `units.py` reads them: sections as LaTeX numbers them 
 chapter in a thesis, the appendix lettered), studies and experiments by the number their titles
 give. A sentence that types one unit's number by hand ("as described in Section 2.6", "listed in
 Appendix A", "Like in Study 1") is read for what it describes, and is left alone when it names two
-units, stands in a roadmap (a block that names three units or more, each sentence borrowing words
+units, stands within the unit it names ("To summarize, Study 3 …" closing Study 3), stands in a roadmap (a block that names three units or more, each sentence borrowing words
 of the others), contrasts ("unlike", "whereas", "in contrast", "compared", "new"), or may speak of
 another document's units (a citation, "et al.", the supplement).
 
@@ -160,8 +160,8 @@ def _mention(
     kind = mentioned_unit_kind(mention.group("name"))
     number = mention.group("number") if kind == "section" else mention.group("number").lower()
     typed = next((unit for unit in units if unit.kind == kind and unit.number == number), None)
-    if typed is None:
-        return
+    if typed is None or (placed.kind is not BlockKind.CAPTION and typed.holds(placed.section)):
+        return  # prose within the unit it names ("To summarize, Study 3 …" in Study 3) describes where it stands
     held = set(content_words(sentence))
     manuscript = ctx.manuscript
     described = _headed(manuscript, units, typed, held) if kind == "section" else None
