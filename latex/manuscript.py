@@ -296,6 +296,9 @@ class _Builder:
             block = replace(block, labels=list(labels), table=table)
         if kind is BlockKind.PARAGRAPH and block.environment in self.theorem_environments:
             kind = BlockKind.THEOREM
+        if kind in (BlockKind.TABLE, BlockKind.FIGURE) and self.sections[-1].kind is SectionKind.REFERENCES:
+            # A float is no reference: a list typed under a "References" heading ends at the tables set after it.
+            self.after_references(path, block.start)
         section_index = len(self.sections) - 1
         placed = PlacedBlock(path, block, section_index, len(self.blocks), kind)
         self.blocks.append(placed)

@@ -121,6 +121,20 @@ def test_a_heading_or_appendix_in_a_preamble_patch_is_no_section(tmp_path):
     assert titled == [("Method", SectionKind.METHOD), ("Results", SectionKind.RESULTS), ("Items", SectionKind.APPENDIX)]
 
 
+def test_a_list_typed_under_a_references_heading_ends_at_the_tables_set_after_it(tmp_path):
+    # pandoc's output: the references as paragraphs, then the tables on pages of their own.
+    body = (
+        "\\section{Results}\nSee Table 1.\n\\section{References}\nAhn, J. (2013). A study. JNCI.\n\n"
+        "Baxter, N. (2016). Another. Genome Med.\n\\newpage\n"
+        "\\begin{longtable}{cc}\nStudy & n\\\\\nAhn & 148\\\\\nBaxter & 172\\\\\n\\end{longtable}\nFigure 1. The legend."
+    )
+    sections = make_project(tmp_path, {"main.tex": document(body)}).manuscript.sections
+    [references] = [section for section in sections if section.kind is SectionKind.REFERENCES]
+    assert [placed.kind for placed in references.blocks] == [BlockKind.PARAGRAPH, BlockKind.PARAGRAPH]
+    after = sections[sections.index(references) + 1]
+    assert after.kind is SectionKind.OTHER and [placed.kind for placed in after.blocks] == [BlockKind.TABLE, BlockKind.PARAGRAPH]
+
+
 def test_sections_kinds_blocks_and_plain_text_map_back(tmp_path):
     body = r"""\begin{abstract}We reach 93.4\% accuracy.\end{abstract}
 \section{Introduction}
