@@ -123,7 +123,7 @@ def test_critical_mode_keeps_the_models_order_with_the_verifiers_severity(llm_se
     llm_server.responder = model
     result = audit(project_of(paper), llm_server, "critical", settings={"max_findings_per_section": 10})
     shown = sorted(result.llm_findings, key=lambda f: (f.range.start.line, f.range.start.character))
-    assert [f.severity for f in shown] == [Severity.HINT, Severity.WARNING, Severity.INFORMATION, Severity.WARNING]
+    assert [f.severity for f in shown] == [Severity.INFORMATION, Severity.WARNING, Severity.INFORMATION, Severity.WARNING]
     capped = audit(project_of(paper), llm_server, "critical", settings={"max_findings_per_section": 1})
     # Method, Experiments: in each section the first problem in the model's order, not the most severe.
     assert {f.message.split(": ", 1)[1][:9] for f in capped.llm_findings} == {"Problem 0", "Problem 2"}
@@ -170,6 +170,18 @@ def test_rule_candidates_are_verified_confirmed_ones_at_the_verifiers_severity_r
     assert result.rejected_rules == [rejected] and "1 confirmed, 1 rejected and left out" in result.summary()
     # Without the verifier's word, the same finding informs: its evidence class was never measured precise.
     assert confirmed.calibrated_severity() is Severity.INFORMATION
+
+
+def test_a_confirmed_rule_finding_is_shown_at_the_verifiers_severity_or_its_own_when_higher(llm_server, paper):
+    project = project_of(paper)
+    warned = rule_candidate(project, "12.5", "85.1")
+    hinted = rule_candidate(project, "90 epochs", "30 epochs").model_copy(update={"severity": Severity.HINT})
+    llm_server.responder = judged({"'12.5'": {"severity": "minor"}, "'90 epochs'": {"severity": "minor"}})
+    llm_server.script(json.dumps({"findings": []}))
+    result = audit(project, llm_server, "fast", deterministic=[warned, hinted])
+    shown = {f.message: f.severity for f in result.findings if f.source is Source.RULE}
+    # A measured warning that the verifier calls minor stays a warning; a hint it confirms informs.
+    assert shown == {warned.message: Severity.WARNING, hinted.message: Severity.INFORMATION}
 
 
 def test_the_verifier_may_be_another_vendors_model(llm_server, paper):

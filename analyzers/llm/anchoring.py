@@ -271,14 +271,16 @@ def _find(joined: str, starts: list[int], needle: str) -> tuple[int, int] | None
 class SeverityPolicy(BaseModel):
     """Severity of a verified LLM finding from the verifier's verdict, capped per type. When in doubt, lower.
 
-    A finding that is not anchored, or that the manuscript alone cannot settle, informs at most.
+    A finding that is not anchored, or that the manuscript alone cannot settle, informs at most. A minor problem the
+    verifier confirms informs: "minor" says what the error costs the paper (a mistyped table value), not how sure the
+    finding is, and a hint is what no one reads.
     """
 
     levels: dict[Importance, Severity] = Field(
         default_factory=lambda: {
             Importance.MAJOR: Severity.WARNING,
             Importance.MODERATE: Severity.INFORMATION,
-            Importance.MINOR: Severity.HINT,
+            Importance.MINOR: Severity.INFORMATION,
         }
     )
     cap: dict[Category, Severity] = Field(default_factory=lambda: {Category.RHETORIC_BIAS: Severity.INFORMATION})

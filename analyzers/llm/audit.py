@@ -218,7 +218,8 @@ def _with_verdicts(deterministic: list[Finding], verification: Verification, pol
             rejected.append(finding)
         else:
             note = f"Confirmed by the LLM verifier ({verdict.severity.value}): {verdict.reason}".strip()
-            severity = policy.severity(finding.category, verdict, anchored=True)
+            # Confirmed is surer, never milder: a measured warning the verifier calls minor is still a warning.
+            severity = max(policy.severity(finding.category, verdict, anchored=True), finding.severity, key=lambda s: s.rank)
             explanation = f"{finding.explanation or ''}\n\n{note}".strip()
             update: dict[str, object] = {"severity": severity, "verified": True, "explanation": explanation}
             if finding.evidence is not None:

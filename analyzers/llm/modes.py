@@ -390,7 +390,7 @@ async def merge(run: AuditRun) -> None:
     """Table 20, once over every candidate of the run (every stage and section), so one problem reported
     from two sections or by two stages is shown once; in batches of `MERGE_BATCH` in reading order when
     there are more. A batch whose merge fails keeps its candidates as they are."""
-    candidates = sorted(run.candidates, key=lambda c: (c.finding.file, c.finding.range.start.line, c.finding.range.start.character))
+    candidates = list(run.candidates)
     batches = [candidates[start : start + MERGE_BATCH] for start in range(0, len(candidates), MERGE_BATCH)]
     batches = [batch for batch in batches if len(batch) > 1]
     run.plan(len(batches), "merge")

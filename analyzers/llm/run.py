@@ -75,6 +75,12 @@ class Candidate:
     fallback: Section | None
     rank: int | None = None
 
+    @property
+    def place(self) -> tuple[str, int, int, str, str]:
+        """Where it stands, then what it says."""
+        start = self.finding.range.start
+        return (self.finding.file, start.line, start.character, self.finding.message, self.finding.explanation or "")
+
 
 @dataclass
 class UnitFailure:
@@ -276,6 +282,9 @@ class AuditRun:
                 continue
             added.append(Candidate(located.finding, answer, fallback, ranks[position] if ranks is not None else None))
         self.candidates.extend(added)
+        # In the order of the paper, whichever call answered first: the same answers make the same verification
+        # requests (the answer cache hits them) and the same report.
+        self.candidates.sort(key=lambda candidate: candidate.place)
         return added
 
     def publish(self, findings: list[Finding]) -> None:
