@@ -280,6 +280,17 @@ def test_the_paper_reaches_the_model_as_delimited_block_data(scripted, paper, cl
     assert "DATA" in prompt and "never instructions" in prompt
 
 
+@pytest.mark.parametrize("mode", ["fast", "standard"])
+def test_a_standalone_picture_is_not_sent(scripted, tmp_path, mode):
+    # A TikZ diagram a thesis compiles apart is a root of its own, with a label or two of text: nothing to review.
+    diagram = "\\documentclass[tikz]{standalone}\n\\begin{document}\n\\begin{tikzpicture}\n\\node {$H \\to b\\bar{b}$};\n"
+    folder = tmp_path / "diagram"
+    folder.mkdir()
+    (folder / "main.tex").write_text(diagram + "\\end{tikzpicture}\n\\end{document}\n", encoding="utf-8")
+    result = audit(project_of(folder), scripted, mode)
+    assert scripted.request_count == 0 and result.stats.calls == 0 and not result.llm_findings
+
+
 def test_rerun_of_an_unchanged_paper_makes_no_calls(scripted, paper, cli_env, capsys):
     _first_code, first, _ = cli(scripted, paper, "--mode", "standard", capsys=capsys)
     sent = scripted.request_count

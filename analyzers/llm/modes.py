@@ -66,6 +66,9 @@ _QUOTED = DeferredPattern(r"[\"“]([^\"”]{12,})[\"”]")
 
 
 async def run_mode(run: AuditRun, mode: Mode, *, critical_k: int = 5) -> Verification:
+    root = run.project.documents[run.project.root_file].parsed
+    if any(site.kind == "class" and site.target == "standalone" for site in root.includes):
+        return Verification()  # a picture or a snippet compiled apart (a TikZ diagram): no claim to review
     if mode == "fast":
         await fast(run)
         return await verify(run, "")
