@@ -1,5 +1,5 @@
 """Argument parsers for the commands whose arguments pylatexenc's standard specs misread: citations
-with pre- and post-notes, TeX's bare `\\input file`, and environment definitions whose bodies are raw."""
+with pre- and post-notes, TeX's bare `\\input file`, and definitions whose bodies are raw."""
 
 from __future__ import annotations
 
@@ -127,6 +127,35 @@ class EnvironmentDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # typ
         return arguments.parsed(pos)
 
 
+class CommandDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # type: ignore[misc]  # pylatexenc ships no types
+    """`\\newcommand{\\name}[count][default]{body}`; a body that opens an environment it does not close
+    (`\\newcommand{\\be}{\\begin{equation}}`) is read as raw text: parsed as LaTeX, the environment would run
+    on to the next `\\end{equation}` and swallow the definitions after it."""
+
+    def __init__(self) -> None:
+        super().__init__(argspec="*{[[{")
+        self._head = macrospec.MacroStandardArgsParser(argspec="*{[[")
+
+    def parse_args(self, w: Any, pos: int, parsing_state: Any = None) -> tuple[Any, int, int]:
+        parsing_state = parsing_state or w.make_parsing_state()
+        head, _, length = self._head.parse_args(w, pos, parsing_state)
+        raw = _raw_group(w, pos + length, parsing_state)
+        if raw is None or not _opens_or_closes_alone(raw[0].chars):
+            standard: tuple[Any, int, int] = super().parse_args(w, pos, parsing_state)
+            return standard
+        arguments = _Arguments(pos + length)
+        arguments.spec, arguments.nodes = head.argspec, list(head.argnlist)
+        arguments.take("{", raw)
+        return arguments.parsed(pos)
+
+
+def _opens_or_closes_alone(body: str) -> bool:
+    """A definition's body that begins an environment it does not end, or the reverse; within one paragraph, since
+    a group that only closes after a blank line or `\\begin{document}` is an unclosed brace, not a body."""
+    return body.count("\\begin{") != body.count("\\end{") and "\\begin{document}" not in body and _BLANK_LINE.search(body) is None
+
+
+_BLANK_LINE = DeferredPattern(r"\n[ \t]*\n")
 # Spaces and comments before a group: pandoc writes `[2] % #1 hanging-indent` before the begin code.
 _SPACE_AND_COMMENTS = DeferredPattern(r"(?:\s|%[^\n]*)*")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import get_default_latex_context_db as _text_context_db
 
-from .argument_parsers import CitationArgsParser, EnvironmentDefinitionArgsParser, InputArgsParser
+from .argument_parsers import CitationArgsParser, CommandDefinitionArgsParser, EnvironmentDefinitionArgsParser, InputArgsParser
 from .deferred_pattern import DeferredPattern
 from .siunitx import SIGNATURES as SIUNITX_SIGNATURES
 
@@ -346,11 +346,12 @@ _EXTRA_MACROS = {
     "documentclass": "[{",
     "usepackage": "[{",
     # definitions
-    "newcommand": "*{[[{",
-    "renewcommand": "*{[[{",
-    "providecommand": "*{[[{",
-    "DeclareRobustCommand": "*{[[{",
-    "newrobustcmd": "*{[[{",
+    # a heading's TeX and its PDF bookmark's text; the edits of the `changes` package (`\\replaced[id=R1]{new}{old}`)
+    "texorpdfstring": "{{",
+    "replaced": "[{{",
+    "added": "[{",
+    "deleted": "[{",
+    # newcommand and its kin: CommandDefinitionArgsParser
     "DeclareMathOperator": "*{{",
     "newtheorem": "*{[{[",
     # xparse's: \NewDocumentCommand\name{argument spec}{body}
@@ -443,6 +444,7 @@ def _build_context() -> macrospec.LatexContextDb:
             *(macrospec.MacroSpec(name, args) for name, args in _EXTRA_MACROS.items()),
             macrospec.MacroSpec("input", args_parser=InputArgsParser()),
             *(macrospec.MacroSpec(name, args_parser=EnvironmentDefinitionArgsParser()) for name in ("newenvironment", "renewenvironment")),
+            *(macrospec.MacroSpec(name, args_parser=CommandDefinitionArgsParser()) for name in MACRO_DEFINITIONS - {"DeclareMathOperator"}),
             *(macrospec.MacroSpec(name, args_parser=CitationArgsParser(multicite=name in MULTICITE_COMMANDS)) for name in CITE_COMMANDS),
         ],
         environments=[

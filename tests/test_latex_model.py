@@ -121,6 +121,17 @@ def test_a_heading_or_appendix_in_a_preamble_patch_is_no_section(tmp_path):
     assert titled == [("Method", SectionKind.METHOD), ("Results", SectionKind.RESULTS), ("Items", SectionKind.APPENDIX)]
 
 
+def test_a_heading_reads_its_tex_not_its_bookmark_and_an_edit_reads_as_made(tmp_path):
+    body = (
+        "\\section{\\texorpdfstring{$\\pi_1(S^1)$}{pi1(S1)} results}\n"
+        "We used b-values of \\replaced[id=R1]{0, 1000 and 2000}{0 and 1000} s/mm$^2$ for \\added{all} \\deleted{some of} the scans."
+    )
+    sections = make_project(tmp_path, {"main.tex": document(body, "\\usepackage{changes}")}).manuscript.sections
+    [results] = [section for section in sections if section.title]
+    assert results.title == "π_1(S^1) results"
+    assert [placed.block.plain.text for placed in results.blocks] == ["We used b-values of 0, 1000 and 2000 s/mm^2 for all the scans."]
+
+
 def test_a_list_typed_under_a_references_heading_ends_at_the_tables_set_after_it(tmp_path):
     # pandoc's output: the references as paragraphs, then the tables on pages of their own.
     body = (

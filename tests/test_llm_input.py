@@ -322,6 +322,27 @@ def test_macro_expansion_takes_braced_and_single_token_arguments_and_stops_on_re
     assert table.expand(r"\pair{a}") == r"\pair{a}"  # too few arguments: left as written
 
 
+def test_a_macro_that_opens_an_environment_another_closes_is_defined_with_the_definitions_after_it(tmp_path):
+    preamble = "\\newcommand{\\be}{\\begin{equation}}\n\\newcommand{\\ee}{\\end{equation}}\n\\newcommand{\\N}{N_S}\n"
+    body = "\\section{Model}\nThe weights are given by\n\\be\nw_k = 1/\\N,\n\\ee\nfor every source."
+    project = make_project(tmp_path, {"main.tex": document(body, preamble)})
+    paper = PaperData(project)
+    start = project.source("main.tex").text.index("The weights")
+    sent = paper.latex("main.tex", start, start + len(body))
+    assert "given by \\begin{equation} w_k = 1/N_S, \\end{equation} for every source." in sent
+    assert "newcommand" not in sent
+
+
+def test_the_model_reads_an_edit_as_made_and_a_heading_as_typeset(tmp_path):
+    body = "\\section{\\texorpdfstring{$\\pi_1$}{pi1} results}\nWe used \\replaced[id=R1]{three}{two} \\deleted{old} \\added{new} scans."
+    project = make_project(tmp_path, {"main.tex": document(body, "\\usepackage{changes}")})
+    paper = PaperData(project)
+    text = project.source("main.tex").text
+    start = text.index("We used")
+    assert paper.latex("main.tex", start, text.index("\n", start)) == "We used three new scans."
+    assert [paper.title(section) for section in paper.sections()] == ["π_1 results"]
+
+
 def test_typesetting_machinery_stays_a_name_and_typesetting_wrappers_are_dropped():
     table = readable_macros(
         [

@@ -184,6 +184,20 @@ def test_a_confirmed_rule_finding_is_shown_at_the_verifiers_severity_or_its_own_
     assert shown == {warned.message: Severity.WARNING, hinted.message: Severity.INFORMATION}
 
 
+def test_a_rule_finding_whose_quote_the_verifier_cannot_read_is_not_put_to_it(llm_server, paper):
+    # A label is markup the model is not sent: asked, the verifier would reject the finding for want of its quote.
+    project = project_of(paper)
+    unseen = rule_candidate(project, "\\label{sec:method}", "FastNet stacks ten residual blocks", code="DRF002")
+    seen = rule_candidate(project, "12.5", "85.1")
+    llm_server.responder = judged({"'12.5'": {"valid": False}, "'\\label": {"valid": False}})
+    llm_server.script(json.dumps({"findings": []}))
+    result = audit(project, llm_server, "fast", deterministic=[unseen, seen])
+    sent = [c["statements"][0]["quote"] for r in llm_server.requests if role(r.body) == "verify" for c in candidates_of(r.body)]
+    assert sent == ["12.5"] and result.rejected_rules == [seen]
+    shown = [(f.code, f.severity, f.verified) for f in result.findings if f.source is Source.RULE]
+    assert shown == [("DRF002", unseen.calibrated_severity(), False)]  # as without an LLM
+
+
 def test_the_verifier_may_be_another_vendors_model(llm_server, paper):
     llm_server.responder = answer
     settings = {"verifier_provider": "anthropic", "verifier_model": "loopback-judge", "verifier_base_url": llm_server.base_url_anthropic}

@@ -225,12 +225,22 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (closing + 1 if closing is not None else sentence_start), (after.end() if after else min(len(text), end + 400))
 
 
+# Commands whose printed text is one of their arguments, as the reader of the PDF sees it: a heading's TeX rather
+# than its bookmark's, and an edit of the `changes` package as made (`\\replaced[id=R1]{new}{old}`).
+PRINTED_ARGUMENT = (
+    MacroDef("newcommand", "\\texorpdfstring", 2, "#1", 0, 0),
+    MacroDef("newcommand", "\\replaced", 3, "#2", 0, 0, optional=""),
+    MacroDef("newcommand", "\\added", 2, "#2", 0, 0, optional=""),
+    MacroDef("newcommand", "\\deleted", 2, "", 0, 0, optional=""),
+)
+
+
 def readable_macros(definitions: Iterable[MacroDef]) -> MacroTable:
-    """The author's macros a reader needs expanded: not those that are typesetting machinery, and without
-    the wrappers that only typeset."""
+    """The author's macros a reader needs expanded (after the commands whose printed text is an argument): not
+    those that are typesetting machinery, and without the wrappers that only typeset."""
     return MacroTable(
         replace(definition, body=_TYPESETTING_ONLY.sub("", definition.body))
-        for definition in definitions
+        for definition in (*PRINTED_ARGUMENT, *definitions)
         if not _MACHINERY.search(definition.body)
     )
 

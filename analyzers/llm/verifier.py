@@ -64,9 +64,22 @@ def rule_candidates(findings: list[Finding]) -> list[Finding]:
     return [finding for finding in findings if finding.evidence is not None and finding.evidence.statements]
 
 
+def _verifiable(run: AuditRun, item: _Item) -> bool:
+    """Whether every statement a rule quotes is in what the verifier reads of its blocks. A `\\label` (DRF002's
+    label before its caption) is markup the paper sent to a model leaves out: asked, the verifier would call the
+    finding a false alarm for want of its quote, so such a finding keeps the rule's own severity."""
+    shown = []
+    for placed in item.blocks:
+        record = run.paper.record(placed)
+        shown += [record.get("latex", ""), *(cell for row in record.get("rows", []) for cell in row)]
+    spaced = [" ".join(text.split()) for text in shown]
+    quotes = [" ".join(statement["quote"].split()) for statement in item.record["statements"]]
+    return all(any(quote in text for text in spaced) for quote in quotes)
+
+
 async def verify(run: AuditRun, memory: str) -> Verification:
     if run.whole_paper:
-        items = [_llm_item(run, c) for c in run.candidates] + [_rule_item(run, f) for f in rule_candidates(run.deterministic)]
+        items = [_llm_item(run, c) for c in run.candidates] + _rule_items(run)
         batches = [
             (f"verify:{start // PAPER_BATCH}", items[start : start + PAPER_BATCH], False) for start in range(0, len(items), PAPER_BATCH)
         ]
@@ -129,8 +142,7 @@ def _section_batches(run: AuditRun) -> list[tuple[str, list[_Item], bool]]:
         sections = {placed.section for placed in item.blocks}
         cross = len(sections) > 1 or candidate.finding.category is Category.CONTEXT_MISALIGNMENT
         groups.setdefault((_section_id(run, item, candidate.fallback), cross), []).append(item)
-    for finding in rule_candidates(run.deterministic):
-        item = _rule_item(run, finding)
+    for item in _rule_items(run):
         groups.setdefault((_section_id(run, item, None), False), []).append(item)
     return [
         (f"verify{'-cross' if cross else ''}:{section}:{start // BATCH}", items[start : start + BATCH], cross)
@@ -206,6 +218,10 @@ def _llm_item(run: AuditRun, candidate: Candidate) -> _Item:
     places = [(finding.file, finding.range)] + [(related.file, related.range) for related in finding.related]
     quotes = "\n".join([answer.error_location, *(e.quote for e in answer.evidence)])
     return _Item(record, _blocks(run, places), quotes, candidate=candidate)
+
+
+def _rule_items(run: AuditRun) -> list[_Item]:
+    return [item for item in (_rule_item(run, finding) for finding in rule_candidates(run.deterministic)) if _verifiable(run, item)]
 
 
 def _rule_item(run: AuditRun, finding: Finding) -> _Item:
