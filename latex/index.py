@@ -33,8 +33,9 @@ if TYPE_CHECKING:
     from .document import Document
     from .files import ProjectFiles
 
+# "large language models (LLMs)"; in brackets within parentheses, as APA nests them: "(e.g., response time [RT])".
 _INLINE_ACRONYM = DeferredPattern(
-    r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)\)"
+    r"\b((?:[A-Z][\w\-]*\s+|[a-z][\w\-]*\s+){1,7}?[A-Za-z][\w\-]*)\s+[(\[]([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?)[)\]]"
 )
 _CLAIM_WORDS = DeferredPattern(
     r"\b(outperform\w*|better|best|higher|highest|lower|lowest|improv\w*|surpass\w*|state[- ]of[- ]the[- ]art|first|novel|superior|significant\w*|faster|fastest|larger|smaller|more|fewer|reduc\w*|increas\w*|beat\w*)\b",

@@ -157,6 +157,11 @@ def build_manuscript(
     return manuscript
 
 
+# Paragraphs after the abstract, before any heading, that make them the paper's text rather than its front matter
+# (keywords, classifications and `\maketitle` notes hold a few).
+_BODY_PARAGRAPHS = 5
+
+
 class _Builder:
     def __init__(self, theorem_environments: dict[str, str], references: ReferenceMacros, unread: Unread, in_cells: CellMacros) -> None:
         self.theorem_environments = theorem_environments
@@ -317,10 +322,18 @@ class _Builder:
             for placed in self.blocks:
                 placed.section -= 1
         for section in sections:
+            if section.kind is SectionKind.FRONT and section.id.endswith("#after-abstract") and _paragraphs(section) >= _BODY_PARAGRAPHS:
+                # What runs on from the abstract with no heading is the paper's text: an introduction APA style leaves
+                # untitled (papaja), a letter's whole body (PRL). Counted in blocks, which an edit's shape holds.
+                section.kind = SectionKind.OTHER
             section.hash = _section_hash(section)
         return Manuscript(
             sections, self.blocks, self.theorem_environments, self.references, self.unread, self.cell_macros, layouts=self.layouts
         )
+
+
+def _paragraphs(section: Section) -> int:
+    return sum(placed.kind is BlockKind.PARAGRAPH for placed in section.blocks)
 
 
 def _section_hash(section: Section) -> str:

@@ -110,6 +110,21 @@ def test_a_heading_that_begins_with_abstract_is_a_section_of_the_body(tmp_path):
     assert not [section for section in sections if section.kind is SectionKind.ABSTRACT]
 
 
+def test_text_that_runs_on_from_the_abstract_with_no_heading_is_the_papers_text(tmp_path):
+    # APA leaves the introduction untitled (papaja), a letter has no headings at all (PRL); keywords are front matter.
+    abstract = "\\begin{abstract}\nWe study drops.\n\\end{abstract}\n"
+    letter = abstract + "\n\n".join(f"Paragraph {n} of the letter reports 1{n} drops." for n in range(5))
+    keywords = abstract + "Keywords: drops, impact.\n\n\\section{Method}\nWe drop 12 drops."
+    kinds = {
+        name: [section.kind for section in make_project(tmp_path / name, {"main.tex": document(body)}).manuscript.sections]
+        for name, body in (("letter", letter), ("keywords", keywords))
+    }
+    assert kinds == {
+        "letter": [SectionKind.ABSTRACT, SectionKind.OTHER],
+        "keywords": [SectionKind.ABSTRACT, SectionKind.FRONT, SectionKind.METHOD],
+    }
+
+
 def test_a_heading_or_appendix_in_a_preamble_patch_is_no_section(tmp_path):
     # papaja's template patches \section after \appendix: the preamble prints nothing there.
     preamble = (

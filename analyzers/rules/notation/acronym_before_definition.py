@@ -82,7 +82,8 @@ def acronym_used_before_definition(ctx: RuleContext, section: Section) -> Iterat
     Flags an acronym that the body text uses before the sentence that defines it
     inline ("… large language models (LLMs) …"). The title and abstract are exempt, since
     papers conventionally define acronyms again in the introduction. A first use that tells the acronym
-    in another form is its definition ("the Cramer-Rao lower bound (CRB)", "(hereafter CI)", "the average
+    in another form is its definition ("the Cramer-Rao lower bound (CRB)", "(hereafter CI)", APA's brackets
+    within parentheses "(e.g., response time [RT])", "the average
     selection on gains ASG = TOT - TUT"); capitals that are a code, not the acronym ("conditions SS, SP, PS
     and PP; S-singular, P-plural"), are no use of it.
 
