@@ -149,13 +149,15 @@ class CommandDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # type: i
         return arguments.parsed(pos)
 
 
+_BLANK_LINE = DeferredPattern(r"\n[ \t]*\n")
+
+
 def _opens_or_closes_alone(body: str) -> bool:
     """A definition's body that begins an environment it does not end, or the reverse; within one paragraph, since
     a group that only closes after a blank line or `\\begin{document}` is an unclosed brace, not a body."""
     return body.count("\\begin{") != body.count("\\end{") and "\\begin{document}" not in body and _BLANK_LINE.search(body) is None
 
 
-_BLANK_LINE = DeferredPattern(r"\n[ \t]*\n")
 # Spaces and comments before a group: pandoc writes `[2] % #1 hanging-indent` before the begin code.
 _SPACE_AND_COMMENTS = DeferredPattern(r"(?:\s|%[^\n]*)*")
 

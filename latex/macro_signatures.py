@@ -345,13 +345,12 @@ _EXTRA_MACROS = {
     **{name: "[{" for name in ABSTRACT_COMMANDS},
     "documentclass": "[{",
     "usepackage": "[{",
-    # definitions
-    # a heading's TeX and its PDF bookmark's text; the edits of the `changes` package (`\\replaced[id=R1]{new}{old}`)
+    # a heading's TeX and its PDF bookmark's text; the edits of the `changes` package (`\replaced[id=R1]{new}{old}`)
     "texorpdfstring": "{{",
     "replaced": "[{{",
     "added": "[{",
     "deleted": "[{",
-    # newcommand and its kin: CommandDefinitionArgsParser
+    # definitions (newcommand and its kin: CommandDefinitionArgsParser)
     "DeclareMathOperator": "*{{",
     "newtheorem": "*{[{[",
     # xparse's: \NewDocumentCommand\name{argument spec}{body}

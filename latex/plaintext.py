@@ -35,7 +35,7 @@ _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
         "num",
     }
 )
-# `\\texorpdfstring{TeX}{bookmark}`, and the `changes` package's `\\replaced[id=R1]{new}{old}`.
+# `\texorpdfstring{TeX}{bookmark}`, and the `changes` package's `\replaced[id=R1]{new}{old}`.
 _PRINTS_ITS_FIRST = frozenset({"texorpdfstring", "replaced"})
 # Commands that produce no visible text.
 SILENT_COMMANDS = frozenset(

@@ -226,7 +226,7 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 # Commands whose printed text is one of their arguments, as the reader of the PDF sees it: a heading's TeX rather
-# than its bookmark's, and an edit of the `changes` package as made (`\\replaced[id=R1]{new}{old}`).
+# than its bookmark's, and an edit of the `changes` package as made (`\replaced[id=R1]{new}{old}`).
 PRINTED_ARGUMENT = (
     MacroDef("newcommand", "\\texorpdfstring", 2, "#1", 0, 0),
     MacroDef("newcommand", "\\replaced", 3, "#2", 0, 0, optional=""),

@@ -5,9 +5,10 @@ The units are numbered as `units.py` reads them: sections as LaTeX numbers them 
 chapter in a thesis, the appendix lettered), studies and experiments by the number their titles
 give. A sentence that types one unit's number by hand ("as described in Section 2.6", "listed in
 Appendix A", "Like in Study 1") is read for what it describes, and is left alone when it names two
-units, stands within the unit it names ("To summarize, Study 3 …" closing Study 3), stands in a roadmap (a block that names three units or more, each sentence borrowing words
-of the others), contrasts ("unlike", "whereas", "in contrast", "compared", "new"), or may speak of
-another document's units (a citation, "et al.", the supplement).
+units, stands within the unit it names ("To summarize, Study 3 …" closing Study 3), stands in a
+roadmap (a block that names three units or more, each sentence borrowing words of the others),
+contrasts ("unlike", "whereas", "in contrast", "compared", "new"), or may speak of another
+document's units (a citation, "et al.", the supplement).
 
 - **A section** is described by a heading: a title of two words or more, every word of which the
   sentence holds ("Time compression, such as described in Section 2.6"). It is flagged when that
