@@ -141,6 +141,7 @@ class CommandDefinitionArgsParser(macrospec.MacroStandardArgsParser):  # type: i
         head, _, length = self._head.parse_args(w, pos, parsing_state)
         raw = _raw_group(w, pos + length, parsing_state)
         if raw is None or not _opens_or_closes_alone(raw[0].chars):
+            # Every other body as before, to the letter: an unclosed one still runs to the end of its chunk.
             standard: tuple[Any, int, int] = super().parse_args(w, pos, parsing_state)
             return standard
         arguments = _Arguments(pos + length)

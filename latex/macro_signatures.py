@@ -295,6 +295,15 @@ THEOREM_ENVIRONMENTS = frozenset(
 
 ABSTRACT_COMMANDS = frozenset({"abstract", "ABSTRACT"})
 
+# Commands whose printed text is one of their mandatory arguments (its position; None: nothing is printed), with their
+# signatures: a heading's TeX rather than its PDF bookmark's text, and the edits of the `changes` package as made
+# (`\replaced[id=R1]{new}{old}`). The plain text and the LaTeX a model is sent read them alike.
+PRINTED_ARGUMENT: dict[str, tuple[str, int | None]] = {
+    "texorpdfstring": ("{{", 0),
+    "replaced": ("[{{", 0),
+    "added": ("[{", 0),
+    "deleted": ("[{", None),
+}
 _EXTRA_MACROS = {
     # references and citations
     **{name: "*{" for name in REF_COMMANDS},
@@ -345,11 +354,7 @@ _EXTRA_MACROS = {
     **{name: "[{" for name in ABSTRACT_COMMANDS},
     "documentclass": "[{",
     "usepackage": "[{",
-    # a heading's TeX and its PDF bookmark's text; the edits of the `changes` package (`\replaced[id=R1]{new}{old}`)
-    "texorpdfstring": "{{",
-    "replaced": "[{{",
-    "added": "[{",
-    "deleted": "[{",
+    **{name: spec for name, (spec, _) in PRINTED_ARGUMENT.items()},
     # definitions (newcommand and its kin: CommandDefinitionArgsParser)
     "DeclareMathOperator": "*{{",
     "newtheorem": "*{[{[",

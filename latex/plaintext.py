@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pylatexenc import latexwalker as lw
 
 from .deferred_pattern import DeferredPattern
-from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, REF_COMMANDS, specials_text, symbol_text
+from .macro_signatures import CITE_COMMANDS, FORMATTING_COMMANDS, PRINTED_ARGUMENT, REF_COMMANDS, specials_text, symbol_text
 from .model import PlainText
 from .siunitx import QUANTITY_COMMANDS, RANGE_COMMANDS, RANGE_PHRASE, UNIT_COMMANDS, unit_text
 
@@ -15,7 +15,6 @@ from .siunitx import QUANTITY_COMMANDS, RANGE_COMMANDS, RANGE_PHRASE, UNIT_COMMA
 _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
     {
         "textcolor",
-        "added",  # the `changes` package's new text
         "colorbox",
         "resizebox",
         "scalebox",
@@ -35,13 +34,10 @@ _RENDERS_ITS_CONTENT = FORMATTING_COMMANDS | frozenset(
         "num",
     }
 )
-# `\texorpdfstring{TeX}{bookmark}`, and the `changes` package's `\replaced[id=R1]{new}{old}`.
-_PRINTS_ITS_FIRST = frozenset({"texorpdfstring", "replaced"})
 # Commands that produce no visible text.
 SILENT_COMMANDS = frozenset(
     {
         "label",
-        "deleted",  # the `changes` package's text as it was
         "hline",
         "toprule",
         "midrule",
@@ -334,12 +330,13 @@ class InlineRenderer:
         if name == "url" and isinstance(address := last_mandatory_argument(node), lw.LatexGroupNode):
             out.add(argument_text(address), address.pos + 1, address.pos + address.len - 1)  # as typed, its tildes too
             return
-        if name in _PRINTS_ITS_FIRST:  # the page shows a heading's TeX, and an edit as made: the new text
-            mandatory = (
+        if name in PRINTED_ARGUMENT:
+            printed = PRINTED_ARGUMENT[name][1]
+            mandatory = [
                 argument for argument in macro_arguments(node) if isinstance(argument, lw.LatexGroupNode) and argument.delimiters[0] == "{"
-            )
-            printed = next(mandatory, None)
-            self.render_node(printed, out)
+            ]
+            if printed is not None and printed < len(mandatory):
+                self.render_node(mandatory[printed], out)
             return
         if name in _RENDERS_ITS_CONTENT:
             content = last_mandatory_argument(node)

@@ -32,6 +32,7 @@ from typing import Any
 from ...latex.conditionals import NEVER, branch_paths
 from ...latex.deferred_pattern import DeferredPattern
 from ...latex.expansion import MacroTable, strip_comments
+from ...latex.macro_signatures import PRINTED_ARGUMENT
 from ...latex.manuscript import Manuscript, PlacedBlock, Section
 from ...latex.model import BlockKind, Cell, MacroDef, SectionKind
 from ...latex.project import Project
@@ -225,14 +226,16 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     return (closing + 1 if closing is not None else sentence_start), (after.end() if after else min(len(text), end + 400))
 
 
-# Commands whose printed text is one of their arguments, as the reader of the PDF sees it: a heading's TeX rather
-# than its bookmark's, and an edit of the `changes` package as made (`\replaced[id=R1]{new}{old}`).
-PRINTED_ARGUMENT = (
-    MacroDef("newcommand", "\\texorpdfstring", 2, "#1", 0, 0),
-    MacroDef("newcommand", "\\replaced", 3, "#2", 0, 0, optional=""),
-    MacroDef("newcommand", "\\added", 2, "#2", 0, 0, optional=""),
-    MacroDef("newcommand", "\\deleted", 2, "", 0, 0, optional=""),
-)
+def _printed_argument(name: str, spec: str, printed: int | None) -> MacroDef:
+    """A command of `PRINTED_ARGUMENT` as a definition the expansion reads: its optional argument is #1, and its body
+    the argument the page prints."""
+    optional = "" if spec.startswith("[") else None
+    body = "" if printed is None else f"#{printed + 1 + (optional is not None)}"
+    return MacroDef("newcommand", f"\\{name}", len(spec), body, 0, 0, optional=optional)
+
+
+# Read before the author's definitions, which replace them (a paper's own `\added`).
+PRINTED = tuple(_printed_argument(name, spec, printed) for name, (spec, printed) in PRINTED_ARGUMENT.items())
 
 
 def readable_macros(definitions: Iterable[MacroDef]) -> MacroTable:
@@ -240,7 +243,7 @@ def readable_macros(definitions: Iterable[MacroDef]) -> MacroTable:
     those that are typesetting machinery, and without the wrappers that only typeset."""
     return MacroTable(
         replace(definition, body=_TYPESETTING_ONLY.sub("", definition.body))
-        for definition in (*PRINTED_ARGUMENT, *definitions)
+        for definition in (*PRINTED, *definitions)
         if not _MACHINERY.search(definition.body)
     )
 
